@@ -1,0 +1,70 @@
+# tipme top-level Makefile.
+#
+#   make            build tipme.ko (against KDIR) and every userspace program
+#   make module     the kernel module only
+#   make user       userspace only (build/)
+#   make check      install what is missing, build with -Werror, run KUnit,
+#                   userspace and VM tests; ends with "N passed, N failed"
+#   make demo       boot Debian's stock kernel in QEMU and show tipme at work
+#
+# KDIR defaults to the running kernel's build dir if present, else the newest
+# kernel headers installed under /lib/modules.
+
+KVER ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then uname -r; else \
+	ls -1 /lib/modules 2>/dev/null | grep -v -- '-rt-' | sort -V | tail -n 1; fi)
+KDIR ?= /lib/modules/$(KVER)/build
+B ?= build
+SAN ?=
+
+CC ?= cc
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude/uapi -Ilib $(SAN)
+LDFLAGS += $(SAN)
+NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
+NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
+XCB_CFLAGS := $(shell pkg-config --cflags xcb xcb-record xcb-res 2>/dev/null)
+XCB_LIBS := $(shell pkg-config --libs xcb xcb-record xcb-res 2>/dev/null)
+
+PROGS :=
+TESTS :=
+LIBTIPME_OBJS :=
+
+.PHONY: all module user clean check demo install modules_install
+all: module user
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+include lib/lib.mk
+include postmortem/postmortem.mk
+include helper/helper.mk
+include tests/unit/unit.mk
+-include xhook/xhook.mk
+-include bench/bench.mk
+
+user: $(PROGS) $(TESTS)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS_$(subst /,_,$(dir $<))) -MMD -MP -c -o $@ $<
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+install: all
+	install -d $(DESTDIR)/usr/local/bin $(DESTDIR)/usr/local/sbin
+	install -m 0755 $(B)/tipme $(DESTDIR)/usr/local/bin/tipme
+	install -m 0755 $(B)/tipmed $(DESTDIR)/usr/local/sbin/tipmed
+
+modules_install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+clean:
+	rm -rf $(B)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+
+check:
+	tests/check.sh
+
+demo:
+	tests/demo.sh

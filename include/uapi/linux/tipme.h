@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * tipme: a flight recorder for interactive latency.
+ *
+ * The one interface shared by the kernel module (tipme.ko), the daemon
+ * (tipmed), the X11 recorder (tipme-xhook) and the postmortem tools:
+ *
+ *  1. the record format written into the per-CPU rings,
+ *  2. the dump file format,
+ *  3. the generic netlink family.
+ *
+ * Rules (see Documentation/format.rst):
+ *  - fixed-width __u8..__u64 only, explicit padding, no pointers;
+ *  - every reserved field is written as zero and checked to be zero;
+ *  - records and structures only grow at the end; readers take the size
+ *    of each record type from the dump itself (the record-type table), so
+ *    an older reader skips what it does not know and a newer reader zero-
+ *    fills fields an older writer did not have;
+ *  - numbers never change meaning: new record types, sections and
+ *    attributes get new numbers.
+ */
+#ifndef _UAPI_LINUX_TIPME_H
+#define _UAPI_LINUX_TIPME_H
+
+#include <linux/types.h>
+
+#define TIPME_VERSION_STRING	"0.1.0"
+
+/* ------------------------------------------------------------------ */
+/* 1. Records                                                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Every record starts with one 32-bit little-endian-in-host-order word:
+ *
+ *   bits  0..6   type (enum tipme_rec_type)
+ *   bit   7      TIPME_HDR_EXT: a full 64-bit timestamp follows the word
+ *   bits  8..31  low 24 bits of the timestamp
+ *
+ * Records are a multiple of 4 bytes and 4-byte aligned.  The payload of a
+ * record follows the header word (and the 8-byte extended timestamp when
+ * TIPME_HDR_EXT is set).  A reader rebuilds the full timestamp of a
+ * record from the previous one in the same ring: the writer guarantees
+ * that two consecutive records are less than 2^24 ticks apart unless the
+ * second one carries an extended timestamp, and that the first record of
+ * every sub-buffer carries one.
+ */
+#define TIPME_HDR_TYPE_MASK	0x7fU
+#define TIPME_HDR_EXT		0x80U
+#define TIPME_HDR_TS_SHIFT	8
+#define TIPME_HDR_TS_BITS	24
+#define TIPME_HDR_TS_MASK	((1U << TIPME_HDR_TS_BITS) - 1)
+#define TIPME_HDR_SIZE		4
+#define TIPME_HDR_EXT_SIZE	8
+
+static __inline__ __u32 tipme_hdr_make(__u32 type, int ext, __u64 ts)
+{
+	return (type & TIPME_HDR_TYPE_MASK) | (ext ? TIPME_HDR_EXT : 0) |
+	       (((__u32)ts & TIPME_HDR_TS_MASK) << TIPME_HDR_TS_SHIFT);
+}
+
+static __inline__ __u32 tipme_hdr_type(__u32 hdr)
+{
+	return hdr & TIPME_HDR_TYPE_MASK;
+}
+
+static __inline__ int tipme_hdr_ext(__u32 hdr)
+{
+	return (hdr & TIPME_HDR_EXT) != 0;
+}
+
+static __inline__ __u32 tipme_hdr_ts(__u32 hdr)
+{
+	return hdr >> TIPME_HDR_TS_SHIFT;
+}
+
+/**
+ * tipme_ts_extend() - rebuild a full timestamp from its low 24 bits
+ * @prev: full timestamp of the previous record in the same ring
+ * @low: low TIPME_HDR_TS_BITS bits of this record's timestamp
+ *
+ * Return: the smallest timestamp >= @prev whose low bits are @low.
+ */
+static __inline__ __u64 tipme_ts_extend(__u64 prev, __u32 low)
+{
+	__u64 ts = (prev & ~(__u64)TIPME_HDR_TS_MASK) | (low & TIPME_HDR_TS_MASK);
+
+	if (ts < prev)
+		ts += (__u64)1 << TIPME_HDR_TS_BITS;
+	return ts;
+}
+
+/*
+ * Record types.  Numbers are never reused.  TIPME_REC_PAD (0) means the rest
+ * of the sub-buffer is padding: a writer whose record did not fit left it.
+ */
+enum tipme_rec_type {
+	TIPME_REC_PAD		= 0,
+	TIPME_REC_SCHED_SWITCH	= 1,
+	TIPME_REC_SCHED_WAKING	= 2,
+	TIPME_REC_CLOCK		= 3,
+	/* 4..126: later record types */
+	__TIPME_REC_MAX,
+	TIPME_REC_MAX		= 127,
+};
+
+/*
+ * Task state, our own enum, independent of the kernel's TASK_* bits which
+ * change between versions.  Recorded for the task a sched_switch takes out.
+ */
+enum tipme_task_state {
+	TIPME_TS_RUNNABLE	= 0,	/* preempted or yielded: still runnable */
+	TIPME_TS_SLEEPING	= 1,	/* TASK_INTERRUPTIBLE */
+	TIPME_TS_DISK		= 2,	/* TASK_UNINTERRUPTIBLE ("D") */
+	TIPME_TS_IDLE		= 3,	/* TASK_IDLE: D without load contribution */
+	TIPME_TS_STOPPED	= 4,
+	TIPME_TS_TRACED		= 5,
+	TIPME_TS_PARKED		= 6,
+	TIPME_TS_DEAD		= 7,
+	TIPME_TS_ZOMBIE		= 8,
+	TIPME_TS_RTLOCK		= 9,	/* PREEMPT_RT: waiting on a sleeping spinlock */
+	TIPME_TS_OTHER		= 15,
+};
+
+/* struct tipme_rec_switch.flags */
+#define TIPME_SWITCH_PREEMPT	0x01	/* prev was preempted (involuntary) */
+
+/**
+ * struct tipme_rec_switch - payload of TIPME_REC_SCHED_SWITCH (16 bytes with header)
+ * @prev_pid: thread id leaving the CPU (0 = idle task of this CPU)
+ * @next_pid: thread id entering the CPU
+ * @prev_prio: kernel priority of prev (0..139; lower is more important)
+ * @next_prio: kernel priority of next
+ * @prev_state: enum tipme_task_state of prev
+ * @flags: TIPME_SWITCH_*
+ */
+struct tipme_rec_switch {
+	__u32 prev_pid;
+	__u32 next_pid;
+	__u8 prev_prio;
+	__u8 next_prio;
+	__u8 prev_state;
+	__u8 flags;
+};
+
+/* Context the waker ran in (struct tipme_rec_waking, waker word bits 22..23). */
+enum tipme_ctx {
+	TIPME_CTX_TASK		= 0,
+	TIPME_CTX_SOFTIRQ	= 1,
+	TIPME_CTX_HARDIRQ	= 2,
+	TIPME_CTX_NMI		= 3,
+};
+
+/*
+ * Thread ids are below PID_MAX_LIMIT (2^22), which lets a wakeup fit in
+ * 12 bytes:
+ *   target: bits 0..21 target pid, bits 22..31 target cpu bits 0..9
+ *   waker:  bits 0..21 waker pid (current; 0 in interrupt context on the
+ *           idle task), bits 22..23 enum tipme_ctx, bits 24..31 target cpu
+ *           bits 10..17
+ * The target cpu is the CPU the woken task last ran on (task_cpu() at
+ * sched_waking time, as ftrace reports it).
+ */
+#define TIPME_PID_BITS		22
+#define TIPME_PID_MASK		((1U << TIPME_PID_BITS) - 1)
+
+/**
+ * struct tipme_rec_waking - payload of TIPME_REC_SCHED_WAKING (12 bytes with header)
+ * @target: target pid and low cpu bits, see above
+ * @waker: waker pid, context and high cpu bits, see above
+ */
+struct tipme_rec_waking {
+	__u32 target;
+	__u32 waker;
+};
+
+static __inline__ void tipme_waking_pack(struct tipme_rec_waking *w,
+					 __u32 pid, __u32 cpu, __u32 waker,
+					 __u32 ctx)
+{
+	w->target = (pid & TIPME_PID_MASK) | ((cpu & 0x3ffU) << TIPME_PID_BITS);
+	w->waker = (waker & TIPME_PID_MASK) | ((ctx & 3U) << 22) |
+		   (((cpu >> 10) & 0xffU) << 24);
+}
+
+static __inline__ __u32 tipme_waking_pid(const struct tipme_rec_waking *w)
+{
+	return w->target & TIPME_PID_MASK;
+}
+
+static __inline__ __u32 tipme_waking_cpu(const struct tipme_rec_waking *w)
+{
+	return (w->target >> TIPME_PID_BITS) | ((w->waker >> 24) << 10);
+}
+
+static __inline__ __u32 tipme_waking_waker(const struct tipme_rec_waking *w)
+{
+	return w->waker & TIPME_PID_MASK;
+}
+
+static __inline__ __u32 tipme_waking_ctx(const struct tipme_rec_waking *w)
+{
+	return (w->waker >> 22) & 3U;
+}
+
+/**
+ * struct tipme_clock_pair - one sample of the three clocks, taken together
+ * @ts: the recorder's timestamp (TSC ticks, or ns of local_clock() when the
+ *      dump's clock source is TIPME_CLOCK_LOCAL)
+ * @mono_ns: CLOCK_MONOTONIC in ns (the X side's clock)
+ * @real_ns: CLOCK_REALTIME in ns
+ * @err_ts: half the width of the window the three reads were taken in,
+ *          in @ts units: the uncertainty of the pairing
+ * @reserved: zero
+ *
+ * Also the payload of TIPME_REC_CLOCK.
+ */
+struct tipme_clock_pair {
+	__u64 ts;
+	__u64 mono_ns;
+	__u64 real_ns;
+	__u32 err_ts;
+	__u32 reserved;
+};
+
+/* Clock sources (dump header, status). */
+enum tipme_clock_source {
+	TIPME_CLOCK_TSC		= 1,	/* rdtsc_ordered(), constant + nonstop TSC */
+	TIPME_CLOCK_LOCAL	= 2,	/* local_clock() ns: fallback */
+};
+
+/*
+ * The record-type table: the module describes every type it writes, and the
+ * dump carries the table, so readers never depend on their own idea of a
+ * record's size.
+ */
+#define TIPME_RECTYPE_VARLEN	0x01	/* payload starts with __u16 payload bytes */
+#define TIPME_RECTYPE_NAME_LEN	24
+
+/**
+ * struct tipme_rectype - one entry of the record-type table
+ * @type: enum tipme_rec_type
+ * @flags: TIPME_RECTYPE_*
+ * @payload_size: payload bytes after the header (and extended timestamp);
+ *                for TIPME_RECTYPE_VARLEN the minimum
+ * @name: NUL-terminated name, e.g. "sched_switch"
+ */
+struct tipme_rectype {
+	__u8 type;
+	__u8 flags;
+	__u16 payload_size;
+	char name[TIPME_RECTYPE_NAME_LEN];
+};
+
+/* ------------------------------------------------------------------ */
+/* 2. Ring geometry and per-CPU accounting                            */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct tipme_cpu_stats - a CPU ring's counters (dump section, status)
+ * @cpu: CPU number
+ * @flags: TIPME_CPU_*
+ * @written: records committed since the module was loaded
+ * @overwritten: committed records since lost because the ring wrapped
+ * @dropped: records never written (recording nested too deep, the oldest
+ *           sub-buffer still being written, a record larger than a
+ *           sub-buffer)
+ * @bytes: bytes reserved since load (including padding)
+ * @discarded_subbufs: sub-buffers this dump read but threw away because
+ *                     writers overwrote them while they were being read
+ *                     (their records are counted in @overwritten)
+ * @reserved: zero
+ */
+struct tipme_cpu_stats {
+	__u32 cpu;
+	__u32 flags;
+	__u64 written;
+	__u64 overwritten;
+	__u64 dropped;
+	__u64 bytes;
+	__u32 discarded_subbufs;
+	__u32 reserved;
+};
+
+#define TIPME_CPU_ONLINE	0x01
+
+/* ------------------------------------------------------------------ */
+/* 3. Dump file                                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A dump file is a struct tipme_file_header followed by sections.  Each
+ * section is a struct tipme_section header and @size bytes of payload,
+ * padded with zeros to a multiple of 8.  Sections of unknown type are
+ * skipped by readers.  All integers are in the byte order of the machine
+ * that wrote the file; @byte_order tells which.
+ */
+#define TIPME_FILE_MAGIC	"TIPMEDMP"
+#define TIPME_FILE_VERSION	1
+#define TIPME_BYTE_ORDER_MARK	0x01020304U
+
+/* struct tipme_file_header.flags */
+#define TIPME_FILE_CLOCK_FALLBACK	0x01	/* timestamps are local_clock() ns */
+#define TIPME_FILE_ENV_CAPTURED		0x02	/* environment capture was on */
+#define TIPME_FILE_KEYLOG		0x04	/* key codes were recorded */
+
+/**
+ * struct tipme_file_header - first 64 bytes of a dump file
+ * @magic: TIPME_FILE_MAGIC, not NUL-terminated
+ * @version: TIPME_FILE_VERSION; readers refuse a newer major version
+ * @header_size: sizeof(struct tipme_file_header) when written
+ * @byte_order: TIPME_BYTE_ORDER_MARK as written by the producer
+ * @flags: TIPME_FILE_*
+ * @tsc_khz: timestamp ticks per millisecond (1000000 for local_clock)
+ * @clock_source: enum tipme_clock_source
+ * @nr_cpus: number of possible CPUs on the recording machine
+ * @nr_sections: sections that follow
+ * @reserved0: zero
+ * @file_size: total bytes of the file, to detect truncation
+ * @created_real_ns: CLOCK_REALTIME when the dump was written
+ * @reserved: zero
+ */
+struct tipme_file_header {
+	char magic[8];
+	__u32 version;
+	__u32 header_size;
+	__u32 byte_order;
+	__u32 flags;
+	__u64 tsc_khz;
+	__u32 clock_source;
+	__u32 nr_cpus;
+	__u32 nr_sections;
+	__u32 reserved0;
+	__u64 file_size;
+	__u64 created_real_ns;
+	__u64 reserved;
+};
+
+/* Section types.  Numbers are never reused. */
+enum tipme_section_type {
+	TIPME_SEC_RECTYPES	= 1,	/* struct tipme_rectype[] */
+	TIPME_SEC_CPU_STREAM	= 2,	/* one CPU: (struct tipme_subbuf, data)* */
+	TIPME_SEC_CPU_STATS	= 3,	/* struct tipme_cpu_stats[] */
+	TIPME_SEC_CLOCKS	= 4,	/* struct tipme_clock_pair[], oldest first */
+	TIPME_SEC_PARAMS	= 5,	/* "key=value\n" text: module parameters */
+	TIPME_SEC_SYSTEM	= 6,	/* "key=value\n" text: uname, boot id, ... */
+	TIPME_SEC_SYMBOLS	= 7,	/* struct tipme_sym[] then a string table */
+	__TIPME_SEC_MAX,
+};
+
+/**
+ * struct tipme_section - header of one section
+ * @type: enum tipme_section_type
+ * @cpu: CPU for per-CPU sections, else 0
+ * @size: payload bytes (not counting the padding to 8)
+ * @crc32: CRC-32 (IEEE 802.3, as zlib's crc32()) of the payload
+ * @reserved: zero
+ */
+struct tipme_section {
+	__u32 type;
+	__u32 cpu;
+	__u64 size;
+	__u32 crc32;
+	__u32 reserved;
+};
+
+/* struct tipme_subbuf.flags */
+#define TIPME_SUBBUF_PARTIAL	0x01	/* the sub-buffer being written at dump time */
+
+/**
+ * struct tipme_subbuf - one sub-buffer inside a TIPME_SEC_CPU_STREAM
+ * @seq: global sequence number of the sub-buffer in its ring (increasing;
+ *       a gap means sub-buffers were overwritten or discarded)
+ * @len: data bytes that follow (a multiple of 4)
+ * @flags: TIPME_SUBBUF_*
+ *
+ * The first record of the data carries an extended timestamp.
+ */
+struct tipme_subbuf {
+	__u64 seq;
+	__u32 len;
+	__u32 flags;
+};
+
+/**
+ * struct tipme_sym - one kernel text symbol (TIPME_SEC_SYMBOLS)
+ * @addr: address
+ * @name_off: offset of the NUL-terminated name in the string table, which
+ *            follows the @count entries of the array
+ * @reserved: zero
+ *
+ * The section starts with a __u64 entry count; entries are sorted by @addr.
+ */
+struct tipme_sym {
+	__u64 addr;
+	__u32 name_off;
+	__u32 reserved;
+};
+
+/* ------------------------------------------------------------------ */
+/* 4. Generic netlink family                                          */
+/* ------------------------------------------------------------------ */
+
+#define TIPME_GENL_NAME		"tipme"
+#define TIPME_GENL_VERSION	1
+#define TIPME_GENL_MCGRP	"events"
+
+/*
+ * Commands.  All need CAP_NET_ADMIN in the caller's user namespace
+ * (GENL_ADMIN_PERM), STATUS included: it discloses scheduling activity.
+ */
+enum tipme_cmd {
+	TIPME_CMD_UNSPEC,
+	TIPME_CMD_STATUS,	/* doit: reply with the STATUS attributes */
+	TIPME_CMD_START,	/* doit: start recording */
+	TIPME_CMD_STOP,		/* doit: stop recording (rings are kept) */
+	TIPME_CMD_DUMP,		/* dumpit: stream rings and metadata */
+	__TIPME_CMD_MAX,
+	TIPME_CMD_MAX = __TIPME_CMD_MAX - 1
+};
+
+/* TIPME_ATTR_DUMP_PART: what one message of a DUMP stream carries. */
+enum tipme_dump_part {
+	TIPME_PART_META		= 1,	/* first: geometry, clock, record types, params */
+	TIPME_PART_CHUNK	= 2,	/* CPU, SUBBUF_SEQ, OFFSET, DATA */
+	TIPME_PART_SUBBUF_END	= 3,	/* CPU, SUBBUF_SEQ, SUBBUF_LEN, SUBBUF_FLAGS, SUBBUF_OK */
+	TIPME_PART_TRAILER	= 4,	/* last: CPU_STATS, CLOCK_PAIRS */
+};
+
+enum tipme_attr {
+	TIPME_ATTR_UNSPEC,
+	TIPME_ATTR_PAD,			/* alignment of u64 attributes */
+	TIPME_ATTR_VERSION,		/* string: module version */
+	TIPME_ATTR_RECORDING,		/* u8: 1 when recording */
+	TIPME_ATTR_NR_CPUS,		/* u32 */
+	TIPME_ATTR_BUF_SIZE,		/* u64: bytes of all rings */
+	TIPME_ATTR_SUBBUF_SIZE,		/* u32 */
+	TIPME_ATTR_SUBBUFS,		/* u32: sub-buffers per CPU */
+	TIPME_ATTR_CLOCK_SOURCE,	/* u32: enum tipme_clock_source */
+	TIPME_ATTR_TSC_KHZ,		/* u64 */
+	TIPME_ATTR_CPU_STATS,		/* nested: one TIPME_ATTR_CPU_ENTRY per CPU */
+	TIPME_ATTR_CPU_ENTRY,		/* nested: TIPME_ATTR_CPU and TIPME_ATTR_STAT_* */
+	TIPME_ATTR_CPU,			/* u32: CPU number */
+	TIPME_ATTR_STAT_WRITTEN,	/* u64 */
+	TIPME_ATTR_STAT_OVERWRITTEN,	/* u64 */
+	TIPME_ATTR_STAT_DROPPED,	/* u64 */
+	TIPME_ATTR_STAT_BYTES,		/* u64 */
+	TIPME_ATTR_STAT_DISCARDED,	/* u32: sub-buffers discarded by this dump */
+	TIPME_ATTR_STAT_FIRST_TS,	/* u64: oldest timestamp held (status) */
+	TIPME_ATTR_STAT_LAST_TS,	/* u64: newest timestamp held (status) */
+	TIPME_ATTR_DUMP_PART,		/* u32: enum tipme_dump_part */
+	TIPME_ATTR_SUBBUF_SEQ,		/* u64 */
+	TIPME_ATTR_OFFSET,		/* u32: byte offset of DATA in the sub-buffer */
+	TIPME_ATTR_DATA,		/* binary: records */
+	TIPME_ATTR_SUBBUF_LEN,		/* u32 */
+	TIPME_ATTR_SUBBUF_FLAGS,	/* u32: TIPME_SUBBUF_* */
+	TIPME_ATTR_SUBBUF_OK,		/* u8: 0 = overwritten while read: discard */
+	TIPME_ATTR_CLOCK_PAIRS,		/* binary: struct tipme_clock_pair[] */
+	TIPME_ATTR_REC_TYPES,		/* binary: struct tipme_rectype[] */
+	TIPME_ATTR_PARAMS,		/* string: "key=value\n" module parameters */
+	TIPME_ATTR_NOW_TS,		/* u64: recorder timestamp at the reply */
+	__TIPME_ATTR_MAX,
+	TIPME_ATTR_MAX = __TIPME_ATTR_MAX - 1
+};
+
+#endif /* _UAPI_LINUX_TIPME_H */
