@@ -98,11 +98,11 @@ enum tipme_rec_type {
 	TIPME_REC_PAD		= 0,
 	TIPME_REC_SCHED_SWITCH	= 1,
 	TIPME_REC_SCHED_WAKING	= 2,
-	TIPME_REC_CLOCK		= 3,
-	/* 4..126: later record types */
-	__TIPME_REC_MAX,
-	TIPME_REC_MAX		= 127,
+	/* 3..127: later record types */
+	TIPME_REC_NR,			/* types this header knows */
 };
+
+#define TIPME_REC_TYPE_LIMIT	128	/* the header word has 7 type bits */
 
 /*
  * Task state, our own enum, independent of the kernel's TASK_* bits which
@@ -212,8 +212,6 @@ static __inline__ __u32 tipme_waking_ctx(const struct tipme_rec_waking *w)
  * @err_ts: half the width of the window the three reads were taken in,
  *          in @ts units: the uncertainty of the pairing
  * @reserved: zero
- *
- * Also the payload of TIPME_REC_CLOCK.
  */
 struct tipme_clock_pair {
 	__u64 ts;
@@ -424,7 +422,8 @@ enum tipme_dump_part {
 	TIPME_PART_META		= 1,	/* first: geometry, clock, record types, params */
 	TIPME_PART_CHUNK	= 2,	/* CPU, SUBBUF_SEQ, OFFSET, DATA */
 	TIPME_PART_SUBBUF_END	= 3,	/* CPU, SUBBUF_SEQ, SUBBUF_LEN, SUBBUF_FLAGS, SUBBUF_OK */
-	TIPME_PART_TRAILER	= 4,	/* last: CPU_STATS, CLOCK_PAIRS */
+	TIPME_PART_TRAILER	= 4,	/* last: CLOCK_PAIRS */
+	TIPME_PART_CPU_END	= 5,	/* after a CPU's sub-buffers: CPU_STATS with its entry */
 };
 
 enum tipme_attr {

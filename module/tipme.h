@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tipme.ko internals shared between its files.
+ */
+#ifndef TIPME_INTERNAL_H
+#define TIPME_INTERNAL_H
+
+#include <linux/percpu.h>
+#include <linux/types.h>
+#include "ring.h"
+#include "clock.h"
+
+/**
+ * struct tipme_state - the recorder
+ * @rings: per-CPU rings
+ * @recording: probes write records when true
+ * @sub_shift: log2 of the sub-buffer size
+ * @nsub_shift: log2 of the sub-buffers per CPU
+ * @buf_size: bytes of all rings together
+ */
+struct tipme_state {
+	struct tipme_ring __percpu *rings;
+	bool recording;
+	unsigned int sub_shift;
+	unsigned int nsub_shift;
+	u64 buf_size;
+};
+
+extern struct tipme_state tipme;
+
+/* Writers: context as tipme_ring_reserve(). */
+static __always_inline void *tipme_reserve(u32 type, u32 payload,
+					   struct tipme_wslot *ws)
+{
+	if (!READ_ONCE(tipme.recording))
+		return NULL;
+	return tipme_ring_reserve(this_cpu_ptr(tipme.rings), type, payload,
+				  tipme_clock_now, ws);
+}
+
+static __always_inline void tipme_commit(struct tipme_wslot *ws, u32 type)
+{
+	tipme_ring_commit(ws, type);
+}
+
+void tipme_set_recording(bool on);
+const struct tipme_rectype *tipme_rectypes(size_t *count);
+int tipme_params_text(char *buf, size_t size);
+
+int tipme_genl_init(void);
+void tipme_genl_exit(void);
+
+#endif /* TIPME_INTERNAL_H */
