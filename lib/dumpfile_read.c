@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dump file reader: load the whole file and validate its structure.  Every
+ * offset is checked against the size before it is used, so a malformed
+ * file produces an error message, never an out-of-bounds read.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crc32.h"
+#include "dumpfile.h"
+
+static const char *const sec_names[] = {
+	[TIPME_SEC_RECTYPES]	= "rectypes",
+	[TIPME_SEC_CPU_STREAM]	= "cpu_stream",
+	[TIPME_SEC_CPU_STATS]	= "cpu_stats",
+	[TIPME_SEC_CLOCKS]	= "clocks",
+	[TIPME_SEC_PARAMS]	= "params",
+	[TIPME_SEC_SYSTEM]	= "system",
+	[TIPME_SEC_SYMBOLS]	= "symbols",
+};
+
+const char *dump_sec_type_name(uint32_t type)
+{
+	if (type < sizeof(sec_names) / sizeof(sec_names[0]))
+		return sec_names[type];
+	return NULL;
+}
+
+char *dump_sec_describe(const struct dump_sec *s, char *buf, size_t len)
+{
+	const char *name = dump_sec_type_name(s->h.type);
+	char tname[24];
+
+	if (!name) {
+		snprintf(tname, sizeof(tname), "type %" PRIu32, s->h.type);
+		name = tname;
+	}
+	if (s->h.type == TIPME_SEC_CPU_STREAM || s->h.cpu)
+		snprintf(buf, len, "section %" PRIu32 " (%s cpu %" PRIu32 ")",
+			 s->index, name, s->h.cpu);
+	else
+		snprintf(buf, len, "section %" PRIu32 " (%s)", s->index, name);
+	return buf;
+}
+
+static int read_fd(int fd, unsigned char **bufp, size_t *sizep,
+		   const char *path, struct tm_err *e)
+{
+	unsigned char *buf = NULL, *nbuf;
+	size_t cap = 0, size = 0;
+	struct stat st;
+	ssize_t n;
+
+	if (fstat(fd, &st))
+		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return tm_err_set(e, EISDIR, "%s: is a directory", path);
+	if (S_ISREG(st.st_mode)) {
+		if ((uint64_t)st.st_size >= SIZE_MAX)
+			return tm_err_set(e, EFBIG, "%s: too large to load (%lld bytes)",
+					  path, (long long)st.st_size);
+		cap = (size_t)st.st_size + 1;	/* +1: see EOF in one read */
+	}
+	for (;;) {
+		if (size == cap) {
+			size_t ncap = cap ? cap * 2 : 65536;
+
+			if (ncap < cap) {
+				free(buf);
+				return tm_err_set(e, EFBIG, "%s: too large to load", path);
+			}
+			nbuf = realloc(buf, ncap);
+			if (!nbuf) {
+				free(buf);
+				return tm_err_set(e, ENOMEM,
+						  "%s: not enough memory to load %zu bytes",
+						  path, ncap);
+			}
+			buf = nbuf;
+			cap = ncap;
+		} else if (!buf) {
+			buf = malloc(cap);
+			if (!buf)
+				return tm_err_set(e, ENOMEM,
+						  "%s: not enough memory to load %zu bytes",
+						  path, cap - 1);
+		}
+		n = read(fd, buf + size, cap - size);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
+		}
+		if (n == 0)
+			break;
+		size += (size_t)n;
+	}
+	*bufp = buf;
+	*sizep = size;
+	return 0;
+}
+
+int dump_load(struct dump *d, const char *path, unsigned int flags,
+	      struct tm_err *e)
+{
+	unsigned char *buf = NULL;
+	size_t size = 0;
+	int fd, err;
+
+	memset(d, 0, sizeof(*d));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
+	err = read_fd(fd, &buf, &size, path, e);
+	close(fd);
+	if (err)
+		return err;
+	err = dump_parse(d, buf, size, flags, e);
+	d->owned = 1;		/* dump_parse() always keeps buf in d->buf */
+	return err;
+}
+
+static int is_zero(const unsigned char *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return 0;
+	return 1;
+}
+
+static int parse_sections(struct dump *d, unsigned int flags,
+			  struct tm_err *e)
+{
+	const struct tipme_file_header *h = &d->hdr;
+	uint64_t off = h->header_size, left, pad;
+	struct dump_sec *s;
+	char desc[80];
+	uint32_t i, crc;
+
+	if (h->nr_sections > (d->size - off) / sizeof(struct tipme_section))
+		return tm_err_set(e, EINVAL,
+				  "nr_sections %" PRIu32 " cannot fit in a file of %zu bytes",
+				  h->nr_sections, d->size);
+	if (h->nr_sections) {
+		d->secs = calloc(h->nr_sections, sizeof(*d->secs));
+		if (!d->secs)
+			return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	for (i = 0; i < h->nr_sections; i++) {
+		s = &d->secs[i];
+		s->index = i;
+		s->hdr_off = off;
+		left = d->size - off;
+		if (left < sizeof(s->h))
+			return tm_err_set(e, EINVAL,
+					  "section %" PRIu32 " at offset %" PRIu64
+					  ": header extends past the end of the file",
+					  i, off);
+		memcpy(&s->h, d->buf + off, sizeof(s->h));
+		off += sizeof(s->h);
+		left -= sizeof(s->h);
+		dump_sec_describe(s, desc, sizeof(desc));
+		if (s->h.type == 0)
+			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
+					  ": invalid section type 0", desc, s->hdr_off);
+		if (s->h.reserved)
+			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
+					  ": reserved field is not zero", desc,
+					  s->hdr_off);
+		if (s->h.size > left)
+			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
+					  ": size %" PRIu64 " extends past the end of the file (%" PRIu64 " bytes left)",
+					  desc, s->hdr_off, (uint64_t)s->h.size, left);
+		pad = -s->h.size & 7;
+		if (pad > left - s->h.size)
+			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
+					  ": padding extends past the end of the file",
+					  desc, s->hdr_off);
+		s->data = d->buf + off;
+		if (!is_zero(s->data + s->h.size, pad))
+			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
+					  ": padding is not zero", desc, s->hdr_off);
+		if (!(flags & DUMP_NO_CRC)) {
+			crc = tm_crc32(0, s->data, s->h.size);
+			if (crc != s->h.crc32)
+				return tm_err_set(e, EINVAL,
+						  "%s: checksum mismatch (stored 0x%08" PRIx32
+						  ", computed 0x%08" PRIx32 ")",
+						  desc, s->h.crc32, crc);
+		}
+		off += s->h.size + pad;
+	}
+	if (off != d->size)
+		return tm_err_set(e, EINVAL,
+				  "nr_sections says %" PRIu32 " but %" PRIu64
+				  " bytes follow the last of them",
+				  h->nr_sections, d->size - off);
+	d->nr_secs = h->nr_sections;
+	return 0;
+}
+
+int dump_parse(struct dump *d, const void *buf, size_t size,
+	       unsigned int flags, struct tm_err *e)
+{
+	struct tipme_file_header *h = &d->hdr;
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	d->buf = (unsigned char *)buf;
+	d->size = size;
+	if (size == 0)
+		return tm_err_set(e, EINVAL, "empty file: not a tipme dump");
+	if (size < sizeof(h->magic) || memcmp(buf, TIPME_FILE_MAGIC, sizeof(h->magic)))
+		return tm_err_set(e, EINVAL, "not a tipme dump (bad magic)");
+	if (size < sizeof(*h))
+		return tm_err_set(e, EINVAL,
+				  "truncated: file has %zu bytes, less than a header (%zu)",
+				  size, sizeof(*h));
+	memcpy(h, buf, sizeof(*h));
+	if (h->byte_order != TIPME_BYTE_ORDER_MARK) {
+		if (h->byte_order == __builtin_bswap32(TIPME_BYTE_ORDER_MARK))
+			return tm_err_set(e, EPROTO,
+					  "the dump was written on a machine of the other byte order (%s-endian); this reader does not convert it",
+					  __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "big" : "little");
+		return tm_err_set(e, EINVAL, "bad byte-order mark 0x%08" PRIx32,
+				  h->byte_order);
+	}
+	if (h->version == 0)
+		return tm_err_set(e, EINVAL, "invalid format version 0");
+	if (h->version > TIPME_FILE_VERSION)
+		return tm_err_set(e, EPROTO,
+				  "format version %" PRIu32 " is newer than this reader understands (%d): update tipme",
+				  h->version, TIPME_FILE_VERSION);
+	if (h->file_size > size)
+		return tm_err_set(e, EINVAL,
+				  "truncated: header says %" PRIu64 " bytes, file has %zu",
+				  (uint64_t)h->file_size, size);
+	if (h->file_size < size)
+		return tm_err_set(e, EINVAL,
+				  "trailing data: header says %" PRIu64 " bytes, file has %zu",
+				  (uint64_t)h->file_size, size);
+	if (h->header_size < sizeof(*h) || h->header_size % 8 ||
+	    h->header_size > size)
+		return tm_err_set(e, EINVAL, "invalid header_size %" PRIu32,
+				  h->header_size);
+	if (h->reserved0 || h->reserved)
+		return tm_err_set(e, EINVAL, "reserved header field is not zero");
+	/* header bytes of a newer (longer) header are ignored */
+	err = parse_sections(d, flags, e);
+	return err;
+}
+
+void dump_free(struct dump *d)
+{
+	if (d->owned)
+		free(d->buf);
+	free(d->secs);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+
+void jw_init(struct jw *w, FILE *f, unsigned int flags)
+{
+	memset(w, 0, sizeof(*w));
+	w->f = f;
+	w->flags = flags;
+}
+
+static void indent(struct jw *w)
+{
+	int i;
+
+	if (!(w->flags & JW_PRETTY))
+		return;
+	fputc('\n', w->f);
+	for (i = 0; i < w->depth; i++)
+		fputs("  ", w->f);
+}
+
+/* Called before every value: writes the separator a value needs. */
+static int before_value(struct jw *w)
+{
+	if (w->err)
+		return -1;
+	if (w->depth > 0 && w->is_obj[w->depth - 1]) {
+		if (!w->key_due) {
+			w->err = -EINVAL;	/* value without a key */
+			return -1;
+		}
+		w->key_due = 0;
+		return 0;
+	}
+	if (w->depth > 0) {
+		if (w->count[w->depth - 1]++)
+			fputc(',', w->f);
+		indent(w);
+	}
+	return 0;
+}
+
+/* Called after every complete value. */
+static void after_value(struct jw *w)
+{
+	if (w->depth == 0) {
+		fputc('\n', w->f);
+		if (ferror(w->f) && !w->err)
+			w->err = -EIO;
+	}
+}
+
+static void begin(struct jw *w, int obj)
+{
+	if (before_value(w))
+		return;
+	if (w->depth >= JW_MAX_DEPTH) {
+		w->err = -EINVAL;
+		return;
+	}
+	fputc(obj ? '{' : '[', w->f);
+	w->is_obj[w->depth] = (unsigned char)obj;
+	w->count[w->depth] = 0;
+	w->depth++;
+}
+
+static void end(struct jw *w, int obj)
+{
+	if (w->err)
+		return;
+	if (w->depth == 0 || w->is_obj[w->depth - 1] != obj || w->key_due) {
+		w->err = -EINVAL;
+		return;
+	}
+	w->depth--;
+	if (w->count[w->depth])
+		indent(w);
+	fputc(obj ? '}' : ']', w->f);
+	after_value(w);
+}
+
+void jw_obj_begin(struct jw *w) { begin(w, 1); }
+void jw_obj_end(struct jw *w) { end(w, 1); }
+void jw_arr_begin(struct jw *w) { begin(w, 0); }
+void jw_arr_end(struct jw *w) { end(w, 0); }
+
+/*
+ * Length of the valid UTF-8 sequence at @s (at most @len bytes), or 0 if
+ * the bytes there are not valid UTF-8 (overlong forms, surrogates and
+ * values above U+10FFFF are invalid).
+ */
+static size_t utf8_len(const unsigned char *s, size_t len)
+{
+	uint32_t cp;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n > len)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+int jw_escape(FILE *f, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, n;
+
+	fputc('"', f);
+	while (i < len) {
+		unsigned char c = s[i];
+
+		switch (c) {
+		case '"':  fputs("\\\"", f); i++; continue;
+		case '\\': fputs("\\\\", f); i++; continue;
+		case '\b': fputs("\\b", f); i++; continue;
+		case '\f': fputs("\\f", f); i++; continue;
+		case '\n': fputs("\\n", f); i++; continue;
+		case '\r': fputs("\\r", f); i++; continue;
+		case '\t': fputs("\\t", f); i++; continue;
+		default:
+			break;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			fprintf(f, "\\u%04x", c);
+			i++;
+			continue;
+		}
+		n = utf8_len(s + i, len - i);
+		if (n == 0) {
+			fputs("\\ufffd", f);
+			i++;
+			continue;
+		}
+		fwrite(s + i, 1, n, f);
+		i += n;
+	}
+	fputc('"', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+void jw_key(struct jw *w, const char *key)
+{
+	if (w->err)
+		return;
+	if (w->depth == 0 || !w->is_obj[w->depth - 1] || w->key_due) {
+		w->err = -EINVAL;
+		return;
+	}
+	if (w->count[w->depth - 1]++)
+		fputc(',', w->f);
+	indent(w);
+	jw_escape(w->f, key, strlen(key));
+	fputs((w->flags & JW_PRETTY) ? ": " : ":", w->f);
+	w->key_due = 1;
+}
+
+void jw_strn(struct jw *w, const char *s, size_t len)
+{
+	if (before_value(w))
+		return;
+	jw_escape(w->f, s, len);
+	after_value(w);
+}
+
+void jw_str(struct jw *w, const char *s)
+{
+	if (!s) {
+		jw_null(w);
+		return;
+	}
+	jw_strn(w, s, strlen(s));
+}
+
+void jw_u64(struct jw *w, uint64_t v)
+{
+	if (before_value(w))
+		return;
+	fprintf(w->f, "%" PRIu64, v);
+	after_value(w);
+}
+
+void jw_i64(struct jw *w, int64_t v)
+{
+	if (before_value(w))
+		return;
+	fprintf(w->f, "%" PRId64, v);
+	after_value(w);
+}
+
+/* Shortest of %.15g and %.17g that reads back as the same double. */
+void jw_double(struct jw *w, double v)
+{
+	char buf[40];
+
+	if (!isfinite(v)) {
+		jw_null(w);		/* JSON has no NaN or infinity */
+		return;
+	}
+	if (before_value(w))
+		return;
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	fputs(buf, w->f);
+	after_value(w);
+}
+
+void jw_bool(struct jw *w, int v)
+{
+	if (before_value(w))
+		return;
+	fputs(v ? "true" : "false", w->f);
+	after_value(w);
+}
+
+void jw_null(struct jw *w)
+{
+	if (before_value(w))
+		return;
+	fputs("null", w->f);
+	after_value(w);
+}
+
+void jw_kstr(struct jw *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	jw_str(w, s);
+}
+
+void jw_ku64(struct jw *w, const char *key, uint64_t v)
+{
+	jw_key(w, key);
+	jw_u64(w, v);
+}
+
+void jw_ki64(struct jw *w, const char *key, int64_t v)
+{
+	jw_key(w, key);
+	jw_i64(w, v);
+}
+
+void jw_kdouble(struct jw *w, const char *key, double v)
+{
+	jw_key(w, key);
+	jw_double(w, v);
+}
+
+void jw_kbool(struct jw *w, const char *key, int v)
+{
+	jw_key(w, key);
+	jw_bool(w, v);
+}
+
+int jw_finish(struct jw *w)
+{
+	if (w->err)
+		return w->err;
+	if (w->depth || w->key_due)
+		return -EINVAL;
+	if (fflush(w->f) || ferror(w->f))
+		return -EIO;
+	return 0;
+}
