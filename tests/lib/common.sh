@@ -1,0 +1,63 @@
+# shellcheck shell=bash
+# Shared helpers for tipme's test scripts (host side).  Source it:
+#   . "$(dirname "$0")/../lib/common.sh"      (from tests/<dir>/)
+# Sets TIPME_ROOT (repository root, absolute) and TIPME_CACHE (.cache/).
+
+TIPME_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+TIPME_CACHE=$TIPME_ROOT/.cache
+
+die() { echo "${0##*/}: error: $*" >&2; exit 1; }
+note() { echo "${0##*/}: $*" >&2; }
+
+# tipme_kver: the stock (non-RT) kernel to build against and boot in QEMU.
+# The newest version that has both /boot/vmlinuz-V and /lib/modules/V/build.
+# Never `uname -r`: the host may run a different kernel.
+tipme_kver() {
+	local v best=
+	for v in $(ls -1 /lib/modules 2>/dev/null | grep -v -- '-rt-' | sort -V); do
+		[ -e "/boot/vmlinuz-$v" ] && [ -e "/lib/modules/$v/build/Makefile" ] && best=$v
+	done
+	[ -n "$best" ] || return 1
+	echo "$best"
+}
+
+# tipme_rt_kver: the newest PREEMPT_RT kernel whose headers are installed.
+tipme_rt_kver() {
+	local v best=
+	for v in $(ls -1 /lib/modules 2>/dev/null | grep -- '-rt-' | sort -V); do
+		[ -e "/lib/modules/$v/build/Makefile" ] && best=$v
+	done
+	[ -n "$best" ] || return 1
+	echo "$best"
+}
+
+# tipme_linux_src: print the path of a scratch linux-source tree (Debian's
+# linux-source-6.1), extracted once under .cache/linux/<package version>/ and
+# reused.  Older versions are removed.  Safe against concurrent callers and
+# against an interrupted extraction (a stamp file marks a complete tree).
+TIPME_LINUX_SRC_PKG=${TIPME_LINUX_SRC_PKG:-linux-source-6.1}
+tipme_linux_src() {
+	local pkg=$TIPME_LINUX_SRC_PKG ver tarball dir
+	ver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) ||
+		{ echo "tipme_linux_src: $pkg is not installed (run tests/deps.sh)" >&2; return 1; }
+	tarball=/usr/src/$pkg.tar.xz
+	[ -r "$tarball" ] || { echo "tipme_linux_src: $tarball missing" >&2; return 1; }
+	dir=$TIPME_CACHE/linux/$ver
+	mkdir -p "$TIPME_CACHE/linux"
+	(
+		flock 9
+		if [ ! -e "$dir/.tipme-complete" ]; then
+			echo "tipme_linux_src: extracting $tarball (version $ver) into $dir ..." >&2
+			rm -rf "$dir" "$dir.tmp"
+			mkdir -p "$dir.tmp"
+			tar -xJf "$tarball" -C "$dir.tmp" || exit 1
+			mv "$dir.tmp" "$dir"
+			touch "$dir/.tipme-complete"
+			# Drop trees of older package versions (1.5 GB each).
+			for old in "$TIPME_CACHE"/linux/*; do
+				[ "$old" = "$dir" ] || [ "$old" = "$TIPME_CACHE/linux/lock" ] || rm -rf "$old"
+			done
+		fi
+	) 9>"$TIPME_CACHE/linux/lock" || return 1
+	echo "$dir/$pkg"
+}

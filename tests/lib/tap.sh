@@ -1,0 +1,47 @@
+# shellcheck shell=bash
+# Minimal TAP producer for test scripts (host or guest).  Source it, then:
+#   tap_check "insmod works" insmod "$ko"     # ok if the command succeeds
+#   tap_ok "name" / tap_fail "name"           # explicit result
+#   tap_cmp "N > 0" "$n" -gt 0                # ok if [ "$n" -gt 0 ]
+#   tap_skip "name" "reason"
+#   tap_diag "free text"                      # a "# " comment line
+#   tap_done                                  # prints the plan; exit 1 if any failed
+# Output is flat TAP: "ok N - name", "not ok N - name", "1..N".
+
+TAP_N=0
+TAP_FAILED=0
+
+tap_diag() { printf '# %s\n' "$*"; }
+
+tap_ok() { TAP_N=$((TAP_N + 1)); printf 'ok %d - %s\n' "$TAP_N" "$1"; }
+
+tap_fail() {
+	TAP_N=$((TAP_N + 1))
+	TAP_FAILED=$((TAP_FAILED + 1))
+	printf 'not ok %d - %s\n' "$TAP_N" "$1"
+	shift
+	[ $# -eq 0 ] || tap_diag "$*"
+}
+
+tap_skip() { TAP_N=$((TAP_N + 1)); printf 'ok %d - %s # SKIP %s\n' "$TAP_N" "$1" "${2:-}"; }
+
+# tap_check NAME CMD [ARGS...]: run CMD; its output is shown as comments.
+tap_check() {
+	local name=$1 out rc
+	shift
+	out=$("$@" 2>&1) && rc=0 || rc=$?
+	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/# /'
+	if [ "$rc" = 0 ]; then tap_ok "$name"; else tap_fail "$name" "exit status $rc: $*"; fi
+	return "$rc"
+}
+
+# tap_cmp NAME A OP B: ok if [ "A" OP "B" ] (OP: -eq -ne -gt -ge -lt -le = !=).
+tap_cmp() {
+	if [ "$2" "$3" "$4" ] 2>/dev/null; then tap_ok "$1"; else tap_fail "$1" "got '$2', want $3 '$4'"; fi
+}
+
+tap_done() {
+	printf '1..%d\n' "$TAP_N"
+	[ "$TAP_FAILED" = 0 ]
+	exit $?
+}

@@ -1,0 +1,262 @@
+#!/bin/bash
+# Boot Debian's stock kernel in QEMU (TCG) and run one script inside it.
+#
+#   tests/vm/vm.sh [--timeout SEC] [--mem MB] [--smp N] [--kver KVER]
+#                  [--out DIR] [--no-dmesg-check] SCRIPT [ARGS...]
+#
+# The guest runs the host's own userland: the host's / is shared read-only
+# over 9p with a tmpfs overlaid on it (so the guest can write anywhere, /tmp
+# included, without touching the host), and SCRIPT -- a host path, made
+# absolute -- runs as root inside it with
+#   TIPME_SRC  the repository root (same path as on the host)
+#   TIPME_OUT  a directory shared read-write with the host (same path on both
+#              sides; default tests/vm/out/<script name>/, emptied first)
+#   KVER       the guest kernel's version
+# and cwd TIPME_SRC.  Its stdout and stderr stream to this command's stdout;
+# its exit status becomes this command's exit status.
+#
+# After the script, the guest's dmesg is saved as TIPME_OUT/dmesg.txt; if it
+# contains WARNING, BUG, Oops, "Call Trace" or "general protection" the run
+# fails and the lines are printed, unless --no-dmesg-check is given or the
+# script opts out with a line "# vm: dmesg-ok" in its first 20 lines.  The
+# same header may set defaults: "# vm: timeout=300 mem=2048 smp=1".
+# The kernel console is in TIPME_OUT/console.log.
+#
+# A guest that is not back within the timeout (default 120 s) is killed and
+# the run fails with status 124.  Other harness failures exit 125.
+#
+# Defaults: 1024 MB, 2 vCPUs, -cpu max, the newest non-RT kernel that has
+# /boot/vmlinuz-KVER.  The initramfs (busybox-static + the 9p, virtio and
+# overlay modules in the order modprobe computes) is built once under
+# .cache/vm/ and rebuilt when any of its inputs change.
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+fail() { echo "vm.sh: error: $*" >&2; exit 125; }
+
+timeout= mem= smp= kver= out= dmesg_check=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--timeout) timeout=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--kver) kver=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--no-dmesg-check) dmesg_check=0; shift ;;
+	-h|--help) sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	--) shift; break ;;
+	-*) fail "unknown option $1 (see --help)" ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || fail "usage: vm.sh [options] SCRIPT [ARGS...]"
+script=$(realpath -e -- "$1") || fail "no such script: $1"
+shift
+[ -f "$script" ] || fail "$script is not a file"
+name=$(basename "$script" .sh)
+
+# Defaults from the script's header, then the built-in ones.
+for word in $(head -n 20 "$script" | sed -n 's/^# vm: *//p'); do
+	case $word in
+	timeout=*) : "${timeout:=${word#*=}}" ;;
+	mem=*) : "${mem:=${word#*=}}" ;;
+	smp=*) : "${smp:=${word#*=}}" ;;
+	dmesg-ok) dmesg_check=0 ;;
+	*) note "ignoring unknown header word '$word' in $script" ;;
+	esac
+done
+: "${timeout:=120}" "${mem:=1024}" "${smp:=2}"
+[ -n "$kver" ] || kver=$(tipme_kver) || fail "no kernel with /boot/vmlinuz-* and headers (run tests/deps.sh)"
+kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] || fail "$kernel missing or unreadable (install linux-image-$kver)"
+command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86_64 not found (run tests/deps.sh)"
+[ -x /bin/busybox ] || fail "/bin/busybox not found (install busybox-static)"
+
+if [ -z "$out" ]; then
+	out=$TIPME_ROOT/tests/vm/out/$name
+	rm -rf "$out"
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd -P)
+rm -rf "$out/.vm" "$out/dmesg.txt" "$out/console.log"
+mkdir -p "$out/.vm"
+
+# ---------------------------------------------------------------------------
+# Initramfs
+# ---------------------------------------------------------------------------
+read -r -d '' INIT <<'EOF_INIT' || true
+#!/bin/busybox sh
+# tipme VM init: mount the host root, overlay it, run the job, power off.
+/bin/busybox --install -s /bin
+export PATH=/bin
+say() { echo "vm-init: $*"; }
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+while read -r m; do
+	insmod "/mods/$m" || say "insmod $m failed"
+done </mods/order
+mkdir -p /ctl /lower /upper /newroot
+ok=1
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /ctl || ok=0
+[ -r /ctl/.vm/job ] || ok=0
+if [ $ok = 1 ]; then
+	. /ctl/.vm/job
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose hostroot /lower &&
+	mount -t tmpfs -o mode=0755 tmpfs /upper &&
+	mkdir -p /upper/upper /upper/work &&
+	mount -t overlay -o lowerdir=/lower,upperdir=/upper/upper,workdir=/upper/work overlay /newroot ||
+		ok=0
+fi
+if [ $ok = 1 ]; then
+	N=/newroot
+	mount --move /proc $N/proc
+	mount --move /sys $N/sys
+	mount --move /dev $N/dev
+	mkdir -p $N/dev/pts $N/dev/shm
+	mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts $N/dev/pts
+	mount -t tmpfs -o mode=1777 tmpfs $N/dev/shm
+	mount -t tmpfs -o mode=0755 tmpfs $N/run
+	mkdir -p $N/run/lock $N/run/user
+	mount -t debugfs debugfs $N/sys/kernel/debug 2>/dev/null
+	mount -t tracefs tracefs $N/sys/kernel/tracing 2>/dev/null
+	mount --move /ctl "$N$VM_OUT"
+	hostname tipme-vm
+	ip link set lo up 2>/dev/null
+	stty -F $N/dev/ttyS1 raw -echo 2>/dev/null
+	chroot $N /bin/sh "$VM_OUT/.vm/run" </dev/null >$N/dev/ttyS1 2>&1
+	echo $? >"$N$VM_OUT/.vm/rc"
+	dmesg >"$N$VM_OUT/dmesg.txt"
+	sync
+else
+	say "could not mount the host root or find the job"
+fi
+poweroff -f
+EOF_INIT
+
+# Modules in dependency order, each once.
+mapfile -t mods < <(modprobe -S "$kver" --show-depends -a 9p 9pnet_virtio virtio_pci overlay |
+	awk '$1 == "insmod" && !seen[$2]++ { print $2 }')
+[ ${#mods[@]} -ge 4 ] || fail "modprobe -S $kver found no 9p/virtio/overlay modules (install linux-image-$kver)"
+for m in "${mods[@]}"; do [ -r "$m" ] || fail "module $m missing"; done
+
+# Cache key: every input of the image.
+key=$({
+	echo "$kver"
+	printf '%s\n' "$INIT"
+	sha256sum /bin/busybox
+	for m in "${mods[@]}"; do stat -c '%n %s %Y' "$m"; done
+} | sha256sum | cut -c1-16)
+cachedir=$TIPME_CACHE/vm
+initrd=$cachedir/initramfs-$kver-$key.cpio
+if [ ! -s "$initrd" ]; then
+	mkdir -p "$cachedir"
+	tmp=$(mktemp -d "$cachedir/build.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	mkdir -p "$tmp/root/bin" "$tmp/root/mods" "$tmp/root/proc" "$tmp/root/sys" "$tmp/root/dev"
+	cp /bin/busybox "$tmp/root/bin/busybox"
+	for m in "${mods[@]}"; do
+		b=$(basename "$m")
+		case $b in
+		*.ko) cp "$m" "$tmp/root/mods/$b" ;;
+		*.ko.xz) xz -dc "$m" >"$tmp/root/mods/${b%.xz}"; b=${b%.xz} ;;
+		*.ko.zst) zstd -qdc "$m" >"$tmp/root/mods/${b%.zst}"; b=${b%.zst} ;;
+		*.ko.gz) gzip -dc "$m" >"$tmp/root/mods/${b%.gz}"; b=${b%.gz} ;;
+		*) fail "unknown module format: $m" ;;
+		esac
+		echo "$b" >>"$tmp/root/mods/order"
+	done
+	printf '%s\n' "$INIT" >"$tmp/root/init"
+	chmod 0755 "$tmp/root/init"
+	(cd "$tmp/root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) >"$tmp/initrd"
+	mv "$tmp/initrd" "$initrd"
+	rm -rf "$tmp"
+	trap - EXIT
+	# Drop images built from older inputs for this kernel.
+	find "$cachedir" -maxdepth 1 -name "initramfs-$kver-*.cpio" ! -name "${initrd##*/}" -delete
+fi
+
+# ---------------------------------------------------------------------------
+# The job
+# ---------------------------------------------------------------------------
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+{
+	echo "VM_OUT=$(q "$out")"
+} >"$out/.vm/job"
+{
+	echo "# generated by tests/vm/vm.sh"
+	echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+	echo "export HOME=/root LC_ALL=C.UTF-8 TERM=dumb"
+	echo "export TIPME_SRC=$(q "$TIPME_ROOT") TIPME_OUT=$(q "$out") KVER=$(q "$kver")"
+	echo "cd \"\$TIPME_SRC\" || exit 125"
+	cmd="exec"
+	[ -x "$script" ] || cmd="exec /bin/sh"
+	printf '%s %s' "$cmd" "$(q "$script")"
+	for a in "$@"; do printf ' %s' "$(q "$a")"; done
+	echo
+} >"$out/.vm/run"
+
+# ---------------------------------------------------------------------------
+# Boot
+# ---------------------------------------------------------------------------
+stream=$out/.vm/stream
+: >"$stream"
+start=$(date +%s%N)
+# Stop QEMU if we are interrupted.
+qpid=
+tpid=
+cleanup() {
+	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null
+	[ -n "$tpid" ] && kill "$tpid" 2>/dev/null
+	true
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT TERM
+
+timeout -k 5 "$timeout" qemu-system-x86_64 \
+	-accel tcg -cpu max -m "$mem" -smp "$smp" \
+	-nodefaults -no-user-config -nographic -no-reboot \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 rdinit=/init loglevel=6" \
+	-serial "file:$out/console.log" \
+	-chardev "file,id=stream,path=$stream,append=on" -serial chardev:stream \
+	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+	-virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap" \
+	</dev/null >"$out/.vm/qemu.log" 2>&1 &
+qpid=$!
+tail -s 0.1 -n +1 -f --pid="$qpid" "$stream" &
+tpid=$!
+set +e
+wait "$qpid"
+qrc=$?
+set -e
+qpid=
+wait "$tpid" 2>/dev/null || true
+tpid=
+ms=$((($(date +%s%N) - start) / 1000000))
+printf '%d.%03d\n' $((ms / 1000)) $((ms % 1000)) >"$out/.vm/seconds"
+
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	echo "vm.sh: TIMEOUT: $script did not finish within ${timeout}s; QEMU killed." >&2
+	echo "vm.sh: last lines of the guest console ($out/console.log):" >&2
+	tail -n 20 "$out/console.log" | tr -d '\r' | sed 's/^/vm.sh:   /' >&2
+	exit 124
+fi
+if [ ! -s "$out/.vm/rc" ]; then
+	echo "vm.sh: error: $script: the guest stopped without reporting an exit status (QEMU status $qrc)." >&2
+	echo "vm.sh: last lines of the guest console ($out/console.log):" >&2
+	tail -n 30 "$out/console.log" | tr -d '\r' | sed 's/^/vm.sh:   /' >&2
+	sed 's/^/vm.sh: qemu: /' "$out/.vm/qemu.log" >&2
+	exit 125
+fi
+rc=$(cat "$out/.vm/rc")
+
+if [ "$dmesg_check" = 1 ]; then
+	bad=$(grep -E 'WARNING|BUG|Oops|Call Trace|general protection' "$out/dmesg.txt" || true)
+	if [ -n "$bad" ]; then
+		echo "vm.sh: guest kernel log of $script has warnings ($out/dmesg.txt):" >&2
+		printf '%s\n' "$bad" | sed 's/^/vm.sh:   /' >&2
+		[ "$rc" != 0 ] || rc=1
+	fi
+fi
+exit "$rc"
