@@ -36,10 +36,10 @@ all: module user
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
-include lib/lib.mk
-include postmortem/postmortem.mk
+-include lib/lib.mk
+-include postmortem/postmortem.mk
 include helper/helper.mk
-include tests/unit/unit.mk
+-include tests/unit/unit.mk
 -include xhook/xhook.mk
 -include bench/bench.mk
 

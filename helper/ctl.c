@@ -1,15 +1,252 @@
-/* SPDX-License-Identifier: GPL-2.0 */
-/* Placeholder until the netlink client lands. */
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Control subcommands of the tipme CLI: status, start, stop, dump.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
-#include "ctl.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
-static int not_yet(const char *what)
+#include "ctl.h"
+#include "json.h"
+#include "nl.h"
+
+struct env {
+	int json;
+	const char *output;
+};
+
+static int parse_opts(int argc, char **argv, struct env *env, int want_output,
+		      const char *usage)
 {
-	fprintf(stderr, "tipme %s: not implemented yet\n", what);
-	return 1;
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(env, 0, sizeof(*env));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, want_output ? "jo:h" : "jh", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			env->json = 1;
+			break;
+		case 'o':
+			if (!want_output)
+				goto bad;
+			env->output = optarg;
+			break;
+		case 'h':
+			printf("%s", usage);
+			exit(0);
+		default:
+			goto bad;
+		}
+	}
+	if (optind != argc)
+		goto bad;
+	return 0;
+bad:
+	fprintf(stderr, "%s", usage);
+	return -EINVAL;
 }
 
-int ctl_status(int argc, char **argv) { (void)argc; return not_yet(argv[0]); }
-int ctl_start(int argc, char **argv) { (void)argc; return not_yet(argv[0]); }
-int ctl_stop(int argc, char **argv) { (void)argc; return not_yet(argv[0]); }
-int ctl_dump(int argc, char **argv) { (void)argc; return not_yet(argv[0]); }
+static const char *clock_name(uint32_t src)
+{
+	return src == TIPME_CLOCK_TSC ? "tsc" :
+	       src == TIPME_CLOCK_LOCAL ? "local_clock" : "unknown";
+}
+
+static double history_s(const struct tipme_status *st, size_t i)
+{
+	if (!st->tsc_khz || !st->first_ts[i] || st->last_ts[i] < st->first_ts[i])
+		return 0;
+	return (double)(st->last_ts[i] - st->first_ts[i]) / (st->tsc_khz * 1e3);
+}
+
+static void status_text(const struct tipme_status *st)
+{
+	uint64_t lost = 0;
+	size_t i;
+
+	printf("tipme.ko %s: %s\n", st->version,
+	       st->recording ? "recording" : "stopped");
+	printf("clock:   %s, %" PRIu64 " kHz\n", clock_name(st->clock_source),
+	       st->tsc_khz);
+	printf("rings:   %" PRIu64 " KiB in all, %u sub-buffers of %u KiB per CPU\n",
+	       st->buf_size >> 10, st->subbufs, st->subbuf_size >> 10);
+	printf("%4s %14s %14s %10s %14s %9s %10s\n", "cpu", "written",
+	       "overwritten", "dropped", "bytes", "history", "fill");
+	for (i = 0; i < st->ncpus; i++) {
+		const struct tipme_cpu_stats *c = &st->cpus[i];
+		uint64_t ring = (uint64_t)st->subbufs * st->subbuf_size;
+		double fill = ring ? 100.0 * (double)(c->bytes < ring ? c->bytes : ring) / ring : 0;
+
+		printf("%4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %14" PRIu64
+		       " %8.1fs %9.1f%%\n", c->cpu, c->written, c->overwritten,
+		       c->dropped, c->bytes, history_s(st, i), fill);
+		lost += c->dropped;
+	}
+	if (lost)
+		printf("LOST: %" PRIu64 " records dropped (see Documentation/format.rst)\n",
+		       lost);
+}
+
+static void status_json(const struct tipme_status *st)
+{
+	struct jw w;
+	size_t i;
+
+	jw_init(&w, stdout, 0);
+	jw_obj_begin(&w);
+	jw_kstr(&w, "version", st->version);
+	jw_kbool(&w, "recording", st->recording);
+	jw_kstr(&w, "clock", clock_name(st->clock_source));
+	jw_ku64(&w, "tsc_khz", st->tsc_khz);
+	jw_ku64(&w, "buffer_bytes", st->buf_size);
+	jw_ku64(&w, "subbuf_bytes", st->subbuf_size);
+	jw_ku64(&w, "subbufs_per_cpu", st->subbufs);
+	jw_key(&w, "cpus");
+	jw_arr_begin(&w);
+	for (i = 0; i < st->ncpus; i++) {
+		const struct tipme_cpu_stats *c = &st->cpus[i];
+
+		jw_obj_begin(&w);
+		jw_ku64(&w, "cpu", c->cpu);
+		jw_ku64(&w, "written", c->written);
+		jw_ku64(&w, "overwritten", c->overwritten);
+		jw_ku64(&w, "dropped", c->dropped);
+		jw_ku64(&w, "bytes", c->bytes);
+		jw_kdouble(&w, "history_s", history_s(st, i));
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	jw_finish(&w);
+}
+
+int ctl_status(int argc, char **argv)
+{
+	struct tipme_status st;
+	struct tm_err e = { "" };
+	struct env env;
+	struct tnl t;
+	int err;
+
+	if (parse_opts(argc, argv, &env, 0,
+		       "usage: tipme status [--json]\n"
+		       "  Recording state, ring sizes and per-CPU counters of tipme.ko.\n"))
+		return 2;
+	err = tnl_open(&t, &e);
+	if (!err)
+		err = tnl_status(&t, &st, &e);
+	tnl_close(&t);
+	if (err) {
+		fprintf(stderr, "tipme status: %s\n", e.msg);
+		return 1;
+	}
+	if (env.json)
+		status_json(&st);
+	else
+		status_text(&st);
+	tipme_status_free(&st);
+	return 0;
+}
+
+static int simple(int argc, char **argv, uint8_t cmd, const char *usage)
+{
+	struct tm_err e = { "" };
+	struct env env;
+	struct tnl t;
+	int err;
+
+	if (parse_opts(argc, argv, &env, 0, usage))
+		return 2;
+	err = tnl_open(&t, &e);
+	if (!err)
+		err = tnl_simple(&t, cmd, &e);
+	tnl_close(&t);
+	if (err) {
+		fprintf(stderr, "tipme %s: %s\n", argv[0], e.msg);
+		return 1;
+	}
+	if (env.json)
+		printf("{\"recording\":%s}\n", cmd == TIPME_CMD_START ? "true" : "false");
+	return 0;
+}
+
+int ctl_start(int argc, char **argv)
+{
+	return simple(argc, argv, TIPME_CMD_START,
+		      "usage: tipme start [--json]\n  Start recording.\n");
+}
+
+int ctl_stop(int argc, char **argv)
+{
+	return simple(argc, argv, TIPME_CMD_STOP,
+		      "usage: tipme stop [--json]\n"
+		      "  Stop recording; the rings keep what they hold.\n");
+}
+
+int ctl_dump(int argc, char **argv)
+{
+	struct tnl_dump_stats ds;
+	struct tm_err e = { "" };
+	char name[64];
+	struct env env;
+	struct tnl t;
+	int err;
+
+	if (parse_opts(argc, argv, &env, 1,
+		       "usage: tipme dump [--json] [-o FILE]\n"
+		       "  Write what the rings hold to a dump file (mode 0600).\n"
+		       "  Default FILE: tipme-<UTC time>.dump in this directory.\n"
+		       "EXAMPLES\n"
+		       "  tipme dump -o /tmp/now.dump && tipme info /tmp/now.dump\n"))
+		return 2;
+	if (!env.output) {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		gmtime_r(&now, &tm);
+		strftime(name, sizeof(name), "tipme-%Y%m%dT%H%M%SZ.dump", &tm);
+		env.output = name;
+	}
+	err = tnl_open(&t, &e);
+	if (!err)
+		err = tnl_dump_to_file(&t, env.output, &ds, &e);
+	tnl_close(&t);
+	if (err) {
+		fprintf(stderr, "tipme dump: %s\n", e.msg);
+		return 1;
+	}
+	if (env.json) {
+		struct jw w;
+
+		jw_init(&w, stdout, 0);
+		jw_obj_begin(&w);
+		jw_kstr(&w, "file", env.output);
+		jw_ku64(&w, "bytes", ds.bytes);
+		jw_ku64(&w, "subbufs", ds.subbufs);
+		jw_ku64(&w, "discarded_subbufs", ds.discarded);
+		jw_ku64(&w, "cpus", ds.cpus);
+		jw_kdouble(&w, "seconds", ds.seconds);
+		jw_obj_end(&w);
+		jw_finish(&w);
+	} else {
+		printf("%s: %" PRIu64 " bytes of records from %u CPUs in %.3f s",
+		       env.output, ds.bytes, ds.cpus, ds.seconds);
+		if (ds.discarded)
+			printf(", %" PRIu64 " sub-buffers overwritten while reading",
+			       ds.discarded);
+		printf("\n");
+	}
+	return 0;
+}

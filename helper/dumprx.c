@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive a TIPME_CMD_DUMP stream and write it as a dump file.
+ *
+ * The stream is META, then for each CPU its sub-buffers as CHUNKs closed by
+ * a SUBBUF_END that says whether the copy is intact, then CPU_END with the
+ * CPU's counters, and last a TRAILER with the clock pairs.  Sub-buffers
+ * are kept in memory until their SUBBUF_END, then appended to the CPU's
+ * section; the file is only given its name once everything arrived.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+
+#include "dumpfile.h"
+#include "nl.h"
+#include "sysinfo.h"
+
+struct dump_rx {
+	struct dumpw w;
+	int opened;
+	const char *path;
+	struct tm_err *e;
+	int err;
+	int saw_trailer;
+	int cur_cpu;		/* CPU whose section is open, or -1 */
+	uint64_t sub_seq;
+	int in_sub;
+	unsigned char *sub;
+	uint32_t sub_len;
+	uint32_t sub_cap;
+	struct tipme_cpu_stats *stats;
+	size_t nstats;
+	struct tnl_dump_stats out;
+};
+
+static struct nla_policy dump_policy[TIPME_ATTR_MAX + 1] = {
+	[TIPME_ATTR_DUMP_PART] = { .type = NLA_U32 },
+	[TIPME_ATTR_VERSION] = { .type = NLA_STRING },
+	[TIPME_ATTR_NR_CPUS] = { .type = NLA_U32 },
+	[TIPME_ATTR_CLOCK_SOURCE] = { .type = NLA_U32 },
+	[TIPME_ATTR_TSC_KHZ] = { .type = NLA_U64 },
+	[TIPME_ATTR_REC_TYPES] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_PARAMS] = { .type = NLA_STRING },
+	[TIPME_ATTR_CPU] = { .type = NLA_U32 },
+	[TIPME_ATTR_SUBBUF_SEQ] = { .type = NLA_U64 },
+	[TIPME_ATTR_OFFSET] = { .type = NLA_U32 },
+	[TIPME_ATTR_DATA] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_SUBBUF_LEN] = { .type = NLA_U32 },
+	[TIPME_ATTR_SUBBUF_FLAGS] = { .type = NLA_U32 },
+	[TIPME_ATTR_SUBBUF_OK] = { .type = NLA_U8 },
+	[TIPME_ATTR_CPU_STATS] = { .type = NLA_NESTED },
+	[TIPME_ATTR_CLOCK_PAIRS] = { .type = NLA_UNSPEC },
+};
+
+static int rx_fail(struct dump_rx *rx, int errnum, const char *msg)
+{
+	if (!rx->err)
+		rx->err = tm_err_set(rx->e, errnum, "dump: %s", msg);
+	return NL_STOP;
+}
+
+static int on_meta(struct dump_rx *rx, struct nlattr **a)
+{
+	struct tipme_file_header fh;
+	struct tipme_rectype *types;
+	size_t ntypes;
+	char *sys;
+	int err;
+
+	if (rx->opened)
+		return rx_fail(rx, EBADMSG, "second META message");
+	if (!a[TIPME_ATTR_NR_CPUS] || !a[TIPME_ATTR_CLOCK_SOURCE] ||
+	    !a[TIPME_ATTR_TSC_KHZ] || !a[TIPME_ATTR_REC_TYPES] ||
+	    nla_len(a[TIPME_ATTR_REC_TYPES]) % sizeof(*types))
+		return rx_fail(rx, EBADMSG, "META message incomplete");
+	memset(&fh, 0, sizeof(fh));
+	fh.tsc_khz = nla_get_u64(a[TIPME_ATTR_TSC_KHZ]);
+	fh.clock_source = nla_get_u32(a[TIPME_ATTR_CLOCK_SOURCE]);
+	fh.nr_cpus = nla_get_u32(a[TIPME_ATTR_NR_CPUS]);
+	if (fh.clock_source == TIPME_CLOCK_LOCAL)
+		fh.flags |= TIPME_FILE_CLOCK_FALLBACK;
+	err = dumpw_open(&rx->w, rx->path, &fh, 0, rx->e);
+	if (err) {
+		rx->err = err;
+		return NL_STOP;
+	}
+	rx->opened = 1;
+	types = nla_data(a[TIPME_ATTR_REC_TYPES]);
+	ntypes = nla_len(a[TIPME_ATTR_REC_TYPES]) / sizeof(*types);
+	err = dumpw_section(&rx->w, TIPME_SEC_RECTYPES, 0, types,
+			    ntypes * sizeof(*types), rx->e);
+	if (!err && a[TIPME_ATTR_PARAMS])
+		err = dumpw_section(&rx->w, TIPME_SEC_PARAMS, 0,
+				    nla_data(a[TIPME_ATTR_PARAMS]),
+				    strnlen(nla_data(a[TIPME_ATTR_PARAMS]),
+					    nla_len(a[TIPME_ATTR_PARAMS])),
+				    rx->e);
+	if (!err) {
+		sys = sysinfo_text(a[TIPME_ATTR_VERSION] ?
+				   nla_get_string(a[TIPME_ATTR_VERSION]) : "?");
+		if (!sys)
+			return rx_fail(rx, ENOMEM, "out of memory");
+		err = dumpw_section(&rx->w, TIPME_SEC_SYSTEM, 0, sys,
+				    strlen(sys), rx->e);
+		free(sys);
+	}
+	if (err)
+		rx->err = err;
+	return err ? NL_STOP : NL_OK;
+}
+
+static int open_cpu(struct dump_rx *rx, uint32_t cpu)
+{
+	int err;
+
+	if (rx->cur_cpu == (int)cpu)
+		return 0;
+	if (rx->cur_cpu >= 0)
+		return tm_err_set(rx->e, EBADMSG,
+				  "dump: CPU %u data before CPU %d ended",
+				  cpu, rx->cur_cpu);
+	err = dumpw_section_begin(&rx->w, TIPME_SEC_CPU_STREAM, cpu, rx->e);
+	if (!err)
+		rx->cur_cpu = (int)cpu;
+	return err;
+}
+
+static int on_chunk(struct dump_rx *rx, struct nlattr **a)
+{
+	uint32_t cpu, off, len;
+	uint64_t seq;
+	int err;
+
+	if (!a[TIPME_ATTR_CPU] || !a[TIPME_ATTR_SUBBUF_SEQ] ||
+	    !a[TIPME_ATTR_OFFSET] || !a[TIPME_ATTR_DATA])
+		return rx_fail(rx, EBADMSG, "CHUNK message incomplete");
+	cpu = nla_get_u32(a[TIPME_ATTR_CPU]);
+	seq = nla_get_u64(a[TIPME_ATTR_SUBBUF_SEQ]);
+	off = nla_get_u32(a[TIPME_ATTR_OFFSET]);
+	len = nla_len(a[TIPME_ATTR_DATA]);
+	err = open_cpu(rx, cpu);
+	if (err) {
+		rx->err = err;
+		return NL_STOP;
+	}
+	if (!rx->in_sub || rx->sub_seq != seq) {
+		if (off)
+			return rx_fail(rx, EBADMSG, "sub-buffer starts mid-way");
+		rx->in_sub = 1;
+		rx->sub_seq = seq;
+		rx->sub_len = 0;
+	}
+	if (off != rx->sub_len || len > (1U << 30) - off)
+		return rx_fail(rx, EBADMSG, "chunk out of order");
+	if (off + len > rx->sub_cap) {
+		uint32_t cap = rx->sub_cap ? rx->sub_cap : 65536;
+		unsigned char *p;
+
+		while (cap < off + len)
+			cap *= 2;
+		p = realloc(rx->sub, cap);
+		if (!p)
+			return rx_fail(rx, ENOMEM, "out of memory");
+		rx->sub = p;
+		rx->sub_cap = cap;
+	}
+	memcpy(rx->sub + off, nla_data(a[TIPME_ATTR_DATA]), len);
+	rx->sub_len += len;
+	return NL_OK;
+}
+
+static int on_subbuf_end(struct dump_rx *rx, struct nlattr **a)
+{
+	struct tipme_subbuf sb;
+	int err;
+
+	if (!a[TIPME_ATTR_CPU] || !a[TIPME_ATTR_SUBBUF_SEQ] ||
+	    !a[TIPME_ATTR_SUBBUF_LEN] || !a[TIPME_ATTR_SUBBUF_OK])
+		return rx_fail(rx, EBADMSG, "SUBBUF_END message incomplete");
+	err = open_cpu(rx, nla_get_u32(a[TIPME_ATTR_CPU]));
+	if (err) {
+		rx->err = err;
+		return NL_STOP;
+	}
+	if (!rx->in_sub) {
+		/* An empty partial sub-buffer sends no chunk. */
+		rx->sub_len = 0;
+		rx->sub_seq = nla_get_u64(a[TIPME_ATTR_SUBBUF_SEQ]);
+	}
+	if (rx->sub_seq != nla_get_u64(a[TIPME_ATTR_SUBBUF_SEQ]) ||
+	    rx->sub_len != nla_get_u32(a[TIPME_ATTR_SUBBUF_LEN]) ||
+	    rx->sub_len % 4)
+		return rx_fail(rx, EBADMSG, "sub-buffer length mismatch");
+	rx->in_sub = 0;
+	if (!nla_get_u8(a[TIPME_ATTR_SUBBUF_OK])) {
+		rx->out.discarded++;
+		return NL_OK;
+	}
+	if (!rx->sub_len)
+		return NL_OK;
+	memset(&sb, 0, sizeof(sb));
+	sb.seq = rx->sub_seq;
+	sb.len = rx->sub_len;
+	sb.flags = a[TIPME_ATTR_SUBBUF_FLAGS] ?
+		   nla_get_u32(a[TIPME_ATTR_SUBBUF_FLAGS]) : 0;
+	err = dumpw_section_append(&rx->w, &sb, sizeof(sb), rx->e);
+	if (!err)
+		err = dumpw_section_append(&rx->w, rx->sub, rx->sub_len, rx->e);
+	if (err) {
+		rx->err = err;
+		return NL_STOP;
+	}
+	rx->out.subbufs++;
+	rx->out.bytes += rx->sub_len;
+	return NL_OK;
+}
+
+static int on_cpu_end(struct dump_rx *rx, struct nlattr **a)
+{
+	struct tipme_cpu_stats st, *p;
+	struct nlattr *entry;
+	int rem, err;
+
+	if (!a[TIPME_ATTR_CPU_STATS])
+		return rx_fail(rx, EBADMSG, "CPU_END message incomplete");
+	nla_for_each_nested(entry, a[TIPME_ATTR_CPU_STATS], rem) {
+		if (tnl_parse_cpu_entry(entry, &st, NULL, NULL))
+			return rx_fail(rx, EBADMSG, "malformed CPU counters");
+		err = open_cpu(rx, st.cpu);
+		if (!err)
+			err = dumpw_section_end(&rx->w, rx->e);
+		if (err) {
+			rx->err = err;
+			return NL_STOP;
+		}
+		rx->cur_cpu = -1;
+		rx->in_sub = 0;
+		p = realloc(rx->stats, (rx->nstats + 1) * sizeof(*p));
+		if (!p)
+			return rx_fail(rx, ENOMEM, "out of memory");
+		rx->stats = p;
+		rx->stats[rx->nstats++] = st;
+		rx->out.cpus++;
+	}
+	return NL_OK;
+}
+
+static int on_trailer(struct dump_rx *rx, struct nlattr **a)
+{
+	int err;
+
+	if (!a[TIPME_ATTR_CLOCK_PAIRS] ||
+	    nla_len(a[TIPME_ATTR_CLOCK_PAIRS]) % sizeof(struct tipme_clock_pair))
+		return rx_fail(rx, EBADMSG, "TRAILER message incomplete");
+	err = dumpw_section(&rx->w, TIPME_SEC_CLOCKS, 0,
+			    nla_data(a[TIPME_ATTR_CLOCK_PAIRS]),
+			    nla_len(a[TIPME_ATTR_CLOCK_PAIRS]), rx->e);
+	if (err) {
+		rx->err = err;
+		return NL_STOP;
+	}
+	rx->saw_trailer = 1;
+	return NL_OK;
+}
+
+static int dump_cb(struct nl_msg *msg, void *arg)
+{
+	struct dump_rx *rx = arg;
+	struct nlattr *a[TIPME_ATTR_MAX + 1];
+
+	if (rx->err)
+		return NL_STOP;
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, a, TIPME_ATTR_MAX,
+			  dump_policy) < 0 || !a[TIPME_ATTR_DUMP_PART])
+		return rx_fail(rx, EBADMSG, "malformed message from the module");
+	switch (nla_get_u32(a[TIPME_ATTR_DUMP_PART])) {
+	case TIPME_PART_META:
+		return on_meta(rx, a);
+	}
+	if (!rx->opened)
+		return rx_fail(rx, EBADMSG, "data before the META message");
+	switch (nla_get_u32(a[TIPME_ATTR_DUMP_PART])) {
+	case TIPME_PART_CHUNK:
+		return on_chunk(rx, a);
+	case TIPME_PART_SUBBUF_END:
+		return on_subbuf_end(rx, a);
+	case TIPME_PART_CPU_END:
+		return on_cpu_end(rx, a);
+	case TIPME_PART_TRAILER:
+		return on_trailer(rx, a);
+	default:
+		return NL_OK;	/* a newer module's part: skip it */
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int tnl_dump_to_file(struct tnl *t, const char *path,
+		     struct tnl_dump_stats *stats, struct tm_err *e)
+{
+	struct dump_rx rx;
+	struct nl_msg *msg;
+	double t0 = now_s();
+	int err;
+
+	memset(&rx, 0, sizeof(rx));
+	rx.path = path;
+	rx.e = e;
+	rx.cur_cpu = -1;
+	msg = nlmsg_alloc();
+	if (!msg)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, t->family, 0,
+			 NLM_F_DUMP, TIPME_CMD_DUMP, TIPME_GENL_VERSION)) {
+		nlmsg_free(msg);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	err = nl_send_auto(t->sk, msg);
+	nlmsg_free(msg);
+	if (err < 0) {
+		err = tm_err_set(e, EIO, "dump: %s", nl_geterror(err));
+		goto out;
+	}
+	nl_socket_modify_cb(t->sk, NL_CB_VALID, NL_CB_CUSTOM, dump_cb, &rx);
+	err = nl_recvmsgs_default(t->sk);
+	if (rx.err) {
+		err = rx.err;
+		goto out;
+	}
+	if (err < 0) {
+		err = tm_err_set(e, err == -NLE_PERM ? EPERM :
+				 err == -NLE_BUSY ? EBUSY : EIO,
+				 "dump: %s%s", nl_geterror(err),
+				 err == -NLE_PERM ? " (tipme needs root or CAP_NET_ADMIN)" :
+				 err == -NLE_BUSY ? " (another dump is running)" : "");
+		goto out;
+	}
+	if (!rx.opened || !rx.saw_trailer) {
+		err = tm_err_set(e, EBADMSG, "dump: the stream ended early");
+		goto out;
+	}
+	err = dumpw_section(&rx.w, TIPME_SEC_CPU_STATS, 0, rx.stats,
+			    rx.nstats * sizeof(*rx.stats), e);
+	if (!err)
+		err = sysinfo_write_symbols(&rx.w, e);
+	if (!err)
+		err = dumpw_commit(&rx.w, e);
+	if (!err)
+		rx.opened = 0;
+out:
+	if (rx.opened)
+		dumpw_abort(&rx.w);
+	free(rx.sub);
+	free(rx.stats);
+	rx.out.seconds = now_s() - t0;
+	if (stats)
+		*stats = rx.out;
+	return err;
+}

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Talking to tipme.ko over generic netlink: connect, simple commands,
+ * status.  The dump lives in dumprx.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/errno.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+
+#include "nl.h"
+
+/* libnl reports its own error codes; map the ones a user can act on. */
+static int nle_to_errno(int nle)
+{
+	switch (nle < 0 ? -nle : nle) {
+	case NLE_PERM:
+		return EPERM;
+	case NLE_NOMEM:
+		return ENOMEM;
+	case NLE_BUSY:
+		return EBUSY;
+	case NLE_OBJ_NOTFOUND:
+		return ENOENT;
+	case NLE_INVAL:
+		return EINVAL;
+	case NLE_MSGSIZE:
+		return EMSGSIZE;
+	case NLE_OPNOTSUPP:
+		return EOPNOTSUPP;
+	case NLE_AGAIN:
+		return EAGAIN;
+	case NLE_MSG_TRUNC:
+	case NLE_MSG_OVERFLOW:
+	case NLE_PARSE_ERR:
+	case NLE_MSG_TOOSHORT:
+		return EBADMSG;
+	default:
+		return EIO;
+	}
+}
+
+static int nl_fail(struct tm_err *e, int nle, const char *what)
+{
+	int err = nle_to_errno(nle);
+
+	if (err == EPERM)
+		return tm_err_set(e, EPERM,
+				  "%s: operation not permitted (tipme needs root or CAP_NET_ADMIN)",
+				  what);
+	return tm_err_set(e, err, "%s: %s", what, nl_geterror(nle));
+}
+
+/**
+ * tnl_open() - connect to tipme.ko
+ * @t: connection state
+ * @e: error message
+ *
+ * Return: 0; -ENOENT if the module is not loaded; another negative errno.
+ */
+int tnl_open(struct tnl *t, struct tm_err *e)
+{
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	t->sk = nl_socket_alloc();
+	if (!t->sk)
+		return tm_err_set(e, ENOMEM, "cannot allocate a netlink socket");
+	err = genl_connect(t->sk);
+	if (err < 0) {
+		err = nl_fail(e, err, "netlink connect");
+		goto fail;
+	}
+	/* Large reads let the kernel fill 32 KiB skbs during dumps. */
+	nl_socket_set_msg_buf_size(t->sk, 64 * 1024);
+	nl_socket_set_buffer_size(t->sk, 4 << 20, 0);
+	t->family = genl_ctrl_resolve(t->sk, TIPME_GENL_NAME);
+	if (t->family < 0) {
+		err = tm_err_set(e, ENOENT,
+				 "the tipme kernel module is not loaded (no \"%s\" netlink family): insmod tipme.ko first",
+				 TIPME_GENL_NAME);
+		goto fail;
+	}
+	return 0;
+fail:
+	nl_socket_free(t->sk);
+	t->sk = NULL;
+	return err;
+}
+
+/**
+ * tnl_close() - disconnect
+ * @t: connection (may be closed already)
+ */
+void tnl_close(struct tnl *t)
+{
+	if (t->sk)
+		nl_socket_free(t->sk);
+	t->sk = NULL;
+}
+
+static struct nl_msg *new_cmd(struct tnl *t, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg)
+		return NULL;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, t->family, 0, flags,
+			 cmd, TIPME_GENL_VERSION)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static const char *cmd_name(uint8_t cmd)
+{
+	switch (cmd) {
+	case TIPME_CMD_STATUS:
+		return "status";
+	case TIPME_CMD_START:
+		return "start";
+	case TIPME_CMD_STOP:
+		return "stop";
+	case TIPME_CMD_DUMP:
+		return "dump";
+	default:
+		return "command";
+	}
+}
+
+/**
+ * tnl_simple() - send a command without attributes and wait for its ack
+ * @t: connection
+ * @cmd: enum tipme_cmd
+ * @e: error message
+ *
+ * Return: 0 or a negative errno (-EPERM for an unprivileged caller).
+ */
+int tnl_simple(struct tnl *t, uint8_t cmd, struct tm_err *e)
+{
+	struct nl_msg *msg = new_cmd(t, cmd, NLM_F_ACK);
+	int err;
+
+	if (!msg)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	err = nl_send_sync(t->sk, msg);	/* frees msg */
+	if (err < 0)
+		return nl_fail(e, err, cmd_name(cmd));
+	return 0;
+}
+
+static struct nla_policy entry_policy[TIPME_ATTR_MAX + 1] = {
+	[TIPME_ATTR_CPU] = { .type = NLA_U32 },
+	[TIPME_ATTR_STAT_WRITTEN] = { .type = NLA_U64 },
+	[TIPME_ATTR_STAT_OVERWRITTEN] = { .type = NLA_U64 },
+	[TIPME_ATTR_STAT_DROPPED] = { .type = NLA_U64 },
+	[TIPME_ATTR_STAT_BYTES] = { .type = NLA_U64 },
+	[TIPME_ATTR_STAT_DISCARDED] = { .type = NLA_U32 },
+	[TIPME_ATTR_STAT_FIRST_TS] = { .type = NLA_U64 },
+	[TIPME_ATTR_STAT_LAST_TS] = { .type = NLA_U64 },
+};
+
+int tnl_parse_cpu_entry(struct nlattr *entry, struct tipme_cpu_stats *out,
+			uint64_t *first_ts, uint64_t *last_ts)
+{
+	struct nlattr *a[TIPME_ATTR_MAX + 1];
+
+	if (nla_parse_nested(a, TIPME_ATTR_MAX, entry, entry_policy) < 0)
+		return -EBADMSG;
+	if (!a[TIPME_ATTR_CPU] || !a[TIPME_ATTR_STAT_WRITTEN] ||
+	    !a[TIPME_ATTR_STAT_OVERWRITTEN] || !a[TIPME_ATTR_STAT_DROPPED] ||
+	    !a[TIPME_ATTR_STAT_BYTES])
+		return -EBADMSG;
+	memset(out, 0, sizeof(*out));
+	out->cpu = nla_get_u32(a[TIPME_ATTR_CPU]);
+	out->flags = TIPME_CPU_ONLINE;
+	out->written = nla_get_u64(a[TIPME_ATTR_STAT_WRITTEN]);
+	out->overwritten = nla_get_u64(a[TIPME_ATTR_STAT_OVERWRITTEN]);
+	out->dropped = nla_get_u64(a[TIPME_ATTR_STAT_DROPPED]);
+	out->bytes = nla_get_u64(a[TIPME_ATTR_STAT_BYTES]);
+	if (a[TIPME_ATTR_STAT_DISCARDED])
+		out->discarded_subbufs = nla_get_u32(a[TIPME_ATTR_STAT_DISCARDED]);
+	if (first_ts)
+		*first_ts = a[TIPME_ATTR_STAT_FIRST_TS] ?
+			    nla_get_u64(a[TIPME_ATTR_STAT_FIRST_TS]) : 0;
+	if (last_ts)
+		*last_ts = a[TIPME_ATTR_STAT_LAST_TS] ?
+			   nla_get_u64(a[TIPME_ATTR_STAT_LAST_TS]) : 0;
+	return 0;
+}
+
+static struct nla_policy status_policy[TIPME_ATTR_MAX + 1] = {
+	[TIPME_ATTR_VERSION] = { .type = NLA_STRING },
+	[TIPME_ATTR_RECORDING] = { .type = NLA_U8 },
+	[TIPME_ATTR_NR_CPUS] = { .type = NLA_U32 },
+	[TIPME_ATTR_BUF_SIZE] = { .type = NLA_U64 },
+	[TIPME_ATTR_SUBBUF_SIZE] = { .type = NLA_U32 },
+	[TIPME_ATTR_SUBBUFS] = { .type = NLA_U32 },
+	[TIPME_ATTR_CLOCK_SOURCE] = { .type = NLA_U32 },
+	[TIPME_ATTR_TSC_KHZ] = { .type = NLA_U64 },
+	[TIPME_ATTR_NOW_TS] = { .type = NLA_U64 },
+	[TIPME_ATTR_CPU_STATS] = { .type = NLA_NESTED },
+};
+
+struct status_rx {
+	struct tipme_status *st;
+	int err;
+};
+
+static int status_cb(struct nl_msg *msg, void *arg)
+{
+	struct status_rx *rx = arg;
+	struct tipme_status *st = rx->st;
+	struct nlattr *a[TIPME_ATTR_MAX + 1], *e;
+	size_t n = 0;
+	int rem;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, a, TIPME_ATTR_MAX,
+			  status_policy) < 0 ||
+	    !a[TIPME_ATTR_VERSION] || !a[TIPME_ATTR_RECORDING] ||
+	    !a[TIPME_ATTR_CPU_STATS] || !a[TIPME_ATTR_TSC_KHZ]) {
+		rx->err = -EBADMSG;
+		return NL_STOP;
+	}
+	nla_strlcpy(st->version, a[TIPME_ATTR_VERSION], sizeof(st->version));
+	st->recording = nla_get_u8(a[TIPME_ATTR_RECORDING]);
+#define GET(attr, field, getter) \
+	do { if (a[attr]) st->field = getter(a[attr]); } while (0)
+	GET(TIPME_ATTR_NR_CPUS, nr_cpus, nla_get_u32);
+	GET(TIPME_ATTR_BUF_SIZE, buf_size, nla_get_u64);
+	GET(TIPME_ATTR_SUBBUF_SIZE, subbuf_size, nla_get_u32);
+	GET(TIPME_ATTR_SUBBUFS, subbufs, nla_get_u32);
+	GET(TIPME_ATTR_CLOCK_SOURCE, clock_source, nla_get_u32);
+	GET(TIPME_ATTR_TSC_KHZ, tsc_khz, nla_get_u64);
+	GET(TIPME_ATTR_NOW_TS, now_ts, nla_get_u64);
+#undef GET
+	nla_for_each_nested(e, a[TIPME_ATTR_CPU_STATS], rem)
+		n++;
+	st->cpus = calloc(n ? n : 1, sizeof(*st->cpus));
+	st->first_ts = calloc(n ? n : 1, sizeof(*st->first_ts));
+	st->last_ts = calloc(n ? n : 1, sizeof(*st->last_ts));
+	if (!st->cpus || !st->first_ts || !st->last_ts) {
+		rx->err = -ENOMEM;
+		return NL_STOP;
+	}
+	nla_for_each_nested(e, a[TIPME_ATTR_CPU_STATS], rem) {
+		if (tnl_parse_cpu_entry(e, &st->cpus[st->ncpus],
+					&st->first_ts[st->ncpus],
+					&st->last_ts[st->ncpus])) {
+			rx->err = -EBADMSG;
+			return NL_STOP;
+		}
+		st->ncpus++;
+	}
+	return NL_OK;
+}
+
+/**
+ * tnl_status() - ask the module for its state
+ * @t: connection
+ * @st: result, release with tipme_status_free()
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int tnl_status(struct tnl *t, struct tipme_status *st, struct tm_err *e)
+{
+	struct status_rx rx = { .st = st };
+	struct nl_msg *msg;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	msg = new_cmd(t, TIPME_CMD_STATUS, 0);
+	if (!msg)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	err = nl_send_auto(t->sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return nl_fail(e, err, "status");
+	nl_socket_modify_cb(t->sk, NL_CB_VALID, NL_CB_CUSTOM, status_cb, &rx);
+	err = nl_recvmsgs_default(t->sk);
+	if (err >= 0 && !rx.err)
+		err = nl_wait_for_ack(t->sk);
+	if (err < 0 && !rx.err)
+		return nl_fail(e, err, "status");
+	if (rx.err)
+		return tm_err_set(e, -rx.err,
+				  "status: malformed reply from the module");
+	if (!st->ncpus)
+		return tm_err_set(e, EBADMSG, "status: the module sent no reply");
+	return 0;
+}
+
+/**
+ * tipme_status_free() - release a status
+ * @st: the status
+ */
+void tipme_status_free(struct tipme_status *st)
+{
+	free(st->cpus);
+	free(st->first_ts);
+	free(st->last_ts);
+	memset(st, 0, sizeof(*st));
+}

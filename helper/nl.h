@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The userspace side of the "tipme" generic netlink family (libnl-3).
+ * Functions return 0 or a negative errno and leave a sentence in a
+ * struct tm_err; they never print.
+ */
+#ifndef TIPME_HELPER_NL_H
+#define TIPME_HELPER_NL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/tipme.h>
+
+#include "err.h"
+
+struct nl_sock;
+struct nlattr;
+
+/**
+ * struct tnl - a connection to tipme.ko
+ * @sk: libnl socket
+ * @family: resolved family id
+ */
+struct tnl {
+	struct nl_sock *sk;
+	int family;
+};
+
+/**
+ * struct tipme_status - the reply to TIPME_CMD_STATUS
+ * @version: module version
+ * @recording: 1 when recording
+ * @nr_cpus: nr_cpu_ids of the kernel
+ * @buf_size: bytes of all rings
+ * @subbuf_size: bytes of a sub-buffer
+ * @subbufs: sub-buffers per CPU
+ * @clock_source: enum tipme_clock_source
+ * @tsc_khz: ticks per millisecond
+ * @now_ts: recorder clock at the reply
+ * @cpus: per-CPU counters (malloc'ed, @ncpus entries)
+ * @first_ts: per CPU, oldest timestamp held (0 if unknown)
+ * @last_ts: per CPU, newest timestamp written
+ * @ncpus: entries of @cpus, @first_ts, @last_ts
+ */
+struct tipme_status {
+	char version[32];
+	int recording;
+	uint32_t nr_cpus;
+	uint64_t buf_size;
+	uint32_t subbuf_size;
+	uint32_t subbufs;
+	uint32_t clock_source;
+	uint64_t tsc_khz;
+	uint64_t now_ts;
+	struct tipme_cpu_stats *cpus;
+	uint64_t *first_ts;
+	uint64_t *last_ts;
+	size_t ncpus;
+};
+
+int tnl_open(struct tnl *t, struct tm_err *e);
+void tnl_close(struct tnl *t);
+int tnl_simple(struct tnl *t, uint8_t cmd, struct tm_err *e);
+int tnl_status(struct tnl *t, struct tipme_status *st, struct tm_err *e);
+void tipme_status_free(struct tipme_status *st);
+
+/**
+ * tnl_parse_cpu_entry() - decode a nested TIPME_ATTR_CPU_ENTRY
+ * @entry: the attribute
+ * @out: counters
+ * @first_ts: oldest timestamp held, may be NULL
+ * @last_ts: newest timestamp, may be NULL
+ *
+ * Return: 0 or -EBADMSG when an attribute is missing or malformed.
+ */
+int tnl_parse_cpu_entry(struct nlattr *entry, struct tipme_cpu_stats *out,
+			uint64_t *first_ts, uint64_t *last_ts);
+
+/**
+ * tnl_dump_to_file() - dump every ring into a dump file
+ * @t: connection
+ * @path: final file name (written atomically, mode 0600)
+ * @stats: if not NULL, set to what the dump held
+ * @e: error message
+ *
+ * Return: 0 or a negative errno; on failure no file is left at @path.
+ */
+struct tnl_dump_stats {
+	uint64_t bytes;
+	uint64_t subbufs;
+	uint64_t discarded;
+	uint32_t cpus;
+	double seconds;
+};
+
+int tnl_dump_to_file(struct tnl *t, const char *path,
+		     struct tnl_dump_stats *stats, struct tm_err *e);
+
+#endif
