@@ -42,6 +42,7 @@ include helper/helper.mk
 -include tests/unit/unit.mk
 -include xhook/xhook.mk
 -include bench/bench.mk
+-include tests/vm/vm.mk
 
 user: $(PROGS) $(TESTS)
 
