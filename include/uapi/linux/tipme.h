@@ -98,7 +98,9 @@ enum tipme_rec_type {
 	TIPME_REC_PAD		= 0,
 	TIPME_REC_SCHED_SWITCH	= 1,
 	TIPME_REC_SCHED_WAKING	= 2,
-	/* 3..127: later record types */
+	TIPME_REC_TRIGGER	= 3,	/* struct tipme_rec_trigger */
+	TIPME_REC_INPUT		= 4,	/* struct tipme_rec_input */
+	/* 5..15: triggers and input; 16..63: instrumentation; 64..127: later */
 	TIPME_REC_NR,			/* types this header knows */
 };
 
@@ -202,6 +204,56 @@ static __inline__ __u32 tipme_waking_ctx(const struct tipme_rec_waking *w)
 {
 	return (w->waker >> 22) & 3U;
 }
+
+/* Where a trigger came from (struct tipme_rec_trigger, netlink). */
+enum tipme_trigger_source {
+	TIPME_TRIG_SYSCTL	= 1,	/* a write to /proc/sys/tipme/trigger */
+	TIPME_TRIG_HOTKEY	= 2,	/* Ctrl-Alt-Minus on a keyboard */
+	TIPME_TRIG_NETLINK	= 3,	/* TIPME_CMD_TRIGGER, e.g. tipme trigger */
+	TIPME_TRIG_XHOOK	= 4,	/* the X11 recorder saw the hotkey */
+	TIPME_TRIG_THRESHOLD	= 5,	/* a program measured a stall (bench) */
+	TIPME_TRIG_SOURCE_MAX	= 5,
+};
+
+/**
+ * struct tipme_rec_trigger - payload of TIPME_REC_TRIGGER (12 bytes with header)
+ * @seq: trigger sequence number (1, 2, ...; per module load)
+ * @source: enum tipme_trigger_source
+ * @coalesced: 1 if this request joined the trigger @seq instead of
+ *             starting a new one (it came too soon after it)
+ * @reserved: zero
+ */
+struct tipme_rec_trigger {
+	__u32 seq;
+	__u8 source;
+	__u8 coalesced;
+	__u16 reserved;
+};
+
+/* struct tipme_rec_input.kind */
+enum tipme_input_kind {
+	TIPME_INPUT_KEY		= 1,	/* keyboard key; code 0 unless key logging */
+	TIPME_INPUT_BUTTON	= 2,	/* pointer button (BTN_*), code kept */
+	TIPME_INPUT_MOTION	= 3,	/* one pointer motion frame (EV_SYN) */
+	TIPME_INPUT_HOTKEY	= 4,	/* one of tipme's hotkeys; code = KEY_* */
+};
+
+/**
+ * struct tipme_rec_input - payload of TIPME_REC_INPUT (12 bytes with header)
+ * @kind: enum tipme_input_kind
+ * @value: for keys and buttons 0 release, 1 press, 2 autorepeat; for
+ *         motion the number of axis events in the frame
+ * @device: small id of the input device (order of connection)
+ * @code: evdev code (KEY_*, BTN_*); 0 for keys unless key logging is on
+ * @reserved: zero
+ */
+struct tipme_rec_input {
+	__u8 kind;
+	__u8 value;
+	__u16 device;
+	__u16 code;
+	__u16 reserved;
+};
 
 /**
  * struct tipme_clock_pair - one sample of the three clocks, taken together
@@ -343,6 +395,7 @@ enum tipme_section_type {
 	TIPME_SEC_PARAMS	= 5,	/* "key=value\n" text: module parameters */
 	TIPME_SEC_SYSTEM	= 6,	/* "key=value\n" text: uname, boot id, ... */
 	TIPME_SEC_SYMBOLS	= 7,	/* struct tipme_sym[] then a string table */
+	/* 8..15: instrumentation (exec table, self-cost, ...); 16..: later */
 	__TIPME_SEC_MAX,
 };
 
@@ -413,6 +466,8 @@ enum tipme_cmd {
 	TIPME_CMD_START,	/* doit: start recording */
 	TIPME_CMD_STOP,		/* doit: stop recording (rings are kept) */
 	TIPME_CMD_DUMP,		/* dumpit: stream rings and metadata */
+	TIPME_CMD_TRIGGER,	/* doit: request a dump; replies TRIGGER_SEQ */
+	TIPME_CMD_TRIGGER_EVENT,	/* multicast notification of a trigger */
 	__TIPME_CMD_MAX,
 	TIPME_CMD_MAX = __TIPME_CMD_MAX - 1
 };
@@ -458,6 +513,15 @@ enum tipme_attr {
 	TIPME_ATTR_REC_TYPES,		/* binary: struct tipme_rectype[] */
 	TIPME_ATTR_PARAMS,		/* string: "key=value\n" module parameters */
 	TIPME_ATTR_NOW_TS,		/* u64: recorder timestamp at the reply */
+	TIPME_ATTR_TRIGGER_SEQ,		/* u32: trigger sequence number */
+	TIPME_ATTR_TRIGGER_SOURCE,	/* u32: enum tipme_trigger_source */
+	TIPME_ATTR_TRIGGER_TS,		/* u64: recorder timestamp of the trigger */
+	TIPME_ATTR_TRIGGER_MONO_NS,	/* u64: CLOCK_MONOTONIC of the trigger */
+	TIPME_ATTR_TRIGGER_REAL_NS,	/* u64: CLOCK_REALTIME of the trigger */
+	TIPME_ATTR_TRIGGER_COALESCED,	/* u8: joined an earlier trigger */
+	TIPME_ATTR_KEYLOG,		/* u8: key codes are recorded */
+	TIPME_ATTR_TRIGGERS,		/* u32: triggers since load */
+	/* 40..79: instrumentation attributes; 80..: later */
 	__TIPME_ATTR_MAX,
 	TIPME_ATTR_MAX = __TIPME_ATTR_MAX - 1
 };
