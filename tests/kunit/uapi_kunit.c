@@ -246,8 +246,9 @@ static void uapi_sizes(struct kunit *test)
 static void uapi_constants(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, sizeof(TIPME_FILE_MAGIC) - 1, (size_t)8);
-	KUNIT_EXPECT_LE(test, (int)__TIPME_REC_MAX - 1, (int)TIPME_REC_MAX);
-	KUNIT_EXPECT_EQ(test, (u32)TIPME_REC_MAX, TIPME_HDR_TYPE_MASK);
+	/* Every record type fits the 7 type bits of the header word. */
+	KUNIT_EXPECT_EQ(test, (u32)TIPME_REC_TYPE_LIMIT, TIPME_HDR_TYPE_MASK + 1);
+	KUNIT_EXPECT_LE(test, (int)TIPME_REC_NR, TIPME_REC_TYPE_LIMIT);
 	KUNIT_EXPECT_EQ(test, TIPME_PID_MASK, (1U << 22) - 1);
 	KUNIT_EXPECT_EQ(test, TIPME_CMD_MAX, __TIPME_CMD_MAX - 1);
 	KUNIT_EXPECT_EQ(test, TIPME_ATTR_MAX, __TIPME_ATTR_MAX - 1);

@@ -1,0 +1,191 @@
+#!/bin/bash
+# make check: everything tipme can test on this machine, as TAP.
+#
+#   tests/check.sh [STEP...]     default: all steps, in this order
+#
+# Steps:
+#   deps        tests/deps.sh: install what is missing
+#   module      make module (W=1, -Werror) against the stock amd64 headers
+#   module-rt   the same against the PREEMPT_RT headers, in .cache/rt-build/
+#   user        make user (-Werror)
+#   checkpatch  checkpatch.pl --strict on the kernel sources; errors and
+#               warnings fail, "CHECK"s are listed in the log only
+#   kunit       tests/kunit/run.sh (UML)
+#   unit        userspace unit tests (make unit-tests)
+#   unit-asan   the same under ASan+UBSan (build/asan/)
+#   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM
+#
+# Every "ok"/"not ok" line a step prints counts once; a build step is one
+# point; a step that fails without printing "not ok" counts as one failure.
+# Logs: build/check/<step>.log (a failing step's tail is printed).  The last
+# line is "N passed, N failed" (", N skipped" when some were skipped); the
+# exit status is non-zero if anything failed.
+set -uo pipefail
+. "$(dirname "$0")/lib/common.sh"
+cd "$TIPME_ROOT"
+
+ALL_STEPS=(deps module module-rt user checkpatch kunit unit unit-asan vm)
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=("${ALL_STEPS[@]}")
+
+logdir=$TIPME_ROOT/build/check
+mkdir -p "$logdir"
+N=0 PASSED=0 FAILED=0 SKIPPED=0
+t_start=$(date +%s)
+
+# emit ok|not_ok|skip DESC
+emit() {
+	N=$((N + 1))
+	case $1 in
+	ok) PASSED=$((PASSED + 1)); echo "ok $N - $2" ;;
+	skip) SKIPPED=$((SKIPPED + 1)); echo "ok $N - $2 # SKIP ${3:-}" ;;
+	*) FAILED=$((FAILED + 1)); echo "not ok $N - $2" ;;
+	esac
+}
+
+show_tail() {
+	echo "# ---- last lines of $1"
+	tail -n "${2:-40}" "$1" | sed 's/^/#   /'
+	echo "# ----"
+}
+
+# run_build NAME CMD...: one point, ok if CMD succeeds.
+run_build() {
+	local name=$1 log=$logdir/$1.log t0 rc
+	shift
+	t0=$(date +%s)
+	echo "# == $name: $*"
+	"$@" >"$log" 2>&1 </dev/null && rc=0 || rc=$?
+	if [ "$rc" = 0 ]; then
+		emit ok "$name ($(($(date +%s) - t0))s)"
+	else
+		emit not_ok "$name: exit status $rc ($(($(date +%s) - t0))s, log: ${log#"$TIPME_ROOT"/})"
+		show_tail "$log"
+	fi
+	return "$rc"
+}
+
+# run_tap NAME CMD...: every ok/not ok line CMD prints is a point.
+run_tap() {
+	local name=$1 log=$logdir/$1.log t0 rc line own_fail=0 own=0 desc
+	shift
+	t0=$(date +%s)
+	echo "# == $name: $*"
+	"$@" >"$log" 2>&1 </dev/null && rc=0 || rc=$?
+	while IFS= read -r line; do
+		if [[ $line =~ ^(not\ )?ok\ [0-9]*\ *-?\ *(.*)$ ]]; then
+			desc=${BASH_REMATCH[2]}
+			own=$((own + 1))
+			if [ -n "${BASH_REMATCH[1]}" ]; then
+				own_fail=$((own_fail + 1))
+				emit not_ok "$name: $desc"
+			elif [[ $desc =~ ^(.*)\ \#\ [Ss][Kk][Ii][Pp]\ ?(.*)$ ]]; then
+				emit skip "$name: ${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+			else
+				emit ok "$name: $desc"
+			fi
+		fi
+	done <"$log"
+	if [ "$rc" != 0 ] && [ "$own_fail" = 0 ]; then
+		emit not_ok "$name: exit status $rc (log: ${log#"$TIPME_ROOT"/})"
+	elif [ "$own" = 0 ]; then
+		emit not_ok "$name: no test result printed (log: ${log#"$TIPME_ROOT"/})"
+	fi
+	[ "$rc" = 0 ] && [ "$own_fail" = 0 ] || show_tail "$log"
+	echo "# $name: $own results, exit status $rc, $(($(date +%s) - t0))s"
+}
+
+kver=$(tipme_kver 2>/dev/null || true)
+rt_kver=$(tipme_rt_kver 2>/dev/null || true)
+
+step_deps() { run_build deps tests/deps.sh; }
+
+step_module() {
+	[ -n "$kver" ] || kver=$(tipme_kver 2>/dev/null || true)
+	if [ -z "$kver" ]; then emit not_ok "module: no stock kernel headers (deps failed?)"; return; fi
+	run_build module make module KDIR="/lib/modules/$kver/build" KCFLAGS=-Werror
+}
+
+# Build in a copy of the tree so the amd64 tipme.ko in module/ stays intact.
+rt_build() {
+	local dst=$TIPME_CACHE/rt-build
+	rm -rf "$dst"
+	mkdir -p "$dst"
+	tar -C "$TIPME_ROOT" -cf - --exclude=./.git --exclude=./.cache --exclude=./build \
+		--exclude=./tests/vm/out --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='.*.cmd' --exclude=modules.order \
+		--exclude=Module.symvers . | tar -C "$dst" -xf - &&
+		make -C "$dst" module KDIR="$1" KCFLAGS=-Werror
+}
+
+step_module-rt() {
+	[ -n "$rt_kver" ] || rt_kver=$(tipme_rt_kver 2>/dev/null || true)
+	if [ -z "$rt_kver" ]; then emit not_ok "module-rt: no PREEMPT_RT headers (deps failed?)"; return; fi
+	run_build module-rt rt_build "/lib/modules/$rt_kver/build"
+}
+
+step_user() { run_build user make user; }
+
+checkpatch() {
+	local src files f out total e w c bad=0
+	src=$(tipme_linux_src) || return 1
+	shopt -s nullglob
+	files=(module/*.c module/*.h module/*/*.c module/*/*.h tests/kunit/*.c)
+	shopt -u nullglob
+	[ ${#files[@]} -gt 0 ] || { echo "no kernel sources to check"; return 0; }
+	for f in "${files[@]}"; do
+		out=$("$src/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
+			--ignore FILE_PATH_CHANGES -f "$f" 2>&1)
+		total=$(printf '%s\n' "$out" | grep -E '^total: ' | tail -n 1)
+		e=$(echo "$total" | sed -n 's/^total: \([0-9]*\) errors.*/\1/p')
+		w=$(echo "$total" | sed -n 's/.* \([0-9]*\) warnings.*/\1/p')
+		c=$(echo "$total" | sed -n 's/.* \([0-9]*\) checks.*/\1/p')
+		printf '%s\n' "$out" | grep -vE '^total: |^$|^NOTE: |^$' || true
+		echo "$f: ${e:-?} errors, ${w:-?} warnings, ${c:-0} checks"
+		[ "${e:-1}" = 0 ] && [ "${w:-1}" = 0 ] || bad=1
+	done
+	return $bad
+}
+step_checkpatch() { run_build checkpatch checkpatch; }
+
+step_kunit() { run_tap kunit tests/kunit/run.sh; }
+
+has_unit_target() { make -n unit-tests >/dev/null 2>&1; }
+
+step_unit() {
+	if ! has_unit_target; then
+		emit skip "unit" "no 'unit-tests' make target yet (tests/unit/unit.mk)"
+		return
+	fi
+	run_tap unit make unit-tests
+}
+
+step_unit-asan() {
+	if ! has_unit_target; then
+		emit skip "unit-asan" "no 'unit-tests' make target yet (tests/unit/unit.mk)"
+		return
+	fi
+	run_tap unit-asan make B=build/asan \
+		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+		unit-tests
+}
+
+step_vm() { run_tap vm tests/vm/run.sh; }
+
+for s in "${steps[@]}"; do
+	if ! declare -F "step_$s" >/dev/null; then
+		echo "check.sh: unknown step '$s' (steps: ${ALL_STEPS[*]})" >&2
+		exit 2
+	fi
+	"step_$s"
+done
+
+echo "1..$N"
+echo "# check.sh: $(($(date +%s) - t_start))s, logs in ${logdir#"$TIPME_ROOT"/}/"
+[ "$N" -gt 0 ] || { echo "check.sh: no test ran" >&2; FAILED=1; }
+if [ "$SKIPPED" -gt 0 ]; then
+	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+else
+	echo "$PASSED passed, $FAILED failed"
+fi
+[ "$FAILED" = 0 ]

@@ -1,0 +1,80 @@
+#!/bin/bash
+# Install what tipme's build, tests and demo need on Debian 12 (bookworm).
+#
+#   tests/deps.sh            install what is missing (fast no-op otherwise)
+#   tests/deps.sh --check    only report what is missing; exit 1 if anything is
+#
+# Runs apt-get update only when something is missing.  Needs root (or sudo).
+# Also checks that the stock kernel image and headers have the same ABI, as
+# the VM tests boot the image and load a module built against the headers.
+set -euo pipefail
+
+PKGS=(
+	# toolchain
+	gcc libc6-dev make git perl python3 pkg-config xz-utils
+	# the module, against the stock and the PREEMPT_RT kernels
+	linux-headers-amd64 linux-headers-rt-amd64 libelf-dev libssl-dev
+	# VM tests: the stock kernel booted in QEMU with a busybox initramfs
+	linux-image-amd64 qemu-system-x86 busybox-static kmod cpio
+	# KUnit in User Mode Linux and checkpatch, from the kernel's sources
+	linux-source-6.1 flex bison bc
+	# userspace: netlink, X11 recorder
+	libnl-3-dev libnl-genl-3-dev
+	libxcb1-dev libxcb-record0-dev libxcb-res0-dev libxcb-xtest0-dev
+	# X11 tests
+	xvfb xdotool xterm x11-apps
+)
+
+check_only=0
+case ${1:-} in
+--check) check_only=1 ;;
+"") ;;
+*) echo "usage: $0 [--check]" >&2; exit 2 ;;
+esac
+
+missing() {
+	local have
+	have=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${PKGS[@]}" 2>/dev/null |
+		awk '$2 == "installed" { print $1 }' || true)
+	printf '%s\n' "${PKGS[@]}" | grep -vxF -f <(printf '%s\n' "$have") || true
+}
+
+mapfile -t todo < <(missing)
+if [ ${#todo[@]} -gt 0 ]; then
+	echo "deps.sh: missing: ${todo[*]}" >&2
+	[ "$check_only" = 0 ] || exit 1
+	sudo=
+	if [ "$(id -u)" != 0 ]; then
+		command -v sudo >/dev/null || { echo "deps.sh: not root and no sudo: install the packages above" >&2; exit 1; }
+		sudo="sudo -n"
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt_opts=(-o DPkg::Lock::Timeout=900 -o Acquire::Retries=3)
+	$sudo apt-get "${apt_opts[@]}" update -q
+	$sudo apt-get "${apt_opts[@]}" install -y -q --no-install-recommends "${todo[@]}"
+	mapfile -t still < <(missing)
+	if [ ${#still[@]} -gt 0 ]; then
+		echo "deps.sh: still missing after apt-get install: ${still[*]}" >&2
+		exit 1
+	fi
+fi
+
+# The image and the headers the meta-packages point to must be one ABI.
+abi() { # meta-package prefix: "linux-image-6.1.0-56-amd64 (= 6.1.192-2)" -> "6.1.0-56-amd64"
+	dpkg-query -W -f='${Depends}' "$1" | tr ',|' '\n\n' |
+		sed -n "s/^ *$2-\([0-9][^ ]*\).*/\1/p" | head -n 1
+}
+img=$(abi linux-image-amd64 linux-image)
+hdr=$(abi linux-headers-amd64 linux-headers)
+if [ -z "$img" ] || [ "$img" != "$hdr" ]; then
+	echo "deps.sh: linux-image-amd64 ($img) and linux-headers-amd64 ($hdr) are different kernels:" >&2
+	echo "deps.sh: run 'apt-get update && apt-get install linux-image-amd64 linux-headers-amd64'" >&2
+	exit 1
+fi
+for f in "/boot/vmlinuz-$img" "/lib/modules/$img/build/Makefile" "/lib/modules/$img/modules.dep"; do
+	[ -e "$f" ] || { echo "deps.sh: $f missing (kernel $img incompletely installed)" >&2; exit 1; }
+done
+# The VM's initramfs copies 9p and virtio modules from the image; QEMU reads
+# /boot/vmlinuz-* as the user running the tests.
+[ -r "/boot/vmlinuz-$img" ] || { echo "deps.sh: /boot/vmlinuz-$img is not readable by $(id -un)" >&2; exit 1; }
+echo "deps.sh: all ${#PKGS[@]} packages present; kernel $img (image and headers)"
