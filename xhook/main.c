@@ -1,0 +1,1027 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme-xhook: record what the X server does, per client, and write it out
+ * when the user presses Ctrl-Alt-Minus.
+ *
+ * Two connections to the X server (Documentation/xhook.md):
+ *  - data: creates and enables the RECORD context; a dedicated thread does
+ *    nothing but read its replies, parse them and write the ring, so the
+ *    server never waits for us;
+ *  - control: everything else (key grabs, X-Resource PID queries, fences).
+ *    It stays registered in the context: its NoOperation requests are the
+ *    fence markers, and its QueryClientIds requests tell the parser at
+ *    which point of the stream a PID answer was computed, so a PID is
+ *    only ever given to the client that held the base at that point.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+
+#include <xcb/xcb.h>
+#include <xcb/record.h>
+#include <xcb/res.h>
+
+#include "xhook.h"
+#include "xdump_read.h"
+
+#define XHOOK_VERSION	"0.1.0"
+
+/* Exit codes (Documentation/xhook.md) */
+#define EXIT_USAGE	2
+#define EXIT_NO_EXT	3	/* RECORD or X-Resource missing or too old */
+#define EXIT_X_LOST	4	/* the X server went away */
+
+struct env {
+	const char *display;
+	const char *output_dir;
+	uint64_t ring_bytes;
+	unsigned fence_ms;
+	int keylog;
+	int no_grab;
+	int verbose;
+};
+
+static struct env env = {
+	.output_dir = ".",
+	.ring_bytes = 16ULL << 20,
+	.fence_ms = 5,
+};
+
+static struct xh_state st;
+static xcb_connection_t *ctrl, *dconn;
+static xcb_record_context_t rctx;
+static xcb_record_enable_context_cookie_t enable_cookie;
+static struct tipme_x11_ext *exts;
+static uint32_t nexts;
+static char system_text[1024];
+static unsigned dump_seq;
+
+#define logv(...) do { if (env.verbose) fprintf(stderr, "tipme-xhook: " __VA_ARGS__); } while (0)
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: tipme-xhook [OPTIONS]\n"
+"       tipme-xhook print [--json] DUMP\n"
+"\n"
+"Record X11 input, events and requests per client into a ring; on\n"
+"Ctrl-Alt-Minus (or SIGUSR1) write the last seconds to an X dump.\n"
+"\n"
+"  -d, --display DPY       X display (default $DISPLAY)\n"
+"  -o, --output-dir DIR    where dumps go (default .)\n"
+"  -s, --ring-size MIB     ring size in MiB (default 16; 48 bytes a record)\n"
+"  -f, --fence-ms MS       fence period (default 5; 0 = off)\n"
+"  -k, --keylog            start with key logging on (default off)\n"
+"  -G, --no-grab           do not grab the hotkeys (still seen in the stream)\n"
+"  -v, --verbose           say more\n"
+"  -h, --help              this text\n"
+"\n"
+"Hotkeys: Ctrl-Alt-Minus dump, Ctrl-Alt-Plus mark, Ctrl-Alt-0 key logging\n"
+"off, Ctrl-Alt-1 key logging on.\n"
+"Exit codes: 0 stopped by SIGINT/SIGTERM, 1 error, 2 usage, 3 RECORD or\n"
+"X-Resource missing, 4 the X server went away.\n"
+"\n"
+"EXAMPLES:\n"
+"  tipme-xhook -o ~/tipme-dumps &      # record; Ctrl-Alt-Minus writes a dump\n"
+"  kill -USR1 %%1                       # same as the hotkey\n"
+"  tipme-xhook print ~/tipme-dumps/x11-*.xdump | less\n"
+"  tipme-xhook print --json DUMP > dump.json\n");
+}
+
+static int print_main(int argc, char **argv)
+{
+	int json = 0, i;
+	const char *path = NULL;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
+			json = 1;
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!path)
+			path = argv[i];
+		else {
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (!path) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	return xdump_print_file(path, json, stdout, stderr) ? 1 : 0;
+}
+
+/* ---- extensions ------------------------------------------------------- */
+
+static int query_extensions(void)
+{
+	xcb_list_extensions_reply_t *lr;
+	xcb_query_extension_cookie_t *ck;
+	xcb_str_iterator_t it;
+	char names[256][28];
+	int n = 0, i, have_record = 0, have_res = 0;
+
+	lr = xcb_list_extensions_reply(ctrl, xcb_list_extensions(ctrl), NULL);
+	if (!lr)
+		return -EIO;
+	ck = calloc(256, sizeof(*ck));
+	exts = calloc(256, sizeof(*exts));
+	if (!ck || !exts) {
+		free(lr);
+		free(ck);
+		return -ENOMEM;
+	}
+	for (it = xcb_list_extensions_names_iterator(lr); it.rem && n < 256;
+	     xcb_str_next(&it)) {
+		int l = xcb_str_name_length(it.data);
+
+		if (l > 27)
+			l = 27;
+		memcpy(names[n], xcb_str_name(it.data), l);
+		names[n][l] = 0;
+		ck[n] = xcb_query_extension(ctrl, (uint16_t)strlen(names[n]), names[n]);
+		n++;
+	}
+	free(lr);
+	for (i = 0; i < n; i++) {
+		xcb_query_extension_reply_t *q = xcb_query_extension_reply(ctrl, ck[i], NULL);
+
+		if (!q)
+			continue;
+		if (q->present) {
+			struct tipme_x11_ext *e = &exts[nexts++];
+
+			e->major = q->major_opcode;
+			e->first_event = q->first_event;
+			e->first_error = q->first_error;
+			memcpy(e->name, names[i], sizeof(e->name));
+			if (!strcmp(names[i], "RECORD"))
+				have_record = 1;
+			else if (!strcmp(names[i], "X-Resource")) {
+				have_res = 1;
+				st.xres_major = q->major_opcode;
+			} else if (!strcmp(names[i], "XTEST"))
+				st.xtest_major = q->major_opcode;
+			else if (!strcmp(names[i], "XKEYBOARD"))
+				st.xkb_major = q->major_opcode;
+			else if (!strcmp(names[i], "XInputExtension")) {
+				st.xi_major = q->major_opcode;
+				st.xi_first_event = q->first_event;
+			}
+		}
+		free(q);
+	}
+	free(ck);
+	if (!have_record) {
+		fprintf(stderr, "tipme-xhook: the X server has no RECORD extension (Xorg: Load \"record\" in the Module section)\n");
+		return -ENOTSUP;
+	}
+	if (!have_res) {
+		fprintf(stderr, "tipme-xhook: the X server has no X-Resource extension: client PIDs cannot be learnt\n");
+		return -ENOTSUP;
+	}
+	{
+		xcb_record_query_version_reply_t *rv = xcb_record_query_version_reply(ctrl,
+			xcb_record_query_version(ctrl, 1, 13), NULL);
+		xcb_res_query_version_reply_t *xv = xcb_res_query_version_reply(ctrl,
+			xcb_res_query_version(ctrl, 1, 2), NULL);
+		int ok = rv && xv && rv->major_version == 1 &&
+			 (xv->server_major > 1 || (xv->server_major == 1 && xv->server_minor >= 2));
+
+		if (!ok)
+			fprintf(stderr, "tipme-xhook: need RECORD 1.x and X-Resource >= 1.2 (have RECORD %u.%u, X-Resource %u.%u)\n",
+				rv ? rv->major_version : 0, rv ? rv->minor_version : 0,
+				xv ? xv->server_major : 0, xv ? xv->server_minor : 0);
+		free(rv);
+		free(xv);
+		if (!ok)
+			return -ENOTSUP;
+	}
+	return 0;
+}
+
+/* ---- PIDs --------------------------------------------------------------- */
+
+/* Wait until the parser saw the control connection's NoOperation @seq. */
+static int wait_marker(uint32_t seq, unsigned ms)
+{
+	struct timespec ts;
+	int ret = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&st.lock);
+	while (!(st.marker_valid && (int32_t)(st.marker_seq - seq) >= 0)) {
+		if (st.data_done) {
+			ret = -EPIPE;
+			break;
+		}
+		if (pthread_cond_timedwait(&st.cond, &st.lock, &ts) == ETIMEDOUT) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&st.lock);
+	return ret;
+}
+
+static void read_comm(uint32_t pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	buf[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		n = 0;
+	buf[n] = 0;
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+}
+
+/*
+ * One X-Resource round: ask for the PIDs of up to XH_QUERY_MAX pending
+ * clients.  The parser binds the answer to the clients that held the bases
+ * when the server ran the query (bind_query() in parse.c); a client that
+ * died or whose base changed hands before then stays unknown.
+ *
+ * Return: clients still pending.
+ */
+static uint32_t resolve_round(void)
+{
+	xcb_res_client_id_spec_t specs[XH_QUERY_MAX];
+	uint32_t pids[XH_QUERY_MAX] = { 0 };
+	xcb_res_query_client_ids_cookie_t qc;
+	xcb_res_query_client_ids_reply_t *rep;
+	xcb_void_cookie_t mc;
+	uint32_t n = 0, i, left;
+	int bound;
+
+	pthread_mutex_lock(&st.lock);
+	while (st.npending && n < XH_QUERY_MAX) {
+		uint32_t id = st.pending[--st.npending];
+		struct tipme_x11_client *c = &st.cl[id];
+
+		if (c->flags & TIPME_X11_CL_DIED) {
+			c->flags |= TIPME_X11_CL_PID_UNKNOWN;
+			st.stats.pid_unknown++;
+			continue;
+		}
+		st.query_ids[n] = id;
+		st.query_bases[n] = c->xid_base;
+		n++;
+	}
+	st.query_n = n;
+	st.query_active = n > 0;
+	st.query_bound = 0;
+	pthread_mutex_unlock(&st.lock);
+	if (!n)
+		return 0;
+
+	for (i = 0; i < n; i++) {
+		specs[i].client = st.query_bases[i];
+		specs[i].mask = XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID;
+	}
+	qc = xcb_res_query_client_ids(ctrl, n, specs);
+	mc = xcb_no_operation(ctrl);
+	xcb_flush(ctrl);
+	rep = xcb_res_query_client_ids_reply(ctrl, qc, NULL);
+	wait_marker(mc.sequence, 2000);
+	if (rep) {
+		xcb_res_client_id_value_iterator_t it =
+			xcb_res_query_client_ids_ids_iterator(rep);
+
+		for (; it.rem; xcb_res_client_id_value_next(&it)) {
+			xcb_res_client_id_value_t *v = it.data;
+
+			if (!(v->spec.mask & XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID) ||
+			    xcb_res_client_id_value_value_length(v) < 1)
+				continue;
+			for (i = 0; i < n; i++)
+				if (st.query_bases[i] == v->spec.client)
+					pids[i] = xcb_res_client_id_value_value(v)[0];
+		}
+		free(rep);
+	}
+
+	pthread_mutex_lock(&st.lock);
+	bound = st.query_bound;
+	logv("pid query: %u clients, bound %d\n", n, bound);
+	for (i = 0; i < n; i++) {
+		logv("  base 0x%x id %u ok %d pid %u\n", st.query_bases[i],
+		     st.query_ids[i], st.query_ok[i], pids[i]);
+		struct tipme_x11_client *c = &st.cl[st.query_ids[i]];
+
+		if (bound && st.query_ok[i] && pids[i]) {
+			c->pid = pids[i];
+			c->flags &= ~TIPME_X11_CL_PID_UNKNOWN;
+			st.stats.pid_resolved++;
+		} else {
+			pids[i] = 0;
+			c->pid = 0;
+			c->flags |= TIPME_X11_CL_PID_UNKNOWN;
+			st.stats.pid_unknown++;
+		}
+	}
+	st.query_active = 0;
+	left = st.npending;
+	pthread_mutex_unlock(&st.lock);
+
+	for (i = 0; i < n; i++) {
+		char comm[16];
+
+		if (!pids[i])
+			continue;
+		read_comm(pids[i], comm, sizeof(comm));
+		pthread_mutex_lock(&st.lock);
+		memcpy(st.cl[st.query_ids[i]].comm, comm, sizeof(comm));
+		pthread_mutex_unlock(&st.lock);
+		logv("client 0x%x: pid %u (%s)\n", st.query_bases[i], pids[i], comm);
+	}
+	return left;
+}
+
+static void resolve_pids(void)
+{
+	int rounds = 0;
+
+	while (resolve_round() && ++rounds < 64)
+		;
+}
+
+/* ---- fences ------------------------------------------------------------- */
+
+static uint32_t fence_send(void)
+{
+	xcb_void_cookie_t c = xcb_no_operation(ctrl);
+	xcb_get_input_focus_cookie_t g = xcb_get_input_focus(ctrl);
+	uint64_t now = xh_now_ns();
+
+	xcb_discard_reply(ctrl, g.sequence);
+	pthread_mutex_lock(&st.lock);
+	if (!st.fence_pending || now - st.fence_sent_ns > 1000000000ULL) {
+		st.fence_seq = c.sequence;
+		st.fence_sent_ns = now;
+		st.fence_pending = 1;
+	}
+	st.stats.fences++;
+	pthread_mutex_unlock(&st.lock);
+	xcb_flush(ctrl);
+	return c.sequence;
+}
+
+/* ---- hotkeys ------------------------------------------------------------ */
+
+static void kc_add(uint8_t *set, uint8_t *n, uint8_t kc)
+{
+	unsigned i;
+
+	for (i = 0; i < *n; i++)
+		if (set[i] == kc)
+			return;
+	if (*n < XH_MAX_KC)
+		set[(*n)++] = kc;
+}
+
+static int setup_keys(void)
+{
+	const xcb_setup_t *setup = xcb_get_setup(ctrl);
+	xcb_keycode_t min = setup->min_keycode, max = setup->max_keycode;
+	xcb_get_keyboard_mapping_reply_t *kr;
+	xcb_get_modifier_mapping_reply_t *mr;
+	xcb_keysym_t *syms;
+	xcb_keycode_t *mkc;
+	struct xh_keys k;
+	unsigned per, kc, m, j, col;
+
+	kr = xcb_get_keyboard_mapping_reply(ctrl,
+		xcb_get_keyboard_mapping(ctrl, min, (uint8_t)(max - min + 1)), NULL);
+	mr = xcb_get_modifier_mapping_reply(ctrl, xcb_get_modifier_mapping(ctrl), NULL);
+	if (!kr || !mr) {
+		free(kr);
+		free(mr);
+		return -EIO;
+	}
+	memset(&k, 0, sizeof(k));
+	per = kr->keysyms_per_keycode;
+	syms = xcb_get_keyboard_mapping_keysyms(kr);
+#define SYM(kc, c) ((kc) >= min && (kc) <= max && (c) < per ? \
+		    syms[((kc) - min) * per + (c)] : 0)
+	k.ctrl = XCB_MOD_MASK_CONTROL;
+	k.shift = XCB_MOD_MASK_SHIFT;
+	k.lock = XCB_MOD_MASK_LOCK;
+	mkc = xcb_get_modifier_mapping_keycodes(mr);
+	for (m = 0; m < 8; m++) {
+		for (j = 0; j < mr->keycodes_per_modifier; j++) {
+			int toggle = 0;
+
+			kc = mkc[m * mr->keycodes_per_modifier + j];
+			if (!kc)
+				continue;
+			for (col = 0; col < per && col < 4; col++) {
+				xcb_keysym_t s = SYM(kc, col);
+
+				if (s == 0xff7f) {		/* Num_Lock */
+					k.numlock = (uint16_t)(1U << m);
+					toggle = 1;
+				} else if (s == 0xffe9 || s == 0xffea) { /* Alt_L, Alt_R */
+					if (m >= 3 && !k.alt)
+						k.alt = (uint16_t)(1U << m);
+				} else if (s == 0xffe5 || s == 0xffe6) { /* Caps/Shift_Lock */
+					toggle = 1;
+				}
+			}
+			if (m != 1 && !toggle)
+				k.modkey[kc] |= (uint16_t)(1U << m);
+		}
+	}
+	if (!k.alt)
+		k.alt = XCB_MOD_MASK_1;
+	for (kc = min; kc <= max; kc++) {
+		for (col = 0; col < 2; col++) {
+			xcb_keysym_t s = SYM(kc, col);
+
+			if (s == 0x2d)
+				kc_add(k.minus, &k.n_minus, (uint8_t)kc);
+			else if (s == 0x3d || s == 0x2b)
+				kc_add(k.plus, &k.n_plus, (uint8_t)kc);
+			else if (s == 0x30 && col == 0)
+				kc_add(k.zero, &k.n_zero, (uint8_t)kc);
+			else if (s == 0x31 && col == 0)
+				kc_add(k.one, &k.n_one, (uint8_t)kc);
+		}
+	}
+#undef SYM
+	free(kr);
+	free(mr);
+	pthread_mutex_lock(&st.lock);
+	st.keys = k;
+	st.held_mods = 0;
+	pthread_mutex_unlock(&st.lock);
+	logv("hotkeys: minus %u keycode(s), ctrl 0x%x alt 0x%x numlock 0x%x\n",
+	     k.n_minus, k.ctrl, k.alt, k.numlock);
+	return 0;
+}
+
+static void grab_keys(void)
+{
+	xcb_void_cookie_t ck[512];
+	struct xh_keys k;
+	uint16_t locks[4];
+	unsigned nlocks = 0, nck = 0, i, l, v, busy = 0, failed = 0;
+	xcb_screen_iterator_t sit;
+
+	pthread_mutex_lock(&st.lock);
+	k = st.keys;
+	pthread_mutex_unlock(&st.lock);
+	locks[nlocks++] = 0;
+	locks[nlocks++] = k.lock;
+	if (k.numlock && k.numlock != k.lock) {
+		locks[nlocks++] = k.numlock;
+		locks[nlocks++] = k.lock | k.numlock;
+	}
+	for (sit = xcb_setup_roots_iterator(xcb_get_setup(ctrl)); sit.rem;
+	     xcb_screen_next(&sit)) {
+		xcb_window_t root = sit.data->root;
+		const struct { const uint8_t *kc; unsigned n; int shift; } sets[] = {
+			{ k.minus, k.n_minus, 0 }, { k.plus, k.n_plus, 1 },
+			{ k.zero, k.n_zero, 0 }, { k.one, k.n_one, 0 },
+		};
+		unsigned s;
+
+		xcb_ungrab_key(ctrl, XCB_GRAB_ANY, root, XCB_MOD_MASK_ANY);
+		for (s = 0; s < 4; s++)
+			for (i = 0; i < sets[s].n; i++)
+				for (v = 0; v <= (unsigned)sets[s].shift; v++)
+					for (l = 0; l < nlocks && nck < 512; l++) {
+						uint16_t mods = k.ctrl | k.alt | locks[l] |
+								(v ? k.shift : 0);
+
+						ck[nck++] = xcb_grab_key_checked(ctrl, 1, root,
+							mods, sets[s].kc[i],
+							XCB_GRAB_MODE_ASYNC,
+							XCB_GRAB_MODE_ASYNC);
+					}
+	}
+	for (i = 0; i < nck; i++) {
+		xcb_generic_error_t *e = xcb_request_check(ctrl, ck[i]);
+
+		if (e) {
+			if (e->error_code == XCB_ACCESS)
+				busy++;
+			else
+				failed++;
+			free(e);
+		}
+	}
+	if (busy)
+		fprintf(stderr, "tipme-xhook: %u of %u hotkey grabs are held by another client: those keys are detected in the input stream instead\n",
+			busy, nck);
+	if (failed)
+		fprintf(stderr, "tipme-xhook: %u hotkey grabs failed\n", failed);
+	logv("grabbed %u of %u hotkey combinations\n", nck - busy - failed, nck);
+}
+
+/* ---- dumps -------------------------------------------------------------- */
+
+/*
+ * Where a finished dump goes.  For now: a file in --output-dir.  Later:
+ * tipmed's control socket.
+ */
+static int dump_deliver(const void *buf, size_t len, uint64_t real_ns)
+{
+	char name[128], stamp[32];
+	time_t t = (time_t)(real_ns / 1000000000ULL);
+	struct tm tm;
+	int err;
+
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(name, sizeof(name), "x11-%s-%d-%03u.xdump", stamp, (int)getpid(),
+		 ++dump_seq);
+	err = xh_write_atomic(env.output_dir, name, buf, len);
+	if (err)
+		fprintf(stderr, "tipme-xhook: cannot write %s/%s: %s\n",
+			env.output_dir, name, strerror(-err));
+	else
+		fprintf(stderr, "tipme-xhook: wrote %s/%s\n", env.output_dir, name);
+	return err;
+}
+
+static void do_trigger(uint32_t cause, uint64_t t_ns)
+{
+	struct xh_snapshot s;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	uint32_t seq;
+	int err;
+
+	seq = fence_send();
+	if (wait_marker(seq, 1000))
+		fprintf(stderr, "tipme-xhook: fence timed out: the dump may miss the last records\n");
+	resolve_pids();
+	xh_clock_pair(&st);
+	memset(&s, 0, sizeof(s));
+	err = xh_snapshot_take(&st, &s);
+	if (err) {
+		fprintf(stderr, "tipme-xhook: snapshot: %s\n", strerror(-err));
+		return;
+	}
+	s.trigger = cause;
+	s.trigger_ns = t_ns;
+	s.real_ns = xh_real_ns();
+	s.exts = exts;
+	s.nexts = nexts;
+	s.system = system_text;
+	err = xh_dump_build(&s, &buf, &len);
+	if (!err) {
+		logv("dump: %" PRIu64 " records, %u clients, %zu bytes\n", s.nrecs,
+		     s.ncl, len);
+		dump_deliver(buf, len, s.real_ns);
+	} else {
+		fprintf(stderr, "tipme-xhook: dump: %s\n", strerror(-err));
+	}
+	free(buf);
+	xh_snapshot_free(&s);
+}
+
+/* ---- the data thread ---------------------------------------------------- */
+
+static void *data_main(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		xcb_generic_error_t *e = NULL;
+		xcb_record_enable_context_reply_t *r;
+		struct xh_reply h;
+		uint64_t now;
+
+		r = xcb_record_enable_context_reply(dconn, enable_cookie, &e);
+		if (!r) {
+			if (e) {
+				fprintf(stderr, "tipme-xhook: RECORD error %u\n", e->error_code);
+				free(e);
+			}
+			break;
+		}
+		now = xh_now_ns();
+		if (r->category == XH_CAT_END_OF_DATA) {
+			free(r);
+			break;
+		}
+		h.category = r->category;
+		h.element_header = r->element_header;
+		h.client_swapped = r->client_swapped;
+		h.xid_base = r->xid_base;
+		h.server_time = r->server_time;
+		xh_parse_reply(&st, &h, xcb_record_enable_context_data(r),
+			       (size_t)xcb_record_enable_context_data_length(r), now);
+		free(r);
+	}
+	pthread_mutex_lock(&st.lock);
+	st.data_done = 1;
+	if (!st.stopping)
+		st.x_dead = 1;
+	pthread_cond_broadcast(&st.cond);
+	xh_notify(&st, 0);
+	pthread_mutex_unlock(&st.lock);
+	return NULL;
+}
+
+static int start_recording(void)
+{
+	xcb_record_client_spec_t spec = XCB_RECORD_CS_ALL_CLIENTS;
+	xcb_record_range_t range;
+	xcb_generic_error_t *e;
+
+	memset(&range, 0, sizeof(range));
+	range.core_requests.first = 1;
+	range.core_requests.last = 127;
+	range.core_replies.first = 1;
+	range.core_replies.last = 127;
+	range.ext_requests.major.first = 128;
+	range.ext_requests.major.last = 255;
+	range.ext_requests.minor.first = 0;
+	range.ext_requests.minor.last = 0xffff;
+	range.ext_replies.major.first = 128;
+	range.ext_replies.major.last = 255;
+	range.ext_replies.minor.first = 0;
+	range.ext_replies.minor.last = 0xffff;
+	range.delivered_events.first = 2;
+	range.delivered_events.last = 255;
+	range.device_events.first = 2;		/* KeyPress .. MotionNotify */
+	range.device_events.last = 6;
+	/* no errors: a range with errors drops delivered events (x11.md) */
+	range.client_started = 1;
+	range.client_died = 1;
+
+	rctx = xcb_generate_id(dconn);
+	e = xcb_request_check(dconn, xcb_record_create_context_checked(dconn, rctx,
+		XH_EH_SERVER_TIME | XH_EH_CLIENT_TIME | XH_EH_CLIENT_SEQ,
+		1, 1, &spec, &range));
+	if (e) {
+		fprintf(stderr, "tipme-xhook: RECORD CreateContext failed (error %u)\n",
+			e->error_code);
+		free(e);
+		return -EIO;
+	}
+	enable_cookie = xcb_record_enable_context(dconn, rctx);
+	xcb_flush(dconn);
+	return 0;
+}
+
+static void initial_clients(void)
+{
+	xcb_res_query_clients_reply_t *r;
+	xcb_res_client_iterator_t it;
+
+	pthread_mutex_lock(&st.lock);
+	xh_client_new(&st, 0, TIPME_X11_CL_SERVER | TIPME_X11_CL_PREEXISTING, 0);
+	/* the server's PID comes from the same query as everyone's */
+	xh_pending_push(&st, TIPME_X11_CLIENT_SERVER);
+	pthread_mutex_unlock(&st.lock);
+	r = xcb_res_query_clients_reply(ctrl, xcb_res_query_clients(ctrl), NULL);
+	if (!r)
+		return;
+	pthread_mutex_lock(&st.lock);
+	for (it = xcb_res_query_clients_clients_iterator(r); it.rem;
+	     xcb_res_client_next(&it)) {
+		uint32_t base = it.data->resource_base;
+
+		if (base && base != st.ctrl_base && base != st.data_base)
+			xh_client_new(&st, base, TIPME_X11_CL_PREEXISTING, 0);
+	}
+	pthread_mutex_unlock(&st.lock);
+	free(r);
+}
+
+static int parse_args(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "display", required_argument, NULL, 'd' },
+		{ "output-dir", required_argument, NULL, 'o' },
+		{ "ring-size", required_argument, NULL, 's' },
+		{ "fence-ms", required_argument, NULL, 'f' },
+		{ "keylog", no_argument, NULL, 'k' },
+		{ "no-grab", no_argument, NULL, 'G' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "d:o:s:f:kGvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			env.display = optarg;
+			break;
+		case 'o':
+			env.output_dir = optarg;
+			break;
+		case 's':
+			errno = 0;
+			env.ring_bytes = strtoull(optarg, &end, 10) << 20;
+			if (errno || *end || env.ring_bytes < (1 << 20) ||
+			    env.ring_bytes > (4096ULL << 20)) {
+				fprintf(stderr, "tipme-xhook: --ring-size: 1..4096 MiB\n");
+				return -EINVAL;
+			}
+			break;
+		case 'f':
+			errno = 0;
+			env.fence_ms = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || env.fence_ms > 1000) {
+				fprintf(stderr, "tipme-xhook: --fence-ms: 0..1000\n");
+				return -EINVAL;
+			}
+			break;
+		case 'k':
+			env.keylog = 1;
+			break;
+		case 'G':
+			env.no_grab = 1;
+			break;
+		case 'v':
+			env.verbose = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct pollfd pfd[4];
+	sigset_t mask;
+	pthread_t thr;
+	int sfd = -1, tfd = -1, efd = -1, err, ret = 1, thread_started = 0;
+	unsigned ticks = 0, ticks_per_s;
+	const xcb_setup_t *setup;
+
+	if (argc > 1 && !strcmp(argv[1], "print"))
+		return print_main(argc - 1, argv + 1);
+	if (parse_args(argc, argv))
+		return EXIT_USAGE;
+	if (mkdir(env.output_dir, 0700) < 0 && errno != EEXIST) {
+		fprintf(stderr, "tipme-xhook: %s: %s\n", env.output_dir, strerror(errno));
+		return 1;
+	}
+
+	/* signals: handled on the main thread only, via signalfd */
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR1);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &mask, NULL);
+
+	ctrl = xcb_connect(env.display, NULL);
+	dconn = xcb_connect(env.display, NULL);
+	if (xcb_connection_has_error(ctrl) || xcb_connection_has_error(dconn)) {
+		fprintf(stderr, "tipme-xhook: cannot open display %s\n",
+			env.display ? env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "(unset)");
+		goto out_disconnect;
+	}
+	err = xh_state_init(&st, env.ring_bytes, 1U << 20);
+	if (err) {
+		fprintf(stderr, "tipme-xhook: ring: %s\n", strerror(-err));
+		goto out_disconnect;
+	}
+	if (!st.ring_locked)
+		fprintf(stderr, "tipme-xhook: warning: could not mlock the ring (RLIMIT_MEMLOCK)\n");
+	st.keylog = st.keylog_ever = env.keylog;
+	st.ctrl_base = xcb_get_setup(ctrl)->resource_id_base;
+	st.data_base = xcb_get_setup(dconn)->resource_id_base;
+	err = query_extensions();
+	if (err) {
+		ret = err == -ENOTSUP ? EXIT_NO_EXT : 1;
+		if (err != -ENOTSUP)
+			fprintf(stderr, "tipme-xhook: cannot list extensions\n");
+		goto out_state;
+	}
+	setup = xcb_get_setup(ctrl);
+	snprintf(system_text, sizeof(system_text),
+		 "display=%s\nvendor=%.*s\nrelease=%u\nxhook_version=%s\nring_locked=%d\nfence_ms=%u\n",
+		 env.display ? env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "",
+		 xcb_setup_vendor_length(setup), xcb_setup_vendor(setup),
+		 setup->release_number, XHOOK_VERSION, st.ring_locked, env.fence_ms);
+	if (setup_keys())
+		fprintf(stderr, "tipme-xhook: cannot read the keyboard mapping: no hotkeys\n");
+
+	initial_clients();
+	if (start_recording())
+		goto out_state;
+	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (efd < 0 || sfd < 0 || tfd < 0) {
+		perror("tipme-xhook: eventfd/signalfd/timerfd");
+		goto out_state;
+	}
+	st.notify_fd = efd;
+	if (pthread_create(&thr, NULL, data_main, NULL)) {
+		fprintf(stderr, "tipme-xhook: cannot start the data thread\n");
+		goto out_fds;
+	}
+	thread_started = 1;
+	/* requests the server runs before StartOfData are not recorded */
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += 5;
+		pthread_mutex_lock(&st.lock);
+		while (!st.started && !st.data_done &&
+		       pthread_cond_timedwait(&st.cond, &st.lock, &ts) != ETIMEDOUT)
+			;
+		err = st.started ? 0 : -ETIMEDOUT;
+		pthread_mutex_unlock(&st.lock);
+		if (err) {
+			fprintf(stderr, "tipme-xhook: RECORD did not start\n");
+			goto out_thread;
+		}
+	}
+	if (!env.no_grab)
+		grab_keys();
+	xh_clock_pair(&st);
+	resolve_pids();
+	{
+		unsigned ms = env.fence_ms ? env.fence_ms : 100;
+		struct itimerspec its = {
+			.it_interval = { ms / 1000, (long)(ms % 1000) * 1000000L },
+			.it_value = { ms / 1000, (long)(ms % 1000) * 1000000L },
+		};
+
+		timerfd_settime(tfd, 0, &its, NULL);
+		ticks_per_s = 1000 / ms ? 1000 / ms : 1;
+	}
+	fprintf(stderr, "tipme-xhook: recording %s (ring %" PRIu64 " records, key logging %s); dumps go to %s\n",
+		env.display ? env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "",
+		st.cap, st.keylog ? "ON" : "off", env.output_dir);
+
+	pfd[0].fd = xcb_get_file_descriptor(ctrl);
+	pfd[1].fd = sfd;
+	pfd[2].fd = tfd;
+	pfd[3].fd = efd;
+	for (;;) {
+		xcb_generic_event_t *ev;
+		unsigned want = 0;
+		int dead;
+		uint64_t trig_ns;
+		int i;
+
+		for (i = 0; i < 4; i++)
+			pfd[i].events = POLLIN;
+		if (poll(pfd, 4, -1) < 0 && errno != EINTR) {
+			perror("tipme-xhook: poll");
+			break;
+		}
+		while ((ev = xcb_poll_for_event(ctrl))) {
+			uint8_t type = ev->response_type & 0x7f;
+
+			if (type == 0) {
+				logv("X error %u on the control connection\n",
+				     ((xcb_generic_error_t *)ev)->error_code);
+			} else if (type == XCB_MAPPING_NOTIFY) {
+				xcb_mapping_notify_event_t *m = (void *)ev;
+
+				if (m->request != XCB_MAPPING_POINTER) {
+					setup_keys();
+					if (!env.no_grab)
+						grab_keys();
+				}
+			}
+			free(ev);
+		}
+		if (xcb_connection_has_error(ctrl)) {
+			fprintf(stderr, "tipme-xhook: lost the connection to the X server (did it exit?); exiting\n");
+			ret = EXIT_X_LOST;
+			goto out_thread;
+		}
+		if (pfd[3].revents & POLLIN) {
+			uint64_t v;
+
+			if (read(efd, &v, sizeof(v)) < 0)
+				(void)0;
+		}
+		pthread_mutex_lock(&st.lock);
+		want = st.want;
+		st.want = 0;
+		dead = st.x_dead;
+		trig_ns = st.trigger_ns;
+		pthread_mutex_unlock(&st.lock);
+		if (dead) {
+			fprintf(stderr, "tipme-xhook: the X server ended the recording (did it exit?); exiting\n");
+			ret = EXIT_X_LOST;
+			goto out_thread;
+		}
+		if (want & XH_WANT_RESOLVE)
+			resolve_pids();
+		if (want & XH_WANT_TRIGGER)
+			do_trigger(TIPME_X11_TRIGGER_HOTKEY, trig_ns);
+		if (pfd[2].revents & POLLIN) {
+			uint64_t n;
+
+			if (read(tfd, &n, sizeof(n)) == sizeof(n)) {
+				if (env.fence_ms)
+					fence_send();
+				ticks += (unsigned)n;
+				if (ticks >= ticks_per_s) {
+					ticks = 0;
+					xh_clock_pair(&st);
+				}
+			}
+		}
+		if (pfd[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGUSR1) {
+					do_trigger(TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
+				} else {
+					logv("signal %u: stopping\n", si.ssi_signo);
+					ret = 0;
+					goto out_stop;
+				}
+			}
+		}
+	}
+
+out_stop:
+	pthread_mutex_lock(&st.lock);
+	st.stopping = 1;
+	pthread_mutex_unlock(&st.lock);
+	xcb_record_disable_context(ctrl, rctx);
+	xcb_flush(ctrl);
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += 2;
+		pthread_mutex_lock(&st.lock);
+		while (!st.data_done &&
+		       pthread_cond_timedwait(&st.cond, &st.lock, &ts) != ETIMEDOUT)
+			;
+		pthread_mutex_unlock(&st.lock);
+	}
+	xcb_record_free_context(ctrl, rctx);
+	xcb_flush(ctrl);
+out_thread:
+	if (thread_started) {
+		/* wake the data thread if it still waits for a reply */
+		shutdown(xcb_get_file_descriptor(dconn), SHUT_RDWR);
+		pthread_join(thr, NULL);
+	}
+out_fds:
+	close(tfd);
+	close(sfd);
+	close(efd);
+out_state:
+	xh_state_free(&st);
+out_disconnect:
+	if (ctrl)
+		xcb_disconnect(ctrl);
+	if (dconn)
+		xcb_disconnect(dconn);
+	free(exts);
+	return ret;
+}

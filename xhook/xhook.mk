@@ -1,0 +1,33 @@
+# xhook/: tipme-xhook, the X11 recorder (an ordinary X client: RECORD +
+# X-Resource), its dump reader and its tests.  Included by the top-level
+# Makefile.
+#
+#   make xhook-tests    unit test (no X) + the Xvfb integration tests
+#
+# Other tools read X dumps by linking $(XDUMP_READ_OBJS) (xhook/xdump_read.h).
+
+XHOOK_CORE_OBJS := $(B)/xhook/state.o $(B)/xhook/parse.o \
+		   $(B)/xhook/xdump_write.o $(B)/xhook/xdump_read.o
+XHOOK_OBJS := $(B)/xhook/main.o $(XHOOK_CORE_OBJS)
+XDUMP_READ_OBJS := $(B)/xhook/xdump_read.o
+XHOOK_TEST_CLIENT := $(B)/xhook-testclient
+
+EXTRA_CFLAGS_xhook_ := $(XCB_CFLAGS)
+EXTRA_CFLAGS_xhook_tests_ := $(XCB_CFLAGS) -Ixhook
+
+$(B)/tipme-xhook: $(XHOOK_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(XCB_LIBS) -lpthread
+
+$(B)/xhook-unit: $(B)/xhook/tests/xhook_unit.o $(XHOOK_CORE_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lpthread
+
+$(XHOOK_TEST_CLIENT): $(B)/xhook/tests/testclient.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(XCB_LIBS)
+
+PROGS += $(B)/tipme-xhook
+TESTS += $(B)/xhook-unit
+
+.PHONY: xhook-tests
+xhook-tests: $(B)/tipme-xhook $(B)/xhook-unit $(XHOOK_TEST_CLIENT)
+	$(B)/xhook-unit
+	python3 xhook/tests/x11_tests.py --build $(B)
