@@ -20,14 +20,21 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include "tipme.h"
+#include "trigger.h"
 
 static struct genl_family tipme_family;
 
 static atomic_t dump_busy = ATOMIC_INIT(0);
 
-/* Commands take no attributes yet: reject any, strictly. */
-static const struct nla_policy tipme_noattr_policy[TIPME_ATTR_MAX + 1] = {
-	[TIPME_ATTR_PAD ... TIPME_ATTR_MAX] = { .type = NLA_REJECT },
+/*
+ * Strict validation (resv_start_op) rejects every attribute whose policy
+ * entry is left NLA_UNSPEC: a command accepts exactly what its policy lists.
+ */
+static const struct nla_policy tipme_noattr_policy[TIPME_ATTR_MAX + 1] = {};
+
+static const struct nla_policy tipme_trigger_policy[TIPME_ATTR_MAX + 1] = {
+	[TIPME_ATTR_TRIGGER_SOURCE] = NLA_POLICY_RANGE(NLA_U32, TIPME_TRIG_NETLINK,
+						       TIPME_TRIG_SOURCE_MAX),
 };
 
 static int put_u64(struct sk_buff *skb, int attr, u64 v)
@@ -84,15 +91,29 @@ static int put_geometry(struct sk_buff *skb)
 	    nla_put_u32(skb, TIPME_ATTR_SUBBUFS, 1U << tipme.nsub_shift) ||
 	    nla_put_u32(skb, TIPME_ATTR_CLOCK_SOURCE, tipme_clock_source()) ||
 	    put_u64(skb, TIPME_ATTR_TSC_KHZ, tipme_clock_khz()) ||
-	    put_u64(skb, TIPME_ATTR_NOW_TS, tipme_clock_now()))
+	    put_u64(skb, TIPME_ATTR_NOW_TS, tipme_clock_now()) ||
+	    nla_put_u8(skb, TIPME_ATTR_KEYLOG, READ_ONCE(tipme_keylog_used)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int put_trigger(struct sk_buff *skb, const struct tipme_trigger_info *t)
+{
+	if (nla_put_u32(skb, TIPME_ATTR_TRIGGER_SEQ, t->seq) ||
+	    nla_put_u32(skb, TIPME_ATTR_TRIGGER_SOURCE, t->source) ||
+	    put_u64(skb, TIPME_ATTR_TRIGGER_TS, t->ts) ||
+	    put_u64(skb, TIPME_ATTR_TRIGGER_MONO_NS, t->mono_ns) ||
+	    put_u64(skb, TIPME_ATTR_TRIGGER_REAL_NS, t->real_ns))
 		return -EMSGSIZE;
 	return 0;
 }
 
 static int tipme_cmd_status(struct sk_buff *skb, struct genl_info *info)
 {
+	struct tipme_trigger_info t;
 	struct sk_buff *msg;
 	struct nlattr *stats;
+	u32 triggers;
 	void *hdr;
 	int cpu;
 
@@ -102,7 +123,9 @@ static int tipme_cmd_status(struct sk_buff *skb, struct genl_info *info)
 	hdr = genlmsg_put_reply(msg, info, &tipme_family, 0, TIPME_CMD_STATUS);
 	if (!hdr)
 		goto out_free;
-	if (put_geometry(msg))
+	tipme_trigger_last(&t, &triggers, NULL);
+	if (put_geometry(msg) || nla_put_u32(msg, TIPME_ATTR_TRIGGERS, triggers) ||
+	    (t.seq && put_trigger(msg, &t)))
 		goto out_free;
 	stats = nla_nest_start(msg, TIPME_ATTR_CPU_STATS);
 	if (!stats)
@@ -129,6 +152,53 @@ static int tipme_cmd_stop(struct sk_buff *skb, struct genl_info *info)
 {
 	tipme_set_recording(false);
 	return 0;
+}
+
+static int tipme_cmd_trigger(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 source = TIPME_TRIG_NETLINK, seq;
+	struct sk_buff *msg;
+	bool coalesced;
+	void *hdr;
+
+	if (info->attrs[TIPME_ATTR_TRIGGER_SOURCE])
+		source = nla_get_u32(info->attrs[TIPME_ATTR_TRIGGER_SOURCE]);
+	seq = tipme_trigger(source, &coalesced);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &tipme_family, 0, TIPME_CMD_TRIGGER);
+	if (!hdr || nla_put_u32(msg, TIPME_ATTR_TRIGGER_SEQ, seq) ||
+	    nla_put_u8(msg, TIPME_ATTR_TRIGGER_COALESCED, coalesced)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/**
+ * tipme_genl_notify_trigger() - announce a trigger on the multicast group
+ * @t: the trigger
+ *
+ * Context: process context.
+ * Return: 0, or a negative errno (-ESRCH: nobody listens).
+ */
+int tipme_genl_notify_trigger(const struct tipme_trigger_info *t)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put(msg, 0, 0, &tipme_family, 0, TIPME_CMD_TRIGGER_EVENT);
+	if (!hdr || put_trigger(msg, t)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_multicast_allns(&tipme_family, msg, 0, 0);
 }
 
 enum dump_phase { PHASE_META, PHASE_CPUS, PHASE_TRAILER, PHASE_DONE };
@@ -440,6 +510,13 @@ static const struct genl_ops tipme_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 		.doit = tipme_cmd_stop,
 		.policy = tipme_noattr_policy,
+		.maxattr = TIPME_ATTR_MAX,
+	},
+	{
+		.cmd = TIPME_CMD_TRIGGER,
+		.flags = GENL_ADMIN_PERM,
+		.doit = tipme_cmd_trigger,
+		.policy = tipme_trigger_policy,
 		.maxattr = TIPME_ATTR_MAX,
 	},
 	{

@@ -16,6 +16,7 @@
 #include <linux/string.h>
 #include "tipme.h"
 #include "tracepoints.h"
+#include "trigger.h"
 
 static char *buffer_size = "64M";
 module_param(buffer_size, charp, 0444);
@@ -59,11 +60,13 @@ void tipme_set_recording(bool on)
 int tipme_params_text(char *buf, size_t size)
 {
 	return scnprintf(buf, size,
-			 "version=%s\nbuffer_size=%llu\nsubbuf_size=%u\nsubbufs_per_cpu=%u\nclock=%s\nautostart=%d\n",
+			 "version=%s\nbuffer_size=%llu\nsubbuf_size=%u\nsubbufs_per_cpu=%u\nclock=%s\nautostart=%d\nkeylog=%d\nkeylog_used=%d\ntrigger_interval_ms=%u\n",
 			 TIPME_VERSION_STRING, tipme.buf_size,
 			 1U << tipme.sub_shift, 1U << tipme.nsub_shift,
 			 tipme_clock_source() == TIPME_CLOCK_TSC ? "tsc" : "local",
-			 autostart);
+			 autostart, READ_ONCE(tipme_keylog),
+			 READ_ONCE(tipme_keylog_used),
+			 READ_ONCE(tipme_trigger_interval_ms));
 }
 
 static int geometry_init(void)
@@ -153,12 +156,25 @@ static int __init tipme_init(void)
 	err = tipme_genl_init();
 	if (err)
 		goto out_probes;
+	tipme_trigger_init();
+	err = tipme_sysctl_init();
+	if (err)
+		goto out_genl;
+	err = tipme_input_init();
+	if (err)
+		goto out_sysctl;
 	tipme_set_recording(autostart);
 	pr_info("loaded: %llu KiB of rings, %u x %u KiB sub-buffers per CPU%s\n",
 		tipme.buf_size >> 10, 1U << tipme.nsub_shift,
 		(1U << tipme.sub_shift) >> 10, autostart ? ", recording" : "");
 	return 0;
 
+out_sysctl:
+	tipme_sysctl_exit();
+out_genl:
+	tipme_trigger_exit();
+	tipme_genl_exit();
+	tipme_trigger_exit();
 out_probes:
 	tipme_probes_detach(tipme_sched_probes, tipme_sched_probes_count);
 out_rings:
@@ -171,7 +187,11 @@ out_clock:
 static void __exit tipme_exit(void)
 {
 	tipme_set_recording(false);
+	tipme_input_exit();
+	tipme_sysctl_exit();
+	tipme_trigger_exit();
 	tipme_genl_exit();
+	tipme_trigger_exit();
 	tipme_probes_detach(tipme_sched_probes, tipme_sched_probes_count);
 	pr_info("sched_switch records: %llu, sched_waking records: %llu\n",
 		type_total(TIPME_REC_SCHED_SWITCH),

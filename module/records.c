@@ -11,6 +11,8 @@
 static const struct tipme_rectype rectypes[] = {
 	RECTYPE(TIPME_REC_SCHED_SWITCH, struct tipme_rec_switch, "sched_switch"),
 	RECTYPE(TIPME_REC_SCHED_WAKING, struct tipme_rec_waking, "sched_waking"),
+	RECTYPE(TIPME_REC_TRIGGER, struct tipme_rec_trigger, "trigger"),
+	RECTYPE(TIPME_REC_INPUT, struct tipme_rec_input, "input"),
 };
 
 /**

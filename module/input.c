@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The input handler: tipme's hotkeys and input records.
+ *
+ * It attaches to every keyboard and pointer below any display server, so
+ * the hotkeys work on the console, under X11 or Wayland, and when the
+ * display server itself is stuck.  It only observes (.event, never
+ * .filter): no key is swallowed or delayed.  The callback runs with the
+ * device's event lock held and interrupts off, so it only writes a record
+ * and flips flags; a trigger's announcement is deferred to a work item.
+ *
+ *   Ctrl-Alt-Minus         trigger a dump
+ *   Ctrl-Alt-Plus (or =)   start recording
+ *   Ctrl-Alt-0 / 1         key logging off / on
+ *
+ * Key events are recorded with their time and kind; key codes only while
+ * key logging is on (off by default).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/input.h>
+#include <linux/slab.h>
+#include "compat.h"
+#include "tipme.h"
+#include "trigger.h"
+
+#define MOD_CTRL	0x1
+#define MOD_ALT		0x2
+
+/**
+ * struct tipme_input_dev - our state for one device
+ * @handle: the input core's handle
+ * @id: small number naming the device in records
+ * @mods: modifiers held on this device (MOD_*)
+ * @motion: axis events since the last EV_SYN
+ */
+struct tipme_input_dev {
+	struct input_handle handle;
+	u16 id;
+	u8 mods;
+	u8 motion;
+};
+
+static atomic_t next_id = ATOMIC_INIT(0);
+
+static void write_input(u8 kind, u8 value, u16 device, u16 code)
+{
+	struct tipme_rec_input *r;
+	struct tipme_wslot ws;
+
+	r = tipme_reserve(TIPME_REC_INPUT, sizeof(*r), &ws);
+	if (!r)
+		return;
+	r->kind = kind;
+	r->value = value;
+	r->device = device;
+	r->code = code;
+	r->reserved = 0;
+	tipme_commit(&ws, TIPME_REC_INPUT);
+}
+
+static bool is_button(unsigned int code)
+{
+	return (code >= BTN_MISC && code < KEY_OK) ||
+	       (code >= BTN_DPAD_UP && code <= BTN_DPAD_RIGHT) ||
+	       code >= BTN_TRIGGER_HAPPY;
+}
+
+static u8 modifier_bit(unsigned int code)
+{
+	switch (code) {
+	case KEY_LEFTCTRL:
+	case KEY_RIGHTCTRL:
+		return MOD_CTRL;
+	case KEY_LEFTALT:
+	case KEY_RIGHTALT:
+		return MOD_ALT;
+	default:
+		return 0;
+	}
+}
+
+/* A press of @code with Ctrl and Alt held: returns true if it is ours. */
+static bool hotkey(u16 device, unsigned int code)
+{
+	switch (code) {
+	case KEY_MINUS:
+		write_input(TIPME_INPUT_HOTKEY, 1, device, code);
+		tipme_trigger(TIPME_TRIG_HOTKEY, NULL);
+		return true;
+	case KEY_EQUAL:
+		write_input(TIPME_INPUT_HOTKEY, 1, device, code);
+		tipme_set_recording(true);
+		return true;
+	case KEY_0:
+		tipme_set_keylog(false);
+		write_input(TIPME_INPUT_HOTKEY, 1, device, code);
+		return true;
+	case KEY_1:
+		write_input(TIPME_INPUT_HOTKEY, 1, device, code);
+		tipme_set_keylog(true);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void tipme_input_event(struct input_handle *handle, unsigned int type,
+			      unsigned int code, int value)
+{
+	struct tipme_input_dev *d = container_of(handle, struct tipme_input_dev,
+						 handle);
+	u8 mod;
+
+	switch (type) {
+	case EV_KEY:
+		if (is_button(code)) {
+			write_input(TIPME_INPUT_BUTTON, value, d->id, code);
+			break;
+		}
+		mod = modifier_bit(code);
+		if (mod) {
+			if (value)
+				d->mods |= mod;
+			else
+				d->mods &= ~mod;
+		}
+		if (value == 1 && (d->mods & (MOD_CTRL | MOD_ALT)) ==
+		    (MOD_CTRL | MOD_ALT) && hotkey(d->id, code))
+			break;
+		write_input(TIPME_INPUT_KEY, value, d->id,
+			    READ_ONCE(tipme_keylog) ? code : 0);
+		break;
+	case EV_REL:
+	case EV_ABS:
+		if (d->motion < U8_MAX)
+			d->motion++;
+		break;
+	case EV_SYN:
+		if (code == SYN_REPORT && d->motion) {
+			write_input(TIPME_INPUT_MOTION, d->motion, d->id, 0);
+			d->motion = 0;
+		}
+		break;
+	}
+}
+
+static int tipme_input_connect(struct input_handler *handler,
+			       struct input_dev *dev,
+			       const struct input_device_id *id)
+{
+	struct tipme_input_dev *d;
+	int err;
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->id = (u16)atomic_inc_return(&next_id);
+	d->handle.dev = dev;
+	d->handle.handler = handler;
+	d->handle.name = "tipme";
+	err = input_register_handle(&d->handle);
+	if (err)
+		goto out_free;
+	err = input_open_device(&d->handle);
+	if (err)
+		goto out_unregister;
+	return 0;
+
+out_unregister:
+	input_unregister_handle(&d->handle);
+out_free:
+	kfree(d);
+	return err;
+}
+
+static void tipme_input_disconnect(struct input_handle *handle)
+{
+	input_close_device(handle);
+	input_unregister_handle(handle);
+	kfree(container_of(handle, struct tipme_input_dev, handle));
+}
+
+static const struct input_device_id tipme_input_ids[] = {
+	{ .flags = INPUT_DEVICE_ID_MATCH_EVBIT, .evbit = { BIT_MASK(EV_KEY) } },
+	{ .flags = INPUT_DEVICE_ID_MATCH_EVBIT, .evbit = { BIT_MASK(EV_REL) } },
+	{ .flags = INPUT_DEVICE_ID_MATCH_EVBIT, .evbit = { BIT_MASK(EV_ABS) } },
+	{ },
+};
+
+static struct input_handler tipme_input_handler = {
+	.event = tipme_input_event,
+	.connect = tipme_input_connect,
+	.disconnect = tipme_input_disconnect,
+	.name = "tipme",
+	.id_table = tipme_input_ids,
+};
+
+/**
+ * tipme_input_init() - attach to every keyboard and pointer
+ *
+ * Context: module init.
+ * Return: 0 or the error of input_register_handler().
+ */
+int tipme_input_init(void)
+{
+	return input_register_handler(&tipme_input_handler);
+}
+
+/**
+ * tipme_input_exit() - detach from every device
+ *
+ * Context: module exit; afterwards no callback runs.
+ */
+void tipme_input_exit(void)
+{
+	input_unregister_handler(&tipme_input_handler);
+}

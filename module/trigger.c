@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Triggers.  Whatever asks for a dump (sysctl, hotkey, netlink, the X hook,
+ * a benchmark that measured a stall) goes through tipme_trigger(): the
+ * request gets the current trigger's sequence number if it comes within
+ * trigger_interval_ms of it (a held key, a storm of requests), else a new
+ * one; either way a TIPME_REC_TRIGGER record marks the moment in the ring.
+ * New triggers are announced on the family's multicast group from a work
+ * item, so the caller may be in interrupt context.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ktime.h>
+#include <linux/preempt.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include "tipme.h"
+#include "trigger.h"
+
+unsigned int tipme_trigger_interval_ms = 2000;
+int tipme_keylog;
+bool tipme_keylog_used;
+
+static DEFINE_SPINLOCK(trigger_lock);
+static struct tipme_trigger_info last;
+static u32 nr_triggers, nr_coalesced;
+static bool notify_on;
+
+static void notify_fn(struct work_struct *work)
+{
+	struct tipme_trigger_info t;
+	unsigned long flags;
+
+	if (!READ_ONCE(notify_on))
+		return;
+	spin_lock_irqsave(&trigger_lock, flags);
+	t = last;
+	spin_unlock_irqrestore(&trigger_lock, flags);
+	tipme_genl_notify_trigger(&t);
+}
+
+static DECLARE_WORK(notify_work, notify_fn);
+
+static void write_record(u32 seq, u32 source, bool coalesced)
+{
+	struct tipme_rec_trigger *r;
+	struct tipme_wslot ws;
+
+	preempt_disable_notrace();
+	r = tipme_reserve(TIPME_REC_TRIGGER, sizeof(*r), &ws);
+	if (r) {
+		r->seq = seq;
+		r->source = source;
+		r->coalesced = coalesced;
+		r->reserved = 0;
+		tipme_commit(&ws, TIPME_REC_TRIGGER);
+	}
+	preempt_enable_notrace();
+}
+
+/**
+ * tipme_trigger() - request a dump
+ * @source: who asks
+ * @coalesced: if not NULL, set when the request joined the current trigger
+ *
+ * Context: any context but NMI; does not sleep.
+ * Return: the sequence number of the trigger the request belongs to.
+ */
+u32 tipme_trigger(enum tipme_trigger_source source, bool *coalesced)
+{
+	u64 ts = tipme_clock_now(), mono = ktime_get_ns();
+	unsigned long flags;
+	bool joined;
+	u32 seq;
+
+	spin_lock_irqsave(&trigger_lock, flags);
+	joined = last.seq &&
+		 mono - last.mono_ns <
+		 (u64)READ_ONCE(tipme_trigger_interval_ms) * NSEC_PER_MSEC;
+	if (joined) {
+		nr_coalesced++;
+	} else {
+		last.seq++;
+		last.source = source;
+		last.ts = ts;
+		last.mono_ns = mono;
+		last.real_ns = ktime_get_real_ns();
+		nr_triggers++;
+	}
+	seq = last.seq;
+	spin_unlock_irqrestore(&trigger_lock, flags);
+
+	write_record(seq, source, joined);
+	if (!joined)
+		schedule_work(&notify_work);
+	if (coalesced)
+		*coalesced = joined;
+	return seq;
+}
+
+/**
+ * tipme_trigger_last() - the latest trigger and the counters
+ * @out: the latest accepted trigger (seq 0 if none yet)
+ * @triggers: triggers accepted since load, may be NULL
+ * @coalesced: requests coalesced into earlier triggers, may be NULL
+ *
+ * Context: any but NMI.
+ */
+void tipme_trigger_last(struct tipme_trigger_info *out, u32 *triggers,
+			u32 *coalesced)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&trigger_lock, flags);
+	*out = last;
+	if (triggers)
+		*triggers = nr_triggers;
+	if (coalesced)
+		*coalesced = nr_coalesced;
+	spin_unlock_irqrestore(&trigger_lock, flags);
+}
+
+/**
+ * tipme_set_keylog() - record key codes, or not
+ * @on: true to record them
+ *
+ * Dumps say whether key codes were ever recorded since load.
+ *
+ * Context: any.
+ */
+void tipme_set_keylog(bool on)
+{
+	if (on)
+		WRITE_ONCE(tipme_keylog_used, true);
+	WRITE_ONCE(tipme_keylog, on);
+}
+
+/**
+ * tipme_trigger_init() - start announcing triggers
+ *
+ * Context: module init, after the netlink family is registered.
+ */
+void tipme_trigger_init(void)
+{
+	WRITE_ONCE(notify_on, true);
+}
+
+/**
+ * tipme_trigger_exit() - stop announcing triggers
+ *
+ * Called before the netlink family goes away, so no announcement uses it
+ * afterwards, and again after it is gone, when no trigger can be queued any
+ * more, so no work item outlives the module.
+ *
+ * Context: module exit.
+ */
+void tipme_trigger_exit(void)
+{
+	WRITE_ONCE(notify_on, false);
+	cancel_work_sync(&notify_work);
+}

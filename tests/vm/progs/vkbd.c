@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vkbd: a virtual keyboard on /dev/uinput that types what it is told,
+ * through the kernel's input core exactly as a real keyboard would.
+ *
+ *   vkbd [--settle-ms N] CHORD...
+ *
+ * A CHORD is keys joined by '+', pressed in order and released in reverse:
+ * "ctrl+alt+minus", "a", "shift+equal".  Key names: a-z, 0-9, minus, equal,
+ * space, enter, ctrl, alt, shift.  It prints the CLOCK_MONOTONIC time of
+ * each chord's last press as "press CHORD MONO_S".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/uinput.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int fd;
+
+static int key_code(const char *name)
+{
+	static const struct { const char *n; int c; } named[] = {
+		{ "minus", KEY_MINUS }, { "equal", KEY_EQUAL },
+		{ "space", KEY_SPACE }, { "enter", KEY_ENTER },
+		{ "ctrl", KEY_LEFTCTRL }, { "alt", KEY_LEFTALT },
+		{ "shift", KEY_LEFTSHIFT },
+	};
+	static const int letters[26] = {
+		KEY_A, KEY_B, KEY_C, KEY_D, KEY_E, KEY_F, KEY_G, KEY_H, KEY_I,
+		KEY_J, KEY_K, KEY_L, KEY_M, KEY_N, KEY_O, KEY_P, KEY_Q, KEY_R,
+		KEY_S, KEY_T, KEY_U, KEY_V, KEY_W, KEY_X, KEY_Y, KEY_Z,
+	};
+	static const int digits[10] = {
+		KEY_0, KEY_1, KEY_2, KEY_3, KEY_4, KEY_5, KEY_6, KEY_7, KEY_8,
+		KEY_9,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (!strcmp(name, named[i].n))
+			return named[i].c;
+	if (strlen(name) == 1 && name[0] >= 'a' && name[0] <= 'z')
+		return letters[name[0] - 'a'];
+	if (strlen(name) == 1 && name[0] >= '0' && name[0] <= '9')
+		return digits[name[0] - '0'];
+	return -1;
+}
+
+static void emit(int type, int code, int value)
+{
+	struct input_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = type;
+	ev.code = code;
+	ev.value = value;
+	if (write(fd, &ev, sizeof(ev)) != sizeof(ev)) {
+		perror("vkbd: write");
+		exit(1);
+	}
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	struct uinput_setup us;
+	int i, k, n, codes[8], settle_ms = 0;
+	char buf[128], *tok, *save;
+
+	if (argc > 2 && !strcmp(argv[1], "--settle-ms")) {
+		settle_ms = atoi(argv[2]);
+		argv += 2;
+		argc -= 2;
+	}
+	if (argc < 2) {
+		fprintf(stderr, "usage: vkbd [--settle-ms N] CHORD...\n");
+		return 2;
+	}
+	fd = open("/dev/uinput", O_WRONLY | O_NONBLOCK);
+	if (fd < 0) {
+		perror("vkbd: /dev/uinput");
+		return 1;
+	}
+	ioctl(fd, UI_SET_EVBIT, EV_KEY);
+	for (k = 1; k < 256; k++)
+		ioctl(fd, UI_SET_KEYBIT, k);
+	memset(&us, 0, sizeof(us));
+	us.id.bustype = BUS_VIRTUAL;
+	us.id.vendor = 0x7170;
+	us.id.product = 0x6d65;
+	snprintf(us.name, sizeof(us.name), "tipme test keyboard");
+	if (ioctl(fd, UI_DEV_SETUP, &us) || ioctl(fd, UI_DEV_CREATE)) {
+		perror("vkbd: create");
+		return 1;
+	}
+	/* In-kernel handlers attach synchronously in UI_DEV_CREATE; a
+	 * settle time only matters to userspace readers such as X. */
+	usleep(settle_ms * 1000);
+	for (i = 1; i < argc; i++) {
+		snprintf(buf, sizeof(buf), "%s", argv[i]);
+		n = 0;
+		for (tok = strtok_r(buf, "+", &save); tok && n < 8;
+		     tok = strtok_r(NULL, "+", &save)) {
+			codes[n] = key_code(tok);
+			if (codes[n] < 0) {
+				fprintf(stderr, "vkbd: unknown key '%s'\n", tok);
+				return 2;
+			}
+			emit(EV_KEY, codes[n++], 1);
+			emit(EV_SYN, SYN_REPORT, 0);
+		}
+		printf("press %s %.9f\n", argv[i], mono());
+		while (n--) {
+			emit(EV_KEY, codes[n], 0);
+			emit(EV_SYN, SYN_REPORT, 0);
+		}
+		fflush(stdout);
+	}
+	ioctl(fd, UI_DEV_DESTROY);
+	close(fd);
+	return 0;
+}
