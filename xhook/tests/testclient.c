@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A tiny X client for the xhook tests.
+ *
+ *   xhook-testclient putimage W H     one W*H ZPixmap PutImage (BIG-REQUESTS
+ *                                     when large), then a round trip
+ *   xhook-testclient draw N MS        N PolyFillRectangles MS ms apart, each
+ *                                     flushed; prints "sent SEQ MONO_NS"
+ *   xhook-testclient grab             grab Ctrl-Alt-Minus (all lock variants),
+ *                                     print "grabbed", hold until stdin closes
+ *   xhook-testclient bench N          N PolyPoint + NoOperation pairs with a
+ *                                     round trip every 1000; prints "ns TOTAL"
+ *
+ * Every mode prints "pid PID" first.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xcb/xcb.h>
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void round_trip(xcb_connection_t *c)
+{
+	free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL));
+}
+
+static xcb_window_t make_window(xcb_connection_t *c, xcb_screen_t *s,
+				xcb_gcontext_t *gc, int map)
+{
+	xcb_window_t w = xcb_generate_id(c);
+	uint32_t v[] = { s->white_pixel };
+
+	xcb_create_window(c, XCB_COPY_FROM_PARENT, w, s->root, 0, 0, 400, 400, 0,
+			  XCB_WINDOW_CLASS_INPUT_OUTPUT, s->root_visual,
+			  XCB_CW_BACK_PIXEL, v);
+	if (map)
+		xcb_map_window(c, w);
+	*gc = xcb_generate_id(c);
+	v[0] = s->black_pixel;
+	xcb_create_gc(c, *gc, w, XCB_GC_FOREGROUND, v);
+	return w;
+}
+
+static int do_grab(xcb_connection_t *c, xcb_screen_t *s)
+{
+	const xcb_setup_t *setup = xcb_get_setup(c);
+	xcb_get_keyboard_mapping_reply_t *kr;
+	xcb_keysym_t *syms;
+	uint16_t locks[] = { 0, XCB_MOD_MASK_LOCK, XCB_MOD_MASK_2,
+			     XCB_MOD_MASK_LOCK | XCB_MOD_MASK_2 };
+	int kc, minus = 0, i, per, fails = 0;
+	char buf[64];
+
+	kr = xcb_get_keyboard_mapping_reply(c, xcb_get_keyboard_mapping(c,
+		setup->min_keycode, setup->max_keycode - setup->min_keycode + 1), NULL);
+	if (!kr)
+		return 1;
+	per = kr->keysyms_per_keycode;
+	syms = xcb_get_keyboard_mapping_keysyms(kr);
+	for (kc = setup->min_keycode; kc <= setup->max_keycode && !minus; kc++)
+		if (syms[(kc - setup->min_keycode) * per] == 0x2d)
+			minus = kc;
+	free(kr);
+	if (!minus)
+		return 1;
+	for (i = 0; i < 4; i++) {
+		xcb_generic_error_t *e = xcb_request_check(c, xcb_grab_key_checked(c,
+			1, s->root, XCB_MOD_MASK_CONTROL | XCB_MOD_MASK_1 | locks[i],
+			(xcb_keycode_t)minus, XCB_GRAB_MODE_ASYNC, XCB_GRAB_MODE_ASYNC));
+
+		if (e) {
+			fails++;
+			free(e);
+		}
+	}
+	printf("grabbed %d failed %d\n", 4 - fails, fails);
+	fflush(stdout);
+	while (fgets(buf, sizeof(buf), stdin))
+		;
+	return fails ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	xcb_connection_t *c;
+	xcb_screen_t *s;
+	xcb_gcontext_t gc;
+	xcb_window_t w;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: see the comment at the top of testclient.c\n");
+		return 2;
+	}
+	c = xcb_connect(NULL, NULL);
+	if (xcb_connection_has_error(c)) {
+		fprintf(stderr, "cannot connect\n");
+		return 1;
+	}
+	s = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
+	printf("pid %d\n", (int)getpid());
+	fflush(stdout);
+
+	if (!strcmp(argv[1], "putimage") && argc == 4) {
+		unsigned wd = (unsigned)atoi(argv[2]), ht = (unsigned)atoi(argv[3]);
+		size_t len = (size_t)wd * ht * 4;
+		uint8_t *img = malloc(len);
+		xcb_void_cookie_t ck;
+
+		if (!img)
+			return 1;
+		memset(img, 0x5a, len);
+		w = make_window(c, s, &gc, 0);
+		round_trip(c);
+		ck = xcb_put_image(c, XCB_IMAGE_FORMAT_Z_PIXMAP, w, gc, (uint16_t)wd,
+				   (uint16_t)ht, 0, 0, 0, s->root_depth, (uint32_t)len, img);
+		printf("putimage seq %u bytes %zu\n", ck.sequence, len);
+		round_trip(c);
+		xcb_poly_point(c, XCB_COORD_MODE_ORIGIN, w, gc, 1,
+			       &(xcb_point_t){ 1, 1 });
+		round_trip(c);
+		printf("done\n");
+		free(img);
+	} else if (!strcmp(argv[1], "draw") && argc == 4) {
+		int n = atoi(argv[2]), ms = atoi(argv[3]), i;
+		struct timespec d = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+		w = make_window(c, s, &gc, 1);
+		round_trip(c);
+		for (i = 0; i < n; i++) {
+			xcb_rectangle_t r = { (int16_t)(i % 300), 10, 20, 20 };
+			xcb_void_cookie_t ck = xcb_poly_fill_rectangle(c, w, gc, 1, &r);
+
+			xcb_flush(c);
+			printf("sent %u %llu\n", ck.sequence, (unsigned long long)now_ns());
+			fflush(stdout);
+			nanosleep(&d, NULL);	/* the client's own pace */
+		}
+	} else if (!strcmp(argv[1], "grab")) {
+		return do_grab(c, s);
+	} else if (!strcmp(argv[1], "bench") && argc == 3) {
+		long n = atol(argv[2]), i;
+		uint64_t t0;
+
+		w = make_window(c, s, &gc, 0);
+		round_trip(c);
+		t0 = now_ns();
+		for (i = 0; i < n; i++) {
+			xcb_poly_point(c, XCB_COORD_MODE_ORIGIN, w, gc, 1,
+				       &(xcb_point_t){ (int16_t)(i & 255), 1 });
+			xcb_no_operation(c);
+			if (i % 1000 == 999)
+				round_trip(c);
+		}
+		round_trip(c);
+		printf("ns %llu\n", (unsigned long long)(now_ns() - t0));
+	} else {
+		fprintf(stderr, "bad arguments\n");
+		return 2;
+	}
+	fflush(stdout);
+	xcb_disconnect(c);
+	return 0;
+}

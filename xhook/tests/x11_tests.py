@@ -1,0 +1,475 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Integration tests of tipme-xhook under Xvfb.  Prints TAP.
+
+Each test starts its own Xvfb (-displayfd picks a free display) and kills it
+at the end.  Real clients: xterm, xprop, xdpyinfo and xhook-testclient; input
+through XTEST (xdotool).  Every wait is for a condition, with a timeout.
+
+  python3 xhook/tests/x11_tests.py --build build [-v] [TEST...]
+"""
+import argparse
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ARGS = None
+DRAW_OPS = {61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 74, 75, 76, 77}
+
+
+def log(msg):
+    for line in str(msg).splitlines():
+        print("# " + line, flush=True)
+
+
+def wait_for(pred, timeout, what):
+    end = time.monotonic() + timeout
+    while True:
+        v = pred()
+        if v:
+            return v
+        if time.monotonic() > end:
+            raise TimeoutError("timed out after %.0f s waiting for %s" % (timeout, what))
+        time.sleep(0.01)
+
+
+class Xvfb:
+    def __init__(self):
+        r, w = os.pipe()
+        self.proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(w), "-nolisten", "tcp", "-screen", "0", "800x600x24"],
+            pass_fds=[w], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(w)
+        buf = b""
+        end = time.monotonic() + 15
+        while not buf.endswith(b"\n"):
+            left = end - time.monotonic()
+            if left <= 0 or not select.select([r], [], [], left)[0]:
+                self.proc.kill()
+                raise TimeoutError("Xvfb did not start")
+            chunk = os.read(r, 16)
+            if not chunk:
+                raise RuntimeError("Xvfb exited")
+            buf += chunk
+        os.close(r)
+        self.display = ":" + buf.decode().strip()
+        self.env = dict(os.environ, DISPLAY=self.display)
+        self.procs = []
+
+    def spawn(self, argv, **kw):
+        kw.setdefault("stdout", subprocess.DEVNULL)
+        kw.setdefault("stderr", subprocess.DEVNULL)
+        p = subprocess.Popen(argv, env=self.env, **kw)
+        self.procs.append(p)
+        return p
+
+    def run(self, argv, timeout=20, **kw):
+        kw.setdefault("stdout", subprocess.PIPE)
+        kw.setdefault("stderr", subprocess.DEVNULL)
+        return subprocess.run(argv, env=self.env, timeout=timeout, check=True,
+                              universal_newlines=True, **kw)
+
+    def stop(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Hook:
+    def __init__(self, x, *extra):
+        self.x = x
+        self.dir = tempfile.mkdtemp(prefix="xhook-test-")
+        self.errpath = os.path.join(self.dir, "stderr")
+        self.err = open(self.errpath, "w")
+        self.proc = subprocess.Popen(
+            [os.path.join(ARGS.build, "tipme-xhook"), "-v", "-o", self.dir] + list(extra),
+            env=x.env, stdout=subprocess.DEVNULL, stderr=self.err)
+        wait_for(lambda: "recording" in self.log() or self.proc.poll() is not None,
+                 15, "tipme-xhook to start")
+        if self.proc.poll() is not None:
+            raise RuntimeError("tipme-xhook exited: " + self.log())
+
+    def log(self):
+        with open(self.errpath) as f:
+            return f.read()
+
+    def dumps(self):
+        return sorted(f for f in os.listdir(self.dir) if f.endswith(".xdump"))
+
+    def wait_dump(self, before):
+        new = wait_for(lambda: [f for f in self.dumps() if f not in before], 15,
+                       "a dump file")
+        return os.path.join(self.dir, new[0])
+
+    def dump(self):
+        before = self.dumps()
+        self.proc.send_signal(signal.SIGUSR1)
+        return self.wait_dump(before)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        try:
+            rc = self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = self.proc.wait()
+        self.err.close()
+        if ARGS.verbose:
+            log(self.log())
+        shutil.rmtree(self.dir, ignore_errors=True)
+        return rc
+
+
+def load(path):
+    out = subprocess.run([os.path.join(ARGS.build, "tipme-xhook"), "print", "--json", path],
+                         stdout=subprocess.PIPE, check=True, universal_newlines=True).stdout
+    return json.loads(out)
+
+
+def pids_of(d, pid):
+    return {c["id"] for c in d["clients"] if c["pid"] == pid}
+
+
+def xterm(x):
+    p = x.spawn(["xterm", "-geometry", "40x10+0+0", "-e", "cat"])
+    wid = x.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(p.pid)],
+                timeout=20).stdout.split()[0]
+    x.run(["xdotool", "mousemove", "--window", wid, "20", "20"])
+    x.run(["xdotool", "windowfocus", "--sync", wid])
+    return p, wid
+
+
+# ---- tests ------------------------------------------------------------------
+
+def t_keypress_chain(x):
+    """a key typed into xterm: device event -> delivered to xterm -> xterm draws"""
+    h = Hook(x)
+    try:
+        p, _ = xterm(x)
+        x.run(["xdotool", "type", "--delay", "50", "q"])
+        d = load(h.dump())
+    finally:
+        h.stop()
+    server = [c for c in d["clients"] if c["id"] == 0][0]
+    assert server["pid"] == x.proc.pid, "X server pid %s != %s" % (server["pid"], x.proc.pid)
+    ids = pids_of(d, p.pid)
+    assert ids, "no client with xterm's pid %d" % p.pid
+    recs = d["records"]
+    dev = [i for i, r in enumerate(recs) if r["kind"] == "device" and r["major"] == 2]
+    assert dev, "no device KeyPress"
+    i0 = dev[-1]
+    ev = [i for i in range(i0, len(recs)) if recs[i]["kind"] == "event" and
+          recs[i]["major"] == 2 and recs[i]["client"] in ids]
+    assert ev, "no KeyPress delivered to xterm after the device event"
+    draw = [i for i in range(ev[0], len(recs)) if recs[i]["kind"] == "request" and
+            recs[i]["client"] in ids and recs[i]["major"] in DRAW_OPS]
+    assert draw, "no drawing request from xterm after the KeyPress"
+    a, b, c = recs[i0], recs[ev[0]], recs[draw[0]]
+    assert a["time_ns"] <= b["time_ns"] <= c["time_ns"], "times out of order"
+    assert a["pid"] == x.proc.pid and b["pid"] == p.pid and c["pid"] == p.pid
+    log("device %.3f ms -> delivered %.3f ms -> %s %.3f ms (pid %d)" % (
+        0, (b["time_ns"] - a["time_ns"]) / 1e6, c["op"],
+        (c["time_ns"] - a["time_ns"]) / 1e6, p.pid))
+
+
+def t_short_lived_sequential(x):
+    """20 sequential xprop runs: every one gets its real PID"""
+    h = Hook(x)
+    pids = []
+    try:
+        for _ in range(20):
+            p = x.spawn(["xprop", "-root", "_NET_SUPPORTED"])
+            p.wait(20)
+            pids.append(p.pid)
+        d = load(h.dump())
+    finally:
+        h.stop()
+    got = {c["pid"]: c for c in d["clients"]}
+    missing = [p for p in pids if p not in got]
+    log("%d of %d xprop PIDs resolved" % (len(pids) - len(missing), len(pids)))
+    assert not missing, "PIDs not found: %s" % missing
+    assert all(got[p]["comm"] == "xprop" for p in pids)
+
+
+def t_parallel_burst(x):
+    """60 parallel xdpyinfo: none gets a wrong PID (unknown is allowed)"""
+    h = Hook(x)
+    try:
+        procs = [x.spawn(["xdpyinfo"]) for _ in range(60)]
+        for p in procs:
+            p.wait(30)
+        d = load(h.dump())
+    finally:
+        h.stop()
+    burst = {p.pid for p in procs}
+    cl = [c for c in d["clients"] if c["id"] != 0 and c["generation"] > 0]
+    assert len(cl) >= 60, "only %d clients seen" % len(cl)
+    known = [c for c in cl if c["pid"]]
+    wrong = [c for c in known if c["pid"] not in burst]
+    seen = {}
+    for c in known:
+        seen.setdefault(c["pid"], []).append(c["id"])
+    dup = {p: v for p, v in seen.items() if len(v) > 1}
+    log("%d clients: %d PIDs resolved, %d unknown, %d wrong, %d duplicated" % (
+        len(cl), len(known), len(cl) - len(known), len(wrong), len(dup)))
+    assert not wrong and not dup
+    assert all(c["comm"] == "xdpyinfo" for c in known)
+    assert all(c["pid_unknown"] for c in cl if not c["pid"])
+
+
+def t_big_putimage(x):
+    """a 400 KB PutImage (BIG-REQUESTS) does not desynchronise the parser"""
+    h = Hook(x)
+    try:
+        out = x.run([os.path.join(ARGS.build, "xhook-testclient"), "putimage", "320", "320"]).stdout
+        d = load(h.dump())
+    finally:
+        h.stop()
+    pid = int(out.split()[1])
+    seq = int(out.split("putimage seq ")[1].split()[0])
+    ids = pids_of(d, pid)
+    mine = [r for r in d["records"] if r["client"] in ids]
+    put = [r for r in mine if r["kind"] == "request" and r["op"] == "PutImage"]
+    assert len(put) == 1, "PutImage records: %d" % len(put)
+    put = put[0]
+    assert put["seq"] == seq, (put["seq"], seq)
+    assert put["length"] == 409600 + 24 + 4 and put["flags"] & 0x04, put
+    assert put["op_size"] == 320 * 320
+    after = [r for r in mine if r["seq"] > seq]
+    pp = [r for r in after if r["kind"] == "request" and r["op"] == "PolyPoint"]
+    assert pp and pp[0]["seq"] == seq + 2 and pp[0]["op_size"] == 1, "PolyPoint after PutImage"
+    rep = [r for r in after if r["kind"] == "reply" and r["op"] == "GetInputFocus"]
+    assert len(rep) == 2, "GetInputFocus replies after PutImage: %d" % len(rep)
+    assert d["stats"]["dropped"] == 0, d["stats"]
+
+
+def t_draw_lateness(x):
+    """a client that only draws: its requests reach the ring within 10 ms"""
+    h = Hook(x)
+    try:
+        out = x.run([os.path.join(ARGS.build, "xhook-testclient"), "draw", "60", "15"]).stdout
+        d = load(h.dump())
+    finally:
+        h.stop()
+    lines = out.splitlines()
+    pid = int(lines[0].split()[1])
+    sent = {int(l.split()[1]): int(l.split()[2]) for l in lines if l.startswith("sent")}
+    ids = pids_of(d, pid)
+    got = {r["seq"]: r for r in d["records"] if r["client"] in ids and
+           r["kind"] == "request" and r["op"] == "PolyFillRectangle"}
+    assert set(sent) <= set(got), "missing requests: %s" % sorted(set(sent) - set(got))
+    delays = sorted((got[s]["time_ns"] + got[s]["late_us"] * 1000 - t) / 1e6
+                    for s, t in sent.items())
+    late = sorted(got[s]["late_us"] / 1e3 for s in sent)
+    log("send->received: median %.2f ms, max %.2f ms; recorded lateness max %.2f ms" % (
+        delays[len(delays) // 2], delays[-1], late[-1]))
+    assert delays[-1] <= 10.0, "a request arrived %.2f ms after it was sent" % delays[-1]
+
+
+def t_hotkey_locks(x):
+    """Ctrl-Alt-Minus with NumLock and CapsLock on writes a dump"""
+    h = Hook(x)
+    try:
+        x.run(["xdotool", "key", "Num_Lock", "Caps_Lock"])
+        before = h.dumps()
+        x.run(["xdotool", "key", "ctrl+alt+minus"])
+        d = load(h.wait_dump(before))
+        x.run(["xdotool", "key", "Num_Lock", "Caps_Lock"])
+    finally:
+        h.stop()
+    assert d["trigger"] == "hotkey", d["trigger"]
+    assert any(r["kind"] == "trigger" for r in d["records"])
+
+
+def t_hotkey_grabbed_elsewhere(x):
+    """Ctrl-Alt-Minus already grabbed by another client: seen in the stream"""
+    g = x.spawn([os.path.join(ARGS.build, "xhook-testclient"), "grab"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, universal_newlines=True)
+    line = ""
+    while not line.startswith("grabbed"):
+        line = g.stdout.readline()
+        assert line, "the grabber exited"
+    assert "failed 0" in line, line
+    h = Hook(x)
+    try:
+        assert "held by another client" in h.log(), h.log()
+        before = h.dumps()
+        x.run(["xdotool", "key", "ctrl+alt+minus"])
+        d = load(h.wait_dump(before))
+    finally:
+        h.stop()
+        g.stdin.close()
+        g.wait(10)
+    assert d["trigger"] == "hotkey"
+
+
+SECRET = "swordfish"
+
+
+def key_records(d):
+    out = []
+    for r in d["records"]:
+        if r["kind"] in ("device", "event") and r["major"] in (2, 3):
+            out.append(r)
+        elif r["kind"] in ("device", "event") and r["major"] == 35 and r["minor"] in (2, 3, 13, 14):
+            out.append(r)
+    return out
+
+
+def t_privacy_off(x):
+    """key logging off: the typed word is nowhere in the dump, key details are zero"""
+    h = Hook(x)
+    try:
+        xterm(x)
+        x.run(["xdotool", "type", "--delay", "20", SECRET])
+        path = h.dump()
+        with open(path, "rb") as f:
+            raw = f.read()
+        d = load(path)
+    finally:
+        h.stop()
+    for enc in (SECRET.encode(), SECRET.encode("utf-16-le"), SECRET.encode("utf-16-be")):
+        assert enc not in raw, "the secret is in the dump"
+    keys = key_records(d)
+    assert len(keys) >= 2 * len(SECRET), "only %d key records" % len(keys)
+    bad = [r for r in keys if r["detail"] or r["state"]]
+    assert not bad, "key records with detail/state: %s" % bad[:3]
+    assert not any(r["major"] == 11 for r in d["records"]), "KeymapNotify recorded"
+    assert d["stats"]["redacted"] >= len(keys)
+    log("%d key records, all redacted" % len(keys))
+
+
+def t_privacy_on(x):
+    """key logging switched on with Ctrl-Alt-1: key codes are recorded"""
+    h = Hook(x)
+    try:
+        xterm(x)
+        x.run(["xdotool", "key", "ctrl+alt+1"])
+        x.run(["xdotool", "type", "--delay", "20", "abc"])
+        x.run(["xdotool", "key", "ctrl+alt+0"])
+        x.run(["xdotool", "type", "--delay", "20", "abc"])
+        d = load(h.dump())
+    finally:
+        h.stop()
+    recs = d["records"]
+    kl = [i for i, r in enumerate(recs) if r["kind"] == "keylog"]
+    assert len(kl) == 2 and recs[kl[0]]["detail"] == 1 and recs[kl[1]]["detail"] == 0, \
+        [recs[i] for i in kl]
+    on = [r for r in key_records(d) if recs.index(r) > kl[0] and recs.index(r) < kl[1]]
+    off = [r for r in key_records(d) if recs.index(r) > kl[1]]
+    assert any(r["detail"] for r in on if r["kind"] == "device"), "no key codes while on"
+    assert any(r["detail"] for r in on if r["kind"] == "event"), "no delivered key codes while on"
+    assert off and not any(r["detail"] or r["state"] for r in off), "key codes after off"
+    assert d["flags"] & 1, "KEYLOG flag not set"
+
+
+def t_server_killed(x):
+    """the X server is killed: tipme-xhook exits with code 4 and says why"""
+    h = Hook(x)
+    x.proc.kill()
+    x.proc.wait()
+    rc = h.proc.wait(15)
+    msg = h.log()
+    h.stop()
+    assert rc == 4, "exit code %d" % rc
+    assert "X server" in msg, msg
+
+
+def t_print_robust(x):
+    """print: a dump with truncations and byte flips never crashes the reader"""
+    h = Hook(x)
+    try:
+        x.run(["xprop", "-root", "_NET_SUPPORTED"])
+        path = h.dump()
+        with open(path, "rb") as f:
+            raw = f.read()
+        bad = os.path.join(h.dir, "bad.xdump")
+        exe = os.path.join(ARGS.build, "tipme-xhook")
+        cases = [raw[:n] for n in (0, 7, 8, 63, 64, 65, len(raw) // 2, len(raw) - 1)]
+        for off in range(0, min(len(raw), 200), 3):
+            cases.append(raw[:off] + bytes([raw[off] ^ 0xff]) + raw[off + 1:])
+        for i, c in enumerate(cases):
+            with open(bad, "wb") as f:
+                f.write(c)
+            r = subprocess.run([exe, "print", bad], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, universal_newlines=True)
+            assert r.returncode in (0, 1), "case %d: exit %d %s" % (i, r.returncode, r.stderr)
+            assert r.returncode == 0 or "malformed" in r.stderr or "short" in r.stderr, r.stderr
+    finally:
+        h.stop()
+
+
+def bench_once(x):
+    out = x.run([os.path.join(ARGS.build, "xhook-testclient"), "bench", "100000"],
+                timeout=120).stdout
+    return int(out.split("ns ")[1].split()[0])
+
+
+def t_cost(x):
+    """cost: 100k PolyPoint+NoOperation with periodic round trips, with/without"""
+    without, with_ = [], []
+    for _ in range(3):
+        without.append(bench_once(x))
+        h = Hook(x)
+        try:
+            with_.append(bench_once(x))
+        finally:
+            h.stop()
+    a, b = min(without), min(with_)
+    log("request-heavy client: %.1f ms without tipme-xhook, %.1f ms with: ratio %.2f" % (
+        a / 1e6, b / 1e6, b / a))
+    log("per request pair: %.2f us without, %.2f us with" % (a / 1e5 / 1e3, b / 1e5 / 1e3))
+
+
+TESTS = [t_keypress_chain, t_short_lived_sequential, t_parallel_burst, t_big_putimage,
+         t_draw_lateness, t_hotkey_locks, t_hotkey_grabbed_elsewhere, t_privacy_off,
+         t_privacy_on, t_server_killed, t_print_robust, t_cost]
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("tests", nargs="*")
+    ARGS = ap.parse_args()
+    tests = [t for t in TESTS if not ARGS.tests or t.__name__ in ARGS.tests or
+             t.__name__[2:] in ARGS.tests]
+    missing = [b for b in ("Xvfb", "xdotool", "xterm", "xprop", "xdpyinfo") if not shutil.which(b)]
+    print("1..%d" % len(tests), flush=True)
+    failed = 0
+    for n, t in enumerate(tests, 1):
+        name = "%s: %s" % (t.__name__[2:], t.__doc__)
+        if missing:
+            print("ok %d - %s # SKIP missing %s" % (n, name, " ".join(missing)), flush=True)
+            continue
+        x = Xvfb()
+        try:
+            t(x)
+            print("ok %d - %s" % (n, name), flush=True)
+        except Exception as e:  # report and go on with the next test
+            failed += 1
+            log("%s: %s" % (type(e).__name__, e))
+            print("not ok %d - %s" % (n, name), flush=True)
+        finally:
+            x.stop()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
