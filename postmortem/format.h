@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Presentation of single events, shared by the commands: one text line in
+ * the spirit of TIPME's and ftrace's output, or one JSON object.
+ */
+#ifndef TIPME_PM_FORMAT_H
+#define TIPME_PM_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "decode.h"
+#include "json.h"
+
+/**
+ * pm_task_name() - the name of thread @pid at time @ts
+ * @pm: the dump
+ * @pid: thread id
+ * @ts: recorder timestamp
+ *
+ * Dumps do not record process names yet (a later exec table will); until
+ * then this returns NULL and tasks are shown by pid.
+ *
+ * Return: the name or NULL.
+ */
+const char *pm_task_name(const struct pm_dump *pm, uint32_t pid, uint64_t ts);
+
+/**
+ * pm_fmt_task() - "207", or "bash:207" once names are known
+ * @pm: the dump
+ * @pid: thread id
+ * @ts: time of the event
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+char *pm_fmt_task(const struct pm_dump *pm, uint32_t pid, uint64_t ts,
+		  char *buf, size_t len);
+
+/**
+ * pm_print_event() - one text line for an event
+ * @f: output
+ * @pm: the dump
+ * @ev: the event
+ *
+ * "  1234.567890123 [001] sched_switch prev=207 (S, prio 120) -> next=0 (prio 120)"
+ */
+void pm_print_event(FILE *f, const struct pm_dump *pm,
+		    const struct pm_event *ev);
+
+/**
+ * pm_json_event() - one JSON object for an event
+ * @w: JSON writer
+ * @pm: the dump
+ * @ev: the event
+ */
+void pm_json_event(struct jw *w, const struct pm_dump *pm,
+		   const struct pm_event *ev);
+
+/**
+ * pm_print_text() - print a string with non-printable bytes escaped (\xNN)
+ * @f: output
+ * @s: bytes
+ * @len: number of bytes
+ */
+void pm_print_text(FILE *f, const char *s, size_t len);
+
+/**
+ * pm_clock_source_name() - "tsc", "local_clock" or NULL
+ * @src: enum tipme_clock_source
+ *
+ * Return: the name, NULL if unknown.
+ */
+const char *pm_clock_source_name(uint32_t src);
+
+#endif

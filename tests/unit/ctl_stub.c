@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Control subcommands for the CLI tests: no kernel, no netlink. */
+#include <stdio.h>
+
+#include "ctl.h"
+
+static int stub(int argc, char **argv)
+{
+	(void)argc;
+	printf("stub %s\n", argv[0]);
+	return 0;
+}
+
+int ctl_status(int argc, char **argv) { return stub(argc, argv); }
+int ctl_start(int argc, char **argv) { return stub(argc, argv); }
+int ctl_stop(int argc, char **argv) { return stub(argc, argv); }
+int ctl_dump(int argc, char **argv) { return stub(argc, argv); }

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/* JSON writer: escaping, numbers, structure, misuse detection. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "tap.h"
+
+static char out[4096];
+
+/* Run @fn with a writer on a memory stream; the output lands in out[]. */
+static int capture(void (*fn)(struct jw *), unsigned int flags)
+{
+	struct jw w;
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	int err;
+
+	memset(out, 0, sizeof(out));
+	jw_init(&w, f, flags);
+	fn(&w);
+	err = jw_finish(&w);
+	fclose(f);
+	return err;
+}
+
+static void escapes(struct jw *w)
+{
+	static const char raw[] = "q\"b\\s/ n\n t\t r\r b\b f\f nul\0 c\001 del\177 é €";
+
+	jw_strn(w, raw, sizeof(raw) - 1);
+}
+
+static void bad_utf8(struct jw *w)
+{
+	jw_str(w, "a\xff" "b\xc3(" "c\xed\xa0\x80" "d\xe2\x82");
+}
+
+static void numbers(struct jw *w)
+{
+	jw_arr_begin(w);
+	jw_u64(w, UINT64_MAX);
+	jw_i64(w, INT64_MIN);
+	jw_i64(w, -1);
+	jw_double(w, 0.1);
+	jw_double(w, 16.0);
+	jw_double(w, 1.0 / 3.0);
+	jw_double(w, NAN);
+	jw_double(w, INFINITY);
+	jw_bool(w, 1);
+	jw_bool(w, 0);
+	jw_null(w);
+	jw_arr_end(w);
+}
+
+static void nested(struct jw *w)
+{
+	jw_obj_begin(w);
+	jw_kstr(w, "name", "x");
+	jw_key(w, "list");
+	jw_arr_begin(w);
+	jw_obj_begin(w);
+	jw_obj_end(w);
+	jw_arr_begin(w);
+	jw_arr_end(w);
+	jw_u64(w, 1);
+	jw_arr_end(w);
+	jw_key(w, "k\"ey");
+	jw_null(w);
+	jw_obj_end(w);
+}
+
+static void lines(struct jw *w)
+{
+	jw_obj_begin(w);
+	jw_ku64(w, "a", 1);
+	jw_obj_end(w);
+	jw_obj_begin(w);
+	jw_ku64(w, "a", 2);
+	jw_obj_end(w);
+}
+
+static void value_without_key(struct jw *w)
+{
+	jw_obj_begin(w);
+	jw_u64(w, 1);
+	jw_obj_end(w);
+}
+
+static void unbalanced(struct jw *w)
+{
+	jw_arr_begin(w);
+	jw_obj_end(w);
+}
+
+static void unclosed(struct jw *w)
+{
+	jw_arr_begin(w);
+}
+
+static void too_deep(struct jw *w)
+{
+	int i;
+
+	for (i = 0; i < JW_MAX_DEPTH + 1; i++)
+		jw_arr_begin(w);
+}
+
+static void pretty(struct jw *w)
+{
+	jw_obj_begin(w);
+	jw_ku64(w, "a", 1);
+	jw_key(w, "b");
+	jw_arr_begin(w);
+	jw_u64(w, 2);
+	jw_u64(w, 3);
+	jw_arr_end(w);
+	jw_key(w, "c");
+	jw_obj_begin(w);
+	jw_obj_end(w);
+	jw_obj_end(w);
+}
+
+/* Does python3's json module accept @text (as JSON Lines if @jsonl)? */
+static int python_accepts(const char *text, int jsonl)
+{
+	char cmd[256];
+	FILE *p;
+	int st;
+
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import sys,json\n"
+		 "d=sys.stdin.read()\n"
+		 "[json.loads(l) for l in d.splitlines()] if %d else json.loads(d)' 2>/dev/null",
+		 jsonl);
+	p = popen(cmd, "w");
+	if (!p)
+		return -1;
+	fputs(text, p);
+	st = pclose(p);
+	return st == 0;
+}
+
+int main(void)
+{
+	int err, py;
+
+	tap_plan(14);
+
+	err = capture(escapes, 0);
+	tap_ok(!err && !strcmp(out,
+		"\"q\\\"b\\\\s/ n\\n t\\t r\\r b\\b f\\f nul\\u0000 c\\u0001 del\\u007f é €\"\n"),
+	       "strings: quotes, backslash, control characters, NUL escaped; UTF-8 kept");
+	tap_diag("%s", out);
+	py = python_accepts(out, 0);
+	tap_ok(py == 1, "python3 json parses the escaped string");
+
+	err = capture(bad_utf8, 0);
+	tap_ok(!err && !strcmp(out, "\"a\\ufffdb\\ufffd(c\\ufffd\\ufffd\\ufffdd\\ufffd\\ufffd\"\n"),
+	       "invalid UTF-8 (stray byte, truncated, surrogate) becomes U+FFFD");
+	tap_diag("%s", out);
+
+	err = capture(numbers, 0);
+	tap_ok(!err && !strcmp(out, "[18446744073709551615,-9223372036854775808,-1,0.1,16,"
+			       "0.33333333333333331,null,null,true,false,null]\n"),
+	       "u64/i64 extremes, shortest round-trip doubles, NaN/inf as null");
+	tap_diag("%s", out);
+	tap_ok(python_accepts(out, 0) == 1, "python3 json parses the numbers");
+
+	err = capture(nested, 0);
+	tap_ok(!err && !strcmp(out, "{\"name\":\"x\",\"list\":[{},[],1],\"k\\\"ey\":null}\n"),
+	       "nested objects and arrays, escaped key");
+	tap_diag("%s", out);
+
+	err = capture(lines, 0);
+	tap_ok(!err && !strcmp(out, "{\"a\":1}\n{\"a\":2}\n"),
+	       "top-level values end with a newline (JSON Lines)");
+	tap_ok(python_accepts(out, 1) == 1, "python3 reads them as JSON Lines");
+
+	err = capture(pretty, JW_PRETTY);
+	tap_ok(!err && !strcmp(out, "{\n  \"a\": 1,\n  \"b\": [\n    2,\n    3\n  ],\n  \"c\": {}\n}\n"),
+	       "pretty printing");
+	tap_diag("%s", out);
+	tap_ok(python_accepts(out, 0) == 1, "python3 parses the pretty output");
+
+	tap_ok(capture(value_without_key, 0) == -EINVAL, "value without key is an error");
+	tap_ok(capture(unbalanced, 0) == -EINVAL, "mismatched end is an error");
+	tap_ok(capture(unclosed, 0) == -EINVAL, "unclosed array is an error");
+	tap_ok(capture(too_deep, 0) == -EINVAL, "nesting deeper than JW_MAX_DEPTH is an error");
+	return tap_done();
+}

@@ -1,0 +1,31 @@
+# tests/unit/: userspace unit tests; each binary prints TAP.
+#
+#   make unit-tests
+#   make B=build/asan SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' unit-tests
+UNIT_NAMES := crc32 json dumpfile decode
+UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
+UNIT_COMMON := $(B)/tests/unit/gen.o
+# The CLI tests run helper/tipme.c's main() linked with a control stub, so
+# they do not depend on libnl or on the state of helper/ctl.c.
+UNIT_CLI := $(B)/tests/unit/tipme-cli
+EXTRA_CFLAGS_tests_unit_ := -Ipostmortem -Ihelper
+
+TESTS += $(UNIT_BINS) $(UNIT_CLI)
+
+$(B)/tests/unit/test_%: $(B)/tests/unit/test_%.o $(UNIT_COMMON) $(PM_OBJS) $(LIB_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+$(UNIT_CLI): $(B)/helper/tipme.o $(B)/tests/unit/ctl_stub.o $(PM_OBJS) $(LIB_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+.PHONY: unit-tests
+unit-tests: $(UNIT_BINS) $(UNIT_CLI)
+	@fail=0; for t in $(UNIT_BINS); do \
+		echo "# $$t"; \
+		TIPME_CLI=$(UNIT_CLI) $$t || { echo "# FAILED: $$t"; fail=1; }; \
+	done; \
+	if [ $$fail = 0 ]; then echo "# unit tests: all passed"; \
+	else echo "# unit tests: FAILURES"; fi; exit $$fail
+
+# keep the objects: they are intermediate files of the pattern rule
+.SECONDARY: $(UNIT_NAMES:%=$(B)/tests/unit/test_%.o) $(UNIT_COMMON)
