@@ -11,6 +11,8 @@
 #include <time.h>
 
 #include "ctl.h"
+#include "ctlproto.h"
+#include "incident.h"
 #include "json.h"
 #include "nl.h"
 
@@ -89,9 +91,11 @@ static void status_text(const struct tipme_status *st)
 		uint64_t ring = (uint64_t)st->subbufs * st->subbuf_size;
 		double fill = ring ? 100.0 * (double)(c->bytes < ring ? c->bytes : ring) / ring : 0;
 
-		printf("%4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %14" PRIu64
-		       " %8.1fs %9.1f%%\n", c->cpu, c->written, c->overwritten,
-		       c->dropped, c->bytes, history_s(st, i), fill);
+		printf("%4u %14llu %14llu %10llu %14llu %8.1fs %9.1f%%\n",
+		       c->cpu, (unsigned long long)c->written,
+		       (unsigned long long)c->overwritten,
+		       (unsigned long long)c->dropped,
+		       (unsigned long long)c->bytes, history_s(st, i), fill);
 		lost += c->dropped;
 	}
 	if (lost)
@@ -248,5 +252,253 @@ int ctl_dump(int argc, char **argv)
 			       ds.discarded);
 		printf("\n");
 	}
+	return 0;
+}
+
+/* ---- triggers and incidents ------------------------------------------ */
+
+int ctl_trigger(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "reason", required_argument, NULL, 'r' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char usage[] =
+		"usage: tipme trigger [--reason TEXT] [--json] [--socket PATH]\n"
+		"  Ask for a dump now: tipmed saves an incident with the last minute.\n"
+		"  Goes through tipmed's control socket (root or the 'tipme' group);\n"
+		"  without tipmed, root triggers tipme.ko directly.\n"
+		"EXAMPLES\n"
+		"  tipme trigger --reason 'typing in the editor froze'\n";
+	const char *reason = NULL, *sock = NULL;
+	char req[TIPME_CTL_LINE_MAX], reply[256];
+	struct tm_err e = { "" };
+	uint64_t seq = 0, coal = 0;
+	int c, json = 0, err, via = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "r:s:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			reason = optarg;
+			break;
+		case 's':
+			sock = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc || (reason && strchr(reason, '\n'))) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	snprintf(req, sizeof(req), "TRIGGER user%s%s", reason ? " " : "",
+		 reason ? reason : "");
+	err = ctlc_request(sock, req, NULL, 0, reply, sizeof(reply), &e);
+	if (!err) {
+		ctlc_reply_u64(reply, "seq", &seq);
+		ctlc_reply_u64(reply, "coalesced", &coal);
+		via = 1;
+	} else if ((err == -ENOENT || err == -ECONNREFUSED) && !sock) {
+		struct tnl t;
+		uint32_t s;
+		int co;
+
+		e.msg[0] = '\0';
+		err = tnl_open(&t, &e);
+		if (!err)
+			err = tnl_trigger(&t, TIPME_TRIG_NETLINK, &s, &co, &e);
+		tnl_close(&t);
+		seq = s;
+		coal = co;
+		if (!err && reason)
+			fprintf(stderr, "tipme trigger: tipmed is not running: nothing will save the incident or the reason\n");
+	}
+	if (err) {
+		fprintf(stderr, "tipme trigger: %s\n", e.msg);
+		return 1;
+	}
+	if (json)
+		printf("{\"seq\":%" PRIu64 ",\"coalesced\":%s,\"via\":\"%s\"}\n",
+		       seq, coal ? "true" : "false", via ? "tipmed" : "netlink");
+	else if (coal)
+		printf("joined trigger %" PRIu64 " (requests within the coalescing interval make one incident)\n",
+		       seq);
+	else
+		printf("trigger %" PRIu64 "\n", seq);
+	return 0;
+}
+
+int ctl_note(int argc, char **argv)
+{
+	static const char usage[] =
+		"usage: tipme note INCIDENT TEXT...\n"
+		"  Set the one-line description of an incident (what felt slow).\n"
+		"EXAMPLES\n"
+		"  tipme note 20261122T101500Z-3 scrolling the browser stuttered\n";
+	char req[TIPME_CTL_LINE_MAX], reply[256], text[TIPME_CTL_LINE_MAX] = "";
+	struct tm_err e = { "" };
+	size_t len = 0;
+	int i;
+
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (argc < 3 || !ctl_name_ok(argv[1])) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	for (i = 2; i < argc; i++) {
+		int n = snprintf(text + len, sizeof(text) - len, "%s%s",
+				 i > 2 ? " " : "", argv[i]);
+
+		if (n < 0 || (size_t)n >= sizeof(text) - len) {
+			fprintf(stderr, "tipme note: text too long\n");
+			return 2;
+		}
+		len += n;
+	}
+	if (strchr(text, '\n')) {
+		fprintf(stderr, "tipme note: the description is one line\n");
+		return 2;
+	}
+	snprintf(req, sizeof(req), "NOTE %s %s", argv[1], text);
+	if (ctlc_request(NULL, req, NULL, 0, reply, sizeof(reply), &e)) {
+		fprintf(stderr, "tipme note: %s\n", e.msg);
+		return 1;
+	}
+	return 0;
+}
+
+/* The value of "key": "..." in our own meta.json (flat string values). */
+static void meta_str(const char *json, const char *key, char *out, size_t len)
+{
+	char pat[64];
+	const char *p, *q;
+
+	out[0] = '\0';
+	snprintf(pat, sizeof(pat), "\"%s\": \"", key);
+	p = strstr(json, pat);
+	if (!p)
+		return;
+	p += strlen(pat);
+	q = strchr(p, '"');
+	if (!q)
+		return;
+	snprintf(out, len, "%.*s", (int)(q - p), p);
+}
+
+static char *slurp(const char *path, size_t max)
+{
+	FILE *f = fopen(path, "re");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	buf = malloc(max + 1);
+	if (!buf) {
+		fclose(f);
+		return NULL;
+	}
+	n = fread(buf, 1, max, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+int ctl_incidents(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "incident-dir", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char usage[] =
+		"usage: tipme incidents [--json] [--incident-dir DIR]\n"
+		"  List the saved incidents, oldest first.\n";
+	const char *root = TIPME_INCIDENT_DIR;
+	struct tm_err e = { "" };
+	char **names, path[4096], src[32], utc[32];
+	size_t n, i;
+	struct jw w;
+	int c, json = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			root = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (incident_list(root, &names, &n, &e)) {
+		fprintf(stderr, "tipme incidents: %s\n", e.msg);
+		return 1;
+	}
+	if (json) {
+		jw_init(&w, stdout, 0);
+		jw_arr_begin(&w);
+	} else if (!n) {
+		printf("no incidents in %s\n", root);
+	}
+	for (i = 0; i < n; i++) {
+		char *meta, *desc;
+
+		snprintf(path, sizeof(path), "%s/%s/meta.json", root, names[i]);
+		meta = slurp(path, 1 << 16);
+		meta_str(meta ? meta : "", "source", src, sizeof(src));
+		meta_str(meta ? meta : "", "utc", utc, sizeof(utc));
+		snprintf(path, sizeof(path), "%s/%s/description.txt", root, names[i]);
+		desc = slurp(path, 4096);
+		if (desc)
+			desc[strcspn(desc, "\n")] = '\0';
+		if (json) {
+			jw_obj_begin(&w);
+			jw_kstr(&w, "name", names[i]);
+			jw_kstr(&w, "utc", utc);
+			jw_kstr(&w, "source", src);
+			jw_kstr(&w, "description", desc ? desc : "");
+			snprintf(path, sizeof(path), "%s/%s", root, names[i]);
+			jw_kstr(&w, "path", path);
+			jw_obj_end(&w);
+		} else {
+			printf("%-28s %-20s %-9s %s\n", names[i], utc, src,
+			       desc ? desc : "");
+		}
+		free(meta);
+		free(desc);
+	}
+	if (json) {
+		jw_arr_end(&w);
+		jw_finish(&w);
+	}
+	incident_list_free(names, n);
 	return 0;
 }

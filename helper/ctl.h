@@ -11,5 +11,8 @@ int ctl_status(int argc, char **argv);
 int ctl_start(int argc, char **argv);
 int ctl_stop(int argc, char **argv);
 int ctl_dump(int argc, char **argv);
+int ctl_trigger(int argc, char **argv);
+int ctl_note(int argc, char **argv);
+int ctl_incidents(int argc, char **argv);
 
 #endif

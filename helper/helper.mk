@@ -1,12 +1,12 @@
 # helper/: the tipme CLI (control + analysis front end) and the tipmed daemon.
 NL_OBJS := $(B)/helper/nl.o $(B)/helper/dumprx.o $(B)/helper/sysinfo.o
-CTL_OBJS := $(B)/helper/ctl.o $(NL_OBJS)
+CTL_OBJS := $(B)/helper/ctl.o $(B)/helper/incident.o $(NL_OBJS)
 EXTRA_CFLAGS_helper_ := $(NL_CFLAGS)
 
 $(B)/tipme: $(B)/helper/tipme.o $(CTL_OBJS) $(PM_OBJS) $(LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lm
 
-$(B)/tipmed: $(B)/helper/tipmed.o $(NL_OBJS) $(LIB_OBJS)
+$(B)/tipmed: $(B)/helper/tipmed.o $(B)/helper/incident.o $(NL_OBJS) $(LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lm
 
 PROGS += $(B)/tipme $(B)/tipmed

@@ -306,3 +306,179 @@ void tipme_status_free(struct tipme_status *st)
 	free(st->last_ts);
 	memset(st, 0, sizeof(*st));
 }
+
+static struct nla_policy trigger_policy[TIPME_ATTR_MAX + 1] = {
+	[TIPME_ATTR_TRIGGER_SEQ] = { .type = NLA_U32 },
+	[TIPME_ATTR_TRIGGER_COALESCED] = { .type = NLA_U8 },
+	[TIPME_ATTR_TRIGGER_SOURCE] = { .type = NLA_U32 },
+	[TIPME_ATTR_TRIGGER_TS] = { .type = NLA_U64 },
+	[TIPME_ATTR_TRIGGER_MONO_NS] = { .type = NLA_U64 },
+	[TIPME_ATTR_TRIGGER_REAL_NS] = { .type = NLA_U64 },
+};
+
+struct trigger_rx {
+	uint32_t seq;
+	int coalesced;
+	int got;
+};
+
+static int trigger_cb(struct nl_msg *msg, void *arg)
+{
+	struct trigger_rx *rx = arg;
+	struct nlattr *a[TIPME_ATTR_MAX + 1];
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, a, TIPME_ATTR_MAX,
+			  trigger_policy) < 0 || !a[TIPME_ATTR_TRIGGER_SEQ])
+		return NL_SKIP;
+	rx->seq = nla_get_u32(a[TIPME_ATTR_TRIGGER_SEQ]);
+	rx->coalesced = a[TIPME_ATTR_TRIGGER_COALESCED] &&
+			nla_get_u8(a[TIPME_ATTR_TRIGGER_COALESCED]);
+	rx->got = 1;
+	return NL_OK;
+}
+
+/**
+ * tnl_trigger() - ask the module for a dump
+ * @t: connection
+ * @source: enum tipme_trigger_source (NETLINK, XHOOK or THRESHOLD)
+ * @seq: the trigger's sequence number
+ * @coalesced: set to 1 if the request joined a recent trigger
+ * @e: error message
+ *
+ * Return: 0 or a negative errno (-EPERM for an unprivileged caller).
+ */
+int tnl_trigger(struct tnl *t, uint32_t source, uint32_t *seq, int *coalesced,
+		struct tm_err *e)
+{
+	struct trigger_rx rx = { 0 };
+	struct nl_msg *msg = new_cmd(t, TIPME_CMD_TRIGGER, 0);
+	int err;
+
+	if (!msg)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	if (nla_put_u32(msg, TIPME_ATTR_TRIGGER_SOURCE, source) < 0) {
+		nlmsg_free(msg);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	err = nl_send_auto(t->sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return nl_fail(e, err, "trigger");
+	nl_socket_modify_cb(t->sk, NL_CB_VALID, NL_CB_CUSTOM, trigger_cb, &rx);
+	err = nl_recvmsgs_default(t->sk);
+	if (err >= 0)
+		err = nl_wait_for_ack(t->sk);
+	if (err < 0)
+		return nl_fail(e, err, "trigger");
+	if (!rx.got)
+		return tm_err_set(e, EBADMSG, "trigger: no reply from the module");
+	*seq = rx.seq;
+	*coalesced = rx.coalesced;
+	return 0;
+}
+
+const char *tipme_trigger_source_name(uint32_t source)
+{
+	switch (source) {
+	case TIPME_TRIG_SYSCTL:
+		return "sysctl";
+	case TIPME_TRIG_HOTKEY:
+		return "hotkey";
+	case TIPME_TRIG_NETLINK:
+		return "netlink";
+	case TIPME_TRIG_XHOOK:
+		return "xhook";
+	case TIPME_TRIG_THRESHOLD:
+		return "threshold";
+	default:
+		return "unknown";
+	}
+}
+
+int tnl_events_open(struct tnl *t, struct tm_err *e)
+{
+	int grp, ctrl, err;
+
+	err = tnl_open(t, e);
+	if (err)
+		return err;
+	nl_socket_disable_seq_check(t->sk);
+	grp = genl_ctrl_resolve_grp(t->sk, TIPME_GENL_NAME, TIPME_GENL_MCGRP);
+	ctrl = genl_ctrl_resolve_grp(t->sk, "nlctrl", "notify");
+	if (grp < 0 || ctrl < 0) {
+		tnl_close(t);
+		return tm_err_set(e, ENOENT, "cannot find the multicast groups");
+	}
+	err = nl_socket_add_memberships(t->sk, grp, ctrl, 0);
+	if (err < 0) {
+		tnl_close(t);
+		return nl_fail(e, err, "join multicast group");
+	}
+	nl_socket_set_nonblocking(t->sk);
+	return 0;
+}
+
+int tnl_events_fd(struct tnl *t)
+{
+	return nl_socket_get_fd(t->sk);
+}
+
+struct events_rx {
+	struct tnl *t;
+	tnl_trigger_cb cb;
+	void *arg;
+	int gone;
+};
+
+static int events_cb(struct nl_msg *msg, void *arg)
+{
+	struct events_rx *rx = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct genlmsghdr *gh = nlmsg_data(nlh);
+	struct nlattr *a[TIPME_ATTR_MAX + 1];
+	struct tnl_trigger_event ev;
+
+	if (nlh->nlmsg_type == GENL_ID_CTRL) {
+		struct nlattr *c[CTRL_ATTR_MAX + 1];
+
+		if (gh->cmd == CTRL_CMD_DELFAMILY &&
+		    genlmsg_parse(nlh, 0, c, CTRL_ATTR_MAX, NULL) >= 0 &&
+		    c[CTRL_ATTR_FAMILY_NAME] &&
+		    !strcmp(nla_get_string(c[CTRL_ATTR_FAMILY_NAME]),
+			    TIPME_GENL_NAME))
+			rx->gone = 1;
+		return NL_OK;
+	}
+	if (nlh->nlmsg_type != rx->t->family ||
+	    gh->cmd != TIPME_CMD_TRIGGER_EVENT)
+		return NL_OK;
+	if (genlmsg_parse(nlh, 0, a, TIPME_ATTR_MAX, trigger_policy) < 0 ||
+	    !a[TIPME_ATTR_TRIGGER_SEQ])
+		return NL_OK;
+	memset(&ev, 0, sizeof(ev));
+	ev.seq = nla_get_u32(a[TIPME_ATTR_TRIGGER_SEQ]);
+	if (a[TIPME_ATTR_TRIGGER_SOURCE])
+		ev.source = nla_get_u32(a[TIPME_ATTR_TRIGGER_SOURCE]);
+	if (a[TIPME_ATTR_TRIGGER_TS])
+		ev.ts = nla_get_u64(a[TIPME_ATTR_TRIGGER_TS]);
+	if (a[TIPME_ATTR_TRIGGER_MONO_NS])
+		ev.mono_ns = nla_get_u64(a[TIPME_ATTR_TRIGGER_MONO_NS]);
+	if (a[TIPME_ATTR_TRIGGER_REAL_NS])
+		ev.real_ns = nla_get_u64(a[TIPME_ATTR_TRIGGER_REAL_NS]);
+	rx->cb(&ev, rx->arg);
+	return NL_OK;
+}
+
+int tnl_events_read(struct tnl *t, tnl_trigger_cb cb, void *arg, int *gone,
+		    struct tm_err *e)
+{
+	struct events_rx rx = { .t = t, .cb = cb, .arg = arg };
+	int err;
+
+	nl_socket_modify_cb(t->sk, NL_CB_VALID, NL_CB_CUSTOM, events_cb, &rx);
+	err = nl_recvmsgs_default(t->sk);
+	*gone = rx.gone;
+	if (err < 0 && err != -NLE_AGAIN)
+		return nl_fail(e, err, "read events");
+	return 0;
+}

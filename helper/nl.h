@@ -96,4 +96,39 @@ struct tnl_dump_stats {
 int tnl_dump_to_file(struct tnl *t, const char *path,
 		     struct tnl_dump_stats *stats, struct tm_err *e);
 
+
+/**
+ * struct tnl_trigger_event - a trigger announced by the module
+ * @seq: sequence number
+ * @source: enum tipme_trigger_source
+ * @ts: recorder timestamp
+ * @mono_ns: CLOCK_MONOTONIC
+ * @real_ns: CLOCK_REALTIME
+ */
+struct tnl_trigger_event {
+	uint32_t seq;
+	uint32_t source;
+	uint64_t ts;
+	uint64_t mono_ns;
+	uint64_t real_ns;
+};
+
+int tnl_trigger(struct tnl *t, uint32_t source, uint32_t *seq, int *coalesced,
+		struct tm_err *e);
+
+/*
+ * Event subscription: a second socket joined to the family's multicast
+ * group and to the generic netlink controller's, so a module unloaded and
+ * loaded again is noticed.  tnl_events_fd() is for poll(); after it is
+ * readable, tnl_events_read() calls @cb for each trigger and sets *@gone
+ * when the family disappeared (then close and open again later).
+ */
+typedef void (*tnl_trigger_cb)(const struct tnl_trigger_event *ev, void *arg);
+
+int tnl_events_open(struct tnl *t, struct tm_err *e);
+int tnl_events_fd(struct tnl *t);
+int tnl_events_read(struct tnl *t, tnl_trigger_cb cb, void *arg, int *gone,
+		    struct tm_err *e);
+const char *tipme_trigger_source_name(uint32_t source);
+
 #endif

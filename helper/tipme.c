@@ -26,6 +26,9 @@ static const struct subcmd subcmds[] = {
 	{ "start",   ctl_start,      "start recording" },
 	{ "stop",    ctl_stop,       "stop recording (the rings are kept)" },
 	{ "dump",    ctl_dump,       "write the rings to a dump file" },
+	{ "trigger", ctl_trigger,    "ask for an incident now (as Ctrl-Alt-Minus does)" },
+	{ "incidents", ctl_incidents, "list the saved incidents" },
+	{ "note",    ctl_note,       "describe an incident in one line" },
 	{ "info",    pm_cmd_info,    "summarise a dump: CPUs, losses, common window, types" },
 	{ "records", pm_cmd_records, "print a dump's records in time order" },
 };

@@ -1,45 +1,594 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tipmed: writes the kernel's rings to dump files.
+ * tipmed: turns triggers into incidents.
  *
- * This version dumps once (--once): the daemon that waits for triggers and
- * files incidents builds on the same tnl_dump_to_file().
+ * It listens on tipme's netlink multicast group; for every trigger (a
+ * hotkey, a sysctl write, `tipme trigger`, the X hook, a benchmark) it
+ * dumps the kernel's rings into a new incident directory and prunes old
+ * ones.  A control socket lets desktop programs that are not root ask for
+ * triggers and hand files in (see lib/ctlproto.h).  It survives the module
+ * being unloaded and loaded again, and a full or read-only disk: errors go
+ * to the log (the journal under systemd) and it goes on.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
+#include "ctlproto.h"
+#include "incident.h"
 #include "nl.h"
 
+#define MAX_CLIENTS	32
+#define MAX_PENDING	16
+
 struct env {
+	struct incident_cfg cfg;
+	const char *sock_path;
+	const char *group;
 	int once;
 	const char *output;
 };
 
+struct client {
+	int fd;
+	int subscribed;
+	int allowed;
+	char line[TIPME_CTL_LINE_MAX];
+	size_t len;
+	/* PUT in progress */
+	char *put_data;
+	size_t put_len, put_got;
+	char put_inc[256], put_name[256];
+};
+
+static volatile sig_atomic_t quit;
+static int journal;
+static struct client clients[MAX_CLIENTS];
+static struct tnl_trigger_event pending[MAX_PENDING];
+static int npending;
+static struct { uint32_t seq; char text[TIPME_CTL_LINE_MAX]; } reasons[8];
+static gid_t group_gid = (gid_t)-1;
+
+__attribute__((format(printf, 2, 3)))
+static void logmsg(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (journal)
+		fprintf(stderr, "<%d>", prio);
+	fprintf(stderr, "tipmed: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+#define LOG_ERR_	3
+#define LOG_WARN_	4
+#define LOG_INFO_	6
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	quit = 1;
+}
+
+static void send_line(int fd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void send_line(int fd, const char *fmt, ...)
+{
+	char buf[TIPME_CTL_LINE_MAX + 64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof(buf) - 2)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	if (send(fd, buf, n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		return;	/* a subscriber that does not read loses lines */
+}
+
+static void broadcast(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void broadcast(const char *fmt, ...)
+{
+	char buf[TIPME_CTL_LINE_MAX];
+	va_list ap;
+	int i;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (i = 0; i < MAX_CLIENTS; i++)
+		if (clients[i].fd > 0 && clients[i].subscribed)
+			send_line(clients[i].fd, "%s", buf);
+}
+
+static const char *errname(int err)
+{
+	switch (err) {
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case ENOENT: return "ENOENT";
+	case ENOSPC: return "ENOSPC";
+	case EBUSY: return "EBUSY";
+	case ENOMEM: return "ENOMEM";
+	case EFBIG: return "EFBIG";
+	case ENODEV: return "ENODEV";
+	case EEXIST: return "EEXIST";
+	case EINVAL: return "EINVAL";
+	default: return "EIO";
+	}
+}
+
+static void reply_err(int fd, int err, const char *msg)
+{
+	send_line(fd, "ERR %s %s", errname(err), msg);
+}
+
+/* ---- connection to the module ---------------------------------------- */
+
+static struct tnl cmd, events;
+static int connected;
+
+static void disconnect(void)
+{
+	tnl_close(&cmd);
+	tnl_close(&events);
+	connected = 0;
+}
+
+static void try_connect(int verbose)
+{
+	struct tm_err e = { "" };
+
+	if (connected)
+		return;
+	if (tnl_open(&cmd, &e) || tnl_events_open(&events, &e)) {
+		tnl_close(&cmd);
+		if (verbose)
+			logmsg(LOG_WARN_, "%s; waiting for it", e.msg);
+		return;
+	}
+	connected = 1;
+	logmsg(LOG_INFO_, "connected to tipme.ko");
+}
+
+static void on_trigger(const struct tnl_trigger_event *ev, void *arg)
+{
+	(void)arg;
+	if (npending < MAX_PENDING)
+		pending[npending++] = *ev;
+	else
+		logmsg(LOG_ERR_, "trigger %u lost: too many pending", ev->seq);
+}
+
+static const char *take_reason(uint32_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
+		if (reasons[i].seq == seq && reasons[i].text[0]) {
+			reasons[i].seq = 0;
+			return reasons[i].text;
+		}
+	return NULL;
+}
+
+static void handle_triggers(struct env *env)
+{
+	struct tnl_dump_stats ds;
+	struct tm_err e = { "" };
+	unsigned int removed;
+	char name[128];
+	int i;
+
+	for (i = 0; i < npending; i++) {
+		const struct tnl_trigger_event *ev = &pending[i];
+
+		broadcast("TRIGGERED seq=%u mono_ns=%" PRIu64, ev->seq,
+			  ev->mono_ns);
+		e.msg[0] = '\0';
+		if (incident_create(&env->cfg, &cmd, ev, take_reason(ev->seq),
+				    name, sizeof(name), &ds, &e)) {
+			logmsg(LOG_ERR_, "trigger %u (%s): incident not saved: %s",
+			       ev->seq, tipme_trigger_source_name(ev->source),
+			       e.msg);
+			continue;
+		}
+		logmsg(LOG_INFO_, "trigger %u (%s): incident %s, %" PRIu64
+		       " bytes of records in %.3f s%s", ev->seq,
+		       tipme_trigger_source_name(ev->source), name, ds.bytes,
+		       ds.seconds, ds.discarded ? ", some overwritten while read" : "");
+		broadcast("INCIDENT seq=%u name=%s", ev->seq, name);
+		if (incident_prune(&env->cfg, &removed, &e))
+			logmsg(LOG_WARN_, "pruning: %s", e.msg);
+		else if (removed)
+			logmsg(LOG_INFO_, "pruned %u old incidents", removed);
+	}
+	npending = 0;
+}
+
+/* ---- control socket -------------------------------------------------- */
+
+static int peer_allowed(int fd)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	gid_t groups[256];
+	size_t i;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
+		return 0;
+	if (cred.uid == 0)
+		return 1;
+	if (group_gid == (gid_t)-1)
+		return 0;
+	if (cred.gid == group_gid)
+		return 1;
+	len = sizeof(groups);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len))
+		return 0;
+	for (i = 0; i < len / sizeof(gid_t); i++)
+		if (groups[i] == group_gid)
+			return 1;
+	return 0;
+}
+
+static int listen_socket(struct env *env)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[sizeof(sa.sun_path)], *slash;
+	struct group *gr;
+	int fd;
+
+	if (strlen(env->sock_path) >= sizeof(sa.sun_path)) {
+		logmsg(LOG_ERR_, "%s: path too long", env->sock_path);
+		return -1;
+	}
+	strcpy(sa.sun_path, env->sock_path);
+	strcpy(dir, env->sock_path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		mkdir(dir, 0755);
+	}
+	gr = getgrnam(env->group);
+	if (gr)
+		group_gid = gr->gr_gid;
+	else
+		logmsg(LOG_WARN_, "no group '%s': only root can use %s",
+		       env->group, env->sock_path);
+	unlink(env->sock_path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(fd, 16)) {
+		logmsg(LOG_ERR_, "%s: %s", env->sock_path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (gr && chown(env->sock_path, 0, group_gid) == 0)
+		chmod(env->sock_path, 0660);
+	else
+		chmod(env->sock_path, 0600);
+	return fd;
+}
+
+static void client_close(struct client *c)
+{
+	close(c->fd);
+	free(c->put_data);
+	memset(c, 0, sizeof(*c));
+}
+
+static uint32_t source_of(const char *word)
+{
+	if (!strcmp(word, "user"))
+		return TIPME_TRIG_NETLINK;
+	if (!strcmp(word, "xhook"))
+		return TIPME_TRIG_XHOOK;
+	if (!strcmp(word, "threshold"))
+		return TIPME_TRIG_THRESHOLD;
+	return 0;
+}
+
+static void remember_reason(uint32_t seq, const char *text)
+{
+	static unsigned int next;
+
+	reasons[next].seq = seq;
+	snprintf(reasons[next].text, sizeof(reasons[next].text), "%s", text);
+	next = (next + 1) % (sizeof(reasons) / sizeof(reasons[0]));
+}
+
+/* Returns 0 to keep the client, -1 to close it. */
+static int handle_line(struct env *env, struct client *c, char *line)
+{
+	struct tm_err e = { "" };
+	char *arg = strchr(line, ' ');
+
+	if (arg)
+		*arg++ = '\0';
+	if (!strcmp(line, "TRIGGER")) {
+		char *reason = arg ? strchr(arg, ' ') : NULL;
+		uint32_t src, seq;
+		int coalesced;
+
+		if (reason)
+			*reason++ = '\0';
+		src = arg ? source_of(arg) : 0;
+		if (!src) {
+			reply_err(c->fd, EINVAL, "usage: TRIGGER user|xhook|threshold [reason]");
+			return -1;
+		}
+		if (!connected) {
+			reply_err(c->fd, ENODEV, "tipme.ko is not loaded");
+			return -1;
+		}
+		if (tnl_trigger(&cmd, src, &seq, &coalesced, &e)) {
+			reply_err(c->fd, EIO, e.msg);
+			return -1;
+		}
+		if (reason && *reason && !coalesced)
+			remember_reason(seq, reason);
+		send_line(c->fd, "OK seq=%u coalesced=%d", seq, coalesced);
+		return -1;
+	}
+	if (!strcmp(line, "NOTE")) {
+		char *text = arg ? strchr(arg, ' ') : NULL, buf[TIPME_CTL_LINE_MAX + 2];
+
+		if (!text) {
+			reply_err(c->fd, EINVAL, "usage: NOTE <incident> <text>");
+			return -1;
+		}
+		*text++ = '\0';
+		snprintf(buf, sizeof(buf), "%s\n", text);
+		if (incident_put(&env->cfg, arg, "description.txt", buf,
+				 strlen(buf), &e))
+			reply_err(c->fd, ENOENT, e.msg);
+		else
+			send_line(c->fd, "OK");
+		return -1;
+	}
+	if (!strcmp(line, "PUT")) {
+		unsigned long long n;
+
+		if (!arg || sscanf(arg, "%255s %255s %llu", c->put_inc,
+				   c->put_name, &n) != 3 ||
+		    !ctl_name_ok(c->put_inc) || !ctl_name_ok(c->put_name)) {
+			reply_err(c->fd, EINVAL, "usage: PUT <incident> <name> <bytes>");
+			return -1;
+		}
+		if (n > TIPME_CTL_PUT_MAX) {
+			reply_err(c->fd, EFBIG, "file too large");
+			return -1;
+		}
+		c->put_data = malloc(n ? n : 1);
+		if (!c->put_data) {
+			reply_err(c->fd, ENOMEM, "out of memory");
+			return -1;
+		}
+		c->put_len = n;
+		c->put_got = 0;
+		return 0;
+	}
+	if (!strcmp(line, "LIST")) {
+		char **names;
+		size_t n, i;
+
+		if (incident_list(env->cfg.root, &names, &n, &e)) {
+			reply_err(c->fd, EIO, e.msg);
+			return -1;
+		}
+		send_line(c->fd, "OK n=%zu", n);
+		for (i = 0; i < n; i++)
+			send_line(c->fd, "%s", names[i]);
+		incident_list_free(names, n);
+		return -1;
+	}
+	if (!strcmp(line, "SUBSCRIBE")) {
+		c->subscribed = 1;
+		send_line(c->fd, "OK");
+		return 0;
+	}
+	reply_err(c->fd, EINVAL, "unknown request");
+	return -1;
+}
+
+static void finish_put(struct env *env, struct client *c)
+{
+	struct tm_err e = { "" };
+	int err;
+
+	err = incident_put(&env->cfg, c->put_inc, c->put_name, c->put_data,
+			   c->put_len, &e);
+	if (err) {
+		reply_err(c->fd, -err, e.msg);
+		logmsg(LOG_ERR_, "PUT %s/%s: %s", c->put_inc, c->put_name, e.msg);
+	} else {
+		send_line(c->fd, "OK");
+		logmsg(LOG_INFO_, "incident %s: stored %s (%zu bytes)",
+		       c->put_inc, c->put_name, c->put_len);
+	}
+	free(c->put_data);
+	c->put_data = NULL;
+}
+
+static void client_read(struct env *env, struct client *c)
+{
+	char buf[65536];
+	ssize_t n = read(c->fd, buf, sizeof(buf));
+	size_t i = 0, take;
+
+	if (n <= 0) {
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		client_close(c);
+		return;
+	}
+	while (i < (size_t)n) {
+		if (c->put_data) {
+			take = c->put_len - c->put_got;
+			if (take > (size_t)n - i)
+				take = (size_t)n - i;
+			memcpy(c->put_data + c->put_got, buf + i, take);
+			c->put_got += take;
+			i += take;
+			if (c->put_got == c->put_len) {
+				finish_put(env, c);
+				client_close(c);
+				return;
+			}
+			continue;
+		}
+		if (buf[i] == '\n') {
+			c->line[c->len] = '\0';
+			c->len = 0;
+			i++;
+			if (!c->allowed) {
+				reply_err(c->fd, EPERM, "permission denied: not root and not in the tipme group");
+				client_close(c);
+				return;
+			}
+			if (handle_line(env, c, c->line)) {
+				client_close(c);
+				return;
+			}
+			if (c->put_data && c->put_len == 0) {
+				finish_put(env, c);
+				client_close(c);
+				return;
+			}
+			continue;
+		}
+		if (c->len + 1 >= sizeof(c->line)) {
+			reply_err(c->fd, EINVAL, "line too long");
+			client_close(c);
+			return;
+		}
+		c->line[c->len++] = buf[i++];
+	}
+}
+
+static void accept_client(int lfd)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK), i;
+
+	if (fd < 0)
+		return;
+	for (i = 0; i < MAX_CLIENTS; i++) {
+		if (clients[i].fd <= 0) {
+			memset(&clients[i], 0, sizeof(clients[i]));
+			clients[i].fd = fd;
+			clients[i].allowed = peer_allowed(fd);
+			return;
+		}
+	}
+	reply_err(fd, EBUSY, "too many clients");
+	close(fd);
+}
+
+/* ---- main ------------------------------------------------------------ */
+
 static const char usage[] =
-	"usage: tipmed --once -o FILE\n"
-	"  Dump tipme.ko's rings into FILE (written atomically, mode 0600).\n"
+	"usage: tipmed [options]\n"
+	"       tipmed --once -o FILE\n"
+	"  Wait for tipme triggers and save one incident directory per trigger.\n"
+	"  -d, --incident-dir DIR  where incidents go (" TIPME_INCIDENT_DIR ")\n"
+	"  -s, --socket PATH       control socket (" TIPME_CTL_SOCKET ")\n"
+	"  -g, --group NAME        group allowed on the socket (" TIPME_CTL_GROUP ")\n"
+	"  -k, --keep N            keep at most N incidents (50; 0 = no limit)\n"
+	"  -m, --max-size MB       keep at most MB megabytes of incidents (2048)\n"
+	"  -1, --once              dump once into -o FILE and exit\n"
 	"EXAMPLES\n"
-	"  tipmed --once -o /var/tmp/stall.dump\n";
+	"  tipmed                                # as the systemd unit runs it\n"
+	"  tipmed -d /tmp/incidents -k 5\n"
+	"  tipmed --once -o /var/tmp/now.dump\n";
+
+static int run_once(struct env *env)
+{
+	struct tnl_dump_stats ds;
+	struct tm_err e = { "" };
+	struct tnl t;
+	int err;
+
+	err = tnl_open(&t, &e);
+	if (!err)
+		err = tnl_dump_to_file(&t, env->output, &ds, &e);
+	tnl_close(&t);
+	if (err) {
+		fprintf(stderr, "tipmed: %s\n", e.msg);
+		return 1;
+	}
+	printf("tipmed: %s: %" PRIu64 " bytes from %u CPUs in %.3f s\n",
+	       env->output, ds.bytes, ds.cpus, ds.seconds);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "incident-dir", required_argument, NULL, 'd' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "group", required_argument, NULL, 'g' },
+		{ "keep", required_argument, NULL, 'k' },
+		{ "max-size", required_argument, NULL, 'm' },
 		{ "once", no_argument, NULL, '1' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tnl_dump_stats ds;
+	struct env env = {
+		.cfg = { .root = TIPME_INCIDENT_DIR, .keep = 50,
+			 .max_bytes = 2048ull << 20 },
+		.sock_path = TIPME_CTL_SOCKET,
+		.group = TIPME_CTL_GROUP,
+	};
+	struct pollfd pfd[2 + MAX_CLIENTS];
+	struct sigaction sa = { .sa_handler = on_signal };
 	struct tm_err e = { "" };
-	struct env env = { 0 };
-	struct tnl t;
-	int c, err;
+	char *end;
+	int c, lfd, i, n, gone;
 
-	while ((c = getopt_long(argc, argv, "1o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:s:g:k:m:1o:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'd':
+			env.cfg.root = optarg;
+			break;
+		case 's':
+			env.sock_path = optarg;
+			break;
+		case 'g':
+			env.group = optarg;
+			break;
+		case 'k':
+			env.cfg.keep = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || *optarg == '-')
+				goto bad;
+			break;
+		case 'm':
+			env.cfg.max_bytes = strtoull(optarg, &end, 10) << 20;
+			if (*end || *optarg == '-')
+				goto bad;
+			break;
 		case '1':
 			env.once = 1;
 			break;
@@ -50,23 +599,74 @@ int main(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			fputs(usage, stderr);
-			return 2;
+			goto bad;
 		}
 	}
-	if (!env.once || !env.output || optind != argc) {
-		fputs(usage, stderr);
-		return 2;
-	}
-	err = tnl_open(&t, &e);
-	if (!err)
-		err = tnl_dump_to_file(&t, env.output, &ds, &e);
-	tnl_close(&t);
-	if (err) {
-		fprintf(stderr, "tipmed: %s\n", e.msg);
+	if (optind != argc || env.once != !!env.output)
+		goto bad;
+	if (env.once)
+		return run_once(&env);
+
+	journal = getenv("JOURNAL_STREAM") != NULL;
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	umask(077);
+	if (incident_root_init(&env.cfg, &e)) {
+		logmsg(LOG_ERR_, "%s", e.msg);
 		return 1;
 	}
-	printf("tipmed: %s: %" PRIu64 " bytes from %u CPUs in %.3f s\n",
-	       env.output, ds.bytes, ds.cpus, ds.seconds);
+	lfd = listen_socket(&env);
+	if (lfd < 0)
+		return 1;
+	logmsg(LOG_INFO_, "incidents in %s, control socket %s", env.cfg.root,
+	       env.sock_path);
+	try_connect(1);
+	while (!quit) {
+		n = 0;
+		pfd[n++] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = connected ? tnl_events_fd(&events) : -1,
+					    .events = POLLIN };
+		for (i = 0; i < MAX_CLIENTS; i++)
+			pfd[n++] = (struct pollfd){ .fd = clients[i].fd > 0 ?
+						    clients[i].fd : -1,
+						    .events = POLLIN };
+		if (poll(pfd, n, connected ? -1 : 1000) < 0) {
+			if (errno == EINTR)
+				continue;
+			logmsg(LOG_ERR_, "poll: %s", strerror(errno));
+			break;
+		}
+		if (!connected) {
+			try_connect(0);
+			continue;
+		}
+		if (pfd[1].revents) {
+			gone = 0;
+			if (tnl_events_read(&events, on_trigger, NULL, &gone, &e))
+				logmsg(LOG_WARN_, "%s", e.msg);
+			handle_triggers(&env);
+			if (gone) {
+				logmsg(LOG_WARN_, "tipme.ko was unloaded; waiting for it");
+				disconnect();
+			}
+		}
+		if (pfd[0].revents)
+			accept_client(lfd);
+		for (i = 0; i < MAX_CLIENTS; i++)
+			if (clients[i].fd > 0 && pfd[2 + i].revents)
+				client_read(&env, &clients[i]);
+	}
+	logmsg(LOG_INFO_, "exiting");
+	for (i = 0; i < MAX_CLIENTS; i++)
+		if (clients[i].fd > 0)
+			client_close(&clients[i]);
+	close(lfd);
+	unlink(env.sock_path);
+	disconnect();
 	return 0;
+bad:
+	fputs(usage, stderr);
+	return 2;
 }

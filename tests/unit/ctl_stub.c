@@ -15,3 +15,6 @@ int ctl_status(int argc, char **argv) { return stub(argc, argv); }
 int ctl_start(int argc, char **argv) { return stub(argc, argv); }
 int ctl_stop(int argc, char **argv) { return stub(argc, argv); }
 int ctl_dump(int argc, char **argv) { return stub(argc, argv); }
+int ctl_trigger(int argc, char **argv) { return stub(argc, argv); }
+int ctl_note(int argc, char **argv) { return stub(argc, argv); }
+int ctl_incidents(int argc, char **argv) { return stub(argc, argv); }

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Incident directories (see incident.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctlproto.h"
+#include "incident.h"
+#include "json.h"
+
+/* "a/b" into @buf; -ENAMETOOLONG rather than a truncated path. */
+static int pjoin(char *buf, size_t size, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la + 1 + lb >= size)
+		return -ENAMETOOLONG;
+	memmove(buf, a, la);
+	buf[la] = '/';
+	memcpy(buf + la + 1, b, lb + 1);
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void rm_tree(const char *path)
+{
+	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int fsync_path(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int mkdir_p(const char *path, mode_t mode)
+{
+	char tmp[4096], *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, mode) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/**
+ * incident_root_init() - create the root and remove leftovers
+ * @cfg: configuration
+ * @e: error message
+ *
+ * Hidden ".tmp-" directories are incidents a killed tipmed never
+ * finished: they are removed.
+ *
+ * Return: 0 or a negative errno.
+ */
+int incident_root_init(const struct incident_cfg *cfg, struct tm_err *e)
+{
+	struct dirent *de;
+	char path[4096];
+	DIR *d;
+	int err;
+
+	err = mkdir_p(cfg->root, 0700);
+	if (err)
+		return tm_err_set(e, -err, "%s: %s", cfg->root, strerror(-err));
+	d = opendir(cfg->root);
+	if (!d)
+		return tm_err_set(e, errno, "%s: %s", cfg->root, strerror(errno));
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, ".tmp-", 5))
+			continue;
+		if (pjoin(path, sizeof(path), cfg->root, de->d_name))
+			continue;
+		rm_tree(path);
+	}
+	closedir(d);
+	return 0;
+}
+
+static int write_meta(const char *dir, const struct tnl_trigger_event *ev,
+		      const struct tnl_dump_stats *ds, const char *utc,
+		      struct tm_err *e)
+{
+	char path[4096], host[256] = "";
+	struct jw w;
+	FILE *f;
+	int fd;
+
+	if (pjoin(path, sizeof(path), dir, "meta.json"))
+		return tm_err_set(e, ENAMETOOLONG, "%s: path too long", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
+	}
+	gethostname(host, sizeof(host) - 1);
+	jw_init(&w, f, JW_PRETTY);
+	jw_obj_begin(&w);
+	jw_kstr(&w, "tipme_version", TIPME_VERSION_STRING);
+	jw_kstr(&w, "host", host);
+	jw_key(&w, "trigger");
+	jw_obj_begin(&w);
+	jw_ku64(&w, "seq", ev->seq);
+	jw_kstr(&w, "source", tipme_trigger_source_name(ev->source));
+	jw_kstr(&w, "utc", utc);
+	jw_ku64(&w, "mono_ns", ev->mono_ns);
+	jw_ku64(&w, "real_ns", ev->real_ns);
+	jw_ku64(&w, "ts", ev->ts);
+	jw_obj_end(&w);
+	jw_key(&w, "kernel_dump");
+	jw_obj_begin(&w);
+	jw_kstr(&w, "file", "kernel.dump");
+	jw_ku64(&w, "record_bytes", ds->bytes);
+	jw_ku64(&w, "subbufs", ds->subbufs);
+	jw_ku64(&w, "discarded_subbufs", ds->discarded);
+	jw_ku64(&w, "cpus", ds->cpus);
+	jw_kdouble(&w, "seconds", ds->seconds);
+	jw_obj_end(&w);
+	jw_obj_end(&w);
+	if (jw_finish(&w) || fflush(f) || fsync(fileno(f))) {
+		fclose(f);
+		return tm_err_set(e, errno ? errno : EIO, "%s: %s", path,
+				  strerror(errno ? errno : EIO));
+	}
+	if (fclose(f))
+		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+static int write_file(const char *path, const void *data, size_t len)
+{
+	const char *p = data;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? -errno : -EIO;
+
+			close(fd);
+			unlink(path);
+			return err;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fsync(fd)) {
+		int err = -errno;
+
+		close(fd);
+		unlink(path);
+		return err;
+	}
+	close(fd);
+	return 0;
+}
+
+/**
+ * incident_create() - dump the kernel into a new incident directory
+ * @cfg: configuration
+ * @t: connection to the module
+ * @ev: the trigger
+ * @reason: a description given with the trigger, or NULL
+ * @name: set to the incident's name
+ * @name_len: size of @name
+ * @ds: statistics of the kernel dump
+ * @e: error message
+ *
+ * Return: 0 or a negative errno; on failure nothing is left behind.
+ */
+int incident_create(const struct incident_cfg *cfg, struct tnl *t,
+		    const struct tnl_trigger_event *ev, const char *reason,
+		    char *name, size_t name_len, struct tnl_dump_stats *ds,
+		    struct tm_err *e)
+{
+	char utc[32], base[64], tmp[4096], final[4096], path[4096];
+	time_t secs = (time_t)(ev->real_ns / 1000000000ull);
+	struct stat st;
+	struct tm tm;
+	int err, i;
+
+	gmtime_r(&secs, &tm);
+	strftime(utc, sizeof(utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(base, sizeof(base), "%Y%m%dT%H%M%SZ", &tm);
+	for (i = 1; i < 100; i++) {
+		if (i == 1)
+			snprintf(name, name_len, "%s-%u", base, ev->seq);
+		else
+			snprintf(name, name_len, "%s-%u-%d", base, ev->seq, i);
+		if (pjoin(final, sizeof(final), cfg->root, name))
+			return tm_err_set(e, ENAMETOOLONG, "%s: path too long",
+					  cfg->root);
+		if (stat(final, &st))
+			break;
+	}
+	snprintf(path, sizeof(path), ".tmp-%s", name);
+	if (pjoin(tmp, sizeof(tmp), cfg->root, path))
+		return tm_err_set(e, ENAMETOOLONG, "%s: path too long", cfg->root);
+	rm_tree(tmp);
+	if (mkdir(tmp, 0700))
+		return tm_err_set(e, errno, "%s: %s", tmp, strerror(errno));
+	pjoin(path, sizeof(path), tmp, "kernel.dump");	/* fits: tmp did */
+	err = tnl_dump_to_file(t, path, ds, e);
+	if (!err)
+		err = write_meta(tmp, ev, ds, utc, e);
+	if (!err && reason && *reason) {
+		char line[TIPME_CTL_LINE_MAX + 2];
+
+		pjoin(path, sizeof(path), tmp, "description.txt");
+		snprintf(line, sizeof(line), "%s\n", reason);
+		err = write_file(path, line, strlen(line));
+		if (err)
+			tm_err_set(e, -err, "%s: %s", path, strerror(-err));
+	}
+	if (!err) {
+		err = fsync_path(tmp);
+		if (!err && rename(tmp, final))
+			err = -errno;
+		if (err)
+			tm_err_set(e, -err, "%s: %s", final, strerror(-err));
+	}
+	if (err) {
+		rm_tree(tmp);
+		return err;
+	}
+	fsync_path(cfg->root);
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/**
+ * incident_list() - the incidents under @root, oldest first
+ * @root: directory
+ * @names: set to a malloc'ed array of names
+ * @n: number of names
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int incident_list(const char *root, char ***names, size_t *n, struct tm_err *e)
+{
+	char **v = NULL, **nv;
+	struct dirent *de;
+	size_t cnt = 0;
+	DIR *d = opendir(root);
+
+	*names = NULL;
+	*n = 0;
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		return tm_err_set(e, errno, "%s: %s", root, strerror(errno));
+	}
+	while ((de = readdir(d))) {
+		if (!ctl_name_ok(de->d_name) || de->d_type == DT_REG)
+			continue;
+		nv = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!nv || !(nv[cnt] = strdup(de->d_name))) {
+			closedir(d);
+			incident_list_free(nv ? nv : v, cnt);
+			return tm_err_set(e, ENOMEM, "out of memory");
+		}
+		v = nv;
+		cnt++;
+	}
+	closedir(d);
+	qsort(v, cnt, sizeof(*v), name_cmp);
+	*names = v;
+	*n = cnt;
+	return 0;
+}
+
+void incident_list_free(char **names, size_t n)
+{
+	while (n--)
+		free(names[n]);
+	free(names);
+}
+
+static uint64_t tree_bytes;
+
+static int add_size(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)path;
+	(void)ftw;
+	if (flag == FTW_F)
+		tree_bytes += (uint64_t)st->st_blocks * 512;
+	return 0;
+}
+
+/**
+ * incident_prune() - remove the oldest incidents beyond the limits
+ * @cfg: configuration
+ * @removed: set to the number removed
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
+		   struct tm_err *e)
+{
+	char **names, path[4096];
+	uint64_t *sizes, total = 0;
+	size_t n, i, first = 0;
+	int err;
+
+	*removed = 0;
+	err = incident_list(cfg->root, &names, &n, e);
+	if (err)
+		return err;
+	sizes = calloc(n ? n : 1, sizeof(*sizes));
+	if (!sizes) {
+		incident_list_free(names, n);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		if (pjoin(path, sizeof(path), cfg->root, names[i]))
+			continue;
+		tree_bytes = 0;
+		nftw(path, add_size, 16, FTW_PHYS);
+		sizes[i] = tree_bytes;
+		total += tree_bytes;
+	}
+	/* Never remove the newest incident: it is the one just written. */
+	while (first + 1 < n &&
+	       ((cfg->keep && n - first > cfg->keep) ||
+		(cfg->max_bytes && total > cfg->max_bytes))) {
+		if (!pjoin(path, sizeof(path), cfg->root, names[first]))
+			rm_tree(path);
+		total -= sizes[first];
+		first++;
+		(*removed)++;
+	}
+	free(sizes);
+	incident_list_free(names, n);
+	return 0;
+}
+
+/**
+ * incident_put() - store a file in an existing incident, atomically
+ * @cfg: configuration
+ * @incident: incident name
+ * @file: file name inside it
+ * @data: contents
+ * @len: their size
+ * @e: error message
+ *
+ * Replaces a file of the same name.
+ *
+ * Return: 0 or a negative errno.
+ */
+int incident_put(const struct incident_cfg *cfg, const char *incident,
+		 const char *file, const void *data, size_t len,
+		 struct tm_err *e)
+{
+	char dir[4096], tmp[4096], final[4096];
+	struct stat st;
+	int err;
+
+	if (!ctl_name_ok(incident) || !ctl_name_ok(file))
+		return tm_err_set(e, EINVAL, "bad incident or file name");
+	if (pjoin(dir, sizeof(dir), cfg->root, incident))
+		return tm_err_set(e, ENAMETOOLONG, "path too long");
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return tm_err_set(e, ENOENT, "no incident '%s'", incident);
+	snprintf(final, sizeof(final), ".tmp-%s", file);
+	if (pjoin(tmp, sizeof(tmp), dir, final) ||
+	    pjoin(final, sizeof(final), dir, file))
+		return tm_err_set(e, ENAMETOOLONG, "path too long");
+	unlink(tmp);
+	err = write_file(tmp, data, len);
+	if (!err && rename(tmp, final))
+		err = -errno;
+	if (err) {
+		unlink(tmp);
+		return tm_err_set(e, -err, "%s: %s", final, strerror(-err));
+	}
+	fsync_path(dir);
+	return 0;
+}

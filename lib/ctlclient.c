@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Client side of tipmed's control socket (see ctlproto.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "ctlproto.h"
+
+int ctl_name_ok(const char *name)
+{
+	const char *p;
+
+	if (!name || !*name || name[0] == '.' || strlen(name) > 200)
+		return 0;
+	for (p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
+		      *p == '-'))
+			return 0;
+	return 1;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static const struct { const char *name; int err; } errnames[] = {
+	{ "EPERM", EPERM }, { "EACCES", EACCES }, { "ENOENT", ENOENT },
+	{ "EINVAL", EINVAL }, { "ENOSPC", ENOSPC }, { "EBUSY", EBUSY },
+	{ "EEXIST", EEXIST }, { "EIO", EIO }, { "ENOMEM", ENOMEM },
+	{ "EFBIG", EFBIG }, { "ENODEV", ENODEV },
+};
+
+int ctlc_request(const char *path, const char *req, const void *data,
+		 size_t len, char *reply, size_t rlen, struct tm_err *e)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	size_t got = 0, i;
+	int fd, err;
+	char c;
+
+	if (!path)
+		path = TIPME_CTL_SOCKET;
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return tm_err_set(e, ENAMETOOLONG, "%s: path too long", path);
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return tm_err_set(e, errno, "socket: %s", strerror(errno));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = errno;
+		close(fd);
+		if (err == ENOENT || err == ECONNREFUSED)
+			return tm_err_set(e, err, "%s: tipmed is not running (%s)",
+					  path, strerror(err));
+		if (err == EACCES)
+			return tm_err_set(e, err,
+					  "%s: permission denied (join the '%s' group)",
+					  path, TIPME_CTL_GROUP);
+		return tm_err_set(e, err, "%s: %s", path, strerror(err));
+	}
+	err = write_all(fd, req, strlen(req));
+	if (!err)
+		err = write_all(fd, "\n", 1);
+	if (!err && data && len)
+		err = write_all(fd, data, len);
+	if (err) {
+		close(fd);
+		return tm_err_set(e, -err, "%s: write: %s", path, strerror(-err));
+	}
+	while (got + 1 < rlen) {
+		ssize_t n = read(fd, &c, 1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || c == '\n')
+			break;
+		reply[got++] = c;
+	}
+	reply[got] = '\0';
+	close(fd);
+	if (!strncmp(reply, "OK", 2))
+		return 0;
+	if (!strncmp(reply, "ERR ", 4)) {
+		const char *name = reply + 4, *msg = strchr(name, ' ');
+		int num = EIO;
+
+		for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
+			if (!strncmp(name, errnames[i].name, strlen(errnames[i].name)))
+				num = errnames[i].err;
+		return tm_err_set(e, num, "tipmed: %s", msg ? msg + 1 : name);
+	}
+	return tm_err_set(e, EPROTO, "tipmed: unexpected reply '%s'", reply);
+}
+
+int ctlc_reply_u64(const char *reply, const char *key, uint64_t *v)
+{
+	size_t kl = strlen(key);
+	const char *p = reply;
+
+	while ((p = strstr(p, key))) {
+		if ((p == reply || p[-1] == ' ') && p[kl] == '=') {
+			*v = strtoull(p + kl + 1, NULL, 10);
+			return 0;
+		}
+		p += kl;
+	}
+	return -ENOENT;
+}

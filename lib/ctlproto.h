@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tipmed's control socket: how desktop programs that are not root (the X
+ * hook, benchmarks, the CLI of a user in the "tipme" group) ask for a
+ * dump and hand files in for an incident.
+ *
+ * A stream socket, TIPME_CTL_SOCKET, mode 0660, group TIPME_CTL_GROUP.
+ * Requests are one line each; every request gets one reply line:
+ *   "OK[ key=value...]" or "ERR <ERRNO-NAME> <message>".
+ *
+ *   TRIGGER <source> [reason]   source: user | xhook | threshold
+ *                               -> OK seq=N coalesced=0|1
+ *   NOTE <incident> <text>      set the incident's description
+ *   PUT <incident> <name> <n>   then exactly n bytes: store file <name>
+ *   LIST                        -> OK n=N, then N lines "<incident>"
+ *   SUBSCRIBE                   -> OK, then lines for every trigger:
+ *                                 "TRIGGERED seq=N mono_ns=T" when the
+ *                                 kernel announces it, and
+ *                                 "INCIDENT seq=N name=NAME" once its
+ *                                 directory exists
+ *
+ * Incident and file names are [A-Za-z0-9._-], not starting with '.'.
+ */
+#ifndef TIPME_LIB_CTLPROTO_H
+#define TIPME_LIB_CTLPROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+#define TIPME_CTL_SOCKET	"/run/tipme/tipmed.sock"
+#define TIPME_CTL_GROUP		"tipme"
+#define TIPME_INCIDENT_DIR	"/var/lib/tipme/incidents"
+#define TIPME_CTL_LINE_MAX	4096
+#define TIPME_CTL_PUT_MAX	(512u << 20)
+
+int ctl_name_ok(const char *name);
+
+/**
+ * ctlc_request() - connect, send one request line, read the reply line
+ * @path: socket path (NULL: TIPME_CTL_SOCKET)
+ * @req: request, without newline
+ * @data: bytes to send after the line (PUT), or NULL
+ * @len: their number
+ * @reply: the reply line, without newline
+ * @rlen: size of @reply
+ * @e: error message; an "ERR" reply becomes its errno and message
+ *
+ * Return: 0 or a negative errno.
+ */
+int ctlc_request(const char *path, const char *req, const void *data,
+		 size_t len, char *reply, size_t rlen, struct tm_err *e);
+
+/**
+ * ctlc_reply_u64() - the value of "key=" in a reply line
+ * @reply: the line
+ * @key: key without '='
+ * @v: result
+ *
+ * Return: 0 or -ENOENT.
+ */
+int ctlc_reply_u64(const char *reply, const char *key, uint64_t *v);
+
+#endif
