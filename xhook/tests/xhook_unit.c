@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of tipme-xhook's parser, ring, dump writer and dump reader,
+ * on synthetic RECORD data: no X server needed.  Prints TAP.  Meant to run
+ * under ASan/UBSan too (make SAN='-fsanitize=address,undefined ...').
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "xhook.h"
+#include "xdump_read.h"
+
+static int tests, failures;
+
+static void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	tests++;
+	if (!cond)
+		failures++;
+	printf("%sok %d - ", cond ? "" : "not ", tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+#define T0_MS	5000000U		/* an X time, ms */
+#define RECV_NS	(5000000ULL * 1000000ULL + 2500000ULL)	/* 2.5 ms later */
+
+static struct xh_state st;
+
+static void reset(void)
+{
+	if (st.ring)
+		xh_state_free(&st);
+	memset(&st, 0, sizeof(st));
+	if (xh_state_init(&st, 1 << 20, 1024)) {
+		printf("Bail out! cannot allocate the ring\n");
+		exit(1);
+	}
+	st.ctrl_base = 0x00200000;
+	st.data_base = 0x00400000;
+	st.xres_major = 130;
+	st.xi_major = 131;
+	st.xtest_major = 132;
+	st.keys.ctrl = 4;
+	st.keys.alt = 8;
+	st.keys.shift = 1;
+	st.keys.lock = 2;
+	st.keys.numlock = 16;
+	st.keys.minus[0] = 20;
+	st.keys.n_minus = 1;
+	st.keys.zero[0] = 19;
+	st.keys.n_zero = 1;
+	st.keys.one[0] = 10;
+	st.keys.n_one = 1;
+	st.keys.modkey[37] = 4;		/* Control_L */
+	st.keys.modkey[64] = 8;		/* Alt_L */
+	xh_client_new(&st, 0, TIPME_X11_CL_SERVER, 0);
+}
+
+static struct tipme_x11_rec *rec(uint64_t i)
+{
+	return i < st.head ? &st.ring[i % st.cap] : NULL;
+}
+
+/* a growing byte buffer for building RECORD data */
+struct buf {
+	uint8_t *p;
+	size_t len;
+};
+
+static void put(struct buf *b, const void *d, size_t n)
+{
+	b->p = realloc(b->p, b->len + n);
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+static void put32(struct buf *b, uint32_t v)
+{
+	put(b, &v, 4);
+}
+
+static void feed(uint8_t cat, uint32_t base, struct buf *b)
+{
+	struct xh_reply r = {
+		.category = cat,
+		.element_header = XH_EH_SERVER_TIME | XH_EH_CLIENT_TIME | XH_EH_CLIENT_SEQ,
+		.xid_base = base,
+		.server_time = T0_MS,
+	};
+
+	xh_parse_reply(&st, &r, b ? b->p : NULL, b ? b->len : 0, RECV_NS);
+}
+
+/* a request element: time, seq, then the request */
+static void req(struct buf *b, uint32_t seq, const uint8_t *q, size_t n)
+{
+	put32(b, T0_MS);
+	put32(b, seq);
+	put(b, q, n);
+}
+
+static void event(struct buf *b, const uint8_t ev[32])
+{
+	put32(b, T0_MS);
+	put(b, ev, 32);
+}
+
+static void test_unwrap(void)
+{
+	ok(xh_unwrap_ms(1000, 1000500000ULL) == 1000000000ULL, "unwrap: plain");
+	ok(xh_unwrap_ms(0xfffffff0U, (1ULL << 32) * 1000000ULL + 5000000ULL) ==
+	   (0xfffffff0ULL) * 1000000ULL, "unwrap: stamp just before a wrap");
+	ok(xh_unwrap_ms(3, (1ULL << 32) * 1000000ULL - 1000000ULL) ==
+	   ((1ULL << 32) + 3) * 1000000ULL, "unwrap: stamp just after a wrap");
+	ok(xh_unwrap_ms(10, 5000000ULL) == 10000000ULL,
+	   "unwrap: stamp slightly ahead of the receive time, near boot");
+}
+
+static void test_requests(void)
+{
+	const uint32_t base = 0x00600000;
+	struct buf b = { 0 };
+	size_t img = 320 * 320 * 4, n = 28 + img;
+	uint8_t *put_image = calloc(1, n);
+	uint8_t pp[16] = { 64, 0, 4, 0, 1, 0, 0x60, 0, 2, 0, 0, 0, 1, 0, 1, 0 };
+	uint8_t it8[20] = { 76, 5, 5, 0, 1, 0, 0x60, 0, 2, 0, 0x60, 0, 5, 0, 9, 0,
+			    's', 'e', 'c', 'r' };
+	uint8_t gif[4] = { 43, 0, 1, 0 };
+	uint8_t reply[40] = { 1, 0, 9, 0, 0, 0, 0, 0 };
+	struct tipme_x11_rec *r;
+
+	reset();
+	feed(XH_CAT_CLIENT_STARTED, base, NULL);
+	ok(st.ncl == 2 && st.cl[1].generation == 1 && st.npending == 1,
+	   "ClientStarted: a new client, queued for its PID");
+	/* PutImage with BIG-REQUESTS: length16 = 0, then the 32-bit length */
+	put_image[0] = 72;
+	put_image[1] = 2;
+	*(uint32_t *)(put_image + 4) = (uint32_t)(n / 4);
+	*(uint32_t *)(put_image + 8) = 0x00600001;	/* drawable */
+	*(uint16_t *)(put_image + 16) = 320;
+	*(uint16_t *)(put_image + 18) = 320;
+	req(&b, 7, put_image, n);
+	req(&b, 8, pp, sizeof(pp));
+	req(&b, 9, gif, sizeof(gif));
+	put(&b, it8, sizeof(it8));	/* no element header: malformed below */
+	feed(XH_CAT_FROM_CLIENT, base, &b);
+	r = rec(1);
+	ok(r && r->kind == TIPME_X11_REQUEST && r->major == 72 && r->length == n &&
+	   (r->flags & TIPME_X11_REC_BIGREQ) && r->op_size == 320 * 320 &&
+	   r->xid == 0x00600001 && r->seq == 7 && r->client == 1,
+	   "BIG-REQUESTS PutImage: length, op-size, XID and sequence");
+	r = rec(2);
+	ok(r && r->major == 64 && r->seq == 8 && r->op_size == 1 && r->length == 16,
+	   "the request after it is parsed in step");
+	ok(r && r->time_ns == T0_MS * 1000000ULL && r->late_us == 2500,
+	   "element time unwrapped, lateness 2.5 ms");
+	ok(st.stats.dropped == 1 && st.head == 4,
+	   "a malformed element drops the rest of its reply, counted");
+	free(b.p);
+	b = (struct buf){ 0 };
+	req(&b, 10, it8, sizeof(it8));
+	feed(XH_CAT_FROM_CLIENT, base, &b);
+	r = rec(4);
+	ok(r && r->major == 76 && r->op_size == 5 && r->xid == 0x00600001,
+	   "ImageText8: string length as op-size");
+	ok(memmem(st.ring, st.cap * sizeof(*st.ring), "secr", 4) == NULL,
+	   "request bodies never reach the ring");
+	free(b.p);
+	/* the reply to GetInputFocus (seq 9) is matched to its request */
+	b = (struct buf){ 0 };
+	put32(&b, T0_MS);
+	put(&b, reply, 32);
+	feed(XH_CAT_FROM_SERVER, base, &b);
+	r = rec(5);
+	ok(r && r->kind == TIPME_X11_REPLY && r->seq == 9 && r->major == 43 &&
+	   (r->flags & TIPME_X11_REC_MATCHED) && r->length == 32,
+	   "reply matched to its request");
+	free(b.p);
+	b = (struct buf){ 0 };
+	put32(&b, T0_MS);
+	reply[4] = 2;	/* says 8 more bytes, but they are missing */
+	put(&b, reply, 36);
+	feed(XH_CAT_FROM_SERVER, base, &b);
+	ok(st.head == 6 && st.stats.dropped == 2, "a reply longer than its data is dropped");
+	free(b.p);
+	/* death and reuse of the base */
+	feed(XH_CAT_CLIENT_DIED, base, NULL);
+	feed(XH_CAT_CLIENT_STARTED, base, NULL);
+	ok(st.ncl == 3 && (st.cl[1].flags & TIPME_X11_CL_DIED) && st.cl[2].generation == 2 &&
+	   st.cl[2].xid_base == base, "a reused base is a new client (base, generation)");
+	free(put_image);
+}
+
+static void test_events(void)
+{
+	const uint32_t base = 0x00800000;
+	uint8_t kp[32] = { 2, 38, 5, 0, 0x10, 0x27, 0, 0 };
+	uint8_t ge[32] = { 35, 131, 6, 0, 20, 0, 0, 0, 2, 0, 3, 0, 0x20, 0x4e, 0, 0,
+			   38, 0, 0, 0 };
+	uint8_t km[32] = { 11, 0xff, 0xff };
+	uint8_t cn[32] = { 22, 0, 7, 0, 1, 0, 0x80, 0, 2, 0, 0x80, 0 };
+	struct buf b = { 0 };
+	struct tipme_x11_rec *r;
+	uint64_t h0;
+	int i, clean = 1;
+
+	reset();
+	kp[28] = 0x11;	/* state: Shift | Mod2 */
+	event(&b, kp);
+	event(&b, ge);
+	event(&b, km);
+	event(&b, cn);
+	feed(XH_CAT_FROM_SERVER, base, &b);
+	r = rec(0);
+	ok(r && r->kind == TIPME_X11_EVENT && r->major == 2 && r->detail == 0 &&
+	   r->state == 0 && (r->flags & TIPME_X11_REC_REDACTED) && r->x_time == 10000,
+	   "key logging off: a delivered KeyPress keeps type and time only");
+	r = rec(1);
+	ok(r && r->major == 35 && r->minor == 2 && r->detail == 131 && r->state == 0 &&
+	   (r->flags & TIPME_X11_REC_TRUNCATED) && (r->flags & TIPME_X11_REC_REDACTED) &&
+	   r->length == 32, "GenericEvent: 32 bytes, XI key event redacted");
+	r = rec(2);
+	ok(r && r->major == 22 && st.head == 3 && st.stats.keymap_dropped == 1,
+	   "KeymapNotify dropped, the next event parsed in step");
+	ok(r && r->xid == 0x00800002, "ConfigureNotify: its window");
+	for (i = 0; i < (int)st.head; i++)
+		if (st.ring[i].detail == 38 || st.ring[i].state == 0x11)
+			clean = 0;
+	ok(clean, "no keycode or modifier state in the ring");
+	st.keylog = 1;
+	h0 = st.head;
+	feed(XH_CAT_FROM_SERVER, base, &b);
+	r = rec(h0);
+	ok(r && r->detail == 38 && r->state == 0x11, "key logging on: keycode and state kept");
+	ok(st.head == h0 + 4, "key logging on: KeymapNotify recorded (without its bits)");
+	free(b.p);
+}
+
+static void device_key(uint8_t type, uint8_t kc, uint16_t state)
+{
+	uint8_t ev[32] = { type, kc };
+	struct buf b = { 0 };
+
+	memcpy(ev + 28, &state, 2);
+	event(&b, ev);
+	feed(XH_CAT_FROM_SERVER, 0, &b);
+	free(b.p);
+}
+
+static void test_hotkeys(void)
+{
+	reset();
+	device_key(2, 20, 4 | 8 | 2 | 16);
+	ok(st.want & XH_WANT_TRIGGER, "Ctrl-Alt-Minus with CapsLock and NumLock triggers");
+	ok(st.ring[0].kind == TIPME_X11_TRIGGER && st.ring[1].kind == TIPME_X11_DEVICE &&
+	   st.ring[1].client == TIPME_X11_CLIENT_SERVER && st.ring[1].detail == 0,
+	   "trigger mark, then the device event, redacted");
+	st.want = 0;
+	st.last_trigger_ns = 0;
+	device_key(2, 20, 4 | 8 | 64);
+	ok(!(st.want & XH_WANT_TRIGGER), "an extra modifier (Mod4) does not trigger");
+	/* modifiers known only from the key stream (state 0 in the event) */
+	device_key(2, 37, 0);
+	device_key(2, 64, 0);
+	device_key(2, 20, 0);
+	ok(st.want & XH_WANT_TRIGGER, "modifiers tracked from device key events");
+	device_key(3, 20, 0);
+	device_key(3, 64, 0);
+	device_key(3, 37, 0);
+	ok(st.held_mods == 0, "modifier releases tracked");
+	device_key(2, 10, 4 | 8);
+	ok(st.keylog == 1 && st.keylog_ever, "Ctrl-Alt-1: key logging on");
+	device_key(2, 19, 4 | 8);
+	ok(st.keylog == 0, "Ctrl-Alt-0: key logging off");
+}
+
+static void test_control(void)
+{
+	uint8_t noop[4] = { 127, 0, 1, 0 };
+	uint8_t qci[12] = { 130, 4, 3, 0, 1, 0, 0, 0, 0, 0, 0x60, 0 };
+	struct buf b = { 0 };
+
+	reset();
+	feed(XH_CAT_CLIENT_STARTED, 0x00600000, NULL);
+	st.query_active = 1;
+	st.query_n = 2;
+	st.query_ids[0] = 1;
+	st.query_bases[0] = 0x00600000;
+	st.query_ids[1] = 7;
+	st.query_bases[1] = 0x00a00000;
+	req(&b, 41, qci, sizeof(qci));
+	req(&b, 42, noop, sizeof(noop));
+	feed(XH_CAT_FROM_CLIENT, st.ctrl_base, &b);
+	ok(st.query_bound && st.query_ok[0] && !st.query_ok[1],
+	   "PID query bound to the clients alive at its point in the stream");
+	ok(st.marker_valid && st.marker_seq == 42, "fence marker seen");
+	ok(st.head == 1, "the control connection's requests are not recorded");
+	free(b.p);
+}
+
+static void test_fuzz_parser(void)
+{
+	uint8_t d[256];
+	unsigned seed = 1, i, j;
+
+	reset();
+	for (i = 0; i < 20000; i++) {
+		struct xh_reply r = {
+			.category = (uint8_t)(i % 4),
+			.element_header = (uint8_t)(i % 8),
+			.client_swapped = (uint8_t)(i % 5 == 0),
+			.xid_base = (i % 7) << 21,
+			.server_time = T0_MS,
+		};
+		size_t len = (size_t)(rand_r(&seed) % sizeof(d));
+
+		for (j = 0; j < len; j++)
+			d[j] = (uint8_t)rand_r(&seed);
+		if (i % 3 == 0 && len > 12)
+			d[6] = d[7] = 0;	/* BIG-REQUESTS-looking lengths */
+		xh_parse_reply(&st, &r, d, len, RECV_NS + i);
+	}
+	ok(1, "20000 random RECORD replies parsed without a fault");
+}
+
+static int build(uint8_t **buf, size_t *len)
+{
+	struct xh_snapshot s;
+	struct tipme_x11_ext e = { .major = 130, .first_event = 90, .name = "X-Resource" };
+	int err;
+
+	memset(&s, 0, sizeof(s));
+	xh_clock_pair(&st);
+	if (xh_snapshot_take(&st, &s))
+		return -ENOMEM;
+	s.trigger = TIPME_X11_TRIGGER_SIGNAL;
+	s.exts = &e;
+	s.nexts = 1;
+	s.system = "display=:9\n";
+	s.description = "typing lagged";
+	err = xh_dump_build(&s, buf, len);
+	xh_snapshot_free(&s);
+	return err;
+}
+
+static void test_dump(void)
+{
+	struct tipme_x11_rec r;
+	struct xdump d;
+	uint8_t *buf = NULL;
+	size_t len = 0, n;
+	char err[256], dir[] = "/tmp/xhook-unit-XXXXXX", path[300];
+	int fails = 0, crashes_checked = 0;
+	FILE *null = fopen("/dev/null", "w");
+	struct stat sb;
+
+	test_requests();	/* some records and clients in the ring */
+	ok(build(&buf, &len) == 0, "dump built");
+	ok(xdump_parse(buf, len, &d, err, sizeof(err)) == 0, "dump parses: %s",
+	   xdump_parse(buf, len, &d, err, sizeof(err)) ? err : "ok");
+	xdump_rec(&d, 1, &r);
+	ok(d.recs.count == st.head && r.major == 72 && r.op_size == 320 * 320 &&
+	   d.clients.count == st.ncl && d.clocks.count == 1 && d.exts.count == 1 &&
+	   d.have_stats && d.stats.written == st.stats.written &&
+	   d.description_len == 13, "dump round trip");
+	for (n = 0; n < len; n++)
+		if (xdump_parse(buf, n, &d, err, sizeof(err)) == 0)
+			fails++;
+	ok(fails == 0, "every truncation is refused (%d accepted)", fails);
+	for (n = 0; n < len; n += 1 + n / 64) {
+		buf[n] ^= 0x5a;
+		if (xdump_parse(buf, len, &d, err, sizeof(err)) == 0) {
+			xdump_print(null, &d, 0);
+			xdump_print(null, &d, 1);
+			crashes_checked++;
+		}
+		buf[n] ^= 0x5a;
+	}
+	ok(1, "byte flips: refused or printed without a fault (%d printed)", crashes_checked);
+
+	/* an older writer's shorter records and a newer writer's longer ones */
+	{
+		uint8_t f[64 + 24 + 16 + 2 * 72] = { 0 };
+		struct tipme_x11_header h = { .version = 1, .header_size = 64,
+			.byte_order = TIPME_BYTE_ORDER_MARK, .nr_sections = 1,
+			.file_size = sizeof(f) };
+		struct tipme_section s = { .type = TIPME_X11_SEC_RECORDS, .size = 16 + 2 * 72 };
+		struct tipme_x11_array a = { .entry_size = 72, .count = 2 };
+		struct tipme_x11_rec one = { .time_ns = 5, .kind = 1, .major = 8, .op_size = 9 };
+
+		memcpy(h.magic, TIPME_X11_MAGIC, 8);
+		memcpy(f, &h, 64);
+		memcpy(f + 88, &a, 16);
+		memcpy(f + 104, &one, sizeof(one));
+		memset(f + 104 + sizeof(one), 0xee, 72 - sizeof(one));
+		memcpy(f + 104 + 72, &one, sizeof(one));
+		s.crc32 = xdump_crc32(0, f + 88, 16 + 2 * 72);
+		memcpy(f + 64, &s, 24);
+		ok(xdump_parse(f, sizeof(f), &d, err, sizeof(err)) == 0, "longer records parse");
+		xdump_rec(&d, 1, &r);
+		ok(r.time_ns == 5 && r.major == 8 && r.op_size == 9, "longer records: known fields read");
+		a.entry_size = 24;
+		a.count = 1;
+		memcpy(f + 88, &a, 16);
+		s.crc32 = xdump_crc32(0, f + 88, 16 + 2 * 72);
+		memcpy(f + 64, &s, 24);
+		ok(xdump_parse(f, sizeof(f), &d, err, sizeof(err)) == 0, "shorter records parse");
+		xdump_rec(&d, 0, &r);
+		ok(r.time_ns == 5 && r.major == 8 && r.op_size == 0, "shorter records: zero-filled");
+	}
+
+	ok(mkdtemp(dir) != NULL, "temp dir");
+	ok(xh_write_atomic(dir, "a.xdump", buf, len) == 0, "atomic write");
+	snprintf(path, sizeof(path), "%s/a.xdump", dir);
+	ok(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600 && (size_t)sb.st_size == len,
+	   "dump file mode 0600, full size");
+	ok(xdump_print_file(path, 1, null, null) == 0, "print --json of the written file");
+	unlink(path);
+	rmdir(dir);
+	fclose(null);
+	free(buf);
+}
+
+static void test_ring_wrap(void)
+{
+	uint64_t i;
+
+	reset();
+	for (i = 0; i < st.cap + 10; i++)
+		xh_ring_next(&st)->seq = (uint32_t)i;
+	ok(st.stats.overwritten == 10 && st.stats.written == st.cap + 10,
+	   "ring wrap: overwritten records counted");
+	{
+		struct xh_snapshot s;
+
+		memset(&s, 0, sizeof(s));
+		ok(xh_snapshot_take(&st, &s) == 0 && s.nrecs == st.cap && s.recs[0].seq == 10 &&
+		   s.recs[s.nrecs - 1].seq == st.cap + 9 && (s.flags & TIPME_X11_FILE_WRAPPED),
+		   "snapshot: oldest first after a wrap");
+		xh_snapshot_free(&s);
+	}
+}
+
+int main(void)
+{
+	test_unwrap();
+	test_requests();
+	test_events();
+	test_hotkeys();
+	test_control();
+	test_fuzz_parser();
+	test_dump();
+	test_ring_wrap();
+	xh_state_free(&st);
+	printf("1..%d\n", tests);
+	return failures != 0;
+}
