@@ -93,11 +93,31 @@ set -e
 
 [ -s "$json" ] || tap_bail "kunit.py failed before any test ran (exit $rc; log: $log)"
 
-python3 - "$json" "$rc" <<'EOF'
-import json, sys
+python3 - "$json" "$rc" "$build/test.log" "$TIPME_ROOT" "$hook" <<'EOF'
+import json, os, re, sys
 
 data = json.load(open(sys.argv[1]))
 kunit_rc = int(sys.argv[2])
+# The kernel's messages about failed expectations, by test case name,
+# with file names pointing back into the repository.
+details = {}
+try:
+    case, lines = None, []
+    for raw in open(sys.argv[3], errors="replace"):
+        line = raw.rstrip("\n")
+        m = re.match(r"\s*# (\w+): (EXPECTATION|ASSERTION) FAILED", line)
+        if m:
+            case = m.group(1)
+        if case:
+            if re.match(r"\s*(not )?ok ", line):
+                details.setdefault(case, []).extend(lines)
+                case, lines = None, []
+                continue
+            line = re.sub(r"lib/tipme/([\w.-]+\.[ch])", lambda mm: os.path.relpath(
+                os.path.realpath(os.path.join(sys.argv[5], mm.group(1))), sys.argv[4]), line)
+            lines.append(line.strip())
+except OSError:
+    pass
 n = 0
 failed = 0
 suites = []
@@ -117,6 +137,8 @@ def walk(group, path):
             counts[2] += 1
         else:
             print(f"not ok {n} - {name} ({st})")
+            for d in details.get(case["name"], [])[:20]:
+                print(f"#   {d}")
             counts[1] += 1
             failed += 1
     for sub in group.get("sub_groups", []):

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Boot Debian's stock kernel in QEMU (TCG) and run one script inside it.
 #
-#   tests/vm/vm.sh [--timeout SEC] [--mem MB] [--smp N] [--kver KVER]
+#   tests/vm/vm.sh [--timeout SEC] [--mem MB] [--smp N] [--cpu MODEL] [--kver KVER]
 #                  [--out DIR] [--no-dmesg-check] SCRIPT [ARGS...]
 #
 # The guest runs the host's own userland: the host's / is shared read-only
@@ -34,12 +34,13 @@ set -euo pipefail
 
 fail() { echo "vm.sh: error: $*" >&2; exit 125; }
 
-timeout= mem= smp= kver= out= dmesg_check=1
+timeout= mem= smp= kver= out= cpu=max dmesg_check=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) timeout=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
+	--cpu) cpu=$2; shift 2 ;;
 	--kver) kver=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--no-dmesg-check) dmesg_check=0; shift ;;
@@ -214,7 +215,7 @@ trap cleanup EXIT
 trap 'cleanup; exit 130' INT TERM
 
 timeout -k 5 "$timeout" qemu-system-x86_64 \
-	-accel tcg -cpu max -m "$mem" -smp "$smp" \
+	-accel tcg -cpu "$cpu" -m "$mem" -smp "$smp" \
 	-nodefaults -no-user-config -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 rdinit=/init loglevel=6" \
@@ -238,6 +239,7 @@ printf '%d.%03d\n' $((ms / 1000)) $((ms % 1000)) >"$out/.vm/seconds"
 
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	echo "vm.sh: TIMEOUT: $script did not finish within ${timeout}s; QEMU killed." >&2
+	echo "vm.sh: (a slower test can ask for more: --timeout SEC, or '# vm: timeout=SEC' in its header)" >&2
 	echo "vm.sh: last lines of the guest console ($out/console.log):" >&2
 	tail -n 20 "$out/console.log" | tr -d '\r' | sed 's/^/vm.sh:   /' >&2
 	exit 124
