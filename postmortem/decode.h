@@ -53,6 +53,8 @@ struct pm_event {
 	union {
 		struct tipme_rec_switch sw;
 		struct tipme_rec_waking wk;
+		struct tipme_rec_trigger trig;
+		struct tipme_rec_input in;
 	} u;
 	uint64_t seq;
 	uint64_t file_off;

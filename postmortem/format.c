@@ -33,6 +33,37 @@ const char *pm_clock_source_name(uint32_t src)
 	}
 }
 
+const char *pm_trigger_source_name(unsigned int src)
+{
+	switch (src) {
+	case TIPME_TRIG_SYSCTL:		return "sysctl";
+	case TIPME_TRIG_HOTKEY:		return "hotkey";
+	case TIPME_TRIG_NETLINK:	return "netlink";
+	case TIPME_TRIG_XHOOK:		return "xhook";
+	case TIPME_TRIG_THRESHOLD:	return "threshold";
+	default:			return "?";
+	}
+}
+
+const char *pm_input_kind_name(unsigned int kind)
+{
+	switch (kind) {
+	case TIPME_INPUT_KEY:		return "key";
+	case TIPME_INPUT_BUTTON:	return "button";
+	case TIPME_INPUT_MOTION:	return "motion";
+	case TIPME_INPUT_HOTKEY:	return "hotkey";
+	default:			return "?";
+	}
+}
+
+/* "release", "press", "repeat" for keys and buttons */
+static const char *input_value_name(unsigned int v)
+{
+	static const char *const names[] = { "release", "press", "repeat" };
+
+	return v < 3 ? names[v] : "?";
+}
+
 void pm_print_text(FILE *f, const char *s, size_t len)
 {
 	size_t i;
@@ -101,6 +132,19 @@ void pm_print_event(FILE *f, const struct pm_dump *pm,
 			pm_fmt_task(pm, tipme_waking_waker(wk), ev->ts, b, sizeof(b)),
 			pm_ctx_name(tipme_waking_ctx(wk)));
 		break;
+	case TIPME_REC_TRIGGER:
+		fprintf(f, " seq=%" PRIu32 " source=%s%s\n", ev->u.trig.seq,
+			pm_trigger_source_name(ev->u.trig.source),
+			ev->u.trig.coalesced ? " (coalesced)" : "");
+		break;
+	case TIPME_REC_INPUT:
+		fprintf(f, " %s", pm_input_kind_name(ev->u.in.kind));
+		if (ev->u.in.kind == TIPME_INPUT_MOTION)
+			fprintf(f, " events=%u", ev->u.in.value);
+		else
+			fprintf(f, " %s", input_value_name(ev->u.in.value));
+		fprintf(f, " device=%u code=%u\n", ev->u.in.device, ev->u.in.code);
+		break;
 	default:
 		fprintf(f, " (type %u, %" PRIu32 " bytes) ", ev->type,
 			ev->payload_len);
@@ -163,6 +207,17 @@ void pm_json_event(struct jw *w, const struct pm_dump *pm,
 		jw_ku64(w, "target_cpu", tipme_waking_cpu(wk));
 		json_task(w, pm, "waker", "waker_comm", tipme_waking_waker(wk), ev->ts);
 		jw_kstr(w, "waker_ctx", pm_ctx_name(tipme_waking_ctx(wk)));
+		break;
+	case TIPME_REC_TRIGGER:
+		jw_ku64(w, "seq", ev->u.trig.seq);
+		jw_kstr(w, "source", pm_trigger_source_name(ev->u.trig.source));
+		jw_kbool(w, "coalesced", ev->u.trig.coalesced);
+		break;
+	case TIPME_REC_INPUT:
+		jw_kstr(w, "kind", pm_input_kind_name(ev->u.in.kind));
+		jw_ku64(w, "value", ev->u.in.value);
+		jw_ku64(w, "device", ev->u.in.device);
+		jw_ku64(w, "code", ev->u.in.code);
 		break;
 	default:
 		jw_ku64(w, "type_nr", ev->type);

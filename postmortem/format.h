@@ -68,6 +68,22 @@ void pm_json_event(struct jw *w, const struct pm_dump *pm,
 void pm_print_text(FILE *f, const char *s, size_t len);
 
 /**
+ * pm_trigger_source_name() - "sysctl", "hotkey", ... for enum tipme_trigger_source
+ * @src: the source
+ *
+ * Return: the name, "?" if unknown.
+ */
+const char *pm_trigger_source_name(unsigned int src);
+
+/**
+ * pm_input_kind_name() - "key", "button", "motion", "hotkey"
+ * @kind: enum tipme_input_kind
+ *
+ * Return: the name, "?" if unknown.
+ */
+const char *pm_input_kind_name(unsigned int kind);
+
+/**
  * pm_clock_source_name() - "tsc", "local_clock" or NULL
  * @src: enum tipme_clock_source
  *

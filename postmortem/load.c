@@ -20,6 +20,10 @@ static uint16_t our_payload_size(unsigned int type)
 		return sizeof(struct tipme_rec_switch);
 	case TIPME_REC_SCHED_WAKING:
 		return sizeof(struct tipme_rec_waking);
+	case TIPME_REC_TRIGGER:
+		return sizeof(struct tipme_rec_trigger);
+	case TIPME_REC_INPUT:
+		return sizeof(struct tipme_rec_input);
 	default:
 		return 0;
 	}

@@ -38,6 +38,10 @@ void gen_default(struct gen_spec *s)
 		     "sched_switch");
 	gen_add_type(s, TIPME_REC_SCHED_WAKING, 0, sizeof(struct tipme_rec_waking),
 		     "sched_waking");
+	gen_add_type(s, TIPME_REC_TRIGGER, 0, sizeof(struct tipme_rec_trigger),
+		     "trigger");
+	gen_add_type(s, TIPME_REC_INPUT, 0, sizeof(struct tipme_rec_input),
+		     "input");
 	s->subbuf_size = 256;
 	s->system = "kernel=6.1.0-test\nhostname=testbox\n";
 	s->params = "subbuf_size=256\nsubbufs=8\n";
@@ -113,6 +117,7 @@ void gen_random(struct gen_spec *s, uint64_t seed, size_t nr_cpus,
 	static const uint8_t mix[] = {
 		TIPME_REC_SCHED_SWITCH, TIPME_REC_SCHED_SWITCH, TIPME_REC_SCHED_SWITCH,
 		TIPME_REC_SCHED_WAKING, TIPME_REC_SCHED_WAKING,
+		TIPME_REC_TRIGGER, TIPME_REC_INPUT,
 		GEN_TYPE_FUTURE, GEN_TYPE_FUTURE_VAR,
 	};
 	uint64_t rng = seed, base = 1000000000000ULL, ts, span;
@@ -412,7 +417,8 @@ int gen_write(const char *path, const struct gen_spec *s, struct gen_out *out,
 		free(ws.ev);
 		return err;
 	}
-	qsort(ws.ev, ws.n, sizeof(*ws.ev), cmp_ev);
+	if (ws.n)
+		qsort(ws.ev, ws.n, sizeof(*ws.ev), cmp_ev);
 	if (out == &dummy)
 		free(ws.ev);
 	else {

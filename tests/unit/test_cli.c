@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme info / records on a hand-built dump against golden output, JSON
+ * parsed back with python3, option and error handling, and the CLI main
+ * (helper/tipme.c, linked with a control stub as $TIPME_CLI).
+ *
+ * "test_cli --write FILE" only writes the golden dump (to look at it).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "dumpfile.h"
+#include "gen.h"
+#include "tap.h"
+
+static char dir[64], dump[200], out_path[128], err_path[128];
+static char *out_text, *err_text;
+
+/* ------------------------------------------------------------------ */
+/* The golden dump                                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * tsc_khz 1000000: one tick is one ns.  The clock pairs put tick 1000 at
+ * CLOCK_MONOTONIC 1234.567890000 s, so tick 1000 + x prints as
+ * 1234.567890000 + x ns.
+ */
+#define T(x)	(1000 + (uint64_t)(x))
+
+static void add_rec(struct gen_cpu *c, uint8_t type, uint64_t ts,
+		    const void *payload, uint32_t len)
+{
+	struct gen_in *r = &c->recs[c->nr++];
+
+	memset(r, 0, sizeof(*r));
+	r->type = type;
+	r->ts = ts;
+	r->len = len;
+	memcpy(r->payload, payload, len);
+}
+
+static void add_switch(struct gen_cpu *c, uint64_t ts, uint32_t prev, uint8_t prev_prio,
+		       uint8_t state, uint8_t flags, uint32_t next, uint8_t next_prio)
+{
+	struct tipme_rec_switch sw = {
+		.prev_pid = prev, .next_pid = next, .prev_prio = prev_prio,
+		.next_prio = next_prio, .prev_state = state, .flags = flags,
+	};
+
+	add_rec(c, TIPME_REC_SCHED_SWITCH, ts, &sw, sizeof(sw));
+}
+
+static void add_waking(struct gen_cpu *c, uint64_t ts, uint32_t pid, uint32_t cpu,
+		       uint32_t waker, uint32_t ctx)
+{
+	struct tipme_rec_waking wk;
+
+	tipme_waking_pack(&wk, pid, cpu, waker, ctx);
+	add_rec(c, TIPME_REC_SCHED_WAKING, ts, &wk, sizeof(wk));
+}
+
+static int write_golden(const char *path, struct tm_err *e)
+{
+	static const unsigned char future[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+						  11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
+	struct tipme_rec_trigger trig = { .seq = 1, .source = TIPME_TRIG_HOTKEY };
+	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 1 };
+	struct gen_spec s;
+	struct gen_cpu *c0, *c1;
+	int err;
+
+	gen_default(&s);
+	gen_add_type(&s, GEN_TYPE_FUTURE, 0, 20, "future_event");
+	s.hdr.tsc_khz = 1000000;
+	s.hdr.nr_cpus = 2;
+	s.subbuf_size = 64;
+	s.unknown_section = 1;
+	s.nr_cpus = 2;
+	c0 = &s.cpus[0];
+	c1 = &s.cpus[1];
+	c0->cpu = 0;
+	c1->cpu = 1;
+	c0->recs = calloc(16, sizeof(struct gen_in));
+	c1->recs = calloc(16, sizeof(struct gen_in));
+	c0->first_seq = 3;
+	c1->first_seq = 7;
+	c1->gap_before = 2;
+	c1->gap_len = 2;
+	c1->last_partial = 1;
+
+	add_switch(c1, T(123), 207, 120, TIPME_TS_SLEEPING, 0, 0, 120);
+	add_waking(c1, T(1000), 207, 1, 208, TIPME_CTX_TASK);
+	add_switch(c1, T(1500), 0, 120, TIPME_TS_RUNNABLE, 0, 207, 120);
+	add_switch(c1, T(2000), 207, 120, TIPME_TS_DISK, 0, 0, 120);
+	add_rec(c1, TIPME_REC_TRIGGER, T(2000 + (1 << 24)), &trig, sizeof(trig));
+	add_waking(c1, T(2000 + (1 << 24) + 5), 207, 1, 0, TIPME_CTX_HARDIRQ);
+	add_switch(c1, T(2000 + (1 << 24) + 9), 0, 120, TIPME_TS_RUNNABLE, 0, 207, 100);
+
+	add_waking(c0, T(1000), 300, 0, 207, TIPME_CTX_SOFTIRQ);
+	add_switch(c0, T(1000), 208, 139, TIPME_TS_RUNNABLE, TIPME_SWITCH_PREEMPT, 300, 100);
+	add_rec(c0, TIPME_REC_INPUT, T(3000), &in, sizeof(in));
+	add_rec(c0, GEN_TYPE_FUTURE, T(4000), future, sizeof(future));
+	add_switch(c0, T(16777215 + 123), 300, 100, TIPME_TS_SLEEPING, 0, 208, 139);
+
+	s.nr_pairs = 2;
+	memset(s.pairs, 0, sizeof(s.pairs));
+	s.pairs[0].ts = T(0);
+	s.pairs[0].mono_ns = 1234567890000ULL;
+	s.pairs[0].real_ns = 1714566896000000000ULL;
+	s.pairs[1].ts = T(1000000000);
+	s.pairs[1].mono_ns = 1234567890000ULL + 1000000000;
+	s.pairs[1].real_ns = 1714566896000000000ULL + 1000000000;
+
+	s.nr_stats = 2;
+	memset(s.stats, 0, sizeof(s.stats));
+	s.stats[0] = (struct tipme_cpu_stats){ .cpu = 0, .flags = TIPME_CPU_ONLINE,
+					       .written = 5, .bytes = 100 };
+	s.stats[1] = (struct tipme_cpu_stats){ .cpu = 1, .flags = TIPME_CPU_ONLINE,
+					       .written = 11, .overwritten = 4, .dropped = 1,
+					       .bytes = 260, .discarded_subbufs = 1 };
+	s.system = "kernel=6.1.0-test\nhostname=testbox\nweird=tab\there\n";
+	s.params = "subbuf_size=64\nsubbufs=4\n";
+	err = gen_write(path, &s, NULL, e);
+	gen_spec_free(&s);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Running commands                                                    */
+/* ------------------------------------------------------------------ */
+
+static char *slurp(const char *path)
+{
+	size_t n = 0;
+	unsigned char *b = gen_read_file(path, &n);
+	char *s = malloc(n + 1);
+
+	if (b)
+		memcpy(s, b, n);
+	s[b ? n : 0] = '\0';
+	free(b);
+	return s;
+}
+
+/* Run a pm_cmd_* in this process with stdout/stderr captured. */
+static int run_cmd(int (*fn)(int, char **), const char *args)
+{
+	char *argv[16], buf[512], *tok, *save = NULL;
+	int argc = 0, so, se, fo, fe, ret;
+
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 15; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = strcmp(tok, "DUMP") ? tok : dump;
+	argv[argc] = NULL;
+	fflush(stdout);
+	fflush(stderr);
+	so = dup(1);
+	se = dup(2);
+	fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	ret = fn(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	close(fo);
+	close(fe);
+	free(out_text);
+	free(err_text);
+	out_text = slurp(out_path);
+	err_text = slurp(err_path);
+	return ret;
+}
+
+/* Run the CLI binary (args with DUMP replaced); -1 if not available. */
+static int run_cli(const char *cli, const char *args)
+{
+	char cmd[1024], a[512], *p;
+	int st;
+
+	snprintf(a, sizeof(a), "%s", args);
+	p = strstr(a, "DUMP");
+	if (p) {
+		*p = '\0';
+		snprintf(cmd, sizeof(cmd), "%s %s%s%s >%s 2>%s", cli, a, dump, p + 4,
+			 out_path, err_path);
+	} else {
+		snprintf(cmd, sizeof(cmd), "%s %s >%s 2>%s", cli, a, out_path, err_path);
+	}
+	st = system(cmd);
+	free(out_text);
+	free(err_text);
+	out_text = slurp(out_path);
+	err_text = slurp(err_path);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Feed @text to a python3 program on stdin; 1 if it exits 0. */
+static int python(const char *prog, const char *text)
+{
+	char in[160], py[160], cmd[400];
+	FILE *f;
+	int st;
+
+	snprintf(in, sizeof(in), "%s/in.json", dir);
+	snprintf(py, sizeof(py), "%s/check.py", dir);
+	f = fopen(in, "w");
+	if (!f)
+		return 0;
+	fputs(text, f);
+	fclose(f);
+	f = fopen(py, "w");
+	if (!f)
+		return 0;
+	fputs(prog, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "python3 %s < %s", py, in);
+	st = system(cmd);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static int same(const char *got, const char *want, const char *what)
+{
+	if (!strcmp(got, want))
+		return 1;
+	tap_diag("%s: got:\n%s", what, got);
+	tap_diag("%s: want:\n%s", what, want);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Golden output                                                       */
+/* ------------------------------------------------------------------ */
+
+static const char records_all[] =
+	"  1234.567890123 [001] sched_switch prev=207 (S, prio 120) -> next=0 (prio 120)\n"
+	"  1234.567891000 [000] sched_waking pid=300 cpu=0 by 207 (softirq)\n"
+	"  1234.567891000 [000] sched_switch prev=208 (R+, prio 139) -> next=300 (prio 100)\n"
+	"  1234.567891000 [001] sched_waking pid=207 cpu=1 by 208 (task)\n"
+	"  1234.567891500 [001] sched_switch prev=0 (R, prio 120) -> next=207 (prio 120)\n"
+	"  1234.567892000 [001] sched_switch prev=207 (D, prio 120) -> next=0 (prio 120)\n"
+	"  1234.567893000 [000] input key press device=1 code=0\n"
+	"  1234.567894000 [000] future_event (type 9, 20 bytes) 0102030405060708090a0b0c0d0e0f1011121314\n"
+	"  1234.584667338 [000] sched_switch prev=300 (S, prio 100) -> next=208 (prio 139)\n"
+	"  1234.584669216 [001] trigger seq=1 source=hotkey\n"
+	"  1234.584669221 [001] sched_waking pid=207 cpu=1 by 0 (hardirq)\n"
+	"  1234.584669225 [001] LOST 2 sub-buffers (seq 9..10): records of this CPU after 1234.584669221 are missing\n"
+	"  1234.584669225 [001] sched_switch prev=0 (R, prio 120) -> next=207 (prio 100)\n";
+
+static void test_records(void)
+{
+	int ret;
+
+	ret = run_cmd(pm_cmd_records, "records DUMP");
+	tap_ok(ret == 0 && same(out_text, records_all, "records"),
+	       "records: time order across CPUs, ties by CPU, loss marker, every type");
+
+	ret = run_cmd(pm_cmd_records, "records --cpu 0 DUMP");
+	tap_ok(ret == 0 && count_lines(out_text) == 5 && !strstr(out_text, "[001]"),
+	       "records --cpu 0");
+
+	ret = run_cmd(pm_cmd_records, "records --pid 208 DUMP");
+	tap_ok(ret == 0 && same(out_text,
+		"  1234.567891000 [000] sched_switch prev=208 (R+, prio 139) -> next=300 (prio 100)\n"
+		"  1234.567891000 [001] sched_waking pid=207 cpu=1 by 208 (task)\n"
+		"  1234.584667338 [000] sched_switch prev=300 (S, prio 100) -> next=208 (prio 139)\n"
+		"  1234.584669225 [001] LOST 2 sub-buffers (seq 9..10): records of this CPU after 1234.584669221 are missing\n",
+		"records --pid 208"),
+	       "records --pid: prev, next, woken and waker match; the loss is still shown");
+
+	ret = run_cmd(pm_cmd_records, "records -t sched_waking,trigger -c 1 DUMP");
+	tap_ok(ret == 0 && same(out_text,
+		"  1234.567891000 [001] sched_waking pid=207 cpu=1 by 208 (task)\n"
+		"  1234.584669216 [001] trigger seq=1 source=hotkey\n"
+		"  1234.584669221 [001] sched_waking pid=207 cpu=1 by 0 (hardirq)\n"
+		"  1234.584669225 [001] LOST 2 sub-buffers (seq 9..10): records of this CPU after 1234.584669221 are missing\n",
+		"records -t -c"),
+	       "records --type with a comma list, combined with --cpu");
+
+	ret = run_cmd(pm_cmd_records, "records --json DUMP");
+	tap_ok(ret == 0 && count_lines(out_text) == 13 &&
+	       python("import sys,json\n"
+		      "ev=[json.loads(l) for l in sys.stdin]\n"
+		      "assert ev[0]==dict(time=\"1234.567890123\",mono_ns=1234567890123,ts=1123,cpu=1,"
+		      "type=\"sched_switch\",prev_pid=207,prev_state=\"S\",prev_prio=120,preempt=False,"
+		      "next_pid=0,next_prio=120), ev[0]\n"
+		      "assert ev[2][\"preempt\"] and ev[2][\"prev_state\"]==\"R\"\n"
+		      "assert ev[3]==dict(time=\"1234.567891000\",mono_ns=1234567891000,ts=2000,cpu=1,"
+		      "type=\"sched_waking\",pid=207,target_cpu=1,waker=208,waker_ctx=\"task\"), ev[3]\n"
+		      "assert ev[7][\"payload_hex\"]==\"0102030405060708090a0b0c0d0e0f1011121314\"\n"
+		      "assert ev[11][\"type\"]==\"lost\" and ev[11][\"lost_subbufs\"]==2 and ev[11][\"seq_first\"]==9\n"
+		      "assert ev[11][\"since_mono_ns\"]==1234584669221 and ev[11][\"seq_last\"]==10\n"
+		      "assert ev[9][\"source\"]==\"hotkey\" and ev[6][\"kind\"]==\"key\"\n"
+		      "assert [e[\"mono_ns\"] for e in ev]==sorted(e[\"mono_ns\"] for e in ev)\n",
+		      out_text),
+	       "records --json: JSON Lines that python3 reads back with the expected fields");
+}
+
+static const char info_text[] =
+	"file:     DUMPPATH\n"
+	"format:   version 1, little-endian, 8 sections, 1040 bytes\n"
+	"created:  2024-05-01 12:34:56.123456789 UTC\n"
+	"clock:    tsc, 1000000 kHz, 2 clock pairs\n"
+	"flags:    0x2 (env_captured)\n"
+	"cpus:     2 possible, 2 with a stream\n"
+	"sections: rectypes, system, params, type 1000 (unknown), cpu_stream x2, cpu_stats, clocks\n"
+	"\n"
+	" cpu    records        first (s)         last (s)       span (s)  subbufs    written overwritten  dropped discarded        bytes\n"
+	"   0          5   1234.567891000   1234.584667338    0.016776338        2          5           0        0         0          100\n"
+	"   1          7   1234.567890123   1234.584669225    0.016779102        3         11           4        1         1          260\n"
+	"LOST: cpu 1: 4 records overwritten, 1 records dropped, 1 sub-buffers discarded by the dump, 2 sub-buffers missing from the stream (1 gap)\n"
+	"common window: 1234.567891000 .. 1234.584667338 (0.016776338 s)\n"
+	"\n"
+	"record types:\n"
+	"  type  name                            count          bytes  bytes/rec\n"
+	"     1  sched_switch                        6            120       20.0\n"
+	"     2  sched_waking                        3             44       14.7\n"
+	"     3  trigger                             1             20       20.0\n"
+	"     4  input                               1             12       12.0\n"
+	"     9  future_event                        1             32       32.0  (not decoded by this reader)\n"
+	"        (padding)                                         44\n"
+	"        total                              12\n"
+	"\n"
+	"system:\n"
+	"  kernel=6.1.0-test\n"
+	"  hostname=testbox\n"
+	"  weird=tab\\x09here\n"
+	"params:\n"
+	"  subbuf_size=64\n"
+	"  subbufs=4\n";
+
+static void test_info(void)
+{
+	char want[4096], *p;
+	int ret;
+
+	/* the file name varies: put it into the golden text */
+	p = strstr(info_text, "DUMPPATH");
+	snprintf(want, sizeof(want), "%.*s%s%s", (int)(p - info_text), info_text, dump,
+		 p + strlen("DUMPPATH"));
+	ret = run_cmd(pm_cmd_info, "info DUMP");
+	tap_ok(ret == 0 && same(out_text, want, "info"),
+	       "info: header, per-CPU table, LOST line, common window, types, text sections");
+
+	ret = run_cmd(pm_cmd_info, "info --json DUMP");
+	tap_ok(ret == 0 &&
+	       python("import sys,json\n"
+		      "d=json.load(sys.stdin)\n"
+		      "assert d[\"version\"]==1 and d[\"tsc_khz\"]==1000000 and d[\"nr_cpus\"]==2\n"
+		      "assert d[\"created\"]==\"2024-05-01 12:34:56.123456789 UTC\"\n"
+		      "assert d[\"flag_names\"]==[\"env_captured\"]\n"
+		      "c=d[\"cpus\"]\n"
+		      "assert [x[\"records\"] for x in c]==[5,7]\n"
+		      "assert c[1][\"stats\"]==dict(flags=1,written=11,overwritten=4,dropped=1,bytes=260,discarded_subbufs=1)\n"
+		      "assert c[1][\"missing_subbufs\"]==2 and c[0][\"first_mono_ns\"]==1234567891000\n"
+		      "assert d[\"lost\"]==dict(stats_known=True,overwritten=4,dropped=1,discarded_subbufs=1,missing_subbufs=2)\n"
+		      "w=d[\"common_window\"]\n"
+		      "assert w[\"start_mono_ns\"]==1234567891000 and w[\"span_ns\"]==16776338\n"
+		      "t={x[\"name\"]:x for x in d[\"types\"]}\n"
+		      "assert t[\"sched_switch\"][\"count\"]==6 and t[\"sched_switch\"][\"bytes_per_record\"]==20\n"
+		      "assert t[\"future_event\"][\"decoded\"]==False\n"
+		      "assert d[\"system\"][\"weird\"]==\"tab\\there\" and d[\"params\"][\"subbufs\"]==\"4\"\n"
+		      "assert len(d[\"sections\"])==8 and d[\"sections\"][3][\"name\"] is None\n",
+		      out_text),
+	       "info --json parses and carries the same facts");
+}
+
+/* Copy @from to @to with one byte of @cpu's stream section flipped. */
+static int flip_stream_byte(const char *from, const char *to, uint32_t cpu)
+{
+	struct tm_err e = { "" };
+	unsigned char *b;
+	struct dump d;
+	size_t n = 0;
+	uint32_t i;
+	FILE *f;
+	int ret = -1;
+
+	b = gen_read_file(from, &n);
+	if (!b || dump_parse(&d, b, n, 0, &e)) {
+		free(b);
+		return -1;
+	}
+	for (i = 0; i < d.nr_secs; i++) {
+		if (d.secs[i].h.type == TIPME_SEC_CPU_STREAM && d.secs[i].h.cpu == cpu) {
+			b[d.secs[i].hdr_off + 24 + d.secs[i].h.size / 2] ^= 1;
+			f = fopen(to, "wb");
+			if (f && fwrite(b, 1, n, f) == n)
+				ret = 0;
+			if (f)
+				fclose(f);
+			break;
+		}
+	}
+	dump_free(&d);
+	free(b);
+	return ret;
+}
+
+static void test_errors(void)
+{
+	char path[160], cmd[800];
+	int ret;
+
+	ret = run_cmd(pm_cmd_records, "records");
+	tap_ok(ret == 2 && strstr(err_text, "no dump file given") && strstr(err_text, "Usage:"),
+	       "records without a file: exit 2 with usage");
+	ret = run_cmd(pm_cmd_info, "info DUMP DUMP");
+	tap_ok(ret == 2 && strstr(err_text, "only one dump file"), "info with two files: exit 2");
+	ret = run_cmd(pm_cmd_info, "info --bogus DUMP");
+	tap_ok(ret == 2 && strstr(err_text, "unrecognized option"), "unknown option: exit 2");
+	ret = run_cmd(pm_cmd_records, "records --cpu x DUMP");
+	tap_ok(ret == 2 && strstr(err_text, "invalid CPU 'x'"), "bad --cpu value: exit 2");
+	ret = run_cmd(pm_cmd_records, "records --type nosuch DUMP");
+	tap_ok(ret == 2 && strstr(err_text, "no record type 'nosuch' in this dump (it has: sched_switch sched_waking trigger input future_event)"),
+	       "unknown --type: exit 2, the dump's types listed");
+	ret = run_cmd(pm_cmd_records, "records --help");
+	tap_ok(ret == 0 && strstr(out_text, "EXAMPLES") && strstr(out_text, "--pid"),
+	       "records --help: exit 0, with examples");
+	snprintf(path, sizeof(path), "%s/missing.tipme", dir);
+	ret = run_cmd(pm_cmd_info, "info /nonexistent/x.tipme");
+	tap_ok(ret == 1 && strstr(err_text, "No such file or directory"), "missing file: exit 1");
+
+	snprintf(path, sizeof(path), "%s/trunc.tipme", dir);
+	snprintf(cmd, sizeof(cmd), "head -c 500 %s > %s", dump, path);
+	if (system(cmd) == 0) {
+		char save[200];
+
+		snprintf(save, sizeof(save), "%s", dump);
+		snprintf(dump, sizeof(dump), "%s", path);
+		ret = run_cmd(pm_cmd_info, "info DUMP");
+		tap_ok(ret == 1 && strstr(err_text, "truncated: header says 1040 bytes, file has 500"),
+		       "truncated file: exit 1, \"%.*s\"", (int)strcspn(err_text, "\n"), err_text);
+		/* flip a byte in the middle of cpu 1's stream */
+		if (flip_stream_byte(save, path, 1))
+			tap_diag("could not corrupt the copy");
+		ret = run_cmd(pm_cmd_records, "records DUMP");
+		tap_ok(ret == 1 && strstr(err_text, "(cpu_stream cpu 1): checksum mismatch") &&
+		       !out_text[0],
+		       "corrupted file: exit 1, nothing printed, \"%.*s\"",
+		       (int)strcspn(err_text, "\n"), err_text);
+		snprintf(dump, sizeof(dump), "%s", save);
+	} else {
+		tap_ok(0, "truncated file");
+		tap_ok(0, "corrupted file");
+	}
+}
+
+static void test_main(void)
+{
+	const char *cli = getenv("TIPME_CLI");
+	int ret, i;
+
+	if (!cli || access(cli, X_OK)) {
+		for (i = 0; i < 8; i++)
+			tap_skip("TIPME_CLI not set (run through make unit-tests)");
+		return;
+	}
+	ret = run_cli(cli, "--help");
+	tap_ok(ret == 0 && strstr(out_text, "  status ") && strstr(out_text, "  start ") &&
+	       strstr(out_text, "  stop ") && strstr(out_text, "  dump ") &&
+	       strstr(out_text, "  info ") && strstr(out_text, "  records ") &&
+	       strstr(out_text, "EXAMPLES"),
+	       "tipme --help lists every subcommand and examples");
+	ret = run_cli(cli, "--version");
+	tap_ok(ret == 0 && !strcmp(out_text, "tipme " TIPME_VERSION_STRING "\n"),
+	       "tipme --version prints %s", TIPME_VERSION_STRING);
+	ret = run_cli(cli, "frobnicate");
+	tap_ok(ret == 2 && strstr(err_text, "unknown subcommand 'frobnicate'"),
+	       "unknown subcommand: exit 2 with a clear message");
+	ret = run_cli(cli, "");
+	tap_ok(ret == 2 && strstr(err_text, "Usage:"), "no subcommand: exit 2 with usage");
+	ret = run_cli(cli, "--frob");
+	tap_ok(ret == 2 && strstr(err_text, "unknown option"), "unknown global option: exit 2");
+	ret = run_cli(cli, "records DUMP");
+	tap_ok(ret == 0 && !strcmp(out_text, records_all), "tipme records DUMP through main()");
+	ret = run_cli(cli, "help info");
+	tap_ok(ret == 0 && strstr(out_text, "Usage: tipme info"), "tipme help info = tipme info --help");
+	ret = run_cli(cli, "status");
+	tap_ok(ret == 0 && !strcmp(out_text, "stub status\n"), "control subcommands are dispatched");
+}
+
+int main(int argc, char **argv)
+{
+	struct tm_err e = { "" };
+	int err;
+
+	if (argc == 3 && !strcmp(argv[1], "--write")) {
+		err = write_golden(argv[2], &e);
+		if (err)
+			fprintf(stderr, "%s\n", e.msg);
+		return !!err;
+	}
+	if (!gen_tmpdir(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(dump, sizeof(dump), "%s/golden.tipme", dir);
+	snprintf(out_path, sizeof(out_path), "%s/out", dir);
+	snprintf(err_path, sizeof(err_path), "%s/err", dir);
+	tap_plan(25);
+	err = write_golden(dump, &e);
+	tap_ok(!err, "write the golden dump%s%s", err ? ": " : "", e.msg);
+	test_records();
+	test_info();
+	test_errors();
+	test_main();
+	free(out_text);
+	free(err_text);
+	gen_rmtree(dir);
+	return tap_done();
+}
