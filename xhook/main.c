@@ -37,6 +37,7 @@
 
 #include "xhook.h"
 #include "xdump_read.h"
+#include "ui.h"
 
 #define XHOOK_VERSION	"0.1.0"
 
@@ -52,6 +53,8 @@ struct env {
 	unsigned fence_ms;
 	int keylog;
 	int no_grab;
+	int no_ask;
+	unsigned ask_timeout;
 	int verbose;
 };
 
@@ -59,6 +62,7 @@ static struct env env = {
 	.output_dir = ".",
 	.ring_bytes = 16ULL << 20,
 	.fence_ms = 5,
+	.ask_timeout = 60,
 };
 
 static struct xh_state st;
@@ -69,6 +73,13 @@ static struct tipme_x11_ext *exts;
 static uint32_t nexts;
 static char system_text[1024];
 static unsigned dump_seq;
+
+/* the "What felt slow?" window after a hotkey dump */
+static struct ui ui;
+static struct xh_snapshot ask_snap;
+static char ask_name[128];
+static int asking;
+static uint64_t ask_deadline;
 
 #define logv(...) do { if (env.verbose) fprintf(stderr, "tipme-xhook: " __VA_ARGS__); } while (0)
 
@@ -87,6 +98,8 @@ static void usage(FILE *f)
 "  -f, --fence-ms MS       fence period (default 5; 0 = off)\n"
 "  -k, --keylog            start with key logging on (default off)\n"
 "  -G, --no-grab           do not grab the hotkeys (still seen in the stream)\n"
+"  -n, --no-ask            no \"What felt slow?\" window after a hotkey dump\n"
+"  -t, --ask-timeout S     close that window after S idle seconds (default 60)\n"
 "  -v, --verbose           say more\n"
 "  -h, --help              this text\n"
 "\n"
@@ -555,17 +568,10 @@ static void grab_keys(void)
  * Where a finished dump goes.  For now: a file in --output-dir.  Later:
  * tipmed's control socket.
  */
-static int dump_deliver(const void *buf, size_t len, uint64_t real_ns)
+static int dump_deliver(const void *buf, size_t len, const char *name)
 {
-	char name[128], stamp[32];
-	time_t t = (time_t)(real_ns / 1000000000ULL);
-	struct tm tm;
 	int err;
 
-	localtime_r(&t, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(name, sizeof(name), "x11-%s-%d-%03u.xdump", stamp, (int)getpid(),
-		 ++dump_seq);
 	err = xh_write_atomic(env.output_dir, name, buf, len);
 	if (err)
 		fprintf(stderr, "tipme-xhook: cannot write %s/%s: %s\n",
@@ -575,13 +581,57 @@ static int dump_deliver(const void *buf, size_t len, uint64_t real_ns)
 	return err;
 }
 
+static void dump_name(uint64_t real_ns, char *name, size_t size)
+{
+	time_t t = (time_t)(real_ns / 1000000000ULL);
+	char stamp[32];
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(name, size, "x11-%s-%d-%03u.xdump", stamp, (int)getpid(), ++dump_seq);
+}
+
+static void set_ui_focused(int on)
+{
+	pthread_mutex_lock(&st.lock);
+	st.ui_focused = on;
+	pthread_mutex_unlock(&st.lock);
+}
+
+/* The description window is done: save its text into the dump, or not. */
+static void ask_finish(int save)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+
+	if (!asking)
+		return;
+	asking = 0;
+	set_ui_focused(0);
+	ui_close(&ui);
+	if (save && ui.len) {
+		ask_snap.description = ui.text;
+		if (xh_dump_build(&ask_snap, &buf, &len) == 0 &&
+		    dump_deliver(buf, len, ask_name) == 0)
+			fprintf(stderr, "tipme-xhook: description saved in %s\n", ask_name);
+		free(buf);
+	} else {
+		logv("no description\n");
+	}
+	xh_snapshot_free(&ask_snap);
+}
+
 static void do_trigger(uint32_t cause, uint64_t t_ns)
 {
 	struct xh_snapshot s;
+	char name[128];
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	uint32_t seq;
 	int err;
+
+	ask_finish(0);
 
 	seq = fence_send();
 	if (wait_marker(seq, 1000))
@@ -604,11 +654,19 @@ static void do_trigger(uint32_t cause, uint64_t t_ns)
 	if (!err) {
 		logv("dump: %" PRIu64 " records, %u clients, %zu bytes\n", s.nrecs,
 		     s.ncl, len);
-		dump_deliver(buf, len, s.real_ns);
+		dump_name(s.real_ns, name, sizeof(name));
+		err = dump_deliver(buf, len, name);
 	} else {
 		fprintf(stderr, "tipme-xhook: dump: %s\n", strerror(-err));
 	}
 	free(buf);
+	if (!err && cause == TIPME_X11_TRIGGER_HOTKEY && ui.c && ui_open(&ui) == 0) {
+		ask_snap = s;		/* kept until the window is done */
+		memcpy(ask_name, name, sizeof(ask_name));
+		asking = 1;
+		ask_deadline = xh_now_ns() + env.ask_timeout * 1000000000ULL;
+		return;
+	}
 	xh_snapshot_free(&s);
 }
 
@@ -715,7 +773,8 @@ static void initial_clients(void)
 	     xcb_res_client_next(&it)) {
 		uint32_t base = it.data->resource_base;
 
-		if (base && base != st.ctrl_base && base != st.data_base)
+		if (base && base != st.ctrl_base && base != st.data_base &&
+		    base != st.ui_base)
 			xh_client_new(&st, base, TIPME_X11_CL_PREEXISTING, 0);
 	}
 	pthread_mutex_unlock(&st.lock);
@@ -731,6 +790,8 @@ static int parse_args(int argc, char **argv)
 		{ "fence-ms", required_argument, NULL, 'f' },
 		{ "keylog", no_argument, NULL, 'k' },
 		{ "no-grab", no_argument, NULL, 'G' },
+		{ "no-ask", no_argument, NULL, 'n' },
+		{ "ask-timeout", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -738,7 +799,7 @@ static int parse_args(int argc, char **argv)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:o:s:f:kGvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:o:s:f:kGnt:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			env.display = optarg;
@@ -769,6 +830,17 @@ static int parse_args(int argc, char **argv)
 		case 'G':
 			env.no_grab = 1;
 			break;
+		case 'n':
+			env.no_ask = 1;
+			break;
+		case 't':
+			errno = 0;
+			env.ask_timeout = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || !env.ask_timeout || env.ask_timeout > 3600) {
+				fprintf(stderr, "tipme-xhook: --ask-timeout: 1..3600\n");
+				return -EINVAL;
+			}
+			break;
 		case 'v':
 			env.verbose = 1;
 			break;
@@ -789,7 +861,7 @@ static int parse_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct pollfd pfd[4];
+	struct pollfd pfd[5];
 	sigset_t mask;
 	pthread_t thr;
 	int sfd = -1, tfd = -1, efd = -1, err, ret = 1, thread_started = 0;
@@ -847,6 +919,13 @@ int main(int argc, char **argv)
 	if (setup_keys())
 		fprintf(stderr, "tipme-xhook: cannot read the keyboard mapping: no hotkeys\n");
 
+	/* before the context exists, so it is never a stranger to the parser */
+	if (!env.no_ask) {
+		if (ui_connect(&ui, env.display) == 0)
+			st.ui_base = ui_base(&ui);
+		else
+			fprintf(stderr, "tipme-xhook: warning: no description window\n");
+	}
 	initial_clients();
 	if (start_recording())
 		goto out_state;
@@ -902,6 +981,7 @@ int main(int argc, char **argv)
 	pfd[1].fd = sfd;
 	pfd[2].fd = tfd;
 	pfd[3].fd = efd;
+	pfd[4].fd = ui_fd(&ui);
 	for (;;) {
 		xcb_generic_event_t *ev;
 		unsigned want = 0;
@@ -909,9 +989,9 @@ int main(int argc, char **argv)
 		uint64_t trig_ns;
 		int i;
 
-		for (i = 0; i < 4; i++)
+		for (i = 0; i < 5; i++)
 			pfd[i].events = POLLIN;
-		if (poll(pfd, 4, -1) < 0 && errno != EINTR) {
+		if (poll(pfd, 5, -1) < 0 && errno != EINTR) {
 			perror("tipme-xhook: poll");
 			break;
 		}
@@ -958,6 +1038,24 @@ int main(int argc, char **argv)
 			resolve_pids();
 		if (want & XH_WANT_TRIGGER)
 			do_trigger(TIPME_X11_TRIGGER_HOTKEY, trig_ns);
+		if (asking) {
+			int r = ui_handle(&ui);
+
+			if (ui.last_key) {
+				ui.last_key = 0;
+				ask_deadline = xh_now_ns() + env.ask_timeout * 1000000000ULL;
+			}
+			set_ui_focused(ui.focused);
+			if (r == UI_SAVE)
+				ask_finish(1);
+			else if (r != UI_CONTINUE || xh_now_ns() > ask_deadline)
+				ask_finish(0);
+		} else if (ui.c && (pfd[4].revents & POLLIN)) {
+			xcb_generic_event_t *uev;
+
+			while ((uev = xcb_poll_for_event(ui.c)))
+				free(uev);
+		}
 		if (pfd[2].revents & POLLIN) {
 			uint64_t n;
 
@@ -1012,6 +1110,8 @@ out_thread:
 		pthread_join(thr, NULL);
 	}
 out_fds:
+	ask_finish(0);
+	ui_disconnect(&ui);
 	close(tfd);
 	close(sfd);
 	close(efd);

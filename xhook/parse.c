@@ -269,8 +269,14 @@ static void from_server(struct xh_state *st, const struct xh_reply *rp,
 		code = e[0] & 0x7f;
 		if (e[0] == 0)
 			continue;	/* errors are not in our ranges */
-		if (device && (code == X_KeyPress || code == X_KeyRelease))
+		if (device && (code == X_KeyPress || code == X_KeyRelease)) {
 			hotkey_check(st, e, sw, ms, recv_ns);
+			if (st->ui_focused) {
+				/* typed into our description window */
+				st->stats.ui_dropped++;
+				continue;
+			}
+		}
 		if (code == X_KeymapNotify && !st->keylog) {
 			st->stats.keymap_dropped++;
 			continue;
@@ -507,8 +513,9 @@ void xh_parse_reply(struct xh_state *st, const struct xh_reply *r,
 		st->started = 1;
 		pthread_cond_broadcast(&st->cond);
 	}
-	if (r->category > XH_CAT_CLIENT_DIED || r->xid_base == st->data_base)
-		goto out;
+	if (r->category > XH_CAT_CLIENT_DIED || r->xid_base == st->data_base ||
+	    (st->ui_base && r->xid_base == st->ui_base))
+		goto out;	/* our own connections */
 	if (r->category == XH_CAT_FROM_SERVER && r->xid_base == 0) {
 		id = TIPME_X11_CLIENT_SERVER;
 	} else if (r->xid_base != st->ctrl_base) {

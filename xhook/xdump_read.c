@@ -429,7 +429,7 @@ static const char *trigger_name(uint32_t t)
 #define STAT_FIELDS(X) X(written) X(overwritten) X(dropped) X(elements) \
 	X(bytes) X(replies) X(fences) X(fence_max_ns) X(late_max_us) \
 	X(late_over_10ms) X(redacted) X(keymap_dropped) X(pid_resolved) \
-	X(pid_unknown) X(ring_capacity) X(start_mono_ns)
+	X(pid_unknown) X(ring_capacity) X(start_mono_ns) X(ui_dropped)
 
 static void print_text(FILE *out, const struct xdump *d)
 {

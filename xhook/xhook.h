@@ -106,7 +106,8 @@ struct xh_state {
 	uint64_t fence_sent_ns;
 	int fence_pending;
 
-	uint32_t ctrl_base, data_base;
+	uint32_t ctrl_base, data_base, ui_base;
+	int ui_focused;		/* our description window has the focus */
 	uint8_t xres_major, xtest_major, xkb_major, xi_major, xi_first_event;
 
 	int keylog, keylog_ever;

@@ -120,7 +120,8 @@ class Hook:
         self.proc.send_signal(signal.SIGUSR1)
         return self.wait_dump(before)
 
-    def stop(self):
+    def stop(self, expect=0):
+        """SIGTERM (if still running); check the exit code and sanitizer reports"""
         if self.proc.poll() is None:
             self.proc.terminate()
         try:
@@ -129,9 +130,14 @@ class Hook:
             self.proc.kill()
             rc = self.proc.wait()
         self.err.close()
+        text = self.log()
         if ARGS.verbose:
-            log(self.log())
+            log(text)
         shutil.rmtree(self.dir, ignore_errors=True)
+        if "Sanitizer" in text or "runtime error" in text:
+            raise AssertionError("sanitizer report from tipme-xhook:\n" + text)
+        if expect is not None and rc != expect:
+            raise AssertionError("tipme-xhook exit code %d, expected %d:\n%s" % (rc, expect, text))
         return rc
 
 
@@ -385,7 +391,7 @@ def t_server_killed(x):
     x.proc.wait()
     rc = h.proc.wait(15)
     msg = h.log()
-    h.stop()
+    h.stop(expect=4)
     assert rc == 4, "exit code %d" % rc
     assert "X server" in msg, msg
 
@@ -414,6 +420,75 @@ def t_print_robust(x):
         h.stop()
 
 
+def find_window(x, name, timeout=20):
+    return x.run(["xdotool", "search", "--sync", "--name", name], timeout=timeout).stdout.split()[0]
+
+
+def description_of(path):
+    out = subprocess.run([os.path.join(ARGS.build, "tipme-xhook"), "print", path],
+                         stdout=subprocess.PIPE, universal_newlines=True).stdout
+    for line in out.splitlines():
+        if line.startswith("# description: "):
+            return line[len("# description: "):]
+    return None
+
+
+def t_description_saved(x):
+    """after a hotkey dump: the window keeps the focus where it was, Enter saves the text"""
+    h = Hook(x)
+    try:
+        _, term = xterm(x)
+        before = h.dumps()
+        x.run(["xdotool", "key", "ctrl+alt+minus"])
+        path = h.wait_dump(before)
+        win = find_window(x, "tipme: what felt slow")
+        focus = x.run(["xdotool", "getwindowfocus"]).stdout.split()[0]
+        assert focus == term, "focus moved from xterm %s to %s" % (term, focus)
+        x.run(["xdotool", "mousemove", "--window", win, "30", "30", "click", "1"])
+        wait_for(lambda: x.run(["xdotool", "getwindowfocus"]).stdout.split()[0] == win, 10,
+                 "the window to get the focus on a click")
+        x.run(["xdotool", "type", "--delay", "20", "scroll lagged"])
+        x.run(["xdotool", "key", "Return"])
+        wait_for(lambda: description_of(path), 15, "the description in the dump")
+        assert description_of(path) == "scroll lagged", description_of(path)
+        d = load(h.dump())
+    finally:
+        h.stop()
+    recs = d["records"]
+    trig = max(i for i, r in enumerate(recs) if r["kind"] == "trigger")
+    keys_after = [r for r in recs[trig:] if r["kind"] == "device" and r["major"] in (2, 3)]
+    log("typed into the window: %d device key events not recorded; %d key events "
+        "recorded after the trigger" % (d["stats"]["ui_dropped"], len(keys_after)))
+    assert d["stats"]["ui_dropped"] >= 2 * len("scroll lagged")
+    assert len(keys_after) <= 8, len(keys_after)
+
+
+def t_description_skipped(x):
+    """Escape skips the description; an idle window closes by itself"""
+    h = Hook(x, "--ask-timeout", "1")
+    try:
+        before = h.dumps()
+        x.run(["xdotool", "key", "ctrl+alt+minus"])
+        path = h.wait_dump(before)
+        win = find_window(x, "tipme: what felt slow")
+        x.run(["xdotool", "mousemove", "--window", win, "30", "30", "click", "1"])
+        x.run(["xdotool", "type", "abc"])
+        x.run(["xdotool", "key", "Escape"])
+        wait_for(lambda: subprocess.run(["xdotool", "search", "--name", "tipme: what felt slow"],
+                                        env=x.env, stdout=subprocess.DEVNULL).returncode != 0,
+                 10, "the window to close on Escape")
+        assert description_of(path) is None
+        before = h.dumps()
+        x.run(["xdotool", "key", "ctrl+alt+minus"])
+        h.wait_dump(before)
+        find_window(x, "tipme: what felt slow")
+        wait_for(lambda: subprocess.run(["xdotool", "search", "--name", "tipme: what felt slow"],
+                                        env=x.env, stdout=subprocess.DEVNULL).returncode != 0,
+                 10, "the idle window to close")
+    finally:
+        h.stop()
+
+
 def bench_once(x):
     out = x.run([os.path.join(ARGS.build, "xhook-testclient"), "bench", "100000"],
                 timeout=120).stdout
@@ -438,7 +513,7 @@ def t_cost(x):
 
 TESTS = [t_keypress_chain, t_short_lived_sequential, t_parallel_burst, t_big_putimage,
          t_draw_lateness, t_hotkey_locks, t_hotkey_grabbed_elsewhere, t_privacy_off,
-         t_privacy_on, t_server_killed, t_print_robust, t_cost]
+         t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_print_robust, t_cost]
 
 
 def main():

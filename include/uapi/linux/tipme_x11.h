@@ -244,6 +244,8 @@ struct tipme_x11_ext {
  * @pid_unknown: clients whose PID could not be learnt
  * @ring_capacity: records the ring holds
  * @start_mono_ns: CLOCK_MONOTONIC when recording started
+ * @ui_dropped: device key events not recorded because they were typed
+ *              into tipme-xhook's own "What felt slow?" window
  * @reserved: zero
  */
 struct tipme_x11_stats {
@@ -263,7 +265,8 @@ struct tipme_x11_stats {
 	__u64 pid_unknown;
 	__u64 ring_capacity;
 	__u64 start_mono_ns;
-	__u64 reserved[4];
+	__u64 ui_dropped;
+	__u64 reserved[3];
 };
 
 #endif /* _UAPI_LINUX_TIPME_X11_H */
