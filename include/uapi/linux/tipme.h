@@ -101,6 +101,22 @@ enum tipme_rec_type {
 	TIPME_REC_TRIGGER	= 3,	/* struct tipme_rec_trigger */
 	TIPME_REC_INPUT		= 4,	/* struct tipme_rec_input */
 	/* 5..15: triggers and input; 16..63: instrumentation; 64..127: later */
+	TIPME_REC_BLOCKED	= 16,	/* struct tipme_rec_blocked (varlen) */
+	TIPME_REC_FORK		= 17,	/* struct tipme_rec_fork */
+	TIPME_REC_EXEC		= 18,	/* struct tipme_rec_exec */
+	TIPME_REC_EXIT		= 19,	/* struct tipme_rec_exit */
+	TIPME_REC_COMM		= 20,	/* struct tipme_rec_comm */
+	TIPME_REC_BLK_ISSUE	= 21,	/* struct tipme_rec_blk */
+	TIPME_REC_BLK_COMPLETE	= 22,	/* struct tipme_rec_blk */
+	TIPME_REC_LOCK_BEGIN	= 23,	/* struct tipme_rec_lock_begin */
+	TIPME_REC_LOCK_END	= 24,	/* struct tipme_rec_lock_end */
+	TIPME_REC_RECLAIM_BEGIN	= 25,	/* struct tipme_rec_reclaim_begin (varlen) */
+	TIPME_REC_RECLAIM_END	= 26,	/* struct tipme_rec_reclaim_end */
+	TIPME_REC_KSWAPD	= 27,	/* struct tipme_rec_kswapd */
+	TIPME_REC_THROTTLED	= 28,	/* struct tipme_rec_throttled */
+	TIPME_REC_SAMPLE	= 29,	/* struct tipme_rec_sample (varlen) */
+	TIPME_REC_SAMPLE_END	= 30,	/* struct tipme_rec_sample_end */
+	TIPME_REC_COST		= 31,	/* struct tipme_rec_cost (varlen) */
 	TIPME_REC_NR,			/* types this header knows */
 };
 
@@ -255,6 +271,409 @@ struct tipme_rec_input {
 	__u16 reserved;
 };
 
+/*
+ * Instrumentation records (types 16..63).
+ *
+ * Kernel text addresses (blocking sites, reclaim call sites) are stored as
+ * their low 32 bits.  On x86-64 all kernel and module text lies in the top
+ * 2 GiB of the address space, so the high 32 bits are the same for every
+ * address; the dump's parameters give them as "text_addr_hi=0x...".
+ * Variable-length records (TIPME_RECTYPE_VARLEN) start with __u16 payload
+ * bytes; their fixed part is the struct, an array follows it.
+ */
+
+/* struct tipme_rec_blocked.flags */
+#define TIPME_BLOCKED_FULL	0x01	/* all @nr slots used: outer frames may be cut */
+
+/**
+ * struct tipme_rec_blocked - payload of TIPME_REC_BLOCKED (varlen)
+ * @len: payload bytes: 8 + 4 * @nr
+ * @nr: return addresses that follow, as __u32 (see above)
+ * @flags: TIPME_BLOCKED_*
+ * @pid: thread that blocked
+ *
+ * Written on the same CPU right after the TIPME_REC_SCHED_SWITCH that took
+ * @pid off the CPU to sleep (not when it was preempted): the innermost
+ * kernel return addresses outside the scheduler and the locking primitives,
+ * innermost first ("pipe_read, vfs_read, ksys_read, ...").
+ */
+struct tipme_rec_blocked {
+	__u16 len;
+	__u8 nr;
+	__u8 flags;
+	__u32 pid;
+};
+
+/**
+ * struct tipme_rec_fork - payload of TIPME_REC_FORK (28 bytes with header)
+ * @parent_pid: thread that called fork/clone
+ * @parent_tgid: its process
+ * @child_pid: new thread
+ * @child_tgid: its process (== @parent_tgid for CLONE_THREAD)
+ * @clone_flags_lo: clone flags (CLONE_*, <linux/sched.h>), bits 0..31
+ * @clone_flags_hi: bits 32..63 (clone3)
+ */
+struct tipme_rec_fork {
+	__u32 parent_pid;
+	__u32 parent_tgid;
+	__u32 child_pid;
+	__u32 child_tgid;
+	__u32 clone_flags_lo;
+	__u32 clone_flags_hi;
+};
+
+#define TIPME_COMM_LEN		16
+
+/**
+ * struct tipme_rec_exec - payload of TIPME_REC_EXEC (32 bytes with header)
+ * @pid: thread id after the exec (the process id)
+ * @old_pid: thread id that called execve (differs when a thread other than
+ *           the leader exec'd)
+ * @exec_id: the entry of the exec table describing the new image
+ *           (struct tipme_exec.id), 0 if the table had no room
+ * @comm: new command name, NUL-padded
+ */
+struct tipme_rec_exec {
+	__u32 pid;
+	__u32 old_pid;
+	__u32 exec_id;
+	char comm[TIPME_COMM_LEN];
+};
+
+/* struct tipme_rec_exit.flags */
+#define TIPME_EXIT_GROUP	0x01	/* the last thread of its process */
+
+/**
+ * struct tipme_rec_exit - payload of TIPME_REC_EXIT (20 bytes with header)
+ * @pid: thread that exits
+ * @tgid: its process
+ * @code: exit code as wait(2) reports it (status << 8 | signal)
+ * @flags: TIPME_EXIT_*
+ */
+struct tipme_rec_exit {
+	__u32 pid;
+	__u32 tgid;
+	__s32 code;
+	__u32 flags;
+};
+
+/**
+ * struct tipme_rec_comm - payload of TIPME_REC_COMM (28 bytes with header)
+ * @pid: thread renamed (prctl(PR_SET_NAME), /proc/PID/comm); renames done
+ *       by execve are not recorded: TIPME_REC_EXEC carries the new name
+ * @tgid: its process
+ * @comm: new name, NUL-padded
+ */
+struct tipme_rec_comm {
+	__u32 pid;
+	__u32 tgid;
+	char comm[TIPME_COMM_LEN];
+};
+
+/* struct tipme_rec_blk.op */
+enum tipme_blk_op {
+	TIPME_BLK_READ		= 0,
+	TIPME_BLK_WRITE		= 1,
+	TIPME_BLK_FLUSH		= 2,
+	TIPME_BLK_DISCARD	= 3,
+	TIPME_BLK_SECURE_ERASE	= 4,
+	TIPME_BLK_WRITE_ZEROES	= 5,
+	TIPME_BLK_DRV		= 6,	/* passthrough (driver private) */
+	TIPME_BLK_OTHER		= 7,
+};
+
+/* struct tipme_rec_blk.flags */
+#define TIPME_BLK_SYNC		0x01
+#define TIPME_BLK_META		0x02
+#define TIPME_BLK_FUA		0x04
+#define TIPME_BLK_PREFLUSH	0x08
+#define TIPME_BLK_RAHEAD	0x10
+
+/**
+ * struct tipme_rec_blk - payload of TIPME_REC_BLK_ISSUE and
+ *                        TIPME_REC_BLK_COMPLETE (32 bytes with header)
+ * @dev: device (the kernel's dev_t: major << 20 | minor)
+ * @sector_lo: first sector (512 bytes), bits 0..31
+ * @sector_hi: bits 32..63
+ * @bytes: bytes of the request (issue) or completed (completion)
+ * @pid: current thread: the issuer, or whoever the completion interrupted
+ *       (0 for the idle task)
+ * @tag: driver tag; with @dev it tells requests in flight apart
+ * @op: enum tipme_blk_op
+ * @flags: TIPME_BLK_*
+ * @error: completion: 0 or a negative errno; issue: 0
+ * @ctx: enum tipme_ctx the record was written in
+ * @reserved: zero
+ */
+struct tipme_rec_blk {
+	__u32 dev;
+	__u32 sector_lo;
+	__u32 sector_hi;
+	__u32 bytes;
+	__u32 pid;
+	__u16 tag;
+	__u8 op;
+	__u8 flags;
+	__s16 error;
+	__u8 ctx;
+	__u8 reserved;
+};
+
+/* struct tipme_rec_lock_begin.flags (the kernel's LCB_F_* values) */
+#define TIPME_LOCK_SPIN		0x01
+#define TIPME_LOCK_READ		0x02
+#define TIPME_LOCK_WRITE	0x04
+#define TIPME_LOCK_RT		0x08
+#define TIPME_LOCK_PERCPU	0x10
+#define TIPME_LOCK_MUTEX	0x20
+
+/**
+ * struct tipme_rec_lock_begin - payload of TIPME_REC_LOCK_BEGIN (24 bytes with header)
+ * @lock_lo: address of the lock, bits 0..31
+ * @lock_hi: bits 32..63
+ * @pid: thread that has to wait for it
+ * @owner: thread holding it when that is cheaply known (mutex, rt_mutex,
+ *         rw_semaphore held for writing), else 0
+ * @flags: TIPME_LOCK_*
+ */
+struct tipme_rec_lock_begin {
+	__u32 lock_lo;
+	__u32 lock_hi;
+	__u32 pid;
+	__u32 owner;
+	__u32 flags;
+};
+
+/**
+ * struct tipme_rec_lock_end - payload of TIPME_REC_LOCK_END (20 bytes with header)
+ * @lock_lo: address of the lock, bits 0..31
+ * @lock_hi: bits 32..63
+ * @pid: thread that waited
+ * @ret: 0 if it got the lock, else a negative errno (-EINTR, -ETIMEDOUT)
+ */
+struct tipme_rec_lock_end {
+	__u32 lock_lo;
+	__u32 lock_hi;
+	__u32 pid;
+	__s32 ret;
+};
+
+/* struct tipme_rec_reclaim_begin.kind */
+enum tipme_reclaim_kind {
+	TIPME_RECLAIM_DIRECT	= 1,	/* an allocation reclaims itself */
+	TIPME_RECLAIM_MEMCG	= 2,	/* a memory cgroup over its limit */
+	TIPME_RECLAIM_MEMCG_SOFT = 3,	/* memcg soft limit (cgroup v1) */
+};
+
+/**
+ * struct tipme_rec_reclaim_begin - payload of TIPME_REC_RECLAIM_BEGIN (varlen)
+ * @len: payload bytes: 16 + 4 * @nr
+ * @kind: enum tipme_reclaim_kind
+ * @nr: return addresses that follow (call site of the allocation, as in
+ *      struct tipme_rec_blocked: it shows e.g. a page fault)
+ * @pid: thread that reclaims (and waits for it)
+ * @order: allocation order
+ * @gfp: gfp flags of the allocation
+ */
+struct tipme_rec_reclaim_begin {
+	__u16 len;
+	__u8 kind;
+	__u8 nr;
+	__u32 pid;
+	__u32 order;
+	__u32 gfp;
+};
+
+/**
+ * struct tipme_rec_reclaim_end - payload of TIPME_REC_RECLAIM_END (16 bytes with header)
+ * @pid: thread that reclaimed
+ * @kind: enum tipme_reclaim_kind
+ * @reserved: zero
+ * @nr_reclaimed: pages reclaimed
+ */
+struct tipme_rec_reclaim_end {
+	__u32 pid;
+	__u8 kind;
+	__u8 reserved[3];
+	__u32 nr_reclaimed;
+};
+
+/* struct tipme_rec_kswapd.kind */
+enum tipme_kswapd_kind {
+	TIPME_KSWAPD_RUN	= 1,	/* kswapd starts balancing a node (pid: kswapd) */
+	TIPME_KSWAPD_WAKEUP	= 2,	/* an allocation woke kswapd (pid: the allocator) */
+};
+
+/**
+ * struct tipme_rec_kswapd - payload of TIPME_REC_KSWAPD (20 bytes with header)
+ * @pid: current thread
+ * @nid: NUMA node
+ * @zid: zone index
+ * @kind: enum tipme_kswapd_kind
+ * @order: order asked for
+ * @gfp: gfp flags (TIPME_KSWAPD_WAKEUP), else 0
+ */
+struct tipme_rec_kswapd {
+	__u32 pid;
+	__u16 nid;
+	__u8 zid;
+	__u8 kind;
+	__u32 order;
+	__u32 gfp;
+};
+
+/**
+ * struct tipme_rec_throttled - payload of TIPME_REC_THROTTLED (24 bytes with header)
+ * @pid: thread that reclaim throttled (it slept)
+ * @nid: NUMA node
+ * @usec_timeout: the longest it would have slept
+ * @usec_delayed: how long it slept
+ * @reason: the kernel's VMSCAN_THROTTLE_* reason (0 writeback, 1 isolated,
+ *          2 no progress, 3 congested)
+ */
+struct tipme_rec_throttled {
+	__u32 pid;
+	__u32 nid;
+	__u32 usec_timeout;
+	__u32 usec_delayed;
+	__u32 reason;
+};
+
+/* struct tipme_rec_sample.flags */
+#define TIPME_SAMPLE_FULL	0x01	/* part of a full sample (every thread) */
+
+/**
+ * struct tipme_rec_sample - payload of TIPME_REC_SAMPLE (varlen)
+ * @len: payload bytes: 8 + 16 * @nr
+ * @nr: struct tipme_sample_ent that follow
+ * @flags: TIPME_SAMPLE_*
+ * @seq: sample round (one every sample_period_ms); the round's records
+ *       are followed by a TIPME_REC_SAMPLE_END with the same @seq
+ *
+ * The sampler sends a thread when something in its entry changed since
+ * its previous entry, or it ran, and every thread in a full sample.
+ */
+struct tipme_rec_sample {
+	__u16 len;
+	__u8 nr;
+	__u8 flags;
+	__u32 seq;
+};
+
+/*
+ * struct tipme_sample_ent.word:
+ *   bits  0..21  thread id
+ *   bits 22..25  enum tipme_task_state (TIPME_TS_RUNNABLE for running)
+ *   bits 26..28  scheduling policy (SCHED_NORMAL 0 .. SCHED_DEADLINE 6)
+ *   bit  29      on a CPU at the time of the sample
+ */
+#define TIPME_SMP_STATE_SHIFT	22
+#define TIPME_SMP_POLICY_SHIFT	26
+#define TIPME_SMP_ONCPU		(1U << 29)
+
+/* struct tipme_sample_ent.flags */
+#define TIPME_SMP_NEW		0x01	/* first entry of this thread since load */
+#define TIPME_SMP_RUNTIME_SAT	0x02	/* @runtime saturated */
+
+/**
+ * struct tipme_sample_ent - one thread in a TIPME_REC_SAMPLE
+ * @word: pid, state, policy and on-CPU bit, see above
+ * @tgid: process
+ * @runtime: ns of CPU time since the thread's previous entry
+ * @cpu: CPU it runs or last ran on
+ * @prio: kernel priority (0..139)
+ * @flags: TIPME_SMP_*
+ */
+struct tipme_sample_ent {
+	__u32 word;
+	__u32 tgid;
+	__u32 runtime;
+	__u16 cpu;
+	__u8 prio;
+	__u8 flags;
+};
+
+static __inline__ __u32 tipme_smp_word(__u32 pid, __u32 state, __u32 policy,
+				       int on_cpu)
+{
+	return (pid & TIPME_PID_MASK) | ((state & 0xfU) << TIPME_SMP_STATE_SHIFT) |
+	       ((policy & 7U) << TIPME_SMP_POLICY_SHIFT) |
+	       (on_cpu ? TIPME_SMP_ONCPU : 0);
+}
+
+static __inline__ __u32 tipme_smp_pid(__u32 word)
+{
+	return word & TIPME_PID_MASK;
+}
+
+static __inline__ __u32 tipme_smp_state(__u32 word)
+{
+	return (word >> TIPME_SMP_STATE_SHIFT) & 0xfU;
+}
+
+static __inline__ __u32 tipme_smp_policy(__u32 word)
+{
+	return (word >> TIPME_SMP_POLICY_SHIFT) & 7U;
+}
+
+static __inline__ int tipme_smp_oncpu(__u32 word)
+{
+	return (word & TIPME_SMP_ONCPU) != 0;
+}
+
+/* struct tipme_rec_sample_end.flags */
+#define TIPME_SMPEND_FULL	0x01	/* the round was a full sample */
+#define TIPME_SMPEND_OVERFLOW	0x02	/* a CPU's switch log overflowed: full sample */
+#define TIPME_SMPEND_TABLE_FULL	0x04	/* more threads than sample_threads */
+
+/**
+ * struct tipme_rec_sample_end - payload of TIPME_REC_SAMPLE_END (24 bytes with header)
+ * @seq: the round
+ * @threads: threads looked at
+ * @emitted: entries written
+ * @flags: TIPME_SMPEND_*
+ * @cycles: recorder ticks the round took (also in the self-cost records)
+ */
+struct tipme_rec_sample_end {
+	__u32 seq;
+	__u32 threads;
+	__u32 emitted;
+	__u32 flags;
+	__u32 cycles;
+};
+
+/**
+ * struct tipme_cost_ent - one record type in a TIPME_REC_COST
+ * @type: enum tipme_rec_type
+ * @reserved: zero
+ * @count: records of @type this CPU wrote since its previous TIPME_REC_COST
+ *         (may be 0 for work that writes no record, e.g. reading argv)
+ * @cycles: recorder ticks spent creating them (probe entry to exit)
+ */
+struct tipme_cost_ent {
+	__u8 type;
+	__u8 reserved;
+	__u16 count;
+	__u32 cycles;
+};
+
+/**
+ * struct tipme_rec_cost - payload of TIPME_REC_COST (varlen)
+ * @len: payload bytes: 4 + 8 * @nr
+ * @nr: struct tipme_cost_ent that follow
+ * @flags: zero
+ *
+ * The recorder's own cost, in batches: each CPU writes one every
+ * cost_period_ms (when it wrote anything), covering the records it wrote
+ * since its previous one.  Ticks are TSC cycles, or ns when the dump's
+ * clock is local_clock: the unit of the timestamps.
+ */
+struct tipme_rec_cost {
+	__u16 len;
+	__u8 nr;
+	__u8 flags;
+};
+
 /**
  * struct tipme_clock_pair - one sample of the three clocks, taken together
  * @ts: the recorder's timestamp (TSC ticks, or ns of local_clock() when the
@@ -396,6 +815,8 @@ enum tipme_section_type {
 	TIPME_SEC_SYSTEM	= 6,	/* "key=value\n" text: uname, boot id, ... */
 	TIPME_SEC_SYMBOLS	= 7,	/* struct tipme_sym[] then a string table */
 	/* 8..15: instrumentation (exec table, self-cost, ...); 16..: later */
+	TIPME_SEC_EXECTAB	= 8,	/* struct tipme_exectab_hdr, then struct tipme_exec* */
+	TIPME_SEC_COST		= 9,	/* struct tipme_cost_total[] */
 	__TIPME_SEC_MAX,
 };
 
@@ -448,6 +869,107 @@ struct tipme_sym {
 	__u32 reserved;
 };
 
+/* struct tipme_exectab_hdr.flags */
+#define TIPME_EXECTAB_ENV	0x01	/* environment capture was on */
+
+/**
+ * struct tipme_exectab_hdr - start of TIPME_SEC_EXECTAB
+ * @hdr_size: sizeof(struct tipme_exectab_hdr) when written
+ * @count: entries that follow
+ * @capacity: entries the module's table holds
+ * @flags: TIPME_EXECTAB_*
+ * @retention_ns: how long entries are kept after their process exited
+ * @evicted: entries evicted before their retention ran out (table full)
+ * @dropped: processes or threads never entered (table full of live ones)
+ * @argv_lost: images whose argv could not be read (queue full, fault)
+ * @argv_max: bytes of argv kept per entry
+ * @env_max: bytes of environment kept per entry (0: capture off)
+ */
+struct tipme_exectab_hdr {
+	__u32 hdr_size;
+	__u32 count;
+	__u32 capacity;
+	__u32 flags;
+	__u64 retention_ns;
+	__u64 evicted;
+	__u64 dropped;
+	__u64 argv_lost;
+	__u32 argv_max;
+	__u32 env_max;
+};
+
+/* struct tipme_exec.flags */
+#define TIPME_EXEC_THREAD	0x0001	/* a thread (pid != tgid): only comm is kept */
+#define TIPME_EXEC_SNAPSHOT	0x0002	/* existed when the table was built */
+#define TIPME_EXEC_FORKED	0x0004	/* created by fork: image inherited */
+#define TIPME_EXEC_EXECED	0x0008	/* created by execve at @exec_ts */
+#define TIPME_EXEC_EXITED	0x0010	/* @exit_ts is set */
+#define TIPME_EXEC_REPLACED	0x0020	/* the image ended by a later execve */
+#define TIPME_EXEC_KTHREAD	0x0040	/* kernel thread */
+#define TIPME_EXEC_ARGV_TRUNC	0x0080	/* argv longer than argv_max */
+#define TIPME_EXEC_ARGV_LOST	0x0100	/* argv could not be read */
+#define TIPME_EXEC_ENV		0x0200	/* environment captured */
+#define TIPME_EXEC_ENV_TRUNC	0x0400	/* environment longer than env_max */
+#define TIPME_EXEC_EXIT_UNSEEN	0x0800	/* exit not observed (pid reused): @exit_ts approximate */
+#define TIPME_EXEC_PENDING	0x1000	/* argv not read yet */
+
+/**
+ * struct tipme_exec - one entry of the exec table (TIPME_SEC_EXECTAB)
+ * @size: bytes of the entry with its strings, a multiple of 8
+ * @id: serial number (TIPME_REC_EXEC.exec_id refers to it)
+ * @pid: thread id (the process id for a process)
+ * @tgid: process id
+ * @ppid: parent process id when the entry was made
+ * @flags: TIPME_EXEC_*
+ * @exit_code: TIPME_EXEC_EXITED: as wait(2) reports it
+ * @reserved: zero
+ * @start_ts: recorder timestamp the entry begins at: the fork, the exec, or
+ *            the snapshot
+ * @exit_ts: recorder timestamp of the exit (or of the exec that replaced
+ *           the image); 0 while alive
+ * @start_mono_ns: CLOCK_MONOTONIC the task was created (task start time)
+ * @comm: command name, NUL-padded
+ * @exe_len: bytes of the executable's path that follow (no NUL)
+ * @argv_len: bytes of argv after it: the arguments, each NUL-terminated
+ * @env_len: bytes of environment after argv, as argv
+ * @reserved2: zero
+ *
+ * Strings follow the structure, then zeros up to @size.
+ */
+struct tipme_exec {
+	__u32 size;
+	__u32 id;
+	__u32 pid;
+	__u32 tgid;
+	__u32 ppid;
+	__u32 flags;
+	__s32 exit_code;
+	__u32 reserved;
+	__u64 start_ts;
+	__u64 exit_ts;
+	__u64 start_mono_ns;
+	char comm[TIPME_COMM_LEN];
+	__u16 exe_len;
+	__u16 argv_len;
+	__u16 env_len;
+	__u16 reserved2;
+};
+
+/**
+ * struct tipme_cost_total - one record type's cost since the module loaded
+ *                           (TIPME_SEC_COST, TIPME_ATTR_COST_TOTALS)
+ * @type: enum tipme_rec_type
+ * @reserved: zero
+ * @count: records written
+ * @cycles: recorder ticks spent writing them (see struct tipme_rec_cost)
+ */
+struct tipme_cost_total {
+	__u32 type;
+	__u32 reserved;
+	__u64 count;
+	__u64 cycles;
+};
+
 /* ------------------------------------------------------------------ */
 /* 4. Generic netlink family                                          */
 /* ------------------------------------------------------------------ */
@@ -479,6 +1001,10 @@ enum tipme_dump_part {
 	TIPME_PART_SUBBUF_END	= 3,	/* CPU, SUBBUF_SEQ, SUBBUF_LEN, SUBBUF_FLAGS, SUBBUF_OK */
 	TIPME_PART_TRAILER	= 4,	/* last: CLOCK_PAIRS */
 	TIPME_PART_CPU_END	= 5,	/* after a CPU's sub-buffers: CPU_STATS with its entry */
+	/* 8..15: instrumentation */
+	TIPME_PART_EXECTAB	= 8,	/* EXEC_HDR (first one only), EXEC_ENTRIES */
+	TIPME_PART_EXECTAB_END	= 9,	/* the exec table is complete */
+	TIPME_PART_COST		= 10,	/* COST_TOTALS */
 };
 
 enum tipme_attr {
@@ -522,6 +1048,10 @@ enum tipme_attr {
 	TIPME_ATTR_KEYLOG,		/* u8: key codes are recorded */
 	TIPME_ATTR_TRIGGERS,		/* u32: triggers since load */
 	/* 40..79: instrumentation attributes; 80..: later */
+	TIPME_ATTR_EXEC_HDR = 40,	/* binary: struct tipme_exectab_hdr */
+	TIPME_ATTR_EXEC_ENTRIES,	/* binary: whole struct tipme_exec entries */
+	TIPME_ATTR_COST_TOTALS,		/* binary: struct tipme_cost_total[] */
+	TIPME_ATTR_ENV_CAPTURE,		/* u8: the exec table captures environments */
 	__TIPME_ATTR_MAX,
 	TIPME_ATTR_MAX = __TIPME_ATTR_MAX - 1
 };
