@@ -893,7 +893,7 @@ int main(int argc, char **argv)
 			env.display ? env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "(unset)");
 		goto out_disconnect;
 	}
-	err = xh_state_init(&st, env.ring_bytes, 1U << 20);
+	err = xh_state_init(&st, env.ring_bytes, 1U << 16);
 	if (err) {
 		fprintf(stderr, "tipme-xhook: ring: %s\n", strerror(-err));
 		goto out_disconnect;
@@ -1066,6 +1066,11 @@ int main(int argc, char **argv)
 				if (ticks >= ticks_per_s) {
 					ticks = 0;
 					xh_clock_pair(&st);
+					pthread_mutex_lock(&st.lock);
+					if (st.ncl > st.cl_max / 2)
+						logv("forgot %u old clients\n",
+						     xh_clients_compact(&st));
+					pthread_mutex_unlock(&st.lock);
 				}
 			}
 		}

@@ -259,6 +259,66 @@ void xh_client_died(struct xh_state *st, struct xh_base *b, uint64_t t_ns)
 	}
 }
 
+/**
+ * xh_clients_compact() - forget clients no record in the ring refers to
+ * @st: state, lock held; no PID query in flight
+ *
+ * A client that died (more than a second) before the oldest record in the
+ * ring can have no record there.  Such clients are removed and the others
+ * renumbered, in the ring, the base table and the pending queue.  Called
+ * when the table fills up, so that a long session with many short-lived
+ * clients keeps its memory bounded.
+ *
+ * Return: clients removed.
+ */
+uint32_t xh_clients_compact(struct xh_state *st)
+{
+	uint64_t n = st->head < st->cap ? st->head : st->cap, i, oldest;
+	uint32_t *map, id, kept = 0, removed;
+
+	if (st->query_active || !st->ncl)
+		return 0;
+	oldest = n ? st->ring[(st->head - n) % st->cap].time_ns : UINT64_MAX;
+	map = malloc(st->ncl * sizeof(*map));
+	if (!map)
+		return 0;
+	for (id = 0; id < st->ncl; id++) {
+		const struct tipme_x11_client *c = &st->cl[id];
+
+		if (id && (c->flags & TIPME_X11_CL_DIED) &&
+		    c->end_ns + 1000000000ULL < oldest) {
+			map[id] = TIPME_X11_CLIENT_NONE;
+			continue;
+		}
+		map[id] = kept;
+		if (kept != id) {
+			st->cl[kept] = *c;
+			st->cl[kept].id = kept;
+		}
+		kept++;
+	}
+	removed = st->ncl - kept;
+	if (removed) {
+		for (i = 0; i < n; i++) {
+			struct tipme_x11_rec *r = &st->ring[(st->head - n + i) % st->cap];
+
+			if (r->client < st->ncl)
+				r->client = map[r->client];
+		}
+		for (i = 0; i < st->nbases; i++)
+			if (st->bases[i].id < st->ncl)
+				st->bases[i].id = map[st->bases[i].id];
+		for (i = id = 0; i < st->npending; i++)
+			if (st->pending[i] < st->ncl &&
+			    map[st->pending[i]] != TIPME_X11_CLIENT_NONE)
+				st->pending[id++] = map[st->pending[i]];
+		st->npending = id;
+		st->ncl = kept;
+	}
+	free(map);
+	return removed;
+}
+
 static inline uint64_t tsc_read(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

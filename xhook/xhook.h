@@ -137,6 +137,7 @@ uint32_t xh_client_new(struct xh_state *st, uint32_t base, uint32_t flags,
 		       uint64_t start_ns);
 int xh_pending_push(struct xh_state *st, uint32_t id);
 void xh_client_died(struct xh_state *st, struct xh_base *b, uint64_t t_ns);
+uint32_t xh_clients_compact(struct xh_state *st);
 void xh_clock_pair(struct xh_state *st);
 void xh_notify(struct xh_state *st, unsigned want);
 

@@ -40,10 +40,11 @@ def wait_for(pred, timeout, what):
 
 
 class Xvfb:
-    def __init__(self):
+    def __init__(self, *extra):
         r, w = os.pipe()
         self.proc = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(w), "-nolisten", "tcp", "-screen", "0", "800x600x24"],
+            ["Xvfb", "-displayfd", str(w), "-nolisten", "tcp", "-screen", "0", "800x600x24"] +
+            list(extra),
             pass_fds=[w], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(w)
         buf = b""
@@ -396,6 +397,22 @@ def t_server_killed(x):
     assert "X server" in msg, msg
 
 
+def t_missing_extensions(x):
+    """RECORD or X-Resource missing: exit code 3 with a clear message"""
+    for ext in ("RECORD", "X-Resource"):
+        y = Xvfb("-extension", ext)
+        try:
+            r = subprocess.run([os.path.join(ARGS.build, "tipme-xhook"), "-o", tempfile.gettempdir()],
+                               env=y.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               universal_newlines=True, timeout=20)
+        finally:
+            y.stop()
+        log("without %s: exit %d: %s" % (ext, r.returncode, r.stderr.strip()))
+        assert r.returncode == 3, r.returncode
+        assert ext in r.stderr, r.stderr
+        assert "Sanitizer" not in r.stderr and "runtime error" not in r.stderr, r.stderr
+
+
 def t_print_robust(x):
     """print: a dump with truncations and byte flips never crashes the reader"""
     h = Hook(x)
@@ -513,7 +530,7 @@ def t_cost(x):
 
 TESTS = [t_keypress_chain, t_short_lived_sequential, t_parallel_burst, t_big_putimage,
          t_draw_lateness, t_hotkey_locks, t_hotkey_grabbed_elsewhere, t_privacy_off,
-         t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_print_robust, t_cost]
+         t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_missing_extensions, t_print_robust, t_cost]
 
 
 def main():

@@ -453,6 +453,33 @@ static void test_ring_wrap(void)
 	}
 }
 
+static void test_compact(void)
+{
+	uint32_t i, base = 0x00600000, ids[3];
+	struct xh_base *b;
+
+	reset();
+	for (i = 0; i < 100; i++) {
+		ids[0] = xh_client_new(&st, base, 0, 1000000000ULL + i);
+		b = xh_base_find(&st, base);
+		xh_client_died(&st, b, 1000000000ULL + i);
+	}
+	st.npending = 0;
+	ids[1] = xh_client_new(&st, 0x00800000, 0, 5000000000ULL);	/* alive */
+	ids[2] = xh_client_new(&st, base, 0, 6000000000ULL);	/* alive, reused base */
+	xh_ring_next(&st)->client = ids[1];
+	st.ring[0].time_ns = 7000000000ULL;
+	xh_ring_next(&st)->client = ids[2];
+	st.ring[1].time_ns = 7000000000ULL;
+	ok(xh_clients_compact(&st) == 100 && st.ncl == 3, "compaction forgets old dead clients");
+	ok(st.ring[0].client == 1 && st.cl[1].xid_base == 0x00800000 &&
+	   st.ring[1].client == 2 && st.cl[2].xid_base == base &&
+	   st.cl[1].id == 1 && st.cl[2].id == 2, "records renumbered with their clients");
+	ok(xh_base_find(&st, base)->id == 2 && xh_base_find(&st, 0x00800000)->id == 1 &&
+	   st.npending == 2 && st.pending[0] == 1 && st.pending[1] == 2,
+	   "base table and pending queue renumbered");
+}
+
 int main(void)
 {
 	test_unwrap();
@@ -463,6 +490,7 @@ int main(void)
 	test_fuzz_parser();
 	test_dump();
 	test_ring_wrap();
+	test_compact();
 	xh_state_free(&st);
 	printf("1..%d\n", tests);
 	return failures != 0;
