@@ -365,9 +365,11 @@ int pm_merge_next(struct pm_merge *m, struct pm_event *ev, struct tm_err *e)
 	if (!m->primed) {
 		m->primed = 1;
 		for (i = 0; i < m->n; i++) {
-			ret = pm_dec_next(&m->decs[i], &m->cur[i], e);
-			if (ret < 0)
-				return ret;
+			ret = pm_dec_next(&m->decs[i], &m->cur[i], &m->errmsg);
+			if (ret < 0) {
+				m->err = ret;
+				break;
+			}
 			if (ret > 0)
 				m->heap[m->heap_n++] = i;
 		}
