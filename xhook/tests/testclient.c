@@ -10,6 +10,7 @@
  *                                     print "grabbed", hold until stdin closes
  *   xhook-testclient bench N          N PolyPoint + NoOperation pairs with a
  *                                     round trip every 1000; prints "ns TOTAL"
+ *   xhook-testclient rtt N            N GetInputFocus round trips; "ns TOTAL"
  *
  * Every mode prints "pid PID" first.
  */
@@ -162,6 +163,13 @@ int main(int argc, char **argv)
 				round_trip(c);
 		}
 		round_trip(c);
+		printf("ns %llu\n", (unsigned long long)(now_ns() - t0));
+	} else if (!strcmp(argv[1], "rtt") && argc == 3) {
+		long n = atol(argv[2]), i;
+		uint64_t t0 = now_ns();
+
+		for (i = 0; i < n; i++)
+			round_trip(c);
 		printf("ns %llu\n", (unsigned long long)(now_ns() - t0));
 	} else {
 		fprintf(stderr, "bad arguments\n");
