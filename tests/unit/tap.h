@@ -77,7 +77,7 @@ static inline void tap_skip(const char *fmt, ...)
 	va_list ap;
 
 	tap_run++;
-	printf("ok %d # SKIP ", tap_run);
+	printf("ok %d - skipped # SKIP ", tap_run);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);

@@ -465,7 +465,7 @@ static void test_handmade(void)
 
 /* Open a private copy of @buf (exactly @size bytes, so ASan sees overruns) and use it all. */
 static int exercise(const unsigned char *buf, size_t size, unsigned int flags,
-		    int *stage)
+		    int *stage, FILE *json)
 {
 	unsigned char *copy = malloc(size ? size : 1);
 	struct tm_err e = { "" };
@@ -477,12 +477,12 @@ static int exercise(const unsigned char *buf, size_t size, unsigned int flags,
 	err = pm_open_mem(&pm, copy, size, flags, &e);
 	if (!err) {
 		*stage = 1;
-		err = pm_info_print(devnull, &pm, 1, &e);
+		err = pm_info_print(json ? json : devnull, &pm, 1, &e);
 	}
 	if (!err)
 		err = pm_records_print(devnull, &pm, NULL, 0, &e);
 	if (!err)
-		err = pm_records_print(devnull, &pm, NULL, 1, &e);
+		err = pm_records_print(json ? json : devnull, &pm, NULL, 1, &e);
 	if (err && !e.msg[0])
 		err = 1000;	/* an error must always say why */
 	pm_close(&pm);
@@ -517,6 +517,8 @@ static void test_corruption(void)
 	char path[128];
 	int err, stage, all, n_rej = 0, n_acc = 0, n_acc_prot = 0, i, j;
 	int codes_ok = 1;
+	char json_path[128], cmd[512];
+	FILE *json;
 
 	gen_default(&s);
 	s.subbuf_size = 128;
@@ -530,12 +532,12 @@ static void test_corruption(void)
 		return;
 	}
 	dump_parse(&d, good, size, 0, &e);
-	tap_ok(exercise(good, size, 0, &stage) == 0,
+	tap_ok(exercise(good, size, 0, &stage, NULL) == 0,
 	       "the small dump (%zu bytes) is accepted and fully decoded", size);
 
 	all = 1;
 	for (off = 0; off < size; off++) {
-		err = exercise(good, off, 0, &stage);
+		err = exercise(good, off, 0, &stage, NULL);
 		if (err >= 0 || err == 1000) {
 			all = 0;
 			bad_off = off;
@@ -551,7 +553,7 @@ static void test_corruption(void)
 		memcpy(m, good, size);
 		off = gen_rand(&rng) % size;
 		m[off] ^= (unsigned char)(1 + gen_rand(&rng) % 255);
-		err = exercise(m, size, 0, &stage);
+		err = exercise(m, size, 0, &stage, NULL);
 		if (err == 1000)
 			codes_ok = 0;
 		if (err < 0) {
@@ -571,6 +573,8 @@ static void test_corruption(void)
 		tap_diag("%d flips in covered bytes accepted, e.g. offset %zu", n_acc_prot, bad_off);
 
 	/* no checksums: the decoders themselves face the garbage */
+	snprintf(json_path, sizeof(json_path), "%s/fuzz.json", dir);
+	json = fopen(json_path, "w");
 	n_rej = n_acc = 0;
 	codes_ok = 1;
 	for (i = 0; i < 20000; i++) {
@@ -586,7 +590,7 @@ static void test_corruption(void)
 				m[off] ^= (unsigned char)(1U << (gen_rand(&rng) % 8));
 		}
 		err = exercise(m, gen_rand(&rng) % 16 ? size : gen_rand(&rng) % size,
-			       DUMP_NO_CRC, &stage);
+			       DUMP_NO_CRC, &stage, n_acc < 300 ? json : NULL);
 		if (err == 1000)
 			codes_ok = 0;
 		if (err < 0)
@@ -594,8 +598,20 @@ static void test_corruption(void)
 		else
 			n_acc++;
 	}
+	fclose(json);
 	tap_ok(codes_ok, "20000 corruptions with checksums off: no crash, every rejection explained (%d rejected, %d decoded)",
 	       n_rej, n_acc);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import json,sys\n"
+		 "d=open(sys.argv[1],encoding=\"utf-8\",errors=\"strict\").read()\n"
+		 "dec=json.JSONDecoder();i=0;n=0\n"
+		 "while True:\n"
+		 "  while i<len(d) and d[i].isspace(): i+=1\n"
+		 "  if i>=len(d): break\n"
+		 "  o,i=dec.raw_decode(d,i);n+=1\n"
+		 "assert n>300\n' %s", json_path);
+	err = system(cmd);
+	tap_ok(err == 0, "the JSON of 300 decoded corrupt dumps (info and records) is valid UTF-8 JSON");
 	free(m);
 	dump_free(&d);
 	free(good);
@@ -608,7 +624,7 @@ int main(void)
 		return 1;
 	}
 	devnull = fopen("/dev/null", "w");
-	tap_plan(29);
+	tap_plan(30);
 	test_random_dump();
 	test_compat_sizes();
 	test_handmade();
