@@ -59,6 +59,9 @@ static struct tnl_trigger_event pending[MAX_PENDING];
 static int npending;
 static struct { uint32_t seq; char text[TIPME_CTL_LINE_MAX]; } reasons[8];
 static gid_t group_gid = (gid_t)-1;
+/* The latest incident, for reasons that arrive with a coalesced trigger. */
+static uint32_t last_seq;
+static char last_name[128];
 
 __attribute__((format(printf, 2, 3)))
 static void logmsg(int prio, const char *fmt, ...)
@@ -217,6 +220,8 @@ static void handle_triggers(struct env *env)
 		       " bytes of records in %.3f s%s", ev->seq,
 		       tipme_trigger_source_name(ev->source), name, ds.bytes,
 		       ds.seconds, ds.discarded ? ", some overwritten while read" : "");
+		last_seq = ev->seq;
+		snprintf(last_name, sizeof(last_name), "%s", name);
 		broadcast("INCIDENT seq=%u name=%s", ev->seq, name);
 		if (incident_prune(&env->cfg, &removed, &e))
 			logmsg(LOG_WARN_, "pruning: %s", e.msg);
@@ -347,8 +352,16 @@ static int handle_line(struct env *env, struct client *c, char *line)
 			reply_err(c->fd, EIO, e.msg);
 			return -1;
 		}
-		if (reason && *reason && !coalesced)
+		if (reason && *reason && coalesced && seq == last_seq) {
+			char buf[TIPME_CTL_LINE_MAX + 2];
+
+			snprintf(buf, sizeof(buf), "%s\n", reason);
+			if (incident_put(&env->cfg, last_name, "description.txt",
+					 buf, strlen(buf), &e))
+				logmsg(LOG_WARN_, "%s", e.msg);
+		} else if (reason && *reason) {
 			remember_reason(seq, reason);
+		}
 		send_line(c->fd, "OK seq=%u coalesced=%d", seq, coalesced);
 		return -1;
 	}

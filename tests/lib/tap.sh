@@ -40,6 +40,22 @@ tap_cmp() {
 	if [ "$2" "$3" "$4" ] 2>/dev/null; then tap_ok "$1"; else tap_fail "$1" "got '$2', want $3 '$4'"; fi
 }
 
+# tap_merge FILE: renumber the "ok"/"not ok" lines of a checker's output
+# into this test; other lines become comments.  A file without any result
+# counts as a failure.
+tap_merge() {
+	local line seen=0
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) tap_ok "${line#ok * - }"; seen=1 ;;
+		"not ok "*) tap_fail "${line#not ok * - }"; seen=1 ;;
+		"# "*) echo "$line" ;;
+		*) tap_diag "$line" ;;
+		esac
+	done < "$1"
+	[ "$seen" = 1 ] || tap_fail "checker $1 reported results"
+}
+
 tap_done() {
 	printf '1..%d\n' "$TAP_N"
 	[ "$TAP_FAILED" = 0 ]

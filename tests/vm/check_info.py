@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Check `tipme info --json` loss accounting on a dump taken after
+`tipme stop`: every record committed and not overwritten must be in it.
+
+usage: check_info.py INFO_JSON EXPECT   EXPECT: overwritten | no-loss
+Prints TAP lines (no plan).
+"""
+import json
+import sys
+
+info = json.load(open(sys.argv[1]))
+expect = sys.argv[2]
+n = 0
+
+
+def check(ok, name, diag=""):
+    global n
+    n += 1
+    print(("ok" if ok else "not ok"), n, "-", name)
+    if not ok and diag:
+        print("#", diag)
+
+
+cpus = [c for c in info["cpus"] if c.get("stats")]
+check(len(cpus) >= 1, "per-CPU counters are in the dump")
+for c in cpus:
+    st = c["stats"]
+    kept = st["written"] - st["overwritten"]
+    check(c["records"] == kept,
+          f"cpu {c['cpu']}: records in dump == written - overwritten (exact)",
+          f"records={c['records']} written={st['written']} overwritten={st['overwritten']}")
+    check(st["dropped"] == 0, f"cpu {c['cpu']}: nothing dropped", str(st["dropped"]))
+total_over = sum(c["stats"]["overwritten"] for c in cpus)
+if expect == "overwritten":
+    check(total_over > 0, "the tiny ring wrapped and says so (overwritten > 0)")
+    check(info["lost"]["overwritten"] == total_over, "info reports the loss")
+else:
+    check(total_over == 0, "nothing overwritten", str(total_over))
