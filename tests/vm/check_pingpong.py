@@ -73,7 +73,9 @@ check(all(e["cpu"] == switches[0]["cpu"] for e in switches) if switches else Fal
 # (S) or still runnable (R: preempted, or rescheduled at a voluntary point
 # after waking the other); nothing else (the child's last switch is its
 # exit, after the interval).
-during = [e for e in switches if start_ns <= e["mono_ns"] <= end_ns]
+during = [e for e in switches if start_ns <= e["mono_ns"] <= end_ns
+          and not (e["prev_pid"] == child and e["prev_state"] in ("X", "dead")
+                   and e is [x for x in switches if x["prev_pid"] == child][-1])]
 states = {e["prev_state"] for e in during}
 check(during and states <= {"S", "R", "sleeping", "runnable"},
       "a side leaves the CPU asleep in its pipe read or still runnable", str(states))
