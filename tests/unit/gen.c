@@ -121,7 +121,7 @@ void gen_random(struct gen_spec *s, uint64_t seed, size_t nr_cpus,
 		GEN_TYPE_FUTURE, GEN_TYPE_FUTURE_VAR,
 	};
 	uint64_t rng = seed, base = 1000000000000ULL, ts, span;
-	size_t c, i;
+	size_t c, i, k0;
 
 	if (!find_type(s, GEN_TYPE_FUTURE))
 		gen_add_type(s, GEN_TYPE_FUTURE, 0, 20, "future_event");
@@ -144,6 +144,7 @@ void gen_random(struct gen_spec *s, uint64_t seed, size_t nr_cpus,
 			gc->gap_len = 3;
 		}
 		ts = base;
+		k0 = 0;
 		for (i = 0; i < per_cpu; i++) {
 			struct gen_in *r = &gc->recs[i];
 
@@ -151,13 +152,11 @@ void gen_random(struct gen_spec *s, uint64_t seed, size_t nr_cpus,
 			/* often land exactly on a timestamp of CPU 0: ties */
 			if (c && gen_rand(&rng) % 4 == 0) {
 				const struct gen_cpu *c0 = &s->cpus[0];
-				size_t k;
 
-				for (k = 0; k < c0->nr; k++)
-					if (c0->recs[k].ts >= ts)
-						break;
-				if (k < c0->nr)
-					ts = c0->recs[k].ts;
+				while (k0 < c0->nr && c0->recs[k0].ts < ts)
+					k0++;	/* ts only grows: a cursor will do */
+				if (k0 < c0->nr)
+					ts = c0->recs[k0].ts;
 			}
 			r->ts = ts;
 			r->type = mix[gen_rand(&rng) % sizeof(mix)];
