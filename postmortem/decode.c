@@ -29,12 +29,11 @@ void pm_dec_init(struct pm_dec *d, const struct pm_dump *pm,
 static int dec_err(struct pm_dec *d, struct tm_err *e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Fail with context: "cpu 1, sub-buffer seq 7 (offset 4096): <msg>". */
+/* Fail with context: "cpu 1, sub-buffer seq 7 (file offset 4096): <msg>". */
 static int dec_err(struct pm_dec *d, struct tm_err *e, const char *fmt, ...)
 {
 	char msg[300];
 	va_list ap;
-
 	int err;
 
 	va_start(ap, fmt);
