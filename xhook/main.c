@@ -280,113 +280,187 @@ static void read_comm(uint32_t pid, char *buf, size_t len)
 }
 
 /*
- * One X-Resource round: ask for the PIDs of up to XH_QUERY_MAX pending
- * clients.  The parser binds the answer to the clients that held the bases
- * when the server ran the query (bind_query() in parse.c); a client that
- * died or whose base changed hands before then stays unknown.
- *
- * Return: clients still pending.
+ * PIDs come from X-Resource QueryClientIds on the control connection.  The
+ * parser binds each query to the clients that held the queried bases when
+ * the server ran it (bind_query() in parse.c); a client that died or whose
+ * base changed hands before then stays unknown.  New clients are queried by
+ * the data thread the moment their ClientStarted is parsed (query_now), so
+ * that short-lived clients are still there to answer; the main thread
+ * queries the rest in batches and collects all the replies.
  */
-static uint32_t resolve_round(void)
+
+/* Send one QueryClientIds for @n clients and register it.  st.lock held. */
+static int query_send_locked(const uint32_t *ids, uint32_t n)
 {
 	xcb_res_client_id_spec_t specs[XH_QUERY_MAX];
-	uint32_t pids[XH_QUERY_MAX] = { 0 };
-	xcb_res_query_client_ids_cookie_t qc;
-	xcb_res_query_client_ids_reply_t *rep;
-	xcb_void_cookie_t mc;
-	uint32_t n = 0, i, left;
-	int bound;
+	xcb_res_query_client_ids_cookie_t ck;
+	struct xh_query *q;
+	uint32_t i;
 
-	pthread_mutex_lock(&st.lock);
-	while (st.npending && n < XH_QUERY_MAX) {
-		uint32_t id = st.pending[--st.npending];
-		struct tipme_x11_client *c = &st.cl[id];
-
-		if (c->flags & TIPME_X11_CL_DIED) {
-			c->flags |= TIPME_X11_CL_PID_UNKNOWN;
-			st.stats.pid_unknown++;
-			continue;
-		}
-		st.query_ids[n] = id;
-		st.query_bases[n] = c->xid_base;
-		n++;
-	}
-	st.query_n = n;
-	st.query_active = n > 0;
-	st.query_bound = 0;
-	pthread_mutex_unlock(&st.lock);
-	if (!n)
-		return 0;
-
+	if (st.qhead - st.qtail >= XH_QUERIES || !n || n > XH_QUERY_MAX)
+		return -EBUSY;
+	q = &st.queries[st.qhead % XH_QUERIES];
 	for (i = 0; i < n; i++) {
-		specs[i].client = st.query_bases[i];
+		q->ids[i] = ids[i];
+		q->bases[i] = st.cl[ids[i]].xid_base;
+		q->ok[i] = 0;
+		specs[i].client = q->bases[i];
 		specs[i].mask = XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID;
 	}
-	qc = xcb_res_query_client_ids(ctrl, n, specs);
-	mc = xcb_no_operation(ctrl);
+	ck = xcb_res_query_client_ids(ctrl, n, specs);
 	xcb_flush(ctrl);
-	rep = xcb_res_query_client_ids_reply(ctrl, qc, NULL);
-	wait_marker(mc.sequence, 2000);
-	if (rep) {
-		xcb_res_client_id_value_iterator_t it =
-			xcb_res_query_client_ids_ids_iterator(rep);
+	q->seq = ck.sequence;
+	q->n = n;
+	q->bound = 0;
+	st.qhead++;
+	st.want |= XH_WANT_COLLECT;
+	return 0;
+}
 
-		for (; it.rem; xcb_res_client_id_value_next(&it)) {
-			xcb_res_client_id_value_t *v = it.data;
+/* st.query_now: the parser (data thread, st.lock held) saw a new client. */
+static int query_now(struct xh_state *s, uint32_t id)
+{
+	(void)s;
+	return query_send_locked(&id, 1);
+}
 
-			if (!(v->spec.mask & XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID) ||
-			    xcb_res_client_id_value_value_length(v) < 1)
-				continue;
-			for (i = 0; i < n; i++)
-				if (st.query_bases[i] == v->spec.client)
-					pids[i] = xcb_res_client_id_value_value(v)[0];
-		}
-		free(rep);
-	}
+/* Send queries for the pending clients (main thread). */
+static void send_pending(void)
+{
+	uint32_t ids[XH_QUERY_MAX], n, i;
 
 	pthread_mutex_lock(&st.lock);
-	bound = st.query_bound;
-	logv("pid query: %u clients, bound %d\n", n, bound);
-	for (i = 0; i < n; i++) {
-		logv("  base 0x%x id %u ok %d pid %u\n", st.query_bases[i],
-		     st.query_ids[i], st.query_ok[i], pids[i]);
-		struct tipme_x11_client *c = &st.cl[st.query_ids[i]];
+	while (st.npending) {
+		n = 0;
+		while (st.npending && n < XH_QUERY_MAX) {
+			uint32_t id = st.pending[--st.npending];
+			struct tipme_x11_client *c = &st.cl[id];
 
-		if (bound && st.query_ok[i] && pids[i]) {
-			c->pid = pids[i];
-			c->flags &= ~TIPME_X11_CL_PID_UNKNOWN;
-			st.stats.pid_resolved++;
-		} else {
-			pids[i] = 0;
-			c->pid = 0;
-			c->flags |= TIPME_X11_CL_PID_UNKNOWN;
-			st.stats.pid_unknown++;
+			if (c->flags & TIPME_X11_CL_DIED) {
+				c->flags |= TIPME_X11_CL_PID_UNKNOWN;
+				st.stats.pid_unknown++;
+				continue;
+			}
+			ids[n++] = id;
+		}
+		if (n && query_send_locked(ids, n)) {
+			for (i = 0; i < n; i++)	/* all queries busy: later */
+				st.pending[st.npending++] = ids[i];
+			break;
 		}
 	}
-	st.query_active = 0;
-	left = st.npending;
 	pthread_mutex_unlock(&st.lock);
+}
 
-	for (i = 0; i < n; i++) {
-		char comm[16];
+/* Wait until the oldest query is bound, up to @ms.  st.lock held. */
+static int wait_bound(struct xh_query *q, unsigned ms)
+{
+	struct timespec ts;
 
-		if (!pids[i])
-			continue;
-		read_comm(pids[i], comm, sizeof(comm));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += (long)ms * 1000000L;
+	ts.tv_sec += ts.tv_nsec / 1000000000L;
+	ts.tv_nsec %= 1000000000L;
+	while (!q->bound && !st.data_done)
+		if (pthread_cond_timedwait(&st.cond, &st.lock, &ts) == ETIMEDOUT)
+			break;
+	return q->bound;
+}
+
+static uint32_t fence_send(void);
+
+/* Collect the replies of the queries in flight, oldest first (main thread). */
+static void collect_queries(void)
+{
+	for (;;) {
+		uint32_t pids[XH_QUERY_MAX] = { 0 }, seq, n, i;
+		xcb_res_query_client_ids_cookie_t ck;
+		xcb_res_query_client_ids_reply_t *rep;
+		struct xh_query *q;
+		uint32_t bases[XH_QUERY_MAX], ids[XH_QUERY_MAX];
+
 		pthread_mutex_lock(&st.lock);
-		memcpy(st.cl[st.query_ids[i]].comm, comm, sizeof(comm));
+		if (st.qtail == st.qhead) {
+			pthread_mutex_unlock(&st.lock);
+			return;
+		}
+		q = &st.queries[st.qtail % XH_QUERIES];	/* only we move qtail */
+		seq = q->seq;
+		n = q->n;
+		memcpy(bases, q->bases, n * sizeof(bases[0]));
+		memcpy(ids, q->ids, n * sizeof(ids[0]));
 		pthread_mutex_unlock(&st.lock);
-		logv("client 0x%x: pid %u (%s)\n", st.query_bases[i], pids[i], comm);
+
+		ck.sequence = seq;
+		rep = xcb_res_query_client_ids_reply(ctrl, ck, NULL);
+		if (rep) {
+			xcb_res_client_id_value_iterator_t it =
+				xcb_res_query_client_ids_ids_iterator(rep);
+
+			for (; it.rem; xcb_res_client_id_value_next(&it)) {
+				xcb_res_client_id_value_t *v = it.data;
+
+				if (!(v->spec.mask & XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID) ||
+				    xcb_res_client_id_value_value_length(v) < 1)
+					continue;
+				for (i = 0; i < n; i++)
+					if (bases[i] == v->spec.client)
+						pids[i] = xcb_res_client_id_value_value(v)[0];
+			}
+			free(rep);
+		}
+
+		pthread_mutex_lock(&st.lock);
+		if (!wait_bound(q, 20)) {
+			/* its record waits in the server's buffer: fence */
+			pthread_mutex_unlock(&st.lock);
+			fence_send();
+			pthread_mutex_lock(&st.lock);
+			wait_bound(q, 2000);
+		}
+		for (i = 0; i < n; i++) {
+			struct tipme_x11_client *c = &st.cl[ids[i]];
+
+			if (q->bound && q->ok[i] && pids[i]) {
+				c->pid = pids[i];
+				c->flags &= ~TIPME_X11_CL_PID_UNKNOWN;
+				st.stats.pid_resolved++;
+			} else {
+				pids[i] = 0;
+				c->pid = 0;
+				c->flags |= TIPME_X11_CL_PID_UNKNOWN;
+				st.stats.pid_unknown++;
+			}
+		}
+		st.qtail++;
+		pthread_mutex_unlock(&st.lock);
+
+		for (i = 0; i < n; i++) {
+			char comm[16];
+
+			logv("client 0x%x (id %u): pid %u\n", bases[i], ids[i], pids[i]);
+			if (!pids[i])
+				continue;
+			read_comm(pids[i], comm, sizeof(comm));
+			pthread_mutex_lock(&st.lock);
+			memcpy(st.cl[ids[i]].comm, comm, sizeof(comm));
+			pthread_mutex_unlock(&st.lock);
+		}
 	}
-	return left;
 }
 
 static void resolve_pids(void)
 {
 	int rounds = 0;
+	uint32_t left;
 
-	while (resolve_round() && ++rounds < 64)
-		;
+	do {
+		send_pending();
+		collect_queries();
+		pthread_mutex_lock(&st.lock);
+		left = st.npending;
+		pthread_mutex_unlock(&st.lock);
+	} while (left && ++rounds < 64);
 }
 
 /* ---- fences ------------------------------------------------------------- */
@@ -963,6 +1037,9 @@ int main(int argc, char **argv)
 		grab_keys();
 	xh_clock_pair(&st);
 	resolve_pids();
+	pthread_mutex_lock(&st.lock);
+	st.query_now = query_now;	/* recording runs: query new clients at once */
+	pthread_mutex_unlock(&st.lock);
 	{
 		unsigned ms = env.fence_ms ? env.fence_ms : 100;
 		struct itimerspec its = {
@@ -1034,7 +1111,7 @@ int main(int argc, char **argv)
 			ret = EXIT_X_LOST;
 			goto out_thread;
 		}
-		if (want & XH_WANT_RESOLVE)
+		if (want & (XH_WANT_RESOLVE | XH_WANT_COLLECT))
 			resolve_pids();
 		if (want & XH_WANT_TRIGGER)
 			do_trigger(TIPME_X11_TRIGGER_HOTKEY, trig_ns);

@@ -364,17 +364,24 @@ bad:
 	st->stats.dropped++;
 }
 
-static void bind_query(struct xh_state *st)
+static void bind_query(struct xh_state *st, uint32_t seq)
 {
-	uint32_t i;
+	uint32_t k, i;
 
-	for (i = 0; i < st->query_n; i++) {
-		struct xh_base *b = xh_base_find(st, st->query_bases[i]);
+	for (k = st->qtail; k != st->qhead; k++) {
+		struct xh_query *q = &st->queries[k % XH_QUERIES];
 
-		st->query_ok[i] = b && b->alive && b->id == st->query_ids[i];
+		if (q->seq != seq || q->bound)
+			continue;
+		for (i = 0; i < q->n; i++) {
+			struct xh_base *b = xh_base_find(st, q->bases[i]);
+
+			q->ok[i] = b && b->alive && b->id == q->ids[i];
+		}
+		q->bound = 1;
+		pthread_cond_broadcast(&st->cond);
+		return;
 	}
-	st->query_bound = 1;
-	pthread_cond_broadcast(&st->cond);
 }
 
 static void control_request(struct xh_state *st, const uint8_t *q, uint32_t seq)
@@ -391,9 +398,8 @@ static void control_request(struct xh_state *st, const uint8_t *q, uint32_t seq)
 		}
 		pthread_cond_broadcast(&st->cond);
 	} else if (st->xres_major && q[0] == st->xres_major &&
-		   q[1] == XRES_QueryClientIds && st->query_active &&
-		   !st->query_bound) {
-		bind_query(st);
+		   q[1] == XRES_QueryClientIds) {
+		bind_query(st, seq);
 	}
 }
 

@@ -231,7 +231,8 @@ uint32_t xh_client_new(struct xh_state *st, uint32_t base, uint32_t flags,
 	b->last_seq = 0;
 	free(b->slots);
 	b->slots = calloc(XH_REQSLOTS, sizeof(*b->slots));
-	if (!(flags & TIPME_X11_CL_SERVER)) {
+	if (!(flags & TIPME_X11_CL_SERVER) &&
+	    !(st->query_now && st->query_now(st, c->id) == 0)) {
 		if (xh_pending_push(st, c->id) == 0)
 			st->want |= XH_WANT_RESOLVE;
 		else
@@ -276,7 +277,7 @@ uint32_t xh_clients_compact(struct xh_state *st)
 	uint64_t n = st->head < st->cap ? st->head : st->cap, i, oldest;
 	uint32_t *map, id, kept = 0, removed;
 
-	if (st->query_active || !st->ncl)
+	if (st->qhead != st->qtail || !st->ncl)
 		return 0;
 	oldest = n ? st->ring[(st->head - n) % st->cap].time_ns : UINT64_MAX;
 	map = malloc(st->ncl * sizeof(*map));

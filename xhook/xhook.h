@@ -69,11 +69,28 @@ struct xh_keys {
 
 /* Actions the parser asks the main thread to do (bits of want). */
 #define XH_WANT_TRIGGER		0x01
-#define XH_WANT_RESOLVE		0x02
+#define XH_WANT_RESOLVE		0x02	/* clients wait in the pending queue */
+#define XH_WANT_COLLECT		0x04	/* PID queries wait for their replies */
 
 #define XH_MAX_BASES		4096
 #define XH_QUERY_MAX		64
 #define XH_CLOCK_PAIRS		512
+#define XH_QUERIES		64
+
+/*
+ * One X-Resource QueryClientIds request of the control connection.  The
+ * parser binds it when the request shows up in the RECORD stream: @ok[i]
+ * says whether client @ids[i] still held @bases[i] at that point, i.e.
+ * whether the answer the server computed there is that client's.
+ */
+struct xh_query {
+	uint32_t seq;		/* its sequence number on the control connection */
+	uint32_t n;
+	int bound;
+	uint32_t ids[XH_QUERY_MAX];
+	uint32_t bases[XH_QUERY_MAX];
+	uint8_t ok[XH_QUERY_MAX];
+};
 
 struct xh_state {
 	pthread_mutex_t lock;
@@ -93,12 +110,11 @@ struct xh_state {
 	uint32_t *pending;	/* client ids waiting for a PID */
 	uint32_t npending, pending_alloc;
 
-	/* the X-Resource query in flight (see resolve_pids in main.c) */
-	int query_active, query_bound;
-	uint32_t query_n;
-	uint32_t query_ids[XH_QUERY_MAX];
-	uint32_t query_bases[XH_QUERY_MAX];
-	uint8_t query_ok[XH_QUERY_MAX];
+	/* X-Resource QueryClientIds requests in flight, oldest at qtail */
+	struct xh_query queries[XH_QUERIES];
+	uint32_t qhead, qtail;
+	/* send a PID query for a new client now (main.c); NULL: queue it */
+	int (*query_now)(struct xh_state *st, uint32_t id);
 
 	uint32_t marker_seq;	/* last NoOperation of the control connection seen */
 	int marker_valid;

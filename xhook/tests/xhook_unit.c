@@ -294,17 +294,20 @@ static void test_control(void)
 
 	reset();
 	feed(XH_CAT_CLIENT_STARTED, 0x00600000, NULL);
-	st.query_active = 1;
-	st.query_n = 2;
-	st.query_ids[0] = 1;
-	st.query_bases[0] = 0x00600000;
-	st.query_ids[1] = 7;
-	st.query_bases[1] = 0x00a00000;
+	st.queries[0].seq = 40;
+	st.queries[1].seq = 41;
+	st.queries[1].n = 2;
+	st.queries[1].ids[0] = 1;
+	st.queries[1].bases[0] = 0x00600000;
+	st.queries[1].ids[1] = 7;
+	st.queries[1].bases[1] = 0x00a00000;
+	st.qhead = 2;
 	req(&b, 41, qci, sizeof(qci));
 	req(&b, 42, noop, sizeof(noop));
 	feed(XH_CAT_FROM_CLIENT, st.ctrl_base, &b);
-	ok(st.query_bound && st.query_ok[0] && !st.query_ok[1],
-	   "PID query bound to the clients alive at its point in the stream");
+	ok(!st.queries[0].bound && st.queries[1].bound && st.queries[1].ok[0] &&
+	   !st.queries[1].ok[1],
+	   "PID query bound, by its sequence, to the clients alive at its point in the stream");
 	ok(st.marker_valid && st.marker_seq == 42, "fence marker seen");
 	ok(st.head == 1, "the control connection's requests are not recorded");
 	free(b.p);
