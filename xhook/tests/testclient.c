@@ -2,6 +2,9 @@
 /*
  * A tiny X client for the xhook tests.
  *
+ *   xhook-testclient hello            print "hello base BASE connect T0 T1" (its
+ *                                     resource base; CLOCK_MONOTONIC ns before
+ *                                     and after connecting), one round trip
  *   xhook-testclient putimage W H     one W*H ZPixmap PutImage (BIG-REQUESTS
  *                                     when large), then a round trip
  *   xhook-testclient draw N MS        N PolyFillRectangles MS ms apart, each
@@ -97,11 +100,13 @@ int main(int argc, char **argv)
 	xcb_screen_t *s;
 	xcb_gcontext_t gc;
 	xcb_window_t w;
+	uint64_t t_connect;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: see the comment at the top of testclient.c\n");
 		return 2;
 	}
+	t_connect = now_ns();
 	c = xcb_connect(NULL, NULL);
 	if (xcb_connection_has_error(c)) {
 		fprintf(stderr, "cannot connect\n");
@@ -111,7 +116,12 @@ int main(int argc, char **argv)
 	printf("pid %d\n", (int)getpid());
 	fflush(stdout);
 
-	if (!strcmp(argv[1], "putimage") && argc == 4) {
+	if (!strcmp(argv[1], "hello")) {
+		printf("hello base %u connect %llu %llu\n",
+		       xcb_get_setup(c)->resource_id_base,
+		       (unsigned long long)t_connect, (unsigned long long)now_ns());
+		round_trip(c);
+	} else if (!strcmp(argv[1], "putimage") && argc == 4) {
 		unsigned wd = (unsigned)atoi(argv[2]), ht = (unsigned)atoi(argv[3]);
 		size_t len = (size_t)wd * ht * 4;
 		uint8_t *img = malloc(len);

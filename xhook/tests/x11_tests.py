@@ -214,28 +214,48 @@ def t_short_lived_sequential(x):
 
 
 def t_parallel_burst(x):
-    """60 parallel xdpyinfo: none gets a wrong PID (unknown is allowed)"""
+    """200 parallel clients (xdpyinfo and hello): none gets a wrong PID (unknown is allowed)"""
     h = Hook(x)
+    hello = os.path.join(ARGS.build, "xhook-testclient")
     try:
-        procs = [x.spawn(["xdpyinfo"]) for _ in range(60)]
+        procs = []
+        for i in range(200):
+            if i % 2:
+                procs.append(x.spawn(["xdpyinfo"]))
+            else:
+                procs.append(x.spawn([hello, "hello"], stdout=subprocess.PIPE,
+                                     universal_newlines=True))
+        said = {}
         for p in procs:
+            if p.stdout:
+                out = p.stdout.read()
+                f = out.split()
+                said[p.pid] = (int(f[f.index("base") + 1]), int(f[f.index("connect") + 1]),
+                               int(f[f.index("connect") + 2]))
             p.wait(30)
         d = load(h.dump())
     finally:
         h.stop()
     burst = {p.pid for p in procs}
     cl = [c for c in d["clients"] if c["id"] != 0 and c["generation"] > 0]
-    assert len(cl) >= 60, "only %d clients seen" % len(cl)
+    assert len(cl) >= 200, "only %d clients seen" % len(cl)
     known = [c for c in cl if c["pid"]]
     wrong = [c for c in known if c["pid"] not in burst]
+    # a hello client knows its own base and when it connected: the client
+    # the dump gives its PID must have that base and have started then
+    for c in known:
+        if c["pid"] in said:
+            base, t0, t1 = said[c["pid"]]
+            if c["xid_base"] != base or not t0 - 1e6 <= c["start_ns"] <= t1 + 1e6:
+                wrong.append(c)
     seen = {}
     for c in known:
         seen.setdefault(c["pid"], []).append(c["id"])
     dup = {p: v for p, v in seen.items() if len(v) > 1}
     log("%d clients: %d PIDs resolved, %d unknown, %d wrong, %d duplicated" % (
         len(cl), len(known), len(cl) - len(known), len(wrong), len(dup)))
-    assert not wrong and not dup
-    assert all(c["comm"] == "xdpyinfo" for c in known)
+    assert not wrong and not dup, (wrong, dup)
+    assert all(c["comm"] in ("xdpyinfo", "xhook-testclien") for c in known)
     assert all(c["pid_unknown"] for c in cl if not c["pid"])
 
 
