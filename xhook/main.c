@@ -705,7 +705,9 @@ static void do_trigger(uint32_t cause, uint64_t t_ns)
 	uint32_t seq;
 	int err;
 
-	ask_finish(0);
+	/* a new hotkey dump gets a new window: keep what was typed so far */
+	if (cause == TIPME_X11_TRIGGER_HOTKEY)
+		ask_finish(1);
 
 	seq = fence_send();
 	if (wait_marker(seq, 1000))
@@ -734,7 +736,8 @@ static void do_trigger(uint32_t cause, uint64_t t_ns)
 		fprintf(stderr, "tipme-xhook: dump: %s\n", strerror(-err));
 	}
 	free(buf);
-	if (!err && cause == TIPME_X11_TRIGGER_HOTKEY && ui.c && ui_open(&ui) == 0) {
+	if (!err && cause == TIPME_X11_TRIGGER_HOTKEY && !asking && ui.c &&
+	    ui_open(&ui) == 0) {
 		ask_snap = s;		/* kept until the window is done */
 		memcpy(ask_name, name, sizeof(ask_name));
 		asking = 1;
