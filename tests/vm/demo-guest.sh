@@ -7,14 +7,20 @@ set -uo pipefail
 ko=$TIPME_SRC/module/tipme.ko
 bin=$TIPME_SRC/build
 section() { printf '\n== %s\n' "$*"; }
+# newlog [PATTERN]: kernel messages since the last call (matching PATTERN).
 since=$(dmesg | wc -l)
-newlog() { dmesg | tail -n +"$((since + 1))"; since=$(dmesg | wc -l); }
+newlog() {
+	local all
+	all=$(dmesg)
+	printf '%s\n' "$all" | tail -n +"$((since + 1))" | grep -i -- "${1:-.}"
+	since=$(printf '%s\n' "$all" | wc -l)
+}
 
 section "guest: $(uname -r), $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 
 section "load tipme.ko"
 insmod "$ko" || { newlog; exit 1; }
-newlog | grep -i tipme
+newlog tipme
 [ -x "$bin/tipme" ] && "$bin/tipme" status 2>&1 | sed 's/^/  /'
 
 section "workload: 2 s of one CPU spinning and a pipe ping-pong"
@@ -24,4 +30,4 @@ wait
 
 section "unload tipme.ko: what it counted"
 rmmod tipme
-newlog | grep -i tipme
+newlog tipme
