@@ -12,7 +12,12 @@
 
 #include "xhook.h"
 
-#define XH_TRIGGER_DEBOUNCE_NS	300000000ULL
+/*
+ * Key repeat sends presses 25-40 ms apart (after a 500-660 ms delay); a
+ * press of the trigger key closer than this to the previous one is a
+ * repeat, not a new request.
+ */
+#define XH_TRIGGER_DEBOUNCE_NS	150000000ULL
 
 /* X protocol numbers used here */
 enum {
@@ -187,11 +192,11 @@ static void hotkey_check(struct xh_state *st, const uint8_t *ev, int sw,
 		return;
 	if (kc_in(k->minus, k->n_minus, kc)) {
 		uint64_t now = xh_unwrap_ms(ms, recv_ns);
+		uint64_t prev = st->last_trigger_ns;
 
-		if (st->last_trigger_ns &&
-		    now - st->last_trigger_ns < XH_TRIGGER_DEBOUNCE_NS)
+		st->last_trigger_ns = now;	/* every press: repeats stay quiet */
+		if (prev && now - prev < XH_TRIGGER_DEBOUNCE_NS)
 			return;
-		st->last_trigger_ns = now;
 		add_mark(st, TIPME_X11_TRIGGER, 0, ms, recv_ns);
 		st->trigger_ns = now;
 		st->want |= XH_WANT_TRIGGER;

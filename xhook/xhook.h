@@ -129,7 +129,7 @@ struct xh_state {
 	int keylog, keylog_ever;
 	struct xh_keys keys;
 	uint16_t held_mods;	/* modifiers held, tracked from device events */
-	uint64_t last_trigger_ns;
+	uint64_t last_trigger_ns;	/* last press of the trigger key */
 
 	unsigned want;
 	uint64_t trigger_ns;

@@ -280,6 +280,13 @@ static void test_hotkeys(void)
 	device_key(3, 64, 0);
 	device_key(3, 37, 0);
 	ok(st.held_mods == 0, "modifier releases tracked");
+	st.want = 0;
+	st.last_trigger_ns = 0;
+	device_key(2, 20, 4 | 8);
+	st.want = 0;
+	device_key(2, 20, 4 | 8);
+	device_key(2, 20, 4 | 8);
+	ok(!(st.want & XH_WANT_TRIGGER), "key repeat of the trigger is ignored");
 	device_key(2, 10, 4 | 8);
 	ok(st.keylog == 1 && st.keylog_ever, "Ctrl-Alt-1: key logging on");
 	device_key(2, 19, 4 | 8);
