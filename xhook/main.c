@@ -115,31 +115,6 @@ static void usage(FILE *f)
 "  tipme-xhook print --json DUMP > dump.json\n");
 }
 
-static int print_main(int argc, char **argv)
-{
-	int json = 0, i;
-	const char *path = NULL;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
-			json = 1;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!path)
-			path = argv[i];
-		else {
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (!path) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	return xdump_print_file(path, json, stdout, stderr) ? 1 : 0;
-}
-
 /* ---- extensions ------------------------------------------------------- */
 
 static int query_extensions(void)
@@ -946,7 +921,7 @@ int main(int argc, char **argv)
 	const xcb_setup_t *setup;
 
 	if (argc > 1 && !strcmp(argv[1], "print"))
-		return print_main(argc - 1, argv + 1);
+		return xdump_main(argc - 1, argv + 1);
 	if (parse_args(argc, argv))
 		return EXIT_USAGE;
 	if (mkdir(env.output_dir, 0700) < 0 && errno != EEXIST) {

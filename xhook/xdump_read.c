@@ -621,3 +621,32 @@ out:
 	close(fd);
 	return ret;
 }
+
+int xdump_main(int argc, char **argv)
+{
+	const char *path = NULL;
+	int json = 0, i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
+			json = 1;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("Usage: %s [--json] DUMP\n"
+			       "Print an X dump written by tipme-xhook: one line per record\n"
+			       "(monotonic time in s, lateness in ms, client pid and command,\n"
+			       "kind, request or event name, sequence, length, XID, op-size).\n",
+			       argv[0]);
+			return 0;
+		} else if (!path && argv[i][0] != '-') {
+			path = argv[i];
+		} else {
+			path = NULL;
+			break;
+		}
+	}
+	if (!path || i < argc) {
+		fprintf(stderr, "Usage: %s [--json] DUMP\n", argv[0]);
+		return 2;
+	}
+	return xdump_print_file(path, json, stdout, stderr) ? 1 : 0;
+}

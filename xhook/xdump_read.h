@@ -66,4 +66,15 @@ int xdump_print(FILE *out, const struct xdump *d, int json);
  */
 int xdump_print_file(const char *path, int json, FILE *out, FILE *err);
 
+/**
+ * xdump_main() - "[--json] DUMP": the whole print command
+ * @argc: argument count, argv[0] being the command's name
+ * @argv: arguments
+ *
+ * For `tipme-xhook print` and `tipme xrecords`.
+ *
+ * Return: exit status (0 ok, 1 unreadable or malformed dump, 2 usage).
+ */
+int xdump_main(int argc, char **argv);
+
 #endif
