@@ -361,8 +361,11 @@ static void from_server(struct xh_state *st, const struct xh_reply *rp,
 		if (code >= 64 && !st->keylog)
 			continue;	/* extension events: detail unknown, keep none */
 		r->detail = e[1];
-		if (code >= X_KeyPress && code <= X_LeaveNotify)
+		if (code >= X_KeyPress && code <= X_LeaveNotify) {
 			r->state = rd16(e + 28, sw);
+			if (!st->keylog)	/* buttons only, no modifiers */
+				r->state &= (uint16_t)~0xffU;
+		}
 	}
 	return;
 bad:

@@ -235,6 +235,19 @@ static void test_events(void)
 	ok(r && r->major == 22 && st.head == 3 && st.stats.keymap_dropped == 1,
 	   "KeymapNotify dropped, the next event parsed in step");
 	ok(r && r->xid == 0x00800002, "ConfigureNotify: its window");
+	{
+		uint8_t bp[32] = { 4, 1, 8, 0 };
+		struct buf b2 = { 0 };
+
+		bp[28] = 0x05;		/* Shift | Control */
+		bp[29] = 0x01;		/* Button1 held */
+		event(&b2, bp);
+		feed(XH_CAT_FROM_SERVER, base, &b2);
+		r = rec(st.head - 1);
+		ok(r && r->major == 4 && r->detail == 1 && r->state == 0x100,
+		   "key logging off: ButtonPress keeps buttons, not modifiers");
+		free(b2.p);
+	}
 	for (i = 0; i < (int)st.head; i++)
 		if (st.ring[i].detail == 38 || st.ring[i].state == 0x11)
 			clean = 0;
