@@ -25,4 +25,85 @@
 #error "tipme needs Linux 5.19 or later"
 #endif
 
+/* ------------------------------------------------------------------ */
+/* Instrumentation (exec table, lock owners)                          */
+/* ------------------------------------------------------------------ */
+
+#include <linux/atomic.h>
+#include <linux/fs.h>
+#include <linux/mm_types.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/rtmutex.h>
+#include <linux/rwsem.h>
+
+/**
+ * tipme_mm_exe_file() - the executable of an address space, referenced
+ * @mm: the address space
+ *
+ * get_mm_exe_file() is not exported.  get_file_rcu() took a struct file *
+ * until 6.7 ("fs: rework get_file_rcu()"), which made it take the RCU
+ * pointer's address and return the file.
+ *
+ * Context: process context.
+ * Return: the file (release with fput()) or NULL.
+ */
+static inline struct file *tipme_mm_exe_file(struct mm_struct *mm)
+{
+	struct file *f;
+
+	rcu_read_lock();
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+	f = rcu_dereference(mm->exe_file);
+	if (f && !get_file_rcu(f))
+		f = NULL;
+#else
+	f = get_file_rcu(&mm->exe_file);
+#endif
+	rcu_read_unlock();
+	return f;
+}
+
+/*
+ * Lock owners, for lock:contention_begin (5.19).  The owner words are
+ * private to kernel/locking/: a mutex's is the owner's task_struct with
+ * MUTEX_FLAGS (0x07) in its low bits (4.10, "locking/mutex: Rework mutex::owner");
+ * an rw_semaphore's likewise with RWSEM_READER_OWNED (bit 0) and
+ * RWSEM_NONSPINNABLE (bit 1), naming a writer only when bit 0 is clear
+ * (5.3); struct rt_mutex_base (5.15) keeps the task with
+ * RT_MUTEX_HAS_WAITERS in bit 0.  On PREEMPT_RT mutexes and rw_semaphores
+ * are built on rt_mutex_base and report LCB_F_RT; rw_semaphores and rwlocks
+ * there are struct rwbase_rt, whose writer holds ->rtmutex.
+ */
+#define TIPME_MUTEX_FLAGS		0x07UL
+#define TIPME_RWSEM_READER_OWNED	0x01UL
+#define TIPME_RWSEM_FLAGS		0x03UL
+#define TIPME_RT_MUTEX_HAS_WAITERS	0x01UL
+
+static inline unsigned long tipme_rt_mutex_owner(const struct rt_mutex_base *l)
+{
+	return (unsigned long)READ_ONCE(l->owner) & ~TIPME_RT_MUTEX_HAS_WAITERS;
+}
+
+#ifndef CONFIG_PREEMPT_RT
+static inline unsigned long tipme_mutex_owner(const struct mutex *m)
+{
+	return (unsigned long)atomic_long_read(&m->owner) & ~TIPME_MUTEX_FLAGS;
+}
+
+static inline unsigned long tipme_rwsem_owner(const struct rw_semaphore *s)
+{
+	unsigned long o = (unsigned long)atomic_long_read(&s->owner);
+
+	return o & TIPME_RWSEM_READER_OWNED ? 0 : o & ~TIPME_RWSEM_FLAGS;
+}
+#else
+#include <linux/rwbase_rt.h>
+
+static inline unsigned long tipme_rwbase_owner(const struct rwbase_rt *b)
+{
+	return tipme_rt_mutex_owner(&b->rtmutex);
+}
+#endif
+
 #endif /* TIPME_COMPAT_H */

@@ -21,6 +21,7 @@
 #include <net/genetlink.h>
 #include "tipme.h"
 #include "trigger.h"
+#include "instr.h"
 
 static struct genl_family tipme_family;
 
@@ -117,7 +118,8 @@ static int tipme_cmd_status(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int cpu;
 
-	msg = genlmsg_new(512 + 160 * num_possible_cpus(), GFP_KERNEL);
+	msg = genlmsg_new(512 + 160 * num_possible_cpus() +
+			  tipme_instr_status_size(), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &tipme_family, 0, TIPME_CMD_STATUS);
@@ -125,7 +127,7 @@ static int tipme_cmd_status(struct sk_buff *skb, struct genl_info *info)
 		goto out_free;
 	tipme_trigger_last(&t, &triggers, NULL);
 	if (put_geometry(msg) || nla_put_u32(msg, TIPME_ATTR_TRIGGERS, triggers) ||
-	    (t.seq && put_trigger(msg, &t)))
+	    (t.seq && put_trigger(msg, &t)) || tipme_instr_put_status(msg))
 		goto out_free;
 	stats = nla_nest_start(msg, TIPME_ATTR_CPU_STATS);
 	if (!stats)
@@ -201,7 +203,7 @@ int tipme_genl_notify_trigger(const struct tipme_trigger_info *t)
 	return genlmsg_multicast_allns(&tipme_family, msg, 0, 0);
 }
 
-enum dump_phase { PHASE_META, PHASE_CPUS, PHASE_TRAILER, PHASE_DONE };
+enum dump_phase { PHASE_META, PHASE_CPUS, PHASE_INSTR, PHASE_TRAILER, PHASE_DONE };
 
 /**
  * struct dump_ctx - where a dump is
@@ -263,6 +265,7 @@ static int tipme_dump_start(struct netlink_callback *cb)
 		atomic_set(&dump_busy, 0);
 		return -ENOMEM;
 	}
+	tipme_instr_dump_start(cb);
 	tipme_clock_record();
 	for_each_possible_cpu(cpu)
 		d->end[cpu] = local_read(&per_cpu_ptr(tipme.rings, cpu)->reserve);
@@ -312,7 +315,8 @@ static int dump_meta(struct sk_buff *skb, struct netlink_callback *cb)
 		goto out;
 	if (put_geometry(skb) ||
 	    nla_put(skb, TIPME_ATTR_REC_TYPES, ntypes * sizeof(*types), types) ||
-	    nla_put_string(skb, TIPME_ATTR_PARAMS, params)) {
+	    nla_put_string(skb, TIPME_ATTR_PARAMS, params) ||
+	    tipme_instr_put_meta(skb)) {
 		genlmsg_cancel(skb, hdr);
 		goto out;
 	}
@@ -474,9 +478,17 @@ static int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 				return skb->len;
 			d->cpu = cpumask_next(d->cpu, cpu_possible_mask);
 			if (d->cpu >= nr_cpu_ids)
-				d->phase = PHASE_TRAILER;
+				d->phase = PHASE_INSTR;
 			else
 				dump_begin_cpu(d);
+			break;
+		case PHASE_INSTR:	/* exec table, self-cost totals */
+			err = tipme_instr_dump(skb, cb, dump_msg);
+			if (err < 0)
+				return skb->len ? skb->len : err;
+			if (err > 0)
+				return skb->len;
+			d->phase = PHASE_TRAILER;
 			break;
 		case PHASE_TRAILER:
 			err = dump_trailer(skb, cb);

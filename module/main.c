@@ -16,6 +16,7 @@
 #include <linux/string.h>
 #include "tipme.h"
 #include "tracepoints.h"
+#include "instr.h"
 #include "trigger.h"
 
 static char *buffer_size = "64M";
@@ -59,7 +60,9 @@ void tipme_set_recording(bool on)
  */
 int tipme_params_text(char *buf, size_t size)
 {
-	return scnprintf(buf, size,
+	int n;
+
+	n = scnprintf(buf, size,
 			 "version=%s\nbuffer_size=%llu\nsubbuf_size=%u\nsubbufs_per_cpu=%u\nclock=%s\nautostart=%d\nkeylog=%d\nkeylog_used=%d\ntrigger_interval_ms=%u\n",
 			 TIPME_VERSION_STRING, tipme.buf_size,
 			 1U << tipme.sub_shift, 1U << tipme.nsub_shift,
@@ -67,6 +70,7 @@ int tipme_params_text(char *buf, size_t size)
 			 autostart, READ_ONCE(tipme_keylog),
 			 READ_ONCE(tipme_keylog_used),
 			 READ_ONCE(tipme_trigger_interval_ms));
+	return n + tipme_instr_params_text(buf + n, size - n);
 }
 
 static int geometry_init(void)
@@ -150,9 +154,12 @@ static int __init tipme_init(void)
 	err = rings_alloc();
 	if (err)
 		goto out_clock;
-	err = tipme_probes_attach(tipme_sched_probes, tipme_sched_probes_count);
+	err = tipme_instr_init();
 	if (err)
 		goto out_rings;
+	err = tipme_probes_attach(tipme_sched_probes, tipme_sched_probes_count);
+	if (err)
+		goto out_instr;
 	err = tipme_genl_init();
 	if (err)
 		goto out_probes;
@@ -177,6 +184,8 @@ out_genl:
 	tipme_trigger_exit();
 out_probes:
 	tipme_probes_detach(tipme_sched_probes, tipme_sched_probes_count);
+out_instr:
+	tipme_instr_exit();
 out_rings:
 	rings_free();
 out_clock:
@@ -196,6 +205,7 @@ static void __exit tipme_exit(void)
 	pr_info("sched_switch records: %llu, sched_waking records: %llu\n",
 		type_total(TIPME_REC_SCHED_SWITCH),
 		type_total(TIPME_REC_SCHED_WAKING));
+	tipme_instr_exit();
 	rings_free();
 	tipme_clock_exit();
 	pr_info("unloaded\n");

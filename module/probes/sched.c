@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scheduler probes: sched_switch and sched_waking.
+ * Scheduler probes: sched_switch (with the blocking site of a task that
+ * goes to sleep) and sched_waking.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -8,14 +9,49 @@
 #include <linux/sched.h>
 #include <trace/events/sched.h>
 #include "../tipme.h"
+#include "../cost.h"
+#include "ctx.h"
+#include "../sampler.h"
+#include "../site.h"
 #include "../taskstate.h"
 #include "../tracepoints.h"
+
+/*
+ * Where @prev blocks.  Runs on @prev's stack: the probe is called from
+ * __schedule() before the switch.
+ */
+static void record_blocked(struct task_struct *prev, u64 t0)
+{
+	struct {
+		struct tipme_rec_blocked h;
+		u32 ip[TIPME_SITE_DEPTH_MAX];
+	} *r;
+	struct tipme_wslot ws;
+	u32 ip[TIPME_SITE_DEPTH_MAX];
+	unsigned int n;
+	size_t len;
+	bool full;
+
+	n = tipme_site_capture(ip, READ_ONCE(tipme_site_depth), &full);
+	len = sizeof(r->h) + n * sizeof(u32);
+	r = tipme_reserve(TIPME_REC_BLOCKED, len, &ws);
+	if (!r)
+		return;
+	r->h.len = len;
+	r->h.nr = n;
+	r->h.flags = full ? TIPME_BLOCKED_FULL : 0;
+	r->h.pid = prev->pid;
+	memcpy(r->ip, ip, n * sizeof(u32));
+	tipme_commit(&ws, TIPME_REC_BLOCKED);
+	tipme_cost_add(TIPME_REC_BLOCKED, t0);
+}
 
 static void probe_sched_switch(void *data, bool preempt,
 			       struct task_struct *prev,
 			       struct task_struct *next,
 			       unsigned int prev_state)
 {
+	u64 t0 = tipme_cost_now();
 	struct tipme_rec_switch *r;
 	struct tipme_wslot ws;
 
@@ -29,21 +65,15 @@ static void probe_sched_switch(void *data, bool preempt,
 	r->prev_state = preempt ? TIPME_TS_RUNNABLE : tipme_task_state(prev_state);
 	r->flags = preempt ? TIPME_SWITCH_PREEMPT : 0;
 	tipme_commit(&ws, TIPME_REC_SCHED_SWITCH);
-}
-
-static inline u32 waker_context(void)
-{
-	if (in_nmi())
-		return TIPME_CTX_NMI;
-	if (in_hardirq())
-		return TIPME_CTX_HARDIRQ;
-	if (in_serving_softirq())
-		return TIPME_CTX_SOFTIRQ;
-	return TIPME_CTX_TASK;
+	tipme_sampler_switch(prev->pid, next->pid);
+	tipme_cost_add(TIPME_REC_SCHED_SWITCH, t0);
+	if (!preempt && prev_state && prev->pid && READ_ONCE(tipme_site_depth))
+		record_blocked(prev, tipme_cost_now());
 }
 
 static void probe_sched_waking(void *data, struct task_struct *p)
 {
+	u64 t0 = tipme_cost_now();
 	struct tipme_rec_waking *r;
 	struct tipme_wslot ws;
 
@@ -51,8 +81,9 @@ static void probe_sched_waking(void *data, struct task_struct *p)
 	if (!r)
 		return;
 	tipme_waking_pack(r, p->pid, task_cpu(p), current->pid,
-			  waker_context());
+			  tipme_ctx_now());
 	tipme_commit(&ws, TIPME_REC_SCHED_WAKING);
+	tipme_cost_add(TIPME_REC_SCHED_WAKING, t0);
 }
 
 struct tipme_probe tipme_sched_probes[] = {

@@ -875,7 +875,8 @@ struct tipme_sym {
 /**
  * struct tipme_exectab_hdr - start of TIPME_SEC_EXECTAB
  * @hdr_size: sizeof(struct tipme_exectab_hdr) when written
- * @count: entries that follow
+ * @count: entries in use when the dump began; the entries that follow are
+ *         those found while it was read: walk them by size to the end
  * @capacity: entries the module's table holds
  * @flags: TIPME_EXECTAB_*
  * @retention_ns: how long entries are kept after their process exited

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Instrumentation: set-up, tear-down, parameters, and the exec table and
+ * self-cost parts of a dump.
+ *
+ * Order at load: cost counters, blocking-site range, sampler, exec table,
+ * lifecycle probes, snapshot of existing tasks, block/lock/mm probes,
+ * sampler start.  main.c calls tipme_instr_init() before attaching the
+ * scheduler probes (which use the cost counters and the sampler's logs)
+ * and tipme_instr_exit() after detaching them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include "tipme.h"
+#include "cost.h"
+#include "exec.h"
+#include "instr.h"
+#include "sampler.h"
+#include "site.h"
+
+static unsigned int stack_depth = 4;
+module_param(stack_depth, uint, 0444);
+MODULE_PARM_DESC(stack_depth, "Return addresses recorded where a task blocks (0-16, 0: off; default 4)");
+
+static unsigned int sample_period_ms = 20;
+module_param(sample_period_ms, uint, 0444);
+MODULE_PARM_DESC(sample_period_ms, "Sampler period in ms (0: no sampler; default 20)");
+
+static unsigned int sample_full_ms = 1000;
+module_param(sample_full_ms, uint, 0444);
+MODULE_PARM_DESC(sample_full_ms, "Interval of full samples (every thread) in ms (default 1000)");
+
+static unsigned int sample_threads = 16384;
+module_param(sample_threads, uint, 0444);
+MODULE_PARM_DESC(sample_threads, "Threads the sampler can follow (default 16384)");
+
+static unsigned int cost_period_ms = 10;
+module_param(cost_period_ms, uint, 0444);
+MODULE_PARM_DESC(cost_period_ms, "How often each CPU writes its self-cost batch, in ms (default 10)");
+
+static bool trace_block = true;
+module_param(trace_block, bool, 0444);
+MODULE_PARM_DESC(trace_block, "Record block I/O issue and completion (default 1)");
+
+static bool trace_lock = true;
+module_param(trace_lock, bool, 0444);
+MODULE_PARM_DESC(trace_lock, "Record lock contention (default 1)");
+
+static bool trace_mm = true;
+module_param(trace_mm, bool, 0444);
+MODULE_PARM_DESC(trace_mm, "Record reclaim and kswapd activity (default 1)");
+
+/**
+ * struct optional_table - a probe family that may be left out
+ * @name: for messages
+ * @probes: the table
+ * @count: its entries
+ * @enabled: the parameter asking for it
+ * @attached: it is attached
+ */
+struct optional_table {
+	const char *name;
+	struct tipme_probe *probes;
+	const size_t *count;
+	bool *enabled;
+	bool attached;
+};
+
+static struct optional_table optional[] = {
+	{ "block", tipme_block_probes, &tipme_block_probes_count, &trace_block },
+	{ "lock", tipme_lock_probes, &tipme_lock_probes_count, &trace_lock },
+	{ "mm", tipme_mm_probes, &tipme_mm_probes_count, &trace_mm },
+};
+
+static void optional_detach(void)
+{
+	size_t i;
+
+	for (i = ARRAY_SIZE(optional); i-- > 0;) {
+		if (!optional[i].attached)
+			continue;
+		tipme_probes_detach(optional[i].probes, *optional[i].count);
+		optional[i].attached = false;
+	}
+}
+
+/**
+ * tipme_instr_init() - set up all instrumentation and start it
+ *
+ * A family of optional probes (block, lock, mm) this kernel lacks is left
+ * out with a warning; anything else that fails fails the load.
+ *
+ * Context: process context (module init), before the scheduler probes are
+ * attached.
+ * Return: 0 or a negative errno.
+ */
+int tipme_instr_init(void)
+{
+	size_t i;
+	int err;
+
+	if (stack_depth > TIPME_SITE_DEPTH_MAX) {
+		pr_err("stack_depth=%u: at most %d\n", stack_depth,
+		       TIPME_SITE_DEPTH_MAX);
+		return -EINVAL;
+	}
+	err = tipme_cost_init(cost_period_ms);
+	if (err)
+		return err;
+	tipme_site_init(stack_depth);
+	err = tipme_sampler_init(sample_period_ms, sample_full_ms,
+				 sample_threads);
+	if (err)
+		goto out_cost;
+	err = tipme_exec_init();
+	if (err)
+		goto out_sampler;
+	err = tipme_probes_attach(tipme_task_probes, tipme_task_probes_count);
+	if (err)
+		goto out_exec;
+	tipme_exec_snapshot();
+	for (i = 0; i < ARRAY_SIZE(optional); i++) {
+		if (!*optional[i].enabled)
+			continue;
+		if (tipme_probes_attach(optional[i].probes, *optional[i].count))
+			pr_warn("%s probes not attached: no %s records\n",
+				optional[i].name, optional[i].name);
+		else
+			optional[i].attached = true;
+	}
+	tipme_sampler_start();
+	return 0;
+
+out_exec:
+	tipme_exec_exit();
+out_sampler:
+	tipme_sampler_exit();
+out_cost:
+	tipme_cost_exit();
+	return err;
+}
+
+/**
+ * tipme_instr_exit() - undo tipme_instr_init()
+ *
+ * Context: process context, after the scheduler probes are detached.
+ */
+void tipme_instr_exit(void)
+{
+	optional_detach();
+	tipme_probes_detach(tipme_task_probes, tipme_task_probes_count);
+	tipme_sampler_exit();
+	tipme_exec_exit();
+	tipme_cost_exit();
+}
+
+/**
+ * tipme_instr_params_text() - "key=value\n" lines of the instrumentation
+ * @buf: destination
+ * @size: its size
+ *
+ * Context: any.
+ * Return: length written, as scnprintf().
+ */
+int tipme_instr_params_text(char *buf, size_t size)
+{
+	int n;
+
+	n = tipme_site_params_text(buf, size);
+	n += tipme_sampler_params_text(buf + n, size - n);
+	n += tipme_exec_params_text(buf + n, size - n);
+	n += scnprintf(buf + n, size - n,
+		       "cost_period_ms=%u\ntrace_block=%d\ntrace_lock=%d\ntrace_mm=%d\n",
+		       cost_period_ms, optional[0].attached,
+		       optional[1].attached, optional[2].attached);
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Dump                                                               */
+/* ------------------------------------------------------------------ */
+
+enum instr_phase { IP_EXECTAB, IP_EXECTAB_END, IP_COST, IP_DONE };
+
+/* Only one dump runs at a time (genl.c's dump_busy). */
+static struct {
+	enum instr_phase phase;
+	bool hdr_sent;
+	bool done;
+	u32 pos;
+} dump;
+
+/* What an exec table message carries besides the entries. */
+#define EXEC_MSG_OVERHEAD \
+	(NLMSG_HDRLEN + GENL_HDRLEN + nla_total_size(4) + \
+	 nla_total_size(sizeof(struct tipme_exectab_hdr)) + nla_total_size(0) + 16)
+
+/**
+ * tipme_instr_dump_start() - a dump begins
+ * @cb: its callback state
+ *
+ * Writes every CPU's pending self-cost batch, so the rings hold the cost
+ * of everything before the dump, and makes sure the dump's messages can
+ * hold the largest exec table entry.
+ *
+ * Context: process context (the dump's start callback).
+ */
+void tipme_instr_dump_start(struct netlink_callback *cb)
+{
+	u32 need = tipme_exec_entry_max() + EXEC_MSG_OVERHEAD;
+
+	tipme_cost_flush_all();
+	memset(&dump, 0, sizeof(dump));
+	if (cb->min_dump_alloc < need)
+		cb->min_dump_alloc = need;
+}
+
+/* Return: 0 when the table is sent, 1 if @skb is full, or -errno. */
+static int dump_exectab(struct sk_buff *skb, struct netlink_callback *cb,
+			tipme_dump_msg_fn msg)
+{
+	struct tipme_exectab_hdr h;
+	bool done = false;
+	void *buf, *hdr;
+	u32 pos;
+	size_t n;
+	int room;
+
+	while (!dump.done || !dump.hdr_sent) {
+		room = (int)skb_tailroom(skb) - (int)EXEC_MSG_OVERHEAD;
+		if (room < 256)
+			return skb->len ? 1 : -EMSGSIZE;
+		buf = kvmalloc(room, GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+		pos = dump.pos;
+		n = tipme_exec_read(&dump.pos, buf, room, &done);
+		if (!n && !done) {
+			/* The next entry needs an emptier message. */
+			kvfree(buf);
+			return skb->len ? 1 : -EMSGSIZE;
+		}
+		hdr = msg(skb, cb, TIPME_PART_EXECTAB);
+		if (!hdr)
+			goto full;
+		if (!dump.hdr_sent) {
+			tipme_exec_header(&h);
+			if (nla_put(skb, TIPME_ATTR_EXEC_HDR, sizeof(h), &h))
+				goto cancel;
+		}
+		if (n && nla_put(skb, TIPME_ATTR_EXEC_ENTRIES, n, buf))
+			goto cancel;
+		genlmsg_end(skb, hdr);
+		kvfree(buf);
+		dump.hdr_sent = true;
+		dump.done = done;
+	}
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+full:
+	kvfree(buf);
+	dump.pos = pos;
+	return skb->len ? 1 : -EMSGSIZE;
+}
+
+static int dump_cost(struct sk_buff *skb, struct netlink_callback *cb,
+		     tipme_dump_msg_fn msg)
+{
+	struct tipme_cost_total *t;
+	void *hdr;
+	size_t n;
+	int err = 0;
+
+	t = kcalloc(TIPME_REC_NR, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	n = tipme_cost_totals(t, TIPME_REC_NR);
+	hdr = msg(skb, cb, TIPME_PART_COST);
+	if (!hdr || nla_put(skb, TIPME_ATTR_COST_TOTALS, n * sizeof(*t), t)) {
+		if (hdr)
+			genlmsg_cancel(skb, hdr);
+		err = skb->len ? 1 : -EMSGSIZE;
+	} else {
+		genlmsg_end(skb, hdr);
+	}
+	kfree(t);
+	return err;
+}
+
+/**
+ * tipme_instr_dump() - send the exec table and the self-cost totals
+ * @skb: the dump's current message buffer
+ * @cb: its callback state
+ * @msg: starts one message of the dump
+ *
+ * Called again with a fresh @skb while it returns 1.
+ *
+ * Context: process context (the dump callback).
+ * Return: 0 when everything was sent, 1 if @skb is full, or a negative
+ * errno.
+ */
+int tipme_instr_dump(struct sk_buff *skb, struct netlink_callback *cb,
+		     tipme_dump_msg_fn msg)
+{
+	void *hdr;
+	int err;
+
+	for (;;) {
+		switch (dump.phase) {
+		case IP_EXECTAB:
+			err = dump_exectab(skb, cb, msg);
+			if (err)
+				return err;
+			dump.phase = IP_EXECTAB_END;
+			break;
+		case IP_EXECTAB_END:
+			hdr = msg(skb, cb, TIPME_PART_EXECTAB_END);
+			if (!hdr)
+				return skb->len ? 1 : -EMSGSIZE;
+			genlmsg_end(skb, hdr);
+			dump.phase = IP_COST;
+			break;
+		case IP_COST:
+			err = dump_cost(skb, cb, msg);
+			if (err)
+				return err;
+			dump.phase = IP_DONE;
+			break;
+		case IP_DONE:
+			return 0;
+		}
+	}
+}
+
+/**
+ * tipme_instr_put_meta() - the META message's instrumentation attributes
+ * @skb: the message
+ *
+ * Context: process context.
+ * Return: 0 or -EMSGSIZE.
+ */
+int tipme_instr_put_meta(struct sk_buff *skb)
+{
+	return nla_put_u8(skb, TIPME_ATTR_ENV_CAPTURE, tipme_exec_env_capture());
+}
+
+/**
+ * tipme_instr_status_size() - room tipme_instr_put_status() needs
+ *
+ * Context: any.
+ * Return: bytes.
+ */
+size_t tipme_instr_status_size(void)
+{
+	return nla_total_size(TIPME_REC_NR * sizeof(struct tipme_cost_total)) +
+	       nla_total_size(1);
+}
+
+/**
+ * tipme_instr_put_status() - the STATUS reply's instrumentation attributes
+ * @skb: the reply
+ *
+ * Context: process context.
+ * Return: 0, -ENOMEM or -EMSGSIZE.
+ */
+int tipme_instr_put_status(struct sk_buff *skb)
+{
+	struct tipme_cost_total *t;
+	size_t n;
+	int err;
+
+	t = kcalloc(TIPME_REC_NR, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	n = tipme_cost_totals(t, TIPME_REC_NR);
+	err = nla_put(skb, TIPME_ATTR_COST_TOTALS, n * sizeof(*t), t) ||
+	      nla_put_u8(skb, TIPME_ATTR_ENV_CAPTURE, tipme_exec_env_capture()) ?
+	      -EMSGSIZE : 0;
+	kfree(t);
+	return err;
+}

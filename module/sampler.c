@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sampler: every sample_period_ms a work item writes, for each thread
+ * that ran or changed since its previous entry, pid, process, state,
+ * policy, priority, CPU, on-CPU and the CPU time it used; every
+ * sample_full_ms it writes every thread.  Between full rounds it only looks
+ * at the threads the sched_switch probe logged (plus what each CPU runs),
+ * so its cost follows the scheduling activity, not the number of threads.
+ *
+ * Threads are read without locks (READ_ONCE of the scheduler's fields), as
+ * /proc does: a sample is a snapshot, not a synchronisation point.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/errno.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include "tipme.h"
+#include "cost.h"
+#include "compat.h"
+#include "sampler.h"
+#include "smptab.h"
+#include "taskstate.h"
+
+#define SMP_BATCH	64	/* entries per TIPME_REC_SAMPLE */
+#define SMP_CHUNK	64	/* threads per preemption-disabled stretch */
+
+struct tipme_swlog __percpu *tipme_swlog;
+u32 tipme_sampler_round;
+
+static unsigned int period_ms, full_ms;
+static struct tipme_smptab tab;
+static unsigned long *cons;	/* per CPU: log entries consumed */
+static u32 seq;
+static u64 last_full;
+static bool force_full;
+static bool running;
+
+static struct {
+	struct tipme_rec_sample h;
+	struct tipme_sample_ent e[SMP_BATCH];
+} smpbuf;
+static unsigned int nbuf;
+
+/* What the current round did. */
+static struct {
+	bool full;
+	u32 flags;
+	u32 threads;
+	u32 emitted;
+	u32 records;
+	u64 cycles;
+	u64 chunk_t0;
+	unsigned int in_chunk;
+} rd;
+
+static void sampler_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(sampler_work, sampler_fn);
+
+static void chunk_begin(void)
+{
+	preempt_disable();
+	rd.chunk_t0 = tipme_cost_now();
+	rd.in_chunk = 0;
+}
+
+static void chunk_end(void)
+{
+	rd.cycles += tipme_cost_now() - rd.chunk_t0;
+	preempt_enable();
+}
+
+/* Let the scheduler in every SMP_CHUNK threads. */
+static void chunk_tick(void)
+{
+	if (++rd.in_chunk < SMP_CHUNK)
+		return;
+	chunk_end();
+	chunk_begin();
+}
+
+/* Context: preemption disabled. */
+static void flush_buf(void)
+{
+	struct tipme_rec_sample *r;
+	struct tipme_wslot ws;
+	size_t len;
+
+	if (!nbuf)
+		return;
+	len = sizeof(smpbuf.h) + nbuf * sizeof(smpbuf.e[0]);
+	smpbuf.h.len = len;
+	smpbuf.h.nr = nbuf;
+	smpbuf.h.flags = rd.full ? TIPME_SAMPLE_FULL : 0;
+	smpbuf.h.seq = seq;
+	r = tipme_reserve(TIPME_REC_SAMPLE, len, &ws);
+	if (r) {
+		memcpy(r, &smpbuf, len);
+		tipme_commit(&ws, TIPME_REC_SAMPLE);
+		rd.records++;
+		rd.emitted += nbuf;
+	}
+	nbuf = 0;
+}
+
+static void read_task(struct task_struct *p, struct tipme_smp_task *s)
+{
+	unsigned int state = READ_ONCE(p->__state);
+
+	s->pid = p->pid;
+	s->tgid = p->tgid;
+	s->state = state == TASK_RUNNING ? TIPME_TS_RUNNABLE :
+					   tipme_task_state(state);
+	s->policy = READ_ONCE(p->policy);
+	s->prio = READ_ONCE(p->prio);
+	s->on_cpu = READ_ONCE(p->on_cpu);
+	s->cpu = task_cpu(p);
+	s->runtime = READ_ONCE(p->se.sum_exec_runtime);
+	s->start_ns = p->start_time;
+}
+
+/* Context: RCU read side, preemption disabled (a chunk). */
+static void sample_one(struct task_struct *p)
+{
+	struct tipme_smp_task s;
+	struct tipme_smp_ent *e;
+
+	if (!p->pid)
+		return;
+	e = tipme_smptab_get(&tab, p->pid, true);
+	if (!e) {
+		rd.flags |= TIPME_SMPEND_TABLE_FULL;
+		return;
+	}
+	if (!rd.full && e->round == seq)
+		return;		/* already looked at this round */
+	rd.threads++;
+	read_task(p, &s);
+	if (tipme_smp_update(e, &s, rd.full, seq, &smpbuf.e[nbuf]) &&
+	    ++nbuf == SMP_BATCH)
+		flush_buf();
+	chunk_tick();
+}
+
+static void sample_pid(u32 pid)
+{
+	struct task_struct *p;
+
+	if (!pid)
+		return;
+	p = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
+	if (p)
+		sample_one(p);
+}
+
+static void round_full(void)
+{
+	struct task_struct *g, *p;
+	unsigned int cpu;
+
+	rcu_read_lock();
+	chunk_begin();
+	for_each_process_thread(g, p)
+		sample_one(p);
+	chunk_end();
+	rcu_read_unlock();
+	tipme_smptab_sweep(&tab, seq);
+	for_each_possible_cpu(cpu)
+		cons[cpu] = smp_load_acquire(&per_cpu_ptr(tipme_swlog, cpu)->prod);
+}
+
+static void round_changes(void)
+{
+	unsigned long c, p, start;
+	unsigned int cpu;
+
+	rcu_read_lock();
+	chunk_begin();
+	for_each_possible_cpu(cpu) {
+		struct tipme_swlog *l = per_cpu_ptr(tipme_swlog, cpu);
+
+		p = smp_load_acquire(&l->prod);
+		start = cons[cpu];
+		if (p - start > TIPME_SWLOG_SIZE) {
+			force_full = true;
+			rd.flags |= TIPME_SMPEND_OVERFLOW;
+			start = p - TIPME_SWLOG_SIZE;
+		}
+		for (c = start; c != p; c++)
+			sample_pid(READ_ONCE(l->pids[c & (TIPME_SWLOG_SIZE - 1)]));
+		if (READ_ONCE(l->prod) - start > TIPME_SWLOG_SIZE) {
+			/* Overwritten while we read it. */
+			force_full = true;
+			rd.flags |= TIPME_SMPEND_OVERFLOW;
+		}
+		cons[cpu] = p;
+		sample_pid(READ_ONCE(l->cur_pid));
+	}
+	chunk_end();
+	rcu_read_unlock();
+}
+
+static void round_end(void)
+{
+	struct tipme_rec_sample_end *r;
+	struct tipme_wslot ws;
+	u64 t0;
+
+	preempt_disable();
+	t0 = tipme_cost_now();
+	flush_buf();
+	rd.cycles += tipme_cost_now() - t0;
+	r = tipme_reserve(TIPME_REC_SAMPLE_END, sizeof(*r), &ws);
+	if (r) {
+		r->seq = seq;
+		r->threads = rd.threads;
+		r->emitted = rd.emitted;
+		r->flags = rd.flags | (rd.full ? TIPME_SMPEND_FULL : 0);
+		r->cycles = min_t(u64, rd.cycles, U32_MAX);
+		tipme_commit(&ws, TIPME_REC_SAMPLE_END);
+	}
+	tipme_cost_account(TIPME_REC_SAMPLE, rd.records, rd.cycles, t0);
+	if (r)
+		tipme_cost_add(TIPME_REC_SAMPLE_END, t0);
+	preempt_enable();
+}
+
+static void sampler_fn(struct work_struct *work)
+{
+	u64 now = tipme_clock_now();
+	unsigned int cpu;
+
+	if (!READ_ONCE(tipme.recording)) {
+		/* Keep up with the logs; start with a full round again. */
+		for_each_possible_cpu(cpu)
+			cons[cpu] = smp_load_acquire(&per_cpu_ptr(tipme_swlog, cpu)->prod);
+		force_full = true;
+		goto requeue;
+	}
+	memset(&rd, 0, sizeof(rd));
+	if (!++seq)
+		seq = 1;
+	WRITE_ONCE(tipme_sampler_round, seq);
+	rd.full = force_full ||
+		  now - last_full >= (u64)full_ms * tipme_clock_khz();
+	if (rd.full) {
+		force_full = false;
+		last_full = now;
+		round_full();
+	} else {
+		round_changes();
+	}
+	round_end();
+requeue:
+	if (READ_ONCE(running))
+		queue_delayed_work(system_unbound_wq, &sampler_work,
+				   msecs_to_jiffies(period_ms));
+}
+
+/**
+ * tipme_sampler_init() - allocate the sampler
+ * @period: ms between rounds, 0 to disable the sampler
+ * @full: ms between full rounds
+ * @threads: threads the sampler can follow
+ *
+ * Must run before the sched_switch probe is attached (it fills the logs).
+ *
+ * Context: process context (module init).
+ * Return: 0 or a negative errno.
+ */
+int tipme_sampler_init(unsigned int period, unsigned int full,
+		       unsigned int threads)
+{
+	int err;
+
+	period_ms = period;
+	full_ms = max(full, period);
+	if (!period_ms)
+		return 0;
+	err = tipme_smptab_init(&tab, threads);
+	if (err)
+		return err;
+	cons = kcalloc(nr_cpu_ids, sizeof(*cons), GFP_KERNEL);
+	tipme_swlog = alloc_percpu(struct tipme_swlog);
+	if (!cons || !tipme_swlog) {
+		tipme_sampler_exit();
+		return -ENOMEM;
+	}
+	force_full = true;
+	return 0;
+}
+
+/**
+ * tipme_sampler_start() - start the rounds
+ *
+ * Context: process context, after tipme_sampler_init().
+ */
+void tipme_sampler_start(void)
+{
+	if (!period_ms)
+		return;
+	WRITE_ONCE(running, true);
+	queue_delayed_work(system_unbound_wq, &sampler_work,
+			   msecs_to_jiffies(period_ms));
+}
+
+/**
+ * tipme_sampler_exit() - stop the rounds and free the sampler
+ *
+ * Call it after the sched_switch probe is detached.
+ *
+ * Context: process context, may sleep.
+ */
+void tipme_sampler_exit(void)
+{
+	WRITE_ONCE(running, false);
+	cancel_delayed_work_sync(&sampler_work);
+	free_percpu(tipme_swlog);
+	tipme_swlog = NULL;
+	kfree(cons);
+	cons = NULL;
+	tipme_smptab_free(&tab);
+}
+
+/**
+ * tipme_sampler_params_text() - "key=value\n" lines for the dump
+ * @buf: destination
+ * @size: its size
+ *
+ * Context: any.
+ * Return: length written, as scnprintf().
+ */
+int tipme_sampler_params_text(char *buf, size_t size)
+{
+	return scnprintf(buf, size,
+			 "sample_period_ms=%u\nsample_full_ms=%u\nsample_threads=%u\n",
+			 period_ms, full_ms, tab.limit);
+}

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Blocking sites.  The sched_switch probe runs on the stack of the task
+ * being switched out, so stack_trace_save() from the probe sees where that
+ * task went to sleep:
+ *
+ *   [probe plumbing] __schedule schedule [schedule_timeout ...] pipe_read
+ *   vfs_read ksys_read do_syscall_64 ...
+ *
+ * We want the frames after the scheduler's: the "wait channel".  The
+ * functions of the scheduler and of the sleeping locks are __sched (section
+ * .sched.text); the spinning ones are in .lock.text, which the linker
+ * script places, with .cpuidle.text, right after it.  The section bounds
+ * are not exported, so the range is learnt at load from exported functions
+ * known to live there (anchors): everything from the lowest to the end of
+ * the highest.  A __sched function outside the anchors' span would show up
+ * as a site; the postmortem drops those using the dump's symbol table
+ * (__sched_text_start.. __lock_text_end).
+ *
+ * The plumbing frames before __schedule are the same for every capture:
+ * the first capture counts them and later ones skip them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/sizes.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+#include "site.h"
+
+/* Frames of the scheduler itself that may precede the site. */
+#define SITE_SLACK		5
+/* More plumbing than this means the calibration went wrong. */
+#define SITE_SKIP_MAX		8
+
+unsigned int tipme_site_depth;
+static unsigned long site_lo, site_hi;	/* [lo, hi): scheduler and locks */
+static int site_skip = -1;		/* plumbing frames, -1: not counted yet */
+
+/* Size of the function at @addr, from kallsyms ("name+0x0/0x124"). */
+static unsigned long sym_size(unsigned long addr)
+{
+	char buf[KSYM_SYMBOL_LEN], *p, *end;
+	unsigned long size;
+
+	sprint_symbol(buf, addr);
+	p = strchr(buf, '/');
+	if (!p)
+		return 0;
+	p++;
+	end = strchr(p, ' ');
+	if (end)
+		*end = '\0';
+	if (kstrtoul(p, 16, &size))
+		return 0;
+	return size;
+}
+
+/**
+ * tipme_site_init() - learn the scheduler's text range
+ * @depth: return addresses to keep per blocking site (0: capture off)
+ *
+ * Context: process context (module init).
+ * Return: 0 (a range that cannot be learnt only makes sites less precise).
+ */
+int tipme_site_init(unsigned int depth)
+{
+	const unsigned long anchors[] = {
+		(unsigned long)io_schedule_timeout,
+		(unsigned long)schedule,
+		(unsigned long)io_schedule,
+		(unsigned long)schedule_timeout,
+		(unsigned long)schedule_hrtimeout_range,
+		(unsigned long)wait_for_completion,
+		(unsigned long)mutex_unlock,
+		(unsigned long)down_read,
+		(unsigned long)_raw_spin_lock_irqsave,
+		(unsigned long)_raw_spin_unlock_irqrestore,
+		(unsigned long)_raw_spin_lock,
+		(unsigned long)_raw_spin_unlock_bh,
+	};
+	unsigned long lo = ULONG_MAX, hi = 0, s = (unsigned long)schedule;
+	size_t i;
+
+	tipme_site_depth = min_t(unsigned int, depth, TIPME_SITE_DEPTH_MAX);
+	for (i = 0; i < ARRAY_SIZE(anchors); i++) {
+		lo = min(lo, anchors[i]);
+		hi = max(hi, anchors[i] + max(sym_size(anchors[i]), 1UL));
+	}
+	if (hi - lo > SZ_1M || s < lo || s >= hi) {
+		pr_warn("scheduler text not contiguous (%lx..%lx): blocking sites may start in the scheduler\n",
+			lo, hi);
+		lo = s;
+		hi = s + max(sym_size(s), 1UL);
+	}
+	site_lo = lo;
+	site_hi = hi;
+	pr_debug("scheduler and lock text %lx..%lx (%lu KiB)\n", lo, hi,
+		 (hi - lo) >> 10);
+	return 0;
+}
+
+/**
+ * tipme_site_in_sched() - is @ip in the scheduler's or a lock's code
+ * @ip: a kernel text address
+ *
+ * Context: any.
+ * Return: true if it is.
+ */
+bool tipme_site_in_sched(unsigned long ip)
+{
+	return ip >= site_lo && ip < site_hi;
+}
+
+/**
+ * tipme_site_text_hi() - high 32 bits of kernel text addresses
+ *
+ * Context: any.
+ * Return: they, as records store only the low 32 bits.
+ */
+u32 tipme_site_text_hi(void)
+{
+	return (u32)((u64)(unsigned long)schedule >> 32);
+}
+
+static inline u32 site_ip32(unsigned long ip)
+{
+	return ((u64)ip >> 32) == tipme_site_text_hi() ? (u32)ip : 0;
+}
+
+/* First capture: count the frames before the scheduler's. */
+static int site_calibrate(void)
+{
+	unsigned long buf[SITE_SKIP_MAX + 2];
+	unsigned int n, i;
+
+	n = stack_trace_save(buf, ARRAY_SIZE(buf), 0);
+	for (i = 0; i < n; i++)
+		if (tipme_site_in_sched(buf[i]))
+			break;
+	if (i >= n)
+		i = 0;	/* no scheduler frame: keep everything */
+	cmpxchg(&site_skip, -1, (int)i);
+	return READ_ONCE(site_skip);
+}
+
+/**
+ * tipme_site_capture() - where the current task blocks
+ * @ips: TIPME_SITE_DEPTH_MAX slots for the low 32 bits of return addresses
+ * @depth: how many to keep (at most TIPME_SITE_DEPTH_MAX)
+ * @full: set if all @depth slots were filled (outer frames may be cut)
+ *
+ * The plumbing before the scheduler's frames is skipped as counted by the
+ * first capture; it can change by a frame when another tracer attaches to
+ * sched_switch (the tracepoint then calls its probes through
+ * __traceiter_sched_switch instead of a direct static call), so the frames
+ * kept are those after the first run of scheduler frames, wherever it is.
+ *
+ * Context: the sched_switch probe (preemption and interrupts disabled), on
+ * the stack of the task that goes to sleep.  Never sleeps or allocates.
+ * Return: addresses stored, innermost first.
+ */
+unsigned int tipme_site_capture(u32 *ips, unsigned int depth, bool *full)
+{
+	unsigned long buf[TIPME_SITE_DEPTH_MAX + SITE_SLACK + 1];
+	unsigned int n, i, k = 0;
+	int skip = READ_ONCE(site_skip);
+
+	if (unlikely(skip < 0))
+		skip = site_calibrate();
+	depth = min_t(unsigned int, depth, TIPME_SITE_DEPTH_MAX);
+	n = stack_trace_save(buf, depth + SITE_SLACK + 1, skip);
+	for (i = 0; i < n && !tipme_site_in_sched(buf[i]); i++)
+		;
+	if (i == n)
+		i = 0;		/* no scheduler frame: keep what there is */
+	for (; i < n && tipme_site_in_sched(buf[i]); i++)
+		;
+	for (; i < n && k < depth; i++)
+		ips[k++] = site_ip32(buf[i]);
+	*full = k == depth;
+	return k;
+}
+
+/**
+ * tipme_stack_capture() - the current stack, from the caller's caller
+ * @ips: slots for the low 32 bits of return addresses
+ * @depth: how many to keep (at most TIPME_SITE_DEPTH_MAX)
+ *
+ * The first frames are the probe's and the tracepoint's: readers drop them
+ * by name.
+ *
+ * Context: any, never sleeps or allocates.
+ * Return: addresses stored, innermost first.
+ */
+unsigned int tipme_stack_capture(u32 *ips, unsigned int depth)
+{
+	unsigned long buf[TIPME_SITE_DEPTH_MAX];
+	unsigned int n, i;
+
+	n = stack_trace_save(buf, min_t(unsigned int, depth,
+					TIPME_SITE_DEPTH_MAX), 0);
+	for (i = 0; i < n; i++)
+		ips[i] = site_ip32(buf[i]);
+	return n;
+}
+
+/**
+ * tipme_site_params_text() - "key=value\n" lines for the dump's parameters
+ * @buf: destination
+ * @size: its size
+ *
+ * Context: any.
+ * Return: length written, as scnprintf().
+ */
+int tipme_site_params_text(char *buf, size_t size)
+{
+	return scnprintf(buf, size,
+			 "stack_depth=%u\ntext_addr_hi=0x%x\nsite_skip=%d\n",
+			 tipme_site_depth, tipme_site_text_hi(),
+			 READ_ONCE(site_skip));
+}
