@@ -29,6 +29,7 @@ struct dump_rx {
 	int cur_cpu;		/* CPU whose section is open, or -1 */
 	uint64_t sub_seq;
 	int in_sub;
+	int in_exectab;		/* the exec table section is open */
 	unsigned char *sub;
 	uint32_t sub_len;
 	uint32_t sub_cap;
@@ -54,6 +55,10 @@ static struct nla_policy dump_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_SUBBUF_OK] = { .type = NLA_U8 },
 	[TIPME_ATTR_CPU_STATS] = { .type = NLA_NESTED },
 	[TIPME_ATTR_CLOCK_PAIRS] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_EXEC_HDR] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_EXEC_ENTRIES] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_COST_TOTALS] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_ENV_CAPTURE] = { .type = NLA_U8 },
 };
 
 static int rx_fail(struct dump_rx *rx, int errnum, const char *msg)
@@ -83,6 +88,8 @@ static int on_meta(struct dump_rx *rx, struct nlattr **a)
 	fh.nr_cpus = nla_get_u32(a[TIPME_ATTR_NR_CPUS]);
 	if (fh.clock_source == TIPME_CLOCK_LOCAL)
 		fh.flags |= TIPME_FILE_CLOCK_FALLBACK;
+	if (a[TIPME_ATTR_ENV_CAPTURE] && nla_get_u8(a[TIPME_ATTR_ENV_CAPTURE]))
+		fh.flags |= TIPME_FILE_ENV_CAPTURED;
 	err = dumpw_open(&rx->w, rx->path, &fh, 0, rx->e);
 	if (err) {
 		rx->err = err;
@@ -267,6 +274,62 @@ static int on_trailer(struct dump_rx *rx, struct nlattr **a)
 	return NL_OK;
 }
 
+/* Instrumentation parts: the exec table (one section) and cost totals. */
+static int on_exectab(struct dump_rx *rx, struct nlattr **a)
+{
+	struct nlattr *h = a[TIPME_ATTR_EXEC_HDR], *x = a[TIPME_ATTR_EXEC_ENTRIES];
+	int err = 0;
+
+	if (h) {
+		if (rx->in_exectab || rx->cur_cpu >= 0 ||
+		    nla_len(h) < (int)sizeof(struct tipme_exectab_hdr))
+			return rx_fail(rx, EBADMSG, "exec table header out of place");
+		err = dumpw_section_begin(&rx->w, TIPME_SEC_EXECTAB, 0, rx->e);
+		if (!err)
+			err = dumpw_section_append(&rx->w, nla_data(h), nla_len(h),
+						   rx->e);
+		rx->in_exectab = !err;
+	} else if (!rx->in_exectab) {
+		return rx_fail(rx, EBADMSG, "exec table entries before its header");
+	}
+	if (!err && x && nla_len(x) % 8)
+		return rx_fail(rx, EBADMSG, "malformed exec table entries");
+	if (!err && x)
+		err = dumpw_section_append(&rx->w, nla_data(x), nla_len(x), rx->e);
+	if (err)
+		rx->err = err;
+	return err ? NL_STOP : NL_OK;
+}
+
+static int end_exectab(struct dump_rx *rx)
+{
+	int err;
+
+	if (!rx->in_exectab)
+		return 0;
+	rx->in_exectab = 0;
+	err = dumpw_section_end(&rx->w, rx->e);
+	if (err)
+		rx->err = err;
+	return err;
+}
+
+static int on_cost(struct dump_rx *rx, struct nlattr **a)
+{
+	struct nlattr *c = a[TIPME_ATTR_COST_TOTALS];
+	int err;
+
+	if (!c || nla_len(c) % sizeof(struct tipme_cost_total))
+		return rx_fail(rx, EBADMSG, "malformed cost totals");
+	err = end_exectab(rx);
+	if (!err)
+		err = dumpw_section(&rx->w, TIPME_SEC_COST, 0, nla_data(c),
+				    nla_len(c), rx->e);
+	if (err)
+		rx->err = err;
+	return err ? NL_STOP : NL_OK;
+}
+
 static int dump_cb(struct nl_msg *msg, void *arg)
 {
 	struct dump_rx *rx = arg;
@@ -290,7 +353,15 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 		return on_subbuf_end(rx, a);
 	case TIPME_PART_CPU_END:
 		return on_cpu_end(rx, a);
+	case TIPME_PART_EXECTAB:
+		return on_exectab(rx, a);
+	case TIPME_PART_EXECTAB_END:
+		return end_exectab(rx) ? NL_STOP : NL_OK;
+	case TIPME_PART_COST:
+		return on_cost(rx, a);
 	case TIPME_PART_TRAILER:
+		if (end_exectab(rx))
+			return NL_STOP;
 		return on_trailer(rx, a);
 	default:
 		return NL_OK;	/* a newer module's part: skip it */
