@@ -7,6 +7,7 @@
 #   deps        tests/deps.sh: install what is missing
 #   module      make module (W=1, -Werror) against the stock amd64 headers
 #   module-rt   the same against the PREEMPT_RT headers, in .cache/rt-build/
+#   sparse      sparse (make module C=2) on the module; any warning fails
 #   user        make user (-Werror)
 #   checkpatch  checkpatch.pl --strict on the kernel sources; errors and
 #               warnings fail, "CHECK"s are listed in the log only
@@ -25,7 +26,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 cd "$TIPME_ROOT"
 
-ALL_STEPS=(deps module module-rt user checkpatch kunit unit unit-asan xhook vm)
+ALL_STEPS=(deps module module-rt sparse user checkpatch kunit unit unit-asan xhook vm)
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=("${ALL_STEPS[@]}")
 
@@ -123,6 +124,24 @@ step_module-rt() {
 	[ -n "$rt_kver" ] || rt_kver=$(tipme_rt_kver 2>/dev/null || true)
 	if [ -z "$rt_kver" ]; then emit not_ok "module-rt: no PREEMPT_RT headers (deps failed?)"; return; fi
 	run_build module-rt rt_build "/lib/modules/$rt_kver/build"
+}
+
+sparse_check() {
+	local out n
+	out=$(make module C=2 KDIR="$1" 2>&1) || { printf '%s\n' "$out"; return 1; }
+	printf '%s\n' "$out"
+	n=$(printf '%s\n' "$out" | grep -cE ': (warning|error): ')
+	echo "sparse: $n warnings"
+	[ "$n" = 0 ]
+}
+
+step_sparse() {
+	if ! command -v sparse >/dev/null; then
+		emit skip "sparse" "sparse not installed"
+		return
+	fi
+	[ -n "$kver" ] || kver=$(tipme_kver 2>/dev/null || true)
+	run_build sparse sparse_check "/lib/modules/$kver/build"
 }
 
 step_user() { run_build user make user; }

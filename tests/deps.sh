@@ -13,7 +13,7 @@ PKGS=(
 	# toolchain
 	gcc libc6-dev make git perl python3 pkg-config xz-utils
 	# the module, against the stock and the PREEMPT_RT kernels
-	linux-headers-amd64 linux-headers-rt-amd64 libelf-dev libssl-dev
+	linux-headers-amd64 linux-headers-rt-amd64 libelf-dev libssl-dev sparse
 	# VM tests: the stock kernel booted in QEMU with a busybox initramfs
 	linux-image-amd64 qemu-system-x86 busybox-static kmod cpio
 	# KUnit in User Mode Linux and checkpatch, from the kernel's sources
@@ -21,8 +21,8 @@ PKGS=(
 	# userspace: netlink, X11 recorder
 	libnl-3-dev libnl-genl-3-dev
 	libxcb1-dev libxcb-record0-dev libxcb-res0-dev libxcb-xtest0-dev
-	# X11 tests
-	xvfb xdotool xterm x11-apps
+	# X11 tests (x11-utils: xprop, xdpyinfo; only recommended by xterm)
+	xvfb xdotool xterm x11-apps x11-utils
 )
 
 check_only=0
