@@ -29,6 +29,12 @@
 # /boot/vmlinuz-KVER.  The initramfs (busybox-static + the 9p, virtio and
 # overlay modules in the order modprobe computes) is built once under
 # .cache/vm/ and rebuilt when any of its inputs change.
+#
+# Clocks: TCG cannot offer invtsc, so the guest never has constant_tsc or
+# nonstop_tsc, even with -cpu max; with 2 vCPUs it also finds the TSCs
+# unsynchronized, marks the TSC unstable and runs on hpet (with --smp 1 the
+# clocksource stays tsc).  Guest timings are emulated: compare only within
+# one guest.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -37,12 +43,12 @@ fail() { echo "vm.sh: error: $*" >&2; exit 125; }
 timeout= mem= smp= kver= out= cpu=max dmesg_check=1
 while [ $# -gt 0 ]; do
 	case $1 in
-	--timeout) timeout=$2; shift 2 ;;
-	--mem) mem=$2; shift 2 ;;
-	--smp) smp=$2; shift 2 ;;
-	--cpu) cpu=$2; shift 2 ;;
-	--kver) kver=$2; shift 2 ;;
-	--out) out=$2; shift 2 ;;
+	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
+	--mem) mem=${2:?--mem needs a value}; shift 2 ;;
+	--smp) smp=${2:?--smp needs a value}; shift 2 ;;
+	--cpu) cpu=${2:?--cpu needs a value}; shift 2 ;;
+	--kver) kver=${2:?--kver needs a value}; shift 2 ;;
+	--out) out=${2:?--out needs a value}; shift 2 ;;
 	--no-dmesg-check) dmesg_check=0; shift ;;
 	-h|--help) sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	--) shift; break ;;
@@ -72,6 +78,7 @@ kernel=/boot/vmlinuz-$kver
 [ -r "$kernel" ] || fail "$kernel missing or unreadable (install linux-image-$kver)"
 command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86_64 not found (run tests/deps.sh)"
 [ -x /bin/busybox ] || fail "/bin/busybox not found (install busybox-static)"
+ldd /bin/busybox >/dev/null 2>&1 && fail "/bin/busybox is dynamically linked: install busybox-static"
 
 if [ -z "$out" ]; then
 	out=$TIPME_ROOT/tests/vm/out/$name
