@@ -410,10 +410,8 @@ void tipme_exec_snapshot(void)
 	u64 now;
 
 	tasks = vmalloc_array(exec_table_size, sizeof(*tasks));
-	if (!tasks) {
-		pr_warn("no memory for the snapshot of existing processes\n");
-		return;
-	}
+	if (!tasks)
+		return;		/* the table fills from the probes only */
 	rcu_read_lock();
 	for_each_process_thread(g, p) {
 		if (n == exec_table_size)

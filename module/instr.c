@@ -93,7 +93,7 @@ static void optional_detach(void)
  * tipme_instr_init() - set up all instrumentation and start it
  *
  * A family of optional probes (block, lock, mm) this kernel lacks is left
- * out with a warning; anything else that fails fails the load.
+ * out with a warning; any other failure fails the load.
  *
  * Context: process context (module init), before the scheduler probes are
  * attached.

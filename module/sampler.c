@@ -161,10 +161,18 @@ static void sample_pid(u32 pid)
 		sample_one(p);
 }
 
+/* Mark every CPU's log as read. */
+static void skip_logs(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		cons[cpu] = READ_ONCE(per_cpu_ptr(tipme_swlog, cpu)->prod);
+}
+
 static void round_full(void)
 {
 	struct task_struct *g, *p;
-	unsigned int cpu;
 
 	rcu_read_lock();
 	chunk_begin();
@@ -173,8 +181,7 @@ static void round_full(void)
 	chunk_end();
 	rcu_read_unlock();
 	tipme_smptab_sweep(&tab, seq);
-	for_each_possible_cpu(cpu)
-		cons[cpu] = smp_load_acquire(&per_cpu_ptr(tipme_swlog, cpu)->prod);
+	skip_logs();	/* everything logged so far was covered */
 }
 
 static void round_changes(void)
@@ -187,6 +194,7 @@ static void round_changes(void)
 	for_each_possible_cpu(cpu) {
 		struct tipme_swlog *l = per_cpu_ptr(tipme_swlog, cpu);
 
+		/* Pairs with the release in tipme_sampler_switch(). */
 		p = smp_load_acquire(&l->prod);
 		start = cons[cpu];
 		if (p - start > TIPME_SWLOG_SIZE) {
@@ -236,12 +244,9 @@ static void round_end(void)
 static void sampler_fn(struct work_struct *work)
 {
 	u64 now = tipme_clock_now();
-	unsigned int cpu;
 
 	if (!READ_ONCE(tipme.recording)) {
-		/* Keep up with the logs; start with a full round again. */
-		for_each_possible_cpu(cpu)
-			cons[cpu] = smp_load_acquire(&per_cpu_ptr(tipme_swlog, cpu)->prod);
+		skip_logs();
 		force_full = true;
 		goto requeue;
 	}

@@ -65,6 +65,7 @@ static __always_inline void tipme_sampler_switch(u32 prev_pid, u32 next_pid)
 		return;
 	l->recent[h] = prev_pid;
 	WRITE_ONCE(l->pids[l->prod & (TIPME_SWLOG_SIZE - 1)], prev_pid);
+	/* Publish the entry: the sampler reads prod with acquire. */
 	smp_store_release(&l->prod, l->prod + 1);
 }
 
