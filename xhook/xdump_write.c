@@ -14,6 +14,14 @@
 #include "xhook.h"
 #include "xdump_read.h"
 
+/* the sizes tipme_x11.h promises */
+_Static_assert(sizeof(struct tipme_x11_header) == 64, "tipme_x11_header");
+_Static_assert(sizeof(struct tipme_x11_rec) == 48, "tipme_x11_rec");
+_Static_assert(sizeof(struct tipme_x11_client) == 64, "tipme_x11_client");
+_Static_assert(sizeof(struct tipme_x11_ext) == 32, "tipme_x11_ext");
+_Static_assert(sizeof(struct tipme_x11_array) == 16, "tipme_x11_array");
+_Static_assert(sizeof(struct tipme_x11_stats) % 8 == 0, "tipme_x11_stats");
+
 /**
  * xh_snapshot_take() - copy the ring, the clients and the clocks
  * @st: state, lock NOT held (taken for the copy only)
