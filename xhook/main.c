@@ -1100,7 +1100,6 @@ int main(int argc, char **argv)
 				ui.last_key = 0;
 				ask_deadline = xh_now_ns() + env.ask_timeout * 1000000000ULL;
 			}
-			set_ui_focused(ui.focused);
 			if (r == UI_SAVE)
 				ask_finish(1);
 			else if (r != UI_CONTINUE || xh_now_ns() > ask_deadline)

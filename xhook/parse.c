@@ -372,6 +372,36 @@ bad:
 	st->stats.dropped++;
 }
 
+/*
+ * Events for our description window's connection: not recorded, but its
+ * FocusIn/FocusOut say, in stream order, whether the key events that follow
+ * are typed into it.
+ */
+static void ui_events(struct xh_state *st, const struct xh_reply *rp,
+		      const uint8_t *d, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		const uint8_t *e;
+		uint64_t size;
+
+		if (rp->element_header & XH_EH_SERVER_TIME)
+			i += 4;
+		if (i > len || len - i < 32)
+			return;
+		e = d + i;
+		size = e[0] == 1 ? 32 + 4ULL * rd32(e + 4, rp->client_swapped) : 32;
+		if (size > len - i)
+			return;
+		i += size;
+		if ((e[0] & 0x7f) == 9)		/* FocusIn */
+			st->ui_focused = 1;
+		else if ((e[0] & 0x7f) == 10)	/* FocusOut */
+			st->ui_focused = 0;
+	}
+}
+
 static void bind_query(struct xh_state *st, uint32_t seq)
 {
 	uint32_t k, i;
@@ -527,9 +557,13 @@ void xh_parse_reply(struct xh_state *st, const struct xh_reply *r,
 		st->started = 1;
 		pthread_cond_broadcast(&st->cond);
 	}
-	if (r->category > XH_CAT_CLIENT_DIED || r->xid_base == st->data_base ||
-	    (st->ui_base && r->xid_base == st->ui_base))
-		goto out;	/* our own connections */
+	if (st->ui_base && r->xid_base == st->ui_base) {
+		if (r->category == XH_CAT_FROM_SERVER)
+			ui_events(st, r, data, len);
+		goto out;	/* our own connection */
+	}
+	if (r->category > XH_CAT_CLIENT_DIED || r->xid_base == st->data_base)
+		goto out;
 	if (r->category == XH_CAT_FROM_SERVER && r->xid_base == 0) {
 		id = TIPME_X11_CLIENT_SERVER;
 	} else if (r->xid_base != st->ctrl_base) {

@@ -123,7 +123,7 @@ struct xh_state {
 	int fence_pending;
 
 	uint32_t ctrl_base, data_base, ui_base;
-	int ui_focused;		/* our description window has the focus */
+	int ui_focused;		/* our description window has the focus (stream order) */
 	uint8_t xres_major, xtest_major, xkb_major, xi_major, xi_first_event;
 
 	int keylog, keylog_ever;

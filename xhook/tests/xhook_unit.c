@@ -306,6 +306,30 @@ static void test_hotkeys(void)
 	ok(st.keylog == 0, "Ctrl-Alt-0: key logging off");
 }
 
+static void test_ui_focus(void)
+{
+	uint8_t fin[32] = { 9, 3, 1, 0 }, fout[32] = { 10, 3, 2, 0 };
+	struct buf b = { 0 };
+	uint64_t h0;
+
+	reset();
+	st.ui_base = 0x00e00000;
+	event(&b, fin);
+	feed(XH_CAT_FROM_SERVER, st.ui_base, &b);
+	h0 = st.head;
+	device_key(2, 38, 0);
+	device_key(3, 38, 0);
+	ok(st.ui_focused && st.head == h0 && st.stats.ui_dropped == 2,
+	   "keys typed into the description window are not recorded");
+	free(b.p);
+	b = (struct buf){ 0 };
+	event(&b, fout);
+	feed(XH_CAT_FROM_SERVER, st.ui_base, &b);
+	device_key(2, 38, 0);
+	ok(!st.ui_focused && st.head == h0 + 1, "after its FocusOut they are again");
+	free(b.p);
+}
+
 static void test_control(void)
 {
 	uint8_t noop[4] = { 127, 0, 1, 0 };
@@ -510,6 +534,7 @@ int main(void)
 	test_events();
 	test_hotkeys();
 	test_control();
+	test_ui_focus();
 	test_fuzz_parser();
 	test_dump();
 	test_ring_wrap();
