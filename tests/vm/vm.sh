@@ -19,7 +19,7 @@
 # contains WARNING, BUG, Oops, "Call Trace" or "general protection" the run
 # fails and the lines are printed, unless --no-dmesg-check is given or the
 # script opts out with a line "# vm: dmesg-ok" in its first 20 lines.  The
-# same header may set defaults: "# vm: timeout=300 mem=2048 smp=1".
+# same header may set defaults: "# vm: timeout=300 mem=2048 smp=1 cpu=MODEL".
 # The kernel console is in TIPME_OUT/console.log.
 #
 # A guest that is not back within the timeout (default 120 s) is killed and
@@ -40,7 +40,7 @@ set -euo pipefail
 
 fail() { echo "vm.sh: error: $*" >&2; exit 125; }
 
-timeout= mem= smp= kver= out= cpu=max dmesg_check=1
+timeout= mem= smp= kver= out= cpu= dmesg_check=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
@@ -68,10 +68,12 @@ for word in $(head -n 20 "$script" | sed -n 's/^# vm: *//p'); do
 	timeout=*) : "${timeout:=${word#*=}}" ;;
 	mem=*) : "${mem:=${word#*=}}" ;;
 	smp=*) : "${smp:=${word#*=}}" ;;
+	cpu=*) : "${cpu:=${word#*=}}" ;;
 	dmesg-ok) dmesg_check=0 ;;
 	*) note "ignoring unknown header word '$word' in $script" ;;
 	esac
 done
+: "${cpu:=max}"
 : "${timeout:=120}" "${mem:=1024}" "${smp:=2}"
 [ -n "$kver" ] || kver=$(tipme_kver) || fail "no kernel with /boot/vmlinuz-* and headers (run tests/deps.sh)"
 kernel=/boot/vmlinuz-$kver
