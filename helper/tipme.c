@@ -31,6 +31,8 @@ static const struct subcmd subcmds[] = {
 	{ "note",    ctl_note,       "describe an incident in one line" },
 	{ "info",    pm_cmd_info,    "summarise a dump: CPUs, losses, common window, types" },
 	{ "records", pm_cmd_records, "print a dump's records in time order" },
+	{ "ps",      pm_cmd_ps,      "list a dump's exec table: processes seen, argv, exits" },
+	{ "cost",    pm_cmd_cost,    "the recorder's own cost in an interval of a dump" },
 };
 
 #define NR_SUBCMDS (sizeof(subcmds) / sizeof(subcmds[0]))

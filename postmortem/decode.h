@@ -55,6 +55,7 @@ struct pm_event {
 		struct tipme_rec_waking wk;
 		struct tipme_rec_trigger trig;
 		struct tipme_rec_input in;
+		unsigned char instr[32];	/* fixed part of the instr.h types */
 	} u;
 	uint64_t seq;
 	uint64_t file_off;

@@ -3,13 +3,13 @@
 #include <string.h>
 
 #include "format.h"
+#include "instr.h"
 
 const char *pm_task_name(const struct pm_dump *pm, uint32_t pid, uint64_t ts)
 {
-	(void)pm;
-	(void)pid;
-	(void)ts;
-	return NULL;
+	const struct pm_exec *x = pid ? pm_exec_find(pm, pid, ts) : NULL;
+
+	return x && x->x.comm[0] ? x->x.comm : NULL;	/* comm is NUL-padded */
 }
 
 char *pm_fmt_task(const struct pm_dump *pm, uint32_t pid, uint64_t ts,
@@ -146,6 +146,8 @@ void pm_print_event(FILE *f, const struct pm_dump *pm,
 		fprintf(f, " device=%u code=%u\n", ev->u.in.device, ev->u.in.code);
 		break;
 	default:
+		if (pm_instr_print(f, pm, ev))
+			break;
 		fprintf(f, " (type %u, %" PRIu32 " bytes) ", ev->type,
 			ev->payload_len);
 		print_hex(f, ev->payload, ev->payload_len);
@@ -220,6 +222,8 @@ void pm_json_event(struct jw *w, const struct pm_dump *pm,
 		jw_ku64(w, "code", ev->u.in.code);
 		break;
 	default:
+		if (pm_instr_json(w, pm, ev))
+			break;
 		jw_ku64(w, "type_nr", ev->type);
 		jw_ku64(w, "payload_bytes", ev->payload_len);
 		for (i = 0; i < ev->payload_len && i < HEX_MAX; i++)

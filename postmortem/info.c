@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "decode.h"
 #include "format.h"
+#include "instr.h"
 
 struct info_cpu {
 	uint32_t cpu;
@@ -346,6 +347,12 @@ static void print_text(FILE *f, const struct info *in)
 
 	text_section(f, "system", &pm->system);
 	text_section(f, "params", &pm->params);
+	{	/* exec table and self-cost: instr.h */
+		struct tm_err e = { "" };
+
+		if (pm_instr_info(f, NULL, pm, &e))
+			fprintf(f, "self-cost: %s\n", e.msg);
+	}
 }
 
 static void json_text_section(struct jw *w, const char *key, const struct pm_text *t)
@@ -518,6 +525,12 @@ static void print_json(FILE *f, const struct info *in)
 	jw_ku64(&w, "pad_bytes", in->tot.pad_bytes);
 	json_text_section(&w, "system", &pm->system);
 	json_text_section(&w, "params", &pm->params);
+	{	/* exec table and self-cost: instr.h */
+		struct tm_err e = { "" };
+
+		if (pm_instr_info(NULL, &w, pm, &e))
+			jw_kstr(&w, "self_cost_error", e.msg);
+	}
 	jw_obj_end(&w);
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pm.h"
+#include "instr.h"
 
 /* Payload sizes of the record types this reader knows. */
 static uint16_t our_payload_size(unsigned int type)
@@ -98,6 +99,8 @@ static int load_rectypes(struct pm_dump *pm, const struct dump_sec *s,
 		memcpy(rt->name, r.name, sizeof(r.name));
 		rt->name[sizeof(r.name)] = '\0';
 		rt->our_size = our_payload_size(r.type);
+		if (!rt->our_size)	/* instrumentation types: instr.h */
+			rt->our_size = pm_instr_payload_size(r.type, rt->name);
 	}
 	pm->have_rectypes = 1;
 	return 0;
@@ -253,6 +256,10 @@ static int load_sections(struct pm_dump *pm, struct tm_err *e)
 		case TIPME_SEC_SYSTEM:
 			err = load_text(&pm->system, s, e);
 			break;
+		case TIPME_SEC_EXECTAB:
+		case TIPME_SEC_COST:
+			err = pm_instr_load_section(pm, s, e);
+			break;
 		default:
 			break;	/* symbols and unknown sections: kept, not needed */
 		}
@@ -312,6 +319,7 @@ void pm_close(struct pm_dump *pm)
 	for (i = 0; i < pm->nr_cpus; i++)
 		free(pm->cpus[i].secs);
 	free(pm->cpus);
+	pm_instr_free(pm);
 	memset(pm, 0, sizeof(*pm));
 }
 

@@ -21,6 +21,8 @@
 
 #define PM_NR_TYPES	TIPME_REC_TYPE_LIMIT
 
+struct pm_instr;
+
 /**
  * struct pm_rectype - one record type as the dump describes it
  * @present: the dump's table lists this type
@@ -77,6 +79,7 @@ struct pm_text {
  * @system: TIPME_SEC_SYSTEM
  * @cpus: CPUs that have stream sections, by increasing CPU number
  * @nr_cpus: entries in @cpus
+ * @instr: exec table, self-cost totals, symbols (postmortem/instr.h)
  */
 struct pm_dump {
 	const char *path;
@@ -93,6 +96,7 @@ struct pm_dump {
 	struct pm_text system;
 	struct pm_cpu *cpus;
 	uint32_t nr_cpus;
+	struct pm_instr *instr;
 };
 
 /**

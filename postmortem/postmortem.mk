@@ -2,3 +2,6 @@
 PM_OBJS := $(B)/postmortem/load.o $(B)/postmortem/decode.o \
 	$(B)/postmortem/clock.o $(B)/postmortem/format.o \
 	$(B)/postmortem/info.o $(B)/postmortem/records.o
+# Instrumentation records, exec table, self-cost (instr.h)
+PM_OBJS += $(B)/postmortem/instr_load.o $(B)/postmortem/instr_fmt.o \
+	$(B)/postmortem/instr_cost.o

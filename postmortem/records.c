@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "decode.h"
 #include "format.h"
+#include "instr.h"
 
 static void usage(FILE *f, const char *prog)
 {
@@ -59,8 +60,15 @@ static int match_pid(const struct pm_filter *flt, const struct pm_event *ev)
 	case TIPME_REC_SCHED_WAKING:
 		return in_list(flt->pids, flt->nr_pids, tipme_waking_pid(&ev->u.wk)) ||
 		       in_list(flt->pids, flt->nr_pids, tipme_waking_waker(&ev->u.wk));
-	default:
+	default: {
+		uint32_t pids[4];
+		unsigned int i, n = pm_instr_pids(ev, pids);
+
+		for (i = 0; i < n; i++)
+			if (in_list(flt->pids, flt->nr_pids, pids[i]))
+				return 1;
 		return 0;
+	}
 	}
 }
 

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The instrumentation records and sections (issue 4): blocking sites,
+ * process lifecycle, block I/O, lock contention, memory pressure, the
+ * sampler and the recorder's own cost, and the exec table.
+ *
+ * Layer (a) extras: the exec table and the kernel symbol table of a dump.
+ * Presentation: one text line / JSON object per instrumentation record,
+ * called from format.c.  Analyses: the self-cost of any interval.
+ * Commands: tipme ps, tipme cost.
+ */
+#ifndef TIPME_PM_INSTR_H
+#define TIPME_PM_INSTR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "decode.h"
+#include "json.h"
+#include "pm.h"
+
+/**
+ * struct pm_exec - one exec table entry
+ * @x: the entry's fixed part
+ * @exe: path of the executable (@x.exe_len bytes, not NUL-terminated)
+ * @argv: arguments, each NUL-terminated (@x.argv_len bytes)
+ * @env: environment, as @argv (@x.env_len bytes)
+ */
+struct pm_exec {
+	struct tipme_exec x;
+	const char *exe;
+	const char *argv;
+	const char *env;
+};
+
+/**
+ * struct pm_instr - what a dump holds beyond records; see pm_instr_get()
+ * @have_exectab: the dump has an exec table
+ * @xhdr: its header
+ * @execs: its entries, by increasing pid, then start
+ * @nr_execs: entries in @execs
+ * @costs: self-cost totals per type since load (TIPME_SEC_COST)
+ * @nr_costs: entries in @costs
+ * @syms_loaded: the symbol table was looked for
+ * @sym_addr: symbol addresses, increasing
+ * @sym_name: offset of each symbol's name in @strs
+ * @nr_syms: symbols
+ * @strs: the names
+ * @strs_len: bytes of @strs
+ * @text_hi: high 32 bits of kernel text addresses (params text_addr_hi)
+ * @sched_lo: __sched_text_start, or 0
+ * @sched_hi: __sched_text_end
+ * @lock_lo: __lock_text_start, or 0
+ * @lock_hi: __lock_text_end
+ */
+struct pm_instr {
+	int have_exectab;
+	struct tipme_exectab_hdr xhdr;
+	struct pm_exec *execs;
+	size_t nr_execs;
+	struct tipme_cost_total *costs;
+	size_t nr_costs;
+	int syms_loaded;
+	uint64_t *sym_addr;
+	uint32_t *sym_name;
+	size_t nr_syms;
+	const char *strs;
+	size_t strs_len;
+	uint64_t text_hi;
+	uint64_t sched_lo, sched_hi, lock_lo, lock_hi;
+};
+
+/**
+ * pm_instr_payload_size() - fixed payload size of an instrumentation type
+ * @type: TIPME_REC_BLOCKED .. TIPME_REC_COST
+ * @name: the type's name in the dump's record-type table
+ *
+ * Return: the size this reader knows (the fixed part of varlen types), 0
+ * if @name is not the name of @type (then the type is not decoded).
+ */
+uint16_t pm_instr_payload_size(unsigned int type, const char *name);
+
+/**
+ * pm_instr_load_section() - read an instrumentation section at open time
+ * @pm: the dump being opened
+ * @s: a TIPME_SEC_EXECTAB or TIPME_SEC_COST section
+ * @e: error message
+ *
+ * Return: 0 or a negative errno (malformed section).
+ */
+int pm_instr_load_section(struct pm_dump *pm, const struct dump_sec *s,
+			  struct tm_err *e);
+
+/**
+ * pm_instr_free() - release what pm_instr_load_section() and the lookups
+ * allocated
+ * @pm: the dump
+ */
+void pm_instr_free(struct pm_dump *pm);
+
+/**
+ * pm_instr_get() - the dump's instrumentation state (never NULL after a
+ * successful pm_open(); an empty one if the dump has none)
+ * @pm: the dump
+ *
+ * Return: the state, or NULL if out of memory.
+ */
+struct pm_instr *pm_instr_get(const struct pm_dump *pm);
+
+/**
+ * pm_exec_find() - the exec table entry describing thread @pid at @ts
+ * @pm: the dump
+ * @pid: thread id
+ * @ts: recorder timestamp
+ *
+ * Return: the entry whose lifetime covers @ts, else the closest one of
+ * that pid, or NULL.
+ */
+const struct pm_exec *pm_exec_find(const struct pm_dump *pm, uint32_t pid,
+				   uint64_t ts);
+
+/**
+ * pm_exec_by_id() - the exec table entry with serial number @id
+ * @pm: the dump
+ * @id: struct tipme_exec.id
+ *
+ * Return: the entry or NULL.
+ */
+const struct pm_exec *pm_exec_by_id(const struct pm_dump *pm, uint32_t id);
+
+/**
+ * pm_sym_name() - the kernel symbol containing @addr
+ * @pm: the dump
+ * @addr: full kernel address
+ * @off: set to @addr's offset in the symbol
+ *
+ * Return: the name ("pipe_read", "probe_x [tipme]") or NULL.
+ */
+const char *pm_sym_name(const struct pm_dump *pm, uint64_t addr,
+			uint64_t *off);
+
+/**
+ * pm_site_frames() - a blocking site's or call stack's frames, cleaned
+ * @pm: the dump
+ * @ips: the record's 32-bit addresses
+ * @n: how many
+ * @out: full addresses of the frames worth showing, innermost first
+ * @max: room in @out
+ *
+ * Drops the recorder's own frames, tracepoint plumbing and scheduler and
+ * lock frames, using the dump's symbol table.
+ *
+ * Return: frames in @out.
+ */
+size_t pm_site_frames(const struct pm_dump *pm, const uint32_t *ips,
+		      size_t n, uint64_t *out, size_t max);
+
+/**
+ * pm_instr_pids() - the threads an instrumentation record involves
+ * @ev: an event of one of the instrumentation types
+ * @pids: room for 4
+ *
+ * Return: how many were stored (0 for types without a thread).
+ */
+unsigned int pm_instr_pids(const struct pm_event *ev, uint32_t *pids);
+
+/**
+ * pm_instr_print() - the text of an instrumentation record, after its name
+ * @f: output
+ * @pm: the dump
+ * @ev: the event
+ *
+ * Return: 1 if @ev was printed (with its newline), 0 if it is not one of
+ * the instrumentation types.
+ */
+int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev);
+
+/**
+ * pm_instr_json() - the fields of an instrumentation record
+ * @w: JSON writer, inside the event's object
+ * @pm: the dump
+ * @ev: the event
+ *
+ * Return: 1 if written, 0 if @ev is not an instrumentation type.
+ */
+int pm_instr_json(struct jw *w, const struct pm_dump *pm,
+		  const struct pm_event *ev);
+
+/**
+ * struct pm_cost - the recorder's own cost inside an interval
+ * @from_ns: interval start, CLOCK_MONOTONIC
+ * @to_ns: interval end
+ * @ncpus: CPUs the dump has streams for
+ * @records: records written inside the interval (all types)
+ * @cost_ns: time the recorder spent creating them (CPU time, all CPUs)
+ * @estimated_records: records whose cost came from the type's average over
+ *                     the whole recording (no cost batch covered them)
+ * @type_records: per type
+ * @type_ns: per type
+ * @work_ns: recorder work inside the interval that wrote no record
+ *           (argv reads, sampler rounds that found nothing)
+ * @have_costs: the dump has self-cost records at all
+ */
+struct pm_cost {
+	int64_t from_ns, to_ns;
+	uint32_t ncpus;
+	uint64_t records;
+	double cost_ns;
+	uint64_t estimated_records;
+	uint64_t type_records[PM_NR_TYPES];
+	double type_ns[PM_NR_TYPES];
+	double work_ns;
+	int have_costs;
+};
+
+/**
+ * pm_cost_compute() - the recorder's own cost in [@from_ns, @to_ns]
+ * @pm: the dump
+ * @from_ns: start (CLOCK_MONOTONIC ns); INT64_MIN for the first record
+ * @to_ns: end; INT64_MAX for the last record
+ * @c: result
+ * @e: error message
+ *
+ * Each record is charged the average cost of its type in the self-cost
+ * batch (TIPME_REC_COST) that covers it on its CPU.
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_cost_compute(const struct pm_dump *pm, int64_t from_ns, int64_t to_ns,
+		    struct pm_cost *c, struct tm_err *e);
+
+/**
+ * pm_cost_print() - Mesa PerfTool's lines for a struct pm_cost
+ * @f: output
+ * @pm: the dump
+ * @c: the cost
+ * @indent: spaces before each line
+ */
+void pm_cost_print(FILE *f, const struct pm_dump *pm, const struct pm_cost *c,
+		   int indent);
+
+/**
+ * pm_cost_json() - a struct pm_cost as JSON members
+ * @w: JSON writer, inside an object
+ * @pm: the dump
+ * @c: the cost
+ */
+void pm_cost_json(struct jw *w, const struct pm_dump *pm,
+		  const struct pm_cost *c);
+
+/**
+ * pm_instr_info() - what `tipme info` adds: exec table and self-cost
+ * @f: output (text) or NULL
+ * @w: JSON writer inside the info object, or NULL
+ * @pm: the dump
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_instr_info(FILE *f, struct jw *w, const struct pm_dump *pm,
+		  struct tm_err *e);
+
+/**
+ * pm_print_argv() - arguments quoted on one line ("ls -l /tmp")
+ * @f: output
+ * @a: arguments, each NUL-terminated
+ * @len: their bytes
+ * @max: bytes to show at most ("..." follows when cut)
+ */
+void pm_print_argv(FILE *f, const char *a, size_t len, size_t max);
+
+int pm_cmd_ps(int argc, char **argv);
+int pm_cmd_cost(int argc, char **argv);
+
+#endif
