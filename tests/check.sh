@@ -45,9 +45,16 @@ emit() {
 	esac
 }
 
+# show_tail LOG: a failed step's compiler/checker diagnostics, then its tail.
 show_tail() {
+	local diag
+	diag=$(grep -E ': (fatal error|error|warning|ERROR|WARNING)[: ]' "$1" | head -n 30)
+	if [ -n "$diag" ]; then
+		echo "# ---- diagnostics in $1"
+		printf '%s\n' "$diag" | sed 's/^/#   /'
+	fi
 	echo "# ---- last lines of $1"
-	tail -n "${2:-40}" "$1" | sed 's/^/#   /'
+	tail -n "${2:-30}" "$1" | sed 's/^/#   /'
 	echo "# ----"
 }
 
