@@ -84,6 +84,10 @@ ldd /bin/busybox >/dev/null 2>&1 && fail "/bin/busybox is dynamically linked: in
 
 if [ -z "$out" ]; then
 	out=$TIPME_ROOT/tests/vm/out/$name
+	# Two runs of the same test on one checkout take turns for its out dir.
+	mkdir -p "$TIPME_ROOT/tests/vm/out"
+	exec 8>"$TIPME_ROOT/tests/vm/out/.$name.lock"
+	flock -w 900 8 || fail "another run of $name holds tests/vm/out/$name for 15 minutes"
 	rm -rf "$out"
 fi
 mkdir -p "$out"
