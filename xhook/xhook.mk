@@ -31,3 +31,10 @@ TESTS += $(B)/xhook-unit
 xhook-tests: $(B)/tipme-xhook $(B)/xhook-unit $(XHOOK_TEST_CLIENT)
 	$(B)/xhook-unit
 	python3 xhook/tests/x11_tests.py --build $(B)
+
+# 'make install' installs tipme-xhook beside tipme
+.PHONY: install-xhook
+install: install-xhook
+install-xhook: $(B)/tipme-xhook
+	install -d $(DESTDIR)/usr/local/bin
+	install -m 0755 $(B)/tipme-xhook $(DESTDIR)/usr/local/bin/tipme-xhook
