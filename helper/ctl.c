@@ -225,7 +225,7 @@ int ctl_dump(int argc, char **argv)
 	}
 	err = tnl_open(&t, &e);
 	if (!err)
-		err = tnl_dump_to_file(&t, env.output, &ds, &e);
+		err = tnl_dump_to_file(&t, env.output, NULL, &ds, &e);
 	tnl_close(&t);
 	if (err) {
 		fprintf(stderr, "tipme dump: %s\n", e.msg);
@@ -262,31 +262,35 @@ int ctl_trigger(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "reason", required_argument, NULL, 'r' },
 		{ "socket", required_argument, NULL, 's' },
+		{ "direct", no_argument, NULL, 'D' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
-		"usage: tipme trigger [--reason TEXT] [--json] [--socket PATH]\n"
+		"usage: tipme trigger [--reason TEXT] [--json] [--socket PATH | --direct]\n"
 		"  Ask for a dump now: tipmed saves an incident with the last minute.\n"
 		"  Goes through tipmed's control socket (root or the 'tipme' group);\n"
-		"  without tipmed, root triggers tipme.ko directly.\n"
+		"  without tipmed, or with --direct, root triggers tipme.ko over netlink.\n"
 		"EXAMPLES\n"
 		"  tipme trigger --reason 'typing in the editor froze'\n";
 	const char *reason = NULL, *sock = NULL;
 	char req[TIPME_CTL_LINE_MAX], reply[256];
 	struct tm_err e = { "" };
 	uint64_t seq = 0, coal = 0;
-	int c, json = 0, err, via = 0;
+	int c, json = 0, err = -ENOENT, via = 0, direct = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "r:s:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:s:Djh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			reason = optarg;
 			break;
 		case 's':
 			sock = optarg;
+			break;
+		case 'D':
+			direct = 1;
 			break;
 		case 'j':
 			json = 1;
@@ -299,18 +303,19 @@ int ctl_trigger(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc || (reason && strchr(reason, '\n'))) {
+	if (optind != argc || (reason && strchr(reason, '\n')) || (direct && sock)) {
 		fputs(usage, stderr);
 		return 2;
 	}
 	snprintf(req, sizeof(req), "TRIGGER user%s%s", reason ? " " : "",
 		 reason ? reason : "");
-	err = ctlc_request(sock, req, NULL, 0, reply, sizeof(reply), &e);
+	if (!direct)
+		err = ctlc_request(sock, req, NULL, 0, reply, sizeof(reply), &e);
 	if (!err) {
 		ctlc_reply_u64(reply, "seq", &seq);
 		ctlc_reply_u64(reply, "coalesced", &coal);
 		via = 1;
-	} else if ((err == -ENOENT || err == -ECONNREFUSED) && !sock) {
+	} else if (direct || ((err == -ENOENT || err == -ECONNREFUSED) && !sock)) {
 		struct tnl t;
 		uint32_t s;
 		int co;

@@ -376,7 +376,7 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int tnl_dump_to_file(struct tnl *t, const char *path,
+int tnl_dump_to_file(struct tnl *t, const char *path, struct symcache *syms,
 		     struct tnl_dump_stats *stats, struct tm_err *e)
 {
 	struct dump_rx rx;
@@ -423,7 +423,7 @@ int tnl_dump_to_file(struct tnl *t, const char *path,
 	err = dumpw_section(&rx.w, TIPME_SEC_CPU_STATS, 0, rx.stats,
 			    rx.nstats * sizeof(*rx.stats), e);
 	if (!err)
-		err = sysinfo_write_symbols(&rx.w, e);
+		err = sysinfo_write_symbols(&rx.w, syms, e);
 	if (!err)
 		err = dumpw_commit(&rx.w, e);
 	if (!err)
@@ -431,6 +431,17 @@ int tnl_dump_to_file(struct tnl *t, const char *path,
 out:
 	if (rx.opened)
 		dumpw_abort(&rx.w);
+	if (err && rx.opened) {
+		/*
+		 * The rest of the dump is still queued on the socket and would
+		 * be read as the start of the next one: start afresh (closing
+		 * the socket ends the dump in the kernel too).
+		 */
+		struct tm_err e2;
+
+		tnl_close(t);
+		tnl_open(t, &e2);
+	}
 	free(rx.sub);
 	free(rx.stats);
 	rx.out.seconds = now_s() - t0;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -80,7 +81,8 @@ static int mkdir_p(const char *path, mode_t mode)
  * @cfg: configuration
  * @e: error message
  *
- * Hidden ".tmp-" directories are incidents a killed tipmed never
+ * Takes an exclusive lock on the root (a second tipmed fails with
+ * -EBUSY).  Hidden ".tmp-" directories are incidents a killed tipmed never
  * finished: they are removed.
  *
  * Return: 0 or a negative errno.
@@ -90,11 +92,21 @@ int incident_root_init(const struct incident_cfg *cfg, struct tm_err *e)
 	struct dirent *de;
 	char path[4096];
 	DIR *d;
-	int err;
+	int err, fd;
 
 	err = mkdir_p(cfg->root, 0700);
 	if (err)
 		return tm_err_set(e, -err, "%s: %s", cfg->root, strerror(-err));
+	/* One tipmed per incident root: the lock lives as long as we do. */
+	if (pjoin(path, sizeof(path), cfg->root, ".lock"))
+		return tm_err_set(e, ENAMETOOLONG, "%s: path too long", cfg->root);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return tm_err_set(e, EBUSY, "another tipmed is using %s", cfg->root);
+	}
 	d = opendir(cfg->root);
 	if (!d)
 		return tm_err_set(e, errno, "%s: %s", cfg->root, strerror(errno));
@@ -231,14 +243,14 @@ int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 		if (stat(final, &st))
 			break;
 	}
-	snprintf(path, sizeof(path), ".tmp-%s", name);
+	snprintf(path, sizeof(path), ".tmp-%s-%d", name, (int)getpid());
 	if (pjoin(tmp, sizeof(tmp), cfg->root, path))
 		return tm_err_set(e, ENAMETOOLONG, "%s: path too long", cfg->root);
 	rm_tree(tmp);
 	if (mkdir(tmp, 0700))
 		return tm_err_set(e, errno, "%s: %s", tmp, strerror(errno));
 	pjoin(path, sizeof(path), tmp, "kernel.dump");	/* fits: tmp did */
-	err = tnl_dump_to_file(t, path, ds, e);
+	err = tnl_dump_to_file(t, path, cfg->syms, ds, e);
 	if (!err)
 		err = write_meta(tmp, ev, ds, utc, e);
 	if (!err && reason && *reason) {

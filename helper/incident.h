@@ -20,11 +20,13 @@
  * @root: directory holding the incidents
  * @keep: keep at most this many (0: no limit)
  * @max_bytes: keep at most this many bytes in all (0: no limit)
+ * @syms: kernel symbol cache kept between incidents, or NULL
  */
 struct incident_cfg {
 	const char *root;
 	unsigned int keep;
 	uint64_t max_bytes;
+	struct symcache *syms;
 };
 
 int incident_root_init(const struct incident_cfg *cfg, struct tm_err *e);

@@ -80,6 +80,7 @@ int tnl_parse_cpu_entry(struct nlattr *entry, struct tipme_cpu_stats *out,
  * tnl_dump_to_file() - dump every ring into a dump file
  * @t: connection
  * @path: final file name (written atomically, mode 0600)
+ * @syms: kernel symbol cache (see sysinfo.h), or NULL to read them now
  * @stats: if not NULL, set to what the dump held
  * @e: error message
  *
@@ -93,7 +94,9 @@ struct tnl_dump_stats {
 	double seconds;
 };
 
-int tnl_dump_to_file(struct tnl *t, const char *path,
+struct symcache;
+
+int tnl_dump_to_file(struct tnl *t, const char *path, struct symcache *syms,
 		     struct tnl_dump_stats *stats, struct tm_err *e);
 
 

@@ -48,28 +48,47 @@ char *sysinfo_text(const char *module_version)
 	return out;
 }
 
-struct sym {
-	uint64_t addr;
-	uint32_t name_off;
-};
+#include "crc32.h"
 
 static int sym_cmp(const void *a, const void *b)
 {
-	const struct sym *x = a, *y = b;
+	const struct tipme_sym *x = a, *y = b;
 
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-int sysinfo_write_symbols(struct dumpw *w, struct tm_err *e)
+static uint32_t modules_sum(void)
+{
+	char buf[4096];
+	uint32_t crc = 0;
+	size_t n;
+	FILE *f = fopen("/proc/modules", "re");
+
+	if (!f)
+		return 0;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		crc = tm_crc32(crc, buf, n);
+	fclose(f);
+	return crc;
+}
+
+void symcache_free(struct symcache *c)
+{
+	free(c->syms);
+	free(c->strs);
+	memset(c, 0, sizeof(*c));
+}
+
+static int symcache_read(struct symcache *c)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
-	struct sym *syms = NULL, *ns;
-	char *strs = NULL, *nstrs, line[512], name[400], mod[128], type;
-	size_t nsyms = 0, capsyms = 0, lenstrs = 0, capstrs = 0, i;
+	struct tipme_sym *ns;
+	char line[512], name[400], mod[128], type, *nstrs;
+	size_t capsyms = 0, capstrs = 0;
 	unsigned long long addr;
-	uint64_t count;
-	int err = 0, n;
+	int n;
 
+	symcache_free(c);
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
@@ -85,52 +104,75 @@ int sysinfo_write_symbols(struct dumpw *w, struct tm_err *e)
 			snprintf(name + nl, sizeof(name) - nl, " %s", mod);
 		}
 		l = strlen(name) + 1;
-		if (nsyms == capsyms) {
+		if (c->nsyms == capsyms) {
 			capsyms = capsyms ? capsyms * 2 : 65536;
-			ns = realloc(syms, capsyms * sizeof(*syms));
+			ns = realloc(c->syms, capsyms * sizeof(*ns));
 			if (!ns)
 				goto nomem;
-			syms = ns;
+			c->syms = ns;
 		}
-		if (lenstrs + l > capstrs) {
+		if (c->lenstrs + l > capstrs) {
 			capstrs = capstrs ? capstrs * 2 : 1 << 20;
-			nstrs = realloc(strs, capstrs);
+			nstrs = realloc(c->strs, capstrs);
 			if (!nstrs)
 				goto nomem;
-			strs = nstrs;
+			c->strs = nstrs;
 		}
-		memcpy(strs + lenstrs, name, l);
-		syms[nsyms].addr = addr;
-		syms[nsyms].name_off = (uint32_t)lenstrs;
-		nsyms++;
-		lenstrs += l;
+		memcpy(c->strs + c->lenstrs, name, l);
+		memset(&c->syms[c->nsyms], 0, sizeof(c->syms[0]));
+		c->syms[c->nsyms].addr = addr;
+		c->syms[c->nsyms].name_off = (uint32_t)c->lenstrs;
+		c->nsyms++;
+		c->lenstrs += l;
 	}
 	fclose(f);
-	f = NULL;
-	if (!nsyms)
-		goto out;	/* addresses hidden */
-	qsort(syms, nsyms, sizeof(*syms), sym_cmp);
-	count = nsyms;
+	if (c->nsyms)
+		qsort(c->syms, c->nsyms, sizeof(*c->syms), sym_cmp);
+	return 0;
+nomem:
+	fclose(f);
+	symcache_free(c);
+	return -ENOMEM;
+}
+
+int symcache_refresh(struct symcache *c)
+{
+	uint32_t sum = modules_sum();
+	int err;
+
+	if (c->nsyms && sum == c->modules_sum)
+		return 0;
+	err = symcache_read(c);
+	c->modules_sum = sum;
+	return err;
+}
+
+int sysinfo_write_symbols(struct dumpw *w, struct symcache *cache,
+			  struct tm_err *e)
+{
+	struct symcache local = { 0 };
+	struct symcache *c = cache ? cache : &local;
+	uint64_t count;
+	int err;
+
+	if (symcache_refresh(c))
+		return tm_err_set(e, ENOMEM, "out of memory reading /proc/kallsyms");
+	if (!c->nsyms) {
+		err = 0;	/* addresses hidden */
+		goto out;
+	}
+	count = c->nsyms;
 	err = dumpw_section_begin(w, TIPME_SEC_SYMBOLS, 0, e);
 	if (!err)
 		err = dumpw_section_append(w, &count, sizeof(count), e);
-	for (i = 0; !err && i < nsyms; i++) {
-		struct tipme_sym s = { .addr = syms[i].addr,
-				       .name_off = syms[i].name_off };
-
-		err = dumpw_section_append(w, &s, sizeof(s), e);
-	}
 	if (!err)
-		err = dumpw_section_append(w, strs, lenstrs, e);
+		err = dumpw_section_append(w, c->syms, c->nsyms * sizeof(*c->syms), e);
+	if (!err)
+		err = dumpw_section_append(w, c->strs, c->lenstrs, e);
 	if (!err)
 		err = dumpw_section_end(w, e);
-	goto out;
-nomem:
-	err = tm_err_set(e, ENOMEM, "out of memory reading /proc/kallsyms");
 out:
-	if (f)
-		fclose(f);
-	free(syms);
-	free(strs);
+	if (!cache)
+		symcache_free(&local);
 	return err;
 }

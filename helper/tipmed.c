@@ -28,6 +28,7 @@
 #include "ctlproto.h"
 #include "incident.h"
 #include "nl.h"
+#include "sysinfo.h"
 
 #define MAX_CLIENTS	32
 #define MAX_PENDING	16
@@ -545,7 +546,7 @@ static int run_once(struct env *env)
 
 	err = tnl_open(&t, &e);
 	if (!err)
-		err = tnl_dump_to_file(&t, env->output, &ds, &e);
+		err = tnl_dump_to_file(&t, env->output, NULL, &ds, &e);
 	tnl_close(&t);
 	if (err) {
 		fprintf(stderr, "tipmed: %s\n", e.msg);
@@ -575,6 +576,7 @@ int main(int argc, char **argv)
 		.sock_path = TIPME_CTL_SOCKET,
 		.group = TIPME_CTL_GROUP,
 	};
+	static struct symcache syms;
 	struct pollfd pfd[2 + MAX_CLIENTS];
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct tm_err e = { "" };
@@ -635,6 +637,9 @@ int main(int argc, char **argv)
 		return 1;
 	logmsg(LOG_INFO_, "incidents in %s, control socket %s", env.cfg.root,
 	       env.sock_path);
+	env.cfg.syms = &syms;
+	if (symcache_refresh(&syms))
+		logmsg(LOG_WARN_, "out of memory reading /proc/kallsyms");
 	try_connect(1);
 	while (!quit) {
 		n = 0;
@@ -678,6 +683,7 @@ int main(int argc, char **argv)
 	close(lfd);
 	unlink(env.sock_path);
 	disconnect();
+	symcache_free(&syms);
 	return 0;
 bad:
 	fputs(usage, stderr);

@@ -127,8 +127,12 @@ static bool tsc_usable(void)
  * @mode: "auto", "tsc" or "local"
  *
  * Context: module init.
+ * "auto" takes the TSC only if it is constant and nonstop; "tsc" insists
+ * on it as long as it is constant (virtual machines often lack the nonstop
+ * flag although their TSC never stops).
+ *
  * Return: 0, -EINVAL for an unknown @mode, -ENODEV if "tsc" was asked for
- * and the TSC is not constant and nonstop.
+ * and the TSC is not constant.
  */
 int tipme_clock_init(const char *mode)
 {
@@ -137,10 +141,13 @@ int tipme_clock_init(const char *mode)
 	if (!strcmp(mode, "auto")) {
 		tsc = tsc_usable();
 	} else if (!strcmp(mode, "tsc")) {
-		if (!tsc_usable()) {
-			pr_err("clock=tsc: this CPU's TSC is not constant and nonstop\n");
+		if (!boot_cpu_has(X86_FEATURE_TSC) ||
+		    !boot_cpu_has(X86_FEATURE_CONSTANT_TSC) || !tsc_khz) {
+			pr_err("clock=tsc: this CPU's TSC does not tick at a constant rate\n");
 			return -ENODEV;
 		}
+		if (!boot_cpu_has(X86_FEATURE_NONSTOP_TSC))
+			pr_warn("clock=tsc: the TSC may stop in deep idle states; timestamps across them may be off\n");
 		tsc = true;
 	} else if (!strcmp(mode, "local")) {
 		tsc = false;

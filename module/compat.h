@@ -85,6 +85,23 @@ static inline unsigned long tipme_rt_mutex_owner(const struct rt_mutex_base *l)
 	return (unsigned long)READ_ONCE(l->owner) & ~TIPME_RT_MUTEX_HAS_WAITERS;
 }
 
+/*
+ * The blocking-site cache must know where on the stack a return address
+ * was read from, which unwind_get_return_address_ptr() (not exported)
+ * computes from the ORC unwinder's frame state (struct unwind_state, 4.14):
+ * just below the caller's stack pointer, unless the frame is an interrupt
+ * frame.  Without ORC, sites are unwound every time.
+ */
+#if defined(CONFIG_X86_64) && defined(CONFIG_UNWINDER_ORC)
+#include <asm/unwind.h>
+#define TIPME_SITE_CACHE 1
+
+static inline unsigned long tipme_unwind_ret_slot(struct unwind_state *st)
+{
+	return st->regs || !st->sp ? 0 : st->sp - sizeof(long);
+}
+#endif
+
 #ifndef CONFIG_PREEMPT_RT
 static inline unsigned long tipme_mutex_owner(const struct mutex *m)
 {

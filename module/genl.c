@@ -10,11 +10,11 @@
  * while it was being read (the reader then throws it away; its records are
  * counted as overwritten).  Records written after the dump started stay in
  * the ring for the next dump, except those that land in the sub-buffer the
- * dump reads last, which it includes.
+ * dump reads last, which it includes.  Readers only read, so several dumps
+ * may run at once.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/slab.h>
@@ -24,8 +24,6 @@
 #include "instr.h"
 
 static struct genl_family tipme_family;
-
-static atomic_t dump_busy = ATOMIC_INIT(0);
 
 /*
  * Strict validation (resv_start_op) rejects every attribute whose policy
@@ -258,13 +256,9 @@ static int tipme_dump_start(struct netlink_callback *cb)
 	int cpu;
 
 	BUILD_BUG_ON(sizeof(struct dump_cb) > sizeof(cb->ctx));
-	if (atomic_cmpxchg(&dump_busy, 0, 1))
-		return -EBUSY;
 	d = kzalloc(struct_size(d, end, nr_cpu_ids), GFP_KERNEL);
-	if (!d) {
-		atomic_set(&dump_busy, 0);
+	if (!d)
 		return -ENOMEM;
-	}
 	tipme_instr_dump_start(cb);
 	tipme_clock_record();
 	for_each_possible_cpu(cpu)
@@ -279,7 +273,6 @@ static int tipme_dump_done(struct netlink_callback *cb)
 {
 	kfree(dump_ctx(cb));
 	((struct dump_cb *)cb->ctx)->ctx = NULL;
-	atomic_set(&dump_busy, 0);
 	return 0;
 }
 

@@ -112,11 +112,13 @@ int tipme_instr_init(void)
 	err = tipme_cost_init(cost_period_ms);
 	if (err)
 		return err;
-	tipme_site_init(stack_depth);
+	err = tipme_site_init(stack_depth);
+	if (err)
+		goto out_cost;
 	err = tipme_sampler_init(sample_period_ms, sample_full_ms,
 				 sample_threads);
 	if (err)
-		goto out_cost;
+		goto out_site;
 	err = tipme_exec_init();
 	if (err)
 		goto out_sampler;
@@ -140,6 +142,8 @@ out_exec:
 	tipme_exec_exit();
 out_sampler:
 	tipme_sampler_exit();
+out_site:
+	tipme_site_exit();
 out_cost:
 	tipme_cost_exit();
 	return err;
@@ -156,6 +160,7 @@ void tipme_instr_exit(void)
 	tipme_probes_detach(tipme_task_probes, tipme_task_probes_count);
 	tipme_sampler_exit();
 	tipme_exec_exit();
+	tipme_site_exit();
 	tipme_cost_exit();
 }
 

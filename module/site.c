@@ -27,13 +27,19 @@
 #include <linux/hrtimer.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/sizes.h>
 #include <linux/stacktrace.h>
+#include <linux/sched/task_stack.h>
 #include <linux/string.h>
+#include "compat.h"
 #include "site.h"
 
 /* Frames of the scheduler itself that may precede the site. */
@@ -42,8 +48,38 @@
 #define SITE_SKIP_MAX		8
 
 unsigned int tipme_site_depth;
+
+static bool stack_cache = true;
+module_param(stack_cache, bool, 0444);
+MODULE_PARM_DESC(stack_cache, "Reuse the blocking site of a thread that sleeps again where it slept before, checked on its stack (default 1)");
+
 static unsigned long site_lo, site_hi;	/* [lo, hi): scheduler and locks */
 static int site_skip = -1;		/* plumbing frames, -1: not counted yet */
+
+#ifdef TIPME_SITE_CACHE
+#define SITE_CACHE_SIZE		128	/* entries per CPU, a power of two */
+#define SITE_WALK_MAX		40	/* frames looked at, at most */
+
+struct site_cache_ent {
+	unsigned long uip;
+	unsigned long ip0;
+	u32 pid;
+	u32 nr;
+	u16 depth;
+	u16 slot;
+	u8 n;
+	u8 full;
+	u32 ips[TIPME_SITE_DEPTH_MAX];
+};
+
+struct site_cpu {
+	struct site_cache_ent ent[SITE_CACHE_SIZE];
+	unsigned long hits;
+	unsigned long misses;
+};
+
+static struct site_cpu __percpu *site_pcpu;
+#endif
 
 /* Size of the function at @addr, from kallsyms ("name+0x0/0x124"). */
 static unsigned long sym_size(unsigned long addr)
@@ -69,7 +105,8 @@ static unsigned long sym_size(unsigned long addr)
  * @depth: return addresses to keep per blocking site (0: capture off)
  *
  * Context: process context (module init).
- * Return: 0 (a range that cannot be learnt only makes sites less precise).
+ * Return: 0 or -ENOMEM (a range that cannot be learnt only makes sites
+ * less precise).
  */
 int tipme_site_init(unsigned int depth)
 {
@@ -105,7 +142,27 @@ int tipme_site_init(unsigned int depth)
 	site_hi = hi;
 	pr_debug("scheduler and lock text %lx..%lx (%lu KiB)\n", lo, hi,
 		 (hi - lo) >> 10);
+#ifdef TIPME_SITE_CACHE
+	if (stack_cache && tipme_site_depth) {
+		site_pcpu = alloc_percpu(struct site_cpu);
+		if (!site_pcpu)
+			return -ENOMEM;
+	}
+#endif
 	return 0;
+}
+
+/**
+ * tipme_site_exit() - free what tipme_site_init() allocated
+ *
+ * Context: process context; the sched_switch probe is detached.
+ */
+void tipme_site_exit(void)
+{
+#ifdef TIPME_SITE_CACHE
+	free_percpu(site_pcpu);
+	site_pcpu = NULL;
+#endif
 }
 
 /**
@@ -131,6 +188,8 @@ u32 tipme_site_text_hi(void)
 	return (u32)((u64)(unsigned long)schedule >> 32);
 }
 
+static bool site_cache_on(void);
+
 static inline u32 site_ip32(unsigned long ip)
 {
 	return ((u64)ip >> 32) == tipme_site_text_hi() ? (u32)ip : 0;
@@ -152,23 +211,15 @@ static int site_calibrate(void)
 	return READ_ONCE(site_skip);
 }
 
-/**
- * tipme_site_capture() - where the current task blocks
- * @ips: TIPME_SITE_DEPTH_MAX slots for the low 32 bits of return addresses
- * @depth: how many to keep (at most TIPME_SITE_DEPTH_MAX)
- * @full: set if all @depth slots were filled (outer frames may be cut)
- *
- * The plumbing before the scheduler's frames is skipped as counted by the
- * first capture; it can change by a frame when another tracer attaches to
- * sched_switch (the tracepoint then calls its probes through
- * __traceiter_sched_switch instead of a direct static call), so the frames
- * kept are those after the first run of scheduler frames, wherever it is.
- *
- * Context: the sched_switch probe (preemption and interrupts disabled), on
- * the stack of the task that goes to sleep.  Never sleeps or allocates.
- * Return: addresses stored, innermost first.
+/*
+ * With stack_trace_save().  The plumbing before the scheduler's frames is
+ * skipped as counted by the first capture; it can change by a frame when
+ * another tracer attaches to sched_switch (the tracepoint then calls its
+ * probes through __traceiter_sched_switch instead of a direct static call),
+ * so the frames kept are those after the first run of scheduler frames,
+ * wherever it is.
  */
-unsigned int tipme_site_capture(u32 *ips, unsigned int depth, bool *full)
+static unsigned int site_trace(u32 *ips, unsigned int depth, bool *full)
 {
 	unsigned long buf[TIPME_SITE_DEPTH_MAX + SITE_SLACK + 1];
 	unsigned int n, i, k = 0;
@@ -176,7 +227,6 @@ unsigned int tipme_site_capture(u32 *ips, unsigned int depth, bool *full)
 
 	if (unlikely(skip < 0))
 		skip = site_calibrate();
-	depth = min_t(unsigned int, depth, TIPME_SITE_DEPTH_MAX);
 	n = stack_trace_save(buf, depth + SITE_SLACK + 1, skip);
 	for (i = 0; i < n && !tipme_site_in_sched(buf[i]); i++)
 		;
@@ -188,6 +238,124 @@ unsigned int tipme_site_capture(u32 *ips, unsigned int depth, bool *full)
 		ips[k++] = site_ip32(buf[i]);
 	*full = k == depth;
 	return k;
+}
+
+#ifdef TIPME_SITE_CACHE
+/*
+ * The cache.  Unwinding costs about as much per frame as writing a record,
+ * and a task that sleeps often mostly sleeps where it slept before.  A
+ * capture is remembered per CPU under (thread, kernel stack depth at the
+ * probe, syscall, user-space return address); a later sleep with the same
+ * key reuses it if the stack slot that held the first site's return
+ * address still holds it (interrupts run on their own stacks on x86-64, so
+ * the depth is the call chain's).  A stale slot or another chain of the
+ * same depth only costs a miss.
+ */
+
+/* Walk with the ORC unwinder, noting where the first site's address is. */
+static unsigned int site_walk(u32 *ips, unsigned int depth, bool *full,
+			      unsigned long *ip0, unsigned long *slot)
+{
+	struct unwind_state st;
+	unsigned int k = 0, steps = 0;
+	int phase = 0;		/* 0 plumbing, 1 scheduler, 2 site */
+
+	*ip0 = 0;
+	*slot = 0;
+	for (unwind_start(&st, current, NULL, NULL);
+	     !unwind_done(&st) && steps < SITE_WALK_MAX;
+	     unwind_next_frame(&st), steps++) {
+		unsigned long a = unwind_get_return_address(&st);
+
+		if (!a)
+			break;
+		if (phase == 0) {
+			if (!tipme_site_in_sched(a))
+				continue;
+			phase = 1;
+		}
+		if (phase == 1) {
+			if (tipme_site_in_sched(a))
+				continue;
+			phase = 2;
+			*ip0 = a;
+			*slot = tipme_unwind_ret_slot(&st);
+		}
+		ips[k++] = site_ip32(a);
+		if (k == depth)
+			break;
+	}
+	*full = k == depth;
+	return k;
+}
+
+static unsigned int site_cached(u32 *ips, unsigned int depth, bool *full)
+{
+	unsigned long top = (unsigned long)task_stack_page(current) + THREAD_SIZE;
+	unsigned long sp = current_stack_pointer, ip0, slot;
+	struct pt_regs *regs = task_pt_regs(current);
+	u32 pid = current->pid, nr = (u32)regs->orig_ax;
+	u16 sdepth = min_t(unsigned long, top - sp, U16_MAX);
+	struct site_cpu *sc = this_cpu_ptr(site_pcpu);
+	struct site_cache_ent *c;
+	unsigned int n;
+
+	c = &sc->ent[hash_32(pid ^ ((u32)sdepth << 16) ^ nr ^ (u32)regs->ip,
+			     ilog2(SITE_CACHE_SIZE))];
+	if (c->pid == pid && c->depth == sdepth && c->nr == nr &&
+	    c->uip == regs->ip && c->slot && c->slot < sdepth &&
+	    READ_ONCE_NOCHECK(*(unsigned long *)(top - c->slot)) == c->ip0) {
+		sc->hits++;
+		memcpy(ips, c->ips, c->n * sizeof(u32));
+		*full = c->full;
+		return min_t(unsigned int, c->n, depth);
+	}
+	sc->misses++;
+	n = site_walk(ips, depth, full, &ip0, &slot);
+	if (slot > sp && slot < top && top - slot < U16_MAX) {
+		c->pid = pid;
+		c->depth = sdepth;
+		c->nr = nr;
+		c->uip = regs->ip;
+		c->ip0 = ip0;
+		c->slot = top - slot;
+		c->n = n;
+		c->full = *full;
+		memcpy(c->ips, ips, n * sizeof(u32));
+	} else {
+		c->pid = 0;
+	}
+	return n;
+}
+#endif /* TIPME_SITE_CACHE */
+
+static bool site_cache_on(void)
+{
+#ifdef TIPME_SITE_CACHE
+	return site_pcpu;
+#else
+	return false;
+#endif
+}
+
+/**
+ * tipme_site_capture() - where the current task blocks
+ * @ips: TIPME_SITE_DEPTH_MAX slots for the low 32 bits of return addresses
+ * @depth: how many to keep (at most TIPME_SITE_DEPTH_MAX)
+ * @full: set if all @depth slots were filled (outer frames may be cut)
+ *
+ * Context: the sched_switch probe (preemption and interrupts disabled), on
+ * the stack of the task that goes to sleep.  Never sleeps or allocates.
+ * Return: addresses stored, innermost first.
+ */
+unsigned int tipme_site_capture(u32 *ips, unsigned int depth, bool *full)
+{
+	depth = min_t(unsigned int, depth, TIPME_SITE_DEPTH_MAX);
+#ifdef TIPME_SITE_CACHE
+	if (site_pcpu)
+		return site_cached(ips, depth, full);
+#endif
+	return site_trace(ips, depth, full);
 }
 
 /**
@@ -223,8 +391,21 @@ unsigned int tipme_stack_capture(u32 *ips, unsigned int depth)
  */
 int tipme_site_params_text(char *buf, size_t size)
 {
+	unsigned long hits = 0, misses = 0;
+	int cpu;
+
+#ifdef TIPME_SITE_CACHE
+	for_each_possible_cpu(cpu) {
+		if (!site_pcpu)
+			break;
+		hits += READ_ONCE(per_cpu_ptr(site_pcpu, cpu)->hits);
+		misses += READ_ONCE(per_cpu_ptr(site_pcpu, cpu)->misses);
+	}
+#else
+	(void)cpu;
+#endif
 	return scnprintf(buf, size,
-			 "stack_depth=%u\ntext_addr_hi=0x%x\nsite_skip=%d\n",
+			 "stack_depth=%u\ntext_addr_hi=0x%x\nsite_skip=%d\nstack_cache=%d\nsite_cache_hits=%lu\nsite_cache_misses=%lu\n",
 			 tipme_site_depth, tipme_site_text_hi(),
-			 READ_ONCE(site_skip));
+			 READ_ONCE(site_skip), site_cache_on(), hits, misses);
 }

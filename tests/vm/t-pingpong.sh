@@ -9,7 +9,11 @@ cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
 
-tap_check "insmod tipme.ko buffer_size=16M" insmod module/tipme.ko buffer_size=16M || tap_done
+clock=${TIPME_TEST_CLOCK:-auto}
+tap_check "insmod tipme.ko buffer_size=16M clock=$clock" \
+	insmod module/tipme.ko buffer_size=16M clock="$clock" || tap_done
+[ "$clock" = auto ] || tap_cmp "the dump's clock is $clock" \
+	"$(dmesg | grep -c "tipme: clock: $clock")" -ge 1
 truth=$("$B"/tests/vm/pingpong 300 0)
 tap_diag "ground truth: $truth"
 tap_check "tipme stop" "$B"/tipme stop
@@ -29,7 +33,8 @@ printf '%s\n' "$res" | grep -q '^not ok' && tap_fail "16M ring: exact accounting
 tap_check "rmmod" rmmod tipme
 
 # Tiny: 2 sub-buffers of 4 KiB per CPU.
-tap_check "insmod tiny ring" insmod module/tipme.ko buffer_size=16K subbuf_size=4096 || tap_done
+tap_check "insmod tiny ring" \
+	insmod module/tipme.ko buffer_size=16K subbuf_size=4096 clock="$clock" || tap_done
 "$B"/tests/vm/pingpong 2000 0 > /dev/null
 tap_check "tipme stop" "$B"/tipme stop
 tap_check "dump the tiny ring" "$B"/tipme dump -o "$out/tiny.dump"

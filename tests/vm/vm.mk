@@ -1,5 +1,8 @@
 # Workload programs the VM tests run inside the guest (ground truth makers).
 VM_PROGS := $(B)/tests/vm/pingpong $(B)/tests/vm/vkbd
+# Instrumentation tests (t-instr-*.sh)
+VM_PROGS += $(B)/tests/vm/blockpipe $(B)/tests/vm/fsyncer $(B)/tests/vm/contend \
+	    $(B)/tests/vm/memhog $(B)/tests/vm/states $(B)/tests/vm/argvprog
 
 $(B)/tests/vm/%: $(B)/tests/vm/progs/%.o
 	$(CC) $(LDFLAGS) -o $@ $^

@@ -774,7 +774,7 @@ struct tipme_cpu_stats {
 #define TIPME_FILE_KEYLOG		0x04	/* key codes were recorded */
 
 /**
- * struct tipme_file_header - first 64 bytes of a dump file
+ * struct tipme_file_header - first 72 bytes of a dump file
  * @magic: TIPME_FILE_MAGIC, not NUL-terminated
  * @version: TIPME_FILE_VERSION; readers refuse a newer major version
  * @header_size: sizeof(struct tipme_file_header) when written

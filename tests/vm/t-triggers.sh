@@ -1,0 +1,174 @@
+#!/bin/bash
+# vm: timeout=240 cpu=qemu64,+invtsc,vendor=GenuineIntel
+# Issue 5: triggers and incidents.  A virtual keyboard presses the hotkeys
+# through the kernel's input core; tipmed turns triggers into incident
+# directories; key codes stay out unless key logging is on; storms
+# coalesce; a killed tipmed leaves nothing half-written; a full disk is
+# reported and survived; only root and the tipme group may trigger.
+. "$TIPME_SRC/tests/lib/tap.sh"
+cd "$TIPME_SRC" || exit 1
+B=$TIPME_SRC/build
+out=$TIPME_OUT
+inc=/tmp/incidents
+sock=/tmp/tipmed.sock
+mono() { python3 -c 'import time; print(f"{time.monotonic():.9f}")'; }
+# Wait (bounded) for a condition; no fixed sleeps standing in for sync.
+wait_for() {
+	local limit=$1 i
+	shift
+	for ((i = 0; i < limit * 20; i++)); do "$@" && return 0; sleep 0.05; done
+	return 1
+}
+n_incidents() { find "${1:-$inc}" -mindepth 1 -maxdepth 1 -type d ! -name '.*' 2>/dev/null | wc -l; }
+# Conditions for wait_for: evaluated afresh on every poll.
+incidents_at_least() { [ "$(n_incidents "${2:-}")" -ge "$1" ]; }
+tipmed_ready() { [ "$(grep -c 'connected to tipme.ko' "$out/tipmed.log")" -gt "$1" ]; }
+has_tmp() { ls -a "$inc" | grep -q '^\.tmp-'; }
+# Start tipmed on ROOT (default $inc); ready once it joined the group.
+start_tipmed() {
+	local n
+	n=$(grep -c 'connected to tipme.ko' "$out/tipmed.log" 2>/dev/null)
+	"$B"/tipmed -d "${1:-$inc}" -s "$sock" >> "$out/tipmed.log" 2>&1 &
+	TIPMED=$!
+	wait_for 5 tipmed_ready "${n:-0}"
+}
+
+modprobe uinput
+tap_check "insmod" insmod module/tipme.ko buffer_size=16M clock=tsc || tap_done
+tap_cmp "key logging is off after load" "$(cat /proc/sys/tipme/keylog)" = 0
+start_tipmed
+tap_cmp "tipmed is up" "$?" -eq 0
+
+# 1. Ctrl-Alt-Minus while the machine is busy for two seconds.
+busy_since=$(mono)
+timeout 2.5 sh -c "while :; do :; done" &
+busy=$!
+"$B"/tests/vm/pingpong 2000 1 > /dev/null
+wait "$busy"
+press=$("$B"/tests/vm/vkbd ctrl+alt+minus | awk '/^press/ {print $3}')
+if wait_for 2 incidents_at_least 1; then
+	tap_ok "an incident exists within 2 s of the press"
+else
+	tap_fail "an incident exists within 2 s of the press"
+fi
+first=$(find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort | head -n 1)
+tap_check "it holds kernel.dump and meta.json" test -s "$first/kernel.dump" -a -s "$first/meta.json"
+tap_cmp "meta.json names the hotkey" "$(grep -c '"source": "hotkey"' "$first/meta.json")" = 1
+tap_cmp "kernel.dump is root-only" "$(stat -c %a "$first/kernel.dump")" = 600
+"$B"/tipme records --json "$first/kernel.dump" > "$out/hotkey.jsonl"
+python3 tests/vm/check_trigger.py "$out/hotkey.jsonl" "$press" "$busy_since" > "$out/hotkey.tap" 2>&1
+tap_merge "$out/hotkey.tap"
+
+# 2. Key logging: off by default, Ctrl-Alt-1 on, Ctrl-Alt-0 off.
+echo 0 > /proc/sys/tipme/trigger_interval_ms
+"$B"/tests/vm/vkbd s e c ctrl+alt+1 k e y ctrl+alt+0 r e t > /dev/null
+tap_cmp "Ctrl-Alt-0 leaves key logging off" "$(cat /proc/sys/tipme/keylog)" = 0
+"$B"/tipme dump -o "$out/keys.dump" > /dev/null
+"$B"/tipme records --json --type input "$out/keys.dump" > "$out/keys.jsonl"
+python3 - "$out/keys.jsonl" > "$out/keys.tap" <<'PY'
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+keys = [e for e in ev if e["kind"] == "key" and e["value"] == 1]
+codes = [e["code"] for e in keys]
+# typed: s e c, Ctrl Alt [1], k e y, Ctrl Alt [0], r e t.  With logging
+# off every code is 0; between the hotkeys codes are kept, including the
+# Ctrl (29) and Alt (56) of the chord that turns logging off again.
+# The hotkeys themselves are "hotkey" records, not "key" ones.
+print("# key press codes:", codes[-13:])
+ok = codes[-13:] == [0, 0, 0, 0, 0, 37, 18, 21, 29, 56, 0, 0, 0]
+print(("ok" if ok else "not ok"), "1 - key codes only between Ctrl-Alt-1 and Ctrl-Alt-0")
+PY
+tap_merge "$out/keys.tap"
+echo 2000 > /proc/sys/tipme/trigger_interval_ms
+
+# 3. A storm of 1,000 sysctl triggers: a handful of incidents, the first kept.
+before=$(n_incidents)
+t0=$(cat /proc/sys/tipme/triggers)
+for i in $(seq 1000); do echo 1 > /proc/sys/tipme/trigger; done
+t1=$(cat /proc/sys/tipme/triggers)
+new=$((t1 - t0))
+tap_diag "1000 writes made $new triggers, $(cat /proc/sys/tipme/coalesced) coalesced in all"
+tap_cmp "1,000 writes coalesce into a handful of triggers" "$new" -le 5
+tap_cmp "... and at least one" "$new" -ge 1
+wait_for 10 incidents_at_least $((before + new))
+tap_cmp "every trigger of the storm became an incident" "$(n_incidents)" -eq $((before + new))
+
+# 4. SIGKILL during a dump: nothing half-written is visible.  tipmed runs
+# in a cgroup throttled to 2% of a CPU, so an incident takes seconds to
+# write; it is killed once its hidden .tmp- directory exists.
+echo 0 > /proc/sys/tipme/trigger_interval_ms
+caught=0 clean=1
+kill "$TIPMED"; wait "$TIPMED" 2>/dev/null
+mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
+echo +cpu > /sys/fs/cgroup/cgroup.subtree_control
+mkdir -p /sys/fs/cgroup/slow
+echo "2000 100000" > /sys/fs/cgroup/slow/cpu.max
+start_tipmed
+echo "$TIPMED" > /sys/fs/cgroup/slow/cgroup.procs
+before=$(n_incidents)
+echo 1 > /proc/sys/tipme/trigger
+if wait_for 20 has_tmp; then
+	kill -9 "$TIPMED"
+	wait "$TIPMED" 2>/dev/null
+	has_tmp && caught=1
+else
+	kill -9 "$TIPMED"
+	wait "$TIPMED" 2>/dev/null
+fi
+[ "$(n_incidents)" -eq "$before" ] || clean=0
+for d in "$inc"/*/; do
+	[ -s "$d/kernel.dump" ] && [ -s "$d/meta.json" ] || clean=0
+done
+tap_cmp "a SIGKILL caught tipmed in the middle of an incident" "$caught" -eq 1
+tap_cmp "no partial incident is ever visible" "$clean" -eq 1
+before=$(n_incidents)
+"$B"/tipme incidents -d "$inc" > "$out/list.txt"
+tap_cmp "tipme incidents lists only complete ones" "$(wc -l < "$out/list.txt")" -eq "$before"
+start_tipmed
+tap_cmp "the leftover is cleaned up at restart" "$(ls -a "$inc" | grep -c '^\.tmp-')" -eq 0
+echo 1 > /proc/sys/tipme/trigger
+wait_for 5 incidents_at_least $((before + 1))
+tap_cmp "the restarted tipmed handles the next trigger" "$(n_incidents)" -eq $((before + 1))
+echo 2000 > /proc/sys/tipme/trigger_interval_ms
+
+# 5. Full disk: a clear error, recording goes on, the next trigger works.
+kill "$TIPMED"; wait "$TIPMED" 2>/dev/null
+mkdir -p /tmp/small
+tap_check "a 256 KiB tmpfs as the incident root" mount -t tmpfs -o size=256k tmpfs /tmp/small
+start_tipmed /tmp/small/inc
+echo 0 > /proc/sys/tipme/trigger_interval_ms
+echo 1 > /proc/sys/tipme/trigger
+wait_for 5 grep -q 'incident not saved.*No space left' "$out/tipmed.log"
+tap_cmp "disk full: tipmed logs a clear error" "$?" -eq 0
+tap_cmp "disk full: no incident, no leftover" "$(ls /tmp/small/inc | wc -l)" -eq 0
+tap_check "tipmed is still running" kill -0 "$TIPMED"
+tap_cmp "recording continues" "$(cat /proc/sys/tipme/enabled)" = 1
+mount -o remount,size=64m /tmp/small
+echo 1 > /proc/sys/tipme/trigger
+wait_for 5 incidents_at_least 1 /tmp/small/inc
+tap_cmp "after space is freed the next trigger succeeds" "$(ls /tmp/small/inc | wc -l)" -eq 1
+echo 2000 > /proc/sys/tipme/trigger_interval_ms
+
+# 6. Permissions: not root -> EPERM/EACCES; the socket needs the group.
+echo 'tipme:x:990:' >> /etc/group
+kill "$TIPMED"; wait "$TIPMED" 2>/dev/null
+start_tipmed
+asuser() { setpriv --reuid=1000 --regid=1000 --clear-groups "$@"; }
+asmember() { setpriv --reuid=1000 --regid=1000 --groups=990 "$@"; }
+asuser sh -c 'echo 1 > /proc/sys/tipme/trigger' 2>/dev/null
+tap_cmp "non-root cannot trigger through sysctl" "$?" -ne 0
+msg=$(asuser "$B"/tipme trigger --direct 2>&1)
+tap_cmp "non-root cannot trigger through netlink (EPERM)" "$(echo "$msg" | grep -c 'not permitted')" -ge 1
+tap_diag "$msg"
+msg=$(asuser "$B"/tipme trigger --socket "$sock" 2>&1)
+tap_cmp "non-member cannot use the control socket" "$(echo "$msg" | grep -ci 'permission denied')" -ge 1
+tap_diag "$msg"
+echo 0 > /proc/sys/tipme/trigger_interval_ms
+msg=$(asmember "$B"/tipme trigger --socket "$sock" --reason "from a member" 2>&1)
+tap_cmp "a tipme group member can trigger through the socket" "$(echo "$msg" | grep -c '^trigger [0-9]')" -eq 1
+tap_diag "$msg"
+
+kill "$TIPMED"; wait "$TIPMED" 2>/dev/null
+tap_check "rmmod" rmmod tipme
+tap_diag "tipmed log:"; sed 's/^/#   /' "$out/tipmed.log"
+tap_done
