@@ -56,6 +56,9 @@ install: all
 	install -d $(DESTDIR)/usr/local/bin $(DESTDIR)/usr/local/sbin
 	install -m 0755 $(B)/tipme $(DESTDIR)/usr/local/bin/tipme
 	install -m 0755 $(B)/tipmed $(DESTDIR)/usr/local/sbin/tipmed
+	install -d $(DESTDIR)/etc/systemd/system
+	install -m 0644 helper/tipmed.service $(DESTDIR)/etc/systemd/system/tipmed.service
+	getent group tipme >/dev/null || groupadd --system tipme || true
 
 modules_install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install

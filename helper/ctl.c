@@ -82,6 +82,23 @@ static void status_text(const struct tipme_status *st)
 	       st->recording ? "recording" : "stopped");
 	printf("clock:   %s, %" PRIu64 " kHz\n", clock_name(st->clock_source),
 	       st->tsc_khz);
+	printf("keys:    %s\n", st->keylog_used ?
+	       "key codes were recorded since load (key logging turned on)" :
+	       "no key codes recorded (key logging off)");
+	if (st->last_trigger.seq) {
+		char when[64];
+		time_t secs = (time_t)(st->last_trigger.real_ns / 1000000000ull);
+		struct tm tm;
+
+		gmtime_r(&secs, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+		printf("trigger: last #%u (%s) at %s; %u since load\n",
+		       st->last_trigger.seq,
+		       tipme_trigger_source_name(st->last_trigger.source), when,
+		       st->triggers);
+	} else {
+		printf("trigger: none yet\n");
+	}
 	printf("rings:   %" PRIu64 " KiB in all, %u sub-buffers of %u KiB per CPU\n",
 	       st->buf_size >> 10, st->subbufs, st->subbuf_size >> 10);
 	printf("%4s %14s %14s %10s %14s %9s %10s\n", "cpu", "written",
@@ -117,6 +134,19 @@ static void status_json(const struct tipme_status *st)
 	jw_ku64(&w, "buffer_bytes", st->buf_size);
 	jw_ku64(&w, "subbuf_bytes", st->subbuf_size);
 	jw_ku64(&w, "subbufs_per_cpu", st->subbufs);
+	jw_kbool(&w, "keylog_used", st->keylog_used);
+	jw_ku64(&w, "triggers", st->triggers);
+	jw_key(&w, "last_trigger");
+	if (st->last_trigger.seq) {
+		jw_obj_begin(&w);
+		jw_ku64(&w, "seq", st->last_trigger.seq);
+		jw_kstr(&w, "source", tipme_trigger_source_name(st->last_trigger.source));
+		jw_ku64(&w, "mono_ns", st->last_trigger.mono_ns);
+		jw_ku64(&w, "real_ns", st->last_trigger.real_ns);
+		jw_obj_end(&w);
+	} else {
+		jw_null(&w);
+	}
 	jw_key(&w, "cpus");
 	jw_arr_begin(&w);
 	for (i = 0; i < st->ncpus; i++) {

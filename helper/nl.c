@@ -204,6 +204,13 @@ static struct nla_policy status_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_TSC_KHZ] = { .type = NLA_U64 },
 	[TIPME_ATTR_NOW_TS] = { .type = NLA_U64 },
 	[TIPME_ATTR_CPU_STATS] = { .type = NLA_NESTED },
+	[TIPME_ATTR_KEYLOG] = { .type = NLA_U8 },
+	[TIPME_ATTR_TRIGGERS] = { .type = NLA_U32 },
+	[TIPME_ATTR_TRIGGER_SEQ] = { .type = NLA_U32 },
+	[TIPME_ATTR_TRIGGER_SOURCE] = { .type = NLA_U32 },
+	[TIPME_ATTR_TRIGGER_TS] = { .type = NLA_U64 },
+	[TIPME_ATTR_TRIGGER_MONO_NS] = { .type = NLA_U64 },
+	[TIPME_ATTR_TRIGGER_REAL_NS] = { .type = NLA_U64 },
 };
 
 struct status_rx {
@@ -237,6 +244,12 @@ static int status_cb(struct nl_msg *msg, void *arg)
 	GET(TIPME_ATTR_CLOCK_SOURCE, clock_source, nla_get_u32);
 	GET(TIPME_ATTR_TSC_KHZ, tsc_khz, nla_get_u64);
 	GET(TIPME_ATTR_NOW_TS, now_ts, nla_get_u64);
+	GET(TIPME_ATTR_KEYLOG, keylog_used, nla_get_u8);
+	GET(TIPME_ATTR_TRIGGERS, triggers, nla_get_u32);
+	GET(TIPME_ATTR_TRIGGER_SEQ, last_trigger.seq, nla_get_u32);
+	GET(TIPME_ATTR_TRIGGER_SOURCE, last_trigger.source, nla_get_u32);
+	GET(TIPME_ATTR_TRIGGER_MONO_NS, last_trigger.mono_ns, nla_get_u64);
+	GET(TIPME_ATTR_TRIGGER_REAL_NS, last_trigger.real_ns, nla_get_u64);
 #undef GET
 	nla_for_each_nested(e, a[TIPME_ATTR_CPU_STATS], rem)
 		n++;

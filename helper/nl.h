@@ -41,6 +41,9 @@ struct tnl {
  * @first_ts: per CPU, oldest timestamp held (0 if unknown)
  * @last_ts: per CPU, newest timestamp written
  * @ncpus: entries of @cpus, @first_ts, @last_ts
+ * @keylog_used: key codes were recorded at some point since load
+ * @triggers: triggers since load
+ * @last_trigger: the latest trigger (seq 0 if none)
  */
 struct tipme_status {
 	char version[32];
@@ -56,6 +59,14 @@ struct tipme_status {
 	uint64_t *first_ts;
 	uint64_t *last_ts;
 	size_t ncpus;
+	int keylog_used;
+	uint32_t triggers;
+	struct {
+		uint32_t seq;
+		uint32_t source;
+		uint64_t mono_ns;
+		uint64_t real_ns;
+	} last_trigger;
 };
 
 int tnl_open(struct tnl *t, struct tm_err *e);
