@@ -222,7 +222,7 @@ static void uapi_sizes(struct kunit *test)
 			(size_t)12);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_clock_pair), (size_t)32);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_cpu_stats), (size_t)48);
-	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_file_header), (size_t)64);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_file_header), (size_t)72);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_section), (size_t)24);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_subbuf), (size_t)16);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rectype),
