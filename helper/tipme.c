@@ -33,6 +33,7 @@ static const struct subcmd subcmds[] = {
 	{ "records", pm_cmd_records, "print a dump's records in time order" },
 	{ "ps",      pm_cmd_ps,      "list a dump's exec table: processes seen, argv, exits" },
 	{ "cost",    pm_cmd_cost,    "the recorder's own cost in an interval of a dump" },
+	{ "why",     pm_cmd_why,     "where a thread's time went, and whom it waited for" },
 };
 
 #define NR_SUBCMDS (sizeof(subcmds) / sizeof(subcmds[0]))

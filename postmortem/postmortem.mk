@@ -5,3 +5,5 @@ PM_OBJS := $(B)/postmortem/load.o $(B)/postmortem/decode.o \
 # Instrumentation records, exec table, self-cost (instr.h)
 PM_OBJS += $(B)/postmortem/instr_load.o $(B)/postmortem/instr_fmt.o \
 	$(B)/postmortem/instr_cost.o
+# Rebuilt thread states and the analyses on them
+PM_OBJS += $(B)/postmortem/state.o $(B)/postmortem/why.o

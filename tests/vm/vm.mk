@@ -1,5 +1,5 @@
 # Workload programs the VM tests run inside the guest (ground truth makers).
-VM_PROGS := $(B)/tests/vm/pingpong $(B)/tests/vm/vkbd
+VM_PROGS := $(B)/tests/vm/pingpong $(B)/tests/vm/vkbd $(B)/tests/vm/stall
 # Instrumentation tests (t-instr-*.sh)
 VM_PROGS += $(B)/tests/vm/blockpipe $(B)/tests/vm/fsyncer $(B)/tests/vm/contend \
 	    $(B)/tests/vm/memhog $(B)/tests/vm/states $(B)/tests/vm/argvprog
