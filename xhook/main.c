@@ -26,7 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
-#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -728,13 +727,6 @@ static void do_trigger(uint32_t cause, uint64_t t_ns)
 static void *data_main(void *arg)
 {
 	(void)arg;
-	/*
-	 * Mostly asleep; when data comes it should run at once, so that the
-	 * server never has output pending for us.  Allowed with CAP_SYS_NICE
-	 * or RLIMIT_NICE only; without, it runs at the normal priority.
-	 */
-	if (setpriority(PRIO_PROCESS, (id_t)gettid(), -5) == 0)
-		logv("data thread at nice -5\n");
 	for (;;) {
 		xcb_generic_error_t *e = NULL;
 		xcb_record_enable_context_reply_t *r;
