@@ -62,11 +62,10 @@ static int site_skip = -1;		/* plumbing frames, -1: not counted yet */
 
 struct site_cache_ent {
 	unsigned long uip;
-	unsigned long ip0;
+	unsigned long ip[2];
 	u32 pid;
 	u32 nr;
-	u16 depth;
-	u16 slot;
+	u16 slot[2];
 	u8 n;
 	u8 full;
 	u32 ips[TIPME_SITE_DEPTH_MAX];
@@ -242,26 +241,28 @@ static unsigned int site_trace(u32 *ips, unsigned int depth, bool *full)
 
 #ifdef TIPME_SITE_CACHE
 /*
- * The cache.  Unwinding costs about as much per frame as writing a record,
+ * The cache.  Unwinding costs several times what writing a record does,
  * and a task that sleeps often mostly sleeps where it slept before.  A
- * capture is remembered per CPU under (thread, kernel stack depth at the
- * probe, syscall, user-space return address); a later sleep with the same
- * key reuses it if the stack slot that held the first site's return
- * address still holds it (interrupts run on their own stacks on x86-64, so
- * the depth is the call chain's).  A stale slot or another chain of the
- * same depth only costs a miss.
+ * capture is remembered per CPU under (thread, syscall, user-space return
+ * address), with where the first site's return address was on the stack,
+ * relative to the probe's stack pointer (the stack's top moves: syscalls
+ * start at a random offset with randomize_kstack_offset).  A later sleep
+ * with the same key reuses it if that slot holds that address again, and
+ * the next frame's slot its address: the call chain from the site down to
+ * the probe is then the same (a stale copy of both at both places would be
+ * needed to fool it).
  */
 
-/* Walk with the ORC unwinder, noting where the first site's address is. */
+/* Walk with the ORC unwinder, noting where the first two site frames are. */
 static unsigned int site_walk(u32 *ips, unsigned int depth, bool *full,
-			      unsigned long *ip0, unsigned long *slot)
+			      unsigned long *ip, unsigned long *slot)
 {
 	struct unwind_state st;
 	unsigned int k = 0, steps = 0;
 	int phase = 0;		/* 0 plumbing, 1 scheduler, 2 site */
 
-	*ip0 = 0;
-	*slot = 0;
+	ip[0] = ip[1] = 0;
+	slot[0] = slot[1] = 0;
 	for (unwind_start(&st, current, NULL, NULL);
 	     !unwind_done(&st) && steps < SITE_WALK_MAX;
 	     unwind_next_frame(&st), steps++) {
@@ -278,8 +279,10 @@ static unsigned int site_walk(u32 *ips, unsigned int depth, bool *full,
 			if (tipme_site_in_sched(a))
 				continue;
 			phase = 2;
-			*ip0 = a;
-			*slot = tipme_unwind_ret_slot(&st);
+		}
+		if (k < 2) {
+			ip[k] = a;
+			slot[k] = tipme_unwind_ret_slot(&st);
 		}
 		ips[k++] = site_ip32(a);
 		if (k == depth)
@@ -292,33 +295,37 @@ static unsigned int site_walk(u32 *ips, unsigned int depth, bool *full,
 static unsigned int site_cached(u32 *ips, unsigned int depth, bool *full)
 {
 	unsigned long top = (unsigned long)task_stack_page(current) + THREAD_SIZE;
-	unsigned long sp = current_stack_pointer, ip0, slot;
+	unsigned long sp = current_stack_pointer, ip[2], slot[2];
 	struct pt_regs *regs = task_pt_regs(current);
 	u32 pid = current->pid, nr = (u32)regs->orig_ax;
-	u16 sdepth = min_t(unsigned long, top - sp, U16_MAX);
 	struct site_cpu *sc = this_cpu_ptr(site_pcpu);
 	struct site_cache_ent *c;
 	unsigned int n;
 
-	c = &sc->ent[hash_32(pid ^ ((u32)sdepth << 16) ^ nr ^ (u32)regs->ip,
+	c = &sc->ent[hash_32(pid ^ (nr << 22) ^ (u32)regs->ip,
 			     ilog2(SITE_CACHE_SIZE))];
-	if (c->pid == pid && c->depth == sdepth && c->nr == nr &&
-	    c->uip == regs->ip && c->slot && c->slot < sdepth &&
-	    READ_ONCE_NOCHECK(*(unsigned long *)(top - c->slot)) == c->ip0) {
+	if (c->pid == pid && c->nr == nr && c->uip == regs->ip && c->slot[0] &&
+	    c->slot[0] < top - sp && c->slot[1] < top - sp &&
+	    READ_ONCE_NOCHECK(*(unsigned long *)(sp + c->slot[0])) == c->ip[0] &&
+	    (!c->slot[1] ||
+	     READ_ONCE_NOCHECK(*(unsigned long *)(sp + c->slot[1])) == c->ip[1])) {
 		sc->hits++;
 		memcpy(ips, c->ips, c->n * sizeof(u32));
 		*full = c->full;
 		return min_t(unsigned int, c->n, depth);
 	}
 	sc->misses++;
-	n = site_walk(ips, depth, full, &ip0, &slot);
-	if (slot > sp && slot < top && top - slot < U16_MAX) {
+	n = site_walk(ips, depth, full, ip, slot);
+	if (slot[0] > sp && slot[0] < top && slot[0] - sp < U16_MAX &&
+	    (!slot[1] || (slot[1] > sp && slot[1] < top &&
+			  slot[1] - sp < U16_MAX))) {
 		c->pid = pid;
-		c->depth = sdepth;
 		c->nr = nr;
 		c->uip = regs->ip;
-		c->ip0 = ip0;
-		c->slot = top - slot;
+		c->ip[0] = ip[0];
+		c->ip[1] = ip[1];
+		c->slot[0] = slot[0] - sp;
+		c->slot[1] = slot[1] ? slot[1] - sp : 0;
 		c->n = n;
 		c->full = *full;
 		memcpy(c->ips, ips, n * sizeof(u32));
