@@ -79,6 +79,38 @@ static int parse_array(const uint8_t *p, uint64_t size, uint32_t min_entry,
 	return 0;
 }
 
+/* Reserved fields must be zero (entries shorter than a field lack it). */
+static int check_reserved(struct xdump *d, char *err, size_t errlen)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < d->clients.count; i++) {
+		struct tipme_x11_client c;
+
+		xdump_client_at(d, i, &c);
+		if (c.reserved0 || c.reserved)
+			return fail(err, errlen, "client %u: reserved field not zero", i);
+	}
+	for (i = 0; i < d->exts.count; i++) {
+		struct tipme_x11_ext e;
+
+		xdump_ext_at(d, i, &e);
+		if (e.reserved0)
+			return fail(err, errlen, "extension %u: reserved field not zero", i);
+	}
+	for (i = 0; i < d->clocks.count; i++) {
+		struct tipme_clock_pair c;
+
+		xdump_clock_at(d, i, &c);
+		if (c.reserved)
+			return fail(err, errlen, "clock pair %u: reserved field not zero", i);
+	}
+	for (k = 0; k < sizeof(d->stats.reserved) / sizeof(d->stats.reserved[0]); k++)
+		if (d->stats.reserved[k])
+			return fail(err, errlen, "stats: reserved field not zero");
+	return 0;
+}
+
 /**
  * xdump_parse() - check an X dump and index its sections
  * @buf: the whole file
@@ -188,7 +220,7 @@ int xdump_parse(const void *buf, size_t len, struct xdump *d, char *err,
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return check_reserved(d, err, errlen);
 }
 
 static void entry_copy(const struct xdump_array *a, uint32_t i, void *out,

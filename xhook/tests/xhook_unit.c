@@ -468,6 +468,36 @@ static void test_dump(void)
 		ok(r.time_ns == 5 && r.major == 8 && r.op_size == 0, "shorter records: zero-filled");
 	}
 
+	/* a client with a non-zero reserved field (and a good CRC) is refused */
+	{
+		size_t off = 64;
+		uint32_t k;
+		int refused = 0;
+
+		for (k = 0; k < 16 && off + 24 <= len; k++) {
+			struct tipme_section sh;
+
+			memcpy(&sh, buf + off, sizeof(sh));
+			if (sh.type == TIPME_X11_SEC_CLIENTS) {
+				uint8_t *pl = buf + off + 24;
+				struct tipme_x11_client *c = (void *)(pl + 16);
+
+				c[1].reserved = 1;
+				sh.crc32 = xdump_crc32(0, pl, sh.size);
+				memcpy(buf + off, &sh, sizeof(sh));
+				refused = xdump_parse(buf, len, &d, err, sizeof(err)) != 0 &&
+					  strstr(err, "reserved") != NULL;
+				c[1].reserved = 0;
+				sh.crc32 = xdump_crc32(0, pl, sh.size);
+				memcpy(buf + off, &sh, sizeof(sh));
+				break;
+			}
+			off += 24 + ((sh.size + 7) & ~7ULL);
+		}
+		ok(refused, "a non-zero reserved field is refused");
+		ok(xdump_parse(buf, len, &d, err, sizeof(err)) == 0, "and the repaired dump parses");
+	}
+
 	ok(mkdtemp(dir) != NULL, "temp dir");
 	ok(xh_write_atomic(dir, "a.xdump", buf, len) == 0, "atomic write");
 	snprintf(path, sizeof(path), "%s/a.xdump", dir);
