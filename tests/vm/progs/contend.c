@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * contend: two threads append large writes to one file for SECONDS; each
- * write holds the inode's rw_semaphore for the whole copy, so the threads
- * wait for each other inside the kernel.  Prints
+ * contend: two threads pinned to CPU 0 rewrite 1 MiB of one file for
+ * SECONDS; each write holds the inode's rw_semaphore for the whole copy,
+ * and when the scheduler switches threads in the middle of one the other
+ * must sleep on the semaphore (it cannot spin: the holder is not running).
+ * Prints
  *
  *   tid1=TID tid2=TID writes=N
  *
  *   contend FILE [SECONDS]     (default 1)
  */
 #include <fcntl.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +38,11 @@ static void *writer(void *arg)
 	long i = (long)arg;
 	static char buf[2][1 << 20];
 	double end = mono() + seconds;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
 
 	tids[i] = (pid_t)syscall(SYS_gettid);
 	memset(buf[i], 'a' + i, sizeof(buf[i]));

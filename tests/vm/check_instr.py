@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Check instrumentation records against the ground truth a workload printed.
+
+usage: check_instr.py CHECK TRUTH RECORDS_JSONL [EXTRA...]
+
+CHECK is one of:
+  block    blockpipe's output: the reader's switch-out to sleep has a
+           pipe_read blocking site; the writer wakes it MS ms later (+-20 ms)
+  blkio    fsyncer's output, EXTRA = MAJOR:MINOR of the device: block I/O
+           issued by the fsync-ing task, completed, and its wakeup matched to
+           a completion (the completion that ran last on the waker's CPU,
+           with no context switch in between)
+  exec     TRUTH = "pre=PID short=PID status=N t0=NS t1=NS", EXTRA = the
+           output of `tipme ps --json` and the expected argv as JSON: the
+           short-lived process is in the exec table with that argv, its exit
+           status and an exit time within [t0, t1]; the one started before
+           tipme.ko was loaded is there from the snapshot
+  lock     contend's output: contention records with both threads, one
+           waiting for the lock the other holds
+  mem      memhog's output: memory cgroup reclaim by that task, begun from
+           a page fault
+  sampler  states' output: in the samples covering [from, to] the spinner
+           is R, the sleeper S, the vfork parent D
+Prints TAP lines (no plan).
+"""
+import json
+import sys
+
+n = 0
+
+
+def check(ok, name, diag=""):
+    global n
+    n += 1
+    print(("ok" if ok else "not ok"), n, "-", name)
+    if not ok and diag:
+        for line in str(diag).splitlines():
+            print("#", line)
+    return ok
+
+
+def load(path):
+    return [json.loads(line) for line in open(path) if line.strip()]
+
+
+def truth_of(s):
+    return {k: int(v) for k, v in (kv.split("=", 1) for kv in s.split())}
+
+
+def ms(ns):
+    return f"{ns / 1e6:.3f} ms"
+
+
+def check_block(t, ev):
+    reader, writer = t["reader"], t["writer"]
+    period = t.get("ms", 300) * 1e6
+    outs = [e for e in ev if e["type"] == "sched_switch" and e["prev_pid"] == reader
+            and e["prev_state"] == "S" and e["mono_ns"] <= t["blocked_seen_ns"]]
+    if not check(outs, "the reader was switched out to sleep (S) before the writer saw it asleep",
+                 f"reader {reader}"):
+        return
+    out = outs[-1]
+    site = [e for e in ev if e["type"] == "blocked" and e["pid"] == reader
+            and e["cpu"] == out["cpu"] and e["mono_ns"] >= out["mono_ns"]]
+    site = site[0] if site else None
+    check(site is not None and site["mono_ns"] - out["mono_ns"] < 1e6,
+          "a blocking site follows that switch on the same CPU", site)
+    if site:
+        check(site["site"] and site["site"][0] == "pipe_read",
+              f"the site is pipe_read first: {' <- '.join(site['site'])}", site["site"])
+    wakes = [e for e in ev if e["type"] == "sched_waking" and e["pid"] == reader
+             and e["mono_ns"] > out["mono_ns"]]
+    if not check(wakes, "the reader is woken after it blocked"):
+        return
+    w = wakes[0]
+    check(w["waker"] == writer, f"woken by the writer ({writer})", w)
+    gap = w["mono_ns"] - out["mono_ns"]
+    check(abs(gap - period) <= 20e6,
+          f"woken {ms(gap)} after it blocked (want {ms(period)} +- 20 ms)")
+    check(abs(w["mono_ns"] - t["write_ns"]) <= 20e6,
+          f"the waking is {ms(w['mono_ns'] - t['write_ns'])} from the writer's write (+- 20 ms)")
+
+
+def check_blkio(t, ev, dev):
+    major, minor = (int(x) for x in dev.split(":"))
+    pid, t0, t1 = t["pid"], t["fsync_start_ns"], t["fsync_end_ns"]
+    on_dev = [e for e in ev if e["type"] in ("blk_issue", "blk_complete")
+              and e["major"] == major and e["minor"] == minor]
+    issued = [e for e in on_dev if e["type"] == "blk_issue" and e["pid"] == pid
+              and e["op"] == "write" and t0 <= e["mono_ns"] <= t1]
+    check(issued, f"the fsync-ing task {pid} issued writes to {dev} during fsync",
+          f"{len(on_dev)} records on {dev}")
+    done = [e for e in on_dev if e["type"] == "blk_complete" and t0 <= e["mono_ns"] <= t1]
+    check(done, f"completions on {dev} during fsync")
+    if issued:
+        keys = {(e["sector"], e["tag"]) for e in issued}
+        check(any((e["sector"], e["tag"]) == k or e["sector"] == k[0]
+                  for e in done for k in keys),
+              "an issued request's completion (same sector) is recorded")
+    # Wakeup matching: each sleep of the task in D during fsync, its waking,
+    # and the last completion on the waking's CPU with no switch in between.
+    by_cpu = {}
+    for e in ev:
+        by_cpu.setdefault(e["cpu"], []).append(e)
+    matched = []
+    sleeps = [e for e in ev if e["type"] == "sched_switch" and e["prev_pid"] == pid
+              and e["prev_state"] == "D" and t0 <= e["mono_ns"] <= t1]
+    check(sleeps, f"the task slept in D during fsync ({len(sleeps)} times)")
+    for s in sleeps:
+        wk = next((e for e in ev if e["type"] == "sched_waking" and e["pid"] == pid
+                   and e["mono_ns"] > s["mono_ns"]), None)
+        if not wk:
+            continue
+        before = [e for e in by_cpu[wk["cpu"]] if e["mono_ns"] <= wk["mono_ns"] and e is not wk]
+        for e in reversed(before):
+            if e["type"] == "sched_switch":
+                break
+            if e["type"] == "blk_complete" and e["major"] == major and e["minor"] == minor:
+                matched.append((s, wk, e))
+                break
+    check(matched, f"a wakeup of the task is matched to a completion on {dev} "
+          f"({len(matched)} of {len(sleeps)} sleeps)")
+    for s, wk, c in matched[:3]:
+        print(f"# slept {ms(s['mono_ns'] - t0)} into fsync, woken by a completion of sector "
+              f"{c['sector']} ({c['bytes']} bytes) in {c['ctx']} on cpu {c['cpu']}, "
+              f"{(wk['mono_ns'] - c['mono_ns']) / 1e3:.1f} us later")
+
+
+def check_exec(t, ev, ps_path, argv_json):
+    ps = json.load(open(ps_path))["exec_table"]
+    want = json.loads(argv_json)
+    ents = ps["entries"]
+    short = [x for x in ents if x["pid"] == t["short"] and not x["flags"].count("thread")]
+    exe = [x for x in short if x["argv"] == want]
+    if not check(exe, f"the short-lived process {t['short']} is in the exec table with argv {want}",
+                 json.dumps(short)):
+        return
+    x = exe[-1]
+    check("execed" in x["flags"] and "exited" in x["flags"], f"it exec'd and exited: {x['flags']}")
+    check(x["exit_code"] == t["status"] << 8, f"exit status {x['exit_code'] >> 8} (want {t['status']})")
+    check(x["exit_mono_ns"] is not None and t["t0"] <= x["exit_mono_ns"] <= t["t1"],
+          f"its exit time is inside the run [{t['t0']}, {t['t1']}]: {x['exit_mono_ns']}")
+    check(t["t0"] <= x["start_mono_ns"] <= x["exit_mono_ns"], "it starts before it exits, inside the run")
+    check(x["exe"].endswith("/argvprog"), f"executable path {x['exe']}")
+    recs = [e for e in ev if e["type"] == "exec" and e["pid"] == t["short"]]
+    check(recs and recs[-1].get("argv") == want,
+          "the exec record names the same entry (exec_id) and argv", recs)
+    ex = [e for e in ev if e["type"] == "exit" and e["pid"] == t["short"]]
+    check(ex and ex[-1]["code"] == t["status"] << 8, "an exit record with the status", ex)
+    pre = [x for x in ents if x["pid"] == t["pre"]]
+    check(pre and "snapshot" in pre[0]["flags"] and pre[0]["argv"] == ["sleep", "1000"],
+          f"the process started before the load ({t['pre']}) is there from the snapshot",
+          json.dumps(pre))
+    check(pre and "exited" not in pre[0]["flags"], "and is still alive")
+
+
+def check_lock(t, ev):
+    a, b = t["tid1"], t["tid2"]
+    begins = [e for e in ev if e["type"] == "lock_begin" and e["pid"] in (a, b)]
+    check(begins, f"contention records for the threads {a} and {b} ({len(begins)})")
+    held = [e for e in begins if e["owner"] == ({a, b} - {e["pid"]}).pop()]
+    check(held, f"one waits for a lock the other holds ({len(held)} records)",
+          json.dumps(begins[:5]))
+    if held:
+        e = held[0]
+        print(f"# {e['pid']} waited for lock {e['lock']:#x} ({e['kind']}) held by {e['owner']}")
+        ends = [x for x in ev if x["type"] == "lock_end" and x["pid"] == e["pid"]
+                and x["lock"] == e["lock"] and x["mono_ns"] >= e["mono_ns"]]
+        check(ends and ends[0]["ret"] == 0, "and got it (contention_end, ret 0)")
+    check(set(e["pid"] for e in begins) == {a, b} or len(held) > 0,
+          "both threads appear in the records")
+
+
+FAULT = {"handle_mm_fault", "__handle_mm_fault", "do_anonymous_page", "do_user_addr_fault",
+         "exc_page_fault", "do_swap_page", "do_fault", "wp_page_copy", "do_wp_page"}
+
+
+def check_mem(t, ev):
+    pid = t["pid"]
+    rb = [e for e in ev if e["type"] == "reclaim_begin" and e["pid"] == pid]
+    check(rb, f"reclaim records for the faulting task {pid} ({len(rb)})")
+    mc = [e for e in rb if e["kind"] == "memcg"]
+    check(mc, "memory cgroup reclaim among them")
+    fault = [e for e in rb if FAULT & set(e["stack"])]
+    check(fault, "begun from a page fault (the call stack has the fault handler)",
+          rb[0]["stack"] if rb else "")
+    if fault:
+        print("# " + " <- ".join(fault[0]["stack"]))
+    re_ = [e for e in ev if e["type"] == "reclaim_end" and e["pid"] == pid]
+    check(re_, f"reclaim end records ({len(re_)}), "
+          f"{sum(e['nr_reclaimed'] for e in re_)} pages reclaimed")
+    check(all(t["start_ns"] - 1e9 <= e["mono_ns"] <= t["end_ns"] + 1e9 for e in rb),
+          "while it ran")
+
+
+def check_sampler(t, ev):
+    want = {t["spinner"]: "R", t["sleeper"]: "S", t["dwaiter"]: "D"}
+    names = {t["spinner"]: "spinner", t["sleeper"]: "sleeper", t["dwaiter"]: "vfork parent"}
+    seen = {p: [] for p in want}
+    full = 0
+    for e in ev:
+        if e["type"] != "sample" or not t["from_ns"] <= e["mono_ns"] <= t["to_ns"]:
+            continue
+        full += e["full"]
+        for x in e["threads"]:
+            if x["pid"] in seen:
+                seen[x["pid"]].append(x)
+    check(full > 0, f"full samples inside the window ({full} records)")
+    for p, st in want.items():
+        got = [x["state"] for x in seen[p]]
+        check(got and all(s == st for s in got),
+              f"the {names[p]} ({p}) is {st} in all {len(got)} samples covering it",
+              got)
+    sp = seen[t["spinner"]]
+    check(sum(x["runtime_ns"] for x in sp) > 0.3 * (t["to_ns"] - t["from_ns"]),
+          "the spinner's CPU time deltas add up to a good part of the window",
+          sum(x["runtime_ns"] for x in sp))
+    check(all(x["runtime_ns"] == 0 or x["new"] for x in seen[t["sleeper"]]),
+          "the sleeper uses no CPU")
+
+
+def main():
+    what, truth, records = sys.argv[1:4]
+    ev = load(records)
+    t = truth_of(truth)
+    if what == "block":
+        check_block(t, ev)
+    elif what == "blkio":
+        check_blkio(t, ev, sys.argv[4])
+    elif what == "exec":
+        check_exec(t, ev, sys.argv[4], sys.argv[5])
+    elif what == "lock":
+        check_lock(t, ev)
+    elif what == "mem":
+        check_mem(t, ev)
+    elif what == "sampler":
+        check_sampler(t, ev)
+    else:
+        check(False, f"unknown check {what}")
+
+
+main()

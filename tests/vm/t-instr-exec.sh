@@ -1,0 +1,37 @@
+#!/bin/bash
+# vm: timeout=180
+# Issue 4: the exec table.  A process started before tipme.ko is loaded must
+# be in the table from the snapshot; a short-lived process exec'd with a
+# known argv, which exits before the dump, must be there with that argv,
+# its exit status and its exit time.
+. "$TIPME_SRC/tests/lib/tap.sh"
+cd "$TIPME_SRC" || exit 1
+B=$TIPME_SRC/build
+out=$TIPME_OUT
+mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
+
+sleep 1000 &
+pre=$!
+tap_check "insmod tipme.ko" insmod module/tipme.ko buffer_size=16M || tap_done
+t0=$(mono)
+"$B"/tests/vm/argvprog 7 alpha "beta gamma" --delta=1 &
+short=$!
+wait "$short"
+status=$?
+t1=$(mono)
+tap_cmp "argvprog exited with 7" "$status" -eq 7
+tap_diag "pre=$pre short=$short status=$status t0=$t0 t1=$t1"
+tap_check "tipme stop" "$B"/tipme stop
+tap_check "tipme dump" "$B"/tipme dump -o "$out/exec.dump"
+"$B"/tipme records --json "$out/exec.dump" > "$out/exec.jsonl"
+"$B"/tipme ps --json "$out/exec.dump" > "$out/ps.json"
+tap_cmp "tipme ps --json succeeds" "$?" -eq 0
+python3 tests/vm/check_instr.py exec "pre=$pre short=$short status=$status t0=$t0 t1=$t1" \
+	"$out/exec.jsonl" "$out/ps.json" \
+	"[\"$B/tests/vm/argvprog\", \"7\", \"alpha\", \"beta gamma\", \"--delta=1\"]" \
+	> "$out/check.tap" 2>&1
+tap_merge "$out/check.tap"
+"$B"/tipme ps "$out/exec.dump" | grep -E "^ *($pre|$short) " | sed 's/^/# /'
+kill "$pre"
+tap_check "rmmod" rmmod tipme
+tap_done
