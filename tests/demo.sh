@@ -16,5 +16,5 @@ make module KDIR="/lib/modules/$kver/build"
 echo "== building the userspace programs"
 make user || note "userspace programs did not build; the demo goes on with the module alone"
 
-echo "== booting $kver in QEMU (TCG: about 10 s to boot)"
+echo "== booting $kver in QEMU (TCG: about 6 s to boot)"
 exec tests/vm/vm.sh --kver "$kver" --out "$TIPME_ROOT/build/demo" tests/vm/demo-guest.sh
