@@ -1,0 +1,41 @@
+# bench/: TIPME's reproducing microbenchmarks.
+#
+#   build/tipme-bench paging|forkstorm [options]     (see --help)
+#   make bench-tests        unit tests (TAP): statistics, histograms, SVG,
+#                           option parsing, trigger policy; and the CLI's
+#                           exit codes for bad options
+#   make bench-tests-asan   the same built with ASan+UBSan in $(B)/asan
+BENCH_OBJS := $(B)/bench/opts.o $(B)/bench/stats.o $(B)/bench/svg.o \
+	$(B)/bench/report.o $(B)/bench/sys.o $(B)/bench/trigger.o \
+	$(B)/bench/calib.o $(B)/bench/paging.o $(B)/bench/forkstorm.o \
+	$(B)/bench/progress.o
+EXTRA_CFLAGS_bench_tests_ := -Ibench -Itests/unit
+
+$(B)/tipme-bench: $(B)/bench/main.o $(BENCH_OBJS) $(LIB_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+PROGS += $(B)/tipme-bench
+
+BENCH_TEST_NAMES := stats opts
+BENCH_TESTS := $(BENCH_TEST_NAMES:%=$(B)/bench/tests/test_%)
+TESTS += $(BENCH_TESTS)
+
+$(B)/bench/tests/test_%: $(B)/bench/tests/test_%.o $(BENCH_OBJS) $(LIB_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+.PHONY: bench-tests bench-tests-asan
+bench-tests: $(BENCH_TESTS) $(B)/tipme-bench
+	@fail=0; for t in $(BENCH_TESTS); do \
+		echo "# $$t"; $$t || { echo "# FAILED: $$t"; fail=1; }; \
+	done; \
+	echo "# bench/tests/cli.sh"; \
+	TIPME_BENCH=$(B)/tipme-bench bench/tests/cli.sh || { echo "# FAILED: cli.sh"; fail=1; }; \
+	if [ $$fail = 0 ]; then echo "# bench tests: all passed"; \
+	else echo "# bench tests: FAILURES"; fi; exit $$fail
+
+bench-tests-asan:
+	$(MAKE) B=$(B)/asan \
+		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+		bench-tests
+
+.SECONDARY: $(BENCH_TEST_NAMES:%=$(B)/bench/tests/test_%.o)
