@@ -263,6 +263,7 @@ static int tipme_dump_start(struct netlink_callback *cb)
 	tipme_clock_record();
 	for_each_possible_cpu(cpu)
 		d->end[cpu] = local_read(&per_cpu_ptr(tipme.rings, cpu)->reserve);
+	/* Positions before contents; pairs with smp_wmb() in the writers. */
 	smp_rmb();
 	d->phase = PHASE_META;
 	((struct dump_cb *)cb->ctx)->ctx = d;
@@ -378,10 +379,12 @@ static int dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 			hdr = dump_msg(skb, cb, TIPME_PART_CHUNK);
 			if (!hdr)
 				return skb->len ? 1 : -EMSGSIZE;
-			if (nla_put_u32(skb, TIPME_ATTR_CPU, d->cpu) ||
-			    put_u64(skb, TIPME_ATTR_SUBBUF_SEQ, d->seq) ||
-			    nla_put_u32(skb, TIPME_ATTR_OFFSET, d->off) ||
-			    !(a = nla_reserve(skb, TIPME_ATTR_DATA, n))) {
+			a = NULL;
+			if (!nla_put_u32(skb, TIPME_ATTR_CPU, d->cpu) &&
+			    !put_u64(skb, TIPME_ATTR_SUBBUF_SEQ, d->seq) &&
+			    !nla_put_u32(skb, TIPME_ATTR_OFFSET, d->off))
+				a = nla_reserve(skb, TIPME_ATTR_DATA, n);
+			if (!a) {
 				genlmsg_cancel(skb, hdr);
 				return skb->len ? 1 : -EMSGSIZE;
 			}

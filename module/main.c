@@ -63,13 +63,13 @@ int tipme_params_text(char *buf, size_t size)
 	int n;
 
 	n = scnprintf(buf, size,
-			 "version=%s\nbuffer_size=%llu\nsubbuf_size=%u\nsubbufs_per_cpu=%u\nclock=%s\nautostart=%d\nkeylog=%d\nkeylog_used=%d\ntrigger_interval_ms=%u\n",
-			 TIPME_VERSION_STRING, tipme.buf_size,
-			 1U << tipme.sub_shift, 1U << tipme.nsub_shift,
-			 tipme_clock_source() == TIPME_CLOCK_TSC ? "tsc" : "local",
-			 autostart, READ_ONCE(tipme_keylog),
-			 READ_ONCE(tipme_keylog_used),
-			 READ_ONCE(tipme_trigger_interval_ms));
+		      "version=%s\nbuffer_size=%llu\nsubbuf_size=%u\nsubbufs_per_cpu=%u\nclock=%s\nautostart=%d\nkeylog=%d\nkeylog_used=%d\ntrigger_interval_ms=%u\n",
+		      TIPME_VERSION_STRING, tipme.buf_size,
+		      1U << tipme.sub_shift, 1U << tipme.nsub_shift,
+		      tipme_clock_source() == TIPME_CLOCK_TSC ? "tsc" : "local",
+		      autostart, READ_ONCE(tipme_keylog),
+		      READ_ONCE(tipme_keylog_used),
+		      READ_ONCE(tipme_trigger_interval_ms));
 	return n + tipme_instr_params_text(buf + n, size - n);
 }
 

@@ -116,6 +116,7 @@ int tipme_ring_view(struct tipme_ring *r, u64 seq, struct tipme_sub_view *v)
 	u64 lap = seq >> r->nsub_shift;
 	long committed;
 
+	/* Position before commit counts; pairs with the writers' smp_wmb(). */
 	smp_rmb();
 	if (pos > (seq + tipme_ring_nsub(r)) << r->sub_shift)
 		return -ESTALE;
@@ -137,6 +138,7 @@ int tipme_ring_view(struct tipme_ring *r, u64 seq, struct tipme_sub_view *v)
 		v->len = pos & (size - 1);
 		v->partial = true;
 	}
+	/* Commit counts before the bytes they cover. */
 	smp_rmb();
 	return 0;
 }
@@ -152,6 +154,7 @@ int tipme_ring_view(struct tipme_ring *r, u64 seq, struct tipme_sub_view *v)
  */
 bool tipme_ring_still_valid(struct tipme_ring *r, u64 seq)
 {
+	/* The copied bytes before the position that may have overtaken them. */
 	smp_rmb();
 	return local_read(&r->reserve) <=
 	       (long)((seq + tipme_ring_nsub(r)) << r->sub_shift);

@@ -181,6 +181,7 @@ static __always_inline void *tipme_ring_reserve(struct tipme_ring *r,
 	if (pad) {
 		/* The rest of the previous sub-buffer is padding. */
 		*(u32 *)tipme_ring_ptr(r, old) = tipme_hdr_make(TIPME_REC_PAD, 0, 0);
+		/* The marker before the commit that publishes it. */
 		smp_wmb();
 		local_add(pad, &tipme_ring_ctl(r, old)->commit);
 	}
@@ -208,6 +209,7 @@ static __always_inline void tipme_ring_commit(struct tipme_wslot *ws, u32 type)
 	struct tipme_ring *r = ws->ring;
 	struct tipme_slot_ctl *c = tipme_ring_ctl(r, ws->pos);
 
+	/* The record's bytes before the commit count readers check. */
 	smp_wmb();
 	local_inc(&c->nrec);
 	local_add(ws->len, &c->commit);
