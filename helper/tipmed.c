@@ -656,11 +656,10 @@ int main(int argc, char **argv)
 			logmsg(LOG_ERR_, "poll: %s", strerror(errno));
 			break;
 		}
+		/* without the module the socket is still served (ENODEV) */
 		if (!connected) {
 			try_connect(0);
-			continue;
-		}
-		if (pfd[1].revents) {
+		} else if (pfd[1].revents) {
 			gone = 0;
 			if (tnl_events_read(&events, on_trigger, NULL, &gone, &e))
 				logmsg(LOG_WARN_, "%s", e.msg);

@@ -35,8 +35,10 @@
 #include <xcb/record.h>
 #include <xcb/res.h>
 
+#include "ctlproto.h"
 #include "xhook.h"
 #include "xdump_read.h"
+#include "tipmed_link.h"
 #include "ui.h"
 
 #define XHOOK_VERSION	"0.1.0"
@@ -49,6 +51,9 @@
 struct env {
 	const char *display;
 	const char *output_dir;
+	int output_set;
+	const char *tipmed;	/* tipmed's socket, or NULL: files only */
+	int no_tipmed;
 	uint64_t ring_bytes;
 	unsigned fence_ms;
 	int keylog;
@@ -80,6 +85,7 @@ static struct xh_snapshot ask_snap;
 static char ask_name[128];
 static int asking;
 static uint64_t ask_deadline;
+static uint32_t ask_seq;	/* the window is for this tipmed trigger (0: none) */
 
 #define logv(...) do { if (env.verbose) fprintf(stderr, "tipme-xhook: " __VA_ARGS__); } while (0)
 
@@ -90,10 +96,16 @@ static void usage(FILE *f)
 "       tipme-xhook print [--json] DUMP\n"
 "\n"
 "Record X11 input, events and requests per client into a ring; on\n"
-"Ctrl-Alt-Minus (or SIGUSR1) write the last seconds to an X dump.\n"
+"Ctrl-Alt-Minus (or SIGUSR1) write the last seconds to an X dump.  With\n"
+"tipmed, on every trigger it announces (any source), hand the dump to the\n"
+"incident as xhook.dump; the hotkey asks tipmed for the incident.\n"
 "\n"
 "  -d, --display DPY       X display (default $DISPLAY)\n"
-"  -o, --output-dir DIR    where dumps go (default .)\n"
+"      --tipmed [SOCKET]   work with tipmed (default socket " TIPME_CTL_SOCKET ");\n"
+"                          the default when that socket exists and no -o is given\n"
+"      --no-tipmed         never talk to tipmed\n"
+"  -o, --output-dir DIR    where dumps go (default .); with --tipmed: those\n"
+"                          tipmed does not take (not running, no module)\n"
 "  -s, --ring-size MIB     ring size in MiB (default 16; 48 bytes a record)\n"
 "  -f, --fence-ms MS       fence period (default 5; 0 = off)\n"
 "  -k, --keylog            start with key logging on (default off)\n"
@@ -109,6 +121,7 @@ static void usage(FILE *f)
 "X-Resource missing, 4 the X server went away.\n"
 "\n"
 "EXAMPLES:\n"
+"  tipme-xhook &                       # with tipmed: dumps go into its incidents\n"
 "  tipme-xhook -o ~/tipme-dumps &      # record; Ctrl-Alt-Minus writes a dump\n"
 "  kill -USR1 %%1                       # same as the hotkey\n"
 "  tipme-xhook print ~/tipme-dumps/x11-*.xdump | less\n"
@@ -614,8 +627,9 @@ static void grab_keys(void)
 /* ---- dumps -------------------------------------------------------------- */
 
 /*
- * Where a finished dump goes.  For now: a file in --output-dir.  Later:
- * tipmed's control socket.
+ * Where a finished dump goes without tipmed: a file in --output-dir.  With
+ * tipmed the worker thread PUTs it into the incident (see below) and comes
+ * here only through write_local() when tipmed does not take it.
  */
 static int dump_deliver(const void *buf, size_t len, const char *name)
 {
@@ -648,6 +662,8 @@ static void set_ui_focused(int on)
 	pthread_mutex_unlock(&st.lock);
 }
 
+static void note_for(uint32_t seq, const char *text);
+
 /* The description window is done: save its text into the dump, or not. */
 static void ask_finish(int save)
 {
@@ -659,6 +675,14 @@ static void ask_finish(int save)
 	asking = 0;
 	set_ui_focused(0);
 	ui_close(&ui);
+	if (ask_seq) {		/* a tipmed incident: its description.txt */
+		if (save && ui.len)
+			note_for(ask_seq, ui.text);
+		else
+			logv("no description\n");
+		ask_seq = 0;
+		return;
+	}
 	if (save && ui.len) {
 		ask_snap.description = ui.text;
 		if (xh_dump_build(&ask_snap, &buf, &len) == 0 &&
@@ -671,36 +695,63 @@ static void ask_finish(int save)
 	xh_snapshot_free(&ask_snap);
 }
 
-static void do_trigger(uint32_t cause, uint64_t t_ns)
+/* Open the description window (ask_seq: for that tipmed trigger, or 0). */
+static int ask_open(uint32_t seq)
 {
-	struct xh_snapshot s;
-	char name[128];
-	uint8_t *buf = NULL;
-	size_t len = 0;
+	ask_finish(1);
+	if (!ui.c || ui_open(&ui))
+		return -1;
+	asking = 1;
+	ask_seq = seq;
+	ask_deadline = xh_now_ns() + env.ask_timeout * 1000000000ULL;
+	return 0;
+}
+
+/*
+ * Fence, wait until the stream has caught up with the fence, learn the PIDs
+ * of new clients, and copy the ring (a few ms under st.lock; the data
+ * thread's socket buffer absorbs that).
+ */
+static int take_snapshot(uint32_t cause, uint64_t t_ns, struct xh_snapshot *s)
+{
 	uint32_t seq;
 	int err;
-
-	/* a new hotkey dump gets a new window: keep what was typed so far */
-	if (cause == TIPME_X11_TRIGGER_HOTKEY)
-		ask_finish(1);
 
 	seq = fence_send();
 	if (wait_marker(seq, 1000))
 		fprintf(stderr, "tipme-xhook: fence timed out: the dump may miss the last records\n");
 	resolve_pids();
 	xh_clock_pair(&st);
-	memset(&s, 0, sizeof(s));
-	err = xh_snapshot_take(&st, &s);
+	memset(s, 0, sizeof(*s));
+	err = xh_snapshot_take(&st, s);
 	if (err) {
 		fprintf(stderr, "tipme-xhook: snapshot: %s\n", strerror(-err));
-		return;
+		return err;
 	}
-	s.trigger = cause;
-	s.trigger_ns = t_ns;
-	s.real_ns = xh_real_ns();
-	s.exts = exts;
-	s.nexts = nexts;
-	s.system = system_text;
+	s->trigger = cause;
+	s->trigger_ns = t_ns;
+	s->real_ns = xh_real_ns();
+	s->exts = exts;
+	s->nexts = nexts;
+	s->system = system_text;
+	return 0;
+}
+
+/* A dump of our own, to --output-dir (no tipmed, or it did not take it). */
+static void do_trigger(uint32_t cause, uint64_t t_ns)
+{
+	struct xh_snapshot s;
+	char name[128];
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int err;
+
+	/* a new hotkey dump gets a new window: keep what was typed so far */
+	if (cause == TIPME_X11_TRIGGER_HOTKEY)
+		ask_finish(1);
+
+	if (take_snapshot(cause, t_ns, &s))
+		return;
 	err = xh_dump_build(&s, &buf, &len);
 	if (!err) {
 		logv("dump: %" PRIu64 " records, %u clients, %zu bytes\n", s.nrecs,
@@ -711,15 +762,315 @@ static void do_trigger(uint32_t cause, uint64_t t_ns)
 		fprintf(stderr, "tipme-xhook: dump: %s\n", strerror(-err));
 	}
 	free(buf);
-	if (!err && cause == TIPME_X11_TRIGGER_HOTKEY && !asking && ui.c &&
-	    ui_open(&ui) == 0) {
+	if (!err && cause == TIPME_X11_TRIGGER_HOTKEY && ask_open(0) == 0) {
 		ask_snap = s;		/* kept until the window is done */
 		memcpy(ask_name, name, sizeof(ask_name));
-		asking = 1;
-		ask_deadline = xh_now_ns() + env.ask_timeout * 1000000000ULL;
 		return;
 	}
 	xh_snapshot_free(&s);
+}
+
+/* ---- tipmed ------------------------------------------------------------- */
+
+/*
+ * With tipmed (--tipmed, the default when its socket exists): every trigger
+ * tipmed announces, from any source (kernel hotkey, sysctl, CLI, us), is
+ * fenced and snapshotted the moment its "TRIGGERED" line arrives; once the
+ * "INCIDENT" line names its directory the worker builds the dump and PUTs
+ * it there as xhook.dump.  Our own hotkey (and SIGUSR1) only send "TRIGGER
+ * xhook": on a real machine the kernel saw the same key and the two
+ * coalesce into one incident.  Whatever tipmed does not take (no tipmed,
+ * no module, not subscribed, an incident that never appears) goes to
+ * --output-dir as without tipmed.  Neither the data thread nor the main
+ * thread ever waits for tipmed: requests run on the worker thread.
+ */
+#define TL_SLOTS	8	/* snapshots waiting for their incident */
+#define TL_WAIT_NS	(120ULL * 1000000000ULL) /* ... at most this long */
+#define TL_QUEUE_MAX	4	/* dumps waiting for the worker */
+#define TL_RECENT	8
+
+static struct tl_sub sub;
+static struct tl_worker worker;
+static int sub_err;		/* the connection error last reported */
+static int sub_reported;	/* "subscribed" said for this connection */
+static struct {
+	int used;
+	uint32_t seq;
+	uint64_t taken_ns;
+	struct xh_snapshot snap;
+} slots[TL_SLOTS];
+static struct { uint32_t seq, cause; } ours[TL_RECENT];	/* we asked for these */
+static unsigned ours_next;
+static struct { uint32_t seq; char name[128]; } recent[TL_RECENT]; /* incidents */
+static unsigned recent_next;
+static uint32_t note_seq;	/* a description waiting for its incident */
+static char note_text[UI_TEXT_MAX + 1];
+
+static uint32_t cause_of(uint32_t seq)
+{
+	unsigned i;
+
+	for (i = 0; i < TL_RECENT; i++)
+		if (ours[i].seq == seq)
+			return ours[i].cause;
+	return TIPME_X11_TRIGGER_REQUEST;
+}
+
+static const char *incident_of(uint32_t seq)
+{
+	unsigned i;
+
+	for (i = 0; i < TL_RECENT; i++)
+		if (recent[i].seq == seq)
+			return recent[i].name;
+	return NULL;
+}
+
+static struct tl_job *job_new(enum tl_kind kind)
+{
+	struct tl_job *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		fprintf(stderr, "tipme-xhook: out of memory\n");
+	else
+		j->kind = kind;
+	return j;
+}
+
+/* Hand @s (zeroed here) to the worker: PUT into @incident, or (NULL) a file. */
+static void submit_dump(struct xh_snapshot *s, const char *incident)
+{
+	struct tl_job *j = job_new(incident ? TL_PUT : TL_LOCAL);
+
+	if (!j) {
+		xh_snapshot_free(s);
+		return;
+	}
+	j->snap = *s;
+	memset(s, 0, sizeof(*s));
+	dump_name(j->snap.real_ns, j->file, sizeof(j->file));
+	if (incident)
+		snprintf(j->incident, sizeof(j->incident), "%s", incident);
+	tl_submit(&worker, j);
+}
+
+static void slot_flush(unsigned i, const char *why)
+{
+	fprintf(stderr, "tipme-xhook: trigger %u: %s; its dump goes to %s\n",
+		slots[i].seq, why, env.output_dir);
+	submit_dump(&slots[i].snap, NULL);
+	slots[i].used = 0;
+}
+
+static void on_triggered(uint32_t seq, uint64_t mono_ns)
+{
+	unsigned i, pick = TL_SLOTS;
+
+	for (i = 0; i < TL_SLOTS; i++) {
+		if (slots[i].used && slots[i].seq == seq)
+			return;
+		if (!slots[i].used)
+			pick = i;
+	}
+	if (pick == TL_SLOTS) {
+		for (pick = 0, i = 1; i < TL_SLOTS; i++)
+			if (slots[i].taken_ns < slots[pick].taken_ns)
+				pick = i;
+		slot_flush(pick, "no incident yet and too many newer triggers");
+	}
+	if (take_snapshot(cause_of(seq), mono_ns, &slots[pick].snap))
+		return;
+	slots[pick].used = 1;
+	slots[pick].seq = seq;
+	slots[pick].taken_ns = xh_now_ns();
+	logv("trigger %u: snapshot of %" PRIu64 " records, %u clients\n", seq,
+	     slots[pick].snap.nrecs, slots[pick].snap.ncl);
+}
+
+static void submit_note(const char *incident, const char *text)
+{
+	struct tl_job *j = job_new(TL_NOTE);
+	char *p;
+
+	if (!j)
+		return;
+	snprintf(j->incident, sizeof(j->incident), "%s", incident);
+	snprintf(j->line, sizeof(j->line), "NOTE %s %s", incident, text);
+	for (p = j->line; *p; p++)	/* one line */
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	tl_submit(&worker, j);
+}
+
+static void note_dropped(void)
+{
+	if (note_seq)
+		fprintf(stderr, "tipme-xhook: trigger %u got no incident: the description was not saved: %s\n",
+			note_seq, note_text);
+	note_seq = 0;
+}
+
+/* The user's answer for tipmed trigger @seq: NOTE now or once it has a name. */
+static void note_for(uint32_t seq, const char *text)
+{
+	const char *name = incident_of(seq);
+
+	if (name) {
+		submit_note(name, text);
+		return;
+	}
+	note_dropped();
+	note_seq = seq;
+	snprintf(note_text, sizeof(note_text), "%s", text);
+	logv("trigger %u: the description waits for its incident\n", seq);
+}
+
+static void on_incident(uint32_t seq, const char *name)
+{
+	struct xh_snapshot s;
+	unsigned i;
+
+	snprintf(recent[recent_next].name, sizeof(recent[0].name), "%s", name);
+	recent[recent_next].seq = seq;
+	recent_next = (recent_next + 1) % TL_RECENT;
+	for (i = 0; i < TL_SLOTS; i++)
+		if (slots[i].used && slots[i].seq == seq)
+			break;
+	if (i < TL_SLOTS) {
+		s = slots[i].snap;
+		slots[i].used = 0;
+	} else {
+		/* we subscribed after its trigger: the ring still has the past */
+		fprintf(stderr, "tipme-xhook: incident %s: its trigger was not announced to us: snapshot taken now\n",
+			name);
+		if (take_snapshot(cause_of(seq), xh_now_ns(), &s))
+			return;
+	}
+	s.trigger = cause_of(seq);	/* our TRIGGER's answer may come late */
+	logv("incident %s (trigger %u): handing over the dump\n", name, seq);
+	if (tl_queued(&worker) >= TL_QUEUE_MAX) {
+		fprintf(stderr, "tipme-xhook: incident %s: tipmed is slow to take dumps; this one goes to %s\n",
+			name, env.output_dir);
+		submit_dump(&s, NULL);
+	} else {
+		submit_dump(&s, name);
+	}
+	if (note_seq == seq) {
+		submit_note(name, note_text);
+		note_seq = 0;
+	}
+}
+
+static void sub_line(void *arg, const char *line)
+{
+	char name[128];
+	uint64_t mono;
+	uint32_t seq;
+
+	(void)arg;
+	if (!tl_parse_triggered(line, &seq, &mono))
+		on_triggered(seq, mono);
+	else if (!tl_parse_incident(line, &seq, name, sizeof(name)))
+		on_incident(seq, name);
+	else
+		logv("tipmed: ignored '%s'\n", line);
+}
+
+/* Connect and SUBSCRIBE if not connected (at start, then every second). */
+static void sub_try(void)
+{
+	struct tm_err e = { "" };
+	int err;
+
+	if (sub.fd >= 0)
+		return;
+	sub_reported = 0;
+	err = tl_sub_connect(&sub, env.tipmed, &e);
+	if (err && err != sub_err)
+		fprintf(stderr, "tipme-xhook: no tipmed (%s): dumps go to %s until it is there\n",
+			e.msg, env.output_dir);
+	sub_err = err;
+}
+
+static void sub_down(const char *why)
+{
+	unsigned i;
+
+	if (sub.subscribed)
+		fprintf(stderr, "tipme-xhook: lost tipmed (%s): reconnecting; meanwhile dumps go to %s\n",
+			why, env.output_dir);
+	else if (sub_err != -EACCES)
+		fprintf(stderr, "tipme-xhook: tipmed: %s\n", why);
+	tl_sub_close(&sub);
+	for (i = 0; i < TL_SLOTS; i++)
+		if (slots[i].used)
+			slot_flush(i, "lost tipmed before its incident appeared");
+	note_dropped();
+}
+
+/* The worker's answer to our TRIGGER. */
+static void trigger_done(struct tl_job *j)
+{
+	if (j->err) {
+		fprintf(stderr, "tipme-xhook: %s; writing the dump here instead\n",
+			j->msg);
+		do_trigger(j->cause, j->t_ns);
+		return;
+	}
+	ours[ours_next].seq = j->seq;
+	ours[ours_next].cause = j->cause;
+	ours_next = (ours_next + 1) % TL_RECENT;
+	logv("tipmed: trigger %u%s\n", j->seq, j->coalesced ? " (joined it)" : "");
+	if (!sub.subscribed) {
+		fprintf(stderr, "tipme-xhook: trigger %u: not subscribed to tipmed, so its incident gets no X dump: writing it here\n",
+			j->seq);
+		do_trigger(j->cause, j->t_ns);
+	} else if (j->cause == TIPME_X11_TRIGGER_HOTKEY) {
+		ask_open(j->seq);
+	}
+}
+
+/* Our hotkey or SIGUSR1 with tipmed: ask it for an incident. */
+static void ask_tipmed(uint32_t cause, uint64_t t_ns)
+{
+	struct tl_job *j;
+
+	if (cause == TIPME_X11_TRIGGER_HOTKEY)
+		ask_finish(1);
+	j = job_new(TL_TRIGGER);
+	if (!j) {
+		do_trigger(cause, t_ns);
+		return;
+	}
+	snprintf(j->line, sizeof(j->line), "TRIGGER xhook");
+	j->cause = cause;
+	j->t_ns = t_ns;
+	tl_submit(&worker, j);
+}
+
+static void tipmed_tick(void)
+{
+	uint64_t now = xh_now_ns();
+	unsigned i;
+
+	for (i = 0; i < TL_SLOTS; i++)
+		if (slots[i].used && now - slots[i].taken_ns > TL_WAIT_NS)
+			slot_flush(i, "no incident after 120 s");
+	sub_try();
+}
+
+static void tipmed_stop(void)
+{
+	unsigned i, n;
+
+	for (i = 0; i < TL_SLOTS; i++)
+		if (slots[i].used)
+			slot_flush(i, "stopping before its incident appeared");
+	note_dropped();
+	n = tl_worker_stop(&worker, 5000);
+	if (n)
+		fprintf(stderr, "tipme-xhook: tipmed did not answer: %u dumps or requests dropped\n", n);
+	tl_sub_close(&sub);
 }
 
 /* ---- the data thread ---------------------------------------------------- */
@@ -838,6 +1189,8 @@ static int parse_args(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "display", required_argument, NULL, 'd' },
 		{ "output-dir", required_argument, NULL, 'o' },
+		{ "tipmed", optional_argument, NULL, 'T' },
+		{ "no-tipmed", no_argument, NULL, 'N' },
 		{ "ring-size", required_argument, NULL, 's' },
 		{ "fence-ms", required_argument, NULL, 'f' },
 		{ "keylog", no_argument, NULL, 'k' },
@@ -858,6 +1211,16 @@ static int parse_args(int argc, char **argv)
 			break;
 		case 'o':
 			env.output_dir = optarg;
+			env.output_set = 1;
+			break;
+		case 'T':
+			/* "--tipmed SOCKET" as well as "--tipmed=SOCKET" */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			env.tipmed = optarg && *optarg ? optarg : TIPME_CTL_SOCKET;
+			break;
+		case 'N':
+			env.no_tipmed = 1;
 			break;
 		case 's':
 			errno = 0;
@@ -904,22 +1267,26 @@ static int parse_args(int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	if (optind != argc) {
+	if (optind != argc || (env.tipmed && env.no_tipmed)) {
 		usage(stderr);
 		return -EINVAL;
 	}
+	if (!env.tipmed && !env.no_tipmed && !env.output_set &&
+	    access(TIPME_CTL_SOCKET, F_OK) == 0)
+		env.tipmed = TIPME_CTL_SOCKET;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct pollfd pfd[5];
+	struct pollfd pfd[6];
 	sigset_t mask;
 	pthread_t thr;
 	int sfd = -1, tfd = -1, efd = -1, err, ret = 1, thread_started = 0;
 	unsigned ticks = 0, ticks_per_s;
 	const xcb_setup_t *setup;
 
+	tl_sub_init(&sub);
 	if (argc > 1 && !strcmp(argv[1], "print"))
 		return xdump_main(argc - 1, argv + 1);
 	if (parse_args(argc, argv))
@@ -989,6 +1356,18 @@ int main(int argc, char **argv)
 		goto out_state;
 	}
 	st.notify_fd = efd;
+	if (env.tipmed) {
+		worker.sock = env.tipmed;
+		worker.dir = env.output_dir;
+		worker.notify_fd = efd;
+		worker.verbose = env.verbose;
+		err = tl_worker_start(&worker);
+		if (err) {
+			fprintf(stderr, "tipme-xhook: cannot start the tipmed thread: %s\n",
+				strerror(-err));
+			goto out_fds;
+		}
+	}
 	if (pthread_create(&thr, NULL, data_main, NULL)) {
 		fprintf(stderr, "tipme-xhook: cannot start the data thread\n");
 		goto out_fds;
@@ -1028,9 +1407,13 @@ int main(int argc, char **argv)
 		timerfd_settime(tfd, 0, &its, NULL);
 		ticks_per_s = 1000 / ms ? 1000 / ms : 1;
 	}
-	fprintf(stderr, "tipme-xhook: recording %s (ring %" PRIu64 " records, key logging %s); dumps go to %s\n",
+	if (env.tipmed)
+		sub_try();
+	fprintf(stderr, "tipme-xhook: recording %s (ring %" PRIu64 " records, key logging %s); dumps go to %s%s%s%s\n",
 		env.display ? env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "",
-		st.cap, st.keylog ? "ON" : "off", env.output_dir);
+		st.cap, st.keylog ? "ON" : "off",
+		env.tipmed ? "tipmed's incidents (" : "", env.tipmed ? env.tipmed : "",
+		env.tipmed ? "), else to " : "", env.output_dir);
 
 	pfd[0].fd = xcb_get_file_descriptor(ctrl);
 	pfd[1].fd = sfd;
@@ -1039,14 +1422,16 @@ int main(int argc, char **argv)
 	pfd[4].fd = ui_fd(&ui);
 	for (;;) {
 		xcb_generic_event_t *ev;
+		struct tl_job *job;
 		unsigned want = 0;
 		int dead;
 		uint64_t trig_ns;
 		int i;
 
-		for (i = 0; i < 5; i++)
+		pfd[5].fd = sub.fd;
+		for (i = 0; i < 6; i++)
 			pfd[i].events = POLLIN;
-		if (poll(pfd, 5, -1) < 0 && errno != EINTR) {
+		if (poll(pfd, 6, -1) < 0 && errno != EINTR) {
 			perror("tipme-xhook: poll");
 			break;
 		}
@@ -1078,6 +1463,24 @@ int main(int argc, char **argv)
 			if (read(efd, &v, sizeof(v)) < 0)
 				(void)0;
 		}
+		if (env.tipmed) {
+			while ((job = tl_done(&worker))) {
+				trigger_done(job);
+				free(job);
+			}
+		}
+		if (pfd[5].fd >= 0 && pfd[5].revents) {
+			struct tm_err e = { "" };
+
+			if (tl_sub_read(&sub, sub_line, NULL, &e))
+				sub_down(e.msg);
+			else if (sub.subscribed && !sub_reported) {
+				fprintf(stderr, "tipme-xhook: subscribed to tipmed at %s\n",
+					env.tipmed);
+				sub_reported = 1;
+				sub_err = 0;
+			}
+		}
 		pthread_mutex_lock(&st.lock);
 		want = st.want;
 		st.want = 0;
@@ -1091,7 +1494,9 @@ int main(int argc, char **argv)
 		}
 		if (want & (XH_WANT_RESOLVE | XH_WANT_COLLECT))
 			resolve_pids();
-		if (want & XH_WANT_TRIGGER)
+		if ((want & XH_WANT_TRIGGER) && env.tipmed)
+			ask_tipmed(TIPME_X11_TRIGGER_HOTKEY, trig_ns);
+		else if (want & XH_WANT_TRIGGER)
 			do_trigger(TIPME_X11_TRIGGER_HOTKEY, trig_ns);
 		if (asking) {
 			int r = ui_handle(&ui);
@@ -1120,6 +1525,8 @@ int main(int argc, char **argv)
 				if (ticks >= ticks_per_s) {
 					ticks = 0;
 					xh_clock_pair(&st);
+					if (env.tipmed)
+						tipmed_tick();
 					pthread_mutex_lock(&st.lock);
 					if (st.ncl > st.cl_max / 2)
 						logv("forgot %u old clients\n",
@@ -1132,7 +1539,9 @@ int main(int argc, char **argv)
 			struct signalfd_siginfo si;
 
 			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo == SIGUSR1) {
+				if (si.ssi_signo == SIGUSR1 && env.tipmed) {
+					ask_tipmed(TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
+				} else if (si.ssi_signo == SIGUSR1) {
 					do_trigger(TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
 				} else {
 					logv("signal %u: stopping\n", si.ssi_signo);
@@ -1170,6 +1579,7 @@ out_thread:
 	}
 out_fds:
 	ask_finish(0);
+	tipmed_stop();
 	ui_disconnect(&ui);
 	close(tfd);
 	close(sfd);

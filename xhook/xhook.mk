@@ -7,7 +7,8 @@
 # Other tools read X dumps by linking $(XDUMP_READ_OBJS) (xhook/xdump_read.h).
 
 XHOOK_CORE_OBJS := $(B)/xhook/state.o $(B)/xhook/parse.o \
-		   $(B)/xhook/xdump_write.o $(B)/xhook/xdump_read.o
+		   $(B)/xhook/xdump_write.o $(B)/xhook/xdump_read.o \
+		   $(B)/xhook/tipmed_link.o $(B)/lib/ctlclient.o $(B)/lib/err.o
 XHOOK_OBJS := $(B)/xhook/main.o $(B)/xhook/ui.o $(XHOOK_CORE_OBJS)
 XDUMP_READ_OBJS := $(B)/xhook/xdump_read.o
 XHOOK_TEST_CLIENT := $(B)/xhook-testclient
@@ -28,7 +29,7 @@ PROGS += $(B)/tipme-xhook
 TESTS += $(B)/xhook-unit
 
 .PHONY: xhook-tests
-xhook-tests: $(B)/tipme-xhook $(B)/xhook-unit $(XHOOK_TEST_CLIENT)
+xhook-tests: $(B)/tipme-xhook $(B)/xhook-unit $(XHOOK_TEST_CLIENT) $(B)/tipme $(B)/tipmed
 	$(B)/xhook-unit
 	python3 xhook/tests/x11_tests.py --build $(B)
 

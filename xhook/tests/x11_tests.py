@@ -11,12 +11,15 @@ through XTEST (xdotool).  Every wait is for a condition, with a timeout.
 import argparse
 import json
 import os
+import queue
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ARGS = None
@@ -559,6 +562,271 @@ def t_description_skipped(x):
         h.stop()
 
 
+# ---- with tipmed --------------------------------------------------------------
+
+class FakeTipmed:
+    """A tiny tipmed: lib/ctlproto.h's control protocol on a Unix socket, with
+    no kernel module.  The test decides when triggers are announced
+    (TRIGGERED) and when their incident directory exists (INCIDENT); every
+    request a client makes is queued in self.events for expect()."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="fake-tipmed-")
+        self.path = os.path.join(self.dir, "tipmed.sock")
+        self.root = os.path.join(self.dir, "incidents")
+        os.mkdir(self.root)
+        self.events = queue.Queue()
+        self.subs = []
+        self.lock = threading.Lock()
+        self.trigger_seq = None      # the seq TRIGGER answers with
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind(self.path)
+        self.sock.listen(16)
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._client, args=(c,), daemon=True).start()
+
+    def _client(self, c):
+        f = c.makefile("rb")
+        try:
+            word, _, arg = f.readline().decode().rstrip("\n").partition(" ")
+            if word == "SUBSCRIBE":
+                with self.lock:
+                    c.sendall(b"OK\n")
+                    self.subs.append(c)
+                self.events.put(("SUBSCRIBE",))
+                return                  # stays open
+            if word == "TRIGGER":
+                self.events.put(("TRIGGER", arg))
+                if self.trigger_seq is None:
+                    c.sendall(b"ERR ENODEV tipme.ko is not loaded\n")
+                else:
+                    c.sendall(b"OK seq=%d coalesced=0\n" % self.trigger_seq)
+            elif word == "PUT":
+                inc, name, n = arg.split()
+                data = f.read(int(n))
+                d = os.path.join(self.root, inc)
+                if len(data) != int(n) or not os.path.isdir(d):
+                    c.sendall(b"ERR ENOENT no incident\n")
+                else:
+                    with open(os.path.join(d, name), "wb") as out:
+                        out.write(data)
+                    c.sendall(b"OK\n")
+                self.events.put(("PUT", inc, name, len(data)))
+            elif word == "NOTE":
+                inc, _, text = arg.partition(" ")
+                with open(os.path.join(self.root, inc, "description.txt"), "w") as out:
+                    out.write(text + "\n")
+                c.sendall(b"OK\n")
+                self.events.put(("NOTE", inc, text))
+            else:
+                c.sendall(b"ERR EINVAL unknown request\n")
+                self.events.put(("?", word))
+        except OSError:
+            pass
+        f.close()
+        c.close()
+
+    def announce(self, line):
+        with self.lock:
+            for c in self.subs:
+                c.sendall(line.encode() + b"\n")
+
+    def incident(self, seq):
+        """make the incident directory, then say so (as tipmed does)"""
+        name = "20261122T101500Z-%d" % seq
+        os.mkdir(os.path.join(self.root, name))
+        self.announce("INCIDENT seq=%d name=%s" % (seq, name))
+        return name
+
+    def drop_subscribers(self):
+        with self.lock:
+            for c in self.subs:
+                c.shutdown(socket.SHUT_RDWR)
+                c.close()
+            self.subs = []
+
+    def expect(self, kind, timeout=15):
+        """the next request of that kind; requests of other kinds are skipped"""
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            try:
+                ev = self.events.get(timeout=max(left, 0.001))
+            except queue.Empty:
+                raise TimeoutError("no %s request to the fake tipmed in %.0f s" % (kind, timeout))
+            if ev[0] == kind:
+                return ev
+
+    def stop(self):
+        if self.sock.fileno() >= 0:
+            self.sock.shutdown(socket.SHUT_RDWR)
+            self.sock.close()
+        self.drop_subscribers()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def xrecords(path):
+    """the dump through `tipme xrecords` (text and JSON)"""
+    exe = os.path.join(ARGS.build, "tipme")
+    text = subprocess.run([exe, "xrecords", path], stdout=subprocess.PIPE, check=True,
+                          universal_newlines=True).stdout
+    assert "request" in text or "event" in text, text[:500]
+    return json.loads(subprocess.run([exe, "xrecords", "--json", path], stdout=subprocess.PIPE,
+                                     check=True, universal_newlines=True).stdout)
+
+
+def t_tipmed_incident(x):
+    """tipmed announces a trigger: snapshot at TRIGGERED, xhook.dump PUT into the INCIDENT; reconnects"""
+    t = FakeTipmed()
+    h = None
+    try:
+        h = Hook(x, "-n", "--tipmed", t.path)
+        t.expect("SUBSCRIBE")
+        wait_for(lambda: "subscribed to tipmed" in h.log(), 15, "tipme-xhook to subscribe")
+        before = x.spawn(["xprop", "-root", "_NET_SUPPORTED"])
+        before.wait(20)
+        mono = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        t.announce("TRIGGERED seq=7 mono_ns=%d" % mono)
+        wait_for(lambda: "trigger 7: snapshot" in h.log(), 15, "the snapshot of trigger 7")
+        # a client after the snapshot must not be in the dump, even though
+        # the incident directory appears only later
+        after = x.spawn(["xprop", "-root", "_NET_SUPPORTED"])
+        after.wait(20)
+        name = t.incident(7)
+        ev = t.expect("PUT")
+        assert ev[1:3] == (name, "xhook.dump"), ev
+        path = os.path.join(t.root, name, "xhook.dump")
+        d = xrecords(path)
+        assert d["trigger"] == "request", d["trigger"]
+        assert d["trigger_mono_ns"] == mono, (d["trigger_mono_ns"], mono)
+        pids = {c["pid"] for c in d["clients"]}
+        assert before.pid in pids, "the client before the trigger is missing"
+        assert after.pid not in pids, "the dump has a client that came after the trigger"
+        # tipmed restarts: tipme-xhook subscribes again
+        t.drop_subscribers()
+        t.expect("SUBSCRIBE")
+        wait_for(lambda: "lost tipmed" in h.log(), 15, "tipme-xhook to notice")
+        t.announce("TRIGGERED seq=8 mono_ns=%d" % time.clock_gettime_ns(time.CLOCK_MONOTONIC))
+        wait_for(lambda: "trigger 8: snapshot" in h.log(), 15, "the snapshot of trigger 8")
+        name8 = t.incident(8)
+        assert t.expect("PUT")[1] == name8
+        xrecords(os.path.join(t.root, name8, "xhook.dump"))
+        assert not h.dumps(), "dumps in --output-dir: %s" % h.dumps()
+        log("incident %s: %d records, %d clients" % (name, len(d["records"]), len(d["clients"])))
+    finally:
+        if h:
+            h.stop()
+        t.stop()
+
+
+def t_tipmed_hotkey(x):
+    """with tipmed, Ctrl-Alt-Minus sends TRIGGER xhook; the dump and the description go into the incident"""
+    t = FakeTipmed()
+    t.trigger_seq = 3
+    h = None
+    try:
+        h = Hook(x, "--tipmed", t.path)
+        t.expect("SUBSCRIBE")
+        wait_for(lambda: "subscribed to tipmed" in h.log(), 15, "tipme-xhook to subscribe")
+        x.run(["xdotool", "key", "ctrl+alt+minus"])
+        assert t.expect("TRIGGER")[1] == "xhook"
+        mono = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        t.announce("TRIGGERED seq=3 mono_ns=%d" % mono)
+        # the window opens once tipmed said which trigger is ours
+        win = find_window(x, "tipme: what felt slow")
+        x.run(["xdotool", "mousemove", "--window", win, "30", "30", "click", "1"])
+        wait_for(lambda: x.run(["xdotool", "getwindowfocus"]).stdout.split()[0] == win, 10,
+                 "the window to get the focus on a click")
+        x.run(["xdotool", "type", "--delay", "20", "menu froze"])
+        x.run(["xdotool", "key", "Return"])
+        # Enter before the incident exists: the text waits for its name
+        wait_for(lambda: "description waits for its incident" in h.log(), 15,
+                 "the description to be kept")
+        name = t.incident(3)
+        assert t.expect("PUT")[1] == name
+        ev = t.expect("NOTE")
+        assert ev[1:] == (name, "menu froze"), ev
+        d = xrecords(os.path.join(t.root, name, "xhook.dump"))
+        assert d["trigger"] == "hotkey", d["trigger"]
+        assert any(r["kind"] == "trigger" for r in d["records"])
+        with open(os.path.join(t.root, name, "description.txt")) as f:
+            assert f.read() == "menu froze\n"
+        assert not h.dumps(), "dumps in --output-dir: %s" % h.dumps()
+    finally:
+        if h:
+            h.stop()
+        t.stop()
+
+
+def t_tipmed_refused(x):
+    """tipmed absent or without the module: the hotkey and SIGUSR1 still write dumps to --output-dir"""
+    t = FakeTipmed()          # answers TRIGGER with ENODEV
+    h = None
+    try:
+        h = Hook(x, "-n", "--tipmed", t.path)
+        t.expect("SUBSCRIBE")
+        before = h.dumps()
+        x.run(["xdotool", "key", "ctrl+alt+minus"])
+        t.expect("TRIGGER")
+        d = load(h.wait_dump(before))
+        assert d["trigger"] == "hotkey", d["trigger"]
+        assert "not loaded" in h.log(), h.log()
+        t.stop()              # no tipmed at all now
+        wait_for(lambda: "lost tipmed" in h.log(), 15, "tipme-xhook to notice")
+        assert load(h.dump())["trigger"] == "signal"
+    finally:
+        if h:
+            h.stop()
+        t.stop()
+
+
+def t_tipmed_real(x):
+    """the real tipmed without tipme.ko: subscribe, TRIGGER refused (ENODEV) -> local dump, tipmed restart"""
+    d = tempfile.mkdtemp(prefix="tipmed-test-")
+    sock = os.path.join(d, "tipmed.sock")
+    grp = subprocess.run(["id", "-gn"], stdout=subprocess.PIPE, universal_newlines=True,
+                         check=True).stdout.strip()
+    argv = [os.path.join(ARGS.build, "tipmed"), "-d", os.path.join(d, "incidents"), "-s", sock,
+            "-g", grp]
+    tlog = open(os.path.join(d, "tipmed.log"), "w")
+    tipmed = subprocess.Popen(argv, stdout=tlog, stderr=tlog)
+    h = None
+    try:
+        wait_for(lambda: os.path.exists(sock) or tipmed.poll() is not None, 15, "tipmed's socket")
+        h = Hook(x, "-n", "--tipmed", sock)
+        wait_for(lambda: "subscribed to tipmed" in h.log(), 15, "tipme-xhook to subscribe")
+        r = subprocess.run([os.path.join(ARGS.build, "tipme"), "trigger", "--socket", sock],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, timeout=20)
+        assert r.returncode == 1 and "not loaded" in r.stderr, (r.returncode, r.stderr)
+        before = h.dumps()
+        x.run(["xdotool", "key", "ctrl+alt+minus"])
+        dump = load(h.wait_dump(before))
+        assert dump["trigger"] == "hotkey"
+        assert "tipme.ko is not loaded" in h.log(), h.log()
+        tipmed.terminate()
+        tipmed.wait(15)
+        wait_for(lambda: "lost tipmed" in h.log(), 15, "tipme-xhook to notice tipmed is gone")
+        tipmed = subprocess.Popen(argv, stdout=tlog, stderr=tlog)
+        wait_for(lambda: h.log().count("subscribed to tipmed") == 2, 15,
+                 "tipme-xhook to subscribe to the new tipmed")
+    finally:
+        if h:
+            h.stop()
+        if tipmed.poll() is None:
+            tipmed.terminate()
+            tipmed.wait(15)
+        tlog.close()
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def bench_once(x, mode, n):
     out = x.run([os.path.join(ARGS.build, "xhook-testclient"), mode, str(n)],
                 timeout=120).stdout
@@ -589,7 +857,8 @@ def t_cost(x):
 
 TESTS = [t_keypress_chain, t_short_lived_sequential, t_parallel_burst, t_big_putimage,
          t_draw_lateness, t_hotkey_locks, t_hotkey_grabbed_elsewhere, t_privacy_off,
-         t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_missing_extensions, t_print_robust, t_cost]
+         t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_missing_extensions, t_print_robust,
+         t_tipmed_incident, t_tipmed_hotkey, t_tipmed_refused, t_tipmed_real, t_cost]
 
 
 def main():

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme-xhook's link to tipmed (tipmed_link.h, lib/ctlproto.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "tipmed_link.h"
+
+/* ---- the SUBSCRIBE connection ----------------------------------------- */
+
+void tl_sub_init(struct tl_sub *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+}
+
+void tl_sub_close(struct tl_sub *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	tl_sub_init(s);
+}
+
+int tl_sub_connect(struct tl_sub *s, const char *path, struct tm_err *e)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	static const char req[] = "SUBSCRIBE\n";
+	ssize_t n;
+	int err;
+
+	tl_sub_close(s);
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return tm_err_set(e, ENAMETOOLONG, "%s: path too long", path);
+	strcpy(sa.sun_path, path);
+	s->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (s->fd < 0)
+		return tm_err_set(e, errno, "socket: %s", strerror(errno));
+	/* a Unix socket connects at once, or fails (EAGAIN: backlog full) */
+	if (connect(s->fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = errno;
+		tl_sub_close(s);
+		return tm_err_set(e, err, "%s: %s", path, strerror(err));
+	}
+	/* an empty socket buffer takes these few bytes whole */
+	n = send(s->fd, req, sizeof(req) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n != (ssize_t)sizeof(req) - 1) {
+		err = n < 0 ? errno : EIO;
+		tl_sub_close(s);
+		return tm_err_set(e, err, "%s: SUBSCRIBE: %s", path, strerror(err));
+	}
+	return 0;
+}
+
+/* tipmed's answer to SUBSCRIBE */
+static int sub_answer(struct tl_sub *s, const char *line, struct tm_err *e)
+{
+	if (!strcmp(line, "OK") || !strncmp(line, "OK ", 3)) {
+		s->subscribed = 1;
+		return 0;
+	}
+	if (!strncmp(line, "ERR EPERM", 9) || !strncmp(line, "ERR EACCES", 10))
+		return tm_err_set(e, EACCES, "tipmed refused SUBSCRIBE: %s (join the '%s' group)",
+				  line + 4, TIPME_CTL_GROUP);
+	return tm_err_set(e, EPROTO, "tipmed refused SUBSCRIBE: %s", line);
+}
+
+int tl_sub_read(struct tl_sub *s, void (*fn)(void *arg, const char *line),
+		void *arg, struct tm_err *e)
+{
+	char buf[4096];
+
+	if (s->fd < 0)
+		return tm_err_set(e, ENOTCONN, "not connected");
+	for (;;) {
+		ssize_t n = recv(s->fd, buf, sizeof(buf), MSG_DONTWAIT);
+		ssize_t i;
+		int err;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (n < 0)
+			return tm_err_set(e, errno, "tipmed: %s", strerror(errno));
+		if (n == 0)
+			return tm_err_set(e, EPIPE, "tipmed closed the connection");
+		for (i = 0; i < n; i++) {
+			if (buf[i] != '\n') {
+				/* an overlong line is cut, never overflows */
+				if (s->len + 1 < sizeof(s->line))
+					s->line[s->len++] = buf[i];
+				continue;
+			}
+			s->line[s->len] = '\0';
+			s->len = 0;
+			if (!s->subscribed) {
+				err = sub_answer(s, s->line, e);
+				if (err)
+					return err;
+				continue;
+			}
+			fn(arg, s->line);
+		}
+	}
+}
+
+/* The value of " key=" in @line as a decimal number (all of it). */
+static int key_u64(const char *line, const char *key, uint64_t *v)
+{
+	size_t kl = strlen(key);
+	const char *p = line;
+	char *end;
+
+	while ((p = strstr(p, key))) {
+		if ((p == line || p[-1] == ' ') && p[kl] == '=') {
+			p += kl + 1;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			errno = 0;
+			*v = strtoull(p, &end, 10);
+			if (errno || (*end && *end != ' '))
+				return -EINVAL;
+			return 0;
+		}
+		p += kl;
+	}
+	return -EINVAL;
+}
+
+int tl_parse_triggered(const char *line, uint32_t *seq, uint64_t *mono_ns)
+{
+	uint64_t v;
+
+	if (strncmp(line, "TRIGGERED ", 10) || key_u64(line + 10, "seq", &v) ||
+	    !v || v > UINT32_MAX || key_u64(line + 10, "mono_ns", mono_ns))
+		return -EINVAL;
+	*seq = (uint32_t)v;
+	return 0;
+}
+
+int tl_parse_incident(const char *line, uint32_t *seq, char *name, size_t size)
+{
+	const char *p;
+	size_t n;
+	uint64_t v;
+
+	if (strncmp(line, "INCIDENT ", 9) || key_u64(line + 9, "seq", &v) ||
+	    !v || v > UINT32_MAX)
+		return -EINVAL;
+	p = strstr(line + 8, " name=");
+	if (!p)
+		return -EINVAL;
+	p += 6;
+	n = strcspn(p, " ");
+	if (!n || n >= size)
+		return -EINVAL;
+	memcpy(name, p, n);
+	name[n] = '\0';
+	if (!ctl_name_ok(name))
+		return -EINVAL;
+	*seq = (uint32_t)v;
+	return 0;
+}
+
+/* ---- the worker thread ------------------------------------------------- */
+
+/* ctlc_request(), cancellable (tl_worker_stop() on a tipmed that hangs) */
+static int request(struct tl_worker *w, const char *line, const void *data,
+		   size_t len, char *reply, size_t rlen, struct tm_err *e)
+{
+	int err, old;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+	err = ctlc_request(w->sock, line, data, len, reply, rlen, e);
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	return err;
+}
+
+static void write_local(struct tl_worker *w, const void *buf, size_t len,
+			const char *file)
+{
+	int err = xh_write_atomic(w->dir, file, buf, len);
+
+	if (err)
+		fprintf(stderr, "tipme-xhook: cannot write %s/%s: %s\n", w->dir,
+			file, strerror(-err));
+	else
+		fprintf(stderr, "tipme-xhook: wrote %s/%s\n", w->dir, file);
+}
+
+static void run(struct tl_worker *w, struct tl_job *j)
+{
+	struct tm_err e = { "" };
+	char reply[256] = "", line[512];
+	uint64_t v;
+	int err;
+
+	switch (j->kind) {
+	case TL_TRIGGER:
+		j->err = request(w, j->line, NULL, 0, reply, sizeof(reply), &e);
+		if (!j->err) {
+			if (ctlc_reply_u64(reply, "seq", &v) || !v || v > UINT32_MAX) {
+				j->err = tm_err_set(&e, EPROTO,
+						    "tipmed: unexpected reply '%s'", reply);
+			} else {
+				j->seq = (uint32_t)v;
+				j->coalesced = !ctlc_reply_u64(reply, "coalesced", &v) && v;
+			}
+		}
+		snprintf(j->msg, sizeof(j->msg), "%s", e.msg);
+		break;
+	case TL_PUT:
+	case TL_LOCAL:
+		/* in the job, not here: a cancelled request() leaks nothing */
+		err = xh_dump_build(&j->snap, &j->buf, &j->len);
+		xh_snapshot_free(&j->snap);
+		if (err) {
+			fprintf(stderr, "tipme-xhook: dump: %s\n", strerror(-err));
+			break;
+		}
+		if (j->kind == TL_LOCAL) {
+			write_local(w, j->buf, j->len, j->file);
+			break;
+		}
+		snprintf(line, sizeof(line), "PUT %s %s %zu", j->incident,
+			 TL_XDUMP_NAME, j->len);
+		err = request(w, line, j->buf, j->len, reply, sizeof(reply), &e);
+		if (err) {
+			fprintf(stderr, "tipme-xhook: incident %s: tipmed did not take %s (%s); writing it here instead\n",
+				j->incident, TL_XDUMP_NAME, e.msg);
+			write_local(w, j->buf, j->len, j->file);
+		} else {
+			fprintf(stderr, "tipme-xhook: incident %s: stored %s (%zu bytes)\n",
+				j->incident, TL_XDUMP_NAME, j->len);
+		}
+		break;
+	case TL_NOTE:
+		err = request(w, j->line, NULL, 0, reply, sizeof(reply), &e);
+		if (err)
+			fprintf(stderr, "tipme-xhook: incident %s: the description was not saved (%s): %s\n",
+				j->incident, e.msg, strchr(j->line + 5, ' ') + 1);
+		else
+			fprintf(stderr, "tipme-xhook: incident %s: description saved\n",
+				j->incident);
+		break;
+	}
+	free(j->buf);
+	j->buf = NULL;
+}
+
+static void *worker_main(void *arg)
+{
+	struct tl_worker *w = arg;
+	uint64_t one = 1;
+	struct tl_job *j;
+	int old;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->head && !w->stop)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->head)
+			break;
+		j = w->head;
+		w->head = j->next;
+		if (!w->head)
+			w->tail = NULL;
+		j->next = NULL;
+		w->cur = j;
+		pthread_mutex_unlock(&w->lock);
+
+		run(w, j);
+
+		pthread_mutex_lock(&w->lock);
+		w->cur = NULL;
+		w->queued--;
+		if (j->kind == TL_TRIGGER) {
+			if (w->done_tail)
+				w->done_tail->next = j;
+			else
+				w->done = j;
+			w->done_tail = j;
+			if (w->notify_fd >= 0 &&
+			    write(w->notify_fd, &one, sizeof(one)) < 0)
+				(void)0;	/* the counter is full: main is awake */
+		} else {
+			free(j);
+		}
+		pthread_cond_broadcast(&w->cond);
+	}
+	w->exited = 1;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+int tl_worker_start(struct tl_worker *w)
+{
+	int err;
+
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	err = pthread_create(&w->thr, NULL, worker_main, w);
+	if (err) {
+		pthread_cond_destroy(&w->cond);
+		pthread_mutex_destroy(&w->lock);
+		return -err;
+	}
+	w->started = 1;
+	return 0;
+}
+
+void tl_submit(struct tl_worker *w, struct tl_job *j)
+{
+	j->next = NULL;
+	pthread_mutex_lock(&w->lock);
+	if (w->tail)
+		w->tail->next = j;
+	else
+		w->head = j;
+	w->tail = j;
+	w->queued++;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+unsigned tl_queued(struct tl_worker *w)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&w->lock);
+	n = w->queued;
+	pthread_mutex_unlock(&w->lock);
+	return n;
+}
+
+struct tl_job *tl_done(struct tl_worker *w)
+{
+	struct tl_job *j;
+
+	pthread_mutex_lock(&w->lock);
+	j = w->done;
+	if (j) {
+		w->done = j->next;
+		if (!w->done)
+			w->done_tail = NULL;
+		j->next = NULL;
+	}
+	pthread_mutex_unlock(&w->lock);
+	return j;
+}
+
+static void job_free(struct tl_job *j)
+{
+	xh_snapshot_free(&j->snap);
+	free(j->buf);
+	free(j);
+}
+
+unsigned tl_worker_stop(struct tl_worker *w, unsigned ms)
+{
+	struct tl_job *j, *next;
+	struct timespec ts;
+	unsigned dropped = 0;
+	int cancel = 0;
+
+	if (!w->started)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&w->lock);
+	w->stop = 1;
+	pthread_cond_broadcast(&w->cond);
+	while (!w->exited)
+		if (pthread_cond_timedwait(&w->cond, &w->lock, &ts) == ETIMEDOUT)
+			break;
+	if (!w->exited) {
+		/* stuck in tipmed: drop what waits, cancel what runs */
+		for (j = w->head; j; j = next, dropped++) {
+			next = j->next;
+			job_free(j);
+		}
+		w->head = w->tail = NULL;
+		cancel = 1;
+	}
+	pthread_mutex_unlock(&w->lock);
+	if (cancel)
+		pthread_cancel(w->thr);	/* it can only be inside request() */
+	pthread_join(w->thr, NULL);
+	if (w->cur) {		/* cancelled */
+		job_free(w->cur);
+		w->cur = NULL;
+		dropped++;
+	}
+	for (j = w->done; j; j = next) {
+		next = j->next;
+		job_free(j);
+	}
+	w->done = w->done_tail = NULL;
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+	w->started = 0;
+	return dropped;
+}
