@@ -1069,7 +1069,7 @@ static void tipmed_stop(void)
 	note_dropped();
 	n = tl_worker_stop(&worker, 5000);
 	if (n)
-		fprintf(stderr, "tipme-xhook: tipmed did not answer: %u dumps or requests dropped\n", n);
+		fprintf(stderr, "tipme-xhook: tipmed did not answer in 5 s: %u requests given up\n", n);
 	tl_sub_close(&sub);
 }
 

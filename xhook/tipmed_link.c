@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <poll.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -172,15 +174,143 @@ int tl_parse_incident(const char *line, uint32_t *seq, char *name, size_t size)
 
 /* ---- the worker thread ------------------------------------------------- */
 
-/* ctlc_request(), cancellable (tl_worker_stop() on a tipmed that hangs) */
+/*
+ * One request as ctlc_request() makes it (lib/ctlclient.c), but on a
+ * non-blocking socket: it gives up after TL_REQUEST_MS, or at once when
+ * tl_worker_stop() aborts (w->wake_fd), so a tipmed that hangs can neither
+ * hold the queue forever nor keep tipme-xhook from exiting.
+ */
+static int wait_fd(struct tl_worker *w, int fd, short events, uint64_t deadline,
+		   struct tm_err *e)
+{
+	struct pollfd p[2] = {
+		{ .fd = fd, .events = events },
+		{ .fd = w->wake_fd, .events = POLLIN },
+	};
+	uint64_t now = xh_now_ns();
+	int n;
+
+	if (now >= deadline)
+		return tm_err_set(e, ETIMEDOUT, "tipmed did not answer in %u s",
+				  TL_REQUEST_MS / 1000);
+	n = poll(p, 2, (int)((deadline - now) / 1000000 + 1));
+	if (n < 0 && errno != EINTR)
+		return tm_err_set(e, errno, "poll: %s", strerror(errno));
+	if (p[1].revents) {
+		pthread_mutex_lock(&w->lock);
+		n = w->abort;
+		pthread_mutex_unlock(&w->lock);
+		if (n)
+			return tm_err_set(e, ECANCELED, "stopping before tipmed answered");
+	}
+	return 0;
+}
+
+static const struct { const char *name; int err; } errnames[] = {
+	{ "EPERM", EPERM }, { "EACCES", EACCES }, { "ENOENT", ENOENT },
+	{ "EINVAL", EINVAL }, { "ENOSPC", ENOSPC }, { "EBUSY", EBUSY },
+	{ "EEXIST", EEXIST }, { "ENOMEM", ENOMEM }, { "EFBIG", EFBIG },
+	{ "ENODEV", ENODEV },
+};
+
+static int request_fd(struct tl_worker *w, int fd, const char *line,
+		      const void *data, size_t len, char *reply, size_t rlen,
+		      struct tm_err *e)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	uint64_t deadline = xh_now_ns() + TL_REQUEST_MS * 1000000ULL;
+	const char *parts[3] = { line, "\n", data };
+	size_t sizes[3] = { strlen(line), 1, data ? len : 0 }, got = 0, i;
+	uint64_t now;
+	int err;
+
+	if (strlen(w->sock) >= sizeof(sa.sun_path))
+		return tm_err_set(e, ENAMETOOLONG, "%s: path too long", w->sock);
+	strcpy(sa.sun_path, w->sock);
+	/* a Unix socket connects at once, or EAGAIN while the backlog is full */
+	while (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = errno;
+		if (err == ENOENT || err == ECONNREFUSED)
+			return tm_err_set(e, err, "%s: tipmed is not running (%s)",
+					  w->sock, strerror(err));
+		if (err == EACCES)
+			return tm_err_set(e, err, "%s: permission denied (join the '%s' group)",
+					  w->sock, TIPME_CTL_GROUP);
+		if (err != EAGAIN && err != EINTR)
+			return tm_err_set(e, err, "%s: %s", w->sock, strerror(err));
+		/* a full backlog wakes no poll: try again every 100 ms */
+		now = xh_now_ns();
+		if (now >= deadline)
+			return tm_err_set(e, ETIMEDOUT, "%s: tipmed accepts no connection",
+					  w->sock);
+		err = wait_fd(w, -1, 0, now + 100000000ULL < deadline ?
+			      now + 100000000ULL : deadline, e);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < 3; i++) {
+		const char *p = parts[i];
+		size_t left = sizes[i];
+
+		while (left) {
+			ssize_t n = send(fd, p, left, MSG_NOSIGNAL);
+
+			if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+				err = wait_fd(w, fd, POLLOUT, deadline, e);
+				if (err)
+					return err;
+				continue;
+			}
+			if (n < 0)
+				return tm_err_set(e, errno, "%s: write: %s", w->sock,
+						  strerror(errno));
+			p += n;
+			left -= (size_t)n;
+		}
+	}
+	for (;;) {
+		ssize_t n = recv(fd, reply + got, 1, 0);
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			err = wait_fd(w, fd, POLLIN, deadline, e);
+			if (err)
+				return err;
+			continue;
+		}
+		if (n <= 0 || reply[got] == '\n' || got + 2 >= rlen)
+			break;
+		got++;
+	}
+	reply[got] = '\0';
+	if (!strncmp(reply, "OK", 2))
+		return 0;
+	if (!strncmp(reply, "ERR ", 4)) {
+		const char *name = reply + 4, *msg = strchr(name, ' ');
+		int num = EIO;
+
+		for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
+			if (!strncmp(name, errnames[i].name, strlen(errnames[i].name)))
+				num = errnames[i].err;
+		return tm_err_set(e, num, "tipmed: %s", msg ? msg + 1 : name);
+	}
+	return tm_err_set(e, EPROTO, "tipmed: unexpected reply '%s'", reply);
+}
+
 static int request(struct tl_worker *w, const char *line, const void *data,
 		   size_t len, char *reply, size_t rlen, struct tm_err *e)
 {
-	int err, old;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	int err;
 
-	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
-	err = ctlc_request(w->sock, line, data, len, reply, rlen, e);
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	if (fd < 0)
+		return tm_err_set(e, errno, "socket: %s", strerror(errno));
+	err = request_fd(w, fd, line, data, len, reply, rlen, e);
+	close(fd);
+	if (err == -ECANCELED) {
+		pthread_mutex_lock(&w->lock);
+		w->aborted++;
+		pthread_mutex_unlock(&w->lock);
+	}
 	return err;
 }
 
@@ -219,7 +349,6 @@ static void run(struct tl_worker *w, struct tl_job *j)
 		break;
 	case TL_PUT:
 	case TL_LOCAL:
-		/* in the job, not here: a cancelled request() leaks nothing */
 		err = xh_dump_build(&j->snap, &j->buf, &j->len);
 		xh_snapshot_free(&j->snap);
 		if (err) {
@@ -261,9 +390,7 @@ static void *worker_main(void *arg)
 	struct tl_worker *w = arg;
 	uint64_t one = 1;
 	struct tl_job *j;
-	int old;
 
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		while (!w->head && !w->stop)
@@ -307,12 +434,16 @@ int tl_worker_start(struct tl_worker *w)
 {
 	int err;
 
+	w->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (w->wake_fd < 0)
+		return -errno;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
 	err = pthread_create(&w->thr, NULL, worker_main, w);
 	if (err) {
 		pthread_cond_destroy(&w->cond);
 		pthread_mutex_destroy(&w->lock);
+		close(w->wake_fd);
 		return -err;
 	}
 	w->started = 1;
@@ -359,19 +490,12 @@ struct tl_job *tl_done(struct tl_worker *w)
 	return j;
 }
 
-static void job_free(struct tl_job *j)
-{
-	xh_snapshot_free(&j->snap);
-	free(j->buf);
-	free(j);
-}
-
 unsigned tl_worker_stop(struct tl_worker *w, unsigned ms)
 {
 	struct tl_job *j, *next;
 	struct timespec ts;
-	unsigned dropped = 0;
-	int cancel = 0;
+	uint64_t one = 1;
+	unsigned aborted;
 
 	if (!w->started)
 		return 0;
@@ -389,30 +513,22 @@ unsigned tl_worker_stop(struct tl_worker *w, unsigned ms)
 		if (pthread_cond_timedwait(&w->cond, &w->lock, &ts) == ETIMEDOUT)
 			break;
 	if (!w->exited) {
-		/* stuck in tipmed: drop what waits, cancel what runs */
-		for (j = w->head; j; j = next, dropped++) {
-			next = j->next;
-			job_free(j);
-		}
-		w->head = w->tail = NULL;
-		cancel = 1;
+		/* stuck in tipmed: the rest of the queue runs without it */
+		w->abort = 1;
+		if (write(w->wake_fd, &one, sizeof(one)) < 0)
+			(void)0;
 	}
 	pthread_mutex_unlock(&w->lock);
-	if (cancel)
-		pthread_cancel(w->thr);	/* it can only be inside request() */
 	pthread_join(w->thr, NULL);
-	if (w->cur) {		/* cancelled */
-		job_free(w->cur);
-		w->cur = NULL;
-		dropped++;
-	}
 	for (j = w->done; j; j = next) {
 		next = j->next;
-		job_free(j);
+		free(j);
 	}
 	w->done = w->done_tail = NULL;
+	aborted = w->aborted;
+	close(w->wake_fd);
 	pthread_cond_destroy(&w->cond);
 	pthread_mutex_destroy(&w->lock);
 	w->started = 0;
-	return dropped;
+	return aborted;
 }

@@ -21,6 +21,7 @@
 #include "xhook.h"
 
 #define TL_XDUMP_NAME	"xhook.dump"	/* the file's name in an incident */
+#define TL_REQUEST_MS	60000		/* a request tipmed does not answer fails */
 
 /* ---- the SUBSCRIBE connection (main thread only) ----------------------- */
 
@@ -99,13 +100,15 @@ struct tl_worker {
 	int verbose;
 
 	pthread_t thr;
+	int wake_fd;		/* eventfd: abort the request in progress */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct tl_job *head, *tail;	/* to do */
 	struct tl_job *done, *done_tail; /* finished TRIGGER jobs */
 	struct tl_job *cur;		/* being run */
 	unsigned queued;		/* to do + being run */
-	int started, stop, exited;
+	int started, stop, exited, abort;
+	unsigned aborted;	/* requests cut short by tl_worker_stop() */
 };
 
 /**
@@ -128,10 +131,10 @@ struct tl_job *tl_done(struct tl_worker *w);
 /**
  * tl_worker_stop() - finish the queue, then stop the thread
  * @w: worker
- * @ms: how long to wait for the queue; then a request stuck in tipmed is
- *      cancelled and what is left is dropped
+ * @ms: how long to wait for tipmed; then the request in progress and those
+ *      still queued fail at once (dumps are written to @dir instead)
  *
- * Return: the number of jobs dropped.
+ * Return: the number of requests cut short.
  */
 unsigned tl_worker_stop(struct tl_worker *w, unsigned ms);
 

@@ -576,6 +576,7 @@ class FakeTipmed:
         self.root = os.path.join(self.dir, "incidents")
         os.mkdir(self.root)
         self.events = queue.Queue()
+        self.seen = []               # requests that expect() passed over
         self.subs = []
         self.lock = threading.Lock()
         self.trigger_seq = None      # the seq TRIGGER answers with
@@ -596,11 +597,13 @@ class FakeTipmed:
         f = c.makefile("rb")
         try:
             word, _, arg = f.readline().decode().rstrip("\n").partition(" ")
+            # every request is queued before it is answered: the client's
+            # next request cannot overtake it in self.events
             if word == "SUBSCRIBE":
+                self.events.put(("SUBSCRIBE",))
                 with self.lock:
                     c.sendall(b"OK\n")
                     self.subs.append(c)
-                self.events.put(("SUBSCRIBE",))
                 return                  # stays open
             if word == "TRIGGER":
                 self.events.put(("TRIGGER", arg))
@@ -613,21 +616,22 @@ class FakeTipmed:
                 data = f.read(int(n))
                 d = os.path.join(self.root, inc)
                 if len(data) != int(n) or not os.path.isdir(d):
+                    self.events.put(("PUT", inc, name, len(data)))
                     c.sendall(b"ERR ENOENT no incident\n")
                 else:
                     with open(os.path.join(d, name), "wb") as out:
                         out.write(data)
+                    self.events.put(("PUT", inc, name, len(data)))
                     c.sendall(b"OK\n")
-                self.events.put(("PUT", inc, name, len(data)))
             elif word == "NOTE":
                 inc, _, text = arg.partition(" ")
                 with open(os.path.join(self.root, inc, "description.txt"), "w") as out:
                     out.write(text + "\n")
-                c.sendall(b"OK\n")
                 self.events.put(("NOTE", inc, text))
+                c.sendall(b"OK\n")
             else:
-                c.sendall(b"ERR EINVAL unknown request\n")
                 self.events.put(("?", word))
+                c.sendall(b"ERR EINVAL unknown request\n")
         except OSError:
             pass
         f.close()
@@ -653,7 +657,11 @@ class FakeTipmed:
             self.subs = []
 
     def expect(self, kind, timeout=15):
-        """the next request of that kind; requests of other kinds are skipped"""
+        """the oldest request of that kind not expected yet (in arrival order)"""
+        for ev in self.seen:
+            if ev[0] == kind:
+                self.seen.remove(ev)
+                return ev
         end = time.monotonic() + timeout
         while True:
             left = end - time.monotonic()
@@ -663,6 +671,7 @@ class FakeTipmed:
                 raise TimeoutError("no %s request to the fake tipmed in %.0f s" % (kind, timeout))
             if ev[0] == kind:
                 return ev
+            self.seen.append(ev)
 
     def stop(self):
         if self.sock.fileno() >= 0:

@@ -10,10 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 
 #include "xhook.h"
 #include "xdump_read.h"
+#include "tipmed_link.h"
 
 static int tests, failures;
 
@@ -557,6 +562,229 @@ static void test_compact(void)
 	   "base table and pending queue renumbered");
 }
 
+/* ---- the link to tipmed ------------------------------------------------- */
+
+static char lines[8][128];
+static int nlines;
+
+static void got_line(void *arg, const char *line)
+{
+	(void)arg;
+	if (nlines < 8)
+		snprintf(lines[nlines++], sizeof(lines[0]), "%s", line);
+}
+
+/* A listening socket in @dir standing in for tipmed. */
+static int fake_tipmed(const char *dir, char *path, size_t size)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	snprintf(path, size, "%s/tipmed.sock", dir);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 8)) {
+		printf("Bail out! fake tipmed: %s\n", strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+/* Read one request line (and @extra bytes after it) from a new client. */
+static int serve_one(int lfd, char *line, size_t size, size_t *extra)
+{
+	size_t n = 0, want = 0;
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	char c;
+
+	while (fd >= 0 && n + 1 < size && read(fd, &c, 1) == 1 && c != '\n')
+		line[n++] = c;
+	line[n] = 0;
+	if (extra) {
+		const char *sp = strrchr(line, ' ');
+
+		want = sp ? strtoul(sp + 1, NULL, 10) : 0;
+		for (*extra = 0; *extra < want && read(fd, &c, 1) == 1; ++*extra)
+			;
+	}
+	return fd;
+}
+
+static void say(int fd, const char *s)
+{
+	ok(write(fd, s, strlen(s)) == (ssize_t)strlen(s), "fake tipmed says %.*s",
+	   (int)strcspn(s, "\n"), s);
+}
+
+static void test_tipmed_parse(void)
+{
+	char name[64];
+	uint64_t mono = 0;
+	uint32_t seq = 0;
+
+	ok(tl_parse_triggered("TRIGGERED seq=12 mono_ns=345", &seq, &mono) == 0 &&
+	   seq == 12 && mono == 345, "TRIGGERED parsed");
+	ok(tl_parse_triggered("TRIGGERED mono_ns=345 seq=4294967295", &seq, &mono) == 0 &&
+	   seq == 4294967295U, "TRIGGERED: keys in any order, largest seq");
+	ok(tl_parse_triggered("TRIGGERED seq=0 mono_ns=1", &seq, &mono) &&
+	   tl_parse_triggered("TRIGGERED seq=4294967296 mono_ns=1", &seq, &mono) &&
+	   tl_parse_triggered("TRIGGERED seq=1x mono_ns=1", &seq, &mono) &&
+	   tl_parse_triggered("TRIGGERED seq=1", &seq, &mono) &&
+	   tl_parse_triggered("TRIGGERED xseq=1 mono_ns=1", &seq, &mono) &&
+	   tl_parse_triggered("INCIDENT seq=1 mono_ns=1", &seq, &mono) &&
+	   tl_parse_triggered("TRIGGERED seq=-1 mono_ns=1", &seq, &mono),
+	   "bad TRIGGERED lines refused");
+	ok(tl_parse_incident("INCIDENT seq=3 name=20261122T101500Z-3", &seq, name,
+			     sizeof(name)) == 0 && seq == 3 &&
+	   !strcmp(name, "20261122T101500Z-3"), "INCIDENT parsed");
+	ok(tl_parse_incident("INCIDENT seq=3 name=../etc", &seq, name, sizeof(name)) &&
+	   tl_parse_incident("INCIDENT seq=3 name=.x", &seq, name, sizeof(name)) &&
+	   tl_parse_incident("INCIDENT seq=3 name=", &seq, name, sizeof(name)) &&
+	   tl_parse_incident("INCIDENT seq=3", &seq, name, sizeof(name)) &&
+	   tl_parse_incident("INCIDENT name=a seq=0", &seq, name, sizeof(name)) &&
+	   tl_parse_incident("INCIDENT seq=3 name=abcdefgh", &seq, name, 8),
+	   "bad INCIDENT lines and names refused");
+}
+
+static void test_tipmed_sub(void)
+{
+	char dir[] = "/tmp/xhook-unit-XXXXXX", path[200], line[256];
+	struct tm_err e = { "" };
+	struct tl_sub sub;
+	int lfd, fd;
+
+	tl_sub_init(&sub);
+	ok(mkdtemp(dir) != NULL, "temp dir");
+	snprintf(path, sizeof(path), "%s/none.sock", dir);
+	ok(tl_sub_connect(&sub, path, &e) == -ENOENT && sub.fd < 0,
+	   "no tipmed: -ENOENT (%s)", e.msg);
+	lfd = fake_tipmed(dir, path, sizeof(path));
+	ok(tl_sub_connect(&sub, path, &e) == 0, "connected");
+	fd = serve_one(lfd, line, sizeof(line), NULL);
+	ok(!strcmp(line, "SUBSCRIBE"), "SUBSCRIBE sent");
+	ok(tl_sub_read(&sub, got_line, NULL, &e) == 0 && !sub.subscribed,
+	   "nothing to read yet: no wait");
+	say(fd, "OK\nTRIGGERED seq=1 mono_ns=5\nINCI");
+	ok(tl_sub_read(&sub, got_line, NULL, &e) == 0 && sub.subscribed &&
+	   nlines == 1 && !strcmp(lines[0], "TRIGGERED seq=1 mono_ns=5"),
+	   "OK, then the first line; a partial line waits");
+	say(fd, "DENT seq=1 name=a-1\n");
+	ok(tl_sub_read(&sub, got_line, NULL, &e) == 0 && nlines == 2 &&
+	   !strcmp(lines[1], "INCIDENT seq=1 name=a-1"), "the partial line completed");
+	close(fd);
+	ok(tl_sub_read(&sub, got_line, NULL, &e) == -EPIPE, "tipmed gone: -EPIPE (%s)", e.msg);
+	tl_sub_close(&sub);
+
+	ok(tl_sub_connect(&sub, path, &e) == 0, "connected again");
+	fd = serve_one(lfd, line, sizeof(line), NULL);
+	say(fd, "ERR EPERM permission denied\n");
+	ok(tl_sub_read(&sub, got_line, NULL, &e) == -EACCES && strstr(e.msg, "group"),
+	   "refused: -EACCES (%s)", e.msg);
+	close(fd);
+	tl_sub_close(&sub);
+	close(lfd);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Wait for the worker's TRIGGER answer (its eventfd), up to 10 s. */
+static struct tl_job *wait_done(struct tl_worker *w, int efd)
+{
+	struct pollfd p = { .fd = efd, .events = POLLIN };
+	struct tl_job *j;
+	uint64_t v;
+
+	while (!(j = tl_done(w))) {
+		if (poll(&p, 1, 10000) != 1)
+			return NULL;
+		if (read(efd, &v, sizeof(v)) < 0)
+			(void)0;
+	}
+	return j;
+}
+
+static void test_tipmed_worker(void)
+{
+	char dir[] = "/tmp/xhook-unit-XXXXXX", path[200], line[256], file[300];
+	struct tl_worker w;
+	struct tl_job *j;
+	struct stat sb;
+	size_t extra;
+	int lfd, fd, efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+	ok(mkdtemp(dir) != NULL, "temp dir");
+	lfd = fake_tipmed(dir, path, sizeof(path));
+	memset(&w, 0, sizeof(w));
+	w.sock = path;
+	w.dir = dir;
+	w.notify_fd = efd;
+	ok(tl_worker_start(&w) == 0, "worker started");
+
+	j = calloc(1, sizeof(*j));
+	j->kind = TL_TRIGGER;
+	j->cause = TIPME_X11_TRIGGER_HOTKEY;
+	snprintf(j->line, sizeof(j->line), "TRIGGER xhook");
+	tl_submit(&w, j);
+	fd = serve_one(lfd, line, sizeof(line), NULL);
+	ok(!strcmp(line, "TRIGGER xhook"), "TRIGGER sent");
+	say(fd, "OK seq=9 coalesced=1\n");
+	close(fd);
+	j = wait_done(&w, efd);
+	ok(j && !j->err && j->seq == 9 && j->coalesced &&
+	   j->cause == TIPME_X11_TRIGGER_HOTKEY, "TRIGGER answered: seq 9, coalesced");
+	free(j);
+
+	/* a PUT that tipmed refuses ends up in the directory */
+	reset();
+	test_requests();
+	j = calloc(1, sizeof(*j));
+	j->kind = TL_PUT;
+	ok(xh_snapshot_take(&st, &j->snap) == 0, "snapshot");
+	snprintf(j->incident, sizeof(j->incident), "inc-1");
+	snprintf(j->file, sizeof(j->file), "x.xdump");
+	tl_submit(&w, j);
+	fd = serve_one(lfd, line, sizeof(line), &extra);
+	ok(!strncmp(line, "PUT inc-1 xhook.dump ", 21) &&
+	   extra == strtoul(line + 21, NULL, 10), "PUT with its %zu bytes", extra);
+	say(fd, "ERR ENOENT no incident\n");
+	close(fd);
+	/* the NOTE after it is sent once the PUT is done (one queue) */
+	j = calloc(1, sizeof(*j));
+	j->kind = TL_NOTE;
+	snprintf(j->incident, sizeof(j->incident), "inc-1");
+	snprintf(j->line, sizeof(j->line), "NOTE inc-1 it lagged");
+	tl_submit(&w, j);
+	fd = serve_one(lfd, line, sizeof(line), NULL);
+	ok(!strcmp(line, "NOTE inc-1 it lagged"), "NOTE sent after the PUT");
+	say(fd, "OK\n");
+	close(fd);
+	snprintf(file, sizeof(file), "%s/x.xdump", dir);
+	ok(stat(file, &sb) == 0 && (size_t)sb.st_size == extra &&
+	   (sb.st_mode & 0777) == 0600, "refused PUT: written to the directory instead");
+
+	unlink(file);
+
+	/* a tipmed that never answers: stop cuts the requests short, and the
+	 * dump goes to the directory */
+	j = calloc(1, sizeof(*j));
+	j->kind = TL_TRIGGER;
+	snprintf(j->line, sizeof(j->line), "TRIGGER xhook");
+	tl_submit(&w, j);
+	j = calloc(1, sizeof(*j));
+	j->kind = TL_PUT;
+	ok(xh_snapshot_take(&st, &j->snap) == 0, "snapshot");
+	snprintf(j->incident, sizeof(j->incident), "inc-2");
+	snprintf(j->file, sizeof(j->file), "x.xdump");
+	tl_submit(&w, j);
+	ok(tl_worker_stop(&w, 200) == 2, "hung tipmed: stop cuts 2 requests short");
+	ok(stat(file, &sb) == 0, "the dump tipmed did not take is in the directory");
+	unlink(file);
+	close(lfd);
+	close(efd);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_unwrap();
@@ -569,6 +797,9 @@ int main(void)
 	test_dump();
 	test_ring_wrap();
 	test_compact();
+	test_tipmed_parse();
+	test_tipmed_sub();
+	test_tipmed_worker();
 	xh_state_free(&st);
 	printf("1..%d\n", tests);
 	return failures != 0;
