@@ -76,6 +76,7 @@ enum zram_mode { ZRAM_AUTO, ZRAM_NO, ZRAM_SIZE };
  * @timer_outside: the timing process stays out of the cgroup
  * @zram: swap device policy
  * @zram_size: size for ZRAM_SIZE
+ * @swap_delay_ms: a dm-delay device on the zram swap, 0: none
  * @loads: forkstorm: the loads, one series each
  * @nr_loads: how many
  * @compute_ns: computation per iteration
@@ -98,6 +99,7 @@ struct bench_env {
 	int no_cgroup, timer_outside;
 	enum zram_mode zram;
 	uint64_t zram_size;
+	unsigned int swap_delay_ms;
 	/* forkstorm */
 	enum fs_load loads[BENCH_MAX_SERIES];
 	size_t nr_loads;
@@ -270,16 +272,19 @@ int sys_swap_active(char *desc, size_t len);
  * struct zram_swap - a zram swap device this run created
  * @id: N of /dev/zramN, -1 if none
  * @size: its disksize
- * @dev: "/dev/zramN"
+ * @dev: the swap device: "/dev/zramN", or the delay device on top of it
+ * @dm_name: the delay device's name, "" if none
  * @swapped_on: swapon() succeeded
  */
 struct zram_swap {
 	int id;
 	uint64_t size;
-	char dev[32];
+	char dev[64];
+	char dm_name[32];
 	int swapped_on;
 };
-int sys_zram_create(uint64_t size, struct zram_swap *z, struct tm_err *e);
+int sys_zram_create(uint64_t size, unsigned int delay_ms, struct zram_swap *z,
+		    struct tm_err *e);
 void sys_zram_remove(struct zram_swap *z);
 
 /**

@@ -21,7 +21,7 @@ enum {
 	OPT_TRIG_SPACING, OPT_SOCKET, OPT_TIME_LIMIT, OPT_CHILD_SIZE,
 	OPT_TIMER_SIZE, OPT_STRIDE, OPT_SLEEP, OPT_MEMORY_MAX, OPT_CGROUP,
 	OPT_NO_CGROUP, OPT_TIMER_OUTSIDE, OPT_ZRAM, OPT_LOAD, OPT_COMPUTE,
-	OPT_FORK_PERIOD,
+	OPT_FORK_PERIOD, OPT_SWAP_DELAY,
 };
 
 #define COMMON_OPTS \
@@ -49,6 +49,7 @@ static const struct option paging_opts[] = {
 	{ "no-cgroup", no_argument, NULL, OPT_NO_CGROUP },
 	{ "timer-outside", no_argument, NULL, OPT_TIMER_OUTSIDE },
 	{ "zram", required_argument, NULL, OPT_ZRAM },
+	{ "swap-delay", required_argument, NULL, OPT_SWAP_DELAY },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -91,7 +92,11 @@ void bench_usage(FILE *f, enum bench_kind kind)
 "      --zram auto|no|SIZE  swap for the run: auto (default) creates a zram\n"
 "                         swap device when active swap is too small for the\n"
 "                         overflow, and removes it at the end; SIZE always\n"
-"                         creates one of SIZE; no never does\n");
+"                         creates one of SIZE; no never does\n"
+"      --swap-delay MS    swap through a dm-delay device that adds MS to every\n"
+"                         read and write of the zram swap: a disk's access\n"
+"                         time, as the paper's machine paged to a disk\n"
+"                         (default 0: zram alone, memory speed; needs dmsetup)\n");
 	} else {
 		fprintf(f,
 "Usage: tipme-bench forkstorm [options]\n"
@@ -387,6 +392,9 @@ static int check(struct bench_env *env, const struct given *g, struct tm_err *e)
 	if (env->no_cgroup && (g->memory_max || env->cgroup_parent || env->timer_outside))
 		return tm_err_set(e, EINVAL,
 				  "--no-cgroup cannot be combined with --memory-max, --cgroup or --timer-outside");
+	if (env->swap_delay_ms && env->zram == ZRAM_NO)
+		return tm_err_set(e, EINVAL,
+				  "--swap-delay needs a zram swap device of the run's own (not --zram no)");
 	if (g->memory_max && env->memory_max && env->memory_max < (1ull << 20))
 		return tm_err_set(e, EINVAL, "--memory-max: at least 1M (or 'max')");
 	if (env->sleep_ns < 1)
@@ -567,6 +575,17 @@ int bench_parse(int argc, char **argv, struct bench_env *env, struct tm_err *e)
 							  optarg);
 			}
 			break;
+		case OPT_SWAP_DELAY: {
+			uint64_t v = 0;
+
+			err = bench_parse_size(optarg, &v);
+			if (!err && (strspn(optarg, "0123456789") != strlen(optarg) || v > 10000))
+				return tm_err_set(e, EINVAL,
+						  "--swap-delay: '%s': whole milliseconds, at most 10000",
+						  optarg);
+			env->swap_delay_ms = (unsigned int)v;
+			break;
+		}
 		case OPT_LOAD:
 			err = parse_loads(optarg, env);
 			if (err)

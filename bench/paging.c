@@ -457,20 +457,28 @@ int paging_run(const struct bench_env *env, struct bench_result *r,
 			return err;
 	}
 	sys_swap_active(active, sizeof(active));
-	if (env->zram == ZRAM_SIZE ||
+	if (env->zram == ZRAM_SIZE || (env->zram == ZRAM_AUTO && env->swap_delay_ms) ||
 	    (env->zram == ZRAM_AUTO && need && r->swap_free < need + need / 4)) {
 		uint64_t size = env->zram == ZRAM_SIZE ? env->zram_size :
 				((need * 2 + mib - 1) / mib) * mib;
 
 		if (size < 64 * mib && env->zram == ZRAM_AUTO)
 			size = 64 * mib;
-		err = sys_zram_create(size, &z, e);
+		err = sys_zram_create(size, env->swap_delay_ms, &z, e);
 		if (err)
 			return err;
-		snprintf(r->swap_desc, sizeof(r->swap_desc),
-			 "%s, %llu MiB, created for this run%s%s", z.dev,
-			 (unsigned long long)(size >> 20), active[0] ? "; also active: " : "",
-			 active);
+		{
+			char delay[160] = "";
+
+			if (z.dm_name[0])
+				snprintf(delay, sizeof(delay),
+					 ", behind a dm-delay device (%s) adding %u ms to each I/O",
+					 z.dev, env->swap_delay_ms);
+			snprintf(r->swap_desc, sizeof(r->swap_desc),
+				 "zram%d, %llu MiB, created for this run%s%s%s", z.id,
+				 (unsigned long long)(size >> 20), delay,
+				 active[0] ? "; also active: " : "", active);
+		}
 		bench_progress(env, "swap: %s", r->swap_desc);
 	} else if (need && r->swap_free < need) {
 		return tm_err_set(e, ENOSPC,

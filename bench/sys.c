@@ -337,16 +337,17 @@ int sys_swap_active(char *desc, size_t len)
 
 /* ---- zram ---------------------------------------------------------------- */
 
-static int run_modprobe(const char *mod)
+/* Run a program (looked up in PATH) and wait: 0 if it exited with 0. */
+static int run_cmd(char *const argv[])
 {
-	char *argv[] = { "modprobe", (char *)mod, NULL };
 	pid_t pid;
 	int st;
 
-	if (posix_spawnp(&pid, "modprobe", NULL, NULL, argv, environ))
+	if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ))
 		return -ENOENT;
-	if (waitpid(pid, &st, 0) < 0)
-		return -errno;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
 	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
 }
 
@@ -389,6 +390,9 @@ static int write_swap_header(const char *dev, uint64_t size, struct tm_err *e)
 /**
  * sys_zram_create() - a zram swap device for this run
  * @size: its disksize (uncompressed capacity)
+ * @delay_ms: if not 0, swap through a device-mapper "delay" target on top
+ *	of the zram device that holds every read and write this long (the
+ *	access time of a disk), made with dmsetup
  * @z: the device, for sys_zram_remove()
  * @e: error message
  *
@@ -398,7 +402,8 @@ static int write_swap_header(const char *dev, uint64_t size, struct tm_err *e)
  *
  * Return: 0 or a negative errno.
  */
-int sys_zram_create(uint64_t size, struct zram_swap *z, struct tm_err *e)
+int sys_zram_create(uint64_t size, unsigned int delay_ms, struct zram_swap *z,
+		    struct tm_err *e)
 {
 	char path[128], buf[64];
 	int err;
@@ -406,7 +411,9 @@ int sys_zram_create(uint64_t size, struct zram_swap *z, struct tm_err *e)
 	memset(z, 0, sizeof(*z));
 	z->id = -1;
 	if (access("/sys/class/zram-control/hot_add", F_OK)) {
-		err = run_modprobe("zram");
+		char *argv[] = { "modprobe", "zram", NULL };
+
+		err = run_cmd(argv);
 		if (err || access("/sys/class/zram-control/hot_add", F_OK))
 			return tm_err_set(e, ENODEV,
 					  "zram is not available ('modprobe zram' failed): set up swap yourself and pass --zram no");
@@ -423,6 +430,27 @@ int sys_zram_create(uint64_t size, struct zram_swap *z, struct tm_err *e)
 	if (err) {
 		tm_err_set(e, -err, "cannot write %s: %s", path, strerror(-err));
 		goto fail;
+	}
+	if (delay_ms) {
+		char table[160], zdev[64];
+		char *argv[] = { "dmsetup", "create", z->dm_name, "--table", table, NULL };
+
+		char *mp[] = { "modprobe", "dm_delay", NULL };
+
+		snprintf(zdev, sizeof(zdev), "%s", z->dev);
+		snprintf(z->dm_name, sizeof(z->dm_name), "tipme-bench-zram%d", z->id);
+		snprintf(table, sizeof(table), "0 %llu delay %s 0 %u",
+			 (unsigned long long)(size / 512), zdev, delay_ms);
+		run_cmd(mp);	/* dm-mod and dm-delay, if they are modules */
+		err = run_cmd(argv);
+		if (err) {
+			tm_err_set(e, ENODEV,
+				   "cannot make the delay device ('dmsetup create %s --table \"%s\"' failed: is dmsetup installed, and dm-delay available?)",
+				   z->dm_name, table);
+			z->dm_name[0] = '\0';
+			goto fail;
+		}
+		snprintf(z->dev, sizeof(z->dev), "/dev/mapper/%s", z->dm_name);
 	}
 	err = write_swap_header(z->dev, size, e);
 	if (err)
@@ -450,11 +478,19 @@ void sys_zram_remove(struct zram_swap *z)
 		fprintf(stderr, "tipme-bench: warning: swapoff %s: %s\n", z->dev,
 			strerror(errno));
 	z->swapped_on = 0;
+	if (z->dm_name[0]) {
+		char *argv[] = { "dmsetup", "remove", z->dm_name, NULL };
+
+		if (run_cmd(argv))
+			fprintf(stderr, "tipme-bench: warning: dmsetup remove %s failed\n",
+				z->dm_name);
+		z->dm_name[0] = '\0';
+	}
 	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", z->id);
 	write_file(path, "1");
 	snprintf(buf, sizeof(buf), "%d", z->id);
 	if (write_file("/sys/class/zram-control/hot_remove", buf))
-		fprintf(stderr, "tipme-bench: warning: could not remove %s\n", z->dev);
+		fprintf(stderr, "tipme-bench: warning: could not remove zram%d\n", z->id);
 	z->id = -1;
 }
 
