@@ -15,6 +15,7 @@
 #   unit        userspace unit tests (make unit-tests)
 #   unit-asan   the same under ASan+UBSan (build/asan/)
 #   xhook       make xhook-tests: X11 recorder unit + Xvfb integration tests
+#   xhook-asan  the same under ASan+UBSan (build/asan/)
 #   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM
 #
 # Every "ok"/"not ok" line a step prints counts once; a build step is one
@@ -26,7 +27,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 cd "$TIPME_ROOT"
 
-ALL_STEPS=(deps module module-rt sparse user checkpatch kunit unit unit-asan xhook vm)
+ALL_STEPS=(deps module module-rt sparse user checkpatch kunit unit unit-asan xhook xhook-asan vm)
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=("${ALL_STEPS[@]}")
 
@@ -221,6 +222,18 @@ step_xhook() {
 		return
 	fi
 	run_tap xhook make xhook-tests
+}
+
+# xhook-unit and tipme-xhook under ASan+UBSan; the Xvfb tests fail on any
+# sanitizer report in tipme-xhook's stderr.
+step_xhook-asan() {
+	if ! has_target xhook-tests; then
+		emit skip "xhook-asan" "no 'xhook-tests' make target"
+		return
+	fi
+	run_tap xhook-asan make B=build/asan \
+		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+		xhook-tests
 }
 
 step_vm() { run_tap vm tests/vm/run.sh; }
