@@ -986,21 +986,24 @@ static void sub_try(void)
 		return;
 	sub_reported = 0;
 	err = tl_sub_connect(&sub, env.tipmed, &e);
-	if (err && err != sub_err)
+	if (err && err != sub_err)	/* say it once, not every second */
 		fprintf(stderr, "tipme-xhook: no tipmed (%s): dumps go to %s until it is there\n",
 			e.msg, env.output_dir);
-	sub_err = err;
+	if (err)
+		sub_err = err;
 }
 
-static void sub_down(const char *why)
+/* The subscription ended with @err (why: @why). */
+static void sub_down(int err, const char *why)
 {
 	unsigned i;
 
 	if (sub.subscribed)
 		fprintf(stderr, "tipme-xhook: lost tipmed (%s): reconnecting; meanwhile dumps go to %s\n",
 			why, env.output_dir);
-	else if (sub_err != -EACCES)
-		fprintf(stderr, "tipme-xhook: tipmed: %s\n", why);
+	else if (err != sub_err)
+		fprintf(stderr, "tipme-xhook: %s; dumps go to %s\n", why, env.output_dir);
+	sub_err = err;
 	tl_sub_close(&sub);
 	for (i = 0; i < TL_SLOTS; i++)
 		if (slots[i].used)
@@ -1472,8 +1475,9 @@ int main(int argc, char **argv)
 		if (pfd[5].fd >= 0 && pfd[5].revents) {
 			struct tm_err e = { "" };
 
-			if (tl_sub_read(&sub, sub_line, NULL, &e))
-				sub_down(e.msg);
+			err = tl_sub_read(&sub, sub_line, NULL, &e);
+			if (err)
+				sub_down(err, e.msg);
 			else if (sub.subscribed && !sub_reported) {
 				fprintf(stderr, "tipme-xhook: subscribed to tipmed at %s\n",
 					env.tipmed);

@@ -656,9 +656,13 @@ out:
 
 int xdump_main(int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *prog = argv[0];
 	int json = 0, i;
 
+	if (!strcmp(prog, "print"))
+		prog = "tipme-xhook print";
+	else if (!strcmp(prog, "xrecords"))
+		prog = "tipme xrecords";
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
 			json = 1;
@@ -666,8 +670,11 @@ int xdump_main(int argc, char **argv)
 			printf("Usage: %s [--json] DUMP\n"
 			       "Print an X dump written by tipme-xhook: one line per record\n"
 			       "(monotonic time in s, lateness in ms, client pid and command,\n"
-			       "kind, request or event name, sequence, length, XID, op-size).\n",
-			       argv[0]);
+			       "kind, request or event name, sequence, length, XID, op-size).\n"
+			       "EXAMPLES\n"
+			       "  tipme xrecords /var/lib/tipme/incidents/INCIDENT/xhook.dump | less\n"
+			       "  tipme xrecords --json xhook.dump > records.json\n",
+			       prog);
 			return 0;
 		} else if (!path && argv[i][0] != '-') {
 			path = argv[i];
@@ -677,7 +684,7 @@ int xdump_main(int argc, char **argv)
 		}
 	}
 	if (!path || i < argc) {
-		fprintf(stderr, "Usage: %s [--json] DUMP\n", argv[0]);
+		fprintf(stderr, "Usage: %s [--json] DUMP\n", prog);
 		return 2;
 	}
 	return xdump_print_file(path, json, stdout, stderr) ? 1 : 0;
