@@ -14,6 +14,7 @@
 #include <trace/events/block.h>
 #include "../tipme.h"
 #include "../cost.h"
+#include "../instr.h"
 #include "../tracepoints.h"
 #include "ctx.h"
 

@@ -16,6 +16,7 @@
 #include "../tipme.h"
 #include "../compat.h"
 #include "../cost.h"
+#include "../instr.h"
 #include "../tracepoints.h"
 
 /* The record's flags are the kernel's. */

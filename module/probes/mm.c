@@ -14,6 +14,7 @@
 #include <trace/events/vmscan.h>
 #include "../tipme.h"
 #include "../cost.h"
+#include "../instr.h"
 #include "../site.h"
 #include "../tracepoints.h"
 

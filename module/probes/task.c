@@ -14,6 +14,7 @@
 #include <trace/events/task.h>
 #include "../tipme.h"
 #include "../cost.h"
+#include "../instr.h"
 #include "../exec.h"
 #include "../tracepoints.h"
 
