@@ -578,8 +578,10 @@ class FakeTipmed:
         self.events = queue.Queue()
         self.seen = []               # requests that expect() passed over
         self.subs = []
+        self.stopped = threading.Event()
         self.lock = threading.Lock()
         self.trigger_seq = None      # the seq TRIGGER answers with
+        self.hang = threading.Event()  # set: TRIGGER gets no answer until stop()
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.bind(self.path)
         self.sock.listen(16)
@@ -607,7 +609,9 @@ class FakeTipmed:
                 return                  # stays open
             if word == "TRIGGER":
                 self.events.put(("TRIGGER", arg))
-                if self.trigger_seq is None:
+                if self.hang.is_set():
+                    self.stopped.wait()
+                elif self.trigger_seq is None:
                     c.sendall(b"ERR ENODEV tipme.ko is not loaded\n")
                 else:
                     c.sendall(b"OK seq=%d coalesced=0\n" % self.trigger_seq)
@@ -674,6 +678,7 @@ class FakeTipmed:
             self.seen.append(ev)
 
     def stop(self):
+        self.stopped.set()
         if self.sock.fileno() >= 0:
             self.sock.shutdown(socket.SHUT_RDWR)
             self.sock.close()
@@ -796,6 +801,35 @@ def t_tipmed_refused(x):
         t.stop()
 
 
+def t_tipmed_hung(x):
+    """tipmed takes TRIGGER and never answers: later dumps go to --output-dir, SIGTERM still exits"""
+    t = FakeTipmed()
+    t.hang.set()
+    h = None
+    try:
+        h = Hook(x, "-n", "--tipmed", t.path)
+        t.expect("SUBSCRIBE")
+        wait_for(lambda: "subscribed to tipmed" in h.log(), 15, "tipme-xhook to subscribe")
+        before = h.dumps()
+        for i in range(5):      # one at a time: signals of one kind merge
+            h.proc.send_signal(signal.SIGUSR1)
+            if i == 0:
+                t.expect("TRIGGER")     # the worker now waits for the answer
+            wait_for(lambda: h.log().count("asking tipmed") == i + 1 or
+                     "slow to answer" in h.log(), 15, "SIGUSR1 %d to be handled" % (i + 1))
+        d = load(h.wait_dump(before))
+        assert d["trigger"] == "signal", d["trigger"]
+        assert "tipmed is slow to answer" in h.log(), h.log()
+        t0 = time.monotonic()
+        h.stop()                # waits 5 s for tipmed, then gives up
+        log("stopped in %.1f s with requests to a hung tipmed" % (time.monotonic() - t0))
+        h = None
+    finally:
+        if h:
+            h.stop()
+        t.stop()
+
+
 def t_tipmed_real(x):
     """the real tipmed without tipme.ko: subscribe, TRIGGER refused (ENODEV) -> local dump, tipmed restart"""
     d = tempfile.mkdtemp(prefix="tipmed-test-")
@@ -867,7 +901,13 @@ def t_cost(x):
 TESTS = [t_keypress_chain, t_short_lived_sequential, t_parallel_burst, t_big_putimage,
          t_draw_lateness, t_hotkey_locks, t_hotkey_grabbed_elsewhere, t_privacy_off,
          t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_missing_extensions, t_print_robust,
-         t_tipmed_incident, t_tipmed_hotkey, t_tipmed_refused, t_tipmed_real, t_cost]
+         t_tipmed_incident, t_tipmed_hotkey, t_tipmed_refused, t_tipmed_hung, t_tipmed_real, t_cost]
+
+# Tests whose assertions are about time: timing bounds (skipped under
+# sanitizers), or a race with short-lived clients that heavy machine load
+# can lose (retried once, with the load logged).
+TIMING_TESTS = [t_draw_lateness, t_cost]
+LOAD_SENSITIVE = [t_short_lived_sequential, t_draw_lateness]
 
 
 def main():
@@ -882,21 +922,39 @@ def main():
     missing = [b for b in ("Xvfb", "xdotool", "xterm", "xprop", "xdpyinfo") if not shutil.which(b)]
     print("1..%d" % len(tests), flush=True)
     failed = 0
+    sanitized = "sanitize" in os.environ.get("SAN", "") or "/asan" in ARGS.build
     for n, t in enumerate(tests, 1):
         name = "%s: %s" % (t.__name__[2:], t.__doc__)
         if missing:
             print("ok %d - %s # SKIP missing %s" % (n, name, " ".join(missing)), flush=True)
             continue
-        x = Xvfb()
-        try:
-            t(x)
-            print("ok %d - %s" % (n, name), flush=True)
-        except Exception as e:  # report and go on with the next test
-            failed += 1
-            log("%s: %s" % (type(e).__name__, e))
-            print("not ok %d - %s" % (n, name), flush=True)
-        finally:
-            x.stop()
+        if sanitized and t in TIMING_TESTS:
+            # ASan/UBSan slow the recorder several-fold: its latency bounds
+            # are checked by the plain build; here only memory errors count.
+            print("ok %d - %s # SKIP timing bound not meaningful under sanitizers"
+                  % (n, name), flush=True)
+            continue
+        for attempt in (1, 2):
+            x = Xvfb()
+            try:
+                t(x)
+                print("ok %d - %s%s" % (n, name, "" if attempt == 1 else
+                                        " (passed on a second run: see the log above)"),
+                      flush=True)
+                break
+            except Exception as e:  # report and go on with the next test
+                log("%s: %s" % (type(e).__name__, e))
+                # A load-sensitive test gets one more run; a second failure
+                # counts, and so does any failure of the others.
+                if attempt == 1 and t in LOAD_SENSITIVE:
+                    log("load-sensitive test: running it once more (load %s)"
+                        % open("/proc/loadavg").read().split()[0])
+                    continue
+                failed += 1
+                print("not ok %d - %s" % (n, name), flush=True)
+                break
+            finally:
+                x.stop()
     return 1 if failed else 0
 
 
