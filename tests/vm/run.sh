@@ -1,7 +1,7 @@
 #!/bin/bash
 # Run the VM tests: one fresh VM per tests/vm/t-*.sh, results as flat TAP.
 #
-#   tests/vm/run.sh [PATTERN]        PATTERN: part of a test's name, e.g. "load"
+#   tests/vm/run.sh [PATTERN...]     PATTERN: part of a test's name, e.g. "load"
 #
 # Every test script runs in its own VM (tests/vm/vm.sh), so tests are
 # independent.  Each "ok"/"not ok" line a test prints is renumbered and
@@ -13,17 +13,20 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-pattern=${1:-}
+patterns=("$@")
+[ ${#patterns[@]} -gt 0 ] || patterns=("")
 n=0
 failed=0
 tests=()
 for t in "$TIPME_ROOT"/tests/vm/t-*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)
-	case $name in *"$pattern"*) tests+=("$t") ;; esac
+	for pattern in "${patterns[@]}"; do
+		case $name in *"$pattern"*) tests+=("$t"); break ;; esac
+	done
 done
 if [ ${#tests[@]} -eq 0 ]; then
-	echo "not ok 1 - vm: no test matches '$pattern'"
+	echo "not ok 1 - vm: no test matches '${patterns[*]}'"
 	echo "1..1"
 	exit 1
 fi
