@@ -76,7 +76,9 @@ enum zram_mode { ZRAM_AUTO, ZRAM_NO, ZRAM_SIZE };
  * @timer_outside: the timing process stays out of the cgroup
  * @zram: swap device policy
  * @zram_size: size for ZRAM_SIZE
- * @swap_delay_ms: a dm-delay device on the zram swap, 0: none
+ * @swap_delay_ms: a dm-delay device on the zram swap: ms added to reads
+ *	(swap-ins), 0: no delay device
+ * @swap_write_delay_ms: ... and to writes (swap-outs)
  * @loads: forkstorm: the loads, one series each
  * @nr_loads: how many
  * @compute_ns: computation per iteration
@@ -99,7 +101,7 @@ struct bench_env {
 	int no_cgroup, timer_outside;
 	enum zram_mode zram;
 	uint64_t zram_size;
-	unsigned int swap_delay_ms;
+	unsigned int swap_delay_ms, swap_write_delay_ms;
 	/* forkstorm */
 	enum fs_load loads[BENCH_MAX_SERIES];
 	size_t nr_loads;
@@ -207,6 +209,7 @@ struct bench_result {
 	char cgroup_parent[256];	/* "" without a cgroup */
 	int cpu;			/* CPU pinned to, or CPU_NONE */
 	long page_size;
+	long page_cluster, swappiness;	/* vm.*, -1 if unknown */
 	struct bench_calib calib;
 	int have_calib;
 	struct bench_series series[BENCH_MAX_SERIES];
@@ -283,7 +286,8 @@ struct zram_swap {
 	char dm_name[32];
 	int swapped_on;
 };
-int sys_zram_create(uint64_t size, unsigned int delay_ms, struct zram_swap *z,
+int sys_zram_create(uint64_t size, unsigned int delay_ms,
+		    unsigned int write_delay_ms, struct zram_swap *z,
 		    struct tm_err *e);
 void sys_zram_remove(struct zram_swap *z);
 

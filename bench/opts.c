@@ -93,10 +93,11 @@ void bench_usage(FILE *f, enum bench_kind kind)
 "                         swap device when active swap is too small for the\n"
 "                         overflow, and removes it at the end; SIZE always\n"
 "                         creates one of SIZE; no never does\n"
-"      --swap-delay MS    swap through a dm-delay device that adds MS to every\n"
-"                         read and write of the zram swap: a disk's access\n"
-"                         time, as the paper's machine paged to a disk\n"
-"                         (default 0: zram alone, memory speed; needs dmsetup)\n");
+"      --swap-delay R[,W] swap through a dm-delay device that adds R ms to\n"
+"                         every read (page-in) of the zram swap and W ms\n"
+"                         (default 0) to every write: a disk's access time,\n"
+"                         as the paper's machine paged to a disk (default:\n"
+"                         zram alone, memory speed; needs dmsetup)\n");
 	} else {
 		fprintf(f,
 "Usage: tipme-bench forkstorm [options]\n"
@@ -576,14 +577,16 @@ int bench_parse(int argc, char **argv, struct bench_env *env, struct tm_err *e)
 			}
 			break;
 		case OPT_SWAP_DELAY: {
-			uint64_t v = 0;
+			unsigned int d[2] = { 0, 0 };
+			size_t nd = 0;
 
-			err = bench_parse_size(optarg, &v);
-			if (!err && (strspn(optarg, "0123456789") != strlen(optarg) || v > 10000))
+			if (strchr(optarg, '-') ||
+			    bench_parse_list(optarg, d, 2, &nd, 0, 10000) || !d[0])
 				return tm_err_set(e, EINVAL,
-						  "--swap-delay: '%s': whole milliseconds, at most 10000",
+						  "--swap-delay: '%s': READ[,WRITE] in whole milliseconds, READ from 1 to 10000",
 						  optarg);
-			env->swap_delay_ms = (unsigned int)v;
+			env->swap_delay_ms = d[0];
+			env->swap_write_delay_ms = nd > 1 ? d[1] : 0;
 			break;
 		}
 		case OPT_LOAD:

@@ -413,6 +413,19 @@ out:
 	return err;
 }
 
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
 /* Swap needed beyond memory.max by the largest configuration (bytes). */
 static uint64_t overflow(const struct bench_env *env)
 {
@@ -441,6 +454,8 @@ int paging_run(const struct bench_env *env, struct bench_result *r,
 
 	r->cpu = env->cpu;
 	r->cgroup_parent[0] = '\0';
+	r->page_cluster = read_long("/proc/sys/vm/page-cluster");
+	r->swappiness = read_long("/proc/sys/vm/swappiness");
 	if (!env->no_cgroup) {
 		if (env->cgroup_parent) {
 			snprintf(r->cgroup_parent, sizeof(r->cgroup_parent), "%s",
@@ -464,16 +479,16 @@ int paging_run(const struct bench_env *env, struct bench_result *r,
 
 		if (size < 64 * mib && env->zram == ZRAM_AUTO)
 			size = 64 * mib;
-		err = sys_zram_create(size, env->swap_delay_ms, &z, e);
+		err = sys_zram_create(size, env->swap_delay_ms, env->swap_write_delay_ms, &z, e);
 		if (err)
 			return err;
 		{
-			char delay[160] = "";
+			char delay[200] = "";
 
 			if (z.dm_name[0])
 				snprintf(delay, sizeof(delay),
-					 ", behind a dm-delay device (%s) adding %u ms to each I/O",
-					 z.dev, env->swap_delay_ms);
+					 ", behind a dm-delay device (%s) adding %u ms to each read, %u ms to each write",
+					 z.dev, env->swap_delay_ms, env->swap_write_delay_ms);
 			snprintf(r->swap_desc, sizeof(r->swap_desc),
 				 "zram%d, %llu MiB, created for this run%s%s%s", z.id,
 				 (unsigned long long)(size >> 20), delay,

@@ -234,6 +234,9 @@ int bench_report_text(FILE *f, const struct bench_result *r)
 			fprintf(f, "memory:  cgroup under %s, memory.max %s\n", r->cgroup_parent, b3);
 		}
 		fprintf(f, "swap:    %s\n", r->swap_desc[0] ? r->swap_desc : "none");
+		fprintf(f, "vm:      page-cluster %ld (swap-ins read %ld pages at a time), swappiness %ld\n",
+			r->page_cluster, r->page_cluster >= 0 && r->page_cluster < 16 ?
+			1L << r->page_cluster : -1L, r->swappiness);
 	} else {
 		fprintf(f, "params:  %" PRIu64 " intervals per load; %.1f ms computation, %.1f ms sleep; "
 			"load B forks every %.0f ms\n", env->samples, ms(env->compute_ns),
@@ -495,6 +498,10 @@ int bench_report_json(FILE *f, const struct bench_result *r)
 			jw_kbool(&w, "timer_in_cgroup", !env->timer_outside);
 		}
 		jw_kstr(&w, "swap", r->swap_desc);
+		jw_ki64(&w, "swap_read_delay_ms", env->swap_delay_ms);
+		jw_ki64(&w, "swap_write_delay_ms", env->swap_write_delay_ms);
+		jw_ki64(&w, "vm_page_cluster", r->page_cluster);
+		jw_ki64(&w, "vm_swappiness", r->swappiness);
 	} else {
 		jw_key(&w, "loads");
 		jw_arr_begin(&w);

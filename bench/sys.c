@@ -387,12 +387,44 @@ static int write_swap_header(const char *dev, uint64_t size, struct tm_err *e)
 	return 0;
 }
 
+/*
+ * The /dev/dm-N node of device-mapper device @name: devtmpfs makes it
+ * whether or not udev runs (/dev/mapper/NAME needs udev or dmsetup's own
+ * node creation, which a system with udev support compiled in may skip).
+ */
+static int dm_node(const char *name, char *dev, size_t len)
+{
+	char path[300], buf[128];
+	struct dirent *d;
+	DIR *dir = opendir("/sys/block");
+	int err = -ENOENT;
+
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir))) {
+		if (strncmp(d->d_name, "dm-", 3))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/dm/name", d->d_name);
+		if (read_file(path, buf, sizeof(buf)))
+			continue;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (!strcmp(buf, name)) {
+			snprintf(dev, len, "/dev/%.40s", d->d_name);
+			err = access(dev, F_OK) ? -errno : 0;
+			break;
+		}
+	}
+	closedir(dir);
+	return err;
+}
+
 /**
  * sys_zram_create() - a zram swap device for this run
  * @size: its disksize (uncompressed capacity)
  * @delay_ms: if not 0, swap through a device-mapper "delay" target on top
- *	of the zram device that holds every read and write this long (the
- *	access time of a disk), made with dmsetup
+ *	of the zram device that holds every read this long (the access time
+ *	of a disk), made with dmsetup
+ * @write_delay_ms: ... and every write this long
  * @z: the device, for sys_zram_remove()
  * @e: error message
  *
@@ -402,8 +434,8 @@ static int write_swap_header(const char *dev, uint64_t size, struct tm_err *e)
  *
  * Return: 0 or a negative errno.
  */
-int sys_zram_create(uint64_t size, unsigned int delay_ms, struct zram_swap *z,
-		    struct tm_err *e)
+int sys_zram_create(uint64_t size, unsigned int delay_ms,
+		    unsigned int write_delay_ms, struct zram_swap *z, struct tm_err *e)
 {
 	char path[128], buf[64];
 	int err;
@@ -432,15 +464,16 @@ int sys_zram_create(uint64_t size, unsigned int delay_ms, struct zram_swap *z,
 		goto fail;
 	}
 	if (delay_ms) {
-		char table[160], zdev[64];
+		char table[256], zdev[64];
 		char *argv[] = { "dmsetup", "create", z->dm_name, "--table", table, NULL };
 
 		char *mp[] = { "modprobe", "dm_delay", NULL };
 
 		snprintf(zdev, sizeof(zdev), "%s", z->dev);
 		snprintf(z->dm_name, sizeof(z->dm_name), "tipme-bench-zram%d", z->id);
-		snprintf(table, sizeof(table), "0 %llu delay %s 0 %u",
-			 (unsigned long long)(size / 512), zdev, delay_ms);
+		snprintf(table, sizeof(table), "0 %llu delay %s 0 %u %s 0 %u",
+			 (unsigned long long)(size / 512), zdev, delay_ms, zdev,
+			 write_delay_ms);
 		run_cmd(mp);	/* dm-mod and dm-delay, if they are modules */
 		err = run_cmd(argv);
 		if (err) {
@@ -450,7 +483,12 @@ int sys_zram_create(uint64_t size, unsigned int delay_ms, struct zram_swap *z,
 			z->dm_name[0] = '\0';
 			goto fail;
 		}
-		snprintf(z->dev, sizeof(z->dev), "/dev/mapper/%s", z->dm_name);
+		err = dm_node(z->dm_name, z->dev, sizeof(z->dev));
+		if (err) {
+			tm_err_set(e, -err, "cannot find the block device of %s in /sys/block",
+				   z->dm_name);
+			goto fail;
+		}
 	}
 	err = write_swap_header(z->dev, size, e);
 	if (err)

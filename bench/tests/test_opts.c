@@ -99,8 +99,11 @@ static void test_defaults(void)
 	tap_ok(!parse("paging", "--zram", "256M", "--swap-delay", "20", "--cgroup", "/x",
 		      "--timer-outside", "--cpu", "1", "--svg", "f.svg", "--json", "-q", NULL) &&
 	       env.zram == ZRAM_SIZE && env.zram_size == 256ull << 20 && env.swap_delay_ms == 20 &&
+	       env.swap_write_delay_ms == 0 &&
 	       !strcmp(env.cgroup_parent, "/x") && env.timer_outside && env.cpu == 1 &&
 	       env.json && env.quiet && !strcmp(env.svg_path, "f.svg"), "paging options");
+	tap_ok(!parse("paging", "--swap-delay", "20,5", NULL) && env.swap_delay_ms == 20 &&
+	       env.swap_write_delay_ms == 5, "--swap-delay READ,WRITE");
 	tap_ok(parse("paging", "--help", NULL) == 1 && env.kind == BENCH_PAGING &&
 	       parse("forkstorm", "-h", NULL) == 1, "--help");
 }
@@ -133,6 +136,7 @@ static void test_errors(void)
 	bad("--zram: 'lots': not a valid value", parse("paging", "--zram", "lots", NULL));
 	bad("--swap-delay needs a zram swap", parse("paging", "--zram", "no", "--swap-delay", "5", NULL));
 	bad("--swap-delay: '-5'", parse("paging", "--swap-delay", "-5", NULL));
+	bad("--swap-delay: '0,5'", parse("paging", "--swap-delay", "0,5", NULL));
 	bad("--no-cgroup cannot be combined", parse("paging", "--no-cgroup", "--memory-max", "64M", NULL));
 	bad("--cpu: 'x': not a valid value", parse("forkstorm", "--cpu", "x", NULL));
 	bad("option --load is for 'tipme-bench forkstorm'", parse("paging", "--load", "A", NULL));
@@ -148,7 +152,7 @@ static void test_errors(void)
 
 int main(void)
 {
-	tap_plan(5 + 7 + 36);
+	tap_plan(5 + 8 + 37);
 	test_helpers();
 	test_defaults();
 	test_errors();

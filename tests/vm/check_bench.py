@@ -94,18 +94,27 @@ def paging(nolimit_path, pressure_path, info_path, desc_path):
        "most of the timing process's reads are page-ins", str(p1))
     ok(p0["timer_majflt"] == 0 and p0.get("pswpout", 0) == 0,
        "without a limit nothing is paged", str(p0))
-    # wider: the page-in comes on top of whatever the wake-up costs
+    # wider: the page-in comes on top of whatever the wake-up costs.  The
+    # emulated machine's own stalls (hundreds of ms, whenever the host is
+    # busy) hit both runs, so only robust statistics are compared: the tails
+    # and the mean are reported, not asserted.
     st0, st1 = s0["stats"], s1["stats"]
+    v0, v1 = sorted(s0["samples_columns"]["ns"]), sorted(s1["samples_columns"]["ns"])
+    print("# p10/p90: no limit %.2f/%.2f ms, pressure %.2f/%.2f ms; mean %.2f vs %.2f ms" % (
+        pct(v0, 10) / 1e6, pct(v0, 90) / 1e6, pct(v1, 10) / 1e6, pct(v1, 90) / 1e6,
+        st0["mean_ms"], st1["mean_ms"]))
     ok(st1["median_ms"] > st0["median_ms"], "the median is higher under pressure",
        f"{st1['median_ms']} vs {st0['median_ms']}")
-    ok(st1["mean_ms"] > st0["mean_ms"], "the mean is higher under pressure",
-       f"{st1['mean_ms']} vs {st0['mean_ms']}")
-    v0, v1 = sorted(s0["samples_columns"]["ns"]), sorted(s1["samples_columns"]["ns"])
-    ok(pct(v1, 90) > pct(v0, 90), "the 90th percentile is higher under pressure",
-       f"{pct(v1, 90)} vs {pct(v0, 90)}")
+    ok(pct(v1, 10) > st0["median_ms"] * 1e6,
+       "under pressure 90% of the samples are slower than the baseline's median",
+       f"{pct(v1, 10)} vs {st0['median_ms']}")
+    ok(sum(1 for x in v1 if x >= 20e6) > sum(1 for x in v0 if x >= 20e6),
+       "more samples reach 20 ms under pressure")
     r0, r1 = s0["read_stats"], s1["read_stats"]
     ok(r1["median_ms"] > 10 * r0["median_ms"], "the read alone is >10x slower under pressure",
        f"{r1['median_ms']} vs {r0['median_ms']}")
+    ok(b["parameters"]["vm_page_cluster"] == 0 and b["parameters"]["swap_read_delay_ms"] == 50,
+       "the output records the swap delay and vm.page-cluster")
 
     # the trigger
     thr = b["parameters"]["trigger_above_ms"]
