@@ -12,6 +12,9 @@
  *    fence markers, and its QueryClientIds requests tell the parser at
  *    which point of the stream a PID answer was computed, so a PID is
  *    only ever given to the client that held the base at that point.
+ *
+ * With tipmed (tipmed_link.h), a SUBSCRIBE connection on the main thread's
+ * poll loop and a worker thread for the requests and the dump files.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -627,9 +630,10 @@ static void grab_keys(void)
 /* ---- dumps -------------------------------------------------------------- */
 
 /*
- * Where a finished dump goes without tipmed: a file in --output-dir.  With
- * tipmed the worker thread PUTs it into the incident (see below) and comes
- * here only through write_local() when tipmed does not take it.
+ * Where a dump of our own goes: a file in --output-dir (without tipmed, or
+ * when tipmed did not take our trigger).  Dumps for tipmed's incidents are
+ * built and PUT by the worker thread instead (see "tipmed" below), which
+ * writes them to --output-dir itself when the PUT fails.
  */
 static int dump_deliver(const void *buf, size_t len, const char *name)
 {
@@ -786,7 +790,7 @@ static void do_trigger(uint32_t cause, uint64_t t_ns)
  */
 #define TL_SLOTS	8	/* snapshots waiting for their incident */
 #define TL_WAIT_NS	(120ULL * 1000000000ULL) /* ... at most this long */
-#define TL_QUEUE_MAX	4	/* dumps waiting for the worker */
+#define TL_QUEUE_MAX	4	/* jobs waiting for the worker */
 #define TL_RECENT	8
 
 static struct tl_sub sub;
@@ -837,12 +841,28 @@ static struct tl_job *job_new(enum tl_kind kind)
 	return j;
 }
 
-/* Hand @s (zeroed here) to the worker: PUT into @incident, or (NULL) a file. */
+/*
+ * Hand @s (zeroed here) to the worker: PUT into @incident, or (NULL) a file
+ * in --output-dir.  While the worker waits for a slow tipmed with a few
+ * dumps queued already, files are written here instead.
+ */
 static void submit_dump(struct xh_snapshot *s, const char *incident)
 {
-	struct tl_job *j = job_new(incident ? TL_PUT : TL_LOCAL);
+	struct tl_job *j = NULL;
+	char name[128];
+	uint8_t *buf = NULL;
+	size_t len = 0;
 
+	if (tl_queued(&worker) < TL_QUEUE_MAX)
+		j = job_new(incident ? TL_PUT : TL_LOCAL);
 	if (!j) {
+		if (incident)
+			fprintf(stderr, "tipme-xhook: incident %s: tipmed is slow to take dumps; this one goes to %s\n",
+				incident, env.output_dir);
+		dump_name(s->real_ns, name, sizeof(name));
+		if (xh_dump_build(s, &buf, &len) == 0)
+			dump_deliver(buf, len, name);
+		free(buf);
 		xh_snapshot_free(s);
 		return;
 	}
@@ -948,13 +968,7 @@ static void on_incident(uint32_t seq, const char *name)
 	}
 	s.trigger = cause_of(seq);	/* our TRIGGER's answer may come late */
 	logv("incident %s (trigger %u): handing over the dump\n", name, seq);
-	if (tl_queued(&worker) >= TL_QUEUE_MAX) {
-		fprintf(stderr, "tipme-xhook: incident %s: tipmed is slow to take dumps; this one goes to %s\n",
-			name, env.output_dir);
-		submit_dump(&s, NULL);
-	} else {
-		submit_dump(&s, name);
-	}
+	submit_dump(&s, name);
 	if (note_seq == seq) {
 		submit_note(name, note_text);
 		note_seq = 0;
@@ -1040,6 +1054,12 @@ static void ask_tipmed(uint32_t cause, uint64_t t_ns)
 
 	if (cause == TIPME_X11_TRIGGER_HOTKEY)
 		ask_finish(1);
+	if (tl_queued(&worker) >= TL_QUEUE_MAX) {
+		fprintf(stderr, "tipme-xhook: tipmed is slow to answer: the dump goes to %s\n",
+			env.output_dir);
+		do_trigger(cause, t_ns);
+		return;
+	}
 	j = job_new(TL_TRIGGER);
 	if (!j) {
 		do_trigger(cause, t_ns);
@@ -1048,6 +1068,8 @@ static void ask_tipmed(uint32_t cause, uint64_t t_ns)
 	snprintf(j->line, sizeof(j->line), "TRIGGER xhook");
 	j->cause = cause;
 	j->t_ns = t_ns;
+	logv("asking tipmed for a trigger (%u requests before it)\n",
+	     tl_queued(&worker));
 	tl_submit(&worker, j);
 }
 

@@ -720,9 +720,10 @@ def t_tipmed_incident(x):
         d = xrecords(path)
         assert d["trigger"] == "request", d["trigger"]
         assert d["trigger_mono_ns"] == mono, (d["trigger_mono_ns"], mono)
-        pids = {c["pid"] for c in d["clients"]}
-        assert before.pid in pids, "the client before the trigger is missing"
-        assert after.pid not in pids, "the dump has a client that came after the trigger"
+        # the X server and the xprop before the trigger, not the one after
+        # (a loaded machine may leave a short-lived client's PID unknown)
+        cl = [c for c in d["clients"] if c["id"] != 0]
+        assert len(cl) == 1 and cl[0]["pid"] in (before.pid, 0), (before.pid, after.pid, cl)
         # tipmed restarts: tipme-xhook subscribes again
         t.drop_subscribers()
         t.expect("SUBSCRIBE")
