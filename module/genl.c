@@ -213,6 +213,7 @@ enum dump_phase { PHASE_META, PHASE_CPUS, PHASE_INSTR, PHASE_TRAILER, PHASE_DONE
  * @have_view: @view describes @seq
  * @view: what may be copied of @seq
  * @discarded: sub-buffers of @cpu overwritten while being read
+ * @instr: where the instrumentation parts are (instr.h)
  * @end: each CPU's write position when the dump started
  */
 struct dump_ctx {
@@ -224,6 +225,7 @@ struct dump_ctx {
 	bool have_view;
 	struct tipme_sub_view view;
 	u32 discarded;
+	struct tipme_instr_dump instr;
 	unsigned long end[];
 };
 
@@ -259,7 +261,7 @@ static int tipme_dump_start(struct netlink_callback *cb)
 	d = kzalloc(struct_size(d, end, nr_cpu_ids), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
-	tipme_instr_dump_start(cb);
+	tipme_instr_dump_start(cb, &d->instr);
 	tipme_clock_record();
 	for_each_possible_cpu(cpu)
 		d->end[cpu] = local_read(&per_cpu_ptr(tipme.rings, cpu)->reserve);
@@ -479,7 +481,7 @@ static int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 				dump_begin_cpu(d);
 			break;
 		case PHASE_INSTR:	/* exec table, self-cost totals */
-			err = tipme_instr_dump(skb, cb, dump_msg);
+			err = tipme_instr_dump(skb, cb, dump_msg, &d->instr);
 			if (err < 0)
 				return skb->len ? skb->len : err;
 			if (err > 0)

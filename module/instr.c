@@ -192,14 +192,6 @@ int tipme_instr_params_text(char *buf, size_t size)
 
 enum instr_phase { IP_EXECTAB, IP_EXECTAB_END, IP_COST, IP_DONE };
 
-/* Only one dump runs at a time (genl.c's dump_busy). */
-static struct {
-	enum instr_phase phase;
-	bool hdr_sent;
-	bool done;
-	u32 pos;
-} dump;
-
 /* What an exec table message carries besides the entries. */
 #define EXEC_MSG_OVERHEAD \
 	(NLMSG_HDRLEN + GENL_HDRLEN + nla_total_size(4) + \
@@ -208,6 +200,7 @@ static struct {
 /**
  * tipme_instr_dump_start() - a dump begins
  * @cb: its callback state
+ * @d: the dump's instrumentation state, to initialise
  *
  * Writes every CPU's pending self-cost batch, so the rings hold the cost
  * of everything before the dump, and makes sure the dump's messages can
@@ -215,19 +208,20 @@ static struct {
  *
  * Context: process context (the dump's start callback).
  */
-void tipme_instr_dump_start(struct netlink_callback *cb)
+void tipme_instr_dump_start(struct netlink_callback *cb,
+			    struct tipme_instr_dump *d)
 {
 	u32 need = tipme_exec_entry_max() + EXEC_MSG_OVERHEAD;
 
 	tipme_cost_flush_all();
-	memset(&dump, 0, sizeof(dump));
+	memset(d, 0, sizeof(*d));
 	if (cb->min_dump_alloc < need)
 		cb->min_dump_alloc = need;
 }
 
 /* Return: 0 when the table is sent, 1 if @skb is full, or -errno. */
 static int dump_exectab(struct sk_buff *skb, struct netlink_callback *cb,
-			tipme_dump_msg_fn msg)
+			tipme_dump_msg_fn msg, struct tipme_instr_dump *dump)
 {
 	struct tipme_exectab_hdr h;
 	bool done = false;
@@ -236,15 +230,15 @@ static int dump_exectab(struct sk_buff *skb, struct netlink_callback *cb,
 	size_t n;
 	int room;
 
-	while (!dump.done || !dump.hdr_sent) {
+	while (!dump->done || !dump->hdr_sent) {
 		room = (int)skb_tailroom(skb) - (int)EXEC_MSG_OVERHEAD;
 		if (room < 256)
 			return skb->len ? 1 : -EMSGSIZE;
 		buf = kvmalloc(room, GFP_KERNEL);
 		if (!buf)
 			return -ENOMEM;
-		pos = dump.pos;
-		n = tipme_exec_read(&dump.pos, buf, room, &done);
+		pos = dump->pos;
+		n = tipme_exec_read(&dump->pos, buf, room, &done);
 		if (!n && !done) {
 			/* The next entry needs an emptier message. */
 			kvfree(buf);
@@ -253,7 +247,7 @@ static int dump_exectab(struct sk_buff *skb, struct netlink_callback *cb,
 		hdr = msg(skb, cb, TIPME_PART_EXECTAB);
 		if (!hdr)
 			goto full;
-		if (!dump.hdr_sent) {
+		if (!dump->hdr_sent) {
 			tipme_exec_header(&h);
 			if (nla_put(skb, TIPME_ATTR_EXEC_HDR, sizeof(h), &h))
 				goto cancel;
@@ -262,8 +256,8 @@ static int dump_exectab(struct sk_buff *skb, struct netlink_callback *cb,
 			goto cancel;
 		genlmsg_end(skb, hdr);
 		kvfree(buf);
-		dump.hdr_sent = true;
-		dump.done = done;
+		dump->hdr_sent = true;
+		dump->done = done;
 	}
 	return 0;
 
@@ -271,7 +265,7 @@ cancel:
 	genlmsg_cancel(skb, hdr);
 full:
 	kvfree(buf);
-	dump.pos = pos;
+	dump->pos = pos;
 	return skb->len ? 1 : -EMSGSIZE;
 }
 
@@ -304,6 +298,7 @@ static int dump_cost(struct sk_buff *skb, struct netlink_callback *cb,
  * @skb: the dump's current message buffer
  * @cb: its callback state
  * @msg: starts one message of the dump
+ * @d: the dump's state (tipme_instr_dump_start())
  *
  * Called again with a fresh @skb while it returns 1.
  *
@@ -312,31 +307,31 @@ static int dump_cost(struct sk_buff *skb, struct netlink_callback *cb,
  * errno.
  */
 int tipme_instr_dump(struct sk_buff *skb, struct netlink_callback *cb,
-		     tipme_dump_msg_fn msg)
+		     tipme_dump_msg_fn msg, struct tipme_instr_dump *d)
 {
 	void *hdr;
 	int err;
 
 	for (;;) {
-		switch (dump.phase) {
+		switch (d->phase) {
 		case IP_EXECTAB:
-			err = dump_exectab(skb, cb, msg);
+			err = dump_exectab(skb, cb, msg, d);
 			if (err)
 				return err;
-			dump.phase = IP_EXECTAB_END;
+			d->phase = IP_EXECTAB_END;
 			break;
 		case IP_EXECTAB_END:
 			hdr = msg(skb, cb, TIPME_PART_EXECTAB_END);
 			if (!hdr)
 				return skb->len ? 1 : -EMSGSIZE;
 			genlmsg_end(skb, hdr);
-			dump.phase = IP_COST;
+			d->phase = IP_COST;
 			break;
 		case IP_COST:
 			err = dump_cost(skb, cb, msg);
 			if (err)
 				return err;
-			dump.phase = IP_DONE;
+			d->phase = IP_DONE;
 			break;
 		case IP_DONE:
 			return 0;

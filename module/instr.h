@@ -32,9 +32,24 @@ typedef void *(*tipme_dump_msg_fn)(struct sk_buff *skb,
 				   struct netlink_callback *cb,
 				   enum tipme_dump_part part);
 
-void tipme_instr_dump_start(struct netlink_callback *cb);
+/**
+ * struct tipme_instr_dump - where a dump is in the instrumentation parts
+ * @phase: exec table, its end, cost totals, done
+ * @hdr_sent: the exec table's header was sent
+ * @done: every exec table entry was sent
+ * @pos: next exec table slot
+ */
+struct tipme_instr_dump {
+	int phase;
+	bool hdr_sent;
+	bool done;
+	u32 pos;
+};
+
+void tipme_instr_dump_start(struct netlink_callback *cb,
+			    struct tipme_instr_dump *d);
 int tipme_instr_dump(struct sk_buff *skb, struct netlink_callback *cb,
-		     tipme_dump_msg_fn msg);
+		     tipme_dump_msg_fn msg, struct tipme_instr_dump *d);
 int tipme_instr_put_meta(struct sk_buff *skb);
 int tipme_instr_put_status(struct sk_buff *skb);
 size_t tipme_instr_status_size(void);
