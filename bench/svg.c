@@ -82,6 +82,7 @@ int bench_svg(FILE *f, const char *title, const char *xlabel,
 	lmax = ceil(log10((double)maxc) + 1e-9);
 	if (lmax < 1)
 		lmax = 1;
+	nr++;		/* an empty bucket of margin on the right */
 	range_ms = nr * width_ns / NS_PER_MS;
 	slot = pw / (double)nr;
 	bw = slot * 0.9 / (double)n;
