@@ -39,3 +39,10 @@ bench-tests-asan:
 		bench-tests
 
 .SECONDARY: $(BENCH_TEST_NAMES:%=$(B)/bench/tests/test_%.o)
+
+# 'make install' installs tipme-bench beside tipme
+.PHONY: install-bench
+install: install-bench
+install-bench: $(B)/tipme-bench
+	install -d $(DESTDIR)/usr/local/bin
+	install -m 0755 $(B)/tipme-bench $(DESTDIR)/usr/local/bin/tipme-bench
