@@ -27,7 +27,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 cd "$TIPME_ROOT"
 
-ALL_STEPS=(deps module module-rt sparse user checkpatch kunit unit unit-asan xhook xhook-asan vm)
+ALL_STEPS=(deps module module-rt sparse user checkpatch kunit unit unit-asan bench bench-asan xhook xhook-asan vm)
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=("${ALL_STEPS[@]}")
 
@@ -214,6 +214,23 @@ step_unit-asan() {
 	run_tap unit-asan make B=build/asan \
 		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 		unit-tests
+}
+
+# The benchmarks' own unit tests (statistics, histograms, options, CLI).
+step_bench() {
+	if ! has_target bench-tests; then
+		emit skip "bench" "no 'bench-tests' make target"
+		return
+	fi
+	run_tap bench make bench-tests
+}
+
+step_bench-asan() {
+	if ! has_target bench-tests-asan; then
+		emit skip "bench-asan" "no 'bench-tests-asan' make target"
+		return
+	fi
+	run_tap bench-asan make bench-tests-asan
 }
 
 step_xhook() {

@@ -16,6 +16,9 @@ PKGS=(
 	linux-headers-amd64 linux-headers-rt-amd64 libelf-dev libssl-dev sparse
 	# VM tests: the stock kernel booted in QEMU with a busybox initramfs
 	linux-image-amd64 qemu-system-x86 busybox-static kmod cpio
+	# VM tests' tools from the host userland: dm-delay for the paging
+	# benchmark's disk-speed swap (t-bench), setpriv (util-linux)
+	dmsetup util-linux
 	# KUnit in User Mode Linux and checkpatch, from the kernel's sources
 	linux-source-6.1 flex bison bc
 	# userspace: netlink, X11 recorder
