@@ -2,7 +2,8 @@
 VM_PROGS := $(B)/tests/vm/pingpong $(B)/tests/vm/vkbd $(B)/tests/vm/stall
 # Instrumentation tests (t-instr-*.sh)
 VM_PROGS += $(B)/tests/vm/blockpipe $(B)/tests/vm/fsyncer $(B)/tests/vm/contend \
-	    $(B)/tests/vm/memhog $(B)/tests/vm/states $(B)/tests/vm/argvprog
+	    $(B)/tests/vm/memhog $(B)/tests/vm/states $(B)/tests/vm/argvprog \
+	    $(B)/tests/vm/manythreads $(B)/tests/vm/walkbench
 
 $(B)/tests/vm/%: $(B)/tests/vm/progs/%.o
 	$(CC) $(LDFLAGS) -o $@ $^
