@@ -175,7 +175,10 @@ static void print_frames(FILE *f, const struct pm_dump *pm, const uint64_t *a,
 
 		if (i)
 			fputs(sep, f);
-		if (name)
+		if (name && strchr(name, ' '))	/* "func [module]" */
+			fprintf(f, "%.*s+0x%" PRIx64 "%s", (int)(strchr(name, ' ') - name),
+				name, off, strchr(name, ' '));
+		else if (name)
 			fprintf(f, "%s+0x%" PRIx64, name, off);
 		else
 			fprintf(f, "0x%" PRIx64, a[i]);
