@@ -2,7 +2,7 @@
 #
 #   make unit-tests
 #   make B=build/asan SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' unit-tests
-UNIT_NAMES := crc32 json dumpfile decode clock cli
+UNIT_NAMES := crc32 json dumpfile decode clock cli instr
 UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
 UNIT_COMMON := $(B)/tests/unit/gen.o
 # The CLI tests run helper/tipme.c's main() linked with a control stub, so
