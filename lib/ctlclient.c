@@ -54,7 +54,7 @@ int ctlc_request(const char *path, const char *req, const void *data,
 		 size_t len, char *reply, size_t rlen, struct tm_err *e)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	size_t got = 0, i;
+	size_t got = 0;
 	int fd, err;
 	char c;
 
@@ -98,6 +98,13 @@ int ctlc_request(const char *path, const char *req, const void *data,
 	}
 	reply[got] = '\0';
 	close(fd);
+	return ctlc_parse_reply(reply, e);
+}
+
+int ctlc_parse_reply(const char *reply, struct tm_err *e)
+{
+	size_t i;
+
 	if (!strncmp(reply, "OK", 2))
 		return 0;
 	if (!strncmp(reply, "ERR ", 4)) {

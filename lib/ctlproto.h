@@ -53,6 +53,15 @@ int ctlc_request(const char *path, const char *req, const void *data,
 		 size_t len, char *reply, size_t rlen, struct tm_err *e);
 
 /**
+ * ctlc_parse_reply() - turn a reply line into 0 or a negative errno
+ * @reply: the line, without newline
+ * @e: error message for "ERR <ERRNO-NAME> <message>" and unexpected lines
+ *
+ * Return: 0 for "OK...", else the errno the reply names (EPROTO if none).
+ */
+int ctlc_parse_reply(const char *reply, struct tm_err *e);
+
+/**
  * ctlc_reply_u64() - the value of "key=" in a reply line
  * @reply: the line
  * @key: key without '='

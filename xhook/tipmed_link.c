@@ -206,13 +206,6 @@ static int wait_fd(struct tl_worker *w, int fd, short events, uint64_t deadline,
 	return 0;
 }
 
-static const struct { const char *name; int err; } errnames[] = {
-	{ "EPERM", EPERM }, { "EACCES", EACCES }, { "ENOENT", ENOENT },
-	{ "EINVAL", EINVAL }, { "ENOSPC", ENOSPC }, { "EBUSY", EBUSY },
-	{ "EEXIST", EEXIST }, { "ENOMEM", ENOMEM }, { "EFBIG", EFBIG },
-	{ "ENODEV", ENODEV },
-};
-
 static int request_fd(struct tl_worker *w, int fd, const char *line,
 		      const void *data, size_t len, char *reply, size_t rlen,
 		      struct tm_err *e)
@@ -282,18 +275,7 @@ static int request_fd(struct tl_worker *w, int fd, const char *line,
 		got++;
 	}
 	reply[got] = '\0';
-	if (!strncmp(reply, "OK", 2))
-		return 0;
-	if (!strncmp(reply, "ERR ", 4)) {
-		const char *name = reply + 4, *msg = strchr(name, ' ');
-		int num = EIO;
-
-		for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
-			if (!strncmp(name, errnames[i].name, strlen(errnames[i].name)))
-				num = errnames[i].err;
-		return tm_err_set(e, num, "tipmed: %s", msg ? msg + 1 : name);
-	}
-	return tm_err_set(e, EPROTO, "tipmed: unexpected reply '%s'", reply);
+	return ctlc_parse_reply(reply, e);
 }
 
 static int request(struct tl_worker *w, const char *line, const void *data,
