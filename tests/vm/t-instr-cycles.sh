@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=1200
+# vm: timeout=1200 tcg=single
 # Issue 4: 50 load/unload cycles while hackbench (perf bench sched
 # messaging) runs and a shell loop forks and execs: every probe family is
 # busy while it is attached and detached.  No WARNING/BUG in the kernel
@@ -17,10 +17,27 @@ meminfo() { awk -v n="$1:" '$1 == n { print $2 }' /proc/meminfo; }
 # Objects freed into a CPU's slab still count as active until the cache is
 # shrunk; counts move by whole slabs (14 mm_structs, 3 task_structs).
 settle() {
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
+	bounded 120 sh -c 'sync; echo 3 > /proc/sys/vm/drop_caches'
 	sleep 1
 	for s in mm_struct task_struct; do echo 1 > "/sys/kernel/slab/$s/shrink"; done
+}
+
+# Every step is bounded: a step that hangs fails the test by name, with
+# the blocked tasks' kernel stacks and the processes' states in the log,
+# instead of the whole VM timing out.
+bounded() {
+	local secs=$1
+	shift
+	timeout "$secs" "$@"
+	local rc=$?
+	if [ "$rc" = 124 ]; then
+		tap_diag "step did not finish in ${secs}s: $*"
+		ps -eo pid,stat,wchan:24,args | sed 's/^/# ps: /'
+		echo 1 > /proc/sys/kernel/sysrq
+		echo w > /proc/sysrq-trigger
+		dmesg | sed -n '/sysrq: Show Blocked State/,$p' | head -n 150 | sed 's/^/# /'
+	fi
+	return "$rc"
 }
 
 # A first load and unload, so one-time allocations (module loader, percpu
@@ -40,11 +57,11 @@ forker=$!
 log0=$(dmesg | wc -l)
 ok=0
 for i in $(seq "$cycles"); do
-	insmod module/tipme.ko buffer_size=2M || break
+	bounded 300 insmod module/tipme.ko buffer_size=2M || break
 	if [ $((i % 10)) = 0 ]; then
-		"$B"/tipme dump -o "$out/cycle-$i.dump" > /dev/null || break
+		bounded 300 "$B"/tipme dump -o "$out/cycle-$i.dump" > /dev/null || break
 	fi
-	rmmod tipme || break
+	bounded 300 rmmod tipme || break
 	ok=$i
 done
 tap_cmp "$cycles load/unload cycles under hackbench" "$ok" -eq "$cycles"
@@ -52,7 +69,10 @@ tap_cmp "hackbench was still running: $(pgrep -c -g "$hb") processes" "$(pgrep -
 kill "$forker"
 kill -- -"$hb"
 wait "$forker" "$hb" 2>/dev/null
-while pgrep -g "$hb" > /dev/null; do sleep 0.2; done
+# Until every process of the group is gone (reaped), for at most a minute.
+gone() { ! pgrep -g "$hb" > /dev/null; }
+bounded 60 sh -c "while pgrep -g $hb > /dev/null; do sleep 0.2; done"
+tap_check "hackbench's processes are gone after SIGTERM" gone
 if [ -s "$out/cycle-10.dump" ]; then
 	"$B"/tipme info "$out/cycle-10.dump" > "$out/cycle-10.info" 2>&1
 	tap_check "a dump taken mid-cycle reads back" test -s "$out/cycle-10.info"
