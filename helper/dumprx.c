@@ -417,7 +417,9 @@ int tnl_dump_to_file(struct tnl *t, const char *path, struct symcache *syms,
 		goto out;
 	}
 	if (!rx.opened || !rx.saw_trailer) {
-		err = tm_err_set(e, EBADMSG, "dump: the stream ended early");
+		err = tm_err_set(e, EBADMSG,
+				 "dump: the stream ended before its trailer (or tipme.ko sent nothing for %d s)",
+				 TNL_REPLY_TIMEOUT_S);
 		goto out;
 	}
 	err = dumpw_section(&rx.w, TIPME_SEC_CPU_STATS, 0, rx.stats,

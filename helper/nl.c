@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <netlink/errno.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
@@ -77,6 +79,13 @@ int tnl_open(struct tnl *t, struct tm_err *e)
 	/* Large reads let the kernel fill 32 KiB skbs during dumps. */
 	nl_socket_set_msg_buf_size(t->sk, 64 * 1024);
 	nl_socket_set_buffer_size(t->sk, 4 << 20, 0);
+	/* A module that stops answering is an error, not a hang. */
+	if (setsockopt(nl_socket_get_fd(t->sk), SOL_SOCKET, SO_RCVTIMEO,
+		       &(struct timeval){ .tv_sec = TNL_REPLY_TIMEOUT_S },
+		       sizeof(struct timeval)) < 0) {
+		err = tm_err_set(e, errno, "netlink socket: %s", strerror(errno));
+		goto fail;
+	}
 	t->family = genl_ctrl_resolve(t->sk, TIPME_GENL_NAME);
 	if (t->family < 0) {
 		err = tm_err_set(e, ENOENT,
@@ -100,6 +109,40 @@ void tnl_close(struct tnl *t)
 	if (t->sk)
 		nl_socket_free(t->sk);
 	t->sk = NULL;
+}
+
+static int ack_cb(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	*(int *)arg = 1;
+	return NL_STOP;
+}
+
+/*
+ * Read the reply to a request up to and including its ACK.  libnl reports
+ * a receive timeout (SO_RCVTIMEO) as "nothing received", so a silent
+ * module is told apart here.
+ */
+static int recv_reply(struct tnl *t, const char *what, struct tm_err *e)
+{
+	struct nl_cb *cb = nl_socket_get_cb(t->sk);
+	int acked = 0, n;
+
+	if (!cb)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, ack_cb, &acked);
+	do {
+		n = nl_recvmsgs_report(t->sk, cb);
+	} while (n > 0 && !acked);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_DEFAULT, NULL, NULL);
+	nl_cb_put(cb);
+	if (n < 0)
+		return nl_fail(e, n, what);
+	if (!acked)
+		return tm_err_set(e, ETIMEDOUT,
+				  "%s: no reply from tipme.ko within %d s",
+				  what, TNL_REPLY_TIMEOUT_S);
+	return 0;
 }
 
 static struct nl_msg *new_cmd(struct tnl *t, uint8_t cmd, int flags)
@@ -147,10 +190,11 @@ int tnl_simple(struct tnl *t, uint8_t cmd, struct tm_err *e)
 
 	if (!msg)
 		return tm_err_set(e, ENOMEM, "out of memory");
-	err = nl_send_sync(t->sk, msg);	/* frees msg */
+	err = nl_send_auto(t->sk, msg);
+	nlmsg_free(msg);
 	if (err < 0)
 		return nl_fail(e, err, cmd_name(cmd));
-	return 0;
+	return recv_reply(t, cmd_name(cmd), e);
 }
 
 static struct nla_policy entry_policy[TIPME_ATTR_MAX + 1] = {
@@ -295,11 +339,9 @@ int tnl_status(struct tnl *t, struct tipme_status *st, struct tm_err *e)
 	if (err < 0)
 		return nl_fail(e, err, "status");
 	nl_socket_modify_cb(t->sk, NL_CB_VALID, NL_CB_CUSTOM, status_cb, &rx);
-	err = nl_recvmsgs_default(t->sk);
-	if (err >= 0 && !rx.err)
-		err = nl_wait_for_ack(t->sk);
-	if (err < 0 && !rx.err)
-		return nl_fail(e, err, "status");
+	err = recv_reply(t, "status", e);
+	if (err && !rx.err)
+		return err;
 	if (rx.err)
 		return tm_err_set(e, -rx.err,
 				  "status: malformed reply from the module");
@@ -378,11 +420,9 @@ int tnl_trigger(struct tnl *t, uint32_t source, uint32_t *seq, int *coalesced,
 	if (err < 0)
 		return nl_fail(e, err, "trigger");
 	nl_socket_modify_cb(t->sk, NL_CB_VALID, NL_CB_CUSTOM, trigger_cb, &rx);
-	err = nl_recvmsgs_default(t->sk);
-	if (err >= 0)
-		err = nl_wait_for_ack(t->sk);
-	if (err < 0)
-		return nl_fail(e, err, "trigger");
+	err = recv_reply(t, "trigger", e);
+	if (err)
+		return err;
 	if (!rx.got)
 		return tm_err_set(e, EBADMSG, "trigger: no reply from the module");
 	*seq = rx.seq;

@@ -13,6 +13,9 @@
 
 #include "err.h"
 
+/* Seconds a request waits for the module's next message before failing. */
+#define TNL_REPLY_TIMEOUT_S 30
+
 struct nl_sock;
 struct nlattr;
 
