@@ -24,6 +24,7 @@
 #include <linux/limits.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
@@ -85,8 +86,12 @@ struct xt_req {
 static struct xt_req reqs[XT_REQS];
 static unsigned int req_head, req_tail;	/* under xt.lock */
 
-/* The work item's buffers. */
+/*
+ * The buffers strings are read into, by the work item and by the snapshot
+ * at load, which can run at the same time (the probes are attached first).
+ */
 static char *wbuf_path, *wbuf_argv, *wbuf_env;
+static DEFINE_MUTEX(wbuf_lock);
 
 static void xt_work_fn(struct work_struct *work);
 static DECLARE_WORK(xt_work, xt_work_fn);
@@ -171,6 +176,7 @@ static void xt_read_req(struct xt_req *r)
 
 	mm_string_areas(r->mm, &arg, &arg_total, &env, &env_total);
 	arg_len = min_t(size_t, arg_total, argv_max);
+	mutex_lock(&wbuf_lock);
 	kthread_use_mm(r->mm);
 	ok = arg_len && !copy_from_user(wbuf_argv, (const void __user *)arg,
 					arg_len);
@@ -181,9 +187,10 @@ static void xt_read_req(struct xt_req *r)
 	}
 	kthread_unuse_mm(r->mm);
 	exe_len = mm_exe_path(r->mm, wbuf_path, PATH_MAX);
-	mmput(r->mm);
 	xt_store(r->idx, r->id, exe_len, arg_len, arg_total, env_len,
 		 env_total, ok);
+	mutex_unlock(&wbuf_lock);
+	mmput(r->mm);
 }
 
 static void xt_work_fn(struct work_struct *work)
@@ -380,6 +387,7 @@ static void snapshot_strings(struct task_struct *p, s32 idx, u32 id)
 		return;
 	}
 	mm_string_areas(mm, &arg, &arg_total, &env, &env_total);
+	mutex_lock(&wbuf_lock);
 	exe_len = mm_exe_path(mm, wbuf_path, PATH_MAX);
 	mmput(mm);
 	arg_len = min_t(size_t, arg_total, argv_max);
@@ -392,6 +400,7 @@ static void snapshot_strings(struct task_struct *p, s32 idx, u32 id)
 	}
 	xt_store(idx, id, exe_len, arg_len, arg_total, env_len, env_total,
 		 arg_len > 0);
+	mutex_unlock(&wbuf_lock);
 }
 
 /**
