@@ -239,6 +239,17 @@ int dump_parse(struct dump *d, const void *buf, size_t size,
 		return tm_err_set(e, EPROTO,
 				  "format version %" PRIu32 " is newer than this reader understands (%d): update tipme",
 				  h->version, TIPME_FILE_VERSION);
+	if (h->version >= 2 && !(flags & DUMP_NO_CRC)) {
+		struct tipme_file_header c = *h;
+
+		c.header_crc32 = 0;
+		if (tm_crc32(0, &c, sizeof(c)) != h->header_crc32)
+			return tm_err_set(e, EINVAL,
+					  "header checksum mismatch: the file header (sizes, clock rate, flags) is corrupt");
+	} else if (h->version == 1 && h->header_crc32) {
+		return tm_err_set(e, EINVAL,
+				  "reserved header field is not zero (a version 1 dump has no header checksum)");
+	}
 	if (h->file_size > size)
 		return tm_err_set(e, EINVAL,
 				  "truncated: header says %" PRIu64 " bytes, file has %zu",
@@ -251,7 +262,7 @@ int dump_parse(struct dump *d, const void *buf, size_t size,
 	    h->header_size > size)
 		return tm_err_set(e, EINVAL, "invalid header_size %" PRIu32,
 				  h->header_size);
-	if (h->reserved0 || h->reserved)
+	if (h->reserved)
 		return tm_err_set(e, EINVAL, "reserved header field is not zero");
 	/* header bytes of a newer (longer) header are ignored */
 	err = parse_sections(d, flags, e);

@@ -204,7 +204,7 @@ int dumpw_open(struct dumpw *w, const char *path,
 	w->hdr.header_size = sizeof(struct tipme_file_header);
 	w->hdr.byte_order = TIPME_BYTE_ORDER_MARK;
 	w->hdr.nr_sections = 0;
-	w->hdr.reserved0 = 0;
+	w->hdr.header_crc32 = 0;
 	w->hdr.file_size = 0;
 	w->hdr.reserved = 0;
 	if (!w->hdr.created_real_ns) {
@@ -326,6 +326,8 @@ int dumpw_commit(struct dumpw *w, struct tm_err *e)
 		return err;
 	w->hdr.file_size = w->off;
 	w->hdr.nr_sections = w->nr_sections;
+	w->hdr.header_crc32 = 0;
+	w->hdr.header_crc32 = tm_crc32(0, &w->hdr, sizeof(w->hdr));
 	err = pwrite_all(w->fd, &w->hdr, sizeof(w->hdr), 0);
 	if (err)
 		return io_error(w, err, "writing", e);

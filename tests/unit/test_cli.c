@@ -317,7 +317,7 @@ static void test_records(void)
 
 static const char info_text[] =
 	"file:     DUMPPATH\n"
-	"format:   version 1, little-endian, 8 sections, 1040 bytes\n"
+	"format:   version 2, little-endian, 8 sections, 1040 bytes\n"
 	"created:  2024-05-01 12:34:56.123456789 UTC\n"
 	"clock:    tsc, 1000000 kHz, 2 clock pairs\n"
 	"flags:    0x2 (env_captured)\n"
@@ -365,7 +365,7 @@ static void test_info(void)
 	tap_ok(ret == 0 &&
 	       python("import sys,json\n"
 		      "d=json.load(sys.stdin)\n"
-		      "assert d[\"version\"]==1 and d[\"tsc_khz\"]==1000000 and d[\"nr_cpus\"]==2\n"
+		      "assert d[\"version\"]==2 and d[\"tsc_khz\"]==1000000 and d[\"nr_cpus\"]==2\n"
 		      "assert d[\"created\"]==\"2024-05-01 12:34:56.123456789 UTC\"\n"
 		      "assert d[\"flag_names\"]==[\"env_captured\"]\n"
 		      "c=d[\"cpus\"]\n"

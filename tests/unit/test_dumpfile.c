@@ -357,6 +357,17 @@ static int rejects(const unsigned char *buf, size_t size, int err, const char *w
 static void put32(unsigned char *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put64(unsigned char *p, uint64_t v) { memcpy(p, &v, 8); }
 
+/* Recompute the header checksum, so a changed field reaches its own check. */
+static void reseal(unsigned char *m)
+{
+	struct tipme_file_header h;
+
+	memcpy(&h, m, sizeof(h));
+	h.header_crc32 = 0;
+	h.header_crc32 = tm_crc32(0, &h, sizeof(h));
+	memcpy(m, &h, sizeof(h));
+}
+
 static void test_reader(void)
 {
 	struct tipme_file_header h;
@@ -397,22 +408,46 @@ static void test_reader(void)
 	put32(m + OFF(version), 0);
 	tap_ok(rejects(m, good_size, -EINVAL, "version 0", 0), "version 0 is refused");
 	RESET();
+	m[OFF(tsc_khz)] ^= 0x01;
+	tap_ok(rejects(m, good_size, -EINVAL, "header checksum mismatch", 0),
+	       "a flipped bit in the clock rate is caught by the header checksum");
+	RESET();
+	put32(m + OFF(nr_cpus), h.nr_cpus + 1);
+	tap_ok(rejects(m, good_size, -EINVAL, "header checksum mismatch", 0),
+	       "a changed CPU count is caught by the header checksum");
+	{
+		struct tm_err e = { "" };
+		struct dump d;
+
+		RESET();
+		put32(m + OFF(version), 1);
+		put32(m + OFF(header_crc32), 0);
+		tap_ok(dump_parse(&d, m, good_size, 0, &e) == 0 && d.hdr.version == 1,
+		       "a version 1 dump (no header checksum) still reads");
+		dump_free(&d);
+		put32(m + OFF(header_crc32), 1);
+		tap_ok(rejects(m, good_size, -EINVAL, "reserved header field", 0),
+		       "version 1: the field must be zero");
+	}
+	RESET();
 	put32(m + OFF(header_size), 60);
+	reseal(m);
 	tap_ok(rejects(m, good_size, -EINVAL, "header_size", 0), "header_size below 64");
 	RESET();
-	put32(m + OFF(reserved0), 1);
-	tap_ok(rejects(m, good_size, -EINVAL, "reserved header field", 0), "reserved0 not zero");
-	RESET();
 	put64(m + OFF(reserved), 1);
+	reseal(m);
 	tap_ok(rejects(m, good_size, -EINVAL, "reserved header field", 0), "reserved not zero");
 	RESET();
 	put32(m + OFF(nr_sections), h.nr_sections - 1);
+	reseal(m);
 	tap_ok(rejects(m, good_size, -EINVAL, "bytes follow the last", 0), "nr_sections too small");
 	RESET();
 	put32(m + OFF(nr_sections), h.nr_sections + 1);
+	reseal(m);
 	tap_ok(rejects(m, good_size, -EINVAL, "header extends past the end", 0), "nr_sections too large");
 	RESET();
 	put32(m + OFF(nr_sections), 0xffffffff);
+	reseal(m);
 	tap_ok(rejects(m, good_size, -EINVAL, "cannot fit", 0), "absurd nr_sections");
 	RESET();
 	put32(m + s1->hdr_off + 20, 1);
@@ -487,7 +522,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(40);
+	tap_plan(43);
 	test_atomic();
 	test_streaming();
 	test_noreplace();

@@ -765,7 +765,11 @@ struct tipme_cpu_stats {
  * that wrote the file; @byte_order tells which.
  */
 #define TIPME_FILE_MAGIC	"TIPMEDMP"
-#define TIPME_FILE_VERSION	1
+/*
+ * Version 2 added @header_crc32 (version 1 had a zero there).  Readers
+ * accept every version up to theirs.
+ */
+#define TIPME_FILE_VERSION	2
 #define TIPME_BYTE_ORDER_MARK	0x01020304U
 
 /* struct tipme_file_header.flags */
@@ -784,7 +788,8 @@ struct tipme_cpu_stats {
  * @clock_source: enum tipme_clock_source
  * @nr_cpus: number of possible CPUs on the recording machine
  * @nr_sections: sections that follow
- * @reserved0: zero
+ * @header_crc32: CRC-32 of the sizeof(struct tipme_file_header) bytes of
+ *                the header with this field zero (version >= 2)
  * @file_size: total bytes of the file, to detect truncation
  * @created_real_ns: CLOCK_REALTIME when the dump was written
  * @reserved: zero
@@ -799,7 +804,7 @@ struct tipme_file_header {
 	__u32 clock_source;
 	__u32 nr_cpus;
 	__u32 nr_sections;
-	__u32 reserved0;
+	__u32 header_crc32;
 	__u64 file_size;
 	__u64 created_real_ns;
 	__u64 reserved;
