@@ -16,6 +16,7 @@
 
 #include "ctlproto.h"
 #include "incident.h"
+#include "incident_path.h"
 #include "json.h"
 
 /* "a/b" into @buf; -ENAMETOOLONG rather than a truncated path. */
@@ -130,7 +131,7 @@ static int write_meta(const char *dir, const struct tnl_trigger_event *ev,
 	FILE *f;
 	int fd;
 
-	if (pjoin(path, sizeof(path), dir, "meta.json"))
+	if (pjoin(path, sizeof(path), dir, TIPME_INCIDENT_META))
 		return tm_err_set(e, ENAMETOOLONG, "%s: path too long", dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
@@ -154,7 +155,7 @@ static int write_meta(const char *dir, const struct tnl_trigger_event *ev,
 	jw_obj_end(&w);
 	jw_key(&w, "kernel_dump");
 	jw_obj_begin(&w);
-	jw_kstr(&w, "file", "kernel.dump");
+	jw_kstr(&w, "file", TIPME_INCIDENT_KERNEL_DUMP);
 	jw_ku64(&w, "record_bytes", ds->bytes);
 	jw_ku64(&w, "subbufs", ds->subbufs);
 	jw_ku64(&w, "discarded_subbufs", ds->discarded);
@@ -249,7 +250,7 @@ int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 	rm_tree(tmp);
 	if (mkdir(tmp, 0700))
 		return tm_err_set(e, errno, "%s: %s", tmp, strerror(errno));
-	pjoin(path, sizeof(path), tmp, "kernel.dump");	/* fits: tmp did */
+	pjoin(path, sizeof(path), tmp, TIPME_INCIDENT_KERNEL_DUMP);	/* fits: tmp did */
 	err = tnl_dump_to_file(t, path, cfg->syms, ds, e);
 	if (!err)
 		err = write_meta(tmp, ev, ds, utc, e);

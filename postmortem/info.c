@@ -39,13 +39,14 @@ static void usage(FILE *f, const char *prog)
 		"Usage: tipme %s [--json] DUMP\n"
 		"Summarise a dump file: header, records and losses per CPU, the time\n"
 		"window all CPUs cover, record types, system and module parameters.\n"
-		"Times are CLOCK_MONOTONIC seconds.\n"
+		"Times are CLOCK_MONOTONIC seconds.  DUMP is a dump file or an incident\n"
+		"directory (its kernel.dump is read).\n"
 		"\n"
 		"  -j, --json   print one JSON object instead of text\n"
 		"  -h, --help   show this help\n"
 		"\n"
 		"EXAMPLES\n"
-		"  tipme %s /var/lib/tipme/dump-20240501-123456.tipme\n"
+		"  tipme %s /var/lib/tipme/incidents/20240501T123456Z-7\n"
 		"  tipme %s --json dump.tipme | python3 -m json.tool\n",
 		prog, prog, prog);
 }

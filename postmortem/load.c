@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "incident_path.h"
 #include "pm.h"
 #include "instr.h"
 
@@ -301,11 +302,16 @@ int pm_open(struct pm_dump *pm, const char *path, unsigned int flags,
 
 	memset(pm, 0, sizeof(*pm));
 	pm->path = path;
-	err = dump_load(&pm->d, path, flags, e);
+	err = incident_member(path, TIPME_INCIDENT_KERNEL_DUMP, "kernel dump",
+			      &pm->path_buf, e);
+	if (err)
+		return err;
+	pm->path = pm->path_buf;
+	err = dump_load(&pm->d, pm->path, flags, e);
 	if (!err)
 		err = load_sections(pm, e);
 	if (err)
-		tm_err_prefix(e, "%s", path);
+		tm_err_prefix(e, "%s", pm->path);
 	return err;
 }
 
@@ -320,6 +326,7 @@ void pm_close(struct pm_dump *pm)
 		free(pm->cpus[i].secs);
 	free(pm->cpus);
 	pm_instr_free(pm);
+	free(pm->path_buf);
 	memset(pm, 0, sizeof(*pm));
 }
 

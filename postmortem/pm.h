@@ -65,7 +65,9 @@ struct pm_text {
 
 /**
  * struct pm_dump - an opened dump
- * @path: file name given to pm_open(), for messages ("" for memory)
+ * @path: the file read (for an incident directory, its kernel.dump), for
+ *        messages ("" for memory)
+ * @path_buf: @path's storage when opened from a file
  * @d: the validated file
  * @rt: record types indexed by number
  * @have_rectypes: the dump has a record-type table
@@ -83,6 +85,7 @@ struct pm_text {
  */
 struct pm_dump {
 	const char *path;
+	char *path_buf;
 	struct dump d;
 	struct pm_rectype rt[PM_NR_TYPES];
 	int have_rectypes;
@@ -102,7 +105,7 @@ struct pm_dump {
 /**
  * pm_open() - load a dump file and check its metadata sections
  * @pm: result; release with pm_close() (also after a failure)
- * @path: file name
+ * @path: file name, or an incident directory (its kernel.dump is read)
  * @flags: DUMP_* (DUMP_NO_CRC for fuzzing)
  * @e: error message
  *

@@ -21,6 +21,7 @@ static void usage(FILE *f, const char *prog)
 		"Print the records of a dump file, one per line, in time order across\n"
 		"CPUs.  Times are CLOCK_MONOTONIC seconds.  Lost sub-buffers are shown\n"
 		"as LOST lines for every selected CPU, whatever --pid and --type say.\n"
+		"DUMP is a dump file or an incident directory (its kernel.dump).\n"
 		"\n"
 		"  -c, --cpu N       only CPU N (repeat for more)\n"
 		"  -p, --pid P       only records involving thread P: switched out or\n"

@@ -338,8 +338,9 @@ static const char usage_text[] =
 	"  who held it), blocked (where, and who woke it, analysed in turn).\n"
 	"  Default interval: the WINDOW ms (2000) before the dump's trigger, or\n"
 	"  before its end if it has none.  Times are CLOCK_MONOTONIC seconds.\n"
+	"  DUMP is a dump file or an incident directory (its kernel.dump).\n"
 	"EXAMPLES\n"
-	"  tipme why --pid 4242 incident/kernel.dump\n"
+	"  tipme why --pid 4242 /var/lib/tipme/incidents/20240501T123456Z-7\n"
 	"  tipme why --pid 4242 --from 1203.5 --to 1204.3 --depth 2 kernel.dump\n";
 
 int pm_cmd_why(int argc, char **argv)

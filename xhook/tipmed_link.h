@@ -18,9 +18,10 @@
 #include <stdint.h>
 
 #include "ctlproto.h"
+#include "incident_path.h"
 #include "xhook.h"
 
-#define TL_XDUMP_NAME	"xhook.dump"	/* the file's name in an incident */
+#define TL_XDUMP_NAME	TIPME_INCIDENT_X_DUMP	/* the file's name in an incident */
 #define TL_REQUEST_MS	60000		/* a request tipmed does not answer fails */
 
 /* ---- the SUBSCRIBE connection (main thread only) ----------------------- */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "incident_path.h"
 #include "xdump_read.h"
 
 #define XDUMP_MAX_SECTIONS	4096
@@ -608,15 +609,24 @@ int xdump_print_file(const char *path, int json, FILE *out, FILE *errf)
 {
 	struct xdump d;
 	struct stat sb;
-	char err[256];
+	struct tm_err e;
+	char err[256], *file;
 	uint8_t *buf = NULL;
 	size_t got = 0;
 	int fd, ret;
 
+	ret = incident_member(path, TIPME_INCIDENT_X_DUMP,
+			      "X dump (tipme-xhook was not running)", &file, &e);
+	if (ret) {
+		fprintf(errf, "%s\n", e.msg);
+		return ret;
+	}
+	path = file;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		fprintf(errf, "%s: %s\n", path, strerror(-ret));
+		free(file);
 		return ret;
 	}
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
@@ -651,6 +661,7 @@ int xdump_print_file(const char *path, int json, FILE *out, FILE *errf)
 out:
 	free(buf);
 	close(fd);
+	free(file);
 	return ret;
 }
 
@@ -671,8 +682,9 @@ int xdump_main(int argc, char **argv)
 			       "Print an X dump written by tipme-xhook: one line per record\n"
 			       "(monotonic time in s, lateness in ms, client pid and command,\n"
 			       "kind, request or event name, sequence, length, XID, op-size).\n"
+			       "DUMP is an X dump or an incident directory (its xhook.dump).\n"
 			       "EXAMPLES\n"
-			       "  tipme xrecords /var/lib/tipme/incidents/INCIDENT/xhook.dump | less\n"
+			       "  tipme xrecords /var/lib/tipme/incidents/INCIDENT | less\n"
 			       "  tipme xrecords --json xhook.dump > records.json\n",
 			       prog);
 			return 0;

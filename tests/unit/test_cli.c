@@ -465,6 +465,43 @@ static void test_errors(void)
 	}
 }
 
+/* An incident directory stands for its kernel.dump (and xhook.dump). */
+static void test_incident_dir(void)
+{
+	char inc[100], cmd[600], save[200], *want;
+	int ret;
+
+	snprintf(inc, sizeof(inc), "%.60s/incident-7", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp %s %s/kernel.dump", inc, dump, inc);
+	if (system(cmd) != 0) {
+		tap_ok(0, "set up an incident directory");
+		return;
+	}
+	snprintf(save, sizeof(save), "%s", dump);
+	ret = run_cmd(pm_cmd_info, "info DUMP");
+	want = strdup(out_text);
+	snprintf(dump, sizeof(dump), "%.100s/", inc);	/* a trailing slash too */
+	ret = run_cmd(pm_cmd_info, "info DUMP");
+	tap_ok(ret == 0 && strstr(out_text, "format:") && strstr(want, "format:") &&
+	       !strcmp(strstr(out_text, "format:"), strstr(want, "format:")) &&
+	       strstr(out_text, "incident-7/kernel.dump\n"),
+	       "info INCIDENT_DIR reads its kernel.dump");
+	free(want);
+	ret = run_cmd(pm_cmd_records, "records --pid 208 DUMP");
+	tap_ok(ret == 0 && count_lines(out_text) > 0, "records INCIDENT_DIR too");
+	snprintf(dump, sizeof(dump), "%s", dir);
+	ret = run_cmd(pm_cmd_info, "info DUMP");
+	tap_ok(ret == 1 && strstr(err_text, "a directory without kernel.dump"),
+	       "a directory that is no incident: exit 1, \"%.*s\"",
+	       (int)strcspn(err_text, "\n"), err_text);
+	snprintf(dump, sizeof(dump), "%s", inc);
+	ret = getenv("TIPME_CLI") ? run_cli(getenv("TIPME_CLI"), "xrecords DUMP") : -1;
+	tap_ok(ret == 1 && strstr(err_text, "without its X dump (tipme-xhook was not running)"),
+	       "xrecords on an incident without an X dump says so: \"%.*s\"",
+	       (int)strcspn(err_text, "\n"), err_text);
+	snprintf(dump, sizeof(dump), "%s", save);
+}
+
 static void test_main(void)
 {
 	const char *cli = getenv("TIPME_CLI");
@@ -517,12 +554,13 @@ int main(int argc, char **argv)
 	snprintf(dump, sizeof(dump), "%s/golden.tipme", dir);
 	snprintf(out_path, sizeof(out_path), "%s/out", dir);
 	snprintf(err_path, sizeof(err_path), "%s/err", dir);
-	tap_plan(25);
+	tap_plan(29);
 	err = write_golden(dump, &e);
 	tap_ok(!err, "write the golden dump%s%s", err ? ": " : "", e.msg);
 	test_records();
 	test_info();
 	test_errors();
+	test_incident_dir();
 	test_main();
 	free(out_text);
 	free(err_text);
