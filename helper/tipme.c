@@ -35,6 +35,7 @@ static const struct subcmd subcmds[] = {
 	{ "ps",      pm_cmd_ps,      "list a dump's exec table: processes seen, argv, exits" },
 	{ "cost",    pm_cmd_cost,    "the recorder's own cost in an interval of a dump" },
 	{ "why",     pm_cmd_why,     "where a thread's time went, and whom it waited for" },
+	{ "latency", pm_cmd_latency, "how long each key and button press took, and why" },
 	{ "xrecords", xdump_main,    "print an X dump (tipme-xhook's xhook.dump) as text or JSON" },
 };
 

@@ -7,3 +7,5 @@ PM_OBJS += $(B)/postmortem/instr_load.o $(B)/postmortem/instr_fmt.o \
 	$(B)/postmortem/instr_cost.o
 # Rebuilt thread states and the analyses on them
 PM_OBJS += $(B)/postmortem/state.o $(B)/postmortem/why.o
+# Input latency joins the X dump (tipme-xhook's reader) to the kernel's
+PM_OBJS += $(B)/postmortem/latency.o $(B)/xhook/xdump_read.o

@@ -605,9 +605,8 @@ int xdump_print(FILE *out, const struct xdump *d, int json)
 	return ferror(out) ? -EIO : 0;
 }
 
-int xdump_print_file(const char *path, int json, FILE *out, FILE *errf)
+int xdump_load(const char *path, struct xdump *d, uint8_t **bufp, FILE *errf)
 {
-	struct xdump d;
 	struct stat sb;
 	struct tm_err e;
 	char err[256], *file;
@@ -615,6 +614,7 @@ int xdump_print_file(const char *path, int json, FILE *out, FILE *errf)
 	size_t got = 0;
 	int fd, ret;
 
+	*bufp = NULL;
 	ret = incident_member(path, TIPME_INCIDENT_X_DUMP,
 			      "X dump (tipme-xhook was not running)", &file, &e);
 	if (ret) {
@@ -652,16 +652,30 @@ int xdump_print_file(const char *path, int json, FILE *out, FILE *errf)
 		}
 		got += (size_t)n;
 	}
-	ret = xdump_parse(buf, got, &d, err, sizeof(err));
-	if (ret) {
+	ret = xdump_parse(buf, got, d, err, sizeof(err));
+	if (ret)
 		fprintf(errf, "%s: malformed X dump: %s\n", path, err);
-		goto out;
-	}
-	ret = xdump_print(out, &d, json);
 out:
-	free(buf);
+	if (ret)
+		free(buf);
+	else
+		*bufp = buf;
 	close(fd);
 	free(file);
+	return ret;
+}
+
+int xdump_print_file(const char *path, int json, FILE *out, FILE *errf)
+{
+	struct xdump d;
+	uint8_t *buf;
+	int ret;
+
+	ret = xdump_load(path, &d, &buf, errf);
+	if (ret)
+		return ret;
+	ret = xdump_print(out, &d, json);
+	free(buf);
 	return ret;
 }
 

@@ -56,6 +56,17 @@ const char *xdump_op_name(const struct xdump *d, const struct tipme_x11_rec *r,
 int xdump_print(FILE *out, const struct xdump *d, int json);
 
 /**
+ * xdump_load() - read and check an X dump
+ * @path: the dump file, or an incident directory (its xhook.dump)
+ * @d: the parsed dump; it points into *@bufp
+ * @bufp: set to the file's bytes (free() them when done with @d)
+ * @errf: where to say what is wrong
+ *
+ * Return: 0, or a negative errno (-EINVAL: malformed dump).
+ */
+int xdump_load(const char *path, struct xdump *d, uint8_t **bufp, FILE *errf);
+
+/**
  * xdump_print_file() - read DUMP and print it as text or JSON
  * @path: the dump file
  * @json: nonzero for JSON

@@ -15,8 +15,7 @@ TESTS += $(UNIT_BINS) $(UNIT_CLI)
 $(B)/tests/unit/test_%: $(B)/tests/unit/test_%.o $(UNIT_COMMON) $(PM_OBJS) $(LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
-$(UNIT_CLI): $(B)/helper/tipme.o $(B)/tests/unit/ctl_stub.o $(PM_OBJS) $(LIB_OBJS) \
-	     $(B)/xhook/xdump_read.o
+$(UNIT_CLI): $(B)/helper/tipme.o $(B)/tests/unit/ctl_stub.o $(PM_OBJS) $(LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 .PHONY: unit-tests

@@ -14,6 +14,12 @@
  *   xhook-testclient bench N          N PolyPoint + NoOperation pairs with a
  *                                     round trip every 1000; prints "ns TOTAL"
  *   xhook-testclient rtt N            N GetInputFocus round trips; "ns TOTAL"
+ *   xhook-testclient slow MS N        a window taking key and button presses:
+ *                                     prints "window WID", then for each of N
+ *                                     presses "press T0" (CLOCK_MONOTONIC ns on
+ *                                     receipt), sleeps MS ms (nanosleep), does
+ *                                     a round trip and draws, "done T1" just
+ *                                     before it waits for the next event
  *
  * Every mode prints "pid PID" first.
  */
@@ -174,6 +180,34 @@ int main(int argc, char **argv)
 		}
 		round_trip(c);
 		printf("ns %llu\n", (unsigned long long)(now_ns() - t0));
+	} else if (!strcmp(argv[1], "slow") && argc == 4) {
+		long ms = atol(argv[2]), n = atol(argv[3]), i = 0;
+		struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
+		uint32_t mask = XCB_EVENT_MASK_KEY_PRESS | XCB_EVENT_MASK_BUTTON_PRESS;
+		xcb_generic_event_t *ev;
+
+		w = make_window(c, s, &gc, 1);
+		xcb_change_window_attributes(c, w, XCB_CW_EVENT_MASK, &mask);
+		round_trip(c);
+		printf("window %u\n", w);
+		fflush(stdout);
+		while (i < n && (ev = xcb_wait_for_event(c))) {
+			uint8_t type = ev->response_type & 0x7f;
+
+			free(ev);
+			if (type != XCB_KEY_PRESS && type != XCB_BUTTON_PRESS)
+				continue;
+			printf("press %llu\n", (unsigned long long)now_ns());
+			fflush(stdout);
+			nanosleep(&d, NULL);	/* the slow handler */
+			round_trip(c);
+			xcb_poly_fill_rectangle(c, w, gc, 1,
+						&(xcb_rectangle_t){ 10, 10, 50, 50 });
+			xcb_flush(c);
+			i++;
+			printf("done %llu\n", (unsigned long long)now_ns());
+			fflush(stdout);
+		}
 	} else if (!strcmp(argv[1], "rtt") && argc == 3) {
 		long n = atol(argv[2]), i;
 		uint64_t t0 = now_ns();

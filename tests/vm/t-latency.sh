@@ -1,0 +1,130 @@
+#!/bin/bash
+# vm: timeout=300
+# tipme latency: a client under Xvfb that takes 300 ms (a nanosleep, then a
+# round trip and a drawing) to handle each press.  One button press and one
+# key press (XTEST: real device events in the server), a trigger, and
+# `tipme latency INCIDENT` must find both presses, name the client, end each
+# handling where the client itself says it went back to waiting (within a
+# few ms), and name the 300 ms nanosleep as the longest block -- not the
+# round trip's wait in poll(), which is part of the handling.
+. "$TIPME_SRC/tests/lib/tap.sh"
+cd "$TIPME_SRC" || exit 1
+B=$TIPME_SRC/build
+out=$TIPME_OUT
+inc=/tmp/incidents
+sock=/tmp/tipmed.sock
+wait_for() {
+	local limit=$1 i
+	shift
+	for ((i = 0; i < limit * 20; i++)); do "$@" && return 0; sleep 0.05; done
+	return 1
+}
+log_has() { [ "$(grep -c -- "$1" "$out/xhook.log")" -ge "${2:-1}" ]; }
+slow_has() { [ "$(grep -c "^$1 " "$out/slow.out")" -ge "$2" ]; }
+x_up() { xdpyinfo > /dev/null 2>&1; }
+focused() { [ "$(xdotool getwindowfocus 2>/dev/null)" = "$1" ]; }
+
+for p in Xvfb xdotool xdpyinfo; do
+	command -v "$p" > /dev/null || { tap_skip "tipme latency" "$p not installed"; tap_done; }
+done
+
+[ -x "$B/xhook-testclient" ] || { tap_fail "build/xhook-testclient exists (make xhook-tests)"; tap_done; }
+
+tap_check "insmod" insmod module/tipme.ko || tap_done
+"$B"/tipmed -d "$inc" -s "$sock" > "$out/tipmed.log" 2>&1 &
+TIPMED=$!
+wait_for 20 grep -q 'connected to tipme.ko' "$out/tipmed.log"
+tap_cmp "tipmed is up" "$?" -eq 0
+export DISPLAY=:5
+Xvfb :5 -nolisten tcp -screen 0 800x600x24 > "$out/xvfb.log" 2>&1 &
+XVFB=$!
+wait_for 60 x_up
+tap_cmp "Xvfb is up" "$?" -eq 0
+"$B"/tipme-xhook -v --tipmed "$sock" -t 120 > "$out/xhook.log" 2>&1 &
+XHOOK=$!
+wait_for 60 log_has "subscribed to tipmed"
+tap_cmp "tipme-xhook subscribed to tipmed" "$?" -eq 0
+
+"$B"/xhook-testclient slow 300 5 > "$out/slow.out" 2>&1 &
+SLOW=$!
+wait_for 30 slow_has window 1
+win=$(awk '$1 == "window" { print $2 }' "$out/slow.out")
+tap_check "the slow client has a window ($win)" test -n "$win"
+xdotool mousemove --window "$win" 50 50 click 1
+wait_for 30 slow_has done 1
+tap_cmp "it handled the button press" "$?" -eq 0
+xdotool windowfocus "$win"
+wait_for 20 focused "$win"
+xdotool key a
+wait_for 30 slow_has done 2
+tap_cmp "it handled the key press" "$?" -eq 0
+# The client is back in xcb_wait_for_event() once it printed "done"; the
+# trigger comes after that, so the dump holds the return to waiting.
+"$B"/tipme trigger > /dev/null
+wait_for 60 log_has "stored xhook.dump"
+tap_cmp "the incident got tipme-xhook's dump" "$?" -eq 0
+incident=$(find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort | tail -n 1)
+tap_check "the incident holds kernel.dump and xhook.dump" \
+	test -s "$incident/kernel.dump" -a -s "$incident/xhook.dump"
+
+cp -r "$incident" "$out/incident"	# for a look afterwards (and the ASan run)
+"$B"/tipme latency --json "$incident" > "$out/latency.json" 2> "$out/latency.err"
+tap_cmp "tipme latency --json INCIDENT succeeds" "$?" -eq 0
+python3 - "$out/latency.json" "$out/slow.out" "$SLOW" > "$out/latency.tap" <<'PY' 
+import json, sys
+d = json.load(open(sys.argv[1]))
+truth = [l.split() for l in open(sys.argv[2])]
+press = [int(v) for k, v in truth if k == "press"]
+done = [int(v) for k, v in truth if k == "done"]
+pid = int(sys.argv[3])
+mine = [e for e in d["events"] if e["pid"] == pid]
+n = 0
+def check(ok, what):
+    global n
+    n += 1
+    print("%sok %d - %s" % ("" if ok else "not ", n, what))
+check([e["event"] for e in mine] == ["button_press", "key_press"],
+      "both presses are found and given to the slow client: %s"
+      % [(e["event"], e["result"]) for e in mine])
+for e, p, t in zip(mine, press, done):
+    lat = e.get("latency_ns", 0) / 1e6
+    truth_ms = (t - e["press_mono_ns"]) / 1e6
+    check(e["result"] == "handled", "%s: handled (%s)" % (e["event"], e["result"]))
+    check(e["press_mono_ns"] <= p, "%s: the device event (%d) precedes the client's receipt (%d)"
+          % (e["event"], e["press_mono_ns"], p))
+    check(abs(e.get("end_mono_ns", 0) - t) < 10e6,
+          "%s: the handling ends where the client went back to waiting: %.1f ms vs %.1f ms"
+          % (e["event"], lat, truth_ms))
+    check(lat >= 300, "%s: at least the 300 ms the handler slept: %.1f ms" % (e["event"], lat))
+    lb = e.get("longest_block", {})
+    site = lb.get("site", [])
+    check(any("nanosleep" in f for f in site) and abs(lb.get("ns", 0) / 1e6 - 300) < 20,
+          "%s: the longest block is the nanosleep, ~300 ms: %.1f ms in %s"
+          % (e["event"], lb.get("ns", 0) / 1e6, " <- ".join(site)))
+    check(e["blocked_ns"] + e["running_ns"] + e["runnable_ns"] + e["unknown_ns"]
+          == e["latency_ns"], "%s: running + runnable + blocked add up to the latency"
+          % e["event"])
+check(d.get("slowest_press_mono_ns") in [e["press_mono_ns"] for e in mine],
+      "the slowest press is one of the slow client's")
+print("1..%d" % n)
+PY
+tap_merge "$out/latency.tap"
+"$B"/tipme latency "$incident" > "$out/latency.txt" 2>&1
+tap_check "the text output names the client and suggests tipme why" \
+	grep -q "tipme why --pid $SLOW --from" "$out/latency.txt"
+sed 's/^/# /' "$out/latency.txt"
+
+mkdir -p /tmp/kernel-only
+cp "$incident/kernel.dump" /tmp/kernel-only/
+"$B"/tipme latency /tmp/kernel-only > /dev/null 2> "$out/noX.err"
+tap_cmp "an incident without an X dump: exit 1" "$?" -eq 1
+tap_check "and says the X dump is missing" grep -q "without its X dump" "$out/noX.err"
+"$B"/tipme latency --min-ms x "$incident" > /dev/null 2>&1
+tap_cmp "a bad --min-ms: exit 2" "$?" -eq 2
+
+kill "$SLOW" "$XHOOK" "$TIPMED"
+wait "$SLOW" "$XHOOK" "$TIPMED" 2> /dev/null
+kill "$XVFB"
+wait "$XVFB"
+tap_check "rmmod" rmmod tipme
+tap_done
