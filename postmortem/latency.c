@@ -9,8 +9,8 @@
  * server sent that client replies; the kernel dump says what the client's
  * thread did meanwhile.  The client is waiting for input again when its
  * thread blocks in poll/select/epoll and no reply reaches it during that
- * sleep (a sleep ended by a reply is a round trip inside the handling,
- * e.g. xcb_wait_for_reply()).
+ * sleep, on any of the process's connections (a sleep ended by a reply is
+ * a round trip inside the handling, e.g. xcb_wait_for_reply()).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -102,21 +102,58 @@ static int waits_for_input(const struct lat_ctx *c, const struct pm_seg *s)
 	return 0;
 }
 
-/* Did the server send @client a reply between @from and @to? */
-static int reply_between(const struct lat_ctx *c, uint32_t client,
-			 int64_t from, int64_t to)
+static int cmp_i64(const void *a, const void *b)
 {
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The times of the replies the server sent to process @pid, on any of its
+ * connections (a toolkit may keep more than one), sorted; NULL if none.
+ */
+static int64_t *process_replies(const struct lat_ctx *c, uint32_t pid,
+				size_t *n)
+{
+	struct tipme_x11_client cl;
 	struct tipme_x11_rec r;
+	int64_t *t = NULL;
 	uint32_t i;
 
+	*n = 0;
 	for (i = 0; i < c->x->recs.count; i++) {
 		xdump_rec(c->x, i, &r);
-		if (r.kind == TIPME_X11_REPLY && r.client == client &&
-		    (int64_t)r.time_ns >= from - X_SLOP_NS &&
-		    (int64_t)r.time_ns <= to + X_SLOP_NS)
-			return 1;
+		if (r.kind != TIPME_X11_REPLY ||
+		    xdump_client_by_id(c->x, r.client, &cl) || cl.pid != pid)
+			continue;
+		if (!t) {
+			t = malloc(sizeof(*t) * c->x->recs.count);
+			if (!t)
+				return NULL;
+		}
+		t[(*n)++] = (int64_t)r.time_ns;
 	}
-	return 0;
+	if (t)
+		qsort(t, *n, sizeof(*t), cmp_i64);
+	return t;
+}
+
+/* Is one of the sorted @t[@n] inside [@from, @to] (give or take X's ms)? */
+static int reply_between(const int64_t *t, size_t n, int64_t from, int64_t to)
+{
+	size_t lo = 0, hi = n;
+
+	from -= X_SLOP_NS;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t[mid] < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && t[lo] <= to + X_SLOP_NS;
 }
 
 static int64_t overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
@@ -127,16 +164,18 @@ static int64_t overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
 }
 
 /* Where the handling of @ev ended, and where its time went. */
-static void follow(const struct lat_ctx *c, struct lat_event *ev,
-		   uint32_t client)
+static void follow(const struct lat_ctx *c, struct lat_event *ev)
 {
 	const struct pm_thread *t = pm_state_thread(c->st, ev->pid);
-	size_t j;
+	size_t j, nrep;
+	int64_t *rep;
 
 	if (!t || !t->nsegs) {
 		ev->result = LAT_NO_THREAD;
 		return;
 	}
+	/* Out of memory only costs the round-trip distinction. */
+	rep = process_replies(c, ev->pid, &nrep);
 	ev->result = LAT_UNFINISHED;
 	ev->end_ns = c->dump_end_ns;
 	for (j = 0; j < t->nsegs; j++) {
@@ -146,12 +185,13 @@ static void follow(const struct lat_ctx *c, struct lat_event *ev,
 		/* X's millisecond stamp may be up to 1 ms before the truth */
 		if (s0 <= ev->delivered_ns + X_SLOP_NS)
 			continue;
-		if (waits_for_input(c, s) && !reply_between(c, client, s0, s1)) {
+		if (waits_for_input(c, s) && !reply_between(rep, nrep, s0, s1)) {
 			ev->result = LAT_HANDLED;
 			ev->end_ns = s0;
 			break;
 		}
 	}
+	free(rep);
 	for (j = 0; j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
 		int64_t part = overlap(mono(c, s->start), mono(c, s->end),
@@ -221,7 +261,7 @@ static size_t collect(const struct lat_ctx *c, struct lat_event *evs)
 		ev->pid = cl.pid;
 		memcpy(ev->comm, cl.comm, sizeof(ev->comm));
 		ev->comm[sizeof(ev->comm) - 1] = '\0';
-		follow(c, ev, q.client);
+		follow(c, ev);
 	}
 	return n;
 }

@@ -24,7 +24,7 @@ $(B)/xhook-unit: $(B)/xhook/tests/xhook_unit.o $(XHOOK_CORE_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ -lpthread
 
 $(XHOOK_TEST_CLIENT): $(B)/xhook/tests/testclient.o
-	$(CC) $(LDFLAGS) -o $@ $^ $(XCB_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(XCB_LIBS) -lpthread
 
 PROGS += $(B)/tipme-xhook
 TESTS += $(B)/xhook-unit

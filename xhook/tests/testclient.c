@@ -17,12 +17,15 @@
  *   xhook-testclient slow MS N        a window taking key and button presses:
  *                                     prints "window WID", then for each of N
  *                                     presses "press T0" (CLOCK_MONOTONIC ns on
- *                                     receipt), sleeps MS ms (nanosleep), does
- *                                     a round trip and draws, "done T1" just
- *                                     before it waits for the next event
+ *                                     receipt), does a round trip that a
+ *                                     server grab (a second connection, let
+ *                                     go by a thread) holds up 200 ms, sleeps
+ *                                     MS ms (nanosleep) and draws; "done T1"
+ *                                     just before it waits for the next event
  *
  * Every mode prints "pid PID" first.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +45,18 @@ static uint64_t now_ns(void)
 static void round_trip(xcb_connection_t *c)
 {
 	free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL));
+}
+
+/* Release @arg's (a connection's) server grab 200 ms from now. */
+static void *ungrab_later(void *arg)
+{
+	xcb_connection_t *g = arg;
+	struct timespec d = { 0, 200 * 1000000L };
+
+	nanosleep(&d, NULL);
+	xcb_ungrab_server(g);
+	xcb_flush(g);
+	return NULL;
 }
 
 static xcb_window_t make_window(xcb_connection_t *c, xcb_screen_t *s,
@@ -184,7 +199,9 @@ int main(int argc, char **argv)
 		long ms = atol(argv[2]), n = atol(argv[3]), i = 0;
 		struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
 		uint32_t mask = XCB_EVENT_MASK_KEY_PRESS | XCB_EVENT_MASK_BUTTON_PRESS;
+		xcb_connection_t *grabber = xcb_connect(NULL, NULL);
 		xcb_generic_event_t *ev;
+		pthread_t th;
 
 		w = make_window(c, s, &gc, 1);
 		xcb_change_window_attributes(c, w, XCB_CW_EVENT_MASK, &mask);
@@ -199,8 +216,19 @@ int main(int argc, char **argv)
 				continue;
 			printf("press %llu\n", (unsigned long long)now_ns());
 			fflush(stdout);
-			nanosleep(&d, NULL);	/* the slow handler */
+			/*
+			 * A round trip the server answers only 200 ms later
+			 * (another connection holds a server grab meanwhile):
+			 * the wait for its reply in poll() is part of the
+			 * handling.  Then the slow part.
+			 */
+			xcb_grab_server(grabber);
+			round_trip(grabber);
+			if (pthread_create(&th, NULL, ungrab_later, grabber))
+				return 1;
 			round_trip(c);
+			pthread_join(th, NULL);
+			nanosleep(&d, NULL);
 			xcb_poly_fill_rectangle(c, w, gc, 1,
 						&(xcb_rectangle_t){ 10, 10, 50, 50 });
 			xcb_flush(c);
