@@ -4,6 +4,7 @@
 
 #include "format.h"
 #include "instr.h"
+#include "state.h"
 
 const char *pm_task_name(const struct pm_dump *pm, uint32_t pid, uint64_t ts)
 {
@@ -235,4 +236,31 @@ void pm_json_event(struct jw *w, const struct pm_dump *pm,
 		break;
 	}
 	jw_obj_end(w);
+}
+
+void pm_print_seg_site(FILE *f, const struct pm_dump *pm,
+		       const struct pm_seg *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nsite; i++) {
+		const char *n = pm_sym_name(pm, s->site[i], NULL);
+
+		fprintf(f, "%s%s", i ? " <- " : " in ", n ? n : "?");
+	}
+}
+
+void pm_json_seg_site(struct jw *w, const struct pm_dump *pm,
+		      const struct pm_seg *s)
+{
+	uint32_t i;
+
+	jw_key(w, "site");
+	jw_arr_begin(w);
+	for (i = 0; i < s->nsite; i++) {
+		const char *n = pm_sym_name(pm, s->site[i], NULL);
+
+		jw_str(w, n ? n : "?");
+	}
+	jw_arr_end(w);
 }

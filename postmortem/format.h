@@ -26,6 +26,29 @@
  */
 const char *pm_task_name(const struct pm_dump *pm, uint32_t pid, uint64_t ts);
 
+struct pm_seg;
+
+/**
+ * pm_print_seg_site() - " in f <- g <- h": where a blocked stretch slept
+ * @f: output
+ * @pm: the dump (its symbols)
+ * @s: the stretch (struct pm_seg, state.h)
+ *
+ * Function names only, innermost first; nothing for a stretch without a
+ * site.
+ */
+void pm_print_seg_site(FILE *f, const struct pm_dump *pm,
+		       const struct pm_seg *s);
+
+/**
+ * pm_json_seg_site() - the same as a "site" member: an array of names
+ * @w: JSON writer, inside an object
+ * @pm: the dump
+ * @s: the stretch
+ */
+void pm_json_seg_site(struct jw *w, const struct pm_dump *pm,
+		      const struct pm_seg *s);
+
 /**
  * pm_fmt_task() - "207", or "bash:207" once names are known
  * @pm: the dump

@@ -21,6 +21,7 @@
 
 #include "../xhook/xdump_read.h"
 #include "commands.h"
+#include "format.h"
 #include "instr.h"
 #include "json.h"
 #include "state.h"
@@ -156,13 +157,6 @@ static int reply_between(const int64_t *t, size_t n, int64_t from, int64_t to)
 	return lo < n && t[lo] <= to + X_SLOP_NS;
 }
 
-static int64_t overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
-{
-	int64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
-
-	return hi > lo ? hi - lo : 0;
-}
-
 /* Where the handling of @ev ended, and where its time went. */
 static void follow(const struct lat_ctx *c, struct lat_event *ev)
 {
@@ -194,8 +188,8 @@ static void follow(const struct lat_ctx *c, struct lat_event *ev)
 	free(rep);
 	for (j = 0; j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
-		int64_t part = overlap(mono(c, s->start), mono(c, s->end),
-				       ev->press_ns, ev->end_ns);
+		int64_t part = pm_seg_overlap(c->pm, s, ev->press_ns,
+					      ev->end_ns);
 
 		if (!part)
 			continue;
@@ -238,20 +232,20 @@ static size_t collect(const struct lat_ctx *c, struct lat_event *evs)
 		ev->press_ns = (int64_t)r.time_ns;
 		ev->code = r.major;
 		ev->result = LAT_NOT_DELIVERED;
+		n++;
 		for (j = i + 1; j < c->x->recs.count; j++) {
 			xdump_rec(c->x, j, &q);
-			if ((int64_t)q.time_ns > ev->press_ns + DELIVERY_LIMIT_NS)
+			if ((int64_t)q.time_ns > ev->press_ns + DELIVERY_LIMIT_NS) {
+				j = c->x->recs.count;
 				break;
+			}
 			if (q.kind == TIPME_X11_EVENT && q.major == r.major &&
 			    q.client != TIPME_X11_CLIENT_SERVER &&
 			    !(q.flags & TIPME_X11_REC_SEND_EVENT))
 				break;
 		}
-		n++;
-		if (j >= c->x->recs.count || q.kind != TIPME_X11_EVENT ||
-		    q.major != r.major ||
-		    (int64_t)q.time_ns > ev->press_ns + DELIVERY_LIMIT_NS)
-			continue;
+		if (j >= c->x->recs.count)
+			continue;	/* no client got it */
 		ev->delivered_ns = (int64_t)q.time_ns;
 		if (xdump_client_by_id(c->x, q.client, &cl) || !cl.pid ||
 		    (cl.flags & TIPME_X11_CL_PID_UNKNOWN)) {
@@ -269,17 +263,6 @@ static size_t collect(const struct lat_ctx *c, struct lat_event *evs)
 static const char *press_name(int code)
 {
 	return code == X_KEY_PRESS ? "key press" : "button press";
-}
-
-static void print_site(const struct lat_ctx *c, const struct pm_seg *s)
-{
-	uint32_t i;
-
-	for (i = 0; i < s->nsite; i++) {
-		const char *n = pm_sym_name(c->pm, s->site[i], NULL);
-
-		printf("%s%s", i ? " <- " : " in ", n ? n : "?");
-	}
 }
 
 static void print_text(const struct lat_ctx *c, const char *path,
@@ -319,7 +302,7 @@ static void print_text(const struct lat_ctx *c, const char *path,
 		       ev->time[0] / 1e6, ev->time[1] / 1e6, ev->time[2] / 1e6);
 		if (ev->longest) {
 			printf(" (longest %.1f ms", ev->longest_ns / 1e6);
-			print_site(c, ev->longest);
+			pm_print_seg_site(stdout, c->pm, ev->longest);
 			putchar(')');
 		}
 		if (ev->result == LAT_UNFINISHED)
@@ -340,7 +323,6 @@ static void print_json(const struct lat_ctx *c, const struct lat_event *evs,
 {
 	struct jw w;
 	size_t i;
-	uint32_t k;
 
 	jw_init(&w, stdout, JW_PRETTY);
 	jw_obj_begin(&w);
@@ -373,14 +355,7 @@ static void print_json(const struct lat_ctx *c, const struct lat_event *evs,
 				jw_obj_begin(&w);
 				jw_ki64(&w, "ns", ev->longest_ns);
 				jw_kstr(&w, "state", pm_state_name(ev->longest->block_state, 0));
-				jw_key(&w, "site");
-				jw_arr_begin(&w);
-				for (k = 0; k < ev->longest->nsite; k++) {
-					const char *nm = pm_sym_name(c->pm, ev->longest->site[k], NULL);
-
-					jw_str(&w, nm ? nm : "?");
-				}
-				jw_arr_end(&w);
+				pm_json_seg_site(&w, c->pm, ev->longest);
 				if (ev->longest->waker >= 0)
 					jw_ki64(&w, "woken_by", ev->longest->waker);
 				jw_obj_end(&w);

@@ -287,6 +287,16 @@ void pm_state_free(struct pm_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
+int64_t pm_seg_overlap(const struct pm_dump *pm, const struct pm_seg *s,
+		       int64_t t0, int64_t t1)
+{
+	int64_t a = pm_clock_mono(&pm->clock, s->start);
+	int64_t b = pm_clock_mono(&pm->clock, s->end);
+	int64_t lo = a > t0 ? a : t0, hi = b < t1 ? b : t1;
+
+	return hi > lo ? hi - lo : 0;
+}
+
 const struct pm_thread *pm_state_thread(const struct pm_state *st, uint32_t pid)
 {
 	struct pm_thread key = { .pid = pid };

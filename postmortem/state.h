@@ -85,4 +85,16 @@ void pm_state_free(struct pm_state *st);
 const struct pm_thread *pm_state_thread(const struct pm_state *st,
 					uint32_t pid);
 
+/**
+ * pm_seg_overlap() - how much of a stretch lies inside an interval
+ * @pm: the dump (for its clock)
+ * @s: the stretch
+ * @t0: start of the interval, CLOCK_MONOTONIC ns
+ * @t1: its end
+ *
+ * Return: ns of @s inside [@t0, @t1], 0 if none.
+ */
+int64_t pm_seg_overlap(const struct pm_dump *pm, const struct pm_seg *s,
+		       int64_t t0, int64_t t1);
+
 #endif

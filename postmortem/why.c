@@ -77,13 +77,6 @@ static enum cls seg_cls(const struct pm_seg *s)
 }
 
 /* Overlap of [a0, a1) with [b0, b1), in ns. */
-static int64_t overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
-{
-	int64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
-
-	return hi > lo ? hi - lo : 0;
-}
-
 struct holder {
 	uint32_t pid;
 	int64_t ns;
@@ -113,7 +106,7 @@ static size_t cpu_holders(const struct ctx *c, uint32_t cpu, uint32_t self,
 			const struct pm_seg *s = &t->segs[j];
 
 			if (s->state == PM_T_RUNNING && s->cpu == cpu)
-				sum += overlap(mono(c, s->start), mono(c, s->end), t0, t1);
+				sum += pm_seg_overlap(c->pm, s, t0, t1);
 		}
 		if (sum > 0) {
 			struct holder *nh = realloc(all, (n + 1) * sizeof(*nh));
@@ -153,33 +146,8 @@ static void sum_thread(const struct ctx *c, const struct pm_thread *t,
 	for (j = 0; t && j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
 
-		tot[seg_cls(s)] += overlap(mono(c, s->start), mono(c, s->end), t0, t1);
+		tot[seg_cls(s)] += pm_seg_overlap(c->pm, s, t0, t1);
 	}
-}
-
-static void print_site(const struct ctx *c, const struct pm_seg *s, FILE *f)
-{
-	uint32_t i;
-
-	for (i = 0; i < s->nsite; i++) {
-		const char *n = pm_sym_name(c->pm, s->site[i], NULL);
-
-		fprintf(f, "%s%s", i ? " <- " : " in ", n ? n : "?");
-	}
-}
-
-static void json_site(struct ctx *c, const struct pm_seg *s)
-{
-	uint32_t i;
-
-	jw_key(&c->w, "site");
-	jw_arr_begin(&c->w);
-	for (i = 0; i < s->nsite; i++) {
-		const char *n = pm_sym_name(c->pm, s->site[i], NULL);
-
-		jw_str(&c->w, n ? n : "?");
-	}
-	jw_arr_end(&c->w);
 }
 
 static void analyse(struct ctx *c, uint32_t pid, int64_t t0, int64_t t1,
@@ -213,7 +181,7 @@ static void list_stretches(struct ctx *c, const struct pm_thread *t,
 	for (j = 0; t && j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
 		int64_t a = mono(c, s->start), b = mono(c, s->end);
-		int64_t d = overlap(a, b, t0, t1);
+		int64_t d = pm_seg_overlap(c->pm, s, t0, t1);
 		enum cls cl = seg_cls(s);
 		char at[40];
 
@@ -259,7 +227,7 @@ static void list_stretches(struct ctx *c, const struct pm_thread *t,
 				printf("%s\n", nh ? "" : " nothing recorded");
 		} else {
 			if (c->json) {
-				json_site(c, s);
+				pm_json_seg_site(&c->w, c->pm, s);
 				if (s->waker >= 0) {
 					jw_ku64(&c->w, "woken_by", (uint64_t)s->waker);
 					jw_kstr(&c->w, "woken_by_comm",
@@ -267,7 +235,7 @@ static void list_stretches(struct ctx *c, const struct pm_thread *t,
 					jw_kstr(&c->w, "waker_ctx", pm_ctx_name(s->waker_ctx));
 				}
 			} else {
-				print_site(c, s, stdout);
+				pm_print_seg_site(stdout, c->pm, s);
 				if (s->waker >= 0)
 					printf("; woken by %" PRId64 " (%s, %s)\n", s->waker,
 					       name_of(c, (uint32_t)s->waker, 0, s->end),
