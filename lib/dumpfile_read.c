@@ -5,16 +5,14 @@
  * file produces an error message, never an out-of-bounds read.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "crc32.h"
 #include "dumpfile.h"
+#include "readfile.h"
 
 static const char *const sec_names[] = {
 	[TIPME_SEC_RECTYPES]	= "rectypes",
@@ -50,77 +48,15 @@ char *dump_sec_describe(const struct dump_sec *s, char *buf, size_t len)
 	return buf;
 }
 
-static int read_fd(int fd, unsigned char **bufp, size_t *sizep,
-		   const char *path, struct tm_err *e)
-{
-	unsigned char *buf = NULL, *nbuf;
-	size_t cap = 0, size = 0;
-	struct stat st;
-	ssize_t n;
-
-	if (fstat(fd, &st))
-		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		return tm_err_set(e, EISDIR, "%s: is a directory", path);
-	if (S_ISREG(st.st_mode)) {
-		if ((uint64_t)st.st_size >= SIZE_MAX)
-			return tm_err_set(e, EFBIG, "%s: too large to load (%lld bytes)",
-					  path, (long long)st.st_size);
-		cap = (size_t)st.st_size + 1;	/* +1: see EOF in one read */
-	}
-	for (;;) {
-		if (size == cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-
-			if (ncap < cap) {
-				free(buf);
-				return tm_err_set(e, EFBIG, "%s: too large to load", path);
-			}
-			nbuf = realloc(buf, ncap);
-			if (!nbuf) {
-				free(buf);
-				return tm_err_set(e, ENOMEM,
-						  "%s: not enough memory to load %zu bytes",
-						  path, ncap);
-			}
-			buf = nbuf;
-			cap = ncap;
-		} else if (!buf) {
-			buf = malloc(cap);
-			if (!buf)
-				return tm_err_set(e, ENOMEM,
-						  "%s: not enough memory to load %zu bytes",
-						  path, cap - 1);
-		}
-		n = read(fd, buf + size, cap - size);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			free(buf);
-			return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
-		}
-		if (n == 0)
-			break;
-		size += (size_t)n;
-	}
-	*bufp = buf;
-	*sizep = size;
-	return 0;
-}
-
 int dump_load(struct dump *d, const char *path, unsigned int flags,
 	      struct tm_err *e)
 {
 	unsigned char *buf = NULL;
 	size_t size = 0;
-	int fd, err;
+	int err;
 
 	memset(d, 0, sizeof(*d));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
-	err = read_fd(fd, &buf, &size, path, e);
-	close(fd);
+	err = tm_read_file(path, &buf, &size, e);
 	if (err)
 		return err;
 	err = dump_parse(d, buf, size, flags, e);

@@ -6,15 +6,13 @@
  * read.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
 #include "incident_path.h"
+#include "readfile.h"
 #include "xdump_read.h"
 
 #define XDUMP_MAX_SECTIONS	4096
@@ -607,60 +605,29 @@ int xdump_print(FILE *out, const struct xdump *d, int json)
 
 int xdump_load(const char *path, struct xdump *d, uint8_t **bufp, FILE *errf)
 {
-	struct stat sb;
 	struct tm_err e;
 	char err[256], *file;
-	uint8_t *buf = NULL;
-	size_t got = 0;
-	int fd, ret;
+	unsigned char *buf;
+	size_t len;
+	int ret;
 
 	*bufp = NULL;
 	ret = incident_member(path, TIPME_INCIDENT_X_DUMP,
 			      "X dump (tipme-xhook was not running)", &file, &e);
+	if (!ret)
+		ret = tm_read_file(file, &buf, &len, &e);
 	if (ret) {
 		fprintf(errf, "%s\n", e.msg);
-		return ret;
-	}
-	path = file;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		fprintf(errf, "%s: %s\n", path, strerror(-ret));
 		free(file);
 		return ret;
 	}
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		fprintf(errf, "%s: not a regular file\n", path);
-		ret = -EINVAL;
-		goto out;
-	}
-	buf = malloc(sb.st_size ? (size_t)sb.st_size : 1);
-	if (!buf) {
-		ret = -ENOMEM;
-		fprintf(errf, "%s: %s\n", path, strerror(ENOMEM));
-		goto out;
-	}
-	while (got < (size_t)sb.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)sb.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			fprintf(errf, "%s: read: %s\n", path, strerror(-ret));
-			goto out;
-		}
-		got += (size_t)n;
-	}
-	ret = xdump_parse(buf, got, d, err, sizeof(err));
-	if (ret)
-		fprintf(errf, "%s: malformed X dump: %s\n", path, err);
-out:
-	if (ret)
+	ret = xdump_parse(buf, len, d, err, sizeof(err));
+	if (ret) {
+		fprintf(errf, "%s: malformed X dump: %s\n", file, err);
 		free(buf);
-	else
+	} else {
 		*bufp = buf;
-	close(fd);
+	}
 	free(file);
 	return ret;
 }
