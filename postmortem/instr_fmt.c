@@ -13,6 +13,25 @@
 
 #define MAX_FRAMES	TIPME_REC_TYPE_LIMIT	/* more than any record holds */
 
+/* The fixed part of any instrumentation record, for the printers. */
+union instr_fixed {
+	struct tipme_rec_blocked bl;
+	struct tipme_rec_fork fk;
+	struct tipme_rec_exec ex;
+	struct tipme_rec_exit xt;
+	struct tipme_rec_comm cm;
+	struct tipme_rec_blk bk;
+	struct tipme_rec_lock_begin lb;
+	struct tipme_rec_lock_end le;
+	struct tipme_rec_reclaim_begin rb;
+	struct tipme_rec_reclaim_end re;
+	struct tipme_rec_kswapd kw;
+	struct tipme_rec_throttled th;
+	struct tipme_rec_sample sm;
+	struct tipme_rec_sample_end se;
+	struct tipme_rec_cost co;
+};
+
 /* The fixed part of @ev's payload, zero-filled, and the array after it. */
 static const unsigned char *payload(const struct pm_event *ev, void *fixed,
 				    size_t size, size_t *rest)
@@ -286,23 +305,7 @@ static void print_sample(FILE *f, const struct pm_dump *pm,
 
 int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev)
 {
-	union {
-		struct tipme_rec_blocked bl;
-		struct tipme_rec_fork fk;
-		struct tipme_rec_exec ex;
-		struct tipme_rec_exit xt;
-		struct tipme_rec_comm cm;
-		struct tipme_rec_blk bk;
-		struct tipme_rec_lock_begin lb;
-		struct tipme_rec_lock_end le;
-		struct tipme_rec_reclaim_begin rb;
-		struct tipme_rec_reclaim_end re;
-		struct tipme_rec_kswapd kw;
-		struct tipme_rec_throttled th;
-		struct tipme_rec_sample sm;
-		struct tipme_rec_sample_end se;
-		struct tipme_rec_cost co;
-	} u;
+	union instr_fixed u;
 	uint32_t ips[MAX_FRAMES];
 	uint64_t fr[MAX_FRAMES];
 	const unsigned char *p;
@@ -509,23 +512,7 @@ static void json_sample(struct jw *w, const struct pm_dump *pm,
 int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 		  const struct pm_event *ev)
 {
-	union {
-		struct tipme_rec_blocked bl;
-		struct tipme_rec_fork fk;
-		struct tipme_rec_exec ex;
-		struct tipme_rec_exit xt;
-		struct tipme_rec_comm cm;
-		struct tipme_rec_blk bk;
-		struct tipme_rec_lock_begin lb;
-		struct tipme_rec_lock_end le;
-		struct tipme_rec_reclaim_begin rb;
-		struct tipme_rec_reclaim_end re;
-		struct tipme_rec_kswapd kw;
-		struct tipme_rec_throttled th;
-		struct tipme_rec_sample sm;
-		struct tipme_rec_sample_end se;
-		struct tipme_rec_cost co;
-	} u;
+	union instr_fixed u;
 	uint32_t ips[MAX_FRAMES];
 	uint64_t fr[MAX_FRAMES];
 	const unsigned char *p;
