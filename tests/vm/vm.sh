@@ -25,7 +25,10 @@
 # The kernel console is in TIPME_OUT/console.log.
 #
 # A guest that is not back within the timeout (default 120 s) is killed and
-# the run fails with status 124.  Other harness failures exit 125.
+# the run fails with status 124; 15 s before that, a watchdog in the guest
+# saves ps and the blocked tasks' stacks, which are printed.  Other harness
+# failures exit 125.  While it runs, TIPME_OUT/.vm/monitor.sock is the QEMU
+# monitor; VM_APPEND="..." adds kernel arguments (e.g. nokaslr).
 #
 # Defaults: 1024 MB, 2 vCPUs, -cpu max, the newest non-RT kernel that has
 # /boot/vmlinuz-KVER.  The initramfs (busybox-static + the 9p, virtio and
