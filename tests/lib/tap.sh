@@ -6,6 +6,7 @@
 #   tap_skip "name" "reason"
 #   tap_diag "free text"                      # a "# " comment line
 #   tap_done                                  # prints the plan; exit 1 if any failed
+#   wait_for 20 grep -q ready "$log"          # poll a condition, bounded
 # Output is flat TAP: "ok N - name", "not ok N - name", "1..N".
 
 TAP_N=0
@@ -60,4 +61,14 @@ tap_done() {
 	printf '1..%d\n' "$TAP_N"
 	[ "$TAP_FAILED" = 0 ]
 	exit $?
+}
+
+# wait_for SECONDS CMD...: run CMD every 50 ms until it succeeds (0) or
+# SECONDS have passed (1).  The condition is a command, evaluated each time:
+# no fixed sleeps standing in for synchronisation.
+wait_for() {
+	local limit=$1 i
+	shift
+	for ((i = 0; i < limit * 20; i++)); do "$@" && return 0; sleep 0.05; done
+	return 1
 }

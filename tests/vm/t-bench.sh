@@ -15,14 +15,6 @@ out=$TIPME_OUT
 inc=/tmp/incidents
 sock=/tmp/tipmed.sock
 bench=$B/tipme-bench
-# wait_for SECONDS CMD...: poll CMD every 50 ms until it succeeds or
-# SECONDS of wall time have passed (no fixed sleeps standing in for sync)
-wait_for() {
-	local end=$((SECONDS + $1))
-	shift
-	while [ "$SECONDS" -le "$end" ]; do "$@" && return 0; sleep 0.05; done
-	return 1
-}
 n_incidents() { find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' 2>/dev/null | wc -l; }
 incidents_at_least() { [ "$(n_incidents)" -ge "$1" ]; }
 tipmed_ready() { grep -q 'connected to tipme.ko' "$out/tipmed.log" 2>/dev/null; }

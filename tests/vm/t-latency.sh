@@ -15,12 +15,6 @@ B=$TIPME_SRC/build
 out=$TIPME_OUT
 inc=/tmp/incidents
 sock=/tmp/tipmed.sock
-wait_for() {
-	local limit=$1 i
-	shift
-	for ((i = 0; i < limit * 20; i++)); do "$@" && return 0; sleep 0.05; done
-	return 1
-}
 log_has() { [ "$(grep -c -- "$1" "$out/xhook.log")" -ge "${2:-1}" ]; }
 slow_has() { [ "$(grep -c "^$1 " "$out/slow.out")" -ge "$2" ]; }
 x_up() { xdpyinfo > /dev/null 2>&1; }

@@ -12,13 +12,6 @@ out=$TIPME_OUT
 inc=/tmp/incidents
 sock=/tmp/tipmed.sock
 mono() { python3 -c 'import time; print(f"{time.monotonic():.9f}")'; }
-# Wait (bounded) for a condition; no fixed sleeps standing in for sync.
-wait_for() {
-	local limit=$1 i
-	shift
-	for ((i = 0; i < limit * 20; i++)); do "$@" && return 0; sleep 0.05; done
-	return 1
-}
 n_incidents() { find "${1:-$inc}" -mindepth 1 -maxdepth 1 -type d ! -name '.*' 2>/dev/null | wc -l; }
 # Conditions for wait_for: evaluated afresh on every poll.
 incidents_at_least() { [ "$(n_incidents "${2:-}")" -ge "$1" ]; }

@@ -16,13 +16,6 @@ inc=/tmp/incidents
 sock=/tmp/tipmed.sock
 xdir=/tmp/xdumps
 interval=/proc/sys/tipme/trigger_interval_ms
-# Wait (bounded) for a condition; no fixed sleeps standing in for sync.
-wait_for() {
-	local limit=$1 i
-	shift
-	for ((i = 0; i < limit * 20; i++)); do "$@" && return 0; sleep 0.05; done
-	return 1
-}
 incidents() { find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort; }
 n_incidents() { incidents | wc -l; }
 # log_has TEXT [N]: tipme-xhook said TEXT at least N times
