@@ -95,8 +95,11 @@ for e, p, t in zip(mine, press, done):
           % (e["event"], lat))
     lb = e.get("longest_block", {})
     site = lb.get("site", [])
-    check(any("nanosleep" in f for f in site) and abs(lb.get("ns", 0) / 1e6 - 300) < 20,
-          "%s: the longest block is the nanosleep, ~300 ms: %.1f ms in %s"
+    # the sleep asked for 300 ms (TCG may stretch it, never shorten it) and
+    # fits in the handling after the round trip of at least 200 ms
+    check(any("nanosleep" in f for f in site) and
+          299 <= lb.get("ns", 0) / 1e6 <= truth_ms - 200 + 1,
+          "%s: the longest block is the nanosleep, 300 ms or more: %.1f ms in %s"
           % (e["event"], lb.get("ns", 0) / 1e6, " <- ".join(site)))
     check(e["blocked_ns"] + e["running_ns"] + e["runnable_ns"] + e["unknown_ns"]
           == e["latency_ns"], "%s: running + runnable + blocked add up to the latency"

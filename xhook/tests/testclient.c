@@ -5,6 +5,8 @@
  *   xhook-testclient hello            print "hello base BASE connect T0 T1" (its
  *                                     resource base; CLOCK_MONOTONIC ns before
  *                                     and after connecting), one round trip
+ *   xhook-testclient hold             one round trip, print "ready base BASE",
+ *                                     stay connected until stdin closes
  *   xhook-testclient putimage W H     one W*H ZPixmap PutImage (BIG-REQUESTS
  *                                     when large), then a round trip
  *   xhook-testclient draw N MS        N PolyFillRectangles MS ms apart, each
@@ -142,6 +144,14 @@ int main(int argc, char **argv)
 		       xcb_get_setup(c)->resource_id_base,
 		       (unsigned long long)t_connect, (unsigned long long)now_ns());
 		round_trip(c);
+	} else if (!strcmp(argv[1], "hold")) {
+		char buf[64];
+
+		round_trip(c);
+		printf("ready base %u\n", xcb_get_setup(c)->resource_id_base);
+		fflush(stdout);
+		while (fgets(buf, sizeof(buf), stdin))
+			;
 	} else if (!strcmp(argv[1], "putimage") && argc == 4) {
 		unsigned wd = (unsigned)atoi(argv[2]), ht = (unsigned)atoi(argv[3]);
 		size_t len = (size_t)wd * ht * 4;
