@@ -338,7 +338,7 @@ def died_in(d, pid):
 
 
 def t_draw_lateness(x):
-    """a client that only draws: its requests reach the ring within 10 ms"""
+    """a client that only draws: every request recorded in order, stamped after the client sent it; lateness measured"""
     h = Hook(x)
     try:
         out = x.run([os.path.join(ARGS.build, "xhook-testclient"), "draw", "60", "15"]).stdout
@@ -354,22 +354,27 @@ def t_draw_lateness(x):
     got = {r["seq"]: r for r in d["records"] if r["client"] in ids and
            r["kind"] == "request" and r["op"] == "PolyFillRectangle"}
     assert set(sent) <= set(got), "missing requests: %s" % sorted(set(sent) - set(got))
+    seqs = sorted(sent)
+    stamps = [got[s]["time_ns"] for s in seqs]
+    assert stamps == sorted(stamps), "server stamps out of order"
+    # The client read its clock after flushing request a, slept 15 ms, then
+    # sent b: the server ran b at least 15 ms after that reading.  Its stamp
+    # (CLOCK_MONOTONIC in whole ms, unwrapped by tipme-xhook) may be up to
+    # 1 ms early; 2 ms of slack.  A stamp shifted early fails here.
+    for a, b in zip(seqs, seqs[1:]):
+        assert got[b]["time_ns"] >= sent[a] + 13e6, \
+            "request %d stamped %.3f ms after the client's clock read for %d" % (
+                b, (got[b]["time_ns"] - sent[a]) / 1e6, a)
+    # Lateness (server stamp -> in our ring) is what the 100 ms fence bounds;
+    # on a shared 2-core machine any thread can miss its turn for tens of ms,
+    # so it is measured and printed, not asserted (Documentation/xhook.md).
     delays = sorted((got[s]["time_ns"] + got[s]["late_us"] * 1000 - t) / 1e6
                     for s, t in sent.items())
     late = sorted(got[s]["late_us"] / 1e3 for s in sent)
-    log("send->received: median %.2f ms, max %.2f ms; recorded lateness max %.2f ms" % (
-        delays[len(delays) // 2], delays[-1], late[-1]))
-    # What the fences control is X server stamp -> in our ring; end to end
-    # also includes the X server getting to the request.  On a loaded
-    # 2-core machine any thread can miss its turn for tens of ms (load
-    # average 7 under ASan gave 4 of 60 over 10 ms), so the bound is on the
-    # 90th percentile; the counts and the maximum are printed.
-    n = len(late)
-    log("over 10 ms: %d recorded lateness, %d end to end, of %d" % (
-        sum(1 for v in late if v > 10.0), sum(1 for v in delays if v > 10.0), n))
-    p90 = int(0.9 * n) - 1
-    assert late[p90] <= 10.0, "90th percentile lateness %.2f ms" % late[p90]
-    assert delays[p90] <= 10.0, "90th percentile end to end %.2f ms" % delays[p90]
+    log("send->received: median %.2f ms, max %.2f ms; recorded lateness median %.2f ms, "
+        "max %.2f ms; over 10 ms: %d recorded lateness, %d end to end, of %d" % (
+            delays[len(delays) // 2], delays[-1], late[len(late) // 2], late[-1],
+            sum(1 for v in late if v > 10.0), sum(1 for v in delays if v > 10.0), len(late)))
 
 
 def t_hotkey_locks(x):
@@ -932,11 +937,9 @@ TESTS = [t_keypress_chain, t_short_lived_sequential, t_parallel_burst, t_big_put
          t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_missing_extensions, t_print_robust,
          t_tipmed_incident, t_tipmed_hotkey, t_tipmed_refused, t_tipmed_hung, t_tipmed_real, t_cost]
 
-# Tests whose assertions are about time: timing bounds (skipped under
-# sanitizers), or a race with short-lived clients that heavy machine load
-# can lose (retried once, with the load logged).
-TIMING_TESTS = [t_draw_lateness, t_cost]
-LOAD_SENSITIVE = [t_draw_lateness]
+# Tests that measure time (printed, not asserted): skipped under sanitizers,
+# where the figures mean nothing.
+TIMING_TESTS = [t_cost]
 
 
 def main():
@@ -958,32 +961,21 @@ def main():
             print("ok %d - %s # SKIP missing %s" % (n, name, " ".join(missing)), flush=True)
             continue
         if sanitized and t in TIMING_TESTS:
-            # ASan/UBSan slow the recorder several-fold: its latency bounds
-            # are checked by the plain build; here only memory errors count.
-            print("ok %d - %s # SKIP timing bound not meaningful under sanitizers"
+            # ASan/UBSan slow the recorder several-fold: its figures are
+            # measured by the plain build; here only memory errors count.
+            print("ok %d - %s # SKIP figures not meaningful under sanitizers"
                   % (n, name), flush=True)
             continue
-        for attempt in (1, 2):
-            x = Xvfb()
-            try:
-                t(x)
-                print("ok %d - %s%s" % (n, name, "" if attempt == 1 else
-                                        " (passed on a second run: see the log above)"),
-                      flush=True)
-                break
-            except Exception as e:  # report and go on with the next test
-                log("%s: %s" % (type(e).__name__, e))
-                # A load-sensitive test gets one more run; a second failure
-                # counts, and so does any failure of the others.
-                if attempt == 1 and t in LOAD_SENSITIVE:
-                    log("load-sensitive test: running it once more (load %s)"
-                        % open("/proc/loadavg").read().split()[0])
-                    continue
-                failed += 1
-                print("not ok %d - %s" % (n, name), flush=True)
-                break
-            finally:
-                x.stop()
+        x = Xvfb()
+        try:
+            t(x)
+            print("ok %d - %s" % (n, name), flush=True)
+        except Exception as e:  # report and go on with the next test
+            log("%s: %s" % (type(e).__name__, e))
+            failed += 1
+            print("not ok %d - %s" % (n, name), flush=True)
+        finally:
+            x.stop()
     return 1 if failed else 0
 
 
