@@ -78,6 +78,11 @@ static int cost_cpu(const struct pm_dump *pm, const struct pm_cpu *pc,
 
 				memcpy(&ce, ev.payload + sizeof(h) + i * sizeof(ce),
 				       sizeof(ce));
+				if (ce.type >= PM_NR_TYPES)
+					return tm_err_set(e, EINVAL,
+							  "cpu %" PRIu32 ": self-cost record at file offset %" PRIu64
+							  ": entry %zu names record type %u (types are below %d)",
+							  ev.cpu, ev.file_off, i, ce.type, PM_NR_TYPES);
 				ns = (double)pm_ticks_to_ns(&pm->clock, ce.cycles);
 				if (!ce.count) {	/* work without records */
 					if (inside) {
@@ -167,7 +172,7 @@ void pm_cost_print(FILE *f, const struct pm_dump *pm, const struct pm_cost *c,
 		if (!c->type_records[t] && c->type_ns[t] == 0)
 			continue;
 		fprintf(f, "%*s%-16s %10" PRIu64 " %14.1f", indent, "",
-			pm->rt[t].present ? pm->rt[t].name : "?", c->type_records[t],
+			pm_type_name(pm, t), c->type_records[t],
 			c->type_ns[t] / 1e3);
 		if (c->type_records[t])
 			fprintf(f, " %12.0f\n", c->type_ns[t] / (double)c->type_records[t]);
@@ -203,7 +208,7 @@ void pm_cost_json(struct jw *w, const struct pm_dump *pm,
 		if (!c->type_records[t] && c->type_ns[t] == 0)
 			continue;
 		jw_obj_begin(w);
-		jw_kstr(w, "type", pm->rt[t].present ? pm->rt[t].name : "?");
+		jw_kstr(w, "type", pm_type_name(pm, t));
 		jw_ku64(w, "type_nr", t);
 		jw_ku64(w, "records", c->type_records[t]);
 		jw_kdouble(w, "ns", c->type_ns[t]);

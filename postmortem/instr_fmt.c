@@ -455,7 +455,7 @@ int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev)
 
 			memcpy(&c, p + i * sizeof(c), sizeof(c));
 			fprintf(f, "%s %s %u/%.1fus", i ? "," : "",
-				pm->rt[c.type].present ? pm->rt[c.type].name : "?",
+				pm_type_name(pm, c.type),
 				c.count, pm_ticks_to_ns(&pm->clock, c.cycles) / 1e3);
 		}
 		fputc('\n', f);
@@ -663,7 +663,7 @@ int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 			memcpy(&c, p + i * sizeof(c), sizeof(c));
 			jw_obj_begin(w);
 			jw_ku64(w, "type_nr", c.type);
-			jw_kstr(w, "type", pm->rt[c.type].present ? pm->rt[c.type].name : "?");
+			jw_kstr(w, "type", pm_type_name(pm, c.type));
 			jw_ku64(w, "count", c.count);
 			jw_ki64(w, "ns", pm_ticks_to_ns(&pm->clock, c.cycles));
 			jw_obj_end(w);

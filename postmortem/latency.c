@@ -436,6 +436,7 @@ int pm_cmd_latency(int argc, char **argv)
 		return 1;
 	if (pm_open(&pm, argv[optind], 0, &e)) {
 		fprintf(stderr, "tipme latency: %s\n", e.msg);
+		pm_close(&pm);
 		goto out_x;
 	}
 	if (pm_state_build(&st, &pm, &e)) {

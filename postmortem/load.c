@@ -341,6 +341,13 @@ const struct tipme_cpu_stats *pm_cpu_stats(const struct pm_dump *pm,
 	return NULL;
 }
 
+const char *pm_type_name(const struct pm_dump *pm, unsigned int type)
+{
+	if (type >= PM_NR_TYPES || !pm->rt[type].present)
+		return "?";
+	return pm->rt[type].name;
+}
+
 int pm_type_by_name(const struct pm_dump *pm, const char *name)
 {
 	char *end;

@@ -153,6 +153,15 @@ const struct tipme_cpu_stats *pm_cpu_stats(const struct pm_dump *pm,
 int pm_type_by_name(const struct pm_dump *pm, const char *name);
 
 /**
+ * pm_type_name() - the name of a record type in the dump's table
+ * @pm: the dump
+ * @type: a type number, from the file (any value)
+ *
+ * Return: its name, or "?" if out of range or not in the dump's table.
+ */
+const char *pm_type_name(const struct pm_dump *pm, unsigned int type);
+
+/**
  * pm_state_name() - ftrace-style letter(s) for an enum tipme_task_state
  * @state: the state
  * @preempt: the switch had TIPME_SWITCH_PREEMPT

@@ -375,6 +375,7 @@ int pm_cmd_why(int argc, char **argv)
 		goto usage;
 	if (pm_open(&pm, argv[optind], 0, &e)) {
 		fprintf(stderr, "tipme why: %s\n", e.msg);
+		pm_close(&pm);
 		return 1;
 	}
 	if (pm_state_build(&st, &pm, &e)) {
