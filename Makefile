@@ -43,6 +43,7 @@ include helper/helper.mk
 -include xhook/xhook.mk
 -include bench/bench.mk
 -include tests/vm/vm.mk
+-include tests/fuzz/fuzz.mk
 
 user: $(PROGS) $(TESTS)
 

@@ -16,6 +16,8 @@
 #   unit-asan   the same under ASan+UBSan (build/asan/)
 #   xhook       make xhook-tests: X11 recorder unit + Xvfb integration tests
 #   xhook-asan  the same under ASan+UBSan (build/asan/)
+#   fuzz        tests/fuzz/run.sh: replay the fuzzers' regression inputs,
+#               then a smoke run of each libFuzzer harness (FUZZ_SECONDS, 60)
 #   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM
 #
 # Every "ok"/"not ok" line a step prints counts once; a build step is one
@@ -27,7 +29,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 cd "$TIPME_ROOT"
 
-ALL_STEPS=(deps module module-rt sparse user checkpatch kunit unit unit-asan bench bench-asan xhook xhook-asan vm)
+ALL_STEPS=(deps module module-rt sparse user checkpatch kunit unit unit-asan bench bench-asan xhook xhook-asan fuzz vm)
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=("${ALL_STEPS[@]}")
 
@@ -252,6 +254,8 @@ step_xhook-asan() {
 		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 		xhook-tests
 }
+
+step_fuzz() { run_tap fuzz tests/fuzz/run.sh --seconds "${FUZZ_SECONDS:-60}"; }
 
 step_vm() { run_tap vm tests/vm/run.sh; }
 

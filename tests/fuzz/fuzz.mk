@@ -1,0 +1,22 @@
+# tests/fuzz/: libFuzzer harnesses for every parser of outside bytes.
+# Built with clang into build/fuzz/ by tests/fuzz/run.sh (which passes
+# CC=clang and the sanitizer flags); see tests/fuzz/run.sh for how to run.
+FUZZ_NAMES := kdump xdump
+FUZZ_BINS := $(FUZZ_NAMES:%=$(B)/tests/fuzz/fuzz_%)
+EXTRA_CFLAGS_tests_fuzz_ := -Ipostmortem -Ixhook
+
+$(B)/tests/fuzz/fuzz_kdump: $(B)/tests/fuzz/fuzz_kdump.o $(B)/tests/fuzz/dump_fix.o \
+		$(PM_OBJS) $(LIB_OBJS)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
+
+$(B)/tests/fuzz/fuzz_xdump: $(B)/tests/fuzz/fuzz_xdump.o $(B)/tests/fuzz/dump_fix.o \
+		$(B)/xhook/xdump_read.o $(LIB_OBJS)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
+
+.PHONY: fuzzers
+fuzzers: $(FUZZ_BINS)
+
+# make fuzz: a longer run of every harness (FUZZ_SECONDS each, default 600)
+.PHONY: fuzz
+fuzz:
+	tests/fuzz/run.sh --seconds $(or $(FUZZ_SECONDS),600)

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness: a kernel dump through every analysis command that
+ * reads one (info, records, ps, cost, why; text and JSON), the way root's
+ * `tipme` would run them on a dump from a bug report.  The mutator fixes
+ * the checksums after each mutation so that changes get past them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "dump_fix.h"
+#include "pm.h"
+#include "state.h"
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
+			       unsigned int seed);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	/* the commands print their results: keep them off the terminal */
+	if (!freopen("/dev/null", "w", stdout))
+		abort();
+	return 0;
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
+			       unsigned int seed)
+{
+	(void)seed;
+	size = LLVMFuzzerMutate(data, size, max);
+	fuzz_kdump_fix(data, size);
+	return size;
+}
+
+static void run(int (*cmd)(int, char **), const char *a0, const char *a1,
+		const char *a2, const char *a3, const char *path)
+{
+	char *argv[6];
+	int argc = 0;
+
+	argv[argc++] = (char *)a0;
+	if (a1)
+		argv[argc++] = (char *)a1;
+	if (a2)
+		argv[argc++] = (char *)a2;
+	if (a3)
+		argv[argc++] = (char *)a3;
+	argv[argc++] = (char *)path;
+	argv[argc] = NULL;
+	cmd(argc, argv);
+	fflush(stdout);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct tm_err e = { "" };
+	struct pm_dump pm;
+	struct pm_state st;
+	char path[64], pid[24] = "1";
+	int fd;
+
+	fd = memfd_create("kdump", MFD_CLOEXEC);
+	if (fd < 0)
+		abort();
+	if (size && write(fd, data, size) != (ssize_t)size)
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+
+	/* a pid the dump knows, for why */
+	if (!pm_open_mem(&pm, data, size, 0, &e)) {
+		if (!pm_state_build(&st, &pm, &e)) {
+			if (st.nthreads)
+				snprintf(pid, sizeof(pid), "%u",
+					 st.threads[st.nthreads / 2].pid);
+			pm_state_free(&st);
+		}
+	}
+	pm_close(&pm);
+
+	run(pm_cmd_info, "info", NULL, NULL, NULL, path);
+	run(pm_cmd_info, "info", "--json", NULL, NULL, path);
+	run(pm_cmd_records, "records", NULL, NULL, NULL, path);
+	run(pm_cmd_records, "records", "--json", NULL, NULL, path);
+	run(pm_cmd_ps, "ps", NULL, NULL, NULL, path);
+	run(pm_cmd_ps, "ps", "--json", NULL, NULL, path);
+	run(pm_cmd_cost, "cost", NULL, NULL, NULL, path);
+	run(pm_cmd_cost, "cost", "--json", NULL, NULL, path);
+	run(pm_cmd_why, "why", "--pid", pid, NULL, path);
+	run(pm_cmd_why, "why", "--json", "--pid", pid, path);
+	close(fd);
+	return 0;
+}

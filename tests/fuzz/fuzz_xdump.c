@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness: an X dump through its reader and both printers (what
+ * `tipme xrecords` and `tipme-xhook print` run on a dump from a bug report).
+ * The mutator fixes the checksums after each mutation.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "dump_fix.h"
+#include "xdump_read.h"
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
+			       unsigned int seed);
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
+			       unsigned int seed)
+{
+	(void)seed;
+	size = LLVMFuzzerMutate(data, size, max);
+	fuzz_xdump_fix(data, size);
+	return size;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *null;
+	struct xdump d;
+	char err[256];
+
+	if (!null)
+		null = fopen("/dev/null", "w");
+	if (!null)
+		abort();
+	if (xdump_parse(data, size, &d, err, sizeof(err)))
+		return 0;
+	xdump_print(null, &d, 0);
+	xdump_print(null, &d, 1);
+	return 0;
+}

@@ -1,0 +1,69 @@
+#!/bin/bash
+# tests/fuzz/run.sh: build the libFuzzer harnesses (clang, ASan + UBSan) and
+# run each one: first every input of its regression corpus
+# (tests/fuzz/regress/NAME/: inputs that once crashed, replayed as they are),
+# then a smoke run of SECONDS from its seeds (tests/fuzz/corpus/NAME/).
+# Prints TAP.  A crash leaves its input in build/fuzz/artifacts/NAME/: fix
+# the bug, then add the input to tests/fuzz/regress/NAME/.
+#
+#   tests/fuzz/run.sh [--seconds N] [NAME...]     (default 60 s; make fuzz: 600)
+set -uo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+cd "$TIPME_ROOT"
+
+secs=60
+names=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--seconds) secs=$2; shift 2 ;;
+	-h|--help) sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) names+=("$1"); shift ;;
+	esac
+done
+[ ${#names[@]} -gt 0 ] || names=(kdump xdump)
+
+B=build/fuzz
+n=0 fail=0
+tap() {	# tap ok|not_ok DESC
+	n=$((n + 1))
+	if [ "$1" = ok ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
+}
+
+if ! make -s B=$B CC=clang-14 \
+	SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	fuzzers >"$B.log" 2>&1; then
+	tail -n 20 "$B.log" | sed 's/^/# /'
+	tap not_ok "fuzz: build the harnesses with clang (log: $B.log)"
+	echo "1..$n"
+	exit 1
+fi
+tap ok "fuzz: build the harnesses with clang"
+
+for name in "${names[@]}"; do
+	bin=$B/tests/fuzz/fuzz_$name
+	art=$B/artifacts/$name
+	work=$B/corpus/$name
+	mkdir -p "$art" "$work"
+	regress=(tests/fuzz/regress/"$name"/*)
+	if [ -e "${regress[0]}" ]; then
+		if "$bin" -close_fd_mask=3 "${regress[@]}" >"$B/$name-regress.log" 2>&1; then
+			tap ok "fuzz $name: ${#regress[@]} regression inputs replayed, no crash"
+		else
+			grep -E 'ERROR|runtime error|SUMMARY|Running:' "$B/$name-regress.log" | head -n 8 | sed 's/^/# /'
+			tap not_ok "fuzz $name: a regression input crashes again (log: $B/$name-regress.log)"
+		fi
+	fi
+	"$bin" -max_total_time="$secs" -close_fd_mask=3 -timeout=20 -rss_limit_mb=2048 \
+		-artifact_prefix="$art/" "$work" "tests/fuzz/corpus/$name" \
+		>"$B/$name.log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$B/$name.log")
+	if [ "$rc" = 0 ]; then
+		tap ok "fuzz $name: ${secs} s, ${runs:-?} inputs, no crash, leak or UB"
+	else
+		grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "$B/$name.log" | head -n 8 | sed 's/^/# /'
+		tap not_ok "fuzz $name: found a crash (input in $art/, log: $B/$name.log)"
+	fi
+done
+echo "1..$n"
+exit $fail
