@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <stdio.h>
+#include <stdio.h>		/* renameat2, RENAME_NOREPLACE (_GNU_SOURCE) */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -399,14 +399,15 @@ int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
  * @file: file name inside it
  * @data: contents
  * @len: their size
+ * @replace: replace a file of the same name (the description); without it
+ *           the file is written once and an existing one is left alone
  * @e: error message
  *
- * Replaces a file of the same name.
- *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (-EEXIST: the file is there and @replace
+ * is 0).
  */
 int incident_put(const struct incident_cfg *cfg, const char *incident,
-		 const char *file, const void *data, size_t len,
+		 const char *file, const void *data, size_t len, int replace,
 		 struct tm_err *e)
 {
 	char dir[4096], tmp[4096], final[4096];
@@ -417,18 +418,27 @@ int incident_put(const struct incident_cfg *cfg, const char *incident,
 		return tm_err_set(e, EINVAL, "bad incident or file name");
 	if (pjoin(dir, sizeof(dir), cfg->root, incident))
 		return tm_err_set(e, ENAMETOOLONG, "path too long");
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode))
 		return tm_err_set(e, ENOENT, "no incident '%s'", incident);
 	snprintf(final, sizeof(final), ".tmp-%s", file);
 	if (pjoin(tmp, sizeof(tmp), dir, final) ||
 	    pjoin(final, sizeof(final), dir, file))
 		return tm_err_set(e, ENAMETOOLONG, "path too long");
+	if (!replace && !lstat(final, &st))
+		return tm_err_set(e, EEXIST,
+				  "incident %s already has %s: files in an incident are written once",
+				  incident, file);
 	unlink(tmp);
 	err = write_file(tmp, data, len);
-	if (!err && rename(tmp, final))
+	if (!err && (replace ? rename(tmp, final) :
+		     renameat2(AT_FDCWD, tmp, AT_FDCWD, final, RENAME_NOREPLACE)))
 		err = -errno;
 	if (err) {
 		unlink(tmp);
+		if (err == -EEXIST)
+			return tm_err_set(e, EEXIST,
+					  "incident %s already has %s: files in an incident are written once",
+					  incident, file);
 		return tm_err_set(e, -err, "%s: %s", final, strerror(-err));
 	}
 	fsync_path(dir);

@@ -37,7 +37,7 @@ int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
 		   struct tm_err *e);
 int incident_put(const struct incident_cfg *cfg, const char *incident,
-		 const char *file, const void *data, size_t len,
+		 const char *file, const void *data, size_t len, int replace,
 		 struct tm_err *e);
 int incident_list(const char *root, char ***names, size_t *n,
 		  struct tm_err *e);

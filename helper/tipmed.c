@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "ctlproto.h"
+#include "incident_path.h"
 #include "incident.h"
 #include "nl.h"
 #include "sysinfo.h"
@@ -358,7 +359,7 @@ static int handle_line(struct env *env, struct client *c, char *line)
 
 			snprintf(buf, sizeof(buf), "%s\n", reason);
 			if (incident_put(&env->cfg, last_name, "description.txt",
-					 buf, strlen(buf), &e))
+					 buf, strlen(buf), 1, &e))
 				logmsg(LOG_WARN_, "%s", e.msg);
 		} else if (reason && *reason) {
 			remember_reason(seq, reason);
@@ -376,7 +377,7 @@ static int handle_line(struct env *env, struct client *c, char *line)
 		*text++ = '\0';
 		snprintf(buf, sizeof(buf), "%s\n", text);
 		if (incident_put(&env->cfg, arg, "description.txt", buf,
-				 strlen(buf), &e))
+				 strlen(buf), 1, &e))
 			reply_err(c->fd, ENOENT, e.msg);
 		else
 			send_line(c->fd, "OK");
@@ -389,6 +390,12 @@ static int handle_line(struct env *env, struct client *c, char *line)
 				   c->put_name, &n) != 3 ||
 		    !ctl_name_ok(c->put_inc) || !ctl_name_ok(c->put_name)) {
 			reply_err(c->fd, EINVAL, "usage: PUT <incident> <name> <bytes>");
+			return -1;
+		}
+		/* the files a client may hand in; tipmed writes the others */
+		if (strcmp(c->put_name, TIPME_INCIDENT_X_DUMP)) {
+			reply_err(c->fd, EPERM, "only " TIPME_INCIDENT_X_DUMP
+				  " can be handed in to an incident");
 			return -1;
 		}
 		if (n > TIPME_CTL_PUT_MAX) {
@@ -433,7 +440,7 @@ static void finish_put(struct env *env, struct client *c)
 	int err;
 
 	err = incident_put(&env->cfg, c->put_inc, c->put_name, c->put_data,
-			   c->put_len, &e);
+			   c->put_len, 0, &e);
 	if (err) {
 		reply_err(c->fd, -err, e.msg);
 		logmsg(LOG_ERR_, "PUT %s/%s: %s", c->put_inc, c->put_name, e.msg);

@@ -10,8 +10,10 @@
  *
  *   TRIGGER <source> [reason]   source: user | xhook | threshold
  *                               -> OK seq=N coalesced=0|1
- *   NOTE <incident> <text>      set the incident's description
- *   PUT <incident> <name> <n>   then exactly n bytes: store file <name>
+ *   NOTE <incident> <text>      set (or replace) the incident's description
+ *   PUT <incident> <name> <n>   then exactly n bytes: store file <name>;
+ *                               only xhook.dump (EPERM for others), and
+ *                               only once (EEXIST if it is there)
  *   LIST                        -> OK n=N, then N lines "<incident>"
  *   SUBSCRIBE                   -> OK, then lines for every trigger:
  *                                 "TRIGGERED seq=N mono_ns=T" when the

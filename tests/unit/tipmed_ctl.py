@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""tipmed's control socket against a client that is not the X hook: PUT
+writes an incident's file once and only the files a client may hand in;
+NOTE may replace the description.  Runs the real tipmed (no tipme.ko is
+needed for these requests) on a scratch incident root.  Prints TAP.
+
+  python3 tests/unit/tipmed_ctl.py BUILD_DIR
+"""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+n = 0
+failed = 0
+
+
+def check(ok, what, diag=""):
+    global n, failed
+    n += 1
+    print("%sok %d - %s" % ("" if ok else "not ", n, what), flush=True)
+    if not ok:
+        failed += 1
+        if diag:
+            print("# " + str(diag).replace("\n", "\n# "))
+
+
+def request(sock, line, data=b""):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(10)
+    s.connect(sock)
+    s.sendall(line.encode() + b"\n" + data)
+    reply = b""
+    while not reply.endswith(b"\n"):
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        reply += chunk
+    s.close()
+    return reply.decode().strip()
+
+
+def main():
+    build = sys.argv[1]
+    d = tempfile.mkdtemp(prefix="tipmed-ctl-")
+    root, sock = os.path.join(d, "incidents"), os.path.join(d, "tipmed.sock")
+    grp = subprocess.run(["id", "-gn"], stdout=subprocess.PIPE, universal_newlines=True,
+                         check=True).stdout.strip()
+    log = open(os.path.join(d, "tipmed.log"), "w")
+    tipmed = subprocess.Popen([os.path.join(build, "tipmed"), "-d", root, "-s", sock, "-g", grp],
+                              stdout=log, stderr=log)
+    try:
+        end = time.monotonic() + 15
+        while not os.path.exists(sock) and tipmed.poll() is None and time.monotonic() < end:
+            time.sleep(0.01)
+        check(os.path.exists(sock), "tipmed listens on its socket")
+        inc = "20261124T000000Z-1"
+        os.mkdir(os.path.join(root, inc), 0o700)
+        xd = os.path.join(root, inc, "xhook.dump")
+
+        r = request(sock, "PUT %s xhook.dump 5" % inc, b"first")
+        check(r == "OK", "PUT xhook.dump into an incident: OK", r)
+        r = request(sock, "PUT %s xhook.dump 6" % inc, b"second")
+        check(r.startswith("ERR EEXIST") and "written once" in r,
+              "a second PUT of the same file is refused (EEXIST)", r)
+        check(open(xd, "rb").read() == b"first", "and the first file is intact")
+        check(not [f for f in os.listdir(os.path.join(root, inc)) if f.startswith(".tmp-")],
+              "no temporary file is left behind")
+
+        for name in ("kernel.dump", "meta.json", "description.txt", "other.bin"):
+            r = request(sock, "PUT %s %s 3" % (inc, name), b"bad")
+            check(r.startswith("ERR EPERM"), "PUT %s is refused (EPERM): only xhook.dump is "
+                  "handed in" % name, r)
+        check(sorted(os.listdir(os.path.join(root, inc))) == ["xhook.dump"],
+              "the incident holds only what was accepted", os.listdir(os.path.join(root, inc)))
+
+        for bad in ("../x", ".hidden", "a/b"):
+            r = request(sock, "PUT %s xhook.dump 1" % bad, b"z")
+            check(r.startswith("ERR EINVAL"), "PUT into incident %r: EINVAL" % bad, r)
+        r = request(sock, "PUT 20261124T000000Z-9 xhook.dump 1", b"z")
+        check(r.startswith("ERR ENOENT"), "PUT into an incident that does not exist: ENOENT", r)
+        os.symlink(d, os.path.join(root, "20261124T000000Z-2"))
+        r = request(sock, "PUT 20261124T000000Z-2 xhook.dump 1", b"z")
+        check(r.startswith("ERR ENOENT") and not os.path.exists(os.path.join(d, "xhook.dump")),
+              "PUT through a symlink planted in the root: refused, nothing written", r)
+
+        r1 = request(sock, "NOTE %s the first words" % inc)
+        r2 = request(sock, "NOTE %s better words" % inc)
+        desc = open(os.path.join(root, inc, "description.txt")).read()
+        check(r1 == "OK" and r2 == "OK" and desc == "better words\n",
+              "NOTE may replace the description", (r1, r2, desc))
+    finally:
+        tipmed.terminate()
+        tipmed.wait(15)
+        log.close()
+        shutil.rmtree(d, ignore_errors=True)
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
