@@ -59,6 +59,7 @@ static struct nla_policy dump_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_EXEC_ENTRIES] = { .type = NLA_UNSPEC },
 	[TIPME_ATTR_COST_TOTALS] = { .type = NLA_UNSPEC },
 	[TIPME_ATTR_ENV_CAPTURE] = { .type = NLA_U8 },
+	[TIPME_ATTR_KEYLOG] = { .type = NLA_U8 },
 };
 
 static int rx_fail(struct dump_rx *rx, int errnum, const char *msg)
@@ -90,6 +91,9 @@ static int on_meta(struct dump_rx *rx, struct nlattr **a)
 		fh.flags |= TIPME_FILE_CLOCK_FALLBACK;
 	if (a[TIPME_ATTR_ENV_CAPTURE] && nla_get_u8(a[TIPME_ATTR_ENV_CAPTURE]))
 		fh.flags |= TIPME_FILE_ENV_CAPTURED;
+	/* key codes were recorded at some point since load: they may be in the rings */
+	if (a[TIPME_ATTR_KEYLOG] && nla_get_u8(a[TIPME_ATTR_KEYLOG]))
+		fh.flags |= TIPME_FILE_KEYLOG;
 	err = dumpw_open(&rx->w, rx->path, &fh, 0, rx->e);
 	if (err) {
 		rx->err = err;

@@ -72,6 +72,13 @@ ok = codes[-13:] == [0, 0, 0, 0, 0, 37, 18, 21, 29, 56, 0, 0, 0]
 print(("ok" if ok else "not ok"), "1 - key codes only between Ctrl-Alt-1 and Ctrl-Alt-0")
 PY
 tap_merge "$out/keys.tap"
+# The dump says whether it may hold key codes: not the first (taken before
+# Ctrl-Alt-1), but this one.
+flags_of() { "$B"/tipme info --json "$1" | python3 -c 'import json, sys; print(" ".join(json.load(sys.stdin)["flag_names"]))'; }
+tap_cmp "the dump before key logging has no keylog flag: $(flags_of "$first/kernel.dump")" \
+	"$(flags_of "$first/kernel.dump" | grep -cw keylog)" = 0
+tap_cmp "the dump after it carries the keylog flag: $(flags_of "$out/keys.dump")" \
+	"$(flags_of "$out/keys.dump" | grep -cw keylog)" = 1
 echo 2000 > /proc/sys/tipme/trigger_interval_ms
 
 # 3. A storm of 1,000 sysctl triggers: a handful of incidents, the first kept.
