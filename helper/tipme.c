@@ -15,6 +15,7 @@
 #include "ctl.h"
 #include "../postmortem/commands.h"
 #include "../xhook/xdump_read.h"
+#include "termsafe.h"
 
 struct subcmd {
 	const char *name;
@@ -103,6 +104,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tipme: unknown option '%s' (see tipme --help)\n", cmd);
 		return 2;
 	}
+	/*
+	 * What the subcommands print comes partly from dumps and incidents
+	 * (process names, argv, descriptions): no control byte in it may
+	 * reach the terminal.
+	 */
+	if (tm_termsafe_stdio())
+		fprintf(stderr, "tipme: warning: output is not filtered for control bytes\n");
 	for (i = 0; i < NR_SUBCMDS; i++)
 		if (!strcmp(cmd, subcmds[i].name))
 			return subcmds[i].run(argc - 1, argv + 1);

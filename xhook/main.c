@@ -39,6 +39,7 @@
 #include <xcb/res.h>
 
 #include "ctlproto.h"
+#include "termsafe.h"
 #include "xhook.h"
 #include "xdump_read.h"
 #include "tipmed_link.h"
@@ -1312,8 +1313,12 @@ int main(int argc, char **argv)
 	const xcb_setup_t *setup;
 
 	tl_sub_init(&sub);
-	if (argc > 1 && !strcmp(argv[1], "print"))
+	if (argc > 1 && !strcmp(argv[1], "print")) {
+		/* client names in the dump are other people's bytes */
+		if (tm_termsafe_stdio())
+			fprintf(stderr, "tipme-xhook: warning: output is not filtered for control bytes\n");
 		return xdump_main(argc - 1, argv + 1);
+	}
 	if (parse_args(argc, argv))
 		return EXIT_USAGE;
 	if (mkdir(env.output_dir, 0700) < 0 && errno != EEXIST) {

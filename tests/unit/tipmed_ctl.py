@@ -93,6 +93,14 @@ def main():
         desc = open(os.path.join(root, inc, "description.txt")).read()
         check(r1 == "OK" and r2 == "OK" and desc == "better words\n",
               "NOTE may replace the description", (r1, r2, desc))
+
+        # a description that would drive the terminal (set its title, turn
+        # the screen red) reaches it only as visible text
+        request(sock, "NOTE %s \x1b]0;owned\x07\x1b[41mred" % inc)
+        out = subprocess.run([os.path.join(build, "tipme"), "incidents", "--incident-dir", root],
+                             stdout=subprocess.PIPE, check=True).stdout
+        check(b"\x1b" not in out and b"\x07" not in out and b"\\x1b]0;owned\\x07" in out,
+              "tipme incidents prints a hostile description escaped", out)
     finally:
         tipmed.terminate()
         tipmed.wait(15)

@@ -2,7 +2,7 @@
 #
 #   make unit-tests
 #   make B=build/asan SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' unit-tests
-UNIT_NAMES := crc32 json dumpfile decode clock cli instr
+UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe
 UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
 UNIT_COMMON := $(B)/tests/unit/gen.o
 # The CLI tests run helper/tipme.c's main() linked with a control stub, so
@@ -19,7 +19,7 @@ $(UNIT_CLI): $(B)/helper/tipme.o $(B)/tests/unit/ctl_stub.o $(PM_OBJS) $(LIB_OBJ
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 .PHONY: unit-tests
-unit-tests: $(UNIT_BINS) $(UNIT_CLI) $(B)/tipmed
+unit-tests: $(UNIT_BINS) $(UNIT_CLI) $(B)/tipmed $(B)/tipme
 	@fail=0; for t in $(UNIT_BINS); do \
 		echo "# $$t"; \
 		TIPME_CLI=$(UNIT_CLI) $$t || { echo "# FAILED: $$t"; fail=1; }; \
