@@ -77,13 +77,47 @@ static int mkdir_p(const char *path, mode_t mode)
 	return 0;
 }
 
+/*
+ * The root holds root-only dumps and is where tipmed creates, renames and
+ * removes trees: nobody else may be able to plant or swap entries in it.
+ * It must be a real directory (not a symlink), owned by us, and writable
+ * by nobody else.
+ */
+static int root_is_ours(const char *root, struct tm_err *e)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return tm_err_set(e, errno, "%s: %s%s", root, strerror(errno),
+				  errno == ELOOP || errno == ENOTDIR ?
+				  " (the incident directory must not be a symlink)" : "");
+	if (fstat(fd, &st)) {
+		close(fd);
+		return tm_err_set(e, errno, "%s: %s", root, strerror(errno));
+	}
+	close(fd);
+	if (st.st_uid != geteuid())
+		return tm_err_set(e, EPERM,
+				  "%s belongs to uid %u, not to us (uid %u): refusing to keep incidents there",
+				  root, (unsigned int)st.st_uid, (unsigned int)geteuid());
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return tm_err_set(e, EPERM,
+				  "%s is writable by %s (mode %04o): refusing to keep incidents there (chmod go-w)",
+				  root, st.st_mode & S_IWOTH ? "everyone" : "its group",
+				  (unsigned int)(st.st_mode & 07777));
+	return 0;
+}
+
 /**
  * incident_root_init() - create the root and remove leftovers
  * @cfg: configuration
  * @e: error message
  *
- * Takes an exclusive lock on the root (a second tipmed fails with
- * -EBUSY).  Hidden ".tmp-" directories are incidents a killed tipmed never
+ * Refuses a root that is a symlink, that another user owns or that
+ * anyone else can write (-EPERM).  Takes an exclusive lock on the root (a
+ * second tipmed fails with -EBUSY).  Hidden ".tmp-" directories are incidents a killed tipmed never
  * finished: they are removed.
  *
  * Return: 0 or a negative errno.
@@ -98,6 +132,9 @@ int incident_root_init(const struct incident_cfg *cfg, struct tm_err *e)
 	err = mkdir_p(cfg->root, 0700);
 	if (err)
 		return tm_err_set(e, -err, "%s: %s", cfg->root, strerror(-err));
+	err = root_is_ours(cfg->root, e);
+	if (err)
+		return err;
 	/* One tipmed per incident root: the lock lives as long as we do. */
 	if (pjoin(path, sizeof(path), cfg->root, ".lock"))
 		return tm_err_set(e, ENAMETOOLONG, "%s: path too long", cfg->root);

@@ -106,8 +106,29 @@ def main():
         tipmed.wait(15)
         log.close()
         shutil.rmtree(d, ignore_errors=True)
+    bad_roots(build, grp)
     print("1..%d" % n)
     return 1 if failed else 0
+
+
+def bad_roots(build, grp):
+    """tipmed refuses an incident root that others could plant files in"""
+    d = tempfile.mkdtemp(prefix="tipmed-root-")
+    try:
+        for what, setup in (
+                ("writable by everyone", lambda r: (os.mkdir(r), os.chmod(r, 0o777))),
+                ("writable by its group", lambda r: (os.mkdir(r), os.chmod(r, 0o770))),
+                ("a symlink", lambda r: (os.mkdir(r + ".real", 0o700), os.symlink(r + ".real", r)))):
+            root = os.path.join(d, what.replace(" ", "-"))
+            setup(root)
+            r = subprocess.run([os.path.join(build, "tipmed"), "-d", root, "-s",
+                                os.path.join(d, "s.sock"), "-g", grp],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               universal_newlines=True, timeout=20)
+            check(r.returncode != 0 and ("refusing" in r.stdout or "symlink" in r.stdout),
+                  "tipmed refuses an incident root that is %s" % what, r.stdout)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 if __name__ == "__main__":
