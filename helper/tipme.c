@@ -37,6 +37,7 @@ static const struct subcmd subcmds[] = {
 	{ "cost",    pm_cmd_cost,    "the recorder's own cost in an interval of a dump" },
 	{ "why",     pm_cmd_why,     "where a thread's time went, and whom it waited for" },
 	{ "latency", pm_cmd_latency, "how long each key and button press took, and why" },
+	{ "report",  pm_cmd_report,  "one verdict for a slow moment: cause, culprit, resource" },
 	{ "xrecords", xdump_main,    "print an X dump (tipme-xhook's xhook.dump) as text or JSON" },
 };
 

@@ -22,6 +22,39 @@ int pm_cmd_ps(int argc, char **argv);		/* instr_cost.c */
 int pm_cmd_cost(int argc, char **argv);		/* instr_cost.c */
 int pm_cmd_why(int argc, char **argv);		/* why.c */
 int pm_cmd_latency(int argc, char **argv);	/* latency.c */
+int pm_cmd_report(int argc, char **argv);	/* report.c */
+
+struct pm_state;
+struct xdump;
+
+/**
+ * struct pm_press - the slowest key or button press of an incident
+ * @pid: the client that handled it
+ * @press_ns: the X server's device event, CLOCK_MONOTONIC ns
+ * @end_ns: when the client waited for input again (or the dump's end)
+ * @key: a key press (else a button press)
+ * @handled: the client went back to waiting within the dump
+ */
+struct pm_press {
+	uint32_t pid;
+	int64_t press_ns;
+	int64_t end_ns;
+	int key;
+	int handled;
+};
+
+/**
+ * pm_latency_slowest() - the press that took longest to handle (as
+ *                        `tipme latency` measures it)
+ * @pm: the kernel dump
+ * @st: its state
+ * @x: the incident's X dump
+ * @out: the press
+ *
+ * Return: 1 if one was found, 0 if none, -ENOMEM.
+ */
+int pm_latency_slowest(const struct pm_dump *pm, const struct pm_state *st,
+		       const struct xdump *x, struct pm_press *out);
 
 /**
  * pm_info_print() - print the summary of an opened dump

@@ -403,3 +403,14 @@ void pm_merge_free(struct pm_merge *m)
 	free(m->heap);
 	memset(m, 0, sizeof(*m));
 }
+
+const unsigned char *pm_ev_fixed(const struct pm_event *ev, void *fixed,
+				 size_t size, size_t *rest)
+{
+	size_t n = ev->payload_len < size ? ev->payload_len : size;
+
+	memset(fixed, 0, size);
+	memcpy(fixed, ev->payload, n);
+	*rest = ev->payload_len > size ? ev->payload_len - size : 0;
+	return ev->payload + n;
+}

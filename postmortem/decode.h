@@ -207,4 +207,16 @@ int pm_merge_next(struct pm_merge *m, struct pm_event *ev, struct tm_err *e);
  */
 void pm_merge_free(struct pm_merge *m);
 
+/**
+ * pm_ev_fixed() - copy the fixed part of a record's payload
+ * @ev: the record
+ * @fixed: where to copy it: fields a shorter (older) payload lacks are zero
+ * @size: size of the fixed part
+ * @rest: set to the bytes that follow it (a variable part)
+ *
+ * Return: the first byte after the fixed part.
+ */
+const unsigned char *pm_ev_fixed(const struct pm_event *ev, void *fixed,
+				 size_t size, size_t *rest);
+
 #endif

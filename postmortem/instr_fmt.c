@@ -33,17 +33,6 @@ union instr_fixed {
 };
 
 /* The fixed part of @ev's payload, zero-filled, and the array after it. */
-static const unsigned char *payload(const struct pm_event *ev, void *fixed,
-				    size_t size, size_t *rest)
-{
-	size_t n = ev->payload_len < size ? ev->payload_len : size;
-
-	memset(fixed, 0, size);
-	memcpy(fixed, ev->payload, n);
-	*rest = ev->payload_len > size ? ev->payload_len - size : 0;
-	return ev->payload + n;
-}
-
 static void u32s(const unsigned char *p, size_t avail, size_t nr, uint32_t *out,
 		 size_t *n)
 {
@@ -136,7 +125,7 @@ unsigned int pm_instr_pids(const struct pm_event *ev, uint32_t *pids)
 
 	if (!ev->rt->our_size)
 		return 0;
-	payload(ev, &u, sizeof(u), &rest);
+	pm_ev_fixed(ev, &u, sizeof(u), &rest);
 	switch (ev->type) {
 	case TIPME_REC_BLOCKED:
 		pids[0] = u.bl.pid;
@@ -318,7 +307,7 @@ int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev)
 		return 0;
 	switch (ev->type) {
 	case TIPME_REC_BLOCKED:
-		p = payload(ev, &u.bl, sizeof(u.bl), &rest);
+		p = pm_ev_fixed(ev, &u.bl, sizeof(u.bl), &rest);
 		u32s(p, rest, u.bl.nr, ips, &n);
 		n = pm_site_frames(pm, ips, n, fr, MAX_FRAMES);
 		fprintf(f, " pid=%s in ", task(pm, u.bl.pid, ev->ts, a, sizeof(a)));
@@ -328,7 +317,7 @@ int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev)
 	case TIPME_REC_FORK: {
 		uint64_t flags;
 
-		payload(ev, &u.fk, sizeof(u.fk), &rest);
+		pm_ev_fixed(ev, &u.fk, sizeof(u.fk), &rest);
 		flags = u.fk.clone_flags_lo | (uint64_t)u.fk.clone_flags_hi << 32;
 		fprintf(f, " %s -> %s (%s, clone flags 0x%" PRIx64 ")\n",
 			task(pm, u.fk.parent_pid, ev->ts, a, sizeof(a)),
@@ -339,7 +328,7 @@ int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev)
 		return 1;
 	}
 	case TIPME_REC_EXEC:
-		payload(ev, &u.ex, sizeof(u.ex), &rest);
+		pm_ev_fixed(ev, &u.ex, sizeof(u.ex), &rest);
 		fprintf(f, " pid=%" PRIu32, u.ex.pid);
 		if (u.ex.old_pid != u.ex.pid)
 			fprintf(f, " (was thread %" PRIu32 ")", u.ex.old_pid);
@@ -353,21 +342,21 @@ int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev)
 		fputc('\n', f);
 		return 1;
 	case TIPME_REC_EXIT:
-		payload(ev, &u.xt, sizeof(u.xt), &rest);
+		pm_ev_fixed(ev, &u.xt, sizeof(u.xt), &rest);
 		fprintf(f, " pid=%s tgid=%" PRIu32 " ",
 			task(pm, u.xt.pid, ev->ts, a, sizeof(a)), u.xt.tgid);
 		print_exit_code(f, u.xt.code);
 		fputs(u.xt.flags & TIPME_EXIT_GROUP ? " (process ends)\n" : "\n", f);
 		return 1;
 	case TIPME_REC_COMM:
-		payload(ev, &u.cm, sizeof(u.cm), &rest);
+		pm_ev_fixed(ev, &u.cm, sizeof(u.cm), &rest);
 		fprintf(f, " pid=%" PRIu32 " tgid=%" PRIu32 " now \"", u.cm.pid, u.cm.tgid);
 		pm_print_text(f, u.cm.comm, strnlen(u.cm.comm, sizeof(u.cm.comm)));
 		fputs("\"\n", f);
 		return 1;
 	case TIPME_REC_BLK_ISSUE:
 	case TIPME_REC_BLK_COMPLETE:
-		payload(ev, &u.bk, sizeof(u.bk), &rest);
+		pm_ev_fixed(ev, &u.bk, sizeof(u.bk), &rest);
 		sector = u.bk.sector_lo | (uint64_t)u.bk.sector_hi << 32;
 		blk_flag_text(u.bk.flags, fl, sizeof(fl));
 		fprintf(f, " dev=%u:%u %s%s%s sector=%" PRIu64 " bytes=%" PRIu32
@@ -379,7 +368,7 @@ int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev)
 		fputc('\n', f);
 		return 1;
 	case TIPME_REC_LOCK_BEGIN:
-		payload(ev, &u.lb, sizeof(u.lb), &rest);
+		pm_ev_fixed(ev, &u.lb, sizeof(u.lb), &rest);
 		lock_flag_text(u.lb.flags, fl, sizeof(fl));
 		fprintf(f, " lock=0x%08" PRIx32 "%08" PRIx32 " (%s) pid=%s",
 			u.lb.lock_hi, u.lb.lock_lo, fl,
@@ -389,13 +378,13 @@ int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev)
 		fputc('\n', f);
 		return 1;
 	case TIPME_REC_LOCK_END:
-		payload(ev, &u.le, sizeof(u.le), &rest);
+		pm_ev_fixed(ev, &u.le, sizeof(u.le), &rest);
 		fprintf(f, " lock=0x%08" PRIx32 "%08" PRIx32 " pid=%s ret=%" PRId32 "\n",
 			u.le.lock_hi, u.le.lock_lo,
 			task(pm, u.le.pid, ev->ts, a, sizeof(a)), u.le.ret);
 		return 1;
 	case TIPME_REC_RECLAIM_BEGIN:
-		p = payload(ev, &u.rb, sizeof(u.rb), &rest);
+		p = pm_ev_fixed(ev, &u.rb, sizeof(u.rb), &rest);
 		u32s(p, rest, u.rb.nr, ips, &n);
 		n = pm_site_frames(pm, ips, n, fr, MAX_FRAMES);
 		fprintf(f, " %s pid=%s order=%" PRIu32 " gfp=0x%" PRIx32,
@@ -408,13 +397,13 @@ int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev)
 		fputc('\n', f);
 		return 1;
 	case TIPME_REC_RECLAIM_END:
-		payload(ev, &u.re, sizeof(u.re), &rest);
+		pm_ev_fixed(ev, &u.re, sizeof(u.re), &rest);
 		fprintf(f, " %s pid=%s reclaimed=%" PRIu32 " pages\n",
 			reclaim_kind_name(u.re.kind),
 			task(pm, u.re.pid, ev->ts, a, sizeof(a)), u.re.nr_reclaimed);
 		return 1;
 	case TIPME_REC_KSWAPD:
-		payload(ev, &u.kw, sizeof(u.kw), &rest);
+		pm_ev_fixed(ev, &u.kw, sizeof(u.kw), &rest);
 		if (u.kw.kind == TIPME_KSWAPD_WAKEUP)
 			fprintf(f, " woken by %s node %u zone %u order %" PRIu32
 				" gfp=0x%" PRIx32 "\n",
@@ -426,18 +415,18 @@ int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev)
 				u.kw.zid, u.kw.order);
 		return 1;
 	case TIPME_REC_THROTTLED:
-		payload(ev, &u.th, sizeof(u.th), &rest);
+		pm_ev_fixed(ev, &u.th, sizeof(u.th), &rest);
 		fprintf(f, " pid=%s node %" PRIu32 " slept %" PRIu32 " of %" PRIu32
 			" us (%s)\n", task(pm, u.th.pid, ev->ts, a, sizeof(a)),
 			u.th.nid, u.th.usec_delayed, u.th.usec_timeout,
 			throttle_reason_name(u.th.reason));
 		return 1;
 	case TIPME_REC_SAMPLE:
-		p = payload(ev, &u.sm, sizeof(u.sm), &rest);
+		p = pm_ev_fixed(ev, &u.sm, sizeof(u.sm), &rest);
 		print_sample(f, pm, ev, &u.sm, p, rest);
 		return 1;
 	case TIPME_REC_SAMPLE_END:
-		payload(ev, &u.se, sizeof(u.se), &rest);
+		pm_ev_fixed(ev, &u.se, sizeof(u.se), &rest);
 		fprintf(f, " seq=%" PRIu32 "%s looked at %" PRIu32 ", wrote %" PRIu32
 			"%s%s, took %.1f us\n", u.se.seq,
 			u.se.flags & TIPME_SMPEND_FULL ? " full:" : ":",
@@ -447,7 +436,7 @@ int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev)
 			pm_ticks_to_ns(&pm->clock, u.se.cycles) / 1e3);
 		return 1;
 	case TIPME_REC_COST:
-		p = payload(ev, &u.co, sizeof(u.co), &rest);
+		p = pm_ev_fixed(ev, &u.co, sizeof(u.co), &rest);
 		n = u.co.nr < rest / sizeof(struct tipme_cost_ent) ?
 		    u.co.nr : rest / sizeof(struct tipme_cost_ent);
 		for (i = 0; i < n; i++) {
@@ -524,7 +513,7 @@ int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 		return 0;
 	switch (ev->type) {
 	case TIPME_REC_BLOCKED:
-		p = payload(ev, &u.bl, sizeof(u.bl), &rest);
+		p = pm_ev_fixed(ev, &u.bl, sizeof(u.bl), &rest);
 		u32s(p, rest, u.bl.nr, ips, &n);
 		n = pm_site_frames(pm, ips, n, fr, MAX_FRAMES);
 		json_task(w, pm, "pid", u.bl.pid, ev->ts);
@@ -532,7 +521,7 @@ int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 		jw_kbool(w, "truncated", u.bl.flags & TIPME_BLOCKED_FULL);
 		return 1;
 	case TIPME_REC_FORK:
-		payload(ev, &u.fk, sizeof(u.fk), &rest);
+		pm_ev_fixed(ev, &u.fk, sizeof(u.fk), &rest);
 		json_task(w, pm, "parent_pid", u.fk.parent_pid, ev->ts);
 		jw_ku64(w, "parent_tgid", u.fk.parent_tgid);
 		json_task(w, pm, "child_pid", u.fk.child_pid, ev->ts + 1);
@@ -543,7 +532,7 @@ int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 			(uint64_t)u.fk.clone_flags_hi << 32);
 		return 1;
 	case TIPME_REC_EXEC:
-		payload(ev, &u.ex, sizeof(u.ex), &rest);
+		pm_ev_fixed(ev, &u.ex, sizeof(u.ex), &rest);
 		jw_ku64(w, "pid", u.ex.pid);
 		jw_ku64(w, "old_pid", u.ex.old_pid);
 		jw_key(w, "comm");
@@ -557,14 +546,14 @@ int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 		}
 		return 1;
 	case TIPME_REC_EXIT:
-		payload(ev, &u.xt, sizeof(u.xt), &rest);
+		pm_ev_fixed(ev, &u.xt, sizeof(u.xt), &rest);
 		json_task(w, pm, "pid", u.xt.pid, ev->ts);
 		jw_ku64(w, "tgid", u.xt.tgid);
 		jw_ki64(w, "code", u.xt.code);
 		jw_kbool(w, "group", u.xt.flags & TIPME_EXIT_GROUP);
 		return 1;
 	case TIPME_REC_COMM:
-		payload(ev, &u.cm, sizeof(u.cm), &rest);
+		pm_ev_fixed(ev, &u.cm, sizeof(u.cm), &rest);
 		jw_ku64(w, "pid", u.cm.pid);
 		jw_ku64(w, "tgid", u.cm.tgid);
 		jw_key(w, "comm");
@@ -572,7 +561,7 @@ int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 		return 1;
 	case TIPME_REC_BLK_ISSUE:
 	case TIPME_REC_BLK_COMPLETE:
-		payload(ev, &u.bk, sizeof(u.bk), &rest);
+		pm_ev_fixed(ev, &u.bk, sizeof(u.bk), &rest);
 		blk_flag_text(u.bk.flags, fl, sizeof(fl));
 		jw_ku64(w, "dev", u.bk.dev);
 		jw_ku64(w, "major", u.bk.dev >> 20);
@@ -587,7 +576,7 @@ int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 		jw_kstr(w, "ctx", pm_ctx_name(u.bk.ctx));
 		return 1;
 	case TIPME_REC_LOCK_BEGIN:
-		payload(ev, &u.lb, sizeof(u.lb), &rest);
+		pm_ev_fixed(ev, &u.lb, sizeof(u.lb), &rest);
 		lock_flag_text(u.lb.flags, fl, sizeof(fl));
 		jw_ku64(w, "lock", u.lb.lock_lo | (uint64_t)u.lb.lock_hi << 32);
 		jw_kstr(w, "kind", fl);
@@ -599,13 +588,13 @@ int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 			jw_ku64(w, "owner", 0);
 		return 1;
 	case TIPME_REC_LOCK_END:
-		payload(ev, &u.le, sizeof(u.le), &rest);
+		pm_ev_fixed(ev, &u.le, sizeof(u.le), &rest);
 		jw_ku64(w, "lock", u.le.lock_lo | (uint64_t)u.le.lock_hi << 32);
 		json_task(w, pm, "pid", u.le.pid, ev->ts);
 		jw_ki64(w, "ret", u.le.ret);
 		return 1;
 	case TIPME_REC_RECLAIM_BEGIN:
-		p = payload(ev, &u.rb, sizeof(u.rb), &rest);
+		p = pm_ev_fixed(ev, &u.rb, sizeof(u.rb), &rest);
 		u32s(p, rest, u.rb.nr, ips, &n);
 		n = pm_site_frames(pm, ips, n, fr, MAX_FRAMES);
 		jw_kstr(w, "kind", reclaim_kind_name(u.rb.kind));
@@ -615,13 +604,13 @@ int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 		json_frames(w, pm, "stack", fr, n);
 		return 1;
 	case TIPME_REC_RECLAIM_END:
-		payload(ev, &u.re, sizeof(u.re), &rest);
+		pm_ev_fixed(ev, &u.re, sizeof(u.re), &rest);
 		jw_kstr(w, "kind", reclaim_kind_name(u.re.kind));
 		json_task(w, pm, "pid", u.re.pid, ev->ts);
 		jw_ku64(w, "nr_reclaimed", u.re.nr_reclaimed);
 		return 1;
 	case TIPME_REC_KSWAPD:
-		payload(ev, &u.kw, sizeof(u.kw), &rest);
+		pm_ev_fixed(ev, &u.kw, sizeof(u.kw), &rest);
 		jw_kstr(w, "kind", u.kw.kind == TIPME_KSWAPD_WAKEUP ? "wakeup" : "run");
 		json_task(w, pm, "pid", u.kw.pid, ev->ts);
 		jw_ku64(w, "nid", u.kw.nid);
@@ -630,7 +619,7 @@ int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 		jw_ku64(w, "gfp", u.kw.gfp);
 		return 1;
 	case TIPME_REC_THROTTLED:
-		payload(ev, &u.th, sizeof(u.th), &rest);
+		pm_ev_fixed(ev, &u.th, sizeof(u.th), &rest);
 		json_task(w, pm, "pid", u.th.pid, ev->ts);
 		jw_ku64(w, "nid", u.th.nid);
 		jw_ku64(w, "usec_timeout", u.th.usec_timeout);
@@ -638,11 +627,11 @@ int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 		jw_kstr(w, "reason", throttle_reason_name(u.th.reason));
 		return 1;
 	case TIPME_REC_SAMPLE:
-		p = payload(ev, &u.sm, sizeof(u.sm), &rest);
+		p = pm_ev_fixed(ev, &u.sm, sizeof(u.sm), &rest);
 		json_sample(w, pm, ev, &u.sm, p, rest);
 		return 1;
 	case TIPME_REC_SAMPLE_END:
-		payload(ev, &u.se, sizeof(u.se), &rest);
+		pm_ev_fixed(ev, &u.se, sizeof(u.se), &rest);
 		jw_ku64(w, "seq", u.se.seq);
 		jw_kbool(w, "full", u.se.flags & TIPME_SMPEND_FULL);
 		jw_kbool(w, "overflow", u.se.flags & TIPME_SMPEND_OVERFLOW);
@@ -652,7 +641,7 @@ int pm_instr_json(struct jw *w, const struct pm_dump *pm,
 		jw_ki64(w, "cost_ns", pm_ticks_to_ns(&pm->clock, u.se.cycles));
 		return 1;
 	case TIPME_REC_COST:
-		p = payload(ev, &u.co, sizeof(u.co), &rest);
+		p = pm_ev_fixed(ev, &u.co, sizeof(u.co), &rest);
 		n = u.co.nr < rest / sizeof(struct tipme_cost_ent) ?
 		    u.co.nr : rest / sizeof(struct tipme_cost_ent);
 		jw_key(w, "costs");

@@ -370,6 +370,35 @@ static void print_json(const struct lat_ctx *c, const struct lat_event *evs,
 	jw_finish(&w);
 }
 
+int pm_latency_slowest(const struct pm_dump *pm, const struct pm_state *st,
+		       const struct xdump *x, struct pm_press *out)
+{
+	struct lat_ctx c = { .pm = pm, .st = st, .x = x };
+	const struct lat_event *slow = NULL;
+	struct lat_event *evs;
+	size_t n, i;
+
+	c.dump_end_ns = mono(&c, st->last_ts);
+	evs = calloc(x->recs.count ? x->recs.count : 1, sizeof(*evs));
+	if (!evs)
+		return -ENOMEM;
+	n = collect(&c, evs);
+	for (i = 0; i < n; i++)
+		if (evs[i].result <= LAT_UNFINISHED &&
+		    (!slow || evs[i].end_ns - evs[i].press_ns >
+			      slow->end_ns - slow->press_ns))
+			slow = &evs[i];
+	if (slow) {
+		out->pid = slow->pid;
+		out->press_ns = slow->press_ns;
+		out->end_ns = slow->end_ns;
+		out->key = slow->code == X_KEY_PRESS;
+		out->handled = slow->result == LAT_HANDLED;
+	}
+	free(evs);
+	return slow ? 1 : 0;
+}
+
 static const char usage_text[] =
 	"usage: tipme latency [--min-ms MS] [--json] INCIDENT\n"
 	"  How long each key and button press of an incident took to handle:\n"

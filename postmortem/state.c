@@ -119,8 +119,25 @@ static struct pm_seg *open_seg(struct pm_thread *t, uint64_t ts, int state)
 	return s;
 }
 
+/*
+ * Per-CPU stream bounds: a CPU's records can start later and end earlier
+ * than the dump's (its ring wrapped sooner, or it was idle), and a thread
+ * seen leaving a CPU ran there only since that CPU's stream began.
+ */
+struct cpu_span {
+	uint64_t *first;
+	uint64_t *last;
+	uint32_t n;
+};
+
+static uint64_t cpu_first(const struct cpu_span *c, const struct pm_state *st,
+			  uint32_t cpu)
+{
+	return cpu < c->n && c->first[cpu] ? c->first[cpu] : st->first_ts;
+}
+
 static int on_switch(struct pm_state *st, struct pidmap *m,
-		     const struct pm_event *ev)
+		     const struct cpu_span *cs, const struct pm_event *ev)
 {
 	const struct tipme_rec_switch *sw = &ev->u.sw;
 	struct pm_thread *t;
@@ -130,11 +147,12 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 		t = thread_get(st, m, sw->prev_pid);
 		if (!t)
 			return -ENOMEM;
-		if (!cur(t)) {	/* first sight: it was running until now */
-			s = open_seg(t, st->first_ts, PM_T_RUNNING);
+		if (!cur(t)) {	/* first sight: it ran here since this CPU's records began */
+			s = open_seg(t, cpu_first(cs, st, ev->cpu), PM_T_RUNNING);
 			if (!s)
 				return -ENOMEM;
 			s->cpu = ev->cpu;
+			s->prio = sw->prev_prio;
 		}
 		s = open_seg(t, ev->ts, sw->prev_state == TIPME_TS_RUNNABLE ?
 			     PM_T_RUNNABLE : PM_T_BLOCKED);
@@ -151,6 +169,7 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 		if (!s)
 			return -ENOMEM;
 		s->cpu = ev->cpu;
+		s->prio = sw->next_prio;
 	}
 	return 0;
 }
@@ -183,6 +202,33 @@ static int on_waking(struct pm_state *st, struct pidmap *m,
 		return -ENOMEM;
 	s->woken = 1;
 	s->cpu = tipme_waking_cpu(&ev->u.wk);
+	return 0;
+}
+
+/*
+ * Sub-buffers of a CPU are missing between @ev->lost_since and @ev->ts:
+ * whoever was running there is known to have run only up to the gap.  What
+ * it did in the gap is unknown (an open PM_T_UNKNOWN stretch until its
+ * next record), never "running".
+ */
+static int on_lost(struct pm_state *st, const struct pm_event *ev)
+{
+	size_t i;
+
+	if (!ev->lost_since)
+		return 0;
+	for (i = 0; i < st->nthreads; i++) {
+		struct pm_thread *t = &st->threads[i];
+		struct pm_seg *s = cur(t);
+
+		if (!s || s->state != PM_T_RUNNING || s->cpu != ev->cpu ||
+		    s->end != UINT64_MAX || s->start > ev->lost_since)
+			continue;
+		s = open_seg(t, ev->lost_since, PM_T_UNKNOWN);
+		if (!s)
+			return -ENOMEM;
+		s->cpu = ev->cpu;
+	}
 	return 0;
 }
 
@@ -226,29 +272,51 @@ int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
 		   struct tm_err *e)
 {
 	struct pidmap m = { 0 };
+	struct cpu_span cs = { 0 };
 	struct pm_merge mg;
 	struct pm_event ev;
 	size_t i;
 	int err, have = 0;
 
 	memset(st, 0, sizeof(*st));
+	cs.n = pm->nr_cpus;
+	cs.first = calloc(cs.n ? cs.n : 1, sizeof(*cs.first));
+	cs.last = calloc(cs.n ? cs.n : 1, sizeof(*cs.last));
+	if (!cs.first || !cs.last) {
+		free(cs.first);
+		free(cs.last);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
 	err = pm_merge_init(&mg, pm, NULL, e);
-	if (err)
+	if (err) {
+		free(cs.first);
+		free(cs.last);
 		return err;
+	}
 	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
 		if (!have) {
 			st->first_ts = ev.ts;
 			have = 1;
 		}
 		st->last_ts = ev.ts;
+		if (ev.cpu < cs.n) {
+			if (!cs.first[ev.cpu])
+				cs.first[ev.cpu] = ev.ts;
+			cs.last[ev.cpu] = ev.ts;
+		}
 		if (ev.kind == PM_EV_LOST) {
 			st->lost = 1;
+			err = on_lost(st, &ev);
+			if (err < 0) {
+				err = tm_err_set(e, ENOMEM, "out of memory");
+				break;
+			}
 			continue;
 		}
 		if (!ev.rt || !ev.rt->our_size)
 			continue;
 		if (ev.type == TIPME_REC_SCHED_SWITCH)
-			err = on_switch(st, &m, &ev);
+			err = on_switch(st, &m, &cs, &ev);
 		else if (ev.type == TIPME_REC_SCHED_WAKING)
 			err = on_waking(st, &m, &ev);
 		else if (ev.type == TIPME_REC_BLOCKED)
@@ -264,15 +332,25 @@ int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
 	free(m.keys);
 	free(m.vals);
 	if (err < 0) {
+		free(cs.first);
+		free(cs.last);
 		pm_state_free(st);
 		return err;
 	}
 	for (i = 0; i < st->nthreads; i++) {
 		struct pm_seg *s = cur(&st->threads[i]);
 
-		if (s && s->end == UINT64_MAX)
+		if (!s || s->end != UINT64_MAX)
+			continue;
+		/* running where the records end: known only up to that CPU's last */
+		if (s->state == PM_T_RUNNING && s->cpu < cs.n && cs.last[s->cpu] &&
+		    cs.last[s->cpu] >= s->start)
+			s->end = cs.last[s->cpu];
+		else
 			s->end = st->last_ts;
 	}
+	free(cs.first);
+	free(cs.last);
 	qsort(st->threads, st->nthreads, sizeof(*st->threads), tid_cmp);
 	return 0;
 }

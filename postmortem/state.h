@@ -31,6 +31,7 @@ enum pm_tstate {
  * @waker: pid that woke it (blocked stretches ended by a wakeup), or -1
  * @waker_ctx: enum tipme_ctx of that wakeup
  * @woken: the runnable stretch began with a wakeup (not a preemption)
+ * @prio: kernel priority (0..139) it ran at (running stretches)
  * @nsite: frames in @site
  * @site: where it blocked, innermost first (full addresses)
  */
@@ -41,6 +42,7 @@ struct pm_seg {
 	uint8_t block_state;
 	uint8_t waker_ctx;
 	uint8_t woken;
+	uint8_t prio;
 	uint32_t cpu;
 	int64_t waker;
 	uint32_t nsite;

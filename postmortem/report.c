@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme report: choose the interval that matters, run the verdict
+ * (verdict.c) on it, and print it: the verdict in one line a person can
+ * paste into a bug, the causes with their shares, what was lost, the chain
+ * of waits, and the commands to dig further.  --json prints the same as
+ * one object whose keys are a contract (Documentation/report.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../xhook/xdump_read.h"
+#include "clock.h"
+#include "commands.h"
+#include "format.h"
+#include "json.h"
+#include "report.h"
+
+static const char *const chosen_key[] = {
+	[PM_BY_PID] = "pid",
+	[PM_BY_INPUT] = "input",
+	[PM_BY_STALL] = "longest_stall",
+};
+
+struct out {
+	const struct pm_dump *pm;
+	const struct pm_state *st;
+	const struct pm_report *r;
+	const char *path;
+	struct jw w;
+};
+
+static const char *comm(const struct out *o, uint32_t pid)
+{
+	const char *n;
+
+	if (!pid)
+		return "idle/interrupt";
+	n = pm_task_name(o->pm, pid, o->st->last_ts);
+	return n ? n : "?";
+}
+
+static double pct(const struct pm_report *r, int64_t ns)
+{
+	return r->to_ns > r->from_ns ? 100.0 * ns / (r->to_ns - r->from_ns) : 0;
+}
+
+/* "real-time priority 49" or "nice 0" from a kernel priority */
+static void prio_text(int prio, char *buf, size_t len)
+{
+	if (prio < 0)
+		snprintf(buf, len, "priority not recorded");
+	else if (prio < 100)
+		snprintf(buf, len, "real-time priority %d", 99 - prio);
+	else
+		snprintf(buf, len, "nice %d", prio - 120);
+}
+
+/* What an item means, in words, for the verdict line and the list. */
+static void item_text(const struct out *o, const struct pm_cause_item *it,
+		      char *buf, size_t len)
+{
+	char p[40];
+
+	switch (it->cause) {
+	case PM_C_RUNNING:
+		snprintf(buf, len, "%u (%s) computing", it->culprit, comm(o, it->culprit));
+		break;
+	case PM_C_CPU:
+		prio_text(it->prio, p, sizeof(p));
+		if (it->culprit)
+			snprintf(buf, len, "waiting for %s, held by %u (%s, %s)",
+				 it->resource, it->culprit, comm(o, it->culprit), p);
+		else
+			snprintf(buf, len, "waiting for %s (nobody recorded running there)",
+				 it->resource);
+		break;
+	case PM_C_BLOCK_IO:
+		snprintf(buf, len, "block I/O on %s (%u request%s, %.1f ms each), issued by %u (%s)",
+			 it->resource, it->nreq, it->nreq == 1 ? "" : "s",
+			 it->nreq ? it->req_ns / 1e6 / it->nreq : 0.0,
+			 it->culprit, comm(o, it->culprit));
+		break;
+	case PM_C_LOCK:
+		if (it->culprit)
+			snprintf(buf, len, "waiting for %s, held by %u (%s)",
+				 it->resource, it->culprit, comm(o, it->culprit));
+		else
+			snprintf(buf, len, "waiting for %s (holder not recorded)",
+				 it->resource);
+		break;
+	case PM_C_MEMORY:
+		snprintf(buf, len, "%s by %u (%s): %" PRIu64 " pages in %u stretch%s",
+			 it->resource, it->culprit, comm(o, it->culprit), it->pages,
+			 it->nreq, it->nreq == 1 ? "" : "es");
+		break;
+	case PM_C_TIMER:
+		snprintf(buf, len, "%u (%s) sleeping in %s until a timer woke it",
+			 it->culprit, comm(o, it->culprit), it->resource);
+		break;
+	case PM_C_STOPPED:
+		if (it->other)
+			snprintf(buf, len, "%u (%s) %s, until %u (%s) continued it",
+				 it->culprit, comm(o, it->culprit), it->resource,
+				 it->other, comm(o, it->other));
+		else
+			snprintf(buf, len, "%u (%s) %s", it->culprit,
+				 comm(o, it->culprit), it->resource);
+		break;
+	default:
+		snprintf(buf, len, "not explained by the dump%s%s",
+			 *it->resource ? ": " : "", it->resource);
+	}
+}
+
+static const struct pm_cause_item *verdict(const struct pm_report *r)
+{
+	return r->nitems ? &r->items[0] : NULL;
+}
+
+static void text_chain(const struct out *o, int parent, int indent)
+{
+	const struct pm_report *r = o->r;
+	size_t i;
+
+	for (i = 0; i < r->nchain; i++) {
+		const struct pm_chain_step *c = &r->chain[i];
+
+		if (c->parent != parent)
+			continue;
+		printf("%*s%u (%s): %.3f ms %s", indent, "", c->pid, comm(o, c->pid),
+		       (c->to_ns - c->from_ns) / 1e6,
+		       c->seg && c->seg->state == PM_T_RUNNABLE ? "runnable" :
+		       c->seg && c->seg->state == PM_T_BLOCKED ? "blocked" : "");
+		if (c->seg)
+			pm_print_seg_site(stdout, o->pm, c->seg);
+		if (c->followed)
+			printf("; waiting for %" PRId64 " (%s):\n", c->waker,
+			       comm(o, (uint32_t)c->waker));
+		else
+			printf(" [%s]\n", pm_cause_key[c->cause]);
+		text_chain(o, (int)i, indent + 4);
+	}
+}
+
+static void print_text(struct out *o, const char *name)
+{
+	const struct pm_report *r = o->r;
+	const struct pm_cause_item *v = verdict(r);
+	int64_t span = r->to_ns - r->from_ns;
+	char a[40], b[40], what[256];
+	size_t i;
+
+	if (v) {
+		item_text(o, v, what, sizeof(what));
+		printf("pid %u (%s) waited %.3f ms: %s (%s, %.1f ms, %.0f%%)\n",
+		       r->pid, comm(o, r->pid), span / 1e6, what,
+		       pm_cause_key[v->cause], v->ns / 1e6, pct(r, v->ns));
+	} else {
+		printf("pid %u (%s): nothing recorded in the interval\n", r->pid,
+		       comm(o, r->pid));
+	}
+	printf("\ninterval: pid %u (%s), %s .. %s, %.3f ms (chosen by %s)\n",
+	       r->pid, comm(o, r->pid), pm_fmt_ns(r->from_ns, a, sizeof(a)),
+	       pm_fmt_ns(r->to_ns, b, sizeof(b)), span / 1e6,
+	       r->chosen_by == PM_BY_INPUT ? "the slowest key or button press" :
+	       r->chosen_by == PM_BY_STALL ?
+	       "the longest stall before the trigger: no --pid and no input to go by" :
+	       "--pid");
+	printf("\ncauses, by time:\n");
+	for (i = 0; i < r->nitems; i++) {
+		item_text(o, &r->items[i], what, sizeof(what));
+		printf("  %-15s %10.3f ms %5.1f%%  %s\n", pm_cause_key[r->items[i].cause],
+		       r->items[i].ns / 1e6, pct(r, r->items[i].ns), what);
+	}
+	printf("accounted: %.1f%% of %.3f ms%s\n", pct(r, span - r->unknown_ns),
+	       span / 1e6, r->lost ?
+	       "; the dump has gaps (lost sub-buffers): time in them is unknown" : "");
+	if (r->nchain) {
+		printf("\nchain of waits:\n");
+		text_chain(o, -1, 2);
+	}
+	printf("\ndig further:\n");
+	printf("  tipme why --pid %u --from %s --to %s %s\n", r->pid,
+	       pm_fmt_ns(r->from_ns, a, sizeof(a)), pm_fmt_ns(r->to_ns, b, sizeof(b)),
+	       name);
+	if (v && v->culprit && v->culprit != r->pid)
+		printf("  tipme records --pid %u %s | less\n", v->culprit, name);
+	if (r->chosen_by == PM_BY_INPUT)
+		printf("  tipme latency %s\n", name);
+}
+
+static void json_item(struct out *o, const struct pm_cause_item *it)
+{
+	char what[256];
+
+	jw_obj_begin(&o->w);
+	jw_kstr(&o->w, "cause", pm_cause_key[it->cause]);
+	jw_key(&o->w, "culprit");
+	if (it->culprit) {
+		jw_obj_begin(&o->w);
+		jw_ku64(&o->w, "pid", it->culprit);
+		jw_kstr(&o->w, "comm", comm(o, it->culprit));
+		jw_obj_end(&o->w);
+	} else {
+		jw_null(&o->w);
+	}
+	jw_key(&o->w, "resource");
+	if (*it->resource)
+		jw_str(&o->w, it->resource);
+	else
+		jw_null(&o->w);
+	jw_kdouble(&o->w, "ms", it->ns / 1e6);
+	jw_kdouble(&o->w, "pct", pct(o->r, it->ns));
+	item_text(o, it, what, sizeof(what));
+	jw_kstr(&o->w, "text", what);
+	if (it->cause == PM_C_BLOCK_IO) {
+		jw_ku64(&o->w, "requests", it->nreq);
+		jw_kdouble(&o->w, "request_ms_mean", it->nreq ? it->req_ns / 1e6 / it->nreq : 0);
+	} else if (it->cause == PM_C_MEMORY) {
+		jw_ku64(&o->w, "reclaims", it->nreq);
+		jw_ku64(&o->w, "pages_reclaimed", it->pages);
+	} else if (it->cause == PM_C_CPU && it->prio >= 0) {
+		jw_ku64(&o->w, "culprit_kernel_prio", (uint64_t)it->prio);
+	} else if (it->cause == PM_C_STOPPED && it->other) {
+		jw_ku64(&o->w, "continued_by", it->other);
+	}
+	jw_obj_end(&o->w);
+}
+
+static void json_chain(struct out *o, int parent)
+{
+	const struct pm_report *r = o->r;
+	size_t i;
+
+	jw_arr_begin(&o->w);
+	for (i = 0; i < r->nchain; i++) {
+		const struct pm_chain_step *c = &r->chain[i];
+
+		if (c->parent != parent)
+			continue;
+		jw_obj_begin(&o->w);
+		jw_ku64(&o->w, "pid", c->pid);
+		jw_kstr(&o->w, "comm", comm(o, c->pid));
+		jw_ki64(&o->w, "from_mono_ns", c->from_ns);
+		jw_ki64(&o->w, "to_mono_ns", c->to_ns);
+		jw_kdouble(&o->w, "ms", (c->to_ns - c->from_ns) / 1e6);
+		jw_kstr(&o->w, "state", c->seg && c->seg->state == PM_T_RUNNABLE ?
+			"runnable" : "blocked");
+		if (c->seg)
+			pm_json_seg_site(&o->w, o->pm, c->seg);
+		if (c->waker >= 0) {
+			jw_ku64(&o->w, "woken_by", (uint64_t)c->waker);
+			jw_kstr(&o->w, "woken_by_comm", comm(o, (uint32_t)c->waker));
+			jw_kstr(&o->w, "waker_ctx", pm_ctx_name((unsigned int)c->waker_ctx));
+		}
+		if (c->followed) {
+			jw_key(&o->w, "waited_for");
+			json_chain(o, (int)i);
+		} else {
+			jw_kstr(&o->w, "cause", pm_cause_key[c->cause]);
+		}
+		jw_obj_end(&o->w);
+	}
+	jw_arr_end(&o->w);
+}
+
+static void print_json(struct out *o)
+{
+	const struct pm_report *r = o->r;
+	size_t i;
+
+	jw_init(&o->w, stdout, 0);
+	jw_obj_begin(&o->w);
+	jw_key(&o->w, "interval");
+	jw_obj_begin(&o->w);
+	jw_ku64(&o->w, "pid", r->pid);
+	jw_kstr(&o->w, "comm", comm(o, r->pid));
+	jw_ki64(&o->w, "from_mono_ns", r->from_ns);
+	jw_ki64(&o->w, "to_mono_ns", r->to_ns);
+	jw_kstr(&o->w, "chosen_by", chosen_key[r->chosen_by]);
+	jw_obj_end(&o->w);
+	jw_key(&o->w, "verdict");
+	if (verdict(r))
+		json_item(o, verdict(r));
+	else
+		jw_null(&o->w);
+	jw_key(&o->w, "causes");
+	jw_arr_begin(&o->w);
+	for (i = 0; i < r->nitems; i++)
+		json_item(o, &r->items[i]);
+	jw_arr_end(&o->w);
+	jw_kdouble(&o->w, "accounted_pct", pct(r, r->to_ns - r->from_ns - r->unknown_ns));
+	jw_key(&o->w, "lost");
+	jw_obj_begin(&o->w);
+	jw_kbool(&o->w, "dump_has_gaps", r->lost);
+	jw_kdouble(&o->w, "unknown_ms", r->unknown_ns / 1e6);
+	jw_obj_end(&o->w);
+	jw_key(&o->w, "chain");
+	json_chain(o, -1);
+	jw_obj_end(&o->w);
+	jw_finish(&o->w);
+}
+
+static const char usage_text[] =
+	"usage: tipme report [--pid PID [--from S --to S | --window MS]] [--json]\n"
+	"                    INCIDENT|DUMP\n"
+	"  One verdict for a slow moment: which thread waited, for what (the CPU,\n"
+	"  block I/O, a lock, memory, a timer, a stopped task) and who to blame,\n"
+	"  with every millisecond of the interval charged to one cause.\n"
+	"  The interval: --pid's [--from, --to] (CLOCK_MONOTONIC seconds), or the\n"
+	"  WINDOW ms (2000) before the trigger; without --pid, the slowest key or\n"
+	"  button press of the incident (it needs tipme-xhook's dump), else the\n"
+	"  longest stall of any thread in the window before the trigger.\n"
+	"EXAMPLES\n"
+	"  tipme report /var/lib/tipme/incidents/20240501T123456Z-7\n"
+	"  tipme report --pid 4242 --from 1203.5 --to 1204.3 kernel.dump\n"
+	"  tipme report --json INCIDENT | jq .verdict\n";
+
+/*
+ * The slowest press of the incident's X dump, if it has one.  Returns 1
+ * when it chose the interval, 0 to fall back, -1 on an error that must
+ * stop (a corrupt X dump).
+ */
+static int by_input(const char *path, const struct pm_dump *pm,
+		    const struct pm_state *st, uint32_t *pid, int64_t *t0,
+		    int64_t *t1)
+{
+	struct pm_press press;
+	FILE *quiet = fopen("/dev/null", "w");
+	struct xdump x;
+	uint8_t *buf = NULL;
+	int ret;
+
+	if (!quiet)
+		return 0;
+	/* no X dump (a plain kernel dump, or no tipme-xhook) is not an error */
+	ret = xdump_load(path, &x, &buf, quiet);
+	fclose(quiet);
+	if (ret) {
+		free(buf);
+		return 0;
+	}
+	ret = pm_latency_slowest(pm, st, &x, &press);
+	free(buf);
+	if (ret < 0) {
+		fprintf(stderr, "tipme report: out of memory\n");
+		return -1;
+	}
+	if (!ret || !press.pid)
+		return 0;
+	*pid = press.pid;
+	*t0 = press.press_ns;
+	*t1 = press.end_ns;
+	return 1;
+}
+
+/* Clip a window to the part of it where @pid existed (first seen .. exit). */
+static void life(const struct pm_dump *pm, const struct pm_state *st,
+		 uint32_t pid, int64_t *t0, int64_t *t1)
+{
+	const struct pm_thread *t = pm_state_thread(st, pid);
+	size_t j;
+
+	if (!t || !t->nsegs)
+		return;
+	if (t->segs[0].state != PM_T_UNKNOWN &&
+	    pm_clock_mono(&pm->clock, t->segs[0].start) > *t0)
+		*t0 = pm_clock_mono(&pm->clock, t->segs[0].start);
+	for (j = 0; j < t->nsegs; j++) {
+		const struct pm_seg *s = &t->segs[j];
+
+		if (s->state == PM_T_BLOCKED && (s->block_state == TIPME_TS_DEAD ||
+						 s->block_state == TIPME_TS_ZOMBIE)) {
+			int64_t x = pm_clock_mono(&pm->clock, s->start);
+
+			if (x < *t1 && x > *t0)
+				*t1 = x;
+			break;
+		}
+	}
+}
+
+int pm_cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double from = -1, to = -1, window_ms = 2000, v;
+	struct tm_err e = { "" };
+	struct pm_report r = { 0 };
+	struct pm_state st = { 0 };
+	struct pm_res res = { 0 };
+	struct out o = { 0 };
+	struct pm_dump pm;
+	int opt, json = 0, ret = 1, by;
+	int64_t t0 = 0, t1 = 0, end;
+	long pid = -1;
+	uint32_t p = 0;
+	char *endp;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "p:f:t:w:jh", opts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(usage_text, stdout);
+			return 0;
+		}
+		if (opt == 'j') {
+			json = 1;
+			continue;
+		}
+		if (opt == '?' || !optarg)
+			goto usage;
+		v = strtod(optarg, &endp);
+		if (*endp || endp == optarg || v < 0) {
+			fprintf(stderr, "tipme report: invalid value '%s'\n", optarg);
+			goto usage;
+		}
+		if (opt == 'p')
+			pid = (long)v;
+		else if (opt == 'f')
+			from = v;
+		else if (opt == 't')
+			to = v;
+		else
+			window_ms = v;
+	}
+	if (optind + 1 != argc || (from >= 0) != (to >= 0) ||
+	    (from >= 0 && (pid <= 0 || to <= from)) || window_ms <= 0 || !pid)
+		goto usage;
+	if (pm_open(&pm, argv[optind], 0, &e)) {
+		fprintf(stderr, "tipme report: %s\n", e.msg);
+		pm_close(&pm);
+		return 1;
+	}
+	if (pm_state_build(&st, &pm, &e) || pm_res_build(&res, &pm, &e)) {
+		fprintf(stderr, "tipme report: %s: %s\n", argv[optind], e.msg);
+		goto out;
+	}
+	end = pm_clock_mono(&pm.clock, st.trigger_ts ? st.trigger_ts : st.last_ts);
+	if (pid > 0) {
+		by = PM_BY_PID;
+		p = (uint32_t)pid;
+		if (from >= 0) {
+			t0 = (int64_t)(from * 1e9);
+			t1 = (int64_t)(to * 1e9);
+		} else {
+			t1 = end;
+			t0 = end - (int64_t)(window_ms * 1e6);
+			life(&pm, &st, p, &t0, &t1);
+		}
+	} else {
+		by = PM_BY_INPUT;
+		ret = by_input(argv[optind], &pm, &st, &p, &t0, &t1);
+		if (ret < 0) {
+			ret = 1;
+			goto out;
+		}
+		ret = 1;
+		if (!p) {
+			by = PM_BY_STALL;
+			if (!pm_report_longest_stall(&pm, &st, end - (int64_t)(window_ms * 1e6),
+						     end, &p, &t0, &t1)) {
+				fprintf(stderr, "tipme report: %s: no stall in the %.0f ms before the %s; name a thread with --pid\n",
+					argv[optind], window_ms, st.trigger_ts ? "trigger" : "end of the dump");
+				goto out;
+			}
+		}
+	}
+	if (t0 < pm_clock_mono(&pm.clock, st.first_ts))
+		t0 = pm_clock_mono(&pm.clock, st.first_ts);
+	if (pm_report_analyse(&r, &pm, &st, &res, p, t0, t1, &e)) {
+		fprintf(stderr, "tipme report: %s\n", e.msg);
+		goto out;
+	}
+	r.chosen_by = by;
+	o.pm = &pm;
+	o.st = &st;
+	o.r = &r;
+	if (json)
+		print_json(&o);
+	else
+		print_text(&o, argv[optind]);
+	ret = ferror(stdout) ? 1 : 0;
+out:
+	pm_report_free(&r);
+	pm_res_free(&res);
+	pm_state_free(&st);
+	pm_close(&pm);
+	return ret;
+usage:
+	fputs(usage_text, stderr);
+	return 2;
+}
