@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Check `tipme report --json` against the ground truth a workload printed.
+
+usage: check_report.py CASE TRUTH REPORT_JSON [EXTRA...]
+
+CASE is one of:
+  cpu      stall's output: the victim's wait is charged to cpu_contention,
+           culprit the real-time hog, within 10% of the stall it measured
+  timer    blockpipe's output: the reader's wait is charged, through the
+           writer that woke it, to the writer's own 300 ms nanosleep
+  stopped  stopper's output: the parent's wait is charged to its stopped
+           child, continued by the continuer, within 10% of the stop
+  blkio    fsyncer's output, EXTRA = MAJOR:MINOR and the device's
+           completion delay in ms: the fsync is charged to block I/O on
+           that device, issued by the fsync-ing task, each request taking
+           at least the delay the test gave the device
+  mem      memhog's output, EXTRA = records --json of the dump: memory
+           reclaim by memhog, its time equal to the reclaim stretches the
+           records hold
+  lock     contend's output: one thread's time includes waiting for the
+           inode's rwsem held by the other
+  auto     stall's output, no --pid: the report picks a stall and ends at
+           the hog
+Prints TAP lines (no plan).
+"""
+import json
+import sys
+
+n = 0
+
+
+def check(ok, name, diag=""):
+    global n
+    n += 1
+    print(("ok" if ok else "not ok"), n, "-", name)
+    if not ok and diag:
+        for line in str(diag).splitlines():
+            print("#", line)
+    return ok
+
+
+def near(x, want, tol=0.10):
+    return abs(x - want) <= tol * want
+
+
+def items(rep, cause):
+    return [c for c in rep["causes"] if c["cause"] == cause]
+
+
+def main():
+    case, truth, rep = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
+    t = {k: float(v) for k, v in (kv.split("=", 1) for kv in truth.split())}
+    v = rep["verdict"] or {}
+    cul = (v.get("culprit") or {}).get("pid")
+    span = (rep["interval"]["to_mono_ns"] - rep["interval"]["from_mono_ns"]) / 1e6
+    total = sum(c["ms"] for c in rep["causes"])
+    check(abs(total - span) < 0.01 + 1e-6 * span,
+          f"the causes add up to the interval: {total:.3f} of {span:.3f} ms")
+    unknown = sum(c["ms"] for c in items(rep, "unknown"))
+    check(abs(rep["accounted_pct"] - 100 * (span - unknown) / span) < 0.01,
+          f"accounted_pct counts only what is explained: {rep['accounted_pct']:.1f}%")
+    print(f"# verdict: {v.get('text')} ({v.get('cause')}, {v.get('ms', 0):.1f} ms)")
+    if case == "cpu" or case == "auto":
+        check(v.get("cause") == "cpu_contention" and cul == int(t["hog"]),
+              f"verdict: cpu_contention, culprit the hog {int(t['hog'])}", v)
+        if case == "cpu":
+            check(near(v.get("ms", 0), t["latency_ms"]),
+                  f"{v.get('ms', 0):.1f} ms within 10% of the stall the victim measured "
+                  f"({t['latency_ms']:.1f} ms)")
+            check(v.get("culprit_kernel_prio", 999) < 100,
+                  f"the culprit ran at a real-time priority (kernel prio {v.get('culprit_kernel_prio')})")
+            ch = rep["chain"]
+            check(any(s.get("woken_by") == int(t["server"]) and s.get("waited_for")
+                      for s in ch), "the chain goes from the victim to the server")
+        else:
+            check(rep["interval"]["chosen_by"] == "longest_stall",
+                  "without --pid or input: chosen by the longest stall")
+    elif case == "timer":
+        want = (t["write_ns"] - t["blocked_seen_ns"]) / 1e6
+        check(v.get("cause") == "timer" and cul == int(t["writer"]),
+              f"verdict: timer, culprit the writer {int(t['writer'])}", v)
+        check("nanosleep" in (v.get("resource") or ""), "resource: its nanosleep", v)
+        check(300 * 0.9 <= v.get("ms", 0) <= want * 1.1,
+              f"{v.get('ms', 0):.1f} ms: the writer's 300 ms sleep, within the "
+              f"{want:.1f} ms it took to write")
+    elif case == "stopped":
+        check(v.get("cause") == "stopped" and cul == int(t["child"]),
+              f"verdict: stopped, culprit the child {int(t['child'])}", v)
+        check(v.get("continued_by") == int(t["continuer"]),
+              f"continued by the continuer {int(t['continuer'])}", v)
+        check(near(v.get("ms", 0), t["ms"]),
+              f"{v.get('ms', 0):.1f} ms within 10% of the {t['ms']:.0f} ms stop")
+    elif case == "blkio":
+        dev, delay = sys.argv[4], float(sys.argv[5])
+        check(v.get("cause") == "block_io", "verdict: block_io", v)
+        check(v.get("resource") == "block device " + dev, f"on the test's device {dev}", v)
+        check(cul == int(t["pid"]), f"issued by the fsync-ing task {int(t['pid'])}", v)
+        mean = v.get("request_ms_mean", 0)
+        check(delay <= mean <= delay * 2,
+              f"each request took {mean:.1f} ms: at least the device's {delay:.0f} ms")
+    elif case == "mem":
+        recs = [json.loads(l) for l in open(sys.argv[4]) if l.strip()]
+        pid = int(t["pid"])
+        f0, f1 = rep["interval"]["from_mono_ns"], rep["interval"]["to_mono_ns"]
+        begin, tot = None, 0.0
+        for e in recs:
+            if e.get("pid") != pid:
+                continue
+            if e["type"] == "reclaim_begin":
+                begin = e["mono_ns"]
+            elif e["type"] == "reclaim_end" and begin is not None:
+                lo, hi = max(begin, f0), min(e["mono_ns"], f1)
+                tot += max(0, hi - lo) / 1e6
+                begin = None
+        m = [c for c in items(rep, "memory") if (c.get("culprit") or {}).get("pid") == pid]
+        check(m and m[0]["pages_reclaimed"] > 0,
+              f"memory reclaim by memhog {pid}, with pages reclaimed", rep["causes"][:4])
+        if m:
+            check(abs(m[0]["ms"] - tot) <= 0.02 * tot + 0.01,
+                  f"{m[0]['ms']:.1f} ms: the reclaim stretches of its records ({tot:.1f} ms)")
+    elif case == "lock":
+        me, other = int(sys.argv[4]), int(sys.argv[5])
+        lk = [c for c in items(rep, "lock") if (c.get("resource") or "").startswith("rwsem")]
+        check(lk and (lk[0].get("culprit") or {}).get("pid") == other,
+              f"thread {me} waited for an rwsem held by the other thread {other}", lk[:2])
+
+
+if __name__ == "__main__":
+    main()

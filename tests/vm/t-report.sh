@@ -1,0 +1,87 @@
+#!/bin/bash
+# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel
+# tipme report against stalls whose cause the test creates: a victim
+# behind a real-time hog (cpu_contention), a pipe whose writer sleeps
+# (timer, through the chain), a stopped child (stopped), fsync on a slow
+# device (block_io), a memory cgroup over its limit (memory), two threads
+# on one inode's rwsem (lock); and the interval chosen without --pid.
+. "$TIPME_SRC/tests/lib/tap.sh"
+cd "$TIPME_SRC" || exit 1
+B=$TIPME_SRC/build
+out=$TIPME_OUT
+cg=/sys/fs/cgroup
+
+tap_check "insmod" insmod module/tipme.ko buffer_size=32M clock=tsc || tap_done
+
+# report CASE TRUTH NAME [REPORT ARGS...] -- [CHECK EXTRA...]
+report() {
+	local case=$1 truth=$2 name=$3 args=() extra=()
+	shift 3
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
+	[ $# -gt 0 ] && shift
+	extra=("$@")
+	tap_diag "$case: ground truth: $truth"
+	"$B"/tipme dump -o "$out/$name.dump" > /dev/null
+	"$B"/tipme report --json "${args[@]}" "$out/$name.dump" > "$out/$name.json"
+	tap_cmp "$case: tipme report --json succeeds" "$?" -eq 0
+	"$B"/tipme report "${args[@]}" "$out/$name.dump" > "$out/$name.txt" 2>&1
+	head -n 1 "$out/$name.txt" | sed 's/^/# /'
+	python3 tests/vm/check_report.py "$case" "$truth" "$out/$name.json" "${extra[@]}" \
+		> "$out/$name.tap" 2>&1
+	tap_merge "$out/$name.tap"
+}
+kv() { printf '%s\n' "$1" | sed -n "s/.*\b$2=\([^ ]*\).*/\1/p"; }
+sec() { python3 -c "import sys; print('%.9f' % (float(sys.argv[1]) / ${2:-1e9}))" "$1"; }
+
+# 1. cpu_contention: the victim waits on a server a SCHED_FIFO hog keeps off its CPU
+t=$("$B"/tests/vm/stall 300)
+report cpu "$t" cpu --pid "$(kv "$t" victim)" --from "$(kv "$t" start)" --to "$(kv "$t" end)"
+
+# 2. timer, through the chain: the reader waits for a writer that sleeps 300 ms
+t=$("$B"/tests/vm/blockpipe 300)
+report timer "$t" timer --pid "$(kv "$t" reader)" --from "$(sec "$(kv "$t" blocked_seen_ns)")" \
+	--to "$(sec "$(kv "$t" woke_ns)")"
+
+# 3. stopped: the parent waits for a child stopped for 400 ms
+t=$("$B"/tests/vm/stopper 400)
+report stopped "$t" stopped --pid "$(kv "$t" parent)" --from "$(sec "$(kv "$t" from_ns)")" \
+	--to "$(sec "$(kv "$t" to_ns)")"
+
+# 4. block_io: fsync on null_blk completing every request 20 ms after issue
+if modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=20000000 \
+	memory_backed=1 gb=1 bs=4096 && mkfs.ext4 -q -F -O ^has_journal /dev/nullb0 &&
+	modprobe ext4 && mkdir -p /mnt/nb && mount -t ext4 /dev/nullb0 /mnt/nb; then
+	dev=$(cat /sys/block/nullb0/dev)
+	t=$("$B"/tests/vm/fsyncer /mnt/nb/fresh 256)
+	report blkio "$t" blkio --pid "$(kv "$t" pid)" --from "$(sec "$(kv "$t" fsync_start_ns)")" \
+		--to "$(sec "$(kv "$t" fsync_end_ns)")" -- "$dev" 20
+	umount /mnt/nb
+else
+	tap_fail "block_io: a null_blk device with ext4"
+fi
+
+# 5. memory: 64 MiB touched in a memory cgroup limited to 24 MiB, swap on zram
+if modprobe zram && echo 256M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null &&
+	swapon /dev/zram0 && { mountpoint -q $cg || mount -t cgroup2 none $cg; } &&
+	echo +memory > $cg/cgroup.subtree_control && mkdir -p $cg/tipme &&
+	echo 24M > $cg/tipme/memory.max; then
+	t=$(sh -c "echo \$\$ > $cg/tipme/cgroup.procs && exec $B/tests/vm/memhog 64 2")
+	"$B"/tipme dump -o "$out/mem-recs.dump" > /dev/null
+	"$B"/tipme records --json --type reclaim_begin,reclaim_end "$out/mem-recs.dump" > "$out/mem.jsonl"
+	report mem "$t" mem --pid "$(kv "$t" pid)" --from "$(sec "$(kv "$t" start_ns)")" \
+		--to "$(sec "$(kv "$t" end_ns)")" -- "$out/mem.jsonl"
+else
+	tap_fail "memory: a memory cgroup and swap"
+fi
+
+# 6. lock: two threads rewriting one file hold its inode rwsem in turn
+t=$("$B"/tests/vm/contend /tmp/contend.dat 1)
+report lock "$t" lock --pid "$(kv "$t" tid1)" --window 1500 -- "$(kv "$t" tid1)" "$(kv "$t" tid2)"
+
+# 7. no --pid: a stall, then a trigger; the report finds it by itself
+t=$("$B"/tests/vm/stall 300)
+echo 1 > /proc/sys/tipme/trigger
+report auto "$t" auto --window 1000
+
+tap_check "rmmod" rmmod tipme
+tap_done
