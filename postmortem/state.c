@@ -279,7 +279,9 @@ int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
 	int err, have = 0;
 
 	memset(st, 0, sizeof(*st));
-	cs.n = pm->nr_cpus;
+	for (i = 0; i < pm->nr_cpus; i++)	/* CPU numbers: below the highest streamed */
+		if (pm->cpus[i].cpu >= cs.n)
+			cs.n = pm->cpus[i].cpu + 1;
 	cs.first = calloc(cs.n ? cs.n : 1, sizeof(*cs.first));
 	cs.last = calloc(cs.n ? cs.n : 1, sizeof(*cs.last));
 	if (!cs.first || !cs.last) {
@@ -351,7 +353,8 @@ int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
 	}
 	free(cs.first);
 	free(cs.last);
-	qsort(st->threads, st->nthreads, sizeof(*st->threads), tid_cmp);
+	if (st->nthreads)
+		qsort(st->threads, st->nthreads, sizeof(*st->threads), tid_cmp);
 	return 0;
 }
 
@@ -379,5 +382,7 @@ const struct pm_thread *pm_state_thread(const struct pm_state *st, uint32_t pid)
 {
 	struct pm_thread key = { .pid = pid };
 
+	if (!st->nthreads)
+		return NULL;
 	return bsearch(&key, st->threads, st->nthreads, sizeof(key), tid_cmp);
 }

@@ -490,7 +490,8 @@ int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
 		pm_report_free(r);
 		return tm_err_set(e, ENOMEM, "out of memory");
 	}
-	qsort(r->items, r->nitems, sizeof(*r->items), item_cmp);
+	if (r->nitems)
+		qsort(r->items, r->nitems, sizeof(*r->items), item_cmp);
 	for (i = 0; i < r->nitems; i++)
 		if (r->items[i].cause == PM_C_UNKNOWN)
 			r->unknown_ns += r->items[i].ns;

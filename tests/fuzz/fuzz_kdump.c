@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: a kernel dump through every analysis command that
- * reads one (info, records, ps, cost, why; text and JSON), the way root's
+ * reads one (info, records, ps, cost, why, report; text and JSON), the way root's
  * `tipme` would run them on a dump from a bug report.  The mutator fixes
  * the checksums after each mutation so that changes get past them.
  */
@@ -96,6 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(pm_cmd_cost, "cost", "--json", NULL, NULL, path);
 	run(pm_cmd_why, "why", "--pid", pid, NULL, path);
 	run(pm_cmd_why, "why", "--json", "--pid", pid, path);
+	run(pm_cmd_report, "report", "--pid", pid, NULL, path);
+	run(pm_cmd_report, "report", "--json", NULL, NULL, path);
 	close(fd);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "dumpfile.h"
 #include "gen.h"
+#include "capture.h"
 #include "tap.h"
 
 static char dir[64], dump[200], out_path[128], err_path[128];
@@ -135,50 +136,21 @@ static int write_golden(const char *path, struct tm_err *e)
 /* Running commands                                                    */
 /* ------------------------------------------------------------------ */
 
-static char *slurp(const char *path)
-{
-	size_t n = 0;
-	unsigned char *b = gen_read_file(path, &n);
-	char *s = malloc(n + 1);
-
-	if (b)
-		memcpy(s, b, n);
-	s[b ? n : 0] = '\0';
-	free(b);
-	return s;
-}
-
 /* Run a pm_cmd_* in this process with stdout/stderr captured. */
 static int run_cmd(int (*fn)(int, char **), const char *args)
 {
 	char *argv[16], buf[512], *tok, *save = NULL;
-	int argc = 0, so, se, fo, fe, ret;
+	int argc = 0, ret;
 
 	snprintf(buf, sizeof(buf), "%s", args);
 	for (tok = strtok_r(buf, " ", &save); tok && argc < 15; tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = strcmp(tok, "DUMP") ? tok : dump;
 	argv[argc] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	ret = fn(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	close(fo);
-	close(fe);
+	ret = capture_run(fn, argc, argv, out_path, err_path);
 	free(out_text);
 	free(err_text);
-	out_text = slurp(out_path);
-	err_text = slurp(err_path);
+	out_text = capture_slurp(out_path);
+	err_text = capture_slurp(err_path);
 	return ret;
 }
 
@@ -200,8 +172,8 @@ static int run_cli(const char *cli, const char *args)
 	st = system(cmd);
 	free(out_text);
 	free(err_text);
-	out_text = slurp(out_path);
-	err_text = slurp(err_path);
+	out_text = capture_slurp(out_path);
+	err_text = capture_slurp(err_path);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

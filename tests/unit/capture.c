@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Run a command with its output captured (capture.h). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "gen.h"
+
+char *capture_slurp(const char *path)
+{
+	size_t n = 0;
+	unsigned char *b = gen_read_file(path, &n);
+	char *s = malloc(n + 1);
+
+	if (!s)
+		abort();
+	if (b)
+		memcpy(s, b, n);
+	s[b ? n : 0] = '\0';
+	free(b);
+	return s;
+}
+
+int capture_run(int (*fn)(int, char **), int argc, char **argv,
+		const char *out_path, const char *err_path)
+{
+	int so, se, fo, fe, ret;
+
+	fflush(stdout);
+	fflush(stderr);
+	so = dup(1);
+	se = dup(2);
+	fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (so < 0 || se < 0 || fo < 0 || fe < 0)
+		abort();
+	dup2(fo, 1);
+	dup2(fe, 2);
+	ret = fn(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	close(fo);
+	close(fe);
+	return ret;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Run a command function (a pm_cmd_*) in this process with its stdout and
+ * stderr captured into files, and read them back.
+ */
+#ifndef TIPME_TEST_CAPTURE_H
+#define TIPME_TEST_CAPTURE_H
+
+/**
+ * capture_run() - call @fn(@argc, @argv) with stdout and stderr redirected
+ * @fn: the command
+ * @argc: arguments
+ * @argv: NULL-terminated
+ * @out_path: file that receives stdout (truncated first)
+ * @err_path: file that receives stderr
+ *
+ * Return: what @fn returned.
+ */
+int capture_run(int (*fn)(int, char **), int argc, char **argv,
+		const char *out_path, const char *err_path);
+
+/* A file's contents as a NUL-terminated malloc'ed string ("" if unreadable). */
+char *capture_slurp(const char *path);
+
+#endif

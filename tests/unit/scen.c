@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scenario dumps (scen.h): record streams, an exec table and a symbol
+ * table written through lib/'s dump writer, as tipmed writes them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dumpfile.h"
+#include "scen.h"
+
+/* Kernel text, in address order: scheduler frames first (dropped in sites). */
+static const char *const sym_names[] = {
+	"__sched_text_start", "schedule", "__sched_text_end",
+	"pipe_read", "vfs_read", "ksys_read", "hrtimer_nanosleep",
+	"common_nsleep", "futex_wait_queue", "futex_wait", "do_sys_poll",
+	"io_schedule", "folio_wait_bit_common", "do_signal_stop", "get_signal",
+	"mutex_lock", "ext4_sync_file", "do_wait", "entry_SYSCALL_64",
+};
+
+#define NSYMS	(sizeof(sym_names) / sizeof(sym_names[0]))
+#define SYM_BASE	0xffffffff81000000ULL
+
+uint64_t scen_sym(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NSYMS; i++)
+		if (!strcmp(sym_names[i], name))
+			return SYM_BASE + 0x1000 * i;
+	return 0;
+}
+
+void scen_init(struct scen *s, uint32_t ncpus)
+{
+	uint32_t c;
+
+	memset(s, 0, sizeof(*s));
+	s->ncpus = ncpus;
+	s->type_name_20 = "comm";
+	for (c = 0; c < ncpus && c < SCEN_CPUS; c++)
+		s->nsb[c] = 1;
+}
+
+void scen_subbuf(struct scen *s, uint32_t cpu, uint64_t seq)
+{
+	if (cpu >= SCEN_CPUS || s->nsb[cpu] >= SCEN_SUBBUFS) {
+		s->overflow = 1;
+		return;
+	}
+	s->sb[cpu][s->nsb[cpu]++].seq = seq;
+}
+
+void scen_rec(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,
+	      const void *p, size_t n)
+{
+	uint32_t hdr = tipme_hdr_make(type, 1, ts);
+	struct scen_sb *b;
+	size_t size = 12 + ((n + 3) & ~3UL);
+
+	if (cpu >= SCEN_CPUS || !s->nsb[cpu]) {
+		s->overflow = 1;
+		return;
+	}
+	b = &s->sb[cpu][s->nsb[cpu] - 1];
+	if (b->len + size > sizeof(b->buf)) {
+		s->overflow = 1;
+		return;
+	}
+	memset(b->buf + b->len, 0, size);
+	memcpy(b->buf + b->len, &hdr, 4);
+	memcpy(b->buf + b->len + 4, &ts, 8);
+	memcpy(b->buf + b->len + 12, p, n);
+	b->len += size;
+}
+
+void scen_switch(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t prev,
+		 uint8_t prev_state, uint8_t prev_prio, uint32_t next,
+		 uint8_t next_prio)
+{
+	struct tipme_rec_switch r = {
+		.prev_pid = prev, .next_pid = next, .prev_prio = prev_prio,
+		.next_prio = next_prio, .prev_state = prev_state,
+		.flags = prev_state == TIPME_TS_RUNNABLE ? TIPME_SWITCH_PREEMPT : 0,
+	};
+
+	scen_rec(s, cpu, TIPME_REC_SCHED_SWITCH, ts, &r, sizeof(r));
+}
+
+void scen_wake(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t target,
+	       uint32_t target_cpu, uint32_t waker, uint32_t ctx)
+{
+	struct tipme_rec_waking w;
+
+	tipme_waking_pack(&w, target, target_cpu, waker, ctx);
+	scen_rec(s, cpu, TIPME_REC_SCHED_WAKING, ts, &w, sizeof(w));
+}
+
+void scen_blocked(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
+		  const char *const *site)
+{
+	unsigned char b[sizeof(struct tipme_rec_blocked) + 4 * 8];
+	struct tipme_rec_blocked h = { .pid = pid };
+	uint32_t ip;
+
+	/* the scheduler's own frame first, as the probe records it */
+	ip = (uint32_t)(scen_sym("schedule") + 0x10);
+	memcpy(b + sizeof(h), &ip, 4);
+	h.nr = 1;
+	for (; *site && h.nr < 8; site++) {
+		ip = (uint32_t)(scen_sym(*site) + 0x20);
+		memcpy(b + sizeof(h) + 4 * h.nr++, &ip, 4);
+	}
+	h.len = (uint16_t)(sizeof(h) + 4 * h.nr);
+	memcpy(b, &h, sizeof(h));
+	scen_rec(s, cpu, TIPME_REC_BLOCKED, ts, b, h.len);
+}
+
+void scen_task(struct scen *s, uint32_t pid, uint32_t tgid, const char *comm,
+	       const char *exe, const char *argv, size_t argv_len)
+{
+	struct tipme_exec x;
+	size_t size;
+
+	memset(&x, 0, sizeof(x));
+	x.id = ++s->nexec;
+	x.pid = pid;
+	x.tgid = tgid;
+	x.flags = pid == tgid ? TIPME_EXEC_EXECED : TIPME_EXEC_THREAD;
+	snprintf(x.comm, sizeof(x.comm), "%s", comm);
+	x.exe_len = (uint16_t)strlen(exe);
+	x.argv_len = (uint16_t)argv_len;
+	size = (sizeof(x) + x.exe_len + argv_len + 7) & ~7UL;
+	x.size = (uint32_t)size;
+	if (s->exec_len + size > sizeof(s->exec)) {
+		s->overflow = 1;
+		return;
+	}
+	memset(s->exec + s->exec_len, 0, size);
+	memcpy(s->exec + s->exec_len, &x, sizeof(x));
+	memcpy(s->exec + s->exec_len + sizeof(x), exe, x.exe_len);
+	memcpy(s->exec + s->exec_len + sizeof(x) + x.exe_len, argv, argv_len);
+	s->exec_len += size;
+}
+
+static void add_type(struct tipme_rectype *t, size_t *n, uint8_t type,
+		     uint8_t flags, uint16_t size, const char *name)
+{
+	memset(&t[*n], 0, sizeof(t[*n]));
+	t[*n].type = type;
+	t[*n].flags = flags;
+	t[*n].payload_size = size;
+	snprintf(t[*n].name, sizeof(t[*n].name), "%s", name);
+	(*n)++;
+}
+
+static int write_streams(const struct scen *s, struct dumpw *w, struct tm_err *e)
+{
+	struct tipme_subbuf sb;
+	uint32_t c;
+	int i, err = 0;
+
+	for (c = 0; c < s->ncpus && c < SCEN_CPUS && !err; c++) {
+		err = dumpw_section_begin(w, TIPME_SEC_CPU_STREAM, c, e);
+		for (i = 0; i < s->nsb[c] && !err; i++) {
+			memset(&sb, 0, sizeof(sb));
+			sb.seq = s->sb[c][i].seq;
+			sb.len = (uint32_t)s->sb[c][i].len;
+			err = dumpw_section_append(w, &sb, sizeof(sb), e);
+			if (!err)
+				err = dumpw_section_append(w, s->sb[c][i].buf,
+							   s->sb[c][i].len, e);
+		}
+		if (!err)
+			err = dumpw_section_end(w, e);
+	}
+	return err;
+}
+
+static int write_exec(const struct scen *s, struct dumpw *w, struct tm_err *e)
+{
+	unsigned char xb[sizeof(struct tipme_exectab_hdr) + SCEN_EXEC_BYTES];
+	struct tipme_exectab_hdr xh;
+
+	memset(&xh, 0, sizeof(xh));
+	xh.hdr_size = sizeof(xh);
+	xh.capacity = 64;
+	memcpy(xb, &xh, sizeof(xh));
+	memcpy(xb + sizeof(xh), s->exec, s->exec_len);
+	if (s->bad_exec && s->exec_len) {
+		uint32_t bad = 12;	/* not a multiple of 8 */
+
+		memcpy(xb + sizeof(xh), &bad, 4);
+	}
+	return dumpw_section(w, TIPME_SEC_EXECTAB, 0, xb, sizeof(xh) + s->exec_len, e);
+}
+
+static int write_syms(struct dumpw *w, struct tm_err *e)
+{
+	unsigned char b[8 + NSYMS * sizeof(struct tipme_sym) + NSYMS * 32];
+	uint64_t count = NSYMS;
+	size_t i, sl = 8 + NSYMS * sizeof(struct tipme_sym), strs = 0;
+
+	memcpy(b, &count, 8);
+	for (i = 0; i < NSYMS; i++) {
+		struct tipme_sym y = { .addr = SYM_BASE + 0x1000 * i,
+				       .name_off = (uint32_t)strs };
+
+		memcpy(b + 8 + i * sizeof(y), &y, sizeof(y));
+		memcpy(b + sl + strs, sym_names[i], strlen(sym_names[i]) + 1);
+		strs += strlen(sym_names[i]) + 1;
+	}
+	return dumpw_section(w, TIPME_SEC_SYMBOLS, 0, b, sl + strs, e);
+}
+
+int scen_write(const struct scen *s, const char *path)
+{
+	static const char params[] = "text_addr_hi=0xffffffff\n";
+	struct tipme_file_header fh;
+	struct tipme_rectype types[16];
+	struct tm_err e = { "" };
+	struct dumpw w;
+	size_t nt = 0;
+	int err;
+
+	if (s->overflow) {
+		fprintf(stderr, "# scenario overflows its buffers\n");
+		return -1;
+	}
+	memset(&fh, 0, sizeof(fh));
+	fh.tsc_khz = 1000000;		/* ticks are ns; no clock pairs: mono = ts */
+	fh.clock_source = TIPME_CLOCK_LOCAL;
+	fh.nr_cpus = s->ncpus;
+	if (dumpw_open(&w, path, &fh, 0, &e)) {
+		fprintf(stderr, "# %s\n", e.msg);
+		return -1;
+	}
+	add_type(types, &nt, TIPME_REC_SCHED_SWITCH, 0, sizeof(struct tipme_rec_switch),
+		 "sched_switch");
+	add_type(types, &nt, TIPME_REC_SCHED_WAKING, 0, sizeof(struct tipme_rec_waking),
+		 "sched_waking");
+	add_type(types, &nt, TIPME_REC_TRIGGER, 0, sizeof(struct tipme_rec_trigger), "trigger");
+	add_type(types, &nt, TIPME_REC_BLOCKED, TIPME_RECTYPE_VARLEN,
+		 sizeof(struct tipme_rec_blocked), "blocked");
+	add_type(types, &nt, TIPME_REC_COMM, 0, sizeof(struct tipme_rec_comm), s->type_name_20);
+	add_type(types, &nt, TIPME_REC_BLK_ISSUE, 0, sizeof(struct tipme_rec_blk), "blk_issue");
+	add_type(types, &nt, TIPME_REC_BLK_COMPLETE, 0, sizeof(struct tipme_rec_blk),
+		 "blk_complete");
+	add_type(types, &nt, TIPME_REC_LOCK_BEGIN, 0, sizeof(struct tipme_rec_lock_begin),
+		 "lock_begin");
+	add_type(types, &nt, TIPME_REC_LOCK_END, 0, sizeof(struct tipme_rec_lock_end), "lock_end");
+	add_type(types, &nt, TIPME_REC_RECLAIM_BEGIN, TIPME_RECTYPE_VARLEN,
+		 sizeof(struct tipme_rec_reclaim_begin), "reclaim_begin");
+	add_type(types, &nt, TIPME_REC_RECLAIM_END, 0, sizeof(struct tipme_rec_reclaim_end),
+		 "reclaim_end");
+	add_type(types, &nt, TIPME_REC_COST, TIPME_RECTYPE_VARLEN,
+		 sizeof(struct tipme_rec_cost), "cost");
+	err = dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);
+	if (!err)
+		err = dumpw_section(&w, TIPME_SEC_PARAMS, 0, params, sizeof(params) - 1, &e);
+	if (!err)
+		err = write_streams(s, &w, &e);
+	if (!err && s->exec_len)
+		err = write_exec(s, &w, &e);
+	if (!err)
+		err = write_syms(&w, &e);
+	if (!err)
+		err = dumpw_commit(&w, &e);
+	else
+		dumpw_abort(&w);
+	if (err)
+		fprintf(stderr, "# write: %s\n", e.msg);
+	return err;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Scenario dumps for the analysis tests: a test states what each CPU
+ * recorded (switches, wakeups, blocking sites, block requests, locks,
+ * reclaim), names its tasks, and writes a dump the real reader loads.
+ * Ticks are nanoseconds and there are no clock pairs, so CLOCK_MONOTONIC
+ * ns = ticks.  Kernel symbols come from a fixed table (scen.c).
+ */
+#ifndef TIPME_TEST_SCEN_H
+#define TIPME_TEST_SCEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/tipme.h>
+
+#define SCEN_CPUS	4
+#define SCEN_SUBBUFS	4
+#define SCEN_SB_BYTES	16384
+#define SCEN_EXEC_BYTES	8192
+
+#define MS(x)	((uint64_t)((x) * 1000000.0))
+
+struct scen_sb {
+	uint64_t seq;
+	size_t len;
+	unsigned char buf[SCEN_SB_BYTES];
+};
+
+struct scen {
+	uint32_t ncpus;
+	struct scen_sb sb[SCEN_CPUS][SCEN_SUBBUFS];
+	int nsb[SCEN_CPUS];
+	unsigned char exec[SCEN_EXEC_BYTES];
+	size_t exec_len;
+	uint32_t nexec;
+	const char *type_name_20;	/* the name type 20 gets ("comm") */
+	int bad_exec;			/* corrupt the first exec entry's size */
+	int overflow;			/* a buffer was too small: a test bug */
+};
+
+void scen_init(struct scen *s, uint32_t ncpus);
+void scen_subbuf(struct scen *s, uint32_t cpu, uint64_t seq);
+void scen_rec(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,
+	      const void *p, size_t n);
+void scen_switch(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t prev,
+		 uint8_t prev_state, uint8_t prev_prio, uint32_t next,
+		 uint8_t next_prio);
+void scen_wake(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t target,
+	       uint32_t target_cpu, uint32_t waker, uint32_t ctx);
+/* a blocking site: NULL-terminated symbol names, innermost first */
+void scen_blocked(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
+		  const char *const *site);
+void scen_task(struct scen *s, uint32_t pid, uint32_t tgid, const char *comm,
+	       const char *exe, const char *argv, size_t argv_len);
+uint64_t scen_sym(const char *name);
+int scen_write(const struct scen *s, const char *path);
+
+#endif

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme report on scenario dumps whose truth the test wrote: one per
+ * cause (cpu_contention, timer through a chain, stopped, block_io, lock,
+ * memory), a lost-record gap, CPU streams that start at different times,
+ * and a pid reused by a second thread.  Each checks the verdict's cause,
+ * culprit and share, and the whole text and JSON against golden files in
+ * tests/unit/golden/ (TIPME_UPDATE_GOLDEN=1 rewrites them; review the diff).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "commands.h"
+#include "scen.h"
+#include "tap.h"
+
+static char dir[64];
+
+/* The report's output with the scenario directory replaced by "DIR". */
+static char *report(const char *name, const char *args, int json, int *ret)
+{
+	char dump[160], out[160], err[160], buf[512], *argv[16], *tok, *save = NULL;
+	char *text, *p, *q;
+	int argc = 0;
+
+	snprintf(dump, sizeof(dump), "%s/%s.dump", dir, name);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	snprintf(buf, sizeof(buf), "report%s %s", json ? " --json" : "", args);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 14;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc++] = dump;
+	argv[argc] = NULL;
+	*ret = capture_run(pm_cmd_report, argc, argv, out, err);
+	text = capture_slurp(*ret ? err : out);
+	while ((p = strstr(text, dir))) {	/* DIR for the scratch directory */
+		q = p + strlen(dir);
+		memcpy(p, "DIR", 3);
+		memmove(p + 3, q, strlen(q) + 1);
+	}
+	return text;
+}
+
+/* Compare @text with golden/report-@name.@ext; rewrite it when asked. */
+static int golden(const char *name, const char *ext, const char *text)
+{
+	char path[160];
+	char *want;
+	FILE *f;
+	int same;
+
+	snprintf(path, sizeof(path), "tests/unit/golden/report-%s.%s", name, ext);
+	if (getenv("TIPME_UPDATE_GOLDEN")) {
+		f = fopen(path, "w");
+		if (!f)
+			return 0;
+		fputs(text, f);
+		fclose(f);
+		tap_diag("rewrote %s", path);
+		return 1;
+	}
+	want = capture_slurp(path);
+	same = !strcmp(want, text);
+	if (!same)
+		tap_diag("%s differs; got:\n%s", path, text);
+	free(want);
+	return same;
+}
+
+/*
+ * One scenario: the verdict (cause, culprit pid, and its share at least
+ * @min_pct) in the JSON, then text and JSON against the golden files.
+ */
+static void check(const char *name, const char *args, const char *cause,
+		  int culprit, double min_pct, const char *what)
+{
+	char want[160], *json, *text, *v;
+	double pct = -1;
+	int ret, ok;
+
+	json = report(name, args, 1, &ret);
+	v = strstr(json, "\"verdict\":");
+	snprintf(want, sizeof(want), "\"verdict\":{\"cause\":\"%s\",\"culprit\":", cause);
+	ok = !ret && v && !strncmp(v, want, strlen(want));
+	if (ok && culprit) {
+		snprintf(want, sizeof(want), "{\"pid\":%d,", culprit);
+		ok = !strncmp(v + strlen("\"verdict\":{\"cause\":\"\",\"culprit\":") +
+			      strlen(cause), want, strlen(want));
+	} else if (ok) {
+		ok = !strncmp(v + strlen("\"verdict\":{\"cause\":\"\",\"culprit\":") +
+			      strlen(cause), "null", 4);
+	}
+	if (v && (v = strstr(v, "\"pct\":")))
+		pct = strtod(v + 6, NULL);
+	tap_ok(ok && pct >= min_pct, "%s: verdict %s, culprit %d, %.1f%% (at least %.0f%%)",
+	       what, cause, culprit, pct, min_pct);
+	if (!ok || pct < min_pct)
+		tap_diag("%s", json);
+	tap_ok(golden(name, "json", json), "%s: JSON as golden", name);
+	text = report(name, args, 0, &ret);
+	tap_ok(!ret && golden(name, "txt", text), "%s: text as golden", name);
+	free(json);
+	free(text);
+}
+
+static const char *const pipe_site[] = { "pipe_read", "vfs_read", "ksys_read", NULL };
+static const char *const sleep_site[] = { "hrtimer_nanosleep", "common_nsleep", NULL };
+
+static int save(struct scen *s, const char *name)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/%s.dump", dir, name);
+	return scen_write(s, path);
+}
+
+/* A victim (100, cpu 0) asks a server (101, cpu 1) that a FIFO hog (102) starves. */
+static int cpu_scenario(struct scen *s)
+{
+	scen_init(s, 2);
+	scen_task(s, 100, 100, "victim", "/bin/victim", "victim", 7);
+	scen_task(s, 101, 101, "server", "/bin/server", "server", 7);
+	scen_task(s, 102, 102, "hog", "/bin/hog", "hog", 4);
+	scen_switch(s, 1, MS(0.5), 101, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(0.5), 101, pipe_site);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 100, 120);
+	scen_wake(s, 0, MS(1.5), 102, 1, 100, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(1.6), 0, TIPME_TS_RUNNABLE, 120, 102, 50);
+	scen_wake(s, 0, MS(2), 101, 1, 100, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(2.1), 100, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(2.1), 100, pipe_site);
+	scen_switch(s, 1, MS(302), 102, TIPME_TS_DEAD, 50, 101, 120);
+	scen_wake(s, 1, MS(302.5), 100, 0, 101, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(302.6), 0, TIPME_TS_RUNNABLE, 120, 100, 120);
+	scen_switch(s, 1, MS(303), 101, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 0, MS(310), 100, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "cpu");
+}
+
+/* A reader (200) waits for a writer (201) that sleeps 300 ms first. */
+static int timer_scenario(struct scen *s)
+{
+	scen_init(s, 2);
+	scen_task(s, 200, 200, "reader", "/bin/reader", "reader", 7);
+	scen_task(s, 201, 201, "writer", "/bin/writer", "writer", 7);
+	scen_switch(s, 0, MS(10), 200, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(10), 200, pipe_site);
+	scen_switch(s, 1, MS(10.5), 201, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(10.5), 201, sleep_site);
+	scen_wake(s, 1, MS(310.5), 201, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 1, MS(310.6), 0, TIPME_TS_RUNNABLE, 120, 201, 120);
+	scen_wake(s, 1, MS(311), 200, 0, 201, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(311.2), 0, TIPME_TS_RUNNABLE, 120, 200, 120);
+	scen_switch(s, 1, MS(312), 201, TIPME_TS_DEAD, 120, 0, 120);
+	scen_switch(s, 0, MS(320), 200, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "timer");
+}
+
+/* A parent (300) waits for its child (301), stopped until 302 continues it. */
+static int stopped_scenario(struct scen *s)
+{
+	static const char *const stop_site[] = { "do_signal_stop", "get_signal", NULL };
+
+	scen_init(s, 2);
+	scen_task(s, 300, 300, "parent", "/bin/parent", "parent", 7);
+	scen_task(s, 301, 301, "child", "/bin/parent", "parent", 7);
+	scen_task(s, 302, 302, "continuer", "/bin/kill", "kill", 5);
+	scen_switch(s, 1, MS(5), 301, TIPME_TS_STOPPED, 120, 0, 120);
+	scen_blocked(s, 1, MS(5), 301, stop_site);
+	scen_switch(s, 0, MS(10), 300, TIPME_TS_SLEEPING, 120, 302, 120);
+	scen_blocked(s, 0, MS(10), 300, pipe_site);
+	scen_wake(s, 0, MS(409), 301, 1, 302, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(409.5), 302, TIPME_TS_DEAD, 120, 0, 120);
+	scen_switch(s, 1, MS(409.2), 0, TIPME_TS_RUNNABLE, 120, 301, 120);
+	scen_wake(s, 1, MS(410), 300, 0, 301, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(410.1), 0, TIPME_TS_RUNNABLE, 120, 300, 120);
+	scen_switch(s, 1, MS(411), 301, TIPME_TS_DEAD, 120, 0, 120);
+	scen_switch(s, 0, MS(420), 300, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "stopped");
+}
+
+static void blk(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,
+		uint32_t pid, uint64_t sector, uint8_t ctx)
+{
+	struct tipme_rec_blk b = {
+		.dev = 8 << 20 | 16, .sector_lo = (uint32_t)sector, .bytes = 4096,
+		.pid = pid, .tag = 3, .op = TIPME_BLK_WRITE, .ctx = ctx,
+	};
+
+	scen_rec(s, cpu, type, ts, &b, sizeof(b));
+}
+
+/* A task (400) fsyncs: two writes to 8:16, 20 ms each, it sleeps in D. */
+static int blkio_scenario(struct scen *s)
+{
+	static const char *const io_site[] = { "io_schedule", "folio_wait_bit_common",
+					       "ext4_sync_file", NULL };
+
+	scen_init(s, 2);
+	scen_task(s, 400, 400, "fsyncer", "/bin/fsyncer", "fsyncer", 8);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 400, 120);
+	blk(s, 0, TIPME_REC_BLK_ISSUE, MS(10), 400, 100, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(10.1), 400, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.1), 400, io_site);
+	blk(s, 1, TIPME_REC_BLK_COMPLETE, MS(30), 0, 100, TIPME_CTX_HARDIRQ);
+	scen_wake(s, 1, MS(30.05), 400, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(30.1), 0, TIPME_TS_RUNNABLE, 120, 400, 120);
+	blk(s, 0, TIPME_REC_BLK_ISSUE, MS(31), 400, 200, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(31.1), 400, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(31.1), 400, io_site);
+	blk(s, 1, TIPME_REC_BLK_COMPLETE, MS(51), 0, 200, TIPME_CTX_HARDIRQ);
+	scen_wake(s, 1, MS(51.05), 400, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(51.1), 0, TIPME_TS_RUNNABLE, 120, 400, 120);
+	scen_switch(s, 0, MS(55), 400, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "blkio");
+}
+
+/* 500 waits for a mutex that 501 holds while it computes for 90 ms. */
+static int lock_scenario(struct scen *s)
+{
+	static const char *const mutex_site[] = { "mutex_lock", NULL };
+	struct tipme_rec_lock_begin lb = { .lock_lo = 0x81234000, .lock_hi = 0xffff8880,
+					   .pid = 500, .owner = 501,
+					   .flags = TIPME_LOCK_MUTEX };
+	struct tipme_rec_lock_end le = { .lock_lo = 0x81234000, .lock_hi = 0xffff8880,
+					 .pid = 500 };
+
+	scen_init(s, 2);
+	scen_task(s, 500, 500, "waiter", "/bin/app", "app", 4);
+	scen_task(s, 501, 500, "holder", "/bin/app", "app", 4);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 501, 120);
+	scen_switch(s, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_rec(s, 0, TIPME_REC_LOCK_BEGIN, MS(10), &lb, sizeof(lb));
+	scen_switch(s, 0, MS(10.1), 500, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.1), 500, mutex_site);
+	scen_wake(s, 1, MS(100), 500, 0, 501, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(100.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_rec(s, 0, TIPME_REC_LOCK_END, MS(100.2), &le, sizeof(le));
+	scen_switch(s, 1, MS(105), 501, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 0, MS(110), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "lock");
+}
+
+/* 600 runs 100 ms, 60 of them reclaiming memory for its cgroup. */
+static int mem_scenario(struct scen *s)
+{
+	unsigned char b[sizeof(struct tipme_rec_reclaim_begin)];
+	struct tipme_rec_reclaim_begin rb = { .len = sizeof(rb), .kind = TIPME_RECLAIM_MEMCG,
+					      .pid = 600 };
+	struct tipme_rec_reclaim_end re = { .pid = 600, .kind = TIPME_RECLAIM_MEMCG,
+					    .nr_reclaimed = 1234 };
+
+	memcpy(b, &rb, sizeof(rb));
+	scen_init(s, 1);
+	scen_task(s, 600, 600, "memhog", "/bin/memhog", "memhog", 7);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+	scen_rec(s, 0, TIPME_REC_RECLAIM_BEGIN, MS(20), b, sizeof(b));
+	scen_rec(s, 0, TIPME_REC_RECLAIM_END, MS(80), &re, sizeof(re));
+	scen_switch(s, 0, MS(101), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "mem");
+}
+
+/* 700 runs on cpu 0; sub-buffer 1 of that CPU is lost (50..80 ms). */
+static int gap_scenario(struct scen *s)
+{
+	scen_init(s, 1);
+	scen_task(s, 700, 700, "busy", "/bin/busy", "busy", 5);
+	scen_switch(s, 0, MS(10), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
+	scen_switch(s, 0, MS(50), 700, TIPME_TS_RUNNABLE, 120, 700, 120);
+	scen_subbuf(s, 0, 2);
+	scen_switch(s, 0, MS(80), 700, TIPME_TS_RUNNABLE, 120, 700, 120);
+	scen_switch(s, 0, MS(100), 700, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "gap");
+}
+
+/*
+ * CPU 1's records begin at 50 ms (its ring wrapped sooner); 800 is first
+ * seen leaving it at 60 ms: it ran there since 50 ms, not since 0.
+ */
+static int streams_scenario(struct scen *s)
+{
+	scen_init(s, 2);
+	scen_task(s, 800, 800, "late", "/bin/late", "late", 5);
+	scen_switch(s, 0, MS(0), 0, TIPME_TS_RUNNABLE, 120, 0, 120);
+	scen_switch(s, 1, MS(50), 0, TIPME_TS_RUNNABLE, 120, 0, 120);
+	scen_switch(s, 1, MS(60), 800, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 0, MS(100), 0, TIPME_TS_RUNNABLE, 120, 0, 120);
+	return save(s, "streams");
+}
+
+int main(void)
+{
+	struct scen *s = malloc(sizeof(*s));
+	int ret;
+	char *out;
+
+	tap_plan(26);
+	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
+	if (!s || !mkdtemp(dir))
+		return 1;
+	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) ||
+	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) ||
+	    gap_scenario(s) || streams_scenario(s))
+		return 1;
+	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
+	      "a victim behind a starved server");
+	check("timer", "--pid 200 --from 0.010 --to 0.3112", "timer", 201, 95,
+	      "a reader waiting on a sleeping writer");
+	check("stopped", "--pid 300 --from 0.010 --to 0.4101", "stopped", 301, 99,
+	      "a parent waiting on a stopped child");
+	check("blkio", "--pid 400 --from 0.010 --to 0.0511", "block_io", 400, 95,
+	      "fsync waiting on two 20 ms writes");
+	check("lock", "--pid 500 --from 0.010 --to 0.1001", "lock", 501, 99,
+	      "a mutex held by a computing thread");
+	check("mem", "--pid 600 --from 0.001 --to 0.101", "memory", 600, 59,
+	      "a task reclaiming for its cgroup");
+	check("gap", "--pid 700 --from 0.010 --to 0.100", "running", 700, 60,
+	      "a lost sub-buffer");
+	out = report("gap", "--pid 700 --from 0.010 --to 0.100", 1, &ret);
+	tap_ok(strstr(out, "\"accounted_pct\":66.6") && strstr(out, "\"dump_has_gaps\":true"),
+	       "the 30 ms in the gap are unknown, not running: accounted 66.7%%");
+	free(out);
+	check("streams", "--pid 800 --from 0 --to 0.060", "unknown", 0, 80,
+	      "a CPU whose records begin late");
+	out = report("streams", "--pid 800 --from 0 --to 0.060", 1, &ret);
+	tap_ok(strstr(out, "{\"cause\":\"running\",\"culprit\":{\"pid\":800,") &&
+	       strstr(out, "\"ms\":10,"),
+	       "800 ran 10 ms on cpu 1 (from that CPU's first record), not 60");
+	free(out);
+	free(s);
+	return tap_done();
+}
