@@ -26,6 +26,9 @@ static const char *const chosen_key[] = {
 	[PM_BY_STALL] = "longest_stall",
 };
 
+/* Waits shorter than this are charged but not listed in the chain. */
+#define CHAIN_MIN_NS	1000000
+
 struct out {
 	const struct pm_dump *pm;
 	const struct pm_state *st;
@@ -130,7 +133,7 @@ static void text_chain(const struct out *o, int parent, int indent)
 	for (i = 0; i < r->nchain; i++) {
 		const struct pm_chain_step *c = &r->chain[i];
 
-		if (c->parent != parent)
+		if (c->parent != parent || c->to_ns - c->from_ns < CHAIN_MIN_NS)
 			continue;
 		printf("%*s%u (%s): %.3f ms %s", indent, "", c->pid, comm(o, c->pid),
 		       (c->to_ns - c->from_ns) / 1e6,
@@ -181,7 +184,7 @@ static void print_text(struct out *o, const char *name)
 	       span / 1e6, r->lost ?
 	       "; the dump has gaps (lost sub-buffers): time in them is unknown" : "");
 	if (r->nchain) {
-		printf("\nchain of waits:\n");
+		printf("\nchain of waits (1 ms or longer):\n");
 		text_chain(o, -1, 2);
 	}
 	printf("\ndig further:\n");
@@ -241,7 +244,7 @@ static void json_chain(struct out *o, int parent)
 	for (i = 0; i < r->nchain; i++) {
 		const struct pm_chain_step *c = &r->chain[i];
 
-		if (c->parent != parent)
+		if (c->parent != parent || c->to_ns - c->from_ns < CHAIN_MIN_NS)
 			continue;
 		jw_obj_begin(&o->w);
 		jw_ku64(&o->w, "pid", c->pid);

@@ -498,6 +498,23 @@ int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
 	return 0;
 }
 
+/*
+ * Woken by a child of its process (a shell reading a command's output,
+ * make waiting for a compiler): waiting for work it handed out, not a
+ * stall of its own; the child's own stalls are candidates.
+ */
+static int waits_for_child(const struct pm_dump *pm, uint32_t pid,
+			   const struct pm_seg *s)
+{
+	const struct pm_exec *me, *w;
+
+	if (s->waker <= 0 || s->waker_ctx != TIPME_CTX_TASK)
+		return 0;
+	me = pm_exec_find(pm, pid, s->start);
+	w = pm_exec_find(pm, (uint32_t)s->waker, s->end);
+	return me && w && w->x.ppid == me->x.tgid && w->x.tgid != me->x.tgid;
+}
+
 /* Time an idle thread spends waiting for work: not a stall. */
 static int idle_wait(const struct pm_dump *pm, const struct pm_seg *s)
 {
@@ -531,7 +548,7 @@ static int idle_wait(const struct pm_dump *pm, const struct pm_seg *s)
  * A stall is a stretch a thread spent waiting for something other than
  * work: runnable, in uninterruptible sleep, or asleep until another task
  * woke it, but not an idle wait (poll, select, epoll, waiting for a child,
- * a kernel worker's queue).  Used when no input and no pid says which
+ * reading what a child writes, a kernel worker's queue).  Used when no input and no pid says which
  * moment matters; the weakest of the three choices, and said so.
  *
  * Return: 1 if one was found, else 0.
@@ -558,6 +575,7 @@ int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
 				continue;
 			stall = s->state == PM_T_RUNNABLE ||
 				(s->state == PM_T_BLOCKED && !idle_wait(pm, s) &&
+				 !waits_for_child(pm, t->pid, s) &&
 				 (s->block_state == TIPME_TS_DISK ||
 				  (s->block_state == TIPME_TS_SLEEPING && s->waker > 0 &&
 				   s->waker_ctx == TIPME_CTX_TASK)));

@@ -3,7 +3,7 @@
 # The demo, inside the VM (started by tests/demo.sh): the whole TIPME story.
 # A program stalls for a reason we planted; the "user" presses
 # Ctrl-Alt-Minus (a virtual keyboard, through the kernel's input core);
-# tipmed saves the incident; tipme explains the stall.  Files land in
+# tipmed saves the incident; tipme report gives the verdict.  Files land in
 # $TIPME_OUT (build/demo/ on the host).
 set -uo pipefail
 ko=$TIPME_SRC/module/tipme.ko
@@ -42,7 +42,10 @@ dump=$(ls "$inc"/*/kernel.dump | head -n 1)
 section "what the incident holds"
 "$bin"/tipme info "$dump" | sed -n '1,16p' | indent
 
-section "the diagnosis: tipme why --pid $victim"
+section "the verdict: tipme report $(basename "$(dirname "$dump")") (no --pid: it finds the stall itself)"
+"$bin"/tipme report "$(dirname "$dump")" | indent
+
+section "the same wait in detail: tipme why --pid $victim"
 "$bin"/tipme why --pid "$victim" "$dump" | indent
 
 kill %1 2>/dev/null
