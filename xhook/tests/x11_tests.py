@@ -253,7 +253,10 @@ def t_short_lived_sequential(x):
     known = {0, x.proc.pid, h.proc.pid} | set(xprops) | {pid for pid, _, _ in seen}
     assert ours <= known, "clients with PIDs of no process of this test: %s" % (ours - known)
     got = [p for p in xprops if p in ours]
-    assert all(c["comm"] == "xprop" for c in d["clients"] if c["pid"] in xprops)
+    # a PID learnt just before the client left may come without its name
+    # (/proc/PID/comm read too late): empty, never another program's
+    names = {c["comm"] for c in d["clients"] if c["pid"] in xprops}
+    assert names <= {"xprop", ""}, "names of xprop clients: %s" % names
     log("20 of 20 held clients resolved while connected; %d of 20 short-lived xprop runs "
         "resolved, the rest unknown" % len(got))
 
