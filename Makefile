@@ -19,7 +19,7 @@ SAN ?=
 CC ?= cc
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude/uapi -Ilib $(SAN)
+CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude/uapi -Iinclude -Ilib $(SAN)
 LDFLAGS += $(SAN)
 NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)

@@ -11,7 +11,7 @@ BENCH_OBJS := $(B)/bench/opts.o $(B)/bench/stats.o $(B)/bench/svg.o \
 	$(B)/bench/progress.o
 EXTRA_CFLAGS_bench_tests_ := -Ibench -Itests/unit
 
-$(B)/tipme-bench: $(B)/bench/main.o $(BENCH_OBJS) $(LIB_OBJS)
+$(B)/tipme-bench: $(B)/bench/main.o $(BENCH_OBJS) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 PROGS += $(B)/tipme-bench
@@ -20,7 +20,7 @@ BENCH_TEST_NAMES := stats opts
 BENCH_TESTS := $(BENCH_TEST_NAMES:%=$(B)/bench/tests/test_%)
 TESTS += $(BENCH_TESTS)
 
-$(B)/bench/tests/test_%: $(B)/bench/tests/test_%.o $(BENCH_OBJS) $(LIB_OBJS)
+$(B)/bench/tests/test_%: $(B)/bench/tests/test_%.o $(BENCH_OBJS) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 .PHONY: bench-tests bench-tests-asan

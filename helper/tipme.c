@@ -13,8 +13,7 @@
 #include <linux/tipme.h>
 
 #include "ctl.h"
-#include "../postmortem/commands.h"
-#include "../xhook/xdump_read.h"
+#include "commands.h"
 #include "termsafe.h"
 
 struct subcmd {
@@ -38,7 +37,7 @@ static const struct subcmd subcmds[] = {
 	{ "why",     pm_cmd_why,     "where a thread's time went, and whom it waited for" },
 	{ "latency", pm_cmd_latency, "how long each key and button press took, and why" },
 	{ "report",  pm_cmd_report,  "one verdict for a slow moment: cause, culprit, resource" },
-	{ "xrecords", xdump_main,    "print an X dump (tipme-xhook's xhook.dump) as text or JSON" },
+	{ "xrecords", pm_cmd_xrecords,   "print an X dump (tipme-xhook's xhook.dump) as text or JSON" },
 };
 
 #define NR_SUBCMDS (sizeof(subcmds) / sizeof(subcmds[0]))

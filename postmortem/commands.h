@@ -23,6 +23,7 @@ int pm_cmd_cost(int argc, char **argv);		/* instr_cost.c */
 int pm_cmd_why(int argc, char **argv);		/* why.c */
 int pm_cmd_latency(int argc, char **argv);	/* latency.c */
 int pm_cmd_report(int argc, char **argv);	/* report.c */
+int pm_cmd_xrecords(int argc, char **argv);	/* xrecords.c */
 
 struct pm_state;
 struct xdump;

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../xhook/xdump_read.h"
 #include "commands.h"
 #include "format.h"
 #include "instr.h"
 #include "json.h"
 #include "state.h"
+#include "xdump.h"
 
 #define X_KEY_PRESS	2
 #define X_BUTTON_PRESS	4
@@ -461,8 +461,10 @@ int pm_cmd_latency(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return 2;
 	}
-	if (xdump_load(argv[optind], &x, &xbuf, stderr))
+	if (xdump_load(argv[optind], &x, &xbuf, &e)) {
+		fprintf(stderr, "tipme latency: %s\n", e.msg);
 		return 1;
+	}
 	if (pm_open(&pm, argv[optind], 0, &e)) {
 		fprintf(stderr, "tipme latency: %s\n", e.msg);
 		pm_close(&pm);

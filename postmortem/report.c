@@ -12,13 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "../xhook/xdump_read.h"
 #include "clock.h"
 #include "commands.h"
 #include "format.h"
 #include "json.h"
 #include "report.h"
+#include "xdump.h"
 
 static const char *const chosen_key[] = {
 	[PM_BY_PID] = "pid",
@@ -333,20 +334,23 @@ static int by_input(const char *path, const struct pm_dump *pm,
 		    const struct pm_state *st, uint32_t *pid, int64_t *t0,
 		    int64_t *t1)
 {
+	struct tm_err e = { "" };
 	struct pm_press press;
-	FILE *quiet = fopen("/dev/null", "w");
 	struct xdump x;
 	uint8_t *buf = NULL;
 	int ret;
 
-	if (!quiet)
-		return 0;
+	struct stat sb;
+
 	/* no X dump (a plain kernel dump, or no tipme-xhook) is not an error */
-	ret = xdump_load(path, &x, &buf, quiet);
-	fclose(quiet);
-	if (ret) {
-		free(buf);
+	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
 		return 0;
+	ret = xdump_load(path, &x, &buf, &e);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {		/* a broken one is */
+		fprintf(stderr, "tipme report: %s\n", e.msg);
+		return -1;
 	}
 	ret = pm_latency_slowest(pm, st, &x, &press);
 	free(buf);

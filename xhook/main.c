@@ -41,7 +41,7 @@
 #include "ctlproto.h"
 #include "termsafe.h"
 #include "xhook.h"
-#include "xdump_read.h"
+#include "xdump.h"
 #include "tipmed_link.h"
 #include "ui.h"
 
@@ -85,7 +85,7 @@ static unsigned dump_seq;
 
 /* the "What felt slow?" window after a hotkey dump */
 static struct ui ui;
-static struct xh_snapshot ask_snap;
+static struct xdump_content ask_snap;
 static char ask_name[128];
 static int asking;
 static uint64_t ask_deadline;
@@ -690,7 +690,7 @@ static void ask_finish(int save)
 	}
 	if (save && ui.len) {
 		ask_snap.description = ui.text;
-		if (xh_dump_build(&ask_snap, &buf, &len) == 0 &&
+		if (xdump_build(&ask_snap, &buf, &len) == 0 &&
 		    dump_deliver(buf, len, ask_name) == 0)
 			fprintf(stderr, "tipme-xhook: description saved in %s\n", ask_name);
 		free(buf);
@@ -717,7 +717,7 @@ static int ask_open(uint32_t seq)
  * of new clients, and copy the ring (a few ms under st.lock; the data
  * thread's socket buffer absorbs that).
  */
-static int take_snapshot(uint32_t cause, uint64_t t_ns, struct xh_snapshot *s)
+static int take_snapshot(uint32_t cause, uint64_t t_ns, struct xdump_content *s)
 {
 	uint32_t seq;
 	int err;
@@ -745,7 +745,7 @@ static int take_snapshot(uint32_t cause, uint64_t t_ns, struct xh_snapshot *s)
 /* A dump of our own, to --output-dir (no tipmed, or it did not take it). */
 static void do_trigger(uint32_t cause, uint64_t t_ns)
 {
-	struct xh_snapshot s;
+	struct xdump_content s;
 	char name[128];
 	uint8_t *buf = NULL;
 	size_t len = 0;
@@ -757,7 +757,7 @@ static void do_trigger(uint32_t cause, uint64_t t_ns)
 
 	if (take_snapshot(cause, t_ns, &s))
 		return;
-	err = xh_dump_build(&s, &buf, &len);
+	err = xdump_build(&s, &buf, &len);
 	if (!err) {
 		logv("dump: %" PRIu64 " records, %u clients, %zu bytes\n", s.nrecs,
 		     s.ncl, len);
@@ -802,7 +802,7 @@ static struct {
 	int used;
 	uint32_t seq;
 	uint64_t taken_ns;
-	struct xh_snapshot snap;
+	struct xdump_content snap;
 } slots[TL_SLOTS];
 static struct { uint32_t seq, cause; } ours[TL_RECENT];	/* we asked for these */
 static unsigned ours_next;
@@ -847,7 +847,7 @@ static struct tl_job *job_new(enum tl_kind kind)
  * in --output-dir.  While the worker waits for a slow tipmed with a few
  * dumps queued already, files are written here instead.
  */
-static void submit_dump(struct xh_snapshot *s, const char *incident)
+static void submit_dump(struct xdump_content *s, const char *incident)
 {
 	struct tl_job *j = NULL;
 	char name[128];
@@ -861,7 +861,7 @@ static void submit_dump(struct xh_snapshot *s, const char *incident)
 			fprintf(stderr, "tipme-xhook: incident %s: tipmed is slow to take dumps; this one goes to %s\n",
 				incident, env.output_dir);
 		dump_name(s->real_ns, name, sizeof(name));
-		if (xh_dump_build(s, &buf, &len) == 0)
+		if (xdump_build(s, &buf, &len) == 0)
 			dump_deliver(buf, len, name);
 		free(buf);
 		xh_snapshot_free(s);
@@ -948,7 +948,7 @@ static void note_for(uint32_t seq, const char *text)
 
 static void on_incident(uint32_t seq, const char *name)
 {
-	struct xh_snapshot s;
+	struct xdump_content s;
 	unsigned i;
 
 	snprintf(recent[recent_next].name, sizeof(recent[0].name), "%s", name);
@@ -1303,6 +1303,28 @@ static int parse_args(int argc, char **argv)
 	return 0;
 }
 
+/* "print [--json] DUMP": the same as `tipme xrecords`, kept for tipme-xhook users */
+static int print_dump(int argc, char **argv)
+{
+	int json = argc == 3 && !strcmp(argv[1], "--json");
+	struct tm_err e = { "" };
+	struct xdump d;
+	uint8_t *buf;
+	int ret;
+
+	if (argc != 2 + json || argv[argc - 1][0] == '-') {
+		fprintf(stderr, "Usage: tipme-xhook print [--json] DUMP   (or: tipme xrecords)\n");
+		return EXIT_USAGE;
+	}
+	if (xdump_load(argv[argc - 1], &d, &buf, &e)) {
+		fprintf(stderr, "tipme-xhook print: %s\n", e.msg);
+		return 1;
+	}
+	ret = xdump_print(stdout, &d, json);
+	free(buf);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct pollfd pfd[6];
@@ -1317,7 +1339,7 @@ int main(int argc, char **argv)
 		/* client names in the dump are other people's bytes */
 		if (tm_termsafe_stdio())
 			fprintf(stderr, "tipme-xhook: warning: output is not filtered for control bytes\n");
-		return xdump_main(argc - 1, argv + 1);
+		return print_dump(argc - 1, argv + 1);
 	}
 	if (parse_args(argc, argv))
 		return EXIT_USAGE;

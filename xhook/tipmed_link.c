@@ -331,7 +331,7 @@ static void run(struct tl_worker *w, struct tl_job *j)
 		break;
 	case TL_PUT:
 	case TL_LOCAL:
-		err = xh_dump_build(&j->snap, &j->buf, &j->len);
+		err = xdump_build(&j->snap, &j->buf, &j->len);
 		xh_snapshot_free(&j->snap);
 		if (err) {
 			fprintf(stderr, "tipme-xhook: dump: %s\n", strerror(-err));

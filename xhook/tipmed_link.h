@@ -80,7 +80,7 @@ struct tl_job {
 	struct tl_job *next;
 	enum tl_kind kind;
 	char line[TIPME_CTL_LINE_MAX];
-	struct xh_snapshot snap;	/* PUT, LOCAL: owned by the job */
+	struct xdump_content snap;	/* PUT, LOCAL: owned by the job */
 	uint8_t *buf;			/* the dump built from it */
 	size_t len;
 	char incident[128];

@@ -11,7 +11,9 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <linux/tipme_x11.h>
+#include <tipme/xdump.h>
+
+#include "xdump.h"
 
 /* RECORD categories (xcb names none of them) */
 enum {
@@ -162,26 +164,9 @@ void xh_parse_reply(struct xh_state *st, const struct xh_reply *r,
 		    const uint8_t *data, size_t len, uint64_t recv_ns);
 uint64_t xh_request_size(const uint8_t *req, size_t len, int off, int swapped);
 
-/* xdump_write.c */
-struct xh_snapshot {
-	struct tipme_x11_rec *recs;
-	uint64_t nrecs;
-	struct tipme_x11_client *cl;
-	uint32_t ncl;
-	struct tipme_clock_pair *clocks;
-	uint32_t nclocks;
-	struct tipme_x11_ext *exts;
-	uint32_t nexts;
-	struct tipme_x11_stats stats;
-	uint32_t flags, trigger;
-	uint64_t trigger_ns, real_ns;
-	const char *system;	/* "key=value\n" text or NULL */
-	const char *description; /* or NULL */
-};
-
-int xh_snapshot_take(struct xh_state *st, struct xh_snapshot *s);
-void xh_snapshot_free(struct xh_snapshot *s);
-int xh_dump_build(const struct xh_snapshot *s, uint8_t **buf, size_t *len);
+/* snapshot.c */
+int xh_snapshot_take(struct xh_state *st, struct xdump_content *s);
+void xh_snapshot_free(struct xdump_content *s);
 int xh_write_atomic(const char *dir, const char *name, const void *buf,
 		    size_t len);
 

@@ -4,23 +4,20 @@
 #
 #   make xhook-tests    unit test (no X) + the Xvfb integration tests
 #
-# Other tools read X dumps by linking $(XDUMP_READ_OBJS) (xhook/xdump_read.h).
+# X dumps are written and read by lib/ (lib/xdump.h).
 
-XHOOK_CORE_OBJS := $(B)/xhook/state.o $(B)/xhook/parse.o \
-		   $(B)/xhook/xdump_write.o $(B)/xhook/xdump_read.o \
-		   $(B)/xhook/tipmed_link.o $(B)/lib/ctlclient.o $(B)/lib/err.o \
-		   $(B)/lib/incident_path.o $(B)/lib/readfile.o $(B)/lib/termsafe.o
+XHOOK_CORE_OBJS := $(B)/xhook/state.o $(B)/xhook/parse.o $(B)/xhook/snapshot.o \
+		   $(B)/xhook/tipmed_link.o
 XHOOK_OBJS := $(B)/xhook/main.o $(B)/xhook/ui.o $(XHOOK_CORE_OBJS)
-XDUMP_READ_OBJS := $(B)/xhook/xdump_read.o
 XHOOK_TEST_CLIENT := $(B)/xhook-testclient
 
 EXTRA_CFLAGS_xhook_ := $(XCB_CFLAGS)
 EXTRA_CFLAGS_xhook_tests_ := $(XCB_CFLAGS) -Ixhook
 
-$(B)/tipme-xhook: $(XHOOK_OBJS)
+$(B)/tipme-xhook: $(XHOOK_OBJS) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ $(XCB_LIBS) -lpthread
 
-$(B)/xhook-unit: $(B)/xhook/tests/xhook_unit.o $(XHOOK_CORE_OBJS)
+$(B)/xhook-unit: $(B)/xhook/tests/xhook_unit.o $(XHOOK_CORE_OBJS) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lpthread
 
 $(XHOOK_TEST_CLIENT): $(B)/xhook/tests/testclient.o

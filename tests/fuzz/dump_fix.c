@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include <linux/tipme.h>
-#include <linux/tipme_x11.h>
+#include <tipme/xdump.h>
 
 #include "crc32.h"
 #include "dump_fix.h"

@@ -3,14 +3,14 @@
 # CC=clang and the sanitizer flags); see tests/fuzz/run.sh for how to run.
 FUZZ_NAMES := kdump xdump
 FUZZ_BINS := $(FUZZ_NAMES:%=$(B)/tests/fuzz/fuzz_%)
-EXTRA_CFLAGS_tests_fuzz_ := -Ipostmortem -Ixhook
+EXTRA_CFLAGS_tests_fuzz_ := -Ipostmortem
 
 $(B)/tests/fuzz/fuzz_kdump: $(B)/tests/fuzz/fuzz_kdump.o $(B)/tests/fuzz/dump_fix.o \
-		$(PM_OBJS) $(LIB_OBJS)
+		$(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
 
 $(B)/tests/fuzz/fuzz_xdump: $(B)/tests/fuzz/fuzz_xdump.o $(B)/tests/fuzz/dump_fix.o \
-		$(B)/xhook/xdump_read.o $(LIB_OBJS)
+		$(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
 
 .PHONY: fuzzers

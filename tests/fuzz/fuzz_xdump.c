@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "dump_fix.h"
-#include "xdump_read.h"
+#include "xdump.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -29,13 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *null;
 	struct xdump d;
-	char err[256];
+	struct tm_err e = { "" };
 
 	if (!null)
 		null = fopen("/dev/null", "w");
 	if (!null)
 		abort();
-	if (xdump_parse(data, size, &d, err, sizeof(err)))
+	if (xdump_parse(data, size, &d, &e))
 		return 0;
 	xdump_print(null, &d, 0);
 	xdump_print(null, &d, 1);

@@ -12,10 +12,10 @@ EXTRA_CFLAGS_tests_unit_ := -Ipostmortem -Ihelper
 
 TESTS += $(UNIT_BINS) $(UNIT_CLI)
 
-$(B)/tests/unit/test_%: $(B)/tests/unit/test_%.o $(UNIT_COMMON) $(PM_OBJS) $(LIB_OBJS)
+$(B)/tests/unit/test_%: $(B)/tests/unit/test_%.o $(UNIT_COMMON) $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
-$(UNIT_CLI): $(B)/helper/tipme.o $(B)/tests/unit/ctl_stub.o $(PM_OBJS) $(LIB_OBJS)
+$(UNIT_CLI): $(B)/helper/tipme.o $(B)/tests/unit/ctl_stub.o $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 .PHONY: unit-tests

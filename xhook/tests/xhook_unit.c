@@ -17,7 +17,8 @@
 #include <sys/un.h>
 
 #include "xhook.h"
-#include "xdump_read.h"
+#include "crc32.h"
+#include "xdump.h"
 #include "tipmed_link.h"
 
 static int tests, failures;
@@ -389,7 +390,7 @@ static void test_fuzz_parser(void)
 
 static int build(uint8_t **buf, size_t *len)
 {
-	struct xh_snapshot s;
+	struct xdump_content s;
 	struct tipme_x11_ext e = { .major = 130, .first_event = 90, .name = "X-Resource" };
 	int err;
 
@@ -402,7 +403,7 @@ static int build(uint8_t **buf, size_t *len)
 	s.nexts = 1;
 	s.system = "display=:9\n";
 	s.description = "typing lagged";
-	err = xh_dump_build(&s, buf, len);
+	err = xdump_build(&s, buf, len);
 	xh_snapshot_free(&s);
 	return err;
 }
@@ -413,27 +414,28 @@ static void test_dump(void)
 	struct xdump d;
 	uint8_t *buf = NULL;
 	size_t len = 0, n;
-	char err[256], dir[] = "/tmp/xhook-unit-XXXXXX", path[300];
+	char dir[] = "/tmp/xhook-unit-XXXXXX", path[300];
+	struct tm_err xe = { "" };
 	int fails = 0, crashes_checked = 0;
 	FILE *null = fopen("/dev/null", "w");
 	struct stat sb;
 
 	test_requests();	/* some records and clients in the ring */
 	ok(build(&buf, &len) == 0, "dump built");
-	ok(xdump_parse(buf, len, &d, err, sizeof(err)) == 0, "dump parses: %s",
-	   xdump_parse(buf, len, &d, err, sizeof(err)) ? err : "ok");
+	ok(xdump_parse(buf, len, &d, &xe) == 0, "dump parses: %s",
+	   xdump_parse(buf, len, &d, &xe) ? xe.msg : "ok");
 	xdump_rec(&d, 1, &r);
 	ok(d.recs.count == st.head && r.major == 72 && r.op_size == 320 * 320 &&
 	   d.clients.count == st.ncl && d.clocks.count == 1 && d.exts.count == 1 &&
 	   d.have_stats && d.stats.written == st.stats.written &&
 	   d.description_len == 13, "dump round trip");
 	for (n = 0; n < len; n++)
-		if (xdump_parse(buf, n, &d, err, sizeof(err)) == 0)
+		if (xdump_parse(buf, n, &d, &xe) == 0)
 			fails++;
 	ok(fails == 0, "every truncation is refused (%d accepted)", fails);
 	for (n = 0; n < len; n += 1 + n / 64) {
 		buf[n] ^= 0x5a;
-		if (xdump_parse(buf, len, &d, err, sizeof(err)) == 0) {
+		if (xdump_parse(buf, len, &d, &xe) == 0) {
 			xdump_print(null, &d, 0);
 			xdump_print(null, &d, 1);
 			crashes_checked++;
@@ -458,17 +460,17 @@ static void test_dump(void)
 		memcpy(f + 104, &one, sizeof(one));
 		memset(f + 104 + sizeof(one), 0xee, 72 - sizeof(one));
 		memcpy(f + 104 + 72, &one, sizeof(one));
-		s.crc32 = xdump_crc32(0, f + 88, 16 + 2 * 72);
+		s.crc32 = tm_crc32(0, f + 88, 16 + 2 * 72);
 		memcpy(f + 64, &s, 24);
-		ok(xdump_parse(f, sizeof(f), &d, err, sizeof(err)) == 0, "longer records parse");
+		ok(xdump_parse(f, sizeof(f), &d, &xe) == 0, "longer records parse");
 		xdump_rec(&d, 1, &r);
 		ok(r.time_ns == 5 && r.major == 8 && r.op_size == 9, "longer records: known fields read");
 		a.entry_size = 24;
 		a.count = 1;
 		memcpy(f + 88, &a, 16);
-		s.crc32 = xdump_crc32(0, f + 88, 16 + 2 * 72);
+		s.crc32 = tm_crc32(0, f + 88, 16 + 2 * 72);
 		memcpy(f + 64, &s, 24);
-		ok(xdump_parse(f, sizeof(f), &d, err, sizeof(err)) == 0, "shorter records parse");
+		ok(xdump_parse(f, sizeof(f), &d, &xe) == 0, "shorter records parse");
 		xdump_rec(&d, 0, &r);
 		ok(r.time_ns == 5 && r.major == 8 && r.op_size == 0, "shorter records: zero-filled");
 	}
@@ -488,19 +490,19 @@ static void test_dump(void)
 				struct tipme_x11_client *c = (void *)(pl + 16);
 
 				c[1].reserved = 1;
-				sh.crc32 = xdump_crc32(0, pl, sh.size);
+				sh.crc32 = tm_crc32(0, pl, sh.size);
 				memcpy(buf + off, &sh, sizeof(sh));
-				refused = xdump_parse(buf, len, &d, err, sizeof(err)) != 0 &&
-					  strstr(err, "reserved") != NULL;
+				refused = xdump_parse(buf, len, &d, &xe) != 0 &&
+					  strstr(xe.msg, "reserved") != NULL;
 				c[1].reserved = 0;
-				sh.crc32 = xdump_crc32(0, pl, sh.size);
+				sh.crc32 = tm_crc32(0, pl, sh.size);
 				memcpy(buf + off, &sh, sizeof(sh));
 				break;
 			}
 			off += 24 + ((sh.size + 7) & ~7ULL);
 		}
 		ok(refused, "a non-zero reserved field is refused");
-		ok(xdump_parse(buf, len, &d, err, sizeof(err)) == 0, "and the repaired dump parses");
+		ok(xdump_parse(buf, len, &d, &xe) == 0, "and the repaired dump parses");
 	}
 
 	ok(mkdtemp(dir) != NULL, "temp dir");
@@ -508,7 +510,13 @@ static void test_dump(void)
 	snprintf(path, sizeof(path), "%s/a.xdump", dir);
 	ok(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600 && (size_t)sb.st_size == len,
 	   "dump file mode 0600, full size");
-	ok(xdump_print_file(path, 1, null, null) == 0, "print --json of the written file");
+	{
+		uint8_t *fbuf = NULL;
+
+		ok(xdump_load(path, &d, &fbuf, &xe) == 0 && xdump_print(null, &d, 1) == 0,
+		   "print --json of the written file");
+		free(fbuf);
+	}
 	unlink(path);
 	rmdir(dir);
 	fclose(null);
@@ -525,7 +533,7 @@ static void test_ring_wrap(void)
 	ok(st.stats.overwritten == 10 && st.stats.written == st.cap + 10,
 	   "ring wrap: overwritten records counted");
 	{
-		struct xh_snapshot s;
+		struct xdump_content s;
 
 		memset(&s, 0, sizeof(s));
 		ok(xh_snapshot_take(&st, &s) == 0 && s.nrecs == st.cap && s.recs[0].seq == 10 &&

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Reading X dumps (include/uapi/linux/tipme_x11.h).  Self-contained: link
- * xhook/xdump_read.o alone (the tipme CLI does, for `tipme xrecords`).
- * Functions return 0 or a negative errno; on a malformed dump they fill a
- * message and never read outside the buffer.
+ * X dumps (include/tipme/xdump.h): the reader (xdump_read.c), the writer
+ * (xdump_write.c) and the text and JSON printer (xdump_print.c), for
+ * tipme-xhook, which writes them, and tipme, which reads them.  Functions
+ * return 0 or a negative errno with a message in a struct tm_err; on a
+ * malformed dump they never read outside the buffer.
  */
-#ifndef TIPME_XDUMP_READ_H
-#define TIPME_XDUMP_READ_H
+#ifndef TIPME_LIB_XDUMP_H
+#define TIPME_LIB_XDUMP_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <linux/tipme_x11.h>
+#include <tipme/xdump.h>
+
+#include "err.h"
 
 /* An array section, entries as the file has them. */
 struct xdump_array {
@@ -33,10 +36,8 @@ struct xdump {
 	size_t description_len;
 };
 
-uint32_t xdump_crc32(uint32_t crc, const void *buf, size_t len);
-
-int xdump_parse(const void *buf, size_t len, struct xdump *d, char *err,
-		size_t errlen);
+int xdump_parse(const void *buf, size_t len, struct xdump *d,
+		struct tm_err *e);
 void xdump_rec(const struct xdump *d, uint32_t i, struct tipme_x11_rec *out);
 void xdump_client_at(const struct xdump *d, uint32_t i,
 		     struct tipme_x11_client *out);
@@ -60,32 +61,47 @@ int xdump_print(FILE *out, const struct xdump *d, int json);
  * @path: the dump file, or an incident directory (its xhook.dump)
  * @d: the parsed dump; it points into *@bufp
  * @bufp: set to the file's bytes (free() them when done with @d)
- * @errf: where to say what is wrong
+ * @e: what is wrong, on failure
  *
  * Return: 0, or a negative errno (-EINVAL: malformed dump).
  */
-int xdump_load(const char *path, struct xdump *d, uint8_t **bufp, FILE *errf);
+int xdump_load(const char *path, struct xdump *d, uint8_t **bufp,
+	       struct tm_err *e);
 
 /**
- * xdump_print_file() - read DUMP and print it as text or JSON
- * @path: the dump file
- * @json: nonzero for JSON
- * @out: where to print
- * @err: where to say what is wrong with the file
- *
- * Return: 0, or a negative errno (-EINVAL: malformed dump).
+ * struct xdump_content - what an X dump holds, for the writer
+ * @recs: records, oldest first
+ * @nrecs: how many
+ * @cl: clients
+ * @ncl: how many
+ * @clocks: TSC / CLOCK_MONOTONIC pairs, oldest first
+ * @nclocks: how many
+ * @exts: the server's extensions
+ * @nexts: how many
+ * @stats: the recorder's counters
+ * @flags: TIPME_X11_F_*
+ * @trigger: TIPME_X11_TRIGGER_*
+ * @trigger_ns: when it triggered, CLOCK_MONOTONIC ns
+ * @real_ns: when the dump was made, CLOCK_REALTIME ns
+ * @system: "key=value\n" text, or NULL
+ * @description: the user's words, or NULL
  */
-int xdump_print_file(const char *path, int json, FILE *out, FILE *err);
+struct xdump_content {
+	struct tipme_x11_rec *recs;
+	uint64_t nrecs;
+	struct tipme_x11_client *cl;
+	uint32_t ncl;
+	struct tipme_clock_pair *clocks;
+	uint32_t nclocks;
+	struct tipme_x11_ext *exts;
+	uint32_t nexts;
+	struct tipme_x11_stats stats;
+	uint32_t flags, trigger;
+	uint64_t trigger_ns, real_ns;
+	const char *system;
+	const char *description;
+};
 
-/**
- * xdump_main() - "[--json] DUMP": the whole print command
- * @argc: argument count, argv[0] being the command's name
- * @argv: arguments
- *
- * For `tipme-xhook print` and `tipme xrecords`.
- *
- * Return: exit status (0 ok, 1 unreadable or malformed dump, 2 usage).
- */
-int xdump_main(int argc, char **argv);
+int xdump_build(const struct xdump_content *c, uint8_t **buf, size_t *len);
 
 #endif

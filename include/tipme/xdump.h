@@ -1,6 +1,8 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tipme: the X11 dump file written by tipme-xhook.
+ * tipme: the X11 dump file written by tipme-xhook.  A userspace file
+ * format (no kernel sees it), next to the kernel's <linux/tipme.h> whose
+ * section header and clock pair it shares.
  *
  * Same rules as <linux/tipme.h>:
  *  - fixed-width __u8..__u64 only, explicit padding, no pointers;
@@ -24,8 +26,8 @@
  * (TIPME_X11_SEC_CLOCKS) pair the TSC with CLOCK_MONOTONIC so that a
  * postmortem can merge this file with a kernel dump.
  */
-#ifndef _UAPI_LINUX_TIPME_X11_H
-#define _UAPI_LINUX_TIPME_X11_H
+#ifndef TIPME_XDUMP_H
+#define TIPME_XDUMP_H
 
 #include <linux/types.h>
 #include <linux/tipme.h>
@@ -269,4 +271,4 @@ struct tipme_x11_stats {
 	__u64 reserved[3];
 };
 
-#endif /* _UAPI_LINUX_TIPME_X11_H */
+#endif /* TIPME_XDUMP_H */
