@@ -13,7 +13,7 @@
 
 #include "commands.h"
 #include "decode.h"
-#include "format.h"
+#include "names.h"
 #include "instr.h"
 
 struct info_cpu {

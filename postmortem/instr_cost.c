@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "names.h"
 #include "instr.h"
 
 /* Average ns per record of @type since load, from TIPME_SEC_COST. */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
+#include "names.h"
 #include "instr.h"
 
 #define MAX_FRAMES	TIPME_REC_TYPE_LIMIT	/* more than any record holds */

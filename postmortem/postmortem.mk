@@ -1,6 +1,6 @@
 # postmortem/: dump analysis (decode -> merge -> clock mapping -> commands).
 PM_OBJS := $(B)/postmortem/load.o $(B)/postmortem/decode.o \
-	$(B)/postmortem/clock.o $(B)/postmortem/format.o \
+	$(B)/postmortem/clock.o $(B)/postmortem/names.o $(B)/postmortem/format.o \
 	$(B)/postmortem/info.o $(B)/postmortem/records.o
 # Instrumentation records, exec table, self-cost (instr.h)
 PM_OBJS += $(B)/postmortem/instr_load.o $(B)/postmortem/instr_fmt.o \

@@ -18,7 +18,7 @@
 #include "commands.h"
 #include "format.h"
 #include "json.h"
-#include "report.h"
+#include "verdict.h"
 #include "xdump.h"
 
 static const char *const chosen_key[] = {

@@ -26,7 +26,7 @@
 
 #include "clock.h"
 #include "instr.h"
-#include "report.h"
+#include "verdict.h"
 
 const char *const pm_cause_key[PM_C_NR] = {
 	[PM_C_RUNNING] = "running",

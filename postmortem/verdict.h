@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tipme report: one verdict for a slow moment.  The analysis takes the
+ * The verdict of tipme report (verdict.c): the analysis takes the
  * rebuilt state (state.h) and the resource waits (resources.h) of a dump
  * and an interval of one thread, follows who it waited for down to the
  * leaves, and charges every nanosecond of the interval to one cause.  It
  * returns a struct pm_report; report.c's printers show it as text or JSON.
  */
-#ifndef TIPME_PM_REPORT_H
-#define TIPME_PM_REPORT_H
+#ifndef TIPME_PM_VERDICT_H
+#define TIPME_PM_VERDICT_H
 
 #include <stddef.h>
 #include <stdint.h>
