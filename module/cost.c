@@ -9,7 +9,7 @@
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/string.h>
-#include "tipme.h"
+#include "recorder.h"
 #include "cost.h"
 
 struct tipme_cost_cpu __percpu *tipme_cost_pcpu;

@@ -35,7 +35,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
-#include "tipme.h"
+#include "recorder.h"
 #include "compat.h"
 #include "cost.h"
 #include "exec.h"

@@ -19,9 +19,10 @@
 #include <linux/delay.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
-#include "tipme.h"
+#include "recorder.h"
 #include "trigger.h"
 #include "instr.h"
+#include "genl.h"
 
 static struct genl_family tipme_family;
 
@@ -293,6 +294,15 @@ static void *dump_msg(struct sk_buff *skb, struct netlink_callback *cb,
 	return hdr;
 }
 
+/* Every part's parameters, as the dump's "key=value\n" params section. */
+static int params_text(char *buf, size_t size)
+{
+	int n = tipme_recorder_params_text(buf, size);
+
+	n += tipme_trigger_params_text(buf + n, size - n);
+	return n + tipme_instr_params_text(buf + n, size - n);
+}
+
 static int dump_meta(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct tipme_rectype *types;
@@ -304,7 +314,7 @@ static int dump_meta(struct sk_buff *skb, struct netlink_callback *cb)
 	params = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!params)
 		return -ENOMEM;
-	tipme_params_text(params, PAGE_SIZE);
+	params_text(params, PAGE_SIZE);
 	types = tipme_rectypes(&ntypes);
 	hdr = dump_msg(skb, cb, TIPME_PART_META);
 	if (!hdr)

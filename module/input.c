@@ -22,7 +22,7 @@
 #include <linux/input.h>
 #include <linux/slab.h>
 #include "compat.h"
-#include "tipme.h"
+#include "recorder.h"
 #include "trigger.h"
 
 #define MOD_CTRL	0x1

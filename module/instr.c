@@ -16,7 +16,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
-#include "tipme.h"
+#include "recorder.h"
 #include "cost.h"
 #include "exec.h"
 #include "instr.h"

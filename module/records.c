@@ -3,7 +3,7 @@
  * The record-type table every dump carries (see <linux/tipme.h>).
  */
 #include <linux/kernel.h>
-#include "tipme.h"
+#include "recorder.h"
 
 #define RECTYPE(t, payload, n) \
 	{ .type = (t), .payload_size = sizeof(payload), .name = (n) }

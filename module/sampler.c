@@ -23,7 +23,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
-#include "tipme.h"
+#include "recorder.h"
 #include "cost.h"
 #include "compat.h"
 #include "sampler.h"

@@ -8,7 +8,7 @@
 
 #include <linux/capability.h>
 #include <linux/sysctl.h>
-#include "tipme.h"
+#include "recorder.h"
 #include "trigger.h"
 
 static struct ctl_table_header *sysctl_hdr;

@@ -14,7 +14,7 @@
 #include <linux/preempt.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
-#include "tipme.h"
+#include "recorder.h"
 #include "trigger.h"
 
 unsigned int tipme_trigger_interval_ms = 2000;
@@ -24,19 +24,20 @@ bool tipme_keylog_used;
 static DEFINE_SPINLOCK(trigger_lock);
 static struct tipme_trigger_info last;
 static u32 nr_triggers, nr_coalesced;
-static bool notify_on;
+static tipme_announce_fn announcer;
 
 static void notify_fn(struct work_struct *work)
 {
+	tipme_announce_fn fn = READ_ONCE(announcer);
 	struct tipme_trigger_info t;
 	unsigned long flags;
 
-	if (!READ_ONCE(notify_on))
+	if (!fn)
 		return;
 	spin_lock_irqsave(&trigger_lock, flags);
 	t = last;
 	spin_unlock_irqrestore(&trigger_lock, flags);
-	tipme_genl_notify_trigger(&t);
+	fn(&t);
 }
 
 static DECLARE_WORK(notify_work, notify_fn);
@@ -136,26 +137,52 @@ void tipme_set_keylog(bool on)
 }
 
 /**
- * tipme_trigger_init() - start announcing triggers
+ * tipme_trigger_params_text() - the trigger settings as "key=value\n" lines
+ * @buf: destination
+ * @size: its size
  *
- * Context: module init, after the netlink family is registered.
+ * Context: any.
+ * Return: length written, as scnprintf().
  */
-void tipme_trigger_init(void)
+int tipme_trigger_params_text(char *buf, size_t size)
 {
-	WRITE_ONCE(notify_on, true);
+	return scnprintf(buf, size, "keylog=%d\nkeylog_used=%d\ntrigger_interval_ms=%u\n",
+			 READ_ONCE(tipme_keylog), READ_ONCE(tipme_keylog_used),
+			 READ_ONCE(tipme_trigger_interval_ms));
 }
 
 /**
- * tipme_trigger_exit() - stop announcing triggers
+ * tipme_trigger_announce() - who announces triggers, or nobody
+ * @fn: called from a work item with each new trigger; NULL stops
+ *      announcing and waits for an announcement in progress
  *
- * Called before the netlink family goes away, so no announcement uses it
- * afterwards, and again after it is gone, when no trigger can be queued any
- * more, so no work item outlives the module.
+ * Triggers are counted and recorded whether or not anybody announces them.
  *
- * Context: module exit.
+ * Context: process context; may sleep when @fn is NULL.
+ */
+void tipme_trigger_announce(tipme_announce_fn fn)
+{
+	WRITE_ONCE(announcer, fn);
+	if (!fn)
+		cancel_work_sync(&notify_work);
+}
+
+/**
+ * tipme_trigger_init() - ready to take triggers (nobody announces them yet)
+ *
+ * Context: module init.
+ */
+void tipme_trigger_init(void)
+{
+}
+
+/**
+ * tipme_trigger_exit() - no work item outlives the module
+ *
+ * Context: module exit, once no trigger source is left.
  */
 void tipme_trigger_exit(void)
 {
-	WRITE_ONCE(notify_on, false);
+	WRITE_ONCE(announcer, NULL);
 	cancel_work_sync(&notify_work);
 }

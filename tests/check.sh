@@ -11,6 +11,8 @@
 #   user        make user (-Werror)
 #   checkpatch  checkpatch.pl --strict on the kernel sources; errors and
 #               warnings fail, "CHECK"s are listed in the log only
+#   lint        tests/lint/circles.py: no circles between the files of a
+#               folder, no include reaching into another program's folder
 #   kunit       tests/kunit/run.sh (UML)
 #   unit        userspace unit tests (make unit-tests)
 #   unit-asan   the same under ASan+UBSan (build/asan/)
@@ -29,7 +31,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 cd "$TIPME_ROOT"
 
-ALL_STEPS=(deps module module-rt sparse user checkpatch kunit unit unit-asan bench bench-asan xhook xhook-asan fuzz vm)
+ALL_STEPS=(deps module module-rt sparse user checkpatch lint kunit unit unit-asan bench bench-asan xhook xhook-asan fuzz vm)
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=("${ALL_STEPS[@]}")
 
@@ -254,6 +256,8 @@ step_xhook-asan() {
 		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 		xhook-tests
 }
+
+step_lint() { run_tap lint python3 tests/lint/circles.py; }
 
 step_fuzz() { run_tap fuzz tests/fuzz/run.sh --seconds "${FUZZ_SECONDS:-60}"; }
 

@@ -12,7 +12,7 @@
 #include <linux/blkdev.h>
 #include <linux/sched.h>
 #include <trace/events/block.h>
-#include "../tipme.h"
+#include "../recorder.h"
 #include "../cost.h"
 #include "../instr.h"
 #include "../tracepoints.h"

@@ -13,7 +13,7 @@
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include <trace/events/lock.h>
-#include "../tipme.h"
+#include "../recorder.h"
 #include "../compat.h"
 #include "../cost.h"
 #include "../instr.h"

@@ -12,7 +12,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <trace/events/vmscan.h>
-#include "../tipme.h"
+#include "../recorder.h"
 #include "../cost.h"
 #include "../instr.h"
 #include "../site.h"

@@ -8,7 +8,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <trace/events/sched.h>
-#include "../tipme.h"
+#include "../recorder.h"
 #include "../cost.h"
 #include "ctx.h"
 #include "../sampler.h"

@@ -12,7 +12,7 @@
 #include <linux/string.h>
 #include <trace/events/sched.h>
 #include <trace/events/task.h>
-#include "../tipme.h"
+#include "../recorder.h"
 #include "../cost.h"
 #include "../instr.h"
 #include "../exec.h"

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tipme.ko internals shared between its files.
+ * The recorder: per-CPU rings, their geometry, the module parameters that
+ * set them, and the switch that turns recording on and off (recorder.c).
+ * The bottom of tipme.ko: the probes write through tipme_reserve() and
+ * tipme_commit(); the control side reads the state.  Nothing here calls up
+ * into the other files.
  */
-#ifndef TIPME_INTERNAL_H
-#define TIPME_INTERNAL_H
+#ifndef TIPME_RECORDER_H
+#define TIPME_RECORDER_H
 
 #include <linux/percpu.h>
 #include <linux/types.h>
@@ -45,9 +49,9 @@ static __always_inline void tipme_commit(struct tipme_wslot *ws, u32 type)
 
 void tipme_set_recording(bool on);
 const struct tipme_rectype *tipme_rectypes(size_t *count);
-int tipme_params_text(char *buf, size_t size);
+int tipme_recorder_params_text(char *buf, size_t size);
+int tipme_recorder_init(void);
+void tipme_recorder_start(void);
+void tipme_recorder_exit(void);
 
-int tipme_genl_init(void);
-void tipme_genl_exit(void);
-
-#endif /* TIPME_INTERNAL_H */
+#endif /* TIPME_RECORDER_H */

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The generic netlink family (genl.c): commands, dumps and the trigger
+ * announcements.  Registered last at load and unregistered first.
+ */
+#ifndef TIPME_GENL_H
+#define TIPME_GENL_H
+
+#include "trigger.h"
+
+int tipme_genl_init(void);
+void tipme_genl_exit(void);
+int tipme_genl_notify_trigger(const struct tipme_trigger_info *t);
+
+#endif /* TIPME_GENL_H */
