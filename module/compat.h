@@ -16,13 +16,41 @@
  */
 
 /*
- * sched_switch gained prev_state as its last argument in 5.18
- * ("sched/tracing: Don't re-read p->state when emitting sched_switch
- * event").  tipme needs 5.19+ anyway (lock:contention_begin), so there is
- * no fallback; TIPME_PROBE() fails the build on a mismatch.
+ * The floor: 6.1, the oldest kernel tipme is built and tested on (Debian
+ * 12).  What it needs from before then: lock:contention_begin (5.19,
+ * "locking: Add lock contention tracepoints") and sched_switch with
+ * prev_state as its last argument (5.18, "sched/tracing: Don't re-read
+ * p->state when emitting sched_switch event"); TIPME_PROBE() fails the
+ * build on a prototype mismatch.  5.19 and 6.0 may work but are untested.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 19, 0)
-#error "tipme needs Linux 5.19 or later"
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "tipme is built and tested on Linux 6.1 and later"
+#endif
+
+/*
+ * Generic netlink: strict checking of the reserved header bytes and of
+ * attributes without a policy entry, from the op given in
+ * struct genl_family.resv_start_op, 6.1 ("genetlink: start to validate
+ * reserved header bytes").  Kbuild looks for the field in the headers
+ * (TIPME_HAVE_GENL_RESV_START_OP).
+ */
+#ifdef TIPME_HAVE_GENL_RESV_START_OP
+#define TIPME_GENL_STRICT_FROM(op)	.resv_start_op = (op),
+#else
+#define TIPME_GENL_STRICT_FROM(op)
+#endif
+
+/*
+ * sysctl: proc_handler's table argument became const in 6.11 ("sysctl:
+ * treewide: constify the ctl_table argument of proc_handlers"); distribution
+ * kernels may carry it earlier, so Kbuild reads the typedef in the headers
+ * (TIPME_HAVE_CONST_CTL_TABLE).  Handlers take "TIPME_CTL_CONST struct
+ * ctl_table *".
+ */
+#ifdef TIPME_HAVE_CONST_CTL_TABLE
+#define TIPME_CTL_CONST const
+#else
+#define TIPME_CTL_CONST
 #endif
 
 /* ------------------------------------------------------------------ */

@@ -19,6 +19,7 @@
 #include <linux/delay.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
+#include "compat.h"
 #include "recorder.h"
 #include "trigger.h"
 #include "instr.h"
@@ -561,7 +562,7 @@ static struct genl_family tipme_family = {
 	.module = THIS_MODULE,
 	.ops = tipme_ops,
 	.n_ops = ARRAY_SIZE(tipme_ops),
-	.resv_start_op = __TIPME_CMD_MAX,
+	TIPME_GENL_STRICT_FROM(__TIPME_CMD_MAX)
 	.mcgrps = tipme_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(tipme_mcgrps),
 };

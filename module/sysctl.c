@@ -8,6 +8,7 @@
 
 #include <linux/capability.h>
 #include <linux/sysctl.h>
+#include "compat.h"
 #include "recorder.h"
 #include "trigger.h"
 
@@ -16,7 +17,7 @@ static int int_max = INT_MAX;
 static int interval_max = 3600 * 1000;
 
 /* Parse or print one int through a copy of @table pointing at @val. */
-static int int_io(struct ctl_table *table, int write, void *buf, size_t *lenp,
+static int int_io(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf, size_t *lenp,
 		  loff_t *ppos, int *val, int *min, int *max)
 {
 	struct ctl_table t = *table;
@@ -30,7 +31,7 @@ static int int_io(struct ctl_table *table, int write, void *buf, size_t *lenp,
 	return proc_dointvec_minmax(&t, write, buf, lenp, ppos);
 }
 
-static int enabled_handler(struct ctl_table *table, int write, void *buf,
+static int enabled_handler(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf,
 			   size_t *lenp, loff_t *ppos)
 {
 	int v = READ_ONCE(tipme.recording), err;
@@ -41,7 +42,7 @@ static int enabled_handler(struct ctl_table *table, int write, void *buf,
 	return err;
 }
 
-static int trigger_handler(struct ctl_table *table, int write, void *buf,
+static int trigger_handler(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf,
 			   size_t *lenp, loff_t *ppos)
 {
 	struct tipme_trigger_info t;
@@ -55,7 +56,7 @@ static int trigger_handler(struct ctl_table *table, int write, void *buf,
 	return err;
 }
 
-static int keylog_handler(struct ctl_table *table, int write, void *buf,
+static int keylog_handler(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf,
 			  size_t *lenp, loff_t *ppos)
 {
 	int v = READ_ONCE(tipme_keylog), err;
@@ -66,7 +67,7 @@ static int keylog_handler(struct ctl_table *table, int write, void *buf,
 	return err;
 }
 
-static int interval_handler(struct ctl_table *table, int write, void *buf,
+static int interval_handler(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf,
 			    size_t *lenp, loff_t *ppos)
 {
 	int v = READ_ONCE(tipme_trigger_interval_ms), err;
@@ -78,7 +79,7 @@ static int interval_handler(struct ctl_table *table, int write, void *buf,
 	return err;
 }
 
-static int counter_handler(struct ctl_table *table, int write, void *buf,
+static int counter_handler(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf,
 			   size_t *lenp, loff_t *ppos)
 {
 	struct tipme_trigger_info t;
