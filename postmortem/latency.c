@@ -370,24 +370,34 @@ static void print_json(const struct lat_ctx *c, const struct lat_event *evs,
 	jw_finish(&w);
 }
 
+/* The press that took longest to handle (handled or still going), or NULL. */
+static const struct lat_event *slowest(const struct lat_event *evs, size_t n)
+{
+	const struct lat_event *slow = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (evs[i].result <= LAT_UNFINISHED &&
+		    (!slow || evs[i].end_ns - evs[i].press_ns >
+			      slow->end_ns - slow->press_ns))
+			slow = &evs[i];
+	return slow;
+}
+
 int pm_latency_slowest(const struct pm_dump *pm, const struct pm_state *st,
 		       const struct xdump *x, struct pm_press *out)
 {
 	struct lat_ctx c = { .pm = pm, .st = st, .x = x };
 	const struct lat_event *slow = NULL;
 	struct lat_event *evs;
-	size_t n, i;
+	size_t n;
 
 	c.dump_end_ns = mono(&c, st->last_ts);
 	evs = calloc(x->recs.count ? x->recs.count : 1, sizeof(*evs));
 	if (!evs)
 		return -ENOMEM;
 	n = collect(&c, evs);
-	for (i = 0; i < n; i++)
-		if (evs[i].result <= LAT_UNFINISHED &&
-		    (!slow || evs[i].end_ns - evs[i].press_ns >
-			      slow->end_ns - slow->press_ns))
-			slow = &evs[i];
+	slow = slowest(evs, n);
 	if (slow) {
 		out->pid = slow->pid;
 		out->press_ns = slow->press_ns;
@@ -433,7 +443,7 @@ int pm_cmd_latency(int argc, char **argv)
 	double min_ms = 0;
 	int opt, json = 0, ret = 1;
 	char *end;
-	size_t n, i;
+	size_t n;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "m:jh", opts, NULL)) != -1) {
@@ -484,11 +494,7 @@ int pm_cmd_latency(int argc, char **argv)
 		goto out;
 	}
 	n = collect(&c, evs);
-	for (i = 0; i < n; i++)
-		if (evs[i].result <= LAT_UNFINISHED &&
-		    (!slow || evs[i].end_ns - evs[i].press_ns >
-			      slow->end_ns - slow->press_ns))
-			slow = &evs[i];
+	slow = slowest(evs, n);
 	if (json)
 		print_json(&c, evs, n, (int64_t)(min_ms * 1e6), slow);
 	else

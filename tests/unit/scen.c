@@ -143,8 +143,8 @@ void scen_task(struct scen *s, uint32_t pid, uint32_t tgid, const char *comm,
 	s->exec_len += size;
 }
 
-static void add_type(struct tipme_rectype *t, size_t *n, uint8_t type,
-		     uint8_t flags, uint16_t size, const char *name)
+void scen_add_type(struct tipme_rectype *t, size_t *n, uint8_t type,
+		   uint8_t flags, uint16_t size, const char *name)
 {
 	memset(&t[*n], 0, sizeof(t[*n]));
 	t[*n].type = type;
@@ -235,25 +235,25 @@ int scen_write(const struct scen *s, const char *path)
 		fprintf(stderr, "# %s\n", e.msg);
 		return -1;
 	}
-	add_type(types, &nt, TIPME_REC_SCHED_SWITCH, 0, sizeof(struct tipme_rec_switch),
+	scen_add_type(types, &nt, TIPME_REC_SCHED_SWITCH, 0, sizeof(struct tipme_rec_switch),
 		 "sched_switch");
-	add_type(types, &nt, TIPME_REC_SCHED_WAKING, 0, sizeof(struct tipme_rec_waking),
+	scen_add_type(types, &nt, TIPME_REC_SCHED_WAKING, 0, sizeof(struct tipme_rec_waking),
 		 "sched_waking");
-	add_type(types, &nt, TIPME_REC_TRIGGER, 0, sizeof(struct tipme_rec_trigger), "trigger");
-	add_type(types, &nt, TIPME_REC_BLOCKED, TIPME_RECTYPE_VARLEN,
+	scen_add_type(types, &nt, TIPME_REC_TRIGGER, 0, sizeof(struct tipme_rec_trigger), "trigger");
+	scen_add_type(types, &nt, TIPME_REC_BLOCKED, TIPME_RECTYPE_VARLEN,
 		 sizeof(struct tipme_rec_blocked), "blocked");
-	add_type(types, &nt, TIPME_REC_COMM, 0, sizeof(struct tipme_rec_comm), s->type_name_20);
-	add_type(types, &nt, TIPME_REC_BLK_ISSUE, 0, sizeof(struct tipme_rec_blk), "blk_issue");
-	add_type(types, &nt, TIPME_REC_BLK_COMPLETE, 0, sizeof(struct tipme_rec_blk),
+	scen_add_type(types, &nt, TIPME_REC_COMM, 0, sizeof(struct tipme_rec_comm), s->type_name_20);
+	scen_add_type(types, &nt, TIPME_REC_BLK_ISSUE, 0, sizeof(struct tipme_rec_blk), "blk_issue");
+	scen_add_type(types, &nt, TIPME_REC_BLK_COMPLETE, 0, sizeof(struct tipme_rec_blk),
 		 "blk_complete");
-	add_type(types, &nt, TIPME_REC_LOCK_BEGIN, 0, sizeof(struct tipme_rec_lock_begin),
+	scen_add_type(types, &nt, TIPME_REC_LOCK_BEGIN, 0, sizeof(struct tipme_rec_lock_begin),
 		 "lock_begin");
-	add_type(types, &nt, TIPME_REC_LOCK_END, 0, sizeof(struct tipme_rec_lock_end), "lock_end");
-	add_type(types, &nt, TIPME_REC_RECLAIM_BEGIN, TIPME_RECTYPE_VARLEN,
+	scen_add_type(types, &nt, TIPME_REC_LOCK_END, 0, sizeof(struct tipme_rec_lock_end), "lock_end");
+	scen_add_type(types, &nt, TIPME_REC_RECLAIM_BEGIN, TIPME_RECTYPE_VARLEN,
 		 sizeof(struct tipme_rec_reclaim_begin), "reclaim_begin");
-	add_type(types, &nt, TIPME_REC_RECLAIM_END, 0, sizeof(struct tipme_rec_reclaim_end),
+	scen_add_type(types, &nt, TIPME_REC_RECLAIM_END, 0, sizeof(struct tipme_rec_reclaim_end),
 		 "reclaim_end");
-	add_type(types, &nt, TIPME_REC_COST, TIPME_RECTYPE_VARLEN,
+	scen_add_type(types, &nt, TIPME_REC_COST, TIPME_RECTYPE_VARLEN,
 		 sizeof(struct tipme_rec_cost), "cost");
 	err = dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);
 	if (!err)

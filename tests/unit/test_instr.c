@@ -16,6 +16,7 @@
 #include "format.h"
 #include "instr.h"
 #include "pm.h"
+#include "scen.h"
 #include "tap.h"
 
 /* A CPU stream being built: one sub-buffer, every record with its ts. */
@@ -53,17 +54,6 @@ static void cost(struct stream *s, uint64_t ts, const struct tipme_cost_ent *e,
 	memcpy(b, &h, 4);
 	memcpy(b + 4, e, 8 * n);
 	rec(s, TIPME_REC_COST, ts, b, 4 + 8 * n);
-}
-
-static void add_type(struct tipme_rectype *t, size_t *n, uint8_t type,
-		     uint8_t flags, uint16_t size, const char *name)
-{
-	memset(&t[*n], 0, sizeof(t[*n]));
-	t[*n].type = type;
-	t[*n].flags = flags;
-	t[*n].payload_size = size;
-	snprintf(t[*n].name, sizeof(t[*n].name), "%s", name);
-	(*n)++;
 }
 
 /* One exec table entry with its strings into @b; returns its size. */
@@ -126,12 +116,12 @@ static int write_dump(const char *path, const char *comm_name, int bad_exec)
 	fh.nr_cpus = 1;
 	if (dumpw_open(&w, path, &fh, 0, &e))
 		return -1;
-	add_type(types, &nt, TIPME_REC_SCHED_SWITCH, 0, sizeof(struct tipme_rec_switch),
+	scen_add_type(types, &nt, TIPME_REC_SCHED_SWITCH, 0, sizeof(struct tipme_rec_switch),
 		 "sched_switch");
-	add_type(types, &nt, TIPME_REC_BLOCKED, TIPME_RECTYPE_VARLEN,
+	scen_add_type(types, &nt, TIPME_REC_BLOCKED, TIPME_RECTYPE_VARLEN,
 		 sizeof(struct tipme_rec_blocked), "blocked");
-	add_type(types, &nt, TIPME_REC_COMM, 0, sizeof(struct tipme_rec_comm), comm_name);
-	add_type(types, &nt, TIPME_REC_COST, TIPME_RECTYPE_VARLEN,
+	scen_add_type(types, &nt, TIPME_REC_COMM, 0, sizeof(struct tipme_rec_comm), comm_name);
+	scen_add_type(types, &nt, TIPME_REC_COST, TIPME_RECTYPE_VARLEN,
 		 sizeof(struct tipme_rec_cost), "cost");
 	err = dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);
 	if (!err)
