@@ -39,10 +39,8 @@
 #include <xcb/res.h>
 
 #include "ctlproto.h"
-#include "xhook.h"
+#include "app.h"
 #include "xdump_read.h"
-#include "tipmed_link.h"
-#include "ui.h"
 
 #define XHOOK_VERSION	"0.1.0"
 
@@ -50,47 +48,6 @@
 #define EXIT_USAGE	2
 #define EXIT_NO_EXT	3	/* RECORD or X-Resource missing or too old */
 #define EXIT_X_LOST	4	/* the X server went away */
-
-struct env {
-	const char *display;
-	const char *output_dir;
-	int output_set;
-	const char *tipmed;	/* tipmed's socket, or NULL: files only */
-	int no_tipmed;
-	uint64_t ring_bytes;
-	unsigned fence_ms;
-	int keylog;
-	int no_grab;
-	int no_ask;
-	unsigned ask_timeout;
-	int verbose;
-};
-
-static struct env env = {
-	.output_dir = ".",
-	.ring_bytes = 16ULL << 20,
-	.fence_ms = 5,
-	.ask_timeout = 60,
-};
-
-static struct xh_state st;
-static xcb_connection_t *ctrl, *dconn;
-static xcb_record_context_t rctx;
-static xcb_record_enable_context_cookie_t enable_cookie;
-static struct tipme_x11_ext *exts;
-static uint32_t nexts;
-static char system_text[1024];
-static unsigned dump_seq;
-
-/* the "What felt slow?" window after a hotkey dump */
-static struct ui ui;
-static struct xh_snapshot ask_snap;
-static char ask_name[128];
-static int asking;
-static uint64_t ask_deadline;
-static uint32_t ask_seq;	/* the window is for this tipmed trigger (0: none) */
-
-#define logv(...) do { if (env.verbose) fprintf(stderr, "tipme-xhook: " __VA_ARGS__); } while (0)
 
 static void usage(FILE *f)
 {
@@ -133,7 +90,7 @@ static void usage(FILE *f)
 
 /* ---- extensions ------------------------------------------------------- */
 
-static int query_extensions(void)
+static int query_extensions(struct xh_app *app)
 {
 	xcb_list_extensions_reply_t *lr;
 	xcb_query_extension_cookie_t *ck;
@@ -141,12 +98,12 @@ static int query_extensions(void)
 	char names[256][28];
 	int n = 0, i, have_record = 0, have_res = 0;
 
-	lr = xcb_list_extensions_reply(ctrl, xcb_list_extensions(ctrl), NULL);
+	lr = xcb_list_extensions_reply(app->ctrl, xcb_list_extensions(app->ctrl), NULL);
 	if (!lr)
 		return -EIO;
 	ck = calloc(256, sizeof(*ck));
-	exts = calloc(256, sizeof(*exts));
-	if (!ck || !exts) {
+	app->exts = calloc(256, sizeof(*app->exts));
+	if (!ck || !app->exts) {
 		free(lr);
 		free(ck);
 		return -ENOMEM;
@@ -159,17 +116,17 @@ static int query_extensions(void)
 			l = 27;
 		memcpy(names[n], xcb_str_name(it.data), l);
 		names[n][l] = 0;
-		ck[n] = xcb_query_extension(ctrl, (uint16_t)strlen(names[n]), names[n]);
+		ck[n] = xcb_query_extension(app->ctrl, (uint16_t)strlen(names[n]), names[n]);
 		n++;
 	}
 	free(lr);
 	for (i = 0; i < n; i++) {
-		xcb_query_extension_reply_t *q = xcb_query_extension_reply(ctrl, ck[i], NULL);
+		xcb_query_extension_reply_t *q = xcb_query_extension_reply(app->ctrl, ck[i], NULL);
 
 		if (!q)
 			continue;
 		if (q->present) {
-			struct tipme_x11_ext *e = &exts[nexts++];
+			struct tipme_x11_ext *e = &app->exts[app->nexts++];
 
 			e->major = q->major_opcode;
 			e->first_event = q->first_event;
@@ -179,14 +136,14 @@ static int query_extensions(void)
 				have_record = 1;
 			else if (!strcmp(names[i], "X-Resource")) {
 				have_res = 1;
-				st.xres_major = q->major_opcode;
+				app->st.xres_major = q->major_opcode;
 			} else if (!strcmp(names[i], "XTEST"))
-				st.xtest_major = q->major_opcode;
+				app->st.xtest_major = q->major_opcode;
 			else if (!strcmp(names[i], "XKEYBOARD"))
-				st.xkb_major = q->major_opcode;
+				app->st.xkb_major = q->major_opcode;
 			else if (!strcmp(names[i], "XInputExtension")) {
-				st.xi_major = q->major_opcode;
-				st.xi_first_event = q->first_event;
+				app->st.xi_major = q->major_opcode;
+				app->st.xi_first_event = q->first_event;
 			}
 		}
 		free(q);
@@ -201,10 +158,10 @@ static int query_extensions(void)
 		return -ENOTSUP;
 	}
 	{
-		xcb_record_query_version_reply_t *rv = xcb_record_query_version_reply(ctrl,
-			xcb_record_query_version(ctrl, 1, 13), NULL);
-		xcb_res_query_version_reply_t *xv = xcb_res_query_version_reply(ctrl,
-			xcb_res_query_version(ctrl, 1, 2), NULL);
+		xcb_record_query_version_reply_t *rv = xcb_record_query_version_reply(app->ctrl,
+			xcb_record_query_version(app->ctrl, 1, 13), NULL);
+		xcb_res_query_version_reply_t *xv = xcb_res_query_version_reply(app->ctrl,
+			xcb_res_query_version(app->ctrl, 1, 2), NULL);
 		int ok = rv && xv && rv->major_version == 1 &&
 			 (xv->server_major > 1 || (xv->server_major == 1 && xv->server_minor >= 2));
 
@@ -223,7 +180,7 @@ static int query_extensions(void)
 /* ---- PIDs --------------------------------------------------------------- */
 
 /* Wait until the parser saw the control connection's NoOperation @seq. */
-static int wait_marker(uint32_t seq, unsigned ms)
+static int wait_marker(struct xh_app *app, uint32_t seq, unsigned ms)
 {
 	struct timespec ts;
 	int ret = 0;
@@ -235,18 +192,18 @@ static int wait_marker(uint32_t seq, unsigned ms)
 		ts.tv_sec++;
 		ts.tv_nsec -= 1000000000L;
 	}
-	pthread_mutex_lock(&st.lock);
-	while (!(st.marker_valid && (int32_t)(st.marker_seq - seq) >= 0)) {
-		if (st.data_done) {
+	pthread_mutex_lock(&app->st.lock);
+	while (!(app->st.marker_valid && (int32_t)(app->st.marker_seq - seq) >= 0)) {
+		if (app->st.data_done) {
 			ret = -EPIPE;
 			break;
 		}
-		if (pthread_cond_timedwait(&st.cond, &st.lock, &ts) == ETIMEDOUT) {
+		if (pthread_cond_timedwait(&app->st.cond, &app->st.lock, &ts) == ETIMEDOUT) {
 			ret = -ETIMEDOUT;
 			break;
 		}
 	}
-	pthread_mutex_unlock(&st.lock);
+	pthread_mutex_unlock(&app->st.lock);
 	return ret;
 }
 
@@ -281,70 +238,71 @@ static void read_comm(uint32_t pid, char *buf, size_t len)
  */
 
 /* Send one QueryClientIds for @n clients and register it.  st.lock held. */
-static int query_send_locked(const uint32_t *ids, uint32_t n)
+static int query_send_locked(struct xh_app *app, const uint32_t *ids, uint32_t n)
 {
 	xcb_res_client_id_spec_t specs[XH_QUERY_MAX];
 	xcb_res_query_client_ids_cookie_t ck;
 	struct xh_query *q;
 	uint32_t i;
 
-	if (st.qhead - st.qtail >= XH_QUERIES || !n || n > XH_QUERY_MAX)
+	if (app->st.qhead - app->st.qtail >= XH_QUERIES || !n || n > XH_QUERY_MAX)
 		return -EBUSY;
-	q = &st.queries[st.qhead % XH_QUERIES];
+	q = &app->st.queries[app->st.qhead % XH_QUERIES];
 	for (i = 0; i < n; i++) {
 		q->ids[i] = ids[i];
-		q->bases[i] = st.cl[ids[i]].xid_base;
+		q->bases[i] = app->st.cl[ids[i]].xid_base;
 		q->ok[i] = 0;
 		specs[i].client = q->bases[i];
 		specs[i].mask = XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID;
 	}
-	ck = xcb_res_query_client_ids(ctrl, n, specs);
-	xcb_flush(ctrl);
+	ck = xcb_res_query_client_ids(app->ctrl, n, specs);
+	xcb_flush(app->ctrl);
 	q->seq = ck.sequence;
 	q->n = n;
 	q->bound = 0;
-	st.qhead++;
-	st.want |= XH_WANT_COLLECT;
+	app->st.qhead++;
+	app->st.want |= XH_WANT_COLLECT;
 	return 0;
 }
 
 /* st.query_now: the parser (data thread, st.lock held) saw a new client. */
 static int query_now(struct xh_state *s, uint32_t id)
 {
-	(void)s;
-	return query_send_locked(&id, 1);
+	struct xh_app *app = (struct xh_app *)((char *)s - offsetof(struct xh_app, st));
+
+	return query_send_locked(app, &id, 1);
 }
 
 /* Send queries for the pending clients (main thread). */
-static void send_pending(void)
+static void send_pending(struct xh_app *app)
 {
 	uint32_t ids[XH_QUERY_MAX], n, i;
 
-	pthread_mutex_lock(&st.lock);
-	while (st.npending) {
+	pthread_mutex_lock(&app->st.lock);
+	while (app->st.npending) {
 		n = 0;
-		while (st.npending && n < XH_QUERY_MAX) {
-			uint32_t id = st.pending[--st.npending];
-			struct tipme_x11_client *c = &st.cl[id];
+		while (app->st.npending && n < XH_QUERY_MAX) {
+			uint32_t id = app->st.pending[--app->st.npending];
+			struct tipme_x11_client *c = &app->st.cl[id];
 
 			if (c->flags & TIPME_X11_CL_DIED) {
 				c->flags |= TIPME_X11_CL_PID_UNKNOWN;
-				st.stats.pid_unknown++;
+				app->st.stats.pid_unknown++;
 				continue;
 			}
 			ids[n++] = id;
 		}
-		if (n && query_send_locked(ids, n)) {
+		if (n && query_send_locked(app, ids, n)) {
 			for (i = 0; i < n; i++)	/* all queries busy: later */
-				st.pending[st.npending++] = ids[i];
+				app->st.pending[app->st.npending++] = ids[i];
 			break;
 		}
 	}
-	pthread_mutex_unlock(&st.lock);
+	pthread_mutex_unlock(&app->st.lock);
 }
 
 /* Wait until the oldest query is bound, up to @ms.  st.lock held. */
-static int wait_bound(struct xh_query *q, unsigned ms)
+static int wait_bound(struct xh_app *app, struct xh_query *q, unsigned ms)
 {
 	struct timespec ts;
 
@@ -352,16 +310,16 @@ static int wait_bound(struct xh_query *q, unsigned ms)
 	ts.tv_nsec += (long)ms * 1000000L;
 	ts.tv_sec += ts.tv_nsec / 1000000000L;
 	ts.tv_nsec %= 1000000000L;
-	while (!q->bound && !st.data_done)
-		if (pthread_cond_timedwait(&st.cond, &st.lock, &ts) == ETIMEDOUT)
+	while (!q->bound && !app->st.data_done)
+		if (pthread_cond_timedwait(&app->st.cond, &app->st.lock, &ts) == ETIMEDOUT)
 			break;
 	return q->bound;
 }
 
-static uint32_t fence_send(void);
+static uint32_t fence_send(struct xh_app *app);
 
 /* Collect the replies of the queries in flight, oldest first (main thread). */
-static void collect_queries(void)
+static void collect_queries(struct xh_app *app)
 {
 	for (;;) {
 		uint32_t pids[XH_QUERY_MAX] = { 0 }, seq, n, i;
@@ -370,20 +328,20 @@ static void collect_queries(void)
 		struct xh_query *q;
 		uint32_t bases[XH_QUERY_MAX], ids[XH_QUERY_MAX];
 
-		pthread_mutex_lock(&st.lock);
-		if (st.qtail == st.qhead) {
-			pthread_mutex_unlock(&st.lock);
+		pthread_mutex_lock(&app->st.lock);
+		if (app->st.qtail == app->st.qhead) {
+			pthread_mutex_unlock(&app->st.lock);
 			return;
 		}
-		q = &st.queries[st.qtail % XH_QUERIES];	/* only we move qtail */
+		q = &app->st.queries[app->st.qtail % XH_QUERIES];	/* only we move qtail */
 		seq = q->seq;
 		n = q->n;
 		memcpy(bases, q->bases, n * sizeof(bases[0]));
 		memcpy(ids, q->ids, n * sizeof(ids[0]));
-		pthread_mutex_unlock(&st.lock);
+		pthread_mutex_unlock(&app->st.lock);
 
 		ck.sequence = seq;
-		rep = xcb_res_query_client_ids_reply(ctrl, ck, NULL);
+		rep = xcb_res_query_client_ids_reply(app->ctrl, ck, NULL);
 		if (rep) {
 			xcb_res_client_id_value_iterator_t it =
 				xcb_res_query_client_ids_ids_iterator(rep);
@@ -401,77 +359,77 @@ static void collect_queries(void)
 			free(rep);
 		}
 
-		pthread_mutex_lock(&st.lock);
-		if (!wait_bound(q, 20)) {
+		pthread_mutex_lock(&app->st.lock);
+		if (!wait_bound(app, q, 20)) {
 			/* its record waits in the server's buffer: fence */
-			pthread_mutex_unlock(&st.lock);
-			fence_send();
-			pthread_mutex_lock(&st.lock);
-			wait_bound(q, 2000);
+			pthread_mutex_unlock(&app->st.lock);
+			fence_send(app);
+			pthread_mutex_lock(&app->st.lock);
+			wait_bound(app, q, 2000);
 		}
 		for (i = 0; i < n; i++) {
-			struct tipme_x11_client *c = &st.cl[ids[i]];
+			struct tipme_x11_client *c = &app->st.cl[ids[i]];
 
 			if (q->bound && q->ok[i] && pids[i]) {
 				c->pid = pids[i];
 				c->flags &= ~TIPME_X11_CL_PID_UNKNOWN;
-				st.stats.pid_resolved++;
+				app->st.stats.pid_resolved++;
 			} else {
 				pids[i] = 0;
 				c->pid = 0;
 				c->flags |= TIPME_X11_CL_PID_UNKNOWN;
-				st.stats.pid_unknown++;
+				app->st.stats.pid_unknown++;
 			}
 		}
-		st.qtail++;
-		pthread_mutex_unlock(&st.lock);
+		app->st.qtail++;
+		pthread_mutex_unlock(&app->st.lock);
 
 		for (i = 0; i < n; i++) {
 			char comm[16];
 
-			logv("client 0x%x (id %u): pid %u\n", bases[i], ids[i], pids[i]);
+			xh_logv(app, "client 0x%x (id %u): pid %u\n", bases[i], ids[i], pids[i]);
 			if (!pids[i])
 				continue;
 			read_comm(pids[i], comm, sizeof(comm));
-			pthread_mutex_lock(&st.lock);
-			memcpy(st.cl[ids[i]].comm, comm, sizeof(comm));
-			pthread_mutex_unlock(&st.lock);
+			pthread_mutex_lock(&app->st.lock);
+			memcpy(app->st.cl[ids[i]].comm, comm, sizeof(comm));
+			pthread_mutex_unlock(&app->st.lock);
 		}
 	}
 }
 
-static void resolve_pids(void)
+static void resolve_pids(struct xh_app *app)
 {
 	int rounds = 0;
 	uint32_t left;
 
 	do {
-		send_pending();
-		collect_queries();
-		pthread_mutex_lock(&st.lock);
-		left = st.npending;
-		pthread_mutex_unlock(&st.lock);
+		send_pending(app);
+		collect_queries(app);
+		pthread_mutex_lock(&app->st.lock);
+		left = app->st.npending;
+		pthread_mutex_unlock(&app->st.lock);
 	} while (left && ++rounds < 64);
 }
 
 /* ---- fences ------------------------------------------------------------- */
 
-static uint32_t fence_send(void)
+static uint32_t fence_send(struct xh_app *app)
 {
-	xcb_void_cookie_t c = xcb_no_operation(ctrl);
-	xcb_get_input_focus_cookie_t g = xcb_get_input_focus(ctrl);
+	xcb_void_cookie_t c = xcb_no_operation(app->ctrl);
+	xcb_get_input_focus_cookie_t g = xcb_get_input_focus(app->ctrl);
 	uint64_t now = xh_now_ns();
 
-	xcb_discard_reply(ctrl, g.sequence);
-	pthread_mutex_lock(&st.lock);
-	if (!st.fence_pending || now - st.fence_sent_ns > 1000000000ULL) {
-		st.fence_seq = c.sequence;
-		st.fence_sent_ns = now;
-		st.fence_pending = 1;
+	xcb_discard_reply(app->ctrl, g.sequence);
+	pthread_mutex_lock(&app->st.lock);
+	if (!app->st.fence_pending || now - app->st.fence_sent_ns > 1000000000ULL) {
+		app->st.fence_seq = c.sequence;
+		app->st.fence_sent_ns = now;
+		app->st.fence_pending = 1;
 	}
-	st.stats.fences++;
-	pthread_mutex_unlock(&st.lock);
-	xcb_flush(ctrl);
+	app->st.stats.fences++;
+	pthread_mutex_unlock(&app->st.lock);
+	xcb_flush(app->ctrl);
 	return c.sequence;
 }
 
@@ -488,9 +446,9 @@ static void kc_add(uint8_t *set, uint8_t *n, uint8_t kc)
 		set[(*n)++] = kc;
 }
 
-static int setup_keys(void)
+static int setup_keys(struct xh_app *app)
 {
-	const xcb_setup_t *setup = xcb_get_setup(ctrl);
+	const xcb_setup_t *setup = xcb_get_setup(app->ctrl);
 	xcb_keycode_t min = setup->min_keycode, max = setup->max_keycode;
 	xcb_get_keyboard_mapping_reply_t *kr;
 	xcb_get_modifier_mapping_reply_t *mr;
@@ -499,9 +457,9 @@ static int setup_keys(void)
 	struct xh_keys k;
 	unsigned per, kc, m, j, col;
 
-	kr = xcb_get_keyboard_mapping_reply(ctrl,
-		xcb_get_keyboard_mapping(ctrl, min, (uint8_t)(max - min + 1)), NULL);
-	mr = xcb_get_modifier_mapping_reply(ctrl, xcb_get_modifier_mapping(ctrl), NULL);
+	kr = xcb_get_keyboard_mapping_reply(app->ctrl,
+		xcb_get_keyboard_mapping(app->ctrl, min, (uint8_t)(max - min + 1)), NULL);
+	mr = xcb_get_modifier_mapping_reply(app->ctrl, xcb_get_modifier_mapping(app->ctrl), NULL);
 	if (!kr || !mr) {
 		free(kr);
 		free(mr);
@@ -559,16 +517,16 @@ static int setup_keys(void)
 #undef SYM
 	free(kr);
 	free(mr);
-	pthread_mutex_lock(&st.lock);
-	st.keys = k;
-	st.held_mods = 0;
-	pthread_mutex_unlock(&st.lock);
-	logv("hotkeys: minus %u keycode(s), ctrl 0x%x alt 0x%x numlock 0x%x\n",
+	pthread_mutex_lock(&app->st.lock);
+	app->st.keys = k;
+	app->st.held_mods = 0;
+	pthread_mutex_unlock(&app->st.lock);
+	xh_logv(app, "hotkeys: minus %u keycode(s), ctrl 0x%x alt 0x%x numlock 0x%x\n",
 	     k.n_minus, k.ctrl, k.alt, k.numlock);
 	return 0;
 }
 
-static void grab_keys(void)
+static void grab_keys(struct xh_app *app)
 {
 	xcb_void_cookie_t ck[512];
 	struct xh_keys k;
@@ -576,16 +534,16 @@ static void grab_keys(void)
 	unsigned nlocks = 0, nck = 0, i, l, v, busy = 0, failed = 0;
 	xcb_screen_iterator_t sit;
 
-	pthread_mutex_lock(&st.lock);
-	k = st.keys;
-	pthread_mutex_unlock(&st.lock);
+	pthread_mutex_lock(&app->st.lock);
+	k = app->st.keys;
+	pthread_mutex_unlock(&app->st.lock);
 	locks[nlocks++] = 0;
 	locks[nlocks++] = k.lock;
 	if (k.numlock && k.numlock != k.lock) {
 		locks[nlocks++] = k.numlock;
 		locks[nlocks++] = k.lock | k.numlock;
 	}
-	for (sit = xcb_setup_roots_iterator(xcb_get_setup(ctrl)); sit.rem;
+	for (sit = xcb_setup_roots_iterator(xcb_get_setup(app->ctrl)); sit.rem;
 	     xcb_screen_next(&sit)) {
 		xcb_window_t root = sit.data->root;
 		const struct { const uint8_t *kc; unsigned n; int shift; } sets[] = {
@@ -594,7 +552,7 @@ static void grab_keys(void)
 		};
 		unsigned s;
 
-		xcb_ungrab_key(ctrl, XCB_GRAB_ANY, root, XCB_MOD_MASK_ANY);
+		xcb_ungrab_key(app->ctrl, XCB_GRAB_ANY, root, XCB_MOD_MASK_ANY);
 		for (s = 0; s < 4; s++)
 			for (i = 0; i < sets[s].n; i++)
 				for (v = 0; v <= (unsigned)sets[s].shift; v++)
@@ -602,14 +560,14 @@ static void grab_keys(void)
 						uint16_t mods = k.ctrl | k.alt | locks[l] |
 								(v ? k.shift : 0);
 
-						ck[nck++] = xcb_grab_key_checked(ctrl, 1, root,
+						ck[nck++] = xcb_grab_key_checked(app->ctrl, 1, root,
 							mods, sets[s].kc[i],
 							XCB_GRAB_MODE_ASYNC,
 							XCB_GRAB_MODE_ASYNC);
 					}
 	}
 	for (i = 0; i < nck; i++) {
-		xcb_generic_error_t *e = xcb_request_check(ctrl, ck[i]);
+		xcb_generic_error_t *e = xcb_request_check(app->ctrl, ck[i]);
 
 		if (e) {
 			if (e->error_code == XCB_ACCESS)
@@ -624,7 +582,7 @@ static void grab_keys(void)
 			busy, nck);
 	if (failed)
 		fprintf(stderr, "tipme-xhook: %u hotkey grabs failed\n", failed);
-	logv("grabbed %u of %u hotkey combinations\n", nck - busy - failed, nck);
+	xh_logv(app, "grabbed %u of %u hotkey combinations\n", nck - busy - failed, nck);
 }
 
 /* ---- dumps -------------------------------------------------------------- */
@@ -635,20 +593,20 @@ static void grab_keys(void)
  * built and PUT by the worker thread instead (see "tipmed" below), which
  * writes them to --output-dir itself when the PUT fails.
  */
-static int dump_deliver(const void *buf, size_t len, const char *name)
+static int dump_deliver(struct xh_app *app, const void *buf, size_t len, const char *name)
 {
 	int err;
 
-	err = xh_write_atomic(env.output_dir, name, buf, len);
+	err = xh_write_atomic(app->env.output_dir, name, buf, len);
 	if (err)
 		fprintf(stderr, "tipme-xhook: cannot write %s/%s: %s\n",
-			env.output_dir, name, strerror(-err));
+			app->env.output_dir, name, strerror(-err));
 	else
-		fprintf(stderr, "tipme-xhook: wrote %s/%s\n", env.output_dir, name);
+		fprintf(stderr, "tipme-xhook: wrote %s/%s\n", app->env.output_dir, name);
 	return err;
 }
 
-static void dump_name(uint64_t real_ns, char *name, size_t size)
+static void dump_name(struct xh_app *app, uint64_t real_ns, char *name, size_t size)
 {
 	time_t t = (time_t)(real_ns / 1000000000ULL);
 	char stamp[32];
@@ -656,58 +614,58 @@ static void dump_name(uint64_t real_ns, char *name, size_t size)
 
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(name, size, "x11-%s-%d-%03u.xdump", stamp, (int)getpid(), ++dump_seq);
+	snprintf(name, size, "x11-%s-%d-%03u.xdump", stamp, (int)getpid(), ++app->dump_seq);
 }
 
-static void set_ui_focused(int on)
+static void set_ui_focused(struct xh_app *app, int on)
 {
-	pthread_mutex_lock(&st.lock);
-	st.ui_focused = on;
-	pthread_mutex_unlock(&st.lock);
+	pthread_mutex_lock(&app->st.lock);
+	app->st.ui_focused = on;
+	pthread_mutex_unlock(&app->st.lock);
 }
 
-static void note_for(uint32_t seq, const char *text);
+static void note_for(struct xh_app *app, uint32_t seq, const char *text);
 
 /* The description window is done: save its text into the dump, or not. */
-static void ask_finish(int save)
+static void ask_finish(struct xh_app *app, int save)
 {
 	uint8_t *buf = NULL;
 	size_t len = 0;
 
-	if (!asking)
+	if (!app->ask.open)
 		return;
-	asking = 0;
-	set_ui_focused(0);
-	ui_close(&ui);
-	if (ask_seq) {		/* a tipmed incident: its description.txt */
-		if (save && ui.len)
-			note_for(ask_seq, ui.text);
+	app->ask.open = 0;
+	set_ui_focused(app, 0);
+	ui_close(&app->ui);
+	if (app->ask.seq) {		/* a tipmed incident: its description.txt */
+		if (save && app->ui.len)
+			note_for(app, app->ask.seq, app->ui.text);
 		else
-			logv("no description\n");
-		ask_seq = 0;
+			xh_logv(app, "no description\n");
+		app->ask.seq = 0;
 		return;
 	}
-	if (save && ui.len) {
-		ask_snap.description = ui.text;
-		if (xh_dump_build(&ask_snap, &buf, &len) == 0 &&
-		    dump_deliver(buf, len, ask_name) == 0)
-			fprintf(stderr, "tipme-xhook: description saved in %s\n", ask_name);
+	if (save && app->ui.len) {
+		app->ask.snap.description = app->ui.text;
+		if (xh_dump_build(&app->ask.snap, &buf, &len) == 0 &&
+		    dump_deliver(app, buf, len, app->ask.name) == 0)
+			fprintf(stderr, "tipme-xhook: description saved in %s\n", app->ask.name);
 		free(buf);
 	} else {
-		logv("no description\n");
+		xh_logv(app, "no description\n");
 	}
-	xh_snapshot_free(&ask_snap);
+	xh_snapshot_free(&app->ask.snap);
 }
 
-/* Open the description window (ask_seq: for that tipmed trigger, or 0). */
-static int ask_open(uint32_t seq)
+/* Open the description window (@seq: for that tipmed trigger, or 0). */
+static int ask_open(struct xh_app *app, uint32_t seq)
 {
-	ask_finish(1);
-	if (!ui.c || ui_open(&ui))
+	ask_finish(app, 1);
+	if (!app->ui.c || ui_open(&app->ui))
 		return -1;
-	asking = 1;
-	ask_seq = seq;
-	ask_deadline = xh_now_ns() + env.ask_timeout * 1000000000ULL;
+	app->ask.open = 1;
+	app->ask.seq = seq;
+	app->ask.deadline = xh_now_ns() + app->env.ask_timeout * 1000000000ULL;
 	return 0;
 }
 
@@ -716,18 +674,18 @@ static int ask_open(uint32_t seq)
  * of new clients, and copy the ring (a few ms under st.lock; the data
  * thread's socket buffer absorbs that).
  */
-static int take_snapshot(uint32_t cause, uint64_t t_ns, struct xh_snapshot *s)
+static int take_snapshot(struct xh_app *app, uint32_t cause, uint64_t t_ns, struct xh_snapshot *s)
 {
 	uint32_t seq;
 	int err;
 
-	seq = fence_send();
-	if (wait_marker(seq, 1000))
+	seq = fence_send(app);
+	if (wait_marker(app, seq, 1000))
 		fprintf(stderr, "tipme-xhook: fence timed out: the dump may miss the last records\n");
-	resolve_pids();
-	xh_clock_pair(&st);
+	resolve_pids(app);
+	xh_clock_pair(&app->st);
 	memset(s, 0, sizeof(*s));
-	err = xh_snapshot_take(&st, s);
+	err = xh_snapshot_take(&app->st, s);
 	if (err) {
 		fprintf(stderr, "tipme-xhook: snapshot: %s\n", strerror(-err));
 		return err;
@@ -735,14 +693,14 @@ static int take_snapshot(uint32_t cause, uint64_t t_ns, struct xh_snapshot *s)
 	s->trigger = cause;
 	s->trigger_ns = t_ns;
 	s->real_ns = xh_real_ns();
-	s->exts = exts;
-	s->nexts = nexts;
-	s->system = system_text;
+	s->exts = app->exts;
+	s->nexts = app->nexts;
+	s->system = app->system_text;
 	return 0;
 }
 
 /* A dump of our own, to --output-dir (no tipmed, or it did not take it). */
-static void do_trigger(uint32_t cause, uint64_t t_ns)
+static void do_trigger(struct xh_app *app, uint32_t cause, uint64_t t_ns)
 {
 	struct xh_snapshot s;
 	char name[128];
@@ -752,23 +710,23 @@ static void do_trigger(uint32_t cause, uint64_t t_ns)
 
 	/* a new hotkey dump gets a new window: keep what was typed so far */
 	if (cause == TIPME_X11_TRIGGER_HOTKEY)
-		ask_finish(1);
+		ask_finish(app, 1);
 
-	if (take_snapshot(cause, t_ns, &s))
+	if (take_snapshot(app, cause, t_ns, &s))
 		return;
 	err = xh_dump_build(&s, &buf, &len);
 	if (!err) {
-		logv("dump: %" PRIu64 " records, %u clients, %zu bytes\n", s.nrecs,
+		xh_logv(app, "dump: %" PRIu64 " records, %u clients, %zu bytes\n", s.nrecs,
 		     s.ncl, len);
-		dump_name(s.real_ns, name, sizeof(name));
-		err = dump_deliver(buf, len, name);
+		dump_name(app, s.real_ns, name, sizeof(name));
+		err = dump_deliver(app, buf, len, name);
 	} else {
 		fprintf(stderr, "tipme-xhook: dump: %s\n", strerror(-err));
 	}
 	free(buf);
-	if (!err && cause == TIPME_X11_TRIGGER_HOTKEY && ask_open(0) == 0) {
-		ask_snap = s;		/* kept until the window is done */
-		memcpy(ask_name, name, sizeof(ask_name));
+	if (!err && cause == TIPME_X11_TRIGGER_HOTKEY && ask_open(app, 0) == 0) {
+		app->ask.snap = s;		/* kept until the window is done */
+		memcpy(app->ask.name, name, sizeof(app->ask.name));
 		return;
 	}
 	xh_snapshot_free(&s);
@@ -788,45 +746,26 @@ static void do_trigger(uint32_t cause, uint64_t t_ns)
  * --output-dir as without tipmed.  Neither the data thread nor the main
  * thread ever waits for tipmed: requests run on the worker thread.
  */
-#define TL_SLOTS	8	/* snapshots waiting for their incident */
 #define TL_WAIT_NS	(120ULL * 1000000000ULL) /* ... at most this long */
 #define TL_QUEUE_MAX	4	/* jobs waiting for the worker */
-#define TL_RECENT	8
 
-static struct tl_sub sub;
-static struct tl_worker worker;
-static int sub_err;		/* the connection error last reported */
-static int sub_reported;	/* "subscribed" said for this connection */
-static struct {
-	int used;
-	uint32_t seq;
-	uint64_t taken_ns;
-	struct xh_snapshot snap;
-} slots[TL_SLOTS];
-static struct { uint32_t seq, cause; } ours[TL_RECENT];	/* we asked for these */
-static unsigned ours_next;
-static struct { uint32_t seq; char name[128]; } recent[TL_RECENT]; /* incidents */
-static unsigned recent_next;
-static uint32_t note_seq;	/* a description waiting for its incident */
-static char note_text[UI_TEXT_MAX + 1];
-
-static uint32_t cause_of(uint32_t seq)
+static uint32_t cause_of(struct xh_app *app, uint32_t seq)
 {
 	unsigned i;
 
 	for (i = 0; i < TL_RECENT; i++)
-		if (ours[i].seq == seq)
-			return ours[i].cause;
+		if (app->tl.ours[i].seq == seq)
+			return app->tl.ours[i].cause;
 	return TIPME_X11_TRIGGER_REQUEST;
 }
 
-static const char *incident_of(uint32_t seq)
+static const char *incident_of(struct xh_app *app, uint32_t seq)
 {
 	unsigned i;
 
 	for (i = 0; i < TL_RECENT; i++)
-		if (recent[i].seq == seq)
-			return recent[i].name;
+		if (app->tl.recent[i].seq == seq)
+			return app->tl.recent[i].name;
 	return NULL;
 }
 
@@ -846,68 +785,68 @@ static struct tl_job *job_new(enum tl_kind kind)
  * in --output-dir.  While the worker waits for a slow tipmed with a few
  * dumps queued already, files are written here instead.
  */
-static void submit_dump(struct xh_snapshot *s, const char *incident)
+static void submit_dump(struct xh_app *app, struct xh_snapshot *s, const char *incident)
 {
 	struct tl_job *j = NULL;
 	char name[128];
 	uint8_t *buf = NULL;
 	size_t len = 0;
 
-	if (tl_queued(&worker) < TL_QUEUE_MAX)
+	if (tl_queued(&app->tl.worker) < TL_QUEUE_MAX)
 		j = job_new(incident ? TL_PUT : TL_LOCAL);
 	if (!j) {
 		if (incident)
 			fprintf(stderr, "tipme-xhook: incident %s: tipmed is slow to take dumps; this one goes to %s\n",
-				incident, env.output_dir);
-		dump_name(s->real_ns, name, sizeof(name));
+				incident, app->env.output_dir);
+		dump_name(app, s->real_ns, name, sizeof(name));
 		if (xh_dump_build(s, &buf, &len) == 0)
-			dump_deliver(buf, len, name);
+			dump_deliver(app, buf, len, name);
 		free(buf);
 		xh_snapshot_free(s);
 		return;
 	}
 	j->snap = *s;
 	memset(s, 0, sizeof(*s));
-	dump_name(j->snap.real_ns, j->file, sizeof(j->file));
+	dump_name(app, j->snap.real_ns, j->file, sizeof(j->file));
 	if (incident)
 		snprintf(j->incident, sizeof(j->incident), "%s", incident);
-	tl_submit(&worker, j);
+	tl_submit(&app->tl.worker, j);
 }
 
-static void slot_flush(unsigned i, const char *why)
+static void slot_flush(struct xh_app *app, unsigned i, const char *why)
 {
 	fprintf(stderr, "tipme-xhook: trigger %u: %s; its dump goes to %s\n",
-		slots[i].seq, why, env.output_dir);
-	submit_dump(&slots[i].snap, NULL);
-	slots[i].used = 0;
+		app->tl.slots[i].seq, why, app->env.output_dir);
+	submit_dump(app, &app->tl.slots[i].snap, NULL);
+	app->tl.slots[i].used = 0;
 }
 
-static void on_triggered(uint32_t seq, uint64_t mono_ns)
+static void on_triggered(struct xh_app *app, uint32_t seq, uint64_t mono_ns)
 {
 	unsigned i, pick = TL_SLOTS;
 
 	for (i = 0; i < TL_SLOTS; i++) {
-		if (slots[i].used && slots[i].seq == seq)
+		if (app->tl.slots[i].used && app->tl.slots[i].seq == seq)
 			return;
-		if (!slots[i].used)
+		if (!app->tl.slots[i].used)
 			pick = i;
 	}
 	if (pick == TL_SLOTS) {
 		for (pick = 0, i = 1; i < TL_SLOTS; i++)
-			if (slots[i].taken_ns < slots[pick].taken_ns)
+			if (app->tl.slots[i].taken_ns < app->tl.slots[pick].taken_ns)
 				pick = i;
-		slot_flush(pick, "no incident yet and too many newer triggers");
+		slot_flush(app, pick, "no incident yet and too many newer triggers");
 	}
-	if (take_snapshot(cause_of(seq), mono_ns, &slots[pick].snap))
+	if (take_snapshot(app, cause_of(app, seq), mono_ns, &app->tl.slots[pick].snap))
 		return;
-	slots[pick].used = 1;
-	slots[pick].seq = seq;
-	slots[pick].taken_ns = xh_now_ns();
-	logv("trigger %u: snapshot of %" PRIu64 " records, %u clients\n", seq,
-	     slots[pick].snap.nrecs, slots[pick].snap.ncl);
+	app->tl.slots[pick].used = 1;
+	app->tl.slots[pick].seq = seq;
+	app->tl.slots[pick].taken_ns = xh_now_ns();
+	xh_logv(app, "trigger %u: snapshot of %" PRIu64 " records, %u clients\n", seq,
+	     app->tl.slots[pick].snap.nrecs, app->tl.slots[pick].snap.ncl);
 }
 
-static void submit_note(const char *incident, const char *text)
+static void submit_note(struct xh_app *app, const char *incident, const char *text)
 {
 	struct tl_job *j = job_new(TL_NOTE);
 	char *p;
@@ -919,197 +858,198 @@ static void submit_note(const char *incident, const char *text)
 	for (p = j->line; *p; p++)	/* one line */
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
-	tl_submit(&worker, j);
+	tl_submit(&app->tl.worker, j);
 }
 
-static void note_dropped(void)
+static void note_dropped(struct xh_app *app)
 {
-	if (note_seq)
+	if (app->tl.note_seq)
 		fprintf(stderr, "tipme-xhook: trigger %u got no incident: the description was not saved: %s\n",
-			note_seq, note_text);
-	note_seq = 0;
+			app->tl.note_seq, app->tl.note_text);
+	app->tl.note_seq = 0;
 }
 
 /* The user's answer for tipmed trigger @seq: NOTE now or once it has a name. */
-static void note_for(uint32_t seq, const char *text)
+static void note_for(struct xh_app *app, uint32_t seq, const char *text)
 {
-	const char *name = incident_of(seq);
+	const char *name = incident_of(app, seq);
 
 	if (name) {
-		submit_note(name, text);
+		submit_note(app, name, text);
 		return;
 	}
-	note_dropped();
-	note_seq = seq;
-	snprintf(note_text, sizeof(note_text), "%s", text);
-	logv("trigger %u: the description waits for its incident\n", seq);
+	note_dropped(app);
+	app->tl.note_seq = seq;
+	snprintf(app->tl.note_text, sizeof(app->tl.note_text), "%s", text);
+	xh_logv(app, "trigger %u: the description waits for its incident\n", seq);
 }
 
-static void on_incident(uint32_t seq, const char *name)
+static void on_incident(struct xh_app *app, uint32_t seq, const char *name)
 {
 	struct xh_snapshot s;
 	unsigned i;
 
-	snprintf(recent[recent_next].name, sizeof(recent[0].name), "%s", name);
-	recent[recent_next].seq = seq;
-	recent_next = (recent_next + 1) % TL_RECENT;
+	snprintf(app->tl.recent[app->tl.recent_next].name, sizeof(app->tl.recent[0].name), "%s", name);
+	app->tl.recent[app->tl.recent_next].seq = seq;
+	app->tl.recent_next = (app->tl.recent_next + 1) % TL_RECENT;
 	for (i = 0; i < TL_SLOTS; i++)
-		if (slots[i].used && slots[i].seq == seq)
+		if (app->tl.slots[i].used && app->tl.slots[i].seq == seq)
 			break;
 	if (i < TL_SLOTS) {
-		s = slots[i].snap;
-		slots[i].used = 0;
+		s = app->tl.slots[i].snap;
+		app->tl.slots[i].used = 0;
 	} else {
 		/* we subscribed after its trigger: the ring still has the past */
 		fprintf(stderr, "tipme-xhook: incident %s: its trigger was not announced to us: snapshot taken now\n",
 			name);
-		if (take_snapshot(cause_of(seq), xh_now_ns(), &s))
+		if (take_snapshot(app, cause_of(app, seq), xh_now_ns(), &s))
 			return;
 	}
-	s.trigger = cause_of(seq);	/* our TRIGGER's answer may come late */
-	logv("incident %s (trigger %u): handing over the dump\n", name, seq);
-	submit_dump(&s, name);
-	if (note_seq == seq) {
-		submit_note(name, note_text);
-		note_seq = 0;
+	s.trigger = cause_of(app, seq);	/* our TRIGGER's answer may come late */
+	xh_logv(app, "incident %s (trigger %u): handing over the dump\n", name, seq);
+	submit_dump(app, &s, name);
+	if (app->tl.note_seq == seq) {
+		submit_note(app, name, app->tl.note_text);
+		app->tl.note_seq = 0;
 	}
 }
 
 static void sub_line(void *arg, const char *line)
 {
+	struct xh_app *app = arg;
 	char name[128];
 	uint64_t mono;
 	uint32_t seq;
 
-	(void)arg;
 	if (!tl_parse_triggered(line, &seq, &mono))
-		on_triggered(seq, mono);
+		on_triggered(app, seq, mono);
 	else if (!tl_parse_incident(line, &seq, name, sizeof(name)))
-		on_incident(seq, name);
+		on_incident(app, seq, name);
 	else
-		logv("tipmed: ignored '%s'\n", line);
+		xh_logv(app, "tipmed: ignored '%s'\n", line);
 }
 
 /* Connect and SUBSCRIBE if not connected (at start, then every second). */
-static void sub_try(void)
+static void sub_try(struct xh_app *app)
 {
 	struct tm_err e = { "" };
 	int err;
 
-	if (sub.fd >= 0)
+	if (app->tl.sub.fd >= 0)
 		return;
-	sub_reported = 0;
-	err = tl_sub_connect(&sub, env.tipmed, &e);
-	if (err && err != sub_err)	/* say it once, not every second */
+	app->tl.sub_reported = 0;
+	err = tl_sub_connect(&app->tl.sub, app->env.tipmed, &e);
+	if (err && err != app->tl.sub_err)	/* say it once, not every second */
 		fprintf(stderr, "tipme-xhook: no tipmed (%s): dumps go to %s until it is there\n",
-			e.msg, env.output_dir);
+			e.msg, app->env.output_dir);
 	if (err)
-		sub_err = err;
+		app->tl.sub_err = err;
 }
 
 /* The subscription ended with @err (why: @why). */
-static void sub_down(int err, const char *why)
+static void sub_down(struct xh_app *app, int err, const char *why)
 {
 	unsigned i;
 
-	if (sub.subscribed)
+	if (app->tl.sub.subscribed)
 		fprintf(stderr, "tipme-xhook: lost tipmed (%s): reconnecting; meanwhile dumps go to %s\n",
-			why, env.output_dir);
-	else if (err != sub_err)
-		fprintf(stderr, "tipme-xhook: %s; dumps go to %s\n", why, env.output_dir);
-	sub_err = err;
-	tl_sub_close(&sub);
+			why, app->env.output_dir);
+	else if (err != app->tl.sub_err)
+		fprintf(stderr, "tipme-xhook: %s; dumps go to %s\n", why, app->env.output_dir);
+	app->tl.sub_err = err;
+	tl_sub_close(&app->tl.sub);
 	for (i = 0; i < TL_SLOTS; i++)
-		if (slots[i].used)
-			slot_flush(i, "lost tipmed before its incident appeared");
-	note_dropped();
+		if (app->tl.slots[i].used)
+			slot_flush(app, i, "lost tipmed before its incident appeared");
+	note_dropped(app);
 }
 
 /* The worker's answer to our TRIGGER. */
-static void trigger_done(struct tl_job *j)
+static void trigger_done(struct xh_app *app, struct tl_job *j)
 {
 	if (j->err) {
 		fprintf(stderr, "tipme-xhook: %s; writing the dump here instead\n",
 			j->msg);
-		do_trigger(j->cause, j->t_ns);
+		do_trigger(app, j->cause, j->t_ns);
 		return;
 	}
-	ours[ours_next].seq = j->seq;
-	ours[ours_next].cause = j->cause;
-	ours_next = (ours_next + 1) % TL_RECENT;
-	logv("tipmed: trigger %u%s\n", j->seq, j->coalesced ? " (joined it)" : "");
-	if (!sub.subscribed) {
+	app->tl.ours[app->tl.ours_next].seq = j->seq;
+	app->tl.ours[app->tl.ours_next].cause = j->cause;
+	app->tl.ours_next = (app->tl.ours_next + 1) % TL_RECENT;
+	xh_logv(app, "tipmed: trigger %u%s\n", j->seq, j->coalesced ? " (joined it)" : "");
+	if (!app->tl.sub.subscribed) {
 		fprintf(stderr, "tipme-xhook: trigger %u: not subscribed to tipmed, so its incident gets no X dump: writing it here\n",
 			j->seq);
-		do_trigger(j->cause, j->t_ns);
+		do_trigger(app, j->cause, j->t_ns);
 	} else if (j->cause == TIPME_X11_TRIGGER_HOTKEY) {
-		ask_open(j->seq);
+		ask_open(app, j->seq);
 	}
 }
 
 /* Our hotkey or SIGUSR1 with tipmed: ask it for an incident. */
-static void ask_tipmed(uint32_t cause, uint64_t t_ns)
+static void ask_tipmed(struct xh_app *app, uint32_t cause, uint64_t t_ns)
 {
 	struct tl_job *j;
 
 	if (cause == TIPME_X11_TRIGGER_HOTKEY)
-		ask_finish(1);
-	if (tl_queued(&worker) >= TL_QUEUE_MAX) {
+		ask_finish(app, 1);
+	if (tl_queued(&app->tl.worker) >= TL_QUEUE_MAX) {
 		fprintf(stderr, "tipme-xhook: tipmed is slow to answer: the dump goes to %s\n",
-			env.output_dir);
-		do_trigger(cause, t_ns);
+			app->env.output_dir);
+		do_trigger(app, cause, t_ns);
 		return;
 	}
 	j = job_new(TL_TRIGGER);
 	if (!j) {
-		do_trigger(cause, t_ns);
+		do_trigger(app, cause, t_ns);
 		return;
 	}
 	snprintf(j->line, sizeof(j->line), "TRIGGER xhook");
 	j->cause = cause;
 	j->t_ns = t_ns;
-	logv("asking tipmed for a trigger (%u requests before it)\n",
-	     tl_queued(&worker));
-	tl_submit(&worker, j);
+	xh_logv(app, "asking tipmed for a trigger (%u requests before it)\n",
+	     tl_queued(&app->tl.worker));
+	tl_submit(&app->tl.worker, j);
 }
 
-static void tipmed_tick(void)
+static void tipmed_tick(struct xh_app *app)
 {
 	uint64_t now = xh_now_ns();
 	unsigned i;
 
 	for (i = 0; i < TL_SLOTS; i++)
-		if (slots[i].used && now - slots[i].taken_ns > TL_WAIT_NS)
-			slot_flush(i, "no incident after 120 s");
-	sub_try();
+		if (app->tl.slots[i].used && now - app->tl.slots[i].taken_ns > TL_WAIT_NS)
+			slot_flush(app, i, "no incident after 120 s");
+	sub_try(app);
 }
 
-static void tipmed_stop(void)
+static void tipmed_stop(struct xh_app *app)
 {
 	unsigned i, n;
 
 	for (i = 0; i < TL_SLOTS; i++)
-		if (slots[i].used)
-			slot_flush(i, "stopping before its incident appeared");
-	note_dropped();
-	n = tl_worker_stop(&worker, 5000);
+		if (app->tl.slots[i].used)
+			slot_flush(app, i, "stopping before its incident appeared");
+	note_dropped(app);
+	n = tl_worker_stop(&app->tl.worker, 5000);
 	if (n)
 		fprintf(stderr, "tipme-xhook: tipmed did not answer in 5 s: %u requests given up\n", n);
-	tl_sub_close(&sub);
+	tl_sub_close(&app->tl.sub);
 }
 
 /* ---- the data thread ---------------------------------------------------- */
 
 static void *data_main(void *arg)
 {
-	(void)arg;
+	struct xh_app *app = arg;
+
 	for (;;) {
 		xcb_generic_error_t *e = NULL;
 		xcb_record_enable_context_reply_t *r;
 		struct xh_reply h;
 		uint64_t now;
 
-		r = xcb_record_enable_context_reply(dconn, enable_cookie, &e);
+		r = xcb_record_enable_context_reply(app->dconn, app->enable_cookie, &e);
 		if (!r) {
 			if (e) {
 				fprintf(stderr, "tipme-xhook: RECORD error %u\n", e->error_code);
@@ -1127,21 +1067,21 @@ static void *data_main(void *arg)
 		h.client_swapped = r->client_swapped;
 		h.xid_base = r->xid_base;
 		h.server_time = r->server_time;
-		xh_parse_reply(&st, &h, xcb_record_enable_context_data(r),
+		xh_parse_reply(&app->st, &h, xcb_record_enable_context_data(r),
 			       (size_t)xcb_record_enable_context_data_length(r), now);
 		free(r);
 	}
-	pthread_mutex_lock(&st.lock);
-	st.data_done = 1;
-	if (!st.stopping)
-		st.x_dead = 1;
-	pthread_cond_broadcast(&st.cond);
-	xh_notify(&st, 0);
-	pthread_mutex_unlock(&st.lock);
+	pthread_mutex_lock(&app->st.lock);
+	app->st.data_done = 1;
+	if (!app->st.stopping)
+		app->st.x_dead = 1;
+	pthread_cond_broadcast(&app->st.cond);
+	xh_notify(&app->st, 0);
+	pthread_mutex_unlock(&app->st.lock);
 	return NULL;
 }
 
-static int start_recording(void)
+static int start_recording(struct xh_app *app)
 {
 	xcb_record_client_spec_t spec = XCB_RECORD_CS_ALL_CLIENTS;
 	xcb_record_range_t range;
@@ -1168,8 +1108,8 @@ static int start_recording(void)
 	range.client_started = 1;
 	range.client_died = 1;
 
-	rctx = xcb_generate_id(dconn);
-	e = xcb_request_check(dconn, xcb_record_create_context_checked(dconn, rctx,
+	app->rctx = xcb_generate_id(app->dconn);
+	e = xcb_request_check(app->dconn, xcb_record_create_context_checked(app->dconn, app->rctx,
 		XH_EH_SERVER_TIME | XH_EH_CLIENT_TIME | XH_EH_CLIENT_SEQ,
 		1, 1, &spec, &range));
 	if (e) {
@@ -1178,38 +1118,38 @@ static int start_recording(void)
 		free(e);
 		return -EIO;
 	}
-	enable_cookie = xcb_record_enable_context(dconn, rctx);
-	xcb_flush(dconn);
+	app->enable_cookie = xcb_record_enable_context(app->dconn, app->rctx);
+	xcb_flush(app->dconn);
 	return 0;
 }
 
-static void initial_clients(void)
+static void initial_clients(struct xh_app *app)
 {
 	xcb_res_query_clients_reply_t *r;
 	xcb_res_client_iterator_t it;
 
-	pthread_mutex_lock(&st.lock);
-	xh_client_new(&st, 0, TIPME_X11_CL_SERVER | TIPME_X11_CL_PREEXISTING, 0);
+	pthread_mutex_lock(&app->st.lock);
+	xh_client_new(&app->st, 0, TIPME_X11_CL_SERVER | TIPME_X11_CL_PREEXISTING, 0);
 	/* the server's PID comes from the same query as everyone's */
-	xh_pending_push(&st, TIPME_X11_CLIENT_SERVER);
-	pthread_mutex_unlock(&st.lock);
-	r = xcb_res_query_clients_reply(ctrl, xcb_res_query_clients(ctrl), NULL);
+	xh_pending_push(&app->st, TIPME_X11_CLIENT_SERVER);
+	pthread_mutex_unlock(&app->st.lock);
+	r = xcb_res_query_clients_reply(app->ctrl, xcb_res_query_clients(app->ctrl), NULL);
 	if (!r)
 		return;
-	pthread_mutex_lock(&st.lock);
+	pthread_mutex_lock(&app->st.lock);
 	for (it = xcb_res_query_clients_clients_iterator(r); it.rem;
 	     xcb_res_client_next(&it)) {
 		uint32_t base = it.data->resource_base;
 
-		if (base && base != st.ctrl_base && base != st.data_base &&
-		    base != st.ui_base)
-			xh_client_new(&st, base, TIPME_X11_CL_PREEXISTING, 0);
+		if (base && base != app->st.ctrl_base && base != app->st.data_base &&
+		    base != app->st.ui_base)
+			xh_client_new(&app->st, base, TIPME_X11_CL_PREEXISTING, 0);
 	}
-	pthread_mutex_unlock(&st.lock);
+	pthread_mutex_unlock(&app->st.lock);
 	free(r);
 }
 
-static int parse_args(int argc, char **argv)
+static int parse_args(struct xh_app *app, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "display", required_argument, NULL, 'd' },
@@ -1232,57 +1172,57 @@ static int parse_args(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "d:o:s:f:kGnt:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			env.display = optarg;
+			app->env.display = optarg;
 			break;
 		case 'o':
-			env.output_dir = optarg;
-			env.output_set = 1;
+			app->env.output_dir = optarg;
+			app->env.output_set = 1;
 			break;
 		case 'T':
 			/* "--tipmed SOCKET" as well as "--tipmed=SOCKET" */
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
-			env.tipmed = optarg && *optarg ? optarg : TIPME_CTL_SOCKET;
+			app->env.tipmed = optarg && *optarg ? optarg : TIPME_CTL_SOCKET;
 			break;
 		case 'N':
-			env.no_tipmed = 1;
+			app->env.no_tipmed = 1;
 			break;
 		case 's':
 			errno = 0;
-			env.ring_bytes = strtoull(optarg, &end, 10) << 20;
-			if (errno || *end || env.ring_bytes < (1 << 20) ||
-			    env.ring_bytes > (4096ULL << 20)) {
+			app->env.ring_bytes = strtoull(optarg, &end, 10) << 20;
+			if (errno || *end || app->env.ring_bytes < (1 << 20) ||
+			    app->env.ring_bytes > (4096ULL << 20)) {
 				fprintf(stderr, "tipme-xhook: --ring-size: 1..4096 MiB\n");
 				return -EINVAL;
 			}
 			break;
 		case 'f':
 			errno = 0;
-			env.fence_ms = (unsigned)strtoul(optarg, &end, 10);
-			if (errno || *end || env.fence_ms > 1000) {
+			app->env.fence_ms = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || app->env.fence_ms > 1000) {
 				fprintf(stderr, "tipme-xhook: --fence-ms: 0..1000\n");
 				return -EINVAL;
 			}
 			break;
 		case 'k':
-			env.keylog = 1;
+			app->env.keylog = 1;
 			break;
 		case 'G':
-			env.no_grab = 1;
+			app->env.no_grab = 1;
 			break;
 		case 'n':
-			env.no_ask = 1;
+			app->env.no_ask = 1;
 			break;
 		case 't':
 			errno = 0;
-			env.ask_timeout = (unsigned)strtoul(optarg, &end, 10);
-			if (errno || *end || !env.ask_timeout || env.ask_timeout > 3600) {
+			app->env.ask_timeout = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || !app->env.ask_timeout || app->env.ask_timeout > 3600) {
 				fprintf(stderr, "tipme-xhook: --ask-timeout: 1..3600\n");
 				return -EINVAL;
 			}
 			break;
 		case 'v':
-			env.verbose = 1;
+			app->env.verbose = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -1292,18 +1232,27 @@ static int parse_args(int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	if (optind != argc || (env.tipmed && env.no_tipmed)) {
+	if (optind != argc || (app->env.tipmed && app->env.no_tipmed)) {
 		usage(stderr);
 		return -EINVAL;
 	}
-	if (!env.tipmed && !env.no_tipmed && !env.output_set &&
+	if (!app->env.tipmed && !app->env.no_tipmed && !app->env.output_set &&
 	    access(TIPME_CTL_SOCKET, F_OK) == 0)
-		env.tipmed = TIPME_CTL_SOCKET;
+		app->env.tipmed = TIPME_CTL_SOCKET;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	static struct xh_app the_app = {
+		.env = {
+			.output_dir = ".",
+			.ring_bytes = 16ULL << 20,
+			.fence_ms = 5,
+			.ask_timeout = 60,
+		},
+	};
+	struct xh_app *app = &the_app;
 	struct pollfd pfd[6];
 	sigset_t mask;
 	pthread_t thr;
@@ -1311,13 +1260,13 @@ int main(int argc, char **argv)
 	unsigned ticks = 0, ticks_per_s;
 	const xcb_setup_t *setup;
 
-	tl_sub_init(&sub);
+	tl_sub_init(&app->tl.sub);
 	if (argc > 1 && !strcmp(argv[1], "print"))
 		return xdump_main(argc - 1, argv + 1);
-	if (parse_args(argc, argv))
+	if (parse_args(app, argc, argv))
 		return EXIT_USAGE;
-	if (mkdir(env.output_dir, 0700) < 0 && errno != EEXIST) {
-		fprintf(stderr, "tipme-xhook: %s: %s\n", env.output_dir, strerror(errno));
+	if (mkdir(app->env.output_dir, 0700) < 0 && errno != EEXIST) {
+		fprintf(stderr, "tipme-xhook: %s: %s\n", app->env.output_dir, strerror(errno));
 		return 1;
 	}
 
@@ -1330,48 +1279,48 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &mask, NULL);
 
-	ctrl = xcb_connect(env.display, NULL);
-	dconn = xcb_connect(env.display, NULL);
-	if (xcb_connection_has_error(ctrl) || xcb_connection_has_error(dconn)) {
+	app->ctrl = xcb_connect(app->env.display, NULL);
+	app->dconn = xcb_connect(app->env.display, NULL);
+	if (xcb_connection_has_error(app->ctrl) || xcb_connection_has_error(app->dconn)) {
 		fprintf(stderr, "tipme-xhook: cannot open display %s\n",
-			env.display ? env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "(unset)");
+			app->env.display ? app->env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "(unset)");
 		goto out_disconnect;
 	}
-	err = xh_state_init(&st, env.ring_bytes, 1U << 16);
+	err = xh_state_init(&app->st, app->env.ring_bytes, 1U << 16);
 	if (err) {
 		fprintf(stderr, "tipme-xhook: ring: %s\n", strerror(-err));
 		goto out_disconnect;
 	}
-	if (!st.ring_locked)
+	if (!app->st.ring_locked)
 		fprintf(stderr, "tipme-xhook: warning: could not mlock the ring (RLIMIT_MEMLOCK)\n");
-	st.keylog = st.keylog_ever = env.keylog;
-	st.ctrl_base = xcb_get_setup(ctrl)->resource_id_base;
-	st.data_base = xcb_get_setup(dconn)->resource_id_base;
-	err = query_extensions();
+	app->st.keylog = app->st.keylog_ever = app->env.keylog;
+	app->st.ctrl_base = xcb_get_setup(app->ctrl)->resource_id_base;
+	app->st.data_base = xcb_get_setup(app->dconn)->resource_id_base;
+	err = query_extensions(app);
 	if (err) {
 		ret = err == -ENOTSUP ? EXIT_NO_EXT : 1;
 		if (err != -ENOTSUP)
 			fprintf(stderr, "tipme-xhook: cannot list extensions\n");
 		goto out_state;
 	}
-	setup = xcb_get_setup(ctrl);
-	snprintf(system_text, sizeof(system_text),
+	setup = xcb_get_setup(app->ctrl);
+	snprintf(app->system_text, sizeof(app->system_text),
 		 "display=%s\nvendor=%.*s\nrelease=%u\nxhook_version=%s\nring_locked=%d\nfence_ms=%u\n",
-		 env.display ? env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "",
+		 app->env.display ? app->env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "",
 		 xcb_setup_vendor_length(setup), xcb_setup_vendor(setup),
-		 setup->release_number, XHOOK_VERSION, st.ring_locked, env.fence_ms);
-	if (setup_keys())
+		 setup->release_number, XHOOK_VERSION, app->st.ring_locked, app->env.fence_ms);
+	if (setup_keys(app))
 		fprintf(stderr, "tipme-xhook: cannot read the keyboard mapping: no hotkeys\n");
 
 	/* before the context exists, so it is never a stranger to the parser */
-	if (!env.no_ask) {
-		if (ui_connect(&ui, env.display) == 0)
-			st.ui_base = ui_base(&ui);
+	if (!app->env.no_ask) {
+		if (ui_connect(&app->ui, app->env.display) == 0)
+			app->st.ui_base = ui_base(&app->ui);
 		else
 			fprintf(stderr, "tipme-xhook: warning: no description window\n");
 	}
-	initial_clients();
-	if (start_recording())
+	initial_clients(app);
+	if (start_recording(app))
 		goto out_state;
 	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -1380,20 +1329,20 @@ int main(int argc, char **argv)
 		perror("tipme-xhook: eventfd/signalfd/timerfd");
 		goto out_state;
 	}
-	st.notify_fd = efd;
-	if (env.tipmed) {
-		worker.sock = env.tipmed;
-		worker.dir = env.output_dir;
-		worker.notify_fd = efd;
-		worker.verbose = env.verbose;
-		err = tl_worker_start(&worker);
+	app->st.notify_fd = efd;
+	if (app->env.tipmed) {
+		app->tl.worker.sock = app->env.tipmed;
+		app->tl.worker.dir = app->env.output_dir;
+		app->tl.worker.notify_fd = efd;
+		app->tl.worker.verbose = app->env.verbose;
+		err = tl_worker_start(&app->tl.worker);
 		if (err) {
 			fprintf(stderr, "tipme-xhook: cannot start the tipmed thread: %s\n",
 				strerror(-err));
 			goto out_fds;
 		}
 	}
-	if (pthread_create(&thr, NULL, data_main, NULL)) {
+	if (pthread_create(&thr, NULL, data_main, app)) {
 		fprintf(stderr, "tipme-xhook: cannot start the data thread\n");
 		goto out_fds;
 	}
@@ -1404,26 +1353,26 @@ int main(int argc, char **argv)
 
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		ts.tv_sec += 5;
-		pthread_mutex_lock(&st.lock);
-		while (!st.started && !st.data_done &&
-		       pthread_cond_timedwait(&st.cond, &st.lock, &ts) != ETIMEDOUT)
+		pthread_mutex_lock(&app->st.lock);
+		while (!app->st.started && !app->st.data_done &&
+		       pthread_cond_timedwait(&app->st.cond, &app->st.lock, &ts) != ETIMEDOUT)
 			;
-		err = st.started ? 0 : -ETIMEDOUT;
-		pthread_mutex_unlock(&st.lock);
+		err = app->st.started ? 0 : -ETIMEDOUT;
+		pthread_mutex_unlock(&app->st.lock);
 		if (err) {
 			fprintf(stderr, "tipme-xhook: RECORD did not start\n");
 			goto out_thread;
 		}
 	}
-	if (!env.no_grab)
-		grab_keys();
-	xh_clock_pair(&st);
-	resolve_pids();
-	pthread_mutex_lock(&st.lock);
-	st.query_now = query_now;	/* recording runs: query new clients at once */
-	pthread_mutex_unlock(&st.lock);
+	if (!app->env.no_grab)
+		grab_keys(app);
+	xh_clock_pair(&app->st);
+	resolve_pids(app);
+	pthread_mutex_lock(&app->st.lock);
+	app->st.query_now = query_now;	/* recording runs: query new clients at once */
+	pthread_mutex_unlock(&app->st.lock);
 	{
-		unsigned ms = env.fence_ms ? env.fence_ms : 100;
+		unsigned ms = app->env.fence_ms ? app->env.fence_ms : 100;
 		struct itimerspec its = {
 			.it_interval = { ms / 1000, (long)(ms % 1000) * 1000000L },
 			.it_value = { ms / 1000, (long)(ms % 1000) * 1000000L },
@@ -1432,19 +1381,19 @@ int main(int argc, char **argv)
 		timerfd_settime(tfd, 0, &its, NULL);
 		ticks_per_s = 1000 / ms ? 1000 / ms : 1;
 	}
-	if (env.tipmed)
-		sub_try();
+	if (app->env.tipmed)
+		sub_try(app);
 	fprintf(stderr, "tipme-xhook: recording %s (ring %" PRIu64 " records, key logging %s); dumps go to %s%s%s%s\n",
-		env.display ? env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "",
-		st.cap, st.keylog ? "ON" : "off",
-		env.tipmed ? "tipmed's incidents (" : "", env.tipmed ? env.tipmed : "",
-		env.tipmed ? "), else to " : "", env.output_dir);
+		app->env.display ? app->env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "",
+		app->st.cap, app->st.keylog ? "ON" : "off",
+		app->env.tipmed ? "tipmed's incidents (" : "", app->env.tipmed ? app->env.tipmed : "",
+		app->env.tipmed ? "), else to " : "", app->env.output_dir);
 
-	pfd[0].fd = xcb_get_file_descriptor(ctrl);
+	pfd[0].fd = xcb_get_file_descriptor(app->ctrl);
 	pfd[1].fd = sfd;
 	pfd[2].fd = tfd;
 	pfd[3].fd = efd;
-	pfd[4].fd = ui_fd(&ui);
+	pfd[4].fd = ui_fd(&app->ui);
 	for (;;) {
 		xcb_generic_event_t *ev;
 		struct tl_job *job;
@@ -1453,31 +1402,31 @@ int main(int argc, char **argv)
 		uint64_t trig_ns;
 		int i;
 
-		pfd[5].fd = sub.fd;
+		pfd[5].fd = app->tl.sub.fd;
 		for (i = 0; i < 6; i++)
 			pfd[i].events = POLLIN;
 		if (poll(pfd, 6, -1) < 0 && errno != EINTR) {
 			perror("tipme-xhook: poll");
 			break;
 		}
-		while ((ev = xcb_poll_for_event(ctrl))) {
+		while ((ev = xcb_poll_for_event(app->ctrl))) {
 			uint8_t type = ev->response_type & 0x7f;
 
 			if (type == 0) {
-				logv("X error %u on the control connection\n",
+				xh_logv(app, "X error %u on the control connection\n",
 				     ((xcb_generic_error_t *)ev)->error_code);
 			} else if (type == XCB_MAPPING_NOTIFY) {
 				xcb_mapping_notify_event_t *m = (void *)ev;
 
 				if (m->request != XCB_MAPPING_POINTER) {
-					setup_keys();
-					if (!env.no_grab)
-						grab_keys();
+					setup_keys(app);
+					if (!app->env.no_grab)
+						grab_keys(app);
 				}
 			}
 			free(ev);
 		}
-		if (xcb_connection_has_error(ctrl)) {
+		if (xcb_connection_has_error(app->ctrl)) {
 			fprintf(stderr, "tipme-xhook: lost the connection to the X server (did it exit?); exiting\n");
 			ret = EXIT_X_LOST;
 			goto out_thread;
@@ -1488,76 +1437,76 @@ int main(int argc, char **argv)
 			if (read(efd, &v, sizeof(v)) < 0)
 				(void)0;
 		}
-		if (env.tipmed) {
-			while ((job = tl_done(&worker))) {
-				trigger_done(job);
+		if (app->env.tipmed) {
+			while ((job = tl_done(&app->tl.worker))) {
+				trigger_done(app, job);
 				free(job);
 			}
 		}
 		if (pfd[5].fd >= 0 && pfd[5].revents) {
 			struct tm_err e = { "" };
 
-			err = tl_sub_read(&sub, sub_line, NULL, &e);
+			err = tl_sub_read(&app->tl.sub, sub_line, app, &e);
 			if (err)
-				sub_down(err, e.msg);
-			else if (sub.subscribed && !sub_reported) {
+				sub_down(app, err, e.msg);
+			else if (app->tl.sub.subscribed && !app->tl.sub_reported) {
 				fprintf(stderr, "tipme-xhook: subscribed to tipmed at %s\n",
-					env.tipmed);
-				sub_reported = 1;
-				sub_err = 0;
+					app->env.tipmed);
+				app->tl.sub_reported = 1;
+				app->tl.sub_err = 0;
 			}
 		}
-		pthread_mutex_lock(&st.lock);
-		want = st.want;
-		st.want = 0;
-		dead = st.x_dead;
-		trig_ns = st.trigger_ns;
-		pthread_mutex_unlock(&st.lock);
+		pthread_mutex_lock(&app->st.lock);
+		want = app->st.want;
+		app->st.want = 0;
+		dead = app->st.x_dead;
+		trig_ns = app->st.trigger_ns;
+		pthread_mutex_unlock(&app->st.lock);
 		if (dead) {
 			fprintf(stderr, "tipme-xhook: the X server ended the recording (did it exit?); exiting\n");
 			ret = EXIT_X_LOST;
 			goto out_thread;
 		}
 		if (want & (XH_WANT_RESOLVE | XH_WANT_COLLECT))
-			resolve_pids();
-		if ((want & XH_WANT_TRIGGER) && env.tipmed)
-			ask_tipmed(TIPME_X11_TRIGGER_HOTKEY, trig_ns);
+			resolve_pids(app);
+		if ((want & XH_WANT_TRIGGER) && app->env.tipmed)
+			ask_tipmed(app, TIPME_X11_TRIGGER_HOTKEY, trig_ns);
 		else if (want & XH_WANT_TRIGGER)
-			do_trigger(TIPME_X11_TRIGGER_HOTKEY, trig_ns);
-		if (asking) {
-			int r = ui_handle(&ui);
+			do_trigger(app, TIPME_X11_TRIGGER_HOTKEY, trig_ns);
+		if (app->ask.open) {
+			int r = ui_handle(&app->ui);
 
-			if (ui.last_key) {
-				ui.last_key = 0;
-				ask_deadline = xh_now_ns() + env.ask_timeout * 1000000000ULL;
+			if (app->ui.last_key) {
+				app->ui.last_key = 0;
+				app->ask.deadline = xh_now_ns() + app->env.ask_timeout * 1000000000ULL;
 			}
 			if (r == UI_SAVE)
-				ask_finish(1);
-			else if (r != UI_CONTINUE || xh_now_ns() > ask_deadline)
-				ask_finish(0);
-		} else if (ui.c && (pfd[4].revents & POLLIN)) {
+				ask_finish(app, 1);
+			else if (r != UI_CONTINUE || xh_now_ns() > app->ask.deadline)
+				ask_finish(app, 0);
+		} else if (app->ui.c && (pfd[4].revents & POLLIN)) {
 			xcb_generic_event_t *uev;
 
-			while ((uev = xcb_poll_for_event(ui.c)))
+			while ((uev = xcb_poll_for_event(app->ui.c)))
 				free(uev);
 		}
 		if (pfd[2].revents & POLLIN) {
 			uint64_t n;
 
 			if (read(tfd, &n, sizeof(n)) == sizeof(n)) {
-				if (env.fence_ms)
-					fence_send();
+				if (app->env.fence_ms)
+					fence_send(app);
 				ticks += (unsigned)n;
 				if (ticks >= ticks_per_s) {
 					ticks = 0;
-					xh_clock_pair(&st);
-					if (env.tipmed)
-						tipmed_tick();
-					pthread_mutex_lock(&st.lock);
-					if (st.ncl > st.cl_max / 2)
-						logv("forgot %u old clients\n",
-						     xh_clients_compact(&st));
-					pthread_mutex_unlock(&st.lock);
+					xh_clock_pair(&app->st);
+					if (app->env.tipmed)
+						tipmed_tick(app);
+					pthread_mutex_lock(&app->st.lock);
+					if (app->st.ncl > app->st.cl_max / 2)
+						xh_logv(app, "forgot %u old clients\n",
+						     xh_clients_compact(&app->st));
+					pthread_mutex_unlock(&app->st.lock);
 				}
 			}
 		}
@@ -1565,12 +1514,12 @@ int main(int argc, char **argv)
 			struct signalfd_siginfo si;
 
 			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo == SIGUSR1 && env.tipmed) {
-					ask_tipmed(TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
+				if (si.ssi_signo == SIGUSR1 && app->env.tipmed) {
+					ask_tipmed(app, TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
 				} else if (si.ssi_signo == SIGUSR1) {
-					do_trigger(TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
+					do_trigger(app, TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
 				} else {
-					logv("signal %u: stopping\n", si.ssi_signo);
+					xh_logv(app, "signal %u: stopping\n", si.ssi_signo);
 					ret = 0;
 					goto out_stop;
 				}
@@ -1579,44 +1528,44 @@ int main(int argc, char **argv)
 	}
 
 out_stop:
-	pthread_mutex_lock(&st.lock);
-	st.stopping = 1;
-	pthread_mutex_unlock(&st.lock);
-	xcb_record_disable_context(ctrl, rctx);
-	xcb_flush(ctrl);
+	pthread_mutex_lock(&app->st.lock);
+	app->st.stopping = 1;
+	pthread_mutex_unlock(&app->st.lock);
+	xcb_record_disable_context(app->ctrl, app->rctx);
+	xcb_flush(app->ctrl);
 	{
 		struct timespec ts;
 
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		ts.tv_sec += 2;
-		pthread_mutex_lock(&st.lock);
-		while (!st.data_done &&
-		       pthread_cond_timedwait(&st.cond, &st.lock, &ts) != ETIMEDOUT)
+		pthread_mutex_lock(&app->st.lock);
+		while (!app->st.data_done &&
+		       pthread_cond_timedwait(&app->st.cond, &app->st.lock, &ts) != ETIMEDOUT)
 			;
-		pthread_mutex_unlock(&st.lock);
+		pthread_mutex_unlock(&app->st.lock);
 	}
-	xcb_record_free_context(ctrl, rctx);
-	xcb_flush(ctrl);
+	xcb_record_free_context(app->ctrl, app->rctx);
+	xcb_flush(app->ctrl);
 out_thread:
 	if (thread_started) {
 		/* wake the data thread if it still waits for a reply */
-		shutdown(xcb_get_file_descriptor(dconn), SHUT_RDWR);
+		shutdown(xcb_get_file_descriptor(app->dconn), SHUT_RDWR);
 		pthread_join(thr, NULL);
 	}
 out_fds:
-	ask_finish(0);
-	tipmed_stop();
-	ui_disconnect(&ui);
+	ask_finish(app, 0);
+	tipmed_stop(app);
+	ui_disconnect(&app->ui);
 	close(tfd);
 	close(sfd);
 	close(efd);
 out_state:
-	xh_state_free(&st);
+	xh_state_free(&app->st);
 out_disconnect:
-	if (ctrl)
-		xcb_disconnect(ctrl);
-	if (dconn)
-		xcb_disconnect(dconn);
-	free(exts);
+	if (app->ctrl)
+		xcb_disconnect(app->ctrl);
+	if (app->dconn)
+		xcb_disconnect(app->dconn);
+	free(app->exts);
 	return ret;
 }
