@@ -87,6 +87,12 @@ struct xh_app {
 	struct xh_ask ask;
 };
 
+/* xconn.c */
+int xh_xconn_open(struct xh_app *app);
+int xh_xconn_extensions(struct xh_app *app);
+void xh_xconn_describe(struct xh_app *app);
+void xh_xconn_close(struct xh_app *app);
+
 #define xh_logv(app, ...) do {						\
 	if ((app)->env.verbose)						\
 		fprintf(stderr, "tipme-xhook: " __VA_ARGS__);		\

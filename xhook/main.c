@@ -42,8 +42,6 @@
 #include "app.h"
 #include "xdump_read.h"
 
-#define XHOOK_VERSION	"0.1.0"
-
 /* Exit codes (Documentation/xhook.md) */
 #define EXIT_USAGE	2
 #define EXIT_NO_EXT	3	/* RECORD or X-Resource missing or too old */
@@ -86,95 +84,6 @@ static void usage(FILE *f)
 "  kill -USR1 %%1                       # same as the hotkey\n"
 "  tipme-xhook print ~/tipme-dumps/x11-*.xdump | less\n"
 "  tipme-xhook print --json DUMP > dump.json\n");
-}
-
-/* ---- extensions ------------------------------------------------------- */
-
-static int query_extensions(struct xh_app *app)
-{
-	xcb_list_extensions_reply_t *lr;
-	xcb_query_extension_cookie_t *ck;
-	xcb_str_iterator_t it;
-	char names[256][28];
-	int n = 0, i, have_record = 0, have_res = 0;
-
-	lr = xcb_list_extensions_reply(app->ctrl, xcb_list_extensions(app->ctrl), NULL);
-	if (!lr)
-		return -EIO;
-	ck = calloc(256, sizeof(*ck));
-	app->exts = calloc(256, sizeof(*app->exts));
-	if (!ck || !app->exts) {
-		free(lr);
-		free(ck);
-		return -ENOMEM;
-	}
-	for (it = xcb_list_extensions_names_iterator(lr); it.rem && n < 256;
-	     xcb_str_next(&it)) {
-		int l = xcb_str_name_length(it.data);
-
-		if (l > 27)
-			l = 27;
-		memcpy(names[n], xcb_str_name(it.data), l);
-		names[n][l] = 0;
-		ck[n] = xcb_query_extension(app->ctrl, (uint16_t)strlen(names[n]), names[n]);
-		n++;
-	}
-	free(lr);
-	for (i = 0; i < n; i++) {
-		xcb_query_extension_reply_t *q = xcb_query_extension_reply(app->ctrl, ck[i], NULL);
-
-		if (!q)
-			continue;
-		if (q->present) {
-			struct tipme_x11_ext *e = &app->exts[app->nexts++];
-
-			e->major = q->major_opcode;
-			e->first_event = q->first_event;
-			e->first_error = q->first_error;
-			memcpy(e->name, names[i], sizeof(e->name));
-			if (!strcmp(names[i], "RECORD"))
-				have_record = 1;
-			else if (!strcmp(names[i], "X-Resource")) {
-				have_res = 1;
-				app->st.xres_major = q->major_opcode;
-			} else if (!strcmp(names[i], "XTEST"))
-				app->st.xtest_major = q->major_opcode;
-			else if (!strcmp(names[i], "XKEYBOARD"))
-				app->st.xkb_major = q->major_opcode;
-			else if (!strcmp(names[i], "XInputExtension")) {
-				app->st.xi_major = q->major_opcode;
-				app->st.xi_first_event = q->first_event;
-			}
-		}
-		free(q);
-	}
-	free(ck);
-	if (!have_record) {
-		fprintf(stderr, "tipme-xhook: the X server has no RECORD extension (Xorg: Load \"record\" in the Module section)\n");
-		return -ENOTSUP;
-	}
-	if (!have_res) {
-		fprintf(stderr, "tipme-xhook: the X server has no X-Resource extension: client PIDs cannot be learnt\n");
-		return -ENOTSUP;
-	}
-	{
-		xcb_record_query_version_reply_t *rv = xcb_record_query_version_reply(app->ctrl,
-			xcb_record_query_version(app->ctrl, 1, 13), NULL);
-		xcb_res_query_version_reply_t *xv = xcb_res_query_version_reply(app->ctrl,
-			xcb_res_query_version(app->ctrl, 1, 2), NULL);
-		int ok = rv && xv && rv->major_version == 1 &&
-			 (xv->server_major > 1 || (xv->server_major == 1 && xv->server_minor >= 2));
-
-		if (!ok)
-			fprintf(stderr, "tipme-xhook: need RECORD 1.x and X-Resource >= 1.2 (have RECORD %u.%u, X-Resource %u.%u)\n",
-				rv ? rv->major_version : 0, rv ? rv->minor_version : 0,
-				xv ? xv->server_major : 0, xv ? xv->server_minor : 0);
-		free(rv);
-		free(xv);
-		if (!ok)
-			return -ENOTSUP;
-	}
-	return 0;
 }
 
 /* ---- PIDs --------------------------------------------------------------- */
@@ -1258,7 +1167,6 @@ int main(int argc, char **argv)
 	pthread_t thr;
 	int sfd = -1, tfd = -1, efd = -1, err, ret = 1, thread_started = 0;
 	unsigned ticks = 0, ticks_per_s;
-	const xcb_setup_t *setup;
 
 	tl_sub_init(&app->tl.sub);
 	if (argc > 1 && !strcmp(argv[1], "print"))
@@ -1279,13 +1187,8 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &mask, NULL);
 
-	app->ctrl = xcb_connect(app->env.display, NULL);
-	app->dconn = xcb_connect(app->env.display, NULL);
-	if (xcb_connection_has_error(app->ctrl) || xcb_connection_has_error(app->dconn)) {
-		fprintf(stderr, "tipme-xhook: cannot open display %s\n",
-			app->env.display ? app->env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "(unset)");
+	if (xh_xconn_open(app))
 		goto out_disconnect;
-	}
 	err = xh_state_init(&app->st, app->env.ring_bytes, 1U << 16);
 	if (err) {
 		fprintf(stderr, "tipme-xhook: ring: %s\n", strerror(-err));
@@ -1296,19 +1199,14 @@ int main(int argc, char **argv)
 	app->st.keylog = app->st.keylog_ever = app->env.keylog;
 	app->st.ctrl_base = xcb_get_setup(app->ctrl)->resource_id_base;
 	app->st.data_base = xcb_get_setup(app->dconn)->resource_id_base;
-	err = query_extensions(app);
+	err = xh_xconn_extensions(app);
 	if (err) {
 		ret = err == -ENOTSUP ? EXIT_NO_EXT : 1;
 		if (err != -ENOTSUP)
 			fprintf(stderr, "tipme-xhook: cannot list extensions\n");
 		goto out_state;
 	}
-	setup = xcb_get_setup(app->ctrl);
-	snprintf(app->system_text, sizeof(app->system_text),
-		 "display=%s\nvendor=%.*s\nrelease=%u\nxhook_version=%s\nring_locked=%d\nfence_ms=%u\n",
-		 app->env.display ? app->env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "",
-		 xcb_setup_vendor_length(setup), xcb_setup_vendor(setup),
-		 setup->release_number, XHOOK_VERSION, app->st.ring_locked, app->env.fence_ms);
+	xh_xconn_describe(app);
 	if (setup_keys(app))
 		fprintf(stderr, "tipme-xhook: cannot read the keyboard mapping: no hotkeys\n");
 
@@ -1562,10 +1460,6 @@ out_fds:
 out_state:
 	xh_state_free(&app->st);
 out_disconnect:
-	if (app->ctrl)
-		xcb_disconnect(app->ctrl);
-	if (app->dconn)
-		xcb_disconnect(app->dconn);
-	free(app->exts);
+	xh_xconn_close(app);
 	return ret;
 }
