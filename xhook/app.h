@@ -93,6 +93,10 @@ int xh_xconn_extensions(struct xh_app *app);
 void xh_xconn_describe(struct xh_app *app);
 void xh_xconn_close(struct xh_app *app);
 
+/* keys.c */
+int xh_keys_setup(struct xh_app *app);
+void xh_keys_grab(struct xh_app *app);
+
 #define xh_logv(app, ...) do {						\
 	if ((app)->env.verbose)						\
 		fprintf(stderr, "tipme-xhook: " __VA_ARGS__);		\
