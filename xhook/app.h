@@ -80,6 +80,8 @@ struct xh_app {
 	/* the RECORD context the data thread reads */
 	xcb_record_context_t rctx;
 	xcb_record_enable_context_cookie_t enable_cookie;
+	pthread_t data_thread;
+	int data_thread_started;
 
 	unsigned dump_seq;	/* dumps named so far */
 	struct xh_tipmed tl;
@@ -96,6 +98,17 @@ void xh_xconn_close(struct xh_app *app);
 /* keys.c */
 int xh_keys_setup(struct xh_app *app);
 void xh_keys_grab(struct xh_app *app);
+
+/* record.c */
+void xh_record_initial_clients(struct xh_app *app);
+int xh_record_create(struct xh_app *app);
+int xh_record_thread_start(struct xh_app *app);
+void xh_record_stop(struct xh_app *app);
+void xh_record_join(struct xh_app *app);
+void xh_pids_query_new_clients(struct xh_app *app);
+void xh_resolve_pids(struct xh_app *app);
+uint32_t xh_fence_send(struct xh_app *app);
+int xh_fence_wait(struct xh_app *app, uint32_t seq, unsigned ms);
 
 #define xh_logv(app, ...) do {						\
 	if ((app)->env.verbose)						\
