@@ -110,6 +110,19 @@ void xh_resolve_pids(struct xh_app *app);
 uint32_t xh_fence_send(struct xh_app *app);
 int xh_fence_wait(struct xh_app *app, uint32_t seq, unsigned ms);
 
+/* deliver.c */
+int xh_dump_write(struct xh_app *app, const void *buf, size_t len, const char *name);
+int xh_dump_local(struct xh_app *app, uint32_t cause, uint64_t t_ns,
+		  struct xh_snapshot *s, char *name, size_t size);
+int xh_tipmed_start(struct xh_app *app, int wake_fd);
+void xh_tipmed_connect(struct xh_app *app);
+void xh_tipmed_read(struct xh_app *app);
+int xh_tipmed_trigger(struct xh_app *app, uint32_t cause, uint64_t t_ns);
+int xh_tipmed_trigger_done(struct xh_app *app, struct tl_job *j);
+void xh_tipmed_note(struct xh_app *app, uint32_t seq, const char *text);
+void xh_tipmed_tick(struct xh_app *app);
+void xh_tipmed_stop(struct xh_app *app);
+
 #define xh_logv(app, ...) do {						\
 	if ((app)->env.verbose)						\
 		fprintf(stderr, "tipme-xhook: " __VA_ARGS__);		\
