@@ -123,6 +123,13 @@ void xh_tipmed_note(struct xh_app *app, uint32_t seq, const char *text);
 void xh_tipmed_tick(struct xh_app *app);
 void xh_tipmed_stop(struct xh_app *app);
 
+/* ask.c */
+void xh_ask_connect(struct xh_app *app);
+void xh_trigger(struct xh_app *app, uint32_t cause, uint64_t t_ns);
+void xh_trigger_answered(struct xh_app *app, struct tl_job *j);
+void xh_ask_poll(struct xh_app *app, short revents);
+void xh_ask_finish(struct xh_app *app, int save);
+
 #define xh_logv(app, ...) do {						\
 	if ((app)->env.verbose)						\
 		fprintf(stderr, "tipme-xhook: " __VA_ARGS__);		\

@@ -86,94 +86,6 @@ static void usage(FILE *f)
 "  tipme-xhook print --json DUMP > dump.json\n");
 }
 
-static void set_ui_focused(struct xh_app *app, int on)
-{
-	pthread_mutex_lock(&app->st.lock);
-	app->st.ui_focused = on;
-	pthread_mutex_unlock(&app->st.lock);
-}
-
-/* The description window is done: save its text into the dump, or not. */
-static void ask_finish(struct xh_app *app, int save)
-{
-	uint8_t *buf = NULL;
-	size_t len = 0;
-
-	if (!app->ask.open)
-		return;
-	app->ask.open = 0;
-	set_ui_focused(app, 0);
-	ui_close(&app->ui);
-	if (app->ask.seq) {		/* a tipmed incident: its description.txt */
-		if (save && app->ui.len)
-			xh_tipmed_note(app, app->ask.seq, app->ui.text);
-		else
-			xh_logv(app, "no description\n");
-		app->ask.seq = 0;
-		return;
-	}
-	if (save && app->ui.len) {
-		app->ask.snap.description = app->ui.text;
-		if (xh_dump_build(&app->ask.snap, &buf, &len) == 0 &&
-		    xh_dump_write(app, buf, len, app->ask.name) == 0)
-			fprintf(stderr, "tipme-xhook: description saved in %s\n", app->ask.name);
-		free(buf);
-	} else {
-		xh_logv(app, "no description\n");
-	}
-	xh_snapshot_free(&app->ask.snap);
-}
-
-/* Open the description window (@seq: for that tipmed trigger, or 0). */
-static int ask_open(struct xh_app *app, uint32_t seq)
-{
-	ask_finish(app, 1);
-	if (!app->ui.c || ui_open(&app->ui))
-		return -1;
-	app->ask.open = 1;
-	app->ask.seq = seq;
-	app->ask.deadline = xh_now_ns() + app->env.ask_timeout * 1000000000ULL;
-	return 0;
-}
-
-/* A dump of our own, to --output-dir (no tipmed, or it did not take it). */
-static void do_trigger(struct xh_app *app, uint32_t cause, uint64_t t_ns)
-{
-	struct xh_snapshot s;
-	char name[128];
-
-	/* a new hotkey dump gets a new window: keep what was typed so far */
-	if (cause == TIPME_X11_TRIGGER_HOTKEY)
-		ask_finish(app, 1);
-
-	if (xh_dump_local(app, cause, t_ns, &s, name, sizeof(name)))
-		return;
-	if (cause == TIPME_X11_TRIGGER_HOTKEY && ask_open(app, 0) == 0) {
-		app->ask.snap = s;		/* kept until the window is done */
-		memcpy(app->ask.name, name, sizeof(app->ask.name));
-		return;
-	}
-	xh_snapshot_free(&s);
-}
-
-/* The worker's answer to our TRIGGER. */
-static void trigger_done(struct xh_app *app, struct tl_job *j)
-{
-	if (xh_tipmed_trigger_done(app, j))
-		do_trigger(app, j->cause, j->t_ns);
-	else if (j->cause == TIPME_X11_TRIGGER_HOTKEY)
-		ask_open(app, j->seq);
-}
-
-/* Our hotkey or SIGUSR1 with tipmed: ask it for an incident. */
-static void ask_tipmed(struct xh_app *app, uint32_t cause, uint64_t t_ns)
-{
-	if (cause == TIPME_X11_TRIGGER_HOTKEY)
-		ask_finish(app, 1);
-	if (xh_tipmed_trigger(app, cause, t_ns))
-		do_trigger(app, cause, t_ns);
-}
-
 static int parse_args(struct xh_app *app, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -326,12 +238,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tipme-xhook: cannot read the keyboard mapping: no hotkeys\n");
 
 	/* before the context exists, so it is never a stranger to the parser */
-	if (!app->env.no_ask) {
-		if (ui_connect(&app->ui, app->env.display) == 0)
-			app->st.ui_base = ui_base(&app->ui);
-		else
-			fprintf(stderr, "tipme-xhook: warning: no description window\n");
-	}
+	if (!app->env.no_ask)
+		xh_ask_connect(app);
 	xh_record_initial_clients(app);
 	if (xh_record_create(app))
 		goto out_state;
@@ -420,7 +328,7 @@ int main(int argc, char **argv)
 		}
 		if (app->env.tipmed) {
 			while ((job = tl_done(&app->tl.worker))) {
-				trigger_done(app, job);
+				xh_trigger_answered(app, job);
 				free(job);
 			}
 		}
@@ -439,27 +347,9 @@ int main(int argc, char **argv)
 		}
 		if (want & (XH_WANT_RESOLVE | XH_WANT_COLLECT))
 			xh_resolve_pids(app);
-		if ((want & XH_WANT_TRIGGER) && app->env.tipmed)
-			ask_tipmed(app, TIPME_X11_TRIGGER_HOTKEY, trig_ns);
-		else if (want & XH_WANT_TRIGGER)
-			do_trigger(app, TIPME_X11_TRIGGER_HOTKEY, trig_ns);
-		if (app->ask.open) {
-			int r = ui_handle(&app->ui);
-
-			if (app->ui.last_key) {
-				app->ui.last_key = 0;
-				app->ask.deadline = xh_now_ns() + app->env.ask_timeout * 1000000000ULL;
-			}
-			if (r == UI_SAVE)
-				ask_finish(app, 1);
-			else if (r != UI_CONTINUE || xh_now_ns() > app->ask.deadline)
-				ask_finish(app, 0);
-		} else if (app->ui.c && (pfd[4].revents & POLLIN)) {
-			xcb_generic_event_t *uev;
-
-			while ((uev = xcb_poll_for_event(app->ui.c)))
-				free(uev);
-		}
+		if (want & XH_WANT_TRIGGER)
+			xh_trigger(app, TIPME_X11_TRIGGER_HOTKEY, trig_ns);
+		xh_ask_poll(app, pfd[4].revents);
 		if (pfd[2].revents & POLLIN) {
 			uint64_t n;
 
@@ -484,10 +374,8 @@ int main(int argc, char **argv)
 			struct signalfd_siginfo si;
 
 			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo == SIGUSR1 && app->env.tipmed) {
-					ask_tipmed(app, TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
-				} else if (si.ssi_signo == SIGUSR1) {
-					do_trigger(app, TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
+				if (si.ssi_signo == SIGUSR1) {
+					xh_trigger(app, TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
 				} else {
 					xh_logv(app, "signal %u: stopping\n", si.ssi_signo);
 					ret = 0;
@@ -502,7 +390,7 @@ out_stop:
 out_thread:
 	xh_record_join(app);
 out_fds:
-	ask_finish(app, 0);
+	xh_ask_finish(app, 0);
 	xh_tipmed_stop(app);
 	ui_disconnect(&app->ui);
 	close(tfd);

@@ -11,7 +11,8 @@ XHOOK_CORE_OBJS := $(B)/xhook/state.o $(B)/xhook/parse.o \
 		   $(B)/xhook/tipmed_link.o $(B)/lib/ctlclient.o $(B)/lib/err.o \
 		   $(B)/lib/incident_path.o $(B)/lib/readfile.o
 XHOOK_OBJS := $(B)/xhook/main.o $(B)/xhook/xconn.o $(B)/xhook/keys.o \
-	      $(B)/xhook/record.o $(B)/xhook/deliver.o $(B)/xhook/ui.o \
+	      $(B)/xhook/record.o $(B)/xhook/deliver.o $(B)/xhook/ask.o \
+	      $(B)/xhook/ui.o \
 	      $(XHOOK_CORE_OBJS)
 XDUMP_READ_OBJS := $(B)/xhook/xdump_read.o
 XHOOK_TEST_CLIENT := $(B)/xhook-testclient
