@@ -87,6 +87,11 @@ struct xh_app {
 	struct xh_tipmed tl;
 	struct ui ui;
 	struct xh_ask ask;
+
+	/* the poll loop (main.c) */
+	int wake_fd;		/* eventfd: the data thread or the tipmed worker */
+	int signal_fd, timer_fd;
+	unsigned ticks, ticks_per_s;	/* timer expirations, per second */
 };
 
 /* xconn.c */

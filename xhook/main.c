@@ -3,24 +3,25 @@
  * tipme-xhook: record what the X server does, per client, and write it out
  * when the user presses Ctrl-Alt-Minus.
  *
- * Two connections to the X server (Documentation/xhook.md):
+ * Two connections to the X server (Documentation/xhook.md, xconn.c):
  *  - data: creates and enables the RECORD context; a dedicated thread does
  *    nothing but read its replies, parse them and write the ring, so the
- *    server never waits for us;
- *  - control: everything else (key grabs, X-Resource PID queries, fences).
- *    It stays registered in the context: its NoOperation requests are the
- *    fence markers, and its QueryClientIds requests tell the parser at
- *    which point of the stream a PID answer was computed, so a PID is
- *    only ever given to the client that held the base at that point.
+ *    server never waits for us (record.c);
+ *  - control: everything else (key grabs in keys.c, X-Resource PID queries
+ *    and fences in record.c).  It stays registered in the context: its
+ *    NoOperation requests are the fence markers, and its QueryClientIds
+ *    requests tell the parser at which point of the stream a PID answer
+ *    was computed, so a PID is only ever given to the client that held the
+ *    base at that point.
  *
- * With tipmed (tipmed_link.h), a SUBSCRIBE connection on the main thread's
- * poll loop and a worker thread for the requests and the dump files.
+ * Dumps go to --output-dir or, with tipmed, into its incidents
+ * (deliver.c); a hotkey dump is followed by the description window
+ * (ask.c).  This file: the options, the start-up and shut-down order, and
+ * the main thread's poll loop with one handler per source.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,13 +31,10 @@
 #include <unistd.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
 
 #include <xcb/xcb.h>
-#include <xcb/record.h>
-#include <xcb/res.h>
 
 #include "ctlproto.h"
 #include "app.h"
@@ -179,6 +177,210 @@ static int parse_args(struct xh_app *app, int argc, char **argv)
 	return 0;
 }
 
+/* ---- the poll loop ------------------------------------------------------ */
+
+/* What a handler tells the loop. */
+enum {
+	XH_RUN,		/* go on */
+	XH_STOP,	/* a stop signal: end the recording, exit 0 */
+	XH_FAIL,	/* poll failed: end the recording, exit 1 */
+	XH_LOST,	/* the X server went away: exit 4 */
+};
+
+/* The loop's file descriptors. */
+enum { FD_X, FD_SIGNAL, FD_TIMER, FD_WAKE, FD_UI, FD_TIPMED, FD_N };
+
+/*
+ * The control connection: key mapping changes, errors, and its loss.  Run
+ * on every wake-up: xcb may have read events while waiting for a reply.
+ */
+static int on_x(struct xh_app *app, short revents)
+{
+	xcb_generic_event_t *ev;
+
+	(void)revents;
+	while ((ev = xcb_poll_for_event(app->ctrl))) {
+		uint8_t type = ev->response_type & 0x7f;
+
+		if (type == 0) {
+			xh_logv(app, "X error %u on the control connection\n",
+			     ((xcb_generic_error_t *)ev)->error_code);
+		} else if (type == XCB_MAPPING_NOTIFY) {
+			xcb_mapping_notify_event_t *m = (void *)ev;
+
+			if (m->request != XCB_MAPPING_POINTER) {
+				xh_keys_setup(app);
+				if (!app->env.no_grab)
+					xh_keys_grab(app);
+			}
+		}
+		free(ev);
+	}
+	if (xcb_connection_has_error(app->ctrl)) {
+		fprintf(stderr, "tipme-xhook: lost the connection to the X server (did it exit?); exiting\n");
+		return XH_LOST;
+	}
+	return XH_RUN;
+}
+
+/*
+ * The tipmed worker's answers to our TRIGGERs (announced on the wake-up
+ * eventfd, drained before the handlers run; looked at on every wake-up).
+ */
+static int on_worker(struct xh_app *app, short revents)
+{
+	struct tl_job *job;
+
+	(void)revents;
+	if (app->env.tipmed) {
+		while ((job = tl_done(&app->tl.worker))) {
+			xh_trigger_answered(app, job);
+			free(job);
+		}
+	}
+	return XH_RUN;
+}
+
+/* tipmed's SUBSCRIBE connection: TRIGGERED and INCIDENT lines. */
+static int on_subscription(struct xh_app *app, short revents)
+{
+	if (revents)
+		xh_tipmed_read(app);
+	return XH_RUN;
+}
+
+/*
+ * The data thread's requests (announced on the wake-up eventfd; looked at
+ * on every wake-up): a hotkey, clients whose PIDs to learn, or the end of
+ * the recording.
+ */
+static int on_data_thread(struct xh_app *app, short revents)
+{
+	unsigned want;
+	uint64_t trig_ns;
+	int dead;
+
+	(void)revents;
+	pthread_mutex_lock(&app->st.lock);
+	want = app->st.want;
+	app->st.want = 0;
+	dead = app->st.x_dead;
+	trig_ns = app->st.trigger_ns;
+	pthread_mutex_unlock(&app->st.lock);
+	if (dead) {
+		fprintf(stderr, "tipme-xhook: the X server ended the recording (did it exit?); exiting\n");
+		return XH_LOST;
+	}
+	if (want & (XH_WANT_RESOLVE | XH_WANT_COLLECT))
+		xh_resolve_pids(app);
+	if (want & XH_WANT_TRIGGER)
+		xh_trigger(app, TIPME_X11_TRIGGER_HOTKEY, trig_ns);
+	return XH_RUN;
+}
+
+/* The description window's connection. */
+static int on_ui(struct xh_app *app, short revents)
+{
+	xh_ask_poll(app, revents);
+	return XH_RUN;
+}
+
+/* The timer: a fence every --fence-ms; once a second the slower chores. */
+static int on_timer(struct xh_app *app, short revents)
+{
+	uint64_t n;
+
+	if (!(revents & POLLIN) ||
+	    read(app->timer_fd, &n, sizeof(n)) != sizeof(n))
+		return XH_RUN;
+	if (app->env.fence_ms)
+		xh_fence_send(app);
+	app->ticks += (unsigned)n;
+	if (app->ticks >= app->ticks_per_s) {
+		app->ticks = 0;
+		xh_clock_pair(&app->st);
+		if (app->env.tipmed)
+			xh_tipmed_tick(app);
+		pthread_mutex_lock(&app->st.lock);
+		if (app->st.ncl > app->st.cl_max / 2)
+			xh_logv(app, "forgot %u old clients\n",
+			     xh_clients_compact(&app->st));
+		pthread_mutex_unlock(&app->st.lock);
+	}
+	return XH_RUN;
+}
+
+/* Signals: SIGUSR1 is a trigger; SIGINT, SIGTERM and SIGHUP stop. */
+static int on_signal(struct xh_app *app, short revents)
+{
+	struct signalfd_siginfo si;
+
+	if (!(revents & POLLIN))
+		return XH_RUN;
+	while (read(app->signal_fd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGUSR1) {
+			xh_trigger(app, TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
+		} else {
+			xh_logv(app, "signal %u: stopping\n", si.ssi_signo);
+			return XH_STOP;
+		}
+	}
+	return XH_RUN;
+}
+
+/*
+ * The handlers, in the order they run after each wake-up, with the file
+ * descriptor whose events they get.  The wake-up eventfd has two producers
+ * (the data thread and the tipmed worker) and is drained before any of
+ * them runs, so that nothing announced after that is missed.
+ */
+static const struct {
+	int fd;
+	int (*handle)(struct xh_app *app, short revents);
+} handlers[] = {
+	{ FD_X, on_x },
+	{ FD_WAKE, on_worker },
+	{ FD_TIPMED, on_subscription },
+	{ FD_WAKE, on_data_thread },
+	{ FD_UI, on_ui },
+	{ FD_TIMER, on_timer },
+	{ FD_SIGNAL, on_signal },
+};
+
+/* Poll until a handler says to stop; return what it said. */
+static int run(struct xh_app *app)
+{
+	struct pollfd pfd[FD_N];
+	unsigned i;
+	int next;
+
+	pfd[FD_X].fd = xcb_get_file_descriptor(app->ctrl);
+	pfd[FD_SIGNAL].fd = app->signal_fd;
+	pfd[FD_TIMER].fd = app->timer_fd;
+	pfd[FD_WAKE].fd = app->wake_fd;
+	pfd[FD_UI].fd = ui_fd(&app->ui);
+	for (;;) {
+		pfd[FD_TIPMED].fd = app->tl.sub.fd;
+		for (i = 0; i < FD_N; i++)
+			pfd[i].events = POLLIN;
+		if (poll(pfd, FD_N, -1) < 0 && errno != EINTR) {
+			perror("tipme-xhook: poll");
+			return XH_FAIL;
+		}
+		if (pfd[FD_WAKE].revents & POLLIN) {
+			uint64_t v;
+
+			if (read(app->wake_fd, &v, sizeof(v)) < 0)
+				(void)0;
+		}
+		for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++) {
+			next = handlers[i].handle(app, pfd[handlers[i].fd].revents);
+			if (next != XH_RUN)
+				return next;
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct xh_app the_app = {
@@ -188,12 +390,13 @@ int main(int argc, char **argv)
 			.fence_ms = 5,
 			.ask_timeout = 60,
 		},
+		.wake_fd = -1,
+		.signal_fd = -1,
+		.timer_fd = -1,
 	};
 	struct xh_app *app = &the_app;
-	struct pollfd pfd[6];
 	sigset_t mask;
-	int sfd = -1, tfd = -1, efd = -1, err, ret = 1;
-	unsigned ticks = 0, ticks_per_s;
+	int err, ret = 1, next;
 
 	tl_sub_init(&app->tl.sub);
 	if (argc > 1 && !strcmp(argv[1], "print"))
@@ -243,15 +446,15 @@ int main(int argc, char **argv)
 	xh_record_initial_clients(app);
 	if (xh_record_create(app))
 		goto out_state;
-	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (efd < 0 || sfd < 0 || tfd < 0) {
+	app->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	app->signal_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	app->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (app->wake_fd < 0 || app->signal_fd < 0 || app->timer_fd < 0) {
 		perror("tipme-xhook: eventfd/signalfd/timerfd");
 		goto out_state;
 	}
-	app->st.notify_fd = efd;
-	if (app->env.tipmed && xh_tipmed_start(app, efd))
+	app->st.notify_fd = app->wake_fd;
+	if (app->env.tipmed && xh_tipmed_start(app, app->wake_fd))
 		goto out_fds;
 	if (xh_record_thread_start(app))
 		goto out_thread;
@@ -267,8 +470,8 @@ int main(int argc, char **argv)
 			.it_value = { ms / 1000, (long)(ms % 1000) * 1000000L },
 		};
 
-		timerfd_settime(tfd, 0, &its, NULL);
-		ticks_per_s = 1000 / ms ? 1000 / ms : 1;
+		timerfd_settime(app->timer_fd, 0, &its, NULL);
+		app->ticks_per_s = 1000 / ms ? 1000 / ms : 1;
 	}
 	if (app->env.tipmed)
 		xh_tipmed_connect(app);
@@ -278,114 +481,12 @@ int main(int argc, char **argv)
 		app->env.tipmed ? "tipmed's incidents (" : "", app->env.tipmed ? app->env.tipmed : "",
 		app->env.tipmed ? "), else to " : "", app->env.output_dir);
 
-	pfd[0].fd = xcb_get_file_descriptor(app->ctrl);
-	pfd[1].fd = sfd;
-	pfd[2].fd = tfd;
-	pfd[3].fd = efd;
-	pfd[4].fd = ui_fd(&app->ui);
-	for (;;) {
-		xcb_generic_event_t *ev;
-		struct tl_job *job;
-		unsigned want = 0;
-		int dead;
-		uint64_t trig_ns;
-		int i;
-
-		pfd[5].fd = app->tl.sub.fd;
-		for (i = 0; i < 6; i++)
-			pfd[i].events = POLLIN;
-		if (poll(pfd, 6, -1) < 0 && errno != EINTR) {
-			perror("tipme-xhook: poll");
-			break;
-		}
-		while ((ev = xcb_poll_for_event(app->ctrl))) {
-			uint8_t type = ev->response_type & 0x7f;
-
-			if (type == 0) {
-				xh_logv(app, "X error %u on the control connection\n",
-				     ((xcb_generic_error_t *)ev)->error_code);
-			} else if (type == XCB_MAPPING_NOTIFY) {
-				xcb_mapping_notify_event_t *m = (void *)ev;
-
-				if (m->request != XCB_MAPPING_POINTER) {
-					xh_keys_setup(app);
-					if (!app->env.no_grab)
-						xh_keys_grab(app);
-				}
-			}
-			free(ev);
-		}
-		if (xcb_connection_has_error(app->ctrl)) {
-			fprintf(stderr, "tipme-xhook: lost the connection to the X server (did it exit?); exiting\n");
-			ret = EXIT_X_LOST;
-			goto out_thread;
-		}
-		if (pfd[3].revents & POLLIN) {
-			uint64_t v;
-
-			if (read(efd, &v, sizeof(v)) < 0)
-				(void)0;
-		}
-		if (app->env.tipmed) {
-			while ((job = tl_done(&app->tl.worker))) {
-				xh_trigger_answered(app, job);
-				free(job);
-			}
-		}
-		if (pfd[5].fd >= 0 && pfd[5].revents)
-			xh_tipmed_read(app);
-		pthread_mutex_lock(&app->st.lock);
-		want = app->st.want;
-		app->st.want = 0;
-		dead = app->st.x_dead;
-		trig_ns = app->st.trigger_ns;
-		pthread_mutex_unlock(&app->st.lock);
-		if (dead) {
-			fprintf(stderr, "tipme-xhook: the X server ended the recording (did it exit?); exiting\n");
-			ret = EXIT_X_LOST;
-			goto out_thread;
-		}
-		if (want & (XH_WANT_RESOLVE | XH_WANT_COLLECT))
-			xh_resolve_pids(app);
-		if (want & XH_WANT_TRIGGER)
-			xh_trigger(app, TIPME_X11_TRIGGER_HOTKEY, trig_ns);
-		xh_ask_poll(app, pfd[4].revents);
-		if (pfd[2].revents & POLLIN) {
-			uint64_t n;
-
-			if (read(tfd, &n, sizeof(n)) == sizeof(n)) {
-				if (app->env.fence_ms)
-					xh_fence_send(app);
-				ticks += (unsigned)n;
-				if (ticks >= ticks_per_s) {
-					ticks = 0;
-					xh_clock_pair(&app->st);
-					if (app->env.tipmed)
-						xh_tipmed_tick(app);
-					pthread_mutex_lock(&app->st.lock);
-					if (app->st.ncl > app->st.cl_max / 2)
-						xh_logv(app, "forgot %u old clients\n",
-						     xh_clients_compact(&app->st));
-					pthread_mutex_unlock(&app->st.lock);
-				}
-			}
-		}
-		if (pfd[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo == SIGUSR1) {
-					xh_trigger(app, TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
-				} else {
-					xh_logv(app, "signal %u: stopping\n", si.ssi_signo);
-					ret = 0;
-					goto out_stop;
-				}
-			}
-		}
+	next = run(app);
+	if (next == XH_LOST) {
+		ret = EXIT_X_LOST;
+		goto out_thread;
 	}
-
-out_stop:
+	ret = next == XH_STOP ? 0 : 1;
 	xh_record_stop(app);
 out_thread:
 	xh_record_join(app);
@@ -393,9 +494,9 @@ out_fds:
 	xh_ask_finish(app, 0);
 	xh_tipmed_stop(app);
 	ui_disconnect(&app->ui);
-	close(tfd);
-	close(sfd);
-	close(efd);
+	close(app->timer_fd);
+	close(app->signal_fd);
+	close(app->wake_fd);
 out_state:
 	xh_state_free(&app->st);
 out_disconnect:
