@@ -3,24 +3,25 @@
  * tipme-xhook: record what the X server does, per client, and write it out
  * when the user presses Ctrl-Alt-Minus.
  *
- * Two connections to the X server (Documentation/xhook.md):
+ * Two connections to the X server (Documentation/xhook.md, xconn.c):
  *  - data: creates and enables the RECORD context; a dedicated thread does
  *    nothing but read its replies, parse them and write the ring, so the
- *    server never waits for us;
- *  - control: everything else (key grabs, X-Resource PID queries, fences).
- *    It stays registered in the context: its NoOperation requests are the
- *    fence markers, and its QueryClientIds requests tell the parser at
- *    which point of the stream a PID answer was computed, so a PID is
- *    only ever given to the client that held the base at that point.
+ *    server never waits for us (record.c);
+ *  - control: everything else (key grabs in keys.c, X-Resource PID queries
+ *    and fences in record.c).  It stays registered in the context: its
+ *    NoOperation requests are the fence markers, and its QueryClientIds
+ *    requests tell the parser at which point of the stream a PID answer
+ *    was computed, so a PID is only ever given to the client that held the
+ *    base at that point.
  *
- * With tipmed (tipmed_link.h), a SUBSCRIBE connection on the main thread's
- * poll loop and a worker thread for the requests and the dump files.
+ * Dumps go to --output-dir or, with tipmed, into its incidents
+ * (deliver.c); a hotkey dump is followed by the description window
+ * (ask.c).  This file: the options, the start-up and shut-down order, and
+ * the main thread's poll loop with one handler per source.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,68 +31,20 @@
 #include <unistd.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
 
 #include <xcb/xcb.h>
-#include <xcb/record.h>
-#include <xcb/res.h>
 
 #include "ctlproto.h"
+#include "app.h"
 #include "termsafe.h"
-#include "xhook.h"
 #include "xdump.h"
-#include "tipmed_link.h"
-#include "ui.h"
-
-#define XHOOK_VERSION	"0.1.0"
 
 /* Exit codes (Documentation/xhook.md) */
 #define EXIT_USAGE	2
 #define EXIT_NO_EXT	3	/* RECORD or X-Resource missing or too old */
 #define EXIT_X_LOST	4	/* the X server went away */
-
-struct env {
-	const char *display;
-	const char *output_dir;
-	int output_set;
-	const char *tipmed;	/* tipmed's socket, or NULL: files only */
-	int no_tipmed;
-	uint64_t ring_bytes;
-	unsigned fence_ms;
-	int keylog;
-	int no_grab;
-	int no_ask;
-	unsigned ask_timeout;
-	int verbose;
-};
-
-static struct env env = {
-	.output_dir = ".",
-	.ring_bytes = 16ULL << 20,
-	.fence_ms = 5,
-	.ask_timeout = 60,
-};
-
-static struct xh_state st;
-static xcb_connection_t *ctrl, *dconn;
-static xcb_record_context_t rctx;
-static xcb_record_enable_context_cookie_t enable_cookie;
-static struct tipme_x11_ext *exts;
-static uint32_t nexts;
-static char system_text[1024];
-static unsigned dump_seq;
-
-/* the "What felt slow?" window after a hotkey dump */
-static struct ui ui;
-static struct xdump_content ask_snap;
-static char ask_name[128];
-static int asking;
-static uint64_t ask_deadline;
-static uint32_t ask_seq;	/* the window is for this tipmed trigger (0: none) */
-
-#define logv(...) do { if (env.verbose) fprintf(stderr, "tipme-xhook: " __VA_ARGS__); } while (0)
 
 static void usage(FILE *f)
 {
@@ -132,1085 +85,7 @@ static void usage(FILE *f)
 "  tipme-xhook print --json DUMP > dump.json\n");
 }
 
-/* ---- extensions ------------------------------------------------------- */
-
-static int query_extensions(void)
-{
-	xcb_list_extensions_reply_t *lr;
-	xcb_query_extension_cookie_t *ck;
-	xcb_str_iterator_t it;
-	char names[256][28];
-	int n = 0, i, have_record = 0, have_res = 0;
-
-	lr = xcb_list_extensions_reply(ctrl, xcb_list_extensions(ctrl), NULL);
-	if (!lr)
-		return -EIO;
-	ck = calloc(256, sizeof(*ck));
-	exts = calloc(256, sizeof(*exts));
-	if (!ck || !exts) {
-		free(lr);
-		free(ck);
-		return -ENOMEM;
-	}
-	for (it = xcb_list_extensions_names_iterator(lr); it.rem && n < 256;
-	     xcb_str_next(&it)) {
-		int l = xcb_str_name_length(it.data);
-
-		if (l > 27)
-			l = 27;
-		memcpy(names[n], xcb_str_name(it.data), l);
-		names[n][l] = 0;
-		ck[n] = xcb_query_extension(ctrl, (uint16_t)strlen(names[n]), names[n]);
-		n++;
-	}
-	free(lr);
-	for (i = 0; i < n; i++) {
-		xcb_query_extension_reply_t *q = xcb_query_extension_reply(ctrl, ck[i], NULL);
-
-		if (!q)
-			continue;
-		if (q->present) {
-			struct tipme_x11_ext *e = &exts[nexts++];
-
-			e->major = q->major_opcode;
-			e->first_event = q->first_event;
-			e->first_error = q->first_error;
-			memcpy(e->name, names[i], sizeof(e->name));
-			if (!strcmp(names[i], "RECORD"))
-				have_record = 1;
-			else if (!strcmp(names[i], "X-Resource")) {
-				have_res = 1;
-				st.xres_major = q->major_opcode;
-			} else if (!strcmp(names[i], "XTEST"))
-				st.xtest_major = q->major_opcode;
-			else if (!strcmp(names[i], "XKEYBOARD"))
-				st.xkb_major = q->major_opcode;
-			else if (!strcmp(names[i], "XInputExtension")) {
-				st.xi_major = q->major_opcode;
-				st.xi_first_event = q->first_event;
-			}
-		}
-		free(q);
-	}
-	free(ck);
-	if (!have_record) {
-		fprintf(stderr, "tipme-xhook: the X server has no RECORD extension (Xorg: Load \"record\" in the Module section)\n");
-		return -ENOTSUP;
-	}
-	if (!have_res) {
-		fprintf(stderr, "tipme-xhook: the X server has no X-Resource extension: client PIDs cannot be learnt\n");
-		return -ENOTSUP;
-	}
-	{
-		xcb_record_query_version_reply_t *rv = xcb_record_query_version_reply(ctrl,
-			xcb_record_query_version(ctrl, 1, 13), NULL);
-		xcb_res_query_version_reply_t *xv = xcb_res_query_version_reply(ctrl,
-			xcb_res_query_version(ctrl, 1, 2), NULL);
-		int ok = rv && xv && rv->major_version == 1 &&
-			 (xv->server_major > 1 || (xv->server_major == 1 && xv->server_minor >= 2));
-
-		if (!ok)
-			fprintf(stderr, "tipme-xhook: need RECORD 1.x and X-Resource >= 1.2 (have RECORD %u.%u, X-Resource %u.%u)\n",
-				rv ? rv->major_version : 0, rv ? rv->minor_version : 0,
-				xv ? xv->server_major : 0, xv ? xv->server_minor : 0);
-		free(rv);
-		free(xv);
-		if (!ok)
-			return -ENOTSUP;
-	}
-	return 0;
-}
-
-/* ---- PIDs --------------------------------------------------------------- */
-
-/* Wait until the parser saw the control connection's NoOperation @seq. */
-static int wait_marker(uint32_t seq, unsigned ms)
-{
-	struct timespec ts;
-	int ret = 0;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	pthread_mutex_lock(&st.lock);
-	while (!(st.marker_valid && (int32_t)(st.marker_seq - seq) >= 0)) {
-		if (st.data_done) {
-			ret = -EPIPE;
-			break;
-		}
-		if (pthread_cond_timedwait(&st.cond, &st.lock, &ts) == ETIMEDOUT) {
-			ret = -ETIMEDOUT;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&st.lock);
-	return ret;
-}
-
-static void read_comm(uint32_t pid, char *buf, size_t len)
-{
-	char path[64];
-	ssize_t n;
-	int fd;
-
-	buf[0] = 0;
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		n = 0;
-	buf[n] = 0;
-	if (n && buf[n - 1] == '\n')
-		buf[n - 1] = 0;
-}
-
-/*
- * PIDs come from X-Resource QueryClientIds on the control connection.  The
- * parser binds each query to the clients that held the queried bases when
- * the server ran it (bind_query() in parse.c); a client that died or whose
- * base changed hands before then stays unknown.  New clients are queried by
- * the data thread the moment their ClientStarted is parsed (query_now), so
- * that short-lived clients are still there to answer; the main thread
- * queries the rest in batches and collects all the replies.
- */
-
-/* Send one QueryClientIds for @n clients and register it.  st.lock held. */
-static int query_send_locked(const uint32_t *ids, uint32_t n)
-{
-	xcb_res_client_id_spec_t specs[XH_QUERY_MAX];
-	xcb_res_query_client_ids_cookie_t ck;
-	struct xh_query *q;
-	uint32_t i;
-
-	if (st.qhead - st.qtail >= XH_QUERIES || !n || n > XH_QUERY_MAX)
-		return -EBUSY;
-	q = &st.queries[st.qhead % XH_QUERIES];
-	for (i = 0; i < n; i++) {
-		q->ids[i] = ids[i];
-		q->bases[i] = st.cl[ids[i]].xid_base;
-		q->ok[i] = 0;
-		specs[i].client = q->bases[i];
-		specs[i].mask = XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID;
-	}
-	ck = xcb_res_query_client_ids(ctrl, n, specs);
-	xcb_flush(ctrl);
-	q->seq = ck.sequence;
-	q->n = n;
-	q->bound = 0;
-	st.qhead++;
-	st.want |= XH_WANT_COLLECT;
-	return 0;
-}
-
-/* st.query_now: the parser (data thread, st.lock held) saw a new client. */
-static int query_now(struct xh_state *s, uint32_t id)
-{
-	(void)s;
-	return query_send_locked(&id, 1);
-}
-
-/* Send queries for the pending clients (main thread). */
-static void send_pending(void)
-{
-	uint32_t ids[XH_QUERY_MAX], n, i;
-
-	pthread_mutex_lock(&st.lock);
-	while (st.npending) {
-		n = 0;
-		while (st.npending && n < XH_QUERY_MAX) {
-			uint32_t id = st.pending[--st.npending];
-			struct tipme_x11_client *c = &st.cl[id];
-
-			if (c->flags & TIPME_X11_CL_DIED) {
-				c->flags |= TIPME_X11_CL_PID_UNKNOWN;
-				st.stats.pid_unknown++;
-				continue;
-			}
-			ids[n++] = id;
-		}
-		if (n && query_send_locked(ids, n)) {
-			for (i = 0; i < n; i++)	/* all queries busy: later */
-				st.pending[st.npending++] = ids[i];
-			break;
-		}
-	}
-	pthread_mutex_unlock(&st.lock);
-}
-
-/* Wait until the oldest query is bound, up to @ms.  st.lock held. */
-static int wait_bound(struct xh_query *q, unsigned ms)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_nsec += (long)ms * 1000000L;
-	ts.tv_sec += ts.tv_nsec / 1000000000L;
-	ts.tv_nsec %= 1000000000L;
-	while (!q->bound && !st.data_done)
-		if (pthread_cond_timedwait(&st.cond, &st.lock, &ts) == ETIMEDOUT)
-			break;
-	return q->bound;
-}
-
-static uint32_t fence_send(void);
-
-/* Collect the replies of the queries in flight, oldest first (main thread). */
-static void collect_queries(void)
-{
-	for (;;) {
-		uint32_t pids[XH_QUERY_MAX] = { 0 }, seq, n, i;
-		xcb_res_query_client_ids_cookie_t ck;
-		xcb_res_query_client_ids_reply_t *rep;
-		struct xh_query *q;
-		uint32_t bases[XH_QUERY_MAX], ids[XH_QUERY_MAX];
-
-		pthread_mutex_lock(&st.lock);
-		if (st.qtail == st.qhead) {
-			pthread_mutex_unlock(&st.lock);
-			return;
-		}
-		q = &st.queries[st.qtail % XH_QUERIES];	/* only we move qtail */
-		seq = q->seq;
-		n = q->n;
-		memcpy(bases, q->bases, n * sizeof(bases[0]));
-		memcpy(ids, q->ids, n * sizeof(ids[0]));
-		pthread_mutex_unlock(&st.lock);
-
-		ck.sequence = seq;
-		rep = xcb_res_query_client_ids_reply(ctrl, ck, NULL);
-		if (rep) {
-			xcb_res_client_id_value_iterator_t it =
-				xcb_res_query_client_ids_ids_iterator(rep);
-
-			for (; it.rem; xcb_res_client_id_value_next(&it)) {
-				xcb_res_client_id_value_t *v = it.data;
-
-				if (!(v->spec.mask & XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID) ||
-				    xcb_res_client_id_value_value_length(v) < 1)
-					continue;
-				for (i = 0; i < n; i++)
-					if (bases[i] == v->spec.client)
-						pids[i] = xcb_res_client_id_value_value(v)[0];
-			}
-			free(rep);
-		}
-
-		pthread_mutex_lock(&st.lock);
-		if (!wait_bound(q, 20)) {
-			/* its record waits in the server's buffer: fence */
-			pthread_mutex_unlock(&st.lock);
-			fence_send();
-			pthread_mutex_lock(&st.lock);
-			wait_bound(q, 2000);
-		}
-		for (i = 0; i < n; i++) {
-			struct tipme_x11_client *c = &st.cl[ids[i]];
-
-			if (q->bound && q->ok[i] && pids[i]) {
-				c->pid = pids[i];
-				c->flags &= ~TIPME_X11_CL_PID_UNKNOWN;
-				st.stats.pid_resolved++;
-			} else {
-				pids[i] = 0;
-				c->pid = 0;
-				c->flags |= TIPME_X11_CL_PID_UNKNOWN;
-				st.stats.pid_unknown++;
-			}
-		}
-		st.qtail++;
-		pthread_mutex_unlock(&st.lock);
-
-		for (i = 0; i < n; i++) {
-			char comm[16];
-
-			logv("client 0x%x (id %u): pid %u\n", bases[i], ids[i], pids[i]);
-			if (!pids[i])
-				continue;
-			read_comm(pids[i], comm, sizeof(comm));
-			pthread_mutex_lock(&st.lock);
-			memcpy(st.cl[ids[i]].comm, comm, sizeof(comm));
-			pthread_mutex_unlock(&st.lock);
-		}
-	}
-}
-
-static void resolve_pids(void)
-{
-	int rounds = 0;
-	uint32_t left;
-
-	do {
-		send_pending();
-		collect_queries();
-		pthread_mutex_lock(&st.lock);
-		left = st.npending;
-		pthread_mutex_unlock(&st.lock);
-	} while (left && ++rounds < 64);
-}
-
-/* ---- fences ------------------------------------------------------------- */
-
-static uint32_t fence_send(void)
-{
-	xcb_void_cookie_t c = xcb_no_operation(ctrl);
-	xcb_get_input_focus_cookie_t g = xcb_get_input_focus(ctrl);
-	uint64_t now = xh_now_ns();
-
-	xcb_discard_reply(ctrl, g.sequence);
-	pthread_mutex_lock(&st.lock);
-	if (!st.fence_pending || now - st.fence_sent_ns > 1000000000ULL) {
-		st.fence_seq = c.sequence;
-		st.fence_sent_ns = now;
-		st.fence_pending = 1;
-	}
-	st.stats.fences++;
-	pthread_mutex_unlock(&st.lock);
-	xcb_flush(ctrl);
-	return c.sequence;
-}
-
-/* ---- hotkeys ------------------------------------------------------------ */
-
-static void kc_add(uint8_t *set, uint8_t *n, uint8_t kc)
-{
-	unsigned i;
-
-	for (i = 0; i < *n; i++)
-		if (set[i] == kc)
-			return;
-	if (*n < XH_MAX_KC)
-		set[(*n)++] = kc;
-}
-
-static int setup_keys(void)
-{
-	const xcb_setup_t *setup = xcb_get_setup(ctrl);
-	xcb_keycode_t min = setup->min_keycode, max = setup->max_keycode;
-	xcb_get_keyboard_mapping_reply_t *kr;
-	xcb_get_modifier_mapping_reply_t *mr;
-	xcb_keysym_t *syms;
-	xcb_keycode_t *mkc;
-	struct xh_keys k;
-	unsigned per, kc, m, j, col;
-
-	kr = xcb_get_keyboard_mapping_reply(ctrl,
-		xcb_get_keyboard_mapping(ctrl, min, (uint8_t)(max - min + 1)), NULL);
-	mr = xcb_get_modifier_mapping_reply(ctrl, xcb_get_modifier_mapping(ctrl), NULL);
-	if (!kr || !mr) {
-		free(kr);
-		free(mr);
-		return -EIO;
-	}
-	memset(&k, 0, sizeof(k));
-	per = kr->keysyms_per_keycode;
-	syms = xcb_get_keyboard_mapping_keysyms(kr);
-#define SYM(kc, c) ((kc) >= min && (kc) <= max && (c) < per ? \
-		    syms[((kc) - min) * per + (c)] : 0)
-	k.ctrl = XCB_MOD_MASK_CONTROL;
-	k.shift = XCB_MOD_MASK_SHIFT;
-	k.lock = XCB_MOD_MASK_LOCK;
-	mkc = xcb_get_modifier_mapping_keycodes(mr);
-	for (m = 0; m < 8; m++) {
-		for (j = 0; j < mr->keycodes_per_modifier; j++) {
-			int toggle = 0;
-
-			kc = mkc[m * mr->keycodes_per_modifier + j];
-			if (!kc)
-				continue;
-			for (col = 0; col < per && col < 4; col++) {
-				xcb_keysym_t s = SYM(kc, col);
-
-				if (s == 0xff7f) {		/* Num_Lock */
-					k.numlock = (uint16_t)(1U << m);
-					toggle = 1;
-				} else if (s == 0xffe9 || s == 0xffea) { /* Alt_L, Alt_R */
-					if (m >= 3 && !k.alt)
-						k.alt = (uint16_t)(1U << m);
-				} else if (s == 0xffe5 || s == 0xffe6) { /* Caps/Shift_Lock */
-					toggle = 1;
-				}
-			}
-			if (m != 1 && !toggle)
-				k.modkey[kc] |= (uint16_t)(1U << m);
-		}
-	}
-	if (!k.alt)
-		k.alt = XCB_MOD_MASK_1;
-	for (kc = min; kc <= max; kc++) {
-		for (col = 0; col < 2; col++) {
-			xcb_keysym_t s = SYM(kc, col);
-
-			if (s == 0x2d)
-				kc_add(k.minus, &k.n_minus, (uint8_t)kc);
-			else if (s == 0x3d || s == 0x2b)
-				kc_add(k.plus, &k.n_plus, (uint8_t)kc);
-			else if (s == 0x30 && col == 0)
-				kc_add(k.zero, &k.n_zero, (uint8_t)kc);
-			else if (s == 0x31 && col == 0)
-				kc_add(k.one, &k.n_one, (uint8_t)kc);
-		}
-	}
-#undef SYM
-	free(kr);
-	free(mr);
-	pthread_mutex_lock(&st.lock);
-	st.keys = k;
-	st.held_mods = 0;
-	pthread_mutex_unlock(&st.lock);
-	logv("hotkeys: minus %u keycode(s), ctrl 0x%x alt 0x%x numlock 0x%x\n",
-	     k.n_minus, k.ctrl, k.alt, k.numlock);
-	return 0;
-}
-
-static void grab_keys(void)
-{
-	xcb_void_cookie_t ck[512];
-	struct xh_keys k;
-	uint16_t locks[4];
-	unsigned nlocks = 0, nck = 0, i, l, v, busy = 0, failed = 0;
-	xcb_screen_iterator_t sit;
-
-	pthread_mutex_lock(&st.lock);
-	k = st.keys;
-	pthread_mutex_unlock(&st.lock);
-	locks[nlocks++] = 0;
-	locks[nlocks++] = k.lock;
-	if (k.numlock && k.numlock != k.lock) {
-		locks[nlocks++] = k.numlock;
-		locks[nlocks++] = k.lock | k.numlock;
-	}
-	for (sit = xcb_setup_roots_iterator(xcb_get_setup(ctrl)); sit.rem;
-	     xcb_screen_next(&sit)) {
-		xcb_window_t root = sit.data->root;
-		const struct { const uint8_t *kc; unsigned n; int shift; } sets[] = {
-			{ k.minus, k.n_minus, 0 }, { k.plus, k.n_plus, 1 },
-			{ k.zero, k.n_zero, 0 }, { k.one, k.n_one, 0 },
-		};
-		unsigned s;
-
-		xcb_ungrab_key(ctrl, XCB_GRAB_ANY, root, XCB_MOD_MASK_ANY);
-		for (s = 0; s < 4; s++)
-			for (i = 0; i < sets[s].n; i++)
-				for (v = 0; v <= (unsigned)sets[s].shift; v++)
-					for (l = 0; l < nlocks && nck < 512; l++) {
-						uint16_t mods = k.ctrl | k.alt | locks[l] |
-								(v ? k.shift : 0);
-
-						ck[nck++] = xcb_grab_key_checked(ctrl, 1, root,
-							mods, sets[s].kc[i],
-							XCB_GRAB_MODE_ASYNC,
-							XCB_GRAB_MODE_ASYNC);
-					}
-	}
-	for (i = 0; i < nck; i++) {
-		xcb_generic_error_t *e = xcb_request_check(ctrl, ck[i]);
-
-		if (e) {
-			if (e->error_code == XCB_ACCESS)
-				busy++;
-			else
-				failed++;
-			free(e);
-		}
-	}
-	if (busy)
-		fprintf(stderr, "tipme-xhook: %u of %u hotkey grabs are held by another client: those keys are detected in the input stream instead\n",
-			busy, nck);
-	if (failed)
-		fprintf(stderr, "tipme-xhook: %u hotkey grabs failed\n", failed);
-	logv("grabbed %u of %u hotkey combinations\n", nck - busy - failed, nck);
-}
-
-/* ---- dumps -------------------------------------------------------------- */
-
-/*
- * Where a dump of our own goes: a file in --output-dir (without tipmed, or
- * when tipmed did not take our trigger).  Dumps for tipmed's incidents are
- * built and PUT by the worker thread instead (see "tipmed" below), which
- * writes them to --output-dir itself when the PUT fails.
- */
-static int dump_deliver(const void *buf, size_t len, const char *name)
-{
-	int err;
-
-	err = xh_write_atomic(env.output_dir, name, buf, len);
-	if (err)
-		fprintf(stderr, "tipme-xhook: cannot write %s/%s: %s\n",
-			env.output_dir, name, strerror(-err));
-	else
-		fprintf(stderr, "tipme-xhook: wrote %s/%s\n", env.output_dir, name);
-	return err;
-}
-
-static void dump_name(uint64_t real_ns, char *name, size_t size)
-{
-	time_t t = (time_t)(real_ns / 1000000000ULL);
-	char stamp[32];
-	struct tm tm;
-
-	localtime_r(&t, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(name, size, "x11-%s-%d-%03u.xdump", stamp, (int)getpid(), ++dump_seq);
-}
-
-static void set_ui_focused(int on)
-{
-	pthread_mutex_lock(&st.lock);
-	st.ui_focused = on;
-	pthread_mutex_unlock(&st.lock);
-}
-
-static void note_for(uint32_t seq, const char *text);
-
-/* The description window is done: save its text into the dump, or not. */
-static void ask_finish(int save)
-{
-	uint8_t *buf = NULL;
-	size_t len = 0;
-
-	if (!asking)
-		return;
-	asking = 0;
-	set_ui_focused(0);
-	ui_close(&ui);
-	if (ask_seq) {		/* a tipmed incident: its description.txt */
-		if (save && ui.len)
-			note_for(ask_seq, ui.text);
-		else
-			logv("no description\n");
-		ask_seq = 0;
-		return;
-	}
-	if (save && ui.len) {
-		ask_snap.description = ui.text;
-		if (xdump_build(&ask_snap, &buf, &len) == 0 &&
-		    dump_deliver(buf, len, ask_name) == 0)
-			fprintf(stderr, "tipme-xhook: description saved in %s\n", ask_name);
-		free(buf);
-	} else {
-		logv("no description\n");
-	}
-	xh_snapshot_free(&ask_snap);
-}
-
-/* Open the description window (ask_seq: for that tipmed trigger, or 0). */
-static int ask_open(uint32_t seq)
-{
-	ask_finish(1);
-	if (!ui.c || ui_open(&ui))
-		return -1;
-	asking = 1;
-	ask_seq = seq;
-	ask_deadline = xh_now_ns() + env.ask_timeout * 1000000000ULL;
-	return 0;
-}
-
-/*
- * Fence, wait until the stream has caught up with the fence, learn the PIDs
- * of new clients, and copy the ring (a few ms under st.lock; the data
- * thread's socket buffer absorbs that).
- */
-static int take_snapshot(uint32_t cause, uint64_t t_ns, struct xdump_content *s)
-{
-	uint32_t seq;
-	int err;
-
-	seq = fence_send();
-	if (wait_marker(seq, 1000))
-		fprintf(stderr, "tipme-xhook: fence timed out: the dump may miss the last records\n");
-	resolve_pids();
-	xh_clock_pair(&st);
-	memset(s, 0, sizeof(*s));
-	err = xh_snapshot_take(&st, s);
-	if (err) {
-		fprintf(stderr, "tipme-xhook: snapshot: %s\n", strerror(-err));
-		return err;
-	}
-	s->trigger = cause;
-	s->trigger_ns = t_ns;
-	s->real_ns = xh_real_ns();
-	s->exts = exts;
-	s->nexts = nexts;
-	s->system = system_text;
-	return 0;
-}
-
-/* A dump of our own, to --output-dir (no tipmed, or it did not take it). */
-static void do_trigger(uint32_t cause, uint64_t t_ns)
-{
-	struct xdump_content s;
-	char name[128];
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	int err;
-
-	/* a new hotkey dump gets a new window: keep what was typed so far */
-	if (cause == TIPME_X11_TRIGGER_HOTKEY)
-		ask_finish(1);
-
-	if (take_snapshot(cause, t_ns, &s))
-		return;
-	err = xdump_build(&s, &buf, &len);
-	if (!err) {
-		logv("dump: %" PRIu64 " records, %u clients, %zu bytes\n", s.nrecs,
-		     s.ncl, len);
-		dump_name(s.real_ns, name, sizeof(name));
-		err = dump_deliver(buf, len, name);
-	} else {
-		fprintf(stderr, "tipme-xhook: dump: %s\n", strerror(-err));
-	}
-	free(buf);
-	if (!err && cause == TIPME_X11_TRIGGER_HOTKEY && ask_open(0) == 0) {
-		ask_snap = s;		/* kept until the window is done */
-		memcpy(ask_name, name, sizeof(ask_name));
-		return;
-	}
-	xh_snapshot_free(&s);
-}
-
-/* ---- tipmed ------------------------------------------------------------- */
-
-/*
- * With tipmed (--tipmed, the default when its socket exists): every trigger
- * tipmed announces, from any source (kernel hotkey, sysctl, CLI, us), is
- * fenced and snapshotted the moment its "TRIGGERED" line arrives; once the
- * "INCIDENT" line names its directory the worker builds the dump and PUTs
- * it there as xhook.dump.  Our own hotkey (and SIGUSR1) only send "TRIGGER
- * xhook": on a real machine the kernel saw the same key and the two
- * coalesce into one incident.  Whatever tipmed does not take (no tipmed,
- * no module, not subscribed, an incident that never appears) goes to
- * --output-dir as without tipmed.  Neither the data thread nor the main
- * thread ever waits for tipmed: requests run on the worker thread.
- */
-#define TL_SLOTS	8	/* snapshots waiting for their incident */
-#define TL_WAIT_NS	(120ULL * 1000000000ULL) /* ... at most this long */
-#define TL_QUEUE_MAX	4	/* jobs waiting for the worker */
-#define TL_RECENT	8
-
-static struct tl_sub sub;
-static struct tl_worker worker;
-static int sub_err;		/* the connection error last reported */
-static int sub_reported;	/* "subscribed" said for this connection */
-static struct {
-	int used;
-	uint32_t seq;
-	uint64_t taken_ns;
-	struct xdump_content snap;
-} slots[TL_SLOTS];
-static struct { uint32_t seq, cause; } ours[TL_RECENT];	/* we asked for these */
-static unsigned ours_next;
-static struct { uint32_t seq; char name[128]; } recent[TL_RECENT]; /* incidents */
-static unsigned recent_next;
-static uint32_t note_seq;	/* a description waiting for its incident */
-static char note_text[UI_TEXT_MAX + 1];
-
-static uint32_t cause_of(uint32_t seq)
-{
-	unsigned i;
-
-	for (i = 0; i < TL_RECENT; i++)
-		if (ours[i].seq == seq)
-			return ours[i].cause;
-	return TIPME_X11_TRIGGER_REQUEST;
-}
-
-static const char *incident_of(uint32_t seq)
-{
-	unsigned i;
-
-	for (i = 0; i < TL_RECENT; i++)
-		if (recent[i].seq == seq)
-			return recent[i].name;
-	return NULL;
-}
-
-static struct tl_job *job_new(enum tl_kind kind)
-{
-	struct tl_job *j = calloc(1, sizeof(*j));
-
-	if (!j)
-		fprintf(stderr, "tipme-xhook: out of memory\n");
-	else
-		j->kind = kind;
-	return j;
-}
-
-/*
- * Hand @s (zeroed here) to the worker: PUT into @incident, or (NULL) a file
- * in --output-dir.  While the worker waits for a slow tipmed with a few
- * dumps queued already, files are written here instead.
- */
-static void submit_dump(struct xdump_content *s, const char *incident)
-{
-	struct tl_job *j = NULL;
-	char name[128];
-	uint8_t *buf = NULL;
-	size_t len = 0;
-
-	if (tl_queued(&worker) < TL_QUEUE_MAX)
-		j = job_new(incident ? TL_PUT : TL_LOCAL);
-	if (!j) {
-		if (incident)
-			fprintf(stderr, "tipme-xhook: incident %s: tipmed is slow to take dumps; this one goes to %s\n",
-				incident, env.output_dir);
-		dump_name(s->real_ns, name, sizeof(name));
-		if (xdump_build(s, &buf, &len) == 0)
-			dump_deliver(buf, len, name);
-		free(buf);
-		xh_snapshot_free(s);
-		return;
-	}
-	j->snap = *s;
-	memset(s, 0, sizeof(*s));
-	dump_name(j->snap.real_ns, j->file, sizeof(j->file));
-	if (incident)
-		snprintf(j->incident, sizeof(j->incident), "%s", incident);
-	tl_submit(&worker, j);
-}
-
-static void slot_flush(unsigned i, const char *why)
-{
-	fprintf(stderr, "tipme-xhook: trigger %u: %s; its dump goes to %s\n",
-		slots[i].seq, why, env.output_dir);
-	submit_dump(&slots[i].snap, NULL);
-	slots[i].used = 0;
-}
-
-static void on_triggered(uint32_t seq, uint64_t mono_ns)
-{
-	unsigned i, pick = TL_SLOTS;
-
-	for (i = 0; i < TL_SLOTS; i++) {
-		if (slots[i].used && slots[i].seq == seq)
-			return;
-		if (!slots[i].used)
-			pick = i;
-	}
-	if (pick == TL_SLOTS) {
-		for (pick = 0, i = 1; i < TL_SLOTS; i++)
-			if (slots[i].taken_ns < slots[pick].taken_ns)
-				pick = i;
-		slot_flush(pick, "no incident yet and too many newer triggers");
-	}
-	if (take_snapshot(cause_of(seq), mono_ns, &slots[pick].snap))
-		return;
-	slots[pick].used = 1;
-	slots[pick].seq = seq;
-	slots[pick].taken_ns = xh_now_ns();
-	logv("trigger %u: snapshot of %" PRIu64 " records, %u clients\n", seq,
-	     slots[pick].snap.nrecs, slots[pick].snap.ncl);
-}
-
-static void submit_note(const char *incident, const char *text)
-{
-	struct tl_job *j = job_new(TL_NOTE);
-	char *p;
-
-	if (!j)
-		return;
-	snprintf(j->incident, sizeof(j->incident), "%s", incident);
-	snprintf(j->line, sizeof(j->line), "NOTE %s %s", incident, text);
-	for (p = j->line; *p; p++)	/* one line */
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	tl_submit(&worker, j);
-}
-
-static void note_dropped(void)
-{
-	if (note_seq)
-		fprintf(stderr, "tipme-xhook: trigger %u got no incident: the description was not saved: %s\n",
-			note_seq, note_text);
-	note_seq = 0;
-}
-
-/* The user's answer for tipmed trigger @seq: NOTE now or once it has a name. */
-static void note_for(uint32_t seq, const char *text)
-{
-	const char *name = incident_of(seq);
-
-	if (name) {
-		submit_note(name, text);
-		return;
-	}
-	note_dropped();
-	note_seq = seq;
-	snprintf(note_text, sizeof(note_text), "%s", text);
-	logv("trigger %u: the description waits for its incident\n", seq);
-}
-
-static void on_incident(uint32_t seq, const char *name)
-{
-	struct xdump_content s;
-	unsigned i;
-
-	snprintf(recent[recent_next].name, sizeof(recent[0].name), "%s", name);
-	recent[recent_next].seq = seq;
-	recent_next = (recent_next + 1) % TL_RECENT;
-	for (i = 0; i < TL_SLOTS; i++)
-		if (slots[i].used && slots[i].seq == seq)
-			break;
-	if (i < TL_SLOTS) {
-		s = slots[i].snap;
-		slots[i].used = 0;
-	} else {
-		/* we subscribed after its trigger: the ring still has the past */
-		fprintf(stderr, "tipme-xhook: incident %s: its trigger was not announced to us: snapshot taken now\n",
-			name);
-		if (take_snapshot(cause_of(seq), xh_now_ns(), &s))
-			return;
-	}
-	s.trigger = cause_of(seq);	/* our TRIGGER's answer may come late */
-	logv("incident %s (trigger %u): handing over the dump\n", name, seq);
-	submit_dump(&s, name);
-	if (note_seq == seq) {
-		submit_note(name, note_text);
-		note_seq = 0;
-	}
-}
-
-static void sub_line(void *arg, const char *line)
-{
-	char name[128];
-	uint64_t mono;
-	uint32_t seq;
-
-	(void)arg;
-	if (!tl_parse_triggered(line, &seq, &mono))
-		on_triggered(seq, mono);
-	else if (!tl_parse_incident(line, &seq, name, sizeof(name)))
-		on_incident(seq, name);
-	else
-		logv("tipmed: ignored '%s'\n", line);
-}
-
-/* Connect and SUBSCRIBE if not connected (at start, then every second). */
-static void sub_try(void)
-{
-	struct tm_err e = { "" };
-	int err;
-
-	if (sub.fd >= 0)
-		return;
-	sub_reported = 0;
-	err = tl_sub_connect(&sub, env.tipmed, &e);
-	if (err && err != sub_err)	/* say it once, not every second */
-		fprintf(stderr, "tipme-xhook: no tipmed (%s): dumps go to %s until it is there\n",
-			e.msg, env.output_dir);
-	if (err)
-		sub_err = err;
-}
-
-/* The subscription ended with @err (why: @why). */
-static void sub_down(int err, const char *why)
-{
-	unsigned i;
-
-	if (sub.subscribed)
-		fprintf(stderr, "tipme-xhook: lost tipmed (%s): reconnecting; meanwhile dumps go to %s\n",
-			why, env.output_dir);
-	else if (err != sub_err)
-		fprintf(stderr, "tipme-xhook: %s; dumps go to %s\n", why, env.output_dir);
-	sub_err = err;
-	tl_sub_close(&sub);
-	for (i = 0; i < TL_SLOTS; i++)
-		if (slots[i].used)
-			slot_flush(i, "lost tipmed before its incident appeared");
-	note_dropped();
-}
-
-/* The worker's answer to our TRIGGER. */
-static void trigger_done(struct tl_job *j)
-{
-	if (j->err) {
-		fprintf(stderr, "tipme-xhook: %s; writing the dump here instead\n",
-			j->msg);
-		do_trigger(j->cause, j->t_ns);
-		return;
-	}
-	ours[ours_next].seq = j->seq;
-	ours[ours_next].cause = j->cause;
-	ours_next = (ours_next + 1) % TL_RECENT;
-	logv("tipmed: trigger %u%s\n", j->seq, j->coalesced ? " (joined it)" : "");
-	if (!sub.subscribed) {
-		fprintf(stderr, "tipme-xhook: trigger %u: not subscribed to tipmed, so its incident gets no X dump: writing it here\n",
-			j->seq);
-		do_trigger(j->cause, j->t_ns);
-	} else if (j->cause == TIPME_X11_TRIGGER_HOTKEY) {
-		ask_open(j->seq);
-	}
-}
-
-/* Our hotkey or SIGUSR1 with tipmed: ask it for an incident. */
-static void ask_tipmed(uint32_t cause, uint64_t t_ns)
-{
-	struct tl_job *j;
-
-	if (cause == TIPME_X11_TRIGGER_HOTKEY)
-		ask_finish(1);
-	if (tl_queued(&worker) >= TL_QUEUE_MAX) {
-		fprintf(stderr, "tipme-xhook: tipmed is slow to answer: the dump goes to %s\n",
-			env.output_dir);
-		do_trigger(cause, t_ns);
-		return;
-	}
-	j = job_new(TL_TRIGGER);
-	if (!j) {
-		do_trigger(cause, t_ns);
-		return;
-	}
-	snprintf(j->line, sizeof(j->line), "TRIGGER xhook");
-	j->cause = cause;
-	j->t_ns = t_ns;
-	logv("asking tipmed for a trigger (%u requests before it)\n",
-	     tl_queued(&worker));
-	tl_submit(&worker, j);
-}
-
-static void tipmed_tick(void)
-{
-	uint64_t now = xh_now_ns();
-	unsigned i;
-
-	for (i = 0; i < TL_SLOTS; i++)
-		if (slots[i].used && now - slots[i].taken_ns > TL_WAIT_NS)
-			slot_flush(i, "no incident after 120 s");
-	sub_try();
-}
-
-static void tipmed_stop(void)
-{
-	unsigned i, n;
-
-	for (i = 0; i < TL_SLOTS; i++)
-		if (slots[i].used)
-			slot_flush(i, "stopping before its incident appeared");
-	note_dropped();
-	n = tl_worker_stop(&worker, 5000);
-	if (n)
-		fprintf(stderr, "tipme-xhook: tipmed did not answer in 5 s: %u requests given up\n", n);
-	tl_sub_close(&sub);
-}
-
-/* ---- the data thread ---------------------------------------------------- */
-
-static void *data_main(void *arg)
-{
-	(void)arg;
-	for (;;) {
-		xcb_generic_error_t *e = NULL;
-		xcb_record_enable_context_reply_t *r;
-		struct xh_reply h;
-		uint64_t now;
-
-		r = xcb_record_enable_context_reply(dconn, enable_cookie, &e);
-		if (!r) {
-			if (e) {
-				fprintf(stderr, "tipme-xhook: RECORD error %u\n", e->error_code);
-				free(e);
-			}
-			break;
-		}
-		now = xh_now_ns();
-		if (r->category == XH_CAT_END_OF_DATA) {
-			free(r);
-			break;
-		}
-		h.category = r->category;
-		h.element_header = r->element_header;
-		h.client_swapped = r->client_swapped;
-		h.xid_base = r->xid_base;
-		h.server_time = r->server_time;
-		xh_parse_reply(&st, &h, xcb_record_enable_context_data(r),
-			       (size_t)xcb_record_enable_context_data_length(r), now);
-		free(r);
-	}
-	pthread_mutex_lock(&st.lock);
-	st.data_done = 1;
-	if (!st.stopping)
-		st.x_dead = 1;
-	pthread_cond_broadcast(&st.cond);
-	xh_notify(&st, 0);
-	pthread_mutex_unlock(&st.lock);
-	return NULL;
-}
-
-static int start_recording(void)
-{
-	xcb_record_client_spec_t spec = XCB_RECORD_CS_ALL_CLIENTS;
-	xcb_record_range_t range;
-	xcb_generic_error_t *e;
-
-	memset(&range, 0, sizeof(range));
-	range.core_requests.first = 1;
-	range.core_requests.last = 127;
-	range.core_replies.first = 1;
-	range.core_replies.last = 127;
-	range.ext_requests.major.first = 128;
-	range.ext_requests.major.last = 255;
-	range.ext_requests.minor.first = 0;
-	range.ext_requests.minor.last = 0xffff;
-	range.ext_replies.major.first = 128;
-	range.ext_replies.major.last = 255;
-	range.ext_replies.minor.first = 0;
-	range.ext_replies.minor.last = 0xffff;
-	range.delivered_events.first = 2;
-	range.delivered_events.last = 255;
-	range.device_events.first = 2;		/* KeyPress .. MotionNotify */
-	range.device_events.last = 6;
-	/* no errors: a range with errors drops delivered events (x11.md) */
-	range.client_started = 1;
-	range.client_died = 1;
-
-	rctx = xcb_generate_id(dconn);
-	e = xcb_request_check(dconn, xcb_record_create_context_checked(dconn, rctx,
-		XH_EH_SERVER_TIME | XH_EH_CLIENT_TIME | XH_EH_CLIENT_SEQ,
-		1, 1, &spec, &range));
-	if (e) {
-		fprintf(stderr, "tipme-xhook: RECORD CreateContext failed (error %u)\n",
-			e->error_code);
-		free(e);
-		return -EIO;
-	}
-	enable_cookie = xcb_record_enable_context(dconn, rctx);
-	xcb_flush(dconn);
-	return 0;
-}
-
-static void initial_clients(void)
-{
-	xcb_res_query_clients_reply_t *r;
-	xcb_res_client_iterator_t it;
-
-	pthread_mutex_lock(&st.lock);
-	xh_client_new(&st, 0, TIPME_X11_CL_SERVER | TIPME_X11_CL_PREEXISTING, 0);
-	/* the server's PID comes from the same query as everyone's */
-	xh_pending_push(&st, TIPME_X11_CLIENT_SERVER);
-	pthread_mutex_unlock(&st.lock);
-	r = xcb_res_query_clients_reply(ctrl, xcb_res_query_clients(ctrl), NULL);
-	if (!r)
-		return;
-	pthread_mutex_lock(&st.lock);
-	for (it = xcb_res_query_clients_clients_iterator(r); it.rem;
-	     xcb_res_client_next(&it)) {
-		uint32_t base = it.data->resource_base;
-
-		if (base && base != st.ctrl_base && base != st.data_base &&
-		    base != st.ui_base)
-			xh_client_new(&st, base, TIPME_X11_CL_PREEXISTING, 0);
-	}
-	pthread_mutex_unlock(&st.lock);
-	free(r);
-}
-
-static int parse_args(int argc, char **argv)
+static int parse_args(struct xh_app *app, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "display", required_argument, NULL, 'd' },
@@ -1233,57 +108,57 @@ static int parse_args(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "d:o:s:f:kGnt:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			env.display = optarg;
+			app->env.display = optarg;
 			break;
 		case 'o':
-			env.output_dir = optarg;
-			env.output_set = 1;
+			app->env.output_dir = optarg;
+			app->env.output_set = 1;
 			break;
 		case 'T':
 			/* "--tipmed SOCKET" as well as "--tipmed=SOCKET" */
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
-			env.tipmed = optarg && *optarg ? optarg : TIPME_CTL_SOCKET;
+			app->env.tipmed = optarg && *optarg ? optarg : TIPME_CTL_SOCKET;
 			break;
 		case 'N':
-			env.no_tipmed = 1;
+			app->env.no_tipmed = 1;
 			break;
 		case 's':
 			errno = 0;
-			env.ring_bytes = strtoull(optarg, &end, 10) << 20;
-			if (errno || *end || env.ring_bytes < (1 << 20) ||
-			    env.ring_bytes > (4096ULL << 20)) {
+			app->env.ring_bytes = strtoull(optarg, &end, 10) << 20;
+			if (errno || *end || app->env.ring_bytes < (1 << 20) ||
+			    app->env.ring_bytes > (4096ULL << 20)) {
 				fprintf(stderr, "tipme-xhook: --ring-size: 1..4096 MiB\n");
 				return -EINVAL;
 			}
 			break;
 		case 'f':
 			errno = 0;
-			env.fence_ms = (unsigned)strtoul(optarg, &end, 10);
-			if (errno || *end || env.fence_ms > 1000) {
+			app->env.fence_ms = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || app->env.fence_ms > 1000) {
 				fprintf(stderr, "tipme-xhook: --fence-ms: 0..1000\n");
 				return -EINVAL;
 			}
 			break;
 		case 'k':
-			env.keylog = 1;
+			app->env.keylog = 1;
 			break;
 		case 'G':
-			env.no_grab = 1;
+			app->env.no_grab = 1;
 			break;
 		case 'n':
-			env.no_ask = 1;
+			app->env.no_ask = 1;
 			break;
 		case 't':
 			errno = 0;
-			env.ask_timeout = (unsigned)strtoul(optarg, &end, 10);
-			if (errno || *end || !env.ask_timeout || env.ask_timeout > 3600) {
+			app->env.ask_timeout = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || !app->env.ask_timeout || app->env.ask_timeout > 3600) {
 				fprintf(stderr, "tipme-xhook: --ask-timeout: 1..3600\n");
 				return -EINVAL;
 			}
 			break;
 		case 'v':
-			env.verbose = 1;
+			app->env.verbose = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -1293,14 +168,218 @@ static int parse_args(int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	if (optind != argc || (env.tipmed && env.no_tipmed)) {
+	if (optind != argc || (app->env.tipmed && app->env.no_tipmed)) {
 		usage(stderr);
 		return -EINVAL;
 	}
-	if (!env.tipmed && !env.no_tipmed && !env.output_set &&
+	if (!app->env.tipmed && !app->env.no_tipmed && !app->env.output_set &&
 	    access(TIPME_CTL_SOCKET, F_OK) == 0)
-		env.tipmed = TIPME_CTL_SOCKET;
+		app->env.tipmed = TIPME_CTL_SOCKET;
 	return 0;
+}
+
+/* ---- the poll loop ------------------------------------------------------ */
+
+/* What a handler tells the loop. */
+enum {
+	XH_RUN,		/* go on */
+	XH_STOP,	/* a stop signal: end the recording, exit 0 */
+	XH_FAIL,	/* poll failed: end the recording, exit 1 */
+	XH_LOST,	/* the X server went away: exit 4 */
+};
+
+/* The loop's file descriptors. */
+enum { FD_X, FD_SIGNAL, FD_TIMER, FD_WAKE, FD_UI, FD_TIPMED, FD_N };
+
+/*
+ * The control connection: key mapping changes, errors, and its loss.  Run
+ * on every wake-up: xcb may have read events while waiting for a reply.
+ */
+static int on_x(struct xh_app *app, short revents)
+{
+	xcb_generic_event_t *ev;
+
+	(void)revents;
+	while ((ev = xcb_poll_for_event(app->ctrl))) {
+		uint8_t type = ev->response_type & 0x7f;
+
+		if (type == 0) {
+			xh_logv(app, "X error %u on the control connection\n",
+			     ((xcb_generic_error_t *)ev)->error_code);
+		} else if (type == XCB_MAPPING_NOTIFY) {
+			xcb_mapping_notify_event_t *m = (void *)ev;
+
+			if (m->request != XCB_MAPPING_POINTER) {
+				xh_keys_setup(app);
+				if (!app->env.no_grab)
+					xh_keys_grab(app);
+			}
+		}
+		free(ev);
+	}
+	if (xcb_connection_has_error(app->ctrl)) {
+		fprintf(stderr, "tipme-xhook: lost the connection to the X server (did it exit?); exiting\n");
+		return XH_LOST;
+	}
+	return XH_RUN;
+}
+
+/*
+ * The tipmed worker's answers to our TRIGGERs (announced on the wake-up
+ * eventfd, drained before the handlers run; looked at on every wake-up).
+ */
+static int on_worker(struct xh_app *app, short revents)
+{
+	struct tl_job *job;
+
+	(void)revents;
+	if (app->env.tipmed) {
+		while ((job = tl_done(&app->tl.worker))) {
+			xh_trigger_answered(app, job);
+			free(job);
+		}
+	}
+	return XH_RUN;
+}
+
+/* tipmed's SUBSCRIBE connection: TRIGGERED and INCIDENT lines. */
+static int on_subscription(struct xh_app *app, short revents)
+{
+	if (revents)
+		xh_tipmed_read(app);
+	return XH_RUN;
+}
+
+/*
+ * The data thread's requests (announced on the wake-up eventfd; looked at
+ * on every wake-up): a hotkey, clients whose PIDs to learn, or the end of
+ * the recording.
+ */
+static int on_data_thread(struct xh_app *app, short revents)
+{
+	unsigned want;
+	uint64_t trig_ns;
+	int dead;
+
+	(void)revents;
+	pthread_mutex_lock(&app->st.lock);
+	want = app->st.want;
+	app->st.want = 0;
+	dead = app->st.x_dead;
+	trig_ns = app->st.trigger_ns;
+	pthread_mutex_unlock(&app->st.lock);
+	if (dead) {
+		fprintf(stderr, "tipme-xhook: the X server ended the recording (did it exit?); exiting\n");
+		return XH_LOST;
+	}
+	if (want & (XH_WANT_RESOLVE | XH_WANT_COLLECT))
+		xh_resolve_pids(app);
+	if (want & XH_WANT_TRIGGER)
+		xh_trigger(app, TIPME_X11_TRIGGER_HOTKEY, trig_ns);
+	return XH_RUN;
+}
+
+/* The description window's connection. */
+static int on_ui(struct xh_app *app, short revents)
+{
+	xh_ask_poll(app, revents);
+	return XH_RUN;
+}
+
+/* The timer: a fence every --fence-ms; once a second the slower chores. */
+static int on_timer(struct xh_app *app, short revents)
+{
+	uint64_t n;
+
+	if (!(revents & POLLIN) ||
+	    read(app->timer_fd, &n, sizeof(n)) != sizeof(n))
+		return XH_RUN;
+	if (app->env.fence_ms)
+		xh_fence_send(app);
+	app->ticks += (unsigned)n;
+	if (app->ticks >= app->ticks_per_s) {
+		app->ticks = 0;
+		xh_clock_pair(&app->st);
+		if (app->env.tipmed)
+			xh_tipmed_tick(app);
+		pthread_mutex_lock(&app->st.lock);
+		if (app->st.ncl > app->st.cl_max / 2)
+			xh_logv(app, "forgot %u old clients\n",
+			     xh_clients_compact(&app->st));
+		pthread_mutex_unlock(&app->st.lock);
+	}
+	return XH_RUN;
+}
+
+/* Signals: SIGUSR1 is a trigger; SIGINT, SIGTERM and SIGHUP stop. */
+static int on_signal(struct xh_app *app, short revents)
+{
+	struct signalfd_siginfo si;
+
+	if (!(revents & POLLIN))
+		return XH_RUN;
+	while (read(app->signal_fd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGUSR1) {
+			xh_trigger(app, TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
+		} else {
+			xh_logv(app, "signal %u: stopping\n", si.ssi_signo);
+			return XH_STOP;
+		}
+	}
+	return XH_RUN;
+}
+
+/*
+ * The handlers, in the order they run after each wake-up, with the file
+ * descriptor whose events they get.  The wake-up eventfd has two producers
+ * (the data thread and the tipmed worker) and is drained before any of
+ * them runs, so that nothing announced after that is missed.
+ */
+static const struct {
+	int fd;
+	int (*handle)(struct xh_app *app, short revents);
+} handlers[] = {
+	{ FD_X, on_x },
+	{ FD_WAKE, on_worker },
+	{ FD_TIPMED, on_subscription },
+	{ FD_WAKE, on_data_thread },
+	{ FD_UI, on_ui },
+	{ FD_TIMER, on_timer },
+	{ FD_SIGNAL, on_signal },
+};
+
+/* Poll until a handler says to stop; return what it said. */
+static int run(struct xh_app *app)
+{
+	struct pollfd pfd[FD_N];
+	unsigned i;
+	int next;
+
+	pfd[FD_X].fd = xcb_get_file_descriptor(app->ctrl);
+	pfd[FD_SIGNAL].fd = app->signal_fd;
+	pfd[FD_TIMER].fd = app->timer_fd;
+	pfd[FD_WAKE].fd = app->wake_fd;
+	pfd[FD_UI].fd = ui_fd(&app->ui);
+	for (;;) {
+		pfd[FD_TIPMED].fd = app->tl.sub.fd;
+		for (i = 0; i < FD_N; i++)
+			pfd[i].events = POLLIN;
+		if (poll(pfd, FD_N, -1) < 0 && errno != EINTR) {
+			perror("tipme-xhook: poll");
+			return XH_FAIL;
+		}
+		if (pfd[FD_WAKE].revents & POLLIN) {
+			uint64_t v;
+
+			if (read(app->wake_fd, &v, sizeof(v)) < 0)
+				(void)0;
+		}
+		for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++) {
+			next = handlers[i].handle(app, pfd[handlers[i].fd].revents);
+			if (next != XH_RUN)
+				return next;
+		}
+	}
 }
 
 /* "print [--json] DUMP": the same as `tipme xrecords`, kept for tipme-xhook users */
@@ -1327,24 +406,32 @@ static int print_dump(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct pollfd pfd[6];
+	static struct xh_app the_app = {
+		.env = {
+			.output_dir = ".",
+			.ring_bytes = 16ULL << 20,
+			.fence_ms = 5,
+			.ask_timeout = 60,
+		},
+		.wake_fd = -1,
+		.signal_fd = -1,
+		.timer_fd = -1,
+	};
+	struct xh_app *app = &the_app;
 	sigset_t mask;
-	pthread_t thr;
-	int sfd = -1, tfd = -1, efd = -1, err, ret = 1, thread_started = 0;
-	unsigned ticks = 0, ticks_per_s;
-	const xcb_setup_t *setup;
+	int err, ret = 1, next;
 
-	tl_sub_init(&sub);
+	tl_sub_init(&app->tl.sub);
 	if (argc > 1 && !strcmp(argv[1], "print")) {
 		/* client names in the dump are other people's bytes */
 		if (tm_termsafe_stdio())
 			fprintf(stderr, "tipme-xhook: warning: output is not filtered for control bytes\n");
 		return print_dump(argc - 1, argv + 1);
 	}
-	if (parse_args(argc, argv))
+	if (parse_args(app, argc, argv))
 		return EXIT_USAGE;
-	if (mkdir(env.output_dir, 0700) < 0 && errno != EEXIST) {
-		fprintf(stderr, "tipme-xhook: %s: %s\n", env.output_dir, strerror(errno));
+	if (mkdir(app->env.output_dir, 0700) < 0 && errno != EEXIST) {
+		fprintf(stderr, "tipme-xhook: %s: %s\n", app->env.output_dir, strerror(errno));
 		return 1;
 	}
 
@@ -1357,293 +444,89 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &mask, NULL);
 
-	ctrl = xcb_connect(env.display, NULL);
-	dconn = xcb_connect(env.display, NULL);
-	if (xcb_connection_has_error(ctrl) || xcb_connection_has_error(dconn)) {
-		fprintf(stderr, "tipme-xhook: cannot open display %s\n",
-			env.display ? env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "(unset)");
+	if (xh_xconn_open(app))
 		goto out_disconnect;
-	}
-	err = xh_state_init(&st, env.ring_bytes, 1U << 16);
+	err = xh_state_init(&app->st, app->env.ring_bytes, 1U << 16);
 	if (err) {
 		fprintf(stderr, "tipme-xhook: ring: %s\n", strerror(-err));
 		goto out_disconnect;
 	}
-	if (!st.ring_locked)
+	if (!app->st.ring_locked)
 		fprintf(stderr, "tipme-xhook: warning: could not mlock the ring (RLIMIT_MEMLOCK)\n");
-	st.keylog = st.keylog_ever = env.keylog;
-	st.ctrl_base = xcb_get_setup(ctrl)->resource_id_base;
-	st.data_base = xcb_get_setup(dconn)->resource_id_base;
-	err = query_extensions();
+	app->st.keylog = app->st.keylog_ever = app->env.keylog;
+	app->st.ctrl_base = xcb_get_setup(app->ctrl)->resource_id_base;
+	app->st.data_base = xcb_get_setup(app->dconn)->resource_id_base;
+	err = xh_xconn_extensions(app);
 	if (err) {
 		ret = err == -ENOTSUP ? EXIT_NO_EXT : 1;
 		if (err != -ENOTSUP)
 			fprintf(stderr, "tipme-xhook: cannot list extensions\n");
 		goto out_state;
 	}
-	setup = xcb_get_setup(ctrl);
-	snprintf(system_text, sizeof(system_text),
-		 "display=%s\nvendor=%.*s\nrelease=%u\nxhook_version=%s\nring_locked=%d\nfence_ms=%u\n",
-		 env.display ? env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "",
-		 xcb_setup_vendor_length(setup), xcb_setup_vendor(setup),
-		 setup->release_number, XHOOK_VERSION, st.ring_locked, env.fence_ms);
-	if (setup_keys())
+	xh_xconn_describe(app);
+	if (xh_keys_setup(app))
 		fprintf(stderr, "tipme-xhook: cannot read the keyboard mapping: no hotkeys\n");
 
 	/* before the context exists, so it is never a stranger to the parser */
-	if (!env.no_ask) {
-		if (ui_connect(&ui, env.display) == 0)
-			st.ui_base = ui_base(&ui);
-		else
-			fprintf(stderr, "tipme-xhook: warning: no description window\n");
-	}
-	initial_clients();
-	if (start_recording())
+	if (!app->env.no_ask)
+		xh_ask_connect(app);
+	xh_record_initial_clients(app);
+	if (xh_record_create(app))
 		goto out_state;
-	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (efd < 0 || sfd < 0 || tfd < 0) {
+	app->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	app->signal_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	app->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (app->wake_fd < 0 || app->signal_fd < 0 || app->timer_fd < 0) {
 		perror("tipme-xhook: eventfd/signalfd/timerfd");
 		goto out_state;
 	}
-	st.notify_fd = efd;
-	if (env.tipmed) {
-		worker.sock = env.tipmed;
-		worker.dir = env.output_dir;
-		worker.notify_fd = efd;
-		worker.verbose = env.verbose;
-		err = tl_worker_start(&worker);
-		if (err) {
-			fprintf(stderr, "tipme-xhook: cannot start the tipmed thread: %s\n",
-				strerror(-err));
-			goto out_fds;
-		}
-	}
-	if (pthread_create(&thr, NULL, data_main, NULL)) {
-		fprintf(stderr, "tipme-xhook: cannot start the data thread\n");
+	app->st.notify_fd = app->wake_fd;
+	if (app->env.tipmed && xh_tipmed_start(app, app->wake_fd))
 		goto out_fds;
-	}
-	thread_started = 1;
-	/* requests the server runs before StartOfData are not recorded */
+	if (xh_record_thread_start(app))
+		goto out_thread;
+	if (!app->env.no_grab)
+		xh_keys_grab(app);
+	xh_clock_pair(&app->st);
+	xh_resolve_pids(app);
+	xh_pids_query_new_clients(app);
 	{
-		struct timespec ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_sec += 5;
-		pthread_mutex_lock(&st.lock);
-		while (!st.started && !st.data_done &&
-		       pthread_cond_timedwait(&st.cond, &st.lock, &ts) != ETIMEDOUT)
-			;
-		err = st.started ? 0 : -ETIMEDOUT;
-		pthread_mutex_unlock(&st.lock);
-		if (err) {
-			fprintf(stderr, "tipme-xhook: RECORD did not start\n");
-			goto out_thread;
-		}
-	}
-	if (!env.no_grab)
-		grab_keys();
-	xh_clock_pair(&st);
-	resolve_pids();
-	pthread_mutex_lock(&st.lock);
-	st.query_now = query_now;	/* recording runs: query new clients at once */
-	pthread_mutex_unlock(&st.lock);
-	{
-		unsigned ms = env.fence_ms ? env.fence_ms : 100;
+		unsigned ms = app->env.fence_ms ? app->env.fence_ms : 100;
 		struct itimerspec its = {
 			.it_interval = { ms / 1000, (long)(ms % 1000) * 1000000L },
 			.it_value = { ms / 1000, (long)(ms % 1000) * 1000000L },
 		};
 
-		timerfd_settime(tfd, 0, &its, NULL);
-		ticks_per_s = 1000 / ms ? 1000 / ms : 1;
+		timerfd_settime(app->timer_fd, 0, &its, NULL);
+		app->ticks_per_s = 1000 / ms ? 1000 / ms : 1;
 	}
-	if (env.tipmed)
-		sub_try();
+	if (app->env.tipmed)
+		xh_tipmed_connect(app);
 	fprintf(stderr, "tipme-xhook: recording %s (ring %" PRIu64 " records, key logging %s); dumps go to %s%s%s%s\n",
-		env.display ? env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "",
-		st.cap, st.keylog ? "ON" : "off",
-		env.tipmed ? "tipmed's incidents (" : "", env.tipmed ? env.tipmed : "",
-		env.tipmed ? "), else to " : "", env.output_dir);
+		app->env.display ? app->env.display : getenv("DISPLAY") ? getenv("DISPLAY") : "",
+		app->st.cap, app->st.keylog ? "ON" : "off",
+		app->env.tipmed ? "tipmed's incidents (" : "", app->env.tipmed ? app->env.tipmed : "",
+		app->env.tipmed ? "), else to " : "", app->env.output_dir);
 
-	pfd[0].fd = xcb_get_file_descriptor(ctrl);
-	pfd[1].fd = sfd;
-	pfd[2].fd = tfd;
-	pfd[3].fd = efd;
-	pfd[4].fd = ui_fd(&ui);
-	for (;;) {
-		xcb_generic_event_t *ev;
-		struct tl_job *job;
-		unsigned want = 0;
-		int dead;
-		uint64_t trig_ns;
-		int i;
-
-		pfd[5].fd = sub.fd;
-		for (i = 0; i < 6; i++)
-			pfd[i].events = POLLIN;
-		if (poll(pfd, 6, -1) < 0 && errno != EINTR) {
-			perror("tipme-xhook: poll");
-			break;
-		}
-		while ((ev = xcb_poll_for_event(ctrl))) {
-			uint8_t type = ev->response_type & 0x7f;
-
-			if (type == 0) {
-				logv("X error %u on the control connection\n",
-				     ((xcb_generic_error_t *)ev)->error_code);
-			} else if (type == XCB_MAPPING_NOTIFY) {
-				xcb_mapping_notify_event_t *m = (void *)ev;
-
-				if (m->request != XCB_MAPPING_POINTER) {
-					setup_keys();
-					if (!env.no_grab)
-						grab_keys();
-				}
-			}
-			free(ev);
-		}
-		if (xcb_connection_has_error(ctrl)) {
-			fprintf(stderr, "tipme-xhook: lost the connection to the X server (did it exit?); exiting\n");
-			ret = EXIT_X_LOST;
-			goto out_thread;
-		}
-		if (pfd[3].revents & POLLIN) {
-			uint64_t v;
-
-			if (read(efd, &v, sizeof(v)) < 0)
-				(void)0;
-		}
-		if (env.tipmed) {
-			while ((job = tl_done(&worker))) {
-				trigger_done(job);
-				free(job);
-			}
-		}
-		if (pfd[5].fd >= 0 && pfd[5].revents) {
-			struct tm_err e = { "" };
-
-			err = tl_sub_read(&sub, sub_line, NULL, &e);
-			if (err)
-				sub_down(err, e.msg);
-			else if (sub.subscribed && !sub_reported) {
-				fprintf(stderr, "tipme-xhook: subscribed to tipmed at %s\n",
-					env.tipmed);
-				sub_reported = 1;
-				sub_err = 0;
-			}
-		}
-		pthread_mutex_lock(&st.lock);
-		want = st.want;
-		st.want = 0;
-		dead = st.x_dead;
-		trig_ns = st.trigger_ns;
-		pthread_mutex_unlock(&st.lock);
-		if (dead) {
-			fprintf(stderr, "tipme-xhook: the X server ended the recording (did it exit?); exiting\n");
-			ret = EXIT_X_LOST;
-			goto out_thread;
-		}
-		if (want & (XH_WANT_RESOLVE | XH_WANT_COLLECT))
-			resolve_pids();
-		if ((want & XH_WANT_TRIGGER) && env.tipmed)
-			ask_tipmed(TIPME_X11_TRIGGER_HOTKEY, trig_ns);
-		else if (want & XH_WANT_TRIGGER)
-			do_trigger(TIPME_X11_TRIGGER_HOTKEY, trig_ns);
-		if (asking) {
-			int r = ui_handle(&ui);
-
-			if (ui.last_key) {
-				ui.last_key = 0;
-				ask_deadline = xh_now_ns() + env.ask_timeout * 1000000000ULL;
-			}
-			if (r == UI_SAVE)
-				ask_finish(1);
-			else if (r != UI_CONTINUE || xh_now_ns() > ask_deadline)
-				ask_finish(0);
-		} else if (ui.c && (pfd[4].revents & POLLIN)) {
-			xcb_generic_event_t *uev;
-
-			while ((uev = xcb_poll_for_event(ui.c)))
-				free(uev);
-		}
-		if (pfd[2].revents & POLLIN) {
-			uint64_t n;
-
-			if (read(tfd, &n, sizeof(n)) == sizeof(n)) {
-				if (env.fence_ms)
-					fence_send();
-				ticks += (unsigned)n;
-				if (ticks >= ticks_per_s) {
-					ticks = 0;
-					xh_clock_pair(&st);
-					if (env.tipmed)
-						tipmed_tick();
-					pthread_mutex_lock(&st.lock);
-					if (st.ncl > st.cl_max / 2)
-						logv("forgot %u old clients\n",
-						     xh_clients_compact(&st));
-					pthread_mutex_unlock(&st.lock);
-				}
-			}
-		}
-		if (pfd[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo == SIGUSR1 && env.tipmed) {
-					ask_tipmed(TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
-				} else if (si.ssi_signo == SIGUSR1) {
-					do_trigger(TIPME_X11_TRIGGER_SIGNAL, xh_now_ns());
-				} else {
-					logv("signal %u: stopping\n", si.ssi_signo);
-					ret = 0;
-					goto out_stop;
-				}
-			}
-		}
+	next = run(app);
+	if (next == XH_LOST) {
+		ret = EXIT_X_LOST;
+		goto out_thread;
 	}
-
-out_stop:
-	pthread_mutex_lock(&st.lock);
-	st.stopping = 1;
-	pthread_mutex_unlock(&st.lock);
-	xcb_record_disable_context(ctrl, rctx);
-	xcb_flush(ctrl);
-	{
-		struct timespec ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_sec += 2;
-		pthread_mutex_lock(&st.lock);
-		while (!st.data_done &&
-		       pthread_cond_timedwait(&st.cond, &st.lock, &ts) != ETIMEDOUT)
-			;
-		pthread_mutex_unlock(&st.lock);
-	}
-	xcb_record_free_context(ctrl, rctx);
-	xcb_flush(ctrl);
+	ret = next == XH_STOP ? 0 : 1;
+	xh_record_stop(app);
 out_thread:
-	if (thread_started) {
-		/* wake the data thread if it still waits for a reply */
-		shutdown(xcb_get_file_descriptor(dconn), SHUT_RDWR);
-		pthread_join(thr, NULL);
-	}
+	xh_record_join(app);
 out_fds:
-	ask_finish(0);
-	tipmed_stop();
-	ui_disconnect(&ui);
-	close(tfd);
-	close(sfd);
-	close(efd);
+	xh_ask_finish(app, 0);
+	xh_tipmed_stop(app);
+	ui_disconnect(&app->ui);
+	close(app->timer_fd);
+	close(app->signal_fd);
+	close(app->wake_fd);
 out_state:
-	xh_state_free(&st);
+	xh_state_free(&app->st);
 out_disconnect:
-	if (ctrl)
-		xcb_disconnect(ctrl);
-	if (dconn)
-		xcb_disconnect(dconn);
-	free(exts);
+	xh_xconn_close(app);
 	return ret;
 }

@@ -115,7 +115,7 @@ struct xh_state {
 	/* X-Resource QueryClientIds requests in flight, oldest at qtail */
 	struct xh_query queries[XH_QUERIES];
 	uint32_t qhead, qtail;
-	/* send a PID query for a new client now (main.c); NULL: queue it */
+	/* send a PID query for a new client now (record.c); NULL: queue it */
 	int (*query_now)(struct xh_state *st, uint32_t id);
 
 	uint32_t marker_seq;	/* last NoOperation of the control connection seen */

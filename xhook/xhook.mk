@@ -8,7 +8,9 @@
 
 XHOOK_CORE_OBJS := $(B)/xhook/state.o $(B)/xhook/parse.o $(B)/xhook/snapshot.o \
 		   $(B)/xhook/tipmed_link.o
-XHOOK_OBJS := $(B)/xhook/main.o $(B)/xhook/ui.o $(XHOOK_CORE_OBJS)
+XHOOK_OBJS := $(B)/xhook/main.o $(B)/xhook/xconn.o $(B)/xhook/keys.o \
+	      $(B)/xhook/record.o $(B)/xhook/deliver.o $(B)/xhook/ask.o \
+	      $(B)/xhook/ui.o $(XHOOK_CORE_OBJS)
 XHOOK_TEST_CLIENT := $(B)/xhook-testclient
 
 EXTRA_CFLAGS_xhook_ := $(XCB_CFLAGS)

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme-xhook: a trigger of ours (the hotkey, SIGUSR1) and the "What felt
+ * slow?" window that follows a hotkey dump.  The dump goes to tipmed's
+ * incident or to --output-dir (deliver.c); the window's text then goes
+ * into that dump file again, or to the incident as a NOTE.
+ */
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+/* Connect the window's own X connection (before recording starts). */
+void xh_ask_connect(struct xh_app *app)
+{
+	if (ui_connect(&app->ui, app->env.display) == 0)
+		app->st.ui_base = ui_base(&app->ui);
+	else
+		fprintf(stderr, "tipme-xhook: warning: no description window\n");
+}
+
+static void set_ui_focused(struct xh_app *app, int on)
+{
+	pthread_mutex_lock(&app->st.lock);
+	app->st.ui_focused = on;
+	pthread_mutex_unlock(&app->st.lock);
+}
+
+/* The description window is done: save its text into the dump, or not. */
+void xh_ask_finish(struct xh_app *app, int save)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+
+	if (!app->ask.open)
+		return;
+	app->ask.open = 0;
+	set_ui_focused(app, 0);
+	ui_close(&app->ui);
+	if (app->ask.seq) {		/* a tipmed incident: its description.txt */
+		if (save && app->ui.len)
+			xh_tipmed_note(app, app->ask.seq, app->ui.text);
+		else
+			xh_logv(app, "no description\n");
+		app->ask.seq = 0;
+		return;
+	}
+	if (save && app->ui.len) {
+		app->ask.snap.description = app->ui.text;
+		if (xdump_build(&app->ask.snap, &buf, &len) == 0 &&
+		    xh_dump_write(app, buf, len, app->ask.name) == 0)
+			fprintf(stderr, "tipme-xhook: description saved in %s\n", app->ask.name);
+		free(buf);
+	} else {
+		xh_logv(app, "no description\n");
+	}
+	xh_snapshot_free(&app->ask.snap);
+}
+
+/* Open the description window (@seq: for that tipmed trigger, or 0). */
+static int ask_open(struct xh_app *app, uint32_t seq)
+{
+	xh_ask_finish(app, 1);
+	if (!app->ui.c || ui_open(&app->ui))
+		return -1;
+	app->ask.open = 1;
+	app->ask.seq = seq;
+	app->ask.deadline = xh_now_ns() + app->env.ask_timeout * 1000000000ULL;
+	return 0;
+}
+
+/* A dump of our own, to --output-dir (no tipmed, or it did not take it). */
+static void do_trigger(struct xh_app *app, uint32_t cause, uint64_t t_ns)
+{
+	struct xdump_content s;
+	char name[128];
+
+	/* a new hotkey dump gets a new window: keep what was typed so far */
+	if (cause == TIPME_X11_TRIGGER_HOTKEY)
+		xh_ask_finish(app, 1);
+
+	if (xh_dump_local(app, cause, t_ns, &s, name, sizeof(name)))
+		return;
+	if (cause == TIPME_X11_TRIGGER_HOTKEY && ask_open(app, 0) == 0) {
+		app->ask.snap = s;		/* kept until the window is done */
+		memcpy(app->ask.name, name, sizeof(app->ask.name));
+		return;
+	}
+	xh_snapshot_free(&s);
+}
+
+/* The tipmed worker's answer to our TRIGGER (from tl_done()). */
+void xh_trigger_answered(struct xh_app *app, struct tl_job *j)
+{
+	if (xh_tipmed_trigger_done(app, j))
+		do_trigger(app, j->cause, j->t_ns);
+	else if (j->cause == TIPME_X11_TRIGGER_HOTKEY)
+		ask_open(app, j->seq);
+}
+
+/* Our hotkey or SIGUSR1 with tipmed: ask it for an incident. */
+static void ask_tipmed(struct xh_app *app, uint32_t cause, uint64_t t_ns)
+{
+	if (cause == TIPME_X11_TRIGGER_HOTKEY)
+		xh_ask_finish(app, 1);
+	if (xh_tipmed_trigger(app, cause, t_ns))
+		do_trigger(app, cause, t_ns);
+}
+
+/* A hotkey press or SIGUSR1: ask tipmed for an incident, or dump here. */
+void xh_trigger(struct xh_app *app, uint32_t cause, uint64_t t_ns)
+{
+	if (app->env.tipmed)
+		ask_tipmed(app, cause, t_ns);
+	else
+		do_trigger(app, cause, t_ns);
+}
+
+/*
+ * The window's connection after a wake-up: while asking, its keys, the
+ * idle timeout and the end of the window; else drop what comes.
+ */
+void xh_ask_poll(struct xh_app *app, short revents)
+{
+	if (app->ask.open) {
+		int r = ui_handle(&app->ui);
+
+		if (app->ui.last_key) {
+			app->ui.last_key = 0;
+			app->ask.deadline = xh_now_ns() + app->env.ask_timeout * 1000000000ULL;
+		}
+		if (r == UI_SAVE)
+			xh_ask_finish(app, 1);
+		else if (r != UI_CONTINUE || xh_now_ns() > app->ask.deadline)
+			xh_ask_finish(app, 0);
+	} else if (app->ui.c && (revents & POLLIN)) {
+		xcb_generic_event_t *uev;
+
+		while ((uev = xcb_poll_for_event(app->ui.c)))
+			free(uev);
+	}
+}
