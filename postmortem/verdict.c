@@ -548,7 +548,8 @@ static int idle_wait(const struct pm_dump *pm, const struct pm_seg *s)
  * A stall is a stretch a thread spent waiting for something other than
  * work: runnable, in uninterruptible sleep, or asleep until another task
  * woke it, but not an idle wait (poll, select, epoll, waiting for a child,
- * reading what a child writes, a kernel worker's queue).  Used when no input and no pid says which
+ * reading what a child writes, a kernel worker's queue); kernel threads are
+ * not candidates (a task's chain reaches them when they matter).  Used when no input and no pid says which
  * moment matters; the weakest of the three choices, and said so.
  *
  * Return: 1 if one was found, else 0.
@@ -562,7 +563,12 @@ int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
 
 	for (i = 0; i < st->nthreads; i++) {
 		const struct pm_thread *t = &st->threads[i];
+		const struct pm_exec *x = t->nsegs ?
+			pm_exec_find(pm, t->pid, t->segs[t->nsegs - 1].start) : NULL;
 
+		/* a kernel thread's waits are its work queue's; its stalls show in a task's chain */
+		if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
+			continue;
 		for (j = 0; j < t->nsegs; j++) {
 			const struct pm_seg *s = &t->segs[j];
 			int64_t s0 = pm_clock_mono(&pm->clock, s->start);
