@@ -13,7 +13,7 @@
 #include <linux/tipme.h>
 
 #include "ctl.h"
-#include "../postmortem/commands.h"
+#include "../postmortem/cmd/commands.h"
 #include "../xhook/xdump_read.h"
 
 struct subcmd {

@@ -1,11 +1,16 @@
-# postmortem/: dump analysis (decode -> merge -> clock mapping -> commands).
-PM_OBJS := $(B)/postmortem/load.o $(B)/postmortem/decode.o \
-	$(B)/postmortem/clock.o $(B)/postmortem/format.o \
-	$(B)/postmortem/info.o $(B)/postmortem/records.o
-# Instrumentation records, exec table, self-cost (instr.h)
-PM_OBJS += $(B)/postmortem/instr_load.o $(B)/postmortem/instr_fmt.o \
-	$(B)/postmortem/instr_cost.o
-# Rebuilt thread states and the analyses on them
-PM_OBJS += $(B)/postmortem/state.o $(B)/postmortem/why.o
+# postmortem/: dump analysis, in layers (each uses only those above it):
+#   dump/      open a dump, decode and merge its streams, map its clock,
+#              its exec table and kernel symbols
+#   records/   one text line / JSON object per record
+#   state/     threads and their running/runnable/blocked stretches
+#   analysis/  why, latency, cost
+#   report/    printers of analysis results
+#   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
+PM_OBJS := $(B)/postmortem/dump/load.o $(B)/postmortem/dump/decode.o \
+	$(B)/postmortem/dump/clock.o $(B)/postmortem/dump/instr_load.o
+PM_OBJS += $(B)/postmortem/records/format.o $(B)/postmortem/records/instr_fmt.o
+PM_OBJS += $(B)/postmortem/state/state.o
+PM_OBJS += $(B)/postmortem/analysis/why.o $(B)/postmortem/analysis/instr_cost.o
+PM_OBJS += $(B)/postmortem/cmd/cmd_info.o $(B)/postmortem/cmd/cmd_records.o
 # Input latency joins the X dump (tipme-xhook's reader) to the kernel's
-PM_OBJS += $(B)/postmortem/latency.o $(B)/xhook/xdump_read.o
+PM_OBJS += $(B)/postmortem/analysis/latency.o $(B)/xhook/xdump_read.o

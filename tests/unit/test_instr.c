@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cmd/commands.h"
 #include "dumpfile.h"
-#include "format.h"
-#include "instr.h"
-#include "pm.h"
+#include "records/format.h"
+#include "dump/instr.h"
+#include "dump/pm.h"
 #include "tap.h"
 
 /* A CPU stream being built: one sub-buffer, every record with its ts. */

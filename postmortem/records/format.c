@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "format.h"
-#include "instr.h"
-#include "state.h"
+#include "../dump/instr.h"
+#include "../state/state.h"
 
 const char *pm_task_name(const struct pm_dump *pm, uint32_t pid, uint64_t ts)
 {

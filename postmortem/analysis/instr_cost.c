@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "instr.h"
+#include "../records/format.h"
+#include "../dump/instr.h"
 
 /* Average ns per record of @type since load, from TIPME_SEC_COST. */
 static double total_avg_ns(const struct pm_dump *pm, unsigned int type)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "format.h"
-#include "instr.h"
+#include "../dump/instr.h"
 
 #define MAX_FRAMES	TIPME_REC_TYPE_LIMIT	/* more than any record holds */
 

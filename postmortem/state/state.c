@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode.h"
-#include "instr.h"
+#include "../dump/decode.h"
+#include "../dump/instr.h"
 #include "state.h"
 
 /* Open-addressing map pid -> index in threads (build time only). */

@@ -12,9 +12,9 @@
 #include <time.h>
 
 #include "commands.h"
-#include "decode.h"
-#include "format.h"
-#include "instr.h"
+#include "../dump/decode.h"
+#include "../records/format.h"
+#include "../dump/instr.h"
 
 struct info_cpu {
 	uint32_t cpu;

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../xhook/xdump_read.h"
-#include "commands.h"
-#include "format.h"
-#include "instr.h"
+#include "../../xhook/xdump_read.h"
+#include "../cmd/commands.h"
+#include "../records/format.h"
+#include "../dump/instr.h"
 #include "json.h"
-#include "state.h"
+#include "../state/state.h"
 
 #define X_KEY_PRESS	2
 #define X_BUTTON_PRESS	4

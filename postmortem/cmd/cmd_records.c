@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "decode.h"
-#include "format.h"
-#include "instr.h"
+#include "../dump/decode.h"
+#include "../records/format.h"
+#include "../dump/instr.h"
 
 static void usage(FILE *f, const char *prog)
 {

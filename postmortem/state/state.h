@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "pm.h"
+#include "../dump/pm.h"
 
 enum pm_tstate {
 	PM_T_UNKNOWN = 0,	/* before the first record that tells */

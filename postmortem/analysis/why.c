@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "commands.h"
-#include "format.h"
-#include "instr.h"
+#include "../dump/clock.h"
+#include "../cmd/commands.h"
+#include "../records/format.h"
+#include "../dump/instr.h"
 #include "json.h"
-#include "state.h"
+#include "../state/state.h"
 
 enum cls {
 	C_RUN, C_WOKEN, C_PREEMPTED, C_SLEEP, C_DISK, C_OTHER, C_EXITED,

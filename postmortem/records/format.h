@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "decode.h"
+#include "../dump/decode.h"
 #include "json.h"
 
 /**
