@@ -7,7 +7,8 @@
 #   report/    printers of analysis results
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
 PM_OBJS := $(B)/postmortem/dump/load.o $(B)/postmortem/dump/decode.o \
-	$(B)/postmortem/dump/clock.o $(B)/postmortem/dump/instr_load.o
+	$(B)/postmortem/dump/clock.o $(B)/postmortem/dump/rectypes.o \
+	$(B)/postmortem/dump/instr_load.o
 PM_OBJS += $(B)/postmortem/records/format.o $(B)/postmortem/records/instr_fmt.o
 PM_OBJS += $(B)/postmortem/state/state.o
 PM_OBJS += $(B)/postmortem/analysis/why.o $(B)/postmortem/analysis/instr_cost.o

@@ -31,8 +31,10 @@ enum pm_ev_kind {
  * @rec_size: bytes the record occupies in the stream
  * @payload: the payload as stored in the dump (any alignment)
  * @payload_len: its length
- * @u: payload of a type this reader knows, normalised: fields the writer
- *     did not have are zero, fields it added are not here
+ * @u: fixed payload of a type this reader decodes (pm_rectype_size()),
+ *     normalised: fields the writer did not have are zero, fields it
+ *     added are not here; the array of a varlen type follows it in
+ *     @payload
  * @seq: sequence number of the sub-buffer holding the record
  * @file_off: file offset of the record
  * @lost_first: PM_EV_LOST: first missing sub-buffer seq
@@ -55,7 +57,21 @@ struct pm_event {
 		struct tipme_rec_waking wk;
 		struct tipme_rec_trigger trig;
 		struct tipme_rec_input in;
-		unsigned char instr[32];	/* fixed part of the instr.h types */
+		struct tipme_rec_blocked bl;
+		struct tipme_rec_fork fk;
+		struct tipme_rec_exec ex;
+		struct tipme_rec_exit xt;
+		struct tipme_rec_comm cm;
+		struct tipme_rec_blk bk;
+		struct tipme_rec_lock_begin lb;
+		struct tipme_rec_lock_end le;
+		struct tipme_rec_reclaim_begin rb;
+		struct tipme_rec_reclaim_end re;
+		struct tipme_rec_kswapd kw;
+		struct tipme_rec_throttled th;
+		struct tipme_rec_sample sm;
+		struct tipme_rec_sample_end se;
+		struct tipme_rec_cost co;
 	} u;
 	uint64_t seq;
 	uint64_t file_off;

@@ -72,16 +72,6 @@ struct pm_instr {
 };
 
 /**
- * pm_instr_payload_size() - fixed payload size of an instrumentation type
- * @type: TIPME_REC_BLOCKED .. TIPME_REC_COST
- * @name: the type's name in the dump's record-type table
- *
- * Return: the size this reader knows (the fixed part of varlen types), 0
- * if @name is not the name of @type (then the type is not decoded).
- */
-uint16_t pm_instr_payload_size(unsigned int type, const char *name);
-
-/**
  * pm_instr_load_section() - read an instrumentation section at open time
  * @pm: the dump being opened
  * @s: a TIPME_SEC_EXECTAB or TIPME_SEC_COST section

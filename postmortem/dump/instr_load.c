@@ -11,55 +11,6 @@
 
 #include "instr.h"
 
-uint16_t pm_instr_payload_size(unsigned int type, const char *name)
-{
-	static const char *const names[] = {
-		[TIPME_REC_BLOCKED] = "blocked",
-		[TIPME_REC_FORK] = "fork",
-		[TIPME_REC_EXEC] = "exec",
-		[TIPME_REC_EXIT] = "exit",
-		[TIPME_REC_COMM] = "comm",
-		[TIPME_REC_BLK_ISSUE] = "blk_issue",
-		[TIPME_REC_BLK_COMPLETE] = "blk_complete",
-		[TIPME_REC_LOCK_BEGIN] = "lock_begin",
-		[TIPME_REC_LOCK_END] = "lock_end",
-		[TIPME_REC_RECLAIM_BEGIN] = "reclaim_begin",
-		[TIPME_REC_RECLAIM_END] = "reclaim_end",
-		[TIPME_REC_KSWAPD] = "kswapd",
-		[TIPME_REC_THROTTLED] = "throttled",
-		[TIPME_REC_SAMPLE] = "sample",
-		[TIPME_REC_SAMPLE_END] = "sample_end",
-		[TIPME_REC_COST] = "cost",
-	};
-	static const uint16_t size[] = {
-		[TIPME_REC_BLOCKED] = sizeof(struct tipme_rec_blocked),
-		[TIPME_REC_FORK] = sizeof(struct tipme_rec_fork),
-		[TIPME_REC_EXEC] = sizeof(struct tipme_rec_exec),
-		[TIPME_REC_EXIT] = sizeof(struct tipme_rec_exit),
-		[TIPME_REC_COMM] = sizeof(struct tipme_rec_comm),
-		[TIPME_REC_BLK_ISSUE] = sizeof(struct tipme_rec_blk),
-		[TIPME_REC_BLK_COMPLETE] = sizeof(struct tipme_rec_blk),
-		[TIPME_REC_LOCK_BEGIN] = sizeof(struct tipme_rec_lock_begin),
-		[TIPME_REC_LOCK_END] = sizeof(struct tipme_rec_lock_end),
-		[TIPME_REC_RECLAIM_BEGIN] = sizeof(struct tipme_rec_reclaim_begin),
-		[TIPME_REC_RECLAIM_END] = sizeof(struct tipme_rec_reclaim_end),
-		[TIPME_REC_KSWAPD] = sizeof(struct tipme_rec_kswapd),
-		[TIPME_REC_THROTTLED] = sizeof(struct tipme_rec_throttled),
-		[TIPME_REC_SAMPLE] = sizeof(struct tipme_rec_sample),
-		[TIPME_REC_SAMPLE_END] = sizeof(struct tipme_rec_sample_end),
-		[TIPME_REC_COST] = sizeof(struct tipme_rec_cost),
-	};
-	_Static_assert(sizeof(struct tipme_rec_exec) <= 32 &&
-		       sizeof(struct tipme_rec_blk) <= 32,
-		       "struct pm_event.u.instr is too small");
-
-	/* A writer that numbers its types differently is not decoded. */
-	if (type >= sizeof(size) / sizeof(size[0]) || !names[type] ||
-	    strcmp(names[type], name))
-		return 0;
-	return size[type];
-}
-
 struct pm_instr *pm_instr_get(const struct pm_dump *pm)
 {
 	struct pm_dump *m = (struct pm_dump *)pm;	/* lazily filled cache */

@@ -14,23 +14,6 @@
 #include "pm.h"
 #include "instr.h"
 
-/* Payload sizes of the record types this reader knows. */
-static uint16_t our_payload_size(unsigned int type)
-{
-	switch (type) {
-	case TIPME_REC_SCHED_SWITCH:
-		return sizeof(struct tipme_rec_switch);
-	case TIPME_REC_SCHED_WAKING:
-		return sizeof(struct tipme_rec_waking);
-	case TIPME_REC_TRIGGER:
-		return sizeof(struct tipme_rec_trigger);
-	case TIPME_REC_INPUT:
-		return sizeof(struct tipme_rec_input);
-	default:
-		return 0;
-	}
-}
-
 static int sec_err(const struct dump_sec *s, struct tm_err *e,
 		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -99,9 +82,7 @@ static int load_rectypes(struct pm_dump *pm, const struct dump_sec *s,
 		rt->payload_size = r.payload_size;
 		memcpy(rt->name, r.name, sizeof(r.name));
 		rt->name[sizeof(r.name)] = '\0';
-		rt->our_size = our_payload_size(r.type);
-		if (!rt->our_size)	/* instrumentation types: instr.h */
-			rt->our_size = pm_instr_payload_size(r.type, rt->name);
+		rt->our_size = pm_rectype_size(r.type, rt->name);
 	}
 	pm->have_rectypes = 1;
 	return 0;

@@ -153,6 +153,17 @@ const struct tipme_cpu_stats *pm_cpu_stats(const struct pm_dump *pm,
 int pm_type_by_name(const struct pm_dump *pm, const char *name);
 
 /**
+ * pm_rectype_size() - fixed payload size of a record type this reader decodes
+ * @type: the type number
+ * @name: the type's name in the dump's record-type table
+ *
+ * Return: the size of the fixed part (the part before the array of a
+ * varlen type), 0 if the type is not decoded: unknown, or an
+ * instrumentation type the table names otherwise.
+ */
+uint16_t pm_rectype_size(unsigned int type, const char *name);
+
+/**
  * pm_state_name() - ftrace-style letter(s) for an enum tipme_task_state
  * @state: the state
  * @preempt: the switch had TIPME_SWITCH_PREEMPT

@@ -189,7 +189,7 @@ static int on_waking(struct pm_state *st, struct pidmap *m,
 static void on_blocked(struct pm_state *st, struct pidmap *m,
 		       const struct pm_dump *pm, const struct pm_event *ev)
 {
-	const struct tipme_rec_blocked *b = (const void *)ev->payload;
+	const struct tipme_rec_blocked *b = &ev->u.bl;
 	uint32_t ips[64];
 	struct pm_thread *t;
 	struct pm_seg *s;
