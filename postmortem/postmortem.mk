@@ -9,7 +9,9 @@
 PM_OBJS := $(B)/postmortem/dump/load.o $(B)/postmortem/dump/decode.o \
 	$(B)/postmortem/dump/clock.o $(B)/postmortem/dump/rectypes.o \
 	$(B)/postmortem/dump/instr_load.o
-PM_OBJS += $(B)/postmortem/records/format.o $(B)/postmortem/records/instr_fmt.o
+PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o marks.o \
+	proc.o blk.o lock.o mem.o sample.o cost.o)
+PM_OBJS += $(B)/postmortem/report/site.o
 PM_OBJS += $(B)/postmortem/state/state.o
 PM_OBJS += $(B)/postmortem/analysis/why.o $(B)/postmortem/analysis/instr_cost.o
 PM_OBJS += $(B)/postmortem/cmd/cmd_info.o $(B)/postmortem/cmd/cmd_records.o

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../records/format.h"
+#include "../records/records.h"
 #include "../dump/instr.h"
 
 /* Average ns per record of @type since load, from TIPME_SEC_COST. */

@@ -21,7 +21,7 @@
 
 #include "../../xhook/xdump_read.h"
 #include "../cmd/commands.h"
-#include "../records/format.h"
+#include "../report/site.h"
 #include "../dump/instr.h"
 #include "json.h"
 #include "../state/state.h"

@@ -21,7 +21,8 @@
 
 #include "../dump/clock.h"
 #include "../cmd/commands.h"
-#include "../records/format.h"
+#include "../records/records.h"
+#include "../report/site.h"
 #include "../dump/instr.h"
 #include "json.h"
 #include "../state/state.h"

@@ -13,7 +13,7 @@
 
 #include "commands.h"
 #include "../dump/decode.h"
-#include "../records/format.h"
+#include "../records/records.h"
 #include "../dump/instr.h"
 
 struct info_cpu {

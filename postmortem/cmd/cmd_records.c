@@ -11,8 +11,7 @@
 
 #include "commands.h"
 #include "../dump/decode.h"
-#include "../records/format.h"
-#include "../dump/instr.h"
+#include "../records/records.h"
 
 static void usage(FILE *f, const char *prog)
 {
@@ -50,27 +49,16 @@ static int in_list(const uint32_t *list, unsigned int n, uint32_t v)
 
 static int match_pid(const struct pm_filter *flt, const struct pm_event *ev)
 {
+	uint32_t pids[PM_REC_MAX_PIDS];
+	unsigned int i, n;
+
 	if (!flt->nr_pids)
 		return 1;
-	if (!ev->rt->our_size)
-		return 0;
-	switch (ev->type) {
-	case TIPME_REC_SCHED_SWITCH:
-		return in_list(flt->pids, flt->nr_pids, ev->u.sw.prev_pid) ||
-		       in_list(flt->pids, flt->nr_pids, ev->u.sw.next_pid);
-	case TIPME_REC_SCHED_WAKING:
-		return in_list(flt->pids, flt->nr_pids, tipme_waking_pid(&ev->u.wk)) ||
-		       in_list(flt->pids, flt->nr_pids, tipme_waking_waker(&ev->u.wk));
-	default: {
-		uint32_t pids[4];
-		unsigned int i, n = pm_instr_pids(ev, pids);
-
-		for (i = 0; i < n; i++)
-			if (in_list(flt->pids, flt->nr_pids, pids[i]))
-				return 1;
-		return 0;
-	}
-	}
+	n = pm_rec_pids(ev, pids);
+	for (i = 0; i < n; i++)
+		if (in_list(flt->pids, flt->nr_pids, pids[i]))
+			return 1;
+	return 0;
 }
 
 static int wanted(const struct pm_filter *flt, const struct pm_event *ev)

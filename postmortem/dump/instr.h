@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The instrumentation records and sections (issue 4): blocking sites,
- * process lifecycle, block I/O, lock contention, memory pressure, the
- * sampler and the recorder's own cost, and the exec table.
- *
- * Layer (a) extras: the exec table and the kernel symbol table of a dump.
- * Presentation: one text line / JSON object per instrumentation record,
- * called from format.c.  Analyses: the self-cost of any interval.
- * Commands: tipme ps, tipme cost.
+ * What a dump holds beyond its records: the exec table, the self-cost
+ * totals and the kernel symbol table, read at open time or on first use.
+ * Also, until they move to their own layers: the recorder's self-cost in
+ * an interval, what `tipme info` prints about it, and tipme ps / cost.
  */
 #ifndef TIPME_PM_INSTR_H
 #define TIPME_PM_INSTR_H
@@ -147,37 +143,6 @@ size_t pm_site_frames(const struct pm_dump *pm, const uint32_t *ips,
 		      size_t n, uint64_t *out, size_t max);
 
 /**
- * pm_instr_pids() - the threads an instrumentation record involves
- * @ev: an event of one of the instrumentation types
- * @pids: room for 4
- *
- * Return: how many were stored (0 for types without a thread).
- */
-unsigned int pm_instr_pids(const struct pm_event *ev, uint32_t *pids);
-
-/**
- * pm_instr_print() - the text of an instrumentation record, after its name
- * @f: output
- * @pm: the dump
- * @ev: the event
- *
- * Return: 1 if @ev was printed (with its newline), 0 if it is not one of
- * the instrumentation types.
- */
-int pm_instr_print(FILE *f, const struct pm_dump *pm, const struct pm_event *ev);
-
-/**
- * pm_instr_json() - the fields of an instrumentation record
- * @w: JSON writer, inside the event's object
- * @pm: the dump
- * @ev: the event
- *
- * Return: 1 if written, 0 if @ev is not an instrumentation type.
- */
-int pm_instr_json(struct jw *w, const struct pm_dump *pm,
-		  const struct pm_event *ev);
-
-/**
  * struct pm_cost - the recorder's own cost inside an interval
  * @from_ns: interval start, CLOCK_MONOTONIC
  * @to_ns: interval end
@@ -250,15 +215,6 @@ void pm_cost_json(struct jw *w, const struct pm_dump *pm,
  */
 int pm_instr_info(FILE *f, struct jw *w, const struct pm_dump *pm,
 		  struct tm_err *e);
-
-/**
- * pm_print_argv() - arguments quoted on one line ("ls -l /tmp")
- * @f: output
- * @a: arguments, each NUL-terminated
- * @len: their bytes
- * @max: bytes to show at most ("..." follows when cut)
- */
-void pm_print_argv(FILE *f, const char *a, size_t len, size_t max);
 
 int pm_cmd_ps(int argc, char **argv);
 int pm_cmd_cost(int argc, char **argv);

@@ -13,7 +13,7 @@
 
 #include "cmd/commands.h"
 #include "dumpfile.h"
-#include "records/format.h"
+#include "records/records.h"
 #include "dump/instr.h"
 #include "dump/pm.h"
 #include "tap.h"
