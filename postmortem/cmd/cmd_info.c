@@ -15,6 +15,8 @@
 #include "../dump/decode.h"
 #include "../records/records.h"
 #include "../dump/instr.h"
+#include "../report/cost.h"
+#include "../report/exec.h"
 
 struct info_cpu {
 	uint32_t cpu;
@@ -209,6 +211,35 @@ static void print_sections(FILE *f, const struct pm_dump *pm)
 	fputc('\n', f);
 }
 
+/* What the exec table and self-cost records add, as text (@f) or JSON (@w). */
+static int instr_info(FILE *f, struct jw *w, const struct pm_dump *pm,
+		      struct tm_err *e)
+{
+	struct pm_cost c;
+	int err;
+
+	/* Dumps of writers without instrumentation: nothing to add. */
+	if (!(pm->instr && pm->instr->have_exectab) &&
+	    !pm->rt[TIPME_REC_COST].our_size)
+		return 0;
+	err = pm_cost_compute(pm, INT64_MIN, INT64_MAX, &c, e);
+	if (err)
+		return err;
+	if (w) {
+		pm_exec_table_json(w, pm, 0);
+		jw_key(w, "self_cost");
+		jw_obj_begin(w);
+		pm_cost_json(w, pm, &c);
+		jw_obj_end(w);
+		return 0;
+	}
+	fputc('\n', f);
+	pm_exec_summary_print(f, pm);
+	fputs("\nrecorder's own cost (whole dump; tipme cost --from/--to for an interval):\n", f);
+	pm_cost_print(f, pm, &c, 2);
+	return 0;
+}
+
 static void print_text(FILE *f, const struct info *in)
 {
 	const struct pm_dump *pm = in->pm;
@@ -351,7 +382,7 @@ static void print_text(FILE *f, const struct info *in)
 	{	/* exec table and self-cost: instr.h */
 		struct tm_err e = { "" };
 
-		if (pm_instr_info(f, NULL, pm, &e))
+		if (instr_info(f, NULL, pm, &e))
 			fprintf(f, "self-cost: %s\n", e.msg);
 	}
 }
@@ -529,7 +560,7 @@ static void print_json(FILE *f, const struct info *in)
 	{	/* exec table and self-cost: instr.h */
 		struct tm_err e = { "" };
 
-		if (pm_instr_info(NULL, &w, pm, &e))
+		if (instr_info(NULL, &w, pm, &e))
 			jw_kstr(&w, "self_cost_error", e.msg);
 	}
 	jw_obj_end(&w);

@@ -18,10 +18,10 @@ struct tm_err;
 
 int pm_cmd_info(int argc, char **argv);
 int pm_cmd_records(int argc, char **argv);
-int pm_cmd_ps(int argc, char **argv);		/* instr_cost.c */
-int pm_cmd_cost(int argc, char **argv);		/* instr_cost.c */
-int pm_cmd_why(int argc, char **argv);		/* why.c */
-int pm_cmd_latency(int argc, char **argv);	/* latency.c */
+int pm_cmd_ps(int argc, char **argv);
+int pm_cmd_cost(int argc, char **argv);
+int pm_cmd_why(int argc, char **argv);
+int pm_cmd_latency(int argc, char **argv);
 
 /**
  * pm_info_print() - print the summary of an opened dump

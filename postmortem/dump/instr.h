@@ -2,8 +2,6 @@
 /*
  * What a dump holds beyond its records: the exec table, the self-cost
  * totals and the kernel symbol table, read at open time or on first use.
- * Also, until they move to their own layers: the recorder's self-cost in
- * an interval, what `tipme info` prints about it, and tipme ps / cost.
  */
 #ifndef TIPME_PM_INSTR_H
 #define TIPME_PM_INSTR_H
@@ -141,82 +139,5 @@ const char *pm_sym_name(const struct pm_dump *pm, uint64_t addr,
  */
 size_t pm_site_frames(const struct pm_dump *pm, const uint32_t *ips,
 		      size_t n, uint64_t *out, size_t max);
-
-/**
- * struct pm_cost - the recorder's own cost inside an interval
- * @from_ns: interval start, CLOCK_MONOTONIC
- * @to_ns: interval end
- * @ncpus: CPUs the dump has streams for
- * @records: records written inside the interval (all types)
- * @cost_ns: time the recorder spent creating them (CPU time, all CPUs)
- * @estimated_records: records whose cost came from the type's average over
- *                     the whole recording (no cost batch covered them)
- * @type_records: per type
- * @type_ns: per type
- * @work_ns: recorder work inside the interval that wrote no record
- *           (argv reads, sampler rounds that found nothing)
- * @have_costs: the dump has self-cost records at all
- */
-struct pm_cost {
-	int64_t from_ns, to_ns;
-	uint32_t ncpus;
-	uint64_t records;
-	double cost_ns;
-	uint64_t estimated_records;
-	uint64_t type_records[PM_NR_TYPES];
-	double type_ns[PM_NR_TYPES];
-	double work_ns;
-	int have_costs;
-};
-
-/**
- * pm_cost_compute() - the recorder's own cost in [@from_ns, @to_ns]
- * @pm: the dump
- * @from_ns: start (CLOCK_MONOTONIC ns); INT64_MIN for the first record
- * @to_ns: end; INT64_MAX for the last record
- * @c: result
- * @e: error message
- *
- * Each record is charged the average cost of its type in the self-cost
- * batch (TIPME_REC_COST) that covers it on its CPU.
- *
- * Return: 0 or a negative errno.
- */
-int pm_cost_compute(const struct pm_dump *pm, int64_t from_ns, int64_t to_ns,
-		    struct pm_cost *c, struct tm_err *e);
-
-/**
- * pm_cost_print() - Mesa PerfTool's lines for a struct pm_cost
- * @f: output
- * @pm: the dump
- * @c: the cost
- * @indent: spaces before each line
- */
-void pm_cost_print(FILE *f, const struct pm_dump *pm, const struct pm_cost *c,
-		   int indent);
-
-/**
- * pm_cost_json() - a struct pm_cost as JSON members
- * @w: JSON writer, inside an object
- * @pm: the dump
- * @c: the cost
- */
-void pm_cost_json(struct jw *w, const struct pm_dump *pm,
-		  const struct pm_cost *c);
-
-/**
- * pm_instr_info() - what `tipme info` adds: exec table and self-cost
- * @f: output (text) or NULL
- * @w: JSON writer inside the info object, or NULL
- * @pm: the dump
- * @e: error message
- *
- * Return: 0 or a negative errno.
- */
-int pm_instr_info(FILE *f, struct jw *w, const struct pm_dump *pm,
-		  struct tm_err *e);
-
-int pm_cmd_ps(int argc, char **argv);
-int pm_cmd_cost(int argc, char **argv);
 
 #endif

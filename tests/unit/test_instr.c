@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/cost.h"
 #include "cmd/commands.h"
 #include "dumpfile.h"
 #include "records/records.h"
