@@ -6,16 +6,14 @@
 #   analysis/  why, latency, cost
 #   report/    printers of analysis results
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
-PM_OBJS := $(B)/postmortem/dump/load.o $(B)/postmortem/dump/decode.o \
-	$(B)/postmortem/dump/clock.o $(B)/postmortem/dump/rectypes.o \
-	$(B)/postmortem/dump/instr_load.o
+PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
+	rectypes.o instr_load.o)
 PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o marks.o \
 	proc.o blk.o lock.o mem.o sample.o cost.o)
-PM_OBJS += $(B)/postmortem/report/site.o $(B)/postmortem/report/cost.o \
-	$(B)/postmortem/report/exec.o
 PM_OBJS += $(B)/postmortem/state/state.o
-PM_OBJS += $(B)/postmortem/analysis/why.o $(B)/postmortem/analysis/cost.o
+PM_OBJS += $(addprefix $(B)/postmortem/analysis/,why.o cost.o)
+PM_OBJS += $(addprefix $(B)/postmortem/report/,site.o why.o cost.o exec.o)
 PM_OBJS += $(addprefix $(B)/postmortem/cmd/,run.o cmd_info.o cmd_records.o \
-	cmd_ps.o cmd_cost.o)
+	cmd_ps.o cmd_cost.o cmd_why.o)
 # Input latency joins the X dump (tipme-xhook's reader) to the kernel's
 PM_OBJS += $(B)/postmortem/analysis/latency.o $(B)/xhook/xdump_read.o
