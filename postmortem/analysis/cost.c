@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "../dump/decode.h"
-#include "../dump/instr.h"
+#include "../dump/tables.h"
 #include "cost.h"
 
 /* Average ns per record of @type since load, from TIPME_SEC_COST. */

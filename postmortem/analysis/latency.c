@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "../../xhook/xdump_read.h"
-#include "../dump/instr.h"
+#include "../dump/tables.h"
 #include "latency.h"
 
 /* An event the server queues later than this after the press is not its. */

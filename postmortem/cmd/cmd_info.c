@@ -14,7 +14,7 @@
 #include "commands.h"
 #include "../dump/decode.h"
 #include "../records/records.h"
-#include "../dump/instr.h"
+#include "../dump/tables.h"
 #include "../report/cost.h"
 #include "../report/exec.h"
 
@@ -379,7 +379,7 @@ static void print_text(FILE *f, const struct info *in)
 
 	text_section(f, "system", &pm->system);
 	text_section(f, "params", &pm->params);
-	{	/* exec table and self-cost: instr.h */
+	{	/* exec table and self-cost: dump/tables.h */
 		struct tm_err e = { "" };
 
 		if (instr_info(f, NULL, pm, &e))
@@ -557,7 +557,7 @@ static void print_json(FILE *f, const struct info *in)
 	jw_ku64(&w, "pad_bytes", in->tot.pad_bytes);
 	json_text_section(&w, "system", &pm->system);
 	json_text_section(&w, "params", &pm->params);
-	{	/* exec table and self-cost: instr.h */
+	{	/* exec table and self-cost: dump/tables.h */
 		struct tm_err e = { "" };
 
 		if (instr_info(NULL, &w, pm, &e))

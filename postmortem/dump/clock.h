@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Layer (c): mapping recorder timestamps (TSC ticks or local_clock() ns)
+ * Mapping recorder timestamps (TSC ticks or local_clock() ns)
  * to CLOCK_MONOTONIC and CLOCK_REALTIME.
  *
  * Between two clock pairs the mapping is linear through both; before the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Layer (a): decode one CPU stream; layer (b): merge all CPUs by time.
+ * Decode one CPU stream; merge all CPUs by time.
  *
  * A CPU stream is the concatenation of the TIPME_SEC_CPU_STREAM sections
  * of that CPU in file order: (struct tipme_subbuf, len bytes of records)*.

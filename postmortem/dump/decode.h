@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Layers (a) and (b): decoding the records of one CPU stream, and merging
- * all CPUs into one sequence ordered by timestamp.
+ * Decoding the records of one CPU stream, and merging all CPUs into one
+ * sequence ordered by timestamp.
  *
  * Events point into the loaded dump: nothing is copied except the small
  * normalised payloads of the types this reader knows.

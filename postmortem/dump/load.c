@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Layer 0: open a dump and check the sections the analyses depend on.
+ * Open a dump and check the sections the analyses depend on.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 
 #include "incident_path.h"
 #include "pm.h"
-#include "instr.h"
+#include "tables.h"
 
 static int sec_err(const struct dump_sec *s, struct tm_err *e,
 		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tipme postmortem analysis, layer 0: an opened dump with its metadata
- * sections checked and indexed (record-type table, per-CPU stats, clock
- * pairs, text sections, the CPU streams per CPU).
- *
- * Layers above: decode.h (records of one CPU, then all CPUs merged in time
- * order), clock.h (timestamps to CLOCK_MONOTONIC / CLOCK_REALTIME),
- * commands.h (the info and records subcommands).
+ * An opened dump with its metadata sections checked and indexed
+ * (record-type table, per-CPU stats, clock pairs, text sections, the CPU
+ * streams per CPU).  The rest of dump/ reads it: decode.h (records of one
+ * CPU, then all CPUs merged in time order), clock.h (timestamps to
+ * CLOCK_MONOTONIC / CLOCK_REALTIME), tables.h (exec table, self-cost
+ * totals, kernel symbols).
  */
 #ifndef TIPME_PM_H
 #define TIPME_PM_H
@@ -81,7 +80,7 @@ struct pm_text {
  * @system: TIPME_SEC_SYSTEM
  * @cpus: CPUs that have stream sections, by increasing CPU number
  * @nr_cpus: entries in @cpus
- * @instr: exec table, self-cost totals, symbols (postmortem/instr.h)
+ * @instr: exec table, self-cost totals, symbols (dump/tables.h)
  */
 struct pm_dump {
 	const char *path;

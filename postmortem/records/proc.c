@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The process lifecycle records: fork, exec, exit and comm.  exec's argv
- * comes from the exec table (dump/instr.h).
+ * comes from the exec table (dump/tables.h).
  */
 #include <inttypes.h>
 #include <string.h>
 
-#include "../dump/instr.h"
+#include "../dump/tables.h"
 #include "family.h"
 
 static unsigned int proc_pids(const struct pm_event *ev, uint32_t *pids)

@@ -7,7 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "../dump/instr.h"
+#include "../dump/tables.h"
 #include "family.h"
 
 const char *pm_task_name(const struct pm_dump *pm, uint32_t pid, uint64_t ts)

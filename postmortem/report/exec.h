@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The exec table (dump/instr.h) as text or JSON. */
+/* The exec table (dump/tables.h) as text or JSON. */
 #ifndef TIPME_PM_REPORT_EXEC_H
 #define TIPME_PM_REPORT_EXEC_H
 
 #include <stdio.h>
 
-#include "../dump/instr.h"
+#include "../dump/tables.h"
 #include "json.h"
 
 /**

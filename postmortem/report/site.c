@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Blocking sites of thread stretches, for why and latency. */
-#include "../dump/instr.h"
+#include "../dump/tables.h"
 #include "site.h"
 
 void pm_print_seg_site(FILE *f, const struct pm_dump *pm,

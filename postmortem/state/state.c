@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "../dump/decode.h"
-#include "../dump/instr.h"
+#include "../dump/tables.h"
 #include "state.h"
 
 /* Open-addressing map pid -> index in threads (build time only). */

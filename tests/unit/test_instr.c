@@ -15,7 +15,7 @@
 #include "cmd/commands.h"
 #include "dumpfile.h"
 #include "records/records.h"
-#include "dump/instr.h"
+#include "dump/tables.h"
 #include "dump/pm.h"
 #include "tap.h"
 

@@ -3,15 +3,12 @@
  * What a dump holds beyond its records: the exec table, the self-cost
  * totals and the kernel symbol table, read at open time or on first use.
  */
-#ifndef TIPME_PM_INSTR_H
-#define TIPME_PM_INSTR_H
+#ifndef TIPME_PM_TABLES_H
+#define TIPME_PM_TABLES_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#include "decode.h"
-#include "json.h"
 #include "pm.h"
 
 /**
