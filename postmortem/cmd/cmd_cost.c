@@ -101,5 +101,5 @@ int pm_cmd_cost(int argc, char **argv)
 		pm_cost_print(stdout, &pm, &c, 0);
 	}
 	pm_close(&pm);
-	return 0;
+	return pm_cmd_finish(prog);
 }

@@ -8,6 +8,7 @@
 
 #include "../report/info.h"
 #include "commands.h"
+#include "run.h"
 
 static void usage(FILE *f, const char *prog)
 {
@@ -75,18 +76,14 @@ int pm_cmd_info(int argc, char **argv)
 		usage(stderr, prog);
 		return 2;
 	}
-	err = pm_open(&pm, argv[optind], 0, &e);
-	if (!err)
-		err = pm_info_print(stdout, &pm, json, &e);
+	if (pm_cmd_open(prog, argv[optind], &pm))
+		return 1;
+	err = pm_info_print(stdout, &pm, json, &e);
 	pm_close(&pm);
 	if (err) {
 		fflush(stdout);
 		fprintf(stderr, "tipme %s: %s\n", prog, e.msg);
 		return 1;
 	}
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "tipme %s: error writing the output\n", prog);
-		return 1;
-	}
-	return 0;
+	return pm_cmd_finish(prog);
 }

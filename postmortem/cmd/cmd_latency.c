@@ -7,6 +7,7 @@
 #include "../../xhook/xdump_read.h"
 #include "../report/latency.h"
 #include "commands.h"
+#include "run.h"
 
 static const char usage_text[] =
 	"usage: tipme latency [--min-ms MS] [--json] INCIDENT\n"
@@ -70,10 +71,8 @@ int pm_cmd_latency(int argc, char **argv)
 	}
 	if (xdump_load(argv[optind], &x, &xbuf, stderr))
 		return 1;
-	if (pm_open(&pm, argv[optind], 0, &e)) {
-		fprintf(stderr, "tipme latency: %s\n", e.msg);
+	if (pm_cmd_open("latency", argv[optind], &pm))
 		goto out_x;
-	}
 	if (pm_state_build(&st, &pm, &e)) {
 		fprintf(stderr, "tipme latency: %s\n", e.msg);
 		goto out;
@@ -89,7 +88,7 @@ int pm_cmd_latency(int argc, char **argv)
 	} else {
 		pm_latency_print(stdout, &pm, &lat, argv[optind], (int64_t)(min_ms * 1e6));
 	}
-	ret = ferror(stdout) ? 1 : 0;
+	ret = pm_cmd_finish("latency");
 out:
 	pm_latency_free(&lat);
 	pm_state_free(&st);

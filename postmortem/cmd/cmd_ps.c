@@ -80,5 +80,5 @@ int pm_cmd_ps(int argc, char **argv)
 		pm_exec_list_print(stdout, &pm, threads);
 	}
 	pm_close(&pm);
-	return 0;
+	return pm_cmd_finish(prog);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "run.h"
 #include "../dump/decode.h"
 #include "../records/records.h"
 
@@ -190,12 +191,8 @@ int pm_cmd_records(int argc, char **argv)
 		usage(stderr, prog);
 		return 2;
 	}
-	err = pm_open(&pm, argv[optind], 0, &e);
-	if (err) {
-		fprintf(stderr, "tipme %s: %s\n", prog, e.msg);
-		pm_close(&pm);
+	if (pm_cmd_open(prog, argv[optind], &pm))
 		return 1;
-	}
 	/* type names are the dump's own */
 	for (i = 0; i < nr_type_args && !status; i++) {
 		char *save = NULL, *tok, *copy = strdup(type_args[i]);
@@ -230,9 +227,8 @@ int pm_cmd_records(int argc, char **argv)
 			fflush(stdout);
 			fprintf(stderr, "tipme %s: %s: %s\n", prog, argv[optind], e.msg);
 			status = 1;
-		} else if (fflush(stdout) || ferror(stdout)) {
-			fprintf(stderr, "tipme %s: error writing the output\n", prog);
-			status = 1;
+		} else {
+			status = pm_cmd_finish(prog);
 		}
 	}
 	pm_close(&pm);

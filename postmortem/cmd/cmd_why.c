@@ -6,6 +6,7 @@
 
 #include "../report/why.h"
 #include "commands.h"
+#include "run.h"
 
 static const char usage_text[] =
 	"usage: tipme why --pid PID [--window MS] [--from S --to S] [--min-ms MS]\n"
@@ -84,10 +85,8 @@ int pm_cmd_why(int argc, char **argv)
 	if (pid <= 0 || optind + 1 != argc || (from >= 0) != (to >= 0) ||
 	    (from >= 0 && to <= from) || window_ms <= 0)
 		goto usage;
-	if (pm_open(&pm, argv[optind], 0, &e)) {
-		fprintf(stderr, "tipme why: %s\n", e.msg);
+	if (pm_cmd_open("why", argv[optind], &pm))
 		return 1;
-	}
 	if (pm_state_build(&st, &pm, &e)) {
 		fprintf(stderr, "tipme why: %s: %s\n", argv[optind], e.msg);
 		pm_close(&pm);
@@ -119,7 +118,7 @@ int pm_cmd_why(int argc, char **argv)
 	pm_why_free(why);
 	pm_state_free(&st);
 	pm_close(&pm);
-	return 0;
+	return pm_cmd_finish("why");
 bad:
 	fprintf(stderr, "tipme why: invalid value '%s'\n", optarg);
 usage:

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Inside cmd/: what the subcommands share. */
+/* Inside cmd/: what the subcommands share (run.c). */
 #ifndef TIPME_PM_CMD_RUN_H
 #define TIPME_PM_CMD_RUN_H
 
@@ -16,5 +16,15 @@ struct pm_dump;
  * Return: 0, or 1 (the exit status) on failure.
  */
 int pm_cmd_open(const char *prog, const char *path, struct pm_dump *pm);
+
+/**
+ * pm_cmd_finish() - flush stdout and check that everything was written
+ * @prog: the subcommand's name, for the message
+ *
+ * Prints "tipme PROG: error writing the output" to stderr if not.
+ *
+ * Return: the exit status: 0, or 1 if the output was not written.
+ */
+int pm_cmd_finish(const char *prog);
 
 #endif
