@@ -207,6 +207,23 @@ static void on_blocked(struct pm_state *st, struct pidmap *m,
 	s->nsite = (uint32_t)n;
 }
 
+static int on_lost(struct pm_state *st, const struct pm_event *ev)
+{
+	struct pm_loss *l = realloc(st->losses, (st->nlosses + 1) * sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	st->losses = l;
+	l += st->nlosses++;
+	l->cpu = ev->cpu;
+	l->since = ev->lost_since;
+	l->until = ev->ts;
+	l->first_seq = ev->lost_first;
+	l->subbufs = ev->lost_count;
+	st->lost = 1;
+	return 0;
+}
+
 static int tid_cmp(const void *a, const void *b)
 {
 	const struct pm_thread *x = a, *y = b;
@@ -241,13 +258,11 @@ int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
 			have = 1;
 		}
 		st->last_ts = ev.ts;
-		if (ev.kind == PM_EV_LOST) {
-			st->lost = 1;
+		if (ev.kind == PM_EV_LOST)
+			err = on_lost(st, &ev);
+		else if (!ev.rt || !ev.rt->our_size)
 			continue;
-		}
-		if (!ev.rt || !ev.rt->our_size)
-			continue;
-		if (ev.type == TIPME_REC_SCHED_SWITCH)
+		else if (ev.type == TIPME_REC_SCHED_SWITCH)
 			err = on_switch(st, &m, &ev);
 		else if (ev.type == TIPME_REC_SCHED_WAKING)
 			err = on_waking(st, &m, &ev);
@@ -284,6 +299,7 @@ void pm_state_free(struct pm_state *st)
 	for (i = 0; i < st->nthreads; i++)
 		free(st->threads[i].segs);
 	free(st->threads);
+	free(st->losses);
 	memset(st, 0, sizeof(*st));
 }
 

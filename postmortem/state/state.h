@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Rebuilt state: for every thread, the stretches of time it spent running,
- * runnable (waiting for a CPU) or blocked, from the scheduler records.
- * This is the first layer of the analyses (state -> analyses ->
- * presentation); it knows nothing of how results are shown.
+ * runnable (waiting for a CPU) or blocked, from the scheduler records, and
+ * the gaps where records were lost.  The analyses (analysis/) take it as
+ * input; it knows nothing of how results are shown.
  */
 #ifndef TIPME_PM_STATE_H
 #define TIPME_PM_STATE_H
@@ -62,13 +62,33 @@ struct pm_thread {
 };
 
 /**
+ * struct pm_loss - records of one CPU missing from the dump
+ * @cpu: the CPU
+ * @since: timestamp of its last record before the gap, 0 if none (the
+ *         gap is before its first record)
+ * @until: timestamp of its first record after the gap (or of the last
+ *         before it, at the end of its stream)
+ * @first_seq: first missing sub-buffer
+ * @subbufs: how many sub-buffers are missing
+ */
+struct pm_loss {
+	uint32_t cpu;
+	uint64_t since;
+	uint64_t until;
+	uint64_t first_seq;
+	uint64_t subbufs;
+};
+
+/**
  * struct pm_state - every thread seen in a dump
  * @threads: sorted by pid after pm_state_build()
  * @nthreads: how many
  * @first_ts: earliest record
  * @last_ts: latest record
- * @lost: the dump has gaps (lost sub-buffers)
+ * @lost: the dump has gaps (lost sub-buffers): @nlosses > 0
  * @trigger_ts: the latest trigger record (not a coalesced one), or 0
+ * @losses: every gap, in time order (of @until)
+ * @nlosses: how many
  */
 struct pm_state {
 	struct pm_thread *threads;
@@ -77,6 +97,8 @@ struct pm_state {
 	uint64_t last_ts;
 	int lost;
 	uint64_t trigger_ts;
+	struct pm_loss *losses;
+	size_t nlosses;
 };
 
 int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
