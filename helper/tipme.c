@@ -13,7 +13,7 @@
 #include <linux/tipme.h>
 
 #include "ctl.h"
-#include "commands.h"
+#include "cmd/commands.h"
 #include "termsafe.h"
 
 struct subcmd {

@@ -1,14 +1,21 @@
-# postmortem/: dump analysis (decode -> merge -> clock mapping -> commands).
-PM_OBJS := $(B)/postmortem/load.o $(B)/postmortem/decode.o \
-	$(B)/postmortem/clock.o $(B)/postmortem/names.o $(B)/postmortem/format.o \
-	$(B)/postmortem/info.o $(B)/postmortem/records.o
-# Instrumentation records, exec table, self-cost (instr.h)
-PM_OBJS += $(B)/postmortem/instr_load.o $(B)/postmortem/instr_fmt.o \
-	$(B)/postmortem/instr_cost.o
-# Rebuilt thread states and the analyses on them
-PM_OBJS += $(B)/postmortem/state.o $(B)/postmortem/resources.o $(B)/postmortem/why.o $(B)/postmortem/verdict.o $(B)/postmortem/report.o
-# Input latency joins the X dump (lib/'s reader) to the kernel's
-PM_OBJS += $(B)/postmortem/latency.o $(B)/postmortem/xrecords.o
+# postmortem/: dump analysis, in layers (each uses only those above it):
+#   dump/      open a dump, decode and merge its streams, map its clock,
+#              its exec table and kernel symbols
+#   records/   one text line / JSON object per record
+#   state/     threads and their running/runnable/blocked stretches
+#   analysis/  why, latency, cost
+#   report/    printers of analysis results
+#   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
+PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
+	rectypes.o exectab.o symbols.o)
+PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o marks.o \
+	proc.o blk.o lock.o mem.o sample.o cost.o)
+PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o
+PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o verdict.o)
+PM_OBJS += $(addprefix $(B)/postmortem/report/,site.o info.o why.o cost.o exec.o \
+	latency.o verdict.o)
+PM_OBJS += $(addprefix $(B)/postmortem/cmd/,run.o cmd_info.o cmd_records.o \
+	cmd_ps.o cmd_cost.o cmd_why.o cmd_latency.o cmd_report.o cmd_xrecords.o)
 # One static library of the analyses, linked after a program's objects
 LIBPM := $(B)/libtipme-pm.a
 

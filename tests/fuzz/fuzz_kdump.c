@@ -11,10 +11,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cmd/commands.h"
 #include "dump_fix.h"
-#include "pm.h"
-#include "state.h"
+#include "dump/pm.h"
+#include "state/state.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "dump/clock.h"
 #include "gen.h"
-#include "pm.h"
+#include "dump/pm.h"
 #include "tap.h"
 
 static int64_t absd(int64_t a, int64_t b)

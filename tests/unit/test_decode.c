@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "decode.h"
+#include "cmd/commands.h"
+#include "dump/decode.h"
 #include "gen.h"
 #include "tap.h"
 

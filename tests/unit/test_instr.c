@@ -11,11 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "analysis/cost.h"
+#include "cmd/commands.h"
 #include "dumpfile.h"
-#include "format.h"
-#include "instr.h"
-#include "pm.h"
+#include "records/records.h"
+#include "dump/tables.h"
+#include "dump/pm.h"
 #include "scen.h"
 #include "tap.h"
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "commands.h"
+#include "cmd/commands.h"
 #include "scen.h"
 #include "tap.h"
 

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The summary of a dump that `tipme info` prints. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dump/tables.h"
+#include "info.h"
+
+static int cmp_u32(uint32_t a, uint32_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* Gather the CPUs of the streams and of the stats, decode every stream. */
+static int collect(struct pm_info *in, struct tm_err *e)
+{
+	const struct pm_dump *pm = in->pm;
+	uint32_t i = 0, j = 0, k, t;
+	int c;
+
+	in->cpus = calloc((size_t)pm->nr_cpus + pm->nr_stats + 1, sizeof(*in->cpus));
+	if (!in->cpus)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	while (i < pm->nr_cpus || j < pm->nr_stats) {
+		struct pm_info_cpu *ic = &in->cpus[in->nr++];
+
+		if (i >= pm->nr_cpus)
+			c = 1;
+		else if (j >= pm->nr_stats)
+			c = -1;
+		else
+			c = cmp_u32(pm->cpus[i].cpu, pm->stats[j].cpu);
+		if (c <= 0) {
+			int err;
+
+			ic->cpu = pm->cpus[i].cpu;
+			ic->has_stream = 1;
+			err = pm_dec_all(pm, &pm->cpus[i], &ic->st, e);
+			if (err)
+				return err;
+			i++;
+		}
+		if (c >= 0) {
+			ic->cpu = pm->stats[j].cpu;
+			ic->cs = &pm->stats[j];
+			j++;
+		}
+	}
+	for (k = 0; k < in->nr; k++) {
+		struct pm_info_cpu *ic = &in->cpus[k];
+
+		for (t = 0; t < PM_NR_TYPES; t++) {
+			in->tot.count[t] += ic->st.count[t];
+			in->tot.bytes[t] += ic->st.bytes[t];
+		}
+		in->tot.records += ic->st.records;
+		in->tot.pad_bytes += ic->st.pad_bytes;
+		in->tot.subbufs += ic->st.subbufs;
+		in->missing += ic->st.missing_subbufs;
+		if (ic->cs) {
+			in->overwritten += ic->cs->overwritten;
+			in->dropped += ic->cs->dropped;
+			in->discarded += ic->cs->discarded_subbufs;
+		}
+		if (!ic->st.have_ts)
+			continue;
+		if (!in->have_window) {
+			in->win_start = ic->st.first_ts;
+			in->win_end = ic->st.last_ts;
+			in->have_window = 1;
+		} else {
+			if (ic->st.first_ts > in->win_start)
+				in->win_start = ic->st.first_ts;
+			if (ic->st.last_ts < in->win_end)
+				in->win_end = ic->st.last_ts;
+		}
+	}
+	return 0;
+}
+
+int pm_info_collect(struct pm_info *in, const struct pm_dump *pm,
+		    struct tm_err *e)
+{
+	int err;
+
+	memset(in, 0, sizeof(*in));
+	in->pm = pm;
+	err = collect(in, e);
+	if (err)
+		return err;
+	/* Dumps of writers without instrumentation: no exec table, no cost. */
+	in->have_instr = (pm->instr && pm->instr->have_exectab) ||
+			 pm->rt[TIPME_REC_COST].our_size;
+	if (in->have_instr)
+		in->cost_err = pm_cost_compute(pm, INT64_MIN, INT64_MAX, &in->cost,
+					       &in->cost_msg);
+	return 0;
+}
+
+void pm_info_free(struct pm_info *in)
+{
+	free(in->cpus);
+	in->cpus = NULL;
+}

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How long each key or button press of an incident took to
+ * handle, and where that time went.  TIPME's measure: from the input event
+ * (the X server's device event) until the client that received it goes
+ * back to waiting for input.
+ *
+ * The X dump says which client got the press and when, and whether the
+ * server sent that client replies; the kernel dump says what the client's
+ * thread did meanwhile.  The client is waiting for input again when its
+ * thread blocks in poll/select/epoll and no reply reaches it during that
+ * sleep, on any of the process's connections (a sleep ended by a reply is
+ * a round trip inside the handling, e.g. xcb_wait_for_reply()).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xdump.h"
+#include "../dump/tables.h"
+#include "latency.h"
+
+/* An event the server queues later than this after the press is not its. */
+#define DELIVERY_LIMIT_NS	1000000000LL
+/* X stamps its records in whole milliseconds. */
+#define X_SLOP_NS	1000000LL
+
+struct lat_ctx {
+	const struct pm_dump *pm;
+	const struct pm_state *st;
+	const struct xdump *x;
+	int64_t dump_end_ns;
+};
+
+static int64_t mono(const struct lat_ctx *c, uint64_t ts)
+{
+	return pm_clock_mono(&c->pm->clock, ts);
+}
+
+/* Blocked waiting for file descriptors: where a client waits for input. */
+static int waits_for_input(const struct lat_ctx *c, const struct pm_seg *s)
+{
+	uint32_t i;
+
+	if (s->state != PM_T_BLOCKED)
+		return 0;
+	for (i = 0; i < s->nsite; i++) {
+		const char *n = pm_sym_name(c->pm, s->site[i], NULL);
+
+		if (n && (strstr(n, "poll") || strstr(n, "select")))
+			return 1;
+	}
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The times of the replies the server sent to process @pid, on any of its
+ * connections (a toolkit may keep more than one), sorted; NULL if none.
+ */
+static int64_t *process_replies(const struct lat_ctx *c, uint32_t pid,
+				size_t *n)
+{
+	struct tipme_x11_client cl;
+	struct tipme_x11_rec r;
+	int64_t *t = NULL;
+	uint32_t i;
+
+	*n = 0;
+	for (i = 0; i < c->x->recs.count; i++) {
+		xdump_rec(c->x, i, &r);
+		if (r.kind != TIPME_X11_REPLY ||
+		    xdump_client_by_id(c->x, r.client, &cl) || cl.pid != pid)
+			continue;
+		if (!t) {
+			t = malloc(sizeof(*t) * c->x->recs.count);
+			if (!t)
+				return NULL;
+		}
+		t[(*n)++] = (int64_t)r.time_ns;
+	}
+	if (t)
+		qsort(t, *n, sizeof(*t), cmp_i64);
+	return t;
+}
+
+/* Is one of the sorted @t[@n] inside [@from, @to] (give or take X's ms)? */
+static int reply_between(const int64_t *t, size_t n, int64_t from, int64_t to)
+{
+	size_t lo = 0, hi = n;
+
+	from -= X_SLOP_NS;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t[mid] < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && t[lo] <= to + X_SLOP_NS;
+}
+
+/* Where the handling of @ev ended, and where its time went. */
+static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
+{
+	const struct pm_thread *t = pm_state_thread(c->st, ev->pid);
+	size_t j, nrep;
+	int64_t *rep;
+
+	if (!t || !t->nsegs) {
+		ev->result = PM_LAT_NO_THREAD;
+		return;
+	}
+	/* Out of memory only costs the round-trip distinction. */
+	rep = process_replies(c, ev->pid, &nrep);
+	ev->result = PM_LAT_UNFINISHED;
+	ev->end_ns = c->dump_end_ns;
+	for (j = 0; j < t->nsegs; j++) {
+		const struct pm_seg *s = &t->segs[j];
+		int64_t s0 = mono(c, s->start), s1 = mono(c, s->end);
+
+		/* X's millisecond stamp may be up to 1 ms before the truth */
+		if (s0 <= ev->delivered_ns + X_SLOP_NS)
+			continue;
+		if (waits_for_input(c, s) && !reply_between(rep, nrep, s0, s1)) {
+			ev->result = PM_LAT_HANDLED;
+			ev->end_ns = s0;
+			break;
+		}
+	}
+	free(rep);
+	for (j = 0; j < t->nsegs; j++) {
+		const struct pm_seg *s = &t->segs[j];
+		int64_t part = pm_seg_overlap(c->pm, s, ev->press_ns,
+					      ev->end_ns);
+
+		if (!part)
+			continue;
+		switch (s->state) {
+		case PM_T_RUNNING:
+			ev->time[0] += part;
+			break;
+		case PM_T_RUNNABLE:
+			ev->time[1] += part;
+			break;
+		case PM_T_BLOCKED:
+			ev->time[2] += part;
+			if (part > ev->longest_ns) {
+				ev->longest_ns = part;
+				ev->longest = s;
+			}
+			break;
+		default:
+			ev->time[3] += part;
+		}
+	}
+}
+
+/* Every key and button press of the X dump, in time order. */
+static size_t collect(const struct lat_ctx *c, struct pm_lat_event *evs)
+{
+	struct tipme_x11_rec r, q;
+	struct tipme_x11_client cl;
+	uint32_t i, j;
+	size_t n = 0;
+
+	for (i = 0; i < c->x->recs.count; i++) {
+		struct pm_lat_event *ev = &evs[n];
+
+		xdump_rec(c->x, i, &r);
+		if (r.kind != TIPME_X11_DEVICE ||
+		    (r.major != PM_X_KEY_PRESS && r.major != PM_X_BUTTON_PRESS))
+			continue;
+		memset(ev, 0, sizeof(*ev));
+		ev->press_ns = (int64_t)r.time_ns;
+		ev->code = r.major;
+		ev->result = PM_LAT_NOT_DELIVERED;
+		n++;
+		for (j = i + 1; j < c->x->recs.count; j++) {
+			xdump_rec(c->x, j, &q);
+			if ((int64_t)q.time_ns > ev->press_ns + DELIVERY_LIMIT_NS) {
+				j = c->x->recs.count;
+				break;
+			}
+			if (q.kind == TIPME_X11_EVENT && q.major == r.major &&
+			    q.client != TIPME_X11_CLIENT_SERVER &&
+			    !(q.flags & TIPME_X11_REC_SEND_EVENT))
+				break;
+		}
+		if (j >= c->x->recs.count)
+			continue;	/* no client got it */
+		ev->delivered_ns = (int64_t)q.time_ns;
+		if (xdump_client_by_id(c->x, q.client, &cl) || !cl.pid ||
+		    (cl.flags & TIPME_X11_CL_PID_UNKNOWN)) {
+			ev->result = PM_LAT_PID_UNKNOWN;
+			continue;
+		}
+		ev->pid = cl.pid;
+		memcpy(ev->comm, cl.comm, sizeof(ev->comm));
+		ev->comm[sizeof(ev->comm) - 1] = '\0';
+		follow(c, ev);
+	}
+	return n;
+}
+
+int pm_latency_analyse(const struct pm_dump *pm, const struct pm_state *st,
+		       const struct xdump *x, struct pm_latency *out)
+{
+	struct lat_ctx c = { .pm = pm, .st = st, .x = x };
+	const struct pm_lat_event *slow = NULL;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	c.dump_end_ns = mono(&c, st->last_ts);
+	out->events = calloc(x->recs.count ? x->recs.count : 1, sizeof(*out->events));
+	if (!out->events)
+		return -ENOMEM;
+	out->n = collect(&c, out->events);
+	for (i = 0; i < out->n; i++) {
+		const struct pm_lat_event *ev = &out->events[i];
+
+		if (ev->result <= PM_LAT_UNFINISHED &&
+		    (!slow || ev->end_ns - ev->press_ns >
+			      slow->end_ns - slow->press_ns))
+			slow = ev;
+	}
+	out->slowest = slow;
+	return 0;
+}
+
+void pm_latency_free(struct pm_latency *l)
+{
+	free(l->events);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verdict: charge every nanosecond of a thread's interval to the
+ * deepest cause that explains it.
+ *
+ * Walking the thread's stretches inside the interval:
+ *  - running: its own computing (memory if it was reclaiming meanwhile;
+ *    a lock's, if it was holding one that the waiter above it needed);
+ *  - runnable: the CPU, held by whoever ran there most meanwhile;
+ *  - stopped: the stopped task itself (and who continued it);
+ *  - blocked, woken by another task: that task's time during the wait is
+ *    analysed in turn, clipped to the wait (its time before the wait began
+ *    is not ours to charge: RSP's rule); a lock wait is charged the same
+ *    way to the lock's holder;
+ *  - blocked, woken by an interrupt: the block request completed on the
+ *    waking CPU just before (block_io), else a timer if the thread slept
+ *    in a sleep call, else unknown;
+ *  - no record says: unknown.  Never a guess: the dump must support what
+ *    is printed, and "unknown" is an honest answer.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dump/clock.h"
+#include "../dump/tables.h"
+#include "verdict.h"
+
+const char *const pm_cause_key[PM_C_NR] = {
+	[PM_C_RUNNING] = "running",
+	[PM_C_CPU] = "cpu_contention",
+	[PM_C_BLOCK_IO] = "block_io",
+	[PM_C_LOCK] = "lock",
+	[PM_C_MEMORY] = "memory",
+	[PM_C_TIMER] = "timer",
+	[PM_C_STOPPED] = "stopped",
+	[PM_C_X_SERVER] = "x_server",
+	[PM_C_UNKNOWN] = "unknown",
+};
+
+#define MAX_DEPTH	6
+/* a completion this close before a wakeup on the same CPU caused it */
+#define BLK_WAKE_NS	2000000
+
+/* The lock a waiter above us needed while we held it, if any. */
+struct held {
+	char resource[PM_RES_LEN];
+	uint32_t waiter;
+};
+
+struct va {
+	struct pm_report *r;
+	const struct pm_dump *pm;
+	const struct pm_state *st;
+	const struct pm_res *res;
+	size_t cap_items, cap_chain;
+	uint32_t stack[MAX_DEPTH + 1];
+	int depth;
+	int oom;
+};
+
+static int64_t mono(const struct va *v, uint64_t ts)
+{
+	return pm_clock_mono(&v->pm->clock, ts);
+}
+
+static struct pm_cause_item *charge(struct va *v, int cause, uint32_t culprit,
+				    const char *resource, int64_t ns)
+{
+	struct pm_report *r = v->r;
+	struct pm_cause_item *it;
+	size_t i;
+
+	if (ns <= 0)
+		return NULL;
+	if (!resource)
+		resource = "";
+	for (i = 0; i < r->nitems; i++) {
+		it = &r->items[i];
+		if (it->cause == cause && it->culprit == culprit &&
+		    !strcmp(it->resource, resource)) {
+			it->ns += ns;
+			return it;
+		}
+	}
+	if (r->nitems == v->cap_items) {
+		size_t c = v->cap_items ? v->cap_items * 2 : 16;
+		struct pm_cause_item *n = realloc(r->items, c * sizeof(*n));
+
+		if (!n) {
+			v->oom = 1;
+			return NULL;
+		}
+		r->items = n;
+		v->cap_items = c;
+	}
+	it = &r->items[r->nitems++];
+	memset(it, 0, sizeof(*it));
+	it->cause = cause;
+	it->culprit = culprit;
+	it->prio = -1;
+	snprintf(it->resource, sizeof(it->resource), "%s", resource);
+	it->ns = ns;
+	return it;
+}
+
+static int add_step(struct va *v, int parent, uint32_t pid, int64_t a,
+		    int64_t b, int cause, const struct pm_seg *s)
+{
+	struct pm_report *r = v->r;
+	struct pm_chain_step *c;
+
+	if (r->nchain == v->cap_chain) {
+		size_t n = v->cap_chain ? v->cap_chain * 2 : 16;
+		struct pm_chain_step *p = realloc(r->chain, n * sizeof(*p));
+
+		if (!p) {
+			v->oom = 1;
+			return -1;
+		}
+		r->chain = p;
+		v->cap_chain = n;
+	}
+	c = &r->chain[r->nchain];
+	memset(c, 0, sizeof(*c));
+	c->parent = parent;
+	c->pid = pid;
+	c->from_ns = a;
+	c->to_ns = b;
+	c->cause = cause;
+	c->seg = s;
+	c->waker = s ? s->waker : -1;
+	c->waker_ctx = s ? s->waker_ctx : 0;
+	return (int)r->nchain++;
+}
+
+/*
+ * The thread that ran longest on @cpu in [a, b), other than @self, and the
+ * priority it ran at (-1 if none ran).
+ */
+static uint32_t cpu_holder(const struct va *v, uint32_t cpu, uint32_t self,
+			   int64_t a, int64_t b, int *prio)
+{
+	uint32_t best = 0;
+	int64_t best_ns = 0;
+	size_t i, j;
+
+	*prio = -1;
+	for (i = 0; i < v->st->nthreads; i++) {
+		const struct pm_thread *t = &v->st->threads[i];
+		int64_t sum = 0, most = 0;
+		int p = -1;
+
+		if (t->pid == self)
+			continue;
+		for (j = 0; j < t->nsegs; j++) {
+			int64_t o;
+
+			if (t->segs[j].state != PM_T_RUNNING || t->segs[j].cpu != cpu)
+				continue;
+			o = pm_seg_overlap(v->pm, &t->segs[j], a, b);
+			sum += o;
+			if (o > most) {
+				most = o;
+				p = t->segs[j].prio;
+			}
+		}
+		if (sum > best_ns) {
+			best_ns = sum;
+			best = t->pid;
+			*prio = p;
+		}
+	}
+	return best;
+}
+
+/* A sleep that only a timer ends: the thread asked for it. */
+static const char *sleep_site(const struct va *v, const struct pm_seg *s)
+{
+	static const char *const sleeps[] = {
+		"nanosleep", "hrtimer", "schedule_timeout", "msleep", "usleep",
+		"do_sys_poll", "do_select", "ep_poll", "futex_wait",
+	};
+	uint32_t i;
+	size_t k;
+
+	for (i = 0; i < s->nsite; i++) {
+		const char *n = pm_sym_name(v->pm, s->site[i], NULL);
+
+		for (k = 0; n && k < sizeof(sleeps) / sizeof(sleeps[0]); k++)
+			if (strstr(n, sleeps[k]))
+				return n;
+	}
+	return NULL;
+}
+
+static const char *site0(const struct va *v, const struct pm_seg *s)
+{
+	const char *n = s->nsite ? pm_sym_name(v->pm, s->site[0], NULL) : NULL;
+
+	return n ? n : "";
+}
+
+static const char *lock_kind(uint32_t flags)
+{
+	if (flags & TIPME_LOCK_MUTEX)
+		return "mutex";
+	if (flags & TIPME_LOCK_RT)
+		return "rt_mutex";
+	if (flags & TIPME_LOCK_PERCPU)
+		return "percpu-rwsem";
+	if (flags & (TIPME_LOCK_READ | TIPME_LOCK_WRITE))
+		return "rwsem";
+	if (flags & TIPME_LOCK_SPIN)
+		return "spinlock";
+	return "lock";
+}
+
+/* The lock wait of @pid covering [a, b), if one was recorded. */
+static const struct pm_lockwait *lock_wait(const struct va *v, uint32_t pid,
+					   int64_t a, int64_t b)
+{
+	size_t i;
+
+	for (i = 0; i < v->res->nlocks; i++) {
+		const struct pm_lockwait *l = &v->res->locks[i];
+
+		if (l->pid == pid && mono(v, l->start) < b && mono(v, l->end) > a)
+			return l;
+	}
+	return NULL;
+}
+
+/* The block request whose completion woke @w (same CPU, just before). */
+static const struct pm_blkreq *blk_for_wake(const struct va *v,
+					    const struct pm_wake *w)
+{
+	const struct pm_blkreq *best = NULL;
+	size_t i;
+
+	for (i = 0; w && i < v->res->nblk; i++) {
+		const struct pm_blkreq *q = &v->res->blk[i];
+
+		if (q->complete && q->complete_cpu == w->cpu && q->complete <= w->ts &&
+		    mono(v, w->ts) - mono(v, q->complete) <= BLK_WAKE_NS &&
+		    (!best || q->complete > best->complete))
+			best = q;
+	}
+	return best;
+}
+
+static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns)
+{
+	char res[PM_RES_LEN];
+	struct pm_cause_item *it;
+
+	snprintf(res, sizeof(res), "block device %u:%u", q->dev >> 20,
+		 q->dev & 0xfffff);
+	it = charge(v, PM_C_BLOCK_IO, q->issuer, res, ns);
+	if (it) {
+		it->nreq++;
+		if (q->issue)
+			it->req_ns += mono(v, q->complete) - mono(v, q->issue);
+	}
+}
+
+/* Charge the part of [a, b) that @pid spent reclaiming; returns it. */
+static int64_t charge_reclaim(struct va *v, uint32_t pid, int64_t a, int64_t b)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < v->res->nreclaims; i++) {
+		const struct pm_reclaim *m = &v->res->reclaims[i];
+		int64_t lo = mono(v, m->start), hi = mono(v, m->end);
+		struct pm_cause_item *it;
+
+		if (m->pid != pid)
+			continue;
+		lo = lo > a ? lo : a;
+		hi = hi < b ? hi : b;
+		if (hi <= lo)
+			continue;
+		it = charge(v, PM_C_MEMORY, pid,
+			    m->kind == TIPME_RECLAIM_DIRECT ? "direct reclaim" :
+			    "memory cgroup reclaim", hi - lo);
+		if (it) {
+			it->nreq++;
+			it->pages += m->nr_reclaimed;
+		}
+		sum += hi - lo;
+	}
+	return sum;
+}
+
+static int on_stack(const struct va *v, uint32_t pid)
+{
+	int i;
+
+	for (i = 0; i <= v->depth; i++)
+		if (v->stack[i] == pid)
+			return 1;
+	return 0;
+}
+
+static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
+		 int parent, const struct held *held);
+
+/* A blocked stretch [a, b) of @t, inside the interval. */
+static void blocked(struct va *v, const struct pm_thread *t,
+		    const struct pm_seg *s, int64_t a, int64_t b, int parent)
+{
+	const struct pm_wake *w = NULL;
+	const struct pm_lockwait *l;
+	const struct pm_blkreq *q;
+	struct held h = { "", t->pid };
+	const char *sl;
+	int64_t rest;
+	int step;
+
+	if (s->block_state == TIPME_TS_STOPPED || s->block_state == TIPME_TS_TRACED) {
+		struct pm_cause_item *it = charge(v, PM_C_STOPPED, t->pid,
+			s->block_state == TIPME_TS_TRACED ? "traced" : "stopped", b - a);
+
+		if (it && s->waker > 0)
+			it->other = (uint32_t)s->waker;
+		add_step(v, parent, t->pid, a, b, PM_C_STOPPED, s);
+		return;
+	}
+	rest = b - a - charge_reclaim(v, t->pid, a, b);
+	if (rest <= 0)
+		return;
+	l = lock_wait(v, t->pid, a, b);
+	if (l) {
+		uint32_t holder = l->owner ? l->owner :
+			(s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK ?
+			 (uint32_t)s->waker : 0);
+
+		snprintf(h.resource, sizeof(h.resource), "%s 0x%" PRIx64,
+			 lock_kind(l->flags), l->lock);
+		step = add_step(v, parent, t->pid, a, b, PM_C_LOCK, s);
+		if (holder && holder != t->pid && v->depth < MAX_DEPTH &&
+		    !on_stack(v, holder) && step >= 0) {
+			v->r->chain[step].followed = 1;
+			v->r->chain[step].waker = holder;
+			walk(v, holder, a, b, step, &h);
+		} else {
+			charge(v, PM_C_LOCK, holder, h.resource, rest);
+		}
+		return;
+	}
+	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK &&
+	    (uint32_t)s->waker != t->pid) {
+		int futex = strstr(site0(v, s), "futex") != NULL;
+
+		if (futex)
+			snprintf(h.resource, sizeof(h.resource), "futex");
+		step = add_step(v, parent, t->pid, a, b,
+				futex ? PM_C_LOCK : PM_C_UNKNOWN, s);
+		if (v->depth < MAX_DEPTH && !on_stack(v, (uint32_t)s->waker) &&
+		    step >= 0) {
+			v->r->chain[step].followed = 1;
+			walk(v, (uint32_t)s->waker, a, b, step, futex ? &h : NULL);
+		} else {
+			charge(v, futex ? PM_C_LOCK : PM_C_UNKNOWN,
+			       (uint32_t)s->waker, futex ? "futex" : "", rest);
+		}
+		return;
+	}
+	/* woken by an interrupt (or by nothing in the interval) */
+	if (s->waker >= 0)
+		w = pm_res_wake_at(v->res, t->pid, s->end);
+	q = blk_for_wake(v, w);
+	if (q) {
+		charge_blk(v, q, rest);
+		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
+		return;
+	}
+	sl = sleep_site(v, s);
+	if (sl && s->block_state == TIPME_TS_SLEEPING) {
+		charge(v, PM_C_TIMER, t->pid, sl, rest);
+		add_step(v, parent, t->pid, a, b, PM_C_TIMER, s);
+		return;
+	}
+	charge(v, PM_C_UNKNOWN, 0, "", rest);
+	add_step(v, parent, t->pid, a, b, PM_C_UNKNOWN, s);
+}
+
+/* Charge [t0, t1) of @pid's time; @held: it held a lock for a waiter. */
+static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
+		 int parent, const struct held *held)
+{
+	const struct pm_thread *t = pm_state_thread(v->st, pid);
+	int64_t pos = t0;
+	size_t j;
+
+	v->stack[++v->depth] = pid;
+	for (j = 0; t && j < t->nsegs && !v->oom; j++) {
+		const struct pm_seg *s = &t->segs[j];
+		int64_t a = mono(v, s->start), b = mono(v, s->end);
+		struct pm_cause_item *it;
+		char res[PM_RES_LEN];
+		uint32_t culprit;
+		int prio;
+
+		a = a > t0 ? a : t0;
+		b = b < t1 ? b : t1;
+		if (b <= a)
+			continue;
+		if (a > pos)
+			charge(v, PM_C_UNKNOWN, 0, "", a - pos);
+		pos = b > pos ? b : pos;
+		switch (s->state) {
+		case PM_T_RUNNING:
+			b -= charge_reclaim(v, pid, a, b);
+			if (held)
+				charge(v, PM_C_LOCK, pid, held->resource, b - a);
+			else
+				charge(v, PM_C_RUNNING, pid, "", b - a);
+			break;
+		case PM_T_RUNNABLE:
+			snprintf(res, sizeof(res), "cpu %u", s->cpu);
+			culprit = cpu_holder(v, s->cpu, pid, a, b, &prio);
+			it = charge(v, PM_C_CPU, culprit, res, b - a);
+			if (it && prio >= 0)
+				it->prio = prio;
+			if (b - a >= 1000000)
+				add_step(v, parent, pid, a, b, PM_C_CPU, s);
+			break;
+		case PM_T_BLOCKED:
+			if (s->block_state == TIPME_TS_DEAD ||
+			    s->block_state == TIPME_TS_ZOMBIE)
+				charge(v, PM_C_UNKNOWN, 0, "exited", b - a);
+			else
+				blocked(v, t, s, a, b, parent);
+			break;
+		default:
+			charge(v, PM_C_UNKNOWN, 0, "", b - a);
+		}
+	}
+	if (t1 > pos)
+		charge(v, PM_C_UNKNOWN, 0, "", t1 - pos);
+	v->depth--;
+}
+
+static int item_cmp(const void *a, const void *b)
+{
+	const struct pm_cause_item *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return x->cause - y->cause;
+}
+
+/**
+ * pm_report_analyse() - charge a thread's interval to causes
+ * @r: result; release with pm_report_free()
+ * @pm: the dump
+ * @st: its state
+ * @res: its resource waits
+ * @pid: the thread
+ * @from_ns: start of the interval, CLOCK_MONOTONIC ns
+ * @to_ns: its end
+ * @e: error message
+ *
+ * Every nanosecond of [@from_ns, @to_ns) is charged to exactly one item,
+ * so the items add up to the interval; what the dump cannot explain is a
+ * PM_C_UNKNOWN item.  @r->chosen_by is left to the caller.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
+		      const struct pm_state *st, const struct pm_res *res,
+		      uint32_t pid, int64_t from_ns, int64_t to_ns,
+		      struct tm_err *e)
+{
+	struct va v = { .r = r, .pm = pm, .st = st, .res = res, .depth = -1 };
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->pid = pid;
+	r->from_ns = from_ns;
+	r->to_ns = to_ns;
+	r->lost = st->lost;
+	if (to_ns > from_ns)
+		walk(&v, pid, from_ns, to_ns, -1, NULL);
+	if (v.oom) {
+		pm_report_free(r);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	if (r->nitems)
+		qsort(r->items, r->nitems, sizeof(*r->items), item_cmp);
+	for (i = 0; i < r->nitems; i++)
+		if (r->items[i].cause == PM_C_UNKNOWN)
+			r->unknown_ns += r->items[i].ns;
+	return 0;
+}
+
+/*
+ * Woken by a child of its process (a shell reading a command's output,
+ * make waiting for a compiler): waiting for work it handed out, not a
+ * stall of its own; the child's own stalls are candidates.
+ */
+static int waits_for_child(const struct pm_dump *pm, uint32_t pid,
+			   const struct pm_seg *s)
+{
+	const struct pm_exec *me, *w;
+
+	if (s->waker <= 0 || s->waker_ctx != TIPME_CTX_TASK)
+		return 0;
+	me = pm_exec_find(pm, pid, s->start);
+	w = pm_exec_find(pm, (uint32_t)s->waker, s->end);
+	return me && w && w->x.ppid == me->x.tgid && w->x.tgid != me->x.tgid;
+}
+
+/* Time an idle thread spends waiting for work: not a stall. */
+static int idle_wait(const struct pm_dump *pm, const struct pm_seg *s)
+{
+	static const char *const idle[] = {
+		"do_wait", "poll", "select", "ep_poll", "worker_thread",
+		"smpboot_thread", "kthreadd", "rcu_gp", "kswapd", "do_sigtimedwait",
+	};
+	uint32_t i;
+	size_t k;
+
+	for (i = 0; i < s->nsite; i++) {
+		const char *n = pm_sym_name(pm, s->site[i], NULL);
+
+		for (k = 0; n && k < sizeof(idle) / sizeof(idle[0]); k++)
+			if (strstr(n, idle[k]))
+				return 1;
+	}
+	return 0;
+}
+
+/**
+ * pm_report_longest_stall() - the longest stall of any thread in an interval
+ * @pm: the dump
+ * @st: its state
+ * @from_ns: where to look, CLOCK_MONOTONIC ns
+ * @to_ns: up to
+ * @pid: the stalled thread
+ * @a: start of its stall
+ * @b: end
+ *
+ * A stall is a stretch a thread spent waiting for something other than
+ * work: runnable, in uninterruptible sleep, or asleep until another task
+ * woke it, but not an idle wait (poll, select, epoll, waiting for a child,
+ * reading what a child writes, a kernel worker's queue); kernel threads are
+ * not candidates (a task's chain reaches them when they matter).  Used when no input and no pid says which
+ * moment matters; the weakest of the three choices, and said so.
+ *
+ * Return: 1 if one was found, else 0.
+ */
+int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
+			    int64_t from_ns, int64_t to_ns, uint32_t *pid,
+			    int64_t *a, int64_t *b)
+{
+	int64_t best = 0;
+	size_t i, j;
+
+	for (i = 0; i < st->nthreads; i++) {
+		const struct pm_thread *t = &st->threads[i];
+		const struct pm_exec *x = t->nsegs ?
+			pm_exec_find(pm, t->pid, t->segs[t->nsegs - 1].start) : NULL;
+
+		/* a kernel thread's waits are its work queue's; its stalls show in a task's chain */
+		if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
+			continue;
+		for (j = 0; j < t->nsegs; j++) {
+			const struct pm_seg *s = &t->segs[j];
+			int64_t s0 = pm_clock_mono(&pm->clock, s->start);
+			int64_t s1 = pm_clock_mono(&pm->clock, s->end);
+			int stall;
+
+			s0 = s0 > from_ns ? s0 : from_ns;
+			s1 = s1 < to_ns ? s1 : to_ns;
+			if (s1 - s0 <= best)
+				continue;
+			stall = s->state == PM_T_RUNNABLE ||
+				(s->state == PM_T_BLOCKED && !idle_wait(pm, s) &&
+				 !waits_for_child(pm, t->pid, s) &&
+				 (s->block_state == TIPME_TS_DISK ||
+				  (s->block_state == TIPME_TS_SLEEPING && s->waker > 0 &&
+				   s->waker_ctx == TIPME_CTX_TASK)));
+			if (!stall)
+				continue;
+			best = s1 - s0;
+			*pid = t->pid;
+			*a = s0;
+			*b = s1;
+		}
+	}
+	return best > 0;
+}
+
+/**
+ * pm_report_free() - release what pm_report_analyse() allocated
+ * @r: the report
+ */
+void pm_report_free(struct pm_report *r)
+{
+	free(r->items);
+	free(r->chain);
+	memset(r, 0, sizeof(*r));
+}

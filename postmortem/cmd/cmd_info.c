@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme info: what a dump holds, what it lost, and the window all CPUs
+ * cover.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "../report/info.h"
+#include "commands.h"
+#include "run.h"
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: tipme %s [--json] DUMP\n"
+		"Summarise a dump file: header, records and losses per CPU, the time\n"
+		"window all CPUs cover, record types, system and module parameters.\n"
+		"Times are CLOCK_MONOTONIC seconds.  DUMP is a dump file or an incident\n"
+		"directory (its kernel.dump is read).\n"
+		"\n"
+		"  -j, --json   print one JSON object instead of text\n"
+		"  -h, --help   show this help\n"
+		"\n"
+		"EXAMPLES\n"
+		"  tipme %s /var/lib/tipme/incidents/20240501T123456Z-7\n"
+		"  tipme %s --json dump.tipme | python3 -m json.tool\n",
+		prog, prog, prog);
+}
+
+int pm_info_print(FILE *f, struct pm_dump *pm, int json, struct tm_err *e)
+{
+	struct pm_info in;
+	int err;
+
+	err = pm_info_collect(&in, pm, e);
+	if (!err) {
+		if (json)
+			pm_info_json(f, &in);
+		else
+			pm_info_text(f, &in);
+	}
+	pm_info_free(&in);
+	return err;
+}
+
+int pm_cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *prog = argv[0];
+	struct pm_dump pm;
+	struct tm_err e = { "" };
+	int json = 0, c, err;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			usage(stdout, prog);
+			return 0;
+		default:
+			usage(stderr, prog);
+			return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "tipme %s: %s\n", prog,
+			argc == optind ? "no dump file given" : "only one dump file, please");
+		usage(stderr, prog);
+		return 2;
+	}
+	if (pm_cmd_open(prog, argv[optind], &pm))
+		return 1;
+	err = pm_info_print(stdout, &pm, json, &e);
+	pm_close(&pm);
+	if (err) {
+		fflush(stdout);
+		fprintf(stderr, "tipme %s: %s\n", prog, e.msg);
+		return 1;
+	}
+	return pm_cmd_finish(prog);
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tipme latency: every press of an incident (analysis/latency.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xdump.h"
+#include "../report/latency.h"
+#include "commands.h"
+#include "run.h"
+
+static const char usage_text[] =
+	"usage: tipme latency [--min-ms MS] [--json] INCIDENT\n"
+	"  How long each key and button press of an incident took to handle:\n"
+	"  from the X server's device event until the client that received it\n"
+	"  waited for input again (its thread blocked in poll/select/epoll with\n"
+	"  no reply on the way), and how that time split into running, waiting\n"
+	"  for a CPU and blocked (the longest block named).  Needs both dumps of\n"
+	"  the incident: xhook.dump (tipme-xhook) and kernel.dump.  Times are\n"
+	"  CLOCK_MONOTONIC seconds.\n"
+	"  -m, --min-ms MS   only presses that took at least MS ms\n"
+	"  -j, --json        one JSON object\n"
+	"EXAMPLES\n"
+	"  tipme latency /var/lib/tipme/incidents/20240501T123456Z-7\n"
+	"  tipme latency --min-ms 100 --json INCIDENT\n";
+
+int pm_cmd_latency(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "min-ms", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pm_latency lat = { 0 };
+	struct pm_state st = { 0 };
+	struct pm_dump pm;
+	struct xdump x;
+	struct tm_err e;
+	uint8_t *xbuf = NULL;
+	double min_ms = 0;
+	int opt, json = 0, ret = 1;
+	char *end;
+	struct jw w;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "m:jh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			min_ms = strtod(optarg, &end);
+			if (*end || end == optarg || min_ms < 0) {
+				fprintf(stderr, "tipme latency: --min-ms wants a number of ms >= 0, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			fputs(usage_text, stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		fputs(usage_text, stderr);
+		return 2;
+	}
+	if (xdump_load(argv[optind], &x, &xbuf, &e)) {
+		fprintf(stderr, "tipme latency: %s\n", e.msg);
+		return 1;
+	}
+	if (pm_cmd_open("latency", argv[optind], &pm))
+		goto out_x;
+	if (pm_state_build(&st, &pm, &e)) {
+		fprintf(stderr, "tipme latency: %s\n", e.msg);
+		goto out;
+	}
+	if (pm_latency_analyse(&pm, &st, &x, &lat)) {
+		fprintf(stderr, "tipme latency: out of memory\n");
+		goto out;
+	}
+	if (json) {
+		jw_init(&w, stdout, JW_PRETTY);
+		pm_latency_json(&w, &pm, &lat, (int64_t)(min_ms * 1e6));
+		jw_finish(&w);
+	} else {
+		pm_latency_print(stdout, &pm, &lat, argv[optind], (int64_t)(min_ms * 1e6));
+	}
+	ret = pm_cmd_finish("latency");
+out:
+	pm_latency_free(&lat);
+	pm_state_free(&st);
+	pm_close(&pm);
+out_x:
+	free(xbuf);
+	return ret;
+}

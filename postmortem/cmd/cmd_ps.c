@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tipme ps: the exec table of a dump. */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "../report/exec.h"
+#include "commands.h"
+#include "run.h"
+
+static void ps_usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: tipme %s [--json] DUMP\n"
+		"List the exec table of a dump: every process and thread seen while\n"
+		"recording (and those that existed when tipme.ko loaded), with the\n"
+		"executable, argv, and start and exit times (CLOCK_MONOTONIC s), like\n"
+		"ps but including processes that already exited.  DUMP is a dump file\n"
+		"or an incident directory (its kernel.dump).\n"
+		"\n"
+		"  -t, --threads  also list threads (pid != tgid)\n"
+		"  -j, --json     one JSON object with every entry\n"
+		"  -h, --help     show this help\n"
+		"\n"
+		"EXAMPLES\n"
+		"  tipme %s dump.tipme | grep firefox\n"
+		"  tipme %s --json dump.tipme | jq '.exec_table.entries[] | select(.pid == 207)'\n",
+		prog, prog, prog);
+}
+
+int pm_cmd_ps(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "threads", no_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *prog = argv[0];
+	int json = 0, threads = 0, c;
+	const struct pm_instr *in;
+	struct pm_dump pm;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "tjh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			threads = 1;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			ps_usage(stdout, prog);
+			return 0;
+		default:
+			ps_usage(stderr, prog);
+			return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		ps_usage(stderr, prog);
+		return 2;
+	}
+	if (pm_cmd_open(prog, argv[optind], &pm))
+		return 1;
+	in = pm.instr;
+	if (json) {
+		struct jw w;
+
+		jw_init(&w, stdout, 0);
+		jw_obj_begin(&w);
+		pm_exec_table_json(&w, &pm, 1);
+		jw_obj_end(&w);
+		fputc('\n', stdout);
+	} else if (!in || !in->have_exectab) {
+		fprintf(stderr, "tipme %s: %s has no exec table\n", prog, argv[optind]);
+		pm_close(&pm);
+		return 1;
+	} else {
+		pm_exec_list_print(stdout, &pm, threads);
+	}
+	pm_close(&pm);
+	return pm_cmd_finish(prog);
+}

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme records: every record of a dump, time-ordered across CPUs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "run.h"
+#include "../dump/decode.h"
+#include "../records/records.h"
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: tipme %s [OPTIONS] DUMP\n"
+		"Print the records of a dump file, one per line, in time order across\n"
+		"CPUs.  Times are CLOCK_MONOTONIC seconds.  Lost sub-buffers are shown\n"
+		"as LOST lines for every selected CPU, whatever --pid and --type say.\n"
+		"DUMP is a dump file or an incident directory (its kernel.dump).\n"
+		"\n"
+		"  -c, --cpu N       only CPU N (repeat for more)\n"
+		"  -p, --pid P       only records involving thread P: switched out or\n"
+		"                    in, woken or waking (repeat for more)\n"
+		"  -t, --type NAME   only records of this type, e.g. sched_switch (repeat\n"
+		"                    or separate with commas)\n"
+		"  -j, --json        one JSON object per line (JSON Lines)\n"
+		"  -h, --help        show this help\n"
+		"\n"
+		"EXAMPLES\n"
+		"  tipme %s dump.tipme | less\n"
+		"  tipme %s --pid 207 --type sched_switch,sched_waking dump.tipme\n"
+		"  tipme %s --json --cpu 1 dump.tipme | jq -c 'select(.type == \"lost\")'\n",
+		prog, prog, prog, prog);
+}
+
+static int in_list(const uint32_t *list, unsigned int n, uint32_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (list[i] == v)
+			return 1;
+	return 0;
+}
+
+static int match_pid(const struct pm_filter *flt, const struct pm_event *ev)
+{
+	uint32_t pids[PM_REC_MAX_PIDS];
+	unsigned int i, n;
+
+	if (!flt->nr_pids)
+		return 1;
+	n = pm_rec_pids(ev, pids);
+	for (i = 0; i < n; i++)
+		if (in_list(flt->pids, flt->nr_pids, pids[i]))
+			return 1;
+	return 0;
+}
+
+static int wanted(const struct pm_filter *flt, const struct pm_event *ev)
+{
+	if (!flt || ev->kind == PM_EV_LOST)
+		return 1;	/* CPUs are filtered before the merge */
+	if (flt->nr_types && !in_list(flt->types, flt->nr_types, ev->type))
+		return 0;
+	return match_pid(flt, ev);
+}
+
+int pm_records_print(FILE *f, struct pm_dump *pm, const struct pm_filter *flt,
+		     int json, struct tm_err *e)
+{
+	unsigned char *mask = NULL;
+	struct pm_merge m;
+	struct pm_event ev;
+	struct jw w;
+	uint32_t i;
+	int ret;
+
+	if (flt && flt->nr_cpus) {
+		mask = calloc(pm->nr_cpus + 1, 1);
+		if (!mask)
+			return tm_err_set(e, ENOMEM, "out of memory");
+		for (i = 0; i < pm->nr_cpus; i++)
+			mask[i] = (unsigned char)in_list(flt->cpus, flt->nr_cpus,
+							 pm->cpus[i].cpu);
+	}
+	ret = pm_merge_init(&m, pm, mask, e);
+	free(mask);
+	if (ret)
+		return ret;
+	jw_init(&w, f, 0);
+	while ((ret = pm_merge_next(&m, &ev, e)) > 0) {
+		if (!wanted(flt, &ev))
+			continue;
+		if (json)
+			pm_json_event(&w, pm, &ev);
+		else
+			pm_print_event(f, pm, &ev);
+	}
+	pm_merge_free(&m);
+	return ret < 0 ? ret : 0;
+}
+
+/* Parse "N" into *v; 0 on success. */
+static int parse_u32(const char *s, uint32_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || *end || x > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int add(uint32_t *list, unsigned int *n, uint32_t v)
+{
+	if (*n >= PM_FILTER_MAX)
+		return -1;
+	list[(*n)++] = v;
+	return 0;
+}
+
+int pm_cmd_records(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "type", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *prog = argv[0];
+	char *type_args[PM_FILTER_MAX];
+	unsigned int nr_type_args = 0, i;
+	struct pm_filter flt;
+	struct pm_dump pm;
+	struct tm_err e = { "" };
+	int json = 0, c, err, status = 0;
+	uint32_t v;
+
+	memset(&flt, 0, sizeof(flt));
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "c:p:t:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+		case 'p':
+			if (parse_u32(optarg, &v)) {
+				fprintf(stderr, "tipme %s: invalid %s '%s'\n", prog,
+					c == 'c' ? "CPU" : "pid", optarg);
+				return 2;
+			}
+			if (c == 'c' ? add(flt.cpus, &flt.nr_cpus, v) :
+				       add(flt.pids, &flt.nr_pids, v)) {
+				fprintf(stderr, "tipme %s: too many --%s options (at most %d)\n",
+					prog, c == 'c' ? "cpu" : "pid", PM_FILTER_MAX);
+				return 2;
+			}
+			break;
+		case 't':
+			if (nr_type_args >= PM_FILTER_MAX) {
+				fprintf(stderr, "tipme %s: too many --type options\n", prog);
+				return 2;
+			}
+			type_args[nr_type_args++] = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			usage(stdout, prog);
+			return 0;
+		default:
+			usage(stderr, prog);
+			return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "tipme %s: %s\n", prog,
+			argc == optind ? "no dump file given" : "only one dump file, please");
+		usage(stderr, prog);
+		return 2;
+	}
+	if (pm_cmd_open(prog, argv[optind], &pm))
+		return 1;
+	/* type names are the dump's own */
+	for (i = 0; i < nr_type_args && !status; i++) {
+		char *save = NULL, *tok, *copy = strdup(type_args[i]);
+
+		if (!copy) {
+			fprintf(stderr, "tipme %s: out of memory\n", prog);
+			status = 1;
+			break;
+		}
+		for (tok = strtok_r(copy, ",", &save); tok && !status;
+		     tok = strtok_r(NULL, ",", &save)) {
+			int t = pm_type_by_name(&pm, tok);
+
+			if (t < 0) {
+				fprintf(stderr, "tipme %s: no record type '%s' in this dump (it has:",
+					prog, tok);
+				for (t = 1; t < PM_NR_TYPES; t++)
+					if (pm.rt[t].present)
+						fprintf(stderr, " %s", pm.rt[t].name);
+				fputs(")\n", stderr);
+				status = 2;
+			} else if (add(flt.types, &flt.nr_types, (uint32_t)t)) {
+				fprintf(stderr, "tipme %s: too many types\n", prog);
+				status = 2;
+			}
+		}
+		free(copy);
+	}
+	if (!status) {
+		err = pm_records_print(stdout, &pm, &flt, json, &e);
+		if (err) {
+			fflush(stdout);
+			fprintf(stderr, "tipme %s: %s: %s\n", prog, argv[optind], e.msg);
+			status = 1;
+		} else {
+			status = pm_cmd_finish(prog);
+		}
+	}
+	pm_close(&pm);
+	return status;
+}

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme report: choose the interval that matters (--pid, the slowest
+ * press of the incident, or the longest stall), run the verdict on it
+ * (analysis/verdict.c) and print it (report/verdict.c).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../analysis/latency.h"
+#include "../analysis/verdict.h"
+#include "../dump/clock.h"
+#include "../report/verdict.h"
+#include "commands.h"
+#include "run.h"
+#include "xdump.h"
+
+static const char usage_text[] =
+	"usage: tipme report [--pid PID [--from S --to S | --window MS]] [--json]\n"
+	"                    INCIDENT|DUMP\n"
+	"  One verdict for a slow moment: which thread waited, for what (the CPU,\n"
+	"  block I/O, a lock, memory, a timer, a stopped task) and who to blame,\n"
+	"  with every millisecond of the interval charged to one cause.\n"
+	"  The interval: --pid's [--from, --to] (CLOCK_MONOTONIC seconds), or the\n"
+	"  WINDOW ms (2000) before the trigger; without --pid, the slowest key or\n"
+	"  button press of the incident (it needs tipme-xhook's dump), else the\n"
+	"  longest stall of any thread in the window before the trigger.\n"
+	"EXAMPLES\n"
+	"  tipme report /var/lib/tipme/incidents/20240501T123456Z-7\n"
+	"  tipme report --pid 4242 --from 1203.5 --to 1204.3 kernel.dump\n"
+	"  tipme report --json INCIDENT | jq .verdict\n";
+
+/*
+ * The slowest press of the incident's X dump, if it has one.  Returns 1
+ * when it chose the interval, 0 to fall back, -1 on an error that must
+ * stop (a corrupt X dump).
+ */
+static int by_input(const char *path, const struct pm_dump *pm,
+		    const struct pm_state *st, uint32_t *pid, int64_t *t0,
+		    int64_t *t1)
+{
+	struct tm_err e = { "" };
+	struct pm_latency lat;
+	uint8_t *buf = NULL;
+	struct xdump x;
+	struct stat sb;
+	int ret;
+
+	/* no X dump (a plain kernel dump, or no tipme-xhook) is not an error */
+	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
+		return 0;
+	ret = xdump_load(path, &x, &buf, &e);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {		/* a broken one is */
+		fprintf(stderr, "tipme report: %s\n", e.msg);
+		return -1;
+	}
+	ret = pm_latency_analyse(pm, st, &x, &lat);
+	free(buf);
+	if (ret < 0) {
+		fprintf(stderr, "tipme report: out of memory\n");
+		return -1;
+	}
+	ret = lat.slowest && lat.slowest->pid;
+	if (ret) {
+		*pid = lat.slowest->pid;
+		*t0 = lat.slowest->press_ns;
+		*t1 = lat.slowest->end_ns;
+	}
+	pm_latency_free(&lat);
+	return ret;
+}
+
+/* Clip a window to the part of it where @pid existed (first seen .. exit). */
+static void life(const struct pm_dump *pm, const struct pm_state *st,
+		 uint32_t pid, int64_t *t0, int64_t *t1)
+{
+	const struct pm_thread *t = pm_state_thread(st, pid);
+	size_t j;
+
+	if (!t || !t->nsegs)
+		return;
+	if (t->segs[0].state != PM_T_UNKNOWN &&
+	    pm_clock_mono(&pm->clock, t->segs[0].start) > *t0)
+		*t0 = pm_clock_mono(&pm->clock, t->segs[0].start);
+	for (j = 0; j < t->nsegs; j++) {
+		const struct pm_seg *s = &t->segs[j];
+
+		if (s->state == PM_T_BLOCKED && (s->block_state == TIPME_TS_DEAD ||
+						 s->block_state == TIPME_TS_ZOMBIE)) {
+			int64_t x = pm_clock_mono(&pm->clock, s->start);
+
+			if (x < *t1 && x > *t0)
+				*t1 = x;
+			break;
+		}
+	}
+}
+
+int pm_cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double from = -1, to = -1, window_ms = 2000, v;
+	struct tm_err e = { "" };
+	struct pm_report r = { 0 };
+	struct pm_state st = { 0 };
+	struct pm_res res = { 0 };
+	struct pm_dump pm;
+	int opt, json = 0, ret = 1, by;
+	int64_t t0 = 0, t1 = 0, end;
+	long pid = -1;
+	uint32_t p = 0;
+	char *endp;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "p:f:t:w:jh", opts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(usage_text, stdout);
+			return 0;
+		}
+		if (opt == 'j') {
+			json = 1;
+			continue;
+		}
+		if (opt == '?' || !optarg)
+			goto usage;
+		v = strtod(optarg, &endp);
+		if (*endp || endp == optarg || v < 0) {
+			fprintf(stderr, "tipme report: invalid value '%s'\n", optarg);
+			goto usage;
+		}
+		if (opt == 'p')
+			pid = (long)v;
+		else if (opt == 'f')
+			from = v;
+		else if (opt == 't')
+			to = v;
+		else
+			window_ms = v;
+	}
+	if (optind + 1 != argc || (from >= 0) != (to >= 0) ||
+	    (from >= 0 && (pid <= 0 || to <= from)) || window_ms <= 0 || !pid)
+		goto usage;
+	if (pm_cmd_open("report", argv[optind], &pm))
+		return 1;
+	if (pm_state_build(&st, &pm, &e) || pm_res_build(&res, &pm, &e)) {
+		fprintf(stderr, "tipme report: %s: %s\n", argv[optind], e.msg);
+		goto out;
+	}
+	end = pm_clock_mono(&pm.clock, st.trigger_ts ? st.trigger_ts : st.last_ts);
+	if (pid > 0) {
+		by = PM_BY_PID;
+		p = (uint32_t)pid;
+		if (from >= 0) {
+			t0 = (int64_t)(from * 1e9);
+			t1 = (int64_t)(to * 1e9);
+		} else {
+			t1 = end;
+			t0 = end - (int64_t)(window_ms * 1e6);
+			life(&pm, &st, p, &t0, &t1);
+		}
+	} else {
+		by = PM_BY_INPUT;
+		ret = by_input(argv[optind], &pm, &st, &p, &t0, &t1);
+		if (ret < 0) {
+			ret = 1;
+			goto out;
+		}
+		ret = 1;
+		if (!p) {
+			by = PM_BY_STALL;
+			if (!pm_report_longest_stall(&pm, &st, end - (int64_t)(window_ms * 1e6),
+						     end, &p, &t0, &t1)) {
+				fprintf(stderr, "tipme report: %s: no stall in the %.0f ms before the %s; name a thread with --pid\n",
+					argv[optind], window_ms, st.trigger_ts ? "trigger" : "end of the dump");
+				goto out;
+			}
+		}
+	}
+	if (t0 < pm_clock_mono(&pm.clock, st.first_ts))
+		t0 = pm_clock_mono(&pm.clock, st.first_ts);
+	if (pm_report_analyse(&r, &pm, &st, &res, p, t0, t1, &e)) {
+		fprintf(stderr, "tipme report: %s\n", e.msg);
+		goto out;
+	}
+	r.chosen_by = by;
+	pm_verdict_print(stdout, &pm, &st, &r, argv[optind], json);
+	ret = pm_cmd_finish("report");
+out:
+	pm_report_free(&r);
+	pm_res_free(&res);
+	pm_state_free(&st);
+	pm_close(&pm);
+	return ret;
+usage:
+	fputs(usage_text, stderr);
+	return 2;
+}

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decode one CPU stream; merge all CPUs by time.
+ *
+ * A CPU stream is the concatenation of the TIPME_SEC_CPU_STREAM sections
+ * of that CPU in file order: (struct tipme_subbuf, len bytes of records)*.
+ * A sub-buffer never crosses a section boundary.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+
+void pm_dec_init(struct pm_dec *d, const struct pm_dump *pm,
+		 const struct pm_cpu *pc)
+{
+	memset(d, 0, sizeof(*d));
+	d->pm = pm;
+	d->pc = pc;
+	d->cpu = pc->cpu;
+	d->sec_i = 0;
+	d->sec = NULL;
+}
+
+static int dec_err(struct pm_dec *d, struct tm_err *e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Fail with context: "cpu 1, sub-buffer seq 7 (file offset 4096): <msg>". */
+static int dec_err(struct pm_dec *d, struct tm_err *e, const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (d->sb)
+		err = tm_err_set(e, EINVAL, "cpu %" PRIu32 ", sub-buffer seq %" PRIu64
+				 " (file offset %" PRIu64 "): %s",
+				 d->cpu, d->sb_seq, d->sb_file_off, msg);
+	else
+		err = tm_err_set(e, EINVAL, "cpu %" PRIu32 ": %s", d->cpu, msg);
+	/* stay at the end from now on */
+	d->done = 1;
+	d->in_sb = 0;
+	d->have_held = 0;
+	d->pending_lost = 0;
+	return err;
+}
+
+/* Move to the next stream section of this CPU; 0 if there is none. */
+static int next_section(struct pm_dec *d)
+{
+	const struct dump_sec *s;
+
+	if (d->sec_i >= d->pc->nr_secs)
+		return 0;
+	s = &d->pm->d.secs[d->pc->secs[d->sec_i++]];
+	d->sec = s->data;
+	d->sec_size = s->h.size;
+	d->sec_pos = 0;
+	d->sec_file_off = s->hdr_off + sizeof(struct tipme_section);
+	return 1;
+}
+
+/* Read the next sub-buffer header.  1: in a sub-buffer, 0: end, <0 error. */
+static int next_subbuf(struct pm_dec *d, struct tm_err *e)
+{
+	struct tipme_subbuf sb;
+	uint64_t left;
+
+	while (!d->sec || d->sec_pos == d->sec_size) {
+		if (!next_section(d))
+			return 0;
+	}
+	left = d->sec_size - d->sec_pos;
+	d->sb = NULL;
+	if (left < sizeof(sb))
+		return dec_err(d, e, "%" PRIu64 " bytes at file offset %" PRIu64
+			       " are too short for a sub-buffer header",
+			       left, d->sec_file_off + d->sec_pos);
+	memcpy(&sb, d->sec + d->sec_pos, sizeof(sb));
+	d->sb_seq = sb.seq;
+	d->sb_file_off = d->sec_file_off + d->sec_pos;
+	d->sb = d->sec + d->sec_pos + sizeof(sb);
+	left -= sizeof(sb);
+	if (sb.len % 4)
+		return dec_err(d, e, "length %" PRIu32 " is not a multiple of 4",
+			       sb.len);
+	if (sb.len > left)
+		return dec_err(d, e, "length %" PRIu32 " extends past the end of the section (%" PRIu64 " bytes left)",
+			       sb.len, left);
+	if (d->have_seq) {
+		if (sb.seq <= d->st.last_seq)
+			return dec_err(d, e, "sequence number does not increase (previous %" PRIu64 ")",
+				       d->st.last_seq);
+		if (sb.seq - d->st.last_seq > 1) {
+			if (!d->pending_lost)
+				d->pending_lost_first = d->st.last_seq + 1;
+			d->pending_lost += sb.seq - d->st.last_seq - 1;
+			d->st.missing_subbufs += sb.seq - d->st.last_seq - 1;
+			d->st.gaps++;
+		}
+	} else {
+		d->st.first_seq = sb.seq;
+		d->have_seq = 1;
+	}
+	d->st.last_seq = sb.seq;
+	d->st.subbufs++;
+	if (sb.flags & TIPME_SUBBUF_PARTIAL)
+		d->st.partial_subbufs++;
+	d->sb_len = sb.len;
+	d->sb_pos = 0;
+	d->sb_first = 1;
+	d->in_sb = 1;
+	d->sec_pos += sizeof(sb) + sb.len;
+	return 1;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void make_lost(struct pm_dec *d, struct pm_event *ev, uint64_t ts,
+		      int have_since, uint64_t since)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = PM_EV_LOST;
+	ev->cpu = d->cpu;
+	ev->ts = ts;
+	ev->seq = d->sb_seq;
+	ev->file_off = d->sb_file_off;
+	ev->lost_first = d->pending_lost_first;
+	ev->lost_count = d->pending_lost;
+	ev->lost_since = have_since ? since : 0;
+	d->pending_lost = 0;
+}
+
+/* Decode the record at the current position.  1: record, 0: padding. */
+static int decode_record(struct pm_dec *d, struct pm_event *ev,
+			 struct tm_err *e)
+{
+	const struct pm_rectype *rt;
+	uint32_t left = d->sb_len - d->sb_pos, hdr, size, plen;
+	const unsigned char *p = d->sb + d->sb_pos;
+	unsigned int type;
+	uint64_t ts;
+	uint16_t vlen;
+	int ext;
+
+	if (left < TIPME_HDR_SIZE)
+		return dec_err(d, e, "record at +%" PRIu32 ": header extends past the end",
+			       d->sb_pos);
+	hdr = get32(p);
+	type = tipme_hdr_type(hdr);
+	if (type == TIPME_REC_PAD) {
+		d->st.pad_bytes += left;
+		d->in_sb = 0;
+		return 0;
+	}
+	rt = &d->pm->rt[type];
+	if (!rt->present)
+		return dec_err(d, e, "record at +%" PRIu32 ": type %u is not in the record-type table",
+			       d->sb_pos, type);
+	ext = tipme_hdr_ext(hdr);
+	if (d->sb_first && !ext)
+		return dec_err(d, e, "first record (%s) has no extended timestamp",
+			       rt->name);
+	size = TIPME_HDR_SIZE + (ext ? TIPME_HDR_EXT_SIZE : 0);
+	if (size > left)
+		return dec_err(d, e, "record at +%" PRIu32 " (%s): extended timestamp extends past the end",
+			       d->sb_pos, rt->name);
+	if (ext) {
+		memcpy(&ts, p + TIPME_HDR_SIZE, sizeof(ts));
+		if (d->have_prev && ts < d->prev_ts)
+			return dec_err(d, e, "record at +%" PRIu32 " (%s): timestamp %" PRIu64
+				       " is before the previous one (%" PRIu64 ")",
+				       d->sb_pos, rt->name, ts, d->prev_ts);
+	} else {
+		ts = tipme_ts_extend(d->prev_ts, tipme_hdr_ts(hdr));
+	}
+	if (rt->flags & TIPME_RECTYPE_VARLEN) {
+		if (left - size < sizeof(vlen))
+			return dec_err(d, e, "record at +%" PRIu32 " (%s): length field extends past the end",
+				       d->sb_pos, rt->name);
+		memcpy(&vlen, p + size, sizeof(vlen));
+		if (vlen < sizeof(vlen) || vlen < rt->payload_size)
+			return dec_err(d, e, "record at +%" PRIu32 " (%s): payload length %u is below the minimum %u",
+				       d->sb_pos, rt->name, vlen,
+				       rt->payload_size > sizeof(vlen) ? rt->payload_size : (unsigned int)sizeof(vlen));
+		plen = vlen;
+	} else {
+		plen = rt->payload_size;
+	}
+	if (plen > left - size || ((size + plen + 3) & ~3U) > left)
+		return dec_err(d, e, "record at +%" PRIu32 " (%s): %" PRIu32
+			       " bytes extend past the end (%" PRIu32 " left)",
+			       d->sb_pos, rt->name, size + plen, left);
+
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = PM_EV_RECORD;
+	ev->cpu = d->cpu;
+	ev->ts = ts;
+	ev->type = (uint8_t)type;
+	ev->ext = (uint8_t)ext;
+	ev->rt = rt;
+	ev->payload = p + size;
+	ev->payload_len = plen;
+	ev->rec_size = (size + plen + 3) & ~3U;
+	ev->seq = d->sb_seq;
+	ev->file_off = d->sb_file_off + sizeof(struct tipme_subbuf) + d->sb_pos;
+	if (rt->our_size)	/* common prefix; the rest stays zero */
+		memcpy(&ev->u, ev->payload,
+		       plen < rt->our_size ? plen : rt->our_size);
+
+	d->st.records++;
+	d->st.count[type]++;
+	d->st.bytes[type] += ev->rec_size;
+	if (ext)
+		d->st.ext_records++;
+	if (!d->st.have_ts) {
+		d->st.first_ts = ts;
+		d->st.have_ts = 1;
+	}
+	d->st.last_ts = ts;
+	d->prev_ts = ts;
+	d->have_prev = 1;
+	d->sb_first = 0;
+	d->sb_pos += ev->rec_size;
+	return 1;
+}
+
+int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e)
+{
+	uint64_t before;
+	int ret, had;
+
+	if (d->have_held) {
+		*ev = d->held;
+		d->have_held = 0;
+		return 1;
+	}
+	for (;;) {
+		if (d->done) {
+			if (d->pending_lost) {
+				/* gap at the end of the stream */
+				make_lost(d, ev, d->prev_ts, d->have_prev,
+					  d->prev_ts);
+				return 1;
+			}
+			return 0;
+		}
+		if (!d->in_sb) {
+			ret = next_subbuf(d, e);
+			if (ret < 0)
+				return ret;
+			if (ret == 0)
+				d->done = 1;
+			continue;
+		}
+		if (d->sb_pos >= d->sb_len) {
+			d->in_sb = 0;
+			continue;
+		}
+		before = d->prev_ts;
+		had = d->have_prev;
+		ret = decode_record(d, ev, e);
+		if (ret < 0)
+			return ret;
+		if (ret == 0)
+			continue;
+		if (d->pending_lost) {
+			/* report the gap first, then this record */
+			d->held = *ev;
+			d->have_held = 1;
+			make_lost(d, ev, d->held.ts, had, before);
+		}
+		return 1;
+	}
+}
+
+int pm_dec_all(const struct pm_dump *pm, const struct pm_cpu *pc,
+	       struct pm_dec_stats *st, struct tm_err *e)
+{
+	struct pm_dec d;
+	struct pm_event ev;
+	int ret;
+
+	pm_dec_init(&d, pm, pc);
+	while ((ret = pm_dec_next(&d, &ev, e)) > 0)
+		;
+	*st = d.st;
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* k-way merge                                                        */
+/* ------------------------------------------------------------------ */
+
+static int ev_less(const struct pm_event *a, const struct pm_event *b)
+{
+	if (a->ts != b->ts)
+		return a->ts < b->ts;
+	return a->cpu < b->cpu;
+}
+
+static void sift_down(struct pm_merge *m, uint32_t i)
+{
+	uint32_t c, t;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= m->heap_n)
+			return;
+		if (c + 1 < m->heap_n &&
+		    ev_less(&m->cur[m->heap[c + 1]], &m->cur[m->heap[c]]))
+			c++;
+		if (!ev_less(&m->cur[m->heap[c]], &m->cur[m->heap[i]]))
+			return;
+		t = m->heap[c];
+		m->heap[c] = m->heap[i];
+		m->heap[i] = t;
+		i = c;
+	}
+}
+
+int pm_merge_init(struct pm_merge *m, const struct pm_dump *pm,
+		  const unsigned char *cpu_mask, struct tm_err *e)
+{
+	uint32_t i;
+
+	memset(m, 0, sizeof(*m));
+	if (!pm->nr_cpus)
+		return 0;
+	m->decs = calloc(pm->nr_cpus, sizeof(*m->decs));
+	m->cur = calloc(pm->nr_cpus, sizeof(*m->cur));
+	m->heap = calloc(pm->nr_cpus, sizeof(*m->heap));
+	if (!m->decs || !m->cur || !m->heap) {
+		pm_merge_free(m);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	for (i = 0; i < pm->nr_cpus; i++) {
+		if (cpu_mask && !cpu_mask[i])
+			continue;
+		pm_dec_init(&m->decs[m->n++], pm, &pm->cpus[i]);
+	}
+	return 0;
+}
+
+int pm_merge_next(struct pm_merge *m, struct pm_event *ev, struct tm_err *e)
+{
+	uint32_t i, top;
+	int ret;
+
+	if (!m->primed) {
+		m->primed = 1;
+		for (i = 0; i < m->n; i++) {
+			ret = pm_dec_next(&m->decs[i], &m->cur[i], &m->errmsg);
+			if (ret < 0) {
+				m->err = ret;
+				break;
+			}
+			if (ret > 0)
+				m->heap[m->heap_n++] = i;
+		}
+		for (i = m->heap_n / 2; i-- > 0;)
+			sift_down(m, i);
+	}
+	if (m->err) {
+		if (e)
+			*e = m->errmsg;
+		return m->err;
+	}
+	if (!m->heap_n)
+		return 0;
+	top = m->heap[0];
+	*ev = m->cur[top];
+	ret = pm_dec_next(&m->decs[top], &m->cur[top], &m->errmsg);
+	if (ret < 0) {
+		/* return this event; the error comes with the next call */
+		m->err = ret;
+		return 1;
+	}
+	if (ret == 0)
+		m->heap[0] = m->heap[--m->heap_n];
+	sift_down(m, 0);
+	return 1;
+}
+
+void pm_merge_free(struct pm_merge *m)
+{
+	free(m->decs);
+	free(m->cur);
+	free(m->heap);
+	memset(m, 0, sizeof(*m));
+}
+
+const unsigned char *pm_ev_fixed(const struct pm_event *ev, void *fixed,
+				 size_t size, size_t *rest)
+{
+	size_t n = ev->payload_len < size ? ev->payload_len : size;
+
+	memset(fixed, 0, size);
+	memcpy(fixed, ev->payload, n);
+	*rest = ev->payload_len > size ? ev->payload_len - size : 0;
+	return ev->payload + n;
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Decoding the records of one CPU stream, and merging all CPUs into one
+ * sequence ordered by timestamp.
+ *
+ * Events point into the loaded dump: nothing is copied except the small
+ * normalised payloads of the types this reader knows.
+ */
+#ifndef TIPME_PM_DECODE_H
+#define TIPME_PM_DECODE_H
+
+#include <stdint.h>
+
+#include "pm.h"
+
+enum pm_ev_kind {
+	PM_EV_RECORD = 1,	/* a record */
+	PM_EV_LOST = 2,		/* sub-buffers missing from the stream (seq gap) */
+};
+
+/**
+ * struct pm_event - one decoded record, or a loss marker
+ * @kind: enum pm_ev_kind
+ * @cpu: CPU whose stream it came from
+ * @ts: full timestamp (recorder ticks); for PM_EV_LOST the timestamp of
+ *      the first record after the gap (or of the last before it, at the
+ *      end of the stream)
+ * @type: record type (PM_EV_RECORD)
+ * @ext: the record carried an extended timestamp
+ * @rt: the dump's description of @type
+ * @rec_size: bytes the record occupies in the stream
+ * @payload: the payload as stored in the dump (any alignment)
+ * @payload_len: its length
+ * @u: fixed payload of a type this reader decodes (pm_rectype_size()),
+ *     normalised: fields the writer did not have are zero, fields it
+ *     added are not here; the array of a varlen type follows it in
+ *     @payload
+ * @seq: sequence number of the sub-buffer holding the record
+ * @file_off: file offset of the record
+ * @lost_first: PM_EV_LOST: first missing sub-buffer seq
+ * @lost_count: PM_EV_LOST: number of missing sub-buffers
+ * @lost_since: PM_EV_LOST: timestamp of the last record before the gap
+ *              (0 if none)
+ */
+struct pm_event {
+	int kind;
+	uint32_t cpu;
+	uint64_t ts;
+	uint8_t type;
+	uint8_t ext;
+	const struct pm_rectype *rt;
+	uint32_t rec_size;
+	const unsigned char *payload;
+	uint32_t payload_len;
+	union {
+		struct tipme_rec_switch sw;
+		struct tipme_rec_waking wk;
+		struct tipme_rec_trigger trig;
+		struct tipme_rec_input in;
+		struct tipme_rec_blocked bl;
+		struct tipme_rec_fork fk;
+		struct tipme_rec_exec ex;
+		struct tipme_rec_exit xt;
+		struct tipme_rec_comm cm;
+		struct tipme_rec_blk bk;
+		struct tipme_rec_lock_begin lb;
+		struct tipme_rec_lock_end le;
+		struct tipme_rec_reclaim_begin rb;
+		struct tipme_rec_reclaim_end re;
+		struct tipme_rec_kswapd kw;
+		struct tipme_rec_throttled th;
+		struct tipme_rec_sample sm;
+		struct tipme_rec_sample_end se;
+		struct tipme_rec_cost co;
+	} u;
+	uint64_t seq;
+	uint64_t file_off;
+	uint64_t lost_first;
+	uint64_t lost_count;
+	uint64_t lost_since;
+};
+
+/**
+ * struct pm_dec_stats - what a decoder has seen so far
+ * @records: records decoded
+ * @count: records per type
+ * @bytes: bytes per type (header, extended timestamp and payload)
+ * @ext_records: records with an extended timestamp
+ * @pad_bytes: padding at the ends of sub-buffers
+ * @subbufs: sub-buffers read
+ * @partial_subbufs: sub-buffers flagged TIPME_SUBBUF_PARTIAL
+ * @missing_subbufs: sub-buffers missing between those read (seq gaps)
+ * @gaps: number of seq gaps
+ * @first_seq: seq of the first sub-buffer
+ * @last_seq: seq of the last sub-buffer
+ * @have_ts: @first_ts and @last_ts are set
+ * @first_ts: first record's timestamp
+ * @last_ts: last record's timestamp
+ */
+struct pm_dec_stats {
+	uint64_t records;
+	uint64_t count[PM_NR_TYPES];
+	uint64_t bytes[PM_NR_TYPES];
+	uint64_t ext_records;
+	uint64_t pad_bytes;
+	uint64_t subbufs;
+	uint64_t partial_subbufs;
+	uint64_t missing_subbufs;
+	uint64_t gaps;
+	uint64_t first_seq;
+	uint64_t last_seq;
+	int have_ts;
+	uint64_t first_ts;
+	uint64_t last_ts;
+};
+
+/**
+ * struct pm_dec - decoder of one CPU's stream; fields are private except
+ * @cpu and @st
+ */
+struct pm_dec {
+	const struct pm_dump *pm;
+	const struct pm_cpu *pc;
+	uint32_t cpu;
+	uint32_t sec_i;
+	const unsigned char *sec;
+	uint64_t sec_size;
+	uint64_t sec_pos;
+	uint64_t sec_file_off;
+	const unsigned char *sb;
+	uint32_t sb_len;
+	uint32_t sb_pos;
+	uint64_t sb_seq;
+	uint64_t sb_file_off;
+	int in_sb;
+	int sb_first;
+	int have_seq;
+	uint64_t prev_ts;
+	int have_prev;
+	uint64_t pending_lost_first;
+	uint64_t pending_lost;
+	int have_held;
+	struct pm_event held;
+	int done;
+	struct pm_dec_stats st;
+};
+
+/**
+ * pm_dec_init() - start decoding one CPU
+ * @d: decoder
+ * @pm: the dump
+ * @pc: the CPU (an element of pm->cpus)
+ */
+void pm_dec_init(struct pm_dec *d, const struct pm_dump *pm,
+		 const struct pm_cpu *pc);
+
+/**
+ * pm_dec_next() - the next event of this CPU
+ * @d: decoder
+ * @ev: the event
+ * @e: error message ("cpu 1, sub-buffer seq 7 at offset 4096: ...")
+ *
+ * Return: 1 with an event in @ev, 0 at the end, negative errno on a
+ * malformed stream (the decoder then stays at its end).
+ */
+int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e);
+
+/**
+ * pm_dec_all() - decode a whole CPU stream, keeping only the statistics
+ * @pm: the dump
+ * @pc: the CPU
+ * @st: the statistics
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_dec_all(const struct pm_dump *pm, const struct pm_cpu *pc,
+	       struct pm_dec_stats *st, struct tm_err *e);
+
+/**
+ * struct pm_merge - k-way merge of all CPU decoders by (ts, cpu); private
+ */
+struct pm_merge {
+	struct pm_dec *decs;
+	struct pm_event *cur;
+	uint32_t *heap;
+	uint32_t n;
+	uint32_t heap_n;
+	int primed;
+	int err;
+	struct tm_err errmsg;
+};
+
+/**
+ * pm_merge_init() - prepare to merge the CPUs of @pm
+ * @m: merge state; release with pm_merge_free()
+ * @pm: the dump
+ * @cpu_mask: if not NULL, only CPUs whose index in pm->cpus has a nonzero
+ *            entry are merged
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_merge_init(struct pm_merge *m, const struct pm_dump *pm,
+		  const unsigned char *cpu_mask, struct tm_err *e);
+
+/**
+ * pm_merge_next() - the next event in time order
+ * @m: merge state
+ * @ev: the event
+ * @e: error message
+ *
+ * Events with equal timestamps come in CPU order; events of one CPU keep
+ * their stream order.
+ *
+ * Return: 1 with an event, 0 at the end, negative errno on error.
+ */
+int pm_merge_next(struct pm_merge *m, struct pm_event *ev, struct tm_err *e);
+
+/**
+ * pm_merge_free() - release a merge
+ * @m: merge state
+ */
+void pm_merge_free(struct pm_merge *m);
+
+/**
+ * pm_ev_fixed() - copy the fixed part of a record's payload
+ * @ev: the record
+ * @fixed: where to copy it: fields a shorter (older) payload lacks are zero
+ * @size: size of the fixed part
+ * @rest: set to the bytes that follow it (a variable part)
+ *
+ * Return: the first byte after the fixed part.
+ */
+const unsigned char *pm_ev_fixed(const struct pm_event *ev, void *fixed,
+				 size_t size, size_t *rest);
+
+#endif

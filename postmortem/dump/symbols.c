@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel symbol table a dump carries (read on first use): addresses
+ * to names, and the frames of a blocking site or stack worth showing.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables.h"
+
+static uint64_t param_u64(const struct pm_dump *pm, const char *key,
+			  uint64_t def)
+{
+	const char *t = pm->params.text, *end = t + pm->params.len;
+	size_t kl = strlen(key);
+	char buf[32];
+
+	while (t && t < end) {
+		const char *nl = memchr(t, '\n', end - t);
+		size_t len = nl ? (size_t)(nl - t) : (size_t)(end - t);
+
+		if (len > kl && !memcmp(t, key, kl) && t[kl] == '=' &&
+		    len - kl - 1 < sizeof(buf)) {
+			memcpy(buf, t + kl + 1, len - kl - 1);
+			buf[len - kl - 1] = '\0';
+			return strtoull(buf, NULL, 0);
+		}
+		t = nl ? nl + 1 : end;
+	}
+	return def;
+}
+
+static uint64_t sym_by_name(const struct pm_instr *in, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr_syms; i++)
+		if (!strcmp(in->strs + in->sym_name[i], name))
+			return in->sym_addr[i];
+	return 0;
+}
+
+static void load_symbols(const struct pm_dump *pm, struct pm_instr *in)
+{
+	const struct dump_sec *s = NULL;
+	uint64_t count, i;
+	size_t tab;
+	uint32_t k;
+
+	in->syms_loaded = 1;
+	in->text_hi = param_u64(pm, "text_addr_hi", 0xffffffffULL) << 32;
+	for (k = 0; k < pm->d.nr_secs; k++)
+		if (pm->d.secs[k].h.type == TIPME_SEC_SYMBOLS)
+			s = &pm->d.secs[k];
+	if (!s || s->h.size < sizeof(count))
+		return;
+	memcpy(&count, s->data, sizeof(count));
+	if (count > (s->h.size - sizeof(count)) / sizeof(struct tipme_sym))
+		return;
+	tab = sizeof(count) + count * sizeof(struct tipme_sym);
+	in->sym_addr = malloc((count + 1) * sizeof(*in->sym_addr));
+	in->sym_name = malloc((count + 1) * sizeof(*in->sym_name));
+	if (!in->sym_addr || !in->sym_name)
+		return;
+	in->strs = (const char *)s->data + tab;
+	in->strs_len = s->h.size - tab;
+	for (i = 0; i < count; i++) {
+		struct tipme_sym y;
+
+		memcpy(&y, s->data + sizeof(count) + i * sizeof(y), sizeof(y));
+		if (y.name_off >= in->strs_len ||
+		    !memchr(in->strs + y.name_off, '\0', in->strs_len - y.name_off))
+			continue;
+		if (in->nr_syms && y.addr < in->sym_addr[in->nr_syms - 1])
+			continue;	/* must be sorted */
+		in->sym_addr[in->nr_syms] = y.addr;
+		in->sym_name[in->nr_syms] = y.name_off;
+		in->nr_syms++;
+	}
+	in->sched_lo = sym_by_name(in, "__sched_text_start");
+	in->sched_hi = sym_by_name(in, "__sched_text_end");
+	in->lock_lo = sym_by_name(in, "__lock_text_start");
+	in->lock_hi = sym_by_name(in, "__lock_text_end");
+}
+
+const char *pm_sym_name(const struct pm_dump *pm, uint64_t addr, uint64_t *off)
+{
+	struct pm_instr *in = pm_instr_get(pm);
+	size_t lo = 0, hi;
+
+	if (!in)
+		return NULL;
+	if (!in->syms_loaded)
+		load_symbols(pm, in);
+	hi = in->nr_syms;
+	if (!hi || addr < in->sym_addr[0])
+		return NULL;
+	while (hi - lo > 1) {		/* last symbol at or below @addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (in->sym_addr[mid] <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* Aliases share an address: prefer the first name, as kallsyms does. */
+	while (lo > 0 && in->sym_addr[lo - 1] == in->sym_addr[lo])
+		lo--;
+	if (off)
+		*off = addr - in->sym_addr[lo];
+	return in->strs + in->sym_name[lo];
+}
+
+static int skip_frame(const struct pm_dump *pm, const struct pm_instr *in,
+		      uint64_t addr)
+{
+	const char *name;
+	size_t len;
+
+	if (in->sched_lo && addr >= in->sched_lo && addr < in->sched_hi)
+		return 1;
+	if (in->lock_lo && addr >= in->lock_lo && addr < in->lock_hi)
+		return 1;
+	name = pm_sym_name(pm, addr, NULL);
+	if (!name)
+		return 0;
+	len = strlen(name);
+	return !strncmp(name, "__traceiter_", 12) ||
+	       (len > 8 && !strcmp(name + len - 8, " [tipme]"));
+}
+
+size_t pm_site_frames(const struct pm_dump *pm, const uint32_t *ips,
+		      size_t n, uint64_t *out, size_t max)
+{
+	struct pm_instr *in = pm_instr_get(pm);
+	size_t i, k = 0;
+
+	if (!in)
+		return 0;
+	if (!in->syms_loaded)
+		load_symbols(pm, in);
+	for (i = 0; i < n && k < max; i++) {
+		uint64_t a;
+
+		if (!ips[i])
+			continue;
+		a = in->text_hi | ips[i];
+		if (skip_frame(pm, in, a))
+			continue;
+		out[k++] = a;
+	}
+	return k;
+}

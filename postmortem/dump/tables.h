@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a dump holds beyond its records: the exec table, the self-cost
+ * totals and the kernel symbol table, read at open time or on first use.
+ */
+#ifndef TIPME_PM_TABLES_H
+#define TIPME_PM_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pm.h"
+
+/**
+ * struct pm_exec - one exec table entry
+ * @x: the entry's fixed part
+ * @exe: path of the executable (@x.exe_len bytes, not NUL-terminated)
+ * @argv: arguments, each NUL-terminated (@x.argv_len bytes)
+ * @env: environment, as @argv (@x.env_len bytes)
+ */
+struct pm_exec {
+	struct tipme_exec x;
+	const char *exe;
+	const char *argv;
+	const char *env;
+};
+
+/**
+ * struct pm_instr - what a dump holds beyond records; see pm_instr_get()
+ * @have_exectab: the dump has an exec table
+ * @xhdr: its header
+ * @execs: its entries, by increasing pid, then start
+ * @nr_execs: entries in @execs
+ * @costs: self-cost totals per type since load (TIPME_SEC_COST)
+ * @nr_costs: entries in @costs
+ * @syms_loaded: the symbol table was looked for
+ * @sym_addr: symbol addresses, increasing
+ * @sym_name: offset of each symbol's name in @strs
+ * @nr_syms: symbols
+ * @strs: the names
+ * @strs_len: bytes of @strs
+ * @text_hi: high 32 bits of kernel text addresses (params text_addr_hi)
+ * @sched_lo: __sched_text_start, or 0
+ * @sched_hi: __sched_text_end
+ * @lock_lo: __lock_text_start, or 0
+ * @lock_hi: __lock_text_end
+ */
+struct pm_instr {
+	int have_exectab;
+	struct tipme_exectab_hdr xhdr;
+	struct pm_exec *execs;
+	size_t nr_execs;
+	struct tipme_cost_total *costs;
+	size_t nr_costs;
+	int syms_loaded;
+	uint64_t *sym_addr;
+	uint32_t *sym_name;
+	size_t nr_syms;
+	const char *strs;
+	size_t strs_len;
+	uint64_t text_hi;
+	uint64_t sched_lo, sched_hi, lock_lo, lock_hi;
+};
+
+/**
+ * pm_instr_load_section() - read an instrumentation section at open time
+ * @pm: the dump being opened
+ * @s: a TIPME_SEC_EXECTAB or TIPME_SEC_COST section
+ * @e: error message
+ *
+ * Return: 0 or a negative errno (malformed section).
+ */
+int pm_instr_load_section(struct pm_dump *pm, const struct dump_sec *s,
+			  struct tm_err *e);
+
+/**
+ * pm_instr_free() - release what pm_instr_load_section() and the lookups
+ * allocated
+ * @pm: the dump
+ */
+void pm_instr_free(struct pm_dump *pm);
+
+/**
+ * pm_instr_get() - the dump's instrumentation state (never NULL after a
+ * successful pm_open(); an empty one if the dump has none)
+ * @pm: the dump
+ *
+ * Return: the state, or NULL if out of memory.
+ */
+struct pm_instr *pm_instr_get(const struct pm_dump *pm);
+
+/**
+ * pm_exec_find() - the exec table entry describing thread @pid at @ts
+ * @pm: the dump
+ * @pid: thread id
+ * @ts: recorder timestamp
+ *
+ * Return: the entry whose lifetime covers @ts, else the closest one of
+ * that pid, or NULL.
+ */
+const struct pm_exec *pm_exec_find(const struct pm_dump *pm, uint32_t pid,
+				   uint64_t ts);
+
+/**
+ * pm_exec_by_id() - the exec table entry with serial number @id
+ * @pm: the dump
+ * @id: struct tipme_exec.id
+ *
+ * Return: the entry or NULL.
+ */
+const struct pm_exec *pm_exec_by_id(const struct pm_dump *pm, uint32_t id);
+
+/**
+ * pm_sym_name() - the kernel symbol containing @addr
+ * @pm: the dump
+ * @addr: full kernel address
+ * @off: set to @addr's offset in the symbol
+ *
+ * Return: the name ("pipe_read", "probe_x [tipme]") or NULL.
+ */
+const char *pm_sym_name(const struct pm_dump *pm, uint64_t addr,
+			uint64_t *off);
+
+/**
+ * pm_site_frames() - a blocking site's or call stack's frames, cleaned
+ * @pm: the dump
+ * @ips: the record's 32-bit addresses
+ * @n: how many
+ * @out: full addresses of the frames worth showing, innermost first
+ * @max: room in @out
+ *
+ * Drops the recorder's own frames, tracepoint plumbing and scheduler and
+ * lock frames, using the dump's symbol table.
+ *
+ * Return: frames in @out.
+ */
+size_t pm_site_frames(const struct pm_dump *pm, const uint32_t *ips,
+		      size_t n, uint64_t *out, size_t max);
+
+#endif

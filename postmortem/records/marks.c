@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The records that mark moments: a trigger (why the dump was taken) and
+ * an input event seen by the kernel.
+ */
+#include <inttypes.h>
+
+#include "family.h"
+
+const char *pm_trigger_source_name(unsigned int src)
+{
+	switch (src) {
+	case TIPME_TRIG_SYSCTL:		return "sysctl";
+	case TIPME_TRIG_HOTKEY:		return "hotkey";
+	case TIPME_TRIG_NETLINK:	return "netlink";
+	case TIPME_TRIG_XHOOK:		return "xhook";
+	case TIPME_TRIG_THRESHOLD:	return "threshold";
+	default:			return "?";
+	}
+}
+
+const char *pm_input_kind_name(unsigned int kind)
+{
+	switch (kind) {
+	case TIPME_INPUT_KEY:		return "key";
+	case TIPME_INPUT_BUTTON:	return "button";
+	case TIPME_INPUT_MOTION:	return "motion";
+	case TIPME_INPUT_HOTKEY:	return "hotkey";
+	default:			return "?";
+	}
+}
+
+/* "release", "press", "repeat" for keys and buttons */
+static const char *input_value_name(unsigned int v)
+{
+	static const char *const names[] = { "release", "press", "repeat" };
+
+	return v < 3 ? names[v] : "?";
+}
+
+static void marks_text(FILE *f, const struct pm_dump *pm,
+		       const struct pm_event *ev)
+{
+	(void)pm;
+	switch (ev->type) {
+	case TIPME_REC_TRIGGER:
+		fprintf(f, " seq=%" PRIu32 " source=%s%s\n", ev->u.trig.seq,
+			pm_trigger_source_name(ev->u.trig.source),
+			ev->u.trig.coalesced ? " (coalesced)" : "");
+		break;
+	case TIPME_REC_INPUT:
+		fprintf(f, " %s", pm_input_kind_name(ev->u.in.kind));
+		if (ev->u.in.kind == TIPME_INPUT_MOTION)
+			fprintf(f, " events=%u", ev->u.in.value);
+		else
+			fprintf(f, " %s", input_value_name(ev->u.in.value));
+		fprintf(f, " device=%u code=%u\n", ev->u.in.device, ev->u.in.code);
+		break;
+	}
+}
+
+static void marks_json(struct jw *w, const struct pm_dump *pm,
+		       const struct pm_event *ev)
+{
+	(void)pm;
+	switch (ev->type) {
+	case TIPME_REC_TRIGGER:
+		jw_ku64(w, "seq", ev->u.trig.seq);
+		jw_kstr(w, "source", pm_trigger_source_name(ev->u.trig.source));
+		jw_kbool(w, "coalesced", ev->u.trig.coalesced);
+		break;
+	case TIPME_REC_INPUT:
+		jw_kstr(w, "kind", pm_input_kind_name(ev->u.in.kind));
+		jw_ku64(w, "value", ev->u.in.value);
+		jw_ku64(w, "device", ev->u.in.device);
+		jw_ku64(w, "code", ev->u.in.code);
+		break;
+	}
+}
+
+/* no pids: --pid never selects them */
+const struct pm_recops pm_rec_marks = {
+	.text = marks_text,
+	.json = marks_json,
+};

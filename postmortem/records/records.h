@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Records one at a time: the threads a record involves, and its text line
+ * or JSON object.  Each record family (records/<family>.c) provides these
+ * for its types; records/ops.c joins them in one table by type number.
+ * The payloads are the decoder's (struct pm_event.u, dump/decode.h).
+ */
+#ifndef TIPME_PM_RECORDS_H
+#define TIPME_PM_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../dump/decode.h"
+#include "json.h"
+
+#define PM_REC_MAX_PIDS	4
+
+/**
+ * struct pm_recops - what a record family does with its records
+ * @pids: store the threads @ev involves in @pids (room for
+ *        PM_REC_MAX_PIDS), return how many; NULL for types without a thread
+ * @text: print the line after the type's name, with its newline
+ * @json: write the record's members inside its JSON object
+ *
+ * Called only for events of a type the decoder knows (@ev->rt->our_size).
+ */
+struct pm_recops {
+	unsigned int (*pids)(const struct pm_event *ev, uint32_t *pids);
+	void (*text)(FILE *f, const struct pm_dump *pm, const struct pm_event *ev);
+	void (*json)(struct jw *w, const struct pm_dump *pm,
+		     const struct pm_event *ev);
+};
+
+/**
+ * pm_rec_ops() - the operations for a record type
+ * @type: the type number
+ *
+ * Return: the family's operations, or NULL for a type without a family.
+ */
+const struct pm_recops *pm_rec_ops(unsigned int type);
+
+/**
+ * pm_rec_pids() - the threads a record involves
+ * @ev: a record
+ * @pids: room for PM_REC_MAX_PIDS
+ *
+ * Return: how many were stored (0 for undecoded types, loss markers and
+ * types without a thread).
+ */
+unsigned int pm_rec_pids(const struct pm_event *ev, uint32_t *pids);
+
+/**
+ * pm_print_event() - one text line for an event
+ * @f: output
+ * @pm: the dump
+ * @ev: the event
+ *
+ * "  1234.567890123 [001] sched_switch prev=207 (S, prio 120) -> next=0 (prio 120)"
+ */
+void pm_print_event(FILE *f, const struct pm_dump *pm,
+		    const struct pm_event *ev);
+
+/**
+ * pm_json_event() - one JSON object for an event
+ * @w: JSON writer
+ * @pm: the dump
+ * @ev: the event
+ */
+void pm_json_event(struct jw *w, const struct pm_dump *pm,
+		   const struct pm_event *ev);
+
+/**
+ * pm_task_name() - the name of thread @pid at time @ts
+ * @pm: the dump
+ * @pid: thread id
+ * @ts: recorder timestamp
+ *
+ * Return: the name from the exec table, or NULL (pid 0, or not in it).
+ */
+const char *pm_task_name(const struct pm_dump *pm, uint32_t pid, uint64_t ts);
+
+/**
+ * pm_fmt_task() - "207", or "bash:207" when the name is known
+ * @pm: the dump
+ * @pid: thread id
+ * @ts: time of the event
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+char *pm_fmt_task(const struct pm_dump *pm, uint32_t pid, uint64_t ts,
+		  char *buf, size_t len);
+
+/**
+ * pm_print_text() - print a string with non-printable bytes escaped (\xNN)
+ * @f: output
+ * @s: bytes
+ * @len: number of bytes
+ */
+void pm_print_text(FILE *f, const char *s, size_t len);
+
+/**
+ * pm_print_argv() - arguments quoted on one line ("ls -l /tmp")
+ * @f: output
+ * @a: arguments, each NUL-terminated
+ * @len: their bytes
+ * @max: bytes to show at most ("..." follows when cut)
+ */
+void pm_print_argv(FILE *f, const char *a, size_t len, size_t max);
+
+/**
+ * pm_trigger_source_name() - "sysctl", "hotkey", ... for enum tipme_trigger_source
+ * @src: the source
+ *
+ * Return: the name, "?" if unknown.
+ */
+const char *pm_trigger_source_name(unsigned int src);
+
+/**
+ * pm_input_kind_name() - "key", "button", "motion", "hotkey"
+ * @kind: enum tipme_input_kind
+ *
+ * Return: the name, "?" if unknown.
+ */
+const char *pm_input_kind_name(unsigned int kind);
+
+#endif

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sampler's records: a round's threads (sample) and its summary
+ * (sample_end).  They name threads but are selected by type only.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "family.h"
+
+static const char *policy_name(unsigned int p)
+{
+	static const char *const names[] = {
+		"normal", "fifo", "rr", "batch", "iso", "idle", "deadline", "?",
+	};
+
+	return names[p & 7];
+}
+
+/* The entries after the fixed part, as many as are whole. */
+static size_t sample_entries(const struct pm_event *ev, const unsigned char **p)
+{
+	size_t rest, n = ev->u.sm.nr;
+
+	*p = pm_rec_tail(ev, &rest);
+	if (n > rest / sizeof(struct tipme_sample_ent))
+		n = rest / sizeof(struct tipme_sample_ent);
+	return n;
+}
+
+static void sample_text(FILE *f, const struct pm_dump *pm,
+			const struct pm_event *ev)
+{
+	const struct tipme_rec_sample *s = &ev->u.sm;
+	const struct tipme_rec_sample_end *se = &ev->u.se;
+	const unsigned char *p;
+	size_t i, n;
+	char a[48];
+
+	if (ev->type == TIPME_REC_SAMPLE_END) {
+		fprintf(f, " seq=%" PRIu32 "%s looked at %" PRIu32 ", wrote %" PRIu32
+			"%s%s, took %.1f us\n", se->seq,
+			se->flags & TIPME_SMPEND_FULL ? " full:" : ":",
+			se->threads, se->emitted,
+			se->flags & TIPME_SMPEND_OVERFLOW ? ", log overflowed" : "",
+			se->flags & TIPME_SMPEND_TABLE_FULL ? ", table full" : "",
+			pm_ticks_to_ns(&pm->clock, se->cycles) / 1e3);
+		return;
+	}
+	n = sample_entries(ev, &p);
+	fprintf(f, " seq=%" PRIu32 "%s %zu thread%s:", s->seq,
+		s->flags & TIPME_SAMPLE_FULL ? " full" : "", n, n == 1 ? "" : "s");
+	for (i = 0; i < n; i++) {
+		struct tipme_sample_ent t;
+
+		memcpy(&t, p + i * sizeof(t), sizeof(t));
+		fprintf(f, "%s %s %s%s cpu%u prio %u +%.3fms%s", i ? " |" : "",
+			pm_fmt_task(pm, tipme_smp_pid(t.word), ev->ts, a, sizeof(a)),
+			pm_state_name(tipme_smp_state(t.word), 0),
+			tipme_smp_oncpu(t.word) ? "(on cpu)" : "",
+			t.cpu, t.prio, t.runtime / 1e6,
+			t.flags & TIPME_SMP_NEW ? " new" : "");
+	}
+	fputc('\n', f);
+}
+
+static void sample_json(struct jw *w, const struct pm_dump *pm,
+			const struct pm_event *ev)
+{
+	const struct tipme_rec_sample *s = &ev->u.sm;
+	const struct tipme_rec_sample_end *se = &ev->u.se;
+	const unsigned char *p;
+	size_t i, n;
+
+	if (ev->type == TIPME_REC_SAMPLE_END) {
+		jw_ku64(w, "seq", se->seq);
+		jw_kbool(w, "full", se->flags & TIPME_SMPEND_FULL);
+		jw_kbool(w, "overflow", se->flags & TIPME_SMPEND_OVERFLOW);
+		jw_kbool(w, "table_full", se->flags & TIPME_SMPEND_TABLE_FULL);
+		jw_ku64(w, "threads", se->threads);
+		jw_ku64(w, "emitted", se->emitted);
+		jw_ki64(w, "cost_ns", pm_ticks_to_ns(&pm->clock, se->cycles));
+		return;
+	}
+	n = sample_entries(ev, &p);
+	jw_ku64(w, "seq", s->seq);
+	jw_kbool(w, "full", s->flags & TIPME_SAMPLE_FULL);
+	jw_key(w, "threads");
+	jw_arr_begin(w);
+	for (i = 0; i < n; i++) {
+		struct tipme_sample_ent t;
+
+		memcpy(&t, p + i * sizeof(t), sizeof(t));
+		jw_obj_begin(w);
+		pm_rec_json_task(w, pm, "pid", NULL, tipme_smp_pid(t.word), ev->ts);
+		jw_ku64(w, "tgid", t.tgid);
+		jw_kstr(w, "state", pm_state_name(tipme_smp_state(t.word), 0));
+		jw_kbool(w, "on_cpu", tipme_smp_oncpu(t.word));
+		jw_kstr(w, "policy", policy_name(tipme_smp_policy(t.word)));
+		jw_ku64(w, "prio", t.prio);
+		jw_ku64(w, "cpu", t.cpu);
+		jw_ku64(w, "runtime_ns", t.runtime);
+		jw_kbool(w, "new", t.flags & TIPME_SMP_NEW);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
+const struct pm_recops pm_rec_sample = {
+	.text = sample_text,
+	.json = sample_json,
+};

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduler records: sched_switch, sched_waking, and blocked (where a
+ * thread that switched out asleep went to sleep).
+ */
+#include <inttypes.h>
+
+#include "family.h"
+
+static unsigned int sched_pids(const struct pm_event *ev, uint32_t *pids)
+{
+	switch (ev->type) {
+	case TIPME_REC_SCHED_SWITCH:
+		pids[0] = ev->u.sw.prev_pid;
+		pids[1] = ev->u.sw.next_pid;
+		return 2;
+	case TIPME_REC_SCHED_WAKING:
+		pids[0] = tipme_waking_pid(&ev->u.wk);
+		pids[1] = tipme_waking_waker(&ev->u.wk);
+		return 2;
+	case TIPME_REC_BLOCKED:
+		pids[0] = ev->u.bl.pid;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void sched_text(FILE *f, const struct pm_dump *pm,
+		       const struct pm_event *ev)
+{
+	const struct tipme_rec_switch *sw = &ev->u.sw;
+	const struct tipme_rec_waking *wk = &ev->u.wk;
+	uint64_t fr[PM_REC_MAX_FRAMES];
+	const unsigned char *p;
+	char a[48], b[48];
+	size_t rest, n;
+
+	switch (ev->type) {
+	case TIPME_REC_SCHED_SWITCH:
+		fprintf(f, " prev=%s (%s, prio %u) -> next=%s (prio %u)\n",
+			pm_fmt_task(pm, sw->prev_pid, ev->ts, a, sizeof(a)),
+			pm_state_name(sw->prev_state, sw->flags & TIPME_SWITCH_PREEMPT),
+			sw->prev_prio,
+			pm_fmt_task(pm, sw->next_pid, ev->ts, b, sizeof(b)),
+			sw->next_prio);
+		break;
+	case TIPME_REC_SCHED_WAKING:
+		fprintf(f, " pid=%s cpu=%" PRIu32 " by %s (%s)\n",
+			pm_fmt_task(pm, tipme_waking_pid(wk), ev->ts, a, sizeof(a)),
+			tipme_waking_cpu(wk),
+			pm_fmt_task(pm, tipme_waking_waker(wk), ev->ts, b, sizeof(b)),
+			pm_ctx_name(tipme_waking_ctx(wk)));
+		break;
+	case TIPME_REC_BLOCKED:
+		p = pm_rec_tail(ev, &rest);
+		n = pm_rec_frames(pm, p, rest, ev->u.bl.nr, fr);
+		fprintf(f, " pid=%s in ", pm_fmt_task(pm, ev->u.bl.pid, ev->ts, a, sizeof(a)));
+		pm_rec_print_frames(f, pm, fr, n);
+		fputs(ev->u.bl.flags & TIPME_BLOCKED_FULL ? " <- ...\n" : "\n", f);
+		break;
+	}
+}
+
+static void sched_json(struct jw *w, const struct pm_dump *pm,
+		       const struct pm_event *ev)
+{
+	const struct tipme_rec_switch *sw = &ev->u.sw;
+	const struct tipme_rec_waking *wk = &ev->u.wk;
+	uint64_t fr[PM_REC_MAX_FRAMES];
+	const unsigned char *p;
+	size_t rest, n;
+
+	switch (ev->type) {
+	case TIPME_REC_SCHED_SWITCH:
+		pm_rec_json_task(w, pm, "prev_pid", "prev_comm", sw->prev_pid, ev->ts);
+		jw_kstr(w, "prev_state", pm_state_name(sw->prev_state, 0));
+		jw_ku64(w, "prev_prio", sw->prev_prio);
+		jw_kbool(w, "preempt", sw->flags & TIPME_SWITCH_PREEMPT);
+		pm_rec_json_task(w, pm, "next_pid", "next_comm", sw->next_pid, ev->ts);
+		jw_ku64(w, "next_prio", sw->next_prio);
+		break;
+	case TIPME_REC_SCHED_WAKING:
+		pm_rec_json_task(w, pm, "pid", "comm", tipme_waking_pid(wk), ev->ts);
+		jw_ku64(w, "target_cpu", tipme_waking_cpu(wk));
+		pm_rec_json_task(w, pm, "waker", "waker_comm", tipme_waking_waker(wk),
+				 ev->ts);
+		jw_kstr(w, "waker_ctx", pm_ctx_name(tipme_waking_ctx(wk)));
+		break;
+	case TIPME_REC_BLOCKED:
+		p = pm_rec_tail(ev, &rest);
+		n = pm_rec_frames(pm, p, rest, ev->u.bl.nr, fr);
+		pm_rec_json_task(w, pm, "pid", NULL, ev->u.bl.pid, ev->ts);
+		pm_rec_json_frames(w, pm, "site", fr, n);
+		jw_kbool(w, "truncated", ev->u.bl.flags & TIPME_BLOCKED_FULL);
+		break;
+	}
+}
+
+const struct pm_recops pm_rec_sched = {
+	.pids = sched_pids,
+	.text = sched_text,
+	.json = sched_json,
+};

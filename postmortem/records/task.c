@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fields the record printers share: threads by pid and name, escaped text
+ * and argv, stack frames by symbol, and the arrays after a record's fixed
+ * part.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "../dump/tables.h"
+#include "family.h"
+
+const char *pm_task_name(const struct pm_dump *pm, uint32_t pid, uint64_t ts)
+{
+	const struct pm_exec *x = pid ? pm_exec_find(pm, pid, ts) : NULL;
+
+	return x && x->x.comm[0] ? x->x.comm : NULL;	/* comm is NUL-padded */
+}
+
+char *pm_fmt_task(const struct pm_dump *pm, uint32_t pid, uint64_t ts,
+		  char *buf, size_t len)
+{
+	const char *name = pm_task_name(pm, pid, ts);
+
+	if (name)
+		snprintf(buf, len, "%s:%" PRIu32, name, pid);
+	else
+		snprintf(buf, len, "%" PRIu32, pid);
+	return buf;
+}
+
+void pm_rec_json_task(struct jw *w, const struct pm_dump *pm, const char *key,
+		      const char *name_key, uint32_t pid, uint64_t ts)
+{
+	const char *name = pm_task_name(pm, pid, ts);
+	char k[48];
+
+	jw_ku64(w, key, pid);
+	if (!name)
+		return;
+	if (!name_key) {
+		snprintf(k, sizeof(k), "%s_comm", key);
+		name_key = k;
+	}
+	jw_kstr(w, name_key, name);
+}
+
+void pm_print_text(FILE *f, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			fputc(c, f);
+		else if (c == '\\')
+			fputs("\\\\", f);
+		else
+			fprintf(f, "\\x%02x", c);
+	}
+}
+
+/* Arguments quoted on one line, NULs as spaces; at most @max bytes shown. */
+void pm_print_argv(FILE *f, const char *a, size_t len, size_t max)
+{
+	size_t i;
+
+	fputc('"', f);
+	for (i = 0; i < len && i < max; i++) {
+		unsigned char c = (unsigned char)a[i];
+
+		if (!c) {
+			if (i + 1 < len)
+				fputc(' ', f);
+		} else if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+			fprintf(f, "\\x%02x", c);
+		} else {
+			fputc(c, f);
+		}
+	}
+	fputc('"', f);
+	if (i < len)
+		fputs("...", f);
+}
+
+const unsigned char *pm_rec_tail(const struct pm_event *ev, size_t *rest)
+{
+	size_t n = ev->payload_len < ev->rt->our_size ? ev->payload_len :
+		   ev->rt->our_size;
+
+	*rest = ev->payload_len - n;
+	return ev->payload + n;
+}
+
+size_t pm_rec_frames(const struct pm_dump *pm, const unsigned char *p,
+		     size_t avail, size_t nr, uint64_t *out)
+{
+	uint32_t ips[PM_REC_MAX_FRAMES];
+	size_t i, n;
+
+	n = nr < avail / 4 ? nr : avail / 4;
+	if (n > PM_REC_MAX_FRAMES)
+		n = PM_REC_MAX_FRAMES;
+	for (i = 0; i < n; i++)
+		memcpy(&ips[i], p + 4 * i, 4);
+	return pm_site_frames(pm, ips, n, out, PM_REC_MAX_FRAMES);
+}
+
+void pm_rec_print_frames(FILE *f, const struct pm_dump *pm, const uint64_t *a,
+			 size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t off;
+		const char *name = pm_sym_name(pm, a[i], &off);
+
+		if (i)
+			fputs(" <- ", f);
+		if (name && strchr(name, ' '))	/* "func [module]" */
+			fprintf(f, "%.*s+0x%" PRIx64 "%s", (int)(strchr(name, ' ') - name),
+				name, off, strchr(name, ' '));
+		else if (name)
+			fprintf(f, "%s+0x%" PRIx64, name, off);
+		else
+			fprintf(f, "0x%" PRIx64, a[i]);
+	}
+}
+
+void pm_rec_json_frames(struct jw *w, const struct pm_dump *pm,
+			const char *key, const uint64_t *a, size_t n)
+{
+	char buf[32];
+	size_t i;
+
+	jw_key(w, key);
+	jw_arr_begin(w);
+	for (i = 0; i < n; i++) {
+		const char *name = pm_sym_name(pm, a[i], NULL);
+
+		if (name) {
+			jw_str(w, name);
+		} else {
+			snprintf(buf, sizeof(buf), "0x%" PRIx64, a[i]);
+			jw_str(w, buf);
+		}
+	}
+	jw_arr_end(w);
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tipme latency's output: one line or JSON object per press. */
+#include <inttypes.h>
+
+#include "latency.h"
+#include "site.h"
+
+static const char *const result_name[] = {
+	[PM_LAT_HANDLED] = "handled",
+	[PM_LAT_UNFINISHED] = "unfinished",
+	[PM_LAT_NOT_DELIVERED] = "not_delivered",
+	[PM_LAT_PID_UNKNOWN] = "pid_unknown",
+	[PM_LAT_NO_THREAD] = "no_kernel_records",
+};
+
+static const char *press_name(int code)
+{
+	return code == PM_X_KEY_PRESS ? "key press" : "button press";
+}
+
+void pm_latency_print(FILE *f, const struct pm_dump *pm,
+		      const struct pm_latency *l, const char *path,
+		      int64_t min_ns)
+{
+	const struct pm_lat_event *evs = l->events, *slow = l->slowest;
+	size_t i, n = l->n, shown = 0;
+
+	fprintf(f, "%-14s  %-12s  %-24s  %10s  %s\n", "PRESS (s)", "EVENT",
+	       "CLIENT", "LATENCY", "WHERE THE TIME WENT");
+	for (i = 0; i < n; i++) {
+		const struct pm_lat_event *ev = &evs[i];
+		int64_t lat = ev->end_ns - ev->press_ns;
+		char who[40];
+
+		if (ev->result <= PM_LAT_UNFINISHED && lat < min_ns)
+			continue;
+		shown++;
+		snprintf(who, sizeof(who), "%" PRIu32 " %s", ev->pid,
+			 ev->comm[0] ? ev->comm : "?");
+		fprintf(f, "%14.6f  %-12s  %-24s  ", ev->press_ns / 1e9,
+		       press_name(ev->code), ev->pid ? who : "-");
+		switch (ev->result) {
+		case PM_LAT_NOT_DELIVERED:
+			fprintf(f, "%10s  no client received it\n", "-");
+			continue;
+		case PM_LAT_PID_UNKNOWN:
+			fprintf(f, "%10s  the client's PID is unknown\n", "-");
+			continue;
+		case PM_LAT_NO_THREAD:
+			fprintf(f, "%10s  no kernel records of PID %" PRIu32 "\n",
+			       "-", ev->pid);
+			continue;
+		}
+		fprintf(f, "%s%7.1f ms  ran %.1f, runnable %.1f, blocked %.1f ms",
+		       ev->result == PM_LAT_UNFINISHED ? ">" : " ", lat / 1e6,
+		       ev->time[0] / 1e6, ev->time[1] / 1e6, ev->time[2] / 1e6);
+		if (ev->longest) {
+			fprintf(f, " (longest %.1f ms", ev->longest_ns / 1e6);
+			pm_print_seg_site(f, pm, ev->longest);
+			fputc(')', f);
+		}
+		if (ev->result == PM_LAT_UNFINISHED)
+			fprintf(f, ", still handling at the dump's end");
+		fputc('\n', f);
+	}
+	if (!shown)
+		fprintf(f, "(no press%s)\n", min_ns ? " above --min-ms" : "");
+	if (slow)
+		fprintf(f, "\nslowest: %.1f ms for PID %" PRIu32 "; its waits in detail:\n"
+		       "  tipme why --pid %" PRIu32 " --from %.6f --to %.6f %s\n",
+		       (slow->end_ns - slow->press_ns) / 1e6, slow->pid, slow->pid,
+		       slow->press_ns / 1e9, slow->end_ns / 1e9, path);
+}
+
+void pm_latency_json(struct jw *j, const struct pm_dump *pm,
+		     const struct pm_latency *l, int64_t min_ns)
+{
+	const struct pm_lat_event *evs = l->events, *slow = l->slowest;
+	size_t i, n = l->n;
+
+	jw_obj_begin(j);
+	jw_key(j, "events");
+	jw_arr_begin(j);
+	for (i = 0; i < n; i++) {
+		const struct pm_lat_event *ev = &evs[i];
+
+		if (ev->result <= PM_LAT_UNFINISHED &&
+		    ev->end_ns - ev->press_ns < min_ns)
+			continue;
+		jw_obj_begin(j);
+		jw_ki64(j, "press_mono_ns", ev->press_ns);
+		jw_kstr(j, "event", ev->code == PM_X_KEY_PRESS ? "key_press" : "button_press");
+		jw_kstr(j, "result", result_name[ev->result]);
+		jw_ku64(j, "pid", ev->pid);
+		jw_kstr(j, "comm", ev->comm);
+		if (ev->result <= PM_LAT_UNFINISHED || ev->result == PM_LAT_NO_THREAD ||
+		    ev->result == PM_LAT_PID_UNKNOWN)
+			jw_ki64(j, "delivered_mono_ns", ev->delivered_ns);
+		if (ev->result <= PM_LAT_UNFINISHED) {
+			jw_ki64(j, "end_mono_ns", ev->end_ns);
+			jw_ki64(j, "latency_ns", ev->end_ns - ev->press_ns);
+			jw_ki64(j, "running_ns", ev->time[0]);
+			jw_ki64(j, "runnable_ns", ev->time[1]);
+			jw_ki64(j, "blocked_ns", ev->time[2]);
+			jw_ki64(j, "unknown_ns", ev->time[3]);
+			if (ev->longest) {
+				jw_key(j, "longest_block");
+				jw_obj_begin(j);
+				jw_ki64(j, "ns", ev->longest_ns);
+				jw_kstr(j, "state", pm_state_name(ev->longest->block_state, 0));
+				pm_json_seg_site(j, pm, ev->longest);
+				if (ev->longest->waker >= 0)
+					jw_ki64(j, "woken_by", ev->longest->waker);
+				jw_obj_end(j);
+			}
+		}
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	if (slow)
+		jw_ki64(j, "slowest_press_mono_ns", slow->press_ns);
+	jw_obj_end(j);
+}

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Blocking sites of thread stretches, for why and latency. */
+#include "../dump/tables.h"
+#include "site.h"
+
+void pm_print_seg_site(FILE *f, const struct pm_dump *pm,
+		       const struct pm_seg *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nsite; i++) {
+		const char *n = pm_sym_name(pm, s->site[i], NULL);
+
+		fprintf(f, "%s%s", i ? " <- " : " in ", n ? n : "?");
+	}
+}
+
+void pm_json_seg_site(struct jw *w, const struct pm_dump *pm,
+		      const struct pm_seg *s)
+{
+	uint32_t i;
+
+	jw_key(w, "site");
+	jw_arr_begin(w);
+	for (i = 0; i < s->nsite; i++) {
+		const char *n = pm_sym_name(pm, s->site[i], NULL);
+
+		jw_str(w, n ? n : "?");
+	}
+	jw_arr_end(w);
+}

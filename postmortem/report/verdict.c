@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verdict as text (the verdict in one line a person can paste into a
+ * bug, the causes with their shares, what was lost, the chain of waits,
+ * the commands to dig further) or as one JSON object whose keys are a
+ * contract (Documentation/report.md).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dump/clock.h"
+#include "../records/records.h"
+#include "json.h"
+#include "site.h"
+#include "verdict.h"
+
+static const char *const chosen_key[] = {
+	[PM_BY_PID] = "pid",
+	[PM_BY_INPUT] = "input",
+	[PM_BY_STALL] = "longest_stall",
+};
+
+/* Waits shorter than this are charged but not listed in the chain. */
+#define CHAIN_MIN_NS	1000000
+
+struct out {
+	FILE *f;
+	const struct pm_dump *pm;
+	const struct pm_state *st;
+	const struct pm_report *r;
+	const char *path;
+	struct jw w;
+};
+
+static const char *comm(const struct out *o, uint32_t pid)
+{
+	const char *n;
+
+	if (!pid)
+		return "idle/interrupt";
+	n = pm_task_name(o->pm, pid, o->st->last_ts);
+	return n ? n : "?";
+}
+
+static double pct(const struct pm_report *r, int64_t ns)
+{
+	return r->to_ns > r->from_ns ? 100.0 * ns / (r->to_ns - r->from_ns) : 0;
+}
+
+/* "real-time priority 49" or "nice 0" from a kernel priority */
+static void prio_text(int prio, char *buf, size_t len)
+{
+	if (prio < 0)
+		snprintf(buf, len, "priority not recorded");
+	else if (prio < 100)
+		snprintf(buf, len, "real-time priority %d", 99 - prio);
+	else
+		snprintf(buf, len, "nice %d", prio - 120);
+}
+
+/* What an item means, in words, for the verdict line and the list. */
+static void item_text(const struct out *o, const struct pm_cause_item *it,
+		      char *buf, size_t len)
+{
+	char p[40];
+
+	switch (it->cause) {
+	case PM_C_RUNNING:
+		snprintf(buf, len, "%u (%s) computing", it->culprit, comm(o, it->culprit));
+		break;
+	case PM_C_CPU:
+		prio_text(it->prio, p, sizeof(p));
+		if (it->culprit)
+			snprintf(buf, len, "waiting for %s, held by %u (%s, %s)",
+				 it->resource, it->culprit, comm(o, it->culprit), p);
+		else
+			snprintf(buf, len, "waiting for %s (nobody recorded running there)",
+				 it->resource);
+		break;
+	case PM_C_BLOCK_IO:
+		snprintf(buf, len, "block I/O on %s (%u request%s, %.1f ms each), issued by %u (%s)",
+			 it->resource, it->nreq, it->nreq == 1 ? "" : "s",
+			 it->nreq ? it->req_ns / 1e6 / it->nreq : 0.0,
+			 it->culprit, comm(o, it->culprit));
+		break;
+	case PM_C_LOCK:
+		if (it->culprit)
+			snprintf(buf, len, "waiting for %s, held by %u (%s)",
+				 it->resource, it->culprit, comm(o, it->culprit));
+		else
+			snprintf(buf, len, "waiting for %s (holder not recorded)",
+				 it->resource);
+		break;
+	case PM_C_MEMORY:
+		snprintf(buf, len, "%s by %u (%s): %" PRIu64 " pages in %u stretch%s",
+			 it->resource, it->culprit, comm(o, it->culprit), it->pages,
+			 it->nreq, it->nreq == 1 ? "" : "es");
+		break;
+	case PM_C_TIMER:
+		snprintf(buf, len, "%u (%s) sleeping in %s until a timer woke it",
+			 it->culprit, comm(o, it->culprit), it->resource);
+		break;
+	case PM_C_STOPPED:
+		if (it->other)
+			snprintf(buf, len, "%u (%s) %s, until %u (%s) continued it",
+				 it->culprit, comm(o, it->culprit), it->resource,
+				 it->other, comm(o, it->other));
+		else
+			snprintf(buf, len, "%u (%s) %s", it->culprit,
+				 comm(o, it->culprit), it->resource);
+		break;
+	default:
+		snprintf(buf, len, "not explained by the dump%s%s",
+			 *it->resource ? ": " : "", it->resource);
+	}
+}
+
+static const struct pm_cause_item *verdict(const struct pm_report *r)
+{
+	return r->nitems ? &r->items[0] : NULL;
+}
+
+static void text_chain(const struct out *o, int parent, int indent)
+{
+	const struct pm_report *r = o->r;
+	size_t i;
+
+	for (i = 0; i < r->nchain; i++) {
+		const struct pm_chain_step *c = &r->chain[i];
+
+		if (c->parent != parent || c->to_ns - c->from_ns < CHAIN_MIN_NS)
+			continue;
+		fprintf(o->f, "%*s%u (%s): %.3f ms %s", indent, "", c->pid, comm(o, c->pid),
+		       (c->to_ns - c->from_ns) / 1e6,
+		       c->seg && c->seg->state == PM_T_RUNNABLE ? "runnable" :
+		       c->seg && c->seg->state == PM_T_BLOCKED ? "blocked" : "");
+		if (c->seg)
+			pm_print_seg_site(o->f, o->pm, c->seg);
+		if (c->followed)
+			fprintf(o->f, "; waiting for %" PRId64 " (%s):\n", c->waker,
+			       comm(o, (uint32_t)c->waker));
+		else
+			fprintf(o->f, " [%s]\n", pm_cause_key[c->cause]);
+		text_chain(o, (int)i, indent + 4);
+	}
+}
+
+static void print_text(struct out *o, const char *name)
+{
+	const struct pm_report *r = o->r;
+	const struct pm_cause_item *v = verdict(r);
+	int64_t span = r->to_ns - r->from_ns;
+	char a[40], b[40], what[256];
+	size_t i;
+
+	if (v) {
+		item_text(o, v, what, sizeof(what));
+		fprintf(o->f, "pid %u (%s) waited %.3f ms: %s (%s, %.1f ms, %.0f%%)\n",
+		       r->pid, comm(o, r->pid), span / 1e6, what,
+		       pm_cause_key[v->cause], v->ns / 1e6, pct(r, v->ns));
+	} else {
+		fprintf(o->f, "pid %u (%s): nothing recorded in the interval\n", r->pid,
+		       comm(o, r->pid));
+	}
+	fprintf(o->f, "\ninterval: pid %u (%s), %s .. %s, %.3f ms (chosen by %s)\n",
+	       r->pid, comm(o, r->pid), pm_fmt_ns(r->from_ns, a, sizeof(a)),
+	       pm_fmt_ns(r->to_ns, b, sizeof(b)), span / 1e6,
+	       r->chosen_by == PM_BY_INPUT ? "the slowest key or button press" :
+	       r->chosen_by == PM_BY_STALL ?
+	       "the longest stall before the trigger: no --pid and no input to go by" :
+	       "--pid");
+	fprintf(o->f, "\ncauses, by time:\n");
+	for (i = 0; i < r->nitems; i++) {
+		item_text(o, &r->items[i], what, sizeof(what));
+		fprintf(o->f, "  %-15s %10.3f ms %5.1f%%  %s\n", pm_cause_key[r->items[i].cause],
+		       r->items[i].ns / 1e6, pct(r, r->items[i].ns), what);
+	}
+	fprintf(o->f, "accounted: %.1f%% of %.3f ms%s\n", pct(r, span - r->unknown_ns),
+	       span / 1e6, r->lost ?
+	       "; the dump has gaps (lost sub-buffers): time in them is unknown" : "");
+	if (r->nchain) {
+		fprintf(o->f, "\nchain of waits (1 ms or longer):\n");
+		text_chain(o, -1, 2);
+	}
+	fprintf(o->f, "\ndig further:\n");
+	fprintf(o->f, "  tipme why --pid %u --from %s --to %s %s\n", r->pid,
+	       pm_fmt_ns(r->from_ns, a, sizeof(a)), pm_fmt_ns(r->to_ns, b, sizeof(b)),
+	       name);
+	if (v && v->culprit && v->culprit != r->pid)
+		fprintf(o->f, "  tipme records --pid %u %s | less\n", v->culprit, name);
+	if (r->chosen_by == PM_BY_INPUT)
+		fprintf(o->f, "  tipme latency %s\n", name);
+}
+
+static void json_item(struct out *o, const struct pm_cause_item *it)
+{
+	char what[256];
+
+	jw_obj_begin(&o->w);
+	jw_kstr(&o->w, "cause", pm_cause_key[it->cause]);
+	jw_key(&o->w, "culprit");
+	if (it->culprit) {
+		jw_obj_begin(&o->w);
+		jw_ku64(&o->w, "pid", it->culprit);
+		jw_kstr(&o->w, "comm", comm(o, it->culprit));
+		jw_obj_end(&o->w);
+	} else {
+		jw_null(&o->w);
+	}
+	jw_key(&o->w, "resource");
+	if (*it->resource)
+		jw_str(&o->w, it->resource);
+	else
+		jw_null(&o->w);
+	jw_kdouble(&o->w, "ms", it->ns / 1e6);
+	jw_kdouble(&o->w, "pct", pct(o->r, it->ns));
+	item_text(o, it, what, sizeof(what));
+	jw_kstr(&o->w, "text", what);
+	if (it->cause == PM_C_BLOCK_IO) {
+		jw_ku64(&o->w, "requests", it->nreq);
+		jw_kdouble(&o->w, "request_ms_mean", it->nreq ? it->req_ns / 1e6 / it->nreq : 0);
+	} else if (it->cause == PM_C_MEMORY) {
+		jw_ku64(&o->w, "reclaims", it->nreq);
+		jw_ku64(&o->w, "pages_reclaimed", it->pages);
+	} else if (it->cause == PM_C_CPU && it->prio >= 0) {
+		jw_ku64(&o->w, "culprit_kernel_prio", (uint64_t)it->prio);
+	} else if (it->cause == PM_C_STOPPED && it->other) {
+		jw_ku64(&o->w, "continued_by", it->other);
+	}
+	jw_obj_end(&o->w);
+}
+
+static void json_chain(struct out *o, int parent)
+{
+	const struct pm_report *r = o->r;
+	size_t i;
+
+	jw_arr_begin(&o->w);
+	for (i = 0; i < r->nchain; i++) {
+		const struct pm_chain_step *c = &r->chain[i];
+
+		if (c->parent != parent || c->to_ns - c->from_ns < CHAIN_MIN_NS)
+			continue;
+		jw_obj_begin(&o->w);
+		jw_ku64(&o->w, "pid", c->pid);
+		jw_kstr(&o->w, "comm", comm(o, c->pid));
+		jw_ki64(&o->w, "from_mono_ns", c->from_ns);
+		jw_ki64(&o->w, "to_mono_ns", c->to_ns);
+		jw_kdouble(&o->w, "ms", (c->to_ns - c->from_ns) / 1e6);
+		jw_kstr(&o->w, "state", c->seg && c->seg->state == PM_T_RUNNABLE ?
+			"runnable" : "blocked");
+		if (c->seg)
+			pm_json_seg_site(&o->w, o->pm, c->seg);
+		if (c->waker >= 0) {
+			jw_ku64(&o->w, "woken_by", (uint64_t)c->waker);
+			jw_kstr(&o->w, "woken_by_comm", comm(o, (uint32_t)c->waker));
+			jw_kstr(&o->w, "waker_ctx", pm_ctx_name((unsigned int)c->waker_ctx));
+		}
+		if (c->followed) {
+			jw_key(&o->w, "waited_for");
+			json_chain(o, (int)i);
+		} else {
+			jw_kstr(&o->w, "cause", pm_cause_key[c->cause]);
+		}
+		jw_obj_end(&o->w);
+	}
+	jw_arr_end(&o->w);
+}
+
+static void print_json(struct out *o)
+{
+	const struct pm_report *r = o->r;
+	size_t i;
+
+	jw_init(&o->w, o->f, 0);
+	jw_obj_begin(&o->w);
+	jw_key(&o->w, "interval");
+	jw_obj_begin(&o->w);
+	jw_ku64(&o->w, "pid", r->pid);
+	jw_kstr(&o->w, "comm", comm(o, r->pid));
+	jw_ki64(&o->w, "from_mono_ns", r->from_ns);
+	jw_ki64(&o->w, "to_mono_ns", r->to_ns);
+	jw_kstr(&o->w, "chosen_by", chosen_key[r->chosen_by]);
+	jw_obj_end(&o->w);
+	jw_key(&o->w, "verdict");
+	if (verdict(r))
+		json_item(o, verdict(r));
+	else
+		jw_null(&o->w);
+	jw_key(&o->w, "causes");
+	jw_arr_begin(&o->w);
+	for (i = 0; i < r->nitems; i++)
+		json_item(o, &r->items[i]);
+	jw_arr_end(&o->w);
+	jw_kdouble(&o->w, "accounted_pct", pct(r, r->to_ns - r->from_ns - r->unknown_ns));
+	jw_key(&o->w, "lost");
+	jw_obj_begin(&o->w);
+	jw_kbool(&o->w, "dump_has_gaps", r->lost);
+	jw_kdouble(&o->w, "unknown_ms", r->unknown_ns / 1e6);
+	jw_obj_end(&o->w);
+	jw_key(&o->w, "chain");
+	json_chain(o, -1);
+	jw_obj_end(&o->w);
+	jw_finish(&o->w);
+}
+
+/**
+ * pm_verdict_print() - print a verdict
+ * @f: output
+ * @pm: the dump
+ * @st: its state (for task names)
+ * @r: the analysis
+ * @name: the dump's or incident's path, for the commands to dig further
+ * @json: one JSON object instead of text
+ */
+void pm_verdict_print(FILE *f, const struct pm_dump *pm, const struct pm_state *st,
+		      const struct pm_report *r, const char *name, int json)
+{
+	struct out o = { .f = f, .pm = pm, .st = st, .r = r };
+
+	if (json)
+		print_json(&o);
+	else
+		print_text(&o, name);
+}

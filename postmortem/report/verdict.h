@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The verdict of tipme report (analysis/verdict.h) as text or JSON.
+ */
+#ifndef TIPME_PM_REPORT_VERDICT_H
+#define TIPME_PM_REPORT_VERDICT_H
+
+#include <stdio.h>
+
+#include "../analysis/verdict.h"
+
+void pm_verdict_print(FILE *f, const struct pm_dump *pm, const struct pm_state *st,
+		      const struct pm_report *r, const char *name, int json);
+
+#endif

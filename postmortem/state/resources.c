@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Resource waits from the instrumentation records: one pass over the
+ * merged events pairs lock_begin with lock_end, reclaim_begin with
+ * reclaim_end and a block request's issue with its completion (same
+ * device and sector), and keeps every wakeup.  Unpaired ends are dropped
+ * (their beginning is before the dump); unpaired beginnings last to the
+ * dump's end.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dump/decode.h"
+#include "resources.h"
+
+/* Append one element of @size to *@arr (grown by doubling). */
+static void *push(void **arr, size_t *n, size_t *cap, size_t size)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		void *p = realloc(*arr, c * size);
+
+		if (!p)
+			return NULL;
+		*arr = p;
+		*cap = c;
+	}
+	return (char *)*arr + (*n)++ * size;
+}
+
+struct caps {
+	size_t locks, reclaims, blk, wakes;
+};
+
+static int on_lock(struct pm_res *r, struct caps *c, const struct pm_event *ev)
+{
+	size_t rest, i;
+
+	if (ev->type == TIPME_REC_LOCK_BEGIN) {
+		struct tipme_rec_lock_begin b;
+		struct pm_lockwait *l;
+
+		pm_ev_fixed(ev, &b, sizeof(b), &rest);
+		l = push((void **)&r->locks, &r->nlocks, &c->locks, sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		l->lock = (uint64_t)b.lock_hi << 32 | b.lock_lo;
+		l->pid = b.pid;
+		l->owner = b.owner;
+		l->flags = b.flags;
+		l->ret = 0;
+		l->start = ev->ts;
+		l->end = 0;
+		return 0;
+	} else {
+		struct tipme_rec_lock_end x;
+		uint64_t lock;
+
+		pm_ev_fixed(ev, &x, sizeof(x), &rest);
+		lock = (uint64_t)x.lock_hi << 32 | x.lock_lo;
+		for (i = r->nlocks; i-- > 0;) {
+			struct pm_lockwait *l = &r->locks[i];
+
+			if (!l->end && l->pid == x.pid && l->lock == lock) {
+				l->end = ev->ts;
+				l->ret = x.ret;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static int on_reclaim(struct pm_res *r, struct caps *c, const struct pm_event *ev)
+{
+	size_t rest, i;
+
+	if (ev->type == TIPME_REC_RECLAIM_BEGIN) {
+		struct tipme_rec_reclaim_begin b;
+		struct pm_reclaim *m;
+
+		pm_ev_fixed(ev, &b, sizeof(b), &rest);
+		m = push((void **)&r->reclaims, &r->nreclaims, &c->reclaims, sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		memset(m, 0, sizeof(*m));
+		m->pid = b.pid;
+		m->kind = b.kind;
+		m->start = ev->ts;
+	} else {
+		struct tipme_rec_reclaim_end x;
+
+		pm_ev_fixed(ev, &x, sizeof(x), &rest);
+		for (i = r->nreclaims; i-- > 0;) {
+			struct pm_reclaim *m = &r->reclaims[i];
+
+			if (!m->end && m->pid == x.pid) {
+				m->end = ev->ts;
+				m->nr_reclaimed = x.nr_reclaimed;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
+{
+	struct tipme_rec_blk b;
+	struct pm_blkreq *q;
+	uint64_t sector;
+	size_t rest, i;
+
+	pm_ev_fixed(ev, &b, sizeof(b), &rest);
+	sector = (uint64_t)b.sector_hi << 32 | b.sector_lo;
+	if (ev->type == TIPME_REC_BLK_COMPLETE) {
+		for (i = r->nblk; i-- > 0;) {
+			q = &r->blk[i];
+			if (!q->complete && q->dev == b.dev && q->sector == sector) {
+				q->complete = ev->ts;
+				q->complete_cpu = ev->cpu;
+				return 0;
+			}
+		}
+	}
+	q = push((void **)&r->blk, &r->nblk, &c->blk, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	memset(q, 0, sizeof(*q));
+	q->dev = b.dev;
+	q->sector = sector;
+	q->bytes = b.bytes;
+	q->op = b.op;
+	if (ev->type == TIPME_REC_BLK_ISSUE) {
+		q->issuer = b.ctx == TIPME_CTX_TASK ? b.pid : 0;
+		q->issue = ev->ts;
+	} else {		/* issued before the dump began */
+		q->complete = ev->ts;
+		q->complete_cpu = ev->cpu;
+	}
+	return 0;
+}
+
+int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
+{
+	struct caps c = { 0 };
+	struct pm_merge mg;
+	struct pm_event ev;
+	uint64_t last = 0;
+	size_t i;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	err = pm_merge_init(&mg, pm, NULL, e);
+	if (err)
+		return err;
+	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
+		last = ev.ts;
+		if (ev.kind != PM_EV_RECORD || !ev.rt || !ev.rt->our_size)
+			continue;
+		switch (ev.type) {
+		case TIPME_REC_SCHED_WAKING: {
+			struct pm_wake *w = push((void **)&r->wakes, &r->nwakes,
+						 &c.wakes, sizeof(*w));
+
+			if (!w) {
+				err = -ENOMEM;
+				break;
+			}
+			w->ts = ev.ts;
+			w->cpu = ev.cpu;
+			w->target = tipme_waking_pid(&ev.u.wk);
+			w->waker = tipme_waking_waker(&ev.u.wk);
+			w->ctx = tipme_waking_ctx(&ev.u.wk);
+			break;
+		}
+		case TIPME_REC_LOCK_BEGIN:
+		case TIPME_REC_LOCK_END:
+			err = on_lock(r, &c, &ev);
+			break;
+		case TIPME_REC_RECLAIM_BEGIN:
+		case TIPME_REC_RECLAIM_END:
+			err = on_reclaim(r, &c, &ev);
+			break;
+		case TIPME_REC_BLK_ISSUE:
+		case TIPME_REC_BLK_COMPLETE:
+			err = on_blk(r, &c, &ev);
+			break;
+		default:
+			break;
+		}
+		if (err < 0) {
+			err = tm_err_set(e, ENOMEM, "out of memory");
+			break;
+		}
+	}
+	pm_merge_free(&mg);
+	if (err < 0) {
+		pm_res_free(r);
+		return err;
+	}
+	for (i = 0; i < r->nlocks; i++)
+		if (!r->locks[i].end)
+			r->locks[i].end = last;
+	for (i = 0; i < r->nreclaims; i++)
+		if (!r->reclaims[i].end)
+			r->reclaims[i].end = last;
+	return 0;
+}
+
+void pm_res_free(struct pm_res *r)
+{
+	free(r->locks);
+	free(r->reclaims);
+	free(r->blk);
+	free(r->wakes);
+	memset(r, 0, sizeof(*r));
+}
+
+const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
+				     uint64_t ts)
+{
+	size_t lo = 0, hi = r->nwakes;
+
+	while (lo < hi) {	/* first wake at or after ts */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->wakes[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < r->nwakes && r->wakes[lo].ts == ts; lo++)
+		if (r->wakes[lo].target == pid)
+			return &r->wakes[lo];
+	return NULL;
+}

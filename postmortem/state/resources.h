@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What tasks waited for, rebuilt from the instrumentation records beside
+ * the scheduler's: lock waits, memory reclaim, block requests (issue to
+ * completion), and every wakeup with the CPU and context it came from.
+ * Part of the state layer (with state.h): analyses read it, nothing here
+ * prints.
+ */
+#ifndef TIPME_PM_RESOURCES_H
+#define TIPME_PM_RESOURCES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../dump/pm.h"
+
+/**
+ * struct pm_lockwait - a thread waiting for a lock (lock_begin..lock_end)
+ * @lock: address of the lock
+ * @pid: the waiter
+ * @owner: the holder when the kernel told (0: not known)
+ * @flags: TIPME_LOCK_*
+ * @ret: 0 if it got the lock, else a negative errno
+ * @start: recorder timestamp of lock_begin
+ * @end: of lock_end (the dump's end if it never came)
+ */
+struct pm_lockwait {
+	uint64_t lock;
+	uint32_t pid;
+	uint32_t owner;
+	uint32_t flags;
+	int32_t ret;
+	uint64_t start;
+	uint64_t end;
+};
+
+/**
+ * struct pm_reclaim - a thread reclaiming memory (reclaim_begin..end)
+ * @pid: the thread
+ * @kind: enum tipme_reclaim_kind
+ * @nr_reclaimed: pages it reclaimed
+ * @start: recorder timestamp
+ * @end: recorder timestamp (the dump's end if it never came)
+ */
+struct pm_reclaim {
+	uint32_t pid;
+	uint32_t kind;
+	uint32_t nr_reclaimed;
+	uint64_t start;
+	uint64_t end;
+};
+
+/**
+ * struct pm_blkreq - one block request, issue to completion
+ * @dev: the kernel's dev_t (major << 20 | minor)
+ * @sector: first sector
+ * @bytes: size
+ * @op: enum tipme_blk_op
+ * @issuer: thread that issued it (0: issued from interrupt or idle)
+ * @issue: recorder timestamp of the issue (0: issued before the dump)
+ * @complete: of the completion (0: not completed in the dump)
+ * @complete_cpu: CPU the completion ran on
+ */
+struct pm_blkreq {
+	uint32_t dev;
+	uint64_t sector;
+	uint32_t bytes;
+	uint32_t op;
+	uint32_t issuer;
+	uint64_t issue;
+	uint64_t complete;
+	uint32_t complete_cpu;
+};
+
+/**
+ * struct pm_wake - one sched_waking
+ * @ts: recorder timestamp
+ * @cpu: CPU the waker ran on
+ * @target: woken thread
+ * @waker: waking thread (0: interrupt on an idle CPU)
+ * @ctx: enum tipme_ctx of the waker
+ */
+struct pm_wake {
+	uint64_t ts;
+	uint32_t cpu;
+	uint32_t target;
+	uint32_t waker;
+	uint32_t ctx;
+};
+
+/**
+ * struct pm_res - every resource wait of a dump, each array in time order
+ * @locks: lock waits, by start
+ * @nlocks: how many
+ * @reclaims: reclaim stretches, by start
+ * @nreclaims: how many
+ * @blk: block requests, by issue (completion for those issued before)
+ * @nblk: how many
+ * @wakes: wakeups, by time
+ * @nwakes: how many
+ */
+struct pm_res {
+	struct pm_lockwait *locks;
+	size_t nlocks;
+	struct pm_reclaim *reclaims;
+	size_t nreclaims;
+	struct pm_blkreq *blk;
+	size_t nblk;
+	struct pm_wake *wakes;
+	size_t nwakes;
+};
+
+int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e);
+void pm_res_free(struct pm_res *r);
+
+/**
+ * pm_res_wake_at() - the wakeup of @pid recorded at @ts
+ * @r: resources
+ * @pid: the woken thread
+ * @ts: recorder timestamp (a blocked stretch's end)
+ *
+ * Return: the wakeup, or NULL.
+ */
+const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
+				     uint64_t ts);
+
+#endif

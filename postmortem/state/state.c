@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rebuild every thread's running / runnable / blocked stretches from the
+ * sched_switch, sched_waking and blocked records, in time order.
+ *
+ *   switch prev->next on CPU c at t:  prev's running stretch ends; it is
+ *       runnable from t if it was preempted or still runnable, else blocked
+ *       (with its task state); next's stretch ends and it runs on c.
+ *   waking of p by w at t:  if p was blocked, that stretch ends with waker
+ *       w, and p is runnable (woken, waiting for a CPU) from t.
+ *   blocked record for p:  where p's current blocked stretch went to sleep.
+ *
+ * The idle tasks (pid 0) are not tracked.  A gap in a CPU's stream (lost
+ * sub-buffers) makes every open stretch unknown from there on.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dump/decode.h"
+#include "../dump/tables.h"
+#include "state.h"
+
+/* Open-addressing map pid -> index in threads (build time only). */
+struct pidmap {
+	uint32_t *keys;
+	size_t *vals;
+	size_t cap;
+};
+
+static size_t hash32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	return x;
+}
+
+static int map_grow(struct pidmap *m)
+{
+	struct pidmap n = { .cap = m->cap ? m->cap * 2 : 1024 };
+	size_t i, j;
+
+	n.keys = calloc(n.cap, sizeof(*n.keys));
+	n.vals = calloc(n.cap, sizeof(*n.vals));
+	if (!n.keys || !n.vals) {
+		free(n.keys);
+		free(n.vals);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		for (j = hash32(m->keys[i]) & (n.cap - 1); n.keys[j];
+		     j = (j + 1) & (n.cap - 1))
+			;
+		n.keys[j] = m->keys[i];
+		n.vals[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	*m = n;
+	return 0;
+}
+
+static struct pm_thread *thread_get(struct pm_state *st, struct pidmap *m,
+				    uint32_t pid)
+{
+	struct pm_thread *t;
+	size_t j;
+
+	if (st->nthreads * 2 >= m->cap && map_grow(m))
+		return NULL;
+	for (j = hash32(pid) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
+		if (m->keys[j] == pid)
+			return &st->threads[m->vals[j]];
+	if (!(st->nthreads & (st->nthreads - 1))) {
+		t = realloc(st->threads, (st->nthreads ? st->nthreads * 2 : 64) *
+			    sizeof(*t));
+		if (!t)
+			return NULL;
+		st->threads = t;
+	}
+	t = &st->threads[st->nthreads];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	m->keys[j] = pid;
+	m->vals[j] = st->nthreads++;
+	return t;
+}
+
+static struct pm_seg *cur(struct pm_thread *t)
+{
+	return t->nsegs ? &t->segs[t->nsegs - 1] : NULL;
+}
+
+/* End the current stretch at @ts and open one in @state. */
+static struct pm_seg *open_seg(struct pm_thread *t, uint64_t ts, int state)
+{
+	struct pm_seg *s = cur(t);
+
+	if (s && s->end == UINT64_MAX)
+		s->end = ts;
+	if (t->nsegs == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 8;
+		struct pm_seg *n = realloc(t->segs, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		t->segs = n;
+		t->cap = cap;
+	}
+	s = &t->segs[t->nsegs++];
+	memset(s, 0, sizeof(*s));
+	s->start = ts;
+	s->end = UINT64_MAX;
+	s->state = (uint8_t)state;
+	s->waker = -1;
+	return s;
+}
+
+/*
+ * Per-CPU stream bounds: a CPU's records can start later and end earlier
+ * than the dump's (its ring wrapped sooner, or it was idle), and a thread
+ * seen leaving a CPU ran there only since that CPU's stream began.
+ */
+struct cpu_span {
+	uint64_t *first;
+	uint64_t *last;
+	uint32_t n;
+};
+
+static uint64_t cpu_first(const struct cpu_span *c, const struct pm_state *st,
+			  uint32_t cpu)
+{
+	return cpu < c->n && c->first[cpu] ? c->first[cpu] : st->first_ts;
+}
+
+static int on_switch(struct pm_state *st, struct pidmap *m,
+		     const struct cpu_span *cs, const struct pm_event *ev)
+{
+	const struct tipme_rec_switch *sw = &ev->u.sw;
+	struct pm_thread *t;
+	struct pm_seg *s;
+
+	if (sw->prev_pid) {
+		t = thread_get(st, m, sw->prev_pid);
+		if (!t)
+			return -ENOMEM;
+		if (!cur(t)) {	/* first sight: it ran here since this CPU's records began */
+			s = open_seg(t, cpu_first(cs, st, ev->cpu), PM_T_RUNNING);
+			if (!s)
+				return -ENOMEM;
+			s->cpu = ev->cpu;
+			s->prio = sw->prev_prio;
+		}
+		s = open_seg(t, ev->ts, sw->prev_state == TIPME_TS_RUNNABLE ?
+			     PM_T_RUNNABLE : PM_T_BLOCKED);
+		if (!s)
+			return -ENOMEM;
+		s->block_state = sw->prev_state;
+		s->cpu = ev->cpu;
+	}
+	if (sw->next_pid) {
+		t = thread_get(st, m, sw->next_pid);
+		if (!t)
+			return -ENOMEM;
+		s = open_seg(t, ev->ts, PM_T_RUNNING);
+		if (!s)
+			return -ENOMEM;
+		s->cpu = ev->cpu;
+		s->prio = sw->next_prio;
+	}
+	return 0;
+}
+
+static int on_waking(struct pm_state *st, struct pidmap *m,
+		     const struct pm_event *ev)
+{
+	uint32_t pid = tipme_waking_pid(&ev->u.wk);
+	struct pm_thread *t;
+	struct pm_seg *s;
+
+	if (!pid)
+		return 0;
+	t = thread_get(st, m, pid);
+	if (!t)
+		return -ENOMEM;
+	s = cur(t);
+	if (s && s->state != PM_T_BLOCKED && s->state != PM_T_UNKNOWN)
+		return 0;	/* already running or runnable */
+	if (s) {
+		s->waker = tipme_waking_waker(&ev->u.wk);
+		s->waker_ctx = (uint8_t)tipme_waking_ctx(&ev->u.wk);
+	} else {
+		s = open_seg(t, st->first_ts, PM_T_UNKNOWN);
+		if (!s)
+			return -ENOMEM;
+	}
+	s = open_seg(t, ev->ts, PM_T_RUNNABLE);
+	if (!s)
+		return -ENOMEM;
+	s->woken = 1;
+	s->cpu = tipme_waking_cpu(&ev->u.wk);
+	return 0;
+}
+
+/*
+ * Sub-buffers of a CPU are missing between @ev->lost_since and @ev->ts:
+ * whoever was running there is known to have run only up to the gap.  What
+ * it did in the gap is unknown (an open PM_T_UNKNOWN stretch until its
+ * next record), never "running".
+ */
+static int cut_running_at_loss(struct pm_state *st, const struct pm_event *ev)
+{
+	size_t i;
+
+	if (!ev->lost_since)
+		return 0;
+	for (i = 0; i < st->nthreads; i++) {
+		struct pm_thread *t = &st->threads[i];
+		struct pm_seg *s = cur(t);
+
+		if (!s || s->state != PM_T_RUNNING || s->cpu != ev->cpu ||
+		    s->end != UINT64_MAX || s->start > ev->lost_since)
+			continue;
+		s = open_seg(t, ev->lost_since, PM_T_UNKNOWN);
+		if (!s)
+			return -ENOMEM;
+		s->cpu = ev->cpu;
+	}
+	return 0;
+}
+
+static void on_blocked(struct pm_state *st, struct pidmap *m,
+		       const struct pm_dump *pm, const struct pm_event *ev)
+{
+	const struct tipme_rec_blocked *b = &ev->u.bl;
+	uint32_t ips[64];
+	struct pm_thread *t;
+	struct pm_seg *s;
+	size_t n;
+
+	if (ev->payload_len < sizeof(*b) ||
+	    ev->payload_len < sizeof(*b) + 4u * b->nr || b->nr > 64)
+		return;
+	t = thread_get(st, m, b->pid);
+	s = t ? cur(t) : NULL;
+	if (!s || s->state != PM_T_BLOCKED)
+		return;
+	memcpy(ips, ev->payload + sizeof(*b), 4u * b->nr);
+	n = pm_site_frames(pm, ips, b->nr, s->site, PM_SITE_FRAMES);
+	s->nsite = (uint32_t)n;
+}
+
+static int on_lost(struct pm_state *st, const struct pm_event *ev)
+{
+	struct pm_loss *l = realloc(st->losses, (st->nlosses + 1) * sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	st->losses = l;
+	l += st->nlosses++;
+	l->cpu = ev->cpu;
+	l->since = ev->lost_since;
+	l->until = ev->ts;
+	l->first_seq = ev->lost_first;
+	l->subbufs = ev->lost_count;
+	st->lost = 1;
+	return cut_running_at_loss(st, ev);
+}
+
+static int tid_cmp(const void *a, const void *b)
+{
+	const struct pm_thread *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/**
+ * pm_state_build() - rebuild every thread's stretches
+ * @st: result; release with pm_state_free()
+ * @pm: an open dump
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
+		   struct tm_err *e)
+{
+	struct pidmap m = { 0 };
+	struct cpu_span cs = { 0 };
+	struct pm_merge mg;
+	struct pm_event ev;
+	size_t i;
+	int err, have = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < pm->nr_cpus; i++)	/* CPU numbers: below the highest streamed */
+		if (pm->cpus[i].cpu >= cs.n)
+			cs.n = pm->cpus[i].cpu + 1;
+	cs.first = calloc(cs.n ? cs.n : 1, sizeof(*cs.first));
+	cs.last = calloc(cs.n ? cs.n : 1, sizeof(*cs.last));
+	if (!cs.first || !cs.last) {
+		free(cs.first);
+		free(cs.last);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	err = pm_merge_init(&mg, pm, NULL, e);
+	if (err) {
+		free(cs.first);
+		free(cs.last);
+		return err;
+	}
+	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
+		if (!have) {
+			st->first_ts = ev.ts;
+			have = 1;
+		}
+		st->last_ts = ev.ts;
+		if (ev.cpu < cs.n) {
+			if (!cs.first[ev.cpu])
+				cs.first[ev.cpu] = ev.ts;
+			cs.last[ev.cpu] = ev.ts;
+		}
+		if (ev.kind == PM_EV_LOST)
+			err = on_lost(st, &ev);
+		else if (!ev.rt || !ev.rt->our_size)
+			continue;
+		else if (ev.type == TIPME_REC_SCHED_SWITCH)
+			err = on_switch(st, &m, &cs, &ev);
+		else if (ev.type == TIPME_REC_SCHED_WAKING)
+			err = on_waking(st, &m, &ev);
+		else if (ev.type == TIPME_REC_BLOCKED)
+			on_blocked(st, &m, pm, &ev);
+		else if (ev.type == TIPME_REC_TRIGGER && !ev.u.trig.coalesced)
+			st->trigger_ts = ev.ts;
+		if (err < 0) {
+			err = tm_err_set(e, ENOMEM, "out of memory");
+			break;
+		}
+	}
+	pm_merge_free(&mg);
+	free(m.keys);
+	free(m.vals);
+	if (err < 0) {
+		free(cs.first);
+		free(cs.last);
+		pm_state_free(st);
+		return err;
+	}
+	for (i = 0; i < st->nthreads; i++) {
+		struct pm_seg *s = cur(&st->threads[i]);
+
+		if (!s || s->end != UINT64_MAX)
+			continue;
+		/* running where the records end: known only up to that CPU's last */
+		if (s->state == PM_T_RUNNING && s->cpu < cs.n && cs.last[s->cpu] &&
+		    cs.last[s->cpu] >= s->start)
+			s->end = cs.last[s->cpu];
+		else
+			s->end = st->last_ts;
+	}
+	free(cs.first);
+	free(cs.last);
+	if (st->nthreads)
+		qsort(st->threads, st->nthreads, sizeof(*st->threads), tid_cmp);
+	return 0;
+}
+
+void pm_state_free(struct pm_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nthreads; i++)
+		free(st->threads[i].segs);
+	free(st->threads);
+	free(st->losses);
+	memset(st, 0, sizeof(*st));
+}
+
+int64_t pm_seg_overlap(const struct pm_dump *pm, const struct pm_seg *s,
+		       int64_t t0, int64_t t1)
+{
+	int64_t a = pm_clock_mono(&pm->clock, s->start);
+	int64_t b = pm_clock_mono(&pm->clock, s->end);
+	int64_t lo = a > t0 ? a : t0, hi = b < t1 ? b : t1;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+const struct pm_thread *pm_state_thread(const struct pm_state *st, uint32_t pid)
+{
+	struct pm_thread key = { .pid = pid };
+
+	if (!st->nthreads)
+		return NULL;
+	return bsearch(&key, st->threads, st->nthreads, sizeof(key), tid_cmp);
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Rebuilt state: for every thread, the stretches of time it spent running,
+ * runnable (waiting for a CPU) or blocked, from the scheduler records, and
+ * the gaps where records were lost.  The analyses (analysis/) take it as
+ * input; it knows nothing of how results are shown.
+ */
+#ifndef TIPME_PM_STATE_H
+#define TIPME_PM_STATE_H
+
+#include <stdint.h>
+
+#include "../dump/pm.h"
+
+enum pm_tstate {
+	PM_T_UNKNOWN = 0,	/* before the first record that tells */
+	PM_T_RUNNING,
+	PM_T_RUNNABLE,		/* preempted, or woken and not yet on a CPU */
+	PM_T_BLOCKED,		/* asleep: see @block_state */
+};
+
+#define PM_SITE_FRAMES	4
+
+/**
+ * struct pm_seg - one stretch of a thread's time
+ * @start: recorder timestamp where it began
+ * @end: where it ended (the dump's end if it had not)
+ * @state: enum pm_tstate
+ * @block_state: enum tipme_task_state when blocked
+ * @cpu: CPU it ran on (running) or was queued for (runnable, if known)
+ * @waker: pid that woke it (blocked stretches ended by a wakeup), or -1
+ * @waker_ctx: enum tipme_ctx of that wakeup
+ * @woken: the runnable stretch began with a wakeup (not a preemption)
+ * @prio: kernel priority (0..139) it ran at (running stretches)
+ * @nsite: frames in @site
+ * @site: where it blocked, innermost first (full addresses)
+ */
+struct pm_seg {
+	uint64_t start;
+	uint64_t end;
+	uint8_t state;
+	uint8_t block_state;
+	uint8_t waker_ctx;
+	uint8_t woken;
+	uint8_t prio;
+	uint32_t cpu;
+	int64_t waker;
+	uint32_t nsite;
+	uint64_t site[PM_SITE_FRAMES];
+};
+
+/**
+ * struct pm_thread - one thread's stretches, in time order
+ * @pid: thread id
+ * @segs: stretches
+ * @nsegs: how many
+ * @cap: allocated
+ */
+struct pm_thread {
+	uint32_t pid;
+	struct pm_seg *segs;
+	size_t nsegs;
+	size_t cap;
+};
+
+/**
+ * struct pm_loss - records of one CPU missing from the dump
+ * @cpu: the CPU
+ * @since: timestamp of its last record before the gap, 0 if none (the
+ *         gap is before its first record)
+ * @until: timestamp of its first record after the gap (or of the last
+ *         before it, at the end of its stream)
+ * @first_seq: first missing sub-buffer
+ * @subbufs: how many sub-buffers are missing
+ */
+struct pm_loss {
+	uint32_t cpu;
+	uint64_t since;
+	uint64_t until;
+	uint64_t first_seq;
+	uint64_t subbufs;
+};
+
+/**
+ * struct pm_state - every thread seen in a dump
+ * @threads: sorted by pid after pm_state_build()
+ * @nthreads: how many
+ * @first_ts: earliest record
+ * @last_ts: latest record
+ * @lost: the dump has gaps (lost sub-buffers): @nlosses > 0
+ * @trigger_ts: the latest trigger record (not a coalesced one), or 0
+ * @losses: every gap, in time order (of @until)
+ * @nlosses: how many
+ */
+struct pm_state {
+	struct pm_thread *threads;
+	size_t nthreads;
+	uint64_t first_ts;
+	uint64_t last_ts;
+	int lost;
+	uint64_t trigger_ts;
+	struct pm_loss *losses;
+	size_t nlosses;
+};
+
+int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
+		   struct tm_err *e);
+void pm_state_free(struct pm_state *st);
+const struct pm_thread *pm_state_thread(const struct pm_state *st,
+					uint32_t pid);
+
+/**
+ * pm_seg_overlap() - how much of a stretch lies inside an interval
+ * @pm: the dump (for its clock)
+ * @s: the stretch
+ * @t0: start of the interval, CLOCK_MONOTONIC ns
+ * @t1: its end
+ *
+ * Return: ns of @s inside [@t0, @t1], 0 if none.
+ */
+int64_t pm_seg_overlap(const struct pm_dump *pm, const struct pm_seg *s,
+		       int64_t t0, int64_t t1);
+
+#endif
