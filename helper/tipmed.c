@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctlproto.h"
@@ -31,7 +32,19 @@
 #include "nl.h"
 #include "sysinfo.h"
 
+#define TM_XSTR(x)	#x
+#define TM_STR(x)	TM_XSTR(x)
 #define MAX_CLIENTS	32
+/*
+ * Limits for clients that are not root (a member of the tipme group must
+ * not be able to starve the others or tipmed): connections per user, bytes
+ * of PUT data held at once, triggers per user and minute, and how long a
+ * connection may sit idle (subscribers excepted: they wait by design).
+ */
+#define UID_CLIENTS	8
+#define PUT_HELD_MAX	(1024ull << 20)
+#define UID_TRIGGERS	12
+#define IDLE_S_DEFAULT	30
 #define MAX_PENDING	16
 
 struct env {
@@ -40,12 +53,15 @@ struct env {
 	const char *group;
 	int once;
 	const char *output;
+	unsigned int idle_s;
 };
 
 struct client {
 	int fd;
 	int subscribed;
 	int allowed;
+	uid_t uid;
+	time_t last;		/* CLOCK_MONOTONIC s of its last byte */
 	char line[TIPME_CTL_LINE_MAX];
 	size_t len;
 	/* PUT in progress */
@@ -126,26 +142,9 @@ static void broadcast(const char *fmt, ...)
 			send_line(clients[i].fd, "%s", buf);
 }
 
-static const char *errname(int err)
-{
-	switch (err) {
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENOENT: return "ENOENT";
-	case ENOSPC: return "ENOSPC";
-	case EBUSY: return "EBUSY";
-	case ENOMEM: return "ENOMEM";
-	case EFBIG: return "EFBIG";
-	case ENODEV: return "ENODEV";
-	case EEXIST: return "EEXIST";
-	case EINVAL: return "EINVAL";
-	default: return "EIO";
-	}
-}
-
 static void reply_err(int fd, int err, const char *msg)
 {
-	send_line(fd, "ERR %s %s", errname(err), msg);
+	send_line(fd, "ERR %s %s", ctl_errno_name(err), msg);
 }
 
 /* ---- connection to the module ---------------------------------------- */
@@ -235,15 +234,25 @@ static void handle_triggers(struct env *env)
 
 /* ---- control socket -------------------------------------------------- */
 
-static int peer_allowed(int fd)
+static time_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+static int peer_allowed(int fd, uid_t *uid)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
 	gid_t groups[256];
 	size_t i;
 
+	*uid = (uid_t)-1;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
 		return 0;
+	*uid = cred.uid;
 	if (cred.uid == 0)
 		return 1;
 	if (group_gid == (gid_t)-1)
@@ -326,6 +335,44 @@ static void remember_reason(uint32_t seq, const char *text)
 	next = (next + 1) % (sizeof(reasons) / sizeof(reasons[0]));
 }
 
+/* Bytes of PUT data all clients hold now. */
+static uint64_t put_held(void)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < MAX_CLIENTS; i++)
+		if (clients[i].fd > 0 && clients[i].put_data)
+			n += clients[i].put_len;
+	return n;
+}
+
+/* A user's triggers in the current minute: 1 if one more is allowed. */
+static int trigger_allowed(uid_t uid)
+{
+	static struct { uid_t uid; time_t minute; unsigned int n; } seen[16];
+	static unsigned int next;
+	time_t minute = now_s() / 60;
+	unsigned int i;
+
+	if (uid == 0)
+		return 1;
+	for (i = 0; i < sizeof(seen) / sizeof(seen[0]); i++)
+		if (seen[i].n && seen[i].uid == uid)
+			break;
+	if (i == sizeof(seen) / sizeof(seen[0])) {
+		i = next++ % (sizeof(seen) / sizeof(seen[0]));
+		seen[i].uid = uid;
+		seen[i].minute = minute;
+		seen[i].n = 0;
+	}
+	if (seen[i].minute != minute) {
+		seen[i].minute = minute;
+		seen[i].n = 0;
+	}
+	return ++seen[i].n <= UID_TRIGGERS;
+}
+
 /* Returns 0 to keep the client, -1 to close it. */
 static int handle_line(struct env *env, struct client *c, char *line)
 {
@@ -344,6 +391,11 @@ static int handle_line(struct env *env, struct client *c, char *line)
 		src = arg ? source_of(arg) : 0;
 		if (!src) {
 			reply_err(c->fd, EINVAL, "usage: TRIGGER user|xhook|threshold [reason]");
+			return -1;
+		}
+		if (!trigger_allowed(c->uid)) {
+			reply_err(c->fd, EBUSY, "at most " TM_STR(UID_TRIGGERS)
+				  " triggers a minute per user: try again in a minute");
 			return -1;
 		}
 		if (!connected) {
@@ -398,8 +450,13 @@ static int handle_line(struct env *env, struct client *c, char *line)
 				  " can be handed in to an incident");
 			return -1;
 		}
-		if (n > TIPME_CTL_PUT_MAX) {
-			reply_err(c->fd, EFBIG, "file too large");
+		if (n > TIPME_CTL_PUT_MAX ||
+		    (env->cfg.max_bytes && n > env->cfg.max_bytes)) {
+			reply_err(c->fd, EFBIG, "file too large (larger than the incident budget or the protocol's limit)");
+			return -1;
+		}
+		if (c->uid != 0 && put_held() + n > PUT_HELD_MAX) {
+			reply_err(c->fd, ENOMEM, "tipmed holds too much data from other clients now: try again");
 			return -1;
 		}
 		c->put_data = malloc(n ? n : 1);
@@ -459,6 +516,7 @@ static void client_read(struct env *env, struct client *c)
 	ssize_t n = read(c->fd, buf, sizeof(buf));
 	size_t i = 0, take;
 
+	c->last = now_s();
 	if (n <= 0) {
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
@@ -511,20 +569,50 @@ static void client_read(struct env *env, struct client *c)
 
 static void accept_client(int lfd)
 {
-	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK), i;
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK), i, mine = 0;
+	uid_t uid;
+	int allowed;
 
 	if (fd < 0)
 		return;
+	allowed = peer_allowed(fd, &uid);
+	for (i = 0; i < MAX_CLIENTS; i++)
+		if (clients[i].fd > 0 && clients[i].uid == uid)
+			mine++;
+	if (uid != 0 && mine >= UID_CLIENTS) {
+		reply_err(fd, EBUSY, "too many connections from this user (at most "
+			  TM_STR(UID_CLIENTS) ")");
+		close(fd);
+		return;
+	}
 	for (i = 0; i < MAX_CLIENTS; i++) {
 		if (clients[i].fd <= 0) {
 			memset(&clients[i], 0, sizeof(clients[i]));
 			clients[i].fd = fd;
-			clients[i].allowed = peer_allowed(fd);
+			clients[i].allowed = allowed;
+			clients[i].uid = uid;
+			clients[i].last = now_s();
 			return;
 		}
 	}
 	reply_err(fd, EBUSY, "too many clients");
 	close(fd);
+}
+
+/* Close the connections that sent nothing for @idle_s (not subscribers). */
+static void drop_idle(unsigned int idle_s)
+{
+	time_t now = now_s();
+	int i;
+
+	for (i = 0; i < MAX_CLIENTS; i++) {
+		struct client *c = &clients[i];
+
+		if (c->fd > 0 && !c->subscribed && now - c->last > (time_t)idle_s) {
+			reply_err(c->fd, ETIMEDOUT, "idle for too long");
+			client_close(c);
+		}
+	}
 }
 
 /* ---- main ------------------------------------------------------------ */
@@ -538,6 +626,7 @@ static const char usage[] =
 	"  -g, --group NAME        group allowed on the socket (" TIPME_CTL_GROUP ")\n"
 	"  -k, --keep N            keep at most N incidents (50; 0 = no limit)\n"
 	"  -m, --max-size MB       keep at most MB megabytes of incidents (2048)\n"
+	"  -i, --idle-timeout S    close a connection silent for S seconds (30)\n"
 	"  -1, --once              dump once into -o FILE and exit\n"
 	"EXAMPLES\n"
 	"  tipmed                                # as the systemd unit runs it\n"
@@ -573,6 +662,7 @@ int main(int argc, char **argv)
 		{ "keep", required_argument, NULL, 'k' },
 		{ "max-size", required_argument, NULL, 'm' },
 		{ "once", no_argument, NULL, '1' },
+		{ "idle-timeout", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -582,6 +672,7 @@ int main(int argc, char **argv)
 			 .max_bytes = 2048ull << 20 },
 		.sock_path = TIPME_CTL_SOCKET,
 		.group = TIPME_CTL_GROUP,
+		.idle_s = IDLE_S_DEFAULT,
 	};
 	static struct symcache syms;
 	struct pollfd pfd[2 + MAX_CLIENTS];
@@ -590,10 +681,15 @@ int main(int argc, char **argv)
 	char *end;
 	int c, lfd, i, n, gone;
 
-	while ((c = getopt_long(argc, argv, "d:s:g:k:m:1o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:s:g:k:m:i:1o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			env.cfg.root = optarg;
+			break;
+		case 'i':
+			env.idle_s = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || !env.idle_s || env.idle_s > 86400)
+				goto bad;
 			break;
 		case 's':
 			env.sock_path = optarg;
@@ -657,7 +753,7 @@ int main(int argc, char **argv)
 			pfd[n++] = (struct pollfd){ .fd = clients[i].fd > 0 ?
 						    clients[i].fd : -1,
 						    .events = POLLIN };
-		if (poll(pfd, n, connected ? -1 : 1000) < 0) {
+		if (poll(pfd, n, 1000) < 0) {
 			if (errno == EINTR)
 				continue;
 			logmsg(LOG_ERR_, "poll: %s", strerror(errno));
@@ -681,6 +777,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < MAX_CLIENTS; i++)
 			if (clients[i].fd > 0 && pfd[2 + i].revents)
 				client_read(&env, &clients[i]);
+		drop_idle(env.idle_s);
 	}
 	logmsg(LOG_INFO_, "exiting");
 	for (i = 0; i < MAX_CLIENTS; i++)

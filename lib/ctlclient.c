@@ -43,12 +43,33 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/* The errno names the protocol uses, both ways: the one table. */
 static const struct { const char *name; int err; } errnames[] = {
 	{ "EPERM", EPERM }, { "EACCES", EACCES }, { "ENOENT", ENOENT },
 	{ "EINVAL", EINVAL }, { "ENOSPC", ENOSPC }, { "EBUSY", EBUSY },
 	{ "EEXIST", EEXIST }, { "EIO", EIO }, { "ENOMEM", ENOMEM },
-	{ "EFBIG", EFBIG }, { "ENODEV", ENODEV },
+	{ "EFBIG", EFBIG }, { "ENODEV", ENODEV }, { "ETIMEDOUT", ETIMEDOUT },
 };
+
+const char *ctl_errno_name(int err)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
+		if (errnames[i].err == err)
+			return errnames[i].name;
+	return "EIO";
+}
+
+int ctl_errno_by_name(const char *word)
+{
+	size_t i, n = strcspn(word, " ");
+
+	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
+		if (strlen(errnames[i].name) == n && !strncmp(word, errnames[i].name, n))
+			return errnames[i].err;
+	return EIO;
+}
 
 int ctlc_request(const char *path, const char *req, const void *data,
 		 size_t len, char *reply, size_t rlen, struct tm_err *e)
@@ -103,18 +124,13 @@ int ctlc_request(const char *path, const char *req, const void *data,
 
 int ctlc_parse_reply(const char *reply, struct tm_err *e)
 {
-	size_t i;
-
 	if (!strncmp(reply, "OK", 2))
 		return 0;
 	if (!strncmp(reply, "ERR ", 4)) {
 		const char *name = reply + 4, *msg = strchr(name, ' ');
-		int num = EIO;
 
-		for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
-			if (!strncmp(name, errnames[i].name, strlen(errnames[i].name)))
-				num = errnames[i].err;
-		return tm_err_set(e, num, "tipmed: %s", msg ? msg + 1 : name);
+		return tm_err_set(e, ctl_errno_by_name(name), "tipmed: %s",
+				  msg ? msg + 1 : name);
 	}
 	return tm_err_set(e, EPROTO, "tipmed: unexpected reply '%s'", reply);
 }

@@ -64,6 +64,22 @@ int ctlc_request(const char *path, const char *req, const void *data,
 int ctlc_parse_reply(const char *reply, struct tm_err *e);
 
 /**
+ * ctl_errno_name() - the protocol's name of an errno ("EBUSY")
+ * @err: positive errno
+ *
+ * Return: its name, "EIO" for one the protocol does not name.
+ */
+const char *ctl_errno_name(int err);
+
+/**
+ * ctl_errno_by_name() - the errno a reply's name stands for
+ * @word: the name, ended by a space or NUL
+ *
+ * Return: the positive errno, EIO for a name the protocol does not use.
+ */
+int ctl_errno_by_name(const char *word);
+
+/**
  * ctlc_reply_u64() - the value of "key=" in a reply line
  * @reply: the line
  * @key: key without '='

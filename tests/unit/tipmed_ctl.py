@@ -107,6 +107,7 @@ def main():
         log.close()
         shutil.rmtree(d, ignore_errors=True)
     bad_roots(build, grp)
+    limits(build)
     print("1..%d" % n)
     return 1 if failed else 0
 
@@ -128,6 +129,88 @@ def bad_roots(build, grp):
             check(r.returncode != 0 and ("refusing" in r.stdout or "symlink" in r.stdout),
                   "tipmed refuses an incident root that is %s" % what, r.stdout)
     finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+CLIENT = r"""
+import socket, sys, time
+path, mode = sys.argv[1], sys.argv[2]
+def ask(line, data=b""):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(20)
+    s.connect(path)
+    s.sendall(line.encode() + b"\n" + data)
+    r = s.recv(4096).decode().strip()
+    s.close()
+    return r
+if mode == "hold":          # 9 connections held open: what does the 9th hear?
+    held = []
+    for i in range(9):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(5)
+        s.connect(path)
+        held.append(s)
+    time.sleep(0.2)
+    held[-1].settimeout(5)
+    try:
+        print(held[-1].recv(4096).decode().strip() or "closed")
+    except socket.timeout:
+        print("kept")
+elif mode == "idle":        # say nothing: when and how is it closed?
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(20)
+    t0 = time.monotonic()
+    s.connect(path)
+    r = s.recv(4096).decode().strip()
+    print("%.2f %s" % (time.monotonic() - t0, r))
+elif mode == "triggers":    # 13 triggers in a row
+    print("|".join(ask("TRIGGER user").split()[1] for _ in range(13)))
+elif mode == "put":         # a file larger than the incident budget
+    print(ask("PUT 20261124T000000Z-1 xhook.dump %d" % (2 << 20)))
+"""
+
+
+def limits(build):
+    """A member of the socket's group (here: nobody in nogroup) cannot
+    starve others: connections per user, idle connections, triggers per
+    minute, PUT larger than the incident budget."""
+    d = tempfile.mkdtemp(prefix="tipmed-limits-")
+    os.chmod(d, 0o755)
+    root, sock = os.path.join(d, "incidents"), os.path.join(d, "tipmed.sock")
+    log = open(os.path.join(d, "tipmed.log"), "w")
+    tipmed = subprocess.Popen([os.path.join(build, "tipmed"), "-d", root, "-s", sock,
+                               "-g", "nogroup", "-i", "2", "-m", "1"],
+                              stdout=log, stderr=log)
+    try:
+        end = time.monotonic() + 15
+        while not os.path.exists(sock) and time.monotonic() < end:
+            time.sleep(0.01)
+        os.mkdir(os.path.join(root, "20261124T000000Z-1"), 0o700)
+
+        def client(mode):
+            return subprocess.run(NOBODY + [sys.executable, "-c", CLIENT, sock, mode],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  universal_newlines=True, timeout=60).stdout.strip()
+        r = client("hold")
+        check(r.startswith("ERR EBUSY") and "this user" in r,
+              "a user's 9th connection is refused (EBUSY, at most 8)", r)
+        r = client("idle").split(" ", 1)
+        check(len(r) == 2 and float(r[0]) >= 1.9 and r[1].startswith("ERR ETIMEDOUT"),
+              "a connection that says nothing is closed after the idle timeout (2 s): %s"
+              % " ".join(r), r)
+        r = client("triggers").split("|")
+        check(r[:12] == ["ENODEV"] * 12 and r[12] == "EBUSY",
+              "a user's 13th trigger in a minute is refused (EBUSY); the 12 before reach "
+              "the module (ENODEV here: not loaded)", r)
+        r = client("put")
+        check(r.startswith("ERR EFBIG"), "a PUT larger than the incident budget (1 MB) is "
+              "refused before any byte is read (EFBIG)", r)
+    finally:
+        tipmed.terminate()
+        tipmed.wait(15)
+        log.close()
         shutil.rmtree(d, ignore_errors=True)
 
 
