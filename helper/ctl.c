@@ -166,7 +166,7 @@ static void status_json(const struct tipme_status *st)
 	jw_finish(&w);
 }
 
-int ctl_status(int argc, char **argv)
+int cmd_status(int argc, char **argv)
 {
 	struct tipme_status st;
 	struct tm_err e = { "" };
@@ -216,20 +216,20 @@ static int simple(int argc, char **argv, uint8_t cmd, const char *usage)
 	return 0;
 }
 
-int ctl_start(int argc, char **argv)
+int cmd_start(int argc, char **argv)
 {
 	return simple(argc, argv, TIPME_CMD_START,
 		      "usage: tipme start [--json]\n  Start recording.\n");
 }
 
-int ctl_stop(int argc, char **argv)
+int cmd_stop(int argc, char **argv)
 {
 	return simple(argc, argv, TIPME_CMD_STOP,
 		      "usage: tipme stop [--json]\n"
 		      "  Stop recording; the rings keep what they hold.\n");
 }
 
-int ctl_dump(int argc, char **argv)
+int cmd_dump(int argc, char **argv)
 {
 	struct tnl_dump_stats ds;
 	struct tm_err e = { "" };
@@ -287,7 +287,7 @@ int ctl_dump(int argc, char **argv)
 
 /* ---- triggers and incidents ------------------------------------------ */
 
-int ctl_trigger(int argc, char **argv)
+int cmd_trigger(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "reason", required_argument, NULL, 'r' },
@@ -375,7 +375,7 @@ int ctl_trigger(int argc, char **argv)
 	return 0;
 }
 
-int ctl_note(int argc, char **argv)
+int cmd_note(int argc, char **argv)
 {
 	static const char usage[] =
 		"usage: tipme note INCIDENT TEXT...\n"
@@ -454,7 +454,7 @@ static char *slurp(const char *path, size_t max)
 	return buf;
 }
 
-int ctl_incidents(int argc, char **argv)
+int cmd_incidents(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "incident-dir", required_argument, NULL, 'd' },

@@ -23,13 +23,13 @@ struct subcmd {
 };
 
 static const struct subcmd subcmds[] = {
-	{ "status",  ctl_status,     "show whether tipme.ko is recording, ring sizes, losses" },
-	{ "start",   ctl_start,      "start recording" },
-	{ "stop",    ctl_stop,       "stop recording (the rings are kept)" },
-	{ "dump",    ctl_dump,       "write the rings to a dump file" },
-	{ "trigger", ctl_trigger,    "ask for an incident now (as Ctrl-Alt-Minus does)" },
-	{ "incidents", ctl_incidents, "list the saved incidents" },
-	{ "note",    ctl_note,       "describe an incident in one line" },
+	{ "status",  cmd_status,     "show whether tipme.ko is recording, ring sizes, losses" },
+	{ "start",   cmd_start,      "start recording" },
+	{ "stop",    cmd_stop,       "stop recording (the rings are kept)" },
+	{ "dump",    cmd_dump,       "write the rings to a dump file" },
+	{ "trigger", cmd_trigger,    "ask for an incident now (as Ctrl-Alt-Minus does)" },
+	{ "incidents", cmd_incidents, "list the saved incidents" },
+	{ "note",    cmd_note,       "describe an incident in one line" },
 	{ "info",    pm_cmd_info,    "summarise a dump: CPUs, losses, common window, types" },
 	{ "records", pm_cmd_records, "print a dump's records in time order" },
 	{ "ps",      pm_cmd_ps,      "list a dump's exec table: processes seen, argv, exits" },

@@ -11,10 +11,10 @@ static int stub(int argc, char **argv)
 	return 0;
 }
 
-int ctl_status(int argc, char **argv) { return stub(argc, argv); }
-int ctl_start(int argc, char **argv) { return stub(argc, argv); }
-int ctl_stop(int argc, char **argv) { return stub(argc, argv); }
-int ctl_dump(int argc, char **argv) { return stub(argc, argv); }
-int ctl_trigger(int argc, char **argv) { return stub(argc, argv); }
-int ctl_note(int argc, char **argv) { return stub(argc, argv); }
-int ctl_incidents(int argc, char **argv) { return stub(argc, argv); }
+int cmd_status(int argc, char **argv) { return stub(argc, argv); }
+int cmd_start(int argc, char **argv) { return stub(argc, argv); }
+int cmd_stop(int argc, char **argv) { return stub(argc, argv); }
+int cmd_dump(int argc, char **argv) { return stub(argc, argv); }
+int cmd_trigger(int argc, char **argv) { return stub(argc, argv); }
+int cmd_note(int argc, char **argv) { return stub(argc, argv); }
+int cmd_incidents(int argc, char **argv) { return stub(argc, argv); }
