@@ -17,40 +17,87 @@
 
 /*
  * The floor: 6.1, the oldest kernel tipme is built and tested on (Debian
- * 12).  What it needs from before then: lock:contention_begin (5.19,
- * "locking: Add lock contention tracepoints") and sched_switch with
- * prev_state as its last argument (5.18, "sched/tracing: Don't re-read
- * p->state when emitting sched_switch event"); TIPME_PROBE() fails the
- * build on a prototype mismatch.  5.19 and 6.0 may work but are untested.
+ * 12).  Older kernels lack at least genl's .resv_start_op below (6.1) and
+ * lock:contention_begin (5.19, "locking: Add lock contention
+ * tracepoints"); sched_switch gained prev_state as its last argument in
+ * 5.18 ("sched/tracing: Don't re-read p->state when emitting sched_switch
+ * event").  TIPME_PROBE() fails the build on a probe prototype mismatch.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
-#error "tipme is built and tested on Linux 6.1 and later"
+#error "tipme needs Linux 6.1 or later"
 #endif
 
-/*
- * Generic netlink: strict checking of the reserved header bytes and of
- * attributes without a policy entry, from the op given in
- * struct genl_family.resv_start_op, 6.1 ("genetlink: start to validate
- * reserved header bytes").  Kbuild looks for the field in the headers
- * (TIPME_HAVE_GENL_RESV_START_OP).
+/* ------------------------------------------------------------------ */
+/* Control: generic netlink and sysctl                                */
+/* ------------------------------------------------------------------ */
+
+#include <linux/rcupdate.h>
+#include <linux/sysctl.h>
+#include <net/genetlink.h>
+
+/**
+ * tipme_genl_set_resv_start_op() - the first command whose header the
+ * core checks
+ * @family: the family, before it is registered
+ * @op: commands from this one on must have a policy and get their reserved
+ *	header byte and netlink flags checked
+ *
+ * struct genl_family gained .resv_start_op in 6.1 (9c5d03d36251,
+ * "genetlink: start to validate reserved header bytes").  Distributions
+ * backport genetlink changes, so Kbuild looks for the field in the
+ * kernel's headers (TIPME_HAVE_GENL_RESV_START_OP); a kernel without it
+ * has no such checks to turn on.
+ *
+ * Context: module init.
  */
+static inline void tipme_genl_set_resv_start_op(struct genl_family *family, u8 op)
+{
 #ifdef TIPME_HAVE_GENL_RESV_START_OP
-#define TIPME_GENL_STRICT_FROM(op)	.resv_start_op = (op),
-#else
-#define TIPME_GENL_STRICT_FROM(op)
+	family->resv_start_op = op;
 #endif
+}
+
+/**
+ * tipme_genlmsg_multicast_allns() - send @skb to a multicast group in
+ * every network namespace
+ * @family: the family
+ * @skb: the message, consumed
+ * @portid: own port id, not to send to
+ * @group: the group's index in the family's groups
+ *
+ * genlmsg_multicast_allns() lost its gfp_t argument and takes the RCU read
+ * lock itself since 6.12 (56440d7ec28d, "genetlink: hold RCU in
+ * genlmsg_mcast()"), a fix backported to the stable series (Debian's 6.1
+ * has it), so Kbuild tests the prototype (TIPME_GENL_MCAST_GFP: the old
+ * one, whose caller must hold the RCU read lock).
+ *
+ * Context: process context.
+ * Return: 0, or a negative errno (-ESRCH: nobody listens).
+ */
+static inline int tipme_genlmsg_multicast_allns(const struct genl_family *family,
+						struct sk_buff *skb, u32 portid,
+						unsigned int group)
+{
+#ifdef TIPME_GENL_MCAST_GFP
+	int err;
+
+	rcu_read_lock();
+	err = genlmsg_multicast_allns(family, skb, portid, group, GFP_ATOMIC);
+	rcu_read_unlock();
+	return err;
+#else
+	return genlmsg_multicast_allns(family, skb, portid, group);
+#endif
+}
 
 /*
- * sysctl: proc_handler's table argument became const in 6.11 ("sysctl:
- * treewide: constify the ctl_table argument of proc_handlers"); distribution
- * kernels may carry it earlier, so Kbuild reads the typedef in the headers
- * (TIPME_HAVE_CONST_CTL_TABLE).  Handlers take "TIPME_CTL_CONST struct
- * ctl_table *".
+ * sysctl handlers take a const table since 6.11 (78eb4ea25cd5, "sysctl:
+ * treewide: constify the ctl_table argument of proc_handlers").
  */
-#ifdef TIPME_HAVE_CONST_CTL_TABLE
-#define TIPME_CTL_CONST const
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define tipme_ctl_table const struct ctl_table
 #else
-#define TIPME_CTL_CONST
+#define tipme_ctl_table struct ctl_table
 #endif
 
 /* ------------------------------------------------------------------ */
@@ -61,7 +108,6 @@
 #include <linux/fs.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
-#include <linux/rcupdate.h>
 #include <linux/rtmutex.h>
 #include <linux/rwsem.h>
 

@@ -5,23 +5,28 @@
  * Probes on scheduler tracepoints write compact records into per-CPU
  * rings that always hold the last stretch of history; tipmed dumps them
  * over generic netlink when the user says something felt slow.
- *
- * This file only wires the parts together: the recorder at the bottom,
- * then the instrumentation and the probes, then the trigger sources, and
- * the netlink interface last, so that no command arrives into a half
- * initialised module.  Exit undoes init in exactly the reverse order.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/tipme.h>
 #include "recorder.h"
-#include "tracepoints.h"
-#include "instr.h"
-#include "trigger.h"
-#include "genl.h"
+#include "probes/tracepoints.h"
+#include "instr/setup.h"
+#include "control/trigger.h"
+#include "control/sysctl.h"
+#include "control/input.h"
+#include "control/genl.h"
 
+/*
+ * Bottom up: the recorder, the instrumentation and the probes that write
+ * into it, then the sources of triggers, and the netlink family last, so no
+ * command arrives into a half-initialised module.
+ */
 static int __init tipme_init(void)
 {
+	bool autostart = tipme_recorder_autostart();
 	int err;
 
 	err = tipme_recorder_init();
@@ -33,21 +38,23 @@ static int __init tipme_init(void)
 	err = tipme_probes_attach(tipme_sched_probes, tipme_sched_probes_count);
 	if (err)
 		goto out_instr;
-	tipme_trigger_init();
+	tipme_trigger_init(tipme_genl_notify_trigger);
 	err = tipme_sysctl_init();
 	if (err)
 		goto out_trigger;
 	err = tipme_input_init();
 	if (err)
 		goto out_sysctl;
-	tipme_recorder_start();
+	tipme_set_recording(autostart);
 	err = tipme_genl_init();
 	if (err)
-		goto out_input;
-	tipme_trigger_announce(tipme_genl_notify_trigger);
+		goto out_recording;
+	pr_info("loaded: %llu KiB of rings, %u x %u KiB sub-buffers per CPU%s\n",
+		tipme.buf_size >> 10, 1U << tipme.nsub_shift,
+		(1U << tipme.sub_shift) >> 10, autostart ? ", recording" : "");
 	return 0;
 
-out_input:
+out_recording:
 	tipme_set_recording(false);
 	tipme_input_exit();
 out_sysctl:
@@ -62,15 +69,18 @@ out_recorder:
 	return err;
 }
 
+/* tipme_init() in reverse. */
 static void __exit tipme_exit(void)
 {
-	tipme_trigger_announce(NULL);
 	tipme_genl_exit();
 	tipme_set_recording(false);
 	tipme_input_exit();
 	tipme_sysctl_exit();
 	tipme_trigger_exit();
 	tipme_probes_detach(tipme_sched_probes, tipme_sched_probes_count);
+	pr_info("sched_switch records: %llu, sched_waking records: %llu\n",
+		tipme_recorder_type_total(TIPME_REC_SCHED_SWITCH),
+		tipme_recorder_type_total(TIPME_REC_SCHED_WAKING));
 	tipme_instr_exit();
 	tipme_recorder_exit();
 	pr_info("unloaded\n");

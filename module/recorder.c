@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The recorder's state: the per-CPU rings, their geometry from the module
- * parameters, the record clock, and the recording switch.
+ * parameters, the record clock, and whether probes write records.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
+#include <linux/tipme.h>
 #include "recorder.h"
 
 static char *buffer_size = "64M";
@@ -45,11 +46,22 @@ void tipme_set_recording(bool on)
 }
 
 /**
- * tipme_recorder_params_text() - the recorder's parameters as "key=value\n" lines
+ * tipme_recorder_autostart() - whether recording starts at load
+ *
+ * Context: any.
+ * Return: the autostart parameter.
+ */
+bool tipme_recorder_autostart(void)
+{
+	return autostart;
+}
+
+/**
+ * tipme_recorder_params_text() - the recorder's parameters as "key=value\n"
  * @buf: destination
  * @size: its size
  *
- * Context: any.
+ * Context: any, after tipme_recorder_init().
  * Return: length written, as scnprintf().
  */
 int tipme_recorder_params_text(char *buf, size_t size)
@@ -120,7 +132,14 @@ static int rings_alloc(void)
 	return 0;
 }
 
-static u64 type_total(int type)
+/**
+ * tipme_recorder_type_total() - records of one type written on all CPUs
+ * @type: enum tipme_rec_type
+ *
+ * Context: any, between tipme_recorder_init() and tipme_recorder_exit().
+ * Return: the count.
+ */
+u64 tipme_recorder_type_total(int type)
 {
 	u64 n = 0;
 	int cpu;
@@ -131,12 +150,12 @@ static u64 type_total(int type)
 }
 
 /**
- * tipme_recorder_init() - set the geometry, the clock and the rings up
+ * tipme_recorder_init() - size and allocate the rings, set up the clock
  *
- * Recording stays off until tipme_recorder_start().
+ * Recording stays off until tipme_set_recording().
  *
  * Context: module init.
- * Return: 0 or a negative errno (a bad parameter, no memory).
+ * Return: 0 or a negative errno.
  */
 int tipme_recorder_init(void)
 {
@@ -150,34 +169,21 @@ int tipme_recorder_init(void)
 		return err;
 	err = rings_alloc();
 	if (err)
-		tipme_clock_exit();
+		goto out_clock;
+	return 0;
+
+out_clock:
+	tipme_clock_exit();
 	return err;
 }
 
 /**
- * tipme_recorder_start() - start recording if the autostart parameter says so
+ * tipme_recorder_exit() - free the rings, stop the clock
  *
- * Context: module init, once everything that reads records is ready.
- */
-void tipme_recorder_start(void)
-{
-	tipme_set_recording(autostart);
-	pr_info("loaded: %llu KiB of rings, %u x %u KiB sub-buffers per CPU%s\n",
-		tipme.buf_size >> 10, 1U << tipme.nsub_shift,
-		(1U << tipme.sub_shift) >> 10, autostart ? ", recording" : "");
-}
-
-/**
- * tipme_recorder_exit() - free the rings (recording must be off and every
- *                         probe gone)
- *
- * Context: module exit, after tracepoint_synchronize_unregister().
+ * Context: module exit; no probe is attached and nothing writes any more.
  */
 void tipme_recorder_exit(void)
 {
-	pr_info("sched_switch records: %llu, sched_waking records: %llu\n",
-		type_total(TIPME_REC_SCHED_SWITCH),
-		type_total(TIPME_REC_SCHED_WAKING));
 	rings_free();
 	tipme_clock_exit();
 }

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The recorder: per-CPU rings, their geometry, the module parameters that
- * set them, and the switch that turns recording on and off (recorder.c).
- * The bottom of tipme.ko: the probes write through tipme_reserve() and
- * tipme_commit(); the control side reads the state.  Nothing here calls up
- * into the other files.
+ * The recorder: the per-CPU rings, their geometry, the module parameters
+ * that size them, and the switch that says whether probes write.  Every
+ * file that writes records includes this one.
  */
 #ifndef TIPME_RECORDER_H
 #define TIPME_RECORDER_H
@@ -47,11 +45,11 @@ static __always_inline void tipme_commit(struct tipme_wslot *ws, u32 type)
 	tipme_ring_commit(ws, type);
 }
 
-void tipme_set_recording(bool on);
-const struct tipme_rectype *tipme_rectypes(size_t *count);
-int tipme_recorder_params_text(char *buf, size_t size);
 int tipme_recorder_init(void);
-void tipme_recorder_start(void);
 void tipme_recorder_exit(void);
+bool tipme_recorder_autostart(void);
+void tipme_set_recording(bool on);
+u64 tipme_recorder_type_total(int type);
+int tipme_recorder_params_text(char *buf, size_t size);
 
 #endif /* TIPME_RECORDER_H */

@@ -3,7 +3,7 @@
  * The record-type table every dump carries (see <linux/tipme.h>).
  */
 #include <linux/kernel.h>
-#include "recorder.h"
+#include "records.h"
 
 #define RECTYPE(t, payload, n) \
 	{ .type = (t), .payload_size = sizeof(payload), .name = (n) }
@@ -17,7 +17,7 @@ static const struct tipme_rectype rectypes[] = {
 	RECTYPE(TIPME_REC_SCHED_WAKING, struct tipme_rec_waking, "sched_waking"),
 	RECTYPE(TIPME_REC_TRIGGER, struct tipme_rec_trigger, "trigger"),
 	RECTYPE(TIPME_REC_INPUT, struct tipme_rec_input, "input"),
-	/* Instrumentation (instr.h) */
+	/* Instrumentation (instr/) */
 	RECTYPE_VAR(TIPME_REC_BLOCKED, struct tipme_rec_blocked, "blocked"),
 	RECTYPE(TIPME_REC_FORK, struct tipme_rec_fork, "fork"),
 	RECTYPE(TIPME_REC_EXEC, struct tipme_rec_exec, "exec"),

@@ -12,11 +12,10 @@
 #include <linux/blkdev.h>
 #include <linux/sched.h>
 #include <trace/events/block.h>
-#include "../recorder.h"
-#include "../cost.h"
-#include "../instr.h"
-#include "../tracepoints.h"
-#include "ctx.h"
+#include "recorder.h"
+#include "instr/cost.h"
+#include "probes/tracepoints.h"
+#include "probes/ctx.h"
 
 static u8 blk_op(const struct request *rq)
 {

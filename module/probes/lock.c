@@ -13,11 +13,10 @@
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include <trace/events/lock.h>
-#include "../recorder.h"
-#include "../compat.h"
-#include "../cost.h"
-#include "../instr.h"
-#include "../tracepoints.h"
+#include "recorder.h"
+#include "compat.h"
+#include "instr/cost.h"
+#include "probes/tracepoints.h"
 
 /* The record's flags are the kernel's. */
 static_assert(TIPME_LOCK_SPIN == LCB_F_SPIN && TIPME_LOCK_READ == LCB_F_READ &&

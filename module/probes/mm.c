@@ -12,11 +12,10 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <trace/events/vmscan.h>
-#include "../recorder.h"
-#include "../cost.h"
-#include "../instr.h"
-#include "../site.h"
-#include "../tracepoints.h"
+#include "recorder.h"
+#include "instr/cost.h"
+#include "instr/site.h"
+#include "probes/tracepoints.h"
 
 static unsigned int reclaim_stack_depth = 12;
 module_param(reclaim_stack_depth, uint, 0444);

@@ -8,13 +8,13 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <trace/events/sched.h>
-#include "../recorder.h"
-#include "../cost.h"
-#include "ctx.h"
-#include "../sampler.h"
-#include "../site.h"
-#include "../taskstate.h"
-#include "../tracepoints.h"
+#include "recorder.h"
+#include "instr/cost.h"
+#include "probes/ctx.h"
+#include "instr/sampler.h"
+#include "instr/site.h"
+#include "taskstate.h"
+#include "probes/tracepoints.h"
 
 /*
  * Where @prev blocks.  Runs on @prev's stack: the probe is called from

@@ -12,11 +12,10 @@
 #include <linux/string.h>
 #include <trace/events/sched.h>
 #include <trace/events/task.h>
-#include "../recorder.h"
-#include "../cost.h"
-#include "../instr.h"
-#include "../exec.h"
-#include "../tracepoints.h"
+#include "recorder.h"
+#include "instr/cost.h"
+#include "instr/exec.h"
+#include "probes/tracepoints.h"
 
 static void probe_task_newtask(void *data, struct task_struct *task,
 			       unsigned long clone_flags)

@@ -6,7 +6,7 @@
 #include <kunit/test.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "exectab.h"
+#include "instr/exectab.h"
 
 struct xt_fixture {
 	struct tipme_xt t;

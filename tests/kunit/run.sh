@@ -63,6 +63,10 @@ for f in "$here"/Kconfig "$here"/Makefile "$here"/*.c "$here"/*.h \
 	[ -e "$hook/$name" ] && continue
 	ln -s "$f" "$hook/$name"
 done
+# The module's subfolders as they are, for objects like instr/exectab.o.
+for d in "$TIPME_ROOT"/module/*/; do
+	ln -s "${d%/}" "$hook/$(basename "$d")"
+done
 printf 'TIPME_REPO := %s\n' "$TIPME_ROOT" >"$hook/repo.mk"
 grep -qxF 'source "lib/tipme/Kconfig"' "$src/lib/Kconfig" ||
 	printf '\nsource "lib/tipme/Kconfig"\n' >>"$src/lib/Kconfig"

@@ -7,7 +7,7 @@
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include "smptab.h"
+#include "instr/smptab.h"
 
 static void sampler_word(struct kunit *test)
 {

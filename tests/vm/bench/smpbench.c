@@ -2,7 +2,7 @@
 /*
  * smpbench: the sampler's full round, natively.  QEMU TCG cannot tell what
  * the sampler costs on a real machine, and a module cannot be loaded on
- * the build hosts, so this runs the sampler's own code (module/smptab.c,
+ * the build hosts, so this runs the sampler's own code (module/instr/smptab.c,
  * built against tests/vm/bench/shim/) over N objects laid out like Debian
  * 6.1's task_struct (size and field offsets taken from its headers), linked
  * like the task list, reading the fields the sampler reads and writing the
@@ -15,7 +15,7 @@
  *   ./smpbench [N] [ROUNDS]
  */
 #define KBUILD_MODNAME "smpbench"
-#include "../../../module/smptab.c"
+#include "../../../module/instr/smptab.c"
 
 #include <stdio.h>
 #include <time.h>

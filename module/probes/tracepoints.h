@@ -45,5 +45,13 @@ void tipme_probes_detach(struct tipme_probe *probes, size_t n);
 /* Probe tables, one per tracepoint family (probes/). */
 extern struct tipme_probe tipme_sched_probes[];
 extern const size_t tipme_sched_probes_count;
+extern struct tipme_probe tipme_task_probes[];
+extern const size_t tipme_task_probes_count;
+extern struct tipme_probe tipme_block_probes[];
+extern const size_t tipme_block_probes_count;
+extern struct tipme_probe tipme_lock_probes[];
+extern const size_t tipme_lock_probes_count;
+extern struct tipme_probe tipme_mm_probes[];
+extern const size_t tipme_mm_probes_count;
 
 #endif /* TIPME_TRACEPOINTS_H */

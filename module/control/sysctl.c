@@ -10,14 +10,15 @@
 #include <linux/sysctl.h>
 #include "compat.h"
 #include "recorder.h"
-#include "trigger.h"
+#include "control/trigger.h"
+#include "control/sysctl.h"
 
 static struct ctl_table_header *sysctl_hdr;
 static int int_max = INT_MAX;
 static int interval_max = 3600 * 1000;
 
 /* Parse or print one int through a copy of @table pointing at @val. */
-static int int_io(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf, size_t *lenp,
+static int int_io(const struct ctl_table *table, int write, void *buf, size_t *lenp,
 		  loff_t *ppos, int *val, int *min, int *max)
 {
 	struct ctl_table t = *table;
@@ -31,7 +32,7 @@ static int int_io(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf,
 	return proc_dointvec_minmax(&t, write, buf, lenp, ppos);
 }
 
-static int enabled_handler(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf,
+static int enabled_handler(tipme_ctl_table *table, int write, void *buf,
 			   size_t *lenp, loff_t *ppos)
 {
 	int v = READ_ONCE(tipme.recording), err;
@@ -42,7 +43,7 @@ static int enabled_handler(TIPME_CTL_CONST struct ctl_table *table, int write, v
 	return err;
 }
 
-static int trigger_handler(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf,
+static int trigger_handler(tipme_ctl_table *table, int write, void *buf,
 			   size_t *lenp, loff_t *ppos)
 {
 	struct tipme_trigger_info t;
@@ -56,7 +57,7 @@ static int trigger_handler(TIPME_CTL_CONST struct ctl_table *table, int write, v
 	return err;
 }
 
-static int keylog_handler(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf,
+static int keylog_handler(tipme_ctl_table *table, int write, void *buf,
 			  size_t *lenp, loff_t *ppos)
 {
 	int v = READ_ONCE(tipme_keylog), err;
@@ -67,7 +68,7 @@ static int keylog_handler(TIPME_CTL_CONST struct ctl_table *table, int write, vo
 	return err;
 }
 
-static int interval_handler(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf,
+static int interval_handler(tipme_ctl_table *table, int write, void *buf,
 			    size_t *lenp, loff_t *ppos)
 {
 	int v = READ_ONCE(tipme_trigger_interval_ms), err;
@@ -79,7 +80,7 @@ static int interval_handler(TIPME_CTL_CONST struct ctl_table *table, int write, 
 	return err;
 }
 
-static int counter_handler(TIPME_CTL_CONST struct ctl_table *table, int write, void *buf,
+static int counter_handler(tipme_ctl_table *table, int write, void *buf,
 			   size_t *lenp, loff_t *ppos)
 {
 	struct tipme_trigger_info t;

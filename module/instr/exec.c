@@ -1,48 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The exec table kept up to date (the table itself is exectab.c).
+ * The exec table kept up to date (the table itself is exectab.c), in probe
+ * context.
  *
  * The lifecycle probes (probes/task.c) add and retire entries under the
- * table's raw spinlock: they never sleep and never allocate.  argv, the
- * environment and the executable's path live in the new image's memory,
- * which a probe must not touch (it may fault): the exec probe takes a
- * reference on the mm (mm_users) and queues a request; a work item adopts
- * the mm (kthread_use_mm), copies the strings with copy_from_user, and
- * drops the reference.  Holding the mm keeps the strings readable even
- * when the process has already exited.  If the queue is full the entry
- * keeps no argv (counted, flagged).
+ * table's raw spinlock: they never sleep and never allocate.  An exec
+ * queues a request for the new image's path, argv and environment, which
+ * exec_strings.c reads in process context.
  *
- * At load, every task that exists gets an entry (the snapshot); processes
- * get their strings read with access_process_vm().
+ * At load, every task that exists gets an entry (the snapshot), and
+ * exec_strings.c reads the processes' strings.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/errno.h>
-#include <linux/file.h>
-#include <linux/fs.h>
-#include <linux/kthread.h>
-#include <linux/limits.h>
-#include <linux/mm.h>
+#include <linux/kernel.h>
 #include <linux/moduleparam.h>
-#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
-#include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
-#include <linux/workqueue.h>
 #include "recorder.h"
-#include "compat.h"
-#include "cost.h"
-#include "exec.h"
-#include "exectab.h"
+#include "instr/exec.h"
+#include "instr/exectab.h"
+#include "instr/exec_strings.h"
 
 #define EXE_MAX		256	/* bytes of the executable's path kept */
-#define XT_REQS		256	/* argv reads waiting for the work item */
 
 static unsigned int exec_table_size = 8192;
 module_param(exec_table_size, uint, 0444);
@@ -71,167 +56,10 @@ MODULE_PARM_DESC(env_max, "Bytes of environment kept per process when capture_en
 static struct tipme_xt xt;
 static bool xt_ready;
 
-/**
- * struct xt_req - an image whose strings the work item must read
- * @id: the entry's serial number when queued
- * @idx: the entry's index
- * @mm: the image, with a reference (mm_users)
- */
-struct xt_req {
-	u32 id;
-	s32 idx;
-	struct mm_struct *mm;
-};
-
-static struct xt_req reqs[XT_REQS];
-static unsigned int req_head, req_tail;	/* under xt.lock */
-
-/*
- * The buffers strings are read into, by the work item and by the snapshot
- * at load, which can run at the same time (the probes are attached first).
- */
-static char *wbuf_path, *wbuf_argv, *wbuf_env;
-static DEFINE_MUTEX(wbuf_lock);
-
-static void xt_work_fn(struct work_struct *work);
-static DECLARE_WORK(xt_work, xt_work_fn);
-
 static inline void copy_comm(char *dst, const char *src)
 {
 	memcpy(dst, src, TIPME_COMM_LEN);
 	dst[TIPME_COMM_LEN - 1] = '\0';
-}
-
-/* Path of the image's executable into @buf; returns its length. */
-static size_t mm_exe_path(struct mm_struct *mm, char *buf, size_t size)
-{
-	struct file *exe;
-	char *p;
-	size_t len = 0;
-
-	exe = tipme_mm_exe_file(mm);
-	if (!exe)
-		return 0;
-	p = file_path(exe, buf, size);
-	if (!IS_ERR(p)) {
-		len = strlen(p);
-		memmove(buf, p, len);
-	}
-	fput(exe);
-	return len;
-}
-
-/* Where argv and the environment are in @mm. */
-static void mm_string_areas(struct mm_struct *mm, unsigned long *arg,
-			    size_t *arg_len, unsigned long *env,
-			    size_t *env_len)
-{
-	unsigned long as, ae, es, ee;
-
-	spin_lock(&mm->arg_lock);
-	as = mm->arg_start;
-	ae = mm->arg_end;
-	es = mm->env_start;
-	ee = mm->env_end;
-	spin_unlock(&mm->arg_lock);
-	*arg = as;
-	*arg_len = ae > as ? ae - as : 0;
-	*env = es;
-	*env_len = ee > es ? ee - es : 0;
-}
-
-/* Store the strings read for entry (@idx, @id), if it is still that entry. */
-static void xt_store(s32 idx, u32 id, size_t exe_len, size_t arg_len,
-		     size_t arg_total, size_t env_len, size_t env_total,
-		     bool ok)
-{
-	struct tipme_xt_ent *e;
-
-	raw_spin_lock(&xt.lock);
-	e = &xt.ents[idx];
-	if (e->id == id) {
-		e->flags &= ~TIPME_EXEC_PENDING;
-		if (ok) {
-			tipme_xt_set_strings(&xt, e, wbuf_path, exe_len,
-					     wbuf_argv, arg_len,
-					     capture_env ? wbuf_env : NULL,
-					     env_len);
-			if (arg_total > arg_len)
-				e->flags |= TIPME_EXEC_ARGV_TRUNC;
-			if (capture_env && env_total > env_len)
-				e->flags |= TIPME_EXEC_ENV_TRUNC;
-		} else {
-			e->flags |= TIPME_EXEC_ARGV_LOST;
-			xt.argv_lost++;
-		}
-	}
-	raw_spin_unlock(&xt.lock);
-}
-
-static void xt_read_req(struct xt_req *r)
-{
-	size_t arg_total, env_total, arg_len, env_len = 0, exe_len;
-	unsigned long arg, env;
-	bool ok;
-
-	mm_string_areas(r->mm, &arg, &arg_total, &env, &env_total);
-	arg_len = min_t(size_t, arg_total, argv_max);
-	mutex_lock(&wbuf_lock);
-	kthread_use_mm(r->mm);
-	ok = arg_len && !copy_from_user(wbuf_argv, (const void __user *)arg,
-					arg_len);
-	if (ok && capture_env) {
-		env_len = min_t(size_t, env_total, env_max);
-		if (copy_from_user(wbuf_env, (const void __user *)env, env_len))
-			env_len = 0;
-	}
-	kthread_unuse_mm(r->mm);
-	exe_len = mm_exe_path(r->mm, wbuf_path, PATH_MAX);
-	xt_store(r->idx, r->id, exe_len, arg_len, arg_total, env_len,
-		 env_total, ok);
-	mutex_unlock(&wbuf_lock);
-	mmput(r->mm);
-}
-
-static void xt_work_fn(struct work_struct *work)
-{
-	struct xt_req r;
-	u64 t0;
-
-	for (;;) {
-		raw_spin_lock(&xt.lock);
-		if (req_head == req_tail) {
-			raw_spin_unlock(&xt.lock);
-			return;
-		}
-		r = reqs[req_head % XT_REQS];
-		req_head++;
-		raw_spin_unlock(&xt.lock);
-		t0 = tipme_cost_now();
-		xt_read_req(&r);
-		/* Work without a record: its cost goes to the exec records. */
-		preempt_disable();
-		tipme_cost_account(TIPME_REC_EXEC, 0, tipme_cost_now() - t0,
-				   tipme_cost_now());
-		preempt_enable();
-	}
-}
-
-/* Queue a strings read for @e of image @mm.  Context: xt.lock held. */
-static bool xt_queue(struct tipme_xt_ent *e, struct mm_struct *mm)
-{
-	if (!mm || e->str < 0 || req_tail - req_head >= XT_REQS) {
-		e->flags |= TIPME_EXEC_ARGV_LOST;
-		xt.argv_lost++;
-		return false;
-	}
-	mmget(mm);
-	reqs[req_tail % XT_REQS] = (struct xt_req){
-		.id = e->id, .idx = tipme_xt_index(&xt, e), .mm = mm,
-	};
-	req_tail++;
-	e->flags |= TIPME_EXEC_PENDING;
-	return true;
 }
 
 static u32 parent_tgid(struct task_struct *p)
@@ -315,12 +143,12 @@ u32 tipme_exec_on_exec(struct task_struct *p, pid_t old_pid)
 		e->ppid = parent_tgid(p);
 		e->start_mono_ns = p->start_time;
 		copy_comm(e->comm, p->comm);
-		queued = xt_queue(e, p->mm);
+		queued = tipme_exec_strings_queue(e, p->mm);
 		id = e->id;
 	}
 	raw_spin_unlock(&xt.lock);
 	if (queued)
-		queue_work(system_unbound_wq, &xt_work);
+		tipme_exec_strings_kick();
 	return id;
 }
 
@@ -371,36 +199,6 @@ void tipme_exec_on_comm(struct task_struct *p, const char *comm)
 	if (e)
 		strscpy_pad(e->comm, comm, sizeof(e->comm));
 	raw_spin_unlock(&xt.lock);
-}
-
-/* Read a process's strings for the snapshot. */
-static void snapshot_strings(struct task_struct *p, s32 idx, u32 id)
-{
-	size_t arg_total, env_total, arg_len, env_len = 0, exe_len;
-	unsigned long arg, env;
-	struct mm_struct *mm;
-	int n;
-
-	mm = get_task_mm(p);
-	if (!mm) {
-		xt_store(idx, id, 0, 0, 0, 0, 0, false);
-		return;
-	}
-	mm_string_areas(mm, &arg, &arg_total, &env, &env_total);
-	mutex_lock(&wbuf_lock);
-	exe_len = mm_exe_path(mm, wbuf_path, PATH_MAX);
-	mmput(mm);
-	arg_len = min_t(size_t, arg_total, argv_max);
-	n = arg_len ? access_process_vm(p, arg, wbuf_argv, arg_len, FOLL_FORCE) : 0;
-	arg_len = n > 0 ? n : 0;
-	if (capture_env && arg_len) {
-		env_len = min_t(size_t, env_total, env_max);
-		n = access_process_vm(p, env, wbuf_env, env_len, FOLL_FORCE);
-		env_len = n > 0 ? n : 0;
-	}
-	xt_store(idx, id, exe_len, arg_len, arg_total, env_len, env_total,
-		 arg_len > 0);
-	mutex_unlock(&wbuf_lock);
 }
 
 /**
@@ -459,7 +257,7 @@ void tipme_exec_snapshot(void)
 		}
 		raw_spin_unlock(&xt.lock);
 		if (idx >= 0)
-			snapshot_strings(p, idx, id);
+			tipme_exec_strings_snapshot(p, idx, id);
 		put_task_struct(p);
 		cond_resched();
 	}
@@ -490,12 +288,10 @@ int tipme_exec_init(void)
 		       exec_table_size, err);
 		return err;
 	}
-	wbuf_path = kmalloc(PATH_MAX, GFP_KERNEL);
-	wbuf_argv = kmalloc(argv_max, GFP_KERNEL);
-	wbuf_env = capture_env ? kmalloc(env_max, GFP_KERNEL) : NULL;
-	if (!wbuf_path || !wbuf_argv || (capture_env && !wbuf_env)) {
-		tipme_exec_exit();
-		return -ENOMEM;
+	err = tipme_exec_strings_init(&xt, argv_max, env_max, capture_env);
+	if (err) {
+		tipme_xt_free(&xt);
+		return err;
 	}
 	WRITE_ONCE(xt_ready, true);
 	return 0;
@@ -509,14 +305,7 @@ int tipme_exec_init(void)
 void tipme_exec_exit(void)
 {
 	WRITE_ONCE(xt_ready, false);
-	flush_work(&xt_work);
-	/* Nothing can be queued any more; drop what the work item left. */
-	while (req_head != req_tail)
-		mmput(reqs[req_head++ % XT_REQS].mm);
-	kfree(wbuf_path);
-	kfree(wbuf_argv);
-	kfree(wbuf_env);
-	wbuf_path = wbuf_argv = wbuf_env = NULL;
+	tipme_exec_strings_exit();
 	tipme_xt_free(&xt);
 }
 

@@ -23,7 +23,8 @@
 #include <linux/slab.h>
 #include "compat.h"
 #include "recorder.h"
-#include "trigger.h"
+#include "control/trigger.h"
+#include "control/input.h"
 
 #define MOD_CTRL	0x1
 #define MOD_ALT		0x2

@@ -24,10 +24,10 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include "recorder.h"
-#include "cost.h"
+#include "instr/cost.h"
 #include "compat.h"
-#include "sampler.h"
-#include "smptab.h"
+#include "instr/sampler.h"
+#include "instr/smptab.h"
 #include "taskstate.h"
 
 #define SMP_BATCH	64	/* entries per TIPME_REC_SAMPLE */

@@ -12,7 +12,7 @@
 #include <linux/overflow.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
-#include "smptab.h"
+#include "instr/smptab.h"
 
 static u32 slot_of(const struct tipme_smptab *t, u32 pid)
 {

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The generic netlink family (genl.c): commands, dumps and the trigger
- * announcements.  Registered last at load and unregistered first.
+ * The "tipme" generic netlink family.
  */
 #ifndef TIPME_GENL_H
 #define TIPME_GENL_H
 
-#include "trigger.h"
+#include "control/trigger.h"
 
 int tipme_genl_init(void);
 void tipme_genl_exit(void);

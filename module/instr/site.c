@@ -40,7 +40,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/string.h>
 #include "compat.h"
-#include "site.h"
+#include "instr/site.h"
 
 /* Frames of the scheduler itself that may precede the site. */
 #define SITE_SLACK		5

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "tipme" generic netlink family: status, start, stop and the dump that
- * streams every CPU's ring.
+ * Everything a dump sends, in order: the META message (geometry, record
+ * types, parameters), every CPU's ring, the exec table, the self-cost
+ * totals, and the trailer of clock pairs.  The STATUS reply shares the
+ * geometry, per-CPU and self-cost attributes.  genl.c owns the family and
+ * hands its dump callbacks here.
  *
  * A dump never stops the writers.  When it starts it notes each ring's
  * write position; it then sends, CPU by CPU and oldest first, every
@@ -17,26 +20,23 @@
 
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
-#include "compat.h"
+#include <linux/tipme.h>
 #include "recorder.h"
-#include "trigger.h"
-#include "instr.h"
-#include "genl.h"
+#include "records.h"
+#include "control/trigger.h"
+#include "instr/setup.h"
+#include "instr/cost.h"
+#include "instr/exec.h"
+#include "control/dump.h"
 
-static struct genl_family tipme_family;
-
-/*
- * Strict validation (resv_start_op) rejects every attribute whose policy
- * entry is left NLA_UNSPEC: a command accepts exactly what its policy lists.
- */
-static const struct nla_policy tipme_noattr_policy[TIPME_ATTR_MAX + 1] = {};
-
-static const struct nla_policy tipme_trigger_policy[TIPME_ATTR_MAX + 1] = {
-	[TIPME_ATTR_TRIGGER_SOURCE] = NLA_POLICY_RANGE(NLA_U32, TIPME_TRIG_NETLINK,
-						       TIPME_TRIG_SOURCE_MAX),
-};
+/* What an exec table message carries besides the entries. */
+#define EXEC_MSG_OVERHEAD \
+	(NLMSG_HDRLEN + GENL_HDRLEN + nla_total_size(4) + \
+	 nla_total_size(sizeof(struct tipme_exectab_hdr)) + nla_total_size(0) + 16)
 
 static int put_u64(struct sk_buff *skb, int attr, u64 v)
 {
@@ -82,7 +82,14 @@ static int put_cpu_entry(struct sk_buff *skb, int cpu, u32 discarded)
 	return 0;
 }
 
-static int put_geometry(struct sk_buff *skb)
+/**
+ * tipme_dump_put_geometry() - the recorder's shape and state, as attributes
+ * @skb: a STATUS reply or the dump's META message
+ *
+ * Context: process context.
+ * Return: 0 or -EMSGSIZE.
+ */
+int tipme_dump_put_geometry(struct sk_buff *skb)
 {
 	if (nla_put_string(skb, TIPME_ATTR_VERSION, TIPME_VERSION_STRING) ||
 	    nla_put_u8(skb, TIPME_ATTR_RECORDING, READ_ONCE(tipme.recording)) ||
@@ -98,115 +105,74 @@ static int put_geometry(struct sk_buff *skb)
 	return 0;
 }
 
-static int put_trigger(struct sk_buff *skb, const struct tipme_trigger_info *t)
+/**
+ * tipme_dump_put_cpu_stats() - every CPU's ring counters, as one nest
+ * @skb: a STATUS reply
+ *
+ * Context: process context.
+ * Return: 0 or -EMSGSIZE.
+ */
+int tipme_dump_put_cpu_stats(struct sk_buff *skb)
 {
-	if (nla_put_u32(skb, TIPME_ATTR_TRIGGER_SEQ, t->seq) ||
-	    nla_put_u32(skb, TIPME_ATTR_TRIGGER_SOURCE, t->source) ||
-	    put_u64(skb, TIPME_ATTR_TRIGGER_TS, t->ts) ||
-	    put_u64(skb, TIPME_ATTR_TRIGGER_MONO_NS, t->mono_ns) ||
-	    put_u64(skb, TIPME_ATTR_TRIGGER_REAL_NS, t->real_ns))
-		return -EMSGSIZE;
-	return 0;
-}
-
-static int tipme_cmd_status(struct sk_buff *skb, struct genl_info *info)
-{
-	struct tipme_trigger_info t;
-	struct sk_buff *msg;
 	struct nlattr *stats;
-	u32 triggers;
-	void *hdr;
 	int cpu;
 
-	msg = genlmsg_new(512 + 160 * num_possible_cpus() +
-			  tipme_instr_status_size(), GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &tipme_family, 0, TIPME_CMD_STATUS);
-	if (!hdr)
-		goto out_free;
-	tipme_trigger_last(&t, &triggers, NULL);
-	if (put_geometry(msg) || nla_put_u32(msg, TIPME_ATTR_TRIGGERS, triggers) ||
-	    (t.seq && put_trigger(msg, &t)) || tipme_instr_put_status(msg))
-		goto out_free;
-	stats = nla_nest_start(msg, TIPME_ATTR_CPU_STATS);
+	stats = nla_nest_start(skb, TIPME_ATTR_CPU_STATS);
 	if (!stats)
-		goto out_free;
-	for_each_possible_cpu(cpu)
-		if (put_cpu_entry(msg, cpu, 0))
-			goto out_free;
-	nla_nest_end(msg, stats);
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-out_free:
-	nlmsg_free(msg);
-	return -EMSGSIZE;
-}
-
-static int tipme_cmd_start(struct sk_buff *skb, struct genl_info *info)
-{
-	tipme_set_recording(true);
-	return 0;
-}
-
-static int tipme_cmd_stop(struct sk_buff *skb, struct genl_info *info)
-{
-	tipme_set_recording(false);
-	return 0;
-}
-
-static int tipme_cmd_trigger(struct sk_buff *skb, struct genl_info *info)
-{
-	u32 source = TIPME_TRIG_NETLINK, seq;
-	struct sk_buff *msg;
-	bool coalesced;
-	void *hdr;
-
-	if (info->attrs[TIPME_ATTR_TRIGGER_SOURCE])
-		source = nla_get_u32(info->attrs[TIPME_ATTR_TRIGGER_SOURCE]);
-	seq = tipme_trigger(source, &coalesced);
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &tipme_family, 0, TIPME_CMD_TRIGGER);
-	if (!hdr || nla_put_u32(msg, TIPME_ATTR_TRIGGER_SEQ, seq) ||
-	    nla_put_u8(msg, TIPME_ATTR_TRIGGER_COALESCED, coalesced)) {
-		nlmsg_free(msg);
 		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	for_each_possible_cpu(cpu)
+		if (put_cpu_entry(skb, cpu, 0))
+			return -EMSGSIZE;
+	nla_nest_end(skb, stats);
+	return 0;
 }
 
 /**
- * tipme_genl_notify_trigger() - announce a trigger on the multicast group
- * @t: the trigger
+ * tipme_dump_status_size() - room a STATUS reply needs
  *
- * Context: process context.
- * Return: 0, or a negative errno (-ESRCH: nobody listens).
+ * Context: any.
+ * Return: bytes.
  */
-int tipme_genl_notify_trigger(const struct tipme_trigger_info *t)
+size_t tipme_dump_status_size(void)
 {
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put(msg, 0, 0, &tipme_family, 0, TIPME_CMD_TRIGGER_EVENT);
-	if (!hdr || put_trigger(msg, t)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_multicast_allns(&tipme_family, msg, 0, 0);
+	return 512 + 160 * num_possible_cpus() +
+	       nla_total_size(TIPME_REC_NR * sizeof(struct tipme_cost_total)) +
+	       nla_total_size(1);
 }
 
-enum dump_phase { PHASE_META, PHASE_CPUS, PHASE_INSTR, PHASE_TRAILER, PHASE_DONE };
+/**
+ * tipme_dump_put_cost() - the self-cost totals and whether environments
+ * are kept, as attributes of a STATUS reply
+ * @skb: the reply
+ *
+ * Context: process context.
+ * Return: 0, -ENOMEM or -EMSGSIZE.
+ */
+int tipme_dump_put_cost(struct sk_buff *skb)
+{
+	struct tipme_cost_total *t;
+	size_t n;
+	int err;
+
+	t = kcalloc(TIPME_REC_NR, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	n = tipme_cost_totals(t, TIPME_REC_NR);
+	err = nla_put(skb, TIPME_ATTR_COST_TOTALS, n * sizeof(*t), t) ||
+	      nla_put_u8(skb, TIPME_ATTR_ENV_CAPTURE, tipme_exec_env_capture()) ?
+	      -EMSGSIZE : 0;
+	kfree(t);
+	return err;
+}
+
+enum dump_phase {
+	PHASE_META, PHASE_CPUS, PHASE_EXECTAB, PHASE_EXECTAB_END, PHASE_COST,
+	PHASE_TRAILER, PHASE_DONE
+};
 
 /**
  * struct dump_ctx - where a dump is
+ * @family: the family its messages belong to
  * @phase: enum dump_phase
  * @cpu: CPU being sent
  * @seq: sub-buffer being sent
@@ -215,10 +181,13 @@ enum dump_phase { PHASE_META, PHASE_CPUS, PHASE_INSTR, PHASE_TRAILER, PHASE_DONE
  * @have_view: @view describes @seq
  * @view: what may be copied of @seq
  * @discarded: sub-buffers of @cpu overwritten while being read
- * @instr: where the instrumentation parts are (instr.h)
+ * @exec_hdr_sent: the exec table's header was sent
+ * @exec_done: every exec table entry was sent
+ * @exec_pos: next exec table slot
  * @end: each CPU's write position when the dump started
  */
 struct dump_ctx {
+	const struct genl_family *family;
 	enum dump_phase phase;
 	int cpu;
 	u64 seq;
@@ -227,7 +196,9 @@ struct dump_ctx {
 	bool have_view;
 	struct tipme_sub_view view;
 	u32 discarded;
-	struct tipme_instr_dump instr;
+	bool exec_hdr_sent;
+	bool exec_done;
+	u32 exec_pos;
 	unsigned long end[];
 };
 
@@ -254,8 +225,22 @@ static void dump_begin_cpu(struct dump_ctx *d)
 	d->discarded = 0;
 }
 
-static int tipme_dump_start(struct netlink_callback *cb)
+/**
+ * tipme_dump_start() - a dump begins
+ * @cb: its callback state
+ * @family: the family its messages belong to
+ *
+ * Writes every CPU's pending self-cost batch, so the rings hold the cost
+ * of everything before the dump, makes sure the dump's messages can hold
+ * the largest exec table entry, and notes each ring's write position.
+ *
+ * Context: process context (the dump's start callback).
+ * Return: 0 or -ENOMEM.
+ */
+int tipme_dump_start(struct netlink_callback *cb,
+		     const struct genl_family *family)
 {
+	u32 need = tipme_exec_entry_max() + EXEC_MSG_OVERHEAD;
 	struct dump_ctx *d;
 	int cpu;
 
@@ -263,7 +248,10 @@ static int tipme_dump_start(struct netlink_callback *cb)
 	d = kzalloc(struct_size(d, end, nr_cpu_ids), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
-	tipme_instr_dump_start(cb, &d->instr);
+	d->family = family;
+	tipme_cost_flush_all();
+	if (cb->min_dump_alloc < need)
+		cb->min_dump_alloc = need;
 	tipme_clock_record();
 	for_each_possible_cpu(cpu)
 		d->end[cpu] = local_read(&per_cpu_ptr(tipme.rings, cpu)->reserve);
@@ -274,7 +262,14 @@ static int tipme_dump_start(struct netlink_callback *cb)
 	return 0;
 }
 
-static int tipme_dump_done(struct netlink_callback *cb)
+/**
+ * tipme_dump_done() - a dump ends
+ * @cb: its callback state
+ *
+ * Context: process context (the dump's done callback).
+ * Return: 0.
+ */
+int tipme_dump_done(struct netlink_callback *cb)
 {
 	kfree(dump_ctx(cb));
 	((struct dump_cb *)cb->ctx)->ctx = NULL;
@@ -285,8 +280,8 @@ static void *dump_msg(struct sk_buff *skb, struct netlink_callback *cb,
 		      enum tipme_dump_part part)
 {
 	void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				cb->nlh->nlmsg_seq, &tipme_family, NLM_F_MULTI,
-				TIPME_CMD_DUMP);
+				cb->nlh->nlmsg_seq, dump_ctx(cb)->family,
+				NLM_F_MULTI, TIPME_CMD_DUMP);
 
 	if (hdr && nla_put_u32(skb, TIPME_ATTR_DUMP_PART, part)) {
 		genlmsg_cancel(skb, hdr);
@@ -295,13 +290,14 @@ static void *dump_msg(struct sk_buff *skb, struct netlink_callback *cb,
 	return hdr;
 }
 
-/* Every part's parameters, as the dump's "key=value\n" params section. */
-static int params_text(char *buf, size_t size)
+/* The module's parameters as "key=value\n" lines. */
+static void params_text(char *buf, size_t size)
 {
-	int n = tipme_recorder_params_text(buf, size);
+	int n;
 
+	n = tipme_recorder_params_text(buf, size);
 	n += tipme_trigger_params_text(buf + n, size - n);
-	return n + tipme_instr_params_text(buf + n, size - n);
+	tipme_instr_params_text(buf + n, size - n);
 }
 
 static int dump_meta(struct sk_buff *skb, struct netlink_callback *cb)
@@ -320,10 +316,10 @@ static int dump_meta(struct sk_buff *skb, struct netlink_callback *cb)
 	hdr = dump_msg(skb, cb, TIPME_PART_META);
 	if (!hdr)
 		goto out;
-	if (put_geometry(skb) ||
+	if (tipme_dump_put_geometry(skb) ||
 	    nla_put(skb, TIPME_ATTR_REC_TYPES, ntypes * sizeof(*types), types) ||
 	    nla_put_string(skb, TIPME_ATTR_PARAMS, params) ||
-	    tipme_instr_put_meta(skb)) {
+	    nla_put_u8(skb, TIPME_ATTR_ENV_CAPTURE, tipme_exec_env_capture())) {
 		genlmsg_cancel(skb, hdr);
 		goto out;
 	}
@@ -464,9 +460,94 @@ out:
 	return err;
 }
 
-static int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
+/* Return: 0 when the table is sent, 1 if @skb is full, or -errno. */
+static int dump_exectab(struct sk_buff *skb, struct netlink_callback *cb,
+			struct dump_ctx *d)
+{
+	struct tipme_exectab_hdr h;
+	bool done = false;
+	void *buf, *hdr;
+	u32 pos;
+	size_t n;
+	int room;
+
+	while (!d->exec_done || !d->exec_hdr_sent) {
+		room = (int)skb_tailroom(skb) - (int)EXEC_MSG_OVERHEAD;
+		if (room < 256)
+			return skb->len ? 1 : -EMSGSIZE;
+		buf = kvmalloc(room, GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+		pos = d->exec_pos;
+		n = tipme_exec_read(&d->exec_pos, buf, room, &done);
+		if (!n && !done) {
+			/* The next entry needs an emptier message. */
+			kvfree(buf);
+			return skb->len ? 1 : -EMSGSIZE;
+		}
+		hdr = dump_msg(skb, cb, TIPME_PART_EXECTAB);
+		if (!hdr)
+			goto full;
+		if (!d->exec_hdr_sent) {
+			tipme_exec_header(&h);
+			if (nla_put(skb, TIPME_ATTR_EXEC_HDR, sizeof(h), &h))
+				goto cancel;
+		}
+		if (n && nla_put(skb, TIPME_ATTR_EXEC_ENTRIES, n, buf))
+			goto cancel;
+		genlmsg_end(skb, hdr);
+		kvfree(buf);
+		d->exec_hdr_sent = true;
+		d->exec_done = done;
+	}
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+full:
+	kvfree(buf);
+	d->exec_pos = pos;
+	return skb->len ? 1 : -EMSGSIZE;
+}
+
+static int dump_cost(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct tipme_cost_total *t;
+	void *hdr;
+	size_t n;
+	int err = 0;
+
+	t = kcalloc(TIPME_REC_NR, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	n = tipme_cost_totals(t, TIPME_REC_NR);
+	hdr = dump_msg(skb, cb, TIPME_PART_COST);
+	if (!hdr || nla_put(skb, TIPME_ATTR_COST_TOTALS, n * sizeof(*t), t)) {
+		if (hdr)
+			genlmsg_cancel(skb, hdr);
+		err = skb->len ? 1 : -EMSGSIZE;
+	} else {
+		genlmsg_end(skb, hdr);
+	}
+	kfree(t);
+	return err;
+}
+
+/**
+ * tipme_dump() - send the next part of a dump
+ * @skb: the message buffer to fill
+ * @cb: the dump's callback state
+ *
+ * Called again with a fresh @skb while it returns a positive length.
+ *
+ * Context: process context (the dump callback).
+ * Return: bytes put into @skb, 0 when the dump is complete, or a negative
+ * errno.
+ */
+int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct dump_ctx *d = dump_ctx(cb);
+	void *hdr;
 	int err;
 
 	for (;;) {
@@ -487,12 +568,27 @@ static int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 				return skb->len;
 			d->cpu = cpumask_next(d->cpu, cpu_possible_mask);
 			if (d->cpu >= nr_cpu_ids)
-				d->phase = PHASE_INSTR;
+				d->phase = PHASE_EXECTAB;
 			else
 				dump_begin_cpu(d);
 			break;
-		case PHASE_INSTR:	/* exec table, self-cost totals */
-			err = tipme_instr_dump(skb, cb, dump_msg, &d->instr);
+		case PHASE_EXECTAB:
+			err = dump_exectab(skb, cb, d);
+			if (err < 0)
+				return skb->len ? skb->len : err;
+			if (err > 0)
+				return skb->len;
+			d->phase = PHASE_EXECTAB_END;
+			break;
+		case PHASE_EXECTAB_END:
+			hdr = dump_msg(skb, cb, TIPME_PART_EXECTAB_END);
+			if (!hdr)
+				return skb->len ? skb->len : -EMSGSIZE;
+			genlmsg_end(skb, hdr);
+			d->phase = PHASE_COST;
+			break;
+		case PHASE_COST:
+			err = dump_cost(skb, cb);
 			if (err < 0)
 				return skb->len ? skb->len : err;
 			if (err > 0)
@@ -509,82 +605,4 @@ static int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			return skb->len;
 		}
 	}
-}
-
-static const struct genl_ops tipme_ops[] = {
-	{
-		.cmd = TIPME_CMD_STATUS,
-		.flags = GENL_ADMIN_PERM,
-		.doit = tipme_cmd_status,
-		.policy = tipme_noattr_policy,
-		.maxattr = TIPME_ATTR_MAX,
-	},
-	{
-		.cmd = TIPME_CMD_START,
-		.flags = GENL_ADMIN_PERM,
-		.doit = tipme_cmd_start,
-		.policy = tipme_noattr_policy,
-		.maxattr = TIPME_ATTR_MAX,
-	},
-	{
-		.cmd = TIPME_CMD_STOP,
-		.flags = GENL_ADMIN_PERM,
-		.doit = tipme_cmd_stop,
-		.policy = tipme_noattr_policy,
-		.maxattr = TIPME_ATTR_MAX,
-	},
-	{
-		.cmd = TIPME_CMD_TRIGGER,
-		.flags = GENL_ADMIN_PERM,
-		.doit = tipme_cmd_trigger,
-		.policy = tipme_trigger_policy,
-		.maxattr = TIPME_ATTR_MAX,
-	},
-	{
-		.cmd = TIPME_CMD_DUMP,
-		.flags = GENL_ADMIN_PERM,
-		.start = tipme_dump_start,
-		.dumpit = tipme_dump,
-		.done = tipme_dump_done,
-		.policy = tipme_noattr_policy,
-		.maxattr = TIPME_ATTR_MAX,
-	},
-};
-
-static const struct genl_multicast_group tipme_mcgrps[] = {
-	{ .name = TIPME_GENL_MCGRP },
-};
-
-static struct genl_family tipme_family = {
-	.name = TIPME_GENL_NAME,
-	.version = TIPME_GENL_VERSION,
-	.maxattr = TIPME_ATTR_MAX,
-	.module = THIS_MODULE,
-	.ops = tipme_ops,
-	.n_ops = ARRAY_SIZE(tipme_ops),
-	TIPME_GENL_STRICT_FROM(__TIPME_CMD_MAX)
-	.mcgrps = tipme_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(tipme_mcgrps),
-};
-
-/**
- * tipme_genl_init() - register the generic netlink family
- *
- * Context: module init.
- * Return: 0 or the error of genl_register_family().
- */
-int tipme_genl_init(void)
-{
-	return genl_register_family(&tipme_family);
-}
-
-/**
- * tipme_genl_exit() - unregister the family
- *
- * Context: module exit; no dump can be running (a dump holds a reference
- * on the module).
- */
-void tipme_genl_exit(void)
-{
-	genl_unregister_family(&tipme_family);
 }

@@ -10,7 +10,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include "recorder.h"
-#include "cost.h"
+#include "instr/cost.h"
 
 struct tipme_cost_cpu __percpu *tipme_cost_pcpu;
 u64 tipme_cost_period;

@@ -18,7 +18,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
-#include "exectab.h"
+#include "instr/exectab.h"
 
 /* Exited entries looked at for a string slot before giving up. */
 #define XT_STR_SCAN	32

@@ -5,17 +5,19 @@
  * request gets the current trigger's sequence number if it comes within
  * trigger_interval_ms of it (a held key, a storm of requests), else a new
  * one; either way a TIPME_REC_TRIGGER record marks the moment in the ring.
- * New triggers are announced on the family's multicast group from a work
- * item, so the caller may be in interrupt context.
+ * New triggers are announced, through the function tipme_trigger_init() was
+ * given (the netlink family's multicast group), from a work item, so the
+ * caller may be in interrupt context.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/preempt.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include "recorder.h"
-#include "trigger.h"
+#include "control/trigger.h"
 
 unsigned int tipme_trigger_interval_ms = 2000;
 int tipme_keylog;
@@ -24,20 +26,20 @@ bool tipme_keylog_used;
 static DEFINE_SPINLOCK(trigger_lock);
 static struct tipme_trigger_info last;
 static u32 nr_triggers, nr_coalesced;
-static tipme_announce_fn announcer;
+static tipme_trigger_announce_fn announce_fn;
 
 static void notify_fn(struct work_struct *work)
 {
-	tipme_announce_fn fn = READ_ONCE(announcer);
+	tipme_trigger_announce_fn announce = READ_ONCE(announce_fn);
 	struct tipme_trigger_info t;
 	unsigned long flags;
 
-	if (!fn)
+	if (!announce)
 		return;
 	spin_lock_irqsave(&trigger_lock, flags);
 	t = last;
 	spin_unlock_irqrestore(&trigger_lock, flags);
-	fn(&t);
+	announce(&t);
 }
 
 static DECLARE_WORK(notify_work, notify_fn);
@@ -122,6 +124,22 @@ void tipme_trigger_last(struct tipme_trigger_info *out, u32 *triggers,
 }
 
 /**
+ * tipme_trigger_params_text() - "key=value\n" lines of the trigger settings
+ * @buf: destination
+ * @size: its size
+ *
+ * Context: any.
+ * Return: length written, as scnprintf().
+ */
+int tipme_trigger_params_text(char *buf, size_t size)
+{
+	return scnprintf(buf, size,
+			 "keylog=%d\nkeylog_used=%d\ntrigger_interval_ms=%u\n",
+			 READ_ONCE(tipme_keylog), READ_ONCE(tipme_keylog_used),
+			 READ_ONCE(tipme_trigger_interval_ms));
+}
+
+/**
  * tipme_set_keylog() - record key codes, or not
  * @on: true to record them
  *
@@ -137,52 +155,31 @@ void tipme_set_keylog(bool on)
 }
 
 /**
- * tipme_trigger_params_text() - the trigger settings as "key=value\n" lines
- * @buf: destination
- * @size: its size
+ * tipme_trigger_init() - start announcing triggers
+ * @announce: tells listeners about each new trigger; it must cope with
+ *	being called before its listeners can exist and after they are gone
  *
- * Context: any.
- * Return: length written, as scnprintf().
+ * Triggers are accepted before this (they are numbered and recorded, not
+ * announced).
+ *
+ * Context: module init, before any source of triggers is set up.
  */
-int tipme_trigger_params_text(char *buf, size_t size)
+void tipme_trigger_init(tipme_trigger_announce_fn announce)
 {
-	return scnprintf(buf, size, "keylog=%d\nkeylog_used=%d\ntrigger_interval_ms=%u\n",
-			 READ_ONCE(tipme_keylog), READ_ONCE(tipme_keylog_used),
-			 READ_ONCE(tipme_trigger_interval_ms));
+	WRITE_ONCE(announce_fn, announce);
 }
 
 /**
- * tipme_trigger_announce() - who announces triggers, or nobody
- * @fn: called from a work item with each new trigger; NULL stops
- *      announcing and waits for an announcement in progress
+ * tipme_trigger_exit() - stop announcing triggers
  *
- * Triggers are counted and recorded whether or not anybody announces them.
+ * Waits for an announcement in progress, so no work item outlives the
+ * module.
  *
- * Context: process context; may sleep when @fn is NULL.
- */
-void tipme_trigger_announce(tipme_announce_fn fn)
-{
-	WRITE_ONCE(announcer, fn);
-	if (!fn)
-		cancel_work_sync(&notify_work);
-}
-
-/**
- * tipme_trigger_init() - ready to take triggers (nobody announces them yet)
- *
- * Context: module init.
- */
-void tipme_trigger_init(void)
-{
-}
-
-/**
- * tipme_trigger_exit() - no work item outlives the module
- *
- * Context: module exit, once no trigger source is left.
+ * Context: module exit, after every source of triggers (sysctl, input,
+ * netlink) is gone, so no new announcement can be queued.
  */
 void tipme_trigger_exit(void)
 {
-	WRITE_ONCE(announcer, NULL);
+	WRITE_ONCE(announce_fn, NULL);
 	cancel_work_sync(&notify_work);
 }

@@ -7,7 +7,7 @@
 
 #include <linux/errno.h>
 #include <linux/string.h>
-#include "tracepoints.h"
+#include "probes/tracepoints.h"
 
 struct lookup {
 	struct tipme_probe *probes;

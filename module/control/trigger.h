@@ -24,24 +24,22 @@ struct tipme_trigger_info {
 	u64 real_ns;
 };
 
+/*
+ * Tells listeners about a new trigger.  Context: process context (a work
+ * item).  Return: 0 or a negative errno.
+ */
+typedef int (*tipme_trigger_announce_fn)(const struct tipme_trigger_info *t);
+
 extern unsigned int tipme_trigger_interval_ms;
 extern int tipme_keylog;
 extern bool tipme_keylog_used;
-
-typedef int (*tipme_announce_fn)(const struct tipme_trigger_info *t);
 
 u32 tipme_trigger(enum tipme_trigger_source source, bool *coalesced);
 void tipme_trigger_last(struct tipme_trigger_info *out, u32 *triggers,
 			u32 *coalesced);
 void tipme_set_keylog(bool on);
-void tipme_trigger_announce(tipme_announce_fn fn);
 int tipme_trigger_params_text(char *buf, size_t size);
-void tipme_trigger_init(void);
+void tipme_trigger_init(tipme_trigger_announce_fn announce);
 void tipme_trigger_exit(void);
-
-int tipme_sysctl_init(void);
-void tipme_sysctl_exit(void);
-int tipme_input_init(void);
-void tipme_input_exit(void);
 
 #endif /* TIPME_TRIGGER_H */

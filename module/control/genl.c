@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "tipme" generic netlink family: status, start, stop, trigger, the
+ * trigger announcements on its multicast group, and the dump, whose
+ * messages dump.c builds.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include "compat.h"
+#include "recorder.h"
+#include "control/trigger.h"
+#include "control/dump.h"
+#include "control/genl.h"
+
+static struct genl_family tipme_family;
+
+/* The family is registered; announcements may use it.  Under notify_lock. */
+static bool registered;
+static DEFINE_MUTEX(notify_lock);
+
+/*
+ * Strict validation (resv_start_op) rejects every attribute whose policy
+ * entry is left NLA_UNSPEC: a command accepts exactly what its policy lists.
+ */
+static const struct nla_policy tipme_noattr_policy[TIPME_ATTR_MAX + 1] = {};
+
+static const struct nla_policy tipme_trigger_policy[TIPME_ATTR_MAX + 1] = {
+	[TIPME_ATTR_TRIGGER_SOURCE] = NLA_POLICY_RANGE(NLA_U32, TIPME_TRIG_NETLINK,
+						       TIPME_TRIG_SOURCE_MAX),
+};
+
+static int put_u64(struct sk_buff *skb, int attr, u64 v)
+{
+	return nla_put_u64_64bit(skb, attr, v, TIPME_ATTR_PAD);
+}
+
+static int put_trigger(struct sk_buff *skb, const struct tipme_trigger_info *t)
+{
+	if (nla_put_u32(skb, TIPME_ATTR_TRIGGER_SEQ, t->seq) ||
+	    nla_put_u32(skb, TIPME_ATTR_TRIGGER_SOURCE, t->source) ||
+	    put_u64(skb, TIPME_ATTR_TRIGGER_TS, t->ts) ||
+	    put_u64(skb, TIPME_ATTR_TRIGGER_MONO_NS, t->mono_ns) ||
+	    put_u64(skb, TIPME_ATTR_TRIGGER_REAL_NS, t->real_ns))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int tipme_cmd_status(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tipme_trigger_info t;
+	struct sk_buff *msg;
+	u32 triggers;
+	void *hdr;
+
+	msg = genlmsg_new(tipme_dump_status_size(), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &tipme_family, 0, TIPME_CMD_STATUS);
+	if (!hdr)
+		goto out_free;
+	tipme_trigger_last(&t, &triggers, NULL);
+	if (tipme_dump_put_geometry(msg) ||
+	    nla_put_u32(msg, TIPME_ATTR_TRIGGERS, triggers) ||
+	    (t.seq && put_trigger(msg, &t)) || tipme_dump_put_cost(msg) ||
+	    tipme_dump_put_cpu_stats(msg))
+		goto out_free;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+out_free:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+static int tipme_cmd_start(struct sk_buff *skb, struct genl_info *info)
+{
+	tipme_set_recording(true);
+	return 0;
+}
+
+static int tipme_cmd_stop(struct sk_buff *skb, struct genl_info *info)
+{
+	tipme_set_recording(false);
+	return 0;
+}
+
+static int tipme_cmd_trigger(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 source = TIPME_TRIG_NETLINK, seq;
+	struct sk_buff *msg;
+	bool coalesced;
+	void *hdr;
+
+	if (info->attrs[TIPME_ATTR_TRIGGER_SOURCE])
+		source = nla_get_u32(info->attrs[TIPME_ATTR_TRIGGER_SOURCE]);
+	seq = tipme_trigger(source, &coalesced);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &tipme_family, 0, TIPME_CMD_TRIGGER);
+	if (!hdr || nla_put_u32(msg, TIPME_ATTR_TRIGGER_SEQ, seq) ||
+	    nla_put_u8(msg, TIPME_ATTR_TRIGGER_COALESCED, coalesced)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/**
+ * tipme_genl_notify_trigger() - announce a trigger on the multicast group
+ * @t: the trigger
+ *
+ * Does nothing while the family is not registered.
+ *
+ * Context: process context.
+ * Return: 0, or a negative errno (-ESRCH: nobody listens or no family).
+ */
+int tipme_genl_notify_trigger(const struct tipme_trigger_info *t)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err = -ESRCH;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put(msg, 0, 0, &tipme_family, 0, TIPME_CMD_TRIGGER_EVENT);
+	if (!hdr || put_trigger(msg, t)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	mutex_lock(&notify_lock);
+	if (registered)
+		err = tipme_genlmsg_multicast_allns(&tipme_family, msg, 0, 0);
+	else
+		nlmsg_free(msg);
+	mutex_unlock(&notify_lock);
+	return err;
+}
+
+static int tipme_dump_start_cb(struct netlink_callback *cb)
+{
+	return tipme_dump_start(cb, &tipme_family);
+}
+
+static const struct genl_ops tipme_ops[] = {
+	{
+		.cmd = TIPME_CMD_STATUS,
+		.flags = GENL_ADMIN_PERM,
+		.doit = tipme_cmd_status,
+		.policy = tipme_noattr_policy,
+		.maxattr = TIPME_ATTR_MAX,
+	},
+	{
+		.cmd = TIPME_CMD_START,
+		.flags = GENL_ADMIN_PERM,
+		.doit = tipme_cmd_start,
+		.policy = tipme_noattr_policy,
+		.maxattr = TIPME_ATTR_MAX,
+	},
+	{
+		.cmd = TIPME_CMD_STOP,
+		.flags = GENL_ADMIN_PERM,
+		.doit = tipme_cmd_stop,
+		.policy = tipme_noattr_policy,
+		.maxattr = TIPME_ATTR_MAX,
+	},
+	{
+		.cmd = TIPME_CMD_TRIGGER,
+		.flags = GENL_ADMIN_PERM,
+		.doit = tipme_cmd_trigger,
+		.policy = tipme_trigger_policy,
+		.maxattr = TIPME_ATTR_MAX,
+	},
+	{
+		.cmd = TIPME_CMD_DUMP,
+		.flags = GENL_ADMIN_PERM,
+		.start = tipme_dump_start_cb,
+		.dumpit = tipme_dump,
+		.done = tipme_dump_done,
+		.policy = tipme_noattr_policy,
+		.maxattr = TIPME_ATTR_MAX,
+	},
+};
+
+static const struct genl_multicast_group tipme_mcgrps[] = {
+	{ .name = TIPME_GENL_MCGRP },
+};
+
+static struct genl_family tipme_family = {
+	.name = TIPME_GENL_NAME,
+	.version = TIPME_GENL_VERSION,
+	.maxattr = TIPME_ATTR_MAX,
+	.module = THIS_MODULE,
+	.ops = tipme_ops,
+	.n_ops = ARRAY_SIZE(tipme_ops),
+	.mcgrps = tipme_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(tipme_mcgrps),
+};
+
+/**
+ * tipme_genl_init() - register the generic netlink family
+ *
+ * Commands can arrive as soon as this returns: call it when everything
+ * they use is set up.
+ *
+ * Context: module init.
+ * Return: 0 or the error of genl_register_family().
+ */
+int tipme_genl_init(void)
+{
+	int err;
+
+	tipme_genl_set_resv_start_op(&tipme_family, __TIPME_CMD_MAX);
+	err = genl_register_family(&tipme_family);
+	if (err)
+		return err;
+	mutex_lock(&notify_lock);
+	registered = true;
+	mutex_unlock(&notify_lock);
+	return 0;
+}
+
+/**
+ * tipme_genl_exit() - unregister the family
+ *
+ * Waits for an announcement in progress; no command runs afterwards.
+ *
+ * Context: module exit; no dump can be running (a dump holds a reference
+ * on the module).
+ */
+void tipme_genl_exit(void)
+{
+	mutex_lock(&notify_lock);
+	registered = false;
+	mutex_unlock(&notify_lock);
+	genl_unregister_family(&tipme_family);
+}
