@@ -26,7 +26,7 @@ $(XHOOK_TEST_CLIENT): $(B)/xhook/tests/testclient.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(XCB_LIBS) -lpthread
 
 PROGS += $(B)/tipme-xhook
-TESTS += $(B)/xhook-unit
+TESTS += $(B)/xhook-unit $(XHOOK_TEST_CLIENT)
 
 .PHONY: xhook-tests
 xhook-tests: $(B)/tipme-xhook $(B)/xhook-unit $(XHOOK_TEST_CLIENT) $(B)/tipme $(B)/tipmed
