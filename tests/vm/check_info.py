@@ -6,19 +6,14 @@ usage: check_info.py INFO_JSON EXPECT   EXPECT: overwritten | no-loss
 Prints TAP lines (no plan).
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check  # noqa: E402
 
 info = json.load(open(sys.argv[1]))
 expect = sys.argv[2]
-n = 0
-
-
-def check(ok, name, diag=""):
-    global n
-    n += 1
-    print(("ok" if ok else "not ok"), n, "-", name)
-    if not ok and diag:
-        print("#", diag)
 
 
 cpus = [c for c in info["cpus"] if c.get("stats")]

@@ -7,21 +7,16 @@ The ground truth is pingpong's own output: both pids, the rounds, and the
 CLOCK_MONOTONIC interval of the exchange.  Prints TAP lines (no plan).
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check  # noqa: E402
 
 truth = dict(kv.split("=") for kv in sys.argv[1].split())
 parent, child, rounds = int(truth["parent"]), int(truth["child"]), int(truth["rounds"])
 start_ns, end_ns = float(truth["start"]) * 1e9, float(truth["end"]) * 1e9
 pair = {parent, child}
-n = 0
-
-
-def check(ok, name, diag=""):
-    global n
-    n += 1
-    print(("ok" if ok else "not ok"), n, "-", name)
-    if not ok and diag:
-        print("#", diag)
 
 
 events = [json.loads(line) for line in open(sys.argv[2]) if line.strip()]

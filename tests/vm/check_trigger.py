@@ -5,20 +5,15 @@ usage: check_trigger.py RECORDS_JSONL PRESS_MONO_S BUSY_SINCE_MONO_S
 Prints TAP lines (no plan).
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check  # noqa: E402
 
 events = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 press_ns = float(sys.argv[2]) * 1e9
 busy_ns = float(sys.argv[3]) * 1e9
-n = 0
-
-
-def check(ok, name, diag=""):
-    global n
-    n += 1
-    print(("ok" if ok else "not ok"), n, "-", name)
-    if not ok and diag:
-        print("#", diag)
 
 
 trig = [e for e in events if e["type"] == "trigger" and e["source"] == "hotkey"]

@@ -3,21 +3,16 @@
 stall's own ground truth.  usage: check_why.py TRUTH_LINE WHY_JSON
 Prints TAP lines (no plan)."""
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check  # noqa: E402
 
 truth = dict(kv.split("=") for kv in sys.argv[1].split())
 victim, server, hog = int(truth["victim"]), int(truth["server"]), int(truth["hog"])
 stall_ms = float(truth["latency_ms"])
 why = json.load(open(sys.argv[2]))["thread"]
-n = 0
-
-
-def check(ok, name, diag=""):
-    global n
-    n += 1
-    print(("ok" if ok else "not ok"), n, "-", name)
-    if not ok and diag:
-        print("#", diag)
 
 
 check(why["pid"] == victim, "the analysis is about the victim")

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+"""TAP lines for tipme's Python test scripts: one producer for all of them.
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+    from tap import check
+
+check() prints "ok N - name" or "not ok N - name" followed by the
+diagnostic (each line as "# ..."), counts the results and returns the
+condition; tap.failed() says how many failed, tap.plan() prints "1..N".
+"""
+_n = 0
+_failed = 0
+
+
+def check(ok, name, diag=""):
+    global _n, _failed
+    _n += 1
+    print(("ok" if ok else "not ok"), _n, "-", name, flush=True)
+    if not ok:
+        _failed += 1
+        if diag != "" and diag is not None:
+            for line in str(diag).splitlines():
+                print("#", line)
+    return ok
+
+
+def failed():
+    return _failed
+
+
+def plan():
+    print("1..%d" % _n)
