@@ -13,6 +13,7 @@
 #include "crc32.h"
 #include "dumpfile.h"
 #include "readfile.h"
+#include "section.h"
 
 static const char *const sec_names[] = {
 	[TIPME_SEC_RECTYPES]	= "rectypes",
@@ -76,7 +77,7 @@ static int parse_sections(struct dump *d, unsigned int flags,
 			  struct tm_err *e)
 {
 	const struct tipme_file_header *h = &d->hdr;
-	uint64_t off = h->header_size, left, pad;
+	uint64_t off = h->header_size, pad;
 	struct dump_sec *s;
 	char desc[80];
 	uint32_t i, crc;
@@ -94,15 +95,11 @@ static int parse_sections(struct dump *d, unsigned int flags,
 		s = &d->secs[i];
 		s->index = i;
 		s->hdr_off = off;
-		left = d->size - off;
-		if (left < sizeof(s->h))
+		if (tm_section_header(d->buf, d->size, &off, &s->h))
 			return tm_err_set(e, EINVAL,
 					  "section %" PRIu32 " at offset %" PRIu64
 					  ": header extends past the end of the file",
 					  i, off);
-		memcpy(&s->h, d->buf + off, sizeof(s->h));
-		off += sizeof(s->h);
-		left -= sizeof(s->h);
 		dump_sec_describe(s, desc, sizeof(desc));
 		if (s->h.type == 0)
 			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
@@ -111,21 +108,23 @@ static int parse_sections(struct dump *d, unsigned int flags,
 			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
 					  ": reserved field is not zero", desc,
 					  s->hdr_off);
-		if (s->h.size > left)
+		switch (tm_section_payload(d->buf, d->size, off, &s->h,
+					   &s->data, &pad)) {
+		case TM_SECTION_SIZE_PAST_END:
 			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
 					  ": size %" PRIu64 " extends past the end of the file (%" PRIu64 " bytes left)",
-					  desc, s->hdr_off, (uint64_t)s->h.size, left);
-		pad = -s->h.size & 7;
-		if (pad > left - s->h.size)
+					  desc, s->hdr_off, (uint64_t)s->h.size,
+					  (uint64_t)(d->size - off));
+		case TM_SECTION_PAD_PAST_END:
 			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
 					  ": padding extends past the end of the file",
 					  desc, s->hdr_off);
-		s->data = d->buf + off;
+		}
 		if (!is_zero(s->data + s->h.size, pad))
 			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
 					  ": padding is not zero", desc, s->hdr_off);
 		if (!(flags & DUMP_NO_CRC)) {
-			crc = tm_crc32(0, s->data, s->h.size);
+			crc = tm_section_crc(&s->h, s->data);
 			if (crc != s->h.crc32)
 				return tm_err_set(e, EINVAL,
 						  "%s: checksum mismatch (stored 0x%08" PRIx32

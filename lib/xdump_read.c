@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crc32.h"
 #include "incident_path.h"
 #include "readfile.h"
+#include "section.h"
 #include "xdump.h"
 
 #define XDUMP_MAX_SECTIONS	4096
@@ -121,25 +121,23 @@ int xdump_parse(const void *buf, size_t len, struct xdump *d,
 	for (i = 0; i < d->hdr.nr_sections; i++) {
 		struct tipme_section s;
 		const uint8_t *pl;
-		uint64_t padded;
+		uint64_t pad;
 
-		if (off > len || len - off < sizeof(s))
-			return fail(e, "section %u: header past the end of the file", i);
-		memcpy(&s, p + off, sizeof(s));
-		off += sizeof(s);
+		if (tm_section_header(p, len, &off, &s))
+			return tm_err_set(e, EINVAL, "section %u: header past the end of the file", i);
 		if (s.reserved || s.cpu)
-			return fail(e, "section %u: reserved field not zero", i);
-		if (s.size > len - off)
-			return fail(e, "section %u (type %u): %" PRIu64
-				    " bytes past the end of the file", i, s.type,
-				    (uint64_t)s.size);
-		padded = (s.size + 7) & ~7ULL;
-		if (padded > len - off)
-			return fail(e, "section %u: padding past the end of the file", i);
-		pl = p + off;
-		if (tm_crc32(0, pl, s.size) != s.crc32)
-			return fail(e, "section %u (type %u): CRC mismatch", i, s.type);
-		off += padded;
+			return tm_err_set(e, EINVAL, "section %u: reserved field not zero", i);
+		switch (tm_section_payload(p, len, off, &s, &pl, &pad)) {
+		case TM_SECTION_SIZE_PAST_END:
+			return tm_err_set(e, EINVAL, "section %u (type %u): %" PRIu64
+					  " bytes past the end of the file", i, s.type,
+					  (uint64_t)s.size);
+		case TM_SECTION_PAD_PAST_END:
+			return tm_err_set(e, EINVAL, "section %u: padding past the end of the file", i);
+		}
+		if (tm_section_crc(&s, pl) != s.crc32)
+			return tm_err_set(e, EINVAL, "section %u (type %u): CRC mismatch", i, s.type);
+		off += s.size + pad;
 		ret = 0;
 		switch (s.type) {
 		case TIPME_X11_SEC_RECORDS:
