@@ -34,8 +34,10 @@ def within(e):
     return start_ns - 1e6 <= e["mono_ns"] <= end_ns + 1e6
 
 
-p2c = [e for e in switches if e["prev_pid"] == parent and within(e)]
-c2p = [e for e in switches if e["prev_pid"] == child and within(e)]
+# A hand-over is a switch from one to the other; a third task preempting
+# one of them (a kworker on a busy machine) is not one.
+p2c = [e for e in switches if e["prev_pid"] == parent and e["next_pid"] == child and within(e)]
+c2p = [e for e in switches if e["prev_pid"] == child and e["next_pid"] == parent and within(e)]
 wake_c = [e for e in recs if e["type"] == "sched_waking"
           and e["pid"] == child and e["waker"] == parent and within(e)]
 wake_p = [e for e in recs if e["type"] == "sched_waking"
