@@ -14,11 +14,14 @@
 static uint64_t param_u64(const struct pm_dump *pm, const char *key,
 			  uint64_t def)
 {
-	const char *t = pm->params.text, *end = t + pm->params.len;
+	const char *t = pm->params.text, *end;
 	size_t kl = strlen(key);
 	char buf[32];
 
-	while (t && t < end) {
+	if (!t)			/* the dump has no params section */
+		return def;
+	end = t + pm->params.len;
+	while (t < end) {
 		const char *nl = memchr(t, '\n', end - t);
 		size_t len = nl ? (size_t)(nl - t) : (size_t)(end - t);
 
