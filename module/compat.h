@@ -17,7 +17,9 @@
 
 /*
  * The floor: 6.1, the oldest kernel tipme is built and tested on (Debian
- * 12).  Older kernels lack at least genl's .resv_start_op below (6.1) and
+ * 12).  Older kernels lack at least genl's header checks for every command
+ * of a family that leaves .resv_start_op at 0 (6.1, 9c5d03d36251,
+ * "genetlink: start to validate reserved header bytes") and
  * lock:contention_begin (5.19, "locking: Add lock contention
  * tracepoints"); sched_switch gained prev_state as its last argument in
  * 5.18 ("sched/tracing: Don't re-read p->state when emitting sched_switch
@@ -34,28 +36,6 @@
 #include <linux/rcupdate.h>
 #include <linux/sysctl.h>
 #include <net/genetlink.h>
-
-/**
- * tipme_genl_set_resv_start_op() - the first command whose header the
- * core checks
- * @family: the family, before it is registered
- * @op: commands from this one on must have a policy and get their reserved
- *	header byte and netlink flags checked
- *
- * struct genl_family gained .resv_start_op in 6.1 (9c5d03d36251,
- * "genetlink: start to validate reserved header bytes").  Distributions
- * backport genetlink changes, so Kbuild looks for the field in the
- * kernel's headers (TIPME_HAVE_GENL_RESV_START_OP); a kernel without it
- * has no such checks to turn on.
- *
- * Context: module init.
- */
-static inline void tipme_genl_set_resv_start_op(struct genl_family *family, u8 op)
-{
-#ifdef TIPME_HAVE_GENL_RESV_START_OP
-	family->resv_start_op = op;
-#endif
-}
 
 /**
  * tipme_genlmsg_multicast_allns() - send @skb to a multicast group in

@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include "compat.h"
+#include "fault.h"
 #include "recorder.h"
 #include "control/trigger.h"
 #include "control/dump.h"
@@ -22,8 +23,11 @@ static bool registered;
 static DEFINE_MUTEX(notify_lock);
 
 /*
- * Strict validation (resv_start_op) rejects every attribute whose policy
- * entry is left NLA_UNSPEC: a command accepts exactly what its policy lists.
+ * The family leaves .resv_start_op at 0, so the core checks every command
+ * as a new one: the header's reserved byte must be 0, only the request,
+ * ack, echo and dump flags are accepted, and strict validation rejects
+ * every attribute whose policy entry is left NLA_UNSPEC: a command accepts
+ * exactly what its policy lists.
  */
 static const struct nla_policy tipme_noattr_policy[TIPME_ATTR_MAX + 1] = {};
 
@@ -216,8 +220,8 @@ int tipme_genl_init(void)
 {
 	int err;
 
-	tipme_genl_set_resv_start_op(&tipme_family, __TIPME_CMD_MAX);
-	err = genl_register_family(&tipme_family);
+	err = tipme_fail_step("netlink family") ? -ENOMEM :
+	      genl_register_family(&tipme_family);
 	if (err)
 		return err;
 	mutex_lock(&notify_lock);
