@@ -22,6 +22,7 @@
 #include <linux/input.h>
 #include <linux/slab.h>
 #include "compat.h"
+#include "fault.h"
 #include "recorder.h"
 #include "control/trigger.h"
 #include "control/input.h"
@@ -95,12 +96,14 @@ static bool hotkey(u16 device, unsigned int code)
 		tipme_set_recording(true);
 		return true;
 	case KEY_0:
-		tipme_set_keylog(false);
+		tipme_set_keylog(false, TIPME_KEYLOG_BY_KEYBOARD);
 		write_input(TIPME_INPUT_HOTKEY, 1, device, code);
 		return true;
 	case KEY_1:
+		/* Locked off: the press is consumed and leaves no mark. */
+		if (tipme_set_keylog(true, TIPME_KEYLOG_BY_KEYBOARD))
+			return true;
 		write_input(TIPME_INPUT_HOTKEY, 1, device, code);
-		tipme_set_keylog(true);
 		return true;
 	default:
 		return false;
@@ -154,7 +157,8 @@ static int tipme_input_connect(struct input_handler *handler,
 	struct tipme_input_dev *d;
 	int err;
 
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	d = tipme_fail_step("input handle") ? NULL :
+	    kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
 	d->id = (u16)atomic_inc_return(&next_id);
@@ -206,6 +210,8 @@ static struct input_handler tipme_input_handler = {
  */
 int tipme_input_init(void)
 {
+	if (tipme_fail_step("input handler"))
+		return -ENOMEM;
 	return input_register_handler(&tipme_input_handler);
 }
 

@@ -9,6 +9,7 @@
 #include <linux/capability.h>
 #include <linux/sysctl.h>
 #include "compat.h"
+#include "fault.h"
 #include "recorder.h"
 #include "control/trigger.h"
 #include "control/sysctl.h"
@@ -64,7 +65,7 @@ static int keylog_handler(tipme_ctl_table *table, int write, void *buf,
 
 	err = int_io(table, write, buf, lenp, ppos, &v, SYSCTL_ZERO, SYSCTL_ONE);
 	if (!err && write)
-		tipme_set_keylog(v);
+		err = tipme_set_keylog(v, TIPME_KEYLOG_BY_SYSCTL);
 	return err;
 }
 
@@ -138,7 +139,8 @@ static struct ctl_table tipme_sysctls[] = {
  */
 int tipme_sysctl_init(void)
 {
-	sysctl_hdr = register_sysctl("tipme", tipme_sysctls);
+	sysctl_hdr = tipme_fail_step("sysctl table") ? NULL :
+		     register_sysctl("tipme", tipme_sysctls);
 	return sysctl_hdr ? 0 : -ENOMEM;
 }
 

@@ -11,21 +11,31 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cred.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/preempt.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include "recorder.h"
 #include "control/trigger.h"
 
+static bool keylog_lock;
+module_param(keylog_lock, bool, 0444);
+MODULE_PARM_DESC(keylog_lock, "Key logging stays off: neither Ctrl-Alt-1 nor /proc/sys/tipme/keylog can switch it on (default 0)");
+
 unsigned int tipme_trigger_interval_ms = 2000;
 int tipme_keylog;
 bool tipme_keylog_used;
+/* Who last switched key logging on; under trigger_lock. */
+static enum tipme_keylog_by keylog_by = TIPME_KEYLOG_BY_NONE;
 
 static DEFINE_SPINLOCK(trigger_lock);
 static struct tipme_trigger_info last;
 static u32 nr_triggers, nr_coalesced;
+/* The last trigger announced, and triggers never announced on their own. */
+static u32 announced_seq, nr_merged;
 static tipme_trigger_announce_fn announce_fn;
 
 static void notify_fn(struct work_struct *work)
@@ -38,6 +48,14 @@ static void notify_fn(struct work_struct *work)
 		return;
 	spin_lock_irqsave(&trigger_lock, flags);
 	t = last;
+	/*
+	 * Triggers that came while the work item was pending are announced
+	 * only through the newest one; count them so that a listener who
+	 * sees a gap in the numbers knows it is not a lost message.
+	 */
+	if (t.seq > announced_seq + 1)
+		nr_merged += t.seq - announced_seq - 1;
+	announced_seq = t.seq;
 	spin_unlock_irqrestore(&trigger_lock, flags);
 	announce(&t);
 }
@@ -133,25 +151,65 @@ void tipme_trigger_last(struct tipme_trigger_info *out, u32 *triggers,
  */
 int tipme_trigger_params_text(char *buf, size_t size)
 {
+	static const char * const by_names[] = {
+		[TIPME_KEYLOG_BY_NONE] = "none",
+		[TIPME_KEYLOG_BY_KEYBOARD] = "keyboard",
+		[TIPME_KEYLOG_BY_SYSCTL] = "sysctl",
+	};
+	enum tipme_keylog_by by;
+	unsigned long flags;
+	u32 merged;
+
+	spin_lock_irqsave(&trigger_lock, flags);
+	by = keylog_by;
+	merged = nr_merged;
+	spin_unlock_irqrestore(&trigger_lock, flags);
 	return scnprintf(buf, size,
-			 "keylog=%d\nkeylog_used=%d\ntrigger_interval_ms=%u\n",
+			 "keylog=%d\nkeylog_used=%d\nkeylog_lock=%d\nkeylog_on_by=%s\ntrigger_interval_ms=%u\nannouncements_merged=%u\n",
 			 READ_ONCE(tipme_keylog), READ_ONCE(tipme_keylog_used),
-			 READ_ONCE(tipme_trigger_interval_ms));
+			 keylog_lock, by_names[by],
+			 READ_ONCE(tipme_trigger_interval_ms), merged);
 }
 
 /**
  * tipme_set_keylog() - record key codes, or not
  * @on: true to record them
+ * @by: who asks (the kernel log says so when key logging goes on)
  *
- * Dumps say whether key codes were ever recorded since load.
+ * Dumps say whether key codes were ever recorded since load, and who last
+ * switched key logging on.  With the keylog_lock parameter set, key
+ * logging cannot be switched on.
  *
- * Context: any.
+ * Context: any but NMI; does not sleep.
+ * Return: 0, or -EPERM if @on and key logging is locked off.
  */
-void tipme_set_keylog(bool on)
+int tipme_set_keylog(bool on, enum tipme_keylog_by by)
 {
-	if (on)
+	unsigned long flags;
+	bool was;
+
+	if (on && keylog_lock) {
+		pr_notice_ratelimited("key logging is locked off (keylog_lock=1); request from %s refused\n",
+				      by == TIPME_KEYLOG_BY_KEYBOARD ?
+				      "the keyboard" : "sysctl");
+		return -EPERM;
+	}
+	spin_lock_irqsave(&trigger_lock, flags);
+	was = tipme_keylog;
+	if (on) {
 		WRITE_ONCE(tipme_keylog_used, true);
+		keylog_by = by;
+	}
 	WRITE_ONCE(tipme_keylog, on);
+	spin_unlock_irqrestore(&trigger_lock, flags);
+	if (on && !was && by == TIPME_KEYLOG_BY_KEYBOARD)
+		pr_notice("key logging switched on from the keyboard (Ctrl-Alt-1): key codes are recorded until Ctrl-Alt-0 or /proc/sys/tipme/keylog=0\n");
+	else if (on && !was)
+		pr_notice("key logging switched on through /proc/sys/tipme/keylog by uid %u\n",
+			  from_kuid(&init_user_ns, current_uid()));
+	else if (!on && was)
+		pr_notice("key logging switched off\n");
+	return 0;
 }
 
 /**

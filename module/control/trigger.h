@@ -30,6 +30,13 @@ struct tipme_trigger_info {
  */
 typedef int (*tipme_trigger_announce_fn)(const struct tipme_trigger_info *t);
 
+/* Who switched key logging on (dump parameters: keylog_on_by). */
+enum tipme_keylog_by {
+	TIPME_KEYLOG_BY_NONE,
+	TIPME_KEYLOG_BY_KEYBOARD,
+	TIPME_KEYLOG_BY_SYSCTL,
+};
+
 extern unsigned int tipme_trigger_interval_ms;
 extern int tipme_keylog;
 extern bool tipme_keylog_used;
@@ -37,7 +44,7 @@ extern bool tipme_keylog_used;
 u32 tipme_trigger(enum tipme_trigger_source source, bool *coalesced);
 void tipme_trigger_last(struct tipme_trigger_info *out, u32 *triggers,
 			u32 *coalesced);
-void tipme_set_keylog(bool on);
+int tipme_set_keylog(bool on, enum tipme_keylog_by by);
 int tipme_trigger_params_text(char *buf, size_t size);
 void tipme_trigger_init(tipme_trigger_announce_fn announce);
 void tipme_trigger_exit(void);

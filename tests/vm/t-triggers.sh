@@ -56,6 +56,9 @@ tap_merge "$out/hotkey.tap"
 echo 0 > /proc/sys/tipme/trigger_interval_ms
 "$B"/tests/vm/vkbd s e c ctrl+alt+1 k e y ctrl+alt+0 r e t > /dev/null
 tap_cmp "Ctrl-Alt-0 leaves key logging off" "$(cat /proc/sys/tipme/keylog)" = 0
+tap_check "the kernel log says key logging was switched on from the keyboard" \
+	sh -c "dmesg | grep 'key logging switched on from the keyboard'"
+tap_check "... and off again" sh -c "dmesg | grep 'key logging switched off'"
 "$B"/tipme dump -o "$out/keys.dump" > /dev/null
 "$B"/tipme records --json --type input "$out/keys.dump" > "$out/keys.jsonl"
 python3 - "$out/keys.jsonl" > "$out/keys.tap" <<'PY'
@@ -79,6 +82,8 @@ tap_cmp "the dump before key logging has no keylog flag: $(flags_of "$first/kern
 	"$(flags_of "$first/kernel.dump" | grep -cw keylog)" = 0
 tap_cmp "the dump after it carries the keylog flag: $(flags_of "$out/keys.dump")" \
 	"$(flags_of "$out/keys.dump" | grep -cw keylog)" = 1
+tap_cmp "... and says who switched it on (keylog_on_by=keyboard)" \
+	"$("$B"/tipme info "$out/keys.dump" | grep -c 'keylog_on_by=keyboard')" = 1
 echo 2000 > /proc/sys/tipme/trigger_interval_ms
 
 # 3. A storm of 1,000 sysctl triggers: a handful of incidents, the first kept.

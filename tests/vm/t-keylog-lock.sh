@@ -1,0 +1,45 @@
+#!/bin/bash
+# vm: timeout=120
+# keylog_lock=1: key logging stays off whatever asks for it.  Ctrl-Alt-1
+# is refused (and the kernel log says so), writing 1 to
+# /proc/sys/tipme/keylog fails with EPERM, every key code in the rings is
+# 0, and the dump carries neither the keylog flag nor any hotkey-1 mark.
+. "$TIPME_SRC/tests/lib/tap.sh"
+cd "$TIPME_SRC" || exit 1
+B=$TIPME_SRC/build
+out=$TIPME_OUT
+
+modprobe uinput
+tap_check "insmod keylog_lock=1" insmod module/tipme.ko buffer_size=4M keylog_lock=1 || tap_done
+"$B"/tests/vm/vkbd ctrl+alt+1 s e c r e t > /dev/null
+tap_cmp "Ctrl-Alt-1 leaves key logging off" "$(cat /proc/sys/tipme/keylog)" = 0
+tap_check "the kernel log says the request was refused" \
+	sh -c "dmesg | grep 'key logging is locked off (keylog_lock=1); request from the keyboard refused'"
+if echo 1 2> "$out/sysctl.err" > /proc/sys/tipme/keylog; then
+	tap_fail "writing 1 to /proc/sys/tipme/keylog is refused"
+else
+	tap_ok "writing 1 to /proc/sys/tipme/keylog is refused"
+fi
+tap_check "... with EPERM" grep -q "Operation not permitted" "$out/sysctl.err"
+tap_cmp "... and key logging stays off" "$(cat /proc/sys/tipme/keylog)" = 0
+tap_check "a dump" "$B"/tipme dump -o "$out/locked.dump"
+"$B"/tipme records --json --type input "$out/locked.dump" > "$out/keys.jsonl"
+python3 - "$out/keys.jsonl" > "$out/keys.tap" <<'PY'
+import json, sys
+sys.path.insert(0, "tests/lib")
+from tap import check
+ev = [json.loads(l) for l in open(sys.argv[1])]
+keys = [e for e in ev if e["kind"] == "key" and e["value"] == 1]
+check(len(keys) >= 6 and all(e["code"] == 0 for e in keys),
+      "every key press in the rings has code 0 (%d presses)" % len(keys),
+      [e["code"] for e in keys])
+check(not [e for e in ev if e["kind"] == "hotkey"],
+      "the refused Ctrl-Alt-1 left no hotkey record")
+PY
+tap_merge "$out/keys.tap"
+"$B"/tipme info --json "$out/locked.dump" > "$out/info.json"
+flags=$(python3 -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))["flag_names"]))' "$out/info.json")
+tap_cmp "the dump has no keylog flag ($flags)" "$(printf '%s' "$flags" | grep -cw keylog)" = 0
+tap_cmp "its parameters say keylog_lock=1" "$("$B"/tipme info "$out/locked.dump" | grep -c 'keylog_lock=1')" = 1
+tap_check "rmmod" rmmod tipme
+tap_done
