@@ -22,6 +22,7 @@
 #include <linux/sched/task.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include "fault.h"
 #include "recorder.h"
 #include "instr/exec.h"
 #include "instr/exectab.h"
@@ -216,7 +217,8 @@ void tipme_exec_snapshot(void)
 	unsigned int n = 0, i;
 	u64 now;
 
-	tasks = vmalloc_array(exec_table_size, sizeof(*tasks));
+	tasks = tipme_fail_step("snapshot task list") ? NULL :
+		vmalloc_array(exec_table_size, sizeof(*tasks));
 	if (!tasks)
 		return;		/* the table fills from the probes only */
 	rcu_read_lock();
@@ -261,6 +263,7 @@ void tipme_exec_snapshot(void)
 		put_task_struct(p);
 		cond_resched();
 	}
+	tipme_exec_strings_kick();
 	vfree(tasks);
 }
 

@@ -6,11 +6,18 @@
  * They live in the new image's memory, which a probe must not touch (it
  * may fault): the exec probe (exec.c) takes a reference on the mm
  * (mm_users) and queues a request; the work item here adopts the mm
- * (kthread_use_mm), copies the strings with copy_from_user, and drops the
- * reference.  Holding the mm keeps the strings readable even when the
- * process has already exited.  If the queue is full the entry keeps no
- * argv (counted, flagged).  At load, the snapshot reads each existing
- * process's strings with access_process_vm().
+ * (kthread_use_mm), copies the strings, and drops the reference.  Holding
+ * the mm keeps the strings readable even when the process has already
+ * exited.  At load, the snapshot queues each existing process the same way.
+ *
+ * The copy never faults: it takes only what is in memory, page by page,
+ * with page faults disabled.  A fault could wait for ever (argv pages that
+ * their owner remapped onto a FUSE file whose daemon never answers, or
+ * registered with userfaultfd), and one wedged work item would stop every
+ * later read and rmmod with it.  A fresh image's strings are in memory
+ * (exec wrote them); what is not is cut off and flagged truncated, and a
+ * read that gets nothing keeps no argv (counted, flagged), as does an
+ * image whose request finds the queue full.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,13 +28,13 @@
 #include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/mm.h>
-#include <linux/mutex.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include "compat.h"
+#include "fault.h"
 #include "instr/cost.h"
 #include "instr/exectab.h"
 #include "instr/exec_strings.h"
@@ -54,11 +61,10 @@ static struct xt_req reqs[XT_REQS];
 static unsigned int req_head, req_tail;	/* under xt->lock */
 
 /*
- * The buffers strings are read into, by the work item and by the snapshot
- * at load, which can run at the same time (the probes are attached first).
+ * The buffers strings are read into; only the work item uses them (a work
+ * item never runs twice at once).
  */
 static char *wbuf_path, *wbuf_argv, *wbuf_env;
-static DEFINE_MUTEX(wbuf_lock);
 
 static void xt_work_fn(struct work_struct *work);
 static DECLARE_WORK(xt_work, xt_work_fn);
@@ -129,28 +135,42 @@ static void xt_store(s32 idx, u32 id, size_t exe_len, size_t arg_len,
 	raw_spin_unlock(&xt->lock);
 }
 
+/*
+ * Copy up to @len bytes at user address @src of the current mm into @dst,
+ * page by page, without faulting; returns how many were copied (stops at
+ * the first page not in memory).
+ */
+static size_t copy_present(char *dst, unsigned long src, size_t len)
+{
+	size_t done = 0, n;
+
+	while (done < len) {
+		n = min_t(size_t, len - done,
+			  PAGE_SIZE - offset_in_page(src + done));
+		if (copy_from_user_nofault(dst + done,
+					   (const void __user *)(src + done), n))
+			break;
+		done += n;
+	}
+	return done;
+}
+
 static void xt_read_req(struct xt_req *r)
 {
 	size_t arg_total, env_total, arg_len, env_len = 0, exe_len;
 	unsigned long arg, env;
-	bool ok;
 
 	mm_string_areas(r->mm, &arg, &arg_total, &env, &env_total);
-	arg_len = min_t(size_t, arg_total, argv_max);
-	mutex_lock(&wbuf_lock);
 	kthread_use_mm(r->mm);
-	ok = arg_len && !copy_from_user(wbuf_argv, (const void __user *)arg,
-					arg_len);
-	if (ok && capture_env) {
-		env_len = min_t(size_t, env_total, env_max);
-		if (copy_from_user(wbuf_env, (const void __user *)env, env_len))
-			env_len = 0;
-	}
+	arg_len = copy_present(wbuf_argv, arg,
+			       min_t(size_t, arg_total, argv_max));
+	if (arg_len && capture_env)
+		env_len = copy_present(wbuf_env, env,
+				       min_t(size_t, env_total, env_max));
 	kthread_unuse_mm(r->mm);
 	exe_len = mm_exe_path(r->mm, wbuf_path, PATH_MAX);
 	xt_store(r->idx, r->id, exe_len, arg_len, arg_total, env_len,
-		 env_total, ok);
-	mutex_unlock(&wbuf_lock);
+		 env_total, arg_len > 0);
 	mmput(r->mm);
 }
 
@@ -206,41 +226,40 @@ bool tipme_exec_strings_queue(struct tipme_xt_ent *e, struct mm_struct *mm)
 }
 
 /**
- * tipme_exec_strings_snapshot() - read a process's strings for the snapshot
+ * tipme_exec_strings_snapshot() - ask for a process's strings at load
  * @p: the task, referenced
  * @idx: its entry's index
  * @id: its entry's serial number (the strings are dropped if the entry was
  *	reused meanwhile)
  *
+ * Queues a request for the work item, which reads the strings as it reads
+ * a new image's (without faulting); waits for the queue to drain when it
+ * is full.  The caller kicks the work item when it has queued everything.
+ *
  * Context: process context, may sleep (module init).
  */
 void tipme_exec_strings_snapshot(struct task_struct *p, s32 idx, u32 id)
 {
-	size_t arg_total, env_total, arg_len, env_len = 0, exe_len;
-	unsigned long arg, env;
-	struct mm_struct *mm;
-	int n;
+	struct mm_struct *mm = get_task_mm(p);
 
-	mm = get_task_mm(p);
 	if (!mm) {
 		xt_store(idx, id, 0, 0, 0, 0, 0, false);
 		return;
 	}
-	mm_string_areas(mm, &arg, &arg_total, &env, &env_total);
-	mutex_lock(&wbuf_lock);
-	exe_len = mm_exe_path(mm, wbuf_path, PATH_MAX);
-	mmput(mm);
-	arg_len = min_t(size_t, arg_total, argv_max);
-	n = arg_len ? access_process_vm(p, arg, wbuf_argv, arg_len, FOLL_FORCE) : 0;
-	arg_len = n > 0 ? n : 0;
-	if (capture_env && arg_len) {
-		env_len = min_t(size_t, env_total, env_max);
-		n = access_process_vm(p, env, wbuf_env, env_len, FOLL_FORCE);
-		env_len = n > 0 ? n : 0;
+	for (;;) {
+		raw_spin_lock(&xt->lock);
+		if (req_tail - req_head < XT_REQS) {
+			reqs[req_tail % XT_REQS] = (struct xt_req){
+				.id = id, .idx = idx, .mm = mm,
+			};
+			req_tail++;
+			raw_spin_unlock(&xt->lock);
+			return;
+		}
+		raw_spin_unlock(&xt->lock);
+		tipme_exec_strings_kick();
+		flush_work(&xt_work);
 	}
-	xt_store(idx, id, exe_len, arg_len, arg_total, env_len, env_total,
-		 arg_len > 0);
-	mutex_unlock(&wbuf_lock);
 }
 
 /**
@@ -271,9 +290,12 @@ int tipme_exec_strings_init(struct tipme_xt *table, unsigned int argv_bytes,
 	argv_max = argv_bytes;
 	env_max = env_bytes;
 	capture_env = env;
-	wbuf_path = kmalloc(PATH_MAX, GFP_KERNEL);
-	wbuf_argv = kmalloc(argv_max, GFP_KERNEL);
-	wbuf_env = capture_env ? kmalloc(env_max, GFP_KERNEL) : NULL;
+	wbuf_path = tipme_fail_step("path buffer") ? NULL :
+		    kmalloc(PATH_MAX, GFP_KERNEL);
+	wbuf_argv = tipme_fail_step("argv buffer") ? NULL :
+		    kmalloc(argv_max, GFP_KERNEL);
+	wbuf_env = !capture_env || tipme_fail_step("environment buffer") ?
+		   NULL : kmalloc(env_max, GFP_KERNEL);
 	if (!wbuf_path || !wbuf_argv || (capture_env && !wbuf_env)) {
 		tipme_exec_strings_exit();
 		return -ENOMEM;

@@ -6,6 +6,8 @@ VM_PROGS += $(B)/tests/vm/blockpipe $(B)/tests/vm/fsyncer $(B)/tests/vm/contend 
 	    $(B)/tests/vm/manythreads $(B)/tests/vm/walkbench
 # tipme report (t-report.sh)
 VM_PROGS += $(B)/tests/vm/stopper
+# Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
+VM_PROGS += $(B)/tests/vm/argvtrap
 
 $(B)/tests/vm/%: $(B)/tests/vm/progs/%.o
 	$(CC) $(LDFLAGS) -o $@ $^
