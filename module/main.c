@@ -11,6 +11,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/tipme.h>
+#include "fault.h"
 #include "recorder.h"
 #include "probes/tracepoints.h"
 #include "instr/setup.h"
@@ -49,6 +50,7 @@ static int __init tipme_init(void)
 	err = tipme_genl_init();
 	if (err)
 		goto out_recording;
+	tipme_fail_steps_done();
 	pr_info("loaded: %llu KiB of rings, %u x %u KiB sub-buffers per CPU%s\n",
 		tipme.buf_size >> 10, 1U << tipme.nsub_shift,
 		(1U << tipme.sub_shift) >> 10, autostart ? ", recording" : "");

@@ -12,6 +12,7 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/tipme.h>
+#include "fault.h"
 #include "recorder.h"
 
 static char *buffer_size = "64M";
@@ -115,7 +116,8 @@ static int rings_alloc(void)
 {
 	int cpu, err;
 
-	tipme.rings = alloc_percpu(struct tipme_ring);
+	tipme.rings = tipme_fail_step("rings") ? NULL :
+		      alloc_percpu(struct tipme_ring);
 	if (!tipme.rings)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {

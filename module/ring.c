@@ -10,6 +10,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include "fault.h"
 #include "ring.h"
 
 /**
@@ -30,10 +31,12 @@ int tipme_ring_init(struct tipme_ring *r, int cpu, unsigned int sub_shift,
 	r->cpu = cpu;
 	r->sub_shift = sub_shift;
 	r->nsub_shift = nsub_shift;
-	r->data = vzalloc_node(1UL << (sub_shift + nsub_shift), node);
+	r->data = tipme_fail_step("ring data") ? NULL :
+		  vzalloc_node(1UL << (sub_shift + nsub_shift), node);
 	if (!r->data)
 		return -ENOMEM;
-	r->ctl = kvzalloc_node(array_size(1UL << nsub_shift, sizeof(*r->ctl)),
+	r->ctl = tipme_fail_step("ring control") ? NULL :
+		 kvzalloc_node(array_size(1UL << nsub_shift, sizeof(*r->ctl)),
 			       GFP_KERNEL, node);
 	if (!r->ctl) {
 		vfree(r->data);

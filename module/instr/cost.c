@@ -9,6 +9,7 @@
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include "fault.h"
 #include "recorder.h"
 #include "instr/cost.h"
 
@@ -135,7 +136,8 @@ size_t tipme_cost_totals(struct tipme_cost_total *out, size_t max)
 int tipme_cost_init(unsigned int period_ms)
 {
 	tipme_cost_period = (u64)max(period_ms, 1U) * tipme_clock_khz();
-	tipme_cost_pcpu = alloc_percpu(struct tipme_cost_cpu);
+	tipme_cost_pcpu = tipme_fail_step("cost counters") ? NULL :
+			  alloc_percpu(struct tipme_cost_cpu);
 	return tipme_cost_pcpu ? 0 : -ENOMEM;
 }
 

@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include "fault.h"
 #include "instr/exectab.h"
 
 /* Exited entries looked at for a string slot before giving up. */
@@ -60,10 +61,14 @@ int tipme_xt_init(struct tipme_xt *t, u32 cap, u32 nstr, u32 exe_max,
 	t->next_id = 1;
 	nb = roundup_pow_of_two(cap);
 	t->hmask = nb - 1;
-	t->ents = vzalloc(array_size(cap, sizeof(*t->ents)));
-	t->buckets = vmalloc(array_size(nb, sizeof(*t->buckets)));
-	t->str_next = vmalloc(array_size(max(nstr, 1U), sizeof(*t->str_next)));
-	t->strs = nstr ? vzalloc(array_size(nstr, t->str_size)) : NULL;
+	t->ents = tipme_fail_step("exec table") ? NULL :
+		  vzalloc(array_size(cap, sizeof(*t->ents)));
+	t->buckets = tipme_fail_step("exec table buckets") ? NULL :
+		     vmalloc(array_size(nb, sizeof(*t->buckets)));
+	t->str_next = tipme_fail_step("exec string slots") ? NULL :
+		      vmalloc(array_size(max(nstr, 1U), sizeof(*t->str_next)));
+	t->strs = !nstr || tipme_fail_step("exec strings") ? NULL :
+		  vzalloc(array_size(nstr, t->str_size));
 	if (!t->ents || !t->buckets || !t->str_next || (nstr && !t->strs)) {
 		tipme_xt_free(t);
 		return -ENOMEM;

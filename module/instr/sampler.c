@@ -23,6 +23,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include "fault.h"
 #include "recorder.h"
 #include "instr/cost.h"
 #include "compat.h"
@@ -293,8 +294,10 @@ int tipme_sampler_init(unsigned int period, unsigned int full,
 	err = tipme_smptab_init(&tab, threads);
 	if (err)
 		return err;
-	cons = kcalloc(nr_cpu_ids, sizeof(*cons), GFP_KERNEL);
-	tipme_swlog = alloc_percpu(struct tipme_swlog);
+	cons = tipme_fail_step("sampler consumers") ? NULL :
+	       kcalloc(nr_cpu_ids, sizeof(*cons), GFP_KERNEL);
+	tipme_swlog = tipme_fail_step("switch log") ? NULL :
+		      alloc_percpu(struct tipme_swlog);
 	if (!cons || !tipme_swlog) {
 		tipme_sampler_exit();
 		return -ENOMEM;

@@ -40,6 +40,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/string.h>
 #include "compat.h"
+#include "fault.h"
 #include "instr/site.h"
 
 /* Frames of the scheduler itself that may precede the site. */
@@ -143,7 +144,8 @@ int tipme_site_init(unsigned int depth)
 		 (hi - lo) >> 10);
 #ifdef TIPME_SITE_CACHE
 	if (stack_cache && tipme_site_depth) {
-		site_pcpu = alloc_percpu(struct site_cpu);
+		site_pcpu = tipme_fail_step("stack cache") ? NULL :
+			    alloc_percpu(struct site_cpu);
 		if (!site_pcpu)
 			return -ENOMEM;
 	}

@@ -12,6 +12,7 @@
 #include <linux/overflow.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include "fault.h"
 #include "instr/smptab.h"
 
 static u32 slot_of(const struct tipme_smptab *t, u32 pid)
@@ -34,7 +35,8 @@ int tipme_smptab_init(struct tipme_smptab *t, u32 threads)
 	if (!threads || threads > (1U << 22))
 		return -EINVAL;
 	slots = roundup_pow_of_two(2 * threads);
-	t->ents = vzalloc(array_size(slots, sizeof(*t->ents)));
+	t->ents = tipme_fail_step("sample table") ? NULL :
+		  vzalloc(array_size(slots, sizeof(*t->ents)));
 	if (!t->ents)
 		return -ENOMEM;
 	t->mask = slots - 1;

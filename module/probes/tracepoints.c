@@ -7,6 +7,7 @@
 
 #include <linux/errno.h>
 #include <linux/string.h>
+#include "fault.h"
 #include "probes/tracepoints.h"
 
 struct lookup {
@@ -49,7 +50,8 @@ int tipme_probes_attach(struct tipme_probe *probes, size_t n)
 			err = -ENOENT;
 			goto out_detach;
 		}
-		err = tracepoint_probe_register(probes[i].tp, probes[i].func,
+		err = tipme_fail_step(probes[i].name) ? -ENOMEM :
+		      tracepoint_probe_register(probes[i].tp, probes[i].func,
 						NULL);
 		if (err) {
 			pr_err("cannot attach to %s: %d\n", probes[i].name, err);

@@ -1,0 +1,143 @@
+#!/bin/bash
+# vm: timeout=600
+# Faults in the kernel side.  1. Every step of the load (each allocation
+# and registration) is made to fail in turn (fail_load_step=N): the load
+# fails with ENOMEM and says which step, or goes on without what that step
+# was for; nothing stays loaded, and the kernel's vmalloc and unreclaimable
+# slab counters come back to where they were.  2. rmmod while a dump is in
+# flight is refused, the dump completes, and rmmod works after it, or
+# after the reader closes its socket mid-dump.  3. Dumps run at once and
+# under a storm of triggers from every source.  The kernel log stays clean.
+. "$TIPME_SRC/tests/lib/tap.sh"
+cd "$TIPME_SRC" || exit 1
+B=$TIPME_SRC/build
+out=$TIPME_OUT
+ko=module/tipme.ko
+start=$(dmesg | wc -l)
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+loaded() { grep -q '^tipme ' /proc/modules; }
+since() { dmesg | tail -n +"$(($1 + 1))"; }
+
+tap_check "a plain load and unload" sh -c "insmod $ko buffer_size=4M && rmmod tipme" || tap_done
+
+# 1. Walk the load's steps: fail step 1, 2, ... until a load runs them all.
+walk() {
+	local mark
+	n=1 steps= failed=0 soft= silent= wrong= stayed=
+	while [ "$n" -le 300 ]; do
+		mark=$(dmesg | wc -l)
+		if insmod "$ko" buffer_size=4M fail_load_step="$n" 2> "$out/insmod.err"; then
+			steps=$(since "$mark" | sed -n 's/.*fail_load_step=[0-9]*: the load has \([0-9]*\) steps.*/\1/p')
+			rmmod tipme
+			[ -n "$steps" ] && break
+			# The failed step was one the module can do without.
+			soft="$soft $n:$(since "$mark" | sed -n 's/.*failing "\(.*\)".*/\1/p')"
+		else
+			failed=$((failed + 1))
+			since "$mark" | grep -q "fail_load_step=$n: failing" || silent="$silent $n"
+			grep -q "Cannot allocate memory" "$out/insmod.err" || wrong="$wrong $n:$(cat "$out/insmod.err")"
+			loaded && stayed="$stayed $n"
+		fi
+		n=$((n + 1))
+	done
+}
+# The kernel's own caches grow over the first few dozen loads of any
+# module; the first walk warms them, the second is measured.
+walk
+tap_diag "steps that may fail without failing the load:${soft:- none}"
+tap_cmp "the walk reached a load with every step done (steps: ${steps:-?})" "${steps:-0}" -eq $((n - 1))
+tap_cmp "most steps fail the load ($failed of $((n - 1)))" "$failed" -ge $(((n - 1) / 2))
+tap_cmp "each failed load names its failed step in the kernel log" "${silent:-none}" = none
+tap_cmp "each failed load fails with ENOMEM" "${wrong:-none}" = none
+tap_cmp "no failed load leaves the module loaded" "${stayed:-none}" = none
+# Two more walks, measured: a leak grows with every walk, while the
+# slab counters move by a few dozen KiB either way from one walk to the
+# next without one (measured: -16..+52 KiB per 8 loads of one step).
+measured() {
+	local v0 s0
+	v0=$(meminfo VmallocUsed) s0=$(meminfo SUnreclaim)
+	walk
+	dv=$(($(meminfo VmallocUsed) - v0)) ds=$(($(meminfo SUnreclaim) - s0))
+	tap_diag "walk of $n loads: VmallocUsed ${dv} KiB, SUnreclaim ${ds} KiB"
+}
+measured
+dv1=$dv ds1=$ds steps1=$steps
+measured
+tap_cmp "later walks visit the same steps" "$steps1 $steps" = "$((n - 1)) $((n - 1))"
+# One 4M load holds 4 MiB of rings in vmalloc space: a leaked ring is
+# 2 MiB; a leaked 4 KiB buffer on most failure paths is ~100 KiB a walk.
+# (Kernel stacks of new processes are vmalloc'ed too: 16 KiB each.)
+tap_cmp "vmalloc space does not grow walk after walk ($dv1, $dv KiB)" \
+	"$(( dv1 < dv ? dv1 : dv ))" -lt 256
+tap_cmp "unreclaimable slab does not grow walk after walk ($ds1, $ds KiB)" \
+	"$(( ds1 < ds ? ds1 : ds ))" -lt 48
+
+# 2. rmmod while a dump is in flight.  The rings get a few MiB first, so
+# the dump is far longer than what the kernel queues ahead of the reader.
+insmod "$ko" buffer_size=4M || tap_done
+"$B"/tests/vm/pingpong 3000 1 > /dev/null
+# The fifo lives in the guest's /tmp: the output folder (9p) has none.
+go=/tmp/go
+mkfifo "$go"
+python3 tests/vm/nlfuzz.py hold < "$go" > "$out/hold.out" 2>&1 &
+holder=$!
+exec 7> "$go"
+wait_for 20 grep -q '^holding' "$out/hold.out"
+tap_check "a dump is in flight" grep '^holding' "$out/hold.out"
+refs=$(awk '$1 == "tipme" { print $3 }' /proc/modules)
+tap_cmp "... and holds a reference on the module (refcount $refs)" "$refs" -ge 1
+timeout 20 rmmod tipme 2> "$out/rmmod.err"
+rc=$?
+tap_cmp "rmmod during the dump is refused at once (status $rc: $(cat "$out/rmmod.err"))" "$rc" -eq 1
+tap_check "... and the module stays" loaded
+echo go >&7
+exec 7>&-
+wait "$holder"
+tap_check "the held dump then completes" grep '^done' "$out/hold.out"
+tap_check "rmmod after the dump" rmmod tipme
+insmod "$ko" buffer_size=4M || tap_done
+"$B"/tests/vm/pingpong 3000 1 > /dev/null
+python3 tests/vm/nlfuzz.py hold close < "$go" > "$out/close.out" 2>&1 &
+holder=$!
+exec 7> "$go"
+wait_for 20 grep -q '^holding' "$out/close.out"
+echo go >&7
+exec 7>&-
+wait "$holder"
+tap_check "a reader closed its socket mid-dump" grep '^closed' "$out/close.out"
+tap_cmp "... which drops the dump's reference" "$(awk '$1 == "tipme" { print $3 }' /proc/modules)" -eq 0
+tap_check "rmmod after the reader left" timeout 20 rmmod tipme
+
+# 3. Dumps at once, under a storm of triggers from sysctl and netlink.
+insmod "$ko" buffer_size=4M || tap_done
+echo 50 > /proc/sys/tipme/trigger_interval_ms
+t0=$(cat /proc/sys/tipme/triggers) c0=$(cat /proc/sys/tipme/coalesced)
+(for i in $(seq 400); do echo 1 > /proc/sys/tipme/trigger; done) &
+s1=$!
+(for i in $(seq 100); do "$B"/tipme trigger > /dev/null || echo "trigger $i failed"; done) > "$out/ntrig.out" 2>&1 &
+s2=$!
+pids=
+for i in 1 2 3; do
+	"$B"/tipme dump -o "$out/c$i.dump" > "$out/c$i.out" 2>&1 &
+	pids="$pids $!"
+done
+ok=0
+for p in $pids; do wait "$p" && ok=$((ok + 1)); done
+wait "$s1" "$s2"
+tap_cmp "three dumps at once all succeed ($ok)" "$ok" -eq 3
+for i in 1 2 3; do
+	tap_check "dump $i parses" "$B"/tipme info "$out/c$i.dump"
+done
+tap_cmp "every netlink trigger was accepted" "$(wc -c < "$out/ntrig.out")" -eq 0
+t1=$(cat /proc/sys/tipme/triggers) c1=$(cat /proc/sys/tipme/coalesced)
+tap_cmp "500 requests = triggers + coalesced ($((t1 - t0)) + $((c1 - c0)))" \
+	$((t1 - t0 + c1 - c0)) -eq 500
+tap_check "rmmod after the storm" rmmod tipme
+
+bad=$(since "$start" | grep -E 'WARNING|BUG|Oops|Call Trace|general protection|refcount|leak')
+if [ -z "$bad" ]; then
+	tap_ok "no warning in the kernel log"
+else
+	tap_fail "no warning in the kernel log" "$bad"
+fi
+tap_done
