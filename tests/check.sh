@@ -14,6 +14,7 @@
 #   lint        tests/lint/circles.py: no circles between the files of a
 #               folder, no include reaching into another program's folder
 #   kunit       tests/kunit/run.sh (UML)
+#   kunit-kasan tests/kunit/run.sh --kasan (UML with KASAN)
 #   unit        userspace unit tests (make unit-tests)
 #   unit-asan   the same under ASan+UBSan (build/asan/)
 #   xhook       make xhook-tests: X11 recorder unit + Xvfb integration tests
@@ -32,7 +33,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 cd "$TIPME_ROOT"
 
-ALL_STEPS=(deps module module-rt sparse user checkpatch lint kunit unit unit-asan bench bench-asan xhook xhook-asan fuzz vm)
+ALL_STEPS=(deps module module-rt sparse user checkpatch lint kunit kunit-kasan unit unit-asan bench bench-asan xhook xhook-asan fuzz vm)
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=("${ALL_STEPS[@]}")
 
@@ -198,6 +199,7 @@ checkpatch() {
 step_checkpatch() { run_build checkpatch checkpatch; }
 
 step_kunit() { run_tap kunit tests/kunit/run.sh; }
+step_kunit-kasan() { run_tap kunit-kasan tests/kunit/run.sh --kasan; }
 
 # has_target T: the Makefile has a rule for T (and parses at all).
 has_target() { make -n "$1" >/dev/null 2>&1; }
