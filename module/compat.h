@@ -80,6 +80,35 @@ static inline int tipme_genlmsg_multicast_allns(const struct genl_family *family
 #define tipme_ctl_table struct ctl_table
 #endif
 
+/**
+ * tipme_register_sysctl() - register a sysctl table that ends in a sentinel
+ * @path: directory under /proc/sys
+ * @table: the entries, then one empty entry
+ * @n: ARRAY_SIZE(@table), the sentinel included
+ *
+ * Until 6.6 register_sysctl() found a table's end by its empty last entry.
+ * Since 6.6 it is a macro that passes ARRAY_SIZE() to register_sysctl_sz()
+ * (53f3811dfd5e, "sysctl: Use ctl_table_size as stopping criteria for list
+ * macro", and its series), and since 6.11 an empty entry within that size
+ * fails the table check ("procname is null": d7a76ec87195, "sysctl:
+ * Remove check for sentinel element in ctl_table arrays").  So the table
+ * keeps its sentinel for the old call and the new one is given the size
+ * without it.  Kbuild looks for register_sysctl_sz()
+ * (TIPME_HAVE_REGISTER_SYSCTL_SZ).
+ *
+ * Context: process context.
+ * Return: the table's header, or NULL.
+ */
+static inline struct ctl_table_header *
+tipme_register_sysctl(const char *path, struct ctl_table *table, size_t n)
+{
+#ifdef TIPME_HAVE_REGISTER_SYSCTL_SZ
+	return register_sysctl_sz(path, table, n - 1);
+#else
+	return register_sysctl(path, table);
+#endif
+}
+
 /* ------------------------------------------------------------------ */
 /* Instrumentation (exec table, lock owners)                          */
 /* ------------------------------------------------------------------ */

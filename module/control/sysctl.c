@@ -128,7 +128,7 @@ static struct ctl_table tipme_sysctls[] = {
 		.proc_handler = counter_handler,
 		.extra1 = (void *)1L,
 	},
-	{ }
+	{ }	/* for kernels before 6.6 (tipme_register_sysctl()) */
 };
 
 /**
@@ -140,7 +140,8 @@ static struct ctl_table tipme_sysctls[] = {
 int tipme_sysctl_init(void)
 {
 	sysctl_hdr = tipme_fail_step("sysctl table") ? NULL :
-		     register_sysctl("tipme", tipme_sysctls);
+		     tipme_register_sysctl("tipme", tipme_sysctls,
+					   ARRAY_SIZE(tipme_sysctls));
 	return sysctl_hdr ? 0 : -ENOMEM;
 }
 
