@@ -315,17 +315,6 @@ static void client_close(struct client *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static uint32_t source_of(const char *word)
-{
-	if (!strcmp(word, "user"))
-		return TIPME_TRIG_NETLINK;
-	if (!strcmp(word, "xhook"))
-		return TIPME_TRIG_XHOOK;
-	if (!strcmp(word, "threshold"))
-		return TIPME_TRIG_THRESHOLD;
-	return 0;
-}
-
 static void remember_reason(uint32_t seq, const char *text)
 {
 	static unsigned int next;
@@ -377,22 +366,17 @@ static int trigger_allowed(uid_t uid)
 static int handle_line(struct env *env, struct client *c, char *line)
 {
 	struct tm_err e = { "" };
-	char *arg = strchr(line, ' ');
+	struct ctl_request r;
 
-	if (arg)
-		*arg++ = '\0';
-	if (!strcmp(line, "TRIGGER")) {
-		char *reason = arg ? strchr(arg, ' ') : NULL;
-		uint32_t src, seq;
+	if (ctl_parse_request(line, &r, &e)) {
+		reply_err(c->fd, EINVAL, e.msg);
+		return -1;
+	}
+	switch (r.kind) {
+	case CTL_REQ_TRIGGER: {
+		uint32_t seq;
 		int coalesced;
 
-		if (reason)
-			*reason++ = '\0';
-		src = arg ? source_of(arg) : 0;
-		if (!src) {
-			reply_err(c->fd, EINVAL, "usage: TRIGGER user|xhook|threshold [reason]");
-			return -1;
-		}
 		if (!trigger_allowed(c->uid)) {
 			reply_err(c->fd, EBUSY, "at most " TM_STR(UID_TRIGGERS)
 				  " triggers a minute per user: try again in a minute");
@@ -402,73 +386,61 @@ static int handle_line(struct env *env, struct client *c, char *line)
 			reply_err(c->fd, ENODEV, "tipme.ko is not loaded");
 			return -1;
 		}
-		if (tnl_trigger(&cmd, src, &seq, &coalesced, &e)) {
+		if (tnl_trigger(&cmd, r.source, &seq, &coalesced, &e)) {
 			reply_err(c->fd, EIO, e.msg);
 			return -1;
 		}
-		if (reason && *reason && coalesced && seq == last_seq) {
+		if (r.reason && coalesced && seq == last_seq) {
 			char buf[TIPME_CTL_LINE_MAX + 2];
 
-			snprintf(buf, sizeof(buf), "%s\n", reason);
+			snprintf(buf, sizeof(buf), "%s\n", r.reason);
 			if (incident_put(&env->cfg, last_name, "description.txt",
 					 buf, strlen(buf), 1, &e))
 				logmsg(LOG_WARN_, "%s", e.msg);
-		} else if (reason && *reason) {
-			remember_reason(seq, reason);
+		} else if (r.reason) {
+			remember_reason(seq, r.reason);
 		}
 		send_line(c->fd, "OK seq=%u coalesced=%d", seq, coalesced);
 		return -1;
 	}
-	if (!strcmp(line, "NOTE")) {
-		char *text = arg ? strchr(arg, ' ') : NULL, buf[TIPME_CTL_LINE_MAX + 2];
+	case CTL_REQ_NOTE: {
+		char buf[TIPME_CTL_LINE_MAX + 2];
 
-		if (!text) {
-			reply_err(c->fd, EINVAL, "usage: NOTE <incident> <text>");
-			return -1;
-		}
-		*text++ = '\0';
-		snprintf(buf, sizeof(buf), "%s\n", text);
-		if (incident_put(&env->cfg, arg, "description.txt", buf,
+		snprintf(buf, sizeof(buf), "%s\n", r.text);
+		if (incident_put(&env->cfg, r.incident, "description.txt", buf,
 				 strlen(buf), 1, &e))
 			reply_err(c->fd, ENOENT, e.msg);
 		else
 			send_line(c->fd, "OK");
 		return -1;
 	}
-	if (!strcmp(line, "PUT")) {
-		unsigned long long n;
-
-		if (!arg || sscanf(arg, "%255s %255s %llu", c->put_inc,
-				   c->put_name, &n) != 3 ||
-		    !ctl_name_ok(c->put_inc) || !ctl_name_ok(c->put_name)) {
-			reply_err(c->fd, EINVAL, "usage: PUT <incident> <name> <bytes>");
-			return -1;
-		}
+	case CTL_REQ_PUT:
 		/* the files a client may hand in; tipmed writes the others */
-		if (strcmp(c->put_name, TIPME_INCIDENT_X_DUMP)) {
+		if (strcmp(r.name, TIPME_INCIDENT_X_DUMP)) {
 			reply_err(c->fd, EPERM, "only " TIPME_INCIDENT_X_DUMP
 				  " can be handed in to an incident");
 			return -1;
 		}
-		if (n > TIPME_CTL_PUT_MAX ||
-		    (env->cfg.max_bytes && n > env->cfg.max_bytes)) {
+		if (r.bytes > TIPME_CTL_PUT_MAX ||
+		    (env->cfg.max_bytes && r.bytes > env->cfg.max_bytes)) {
 			reply_err(c->fd, EFBIG, "file too large (larger than the incident budget or the protocol's limit)");
 			return -1;
 		}
-		if (c->uid != 0 && put_held() + n > PUT_HELD_MAX) {
+		if (c->uid != 0 && put_held() + r.bytes > PUT_HELD_MAX) {
 			reply_err(c->fd, ENOMEM, "tipmed holds too much data from other clients now: try again");
 			return -1;
 		}
-		c->put_data = malloc(n ? n : 1);
+		snprintf(c->put_inc, sizeof(c->put_inc), "%s", r.incident);
+		snprintf(c->put_name, sizeof(c->put_name), "%s", r.name);
+		c->put_data = malloc(r.bytes ? r.bytes : 1);
 		if (!c->put_data) {
 			reply_err(c->fd, ENOMEM, "out of memory");
 			return -1;
 		}
-		c->put_len = n;
+		c->put_len = r.bytes;
 		c->put_got = 0;
 		return 0;
-	}
-	if (!strcmp(line, "LIST")) {
+	case CTL_REQ_LIST: {
 		char **names;
 		size_t n, i;
 
@@ -482,7 +454,7 @@ static int handle_line(struct env *env, struct client *c, char *line)
 		incident_list_free(names, n);
 		return -1;
 	}
-	if (!strcmp(line, "SUBSCRIBE")) {
+	case CTL_REQ_SUBSCRIBE:
 		c->subscribed = 1;
 		send_line(c->fd, "OK");
 		return 0;

@@ -12,20 +12,6 @@
 
 #include "ctlproto.h"
 
-int ctl_name_ok(const char *name)
-{
-	const char *p;
-
-	if (!name || !*name || name[0] == '.' || strlen(name) > 200)
-		return 0;
-	for (p = name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
-		      *p == '-'))
-			return 0;
-	return 1;
-}
-
 static int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -39,6 +39,72 @@
 
 int ctl_name_ok(const char *name);
 
+/* The requests of the protocol (the first word of a request line). */
+enum ctl_req_kind {
+	CTL_REQ_TRIGGER,
+	CTL_REQ_NOTE,
+	CTL_REQ_PUT,
+	CTL_REQ_LIST,
+	CTL_REQ_SUBSCRIBE,
+};
+
+/**
+ * struct ctl_request - one request line, checked
+ * @kind: the request
+ * @source: TRIGGER: the TIPME_TRIG_* its source word stands for
+ * @reason: TRIGGER: the text after the source, or NULL
+ * @incident: NOTE, PUT: the incident's name (ctl_name_ok())
+ * @text: NOTE: the description
+ * @name: PUT: the file's name (ctl_name_ok())
+ * @bytes: PUT: how many bytes follow the line
+ *
+ * The strings point into the line that was parsed.
+ */
+struct ctl_request {
+	enum ctl_req_kind kind;
+	uint32_t source;
+	const char *reason;
+	const char *incident;
+	const char *text;
+	const char *name;
+	uint64_t bytes;
+};
+
+/**
+ * ctl_parse_request() - read a request line (tipmed)
+ * @line: the line, without newline; cut into fields in place
+ * @r: the request
+ * @e: the usage message of a malformed request
+ *
+ * Checks the syntax and every name and number; what a client may do
+ * (limits, which files it may PUT) is tipmed's decision.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ctl_parse_request(char *line, struct ctl_request *r, struct tm_err *e);
+
+/**
+ * ctl_parse_triggered() - read "TRIGGERED seq=N mono_ns=T" (subscriber)
+ * @line: the line, without newline
+ * @seq: the trigger's number, 1..UINT32_MAX
+ * @mono_ns: CLOCK_MONOTONIC of the trigger
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ctl_parse_triggered(const char *line, uint32_t *seq, uint64_t *mono_ns);
+
+/**
+ * ctl_parse_incident() - read "INCIDENT seq=N name=NAME" (subscriber)
+ * @line: the line, without newline
+ * @seq: the trigger's number, 1..UINT32_MAX
+ * @name: the incident's name (ctl_name_ok())
+ * @size: size of @name
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ctl_parse_incident(const char *line, uint32_t *seq, char *name,
+		       size_t size);
+
 /**
  * ctlc_request() - connect, send one request line, read the reply line
  * @path: socket path (NULL: TIPME_CTL_SOCKET)

@@ -302,9 +302,9 @@ static void sub_line(void *arg, const char *line)
 	uint64_t mono;
 	uint32_t seq;
 
-	if (!tl_parse_triggered(line, &seq, &mono))
+	if (!ctl_parse_triggered(line, &seq, &mono))
 		on_triggered(app, seq, mono);
-	else if (!tl_parse_incident(line, &seq, name, sizeof(name)))
+	else if (!ctl_parse_incident(line, &seq, name, sizeof(name)))
 		on_incident(app, seq, name);
 	else
 		xh_logv(app, "tipmed: ignored '%s'\n", line);

@@ -114,64 +114,6 @@ int tl_sub_read(struct tl_sub *s, void (*fn)(void *arg, const char *line),
 	}
 }
 
-/* The value of " key=" in @line as a decimal number (all of it). */
-static int key_u64(const char *line, const char *key, uint64_t *v)
-{
-	size_t kl = strlen(key);
-	const char *p = line;
-	char *end;
-
-	while ((p = strstr(p, key))) {
-		if ((p == line || p[-1] == ' ') && p[kl] == '=') {
-			p += kl + 1;
-			if (*p < '0' || *p > '9')
-				return -EINVAL;
-			errno = 0;
-			*v = strtoull(p, &end, 10);
-			if (errno || (*end && *end != ' '))
-				return -EINVAL;
-			return 0;
-		}
-		p += kl;
-	}
-	return -EINVAL;
-}
-
-int tl_parse_triggered(const char *line, uint32_t *seq, uint64_t *mono_ns)
-{
-	uint64_t v;
-
-	if (strncmp(line, "TRIGGERED ", 10) || key_u64(line + 10, "seq", &v) ||
-	    !v || v > UINT32_MAX || key_u64(line + 10, "mono_ns", mono_ns))
-		return -EINVAL;
-	*seq = (uint32_t)v;
-	return 0;
-}
-
-int tl_parse_incident(const char *line, uint32_t *seq, char *name, size_t size)
-{
-	const char *p;
-	size_t n;
-	uint64_t v;
-
-	if (strncmp(line, "INCIDENT ", 9) || key_u64(line + 9, "seq", &v) ||
-	    !v || v > UINT32_MAX)
-		return -EINVAL;
-	p = strstr(line + 8, " name=");
-	if (!p)
-		return -EINVAL;
-	p += 6;
-	n = strcspn(p, " ");
-	if (!n || n >= size)
-		return -EINVAL;
-	memcpy(name, p, n);
-	name[n] = '\0';
-	if (!ctl_name_ok(name))
-		return -EINVAL;
-	*seq = (uint32_t)v;
-	return 0;
-}
-
 /* ---- the worker thread ------------------------------------------------- */
 
 /*

@@ -62,10 +62,7 @@ int tl_sub_read(struct tl_sub *s, void (*fn)(void *arg, const char *line),
 		void *arg, struct tm_err *e);
 void tl_sub_close(struct tl_sub *s);
 
-/* "TRIGGERED seq=N mono_ns=T": 0 or -EINVAL */
-int tl_parse_triggered(const char *line, uint32_t *seq, uint64_t *mono_ns);
-/* "INCIDENT seq=N name=NAME": 0 or -EINVAL (NAME must pass ctl_name_ok()) */
-int tl_parse_incident(const char *line, uint32_t *seq, char *name, size_t size);
+/* The lines themselves: ctl_parse_triggered(), ctl_parse_incident(). */
 
 /* ---- the worker thread ------------------------------------------------- */
 

@@ -630,27 +630,27 @@ static void test_tipmed_parse(void)
 	uint64_t mono = 0;
 	uint32_t seq = 0;
 
-	ok(tl_parse_triggered("TRIGGERED seq=12 mono_ns=345", &seq, &mono) == 0 &&
+	ok(ctl_parse_triggered("TRIGGERED seq=12 mono_ns=345", &seq, &mono) == 0 &&
 	   seq == 12 && mono == 345, "TRIGGERED parsed");
-	ok(tl_parse_triggered("TRIGGERED mono_ns=345 seq=4294967295", &seq, &mono) == 0 &&
+	ok(ctl_parse_triggered("TRIGGERED mono_ns=345 seq=4294967295", &seq, &mono) == 0 &&
 	   seq == 4294967295U, "TRIGGERED: keys in any order, largest seq");
-	ok(tl_parse_triggered("TRIGGERED seq=0 mono_ns=1", &seq, &mono) &&
-	   tl_parse_triggered("TRIGGERED seq=4294967296 mono_ns=1", &seq, &mono) &&
-	   tl_parse_triggered("TRIGGERED seq=1x mono_ns=1", &seq, &mono) &&
-	   tl_parse_triggered("TRIGGERED seq=1", &seq, &mono) &&
-	   tl_parse_triggered("TRIGGERED xseq=1 mono_ns=1", &seq, &mono) &&
-	   tl_parse_triggered("INCIDENT seq=1 mono_ns=1", &seq, &mono) &&
-	   tl_parse_triggered("TRIGGERED seq=-1 mono_ns=1", &seq, &mono),
+	ok(ctl_parse_triggered("TRIGGERED seq=0 mono_ns=1", &seq, &mono) &&
+	   ctl_parse_triggered("TRIGGERED seq=4294967296 mono_ns=1", &seq, &mono) &&
+	   ctl_parse_triggered("TRIGGERED seq=1x mono_ns=1", &seq, &mono) &&
+	   ctl_parse_triggered("TRIGGERED seq=1", &seq, &mono) &&
+	   ctl_parse_triggered("TRIGGERED xseq=1 mono_ns=1", &seq, &mono) &&
+	   ctl_parse_triggered("INCIDENT seq=1 mono_ns=1", &seq, &mono) &&
+	   ctl_parse_triggered("TRIGGERED seq=-1 mono_ns=1", &seq, &mono),
 	   "bad TRIGGERED lines refused");
-	ok(tl_parse_incident("INCIDENT seq=3 name=20261122T101500Z-3", &seq, name,
+	ok(ctl_parse_incident("INCIDENT seq=3 name=20261122T101500Z-3", &seq, name,
 			     sizeof(name)) == 0 && seq == 3 &&
 	   !strcmp(name, "20261122T101500Z-3"), "INCIDENT parsed");
-	ok(tl_parse_incident("INCIDENT seq=3 name=../etc", &seq, name, sizeof(name)) &&
-	   tl_parse_incident("INCIDENT seq=3 name=.x", &seq, name, sizeof(name)) &&
-	   tl_parse_incident("INCIDENT seq=3 name=", &seq, name, sizeof(name)) &&
-	   tl_parse_incident("INCIDENT seq=3", &seq, name, sizeof(name)) &&
-	   tl_parse_incident("INCIDENT name=a seq=0", &seq, name, sizeof(name)) &&
-	   tl_parse_incident("INCIDENT seq=3 name=abcdefgh", &seq, name, 8),
+	ok(ctl_parse_incident("INCIDENT seq=3 name=../etc", &seq, name, sizeof(name)) &&
+	   ctl_parse_incident("INCIDENT seq=3 name=.x", &seq, name, sizeof(name)) &&
+	   ctl_parse_incident("INCIDENT seq=3 name=", &seq, name, sizeof(name)) &&
+	   ctl_parse_incident("INCIDENT seq=3", &seq, name, sizeof(name)) &&
+	   ctl_parse_incident("INCIDENT name=a seq=0", &seq, name, sizeof(name)) &&
+	   ctl_parse_incident("INCIDENT seq=3 name=abcdefgh", &seq, name, 8),
 	   "bad INCIDENT lines and names refused");
 }
 
