@@ -2,6 +2,7 @@
 /*
  * System facts and the kernel symbol table for dump files.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,35 @@ static void read_line(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
+/*
+ * "blockdev.MAJOR:MINOR=NAME" for every block device, from the links in
+ * /sys/dev/block/, so that an analysis can name the device a request went
+ * to ("sda", "dm-0") where the records only hold its number.
+ */
+static void block_devices(FILE *f)
+{
+	char path[300], target[512], *name;
+	struct dirent *de;
+	unsigned int maj, min;
+	DIR *d = opendir("/sys/dev/block");
+	ssize_t n;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (sscanf(de->d_name, "%u:%u", &maj, &min) != 2)
+			continue;
+		snprintf(path, sizeof(path), "/sys/dev/block/%s", de->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		name = strrchr(target, '/');
+		fprintf(f, "blockdev.%u:%u=%s\n", maj, min, name ? name + 1 : target);
+	}
+	closedir(d);
+}
+
 char *sysinfo_text(const char *module_version)
 {
 	struct utsname u;
@@ -41,6 +71,7 @@ char *sysinfo_text(const char *module_version)
 	fprintf(f, "boot_id=%s\nmodule_version=%s\ntipme_version=%s\n",
 		boot_id, module_version, TIPME_VERSION_STRING);
 	fprintf(f, "online_cpus=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	block_devices(f);
 	if (fclose(f)) {
 		free(out);
 		return NULL;

@@ -18,6 +18,7 @@
  *  - no record says: unknown.  Never a guess: the dump must support what
  *    is printed, and "unknown" is an honest answer.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -251,13 +252,37 @@ static const struct pm_blkreq *blk_for_wake(const struct va *v,
 	return best;
 }
 
+/*
+ * "block device sda (8:0)" when the dump names the device (tipmed writes
+ * blockdev.MAJOR:MINOR=NAME into the system section), else by number.
+ */
+static void blk_resource(const struct va *v, uint32_t dev, char *res,
+			 size_t size)
+{
+	unsigned int maj = dev >> 20, min = dev & 0xfffff;
+	char key[40], name[32];
+	const char *p;
+
+	snprintf(key, sizeof(key), "blockdev.%u:%u", maj, min);
+	if (!pm_text_get(&v->pm->system, key, name, sizeof(name)) && *name) {
+		for (p = name; *p; p++)
+			if (!isalnum((unsigned char)*p) && !strchr("._-!", *p))
+				break;
+		if (!*p) {
+			snprintf(res, size, "block device %s (%u:%u)", name,
+				 maj, min);
+			return;
+		}
+	}
+	snprintf(res, size, "block device %u:%u", maj, min);
+}
+
 static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns)
 {
 	char res[PM_RES_LEN];
 	struct pm_cause_item *it;
 
-	snprintf(res, sizeof(res), "block device %u:%u", q->dev >> 20,
-		 q->dev & 0xfffff);
+	blk_resource(v, q->dev, res, sizeof(res));
 	it = charge(v, PM_C_BLOCK_IO, q->issuer, res, ns);
 	if (it) {
 		it->nreq++;

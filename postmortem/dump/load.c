@@ -163,6 +163,30 @@ static int load_text(struct pm_text *t, const struct dump_sec *s,
 	return 0;
 }
 
+int pm_text_get(const struct pm_text *t, const char *key, char *out,
+		size_t size)
+{
+	size_t kl = strlen(key), pos = 0, end, n;
+	const char *line;
+
+	while (t->text && pos < t->len) {
+		line = t->text + pos;
+		for (end = pos; end < t->len && t->text[end] != '\n'; end++)
+			;
+		n = end - pos;
+		if (n > kl && !memcmp(line, key, kl) && line[kl] == '=') {
+			n -= kl + 1;
+			if (n >= size)
+				n = size - 1;
+			memcpy(out, line + kl + 1, n);
+			out[n] = '\0';
+			return 0;
+		}
+		pos = end + 1;
+	}
+	return -ENOENT;
+}
+
 static int add_stream(struct pm_dump *pm, const struct dump_sec *s,
 		      struct tm_err *e)
 {

@@ -102,6 +102,18 @@ struct pm_dump {
 };
 
 /**
+ * pm_text_get() - the value of "key=value" in a text section
+ * @t: the section (its bytes come from the dump: any content)
+ * @key: the key
+ * @out: the value, NUL-terminated, cut to @size - 1 bytes
+ * @size: size of @out (at least 1)
+ *
+ * Return: 0, or -ENOENT if no line has that key.
+ */
+int pm_text_get(const struct pm_text *t, const char *key, char *out,
+		size_t size);
+
+/**
  * pm_open() - load a dump file and check its metadata sections
  * @pm: result; release with pm_close() (also after a failure)
  * @path: file name, or an incident directory (its kernel.dump is read)

@@ -258,6 +258,9 @@ int scen_write(const struct scen *s, const char *path)
 	err = dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);
 	if (!err)
 		err = dumpw_section(&w, TIPME_SEC_PARAMS, 0, params, sizeof(params) - 1, &e);
+	if (!err && s->system)
+		err = dumpw_section(&w, TIPME_SEC_SYSTEM, 0, s->system,
+				    strlen(s->system), &e);
 	if (!err)
 		err = write_streams(s, &w, &e);
 	if (!err && s->exec_len)

@@ -36,6 +36,7 @@ struct scen {
 	uint32_t nexec;
 	const char *type_name_20;	/* the name type 20 gets ("comm") */
 	int bad_exec;			/* corrupt the first exec entry's size */
+	const char *system;		/* the system section's text, or NULL */
 	int overflow;			/* a buffer was too small: a test bug */
 };
 

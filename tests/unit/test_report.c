@@ -201,6 +201,8 @@ static int blkio_scenario(struct scen *s)
 					       "ext4_sync_file", NULL };
 
 	scen_init(s, 2);
+	/* as tipmed writes it; the device the requests went to is 8:16 */
+	s->system = "nodename=test\nblockdev.8:0=sda\nblockdev.8:16=sdb\n";
 	scen_task(s, 400, 400, "fsyncer", "/bin/fsyncer", "fsyncer", 8);
 	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 400, 120);
 	blk(s, 0, TIPME_REC_BLK_ISSUE, MS(10), 400, 100, TIPME_CTX_TASK);
