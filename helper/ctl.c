@@ -3,16 +3,19 @@
  * Control subcommands of the tipme CLI: status, start, stop, dump.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ctl.h"
 #include "ctlproto.h"
 #include "incident.h"
+#include "incident_meta.h"
 #include "json.h"
 #include "nl.h"
 
@@ -417,40 +420,24 @@ int cmd_note(int argc, char **argv)
 	return 0;
 }
 
-/* The value of "key": "..." in our own meta.json (flat string values). */
-static void meta_str(const char *json, const char *key, char *out, size_t len)
+/* At most @max bytes of @name in @dirfd, NUL-terminated; never follows a
+ * symlink; NULL if unreadable. */
+static char *read_member(int dirfd, const char *name, size_t max)
 {
-	char pat[64];
-	const char *p, *q;
-
-	out[0] = '\0';
-	snprintf(pat, sizeof(pat), "\"%s\": \"", key);
-	p = strstr(json, pat);
-	if (!p)
-		return;
-	p += strlen(pat);
-	q = strchr(p, '"');
-	if (!q)
-		return;
-	snprintf(out, len, "%.*s", (int)(q - p), p);
-}
-
-static char *slurp(const char *path, size_t max)
-{
-	FILE *f = fopen(path, "re");
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	char *buf;
-	size_t n;
+	ssize_t n;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
 	buf = malloc(max + 1);
-	if (!buf) {
-		fclose(f);
+	n = buf ? read(fd, buf, max) : -1;
+	close(fd);
+	if (n < 0) {
+		free(buf);
 		return NULL;
 	}
-	n = fread(buf, 1, max, f);
 	buf[n] = '\0';
-	fclose(f);
 	return buf;
 }
 
@@ -504,16 +491,24 @@ int cmd_incidents(int argc, char **argv)
 		printf("no incidents in %s\n", root);
 	}
 	for (i = 0; i < n; i++) {
-		char *meta, *desc;
+		struct incident_meta_view mv = { 0 };
+		struct tm_err me = { "" };
+		char *desc = NULL;
+		int dfd;
 
-		snprintf(path, sizeof(path), "%s/%s/meta.json", root, names[i]);
-		meta = slurp(path, 1 << 16);
-		meta_str(meta ? meta : "", "source", src, sizeof(src));
-		meta_str(meta ? meta : "", "utc", utc, sizeof(utc));
-		snprintf(path, sizeof(path), "%s/%s/description.txt", root, names[i]);
-		desc = slurp(path, 4096);
+		snprintf(path, sizeof(path), "%s/%s", root, names[i]);
+		dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd >= 0) {
+			if (incident_meta_read(dfd, &mv, &me))
+				fprintf(stderr, "tipme incidents: %s: %s\n",
+					names[i], me.msg);
+			desc = read_member(dfd, "description.txt", 4096);
+			close(dfd);
+		}
 		if (desc)
 			desc[strcspn(desc, "\n")] = '\0';
+		snprintf(src, sizeof(src), "%s", mv.source);
+		snprintf(utc, sizeof(utc), "%s", mv.utc);
 		if (json) {
 			jw_obj_begin(&w);
 			jw_kstr(&w, "name", names[i]);
@@ -527,7 +522,6 @@ int cmd_incidents(int argc, char **argv)
 			printf("%-28s %-20s %-9s %s\n", names[i], utc, src,
 			       desc ? desc : "");
 		}
-		free(meta);
 		free(desc);
 	}
 	if (json) {

@@ -16,8 +16,12 @@
 
 #include "ctlproto.h"
 #include "incident.h"
+#include "incident_meta.h"
 #include "incident_path.h"
 #include "json.h"
+
+/* The number the next incident gets (incident_meta.h: @number). */
+static uint64_t next_number = 1;
 
 /* "a/b" into @buf; -ENAMETOOLONG rather than a truncated path. */
 static int pjoin(char *buf, size_t size, const char *a, const char *b)
@@ -77,6 +81,80 @@ static int mkdir_p(const char *path, mode_t mode)
 	return 0;
 }
 
+/* An incident found under the root, with its number in creation order. */
+struct found {
+	char *name;
+	uint64_t number;
+};
+
+/* Creation order: by number; incidents without one (older tipmed, or a
+ * meta.json that cannot be read) first, by name. */
+static int found_cmp(const void *a, const void *b)
+{
+	const struct found *x = a, *y = b;
+
+	if (x->number != y->number)
+		return x->number < y->number ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * The incidents under @root in creation order.  Only real directories
+ * count: a symlink or a file with an incident's name is left alone, and
+ * meta.json is opened without following links.
+ */
+static int find_incidents(const char *root, struct found **out, size_t *n,
+			  struct tm_err *e)
+{
+	struct found *v = NULL, *nv;
+	struct incident_meta_view mv;
+	struct tm_err ignored;
+	struct dirent *de;
+	struct stat st;
+	size_t cnt = 0;
+	DIR *d = opendir(root);
+	int fd;
+
+	*out = NULL;
+	*n = 0;
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		return tm_err_set(e, errno, "%s: %s", root, strerror(errno));
+	}
+	while ((de = readdir(d))) {
+		if (!ctl_name_ok(de->d_name) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		nv = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!nv || !(nv[cnt].name = strdup(de->d_name))) {
+			closedir(d);
+			v = nv ? nv : v;
+			while (cnt--)
+				free(v[cnt].name);
+			free(v);
+			return tm_err_set(e, ENOMEM, "out of memory");
+		}
+		v = nv;
+		v[cnt].number = 0;
+		fd = openat(dirfd(d), de->d_name,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			if (!incident_meta_read(fd, &mv, &ignored))
+				v[cnt].number = mv.number;
+			close(fd);
+		}
+		cnt++;
+	}
+	closedir(d);
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), found_cmp);
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
 /*
  * The root holds root-only dumps and is where tipmed creates, renames and
  * removes trees: nobody else may be able to plant or swap entries in it.
@@ -124,7 +202,9 @@ static int root_is_ours(const char *root, struct tm_err *e)
  */
 int incident_root_init(const struct incident_cfg *cfg, struct tm_err *e)
 {
+	struct found *found;
 	struct dirent *de;
+	size_t n;
 	char path[4096];
 	DIR *d;
 	int err, fd;
@@ -156,6 +236,17 @@ int incident_root_init(const struct incident_cfg *cfg, struct tm_err *e)
 		rm_tree(path);
 	}
 	closedir(d);
+	/* Numbers go on from the largest one kept. */
+	err = find_incidents(cfg->root, &found, &n, e);
+	if (err)
+		return err;
+	next_number = 1;
+	while (n--) {
+		if (found[n].number >= next_number)
+			next_number = found[n].number + 1;
+		free(found[n].name);
+	}
+	free(found);
 	return 0;
 }
 
@@ -163,51 +254,28 @@ static int write_meta(const char *dir, const struct tnl_trigger_event *ev,
 		      const struct tnl_dump_stats *ds, const char *utc,
 		      struct tm_err *e)
 {
-	char path[4096], host[256] = "";
-	struct jw w;
-	FILE *f;
-	int fd;
+	struct incident_meta m = {
+		.number = next_number,
+		.seq = ev->seq,
+		.source = tipme_trigger_source_name(ev->source),
+		.utc = utc,
+		.mono_ns = ev->mono_ns,
+		.real_ns = ev->real_ns,
+		.ts = ev->ts,
+		.record_bytes = ds->bytes,
+		.subbufs = ds->subbufs,
+		.discarded_subbufs = ds->discarded,
+		.cpus = ds->cpus,
+		.seconds = ds->seconds,
+	};
+	int fd, err;
 
-	if (pjoin(path, sizeof(path), dir, TIPME_INCIDENT_META))
-		return tm_err_set(e, ENAMETOOLONG, "%s: path too long", dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		if (fd >= 0)
-			close(fd);
-		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
-	}
-	gethostname(host, sizeof(host) - 1);
-	jw_init(&w, f, JW_PRETTY);
-	jw_obj_begin(&w);
-	jw_kstr(&w, "tipme_version", TIPME_VERSION_STRING);
-	jw_kstr(&w, "host", host);
-	jw_key(&w, "trigger");
-	jw_obj_begin(&w);
-	jw_ku64(&w, "seq", ev->seq);
-	jw_kstr(&w, "source", tipme_trigger_source_name(ev->source));
-	jw_kstr(&w, "utc", utc);
-	jw_ku64(&w, "mono_ns", ev->mono_ns);
-	jw_ku64(&w, "real_ns", ev->real_ns);
-	jw_ku64(&w, "ts", ev->ts);
-	jw_obj_end(&w);
-	jw_key(&w, "kernel_dump");
-	jw_obj_begin(&w);
-	jw_kstr(&w, "file", TIPME_INCIDENT_KERNEL_DUMP);
-	jw_ku64(&w, "record_bytes", ds->bytes);
-	jw_ku64(&w, "subbufs", ds->subbufs);
-	jw_ku64(&w, "discarded_subbufs", ds->discarded);
-	jw_ku64(&w, "cpus", ds->cpus);
-	jw_kdouble(&w, "seconds", ds->seconds);
-	jw_obj_end(&w);
-	jw_obj_end(&w);
-	if (jw_finish(&w) || fflush(f) || fsync(fileno(f))) {
-		fclose(f);
-		return tm_err_set(e, errno ? errno : EIO, "%s: %s", path,
-				  strerror(errno ? errno : EIO));
-	}
-	if (fclose(f))
-		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
-	return 0;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return tm_err_set(e, errno, "%s: %s", dir, strerror(errno));
+	err = incident_meta_write(fd, &m, e);
+	close(fd);
+	return err;
 }
 
 static int write_file(const char *path, const void *data, size_t len)
@@ -278,7 +346,7 @@ int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 		if (pjoin(final, sizeof(final), cfg->root, name))
 			return tm_err_set(e, ENAMETOOLONG, "%s: path too long",
 					  cfg->root);
-		if (stat(final, &st))
+		if (lstat(final, &st))
 			break;
 	}
 	snprintf(path, sizeof(path), ".tmp-%s-%d", name, (int)getpid());
@@ -311,53 +379,46 @@ int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 		rm_tree(tmp);
 		return err;
 	}
+	next_number++;
 	fsync_path(cfg->root);
 	return 0;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /**
- * incident_list() - the incidents under @root, oldest first
+ * incident_list() - the incidents under @root, in creation order
  * @root: directory
  * @names: set to a malloc'ed array of names
  * @n: number of names
  * @e: error message
  *
+ * Creation order is the number tipmed gives each incident (meta.json), so
+ * it holds when the wall clock that names incidents steps back.
+ *
  * Return: 0 or a negative errno.
  */
 int incident_list(const char *root, char ***names, size_t *n, struct tm_err *e)
 {
-	char **v = NULL, **nv;
-	struct dirent *de;
-	size_t cnt = 0;
-	DIR *d = opendir(root);
+	struct found *v;
+	size_t cnt, i;
+	char **out;
+	int err;
 
 	*names = NULL;
 	*n = 0;
-	if (!d) {
-		if (errno == ENOENT)
-			return 0;
-		return tm_err_set(e, errno, "%s: %s", root, strerror(errno));
+	err = find_incidents(root, &v, &cnt, e);
+	if (err)
+		return err;
+	out = malloc((cnt ? cnt : 1) * sizeof(*out));
+	if (!out) {
+		for (i = 0; i < cnt; i++)
+			free(v[i].name);
+		free(v);
+		return tm_err_set(e, ENOMEM, "out of memory");
 	}
-	while ((de = readdir(d))) {
-		if (!ctl_name_ok(de->d_name) || de->d_type == DT_REG)
-			continue;
-		nv = realloc(v, (cnt + 1) * sizeof(*v));
-		if (!nv || !(nv[cnt] = strdup(de->d_name))) {
-			closedir(d);
-			incident_list_free(nv ? nv : v, cnt);
-			return tm_err_set(e, ENOMEM, "out of memory");
-		}
-		v = nv;
-		cnt++;
-	}
-	closedir(d);
-	qsort(v, cnt, sizeof(*v), name_cmp);
-	*names = v;
+	for (i = 0; i < cnt; i++)
+		out[i] = v[i].name;
+	free(v);
+	*names = out;
 	*n = cnt;
 	return 0;
 }
@@ -426,6 +487,40 @@ int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
 	}
 	free(sizes);
 	incident_list_free(names, n);
+	return 0;
+}
+
+/**
+ * incident_make_room() - remove the oldest incident, for a full disk
+ * @cfg: configuration
+ * @removed: set to the name removed (at least 128 bytes)
+ * @e: error message
+ *
+ * For when a new incident did not fit: the newest history matters most to
+ * a flight recorder, so the oldest incident goes first.  The incident that
+ * did not fit is not in the list (it was never renamed into place).
+ *
+ * Return: 0, or -ENOENT when there is nothing left to remove.
+ */
+int incident_make_room(const struct incident_cfg *cfg, char *removed,
+		       struct tm_err *e)
+{
+	char **names, path[4096];
+	size_t n;
+	int err;
+
+	err = incident_list(cfg->root, &names, &n, e);
+	if (err)
+		return err;
+	if (!n) {
+		incident_list_free(names, n);
+		return tm_err_set(e, ENOENT, "no incident left to remove");
+	}
+	snprintf(removed, 128, "%s", names[0]);
+	if (!pjoin(path, sizeof(path), cfg->root, names[0]))
+		rm_tree(path);
+	incident_list_free(names, n);
+	fsync_path(cfg->root);
 	return 0;
 }
 

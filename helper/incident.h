@@ -36,6 +36,8 @@ int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 		    struct tm_err *e);
 int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
 		   struct tm_err *e);
+int incident_make_room(const struct incident_cfg *cfg, char *removed,
+		       struct tm_err *e);
 int incident_put(const struct incident_cfg *cfg, const char *incident,
 		 const char *file, const void *data, size_t len, int replace,
 		 struct tm_err *e);

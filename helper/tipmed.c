@@ -201,8 +201,9 @@ static void handle_triggers(struct env *env)
 	struct tnl_dump_stats ds;
 	struct tm_err e = { "" };
 	unsigned int removed;
+	const char *reason;
 	char name[128];
-	int i;
+	int i, err, made;
 
 	for (i = 0; i < npending; i++) {
 		const struct tnl_trigger_event *ev = &pending[i];
@@ -210,8 +211,30 @@ static void handle_triggers(struct env *env)
 		broadcast("TRIGGERED seq=%u mono_ns=%" PRIu64, ev->seq,
 			  ev->mono_ns);
 		e.msg[0] = '\0';
-		if (incident_create(&env->cfg, &cmd, ev, take_reason(ev->seq),
-				    name, sizeof(name), &ds, &e)) {
+		reason = take_reason(ev->seq);
+		err = incident_create(&env->cfg, &cmd, ev, reason, name,
+				      sizeof(name), &ds, &e);
+		/*
+		 * Disk full: the newest history matters most, so old incidents
+		 * go, oldest first, until this one fits or none is left.
+		 */
+		for (made = 0; err == -ENOSPC || err == -EDQUOT; made++) {
+			struct tm_err e2 = { "" };
+			char gone[128];
+
+			if (incident_make_room(&env->cfg, gone, &e2))
+				break;
+			logmsg(LOG_WARN_, "disk full: removed incident %s to make room for trigger %u",
+			       gone, ev->seq);
+			e.msg[0] = '\0';
+			err = incident_create(&env->cfg, &cmd, ev, reason,
+					      name, sizeof(name), &ds, &e);
+		}
+		if (made)
+			logmsg(err ? LOG_ERR_ : LOG_INFO_,
+			       "disk full: pruned %d incidents to make room; %s",
+			       made, err ? "still no room" : "the new incident fits");
+		if (err) {
 			logmsg(LOG_ERR_, "trigger %u (%s): incident not saved: %s",
 			       ev->seq, tipme_trigger_source_name(ev->source),
 			       e.msg);

@@ -1,7 +1,7 @@
 # tests/fuzz/: libFuzzer harnesses for every parser of outside bytes.
 # Built with clang into build/fuzz/ by tests/fuzz/run.sh (which passes
 # CC=clang and the sanitizer flags); see tests/fuzz/run.sh for how to run.
-FUZZ_NAMES := kdump xdump ctlproto
+FUZZ_NAMES := kdump xdump ctlproto meta
 FUZZ_BINS := $(FUZZ_NAMES:%=$(B)/tests/fuzz/fuzz_%)
 EXTRA_CFLAGS_tests_fuzz_ := -Ipostmortem
 
@@ -14,6 +14,9 @@ $(B)/tests/fuzz/fuzz_xdump: $(B)/tests/fuzz/fuzz_xdump.o $(B)/tests/fuzz/dump_fi
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
 
 $(B)/tests/fuzz/fuzz_ctlproto: $(B)/tests/fuzz/fuzz_ctlproto.o $(LIBTIPME)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^
+
+$(B)/tests/fuzz/fuzz_meta: $(B)/tests/fuzz/fuzz_meta.o $(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^
 
 .PHONY: fuzzers

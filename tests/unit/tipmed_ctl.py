@@ -15,18 +15,8 @@ import sys
 import tempfile
 import time
 
-n = 0
-failed = 0
-
-
-def check(ok, what, diag=""):
-    global n, failed
-    n += 1
-    print("%sok %d - %s" % ("" if ok else "not ", n, what), flush=True)
-    if not ok:
-        failed += 1
-        if diag:
-            print("# " + str(diag).replace("\n", "\n# "))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, failed, plan  # noqa: E402
 
 
 def request(sock, line, data=b""):
@@ -107,9 +97,10 @@ def main():
         log.close()
         shutil.rmtree(d, ignore_errors=True)
     bad_roots(build, grp)
+    creation_order(build, grp)
     limits(build)
-    print("1..%d" % n)
-    return 1 if failed else 0
+    plan()
+    return 1 if failed() else 0
 
 
 def bad_roots(build, grp):
@@ -131,6 +122,79 @@ def bad_roots(build, grp):
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
+
+
+def meta(number, source="hotkey"):
+    text = '{\n  "tipme_version": "0.1.0",\n'
+    if number is not None:
+        text += '  "number": %d,\n' % number
+    return text + ('  "trigger": {\n    "seq": 1,\n    "source": "%s",\n'
+                   '    "utc": "2026-11-24T12:00:00Z"\n  }\n}\n' % source)
+
+
+def creation_order(build, grp):
+    """Incidents are listed (and so pruned) in the order tipmed numbered
+    them, not by their wall-clock names; symlinks and files planted in the
+    root or in an incident are never followed"""
+    d = tempfile.mkdtemp(prefix="tipmed-order-")
+    root, sock = os.path.join(d, "incidents"), os.path.join(d, "s.sock")
+    os.mkdir(root, 0o700)
+    outside = os.path.join(d, "outside")
+    os.mkdir(outside)
+    open(os.path.join(outside, "meta.json"), "w").write(meta(99, "planted"))
+    made = [("20261124T120000Z-1", 1), ("20261124T130000Z-2", 2),
+            ("20200101T000000Z-1", 3),          # the clock stepped back
+            ("20100101T000000Z-7", None)]       # an older tipmed's: no number
+    for name, number in made:
+        os.mkdir(os.path.join(root, name), 0o700)
+        open(os.path.join(root, name, "meta.json"), "w").write(meta(number))
+    os.mkdir(os.path.join(root, "20261124T150000Z-4"), 0o700)
+    os.symlink(os.path.join(outside, "meta.json"),
+               os.path.join(root, "20261124T150000Z-4", "meta.json"))
+    os.symlink(outside, os.path.join(root, "20000101T000000Z-1"))
+    open(os.path.join(root, "20261124T140000Z-5"), "w").write("a file")
+    want = ["20100101T000000Z-7", "20261124T150000Z-4", "20261124T120000Z-1",
+            "20261124T130000Z-2", "20200101T000000Z-1"]
+    log = open(os.path.join(d, "tipmed.log"), "w")
+    tipmed = subprocess.Popen([os.path.join(build, "tipmed"), "-d", root, "-s", sock, "-g", grp],
+                              stdout=log, stderr=log)
+    try:
+        end = time.monotonic() + 15
+        while not os.path.exists(sock) and tipmed.poll() is None and time.monotonic() < end:
+            time.sleep(0.01)
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(10)
+        s.connect(sock)
+        s.sendall(b"LIST\n")
+        got = b""
+        while True:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            got += chunk
+        s.close()
+        lines = got.decode().split("\n")
+        check(lines[0] == "OK n=%d" % len(want) and lines[1:1 + len(want)] == want,
+              "LIST: incidents in creation order (numbers), a stepped-back clock's name "
+              "after older ones; no symlink, no file", got.decode())
+        r = subprocess.run([os.path.join(build, "tipme"), "incidents", "--json",
+                            "--incident-dir", root], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        import json
+        rows = json.loads(r.stdout) if r.returncode == 0 else []
+        check([x["name"] for x in rows] == want,
+              "tipme incidents lists the same order", r.stdout + r.stderr)
+        planted = [x for x in rows if x["name"] == "20261124T150000Z-4"]
+        check(planted and planted[0]["source"] == "" and "meta.json" in r.stderr,
+              "a meta.json that is a symlink is not read through, and says so", r.stderr)
+        r = request(sock, "NOTE 20000101T000000Z-1 through the link")
+        check(r.startswith("ERR") and not os.path.exists(os.path.join(outside, "description.txt")),
+              "NOTE through a symlink planted in the root: refused, nothing written", r)
+    finally:
+        tipmed.terminate()
+        tipmed.wait(15)
+        log.close()
+        shutil.rmtree(d, ignore_errors=True)
 
 
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]

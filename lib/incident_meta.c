@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * meta.json of an incident (see incident_meta.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/tipme.h>
+
+#include "incident_meta.h"
+#include "incident_path.h"
+#include "json.h"
+
+int incident_meta_write(int dirfd, const struct incident_meta *m,
+			struct tm_err *e)
+{
+	char host[256] = "";
+	struct jw w;
+	FILE *f;
+	int fd;
+
+	fd = openat(dirfd, TIPME_INCIDENT_META,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return tm_err_set(e, errno, "%s: %s", TIPME_INCIDENT_META,
+				  strerror(errno));
+	}
+	gethostname(host, sizeof(host) - 1);
+	jw_init(&w, f, JW_PRETTY);
+	jw_obj_begin(&w);
+	jw_kstr(&w, "tipme_version", TIPME_VERSION_STRING);
+	jw_ku64(&w, "number", m->number);
+	jw_kstr(&w, "host", host);
+	jw_key(&w, "trigger");
+	jw_obj_begin(&w);
+	jw_ku64(&w, "seq", m->seq);
+	jw_kstr(&w, "source", m->source);
+	jw_kstr(&w, "utc", m->utc);
+	jw_ku64(&w, "mono_ns", m->mono_ns);
+	jw_ku64(&w, "real_ns", m->real_ns);
+	jw_ku64(&w, "ts", m->ts);
+	jw_obj_end(&w);
+	jw_key(&w, "kernel_dump");
+	jw_obj_begin(&w);
+	jw_kstr(&w, "file", TIPME_INCIDENT_KERNEL_DUMP);
+	jw_ku64(&w, "record_bytes", m->record_bytes);
+	jw_ku64(&w, "subbufs", m->subbufs);
+	jw_ku64(&w, "discarded_subbufs", m->discarded_subbufs);
+	jw_ku64(&w, "cpus", m->cpus);
+	jw_kdouble(&w, "seconds", m->seconds);
+	jw_obj_end(&w);
+	jw_obj_end(&w);
+	if (jw_finish(&w) || fflush(f) || fsync(fileno(f))) {
+		int err = errno ? errno : EIO;
+
+		fclose(f);
+		return tm_err_set(e, err, "%s: %s", TIPME_INCIDENT_META,
+				  strerror(err));
+	}
+	if (fclose(f))
+		return tm_err_set(e, errno, "%s: %s", TIPME_INCIDENT_META,
+				  strerror(errno));
+	return 0;
+}
+
+/* Where the value of "key": starts in buf[0..len), or NULL. */
+static const char *value_of(const char *buf, size_t len, const char *key)
+{
+	size_t kl = strlen(key), i;
+	const char *p;
+
+	for (i = 0; i + kl + 2 < len; i++) {
+		if (buf[i] != '"' || memcmp(buf + i + 1, key, kl) ||
+		    buf[i + 1 + kl] != '"')
+			continue;
+		p = buf + i + kl + 2;
+		while (p < buf + len && (*p == ' ' || *p == '\t' || *p == '\n' ||
+					 *p == '\r'))
+			p++;
+		if (p >= buf + len || *p != ':')
+			continue;
+		p++;
+		while (p < buf + len && (*p == ' ' || *p == '\t' || *p == '\n' ||
+					 *p == '\r'))
+			p++;
+		return p < buf + len ? p : NULL;
+	}
+	return NULL;
+}
+
+static int string_of(const char *buf, size_t len, const char *key, char *out,
+		     size_t size, struct tm_err *e)
+{
+	const char *p = value_of(buf, len, key), *end = buf + len;
+	size_t n = 0;
+
+	if (!p)
+		return tm_err_set(e, EINVAL, "meta.json: no \"%s\"", key);
+	if (*p != '"')
+		return tm_err_set(e, EINVAL, "meta.json: \"%s\" is not a string", key);
+	for (p++; p < end && *p != '"'; p++) {
+		if (*p < 0x20 || *p > 0x7e || *p == '\\' || n + 1 >= size)
+			return tm_err_set(e, EINVAL,
+					  "meta.json: \"%s\" is not a short plain string",
+					  key);
+		out[n++] = *p;
+	}
+	if (p >= end)
+		return tm_err_set(e, EINVAL, "meta.json: \"%s\" is not terminated", key);
+	out[n] = '\0';
+	return 0;
+}
+
+int incident_meta_parse(const char *buf, size_t len,
+			struct incident_meta_view *v, struct tm_err *e)
+{
+	const char *p;
+	uint64_t n = 0;
+	int err, digits = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (len > TIPME_INCIDENT_META_MAX)
+		len = TIPME_INCIDENT_META_MAX;
+	p = value_of(buf, len, "number");
+	if (p) {
+		for (; p < buf + len && *p >= '0' && *p <= '9'; p++, digits++) {
+			if (n > (UINT64_MAX - 9) / 10)
+				return tm_err_set(e, EINVAL, "meta.json: \"number\" is too large");
+			n = n * 10 + (uint64_t)(*p - '0');
+		}
+		if (!digits)
+			return tm_err_set(e, EINVAL, "meta.json: \"number\" is not a number");
+		v->number = n;
+	}
+	err = string_of(buf, len, "source", v->source, sizeof(v->source), e);
+	if (!err)
+		err = string_of(buf, len, "utc", v->utc, sizeof(v->utc), e);
+	return err;
+}
+
+int incident_meta_read(int dirfd, struct incident_meta_view *v,
+		       struct tm_err *e)
+{
+	char *buf;
+	ssize_t n;
+	size_t got = 0;
+	int fd, err;
+
+	memset(v, 0, sizeof(*v));
+	fd = openat(dirfd, TIPME_INCIDENT_META, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return tm_err_set(e, errno, "%s: %s", TIPME_INCIDENT_META,
+				  strerror(errno));
+	buf = malloc(TIPME_INCIDENT_META_MAX);
+	if (!buf) {
+		close(fd);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	while (got < TIPME_INCIDENT_META_MAX) {
+		n = read(fd, buf + got, TIPME_INCIDENT_META_MAX - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	err = incident_meta_parse(buf, got, v, e);
+	free(buf);
+	return err;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * An incident's meta.json (TIPME_INCIDENT_META): which incident it is in
+ * creation order, what triggered it and what its kernel dump holds.
+ * tipmed writes it; tipmed (pruning) and `tipme incidents` read it back.
+ * The reader takes the file as hostile: it is bounded, reads only the
+ * keys it needs, and a file that lacks them is reported, not guessed at.
+ */
+#ifndef TIPME_LIB_INCIDENT_META_H
+#define TIPME_LIB_INCIDENT_META_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+#define TIPME_INCIDENT_META_MAX	(64u << 10)	/* bytes a reader looks at */
+
+/**
+ * struct incident_meta - what tipmed writes into meta.json
+ * @number: the incident's number in creation order, from 1, kept across
+ *	tipmed restarts (the next is one more than the largest found); it,
+ *	not the wall-clock name, orders incidents for pruning
+ * @seq: the trigger's sequence number (per module load)
+ * @source: the trigger's source name ("hotkey", "sysctl", ...)
+ * @utc: the trigger's wall-clock time, "YYYY-MM-DDTHH:MM:SSZ"
+ * @mono_ns: its CLOCK_MONOTONIC time
+ * @real_ns: its CLOCK_REALTIME time
+ * @ts: its time in the dump's clock
+ * @record_bytes: bytes of records in the kernel dump
+ * @subbufs: sub-buffers read
+ * @discarded_subbufs: of which overwritten while read
+ * @cpus: CPUs in the dump
+ * @seconds: time taken to read the rings
+ */
+struct incident_meta {
+	uint64_t number;
+	uint32_t seq;
+	const char *source;
+	const char *utc;
+	uint64_t mono_ns, real_ns, ts;
+	uint64_t record_bytes, subbufs, discarded_subbufs;
+	uint32_t cpus;
+	double seconds;
+};
+
+/**
+ * incident_meta_write() - create meta.json in an incident being built
+ * @dirfd: the incident directory
+ * @m: what to write; the host name and tipme's version are added
+ * @e: error message
+ *
+ * The file is new (O_CREAT | O_EXCL, which never follows a symlink), mode
+ * 0600, and fsynced before this returns.
+ *
+ * Return: 0 or a negative errno.
+ */
+int incident_meta_write(int dirfd, const struct incident_meta *m,
+			struct tm_err *e);
+
+/**
+ * struct incident_meta_view - what a reader takes from meta.json
+ * @number: the incident's number (0 if the file has none: written before
+ *	incidents were numbered)
+ * @source: the trigger's source name
+ * @utc: its wall-clock time
+ */
+struct incident_meta_view {
+	uint64_t number;
+	char source[32];
+	char utc[32];
+};
+
+/**
+ * incident_meta_parse() - read the keys a listing and pruning need
+ * @buf: the file's bytes (any content)
+ * @len: their number (only the first TIPME_INCIDENT_META_MAX are read)
+ * @v: result
+ * @e: error message
+ *
+ * "source" and "utc" must be JSON strings without escapes, of printable
+ * ASCII and shorter than their fields; "number", if present, a decimal
+ * integer.  Keys are found at any depth, first occurrence.
+ *
+ * Return: 0, or -EINVAL naming the first key that is missing or malformed.
+ */
+int incident_meta_parse(const char *buf, size_t len,
+			struct incident_meta_view *v, struct tm_err *e);
+
+/**
+ * incident_meta_read() - read meta.json of one incident
+ * @dirfd: the incident directory
+ * @v: result
+ * @e: error message
+ *
+ * Opens the file with O_NOFOLLOW (a planted symlink is an error, never
+ * followed) and reads at most TIPME_INCIDENT_META_MAX bytes.
+ *
+ * Return: 0 or a negative errno.
+ */
+int incident_meta_read(int dirfd, struct incident_meta_view *v,
+		       struct tm_err *e);
+
+#endif
