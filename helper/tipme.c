@@ -38,6 +38,7 @@ static const struct subcmd subcmds[] = {
 	{ "latency", pm_cmd_latency, "how long each key and button press took, and why" },
 	{ "report",  pm_cmd_report,  "one verdict for a slow moment: cause, culprit, resource" },
 	{ "xrecords", pm_cmd_xrecords,   "print an X dump (tipme-xhook's xhook.dump) as text or JSON" },
+	{ "redact",   pm_cmd_redact,     "copy a dump without host, argv, KASLR and lock addresses, for a bug report" },
 };
 
 #define NR_SUBCMDS (sizeof(subcmds) / sizeof(subcmds[0]))

@@ -1,13 +1,13 @@
 # postmortem/: dump analysis, in layers (each uses only those above it):
 #   dump/      open a dump, decode and merge its streams, map its clock,
-#              its exec table and kernel symbols
+#              its exec table and kernel symbols; write a redacted copy
 #   records/   one text line / JSON object per record
 #   state/     threads and their running/runnable/blocked stretches
 #   analysis/  why, latency, cost
 #   report/    printers of analysis results
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
 PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
-	rectypes.o exectab.o symbols.o)
+	rectypes.o exectab.o symbols.o redact.o)
 PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o marks.o \
 	proc.o blk.o lock.o mem.o sample.o cost.o)
 PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o
@@ -15,7 +15,7 @@ PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o v
 PM_OBJS += $(addprefix $(B)/postmortem/report/,site.o info.o why.o cost.o exec.o \
 	latency.o verdict.o)
 PM_OBJS += $(addprefix $(B)/postmortem/cmd/,run.o cmd_info.o cmd_records.o \
-	cmd_ps.o cmd_cost.o cmd_why.o cmd_latency.o cmd_report.o cmd_xrecords.o)
+	cmd_ps.o cmd_cost.o cmd_why.o cmd_latency.o cmd_report.o cmd_xrecords.o cmd_redact.o)
 # One static library of the analyses, linked after a program's objects
 LIBPM := $(B)/libtipme-pm.a
 

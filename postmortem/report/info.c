@@ -14,7 +14,8 @@
 #include "exec.h"
 #include "info.h"
 
-static const char *const flag_names[] = { "clock_fallback", "env_captured", "keylog" };
+static const char *const flag_names[] = { "clock_fallback", "env_captured", "keylog",
+					  "redacted" };
 
 static char *fmt_created(uint64_t ns, char *buf, size_t len)
 {

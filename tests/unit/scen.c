@@ -19,7 +19,10 @@ static const char *const sym_names[] = {
 };
 
 #define NSYMS	(sizeof(sym_names) / sizeof(sym_names[0]))
-#define SYM_BASE	0xffffffff81000000ULL
+#define SYM_BASE	(0xffffffff81000000ULL + scen_kaslr_slide)
+
+/* Where the scenario's kernel text was moved (a KASLR slide); 0: none. */
+uint64_t scen_kaslr_slide;
 
 uint64_t scen_sym(const char *name)
 {

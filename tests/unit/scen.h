@@ -55,6 +55,8 @@ void scen_blocked(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
 void scen_task(struct scen *s, uint32_t pid, uint32_t tgid, const char *comm,
 	       const char *exe, const char *argv, size_t argv_len);
 uint64_t scen_sym(const char *name);
+/* KASLR slide of the scenarios' kernel text (0 unless a test sets it) */
+extern uint64_t scen_kaslr_slide;
 /* one entry of a record-type table, at *@n (incremented) */
 void scen_add_type(struct tipme_rectype *t, size_t *n, uint8_t type,
 		   uint8_t flags, uint16_t size, const char *name);

@@ -776,6 +776,7 @@ struct tipme_cpu_stats {
 #define TIPME_FILE_CLOCK_FALLBACK	0x01	/* timestamps are local_clock() ns */
 #define TIPME_FILE_ENV_CAPTURED		0x02	/* environment capture was on */
 #define TIPME_FILE_KEYLOG		0x04	/* key codes were recorded */
+#define TIPME_FILE_REDACTED		0x08	/* written by tipme redact */
 
 /**
  * struct tipme_file_header - first 72 bytes of a dump file

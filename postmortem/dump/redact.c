@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A copy of a kernel dump that can go into a public bug report (see
+ * redact.h): what names the machine, its user or the kernel's layout is
+ * removed or replaced, while every analysis still reads the same story.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "redact.h"
+#include "tables.h"
+
+/* Where an unrandomised x86-64 kernel's text starts. */
+#define TEXT_BASE	0xffffffff81000000ULL
+#define KASLR_ALIGN	0x200000ULL
+
+/* SYSTEM keys that stay: what the kernel and tipme are, not whose. */
+static const char *const keep_keys[] = {
+	"sysname", "release", "version", "machine", "module_version",
+	"tipme_version", "online_cpus", "blockdev.",
+};
+
+struct lockmap {
+	uint64_t *addr;
+	size_t n, cap;
+};
+
+/* The opaque number of lock address @a: 1, 2, ... in order of first use. */
+static uint64_t lock_id(struct lockmap *m, uint64_t a, int *oom)
+{
+	uint64_t *na;
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->addr[i] == a)
+			return i + 1;
+	if (m->n == m->cap) {
+		na = realloc(m->addr, (m->cap ? 2 * m->cap : 64) * sizeof(*na));
+		if (!na) {
+			*oom = 1;
+			return 0;
+		}
+		m->addr = na;
+		m->cap = m->cap ? 2 * m->cap : 64;
+	}
+	m->addr[m->n++] = a;
+	return m->n;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+/* The system section's lines whose key is in keep_keys. */
+static char *system_kept(const struct pm_text *t, size_t *len, uint64_t *dropped)
+{
+	size_t pos = 0, end, k, n = 0;
+	char *out = malloc(t->len + 1);
+
+	if (!out)
+		return NULL;
+	while (t->text && pos < t->len) {
+		const char *line = t->text + pos;
+		int keep = 0;
+
+		for (end = pos; end < t->len && t->text[end] != '\n'; end++)
+			;
+		for (k = 0; k < sizeof(keep_keys) / sizeof(keep_keys[0]); k++) {
+			size_t kl = strlen(keep_keys[k]);
+
+			if (end - pos > kl && !memcmp(line, keep_keys[k], kl) &&
+			    (keep_keys[k][kl - 1] == '.' || line[kl] == '='))
+				keep = 1;
+		}
+		if (keep) {
+			memcpy(out + n, line, end - pos);
+			n += end - pos;
+			out[n++] = '\n';
+		} else if (end > pos) {
+			(*dropped)++;
+		}
+		pos = end + 1;
+	}
+	*len = n;
+	return out;
+}
+
+/*
+ * Rewrite the strings of every exec table entry in place: the executable
+ * and argv[0] keep only their last path component, the other arguments
+ * and the environment go.  Entries keep their size (zero-padded).
+ */
+static int exectab_redact(unsigned char *sec, size_t len,
+			  struct pm_redact_stats *st, struct tm_err *e)
+{
+	struct tipme_exectab_hdr xh;
+	struct tipme_exec x;
+	size_t off, room;
+	unsigned char *str;
+	char *b0, tmp[512];
+	size_t nexe, nargv0;
+	const char *base;
+
+	if (len < sizeof(xh))
+		return tm_err_set(e, EINVAL, "exec table: shorter than its header");
+	memcpy(&xh, sec, sizeof(xh));
+	if (xh.hdr_size < sizeof(xh) || xh.hdr_size > len)
+		return tm_err_set(e, EINVAL, "exec table: header size %u", xh.hdr_size);
+	xh.flags &= ~TIPME_EXECTAB_ENV;
+	xh.env_max = 0;
+	memcpy(sec, &xh, sizeof(xh));
+	for (off = xh.hdr_size; off + sizeof(x) <= len; off += x.size) {
+		memcpy(&x, sec + off, sizeof(x));
+		if (x.size < sizeof(x) || x.size % 8 || x.size > len - off)
+			return tm_err_set(e, EINVAL, "exec table: entry at %zu has size %u",
+					  off, x.size);
+		room = x.size - sizeof(x);
+		if ((size_t)x.exe_len + x.argv_len + x.env_len > room)
+			return tm_err_set(e, EINVAL, "exec table: entry at %zu: strings overflow it",
+					  off);
+		str = sec + off + sizeof(x);
+		/* executable: its last component */
+		nexe = x.exe_len < sizeof(tmp) - 1 ? x.exe_len : sizeof(tmp) - 1;
+		memcpy(tmp, str, nexe);
+		tmp[nexe] = '\0';
+		base = strrchr(tmp, '/');
+		base = base ? base + 1 : tmp;
+		nexe = strlen(base);
+		b0 = malloc(nexe + 1);
+		if (!b0)
+			return tm_err_set(e, ENOMEM, "out of memory");
+		memcpy(b0, base, nexe + 1);
+		if (x.exe_len && nexe < x.exe_len)
+			st->exe_paths++;
+		/* argv[0]: its last component; the rest goes */
+		nargv0 = strnlen((const char *)str + x.exe_len, x.argv_len);
+		memcpy(tmp, str + x.exe_len, nargv0 < sizeof(tmp) - 1 ? nargv0 : sizeof(tmp) - 1);
+		tmp[nargv0 < sizeof(tmp) - 1 ? nargv0 : sizeof(tmp) - 1] = '\0';
+		base = strrchr(tmp, '/');
+		base = base ? base + 1 : tmp;
+		if (x.argv_len > strlen(base) + 1)
+			st->argv++;
+		if (x.env_len)
+			st->env++;
+		memset(str, 0, room);
+		memcpy(str, b0, nexe);
+		free(b0);
+		x.exe_len = (uint16_t)nexe;
+		x.argv_len = x.argv_len ? (uint16_t)(strlen(base) + 1) : 0;
+		memcpy(str + x.exe_len, base, x.argv_len);
+		x.env_len = 0;
+		x.flags &= ~(TIPME_EXEC_ENV | TIPME_EXEC_ENV_TRUNC);
+		if (x.argv_len)
+			x.flags |= TIPME_EXEC_ARGV_TRUNC;
+		memcpy(sec + off, &x, sizeof(x));
+	}
+	return 0;
+}
+
+/* Shift every symbol's address down by @delta (the section is sorted and
+ * stays so). */
+static void symbols_shift(unsigned char *sec, size_t len, uint64_t delta,
+			  struct pm_redact_stats *st)
+{
+	uint64_t count, i, a;
+
+	if (len < 8)
+		return;
+	memcpy(&count, sec, 8);
+	for (i = 0; i < count && 8 + (i + 1) * sizeof(struct tipme_sym) <= len; i++) {
+		unsigned char *p = sec + 8 + i * sizeof(struct tipme_sym);
+
+		memcpy(&a, p, 8);
+		a -= delta;
+		memcpy(p, &a, 8);
+		st->symbols++;
+	}
+}
+
+/* The KASLR slide, from the lowest symbol (the kernel's own text). */
+static uint64_t kaslr_slide(const unsigned char *sec, size_t len)
+{
+	uint64_t count, lo = UINT64_MAX, a, i;
+
+	if (len < 8)
+		return 0;
+	memcpy(&count, sec, 8);
+	for (i = 0; i < count && 8 + (i + 1) * sizeof(struct tipme_sym) <= len; i++) {
+		memcpy(&a, sec + 8 + i * sizeof(struct tipme_sym), 8);
+		if (a >= TEXT_BASE && a < lo)
+			lo = a;
+	}
+	if (lo == UINT64_MAX)
+		return 0;
+	return (lo - TEXT_BASE) & ~(KASLR_ALIGN - 1);
+}
+
+/* Rewrite the addresses in the records of every CPU stream, in @buf (a
+ * copy of the file). */
+static int records_redact(const struct pm_dump *pm, unsigned char *buf,
+			  uint64_t delta, struct pm_redact_stats *st,
+			  struct tm_err *e)
+{
+	struct lockmap locks = { 0 };
+	struct pm_event ev;
+	struct pm_dec d;
+	unsigned char *p;
+	uint32_t i, k, nr;
+	size_t off;
+	int rc = 0, oom = 0;
+	uint64_t id;
+
+	for (i = 0; i < pm->nr_cpus && !oom; i++) {
+		pm_dec_init(&d, pm, &pm->cpus[i]);
+		while ((rc = pm_dec_next(&d, &ev, e)) == 1) {
+			if (ev.kind != PM_EV_RECORD)
+				continue;
+			off = (size_t)(ev.payload - (const unsigned char *)pm->d.buf);
+			p = buf + off;
+			switch (ev.type) {
+			case TIPME_REC_BLOCKED:
+			case TIPME_REC_RECLAIM_BEGIN: {
+				size_t fixed = ev.type == TIPME_REC_BLOCKED ?
+					sizeof(struct tipme_rec_blocked) :
+					sizeof(struct tipme_rec_reclaim_begin);
+
+				if (ev.payload_len < fixed)
+					break;
+				nr = ev.type == TIPME_REC_BLOCKED ? p[2] : p[3];
+				for (k = 0; k < nr && fixed + 4 * (k + 1) <= ev.payload_len; k++) {
+					put32(p + fixed + 4 * k,
+					      get32(p + fixed + 4 * k) - (uint32_t)delta);
+					st->text_addrs++;
+				}
+				break;
+			}
+			case TIPME_REC_LOCK_BEGIN:
+			case TIPME_REC_LOCK_END:
+				if (ev.payload_len < 8)
+					break;
+				id = lock_id(&locks, (uint64_t)get32(p + 4) << 32 | get32(p), &oom);
+				put32(p, (uint32_t)id);
+				put32(p + 4, 0);
+				st->lock_addrs++;
+				break;
+			default:
+				break;
+			}
+		}
+		if (rc < 0)
+			break;
+	}
+	st->locks = locks.n;
+	free(locks.addr);
+	if (oom)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	return rc < 0 ? rc : 0;
+}
+
+int pm_redact(const char *in, const char *out, struct pm_redact_stats *st,
+	      struct tm_err *e)
+{
+	struct tipme_file_header fh;
+	unsigned char *buf = NULL;
+	char *sys = NULL;
+	struct pm_dump pm;
+	struct dumpw w;
+	uint64_t delta = 0;
+	size_t i, syslen = 0;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	err = pm_open(&pm, in, 0, e);
+	if (err)
+		goto out;
+	buf = malloc(pm.d.size ? pm.d.size : 1);
+	if (!buf) {
+		err = tm_err_set(e, ENOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(buf, pm.d.buf, pm.d.size);
+	for (i = 0; i < pm.d.nr_secs; i++)
+		if (pm.d.secs[i].h.type == TIPME_SEC_SYMBOLS)
+			delta = kaslr_slide(pm.d.secs[i].data, pm.d.secs[i].h.size);
+	st->kaslr_slide_removed = delta != 0;
+	err = records_redact(&pm, buf, delta, st, e);
+	if (err)
+		goto out;
+	sys = system_kept(&pm.system, &syslen, &st->system_keys);
+	if (!sys) {
+		err = tm_err_set(e, ENOMEM, "out of memory");
+		goto out;
+	}
+	fh = pm.d.hdr;
+	fh.flags |= TIPME_FILE_REDACTED;
+	err = dumpw_open(&w, out, &fh, DUMPW_NOREPLACE, e);
+	if (err)
+		goto out;
+	for (i = 0; i < pm.d.nr_secs && !err; i++) {
+		const struct dump_sec *s = &pm.d.secs[i];
+		unsigned char *data = buf + (s->data - (const unsigned char *)pm.d.buf);
+
+		switch (s->h.type) {
+		case TIPME_SEC_SYSTEM:
+			err = dumpw_section(&w, s->h.type, s->h.cpu, sys, syslen, e);
+			continue;
+		case TIPME_SEC_EXECTAB:
+			err = exectab_redact(data, s->h.size, st, e);
+			break;
+		case TIPME_SEC_SYMBOLS:
+			symbols_shift(data, s->h.size, delta, st);
+			break;
+		default:
+			break;
+		}
+		if (!err)
+			err = dumpw_section(&w, s->h.type, s->h.cpu, data, s->h.size, e);
+	}
+	if (!err)
+		err = dumpw_commit(&w, e);
+	else
+		dumpw_abort(&w);
+out:
+	free(sys);
+	free(buf);
+	pm_close(&pm);
+	return err;
+}

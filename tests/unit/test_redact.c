@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme redact on a dump whose secrets the test planted: a host name, a
+ * boot id, a home directory in a program path, a token in argv, a KASLR
+ * slide and a lock address.  None of them may be left anywhere in the
+ * copy's bytes, the copy must be a valid dump flagged redacted, and
+ * `tipme report` must give the same verdict and blocking sites from it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "cmd/commands.h"
+#include "readfile.h"
+#include "scen.h"
+#include "tap.h"
+
+#define MS(x)	((uint64_t)((x) * 1000000.0))
+#define SLIDE	0x1c600000ULL
+
+static const char system_text[] =
+	"sysname=Linux\nnodename=alice-laptop\nrelease=6.1.0-56-amd64\n"
+	"boot_id=5b1e3c9a-0d7e-4e6b-9a51-7c2f0e8d4a11\nmachine=x86_64\n"
+	"blockdev.8:0=sda\n";
+
+static int found(const unsigned char *b, size_t n, const void *what, size_t len)
+{
+	return memmem(b, n, what, len) != NULL;
+}
+
+static char *run(int (*cmd)(int, char **), const char *dir, int argc,
+		 char **argv, int *ret)
+{
+	char out[160], err[160];
+
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	*ret = capture_run(cmd, argc, argv, out, err);
+	return capture_slurp(*ret ? err : out);
+}
+
+int main(void)
+{
+	static const char *const site[] = { "mutex_lock", NULL };
+	static const char argv_text[] = "/home/alice/bin/app\0--token=hunter2\0";
+	struct tipme_rec_lock_begin lb = { .lock_lo = 0x8123a000, .lock_hi = 0xffff8880,
+					   .pid = 500, .owner = 501,
+					   .flags = TIPME_LOCK_MUTEX };
+	struct tipme_rec_lock_end le = { .lock_lo = 0x8123a000, .lock_hi = 0xffff8880,
+					 .pid = 500 };
+	char dir[] = "/tmp/tipme-redact-XXXXXX", in[160], red[160], *a, *b;
+	char *argv[8];
+	uint64_t sym_lo = scen_sym("mutex_lock") + SLIDE;
+	uint32_t site_lo;
+	unsigned char lock_le[8];
+	struct scen *s = calloc(1, sizeof(*s));
+	uint8_t *buf = NULL;
+	size_t n = 0;
+	int ret;
+
+	tap_plan(12);
+	if (!s || !mkdtemp(dir))
+		return 1;
+	scen_kaslr_slide = SLIDE;
+	scen_init(s, 2);
+	s->system = system_text;
+	scen_task(s, 500, 500, "app", "/home/alice/bin/app", argv_text, sizeof(argv_text) - 1);
+	scen_task(s, 501, 500, "app", "/home/alice/bin/app", argv_text, sizeof(argv_text) - 1);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 501, 120);
+	scen_switch(s, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_rec(s, 0, TIPME_REC_LOCK_BEGIN, MS(10), &lb, sizeof(lb));
+	scen_switch(s, 0, MS(10.1), 500, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.1), 500, site);
+	scen_wake(s, 1, MS(100), 500, 0, 501, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(100.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_rec(s, 0, TIPME_REC_LOCK_END, MS(100.2), &le, sizeof(le));
+	scen_switch(s, 1, MS(105), 501, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 0, MS(110), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	snprintf(in, sizeof(in), "%s/in.dump", dir);
+	snprintf(red, sizeof(red), "%s/red.dump", dir);
+	tap_ok(!scen_write(s, in), "a dump with planted secrets");
+
+	argv[0] = "redact";
+	argv[1] = "-o";
+	argv[2] = red;
+	argv[3] = in;
+	argv[4] = NULL;
+	a = run(pm_cmd_redact, dir, 4, argv, &ret);
+	tap_ok(ret == 0, "tipme redact writes the copy");
+	tap_diag("%s", a);
+	free(a);
+	tap_ok(!tm_read_file(red, &buf, &n, NULL) && n > 0, "the copy can be read");
+	tap_ok(!found(buf, n, "alice-laptop", 12) && !found(buf, n, "5b1e3c9a", 8),
+	       "no host name, no boot id");
+	tap_ok(!found(buf, n, "/home/alice", 11) && !found(buf, n, "hunter2", 7),
+	       "no home directory, no argument");
+	site_lo = (uint32_t)(scen_sym("mutex_lock") + 0x20);
+	tap_ok(!found(buf, n, &sym_lo, 8) && !found(buf, n, &site_lo, 4),
+	       "no slid kernel address (symbol or site)");
+	memcpy(lock_le, &lb.lock_lo, 4);
+	memcpy(lock_le + 4, &lb.lock_hi, 4);
+	tap_ok(!found(buf, n, lock_le, 8), "no lock address");
+	free(buf);
+
+	argv[0] = "info";
+	argv[1] = "--json";
+	argv[2] = red;
+	argv[3] = NULL;
+	a = run(pm_cmd_info, dir, 3, argv, &ret);
+	tap_ok(ret == 0 && strstr(a, "\"redacted\"") && strstr(a, "6.1.0-56-amd64") &&
+	       strstr(a, "sda"),
+	       "the copy is a valid dump, flagged redacted, keeping the kernel release and devices");
+	free(a);
+
+	argv[0] = "report";
+	argv[1] = "--pid";
+	argv[2] = "500";
+	argv[3] = in;
+	argv[4] = NULL;
+	a = run(pm_cmd_report, dir, 4, argv, &ret);
+	argv[3] = red;
+	b = run(pm_cmd_report, dir, 4, argv, &ret);
+	tap_ok(ret == 0 && strstr(a, "mutex_lock") && strstr(b, "mutex_lock"),
+	       "report on the copy still names the blocking site (mutex_lock)");
+	tap_ok(!strcmp(strstr(a, "waited") ? strstr(a, "waited") : a,
+		       strstr(b, "waited") ? strstr(b, "waited") : b) ||
+	       (strstr(a, "held by 501") && strstr(b, "held by 501")),
+	       "and the same verdict: held by 501");
+	tap_diag("original: %.*s", (int)strcspn(a, "\n"), a);
+	tap_diag("redacted: %.*s", (int)strcspn(b, "\n"), b);
+	free(a);
+	free(b);
+
+	argv[0] = "redact";
+	argv[1] = "-o";
+	argv[2] = red;
+	argv[3] = in;
+	argv[4] = NULL;
+	a = run(pm_cmd_redact, dir, 4, argv, &ret);
+	tap_ok(ret != 0, "an existing output is never replaced");
+	free(a);
+	argv[2] = "/nonexistent/dir/x.dump";
+	a = run(pm_cmd_redact, dir, 4, argv, &ret);
+	tap_ok(ret != 0 && strstr(a, "tipme redact:"), "an unwritable output is a clear error");
+	free(a);
+	free(s);
+	unlink(in);
+	unlink(red);
+	snprintf(in, sizeof(in), "%s/out", dir);
+	unlink(in);
+	snprintf(in, sizeof(in), "%s/err", dir);
+	unlink(in);
+	rmdir(dir);
+	return tap_done();
+}
