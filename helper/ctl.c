@@ -17,6 +17,7 @@
 #include "incident.h"
 #include "incident_meta.h"
 #include "json.h"
+#include "names.h"
 #include "nl.h"
 
 struct env {
@@ -63,12 +64,6 @@ bad:
 	return -EINVAL;
 }
 
-static const char *clock_name(uint32_t src)
-{
-	return src == TIPME_CLOCK_TSC ? "tsc" :
-	       src == TIPME_CLOCK_LOCAL ? "local_clock" : "unknown";
-}
-
 static double history_s(const struct tipme_status *st, size_t i)
 {
 	if (!st->tsc_khz || !st->first_ts[i] || st->last_ts[i] < st->first_ts[i])
@@ -83,7 +78,7 @@ static void status_text(const struct tipme_status *st)
 
 	printf("tipme.ko %s: %s\n", st->version,
 	       st->recording ? "recording" : "stopped");
-	printf("clock:   %s, %" PRIu64 " kHz\n", clock_name(st->clock_source),
+	printf("clock:   %s, %" PRIu64 " kHz\n", tm_clock_source_name(st->clock_source, "unknown"),
 	       st->tsc_khz);
 	printf("keys:    %s\n", st->keylog_used ?
 	       "key codes were recorded since load (key logging turned on)" :
@@ -97,7 +92,7 @@ static void status_text(const struct tipme_status *st)
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 		printf("trigger: last #%u (%s) at %s; %u since load\n",
 		       st->last_trigger.seq,
-		       tipme_trigger_source_name(st->last_trigger.source), when,
+		       tm_trigger_source_name(st->last_trigger.source, "unknown"), when,
 		       st->triggers);
 	} else {
 		printf("trigger: none yet\n");
@@ -132,7 +127,7 @@ static void status_json(const struct tipme_status *st)
 	jw_obj_begin(&w);
 	jw_kstr(&w, "version", st->version);
 	jw_kbool(&w, "recording", st->recording);
-	jw_kstr(&w, "clock", clock_name(st->clock_source));
+	jw_kstr(&w, "clock", tm_clock_source_name(st->clock_source, "unknown"));
 	jw_ku64(&w, "tsc_khz", st->tsc_khz);
 	jw_ku64(&w, "buffer_bytes", st->buf_size);
 	jw_ku64(&w, "subbuf_bytes", st->subbuf_size);
@@ -143,7 +138,7 @@ static void status_json(const struct tipme_status *st)
 	if (st->last_trigger.seq) {
 		jw_obj_begin(&w);
 		jw_ku64(&w, "seq", st->last_trigger.seq);
-		jw_kstr(&w, "source", tipme_trigger_source_name(st->last_trigger.source));
+		jw_kstr(&w, "source", tm_trigger_source_name(st->last_trigger.source, "unknown"));
 		jw_ku64(&w, "mono_ns", st->last_trigger.mono_ns);
 		jw_ku64(&w, "real_ns", st->last_trigger.real_ns);
 		jw_obj_end(&w);

@@ -19,6 +19,7 @@
 #include "incident_meta.h"
 #include "incident_path.h"
 #include "json.h"
+#include "names.h"
 
 /* The number the next incident gets (incident_meta.h: @number). */
 static uint64_t next_number = 1;
@@ -257,7 +258,7 @@ static int write_meta(const char *dir, const struct tnl_trigger_event *ev,
 	struct incident_meta m = {
 		.number = next_number,
 		.seq = ev->seq,
-		.source = tipme_trigger_source_name(ev->source),
+		.source = tm_trigger_source_name(ev->source, "unknown"),
 		.utc = utc,
 		.mono_ns = ev->mono_ns,
 		.real_ns = ev->real_ns,

@@ -430,24 +430,6 @@ int tnl_trigger(struct tnl *t, uint32_t source, uint32_t *seq, int *coalesced,
 	return 0;
 }
 
-const char *tipme_trigger_source_name(uint32_t source)
-{
-	switch (source) {
-	case TIPME_TRIG_SYSCTL:
-		return "sysctl";
-	case TIPME_TRIG_HOTKEY:
-		return "hotkey";
-	case TIPME_TRIG_NETLINK:
-		return "netlink";
-	case TIPME_TRIG_XHOOK:
-		return "xhook";
-	case TIPME_TRIG_THRESHOLD:
-		return "threshold";
-	default:
-		return "unknown";
-	}
-}
-
 int tnl_events_open(struct tnl *t, struct tm_err *e)
 {
 	int grp, ctrl, err;

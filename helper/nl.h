@@ -146,6 +146,5 @@ int tnl_events_open(struct tnl *t, struct tm_err *e);
 int tnl_events_fd(struct tnl *t);
 int tnl_events_read(struct tnl *t, tnl_trigger_cb cb, void *arg, int *gone,
 		    struct tm_err *e);
-const char *tipme_trigger_source_name(uint32_t source);
 
 #endif

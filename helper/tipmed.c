@@ -29,6 +29,7 @@
 #include "ctlproto.h"
 #include "incident_path.h"
 #include "incident.h"
+#include "names.h"
 #include "nl.h"
 #include "sysinfo.h"
 
@@ -236,13 +237,13 @@ static void handle_triggers(struct env *env)
 			       made, err ? "still no room" : "the new incident fits");
 		if (err) {
 			logmsg(LOG_ERR_, "trigger %u (%s): incident not saved: %s",
-			       ev->seq, tipme_trigger_source_name(ev->source),
+			       ev->seq, tm_trigger_source_name(ev->source, "unknown"),
 			       e.msg);
 			continue;
 		}
 		logmsg(LOG_INFO_, "trigger %u (%s): incident %s, %" PRIu64
 		       " bytes of records in %.3f s%s", ev->seq,
-		       tipme_trigger_source_name(ev->source), name, ds.bytes,
+		       tm_trigger_source_name(ev->source, "unknown"), name, ds.bytes,
 		       ds.seconds, ds.discarded ? ", some overwritten while read" : "");
 		last_seq = ev->seq;
 		snprintf(last_name, sizeof(last_name), "%s", name);

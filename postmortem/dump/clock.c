@@ -98,12 +98,3 @@ char *pm_fmt_ns(int64_t ns, char *buf, unsigned long len)
 		 (unsigned long long)(a % 1000000000u));
 	return buf;
 }
-
-const char *pm_clock_source_name(uint32_t src)
-{
-	switch (src) {
-	case TIPME_CLOCK_TSC:	return "tsc";
-	case TIPME_CLOCK_LOCAL:	return "local_clock";
-	default:		return NULL;
-	}
-}

@@ -73,12 +73,4 @@ int64_t pm_ticks_to_ns(const struct pm_clock *c, uint64_t ticks);
  */
 char *pm_fmt_ns(int64_t ns, char *buf, unsigned long len);
 
-/**
- * pm_clock_source_name() - "tsc", "local_clock" or NULL
- * @src: enum tipme_clock_source
- *
- * Return: the name, NULL if unknown.
- */
-const char *pm_clock_source_name(uint32_t src);
-
 #endif

@@ -6,18 +6,7 @@
 #include <inttypes.h>
 
 #include "family.h"
-
-const char *pm_trigger_source_name(unsigned int src)
-{
-	switch (src) {
-	case TIPME_TRIG_SYSCTL:		return "sysctl";
-	case TIPME_TRIG_HOTKEY:		return "hotkey";
-	case TIPME_TRIG_NETLINK:	return "netlink";
-	case TIPME_TRIG_XHOOK:		return "xhook";
-	case TIPME_TRIG_THRESHOLD:	return "threshold";
-	default:			return "?";
-	}
-}
+#include "names.h"
 
 const char *pm_input_kind_name(unsigned int kind)
 {
@@ -45,7 +34,7 @@ static void marks_text(FILE *f, const struct pm_dump *pm,
 	switch (ev->type) {
 	case TIPME_REC_TRIGGER:
 		fprintf(f, " seq=%" PRIu32 " source=%s%s\n", ev->u.trig.seq,
-			pm_trigger_source_name(ev->u.trig.source),
+			tm_trigger_source_name(ev->u.trig.source, "?"),
 			ev->u.trig.coalesced ? " (coalesced)" : "");
 		break;
 	case TIPME_REC_INPUT:
@@ -66,7 +55,7 @@ static void marks_json(struct jw *w, const struct pm_dump *pm,
 	switch (ev->type) {
 	case TIPME_REC_TRIGGER:
 		jw_ku64(w, "seq", ev->u.trig.seq);
-		jw_kstr(w, "source", pm_trigger_source_name(ev->u.trig.source));
+		jw_kstr(w, "source", tm_trigger_source_name(ev->u.trig.source, "?"));
 		jw_kbool(w, "coalesced", ev->u.trig.coalesced);
 		break;
 	case TIPME_REC_INPUT:

@@ -112,14 +112,6 @@ void pm_print_text(FILE *f, const char *s, size_t len);
 void pm_print_argv(FILE *f, const char *a, size_t len, size_t max);
 
 /**
- * pm_trigger_source_name() - "sysctl", "hotkey", ... for enum tipme_trigger_source
- * @src: the source
- *
- * Return: the name, "?" if unknown.
- */
-const char *pm_trigger_source_name(unsigned int src);
-
-/**
  * pm_input_kind_name() - "key", "button", "motion", "hotkey"
  * @kind: enum tipme_input_kind
  *

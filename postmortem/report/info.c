@@ -13,6 +13,7 @@
 #include "cost.h"
 #include "exec.h"
 #include "info.h"
+#include "names.h"
 
 static const char *const flag_names[] = { "clock_fallback", "env_captured", "keylog",
 					  "redacted" };
@@ -133,7 +134,7 @@ void pm_info_text(FILE *f, const struct pm_info *in)
 {
 	const struct pm_dump *pm = in->pm;
 	const struct tipme_file_header *h = &pm->d.hdr;
-	const char *src = pm_clock_source_name(h->clock_source);
+	const char *src = tm_clock_source_name(h->clock_source, NULL);
 	char b1[32], b2[32], b3[32], created[64];
 	uint32_t k, t, fl;
 	int first;
@@ -305,7 +306,7 @@ void pm_info_json(FILE *f, const struct pm_info *in)
 {
 	const struct pm_dump *pm = in->pm;
 	const struct tipme_file_header *h = &pm->d.hdr;
-	const char *src = pm_clock_source_name(h->clock_source);
+	const char *src = tm_clock_source_name(h->clock_source, NULL);
 	char created[64];
 	struct jw w;
 	uint32_t k, t, fl;
