@@ -9,7 +9,7 @@ BENCH_OBJS := $(B)/bench/opts.o $(B)/bench/stats.o $(B)/bench/svg.o \
 	$(B)/bench/report.o $(B)/bench/sys.o $(B)/bench/trigger.o \
 	$(B)/bench/calib.o $(B)/bench/paging.o $(B)/bench/forkstorm.o \
 	$(B)/bench/progress.o
-EXTRA_CFLAGS_bench_tests_ := -Ibench -Itests/unit
+EXTRA_CFLAGS_tests_bench_ := -Ibench -Itests/unit
 
 $(B)/tipme-bench: $(B)/bench/main.o $(BENCH_OBJS) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
@@ -17,10 +17,10 @@ $(B)/tipme-bench: $(B)/bench/main.o $(BENCH_OBJS) $(LIBTIPME)
 PROGS += $(B)/tipme-bench
 
 BENCH_TEST_NAMES := stats opts
-BENCH_TESTS := $(BENCH_TEST_NAMES:%=$(B)/bench/tests/test_%)
+BENCH_TESTS := $(BENCH_TEST_NAMES:%=$(B)/tests/bench/test_%)
 TESTS += $(BENCH_TESTS)
 
-$(B)/bench/tests/test_%: $(B)/bench/tests/test_%.o $(BENCH_OBJS) $(LIBTIPME)
+$(B)/tests/bench/test_%: $(B)/tests/bench/test_%.o $(BENCH_OBJS) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 .PHONY: bench-tests bench-tests-asan
@@ -28,8 +28,8 @@ bench-tests: $(BENCH_TESTS) $(B)/tipme-bench
 	@fail=0; for t in $(BENCH_TESTS); do \
 		echo "# $$t"; $$t || { echo "# FAILED: $$t"; fail=1; }; \
 	done; \
-	echo "# bench/tests/cli.sh"; \
-	TIPME_BENCH=$(B)/tipme-bench bench/tests/cli.sh || { echo "# FAILED: cli.sh"; fail=1; }; \
+	echo "# tests/bench/cli.sh"; \
+	TIPME_BENCH=$(B)/tipme-bench tests/bench/cli.sh || { echo "# FAILED: cli.sh"; fail=1; }; \
 	if [ $$fail = 0 ]; then echo "# bench tests: all passed"; \
 	else echo "# bench tests: FAILURES"; fi; exit $$fail
 
@@ -38,7 +38,7 @@ bench-tests-asan:
 		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 		bench-tests
 
-.SECONDARY: $(BENCH_TEST_NAMES:%=$(B)/bench/tests/test_%.o)
+.SECONDARY: $(BENCH_TEST_NAMES:%=$(B)/tests/bench/test_%.o)
 
 # 'make install' installs tipme-bench beside tipme
 .PHONY: install-bench

@@ -14,15 +14,15 @@ XHOOK_OBJS := $(B)/xhook/main.o $(B)/xhook/xconn.o $(B)/xhook/keys.o \
 XHOOK_TEST_CLIENT := $(B)/xhook-testclient
 
 EXTRA_CFLAGS_xhook_ := $(XCB_CFLAGS)
-EXTRA_CFLAGS_xhook_tests_ := $(XCB_CFLAGS) -Ixhook
+EXTRA_CFLAGS_tests_xhook_ := $(XCB_CFLAGS) -Ixhook
 
 $(B)/tipme-xhook: $(XHOOK_OBJS) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ $(XCB_LIBS) -lpthread
 
-$(B)/xhook-unit: $(B)/xhook/tests/xhook_unit.o $(XHOOK_CORE_OBJS) $(LIBTIPME)
+$(B)/xhook-unit: $(B)/tests/xhook/xhook_unit.o $(XHOOK_CORE_OBJS) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lpthread
 
-$(XHOOK_TEST_CLIENT): $(B)/xhook/tests/testclient.o
+$(XHOOK_TEST_CLIENT): $(B)/tests/xhook/testclient.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(XCB_LIBS) -lpthread
 
 PROGS += $(B)/tipme-xhook
@@ -31,7 +31,7 @@ TESTS += $(B)/xhook-unit $(XHOOK_TEST_CLIENT)
 .PHONY: xhook-tests
 xhook-tests: $(B)/tipme-xhook $(B)/xhook-unit $(XHOOK_TEST_CLIENT) $(B)/tipme $(B)/tipmed
 	$(B)/xhook-unit
-	python3 xhook/tests/x11_tests.py --build $(B)
+	python3 tests/xhook/x11_tests.py --build $(B)
 
 # 'make install' installs tipme-xhook beside tipme
 .PHONY: install-xhook

@@ -6,7 +6,8 @@
 
 check() prints "ok N - name" or "not ok N - name" followed by the
 diagnostic (each line as "# ..."), counts the results and returns the
-condition; tap.failed() says how many failed, tap.plan() prints "1..N".
+condition; skip() prints a skipped test; tap.failed() says how many
+failed, tap.plan() prints "1..N".
 """
 _n = 0
 _failed = 0
@@ -22,6 +23,13 @@ def check(ok, name, diag=""):
             for line in str(diag).splitlines():
                 print("#", line)
     return ok
+
+
+def skip(name, reason):
+    """An "ok N - name # SKIP reason" line: a test that could not run here."""
+    global _n
+    _n += 1
+    print("ok", _n, "-", name, "# SKIP", reason, flush=True)
 
 
 def failed():

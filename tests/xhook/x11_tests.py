@@ -6,8 +6,9 @@ Each test starts its own Xvfb (-displayfd picks a free display) and kills it
 at the end.  Real clients: xterm, xprop, xdpyinfo and xhook-testclient; input
 through XTEST (xdotool).  Every wait is for a condition, with a timeout.
 
-  python3 xhook/tests/x11_tests.py --build build [-v] [TEST...]
+  python3 tests/xhook/x11_tests.py --build build [-v] [TEST...]
 """
+
 import argparse
 import json
 import os
@@ -21,6 +22,8 @@ import sys
 import tempfile
 import threading
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tap  # noqa: E402  (tests/lib/tap.py: the one TAP producer)
 
 ARGS = None
 DRAW_OPS = {61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 74, 75, 76, 77}
@@ -955,32 +958,28 @@ def main():
     tests = [t for t in TESTS if not ARGS.tests or t.__name__ in ARGS.tests or
              t.__name__[2:] in ARGS.tests]
     missing = [b for b in ("Xvfb", "xdotool", "xterm", "xprop", "xdpyinfo") if not shutil.which(b)]
-    print("1..%d" % len(tests), flush=True)
-    failed = 0
     sanitized = "sanitize" in os.environ.get("SAN", "") or "/asan" in ARGS.build
-    for n, t in enumerate(tests, 1):
+    for t in tests:
         name = "%s: %s" % (t.__name__[2:], t.__doc__)
         if missing:
-            print("ok %d - %s # SKIP missing %s" % (n, name, " ".join(missing)), flush=True)
+            tap.skip(name, "missing " + " ".join(missing))
             continue
         if sanitized and t in TIMING_TESTS:
             # ASan/UBSan slow the recorder several-fold: its figures are
             # measured by the plain build; here only memory errors count.
-            print("ok %d - %s # SKIP figures not meaningful under sanitizers"
-                  % (n, name), flush=True)
+            tap.skip(name, "figures not meaningful under sanitizers")
             continue
         x = Xvfb()
         try:
             t(x)
-            print("ok %d - %s" % (n, name), flush=True)
+            tap.check(True, name)
         except Exception as e:  # report and go on with the next test
             log("%s: %s" % (type(e).__name__, e))
-            failed += 1
-            print("not ok %d - %s" % (n, name), flush=True)
+            tap.check(False, name)
         finally:
             x.stop()
-    return 1 if failed else 0
-
+    tap.plan()
+    return 1 if tap.failed() else 0
 
 if __name__ == "__main__":
     sys.exit(main())

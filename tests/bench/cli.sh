@@ -1,7 +1,7 @@
 #!/bin/bash
 # tipme-bench's exit codes and messages, and a real (tiny, unprivileged)
 # fork-storm run whose --json output must parse: TAP.
-#   TIPME_BENCH=build/tipme-bench bench/tests/cli.sh
+#   TIPME_BENCH=build/tipme-bench tests/bench/cli.sh
 set -u
 bench=${TIPME_BENCH:-build/tipme-bench}
 tmp=$(mktemp -d)
