@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tipme cost: the recorder's own cost inside an interval. */
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,58 +29,29 @@ static void cost_usage(FILE *f, const char *prog)
 		prog, prog, prog);
 }
 
-static int parse_sec(const char *s, int64_t *ns)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end)
-		return -1;
-	*ns = (int64_t)(v * 1e9 + (v < 0 ? -0.5 : 0.5));
-	return 0;
-}
-
 int pm_cmd_cost(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "from", required_argument, NULL, 'f' },
-		{ "to", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	double from_s = -1, to_s = -1;
+	const struct pm_cmd_opt opts[] = {
+		{ "from", 'f', &from_s, NULL, NULL },
+		{ "to", 't', &to_s, NULL, NULL },
 	};
 	int64_t from = INT64_MIN, to = INT64_MAX;
 	const char *prog = argv[0];
 	struct tm_err e = { "" };
 	struct pm_dump pm;
 	struct pm_cost c;
-	int json = 0, ch;
+	int json, err;
 
-	optind = 0;
-	while ((ch = getopt_long(argc, argv, "f:t:jh", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'f':
-		case 't':
-			if (parse_sec(optarg, ch == 'f' ? &from : &to)) {
-				fprintf(stderr, "tipme %s: invalid time '%s'\n", prog, optarg);
-				return 2;
-			}
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			cost_usage(stdout, prog);
-			return 0;
-		default:
-			cost_usage(stderr, prog);
-			return 2;
-		}
-	}
-	if (argc - optind != 1) {
-		cost_usage(stderr, prog);
-		return 2;
-	}
+	err = pm_cmd_parse(prog, cost_usage, argc, argv, opts, 2, &json);
+	if (err < 0)
+		err = pm_cmd_one_dump(prog, cost_usage, argc);
+	if (err >= 0)
+		return err;
+	if (from_s >= 0)
+		from = (int64_t)(from_s * 1e9 + 0.5);
+	if (to_s >= 0)
+		to = (int64_t)(to_s * 1e9 + 0.5);
 	if (pm_cmd_open(prog, argv[optind], &pm))
 		return 1;
 	if (pm_cost_compute(&pm, from, to, &c, &e)) {

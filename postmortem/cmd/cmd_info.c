@@ -3,7 +3,6 @@
  * tipme info: what a dump holds, what it lost, and the window all CPUs
  * cover.
  */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "../report/info.h"
@@ -46,36 +45,16 @@ int pm_info_print(FILE *f, struct pm_dump *pm, int json, struct tm_err *e)
 
 int pm_cmd_info(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *prog = argv[0];
 	struct pm_dump pm;
 	struct tm_err e = { "" };
-	int json = 0, c, err;
+	int json, err;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			usage(stdout, prog);
-			return 0;
-		default:
-			usage(stderr, prog);
-			return 2;
-		}
-	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "tipme %s: %s\n", prog,
-			argc == optind ? "no dump file given" : "only one dump file, please");
-		usage(stderr, prog);
-		return 2;
-	}
+	err = pm_cmd_parse(prog, usage, argc, argv, NULL, 0, &json);
+	if (err < 0)
+		err = pm_cmd_one_dump(prog, usage, argc);
+	if (err >= 0)
+		return err;
 	if (pm_cmd_open(prog, argv[optind], &pm))
 		return 1;
 	err = pm_info_print(stdout, &pm, json, &e);

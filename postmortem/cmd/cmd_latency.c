@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tipme latency: every press of an incident (analysis/latency.h). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,13 +23,17 @@ static const char usage_text[] =
 	"  tipme latency /var/lib/tipme/incidents/20240501T123456Z-7\n"
 	"  tipme latency --min-ms 100 --json INCIDENT\n";
 
+static void usage(FILE *f, const char *prog)
+{
+	(void)prog;
+	fputs(usage_text, f);
+}
+
 int pm_cmd_latency(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "min-ms", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	double min_ms = 0;
+	const struct pm_cmd_opt opts[] = {
+		{ "min-ms", 'm', &min_ms, NULL, NULL },
 	};
 	struct pm_latency lat = { 0 };
 	struct pm_state st = { 0 };
@@ -38,37 +41,17 @@ int pm_cmd_latency(int argc, char **argv)
 	struct xdump x;
 	struct tm_err e;
 	uint8_t *xbuf = NULL;
-	double min_ms = 0;
-	int opt, json = 0, ret = 1;
-	char *end;
+	int json, ret = 1;
 	struct jw w;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "m:jh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			min_ms = strtod(optarg, &end);
-			if (*end || end == optarg || min_ms < 0) {
-				fprintf(stderr, "tipme latency: --min-ms wants a number of ms >= 0, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		default:
-			fputs(usage_text, stderr);
-			return 2;
-		}
+	ret = pm_cmd_parse("latency", usage, argc, argv, opts, 1, &json);
+	if (ret < 0 && optind + 1 != argc) {
+		usage(stderr, "latency");
+		ret = 2;
 	}
-	if (optind + 1 != argc) {
-		fputs(usage_text, stderr);
-		return 2;
-	}
+	if (ret >= 0)
+		return ret;
+	ret = 1;
 	if (xdump_load(argv[optind], &x, &xbuf, &e)) {
 		fprintf(stderr, "tipme latency: %s\n", e.msg);
 		return 1;

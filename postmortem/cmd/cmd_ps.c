@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tipme ps: the exec table of a dump. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "../report/exec.h"
@@ -29,38 +28,19 @@ static void ps_usage(FILE *f, const char *prog)
 
 int pm_cmd_ps(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "threads", no_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *prog = argv[0];
-	int json = 0, threads = 0, c;
+	int json, threads = 0, err;
+	const struct pm_cmd_opt opts[] = {
+		{ "threads", 't', NULL, NULL, &threads },
+	};
 	const struct pm_instr *in;
 	struct pm_dump pm;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "tjh", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			threads = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			ps_usage(stdout, prog);
-			return 0;
-		default:
-			ps_usage(stderr, prog);
-			return 2;
-		}
-	}
-	if (argc - optind != 1) {
-		ps_usage(stderr, prog);
-		return 2;
-	}
+	err = pm_cmd_parse(prog, ps_usage, argc, argv, opts, 1, &json);
+	if (err < 0)
+		err = pm_cmd_one_dump(prog, ps_usage, argc);
+	if (err >= 0)
+		return err;
 	if (pm_cmd_open(prog, argv[optind], &pm))
 		return 1;
 	in = pm.instr;

@@ -185,12 +185,8 @@ int pm_cmd_records(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "tipme %s: %s\n", prog,
-			argc == optind ? "no dump file given" : "only one dump file, please");
-		usage(stderr, prog);
+	if (pm_cmd_one_dump(prog, usage, argc) >= 0)
 		return 2;
-	}
 	if (pm_cmd_open(prog, argv[optind], &pm))
 		return 1;
 	/* type names are the dump's own */

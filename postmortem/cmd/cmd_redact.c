@@ -3,7 +3,6 @@
  * tipme redact: a copy of a kernel dump for a public bug report
  * (postmortem/dump/redact.h says what changes).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,41 +28,28 @@ static const char usage_text[] =
 	"  tipme redact /var/lib/tipme/incidents/INCIDENT -o bug-1234.dump\n"
 	"  tipme report bug-1234.dump     # the same verdict, from the copy\n";
 
+static void usage(FILE *f, const char *prog)
+{
+	(void)prog;
+	fputs(usage_text, f);
+}
+
 int pm_cmd_redact(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const char *out = NULL;
+	const struct pm_cmd_opt opts[] = {
+		{ "output", 'o', NULL, &out, NULL },
 	};
 	struct pm_redact_stats st;
 	struct tm_err e = { "" };
-	const char *out = NULL;
 	char *def = NULL;
-	int c, json = 0, err;
+	int json, err;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		default:
-			fputs(usage_text, stderr);
-			return 2;
-		}
-	}
-	if (optind + 1 != argc) {
-		fputs(usage_text, stderr);
-		return 2;
-	}
+	err = pm_cmd_parse("redact", usage, argc, argv, opts, 1, &json);
+	if (err < 0)
+		err = pm_cmd_one_dump("redact", usage, argc);
+	if (err >= 0)
+		return err;
 	if (!out) {
 		size_t n = strlen(argv[optind]);
 

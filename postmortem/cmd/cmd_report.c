@@ -5,7 +5,6 @@
  * (analysis/verdict.c) and print it (report/verdict.c).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,58 +101,41 @@ static void life(const struct pm_dump *pm, const struct pm_state *st,
 	}
 }
 
+static void usage(FILE *f, const char *prog)
+{
+	(void)prog;
+	fputs(usage_text, f);
+}
+
 int pm_cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "to", required_argument, NULL, 't' },
-		{ "window", required_argument, NULL, 'w' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	double from = -1, to = -1, window_ms = 2000, pid_v = -1;
+	const struct pm_cmd_opt opts[] = {
+		{ "pid", 'p', &pid_v, NULL, NULL },
+		{ "from", 'f', &from, NULL, NULL },
+		{ "to", 't', &to, NULL, NULL },
+		{ "window", 'w', &window_ms, NULL, NULL },
 	};
-	double from = -1, to = -1, window_ms = 2000, v;
 	struct tm_err e = { "" };
 	struct pm_report r = { 0 };
 	struct pm_state st = { 0 };
 	struct pm_res res = { 0 };
 	struct pm_dump pm;
-	int opt, json = 0, ret = 1, by;
+	int json, ret = 1, by;
 	int64_t t0 = 0, t1 = 0, end;
-	long pid = -1;
+	long pid;
 	uint32_t p = 0;
-	char *endp;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "p:f:t:w:jh", opts, NULL)) != -1) {
-		if (opt == 'h') {
-			fputs(usage_text, stdout);
-			return 0;
-		}
-		if (opt == 'j') {
-			json = 1;
-			continue;
-		}
-		if (opt == '?' || !optarg)
-			goto usage;
-		v = strtod(optarg, &endp);
-		if (*endp || endp == optarg || v < 0) {
-			fprintf(stderr, "tipme report: invalid value '%s'\n", optarg);
-			goto usage;
-		}
-		if (opt == 'p')
-			pid = (long)v;
-		else if (opt == 'f')
-			from = v;
-		else if (opt == 't')
-			to = v;
-		else
-			window_ms = v;
-	}
+	ret = pm_cmd_parse("report", usage, argc, argv, opts, 4, &json);
+	if (ret >= 0)
+		return ret;
+	ret = 1;
+	pid = (long)pid_v;
 	if (optind + 1 != argc || (from >= 0) != (to >= 0) ||
-	    (from >= 0 && (pid <= 0 || to <= from)) || window_ms <= 0 || !pid)
-		goto usage;
+	    (from >= 0 && (pid <= 0 || to <= from)) || window_ms <= 0 || !pid) {
+		usage(stderr, "report");
+		return 2;
+	}
 	if (pm_cmd_open("report", argv[optind], &pm))
 		return 1;
 	if (pm_state_build(&st, &pm, &e) || pm_res_build(&res, &pm, &e)) {
@@ -205,7 +187,4 @@ out:
 	pm_state_free(&st);
 	pm_close(&pm);
 	return ret;
-usage:
-	fputs(usage_text, stderr);
-	return 2;
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tipme why: where a thread's time went in an interval (analysis/why.h). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,71 +19,45 @@ static const char usage_text[] =
 	"  tipme why --pid 4242 /var/lib/tipme/incidents/20240501T123456Z-7\n"
 	"  tipme why --pid 4242 --from 1203.5 --to 1204.3 --depth 2 kernel.dump\n";
 
+static void usage(FILE *f, const char *prog)
+{
+	(void)prog;
+	fputs(usage_text, f);
+}
+
 int pm_cmd_why(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "window", required_argument, NULL, 'w' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "to", required_argument, NULL, 't' },
-		{ "min-ms", required_argument, NULL, 'm' },
-		{ "depth", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	double pid_v = 0, window_ms = 2000, from = -1, to = -1, min_ms = 10,
+	       depth_v = 1;
+	const struct pm_cmd_opt opts[] = {
+		{ "pid", 'p', &pid_v, NULL, NULL },
+		{ "window", 'w', &window_ms, NULL, NULL },
+		{ "from", 'f', &from, NULL, NULL },
+		{ "to", 't', &to, NULL, NULL },
+		{ "min-ms", 'm', &min_ms, NULL, NULL },
+		{ "depth", 'd', &depth_v, NULL, NULL },
 	};
-	int64_t min_ns = 10000000;
-	int depth = 1, json = 0;
+	int64_t min_ns;
+	int depth, json, err;
 	struct pm_why *why;
 	struct jw w;
-	double window_ms = 2000, from = -1, to = -1, v;
 	struct tm_err e = { "" };
 	struct pm_dump pm;
 	struct pm_state st;
-	long pid = -1;
+	long pid;
 	int64_t t0, t1, end;
-	char *endp;
-	int opt;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "p:w:f:t:m:d:jh", opts, NULL)) != -1) {
-		if (opt == 'h') {
-			fputs(usage_text, stdout);
-			return 0;
-		}
-		if (opt == 'j') {
-			json = 1;
-			continue;
-		}
-		if (opt == '?' || !optarg)
-			goto usage;
-		v = strtod(optarg, &endp);
-		if (*endp || v < 0)
-			goto bad;
-		switch (opt) {
-		case 'p':
-			pid = (long)v;
-			break;
-		case 'w':
-			window_ms = v;
-			break;
-		case 'f':
-			from = v;
-			break;
-		case 't':
-			to = v;
-			break;
-		case 'm':
-			min_ns = (int64_t)(v * 1e6);
-			break;
-		case 'd':
-			depth = (int)v;
-			break;
-		}
-	}
+	err = pm_cmd_parse("why", usage, argc, argv, opts, 6, &json);
+	if (err >= 0)
+		return err;
+	pid = (long)pid_v;
+	min_ns = (int64_t)(min_ms * 1e6);
+	depth = (int)depth_v;
 	if (pid <= 0 || optind + 1 != argc || (from >= 0) != (to >= 0) ||
-	    (from >= 0 && to <= from) || window_ms <= 0)
-		goto usage;
+	    (from >= 0 && to <= from) || window_ms <= 0) {
+		usage(stderr, "why");
+		return 2;
+	}
 	if (pm_cmd_open("why", argv[optind], &pm))
 		return 1;
 	if (pm_state_build(&st, &pm, &e)) {
@@ -119,9 +92,4 @@ int pm_cmd_why(int argc, char **argv)
 	pm_state_free(&st);
 	pm_close(&pm);
 	return pm_cmd_finish("why");
-bad:
-	fprintf(stderr, "tipme why: invalid value '%s'\n", optarg);
-usage:
-	fputs(usage_text, stderr);
-	return 2;
 }

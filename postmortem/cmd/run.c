@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What every subcommand does the same way: open the dump it was given and,
- * once it has printed, make sure the output was written.  The option
- * parsing, the analysis and the printer are each subcommand's own
- * (cmd/cmd_<name>.c).
+ * What every subcommand does the same way: read its options, open the dump
+ * it was given and, once it has printed, make sure the output was written.
+ * Which options it takes, the analysis and the printer are each
+ * subcommand's own (cmd/cmd_<name>.c).
  */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../dump/pm.h"
 #include "run.h"
@@ -29,4 +32,78 @@ int pm_cmd_finish(const char *prog)
 		return 1;
 	}
 	return 0;
+}
+
+/* A command's options, --json and --help: at most this many in all. */
+#define MAX_OPTS	16
+
+int pm_cmd_parse(const char *prog, pm_usage_fn usage, int argc, char **argv,
+		 const struct pm_cmd_opt *opts, size_t n, int *json)
+{
+	struct option lopts[MAX_OPTS + 3];
+	char shorts[3 * MAX_OPTS + 8], *end;
+	size_t i, k = 0, sl = 0;
+	double v;
+	int c;
+
+	if (n > MAX_OPTS)
+		abort();	/* a command with more options: raise MAX_OPTS */
+	for (i = 0; i < n; i++) {
+		lopts[k++] = (struct option){ opts[i].name,
+					      opts[i].flag ? no_argument : required_argument,
+					      NULL, opts[i].letter };
+		shorts[sl++] = (char)opts[i].letter;
+		if (!opts[i].flag)
+			shorts[sl++] = ':';
+	}
+	lopts[k++] = (struct option){ "json", no_argument, NULL, 'j' };
+	lopts[k++] = (struct option){ "help", no_argument, NULL, 'h' };
+	lopts[k] = (struct option){ NULL, 0, NULL, 0 };
+	memcpy(shorts + sl, "jh", 3);
+	if (json)
+		*json = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout, prog);
+			return 0;
+		}
+		if (c == 'j' && json) {
+			*json = 1;
+			continue;
+		}
+		for (i = 0; i < n && opts[i].letter != c; i++)
+			;
+		if (i == n) {
+			usage(stderr, prog);
+			return 2;
+		}
+		if (opts[i].flag) {
+			*opts[i].flag = 1;
+			continue;
+		}
+		if (opts[i].str) {
+			*opts[i].str = optarg;
+			continue;
+		}
+		v = strtod(optarg, &end);
+		if (*end || end == optarg || v < 0 || v != v) {
+			fprintf(stderr, "tipme %s: --%s wants a number >= 0, not '%s'\n",
+				prog, opts[i].name, optarg);
+			usage(stderr, prog);
+			return 2;
+		}
+		*opts[i].num = v;
+	}
+	return -1;
+}
+
+int pm_cmd_one_dump(const char *prog, pm_usage_fn usage, int argc)
+{
+	if (argc - optind == 1)
+		return -1;
+	fprintf(stderr, "tipme %s: %s\n", prog,
+		argc == optind ? "no dump file given" : "only one dump file, please");
+	usage(stderr, prog);
+	return 2;
 }
