@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "../dump/clock.h"
+#include "../dump/decode.h"
 #include "../dump/tables.h"
 #include "verdict.h"
 
@@ -618,6 +619,91 @@ int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
 			*b = s1;
 		}
 	}
+	return best > 0;
+}
+
+/* An input's wakeup comes this soon after it, from an interrupt, on its CPU. */
+#define INPUT_WAKE_NS	2000000
+
+/**
+ * pm_report_kernel_input() - the slowest input the kernel saw, without X
+ * @pm: the dump
+ * @st: its state
+ * @res: its resources (the wakeups)
+ * @from_ns: CLOCK_MONOTONIC start of the window searched
+ * @to_ns: its end
+ * @pid: set to the thread the slowest input woke
+ * @a: set to the input's time
+ * @b: set to when that thread went back to sleep
+ *
+ * For a dump without an X dump: every key or button press and pointer
+ * motion frame the kernel recorded in the window, the thread its input
+ * interrupt woke on the same CPU within 2 ms (the reader of the event
+ * device: the X server, a compositor, a console program), and the time
+ * until that thread waits for work again (poll, select, epoll: the sites
+ * idle_wait() knows).  This ends when the reader is done with
+ * the event, not when the screen shows its effect: the weaker definition.
+ *
+ * Return: 1 if an input with a reader was found, 0 if not, negative errno
+ * on a malformed stream.
+ */
+int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
+			   const struct pm_res *res, int64_t from_ns,
+			   int64_t to_ns, uint32_t *pid, int64_t *a, int64_t *b)
+{
+	struct tm_err e = { "" };
+	struct pm_merge m;
+	struct pm_event ev;
+	int64_t best = 0;
+	size_t lo = 0, i, j;
+	int rc;
+
+	if (pm_merge_init(&m, pm, NULL, &e))
+		return -ENOMEM;
+	while ((rc = pm_merge_next(&m, &ev, &e)) == 1) {
+		const struct tipme_rec_input *in = &ev.u.in;
+		int64_t t = pm_clock_mono(&pm->clock, ev.ts);
+
+		if (ev.kind != PM_EV_RECORD || ev.type != TIPME_REC_INPUT ||
+		    t < from_ns || t > to_ns)
+			continue;
+		if (!((in->kind == TIPME_INPUT_KEY || in->kind == TIPME_INPUT_BUTTON) &&
+		      in->value == 1) && in->kind != TIPME_INPUT_MOTION)
+			continue;
+		while (lo < res->nwakes && res->wakes[lo].ts < ev.ts)
+			lo++;
+		for (i = lo; i < res->nwakes && res->wakes[i].ts - ev.ts <= INPUT_WAKE_NS; i++) {
+			const struct pm_wake *w = &res->wakes[i];
+			const struct pm_thread *th;
+
+			if (w->cpu != ev.cpu || w->ctx == TIPME_CTX_TASK)
+				continue;
+			th = pm_state_thread(st, w->target);
+			if (!th)
+				break;
+			for (j = 0; j < th->nsegs; j++) {
+				const struct pm_seg *sg = &th->segs[j];
+				int64_t end;
+
+				/* back to waiting for the next event (poll, select, ...) */
+				if (sg->start <= w->ts || sg->state != PM_T_BLOCKED ||
+				    !idle_wait(pm, sg))
+					continue;
+				end = pm_clock_mono(&pm->clock, sg->start);
+				if (end - t > best) {
+					best = end - t;
+					*pid = w->target;
+					*a = t;
+					*b = end;
+				}
+				break;
+			}
+			break;
+		}
+	}
+	pm_merge_free(&m);
+	if (rc < 0)
+		return rc;
 	return best > 0;
 }
 

@@ -90,6 +90,7 @@ enum pm_chosen_by {
 	PM_BY_PID,		/* the user named the thread */
 	PM_BY_INPUT,		/* the slowest key or button press */
 	PM_BY_STALL,		/* the longest stall before the trigger */
+	PM_BY_KERNEL_INPUT,	/* the slowest input the kernel saw (no X dump) */
 };
 
 /**
@@ -125,6 +126,9 @@ int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
 int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
 			    int64_t from_ns, int64_t to_ns, uint32_t *pid,
 			    int64_t *a, int64_t *b);
+int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
+			   const struct pm_res *res, int64_t from_ns,
+			   int64_t to_ns, uint32_t *pid, int64_t *a, int64_t *b);
 void pm_report_free(struct pm_report *r);
 
 #endif

@@ -27,7 +27,8 @@ static const char usage_text[] =
 	"  The interval: --pid's [--from, --to] (CLOCK_MONOTONIC seconds), or the\n"
 	"  WINDOW ms (2000) before the trigger; without --pid, the slowest key or\n"
 	"  button press of the incident (it needs tipme-xhook's dump), else the\n"
-	"  longest stall of any thread in the window before the trigger.\n"
+	"  slowest input the kernel saw in the window (to its reader going back to\n"
+	"  sleep), else the longest stall of any thread in the window.\n"
 	"EXAMPLES\n"
 	"  tipme report /var/lib/tipme/incidents/20240501T123456Z-7\n"
 	"  tipme report --pid 4242 --from 1203.5 --to 1204.3 kernel.dump\n"
@@ -162,6 +163,16 @@ int pm_cmd_report(int argc, char **argv)
 			goto out;
 		}
 		ret = 1;
+		if (!p) {
+			by = PM_BY_KERNEL_INPUT;
+			if (pm_report_kernel_input(&pm, &st, &res,
+						   end - (int64_t)(window_ms * 1e6),
+						   end, &p, &t0, &t1) < 0) {
+				fprintf(stderr, "tipme report: %s: a malformed stream\n",
+					argv[optind]);
+				goto out;
+			}
+		}
 		if (!p) {
 			by = PM_BY_STALL;
 			if (!pm_report_longest_stall(&pm, &st, end - (int64_t)(window_ms * 1e6),

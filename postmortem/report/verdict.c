@@ -20,6 +20,7 @@ static const char *const chosen_key[] = {
 	[PM_BY_PID] = "pid",
 	[PM_BY_INPUT] = "input",
 	[PM_BY_STALL] = "longest_stall",
+	[PM_BY_KERNEL_INPUT] = "kernel_input",
 };
 
 /* Waits shorter than this are charged but not listed in the chain. */
@@ -168,6 +169,8 @@ static void print_text(struct out *o, const char *name)
 	       r->pid, comm(o, r->pid), pm_fmt_ns(r->from_ns, a, sizeof(a)),
 	       pm_fmt_ns(r->to_ns, b, sizeof(b)), span / 1e6,
 	       r->chosen_by == PM_BY_INPUT ? "the slowest key or button press" :
+	       r->chosen_by == PM_BY_KERNEL_INPUT ?
+	       "the slowest input the kernel saw, to its reader going back to sleep: no X dump, so not to the screen" :
 	       r->chosen_by == PM_BY_STALL ?
 	       "the longest stall before the trigger: no --pid and no input to go by" :
 	       "--pid");

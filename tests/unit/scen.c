@@ -220,7 +220,7 @@ int scen_write(const struct scen *s, const char *path)
 {
 	static const char params[] = "text_addr_hi=0xffffffff\n";
 	struct tipme_file_header fh;
-	struct tipme_rectype types[16];
+	struct tipme_rectype types[20];
 	struct tm_err e = { "" };
 	struct dumpw w;
 	size_t nt = 0;
@@ -243,6 +243,7 @@ int scen_write(const struct scen *s, const char *path)
 	scen_add_type(types, &nt, TIPME_REC_SCHED_WAKING, 0, sizeof(struct tipme_rec_waking),
 		 "sched_waking");
 	scen_add_type(types, &nt, TIPME_REC_TRIGGER, 0, sizeof(struct tipme_rec_trigger), "trigger");
+	scen_add_type(types, &nt, TIPME_REC_INPUT, 0, sizeof(struct tipme_rec_input), "input");
 	scen_add_type(types, &nt, TIPME_REC_BLOCKED, TIPME_RECTYPE_VARLEN,
 		 sizeof(struct tipme_rec_blocked), "blocked");
 	scen_add_type(types, &nt, TIPME_REC_COMM, 0, sizeof(struct tipme_rec_comm), s->type_name_20);

@@ -247,6 +247,44 @@ static int lock_scenario(struct scen *s)
 	return save(s, "lock");
 }
 
+/*
+ * No X dump: a key press (kernel input record) wakes 900 (the event
+ * device's reader) from its interrupt; 900 then waits 68 ms for a mutex
+ * that 901 holds while computing, and goes back to poll() at 85 ms.
+ */
+static int kinput_scenario(struct scen *s)
+{
+	static const char *const mutex_site[] = { "mutex_lock", NULL };
+	static const char *const wait_site[] = { "do_sys_poll", NULL };
+	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
+	struct tipme_rec_lock_begin lb = { .lock_lo = 0x8123b000, .lock_hi = 0xffff8880,
+					   .pid = 900, .owner = 901,
+					   .flags = TIPME_LOCK_MUTEX };
+	struct tipme_rec_lock_end le = { .lock_lo = 0x8123b000, .lock_hi = 0xffff8880,
+					 .pid = 900 };
+
+	scen_init(s, 2);
+	scen_task(s, 900, 900, "Xorg", "/usr/lib/xorg/Xorg", "Xorg", 5);
+	scen_task(s, 901, 900, "InputThread", "/usr/lib/xorg/Xorg", "Xorg", 5);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 901, 120);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	scen_switch(s, 0, MS(2), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(2), 900, wait_site);
+	scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+	scen_wake(s, 0, MS(10.02), 900, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	scen_rec(s, 0, TIPME_REC_LOCK_BEGIN, MS(12), &lb, sizeof(lb));
+	scen_switch(s, 0, MS(12.1), 900, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(12.1), 900, mutex_site);
+	scen_wake(s, 1, MS(80), 900, 0, 901, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(80.1), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	scen_rec(s, 0, TIPME_REC_LOCK_END, MS(80.2), &le, sizeof(le));
+	scen_switch(s, 0, MS(85), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(85), 900, wait_site);
+	scen_switch(s, 1, MS(90), 901, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "kinput");
+}
+
 /* 600 runs 100 ms, 60 of them reclaiming memory for its cgroup. */
 static int mem_scenario(struct scen *s)
 {
@@ -300,13 +338,13 @@ int main(void)
 	int ret;
 	char *out;
 
-	tap_plan(26);
+	tap_plan(30);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
 	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) ||
 	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) ||
-	    gap_scenario(s) || streams_scenario(s))
+	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s))
 		return 1;
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
 	      "a victim behind a starved server");
@@ -332,6 +370,13 @@ int main(void)
 	tap_ok(strstr(out, "{\"cause\":\"running\",\"culprit\":{\"pid\":800,") &&
 	       strstr(out, "\"ms\":10,"),
 	       "800 ran 10 ms on cpu 1 (from that CPU's first record), not 60");
+	free(out);
+	check("kinput", "", "lock", 901, 85,
+	      "no X dump: a key press to its reader going back to sleep");
+	out = report("kinput", "", 1, &ret);
+	tap_ok(strstr(out, "\"chosen_by\":\"kernel_input\"") &&
+	       strstr(out, "\"pid\":900,\"comm\":\"Xorg\",\"from_mono_ns\":10000000,\"to_mono_ns\":85000000"),
+	       "without --pid or an X dump: the key press at 10 ms, its reader 900, until it slept at 85 ms");
 	free(out);
 	free(s);
 	return tap_done();
