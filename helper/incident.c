@@ -539,41 +539,77 @@ int incident_make_room(const struct incident_cfg *cfg, char *removed,
  * Return: 0 or a negative errno (-EEXIST: the file is there and @replace
  * is 0).
  */
+/* Write @len bytes to a new file @name in @dirfd (never through a link). */
+static int write_at(int dirfd, const char *name, const void *data, size_t len)
+{
+	const char *p = data;
+	int fd = openat(dirfd, name,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (len && !err) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -EIO;
+			break;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (!err && fsync(fd))
+		err = -errno;
+	close(fd);
+	if (err)
+		unlinkat(dirfd, name, 0);
+	return err;
+}
+
 int incident_put(const struct incident_cfg *cfg, const char *incident,
 		 const char *file, const void *data, size_t len, int replace,
 		 struct tm_err *e)
 {
-	char dir[4096], tmp[4096], final[4096];
+	int rootfd, dirfd, err = 0;
+	char tmp[256];
 	struct stat st;
-	int err;
 
 	if (!ctl_name_ok(incident) || !ctl_name_ok(file))
 		return tm_err_set(e, EINVAL, "bad incident or file name");
-	if (pjoin(dir, sizeof(dir), cfg->root, incident))
-		return tm_err_set(e, ENAMETOOLONG, "path too long");
-	if (lstat(dir, &st) || !S_ISDIR(st.st_mode))
+	/* Everything relative to the opened root and incident: no path is
+	 * resolved twice, and no symlink planted in either is followed. */
+	rootfd = open(cfg->root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (rootfd < 0)
+		return tm_err_set(e, errno, "%s: %s", cfg->root, strerror(errno));
+	dirfd = openat(rootfd, incident, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(rootfd);
+	if (dirfd < 0)
 		return tm_err_set(e, ENOENT, "no incident '%s'", incident);
-	snprintf(final, sizeof(final), ".tmp-%s", file);
-	if (pjoin(tmp, sizeof(tmp), dir, final) ||
-	    pjoin(final, sizeof(final), dir, file))
-		return tm_err_set(e, ENAMETOOLONG, "path too long");
-	if (!replace && !lstat(final, &st))
+	if (!replace && !fstatat(dirfd, file, &st, AT_SYMLINK_NOFOLLOW)) {
+		close(dirfd);
 		return tm_err_set(e, EEXIST,
 				  "incident %s already has %s: files in an incident are written once",
 				  incident, file);
-	unlink(tmp);
-	err = write_file(tmp, data, len);
-	if (!err && (replace ? rename(tmp, final) :
-		     renameat2(AT_FDCWD, tmp, AT_FDCWD, final, RENAME_NOREPLACE)))
+	}
+	snprintf(tmp, sizeof(tmp), ".tmp-%s", file);
+	unlinkat(dirfd, tmp, 0);
+	err = write_at(dirfd, tmp, data, len);
+	if (!err && (replace ? renameat(dirfd, tmp, dirfd, file) :
+		     renameat2(dirfd, tmp, dirfd, file, RENAME_NOREPLACE)))
 		err = -errno;
 	if (err) {
-		unlink(tmp);
+		unlinkat(dirfd, tmp, 0);
+		close(dirfd);
 		if (err == -EEXIST)
 			return tm_err_set(e, EEXIST,
 					  "incident %s already has %s: files in an incident are written once",
 					  incident, file);
-		return tm_err_set(e, -err, "%s: %s", final, strerror(-err));
+		return tm_err_set(e, -err, "%s/%s: %s", incident, file, strerror(-err));
 	}
-	fsync_path(dir);
+	fsync(dirfd);
+	close(dirfd);
 	return 0;
 }

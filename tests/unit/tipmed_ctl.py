@@ -78,6 +78,14 @@ def main():
         check(r.startswith("ERR ENOENT") and not os.path.exists(os.path.join(d, "xhook.dump")),
               "PUT through a symlink planted in the root: refused, nothing written", r)
 
+        inc3 = "20261124T000000Z-3"
+        os.mkdir(os.path.join(root, inc3), 0o700)
+        os.symlink(os.path.join(d, "planted.dump"), os.path.join(root, inc3, "xhook.dump"))
+        r = request(sock, "PUT %s xhook.dump 1" % inc3, b"z")
+        check(r.startswith("ERR EEXIST") and not os.path.exists(os.path.join(d, "planted.dump")),
+              "PUT onto a dangling symlink planted in an incident: refused, nothing written "
+              "through it", r)
+
         r1 = request(sock, "NOTE %s the first words" % inc)
         r2 = request(sock, "NOTE %s better words" % inc)
         desc = open(os.path.join(root, inc, "description.txt")).read()
