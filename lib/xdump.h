@@ -104,4 +104,32 @@ struct xdump_content {
 
 int xdump_build(const struct xdump_content *c, uint8_t **buf, size_t *len);
 
+/**
+ * struct xdump_redact_stats - what xdump_redact() changed
+ * @key_details: key event details and states, and key-extension request
+ *	words, zeroed
+ * @system_lines: system lines changed (a host taken out of display=)
+ */
+struct xdump_redact_stats {
+	uint64_t key_details;
+	unsigned int system_lines;
+};
+
+/**
+ * xdump_redact() - lay out a copy of @d for a public bug report
+ * @d: the parsed dump
+ * @buf: set to a malloc'ed buffer
+ * @len: set to its size
+ * @st: what was changed
+ *
+ * Key codes and modifier states go (as if key logging had been off: the
+ * records get TIPME_X11_REC_REDACTED), and so does the host in the
+ * display name; the header gets TIPME_X11_FILE_REDACTED.  Client command
+ * names, like the kernel dump's, stay: the analyses name processes by them.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int xdump_redact(const struct xdump *d, uint8_t **buf, size_t *len,
+		 struct xdump_redact_stats *st);
+
 #endif

@@ -39,6 +39,7 @@
 #define TIPME_X11_FILE_KEYLOG		0x01	/* key logging was on for some records */
 #define TIPME_X11_FILE_WRAPPED		0x02	/* the ring overwrote records */
 #define TIPME_X11_FILE_NO_TSC		0x04	/* clock pairs carry no TSC (ts = 0) */
+#define TIPME_X11_FILE_REDACTED		0x08	/* written by tipme redact */
 
 /* struct tipme_x11_header.trigger: what made the dump */
 enum tipme_x11_trigger {

@@ -3,30 +3,38 @@
  * tipme redact: a copy of a kernel dump for a public bug report
  * (postmortem/dump/redact.h says what changes).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../dump/redact.h"
 #include "commands.h"
+#include "incident_path.h"
 #include "json.h"
 #include "run.h"
+#include "writefile.h"
+#include "xdump.h"
 
 static const char usage_text[] =
-	"Usage: tipme redact [-o OUT] [--json] DUMP\n"
-	"Write a copy of a kernel dump that can go into a public bug report:\n"
-	"without the host name and boot id, without arguments beyond argv[0]\n"
-	"and without directories in program paths, without environments, with\n"
-	"kernel text addresses moved down by the KASLR slide (symbols and\n"
-	"records alike, so sites still name the same functions) and lock\n"
-	"addresses replaced by numbers.  DUMP is a kernel dump or an incident\n"
-	"directory (its kernel.dump); OUT defaults to DUMP's name with\n"
-	"\".redacted\" added.  X dumps (xhook.dump) are not redacted yet.\n"
-	"  -o, --output OUT   the redacted copy (mode 0600, never replaced)\n"
+	"Usage: tipme redact [-o OUT] [--json] DUMP|INCIDENT\n"
+	"Write a copy that can go into a public bug report.  A kernel dump loses\n"
+	"the host name and boot id, arguments beyond argv[0], directories in\n"
+	"program paths and environments; its kernel text addresses move down by\n"
+	"the KASLR slide (symbols and records alike, so sites still name the\n"
+	"same functions) and lock addresses become numbers.  An X dump\n"
+	"(xhook.dump) loses key codes, modifier states and the host in the\n"
+	"display name.  For an INCIDENT directory, OUT is a new directory with\n"
+	"the redacted kernel.dump and xhook.dump (meta.json, which names the\n"
+	"host, is not copied).  OUT defaults to the input's name with\n"
+	"\".redacted\" added; nothing existing is ever replaced.\n"
+	"  -o, --output OUT   the redacted copy (files mode 0600)\n"
 	"  -j, --json         say what was changed as one JSON object\n"
 	"EXAMPLES\n"
-	"  tipme redact /var/lib/tipme/incidents/INCIDENT -o bug-1234.dump\n"
-	"  tipme report bug-1234.dump     # the same verdict, from the copy\n";
+	"  tipme redact /var/lib/tipme/incidents/INCIDENT -o bug-1234\n"
+	"  tipme report bug-1234     # the same verdict, from the copy\n";
 
 static void usage(FILE *f, const char *prog)
 {
@@ -34,68 +42,173 @@ static void usage(FILE *f, const char *prog)
 	fputs(usage_text, f);
 }
 
+/* Whether @path is an X dump (by its magic); 0 for anything else. */
+static int is_xdump(const char *path)
+{
+	char magic[8];
+	FILE *f = fopen(path, "re");
+	int x;
+
+	if (!f)
+		return 0;
+	x = fread(magic, 1, 8, f) == 8 && !memcmp(magic, TIPME_X11_MAGIC, 8);
+	fclose(f);
+	return x;
+}
+
+static int redact_x(const char *in, const char *out,
+		    struct xdump_redact_stats *st, struct tm_err *e)
+{
+	uint8_t *buf = NULL, *copy = NULL;
+	struct xdump d;
+	size_t len;
+	int err;
+
+	err = xdump_load(in, &d, &buf, e);
+	if (err)
+		return err;
+	err = xdump_redact(&d, &copy, &len, st);
+	if (err)
+		err = tm_err_set(e, -err, "out of memory");
+	else
+		err = tm_write_file_new(out, copy, len, e);
+	free(copy);
+	free(buf);
+	return err;
+}
+
+static char *join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
 int pm_cmd_redact(int argc, char **argv)
 {
-	const char *out = NULL;
+	const char *out = NULL, *in;
 	const struct pm_cmd_opt opts[] = {
 		{ "output", 'o', NULL, &out, NULL },
 	};
-	struct pm_redact_stats st;
+	struct xdump_redact_stats xs = { 0 };
+	struct pm_redact_stats st = { 0 };
 	struct tm_err e = { "" };
-	char *def = NULL;
-	int json, err;
+	char *def = NULL, *kin = NULL, *kout = NULL, *xin = NULL, *xout = NULL;
+	int json, err, dir = 0, have_k = 1, have_x = 0;
+	struct stat sb;
 
 	err = pm_cmd_parse("redact", usage, argc, argv, opts, 1, &json);
 	if (err < 0)
 		err = pm_cmd_one_dump("redact", usage, argc);
 	if (err >= 0)
 		return err;
+	in = argv[optind];
 	if (!out) {
-		size_t n = strlen(argv[optind]);
+		size_t n = strlen(in);
 
-		while (n > 1 && argv[optind][n - 1] == '/')
+		while (n > 1 && in[n - 1] == '/')
 			n--;
 		def = malloc(n + sizeof(".redacted"));
 		if (!def) {
 			fprintf(stderr, "tipme redact: out of memory\n");
 			return 1;
 		}
-		memcpy(def, argv[optind], n);
+		memcpy(def, in, n);
 		strcpy(def + n, ".redacted");
 		out = def;
 	}
-	err = pm_redact(argv[optind], out, &st, &e);
-	if (err) {
-		fprintf(stderr, "tipme redact: %s\n", e.msg);
-		free(def);
-		return 1;
+	dir = !stat(in, &sb) && S_ISDIR(sb.st_mode);
+	if (dir) {
+		kin = join(in, TIPME_INCIDENT_KERNEL_DUMP);
+		kout = join(out, TIPME_INCIDENT_KERNEL_DUMP);
+		xin = join(in, TIPME_INCIDENT_X_DUMP);
+		xout = join(out, TIPME_INCIDENT_X_DUMP);
+		if (!kin || !kout || !xin || !xout) {
+			err = tm_err_set(&e, ENOMEM, "out of memory");
+			goto out;
+		}
+		have_k = !access(kin, F_OK);
+		have_x = !access(xin, F_OK);
+		if (!have_k && !have_x) {
+			err = tm_err_set(&e, ENOENT, "%s: neither %s nor %s", in,
+					 TIPME_INCIDENT_KERNEL_DUMP, TIPME_INCIDENT_X_DUMP);
+			goto out;
+		}
+		if (mkdir(out, 0700)) {
+			err = tm_err_set(&e, errno, "%s: %s", out, strerror(errno));
+			goto out;
+		}
+	} else if (is_xdump(in)) {
+		have_k = 0;
+		have_x = 1;
+		xin = (char *)in;
+		xout = (char *)out;
+	} else {
+		kin = (char *)in;
+		kout = (char *)out;
 	}
+	err = have_k ? pm_redact(kin, kout, &st, &e) : 0;
+	if (!err && have_x)
+		err = redact_x(xin, xout, &xs, &e);
+	if (err)
+		goto out;
 	if (json) {
 		struct jw w;
 
 		jw_init(&w, stdout, 0);
 		jw_obj_begin(&w);
 		jw_kstr(&w, "output", out);
-		jw_ku64(&w, "system_lines_dropped", st.system_keys);
-		jw_ku64(&w, "exe_paths_cut", st.exe_paths);
-		jw_ku64(&w, "argv_cut", st.argv);
-		jw_ku64(&w, "env_dropped", st.env);
-		jw_kbool(&w, "kaslr_slide_removed", st.kaslr_slide_removed);
-		jw_ku64(&w, "symbols_moved", st.symbols);
-		jw_ku64(&w, "text_addresses_moved", st.text_addrs);
-		jw_ku64(&w, "lock_addresses_replaced", st.lock_addrs);
-		jw_ku64(&w, "locks", st.locks);
+		if (have_k) {
+			jw_key(&w, "kernel_dump");
+			jw_obj_begin(&w);
+			jw_ku64(&w, "system_lines_dropped", st.system_keys);
+			jw_ku64(&w, "exe_paths_cut", st.exe_paths);
+			jw_ku64(&w, "argv_cut", st.argv);
+			jw_ku64(&w, "env_dropped", st.env);
+			jw_kbool(&w, "kaslr_slide_removed", st.kaslr_slide_removed);
+			jw_ku64(&w, "symbols_moved", st.symbols);
+			jw_ku64(&w, "text_addresses_moved", st.text_addrs);
+			jw_ku64(&w, "lock_addresses_replaced", st.lock_addrs);
+			jw_ku64(&w, "locks", st.locks);
+			jw_obj_end(&w);
+		}
+		if (have_x) {
+			jw_key(&w, "x_dump");
+			jw_obj_begin(&w);
+			jw_ku64(&w, "key_details_zeroed", xs.key_details);
+			jw_ku64(&w, "system_lines_changed", xs.system_lines);
+			jw_obj_end(&w);
+		}
 		jw_obj_end(&w);
 		jw_finish(&w);
 	} else {
-		printf("%s: %llu system lines dropped, %llu argument lists and %llu program paths cut, %llu environments dropped, KASLR slide %s, %llu text and %llu lock addresses rewritten\n",
-		       out, (unsigned long long)st.system_keys,
-		       (unsigned long long)st.argv, (unsigned long long)st.exe_paths,
-		       (unsigned long long)st.env,
-		       st.kaslr_slide_removed ? "removed" : "not found (no symbols)",
-		       (unsigned long long)st.text_addrs,
-		       (unsigned long long)st.lock_addrs);
+		if (have_k)
+			printf("%s: %llu system lines dropped, %llu argument lists and %llu program paths cut, %llu environments dropped, KASLR slide %s, %llu text and %llu lock addresses rewritten\n",
+			       kout, (unsigned long long)st.system_keys,
+			       (unsigned long long)st.argv,
+			       (unsigned long long)st.exe_paths,
+			       (unsigned long long)st.env,
+			       st.kaslr_slide_removed ? "removed" : "not found (no symbols)",
+			       (unsigned long long)st.text_addrs,
+			       (unsigned long long)st.lock_addrs);
+		if (have_x)
+			printf("%s: %llu key details zeroed, %u system lines changed\n",
+			       xout, (unsigned long long)xs.key_details, xs.system_lines);
+	}
+	err = pm_cmd_finish("redact");
+out:
+	/* pm_cmd_finish() said what went wrong itself (e.msg is empty then) */
+	if (err && e.msg[0])
+		fprintf(stderr, "tipme redact: %s\n", e.msg);
+	if (dir) {
+		free(kin);
+		free(kout);
+		free(xin);
+		free(xout);
 	}
 	free(def);
-	return pm_cmd_finish("redact");
+	return err ? 1 : 0;
 }

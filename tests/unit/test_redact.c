@@ -9,13 +9,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capture.h"
 #include "cmd/commands.h"
 #include "readfile.h"
+#include "xdump.h"
 #include "scen.h"
 #include "tap.h"
+#include "writefile.h"
 
 #define MS(x)	((uint64_t)((x) * 1000000.0))
 #define SLIDE	0x1c600000ULL
@@ -41,6 +44,79 @@ static char *run(int (*cmd)(int, char **), const char *dir, int argc,
 	return capture_slurp(*ret ? err : out);
 }
 
+/*
+ * An incident directory with the kernel dump and an X dump that holds a
+ * key code (key logging was on) and a remote display's host name.
+ */
+static void x_and_incident(const char *dir, const char *kdump)
+{
+	struct tipme_x11_rec rec[2] = {
+		{ .time_ns = 10000000, .client = 0, .kind = TIPME_X11_DEVICE,
+		  .major = 2, .detail = 38, .state = 4, .x_time = 10 },
+		{ .time_ns = 10100000, .client = 1, .kind = TIPME_X11_EVENT,
+		  .major = 2, .detail = 38, .state = 4, .seq = 7, .length = 32 },
+	};
+	struct tipme_x11_client cl = { .id = 1, .pid = 500, .comm = "app" };
+	struct xdump_content c = {
+		.recs = rec, .nrecs = 2, .cl = &cl, .ncl = 1,
+		.flags = TIPME_X11_FILE_KEYLOG, .trigger = TIPME_X11_TRIGGER_HOTKEY,
+		.system = "display=alice-laptop:0\nvendor=The X.Org Foundation\n",
+	};
+	char inc[200], outd[200], path[260], cmd[600], *argv[6], *a;
+	struct tipme_x11_rec r;
+	struct tm_err e = { "" };
+	uint8_t *buf = NULL, *xb;
+	struct xdump d;
+	size_t len;
+	int ret;
+
+	snprintf(inc, sizeof(inc), "%s/incident", dir);
+	snprintf(outd, sizeof(outd), "%s/incident.redacted", dir);
+	mkdir(inc, 0700);
+	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", kdump, path);
+	if (system(cmd) || xdump_build(&c, &xb, &len))
+		return;
+	snprintf(path, sizeof(path), "%s/xhook.dump", inc);
+	tm_write_file_new(path, xb, len, &e);
+	free(xb);
+	snprintf(path, sizeof(path), "%s/meta.json", inc);
+	tm_write_file_new(path, "{\"host\": \"alice-laptop\"}\n", 25, &e);
+
+	argv[0] = "redact";
+	argv[1] = inc;
+	argv[2] = NULL;
+	a = run(pm_cmd_redact, dir, 2, argv, &ret);
+	tap_ok(ret == 0, "tipme redact on an incident directory");
+	tap_diag("%s", a);
+	free(a);
+	snprintf(path, sizeof(path), "%s/xhook.dump", outd);
+	ret = xdump_load(path, &d, &buf, &e);
+	tap_ok(!ret && (d.hdr.flags & TIPME_X11_FILE_REDACTED) &&
+	       !(d.hdr.flags & TIPME_X11_FILE_KEYLOG),
+	       "its X dump is flagged redacted, no longer keylog");
+	if (!ret) {
+		xdump_rec(&d, 0, &r);
+		ret = r.detail || r.state || !(r.flags & TIPME_X11_REC_REDACTED);
+		xdump_rec(&d, 1, &r);
+		ret |= r.detail || r.state || r.seq != 7;
+		tap_ok(!ret, "no key code or modifier state is left; the rest is kept");
+		tap_ok(d.system_len && !memmem(d.system, d.system_len, "alice", 5) &&
+		       memmem(d.system, d.system_len, "display=:0", 10),
+		       "the display keeps :0 without the host");
+	} else {
+		tap_ok(0, "no key code or modifier state is left; the rest is kept");
+		tap_ok(0, "the display keeps :0 without the host");
+	}
+	free(buf);
+	snprintf(path, sizeof(path), "%s/meta.json", outd);
+	tap_ok(access(path, F_OK) && !access(outd, F_OK),
+	       "meta.json (it names the host) is not copied");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", inc, outd);
+	if (system(cmd))
+		tap_diag("could not remove %s", inc);
+}
+
 int main(void)
 {
 	static const char *const site[] = { "mutex_lock", NULL };
@@ -60,7 +136,7 @@ int main(void)
 	size_t n = 0;
 	int ret;
 
-	tap_plan(12);
+	tap_plan(17);
 	if (!s || !mkdtemp(dir))
 		return 1;
 	scen_kaslr_slide = SLIDE;
@@ -145,6 +221,7 @@ int main(void)
 	a = run(pm_cmd_redact, dir, 4, argv, &ret);
 	tap_ok(ret != 0 && strstr(a, "tipme redact:"), "an unwritable output is a clear error");
 	free(a);
+	x_and_incident(dir, in);
 	free(s);
 	unlink(in);
 	unlink(red);
