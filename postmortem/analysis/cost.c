@@ -16,6 +16,7 @@
 
 #include "../dump/decode.h"
 #include "../dump/tables.h"
+#include "../records/records.h"
 #include "cost.h"
 
 /* Average ns per record of @type since load, from TIPME_SEC_COST. */
@@ -61,23 +62,16 @@ static int cost_cpu(const struct pm_dump *pm, const struct pm_cpu *pc,
 				*last = mono;
 		}
 		if (ev.type == TIPME_REC_COST && ev.rt->our_size) {
-			struct tipme_rec_cost h;
+			const unsigned char *p;
 			size_t n, i;
 
 			c->have_costs = 1;
-			memset(&h, 0, sizeof(h));
-			memcpy(&h, ev.payload, ev.payload_len < sizeof(h) ?
-			       ev.payload_len : sizeof(h));
-			n = ev.payload_len > sizeof(h) ?
-			    (ev.payload_len - sizeof(h)) / sizeof(struct tipme_cost_ent) : 0;
-			if (n > h.nr)
-				n = h.nr;
+			n = pm_cost_entries(&ev, &p);
 			for (i = 0; i < n; i++) {
 				struct tipme_cost_ent ce;
 				double ns, share;
 
-				memcpy(&ce, ev.payload + sizeof(h) + i * sizeof(ce),
-				       sizeof(ce));
+				memcpy(&ce, p + i * sizeof(ce), sizeof(ce));
 				if (ce.type >= PM_NR_TYPES)
 					return tm_err_set(e, EINVAL,
 							  "cpu %" PRIu32 ": self-cost record at file offset %" PRIu64

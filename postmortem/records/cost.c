@@ -7,7 +7,14 @@
 
 #include "family.h"
 
-static size_t cost_entries(const struct pm_event *ev, const unsigned char **p)
+/**
+ * pm_cost_entries() - the entries of a self-cost record (TIPME_REC_COST)
+ * @ev: the record
+ * @p: set to where they start (read each with memcpy)
+ *
+ * Return: how many whole entries the record holds, at most its count.
+ */
+size_t pm_cost_entries(const struct pm_event *ev, const unsigned char **p)
 {
 	size_t rest, n = ev->u.co.nr;
 
@@ -20,7 +27,7 @@ static void cost_text(FILE *f, const struct pm_dump *pm,
 		      const struct pm_event *ev)
 {
 	const unsigned char *p;
-	size_t i, n = cost_entries(ev, &p);
+	size_t i, n = pm_cost_entries(ev, &p);
 
 	for (i = 0; i < n; i++) {
 		struct tipme_cost_ent c;
@@ -36,7 +43,7 @@ static void cost_json(struct jw *w, const struct pm_dump *pm,
 		      const struct pm_event *ev)
 {
 	const unsigned char *p;
-	size_t i, n = cost_entries(ev, &p);
+	size_t i, n = pm_cost_entries(ev, &p);
 
 	jw_key(w, "costs");
 	jw_arr_begin(w);

@@ -119,4 +119,6 @@ void pm_print_argv(FILE *f, const char *a, size_t len, size_t max);
  */
 const char *pm_input_kind_name(unsigned int kind);
 
+size_t pm_cost_entries(const struct pm_event *ev, const unsigned char **p);
+
 #endif
