@@ -1,0 +1,24 @@
+#!/bin/bash
+# Guest half of bench/analysis-speed.sh: fill BUF MiB of rings with a
+# scheduler-heavy workload until every CPU's ring has wrapped, then dump
+# them into the output folder as full.dump.
+set -euo pipefail
+cd "$TIPME_SRC"
+B=$TIPME_SRC/build
+buf=${1:-64}
+insmod module/tipme.ko buffer_size="${buf}M" clock=tsc
+wrapped() {
+	"$B"/tipme status --json | python3 -c '
+import json, sys
+sys.exit(0 if all(c["overwritten"] > 0 for c in json.load(sys.stdin)["cpus"]) else 1)'
+}
+# One ping-pong pair per CPU, so that every CPU's ring fills.
+for _ in $(seq 60); do
+	taskset -c 0 "$B"/tests/vm/pingpong 50000 1 > /dev/null &
+	taskset -c 1 "$B"/tests/vm/pingpong 50000 1 > /dev/null
+	wait
+	wrapped && break
+done
+"$B"/tipme stop
+"$B"/tipme dump -o "$TIPME_OUT/full.dump"
+rmmod tipme
