@@ -12,6 +12,7 @@
 
 #include "../analysis/latency.h"
 #include "../analysis/verdict.h"
+#include "../analysis/xprof.h"
 #include "../dump/clock.h"
 #include "../report/verdict.h"
 #include "commands.h"
@@ -19,7 +20,7 @@
 #include "xdump.h"
 
 static const char usage_text[] =
-	"usage: tipme report [--pid PID [--from S --to S | --window MS]] [--json]\n"
+	"usage: tipme report [--pid PID [--from S --to S | --window MS]] [--x] [--json]\n"
 	"                    INCIDENT|DUMP\n"
 	"  One verdict for a slow moment: which thread waited, for what (the CPU,\n"
 	"  block I/O, a lock, memory, a timer, a stopped task) and who to blame,\n"
@@ -29,10 +30,15 @@ static const char usage_text[] =
 	"  button press of the incident (it needs tipme-xhook's dump), else the\n"
 	"  slowest input the kernel saw in the window (to its reader going back to\n"
 	"  sleep), else the longest stall of any thread in the window.\n"
+	"  --x adds the X server's tables for the interval (Xprof's question, from\n"
+	"  the incident's X dump): per client its requests, bytes, the server time\n"
+	"  they took and its share of the server's running time, and its round\n"
+	"  trips; per request type the same.\n"
 	"EXAMPLES\n"
 	"  tipme report /var/lib/tipme/incidents/20240501T123456Z-7\n"
 	"  tipme report --pid 4242 --from 1203.5 --to 1204.3 kernel.dump\n"
-	"  tipme report --json INCIDENT | jq .verdict\n";
+	"  tipme report --json INCIDENT | jq .verdict\n"
+	"  tipme report --x INCIDENT\n";
 
 /*
  * The slowest press of the incident's X dump, if it has one.  Returns 1
@@ -102,6 +108,27 @@ static void life(const struct pm_dump *pm, const struct pm_state *st,
 	}
 }
 
+/* The X server's tables for the interval, from the incident's X dump. */
+static int x_tables(const char *path, const struct pm_dump *pm,
+		    const struct pm_state *st, int64_t from, int64_t to,
+		    struct pm_xprof *xp)
+{
+	struct tm_err e = { "" };
+	uint8_t *buf = NULL;
+	struct xdump x;
+	int ret;
+
+	if (xdump_load(path, &x, &buf, &e)) {
+		fprintf(stderr, "tipme report: --x needs the incident's X dump: %s\n", e.msg);
+		return -1;
+	}
+	ret = pm_xprof_analyse(&x, pm, st, from, to, xp);
+	free(buf);
+	if (ret)
+		fprintf(stderr, "tipme report: out of memory\n");
+	return ret;
+}
+
 static void usage(FILE *f, const char *prog)
 {
 	(void)prog;
@@ -111,12 +138,16 @@ static void usage(FILE *f, const char *prog)
 int pm_cmd_report(int argc, char **argv)
 {
 	double from = -1, to = -1, window_ms = 2000, pid_v = -1;
+	int xtables = 0;
 	const struct pm_cmd_opt opts[] = {
 		{ "pid", 'p', &pid_v, NULL, NULL },
 		{ "from", 'f', &from, NULL, NULL },
 		{ "to", 't', &to, NULL, NULL },
 		{ "window", 'w', &window_ms, NULL, NULL },
+		{ "x", 'x', NULL, NULL, &xtables },
 	};
+	struct pm_xprof xp = { 0 };
+	int have_xp = 0;
 	struct tm_err e = { "" };
 	struct pm_report r = { 0 };
 	struct pm_state st = { 0 };
@@ -127,7 +158,7 @@ int pm_cmd_report(int argc, char **argv)
 	long pid;
 	uint32_t p = 0;
 
-	ret = pm_cmd_parse("report", usage, argc, argv, opts, 4, &json);
+	ret = pm_cmd_parse("report", usage, argc, argv, opts, 5, &json);
 	if (ret >= 0)
 		return ret;
 	ret = 1;
@@ -190,9 +221,16 @@ int pm_cmd_report(int argc, char **argv)
 		goto out;
 	}
 	r.chosen_by = by;
-	pm_verdict_print(stdout, &pm, &st, &r, argv[optind], json);
+	if (xtables) {
+		if (x_tables(argv[optind], &pm, &st, r.from_ns, r.to_ns, &xp))
+			goto out;
+		have_xp = 1;
+	}
+	pm_verdict_print(stdout, &pm, &st, &r, argv[optind], have_xp ? &xp : NULL,
+			 json);
 	ret = pm_cmd_finish("report");
 out:
+	pm_xprof_free(&xp);
 	pm_report_free(&r);
 	pm_res_free(&res);
 	pm_state_free(&st);

@@ -15,6 +15,7 @@
 #include "json.h"
 #include "site.h"
 #include "verdict.h"
+#include "xprof.h"
 
 static const char *const chosen_key[] = {
 	[PM_BY_PID] = "pid",
@@ -272,7 +273,7 @@ static void json_chain(struct out *o, int parent)
 	jw_arr_end(&o->w);
 }
 
-static void print_json(struct out *o)
+static void print_json(struct out *o, const struct pm_xprof *xp)
 {
 	const struct pm_report *r = o->r;
 	size_t i;
@@ -305,6 +306,10 @@ static void print_json(struct out *o)
 	jw_obj_end(&o->w);
 	jw_key(&o->w, "chain");
 	json_chain(o, -1);
+	if (xp) {
+		jw_key(&o->w, "x");
+		pm_xprof_json(&o->w, xp);
+	}
 	jw_obj_end(&o->w);
 	jw_finish(&o->w);
 }
@@ -316,15 +321,20 @@ static void print_json(struct out *o)
  * @st: its state (for task names)
  * @r: the analysis
  * @name: the dump's or incident's path, for the commands to dig further
+ * @xp: the X server's tables for the interval (--x), or NULL
  * @json: one JSON object instead of text
  */
 void pm_verdict_print(FILE *f, const struct pm_dump *pm, const struct pm_state *st,
-		      const struct pm_report *r, const char *name, int json)
+		      const struct pm_report *r, const char *name,
+		      const struct pm_xprof *xp, int json)
 {
 	struct out o = { .f = f, .pm = pm, .st = st, .r = r };
 
-	if (json)
-		print_json(&o);
-	else
-		print_text(&o, name);
+	if (json) {
+		print_json(&o, xp);
+		return;
+	}
+	print_text(&o, name);
+	if (xp)
+		pm_xprof_text(f, xp);
 }

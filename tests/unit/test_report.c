@@ -10,12 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capture.h"
 #include "cmd/commands.h"
 #include "scen.h"
 #include "tap.h"
+#include "writefile.h"
+#include "xdump.h"
 
 static char dir[64];
 
@@ -332,13 +335,104 @@ static int streams_scenario(struct scen *s)
 	return save(s, "streams");
 }
 
+/*
+ * --x on an incident: the lock scenario's kernel dump, and an X dump in
+ * which the server (pid 501, which runs 90.1 ms of [10, 100.1] ms) serves
+ * 500 (app: a 10 ms PolyFillRectangle and a 5 ms GetInputFocus round trip)
+ * and 502 (other: a 10 ms PutImage).
+ */
+static void xtables(void)
+{
+	struct tipme_x11_rec rec[] = {
+		{ .time_ns = MS(20), .client = 1, .kind = TIPME_X11_REQUEST, .major = 70,
+		  .seq = 1, .length = 20, .op_size = 2500 },
+		{ .time_ns = MS(30), .client = 2, .kind = TIPME_X11_REQUEST, .major = 72,
+		  .seq = 1, .length = 1000, .op_size = 400 },
+		{ .time_ns = MS(40), .client = 1, .kind = TIPME_X11_REQUEST, .major = 43,
+		  .seq = 2, .length = 4 },
+		{ .time_ns = MS(45), .client = 1, .kind = TIPME_X11_REPLY, .major = 43,
+		  .flags = TIPME_X11_REC_MATCHED, .seq = 2, .length = 32 },
+	};
+	struct tipme_x11_client cl[] = {
+		{ .id = 0, .pid = 501, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
+		{ .id = 1, .pid = 500, .comm = "app" },
+		{ .id = 2, .pid = 502, .comm = "other" },
+	};
+	struct xdump_content c = { .recs = rec, .nrecs = 4, .cl = cl, .ncl = 3 };
+	char inc[120], path[200], out[160], err[160], cmd[300], *argv[10], *text, *json;
+	struct tm_err e = { "" };
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	snprintf(inc, sizeof(inc), "%s/xinc", dir);
+	mkdir(inc, 0700);
+	snprintf(cmd, sizeof(cmd), "cp %s/lock.dump %s/kernel.dump", dir, inc);
+	snprintf(path, sizeof(path), "%s/xhook.dump", inc);
+	if (system(cmd) || xdump_build(&c, &buf, &len) || tm_write_file_new(path, buf, len, &e)) {
+		tap_ok(0, "--x: an incident with both dumps");
+		tap_ok(0, "--x: JSON");
+		return;
+	}
+	free(buf);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	argv[0] = "report";
+	argv[1] = "--x";
+	argv[2] = "--pid";
+	argv[3] = "500";
+	argv[4] = "--from";
+	argv[5] = "0.010";
+	argv[6] = "--to";
+	argv[7] = "0.1001";
+	argv[8] = inc;
+	argv[9] = NULL;
+	ret = capture_run(pm_cmd_report, 9, argv, out, err);
+	text = capture_slurp(ret ? err : out);
+	tap_ok(!ret && strstr(text, "X server (pid 501): ran 90.1 ms of the 90.1 ms interval") &&
+	       strstr(text, "500 (app)                       2         24       15.0       54.1        1        5.0        5.0") &&
+	       strstr(text, "502 (other)                     1       1000       10.0       36.0        0        0.0        0.0") &&
+	       strstr(text, "PolyFillRectangle                   1         20       2500       10.0"),
+	       "--x: the server ran 90.1 ms; app 15 ms of requests (54.1 ms of the run) and "
+	       "a 5 ms round trip, other 10 ms (36.0 ms)");
+	if (ret || !strstr(text, "54.1"))
+		tap_diag("%s", text);
+	free(text);
+	argv[1] = "--json";
+	argv[2] = "--x";
+	argv[3] = "--pid";
+	argv[4] = "500";
+	argv[5] = "--from";
+	argv[6] = "0.010";
+	argv[7] = "--to";
+	argv[8] = "0.1001";
+	argv[9] = inc;
+	{
+		char *av[11];
+
+		memcpy(av, argv, sizeof(argv));
+		av[10] = NULL;
+		ret = capture_run(pm_cmd_report, 10, av, out, err);
+	}
+	json = capture_slurp(ret ? err : out);
+	tap_ok(!ret && strstr(json, "\"x\":{\"from_mono_ns\":10000000,\"to_mono_ns\":100100000,\"server_pid\":501,") &&
+	       strstr(json, "{\"client\":1,\"pid\":500,\"comm\":\"app\",\"requests\":2,\"bytes\":24,\"server_ms\":15,"),
+	       "--x: the same tables in the report's JSON, under \"x\"");
+	if (ret || !strstr(json, "\"server_pid\":501"))
+		tap_diag("%s", json);
+	free(json);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", inc);
+	if (system(cmd))
+		tap_diag("could not remove %s", inc);
+}
+
 int main(void)
 {
 	struct scen *s = malloc(sizeof(*s));
 	int ret;
 	char *out;
 
-	tap_plan(30);
+	tap_plan(32);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -371,6 +465,7 @@ int main(void)
 	       strstr(out, "\"ms\":10,"),
 	       "800 ran 10 ms on cpu 1 (from that CPU's first record), not 60");
 	free(out);
+	xtables();
 	check("kinput", "", "lock", 901, 85,
 	      "no X dump: a key press to its reader going back to sleep");
 	out = report("kinput", "", 1, &ret);

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The X server tables of `tipme report --x`, as text and as JSON.
+ */
+#include <inttypes.h>
+
+#include "xprof.h"
+
+/* Request types printed in the text table; JSON has them all. */
+#define TEXT_REQS	15
+
+/**
+ * pm_xprof_text() - the tables as text
+ * @f: output
+ * @p: the tables
+ */
+void pm_xprof_text(FILE *f, const struct pm_xprof *p)
+{
+	size_t i;
+
+	fprintf(f, "\nX server");
+	if (p->server_pid)
+		fprintf(f, " (pid %" PRIu32 ")", p->server_pid);
+	if (p->server_run_ns >= 0)
+		fprintf(f, ": ran %.1f ms of the %.1f ms interval", p->server_run_ns / 1e6,
+			(p->to_ns - p->from_ns) / 1e6);
+	fprintf(f, "\n  (server ms: each request until the server's next recorded element;\n"
+		   "   X stamps whole milliseconds, so read sums, not single requests)\n");
+	fprintf(f, "  %-24s %8s %10s %10s %10s %8s %10s %10s\n", "client", "requests",
+		"bytes", "server ms", "run ms", "replies", "waited ms", "longest ms");
+	for (i = 0; i < p->nclients; i++) {
+		const struct pm_xprof_client *c = &p->clients[i];
+		char who[40];
+
+		if (c->pid)
+			snprintf(who, sizeof(who), "%" PRIu32 " (%s)", c->pid,
+				 c->comm[0] ? c->comm : "?");
+		else
+			snprintf(who, sizeof(who), "client %" PRIu32 " (pid unknown)", c->id);
+		fprintf(f, "  %-24s %8" PRIu64 " %10" PRIu64 " %10.1f ", who, c->requests,
+			c->bytes, c->server_ns / 1e6);
+		if (p->server_run_ns >= 0)
+			fprintf(f, "%10.1f", c->server_run_ns / 1e6);
+		else
+			fprintf(f, "%10s", "-");
+		fprintf(f, " %8" PRIu64 " %10.1f %10.1f\n", c->round_trips, c->rt_ns / 1e6,
+			c->rt_max_ns / 1e6);
+	}
+	if (!p->nclients)
+		fprintf(f, "  no requests in the interval\n");
+	if (!p->nreqs)
+		return;
+	fprintf(f, "\nrequests, by server time:\n");
+	fprintf(f, "  %-28s %8s %10s %10s %10s\n", "request", "count", "bytes", "op size",
+		"server ms");
+	for (i = 0; i < p->nreqs && i < TEXT_REQS; i++) {
+		const struct pm_xprof_req *q = &p->reqs[i];
+
+		fprintf(f, "  %-28s %8" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10.1f\n", q->name,
+			q->count, q->bytes, q->op_size, q->server_ns / 1e6);
+	}
+	if (p->nreqs > TEXT_REQS)
+		fprintf(f, "  (%zu more in --json)\n", p->nreqs - TEXT_REQS);
+}
+
+/**
+ * pm_xprof_json() - the tables as the value of a JSON key
+ * @w: the writer, after the key
+ * @p: the tables
+ */
+void pm_xprof_json(struct jw *w, const struct pm_xprof *p)
+{
+	size_t i;
+
+	jw_obj_begin(w);
+	jw_ki64(w, "from_mono_ns", p->from_ns);
+	jw_ki64(w, "to_mono_ns", p->to_ns);
+	jw_key(w, "server_pid");
+	if (p->server_pid)
+		jw_u64(w, p->server_pid);
+	else
+		jw_null(w);
+	jw_key(w, "server_run_ms");
+	if (p->server_run_ns >= 0)
+		jw_double(w, p->server_run_ns / 1e6);
+	else
+		jw_null(w);
+	jw_key(w, "clients");
+	jw_arr_begin(w);
+	for (i = 0; i < p->nclients; i++) {
+		const struct pm_xprof_client *c = &p->clients[i];
+
+		jw_obj_begin(w);
+		jw_ku64(w, "client", c->id);
+		jw_key(w, "pid");
+		if (c->pid)
+			jw_u64(w, c->pid);
+		else
+			jw_null(w);
+		jw_kstr(w, "comm", c->comm);
+		jw_ku64(w, "requests", c->requests);
+		jw_ku64(w, "bytes", c->bytes);
+		jw_kdouble(w, "server_ms", c->server_ns / 1e6);
+		jw_key(w, "server_run_ms");
+		if (p->server_run_ns >= 0)
+			jw_double(w, c->server_run_ns / 1e6);
+		else
+			jw_null(w);
+		jw_ku64(w, "round_trips", c->round_trips);
+		jw_kdouble(w, "waited_ms", c->rt_ns / 1e6);
+		jw_kdouble(w, "longest_round_trip_ms", c->rt_max_ns / 1e6);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_key(w, "requests");
+	jw_arr_begin(w);
+	for (i = 0; i < p->nreqs; i++) {
+		const struct pm_xprof_req *q = &p->reqs[i];
+
+		jw_obj_begin(w);
+		jw_kstr(w, "request", q->name);
+		jw_ku64(w, "count", q->count);
+		jw_ku64(w, "bytes", q->bytes);
+		jw_ku64(w, "op_size", q->op_size);
+		jw_kdouble(w, "server_ms", q->server_ns / 1e6);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
