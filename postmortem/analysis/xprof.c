@@ -74,6 +74,12 @@ static struct pm_xprof_req *req_of(struct pm_xprof *p, size_t *cap,
 	return &p->reqs[p->nreqs++];
 }
 
+/* @a + @b for non-negative values, stopping at INT64_MAX. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 static int by_client_time(const void *a, const void *b)
 {
 	const struct pm_xprof_client *x = a, *y = b;
@@ -157,6 +163,9 @@ int pm_xprof_analyse(const struct xdump *x, const struct pm_dump *pm,
 		int64_t t, gap;
 
 		xdump_rec(x, k, &r);
+		/* a time beyond int64 is not one the X server can have stamped */
+		if (r.time_ns > INT64_MAX)
+			continue;
 		t = (int64_t)r.time_ns;
 		if (t < from_ns || t >= to_ns)
 			continue;
@@ -167,9 +176,9 @@ int pm_xprof_analyse(const struct xdump *x, const struct pm_dump *pm,
 			for (i = a->npend; i-- > 0;) {
 				if (a->pend[i].seq != r.seq)
 					continue;
-				gap = t - a->pend[i].t;
+				gap = t > a->pend[i].t ? t - a->pend[i].t : 0;
 				a->c.round_trips++;
-				a->c.rt_ns += gap;
+				a->c.rt_ns = sat_add(a->c.rt_ns, gap);
 				if (gap > a->c.rt_max_ns)
 					a->c.rt_max_ns = gap;
 				a->pend[i] = a->pend[--a->npend];
@@ -186,18 +195,16 @@ int pm_xprof_analyse(const struct xdump *x, const struct pm_dump *pm,
 		gap = 0;
 		if (k + 1 < x->recs.count) {
 			xdump_rec(x, k + 1, &nx);
-			gap = (int64_t)nx.time_ns - t;
-			if (gap < 0)
-				gap = 0;
-			if (gap > REQ_CAP_NS)
-				gap = REQ_CAP_NS;
-			if (t + gap > to_ns)
+			if (nx.time_ns > r.time_ns)
+				gap = nx.time_ns - r.time_ns > (uint64_t)REQ_CAP_NS ?
+				      REQ_CAP_NS : (int64_t)(nx.time_ns - r.time_ns);
+			if (gap > to_ns - t)
 				gap = to_ns - t;
 		}
 		a->c.requests++;
 		a->c.bytes += r.length;
-		a->c.server_ns += gap;
-		total += gap;
+		a->c.server_ns = sat_add(a->c.server_ns, gap);
+		total = sat_add(total, gap);
 		if (a->npend == PENDING)
 			memmove(a->pend, a->pend + 1, (PENDING - 1) * sizeof(a->pend[0]));
 		else
@@ -212,7 +219,7 @@ int pm_xprof_analyse(const struct xdump *x, const struct pm_dump *pm,
 			q->count++;
 			q->bytes += r.length;
 			q->op_size += r.op_size;
-			q->server_ns += gap;
+			q->server_ns = sat_add(q->server_ns, gap);
 		}
 	}
 	if (pm && st && out->server_pid)

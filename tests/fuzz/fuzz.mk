@@ -10,7 +10,7 @@ $(B)/tests/fuzz/fuzz_kdump: $(B)/tests/fuzz/fuzz_kdump.o $(B)/tests/fuzz/dump_fi
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
 
 $(B)/tests/fuzz/fuzz_xdump: $(B)/tests/fuzz/fuzz_xdump.o $(B)/tests/fuzz/dump_fix.o \
-		$(LIBTIPME)
+		$(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
 
 $(B)/tests/fuzz/fuzz_ctlproto: $(B)/tests/fuzz/fuzz_ctlproto.o $(LIBTIPME)

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness: an X dump through its reader and both printers (what
- * `tipme xrecords` and `tipme-xhook print` run on a dump from a bug report).
+ * libFuzzer harness: an X dump through its reader, both printers (what
+ * `tipme xrecords` and `tipme-xhook print` run on a dump from a bug report)
+ * and the X server tables of `tipme report --x`.
  * The mutator fixes the checksums after each mutation.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/xprof.h"
 #include "dump_fix.h"
+#include "report/xprof.h"
 #include "xdump.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
@@ -39,5 +42,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	xdump_print(null, &d, 0);
 	xdump_print(null, &d, 1);
+	/* tipme report --x over the whole dump, without a kernel dump */
+	{
+		struct pm_xprof xp;
+		struct jw w;
+
+		if (!pm_xprof_analyse(&d, NULL, NULL, INT64_MIN, INT64_MAX, &xp)) {
+			pm_xprof_text(null, &xp);
+			jw_init(&w, null, 0);
+			pm_xprof_json(&w, &xp);
+			jw_finish(&w);
+			pm_xprof_free(&xp);
+		}
+	}
 	return 0;
 }
