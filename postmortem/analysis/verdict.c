@@ -622,8 +622,14 @@ int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
 	return best > 0;
 }
 
-/* An input's wakeup comes this soon after it, from an interrupt, on its CPU. */
+/* The reader's wakeup is this close to an input record, on its CPU. */
+#define INPUT_BEFORE_NS	1000000
 #define INPUT_WAKE_NS	2000000
+
+static uint64_t dist(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
 
 /**
  * pm_report_kernel_input() - the slowest input the kernel saw, without X
@@ -637,9 +643,11 @@ int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
  * @b: set to when that thread went back to sleep
  *
  * For a dump without an X dump: every key or button press and pointer
- * motion frame the kernel recorded in the window, the thread its input
- * interrupt woke on the same CPU within 2 ms (the reader of the event
- * device: the X server, a compositor, a console program), and the time
+ * motion frame the kernel recorded in the window, the user thread woken
+ * nearest to it on the same CPU (from 1 ms before to 2 ms after: the
+ * reader of the event device, e.g. the X server, a compositor, a console
+ * program, woken by evdev in the same frame; kernel threads are left
+ * out), and the time
  * until that thread waits for work again (poll, select, epoll: the sites
  * idle_wait() knows).  This ends when the reader is done with
  * the event, not when the screen shows its effect: the weaker definition.
@@ -651,6 +659,8 @@ int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 			   const struct pm_res *res, int64_t from_ns,
 			   int64_t to_ns, uint32_t *pid, int64_t *a, int64_t *b)
 {
+	const struct pm_wake *near;
+	const struct pm_thread *th;
 	struct tm_err e = { "" };
 	struct pm_merge m;
 	struct pm_event ev;
@@ -670,33 +680,45 @@ int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 		if (!((in->kind == TIPME_INPUT_KEY || in->kind == TIPME_INPUT_BUTTON) &&
 		      in->value == 1) && in->kind != TIPME_INPUT_MOTION)
 			continue;
-		while (lo < res->nwakes && res->wakes[lo].ts < ev.ts)
+		/*
+		 * The input core hands a frame to its handlers in order at
+		 * SYN_REPORT: evdev, which wakes the reader, usually before
+		 * ours, which writes the record.  So the reader's wakeup is
+		 * the one nearest the record on its CPU, either side.
+		 */
+		while (lo < res->nwakes &&
+		       pm_clock_mono(&pm->clock, res->wakes[lo].ts) + INPUT_BEFORE_NS < t)
 			lo++;
-		for (i = lo; i < res->nwakes && res->wakes[i].ts - ev.ts <= INPUT_WAKE_NS; i++) {
+		near = NULL;
+		for (i = lo; i < res->nwakes &&
+		     pm_clock_mono(&pm->clock, res->wakes[i].ts) <= t + INPUT_WAKE_NS; i++) {
 			const struct pm_wake *w = &res->wakes[i];
-			const struct pm_thread *th;
+			const struct pm_exec *x;
 
-			if (w->cpu != ev.cpu || w->ctx == TIPME_CTX_TASK)
+			if (w->cpu != ev.cpu)
 				continue;
-			th = pm_state_thread(st, w->target);
-			if (!th)
-				break;
-			for (j = 0; j < th->nsegs; j++) {
-				const struct pm_seg *sg = &th->segs[j];
-				int64_t end;
+			/* kernel threads (softirq, workqueues) do not read input */
+			x = pm_exec_find(pm, w->target, w->ts);
+			if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
+				continue;
+			if (!near || dist(w->ts, ev.ts) < dist(near->ts, ev.ts))
+				near = w;
+		}
+		th = near ? pm_state_thread(st, near->target) : NULL;
+		for (j = 0; th && j < th->nsegs; j++) {
+			const struct pm_seg *sg = &th->segs[j];
+			int64_t end;
 
-				/* back to waiting for the next event (poll, select, ...) */
-				if (sg->start <= w->ts || sg->state != PM_T_BLOCKED ||
-				    !idle_wait(pm, sg))
-					continue;
-				end = pm_clock_mono(&pm->clock, sg->start);
-				if (end - t > best) {
-					best = end - t;
-					*pid = w->target;
-					*a = t;
-					*b = end;
-				}
-				break;
+			/* back to waiting for the next event (poll, select, ...) */
+			if (sg->start <= near->ts || sg->state != PM_T_BLOCKED ||
+			    !idle_wait(pm, sg))
+				continue;
+			end = pm_clock_mono(&pm->clock, sg->start);
+			if (end - t > best) {
+				best = end - t;
+				*pid = near->target;
+				*a = t;
+				*b = end;
 			}
 			break;
 		}

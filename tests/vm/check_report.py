@@ -21,6 +21,9 @@ CASE is one of:
            inode's rwsem held by the other
   auto     stall's output, no --pid: the report picks a stall and ends at
            the hog
+  kinput   evreader's output, no --pid and no X dump: the report picks the
+           key press the kernel recorded, its reader, until the reader
+           polled again; the reader's wait is charged to the helper's sleep
 Prints TAP lines (no plan).
 """
 import json
@@ -113,6 +116,22 @@ def main():
         if m:
             check(abs(m[0]["ms"] - tot) <= 0.02 * tot + 0.01,
                   f"{m[0]['ms']:.1f} ms: the reclaim stretches of its records ({tot:.1f} ms)")
+    elif case == "kinput":
+        iv = rep["interval"]
+        check(iv["chosen_by"] == "kernel_input" and iv["pid"] == int(t["reader"]),
+              f"the interval: the key press the kernel saw, its reader {int(t['reader'])}", iv)
+        # from the input record (just before the reader read the event)
+        # until the reader polled again (just after back_ns)
+        check(t["press_ns"] - 50e6 <= iv["from_mono_ns"] <= t["press_ns"] and
+              t["back_ns"] <= iv["to_mono_ns"] <= t["back_ns"] + 50e6,
+              "from the input record to the reader's next poll: "
+              f"[{iv['from_mono_ns']}, {iv['to_mono_ns']}] around "
+              f"[{t['press_ns']:.0f}, {t['back_ns']:.0f}]")
+        check(v.get("cause") == "timer" and cul == int(t["helper"]),
+              f"verdict: timer, culprit the helper {int(t['helper'])} it waited for", v)
+        check(near(v.get("ms", 0), (t["back_ns"] - t["press_ns"]) / 1e6, 0.2),
+              f"{v.get('ms', 0):.1f} ms of the {(t['back_ns'] - t['press_ns']) / 1e6:.1f} ms "
+              "the reader measured")
     elif case == "lock":
         me, other = int(sys.argv[4]), int(sys.argv[5])
         lk = [c for c in items(rep, "lock") if (c.get("resource") or "").startswith("rwsem")]

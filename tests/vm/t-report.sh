@@ -4,7 +4,8 @@
 # behind a real-time hog (cpu_contention), a pipe whose writer sleeps
 # (timer, through the chain), a stopped child (stopped), fsync on a slow
 # device (block_io), a memory cgroup over its limit (memory), two threads
-# on one inode's rwsem (lock); and the interval chosen without --pid.
+# on one inode's rwsem (lock); and the interval chosen without --pid: a
+# stall, and a key press the kernel saw (no X dump).
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
@@ -82,6 +83,18 @@ report lock "$t" lock --pid "$(kv "$t" tid1)" --window 1500 -- "$(kv "$t" tid1)"
 t=$("$B"/tests/vm/stall 300)
 echo 1 > /proc/sys/tipme/trigger
 report auto "$t" auto --window 1000
+
+# 8. no --pid, no X dump: a key press whose reader waits for a sleeping helper
+# (evdev makes the /dev/input/event* the reader opens)
+modprobe uinput
+modprobe evdev
+"$B"/tests/vm/evreader "tipme test keyboard" 200 > "$out/evreader.out" 2> "$out/evreader.err" &
+reader=$!
+"$B"/tests/vm/vkbd --settle-ms 3000 a > /dev/null
+wait "$reader"
+tap_check "kinput: the reader handled the press" grep -q '^handled' "$out/evreader.out"
+echo 1 > /proc/sys/tipme/trigger
+report kinput "$(sed -n 's/^handled //p' "$out/evreader.out")" kinput --window 5000
 
 tap_check "rmmod" rmmod tipme
 tap_done

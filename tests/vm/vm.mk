@@ -7,7 +7,7 @@ VM_PROGS += $(B)/tests/vm/blockpipe $(B)/tests/vm/fsyncer $(B)/tests/vm/contend 
 # tipme report (t-report.sh)
 VM_PROGS += $(B)/tests/vm/stopper
 # Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
-VM_PROGS += $(B)/tests/vm/argvtrap
+VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 
 $(B)/tests/vm/%: $(B)/tests/vm/progs/%.o
 	$(CC) $(LDFLAGS) -o $@ $^
