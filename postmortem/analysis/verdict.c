@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "../dump/clock.h"
-#include "../dump/decode.h"
 #include "../dump/tables.h"
 #include "verdict.h"
 
@@ -652,8 +651,7 @@ static uint64_t dist(uint64_t a, uint64_t b)
  * idle_wait() knows).  This ends when the reader is done with
  * the event, not when the screen shows its effect: the weaker definition.
  *
- * Return: 1 if an input with a reader was found, 0 if not, negative errno
- * on a malformed stream.
+ * Return: 1 if an input with a reader was found, else 0.
  */
 int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 			   const struct pm_res *res, int64_t from_ns,
@@ -661,21 +659,14 @@ int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 {
 	const struct pm_wake *near;
 	const struct pm_thread *th;
-	struct tm_err e = { "" };
-	struct pm_merge m;
-	struct pm_event ev;
 	int64_t best = 0;
-	size_t lo = 0, i, j;
-	int rc;
+	size_t k, lo = 0, i, j;
 
-	if (pm_merge_init(&m, pm, NULL, &e))
-		return -ENOMEM;
-	while ((rc = pm_merge_next(&m, &ev, &e)) == 1) {
-		const struct tipme_rec_input *in = &ev.u.in;
-		int64_t t = pm_clock_mono(&pm->clock, ev.ts);
+	for (k = 0; k < res->ninputs; k++) {
+		const struct pm_input *in = &res->inputs[k];
+		int64_t t = pm_clock_mono(&pm->clock, in->ts);
 
-		if (ev.kind != PM_EV_RECORD || ev.type != TIPME_REC_INPUT ||
-		    t < from_ns || t > to_ns)
+		if (t < from_ns || t > to_ns)
 			continue;
 		if (!((in->kind == TIPME_INPUT_KEY || in->kind == TIPME_INPUT_BUTTON) &&
 		      in->value == 1) && in->kind != TIPME_INPUT_MOTION)
@@ -695,13 +686,13 @@ int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 			const struct pm_wake *w = &res->wakes[i];
 			const struct pm_exec *x;
 
-			if (w->cpu != ev.cpu)
+			if (w->cpu != in->cpu)
 				continue;
 			/* kernel threads (softirq, workqueues) do not read input */
 			x = pm_exec_find(pm, w->target, w->ts);
 			if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
 				continue;
-			if (!near || dist(w->ts, ev.ts) < dist(near->ts, ev.ts))
+			if (!near || dist(w->ts, in->ts) < dist(near->ts, in->ts))
 				near = w;
 		}
 		th = near ? pm_state_thread(st, near->target) : NULL;
@@ -723,9 +714,6 @@ int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 			break;
 		}
 	}
-	pm_merge_free(&m);
-	if (rc < 0)
-		return rc;
 	return best > 0;
 }
 

@@ -196,13 +196,9 @@ int pm_cmd_report(int argc, char **argv)
 		ret = 1;
 		if (!p) {
 			by = PM_BY_KERNEL_INPUT;
-			if (pm_report_kernel_input(&pm, &st, &res,
-						   end - (int64_t)(window_ms * 1e6),
-						   end, &p, &t0, &t1) < 0) {
-				fprintf(stderr, "tipme report: %s: a malformed stream\n",
-					argv[optind]);
-				goto out;
-			}
+			pm_report_kernel_input(&pm, &st, &res,
+					       end - (int64_t)(window_ms * 1e6),
+					       end, &p, &t0, &t1);
 		}
 		if (!p) {
 			by = PM_BY_STALL;

@@ -30,7 +30,7 @@ static void *push(void **arr, size_t *n, size_t *cap, size_t size)
 }
 
 struct caps {
-	size_t locks, reclaims, blk, wakes;
+	size_t locks, reclaims, blk, wakes, inputs;
 };
 
 static int on_lock(struct pm_res *r, struct caps *c, const struct pm_event *ev)
@@ -175,6 +175,20 @@ int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
 			w->ctx = tipme_waking_ctx(&ev.u.wk);
 			break;
 		}
+		case TIPME_REC_INPUT: {
+			struct pm_input *in = push((void **)&r->inputs, &r->ninputs,
+						   &c.inputs, sizeof(*in));
+
+			if (!in) {
+				err = -ENOMEM;
+				break;
+			}
+			in->ts = ev.ts;
+			in->cpu = ev.cpu;
+			in->kind = ev.u.in.kind;
+			in->value = ev.u.in.value;
+			break;
+		}
 		case TIPME_REC_LOCK_BEGIN:
 		case TIPME_REC_LOCK_END:
 			err = on_lock(r, &c, &ev);
@@ -215,6 +229,7 @@ void pm_res_free(struct pm_res *r)
 	free(r->reclaims);
 	free(r->blk);
 	free(r->wakes);
+	free(r->inputs);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -89,6 +89,20 @@ struct pm_wake {
 };
 
 /**
+ * struct pm_input - one input event the kernel saw (TIPME_REC_INPUT)
+ * @ts: recorder timestamp
+ * @cpu: CPU it was recorded on
+ * @kind: enum tipme_input_kind
+ * @value: 0 release, 1 press, 2 repeat; motion: axis events in the frame
+ */
+struct pm_input {
+	uint64_t ts;
+	uint32_t cpu;
+	uint8_t kind;
+	uint8_t value;
+};
+
+/**
  * struct pm_res - every resource wait of a dump, each array in time order
  * @locks: lock waits, by start
  * @nlocks: how many
@@ -98,6 +112,8 @@ struct pm_wake {
  * @nblk: how many
  * @wakes: wakeups, by time
  * @nwakes: how many
+ * @inputs: input events, by time
+ * @ninputs: how many
  */
 struct pm_res {
 	struct pm_lockwait *locks;
@@ -108,6 +124,8 @@ struct pm_res {
 	size_t nblk;
 	struct pm_wake *wakes;
 	size_t nwakes;
+	struct pm_input *inputs;
+	size_t ninputs;
 };
 
 int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e);
