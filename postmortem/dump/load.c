@@ -163,17 +163,29 @@ static int load_text(struct pm_text *t, const struct dump_sec *s,
 	return 0;
 }
 
+int pm_text_next(const struct pm_text *t, size_t *pos, const char **line,
+		 size_t *len)
+{
+	const char *nl;
+
+	while (t->text && *pos < t->len) {
+		*line = t->text + *pos;
+		nl = memchr(*line, '\n', t->len - *pos);
+		*len = nl ? (size_t)(nl - *line) : t->len - *pos;
+		*pos += *len + (nl ? 1 : 0);
+		if (*len)
+			return 1;
+	}
+	return 0;
+}
+
 int pm_text_get(const struct pm_text *t, const char *key, char *out,
 		size_t size)
 {
-	size_t kl = strlen(key), pos = 0, end, n;
+	size_t kl = strlen(key), pos = 0, n;
 	const char *line;
 
-	while (t->text && pos < t->len) {
-		line = t->text + pos;
-		for (end = pos; end < t->len && t->text[end] != '\n'; end++)
-			;
-		n = end - pos;
+	while (pm_text_next(t, &pos, &line, &n)) {
 		if (n > kl && !memcmp(line, key, kl) && line[kl] == '=') {
 			n -= kl + 1;
 			if (n >= size)
@@ -182,7 +194,6 @@ int pm_text_get(const struct pm_text *t, const char *key, char *out,
 			out[n] = '\0';
 			return 0;
 		}
-		pos = end + 1;
 	}
 	return -ENOENT;
 }

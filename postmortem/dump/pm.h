@@ -102,6 +102,18 @@ struct pm_dump {
 };
 
 /**
+ * pm_text_next() - the next non-empty line of a text section
+ * @t: the section
+ * @pos: where to go on from (0 at first), moved past the line
+ * @line: set to the line (not NUL-terminated)
+ * @len: set to its length, without the newline
+ *
+ * Return: 1 with a line, 0 at the end.
+ */
+int pm_text_next(const struct pm_text *t, size_t *pos, const char **line,
+		 size_t *len);
+
+/**
  * pm_text_get() - the value of "key=value" in a text section
  * @t: the section (its bytes come from the dump: any content)
  * @key: the key

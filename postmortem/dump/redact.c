@@ -65,32 +65,29 @@ static void put32(unsigned char *p, uint32_t v)
 /* The system section's lines whose key is in keep_keys. */
 static char *system_kept(const struct pm_text *t, size_t *len, uint64_t *dropped)
 {
-	size_t pos = 0, end, k, n = 0;
+	size_t pos = 0, n = 0, ll, k;
 	char *out = malloc(t->len + 1);
+	const char *line;
 
 	if (!out)
 		return NULL;
-	while (t->text && pos < t->len) {
-		const char *line = t->text + pos;
+	while (pm_text_next(t, &pos, &line, &ll)) {
 		int keep = 0;
 
-		for (end = pos; end < t->len && t->text[end] != '\n'; end++)
-			;
 		for (k = 0; k < sizeof(keep_keys) / sizeof(keep_keys[0]); k++) {
 			size_t kl = strlen(keep_keys[k]);
 
-			if (end - pos > kl && !memcmp(line, keep_keys[k], kl) &&
+			if (ll > kl && !memcmp(line, keep_keys[k], kl) &&
 			    (keep_keys[k][kl - 1] == '.' || line[kl] == '='))
 				keep = 1;
 		}
-		if (keep) {
-			memcpy(out + n, line, end - pos);
-			n += end - pos;
-			out[n++] = '\n';
-		} else if (end > pos) {
+		if (!keep) {
 			(*dropped)++;
+			continue;
 		}
-		pos = end + 1;
+		memcpy(out + n, line, ll);
+		n += ll;
+		out[n++] = '\n';
 	}
 	*len = n;
 	return out;

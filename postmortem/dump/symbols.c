@@ -14,26 +14,12 @@
 static uint64_t param_u64(const struct pm_dump *pm, const char *key,
 			  uint64_t def)
 {
-	const char *t = pm->params.text, *end;
-	size_t kl = strlen(key);
-	char buf[32];
+	char buf[40];
 
-	if (!t)			/* the dump has no params section */
+	/* a value of 32 characters or more is no number of ours */
+	if (pm_text_get(&pm->params, key, buf, sizeof(buf)) || strlen(buf) >= 32)
 		return def;
-	end = t + pm->params.len;
-	while (t < end) {
-		const char *nl = memchr(t, '\n', end - t);
-		size_t len = nl ? (size_t)(nl - t) : (size_t)(end - t);
-
-		if (len > kl && !memcmp(t, key, kl) && t[kl] == '=' &&
-		    len - kl - 1 < sizeof(buf)) {
-			memcpy(buf, t + kl + 1, len - kl - 1);
-			buf[len - kl - 1] = '\0';
-			return strtoull(buf, NULL, 0);
-		}
-		t = nl ? nl + 1 : end;
-	}
-	return def;
+	return strtoull(buf, NULL, 0);
 }
 
 static uint64_t sym_by_name(const struct pm_instr *in, const char *name)

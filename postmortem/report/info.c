@@ -38,23 +38,6 @@ static const char *byte_order_name(void)
 	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "little-endian" : "big-endian";
 }
 
-/* Iterate over the "key=value" lines of a text section. */
-static int next_line(const struct pm_text *t, size_t *pos, const char **line,
-		     size_t *len)
-{
-	const char *nl;
-
-	while (*pos < t->len) {
-		*line = t->text + *pos;
-		nl = memchr(*line, '\n', t->len - *pos);
-		*len = nl ? (size_t)(nl - *line) : t->len - *pos;
-		*pos += *len + (nl ? 1 : 0);
-		if (*len)
-			return 1;
-	}
-	return 0;
-}
-
 static void text_section(FILE *f, const char *title, const struct pm_text *t)
 {
 	const char *line;
@@ -65,7 +48,7 @@ static void text_section(FILE *f, const char *title, const struct pm_text *t)
 		return;
 	}
 	fprintf(f, "%s:\n", title);
-	while (next_line(t, &pos, &line, &len)) {
+	while (pm_text_next(t, &pos, &line, &len)) {
 		fputs("  ", f);
 		pm_print_text(f, line, len);
 		fputc('\n', f);
@@ -283,7 +266,7 @@ static void json_text_section(struct jw *w, const char *key, const struct pm_tex
 		return;
 	}
 	jw_obj_begin(w);
-	while (next_line(t, &pos, &line, &len)) {
+	while (pm_text_next(t, &pos, &line, &len)) {
 		char k[128];
 		size_t kl;
 
