@@ -306,8 +306,12 @@ def t_parallel_burst(x):
     log("%d clients: %d PIDs resolved, %d unknown, %d wrong, %d duplicated" % (
         len(cl), len(known), len(cl) - len(known), len(wrong), len(dup)))
     assert not wrong and not dup, (wrong, dup)
-    assert all(c["comm"] in ("xdpyinfo", "xhook-testclien") for c in known)
-    assert all(c["pid_unknown"] for c in cl if not c["pid"])
+    # a PID learnt just before the client left may come without its name
+    # (/proc/PID/comm read too late): empty, never another program's
+    names = {c["comm"] for c in known}
+    assert names <= {"xdpyinfo", "xhook-testclien", ""}, "command names: %s" % names
+    unmarked = [c for c in cl if not c["pid"] and not c["pid_unknown"]]
+    assert not unmarked, "clients without a PID not marked unknown: %s" % unmarked
 
 
 def t_big_putimage(x):
