@@ -279,37 +279,34 @@ static int write_meta(const char *dir, const struct tnl_trigger_event *ev,
 	return err;
 }
 
-static int write_file(const char *path, const void *data, size_t len)
+/* Write @len bytes to a new file @name in @dirfd (never through a link). */
+static int write_at(int dirfd, const char *name, const void *data, size_t len)
 {
 	const char *p = data;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int fd = openat(dirfd, name,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int err = 0;
 
 	if (fd < 0)
 		return -errno;
-	while (len) {
+	while (len && !err) {
 		ssize_t n = write(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			int err = n < 0 ? -errno : -EIO;
-
-			close(fd);
-			unlink(path);
-			return err;
+			err = n < 0 ? -errno : -EIO;
+			break;
 		}
 		p += n;
 		len -= (size_t)n;
 	}
-	if (fsync(fd)) {
-		int err = -errno;
-
-		close(fd);
-		unlink(path);
-		return err;
-	}
+	if (!err && fsync(fd))
+		err = -errno;
 	close(fd);
-	return 0;
+	if (err)
+		unlinkat(dirfd, name, 0);
+	return err;
 }
 
 /**
@@ -363,11 +360,14 @@ int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 	if (!err && reason && *reason) {
 		char line[TIPME_CTL_LINE_MAX + 2];
 
-		pjoin(path, sizeof(path), tmp, "description.txt");
+		int dirfd = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
 		snprintf(line, sizeof(line), "%s\n", reason);
-		err = write_file(path, line, strlen(line));
+		err = dirfd < 0 ? -errno : write_at(dirfd, "description.txt", line, strlen(line));
+		if (dirfd >= 0)
+			close(dirfd);
 		if (err)
-			tm_err_set(e, -err, "%s: %s", path, strerror(-err));
+			tm_err_set(e, -err, "%s/description.txt: %s", tmp, strerror(-err));
 	}
 	if (!err) {
 		err = fsync_path(tmp);
@@ -539,36 +539,6 @@ int incident_make_room(const struct incident_cfg *cfg, char *removed,
  * Return: 0 or a negative errno (-EEXIST: the file is there and @replace
  * is 0).
  */
-/* Write @len bytes to a new file @name in @dirfd (never through a link). */
-static int write_at(int dirfd, const char *name, const void *data, size_t len)
-{
-	const char *p = data;
-	int fd = openat(dirfd, name,
-			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (len && !err) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			break;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	if (!err && fsync(fd))
-		err = -errno;
-	close(fd);
-	if (err)
-		unlinkat(dirfd, name, 0);
-	return err;
-}
-
 int incident_put(const struct incident_cfg *cfg, const char *incident,
 		 const char *file, const void *data, size_t len, int replace,
 		 struct tm_err *e)

@@ -172,6 +172,13 @@ echo 0 > /proc/sys/tipme/trigger_interval_ms
 msg=$(asmember "$B"/tipme trigger --socket "$sock" --reason "from a member" 2>&1)
 tap_cmp "a tipme group member can trigger through the socket" "$(echo "$msg" | grep -c '^trigger [0-9]')" -eq 1
 tap_diag "$msg"
+# the reason given with the trigger is the incident's description (tipmed
+# answers the trigger at once and writes the incident when the dump is in)
+described() { grep -q -l -x "from a member" "$inc"/*/description.txt 2>/dev/null; }
+wait_for 10 described
+desc=$(grep -l -x "from a member" "$inc"/*/description.txt 2>/dev/null | head -n 1)
+tap_cmp "the reason is the incident's description.txt" "$desc" != ""
+tap_cmp "description.txt is root-only" "$(stat -c %a "$desc" 2>/dev/null)" = 600
 
 kill "$TIPMED"; wait "$TIPMED" 2>/dev/null
 tap_check "rmmod" rmmod tipme
