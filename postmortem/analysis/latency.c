@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * How long each key or button press of an incident took to
- * handle, and where that time went.  TIPME's measure: from the input event
- * (the X server's device event) until the client that received it goes
- * back to waiting for input.
+ * How long each key or button press and pointer motion of an incident
+ * took to reach the screen, and where that time went.  TIPME's measure:
+ * from the input event (the X server's device event) until the client that
+ * received it went back to waiting and the X server executed the drawing
+ * the client asked for meanwhile and went back to waiting too.
  *
  * The X dump says which client got the press and when, and whether the
  * server sent that client replies; the kernel dump says what the client's
  * thread did meanwhile.  The client is waiting for input again when its
  * thread blocks in poll/select/epoll and no reply reaches it during that
  * sleep, on any of the process's connections (a sleep ended by a reply is
- * a round trip inside the handling, e.g. xcb_wait_for_reply()).
+ * a round trip inside the handling, e.g. xcb_wait_for_reply()).  Its
+ * drawing is every drawing request of the process (core drawing requests,
+ * RENDER, MIT-SHM, Present, GLX, DRI3) that the server dispatched from the
+ * delivery until the client next woke after it was done: a request the
+ * server dispatches while the client sleeps was sent before it slept.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,6 +24,7 @@
 #include "xdump.h"
 #include "../dump/tables.h"
 #include "latency.h"
+#include "xprof.h"
 
 /* An event the server queues later than this after the press is not its. */
 #define DELIVERY_LIMIT_NS	1000000000LL
@@ -30,6 +36,7 @@ struct lat_ctx {
 	const struct pm_state *st;
 	const struct xdump *x;
 	int64_t dump_end_ns;
+	uint32_t server;	/* the X server's PID, 0 if unknown */
 };
 
 static int64_t mono(const struct lat_ctx *c, uint64_t ts)
@@ -51,6 +58,66 @@ static int waits_for_input(const struct lat_ctx *c, const struct pm_seg *s)
 			return 1;
 	}
 	return 0;
+}
+
+/* A request that draws: core drawing requests and drawing extensions. */
+static int draws(const struct xdump *x, const struct tipme_x11_rec *r)
+{
+	static const char *const ext[] = { "RENDER:", "MIT-SHM:", "Present:", "GLX:", "DRI3:" };
+	char name[64];
+	size_t i;
+
+	/* ClearArea .. ImageText16, but not GetImage */
+	if (r->major >= 61 && r->major <= 77 && r->major != 73)
+		return 1;
+	if (r->major < 128)
+		return 0;
+	xdump_op_name(x, r, name, sizeof(name));
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (!strncmp(name, ext[i], strlen(ext[i])))
+			return 1;
+	return 0;
+}
+
+/*
+ * The client's drawing for @ev: its drawing requests dispatched in
+ * [delivery, @until]; then when the X server, after the last of them, went
+ * back to waiting.
+ */
+static void display(const struct lat_ctx *c, struct pm_lat_event *ev,
+		    int64_t until)
+{
+	const struct pm_thread *srv = c->server ? pm_state_thread(c->st, c->server) : NULL;
+	struct tipme_x11_client cl;
+	struct tipme_x11_rec r;
+	int64_t last = -1;
+	uint32_t i;
+	size_t j;
+
+	for (i = 0; i < c->x->recs.count; i++) {
+		xdump_rec(c->x, i, &r);
+		if (r.kind != TIPME_X11_REQUEST || r.time_ns > INT64_MAX ||
+		    (int64_t)r.time_ns < ev->delivered_ns || (int64_t)r.time_ns > until ||
+		    xdump_client_by_id(c->x, r.client, &cl) || cl.pid != ev->pid ||
+		    (cl.flags & TIPME_X11_CL_PID_UNKNOWN) || !draws(c->x, &r))
+			continue;
+		ev->drawing++;
+		if ((int64_t)r.time_ns > last)
+			last = (int64_t)r.time_ns;
+	}
+	/*
+	 * X stamps the dispatch in whole ms, never after it, and the server
+	 * is busy from the stamp until the request is done: its first wait
+	 * for clients that starts at the stamp or later is after it.
+	 */
+	for (j = 0; srv && last >= 0 && j < srv->nsegs; j++) {
+		const struct pm_seg *s = &srv->segs[j];
+
+		if (mono(c, s->start) >= last && waits_for_input(c, s)) {
+			ev->display_ns = mono(c, s->start);
+			break;
+		}
+	}
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -112,7 +179,7 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 {
 	const struct pm_thread *t = pm_state_thread(c->st, ev->pid);
 	size_t j, nrep;
-	int64_t *rep;
+	int64_t *rep, woke;
 
 	if (!t || !t->nsegs) {
 		ev->result = PM_LAT_NO_THREAD;
@@ -121,7 +188,8 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 	/* Out of memory only costs the round-trip distinction. */
 	rep = process_replies(c, ev->pid, &nrep);
 	ev->result = PM_LAT_UNFINISHED;
-	ev->end_ns = c->dump_end_ns;
+	ev->done_ns = c->dump_end_ns;
+	woke = c->dump_end_ns;
 	for (j = 0; j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
 		int64_t s0 = mono(c, s->start), s1 = mono(c, s->end);
@@ -131,15 +199,28 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 			continue;
 		if (waits_for_input(c, s) && !reply_between(rep, nrep, s0, s1)) {
 			ev->result = PM_LAT_HANDLED;
-			ev->end_ns = s0;
+			ev->done_ns = s0;
+			woke = s1;
 			break;
 		}
 	}
 	free(rep);
+	ev->end_ns = ev->done_ns;
+	if (ev->result == PM_LAT_HANDLED) {
+		display(c, ev, woke);
+		if (ev->display_ns > ev->end_ns)
+			ev->end_ns = ev->display_ns;
+		/* it drew, and the server was still at it when the dump ends */
+		if (ev->drawing && !ev->display_ns && c->server &&
+		    pm_state_thread(c->st, c->server)) {
+			ev->result = PM_LAT_UNFINISHED;
+			ev->end_ns = c->dump_end_ns;
+		}
+	}
 	for (j = 0; j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
 		int64_t part = pm_seg_overlap(c->pm, s, ev->press_ns,
-					      ev->end_ns);
+					      ev->done_ns);
 
 		if (!part)
 			continue;
@@ -163,7 +244,7 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 	}
 }
 
-/* Every key and button press of the X dump, in time order. */
+/* Every key and button press and pointer motion of the X dump, in time order. */
 static size_t collect(const struct lat_ctx *c, struct pm_lat_event *evs)
 {
 	struct tipme_x11_rec r, q;
@@ -176,7 +257,8 @@ static size_t collect(const struct lat_ctx *c, struct pm_lat_event *evs)
 
 		xdump_rec(c->x, i, &r);
 		if (r.kind != TIPME_X11_DEVICE ||
-		    (r.major != PM_X_KEY_PRESS && r.major != PM_X_BUTTON_PRESS))
+		    (r.major != PM_X_KEY_PRESS && r.major != PM_X_BUTTON_PRESS &&
+		     r.major != PM_X_MOTION))
 			continue;
 		memset(ev, 0, sizeof(*ev));
 		ev->press_ns = (int64_t)r.time_ns;
@@ -194,8 +276,12 @@ static size_t collect(const struct lat_ctx *c, struct pm_lat_event *evs)
 			    !(q.flags & TIPME_X11_REC_SEND_EVENT))
 				break;
 		}
-		if (j >= c->x->recs.count)
-			continue;	/* no client got it */
+		if (j >= c->x->recs.count) {
+			/* no client got it; motion nobody asked for is no input */
+			if (r.major == PM_X_MOTION)
+				n--;
+			continue;
+		}
 		ev->delivered_ns = (int64_t)q.time_ns;
 		if (xdump_client_by_id(c->x, q.client, &cl) || !cl.pid ||
 		    (cl.flags & TIPME_X11_CL_PID_UNKNOWN)) {
@@ -219,6 +305,7 @@ int pm_latency_analyse(const struct pm_dump *pm, const struct pm_state *st,
 
 	memset(out, 0, sizeof(*out));
 	c.dump_end_ns = mono(&c, st->last_ts);
+	c.server = pm_xserver_pid(x);
 	out->events = calloc(x->recs.count ? x->recs.count : 1, sizeof(*out->events));
 	if (!out->events)
 		return -ENOMEM;

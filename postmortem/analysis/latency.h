@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * How long each key or button press of an incident took to handle, and
- * where that time went: the X dump and the rebuilt kernel state in, one
+ * How long each key or button press and pointer motion of an incident
+ * took to reach the screen, and where that time went: the X dump and the rebuilt kernel state in, one
  * struct pm_lat_event per press out; report/latency.h prints them.
  */
 #ifndef TIPME_PM_ANALYSIS_LATENCY_H
@@ -16,6 +16,7 @@ struct xdump;
 
 #define PM_X_KEY_PRESS		2
 #define PM_X_BUTTON_PRESS	4
+#define PM_X_MOTION		6
 
 enum pm_lat_result {
 	PM_LAT_HANDLED,		/* the client waited for input again */
@@ -33,10 +34,16 @@ enum pm_lat_result {
  * @pid: the receiving client's PID (0 if none or unknown)
  * @comm: its command name
  * @delivered_ns: when the server queued the event to it
- * @end_ns: when it waited for input again (or the dump's end)
- * @time: running, runnable, blocked and unknown ns inside the handling
- * @longest: the longest blocked stretch inside the handling, or NULL
- * @longest_ns: its part inside the handling
+ * @done_ns: when the client waited for input again (or the dump's end)
+ * @drawing: the client's drawing requests the server executed for it
+ * @display_ns: when the X server had executed the last of them and went
+ *	back to waiting (0: no drawing, or the server's thread is not in the
+ *	kernel dump)
+ * @end_ns: the later of @done_ns and @display_ns: the input on the screen
+ * @time: running, runnable, blocked and unknown ns of the client between
+ *	the press and @done_ns
+ * @longest: the longest blocked stretch in that time, or NULL
+ * @longest_ns: its part in it
  */
 struct pm_lat_event {
 	int64_t press_ns;
@@ -45,6 +52,9 @@ struct pm_lat_event {
 	uint32_t pid;
 	char comm[16];
 	int64_t delivered_ns;
+	int64_t done_ns;
+	uint32_t drawing;
+	int64_t display_ns;
 	int64_t end_ns;
 	int64_t time[4];
 	const struct pm_seg *longest;
@@ -52,10 +62,10 @@ struct pm_lat_event {
 };
 
 /**
- * struct pm_latency - every press of an incident
+ * struct pm_latency - every input of an incident
  * @events: in time order
  * @n: how many
- * @slowest: the slowest handled or unfinished press, or NULL
+ * @slowest: the slowest handled or unfinished input, or NULL
  */
 struct pm_latency {
 	struct pm_lat_event *events;
@@ -64,7 +74,7 @@ struct pm_latency {
 };
 
 /**
- * pm_latency_analyse() - follow every key and button press of @x
+ * pm_latency_analyse() - follow every press and pointer motion of @x
  * @pm: the kernel dump
  * @st: its rebuilt state
  * @x: the X dump of the same incident

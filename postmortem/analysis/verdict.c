@@ -15,6 +15,10 @@
  *  - blocked, woken by an interrupt: the block request completed on the
  *    waking CPU just before (block_io), else a timer if the thread slept
  *    in a sleep call, else unknown;
+ *  - the X server running, with the incident's X dump: its time is split
+ *    among the clients whose requests it executed meanwhile (xprof.c);
+ *    another process's share is x_server with that client the culprit,
+ *    the interval's own process's share the server computing for it;
  *  - no record says: unknown.  Never a guess: the dump must support what
  *    is printed, and "unknown" is an honest answer.
  */
@@ -28,6 +32,8 @@
 #include "../dump/clock.h"
 #include "../dump/tables.h"
 #include "verdict.h"
+#include "xdump.h"
+#include "xprof.h"
 
 const char *const pm_cause_key[PM_C_NR] = {
 	[PM_C_RUNNING] = "running",
@@ -60,6 +66,9 @@ struct va {
 	uint32_t stack[MAX_DEPTH + 1];
 	int depth;
 	int oom;
+	const struct xdump *x;	/* the incident's X dump, or NULL */
+	uint32_t xserver;	/* the X server's PID, 0 if not known */
+	uint32_t ours;		/* the interval's process (its tgid) */
 };
 
 static int64_t mono(const struct va *v, uint64_t ts)
@@ -413,12 +422,59 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	add_step(v, parent, t->pid, a, b, PM_C_UNKNOWN, s);
 }
 
+/* The process (thread group) of @pid, or @pid if the dump does not say. */
+static uint32_t tgid_of(const struct va *v, uint32_t pid, int64_t at)
+{
+	const struct pm_exec *x = pm_exec_find(v->pm, pid, (uint64_t)(at > 0 ? at : 0));
+
+	return x && x->x.tgid ? x->x.tgid : pid;
+}
+
+/*
+ * The X server ran [a, b) of a wait [t0, t1) that led into it: split the
+ * run among the clients in proportion to the server time their requests
+ * took in [t0, t1) (@xp, computed once per wait).  Another process's share
+ * is x_server, that client to blame; the interval's own process's share,
+ * and what no request explains, is the server computing.
+ */
+static void charge_xserver(struct va *v, const struct pm_xprof *xp,
+			   int64_t a, int64_t b)
+{
+	int64_t total = 0, left = b - a;
+	char res[PM_RES_LEN];
+	size_t i;
+
+	for (i = 0; xp && i < xp->nclients; i++)
+		if (xp->clients[i].server_ns > 0 && total < INT64_MAX - xp->clients[i].server_ns)
+			total += xp->clients[i].server_ns;
+	snprintf(res, sizeof(res), "X server %u", v->xserver);
+	for (i = 0; total > 0 && i < xp->nclients; i++) {
+		const struct pm_xprof_client *c = &xp->clients[i];
+		struct pm_cause_item *it;
+		int64_t part;
+
+		if (c->server_ns <= 0 || (c->pid && c->pid == v->ours) ||
+		    c->id == TIPME_X11_CLIENT_SERVER)
+			continue;
+		part = (int64_t)((double)(b - a) * (double)c->server_ns / (double)total);
+		if (part > left)
+			part = left;
+		it = charge(v, PM_C_X_SERVER, c->pid, res, part);
+		if (it)
+			it->other = v->xserver;
+		left -= part;
+	}
+	charge(v, PM_C_RUNNING, v->xserver, "", left);
+}
+
 /* Charge [t0, t1) of @pid's time; @held: it held a lock for a waiter. */
 static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 		 int parent, const struct held *held)
 {
 	const struct pm_thread *t = pm_state_thread(v->st, pid);
+	struct pm_xprof xp = { 0 };
 	int64_t pos = t0;
+	int have_xp = 0;
 	size_t j;
 
 	v->stack[++v->depth] = pid;
@@ -440,10 +496,18 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 		switch (s->state) {
 		case PM_T_RUNNING:
 			b -= charge_reclaim(v, pid, a, b);
-			if (held)
+			if (held) {
 				charge(v, PM_C_LOCK, pid, held->resource, b - a);
-			else
+			} else if (v->x && pid == v->xserver) {
+				if (!have_xp) {
+					if (pm_xprof_analyse(v->x, NULL, NULL, t0, t1, &xp))
+						v->oom = 1;
+					have_xp = 1;
+				}
+				charge_xserver(v, &xp, a, b);
+			} else {
 				charge(v, PM_C_RUNNING, pid, "", b - a);
+			}
 			break;
 		case PM_T_RUNNABLE:
 			snprintf(res, sizeof(res), "cpu %u", s->cpu);
@@ -467,6 +531,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 	}
 	if (t1 > pos)
 		charge(v, PM_C_UNKNOWN, 0, "", t1 - pos);
+	pm_xprof_free(&xp);
 	v->depth--;
 }
 
@@ -498,19 +563,40 @@ static int item_cmp(const void *a, const void *b)
  */
 int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
 		      const struct pm_state *st, const struct pm_res *res,
-		      uint32_t pid, int64_t from_ns, int64_t to_ns,
-		      struct tm_err *e)
+		      const struct pm_report_x *xin, uint32_t pid,
+		      int64_t from_ns, int64_t to_ns, struct tm_err *e)
 {
 	struct va v = { .r = r, .pm = pm, .st = st, .res = res, .depth = -1 };
+	int64_t mid = to_ns;
 	size_t i;
+	int step;
 
 	memset(r, 0, sizeof(*r));
 	r->pid = pid;
 	r->from_ns = from_ns;
 	r->to_ns = to_ns;
 	r->lost = st->lost;
-	if (to_ns > from_ns)
-		walk(&v, pid, from_ns, to_ns, -1, NULL);
+	if (xin && xin->x) {
+		v.x = xin->x;
+		v.xserver = pm_xserver_pid(xin->x);
+		v.ours = tgid_of(&v, pid, from_ns);
+		if (v.xserver && xin->display_ns > from_ns && xin->display_ns < to_ns)
+			mid = xin->display_ns;
+	}
+	r->display_ns = mid < to_ns ? mid : 0;
+	if (mid > from_ns)
+		walk(&v, pid, from_ns, mid, -1, NULL);
+	if (mid < to_ns && !v.oom) {
+		/* the client was done: the rest is the server drawing for it */
+		step = add_step(&v, -1, pid, mid, to_ns, PM_C_X_SERVER, NULL);
+		if (step >= 0) {
+			r->chain[step].followed = 1;
+			r->chain[step].waker = v.xserver;
+			v.stack[0] = pid;
+			v.depth = 0;
+			walk(&v, v.xserver, mid, to_ns, step, NULL);
+		}
+	}
 	if (v.oom) {
 		pm_report_free(r);
 		return tm_err_set(e, ENOMEM, "out of memory");

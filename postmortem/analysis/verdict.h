@@ -46,7 +46,8 @@ extern const char *const pm_cause_key[PM_C_NR];
  * @pages: memory: pages reclaimed
  * @prio: cpu_contention: the culprit's kernel priority when it ran (-1:
  *        not recorded)
- * @other: stopped: who continued it; lock: the waiter; 0 if none
+ * @other: stopped: who continued it; lock: the waiter; x_server: the X
+ *	server; 0 if none
  */
 struct pm_cause_item {
 	int cause;
@@ -105,6 +106,8 @@ enum pm_chosen_by {
  * @chain: the waits followed, in the order found
  * @nchain: how many
  * @lost: the dump has gaps (lost sub-buffers)
+ * @display_ns: 0, or where the client was done and the X server's drawing
+ *	for it began (the rest of the interval is the server's)
  */
 struct pm_report {
 	uint32_t pid;
@@ -117,12 +120,27 @@ struct pm_report {
 	struct pm_chain_step *chain;
 	size_t nchain;
 	int lost;
+	int64_t display_ns;
+};
+
+struct xdump;
+
+/**
+ * struct pm_report_x - what the incident's X dump adds to an interval
+ * @x: the X dump
+ * @display_ns: 0, or where the client was done with an input and the rest
+ *	of the interval, up to its end, is the X server's executing its
+ *	drawing (TIPME's input-to-display end)
+ */
+struct pm_report_x {
+	const struct xdump *x;
+	int64_t display_ns;
 };
 
 int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
 		      const struct pm_state *st, const struct pm_res *res,
-		      uint32_t pid, int64_t from_ns, int64_t to_ns,
-		      struct tm_err *e);
+		      const struct pm_report_x *xin, uint32_t pid,
+		      int64_t from_ns, int64_t to_ns, struct tm_err *e);
 int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
 			    int64_t from_ns, int64_t to_ns, uint32_t *pid,
 			    int64_t *a, int64_t *b);

@@ -126,6 +126,26 @@ static int64_t ran(const struct pm_dump *pm, const struct pm_state *st,
 }
 
 /**
+ * pm_xserver_pid() - the X server's PID, as the X dump knows it
+ * @x: the X dump
+ *
+ * Return: the PID, or 0 if the dump does not know it.
+ */
+uint32_t pm_xserver_pid(const struct xdump *x)
+{
+	struct tipme_x11_client cl;
+	uint32_t k, pid = 0;
+
+	for (k = 0; k < x->clients.count; k++) {
+		xdump_client_at(x, k, &cl);
+		if ((cl.flags & TIPME_X11_CL_SERVER) &&
+		    !(cl.flags & TIPME_X11_CL_PID_UNKNOWN))
+			pid = cl.pid;
+	}
+	return pid;
+}
+
+/**
  * pm_xprof_analyse() - the X server's work for each client in an interval
  * @x: the X dump
  * @pm: the kernel dump of the same incident, or NULL
@@ -140,7 +160,6 @@ int pm_xprof_analyse(const struct xdump *x, const struct pm_dump *pm,
 		     const struct pm_state *st, int64_t from_ns, int64_t to_ns,
 		     struct pm_xprof *out)
 {
-	struct tipme_x11_client cl;
 	struct tipme_x11_rec r, nx;
 	struct cl_acc *acc = NULL;
 	size_t nacc = 0, capacc = 0, capreq = 0, i;
@@ -152,12 +171,7 @@ int pm_xprof_analyse(const struct xdump *x, const struct pm_dump *pm,
 	out->from_ns = from_ns;
 	out->to_ns = to_ns;
 	out->server_run_ns = -1;
-	for (k = 0; k < x->clients.count; k++) {
-		xdump_client_at(x, k, &cl);
-		if ((cl.flags & TIPME_X11_CL_SERVER) &&
-		    !(cl.flags & TIPME_X11_CL_PID_UNKNOWN))
-			out->server_pid = cl.pid;
-	}
+	out->server_pid = pm_xserver_pid(x);
 	for (k = 0; k < x->recs.count; k++) {
 		struct cl_acc *a;
 		int64_t t, gap;

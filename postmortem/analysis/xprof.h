@@ -84,5 +84,6 @@ int pm_xprof_analyse(const struct xdump *x, const struct pm_dump *pm,
 		     const struct pm_state *st, int64_t from_ns, int64_t to_ns,
 		     struct pm_xprof *out);
 void pm_xprof_free(struct pm_xprof *p);
+uint32_t pm_xserver_pid(const struct xdump *x);
 
 #endif

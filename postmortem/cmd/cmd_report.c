@@ -23,13 +23,16 @@ static const char usage_text[] =
 	"usage: tipme report [--pid PID [--from S --to S | --window MS]] [--x] [--json]\n"
 	"                    INCIDENT|DUMP\n"
 	"  One verdict for a slow moment: which thread waited, for what (the CPU,\n"
-	"  block I/O, a lock, memory, a timer, a stopped task) and who to blame,\n"
-	"  with every millisecond of the interval charged to one cause.\n"
+	"  block I/O, a lock, memory, a timer, a stopped task, the X server busy\n"
+	"  for another client) and who to blame, with every millisecond of the\n"
+	"  interval charged to one cause.\n"
 	"  The interval: --pid's [--from, --to] (CLOCK_MONOTONIC seconds), or the\n"
-	"  WINDOW ms (2000) before the trigger; without --pid, the slowest key or\n"
-	"  button press of the incident (it needs tipme-xhook's dump), else the\n"
-	"  slowest input the kernel saw in the window (to its reader going back to\n"
-	"  sleep), else the longest stall of any thread in the window.\n"
+	"  WINDOW ms (2000) before the trigger; without --pid, the slowest input\n"
+	"  (key or button press, pointer motion) of the incident from the device\n"
+	"  event to the screen: the client done with it and the X server done\n"
+	"  drawing for it (it needs tipme-xhook's dump); else the slowest input\n"
+	"  the kernel saw in the window (to its reader going back to sleep); else\n"
+	"  the longest stall of any thread in the window.\n"
 	"  --x adds the X server's tables for the interval (Xprof's question, from\n"
 	"  the incident's X dump): per client its requests, bytes, the server time\n"
 	"  they took and its share of the server's running time, and its round\n"
@@ -41,34 +44,41 @@ static const char usage_text[] =
 	"  tipme report --x INCIDENT\n";
 
 /*
- * The slowest press of the incident's X dump, if it has one.  Returns 1
- * when it chose the interval, 0 to fall back, -1 on an error that must
- * stop (a corrupt X dump).
+ * The incident's X dump: 1 if @path is an incident with one, 0 if it has
+ * none (a plain kernel dump, or no tipme-xhook: not an error), -1 if it is
+ * broken (an error that must stop).
  */
-static int by_input(const char *path, const struct pm_dump *pm,
-		    const struct pm_state *st, uint32_t *pid, int64_t *t0,
-		    int64_t *t1)
+static int load_x(const char *path, struct xdump *x, uint8_t **buf)
 {
 	struct tm_err e = { "" };
-	struct pm_latency lat;
-	uint8_t *buf = NULL;
-	struct xdump x;
 	struct stat sb;
 	int ret;
 
-	/* no X dump (a plain kernel dump, or no tipme-xhook) is not an error */
 	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
 		return 0;
-	ret = xdump_load(path, &x, &buf, &e);
+	ret = xdump_load(path, x, buf, &e);
 	if (ret == -ENOENT)
 		return 0;
-	if (ret) {		/* a broken one is */
+	if (ret) {
 		fprintf(stderr, "tipme report: %s\n", e.msg);
 		return -1;
 	}
-	ret = pm_latency_analyse(pm, st, &x, &lat);
-	free(buf);
-	if (ret < 0) {
+	return 1;
+}
+
+/*
+ * The slowest input of the X dump: from the device event to the screen
+ * (the client done and the server done drawing for it).  Returns 1 when it
+ * chose the interval, 0 to fall back, -1 when out of memory.
+ */
+static int by_input(const struct xdump *x, const struct pm_dump *pm,
+		    const struct pm_state *st, uint32_t *pid, int64_t *t0,
+		    int64_t *t1, int64_t *done)
+{
+	struct pm_latency lat;
+	int ret;
+
+	if (pm_latency_analyse(pm, st, x, &lat) < 0) {
 		fprintf(stderr, "tipme report: out of memory\n");
 		return -1;
 	}
@@ -77,6 +87,7 @@ static int by_input(const char *path, const struct pm_dump *pm,
 		*pid = lat.slowest->pid;
 		*t0 = lat.slowest->press_ns;
 		*t1 = lat.slowest->end_ns;
+		*done = lat.slowest->done_ns;
 	}
 	pm_latency_free(&lat);
 	return ret;
@@ -108,27 +119,6 @@ static void life(const struct pm_dump *pm, const struct pm_state *st,
 	}
 }
 
-/* The X server's tables for the interval, from the incident's X dump. */
-static int x_tables(const char *path, const struct pm_dump *pm,
-		    const struct pm_state *st, int64_t from, int64_t to,
-		    struct pm_xprof *xp)
-{
-	struct tm_err e = { "" };
-	uint8_t *buf = NULL;
-	struct xdump x;
-	int ret;
-
-	if (xdump_load(path, &x, &buf, &e)) {
-		fprintf(stderr, "tipme report: --x needs the incident's X dump: %s\n", e.msg);
-		return -1;
-	}
-	ret = pm_xprof_analyse(&x, pm, st, from, to, xp);
-	free(buf);
-	if (ret)
-		fprintf(stderr, "tipme report: out of memory\n");
-	return ret;
-}
-
 static void usage(FILE *f, const char *prog)
 {
 	(void)prog;
@@ -147,14 +137,17 @@ int pm_cmd_report(int argc, char **argv)
 		{ "x", 'x', NULL, NULL, &xtables },
 	};
 	struct pm_xprof xp = { 0 };
-	int have_xp = 0;
+	struct pm_report_x rx = { 0 };
+	uint8_t *xbuf = NULL;
+	struct xdump x;
+	int have_xp = 0, have_x;
 	struct tm_err e = { "" };
 	struct pm_report r = { 0 };
 	struct pm_state st = { 0 };
 	struct pm_res res = { 0 };
 	struct pm_dump pm;
 	int json, ret = 1, by;
-	int64_t t0 = 0, t1 = 0, end;
+	int64_t t0 = 0, t1 = 0, done = 0, end;
 	long pid;
 	uint32_t p = 0;
 
@@ -174,6 +167,16 @@ int pm_cmd_report(int argc, char **argv)
 		fprintf(stderr, "tipme report: %s: %s\n", argv[optind], e.msg);
 		goto out;
 	}
+	have_x = load_x(argv[optind], &x, &xbuf);
+	if (have_x < 0)
+		goto out;
+	if (xtables && !have_x) {
+		fprintf(stderr, "tipme report: --x needs an incident with tipme-xhook's dump: %s\n",
+			argv[optind]);
+		goto out;
+	}
+	if (have_x)
+		rx.x = &x;
 	end = pm_clock_mono(&pm.clock, st.trigger_ts ? st.trigger_ts : st.last_ts);
 	if (pid > 0) {
 		by = PM_BY_PID;
@@ -188,12 +191,10 @@ int pm_cmd_report(int argc, char **argv)
 		}
 	} else {
 		by = PM_BY_INPUT;
-		ret = by_input(argv[optind], &pm, &st, &p, &t0, &t1);
-		if (ret < 0) {
-			ret = 1;
+		if (have_x && by_input(&x, &pm, &st, &p, &t0, &t1, &done) < 0)
 			goto out;
-		}
-		ret = 1;
+		if (p && done < t1)
+			rx.display_ns = done;
 		if (!p) {
 			by = PM_BY_KERNEL_INPUT;
 			pm_report_kernel_input(&pm, &st, &res,
@@ -212,14 +213,16 @@ int pm_cmd_report(int argc, char **argv)
 	}
 	if (t0 < pm_clock_mono(&pm.clock, st.first_ts))
 		t0 = pm_clock_mono(&pm.clock, st.first_ts);
-	if (pm_report_analyse(&r, &pm, &st, &res, p, t0, t1, &e)) {
+	if (pm_report_analyse(&r, &pm, &st, &res, &rx, p, t0, t1, &e)) {
 		fprintf(stderr, "tipme report: %s\n", e.msg);
 		goto out;
 	}
 	r.chosen_by = by;
 	if (xtables) {
-		if (x_tables(argv[optind], &pm, &st, r.from_ns, r.to_ns, &xp))
+		if (pm_xprof_analyse(&x, &pm, &st, r.from_ns, r.to_ns, &xp)) {
+			fprintf(stderr, "tipme report: out of memory\n");
 			goto out;
+		}
 		have_xp = 1;
 	}
 	pm_verdict_print(stdout, &pm, &st, &r, argv[optind], have_xp ? &xp : NULL,
@@ -227,6 +230,7 @@ int pm_cmd_report(int argc, char **argv)
 	ret = pm_cmd_finish("report");
 out:
 	pm_xprof_free(&xp);
+	free(xbuf);
 	pm_report_free(&r);
 	pm_res_free(&res);
 	pm_state_free(&st);

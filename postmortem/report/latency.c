@@ -15,7 +15,14 @@ static const char *const result_name[] = {
 
 static const char *press_name(int code)
 {
-	return code == PM_X_KEY_PRESS ? "key press" : "button press";
+	return code == PM_X_KEY_PRESS ? "key press" :
+	       code == PM_X_MOTION ? "motion" : "button press";
+}
+
+static const char *press_key(int code)
+{
+	return code == PM_X_KEY_PRESS ? "key_press" :
+	       code == PM_X_MOTION ? "motion" : "button_press";
 }
 
 void pm_latency_print(FILE *f, const struct pm_dump *pm,
@@ -59,6 +66,9 @@ void pm_latency_print(FILE *f, const struct pm_dump *pm,
 			pm_print_seg_site(f, pm, ev->longest);
 			fputc(')', f);
 		}
+		if (ev->display_ns > ev->done_ns)
+			fprintf(f, "; then the X server drew for %.1f ms",
+				(ev->display_ns - ev->done_ns) / 1e6);
 		if (ev->result == PM_LAT_UNFINISHED)
 			fprintf(f, ", still handling at the dump's end");
 		fputc('\n', f);
@@ -67,9 +77,10 @@ void pm_latency_print(FILE *f, const struct pm_dump *pm,
 		fprintf(f, "(no press%s)\n", min_ns ? " above --min-ms" : "");
 	if (slow)
 		fprintf(f, "\nslowest: %.1f ms for PID %" PRIu32 "; its waits in detail:\n"
-		       "  tipme why --pid %" PRIu32 " --from %.6f --to %.6f %s\n",
+		       "  tipme why --pid %" PRIu32 " --from %.6f --to %.6f %s\n"
+		       "  tipme report %s\n",
 		       (slow->end_ns - slow->press_ns) / 1e6, slow->pid, slow->pid,
-		       slow->press_ns / 1e9, slow->end_ns / 1e9, path);
+		       slow->press_ns / 1e9, slow->done_ns / 1e9, path, path);
 }
 
 void pm_latency_json(struct jw *j, const struct pm_dump *pm,
@@ -89,7 +100,7 @@ void pm_latency_json(struct jw *j, const struct pm_dump *pm,
 			continue;
 		jw_obj_begin(j);
 		jw_ki64(j, "press_mono_ns", ev->press_ns);
-		jw_kstr(j, "event", ev->code == PM_X_KEY_PRESS ? "key_press" : "button_press");
+		jw_kstr(j, "event", press_key(ev->code));
 		jw_kstr(j, "result", result_name[ev->result]);
 		jw_ku64(j, "pid", ev->pid);
 		jw_kstr(j, "comm", ev->comm);
@@ -97,12 +108,20 @@ void pm_latency_json(struct jw *j, const struct pm_dump *pm,
 		    ev->result == PM_LAT_PID_UNKNOWN)
 			jw_ki64(j, "delivered_mono_ns", ev->delivered_ns);
 		if (ev->result <= PM_LAT_UNFINISHED) {
+			jw_ki64(j, "done_mono_ns", ev->done_ns);
+			jw_ku64(j, "drawing_requests", ev->drawing);
+			jw_key(j, "display_mono_ns");
+			if (ev->display_ns)
+				jw_i64(j, ev->display_ns);
+			else
+				jw_null(j);
 			jw_ki64(j, "end_mono_ns", ev->end_ns);
 			jw_ki64(j, "latency_ns", ev->end_ns - ev->press_ns);
 			jw_ki64(j, "running_ns", ev->time[0]);
 			jw_ki64(j, "runnable_ns", ev->time[1]);
 			jw_ki64(j, "blocked_ns", ev->time[2]);
 			jw_ki64(j, "unknown_ns", ev->time[3]);
+			jw_ki64(j, "drawing_after_done_ns", ev->end_ns - ev->done_ns);
 			if (ev->longest) {
 				jw_key(j, "longest_block");
 				jw_obj_begin(j);

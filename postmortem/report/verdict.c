@@ -113,6 +113,15 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 			snprintf(buf, len, "%u (%s) %s", it->culprit,
 				 comm(o, it->culprit), it->resource);
 		break;
+	case PM_C_X_SERVER:
+		if (it->culprit)
+			snprintf(buf, len, "the X server (%u, %s) busy with the requests of %u (%s)",
+				 it->other, comm(o, it->other), it->culprit,
+				 comm(o, it->culprit));
+		else
+			snprintf(buf, len, "the X server (%u, %s) busy with the requests of a client of unknown PID",
+				 it->other, comm(o, it->other));
+		break;
 	default:
 		snprintf(buf, len, "not explained by the dump%s%s",
 			 *it->resource ? ": " : "", it->resource);
@@ -122,6 +131,22 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 static const struct pm_cause_item *verdict(const struct pm_report *r)
 {
 	return r->nitems ? &r->items[0] : NULL;
+}
+
+/* A step's state; a step without a stretch is the client done, the X server drawing. */
+static const char *step_state(const struct pm_chain_step *c)
+{
+	if (!c->seg)
+		return c->cause == PM_C_X_SERVER ? "done, its drawing not yet on the screen" : "";
+	return c->seg->state == PM_T_RUNNABLE ? "runnable" :
+	       c->seg->state == PM_T_BLOCKED ? "blocked" : "";
+}
+
+static const char *step_key(const struct pm_chain_step *c)
+{
+	if (!c->seg && c->cause == PM_C_X_SERVER)
+		return "drawing";
+	return c->seg && c->seg->state == PM_T_RUNNABLE ? "runnable" : "blocked";
 }
 
 static void text_chain(const struct out *o, int parent, int indent)
@@ -135,9 +160,7 @@ static void text_chain(const struct out *o, int parent, int indent)
 		if (c->parent != parent || c->to_ns - c->from_ns < CHAIN_MIN_NS)
 			continue;
 		fprintf(o->f, "%*s%u (%s): %.3f ms %s", indent, "", c->pid, comm(o, c->pid),
-		       (c->to_ns - c->from_ns) / 1e6,
-		       c->seg && c->seg->state == PM_T_RUNNABLE ? "runnable" :
-		       c->seg && c->seg->state == PM_T_BLOCKED ? "blocked" : "");
+		       (c->to_ns - c->from_ns) / 1e6, step_state(c));
 		if (c->seg)
 			pm_print_seg_site(o->f, o->pm, c->seg);
 		if (c->followed)
@@ -169,7 +192,9 @@ static void print_text(struct out *o, const char *name)
 	fprintf(o->f, "\ninterval: pid %u (%s), %s .. %s, %.3f ms (chosen by %s)\n",
 	       r->pid, comm(o, r->pid), pm_fmt_ns(r->from_ns, a, sizeof(a)),
 	       pm_fmt_ns(r->to_ns, b, sizeof(b)), span / 1e6,
-	       r->chosen_by == PM_BY_INPUT ? "the slowest key or button press" :
+	       r->chosen_by == PM_BY_INPUT ? (r->display_ns ?
+		"the slowest input, from the device event to the X server done drawing for it" :
+		"the slowest input, from the device event to the client done with it") :
 	       r->chosen_by == PM_BY_KERNEL_INPUT ?
 	       "the slowest input the kernel saw, to its reader going back to sleep: no X dump, so not to the screen" :
 	       r->chosen_by == PM_BY_STALL ?
@@ -232,6 +257,8 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 		jw_ku64(&o->w, "culprit_kernel_prio", (uint64_t)it->prio);
 	} else if (it->cause == PM_C_STOPPED && it->other) {
 		jw_ku64(&o->w, "continued_by", it->other);
+	} else if (it->cause == PM_C_X_SERVER && it->other) {
+		jw_ku64(&o->w, "x_server_pid", it->other);
 	}
 	jw_obj_end(&o->w);
 }
@@ -253,8 +280,7 @@ static void json_chain(struct out *o, int parent)
 		jw_ki64(&o->w, "from_mono_ns", c->from_ns);
 		jw_ki64(&o->w, "to_mono_ns", c->to_ns);
 		jw_kdouble(&o->w, "ms", (c->to_ns - c->from_ns) / 1e6);
-		jw_kstr(&o->w, "state", c->seg && c->seg->state == PM_T_RUNNABLE ?
-			"runnable" : "blocked");
+		jw_kstr(&o->w, "state", step_key(c));
 		if (c->seg)
 			pm_json_seg_site(&o->w, o->pm, c->seg);
 		if (c->waker >= 0) {
@@ -287,6 +313,8 @@ static void print_json(struct out *o, const struct pm_xprof *xp)
 	jw_ki64(&o->w, "from_mono_ns", r->from_ns);
 	jw_ki64(&o->w, "to_mono_ns", r->to_ns);
 	jw_kstr(&o->w, "chosen_by", chosen_key[r->chosen_by]);
+	if (r->display_ns)
+		jw_ki64(&o->w, "client_done_mono_ns", r->display_ns);
 	jw_obj_end(&o->w);
 	jw_key(&o->w, "verdict");
 	if (verdict(r))

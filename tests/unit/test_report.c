@@ -29,7 +29,11 @@ static char *report(const char *name, const char *args, int json, int *ret)
 	char *text, *p, *q;
 	int argc = 0;
 
-	snprintf(dump, sizeof(dump), "%s/%s.dump", dir, name);
+	struct stat sb;
+
+	snprintf(dump, sizeof(dump), "%s/%s", dir, name);	/* an incident */
+	if (stat(dump, &sb) || !S_ISDIR(sb.st_mode))
+		snprintf(dump, sizeof(dump), "%s/%s.dump", dir, name);
 	snprintf(out, sizeof(out), "%s/out", dir);
 	snprintf(err, sizeof(err), "%s/err", dir);
 	snprintf(buf, sizeof(buf), "report%s %s", json ? " --json" : "", args);
@@ -426,19 +430,111 @@ static void xtables(void)
 		tap_diag("could not remove %s", inc);
 }
 
+/*
+ * A key press (5 ms) reaches an app (1000) at once; it asks the X server
+ * (1001) a question at 10 ms and waits in poll() for the reply, which comes
+ * at 310 ms: the server spent the time on a flooder's (1002) drawing
+ * requests, one every 10 ms.  The app draws its answer (311 ms), goes back
+ * to poll() at 312 ms, and the server is done drawing at 315 ms.
+ */
+static int xserver_scenario(struct scen *s)
+{
+	static const char *const poll_site[] = { "do_sys_poll", NULL };
+	struct tipme_x11_client cl[] = {
+		{ .id = 0, .pid = 1001, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
+		{ .id = 1, .pid = 1000, .xid_base = 0x400000, .comm = "app" },
+		{ .id = 2, .pid = 1002, .xid_base = 0x600000, .comm = "flooder" },
+	};
+	struct tipme_x11_rec rec[40];
+	struct xdump_content c = { .recs = rec, .cl = cl, .ncl = 3 };
+	char inc[120], path[200];
+	struct tm_err e = { "" };
+	uint8_t *buf;
+	size_t len, n = 0;
+	int i, ret;
+
+	scen_init(s, 2);
+	scen_task(s, 1000, 1000, "app", "/usr/bin/app", "app", 4);
+	scen_task(s, 1001, 1001, "Xorg", "/usr/lib/xorg/Xorg", "Xorg", 5);
+	scen_task(s, 1002, 1002, "flooder", "/usr/bin/flooder", "flooder", 8);
+	scen_switch(s, 0, MS(1), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(1), 1000, poll_site);
+	scen_switch(s, 1, MS(1), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(1), 1001, poll_site);
+	scen_wake(s, 1, MS(5), 1001, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 1, MS(5.05), 0, TIPME_TS_RUNNABLE, 120, 1001, 120);
+	scen_wake(s, 1, MS(5.2), 1000, 0, 1001, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(5.3), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	scen_switch(s, 0, MS(10), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(10), 1000, poll_site);
+	scen_wake(s, 1, MS(310), 1000, 0, 1001, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(310.1), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	scen_switch(s, 0, MS(312), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(312), 1000, poll_site);
+	scen_switch(s, 1, MS(315), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(315), 1001, poll_site);
+	scen_switch(s, 0, MS(320), 0, TIPME_TS_RUNNABLE, 120, 1002, 120);
+	scen_switch(s, 0, MS(325), 1002, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(325), 1002, poll_site);
+
+	memset(rec, 0, sizeof(rec));
+	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(5), .kind = TIPME_X11_DEVICE,
+		.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32 };
+	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(5), .client = 1, .kind = TIPME_X11_EVENT,
+		.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32, .xid = 0x400001 };
+	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(10), .client = 1,
+		.kind = TIPME_X11_REQUEST, .major = 43, .seq = 5, .length = 4 };
+	for (i = 0; i < 30; i++)
+		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(11 + 10 * i), .client = 2,
+			.kind = TIPME_X11_REQUEST, .major = 70, .seq = 100 + i,
+			.length = 20, .xid = 0x600001, .op_size = 1000000 };
+	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(310), .client = 1,
+		.kind = TIPME_X11_REPLY, .major = 43, .flags = TIPME_X11_REC_MATCHED,
+		.seq = 5, .length = 32 };
+	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(311), .client = 1,
+		.kind = TIPME_X11_REQUEST, .major = 70, .seq = 6, .length = 20,
+		.xid = 0x400001, .op_size = 2500 };
+	c.nrecs = n;
+	snprintf(inc, sizeof(inc), "%s/xserver", dir);
+	mkdir(inc, 0700);
+	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
+	ret = scen_write(s, path);
+	snprintf(path, sizeof(path), "%s/xhook.dump", inc);
+	if (ret || xdump_build(&c, &buf, &len))
+		return 1;
+	ret = tm_write_file_new(path, buf, len, &e);
+	free(buf);
+	return ret;
+}
+
+/* tipme latency's JSON for the xserver incident. */
+static char *latency_json(void)
+{
+	char inc[120], out[160], err[160];
+	char *argv[] = { "latency", "--json", inc, NULL };
+	int ret;
+
+	snprintf(inc, sizeof(inc), "%s/xserver", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	ret = capture_run(pm_cmd_latency, 3, argv, out, err);
+	return capture_slurp(ret ? err : out);
+}
+
 int main(void)
 {
 	struct scen *s = malloc(sizeof(*s));
 	int ret;
 	char *out;
 
-	tap_plan(32);
+	tap_plan(37);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
 	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) ||
 	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) ||
-	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s))
+	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
+	    xserver_scenario(s))
 		return 1;
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
 	      "a victim behind a starved server");
@@ -472,6 +568,24 @@ int main(void)
 	tap_ok(strstr(out, "\"chosen_by\":\"kernel_input\"") &&
 	       strstr(out, "\"pid\":900,\"comm\":\"Xorg\",\"from_mono_ns\":10000000,\"to_mono_ns\":85000000"),
 	       "without --pid or an X dump: the key press at 10 ms, its reader 900, until it slept at 85 ms");
+	free(out);
+	check("xserver", "", "x_server", 1002, 90,
+	      "with an X dump: a key press whose round trip waited behind a flooder");
+	out = report("xserver", "", 1, &ret);
+	tap_ok(strstr(out, "\"pid\":1000,\"comm\":\"app\",\"from_mono_ns\":5000000,"
+			   "\"to_mono_ns\":315000000,\"chosen_by\":\"input\","
+			   "\"client_done_mono_ns\":312000000") != NULL,
+	       "the press at 5 ms, to the server done drawing at 315 ms (the app done at 312 ms)");
+	free(out);
+	out = latency_json();
+	tap_ok(strstr(out, "\"done_mono_ns\": 312000000,\n") &&
+	       strstr(out, "\"drawing_requests\": 1,\n") &&
+	       strstr(out, "\"display_mono_ns\": 315000000,\n") &&
+	       strstr(out, "\"latency_ns\": 310000000,\n") &&
+	       strstr(out, "\"drawing_after_done_ns\": 3000000,\n"),
+	       "tipme latency: done at 312 ms, one drawing request, on the screen at 315 ms");
+	if (!strstr(out, "\"display_mono_ns\": 315000000"))
+		tap_diag("%s", out);
 	free(out);
 	free(s);
 	return tap_done();
