@@ -24,6 +24,13 @@ CASE is one of:
   kinput   evreader's output, no --pid and no X dump: the report picks the
            key press the kernel recorded, its reader, until the reader
            polled again; the reader's wait is charged to the helper's sleep
+  xstopped, xserver, xdisk: t-xreport's key presses into an X client
+           (no --pid, an X dump): the report picks the press and its
+           client, and charges it to the client stopped until the test
+           continued it (within 10%); to the X server busy with the
+           flooder's drawing (the flooder's share within 10% of the
+           client's round trip); to block I/O on the test's device, EXTRA
+           = MAJOR:MINOR (within 10% of the client's direct reads)
 Prints TAP lines (no plan).
 """
 import json
@@ -132,6 +139,39 @@ def main():
         check(near(v.get("ms", 0), (t["back_ns"] - t["press_ns"]) / 1e6, 0.2),
               f"{v.get('ms', 0):.1f} ms of the {(t['back_ns'] - t['press_ns']) / 1e6:.1f} ms "
               "the reader measured")
+    elif case in ("xstopped", "xserver", "xdisk"):
+        iv = rep["interval"]
+        check(iv["chosen_by"] == "input" and iv["pid"] == int(t["victim"]),
+              f"the interval: the key press, its client {int(t['victim'])}", iv)
+        check(iv["to_mono_ns"] >= t["done_ns"],
+              "it ends after the client said it was done: "
+              f"{(iv['to_mono_ns'] - t['done_ns']) / 1e6:.1f} ms later")
+        if case == "xstopped":
+            want = (t["cont_ns"] - iv["from_mono_ns"]) / 1e6
+            check(v.get("cause") == "stopped" and cul == int(t["victim"]),
+                  f"verdict: stopped, culprit the client {int(t['victim'])}", v)
+            check(near(v.get("ms", 0), want),
+                  f"{v.get('ms', 0):.1f} ms within 10% of the press to SIGCONT ({want:.1f} ms)")
+        elif case == "xserver":
+            fl = int(t["flooder"])
+            want = t["round_trip_ns"] / 1e6
+            check(v.get("cause") == "x_server" and cul == fl,
+                  f"verdict: x_server, culprit the flooder {fl}", v)
+            check(v.get("x_server_pid") == int(t["xserver"]),
+                  f"the X server is {int(t['xserver'])}", v)
+            got = sum(c["ms"] for c in rep["causes"]
+                      if (c.get("culprit") or {}).get("pid") == fl)
+            check(near(got, want),
+                  f"{got:.1f} ms charged to the flooder, within 10% of the client's "
+                  f"{want:.1f} ms round trip")
+        else:
+            want = t["read_ns"] / 1e6
+            check(v.get("cause") == "block_io" and cul == int(t["victim"]),
+                  f"verdict: block_io, issued by the client {int(t['victim'])}", v)
+            check(v.get("resource") == "block device nullb0 (%s)" % sys.argv[4],
+                  f"on the test's device nullb0 ({sys.argv[4]})", v)
+            check(near(v.get("ms", 0), want),
+                  f"{v.get('ms', 0):.1f} ms within 10% of the client's {want:.1f} ms of reads")
     elif case == "lock":
         me, other = int(sys.argv[4]), int(sys.argv[5])
         lk = [c for c in items(rep, "lock") if (c.get("resource") or "").startswith("rwsem")]

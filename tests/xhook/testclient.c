@@ -24,9 +24,26 @@
  *                                     go by a thread) holds up 200 ms, sleeps
  *                                     MS ms (nanosleep) and draws; "done T1"
  *                                     just before it waits for the next event
+ *   xhook-testclient victim ACTION...  a window taking key presses: prints
+ *                                     "window WID", then for press i "press T0",
+ *                                     does ACTION i, draws a rectangle and
+ *                                     prints "done T1".  ACTION: "plain"
+ *                                     (nothing more), "x" (wait for a property
+ *                                     change on the window, then a round trip:
+ *                                     "round_trip_ns NS"), "read:PATH:N" (N
+ *                                     O_DIRECT 4 KiB reads of PATH, 1 MiB
+ *                                     apart: "read_ns NS"); later presses:
+ *                                     plain.
+ *                                     It runs until killed.
+ *   xhook-testclient flood WID MS     on a key press in window WID: grab the
+ *                                     server, change a property of WID (so its
+ *                                     owner knows), print "grabbed T0", fill a
+ *                                     1024x1024 pixmap again and again for MS
+ *                                     ms, let go: "released T1"
  *
  * Every mode prints "pid PID" first.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +132,134 @@ static int do_grab(xcb_connection_t *c, xcb_screen_t *s)
 	while (fgets(buf, sizeof(buf), stdin))
 		;
 	return fails ? 1 : 0;
+}
+
+/*
+ * Read @n 4 KiB blocks of @path with O_DIRECT (each from the device, none
+ * from the page cache); the time it took, 0 on failure.
+ */
+static uint64_t read_direct(const char *path, long n)
+{
+	void *buf;
+	int fd = open(path, O_RDONLY | O_DIRECT);
+	uint64_t t0 = now_ns();
+	long i;
+
+	if (fd < 0 || posix_memalign(&buf, 4096, 4096)) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (pread(fd, buf, 4096, (off_t)i * 1048576) != 4096)
+			break;
+	t0 = i == n ? now_ns() - t0 : 0;
+	free(buf);
+	close(fd);
+	return t0;
+}
+
+static uint8_t next_event(xcb_connection_t *c)
+{
+	xcb_generic_event_t *ev = xcb_wait_for_event(c);
+	uint8_t type;
+
+	if (!ev)
+		exit(1);
+	type = ev->response_type & 0x7f;
+	free(ev);
+	return type;
+}
+
+static int do_victim(xcb_connection_t *c, xcb_screen_t *s, int n, char **act)
+{
+	uint32_t mask = XCB_EVENT_MASK_KEY_PRESS | XCB_EVENT_MASK_PROPERTY_CHANGE;
+	xcb_gcontext_t gc;
+	xcb_window_t w = make_window(c, s, &gc, 1);
+	uint64_t t;
+	const char *a;
+	int i = 0;
+
+	xcb_change_window_attributes(c, w, XCB_CW_EVENT_MASK, &mask);
+	round_trip(c);
+	printf("window %u\n", w);
+	fflush(stdout);
+	for (;;) {
+		if (next_event(c) != XCB_KEY_PRESS)
+			continue;
+		a = i < n ? act[i] : "plain";
+		printf("press %llu\n", (unsigned long long)now_ns());
+		fflush(stdout);
+		if (!strcmp(a, "x")) {
+			/* the flooder saw the same press, took the server, said so */
+			while (next_event(c) != XCB_PROPERTY_NOTIFY)
+				;
+			t = now_ns();
+			round_trip(c);
+			printf("round_trip_ns %llu\n", (unsigned long long)(now_ns() - t));
+		} else if (!strncmp(a, "read:", 5)) {
+			char path[256], *k;
+
+			snprintf(path, sizeof(path), "%s", a + 5);
+			k = strrchr(path, ':');
+			if (!k)
+				return 2;
+			*k++ = '\0';
+			t = read_direct(path, atol(k));
+			if (!t)
+				return 1;
+			printf("read_ns %llu\n", (unsigned long long)t);
+		}
+		xcb_poly_fill_rectangle(c, w, gc, 1, &(xcb_rectangle_t){ 10, 10, 50, 50 });
+		xcb_flush(c);
+		i++;
+		printf("done %llu\n", (unsigned long long)now_ns());
+		fflush(stdout);
+	}
+}
+
+static int do_flood(xcb_connection_t *c, xcb_screen_t *s, xcb_window_t target,
+		    long ms)
+{
+	uint32_t mask = XCB_EVENT_MASK_KEY_PRESS, fg = s->black_pixel;
+	xcb_intern_atom_reply_t *a;
+	xcb_pixmap_t pix = xcb_generate_id(c);
+	xcb_gcontext_t gc = xcb_generate_id(c);
+	uint64_t t0;
+	int k;
+
+	a = xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, 8, "TIPME_GO"), NULL);
+	if (!a)
+		return 1;
+	xcb_create_pixmap(c, s->root_depth, pix, s->root, 1024, 1024);
+	xcb_create_gc(c, gc, pix, XCB_GC_FOREGROUND, &fg);
+	xcb_change_window_attributes(c, target, XCB_CW_EVENT_MASK, &mask);
+	round_trip(c);
+	printf("ready\n");
+	fflush(stdout);
+	while (next_event(c) != XCB_KEY_PRESS)
+		;
+	xcb_grab_server(c);
+	xcb_change_property(c, XCB_PROP_MODE_REPLACE, target, a->atom, XCB_ATOM_STRING,
+			    8, 2, "go");
+	round_trip(c);
+	t0 = now_ns();
+	printf("grabbed %llu\n", (unsigned long long)t0);
+	fflush(stdout);
+	while (now_ns() - t0 < (uint64_t)ms * 1000000ULL) {
+		for (k = 0; k < 8; k++) {
+			fg ^= 0xffffff;
+			xcb_change_gc(c, gc, XCB_GC_FOREGROUND, &fg);
+			xcb_poly_fill_rectangle(c, pix, gc, 1,
+						&(xcb_rectangle_t){ 0, 0, 1024, 1024 });
+		}
+		round_trip(c);
+	}
+	xcb_ungrab_server(c);
+	xcb_flush(c);
+	printf("released %llu\n", (unsigned long long)now_ns());
+	free(a);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -246,6 +391,10 @@ int main(int argc, char **argv)
 			printf("done %llu\n", (unsigned long long)now_ns());
 			fflush(stdout);
 		}
+	} else if (!strcmp(argv[1], "victim") && argc >= 3) {
+		return do_victim(c, s, argc - 2, argv + 2);
+	} else if (!strcmp(argv[1], "flood") && argc == 4) {
+		return do_flood(c, s, (xcb_window_t)strtoul(argv[2], NULL, 0), atol(argv[3]));
 	} else if (!strcmp(argv[1], "rtt") && argc == 3) {
 		long n = atol(argv[2]), i;
 		uint64_t t0 = now_ns();

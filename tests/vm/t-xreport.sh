@@ -1,0 +1,135 @@
+#!/bin/bash
+# vm: timeout=360 cpu=qemu64,+invtsc,vendor=GenuineIntel
+# tipme report on typing into an X client (Xvfb, tipme-xhook, tipmed),
+# delayed three ways the test creates, one incident each, no --pid: the
+# report must pick that key press and its client and name the cause.
+#  1. stopped: the client is stopped (SIGSTOP) when the key comes, and
+#     continued 400 ms later;
+#  2. x_server: the press makes another client grab the server and draw for
+#     300 ms; the client's round trip waits for it;
+#  3. block_io: the client reads 10 blocks (O_DIRECT) of a null_blk device
+#     that completes every request 20 ms after issue.
+# tipme-xhook is restarted for each case so that each incident's X dump
+# holds that case's press only.
+. "$TIPME_SRC/tests/lib/tap.sh"
+cd "$TIPME_SRC" || exit 1
+B=$TIPME_SRC/build
+out=$TIPME_OUT
+inc=/tmp/incidents
+sock=/tmp/tipmed.sock
+mono_ns() { python3 -c 'import time; print(time.monotonic_ns())'; }
+log_has() { [ "$(grep -c -- "$1" "$out/xhook.log")" -ge "${2:-1}" ]; }
+says() { [ "$(grep -c "^$2" "$1")" -ge "${3:-1}" ]; }
+x_up() { xdpyinfo > /dev/null 2>&1; }
+focused() { [ "$(xdotool getwindowfocus 2>/dev/null)" = "$1" ]; }
+field() { awk -v k="$2" '$1 == k { v = $2 } END { print v }' "$1"; }
+
+for p in Xvfb xdotool xdpyinfo; do
+	command -v "$p" > /dev/null || { tap_skip "tipme report on X input" "$p not installed"; tap_done; }
+done
+[ -x "$B/xhook-testclient" ] || { tap_fail "build/xhook-testclient exists (make xhook-tests)"; tap_done; }
+
+tap_check "insmod" insmod module/tipme.ko buffer_size=32M clock=tsc || tap_done
+"$B"/tipmed -d "$inc" -s "$sock" > "$out/tipmed.log" 2>&1 &
+TIPMED=$!
+wait_for 20 grep -q 'connected to tipme.ko' "$out/tipmed.log"
+tap_cmp "tipmed is up" "$?" -eq 0
+export DISPLAY=:5
+Xvfb :5 -nolisten tcp -screen 0 800x600x24 > "$out/xvfb.log" 2>&1 &
+XVFB=$!
+wait_for 60 x_up
+tap_cmp "Xvfb is up" "$?" -eq 0
+
+if modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=20000000 \
+	memory_backed=1 gb=1 bs=4096; then
+	dev=$(cat /sys/block/nullb0/dev)
+	tap_ok "a null_blk device ($dev)"
+else
+	tap_fail "a null_blk device"
+fi
+
+"$B"/xhook-testclient victim plain x read:/dev/nullb0:10 > "$out/victim.out" 2>&1 &
+VICTIM=$!
+wait_for 30 says "$out/victim.out" window
+win=$(field "$out/victim.out" window)
+xdotool windowfocus "$win"
+wait_for 20 focused "$win"
+tap_cmp "the client's window ($win) has the focus" "$?" -eq 0
+
+XHOOK=
+nhook=0
+# A fresh tipme-xhook, subscribed to tipmed.
+hook() {
+	[ -n "$XHOOK" ] && { kill "$XHOOK"; wait "$XHOOK" 2> /dev/null; }
+	nhook=$((nhook + 1))
+	"$B"/tipme-xhook -v --tipmed "$sock" -t 120 >> "$out/xhook.log" 2>&1 &
+	XHOOK=$!
+	wait_for 60 log_has "subscribed to tipmed" "$nhook"
+}
+ndone=0
+nstored=0
+# handled CASE: wait until the client says it handled the next press.
+handled() {
+	ndone=$((ndone + 1))
+	wait_for 60 says "$out/victim.out" done "$ndone"
+	tap_cmp "$1: the client handled the press" "$?" -eq 0
+}
+# Trigger, and report on the incident without --pid.
+# report_case CASE TRUTH [EXTRA...]
+report_case() {
+	local case=$1 truth=$2 incident
+	shift 2
+	truth="$truth done_ns=$(grep '^done' "$out/victim.out" | sed -n "${ndone}p" | cut -d' ' -f2)"
+	"$B"/tipme trigger > /dev/null
+	nstored=$((nstored + 1))
+	wait_for 60 log_has "stored xhook.dump" "$nstored"
+	incident=$(find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort | tail -n 1)
+	tap_check "$case: the incident holds kernel.dump and xhook.dump" \
+		test -s "$incident/kernel.dump" -a -s "$incident/xhook.dump"
+	cp -r "$incident" "$out/$case.incident"
+	tap_diag "$case: ground truth: $truth"
+	"$B"/tipme report --json "$incident" > "$out/$case.json" 2> "$out/$case.err"
+	tap_cmp "$case: tipme report --json INCIDENT succeeds" "$?" -eq 0
+	"$B"/tipme report "$incident" > "$out/$case.txt" 2>&1
+	head -n 1 "$out/$case.txt" | sed 's/^/# /'
+	python3 tests/vm/check_report.py "$case" "$truth" "$out/$case.json" "$@" \
+		> "$out/$case.tap" 2>&1
+	tap_merge "$out/$case.tap"
+}
+
+# 1. stopped: the key arrives while the client is stopped (the 400 ms
+# sleep is the stall this case makes, not a wait for something)
+hook
+kill -STOP "$VICTIM"
+xdotool key a
+sleep 0.4
+cont=$(mono_ns)
+kill -CONT "$VICTIM"
+handled xstopped
+report_case xstopped "victim=$VICTIM cont_ns=$cont"
+
+# 2. x_server: the flooder sees the same press, grabs the server, draws
+hook
+"$B"/xhook-testclient flood "$win" 300 > "$out/flood.out" 2>&1 &
+FLOOD=$!
+wait_for 30 says "$out/flood.out" ready
+xdotool key b
+wait "$FLOOD"
+tap_check "x_server: the flooder held the server" says "$out/flood.out" released
+handled xserver
+report_case xserver "victim=$VICTIM flooder=$FLOOD xserver=$XVFB round_trip_ns=$(field "$out/victim.out" round_trip_ns)"
+
+# 3. block_io: the press makes the client read from the slow device
+hook
+xdotool key c
+if [ -n "${dev:-}" ]; then
+	handled xdisk
+	report_case xdisk "victim=$VICTIM read_ns=$(field "$out/victim.out" read_ns)" "$dev"
+fi
+
+kill "$XHOOK" "$VICTIM" "$TIPMED" 2> /dev/null
+wait "$XHOOK" "$VICTIM" "$TIPMED" 2> /dev/null
+kill "$XVFB"
+wait "$XVFB"
+tap_check "rmmod" rmmod tipme
+tap_done
