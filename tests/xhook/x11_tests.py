@@ -979,6 +979,12 @@ def main():
             tap.check(True, name)
         except Exception as e:  # report and go on with the next test
             log("%s: %s" % (type(e).__name__, e))
+            # an error in the test's finally (tipme-xhook's exit code) hides
+            # the one that ended its body; and was the X server still there?
+            if e.__context__ is not None:
+                log("while handling %s: %s" % (type(e.__context__).__name__, e.__context__))
+            if x.proc.poll() is not None:
+                log("Xvfb had exited with status %s" % x.proc.returncode)
             tap.check(False, name)
         finally:
             x.stop()
