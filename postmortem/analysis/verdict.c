@@ -111,6 +111,7 @@ static struct pm_cause_item *charge(struct va *v, int cause, uint32_t culprit,
 	it->cause = cause;
 	it->culprit = culprit;
 	it->prio = -1;
+	it->policy = -1;
 	snprintf(it->resource, sizeof(it->resource), "%s", resource);
 	it->ns = ns;
 	return it;
@@ -515,6 +516,8 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 			it = charge(v, PM_C_CPU, culprit, res, b - a);
 			if (it && prio >= 0)
 				it->prio = prio;
+			if (it && culprit)
+				it->policy = pm_res_policy(v->res, culprit);
 			if (b - a >= 1000000)
 				add_step(v, parent, pid, a, b, PM_C_CPU, s);
 			break;

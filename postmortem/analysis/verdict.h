@@ -46,6 +46,8 @@ extern const char *const pm_cause_key[PM_C_NR];
  * @pages: memory: pages reclaimed
  * @prio: cpu_contention: the culprit's kernel priority when it ran (-1:
  *        not recorded)
+ * @policy: cpu_contention: the culprit's scheduling policy, as the
+ *	sampler saw it (SCHED_NORMAL 0 .. SCHED_DEADLINE 6; -1: not seen)
  * @other: stopped: who continued it; lock: the waiter; x_server: the X
  *	server; 0 if none
  */
@@ -58,6 +60,7 @@ struct pm_cause_item {
 	int64_t req_ns;
 	uint64_t pages;
 	int prio;
+	int policy;
 	uint32_t other;
 };
 

@@ -51,29 +51,44 @@ static double pct(const struct pm_report *r, int64_t ns)
 	return r->to_ns > r->from_ns ? 100.0 * ns / (r->to_ns - r->from_ns) : 0;
 }
 
-/* "real-time priority 49" or "nice 0" from a kernel priority */
-static void prio_text(int prio, char *buf, size_t len)
+static const char *policy_key(int policy)
 {
+	static const char *const names[] = {
+		"normal", "fifo", "rr", "batch", "iso", "idle", "deadline",
+	};
+
+	return policy >= 0 && policy < 7 ? names[policy] : NULL;
+}
+
+/* "SCHED_FIFO, real-time priority 49" or "nice 0" from a kernel priority */
+static void prio_text(int prio, int policy, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		"", "SCHED_FIFO, ", "SCHED_RR, ", "SCHED_BATCH, ", "SCHED_ISO, ",
+		"SCHED_IDLE, ", "SCHED_DEADLINE, ",
+	};
+	const char *pol = policy >= 0 && policy < 7 ? names[policy] : "";
+
 	if (prio < 0)
-		snprintf(buf, len, "priority not recorded");
+		snprintf(buf, len, "%spriority not recorded", pol);
 	else if (prio < 100)
-		snprintf(buf, len, "real-time priority %d", 99 - prio);
+		snprintf(buf, len, "%sreal-time priority %d", pol, 99 - prio);
 	else
-		snprintf(buf, len, "nice %d", prio - 120);
+		snprintf(buf, len, "%snice %d", pol, prio - 120);
 }
 
 /* What an item means, in words, for the verdict line and the list. */
 static void item_text(const struct out *o, const struct pm_cause_item *it,
 		      char *buf, size_t len)
 {
-	char p[40];
+	char p[64];
 
 	switch (it->cause) {
 	case PM_C_RUNNING:
 		snprintf(buf, len, "%u (%s) computing", it->culprit, comm(o, it->culprit));
 		break;
 	case PM_C_CPU:
-		prio_text(it->prio, p, sizeof(p));
+		prio_text(it->prio, it->policy, p, sizeof(p));
 		if (it->culprit)
 			snprintf(buf, len, "waiting for %s, held by %u (%s, %s)",
 				 it->resource, it->culprit, comm(o, it->culprit), p);
@@ -253,8 +268,11 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 	} else if (it->cause == PM_C_MEMORY) {
 		jw_ku64(&o->w, "reclaims", it->nreq);
 		jw_ku64(&o->w, "pages_reclaimed", it->pages);
-	} else if (it->cause == PM_C_CPU && it->prio >= 0) {
-		jw_ku64(&o->w, "culprit_kernel_prio", (uint64_t)it->prio);
+	} else if (it->cause == PM_C_CPU && (it->prio >= 0 || policy_key(it->policy))) {
+		if (it->prio >= 0)
+			jw_ku64(&o->w, "culprit_kernel_prio", (uint64_t)it->prio);
+		if (policy_key(it->policy))
+			jw_kstr(&o->w, "culprit_policy", policy_key(it->policy));
 	} else if (it->cause == PM_C_STOPPED && it->other) {
 		jw_ku64(&o->w, "continued_by", it->other);
 	} else if (it->cause == PM_C_X_SERVER && it->other) {

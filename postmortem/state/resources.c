@@ -30,7 +30,7 @@ static void *push(void **arr, size_t *n, size_t *cap, size_t size)
 }
 
 struct caps {
-	size_t locks, reclaims, blk, wakes, inputs;
+	size_t locks, reclaims, blk, wakes, inputs, policies;
 };
 
 static int on_lock(struct pm_res *r, struct caps *c, const struct pm_event *ev)
@@ -142,6 +142,61 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 	return 0;
 }
 
+/* Every thread of a sampler record, with its policy (deduplicated later). */
+static int on_sample(struct pm_res *r, struct caps *c, const struct pm_event *ev)
+{
+	struct tipme_rec_sample sm;
+	struct tipme_sample_ent t;
+	const unsigned char *p;
+	size_t rest, i, n;
+
+	p = pm_ev_fixed(ev, &sm, sizeof(sm), &rest);
+	n = sm.nr;
+	if (n > rest / sizeof(t))	/* a count from the file: never past the record */
+		n = rest / sizeof(t);
+	for (i = 0; i < n; i++) {
+		struct pm_policy *q;
+
+		memcpy(&t, p + i * sizeof(t), sizeof(t));
+		if (r->npolicies && r->policies[r->npolicies - 1].pid == tipme_smp_pid(t.word) &&
+		    r->policies[r->npolicies - 1].policy == tipme_smp_policy(t.word))
+			continue;
+		q = push((void **)&r->policies, &r->npolicies, &c->policies, sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		q->pid = tipme_smp_pid(t.word);
+		q->policy = tipme_smp_policy(t.word);
+	}
+	return 0;
+}
+
+/* By pid, then in the order seen. */
+static int policy_cmp(const void *a, const void *b)
+{
+	const struct pm_policy *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Keep each thread's last policy, sorted by pid. */
+static void policies_finish(struct pm_res *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->npolicies; i++)
+		r->policies[i].seq = i;
+	if (r->npolicies)
+		qsort(r->policies, r->npolicies, sizeof(*r->policies), policy_cmp);
+	for (i = 0; i < r->npolicies; i++) {
+		if (n && r->policies[n - 1].pid == r->policies[i].pid)
+			n--;
+		r->policies[n++] = r->policies[i];
+	}
+	r->npolicies = n;
+}
+
 int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
 {
 	struct caps c = { 0 };
@@ -201,6 +256,9 @@ int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
 		case TIPME_REC_BLK_COMPLETE:
 			err = on_blk(r, &c, &ev);
 			break;
+		case TIPME_REC_SAMPLE:
+			err = on_sample(r, &c, &ev);
+			break;
 		default:
 			break;
 		}
@@ -220,6 +278,7 @@ int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
 	for (i = 0; i < r->nreclaims; i++)
 		if (!r->reclaims[i].end)
 			r->reclaims[i].end = last;
+	policies_finish(r);
 	return 0;
 }
 
@@ -230,7 +289,24 @@ void pm_res_free(struct pm_res *r)
 	free(r->blk);
 	free(r->wakes);
 	free(r->inputs);
+	free(r->policies);
 	memset(r, 0, sizeof(*r));
+}
+
+int pm_res_policy(const struct pm_res *r, uint32_t pid)
+{
+	size_t lo = 0, hi = r->npolicies;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->policies[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->npolicies && r->policies[lo].pid == pid ?
+	       (int)r->policies[lo].policy : -1;
 }
 
 const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,

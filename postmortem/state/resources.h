@@ -103,6 +103,18 @@ struct pm_input {
 };
 
 /**
+ * struct pm_policy - a thread's scheduling policy, as the sampler saw it
+ * @pid: the thread
+ * @policy: SCHED_NORMAL (0) .. SCHED_DEADLINE (6), its last sample's
+ * @seq: the order it was seen in (while the table is built)
+ */
+struct pm_policy {
+	uint32_t pid;
+	uint32_t policy;
+	uint64_t seq;
+};
+
+/**
  * struct pm_res - every resource wait of a dump, each array in time order
  * @locks: lock waits, by start
  * @nlocks: how many
@@ -114,6 +126,8 @@ struct pm_input {
  * @nwakes: how many
  * @inputs: input events, by time
  * @ninputs: how many
+ * @policies: the threads the sampler saw, by pid (not in time order)
+ * @npolicies: how many
  */
 struct pm_res {
 	struct pm_lockwait *locks;
@@ -126,6 +140,8 @@ struct pm_res {
 	size_t nwakes;
 	struct pm_input *inputs;
 	size_t ninputs;
+	struct pm_policy *policies;
+	size_t npolicies;
 };
 
 int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e);
@@ -141,5 +157,14 @@ void pm_res_free(struct pm_res *r);
  */
 const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
 				     uint64_t ts);
+
+/**
+ * pm_res_policy() - the scheduling policy of @pid, if the sampler saw it
+ * @r: resources
+ * @pid: the thread
+ *
+ * Return: SCHED_NORMAL (0) .. SCHED_DEADLINE (6), or -1.
+ */
+int pm_res_policy(const struct pm_res *r, uint32_t pid);
 
 #endif

@@ -257,6 +257,8 @@ int scen_write(const struct scen *s, const char *path)
 		 sizeof(struct tipme_rec_reclaim_begin), "reclaim_begin");
 	scen_add_type(types, &nt, TIPME_REC_RECLAIM_END, 0, sizeof(struct tipme_rec_reclaim_end),
 		 "reclaim_end");
+	scen_add_type(types, &nt, TIPME_REC_SAMPLE, TIPME_RECTYPE_VARLEN,
+		 sizeof(struct tipme_rec_sample), "sample");
 	scen_add_type(types, &nt, TIPME_REC_COST, TIPME_RECTYPE_VARLEN,
 		 sizeof(struct tipme_rec_cost), "cost");
 	err = dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);

@@ -137,6 +137,18 @@ static int cpu_scenario(struct scen *s)
 	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 100, 120);
 	scen_wake(s, 0, MS(1.5), 102, 1, 100, TIPME_CTX_TASK);
 	scen_switch(s, 1, MS(1.6), 0, TIPME_TS_RUNNABLE, 120, 102, 50);
+	{	/* the sampler sees the hog running under SCHED_FIFO */
+		struct {
+			struct tipme_rec_sample h;
+			struct tipme_sample_ent t;
+		} sm = {
+			.h = { .len = sizeof(sm), .nr = 1, .seq = 1 },
+			.t = { .word = tipme_smp_word(102, TIPME_TS_RUNNABLE, 1, 1),
+			       .tgid = 102, .cpu = 1, .prio = 50 },
+		};
+
+		scen_rec(s, 1, TIPME_REC_SAMPLE, MS(20), &sm, sizeof(sm));
+	}
 	scen_wake(s, 0, MS(2), 101, 1, 100, TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(2.1), 100, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(2.1), 100, pipe_site);

@@ -72,6 +72,8 @@ def main():
                   f"({t['latency_ms']:.1f} ms)")
             check(v.get("culprit_kernel_prio", 999) < 100,
                   f"the culprit ran at a real-time priority (kernel prio {v.get('culprit_kernel_prio')})")
+            check(v.get("culprit_policy") == "fifo",
+                  f"under SCHED_FIFO, as the sampler saw it ({v.get('culprit_policy')})")
             ch = rep["chain"]
             check(any(s.get("woken_by") == int(t["server"]) and s.get("waited_for")
                       for s in ch), "the chain goes from the victim to the server")
