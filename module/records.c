@@ -25,6 +25,7 @@ static const struct tipme_rectype rectypes[] = {
 	RECTYPE(TIPME_REC_COMM, struct tipme_rec_comm, "comm"),
 	RECTYPE(TIPME_REC_BLK_ISSUE, struct tipme_rec_blk, "blk_issue"),
 	RECTYPE(TIPME_REC_BLK_COMPLETE, struct tipme_rec_blk, "blk_complete"),
+	RECTYPE(TIPME_REC_BLK_INSERT, struct tipme_rec_blk, "blk_insert"),
 	RECTYPE(TIPME_REC_LOCK_BEGIN, struct tipme_rec_lock_begin, "lock_begin"),
 	RECTYPE(TIPME_REC_LOCK_END, struct tipme_rec_lock_end, "lock_end"),
 	RECTYPE_VAR(TIPME_REC_RECLAIM_BEGIN, struct tipme_rec_reclaim_begin,

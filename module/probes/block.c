@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Block I/O probes: a request handed to the driver (block_rq_issue) and
- * its completion (block_rq_complete).  With the device and sector a reader
- * pairs them, and a task's wakeup with the completion that caused it: the
- * completion runs on the CPU that then wakes the waiter, without a context
- * switch in between.
+ * Block I/O probes: a request queued in the block layer (block_rq_insert:
+ * into the scheduler's or a software queue; a request issued directly has
+ * none), handed to the driver (block_rq_issue) and its completion
+ * (block_rq_complete).  With the device and sector a reader pairs them:
+ * insert to issue is queue time, issue to completion the device's; and a
+ * task's wakeup with the completion that caused it: the completion runs on
+ * the CPU that then wakes the waiter, without a context switch in between.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -69,6 +71,11 @@ static void blk_record(u32 type, struct request *rq, u32 bytes, int error)
 	tipme_cost_add(type, t0);
 }
 
+static void probe_block_rq_insert(void *data, struct request *rq)
+{
+	blk_record(TIPME_REC_BLK_INSERT, rq, blk_rq_bytes(rq), 0);
+}
+
 static void probe_block_rq_issue(void *data, struct request *rq)
 {
 	blk_record(TIPME_REC_BLK_ISSUE, rq, blk_rq_bytes(rq), 0);
@@ -82,6 +89,7 @@ static void probe_block_rq_complete(void *data, struct request *rq,
 }
 
 struct tipme_probe tipme_block_probes[] = {
+	TIPME_PROBE(block_rq_insert, probe_block_rq_insert),
 	TIPME_PROBE(block_rq_issue, probe_block_rq_issue),
 	TIPME_PROBE(block_rq_complete, probe_block_rq_complete),
 };

@@ -298,6 +298,10 @@ static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns)
 		it->nreq++;
 		if (q->issue)
 			it->req_ns += mono(v, q->complete) - mono(v, q->issue);
+		if (q->insert && q->issue) {
+			it->nqueued++;
+			it->queue_ns += mono(v, q->issue) - mono(v, q->insert);
+		}
 	}
 }
 

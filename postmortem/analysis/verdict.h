@@ -42,7 +42,10 @@ extern const char *const pm_cause_key[PM_C_NR];
  *            "mutex 0xffff...", a sleep's site), "" if nothing
  * @ns: time charged
  * @nreq: block_io: requests; memory: reclaim stretches
- * @req_ns: block_io: their summed issue-to-completion time
+ * @req_ns: block_io: their summed issue-to-completion time (the device's)
+ * @nqueued: block_io: how many of them were queued before issue (an
+ *	insert record; the others went to the driver directly)
+ * @queue_ns: block_io: their summed insert-to-issue time
  * @pages: memory: pages reclaimed
  * @prio: cpu_contention: the culprit's kernel priority when it ran (-1:
  *        not recorded)
@@ -58,6 +61,8 @@ struct pm_cause_item {
 	int64_t ns;
 	uint32_t nreq;
 	int64_t req_ns;
+	uint32_t nqueued;
+	int64_t queue_ns;
 	uint64_t pages;
 	int prio;
 	int policy;

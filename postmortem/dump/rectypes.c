@@ -26,6 +26,7 @@ static const struct {
 	[TIPME_REC_COMM] = { "comm", sizeof(struct tipme_rec_comm) },
 	[TIPME_REC_BLK_ISSUE] = { "blk_issue", sizeof(struct tipme_rec_blk) },
 	[TIPME_REC_BLK_COMPLETE] = { "blk_complete", sizeof(struct tipme_rec_blk) },
+	[TIPME_REC_BLK_INSERT] = { "blk_insert", sizeof(struct tipme_rec_blk) },
 	[TIPME_REC_LOCK_BEGIN] = { "lock_begin", sizeof(struct tipme_rec_lock_begin) },
 	[TIPME_REC_LOCK_END] = { "lock_end", sizeof(struct tipme_rec_lock_end) },
 	[TIPME_REC_RECLAIM_BEGIN] = { "reclaim_begin", sizeof(struct tipme_rec_reclaim_begin) },

@@ -17,7 +17,7 @@
 extern const struct pm_recops pm_rec_sched;	/* sched.c: switch, waking, blocked */
 extern const struct pm_recops pm_rec_marks;	/* marks.c: trigger, input */
 extern const struct pm_recops pm_rec_proc;	/* proc.c: fork, exec, exit, comm */
-extern const struct pm_recops pm_rec_blk;	/* blk.c: issue, complete */
+extern const struct pm_recops pm_rec_blk;	/* blk.c: insert, issue, complete */
 extern const struct pm_recops pm_rec_lock;	/* lock.c: begin, end */
 extern const struct pm_recops pm_rec_mem;	/* mem.c: reclaim, kswapd, throttled */
 extern const struct pm_recops pm_rec_sample;	/* sample.c: sample, sample_end */

@@ -21,6 +21,7 @@ static const struct pm_recops *const ops[TIPME_REC_NR] = {
 	[TIPME_REC_COMM] = &pm_rec_proc,
 	[TIPME_REC_BLK_ISSUE] = &pm_rec_blk,
 	[TIPME_REC_BLK_COMPLETE] = &pm_rec_blk,
+	[TIPME_REC_BLK_INSERT] = &pm_rec_blk,
 	[TIPME_REC_LOCK_BEGIN] = &pm_rec_lock,
 	[TIPME_REC_LOCK_END] = &pm_rec_lock,
 	[TIPME_REC_RECLAIM_BEGIN] = &pm_rec_mem,

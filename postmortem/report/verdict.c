@@ -97,9 +97,14 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 				 it->resource);
 		break;
 	case PM_C_BLOCK_IO:
-		snprintf(buf, len, "block I/O on %s (%u request%s, %.1f ms each), issued by %u (%s)",
+		if (it->nqueued)
+			snprintf(p, sizeof(p), ", %.1f ms queued before",
+				 it->queue_ns / 1e6 / it->nqueued);
+		else
+			p[0] = '\0';
+		snprintf(buf, len, "block I/O on %s (%u request%s, %.1f ms each in the device%s), issued by %u (%s)",
 			 it->resource, it->nreq, it->nreq == 1 ? "" : "s",
-			 it->nreq ? it->req_ns / 1e6 / it->nreq : 0.0,
+			 it->nreq ? it->req_ns / 1e6 / it->nreq : 0.0, p,
 			 it->culprit, comm(o, it->culprit));
 		break;
 	case PM_C_LOCK:
@@ -265,6 +270,12 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 	if (it->cause == PM_C_BLOCK_IO) {
 		jw_ku64(&o->w, "requests", it->nreq);
 		jw_kdouble(&o->w, "request_ms_mean", it->nreq ? it->req_ns / 1e6 / it->nreq : 0);
+		jw_ku64(&o->w, "queued_requests", it->nqueued);
+		jw_key(&o->w, "queue_ms_mean");
+		if (it->nqueued)
+			jw_double(&o->w, it->queue_ns / 1e6 / it->nqueued);
+		else
+			jw_null(&o->w);
 	} else if (it->cause == PM_C_MEMORY) {
 		jw_ku64(&o->w, "reclaims", it->nreq);
 		jw_ku64(&o->w, "pages_reclaimed", it->pages);

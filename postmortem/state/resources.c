@@ -114,6 +114,18 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 
 	pm_ev_fixed(ev, &b, sizeof(b), &rest);
 	sector = (uint64_t)b.sector_hi << 32 | b.sector_lo;
+	if (ev->type == TIPME_REC_BLK_ISSUE) {	/* a queued request goes out */
+		for (i = r->nblk; i-- > 0;) {
+			q = &r->blk[i];
+			if (q->insert && !q->issue && !q->complete && q->dev == b.dev &&
+			    q->sector == sector) {
+				q->issue = ev->ts;
+				if (!q->issuer && b.ctx == TIPME_CTX_TASK)
+					q->issuer = b.pid;
+				return 0;
+			}
+		}
+	}
 	if (ev->type == TIPME_REC_BLK_COMPLETE) {
 		for (i = r->nblk; i-- > 0;) {
 			q = &r->blk[i];
@@ -132,9 +144,12 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 	q->sector = sector;
 	q->bytes = b.bytes;
 	q->op = b.op;
-	if (ev->type == TIPME_REC_BLK_ISSUE) {
+	if (ev->type == TIPME_REC_BLK_ISSUE || ev->type == TIPME_REC_BLK_INSERT) {
 		q->issuer = b.ctx == TIPME_CTX_TASK ? b.pid : 0;
-		q->issue = ev->ts;
+		if (ev->type == TIPME_REC_BLK_ISSUE)
+			q->issue = ev->ts;
+		else
+			q->insert = ev->ts;
 	} else {		/* issued before the dump began */
 		q->complete = ev->ts;
 		q->complete_cpu = ev->cpu;
@@ -252,6 +267,7 @@ int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
 		case TIPME_REC_RECLAIM_END:
 			err = on_reclaim(r, &c, &ev);
 			break;
+		case TIPME_REC_BLK_INSERT:
 		case TIPME_REC_BLK_ISSUE:
 		case TIPME_REC_BLK_COMPLETE:
 			err = on_blk(r, &c, &ev);

@@ -51,12 +51,15 @@ struct pm_reclaim {
 };
 
 /**
- * struct pm_blkreq - one block request, issue to completion
+ * struct pm_blkreq - one block request, insert (or issue) to completion
  * @dev: the kernel's dev_t (major << 20 | minor)
  * @sector: first sector
  * @bytes: size
  * @op: enum tipme_blk_op
- * @issuer: thread that issued it (0: issued from interrupt or idle)
+ * @issuer: thread that queued it, or issued it if it was not queued (0:
+ *          from interrupt or idle)
+ * @insert: recorder timestamp of its insert into a queue (0: issued
+ *          directly, or queued before the dump)
  * @issue: recorder timestamp of the issue (0: issued before the dump)
  * @complete: of the completion (0: not completed in the dump)
  * @complete_cpu: CPU the completion ran on
@@ -67,6 +70,7 @@ struct pm_blkreq {
 	uint32_t bytes;
 	uint32_t op;
 	uint32_t issuer;
+	uint64_t insert;
 	uint64_t issue;
 	uint64_t complete;
 	uint32_t complete_cpu;

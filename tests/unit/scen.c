@@ -248,6 +248,7 @@ int scen_write(const struct scen *s, const char *path)
 		 sizeof(struct tipme_rec_blocked), "blocked");
 	scen_add_type(types, &nt, TIPME_REC_COMM, 0, sizeof(struct tipme_rec_comm), s->type_name_20);
 	scen_add_type(types, &nt, TIPME_REC_BLK_ISSUE, 0, sizeof(struct tipme_rec_blk), "blk_issue");
+	scen_add_type(types, &nt, TIPME_REC_BLK_INSERT, 0, sizeof(struct tipme_rec_blk), "blk_insert");
 	scen_add_type(types, &nt, TIPME_REC_BLK_COMPLETE, 0, sizeof(struct tipme_rec_blk),
 		 "blk_complete");
 	scen_add_type(types, &nt, TIPME_REC_LOCK_BEGIN, 0, sizeof(struct tipme_rec_lock_begin),

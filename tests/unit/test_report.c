@@ -213,7 +213,11 @@ static void blk(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,
 	scen_rec(s, cpu, type, ts, &b, sizeof(b));
 }
 
-/* A task (400) fsyncs: two writes to 8:16, 20 ms each, it sleeps in D. */
+/*
+ * A task (400) fsyncs: two writes to 8:16, it sleeps in D; the first goes
+ * to the driver at once (20 ms in the device), the second waits 4 ms in the
+ * queue until kblockd (401) issues it (16 ms in the device).
+ */
 static int blkio_scenario(struct scen *s)
 {
 	static const char *const io_site[] = { "io_schedule", "folio_wait_bit_common",
@@ -223,6 +227,7 @@ static int blkio_scenario(struct scen *s)
 	/* as tipmed writes it; the device the requests went to is 8:16 */
 	s->system = "nodename=test\nblockdev.8:0=sda\nblockdev.8:16=sdb\n";
 	scen_task(s, 400, 400, "fsyncer", "/bin/fsyncer", "fsyncer", 8);
+	scen_task(s, 401, 401, "kworker/1:1H", "", "", 0);
 	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 400, 120);
 	blk(s, 0, TIPME_REC_BLK_ISSUE, MS(10), 400, 100, TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(10.1), 400, TIPME_TS_DISK, 120, 0, 120);
@@ -230,8 +235,10 @@ static int blkio_scenario(struct scen *s)
 	blk(s, 1, TIPME_REC_BLK_COMPLETE, MS(30), 0, 100, TIPME_CTX_HARDIRQ);
 	scen_wake(s, 1, MS(30.05), 400, 0, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 0, MS(30.1), 0, TIPME_TS_RUNNABLE, 120, 400, 120);
-	blk(s, 0, TIPME_REC_BLK_ISSUE, MS(31), 400, 200, TIPME_CTX_TASK);
+	/* the second one waits in the queue until kblockd issues it */
+	blk(s, 0, TIPME_REC_BLK_INSERT, MS(31), 400, 200, TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(31.1), 400, TIPME_TS_DISK, 120, 0, 120);
+	blk(s, 1, TIPME_REC_BLK_ISSUE, MS(35), 401, 200, TIPME_CTX_TASK);
 	scen_blocked(s, 0, MS(31.1), 400, io_site);
 	blk(s, 1, TIPME_REC_BLK_COMPLETE, MS(51), 0, 200, TIPME_CTX_HARDIRQ);
 	scen_wake(s, 1, MS(51.05), 400, 0, 0, TIPME_CTX_HARDIRQ);

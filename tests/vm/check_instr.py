@@ -8,7 +8,7 @@ CHECK is one of:
            pipe_read blocking site; the writer's write wakes it, at least MS
            ms after it blocked
   blkio    fsyncer's output, EXTRA = MAJOR:MINOR of the device: block I/O
-           issued by the fsync-ing task, completed, and its wakeup matched to
+           queued by the fsync-ing task, issued, completed, and its wakeup matched to
            a completion (the completion that ran last on the waker's CPU,
            with no context switch in between)
   exec     TRUTH = "pre=PID short=PID status=N t0=NS t1=NS", EXTRA = the
@@ -90,12 +90,21 @@ def check_block(t, ev):
 def check_blkio(t, ev, dev):
     major, minor = (int(x) for x in dev.split(":"))
     pid, t0, t1 = t["pid"], t["fsync_start_ns"], t["fsync_end_ns"]
-    on_dev = [e for e in ev if e["type"] in ("blk_issue", "blk_complete")
+    on_dev = [e for e in ev if e["type"] in ("blk_insert", "blk_issue", "blk_complete")
               and e["major"] == major and e["minor"] == minor]
-    issued = [e for e in on_dev if e["type"] == "blk_issue" and e["pid"] == pid
-              and e["op"] == "write" and t0 <= e["mono_ns"] <= t1]
-    check(issued, f"the fsync-ing task {pid} issued writes to {dev} during fsync",
+    # the device has an I/O scheduler (mq-deadline): the task queues its
+    # writes, and they go to the driver from its context or kblockd's
+    inserted = [e for e in on_dev if e["type"] == "blk_insert" and e["pid"] == pid
+                and e["op"] == "write" and t0 <= e["mono_ns"] <= t1]
+    check(inserted, f"the fsync-ing task {pid} queued writes to {dev} during fsync",
           f"{len(on_dev)} records on {dev}")
+    out = [e for e in on_dev if e["type"] == "blk_issue" and t0 <= e["mono_ns"] <= t1]
+    later = [i for i in inserted if any(o["sector"] == i["sector"] and
+                                        o["mono_ns"] >= i["mono_ns"] for o in out)]
+    check(inserted and len(later) == len(inserted),
+          f"each queued write is issued after it was queued ({len(later)} of {len(inserted)})")
+    issued = [e for e in out if e["op"] == "write" and
+              any(i["sector"] == e["sector"] for i in inserted)]
     done = [e for e in on_dev if e["type"] == "blk_complete" and t0 <= e["mono_ns"] <= t1]
     check(done, f"completions on {dev} during fsync")
     if issued:

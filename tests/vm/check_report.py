@@ -104,7 +104,11 @@ def main():
         check(cul == int(t["pid"]), f"issued by the fsync-ing task {int(t['pid'])}", v)
         mean = v.get("request_ms_mean", 0)
         check(delay <= mean <= delay * 2,
-              f"each request took {mean:.1f} ms: at least the device's {delay:.0f} ms")
+              f"each request took {mean:.1f} ms in the device: at least its {delay:.0f} ms")
+        q = v.get("queue_ms_mean")
+        check(v.get("queued_requests", 0) >= 1 and q is not None and 0 <= q < delay * 10,
+              f"{v.get('queued_requests')} of {v.get('requests')} requests were queued "
+              f"first (mq-deadline), {q} ms each on average")
     elif case == "mem":
         recs = [json.loads(l) for l in open(sys.argv[4]) if l.strip()]
         pid = int(t["pid"])

@@ -1,10 +1,11 @@
 #!/bin/bash
 # vm: timeout=240
 # Issue 4: block I/O.  A task writes a fresh file on a real block device
-# (null_blk, completing by timer interrupt 2 ms after issue, with ext4
-# without a journal on it) and calls fsync: the dump must hold the write
-# requests it issued and their completions, and its wakeup must be matched
-# to the completion that caused it.
+# (null_blk with the mq-deadline scheduler, completing by timer interrupt
+# 2 ms after issue, with ext4 without a journal on it) and calls fsync: the
+# dump must hold the write requests it queued, their issue after that, and
+# their completions, and its wakeup must be matched to the completion that
+# caused it.
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
@@ -18,6 +19,8 @@ modprobe ext4
 mkdir -p /mnt/nb
 tap_check "mount" mount -t ext4 /dev/nullb0 /mnt/nb || tap_done
 dev=$(cat /sys/block/nullb0/dev)
+tap_check "the device queues requests (mq-deadline)" \
+	sh -c 'echo mq-deadline > /sys/block/nullb0/queue/scheduler'
 tap_check "insmod tipme.ko" insmod module/tipme.ko buffer_size=16M || tap_done
 truth=$("$B"/tests/vm/fsyncer /mnt/nb/fresh 512)
 tap_cmp "fsyncer ran" "$?" -eq 0
@@ -29,7 +32,7 @@ tap_cmp "tipme records --json succeeds" "$?" -eq 0
 python3 tests/vm/check_instr.py blkio "$truth" "$out/blk.jsonl" "$dev" > "$out/check.tap" 2>&1
 tap_merge "$out/check.tap"
 pid=$(printf '%s\n' "$truth" | sed -n 's/.*pid=\([0-9]*\).*/\1/p')
-"$B"/tipme records --type blk_issue,blk_complete "$out/blk.dump" | head -n 4 | sed 's/^/# /'
+"$B"/tipme records --type blk_insert,blk_issue,blk_complete "$out/blk.dump" | head -n 6 | sed 's/^/# /'
 tap_check "rmmod" rmmod tipme
 umount /mnt/nb
 tap_done

@@ -48,9 +48,12 @@ t=$("$B"/tests/vm/stopper 400)
 report stopped "$t" stopped --pid "$(kv "$t" parent)" --from "$(sec "$(kv "$t" from_ns)")" \
 	--to "$(sec "$(kv "$t" to_ns)")"
 
-# 4. block_io: fsync on null_blk completing every request 20 ms after issue
+# 4. block_io: fsync on null_blk completing every request 20 ms after issue,
+# with mq-deadline (requests are queued before they are issued)
 if modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=20000000 \
-	memory_backed=1 gb=1 bs=4096 && mkfs.ext4 -q -F -O ^has_journal /dev/nullb0 &&
+	memory_backed=1 gb=1 bs=4096 &&
+	echo mq-deadline > /sys/block/nullb0/queue/scheduler &&
+	mkfs.ext4 -q -F -O ^has_journal /dev/nullb0 &&
 	modprobe ext4 && mkdir -p /mnt/nb && mount -t ext4 /dev/nullb0 /mnt/nb; then
 	dev=$(cat /sys/block/nullb0/dev)
 	t=$("$B"/tests/vm/fsyncer /mnt/nb/fresh 256)

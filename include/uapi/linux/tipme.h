@@ -117,6 +117,7 @@ enum tipme_rec_type {
 	TIPME_REC_SAMPLE	= 29,	/* struct tipme_rec_sample (varlen) */
 	TIPME_REC_SAMPLE_END	= 30,	/* struct tipme_rec_sample_end */
 	TIPME_REC_COST		= 31,	/* struct tipme_rec_cost (varlen) */
+	TIPME_REC_BLK_INSERT	= 32,	/* struct tipme_rec_blk */
 	TIPME_REC_NR,			/* types this header knows */
 };
 
@@ -390,18 +391,18 @@ enum tipme_blk_op {
 #define TIPME_BLK_RAHEAD	0x10
 
 /**
- * struct tipme_rec_blk - payload of TIPME_REC_BLK_ISSUE and
- *                        TIPME_REC_BLK_COMPLETE (32 bytes with header)
+ * struct tipme_rec_blk - payload of TIPME_REC_BLK_INSERT, TIPME_REC_BLK_ISSUE
+ *                        and TIPME_REC_BLK_COMPLETE (32 bytes with header)
  * @dev: device (the kernel's dev_t: major << 20 | minor)
  * @sector_lo: first sector (512 bytes), bits 0..31
  * @sector_hi: bits 32..63
- * @bytes: bytes of the request (issue) or completed (completion)
- * @pid: current thread: the issuer, or whoever the completion interrupted
- *       (0 for the idle task)
+ * @bytes: bytes of the request (insert, issue) or completed (completion)
+ * @pid: current thread: the one queueing (insert) or issuing it, or whoever
+ *       the completion interrupted (0 for the idle task)
  * @tag: driver tag; with @dev it tells requests in flight apart
  * @op: enum tipme_blk_op
  * @flags: TIPME_BLK_*
- * @error: completion: 0 or a negative errno; issue: 0
+ * @error: completion: 0 or a negative errno; insert, issue: 0
  * @ctx: enum tipme_ctx the record was written in
  * @reserved: zero
  */
