@@ -9,6 +9,11 @@
  *   waking of p by w at t:  if p was blocked, that stretch ends with waker
  *       w, and p is runnable (woken, waiting for a CPU) from t.
  *   blocked record for p:  where p's current blocked stretch went to sleep.
+ *   sampler entry for p at t:  if nothing has said what p is doing (before
+ *       its first record, or after a gap), p is running, runnable or
+ *       blocked (with its task state) from t, as the sampler saw it; only
+ *       once every CPU's records have begun, so that no switch or wakeup
+ *       of p after t can be missing.
  *
  * The idle tasks (pid 0) are not tracked.  A gap in a CPU's stream (lost
  * sub-buffers) makes every open stretch unknown from there on.
@@ -232,6 +237,68 @@ static int cut_running_at_loss(struct pm_state *st, const struct pm_event *ev)
 	return 0;
 }
 
+/* Has every CPU's stream begun by now (no record of any CPU missing)? */
+static int all_begun(const struct cpu_span *cs, const struct pm_dump *pm)
+{
+	size_t i;
+
+	for (i = 0; i < pm->nr_cpus; i++)
+		if (pm->cpus[i].nr_secs && pm->cpus[i].cpu < cs->n &&
+		    !cs->first[pm->cpus[i].cpu])
+			return 0;
+	return 1;
+}
+
+static int on_sample(struct pm_state *st, struct pidmap *m,
+		     const struct cpu_span *cs, const struct pm_dump *pm,
+		     const struct pm_event *ev)
+{
+	struct tipme_rec_sample sm;
+	struct tipme_sample_ent e;
+	const unsigned char *p;
+	size_t rest, i, n;
+
+	if (!all_begun(cs, pm))
+		return 0;
+	p = pm_ev_fixed(ev, &sm, sizeof(sm), &rest);
+	n = sm.nr;
+	if (n > rest / sizeof(e))	/* a count from the file: never past the record */
+		n = rest / sizeof(e);
+	for (i = 0; i < n; i++) {
+		uint32_t pid, state;
+		struct pm_thread *t;
+		struct pm_seg *s;
+
+		memcpy(&e, p + i * sizeof(e), sizeof(e));
+		pid = tipme_smp_pid(e.word);
+		state = tipme_smp_state(e.word);
+		if (!pid || state == TIPME_TS_DEAD || state == TIPME_TS_ZOMBIE)
+			continue;
+		t = thread_get(st, m, pid);
+		if (!t)
+			return -ENOMEM;
+		s = cur(t);
+		if (s && s->state != PM_T_UNKNOWN)
+			continue;	/* the records already say */
+		if (!s && !open_seg(t, st->first_ts, PM_T_UNKNOWN))
+			return -ENOMEM;
+		if (tipme_smp_oncpu(e.word)) {
+			s = open_seg(t, ev->ts, PM_T_RUNNING);
+			if (s)
+				s->prio = e.prio;
+		} else {
+			s = open_seg(t, ev->ts, state == TIPME_TS_RUNNABLE ?
+				     PM_T_RUNNABLE : PM_T_BLOCKED);
+			if (s && state != TIPME_TS_RUNNABLE)
+				s->block_state = (uint8_t)state;
+		}
+		if (!s)
+			return -ENOMEM;
+		s->cpu = e.cpu;
+	}
+	return 0;
+}
+
 static void on_blocked(struct pm_state *st, struct pidmap *m,
 		       const struct pm_dump *pm, const struct pm_event *ev)
 {
@@ -333,6 +400,8 @@ int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
 			err = on_waking(st, &m, &ev);
 		else if (ev.type == TIPME_REC_BLOCKED)
 			on_blocked(st, &m, pm, &ev);
+		else if (ev.type == TIPME_REC_SAMPLE)
+			err = on_sample(st, &m, &cs, pm, &ev);
 		else if (ev.type == TIPME_REC_TRIGGER && !ev.u.trig.coalesced)
 			st->trigger_ts = ev.ts;
 		if (err < 0) {

@@ -526,6 +526,35 @@ static int xserver_scenario(struct scen *s)
 	return ret;
 }
 
+/*
+ * 1100 never switches in the window: it sleeps in D from before the dump
+ * until 1101 (computing on cpu 1 all along) wakes it at 50 ms.  Only the
+ * sampler's entry at 5 ms says it was asleep, and in D.
+ */
+static int sampled_scenario(struct scen *s)
+{
+	struct {
+		struct tipme_rec_sample h;
+		struct tipme_sample_ent t;
+	} sm = {
+		.h = { .len = sizeof(sm), .nr = 1, .seq = 1 },
+		.t = { .word = tipme_smp_word(1100, TIPME_TS_DISK, 0, 0), .tgid = 1100,
+		       .prio = 120 },
+	};
+
+	scen_init(s, 2);
+	scen_task(s, 1100, 1100, "sleeper", "/bin/sleeper", "sleeper", 8);
+	scen_task(s, 1101, 1101, "worker", "/bin/worker", "worker", 7);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 0, 120);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1101, 120);
+	scen_rec(s, 0, TIPME_REC_SAMPLE, MS(5), &sm, sizeof(sm));
+	scen_wake(s, 1, MS(50), 1100, 0, 1101, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(50.1), 0, TIPME_TS_RUNNABLE, 120, 1100, 120);
+	scen_switch(s, 0, MS(55), 1100, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 1, MS(60), 1101, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "sampled");
+}
+
 /* tipme latency's JSON for the xserver incident. */
 static char *latency_json(void)
 {
@@ -546,14 +575,14 @@ int main(void)
 	int ret;
 	char *out;
 
-	tap_plan(37);
+	tap_plan(41);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
 	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) ||
 	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) ||
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
-	    xserver_scenario(s))
+	    xserver_scenario(s) || sampled_scenario(s))
 		return 1;
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
 	      "a victim behind a starved server");
@@ -595,6 +624,15 @@ int main(void)
 			   "\"to_mono_ns\":315000000,\"chosen_by\":\"input\","
 			   "\"client_done_mono_ns\":312000000") != NULL,
 	       "the press at 5 ms, to the server done drawing at 315 ms (the app done at 312 ms)");
+	free(out);
+	check("sampled", "--pid 1100 --from 0.002 --to 0.055", "running", 1101, 80,
+	      "a thread that never switched: the sampler says it slept in D until woken");
+	out = report("sampled", "--pid 1100 --from 0.002 --to 0.055", 1, &ret);
+	tap_ok(strstr(out, "\"accounted_pct\":94.3") &&
+	       strstr(out, "\"from_mono_ns\":5000000,\"to_mono_ns\":50000000,\"ms\":45,\"state\":\"blocked\""),
+	       "asleep from the sample at 5 ms, not unknown: 3 ms of 53 unknown");
+	if (!strstr(out, "\"accounted_pct\":94.3"))
+		tap_diag("%s", out);
 	free(out);
 	out = latency_json();
 	tap_ok(strstr(out, "\"done_mono_ns\": 312000000,\n") &&
