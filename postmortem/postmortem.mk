@@ -3,7 +3,7 @@
 #              its exec table and kernel symbols; write a redacted copy
 #   records/   one text line / JSON object per record
 #   state/     threads and their running/runnable/blocked stretches
-#   analysis/  why, latency, cost
+#   analysis/  why, latency, cost, the verdict and its interval
 #   report/    printers of analysis results
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
 PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
@@ -12,7 +12,7 @@ PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o marks.o \
 	proc.o blk.o lock.o mem.o sample.o cost.o)
 PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o
 PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o verdict.o \
-	xprof.o)
+	xprof.o interval.o)
 PM_OBJS += $(addprefix $(B)/postmortem/report/,site.o info.o why.o cost.o exec.o \
 	latency.o verdict.o xprof.o)
 PM_OBJS += $(addprefix $(B)/postmortem/cmd/,run.o cmd_info.o cmd_records.o \

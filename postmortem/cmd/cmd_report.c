@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../analysis/latency.h"
+#include "../analysis/interval.h"
 #include "../analysis/verdict.h"
 #include "../analysis/xprof.h"
 #include "../dump/clock.h"
@@ -66,59 +66,6 @@ static int load_x(const char *path, struct xdump *x, uint8_t **buf)
 	return 1;
 }
 
-/*
- * The slowest input of the X dump: from the device event to the screen
- * (the client done and the server done drawing for it).  Returns 1 when it
- * chose the interval, 0 to fall back, -1 when out of memory.
- */
-static int by_input(const struct xdump *x, const struct pm_dump *pm,
-		    const struct pm_state *st, uint32_t *pid, int64_t *t0,
-		    int64_t *t1, int64_t *done)
-{
-	struct pm_latency lat;
-	int ret;
-
-	if (pm_latency_analyse(pm, st, x, &lat) < 0) {
-		fprintf(stderr, "tipme report: out of memory\n");
-		return -1;
-	}
-	ret = lat.slowest && lat.slowest->pid;
-	if (ret) {
-		*pid = lat.slowest->pid;
-		*t0 = lat.slowest->press_ns;
-		*t1 = lat.slowest->end_ns;
-		*done = lat.slowest->done_ns;
-	}
-	pm_latency_free(&lat);
-	return ret;
-}
-
-/* Clip a window to the part of it where @pid existed (first seen .. exit). */
-static void life(const struct pm_dump *pm, const struct pm_state *st,
-		 uint32_t pid, int64_t *t0, int64_t *t1)
-{
-	const struct pm_thread *t = pm_state_thread(st, pid);
-	size_t j;
-
-	if (!t || !t->nsegs)
-		return;
-	if (t->segs[0].state != PM_T_UNKNOWN &&
-	    pm_clock_mono(&pm->clock, t->segs[0].start) > *t0)
-		*t0 = pm_clock_mono(&pm->clock, t->segs[0].start);
-	for (j = 0; j < t->nsegs; j++) {
-		const struct pm_seg *s = &t->segs[j];
-
-		if (s->state == PM_T_BLOCKED && (s->block_state == TIPME_TS_DEAD ||
-						 s->block_state == TIPME_TS_ZOMBIE)) {
-			int64_t x = pm_clock_mono(&pm->clock, s->start);
-
-			if (x < *t1 && x > *t0)
-				*t1 = x;
-			break;
-		}
-	}
-}
-
 static void usage(FILE *f, const char *prog)
 {
 	(void)prog;
@@ -137,7 +84,8 @@ int pm_cmd_report(int argc, char **argv)
 		{ "x", 'x', NULL, NULL, &xtables },
 	};
 	struct pm_xprof xp = { 0 };
-	struct pm_report_x rx = { 0 };
+	struct pm_interval_ask ask;
+	struct pm_interval iv;
 	uint8_t *xbuf = NULL;
 	struct xdump x;
 	int have_xp = 0, have_x;
@@ -146,10 +94,8 @@ int pm_cmd_report(int argc, char **argv)
 	struct pm_state st = { 0 };
 	struct pm_res res = { 0 };
 	struct pm_dump pm;
-	int json, ret = 1, by;
-	int64_t t0 = 0, t1 = 0, done = 0, end;
+	int json, ret = 1, found;
 	long pid;
-	uint32_t p = 0;
 
 	ret = pm_cmd_parse("report", usage, argc, argv, opts, 5, &json);
 	if (ret >= 0)
@@ -175,49 +121,25 @@ int pm_cmd_report(int argc, char **argv)
 			argv[optind]);
 		goto out;
 	}
-	if (have_x)
-		rx.x = &x;
-	end = pm_clock_mono(&pm.clock, st.trigger_ts ? st.trigger_ts : st.last_ts);
-	if (pid > 0) {
-		by = PM_BY_PID;
-		p = (uint32_t)pid;
-		if (from >= 0) {
-			t0 = (int64_t)(from * 1e9);
-			t1 = (int64_t)(to * 1e9);
-		} else {
-			t1 = end;
-			t0 = end - (int64_t)(window_ms * 1e6);
-			life(&pm, &st, p, &t0, &t1);
-		}
-	} else {
-		by = PM_BY_INPUT;
-		if (have_x && by_input(&x, &pm, &st, &p, &t0, &t1, &done) < 0)
-			goto out;
-		if (p && done < t1)
-			rx.display_ns = done;
-		if (!p) {
-			by = PM_BY_KERNEL_INPUT;
-			pm_report_kernel_input(&pm, &st, &res,
-					       end - (int64_t)(window_ms * 1e6),
-					       end, &p, &t0, &t1);
-		}
-		if (!p) {
-			by = PM_BY_STALL;
-			if (!pm_report_longest_stall(&pm, &st, end - (int64_t)(window_ms * 1e6),
-						     end, &p, &t0, &t1)) {
-				fprintf(stderr, "tipme report: %s: no stall in the %.0f ms before the %s; name a thread with --pid\n",
-					argv[optind], window_ms, st.trigger_ts ? "trigger" : "end of the dump");
-				goto out;
-			}
-		}
+	ask.pid = pid > 0 ? (uint32_t)pid : 0;
+	ask.from_ns = from >= 0 ? (int64_t)(from * 1e9) : -1;
+	ask.to_ns = (int64_t)(to * 1e9);
+	ask.window_ns = (int64_t)(window_ms * 1e6);
+	found = pm_interval_choose(&pm, &st, &res, have_x ? &x : NULL, &ask, &iv);
+	if (found < 0) {
+		fprintf(stderr, "tipme report: out of memory\n");
+		goto out;
 	}
-	if (t0 < pm_clock_mono(&pm.clock, st.first_ts))
-		t0 = pm_clock_mono(&pm.clock, st.first_ts);
-	if (pm_report_analyse(&r, &pm, &st, &res, &rx, p, t0, t1, &e)) {
+	if (!found) {
+		fprintf(stderr, "tipme report: %s: no stall in the %.0f ms before the %s; name a thread with --pid\n",
+			argv[optind], window_ms, st.trigger_ts ? "trigger" : "end of the dump");
+		goto out;
+	}
+	if (pm_report_analyse(&r, &pm, &st, &res, &iv.x, iv.pid, iv.from_ns, iv.to_ns, &e)) {
 		fprintf(stderr, "tipme report: %s\n", e.msg);
 		goto out;
 	}
-	r.chosen_by = by;
+	r.chosen_by = iv.chosen_by;
 	if (xtables) {
 		if (pm_xprof_analyse(&x, &pm, &st, r.from_ns, r.to_ns, &xp)) {
 			fprintf(stderr, "tipme report: out of memory\n");

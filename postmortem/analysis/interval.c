@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Choosing the interval that matters (interval.h).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "../dump/clock.h"
+#include "interval.h"
+#include "latency.h"
+
+/* Clip a window to the part of it where @pid existed (first seen .. exit). */
+static void life(const struct pm_dump *pm, const struct pm_state *st,
+		 uint32_t pid, int64_t *t0, int64_t *t1)
+{
+	const struct pm_thread *t = pm_state_thread(st, pid);
+	size_t j;
+
+	if (!t || !t->nsegs)
+		return;
+	if (t->segs[0].state != PM_T_UNKNOWN &&
+	    pm_clock_mono(&pm->clock, t->segs[0].start) > *t0)
+		*t0 = pm_clock_mono(&pm->clock, t->segs[0].start);
+	for (j = 0; j < t->nsegs; j++) {
+		const struct pm_seg *s = &t->segs[j];
+
+		if (s->state == PM_T_BLOCKED && (s->block_state == TIPME_TS_DEAD ||
+						 s->block_state == TIPME_TS_ZOMBIE)) {
+			int64_t x = pm_clock_mono(&pm->clock, s->start);
+
+			if (x < *t1 && x > *t0)
+				*t1 = x;
+			break;
+		}
+	}
+}
+
+/*
+ * The slowest input of the X dump, from the device event to the screen.
+ * Returns 1 when it chose the interval, 0 if there is none, -ENOMEM.
+ */
+static int by_input(const struct pm_dump *pm, const struct pm_state *st,
+		    const struct xdump *x, struct pm_interval *out)
+{
+	struct pm_latency lat;
+	int ret;
+
+	if (pm_latency_analyse(pm, st, x, &lat) < 0)
+		return -ENOMEM;
+	ret = lat.slowest && lat.slowest->pid;
+	if (ret) {
+		out->pid = lat.slowest->pid;
+		out->from_ns = lat.slowest->press_ns;
+		out->to_ns = lat.slowest->end_ns;
+		if (lat.slowest->done_ns < lat.slowest->end_ns)
+			out->x.display_ns = lat.slowest->done_ns;
+	}
+	pm_latency_free(&lat);
+	return ret;
+}
+
+/**
+ * pm_interval_choose() - the interval to analyse
+ * @pm: the dump
+ * @st: its state
+ * @res: its resources
+ * @x: the incident's X dump, or NULL
+ * @ask: what the user asked for
+ * @out: the interval
+ *
+ * With @ask->pid: [@ask->from_ns, @ask->to_ns], or the window before the
+ * trigger cut to the thread's life.  Without: the slowest input of @x to
+ * the screen, else the slowest input the kernel saw in the window, else
+ * the longest stall in it.
+ *
+ * Return: 1 with an interval, 0 if the dump has none to offer (no --pid,
+ * no input, no stall), or -ENOMEM.
+ */
+int pm_interval_choose(const struct pm_dump *pm, const struct pm_state *st,
+		       const struct pm_res *res, const struct xdump *x,
+		       const struct pm_interval_ask *ask, struct pm_interval *out)
+{
+	int64_t end = pm_clock_mono(&pm->clock, st->trigger_ts ? st->trigger_ts : st->last_ts);
+	int64_t first = pm_clock_mono(&pm->clock, st->first_ts);
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->x.x = x;
+	if (ask->pid) {
+		out->chosen_by = PM_BY_PID;
+		out->pid = ask->pid;
+		if (ask->from_ns >= 0) {
+			out->from_ns = ask->from_ns;
+			out->to_ns = ask->to_ns;
+		} else {
+			out->to_ns = end;
+			out->from_ns = end - ask->window_ns;
+			life(pm, st, ask->pid, &out->from_ns, &out->to_ns);
+		}
+	} else {
+		out->chosen_by = PM_BY_INPUT;
+		ret = x ? by_input(pm, st, x, out) : 0;
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			out->chosen_by = PM_BY_KERNEL_INPUT;
+			ret = pm_report_kernel_input(pm, st, res, end - ask->window_ns, end,
+						     &out->pid, &out->from_ns, &out->to_ns);
+		}
+		if (!ret) {
+			out->chosen_by = PM_BY_STALL;
+			ret = pm_report_longest_stall(pm, st, end - ask->window_ns, end,
+						      &out->pid, &out->from_ns, &out->to_ns);
+		}
+		if (!ret)
+			return 0;
+	}
+	if (out->from_ns < first)
+		out->from_ns = first;
+	return 1;
+}

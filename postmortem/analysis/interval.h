@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The interval that matters in a dump (interval.c): the one the user
+ * named, or the slowest input to the screen (with the incident's X dump),
+ * or the slowest input the kernel saw, or the longest stall.  tipme report
+ * analyses it; tipme export marks it.
+ */
+#ifndef TIPME_PM_INTERVAL_H
+#define TIPME_PM_INTERVAL_H
+
+#include <stdint.h>
+
+#include "../state/resources.h"
+#include "../state/state.h"
+#include "verdict.h"
+
+struct xdump;
+
+/**
+ * struct pm_interval_ask - what the user asked for
+ * @pid: the thread (0: let the dump say)
+ * @from_ns: start (CLOCK_MONOTONIC ns), or -1 for the window before the
+ *	trigger
+ * @to_ns: end, with @from_ns
+ * @window_ns: how far before the trigger (or the dump's end) to look
+ */
+struct pm_interval_ask {
+	uint32_t pid;
+	int64_t from_ns;
+	int64_t to_ns;
+	int64_t window_ns;
+};
+
+/**
+ * struct pm_interval - the interval chosen
+ * @pid: its thread
+ * @from_ns: start, CLOCK_MONOTONIC ns (not before the dump's first record)
+ * @to_ns: end
+ * @chosen_by: enum pm_chosen_by
+ * @x: for pm_report_analyse(): the X dump and, chosen by input, where the
+ *	client was done (the rest is the X server drawing for it)
+ */
+struct pm_interval {
+	uint32_t pid;
+	int64_t from_ns;
+	int64_t to_ns;
+	int chosen_by;
+	struct pm_report_x x;
+};
+
+int pm_interval_choose(const struct pm_dump *pm, const struct pm_state *st,
+		       const struct pm_res *res, const struct xdump *x,
+		       const struct pm_interval_ask *ask, struct pm_interval *out);
+
+#endif
