@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: a kernel dump through every analysis command that
- * reads one (info, records, ps, cost, why, report; text and JSON), the way root's
+ * reads one (info, records, ps, cost, why, report; text and JSON) and the
+ * Perfetto export, the way root's
  * `tipme` would run them on a dump from a bug report.  The mutator fixes
  * the checksums after each mutation so that changes get past them.
  */
@@ -14,6 +15,8 @@
 #include "cmd/commands.h"
 #include "dump_fix.h"
 #include "dump/pm.h"
+#include "report/perfetto.h"
+#include "state/resources.h"
 #include "state/state.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
@@ -75,12 +78,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 
-	/* a pid the dump knows, for why */
+	/* a pid the dump knows, for why; and the Perfetto export (tipme
+	 * export writes a file, with fsync: too slow per input, so its writer
+	 * is called here, to stdout, which is /dev/null) */
 	if (!pm_open_mem(&pm, data, size, 0, &e)) {
 		if (!pm_state_build(&st, &pm, &e)) {
+			struct pm_perfetto_stats ps;
+			struct pm_res res;
+
 			if (st.nthreads)
 				snprintf(pid, sizeof(pid), "%u",
 					 st.threads[st.nthreads / 2].pid);
+			if (!pm_res_build(&res, &pm, &e)) {
+				struct pm_perfetto_in in = { .pm = &pm, .st = &st, .res = &res };
+
+				pm_perfetto_write(stdout, &in, &ps, &e);
+				fflush(stdout);
+				pm_res_free(&res);
+			}
 			pm_state_free(&st);
 		}
 	}

@@ -569,13 +569,50 @@ static char *latency_json(void)
 	return capture_slurp(ret ? err : out);
 }
 
+/*
+ * tipme export --perfetto on the xserver incident: the file is what the
+ * golden file holds, and the checker (tests/lib/check_perfetto.py) reads
+ * it as the viewers will.
+ */
+static void export_xserver(void)
+{
+	char inc[120], file[160], out[160], err[160], cmd[400], *text, *p, *q;
+	char *argv[] = { "export", "--perfetto", "-o", file, inc, NULL };
+	int ret;
+
+	snprintf(inc, sizeof(inc), "%s/xserver", dir);
+	snprintf(file, sizeof(file), "%s/xserver.trace.json", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	ret = capture_run(pm_cmd_export, 5, argv, out, err);
+	text = capture_slurp(ret ? err : file);
+	while ((p = strstr(text, dir))) {	/* DIR for the scratch directory */
+		q = p + strlen(dir);
+		memcpy(p, "DIR", 3);
+		memmove(p + 3, q, strlen(q) + 1);
+	}
+	tap_ok(!ret && golden("xserver-perfetto", "json", text),
+	       "export --perfetto: the trace as golden");
+	free(text);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 tests/lib/check_perfetto.py %s --threads app,Xorg,flooder "
+		 "--switches 10 --verdict 1000 --x-requests > %s/perfetto.tap 2>&1", file, dir);
+	ret = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/perfetto.tap", dir);
+	text = capture_slurp(cmd);
+	tap_ok(ret == 0, "export --perfetto: the viewers' shape (check_perfetto.py)");
+	if (ret)
+		tap_diag("%s", text);
+	free(text);
+}
+
 int main(void)
 {
 	struct scen *s = malloc(sizeof(*s));
 	int ret;
 	char *out;
 
-	tap_plan(41);
+	tap_plan(43);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -634,6 +671,7 @@ int main(void)
 	if (!strstr(out, "\"accounted_pct\":94.3"))
 		tap_diag("%s", out);
 	free(out);
+	export_xserver();
 	out = latency_json();
 	tap_ok(strstr(out, "\"done_mono_ns\": 312000000,\n") &&
 	       strstr(out, "\"drawing_requests\": 1,\n") &&

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme export --perfetto: a dump or an incident as one trace file for
+ * ui.perfetto.dev and chrome://tracing (report/perfetto.c), written
+ * atomically (a temporary file, then a rename over FILE).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../analysis/interval.h"
+#include "../report/perfetto.h"
+#include "commands.h"
+#include "json.h"
+#include "run.h"
+#include "writefile.h"
+#include "xdump.h"
+
+static const char usage_text[] =
+	"usage: tipme export --perfetto -o FILE [--pid PID [--from S --to S]] [--json]\n"
+	"                    INCIDENT|DUMP\n"
+	"  Write the dump (and the incident's X dump) as one Chrome JSON trace\n"
+	"  that ui.perfetto.dev and chrome://tracing open: CPU tracks and thread\n"
+	"  states from the scheduler records, blocking sites, lock waits, reclaim,\n"
+	"  block requests, input, the trigger, the X server's requests per client,\n"
+	"  and tipme report's interval and chain of waits (its interval is chosen\n"
+	"  as tipme report chooses it; --pid/--from/--to name it).  FILE is\n"
+	"  replaced atomically.  --json prints what was written.\n"
+	"EXAMPLES\n"
+	"  tipme export --perfetto -o stall.json /var/lib/tipme/incidents/20240501T123456Z-7\n"
+	"  then open stall.json at https://ui.perfetto.dev (Open trace file)\n";
+
+static void usage(FILE *f, const char *prog)
+{
+	(void)prog;
+	fputs(usage_text, f);
+}
+
+/* The incident's X dump, if @path is an incident that has one (1), 0, -1. */
+static int load_x(const char *path, struct xdump *x, uint8_t **buf)
+{
+	struct tm_err e = { "" };
+	struct stat sb;
+	int ret;
+
+	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
+		return 0;
+	ret = xdump_load(path, x, buf, &e);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {
+		fprintf(stderr, "tipme export: %s\n", e.msg);
+		return -1;
+	}
+	return 1;
+}
+
+int pm_cmd_export(int argc, char **argv)
+{
+	double pid_v = 0, from = -1, to = -1;
+	const char *outp = NULL;
+	int perfetto = 0;
+	const struct pm_cmd_opt opts[] = {
+		{ "perfetto", 'P', NULL, NULL, &perfetto },
+		{ "output", 'o', NULL, &outp, NULL },
+		{ "pid", 'p', &pid_v, NULL, NULL },
+		{ "from", 'f', &from, NULL, NULL },
+		{ "to", 't', &to, NULL, NULL },
+	};
+	struct pm_perfetto_stats stats;
+	struct pm_interval_ask ask;
+	struct pm_perfetto_in in;
+	struct pm_report r = { 0 };
+	struct pm_state st = { 0 };
+	struct pm_res res = { 0 };
+	struct tm_err e = { "" };
+	struct pm_interval iv;
+	struct pm_dump pm;
+	uint8_t *xbuf = NULL;
+	char *buf = NULL, tmp[4096];
+	size_t len = 0;
+	struct xdump x;
+	int json, ret, have_x, found;
+	FILE *f;
+
+	ret = pm_cmd_parse("export", usage, argc, argv, opts, 5, &json);
+	if (ret >= 0)
+		return ret;
+	if (!perfetto || !outp || !*outp || optind + 1 != argc ||
+	    (from >= 0) != (to >= 0) || (from >= 0 && (pid_v <= 0 || to <= from))) {
+		usage(stderr, "export");
+		return 2;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp-%d", outp, (int)getpid()) >= (int)sizeof(tmp)) {
+		fprintf(stderr, "tipme export: %s: name too long\n", outp);
+		return 2;
+	}
+	if (pm_cmd_open("export", argv[optind], &pm))
+		return 1;
+	ret = 1;
+	if (pm_state_build(&st, &pm, &e) || pm_res_build(&res, &pm, &e)) {
+		fprintf(stderr, "tipme export: %s: %s\n", argv[optind], e.msg);
+		goto out;
+	}
+	have_x = load_x(argv[optind], &x, &xbuf);
+	if (have_x < 0)
+		goto out;
+	ask.pid = pid_v > 0 ? (uint32_t)pid_v : 0;
+	ask.from_ns = from >= 0 ? (int64_t)(from * 1e9) : -1;
+	ask.to_ns = (int64_t)(to * 1e9);
+	ask.window_ns = 2000000000LL;
+	found = pm_interval_choose(&pm, &st, &res, have_x ? &x : NULL, &ask, &iv);
+	if (found > 0 &&
+	    pm_report_analyse(&r, &pm, &st, &res, &iv.x, iv.pid, iv.from_ns, iv.to_ns, &e))
+		found = -ENOMEM;
+	if (found < 0) {
+		fprintf(stderr, "tipme export: out of memory\n");
+		goto out;
+	}
+	in = (struct pm_perfetto_in){ .pm = &pm, .st = &st, .res = &res,
+				      .verdict = found ? &r : NULL,
+				      .x = have_x ? &x : NULL };
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		fprintf(stderr, "tipme export: out of memory\n");
+		goto out;
+	}
+	if (pm_perfetto_write(f, &in, &stats, &e)) {
+		fclose(f);
+		fprintf(stderr, "tipme export: %s: %s\n", argv[optind], e.msg);
+		goto out;
+	}
+	if (fclose(f)) {
+		fprintf(stderr, "tipme export: out of memory\n");
+		goto out;
+	}
+	/* a new file next to FILE, then a rename that replaces FILE at once */
+	if (tm_write_file_new(tmp, buf, len, &e)) {
+		fprintf(stderr, "tipme export: %s\n", e.msg);
+		goto out;
+	}
+	if (rename(tmp, outp)) {
+		fprintf(stderr, "tipme export: %s: %s\n", outp, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	if (json) {
+		struct jw w;
+
+		jw_init(&w, stdout, 0);
+		jw_obj_begin(&w);
+		jw_kstr(&w, "file", outp);
+		jw_ku64(&w, "bytes", len);
+		jw_ku64(&w, "ftrace_lines", stats.ftrace_lines);
+		jw_ku64(&w, "trace_events", stats.events);
+		jw_kbool(&w, "verdict", found > 0);
+		jw_kbool(&w, "x_dump", have_x > 0);
+		jw_obj_end(&w);
+		jw_finish(&w);
+		putchar('\n');
+	} else {
+		printf("%s: %zu bytes, %llu scheduler lines, %llu trace events%s%s\n"
+		       "open it at https://ui.perfetto.dev (Open trace file) or chrome://tracing\n",
+		       outp, len, (unsigned long long)stats.ftrace_lines,
+		       (unsigned long long)stats.events,
+		       found > 0 ? ", the verdict's interval" : "",
+		       have_x > 0 ? ", the X server's requests" : "");
+	}
+	ret = pm_cmd_finish("export");
+out:
+	free(buf);
+	free(xbuf);
+	pm_report_free(&r);
+	pm_res_free(&res);
+	pm_state_free(&st);
+	pm_close(&pm);
+	return ret;
+}

@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme export --perfetto (perfetto.h).  One JSON object:
+ *
+ *   {"traceEvents": [...], "systemTraceEvents": "FTRACE TEXT",
+ *    "displayTimeUnit": "ms", "metadata": {...}}
+ *
+ * The ftrace text is what the kernel's own trace file would hold for
+ * sched_switch, sched_waking and sched_blocked_reason (the blocking site
+ * of the sleep just begun), one line per record, timestamps in seconds of
+ * CLOCK_MONOTONIC; the viewers turn it into CPU tracks and thread states.
+ * Trace events carry the same clock in microseconds.  Command names are
+ * written with anything that would break the ftrace line format (spaces,
+ * '=', control bytes) replaced by '_'.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dump/clock.h"
+#include "../dump/decode.h"
+#include "../dump/tables.h"
+#include "../records/records.h"
+#include "../analysis/xprof.h"
+#include "json.h"
+#include "perfetto.h"
+#include "xdump.h"
+
+/* Async slice ids: 1 the verdict, 2.. its chain, from here block requests. */
+#define BLK_ID		(1ULL << 32)
+
+/* An X request's server time is cut here (as tipme report --x cuts it). */
+#define X_REQ_CAP_NS	100000000LL
+
+struct pf {
+	const struct pm_perfetto_in *in;
+	struct jw w;
+	FILE *ft;		/* the ftrace text, in memory */
+	char *ftbuf;
+	size_t ftlen;
+	uint8_t *prev_state;	/* per CPU: the last switch's prev_state */
+	uint32_t ncpu;
+	uint32_t *pids;		/* threads named by trace events */
+	size_t npids, cap;
+	struct pm_perfetto_stats *stats;
+	int oom;
+};
+
+static double us(const struct pf *p, uint64_t ts)
+{
+	return pm_clock_mono(&p->in->pm->clock, ts) / 1e3;
+}
+
+/*
+ * A command name fit for an ftrace line; the idle task is "swapper/CPU"
+ * as a switch's field (@cpu >= 0), "<idle>" as a line's task (@cpu < 0).
+ */
+static const char *ft_comm(const struct pf *p, uint32_t pid, uint64_t ts,
+			   long cpu, char *buf, size_t len)
+{
+	const char *n = pid ? pm_task_name(p->in->pm, pid, ts) : NULL;
+	size_t i;
+
+	if (!pid && cpu >= 0)
+		snprintf(buf, len, "swapper/%ld", cpu);
+	else
+		snprintf(buf, len, "%s", n ? n : pid ? "<...>" : "<idle>");
+	for (i = 0; buf[i]; i++)
+		if ((unsigned char)buf[i] <= ' ' || buf[i] == '=' || buf[i] == '"' ||
+		    buf[i] == '\\' || (unsigned char)buf[i] >= 0x7f)
+			buf[i] = '_';
+	return buf;
+}
+
+static uint32_t tgid_of(const struct pf *p, uint32_t pid, uint64_t ts)
+{
+	const struct pm_exec *x = pid ? pm_exec_find(p->in->pm, pid, ts) : NULL;
+
+	return x && x->x.tgid ? x->x.tgid : pid;
+}
+
+/* "comm-PID (TGID) [CPU] d..2 SECONDS: " */
+static void ft_head(struct pf *p, uint32_t pid, uint32_t cpu, uint64_t ts)
+{
+	char c[24];
+
+	int64_t ns = pm_clock_mono(&p->in->pm->clock, ts);
+
+	fprintf(p->ft, "%16s-%-7" PRIu32 " (%7" PRIu32 ") [%03" PRIu32 "] d..2 %s%" PRId64 ".%09" PRId64 ": ",
+		ft_comm(p, pid, ts, -1, c, sizeof(c)), pid, tgid_of(p, pid, ts), cpu,
+		ns < 0 ? "-" : "", (ns < 0 ? -ns : ns) / 1000000000,
+		(ns < 0 ? -ns : ns) % 1000000000);
+	p->stats->ftrace_lines++;
+}
+
+static char state_char(uint8_t s)
+{
+	static const char c[] = { 'R', 'S', 'D', 'I', 'T', 't', 'X', 'Z' };
+
+	return s < sizeof(c) ? c[s] : 'S';
+}
+
+static void on_switch(struct pf *p, const struct pm_event *ev)
+{
+	const struct tipme_rec_switch *sw = &ev->u.sw;
+	char a[24], b[24];
+
+	ft_head(p, sw->prev_pid, ev->cpu, ev->ts);
+	fprintf(p->ft, "sched_switch: prev_comm=%s prev_pid=%" PRIu32 " prev_prio=%u prev_state=%c%s ==> next_comm=%s next_pid=%" PRIu32 " next_prio=%u\n",
+		ft_comm(p, sw->prev_pid, ev->ts, ev->cpu, a, sizeof(a)), sw->prev_pid,
+		sw->prev_prio, state_char(sw->prev_state),
+		sw->prev_state == TIPME_TS_RUNNABLE && sw->prev_pid ? "+" : "",
+		ft_comm(p, sw->next_pid, ev->ts, ev->cpu, b, sizeof(b)), sw->next_pid,
+		sw->next_prio);
+	if (ev->cpu < p->ncpu)
+		p->prev_state[ev->cpu] = sw->prev_state;
+}
+
+static void on_waking(struct pf *p, const struct pm_event *ev)
+{
+	uint32_t pid = tipme_waking_pid(&ev->u.wk);
+	char c[24];
+
+	ft_head(p, tipme_waking_waker(&ev->u.wk), ev->cpu, ev->ts);
+	fprintf(p->ft, "sched_waking: comm=%s pid=%" PRIu32 " prio=120 target_cpu=%03" PRIu32 "\n",
+		ft_comm(p, pid, ev->ts, -1, c, sizeof(c)), pid,
+		tipme_waking_cpu(&ev->u.wk));
+}
+
+/* Where the sleep that the last switch on this CPU began is (the viewers show it). */
+static void on_blocked(struct pf *p, const struct pm_event *ev)
+{
+	const struct tipme_rec_blocked *b = &ev->u.bl;
+	uint64_t site[1];
+	uint32_t ips[64];
+	const char *name;
+	uint64_t off = 0;
+	int n;
+
+	if (ev->payload_len < sizeof(*b) ||
+	    ev->payload_len < sizeof(*b) + 4u * b->nr || b->nr > 64)
+		return;
+	memcpy(ips, ev->payload + sizeof(*b), 4u * b->nr);
+	if (!pm_site_frames(p->in->pm, ips, b->nr, site, 1))
+		return;
+	name = pm_sym_name(p->in->pm, site[0], &off);
+	ft_head(p, b->pid, ev->cpu, ev->ts);
+	fprintf(p->ft, "sched_blocked_reason: pid=%" PRIu32 " iowait=%d caller=",
+		b->pid, ev->cpu < p->ncpu && p->prev_state[ev->cpu] == TIPME_TS_DISK);
+	/* one word: a module symbol's " [module]" goes */
+	n = name ? (int)strcspn(name, " \t\n") : 0;
+	if (n)
+		fprintf(p->ft, "%.*s+0x%" PRIx64 "\n", n, name, off);
+	else
+		fprintf(p->ft, "0x%" PRIx64 "\n", site[0]);
+}
+
+/* Remember a thread that a trace event names (for its name, at the end). */
+static void named(struct pf *p, uint32_t pid)
+{
+	size_t i;
+
+	for (i = p->npids; i-- > 0;)
+		if (p->pids[i] == pid)
+			return;
+	if (p->npids == p->cap) {
+		size_t c = p->cap ? p->cap * 2 : 64;
+		uint32_t *n = realloc(p->pids, c * sizeof(*n));
+
+		if (!n) {
+			p->oom = 1;
+			return;
+		}
+		p->pids = n;
+		p->cap = c;
+	}
+	p->pids[p->npids++] = pid;
+}
+
+/* The head of one trace event: name, phase, time, thread. */
+static void ev_begin(struct pf *p, const char *name, const char *ph, double ts,
+		     uint32_t pid, uint32_t tid)
+{
+	jw_obj_begin(&p->w);
+	jw_kstr(&p->w, "name", name);
+	jw_kstr(&p->w, "ph", ph);
+	jw_kdouble(&p->w, "ts", ts);
+	jw_ku64(&p->w, "pid", pid);
+	jw_ku64(&p->w, "tid", tid);
+	p->stats->events++;
+	if (tid)
+		named(p, tid);
+}
+
+/* A slice on thread @tid from @a to @b (recorder timestamps). */
+static void slice(struct pf *p, const char *name, const char *cat, uint32_t tid,
+		  uint64_t a, uint64_t b)
+{
+	ev_begin(p, name, "X", us(p, a), tgid_of(p, tid, a), tid);
+	jw_kstr(&p->w, "cat", cat);
+	jw_kdouble(&p->w, "dur", b > a ? us(p, b) - us(p, a) : 0);
+}
+
+static void instant(struct pf *p, const char *name, const char *cat,
+		    double ts, uint32_t pid, uint32_t tid, const char *scope)
+{
+	ev_begin(p, name, "i", ts, pid, tid);
+	jw_kstr(&p->w, "cat", cat);
+	jw_kstr(&p->w, "s", scope);
+}
+
+static void on_input(struct pf *p, const struct pm_event *ev)
+{
+	static const char *const kinds[] = {
+		"input", "key", "button", "pointer motion", "tipme hotkey",
+	};
+	const struct tipme_rec_input *in = &ev->u.in;
+	char name[48];
+
+	snprintf(name, sizeof(name), "%s%s", kinds[in->kind < 5 ? in->kind : 0],
+		 in->kind == TIPME_INPUT_MOTION ? "" :
+		 in->value == 1 ? " press" : in->value == 2 ? " repeat" : " release");
+	instant(p, name, "input", us(p, ev->ts), 0, 0, "g");
+	jw_obj_end(&p->w);
+}
+
+/* The records, in time order: ftrace text, and input, trigger, gaps. */
+static int records(struct pf *p, struct tm_err *e)
+{
+	struct pm_merge mg;
+	struct pm_event ev;
+	char name[64];
+	int err;
+
+	err = pm_merge_init(&mg, p->in->pm, NULL, e);
+	if (err)
+		return err;
+	while (!p->oom && (err = pm_merge_next(&mg, &ev, e)) > 0) {
+		if (ev.kind == PM_EV_LOST) {
+			snprintf(name, sizeof(name), "records lost on cpu %" PRIu32, ev.cpu);
+			instant(p, name, "tipme", us(p, ev.ts), 0, 0, "g");
+			jw_ku64(&p->w, "subbufs", ev.lost_count);
+			jw_obj_end(&p->w);
+			continue;
+		}
+		if (!ev.rt || !ev.rt->our_size)
+			continue;
+		switch (ev.type) {
+		case TIPME_REC_SCHED_SWITCH:
+			on_switch(p, &ev);
+			break;
+		case TIPME_REC_SCHED_WAKING:
+			on_waking(p, &ev);
+			break;
+		case TIPME_REC_BLOCKED:
+			on_blocked(p, &ev);
+			break;
+		case TIPME_REC_INPUT:
+			on_input(p, &ev);
+			break;
+		case TIPME_REC_TRIGGER:
+			instant(p, ev.u.trig.coalesced ? "trigger (joined)" : "trigger",
+				"tipme", us(p, ev.ts), 0, 0, "g");
+			jw_obj_end(&p->w);
+			break;
+		default:
+			break;
+		}
+	}
+	pm_merge_free(&mg);
+	return err < 0 ? err : 0;
+}
+
+static const char *blk_dev_name(const struct pf *p, uint32_t dev, char *buf, size_t len)
+{
+	char key[40], name[32];
+
+	snprintf(key, sizeof(key), "blockdev.%u:%u", dev >> 20, dev & 0xfffff);
+	if (!pm_text_get(&p->in->pm->system, key, name, sizeof(name)) && *name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%u:%u", dev >> 20, dev & 0xfffff);
+	return buf;
+}
+
+/* Lock waits, reclaim and block requests, from the state library. */
+static void resources(struct pf *p)
+{
+	const struct pm_res *r = p->in->res;
+	char name[96], dev[40];
+	size_t i;
+
+	for (i = 0; i < r->nlocks; i++) {
+		const struct pm_lockwait *l = &r->locks[i];
+
+		snprintf(name, sizeof(name), "lock wait 0x%" PRIx64, l->lock);
+		slice(p, name, "lock", l->pid, l->start, l->end);
+		jw_key(&p->w, "args");
+		jw_obj_begin(&p->w);
+		if (l->owner)
+			jw_ku64(&p->w, "holder", l->owner);
+		jw_obj_end(&p->w);
+		jw_obj_end(&p->w);
+	}
+	for (i = 0; i < r->nreclaims; i++) {
+		const struct pm_reclaim *m = &r->reclaims[i];
+
+		slice(p, m->kind == TIPME_RECLAIM_DIRECT ? "direct reclaim" :
+		      "memory cgroup reclaim", "memory", m->pid, m->start, m->end);
+		jw_key(&p->w, "args");
+		jw_obj_begin(&p->w);
+		jw_ku64(&p->w, "pages_reclaimed", m->nr_reclaimed);
+		jw_obj_end(&p->w);
+		jw_obj_end(&p->w);
+	}
+	for (i = 0; i < r->nblk; i++) {
+		const struct pm_blkreq *q = &r->blk[i];
+		uint64_t a = q->insert ? q->insert : q->issue;
+
+		if (!a || !q->complete || q->complete < a)
+			continue;	/* only whole requests: async slices need both ends */
+		snprintf(name, sizeof(name), "I/O on %s",
+			 blk_dev_name(p, q->dev, dev, sizeof(dev)));
+		ev_begin(p, name, "b", us(p, a), tgid_of(p, q->issuer, a), q->issuer);
+		jw_kstr(&p->w, "cat", "block");
+		jw_ku64(&p->w, "id", BLK_ID + i);
+		jw_key(&p->w, "args");
+		jw_obj_begin(&p->w);
+		jw_ku64(&p->w, "sector", q->sector);
+		jw_ku64(&p->w, "bytes", q->bytes);
+		if (q->insert && q->issue)
+			jw_kdouble(&p->w, "queued_ms", (us(p, q->issue) - us(p, q->insert)) / 1e3);
+		if (q->issue)
+			jw_kdouble(&p->w, "device_ms", (us(p, q->complete) - us(p, q->issue)) / 1e3);
+		jw_obj_end(&p->w);
+		jw_obj_end(&p->w);
+		ev_begin(p, name, "e", us(p, q->complete), tgid_of(p, q->issuer, a), q->issuer);
+		jw_kstr(&p->w, "cat", "block");
+		jw_ku64(&p->w, "id", BLK_ID + i);
+		jw_obj_end(&p->w);
+	}
+}
+
+/* The begin of an async slice of thread @tid at @a (CLOCK_MONOTONIC ns), left open for args. */
+static void async_begin(struct pf *p, const char *name, const char *cat,
+			uint32_t tid, int64_t a, uint64_t id)
+{
+	ev_begin(p, name, "b", a / 1e3, tgid_of(p, tid, p->in->st->last_ts), tid);
+	jw_kstr(&p->w, "cat", cat);
+	jw_ku64(&p->w, "id", id);
+}
+
+static void async_end(struct pf *p, const char *name, const char *cat,
+		      uint32_t tid, int64_t b, uint64_t id)
+{
+	ev_begin(p, name, "e", b / 1e3, tgid_of(p, tid, p->in->st->last_ts), tid);
+	jw_kstr(&p->w, "cat", cat);
+	jw_ku64(&p->w, "id", id);
+	jw_obj_end(&p->w);
+}
+
+/*
+ * The verdict's interval, and each wait of its chain, as async slices (a
+ * track of their own beside the thread's, so that they never cross the
+ * thread's lock and reclaim slices).
+ */
+static void verdict(struct pf *p)
+{
+	const struct pm_report *r = p->in->verdict;
+	const struct pm_cause_item *v = r->nitems ? &r->items[0] : NULL;
+	char name[128];
+	size_t i;
+
+	snprintf(name, sizeof(name), "tipme report: %s", v ? pm_cause_key[v->cause] : "nothing recorded");
+	async_begin(p, name, "tipme", r->pid, r->from_ns, 1);
+	jw_key(&p->w, "args");
+	jw_obj_begin(&p->w);
+	if (v) {
+		jw_kstr(&p->w, "cause", pm_cause_key[v->cause]);
+		if (v->culprit)
+			jw_ku64(&p->w, "culprit", v->culprit);
+		jw_kstr(&p->w, "resource", v->resource);
+		jw_kdouble(&p->w, "ms", v->ns / 1e6);
+	}
+	jw_obj_end(&p->w);
+	jw_obj_end(&p->w);
+	async_end(p, name, "tipme", r->pid, r->to_ns, 1);
+	for (i = 0; i < r->nchain; i++) {
+		const struct pm_chain_step *c = &r->chain[i];
+
+		if (c->followed)
+			snprintf(name, sizeof(name), "waiting for %" PRId64, c->waker);
+		else
+			snprintf(name, sizeof(name), "%s", pm_cause_key[c->cause]);
+		async_begin(p, name, "tipme chain", c->pid, c->from_ns, 2 + i);
+		jw_obj_end(&p->w);
+		async_end(p, name, "tipme chain", c->pid, c->to_ns, 2 + i);
+	}
+}
+
+/* The X server's requests per client, its device events and deliveries. */
+static void xserver(struct pf *p)
+{
+	const struct xdump *x = p->in->x;
+	struct tipme_x11_rec r, nx;
+	struct tipme_x11_client cl;
+	uint32_t server = pm_xserver_pid(x), k;
+	char op[64], name[96];
+
+	for (k = 0; k < x->recs.count; k++) {
+		int64_t dur = 0;
+
+		xdump_rec(x, k, &r);
+		if (r.time_ns > INT64_MAX / 2)
+			continue;
+		if (xdump_client_by_id(x, r.client, &cl))
+			memset(&cl, 0, sizeof(cl));
+		cl.comm[sizeof(cl.comm) - 1] = '\0';
+		if (r.kind == TIPME_X11_REQUEST && server) {
+			if (k + 1 < x->recs.count) {
+				xdump_rec(x, k + 1, &nx);
+				if (nx.time_ns > r.time_ns && nx.time_ns <= INT64_MAX / 2)
+					dur = (int64_t)(nx.time_ns - r.time_ns);
+				if (dur > X_REQ_CAP_NS)
+					dur = X_REQ_CAP_NS;
+			}
+			ev_begin(p, xdump_op_name(x, &r, op, sizeof(op)), "X",
+				 r.time_ns / 1e3, server, server);
+			jw_kstr(&p->w, "cat", "x11");
+			jw_kdouble(&p->w, "dur", dur / 1e3);
+			jw_key(&p->w, "args");
+			jw_obj_begin(&p->w);
+			jw_ku64(&p->w, "client_pid", cl.pid);
+			jw_kstr(&p->w, "client", cl.comm);
+			jw_ku64(&p->w, "bytes", r.length);
+			jw_ku64(&p->w, "op_size", r.op_size);
+			jw_obj_end(&p->w);
+			jw_obj_end(&p->w);
+		} else if (r.kind == TIPME_X11_DEVICE && server) {
+			snprintf(name, sizeof(name), "X device %s", xdump_event_name(r.major));
+			instant(p, name, "x11", r.time_ns / 1e3, server, server, "t");
+			jw_obj_end(&p->w);
+		} else if (r.kind == TIPME_X11_EVENT && cl.pid && r.major >= 2 && r.major <= 6) {
+			snprintf(name, sizeof(name), "X %s delivered", xdump_event_name(r.major));
+			instant(p, name, "x11", r.time_ns / 1e3, cl.pid, cl.pid, "t");
+			jw_obj_end(&p->w);
+		}
+	}
+}
+
+/* Process and thread names for the threads the trace events name. */
+static void names(struct pf *p)
+{
+	uint64_t ts = p->in->st->last_ts;
+	const char *n;
+	size_t i;
+
+	for (i = 0; i < p->npids; i++) {
+		uint32_t tid = p->pids[i], pid = tgid_of(p, tid, ts);
+
+		n = pm_task_name(p->in->pm, tid, ts);
+		if (!n)
+			continue;
+		ev_begin(p, "thread_name", "M", 0, pid, tid);
+		jw_key(&p->w, "args");
+		jw_obj_begin(&p->w);
+		jw_kstr(&p->w, "name", n);
+		jw_obj_end(&p->w);
+		jw_obj_end(&p->w);
+		if (pid != tid || !(n = pm_task_name(p->in->pm, pid, ts)))
+			continue;
+		ev_begin(p, "process_name", "M", 0, pid, 0);
+		jw_key(&p->w, "args");
+		jw_obj_begin(&p->w);
+		jw_kstr(&p->w, "name", n);
+		jw_obj_end(&p->w);
+		jw_obj_end(&p->w);
+	}
+}
+
+/**
+ * pm_perfetto_write() - write a dump as one Chrome JSON trace
+ * @f: output
+ * @in: the dump, its state, resources, verdict and X dump
+ * @stats: what was written
+ * @e: error message
+ *
+ * Return: 0, or a negative errno (-ENOMEM, a broken dump, -EIO when @f
+ * could not be written).
+ */
+int pm_perfetto_write(FILE *f, const struct pm_perfetto_in *in,
+		      struct pm_perfetto_stats *stats, struct tm_err *e)
+{
+	struct pf p = { .in = in, .stats = stats };
+	size_t i;
+	int err;
+
+	memset(stats, 0, sizeof(*stats));
+	for (i = 0; i < in->pm->nr_cpus; i++)
+		if (in->pm->cpus[i].cpu >= p.ncpu)
+			p.ncpu = in->pm->cpus[i].cpu + 1;
+	p.prev_state = calloc(p.ncpu ? p.ncpu : 1, 1);
+	p.ft = open_memstream(&p.ftbuf, &p.ftlen);
+	if (!p.prev_state || !p.ft) {
+		free(p.prev_state);
+		if (p.ft)
+			fclose(p.ft);
+		free(p.ftbuf);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	fputs("# tracer: nop\n#\n", p.ft);
+	jw_init(&p.w, f, 0);
+	jw_obj_begin(&p.w);
+	jw_key(&p.w, "traceEvents");
+	jw_arr_begin(&p.w);
+	err = records(&p, e);
+	if (!err) {
+		resources(&p);
+		if (in->verdict)
+			verdict(&p);
+		if (in->x)
+			xserver(&p);
+		names(&p);
+	}
+	jw_arr_end(&p.w);
+	if (fclose(p.ft) && !err)
+		err = tm_err_set(e, ENOMEM, "out of memory");
+	if (!err && !p.oom) {
+		jw_key(&p.w, "systemTraceEvents");
+		jw_strn(&p.w, p.ftbuf, p.ftlen);
+		jw_kstr(&p.w, "displayTimeUnit", "ms");
+		jw_key(&p.w, "metadata");
+		jw_obj_begin(&p.w);
+		jw_kstr(&p.w, "source", "tipme export --perfetto");
+		jw_kstr(&p.w, "clock", "CLOCK_MONOTONIC");
+		jw_obj_end(&p.w);
+	}
+	jw_obj_end(&p.w);
+	free(p.ftbuf);
+	free(p.prev_state);
+	free(p.pids);
+	if (err)
+		return err;
+	if (p.oom)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	if (jw_finish(&p.w))
+		return tm_err_set(e, EIO, "error writing the trace");
+	return 0;
+}
