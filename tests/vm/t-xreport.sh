@@ -10,7 +10,8 @@
 #  3. block_io: the client reads 10 blocks (O_DIRECT) of a null_blk device
 #     that completes every request 20 ms after issue.
 # tipme-xhook is restarted for each case so that each incident's X dump
-# holds that case's press only.
+# holds that case's press only.  Each incident is also exported for
+# Perfetto and the trace checked (tests/lib/check_perfetto.py).
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
@@ -95,6 +96,15 @@ report_case() {
 	python3 tests/vm/check_report.py "$case" "$truth" "$out/$case.json" "$@" \
 		> "$out/$case.tap" 2>&1
 	tap_merge "$out/$case.tap"
+	# the same incident as a Perfetto trace: every switch, the client's
+	# interval, the X server's requests
+	"$B"/tipme export --perfetto -o "$out/$case.trace.json" "$incident" > /dev/null
+	tap_cmp "$case: tipme export --perfetto succeeds" "$?" -eq 0
+	python3 tests/lib/check_perfetto.py "$out/$case.trace.json" \
+		--threads xhook-testclien,Xvfb --verdict "$VICTIM" --x-requests \
+		--switches "$("$B"/tipme records --json --type sched_switch "$incident" | wc -l)" \
+		> "$out/$case.perfetto.tap" 2>&1
+	tap_merge "$out/$case.perfetto.tap"
 }
 
 # 1. stopped: the key arrives while the client is stopped (the 400 ms
