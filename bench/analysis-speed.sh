@@ -33,8 +33,10 @@ def median(cmd):
 size = os.path.getsize(dump)
 subprocess.run(["cat", dump], stdout=subprocess.DEVNULL)
 res = {"dump_bytes": size, "read_s": round(median(["cat", dump]), 4)}
+out = os.path.join(os.environ.get("TMPDIR", "/tmp"), "tipme-bench-export.json")
 cmds = {"info": ["info"], "report": ["report"], "why": ["why", "--pid", "1"],
-        "records_json": ["records", "--json"]}
+        "records_json": ["records", "--json"],
+        "export_perfetto": ["export", "--perfetto", "-o", out]}
 for name, args in cmds.items():
     res[name + "_s"] = round(median(["build/tipme"] + args + [dump]), 4)
 print("dump: %s, %.1f MiB" % (dump, size / 2**20))
@@ -42,5 +44,8 @@ print("%-13s %8s %8s" % ("command", "seconds", "x read"))
 for name in ["read"] + list(cmds):
     t = res[name + "_s"]
     print("%-13s %8.3f %8.1f" % (name, t, t / max(res["read_s"], 1e-4)))
+if os.path.exists(out):
+    res["export_bytes"] = os.path.getsize(out)
+    os.unlink(out)
 print("RESULT " + json.dumps(res))
 PY

@@ -26,6 +26,8 @@ PKGS=(
 	libxcb1-dev libxcb-record0-dev libxcb-res0-dev libxcb-xtest0-dev
 	# X11 tests (x11-utils: xprop, xdpyinfo; only recommended by xterm)
 	xvfb xdotool xterm x11-apps x11-utils
+	# tipme timeline's test renders its SVG with a real renderer
+	librsvg2-bin
 	# fuzzing: clang with libFuzzer and the sanitizer runtimes
 	clang-14 libclang-rt-14-dev
 )

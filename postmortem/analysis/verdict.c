@@ -616,6 +616,65 @@ int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
 	return 0;
 }
 
+/**
+ * pm_seg_cause() - what one stretch of a thread was, by the verdict's rules
+ * @pm: the dump
+ * @res: its resources
+ * @pid: the thread
+ * @s: one of its stretches
+ * @xserver: the X server's PID (0: not known)
+ *
+ * The rules of the walk above for a single stretch, without following
+ * wakers: for pictures and tables that colour each stretch.
+ *
+ * Return: enum pm_cause: running (memory if it was reclaiming),
+ * cpu_contention (runnable), stopped, lock (a recorded lock wait, or a
+ * futex a task ended), memory, block_io (a completion on the waking CPU
+ * just before), x_server (the X server woke it), timer (a sleep call an
+ * interrupt ended), unknown (woken by another task: what it waited for is
+ * that task's; or nothing says).
+ */
+int pm_seg_cause(const struct pm_dump *pm, const struct pm_res *res,
+		 uint32_t pid, const struct pm_seg *s, uint32_t xserver)
+{
+	struct va v = { .pm = pm, .res = res };
+	int64_t a = mono(&v, s->start), b = mono(&v, s->end);
+	const struct pm_wake *w;
+	size_t i;
+
+	for (i = 0; i < res->nreclaims && s->state != PM_T_RUNNABLE; i++) {
+		const struct pm_reclaim *m = &res->reclaims[i];
+
+		if (m->pid == pid && mono(&v, m->start) < b && mono(&v, m->end) > a)
+			return PM_C_MEMORY;
+	}
+	switch (s->state) {
+	case PM_T_RUNNING:
+		return PM_C_RUNNING;
+	case PM_T_RUNNABLE:
+		return PM_C_CPU;
+	case PM_T_BLOCKED:
+		break;
+	default:
+		return PM_C_UNKNOWN;
+	}
+	if (s->block_state == TIPME_TS_STOPPED || s->block_state == TIPME_TS_TRACED)
+		return PM_C_STOPPED;
+	if (lock_wait(&v, pid, a, b))
+		return PM_C_LOCK;
+	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK) {
+		if (xserver && (uint32_t)s->waker == xserver)
+			return PM_C_X_SERVER;
+		return strstr(site0(&v, s), "futex") ? PM_C_LOCK : PM_C_UNKNOWN;
+	}
+	w = s->waker >= 0 ? pm_res_wake_at(res, pid, s->end) : NULL;
+	if (blk_for_wake(&v, w))
+		return PM_C_BLOCK_IO;
+	if (sleep_site(&v, s) && s->block_state == TIPME_TS_SLEEPING)
+		return PM_C_TIMER;
+	return PM_C_UNKNOWN;
+}
+
 /*
  * Woken by a child of its process (a shell reading a command's output,
  * make waiting for a compiler): waiting for work it handed out, not a
@@ -633,8 +692,16 @@ static int waits_for_child(const struct pm_dump *pm, uint32_t pid,
 	return me && w && w->x.ppid == me->x.tgid && w->x.tgid != me->x.tgid;
 }
 
-/* Time an idle thread spends waiting for work: not a stall. */
-static int idle_wait(const struct pm_dump *pm, const struct pm_seg *s)
+/**
+ * pm_seg_idle() - a wait for work: poll, select, epoll, a worker's queue ...
+ * @pm: the dump
+ * @s: a blocked stretch
+ *
+ * Time an idle thread spends waiting for work is not a stall.
+ *
+ * Return: 1 if @s is one, else 0.
+ */
+int pm_seg_idle(const struct pm_dump *pm, const struct pm_seg *s)
 {
 	static const char *const idle[] = {
 		"do_wait", "poll", "select", "ep_poll", "worker_thread",
@@ -698,7 +765,7 @@ int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
 			if (s1 - s0 <= best)
 				continue;
 			stall = s->state == PM_T_RUNNABLE ||
-				(s->state == PM_T_BLOCKED && !idle_wait(pm, s) &&
+				(s->state == PM_T_BLOCKED && !pm_seg_idle(pm, s) &&
 				 !waits_for_child(pm, t->pid, s) &&
 				 (s->block_state == TIPME_TS_DISK ||
 				  (s->block_state == TIPME_TS_SLEEPING && s->waker > 0 &&
@@ -741,7 +808,7 @@ static uint64_t dist(uint64_t a, uint64_t b)
  * program, woken by evdev in the same frame; kernel threads are left
  * out), and the time
  * until that thread waits for work again (poll, select, epoll: the sites
- * idle_wait() knows).  This ends when the reader is done with
+ * pm_seg_idle() knows).  This ends when the reader is done with
  * the event, not when the screen shows its effect: the weaker definition.
  *
  * Return: 1 if an input with a reader was found, else 0.
@@ -795,7 +862,7 @@ int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 
 			/* back to waiting for the next event (poll, select, ...) */
 			if (sg->start <= near->ts || sg->state != PM_T_BLOCKED ||
-			    !idle_wait(pm, sg))
+			    !pm_seg_idle(pm, sg))
 				continue;
 			end = pm_clock_mono(&pm->clock, sg->start);
 			if (end - t > best) {

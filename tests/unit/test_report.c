@@ -606,13 +606,46 @@ static void export_xserver(void)
 	free(text);
 }
 
+/*
+ * tipme timeline on the xserver incident: lanes for both CPUs, then the
+ * app, the X server and the flooder (tipme report's chain and culprit),
+ * the app waiting for the X server and the server running, rendered by
+ * rsvg-convert (tests/lib/check_timeline.py).
+ */
+static void timeline_xserver(void)
+{
+	char inc[120], file[160], png[160], out[160], err[160], cmd[600], *text;
+	char *argv[] = { "timeline", "-o", file, inc, NULL };
+	int ret;
+
+	snprintf(inc, sizeof(inc), "%s/xserver", dir);
+	snprintf(file, sizeof(file), "%s/xserver.svg", dir);
+	snprintf(png, sizeof(png), "%s/xserver.png", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	ret = capture_run(pm_cmd_timeline, 4, argv, out, err);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 tests/lib/check_timeline.py %s --png %s "
+		 "--lanes 'cpu 0,cpu 1,1000 app,1001 Xorg,1002 flooder' "
+		 "--classes 'running,waiting for the X server,idle' > %s/timeline.tap 2>&1",
+		 file, png, dir);
+	if (!ret)
+		ret = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/timeline.tap", dir);
+	text = capture_slurp(cmd);
+	tap_ok(ret == 0, "timeline: CPU lanes, then app, Xorg, flooder; app waiting for the X server; rendered");
+	if (ret)
+		tap_diag("%s", text);
+	free(text);
+}
+
 int main(void)
 {
 	struct scen *s = malloc(sizeof(*s));
 	int ret;
 	char *out;
 
-	tap_plan(43);
+	tap_plan(44);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -672,6 +705,7 @@ int main(void)
 		tap_diag("%s", out);
 	free(out);
 	export_xserver();
+	timeline_xserver();
 	out = latency_json();
 	tap_ok(strstr(out, "\"done_mono_ns\": 312000000,\n") &&
 	       strstr(out, "\"drawing_requests\": 1,\n") &&

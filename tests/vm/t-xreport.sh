@@ -11,7 +11,9 @@
 #     that completes every request 20 ms after issue.
 # tipme-xhook is restarted for each case so that each incident's X dump
 # holds that case's press only.  Each incident is also exported for
-# Perfetto and the trace checked (tests/lib/check_perfetto.py).
+# Perfetto and the trace checked (tests/lib/check_perfetto.py), and drawn
+# as a timeline whose client lane shows the cause's colour (rendered in
+# the host's check, not here: the guest has no SVG renderer).
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
@@ -105,11 +107,18 @@ report_case() {
 		--switches "$("$B"/tipme records --json --type sched_switch "$incident" | wc -l)" \
 		> "$out/$case.perfetto.tap" 2>&1
 	tap_merge "$out/$case.perfetto.tap"
+	# and as TIPME's timeline: the client's lane first, what it waited for
+	"$B"/tipme timeline -o "$out/$case.svg" "$incident" > /dev/null
+	tap_cmp "$case: tipme timeline succeeds" "$?" -eq 0
+	python3 tests/lib/check_timeline.py "$out/$case.svg" --classes "$tl_class" \
+		--lanes "cpu 0,cpu 1,$VICTIM xhook-testclien" > "$out/$case.timeline.tap" 2>&1
+	tap_merge "$out/$case.timeline.tap"
 }
 
 # 1. stopped: the key arrives while the client is stopped (the 400 ms
 # sleep is the stall this case makes, not a wait for something)
 hook
+tl_class=stopped
 kill -STOP "$VICTIM"
 xdotool key a
 sleep 0.4
@@ -120,6 +129,7 @@ report_case xstopped "victim=$VICTIM cont_ns=$cont"
 
 # 2. x_server: the flooder sees the same press, grabs the server, draws
 hook
+tl_class="waiting for the X server"
 "$B"/xhook-testclient flood "$win" 300 > "$out/flood.out" 2>&1 &
 FLOOD=$!
 wait_for 30 says "$out/flood.out" ready
@@ -131,6 +141,7 @@ report_case xserver "victim=$VICTIM flooder=$FLOOD xserver=$XVFB round_trip_ns=$
 
 # 3. block_io: the press makes the client read from the slow device
 hook
+tl_class="blocked: block I/O"
 xdotool key c
 if [ -n "${dev:-}" ]; then
 	handled xdisk

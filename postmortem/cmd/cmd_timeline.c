@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tipme timeline: TIPME's picture of an interval as SVG (report/timeline.c),
+ * written atomically (a temporary file, then a rename over FILE).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../analysis/interval.h"
+#include "../report/timeline.h"
+#include "commands.h"
+#include "json.h"
+#include "run.h"
+#include "writefile.h"
+#include "xdump.h"
+
+#define MAX_LANES	32
+
+static const char usage_text[] =
+	"usage: tipme timeline -o FILE.svg [--pid P[,P...]] [--from S --to S] [--json]\n"
+	"                      INCIDENT|DUMP\n"
+	"  TIPME's timeline as SVG: one lane per CPU (who ran there), one lane per\n"
+	"  thread (running, waiting for a CPU, or blocked, coloured by what it\n"
+	"  waited for as tipme report names it), priorities, fork/exec/exit,\n"
+	"  wakeups as arrows, input on top, tipme report's interval highlighted.\n"
+	"  Without --pid: the threads on tipme report's chain and those that held\n"
+	"  its CPU.  Without --from/--to: its interval with a margin (S are\n"
+	"  CLOCK_MONOTONIC seconds).  FILE is replaced atomically; --json prints\n"
+	"  what was drawn.\n"
+	"EXAMPLES\n"
+	"  tipme timeline -o stall.svg /var/lib/tipme/incidents/20240501T123456Z-7\n"
+	"  tipme timeline -o t.svg --pid 4242,4243 --from 1203.5 --to 1204.3 kernel.dump\n";
+
+static void usage(FILE *f, const char *prog)
+{
+	(void)prog;
+	fputs(usage_text, f);
+}
+
+static int load_x(const char *path, struct xdump *x, uint8_t **buf)
+{
+	struct tm_err e = { "" };
+	struct stat sb;
+	int ret;
+
+	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
+		return 0;
+	ret = xdump_load(path, x, buf, &e);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {
+		fprintf(stderr, "tipme timeline: %s\n", e.msg);
+		return -1;
+	}
+	return 1;
+}
+
+/* "4242,4243" into @pids; 0 on a bad list. */
+static size_t parse_pids(const char *s, uint32_t *pids, size_t max)
+{
+	size_t n = 0;
+	char *end;
+
+	while (*s && n < max) {
+		unsigned long v = strtoul(s, &end, 10);
+
+		if (end == s || !v || v > 0x3fffff || (*end && *end != ','))
+			return 0;
+		pids[n++] = (uint32_t)v;
+		s = *end ? end + 1 : end;
+	}
+	return *s ? 0 : n;
+}
+
+int pm_cmd_timeline(int argc, char **argv)
+{
+	double from = -1, to = -1;
+	const char *outp = NULL, *pidlist = NULL;
+	const struct pm_cmd_opt opts[] = {
+		{ "output", 'o', NULL, &outp, NULL },
+		{ "pid", 'p', NULL, &pidlist, NULL },
+		{ "from", 'f', &from, NULL, NULL },
+		{ "to", 't', &to, NULL, NULL },
+	};
+	struct pm_timeline_stats stats;
+	struct pm_interval_ask ask;
+	struct pm_timeline_in in;
+	struct pm_report r = { 0 };
+	struct pm_state st = { 0 };
+	struct pm_res res = { 0 };
+	struct tm_err e = { "" };
+	uint32_t pids[MAX_LANES];
+	struct pm_interval iv;
+	struct pm_dump pm;
+	uint8_t *xbuf = NULL;
+	char *buf = NULL, tmp[4096];
+	size_t len = 0, npids = 0;
+	struct xdump x;
+	int json, ret, have_x, found;
+	int64_t margin;
+	FILE *f;
+
+	ret = pm_cmd_parse("timeline", usage, argc, argv, opts, 4, &json);
+	if (ret >= 0)
+		return ret;
+	if (pidlist && !(npids = parse_pids(pidlist, pids, MAX_LANES))) {
+		fprintf(stderr, "tipme timeline: --pid takes PIDs separated by commas (at most %d)\n",
+			MAX_LANES);
+		return 2;
+	}
+	if (!outp || !*outp || optind + 1 != argc || (from >= 0) != (to >= 0) ||
+	    (from >= 0 && to <= from)) {
+		usage(stderr, "timeline");
+		return 2;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp-%d", outp, (int)getpid()) >= (int)sizeof(tmp)) {
+		fprintf(stderr, "tipme timeline: %s: name too long\n", outp);
+		return 2;
+	}
+	if (pm_cmd_open("timeline", argv[optind], &pm))
+		return 1;
+	ret = 1;
+	if (pm_state_build(&st, &pm, &e) || pm_res_build(&res, &pm, &e)) {
+		fprintf(stderr, "tipme timeline: %s: %s\n", argv[optind], e.msg);
+		goto out;
+	}
+	have_x = load_x(argv[optind], &x, &xbuf);
+	if (have_x < 0)
+		goto out;
+	/* the verdict of the interval that matters: one pid named, or the dump's choice */
+	ask.pid = npids == 1 ? pids[0] : 0;
+	ask.from_ns = from >= 0 && npids == 1 ? (int64_t)(from * 1e9) : -1;
+	ask.to_ns = (int64_t)(to * 1e9);
+	ask.window_ns = 2000000000LL;
+	found = pm_interval_choose(&pm, &st, &res, have_x ? &x : NULL, &ask, &iv);
+	if (found > 0 &&
+	    pm_report_analyse(&r, &pm, &st, &res, &iv.x, iv.pid, iv.from_ns, iv.to_ns, &e))
+		found = -ENOMEM;
+	if (found < 0) {
+		fprintf(stderr, "tipme timeline: out of memory\n");
+		goto out;
+	}
+	if (!npids)
+		npids = pm_timeline_default_pids(found ? &r : NULL, pids, MAX_LANES);
+	in = (struct pm_timeline_in){ .pm = &pm, .st = &st, .res = &res,
+				      .verdict = found ? &r : NULL,
+				      .x = have_x ? &x : NULL, .pids = pids,
+				      .npids = npids, .title = argv[optind] };
+	if (from >= 0) {
+		in.from_ns = (int64_t)(from * 1e9);
+		in.to_ns = (int64_t)(to * 1e9);
+	} else if (found) {
+		margin = (r.to_ns - r.from_ns) / 10;
+		if (margin < 5000000)
+			margin = 5000000;
+		in.from_ns = r.from_ns - margin;
+		in.to_ns = r.to_ns + margin;
+	} else {
+		fprintf(stderr, "tipme timeline: %s: nothing to show by itself (no input, no stall); give --from and --to\n",
+			argv[optind]);
+		goto out;
+	}
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		fprintf(stderr, "tipme timeline: out of memory\n");
+		goto out;
+	}
+	if (pm_timeline_svg(f, &in, &stats) || fclose(f)) {
+		fprintf(stderr, "tipme timeline: out of memory\n");
+		goto out;
+	}
+	if (tm_write_file_new(tmp, buf, len, &e)) {
+		fprintf(stderr, "tipme timeline: %s\n", e.msg);
+		goto out;
+	}
+	if (rename(tmp, outp)) {
+		fprintf(stderr, "tipme timeline: %s: %s\n", outp, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	if (json) {
+		struct jw w;
+
+		jw_init(&w, stdout, 0);
+		jw_obj_begin(&w);
+		jw_kstr(&w, "file", outp);
+		jw_ku64(&w, "bytes", len);
+		jw_ki64(&w, "from_mono_ns", in.from_ns);
+		jw_ki64(&w, "to_mono_ns", in.to_ns);
+		jw_ku64(&w, "cpu_lanes", stats.cpus);
+		jw_key(&w, "thread_lanes");
+		jw_arr_begin(&w);
+		for (size_t i = 0; i < npids; i++)
+			jw_u64(&w, pids[i]);
+		jw_arr_end(&w);
+		jw_ku64(&w, "stretches", stats.stretches);
+		jw_ku64(&w, "wakeups", stats.wakeups);
+		jw_obj_end(&w);
+		jw_finish(&w);
+		putchar('\n');
+	} else {
+		printf("%s: %zu CPU lanes, %zu thread lanes, %.3f .. %.3f s\n", outp,
+		       stats.cpus, stats.lanes, in.from_ns / 1e9, in.to_ns / 1e9);
+	}
+	ret = pm_cmd_finish("timeline");
+out:
+	free(buf);
+	free(xbuf);
+	pm_report_free(&r);
+	pm_res_free(&res);
+	pm_state_free(&st);
+	pm_close(&pm);
+	return ret;
+}
