@@ -231,7 +231,6 @@ const char *bench_load_name(enum fs_load load);
 
 /* stats.c */
 int bench_stats(const uint64_t *v, size_t n, struct bench_stats *st);
-uint64_t bench_rank(const uint64_t *sorted, size_t n, double pct);
 size_t bench_hist(const uint64_t *v, size_t n, uint64_t width_ns,
 		  uint64_t **counts);
 int bench_series_values(const struct bench_series *s, int aux, uint64_t **out);

@@ -8,35 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/**
- * bench_rank() - nearest-rank percentile of sorted values
- * @sorted: values in ascending order
- * @n: how many (at least 1)
- * @pct: percentile, 0 < pct <= 100
- *
- * Return: the smallest value with at least @pct percent of the values at
- * or below it.
- */
-uint64_t bench_rank(const uint64_t *sorted, size_t n, double pct)
-{
-	double r = ceil(pct / 100.0 * (double)n);
-	size_t k;
-
-	if (r < 1)
-		r = 1;
-	k = (size_t)r;
-	if (k > n)
-		k = n;
-	return sorted[k - 1];
-}
+#include "hist.h"
 
 /**
  * bench_stats() - summarise durations
@@ -48,35 +20,26 @@ uint64_t bench_rank(const uint64_t *sorted, size_t n, double pct)
  */
 int bench_stats(const uint64_t *v, size_t n, struct bench_stats *st)
 {
-	uint64_t *s;
-	double sum = 0;
+	struct tm_summary s;
 	size_t i;
+	int err;
 
 	memset(st, 0, sizeof(*st));
-	if (!n)
-		return -EINVAL;
-	s = malloc(n * sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_u64);
+	err = tm_summarise(v, n, &s);
+	if (err)
+		return err;
 	st->n = n;
-	st->min_ns = s[0];
-	st->max_ns = s[n - 1];
-	if (n % 2)
-		st->median_ns = s[n / 2];
-	else
-		st->median_ns = s[n / 2 - 1] + (s[n / 2] - s[n / 2 - 1]) / 2;
-	st->p99_ns = bench_rank(s, n, 99);
+	st->min_ns = s.min;
+	st->max_ns = s.max;
+	st->median_ns = s.median;
+	st->p99_ns = s.p99;
+	st->mean_ns = s.mean;
 	for (i = 0; i < n; i++) {
-		sum += (double)s[i];
-		if (s[i] > 150 * NS_PER_MS)
+		if (v[i] > 150 * NS_PER_MS)
 			st->over_150ms++;
-		if (s[i] > NS_PER_SEC)
+		if (v[i] > NS_PER_SEC)
 			st->over_1s++;
 	}
-	st->mean_ns = sum / (double)n;
-	free(s);
 	return 0;
 }
 
@@ -85,7 +48,7 @@ int bench_stats(const uint64_t *v, size_t n, struct bench_stats *st)
  * @v: values in ns
  * @n: how many
  * @width_ns: bucket width
- * @counts: result, calloc()ed, one entry per bucket up to the maximum's
+ * @counts: result, malloc()ed, one entry per bucket up to the maximum's
  *
  * Return: the number of buckets (0 if @n is 0 or on allocation failure,
  * with *@counts NULL).
@@ -93,22 +56,13 @@ int bench_stats(const uint64_t *v, size_t n, struct bench_stats *st)
 size_t bench_hist(const uint64_t *v, size_t n, uint64_t width_ns,
 		  uint64_t **counts)
 {
-	uint64_t max = 0;
-	size_t i, nr;
+	struct tm_hist h;
 
 	*counts = NULL;
-	if (!n || !width_ns)
+	if (!n || tm_hist_build(v, n, 0, width_ns, 0, &h))
 		return 0;
-	for (i = 0; i < n; i++)
-		if (v[i] > max)
-			max = v[i];
-	nr = (size_t)(max / width_ns) + 1;
-	*counts = calloc(nr, sizeof(**counts));
-	if (!*counts)
-		return 0;
-	for (i = 0; i < n; i++)
-		(*counts)[v[i] / width_ns]++;
-	return nr;
+	*counts = h.counts;
+	return h.nb;
 }
 
 /* The values (or the aux values) of a series as a malloc()ed array. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "hist.h"
 #include "tap.h"
 
 #define MS NS_PER_MS
@@ -47,8 +48,8 @@ static void test_stats(void)
 	for (i = 0; i < 1000; i++)
 		thousand[i] = i + 1;
 	tap_ok(!bench_stats(thousand, 1000, &st) && st.p99_ns == 990, "p99 of 1..1000 is 990");
-	tap_ok(bench_rank(thousand, 1000, 100) == 1000 && bench_rank(thousand, 1000, 0.01) == 1 &&
-	       bench_rank(thousand, 1000, 50) == 500, "bench_rank: ends and middle");
+	tap_ok(tm_rank(thousand, 1000, 100) == 1000 && tm_rank(thousand, 1000, 0.01) == 1 &&
+	       tm_rank(thousand, 1000, 50) == 500, "tm_rank: ends and middle");
 	tap_ok(!bench_stats(edge, 5, &st) && st.over_150ms == 3 && st.over_1s == 1,
 	       "over 150 ms and over 1 s are strictly greater");
 }
@@ -209,10 +210,29 @@ static void test_reports(void)
 	tap_ok(r.nr_series == 0, "bench_result_free() empties the result");
 }
 
+/* The shared histogram (lib/hist.c): log2 buckets and the overflow bucket. */
+static void test_lib_hist(void)
+{
+	uint64_t v[] = { 0, 1, 2, 3, 4, 1000, 1023, 1024, 5000000 };
+	struct tm_hist h;
+	struct tm_summary s;
+
+	tap_ok(!tm_hist_build(v, 9, 1, 0, 11, &h) && h.counts[0] == 2 && h.counts[1] == 2 &&
+	       h.counts[2] == 1 && h.counts[9] == 2 && h.counts[10] == 1 && h.overflow == 1 &&
+	       tm_hist_lo(&h, 10) == 1024, "tm_hist log2: [0,2) [2,4) [4,8) ... [1024,2048), 5 ms overflows");
+	tm_hist_free(&h);
+	tap_ok(!tm_hist_build(v, 9, 0, 1000, 2, &h) && h.counts[0] == 5 && h.counts[1] == 3 &&
+	       h.overflow == 1, "tm_hist linear with 2 buckets of 1000: 5, 3 and 1 over");
+	tm_hist_free(&h);
+	tap_ok(!tm_summarise(v, 9, &s) && s.p50 == 4 && s.p99 == 5000000 && s.total == 5003057 &&
+	       s.median == 4, "tm_summarise: p50, p99, total");
+}
+
 int main(void)
 {
-	tap_plan(27);
+	tap_plan(30);
 	test_stats();
+	test_lib_hist();
 	test_hist();
 	test_svg();
 	test_trigger();
