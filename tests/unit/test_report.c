@@ -639,13 +639,66 @@ static void timeline_xserver(void)
 	free(text);
 }
 
+/* tipme legs ARGS on scenario NAME's dump: its output, DIR for the scratch directory. */
+static char *legs(const char *name, const char *args, int *ret)
+{
+	char dump[160], out[160], err[160], buf[256], *argv[16], *tok, *save = NULL;
+	int argc = 0;
+
+	snprintf(dump, sizeof(dump), "%s/%s.dump", dir, name);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	snprintf(buf, sizeof(buf), "legs %s", args);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 14; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc++] = dump;
+	argv[argc] = NULL;
+	*ret = capture_run(pm_cmd_legs, argc, argv, out, err);
+	return capture_slurp(*ret ? err : out);
+}
+
+/*
+ * tipme legs on the cpu scenario (scheduling delay: the server woken at
+ * 2 ms waits 300 ms for its CPU, the others 0.1 ms) and the blkio one (a
+ * request queued 4 ms; in the device 20 and 16 ms).
+ */
+static void legs_tests(void)
+{
+	char *t;
+	int ret;
+
+	t = legs("cpu", "--from waking --to switch-in", &ret);
+	tap_ok(!ret && golden("legs-cpu", "txt", t), "legs waking -> switch-in: text as golden");
+	free(t);
+	t = legs("cpu", "--json --from waking --to switch-in", &ret);
+	tap_ok(!ret && golden("legs-cpu", "json", t) &&
+	       strstr(t, "{\"pid\":101,\"comm\":\"server\",\"count\":1,\"total_ms\":300,") &&
+	       strstr(t, "\"max_ms\":300}") && strstr(t, "\"overflow\":1}"),
+	       "legs JSON: the server waited 300 ms for its CPU, in the overflow bucket; as golden");
+	free(t);
+	t = legs("blkio", "--json --from blk-issue --to blk-complete --hist log2", &ret);
+	tap_ok(!ret && strstr(t, "\"all\":{\"count\":2,\"total_ms\":36,") &&
+	       strstr(t, "{\"pid\":400,\"comm\":\"fsyncer\",\"count\":2,"),
+	       "legs blk-issue -> blk-complete: 20 and 16 ms, owned by the task that queued them");
+	if (ret || !strstr(t, "\"total_ms\":36,"))
+		tap_diag("%s", t);
+	free(t);
+	t = legs("blkio", "--json --from blk-insert --to blk-issue", &ret);
+	tap_ok(!ret && strstr(t, "\"all\":{\"count\":1,\"total_ms\":4,"),
+	       "legs blk-insert -> blk-issue: the one queued request, 4 ms");
+	free(t);
+	t = legs("cpu", "--from waking --to waking", &ret);
+	tap_ok(ret == 2, "legs from an event to the same event: usage error");
+	free(t);
+}
+
 int main(void)
 {
 	struct scen *s = malloc(sizeof(*s));
 	int ret;
 	char *out;
 
-	tap_plan(44);
+	tap_plan(49);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -706,6 +759,7 @@ int main(void)
 	free(out);
 	export_xserver();
 	timeline_xserver();
+	legs_tests();
 	out = latency_json();
 	tap_ok(strstr(out, "\"done_mono_ns\": 312000000,\n") &&
 	       strstr(out, "\"drawing_requests\": 1,\n") &&

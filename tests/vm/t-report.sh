@@ -37,6 +37,17 @@ sec() { python3 -c "import sys; print('%.9f' % (float(sys.argv[1]) / ${2:-1e9}))
 # 1. cpu_contention: the victim waits on a server a SCHED_FIFO hog keeps off its CPU
 t=$("$B"/tests/vm/stall 300)
 report cpu "$t" cpu --pid "$(kv "$t" victim)" --from "$(kv "$t" start)" --to "$(kv "$t" end)"
+# the same stall as a leg: the server, woken, waited its whole stall for a CPU
+"$B"/tipme legs --json --from waking --to switch-in "$out/cpu.dump" > "$out/cpu-legs.json"
+python3 - "$out/cpu-legs.json" "$(kv "$t" server)" "$(kv "$t" latency_ms)" > "$out/cpu-legs.tap" <<'PY'
+import json, sys
+d, server, lat = json.load(open(sys.argv[1])), int(sys.argv[2]), float(sys.argv[3])
+o = [x for x in d["owners"] if x.get("pid") == server]
+ok = o and 0.9 * lat <= o[0]["max_ms"] <= 1.1 * lat
+print("%sok 1 - legs waking -> switch-in: the server's longest scheduling delay %.1f ms, the stall %.1f ms"
+      % ("" if ok else "not ", o[0]["max_ms"] if o else -1, lat))
+PY
+tap_merge "$out/cpu-legs.tap"
 
 # 2. timer, through the chain: the reader waits for a writer that sleeps 300 ms
 t=$("$B"/tests/vm/blockpipe 300)
@@ -59,6 +70,14 @@ if modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=2000000
 	t=$("$B"/tests/vm/fsyncer /mnt/nb/fresh 256)
 	report blkio "$t" blkio --pid "$(kv "$t" pid)" --from "$(sec "$(kv "$t" fsync_start_ns)")" \
 		--to "$(sec "$(kv "$t" fsync_end_ns)")" -- "$dev" 20
+	# every request's device time as a leg: at least the 20 ms the device takes
+	"$B"/tipme legs --json --by all --from blk-issue --to blk-complete "$out/blkio.dump" \
+		> "$out/blk-legs.json"
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["all"]
+ok = d["count"] >= 1 and 20 <= d["p50_ms"] and d["max_ms"] < 200
+print("%sok 1 - legs blk-issue -> blk-complete: %d requests, p50 %.1f ms, max %.1f ms (the device: 20 ms)"
+      % ("" if ok else "not ", d["count"], d["p50_ms"], d["max_ms"]))' "$out/blk-legs.json" > "$out/blk-legs.tap"
+	tap_merge "$out/blk-legs.tap"
 	umount /mnt/nb
 else
 	tap_fail "block_io: a null_blk device with ext4"
