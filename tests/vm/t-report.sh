@@ -99,7 +99,10 @@ fi
 
 # 6. lock: two threads rewriting one file hold its inode rwsem in turn
 t=$("$B"/tests/vm/contend /tmp/contend.dat 1)
-report lock "$t" lock --pid "$(kv "$t" tid1)" --window 1500 -- "$(kv "$t" tid1)" "$(kv "$t" tid2)"
+# (the interval is the threads' own: a window before the dump would miss
+# them on a slow machine, where the dump comes long after they exited)
+report lock "$t" lock --pid "$(kv "$t" tid1)" --from "$(kv "$t" start)" --to "$(kv "$t" end)" \
+	-- "$(kv "$t" tid1)" "$(kv "$t" tid2)"
 
 # 7. no --pid: a stall, then a trigger; the report finds it by itself
 t=$("$B"/tests/vm/stall 300)

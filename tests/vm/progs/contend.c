@@ -6,7 +6,9 @@
  * must sleep on the semaphore (it cannot spin: the holder is not running).
  * Prints
  *
- *   tid1=TID tid2=TID writes=N
+ *   tid1=TID tid2=TID writes=N start=MONO end=MONO
+ *
+ * (start and end: CLOCK_MONOTONIC seconds around the threads' work).
  *
  *   contend FILE [SECONDS]     (default 1)
  */
@@ -57,6 +59,7 @@ static void *writer(void *arg)
 int main(int argc, char **argv)
 {
 	pthread_t t[2];
+	double t0, t1;
 	long i;
 
 	if (argc < 2)
@@ -68,12 +71,14 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
+	t0 = mono();
 	for (i = 0; i < 2; i++)
 		if (pthread_create(&t[i], NULL, writer, (void *)i))
 			return 1;
 	for (i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
-	printf("tid1=%d tid2=%d writes=%ld\n", (int)tids[0], (int)tids[1],
-	       writes[0] + writes[1]);
+	t1 = mono();
+	printf("tid1=%d tid2=%d writes=%ld start=%.9f end=%.9f\n", (int)tids[0],
+	       (int)tids[1], writes[0] + writes[1], t0, t1);
 	return 0;
 }
