@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: a kernel dump through every analysis command that
- * reads one (info, records, ps, cost, why, report; text and JSON) and the
- * Perfetto export, the way root's
+ * reads one (info, records, ps, cost, why, report; text and JSON), the
+ * Perfetto export, the timeline and legs, the way root's
  * `tipme` would run them on a dump from a bug report.  The mutator fixes
  * the checksums after each mutation so that changes get past them.
  */
@@ -15,7 +15,10 @@
 #include "cmd/commands.h"
 #include "dump_fix.h"
 #include "dump/pm.h"
+#include "dump/clock.h"
+#include "report/legs.h"
 #include "report/perfetto.h"
+#include "report/timeline.h"
 #include "state/resources.h"
 #include "state/state.h"
 
@@ -91,8 +94,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					 st.threads[st.nthreads / 2].pid);
 			if (!pm_res_build(&res, &pm, &e)) {
 				struct pm_perfetto_in in = { .pm = &pm, .st = &st, .res = &res };
+				struct pm_legs_view lv = { .from = PM_LEG_WAKING,
+							   .to = PM_LEG_SWITCH_IN, .log2 = 1,
+							   .buckets = 40, .top = 5 };
+				uint32_t lanes[3];
+				struct pm_timeline_in ti = {
+					.pm = &pm, .st = &st, .res = &res, .pids = lanes,
+					.from_ns = pm_clock_mono(&pm.clock, st.first_ts),
+					.to_ns = pm_clock_mono(&pm.clock, st.last_ts) + 1,
+					.title = "fuzz",
+				};
+				struct pm_timeline_stats ts;
+				struct pm_legs lg;
 
 				pm_perfetto_write(stdout, &in, &ps, &e);
+				for (ti.npids = 0; ti.npids < 3 && ti.npids < st.nthreads; ti.npids++)
+					lanes[ti.npids] = st.threads[ti.npids].pid;
+				pm_timeline_svg(stdout, &ti, &ts);
+				if (!pm_legs_find(&pm, &st, &res, NULL, lv.from, lv.to, INT64_MIN,
+						  INT64_MAX, &lg, &e)) {
+					pm_legs_print(stdout, &pm, &st, &lg, &lv, 1);
+					pm_legs_free(&lg);
+				}
 				fflush(stdout);
 				pm_res_free(&res);
 			}
