@@ -278,6 +278,10 @@ static int thread_lanes(struct tl *t, int y, int *lane_y)
 			int64_t a = mono(t, s->start), b = mono(t, s->end);
 			int k = cause_cls(pm_seg_cause(in->pm, in->res, th->pid, s, xs), s);
 
+			if (s->state == PM_T_BLOCKED && (s->block_state == TIPME_TS_DEAD ||
+							 s->block_state == TIPME_TS_ZOMBIE))
+				continue;	/* after its exit: nothing to draw */
+
 			/*
 			 * A wait for events is idle, except the interval's own
 			 * thread's while it handled the input (up to where it was
