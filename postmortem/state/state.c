@@ -7,7 +7,11 @@
  *       runnable from t if it was preempted or still runnable, else blocked
  *       (with its task state); next's stretch ends and it runs on c.
  *   waking of p by w at t:  if p was blocked, that stretch ends with waker
- *       w, and p is runnable (woken, waiting for a CPU) from t.
+ *       w, and p is runnable (woken, waiting for a CPU) from t.  If p was
+ *       still running, the wakeup is kept: a task is woken while it is
+ *       still on its way off the CPU (sched_waking fires before the waker
+ *       waits for that), and when its switch-out to sleep follows, the
+ *       sleep is over at once (runnable from the switch, woken by w).
  *   blocked record for p:  where p's current blocked stretch went to sleep.
  *   sampler entry for p at t:  if nothing has said what p is doing (before
  *       its first record, or after a gap), p is running, runnable or
@@ -165,6 +169,17 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 			return -ENOMEM;
 		s->block_state = sw->prev_state;
 		s->cpu = ev->cpu;
+		if (t->pend && s->state == PM_T_BLOCKED) {
+			/* woken before it was off the CPU: asleep for no time */
+			s->waker = t->pend_waker;
+			s->waker_ctx = t->pend_ctx;
+			s = open_seg(t, ev->ts, PM_T_RUNNABLE);
+			if (!s)
+				return -ENOMEM;
+			s->woken = 1;
+			s->cpu = t->pend_cpu;
+		}
+		t->pend = 0;
 	}
 	if (sw->next_pid) {
 		t = thread_get(st, m, sw->next_pid);
@@ -175,6 +190,7 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 			return -ENOMEM;
 		s->cpu = ev->cpu;
 		s->prio = sw->next_prio;
+		t->pend = 0;
 	}
 	return 0;
 }
@@ -192,8 +208,15 @@ static int on_waking(struct pm_state *st, struct pidmap *m,
 	if (!t)
 		return -ENOMEM;
 	s = cur(t);
+	if (s && s->state == PM_T_RUNNING) {	/* may be on its way to sleep */
+		t->pend = 1;
+		t->pend_waker = tipme_waking_waker(&ev->u.wk);
+		t->pend_ctx = (uint8_t)tipme_waking_ctx(&ev->u.wk);
+		t->pend_cpu = tipme_waking_cpu(&ev->u.wk);
+		return 0;
+	}
 	if (s && s->state != PM_T_BLOCKED && s->state != PM_T_UNKNOWN)
-		return 0;	/* already running or runnable */
+		return 0;	/* already runnable */
 	if (s) {
 		s->waker = tipme_waking_waker(&ev->u.wk);
 		s->waker_ctx = (uint8_t)tipme_waking_ctx(&ev->u.wk);
@@ -313,6 +336,11 @@ static void on_blocked(struct pm_state *st, struct pidmap *m,
 		return;
 	t = thread_get(st, m, b->pid);
 	s = t ? cur(t) : NULL;
+	/* a sleep a wakeup ended at once: the stretch before the runnable one */
+	if (s && s->state == PM_T_RUNNABLE && s->woken && t->nsegs >= 2 &&
+	    t->segs[t->nsegs - 2].state == PM_T_BLOCKED &&
+	    t->segs[t->nsegs - 2].end == s->start)
+		s = &t->segs[t->nsegs - 2];
 	if (!s || s->state != PM_T_BLOCKED)
 		return;
 	memcpy(ips, ev->payload + sizeof(*b), 4u * b->nr);

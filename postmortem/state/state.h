@@ -55,12 +55,17 @@ struct pm_seg {
  * @segs: stretches
  * @nsegs: how many
  * @cap: allocated
+ * @pend: while the state is built: a wakeup came while the thread was
+ *	still on its CPU (@pend_waker, @pend_ctx, @pend_cpu)
  */
 struct pm_thread {
 	uint32_t pid;
 	struct pm_seg *segs;
 	size_t nsegs;
 	size_t cap;
+	uint8_t pend, pend_ctx;
+	uint32_t pend_cpu;
+	int64_t pend_waker;
 };
 
 /**

@@ -555,6 +555,31 @@ static int sampled_scenario(struct scen *s)
 	return save(s, "sampled");
 }
 
+/*
+ * The wakeup race: 1200 wakes 1201 at 10 ms while 1201 is still on its
+ * CPU on its way to sleep (sched_waking comes first), 1201's switch-out to
+ * S follows, and a hog (1202) holds that CPU for 100 ms.  1201 was
+ * runnable, not asleep, all that time.
+ */
+static int race_scenario(struct scen *s)
+{
+	static const char *const pipe_site1[] = { "pipe_read", "vfs_read", NULL };
+
+	scen_init(s, 2);
+	scen_task(s, 1200, 1200, "waker", "/bin/waker", "waker", 6);
+	scen_task(s, 1201, 1201, "sleeper", "/bin/sleeper", "sleeper", 8);
+	scen_task(s, 1202, 1202, "hog", "/bin/hog", "hog", 4);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1200, 120);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1201, 120);
+	scen_wake(s, 0, MS(10), 1201, 1, 1200, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(10.002), 1201, TIPME_TS_SLEEPING, 120, 1202, 50);
+	scen_blocked(s, 1, MS(10.002), 1201, pipe_site1);
+	scen_switch(s, 1, MS(110), 1202, TIPME_TS_SLEEPING, 50, 1201, 120);
+	scen_switch(s, 1, MS(111), 1201, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 0, MS(112), 1200, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "race");
+}
+
 /* tipme latency's JSON for the xserver incident. */
 static char *latency_json(void)
 {
@@ -698,14 +723,14 @@ int main(void)
 	int ret;
 	char *out;
 
-	tap_plan(49);
+	tap_plan(52);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
 	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) ||
 	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) ||
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
-	    xserver_scenario(s) || sampled_scenario(s))
+	    xserver_scenario(s) || sampled_scenario(s) || race_scenario(s))
 		return 1;
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
 	      "a victim behind a starved server");
@@ -757,6 +782,8 @@ int main(void)
 	if (!strstr(out, "\"accounted_pct\":94.3"))
 		tap_diag("%s", out);
 	free(out);
+	check("race", "--pid 1201 --from 0.010 --to 0.110", "cpu_contention", 1202, 99,
+	      "woken while still on its CPU: runnable behind the hog, not asleep");
 	export_xserver();
 	timeline_xserver();
 	legs_tests();
