@@ -11,10 +11,7 @@
  * thread did meanwhile.  The client is waiting for input again when its
  * thread blocks in poll/select/epoll in a sleep that no reply ends, on any
  * of the process's connections (a sleep ended by a reply is a round trip
- * inside the handling, e.g. xcb_wait_for_reply(); so is, when the kernel
- * dump holds the X server's thread, a sleep the server ends with an event
- * other than input: a PropertyNotify or SelectionNotify the client waited
- * for).  Its
+ * inside the handling, e.g. xcb_wait_for_reply()).  Its
  * drawing is every drawing request of the process (core drawing requests,
  * RENDER, MIT-SHM, Present, GLX, DRI3) that the server dispatched from the
  * delivery until the client next woke after it was done: a request the
@@ -130,20 +127,12 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Input events: what a client that waits for input waits for. */
-static int input_event(const struct tipme_x11_rec *r)
-{
-	return r->kind == TIPME_X11_EVENT && r->major >= 2 && r->major <= 6;
-}
-
 /*
  * The times of the replies the server sent to process @pid, on any of its
- * connections (a toolkit may keep more than one), and with @events its
- * events other than input (a PropertyNotify, an Expose, a SelectionNotify
- * a client waits for while it handles an input), sorted; NULL if none.
+ * connections (a toolkit may keep more than one), sorted; NULL if none.
  */
 static int64_t *process_replies(const struct lat_ctx *c, uint32_t pid,
-				int events, size_t *n)
+				size_t *n)
 {
 	struct tipme_x11_client cl;
 	struct tipme_x11_rec r;
@@ -153,8 +142,7 @@ static int64_t *process_replies(const struct lat_ctx *c, uint32_t pid,
 	*n = 0;
 	for (i = 0; i < c->x->recs.count; i++) {
 		xdump_rec(c->x, i, &r);
-		if ((r.kind != TIPME_X11_REPLY &&
-		     !(events && r.kind == TIPME_X11_EVENT && !input_event(&r))) ||
+		if (r.kind != TIPME_X11_REPLY ||
 		    xdump_client_by_id(c->x, r.client, &cl) || cl.pid != pid)
 			continue;
 		if (!t) {
@@ -187,12 +175,13 @@ static int reply_between(const int64_t *t, size_t n, int64_t from, int64_t to)
 }
 
 /*
- * Was the sleep @s of the client part of the handling: a round trip, or a
- * wait for an event other than input?  With the X server's thread in the
- * kernel dump: the server woke the client, and a reply or such an event is
- * stamped then (one stamped in the millisecond the sleep began may be the
- * one the client had just read).  Without it: a reply is stamped inside
- * the sleep.
+ * Was the sleep @s of the client a round trip, ended by a reply?  With the
+ * X server's thread in the kernel dump: the server woke the client, and a
+ * reply is stamped then (a reply stamped in the millisecond the sleep
+ * began may be the one the client had just read).  Without it: a reply is
+ * stamped inside the sleep.  Events do not count: the server sends some to
+ * every client (MappingNotify when a keymap changes), so a sleep that one
+ * ends is still a wait for input.
  */
 static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
 			  const int64_t *rep, size_t nrep)
@@ -222,8 +211,7 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 		return;
 	}
 	/* Out of memory only costs the round-trip distinction. */
-	rep = process_replies(c, ev->pid,
-			      c->server && pm_state_thread(c->st, c->server), &nrep);
+	rep = process_replies(c, ev->pid, &nrep);
 	ev->result = PM_LAT_UNFINISHED;
 	ev->done_ns = c->dump_end_ns;
 	woke = c->dump_end_ns;

@@ -20,6 +20,7 @@ dump=$(ls /tmp/inc/*/kernel.dump | head -n 1)
 tap_check "the hotkey made an incident" test -s "$dump"
 victim=$(echo "$truth" | sed 's/.*victim=\([0-9]*\).*/\1/')
 "$B"/tipme why --pid "$victim" "$dump" | sed 's/^/# /'
+cp "$dump" "$out/why.dump"	# for a look afterwards
 "$B"/tipme why --json --pid "$victim" "$dump" > "$out/why.json"
 tap_cmp "tipme why --json succeeds" "$?" -eq 0
 python3 tests/vm/check_why.py "$truth" "$out/why.json" > "$out/why.tap" 2>&1

@@ -145,7 +145,7 @@ tl_class="blocked: block I/O"
 xdotool key c
 if [ -n "${dev:-}" ]; then
 	handled xdisk
-	report_case xdisk "victim=$VICTIM read_ns=$(field "$out/victim.out" read_ns)" "$dev"
+	report_case xdisk "victim=$VICTIM reads=10 read_ns=$(field "$out/victim.out" read_ns)" "$dev"
 fi
 
 kill "$XHOOK" "$VICTIM" "$TIPMED" 2> /dev/null

@@ -28,8 +28,9 @@
  *                                     "window WID", then for press i "press T0",
  *                                     does ACTION i, draws a rectangle and
  *                                     prints "done T1".  ACTION: "plain"
- *                                     (nothing more), "x" (wait for a property
- *                                     change on the window, then a round trip:
+ *                                     (nothing more), "x" (round trips asking
+ *                                     for a property of the window until the
+ *                                     flooder has set it; the last one's time:
  *                                     "round_trip_ns NS"), "read:PATH:N" (N
  *                                     O_DIRECT 4 KiB reads of PATH, 1 MiB
  *                                     apart: "read_ns NS"); later presses:
@@ -173,13 +174,17 @@ static uint8_t next_event(xcb_connection_t *c)
 
 static int do_victim(xcb_connection_t *c, xcb_screen_t *s, int n, char **act)
 {
-	uint32_t mask = XCB_EVENT_MASK_KEY_PRESS | XCB_EVENT_MASK_PROPERTY_CHANGE;
+	uint32_t mask = XCB_EVENT_MASK_KEY_PRESS;
 	xcb_gcontext_t gc;
 	xcb_window_t w = make_window(c, s, &gc, 1);
+	xcb_intern_atom_reply_t *go = xcb_intern_atom_reply(c,
+		xcb_intern_atom(c, 0, 8, "TIPME_GO"), NULL);
 	uint64_t t;
 	const char *a;
 	int i = 0;
 
+	if (!go)
+		return 1;
 	xcb_change_window_attributes(c, w, XCB_CW_EVENT_MASK, &mask);
 	round_trip(c);
 	printf("window %u\n", w);
@@ -191,11 +196,25 @@ static int do_victim(xcb_connection_t *c, xcb_screen_t *s, int n, char **act)
 		printf("press %llu\n", (unsigned long long)now_ns());
 		fflush(stdout);
 		if (!strcmp(a, "x")) {
-			/* the flooder saw the same press, took the server, said so */
-			while (next_event(c) != XCB_PROPERTY_NOTIFY)
-				;
-			t = now_ns();
-			round_trip(c);
+			/*
+			 * The flooder saw the same press and takes the server,
+			 * then sets a property on our window: ask for it until
+			 * it is there.  The round trip its grab holds up is the
+			 * last one (every wait here is a round trip: part of
+			 * the handling).
+			 */
+			for (;;) {
+				xcb_get_property_reply_t *r;
+				int set;
+
+				t = now_ns();
+				r = xcb_get_property_reply(c, xcb_get_property(c, 0, w, go->atom,
+						XCB_ATOM_STRING, 0, 4), NULL);
+				set = r && xcb_get_property_value_length(r) > 0;
+				free(r);
+				if (set)
+					break;
+			}
 			printf("round_trip_ns %llu\n", (unsigned long long)(now_ns() - t));
 		} else if (!strncmp(a, "read:", 5)) {
 			char path[256], *k;
