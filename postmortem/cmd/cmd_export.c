@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../analysis/interval.h"
@@ -37,25 +36,6 @@ static void usage(FILE *f, const char *prog)
 {
 	(void)prog;
 	fputs(usage_text, f);
-}
-
-/* The incident's X dump, if @path is an incident that has one (1), 0, -1. */
-static int load_x(const char *path, struct xdump *x, uint8_t **buf)
-{
-	struct tm_err e = { "" };
-	struct stat sb;
-	int ret;
-
-	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
-		return 0;
-	ret = xdump_load(path, x, buf, &e);
-	if (ret == -ENOENT)
-		return 0;
-	if (ret) {
-		fprintf(stderr, "tipme export: %s\n", e.msg);
-		return -1;
-	}
-	return 1;
 }
 
 int pm_cmd_export(int argc, char **argv)
@@ -105,7 +85,7 @@ int pm_cmd_export(int argc, char **argv)
 		fprintf(stderr, "tipme export: %s: %s\n", argv[optind], e.msg);
 		goto out;
 	}
-	have_x = load_x(argv[optind], &x, &xbuf);
+	have_x = pm_cmd_load_x("export", argv[optind], &x, &xbuf);
 	if (have_x < 0)
 		goto out;
 	ask.pid = pid_v > 0 ? (uint32_t)pid_v : 0;

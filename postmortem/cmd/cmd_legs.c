@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../report/legs.h"
@@ -61,8 +60,7 @@ int pm_cmd_legs(int argc, char **argv)
 	struct pm_dump pm;
 	uint8_t *xbuf = NULL;
 	struct xdump x;
-	struct stat sb;
-	int json, ret, have_x = 0;
+	int json, ret, have_x;
 
 	ret = pm_cmd_parse("legs", usage, argc, argv, opts, 8, &json);
 	if (ret >= 0)
@@ -92,15 +90,9 @@ int pm_cmd_legs(int argc, char **argv)
 		fprintf(stderr, "tipme legs: %s: %s\n", argv[optind], e.msg);
 		goto out;
 	}
-	if (!stat(argv[optind], &sb) && S_ISDIR(sb.st_mode)) {
-		int r = xdump_load(argv[optind], &x, &xbuf, &e);
-
-		if (r && r != -ENOENT) {
-			fprintf(stderr, "tipme legs: %s\n", e.msg);
-			goto out;
-		}
-		have_x = !r;
-	}
+	have_x = pm_cmd_load_x("legs", argv[optind], &x, &xbuf);
+	if (have_x < 0)
+		goto out;
 	if ((v.from >= PM_LEG_X_PRESS || v.to >= PM_LEG_X_PRESS) && !have_x) {
 		fprintf(stderr, "tipme legs: x-press and x-idle need an incident with tipme-xhook's dump\n");
 		goto out;

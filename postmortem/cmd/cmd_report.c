@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../analysis/interval.h"
 #include "../analysis/verdict.h"
@@ -42,29 +41,6 @@ static const char usage_text[] =
 	"  tipme report --pid 4242 --from 1203.5 --to 1204.3 kernel.dump\n"
 	"  tipme report --json INCIDENT | jq .verdict\n"
 	"  tipme report --x INCIDENT\n";
-
-/*
- * The incident's X dump: 1 if @path is an incident with one, 0 if it has
- * none (a plain kernel dump, or no tipme-xhook: not an error), -1 if it is
- * broken (an error that must stop).
- */
-static int load_x(const char *path, struct xdump *x, uint8_t **buf)
-{
-	struct tm_err e = { "" };
-	struct stat sb;
-	int ret;
-
-	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
-		return 0;
-	ret = xdump_load(path, x, buf, &e);
-	if (ret == -ENOENT)
-		return 0;
-	if (ret) {
-		fprintf(stderr, "tipme report: %s\n", e.msg);
-		return -1;
-	}
-	return 1;
-}
 
 static void usage(FILE *f, const char *prog)
 {
@@ -113,7 +89,7 @@ int pm_cmd_report(int argc, char **argv)
 		fprintf(stderr, "tipme report: %s: %s\n", argv[optind], e.msg);
 		goto out;
 	}
-	have_x = load_x(argv[optind], &x, &xbuf);
+	have_x = pm_cmd_load_x("report", argv[optind], &x, &xbuf);
 	if (have_x < 0)
 		goto out;
 	if (xtables && !have_x) {

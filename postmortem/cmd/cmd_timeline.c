@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../analysis/interval.h"
@@ -39,24 +38,6 @@ static void usage(FILE *f, const char *prog)
 {
 	(void)prog;
 	fputs(usage_text, f);
-}
-
-static int load_x(const char *path, struct xdump *x, uint8_t **buf)
-{
-	struct tm_err e = { "" };
-	struct stat sb;
-	int ret;
-
-	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
-		return 0;
-	ret = xdump_load(path, x, buf, &e);
-	if (ret == -ENOENT)
-		return 0;
-	if (ret) {
-		fprintf(stderr, "tipme timeline: %s\n", e.msg);
-		return -1;
-	}
-	return 1;
 }
 
 /* "4242,4243" into @pids; 0 on a bad list. */
@@ -128,7 +109,7 @@ int pm_cmd_timeline(int argc, char **argv)
 		fprintf(stderr, "tipme timeline: %s: %s\n", argv[optind], e.msg);
 		goto out;
 	}
-	have_x = load_x(argv[optind], &x, &xbuf);
+	have_x = pm_cmd_load_x("timeline", argv[optind], &x, &xbuf);
 	if (have_x < 0)
 		goto out;
 	/* the verdict of the interval that matters: one pid named, or the dump's choice */

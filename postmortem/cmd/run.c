@@ -5,13 +5,16 @@
  * Which options it takes, the analysis and the printer are each
  * subcommand's own (cmd/cmd_<name>.c).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../dump/pm.h"
 #include "run.h"
+#include "xdump.h"
 
 int pm_cmd_open(const char *prog, const char *path, struct pm_dump *pm)
 {
@@ -106,4 +109,24 @@ int pm_cmd_one_dump(const char *prog, pm_usage_fn usage, int argc)
 		argc == optind ? "no dump file given" : "only one dump file, please");
 	usage(stderr, prog);
 	return 2;
+}
+
+int pm_cmd_load_x(const char *prog, const char *path, struct xdump *x,
+		  uint8_t **buf)
+{
+	struct tm_err e = { "" };
+	struct stat sb;
+	int ret;
+
+	*buf = NULL;
+	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
+		return 0;
+	ret = xdump_load(path, x, buf, &e);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {
+		fprintf(stderr, "tipme %s: %s\n", prog, e.msg);
+		return -1;
+	}
+	return 1;
 }

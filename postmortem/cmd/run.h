@@ -5,6 +5,7 @@
 
 #include <getopt.h>	/* optind: where the operands start */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct pm_dump;
@@ -71,6 +72,23 @@ int pm_cmd_one_dump(const char *prog, pm_usage_fn usage, int argc);
  * Return: 0, or 1 (the exit status) on failure.
  */
 int pm_cmd_open(const char *prog, const char *path, struct pm_dump *pm);
+
+struct xdump;
+
+/**
+ * pm_cmd_load_x() - the X dump of an incident, if it has one
+ * @prog: the subcommand's name, for the message
+ * @path: the incident directory (or a dump file: no X dump, not an error)
+ * @x: the parsed X dump; it points into *@buf
+ * @buf: set to its bytes (free() them when done with @x)
+ *
+ * Prints "tipme PROG: MESSAGE" to stderr when the X dump is there but
+ * broken.
+ *
+ * Return: 1 with an X dump, 0 without one, -1 when it is broken.
+ */
+int pm_cmd_load_x(const char *prog, const char *path, struct xdump *x,
+		  uint8_t **buf);
 
 /**
  * pm_cmd_finish() - flush stdout and check that everything was written
