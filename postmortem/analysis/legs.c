@@ -138,6 +138,30 @@ static int sched_events(struct coll *c, const struct pm_dump *pm, struct tm_err 
 	return err < 0 ? err : 0;
 }
 
+/*
+ * The PID of the client the press @r (record @i) was delivered to: the
+ * next event of its kind queued to a client within a second; 0 if none or
+ * its PID is unknown.  A press's legs belong to that client.
+ */
+static uint32_t receiver(const struct xdump *x, uint32_t i, const struct tipme_x11_rec *r)
+{
+	struct tipme_x11_client cl;
+	struct tipme_x11_rec q;
+	uint32_t j;
+
+	for (j = i + 1; j < x->recs.count; j++) {
+		xdump_rec(x, j, &q);
+		if (q.time_ns > r->time_ns + 1000000000ULL)
+			break;
+		if (q.kind == TIPME_X11_EVENT && q.major == r->major &&
+		    q.client != TIPME_X11_CLIENT_SERVER &&
+		    !(q.flags & TIPME_X11_REC_SEND_EVENT))
+			return xdump_client_by_id(x, q.client, &cl) ||
+			       (cl.flags & TIPME_X11_CL_PID_UNKNOWN) ? 0 : cl.pid;
+	}
+	return 0;
+}
+
 /* Everything the state library and the X dump hold. */
 static void other_events(struct coll *c, const struct pm_dump *pm,
 			 const struct pm_state *st, const struct pm_res *res,
@@ -181,7 +205,8 @@ static void other_events(struct coll *c, const struct pm_dump *pm,
 		xdump_rec(x, (uint32_t)i, &r);
 		if (r.kind == TIPME_X11_DEVICE && (r.major == 2 || r.major == 4) &&
 		    r.time_ns <= INT64_MAX)
-			add(c, PM_LEG_X_PRESS, (int64_t)r.time_ns, 0, 0);
+			add(c, PM_LEG_X_PRESS, (int64_t)r.time_ns, 0,
+			    receiver(x, (uint32_t)i, &r));
 	}
 	{
 		uint32_t xs = pm_xserver_pid(x);

@@ -16,7 +16,7 @@
 #include "xdump.h"
 
 static const char usage_text[] =
-	"usage: tipme legs --from EVENT --to EVENT [--by pid|comm|all]\n"
+	"usage: tipme legs --from EVENT --to EVENT [--by pid|client|comm|all]\n"
 	"                  [--hist lin:MS|log2] [--top N] [--from-s S --to-s S]\n"
 	"                  [--svg FILE] [--json] INCIDENT|DUMP\n"
 	"  The time from each EVENT of one kind to the next of the other for the\n"
@@ -25,7 +25,8 @@ static const char usage_text[] =
 	"  bucket (lin:MS: 20 buckets of MS ms; log2: powers of two from 1 ns).\n"
 	"  EVENT: waking, switch-in, switch-out, sleep, blk-insert, blk-issue,\n"
 	"  blk-complete, lock-begin, lock-end, reclaim-begin, reclaim-end, input,\n"
-	"  x-press, x-idle (the last two from the incident's X dump).\n"
+	"  x-press, x-idle (the last two from the incident's X dump; an X press\n"
+	"  belongs to the client it was delivered to: --by client).\n"
 	"EXAMPLES\n"
 	"  tipme legs --from waking --to switch-in INCIDENT     # scheduling delay\n"
 	"  tipme legs --from blk-issue --to blk-complete --hist log2 INCIDENT\n"
@@ -67,7 +68,8 @@ int pm_cmd_legs(int argc, char **argv)
 		return ret;
 	v.from = from_s ? pm_leg_event_parse(from_s) : -1;
 	v.to = to_s ? pm_leg_event_parse(to_s) : -1;
-	v.by = !strcmp(by_s, "pid") ? PM_LEGS_BY_PID : !strcmp(by_s, "comm") ?
+	v.by = !strcmp(by_s, "pid") || !strcmp(by_s, "client") ? PM_LEGS_BY_PID :
+	       !strcmp(by_s, "comm") ?
 	       PM_LEGS_BY_COMM : !strcmp(by_s, "all") ? PM_LEGS_BY_ALL : -1;
 	v.top = (size_t)top_v;
 	if (!strcmp(hist_s, "log2")) {
