@@ -281,8 +281,16 @@ int pm_legs_svg(FILE *f, const struct pm_legs *l, const struct pm_legs_view *v,
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1100\" height=\"420\" font-family=\"sans-serif\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<text x=\"20\" y=\"26\" font-size=\"15\">");
-	for (p = title; *p; p++)
-		fputs(*p == '<' ? "&lt;" : *p == '&' ? "&amp;" : (char[]){ *p, 0 }, f);
+	for (p = title; *p; p++) {
+		if (*p == '<')
+			fputs("&lt;", f);
+		else if (*p == '&')
+			fputs("&amp;", f);
+		else if ((unsigned char)*p >= ' ' && *p != '"' && *p != '>')
+			fputc(*p, f);
+		else
+			fputc('?', f);
+	}
 	fprintf(f, ": %s to %s, %zu legs, p50 %.3f ms, p99 %.3f ms, max %.3f ms</text>\n",
 		pm_leg_event_name[v->from], pm_leg_event_name[v->to], all.n, all.p50 / 1e6,
 		all.p99 / 1e6, all.max / 1e6);
@@ -297,8 +305,8 @@ int pm_legs_svg(FILE *f, const struct pm_legs *l, const struct pm_legs_view *v,
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%" PRIu64 "</title></rect>\n",
 				x + 1, 340 - hh, bw - 2, hh, k < h.nb ? "#1f5fa8" : "#c8461e", c);
 		if (k % ((h.nb + 1) / 10 + 1) == 0 || k == h.nb)
-			fprintf(f, "<text x=\"%.1f\" y=\"356\" font-size=\"10\" text-anchor=\"middle\">%s%g</text>\n",
-				x + bw / 2, k < h.nb ? "" : "\u2265", tm_hist_lo(&h, k) / 1e6);
+			fprintf(f, "<text x=\"%.1f\" y=\"356\" font-size=\"10\" text-anchor=\"middle\">%s%.3g</text>\n",
+				x + bw / 2, k < h.nb ? "" : "&#8805;", tm_hist_lo(&h, k) / 1e6);
 	}
 	fputs("<text x=\"570\" y=\"385\" font-size=\"12\" text-anchor=\"middle\">ms (bucket start; the red bar holds everything beyond)</text>\n</svg>\n", f);
 	tm_hist_free(&h);
