@@ -712,6 +712,22 @@ static void legs_tests(void)
 	tap_ok(!ret && strstr(t, "\"all\":{\"count\":1,\"total_ms\":4,"),
 	       "legs blk-insert -> blk-issue: the one queued request, 4 ms");
 	free(t);
+	{
+		char cmd[400], svg[160], args[220];
+
+		snprintf(svg, sizeof(svg), "%s/legs.svg", dir);
+		snprintf(args, sizeof(args), "--svg %s --from waking --to switch-in", svg);
+		t = legs("cpu", args, &ret);
+		free(t);
+		snprintf(cmd, sizeof(cmd),
+			 "python3 -c 'import sys, xml.etree.ElementTree as E; "
+			 "r = E.parse(sys.argv[1]).getroot(); "
+			 "b = [x.get(\"fill\") for x in r.iter(\"{http://www.w3.org/2000/svg}rect\")]; "
+			 "sys.exit(0 if b.count(\"#1f5fa8\") == 1 and b.count(\"#c8461e\") == 1 else 1)' %s",
+			 svg);
+		tap_ok(!ret && !system(cmd),
+		       "legs --svg: one bar for the two short legs, one red overflow bar for the 300 ms");
+	}
 	t = legs("cpu", "--from waking --to waking", &ret);
 	tap_ok(ret == 2, "legs from an event to the same event: usage error");
 	free(t);
@@ -723,7 +739,7 @@ int main(void)
 	int ret;
 	char *out;
 
-	tap_plan(52);
+	tap_plan(53);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
