@@ -38,7 +38,8 @@ def load(path):
 
 
 def truth_of(s):
-    return {k: int(v) for k, v in (kv.split("=", 1) for kv in s.split())}
+    return {k: float(v) if "." in v else int(v)
+            for k, v in (kv.split("=", 1) for kv in s.split())}
 
 
 def ms(ns):
