@@ -9,7 +9,8 @@
 # median is printed with its ratio to reading the file's bytes once (the
 # floor every reader pays; the file is in the page cache).  The last line
 # is "RESULT {json}".  Needs `make` first.  (tipme latency needs an
-# incident with an X dump, so it is not in this table.)
+# incident with an X dump, so it is not in this table.)  timeline_whole
+# draws the whole common window with every CPU's stretches.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 buf=${1:-64}
@@ -33,10 +34,18 @@ def median(cmd):
 size = os.path.getsize(dump)
 subprocess.run(["cat", dump], stdout=subprocess.DEVNULL)
 res = {"dump_bytes": size, "read_s": round(median(["cat", dump]), 4)}
-out = os.path.join(os.environ.get("TMPDIR", "/tmp"), "tipme-bench-export.json")
+tmpd = os.environ.get("TMPDIR", "/tmp")
+out = os.path.join(tmpd, "tipme-bench-export.json")
+svg = os.path.join(tmpd, "tipme-bench-timeline.svg")
+info = json.loads(subprocess.run(["build/tipme", "info", "--json", dump], check=True,
+                                 stdout=subprocess.PIPE).stdout)["common_window"]
+whole = ["--from", "%.9f" % (info["start_mono_ns"] / 1e9), "--to", "%.9f" % (info["end_mono_ns"] / 1e9)]
 cmds = {"info": ["info"], "report": ["report"], "why": ["why", "--pid", "1"],
         "records_json": ["records", "--json"],
-        "export_perfetto": ["export", "--perfetto", "-o", out]}
+        "export_perfetto": ["export", "--perfetto", "-o", out],
+        "timeline": ["timeline", "-o", svg],
+        "timeline_whole": ["timeline", "-o", svg, "--pid", "1"] + whole,
+        "legs_sched": ["legs", "--from", "waking", "--to", "switch-in"]}
 for name, args in cmds.items():
     res[name + "_s"] = round(median(["build/tipme"] + args + [dump]), 4)
 print("dump: %s, %.1f MiB" % (dump, size / 2**20))
@@ -47,5 +56,7 @@ for name in ["read"] + list(cmds):
 if os.path.exists(out):
     res["export_bytes"] = os.path.getsize(out)
     os.unlink(out)
+if os.path.exists(svg):
+    os.unlink(svg)
 print("RESULT " + json.dumps(res))
 PY

@@ -135,7 +135,16 @@ int jw_escape(FILE *f, const char *str, size_t len)
 	fputc('"', f);
 	while (i < len) {
 		unsigned char c = s[i];
+		size_t j = i;
 
+		/* a run of plain ASCII goes out in one write */
+		while (j < len && s[j] >= 0x20 && s[j] < 0x7f && s[j] != '"' && s[j] != '\\')
+			j++;
+		if (j > i) {
+			fwrite(s + i, 1, j - i, f);
+			i = j;
+			continue;
+		}
 		switch (c) {
 		case '"':  fputs("\\\"", f); i++; continue;
 		case '\\': fputs("\\\\", f); i++; continue;

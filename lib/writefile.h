@@ -7,6 +7,7 @@
 #define TIPME_LIB_WRITEFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "err.h"
 
@@ -21,5 +22,22 @@
  */
 int tm_write_file_new(const char *path, const void *data, size_t len,
 		      struct tm_err *e);
+
+/**
+ * struct tm_wfile - a file being written in place of another (see
+ * tm_wfile_open())
+ * @f: write the contents here
+ * @tmp: the temporary file's name (next to the final one)
+ * @path: the final name
+ */
+struct tm_wfile {
+	FILE *f;
+	char *tmp;
+	char *path;
+};
+
+int tm_wfile_open(struct tm_wfile *w, const char *path, struct tm_err *e);
+int tm_wfile_commit(struct tm_wfile *w, int replace, struct tm_err *e);
+void tm_wfile_abort(struct tm_wfile *w);
 
 #endif

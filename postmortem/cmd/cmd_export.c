@@ -60,11 +60,10 @@ int pm_cmd_export(int argc, char **argv)
 	struct pm_interval iv;
 	struct pm_dump pm;
 	uint8_t *xbuf = NULL;
-	char *buf = NULL, tmp[4096];
+	struct tm_wfile wf;
 	size_t len = 0;
 	struct xdump x;
 	int json, ret, have_x, found;
-	FILE *f;
 
 	ret = pm_cmd_parse("export", usage, argc, argv, opts, 5, &json);
 	if (ret >= 0)
@@ -72,10 +71,6 @@ int pm_cmd_export(int argc, char **argv)
 	if (!perfetto || !outp || !*outp || optind + 1 != argc ||
 	    (from >= 0) != (to >= 0) || (from >= 0 && (pid_v <= 0 || to <= from))) {
 		usage(stderr, "export");
-		return 2;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp-%d", outp, (int)getpid()) >= (int)sizeof(tmp)) {
-		fprintf(stderr, "tipme export: %s: name too long\n", outp);
 		return 2;
 	}
 	if (pm_cmd_open("export", argv[optind], &pm))
@@ -103,28 +98,19 @@ int pm_cmd_export(int argc, char **argv)
 	in = (struct pm_perfetto_in){ .pm = &pm, .st = &st, .res = &res,
 				      .verdict = found ? &r : NULL,
 				      .x = have_x ? &x : NULL };
-	f = open_memstream(&buf, &len);
-	if (!f) {
-		fprintf(stderr, "tipme export: out of memory\n");
-		goto out;
-	}
-	if (pm_perfetto_write(f, &in, &stats, &e)) {
-		fclose(f);
-		fprintf(stderr, "tipme export: %s: %s\n", argv[optind], e.msg);
-		goto out;
-	}
-	if (fclose(f)) {
-		fprintf(stderr, "tipme export: out of memory\n");
-		goto out;
-	}
 	/* a new file next to FILE, then a rename that replaces FILE at once */
-	if (tm_write_file_new(tmp, buf, len, &e)) {
+	if (tm_wfile_open(&wf, outp, &e)) {
 		fprintf(stderr, "tipme export: %s\n", e.msg);
 		goto out;
 	}
-	if (rename(tmp, outp)) {
-		fprintf(stderr, "tipme export: %s: %s\n", outp, strerror(errno));
-		unlink(tmp);
+	if (pm_perfetto_write(wf.f, &in, &stats, &e)) {
+		tm_wfile_abort(&wf);
+		fprintf(stderr, "tipme export: %s: %s\n", argv[optind], e.msg);
+		goto out;
+	}
+	len = (size_t)ftello(wf.f);
+	if (tm_wfile_commit(&wf, 1, &e)) {
+		fprintf(stderr, "tipme export: %s\n", e.msg);
 		goto out;
 	}
 	if (json) {
@@ -151,7 +137,6 @@ int pm_cmd_export(int argc, char **argv)
 	}
 	ret = pm_cmd_finish("export");
 out:
-	free(buf);
 	free(xbuf);
 	pm_report_free(&r);
 	pm_res_free(&res);

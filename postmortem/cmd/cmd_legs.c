@@ -106,19 +106,21 @@ int pm_cmd_legs(int argc, char **argv)
 		goto out;
 	}
 	if (svg) {
-		char *buf = NULL, tmp[4096];
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
+		struct tm_wfile wf;
 
-		if (snprintf(tmp, sizeof(tmp), "%s.tmp-%d", svg, (int)getpid()) >= (int)sizeof(tmp) ||
-		    !f || pm_legs_svg(f, &l, &v, argv[optind]) || fclose(f) ||
-		    tm_write_file_new(tmp, buf, len, &e) || rename(tmp, svg)) {
-			fprintf(stderr, "tipme legs: %s: %s\n", svg, e.msg[0] ? e.msg : strerror(errno));
-			unlink(tmp);
-			free(buf);
+		if (tm_wfile_open(&wf, svg, &e)) {
+			fprintf(stderr, "tipme legs: %s\n", e.msg);
 			goto out;
 		}
-		free(buf);
+		if (pm_legs_svg(wf.f, &l, &v, argv[optind])) {
+			tm_wfile_abort(&wf);
+			fprintf(stderr, "tipme legs: out of memory\n");
+			goto out;
+		}
+		if (tm_wfile_commit(&wf, 1, &e)) {
+			fprintf(stderr, "tipme legs: %s\n", e.msg);
+			goto out;
+		}
 	}
 	if (pm_legs_print(stdout, &pm, &st, &l, &v, json)) {
 		fprintf(stderr, "tipme legs: out of memory\n");

@@ -78,12 +78,11 @@ int pm_cmd_timeline(int argc, char **argv)
 	struct pm_interval iv;
 	struct pm_dump pm;
 	uint8_t *xbuf = NULL;
-	char *buf = NULL, tmp[4096];
+	struct tm_wfile wf;
 	size_t len = 0, npids = 0;
 	struct xdump x;
 	int json, ret, have_x, found;
 	int64_t margin;
-	FILE *f;
 
 	ret = pm_cmd_parse("timeline", usage, argc, argv, opts, 4, &json);
 	if (ret >= 0)
@@ -96,10 +95,6 @@ int pm_cmd_timeline(int argc, char **argv)
 	if (!outp || !*outp || optind + 1 != argc || (from >= 0) != (to >= 0) ||
 	    (from >= 0 && to <= from)) {
 		usage(stderr, "timeline");
-		return 2;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp-%d", outp, (int)getpid()) >= (int)sizeof(tmp)) {
-		fprintf(stderr, "tipme timeline: %s: name too long\n", outp);
 		return 2;
 	}
 	if (pm_cmd_open("timeline", argv[optind], &pm))
@@ -145,22 +140,18 @@ int pm_cmd_timeline(int argc, char **argv)
 			argv[optind]);
 		goto out;
 	}
-	f = open_memstream(&buf, &len);
-	if (!f) {
-		fprintf(stderr, "tipme timeline: out of memory\n");
-		goto out;
-	}
-	if (pm_timeline_svg(f, &in, &stats) || fclose(f)) {
-		fprintf(stderr, "tipme timeline: out of memory\n");
-		goto out;
-	}
-	if (tm_write_file_new(tmp, buf, len, &e)) {
+	if (tm_wfile_open(&wf, outp, &e)) {
 		fprintf(stderr, "tipme timeline: %s\n", e.msg);
 		goto out;
 	}
-	if (rename(tmp, outp)) {
-		fprintf(stderr, "tipme timeline: %s: %s\n", outp, strerror(errno));
-		unlink(tmp);
+	if (pm_timeline_svg(wf.f, &in, &stats)) {
+		tm_wfile_abort(&wf);
+		fprintf(stderr, "tipme timeline: out of memory\n");
+		goto out;
+	}
+	len = (size_t)ftello(wf.f);
+	if (tm_wfile_commit(&wf, 1, &e)) {
+		fprintf(stderr, "tipme timeline: %s\n", e.msg);
 		goto out;
 	}
 	if (json) {
@@ -189,7 +180,6 @@ int pm_cmd_timeline(int argc, char **argv)
 	}
 	ret = pm_cmd_finish("timeline");
 out:
-	free(buf);
 	free(xbuf);
 	pm_report_free(&r);
 	pm_res_free(&res);
