@@ -175,13 +175,15 @@ static int reply_between(const int64_t *t, size_t n, int64_t from, int64_t to)
 }
 
 /*
- * Was the sleep @s of the client a round trip, ended by a reply?  With the
- * X server's thread in the kernel dump: the server woke the client, and a
- * reply is stamped then (a reply stamped in the millisecond the sleep
- * began may be the one the client had just read).  Without it: a reply is
- * stamped inside the sleep.  Events do not count: the server sends some to
- * every client (MappingNotify when a keymap changes), so a sleep that one
- * ends is still a wait for input.
+ * Was the sleep @s of the client a round trip, ended by a reply?  A reply
+ * is stamped inside the sleep (give or take X's millisecond: the server
+ * stamps with a clock it reads once per round of its loop, so a stamp can
+ * be a few ms older than the reply's write); with the X server's thread in
+ * the kernel dump, the server must also be what woke the client (a sleep
+ * nothing ended, at the dump's end, is no round trip however close a reply
+ * came before it).  Events do not count: the server sends some to every
+ * client (MappingNotify when a keymap changes), so a sleep that one ends is
+ * still a wait for input.
  */
 static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
 			  const int64_t *rep, size_t nrep)
@@ -196,7 +198,7 @@ static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
 	w = pm_exec_find(c->pm, (uint32_t)s->waker, s->end);
 	if ((uint32_t)s->waker != c->server && !(w && w->x.tgid == c->server))
 		return 0;
-	return reply_between(rep, nrep, s1 - X_SLOP_NS > s0 ? s1 - X_SLOP_NS : s0, s1);
+	return reply_between(rep, nrep, s0, s1);
 }
 
 /* Where the handling of @ev ended, and where its time went. */

@@ -30,8 +30,8 @@ CASE is one of:
            continued it (within 10%); to the X server busy with the
            flooder's drawing (the flooder's share within 10% of the
            client's round trip); to block I/O on the test's device, EXTRA
-           = MAJOR:MINOR (one request per read, at least 20 ms each, at
-           most the time the reads took)
+           = MAJOR:MINOR (a request per read or a few more, at least 20 ms
+           each, at most the time the reads took)
 Prints TAP lines (no plan).
 """
 import json
@@ -181,7 +181,8 @@ def main():
             # 10 reads; the reads also took its own CPU time and waits for a
             # CPU, which are not block I/O
             n = int(t["reads"])
-            check(v.get("requests") == n, f"its {n} reads: {v.get('requests')} requests")
+            # (opening the device may read too: at least one request a read)
+            check(n <= v.get("requests", 0) <= n + 3, f"its {n} reads: {v.get('requests')} requests")
             check(0.95 * n * 20 <= v.get("ms", 0) <= want,
                   f"{v.get('ms', 0):.1f} ms: at least the device's {n} x 20 ms, at most the "
                   f"{want:.1f} ms the reads took")
