@@ -10,13 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../analysis/interval.h"
 #include "../report/perfetto.h"
 #include "commands.h"
+#include "incident.h"
 #include "json.h"
 #include "run.h"
 #include "writefile.h"
-#include "xdump.h"
 
 static const char usage_text[] =
 	"usage: tipme export --perfetto -o FILE [--pid PID [--from S --to S]] [--json]\n"
@@ -51,19 +50,13 @@ int pm_cmd_export(int argc, char **argv)
 		{ "to", 't', &to, NULL, NULL },
 	};
 	struct pm_perfetto_stats stats;
+	struct pm_cmd_incident inc;
 	struct pm_interval_ask ask;
 	struct pm_perfetto_in in;
-	struct pm_report r = { 0 };
-	struct pm_state st = { 0 };
-	struct pm_res res = { 0 };
 	struct tm_err e = { "" };
-	struct pm_interval iv;
-	struct pm_dump pm;
-	uint8_t *xbuf = NULL;
 	struct tm_wfile wf;
 	size_t len = 0;
-	struct xdump x;
-	int json, ret, have_x, found;
+	int json, ret;
 
 	ret = pm_cmd_parse("export", usage, argc, argv, opts, 5, &json);
 	if (ret >= 0)
@@ -73,31 +66,16 @@ int pm_cmd_export(int argc, char **argv)
 		usage(stderr, "export");
 		return 2;
 	}
-	if (pm_cmd_open("export", argv[optind], &pm))
-		return 1;
-	ret = 1;
-	if (pm_state_build(&st, &pm, &e) || pm_res_build(&res, &pm, &e)) {
-		fprintf(stderr, "tipme export: %s: %s\n", argv[optind], e.msg);
-		goto out;
-	}
-	have_x = pm_cmd_load_x("export", argv[optind], &x, &xbuf);
-	if (have_x < 0)
-		goto out;
 	ask.pid = pid_v > 0 ? (uint32_t)pid_v : 0;
 	ask.from_ns = from >= 0 ? (int64_t)(from * 1e9) : -1;
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = 2000000000LL;
-	found = pm_interval_choose(&pm, &st, &res, have_x ? &x : NULL, &ask, &iv);
-	if (found > 0 &&
-	    pm_report_analyse(&r, &pm, &st, &res, &iv.x, iv.pid, iv.from_ns, iv.to_ns, &e))
-		found = -ENOMEM;
-	if (found < 0) {
-		fprintf(stderr, "tipme export: out of memory\n");
+	ret = 1;
+	if (pm_cmd_incident_open("export", argv[optind], &ask, &inc))
 		goto out;
-	}
-	in = (struct pm_perfetto_in){ .pm = &pm, .st = &st, .res = &res,
-				      .verdict = found ? &r : NULL,
-				      .x = have_x ? &x : NULL };
+	in = (struct pm_perfetto_in){ .pm = &inc.pm, .st = &inc.st, .res = &inc.res,
+				      .verdict = inc.found ? &inc.r : NULL,
+				      .x = inc.have_x ? &inc.x : NULL };
 	/* a new file next to FILE, then a rename that replaces FILE at once */
 	if (tm_wfile_open(&wf, outp, &e)) {
 		fprintf(stderr, "tipme export: %s\n", e.msg);
@@ -122,8 +100,8 @@ int pm_cmd_export(int argc, char **argv)
 		jw_ku64(&w, "bytes", len);
 		jw_ku64(&w, "ftrace_lines", stats.ftrace_lines);
 		jw_ku64(&w, "trace_events", stats.events);
-		jw_kbool(&w, "verdict", found > 0);
-		jw_kbool(&w, "x_dump", have_x > 0);
+		jw_kbool(&w, "verdict", inc.found);
+		jw_kbool(&w, "x_dump", inc.have_x);
 		jw_obj_end(&w);
 		jw_finish(&w);
 		putchar('\n');
@@ -132,15 +110,11 @@ int pm_cmd_export(int argc, char **argv)
 		       "open it at https://ui.perfetto.dev (Open trace file) or chrome://tracing\n",
 		       outp, len, (unsigned long long)stats.ftrace_lines,
 		       (unsigned long long)stats.events,
-		       found > 0 ? ", the verdict's interval" : "",
-		       have_x > 0 ? ", the X server's requests" : "");
+		       inc.found ? ", the verdict's interval" : "",
+		       inc.have_x ? ", the X server's requests" : "");
 	}
 	ret = pm_cmd_finish("export");
 out:
-	free(xbuf);
-	pm_report_free(&r);
-	pm_res_free(&res);
-	pm_state_free(&st);
-	pm_close(&pm);
+	pm_cmd_incident_close(&inc);
 	return ret;
 }

@@ -9,14 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../analysis/interval.h"
-#include "../analysis/verdict.h"
 #include "../analysis/xprof.h"
-#include "../dump/clock.h"
 #include "../report/verdict.h"
 #include "commands.h"
+#include "incident.h"
 #include "run.h"
-#include "xdump.h"
 
 static const char usage_text[] =
 	"usage: tipme report [--pid PID [--from S --to S | --window MS]] [--x] [--json]\n"
@@ -60,78 +57,50 @@ int pm_cmd_report(int argc, char **argv)
 		{ "x", 'x', NULL, NULL, &xtables },
 	};
 	struct pm_xprof xp = { 0 };
+	struct pm_cmd_incident inc;
 	struct pm_interval_ask ask;
-	struct pm_interval iv;
-	uint8_t *xbuf = NULL;
-	struct xdump x;
-	int have_xp = 0, have_x;
-	struct tm_err e = { "" };
-	struct pm_report r = { 0 };
-	struct pm_state st = { 0 };
-	struct pm_res res = { 0 };
-	struct pm_dump pm;
-	int json, ret = 1, found;
+	int have_xp = 0, json, ret;
 	long pid;
 
 	ret = pm_cmd_parse("report", usage, argc, argv, opts, 5, &json);
 	if (ret >= 0)
 		return ret;
-	ret = 1;
 	pid = (long)pid_v;
 	if (optind + 1 != argc || (from >= 0) != (to >= 0) ||
 	    (from >= 0 && (pid <= 0 || to <= from)) || window_ms <= 0 || !pid) {
 		usage(stderr, "report");
 		return 2;
 	}
-	if (pm_cmd_open("report", argv[optind], &pm))
-		return 1;
-	if (pm_state_build(&st, &pm, &e) || pm_res_build(&res, &pm, &e)) {
-		fprintf(stderr, "tipme report: %s: %s\n", argv[optind], e.msg);
-		goto out;
-	}
-	have_x = pm_cmd_load_x("report", argv[optind], &x, &xbuf);
-	if (have_x < 0)
-		goto out;
-	if (xtables && !have_x) {
-		fprintf(stderr, "tipme report: --x needs an incident with tipme-xhook's dump: %s\n",
-			argv[optind]);
-		goto out;
-	}
 	ask.pid = pid > 0 ? (uint32_t)pid : 0;
 	ask.from_ns = from >= 0 ? (int64_t)(from * 1e9) : -1;
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = (int64_t)(window_ms * 1e6);
-	found = pm_interval_choose(&pm, &st, &res, have_x ? &x : NULL, &ask, &iv);
-	if (found < 0) {
-		fprintf(stderr, "tipme report: out of memory\n");
+	ret = 1;
+	if (pm_cmd_incident_open("report", argv[optind], &ask, &inc))
+		goto out;
+	if (xtables && !inc.have_x) {
+		fprintf(stderr, "tipme report: --x needs an incident with tipme-xhook's dump: %s\n",
+			argv[optind]);
 		goto out;
 	}
-	if (!found) {
+	if (!inc.found) {
 		fprintf(stderr, "tipme report: %s: no stall in the %.0f ms before the %s; name a thread with --pid\n",
-			argv[optind], window_ms, st.trigger_ts ? "trigger" : "end of the dump");
+			argv[optind], window_ms, inc.st.trigger_ts ? "trigger" : "end of the dump");
 		goto out;
 	}
-	if (pm_report_analyse(&r, &pm, &st, &res, &iv.x, iv.pid, iv.from_ns, iv.to_ns, &e)) {
-		fprintf(stderr, "tipme report: %s\n", e.msg);
-		goto out;
-	}
-	r.chosen_by = iv.chosen_by;
 	if (xtables) {
-		if (pm_xprof_analyse(&x, &pm, &st, r.from_ns, r.to_ns, &xp)) {
+		if (pm_xprof_analyse(&inc.x, &inc.pm, &inc.st, inc.r.from_ns,
+				      inc.r.to_ns, &xp)) {
 			fprintf(stderr, "tipme report: out of memory\n");
 			goto out;
 		}
 		have_xp = 1;
 	}
-	pm_verdict_print(stdout, &pm, &st, &r, argv[optind], have_xp ? &xp : NULL,
-			 json);
+	pm_verdict_print(stdout, &inc.pm, &inc.st, &inc.r, argv[optind],
+			 have_xp ? &xp : NULL, json);
 	ret = pm_cmd_finish("report");
 out:
 	pm_xprof_free(&xp);
-	free(xbuf);
-	pm_report_free(&r);
-	pm_res_free(&res);
-	pm_state_free(&st);
-	pm_close(&pm);
+	pm_cmd_incident_close(&inc);
 	return ret;
 }

@@ -9,13 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../analysis/interval.h"
 #include "../report/timeline.h"
 #include "commands.h"
+#include "incident.h"
 #include "json.h"
 #include "run.h"
 #include "writefile.h"
-#include "xdump.h"
 
 #define MAX_LANES	32
 
@@ -68,20 +67,14 @@ int pm_cmd_timeline(int argc, char **argv)
 		{ "to", 't', &to, NULL, NULL },
 	};
 	struct pm_timeline_stats stats;
+	struct pm_cmd_incident inc;
 	struct pm_interval_ask ask;
 	struct pm_timeline_in in;
-	struct pm_report r = { 0 };
-	struct pm_state st = { 0 };
-	struct pm_res res = { 0 };
 	struct tm_err e = { "" };
 	uint32_t pids[MAX_LANES];
-	struct pm_interval iv;
-	struct pm_dump pm;
-	uint8_t *xbuf = NULL;
 	struct tm_wfile wf;
 	size_t len = 0, npids = 0;
-	struct xdump x;
-	int json, ret, have_x, found;
+	int json, ret;
 	int64_t margin;
 
 	ret = pm_cmd_parse("timeline", usage, argc, argv, opts, 4, &json);
@@ -97,44 +90,29 @@ int pm_cmd_timeline(int argc, char **argv)
 		usage(stderr, "timeline");
 		return 2;
 	}
-	if (pm_cmd_open("timeline", argv[optind], &pm))
-		return 1;
-	ret = 1;
-	if (pm_state_build(&st, &pm, &e) || pm_res_build(&res, &pm, &e)) {
-		fprintf(stderr, "tipme timeline: %s: %s\n", argv[optind], e.msg);
-		goto out;
-	}
-	have_x = pm_cmd_load_x("timeline", argv[optind], &x, &xbuf);
-	if (have_x < 0)
-		goto out;
 	/* the verdict of the interval that matters: one pid named, or the dump's choice */
 	ask.pid = npids == 1 ? pids[0] : 0;
 	ask.from_ns = from >= 0 && npids == 1 ? (int64_t)(from * 1e9) : -1;
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = 2000000000LL;
-	found = pm_interval_choose(&pm, &st, &res, have_x ? &x : NULL, &ask, &iv);
-	if (found > 0 &&
-	    pm_report_analyse(&r, &pm, &st, &res, &iv.x, iv.pid, iv.from_ns, iv.to_ns, &e))
-		found = -ENOMEM;
-	if (found < 0) {
-		fprintf(stderr, "tipme timeline: out of memory\n");
+	ret = 1;
+	if (pm_cmd_incident_open("timeline", argv[optind], &ask, &inc))
 		goto out;
-	}
 	if (!npids)
-		npids = pm_timeline_default_pids(found ? &r : NULL, pids, MAX_LANES);
-	in = (struct pm_timeline_in){ .pm = &pm, .st = &st, .res = &res,
-				      .verdict = found ? &r : NULL,
-				      .x = have_x ? &x : NULL, .pids = pids,
+		npids = pm_timeline_default_pids(inc.found ? &inc.r : NULL, pids, MAX_LANES);
+	in = (struct pm_timeline_in){ .pm = &inc.pm, .st = &inc.st, .res = &inc.res,
+				      .verdict = inc.found ? &inc.r : NULL,
+				      .x = inc.have_x ? &inc.x : NULL, .pids = pids,
 				      .npids = npids, .title = argv[optind] };
 	if (from >= 0) {
 		in.from_ns = (int64_t)(from * 1e9);
 		in.to_ns = (int64_t)(to * 1e9);
-	} else if (found) {
-		margin = (r.to_ns - r.from_ns) / 10;
+	} else if (inc.found) {
+		margin = (inc.r.to_ns - inc.r.from_ns) / 10;
 		if (margin < 5000000)
 			margin = 5000000;
-		in.from_ns = r.from_ns - margin;
-		in.to_ns = r.to_ns + margin;
+		in.from_ns = inc.r.from_ns - margin;
+		in.to_ns = inc.r.to_ns + margin;
 	} else {
 		fprintf(stderr, "tipme timeline: %s: nothing to show by itself (no input, no stall); give --from and --to\n",
 			argv[optind]);
@@ -180,10 +158,6 @@ int pm_cmd_timeline(int argc, char **argv)
 	}
 	ret = pm_cmd_finish("timeline");
 out:
-	free(xbuf);
-	pm_report_free(&r);
-	pm_res_free(&res);
-	pm_state_free(&st);
-	pm_close(&pm);
+	pm_cmd_incident_close(&inc);
 	return ret;
 }

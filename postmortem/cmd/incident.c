@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An incident opened to its verdict (incident.h): the steps report,
+ * export and timeline share, in the data path's order: the dump, the
+ * state rebuilt from its records, the resources, the X dump, the interval
+ * that matters and the verdict on it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "incident.h"
+#include "run.h"
+
+int pm_cmd_incident_open(const char *prog, const char *path,
+			 const struct pm_interval_ask *ask,
+			 struct pm_cmd_incident *inc)
+{
+	struct tm_err e = { "" };
+	int found;
+
+	memset(inc, 0, sizeof(*inc));
+	if (pm_cmd_open(prog, path, &inc->pm))
+		return 1;
+	if (pm_state_build(&inc->st, &inc->pm, &e) ||
+	    pm_res_build(&inc->res, &inc->pm, &e)) {
+		fprintf(stderr, "tipme %s: %s: %s\n", prog, path, e.msg);
+		return 1;
+	}
+	inc->have_x = pm_cmd_load_x(prog, path, &inc->x, &inc->xbuf);
+	if (inc->have_x < 0) {
+		inc->have_x = 0;
+		return 1;
+	}
+	found = pm_interval_choose(&inc->pm, &inc->st, &inc->res,
+				   inc->have_x ? &inc->x : NULL, ask, &inc->iv);
+	if (found < 0) {
+		fprintf(stderr, "tipme %s: out of memory\n", prog);
+		return 1;
+	}
+	if (!found)
+		return 0;
+	if (pm_report_analyse(&inc->r, &inc->pm, &inc->st, &inc->res,
+			      &inc->iv.x, inc->iv.pid, inc->iv.from_ns,
+			      inc->iv.to_ns, &e)) {
+		fprintf(stderr, "tipme %s: %s\n", prog, e.msg);
+		return 1;
+	}
+	inc->r.chosen_by = inc->iv.chosen_by;
+	inc->found = 1;
+	return 0;
+}
+
+void pm_cmd_incident_close(struct pm_cmd_incident *inc)
+{
+	free(inc->xbuf);
+	inc->xbuf = NULL;
+	pm_report_free(&inc->r);
+	pm_res_free(&inc->res);
+	pm_state_free(&inc->st);
+	pm_close(&inc->pm);
+}
