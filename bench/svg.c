@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "bench.h"
+#include "xmltext.h"
 
 #define W	860
 #define H	420
@@ -22,19 +23,6 @@ static const char *const colours[] = {
 	"#1f5fa8", "#c8461e", "#2e8b3a", "#8a3fa0", "#b08a12", "#16888a",
 	"#a01e5a", "#555555",
 };
-
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
 
 /* A tick step (ms) from 1-2-5 steps giving at most about 10 ticks. */
 static uint64_t tick_step(uint64_t range_ms)
@@ -92,7 +80,7 @@ int bench_svg(FILE *f, const char *title, const char *xlabel,
 		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H, W, H);
 	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\" text-anchor=\"middle\">", W / 2);
-	esc(f, title);
+	tm_xml_text(f, title);
 	fputs("</text>\n", f);
 
 	/* y axis: decades */
@@ -117,7 +105,7 @@ int bench_svg(FILE *f, const char *title, const char *xlabel,
 		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>\n",
 		ML, MT, ML, MT + (int)ph, ML, MT + (int)ph, W - MR, MT + (int)ph);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", ML + (int)pw / 2, H - 18);
-	esc(f, xlabel);
+	tm_xml_text(f, xlabel);
 	fprintf(f, " (%llu ms buckets)</text>\n", (unsigned long long)(width_ns / NS_PER_MS));
 	fprintf(f, "<text transform=\"translate(18 %d) rotate(-90)\" text-anchor=\"middle\">"
 		"samples (log scale)</text>\n", MT + (int)ph / 2);
@@ -136,7 +124,7 @@ int bench_svg(FILE *f, const char *title, const char *xlabel,
 			x = ML + slot * (double)k + slot * 0.05 + bw * (double)i;
 			fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\">"
 				"<title>", x, MT + ph - h, bw, h);
-			esc(f, s[i].label);
+			tm_xml_text(f, s[i].label);
 			fprintf(f, ": %llu in [%llu, %llu) ms</title></rect>\n",
 				(unsigned long long)s[i].counts[k],
 				(unsigned long long)(k * width_ns / NS_PER_MS),
@@ -147,7 +135,7 @@ int bench_svg(FILE *f, const char *title, const char *xlabel,
 		fprintf(f, "<rect x=\"%d\" y=\"%zu\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 			"<text x=\"%d\" y=\"%zu\">", W - MR - 170, (size_t)MT + 4 + i * 18, col,
 			W - MR - 152, (size_t)MT + 14 + i * 18);
-		esc(f, s[i].label);
+		tm_xml_text(f, s[i].label);
 		fputs("</text>\n", f);
 	}
 	fputs("</svg>\n", f);

@@ -16,6 +16,7 @@
 #include "../records/records.h"
 #include "timeline.h"
 #include "xdump.h"
+#include "xmltext.h"
 
 #define W		1600
 #define X0		230	/* the plot begins after the lane labels */
@@ -58,20 +59,6 @@ struct tl {
 	struct pm_timeline_stats *stats;
 	double scale;		/* columns per ns */
 };
-
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			fputc((unsigned char)*s < ' ' ? '?' : *s, f);
-		}
-	}
-}
 
 static int64_t mono(const struct tl *t, uint64_t ts)
 {
@@ -214,13 +201,13 @@ static int cpu_lanes(struct tl *t, int y, uint32_t ncpu)
 			if (p) {
 				fprintf(t->f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>",
 					X0 + c, ly, e - c, CPU_H, proc_colour(g));
-				esc(t->f, name_of(t, p));
+				tm_xml_text(t->f, name_of(t, p));
 				fprintf(t->f, " (%u)</title></rect>\n", g);
 				t->stats->stretches++;
 				if (e - c >= 70) {
 					fprintf(t->f, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#fff\">",
 						X0 + c + 3, ly + CPU_H - 5);
-					esc(t->f, name_of(t, p));
+					tm_xml_text(t->f, name_of(t, p));
 					fputs("</text>\n", t->f);
 				}
 			}
@@ -269,7 +256,7 @@ static int thread_lanes(struct tl *t, int y, int *lane_y)
 		memset(acc, 0, (size_t)NCOL * C_NR * sizeof(*acc));
 		fprintf(t->f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">%u ",
 			X0 - 8, ly + LANE_H / 2 + 4, in->pids[l]);
-		esc(t->f, name_of(t, in->pids[l]));
+		tm_xml_text(t->f, name_of(t, in->pids[l]));
 		fputs("</text>\n", t->f);
 		fprintf(t->f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ddd\"/>\n",
 			X0, ly, NCOL, LANE_H, cls_style[C_NONE].colour);
@@ -520,17 +507,17 @@ int pm_timeline_svg(FILE *f, const struct pm_timeline_in *in,
 		"<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#c00\"/></marker></defs>\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n", W, h, W, h);
 	fputs("<text x=\"20\" y=\"26\" font-size=\"16\" font-weight=\"bold\">tipme timeline: ", f);
-	esc(f, in->title);
+	tm_xml_text(f, in->title);
 	fputs("</text>\n", f);
 	if (r && r->nitems) {
 		fprintf(f, "<text x=\"20\" y=\"46\" font-size=\"13\">tipme report: %u (", r->pid);
-		esc(f, name_of(&t, r->pid));
+		tm_xml_text(f, name_of(&t, r->pid));
 		fprintf(f, ") waited %.1f ms, mostly %s (%.1f ms)",
 			(r->to_ns - r->from_ns) / 1e6, pm_cause_key[r->items[0].cause],
 			r->items[0].ns / 1e6);
 		if (r->items[0].culprit) {
 			fprintf(f, ", culprit %u (", r->items[0].culprit);
-			esc(f, name_of(&t, r->items[0].culprit));
+			tm_xml_text(f, name_of(&t, r->items[0].culprit));
 			fputc(')', f);
 		}
 		fputs("</text>\n", f);
