@@ -45,6 +45,8 @@ static uint32_t ctl_source_by_name(const char *word)
 		return TIPME_TRIG_XHOOK;
 	if (!strcmp(word, "threshold"))
 		return TIPME_TRIG_THRESHOLD;
+	if (!strcmp(word, "auto"))
+		return TIPME_TRIG_AUTO;
 	return 0;
 }
 
@@ -84,7 +86,7 @@ int ctl_parse_request(char *line, struct ctl_request *r, struct tm_err *e)
 		rest = cut(arg);
 		r->source = arg ? ctl_source_by_name(arg) : 0;
 		if (!r->source)
-			return tm_err_set(e, EINVAL, "usage: TRIGGER user|xhook|threshold [reason]");
+			return tm_err_set(e, EINVAL, "usage: TRIGGER user|xhook|threshold|auto [reason]");
 		r->reason = rest && *rest ? rest : NULL;
 		return 0;
 	}

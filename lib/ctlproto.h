@@ -8,7 +8,7 @@
  * Requests are one line each; every request gets one reply line:
  *   "OK[ key=value...]" or "ERR <ERRNO-NAME> <message>".
  *
- *   TRIGGER <source> [reason]   source: user | xhook | threshold
+ *   TRIGGER <source> [reason]   source: user | xhook | threshold | auto
  *                               -> OK seq=N coalesced=0|1
  *   NOTE <incident> <text>      set (or replace) the incident's description
  *   PUT <incident> <name> <n>   then exactly n bytes: store file <name>;

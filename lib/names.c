@@ -12,6 +12,7 @@ static const char *const trigger_sources[] = {
 	[TIPME_TRIG_NETLINK] = "netlink",
 	[TIPME_TRIG_XHOOK] = "xhook",
 	[TIPME_TRIG_THRESHOLD] = "threshold",
+	[TIPME_TRIG_AUTO] = "auto",
 };
 
 static const char *const clock_sources[] = {

@@ -35,6 +35,7 @@ static const char *trigger_name(uint32_t t)
 	case TIPME_X11_TRIGGER_HOTKEY: return "hotkey";
 	case TIPME_X11_TRIGGER_SIGNAL: return "signal";
 	case TIPME_X11_TRIGGER_REQUEST: return "request";
+	case TIPME_X11_TRIGGER_AUTO: return "auto";
 	}
 	return "unknown";
 }

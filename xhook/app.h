@@ -32,6 +32,9 @@ struct xh_env {
 	int no_grab;
 	int no_ask;
 	unsigned ask_timeout;
+	unsigned auto_ms;	/* a press slower than this triggers (0: off) */
+	unsigned auto_spacing_s;	/* at most one auto trigger per this */
+	unsigned auto_per_day;	/* ... and this many in 24 hours */
 	int verbose;
 };
 
@@ -84,6 +87,12 @@ struct xh_app {
 	int data_thread_started;
 
 	unsigned dump_seq;	/* dumps named so far */
+
+	/* the auto trigger (ask.c): the last one and the day's count */
+	uint64_t auto_last_ns, auto_day_ns;
+	unsigned auto_day_count;
+	uint64_t auto_measured, auto_fired, auto_held;
+	char auto_reason[256];	/* what the last one measured */
 	struct xh_tipmed tl;
 	struct ui ui;
 	struct xh_ask ask;
@@ -134,6 +143,7 @@ void xh_trigger(struct xh_app *app, uint32_t cause, uint64_t t_ns);
 void xh_trigger_answered(struct xh_app *app, struct tl_job *j);
 void xh_ask_poll(struct xh_app *app, short revents);
 void xh_ask_finish(struct xh_app *app, int save);
+void xh_auto_tick(struct xh_app *app);
 
 #define xh_logv(app, ...) do {						\
 	if ((app)->env.verbose)						\

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tipme-xhook: a trigger of ours (the hotkey, SIGUSR1) and the "What felt
- * slow?" window that follows a hotkey dump.  The dump goes to tipmed's
+ * tipme-xhook: a trigger of ours (the hotkey, SIGUSR1, a press measured too
+ * slow) and the "What felt slow?" window that follows a hotkey dump.  The dump goes to tipmed's
  * incident or to --output-dir (deliver.c); the window's text then goes
  * into that dump file again, or to the incident as a NOTE.
  */
+#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,5 +141,68 @@ void xh_ask_poll(struct xh_app *app, short revents)
 
 		while ((uev = xcb_poll_for_event(app->ui.c)))
 			free(uev);
+	}
+}
+
+#define DAY_NS	(86400ULL * 1000000000ULL)
+
+/*
+ * On the timer: presses measured since the last tick (autotrig.c).  One
+ * slower than --auto-trigger-ms triggers an incident of source "auto",
+ * at most one per --auto-spacing and --auto-per-day a day; the
+ * description window stays shut (not being asked is the point).
+ */
+void xh_auto_tick(struct xh_app *app)
+{
+	struct xh_auto_press p[XH_AUTO_RESULTS];
+	uint64_t now = xh_now_ns(), thr = app->env.auto_ms * 1000000ULL;
+	unsigned n, i;
+
+	if (!app->env.auto_ms)
+		return;
+	n = xh_auto_collect(&app->st, now, p, XH_AUTO_RESULTS);
+	for (i = 0; i < n; i++) {
+		uint64_t lat = p[i].end_ns - p[i].press_ns;
+		const char *what = p[i].code == 4 ? "button press" : "key press";
+		uint32_t pid = 0;
+		char comm[17] = "";
+
+		app->auto_measured++;
+		pthread_mutex_lock(&app->st.lock);
+		if (p[i].client < app->st.ncl) {
+			pid = app->st.cl[p[i].client].pid;
+			memcpy(comm, app->st.cl[p[i].client].comm, 16);
+		}
+		pthread_mutex_unlock(&app->st.lock);
+		for (char *c = comm; *c; c++)	/* it goes into a protocol line */
+			if (*c < ' ' || *c > '~')
+				*c = '?';
+		xh_logv(app, "auto: %s to client %u (pid %" PRIu32 ") answered in %.1f ms\n",
+			what, p[i].client, pid, lat / 1e6);
+		if (lat < thr)
+			continue;
+		if (now - app->auto_day_ns >= DAY_NS || !app->auto_day_ns) {
+			app->auto_day_ns = now;
+			app->auto_day_count = 0;
+		}
+		if ((app->auto_last_ns &&
+		     now - app->auto_last_ns < app->env.auto_spacing_s * 1000000000ULL) ||
+		    app->auto_day_count >= app->env.auto_per_day) {
+			app->auto_held++;
+			fprintf(stderr, "tipme-xhook: auto: a %s took %.0f ms; no incident (%s)\n",
+				what, lat / 1e6,
+				app->auto_day_count >= app->env.auto_per_day ?
+				"the day's budget is spent" : "too soon after the last one");
+			continue;
+		}
+		app->auto_last_ns = now;
+		app->auto_day_count++;
+		app->auto_fired++;
+		snprintf(app->auto_reason, sizeof(app->auto_reason),
+			 "auto: a %s to pid %" PRIu32 " (%s) took %.0f ms (threshold %u ms), press at %.6f s",
+			 what, pid, comm[0] ? comm : "?", lat / 1e6,
+			 app->env.auto_ms, p[i].press_ns / 1e9);
+		fprintf(stderr, "tipme-xhook: %s\n", app->auto_reason);
+		xh_trigger(app, TIPME_X11_TRIGGER_AUTO, now);
 	}
 }

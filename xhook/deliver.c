@@ -74,6 +74,8 @@ static int take_snapshot(struct xh_app *app, uint32_t cause, uint64_t t_ns,
 	s->exts = app->exts;
 	s->nexts = app->nexts;
 	s->system = app->system_text;
+	if (cause == TIPME_X11_TRIGGER_AUTO)
+		s->description = app->auto_reason;	/* what was measured */
 	return 0;
 }
 
@@ -428,7 +430,10 @@ int xh_tipmed_trigger(struct xh_app *app, uint32_t cause, uint64_t t_ns)
 	j = job_new(TL_TRIGGER);
 	if (!j)
 		return -ENOMEM;
-	snprintf(j->line, sizeof(j->line), "TRIGGER xhook");
+	if (cause == TIPME_X11_TRIGGER_AUTO)
+		snprintf(j->line, sizeof(j->line), "TRIGGER auto %s", app->auto_reason);
+	else
+		snprintf(j->line, sizeof(j->line), "TRIGGER xhook");
 	j->cause = cause;
 	j->t_ns = t_ns;
 	xh_logv(app, "asking tipmed for a trigger (%u requests before it)\n",

@@ -69,6 +69,12 @@ static void usage(FILE *f)
 "  -G, --no-grab           do not grab the hotkeys (still seen in the stream)\n"
 "  -n, --no-ask            no \"What felt slow?\" window after a hotkey dump\n"
 "  -t, --ask-timeout S     close that window after S idle seconds (default 60)\n"
+"  -a, --auto-trigger-ms MS  a key or button press whose answer takes longer\n"
+"                          than MS (from the device event to the client's\n"
+"                          last request) triggers an incident, source auto\n"
+"                          (default 300; 0 = off)\n"
+"      --auto-spacing S    at most one auto trigger in S seconds (default 60)\n"
+"      --auto-per-day N    at most N auto triggers in 24 hours (default 24)\n"
 "  -v, --verbose           say more\n"
 "  -h, --help              this text\n"
 "\n"
@@ -85,6 +91,20 @@ static void usage(FILE *f)
 "  tipme-xhook print --json DUMP > dump.json\n");
 }
 
+/* A decimal number in [@lo, @hi] into *@v; -1 if it is not one. */
+static int number(const char *s, unsigned lo, unsigned hi, unsigned *v)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || n < lo || n > hi)
+		return -1;
+	*v = (unsigned)n;
+	return 0;
+}
+
 static int parse_args(struct xh_app *app, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -98,6 +118,9 @@ static int parse_args(struct xh_app *app, int argc, char **argv)
 		{ "no-grab", no_argument, NULL, 'G' },
 		{ "no-ask", no_argument, NULL, 'n' },
 		{ "ask-timeout", required_argument, NULL, 't' },
+		{ "auto-trigger-ms", required_argument, NULL, 'a' },
+		{ "auto-spacing", required_argument, NULL, 'S' },
+		{ "auto-per-day", required_argument, NULL, 'D' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -105,7 +128,7 @@ static int parse_args(struct xh_app *app, int argc, char **argv)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:o:s:f:kGnt:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:o:s:f:kGnt:a:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			app->env.display = optarg;
@@ -154,6 +177,24 @@ static int parse_args(struct xh_app *app, int argc, char **argv)
 			app->env.ask_timeout = (unsigned)strtoul(optarg, &end, 10);
 			if (errno || *end || !app->env.ask_timeout || app->env.ask_timeout > 3600) {
 				fprintf(stderr, "tipme-xhook: --ask-timeout: 1..3600\n");
+				return -EINVAL;
+			}
+			break;
+		case 'a':
+			if (number(optarg, 0, 60000, &app->env.auto_ms)) {
+				fprintf(stderr, "tipme-xhook: --auto-trigger-ms: 0..60000\n");
+				return -EINVAL;
+			}
+			break;
+		case 'S':
+			if (number(optarg, 0, 86400, &app->env.auto_spacing_s)) {
+				fprintf(stderr, "tipme-xhook: --auto-spacing: 0..86400\n");
+				return -EINVAL;
+			}
+			break;
+		case 'D':
+			if (number(optarg, 1, 10000, &app->env.auto_per_day)) {
+				fprintf(stderr, "tipme-xhook: --auto-per-day: 1..10000\n");
 				return -EINVAL;
 			}
 			break;
@@ -296,6 +337,7 @@ static int on_timer(struct xh_app *app, short revents)
 		return XH_RUN;
 	if (app->env.fence_ms)
 		xh_fence_send(app);
+	xh_auto_tick(app);
 	app->ticks += (unsigned)n;
 	if (app->ticks >= app->ticks_per_s) {
 		app->ticks = 0;
@@ -412,6 +454,9 @@ int main(int argc, char **argv)
 			.ring_bytes = 16ULL << 20,
 			.fence_ms = 5,
 			.ask_timeout = 60,
+			.auto_ms = 300,
+			.auto_spacing_s = 60,
+			.auto_per_day = 24,
 		},
 		.wake_fd = -1,
 		.signal_fd = -1,
@@ -483,6 +528,7 @@ int main(int argc, char **argv)
 	app->st.notify_fd = app->wake_fd;
 	if (app->env.tipmed && xh_tipmed_start(app, app->wake_fd))
 		goto out_fds;
+	app->st.autotrig.on = app->env.auto_ms > 0;
 	if (xh_record_thread_start(app))
 		goto out_thread;
 	if (!app->env.no_grab)

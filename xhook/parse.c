@@ -21,10 +21,10 @@
 
 /* X protocol numbers used here */
 enum {
-	X_KeyPress = 2, X_KeyRelease = 3, X_MotionNotify = 6, X_LeaveNotify = 8,
+	X_KeyPress = 2, X_KeyRelease = 3, X_ButtonPress = 4, X_MotionNotify = 6, X_LeaveNotify = 8,
 	X_KeymapNotify = 11, X_MappingNotify = 34, X_GenericEvent = 35,
 	X_NoOperation = 127, XRES_QueryClientIds = 4,
-	XI_KeyPress = 2, XI_KeyRelease = 3, XI_RawKeyPress = 13,
+	XI_KeyPress = 2, XI_KeyRelease = 3, XI_ButtonPress = 4, XI_RawKeyPress = 13,
 	XI_RawKeyRelease = 14,
 };
 
@@ -282,12 +282,23 @@ static void from_server(struct xh_state *st, const struct xh_reply *rp,
 				continue;
 			}
 		}
+		/* a press to measure: not a modifier, not our hotkey */
+		if (device && (code == X_ButtonPress ||
+			       (code == X_KeyPress && !st->keys.modkey[e[1]] &&
+				st->last_trigger_ns != xh_unwrap_ms(ms, recv_ns))))
+			xh_auto_press(st, code, xh_unwrap_ms(ms, recv_ns));
 		if (code == X_KeymapNotify && !st->keylog) {
 			st->stats.keymap_dropped++;
 			continue;
 		}
 		if (!device && rp->xid_base == st->ctrl_base)
 			continue;	/* our own control connection */
+		if (!device && (code == X_KeyPress || code == X_ButtonPress ||
+				(code == X_GenericEvent && st->xi_major &&
+				 e[1] == st->xi_major &&
+				 (rd16(e + 8, sw) == XI_KeyPress ||
+				  rd16(e + 8, sw) == XI_ButtonPress))))
+			xh_auto_delivered(st, id);
 		r = xh_ring_next(st);
 		stamp(st, r, ms, recv_ns);
 		r->client = id;
@@ -504,6 +515,7 @@ static void from_client(struct xh_state *st, const struct xh_reply *rp,
 			b->last_seq = seq;
 		r = xh_ring_next(st);
 		stamp(st, r, ms, recv_ns);
+		xh_auto_request(st, id, r->time_ns);
 		r->kind = TIPME_X11_REQUEST;
 		r->client = id;
 		r->major = q[0];

@@ -14,6 +14,7 @@
 #include <tipme/xdump.h>
 
 #include "xdump.h"
+#include "autotrig.h"
 
 /* RECORD categories (xcb names none of them) */
 enum {
@@ -132,6 +133,8 @@ struct xh_state {
 	struct xh_keys keys;
 	uint16_t held_mods;	/* modifiers held, tracked from device events */
 	uint64_t last_trigger_ns;	/* last press of the trigger key */
+
+	struct xh_auto autotrig;	/* the press being measured (autotrig.c) */
 
 	unsigned want;
 	uint64_t trigger_ns;

@@ -6,7 +6,7 @@
 #
 # X dumps are written and read by lib/ (lib/xdump.h).
 
-XHOOK_CORE_OBJS := $(B)/xhook/state.o $(B)/xhook/parse.o $(B)/xhook/snapshot.o \
+XHOOK_CORE_OBJS := $(B)/xhook/state.o $(B)/xhook/parse.o $(B)/xhook/autotrig.o $(B)/xhook/snapshot.o \
 		   $(B)/xhook/tipmed_link.o
 XHOOK_OBJS := $(B)/xhook/main.o $(B)/xhook/xconn.o $(B)/xhook/keys.o \
 	      $(B)/xhook/record.o $(B)/xhook/deliver.o $(B)/xhook/ask.o \

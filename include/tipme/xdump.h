@@ -46,6 +46,7 @@ enum tipme_x11_trigger {
 	TIPME_X11_TRIGGER_HOTKEY	= 1,	/* Ctrl-Alt-Minus */
 	TIPME_X11_TRIGGER_SIGNAL	= 2,	/* SIGUSR1 */
 	TIPME_X11_TRIGGER_REQUEST	= 3,	/* asked by tipmed */
+	TIPME_X11_TRIGGER_AUTO		= 4,	/* a press measured too slow */
 };
 
 /**

@@ -35,7 +35,8 @@ static void check_request(const char *line)
 	case CTL_REQ_TRIGGER:
 		if (r.source != TIPME_TRIG_NETLINK &&
 		    r.source != TIPME_TRIG_XHOOK &&
-		    r.source != TIPME_TRIG_THRESHOLD)
+		    r.source != TIPME_TRIG_THRESHOLD &&
+		    r.source != TIPME_TRIG_AUTO)
 			abort();
 		if (r.reason && strlen(r.reason) > TIPME_CTL_LINE_MAX)
 			abort();

@@ -69,7 +69,7 @@ Xvfb :5 -nolisten tcp -screen 0 800x600x24 > "$out/xvfb.log" 2>&1 &
 XVFB=$!
 wait_for 60 x_up
 tap_cmp "Xvfb is up" "$?" -eq 0
-"$B"/tipme-xhook -v --tipmed "$sock" -o "$xdir" -t 120 > "$out/xhook.log" 2>&1 &
+"$B"/tipme-xhook -v --tipmed "$sock" -o "$xdir" -t 120 --auto-trigger-ms 0 > "$out/xhook.log" 2>&1 &
 XHOOK=$!
 wait_for 60 log_has "subscribed to tipmed"
 tap_cmp "tipme-xhook subscribed to tipmed" "$?" -eq 0

@@ -65,7 +65,7 @@ nhook=0
 hook() {
 	[ -n "$XHOOK" ] && { kill "$XHOOK"; wait "$XHOOK" 2> /dev/null; }
 	nhook=$((nhook + 1))
-	"$B"/tipme-xhook -v --tipmed "$sock" -t 120 >> "$out/xhook.log" 2>&1 &
+	"$B"/tipme-xhook -v --tipmed "$sock" -t 120 --auto-trigger-ms 0 >> "$out/xhook.log" 2>&1 &
 	XHOOK=$!
 	wait_for 60 log_has "subscribed to tipmed" "$nhook"
 }

@@ -33,7 +33,8 @@
  *                                     flooder has set it; the last one's time:
  *                                     "round_trip_ns NS"), "read:PATH:N" (N
  *                                     O_DIRECT 4 KiB reads of PATH, 1 MiB
- *                                     apart: "read_ns NS"); later presses:
+ *                                     apart: "read_ns NS"), "sleep:MS" (a
+ *                                     nanosleep of MS ms); later presses:
  *                                     plain.
  *                                     It runs until killed.
  *   xhook-testclient flood WID MS     on a key press in window WID: grab the
@@ -228,6 +229,11 @@ static int do_victim(xcb_connection_t *c, xcb_screen_t *s, int n, char **act)
 			if (!t)
 				return 1;
 			printf("read_ns %llu\n", (unsigned long long)t);
+		} else if (!strncmp(a, "sleep:", 6)) {
+			long ms = atol(a + 6);
+			struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
+
+			nanosleep(&d, NULL);
 		}
 		xcb_poly_fill_rectangle(c, w, gc, 1, &(xcb_rectangle_t){ 10, 10, 50, 50 });
 		xcb_flush(c);

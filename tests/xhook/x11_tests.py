@@ -102,6 +102,10 @@ class Hook:
         self.dir = tempfile.mkdtemp(prefix="xhook-test-")
         self.errpath = os.path.join(self.dir, "stderr")
         self.err = open(self.errpath, "w")
+        # the auto trigger only where a test asks for it: its dumps would
+        # join the ones other tests wait for
+        if not any(a.startswith(("-a", "--auto-trigger-ms")) for a in extra):
+            extra = ("--auto-trigger-ms", "0") + extra
         self.proc = subprocess.Popen(
             [os.path.join(ARGS.build, "tipme-xhook"), "-v", "-o", self.dir] + list(extra),
             env=x.env, stdout=subprocess.DEVNULL, stderr=self.err)
@@ -942,10 +946,116 @@ def t_cost(x):
         a / 2e4 / 1e3, b / 2e4 / 1e3, b / a))
 
 
+# ---- the auto trigger ---------------------------------------------------------
+
+class Victim:
+    """xhook-testclient victim ACTION...: its window focused, its lines collected"""
+    def __init__(self, x, *acts):
+        self.proc = x.spawn([os.path.join(ARGS.build, "xhook-testclient"), "victim"] +
+                            list(acts), stdout=subprocess.PIPE, universal_newlines=True)
+        self.lines = []
+        threading.Thread(target=self._read, daemon=True).start()
+        self.wid = wait_for(lambda: [l.split()[1] for l in self.lines
+                                     if l.startswith("window ")], 20, "the victim's window")[0]
+        x.run(["xdotool", "mousemove", "--window", self.wid, "20", "20"])
+        x.run(["xdotool", "windowfocus", "--sync", self.wid])
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.append(line.strip())
+
+    def times(self, word):
+        return [int(l.split()[1]) for l in list(self.lines) if l.startswith(word + " ")]
+
+
+def auto_lines(h):
+    """what tipme-xhook said of each press measured, and of each auto trigger"""
+    text = h.log()
+    measured = [float(l.split(" answered in ")[1].split()[0]) for l in text.splitlines()
+                if " answered in " in l]
+    fired = [l for l in text.splitlines() if "tipme-xhook: auto: a " in l and " took " in l and
+             "no incident" not in l]
+    held = [l for l in text.splitlines() if "no incident" in l]
+    return measured, fired, held
+
+
+def t_auto_fast(x):
+    """auto trigger: five presses a client answers in 20 ms are measured, and none fires"""
+    h = Hook(x, "--auto-trigger-ms", "300")
+    try:
+        v = Victim(x, *(["sleep:20"] * 5))
+        x.run(["xdotool", "key", "--delay", "150", "a", "s", "d", "f", "g"])
+        wait_for(lambda: len(v.times("done")) == 5, 20, "the victim to answer five presses")
+        # synchronise on tipme-xhook's own verdict on every press
+        measured = wait_for(lambda: len(auto_lines(h)[0]) >= 5 and auto_lines(h)[0], 20,
+                            "tipme-xhook to measure five presses")
+        _, fired, held = auto_lines(h)
+        dumps = h.dumps()
+    finally:
+        h.stop()
+    log("measured: %s ms" % ", ".join("%.1f" % m for m in measured))
+    assert len(measured) == 5, measured
+    assert all(20 <= m < 300 for m in measured), measured
+    assert not fired and not held and not dumps, (fired, held, dumps)
+
+
+def t_auto_stopped(x):
+    """auto trigger: a client stopped for 600 ms while a key is typed fires one incident naming it, latency within 10%"""
+    h = Hook(x, "--auto-trigger-ms", "300")
+    try:
+        v = Victim(x, "plain")
+        os.kill(v.proc.pid, signal.SIGSTOP)
+        t0 = time.monotonic_ns()
+        x.run(["xdotool", "key", "a"])
+        t1 = time.monotonic_ns()
+        # the stimulus: the client stays stopped 600 ms after the key
+        time.sleep(max(0.0, 0.6 - (time.monotonic_ns() - t0) / 1e9))
+        os.kill(v.proc.pid, signal.SIGCONT)
+        done = wait_for(lambda: v.times("done"), 20, "the victim to answer")[0]
+        path = h.wait_dump([])
+        measured = wait_for(lambda: auto_lines(h)[0], 20, "tipme-xhook's measurement")
+        _, fired, held = auto_lines(h)
+        d = load(path)
+        dumps = h.dumps()
+    finally:
+        h.stop()
+    lo, hi = (done - t1) / 1e6, (done - t0) / 1e6
+    log("measured %.1f ms; the truth: %.1f .. %.1f ms (key sent .. client done)" % (
+        measured[0], lo, hi))
+    assert len(measured) == 1 and len(fired) == 1 and not held, (measured, fired, held)
+    assert len(dumps) == 1, dumps
+    assert d["trigger"] == "auto", d["trigger"]
+    assert "pid %d (xhook-testclien)" % v.proc.pid in d["description"], d["description"]
+    assert 0.9 * lo <= measured[0] <= 1.1 * hi, (measured[0], lo, hi)
+
+
+def t_auto_spacing(x):
+    """auto trigger: three slow presses within the spacing fire once; the other two are counted, not dumped"""
+    h = Hook(x, "--auto-trigger-ms", "100", "--auto-spacing", "3600")
+    try:
+        v = Victim(x, *(["sleep:250"] * 3))
+        x.run(["xdotool", "key", "--delay", "400", "a", "s", "d"])
+        wait_for(lambda: len(v.times("done")) == 3, 20, "the victim to answer three presses")
+        wait_for(lambda: len(auto_lines(h)[0]) >= 3, 20, "tipme-xhook to measure three presses")
+        wait_for(lambda: len(auto_lines(h)[1]) + len(auto_lines(h)[2]) >= 3, 20,
+                 "tipme-xhook's decision on each")
+        h.wait_dump([])
+        measured, fired, held = auto_lines(h)
+        dumps = h.dumps()
+    finally:
+        h.stop()
+    log("measured: %s ms" % ", ".join("%.1f" % m for m in measured))
+    assert all(m >= 250 for m in measured), measured
+    assert len(fired) == 1 and len(held) == 2, (fired, held)
+    assert all("too soon" in l for l in held), held
+    assert len(dumps) == 1, dumps
+
+
 TESTS = [t_keypress_chain, t_short_lived_sequential, t_parallel_burst, t_big_putimage,
          t_draw_lateness, t_hotkey_locks, t_hotkey_grabbed_elsewhere, t_privacy_off,
          t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_missing_extensions, t_print_robust,
-         t_tipmed_incident, t_tipmed_hotkey, t_tipmed_refused, t_tipmed_hung, t_tipmed_real, t_cost]
+         t_tipmed_incident, t_tipmed_hotkey, t_tipmed_refused, t_tipmed_hung, t_tipmed_real, t_auto_fast, t_auto_stopped,
+         t_auto_spacing, t_cost]
 
 # Tests that measure time (printed, not asserted): skipped under sanitizers,
 # where the figures mean nothing.

@@ -312,6 +312,61 @@ static void test_hotkeys(void)
 	ok(st.keylog == 0, "Ctrl-Alt-0: key logging off");
 }
 
+/* one element at X time @ms: an event (@ev) or a request (@q, 4 bytes) */
+static void at_ms(uint8_t cat, uint32_t base, uint32_t ms, const uint8_t *d,
+		  size_t n, uint32_t seq)
+{
+	struct buf b = { 0 };
+
+	put32(&b, ms);
+	if (cat == XH_CAT_FROM_CLIENT)
+		put32(&b, seq);
+	put(&b, d, n);
+	feed(cat, base, &b);
+	free(b.p);
+}
+
+static void test_auto(void)
+{
+	const uint32_t base = 0x00800000;
+	uint8_t key[32] = { 2, 38 }, mod[32] = { 2, 37 }, hot[32] = { 2, 20 };
+	uint8_t fill[4] = { 70, 0, 1, 0 };	/* PolyFillRectangle, length 1 */
+	struct xh_auto_press p[XH_AUTO_RESULTS];
+	uint64_t t0 = xh_unwrap_ms(T0_MS, RECV_NS);
+
+	reset();
+	st.autotrig.on = 1;
+	at_ms(XH_CAT_FROM_SERVER, 0, T0_MS, key, 32, 0);	/* device */
+	at_ms(XH_CAT_FROM_SERVER, base, T0_MS + 1, key, 32, 0);	/* delivered */
+	at_ms(XH_CAT_FROM_CLIENT, base, T0_MS + 20, fill, 4, 1);
+	at_ms(XH_CAT_FROM_CLIENT, base, T0_MS + 30, fill, 4, 2);
+	ok(xh_auto_collect(&st, t0 + 60000000ULL, p, XH_AUTO_RESULTS) == 0,
+	   "auto: an answer is open until 50 ms pass without a request");
+	ok(xh_auto_collect(&st, t0 + 81000000ULL, p, XH_AUTO_RESULTS) == 1 &&
+	   p[0].end_ns - p[0].press_ns == 30000000ULL && p[0].code == 2,
+	   "auto: a press lasts to the last request of its answer (30 ms)");
+	at_ms(XH_CAT_FROM_SERVER, 0, T0_MS + 200, mod, 32, 0);
+	ok(!st.autotrig.active, "auto: a modifier key is not measured");
+	st.last_trigger_ns = 0;
+	hot[28] = 4 | 8;
+	at_ms(XH_CAT_FROM_SERVER, 0, T0_MS + 300, hot, 32, 0);
+	ok(!st.autotrig.active && (st.want & XH_WANT_TRIGGER),
+	   "auto: the hotkey triggers and is not measured");
+	at_ms(XH_CAT_FROM_SERVER, 0, T0_MS + 400, key, 32, 0);
+	at_ms(XH_CAT_FROM_SERVER, base, T0_MS + 400, key, 32, 0);
+	at_ms(XH_CAT_FROM_SERVER, 0, T0_MS + 700, key, 32, 0);
+	ok(st.autotrig.active && st.autotrig.cur.press_ns == t0 + 700000000ULL,
+	   "auto: a press without an answer is replaced by the next one");
+	at_ms(XH_CAT_FROM_CLIENT, 0x00a00000, T0_MS + 750, fill, 4, 1);
+	ok(xh_auto_collect(&st, t0 + 900000000ULL, p, XH_AUTO_RESULTS) == 0 &&
+	   !st.autotrig.responded, "auto: another client's requests are no answer");
+	ok(xh_auto_collect(&st, t0 + 11000000000ULL, p, XH_AUTO_RESULTS) == 0 &&
+	   !st.autotrig.active, "auto: an unanswered press is dropped after 10 s, never measured");
+	st.autotrig.on = 0;
+	at_ms(XH_CAT_FROM_SERVER, 0, T0_MS + 12000, key, 32, 0);
+	ok(!st.autotrig.active, "auto: off, nothing is followed");
+}
+
 static void test_ui_focus(void)
 {
 	uint8_t fin[32] = { 9, 3, 1, 0 }, fout[32] = { 10, 3, 2, 0 };
@@ -799,6 +854,7 @@ int main(void)
 	test_requests();
 	test_events();
 	test_hotkeys();
+	test_auto();
 	test_control();
 	test_ui_focus();
 	test_fuzz_parser();

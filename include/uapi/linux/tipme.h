@@ -229,7 +229,8 @@ enum tipme_trigger_source {
 	TIPME_TRIG_NETLINK	= 3,	/* TIPME_CMD_TRIGGER, e.g. tipme trigger */
 	TIPME_TRIG_XHOOK	= 4,	/* the X11 recorder saw the hotkey */
 	TIPME_TRIG_THRESHOLD	= 5,	/* a program measured a stall (bench) */
-	TIPME_TRIG_SOURCE_MAX	= 5,
+	TIPME_TRIG_AUTO		= 6,	/* a press measured too slow (xhook) */
+	TIPME_TRIG_SOURCE_MAX	= 6,
 };
 
 /**
