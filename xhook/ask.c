@@ -160,7 +160,8 @@ void xh_auto_tick(struct xh_app *app)
 
 	if (!app->env.auto_ms)
 		return;
-	n = xh_auto_collect(&app->st, now, p, XH_AUTO_RESULTS);
+	n = xh_auto_collect(&app->st.autotrig, &app->st.lock, now, p,
+			    XH_AUTO_RESULTS);
 	for (i = 0; i < n; i++) {
 		uint64_t lat = p[i].end_ns - p[i].press_ns;
 		const char *what = p[i].code == 4 ? "button press" : "key press";

@@ -25,7 +25,6 @@
 #include <pthread.h>
 
 #include "autotrig.h"
-#include "xhook.h"
 
 #define QUIET_NS	(50ULL * 1000000ULL)
 #define UNANSWERED_NS	(10000ULL * 1000000ULL)
@@ -39,10 +38,8 @@ static void finish(struct xh_auto *a)
 		a->lost++;
 }
 
-void xh_auto_press(struct xh_state *st, uint8_t code, uint64_t t_ns)
+void xh_auto_press(struct xh_auto *a, uint8_t code, uint64_t t_ns)
 {
-	struct xh_auto *a = &st->autotrig;
-
 	if (!a->on)
 		return;
 	if (a->active && a->responded)
@@ -54,20 +51,16 @@ void xh_auto_press(struct xh_state *st, uint8_t code, uint64_t t_ns)
 					 .code = code };
 }
 
-void xh_auto_delivered(struct xh_state *st, uint32_t client)
+void xh_auto_delivered(struct xh_auto *a, uint32_t client)
 {
-	struct xh_auto *a = &st->autotrig;
-
 	if (!a->active || a->delivered)
 		return;
 	a->delivered = 1;
 	a->cur.client = client;
 }
 
-void xh_auto_request(struct xh_state *st, uint32_t client, uint64_t t_ns)
+void xh_auto_request(struct xh_auto *a, uint32_t client, uint64_t t_ns)
 {
-	struct xh_auto *a = &st->autotrig;
-
 	if (!a->active || !a->delivered || client != a->cur.client)
 		return;
 	a->responded = 1;
@@ -75,13 +68,13 @@ void xh_auto_request(struct xh_state *st, uint32_t client, uint64_t t_ns)
 		a->cur.end_ns = t_ns;
 }
 
-unsigned xh_auto_collect(struct xh_state *st, uint64_t now_ns,
-			 struct xh_auto_press *out, unsigned max)
+unsigned xh_auto_collect(struct xh_auto *a, pthread_mutex_t *lock,
+			 uint64_t now_ns, struct xh_auto_press *out,
+			 unsigned max)
 {
-	struct xh_auto *a = &st->autotrig;
 	unsigned n, i;
 
-	pthread_mutex_lock(&st->lock);
+	pthread_mutex_lock(lock);
 	if (a->active && a->responded && now_ns > a->cur.end_ns + QUIET_NS)
 		finish(a);
 	else if (a->active && !a->responded &&
@@ -93,6 +86,6 @@ unsigned xh_auto_collect(struct xh_state *st, uint64_t now_ns,
 	for (i = n; i < a->ndone; i++)
 		a->done[i - n] = a->done[i];
 	a->ndone -= n;
-	pthread_mutex_unlock(&st->lock);
+	pthread_mutex_unlock(lock);
 	return n;
 }

@@ -8,6 +8,7 @@
 #ifndef TIPME_XHOOK_AUTOTRIG_H
 #define TIPME_XHOOK_AUTOTRIG_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #define XH_AUTO_RESULTS		8
@@ -30,15 +31,14 @@ struct xh_auto {
 	uint64_t lost;		/* finished while done[] was full */
 };
 
-struct xh_state;
+/* The data thread, with the lock that guards @a (st.lock) held. */
+void xh_auto_press(struct xh_auto *a, uint8_t code, uint64_t t_ns);
+void xh_auto_delivered(struct xh_auto *a, uint32_t client);
+void xh_auto_request(struct xh_auto *a, uint32_t client, uint64_t t_ns);
 
-/* The data thread, st.lock held. */
-void xh_auto_press(struct xh_state *st, uint8_t code, uint64_t t_ns);
-void xh_auto_delivered(struct xh_state *st, uint32_t client);
-void xh_auto_request(struct xh_state *st, uint32_t client, uint64_t t_ns);
-
-/* The main thread (takes st.lock): finished presses, at most @max. */
-unsigned xh_auto_collect(struct xh_state *st, uint64_t now_ns,
-			 struct xh_auto_press *out, unsigned max);
+/* The main thread (takes @lock): finished presses, at most @max. */
+unsigned xh_auto_collect(struct xh_auto *a, pthread_mutex_t *lock,
+			 uint64_t now_ns, struct xh_auto_press *out,
+			 unsigned max);
 
 #endif

@@ -286,7 +286,7 @@ static void from_server(struct xh_state *st, const struct xh_reply *rp,
 		if (device && (code == X_ButtonPress ||
 			       (code == X_KeyPress && !st->keys.modkey[e[1]] &&
 				st->last_trigger_ns != xh_unwrap_ms(ms, recv_ns))))
-			xh_auto_press(st, code, xh_unwrap_ms(ms, recv_ns));
+			xh_auto_press(&st->autotrig, code, xh_unwrap_ms(ms, recv_ns));
 		if (code == X_KeymapNotify && !st->keylog) {
 			st->stats.keymap_dropped++;
 			continue;
@@ -298,7 +298,7 @@ static void from_server(struct xh_state *st, const struct xh_reply *rp,
 				 e[1] == st->xi_major &&
 				 (rd16(e + 8, sw) == XI_KeyPress ||
 				  rd16(e + 8, sw) == XI_ButtonPress))))
-			xh_auto_delivered(st, id);
+			xh_auto_delivered(&st->autotrig, id);
 		r = xh_ring_next(st);
 		stamp(st, r, ms, recv_ns);
 		r->client = id;
@@ -515,7 +515,7 @@ static void from_client(struct xh_state *st, const struct xh_reply *rp,
 			b->last_seq = seq;
 		r = xh_ring_next(st);
 		stamp(st, r, ms, recv_ns);
-		xh_auto_request(st, id, r->time_ns);
+		xh_auto_request(&st->autotrig, id, r->time_ns);
 		r->kind = TIPME_X11_REQUEST;
 		r->client = id;
 		r->major = q[0];

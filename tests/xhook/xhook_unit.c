@@ -340,9 +340,9 @@ static void test_auto(void)
 	at_ms(XH_CAT_FROM_SERVER, base, T0_MS + 1, key, 32, 0);	/* delivered */
 	at_ms(XH_CAT_FROM_CLIENT, base, T0_MS + 20, fill, 4, 1);
 	at_ms(XH_CAT_FROM_CLIENT, base, T0_MS + 30, fill, 4, 2);
-	ok(xh_auto_collect(&st, t0 + 60000000ULL, p, XH_AUTO_RESULTS) == 0,
+	ok(xh_auto_collect(&st.autotrig, &st.lock, t0 + 60000000ULL, p, XH_AUTO_RESULTS) == 0,
 	   "auto: an answer is open until 50 ms pass without a request");
-	ok(xh_auto_collect(&st, t0 + 81000000ULL, p, XH_AUTO_RESULTS) == 1 &&
+	ok(xh_auto_collect(&st.autotrig, &st.lock, t0 + 81000000ULL, p, XH_AUTO_RESULTS) == 1 &&
 	   p[0].end_ns - p[0].press_ns == 30000000ULL && p[0].code == 2,
 	   "auto: a press lasts to the last request of its answer (30 ms)");
 	at_ms(XH_CAT_FROM_SERVER, 0, T0_MS + 200, mod, 32, 0);
@@ -358,9 +358,9 @@ static void test_auto(void)
 	ok(st.autotrig.active && st.autotrig.cur.press_ns == t0 + 700000000ULL,
 	   "auto: a press without an answer is replaced by the next one");
 	at_ms(XH_CAT_FROM_CLIENT, 0x00a00000, T0_MS + 750, fill, 4, 1);
-	ok(xh_auto_collect(&st, t0 + 900000000ULL, p, XH_AUTO_RESULTS) == 0 &&
+	ok(xh_auto_collect(&st.autotrig, &st.lock, t0 + 900000000ULL, p, XH_AUTO_RESULTS) == 0 &&
 	   !st.autotrig.responded, "auto: another client's requests are no answer");
-	ok(xh_auto_collect(&st, t0 + 11000000000ULL, p, XH_AUTO_RESULTS) == 0 &&
+	ok(xh_auto_collect(&st.autotrig, &st.lock, t0 + 11000000000ULL, p, XH_AUTO_RESULTS) == 0 &&
 	   !st.autotrig.active, "auto: an unanswered press is dropped after 10 s, never measured");
 	st.autotrig.on = 0;
 	at_ms(XH_CAT_FROM_SERVER, 0, T0_MS + 12000, key, 32, 0);
