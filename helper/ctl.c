@@ -446,7 +446,9 @@ int cmd_incidents(int argc, char **argv)
 	};
 	static const char usage[] =
 		"usage: tipme incidents [--json] [--incident-dir DIR]\n"
-		"  List the saved incidents, oldest first.\n";
+		"  List the saved incidents, oldest first: name, time (UTC), source,\n"
+		"  and for an auto incident how long the press that fired it took,\n"
+		"  then the description.\n";
 	const char *root = TIPME_INCIDENT_DIR;
 	struct tm_err e = { "" };
 	char **names, path[4096], src[32], utc[32];
@@ -510,11 +512,20 @@ int cmd_incidents(int argc, char **argv)
 			jw_kstr(&w, "utc", utc);
 			jw_kstr(&w, "source", src);
 			jw_kstr(&w, "description", desc ? desc : "");
+			if (mv.has_auto) {
+				jw_ku64(&w, "auto_press_mono_ns", mv.auto_press_ns);
+				jw_ku64(&w, "auto_latency_ns", mv.auto_latency_ns);
+			}
 			snprintf(path, sizeof(path), "%s/%s", root, names[i]);
 			jw_kstr(&w, "path", path);
 			jw_obj_end(&w);
 		} else {
-			printf("%-28s %-20s %-9s %s\n", names[i], utc, src,
+			char lat[64] = "";
+
+			if (mv.has_auto)
+				snprintf(lat, sizeof(lat), "a press took %.0f ms%s",
+					 mv.auto_latency_ns / 1e6, desc ? "; " : "");
+			printf("%-28s %-20s %-9s %s%s\n", names[i], utc, src, lat,
 			       desc ? desc : "");
 		}
 		free(desc);

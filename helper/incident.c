@@ -253,7 +253,7 @@ int incident_root_init(const struct incident_cfg *cfg, struct tm_err *e)
 
 static int write_meta(const char *dir, const struct tnl_trigger_event *ev,
 		      const struct tnl_dump_stats *ds, const char *utc,
-		      struct tm_err *e)
+		      const struct incident_auto *au, struct tm_err *e)
 {
 	struct incident_meta m = {
 		.number = next_number,
@@ -268,6 +268,7 @@ static int write_meta(const char *dir, const struct tnl_trigger_event *ev,
 		.discarded_subbufs = ds->discarded,
 		.cpus = ds->cpus,
 		.seconds = ds->seconds,
+		.autotrig = au,
 	};
 	int fd, err;
 
@@ -315,6 +316,7 @@ static int write_at(int dirfd, const char *name, const void *data, size_t len)
  * @t: connection to the module
  * @ev: the trigger
  * @reason: a description given with the trigger, or NULL
+ * @au: the press that fired an auto trigger (meta.json), or NULL
  * @name: set to the incident's name
  * @name_len: size of @name
  * @ds: statistics of the kernel dump
@@ -324,8 +326,8 @@ static int write_at(int dirfd, const char *name, const void *data, size_t len)
  */
 int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 		    const struct tnl_trigger_event *ev, const char *reason,
-		    char *name, size_t name_len, struct tnl_dump_stats *ds,
-		    struct tm_err *e)
+		    const struct incident_auto *au, char *name, size_t name_len,
+		    struct tnl_dump_stats *ds, struct tm_err *e)
 {
 	char utc[32], base[64], tmp[4096], final[4096], path[4096];
 	time_t secs = (time_t)(ev->real_ns / 1000000000ull);
@@ -356,7 +358,7 @@ int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 	pjoin(path, sizeof(path), tmp, TIPME_INCIDENT_KERNEL_DUMP);	/* fits: tmp did */
 	err = tnl_dump_to_file(t, path, cfg->syms, ds, e);
 	if (!err)
-		err = write_meta(tmp, ev, ds, utc, e);
+		err = write_meta(tmp, ev, ds, utc, au, e);
 	if (!err && reason && *reason) {
 		char line[TIPME_CTL_LINE_MAX + 2];
 

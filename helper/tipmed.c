@@ -77,6 +77,8 @@ static struct client clients[MAX_CLIENTS];
 static struct tnl_trigger_event pending[MAX_PENDING];
 static int npending;
 static struct { uint32_t seq; char text[TIPME_CTL_LINE_MAX]; } reasons[8];
+/* The presses that fired auto triggers, for their incidents' meta.json. */
+static struct { uint32_t seq; struct incident_auto a; } autos[8];
 static gid_t group_gid = (gid_t)-1;
 /* The latest incident, for reasons that arrive with a coalesced trigger. */
 static uint32_t last_seq;
@@ -197,8 +199,30 @@ static const char *take_reason(uint32_t seq)
 	return NULL;
 }
 
+static const struct incident_auto *take_auto(uint32_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(autos) / sizeof(autos[0]); i++)
+		if (autos[i].seq == seq) {
+			autos[i].seq = 0;
+			return &autos[i].a;
+		}
+	return NULL;
+}
+
+static void remember_auto(uint32_t seq, const struct incident_auto *a)
+{
+	static unsigned int next;
+
+	autos[next].seq = seq;
+	autos[next].a = *a;
+	next = (next + 1) % (sizeof(autos) / sizeof(autos[0]));
+}
+
 static void handle_triggers(struct env *env)
 {
+	const struct incident_auto *au;
 	struct tnl_dump_stats ds;
 	struct tm_err e = { "" };
 	unsigned int removed;
@@ -213,7 +237,8 @@ static void handle_triggers(struct env *env)
 			  ev->mono_ns);
 		e.msg[0] = '\0';
 		reason = take_reason(ev->seq);
-		err = incident_create(&env->cfg, &cmd, ev, reason, name,
+		au = take_auto(ev->seq);
+		err = incident_create(&env->cfg, &cmd, ev, reason, au, name,
 				      sizeof(name), &ds, &e);
 		/*
 		 * Disk full: the newest history matters most, so old incidents
@@ -228,7 +253,7 @@ static void handle_triggers(struct env *env)
 			logmsg(LOG_WARN_, "disk full: removed incident %s to make room for trigger %u",
 			       gone, ev->seq);
 			e.msg[0] = '\0';
-			err = incident_create(&env->cfg, &cmd, ev, reason,
+			err = incident_create(&env->cfg, &cmd, ev, reason, au,
 					      name, sizeof(name), &ds, &e);
 		}
 		if (made)
@@ -424,6 +449,9 @@ static int handle_line(struct env *env, struct client *c, char *line)
 		} else if (r.reason) {
 			remember_reason(seq, r.reason);
 		}
+		/* a press joining a trigger already announced stays out of it */
+		if (r.source == TIPME_TRIG_AUTO && !(coalesced && seq == last_seq))
+			remember_auto(seq, &r.autotrig);
 		send_line(c->fd, "OK seq=%u coalesced=%d", seq, coalesced);
 		return -1;
 	}

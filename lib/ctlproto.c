@@ -6,6 +6,7 @@
  * field is checked here, once, for every program.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,45 @@ static char *cut(char *s)
 	return sp + 1;
 }
 
+/* "KEY=" at the start of *@s: the value up to the next space (cut there). */
+static char *keyval(char **s, const char *key)
+{
+	size_t kl = strlen(key);
+	char *v;
+
+	if (!*s || strncmp(*s, key, kl) || (*s)[kl] != '=')
+		return NULL;
+	v = *s + kl + 1;
+	*s = cut(v);
+	return v;
+}
+
+/* TRIGGER auto's fields, in their order; comm= is the rest of the line. */
+static int parse_auto(char *s, struct incident_auto *a)
+{
+	char *input = keyval(&s, "input"), *pid = keyval(&s, "pid");
+	char *press = keyval(&s, "press_ns"), *lat = keyval(&s, "latency_ns");
+	uint64_t v;
+	size_t i;
+
+	if (!input || (strcmp(input, "key") && strcmp(input, "button")))
+		return -EINVAL;
+	snprintf(a->input, sizeof(a->input), "%s", input);
+	if (!pid || parse_u64(pid, 0x400000, &v))
+		return -EINVAL;
+	a->pid = (uint32_t)v;
+	if (!press || parse_u64(press, UINT64_MAX, &a->press_ns) ||
+	    !lat || parse_u64(lat, UINT64_MAX, &a->latency_ns))
+		return -EINVAL;
+	if (!s || strncmp(s, "comm=", 5) || strlen(s + 5) >= sizeof(a->comm))
+		return -EINVAL;
+	for (i = 5; s[i]; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' || s[i] == '\\')
+			return -EINVAL;
+	memcpy(a->comm, s + 5, strlen(s + 5) + 1);
+	return 0;
+}
+
 int ctl_parse_request(char *line, struct ctl_request *r, struct tm_err *e)
 {
 	char *arg = cut(line), *rest;
@@ -86,7 +126,12 @@ int ctl_parse_request(char *line, struct ctl_request *r, struct tm_err *e)
 		rest = cut(arg);
 		r->source = arg ? ctl_source_by_name(arg) : 0;
 		if (!r->source)
-			return tm_err_set(e, EINVAL, "usage: TRIGGER user|xhook|threshold|auto [reason]");
+			return tm_err_set(e, EINVAL, "usage: TRIGGER user|xhook|threshold [reason]");
+		if (r->source == TIPME_TRIG_AUTO) {
+			if (parse_auto(rest, &r->autotrig))
+				return tm_err_set(e, EINVAL, "usage: TRIGGER auto input=key|button pid=N press_ns=T latency_ns=L comm=TEXT");
+			return 0;
+		}
 		r->reason = rest && *rest ? rest : NULL;
 		return 0;
 	}

@@ -8,7 +8,10 @@
  * Requests are one line each; every request gets one reply line:
  *   "OK[ key=value...]" or "ERR <ERRNO-NAME> <message>".
  *
- *   TRIGGER <source> [reason]   source: user | xhook | threshold | auto
+ *   TRIGGER <source> [reason]   source: user | xhook | threshold
+ *   TRIGGER auto input=key|button pid=N press_ns=T latency_ns=L comm=TEXT
+ *                               a press measured too slow (tipme-xhook):
+ *                               what goes into meta.json's "auto"
  *                               -> OK seq=N coalesced=0|1
  *   NOTE <incident> <text>      set (or replace) the incident's description
  *   PUT <incident> <name> <n>   then exactly n bytes: store file <name>;
@@ -30,6 +33,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "incident_meta.h"
 
 #define TIPME_CTL_SOCKET	"/run/tipme/tipmed.sock"
 #define TIPME_CTL_GROUP		"tipme"
@@ -52,7 +56,8 @@ enum ctl_req_kind {
  * struct ctl_request - one request line, checked
  * @kind: the request
  * @source: TRIGGER: the TIPME_TRIG_* its source word stands for
- * @reason: TRIGGER: the text after the source, or NULL
+ * @reason: TRIGGER: the text after the source, or NULL (auto: NULL)
+ * @autotrig: TRIGGER auto: the press
  * @incident: NOTE, PUT: the incident's name (ctl_name_ok())
  * @text: NOTE: the description
  * @name: PUT: the file's name (ctl_name_ok())
@@ -64,6 +69,7 @@ struct ctl_request {
 	enum ctl_req_kind kind;
 	uint32_t source;
 	const char *reason;
+	struct incident_auto autotrig;
 	const char *incident;
 	const char *text;
 	const char *name;

@@ -54,6 +54,16 @@ int incident_meta_write(int dirfd, const struct incident_meta *m,
 	jw_ku64(&w, "cpus", m->cpus);
 	jw_kdouble(&w, "seconds", m->seconds);
 	jw_obj_end(&w);
+	if (m->autotrig) {
+		jw_key(&w, "auto");
+		jw_obj_begin(&w);
+		jw_kstr(&w, "input", m->autotrig->input);
+		jw_ku64(&w, "pid", m->autotrig->pid);
+		jw_kstr(&w, "comm", m->autotrig->comm);
+		jw_ku64(&w, "press_mono_ns", m->autotrig->press_ns);
+		jw_ku64(&w, "latency_ns", m->autotrig->latency_ns);
+		jw_obj_end(&w);
+	}
 	jw_obj_end(&w);
 	if (jw_finish(&w) || fflush(f) || fsync(fileno(f))) {
 		int err = errno ? errno : EIO;
@@ -116,26 +126,43 @@ static int string_of(const char *buf, size_t len, const char *key, char *out,
 	return 0;
 }
 
+/* The decimal integer value of "key": into *@out. */
+static int number_of(const char *buf, size_t len, const char *key,
+		     uint64_t *out, struct tm_err *e)
+{
+	const char *p = value_of(buf, len, key);
+	uint64_t n = 0;
+	int digits = 0;
+
+	if (!p)
+		return tm_err_set(e, EINVAL, "meta.json: no \"%s\"", key);
+	for (; p < buf + len && *p >= '0' && *p <= '9'; p++, digits++) {
+		if (n > (UINT64_MAX - 9) / 10)
+			return tm_err_set(e, EINVAL, "meta.json: \"%s\" is too large", key);
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	if (!digits)
+		return tm_err_set(e, EINVAL, "meta.json: \"%s\" is not a number", key);
+	*out = n;
+	return 0;
+}
+
 int incident_meta_parse(const char *buf, size_t len,
 			struct incident_meta_view *v, struct tm_err *e)
 {
-	const char *p;
-	uint64_t n = 0;
-	int err, digits = 0;
+	int err;
 
 	memset(v, 0, sizeof(*v));
 	if (len > TIPME_INCIDENT_META_MAX)
 		len = TIPME_INCIDENT_META_MAX;
-	p = value_of(buf, len, "number");
-	if (p) {
-		for (; p < buf + len && *p >= '0' && *p <= '9'; p++, digits++) {
-			if (n > (UINT64_MAX - 9) / 10)
-				return tm_err_set(e, EINVAL, "meta.json: \"number\" is too large");
-			n = n * 10 + (uint64_t)(*p - '0');
-		}
-		if (!digits)
-			return tm_err_set(e, EINVAL, "meta.json: \"number\" is not a number");
-		v->number = n;
+	if (value_of(buf, len, "number") &&
+	    number_of(buf, len, "number", &v->number, e))
+		return -EINVAL;
+	if (value_of(buf, len, "auto")) {
+		if (number_of(buf, len, "press_mono_ns", &v->auto_press_ns, e) ||
+		    number_of(buf, len, "latency_ns", &v->auto_latency_ns, e))
+			return -EINVAL;
+		v->has_auto = 1;
 	}
 	err = string_of(buf, len, "source", v->source, sizeof(v->source), e);
 	if (!err)

@@ -17,6 +17,22 @@
 #define TIPME_INCIDENT_META_MAX	(64u << 10)	/* bytes a reader looks at */
 
 /**
+ * struct incident_auto - the press that fired an auto trigger
+ * @input: "key" or "button"
+ * @pid: the client it went to (0: unknown)
+ * @comm: that client's command name (printable ASCII)
+ * @press_ns: the device event, CLOCK_MONOTONIC
+ * @latency_ns: from the press to the last request of the client's answer
+ */
+struct incident_auto {
+	char input[8];
+	uint32_t pid;
+	char comm[16];
+	uint64_t press_ns;
+	uint64_t latency_ns;
+};
+
+/**
  * struct incident_meta - what tipmed writes into meta.json
  * @number: the incident's number in creation order, from 1, kept across
  *	tipmed restarts (the next is one more than the largest found); it,
@@ -32,6 +48,7 @@
  * @discarded_subbufs: of which overwritten while read
  * @cpus: CPUs in the dump
  * @seconds: time taken to read the rings
+ * @autotrig: for source "auto", the press that fired it, else NULL
  */
 struct incident_meta {
 	uint64_t number;
@@ -42,6 +59,7 @@ struct incident_meta {
 	uint64_t record_bytes, subbufs, discarded_subbufs;
 	uint32_t cpus;
 	double seconds;
+	const struct incident_auto *autotrig;
 };
 
 /**
@@ -64,11 +82,17 @@ int incident_meta_write(int dirfd, const struct incident_meta *m,
  *	incidents were numbered)
  * @source: the trigger's source name
  * @utc: its wall-clock time
+ * @has_auto: meta.json has an "auto" object; then:
+ * @auto_press_ns: its "press_mono_ns"
+ * @auto_latency_ns: its "latency_ns"
  */
 struct incident_meta_view {
 	uint64_t number;
 	char source[32];
 	char utc[32];
+	int has_auto;
+	uint64_t auto_press_ns;
+	uint64_t auto_latency_ns;
 };
 
 /**
@@ -80,7 +104,8 @@ struct incident_meta_view {
  *
  * "source" and "utc" must be JSON strings without escapes, of printable
  * ASCII and shorter than their fields; "number", if present, a decimal
- * integer.  Keys are found at any depth, first occurrence.
+ * integer; so are "press_mono_ns" and "latency_ns" if "auto" is present.
+ * Keys are found at any depth, first occurrence.
  *
  * Return: 0, or -EINVAL naming the first key that is missing or malformed.
  */

@@ -92,7 +92,8 @@ struct xh_app {
 	uint64_t auto_last_ns, auto_day_ns;
 	unsigned auto_day_count;
 	uint64_t auto_measured, auto_fired, auto_held;
-	char auto_reason[256];	/* what the last one measured */
+	char auto_reason[256];	/* what the last one measured, in words */
+	char auto_fields[160];	/* ... for tipmed: "input=key pid=..." */
 	struct xh_tipmed tl;
 	struct ui ui;
 	struct xh_ask ask;

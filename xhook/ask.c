@@ -176,7 +176,7 @@ void xh_auto_tick(struct xh_app *app)
 		}
 		pthread_mutex_unlock(&app->st.lock);
 		for (char *c = comm; *c; c++)	/* it goes into a protocol line */
-			if (*c < ' ' || *c > '~')
+			if (*c < ' ' || *c > '~' || *c == '"' || *c == '\\')
 				*c = '?';
 		xh_logv(app, "auto: %s to client %u (pid %" PRIu32 ") answered in %.1f ms\n",
 			what, p[i].client, pid, lat / 1e6);
@@ -203,6 +203,10 @@ void xh_auto_tick(struct xh_app *app)
 			 "auto: a %s to pid %" PRIu32 " (%s) took %.0f ms (threshold %u ms), press at %.6f s",
 			 what, pid, comm[0] ? comm : "?", lat / 1e6,
 			 app->env.auto_ms, p[i].press_ns / 1e9);
+		snprintf(app->auto_fields, sizeof(app->auto_fields),
+			 "input=%s pid=%" PRIu32 " press_ns=%" PRIu64 " latency_ns=%" PRIu64
+			 " comm=%s", p[i].code == 4 ? "button" : "key", pid,
+			 p[i].press_ns, lat, comm);
 		fprintf(stderr, "tipme-xhook: %s\n", app->auto_reason);
 		xh_trigger(app, TIPME_X11_TRIGGER_AUTO, now);
 	}

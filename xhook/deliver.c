@@ -431,7 +431,7 @@ int xh_tipmed_trigger(struct xh_app *app, uint32_t cause, uint64_t t_ns)
 	if (!j)
 		return -ENOMEM;
 	if (cause == TIPME_X11_TRIGGER_AUTO)
-		snprintf(j->line, sizeof(j->line), "TRIGGER auto %s", app->auto_reason);
+		snprintf(j->line, sizeof(j->line), "TRIGGER auto %s", app->auto_fields);
 	else
 		snprintf(j->line, sizeof(j->line), "TRIGGER xhook");
 	j->cause = cause;

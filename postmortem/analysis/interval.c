@@ -35,25 +35,49 @@ static void life(const struct pm_dump *pm, const struct pm_state *st,
 	}
 }
 
+/* How close a press of the X dump must be to the one an auto trigger named. */
+#define AUTO_PRESS_SLACK_NS	2000000LL
+
 /*
- * The slowest input of the X dump, from the device event to the screen.
- * Returns 1 when it chose the interval, 0 if there is none, -ENOMEM.
+ * The input of the X dump that an auto trigger fired on (@press_ns, when
+ * the X dump has it), else the slowest, from the device event to the
+ * screen.  Returns 1 when it chose the interval, 0 if there is none,
+ * -ENOMEM.
  */
 static int by_input(const struct pm_dump *pm, const struct pm_state *st,
-		    const struct xdump *x, struct pm_interval *out)
+		    const struct xdump *x, int64_t press_ns,
+		    struct pm_interval *out)
 {
+	const struct pm_lat_event *ev = NULL;
 	struct pm_latency lat;
+	int64_t best = AUTO_PRESS_SLACK_NS + 1;
+	size_t i;
 	int ret;
 
 	if (pm_latency_analyse(pm, st, x, &lat) < 0)
 		return -ENOMEM;
-	ret = lat.slowest && lat.slowest->pid;
+	for (i = 0; press_ns && i < lat.n; i++) {
+		int64_t d = lat.events[i].press_ns - press_ns;
+
+		d = d < 0 ? -d : d;
+		if (d < best && lat.events[i].pid &&
+		    (lat.events[i].result == PM_LAT_HANDLED ||
+		     lat.events[i].result == PM_LAT_UNFINISHED)) {
+			best = d;
+			ev = &lat.events[i];
+		}
+	}
+	if (ev)
+		out->chosen_by = PM_BY_AUTO;
+	else
+		ev = lat.slowest;
+	ret = ev && ev->pid;
 	if (ret) {
-		out->pid = lat.slowest->pid;
-		out->from_ns = lat.slowest->press_ns;
-		out->to_ns = lat.slowest->end_ns;
-		if (lat.slowest->done_ns < lat.slowest->end_ns)
-			out->x.display_ns = lat.slowest->done_ns;
+		out->pid = ev->pid;
+		out->from_ns = ev->press_ns;
+		out->to_ns = ev->end_ns;
+		if (ev->done_ns < ev->end_ns)
+			out->x.display_ns = ev->done_ns;
 	}
 	pm_latency_free(&lat);
 	return ret;
@@ -69,8 +93,9 @@ static int by_input(const struct pm_dump *pm, const struct pm_state *st,
  * @out: the interval
  *
  * With @ask->pid: [@ask->from_ns, @ask->to_ns], or the window before the
- * trigger cut to the thread's life.  Without: the slowest input of @x to
- * the screen, else the slowest input the kernel saw in the window, else
+ * trigger cut to the thread's life.  Without: the input of @x that
+ * @ask->press_ns names (an auto trigger's), or the slowest one, to the
+ * screen, else the slowest input the kernel saw in the window, else
  * the longest stall in it.
  *
  * Return: 1 with an interval, 0 if the dump has none to offer (no --pid,
@@ -99,7 +124,7 @@ int pm_interval_choose(const struct pm_dump *pm, const struct pm_state *st,
 		}
 	} else {
 		out->chosen_by = PM_BY_INPUT;
-		ret = x ? by_input(pm, st, x, out) : 0;
+		ret = x ? by_input(pm, st, x, ask->press_ns, out) : 0;
 		if (ret < 0)
 			return ret;
 		if (!ret) {

@@ -23,12 +23,15 @@ struct xdump;
  *	trigger
  * @to_ns: end, with @from_ns
  * @window_ns: how far before the trigger (or the dump's end) to look
+ * @press_ns: without @pid, the press an auto trigger fired on (its device
+ *	event, CLOCK_MONOTONIC; meta.json), or 0
  */
 struct pm_interval_ask {
 	uint32_t pid;
 	int64_t from_ns;
 	int64_t to_ns;
 	int64_t window_ns;
+	int64_t press_ns;
 };
 
 /**

@@ -100,6 +100,7 @@ enum pm_chosen_by {
 	PM_BY_INPUT,		/* the slowest key or button press */
 	PM_BY_STALL,		/* the longest stall before the trigger */
 	PM_BY_KERNEL_INPUT,	/* the slowest input the kernel saw (no X dump) */
+	PM_BY_AUTO,		/* the press that fired the auto trigger */
 };
 
 /**

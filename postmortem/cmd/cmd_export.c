@@ -51,7 +51,7 @@ int pm_cmd_export(int argc, char **argv)
 	};
 	struct pm_perfetto_stats stats;
 	struct pm_cmd_incident inc;
-	struct pm_interval_ask ask;
+	struct pm_interval_ask ask = { 0 };
 	struct pm_perfetto_in in;
 	struct tm_err e = { "" };
 	struct tm_wfile wf;

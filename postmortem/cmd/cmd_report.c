@@ -58,7 +58,7 @@ int pm_cmd_report(int argc, char **argv)
 	};
 	struct pm_xprof xp = { 0 };
 	struct pm_cmd_incident inc;
-	struct pm_interval_ask ask;
+	struct pm_interval_ask ask = { 0 };
 	int have_xp = 0, json, ret;
 	long pid;
 

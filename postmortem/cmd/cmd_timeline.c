@@ -68,7 +68,7 @@ int pm_cmd_timeline(int argc, char **argv)
 	};
 	struct pm_timeline_stats stats;
 	struct pm_cmd_incident inc;
-	struct pm_interval_ask ask;
+	struct pm_interval_ask ask = { 0 };
 	struct pm_timeline_in in;
 	struct tm_err e = { "" };
 	uint32_t pids[MAX_LANES];

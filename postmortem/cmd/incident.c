@@ -6,17 +6,42 @@
  * that matters and the verdict on it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "incident.h"
+#include "incident_meta.h"
 #include "run.h"
 
+/*
+ * An auto incident's meta.json names the press that fired it: without a
+ * --pid, that press is the interval.  A dump file, or an incident whose
+ * meta.json cannot be read, has none (not an error: the dump decides).
+ */
+static int64_t auto_press(const char *path)
+{
+	struct incident_meta_view mv;
+	struct tm_err e = { "" };
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return 0;
+	err = incident_meta_read(fd, &mv, &e);
+	close(fd);
+	if (err || !mv.has_auto || mv.auto_press_ns > INT64_MAX)
+		return 0;
+	return (int64_t)mv.auto_press_ns;
+}
+
 int pm_cmd_incident_open(const char *prog, const char *path,
-			 const struct pm_interval_ask *ask,
+			 const struct pm_interval_ask *asked,
 			 struct pm_cmd_incident *inc)
 {
+	struct pm_interval_ask ask = *asked;
 	struct tm_err e = { "" };
 	int found;
 
@@ -33,8 +58,10 @@ int pm_cmd_incident_open(const char *prog, const char *path,
 		inc->have_x = 0;
 		return 1;
 	}
+	if (!ask.pid)
+		ask.press_ns = auto_press(path);
 	found = pm_interval_choose(&inc->pm, &inc->st, &inc->res,
-				   inc->have_x ? &inc->x : NULL, ask, &inc->iv);
+				   inc->have_x ? &inc->x : NULL, &ask, &inc->iv);
 	if (found < 0) {
 		fprintf(stderr, "tipme %s: out of memory\n", prog);
 		return 1;

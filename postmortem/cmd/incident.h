@@ -45,7 +45,8 @@ struct pm_cmd_incident {
  * pm_cmd_incident_open() - open a dump or incident and find its verdict
  * @prog: the subcommand's name, for messages
  * @path: the dump file or incident directory
- * @ask: the interval the user asked for (see pm_interval_choose())
+ * @ask: the interval the user asked for (see pm_interval_choose()); for
+ *	an auto incident without --pid, the press in its meta.json
  * @inc: filled in; pm_cmd_incident_close() it whatever this returns
  *
  * A dump without an interval that matters is not an error: @inc->found

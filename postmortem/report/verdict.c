@@ -22,6 +22,7 @@ static const char *const chosen_key[] = {
 	[PM_BY_INPUT] = "input",
 	[PM_BY_STALL] = "longest_stall",
 	[PM_BY_KERNEL_INPUT] = "kernel_input",
+	[PM_BY_AUTO] = "auto_press",
 };
 
 /* Waits shorter than this are charged but not listed in the chain. */
@@ -215,6 +216,9 @@ static void print_text(struct out *o, const char *name)
 	       r->chosen_by == PM_BY_INPUT ? (r->display_ns ?
 		"the slowest input, from the device event to the X server done drawing for it" :
 		"the slowest input, from the device event to the client done with it") :
+	       r->chosen_by == PM_BY_AUTO ? (r->display_ns ?
+		"the press that fired the auto trigger, from the device event to the X server done drawing for it" :
+		"the press that fired the auto trigger, from the device event to the client done with it") :
 	       r->chosen_by == PM_BY_KERNEL_INPUT ?
 	       "the slowest input the kernel saw, to its reader going back to sleep: no X dump, so not to the screen" :
 	       r->chosen_by == PM_BY_STALL ?
@@ -239,7 +243,7 @@ static void print_text(struct out *o, const char *name)
 	       name);
 	if (v && v->culprit && v->culprit != r->pid)
 		fprintf(o->f, "  tipme records --pid %u %s | less\n", v->culprit, name);
-	if (r->chosen_by == PM_BY_INPUT)
+	if (r->chosen_by == PM_BY_INPUT || r->chosen_by == PM_BY_AUTO)
 		fprintf(o->f, "  tipme latency %s\n", name);
 }
 

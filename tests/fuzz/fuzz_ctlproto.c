@@ -40,6 +40,19 @@ static void check_request(const char *line)
 			abort();
 		if (r.reason && strlen(r.reason) > TIPME_CTL_LINE_MAX)
 			abort();
+		if (r.source == TIPME_TRIG_AUTO) {
+			/* what goes into meta.json: checked here, once */
+			const char *c = r.autotrig.comm;
+
+			if (r.reason || r.autotrig.pid > 0x400000 ||
+			    (strcmp(r.autotrig.input, "key") &&
+			     strcmp(r.autotrig.input, "button")) ||
+			    strnlen(c, sizeof(r.autotrig.comm)) >= sizeof(r.autotrig.comm))
+				abort();
+			for (; *c; c++)
+				if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\')
+					abort();
+		}
 		break;
 	case CTL_REQ_NOTE:
 		if (!ctl_name_ok(r.incident) || !r.text)

@@ -31,11 +31,24 @@ int main(void)
 		"PUT inc ../kernel.dump 5", "PUT inc/.. xhook.dump 5",
 		"PUT inc xhook.dump 5 extra", "LIST extra", "SUBSCRIBE me",
 		"trigger user", "DELETE inc",
+		/* TRIGGER auto: every field, in order, each checked */
+		"TRIGGER auto", "TRIGGER auto the key was slow",
+		"TRIGGER auto input=key pid=1 press_ns=2 latency_ns=3",
+		"TRIGGER auto input=foot pid=1 press_ns=2 latency_ns=3 comm=x",
+		"TRIGGER auto pid=1 input=key press_ns=2 latency_ns=3 comm=x",
+		"TRIGGER auto input=key pid=4194305 press_ns=2 latency_ns=3 comm=x",
+		"TRIGGER auto input=key pid=1 press_ns=-2 latency_ns=3 comm=x",
+		"TRIGGER auto input=key pid=1 press_ns=2 latency_ns=18446744073709551616 comm=x",
+		"TRIGGER auto input=key pid=1 press_ns=2 latency_ns=3 comm=sixteen-chars-xx",
+		"TRIGGER auto input=key pid=1 press_ns=2 latency_ns=3 comm=a\"b",
+		"TRIGGER auto input=key pid=1 press_ns=2 latency_ns=3 comm=a\\b",
+		"TRIGGER auto input=key pid=1 press_ns=2 latency_ns=3 comm=a\tb",
+		"TRIGGER auto input=key pid= press_ns=2 latency_ns=3 comm=x",
 	};
 	struct ctl_request r;
 	size_t i;
 
-	tap_plan(5 + (int)(sizeof(bad) / sizeof(bad[0])));
+	tap_plan(7 + (int)(sizeof(bad) / sizeof(bad[0])));
 	tap_ok(!parse("TRIGGER xhook the mouse froze", &r) &&
 	       r.kind == CTL_REQ_TRIGGER && r.source == TIPME_TRIG_XHOOK &&
 	       !strcmp(r.reason, "the mouse froze"),
@@ -48,6 +61,16 @@ int main(void)
 	tap_ok(!parse("PUT 20261124T101500Z-3 xhook.dump 18446744073709551615", &r) &&
 	       r.kind == CTL_REQ_PUT && !strcmp(r.name, "xhook.dump") &&
 	       r.bytes == UINT64_MAX, "PUT: names and the largest count");
+	tap_ok(!parse("TRIGGER auto input=button pid=4242 press_ns=1203500000000 latency_ns=812000000 comm=gnome text ed", &r) &&
+	       r.source == TIPME_TRIG_AUTO && !r.reason &&
+	       !strcmp(r.autotrig.input, "button") && r.autotrig.pid == 4242 &&
+	       r.autotrig.press_ns == 1203500000000ULL &&
+	       r.autotrig.latency_ns == 812000000ULL &&
+	       !strcmp(r.autotrig.comm, "gnome text ed"),
+	       "TRIGGER auto: the press's fields, comm with spaces");
+	tap_ok(!parse("TRIGGER auto input=key pid=0 press_ns=0 latency_ns=0 comm=", &r) &&
+	       r.autotrig.pid == 0 && !r.autotrig.comm[0],
+	       "TRIGGER auto: an unknown PID and an empty name");
 	tap_ok(!parse("LIST", &r) && r.kind == CTL_REQ_LIST &&
 	       !parse("SUBSCRIBE", &r) && r.kind == CTL_REQ_SUBSCRIBE,
 	       "LIST and SUBSCRIBE");

@@ -52,6 +52,24 @@ static char *report(const char *name, const char *args, int json, int *ret)
 	return text;
 }
 
+/* The xserver incident as an auto incident fired by the press at @ns (0: not). */
+static int auto_meta(int64_t ns)
+{
+	char path[200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/xserver/meta.json", dir);
+	if (!ns)
+		return unlink(path);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-25T10:00:00Z\"},\n"
+		" \"auto\": {\"input\": \"key\", \"pid\": 1000, \"comm\": \"app\",\n"
+		"  \"press_mono_ns\": %lld, \"latency_ns\": 310000000}}\n", (long long)ns);
+	return fclose(f);
+}
+
 /* Compare @text with golden/report-@name.@ext; rewrite it when asked. */
 static int golden(const char *name, const char *ext, const char *text)
 {
@@ -739,7 +757,7 @@ int main(void)
 	int ret;
 	char *out;
 
-	tap_plan(53);
+	tap_plan(55);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -789,6 +807,17 @@ int main(void)
 			   "\"client_done_mono_ns\":312000000") != NULL,
 	       "the press at 5 ms, to the server done drawing at 315 ms (the app done at 312 ms)");
 	free(out);
+	/* an auto incident: meta.json names the press that fired it */
+	tap_ok(auto_meta(5000000) == 0 && (out = report("xserver", "", 1, &ret)) &&
+	       strstr(out, "\"from_mono_ns\":5000000,\"to_mono_ns\":315000000,"
+			   "\"chosen_by\":\"auto_press\"") != NULL,
+	       "an auto incident: the interval is the press its meta.json names");
+	free(out);
+	tap_ok(auto_meta(900000000) == 0 && (out = report("xserver", "", 1, &ret)) &&
+	       strstr(out, "\"chosen_by\":\"input\"") != NULL,
+	       "... and the slowest input when the X dump has no press there");
+	free(out);
+	auto_meta(0);
 	check("sampled", "--pid 1100 --from 0.002 --to 0.055", "running", 1101, 80,
 	      "a thread that never switched: the sampler says it slept in D until woken");
 	out = report("sampled", "--pid 1100 --from 0.002 --to 0.055", 1, &ret);

@@ -31,7 +31,9 @@ CASE is one of:
            flooder's drawing (the flooder's share within 10% of the
            client's round trip); to block I/O on the test's device, EXTRA
            = MAJOR:MINOR (a request per read or a few more, at least 20 ms
-           each, at most the time the reads took)
+           each, at most the time the reads took).  With auto_press=NS in
+           TRUTH (t-auto: an auto incident), the interval is chosen by
+           that press, not as the slowest.
 Prints TAP lines (no plan).
 """
 import json
@@ -148,8 +150,13 @@ def main():
               "the reader measured")
     elif case in ("xstopped", "xserver", "xdisk"):
         iv = rep["interval"]
-        check(iv["chosen_by"] == "input" and iv["pid"] == int(t["victim"]),
-              f"the interval: the key press, its client {int(t['victim'])}", iv)
+        by = "auto_press" if t.get("auto_press") else "input"
+        check(iv["chosen_by"] == by and iv["pid"] == int(t["victim"]),
+              f"the interval: the key press ({by}), its client {int(t['victim'])}", iv)
+        if t.get("auto_press"):
+            check(abs(iv["from_mono_ns"] - t["auto_press"]) <= 2e6,
+                  "... the press meta.json names (%.1f ms apart)" % (
+                      (iv["from_mono_ns"] - t["auto_press"]) / 1e6))
         check(iv["to_mono_ns"] >= t["done_ns"],
               "it ends after the client said it was done: "
               f"{(iv['to_mono_ns'] - t['done_ns']) / 1e6:.1f} ms later")

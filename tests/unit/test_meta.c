@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * meta.json, written by tipmed and read back by every tool: the trigger's
+ * keys, and for an auto incident the press that fired it, round trip
+ * through incident_meta_write() and incident_meta_read(); a malformed
+ * "auto" object is refused, an incident without one reads as before.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "incident_meta.h"
+#include "tap.h"
+
+static int parse(const char *text, struct incident_meta_view *v)
+{
+	struct tm_err e = { "" };
+
+	return incident_meta_parse(text, strlen(text), v, &e);
+}
+
+int main(void)
+{
+	const struct incident_auto au = { .input = "key", .pid = 4242,
+					  .comm = "gedit \"x\"",
+					  .press_ns = 1203500000123ULL,
+					  .latency_ns = 812000000ULL };
+	struct incident_meta m = { .number = 7, .seq = 3, .source = "auto",
+				   .utc = "2026-11-25T10:00:00Z", .mono_ns = 5,
+				   .autotrig = &au };
+	char dir[] = "/tmp/tipme-meta-XXXXXX", path[64], buf[4096];
+	struct incident_meta_view v;
+	struct tm_err e = { "" };
+	int fd, err;
+	ssize_t n;
+
+	tap_plan(6);
+	if (!mkdtemp(dir))
+		return 1;
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	err = incident_meta_write(fd, &m, &e) || incident_meta_read(fd, &v, &e);
+	tap_ok(!err && v.number == 7 && !strcmp(v.source, "auto") && v.has_auto &&
+	       v.auto_press_ns == au.press_ns && v.auto_latency_ns == au.latency_ns,
+	       "auto: the press and its latency round trip (%s)", e.msg);
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	{
+		int f = open(path, O_RDONLY);
+
+		n = f < 0 ? -1 : read(f, buf, sizeof(buf) - 1);
+		if (f >= 0)
+			close(f);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+	tap_ok(strstr(buf, "\"pid\": 4242") && strstr(buf, "\"comm\": \"gedit \\\"x\\\"\"") &&
+	       strstr(buf, "\"input\": \"key\""),
+	       "auto: pid, input and the command (escaped) are in meta.json");
+	unlink(path);
+	rmdir(dir);
+	close(fd);
+	tap_ok(!parse("{\"trigger\": {\"source\": \"hotkey\", \"utc\": \"x\"}}", &v) &&
+	       !v.has_auto, "no \"auto\": not an auto incident");
+	tap_ok(parse("{\"trigger\": {\"source\": \"auto\", \"utc\": \"x\"}, \"auto\": {\"latency_ns\": 5}}",
+		     &v) == -EINVAL, "\"auto\" without its press: refused");
+	tap_ok(parse("{\"trigger\": {\"source\": \"auto\", \"utc\": \"x\"}, \"auto\": {\"press_mono_ns\": \"5\", \"latency_ns\": 5}}",
+		     &v) == -EINVAL, "\"auto\" with a press that is not a number: refused");
+	tap_ok(parse("{\"trigger\": {\"source\": \"auto\", \"utc\": \"x\"}, \"auto\": {\"press_mono_ns\": 99999999999999999999, \"latency_ns\": 5}}",
+		     &v) == -EINVAL, "\"auto\" with a press beyond 64 bits: refused");
+	return tap_done();
+}
