@@ -86,6 +86,7 @@ static int mkdir_p(const char *path, mode_t mode)
 struct found {
 	char *name;
 	uint64_t number;
+	int is_auto;	/* source "auto": goes first when space runs short */
 };
 
 /* Creation order: by number; incidents without one (older tipmed, or a
@@ -139,11 +140,14 @@ static int find_incidents(const char *root, struct found **out, size_t *n,
 		}
 		v = nv;
 		v[cnt].number = 0;
+		v[cnt].is_auto = 0;
 		fd = openat(dirfd(d), de->d_name,
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {
-			if (!incident_meta_read(fd, &mv, &ignored))
+			if (!incident_meta_read(fd, &mv, &ignored)) {
 				v[cnt].number = mv.number;
+				v[cnt].is_auto = !strcmp(mv.source, "auto");
+			}
 			close(fd);
 		}
 		cnt++;
@@ -433,6 +437,45 @@ void incident_list_free(char **names, size_t n)
 	free(names);
 }
 
+/*
+ * The incidents in the order space is made: those of source "auto" first
+ * (nobody asked for them), oldest first, then the others, oldest first.
+ * With @newest_last, the newest incident (the one just written) is last
+ * whatever its source.
+ */
+static int removal_order(const char *root, int newest_last, char ***names,
+			 size_t *n, struct tm_err *e)
+{
+	struct found *v;
+	size_t cnt, rest, i, k = 0;
+	char **out;
+	int err, pass;
+
+	*names = NULL;
+	*n = 0;
+	err = find_incidents(root, &v, &cnt, e);
+	if (err)
+		return err;
+	out = malloc((cnt ? cnt : 1) * sizeof(*out));
+	if (!out) {
+		for (i = 0; i < cnt; i++)
+			free(v[i].name);
+		free(v);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	rest = newest_last && cnt ? cnt - 1 : cnt;
+	for (pass = 1; pass >= 0; pass--)
+		for (i = 0; i < rest; i++)
+			if (v[i].is_auto == pass)
+				out[k++] = v[i].name;
+	if (rest < cnt)
+		out[k++] = v[rest].name;
+	free(v);
+	*names = out;
+	*n = k;
+	return 0;
+}
+
 static uint64_t tree_bytes;
 
 static int add_size(const char *path, const struct stat *st, int flag,
@@ -451,6 +494,9 @@ static int add_size(const char *path, const struct stat *st, int flag,
  * @removed: set to the number removed
  * @e: error message
  *
+ * Auto incidents go first, oldest first, then the others; the newest
+ * incident (the one just written) stays.
+ *
  * Return: 0 or a negative errno.
  */
 int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
@@ -462,7 +508,7 @@ int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
 	int err;
 
 	*removed = 0;
-	err = incident_list(cfg->root, &names, &n, e);
+	err = removal_order(cfg->root, 1, &names, &n, e);
 	if (err)
 		return err;
 	sizes = calloc(n ? n : 1, sizeof(*sizes));
@@ -500,7 +546,8 @@ int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
  * @e: error message
  *
  * For when a new incident did not fit: the newest history matters most to
- * a flight recorder, so the oldest incident goes first.  The incident that
+ * a flight recorder, so the oldest incident goes first, and auto incidents
+ * (nobody asked for them) before any other.  The incident that
  * did not fit is not in the list (it was never renamed into place).
  *
  * Return: 0, or -ENOENT when there is nothing left to remove.
@@ -512,7 +559,7 @@ int incident_make_room(const struct incident_cfg *cfg, char *removed,
 	size_t n;
 	int err;
 
-	err = incident_list(cfg->root, &names, &n, e);
+	err = removal_order(cfg->root, 0, &names, &n, e);
 	if (err)
 		return err;
 	if (!n) {

@@ -7,7 +7,8 @@
 # client's PID and the latency (within 10% of what the test measured),
 # there is no description, `tipme incidents` shows the latency, and
 # `tipme report INCIDENT` analyses that press (not the slowest) and
-# charges it to the stopped client.
+# charges it to the stopped client.  With --keep 2, a third incident
+# prunes the auto one, not the older one a user asked for.
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
@@ -28,7 +29,8 @@ done
 [ -x "$B/xhook-testclient" ] || { tap_fail "build/xhook-testclient exists (make xhook-tests)"; tap_done; }
 
 tap_check "insmod" insmod module/tipme.ko buffer_size=16M clock=tsc || tap_done
-"$B"/tipmed -d "$inc" -s "$sock" > "$out/tipmed.log" 2>&1 &
+echo 0 > /proc/sys/tipme/trigger_interval_ms
+"$B"/tipmed -d "$inc" -s "$sock" --keep 2 > "$out/tipmed.log" 2>&1 &
 TIPMED=$!
 wait_for 20 grep -q 'connected to tipme.ko' "$out/tipmed.log"
 tap_cmp "tipmed is up" "$?" -eq 0
@@ -50,12 +52,18 @@ XHOOK=$!
 wait_for 60 log_has "subscribed to tipmed"
 tap_cmp "tipme-xhook subscribed to tipmed" "$?" -eq 0
 
+# 0. an incident a user asked for, the oldest
+"$B"/tipme trigger -s "$sock" > /dev/null
+wait_for 60 log_has "stored xhook.dump" 1
+tap_cmp "a user's incident" "$(incidents | wc -l)" -eq 1
+asked=$(incidents | head -n 1)
+
 # 1. a press answered at once: measured, nothing fires
 xdotool key a
 wait_for 60 says "$out/victim.out" done 1
 wait_for 60 log_has "answered in" 1
 tap_cmp "a quick press is measured: $(grep -o 'answered in [0-9.]* ms' "$out/xhook.log" | head -n 1)" "$?" -eq 0
-tap_cmp "... and makes no incident" "$(incidents | wc -l)" -eq 0
+tap_cmp "... and makes no incident" "$(incidents | wc -l)" -eq 1
 
 # 2. a key while the client is stopped for 600 ms (the sleep is the
 # stall the test makes, not a wait for something)
@@ -68,10 +76,10 @@ cont=$(mono_ns)
 kill -CONT "$VICTIM"
 wait_for 60 says "$out/victim.out" done 2
 done_ns=$(grep '^done' "$out/victim.out" | sed -n 2p | cut -d' ' -f2)
-wait_for 60 log_has "stored xhook.dump"
+wait_for 60 log_has "stored xhook.dump" 2
 tap_cmp "tipme-xhook handed its dump to the incident" "$?" -eq 0
-tap_cmp "one incident" "$(incidents | wc -l)" -eq 1
-incident=$(incidents | tail -n 1)
+tap_cmp "one incident more, by itself" "$(incidents | wc -l)" -eq 2
+incident=$(incidents | grep -v -x "$asked" | tail -n 1)
 cp -r "$incident" "$out/auto.incident"
 python3 - "$incident/meta.json" "$VICTIM" "$t0" "$t1" "$done_ns" > "$out/meta.tap" 2>&1 <<'EOF'
 import json, sys
@@ -108,6 +116,13 @@ python3 tests/vm/check_report.py xstopped \
 	"victim=$VICTIM cont_ns=$cont done_ns=$done_ns auto_press=$press" "$out/auto.json" \
 	> "$out/auto.tap" 2>&1
 tap_merge "$out/auto.tap"
+
+# 3. --keep 2 and a third incident: the auto one goes, not the older one
+"$B"/tipme trigger -s "$sock" > /dev/null
+wait_for 60 log_has "stored xhook.dump" 3
+tap_cmp "a third incident: two kept" "$(incidents | wc -l)" -eq 2
+tap_check "the user's older incident is kept" test -d "$asked"
+tap_check "the auto incident was pruned first" test ! -e "$incident"
 
 kill "$XHOOK" "$VICTIM"
 wait "$XHOOK"
