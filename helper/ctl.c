@@ -23,7 +23,11 @@
 struct env {
 	int json;
 	const char *output;
+	const char *socket;
 };
+
+#define OPT_OUTPUT	1	/* parse_opts(): the command takes -o FILE */
+#define OPT_SOCKET	2	/* ... and --socket PATH */
 
 static int parse_opts(int argc, char **argv, struct env *env, int want_output,
 		      const char *usage)
@@ -31,6 +35,7 @@ static int parse_opts(int argc, char **argv, struct env *env, int want_output,
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "socket", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -38,16 +43,20 @@ static int parse_opts(int argc, char **argv, struct env *env, int want_output,
 
 	memset(env, 0, sizeof(*env));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, want_output ? "jo:h" : "jh", opts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:s:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			env->json = 1;
 			break;
 		case 'o':
-			if (!want_output)
+			if (!(want_output & OPT_OUTPUT))
 				goto bad;
 			env->output = optarg;
+			break;
+		case 's':
+			if (!(want_output & OPT_SOCKET))
+				goto bad;
+			env->socket = optarg;
 			break;
 		case 'h':
 			printf("%s", usage);
@@ -69,6 +78,32 @@ static double history_s(const struct tipme_status *st, size_t i)
 	if (!st->tsc_khz || !st->first_ts[i] || st->last_ts[i] < st->first_ts[i])
 		return 0;
 	return (double)(st->last_ts[i] - st->first_ts[i]) / (st->tsc_khz * 1e3);
+}
+
+/* tipmed's counts of auto incidents (STATUS), if it answers. */
+struct tipmed_status {
+	int up;
+	char why[160];
+	uint64_t made, held, today, per_day, spacing_s;
+};
+
+static void tipmed_status(const char *sock, struct tipmed_status *ts)
+{
+	struct tm_err e = { "" };
+	char reply[TIPME_CTL_LINE_MAX];
+
+	memset(ts, 0, sizeof(*ts));
+	if (ctlc_request(sock, "STATUS", NULL, 0, reply, sizeof(reply), &e)) {
+		snprintf(ts->why, sizeof(ts->why), "%s", e.msg);
+		return;
+	}
+	ts->up = !ctlc_reply_u64(reply, "auto_made", &ts->made) &&
+		 !ctlc_reply_u64(reply, "auto_held", &ts->held) &&
+		 !ctlc_reply_u64(reply, "auto_today", &ts->today) &&
+		 !ctlc_reply_u64(reply, "auto_per_day", &ts->per_day) &&
+		 !ctlc_reply_u64(reply, "auto_spacing_s", &ts->spacing_s);
+	if (!ts->up)
+		snprintf(ts->why, sizeof(ts->why), "an answer without the counts (an older tipmed?)");
 }
 
 static void status_text(const struct tipme_status *st)
@@ -118,7 +153,19 @@ static void status_text(const struct tipme_status *st)
 		       lost);
 }
 
-static void status_json(const struct tipme_status *st)
+static void tipmed_text(const struct tipmed_status *ts)
+{
+	if (!ts->up) {
+		printf("tipmed:  no answer (%s)\n", ts->why);
+		return;
+	}
+	printf("tipmed:  auto incidents: %" PRIu64 " made, %" PRIu64
+	       " held back; today %" PRIu64 " of %" PRIu64 ", at most one in %" PRIu64 " s\n",
+	       ts->made, ts->held, ts->today, ts->per_day, ts->spacing_s);
+}
+
+static void status_json(const struct tipme_status *st,
+			const struct tipmed_status *ts)
 {
 	struct jw w;
 	size_t i;
@@ -160,21 +207,36 @@ static void status_json(const struct tipme_status *st)
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);
+	jw_key(&w, "tipmed");
+	if (ts->up) {
+		jw_obj_begin(&w);
+		jw_ku64(&w, "auto_made", ts->made);
+		jw_ku64(&w, "auto_held", ts->held);
+		jw_ku64(&w, "auto_today", ts->today);
+		jw_ku64(&w, "auto_per_day", ts->per_day);
+		jw_ku64(&w, "auto_spacing_s", ts->spacing_s);
+		jw_obj_end(&w);
+	} else {
+		jw_null(&w);
+	}
 	jw_obj_end(&w);
 	jw_finish(&w);
 }
 
 int cmd_status(int argc, char **argv)
 {
+	struct tipmed_status ts;
 	struct tipme_status st;
 	struct tm_err e = { "" };
 	struct env env;
 	struct tnl t;
 	int err;
 
-	if (parse_opts(argc, argv, &env, 0,
-		       "usage: tipme status [--json]\n"
-		       "  Recording state, ring sizes and per-CPU counters of tipme.ko.\n"))
+	if (parse_opts(argc, argv, &env, OPT_SOCKET,
+		       "usage: tipme status [--json] [--socket PATH]\n"
+		       "  Recording state, ring sizes and per-CPU counters of tipme.ko,\n"
+		       "  and tipmed's counts of auto incidents (its control socket,\n"
+		       "  " TIPME_CTL_SOCKET " unless --socket).\n"))
 		return 2;
 	err = tnl_open(&t, &e);
 	if (!err)
@@ -184,10 +246,13 @@ int cmd_status(int argc, char **argv)
 		fprintf(stderr, "tipme status: %s\n", e.msg);
 		return 1;
 	}
-	if (env.json)
-		status_json(&st);
-	else
+	tipmed_status(env.socket, &ts);
+	if (env.json) {
+		status_json(&st, &ts);
+	} else {
 		status_text(&st);
+		tipmed_text(&ts);
+	}
 	tipme_status_free(&st);
 	return 0;
 }
@@ -236,7 +301,7 @@ int cmd_dump(int argc, char **argv)
 	struct tnl t;
 	int err;
 
-	if (parse_opts(argc, argv, &env, 1,
+	if (parse_opts(argc, argv, &env, OPT_OUTPUT,
 		       "usage: tipme dump [--json] [-o FILE]\n"
 		       "  Write what the rings hold to a dump file (mode 0600).\n"
 		       "  Default FILE: tipme-<UTC time>.dump in this directory.\n"

@@ -55,7 +55,16 @@ struct env {
 	int once;
 	const char *output;
 	unsigned int idle_s;
+	unsigned int auto_spacing_s;	/* at most one auto incident in this */
+	unsigned int auto_per_day;	/* ... and this many in 24 hours */
 };
+
+/* Auto incidents (TRIGGER auto): the last one, the day's, the counts. */
+static struct {
+	time_t last, day_start;
+	unsigned int today;
+	uint64_t made, held;
+} autos_seen;
 
 struct client {
 	int fd;
@@ -411,6 +420,28 @@ static int trigger_allowed(uid_t uid)
 	return ++seen[i].n <= UID_TRIGGERS;
 }
 
+/*
+ * Whether an auto trigger may make an incident now: at most one in
+ * --auto-spacing seconds and --auto-per-day in 24 hours, whoever asks (a
+ * tipme-xhook per X session limits itself too).  Counts the one allowed.
+ */
+static int auto_allowed(const struct env *env)
+{
+	time_t now = now_s();
+
+	if (!autos_seen.day_start || now - autos_seen.day_start >= 86400) {
+		autos_seen.day_start = now;
+		autos_seen.today = 0;
+	}
+	if ((autos_seen.made && now - autos_seen.last < (time_t)env->auto_spacing_s) ||
+	    autos_seen.today >= env->auto_per_day)
+		return 0;
+	autos_seen.last = now;
+	autos_seen.today++;
+	autos_seen.made++;
+	return 1;
+}
+
 /* Returns 0 to keep the client, -1 to close it. */
 static int handle_line(struct env *env, struct client *c, char *line)
 {
@@ -433,6 +464,14 @@ static int handle_line(struct env *env, struct client *c, char *line)
 		}
 		if (!connected) {
 			reply_err(c->fd, ENODEV, "tipme.ko is not loaded");
+			return -1;
+		}
+		if (r.source == TIPME_TRIG_AUTO && !auto_allowed(env)) {
+			autos_seen.held++;
+			logmsg(LOG_INFO_, "auto trigger from uid %u held back: a %s press to pid %u took %.0f ms",
+			       (unsigned int)c->uid, r.autotrig.input, r.autotrig.pid,
+			       r.autotrig.latency_ns / 1e6);
+			reply_err(c->fd, EBUSY, "auto incidents: at most one in the spacing and the day's budget");
 			return -1;
 		}
 		if (tnl_trigger(&cmd, r.source, &seq, &coalesced, &e)) {
@@ -510,6 +549,12 @@ static int handle_line(struct env *env, struct client *c, char *line)
 		c->subscribed = 1;
 		send_line(c->fd, "OK");
 		return 0;
+	case CTL_REQ_STATUS:
+		send_line(c->fd, "OK auto_made=%" PRIu64 " auto_held=%" PRIu64
+			  " auto_today=%u auto_per_day=%u auto_spacing_s=%u",
+			  autos_seen.made, autos_seen.held, autos_seen.today,
+			  env->auto_per_day, env->auto_spacing_s);
+		return -1;
 	}
 	reply_err(c->fd, EINVAL, "unknown request");
 	return -1;
@@ -651,6 +696,9 @@ static const char usage[] =
 	"  -k, --keep N            keep at most N incidents (50; 0 = no limit)\n"
 	"  -m, --max-size MB       keep at most MB megabytes of incidents (2048)\n"
 	"  -i, --idle-timeout S    close a connection silent for S seconds (30)\n"
+	"      --auto-spacing S    at most one auto incident (a press measured too\n"
+	"                          slow by tipme-xhook) in S seconds (60)\n"
+	"      --auto-per-day N    at most N auto incidents in 24 hours (24)\n"
 	"  -1, --once              dump once into -o FILE and exit\n"
 	"EXAMPLES\n"
 	"  tipmed                                # as the systemd unit runs it\n"
@@ -687,6 +735,8 @@ int main(int argc, char **argv)
 		{ "max-size", required_argument, NULL, 'm' },
 		{ "once", no_argument, NULL, '1' },
 		{ "idle-timeout", required_argument, NULL, 'i' },
+		{ "auto-spacing", required_argument, NULL, 'S' },
+		{ "auto-per-day", required_argument, NULL, 'D' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -697,6 +747,8 @@ int main(int argc, char **argv)
 		.sock_path = TIPME_CTL_SOCKET,
 		.group = TIPME_CTL_GROUP,
 		.idle_s = IDLE_S_DEFAULT,
+		.auto_spacing_s = 60,
+		.auto_per_day = 24,
 	};
 	static struct symcache syms;
 	struct pollfd pfd[2 + MAX_CLIENTS];
@@ -720,6 +772,16 @@ int main(int argc, char **argv)
 			break;
 		case 'g':
 			env.group = optarg;
+			break;
+		case 'S':
+			env.auto_spacing_s = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || *optarg == '-' || !*optarg || env.auto_spacing_s > 86400)
+				goto bad;
+			break;
+		case 'D':
+			env.auto_per_day = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || *optarg == '-' || !env.auto_per_day || env.auto_per_day > 10000)
+				goto bad;
 			break;
 		case 'k':
 			env.cfg.keep = (unsigned int)strtoul(optarg, &end, 10);

@@ -164,6 +164,10 @@ int ctl_parse_request(char *line, struct ctl_request *r, struct tm_err *e)
 		r->kind = CTL_REQ_SUBSCRIBE;
 		return 0;
 	}
+	if (!strcmp(line, "STATUS") && !arg) {
+		r->kind = CTL_REQ_STATUS;
+		return 0;
+	}
 	return tm_err_set(e, EINVAL, "unknown request");
 }
 

@@ -23,6 +23,8 @@
  *                                 kernel announces it, and
  *                                 "INCIDENT seq=N name=NAME" once its
  *                                 directory exists
+ *   STATUS                      -> OK auto_made=N auto_held=N auto_today=N
+ *                                  auto_per_day=N auto_spacing_s=N
  *
  * Incident and file names are [A-Za-z0-9._-], not starting with '.'.
  */
@@ -50,6 +52,7 @@ enum ctl_req_kind {
 	CTL_REQ_PUT,
 	CTL_REQ_LIST,
 	CTL_REQ_SUBSCRIBE,
+	CTL_REQ_STATUS,
 };
 
 /**

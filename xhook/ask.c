@@ -5,6 +5,7 @@
  * incident or to --output-dir (deliver.c); the window's text then goes
  * into that dump file again, or to the incident as a NOTE.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
@@ -95,6 +96,12 @@ static void do_trigger(struct xh_app *app, uint32_t cause, uint64_t t_ns)
 /* The tipmed worker's answer to our TRIGGER (from tl_done()). */
 void xh_trigger_answered(struct xh_app *app, struct tl_job *j)
 {
+	if (j->cause == TIPME_X11_TRIGGER_AUTO && j->err == -EBUSY) {
+		/* tipmed's own limit on auto incidents: no dump here either */
+		app->auto_held++;
+		fprintf(stderr, "tipme-xhook: auto: tipmed held it back (%s)\n", j->msg);
+		return;
+	}
 	if (xh_tipmed_trigger_done(app, j))
 		do_trigger(app, j->cause, j->t_ns);
 	else if (j->cause == TIPME_X11_TRIGGER_HOTKEY)

@@ -65,6 +65,7 @@ static void check_request(const char *line)
 		break;
 	case CTL_REQ_LIST:
 	case CTL_REQ_SUBSCRIBE:
+	case CTL_REQ_STATUS:
 		break;
 	default:
 		abort();

@@ -44,6 +44,7 @@ int main(void)
 		"TRIGGER auto input=key pid=1 press_ns=2 latency_ns=3 comm=a\\b",
 		"TRIGGER auto input=key pid=1 press_ns=2 latency_ns=3 comm=a\tb",
 		"TRIGGER auto input=key pid= press_ns=2 latency_ns=3 comm=x",
+		"STATUS now",
 	};
 	struct ctl_request r;
 	size_t i;
@@ -72,8 +73,9 @@ int main(void)
 	       r.autotrig.pid == 0 && !r.autotrig.comm[0],
 	       "TRIGGER auto: an unknown PID and an empty name");
 	tap_ok(!parse("LIST", &r) && r.kind == CTL_REQ_LIST &&
-	       !parse("SUBSCRIBE", &r) && r.kind == CTL_REQ_SUBSCRIBE,
-	       "LIST and SUBSCRIBE");
+	       !parse("SUBSCRIBE", &r) && r.kind == CTL_REQ_SUBSCRIBE &&
+	       !parse("STATUS", &r) && r.kind == CTL_REQ_STATUS,
+	       "LIST, SUBSCRIBE and STATUS");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		tap_ok(parse(bad[i], &r) == -EINVAL, "refused: \"%s\"", bad[i]);
 	return tap_done();

@@ -99,6 +99,12 @@ def main():
                              stdout=subprocess.PIPE, check=True).stdout
         check(b"\x1b" not in out and b"\x07" not in out and b"\\x1b]0;owned\\x07" in out,
               "tipme incidents prints a hostile description escaped", out)
+
+        r = request(sock, "STATUS")
+        check(r == "OK auto_made=0 auto_held=0 auto_today=0 auto_per_day=24 auto_spacing_s=60",
+              "STATUS: tipmed's auto incident counts and limits", r)
+        r = request(sock, 'TRIGGER auto input=key pid=1 press_ns=2 latency_ns=3 comm=a"b')
+        check(r.startswith("ERR EINVAL"), "TRIGGER auto with a broken press: EINVAL", r)
     finally:
         tipmed.terminate()
         tipmed.wait(15)

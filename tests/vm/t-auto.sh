@@ -7,8 +7,10 @@
 # client's PID and the latency (within 10% of what the test measured),
 # there is no description, `tipme incidents` shows the latency, and
 # `tipme report INCIDENT` analyses that press (not the slowest) and
-# charges it to the stopped client.  With --keep 2, a third incident
-# prunes the auto one, not the older one a user asked for.
+# charges it to the stopped client.  A second slow press within tipmed's
+# spacing (tipme-xhook's own is 0 here) is held back by tipmed, counted in
+# `tipme status`, and no dump is written anywhere.  With --keep 2, a third
+# incident prunes the auto one, not the older one a user asked for.
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
@@ -47,7 +49,9 @@ win=$(field "$out/victim.out" window)
 xdotool windowfocus "$win"
 wait_for 20 focused "$win"
 tap_cmp "the client's window ($win) has the focus" "$?" -eq 0
-"$B"/tipme-xhook -v --tipmed "$sock" --auto-trigger-ms 300 > "$out/xhook.log" 2>&1 &
+mkdir -p /tmp/xdumps
+"$B"/tipme-xhook -v --tipmed "$sock" -o /tmp/xdumps --auto-trigger-ms 300 --auto-spacing 0 \
+	> "$out/xhook.log" 2>&1 &
 XHOOK=$!
 wait_for 60 log_has "subscribed to tipmed"
 tap_cmp "tipme-xhook subscribed to tipmed" "$?" -eq 0
@@ -117,7 +121,22 @@ python3 tests/vm/check_report.py xstopped \
 	> "$out/auto.tap" 2>&1
 tap_merge "$out/auto.tap"
 
-# 3. --keep 2 and a third incident: the auto one goes, not the older one
+# 3. a second slow press: tipmed's spacing (60 s) holds it back
+kill -STOP "$VICTIM"
+xdotool key d
+sleep 0.6
+kill -CONT "$VICTIM"
+wait_for 60 says "$out/victim.out" done 3
+wait_for 60 log_has "tipmed held it back"
+tap_cmp "a second slow press: tipmed held it back" "$?" -eq 0
+"$B"/tipme status --json -s "$sock" > "$out/status.json"
+tap_check "tipme status: $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["tipmed"])' "$out/status.json")" \
+	python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["tipmed"]; sys.exit(not (t["auto_made"] == 1 and t["auto_held"] == 1 and t["auto_today"] == 1))' "$out/status.json"
+"$B"/tipme status -s "$sock" | grep '^tipmed:' | sed 's/^/# /'
+tap_cmp "no incident for it" "$(incidents | wc -l)" -eq 2
+tap_cmp "and no dump elsewhere" "$(find /tmp/xdumps -type f | wc -l)" -eq 0
+
+# 4. --keep 2 and a third incident: the auto one goes, not the older one
 "$B"/tipme trigger -s "$sock" > /dev/null
 wait_for 60 log_has "stored xhook.dump" 3
 tap_cmp "a third incident: two kept" "$(incidents | wc -l)" -eq 2
