@@ -6,6 +6,8 @@
 #   make check      install what is missing, build with -Werror, run KUnit,
 #                   userspace and VM tests; ends with "N passed, N failed"
 #   make demo       boot Debian's stock kernel in QEMU and show tipme at work
+#   make man        man pages and bash completion from the programs' --help
+#                   (build/man/)
 #
 # KDIR defaults to the running kernel's build dir if present, else the newest
 # kernel headers installed under /lib/modules.
@@ -30,7 +32,7 @@ PROGS :=
 TESTS :=
 LIBTIPME_OBJS :=
 
-.PHONY: all module user clean check demo install modules_install
+.PHONY: all module user clean check demo install modules_install man
 all: module user
 
 module:
@@ -53,7 +55,17 @@ $(B)/%.o: %.c
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
-install: all
+man: $(B)/tipme $(B)/tipmed $(B)/tipme-xhook $(B)/tipme-bench
+	python3 Documentation/man/mkman.py $(B) $(B)/man
+
+install: all man
+	install -d $(DESTDIR)/usr/local/share/man/man1 $(DESTDIR)/usr/local/share/man/man8
+	install -m 0644 $(B)/man/man1/*.1 $(DESTDIR)/usr/local/share/man/man1/
+	install -m 0644 $(B)/man/man8/*.8 $(DESTDIR)/usr/local/share/man/man8/
+	install -d $(DESTDIR)/usr/local/share/bash-completion/completions
+	install -m 0644 $(B)/man/bash-completion/tipme $(DESTDIR)/usr/local/share/bash-completion/completions/tipme
+	for p in tipmed tipme-xhook tipme-bench; do \
+		ln -sf tipme $(DESTDIR)/usr/local/share/bash-completion/completions/$$p; done
 	install -d $(DESTDIR)/usr/local/bin $(DESTDIR)/usr/local/sbin
 	install -m 0755 $(B)/tipme $(DESTDIR)/usr/local/bin/tipme
 	install -m 0755 $(B)/tipmed $(DESTDIR)/usr/local/sbin/tipmed

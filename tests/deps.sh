@@ -28,6 +28,8 @@ PKGS=(
 	xvfb xdotool xterm x11-apps x11-utils
 	# tipme timeline's test renders its SVG with a real renderer
 	librsvg2-bin
+	# the man pages' test renders them (groff), and runs the completion
+	groff-base bash
 	# fuzzing: clang with libFuzzer and the sanitizer runtimes
 	clang-14 libclang-rt-14-dev
 )

@@ -19,13 +19,15 @@ $(UNIT_CLI): $(B)/helper/tipme.o $(B)/tests/unit/ctl_stub.o $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 .PHONY: unit-tests
-unit-tests: $(UNIT_BINS) $(UNIT_CLI) $(B)/tipmed $(B)/tipme
+unit-tests: $(UNIT_BINS) $(UNIT_CLI) $(B)/tipmed $(B)/tipme $(B)/tipme-xhook $(B)/tipme-bench
 	@fail=0; for t in $(UNIT_BINS); do \
 		echo "# $$t"; \
 		TIPME_CLI=$(UNIT_CLI) $$t || { echo "# FAILED: $$t"; fail=1; }; \
 	done; \
 	echo "# tests/unit/tipmed_ctl.py (tipmed's control socket)"; \
 	python3 tests/unit/tipmed_ctl.py $(B) || { echo "# FAILED: tipmed_ctl.py"; fail=1; }; \
+	echo "# tests/unit/manpages.py (man pages and completion from --help)"; \
+	python3 tests/unit/manpages.py $(B) || { echo "# FAILED: manpages.py"; fail=1; }; \
 	if [ $$fail = 0 ]; then echo "# unit tests: all passed"; \
 	else echo "# unit tests: FAILURES"; fi; exit $$fail
 
