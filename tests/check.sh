@@ -23,6 +23,9 @@
 #               then the smoke run of each libFuzzer harness: the same
 #               inputs every time (seed 1, a fixed count); make fuzz explores
 #   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM
+#   kernels     tests/kernels.sh test trixie: Debian 13's 6.12 fetched once
+#               (debootstrap, .cache/kernels/), tipme.ko built against it
+#               with its compiler, and the per-kernel VM tests booted on it
 #
 # Every "ok"/"not ok" line a step prints counts once; a build step is one
 # point; a step that fails without printing "not ok" counts as one failure.
@@ -33,7 +36,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 cd "$TIPME_ROOT"
 
-ALL_STEPS=(deps module module-rt sparse user checkpatch lint kunit kunit-kasan unit unit-asan bench bench-asan xhook xhook-asan fuzz vm)
+ALL_STEPS=(deps module module-rt sparse user checkpatch lint kunit kunit-kasan unit unit-asan bench bench-asan xhook xhook-asan fuzz vm kernels)
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=("${ALL_STEPS[@]}")
 
@@ -265,6 +268,10 @@ step_lint() { run_tap lint python3 tests/lint/circles.py; }
 step_fuzz() { run_tap fuzz tests/fuzz/run.sh; }
 
 step_vm() { run_tap vm tests/vm/run.sh; }
+
+# Debian 13's kernel: tipme.ko built with W=1 -Werror by that suite's
+# compiler, then the VM tests that matter per kernel booted on it.
+step_kernels() { run_tap kernels tests/kernels.sh test trixie; }
 
 for s in "${steps[@]}"; do
 	if ! declare -F "step_$s" >/dev/null; then

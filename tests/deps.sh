@@ -30,6 +30,9 @@ PKGS=(
 	librsvg2-bin
 	# the man pages' test renders them (groff), and runs the completion
 	groff-base bash
+	# other Debian suites' kernels and compilers, in roots of their own
+	# (tests/kernels.sh), never in this machine's package database
+	debootstrap
 	# fuzzing: clang with libFuzzer and the sanitizer runtimes
 	clang-14 libclang-rt-14-dev
 )

@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/mm_types.h>	/* struct folio, before 6.12's sched events */
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <trace/events/sched.h>

@@ -2,7 +2,7 @@
 # Boot Debian's stock kernel in QEMU (TCG) and run one script inside it.
 #
 #   tests/vm/vm.sh [--timeout SEC] [--mem MB] [--smp N] [--cpu MODEL] [--kver KVER]
-#                  [--tcg multi|single] [--out DIR] [--no-dmesg-check]
+#                  [--kroot DIR] [--tcg multi|single] [--out DIR] [--no-dmesg-check]
 #                  SCRIPT [ARGS...]
 #
 # The guest runs the host's own userland: the host's / is shared read-only
@@ -31,7 +31,10 @@
 # monitor; VM_APPEND="..." adds kernel arguments (e.g. nokaslr).
 #
 # Defaults: 1024 MB, 2 vCPUs, -cpu max, the newest non-RT kernel that has
-# /boot/vmlinuz-KVER.  The initramfs (busybox-static + the 9p, virtio and
+# /boot/vmlinuz-KVER.  --kroot DIR boots a kernel that is not the host's:
+# DIR/boot/vmlinuz-KVER with its modules under DIR/lib/modules/KVER (a
+# root tests/kernels.sh made for another Debian suite; KVER defaults to
+# the one kernel there).  The initramfs (busybox-static + the 9p, virtio and
 # overlay modules in the order modprobe computes) is built once under
 # .cache/vm/ and rebuilt when any of its inputs change.
 #
@@ -55,7 +58,7 @@ set -euo pipefail
 
 fail() { echo "vm.sh: error: $*" >&2; exit 125; }
 
-timeout= mem= smp= kver= out= cpu= tcg= dmesg_check=1
+timeout= mem= smp= kver= kroot= out= cpu= tcg= dmesg_check=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
@@ -64,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--cpu) cpu=${2:?--cpu needs a value}; shift 2 ;;
 	--tcg) tcg=${2:?--tcg needs a value}; shift 2 ;;
 	--kver) kver=${2:?--kver needs a value}; shift 2 ;;
+	--kroot) kroot=$(realpath -e -- "${2:?--kroot needs a value}") || fail "no such directory: $2"; shift 2 ;;
 	--out) out=${2:?--out needs a value}; shift 2 ;;
 	--no-dmesg-check) dmesg_check=0; shift ;;
 	-h|--help) sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -93,8 +97,12 @@ done
 : "${cpu:=max}" "${tcg:=multi}"
 case $tcg in multi|single) ;; *) fail "--tcg: 'multi' or 'single', not '$tcg'" ;; esac
 : "${timeout:=120}" "${mem:=1024}" "${smp:=2}"
+if [ -n "$kroot" ] && [ -z "$kver" ]; then
+	kver=$(ls -1 "$kroot/lib/modules" 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$kver" ] || fail "no kernel under $kroot/lib/modules"
+fi
 [ -n "$kver" ] || kver=$(tipme_kver) || fail "no kernel with /boot/vmlinuz-* and headers (run tests/deps.sh)"
-kernel=/boot/vmlinuz-$kver
+kernel=$kroot/boot/vmlinuz-$kver
 [ -r "$kernel" ] || fail "$kernel missing or unreadable (install linux-image-$kver)"
 command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86_64 not found (run tests/deps.sh)"
 [ -x /bin/busybox ] || fail "/bin/busybox not found (install busybox-static)"
@@ -183,7 +191,7 @@ poweroff -f
 EOF_INIT
 
 # Modules in dependency order, each once.
-mapfile -t mods < <(modprobe -S "$kver" --show-depends -a 9p 9pnet_virtio virtio_pci overlay |
+mapfile -t mods < <(modprobe ${kroot:+-d "$kroot"} -S "$kver" --show-depends -a 9p 9pnet_virtio virtio_pci overlay |
 	awk '$1 == "insmod" && !seen[$2]++ { print $2 }')
 [ ${#mods[@]} -ge 4 ] || fail "modprobe -S $kver found no 9p/virtio/overlay modules (install linux-image-$kver)"
 for m in "${mods[@]}"; do [ -r "$m" ] || fail "module $m missing"; done
@@ -238,6 +246,11 @@ q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 	echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 	echo "export HOME=/root LC_ALL=C.UTF-8 TERM=dumb"
 	echo "export TIPME_SRC=$(q "$TIPME_ROOT") TIPME_OUT=$(q "$out") KVER=$(q "$kver")"
+	# a kernel from --kroot: its modules where modprobe looks for them
+	if [ -n "$kroot" ]; then
+		echo "mkdir -p /lib/modules/$(q "$kver") &&"
+		echo "	mount --bind $(q "$kroot/lib/modules/$kver") /lib/modules/$(q "$kver") || exit 125"
+	fi
 	echo "cd \"\$TIPME_SRC\" || exit 125"
 	cmd="exec"
 	[ -x "$script" ] || cmd="exec /bin/sh"

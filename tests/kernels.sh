@@ -1,0 +1,105 @@
+#!/bin/bash
+# Other kernels than the host's: fetch, build tipme.ko against, boot.
+#
+#   tests/kernels.sh fetch SUITE       a root for Debian SUITE (trixie: 6.12)
+#                                      under .cache/kernels/SUITE-root, with
+#                                      its kernel image, headers and compiler
+#   tests/kernels.sh --list            the kernel versions fetched, one a line
+#   tests/kernels.sh build SUITE       tipme.ko for that kernel, W=1 -Werror,
+#                                      with the suite's own compiler (in its
+#                                      root): .cache/kernels/SUITE-tree/
+#   tests/kernels.sh test SUITE [PATTERN...]
+#                                      fetch, build, then boot that kernel
+#                                      in QEMU and run the VM tests that
+#                                      matter per kernel (TAP)
+#
+# A suite's root is made by debootstrap from Debian's archive (the only
+# network this needs) and never touches the host's package database.  Its
+# kernel is booted with tests/vm/vm.sh --kroot; the guest runs the host's
+# userland, so the userspace programs are the host's build/.  The module is
+# built in a copy of the source tree (SUITE-tree, module sources only plus
+# a link to build/), so the VM tests load module/tipme.ko there unchanged.
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+KDIR_CACHE=$TIPME_CACHE/kernels
+MIRROR=${TIPME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# The VM tests each kernel runs: load and unload, ground truth of the
+# scheduler records, triggers, the instrumentation of exec and locks.
+PER_KERNEL=(t-load t-pingpong t-triggers t-instr-exec t-instr-lock)
+
+usage() { sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
+
+root_of() { echo "$KDIR_CACHE/$1-root"; }
+kver_of() { ls -1 "$(root_of "$1")/lib/modules" 2>/dev/null | sort -V | tail -n 1; }
+
+fetch() {
+	local suite=$1 root
+	root=$(root_of "$suite")
+	[ -e "$root/.complete" ] && return 0
+	command -v debootstrap > /dev/null || die "debootstrap not found (run tests/deps.sh)"
+	mkdir -p "$KDIR_CACHE"
+	rm -rf "$root"
+	note "fetching Debian $suite's kernel, headers and compiler into $root (once)"
+	debootstrap --variant=minbase \
+		--include=gcc,make,libc6-dev,libelf-dev,bc,flex,bison,kmod,perl,linux-headers-amd64,linux-image-amd64 \
+		"$suite" "$root" "$MIRROR" > "$KDIR_CACHE/$suite-debootstrap.log" 2>&1 ||
+		die "debootstrap $suite failed (see $KDIR_CACHE/$suite-debootstrap.log)"
+	rm -rf "$root/var/cache/apt/archives"/*.deb
+	touch "$root/.complete"
+}
+
+build() {
+	local suite=$1 root kver tree
+	root=$(root_of "$suite")
+	kver=$(kver_of "$suite")
+	[ -n "$kver" ] || die "no kernel in $root (tests/kernels.sh fetch $suite)"
+	tree=$KDIR_CACHE/$suite-tree
+	rm -rf "$root/src" "$tree"
+	mkdir -p "$root/src/module" "$tree"
+	cp -r "$TIPME_ROOT/Kbuild" "$TIPME_ROOT/include" "$root/src/"
+	(cd "$TIPME_ROOT/module" && find . \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) -print0 |
+		cpio -0pdm --quiet "$root/src/module")
+	chroot "$root" make -C "/usr/src/linux-headers-$kver" M=/src W=1 KCFLAGS=-Werror modules \
+		> "$KDIR_CACHE/$suite-build.log" 2>&1 ||
+		{ tail -n 30 "$KDIR_CACHE/$suite-build.log" >&2; die "tipme.ko does not build against $kver"; }
+	# the source tree for the VM tests: everything but the module is the
+	# host's (same paths inside the guest), the module is this kernel's
+	(cd "$TIPME_ROOT" && tar --exclude=./.cache --exclude=./build --exclude=./.git \
+		--exclude='./tests/vm/out' --exclude='*.o' --exclude='*.ko' -cf - .) | tar -xf - -C "$tree"
+	ln -s "$TIPME_ROOT/build" "$tree/build"
+	cp "$root/src/module/tipme.ko" "$tree/module/tipme.ko"
+	echo "$kver"
+}
+
+case ${1:-} in
+--list)
+	for r in "$KDIR_CACHE"/*-root; do
+		[ -e "$r/.complete" ] && ls -1 "$r/lib/modules"
+	done 2> /dev/null | sort -V
+	;;
+fetch)
+	[ $# -eq 2 ] || usage
+	fetch "$2"
+	kver_of "$2"
+	;;
+build)
+	[ $# -eq 2 ] || usage
+	build "$2"
+	;;
+test)
+	[ $# -ge 2 ] || usage
+	suite=$2
+	shift 2
+	fetch "$suite"
+	kver=$(build "$suite")
+	pats=("$@")
+	[ ${#pats[@]} -gt 0 ] || pats=("${PER_KERNEL[@]}")
+	echo "# tipme.ko built against $kver (W=1 -Werror, $suite's compiler)"
+	VM_ARGS="--kroot $(root_of "$suite") --kver $kver" \
+		"$KDIR_CACHE/$suite-tree/tests/vm/run.sh" "${pats[@]}"
+	;;
+*)
+	usage
+	;;
+esac
