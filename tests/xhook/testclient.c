@@ -302,7 +302,9 @@ int main(int argc, char **argv)
 	t_connect = now_ns();
 	c = xcb_connect(NULL, NULL);
 	if (xcb_connection_has_error(c)) {
-		fprintf(stderr, "cannot connect\n");
+		fprintf(stderr, "cannot connect to %s: xcb error %d\n",
+			getenv("DISPLAY") ? getenv("DISPLAY") : "$DISPLAY unset",
+			xcb_connection_has_error(c));
 		return 1;
 	}
 	s = xcb_setup_roots_iterator(xcb_get_setup(c)).data;

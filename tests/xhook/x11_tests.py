@@ -919,8 +919,17 @@ def t_tipmed_real(x):
 
 
 def bench_once(x, mode, n):
-    out = x.run([os.path.join(ARGS.build, "xhook-testclient"), mode, str(n)],
-                timeout=120).stdout
+    try:
+        out = x.run([os.path.join(ARGS.build, "xhook-testclient"), mode, str(n)],
+                    timeout=120, stderr=subprocess.PIPE).stdout
+    except subprocess.CalledProcessError as e:
+        # say why (CI saw one exit 1 without a word), and whether the
+        # X server still takes a connection
+        again = subprocess.run(["xdpyinfo"], env=x.env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, universal_newlines=True)
+        raise AssertionError("xhook-testclient %s: exit %d: %s; xdpyinfo then: exit %d %s" % (
+            mode, e.returncode, (e.stderr or "").strip(), again.returncode,
+            again.stderr.strip())) from None
     return int(out.split("ns ")[1].split()[0])
 
 
