@@ -9,7 +9,11 @@
 
 #include <linux/jump_label.h>
 #include <linux/sched/clock.h>
-#include <asm/msr.h>
+/*
+ * rdtsc(), rdtsc_ordered(): in <asm/tsc.h> after 6.12 ("x86/msr: Move
+ * rdtsc{,_ordered}() to <asm/tsc.h>"); before, it has them from <asm/msr.h>
+ */
+#include <asm/tsc.h>
 #include <linux/tipme.h>
 
 DECLARE_STATIC_KEY_TRUE(tipme_clock_is_tsc);

@@ -70,6 +70,57 @@ static inline int tipme_genlmsg_multicast_allns(const struct genl_family *family
 #endif
 }
 
+/* ------------------------------------------------------------------ */
+/* Tracepoint prototypes (TIPME_PROBE() checks each at build time)    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * sched_process_exit passes group_dead since 6.16 (3e816361e94a,
+ * "sched/tracepoints: Move and extend the sched_process_exit()
+ * tracepoint"), and fires before exit_mm() instead of after it.  Kbuild
+ * tests the prototype (TIPME_EXIT_GROUP_DEAD); before, the probe works
+ * group_dead out from signal->live as do_exit() did.
+ */
+#ifdef TIPME_EXIT_GROUP_DEAD
+#define TIPME_EXIT_PROBE_ARGS(p, gd)	struct task_struct *p, bool gd
+#else
+#define TIPME_EXIT_PROBE_ARGS(p, gd)	struct task_struct *p
+#endif
+
+/*
+ * task_newtask's clone_flags became u64 ("treewide: change the type of
+ * clone_flags from unsigned long to u64", after 6.12: not in Debian 13's
+ * 6.12, in Debian unstable's 7.2).  Kbuild tests the prototype
+ * (TIPME_CLONE_FLAGS_U64).
+ */
+#ifdef TIPME_CLONE_FLAGS_U64
+#define tipme_clone_flags_t	u64
+#else
+#define tipme_clone_flags_t	unsigned long
+#endif
+
+/*
+ * The direct reclaim tracepoints (mm_vmscan_direct_reclaim_*,
+ * mm_vmscan_memcg_*reclaim_*) put gfp_flags first and pass the memcg
+ * being reclaimed for, begin and end ("mm: vmscan: add memcg to the
+ * direct reclaim tracepoints", after 6.12: not in Debian 13's 6.12, in
+ * Debian unstable's 7.2; the upstream commit was not at hand offline).
+ * Kbuild tests both prototypes (TIPME_RECLAIM_BEGIN_MEMCG,
+ * TIPME_RECLAIM_END_MEMCG).  tipme records the same fields either way.
+ */
+struct mem_cgroup;
+#ifdef TIPME_RECLAIM_BEGIN_MEMCG
+#define TIPME_RECLAIM_BEGIN_ARGS(order, gfp) \
+	gfp_t gfp, int order, struct mem_cgroup *memcg
+#else
+#define TIPME_RECLAIM_BEGIN_ARGS(order, gfp)	int order, gfp_t gfp
+#endif
+#ifdef TIPME_RECLAIM_END_MEMCG
+#define TIPME_RECLAIM_END_ARGS(nr)	unsigned long nr, struct mem_cgroup *memcg
+#else
+#define TIPME_RECLAIM_END_ARGS(nr)	unsigned long nr
+#endif
+
 /*
  * sysctl handlers take a const table since 6.11 (78eb4ea25cd5, "sysctl:
  * treewide: constify the ctl_table argument of proc_handlers").

@@ -60,7 +60,9 @@ build() {
 	cp -r "$TIPME_ROOT/Kbuild" "$TIPME_ROOT/include" "$root/src/"
 	(cd "$TIPME_ROOT/module" && find . \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) -print0 |
 		cpio -0pdm --quiet "$root/src/module")
-	chroot "$root" make -C "/usr/src/linux-headers-$kver" M=/src W=1 KCFLAGS=-Werror modules \
+	# objtool reads /proc (its stack limit): a private mount of it
+	unshare -m sh -c 'r=$1; shift; mount -t proc proc "$r/proc" && exec chroot "$r" "$@"' sh "$root" \
+		make -C "/usr/src/linux-headers-$kver" M=/src W=1 KCFLAGS=-Werror modules \
 		> "$KDIR_CACHE/$suite-build.log" 2>&1 ||
 		{ tail -n 30 "$KDIR_CACHE/$suite-build.log" >&2; die "tipme.ko does not build against $kver"; }
 	# the source tree for the VM tests: everything but the module is the

@@ -12,6 +12,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <trace/events/vmscan.h>
+#include "compat.h"
 #include "recorder.h"
 #include "instr/cost.h"
 #include "instr/site.h"
@@ -67,33 +68,33 @@ static void reclaim_end(u8 kind, unsigned long nr_reclaimed)
 	tipme_cost_add(TIPME_REC_RECLAIM_END, t0);
 }
 
-static void probe_direct_begin(void *data, int order, gfp_t gfp)
+static void probe_direct_begin(void *data, TIPME_RECLAIM_BEGIN_ARGS(order, gfp))
 {
 	reclaim_begin(TIPME_RECLAIM_DIRECT, order, gfp);
 }
 
-static void probe_direct_end(void *data, unsigned long nr_reclaimed)
+static void probe_direct_end(void *data, TIPME_RECLAIM_END_ARGS(nr_reclaimed))
 {
 	reclaim_end(TIPME_RECLAIM_DIRECT, nr_reclaimed);
 }
 
 #ifdef CONFIG_MEMCG
-static void probe_memcg_begin(void *data, int order, gfp_t gfp)
+static void probe_memcg_begin(void *data, TIPME_RECLAIM_BEGIN_ARGS(order, gfp))
 {
 	reclaim_begin(TIPME_RECLAIM_MEMCG, order, gfp);
 }
 
-static void probe_memcg_end(void *data, unsigned long nr_reclaimed)
+static void probe_memcg_end(void *data, TIPME_RECLAIM_END_ARGS(nr_reclaimed))
 {
 	reclaim_end(TIPME_RECLAIM_MEMCG, nr_reclaimed);
 }
 
-static void probe_memcg_soft_begin(void *data, int order, gfp_t gfp)
+static void probe_memcg_soft_begin(void *data, TIPME_RECLAIM_BEGIN_ARGS(order, gfp))
 {
 	reclaim_begin(TIPME_RECLAIM_MEMCG_SOFT, order, gfp);
 }
 
-static void probe_memcg_soft_end(void *data, unsigned long nr_reclaimed)
+static void probe_memcg_soft_end(void *data, TIPME_RECLAIM_END_ARGS(nr_reclaimed))
 {
 	reclaim_end(TIPME_RECLAIM_MEMCG_SOFT, nr_reclaimed);
 }

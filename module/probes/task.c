@@ -12,13 +12,14 @@
 #include <linux/string.h>
 #include <trace/events/sched.h>
 #include <trace/events/task.h>
+#include "compat.h"
 #include "recorder.h"
 #include "instr/cost.h"
 #include "instr/exec.h"
 #include "probes/tracepoints.h"
 
 static void probe_task_newtask(void *data, struct task_struct *task,
-			       unsigned long clone_flags)
+			       tipme_clone_flags_t clone_flags)
 {
 	u64 t0 = tipme_cost_now();
 	struct tipme_rec_fork *r;
@@ -59,9 +60,12 @@ static void probe_sched_process_exec(void *data, struct task_struct *p,
 	tipme_cost_add(TIPME_REC_EXEC, t0);
 }
 
-static void probe_sched_process_exit(void *data, struct task_struct *p)
+static void probe_sched_process_exit(void *data,
+				     TIPME_EXIT_PROBE_ARGS(p, group_dead))
 {
+#ifndef TIPME_EXIT_GROUP_DEAD
 	bool group_dead = !atomic_read(&p->signal->live);
+#endif
 	u64 t0 = tipme_cost_now();
 	struct tipme_rec_exit *r;
 	struct tipme_wslot ws;
