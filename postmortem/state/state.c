@@ -169,8 +169,11 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 			return -ENOMEM;
 		s->block_state = sw->prev_state;
 		s->cpu = ev->cpu;
-		if (t->pend && s->state == PM_T_BLOCKED) {
-			/* woken before it was off the CPU: asleep for no time */
+		if (t->pend && s->state == PM_T_BLOCKED &&
+		    sw->prev_state != TIPME_TS_DEAD &&
+		    sw->prev_state != TIPME_TS_ZOMBIE) {
+			/* woken before it was off the CPU: asleep for no time
+			 * (a task leaving for good stays gone) */
 			s->waker = t->pend_waker;
 			s->waker_ctx = t->pend_ctx;
 			s = open_seg(t, ev->ts, PM_T_RUNNABLE);

@@ -577,7 +577,9 @@ static int sampled_scenario(struct scen *s)
  * The wakeup race: 1200 wakes 1201 at 10 ms while 1201 is still on its
  * CPU on its way to sleep (sched_waking comes first), 1201's switch-out to
  * S follows, and a hog (1202) holds that CPU for 100 ms.  1201 was
- * runnable, not asleep, all that time.
+ * runnable, not asleep, all that time.  Then 1203 is woken (an interrupt)
+ * on its way out of do_exit(): its switch-out is its death (X), and it
+ * never runs again.
  */
 static int race_scenario(struct scen *s)
 {
@@ -594,7 +596,10 @@ static int race_scenario(struct scen *s)
 	scen_blocked(s, 1, MS(10.002), 1201, pipe_site1);
 	scen_switch(s, 1, MS(110), 1202, TIPME_TS_SLEEPING, 50, 1201, 120);
 	scen_switch(s, 1, MS(111), 1201, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_switch(s, 0, MS(112), 1200, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 0, MS(112), 1200, TIPME_TS_SLEEPING, 120, 1203, 120);
+	scen_wake(s, 1, MS(112.5), 1203, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(113), 1203, TIPME_TS_DEAD, 120, 0, 120);
+	scen_switch(s, 1, MS(200), 0, TIPME_TS_RUNNABLE, 120, 0, 120);
 	return save(s, "race");
 }
 
@@ -757,7 +762,7 @@ int main(void)
 	int ret;
 	char *out;
 
-	tap_plan(55);
+	tap_plan(56);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -829,6 +834,12 @@ int main(void)
 	free(out);
 	check("race", "--pid 1201 --from 0.010 --to 0.110", "cpu_contention", 1202, 99,
 	      "woken while still on its CPU: runnable behind the hog, not asleep");
+	out = report("race", "--pid 1203 --from 0.114 --to 0.200", 1, &ret);
+	tap_ok(!strstr(out, "\"runnable\"") && !strstr(out, "cpu_contention"),
+	       "woken on its way out of do_exit(): dead, not runnable, after its last switch");
+	if (strstr(out, "\"runnable\"") || strstr(out, "cpu_contention"))
+		tap_diag("%s", out);
+	free(out);
 	export_xserver();
 	timeline_xserver();
 	legs_tests();
