@@ -157,9 +157,14 @@ def main():
             check(abs(iv["from_mono_ns"] - t["auto_press"]) <= 2e6,
                   "... the press meta.json names (%.1f ms apart)" % (
                       (iv["from_mono_ns"] - t["auto_press"]) / 1e6))
-        check(iv["to_mono_ns"] >= t["done_ns"],
-              "it ends after the client said it was done: "
-              f"{(iv['to_mono_ns'] - t['done_ns']) / 1e6:.1f} ms later")
+        # The X server stamps a reply with a clock it reads once per loop,
+        # in whole ms: the reply to a quick last round trip can carry a
+        # stamp from before the client began to wait for it, and that wait
+        # is then taken for the wait for input (Documentation/report.md).
+        # The interval may end that early, never more than 2 ms.
+        check(iv["to_mono_ns"] >= t["done_ns"] - 2e6,
+              "it ends after the client said it was done (2 ms for a stale "
+              f"reply stamp): {(iv['to_mono_ns'] - t['done_ns']) / 1e6:.1f} ms later")
         if case == "xstopped":
             want = (t["cont_ns"] - iv["from_mono_ns"]) / 1e6
             check(v.get("cause") == "stopped" and cul == int(t["victim"]),
