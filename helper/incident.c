@@ -391,60 +391,18 @@ int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 	return 0;
 }
 
-/**
- * incident_list() - the incidents under @root, in creation order
- * @root: directory
- * @names: set to a malloc'ed array of names
- * @n: number of names
- * @e: error message
- *
- * Creation order is the number tipmed gives each incident (meta.json), so
- * it holds when the wall clock that names incidents steps back.
- *
- * Return: 0 or a negative errno.
- */
-int incident_list(const char *root, char ***names, size_t *n, struct tm_err *e)
-{
-	struct found *v;
-	size_t cnt, i;
-	char **out;
-	int err;
+/* The orders in which incidents are listed. */
+enum list_order {
+	BY_CREATION,		/* oldest first */
+	FOR_REMOVAL,		/* auto first (nobody asked for them), then the
+				 * others; each oldest first */
+	FOR_REMOVAL_KEEP_NEWEST,	/* as FOR_REMOVAL, but the newest
+					 * incident (the one just written)
+					 * last whatever its source */
+};
 
-	*names = NULL;
-	*n = 0;
-	err = find_incidents(root, &v, &cnt, e);
-	if (err)
-		return err;
-	out = malloc((cnt ? cnt : 1) * sizeof(*out));
-	if (!out) {
-		for (i = 0; i < cnt; i++)
-			free(v[i].name);
-		free(v);
-		return tm_err_set(e, ENOMEM, "out of memory");
-	}
-	for (i = 0; i < cnt; i++)
-		out[i] = v[i].name;
-	free(v);
-	*names = out;
-	*n = cnt;
-	return 0;
-}
-
-void incident_list_free(char **names, size_t n)
-{
-	while (n--)
-		free(names[n]);
-	free(names);
-}
-
-/*
- * The incidents in the order space is made: those of source "auto" first
- * (nobody asked for them), oldest first, then the others, oldest first.
- * With @newest_last, the newest incident (the one just written) is last
- * whatever its source.
- */
-static int removal_order(const char *root, int newest_last, char ***names,
-			 size_t *n, struct tm_err *e)
+static int list_in_order(const char *root, enum list_order order,
+			 char ***names, size_t *n, struct tm_err *e)
 {
 	struct found *v;
 	size_t cnt, rest, i, k = 0;
@@ -463,17 +421,46 @@ static int removal_order(const char *root, int newest_last, char ***names,
 		free(v);
 		return tm_err_set(e, ENOMEM, "out of memory");
 	}
-	rest = newest_last && cnt ? cnt - 1 : cnt;
-	for (pass = 1; pass >= 0; pass--)
-		for (i = 0; i < rest; i++)
-			if (v[i].is_auto == pass)
-				out[k++] = v[i].name;
-	if (rest < cnt)
-		out[k++] = v[rest].name;
+	if (order == BY_CREATION) {
+		for (i = 0; i < cnt; i++)
+			out[k++] = v[i].name;
+	} else {
+		rest = order == FOR_REMOVAL_KEEP_NEWEST && cnt ? cnt - 1 : cnt;
+		for (pass = 1; pass >= 0; pass--)
+			for (i = 0; i < rest; i++)
+				if (v[i].is_auto == pass)
+					out[k++] = v[i].name;
+		if (rest < cnt)
+			out[k++] = v[rest].name;
+	}
 	free(v);
 	*names = out;
 	*n = k;
 	return 0;
+}
+
+/**
+ * incident_list() - the incidents under @root, in creation order
+ * @root: directory
+ * @names: set to a malloc'ed array of names
+ * @n: number of names
+ * @e: error message
+ *
+ * Creation order is the number tipmed gives each incident (meta.json), so
+ * it holds when the wall clock that names incidents steps back.
+ *
+ * Return: 0 or a negative errno.
+ */
+int incident_list(const char *root, char ***names, size_t *n, struct tm_err *e)
+{
+	return list_in_order(root, BY_CREATION, names, n, e);
+}
+
+void incident_list_free(char **names, size_t n)
+{
+	while (n--)
+		free(names[n]);
+	free(names);
 }
 
 static uint64_t tree_bytes;
@@ -508,7 +495,7 @@ int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
 	int err;
 
 	*removed = 0;
-	err = removal_order(cfg->root, 1, &names, &n, e);
+	err = list_in_order(cfg->root, FOR_REMOVAL_KEEP_NEWEST, &names, &n, e);
 	if (err)
 		return err;
 	sizes = calloc(n ? n : 1, sizeof(*sizes));
@@ -559,7 +546,7 @@ int incident_make_room(const struct incident_cfg *cfg, char *removed,
 	size_t n;
 	int err;
 
-	err = removal_order(cfg->root, 0, &names, &n, e);
+	err = list_in_order(cfg->root, FOR_REMOVAL, &names, &n, e);
 	if (err)
 		return err;
 	if (!n) {
