@@ -34,22 +34,46 @@ def within(e):
     return start_ns - 1e6 <= e["mono_ns"] <= end_ns + 1e6
 
 
-# A hand-over is a switch from one to the other; a third task preempting
-# one of them (a kworker on a busy machine) is not one.
-p2c = [e for e in switches if e["prev_pid"] == parent and e["next_pid"] == child and within(e)]
-c2p = [e for e in switches if e["prev_pid"] == child and e["next_pid"] == parent and within(e)]
+# A hand-over is the CPU passing from one of the pair to the other, directly
+# or through third tasks that ran in between (a kworker on a busy machine):
+# the switches on their CPU, in order, reduced to the pair's own.
+def handovers():
+    cpu = switches[0]["cpu"] if switches else None
+    out, left = [], None        # left: the last of the pair switched out
+    for e in recs:
+        if e["type"] != "sched_switch" or e["cpu"] != cpu or not within(e):
+            continue
+        if e["prev_pid"] in pair:
+            left = e
+        if e["next_pid"] in pair:
+            if left is not None and left["prev_pid"] != e["next_pid"]:
+                out.append(left)
+            left = None
+    return out
+
+
+hand = handovers()
+p2c = [e for e in hand if e["prev_pid"] == parent]
+c2p = [e for e in hand if e["prev_pid"] == child]
 wake_c = [e for e in recs if e["type"] == "sched_waking"
           and e["pid"] == child and e["waker"] == parent and within(e)]
 wake_p = [e for e in recs if e["type"] == "sched_waking"
           and e["pid"] == parent and e["waker"] == child and within(e)]
-print(f"# rounds={rounds} parent->child={len(p2c)} child->parent={len(c2p)} "
+asleep = {who: sum(1 for e in hand if e["prev_pid"] == who and e["prev_state"] in ("S", "sleeping"))
+          for who in pair}
+print(f"# rounds={rounds} parent->child={len(p2c)} ({asleep[parent]} asleep) "
+      f"child->parent={len(c2p)} ({asleep[child]} asleep) "
       f"wakings child={len(wake_c)} parent={len(wake_p)}")
-# Pinned to one CPU, each round hands the CPU over twice; wakeup preemption
-# can merge a wakeup into a preemption, so allow some slack below rounds.
-check(rounds * 0.9 <= len(p2c) <= rounds + 1, "parent->child switches ~ rounds",
-      f"{len(p2c)} for {rounds} rounds")
-check(rounds * 0.9 <= len(c2p) <= rounds + 1, "child->parent switches ~ rounds",
-      f"{len(c2p)} for {rounds} rounds")
+# Pinned to one CPU, a round cannot end without the CPU going to the child
+# and back.  More hand-overs come only from preemption (the side leaves
+# runnable, its slice over): asleep, a side hands over at most once a
+# round, since each of its pipe reads blocks at most once.
+check(len(p2c) >= rounds - 1 and asleep[parent] <= rounds + 1,
+      "parent->child: a hand-over each round, asleep at most once a round",
+      f"{len(p2c)} hand-overs, {asleep[parent]} asleep, for {rounds} rounds")
+check(len(c2p) >= rounds - 1 and asleep[child] <= rounds + 1,
+      "child->parent: a hand-over each round, asleep at most once a round",
+      f"{len(c2p)} hand-overs, {asleep[child]} asleep, for {rounds} rounds")
 check(0 < len(wake_c) <= rounds + 1, "child woken by parent, at most once a round",
       f"{len(wake_c)}")
 check(0 < len(wake_p) <= rounds + 1, "parent woken by child, at most once a round (+ its exit)",
