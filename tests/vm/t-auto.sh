@@ -12,43 +12,26 @@
 # `tipme status`, and no dump is written anywhere.  With --keep 2, a third
 # incident prunes the auto one, not the older one a user asked for.
 . "$TIPME_SRC/tests/lib/tap.sh"
+. "$TIPME_SRC/tests/vm/xlib.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
 inc=/tmp/incidents
 sock=/tmp/tipmed.sock
-mono_ns() { python3 -c 'import time; print(time.monotonic_ns())'; }
-log_has() { [ "$(grep -c -- "$1" "$out/xhook.log")" -ge "${2:-1}" ]; }
-says() { [ "$(grep -c "^$2" "$1")" -ge "${3:-1}" ]; }
-x_up() { xdpyinfo > /dev/null 2>&1; }
-focused() { [ "$(xdotool getwindowfocus 2>/dev/null)" = "$1" ]; }
-field() { awk -v k="$2" '$1 == k { v = $2 } END { print v }' "$1"; }
-incidents() { find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort; }
 
-for p in Xvfb xdotool xdpyinfo; do
-	command -v "$p" > /dev/null || { tap_skip "the auto trigger" "$p not installed"; tap_done; }
-done
+x_require "the auto trigger"
 [ -x "$B/xhook-testclient" ] || { tap_fail "build/xhook-testclient exists (make xhook-tests)"; tap_done; }
 
 tap_check "insmod" insmod module/tipme.ko buffer_size=16M clock=tsc || tap_done
 echo 0 > /proc/sys/tipme/trigger_interval_ms
-"$B"/tipmed -d "$inc" -s "$sock" --keep 2 > "$out/tipmed.log" 2>&1 &
-TIPMED=$!
-wait_for 20 grep -q 'connected to tipme.ko' "$out/tipmed.log"
-tap_cmp "tipmed is up" "$?" -eq 0
-export DISPLAY=:5
-Xvfb :5 -nolisten tcp -screen 0 800x600x24 > "$out/xvfb.log" 2>&1 &
-XVFB=$!
-wait_for 60 x_up
-tap_cmp "Xvfb is up" "$?" -eq 0
+start_tipmed --keep 2
+start_xvfb
 
 "$B"/xhook-testclient victim plain plain > "$out/victim.out" 2>&1 &
 VICTIM=$!
 wait_for 30 says "$out/victim.out" window
 win=$(field "$out/victim.out" window)
-xdotool windowfocus "$win"
-wait_for 20 focused "$win"
-tap_cmp "the client's window ($win) has the focus" "$?" -eq 0
+focus "$win"
 mkdir -p /tmp/xdumps
 "$B"/tipme-xhook -v --tipmed "$sock" -o /tmp/xdumps --auto-trigger-ms 300 --auto-spacing 0 \
 	> "$out/xhook.log" 2>&1 &

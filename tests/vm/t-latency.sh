@@ -11,32 +11,21 @@
 # handling --, find its drawing on the screen after that, and name the
 # nanosleep as the longest block.
 . "$TIPME_SRC/tests/lib/tap.sh"
+. "$TIPME_SRC/tests/vm/xlib.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
 inc=/tmp/incidents
 sock=/tmp/tipmed.sock
-log_has() { [ "$(grep -c -- "$1" "$out/xhook.log")" -ge "${2:-1}" ]; }
 slow_has() { [ "$(grep -c "^$1 " "$out/slow.out")" -ge "$2" ]; }
-x_up() { xdpyinfo > /dev/null 2>&1; }
-focused() { [ "$(xdotool getwindowfocus 2>/dev/null)" = "$1" ]; }
 
-for p in Xvfb xdotool xdpyinfo; do
-	command -v "$p" > /dev/null || { tap_skip "tipme latency" "$p not installed"; tap_done; }
-done
+x_require "tipme latency"
 
 [ -x "$B/xhook-testclient" ] || { tap_fail "build/xhook-testclient exists (make xhook-tests)"; tap_done; }
 
 tap_check "insmod" insmod module/tipme.ko || tap_done
-"$B"/tipmed -d "$inc" -s "$sock" > "$out/tipmed.log" 2>&1 &
-TIPMED=$!
-wait_for 20 grep -q 'connected to tipme.ko' "$out/tipmed.log"
-tap_cmp "tipmed is up" "$?" -eq 0
-export DISPLAY=:5
-Xvfb :5 -nolisten tcp -screen 0 800x600x24 > "$out/xvfb.log" 2>&1 &
-XVFB=$!
-wait_for 60 x_up
-tap_cmp "Xvfb is up" "$?" -eq 0
+start_tipmed
+start_xvfb
 "$B"/tipme-xhook -v --tipmed "$sock" -t 120 --auto-trigger-ms 0 > "$out/xhook.log" 2>&1 &
 XHOOK=$!
 wait_for 60 log_has "subscribed to tipmed"

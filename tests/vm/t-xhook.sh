@@ -9,6 +9,7 @@
 #  3. Ctrl-Alt-Minus in X alone makes an incident of its own (source xhook).
 #  4. tipmed gone: the X hotkey writes a dump to --output-dir.
 . "$TIPME_SRC/tests/lib/tap.sh"
+. "$TIPME_SRC/tests/vm/xlib.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
@@ -16,12 +17,7 @@ inc=/tmp/incidents
 sock=/tmp/tipmed.sock
 xdir=/tmp/xdumps
 interval=/proc/sys/tipme/trigger_interval_ms
-incidents() { find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort; }
 n_incidents() { incidents | wc -l; }
-# log_has TEXT [N]: tipme-xhook said TEXT at least N times
-log_has() { [ "$(grep -c -- "$1" "$out/xhook.log")" -ge "${2:-1}" ]; }
-x_up() { xdpyinfo > /dev/null 2>&1; }
-focused() { [ "$(xdotool getwindowfocus 2>/dev/null)" = "$1" ]; }
 no_window() { ! xdotool search --name "tipme: what felt slow" > /dev/null 2>&1; }
 # check_dump INCIDENT_DIR CAUSES PID: xhook.dump parses with `tipme
 # xrecords`, its cause is one of CAUSES (a,b), its time the kernel
@@ -51,24 +47,15 @@ x_client() {
 }
 source_of() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trigger"]["source"])' "$1/meta.json"; }
 
-for p in Xvfb xdotool xdpyinfo; do
-	command -v "$p" > /dev/null || { tap_skip "tipme-xhook with tipmed" "$p not installed"; tap_done; }
-done
+x_require "tipme-xhook with tipmed"
 [ -x "$B/tipme-xhook" ] || { tap_fail "build/tipme-xhook exists (make user)"; tap_done; }
 
 modprobe uinput
 tap_check "insmod" insmod module/tipme.ko || tap_done
 echo 0 > "$interval"
-"$B"/tipmed -d "$inc" -s "$sock" > "$out/tipmed.log" 2>&1 &
-TIPMED=$!
-wait_for 20 grep -q 'connected to tipme.ko' "$out/tipmed.log"
-tap_cmp "tipmed is up" "$?" -eq 0
+start_tipmed
 
-export DISPLAY=:5
-Xvfb :5 -nolisten tcp -screen 0 800x600x24 > "$out/xvfb.log" 2>&1 &
-XVFB=$!
-wait_for 60 x_up
-tap_cmp "Xvfb is up" "$?" -eq 0
+start_xvfb
 "$B"/tipme-xhook -v --tipmed "$sock" -o "$xdir" -t 120 --auto-trigger-ms 0 > "$out/xhook.log" 2>&1 &
 XHOOK=$!
 wait_for 60 log_has "subscribed to tipmed"

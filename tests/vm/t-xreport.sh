@@ -15,33 +15,19 @@
 # as a timeline whose client lane shows the cause's colour (rendered in
 # the host's check, not here: the guest has no SVG renderer).
 . "$TIPME_SRC/tests/lib/tap.sh"
+. "$TIPME_SRC/tests/vm/xlib.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
 inc=/tmp/incidents
 sock=/tmp/tipmed.sock
-mono_ns() { python3 -c 'import time; print(time.monotonic_ns())'; }
-log_has() { [ "$(grep -c -- "$1" "$out/xhook.log")" -ge "${2:-1}" ]; }
-says() { [ "$(grep -c "^$2" "$1")" -ge "${3:-1}" ]; }
-x_up() { xdpyinfo > /dev/null 2>&1; }
-focused() { [ "$(xdotool getwindowfocus 2>/dev/null)" = "$1" ]; }
-field() { awk -v k="$2" '$1 == k { v = $2 } END { print v }' "$1"; }
 
-for p in Xvfb xdotool xdpyinfo; do
-	command -v "$p" > /dev/null || { tap_skip "tipme report on X input" "$p not installed"; tap_done; }
-done
+x_require "tipme report on X input"
 [ -x "$B/xhook-testclient" ] || { tap_fail "build/xhook-testclient exists (make xhook-tests)"; tap_done; }
 
 tap_check "insmod" insmod module/tipme.ko buffer_size=32M clock=tsc || tap_done
-"$B"/tipmed -d "$inc" -s "$sock" > "$out/tipmed.log" 2>&1 &
-TIPMED=$!
-wait_for 20 grep -q 'connected to tipme.ko' "$out/tipmed.log"
-tap_cmp "tipmed is up" "$?" -eq 0
-export DISPLAY=:5
-Xvfb :5 -nolisten tcp -screen 0 800x600x24 > "$out/xvfb.log" 2>&1 &
-XVFB=$!
-wait_for 60 x_up
-tap_cmp "Xvfb is up" "$?" -eq 0
+start_tipmed
+start_xvfb
 
 if modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=20000000 \
 	memory_backed=1 gb=1 bs=4096; then
@@ -55,9 +41,7 @@ fi
 VICTIM=$!
 wait_for 30 says "$out/victim.out" window
 win=$(field "$out/victim.out" window)
-xdotool windowfocus "$win"
-wait_for 20 focused "$win"
-tap_cmp "the client's window ($win) has the focus" "$?" -eq 0
+focus "$win"
 
 XHOOK=
 nhook=0
