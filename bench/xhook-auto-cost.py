@@ -15,7 +15,6 @@ the measurement only reads the RECORD stream tipme-xhook receives anyway.
 """
 import argparse
 import os
-import select
 import signal
 import statistics
 import subprocess
@@ -23,16 +22,8 @@ import sys
 import tempfile
 import time
 
-
-def wait_for(pred, timeout, what):
-    end = time.monotonic() + timeout
-    while True:
-        v = pred()
-        if v:
-            return v
-        if time.monotonic() > end:
-            raise TimeoutError("timed out waiting for " + what)
-        time.sleep(0.01)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+from xvfb import Xvfb, wait_for  # noqa: E402  (tests/lib/xvfb.py)
 
 
 def cpu_s(pid):
@@ -45,21 +36,6 @@ def cpu_s(pid):
         except FileNotFoundError:
             pass
     return total / 1e9
-
-
-def start_xvfb():
-    r, w = os.pipe()
-    p = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-nolisten", "tcp", "-screen", "0",
-                          "800x600x24"], pass_fds=[w], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
-    os.close(w)
-    buf = b""
-    while not buf.endswith(b"\n"):
-        if not select.select([r], [], [], 15)[0]:
-            raise TimeoutError("Xvfb did not start")
-        buf += os.read(r, 16)
-    os.close(r)
-    return p, ":" + buf.decode().strip()
 
 
 def one_run(args, env, auto_ms, victim_out):
@@ -98,8 +74,8 @@ def main():
     ap.add_argument("--keys", type=int, default=1000)
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
-    xvfb, display = start_xvfb()
-    env = dict(os.environ, DISPLAY=display)
+    xvfb = Xvfb()
+    env = xvfb.env
     out = tempfile.NamedTemporaryFile("w+", prefix="victim-", delete=False)
     victim = subprocess.Popen([os.path.join(args.build, "xhook-testclient"), "victim", "plain"],
                               env=env, stdout=out, stderr=subprocess.DEVNULL)
@@ -124,8 +100,7 @@ def main():
     finally:
         victim.kill()
         victim.wait()
-        xvfb.terminate()
-        xvfb.wait(10)
+        xvfb.stop()
         os.unlink(out.name)
     return 0
 

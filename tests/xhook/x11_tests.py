@@ -13,7 +13,6 @@ import argparse
 import json
 import os
 import queue
-import select
 import shutil
 import signal
 import socket
@@ -24,6 +23,7 @@ import threading
 import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import tap  # noqa: E402  (tests/lib/tap.py: the one TAP producer)
+from xvfb import Xvfb, wait_for  # noqa: E402  (tests/lib/xvfb.py)
 
 ARGS = None
 DRAW_OPS = {61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 74, 75, 76, 77}
@@ -32,68 +32,6 @@ DRAW_OPS = {61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 74, 75, 76, 77}
 def log(msg):
     for line in str(msg).splitlines():
         print("# " + line, flush=True)
-
-
-def wait_for(pred, timeout, what):
-    end = time.monotonic() + timeout
-    while True:
-        v = pred()
-        if v:
-            return v
-        if time.monotonic() > end:
-            raise TimeoutError("timed out after %.0f s waiting for %s" % (timeout, what))
-        time.sleep(0.01)
-
-
-class Xvfb:
-    def __init__(self, *extra):
-        r, w = os.pipe()
-        self.proc = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(w), "-nolisten", "tcp", "-screen", "0", "800x600x24"] +
-            list(extra),
-            pass_fds=[w], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.close(w)
-        buf = b""
-        end = time.monotonic() + 15
-        while not buf.endswith(b"\n"):
-            left = end - time.monotonic()
-            if left <= 0 or not select.select([r], [], [], left)[0]:
-                self.proc.kill()
-                raise TimeoutError("Xvfb did not start")
-            chunk = os.read(r, 16)
-            if not chunk:
-                raise RuntimeError("Xvfb exited")
-            buf += chunk
-        os.close(r)
-        self.display = ":" + buf.decode().strip()
-        self.env = dict(os.environ, DISPLAY=self.display)
-        self.procs = []
-
-    def spawn(self, argv, **kw):
-        kw.setdefault("stdout", subprocess.DEVNULL)
-        kw.setdefault("stderr", subprocess.DEVNULL)
-        p = subprocess.Popen(argv, env=self.env, **kw)
-        self.procs.append(p)
-        return p
-
-    def run(self, argv, timeout=20, **kw):
-        kw.setdefault("stdout", subprocess.PIPE)
-        kw.setdefault("stderr", subprocess.DEVNULL)
-        return subprocess.run(argv, env=self.env, timeout=timeout, check=True,
-                              universal_newlines=True, **kw)
-
-    def stop(self):
-        for p in self.procs:
-            if p.poll() is None:
-                p.kill()
-            p.wait()
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
 
 
 class Hook:
