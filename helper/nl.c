@@ -369,6 +369,8 @@ static struct nla_policy trigger_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_TRIGGER_TS] = { .type = NLA_U64 },
 	[TIPME_ATTR_TRIGGER_MONO_NS] = { .type = NLA_U64 },
 	[TIPME_ATTR_TRIGGER_REAL_NS] = { .type = NLA_U64 },
+	[TIPME_ATTR_TRIGGER_PRESS] = { .type = NLA_UNSPEC,
+				       .minlen = sizeof(struct tipme_trigger_press) },
 };
 
 struct trigger_rx {
@@ -500,6 +502,14 @@ static int events_cb(struct nl_msg *msg, void *arg)
 		ev.mono_ns = nla_get_u64(a[TIPME_ATTR_TRIGGER_MONO_NS]);
 	if (a[TIPME_ATTR_TRIGGER_REAL_NS])
 		ev.real_ns = nla_get_u64(a[TIPME_ATTR_TRIGGER_REAL_NS]);
+	/* Only the module's own auto trigger carries a press. */
+	if (a[TIPME_ATTR_TRIGGER_PRESS] && ev.source == TIPME_TRIG_AUTO &&
+	    nla_len(a[TIPME_ATTR_TRIGGER_PRESS]) >= (int)sizeof(ev.press)) {
+		memcpy(&ev.press, nla_data(a[TIPME_ATTR_TRIGGER_PRESS]),
+		       sizeof(ev.press));
+		ev.press.comm[sizeof(ev.press.comm) - 1] = '\0';
+		ev.has_press = 1;
+	}
 	rx->cb(&ev, rx->arg);
 	return NL_OK;
 }

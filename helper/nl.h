@@ -121,6 +121,8 @@ int tnl_dump_to_file(struct tnl *t, const char *path, struct symcache *syms,
  * @ts: recorder timestamp
  * @mono_ns: CLOCK_MONOTONIC
  * @real_ns: CLOCK_REALTIME
+ * @has_press: @press is set: the module's own auto trigger measured it
+ * @press: the press that fired it (comm NUL-terminated, not yet checked)
  */
 struct tnl_trigger_event {
 	uint32_t seq;
@@ -128,6 +130,8 @@ struct tnl_trigger_event {
 	uint64_t ts;
 	uint64_t mono_ns;
 	uint64_t real_ns;
+	int has_press;
+	struct tipme_trigger_press press;
 };
 
 int tnl_trigger(struct tnl *t, uint32_t source, uint32_t *seq, int *coalesced,

@@ -229,9 +229,12 @@ static void remember_auto(uint32_t seq, const struct incident_auto *a)
 	next = (next + 1) % (sizeof(autos) / sizeof(autos[0]));
 }
 
+static int auto_allowed(const struct env *env);
+
 static void handle_triggers(struct env *env)
 {
 	const struct incident_auto *au;
+	struct incident_auto kau;
 	struct tnl_dump_stats ds;
 	struct tm_err e = { "" };
 	unsigned int removed;
@@ -247,6 +250,18 @@ static void handle_triggers(struct env *env)
 		e.msg[0] = '\0';
 		reason = take_reason(ev->seq);
 		au = take_auto(ev->seq);
+		/* The module's own auto trigger: tipmed's limits apply too. */
+		if (!au && ev->has_press) {
+			incident_auto_from_press(&ev->press, &kau);
+			if (!auto_allowed(env)) {
+				autos_seen.held++;
+				logmsg(LOG_INFO_, "trigger %u (auto, tipme.ko) held back: a %s press to pid %u (%s) took %.0f ms",
+				       ev->seq, kau.input, kau.pid, kau.comm,
+				       kau.latency_ns / 1e6);
+				continue;
+			}
+			au = &kau;
+		}
 		err = incident_create(&env->cfg, &cmd, ev, reason, au, name,
 				      sizeof(name), &ds, &e);
 		/*
@@ -697,7 +712,8 @@ static const char usage[] =
 	"  -m, --max-size MB       keep at most MB megabytes of incidents (2048)\n"
 	"  -i, --idle-timeout S    close a connection silent for S seconds (30)\n"
 	"      --auto-spacing S    at most one auto incident (a press measured too\n"
-	"                          slow by tipme-xhook) in S seconds (60)\n"
+	"                          slow by tipme-xhook or tipme.ko) in S seconds\n"
+	"                          (60)\n"
 	"      --auto-per-day N    at most N auto incidents in 24 hours (24)\n"
 	"  -1, --once              dump once into -o FILE and exit\n"
 	"EXAMPLES\n"

@@ -201,3 +201,30 @@ int incident_meta_read(int dirfd, struct incident_meta_view *v,
 	free(buf);
 	return err;
 }
+
+/**
+ * incident_auto_from_press() - the press of the module's own auto trigger,
+ *	as meta.json names it
+ * @p: the press, as the module announced it
+ * @a: set to the same press
+ *
+ * The command name is the task's own: bytes outside printable ASCII, quotes
+ * and backslashes become '?', as a TRIGGER auto line could not carry them.
+ */
+void incident_auto_from_press(const struct tipme_trigger_press *p,
+			      struct incident_auto *a)
+{
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	snprintf(a->input, sizeof(a->input), "%s",
+		 p->input == TIPME_INPUT_BUTTON ? "button" : "key");
+	a->pid = p->pid;
+	for (i = 0; i < sizeof(p->comm) && i + 1 < sizeof(a->comm) && p->comm[i]; i++) {
+		unsigned char c = (unsigned char)p->comm[i];
+
+		a->comm[i] = c < 0x20 || c > 0x7e || c == '"' || c == '\\' ? '?' : (char)c;
+	}
+	a->press_ns = p->press_mono_ns;
+	a->latency_ns = p->latency_ns;
+}

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/tipme.h>
 
 #include "err.h"
 
@@ -125,5 +126,8 @@ int incident_meta_parse(const char *buf, size_t len,
  */
 int incident_meta_read(int dirfd, struct incident_meta_view *v,
 		       struct tm_err *e);
+
+void incident_auto_from_press(const struct tipme_trigger_press *p,
+			      struct incident_auto *a);
 
 #endif

@@ -18,6 +18,7 @@
 #include "control/trigger.h"
 #include "control/sysctl.h"
 #include "control/input.h"
+#include "control/autotrig.h"
 #include "control/genl.h"
 
 /*
@@ -46,6 +47,9 @@ static int __init tipme_init(void)
 	err = tipme_input_init();
 	if (err)
 		goto out_sysctl;
+	err = tipme_auto_init();
+	if (err)
+		goto out_input;
 	tipme_set_recording(autostart);
 	err = tipme_genl_init();
 	if (err)
@@ -58,6 +62,8 @@ static int __init tipme_init(void)
 
 out_recording:
 	tipme_set_recording(false);
+	tipme_auto_exit();
+out_input:
 	tipme_input_exit();
 out_sysctl:
 	tipme_sysctl_exit();
@@ -76,6 +82,7 @@ static void __exit tipme_exit(void)
 {
 	tipme_genl_exit();
 	tipme_set_recording(false);
+	tipme_auto_exit();
 	tipme_input_exit();
 	tipme_sysctl_exit();
 	tipme_trigger_exit();

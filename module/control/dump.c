@@ -28,6 +28,7 @@
 #include "recorder.h"
 #include "records.h"
 #include "control/trigger.h"
+#include "control/autotrig.h"
 #include "instr/setup.h"
 #include "instr/cost.h"
 #include "instr/exec.h"
@@ -297,6 +298,7 @@ static void params_text(char *buf, size_t size)
 
 	n = tipme_recorder_params_text(buf, size);
 	n += tipme_trigger_params_text(buf + n, size - n);
+	n += tipme_auto_params_text(buf + n, size - n);
 	tipme_instr_params_text(buf + n, size - n);
 }
 

@@ -47,7 +47,9 @@ static int put_trigger(struct sk_buff *skb, const struct tipme_trigger_info *t)
 	    nla_put_u32(skb, TIPME_ATTR_TRIGGER_SOURCE, t->source) ||
 	    put_u64(skb, TIPME_ATTR_TRIGGER_TS, t->ts) ||
 	    put_u64(skb, TIPME_ATTR_TRIGGER_MONO_NS, t->mono_ns) ||
-	    put_u64(skb, TIPME_ATTR_TRIGGER_REAL_NS, t->real_ns))
+	    put_u64(skb, TIPME_ATTR_TRIGGER_REAL_NS, t->real_ns) ||
+	    (t->has_press && nla_put(skb, TIPME_ATTR_TRIGGER_PRESS,
+				     sizeof(t->press), &t->press)))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -5,7 +5,10 @@
  * It attaches to every keyboard and pointer below any display server, so
  * the hotkeys work on the console, under X11 or Wayland, and when the
  * display server itself is stuck.  It only observes (.event, never
- * .filter): no key is swallowed or delayed.  The callback runs with the
+ * .filter): no key is swallowed or delayed.  (The auto trigger's press
+ * filter, control/autotrig.c, filters nothing out either.)  It is attached
+ * after evdev, so it also ends the auto trigger's delivery of a press.
+ * The callback runs with the
  * device's event lock held and interrupts off, so it only writes a record
  * and flips flags; a trigger's announcement is deferred to a work item.
  *
@@ -26,15 +29,14 @@
 #include "recorder.h"
 #include "control/trigger.h"
 #include "control/input.h"
-
-#define MOD_CTRL	0x1
-#define MOD_ALT		0x2
+#include "control/keys.h"
+#include "control/autotrig.h"
 
 /**
  * struct tipme_input_dev - our state for one device
  * @handle: the input core's handle
  * @id: small number naming the device in records
- * @mods: modifiers held on this device (MOD_*)
+ * @mods: modifiers held on this device (TIPME_MOD_*)
  * @motion: axis events since the last EV_SYN
  */
 struct tipme_input_dev {
@@ -60,27 +62,6 @@ static void write_input(u8 kind, u8 value, u16 device, u16 code)
 	r->code = code;
 	r->reserved = 0;
 	tipme_commit(&ws, TIPME_REC_INPUT);
-}
-
-static bool is_button(unsigned int code)
-{
-	return (code >= BTN_MISC && code < KEY_OK) ||
-	       (code >= BTN_DPAD_UP && code <= BTN_DPAD_RIGHT) ||
-	       code >= BTN_TRIGGER_HAPPY;
-}
-
-static u8 modifier_bit(unsigned int code)
-{
-	switch (code) {
-	case KEY_LEFTCTRL:
-	case KEY_RIGHTCTRL:
-		return MOD_CTRL;
-	case KEY_LEFTALT:
-	case KEY_RIGHTALT:
-		return MOD_ALT;
-	default:
-		return 0;
-	}
 }
 
 /* A press of @code with Ctrl and Alt held: returns true if it is ours. */
@@ -117,21 +98,23 @@ static void tipme_input_event(struct input_handle *handle, unsigned int type,
 						 handle);
 	u8 mod;
 
+	/* After evdev's handler: a press it woke readers for is delivered. */
+	tipme_auto_delivered();
 	switch (type) {
 	case EV_KEY:
-		if (is_button(code)) {
+		if (tipme_input_is_button(code)) {
 			write_input(TIPME_INPUT_BUTTON, value, d->id, code);
 			break;
 		}
-		mod = modifier_bit(code);
+		mod = tipme_input_modifier(code);
 		if (mod) {
 			if (value)
 				d->mods |= mod;
 			else
 				d->mods &= ~mod;
 		}
-		if (value == 1 && (d->mods & (MOD_CTRL | MOD_ALT)) ==
-		    (MOD_CTRL | MOD_ALT) && hotkey(d->id, code))
+		if (value == 1 && (d->mods & (TIPME_MOD_CTRL | TIPME_MOD_ALT)) ==
+		    (TIPME_MOD_CTRL | TIPME_MOD_ALT) && hotkey(d->id, code))
 			break;
 		write_input(TIPME_INPUT_KEY, value, d->id,
 			    READ_ONCE(tipme_keylog) ? code : 0);

@@ -79,15 +79,8 @@ static void write_record(u32 seq, u32 source, bool coalesced)
 	preempt_enable_notrace();
 }
 
-/**
- * tipme_trigger() - request a dump
- * @source: who asks
- * @coalesced: if not NULL, set when the request joined the current trigger
- *
- * Context: any context but NMI; does not sleep.
- * Return: the sequence number of the trigger the request belongs to.
- */
-u32 tipme_trigger(enum tipme_trigger_source source, bool *coalesced)
+static u32 trigger(enum tipme_trigger_source source,
+		   const struct tipme_trigger_press *press, bool *coalesced)
 {
 	u64 ts = tipme_clock_now(), mono = ktime_get_ns();
 	unsigned long flags;
@@ -106,6 +99,9 @@ u32 tipme_trigger(enum tipme_trigger_source source, bool *coalesced)
 		last.ts = ts;
 		last.mono_ns = mono;
 		last.real_ns = ktime_get_real_ns();
+		last.has_press = press;
+		if (press)
+			last.press = *press;
 		nr_triggers++;
 	}
 	seq = last.seq;
@@ -117,6 +113,33 @@ u32 tipme_trigger(enum tipme_trigger_source source, bool *coalesced)
 	if (coalesced)
 		*coalesced = joined;
 	return seq;
+}
+
+/**
+ * tipme_trigger() - request a dump
+ * @source: who asks
+ * @coalesced: if not NULL, set when the request joined the current trigger
+ *
+ * Context: any context but NMI; does not sleep.
+ * Return: the sequence number of the trigger the request belongs to.
+ */
+u32 tipme_trigger(enum tipme_trigger_source source, bool *coalesced)
+{
+	return trigger(source, NULL, coalesced);
+}
+
+/**
+ * tipme_trigger_auto() - request a dump for a press measured too slow
+ * @press: the press; its announcement carries it to listeners
+ *
+ * A press that joins a recent trigger is not announced on its own.
+ *
+ * Context: any context but NMI; does not sleep.
+ * Return: the sequence number of the trigger the request belongs to.
+ */
+u32 tipme_trigger_auto(const struct tipme_trigger_press *press)
+{
+	return trigger(TIPME_TRIG_AUTO, press, NULL);
 }
 
 /**

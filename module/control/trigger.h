@@ -15,6 +15,8 @@
  * @ts: recorder timestamp
  * @mono_ns: CLOCK_MONOTONIC
  * @real_ns: CLOCK_REALTIME
+ * @has_press: @press is set (the module's own auto trigger)
+ * @press: the press that fired it
  */
 struct tipme_trigger_info {
 	u32 seq;
@@ -22,6 +24,8 @@ struct tipme_trigger_info {
 	u64 ts;
 	u64 mono_ns;
 	u64 real_ns;
+	bool has_press;
+	struct tipme_trigger_press press;
 };
 
 /*
@@ -42,6 +46,7 @@ extern int tipme_keylog;
 extern bool tipme_keylog_used;
 
 u32 tipme_trigger(enum tipme_trigger_source source, bool *coalesced);
+u32 tipme_trigger_auto(const struct tipme_trigger_press *press);
 void tipme_trigger_last(struct tipme_trigger_info *out, u32 *triggers,
 			u32 *coalesced);
 int tipme_set_keylog(bool on, enum tipme_keylog_by by);

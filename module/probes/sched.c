@@ -10,6 +10,7 @@
 #include <linux/sched.h>
 #include <trace/events/sched.h>
 #include "recorder.h"
+#include "control/autotrig.h"
 #include "instr/cost.h"
 #include "probes/ctx.h"
 #include "instr/sampler.h"
@@ -56,6 +57,8 @@ static void probe_sched_switch(void *data, bool preempt,
 	struct tipme_rec_switch *r;
 	struct tipme_wslot ws;
 
+	if (!preempt && prev_state && prev->pid)
+		tipme_auto_switch(prev);
 	r = tipme_reserve(TIPME_REC_SCHED_SWITCH, sizeof(*r), &ws);
 	if (!r)
 		return;
@@ -78,6 +81,7 @@ static void probe_sched_waking(void *data, struct task_struct *p)
 	struct tipme_rec_waking *r;
 	struct tipme_wslot ws;
 
+	tipme_auto_waking(p);
 	r = tipme_reserve(TIPME_REC_SCHED_WAKING, sizeof(*r), &ws);
 	if (!r)
 		return;

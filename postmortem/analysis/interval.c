@@ -95,8 +95,9 @@ static int by_input(const struct pm_dump *pm, const struct pm_state *st,
  * With @ask->pid: [@ask->from_ns, @ask->to_ns], or the window before the
  * trigger cut to the thread's life.  Without: the input of @x that
  * @ask->press_ns names (an auto trigger's), or the slowest one, to the
- * screen, else the slowest input the kernel saw in the window, else
- * the longest stall in it.
+ * screen; else the input the kernel saw that @ask->press_ns names (the
+ * module's own auto trigger), or the slowest in the window; else the
+ * longest stall in it.
  *
  * Return: 1 with an interval, 0 if the dump has none to offer (no --pid,
  * no input, no stall), or -ENOMEM.
@@ -128,9 +129,16 @@ int pm_interval_choose(const struct pm_dump *pm, const struct pm_state *st,
 		if (ret < 0)
 			return ret;
 		if (!ret) {
-			out->chosen_by = PM_BY_KERNEL_INPUT;
-			ret = pm_report_kernel_input(pm, st, res, end - ask->window_ns, end,
-						     &out->pid, &out->from_ns, &out->to_ns);
+			/* the press the module's auto trigger named, else the slowest */
+			ret = ask->press_ns ?
+			      pm_report_kernel_input(pm, st, res, end - ask->window_ns, end,
+						     ask->press_ns, &out->pid,
+						     &out->from_ns, &out->to_ns) : 0;
+			out->chosen_by = ret == 2 ? PM_BY_AUTO : PM_BY_KERNEL_INPUT;
+			if (!ret)
+				ret = pm_report_kernel_input(pm, st, res, end - ask->window_ns,
+							     end, 0, &out->pid,
+							     &out->from_ns, &out->to_ns);
 		}
 		if (!ret) {
 			out->chosen_by = PM_BY_STALL;

@@ -784,6 +784,8 @@ int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
 /* The reader's wakeup is this close to an input record, on its CPU. */
 #define INPUT_BEFORE_NS	1000000
 #define INPUT_WAKE_NS	2000000
+/* The module stamps an auto trigger's press just before the input record. */
+#define AUTO_PRESS_NS	2000000
 
 static uint64_t dist(uint64_t a, uint64_t b)
 {
@@ -797,6 +799,8 @@ static uint64_t dist(uint64_t a, uint64_t b)
  * @res: its resources (the wakeups)
  * @from_ns: CLOCK_MONOTONIC start of the window searched
  * @to_ns: its end
+ * @press_ns: 0, or the press the module's auto trigger fired on: then only
+ *	the input recorded within 2 ms of it counts
  * @pid: set to the thread the slowest input woke
  * @a: set to the input's time
  * @b: set to when that thread went back to sleep
@@ -811,11 +815,13 @@ static uint64_t dist(uint64_t a, uint64_t b)
  * pm_seg_idle() knows).  This ends when the reader is done with
  * the event, not when the screen shows its effect: the weaker definition.
  *
- * Return: 1 if an input with a reader was found, else 0.
+ * Return: 2 if @press_ns named an input with a reader, 1 if another
+ * input with a reader was found, else 0.
  */
 int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 			   const struct pm_res *res, int64_t from_ns,
-			   int64_t to_ns, uint32_t *pid, int64_t *a, int64_t *b)
+			   int64_t to_ns, int64_t press_ns, uint32_t *pid,
+			   int64_t *a, int64_t *b)
 {
 	const struct pm_wake *near;
 	const struct pm_thread *th;
@@ -826,7 +832,8 @@ int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 		const struct pm_input *in = &res->inputs[k];
 		int64_t t = pm_clock_mono(&pm->clock, in->ts);
 
-		if (t < from_ns || t > to_ns)
+		if (t < from_ns || t > to_ns ||
+		    (press_ns && (uint64_t)dist((uint64_t)t, (uint64_t)press_ns) > AUTO_PRESS_NS))
 			continue;
 		if (!((in->kind == TIPME_INPUT_KEY || in->kind == TIPME_INPUT_BUTTON) &&
 		      in->value == 1) && in->kind != TIPME_INPUT_MOTION)
@@ -874,7 +881,7 @@ int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 			break;
 		}
 	}
-	return best > 0;
+	return best > 0 ? (press_ns ? 2 : 1) : 0;
 }
 
 /**

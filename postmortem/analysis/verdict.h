@@ -155,7 +155,8 @@ int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
 			    int64_t *a, int64_t *b);
 int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 			   const struct pm_res *res, int64_t from_ns,
-			   int64_t to_ns, uint32_t *pid, int64_t *a, int64_t *b);
+			   int64_t to_ns, int64_t press_ns, uint32_t *pid,
+			   int64_t *a, int64_t *b);
 void pm_report_free(struct pm_report *r);
 int pm_seg_idle(const struct pm_dump *pm, const struct pm_seg *s);
 int pm_seg_cause(const struct pm_dump *pm, const struct pm_res *res,

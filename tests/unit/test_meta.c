@@ -37,7 +37,7 @@ int main(void)
 	int fd, err;
 	ssize_t n;
 
-	tap_plan(6);
+	tap_plan(9);
 	if (!mkdtemp(dir))
 		return 1;
 	fd = open(dir, O_RDONLY | O_DIRECTORY);
@@ -68,5 +68,28 @@ int main(void)
 		     &v) == -EINVAL, "\"auto\" with a press that is not a number: refused");
 	tap_ok(parse("{\"trigger\": {\"source\": \"auto\", \"utc\": \"x\"}, \"auto\": {\"press_mono_ns\": 99999999999999999999, \"latency_ns\": 5}}",
 		     &v) == -EINVAL, "\"auto\" with a press beyond 64 bits: refused");
+
+	/* The module's own auto trigger announces its press in binary. */
+	{
+		struct tipme_trigger_press kp = { .press_mono_ns = 5000000000ULL,
+						  .latency_ns = 503000000ULL,
+						  .pid = 157,
+						  .input = TIPME_INPUT_BUTTON };
+		struct incident_auto ka;
+
+		memcpy(kp.comm, "ev\"r\\d\x01\xffx", 9);
+		incident_auto_from_press(&kp, &ka);
+		tap_ok(!strcmp(ka.input, "button") && ka.pid == 157 &&
+		       ka.press_ns == kp.press_mono_ns && ka.latency_ns == kp.latency_ns,
+		       "a press the module announced: input, pid, time and latency");
+		tap_ok(!strcmp(ka.comm, "ev?r?d??x"),
+		       "its command: quotes, backslashes and bytes outside ASCII become '?' (%s)",
+		       ka.comm);
+		kp.input = TIPME_INPUT_KEY;
+		memset(kp.comm, 'a', sizeof(kp.comm));	/* no NUL */
+		incident_auto_from_press(&kp, &ka);
+		tap_ok(!strcmp(ka.input, "key") && strlen(ka.comm) == sizeof(ka.comm) - 1,
+		       "a key; a command without its NUL is cut to %zu bytes", sizeof(ka.comm) - 1);
+	}
 	return tap_done();
 }

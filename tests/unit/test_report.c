@@ -52,22 +52,31 @@ static char *report(const char *name, const char *args, int json, int *ret)
 	return text;
 }
 
-/* The xserver incident as an auto incident fired by the press at @ns (0: not). */
-static int auto_meta(int64_t ns)
+/*
+ * Incident @name as an auto incident fired by a press of @pid at @ns (0:
+ * not an auto incident).
+ */
+static int auto_meta_of(const char *name, int pid, int64_t ns)
 {
 	char path[200];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/xserver/meta.json", dir);
+	snprintf(path, sizeof(path), "%s/%s/meta.json", dir, name);
 	if (!ns)
 		return unlink(path);
 	f = fopen(path, "w");
 	if (!f)
 		return -1;
 	fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-25T10:00:00Z\"},\n"
-		" \"auto\": {\"input\": \"key\", \"pid\": 1000, \"comm\": \"app\",\n"
-		"  \"press_mono_ns\": %lld, \"latency_ns\": 310000000}}\n", (long long)ns);
+		" \"auto\": {\"input\": \"key\", \"pid\": %d, \"comm\": \"app\",\n"
+		"  \"press_mono_ns\": %lld, \"latency_ns\": 310000000}}\n", pid, (long long)ns);
 	return fclose(f);
+}
+
+/* The xserver incident as an auto incident fired by the press at @ns (0: not). */
+static int auto_meta(int64_t ns)
+{
+	return auto_meta_of("xserver", 1000, ns);
 }
 
 /* Compare @text with golden/report-@name.@ext; rewrite it when asked. */
@@ -296,7 +305,7 @@ static int lock_scenario(struct scen *s)
  * device's reader) from its interrupt; 900 then waits 68 ms for a mutex
  * that 901 holds while computing, and goes back to poll() at 85 ms.
  */
-static int kinput_scenario(struct scen *s)
+static void kinput_build(struct scen *s, int second)
 {
 	static const char *const mutex_site[] = { "mutex_lock", NULL };
 	static const char *const wait_site[] = { "do_sys_poll", NULL };
@@ -326,7 +335,34 @@ static int kinput_scenario(struct scen *s)
 	scen_switch(s, 0, MS(85), 900, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(85), 900, wait_site);
 	scen_switch(s, 1, MS(90), 901, TIPME_TS_SLEEPING, 120, 0, 120);
+	if (second) {	/* a press at 100 ms, back to poll() at 103 ms */
+		scen_rec(s, 0, TIPME_REC_INPUT, MS(100), &in, sizeof(in));
+		scen_wake(s, 0, MS(100.02), 900, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(100.1), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+		scen_switch(s, 0, MS(103), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(103), 900, wait_site);
+	}
+}
+
+static int kinput_scenario(struct scen *s)
+{
+	kinput_build(s, 0);
 	return save(s, "kinput");
+}
+
+/*
+ * The same with a second, quicker press at 100 ms, as an incident without
+ * an X dump: the module's own auto trigger may name either press.
+ */
+static int kauto_scenario(struct scen *s)
+{
+	char path[200];
+
+	kinput_build(s, 1);
+	snprintf(path, sizeof(path), "%s/kauto", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/kauto/kernel.dump", dir);
+	return scen_write(s, path);
 }
 
 /* 600 runs 100 ms, 60 of them reclaiming memory for its cgroup. */
@@ -762,13 +798,14 @@ int main(void)
 	int ret;
 	char *out;
 
-	tap_plan(56);
+	tap_plan(59);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
 	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) ||
 	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) ||
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
+	    kauto_scenario(s) ||
 	    xserver_scenario(s) || sampled_scenario(s) || race_scenario(s))
 		return 1;
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
@@ -803,6 +840,25 @@ int main(void)
 	tap_ok(strstr(out, "\"chosen_by\":\"kernel_input\"") &&
 	       strstr(out, "\"pid\":900,\"comm\":\"Xorg\",\"from_mono_ns\":10000000,\"to_mono_ns\":85000000"),
 	       "without --pid or an X dump: the key press at 10 ms, its reader 900, until it slept at 85 ms");
+	free(out);
+	/* the module's own auto trigger named a press: that one, not the slowest */
+	tap_ok(auto_meta_of("kauto", 900, 100000000) == 0 &&
+	       (out = report("kauto", "", 1, &ret)) &&
+	       strstr(out, "\"pid\":900,\"comm\":\"Xorg\",\"from_mono_ns\":100000000,"
+			   "\"to_mono_ns\":103000000,\"chosen_by\":\"auto_press\"") != NULL,
+	       "no X dump, an auto incident: the press at 100 ms its meta.json names, not the slowest");
+	free(out);
+	tap_ok(auto_meta_of("kauto", 900, MS(10.5)) == 0 &&
+	       (out = report("kauto", "", 1, &ret)) &&
+	       strstr(out, "\"from_mono_ns\":10000000,\"to_mono_ns\":85000000,"
+			   "\"chosen_by\":\"auto_press\"") != NULL,
+	       "... the press at 10 ms when it names that one (0.5 ms off)");
+	free(out);
+	tap_ok(auto_meta_of("kauto", 900, MS(50)) == 0 &&
+	       (out = report("kauto", "", 1, &ret)) &&
+	       strstr(out, "\"from_mono_ns\":10000000,\"to_mono_ns\":85000000,"
+			   "\"chosen_by\":\"kernel_input\"") != NULL,
+	       "... and the slowest when no input is within 2 ms of the one it names");
 	free(out);
 	check("xserver", "", "x_server", 1002, 90,
 	      "with an X dump: a key press whose round trip waited behind a flooder");

@@ -23,7 +23,9 @@ CASE is one of:
            the hog
   kinput   evreader's output, no --pid and no X dump: the report picks the
            key press the kernel recorded, its reader, until the reader
-           polled again; the reader's wait is charged to the helper's sleep
+           polled again; the reader's wait is charged to the helper's sleep.
+           With auto_press=NS (t-autokernel: the module's auto trigger),
+           the interval is the press it named.
   xstopped, xserver, xdisk: t-xreport's key presses into an X client
            (no --pid, an X dump): the report picks the press and its
            client, and charges it to the client stopped until the test
@@ -134,8 +136,14 @@ def main():
                   f"{m[0]['ms']:.1f} ms: the reclaim stretches of its records ({tot:.1f} ms)")
     elif case == "kinput":
         iv = rep["interval"]
-        check(iv["chosen_by"] == "kernel_input" and iv["pid"] == int(t["reader"]),
-              f"the interval: the key press the kernel saw, its reader {int(t['reader'])}", iv)
+        by = "auto_press" if t.get("auto_press") else "kernel_input"
+        check(iv["chosen_by"] == by and iv["pid"] == int(t["reader"]),
+              f"the interval: the key press the kernel saw ({by}), its reader {int(t['reader'])}",
+              iv)
+        if t.get("auto_press"):
+            check(abs(iv["from_mono_ns"] - t["auto_press"]) <= 2e6,
+                  "it starts at the press the module's auto trigger named",
+                  f"{iv['from_mono_ns']} vs {t['auto_press']:.0f}")
         # from the input record (just before the reader read the event)
         # until the reader polled again (just after back_ns)
         check(t["press_ns"] - 50e6 <= iv["from_mono_ns"] <= t["press_ns"] and

@@ -229,7 +229,8 @@ enum tipme_trigger_source {
 	TIPME_TRIG_NETLINK	= 3,	/* TIPME_CMD_TRIGGER, e.g. tipme trigger */
 	TIPME_TRIG_XHOOK	= 4,	/* the X11 recorder saw the hotkey */
 	TIPME_TRIG_THRESHOLD	= 5,	/* a program measured a stall (bench) */
-	TIPME_TRIG_AUTO		= 6,	/* a press measured too slow (xhook) */
+	TIPME_TRIG_AUTO		= 6,	/* a press measured too slow (xhook, or
+					 * the module: auto_trigger_ms) */
 	TIPME_TRIG_SOURCE_MAX	= 6,
 };
 
@@ -1003,6 +1004,26 @@ enum tipme_cmd {
 	TIPME_CMD_MAX = __TIPME_CMD_MAX - 1
 };
 
+/**
+ * struct tipme_trigger_press - TIPME_ATTR_TRIGGER_PRESS: the press the
+ *	module's own auto trigger fired on (TIPME_TRIG_AUTO announcements)
+ * @press_mono_ns: the key or button press, CLOCK_MONOTONIC
+ * @latency_ns: from the press until the task it woke waited for input again
+ * @pid: that task (the reader of the input device: a display server, a
+ *	compositor, a console program)
+ * @input: TIPME_INPUT_KEY or TIPME_INPUT_BUTTON
+ * @reserved: zero
+ * @comm: the task's command name, NUL-terminated
+ */
+struct tipme_trigger_press {
+	__u64 press_mono_ns;
+	__u64 latency_ns;
+	__u32 pid;
+	__u16 input;
+	__u16 reserved;
+	char comm[16];
+};
+
 /* TIPME_ATTR_DUMP_PART: what one message of a DUMP stream carries. */
 enum tipme_dump_part {
 	TIPME_PART_META		= 1,	/* first: geometry, clock, record types, params */
@@ -1056,6 +1077,7 @@ enum tipme_attr {
 	TIPME_ATTR_TRIGGER_COALESCED,	/* u8: joined an earlier trigger */
 	TIPME_ATTR_KEYLOG,		/* u8: key codes are recorded */
 	TIPME_ATTR_TRIGGERS,		/* u32: triggers since load */
+	TIPME_ATTR_TRIGGER_PRESS,	/* binary: struct tipme_trigger_press */
 	/* 40..79: instrumentation attributes; 80..: later */
 	TIPME_ATTR_EXEC_HDR = 40,	/* binary: struct tipme_exectab_hdr */
 	TIPME_ATTR_EXEC_ENTRIES,	/* binary: whole struct tipme_exec entries */

@@ -11,7 +11,8 @@
  * SLEEP_MS first.  Then it goes back to poll() on the device until the
  * device goes away (or 30 s pass) and prints
  * "handled reader=PID helper=PID press_ns=T back_ns=T": press_ns when the
- * event was read, back_ns when it polled again (CLOCK_MONOTONIC).
+ * event was read, back_ns when it polled again (CLOCK_MONOTONIC).  It says
+ * "back press_ns=T back_ns=T" as soon as it goes back to poll().
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -116,6 +117,8 @@ int main(int argc, char **argv)
 			return 1;
 		back = mono_ns();	/* the next poll() is the wait for input */
 		handled = 1;
+		printf("back press_ns=%lld back_ns=%lld\n", press, back);
+		fflush(stdout);
 	}
 	waitpid(helper, NULL, 0);
 	if (!handled) {

@@ -9,6 +9,12 @@
  * "ctrl+alt+minus", "a", "shift+equal".  Key names: a-z, 0-9, minus, equal,
  * space, enter, ctrl, alt, shift.  It prints the CLOCK_MONOTONIC time of
  * each chord's last press as "press CHORD MONO_S".
+ *
+ *   vkbd --stdin
+ *
+ * makes the keyboard, prints "ready", then types each line of its input
+ * as a chord; the keyboard goes away at the end of the input.  A test
+ * types when it knows the readers it wants have opened the device.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -72,19 +78,48 @@ static double mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Types @chord ("ctrl+alt+minus"); nonzero for an unknown key. */
+static int type_chord(const char *chord)
+{
+	char buf[128], *tok, *save;
+	int codes[8], n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", chord);
+	for (tok = strtok_r(buf, "+", &save); tok && n < 8;
+	     tok = strtok_r(NULL, "+", &save)) {
+		codes[n] = key_code(tok);
+		if (codes[n] < 0) {
+			fprintf(stderr, "vkbd: unknown key '%s'\n", tok);
+			return 2;
+		}
+		emit(EV_KEY, codes[n++], 1);
+		emit(EV_SYN, SYN_REPORT, 0);
+	}
+	printf("press %s %.9f\n", chord, mono());
+	while (n--) {
+		emit(EV_KEY, codes[n], 0);
+		emit(EV_SYN, SYN_REPORT, 0);
+	}
+	fflush(stdout);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct uinput_setup us;
-	int i, k, n, codes[8], settle_ms = 0;
-	char buf[128], *tok, *save;
+	int i, k, settle_ms = 0, from_stdin = 0;
+	char buf[128];
 
-	if (argc > 2 && !strcmp(argv[1], "--settle-ms")) {
+	if (argc == 2 && !strcmp(argv[1], "--stdin")) {
+		from_stdin = 1;
+		argc = 1;
+	} else if (argc > 2 && !strcmp(argv[1], "--settle-ms")) {
 		settle_ms = atoi(argv[2]);
 		argv += 2;
 		argc -= 2;
 	}
-	if (argc < 2) {
-		fprintf(stderr, "usage: vkbd [--settle-ms N] CHORD...\n");
+	if (argc < 2 && !from_stdin) {
+		fprintf(stderr, "usage: vkbd [--settle-ms N] CHORD... | vkbd --stdin\n");
 		return 2;
 	}
 	fd = open("/dev/uinput", O_WRONLY | O_NONBLOCK);
@@ -107,26 +142,18 @@ int main(int argc, char **argv)
 	/* In-kernel handlers attach synchronously in UI_DEV_CREATE; a
 	 * settle time only matters to userspace readers such as X. */
 	usleep(settle_ms * 1000);
-	for (i = 1; i < argc; i++) {
-		snprintf(buf, sizeof(buf), "%s", argv[i]);
-		n = 0;
-		for (tok = strtok_r(buf, "+", &save); tok && n < 8;
-		     tok = strtok_r(NULL, "+", &save)) {
-			codes[n] = key_code(tok);
-			if (codes[n] < 0) {
-				fprintf(stderr, "vkbd: unknown key '%s'\n", tok);
-				return 2;
-			}
-			emit(EV_KEY, codes[n++], 1);
-			emit(EV_SYN, SYN_REPORT, 0);
-		}
-		printf("press %s %.9f\n", argv[i], mono());
-		while (n--) {
-			emit(EV_KEY, codes[n], 0);
-			emit(EV_SYN, SYN_REPORT, 0);
-		}
+	if (from_stdin) {
+		printf("ready\n");
 		fflush(stdout);
+		while (fgets(buf, sizeof(buf), stdin)) {
+			buf[strcspn(buf, "\r\n")] = '\0';
+			if (*buf && type_chord(buf))
+				return 2;
+		}
 	}
+	for (i = 1; i < argc; i++)
+		if (type_chord(argv[i]))
+			return 2;
 	ioctl(fd, UI_DEV_DESTROY);
 	close(fd);
 	return 0;

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The module's own auto trigger: a press that took too long, measured
+ * without X (control/autotrig.c).
+ */
+#ifndef TIPME_AUTOTRIG_H
+#define TIPME_AUTOTRIG_H
+
+#include <linux/atomic.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+
+/* This CPU is delivering a key or button press (the input core's lock). */
+DECLARE_PER_CPU(bool, tipme_auto_delivering);
+/* Tasks woken by a press that have not yet waited for input again. */
+extern atomic_t tipme_auto_readers;
+
+void tipme_auto_woken(struct task_struct *p);
+void tipme_auto_sleeps(struct task_struct *prev);
+void tipme_auto_delivered(void);
+int tipme_auto_params_text(char *buf, size_t size);
+int tipme_auto_init(void);
+void tipme_auto_exit(void);
+
+/* From the sched_waking probe: is @p woken by the press being delivered? */
+static inline void tipme_auto_waking(struct task_struct *p)
+{
+	if (unlikely(this_cpu_read(tipme_auto_delivering)))
+		tipme_auto_woken(p);
+}
+
+/* From the sched_switch probe: @prev goes to sleep (not preempted). */
+static inline void tipme_auto_switch(struct task_struct *prev)
+{
+	if (unlikely(atomic_read(&tipme_auto_readers)))
+		tipme_auto_sleeps(prev);
+}
+
+#endif /* TIPME_AUTOTRIG_H */

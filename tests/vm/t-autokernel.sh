@@ -1,0 +1,128 @@
+#!/bin/bash
+# vm: timeout=300
+# Issue 16, part 2: the module's own auto trigger, without X.  A virtual
+# keyboard (uinput) and a reader of its event device (evreader) whose
+# handling of a key press waits for a helper that sleeps first.
+#  1. The helper sleeps 20 ms: the press is measured, nothing fires.
+#  2. It sleeps 500 ms: one incident of source "auto" by itself; meta.json
+#     names the press (when vkbd typed it), the reader's PID and command,
+#     and a latency within 10% of what the reader measured; `tipme report
+#     INCIDENT` picks that press and charges the wait to the helper.
+#  3. Another 500 ms press: tipmed's spacing holds it back, `tipme status`
+#     counts it, no incident.
+#  4. auto_trigger_ms=0 (the default): a slow press is not even measured.
+# Keys are typed only once the reader has the device open (vkbd --stdin).
+. "$TIPME_SRC/tests/lib/tap.sh"
+cd "$TIPME_SRC" || exit 1
+B=$TIPME_SRC/build
+out=$TIPME_OUT
+inc=/tmp/incidents
+sock=/tmp/tipmed.sock
+incidents() { find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort; }
+says() { [ "$(grep -c "^$2" "$1")" -ge "${3:-1}" ]; }
+param() { "$B"/tipme info --json "$1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["params"].get(sys.argv[1], "-"))' "$2"; }
+
+modprobe uinput
+modprobe evdev
+tap_check "insmod auto_trigger_ms=300" insmod module/tipme.ko auto_trigger_ms=300 || tap_done
+echo 0 > /proc/sys/tipme/trigger_interval_ms
+"$B"/tipmed -d "$inc" -s "$sock" > "$out/tipmed.log" 2>&1 &
+TIPMED=$!
+wait_for 20 grep -q 'connected to tipme.ko' "$out/tipmed.log"
+tap_cmp "tipmed is up" "$?" -eq 0
+
+# press NAME SLEEP_MS: a keyboard, a reader whose helper sleeps SLEEP_MS,
+# one key once the reader has the device open; the keyboard then goes
+# away, which ends the reader.  Its "handled ..." line in $out/NAME.out.
+press() {
+	local kbd
+	rm -f /tmp/keys
+	mkfifo /tmp/keys
+	"$B"/tests/vm/vkbd --stdin < /tmp/keys > "$out/$1.vkbd" 2>&1 &
+	kbd=$!
+	exec 3> /tmp/keys
+	wait_for 20 says "$out/$1.vkbd" ready
+	# (not holding the keyboard's input open: its end ends the keyboard)
+	"$B"/tests/vm/evreader "tipme test keyboard" "$2" > "$out/$1.out" 2> "$out/$1.err" 3>&- &
+	reader=$!
+	wait_for 20 says "$out/$1.out" open
+	echo a >&3
+	# the keyboard stays until the reader is back asleep in poll(), so
+	# that it waits for input again (what the module measures up to)
+	wait_for 30 says "$out/$1.out" back
+	wait_for 30 grep -q poll "/proc/$reader/wchan"
+	exec 3>&-
+	wait "$kbd"
+	wait "$reader"
+	tap_check "$1: the reader handled the press ($(grep -o 'handled.*' "$out/$1.out"))" \
+		grep -q '^handled' "$out/$1.out"
+	typed=$(awk '$1 == "press" { printf "%.0f", $3 * 1e9 }' "$out/$1.vkbd")
+}
+truth() { sed -n 's/^handled //p' "$out/$1.out"; }
+field() { truth "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+# 1. handled in 20 ms
+press fast 20
+tap_cmp "fast: no incident" "$(incidents | wc -l)" -eq 0
+
+# 2. handled in 500 ms
+press slow 500
+wait_for 60 grep -q 'trigger [0-9]* (auto): incident' "$out/tipmed.log"
+tap_cmp "slow: an auto incident, by itself" "$?" -eq 0
+tap_cmp "slow: one incident (none for the fast press)" "$(incidents | wc -l)" -eq 1
+incident=$(incidents | tail -n 1)
+python3 - "$incident/meta.json" "$(field slow reader)" "$typed" \
+	"$(field slow press_ns)" "$(field slow back_ns)" > "$out/meta.tap" 2>&1 <<'EOF'
+import json, sys
+sys.path.insert(0, "tests/lib")
+from tap import check
+m = json.load(open(sys.argv[1]))
+reader, typed, press, back = (int(a) for a in sys.argv[2:6])
+a = m.get("auto") or {}
+check(m["trigger"]["source"] == "auto", "meta.json: source auto", m["trigger"])
+check(a.get("input") == "key" and a.get("pid") == reader and a.get("comm") == "evreader",
+      f"meta.json: a key press to the reader {reader} (evreader)", a)
+check(typed - 50e6 <= a.get("press_mono_ns", 0) <= typed,
+      "the press is when vkbd typed it: %.2f ms before vkbd's stamp" % (
+          (typed - a.get("press_mono_ns", 0)) / 1e6))
+lat, want = a.get("latency_ns", 0) / 1e6, (back - press) / 1e6
+check(0.9 * want <= lat <= 1.1 * want,
+      f"latency {lat:.1f} ms within 10% of the reader's own {want:.1f} ms")
+EOF
+tap_merge "$out/meta.tap"
+tap_check "no description (nobody was asked)" test ! -e "$incident/description.txt"
+"$B"/tipme incidents -d "$inc" > "$out/incidents.txt"
+tap_check "tipme incidents: source auto and the latency" \
+	grep -q " auto .*a press took [0-9]* ms" "$out/incidents.txt"
+press_ns=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["auto"]["press_mono_ns"])' "$incident/meta.json")
+"$B"/tipme report --json "$incident" > "$out/report.json" 2> "$out/report.err"
+tap_cmp "tipme report --json INCIDENT succeeds" "$?" -eq 0
+"$B"/tipme report "$incident" 2>&1 | head -n 1 | sed 's/^/# /'
+python3 tests/vm/check_report.py kinput "$(truth slow) auto_press=$press_ns" \
+	"$out/report.json" > "$out/report.tap" 2>&1
+tap_merge "$out/report.tap"
+measured=$(param "$incident/kernel.dump" auto_presses_measured)
+tap_cmp "the dump's parameters: both presses measured, one slow ($measured measured)" \
+	"$measured/$(param "$incident/kernel.dump" auto_presses_slow)" = "2/1"
+
+# 3. tipmed's spacing (60 s)
+press again 500
+wait_for 60 grep -q 'trigger [0-9]* (auto, tipme.ko) held back' "$out/tipmed.log"
+tap_cmp "again: tipmed held it back" "$?" -eq 0
+grep 'held back' "$out/tipmed.log" | sed 's/^/# /'
+"$B"/tipme status --json -s "$sock" > "$out/status.json"
+tap_check "tipme status counts it" python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["tipmed"]; sys.exit(not (t["auto_made"] == 1 and t["auto_held"] == 1))' "$out/status.json"
+tap_cmp "again: no incident" "$(incidents | wc -l)" -eq 1
+
+# 4. off
+echo 0 > /sys/module/tipme/parameters/auto_trigger_ms
+press off 500
+"$B"/tipme dump -o "$out/off.dump" > /dev/null
+tap_cmp "off: the press is not measured" "$(param "$out/off.dump" auto_presses_measured)" -eq 3
+tap_cmp "off: no trigger" "$(param "$out/off.dump" auto_triggers)" -eq 2
+
+kill "$TIPMED"
+wait "$TIPMED" 2> /dev/null
+tap_check "rmmod" rmmod tipme
+tap_cmp "no WARNING/BUG in the kernel log" "$(dmesg | grep -c -E 'WARNING|BUG|Oops')" -eq 0
+tap_done
