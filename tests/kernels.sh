@@ -3,7 +3,10 @@
 #
 #   tests/kernels.sh fetch SUITE       a root for Debian SUITE (trixie: 6.12)
 #                                      under .cache/kernels/SUITE-root, with
-#                                      its kernel image, headers and compiler
+#                                      its kernel image, headers and compiler;
+#                                      SUITE bookworm-rt: Debian 12's own
+#                                      PREEMPT_RT kernel image (the host's
+#                                      rt headers and compiler build for it)
 #   tests/kernels.sh --list            the kernel versions fetched, one a line
 #   tests/kernels.sh build SUITE       tipme.ko for that kernel, W=1 -Werror,
 #                                      with the suite's own compiler (in its
@@ -33,12 +36,37 @@ usage() { sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 root_of() { echo "$KDIR_CACHE/$1-root"; }
 kver_of() { ls -1 "$(root_of "$1")/lib/modules" 2>/dev/null | sort -V | tail -n 1; }
 
+# Debian 12's PREEMPT_RT kernel: the image of the rt headers the host has
+# (tests/deps.sh installs them), unpacked with dpkg -x, never installed.
+fetch_rt() {
+	local root=$1 kver dir
+	kver=$(cd /usr/src && ls -d linux-headers-*-rt-amd64 2> /dev/null | sort -V | tail -n 1)
+	kver=${kver#linux-headers-}
+	[ -n "$kver" ] || die "no PREEMPT_RT headers in /usr/src (run tests/deps.sh)"
+	note "fetching Debian 12's linux-image-$kver into $root (once)"
+	rm -rf "$root"
+	dir=$(mktemp -d)
+	(cd "$dir" && apt-get download "linux-image-$kver" > "$KDIR_CACHE/bookworm-rt-download.log" 2>&1) ||
+		{ rm -rf "$dir"; die "apt-get download linux-image-$kver failed (see $KDIR_CACHE/bookworm-rt-download.log)"; }
+	mkdir -p "$root"
+	dpkg -x "$dir"/linux-image-*.deb "$root"
+	rm -rf "$dir"
+	[ -e "$root/boot/vmlinuz-$kver" ] || die "linux-image-$kver has no /boot/vmlinuz-$kver"
+	# what the package's postinst would do: the index modprobe reads
+	depmod -b "$root" "$kver" || die "depmod for $kver failed"
+	touch "$root/.complete"
+}
+
 fetch() {
 	local suite=$1 root
 	root=$(root_of "$suite")
 	[ -e "$root/.complete" ] && return 0
-	command -v debootstrap > /dev/null || die "debootstrap not found (run tests/deps.sh)"
 	mkdir -p "$KDIR_CACHE"
+	if [ "$suite" = bookworm-rt ]; then
+		fetch_rt "$root"
+		return
+	fi
+	command -v debootstrap > /dev/null || die "debootstrap not found (run tests/deps.sh)"
 	rm -rf "$root"
 	note "fetching Debian $suite's kernel, headers and compiler into $root (once)"
 	debootstrap --variant=minbase \
@@ -60,11 +88,15 @@ build() {
 	cp -r "$TIPME_ROOT/Kbuild" "$TIPME_ROOT/include" "$root/src/"
 	(cd "$TIPME_ROOT/module" && find . \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) -print0 |
 		cpio -0pdm --quiet "$root/src/module")
-	# objtool reads /proc (its stack limit): a private mount of it
-	unshare -m sh -c 'r=$1; shift; mount -t proc proc "$r/proc" && exec chroot "$r" "$@"' sh "$root" \
-		make -C "/usr/src/linux-headers-$kver" M=/src W=1 KCFLAGS=-Werror modules \
-		> "$KDIR_CACHE/$suite-build.log" 2>&1 ||
-		{ tail -n 30 "$KDIR_CACHE/$suite-build.log" >&2; die "tipme.ko does not build against $kver"; }
+	if [ -x "$root/usr/bin/make" ]; then
+		# objtool reads /proc (its stack limit): a private mount of it
+		unshare -m sh -c 'r=$1; shift; mount -t proc proc "$r/proc" && exec chroot "$r" "$@"' sh "$root" \
+			make -C "/usr/src/linux-headers-$kver" M=/src W=1 KCFLAGS=-Werror modules \
+			> "$KDIR_CACHE/$suite-build.log" 2>&1
+	else	# an image only (bookworm-rt): the host's headers and compiler
+		make -C "/usr/src/linux-headers-$kver" M="$root/src" W=1 KCFLAGS=-Werror modules \
+			> "$KDIR_CACHE/$suite-build.log" 2>&1
+	fi || { tail -n 30 "$KDIR_CACHE/$suite-build.log" >&2; die "tipme.ko does not build against $kver"; }
 	# the source tree for the VM tests: everything but the module is the
 	# host's (same paths inside the guest), the module is this kernel's
 	(cd "$TIPME_ROOT" && tar --exclude=./.cache --exclude=./build --exclude=./.git \

@@ -55,15 +55,32 @@ def handovers():
 hand = handovers()
 p2c = [e for e in hand if e["prev_pid"] == parent]
 c2p = [e for e in hand if e["prev_pid"] == child]
-wake_c = [e for e in recs if e["type"] == "sched_waking"
-          and e["pid"] == child and e["waker"] == parent and within(e)]
-wake_p = [e for e in recs if e["type"] == "sched_waking"
-          and e["pid"] == parent and e["waker"] == child and within(e)]
+# On PREEMPT_RT the pipe's spinlocks sleep: a side may also wait for the
+# one the other holds (state L), and be woken when the other lets it go.
+# Each wakeup is told by the sleep it ended: the target's last switch-out.
+SLEEP, LOCK = ("S", "sleeping"), ("L",)
+
+
+def wakings(target, waker):
+    last, out = {}, []
+    for e in recs:
+        if e["type"] == "sched_switch":
+            last[e["prev_pid"]] = e["prev_state"]
+        elif e["pid"] == target and e["waker"] == waker and within(e):
+            out.append((e, last.get(target)))
+    return out
+
+
+wake_c, wake_c_lock = ([e for e, st in wakings(child, parent) if st not in LOCK],
+                       [e for e, st in wakings(child, parent) if st in LOCK])
+wake_p, wake_p_lock = ([e for e, st in wakings(parent, child) if st not in LOCK],
+                       [e for e, st in wakings(parent, child) if st in LOCK])
 asleep = {who: sum(1 for e in hand if e["prev_pid"] == who and e["prev_state"] in ("S", "sleeping"))
           for who in pair}
 print(f"# rounds={rounds} parent->child={len(p2c)} ({asleep[parent]} asleep) "
       f"child->parent={len(c2p)} ({asleep[child]} asleep) "
-      f"wakings child={len(wake_c)} parent={len(wake_p)}")
+      f"wakings child={len(wake_c)} parent={len(wake_p)} "
+      f"(and from a lock wait: child={len(wake_c_lock)} parent={len(wake_p_lock)})")
 # Pinned to one CPU, a round cannot end without the CPU going to the child
 # and back.  More hand-overs come only from preemption (the side leaves
 # runnable, its slice over): asleep, a side hands over at most once a
@@ -78,12 +95,12 @@ check(0 < len(wake_c) <= rounds + 1, "child woken by parent, at most once a roun
       f"{len(wake_c)}")
 check(0 < len(wake_p) <= rounds + 1, "parent woken by child, at most once a round (+ its exit)",
       f"{len(wake_p)}")
-# Every time one side went to sleep (S) the other woke it: the counts pair
-# up exactly, but for the parent's initial usleep (woken by a timer) and
-# the child's first read before the exchange.
-for who, other, wakes in ((child, parent, wake_c), (parent, child, wake_p)):
+# Every time one side went to sleep (S, or L for a lock) the other woke it:
+# the counts pair up exactly, but for the parent's initial usleep (woken by
+# a timer) and the child's first read before the exchange.
+for who, wakes in ((child, wake_c + wake_c_lock), (parent, wake_p + wake_p_lock)):
     sleeps = [e for e in recs if e["type"] == "sched_switch"
-              and e["prev_pid"] == who and e["prev_state"] in ("S", "sleeping")
+              and e["prev_pid"] == who and e["prev_state"] in SLEEP + LOCK
               and within(e)]
     check(abs(len(sleeps) - len(wakes)) <= 1,
           f"each sleep of {'child' if who == child else 'parent'} ends with a wakeup by the other",
@@ -92,12 +109,14 @@ check(all(e["cpu"] == switches[0]["cpu"] for e in switches) if switches else Fal
       "all their switches on the one CPU they were pinned to")
 # Inside the exchange a side leaves the CPU either asleep in its pipe read
 # (S) or still runnable (R: preempted, or rescheduled at a voluntary point
-# after waking the other); nothing else (the child's last switch is its
+# after waking the other), or on PREEMPT_RT waiting for a lock (L); nothing else (the child's last switch is its
 # exit, after the interval).
 during = [e for e in switches if start_ns <= e["mono_ns"] <= end_ns
           and not (e["prev_pid"] == child and e["prev_state"] in ("X", "dead")
                    and e is [x for x in switches if x["prev_pid"] == child][-1])]
 states = {e["prev_state"] for e in during}
+if os.path.exists("/sys/kernel/realtime") and open("/sys/kernel/realtime").read().strip() == "1":
+    states -= {"L"}     # PREEMPT_RT: waiting for the pipe's lock the other holds
 check(during and states <= {"S", "R", "sleeping", "runnable"},
       "a side leaves the CPU asleep in its pipe read or still runnable", str(states))
 # Alternation: the pair's hand-overs go back and forth.
