@@ -8,6 +8,8 @@
 #   make demo       boot Debian's stock kernel in QEMU and show tipme at work
 #   make man        man pages and bash completion from the programs' --help
 #                   (build/man/)
+#   make deb        Debian packages tipme-dkms, tipme, tipme-xhook in
+#                   build/deb/ (debhelper), checked by lintian
 #
 # KDIR defaults to the running kernel's build dir if present, else the newest
 # kernel headers installed under /lib/modules.
@@ -32,7 +34,7 @@ PROGS :=
 TESTS :=
 LIBTIPME_OBJS :=
 
-.PHONY: all module user clean check demo install modules_install man
+.PHONY: all module user clean check demo install modules_install man deb
 all: module user
 
 module:
@@ -51,7 +53,7 @@ user: $(PROGS) $(TESTS)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(EXTRA_CFLAGS_$(subst /,_,$(dir $<))) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS_$(subst /,_,$(dir $<))) -MMD -MP -c -o $@ $<
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
@@ -72,6 +74,9 @@ install: all man
 	install -d $(DESTDIR)/etc/systemd/system
 	install -m 0644 helper/tipmed.service $(DESTDIR)/etc/systemd/system/tipmed.service
 	getent group tipme >/dev/null || groupadd --system tipme || true
+
+deb:
+	tests/deb.sh build
 
 modules_install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install

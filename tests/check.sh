@@ -22,6 +22,9 @@
 #   fuzz        tests/fuzz/run.sh: replay the fuzzers' regression inputs,
 #               then the smoke run of each libFuzzer harness: the same
 #               inputs every time (seed 1, a fixed count); make fuzz explores
+#   deb         tests/deb.sh check: make deb (debhelper), lintian (errors
+#               fail), dkms building tipme-dkms's source; t-deb in the vm
+#               step installs and runs what this built
 #   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM
 #   kernels     tests/kernels.sh test trixie, then bookworm-rt: Debian 13's
 #               6.12 fetched once (debootstrap, .cache/kernels/), tipme.ko
@@ -37,7 +40,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 cd "$TIPME_ROOT"
 
-ALL_STEPS=(deps module module-rt sparse user checkpatch lint kunit kunit-kasan unit unit-asan bench bench-asan xhook xhook-asan fuzz vm kernels)
+ALL_STEPS=(deps module module-rt sparse user checkpatch lint kunit kunit-kasan unit unit-asan bench bench-asan xhook xhook-asan fuzz deb vm kernels)
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=("${ALL_STEPS[@]}")
 
@@ -267,6 +270,8 @@ step_xhook-asan() {
 step_lint() { run_tap lint python3 tests/lint/circles.py; }
 
 step_fuzz() { run_tap fuzz tests/fuzz/run.sh; }
+
+step_deb() { run_tap deb tests/deb.sh check; }
 
 step_vm() { run_tap vm tests/vm/run.sh; }
 

@@ -33,6 +33,8 @@ PKGS=(
 	# other Debian suites' kernels and compilers, in roots of their own
 	# (tests/kernels.sh), never in this machine's package database
 	debootstrap
+	# make deb and its checks (tests/deb.sh): debhelper, DKMS, lintian
+	debhelper dh-dkms dkms lintian
 	# fuzzing: clang with libFuzzer and the sanitizer runtimes
 	clang-14 libclang-rt-14-dev
 )

@@ -1,0 +1,68 @@
+#!/bin/bash
+# vm: timeout=240
+# Issue 15, parts 2 and 3: the packages a workstation installs.  The
+# tipme and tipme-xhook packages of build/deb/ installed with dpkg into the
+# guest (whose root is an overlay: the host's stays untouched), the
+# tipme.ko that dkms built from tipme-dkms's source (build/dkms/, for this
+# kernel) loaded, and the demo's stall diagnosed with the installed
+# programs only: /usr/sbin/tipmed saves the incident, /usr/bin/tipme
+# reports it.  `make check` builds both first (its deb step: tests/deb.sh
+# check); run alone without them, this test is skipped.
+. "$TIPME_SRC/tests/lib/tap.sh"
+cd "$TIPME_SRC" || exit 1
+B=$TIPME_SRC/build
+out=$TIPME_OUT
+inc=/tmp/incidents
+debs=("$B"/deb/tipme_*.deb "$B"/deb/tipme-xhook_*.deb)
+ko=$(ls "$B"/dkms/tree/tipme/*/"$KVER"/x86_64/module/tipme.ko 2> /dev/null | head -n 1)
+if [ ! -e "${debs[0]}" ] || [ ! -e "${debs[1]}" ] || [ -z "$ko" ]; then
+	tap_skip "the installed packages" "no packages or DKMS build in build/ (tests/deb.sh check)"
+	tap_done
+fi
+kv() { printf '%s\n' "$1" | sed -n "s/.*\b$2=\([^ ]*\).*/\1/p"; }
+tap_diag "installing ${debs[*]##*/}"
+
+# man-db's trigger re-indexes every man page: a minute under TCG, and
+# nothing this test looks at (the guest's root is a throwaway overlay)
+rm -f /var/lib/man-db/auto-update
+t0=$SECONDS
+dpkg -i "${debs[@]}" > "$out/dpkg.log" 2>&1
+tap_cmp "dpkg -i tipme tipme-xhook ($((SECONDS - t0)) s)" "$?" -eq 0 || sed 's/^/# /' "$out/dpkg.log"
+tap_check "installed: /usr/bin/tipme, /usr/sbin/tipmed, /usr/bin/tipme-xhook" \
+	test -x /usr/bin/tipme -a -x /usr/sbin/tipmed -a -x /usr/bin/tipme-xhook
+tap_check "the postinst made the system group tipme" getent group tipme
+tap_check "the systemd unit runs /usr/sbin/tipmed" \
+	grep -qx 'ExecStart=/usr/sbin/tipmed' /lib/systemd/system/tipmed.service
+tap_check "/var/lib/tipme is root's only" test "$(stat -c %a:%U /var/lib/tipme)" = 700:root
+tap_check "the X session autostarts tipme-xhook" \
+	grep -qx 'Exec=tipme-xhook' /etc/xdg/autostart/tipme-xhook.desktop
+tap_check "man pages: tipme(1), tipmed(8), tipme-xhook(1)" test -e /usr/share/man/man1/tipme.1.gz -a \
+	-e /usr/share/man/man8/tipmed.8.gz -a -e /usr/share/man/man1/tipme-xhook.1.gz
+tap_check "bash completion for tipme" test -e /usr/share/bash-completion/completions/tipme
+
+tap_check "insmod the tipme.ko dkms built ($(modinfo -F version "$ko"), vermagic $(modinfo -F vermagic "$ko" | cut -d' ' -f1))" \
+	insmod "$ko" buffer_size=16M || tap_done
+/usr/sbin/tipmed -d "$inc" -s /tmp/tipmed.sock > "$out/tipmed.log" 2>&1 &
+tipmed=$!
+wait_for 20 grep -q 'connected to tipme.ko' "$out/tipmed.log"
+tap_cmp "the installed tipmed is up" "$?" -eq 0
+
+t=$("$B"/tests/vm/stall 300)
+tap_diag "ground truth: $t"
+/usr/bin/tipme trigger -s /tmp/tipmed.sock > /dev/null
+wait_for 60 grep -q 'incident .* bytes of records' "$out/tipmed.log"
+tap_cmp "tipme trigger: the installed tipmed saved an incident" "$?" -eq 0
+incident=$(find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | head -n 1)
+/usr/bin/tipme report --json --pid "$(kv "$t" victim)" --from "$(kv "$t" start)" \
+	--to "$(kv "$t" end)" "$incident" > "$out/report.json"
+tap_cmp "the installed tipme report succeeds" "$?" -eq 0
+/usr/bin/tipme report --pid "$(kv "$t" victim)" --from "$(kv "$t" start)" --to "$(kv "$t" end)" \
+	"$incident" 2>&1 | head -n 1 | sed 's/^/# /'
+python3 tests/vm/check_report.py cpu "$t" "$out/report.json" > "$out/report.tap" 2>&1
+tap_merge "$out/report.tap"
+
+kill "$tipmed"
+wait "$tipmed" 2> /dev/null
+tap_check "rmmod" rmmod tipme
+tap_cmp "no WARNING/BUG in the kernel log" "$(dmesg | grep -c -E 'WARNING|BUG|Oops')" -eq 0
+tap_done
