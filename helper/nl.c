@@ -467,50 +467,74 @@ struct events_rx {
 	int gone;
 };
 
-static int events_cb(struct nl_msg *msg, void *arg)
+/**
+ * tnl_event_parse() - one message read from the event socket
+ * @nlh: the message (its length already checked against what was read)
+ * @family: the tipme family's id
+ * @ev: set to the trigger announced, when there is one
+ * @gone: set to 1 when the message says the tipme family went away
+ *
+ * The module is trusted no more than any other source of bytes: a
+ * missing attribute leaves its field zero, a press comes only with source
+ * auto and only at its full size, and its command name is cut to end
+ * with a NUL.
+ *
+ * Return: 1 with a trigger in @ev, else 0.
+ */
+int tnl_event_parse(struct nlmsghdr *nlh, int family, struct tnl_trigger_event *ev,
+		    int *gone)
 {
-	struct events_rx *rx = arg;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct genlmsghdr *gh = nlmsg_data(nlh);
 	struct nlattr *a[TIPME_ATTR_MAX + 1];
-	struct tnl_trigger_event ev;
+	struct genlmsghdr *gh;
 
+	if (!genlmsg_valid_hdr(nlh, 0))
+		return 0;
+	gh = nlmsg_data(nlh);
 	if (nlh->nlmsg_type == GENL_ID_CTRL) {
 		struct nlattr *c[CTRL_ATTR_MAX + 1];
 
 		if (gh->cmd == CTRL_CMD_DELFAMILY &&
 		    genlmsg_parse(nlh, 0, c, CTRL_ATTR_MAX, NULL) >= 0 &&
 		    c[CTRL_ATTR_FAMILY_NAME] &&
-		    !strcmp(nla_get_string(c[CTRL_ATTR_FAMILY_NAME]),
-			    TIPME_GENL_NAME))
-			rx->gone = 1;
-		return NL_OK;
+		    nla_len(c[CTRL_ATTR_FAMILY_NAME]) == (int)sizeof(TIPME_GENL_NAME) &&
+		    !memcmp(nla_data(c[CTRL_ATTR_FAMILY_NAME]), TIPME_GENL_NAME,
+			    sizeof(TIPME_GENL_NAME)))
+			*gone = 1;
+		return 0;
 	}
-	if (nlh->nlmsg_type != rx->t->family ||
-	    gh->cmd != TIPME_CMD_TRIGGER_EVENT)
-		return NL_OK;
+	if (nlh->nlmsg_type != family || gh->cmd != TIPME_CMD_TRIGGER_EVENT)
+		return 0;
 	if (genlmsg_parse(nlh, 0, a, TIPME_ATTR_MAX, trigger_policy) < 0 ||
 	    !a[TIPME_ATTR_TRIGGER_SEQ])
-		return NL_OK;
-	memset(&ev, 0, sizeof(ev));
-	ev.seq = nla_get_u32(a[TIPME_ATTR_TRIGGER_SEQ]);
+		return 0;
+	memset(ev, 0, sizeof(*ev));
+	ev->seq = nla_get_u32(a[TIPME_ATTR_TRIGGER_SEQ]);
 	if (a[TIPME_ATTR_TRIGGER_SOURCE])
-		ev.source = nla_get_u32(a[TIPME_ATTR_TRIGGER_SOURCE]);
+		ev->source = nla_get_u32(a[TIPME_ATTR_TRIGGER_SOURCE]);
 	if (a[TIPME_ATTR_TRIGGER_TS])
-		ev.ts = nla_get_u64(a[TIPME_ATTR_TRIGGER_TS]);
+		ev->ts = nla_get_u64(a[TIPME_ATTR_TRIGGER_TS]);
 	if (a[TIPME_ATTR_TRIGGER_MONO_NS])
-		ev.mono_ns = nla_get_u64(a[TIPME_ATTR_TRIGGER_MONO_NS]);
+		ev->mono_ns = nla_get_u64(a[TIPME_ATTR_TRIGGER_MONO_NS]);
 	if (a[TIPME_ATTR_TRIGGER_REAL_NS])
-		ev.real_ns = nla_get_u64(a[TIPME_ATTR_TRIGGER_REAL_NS]);
+		ev->real_ns = nla_get_u64(a[TIPME_ATTR_TRIGGER_REAL_NS]);
 	/* Only the module's own auto trigger carries a press. */
-	if (a[TIPME_ATTR_TRIGGER_PRESS] && ev.source == TIPME_TRIG_AUTO &&
-	    nla_len(a[TIPME_ATTR_TRIGGER_PRESS]) >= (int)sizeof(ev.press)) {
-		memcpy(&ev.press, nla_data(a[TIPME_ATTR_TRIGGER_PRESS]),
-		       sizeof(ev.press));
-		ev.press.comm[sizeof(ev.press.comm) - 1] = '\0';
-		ev.has_press = 1;
+	if (a[TIPME_ATTR_TRIGGER_PRESS] && ev->source == TIPME_TRIG_AUTO &&
+	    nla_len(a[TIPME_ATTR_TRIGGER_PRESS]) >= (int)sizeof(ev->press)) {
+		memcpy(&ev->press, nla_data(a[TIPME_ATTR_TRIGGER_PRESS]),
+		       sizeof(ev->press));
+		ev->press.comm[sizeof(ev->press.comm) - 1] = '\0';
+		ev->has_press = 1;
 	}
-	rx->cb(&ev, rx->arg);
+	return 1;
+}
+
+static int events_cb(struct nl_msg *msg, void *arg)
+{
+	struct events_rx *rx = arg;
+	struct tnl_trigger_event ev;
+
+	if (tnl_event_parse(nlmsg_hdr(msg), rx->t->family, &ev, &rx->gone))
+		rx->cb(&ev, rx->arg);
 	return NL_OK;
 }
 

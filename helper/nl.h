@@ -146,6 +146,9 @@ int tnl_trigger(struct tnl *t, uint32_t source, uint32_t *seq, int *coalesced,
  */
 typedef void (*tnl_trigger_cb)(const struct tnl_trigger_event *ev, void *arg);
 
+struct nlmsghdr;
+int tnl_event_parse(struct nlmsghdr *nlh, int family, struct tnl_trigger_event *ev,
+		    int *gone);
 int tnl_events_open(struct tnl *t, struct tm_err *e);
 int tnl_events_fd(struct tnl *t);
 int tnl_events_read(struct tnl *t, tnl_trigger_cb cb, void *arg, int *gone,

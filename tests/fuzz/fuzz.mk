@@ -1,9 +1,9 @@
 # tests/fuzz/: libFuzzer harnesses for every parser of outside bytes.
 # Built with clang into build/fuzz/ by tests/fuzz/run.sh (which passes
 # CC=clang and the sanitizer flags); see tests/fuzz/run.sh for how to run.
-FUZZ_NAMES := kdump xdump ctlproto meta
+FUZZ_NAMES := kdump xdump ctlproto meta nlevents
 FUZZ_BINS := $(FUZZ_NAMES:%=$(B)/tests/fuzz/fuzz_%)
-EXTRA_CFLAGS_tests_fuzz_ := -Ipostmortem
+EXTRA_CFLAGS_tests_fuzz_ := -Ipostmortem -Ihelper $(NL_CFLAGS)
 
 $(B)/tests/fuzz/fuzz_kdump: $(B)/tests/fuzz/fuzz_kdump.o $(B)/tests/fuzz/dump_fix.o \
 		$(LIBPM) $(LIBTIPME)
@@ -18,6 +18,9 @@ $(B)/tests/fuzz/fuzz_ctlproto: $(B)/tests/fuzz/fuzz_ctlproto.o $(LIBTIPME)
 
 $(B)/tests/fuzz/fuzz_meta: $(B)/tests/fuzz/fuzz_meta.o $(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^
+
+$(B)/tests/fuzz/fuzz_nlevents: $(B)/tests/fuzz/fuzz_nlevents.o $(B)/helper/nl.o $(LIBTIPME)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(NL_LIBS)
 
 .PHONY: fuzzers
 fuzzers: $(FUZZ_BINS)
