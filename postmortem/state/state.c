@@ -11,7 +11,11 @@
  *       still running, the wakeup is kept: a task is woken while it is
  *       still on its way off the CPU (sched_waking fires before the waker
  *       waits for that), and when its switch-out to sleep follows, the
- *       sleep is over at once (runnable from the switch, woken by w).
+ *       sleep is over at once (runnable from the switch, woken by w).  But
+ *       the kept wakeup may instead have found p still running its wait
+ *       loop, which then went to sleep again: a wakeup is only traced for
+ *       a sleeping task, so another waking of p before it next runs proves
+ *       that, and the sleep lasts until that waking.
  *   blocked record for p:  where p's current blocked stretch went to sleep.
  *   sampler entry for p at t:  if nothing has said what p is doing (before
  *       its first record, or after a gap), p is running, runnable or
@@ -181,6 +185,9 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 				return -ENOMEM;
 			s->woken = 1;
 			s->cpu = t->pend_cpu;
+			t->tent = 1;
+		} else {
+			t->tent = 0;
 		}
 		t->pend = 0;
 	}
@@ -194,6 +201,7 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 		s->cpu = ev->cpu;
 		s->prio = sw->next_prio;
 		t->pend = 0;
+		t->tent = 0;
 	}
 	return 0;
 }
@@ -216,6 +224,19 @@ static int on_waking(struct pm_state *st, struct pidmap *m,
 		t->pend_waker = tipme_waking_waker(&ev->u.wk);
 		t->pend_ctx = (uint8_t)tipme_waking_ctx(&ev->u.wk);
 		t->pend_cpu = tipme_waking_cpu(&ev->u.wk);
+		return 0;
+	}
+	if (t->tent && s && s->state == PM_T_RUNNABLE && t->nsegs >= 2 &&
+	    t->segs[t->nsegs - 2].state == PM_T_BLOCKED) {
+		/* the kept wakeup did not end that sleep: this one does */
+		struct pm_seg *b = &t->segs[t->nsegs - 2];
+
+		b->end = ev->ts;
+		b->waker = tipme_waking_waker(&ev->u.wk);
+		b->waker_ctx = (uint8_t)tipme_waking_ctx(&ev->u.wk);
+		s->start = ev->ts;
+		s->cpu = tipme_waking_cpu(&ev->u.wk);
+		t->tent = 0;
 		return 0;
 	}
 	if (s && s->state != PM_T_BLOCKED && s->state != PM_T_UNKNOWN)

@@ -64,6 +64,7 @@ struct pm_thread {
 	size_t nsegs;
 	size_t cap;
 	uint8_t pend, pend_ctx;
+	uint8_t tent;	/* runnable since a kept wakeup ended its sleep at once */
 	uint32_t pend_cpu;
 	int64_t pend_waker;
 };

@@ -639,6 +639,32 @@ static int race_scenario(struct scen *s)
 	return save(s, "race");
 }
 
+/*
+ * The kept wakeup that did not end a sleep: 1301 wakes 1300 at 10 ms while
+ * 1300 is still running its wait loop, which goes back to sleep at 10.2 ms
+ * (in poll) without being off its CPU in between; 1301 wakes it again at
+ * 60 ms, and it runs from 60.1 ms.  A task is only woken when asleep, so
+ * the second wakeup shows it slept from 10.2 to 60 ms, not runnable.
+ */
+static int rewake_scenario(struct scen *s)
+{
+	static const char *const poll_site[] = { "do_sys_poll", "__x64_sys_poll", NULL };
+
+	scen_init(s, 2);
+	scen_task(s, 1300, 1300, "sleeper", "/bin/sleeper", "sleeper", 8);
+	scen_task(s, 1301, 1301, "waker", "/bin/waker", "waker", 6);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1301, 120);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1300, 120);
+	scen_wake(s, 0, MS(10), 1300, 1, 1301, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(10.2), 1300, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(10.2), 1300, poll_site);
+	scen_wake(s, 0, MS(60), 1300, 1, 1301, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(60.1), 0, TIPME_TS_RUNNABLE, 120, 1300, 120);
+	scen_switch(s, 1, MS(61), 1300, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 0, MS(62), 1301, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "rewake");
+}
+
 /* tipme latency's JSON for the xserver incident. */
 static char *latency_json(void)
 {
@@ -798,7 +824,7 @@ int main(void)
 	int ret;
 	char *out;
 
-	tap_plan(59);
+	tap_plan(60);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -806,7 +832,8 @@ int main(void)
 	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) ||
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
 	    kauto_scenario(s) ||
-	    xserver_scenario(s) || sampled_scenario(s) || race_scenario(s))
+	    xserver_scenario(s) || sampled_scenario(s) || race_scenario(s) ||
+	    rewake_scenario(s))
 		return 1;
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
 	      "a victim behind a starved server");
@@ -893,6 +920,14 @@ int main(void)
 	out = report("race", "--pid 1203 --from 0.114 --to 0.200", 1, &ret);
 	tap_ok(!strstr(out, "\"runnable\"") && !strstr(out, "cpu_contention"),
 	       "woken on its way out of do_exit(): dead, not runnable, after its last switch");
+	if (strstr(out, "\"runnable\"") || strstr(out, "cpu_contention"))
+		tap_diag("%s", out);
+	free(out);
+	out = report("rewake", "--pid 1300 --from 0.011 --to 0.059", 1, &ret);
+	tap_ok(!strstr(out, "\"runnable\"") && !strstr(out, "cpu_contention") &&
+	       strstr(out, "\"state\":\"blocked\""),
+	       "a kept wakeup that found the task still in its wait loop: the sleep after it lasts "
+	       "until the next wakeup, not runnable");
 	if (strstr(out, "\"runnable\"") || strstr(out, "cpu_contention"))
 		tap_diag("%s", out);
 	free(out);
