@@ -231,8 +231,17 @@ def check_sampler(t, ev):
     check(sum(x["runtime_ns"] for x in sp) > 0.3 * (t["to_ns"] - t["from_ns"]),
           "the spinner's CPU time deltas add up to a good part of the window",
           sum(x["runtime_ns"] for x in sp))
-    check(all(x["runtime_ns"] == 0 or x["new"] for x in seen[t["sleeper"]]),
-          "the sleeper uses no CPU")
+    # A sample's runtime is the thread's CPU time since the sample before
+    # it: only when that one is inside the window too (the sleeper asleep
+    # since before it) must it be 0.  The first in the window still holds
+    # what the sleeper ran before it went to sleep.
+    sl = sorted((e["mono_ns"], x) for e in ev if e["type"] == "sample"
+                for x in e["threads"] if x["pid"] == t["sleeper"])
+    pairs = [(a, b) for a, b in zip(sl, sl[1:])
+             if a[0] >= t["from_ns"] and b[0] <= t["to_ns"]]
+    check(pairs and all(b[1]["runtime_ns"] == 0 for _, b in pairs),
+          f"the sleeper uses no CPU between samples in the window ({len(pairs)})",
+          [b[1]["runtime_ns"] for _, b in pairs])
 
 
 def main():
