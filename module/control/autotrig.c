@@ -40,7 +40,6 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
-#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -48,6 +47,7 @@
 #include "compat.h"
 #include "fault.h"
 #include "control/autotrig.h"
+#include "control/handle.h"
 #include "control/keys.h"
 #include "control/trigger.h"
 
@@ -242,6 +242,9 @@ struct auto_dev {
 	u8 mods;
 };
 
+/* Freed through its handle (control/handle.c). */
+static_assert(offsetof(struct auto_dev, handle) == 0);
+
 static bool auto_filter(struct input_handle *handle, unsigned int type,
 			unsigned int code, int value)
 {
@@ -275,36 +278,8 @@ static bool auto_filter(struct input_handle *handle, unsigned int type,
 static int auto_connect(struct input_handler *handler, struct input_dev *dev,
 			const struct input_device_id *id)
 {
-	struct auto_dev *d;
-	int err;
-
-	d = tipme_fail_step("auto trigger handle") ? NULL :
-	    kzalloc(sizeof(*d), GFP_KERNEL);
-	if (!d)
-		return -ENOMEM;
-	d->handle.dev = dev;
-	d->handle.handler = handler;
-	d->handle.name = "tipme-auto";
-	err = input_register_handle(&d->handle);
-	if (err)
-		goto out_free;
-	err = input_open_device(&d->handle);
-	if (err)
-		goto out_unregister;
-	return 0;
-
-out_unregister:
-	input_unregister_handle(&d->handle);
-out_free:
-	kfree(d);
-	return err;
-}
-
-static void auto_disconnect(struct input_handle *handle)
-{
-	input_close_device(handle);
-	input_unregister_handle(handle);
-	kfree(container_of(handle, struct auto_dev, handle));
+	return tipme_handle_connect(handler, dev, sizeof(struct auto_dev),
+				    "tipme-auto", "auto trigger handle", NULL);
 }
 
 static const struct input_device_id auto_ids[] = {
@@ -315,7 +290,7 @@ static const struct input_device_id auto_ids[] = {
 static struct input_handler auto_handler = {
 	.filter = auto_filter,
 	.connect = auto_connect,
-	.disconnect = auto_disconnect,
+	.disconnect = tipme_handle_disconnect,
 	.name = "tipme-auto",
 	.id_table = auto_ids,
 };

@@ -23,12 +23,12 @@
 
 #include <linux/atomic.h>
 #include <linux/input.h>
-#include <linux/slab.h>
 #include "compat.h"
 #include "fault.h"
 #include "recorder.h"
 #include "control/trigger.h"
 #include "control/input.h"
+#include "control/handle.h"
 #include "control/keys.h"
 #include "control/autotrig.h"
 
@@ -45,6 +45,9 @@ struct tipme_input_dev {
 	u8 mods;
 	u8 motion;
 };
+
+/* Freed through its handle (control/handle.c). */
+static_assert(offsetof(struct tipme_input_dev, handle) == 0);
 
 static atomic_t next_id = ATOMIC_INIT(0);
 
@@ -133,41 +136,21 @@ static void tipme_input_event(struct input_handle *handle, unsigned int type,
 	}
 }
 
+/* The device's number, set before the handle can see an event. */
+static void tipme_input_setup(struct input_handle *handle)
+{
+	struct tipme_input_dev *d = container_of(handle, struct tipme_input_dev,
+						 handle);
+
+	d->id = (u16)atomic_inc_return(&next_id);
+}
+
 static int tipme_input_connect(struct input_handler *handler,
 			       struct input_dev *dev,
 			       const struct input_device_id *id)
 {
-	struct tipme_input_dev *d;
-	int err;
-
-	d = tipme_fail_step("input handle") ? NULL :
-	    kzalloc(sizeof(*d), GFP_KERNEL);
-	if (!d)
-		return -ENOMEM;
-	d->id = (u16)atomic_inc_return(&next_id);
-	d->handle.dev = dev;
-	d->handle.handler = handler;
-	d->handle.name = "tipme";
-	err = input_register_handle(&d->handle);
-	if (err)
-		goto out_free;
-	err = input_open_device(&d->handle);
-	if (err)
-		goto out_unregister;
-	return 0;
-
-out_unregister:
-	input_unregister_handle(&d->handle);
-out_free:
-	kfree(d);
-	return err;
-}
-
-static void tipme_input_disconnect(struct input_handle *handle)
-{
-	input_close_device(handle);
-	input_unregister_handle(handle);
-	kfree(container_of(handle, struct tipme_input_dev, handle));
+	return tipme_handle_connect(handler, dev, sizeof(struct tipme_input_dev),
+				    "tipme", "input handle", tipme_input_setup);
 }
 
 static const struct input_device_id tipme_input_ids[] = {
@@ -180,7 +163,7 @@ static const struct input_device_id tipme_input_ids[] = {
 static struct input_handler tipme_input_handler = {
 	.event = tipme_input_event,
 	.connect = tipme_input_connect,
-	.disconnect = tipme_input_disconnect,
+	.disconnect = tipme_handle_disconnect,
 	.name = "tipme",
 	.id_table = tipme_input_ids,
 };
