@@ -13,23 +13,19 @@
 #  4. auto_trigger_ms=0 (the default): a slow press is not even measured.
 # Keys are typed only once the reader has the device open (vkbd --stdin).
 . "$TIPME_SRC/tests/lib/tap.sh"
+. "$TIPME_SRC/tests/vm/lib.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
 inc=/tmp/incidents
 sock=/tmp/tipmed.sock
-incidents() { find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort; }
-says() { [ "$(grep -c "^$2" "$1")" -ge "${3:-1}" ]; }
 param() { "$B"/tipme info --json "$1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["params"].get(sys.argv[1], "-"))' "$2"; }
 
 modprobe uinput
 modprobe evdev
 tap_check "insmod auto_trigger_ms=300" insmod module/tipme.ko auto_trigger_ms=300 || tap_done
 echo 0 > /proc/sys/tipme/trigger_interval_ms
-"$B"/tipmed -d "$inc" -s "$sock" > "$out/tipmed.log" 2>&1 &
-TIPMED=$!
-wait_for 20 grep -q 'connected to tipme.ko' "$out/tipmed.log"
-tap_cmp "tipmed is up" "$?" -eq 0
+start_tipmed
 
 # press NAME SLEEP_MS: a keyboard, a reader whose helper sleeps SLEEP_MS,
 # one key once the reader has the device open; the keyboard then goes
@@ -59,7 +55,8 @@ press() {
 	typed=$(awk '$1 == "press" { printf "%.0f", $3 * 1e9 }' "$out/$1.vkbd")
 }
 truth() { sed -n 's/^handled //p' "$out/$1.out"; }
-field() { truth "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+# truth_field NAME KEY: KEY=VALUE of the reader's "handled ..." line
+truth_field() { truth "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
 # 1. handled in 20 ms
 press fast 20
@@ -71,25 +68,11 @@ wait_for 60 grep -q 'trigger [0-9]* (auto): incident' "$out/tipmed.log"
 tap_cmp "slow: an auto incident, by itself" "$?" -eq 0
 tap_cmp "slow: one incident (none for the fast press)" "$(incidents | wc -l)" -eq 1
 incident=$(incidents | tail -n 1)
-python3 - "$incident/meta.json" "$(field slow reader)" "$typed" \
-	"$(field slow press_ns)" "$(field slow back_ns)" > "$out/meta.tap" 2>&1 <<'EOF'
-import json, sys
-sys.path.insert(0, "tests/lib")
-from tap import check
-m = json.load(open(sys.argv[1]))
-reader, typed, press, back = (int(a) for a in sys.argv[2:6])
-a = m.get("auto") or {}
-check(m["trigger"]["source"] == "auto", "meta.json: source auto", m["trigger"])
-check(a.get("input") == "key" and a.get("pid") == reader and a.get("comm") == "evreader",
-      f"meta.json: a key press to the reader {reader} (evreader)", a)
-check(typed - 50e6 <= a.get("press_mono_ns", 0) <= typed,
-      "the press is when vkbd typed it: %.2f ms before vkbd's stamp" % (
-          (typed - a.get("press_mono_ns", 0)) / 1e6))
-lat, want = a.get("latency_ns", 0) / 1e6, (back - press) / 1e6
-check(0.9 * want <= lat <= 1.1 * want,
-      f"latency {lat:.1f} ms within 10% of the reader's own {want:.1f} ms")
-EOF
-tap_merge "$out/meta.tap"
+# the press within the 50 ms before vkbd's stamp, the latency the reader's own
+pressed=$(truth_field slow press_ns)
+back=$(truth_field slow back_ns)
+check_auto_meta "$incident/meta.json" "$(truth_field slow reader)" evreader \
+	$((typed - 50000000)) "$typed" $((back - pressed)) $((back - pressed))
 tap_check "no description (nobody was asked)" test ! -e "$incident/description.txt"
 "$B"/tipme incidents -d "$inc" > "$out/incidents.txt"
 tap_check "tipme incidents: source auto and the latency" \
