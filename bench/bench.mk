@@ -16,6 +16,17 @@ $(B)/tipme-bench: $(B)/bench/main.o $(BENCH_OBJS) $(LIBTIPME)
 
 PROGS += $(B)/tipme-bench
 
+# make bench (bench/tracers/run.sh): the workloads run under each tracer
+$(B)/bench/tipme-tracer-load: bench/tracers/load.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+PROGS += $(B)/bench/tipme-tracer-load
+
+.PHONY: bench
+bench: $(B)/bench/tipme-tracer-load
+	bench/tracers/run.sh
+
 BENCH_TEST_NAMES := stats opts
 BENCH_TESTS := $(BENCH_TEST_NAMES:%=$(B)/tests/bench/test_%)
 TESTS += $(BENCH_TESTS)

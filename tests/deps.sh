@@ -3,6 +3,9 @@
 #
 #   tests/deps.sh            install what is missing (fast no-op otherwise)
 #   tests/deps.sh --check    only report what is missing; exit 1 if anything is
+#   tests/deps.sh --bench    also the tracers `make bench` compares tipme with
+#                            (perf, bpftrace, lttng-tools; lttng's modules
+#                            and QEMU's plugin header are fetched into .cache/)
 #
 # Runs apt-get update only when something is missing.  Needs root (or sudo).
 # Also checks that the stock kernel image and headers have the same ABI, as
@@ -40,11 +43,13 @@ PKGS=(
 )
 
 check_only=0
-case ${1:-} in
---check) check_only=1 ;;
-"") ;;
-*) echo "usage: $0 [--check]" >&2; exit 2 ;;
-esac
+for arg in "$@"; do
+	case $arg in
+	--check) check_only=1 ;;
+	--bench) PKGS+=(linux-perf bpftrace lttng-tools) ;;
+	*) echo "usage: $0 [--check] [--bench]" >&2; exit 2 ;;
+	esac
+done
 
 missing() {
 	local have

@@ -2,8 +2,8 @@
 # Boot Debian's stock kernel in QEMU (TCG) and run one script inside it.
 #
 #   tests/vm/vm.sh [--timeout SEC] [--mem MB] [--smp N] [--cpu MODEL] [--kver KVER]
-#                  [--kroot DIR] [--tcg multi|single] [--out DIR] [--no-dmesg-check]
-#                  SCRIPT [ARGS...]
+#                  [--kroot DIR] [--tcg multi|single] [--plugin SO[,ARGS]]
+#                  [--out DIR] [--no-dmesg-check] SCRIPT [ARGS...]
 #
 # The guest runs the host's own userland: the host's / is shared read-only
 # over 9p with a tmpfs overlaid on it (so the guest can write anywhere, /tmp
@@ -47,6 +47,9 @@
 # sync-core IPI.  Tests that patch kernel text in a loop (tracepoint
 # register/unregister under load) ask for "tcg=single": one host thread
 # runs the vCPUs in turn, which keeps instruction fetch coherent.
+# --plugin loads a TCG plugin (bench/tracers/insncount.c counts
+# instructions) and implies --tcg single, where a plugin's plain counters
+# are exact.
 #
 # Clocks: TCG cannot offer invtsc, so the guest never has constant_tsc or
 # nonstop_tsc, even with -cpu max; with 2 vCPUs it also finds the TSCs
@@ -58,7 +61,7 @@ set -euo pipefail
 
 fail() { echo "vm.sh: error: $*" >&2; exit 125; }
 
-timeout= mem= smp= kver= kroot= out= cpu= tcg= dmesg_check=1
+timeout= mem= smp= kver= kroot= out= cpu= tcg= plugin= dmesg_check=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
@@ -66,6 +69,7 @@ while [ $# -gt 0 ]; do
 	--smp) smp=${2:?--smp needs a value}; shift 2 ;;
 	--cpu) cpu=${2:?--cpu needs a value}; shift 2 ;;
 	--tcg) tcg=${2:?--tcg needs a value}; shift 2 ;;
+	--plugin) plugin=${2:?--plugin needs a value}; tcg=single; shift 2 ;;
 	--kver) kver=${2:?--kver needs a value}; shift 2 ;;
 	--kroot) kroot=$(realpath -e -- "${2:?--kroot needs a value}") || fail "no such directory: $2"; shift 2 ;;
 	--out) out=${2:?--out needs a value}; shift 2 ;;
@@ -278,6 +282,7 @@ trap 'cleanup; exit 130' INT TERM
 
 timeout -k 5 "$timeout" qemu-system-x86_64 \
 	-accel "tcg,thread=$tcg" -cpu "$cpu" -m "$mem" -smp "$smp" \
+	${plugin:+-plugin "$plugin"} \
 	-nodefaults -no-user-config -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 rdinit=/init loglevel=6${VM_APPEND:+ $VM_APPEND}" \

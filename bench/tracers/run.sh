@@ -1,0 +1,110 @@
+#!/bin/bash
+# make bench: tipme.ko against ftrace, LTTng, perf and bpftrace in one
+# QEMU guest, counted in guest instructions; the ring's fast path timed
+# natively in User Mode Linux; the host's own event rate for the history
+# figure.
+#
+#   bench/tracers/run.sh [--tracers LIST] [--reps N] [--no-doc]
+#
+# LIST is a comma-separated subset of none,tipme,ftrace,perf,bpftrace,lttng
+# (none and ftrace are always kept: they are the baseline and the event
+# count).  Writes build/bench/tracers/result.json and, unless --no-doc,
+# the generated part of Documentation/performance.md.  Last line:
+# "RESULT {json}".
+#
+# What it fetches, once, into .cache/bench/ (never into the machine's
+# package database): QEMU's plugin header from Debian's qemu source
+# package (apt-get source with a private sources list) and lttng-modules
+# from Debian's lttng-modules-dkms, built against the stock kernel's
+# headers.  The tracers' user-space tools come from tests/deps.sh --bench.
+set -euo pipefail
+. "$(dirname "$0")/../../tests/lib/common.sh"
+cd "$TIPME_ROOT"
+
+tracers=none,tipme,ftrace,perf,bpftrace,lttng reps=3 doc=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tracers) tracers=none,ftrace,${2:?}; shift 2 ;;
+	--reps) reps=${2:?}; shift 2 ;;
+	--no-doc) doc=; shift ;;
+	-h|--help) sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown option $1 (see --help)" ;;
+	esac
+done
+
+cache=$TIPME_CACHE/bench
+out=$TIPME_ROOT/build/bench/tracers
+mkdir -p "$cache" "$out"
+kver=$(tipme_kver) || die "no stock kernel (run tests/deps.sh)"
+tests/deps.sh --bench >&2
+
+# --- QEMU's plugin API header, from the source of the QEMU we run.
+apt_private() { # the private apt configuration under $cache/apt
+	local d=$cache/apt
+	mkdir -p "$d/lists/partial" "$d/archives/partial"
+	local key=/usr/share/keyrings/debian-archive-keyring.gpg
+	{
+		echo "deb-src [signed-by=$key] http://deb.debian.org/debian bookworm main"
+		echo "deb-src [signed-by=$key] http://deb.debian.org/debian bookworm-updates main"
+		echo "deb-src [signed-by=$key] http://deb.debian.org/debian-security bookworm-security main"
+	} >"$d/sources.list"
+	echo -o "Dir::Etc::sourcelist=$d/sources.list" -o Dir::Etc::sourceparts=- \
+		-o "Dir::State::lists=$d/lists" -o "Dir::Cache::archives=$d/archives"
+}
+qver=$(dpkg-query -W -f='${source:Version}' qemu-system-x86)
+hdr=$cache/qemu-${qver//:/_}/qemu-plugin.h
+if [ ! -s "$hdr" ]; then
+	note "fetching QEMU $qver's source for its plugin header"
+	# shellcheck disable=SC2046
+	set -- $(apt_private)
+	apt-get "$@" update -q >"$cache/apt.log" 2>&1 || die "apt-get update failed ($cache/apt.log)"
+	rm -rf "$cache/qemu-src" && mkdir -p "$cache/qemu-src"
+	(cd "$cache/qemu-src" && apt-get "$@" source --download-only "qemu=$qver") \
+		>>"$cache/apt.log" 2>&1 || die "apt-get source qemu=$qver failed ($cache/apt.log)"
+	mkdir -p "$(dirname "$hdr")"
+	tar -xJOf "$cache"/qemu-src/qemu_*.orig.tar.xz --wildcards '*/include/qemu/qemu-plugin.h' >"$hdr.tmp"
+	mv "$hdr.tmp" "$hdr"
+	rm -rf "$cache/qemu-src"
+fi
+plugin=$TIPME_ROOT/build/bench/insncount.so
+if [ ! -e "$plugin" ] || [ bench/tracers/insncount.c -nt "$plugin" ] || [ "$hdr" -nt "$plugin" ]; then
+	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -fPIC -shared -I"$(dirname "$hdr")" \
+		-o "$plugin" bench/tracers/insncount.c
+fi
+
+# --- lttng-modules for the stock kernel.
+lt=$cache/lttng-$kver
+if [[ ,$tracers, == *,lttng,* ]] && [ ! -e "$lt/.built" ]; then
+	note "building lttng-modules against $kver"
+	rm -rf "$lt" && mkdir -p "$lt"
+	(cd "$lt" && apt-get download lttng-modules-dkms) >"$lt.log" 2>&1 ||
+		die "apt-get download lttng-modules-dkms failed ($lt.log)"
+	dpkg -x "$lt"/lttng-modules-dkms_*.deb "$lt/root"
+	src=$(echo "$lt"/root/usr/src/lttng-modules-*)
+	# Debian 12's kernel has a backported hrtimer_start tracepoint that
+	# lttng-modules 2.13.9 does not know: leave the timer probe out (tipme
+	# records no timer events either).
+	sed -i 's/^obj-\$(CONFIG_LTTNG) += lttng-probe-timer\.o/# &/' "$src/src/probes/Kbuild"
+	make -C "$src" KERNELDIR="/lib/modules/$kver/build" -j"$(nproc)" >>"$lt.log" 2>&1 ||
+		die "lttng-modules did not build against $kver ($lt.log)"
+	ln -sfn "$src" "$lt/build"
+	touch "$lt/.built"
+fi
+
+make -s module all build/bench/tipme-tracer-load >&2
+
+# --- the guest: instructions and bytes per tracer.
+note "guest run: tracers $tracers, $reps turns"
+tests/vm/vm.sh --timeout 3000 --mem 2048 --smp 2 \
+	--plugin "$plugin,out=$out/vm/insn.log" --out "$out/vm" \
+	bench/tracers/guest.py "$tracers" "$reps" | tee "$out/guest.log"
+grep '^RESULT ' "$out/guest.log" | tail -n 1 | cut -d' ' -f2- >"$out/guest.json"
+[ -s "$out/guest.json" ] || die "the guest printed no RESULT line ($out/guest.log)"
+
+# --- natively: the fast path in UML, the desktop load's switch rate.
+note "native: tipme_ringbench in UML, the desktop load's switch rate"
+python3 bench/tracers/native.py "$out/guest.json" >"$out/native.json"
+
+python3 bench/tracers/report.py ${doc:+--doc Documentation/performance.md} \
+	"$out/guest.json" "$out/native.json" >"$out/result.json"
+echo "RESULT $(cat "$out/result.json")"
