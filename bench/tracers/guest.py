@@ -28,6 +28,9 @@ WORKLOADS = {
     "forkexec": ["forkexec", "200"],
 }
 ONLY = (sys.argv[1] if len(sys.argv) > 1 else "none,tipme,ftrace,perf,bpftrace,lttng").split(",")
+# "profile": QEMU also profiles kernel blocks (run.sh --profile); keep the
+# symbols of each tipme.ko load, and skip the desktop load and the dump.
+PROFILE = len(sys.argv) > 3 and sys.argv[3] == "profile"
 
 # The tracepoints tipme.ko attaches to (module/probes/*.c), by subsystem.
 EVENTS = [
@@ -99,8 +102,13 @@ class Tracer:
 class Tipme(Tracer):
     name = "tipme"
 
+    loads = 0
+
     def setup(self):
         sh(f"insmod {SRC}/module/tipme.ko buffer_size={BUF_MIB}M autostart=0")
+        if PROFILE:
+            Tipme.loads += 1
+            sh(f"cat /proc/kallsyms > {OUT}/kallsyms-tipme-{Tipme.loads}.txt")
 
     def _status(self):
         st = json.loads(sh(f"{B}/tipme status --json"))
@@ -332,7 +340,7 @@ def run_ctxt():
 
 
 res_desktop = {}
-for tr in TRACERS:
+for tr in ([] if PROFILE else TRACERS):
     tr.setup()
     tr.start()
     n = desktop()
@@ -345,7 +353,7 @@ for tr in TRACERS:
 # --- reading a full 64 MiB buffer out: tipme's dump against a minimal C
 # reader of ftrace's trace_pipe_raw, instructions and (emulated) seconds.
 dump = {}
-if "tipme" in ONLY:
+if "tipme" in ONLY and not PROFILE:
     t = Ftrace()
     t.setup()
     t.start()

@@ -318,9 +318,9 @@ int main(int argc, char **argv)
 	t1 = now();
 	c1 = ctxt();
 	read_marks(markfile, m0, m1);
-	printf("{\"workload\": \"%s\", \"insn\": %" PRIu64
+	printf("{\"workload\": \"%s\", \"mark\": %" PRIu64 ", \"insn\": %" PRIu64
 	       ", \"kernel_insn\": %" PRIu64 ", \"ctxt\": %" PRIu64
 	       ", \"seconds\": %.6f}\n",
-	       what, m1[1] - m0[1], m1[2] - m0[2], c1 - c0, t1 - t0);
+	       what, m1[0], m1[1] - m0[1], m1[2] - m0[2], c1 - c0, t1 - t0);
 	return 0;
 }

@@ -72,14 +72,16 @@ if doc:
         lines.append(f"| {name} | {f(t['insn_per_event'])} | {f(ratio, '{:.2f}x')} | "
                      f"{f(t['bytes_per_switch'])} | {f(t['desktop_bytes_per_switch'])} | "
                      f"{f(t['history_s_64mib'], '{:.0f} s')} |")
-    lines += ["", "Per workload, instructions added per event:", "",
+    lines += ["", "Per workload, instructions added per event (in brackets: the spread of "
+              "the runs with that tracer, max - min, per event; the runs without a "
+              "tracer spread too):", "",
               "| tracer | " + " | ".join(res["workloads"]) + " |",
               "|---|" + "---:|" * len(res["workloads"])]
     for name, t in tracers.items():
-        if name == "none":
-            continue
         lines.append(f"| {name} | " + " | ".join(
-            f(t["workloads"][w]["insn_per_event"]) for w in res["workloads"]) + " |")
+            f(t["workloads"][w]["insn_per_event"]) + " (" +
+            f(t["workloads"][w]["spread_insn"] / res["events_per_workload"][w]) + ")"
+            for w in res["workloads"]) + " |")
     lines.append("")
     lines.append("Events per run (ftrace's count): " + ", ".join(
         f"{w} {v:.0f}" for w, v in res["events_per_workload"].items())

@@ -4,13 +4,18 @@
 # natively in User Mode Linux; the host's own event rate for the history
 # figure.
 #
-#   bench/tracers/run.sh [--tracers LIST] [--reps N] [--no-doc]
+#   bench/tracers/run.sh [--tracers LIST] [--reps N] [--no-doc] [--profile]
 #
 # LIST is a comma-separated subset of none,tipme,ftrace,perf,bpftrace,lttng
 # (none and ftrace are always kept: they are the baseline and the event
 # count).  Writes build/bench/tracers/result.json and, unless --no-doc,
 # the generated part of Documentation/performance.md.  Last line:
 # "RESULT {json}".
+#
+# --profile also counts instructions per kernel block (tipme and ftrace,
+# one turn, no desktop load, dump or native part, no document): then
+# bench/tracers/profile.py build/bench/tracers-profile tipme pingpong shows where
+# tipme's instructions go, function by function.
 #
 # What it fetches, once, into .cache/bench/ (never into the machine's
 # package database): QEMU's plugin header from Debian's qemu source
@@ -21,19 +26,20 @@ set -euo pipefail
 . "$(dirname "$0")/../../tests/lib/common.sh"
 cd "$TIPME_ROOT"
 
-tracers=none,tipme,ftrace,perf,bpftrace,lttng reps=3 doc=1
+tracers=none,tipme,ftrace,perf,bpftrace,lttng reps=3 doc=1 profile=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tracers) tracers=none,ftrace,${2:?}; shift 2 ;;
 	--reps) reps=${2:?}; shift 2 ;;
 	--no-doc) doc=; shift ;;
+	--profile) profile=1 tracers=none,ftrace,tipme reps=1 doc=; shift ;;
 	-h|--help) sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
 
 cache=$TIPME_CACHE/bench
-out=$TIPME_ROOT/build/bench/tracers
+out=$TIPME_ROOT/build/bench/tracers${profile:+-profile}
 mkdir -p "$cache" "$out"
 kver=$(tipme_kver) || die "no stock kernel (run tests/deps.sh)"
 tests/deps.sh --bench >&2
@@ -96,10 +102,15 @@ make -s module all build/bench/tipme-tracer-load >&2
 # --- the guest: instructions and bytes per tracer.
 note "guest run: tracers $tracers, $reps turns"
 tests/vm/vm.sh --timeout 3000 --mem 2048 --smp 2 \
-	--plugin "$plugin,out=$out/vm/insn.log" --out "$out/vm" \
-	bench/tracers/guest.py "$tracers" "$reps" | tee "$out/guest.log"
+	--plugin "$plugin,out=$out/vm/insn.log${profile:+,profile=$out/vm/insn.prof}" \
+	--out "$out/vm" bench/tracers/guest.py "$tracers" "$reps" ${profile:+profile} |
+	tee "$out/guest.log"
 grep '^RESULT ' "$out/guest.log" | tail -n 1 | cut -d' ' -f2- >"$out/guest.json"
 [ -s "$out/guest.json" ] || die "the guest printed no RESULT line ($out/guest.log)"
+if [ -n "$profile" ]; then
+	python3 bench/tracers/profile.py "$out" tipme pingpong
+	exit 0
+fi
 
 # --- natively: the fast path in UML, the desktop load's switch rate.
 note "native: tipme_ringbench in UML, the desktop load's switch rate"

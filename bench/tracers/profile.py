@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Where a tracer's instructions go, per kernel function, from a
+`bench/tracers/run.sh --profile` run: the plugin's per-block counts
+between the marks of each run, mapped to functions with the guest's
+/proc/kallsyms (saved while tipme.ko was loaded), the tracer's runs minus
+the runs without a tracer, per traced event.
+
+Usage: profile.py [--top N] OUTDIR TRACER WORKLOAD
+(OUTDIR: build/bench/tracers-profile, with guest.json, vm/insn.prof and
+vm/kallsyms-tipme-*.txt).
+"""
+import bisect, glob, json, sys
+from collections import defaultdict
+
+args = sys.argv[1:]
+top = 25
+if args[:1] == ["--top"]:
+    top, args = int(args[1]), args[2:]
+outdir, tracer, workload = args
+guest = json.load(open(f"{outdir}/guest.json"))
+
+# Every text symbol of every kallsyms file: module addresses differ per load.
+syms = {}
+for path in sorted(glob.glob(f"{outdir}/vm/kallsyms-*.txt")):
+    for line in open(path):
+        f = line.split()
+        if len(f) >= 3 and f[1] in "tTwW":
+            name = f[2] + (f" {f[3]}" if len(f) > 3 else "")
+            syms[int(f[0], 16)] = name
+addrs = sorted(syms)
+
+
+def func(a):
+    i = bisect.bisect_right(addrs, a) - 1
+    return syms[addrs[i]] if i >= 0 else "?"
+
+
+# The profile's sections: "M k" then the blocks that ran since mark k-1.
+sections, cur = {}, None
+for line in open(f"{outdir}/vm/insn.prof"):
+    if line.startswith("M "):
+        cur = sections.setdefault(int(line.split()[1]), {})
+        continue
+    a, n = line.split()
+    cur[int(a, 16)] = cur.get(int(a, 16), 0) + int(n)
+
+
+def per_function(name):
+    runs = guest["runs"][name][workload]
+    acc = defaultdict(float)
+    for r in runs:
+        for a, n in sections.get(r["mark"], {}).items():
+            acc[func(a)] += n / len(runs)
+    return acc
+
+
+events = guest["events_per_workload"][workload]
+with_t, without = per_function(tracer), per_function("none")
+diff = {f: with_t.get(f, 0) - without.get(f, 0) for f in set(with_t) | set(without)}
+total = sum(diff.values())
+print(f"{tracer} on {workload}: {total / events:.1f} kernel instructions added per event "
+      f"({events:.0f} events); by function:")
+for f, n in sorted(diff.items(), key=lambda kv: -abs(kv[1]))[:top]:
+    print(f"{n / events:10.1f}  {f}")
