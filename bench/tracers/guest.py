@@ -27,7 +27,8 @@ WORKLOADS = {
     "messaging": ["messaging", "2", "50"],
     "forkexec": ["forkexec", "200"],
 }
-ONLY = (sys.argv[1] if len(sys.argv) > 1 else "none,tipme,ftrace,perf,bpftrace,lttng").split(",")
+ONLY = (sys.argv[1] if len(sys.argv) > 1 else
+        "none,tipme,tipme-local,ftrace,perf,bpftrace,lttng").split(",")
 # "profile": QEMU also profiles kernel blocks (run.sh --profile); keep the
 # symbols of each tipme.ko load, and skip the desktop load and the dump.
 PROFILE = len(sys.argv) > 3 and sys.argv[3] == "profile"
@@ -100,12 +101,17 @@ class Tracer:
 
 
 class Tipme(Tracer):
+    """tipme.ko with its defaults, and the clock given: "tsc" is what a
+    workstation's invariant TSC makes clock=auto choose (TCG offers
+    constant_tsc with vendor=GenuineIntel but never nonstop_tsc, so auto
+    would not); "local" is local_clock(), tipme's clock on machines without
+    a stable TSC (as "tipme-local")."""
     name = "tipme"
-
+    clock = "tsc"
     loads = 0
 
     def setup(self):
-        sh(f"insmod {SRC}/module/tipme.ko buffer_size={BUF_MIB}M autostart=0")
+        sh(f"insmod {SRC}/module/tipme.ko buffer_size={BUF_MIB}M autostart=0 clock={self.clock}")
         if PROFILE:
             Tipme.loads += 1
             sh(f"cat /proc/kallsyms > {OUT}/kallsyms-tipme-{Tipme.loads}.txt")
@@ -128,6 +134,11 @@ class Tipme(Tracer):
 
     def teardown(self):
         sh("rmmod tipme")
+
+
+class TipmeLocal(Tipme):
+    name = "tipme-local"
+    clock = "local"
 
 
 class Ftrace(Tracer):
@@ -282,7 +293,8 @@ class Lttng(Tracer):
         sh("lttng destroy bench")
 
 
-TRACERS = [c() for c in (Tracer, Tipme, Ftrace, Perf, Bpftrace, Lttng) if c.name in ONLY]
+TRACERS = [c() for c in (Tracer, Tipme, TipmeLocal, Ftrace, Perf, Bpftrace, Lttng)
+           if c.name in ONLY]
 
 
 def run_load(args):
@@ -369,7 +381,7 @@ if "tipme" in ONLY and not PROFILE:
     dump["ftrace_raw_read_insn"] = r["insn"]
     t.teardown()
     os.unlink("/tmp/ftrace.raw")
-    sh(f"insmod {SRC}/module/tipme.ko buffer_size={BUF_MIB}M")
+    sh(f"insmod {SRC}/module/tipme.ko buffer_size={BUF_MIB}M clock=tsc")
     while True:
         run_load(WORKLOADS["pingpong"])
         st = json.loads(sh(f"{B}/tipme status --json"))

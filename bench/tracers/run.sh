@@ -6,7 +6,8 @@
 #
 #   bench/tracers/run.sh [--tracers LIST] [--reps N] [--no-doc] [--profile]
 #
-# LIST is a comma-separated subset of none,tipme,ftrace,perf,bpftrace,lttng
+# LIST is a comma-separated subset of none,tipme,tipme-local,ftrace,perf,
+# bpftrace,lttng
 # (none and ftrace are always kept: they are the baseline and the event
 # count).  Writes build/bench/tracers/result.json and, unless --no-doc,
 # the generated part of Documentation/performance.md.  Last line:
@@ -26,13 +27,13 @@ set -euo pipefail
 . "$(dirname "$0")/../../tests/lib/common.sh"
 cd "$TIPME_ROOT"
 
-tracers=none,tipme,ftrace,perf,bpftrace,lttng reps=3 doc=1 profile=
+tracers=none,tipme,tipme-local,ftrace,perf,bpftrace,lttng reps=3 doc=1 profile=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tracers) tracers=none,ftrace,${2:?}; shift 2 ;;
 	--reps) reps=${2:?}; shift 2 ;;
 	--no-doc) doc=; shift ;;
-	--profile) profile=1 tracers=none,ftrace,tipme reps=1 doc=; shift ;;
+	--profile) profile=1 tracers=none,ftrace,tipme,tipme-local reps=1 doc=; shift ;;
 	-h|--help) sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
@@ -101,14 +102,18 @@ make -s module all build/bench/tipme-tracer-load >&2
 
 # --- the guest: instructions and bytes per tracer.
 note "guest run: tracers $tracers, $reps turns"
-tests/vm/vm.sh --timeout 3000 --mem 2048 --smp 2 \
+# An Intel vendor makes the guest's TSC constant (TCG never offers
+# nonstop_tsc, hence tipme's clock=tsc; see guest.py).
+tests/vm/vm.sh --timeout 3000 --mem 2048 --smp 2 --cpu max,vendor=GenuineIntel \
 	--plugin "$plugin,out=$out/vm/insn.log${profile:+,profile=$out/vm/insn.prof}" \
 	--out "$out/vm" bench/tracers/guest.py "$tracers" "$reps" ${profile:+profile} |
 	tee "$out/guest.log"
 grep '^RESULT ' "$out/guest.log" | tail -n 1 | cut -d' ' -f2- >"$out/guest.json"
 [ -s "$out/guest.json" ] || die "the guest printed no RESULT line ($out/guest.log)"
 if [ -n "$profile" ]; then
-	python3 bench/tracers/profile.py "$out" tipme pingpong
+	for t in tipme tipme-local; do
+		python3 bench/tracers/profile.py --top 15 "$out" "$t" pingpong
+	done
 	exit 0
 fi
 
