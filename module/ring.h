@@ -82,11 +82,13 @@ struct tipme_ring {
  * @ring: the ring reserved in
  * @pos: position of the record
  * @len: bytes reserved for it (header, extended timestamp, payload)
+ * @ts: its timestamp, which probes reuse as the start of their own cost
  */
 struct tipme_wslot {
 	struct tipme_ring *ring;
 	unsigned long pos;
 	u32 len;
+	u64 ts;
 };
 
 int tipme_ring_init(struct tipme_ring *r, int cpu, unsigned int sub_shift,
@@ -194,6 +196,7 @@ static __always_inline void *tipme_ring_reserve(struct tipme_ring *r,
 	ws->ring = r;
 	ws->pos = begin;
 	ws->len = len;
+	ws->ts = ts;
 	return (char *)hdr + len - payload;
 }
 

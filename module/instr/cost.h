@@ -77,15 +77,19 @@ static __always_inline void tipme_cost_account(u32 type, u32 count, u64 cycles,
 /**
  * tipme_cost_add() - charge one record of @type that started at @t0
  * @type: enum tipme_rec_type
- * @t0: tipme_cost_now() when the probe started
+ * @t0: tipme_cost_now() when the probe started, or the record's timestamp
+ *      (struct tipme_wslot.ts) where the probe does nothing before
+ *      reserving it: one clock read less per record
  *
  * Context: preemption disabled, any context.
+ * Return: the clock now, for a record written next to start its cost at.
  */
-static __always_inline void tipme_cost_add(u32 type, u64 t0)
+static __always_inline u64 tipme_cost_add(u32 type, u64 t0)
 {
 	u64 now = tipme_cost_now();
 
 	tipme_cost_account(type, 1, now - t0, now);
+	return now;
 }
 
 int tipme_cost_init(unsigned int period_ms);

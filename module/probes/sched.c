@@ -48,14 +48,19 @@ static void record_blocked(struct task_struct *prev, u64 t0)
 	tipme_cost_add(TIPME_REC_BLOCKED, t0);
 }
 
+/*
+ * The clock is the costliest part of a record (local_clock() more so than
+ * the TSC): the switch's and the wakeup's own cost starts at their
+ * record's timestamp, and the blocking site's at the switch's end.
+ */
 static void probe_sched_switch(void *data, bool preempt,
 			       struct task_struct *prev,
 			       struct task_struct *next,
 			       unsigned int prev_state)
 {
-	u64 t0 = tipme_cost_now();
 	struct tipme_rec_switch *r;
 	struct tipme_wslot ws;
+	u64 now;
 
 	if (!preempt && prev_state && prev->pid)
 		tipme_auto_switch(prev);
@@ -70,14 +75,13 @@ static void probe_sched_switch(void *data, bool preempt,
 	r->flags = preempt ? TIPME_SWITCH_PREEMPT : 0;
 	tipme_commit(&ws, TIPME_REC_SCHED_SWITCH);
 	tipme_sampler_switch(prev->pid, next->pid);
-	tipme_cost_add(TIPME_REC_SCHED_SWITCH, t0);
+	now = tipme_cost_add(TIPME_REC_SCHED_SWITCH, ws.ts);
 	if (!preempt && prev_state && prev->pid && READ_ONCE(tipme_site_depth))
-		record_blocked(prev, tipme_cost_now());
+		record_blocked(prev, now);
 }
 
 static void probe_sched_waking(void *data, struct task_struct *p)
 {
-	u64 t0 = tipme_cost_now();
 	struct tipme_rec_waking *r;
 	struct tipme_wslot ws;
 
@@ -88,7 +92,7 @@ static void probe_sched_waking(void *data, struct task_struct *p)
 	tipme_waking_pack(r, p->pid, task_cpu(p), current->pid,
 			  tipme_ctx_now());
 	tipme_commit(&ws, TIPME_REC_SCHED_WAKING);
-	tipme_cost_add(TIPME_REC_SCHED_WAKING, t0);
+	tipme_cost_add(TIPME_REC_SCHED_WAKING, ws.ts);
 }
 
 struct tipme_probe tipme_sched_probes[] = {

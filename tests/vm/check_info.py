@@ -31,3 +31,13 @@ if expect == "overwritten":
     check(info["lost"]["overwritten"] == total_over, "info reports the loss")
 else:
     check(total_over == 0, "nothing overwritten", str(total_over))
+    # The recorder's own cost: with nothing lost, the cost records cover
+    # every scheduler record in the dump, each with some time spent.
+    sc = info["self_cost"]
+    costs = {t["type"]: t for t in sc["types"]}
+    counts = {t["name"]: t["count"] for t in info["types"]}
+    for ty in ("sched_switch", "sched_waking", "blocked"):
+        c = costs.get(ty, {"records": 0, "ns": 0})
+        check(c["records"] == counts.get(ty) and c["ns"] > 0,
+              f"self cost of {ty}: one charge per record in the dump, time > 0",
+              f"charged={c['records']} in dump={counts.get(ty)} ns={c['ns']}")

@@ -651,7 +651,9 @@ struct tipme_rec_sample_end {
  * @reserved: zero
  * @count: records of @type this CPU wrote since its previous TIPME_REC_COST
  *         (may be 0 for work that writes no record, e.g. reading argv)
- * @cycles: recorder ticks spent creating them (probe entry to exit)
+ * @cycles: recorder ticks spent creating them (probe entry to exit; for
+ *          sched_switch and sched_waking from the record's timestamp to
+ *          exit, leaving out the little they do before reserving it)
  */
 struct tipme_cost_ent {
 	__u8 type;
