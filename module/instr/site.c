@@ -52,28 +52,38 @@ unsigned int tipme_site_depth;
 
 static bool stack_cache = true;
 module_param(stack_cache, bool, 0444);
-MODULE_PARM_DESC(stack_cache, "Reuse the blocking site of a thread that sleeps again where it slept before, checked on its stack (default 1)");
+MODULE_PARM_DESC(stack_cache, "Reuse a blocking site when a task sleeps through a call chain seen before, checked on its stack (default 1)");
 
 static unsigned long site_lo, site_hi;	/* [lo, hi): scheduler and locks */
 static int site_skip = -1;		/* plumbing frames, -1: not counted yet */
 
 #ifdef TIPME_SITE_CACHE
-#define SITE_CACHE_SIZE		128	/* entries per CPU, a power of two */
+#define SITE_SETS		16	/* by syscall and user page offset, 2^n */
+#define SITE_WAYS		8
+#define SITE_CHAIN_MAX		24	/* return-address slots an entry checks */
 #define SITE_WALK_MAX		40	/* frames looked at, at most */
 
+/*
+ * A capture, kept as the chain the unwinder followed from the first
+ * scheduler frame to the last site frame kept: where each return address
+ * was on the stack (relative to site_cached()'s stack pointer) and its low
+ * 32 bits (the high ones are tipme_site_text_hi()).  @n site frames start
+ * at @ret[@first].  @nslot 0: an empty way.
+ */
 struct site_cache_ent {
-	unsigned long uip;
-	unsigned long ip[2];
-	u32 pid;
 	u32 nr;
-	u16 slot[2];
+	u8 nslot;
+	u8 first;
 	u8 n;
 	u8 full;
-	u32 ips[TIPME_SITE_DEPTH_MAX];
+	u32 span;	/* bytes above the stack pointer the slots need */
+	u16 slot[SITE_CHAIN_MAX];
+	u32 ret[SITE_CHAIN_MAX];
 };
 
 struct site_cpu {
-	struct site_cache_ent ent[SITE_CACHE_SIZE];
+	struct site_cache_ent ent[SITE_SETS][SITE_WAYS];
+	u8 victim[SITE_SETS];
 	unsigned long hits;
 	unsigned long misses;
 };
@@ -244,31 +254,40 @@ static unsigned int site_trace(u32 *ips, unsigned int depth, bool *full)
 #ifdef TIPME_SITE_CACHE
 /*
  * The cache.  Unwinding costs several times what writing a record does,
- * and a task that sleeps often mostly sleeps where it slept before.  A
- * capture is remembered per CPU under (thread, syscall, user-space return
- * address), with where the first site's return address was on the stack,
- * relative to the probe's stack pointer (the stack's top moves: syscalls
- * start at a random offset with randomize_kstack_offset).  A later sleep
- * with the same key reuses it if that slot holds that address again, and
- * the next frame's slot its address: the call chain from the site down to
- * the probe is then the same (a stale copy of both at both places would be
- * needed to fool it).
+ * and tasks mostly sleep where they, or others running the same code,
+ * slept before.  An entry is the chain of return addresses the unwinder
+ * followed, with where each was on the stack relative to the probe's
+ * stack pointer (the stack's top moves: syscalls start at a random offset
+ * with randomize_kstack_offset, below the frames kept).  A later sleep
+ * reuses an entry if every one of those slots holds that address again:
+ * the ORC unwinder finds each caller's frame from the callee's address
+ * and stack pointer, so the same addresses at the same places are the
+ * same walk (a frame located by its frame pointer is the exception; the
+ * sleep paths have none).  The chain starts at the first scheduler frame:
+ * everything between the probe's stack pointer and it is the probe's own
+ * plumbing, the same code at the same places every time and written by
+ * this very call, so nothing stale can sit there.  Entries are found by
+ * system call and user-space call site, not by thread, so a new process
+ * sleeping where another one slept hits too.
  */
 
-/* Walk with the ORC unwinder, noting where the first two site frames are. */
+/* Walk with the ORC unwinder, noting the chain in @e if it can be kept. */
 static unsigned int site_walk(u32 *ips, unsigned int depth, bool *full,
-			      unsigned long *ip, unsigned long *slot)
+			      unsigned long sp, unsigned long top,
+			      struct site_cache_ent *e)
 {
 	struct unwind_state st;
 	unsigned int k = 0, steps = 0;
 	int phase = 0;		/* 0 plumbing, 1 scheduler, 2 site */
+	bool keep = true;
 
-	ip[0] = ip[1] = 0;
-	slot[0] = slot[1] = 0;
+	e->nslot = 0;
+	e->span = 0;
 	for (unwind_start(&st, current, NULL, NULL);
 	     !unwind_done(&st) && steps < SITE_WALK_MAX;
 	     unwind_next_frame(&st), steps++) {
 		unsigned long a = unwind_get_return_address(&st);
+		unsigned long slot = tipme_unwind_ret_slot(&st);
 
 		if (!a)
 			break;
@@ -277,64 +296,86 @@ static unsigned int site_walk(u32 *ips, unsigned int depth, bool *full,
 				continue;
 			phase = 1;
 		}
+		if (slot > sp && slot < top && slot - sp <= U16_MAX &&
+		    e->nslot < SITE_CHAIN_MAX &&
+		    (a >> 32) == tipme_site_text_hi()) {
+			e->slot[e->nslot] = slot - sp;
+			e->ret[e->nslot++] = (u32)a;
+			e->span = max_t(u32, e->span, slot - sp + sizeof(long));
+		} else {
+			keep = false;	/* a frame the chain cannot hold */
+		}
 		if (phase == 1) {
 			if (tipme_site_in_sched(a))
 				continue;
 			phase = 2;
 		}
-		if (k < 2) {
-			ip[k] = a;
-			slot[k] = tipme_unwind_ret_slot(&st);
-		}
+		if (!k)
+			e->first = e->nslot - 1;
 		ips[k++] = site_ip32(a);
 		if (k == depth)
 			break;
 	}
 	*full = k == depth;
+	e->n = k;
+	e->full = *full;
+	if (!keep || !k)
+		e->nslot = 0;
 	return k;
+}
+
+/* Does every slot of @e hold its return address?  Site frames first. */
+static bool site_chain_holds(const struct site_cache_ent *e, unsigned long sp,
+			     unsigned long top)
+{
+	unsigned long hi = (unsigned long)tipme_site_text_hi() << 32;
+	unsigned int i;
+
+	if (e->span > top - sp)
+		return false;
+	for (i = e->first; i < e->nslot; i++)
+		if (READ_ONCE_NOCHECK(*(unsigned long *)(sp + e->slot[i])) !=
+		    (hi | e->ret[i]))
+			return false;
+	for (i = 0; i < e->first; i++)
+		if (READ_ONCE_NOCHECK(*(unsigned long *)(sp + e->slot[i])) !=
+		    (hi | e->ret[i]))
+			return false;
+	return true;
 }
 
 static unsigned int site_cached(u32 *ips, unsigned int depth, bool *full)
 {
 	unsigned long top = (unsigned long)task_stack_page(current) + THREAD_SIZE;
-	unsigned long sp = current_stack_pointer, ip[2], slot[2];
+	unsigned long sp = current_stack_pointer;
 	struct pt_regs *regs = task_pt_regs(current);
-	u32 pid = current->pid, nr = (u32)regs->orig_ax;
+	u32 nr = (u32)regs->orig_ax;
 	struct site_cpu *sc = this_cpu_ptr(site_pcpu);
-	struct site_cache_ent *c;
-	unsigned int n;
+	/*
+	 * The set: the system call and where in its page user space made it
+	 * (the same in every process that maps the same library, whatever
+	 * address space layout randomisation chose), which mostly tells the
+	 * chain.
+	 */
+	unsigned int set = hash_32(nr ^ ((u32)regs->ip & ~PAGE_MASK) << 10,
+				   ilog2(SITE_SETS)), w, n;
+	struct site_cache_ent *e;
 
-	c = &sc->ent[hash_32(pid ^ (nr << 22) ^ (u32)regs->ip,
-			     ilog2(SITE_CACHE_SIZE))];
-	if (c->pid == pid && c->nr == nr && c->uip == regs->ip && c->slot[0] &&
-	    c->slot[0] < top - sp && c->slot[1] < top - sp &&
-	    READ_ONCE_NOCHECK(*(unsigned long *)(sp + c->slot[0])) == c->ip[0] &&
-	    (!c->slot[1] ||
-	     READ_ONCE_NOCHECK(*(unsigned long *)(sp + c->slot[1])) == c->ip[1])) {
-		sc->hits++;
-		memcpy(ips, c->ips, c->n * sizeof(u32));
-		*full = c->full;
-		return min_t(unsigned int, c->n, depth);
+	for (w = 0; w < SITE_WAYS; w++) {
+		e = &sc->ent[set][w];
+		if (e->nslot && e->nr == nr && site_chain_holds(e, sp, top)) {
+			sc->hits++;
+			n = min_t(unsigned int, e->n, depth);
+			memcpy(ips, &e->ret[e->first], n * sizeof(u32));
+			*full = e->full;
+			return n;
+		}
 	}
 	sc->misses++;
-	n = site_walk(ips, depth, full, ip, slot);
-	if (slot[0] > sp && slot[0] < top && slot[0] - sp < U16_MAX &&
-	    (!slot[1] || (slot[1] > sp && slot[1] < top &&
-			  slot[1] - sp < U16_MAX))) {
-		c->pid = pid;
-		c->nr = nr;
-		c->uip = regs->ip;
-		c->ip[0] = ip[0];
-		c->ip[1] = ip[1];
-		c->slot[0] = slot[0] - sp;
-		c->slot[1] = slot[1] ? slot[1] - sp : 0;
-		c->n = n;
-		c->full = *full;
-		memcpy(c->ips, ips, n * sizeof(u32));
-	} else {
-		c->pid = 0;
-	}
-	return n;
+	e = &sc->ent[set][sc->victim[set]];
+	sc->victim[set] = (sc->victim[set] + 1) % SITE_WAYS;
+	e->nr = nr;
+	return site_walk(ips, depth, full, sp, top, e);
 }
 #endif /* TIPME_SITE_CACHE */
 
