@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The recorder's state: the per-CPU rings, their geometry from the module
- * parameters, the record clock, and whether probes write records.
+ * parameters, the record clock, whether probes write records, and the
+ * window a trigger froze until a dump has read it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -10,7 +11,9 @@
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 #include <linux/tipme.h>
 #include "fault.h"
 #include "recorder.h"
@@ -31,7 +34,24 @@ static bool autostart = true;
 module_param(autostart, bool, 0444);
 MODULE_PARM_DESC(autostart, "Start recording at load (default 1)");
 
+static bool freeze_on_trigger = true;
+module_param(freeze_on_trigger, bool, 0644);
+MODULE_PARM_DESC(freeze_on_trigger, "A trigger freezes every ring's history until a dump has read it; writers drop records rather than overwrite it (default 1)");
+
+static unsigned int freeze_timeout_s = 30;
+module_param(freeze_timeout_s, uint, 0644);
+MODULE_PARM_DESC(freeze_timeout_s, "Thaw a frozen window no dump has read after this many seconds (default 30)");
+
 struct tipme_state tipme;
+
+/* The frozen window: generation (0: none), how long freezing took. */
+static DEFINE_SPINLOCK(freeze_lock);
+static u32 freeze_gen, freeze_last_gen;
+static u64 freeze_ns_last;
+static unsigned long freezes, freezes_expired;
+
+static void thaw_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(thaw_work, thaw_fn);
 
 /**
  * tipme_set_recording() - start or stop writing records
@@ -44,6 +64,91 @@ struct tipme_state tipme;
 void tipme_set_recording(bool on)
 {
 	WRITE_ONCE(tipme.recording, on);
+}
+
+/**
+ * tipme_recorder_freeze() - protect every ring's history from now on
+ * @t0: the record clock when the trigger came
+ *
+ * Notes each ring's oldest intact sub-buffer: from then on writers drop
+ * records rather than overwrite it or any later one, so a dump reads the
+ * history as it was when the trigger came, however long tipmed takes.  A
+ * window already frozen stays as it is.  Thawed by the dump that reads it
+ * (tipme_recorder_thaw()) or after freeze_timeout_s.
+ *
+ * Context: any but NMI.
+ * Return: the frozen window's generation, 0 if freezing is off.
+ */
+u32 tipme_recorder_freeze(u64 t0)
+{
+	unsigned long flags;
+	u64 khz = tipme_clock_khz();
+	u32 gen;
+	int cpu;
+
+	if (!READ_ONCE(freeze_on_trigger))
+		return 0;
+	spin_lock_irqsave(&freeze_lock, flags);
+	if (!freeze_gen) {
+		for_each_possible_cpu(cpu) {
+			struct tipme_ring *r = per_cpu_ptr(tipme.rings, cpu);
+
+			WRITE_ONCE(r->frozen, tipme_ring_oldest_seq(r,
+						local_read(&r->reserve)));
+		}
+		freeze_gen = ++freeze_last_gen ? freeze_last_gen :
+			     ++freeze_last_gen;
+		freeze_ns_last = div64_u64((tipme_clock_now() - t0) * 1000000,
+					   khz ? khz : 1);
+		freezes++;
+		mod_delayed_work(system_wq, &thaw_work,
+				 READ_ONCE(freeze_timeout_s) * HZ);
+	}
+	gen = freeze_gen;
+	spin_unlock_irqrestore(&freeze_lock, flags);
+	return gen;
+}
+
+/**
+ * tipme_recorder_frozen() - the frozen window's generation
+ *
+ * Context: any.
+ * Return: it, or 0 if no window is frozen.
+ */
+u32 tipme_recorder_frozen(void)
+{
+	return READ_ONCE(freeze_gen);
+}
+
+/**
+ * tipme_recorder_thaw() - let writers overwrite the frozen window again
+ * @gen: the generation read (a later window stays frozen); 0: any
+ *
+ * Context: any but NMI.
+ */
+void tipme_recorder_thaw(u32 gen)
+{
+	unsigned long flags;
+	int cpu;
+
+	spin_lock_irqsave(&freeze_lock, flags);
+	if (freeze_gen && (!gen || gen == freeze_gen)) {
+		for_each_possible_cpu(cpu)
+			WRITE_ONCE(per_cpu_ptr(tipme.rings, cpu)->frozen,
+				   TIPME_RING_THAWED);
+		freeze_gen = 0;
+	}
+	spin_unlock_irqrestore(&freeze_lock, flags);
+}
+
+static void thaw_fn(struct work_struct *work)
+{
+	if (tipme_recorder_frozen()) {
+		tipme_recorder_thaw(0);
+		freezes_expired++;
+		pr_info("no dump read the frozen window for %us: thawed\n",
+			READ_ONCE(freeze_timeout_s));
+	}
 }
 
 /**
@@ -68,11 +173,14 @@ bool tipme_recorder_autostart(void)
 int tipme_recorder_params_text(char *buf, size_t size)
 {
 	return scnprintf(buf, size,
-			 "version=%s\nbuffer_size=%llu\nsubbuf_size=%u\nsubbufs_per_cpu=%u\nclock=%s\nautostart=%d\n",
+			 "version=%s\nbuffer_size=%llu\nsubbuf_size=%u\nsubbufs_per_cpu=%u\nclock=%s\nautostart=%d\nfreeze_on_trigger=%d\nfreeze_timeout_s=%u\nfrozen=%d\nfreezes=%lu\nfreezes_expired=%lu\nfreeze_ns_last=%llu\n",
 			 TIPME_VERSION_STRING, tipme.buf_size,
 			 1U << tipme.sub_shift, 1U << tipme.nsub_shift,
 			 tipme_clock_source() == TIPME_CLOCK_TSC ? "tsc" : "local",
-			 autostart);
+			 autostart, READ_ONCE(freeze_on_trigger),
+			 READ_ONCE(freeze_timeout_s), !!tipme_recorder_frozen(),
+			 READ_ONCE(freezes), READ_ONCE(freezes_expired),
+			 READ_ONCE(freeze_ns_last));
 }
 
 static int geometry_init(void)
@@ -186,6 +294,7 @@ out_clock:
  */
 void tipme_recorder_exit(void)
 {
+	cancel_delayed_work_sync(&thaw_work);
 	rings_free();
 	tipme_clock_exit();
 }

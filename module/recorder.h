@@ -48,6 +48,9 @@ static __always_inline void tipme_commit(struct tipme_wslot *ws, u32 type)
 int tipme_recorder_init(void);
 void tipme_recorder_exit(void);
 bool tipme_recorder_autostart(void);
+u32 tipme_recorder_freeze(u64 t0);
+u32 tipme_recorder_frozen(void);
+void tipme_recorder_thaw(u32 gen);
 void tipme_set_recording(bool on);
 u64 tipme_recorder_type_total(int type);
 int tipme_recorder_params_text(char *buf, size_t size);

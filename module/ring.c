@@ -29,6 +29,7 @@ int tipme_ring_init(struct tipme_ring *r, int cpu, unsigned int sub_shift,
 	int node = cpu_to_node(cpu);
 
 	r->cpu = cpu;
+	r->frozen = TIPME_RING_THAWED;
 	r->sub_shift = sub_shift;
 	r->nsub_shift = nsub_shift;
 	r->data = tipme_fail_step("ring data") ? NULL :
@@ -71,7 +72,8 @@ void tipme_ring_free(struct tipme_ring *r)
  * are counted as overwritten, exactly once whatever the nesting: the count
  * moves with a cmpxchg of the slot's @lapstart.  May run several times for
  * one sub-buffer (a writer retrying its reservation); only the first run
- * that sees the completed lap counts it.
+ * that sees the completed lap counts it.  A sub-buffer a trigger froze
+ * (@r->frozen and later ones) is not reused until the dump has read it.
  *
  * Context: writer context (preemption disabled), from tipme_ring_reserve().
  * Return: false if the writer must drop its record.
@@ -85,6 +87,9 @@ bool tipme_ring_claim(struct tipme_ring *r, unsigned long begin)
 
 	if (!lap)
 		return true;
+	if (unlikely((begin >> r->sub_shift) - tipme_ring_nsub(r) >=
+		     READ_ONCE(r->frozen)))
+		return false;
 	commit = local_read(&c->commit);
 	if (commit < full)
 		return false;

@@ -60,6 +60,8 @@ struct tipme_slot_ctl {
  * @sub_shift: log2 of the sub-buffer size
  * @nsub_shift: log2 of the number of sub-buffers
  * @cpu: CPU owning the ring
+ * @frozen: the oldest sub-buffer a trigger froze (TIPME_RING_THAWED: none);
+ *          writers drop records rather than overwrite it or a later one
  * @type_count: records committed per type since load
  */
 struct tipme_ring {
@@ -74,8 +76,11 @@ struct tipme_ring {
 	unsigned int sub_shift;
 	unsigned int nsub_shift;
 	int cpu;
+	u64 frozen;
 	local_t type_count[TIPME_REC_NR];
 };
+
+#define TIPME_RING_THAWED	U64_MAX
 
 /**
  * struct tipme_wslot - a reservation in progress

@@ -14,7 +14,9 @@
  * counted as overwritten).  Records written after the dump started stay in
  * the ring for the next dump, except those that land in the sub-buffer the
  * dump reads last, which it includes.  Readers only read, so several dumps
- * may run at once.
+ * may run at once.  A dump that starts while a trigger's window is frozen
+ * (tipme_recorder_freeze()) starts each ring where the trigger found its
+ * oldest data, and thaws the window once it has read every ring.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -185,6 +187,7 @@ enum dump_phase {
  * @exec_hdr_sent: the exec table's header was sent
  * @exec_done: every exec table entry was sent
  * @exec_pos: next exec table slot
+ * @freeze_gen: the frozen window this dump reads (0: none was frozen)
  * @end: each CPU's write position when the dump started
  */
 struct dump_ctx {
@@ -200,6 +203,7 @@ struct dump_ctx {
 	bool exec_hdr_sent;
 	bool exec_done;
 	u32 exec_pos;
+	u32 freeze_gen;
 	unsigned long end[];
 };
 
@@ -219,6 +223,13 @@ static void dump_begin_cpu(struct dump_ctx *d)
 
 	d->seq = tipme_ring_oldest_seq(r, end);
 	d->last = end ? (end - 1) >> r->sub_shift : 0;
+	/* A frozen window starts where the trigger found the oldest data. */
+	if (d->freeze_gen) {
+		u64 f = READ_ONCE(r->frozen);
+
+		if (f != TIPME_RING_THAWED && f > d->seq && f <= d->last)
+			d->seq = f;
+	}
 	if (!end)
 		d->seq = 1;	/* nothing to send: seq > last */
 	d->off = 0;
@@ -254,6 +265,7 @@ int tipme_dump_start(struct netlink_callback *cb,
 	if (cb->min_dump_alloc < need)
 		cb->min_dump_alloc = need;
 	tipme_clock_record();
+	d->freeze_gen = tipme_recorder_frozen();
 	for_each_possible_cpu(cpu)
 		d->end[cpu] = local_read(&per_cpu_ptr(tipme.rings, cpu)->reserve);
 	/* Positions before contents; pairs with smp_wmb() in the writers. */
@@ -569,10 +581,14 @@ int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			if (err > 0)
 				return skb->len;
 			d->cpu = cpumask_next(d->cpu, cpu_possible_mask);
-			if (d->cpu >= nr_cpu_ids)
+			if (d->cpu >= nr_cpu_ids) {
+				/* Every ring read: the frozen window may go. */
+				if (d->freeze_gen)
+					tipme_recorder_thaw(d->freeze_gen);
 				d->phase = PHASE_EXECTAB;
-			else
+			} else {
 				dump_begin_cpu(d);
+			}
 			break;
 		case PHASE_EXECTAB:
 			err = dump_exectab(skb, cb, d);

@@ -107,6 +107,8 @@ static u32 trigger(enum tipme_trigger_source source,
 	seq = last.seq;
 	spin_unlock_irqrestore(&trigger_lock, flags);
 
+	if (!joined)
+		tipme_recorder_freeze(ts);
 	write_record(seq, source, joined);
 	if (!joined)
 		schedule_work(&notify_work);

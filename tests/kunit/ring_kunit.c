@@ -337,6 +337,33 @@ static void ring_padding(struct kunit *test)
 	KUNIT_EXPECT_GT(test, n, 0U);	/* a PAD header is in sub-buffer 0 */
 }
 
+/*
+ * A frozen window: once the ring is full, writers drop records instead of
+ * overwriting the frozen sub-buffer, and write again once it is thawed.
+ */
+static void ring_frozen_window(struct kunit *test)
+{
+	unsigned long nsub = tipme_ring_nsub(ring), pos;
+	u32 id = 0;
+
+	while (local_read(&ring->reserve) < (long)(nsub << ring->sub_shift) - 16)
+		KUNIT_ASSERT_TRUE(test, write_id(id++));
+	ring->frozen = tipme_ring_oldest_seq(ring, local_read(&ring->reserve));
+	KUNIT_EXPECT_EQ(test, ring->frozen, 0ULL);
+	while (local_read(&ring->dropped) == 0 && id < 10000)
+		write_id(id++);
+	pos = local_read(&ring->reserve);
+	KUNIT_EXPECT_LE(test, pos, nsub << ring->sub_shift);
+	KUNIT_EXPECT_FALSE(test, write_id(id++));
+	KUNIT_EXPECT_EQ(test, local_read(&ring->overwritten), 0L);
+	/* Sub-buffer 0 is intact: a reader still sees all of it. */
+	KUNIT_EXPECT_TRUE(test, tipme_ring_still_valid(ring, 0));
+	ring->frozen = TIPME_RING_THAWED;
+	KUNIT_EXPECT_TRUE(test, write_id(id++));
+	KUNIT_EXPECT_GT(test, local_read(&ring->overwritten), 0L);
+	KUNIT_EXPECT_FALSE(test, tipme_ring_still_valid(ring, 0));
+}
+
 static struct kunit_case ring_cases[] = {
 	KUNIT_CASE(ring_roundtrip),
 	KUNIT_CASE(ring_delta_overflow),
@@ -346,6 +373,7 @@ static struct kunit_case ring_cases[] = {
 	KUNIT_CASE(ring_inflight_blocks_wrap),
 	KUNIT_CASE(ring_too_big_and_too_deep),
 	KUNIT_CASE(ring_padding),
+	KUNIT_CASE(ring_frozen_window),
 	{}
 };
 

@@ -738,7 +738,7 @@ struct tipme_rectype {
  * @overwritten: committed records since lost because the ring wrapped
  * @dropped: records never written (recording nested too deep, the oldest
  *           sub-buffer still being written, a record larger than a
- *           sub-buffer)
+ *           sub-buffer, the ring full up to a window a trigger froze)
  * @bytes: bytes reserved since load (including padding)
  * @discarded_subbufs: sub-buffers this dump read but threw away because
  *                     writers overwrote them while they were being read
