@@ -387,8 +387,13 @@ if "tipme" in ONLY and not PROFILE:
         st = json.loads(sh(f"{B}/tipme status --json"))
         if all(c["overwritten"] > 0 for c in st["cpus"]):
             break
+    # A trigger freezes the full rings; the dump reads and thaws them.
+    wr("/proc/sys/tipme/trigger", 1)
     sh(f"{B}/tipme stop")
     r = run_load(["exec", f"{B}/tipme", "dump", "-o", "/tmp/full.dump"])
+    params = json.loads(sh(f"{B}/tipme info --json /tmp/full.dump"))["params"]
+    if params.get("freeze_ns_last"):
+        dump["trigger_to_frozen_us"] = round(int(params["freeze_ns_last"]) / 1000, 1)
     dump["bytes"] = os.path.getsize("/tmp/full.dump")
     dump["tipme_s"] = round(r["seconds"], 3)
     dump["tipme_insn"] = r["insn"]

@@ -4,7 +4,7 @@ result (stdout, JSON) and, with --doc FILE, rewrite the generated part of
 Documentation/performance.md (between its bench:begin and bench:end
 comment lines; the rest of the file is prose and stays as written).
 
-Usage: report.py [--doc FILE] GUEST_JSON NATIVE_JSON
+Usage: report.py [--doc FILE] GUEST_JSON NATIVE_JSON [ANALYSIS_JSON]
 """
 import json, sys
 
@@ -14,6 +14,7 @@ if args[:1] == ["--doc"]:
     doc, args = args[1], args[2:]
 guest = json.load(open(args[0]))
 native = json.load(open(args[1]))
+analysis = json.load(open(args[2])) if len(args) > 2 else None
 MIB64 = 64 * 1024 * 1024
 rate = native["desktop_ctxt_per_s"]
 
@@ -35,9 +36,9 @@ res = {
     "tracers": tracers,
     "native_ns_per_record": native["native_ns_per_record"],
     "dump": guest.get("dump", {}),
-    # The rings are not frozen at the trigger (issue 13, part 2): they
-    # record on until tipmed reads them, so there is no figure to give.
-    "trigger_to_frozen_us": None,
+    # From the trigger's first instruction to every ring frozen, in the
+    # guest (emulated time).
+    "trigger_to_frozen_us": guest.get("dump", {}).get("trigger_to_frozen_us"),
     "events_per_workload": guest["events_per_workload"],
     "workloads": guest["workloads"],
     "kernel": guest["kernel"],
@@ -45,6 +46,7 @@ res = {
     "reps": guest["reps"],
     "desktop_ctxt_per_s_native": rate,
     "lttng_missing_events": guest.get("lttng_missing_events"),
+    "postmortem_s": analysis,
 }
 print(json.dumps(res))
 
@@ -85,7 +87,9 @@ if doc:
     lines.append("")
     lines.append("Events per run (ftrace's count): " + ", ".join(
         f"{w} {v:.0f}" for w, v in res["events_per_workload"].items())
-        + f". Desktop load natively on this machine: {rate} context switches/s.")
+        + f". Desktop load natively on this machine: {rate} context switches/s"
+        + (f" (the machine's own {native['background_ctxt_per_s']}/s taken off)."
+           if "background_ctxt_per_s" in native else "."))
     n = res["native_ns_per_record"]
     lines += ["", "Fast path natively (UML on this machine, 16-byte records, "
               "median of the KUnit runs):", "",
@@ -99,7 +103,18 @@ if doc:
                   f"{d['ftrace_raw_read_bytes'] / 2**20:.1f} MiB of ftrace's trace_pipe_raw): "
                   f"tipme {d['tipme_s']} s, ftrace {d['ftrace_raw_read_s']} s emulated; "
                   f"instructions per byte, tipme over ftrace: {d['insn_ratio_tipme_over_ftrace']}x."]
-    lines += ["", "Trigger to frozen rings: not measured, the rings are not frozen yet.",
+    if analysis:
+        lines += ["", f"The analyses natively on this machine over a full dump "
+                  f"({analysis['dump_bytes'] / 2**20:.1f} MiB, in the page cache; median of 5, "
+                  f"bench/analysis-speed.sh):", "", "| command | seconds |", "|---|---:|"]
+        for k in ("info", "why", "report", "timeline", "legs_sched", "records_json",
+                  "export_perfetto"):
+            if f"{k}_s" in analysis:
+                lines.append(f"| {k.replace('_', ' ')} | {analysis[k + '_s']:.3f} |")
+    tf = res["trigger_to_frozen_us"]
+    lines += ["", (f"Trigger to frozen rings (every CPU's history protected until the dump "
+                   f"has read it): {tf} µs, emulated, {res['cpus']} vCPUs." if tf is not None
+                   else "Trigger to frozen rings: not measured in this run."),
               "", "<!-- bench:end -->"]
     text = open(doc).read()
     a = text.index("<!-- bench:begin")

@@ -10,7 +10,8 @@
 # bpftrace,lttng
 # (none and ftrace are always kept: they are the baseline and the event
 # count).  Writes build/bench/tracers/result.json and, unless --no-doc,
-# the generated part of Documentation/performance.md.  Last line:
+# the generated part of Documentation/performance.md (with the analyses'
+# speed from bench/analysis-speed.sh).  Last line:
 # "RESULT {json}".
 #
 # --profile also counts instructions per kernel block (tipme and ftrace,
@@ -120,7 +121,13 @@ fi
 # --- natively: the fast path in UML, the desktop load's switch rate.
 note "native: tipme_ringbench in UML, the desktop load's switch rate"
 python3 bench/tracers/native.py "$out/guest.json" >"$out/native.json"
+# The analyses over a full 64 MiB dump, natively (bench/analysis-speed.sh
+# makes the dump in QEMU once and keeps it in .cache/bench/).
+note "native: the analyses over a full dump"
+bench/analysis-speed.sh >"$out/analysis.log" 2>&1 ||
+	die "bench/analysis-speed.sh failed ($out/analysis.log)"
+grep '^RESULT ' "$out/analysis.log" | tail -n 1 | cut -d' ' -f2- >"$out/analysis.json"
 
 python3 bench/tracers/report.py ${doc:+--doc Documentation/performance.md} \
-	"$out/guest.json" "$out/native.json" >"$out/result.json"
+	"$out/guest.json" "$out/native.json" "$out/analysis.json" >"$out/result.json"
 echo "RESULT $(cat "$out/result.json")"
