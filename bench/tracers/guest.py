@@ -10,7 +10,7 @@ all.  Per workload and tracer, three runs in turns; the medians are kept.
 Prints a report and, last, "RESULT {json}" (the host adds the native
 figures and writes Documentation/performance.md from it).
 """
-import json, os, re, signal, statistics, subprocess, sys, time
+import json, os, re, resource, signal, statistics, subprocess, sys, time
 
 SRC = os.environ["TIPME_SRC"]
 B = f"{SRC}/build"
@@ -327,22 +327,28 @@ for rep in range(REPS):
         tr.teardown()
 
 # --- a desktop-like load: a parallel build (two gcc at a time) and an
-# interactive task waking every 16 ms.  Bytes per context switch here,
-# times the host's own switch rate under the same load (run.sh measures it
-# natively), gives the history 64 MiB holds.
+# interactive task waking every 16 ms.  Bytes per switch of the load's own
+# tasks here, times their switch rate natively under the same load
+# (native.py, counted the same way), gives the history 64 MiB holds.
 DESKTOP_FILES = sorted(f"lib/{f}" for f in os.listdir(f"{SRC}/lib") if f.endswith(".c"))[:6]
 DESKTOP_BUILD = (f"printf '%s\\n' {' '.join(DESKTOP_FILES)} | xargs -P2 -I@ "
                  "gcc -O1 -std=c11 -D_GNU_SOURCE -Iinclude/uapi -Iinclude -Ilib -c @ -o /dev/null")
 
 
+def load_switches():
+    """Context switches of this script's reaped descendants (rusage: the
+    load's own tasks, whatever else the machine runs)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_nvcsw + r.ru_nivcsw
+
+
 def desktop():
+    s0, c0 = load_switches(), run_ctxt()
     per = subprocess.Popen([LOAD, "-", "periodic", "16", "3600"])
-    c0 = run_ctxt()
     sh(DESKTOP_BUILD, cwd=SRC)
-    c1 = run_ctxt()
     per.terminate()
     per.wait()
-    return c1 - c0
+    return load_switches() - s0, run_ctxt() - c0
 
 
 def run_ctxt():
@@ -355,12 +361,13 @@ res_desktop = {}
 for tr in ([] if PROFILE else TRACERS):
     tr.setup()
     tr.start()
-    n = desktop()
+    n, ctxt = desktop()
     byt, extra = tr.stop()
     tr.teardown()
-    res_desktop[tr.name] = {"ctxt": n, "bytes": byt,
-                            "bytes_per_switch": round(byt / n, 1) if byt is not None else None}
-    log(f"desktop {tr.name:8} ctxt={n} bytes={byt}")
+    res_desktop[tr.name] = {"load_switches": n, "ctxt": ctxt, "bytes": byt,
+                            "bytes_per_switch": round(byt / ctxt, 1) if byt is not None else None,
+                            "bytes_per_load_switch": round(byt / n, 1) if byt is not None else None}
+    log(f"desktop {tr.name:8} load_switches={n} ctxt={ctxt} bytes={byt}")
 
 # --- reading a full 64 MiB buffer out: tipme's dump against a minimal C
 # reader of ftrace's trace_pipe_raw, instructions and (emulated) seconds.

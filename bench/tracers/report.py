@@ -16,12 +16,12 @@ guest = json.load(open(args[0]))
 native = json.load(open(args[1]))
 analysis = json.load(open(args[2])) if len(args) > 2 else None
 MIB64 = 64 * 1024 * 1024
-rate = native["desktop_ctxt_per_s"]
+rate = native["desktop_load_switches_per_s"]
 
 tracers = {}
 for name, t in guest["tracers"].items():
     d = guest["desktop"].get(name, {})
-    bps = d.get("bytes_per_switch")
+    bps = d.get("bytes_per_load_switch")
     tracers[name] = {
         "insn_per_event": t.get("insn_per_event"),
         "bytes_per_switch": t["bytes_per_switch"],
@@ -44,7 +44,7 @@ res = {
     "kernel": guest["kernel"],
     "cpus": guest["cpus"],
     "reps": guest["reps"],
-    "desktop_ctxt_per_s_native": rate,
+    "desktop_load_switches_per_s_native": rate,
     "lttng_missing_events": guest.get("lttng_missing_events"),
     "postmortem_s": analysis,
 }
@@ -63,7 +63,7 @@ if doc:
         + ", ".join(f"`{k}` ({v})" for k, v in res["workloads"].items()) + ".",
         "",
         "| tracer | instructions added per event | vs ftrace | bytes per switch (ping-pong) "
-        "| bytes per switch (desktop) | history in 64 MiB (desktop) |",
+        "| bytes per load task switch (desktop) | history in 64 MiB (desktop) |",
         "|---|---:|---:|---:|---:|---:|",
     ]
     for name, t in tracers.items():
@@ -87,9 +87,7 @@ if doc:
     lines.append("")
     lines.append("Events per run (ftrace's count): " + ", ".join(
         f"{w} {v:.0f}" for w, v in res["events_per_workload"].items())
-        + f". Desktop load natively on this machine: {rate} context switches/s"
-        + (f" (the machine's own {native['background_ctxt_per_s']}/s taken off)."
-           if "background_ctxt_per_s" in native else "."))
+        + f". Desktop load natively on this machine: its tasks switch {rate} times a second.")
     n = res["native_ns_per_record"]
     lines += ["", "Fast path natively (UML on this machine, 16-byte records, "
               "median of the KUnit runs):", "",
