@@ -29,6 +29,9 @@ PKGS=(
 	libxcb1-dev libxcb-record0-dev libxcb-res0-dev libxcb-xtest0-dev
 	# X11 tests (x11-utils: xprop, xdpyinfo; only recommended by xterm)
 	xvfb xdotool xterm x11-apps x11-utils
+	# ... and under Xwayland: sway's headless backend as the Wayland
+	# compositor, wtype as its keyboard, xhost to let root's clients in
+	sway xwayland wtype x11-xserver-utils
 	# tipme timeline's test renders its SVG with a real renderer
 	librsvg2-bin
 	# the man pages' test renders them (groff), and runs the completion

@@ -88,6 +88,12 @@ struct xh_app {
 
 	unsigned dump_seq;	/* dumps named so far */
 
+	/* the hotkey grabs in place (keys.c): (modifiers << 8 | keycode) */
+#define XH_MAX_GRABS	512
+	uint32_t grabbed[XH_MAX_GRABS / 2];
+	unsigned n_grabbed;
+	int grabs_whole;	/* every one of them was granted */
+
 	/* the auto trigger (ask.c): the last one and the day's count */
 	uint64_t auto_last_ns, auto_day_ns;
 	unsigned auto_day_count;

@@ -115,48 +115,72 @@ int xh_keys_setup(struct xh_app *app)
 }
 
 /*
+ * The (modifiers, keycode) pairs to grab: each hotkey with every
+ * lock-modifier variant.  Returns how many were written to @out.
+ */
+static unsigned grab_list(const struct xh_keys *k, uint32_t *out, unsigned max)
+{
+	uint16_t locks[4];
+	unsigned nlocks = 0, n = 0, i, l, v, s;
+	const struct { const uint8_t *kc; unsigned n; int shift; } sets[] = {
+		{ k->minus, k->n_minus, 0 }, { k->plus, k->n_plus, 1 },
+		{ k->zero, k->n_zero, 0 }, { k->one, k->n_one, 0 },
+	};
+
+	locks[nlocks++] = 0;
+	locks[nlocks++] = k->lock;
+	if (k->numlock && k->numlock != k->lock) {
+		locks[nlocks++] = k->numlock;
+		locks[nlocks++] = k->lock | k->numlock;
+	}
+	for (s = 0; s < 4; s++)
+		for (i = 0; i < sets[s].n; i++)
+			for (v = 0; v <= (unsigned)sets[s].shift; v++)
+				for (l = 0; l < nlocks && n < max; l++) {
+					uint16_t mods = k->ctrl | k->alt | locks[l] |
+							(v ? k->shift : 0);
+
+					out[n++] = (uint32_t)mods << 8 | sets[s].kc[i];
+				}
+	return n;
+}
+
+/*
  * Grab the hotkeys on every root window, with every lock-modifier variant;
- * keys another client holds are still seen in the input stream.
+ * keys another client holds are still seen in the input stream.  A mapping
+ * change that leaves the hotkeys' keycodes and modifiers as they were keeps
+ * the grabs in place: ungrabbing to grab the same keys again would open a
+ * window in which a hotkey reaches the focused client.  (Xwayland replaces
+ * the keymap whenever the compositor sends one, usually unchanged.)
  */
 void xh_keys_grab(struct xh_app *app)
 {
-	xcb_void_cookie_t ck[512];
+	xcb_void_cookie_t ck[XH_MAX_GRABS];
+	uint32_t want[XH_MAX_GRABS / 2];
 	struct xh_keys k;
-	uint16_t locks[4];
-	unsigned nlocks = 0, nck = 0, i, l, v, busy = 0, failed = 0;
+	unsigned n, nck = 0, i, busy = 0, failed = 0;
 	xcb_screen_iterator_t sit;
 
 	pthread_mutex_lock(&app->st.lock);
 	k = app->st.keys;
 	pthread_mutex_unlock(&app->st.lock);
-	locks[nlocks++] = 0;
-	locks[nlocks++] = k.lock;
-	if (k.numlock && k.numlock != k.lock) {
-		locks[nlocks++] = k.numlock;
-		locks[nlocks++] = k.lock | k.numlock;
+	n = grab_list(&k, want, XH_MAX_GRABS / 2);
+	if (app->grabs_whole && n == app->n_grabbed &&
+	    !memcmp(want, app->grabbed, n * sizeof(want[0]))) {
+		xh_logv(app, "hotkeys unchanged: %u grabs kept\n", n);
+		return;
 	}
 	for (sit = xcb_setup_roots_iterator(xcb_get_setup(app->ctrl)); sit.rem;
 	     xcb_screen_next(&sit)) {
 		xcb_window_t root = sit.data->root;
-		const struct { const uint8_t *kc; unsigned n; int shift; } sets[] = {
-			{ k.minus, k.n_minus, 0 }, { k.plus, k.n_plus, 1 },
-			{ k.zero, k.n_zero, 0 }, { k.one, k.n_one, 0 },
-		};
-		unsigned s;
 
 		xcb_ungrab_key(app->ctrl, XCB_GRAB_ANY, root, XCB_MOD_MASK_ANY);
-		for (s = 0; s < 4; s++)
-			for (i = 0; i < sets[s].n; i++)
-				for (v = 0; v <= (unsigned)sets[s].shift; v++)
-					for (l = 0; l < nlocks && nck < 512; l++) {
-						uint16_t mods = k.ctrl | k.alt | locks[l] |
-								(v ? k.shift : 0);
-
-						ck[nck++] = xcb_grab_key_checked(app->ctrl, 1, root,
-							mods, sets[s].kc[i],
-							XCB_GRAB_MODE_ASYNC,
-							XCB_GRAB_MODE_ASYNC);
-					}
+		for (i = 0; i < n && nck < XH_MAX_GRABS; i++)
+			ck[nck++] = xcb_grab_key_checked(app->ctrl, 1, root,
+							 (uint16_t)(want[i] >> 8),
+							 (xcb_keycode_t)want[i],
+							 XCB_GRAB_MODE_ASYNC,
+							 XCB_GRAB_MODE_ASYNC);
 	}
 	for (i = 0; i < nck; i++) {
 		xcb_generic_error_t *e = xcb_request_check(app->ctrl, ck[i]);
@@ -175,4 +199,8 @@ void xh_keys_grab(struct xh_app *app)
 	if (failed)
 		fprintf(stderr, "tipme-xhook: %u hotkey grabs failed\n", failed);
 	xh_logv(app, "grabbed %u of %u hotkey combinations\n", nck - busy - failed, nck);
+	/* grabs another client holds are tried again at the next change */
+	app->grabs_whole = !busy && !failed;
+	app->n_grabbed = n;
+	memcpy(app->grabbed, want, n * sizeof(want[0]));
 }

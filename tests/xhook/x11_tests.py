@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Integration tests of tipme-xhook under Xvfb.  Prints TAP.
+"""Integration tests of tipme-xhook under Xvfb and Xwayland.  Prints TAP.
 
 Each test starts its own Xvfb (-displayfd picks a free display) and kills it
 at the end.  Real clients: xterm, xprop, xdpyinfo and xhook-testclient; input
 through XTEST (xdotool).  Every wait is for a condition, with a timeout.
+The xwayland_* tests start sway's Xwayland instead (tests/lib/xwayland.py),
+with keys through the compositor (wtype).
 
   python3 tests/xhook/x11_tests.py --build build [-v] [TEST...]
 """
@@ -24,6 +26,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import tap  # noqa: E402  (tests/lib/tap.py: the one TAP producer)
 from xvfb import Xvfb, wait_for  # noqa: E402  (tests/lib/xvfb.py)
+import xwayland  # noqa: E402  (tests/lib/xwayland.py)
 
 ARGS = None
 DRAW_OPS = {61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 74, 75, 76, 77}
@@ -998,11 +1001,162 @@ def t_auto_spacing(x):
     assert len(dumps) == 1, dumps
 
 
+# ---- under Xwayland ----------------------------------------------------------
+# The X server of a Wayland desktop (tests/lib/xwayland.py: sway's headless
+# backend).  Keys come through the compositor (wtype's virtual keyboard ->
+# sway -> wl_keyboard -> Xwayland), as a Wayland desktop's keyboard does.
+
+def xwl_xterm(x):
+    """an xterm running cat, with the compositor's keyboard focus"""
+    p = x.spawn(["xterm", "-geometry", "40x10+0+0", "-e", "cat"])
+    wait_for(lambda: x.focused_pid() == p.pid, 20, "xterm to get the keyboard focus")
+    return p
+
+
+def t_xwayland_keys(x):
+    """Xwayland: a key from the compositor: device event -> delivered to xterm -> xterm draws"""
+    h = Hook(x)
+    try:
+        p = xwl_xterm(x)
+        x.wtype("qq")
+        d = {}
+
+        def chain():
+            d["dump"] = load(h.dump())
+            return key_chain(d["dump"], p.pid)
+        a, b, c = wait_for(chain, 20, "device event -> xterm -> drawing in a dump")
+        d = d["dump"]
+    finally:
+        h.stop()
+    server = [cl for cl in d["clients"] if cl["id"] == 0][0]
+    assert server["pid"] == x.server_pid and server["comm"] == "Xwayland", server
+    assert a["time_ns"] <= b["time_ns"] <= c["time_ns"], "times out of order"
+    assert a["pid"] == x.server_pid and b["pid"] == p.pid and c["pid"] == p.pid
+    assert a["comm"] == "Xwayland" and b["comm"] == "xterm"
+    log("device %.3f ms -> delivered %.3f ms -> %s %.3f ms (pid %d)" % (
+        0, (b["time_ns"] - a["time_ns"]) / 1e6, c["op"],
+        (c["time_ns"] - a["time_ns"]) / 1e6, p.pid))
+
+
+def t_xwayland_clients(x):
+    """Xwayland: every connected client has its PID: the compositor's window manager, xterm, 5 held clients"""
+    h = Hook(x)
+    hold = os.path.join(ARGS.build, "xhook-testclient")
+    seen = []
+    try:
+        p = xwl_xterm(x)
+        for _ in range(5):
+            q = x.spawn([hold, "hold"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                        universal_newlines=True)
+            lines = [q.stdout.readline().split(), q.stdout.readline().split()]
+            assert lines[1][:2] == ["ready", "base"], "testclient said %s" % lines
+            d = load(h.dump())
+            q.stdin.close()
+            q.wait(20)
+            seen.append((q.pid, int(lines[1][2]), d))
+    finally:
+        h.stop()
+    for pid, base, dd in seen:
+        mine = [c for c in dd["clients"] if c["pid"] == pid]
+        assert mine and all(c["xid_base"] == base and c["comm"] == "xhook-testclien"
+                            for c in mine), "pid %d (base 0x%x): %s" % (pid, base, mine)
+    d = seen[-1][2]
+    by_pid = {c["pid"]: c["comm"] for c in d["clients"]}
+    assert by_pid.get(x.server_pid) == "Xwayland", by_pid
+    assert by_pid.get(x.proc.pid) == "sway", "sway's own X connection: %s" % by_pid
+    assert by_pid.get(p.pid) == "xterm", by_pid
+    known = {0, x.server_pid, x.proc.pid, p.pid, h.proc.pid} | {q for q, _, _ in seen}
+    assert set(by_pid) <= known, "PIDs of no process of this test: %s" % (set(by_pid) - known)
+    log("clients: %s" % sorted(set(by_pid.values())))
+
+
+def mappings(h):
+    """how many keyboard mappings tipme-xhook has read and then grabbed (or kept) for"""
+    n = 0
+    read = False
+    for line in h.log().splitlines():
+        if "tipme-xhook: hotkeys:" in line:
+            read = True
+        elif read and ("hotkey combinations" in line or "hotkeys unchanged" in line):
+            read = False
+            n += 1
+    return n
+
+
+def t_xwayland_hotkey(x):
+    """Xwayland: Ctrl-Alt-Minus from the compositor's keyboard writes a dump; xterm does not get it"""
+    h = Hook(x)
+    try:
+        p = xwl_xterm(x)
+        # wtype sends a keymap of its own with each run, and tipme-xhook
+        # reads it and grabs again: a first run with the same keys installs
+        # that keymap, so the hotkey's run finds its grab in place
+        n = mappings(h)
+        x.wtype("-k", "minus")
+        wait_for(lambda: mappings(h) > n, 15, "tipme-xhook to read wtype's keymap")
+        before = h.dumps()
+        x.wtype("-M", "ctrl", "-M", "alt", "-k", "minus", "-m", "alt", "-m", "ctrl")
+        d = load(h.wait_dump(before))
+        text = h.log()
+    finally:
+        h.stop()
+    assert d["trigger"] == "hotkey", d["trigger"]
+    recs = d["records"]
+    trig = [i for i, r in enumerate(recs) if r["kind"] == "trigger"]
+    assert len(trig) == 1, "%d trigger records" % len(trig)
+    # the hotkey is the last key the test pressed
+    presses = [i for i, r in enumerate(recs) if r["kind"] == "device" and r["major"] == 2]
+    assert presses, "no key press recorded"
+    hot = recs[presses[-1]]
+    assert hot["pid"] == x.server_pid and hot["comm"] == "Xwayland", hot
+    assert abs(recs[trig[0]]["time_ns"] - hot["time_ns"]) < 1e9, \
+        "the trigger is not the hotkey's press"
+    to_xterm = [r for r in recs[presses[-1]:] if r["kind"] == "event" and r["major"] == 2 and
+                r["pid"] == p.pid]
+    assert not to_xterm, "the hotkey reached xterm: %s" % to_xterm
+    primed = [r for r in recs[:presses[-1]] if r["kind"] == "event" and r["major"] == 2 and
+              r["pid"] == p.pid]
+    assert primed, "the minus alone did not reach xterm"
+    assert "unchanged" in text, "the second keymap was grabbed again"
+
+
+def t_xwayland_privacy(x):
+    """Xwayland: key logging off: the word typed through the compositor is nowhere in the dump"""
+    h = Hook(x)
+    try:
+        xwl_xterm(x)
+        x.wtype(SECRET)
+        # wtype is done when sway has the keys, not when Xwayland has:
+        # dump until every press and release is in
+        got = {}
+
+        def all_keys():
+            got["path"] = h.dump()
+            got["d"] = load(got["path"])
+            return len([r for r in key_records(got["d"]) if r["kind"] == "device"]) >= \
+                2 * len(SECRET)
+        wait_for(all_keys, 20, "the %d key presses and releases in a dump" % len(SECRET))
+        with open(got["path"], "rb") as f:
+            raw = f.read()
+        d = got["d"]
+    finally:
+        h.stop()
+    for enc in (SECRET.encode(), SECRET.encode("utf-16-le"), SECRET.encode("utf-16-be")):
+        assert enc not in raw, "the secret is in the dump"
+    keys = key_records(d)
+    assert len(keys) >= 2 * len(SECRET), "only %d key records" % len(keys)
+    bad = [r for r in keys if r["detail"] or r["state"]]
+    assert not bad, "key records with detail/state: %s" % bad[:3]
+    log("%d key records, all redacted" % len(keys))
+
+
+XWAYLAND_TESTS = [t_xwayland_keys, t_xwayland_clients, t_xwayland_hotkey, t_xwayland_privacy]
+
 TESTS = [t_keypress_chain, t_short_lived_sequential, t_parallel_burst, t_big_putimage,
          t_draw_lateness, t_hotkey_locks, t_hotkey_grabbed_elsewhere, t_privacy_off,
          t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_missing_extensions, t_print_robust,
          t_tipmed_incident, t_tipmed_hotkey, t_tipmed_refused, t_tipmed_hung, t_tipmed_real, t_auto_fast, t_auto_stopped,
-         t_auto_spacing, t_cost]
+         t_auto_spacing, t_cost] + XWAYLAND_TESTS
 
 # Tests that measure time (printed, not asserted): skipped under sanitizers,
 # where the figures mean nothing.
@@ -1019,18 +1173,25 @@ def main():
     tests = [t for t in TESTS if not ARGS.tests or t.__name__ in ARGS.tests or
              t.__name__[2:] in ARGS.tests]
     missing = [b for b in ("Xvfb", "xdotool", "xterm", "xprop", "xdpyinfo") if not shutil.which(b)]
+    missing_wl = [b for b in xwayland.NEEDS if not shutil.which(b)]
     sanitized = "sanitize" in os.environ.get("SAN", "") or "/asan" in ARGS.build
     for t in tests:
         name = "%s: %s" % (t.__name__[2:], t.__doc__)
-        if missing:
-            tap.skip(name, "missing " + " ".join(missing))
+        wl = t in XWAYLAND_TESTS
+        if missing or (wl and missing_wl):
+            tap.skip(name, "missing " + " ".join(missing + (missing_wl if wl else [])))
             continue
         if sanitized and t in TIMING_TESTS:
             # ASan/UBSan slow the recorder several-fold: its figures are
             # measured by the plain build; here only memory errors count.
             tap.skip(name, "figures not meaningful under sanitizers")
             continue
-        x = Xvfb()
+        try:
+            x = xwayland.Xwayland() if wl else Xvfb()
+        except Exception as e:
+            log("%s: %s" % (type(e).__name__, e))
+            tap.check(False, name)
+            continue
         try:
             t(x)
             tap.check(True, name)
@@ -1041,7 +1202,8 @@ def main():
             if e.__context__ is not None:
                 log("while handling %s: %s" % (type(e.__context__).__name__, e.__context__))
             if x.proc.poll() is not None:
-                log("Xvfb had exited with status %s" % x.proc.returncode)
+                log("%s had exited with status %s" % ("sway" if wl else "Xvfb",
+                                                      x.proc.returncode))
             tap.check(False, name)
         finally:
             x.stop()
