@@ -96,8 +96,10 @@ u32 tipme_recorder_freeze(u64 t0)
 			WRITE_ONCE(r->frozen, tipme_ring_oldest_seq(r,
 						local_read(&r->reserve)));
 		}
-		freeze_gen = ++freeze_last_gen ? freeze_last_gen :
-			     ++freeze_last_gen;
+		/* generation 0 means "not frozen": skip it on wrapping */
+		if (!++freeze_last_gen)
+			++freeze_last_gen;
+		freeze_gen = freeze_last_gen;
 		freeze_ns_last = div64_u64((tipme_clock_now() - t0) * 1000000,
 					   khz ? khz : 1);
 		freezes++;

@@ -107,9 +107,14 @@ static u32 trigger(enum tipme_trigger_source source,
 	seq = last.seq;
 	spin_unlock_irqrestore(&trigger_lock, flags);
 
+	/*
+	 * The record first: its time is the request's, just after the input
+	 * record of a hotkey, not after the freeze (which walks every CPU's
+	 * ring).  It is the newest record, so the frozen window keeps it.
+	 */
+	write_record(seq, source, joined);
 	if (!joined)
 		tipme_recorder_freeze(ts);
-	write_record(seq, source, joined);
 	if (!joined)
 		schedule_work(&notify_work);
 	if (coalesced)
