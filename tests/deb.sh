@@ -68,13 +68,39 @@ dkms_build() {
 		dkms build -m tipme -v "$VERSION" -k "$kver" --sourcetree "$d/root/usr/src" \
 			--dkmstree "$d/tree" >> "$d/dkms.log" 2>&1 ||
 		{ tail -n 30 "$d/dkms.log" >&2; cat "$d/tree/tipme/$VERSION/build/make.log" >&2 2> /dev/null; die "dkms build failed"; }
+	# the build as a DKMS tarball: t-deb puts it where tipme-dkms's
+	# postinst looks for prebuilt modules, so that the guest installs it
+	# with dkms instead of compiling under TCG
+	dkms mktarball -m tipme -v "$VERSION" -k "$kver" --sourcetree "$d/root/usr/src" \
+		--dkmstree "$d/tree" --archive "tipme-$VERSION.dkms.tar.gz" >> "$d/dkms.log" 2>&1 ||
+		{ tail -n 30 "$d/dkms.log" >&2; die "dkms mktarball failed"; }
+	[ -s "$d/tree/tipme/$VERSION/tarball/tipme-$VERSION.dkms.tar.gz" ] ||
+		die "dkms mktarball wrote no tipme-$VERSION.dkms.tar.gz"
 	ls "$d/tree/tipme/$VERSION/$kver/x86_64/module/tipme.ko"
+}
+
+# dkms_scripts: tipme-dkms registers its source with DKMS when installed
+# (the postinst dh_dkms writes) and removes it with the package, and
+# depends on dkms.
+dkms_scripts() {
+	local deb dir
+	deb=$(ls "$OUT"/tipme-dkms_"$VERSION"_all.deb 2> /dev/null) || die "no tipme-dkms package"
+	dir=$(mktemp -d)
+	dpkg-deb -e "$deb" "$dir"
+	{ grep -qx "DKMS_NAME=tipme" "$dir/postinst" && grep -qx "DKMS_VERSION=$VERSION" "$dir/postinst" &&
+		grep -q "/usr/lib/dkms/common.postinst" "$dir/postinst"; } 2> /dev/null ||
+		{ rm -rf "$dir"; die "tipme-dkms's postinst does not run DKMS's for tipme $VERSION"; }
+	{ grep -qx "DKMS_NAME=tipme" "$dir/prerm" && grep -q "dkms remove" "$dir/prerm"; } 2> /dev/null ||
+		{ rm -rf "$dir"; die "tipme-dkms's prerm does not remove tipme from DKMS"; }
+	rm -rf "$dir"
+	dpkg-deb -f "$deb" Depends | grep -qw dkms || die "tipme-dkms does not depend on dkms"
+	echo "postinst, prerm, Depends: $(dpkg-deb -f "$deb" Depends)"
 }
 
 # check: TAP.  Each part runs in a subshell, so a failing one (die) is a
 # "not ok" with its reason, not the end of the step.
 check() {
-	local n=0 fail=0 err=$TIPME_ROOT/build/deb-check.err out
+	local n=0 fail=0 err=$TIPME_ROOT/build/deb-check.err out rc
 	result() {
 		n=$((n + 1))
 		if [ "$1" = 0 ]; then
@@ -86,13 +112,15 @@ check() {
 		fi
 	}
 	mkdir -p "$TIPME_ROOT/build"
-	out=$( (build) 2> "$err")
-	result $? "make deb: $(printf '%s\n' "$out" | sed 's|.*/||' | tr '\n' ' ')"
-	out=$( (lint) 2> "$err")
-	result $? "lintian: no errors ($(printf '%s\n' "$out" | grep -c '^W:') warnings)"
+	out=$( (build) 2> "$err") && rc=0 || rc=$?
+	result $rc "make deb: $(printf '%s\n' "$out" | sed 's|.*/||' | tr '\n' ' ')"
+	out=$( (lint) 2> "$err") && rc=0 || rc=$?
+	result $rc "lintian: no errors ($(printf '%s\n' "$out" | grep -c '^W:') warnings)"
 	printf '%s\n' "$out" | grep -v '^$' | sed 's/^/# lintian: /'
-	out=$( (dkms_build) 2> "$err")
-	result $? "dkms builds tipme-dkms's source for $(tipme_kver): ${out#"$TIPME_ROOT"/}"
+	out=$( (dkms_scripts) 2> "$err") && rc=0 || rc=$?
+	result $rc "tipme-dkms registers with DKMS on install and leaves on removal: $out"
+	out=$( (dkms_build) 2> "$err") && rc=0 || rc=$?
+	result $rc "dkms builds tipme-dkms's source for $(tipme_kver): ${out#"$TIPME_ROOT"/}"
 	echo "1..$n"
 	return $fail
 }

@@ -161,6 +161,11 @@ if [ $ok = 1 ]; then
 	mount --move /sys $N/sys
 	mount --move /dev $N/dev
 	mkdir -p $N/dev/pts $N/dev/shm
+	# what udev would add: bash's <(...) needs /dev/fd (dkms uses it)
+	ln -sf /proc/self/fd $N/dev/fd
+	ln -sf /proc/self/fd/0 $N/dev/stdin
+	ln -sf /proc/self/fd/1 $N/dev/stdout
+	ln -sf /proc/self/fd/2 $N/dev/stderr
 	mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts $N/dev/pts
 	mount -t tmpfs -o mode=1777 tmpfs $N/dev/shm
 	mount -t tmpfs -o mode=0755 tmpfs $N/run
