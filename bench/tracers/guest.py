@@ -10,7 +10,8 @@ all.  Per workload and tracer, three runs in turns; the medians are kept.
 Prints a report and, last, "RESULT {json}" (the host adds the native
 figures and writes Documentation/performance.md from it).
 """
-import json, os, re, resource, signal, statistics, subprocess, sys, time
+import json, os, re, signal, statistics, subprocess, sys, time
+from loadstat import load_switches  # bench/tracers/loadstat.py, beside this file
 
 SRC = os.environ["TIPME_SRC"]
 B = f"{SRC}/build"
@@ -333,13 +334,6 @@ for rep in range(REPS):
 DESKTOP_FILES = sorted(f"lib/{f}" for f in os.listdir(f"{SRC}/lib") if f.endswith(".c"))[:6]
 DESKTOP_BUILD = (f"printf '%s\\n' {' '.join(DESKTOP_FILES)} | xargs -P2 -I@ "
                  "gcc -O1 -std=c11 -D_GNU_SOURCE -Iinclude/uapi -Iinclude -Ilib -c @ -o /dev/null")
-
-
-def load_switches():
-    """Context switches of this script's reaped descendants (rusage: the
-    load's own tasks, whatever else the machine runs)."""
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_nvcsw + r.ru_nivcsw
 
 
 def desktop():

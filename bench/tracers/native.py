@@ -11,7 +11,8 @@
 
 Usage: native.py GUEST_JSON [RUNS] [SECONDS]; prints one JSON object.
 """
-import json, os, re, resource, statistics, subprocess, sys, time
+import json, os, re, statistics, subprocess, sys, time
+from loadstat import load_switches  # bench/tracers/loadstat.py, beside this file
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 guest = json.load(open(sys.argv[1]))
@@ -32,11 +33,6 @@ def ringbench():
     if not got:
         sys.exit("native.py: no ringbench lines in the UML log")
     return {k: round(statistics.median(v), 2) for k, v in got.items()}, got
-
-
-def load_switches():
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_nvcsw + r.ru_nivcsw
 
 
 def desktop_rate():
