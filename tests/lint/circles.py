@@ -70,9 +70,14 @@ def main():
         for f, t in text.items():
             a = module(f)
             for inc in INC.findall(t):
-                b = module(os.path.join(os.path.dirname(f), inc))
-                if b in mods and b != a:
-                    graph[a].add(b)
+                # as the compiler finds it: beside the file, then from the
+                # folder's top (its -I: "instr/cost.h" from module/instr/)
+                for base in (os.path.dirname(f), os.path.join(ROOT, folder)):
+                    b = module(os.path.join(base, inc))
+                    if b in mods:
+                        if b != a:
+                            graph[a].add(b)
+                        break
             if f.endswith(".c"):
                 for name in set(CALL.findall(t)):
                     b = defs.get(name)
