@@ -11,10 +11,11 @@
 # postinst finds the build that dkms made on the host from the same
 # package and headers (tests/deb.sh: dkms build, dkms mktarball) where
 # DKMS looks for prebuilt modules, /usr/share/tipme-dkms/, and installs
-# that with `dkms ldtarball` and `dkms install`; TIPME_DEB_COMPILE=1 leaves
-# it out, and the postinst compiles in the guest.  `make check` builds
-# both first (its deb step: tests/deb.sh check); run alone without them,
-# this test is skipped.
+# that with `dkms ldtarball` and `dkms install`.  By hand,
+# `tests/vm/vm.sh --timeout 900 tests/vm/t-deb.sh compile` leaves it out,
+# and the postinst compiles the module in the guest (about 8 minutes).
+# `make check` builds both first (its deb step: tests/deb.sh check); run
+# alone without them, this test is skipped.
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
@@ -32,7 +33,7 @@ tap_diag "installing ${debs[*]##*/}"
 # man-db's trigger re-indexes every man page: a minute under TCG, and
 # nothing this test looks at (the guest's root is a throwaway overlay)
 rm -f /var/lib/man-db/auto-update
-if [ "${TIPME_DEB_COMPILE:-0}" = 1 ]; then
+if [ "${1:-}" = compile ]; then
 	tap_diag "the postinst compiles the module in the guest"
 else
 	mkdir -p /usr/share/tipme-dkms
