@@ -15,6 +15,12 @@
 #                                      fetch, build, then boot that kernel
 #                                      in QEMU and run the VM tests that
 #                                      matter per kernel (TAP)
+#   tests/kernels.sh check [SUITE...]  `test` for each suite (default: every
+#                                      kernel make check covers: trixie sid
+#                                      bookworm-rt), two at a time (one TCG
+#                                      thread each on a 2-core machine); one
+#                                      TAP stream, each result named by its
+#                                      suite, in the order given
 #
 # A suite's root is made by debootstrap from Debian's archive (the only
 # network this needs) and never touches the host's package database.  Its
@@ -106,7 +112,52 @@ build() {
 	echo "$kver"
 }
 
+# The kernels `make check` covers besides the host's own 6.1.
+CHECK_SUITES=(trixie sid bookworm-rt)
+CHECK_JOBS=${TIPME_KERNEL_JOBS:-2}
+
+# check SUITE...: `test` each, CHECK_JOBS at a time, then their results in
+# order, each description prefixed with its suite.
+check() {
+	local suites=("$@") logs=() pids=() i running rc=0 n=0 line s
+	[ ${#suites[@]} -gt 0 ] || suites=("${CHECK_SUITES[@]}")
+	mkdir -p "$KDIR_CACHE"
+	for i in "${!suites[@]}"; do
+		# wait for a free slot
+		while running=$(jobs -rp | wc -l) && [ "$running" -ge "$CHECK_JOBS" ]; do
+			wait -n || true
+		done
+		logs[i]=$KDIR_CACHE/${suites[i]}-test.log
+		echo "# $(date +%T) ${suites[i]}: started (log ${logs[i]#"$TIPME_ROOT"/})"
+		"$0" test "${suites[i]}" > "${logs[i]}" 2>&1 < /dev/null &
+		pids[i]=$!
+	done
+	for i in "${!suites[@]}"; do
+		if wait "${pids[i]}"; then s=0; else s=$?; rc=1; fi
+		echo "# ---- ${suites[i]}: exit status $s"
+		while IFS= read -r line; do
+			if [[ $line =~ ^(not\ )?ok\ [0-9]+\ -\ (.*)$ ]]; then
+				n=$((n + 1))
+				echo "${BASH_REMATCH[1]}ok $n - ${suites[i]}: ${BASH_REMATCH[2]}"
+			elif [[ $line == "#"* ]]; then
+				echo "$line"
+			fi
+		done < "${logs[i]}"
+		if [ "$s" != 0 ] && ! grep -q '^not ok' "${logs[i]}"; then
+			n=$((n + 1))
+			echo "not ok $n - ${suites[i]}: exit status $s before any failed test"
+			tail -n 20 "${logs[i]}" | sed 's/^/#   /'
+		fi
+	done
+	echo "1..$n"
+	return "$rc"
+}
+
 case ${1:-} in
+check)
+	shift
+	check "$@"
+	;;
 --list)
 	for r in "$KDIR_CACHE"/*-root; do
 		[ -e "$r/.complete" ] && ls -1 "$r/lib/modules"
