@@ -19,12 +19,20 @@ PROGS += $(B)/tipme-bench
 # make bench (bench/tracers/run.sh): the workloads run under each tracer
 $(B)/bench/tipme-tracer-load: bench/tracers/load.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
 
 PROGS += $(B)/bench/tipme-tracer-load
 
+# ... and the sampler's full round as user-space code (tests/vm/bench/), to
+# turn the sampler's instructions into time on this machine
+$(B)/bench/smpbench: tests/vm/bench/smpbench.c module/instr/smptab.c module/instr/smptab.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -Itests/vm/bench/shim -Iinclude/uapi -Imodule -o $@ $<
+
+PROGS += $(B)/bench/smpbench
+
 .PHONY: bench
-bench: $(B)/bench/tipme-tracer-load
+bench: $(B)/bench/tipme-tracer-load $(B)/bench/smpbench
 	bench/tracers/run.sh
 
 BENCH_TEST_NAMES := stats opts

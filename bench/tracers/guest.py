@@ -20,6 +20,7 @@ KVER = os.environ["KVER"]
 T = "/sys/kernel/tracing"
 MARKS = f"{OUT}/insn.log"
 LOAD = f"{B}/bench/tipme-tracer-load"
+SMPBENCH = f"{B}/bench/smpbench"
 BUF_MIB = 64
 REPS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 NCPU = os.cpu_count()
@@ -33,6 +34,8 @@ ONLY = (sys.argv[1] if len(sys.argv) > 1 else
 # "profile": QEMU also profiles kernel blocks (run.sh --profile); keep the
 # symbols of each tipme.ko load, and skip the desktop load and the dump.
 PROFILE = len(sys.argv) > 3 and sys.argv[3] == "profile"
+if PROFILE:     # the sampler's cost, by function (the full run measures it apart)
+    WORKLOADS["idle"] = ["idle", "2000", "4"]
 
 # The tracepoints tipme.ko attaches to (module/probes/*.c), by subsystem.
 EVENTS = [
@@ -404,11 +407,58 @@ if "tipme" in ONLY and not PROFILE:
     os.unlink("/tmp/full.dump")
     log(f"dump {dump}")
 
+# --- the sampler with 2,000 threads: what tipme adds while they sleep and
+# nothing else happens, per sampler round (its rounds are counted from the
+# dump's sample_end records between the marks).
+sampler = {}
+if "tipme" in ONLY and not PROFILE:
+    SAMPLER_THREADS, SAMPLER_S = 2000, 4
+    idle_args = ["idle", str(SAMPLER_THREADS), str(SAMPLER_S)]
+    run_load(idle_args)     # warm up
+    none_insn = [run_load(idle_args)["insn"] for _ in range(REPS)]
+    # What turns instructions into time: the sampler's full round as user
+    # space code (smpbench, the module's own table and update code over
+    # objects laid out like task_struct), whose time per thread native.py
+    # measures; here its instructions per thread (600 rounds less 100:
+    # without its set-up).
+    smp = [run_load(["exec", SMPBENCH, str(SAMPLER_THREADS), str(n), "warm"])["insn"]
+           for n in (100, 600)]
+    smp_insn_per_thread = (smp[1] - smp[0]) / (500 * SAMPLER_THREADS)
+    sh(f"insmod {SRC}/module/tipme.ko buffer_size=16M clock=tsc")
+    per_round, rounds_all, full_all, threads_full, threads_part = [], [], [], [], []
+    for _ in range(REPS):
+        r = run_load(idle_args)
+        sh(f"{B}/tipme dump -o /tmp/idle.dump")
+        ends = [json.loads(line) for line in
+                sh(f"{B}/tipme records --json -t sample_end /tmp/idle.dump").splitlines()]
+        os.unlink("/tmp/idle.dump")
+        ends = [e for e in ends if r["mono0_ns"] <= e["mono_ns"] <= r["mono1_ns"]]
+        if not ends:
+            raise RuntimeError("no sampler round between the marks")
+        full = [e for e in ends if e["full"]]
+        part = [e for e in ends if not e["full"]]
+        per_round.append((r["insn"] - statistics.median(none_insn)) / len(ends))
+        rounds_all.append(len(ends))
+        full_all.append(len(full))
+        threads_full += [e["threads"] for e in full]
+        threads_part += [e["threads"] for e in part]
+    sh("rmmod tipme")
+    sampler = {"threads": SAMPLER_THREADS, "seconds": SAMPLER_S,
+               "smpbench_insn_per_thread": round(smp_insn_per_thread, 1),
+               "insn_none": none_insn, "insn_per_round_runs": [round(x) for x in per_round],
+               "insn_per_round": round(statistics.median(per_round)),
+               "rounds": rounds_all, "full_rounds": full_all,
+               "threads_per_full_round": round(statistics.median(threads_full)) if threads_full else 0,
+               "threads_per_round_between": round(statistics.median(threads_part), 1)
+               if threads_part else 0}
+    log(f"sampler {sampler}")
+
 med = lambda xs: statistics.median(xs)
 res = {"cpus": NCPU, "kernel": KVER, "buffer_mib": BUF_MIB, "reps": REPS,
        "workloads": {w: " ".join(a) for w, a in WORKLOADS.items()},
        "events": [e for _, e in EVENTS], "runs": runs, "tracers": {},
        "desktop": res_desktop, "desktop_build": DESKTOP_BUILD, "dump": dump,
+       "sampler": sampler,
        "lttng_missing_events": next((t.missing for t in TRACERS if t.name == "lttng"), None)}
 # The denominator: tracepoint hits of the run, counted by ftrace (every hit
 # of the enabled events is one ftrace record; its overruns are counted too).

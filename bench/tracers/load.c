@@ -8,6 +8,7 @@
  *   tipme-tracer-load MARKFILE forkexec COUNT
  *   tipme-tracer-load MARKFILE exec CMD [ARGS...]
  *   tipme-tracer-load MARKFILE readraw OUTFILE
+ *   tipme-tracer-load MARKFILE idle THREADS SECONDS
  *   tipme-tracer-load - periodic PERIOD_MS SECONDS
  *
  * With a MARKFILE (written by the plugin, read back over the shared
@@ -18,10 +19,16 @@
  * "exec" runs a command (a tracer's dump); "readraw" reads every CPU's
  * ftrace trace_pipe_raw without blocking into OUTFILE, as a minimal
  * reader of ftrace's binary buffers would.  Both also print the seconds.
+ * "idle" starts THREADS threads that sleep (blocked reading a pipe) before
+ * the first mark, then sleeps SECONDS between the marks: what a sampler
+ * costs for that many threads.  Every workload also prints the marks'
+ * CLOCK_MONOTONIC times (mono0_ns, mono1_ns).  MARKFILE "-" runs a
+ * workload without the plugin (natively): no instruction counts.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +237,46 @@ static void readraw(const char *outfile)
 		die(outfile);
 }
 
+/* "idle": threads blocked on a pipe no one writes to until exit. */
+static int idle_pipe[2];
+
+static void *idle_thread(void *arg)
+{
+	char c;
+
+	(void)arg;
+	if (read(idle_pipe[0], &c, 1) < 0)
+		die("read");
+	return NULL;
+}
+
+static void idle_setup(long threads)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	long i;
+
+	if (pipe(idle_pipe))
+		die("pipe");
+	if (pthread_attr_init(&attr) || pthread_attr_setstacksize(&attr, 64 * 1024))
+		die("pthread_attr");
+	for (i = 0; i < threads; i++) {
+		errno = pthread_create(&t, &attr, idle_thread, NULL);
+		if (errno)
+			die("pthread_create");
+		pthread_detach(t);
+	}
+	pthread_attr_destroy(&attr);
+}
+
+static void idle(long seconds)
+{
+	struct timespec ts = { seconds, 0 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -297,6 +344,8 @@ int main(int argc, char **argv)
 		periodic(atol(argv[3]), argc > 4 ? atol(argv[4]) : 10);
 		return 0;
 	}
+	if (!strcmp(what, "idle"))
+		idle_setup(atol(argv[3]));
 	c0 = ctxt();
 	t0 = now();
 	mark();
@@ -310,6 +359,8 @@ int main(int argc, char **argv)
 		run(argv + 3);
 	else if (!strcmp(what, "readraw"))
 		readraw(argv[3]);
+	else if (!strcmp(what, "idle") && argc > 4)
+		idle(atol(argv[4]));
 	else {
 		fprintf(stderr, "unknown workload %s\n", what);
 		return 2;
@@ -317,10 +368,17 @@ int main(int argc, char **argv)
 	mark();
 	t1 = now();
 	c1 = ctxt();
+	if (!strcmp(markfile, "-")) {
+		printf("{\"workload\": \"%s\", \"ctxt\": %" PRIu64 ", \"seconds\": %.6f, "
+		       "\"mono0_ns\": %.0f, \"mono1_ns\": %.0f}\n",
+		       what, c1 - c0, t1 - t0, t0 * 1e9, t1 * 1e9);
+		return 0;
+	}
 	read_marks(markfile, m0, m1);
 	printf("{\"workload\": \"%s\", \"mark\": %" PRIu64 ", \"insn\": %" PRIu64
 	       ", \"kernel_insn\": %" PRIu64 ", \"ctxt\": %" PRIu64
-	       ", \"seconds\": %.6f}\n",
-	       what, m1[0], m1[1] - m0[1], m1[2] - m0[2], c1 - c0, t1 - t0);
+	       ", \"seconds\": %.6f, \"mono0_ns\": %.0f, \"mono1_ns\": %.0f}\n",
+	       what, m1[0], m1[1] - m0[1], m1[2] - m0[2], c1 - c0, t1 - t0,
+	       t0 * 1e9, t1 * 1e9);
 	return 0;
 }

@@ -7,7 +7,9 @@
 2. the context switches per second of the guest's desktop-like load (the
    same build command, from guest.json, and the same 16 ms interactive
    task) run natively for at least SECONDS, counted as the guest counts
-   them: the switches of the load's own tasks (rusage of reaped children).
+   them: the switches of the load's own tasks (rusage of reaped children);
+3. the sampler's full round as user-space code (build/bench/smpbench), ns
+   per thread, caches warm and evicted (median of RUNS, at least 3).
 
 Usage: native.py GUEST_JSON [RUNS] [SECONDS]; prints one JSON object.
 """
@@ -52,8 +54,23 @@ def desktop_rate():
     return round((s1 - s0) / (t1 - t0)), builds, round(t1 - t0, 2)
 
 
+def smpbench_ns():
+    # The sampler's full round as user-space code (tests/vm/bench/smpbench.c),
+    # ns per thread with warm caches and with caches evicted before each
+    # round (a round runs once a second, the machine runs in between).
+    got = {"warm": [], "cold": []}
+    for _ in range(max(runs, 3)):
+        p = subprocess.run([f"{root}/build/bench/smpbench", "2000", "200"],
+                           capture_output=True, text=True, check=True)
+        for mode, ns in re.findall(r"smpbench (\w+): \d+ threads, ([\d.]+) ns per thread", p.stdout):
+            got[mode].append(float(ns))
+    return {k: statistics.median(v) for k, v in got.items() if v}, got
+
+
 ns, all_ns = ringbench()
 rate, builds, secs = desktop_rate()
+smp_ns, smp_runs = smpbench_ns()
 print(json.dumps({"native_ns_per_record": ns, "native_ns_runs": all_ns,
                   "desktop_load_switches_per_s": rate, "desktop_builds": builds,
-                  "desktop_seconds": secs}))
+                  "desktop_seconds": secs, "smpbench_ns_per_thread": smp_ns,
+                  "smpbench_runs": smp_runs}))

@@ -32,8 +32,22 @@ for name, t in guest["tracers"].items():
     if name == "none":
         tracers[name]["history_s_64mib"] = None
 
+# The sampler with 2,000 sleeping threads: instructions per round in the
+# guest; into time with smpbench (the sampler's full round as user-space
+# code): its instructions per thread in the guest over its ns per thread
+# natively, caches warm (fast) and evicted (slow); at 50 rounds a second.
+sampler = dict(guest.get("sampler") or {})
+smp_ns = native.get("smpbench_ns_per_thread") or {}
+if sampler.get("smpbench_insn_per_thread") and smp_ns.get("warm") and smp_ns.get("cold"):
+    for mode in ("warm", "cold"):
+        ips = sampler["smpbench_insn_per_thread"] / smp_ns[mode] * 1e9
+        sampler[f"native_insn_per_s_{mode}"] = round(ips)
+        sampler[f"cpu_share_pct_{mode}"] = round(100 * sampler["insn_per_round"] * 50 / ips, 4)
+
 res = {
     "tracers": tracers,
+    "sampler": sampler,
+    "smpbench_ns_per_thread": smp_ns,
     "native_ns_per_record": native["native_ns_per_record"],
     "dump": guest.get("dump", {}),
     # From the trigger's first instruction to every ring frozen, in the
@@ -109,6 +123,20 @@ if doc:
                   "export_perfetto"):
             if f"{k}_s" in analysis:
                 lines.append(f"| {k.replace('_', ' ')} | {analysis[k + '_s']:.3f} |")
+    sm, smp = res["sampler"], res["smpbench_ns_per_thread"]
+    if sm.get("cpu_share_pct_cold") is not None:
+        lines += ["", f"The sampler with {sm['threads']} sleeping threads and nothing else "
+                  f"running: {sm['insn_per_round']} instructions per round, tipme loaded "
+                  f"against not ({sm['threads_per_full_round']} threads in its full rounds, "
+                  f"{sm['threads_per_round_between']} between them; rounds counted from the "
+                  f"dump, {sm['rounds']} in {sm['seconds']} s per run). Into time with "
+                  f"smpbench, the sampler's full round as user-space code: "
+                  f"{sm['smpbench_insn_per_thread']} instructions per thread in the guest, "
+                  f"{smp['warm']:.1f} ns (caches warm) to {smp['cold']:.1f} ns (evicted) "
+                  f"natively, so {sm['native_insn_per_s_cold'] / 1e9:.2f} to "
+                  f"{sm['native_insn_per_s_warm'] / 1e9:.2f} G instructions a second. At 50 "
+                  f"rounds a second: {sm['cpu_share_pct_warm']:.3f}% to "
+                  f"{sm['cpu_share_pct_cold']:.3f}% of a CPU."]
     tf = res["trigger_to_frozen_us"]
     lines += ["", (f"Trigger to frozen rings (every CPU's history protected until the dump "
                    f"has read it): {tf} µs, emulated, {res['cpus']} vCPUs." if tf is not None
