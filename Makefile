@@ -12,7 +12,8 @@
 #                   build/deb/ (debhelper), checked by lintian
 #
 # KDIR defaults to the running kernel's build dir if present, else the newest
-# kernel headers installed under /lib/modules.
+# kernel headers installed under /lib/modules.  `make module KVER=VERSION`
+# also takes a kernel `tests/kernels.sh --list` holds (Documentation/kernels.md).
 
 KVER ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then uname -r; else \
 	ls -1 /lib/modules 2>/dev/null | grep -v -- '-rt-' | sort -V | tail -n 1; fi)
@@ -37,8 +38,18 @@ LIBTIPME_OBJS :=
 .PHONY: all module user clean check demo install modules_install man deb
 all: module user
 
+# A kernel whose headers are not installed here but were fetched by
+# tests/kernels.sh (another Debian suite's) is built in its own root, with
+# its suite's compiler.
 module:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+	@if [ -d "$(KDIR)" ]; then \
+		$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules; \
+	elif tests/kernels.sh --list | grep -qxF -- "$(KVER)"; then \
+		tests/kernels.sh build "$(KVER)"; \
+	else \
+		echo "make module: no headers for $(KVER) in $(KDIR), and tests/kernels.sh has not fetched it" >&2; \
+		exit 1; \
+	fi
 
 -include lib/lib.mk
 -include postmortem/postmortem.mk

@@ -8,9 +8,12 @@
 #                                      PREEMPT_RT kernel image (the host's
 #                                      rt headers and compiler build for it)
 #   tests/kernels.sh --list            the kernel versions fetched, one a line
-#   tests/kernels.sh build SUITE       tipme.ko for that kernel, W=1 -Werror,
+#   tests/kernels.sh build SUITE|KVER  tipme.ko for that kernel, W=1 -Werror,
 #                                      with the suite's own compiler (in its
 #                                      root): .cache/kernels/SUITE-tree/
+#                                      (`make module KVER=KVER` comes here
+#                                      for a kernel fetched this way); prints
+#                                      the kernel version, then the module
 #   tests/kernels.sh test SUITE [PATTERN...]
 #                                      fetch, build, then boot that kernel
 #                                      in QEMU and run the VM tests that
@@ -170,7 +173,16 @@ fetch)
 	;;
 build)
 	[ $# -eq 2 ] || usage
-	build "$2"
+	suite=$2
+	if [ ! -d "$(root_of "$suite")" ]; then	# a kernel version: its suite
+		suite=
+		for r in "$KDIR_CACHE"/*-root; do
+			[ -e "$r/.complete" ] && [ -d "$r/lib/modules/$2" ] && suite=$(basename "$r" -root)
+		done
+		[ -n "$suite" ] || die "no suite or fetched kernel called $2 (tests/kernels.sh --list)"
+	fi
+	build "$suite"
+	echo "$KDIR_CACHE/$suite-tree/module/tipme.ko"
 	;;
 test)
 	[ $# -ge 2 ] || usage
