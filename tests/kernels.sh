@@ -179,7 +179,7 @@ build)
 		for r in "$KDIR_CACHE"/*-root; do
 			[ -e "$r/.complete" ] && [ -d "$r/lib/modules/$2" ] && suite=$(basename "$r" -root)
 		done
-		[ -n "$suite" ] || die "no suite or fetched kernel called $2 (tests/kernels.sh --list)"
+		[ -n "$suite" ] || die "nothing fetched for $2: tests/kernels.sh fetch SUITE first (--list: the kernels fetched)"
 	fi
 	build "$suite"
 	echo "$KDIR_CACHE/$suite-tree/module/tipme.ko"
