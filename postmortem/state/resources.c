@@ -132,6 +132,8 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 			if (!q->complete && q->dev == b.dev && q->sector == sector) {
 				q->complete = ev->ts;
 				q->complete_cpu = ev->cpu;
+				q->complete_pid = b.pid;
+				q->complete_ctx = b.ctx;
 				return 0;
 			}
 		}
@@ -153,6 +155,8 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 	} else {		/* issued before the dump began */
 		q->complete = ev->ts;
 		q->complete_cpu = ev->cpu;
+		q->complete_pid = b.pid;
+		q->complete_ctx = b.ctx;
 	}
 	return 0;
 }

@@ -63,6 +63,8 @@ struct pm_reclaim {
  * @issue: recorder timestamp of the issue (0: issued before the dump)
  * @complete: of the completion (0: not completed in the dump)
  * @complete_cpu: CPU the completion ran on
+ * @complete_pid: the task it ran in, or interrupted
+ * @complete_ctx: enum tipme_ctx it ran in
  */
 struct pm_blkreq {
 	uint32_t dev;
@@ -74,6 +76,8 @@ struct pm_blkreq {
 	uint64_t issue;
 	uint64_t complete;
 	uint32_t complete_cpu;
+	uint32_t complete_pid;
+	uint32_t complete_ctx;
 };
 
 /**

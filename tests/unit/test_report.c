@@ -274,6 +274,38 @@ static int blkio_scenario(struct scen *s)
 	return save(s, "blkio");
 }
 
+/*
+ * 400 reads and sleeps in D; its request completes in a hardirq on CPU 1
+ * that interrupted 402, and the wakeup comes 5 ms later: the same
+ * interrupt stretched (an emulated CPU held up by its host), when the
+ * wakeup names the same interrupted task (@same), or another interrupt
+ * (another task interrupted), which is not the block I/O's doing.
+ */
+static int blkirq_scenario(struct scen *s, int same)
+{
+	static const char *const io_site[] = { "submit_bio_wait", "blkdev_read_iter",
+					       "vfs_read", NULL };
+
+	scen_init(s, 2);
+	s->system = "nodename=test\nblockdev.8:16=sdb\n";
+	scen_task(s, 400, 400, "reader", "/bin/reader", "reader", 7);
+	scen_task(s, 402, 402, "other", "/bin/other", "other", 6);
+	scen_task(s, 403, 403, "third", "/bin/third", "third", 6);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 400, 120);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 402, 120);
+	blk(s, 0, TIPME_REC_BLK_ISSUE, MS(10), 400, 100, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(10.1), 400, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.1), 400, io_site);
+	blk(s, 1, TIPME_REC_BLK_COMPLETE, MS(30), 402, 100, TIPME_CTX_HARDIRQ);
+	if (!same)
+		scen_switch(s, 1, MS(32), 402, TIPME_TS_SLEEPING, 120, 403, 120);
+	scen_wake(s, 1, MS(35), 400, 0, same ? 402 : 403, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(35.1), 0, TIPME_TS_RUNNABLE, 120, 400, 120);
+	scen_switch(s, 0, MS(40), 400, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 1, MS(40), same ? 402 : 403, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, same ? "blkirq" : "blkirq-other");
+}
+
 /* 500 waits for a mutex that 501 holds while it computes for 90 ms. */
 static int lock_scenario(struct scen *s)
 {
@@ -824,7 +856,7 @@ int main(void)
 	int ret;
 	char *out;
 
-	tap_plan(60);
+	tap_plan(66);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -833,7 +865,7 @@ int main(void)
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
 	    kauto_scenario(s) ||
 	    xserver_scenario(s) || sampled_scenario(s) || race_scenario(s) ||
-	    rewake_scenario(s))
+	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0))
 		return 1;
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
 	      "a victim behind a starved server");
@@ -843,6 +875,10 @@ int main(void)
 	      "a parent waiting on a stopped child");
 	check("blkio", "--pid 400 --from 0.010 --to 0.0511", "block_io", 400, 95,
 	      "fsync waiting on two 20 ms writes");
+	check("blkirq", "--pid 400 --from 0.010 --to 0.0351", "block_io", 400, 95,
+	      "a completion whose interrupt reached the wakeup 5 ms later");
+	check("blkirq-other", "--pid 400 --from 0.010 --to 0.0351", "unknown", 0, 95,
+	      "a wakeup 5 ms after a completion, from another interrupt");
 	check("lock", "--pid 500 --from 0.010 --to 0.1001", "lock", 501, 99,
 	      "a mutex held by a computing thread");
 	check("mem", "--pid 600 --from 0.001 --to 0.101", "memory", 600, 59,
