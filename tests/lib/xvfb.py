@@ -20,7 +20,41 @@ def wait_for(pred, timeout, what):
         time.sleep(0.01)
 
 
-class Xvfb:
+class XServer:
+    """What a test does with any X server: its clients (procs), started on
+    its display (env); subclasses start the server and set proc, display,
+    env and server_pid."""
+
+    def spawn(self, argv, **kw):
+        kw.setdefault("stdout", subprocess.DEVNULL)
+        kw.setdefault("stderr", subprocess.DEVNULL)
+        p = subprocess.Popen(argv, env=self.env, **kw)
+        self.procs.append(p)
+        return p
+
+    def run(self, argv, timeout=20, **kw):
+        kw.setdefault("stdout", subprocess.PIPE)
+        kw.setdefault("stderr", subprocess.DEVNULL)
+        return subprocess.run(argv, env=self.env, timeout=timeout, check=True,
+                              universal_newlines=True, **kw)
+
+    def stop_clients(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+
+    def stop_server(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Xvfb(XServer):
     def __init__(self, *extra):
         r, w = os.pipe()
         self.proc = subprocess.Popen(
@@ -42,30 +76,9 @@ class Xvfb:
         os.close(r)
         self.display = ":" + buf.decode().strip()
         self.env = dict(os.environ, DISPLAY=self.display)
+        self.server_pid = self.proc.pid
         self.procs = []
 
-    def spawn(self, argv, **kw):
-        kw.setdefault("stdout", subprocess.DEVNULL)
-        kw.setdefault("stderr", subprocess.DEVNULL)
-        p = subprocess.Popen(argv, env=self.env, **kw)
-        self.procs.append(p)
-        return p
-
-    def run(self, argv, timeout=20, **kw):
-        kw.setdefault("stdout", subprocess.PIPE)
-        kw.setdefault("stderr", subprocess.DEVNULL)
-        return subprocess.run(argv, env=self.env, timeout=timeout, check=True,
-                              universal_newlines=True, **kw)
-
     def stop(self):
-        for p in self.procs:
-            if p.poll() is None:
-                p.kill()
-            p.wait()
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        self.stop_clients()
+        self.stop_server()

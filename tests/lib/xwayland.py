@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import tempfile
 
-from xvfb import wait_for
+from xvfb import XServer, wait_for
 
 NEEDS = ("sway", "Xwayland", "wtype", "xhost", "swaymsg", "setpriv")
 
@@ -30,7 +30,7 @@ NEEDS = ("sway", "Xwayland", "wtype", "xhost", "swaymsg", "setpriv")
 PR_SET_CHILD_SUBREAPER = 36
 
 
-class Xwayland:
+class Xwayland(XServer):
     def __init__(self, user="nobody"):
         # wlroots starts Xwayland through a child that exits at once: be its
         # subreaper, so that it is ours to reap (and to wait for) at the end
@@ -117,19 +117,6 @@ class Xwayland:
                 return int(d)
         raise RuntimeError("no Xwayland for %s" % self.display)
 
-    def spawn(self, argv, **kw):
-        kw.setdefault("stdout", subprocess.DEVNULL)
-        kw.setdefault("stderr", subprocess.DEVNULL)
-        p = subprocess.Popen(argv, env=self.env, **kw)
-        self.procs.append(p)
-        return p
-
-    def run(self, argv, timeout=20, **kw):
-        kw.setdefault("stdout", subprocess.PIPE)
-        kw.setdefault("stderr", subprocess.DEVNULL)
-        return subprocess.run(argv, env=self.env, timeout=timeout, check=True,
-                              universal_newlines=True, **kw)
-
     def wtype(self, *args, timeout=20):
         subprocess.run(self.as_user(["wtype"] + list(args)), env=self.env_wl, timeout=timeout,
                        check=True, stdout=subprocess.DEVNULL)
@@ -161,17 +148,8 @@ class Xwayland:
             os.waitpid(pid, 0)
 
     def stop(self):
-        for p in self.procs:
-            if p.poll() is None:
-                p.kill()
-            p.wait()
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        self.stop_clients()
+        self.stop_server()
         if self.server_pid:
             self._reap(self.server_pid)
         shutil.rmtree(self.dir, ignore_errors=True)

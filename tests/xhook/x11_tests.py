@@ -133,6 +133,27 @@ def key_chain(d, xterm_pid):
     return recs[i0], recs[ev[0]], recs[draw[0]]
 
 
+def typed_chain(x, h, p, server_comm):
+    """dump until a key's chain into xterm (pid of @p) is in; check its PIDs,
+    names and order: the device event from the X server, its delivery to
+    xterm, xterm's drawing"""
+    d = {}
+
+    def chain():
+        d["dump"] = load(h.dump())
+        return key_chain(d["dump"], p.pid)
+    a, b, c = wait_for(chain, 20, "device event -> xterm -> drawing in a dump")
+    d = d["dump"]
+    server = [cl for cl in d["clients"] if cl["id"] == 0][0]
+    assert server["pid"] == x.server_pid and server["comm"] == server_comm, server
+    assert a["time_ns"] <= b["time_ns"] <= c["time_ns"], "times out of order"
+    assert a["pid"] == x.server_pid and b["pid"] == p.pid and c["pid"] == p.pid
+    assert a["comm"] == server_comm and b["comm"] == "xterm"
+    log("device %.3f ms -> delivered %.3f ms -> %s %.3f ms (pid %d)" % (
+        0, (b["time_ns"] - a["time_ns"]) / 1e6, c["op"],
+        (c["time_ns"] - a["time_ns"]) / 1e6, p.pid))
+
+
 def t_keypress_chain(x):
     """a key typed into xterm: device event -> delivered to xterm -> xterm draws"""
     h = Hook(x)
@@ -140,23 +161,9 @@ def t_keypress_chain(x):
         p, _ = xterm(x)
         x.run(["xdotool", "type", "--delay", "50", "q"])
         # xterm draws when the pty echoes the key: dump until it has
-        d = {}
-
-        def chain():
-            d["dump"] = load(h.dump())
-            return key_chain(d["dump"], p.pid)
-        a, b, c = wait_for(chain, 20, "device event -> xterm -> drawing in a dump")
-        d = d["dump"]
+        typed_chain(x, h, p, "Xvfb")
     finally:
         h.stop()
-    server = [cl for cl in d["clients"] if cl["id"] == 0][0]
-    assert server["pid"] == x.proc.pid, "X server pid %s != %s" % (server["pid"], x.proc.pid)
-    assert a["time_ns"] <= b["time_ns"] <= c["time_ns"], "times out of order"
-    assert a["pid"] == x.proc.pid and b["pid"] == p.pid and c["pid"] == p.pid
-    assert a["comm"] == "Xvfb" and b["comm"] == "xterm"
-    log("device %.3f ms -> delivered %.3f ms -> %s %.3f ms (pid %d)" % (
-        0, (b["time_ns"] - a["time_ns"]) / 1e6, c["op"],
-        (c["time_ns"] - a["time_ns"]) / 1e6, p.pid))
 
 
 def t_short_lived_sequential(x):
@@ -382,6 +389,18 @@ def key_records(d):
     return out
 
 
+def check_redacted(raw, d):
+    """key logging off: the secret nowhere in the dump's bytes, every key
+    record without detail or state"""
+    for enc in (SECRET.encode(), SECRET.encode("utf-16-le"), SECRET.encode("utf-16-be")):
+        assert enc not in raw, "the secret is in the dump"
+    keys = key_records(d)
+    assert len(keys) >= 2 * len(SECRET), "only %d key records" % len(keys)
+    bad = [r for r in keys if r["detail"] or r["state"]]
+    assert not bad, "key records with detail/state: %s" % bad[:3]
+    return keys
+
+
 def t_privacy_off(x):
     """key logging off: the typed word is nowhere in the dump, key details are zero"""
     h = Hook(x)
@@ -394,12 +413,7 @@ def t_privacy_off(x):
         d = load(path)
     finally:
         h.stop()
-    for enc in (SECRET.encode(), SECRET.encode("utf-16-le"), SECRET.encode("utf-16-be")):
-        assert enc not in raw, "the secret is in the dump"
-    keys = key_records(d)
-    assert len(keys) >= 2 * len(SECRET), "only %d key records" % len(keys)
-    bad = [r for r in keys if r["detail"] or r["state"]]
-    assert not bad, "key records with detail/state: %s" % bad[:3]
+    keys = check_redacted(raw, d)
     assert not any(r["major"] == 11 for r in d["records"]), "KeymapNotify recorded"
     assert d["stats"]["redacted"] >= len(keys)
     log("%d key records, all redacted" % len(keys))
@@ -1019,23 +1033,9 @@ def t_xwayland_keys(x):
     try:
         p = xwl_xterm(x)
         x.wtype("qq")
-        d = {}
-
-        def chain():
-            d["dump"] = load(h.dump())
-            return key_chain(d["dump"], p.pid)
-        a, b, c = wait_for(chain, 20, "device event -> xterm -> drawing in a dump")
-        d = d["dump"]
+        typed_chain(x, h, p, "Xwayland")
     finally:
         h.stop()
-    server = [cl for cl in d["clients"] if cl["id"] == 0][0]
-    assert server["pid"] == x.server_pid and server["comm"] == "Xwayland", server
-    assert a["time_ns"] <= b["time_ns"] <= c["time_ns"], "times out of order"
-    assert a["pid"] == x.server_pid and b["pid"] == p.pid and c["pid"] == p.pid
-    assert a["comm"] == "Xwayland" and b["comm"] == "xterm"
-    log("device %.3f ms -> delivered %.3f ms -> %s %.3f ms (pid %d)" % (
-        0, (b["time_ns"] - a["time_ns"]) / 1e6, c["op"],
-        (c["time_ns"] - a["time_ns"]) / 1e6, p.pid))
 
 
 def t_xwayland_clients(x):
@@ -1141,12 +1141,7 @@ def t_xwayland_privacy(x):
         d = got["d"]
     finally:
         h.stop()
-    for enc in (SECRET.encode(), SECRET.encode("utf-16-le"), SECRET.encode("utf-16-be")):
-        assert enc not in raw, "the secret is in the dump"
-    keys = key_records(d)
-    assert len(keys) >= 2 * len(SECRET), "only %d key records" % len(keys)
-    bad = [r for r in keys if r["detail"] or r["state"]]
-    assert not bad, "key records with detail/state: %s" % bad[:3]
+    keys = check_redacted(raw, d)
     log("%d key records, all redacted" % len(keys))
 
 
