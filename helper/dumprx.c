@@ -29,7 +29,7 @@ struct dump_rx {
 	int cur_cpu;		/* CPU whose section is open, or -1 */
 	uint64_t sub_seq;
 	int in_sub;
-	int in_exectab;		/* the exec table section is open */
+	uint32_t in_table;	/* the table section open (exec table, sites), or 0 */
 	unsigned char *sub;
 	uint32_t sub_len;
 	uint32_t sub_cap;
@@ -60,6 +60,8 @@ static struct nla_policy dump_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_COST_TOTALS] = { .type = NLA_UNSPEC },
 	[TIPME_ATTR_ENV_CAPTURE] = { .type = NLA_U8 },
 	[TIPME_ATTR_KEYLOG] = { .type = NLA_U8 },
+	[TIPME_ATTR_SITE_HDR] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_SITE_ENTRIES] = { .type = NLA_UNSPEC },
 };
 
 static int rx_fail(struct dump_rx *rx, int errnum, const char *msg)
@@ -278,44 +280,74 @@ static int on_trailer(struct dump_rx *rx, struct nlattr **a)
 	return NL_OK;
 }
 
-/* Instrumentation parts: the exec table (one section) and cost totals. */
-static int on_exectab(struct dump_rx *rx, struct nlattr **a)
+/*
+ * Instrumentation parts: the exec table and the site table (a section each,
+ * sent as a header and then entries over several messages) and cost totals.
+ */
+struct table_part {
+	uint32_t sec;		/* section type */
+	int hdr_attr;
+	size_t hdr_size;
+	int ent_attr;
+	int align;		/* entries' total is a multiple of this */
+	const char *what;
+};
+
+static const struct table_part exec_part = {
+	TIPME_SEC_EXECTAB, TIPME_ATTR_EXEC_HDR, sizeof(struct tipme_exectab_hdr),
+	TIPME_ATTR_EXEC_ENTRIES, 8, "exec table",
+};
+
+static const struct table_part site_part = {
+	TIPME_SEC_SITES, TIPME_ATTR_SITE_HDR, sizeof(struct tipme_sitetab_hdr),
+	TIPME_ATTR_SITE_ENTRIES, 4, "site table",
+};
+
+static int end_table(struct dump_rx *rx)
 {
-	struct nlattr *h = a[TIPME_ATTR_EXEC_HDR], *x = a[TIPME_ATTR_EXEC_ENTRIES];
+	int err;
+
+	if (!rx->in_table)
+		return 0;
+	rx->in_table = 0;
+	err = dumpw_section_end(&rx->w, rx->e);
+	if (err)
+		rx->err = err;
+	return err;
+}
+
+static int on_table(struct dump_rx *rx, struct nlattr **a,
+		    const struct table_part *tp)
+{
+	struct nlattr *h = a[tp->hdr_attr], *x = a[tp->ent_attr];
+	char msg[64];
 	int err = 0;
 
 	if (h) {
-		if (rx->in_exectab || rx->cur_cpu >= 0 ||
-		    nla_len(h) < (int)sizeof(struct tipme_exectab_hdr))
-			return rx_fail(rx, EBADMSG, "exec table header out of place");
-		err = dumpw_section_begin(&rx->w, TIPME_SEC_EXECTAB, 0, rx->e);
+		if (rx->in_table || rx->cur_cpu >= 0 ||
+		    nla_len(h) < (int)tp->hdr_size) {
+			snprintf(msg, sizeof(msg), "%s header out of place", tp->what);
+			return rx_fail(rx, EBADMSG, msg);
+		}
+		err = dumpw_section_begin(&rx->w, tp->sec, 0, rx->e);
 		if (!err)
 			err = dumpw_section_append(&rx->w, nla_data(h), nla_len(h),
 						   rx->e);
-		rx->in_exectab = !err;
-	} else if (!rx->in_exectab) {
-		return rx_fail(rx, EBADMSG, "exec table entries before its header");
+		if (!err)
+			rx->in_table = tp->sec;
+	} else if (rx->in_table != tp->sec) {
+		snprintf(msg, sizeof(msg), "%s entries before its header", tp->what);
+		return rx_fail(rx, EBADMSG, msg);
 	}
-	if (!err && x && nla_len(x) % 8)
-		return rx_fail(rx, EBADMSG, "malformed exec table entries");
+	if (!err && x && nla_len(x) % tp->align) {
+		snprintf(msg, sizeof(msg), "malformed %s entries", tp->what);
+		return rx_fail(rx, EBADMSG, msg);
+	}
 	if (!err && x)
 		err = dumpw_section_append(&rx->w, nla_data(x), nla_len(x), rx->e);
 	if (err)
 		rx->err = err;
 	return err ? NL_STOP : NL_OK;
-}
-
-static int end_exectab(struct dump_rx *rx)
-{
-	int err;
-
-	if (!rx->in_exectab)
-		return 0;
-	rx->in_exectab = 0;
-	err = dumpw_section_end(&rx->w, rx->e);
-	if (err)
-		rx->err = err;
-	return err;
 }
 
 static int on_cost(struct dump_rx *rx, struct nlattr **a)
@@ -325,7 +357,7 @@ static int on_cost(struct dump_rx *rx, struct nlattr **a)
 
 	if (!c || nla_len(c) % sizeof(struct tipme_cost_total))
 		return rx_fail(rx, EBADMSG, "malformed cost totals");
-	err = end_exectab(rx);
+	err = end_table(rx);
 	if (!err)
 		err = dumpw_section(&rx->w, TIPME_SEC_COST, 0, nla_data(c),
 				    nla_len(c), rx->e);
@@ -358,13 +390,16 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	case TIPME_PART_CPU_END:
 		return on_cpu_end(rx, a);
 	case TIPME_PART_EXECTAB:
-		return on_exectab(rx, a);
+		return on_table(rx, a, &exec_part);
+	case TIPME_PART_SITES:
+		return on_table(rx, a, &site_part);
 	case TIPME_PART_EXECTAB_END:
-		return end_exectab(rx) ? NL_STOP : NL_OK;
+	case TIPME_PART_SITES_END:
+		return end_table(rx) ? NL_STOP : NL_OK;
 	case TIPME_PART_COST:
 		return on_cost(rx, a);
 	case TIPME_PART_TRAILER:
-		if (end_exectab(rx))
+		if (end_table(rx))
 			return NL_STOP;
 		return on_trailer(rx, a);
 	default:

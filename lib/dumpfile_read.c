@@ -23,6 +23,9 @@ static const char *const sec_names[] = {
 	[TIPME_SEC_PARAMS]	= "params",
 	[TIPME_SEC_SYSTEM]	= "system",
 	[TIPME_SEC_SYMBOLS]	= "symbols",
+	[TIPME_SEC_EXECTAB]	= "exectab",
+	[TIPME_SEC_COST]	= "cost",
+	[TIPME_SEC_SITES]	= "sites",
 };
 
 const char *dump_sec_type_name(uint32_t type)

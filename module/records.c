@@ -36,6 +36,10 @@ static const struct tipme_rectype rectypes[] = {
 	RECTYPE_VAR(TIPME_REC_SAMPLE, struct tipme_rec_sample, "sample"),
 	RECTYPE(TIPME_REC_SAMPLE_END, struct tipme_rec_sample_end, "sample_end"),
 	RECTYPE_VAR(TIPME_REC_COST, struct tipme_rec_cost, "cost"),
+	/* The compact forms of sched_switch, sched_waking and blocked */
+	RECTYPE(TIPME_REC_SWITCH_C, struct tipme_rec_switch_c, "sched_switch_c"),
+	RECTYPE(TIPME_REC_WAKING_C, struct tipme_rec_waking_c, "sched_waking_c"),
+	RECTYPE(TIPME_REC_SITE, struct tipme_rec_site, "site"),
 };
 
 /**

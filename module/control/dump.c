@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Everything a dump sends, in order: the META message (geometry, record
- * types, parameters), every CPU's ring, the exec table, the self-cost
- * totals, and the trailer of clock pairs.  The STATUS reply shares the
+ * types, parameters), every CPU's ring, the exec table, the blocking-site
+ * table (after the rings, so that it has every site they name), the
+ * self-cost totals, and the trailer of clock pairs.  The STATUS reply shares the
  * geometry, per-CPU and self-cost attributes.  genl.c owns the family and
  * hands its dump callbacks here.
  *
@@ -34,6 +35,7 @@
 #include "instr/setup.h"
 #include "instr/cost.h"
 #include "instr/exec.h"
+#include "instr/sitetab.h"
 #include "control/dump.h"
 
 /* What an exec table message carries besides the entries. */
@@ -169,8 +171,8 @@ int tipme_dump_put_cost(struct sk_buff *skb)
 }
 
 enum dump_phase {
-	PHASE_META, PHASE_CPUS, PHASE_EXECTAB, PHASE_EXECTAB_END, PHASE_COST,
-	PHASE_TRAILER, PHASE_DONE
+	PHASE_META, PHASE_CPUS, PHASE_EXECTAB, PHASE_EXECTAB_END, PHASE_SITES,
+	PHASE_SITES_END, PHASE_COST, PHASE_TRAILER, PHASE_DONE
 };
 
 /**
@@ -187,6 +189,8 @@ enum dump_phase {
  * @exec_hdr_sent: the exec table's header was sent
  * @exec_done: every exec table entry was sent
  * @exec_pos: next exec table slot
+ * @site_hdr_sent: the site table's header was sent
+ * @site_pos: next site table slot
  * @freeze_gen: the frozen window this dump reads (0: none was frozen)
  * @end: each CPU's write position when the dump started
  */
@@ -203,6 +207,8 @@ struct dump_ctx {
 	bool exec_hdr_sent;
 	bool exec_done;
 	u32 exec_pos;
+	bool site_hdr_sent;
+	u32 site_pos;
 	u32 freeze_gen;
 	unsigned long end[];
 };
@@ -524,6 +530,52 @@ full:
 	return skb->len ? 1 : -EMSGSIZE;
 }
 
+/* Return: 0 when the site table is sent, 1 if @skb is full, or -errno. */
+static int dump_sites(struct sk_buff *skb, struct netlink_callback *cb,
+		      struct dump_ctx *d)
+{
+	struct tipme_sitetab_hdr h;
+	void *buf, *hdr;
+	u32 pos;
+	size_t n;
+	int room;
+
+	for (;;) {
+		room = (int)skb_tailroom(skb) - (int)EXEC_MSG_OVERHEAD;
+		if (room < 256)
+			return skb->len ? 1 : -EMSGSIZE;
+		buf = kvmalloc(room, GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+		pos = d->site_pos;
+		n = tipme_sitetab_read(&d->site_pos, buf, room);
+		if (!n && d->site_hdr_sent) {
+			kvfree(buf);
+			return 0;
+		}
+		hdr = dump_msg(skb, cb, TIPME_PART_SITES);
+		if (!hdr)
+			goto full;
+		if (!d->site_hdr_sent) {
+			tipme_sitetab_hdr(&h);
+			if (nla_put(skb, TIPME_ATTR_SITE_HDR, sizeof(h), &h))
+				goto cancel;
+		}
+		if (n && nla_put(skb, TIPME_ATTR_SITE_ENTRIES, n, buf))
+			goto cancel;
+		genlmsg_end(skb, hdr);
+		kvfree(buf);
+		d->site_hdr_sent = true;
+	}
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+full:
+	kvfree(buf);
+	d->site_pos = pos;
+	return skb->len ? 1 : -EMSGSIZE;
+}
+
 static int dump_cost(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct tipme_cost_total *t;
@@ -600,6 +652,21 @@ int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 		case PHASE_EXECTAB_END:
 			hdr = dump_msg(skb, cb, TIPME_PART_EXECTAB_END);
+			if (!hdr)
+				return skb->len ? skb->len : -EMSGSIZE;
+			genlmsg_end(skb, hdr);
+			d->phase = PHASE_SITES;
+			break;
+		case PHASE_SITES:
+			err = dump_sites(skb, cb, d);
+			if (err < 0)
+				return skb->len ? skb->len : err;
+			if (err > 0)
+				return skb->len;
+			d->phase = PHASE_SITES_END;
+			break;
+		case PHASE_SITES_END:
+			hdr = dump_msg(skb, cb, TIPME_PART_SITES_END);
 			if (!hdr)
 				return skb->len ? skb->len : -EMSGSIZE;
 			genlmsg_end(skb, hdr);

@@ -42,6 +42,7 @@
 #include "compat.h"
 #include "fault.h"
 #include "instr/site.h"
+#include "instr/sitetab.h"
 
 /* Frames of the scheduler itself that may precede the site. */
 #define SITE_SLACK		5
@@ -53,6 +54,10 @@ unsigned int tipme_site_depth;
 static bool stack_cache = true;
 module_param(stack_cache, bool, 0444);
 MODULE_PARM_DESC(stack_cache, "Reuse a blocking site when a task sleeps through a call chain seen before, checked on its stack (default 1)");
+
+static unsigned int site_table = 8192;
+module_param(site_table, uint, 0444);
+MODULE_PARM_DESC(site_table, "Blocking sites numbered in the site table, so that records name them in 4 bytes (up to 65536, 0: off; default 8192)");
 
 static unsigned long site_lo, site_hi;	/* [lo, hi): scheduler and locks */
 static int site_skip = -1;		/* plumbing frames, -1: not counted yet */
@@ -68,10 +73,12 @@ static int site_skip = -1;		/* plumbing frames, -1: not counted yet */
  * scheduler frame to the last site frame kept: where each return address
  * was on the stack (relative to site_cached()'s stack pointer) and its low
  * 32 bits (the high ones are tipme_site_text_hi()).  @n site frames start
- * at @ret[@first].  @nslot 0: an empty way.
+ * at @ret[@first].  @nslot 0: an empty way.  @id: the site's number in the
+ * site table, 0 until it has one.
  */
 struct site_cache_ent {
 	u32 nr;
+	u32 id;		/* its number in the site table, 0: none yet */
 	u8 nslot;
 	u8 first;
 	u8 n;
@@ -152,12 +159,16 @@ int tipme_site_init(unsigned int depth)
 	site_hi = hi;
 	pr_debug("scheduler and lock text %lx..%lx (%lu KiB)\n", lo, hi,
 		 (hi - lo) >> 10);
+	if (tipme_sitetab_init(site_table, tipme_site_depth))
+		return -ENOMEM;
 #ifdef TIPME_SITE_CACHE
 	if (stack_cache && tipme_site_depth) {
 		site_pcpu = tipme_fail_step("stack cache") ? NULL :
 			    alloc_percpu(struct site_cpu);
-		if (!site_pcpu)
+		if (!site_pcpu) {
+			tipme_sitetab_exit();
 			return -ENOMEM;
+		}
 	}
 #endif
 	return 0;
@@ -174,6 +185,7 @@ void tipme_site_exit(void)
 	free_percpu(site_pcpu);
 	site_pcpu = NULL;
 #endif
+	tipme_sitetab_exit();
 }
 
 /**
@@ -344,7 +356,8 @@ static bool site_chain_holds(const struct site_cache_ent *e, unsigned long sp,
 	return true;
 }
 
-static unsigned int site_cached(u32 *ips, unsigned int depth, bool *full)
+static unsigned int site_cached(u32 *ips, unsigned int depth, bool *full,
+				u32 *id)
 {
 	unsigned long top = (unsigned long)task_stack_page(current) + THREAD_SIZE;
 	unsigned long sp = current_stack_pointer;
@@ -366,8 +379,16 @@ static unsigned int site_cached(u32 *ips, unsigned int depth, bool *full)
 		if (e->nslot && e->nr == nr && site_chain_holds(e, sp, top)) {
 			sc->hits++;
 			n = min_t(unsigned int, e->n, depth);
-			memcpy(ips, &e->ret[e->first], n * sizeof(u32));
 			*full = e->full;
+			if (n == e->n) {
+				if (!e->id)
+					e->id = tipme_sitetab_intern(&e->ret[e->first],
+								     n, e->full);
+				*id = e->id;
+				if (*id)
+					return n;
+			}
+			memcpy(ips, &e->ret[e->first], n * sizeof(u32));
 			return n;
 		}
 	}
@@ -375,7 +396,10 @@ static unsigned int site_cached(u32 *ips, unsigned int depth, bool *full)
 	e = &sc->ent[set][sc->victim[set]];
 	sc->victim[set] = (sc->victim[set] + 1) % SITE_WAYS;
 	e->nr = nr;
-	return site_walk(ips, depth, full, sp, top, e);
+	n = site_walk(ips, depth, full, sp, top, e);
+	*id = tipme_sitetab_intern(ips, n, *full);
+	e->id = e->nslot ? *id : 0;
+	return n;
 }
 #endif /* TIPME_SITE_CACHE */
 
@@ -393,19 +417,27 @@ static bool site_cache_on(void)
  * @ips: TIPME_SITE_DEPTH_MAX slots for the low 32 bits of return addresses
  * @depth: how many to keep (at most TIPME_SITE_DEPTH_MAX)
  * @full: set if all @depth slots were filled (outer frames may be cut)
+ * @id: set to the site's number in the site table, or 0 if it has none
  *
  * Context: the sched_switch probe (preemption and interrupts disabled), on
  * the stack of the task that goes to sleep.  Never sleeps or allocates.
- * Return: addresses stored, innermost first.
+ * Return: the number of addresses of the site, innermost first; they are
+ * stored in @ips only when *@id is 0.
  */
-unsigned int tipme_site_capture(u32 *ips, unsigned int depth, bool *full)
+unsigned int tipme_site_capture(u32 *ips, unsigned int depth, bool *full,
+				u32 *id)
 {
+	unsigned int n;
+
 	depth = min_t(unsigned int, depth, TIPME_SITE_DEPTH_MAX);
+	*id = 0;
 #ifdef TIPME_SITE_CACHE
 	if (site_pcpu)
-		return site_cached(ips, depth, full);
+		return site_cached(ips, depth, full, id);
 #endif
-	return site_trace(ips, depth, full);
+	n = site_trace(ips, depth, full);
+	*id = tipme_sitetab_intern(ips, n, *full);
+	return n;
 }
 
 /**
@@ -442,7 +474,7 @@ unsigned int tipme_stack_capture(u32 *ips, unsigned int depth)
 int tipme_site_params_text(char *buf, size_t size)
 {
 	unsigned long hits = 0, misses = 0;
-	int cpu;
+	int cpu, n;
 
 #ifdef TIPME_SITE_CACHE
 	for_each_possible_cpu(cpu) {
@@ -454,8 +486,9 @@ int tipme_site_params_text(char *buf, size_t size)
 #else
 	(void)cpu;
 #endif
-	return scnprintf(buf, size,
-			 "stack_depth=%u\ntext_addr_hi=0x%x\nsite_skip=%d\nstack_cache=%d\nsite_cache_hits=%lu\nsite_cache_misses=%lu\n",
-			 tipme_site_depth, tipme_site_text_hi(),
-			 READ_ONCE(site_skip), site_cache_on(), hits, misses);
+	n = scnprintf(buf, size,
+		      "stack_depth=%u\ntext_addr_hi=0x%x\nsite_skip=%d\nstack_cache=%d\nsite_cache_hits=%lu\nsite_cache_misses=%lu\n",
+		      tipme_site_depth, tipme_site_text_hi(),
+		      READ_ONCE(site_skip), site_cache_on(), hits, misses);
+	return n + tipme_sitetab_params_text(buf + n, size - n);
 }

@@ -54,8 +54,9 @@ static int cost_cpu(const struct pm_dump *pm, const struct pm_cpu *pc,
 		inside = mono >= c->from_ns && mono <= c->to_ns;
 		if (inside) {
 			c->records++;
-			c->type_records[ev.type]++;
-			pend[ev.type]++;
+			/* cost batches count records as written */
+			c->type_records[ev.raw_type]++;
+			pend[ev.raw_type]++;
 			if (mono < *first)
 				*first = mono;
 			if (mono > *last)

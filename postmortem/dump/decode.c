@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "tables.h"
 
 void pm_dec_init(struct pm_dec *d, const struct pm_dump *pm,
 		 const struct pm_cpu *pc)
@@ -24,6 +25,8 @@ void pm_dec_init(struct pm_dec *d, const struct pm_dump *pm,
 	d->cpu = pc->cpu;
 	d->sec_i = 0;
 	d->sec = NULL;
+	d->cur = -1;
+	d->sleeper = -1;
 }
 
 static int dec_err(struct pm_dec *d, struct tm_err *e, const char *fmt, ...)
@@ -105,6 +108,9 @@ static int next_subbuf(struct pm_dec *d, struct tm_err *e)
 			d->pending_lost += sb.seq - d->st.last_seq - 1;
 			d->st.missing_subbufs += sb.seq - d->st.last_seq - 1;
 			d->st.gaps++;
+			/* what the missing records said is not known */
+			d->cur = -1;
+			d->sleeper = -1;
 		}
 	} else {
 		d->st.first_seq = sb.seq;
@@ -211,6 +217,7 @@ static int decode_record(struct pm_dec *d, struct pm_event *ev,
 	ev->cpu = d->cpu;
 	ev->ts = ts;
 	ev->type = (uint8_t)type;
+	ev->raw_type = (uint8_t)type;
 	ev->ext = (uint8_t)ext;
 	ev->rt = rt;
 	ev->payload = p + size;
@@ -237,6 +244,63 @@ static int decode_record(struct pm_dec *d, struct pm_event *ev,
 	d->sb_first = 0;
 	d->sb_pos += ev->rec_size;
 	return 1;
+}
+
+/*
+ * Follow the CPU's current task and the thread its latest switch put to
+ * sleep, and give compact records as the types they stand for.
+ * Return: 1 to pass @ev on, 0 to drop it.
+ */
+static int normalise(struct pm_dec *d, struct pm_event *ev)
+{
+	const struct tipme_rec_switch *sw = &ev->u.sw;
+	struct tipme_rec_switch_c c;
+	struct tipme_rec_site site;
+	const unsigned char *blob;
+	uint32_t len, word;
+
+	if (!ev->rt->our_size)
+		return 1;	/* the dump's table names it otherwise: as is */
+	switch (ev->raw_type) {
+	case TIPME_REC_SWITCH_C:
+		c = ev->u.swc;
+		tipme_switch_c_unpack(&c, &ev->u.sw);
+		ev->type = TIPME_REC_SCHED_SWITCH;
+		ev->rt = pm_rectype_canon(ev->type);
+		/* fall through */
+	case TIPME_REC_SCHED_SWITCH:
+		d->cur = sw->next_pid;
+		d->sleeper = sw->prev_pid && !(sw->flags & TIPME_SWITCH_PREEMPT) &&
+			     sw->prev_state != TIPME_TS_RUNNABLE ?
+			     (int64_t)sw->prev_pid : -1;
+		return 1;
+	case TIPME_REC_WAKING_C:
+		word = ev->u.wkc.word;
+		tipme_waking_pack(&ev->u.wk, word & TIPME_PID_MASK, word >> 24,
+				  d->cur >= 0 ? (uint32_t)d->cur : 0,
+				  (word >> 22) & 3U);
+		ev->waker_unknown = d->cur < 0;
+		ev->type = TIPME_REC_SCHED_WAKING;
+		ev->rt = pm_rectype_canon(ev->type);
+		return 1;
+	case TIPME_REC_SITE:
+		if (d->sleeper < 0) {
+			d->st.unattributed++;
+			return 0;
+		}
+		site = ev->u.si;
+		blob = pm_site_blob(d->pm, site.id, &len);
+		ev->type = TIPME_REC_BLOCKED;
+		ev->rt = pm_rectype_canon(ev->type);
+		ev->payload = blob;
+		ev->payload_len = len;
+		memcpy(&ev->u.bl, blob, sizeof(ev->u.bl));
+		ev->u.bl.pid = (uint32_t)d->sleeper;
+		d->sleeper = -1;
+		return 1;
+	default:
+		return 1;
+	}
 }
 
 int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e)
@@ -276,7 +340,7 @@ int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e)
 		ret = decode_record(d, ev, e);
 		if (ret < 0)
 			return ret;
-		if (ret == 0)
+		if (ret == 0 || !normalise(d, ev))
 			continue;
 		if (d->pending_lost) {
 			/* report the gap first, then this record */

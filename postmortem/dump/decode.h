@@ -25,11 +25,20 @@ enum pm_ev_kind {
  * @ts: full timestamp (recorder ticks); for PM_EV_LOST the timestamp of
  *      the first record after the gap (or of the last before it, at the
  *      end of the stream)
- * @type: record type (PM_EV_RECORD)
+ * @type: record type (PM_EV_RECORD); a compact record is given as the
+ *        type it stands for (TIPME_REC_SWITCH_C as TIPME_REC_SCHED_SWITCH,
+ *        TIPME_REC_WAKING_C as TIPME_REC_SCHED_WAKING, TIPME_REC_SITE as
+ *        TIPME_REC_BLOCKED), with @u filled in from what the stream says
+ * @raw_type: the type as stored
  * @ext: the record carried an extended timestamp
- * @rt: the dump's description of @type
+ * @waker_unknown: a TIPME_REC_WAKING_C before the stream told which task
+ *                 was on the CPU: @u.wk's waker is 0 and means nothing
+ * @rt: the dump's description of @type (for a compact record, this
+ *      reader's description of the type it stands for)
  * @rec_size: bytes the record occupies in the stream
- * @payload: the payload as stored in the dump (any alignment)
+ * @payload: the payload as stored in the dump (any alignment); for a
+ *           TIPME_REC_SITE the site's entry in the loaded site table, laid
+ *           out as a TIPME_REC_BLOCKED payload (not in the file)
  * @payload_len: its length
  * @u: fixed payload of a type this reader decodes (pm_rectype_size()),
  *     normalised: fields the writer did not have are zero, fields it
@@ -47,7 +56,9 @@ struct pm_event {
 	uint32_t cpu;
 	uint64_t ts;
 	uint8_t type;
+	uint8_t raw_type;
 	uint8_t ext;
+	uint8_t waker_unknown;
 	const struct pm_rectype *rt;
 	uint32_t rec_size;
 	const unsigned char *payload;
@@ -72,6 +83,9 @@ struct pm_event {
 		struct tipme_rec_sample sm;
 		struct tipme_rec_sample_end se;
 		struct tipme_rec_cost co;
+		struct tipme_rec_switch_c swc;
+		struct tipme_rec_waking_c wkc;
+		struct tipme_rec_site si;
 	} u;
 	uint64_t seq;
 	uint64_t file_off;
@@ -91,6 +105,8 @@ struct pm_event {
  * @partial_subbufs: sub-buffers flagged TIPME_SUBBUF_PARTIAL
  * @missing_subbufs: sub-buffers missing between those read (seq gaps)
  * @gaps: number of seq gaps
+ * @unattributed: compact records dropped because the stream had not said
+ *                whom they were about (TIPME_REC_SITE after a lost switch)
  * @first_seq: seq of the first sub-buffer
  * @last_seq: seq of the last sub-buffer
  * @have_ts: @first_ts and @last_ts are set
@@ -107,6 +123,7 @@ struct pm_dec_stats {
 	uint64_t partial_subbufs;
 	uint64_t missing_subbufs;
 	uint64_t gaps;
+	uint64_t unattributed;
 	uint64_t first_seq;
 	uint64_t last_seq;
 	int have_ts;
@@ -137,6 +154,8 @@ struct pm_dec {
 	int have_seq;
 	uint64_t prev_ts;
 	int have_prev;
+	int64_t cur;
+	int64_t sleeper;
 	uint64_t pending_lost_first;
 	uint64_t pending_lost;
 	int have_held;
@@ -222,6 +241,18 @@ int pm_merge_next(struct pm_merge *m, struct pm_event *ev, struct tm_err *e);
  * @m: merge state
  */
 void pm_merge_free(struct pm_merge *m);
+
+/**
+ * pm_ev_waker() - who woke the task of a TIPME_REC_SCHED_WAKING event
+ * @ev: the event
+ *
+ * Return: the waker's pid (0: the idle task, in an interrupt), or -1 if
+ * the dump does not say.
+ */
+static inline int64_t pm_ev_waker(const struct pm_event *ev)
+{
+	return ev->waker_unknown ? -1 : (int64_t)tipme_waking_waker(&ev->u.wk);
+}
 
 /**
  * pm_ev_fixed() - copy the fixed part of a record's payload

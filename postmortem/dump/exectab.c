@@ -27,6 +27,7 @@ void pm_instr_free(struct pm_dump *pm)
 	if (!in)
 		return;
 	free(in->execs);
+	pm_sites_free(in);
 	free(in->costs);
 	free(in->sym_addr);
 	free(in->sym_name);
@@ -111,6 +112,8 @@ int pm_instr_load_section(struct pm_dump *pm, const struct dump_sec *s,
 	switch (s->h.type) {
 	case TIPME_SEC_EXECTAB:
 		return load_exectab(in, s, e);
+	case TIPME_SEC_SITES:
+		return pm_sites_load(in, s, e);
 	case TIPME_SEC_COST:
 		if (s->h.size % sizeof(struct tipme_cost_total))
 			return sec_fail(s, e, "size not a multiple of the entry", 0);

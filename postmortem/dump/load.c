@@ -274,6 +274,7 @@ static int load_sections(struct pm_dump *pm, struct tm_err *e)
 			err = load_text(&pm->system, s, e);
 			break;
 		case TIPME_SEC_EXECTAB:
+		case TIPME_SEC_SITES:
 		case TIPME_SEC_COST:
 			err = pm_instr_load_section(pm, s, e);
 			break;

@@ -196,6 +196,15 @@ const char *pm_type_name(const struct pm_dump *pm, unsigned int type);
 uint16_t pm_rectype_size(unsigned int type, const char *name);
 
 /**
+ * pm_rectype_canon() - this reader's description of a record type that a
+ * compact record stands for
+ * @type: TIPME_REC_SCHED_SWITCH, TIPME_REC_SCHED_WAKING or TIPME_REC_BLOCKED
+ *
+ * Return: the description, or NULL for another type.
+ */
+const struct pm_rectype *pm_rectype_canon(unsigned int type);
+
+/**
  * pm_state_name() - ftrace-style letter(s) for an enum tipme_task_state
  * @state: the state
  * @preempt: the switch had TIPME_SWITCH_PREEMPT

@@ -36,7 +36,31 @@ static const struct {
 	[TIPME_REC_SAMPLE] = { "sample", sizeof(struct tipme_rec_sample) },
 	[TIPME_REC_SAMPLE_END] = { "sample_end", sizeof(struct tipme_rec_sample_end) },
 	[TIPME_REC_COST] = { "cost", sizeof(struct tipme_rec_cost) },
+	[TIPME_REC_SWITCH_C] = { "sched_switch_c", sizeof(struct tipme_rec_switch_c) },
+	[TIPME_REC_WAKING_C] = { "sched_waking_c", sizeof(struct tipme_rec_waking_c) },
+	[TIPME_REC_SITE] = { "site", sizeof(struct tipme_rec_site) },
 };
+
+/* What the compact records stand for, whatever a dump's table holds. */
+static const struct pm_rectype canon[] = {
+	{ 1, TIPME_REC_SCHED_SWITCH, 0, sizeof(struct tipme_rec_switch),
+	  "sched_switch", sizeof(struct tipme_rec_switch) },
+	{ 1, TIPME_REC_SCHED_WAKING, 0, sizeof(struct tipme_rec_waking),
+	  "sched_waking", sizeof(struct tipme_rec_waking) },
+	{ 1, TIPME_REC_BLOCKED, TIPME_RECTYPE_VARLEN,
+	  sizeof(struct tipme_rec_blocked), "blocked",
+	  sizeof(struct tipme_rec_blocked) },
+};
+
+const struct pm_rectype *pm_rectype_canon(unsigned int type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(canon) / sizeof(canon[0]); i++)
+		if (canon[i].type == type)
+			return &canon[i];
+	return NULL;
+}
 
 uint16_t pm_rectype_size(unsigned int type, const char *name)
 {

@@ -203,6 +203,28 @@ static uint64_t kaslr_slide(const unsigned char *sec, size_t len)
 	return (lo - TEXT_BASE) & ~(KASLR_ALIGN - 1);
 }
 
+/* Shift every address of the site table down by @delta (a section the
+ * open checked). */
+static void sites_shift(unsigned char *sec, size_t len, uint64_t delta,
+			struct pm_redact_stats *st)
+{
+	struct tipme_site site;
+	uint32_t hsize, k;
+	size_t off;
+
+	if (len < sizeof(hsize))
+		return;
+	memcpy(&hsize, sec, sizeof(hsize));
+	for (off = hsize; off + sizeof(site) <= len;) {
+		memcpy(&site, sec + off, sizeof(site));
+		off += sizeof(site);
+		for (k = 0; k < site.nr && off + 4 <= len; k++, off += 4) {
+			put32(sec + off, get32(sec + off) - (uint32_t)delta);
+			st->text_addrs++;
+		}
+	}
+}
+
 /* Rewrite the addresses in the records of every CPU stream, in @buf (a
  * copy of the file). */
 static int records_redact(const struct pm_dump *pm, unsigned char *buf,
@@ -223,6 +245,8 @@ static int records_redact(const struct pm_dump *pm, unsigned char *buf,
 		while ((rc = pm_dec_next(&d, &ev, e)) == 1) {
 			if (ev.kind != PM_EV_RECORD)
 				continue;
+			if (ev.raw_type != ev.type)
+				continue;	/* compact: no address, or in the site table */
 			off = (size_t)(ev.payload - (const unsigned char *)pm->d.buf);
 			p = buf + off;
 			switch (ev.type) {
@@ -317,6 +341,9 @@ int pm_redact(const char *in, const char *out, struct pm_redact_stats *st,
 			break;
 		case TIPME_SEC_SYMBOLS:
 			symbols_shift(data, s->h.size, delta, st);
+			break;
+		case TIPME_SEC_SITES:
+			sites_shift(data, s->h.size, delta, st);
 			break;
 		default:
 			break;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What a dump holds beyond its records: the exec table, the self-cost
- * totals and the kernel symbol table, read at open time or on first use.
+ * What a dump holds beyond its records: the exec table, the blocking-site
+ * table, the self-cost totals and the kernel symbol table, read at open
+ * time or on first use.
  */
 #ifndef TIPME_PM_TABLES_H
 #define TIPME_PM_TABLES_H
@@ -31,6 +32,12 @@ struct pm_exec {
  * @xhdr: its header
  * @execs: its entries, by increasing pid, then start
  * @nr_execs: entries in @execs
+ * @have_sites: the dump has a site table
+ * @shdr: its header
+ * @site_id: the sites' numbers, increasing
+ * @site_off: where each site's entry is in @site_blob
+ * @nr_sites: entries in @site_id and @site_off
+ * @site_blob: each site as a TIPME_REC_BLOCKED payload (pid 0)
  * @costs: self-cost totals per type since load (TIPME_SEC_COST)
  * @nr_costs: entries in @costs
  * @syms_loaded: the symbol table was looked for
@@ -50,6 +57,12 @@ struct pm_instr {
 	struct tipme_exectab_hdr xhdr;
 	struct pm_exec *execs;
 	size_t nr_execs;
+	int have_sites;
+	struct tipme_sitetab_hdr shdr;
+	uint32_t *site_id;
+	uint32_t *site_off;
+	size_t nr_sites;
+	unsigned char *site_blob;
 	struct tipme_cost_total *costs;
 	size_t nr_costs;
 	int syms_loaded;
@@ -65,7 +78,7 @@ struct pm_instr {
 /**
  * pm_instr_load_section() - read an instrumentation section at open time
  * @pm: the dump being opened
- * @s: a TIPME_SEC_EXECTAB or TIPME_SEC_COST section
+ * @s: a TIPME_SEC_EXECTAB, TIPME_SEC_SITES or TIPME_SEC_COST section
  * @e: error message
  *
  * Return: 0 or a negative errno (malformed section).
@@ -109,6 +122,36 @@ const struct pm_exec *pm_exec_find(const struct pm_dump *pm, uint32_t pid,
  * Return: the entry or NULL.
  */
 const struct pm_exec *pm_exec_by_id(const struct pm_dump *pm, uint32_t id);
+
+/**
+ * pm_sites_load() - read a TIPME_SEC_SITES section
+ * @in: the dump's instrumentation state
+ * @s: the section
+ * @e: error message
+ *
+ * Return: 0 or a negative errno (malformed section).
+ */
+int pm_sites_load(struct pm_instr *in, const struct dump_sec *s,
+		  struct tm_err *e);
+
+/**
+ * pm_sites_free() - release what pm_sites_load() allocated
+ * @in: the dump's instrumentation state
+ */
+void pm_sites_free(struct pm_instr *in);
+
+/**
+ * pm_site_blob() - a blocking site of the site table, as the payload of a
+ * TIPME_REC_BLOCKED record
+ * @pm: the dump
+ * @id: struct tipme_rec_site.id
+ * @len: set to the payload's length
+ *
+ * Return: the payload (pid 0); an empty site (no frames) if the table has
+ * no such number.
+ */
+const unsigned char *pm_site_blob(const struct pm_dump *pm, uint32_t id,
+				  uint32_t *len);
 
 /**
  * pm_sym_name() - the kernel symbol containing @addr

@@ -17,7 +17,7 @@ static unsigned int sched_pids(const struct pm_event *ev, uint32_t *pids)
 	case TIPME_REC_SCHED_WAKING:
 		pids[0] = tipme_waking_pid(&ev->u.wk);
 		pids[1] = tipme_waking_waker(&ev->u.wk);
-		return 2;
+		return ev->waker_unknown ? 1 : 2;
 	case TIPME_REC_BLOCKED:
 		pids[0] = ev->u.bl.pid;
 		return 1;
@@ -49,6 +49,7 @@ static void sched_text(FILE *f, const struct pm_dump *pm,
 		fprintf(f, " pid=%s cpu=%" PRIu32 " by %s (%s)\n",
 			pm_fmt_task(pm, tipme_waking_pid(wk), ev->ts, a, sizeof(a)),
 			tipme_waking_cpu(wk),
+			ev->waker_unknown ? "?" :
 			pm_fmt_task(pm, tipme_waking_waker(wk), ev->ts, b, sizeof(b)),
 			pm_ctx_name(tipme_waking_ctx(wk)));
 		break;
@@ -83,8 +84,13 @@ static void sched_json(struct jw *w, const struct pm_dump *pm,
 	case TIPME_REC_SCHED_WAKING:
 		pm_rec_json_task(w, pm, "pid", "comm", tipme_waking_pid(wk), ev->ts);
 		jw_ku64(w, "target_cpu", tipme_waking_cpu(wk));
-		pm_rec_json_task(w, pm, "waker", "waker_comm", tipme_waking_waker(wk),
-				 ev->ts);
+		if (ev->waker_unknown) {
+			jw_key(w, "waker");
+			jw_null(w);
+		} else {
+			pm_rec_json_task(w, pm, "waker", "waker_comm",
+					 tipme_waking_waker(wk), ev->ts);
+		}
 		jw_kstr(w, "waker_ctx", pm_ctx_name(tipme_waking_ctx(wk)));
 		break;
 	case TIPME_REC_BLOCKED:

@@ -122,6 +122,8 @@ static void on_waking(struct pf *p, const struct pm_event *ev)
 	uint32_t pid = tipme_waking_pid(&ev->u.wk);
 	char c[24];
 
+	if (ev->waker_unknown)
+		return;	/* the line needs the task that ran: not known */
 	ft_head(p, tipme_waking_waker(&ev->u.wk), ev->cpu, ev->ts);
 	fprintf(p->ft, "sched_waking: comm=%s pid=%" PRIu32 " prio=120 target_cpu=%03" PRIu32 "\n",
 		ft_comm(p, pid, ev->ts, -1, c, sizeof(c)), pid,

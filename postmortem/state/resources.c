@@ -245,7 +245,8 @@ int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
 			w->ts = ev.ts;
 			w->cpu = ev.cpu;
 			w->target = tipme_waking_pid(&ev.u.wk);
-			w->waker = tipme_waking_waker(&ev.u.wk);
+			w->waker = ev.waker_unknown ? PM_WAKER_UNKNOWN :
+				   tipme_waking_waker(&ev.u.wk);
 			w->ctx = tipme_waking_ctx(&ev.u.wk);
 			break;
 		}

@@ -85,9 +85,12 @@ struct pm_blkreq {
  * @ts: recorder timestamp
  * @cpu: CPU the waker ran on
  * @target: woken thread
- * @waker: waking thread (0: interrupt on an idle CPU)
+ * @waker: waking thread (0: interrupt on an idle CPU; PM_WAKER_UNKNOWN:
+ *         the dump does not say)
  * @ctx: enum tipme_ctx of the waker
  */
+#define PM_WAKER_UNKNOWN	UINT32_MAX
+
 struct pm_wake {
 	uint64_t ts;
 	uint32_t cpu;

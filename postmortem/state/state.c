@@ -221,7 +221,7 @@ static int on_waking(struct pm_state *st, struct pidmap *m,
 	s = cur(t);
 	if (s && s->state == PM_T_RUNNING) {	/* may be on its way to sleep */
 		t->pend = 1;
-		t->pend_waker = tipme_waking_waker(&ev->u.wk);
+		t->pend_waker = pm_ev_waker(ev);
 		t->pend_ctx = (uint8_t)tipme_waking_ctx(&ev->u.wk);
 		t->pend_cpu = tipme_waking_cpu(&ev->u.wk);
 		return 0;
@@ -232,7 +232,7 @@ static int on_waking(struct pm_state *st, struct pidmap *m,
 		struct pm_seg *b = &t->segs[t->nsegs - 2];
 
 		b->end = ev->ts;
-		b->waker = tipme_waking_waker(&ev->u.wk);
+		b->waker = pm_ev_waker(ev);
 		b->waker_ctx = (uint8_t)tipme_waking_ctx(&ev->u.wk);
 		s->start = ev->ts;
 		s->cpu = tipme_waking_cpu(&ev->u.wk);
@@ -242,7 +242,7 @@ static int on_waking(struct pm_state *st, struct pidmap *m,
 	if (s && s->state != PM_T_BLOCKED && s->state != PM_T_UNKNOWN)
 		return 0;	/* already runnable */
 	if (s) {
-		s->waker = tipme_waking_waker(&ev->u.wk);
+		s->waker = pm_ev_waker(ev);
 		s->waker_ctx = (uint8_t)tipme_waking_ctx(&ev->u.wk);
 	} else {
 		s = open_seg(t, st->first_ts, PM_T_UNKNOWN);

@@ -211,6 +211,61 @@ static void uapi_waking_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w.waker, 0x00800000U);
 }
 
+/*
+ * A compact switch gives back the 16-byte record the probe would have
+ * written, for every state, the extreme pids and priorities, preempted or
+ * not.
+ */
+static void uapi_switch_c_roundtrip(struct kunit *test)
+{
+	static const u32 pids[] = { 0, 1, 4242, 0x3fffff };
+	static const u32 prios[] = { 0, 99, 120, 139, 255 };
+	static const u32 states[] = {
+		TIPME_TS_RUNNABLE, TIPME_TS_SLEEPING, TIPME_TS_DISK, TIPME_TS_IDLE,
+		TIPME_TS_STOPPED, TIPME_TS_TRACED, TIPME_TS_PARKED, TIPME_TS_DEAD,
+		TIPME_TS_ZOMBIE, TIPME_TS_RTLOCK, TIPME_TS_OTHER, TIPME_CSW_PREEMPTED,
+	};
+	size_t i, n = ARRAY_SIZE(pids) * ARRAY_SIZE(pids) * ARRAY_SIZE(prios) *
+		      ARRAY_SIZE(prios) * ARRAY_SIZE(states);
+
+	/* every combination: i in mixed radix */
+	for (i = 0; i < n; i++) {
+		size_t r = i, a, b, p, q, st;
+		struct tipme_rec_switch_c c;
+		struct tipme_rec_switch sw;
+		bool pre;
+
+		st = r % ARRAY_SIZE(states);
+		r /= ARRAY_SIZE(states);
+		q = r % ARRAY_SIZE(prios);
+		r /= ARRAY_SIZE(prios);
+		p = r % ARRAY_SIZE(prios);
+		r /= ARRAY_SIZE(prios);
+		b = r % ARRAY_SIZE(pids);
+		a = r / ARRAY_SIZE(pids);
+		pre = states[st] == TIPME_CSW_PREEMPTED;
+
+		tipme_switch_c_pack(&c, pids[a], prios[p], pids[b], prios[q],
+				    states[st]);
+		tipme_switch_c_unpack(&c, &sw);
+		if (sw.prev_pid != pids[a] || sw.next_pid != pids[b] ||
+		    sw.prev_prio != prios[p] || sw.next_prio != prios[q] ||
+		    sw.prev_state != (pre ? TIPME_TS_RUNNABLE : states[st]) ||
+		    sw.flags != (pre ? TIPME_SWITCH_PREEMPT : 0)) {
+			KUNIT_FAIL(test, "switch %u/%u -> %u/%u state %u: got %u/%u -> %u/%u state %u flags %u",
+				   pids[a], prios[p], pids[b], prios[q], states[st],
+				   sw.prev_pid, sw.prev_prio, sw.next_pid,
+				   sw.next_prio, sw.prev_state, sw.flags);
+			return;
+		}
+	}
+	/* the short wakeup: target pid, context and cpu in one word */
+	KUNIT_EXPECT_EQ(test, tipme_waking_c_word(0x3fffff, 255, TIPME_CTX_NMI),
+			0xffffffffU);
+	KUNIT_EXPECT_EQ(test, tipme_waking_c_word(7, 2, TIPME_CTX_SOFTIRQ),
+			7U | 1U << 22 | 2U << 24);
+}
+
 /* Sizes are part of the dump format and of the ring's space accounting. */
 static void uapi_sizes(struct kunit *test)
 {
@@ -228,6 +283,12 @@ static void uapi_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rectype),
 			(size_t)(4 + TIPME_RECTYPE_NAME_LEN));
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_sym), (size_t)16);
+	/* the compact forms: 12, 8 and 8 bytes with the header */
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_switch_c), (size_t)8);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_waking_c), (size_t)4);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_site), (size_t)4);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_site), (size_t)8);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_sitetab_hdr), (size_t)32);
 
 	/* Records stay 4-byte multiples, so records stay 4-byte aligned. */
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_switch) % 4, (size_t)0);
@@ -255,6 +316,7 @@ static void uapi_constants(struct kunit *test)
 }
 
 static struct kunit_case tipme_uapi_cases[] = {
+	KUNIT_CASE(uapi_switch_c_roundtrip),
 	KUNIT_CASE(uapi_hdr_roundtrip),
 	KUNIT_CASE(uapi_hdr_layout),
 	KUNIT_CASE(uapi_ts_extend_no_wrap),

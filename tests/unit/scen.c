@@ -24,6 +24,8 @@ static const char *const sym_names[] = {
 /* Where the scenario's kernel text was moved (a KASLR slide); 0: none. */
 uint64_t scen_kaslr_slide;
 
+int scen_compact;
+
 uint64_t scen_sym(const char *name)
 {
 	size_t i;
@@ -41,6 +43,11 @@ void scen_init(struct scen *s, uint32_t ncpus)
 	memset(s, 0, sizeof(*s));
 	s->ncpus = ncpus;
 	s->type_name_20 = "comm";
+	s->compact = scen_compact;
+	for (c = 0; c < SCEN_CPUS; c++) {
+		s->cur[c] = -1;
+		s->just_slept[c] = -1;
+	}
 	for (c = 0; c < ncpus && c < SCEN_CPUS; c++)
 		s->nsb[c] = 1;
 }
@@ -50,6 +57,11 @@ void scen_subbuf(struct scen *s, uint32_t cpu, uint64_t seq)
 	if (cpu >= SCEN_CPUS || s->nsb[cpu] >= SCEN_SUBBUFS) {
 		s->overflow = 1;
 		return;
+	}
+	/* A reader does not know what missing sub-buffers said. */
+	if (seq != s->sb[cpu][s->nsb[cpu] - 1].seq + 1) {
+		s->cur[cpu] = -1;
+		s->just_slept[cpu] = -1;
 	}
 	s->sb[cpu][s->nsb[cpu]++].seq = seq;
 }
@@ -65,6 +77,7 @@ void scen_rec(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,
 		s->overflow = 1;
 		return;
 	}
+	s->just_slept[cpu] = -1;
 	b = &s->sb[cpu][s->nsb[cpu] - 1];
 	if (b->len + size > sizeof(b->buf)) {
 		s->overflow = 1;
@@ -87,16 +100,64 @@ void scen_switch(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t prev,
 		.flags = prev_state == TIPME_TS_RUNNABLE ? TIPME_SWITCH_PREEMPT : 0,
 	};
 
-	scen_rec(s, cpu, TIPME_REC_SCHED_SWITCH, ts, &r, sizeof(r));
+	struct tipme_rec_switch_c c;
+
+	if (s->compact) {
+		tipme_switch_c_pack(&c, prev, prev_prio, next, next_prio,
+				    prev_state == TIPME_TS_RUNNABLE ?
+				    TIPME_CSW_PREEMPTED : prev_state);
+		scen_rec(s, cpu, TIPME_REC_SWITCH_C, ts, &c, sizeof(c));
+	} else {
+		scen_rec(s, cpu, TIPME_REC_SCHED_SWITCH, ts, &r, sizeof(r));
+	}
+	if (cpu < SCEN_CPUS) {
+		s->cur[cpu] = next;
+		if (prev && prev_state != TIPME_TS_RUNNABLE)
+			s->just_slept[cpu] = prev;
+	}
 }
 
 void scen_wake(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t target,
 	       uint32_t target_cpu, uint32_t waker, uint32_t ctx)
 {
 	struct tipme_rec_waking w;
+	struct tipme_rec_waking_c c;
 
+	/* the module's rule: the short form when the waker is the CPU's current */
+	if (s->compact && cpu < SCEN_CPUS && s->cur[cpu] == (int64_t)waker &&
+	    target_cpu < TIPME_WAKING_C_CPUS) {
+		c.word = tipme_waking_c_word(target, target_cpu, ctx);
+		scen_rec(s, cpu, TIPME_REC_WAKING_C, ts, &c, sizeof(c));
+		return;
+	}
 	tipme_waking_pack(&w, target, target_cpu, waker, ctx);
 	scen_rec(s, cpu, TIPME_REC_SCHED_WAKING, ts, &w, sizeof(w));
+}
+
+/* The site table's number for a site (struct tipme_site, then addresses). */
+static uint32_t scen_site_id(struct scen *s, uint8_t nr, const unsigned char *ips)
+{
+	struct tipme_site st;
+	size_t off = 0;
+	uint32_t i;
+
+	for (i = 0; i < s->nsites; i++) {
+		memcpy(&st, s->sites + off, sizeof(st));
+		if (st.nr == nr && !memcmp(s->sites + off + sizeof(st), ips, 4u * nr))
+			return st.id;
+		off += sizeof(st) + 4u * st.nr;
+	}
+	if (s->sites_len + sizeof(st) + 4u * nr > sizeof(s->sites)) {
+		s->overflow = 1;
+		return 0;
+	}
+	memset(&st, 0, sizeof(st));
+	st.id = 100 + 7 * s->nsites++;	/* numbers need not be dense */
+	st.nr = nr;
+	memcpy(s->sites + s->sites_len, &st, sizeof(st));
+	memcpy(s->sites + s->sites_len + sizeof(st), ips, 4u * nr);
+	s->sites_len += sizeof(st) + 4u * nr;
+	return st.id;
 }
 
 void scen_blocked(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
@@ -116,6 +177,13 @@ void scen_blocked(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
 	}
 	h.len = (uint16_t)(sizeof(h) + 4 * h.nr);
 	memcpy(b, &h, sizeof(h));
+	/* the module's rule: a number right after the switch that put @pid to sleep */
+	if (s->compact && cpu < SCEN_CPUS && s->just_slept[cpu] == (int64_t)pid) {
+		struct tipme_rec_site r = { scen_site_id(s, h.nr, b + sizeof(h)) };
+
+		scen_rec(s, cpu, TIPME_REC_SITE, ts, &r, sizeof(r));
+		return;
+	}
 	scen_rec(s, cpu, TIPME_REC_BLOCKED, ts, b, h.len);
 }
 
@@ -198,6 +266,21 @@ static int write_exec(const struct scen *s, struct dumpw *w, struct tm_err *e)
 	return dumpw_section(w, TIPME_SEC_EXECTAB, 0, xb, sizeof(xh) + s->exec_len, e);
 }
 
+static int write_sites(const struct scen *s, struct dumpw *w, struct tm_err *e)
+{
+	unsigned char b[sizeof(struct tipme_sitetab_hdr) + SCEN_SITE_BYTES];
+	struct tipme_sitetab_hdr h;
+
+	memset(&h, 0, sizeof(h));
+	h.hdr_size = sizeof(h);
+	h.count = s->nsites;
+	h.capacity = 1024;
+	h.depth = 8;
+	memcpy(b, &h, sizeof(h));
+	memcpy(b + sizeof(h), s->sites, s->sites_len);
+	return dumpw_section(w, TIPME_SEC_SITES, 0, b, sizeof(h) + s->sites_len, e);
+}
+
 static int write_syms(struct dumpw *w, struct tm_err *e)
 {
 	unsigned char b[8 + NSYMS * sizeof(struct tipme_sym) + NSYMS * 32];
@@ -220,7 +303,7 @@ int scen_write(const struct scen *s, const char *path)
 {
 	static const char params[] = "text_addr_hi=0xffffffff\n";
 	struct tipme_file_header fh;
-	struct tipme_rectype types[20];
+	struct tipme_rectype types[24];
 	struct tm_err e = { "" };
 	struct dumpw w;
 	size_t nt = 0;
@@ -262,6 +345,14 @@ int scen_write(const struct scen *s, const char *path)
 		 sizeof(struct tipme_rec_sample), "sample");
 	scen_add_type(types, &nt, TIPME_REC_COST, TIPME_RECTYPE_VARLEN,
 		 sizeof(struct tipme_rec_cost), "cost");
+	if (s->compact) {
+		scen_add_type(types, &nt, TIPME_REC_SWITCH_C, 0,
+			      sizeof(struct tipme_rec_switch_c), "sched_switch_c");
+		scen_add_type(types, &nt, TIPME_REC_WAKING_C, 0,
+			      sizeof(struct tipme_rec_waking_c), "sched_waking_c");
+		scen_add_type(types, &nt, TIPME_REC_SITE, 0,
+			      sizeof(struct tipme_rec_site), "site");
+	}
 	err = dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);
 	if (!err)
 		err = dumpw_section(&w, TIPME_SEC_PARAMS, 0, params, sizeof(params) - 1, &e);
@@ -272,6 +363,8 @@ int scen_write(const struct scen *s, const char *path)
 		err = write_streams(s, &w, &e);
 	if (!err && s->exec_len)
 		err = write_exec(s, &w, &e);
+	if (!err && s->compact)
+		err = write_sites(s, &w, &e);
 	if (!err)
 		err = write_syms(&w, &e);
 	if (!err)

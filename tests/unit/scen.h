@@ -18,6 +18,7 @@
 #define SCEN_SUBBUFS	4
 #define SCEN_SB_BYTES	16384
 #define SCEN_EXEC_BYTES	8192
+#define SCEN_SITE_BYTES	4096
 
 #define MS(x)	((uint64_t)((x) * 1000000.0))
 
@@ -38,7 +39,21 @@ struct scen {
 	int bad_exec;			/* corrupt the first exec entry's size */
 	const char *system;		/* the system section's text, or NULL */
 	int overflow;			/* a buffer was too small: a test bug */
+	/*
+	 * Compact records (scen_compact): the scheduler records in the forms
+	 * the module writes when it can (TIPME_REC_SWITCH_C, _WAKING_C and
+	 * _SITE, with a site table), by the module's own rules.
+	 */
+	int compact;
+	int64_t cur[SCEN_CPUS];		/* next pid of the latest switch, -1 */
+	int64_t just_slept[SCEN_CPUS];	/* the last record put this pid to sleep */
+	unsigned char sites[SCEN_SITE_BYTES];
+	size_t sites_len;
+	uint32_t nsites;
 };
+
+/* Write scenarios with compact records (0: the full forms). */
+extern int scen_compact;
 
 void scen_init(struct scen *s, uint32_t ncpus);
 void scen_subbuf(struct scen *s, uint32_t cpu, uint64_t seq);

@@ -141,6 +141,49 @@ static void check(const char *name, const char *args, const char *cause,
 	free(text);
 }
 
+/* Count of record type @name in tipme info --json's output, or -1. */
+static long type_count(const char *info, const char *name)
+{
+	char want[64];
+	const char *p;
+
+	snprintf(want, sizeof(want), "\"name\": \"%s\",", name);
+	p = strstr(info, want);
+	if (!p || !(p = strstr(p, "\"count\": ")))
+		return -1;
+	return strtol(p + 9, NULL, 10);
+}
+
+/* The timer scenario's dump holds the forms scen_compact asked for. */
+static void compact_counts(void)
+{
+	char dump[160], out[160], err[160], *argv[4], *info;
+	long sw, swc, wkc, site;
+	int ret;
+
+	snprintf(dump, sizeof(dump), "%s/timer.dump", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	argv[0] = "info";
+	argv[1] = "--json";
+	argv[2] = dump;
+	argv[3] = NULL;
+	ret = capture_run(pm_cmd_info, 3, argv, out, err);
+	info = capture_slurp(out);
+	sw = type_count(info, "sched_switch");
+	swc = type_count(info, "sched_switch_c");
+	wkc = type_count(info, "sched_waking_c");
+	site = type_count(info, "site");
+	if (scen_compact)
+		tap_ok(!ret && sw <= 0 && swc > 0 && wkc > 0 && site > 0,
+		       "compact: %ld sched_switch_c, %ld sched_waking_c, %ld site records, no sched_switch",
+		       swc, wkc, site);
+	else
+		tap_ok(!ret && sw > 0 && swc == -1 && site == -1,
+		       "full forms: %ld sched_switch records, no compact ones", sw);
+	free(info);
+}
+
 static const char *const pipe_site[] = { "pipe_read", "vfs_read", "ksys_read", NULL };
 static const char *const sleep_site[] = { "hrtimer_nanosleep", "common_nsleep", NULL };
 
@@ -856,7 +899,11 @@ int main(void)
 	int ret;
 	char *out;
 
-	tap_plan(66);
+	/* The same scenarios with compact records must read the same. */
+	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
+	if (scen_compact)
+		tap_diag("scenarios written with compact scheduler records");
+	tap_plan(67);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -867,6 +914,7 @@ int main(void)
 	    xserver_scenario(s) || sampled_scenario(s) || race_scenario(s) ||
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0))
 		return 1;
+	compact_counts();
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
 	      "a victim behind a starved server");
 	check("timer", "--pid 200 --from 0.010 --to 0.3112", "timer", 201, 95,

@@ -118,6 +118,9 @@ enum tipme_rec_type {
 	TIPME_REC_SAMPLE_END	= 30,	/* struct tipme_rec_sample_end */
 	TIPME_REC_COST		= 31,	/* struct tipme_rec_cost (varlen) */
 	TIPME_REC_BLK_INSERT	= 32,	/* struct tipme_rec_blk */
+	TIPME_REC_SWITCH_C	= 33,	/* struct tipme_rec_switch_c */
+	TIPME_REC_WAKING_C	= 34,	/* struct tipme_rec_waking_c */
+	TIPME_REC_SITE		= 35,	/* struct tipme_rec_site */
 	TIPME_REC_NR,			/* types this header knows */
 };
 
@@ -221,6 +224,90 @@ static __inline__ __u32 tipme_waking_ctx(const struct tipme_rec_waking *w)
 {
 	return (w->waker >> 22) & 3U;
 }
+
+/*
+ * Compact scheduler records.  The recorder writes these instead of the
+ * records above whenever they can say the same thing; readers turn them
+ * back into TIPME_REC_SCHED_SWITCH, TIPME_REC_SCHED_WAKING and
+ * TIPME_REC_BLOCKED.  Two of them leave out what the reader can rebuild
+ * from the same CPU's stream, in order:
+ *  - the CPU's current task is the next pid of the latest switch record
+ *    of that stream (of either form); a reader that has not seen one since
+ *    the stream began or since a gap (missing sub-buffers) does not know it;
+ *  - a TIPME_REC_WAKING_C is written only when the waker (current) is that
+ *    task, and TIPME_REC_SITE only right after the switch record that took
+ *    the sleeping thread off the CPU.
+ */
+
+/* The 4-bit state of struct tipme_rec_switch_c: enum tipme_task_state, or */
+#define TIPME_CSW_PREEMPTED	14	/* runnable, TIPME_SWITCH_PREEMPT */
+
+/**
+ * struct tipme_rec_switch_c - payload of TIPME_REC_SWITCH_C (12 bytes with header)
+ * @prev: bits 0..21 prev pid, 22..29 prev prio, 30..31 state bits 0..1
+ * @next: bits 0..21 next pid, 22..29 next prio, 30..31 state bits 2..3
+ *
+ * The state is prev's enum tipme_task_state, or TIPME_CSW_PREEMPTED.
+ */
+struct tipme_rec_switch_c {
+	__u32 prev;
+	__u32 next;
+};
+
+static __inline__ void tipme_switch_c_pack(struct tipme_rec_switch_c *c,
+					   __u32 prev_pid, __u32 prev_prio,
+					   __u32 next_pid, __u32 next_prio,
+					   __u32 state)
+{
+	c->prev = (prev_pid & TIPME_PID_MASK) | ((prev_prio & 0xffU) << 22) |
+		  ((state & 3U) << 30);
+	c->next = (next_pid & TIPME_PID_MASK) | ((next_prio & 0xffU) << 22) |
+		  (((state >> 2) & 3U) << 30);
+}
+
+/* The 16-byte form of a compact switch. */
+static __inline__ void tipme_switch_c_unpack(const struct tipme_rec_switch_c *c,
+					     struct tipme_rec_switch *sw)
+{
+	__u32 state = (c->prev >> 30) | ((c->next >> 30) << 2);
+
+	sw->prev_pid = c->prev & TIPME_PID_MASK;
+	sw->next_pid = c->next & TIPME_PID_MASK;
+	sw->prev_prio = (__u8)(c->prev >> 22);
+	sw->next_prio = (__u8)(c->next >> 22);
+	sw->prev_state = state == TIPME_CSW_PREEMPTED ? TIPME_TS_RUNNABLE : (__u8)state;
+	sw->flags = state == TIPME_CSW_PREEMPTED ? TIPME_SWITCH_PREEMPT : 0;
+}
+
+/**
+ * struct tipme_rec_waking_c - payload of TIPME_REC_WAKING_C (8 bytes with header)
+ * @word: bits 0..21 target pid, 22..23 enum tipme_ctx, 24..31 target cpu
+ *
+ * A wakeup by the CPU's current task (see above), on a machine whose CPUs
+ * are numbered below 256.
+ */
+struct tipme_rec_waking_c {
+	__u32 word;
+};
+
+#define TIPME_WAKING_C_CPUS	256
+
+static __inline__ __u32 tipme_waking_c_word(__u32 pid, __u32 cpu, __u32 ctx)
+{
+	return (pid & TIPME_PID_MASK) | ((ctx & 3U) << 22) | ((cpu & 0xffU) << 24);
+}
+
+/**
+ * struct tipme_rec_site - payload of TIPME_REC_SITE (8 bytes with header)
+ * @id: the blocking site, an entry of the dump's site table
+ *      (TIPME_SEC_SITES, struct tipme_site)
+ *
+ * Where the thread the preceding switch record took off the CPU went to
+ * sleep: a TIPME_REC_BLOCKED whose call chain was seen before.
+ */
+struct tipme_rec_site {
+	__u32 id;
+};
 
 /* Where a trigger came from (struct tipme_rec_trigger, netlink). */
 enum tipme_trigger_source {
@@ -828,6 +915,7 @@ enum tipme_section_type {
 	/* 8..15: instrumentation (exec table, self-cost, ...); 16..: later */
 	TIPME_SEC_EXECTAB	= 8,	/* struct tipme_exectab_hdr, then struct tipme_exec* */
 	TIPME_SEC_COST		= 9,	/* struct tipme_cost_total[] */
+	TIPME_SEC_SITES		= 10,	/* struct tipme_sitetab_hdr, then struct tipme_site* */
 	__TIPME_SEC_MAX,
 };
 
@@ -968,6 +1056,44 @@ struct tipme_exec {
 };
 
 /**
+ * struct tipme_sitetab_hdr - start of TIPME_SEC_SITES
+ * @hdr_size: sizeof(struct tipme_sitetab_hdr) when written
+ * @count: entries in the table when the dump began to read it; entries
+ *         added meanwhile follow too: walk them by size to the section's end
+ * @capacity: entries the module's table holds
+ * @depth: return addresses kept per site, at most
+ * @refused: blocking sites written as full TIPME_REC_BLOCKED records
+ *           because the table was full
+ * @reserved: zero
+ */
+struct tipme_sitetab_hdr {
+	__u32 hdr_size;
+	__u32 count;
+	__u32 capacity;
+	__u32 depth;
+	__u64 refused;
+	__u64 reserved;
+};
+
+/**
+ * struct tipme_site - one blocking site (TIPME_SEC_SITES)
+ * @id: its number (struct tipme_rec_site.id), 1 or more
+ * @nr: return addresses that follow, as __u32 (as in TIPME_REC_BLOCKED)
+ * @flags: TIPME_BLOCKED_*
+ * @reserved: zero
+ *
+ * An entry is 8 + 4 * @nr bytes.  Entries are never changed or reused
+ * while the module is loaded, so every id a dump's records name is in the
+ * table the same dump carries (it is read after the rings).
+ */
+struct tipme_site {
+	__u32 id;
+	__u8 nr;
+	__u8 flags;
+	__u16 reserved;
+};
+
+/**
  * struct tipme_cost_total - one record type's cost since the module loaded
  *                           (TIPME_SEC_COST, TIPME_ATTR_COST_TOTALS)
  * @type: enum tipme_rec_type
@@ -1037,6 +1163,8 @@ enum tipme_dump_part {
 	TIPME_PART_EXECTAB	= 8,	/* EXEC_HDR (first one only), EXEC_ENTRIES */
 	TIPME_PART_EXECTAB_END	= 9,	/* the exec table is complete */
 	TIPME_PART_COST		= 10,	/* COST_TOTALS */
+	TIPME_PART_SITES	= 11,	/* SITE_HDR (first one only), SITE_ENTRIES */
+	TIPME_PART_SITES_END	= 12,	/* the site table is complete */
 };
 
 enum tipme_attr {
@@ -1085,6 +1213,8 @@ enum tipme_attr {
 	TIPME_ATTR_EXEC_ENTRIES,	/* binary: whole struct tipme_exec entries */
 	TIPME_ATTR_COST_TOTALS,		/* binary: struct tipme_cost_total[] */
 	TIPME_ATTR_ENV_CAPTURE,		/* u8: the exec table captures environments */
+	TIPME_ATTR_SITE_HDR,		/* binary: struct tipme_sitetab_hdr */
+	TIPME_ATTR_SITE_ENTRIES,	/* binary: whole struct tipme_site entries */
 	__TIPME_ATTR_MAX,
 	TIPME_ATTR_MAX = __TIPME_ATTR_MAX - 1
 };
