@@ -40,6 +40,9 @@ static const struct tipme_rectype rectypes[] = {
 	RECTYPE(TIPME_REC_SWITCH_C, struct tipme_rec_switch_c, "sched_switch_c"),
 	RECTYPE(TIPME_REC_WAKING_C, struct tipme_rec_waking_c, "sched_waking_c"),
 	RECTYPE(TIPME_REC_SITE, struct tipme_rec_site, "site"),
+	RECTYPE(TIPME_REC_SWITCH_S, struct tipme_rec_switch_s, "sched_switch_s"),
+	RECTYPE(TIPME_REC_SWITCH_SITE_S, struct tipme_rec_switch_site_s,
+		"sched_switch_site_s"),
 };
 
 /**

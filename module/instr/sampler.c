@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The sampler: every sample_period_ms a work item writes, for each thread
- * that ran or changed since its previous entry, pid, process, state,
- * policy, priority, CPU, on-CPU and the CPU time it used; every
- * sample_full_ms it writes every thread.  Between full rounds it only looks
+ * that changed since its previous entry or ran without switching (the
+ * switch records tell when the others ran), pid, process, state, policy,
+ * priority, CPU, on-CPU and the CPU time it used; every sample_full_ms it
+ * writes every thread.  Between full rounds it only looks
  * at the threads the sched_switch probe logged (plus what each CPU runs),
  * so its cost follows the scheduling activity, not the number of threads.
  *
@@ -128,8 +129,12 @@ static void read_task(struct task_struct *p, struct tipme_smp_task *s)
 	s->start_ns = p->start_time;
 }
 
-/* Context: RCU read side, preemption disabled (a chunk). */
-static void sample_one(struct task_struct *p)
+/*
+ * @switched: @p is in a CPU's switch log (so the rings hold its switches
+ * of this round).
+ * Context: RCU read side, preemption disabled (a chunk).
+ */
+static void sample_one(struct task_struct *p, bool switched)
 {
 	struct tipme_smp_task s;
 	struct tipme_smp_ent *e;
@@ -145,13 +150,15 @@ static void sample_one(struct task_struct *p)
 		return;		/* already looked at this round */
 	rd.threads++;
 	read_task(p, &s);
-	if (tipme_smp_update(e, &s, rd.full, seq, &smpbuf.e[nbuf]) &&
+	if (tipme_smp_update(e, &s, (rd.full ? TIPME_SMPU_FULL : 0) |
+			     (switched ? TIPME_SMPU_SWITCHED : 0),
+			     seq, &smpbuf.e[nbuf]) &&
 	    ++nbuf == SMP_BATCH)
 		flush_buf();
 	chunk_tick();
 }
 
-static void sample_pid(u32 pid)
+static void sample_pid(u32 pid, bool switched)
 {
 	struct task_struct *p;
 
@@ -159,7 +166,7 @@ static void sample_pid(u32 pid)
 		return;
 	p = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
 	if (p)
-		sample_one(p);
+		sample_one(p, switched);
 }
 
 /* Mark every CPU's log as read. */
@@ -179,7 +186,7 @@ static void round_full(void)
 	rcu_read_lock();
 	chunk_begin();
 	for_each_process_thread(g, p)
-		sample_one(p);
+		sample_one(p, false);
 	chunk_end();
 	rcu_read_unlock();
 	/*
@@ -214,15 +221,17 @@ static void round_changes(void)
 			rd.flags |= TIPME_SMPEND_OVERFLOW;
 			start = p - TIPME_SWLOG_SIZE;
 		}
+		/* Logged threads switched out: the rings have their switches. */
 		for (c = start; c != p; c++)
-			sample_pid(READ_ONCE(l->pids[c & (TIPME_SWLOG_SIZE - 1)]));
+			sample_pid(READ_ONCE(l->pids[c & (TIPME_SWLOG_SIZE - 1)]),
+				   true);
 		if (READ_ONCE(l->prod) - start > TIPME_SWLOG_SIZE) {
 			/* Overwritten while we read it. */
 			force_full = true;
 			rd.flags |= TIPME_SMPEND_OVERFLOW;
 		}
 		cons[cpu] = p;
-		sample_pid(READ_ONCE(l->cur_pid));
+		sample_pid(READ_ONCE(l->cur_pid), false);
 	}
 	chunk_end();
 	rcu_read_unlock();

@@ -38,9 +38,9 @@ static unsigned int sample_threads = 16384;
 module_param(sample_threads, uint, 0444);
 MODULE_PARM_DESC(sample_threads, "Threads the sampler can follow (default 16384)");
 
-static unsigned int cost_period_ms = 10;
+static unsigned int cost_period_ms = 100;
 module_param(cost_period_ms, uint, 0444);
-MODULE_PARM_DESC(cost_period_ms, "How often each CPU writes its self-cost batch, in ms (default 10)");
+MODULE_PARM_DESC(cost_period_ms, "How often each CPU writes its self-cost batch, in ms (default 100)");
 
 static bool trace_block = true;
 module_param(trace_block, bool, 0444);

@@ -356,41 +356,62 @@ static bool site_chain_holds(const struct site_cache_ent *e, unsigned long sp,
 	return true;
 }
 
-static unsigned int site_cached(u32 *ips, unsigned int depth, bool *full,
-				u32 *id)
+/*
+ * The set of the cache a sleep looks in: the system call and where in its
+ * page user space made it (the same in every process that maps the same
+ * library, whatever address space layout randomisation chose), which
+ * mostly tells the chain.
+ */
+static inline unsigned int site_set(u32 *nr)
 {
-	unsigned long top = (unsigned long)task_stack_page(current) + THREAD_SIZE;
-	unsigned long sp = current_stack_pointer;
 	struct pt_regs *regs = task_pt_regs(current);
-	u32 nr = (u32)regs->orig_ax;
-	struct site_cpu *sc = this_cpu_ptr(site_pcpu);
-	/*
-	 * The set: the system call and where in its page user space made it
-	 * (the same in every process that maps the same library, whatever
-	 * address space layout randomisation chose), which mostly tells the
-	 * chain.
-	 */
-	unsigned int set = hash_32(nr ^ ((u32)regs->ip & ~PAGE_MASK) << 10,
-				   ilog2(SITE_SETS)), w, n;
+
+	*nr = (u32)regs->orig_ax;
+	return hash_32(*nr ^ ((u32)regs->ip & ~PAGE_MASK) << 10,
+		       ilog2(SITE_SETS));
+}
+
+/* The cached capture whose chain the stack above @sp holds, or NULL. */
+static struct site_cache_ent *site_find(struct site_cpu *sc, unsigned int set,
+					u32 nr, unsigned long sp,
+					unsigned long top)
+{
 	struct site_cache_ent *e;
+	unsigned int w;
 
 	for (w = 0; w < SITE_WAYS; w++) {
 		e = &sc->ent[set][w];
-		if (e->nslot && e->nr == nr && site_chain_holds(e, sp, top)) {
-			sc->hits++;
-			n = min_t(unsigned int, e->n, depth);
-			*full = e->full;
-			if (n == e->n) {
-				if (!e->id)
-					e->id = tipme_sitetab_intern(&e->ret[e->first],
-								     n, e->full);
-				*id = e->id;
-				if (*id)
-					return n;
-			}
-			memcpy(ips, &e->ret[e->first], n * sizeof(u32));
-			return n;
+		if (e->nslot && e->nr == nr && site_chain_holds(e, sp, top))
+			return e;
+	}
+	return NULL;
+}
+
+static unsigned int site_cached(u32 *ips, unsigned int depth, bool *full,
+				u32 *id, unsigned long sp)
+{
+	unsigned long top = (unsigned long)task_stack_page(current) + THREAD_SIZE;
+	struct site_cpu *sc = this_cpu_ptr(site_pcpu);
+	struct site_cache_ent *e;
+	unsigned int set, n;
+	u32 nr;
+
+	set = site_set(&nr);
+	e = site_find(sc, set, nr, sp, top);
+	if (e) {
+		sc->hits++;
+		n = min_t(unsigned int, e->n, depth);
+		*full = e->full;
+		if (n == e->n) {
+			if (!e->id)
+				e->id = tipme_sitetab_intern(&e->ret[e->first],
+							     n, e->full);
+			*id = e->id;
+			if (*id)
+				return n;
 		}
+		memcpy(ips, &e->ret[e->first], n * sizeof(u32));
+		return n;
 	}
 	sc->misses++;
 	e = &sc->ent[set][sc->victim[set]];
@@ -413,11 +434,48 @@ static bool site_cache_on(void)
 }
 
 /**
+ * tipme_site_number() - the site's number, when the cache has it at once
+ * @depth: addresses kept per site (at most TIPME_SITE_DEPTH_MAX)
+ * @sp: the probe's stack pointer, as tipme_site_capture() is given it
+ *
+ * The common case, on the hot path: no buffer for addresses, no unwind.
+ *
+ * Context: as tipme_site_capture().
+ * Return: the site table's number for where the current task blocks, or 0
+ * if tipme_site_capture() must find out.
+ */
+u32 tipme_site_number(unsigned int depth, unsigned long sp)
+{
+#ifdef TIPME_SITE_CACHE
+	unsigned long top = (unsigned long)task_stack_page(current) + THREAD_SIZE;
+	struct site_cache_ent *e;
+	struct site_cpu *sc;
+	unsigned int set;
+	u32 nr;
+
+	if (!site_pcpu)
+		return 0;
+	sc = this_cpu_ptr(site_pcpu);
+	set = site_set(&nr);
+	e = site_find(sc, set, nr, sp, top);
+	if (!e || !e->id || e->n > depth)
+		return 0;
+	sc->hits++;
+	return e->id;
+#else
+	return 0;
+#endif
+}
+
+/**
  * tipme_site_capture() - where the current task blocks
  * @ips: TIPME_SITE_DEPTH_MAX slots for the low 32 bits of return addresses
  * @depth: how many to keep (at most TIPME_SITE_DEPTH_MAX)
  * @full: set if all @depth slots were filled (outer frames may be cut)
  * @id: set to the site's number in the site table, or 0 if it has none
+ * @sp: the probe's stack pointer (current_stack_pointer in the probe):
+ *      cached call chains are located relative to it, so every call from
+ *      the same probe finds them whatever path it took to get here
  *
  * Context: the sched_switch probe (preemption and interrupts disabled), on
  * the stack of the task that goes to sleep.  Never sleeps or allocates.
@@ -425,7 +483,7 @@ static bool site_cache_on(void)
  * stored in @ips only when *@id is 0.
  */
 unsigned int tipme_site_capture(u32 *ips, unsigned int depth, bool *full,
-				u32 *id)
+				u32 *id, unsigned long sp)
 {
 	unsigned int n;
 
@@ -433,7 +491,7 @@ unsigned int tipme_site_capture(u32 *ips, unsigned int depth, bool *full,
 	*id = 0;
 #ifdef TIPME_SITE_CACHE
 	if (site_pcpu)
-		return site_cached(ips, depth, full, id);
+		return site_cached(ips, depth, full, id, sp);
 #endif
 	n = site_trace(ips, depth, full);
 	*id = tipme_sitetab_intern(ips, n, *full);

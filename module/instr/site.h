@@ -14,8 +14,9 @@ extern unsigned int tipme_site_depth;
 
 int tipme_site_init(unsigned int depth);
 void tipme_site_exit(void);
+u32 tipme_site_number(unsigned int depth, unsigned long sp);
 unsigned int tipme_site_capture(u32 *ips, unsigned int depth, bool *full,
-				u32 *id);
+				u32 *id, unsigned long sp);
 unsigned int tipme_stack_capture(u32 *ips, unsigned int depth);
 bool tipme_site_in_sched(unsigned long ip);
 u32 tipme_site_text_hi(void);

@@ -93,6 +93,17 @@ void tipme_sitetab_exit(void)
 }
 
 /**
+ * tipme_sitetab_enabled() - is there a site table
+ *
+ * Context: any.
+ * Return: true if sites can get numbers (site_table is not 0).
+ */
+bool tipme_sitetab_enabled(void)
+{
+	return tab;
+}
+
+/**
  * tipme_sitetab_intern() - the number of a call chain
  * @ips: low 32 bits of the return addresses, innermost first
  * @n: how many (at most the table's depth)

@@ -143,29 +143,34 @@ u32 tipme_smptab_sweep(struct tipme_smptab *t, u32 round)
  * tipme_smp_update() - compare a thread with its last entry
  * @e: its entry (fresh from tipme_smptab_get(): round 0)
  * @s: what was read of it now
- * @full: a full sample: write it whatever changed
+ * @how: TIPME_SMPU_*: a full sample (write it whatever changed); the
+ *       thread switched this round
  * @round: this round, not 0
  * @out: the entry to write
  *
- * A thread is written when it is new (or its pid was reused), when it
- * ran (CPU time grew), when its state, policy, on-CPU bit, CPU, priority
- * or process changed, and in every full sample.  @out's runtime is the CPU
+ * A thread is written when it is new (or its pid was reused), when its
+ * state, policy, on-CPU bit, CPU, priority or process changed, when it ran
+ * (CPU time grew) without switching (the switch records of one that did
+ * say when it ran), and in every full sample.  @out's runtime is the CPU
  * time since the previous entry, or since the thread started for a new
- * one (TIPME_SMP_NEW).
+ * one (TIPME_SMP_NEW), so what a thread ran between its entries adds up
+ * whatever rounds it was left out of.
  *
  * Context: the sampler.
  * Return: true if @out should be written.
  */
 bool tipme_smp_update(struct tipme_smp_ent *e, const struct tipme_smp_task *s,
-		      bool full, u32 round, struct tipme_sample_ent *out)
+		      unsigned int how, u32 round, struct tipme_sample_ent *out)
 {
+	bool full = how & TIPME_SMPU_FULL;
+	bool switched = how & TIPME_SMPU_SWITCHED;
 	u32 word = tipme_smp_word(s->pid, s->state, s->policy, s->on_cpu);
 	bool fresh = !e->round || e->start_ns != s->start_ns ||
 		     s->runtime < e->runtime;
 	u64 delta = fresh ? s->runtime : s->runtime - e->runtime;
 	bool changed;
 
-	changed = fresh || full || delta || word != e->word ||
+	changed = fresh || full || (delta && !switched) || word != e->word ||
 		  s->cpu != e->cpu || s->prio != e->prio || s->tgid != e->tgid;
 	e->round = round;
 	if (!changed)

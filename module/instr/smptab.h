@@ -77,7 +77,11 @@ struct tipme_smp_ent *tipme_smptab_get(struct tipme_smptab *t, u32 pid,
 				       bool create);
 void tipme_smptab_del(struct tipme_smptab *t, struct tipme_smp_ent *e);
 u32 tipme_smptab_sweep(struct tipme_smptab *t, u32 round);
+/* tipme_smp_update()'s @how */
+#define TIPME_SMPU_FULL		1	/* a full sample: write it whatever changed */
+#define TIPME_SMPU_SWITCHED	2	/* it switched this round: records cover it */
+
 bool tipme_smp_update(struct tipme_smp_ent *e, const struct tipme_smp_task *s,
-		      bool full, u32 round, struct tipme_sample_ent *out);
+		      unsigned int how, u32 round, struct tipme_sample_ent *out);
 
 #endif /* TIPME_SMPTAB_H */

@@ -15,59 +15,143 @@
 #include "probes/ctx.h"
 #include "instr/sampler.h"
 #include "instr/site.h"
+#include "instr/sitetab.h"
 #include "taskstate.h"
 #include "probes/tracepoints.h"
 
 /*
- * Where @prev blocks.  Runs on @prev's stack: the probe is called from
- * __schedule() before the switch, right after the switch record, so that
- * a TIPME_REC_SITE names the thread that record took off the CPU.  A site
- * the site table has no number for is written whole (TIPME_REC_BLOCKED).
+ * A capture's addresses, per CPU: off the probe's stack, which the kernel
+ * may fill with zeros on every entry (CONFIG_INIT_STACK_ALL_ZERO), so the
+ * common case, a number from the site cache, writes no buffer at all.
+ * Interrupts are off in the sched_switch probe, so nothing else on this
+ * CPU uses it meanwhile.
  */
-static void record_blocked(struct task_struct *prev, u64 t0)
-{
-	struct {
-		struct tipme_rec_blocked h;
-		u32 ip[TIPME_SITE_DEPTH_MAX];
-	} *r;
-	struct tipme_rec_site *rs;
-	struct tipme_wslot ws;
+struct site_scratch {
 	u32 ip[TIPME_SITE_DEPTH_MAX];
 	unsigned int n;
-	size_t len;
 	bool full;
+};
+
+static DEFINE_PER_CPU(struct site_scratch, site_scratch);
+
+/* Where current blocks: its number, or 0 with the addresses in the scratch. */
+static noinline u32 site_capture_slow(unsigned long sp)
+{
+	struct site_scratch *sc = this_cpu_ptr(&site_scratch);
 	u32 id;
 
-	n = tipme_site_capture(ip, READ_ONCE(tipme_site_depth), &full, &id);
-	if (id) {
-		rs = tipme_reserve(TIPME_REC_SITE, sizeof(*rs), &ws);
-		if (!rs)
-			return;
-		rs->id = id;
-		tipme_commit(&ws, TIPME_REC_SITE);
-		tipme_cost_add(TIPME_REC_SITE, t0);
-		return;
-	}
-	len = sizeof(r->h) + n * sizeof(u32);
+	sc->n = tipme_site_capture(sc->ip, READ_ONCE(tipme_site_depth),
+				   &sc->full, &id, sp);
+	return id;
+}
+
+static __always_inline u32 site_number(unsigned long sp)
+{
+	u32 id = tipme_site_number(READ_ONCE(tipme_site_depth), sp);
+
+	return id ? id : site_capture_slow(sp);
+}
+
+/* A blocking site the site table has no number for: the chain itself. */
+static noinline void record_blocked_whole(struct task_struct *prev, u64 t0)
+{
+	struct site_scratch *sc = this_cpu_ptr(&site_scratch);
+	struct tipme_rec_blocked *r;
+	struct tipme_wslot ws;
+	size_t len;
+
+	len = sizeof(*r) + sc->n * sizeof(u32);
 	r = tipme_reserve(TIPME_REC_BLOCKED, len, &ws);
 	if (!r)
 		return;
-	r->h.len = len;
-	r->h.nr = n;
-	r->h.flags = full ? TIPME_BLOCKED_FULL : 0;
-	r->h.pid = prev->pid;
-	memcpy(r->ip, ip, n * sizeof(u32));
+	r->len = len;
+	r->nr = sc->n;
+	r->flags = sc->full ? TIPME_BLOCKED_FULL : 0;
+	r->pid = prev->pid;
+	memcpy(r + 1, sc->ip, sc->n * sizeof(u32));
 	tipme_commit(&ws, TIPME_REC_BLOCKED);
 	tipme_cost_add(TIPME_REC_BLOCKED, t0);
 }
 
 /*
- * The task the latest switch record of this CPU put on it, as a reader of
- * the ring will know it; TIPME_PID_NONE when that record was lost.  A
- * wakeup by that very task leaves its pid out (TIPME_REC_WAKING_C).
+ * Where @prev blocks, after a full-form switch record.  Runs on @prev's
+ * stack: the probe is called from __schedule() before the switch, right
+ * after the switch record, so that a TIPME_REC_SITE names the thread that
+ * record took off the CPU.
+ */
+static void record_blocked(struct task_struct *prev, u64 t0, unsigned long sp)
+{
+	struct tipme_rec_site *rs;
+	struct tipme_wslot ws;
+	u32 id = site_number(sp);
+
+	if (!id) {
+		record_blocked_whole(prev, t0);
+		return;
+	}
+	rs = tipme_reserve(TIPME_REC_SITE, sizeof(*rs), &ws);
+	if (!rs)
+		return;
+	rs->id = id;
+	tipme_commit(&ws, TIPME_REC_SITE);
+	tipme_cost_add(TIPME_REC_SITE, t0);
+}
+
+/*
+ * The task the latest switch record of this CPU put on it, and its
+ * priority, as a reader of the ring will know them; TIPME_PID_NONE when
+ * that record was lost.  A wakeup by that very task leaves its pid out
+ * (TIPME_REC_WAKING_C), and so does that task's switch out
+ * (TIPME_REC_SWITCH_S) unless its priority changed meanwhile.
  */
 #define TIPME_PID_NONE	U32_MAX
-static DEFINE_PER_CPU(u32, ring_current) = TIPME_PID_NONE;
+
+struct ring_current {
+	u32 pid;
+	u32 prio;
+};
+
+static DEFINE_PER_CPU(struct ring_current, ring_current) = { TIPME_PID_NONE, 0 };
+
+static __always_inline void ring_current_set(u32 pid, u32 prio)
+{
+	this_cpu_write(ring_current.pid, pid);
+	this_cpu_write(ring_current.prio, prio);
+}
+
+/*
+ * The switch out of the CPU's current task, in 8 bytes, or 12 with the
+ * number of the site @prev sleeps in (found while the record is reserved).
+ * Return: the end of its cost (tipme_cost_add()), 0 if it was dropped.
+ */
+static __always_inline u64 record_switch_short(struct task_struct *prev,
+					       struct task_struct *next,
+					       u32 state, bool site,
+					       unsigned long sp)
+{
+	struct tipme_rec_switch_site_s *r;
+	struct tipme_wslot ws;
+	u32 type = site ? TIPME_REC_SWITCH_SITE_S : TIPME_REC_SWITCH_S;
+	u32 id = 0;
+	u64 now;
+
+	r = tipme_reserve(type, site ? sizeof(*r) : sizeof(r->word), &ws);
+	if (!r)
+		return 0;
+	r->word = tipme_switch_s_word(next->pid, next->prio,
+				      tipme_switch_s_kind(state, site));
+	if (site) {
+		id = site_number(sp);
+		r->site = id;
+	}
+	tipme_commit(&ws, type);
+	ring_current_set(next->pid, next->prio);
+	tipme_sampler_switch(prev->pid, next->pid);
+	now = tipme_cost_add(type, ws.ts);
+	if (site && !id)
+		record_blocked_whole(prev, now);
+	return now ? now : 1;
+}
 
 /*
  * The clock is the costliest part of a record (local_clock() more so than
@@ -79,26 +163,42 @@ static void probe_sched_switch(void *data, bool preempt,
 			       struct task_struct *next,
 			       unsigned int prev_state)
 {
+	unsigned long sp = current_stack_pointer;
+	u32 state = preempt ? TIPME_CSW_PREEMPTED : tipme_task_state(prev_state);
+	bool sleep = !preempt && prev_state && prev->pid;
+	bool site = sleep && READ_ONCE(tipme_site_depth);
 	struct tipme_rec_switch_c *r;
 	struct tipme_wslot ws;
+	bool numbered;
 	u64 now;
 
-	if (!preempt && prev_state && prev->pid)
+	if (sleep)
 		tipme_auto_switch(prev);
+	/* Without a site table the site follows whole. */
+	numbered = site && tipme_sitetab_enabled();
+	if (tipme_switch_s_kind(state, numbered) >= 0 &&
+	    this_cpu_read(ring_current.pid) == prev->pid &&
+	    this_cpu_read(ring_current.prio) == (u32)prev->prio) {
+		now = record_switch_short(prev, next, state, numbered, sp);
+		if (!now)
+			ring_current_set(TIPME_PID_NONE, 0);
+		else if (site && !numbered)
+			record_blocked(prev, now, sp);
+		return;
+	}
 	r = tipme_reserve(TIPME_REC_SWITCH_C, sizeof(*r), &ws);
 	if (!r) {
-		this_cpu_write(ring_current, TIPME_PID_NONE);
+		ring_current_set(TIPME_PID_NONE, 0);
 		return;
 	}
 	tipme_switch_c_pack(r, prev->pid, prev->prio, next->pid, next->prio,
-			    preempt ? TIPME_CSW_PREEMPTED :
-			    tipme_task_state(prev_state));
+			    state);
 	tipme_commit(&ws, TIPME_REC_SWITCH_C);
-	this_cpu_write(ring_current, next->pid);
+	ring_current_set(next->pid, next->prio);
 	tipme_sampler_switch(prev->pid, next->pid);
 	now = tipme_cost_add(TIPME_REC_SWITCH_C, ws.ts);
-	if (!preempt && prev_state && prev->pid && READ_ONCE(tipme_site_depth))
-		record_blocked(prev, now);
+	if (site)
+		record_blocked(prev, now, sp);
 }
 
 static void probe_sched_waking(void *data, struct task_struct *p)
@@ -109,7 +209,7 @@ static void probe_sched_waking(void *data, struct task_struct *p)
 	unsigned int cpu = task_cpu(p);
 
 	tipme_auto_waking(p);
-	if (this_cpu_read(ring_current) == current->pid &&
+	if (this_cpu_read(ring_current.pid) == current->pid &&
 	    cpu < TIPME_WAKING_C_CPUS) {
 		c = tipme_reserve(TIPME_REC_WAKING_C, sizeof(*c), &ws);
 		if (!c)

@@ -51,7 +51,8 @@ static int cost_cpu(const struct pm_dump *pm, const struct pm_cpu *pc,
 		if (ev.kind != PM_EV_RECORD)
 			continue;
 		mono = pm_clock_mono(&pm->clock, ev.ts);
-		inside = mono >= c->from_ns && mono <= c->to_ns;
+		/* one record, one charge: not the blocked a short switch carries */
+		inside = mono >= c->from_ns && mono <= c->to_ns && ev.rec_size;
 		if (inside) {
 			c->records++;
 			/* cost batches count records as written */

@@ -52,6 +52,7 @@ static int dec_err(struct pm_dec *d, struct tm_err *e, const char *fmt, ...)
 	d->done = 1;
 	d->in_sb = 0;
 	d->have_held = 0;
+	d->have_extra = 0;
 	d->pending_lost = 0;
 	return err;
 }
@@ -246,18 +247,42 @@ static int decode_record(struct pm_dec *d, struct pm_event *ev,
 	return 1;
 }
 
+/* @ev, a switch record, as the sched_switch it stands for. */
+static void as_switch(struct pm_event *ev)
+{
+	ev->type = TIPME_REC_SCHED_SWITCH;
+	ev->rt = pm_rectype_canon(ev->type);
+}
+
+/* Site @id as a blocked event of @pid at @ev's place. */
+static void as_blocked(const struct pm_dec *d, struct pm_event *ev,
+		       uint32_t id, uint32_t pid)
+{
+	const unsigned char *blob;
+	uint32_t len;
+
+	blob = pm_site_blob(d->pm, id, &len);
+	ev->type = TIPME_REC_BLOCKED;
+	ev->rt = pm_rectype_canon(ev->type);
+	ev->payload = blob;
+	ev->payload_len = len;
+	memset(&ev->u, 0, sizeof(ev->u));
+	memcpy(&ev->u.bl, blob, sizeof(ev->u.bl));
+	ev->u.bl.pid = pid;
+}
+
 /*
- * Follow the CPU's current task and the thread its latest switch put to
- * sleep, and give compact records as the types they stand for.
+ * Follow the CPU's current task (and its priority) and the thread its
+ * latest switch put to sleep, and give compact records as the types they
+ * stand for; a short switch with a site leaves its blocked event in
+ * @d->extra.
  * Return: 1 to pass @ev on, 0 to drop it.
  */
 static int normalise(struct pm_dec *d, struct pm_event *ev)
 {
 	const struct tipme_rec_switch *sw = &ev->u.sw;
 	struct tipme_rec_switch_c c;
-	struct tipme_rec_site site;
-	const unsigned char *blob;
-	uint32_t len, word;
+	uint32_t word, site = 0;
 
 	if (!ev->rt->our_size)
 		return 1;	/* the dump's table names it otherwise: as is */
@@ -265,15 +290,21 @@ static int normalise(struct pm_dec *d, struct pm_event *ev)
 	case TIPME_REC_SWITCH_C:
 		c = ev->u.swc;
 		tipme_switch_c_unpack(&c, &ev->u.sw);
-		ev->type = TIPME_REC_SCHED_SWITCH;
-		ev->rt = pm_rectype_canon(ev->type);
+		as_switch(ev);
+		break;
+	case TIPME_REC_SWITCH_SITE_S:
+		site = ev->u.swss.site;
 		/* fall through */
+	case TIPME_REC_SWITCH_S:
+		word = ev->u.sws.word;
+		ev->prev_unknown = d->cur < 0;
+		tipme_switch_s_unpack(word, ev->raw_type == TIPME_REC_SWITCH_SITE_S,
+				      d->cur < 0 ? 0 : (uint32_t)d->cur,
+				      d->cur < 0 ? 0 : d->cur_prio, &ev->u.sw);
+		as_switch(ev);
+		break;
 	case TIPME_REC_SCHED_SWITCH:
-		d->cur = sw->next_pid;
-		d->sleeper = sw->prev_pid && !(sw->flags & TIPME_SWITCH_PREEMPT) &&
-			     sw->prev_state != TIPME_TS_RUNNABLE ?
-			     (int64_t)sw->prev_pid : -1;
-		return 1;
+		break;
 	case TIPME_REC_WAKING_C:
 		word = ev->u.wkc.word;
 		tipme_waking_pack(&ev->u.wk, word & TIPME_PID_MASK, word >> 24,
@@ -288,19 +319,30 @@ static int normalise(struct pm_dec *d, struct pm_event *ev)
 			d->st.unattributed++;
 			return 0;
 		}
-		site = ev->u.si;
-		blob = pm_site_blob(d->pm, site.id, &len);
-		ev->type = TIPME_REC_BLOCKED;
-		ev->rt = pm_rectype_canon(ev->type);
-		ev->payload = blob;
-		ev->payload_len = len;
-		memcpy(&ev->u.bl, blob, sizeof(ev->u.bl));
-		ev->u.bl.pid = (uint32_t)d->sleeper;
+		as_blocked(d, ev, ev->u.si.id, (uint32_t)d->sleeper);
 		d->sleeper = -1;
 		return 1;
 	default:
 		return 1;
 	}
+	/* a switch, of any form */
+	d->sleeper = !ev->prev_unknown && sw->prev_pid &&
+		     !(sw->flags & TIPME_SWITCH_PREEMPT) &&
+		     sw->prev_state != TIPME_TS_RUNNABLE ? (int64_t)sw->prev_pid : -1;
+	d->cur = sw->next_pid;
+	d->cur_prio = sw->next_prio;
+	if (site) {
+		if (d->sleeper < 0) {
+			d->st.unattributed++;
+		} else {
+			d->extra = *ev;
+			d->extra.rec_size = 0;
+			as_blocked(d, &d->extra, site, (uint32_t)d->sleeper);
+			d->have_extra = 1;
+			d->sleeper = -1;
+		}
+	}
+	return 1;
 }
 
 int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e)
@@ -311,6 +353,11 @@ int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e)
 	if (d->have_held) {
 		*ev = d->held;
 		d->have_held = 0;
+		return 1;
+	}
+	if (d->have_extra) {
+		*ev = d->extra;
+		d->have_extra = 0;
 		return 1;
 	}
 	for (;;) {

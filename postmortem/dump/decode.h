@@ -28,11 +28,16 @@ enum pm_ev_kind {
  * @type: record type (PM_EV_RECORD); a compact record is given as the
  *        type it stands for (TIPME_REC_SWITCH_C as TIPME_REC_SCHED_SWITCH,
  *        TIPME_REC_WAKING_C as TIPME_REC_SCHED_WAKING, TIPME_REC_SITE as
- *        TIPME_REC_BLOCKED), with @u filled in from what the stream says
+ *        TIPME_REC_BLOCKED), with @u filled in from what the stream says;
+ *        a TIPME_REC_SWITCH_SITE_S is given as two events, the switch and
+ *        then the blocked (whose @rec_size is 0)
  * @raw_type: the type as stored
  * @ext: the record carried an extended timestamp
  * @waker_unknown: a TIPME_REC_WAKING_C before the stream told which task
  *                 was on the CPU: @u.wk's waker is 0 and means nothing
+ * @prev_unknown: a short switch (TIPME_REC_SWITCH_S, _SWITCH_SITE_S) before
+ *                the stream told which task was on the CPU: @u.sw's
+ *                prev_pid and prev_prio are 0 and mean nothing
  * @rt: the dump's description of @type (for a compact record, this
  *      reader's description of the type it stands for)
  * @rec_size: bytes the record occupies in the stream
@@ -59,6 +64,7 @@ struct pm_event {
 	uint8_t raw_type;
 	uint8_t ext;
 	uint8_t waker_unknown;
+	uint8_t prev_unknown;
 	const struct pm_rectype *rt;
 	uint32_t rec_size;
 	const unsigned char *payload;
@@ -86,6 +92,8 @@ struct pm_event {
 		struct tipme_rec_switch_c swc;
 		struct tipme_rec_waking_c wkc;
 		struct tipme_rec_site si;
+		struct tipme_rec_switch_s sws;
+		struct tipme_rec_switch_site_s swss;
 	} u;
 	uint64_t seq;
 	uint64_t file_off;
@@ -155,7 +163,10 @@ struct pm_dec {
 	uint64_t prev_ts;
 	int have_prev;
 	int64_t cur;
+	uint32_t cur_prio;
 	int64_t sleeper;
+	int have_extra;
+	struct pm_event extra;
 	uint64_t pending_lost_first;
 	uint64_t pending_lost;
 	int have_held;

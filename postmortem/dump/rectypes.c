@@ -39,6 +39,9 @@ static const struct {
 	[TIPME_REC_SWITCH_C] = { "sched_switch_c", sizeof(struct tipme_rec_switch_c) },
 	[TIPME_REC_WAKING_C] = { "sched_waking_c", sizeof(struct tipme_rec_waking_c) },
 	[TIPME_REC_SITE] = { "site", sizeof(struct tipme_rec_site) },
+	[TIPME_REC_SWITCH_S] = { "sched_switch_s", sizeof(struct tipme_rec_switch_s) },
+	[TIPME_REC_SWITCH_SITE_S] = { "sched_switch_site_s",
+				      sizeof(struct tipme_rec_switch_site_s) },
 };
 
 /* What the compact records stand for, whatever a dump's table holds. */

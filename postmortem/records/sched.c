@@ -11,9 +11,9 @@ static unsigned int sched_pids(const struct pm_event *ev, uint32_t *pids)
 {
 	switch (ev->type) {
 	case TIPME_REC_SCHED_SWITCH:
-		pids[0] = ev->u.sw.prev_pid;
-		pids[1] = ev->u.sw.next_pid;
-		return 2;
+		pids[0] = ev->u.sw.next_pid;
+		pids[1] = ev->u.sw.prev_pid;
+		return ev->prev_unknown ? 1 : 2;
 	case TIPME_REC_SCHED_WAKING:
 		pids[0] = tipme_waking_pid(&ev->u.wk);
 		pids[1] = tipme_waking_waker(&ev->u.wk);
@@ -39,6 +39,7 @@ static void sched_text(FILE *f, const struct pm_dump *pm,
 	switch (ev->type) {
 	case TIPME_REC_SCHED_SWITCH:
 		fprintf(f, " prev=%s (%s, prio %u) -> next=%s (prio %u)\n",
+			ev->prev_unknown ? "?" :
 			pm_fmt_task(pm, sw->prev_pid, ev->ts, a, sizeof(a)),
 			pm_state_name(sw->prev_state, sw->flags & TIPME_SWITCH_PREEMPT),
 			sw->prev_prio,
@@ -74,9 +75,20 @@ static void sched_json(struct jw *w, const struct pm_dump *pm,
 
 	switch (ev->type) {
 	case TIPME_REC_SCHED_SWITCH:
-		pm_rec_json_task(w, pm, "prev_pid", "prev_comm", sw->prev_pid, ev->ts);
+		if (ev->prev_unknown) {
+			jw_key(w, "prev_pid");
+			jw_null(w);
+		} else {
+			pm_rec_json_task(w, pm, "prev_pid", "prev_comm", sw->prev_pid,
+					 ev->ts);
+		}
 		jw_kstr(w, "prev_state", pm_state_name(sw->prev_state, 0));
-		jw_ku64(w, "prev_prio", sw->prev_prio);
+		if (ev->prev_unknown) {
+			jw_key(w, "prev_prio");
+			jw_null(w);
+		} else {
+			jw_ku64(w, "prev_prio", sw->prev_prio);
+		}
 		jw_kbool(w, "preempt", sw->flags & TIPME_SWITCH_PREEMPT);
 		pm_rec_json_task(w, pm, "next_pid", "next_comm", sw->next_pid, ev->ts);
 		jw_ku64(w, "next_prio", sw->next_prio);

@@ -65,6 +65,20 @@ static void sampler_rules(struct kunit *test)
 	s.runtime = 9500;
 	KUNIT_ASSERT_TRUE(test, tipme_smp_update(&e, &s, false, 4, &out));
 	KUNIT_EXPECT_EQ(test, out.runtime, 2500U);
+	/*
+	 * Ran and switched: the switch records say when, so no entry; the
+	 * next entry holds the CPU time of both rounds.
+	 */
+	s.runtime = 9900;
+	KUNIT_EXPECT_FALSE(test, tipme_smp_update(&e, &s, TIPME_SMPU_SWITCHED, 4, &out));
+	s.runtime = 10000;
+	KUNIT_ASSERT_TRUE(test, tipme_smp_update(&e, &s, 0, 4, &out));
+	KUNIT_EXPECT_EQ(test, out.runtime, 500U);
+	/* ... but a switched thread whose state changed is written. */
+	s.state = TIPME_TS_DISK;
+	KUNIT_EXPECT_TRUE(test, tipme_smp_update(&e, &s, TIPME_SMPU_SWITCHED, 4, &out));
+	s.state = TIPME_TS_SLEEPING;
+	KUNIT_EXPECT_TRUE(test, tipme_smp_update(&e, &s, TIPME_SMPU_SWITCHED, 4, &out));
 	/* Each field on its own makes an entry. */
 	s.state = TIPME_TS_DISK;
 	KUNIT_EXPECT_TRUE(test, tipme_smp_update(&e, &s, false, 5, &out));

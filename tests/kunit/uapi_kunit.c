@@ -259,6 +259,35 @@ static void uapi_switch_c_roundtrip(struct kunit *test)
 			return;
 		}
 	}
+	/* a short switch gives back every state it has a kind for */
+	for (i = 0; i < ARRAY_SIZE(states); i++) {
+		int site;
+
+		for (site = 0; site < 2; site++) {
+			int kind = tipme_switch_s_kind(states[i], site);
+			struct tipme_rec_switch sw;
+			bool pre = states[i] == TIPME_CSW_PREEMPTED;
+
+			if (kind < 0)
+				continue;
+			tipme_switch_s_unpack(tipme_switch_s_word(0x3fffff, 139, kind),
+					      site, 7, 99, &sw);
+			KUNIT_EXPECT_EQ(test, sw.prev_pid, 7U);
+			KUNIT_EXPECT_EQ(test, sw.prev_prio, 99);
+			KUNIT_EXPECT_EQ(test, sw.next_pid, 0x3fffffU);
+			KUNIT_EXPECT_EQ(test, sw.next_prio, 139);
+			KUNIT_EXPECT_EQ(test, sw.prev_state,
+					pre ? TIPME_TS_RUNNABLE : states[i]);
+			KUNIT_EXPECT_EQ(test, sw.flags, pre ? TIPME_SWITCH_PREEMPT : 0);
+		}
+	}
+	/* the common ways out have a short form: with a site, and without */
+	KUNIT_EXPECT_GE(test, tipme_switch_s_kind(TIPME_CSW_PREEMPTED, 0), 0);
+	KUNIT_EXPECT_GE(test, tipme_switch_s_kind(TIPME_TS_RUNNABLE, 0), 0);
+	KUNIT_EXPECT_GE(test, tipme_switch_s_kind(TIPME_TS_IDLE, 1), 0);
+	KUNIT_EXPECT_GE(test, tipme_switch_s_kind(TIPME_TS_DEAD, 1), 0);
+	KUNIT_EXPECT_EQ(test, tipme_switch_s_kind(TIPME_TS_STOPPED, 1), -1);
+
 	/* the short wakeup: target pid, context and cpu in one word */
 	KUNIT_EXPECT_EQ(test, tipme_waking_c_word(0x3fffff, 255, TIPME_CTX_NMI),
 			0xffffffffU);
@@ -287,6 +316,8 @@ static void uapi_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_switch_c), (size_t)8);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_waking_c), (size_t)4);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_site), (size_t)4);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_switch_s), (size_t)4);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_switch_site_s), (size_t)8);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_site), (size_t)8);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_sitetab_hdr), (size_t)32);
 

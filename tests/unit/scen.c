@@ -83,6 +83,7 @@ void scen_rec(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,
 		s->overflow = 1;
 		return;
 	}
+	s->last_off[cpu] = b->len;
 	memset(b->buf + b->len, 0, size);
 	memcpy(b->buf + b->len, &hdr, 4);
 	memcpy(b->buf + b->len + 4, &ts, 8);
@@ -102,16 +103,28 @@ void scen_switch(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t prev,
 
 	struct tipme_rec_switch_c c;
 
-	if (s->compact) {
-		tipme_switch_c_pack(&c, prev, prev_prio, next, next_prio,
-				    prev_state == TIPME_TS_RUNNABLE ?
-				    TIPME_CSW_PREEMPTED : prev_state);
+	uint32_t state = prev_state == TIPME_TS_RUNNABLE ? TIPME_CSW_PREEMPTED :
+			 prev_state;
+	/* a sleeping switch gets its site from scen_blocked() */
+	int kind = tipme_switch_s_kind(state, 0);
+
+	/* the module's rules: short when prev is the current task, unchanged */
+	if (s->compact && cpu < SCEN_CPUS && kind >= 0 &&
+	    s->cur[cpu] == (int64_t)prev && s->cur_prio[cpu] == prev_prio) {
+		struct tipme_rec_switch_s w = {
+			tipme_switch_s_word(next, next_prio, (uint32_t)kind)
+		};
+
+		scen_rec(s, cpu, TIPME_REC_SWITCH_S, ts, &w, sizeof(w));
+	} else if (s->compact) {
+		tipme_switch_c_pack(&c, prev, prev_prio, next, next_prio, state);
 		scen_rec(s, cpu, TIPME_REC_SWITCH_C, ts, &c, sizeof(c));
 	} else {
 		scen_rec(s, cpu, TIPME_REC_SCHED_SWITCH, ts, &r, sizeof(r));
 	}
 	if (cpu < SCEN_CPUS) {
 		s->cur[cpu] = next;
+		s->cur_prio[cpu] = next_prio;
 		if (prev && prev_state != TIPME_TS_RUNNABLE)
 			s->just_slept[cpu] = prev;
 	}
@@ -180,7 +193,29 @@ void scen_blocked(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
 	/* the module's rule: a number right after the switch that put @pid to sleep */
 	if (s->compact && cpu < SCEN_CPUS && s->just_slept[cpu] == (int64_t)pid) {
 		struct tipme_rec_site r = { scen_site_id(s, h.nr, b + sizeof(h)) };
+		struct scen_sb *sb = &s->sb[cpu][s->nsb[cpu] - 1];
+		uint32_t hdr;
+		uint32_t word;
+		struct tipme_rec_switch sw;
+		int kind = -1;
 
+		memcpy(&hdr, sb->buf + s->last_off[cpu], 4);
+		memcpy(&word, sb->buf + s->last_off[cpu] + 12, 4);
+		if (tipme_hdr_type(hdr) == TIPME_REC_SWITCH_S) {
+			tipme_switch_s_unpack(word, 0, 0, 0, &sw);
+			kind = tipme_switch_s_kind(sw.prev_state, 1);
+		}
+		if (kind >= 0 && sb->len + 4 <= sizeof(sb->buf)) {
+			/* the switch record takes the site: a short switch with a site */
+			hdr = tipme_hdr_make(TIPME_REC_SWITCH_SITE_S, 1, tipme_hdr_ts(hdr));
+			word = (word & ~(3U << 30)) | (uint32_t)kind << 30;
+			memcpy(sb->buf + s->last_off[cpu], &hdr, 4);
+			memcpy(sb->buf + s->last_off[cpu] + 12, &word, 4);
+			memcpy(sb->buf + sb->len, &r.id, 4);
+			sb->len += 4;
+			s->just_slept[cpu] = -1;
+			return;
+		}
 		scen_rec(s, cpu, TIPME_REC_SITE, ts, &r, sizeof(r));
 		return;
 	}
@@ -303,7 +338,7 @@ int scen_write(const struct scen *s, const char *path)
 {
 	static const char params[] = "text_addr_hi=0xffffffff\n";
 	struct tipme_file_header fh;
-	struct tipme_rectype types[24];
+	struct tipme_rectype types[26];
 	struct tm_err e = { "" };
 	struct dumpw w;
 	size_t nt = 0;
@@ -352,6 +387,11 @@ int scen_write(const struct scen *s, const char *path)
 			      sizeof(struct tipme_rec_waking_c), "sched_waking_c");
 		scen_add_type(types, &nt, TIPME_REC_SITE, 0,
 			      sizeof(struct tipme_rec_site), "site");
+		scen_add_type(types, &nt, TIPME_REC_SWITCH_S, 0,
+			      sizeof(struct tipme_rec_switch_s), "sched_switch_s");
+		scen_add_type(types, &nt, TIPME_REC_SWITCH_SITE_S, 0,
+			      sizeof(struct tipme_rec_switch_site_s),
+			      "sched_switch_site_s");
 	}
 	err = dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);
 	if (!err)

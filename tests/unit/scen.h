@@ -46,6 +46,8 @@ struct scen {
 	 */
 	int compact;
 	int64_t cur[SCEN_CPUS];		/* next pid of the latest switch, -1 */
+	uint32_t cur_prio[SCEN_CPUS];	/* and its priority */
+	size_t last_off[SCEN_CPUS];	/* the latest record in its sub-buffer */
 	int64_t just_slept[SCEN_CPUS];	/* the last record put this pid to sleep */
 	unsigned char sites[SCEN_SITE_BYTES];
 	size_t sites_len;

@@ -48,6 +48,16 @@ static void raw_waking(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid)
 	scen_rec(s, cpu, TIPME_REC_WAKING_C, ts, &c, sizeof(c));
 }
 
+static void raw_switch_site(struct scen *s, uint32_t cpu, uint64_t ts,
+			    uint32_t next, uint32_t id)
+{
+	struct tipme_rec_switch_site_s r = {
+		tipme_switch_s_word(next, 120, (uint32_t)tipme_switch_s_kind(TIPME_TS_SLEEPING, 1)), id
+	};
+
+	scen_rec(s, cpu, TIPME_REC_SWITCH_SITE_S, ts, &r, sizeof(r));
+}
+
 static void raw_site(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t id)
 {
 	struct tipme_rec_site r = { id };
@@ -81,12 +91,15 @@ static void rebuilt(struct scen *s)
 	raw_site(s, 0, MS(9), 999);		/* not in the table: no frames */
 	scen_subbuf(s, 0, 5);			/* a gap: who runs is unknown */
 	raw_waking(s, 0, MS(20), 46);
+	raw_switch_site(s, 0, MS(21), 47, 100);	/* prev unknown: its site dropped */
+	scen_wake(s, 0, MS(22), 48, 1, 47, TIPME_CTX_TASK);	/* short again: by 47 */
 	tap_ok(s->nsites == 1, "one site in the table for two sleeps in pipe_read");
 	if (scen_write(s, path))
 		return;
 	n = events(&pm, ev, 32, &e, &ret);
-	tap_ok(ret == 0 && n == 14, "%zu events (13 records kept of 15, a gap): %s", n, e.msg);
-	if (n != 14) {
+	tap_ok(ret == 0 && n == 16, "%zu events (14 records kept of 15, two sites merged, a gap): %s",
+	       n, e.msg);
+	if (n != 16) {
 		pm_close(&pm);
 		return;
 	}
@@ -108,11 +121,15 @@ static void rebuilt(struct scen *s)
 	tap_ok(ev[4].u.sw.prev_pid == 41 && ev[4].u.sw.prev_state == TIPME_TS_DISK &&
 	       !(ev[4].u.sw.flags & TIPME_SWITCH_PREEMPT),
 	       "41 switched out in D, not preempted");
-	tap_ok(ev[5].type == TIPME_REC_BLOCKED && ev[5].raw_type == TIPME_REC_SITE &&
-	       ev[5].u.bl.pid == 41 && ev[5].u.bl.nr == 4 &&
+	tap_ok(ev[4].raw_type == TIPME_REC_SWITCH_SITE_S && ev[4].u.sw.prev_prio == 110 &&
+	       ev[5].type == TIPME_REC_BLOCKED && ev[5].raw_type == TIPME_REC_SWITCH_SITE_S &&
+	       ev[5].rec_size == 0 && ev[5].u.bl.pid == 41 && ev[5].u.bl.nr == 4 &&
 	       ev[5].payload_len == sizeof(struct tipme_rec_blocked) + 16,
-	       "its site number reads as blocked: pid 41, 4 addresses");
-	tap_ok(ev[8].raw_type == TIPME_REC_SITE && ev[8].u.bl.pid == 44 &&
+	       "a short switch with a site: 41 (prio 110 from its switch in), then blocked, 4 addresses");
+	tap_ok(ev[6].raw_type == TIPME_REC_SWITCH_S && ev[6].u.sw.prev_pid == 0 &&
+	       ev[6].u.sw.next_pid == 44 && !ev[6].prev_unknown,
+	       "a short switch: prev is the idle task the previous one put on the CPU");
+	tap_ok(ev[8].raw_type == TIPME_REC_SWITCH_SITE_S && ev[8].u.bl.pid == 44 &&
 	       ev[8].payload == ev[5].payload,
 	       "44 in the same site: the same table entry");
 	tap_ok(ev[10].u.sw.prev_pid == 45 && ev[11].type == TIPME_REC_BLOCKED &&
@@ -121,6 +138,10 @@ static void rebuilt(struct scen *s)
 	tap_ok(ev[12].kind == PM_EV_LOST && ev[13].kind == PM_EV_RECORD &&
 	       ev[13].waker_unknown && tipme_waking_pid(&ev[13].u.wk) == 46,
 	       "after the gap the waker is unknown again");
+	tap_ok(ev[14].type == TIPME_REC_SCHED_SWITCH && ev[14].prev_unknown &&
+	       ev[14].u.sw.prev_pid == 0 && ev[14].u.sw.next_pid == 47 &&
+	       ev[15].type == TIPME_REC_SCHED_WAKING && pm_ev_waker(&ev[15]) == 47,
+	       "... and so is a short switch's prev (its site dropped); the next wakeup is by 47");
 	pm_close(&pm);
 	{
 		struct pm_dec_stats st;
@@ -128,9 +149,10 @@ static void rebuilt(struct scen *s)
 		ret = pm_open(&pm, path, 0, &e);
 		if (!ret)
 			ret = pm_dec_all(&pm, &pm.cpus[0], &st, &e);
-		tap_ok(!ret && st.unattributed == 2 && st.count[TIPME_REC_SITE] == 5 &&
-		       st.count[TIPME_REC_SWITCH_C] == 6,
-		       "the counts are of the records as stored: 5 sites (2 dropped), 6 switches");
+		tap_ok(!ret && st.unattributed == 3 && st.count[TIPME_REC_SITE] == 3 &&
+		       st.count[TIPME_REC_SWITCH_C] == 1 && st.count[TIPME_REC_SWITCH_S] == 3 &&
+		       st.count[TIPME_REC_SWITCH_SITE_S] == 3,
+		       "the counts are of the records as stored: 3 sites, 1 + 3 + 3 switches, 3 dropped");
 		pm_close(&pm);
 	}
 }
@@ -176,7 +198,7 @@ int main(void)
 	struct scen *s = malloc(sizeof(*s));
 	int fd;
 
-	tap_plan(16);
+	tap_plan(18);
 	snprintf(path, sizeof(path), "/tmp/tipme-sites-XXXXXX");
 	fd = mkstemp(path);
 	if (!s || fd < 0)

@@ -37,10 +37,10 @@ else:
     costs = {t["type"]: t for t in sc["types"]}
     counts = {t["name"]: t["count"] for t in info["types"]}
     # The scheduler records go in their compact forms when they can.
-    for ty in ("sched_switch_c", "sched_waking_c", "site"):
+    for ty in ("sched_switch_s", "sched_switch_site_s", "sched_waking_c"):
         check(counts.get(ty, 0) > 0, f"{ty} records are written", str(counts))
-    sched = ("sched_switch", "sched_waking", "blocked",
-             "sched_switch_c", "sched_waking_c", "site")
+    sched = ("sched_switch", "sched_waking", "blocked", "sched_switch_c",
+             "sched_waking_c", "site", "sched_switch_s", "sched_switch_site_s")
     for ty in (t for t in sched if counts.get(t, 0) > 0):
         c = costs.get(ty, {"records": 0, "ns": 0})
         check(c["records"] == counts.get(ty) and c["ns"] > 0,

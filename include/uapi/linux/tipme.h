@@ -121,6 +121,8 @@ enum tipme_rec_type {
 	TIPME_REC_SWITCH_C	= 33,	/* struct tipme_rec_switch_c */
 	TIPME_REC_WAKING_C	= 34,	/* struct tipme_rec_waking_c */
 	TIPME_REC_SITE		= 35,	/* struct tipme_rec_site */
+	TIPME_REC_SWITCH_S	= 36,	/* struct tipme_rec_switch_s */
+	TIPME_REC_SWITCH_SITE_S	= 37,	/* struct tipme_rec_switch_site_s */
 	TIPME_REC_NR,			/* types this header knows */
 };
 
@@ -228,15 +230,17 @@ static __inline__ __u32 tipme_waking_ctx(const struct tipme_rec_waking *w)
 /*
  * Compact scheduler records.  The recorder writes these instead of the
  * records above whenever they can say the same thing; readers turn them
- * back into TIPME_REC_SCHED_SWITCH, TIPME_REC_SCHED_WAKING and
- * TIPME_REC_BLOCKED.  Two of them leave out what the reader can rebuild
- * from the same CPU's stream, in order:
- *  - the CPU's current task is the next pid of the latest switch record
- *    of that stream (of either form); a reader that has not seen one since
- *    the stream began or since a gap (missing sub-buffers) does not know it;
+ * back into TIPME_REC_SCHED_WAKING, TIPME_REC_SCHED_SWITCH and
+ * TIPME_REC_BLOCKED.  Most leave out what the reader can rebuild from the
+ * same CPU's stream, in order:
+ *  - the CPU's current task, and its priority, are the next pid and next
+ *    priority of the latest switch record of that stream (of any form); a
+ *    reader that has not seen one since the stream began or since a gap
+ *    (missing sub-buffers) does not know them;
  *  - a TIPME_REC_WAKING_C is written only when the waker (current) is that
- *    task, and TIPME_REC_SITE only right after the switch record that took
- *    the sleeping thread off the CPU.
+ *    task; a TIPME_REC_SWITCH_S or _SWITCH_SITE_S only when prev is that
+ *    task with that priority; a TIPME_REC_SITE only right after the switch
+ *    record that took the sleeping thread off the CPU.
  */
 
 /* The 4-bit state of struct tipme_rec_switch_c: enum tipme_task_state, or */
@@ -277,6 +281,86 @@ static __inline__ void tipme_switch_c_unpack(const struct tipme_rec_switch_c *c,
 	sw->next_prio = (__u8)(c->next >> 22);
 	sw->prev_state = state == TIPME_CSW_PREEMPTED ? TIPME_TS_RUNNABLE : (__u8)state;
 	sw->flags = state == TIPME_CSW_PREEMPTED ? TIPME_SWITCH_PREEMPT : 0;
+}
+
+/**
+ * struct tipme_rec_switch_s - payload of TIPME_REC_SWITCH_S (8 bytes with header)
+ * @word: bits 0..21 next pid, 22..29 next prio, 30..31 how prev left the
+ *        CPU: 0 preempted, 1 runnable (yielded), 2 sleeping, 3 disk
+ *
+ * A switch whose prev is the CPU's current task with the priority it was
+ * switched in with (see above), and left the CPU in one of those ways.
+ */
+struct tipme_rec_switch_s {
+	__u32 word;
+};
+
+/**
+ * struct tipme_rec_switch_site_s - payload of TIPME_REC_SWITCH_SITE_S
+ *                                  (12 bytes with header)
+ * @word: as in struct tipme_rec_switch_s, but bits 30..31 are: 0 sleeping,
+ *        1 disk, 2 idle (TASK_IDLE), 3 dead
+ * @site: where prev went to sleep, as struct tipme_rec_site.id; 0 when the
+ *        site table has no number for it (a TIPME_REC_BLOCKED with the call
+ *        chain may follow)
+ */
+struct tipme_rec_switch_site_s {
+	__u32 word;
+	__u32 site;
+};
+
+/*
+ * The two bits of a short switch for a state (as tipme_switch_c_pack()
+ * takes it: enum tipme_task_state or TIPME_CSW_PREEMPTED), with a site
+ * (@site, TIPME_REC_SWITCH_SITE_S) or without; -1 if the form has none.
+ */
+static __inline__ int tipme_switch_s_kind(__u32 state, int site)
+{
+	switch (state) {
+	case TIPME_CSW_PREEMPTED:
+		return site ? -1 : 0;
+	case TIPME_TS_RUNNABLE:
+		return site ? -1 : 1;
+	case TIPME_TS_SLEEPING:
+		return site ? 0 : 2;
+	case TIPME_TS_DISK:
+		return site ? 1 : 3;
+	case TIPME_TS_IDLE:
+		return site ? 2 : -1;
+	case TIPME_TS_DEAD:
+		return site ? 3 : -1;
+	default:
+		return -1;
+	}
+}
+
+static __inline__ __u32 tipme_switch_s_word(__u32 next_pid, __u32 next_prio,
+					    __u32 kind)
+{
+	return (next_pid & TIPME_PID_MASK) | ((next_prio & 0xffU) << 22) |
+	       ((kind & 3U) << 30);
+}
+
+/* The 16-byte form of a short switch, given prev (the CPU's current). */
+static __inline__ void tipme_switch_s_unpack(__u32 word, int site,
+					     __u32 prev_pid, __u32 prev_prio,
+					     struct tipme_rec_switch *sw)
+{
+	static const __u8 plain[4] = {
+		TIPME_TS_RUNNABLE, TIPME_TS_RUNNABLE, TIPME_TS_SLEEPING,
+		TIPME_TS_DISK,
+	};
+	static const __u8 sited[4] = {
+		TIPME_TS_SLEEPING, TIPME_TS_DISK, TIPME_TS_IDLE, TIPME_TS_DEAD,
+	};
+	__u32 kind = word >> 30;
+
+	sw->prev_pid = prev_pid;
+	sw->next_pid = word & TIPME_PID_MASK;
+	sw->prev_prio = (__u8)prev_prio;
+	sw->next_prio = (__u8)(word >> 22);
+	sw->prev_state = site ? sited[kind] : plain[kind];
+	sw->flags = !site && kind == 0 ? TIPME_SWITCH_PREEMPT : 0;
 }
 
 /**
