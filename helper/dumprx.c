@@ -19,6 +19,9 @@
 #include "nl.h"
 #include "sysinfo.h"
 
+/* Kept sub-buffers are written out in appends of about this much. */
+#define PEND_FLUSH	(256 * 1024)
+
 struct dump_rx {
 	struct dumpw w;
 	int opened;
@@ -30,9 +33,16 @@ struct dump_rx {
 	uint64_t sub_seq;
 	int in_sub;
 	uint32_t in_table;	/* the table section open (exec table, sites), or 0 */
-	unsigned char *sub;
+	/*
+	 * Sub-buffers received and kept (each with its struct tipme_subbuf),
+	 * written out in large appends, then the one being received, after
+	 * room for its header at @sub_start.
+	 */
+	unsigned char *pend;
+	size_t pend_len;
+	size_t pend_cap;
+	size_t sub_start;
 	uint32_t sub_len;
-	uint32_t sub_cap;
 	struct tipme_cpu_stats *stats;
 	size_t nstats;
 	struct tnl_dump_stats out;
@@ -166,24 +176,37 @@ static int on_chunk(struct dump_rx *rx, struct nlattr **a)
 		rx->in_sub = 1;
 		rx->sub_seq = seq;
 		rx->sub_len = 0;
+		rx->sub_start = rx->pend_len + sizeof(struct tipme_subbuf);
 	}
 	if (off != rx->sub_len || len > (1U << 30) - off)
 		return rx_fail(rx, EBADMSG, "chunk out of order");
-	if (off + len > rx->sub_cap) {
-		uint32_t cap = rx->sub_cap ? rx->sub_cap : 65536;
+	if (rx->sub_start + off + len > rx->pend_cap) {
+		size_t cap = rx->pend_cap ? rx->pend_cap : PEND_FLUSH * 2;
 		unsigned char *p;
 
-		while (cap < off + len)
+		while (cap < rx->sub_start + off + len)
 			cap *= 2;
-		p = realloc(rx->sub, cap);
+		p = realloc(rx->pend, cap);
 		if (!p)
 			return rx_fail(rx, ENOMEM, "out of memory");
-		rx->sub = p;
-		rx->sub_cap = cap;
+		rx->pend = p;
+		rx->pend_cap = cap;
 	}
-	memcpy(rx->sub + off, nla_data(a[TIPME_ATTR_DATA]), len);
+	memcpy(rx->pend + rx->sub_start + off, nla_data(a[TIPME_ATTR_DATA]), len);
 	rx->sub_len += len;
 	return NL_OK;
+}
+
+/* Write the kept sub-buffers into the CPU's section. */
+static int flush_pend(struct dump_rx *rx)
+{
+	int err;
+
+	if (!rx->pend_len)
+		return 0;
+	err = dumpw_section_append(&rx->w, rx->pend, rx->pend_len, rx->e);
+	rx->pend_len = 0;
+	return err;
 }
 
 static int on_subbuf_end(struct dump_rx *rx, struct nlattr **a)
@@ -220,9 +243,10 @@ static int on_subbuf_end(struct dump_rx *rx, struct nlattr **a)
 	sb.len = rx->sub_len;
 	sb.flags = a[TIPME_ATTR_SUBBUF_FLAGS] ?
 		   nla_get_u32(a[TIPME_ATTR_SUBBUF_FLAGS]) : 0;
-	err = dumpw_section_append(&rx->w, &sb, sizeof(sb), rx->e);
-	if (!err)
-		err = dumpw_section_append(&rx->w, rx->sub, rx->sub_len, rx->e);
+	/* Kept: its header goes in the room before it. */
+	memcpy(rx->pend + rx->sub_start - sizeof(sb), &sb, sizeof(sb));
+	rx->pend_len = rx->sub_start + rx->sub_len;
+	err = rx->pend_len >= PEND_FLUSH ? flush_pend(rx) : 0;
 	if (err) {
 		rx->err = err;
 		return NL_STOP;
@@ -244,6 +268,8 @@ static int on_cpu_end(struct dump_rx *rx, struct nlattr **a)
 		if (tnl_parse_cpu_entry(entry, &st, NULL, NULL))
 			return rx_fail(rx, EBADMSG, "malformed CPU counters");
 		err = open_cpu(rx, st.cpu);
+		if (!err)
+			err = flush_pend(rx);
 		if (!err)
 			err = dumpw_section_end(&rx->w, rx->e);
 		if (err) {
@@ -483,7 +509,7 @@ out:
 		tnl_close(t);
 		tnl_open(t, &e2);
 	}
-	free(rx.sub);
+	free(rx.pend);
 	free(rx.stats);
 	rx.out.seconds = now_s() - t0;
 	if (stats)

@@ -22,4 +22,13 @@
  */
 uint32_t tm_crc32(uint32_t crc, const void *buf, size_t len);
 
+/*
+ * The two ways tm_crc32() computes it, for tests and benchmarks: with
+ * tables, and by carry-less multiplication (PCLMULQDQ on x86-64; the
+ * tables where the CPU lacks it, see tm_crc32_has_clmul()).
+ */
+uint32_t tm_crc32_tables(uint32_t crc, const void *buf, size_t len);
+uint32_t tm_crc32_clmul(uint32_t crc, const void *buf, size_t len);
+int tm_crc32_has_clmul(void);
+
 #endif

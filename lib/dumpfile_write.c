@@ -16,6 +16,7 @@
 #include "dumpfile.h"
 
 #define DUMPW_BUF_SIZE	(256 * 1024)
+#define DUMPW_DIRECT	(32 * 1024)	/* appends this long skip the buffer */
 
 enum { DUMPW_NONE, DUMPW_OPEN, DUMPW_DONE, DUMPW_FAILED };
 
@@ -108,6 +109,18 @@ static int emit(struct dumpw *w, const void *data, size_t len,
 	if (len > UINT64_MAX - w->off) {
 		tm_err_set(e, EFBIG, "dump too large");
 		return fail(w, -EFBIG);
+	}
+	if (len >= DUMPW_DIRECT) {
+		/* Large: straight from the caller's bytes, not copied first. */
+		err = flush(w, e);
+		if (err)
+			return err;
+		err = pwrite_all(w->fd, p, len, w->buf_off);
+		if (err)
+			return io_error(w, err, "writing", e);
+		w->buf_off += len;
+		w->off += len;
+		return 0;
 	}
 	while (len) {
 		if (w->buf_len == DUMPW_BUF_SIZE) {
