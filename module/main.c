@@ -87,9 +87,14 @@ static void __exit tipme_exit(void)
 	tipme_sysctl_exit();
 	tipme_trigger_exit();
 	tipme_probes_detach(tipme_sched_probes, tipme_sched_probes_count);
+	/* every form each comes in */
 	pr_info("sched_switch records: %llu, sched_waking records: %llu\n",
-		tipme_recorder_type_total(TIPME_REC_SCHED_SWITCH),
-		tipme_recorder_type_total(TIPME_REC_SCHED_WAKING));
+		tipme_recorder_type_total(TIPME_REC_SCHED_SWITCH) +
+		tipme_recorder_type_total(TIPME_REC_SWITCH_C) +
+		tipme_recorder_type_total(TIPME_REC_SWITCH_S) +
+		tipme_recorder_type_total(TIPME_REC_SWITCH_SITE_S),
+		tipme_recorder_type_total(TIPME_REC_SCHED_WAKING) +
+		tipme_recorder_type_total(TIPME_REC_WAKING_C));
 	tipme_instr_exit();
 	tipme_recorder_exit();
 	pr_info("unloaded\n");
