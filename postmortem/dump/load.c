@@ -374,6 +374,13 @@ int pm_type_by_name(const struct pm_dump *pm, const char *name)
 	for (t = 1; t < PM_NR_TYPES; t++)
 		if (pm->rt[t].present && !strcmp(pm->rt[t].name, name))
 			return t;
+	/* a type only compact records stand for (they are given as it) */
+	for (t = 1; t < PM_NR_TYPES; t++) {
+		const struct pm_rectype *c = pm_rectype_canon((unsigned int)t);
+
+		if (c && !strcmp(c->name, name))
+			return t;
+	}
 	v = strtoul(name, &end, 0);
 	if (*name && !*end && v > 0 && v < PM_NR_TYPES && pm->rt[v].present)
 		return (int)v;

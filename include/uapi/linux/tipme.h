@@ -725,7 +725,9 @@ struct tipme_rec_throttled {
  *       are followed by a TIPME_REC_SAMPLE_END with the same @seq
  *
  * The sampler sends a thread when something in its entry changed since
- * its previous entry, or it ran, and every thread in a full sample.
+ * its previous entry, or it ran without switching out in that round (the
+ * switch records say when a thread that switched ran), and every thread
+ * in a full sample.
  */
 struct tipme_rec_sample {
 	__u16 len;
