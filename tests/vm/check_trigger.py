@@ -22,9 +22,22 @@ hot = [e for e in events if e["type"] == "input" and e["kind"] == "hotkey"
 check(len(trig) == 1, "exactly one hotkey trigger record", str(len(trig)))
 check(len(hot) == 1, "exactly one Ctrl-Alt-Minus input record", str(len(hot)))
 if trig and hot:
-    check(abs(trig[0]["mono_ns"] - hot[0]["mono_ns"]) < 1e6,
-          "the trigger record's time matches the key press record (<1 ms)",
-          f'{trig[0]["mono_ns"]} vs {hot[0]["mono_ns"]}')
+    # The handler writes both, one after the other, with interrupts off:
+    # the promise is the order on that CPU, not a time.  Under TCG the
+    # emulator's thread can lose the host CPU between the two records
+    # (1.4 ms once, with two guests and a check running), so the time is
+    # only bounded loosely.
+    t, h = trig[0], hot[0]
+    own = [e for e in events if e.get("cpu") == h["cpu"]]
+    i, j = own.index(h), own.index(t) if t in own else -1
+    between = [e["type"] for e in own[i + 1:j]] if j > i else None
+    check(t["cpu"] == h["cpu"] and between is not None and
+          all(x == "cost" for x in between),
+          "the trigger record follows the key press record on the same CPU (nothing but a cost batch between)",
+          f'cpu {t["cpu"]} vs {h["cpu"]}, between: {between}')
+    check(abs(t["mono_ns"] - h["mono_ns"]) < 20e6,
+          "the trigger record's time is the key press record's (<20 ms emulated)",
+          f'{t["mono_ns"]} vs {h["mono_ns"]}')
     # vkbd reads its clock after writing the chord, in an emulated machine.
     check(abs(hot[0]["mono_ns"] - press_ns) < 50e6,
           "the key press record matches the time vkbd pressed it (<50 ms)",
