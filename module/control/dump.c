@@ -170,9 +170,21 @@ int tipme_dump_put_cost(struct sk_buff *skb)
 	return err;
 }
 
+/**
+ * struct table_pos - how far a table (exec table, site table) was sent
+ * @hdr_sent: its header was sent
+ * @done: every entry was sent
+ * @pos: next slot
+ */
+struct table_pos {
+	bool hdr_sent;
+	bool done;
+	u32 pos;
+};
+
 enum dump_phase {
-	PHASE_META, PHASE_CPUS, PHASE_EXECTAB, PHASE_EXECTAB_END, PHASE_SITES,
-	PHASE_SITES_END, PHASE_COST, PHASE_TRAILER, PHASE_DONE
+	PHASE_META, PHASE_CPUS, PHASE_EXECTAB, PHASE_SITES, PHASE_COST,
+	PHASE_TRAILER, PHASE_DONE
 };
 
 /**
@@ -186,11 +198,8 @@ enum dump_phase {
  * @have_view: @view describes @seq
  * @view: what may be copied of @seq
  * @discarded: sub-buffers of @cpu overwritten while being read
- * @exec_hdr_sent: the exec table's header was sent
- * @exec_done: every exec table entry was sent
- * @exec_pos: next exec table slot
- * @site_hdr_sent: the site table's header was sent
- * @site_pos: next site table slot
+ * @exec: how far the exec table was sent
+ * @sites: how far the blocking-site table was sent
  * @freeze_gen: the frozen window this dump reads (0: none was frozen)
  * @end: each CPU's write position when the dump started
  */
@@ -204,11 +213,8 @@ struct dump_ctx {
 	bool have_view;
 	struct tipme_sub_view view;
 	u32 discarded;
-	bool exec_hdr_sent;
-	bool exec_done;
-	u32 exec_pos;
-	bool site_hdr_sent;
-	u32 site_pos;
+	struct table_pos exec;
+	struct table_pos sites;
 	u32 freeze_gen;
 	unsigned long end[];
 };
@@ -480,45 +486,93 @@ out:
 	return err;
 }
 
-/* Return: 0 when the table is sent, 1 if @skb is full, or -errno. */
-static int dump_exectab(struct sk_buff *skb, struct netlink_callback *cb,
-			struct dump_ctx *d)
+/**
+ * struct table_src - a table a dump sends in parts: a header, then entries
+ *	over as many messages as they need, then an END part
+ * @part: enum tipme_dump_part of its messages
+ * @end_part: the part that says it is complete
+ * @hdr_attr: attribute of its header (first message only)
+ * @ent_attr: attribute of whole entries
+ * @hdr_size: bytes of its header
+ * @header: fills in its header
+ * @read: copies whole entries from slot *pos (see tipme_exec_read())
+ */
+struct table_src {
+	u32 part;
+	u32 end_part;
+	int hdr_attr;
+	int ent_attr;
+	size_t hdr_size;
+	void (*header)(void *h);
+	size_t (*read)(u32 *pos, void *buf, size_t size, bool *done);
+};
+
+static void exec_header(void *h)
 {
-	struct tipme_exectab_hdr h;
+	tipme_exec_header(h);
+}
+
+static void sites_header(void *h)
+{
+	tipme_sitetab_hdr(h);
+}
+
+static const struct table_src exec_src = {
+	TIPME_PART_EXECTAB, TIPME_PART_EXECTAB_END, TIPME_ATTR_EXEC_HDR,
+	TIPME_ATTR_EXEC_ENTRIES, sizeof(struct tipme_exectab_hdr),
+	exec_header, tipme_exec_read,
+};
+
+static const struct table_src sites_src = {
+	TIPME_PART_SITES, TIPME_PART_SITES_END, TIPME_ATTR_SITE_HDR,
+	TIPME_ATTR_SITE_ENTRIES, sizeof(struct tipme_sitetab_hdr),
+	sites_header, tipme_sitetab_read,
+};
+
+/* Return: 0 when the table is sent, 1 if @skb is full, or -errno. */
+static int dump_table(struct sk_buff *skb, struct netlink_callback *cb,
+		      const struct table_src *src, struct table_pos *tp)
+{
+	union {
+		struct tipme_exectab_hdr exec;
+		struct tipme_sitetab_hdr sites;
+	} h;
 	bool done = false;
 	void *buf, *hdr;
 	u32 pos;
 	size_t n;
 	int room;
 
-	while (!d->exec_done || !d->exec_hdr_sent) {
+	BUILD_BUG_ON(sizeof(h) < sizeof(struct tipme_exectab_hdr) ||
+		     sizeof(h) < sizeof(struct tipme_sitetab_hdr));
+	while (!tp->done || !tp->hdr_sent) {
 		room = (int)skb_tailroom(skb) - (int)EXEC_MSG_OVERHEAD;
 		if (room < 256)
 			return skb->len ? 1 : -EMSGSIZE;
 		buf = kvmalloc(room, GFP_KERNEL);
 		if (!buf)
 			return -ENOMEM;
-		pos = d->exec_pos;
-		n = tipme_exec_read(&d->exec_pos, buf, room, &done);
+		pos = tp->pos;
+		n = src->read(&tp->pos, buf, room, &done);
 		if (!n && !done) {
 			/* The next entry needs an emptier message. */
 			kvfree(buf);
 			return skb->len ? 1 : -EMSGSIZE;
 		}
-		hdr = dump_msg(skb, cb, TIPME_PART_EXECTAB);
+		hdr = dump_msg(skb, cb, src->part);
 		if (!hdr)
 			goto full;
-		if (!d->exec_hdr_sent) {
-			tipme_exec_header(&h);
-			if (nla_put(skb, TIPME_ATTR_EXEC_HDR, sizeof(h), &h))
+		if (!tp->hdr_sent) {
+			src->header(&h);
+			if (nla_put(skb, src->hdr_attr, src->hdr_size, &h))
 				goto cancel;
 		}
-		if (n && nla_put(skb, TIPME_ATTR_EXEC_ENTRIES, n, buf))
+		if (n && nla_put(skb, src->ent_attr, n, buf))
 			goto cancel;
 		genlmsg_end(skb, hdr);
 		kvfree(buf);
-		d->exec_hdr_sent = true;
-		d->exec_done = done;
+		tp->hdr_sent = true;
+		tp->done = done;
 	}
 	return 0;
 
@@ -526,54 +580,30 @@ cancel:
 	genlmsg_cancel(skb, hdr);
 full:
 	kvfree(buf);
-	d->exec_pos = pos;
+	tp->pos = pos;
 	return skb->len ? 1 : -EMSGSIZE;
 }
 
-/* Return: 0 when the site table is sent, 1 if @skb is full, or -errno. */
-static int dump_sites(struct sk_buff *skb, struct netlink_callback *cb,
-		      struct dump_ctx *d)
+/*
+ * A table and then its END part.  Return: 0 when both are sent, 1 if @skb
+ * is full, or -errno.
+ */
+static int dump_table_all(struct sk_buff *skb, struct netlink_callback *cb,
+			  const struct table_src *src, struct table_pos *tp)
 {
-	struct tipme_sitetab_hdr h;
-	void *buf, *hdr;
-	u32 pos;
-	size_t n;
-	int room;
+	void *hdr;
+	int err;
 
-	for (;;) {
-		room = (int)skb_tailroom(skb) - (int)EXEC_MSG_OVERHEAD;
-		if (room < 256)
-			return skb->len ? 1 : -EMSGSIZE;
-		buf = kvmalloc(room, GFP_KERNEL);
-		if (!buf)
-			return -ENOMEM;
-		pos = d->site_pos;
-		n = tipme_sitetab_read(&d->site_pos, buf, room);
-		if (!n && d->site_hdr_sent) {
-			kvfree(buf);
-			return 0;
-		}
-		hdr = dump_msg(skb, cb, TIPME_PART_SITES);
-		if (!hdr)
-			goto full;
-		if (!d->site_hdr_sent) {
-			tipme_sitetab_hdr(&h);
-			if (nla_put(skb, TIPME_ATTR_SITE_HDR, sizeof(h), &h))
-				goto cancel;
-		}
-		if (n && nla_put(skb, TIPME_ATTR_SITE_ENTRIES, n, buf))
-			goto cancel;
-		genlmsg_end(skb, hdr);
-		kvfree(buf);
-		d->site_hdr_sent = true;
+	if (!tp->done || !tp->hdr_sent) {
+		err = dump_table(skb, cb, src, tp);
+		if (err)
+			return err;
 	}
-
-cancel:
-	genlmsg_cancel(skb, hdr);
-full:
-	kvfree(buf);
-	d->site_pos = pos;
-	return skb->len ? 1 : -EMSGSIZE;
+	hdr = dump_msg(skb, cb, src->end_part);
+	if (!hdr)
+		return skb->len ? 1 : -EMSGSIZE;
+	genlmsg_end(skb, hdr);
+	return 0;
 }
 
 static int dump_cost(struct sk_buff *skb, struct netlink_callback *cb)
@@ -613,7 +643,6 @@ static int dump_cost(struct sk_buff *skb, struct netlink_callback *cb)
 int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct dump_ctx *d = dump_ctx(cb);
-	void *hdr;
 	int err;
 
 	for (;;) {
@@ -643,34 +672,17 @@ int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			}
 			break;
 		case PHASE_EXECTAB:
-			err = dump_exectab(skb, cb, d);
-			if (err < 0)
-				return skb->len ? skb->len : err;
-			if (err > 0)
-				return skb->len;
-			d->phase = PHASE_EXECTAB_END;
-			break;
-		case PHASE_EXECTAB_END:
-			hdr = dump_msg(skb, cb, TIPME_PART_EXECTAB_END);
-			if (!hdr)
-				return skb->len ? skb->len : -EMSGSIZE;
-			genlmsg_end(skb, hdr);
-			d->phase = PHASE_SITES;
-			break;
 		case PHASE_SITES:
-			err = dump_sites(skb, cb, d);
+			err = dump_table_all(skb, cb, d->phase == PHASE_EXECTAB ?
+					     &exec_src : &sites_src,
+					     d->phase == PHASE_EXECTAB ?
+					     &d->exec : &d->sites);
 			if (err < 0)
 				return skb->len ? skb->len : err;
 			if (err > 0)
 				return skb->len;
-			d->phase = PHASE_SITES_END;
-			break;
-		case PHASE_SITES_END:
-			hdr = dump_msg(skb, cb, TIPME_PART_SITES_END);
-			if (!hdr)
-				return skb->len ? skb->len : -EMSGSIZE;
-			genlmsg_end(skb, hdr);
-			d->phase = PHASE_COST;
+			d->phase = d->phase == PHASE_EXECTAB ? PHASE_SITES :
+				   PHASE_COST;
 			break;
 		case PHASE_COST:
 			err = dump_cost(skb, cb);

@@ -153,11 +153,12 @@ u32 tipme_sitetab_intern(const u32 *ips, unsigned int n, bool full)
  * @buf: destination: struct tipme_site entries, each followed by its
  *       addresses
  * @room: bytes available
+ * @done: set when every slot has been looked at
  *
  * Context: process context (the dump), concurrently with writers.
- * Return: bytes copied; 0 with *@pos at the capacity when done.
+ * Return: bytes copied.
  */
-size_t tipme_sitetab_read(u32 *pos, void *buf, size_t room)
+size_t tipme_sitetab_read(u32 *pos, void *buf, size_t room, bool *done)
 {
 	size_t off = 0, need;
 	struct tipme_site *out;
@@ -165,7 +166,7 @@ size_t tipme_sitetab_read(u32 *pos, void *buf, size_t room)
 	u32 t;
 
 	if (!tab) {
-		*pos = 0;
+		*done = true;
 		return 0;
 	}
 	for (; *pos <= mask; (*pos)++) {
@@ -185,6 +186,7 @@ size_t tipme_sitetab_read(u32 *pos, void *buf, size_t room)
 		memcpy(out + 1, e->ip, e->nr * sizeof(u32));
 		off += need;
 	}
+	*done = *pos > mask;
 	return off;
 }
 

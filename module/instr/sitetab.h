@@ -14,7 +14,7 @@ int tipme_sitetab_init(unsigned int capacity, unsigned int depth);
 void tipme_sitetab_exit(void);
 bool tipme_sitetab_enabled(void);
 u32 tipme_sitetab_intern(const u32 *ips, unsigned int n, bool full);
-size_t tipme_sitetab_read(u32 *pos, void *buf, size_t room);
+size_t tipme_sitetab_read(u32 *pos, void *buf, size_t room, bool *done);
 void tipme_sitetab_hdr(struct tipme_sitetab_hdr *h);
 int tipme_sitetab_params_text(char *buf, size_t size);
 
