@@ -334,12 +334,14 @@ int cmd_dump(int argc, char **argv)
 		jw_ku64(&w, "subbufs", ds.subbufs);
 		jw_ku64(&w, "discarded_subbufs", ds.discarded);
 		jw_ku64(&w, "cpus", ds.cpus);
+		jw_kstr(&w, "read", ds.mapped ? "mapped" : "copied");
 		jw_kdouble(&w, "seconds", ds.seconds);
 		jw_obj_end(&w);
 		jw_finish(&w);
 	} else {
-		printf("%s: %" PRIu64 " bytes of records from %u CPUs in %.3f s",
-		       env.output, ds.bytes, ds.cpus, ds.seconds);
+		printf("%s: %" PRIu64 " bytes of records from %u CPUs in %.3f s (%s)",
+		       env.output, ds.bytes, ds.cpus, ds.seconds,
+		       ds.mapped ? "mapped" : "copied");
 		if (ds.discarded)
 			printf(", %" PRIu64 " sub-buffers overwritten while reading",
 			       ds.discarded);

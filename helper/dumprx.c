@@ -7,11 +7,23 @@
  * CPU's counters, and last a TRAILER with the clock pairs.  Sub-buffers
  * are kept in memory until their SUBBUF_END, then appended to the CPU's
  * section; the file is only given its name once everything arrived.
+ *
+ * When /dev/tipme opens, the dump is a mapped one instead: the rings are
+ * mapped read-only, the stream names each sub-buffer (SUBBUF_MAP) instead
+ * of carrying its bytes, and they go from the mapping to the file in
+ * batches, each checked afterwards with TIPME_IOC_RING_CHECK; a batch some
+ * of which writers overtook meanwhile is taken back and written again
+ * without those.  The reader thaws a frozen window once it has every ring.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
@@ -21,6 +33,15 @@
 
 /* Kept sub-buffers are written out in appends of about this much. */
 #define PEND_FLUSH	(256 * 1024)
+/* A mapped dump writes and checks this many sub-buffers at a time. */
+#define MAP_BATCH	16
+#define RING_DEV	"/dev/" TIPME_DEV_NAME
+
+/* A sub-buffer of a mapped dump waiting to be written. */
+struct map_sub {
+	struct tipme_subbuf hdr;
+	const unsigned char *data;
+};
 
 struct dump_rx {
 	struct dumpw w;
@@ -46,6 +67,20 @@ struct dump_rx {
 	struct tipme_cpu_stats *stats;
 	size_t nstats;
 	struct tnl_dump_stats out;
+	/* A mapped dump: the device (-1: the rings come in CHUNKs) and map. */
+	int devfd;
+	const unsigned char *map;
+	size_t map_len;
+	uint32_t sub_size;
+	uint32_t nsub;
+	uint32_t nr_cpus;
+	uint32_t freeze_gen;
+	int rings_done;		/* every ring was read: thaw the window */
+	int have_last;
+	uint64_t last_seq;	/* of the CPU open, for the order check */
+	uint32_t cpu_discarded;	/* of the CPU open: overtaken while written */
+	struct map_sub batch[MAP_BATCH];
+	int nbatch;
 };
 
 static struct nla_policy dump_policy[TIPME_ATTR_MAX + 1] = {
@@ -72,6 +107,9 @@ static struct nla_policy dump_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_KEYLOG] = { .type = NLA_U8 },
 	[TIPME_ATTR_SITE_HDR] = { .type = NLA_UNSPEC },
 	[TIPME_ATTR_SITE_ENTRIES] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_SUBBUF_SIZE] = { .type = NLA_U32 },
+	[TIPME_ATTR_SUBBUFS] = { .type = NLA_U32 },
+	[TIPME_ATTR_FREEZE_GEN] = { .type = NLA_U32 },
 };
 
 static int rx_fail(struct dump_rx *rx, int errnum, const char *msg)
@@ -79,6 +117,40 @@ static int rx_fail(struct dump_rx *rx, int errnum, const char *msg)
 	if (!rx->err)
 		rx->err = tm_err_set(rx->e, errnum, "dump: %s", msg);
 	return NL_STOP;
+}
+
+/* Map every CPU's ring, as META describes them. */
+static int map_rings(struct dump_rx *rx, struct nlattr **a)
+{
+	uint64_t ring, total;
+	void *p;
+
+	if (!a[TIPME_ATTR_SUBBUF_SIZE] || !a[TIPME_ATTR_SUBBUFS])
+		return rx_fail(rx, EBADMSG, "META message without the ring geometry");
+	rx->sub_size = nla_get_u32(a[TIPME_ATTR_SUBBUF_SIZE]);
+	rx->nsub = nla_get_u32(a[TIPME_ATTR_SUBBUFS]);
+	rx->nr_cpus = nla_get_u32(a[TIPME_ATTR_NR_CPUS]);
+	if (rx->sub_size < 4096 || rx->sub_size > (1U << 20) ||
+	    (rx->sub_size & (rx->sub_size - 1)) || rx->nsub < 2 ||
+	    (rx->nsub & (rx->nsub - 1)) || rx->nsub > (1U << 24) ||
+	    !rx->nr_cpus || rx->nr_cpus > 65536)
+		return rx_fail(rx, EBADMSG, "META message with an impossible ring geometry");
+	ring = (uint64_t)rx->sub_size * rx->nsub;
+	total = ring * rx->nr_cpus;
+	if (total / rx->nr_cpus != ring || total > SIZE_MAX)
+		return rx_fail(rx, EFBIG, "the rings are too large to map");
+	p = mmap(NULL, (size_t)total, PROT_READ, MAP_SHARED, rx->devfd, 0);
+	if (p == MAP_FAILED) {
+		if (!rx->err)
+			rx->err = tm_err_set(rx->e, errno, "dump: mapping the rings from %s: %s",
+					     RING_DEV, strerror(errno));
+		return NL_STOP;
+	}
+	rx->map = p;
+	rx->map_len = (size_t)total;
+	if (a[TIPME_ATTR_FREEZE_GEN])
+		rx->freeze_gen = nla_get_u32(a[TIPME_ATTR_FREEZE_GEN]);
+	return NL_OK;
 }
 
 static int on_meta(struct dump_rx *rx, struct nlattr **a)
@@ -106,6 +178,8 @@ static int on_meta(struct dump_rx *rx, struct nlattr **a)
 	/* key codes were recorded at some point since load: they may be in the rings */
 	if (a[TIPME_ATTR_KEYLOG] && nla_get_u8(a[TIPME_ATTR_KEYLOG]))
 		fh.flags |= TIPME_FILE_KEYLOG;
+	if (rx->devfd >= 0 && map_rings(rx, a) != NL_OK)
+		return NL_STOP;
 	err = dumpw_open(&rx->w, rx->path, &fh, 0, rx->e);
 	if (err) {
 		rx->err = err;
@@ -147,8 +221,11 @@ static int open_cpu(struct dump_rx *rx, uint32_t cpu)
 				  "dump: CPU %u data before CPU %d ended",
 				  cpu, rx->cur_cpu);
 	err = dumpw_section_begin(&rx->w, TIPME_SEC_CPU_STREAM, cpu, rx->e);
-	if (!err)
+	if (!err) {
 		rx->cur_cpu = (int)cpu;
+		rx->have_last = 0;
+		rx->cpu_discarded = 0;
+	}
 	return err;
 }
 
@@ -194,6 +271,100 @@ static int on_chunk(struct dump_rx *rx, struct nlattr **a)
 	}
 	memcpy(rx->pend + rx->sub_start + off, nla_data(a[TIPME_ATTR_DATA]), len);
 	rx->sub_len += len;
+	return NL_OK;
+}
+
+/*
+ * Write the batch of mapped sub-buffers, then ask whether writers overtook
+ * any of them meanwhile: those are the oldest, so the batch is taken back
+ * and written again without them.
+ */
+static int flush_batch(struct dump_rx *rx)
+{
+	struct iovec iov[2 * MAP_BATCH];
+	struct tipme_ring_check chk;
+	struct dumpw_mark m;
+	int i, k, err;
+
+	while (rx->nbatch) {
+		dumpw_section_mark(&rx->w, &m);
+		for (i = 0; i < rx->nbatch; i++) {
+			iov[2 * i].iov_base = &rx->batch[i].hdr;
+			iov[2 * i].iov_len = sizeof(rx->batch[i].hdr);
+			iov[2 * i + 1].iov_base = (void *)rx->batch[i].data;
+			iov[2 * i + 1].iov_len = rx->batch[i].hdr.len;
+		}
+		err = dumpw_section_appendv(&rx->w, iov, 2 * rx->nbatch, rx->e);
+		if (err)
+			return err;
+		memset(&chk, 0, sizeof(chk));
+		chk.cpu = (uint32_t)rx->cur_cpu;
+		if (ioctl(rx->devfd, TIPME_IOC_RING_CHECK, &chk))
+			return tm_err_set(rx->e, errno, "dump: checking CPU %d's ring: %s",
+					  rx->cur_cpu, strerror(errno));
+		for (k = 0; k < rx->nbatch && rx->batch[k].hdr.seq < chk.oldest_intact; k++)
+			;
+		if (!k) {
+			for (i = 0; i < rx->nbatch; i++)
+				rx->out.bytes += rx->batch[i].hdr.len;
+			rx->out.subbufs += (uint64_t)rx->nbatch;
+			rx->nbatch = 0;
+			break;
+		}
+		err = dumpw_section_rewind(&rx->w, &m, rx->e);
+		if (err)
+			return err;
+		rx->out.discarded += (uint64_t)k;
+		rx->cpu_discarded += (uint32_t)k;
+		rx->nbatch -= k;
+		memmove(rx->batch, rx->batch + k, rx->nbatch * sizeof(rx->batch[0]));
+	}
+	return 0;
+}
+
+static int on_subbuf_map(struct dump_rx *rx, struct nlattr **a)
+{
+	struct map_sub *sub;
+	uint32_t cpu, len;
+	uint64_t seq;
+	int err;
+
+	if (rx->devfd < 0)
+		return rx_fail(rx, EBADMSG, "SUBBUF_MAP in a dump that is not mapped");
+	if (!a[TIPME_ATTR_CPU] || !a[TIPME_ATTR_SUBBUF_SEQ] ||
+	    !a[TIPME_ATTR_SUBBUF_LEN])
+		return rx_fail(rx, EBADMSG, "SUBBUF_MAP message incomplete");
+	cpu = nla_get_u32(a[TIPME_ATTR_CPU]);
+	seq = nla_get_u64(a[TIPME_ATTR_SUBBUF_SEQ]);
+	len = nla_get_u32(a[TIPME_ATTR_SUBBUF_LEN]);
+	if (cpu >= rx->nr_cpus || len > rx->sub_size || len % 4)
+		return rx_fail(rx, EBADMSG, "SUBBUF_MAP outside the rings");
+	err = open_cpu(rx, cpu);
+	if (err) {
+		rx->err = err;
+		return NL_STOP;
+	}
+	if (rx->have_last && seq <= rx->last_seq)
+		return rx_fail(rx, EBADMSG, "sub-buffers out of order");
+	rx->have_last = 1;
+	rx->last_seq = seq;
+	if (!len)
+		return NL_OK;
+	if (rx->nbatch == MAP_BATCH) {
+		err = flush_batch(rx);
+		if (err) {
+			rx->err = err;
+			return NL_STOP;
+		}
+	}
+	sub = &rx->batch[rx->nbatch++];
+	memset(&sub->hdr, 0, sizeof(sub->hdr));
+	sub->hdr.seq = seq;
+	sub->hdr.len = len;
+	sub->hdr.flags = a[TIPME_ATTR_SUBBUF_FLAGS] ?
+			 nla_get_u32(a[TIPME_ATTR_SUBBUF_FLAGS]) : 0;
+	sub->data = rx->map + (size_t)cpu * rx->sub_size * rx->nsub +
+		    (size_t)(seq & (rx->nsub - 1)) * rx->sub_size;
 	return NL_OK;
 }
 
@@ -270,6 +441,9 @@ static int on_cpu_end(struct dump_rx *rx, struct nlattr **a)
 		err = open_cpu(rx, st.cpu);
 		if (!err)
 			err = flush_pend(rx);
+		if (!err)
+			err = flush_batch(rx);
+		st.discarded_subbufs += rx->cpu_discarded;
 		if (!err)
 			err = dumpw_section_end(&rx->w, rx->e);
 		if (err) {
@@ -409,6 +583,17 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	if (!rx->opened)
 		return rx_fail(rx, EBADMSG, "data before the META message");
 	switch (nla_get_u32(a[TIPME_ATTR_DUMP_PART])) {
+	case TIPME_PART_EXECTAB:
+	case TIPME_PART_SITES:
+	case TIPME_PART_COST:
+	case TIPME_PART_TRAILER:
+		/* after the rings: a mapped dump's reader has them all */
+		rx->rings_done = rx->cur_cpu < 0;
+		break;
+	}
+	switch (nla_get_u32(a[TIPME_ATTR_DUMP_PART])) {
+	case TIPME_PART_SUBBUF_MAP:
+		return on_subbuf_map(rx, a);
 	case TIPME_PART_CHUNK:
 		return on_chunk(rx, a);
 	case TIPME_PART_SUBBUF_END:
@@ -453,13 +638,19 @@ int tnl_dump_to_file(struct tnl *t, const char *path, struct symcache *syms,
 	rx.path = path;
 	rx.e = e;
 	rx.cur_cpu = -1;
+	/* No device (an older module, no CAP_NET_ADMIN): the rings as copies. */
+	rx.devfd = open(RING_DEV, O_RDONLY | O_CLOEXEC);
 	msg = nlmsg_alloc();
-	if (!msg)
-		return tm_err_set(e, ENOMEM, "out of memory");
+	if (!msg) {
+		err = tm_err_set(e, ENOMEM, "out of memory");
+		goto out;
+	}
 	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, t->family, 0,
-			 NLM_F_DUMP, TIPME_CMD_DUMP, TIPME_GENL_VERSION)) {
+			 NLM_F_DUMP, TIPME_CMD_DUMP, TIPME_GENL_VERSION) ||
+	    (rx.devfd >= 0 && nla_put_flag(msg, TIPME_ATTR_DUMP_MAPPED))) {
 		nlmsg_free(msg);
-		return tm_err_set(e, ENOMEM, "out of memory");
+		err = tm_err_set(e, ENOMEM, "out of memory");
+		goto out;
 	}
 	err = nl_send_auto(t->sk, msg);
 	nlmsg_free(msg);
@@ -469,6 +660,11 @@ int tnl_dump_to_file(struct tnl *t, const char *path, struct symcache *syms,
 	}
 	nl_socket_modify_cb(t->sk, NL_CB_VALID, NL_CB_CUSTOM, dump_cb, &rx);
 	err = nl_recvmsgs_default(t->sk);
+	/* Every ring copied: the window the trigger froze may go. */
+	if (rx.rings_done && rx.freeze_gen &&
+	    ioctl(rx.devfd, TIPME_IOC_THAW, &rx.freeze_gen) && !rx.err)
+		rx.err = tm_err_set(e, errno, "dump: thawing the frozen window: %s",
+				    strerror(errno));
 	if (rx.err) {
 		err = rx.err;
 		goto out;
@@ -511,6 +707,11 @@ out:
 	}
 	free(rx.pend);
 	free(rx.stats);
+	if (rx.map)
+		munmap((void *)rx.map, rx.map_len);
+	if (rx.devfd >= 0)
+		close(rx.devfd);
+	rx.out.mapped = rx.map != NULL;
 	rx.out.seconds = now_s() - t0;
 	if (stats)
 		*stats = rx.out;

@@ -105,6 +105,7 @@ struct tnl_dump_stats {
 	uint64_t subbufs;
 	uint64_t discarded;
 	uint32_t cpus;
+	int mapped;		/* the rings were read from /dev/tipme's mapping */
 	double seconds;
 };
 

@@ -103,6 +103,56 @@ int dumpw_section_append(struct dumpw *w, const void *data, size_t len,
  */
 int dumpw_section_end(struct dumpw *w, struct tm_err *e);
 
+struct iovec;
+
+/**
+ * dumpw_section_appendv() - add payload bytes from several places
+ * @w: writer
+ * @iov: the pieces, in order
+ * @n: number of pieces
+ * @e: error message
+ *
+ * As dumpw_section_append() of each piece, but the pieces go to the file
+ * in one system call, straight from where they are (a mapped ring, say),
+ * without being copied first.
+ *
+ * Return: 0 or a negative errno.
+ */
+int dumpw_section_appendv(struct dumpw *w, const struct iovec *iov, int n,
+			  struct tm_err *e);
+
+/**
+ * struct dumpw_mark - a point in the open section to go back to
+ * @off: file offset
+ * @size: payload bytes of the section so far
+ * @crc32: the section's CRC so far
+ */
+struct dumpw_mark {
+	uint64_t off;
+	uint64_t size;
+	uint32_t crc32;
+};
+
+/**
+ * dumpw_section_mark() - remember the end of the open section's payload
+ * @w: writer, with a section open
+ * @m: filled in
+ */
+void dumpw_section_mark(const struct dumpw *w, struct dumpw_mark *m);
+
+/**
+ * dumpw_section_rewind() - take back what was appended since a mark
+ * @w: writer
+ * @m: a mark of the section still open
+ * @e: error message
+ *
+ * The file is cut back to the mark, as if nothing had been appended since.
+ *
+ * Return: 0 or a negative errno (-EINVAL for a mark outside the section).
+ */
+int dumpw_section_rewind(struct dumpw *w, const struct dumpw_mark *m,
+			 struct tm_err *e);
+
 /**
  * dumpw_section() - write a whole section at once
  * @w: writer

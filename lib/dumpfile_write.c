@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -264,6 +265,111 @@ int dumpw_section_append(struct dumpw *w, const void *data, size_t len,
 	w->sec.crc32 = tm_crc32(w->sec.crc32, data, len);
 	w->sec.size += len;
 	return emit(w, data, len, e);
+}
+
+/* Write @iov[0..n) at @off, resuming after short writes. */
+static int pwritev_all(int fd, const struct iovec *iov, int n, uint64_t off)
+{
+	struct iovec cur[64];
+	size_t skip = 0;	/* bytes of iov[i] already written */
+	int i = 0, k;
+	ssize_t got;
+
+	for (;;) {
+		while (i < n && iov[i].iov_len == skip) {
+			i++;
+			skip = 0;
+		}
+		if (i == n)
+			return 0;
+		for (k = 0; k < 64 && i + k < n; k++)
+			cur[k] = iov[i + k];
+		cur[0].iov_base = (char *)cur[0].iov_base + skip;
+		cur[0].iov_len -= skip;
+		got = pwritev(fd, cur, k, (off_t)off);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (got == 0)
+			return -ENOSPC;
+		off += (uint64_t)got;
+		while ((size_t)got >= iov[i].iov_len - skip) {
+			got -= (ssize_t)(iov[i].iov_len - skip);
+			skip = 0;
+			if (++i == n)
+				return 0;
+		}
+		skip += (size_t)got;
+	}
+}
+
+int dumpw_section_appendv(struct dumpw *w, const struct iovec *iov, int n,
+			  struct tm_err *e)
+{
+	uint64_t len = 0;
+	int err = check_open(w, e);
+	int i;
+
+	if (err)
+		return err;
+	if (!w->in_section)
+		return fail(w, tm_err_set(e, EINVAL, "no section open"));
+	for (i = 0; i < n; i++) {
+		if (iov[i].iov_len > UINT64_MAX - w->off - len) {
+			tm_err_set(e, EFBIG, "dump too large");
+			return fail(w, -EFBIG);
+		}
+		len += iov[i].iov_len;
+	}
+	err = flush(w, e);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++)
+		w->sec.crc32 = tm_crc32(w->sec.crc32, iov[i].iov_base,
+					iov[i].iov_len);
+	err = pwritev_all(w->fd, iov, n, w->buf_off);
+	if (err)
+		return io_error(w, err, "writing", e);
+	w->sec.size += len;
+	w->buf_off += len;
+	w->off += len;
+	return 0;
+}
+
+void dumpw_section_mark(const struct dumpw *w, struct dumpw_mark *m)
+{
+	m->off = w->off;
+	m->size = w->sec.size;
+	m->crc32 = w->sec.crc32;
+}
+
+int dumpw_section_rewind(struct dumpw *w, const struct dumpw_mark *m,
+			 struct tm_err *e)
+{
+	int err = check_open(w, e);
+
+	if (err)
+		return err;
+	if (!w->in_section || m->off > w->off ||
+	    m->off < w->sec_hdr_off + sizeof(w->sec) ||
+	    m->size > w->sec.size ||
+	    m->off - m->size != w->sec_hdr_off + sizeof(w->sec))
+		return fail(w, tm_err_set(e, EINVAL, "rewinding to a mark outside the open section"));
+	if (m->off >= w->buf_off) {
+		/* only buffered bytes follow the mark */
+		w->buf_len = (size_t)(m->off - w->buf_off);
+	} else {
+		w->buf_len = 0;
+		w->buf_off = m->off;
+		if (ftruncate(w->fd, (off_t)m->off))
+			return io_error(w, -errno, "truncating", e);
+	}
+	w->off = m->off;
+	w->sec.size = m->size;
+	w->sec.crc32 = m->crc32;
+	return 0;
 }
 
 int dumpw_section_end(struct dumpw *w, struct tm_err *e)

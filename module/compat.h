@@ -257,4 +257,55 @@ static inline unsigned long tipme_rwbase_owner(const struct rwbase_rt *b)
 }
 #endif
 
+/* ------------------------------------------------------------------ */
+/* The ring device and mapped dumps                                   */
+/* ------------------------------------------------------------------ */
+
+#include <linux/mm.h>
+
+/*
+ * vm_flags became read-only outside the helpers that change it in 6.3
+ * (bc292ab00f6c, "mm: introduce vma->vm_flags wrapper functions"), which
+ * Kbuild looks for (TIPME_HAVE_VM_FLAGS_SET).
+ */
+static inline void tipme_vm_flags_set(struct vm_area_struct *vma,
+				      unsigned long flags)
+{
+#ifdef TIPME_HAVE_VM_FLAGS_SET
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
+}
+
+static inline void tipme_vm_flags_clear(struct vm_area_struct *vma,
+					unsigned long flags)
+{
+#ifdef TIPME_HAVE_VM_FLAGS_SET
+	vm_flags_clear(vma, flags);
+#else
+	vma->vm_flags &= ~flags;
+#endif
+}
+
+/**
+ * tipme_genl_dump_attrs() - the parsed attributes of a dump's request
+ * @cb: the dump's callback state
+ *
+ * Later kernels keep them in a struct genl_info reached through
+ * genl_info_dump() (6.12 and 7.2 have it, 6.1 does not); Kbuild looks for
+ * it (TIPME_HAVE_GENL_INFO_DUMP).
+ *
+ * Context: a dump's start or dumpit callback.
+ * Return: the attribute table, indexed by attribute type.
+ */
+static inline struct nlattr **tipme_genl_dump_attrs(struct netlink_callback *cb)
+{
+#ifdef TIPME_HAVE_GENL_INFO_DUMP
+	return genl_info_dump(cb)->attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
 #endif /* TIPME_COMPAT_H */

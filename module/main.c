@@ -20,6 +20,7 @@
 #include "control/input.h"
 #include "control/autotrig.h"
 #include "control/genl.h"
+#include "control/ringdev.h"
 
 /*
  * Bottom up: the recorder, the instrumentation and the probes that write
@@ -51,15 +52,20 @@ static int __init tipme_init(void)
 	if (err)
 		goto out_input;
 	tipme_set_recording(autostart);
-	err = tipme_genl_init();
+	err = tipme_ringdev_init();
 	if (err)
 		goto out_recording;
+	err = tipme_genl_init();
+	if (err)
+		goto out_ringdev;
 	tipme_fail_steps_done();
 	pr_info("loaded: %llu KiB of rings, %u x %u KiB sub-buffers per CPU%s\n",
 		tipme.buf_size >> 10, 1U << tipme.nsub_shift,
 		(1U << tipme.sub_shift) >> 10, autostart ? ", recording" : "");
 	return 0;
 
+out_ringdev:
+	tipme_ringdev_exit();
 out_recording:
 	tipme_set_recording(false);
 	tipme_auto_exit();
@@ -81,6 +87,7 @@ out_recorder:
 static void __exit tipme_exit(void)
 {
 	tipme_genl_exit();
+	tipme_ringdev_exit();
 	tipme_set_recording(false);
 	tipme_auto_exit();
 	tipme_input_exit();

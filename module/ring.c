@@ -152,6 +152,32 @@ int tipme_ring_view(struct tipme_ring *r, u64 seq, struct tipme_sub_view *v)
 }
 
 /**
+ * tipme_ring_oldest_intact() - the oldest sub-buffer writers have not
+ *	overtaken
+ * @r: the ring
+ *
+ * A copy of sub-buffer seq taken since tipme_ring_view() is intact while
+ * no writer has entered the next lap of its slot, that is while the write
+ * position is at most (seq + nsub) sub-buffers: exactly when seq is at
+ * least this number.  It only grows, so a later check covers every copy
+ * taken before it.
+ *
+ * Context: any.
+ * Return: the sub-buffer number (0 before the first lap ends).
+ */
+u64 tipme_ring_oldest_intact(struct tipme_ring *r)
+{
+	unsigned long pos;
+	u64 laps;
+
+	/* The copied bytes before the position that may have overtaken them. */
+	smp_rmb();
+	pos = local_read(&r->reserve);
+	laps = (pos + tipme_ring_sub_size(r) - 1) >> r->sub_shift;
+	return laps > tipme_ring_nsub(r) ? laps - tipme_ring_nsub(r) : 0;
+}
+
+/**
  * tipme_ring_still_valid() - check a copy after it was taken
  * @r: the ring
  * @seq: the sub-buffer copied
@@ -162,10 +188,7 @@ int tipme_ring_view(struct tipme_ring *r, u64 seq, struct tipme_sub_view *v)
  */
 bool tipme_ring_still_valid(struct tipme_ring *r, u64 seq)
 {
-	/* The copied bytes before the position that may have overtaken them. */
-	smp_rmb();
-	return local_read(&r->reserve) <=
-	       (long)((seq + tipme_ring_nsub(r)) << r->sub_shift);
+	return seq >= tipme_ring_oldest_intact(r);
 }
 
 /**

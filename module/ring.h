@@ -241,6 +241,7 @@ struct tipme_sub_view {
 
 int tipme_ring_view(struct tipme_ring *r, u64 seq, struct tipme_sub_view *v);
 bool tipme_ring_still_valid(struct tipme_ring *r, u64 seq);
+u64 tipme_ring_oldest_intact(struct tipme_ring *r);
 u64 tipme_ring_oldest_seq(struct tipme_ring *r, unsigned long end);
 
 #endif /* TIPME_RING_H */

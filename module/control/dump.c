@@ -18,6 +18,12 @@
  * may run at once.  A dump that starts while a trigger's window is frozen
  * (tipme_recorder_freeze()) starts each ring where the trigger found its
  * oldest data, and thaws the window once it has read every ring.
+ *
+ * A mapped dump (TIPME_ATTR_DUMP_MAPPED) sends the same stream without the
+ * rings' bytes: one SUBBUF_MAP per sub-buffer says what is committed in
+ * it, and the reader copies it from /dev/tipme's mapping (ringdev.c),
+ * checks the copy there and thaws the window there once it has copied
+ * every ring.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,6 +43,13 @@
 #include "instr/exec.h"
 #include "instr/sitetab.h"
 #include "control/dump.h"
+#include "compat.h"
+
+/*
+ * Sub-buffers a mapped dump names per message buffer: the reader copies
+ * them before it asks for the next buffer, so their views stay fresh.
+ */
+#define MAPS_PER_SKB	16
 
 /* What an exec table message carries besides the entries. */
 #define EXEC_MSG_OVERHEAD \
@@ -201,6 +214,8 @@ enum dump_phase {
  * @exec: how far the exec table was sent
  * @sites: how far the blocking-site table was sent
  * @freeze_gen: the frozen window this dump reads (0: none was frozen)
+ * @mapped: the reader copies the rings from /dev/tipme (SUBBUF_MAP parts)
+ * @maps: SUBBUF_MAP parts in the message buffer being filled
  * @end: each CPU's write position when the dump started
  */
 struct dump_ctx {
@@ -216,6 +231,8 @@ struct dump_ctx {
 	struct table_pos exec;
 	struct table_pos sites;
 	u32 freeze_gen;
+	bool mapped;
+	u32 maps;
 	unsigned long end[];
 };
 
@@ -273,6 +290,7 @@ int tipme_dump_start(struct netlink_callback *cb,
 	if (!d)
 		return -ENOMEM;
 	d->family = family;
+	d->mapped = !!tipme_genl_dump_attrs(cb)[TIPME_ATTR_DUMP_MAPPED];
 	tipme_cost_flush_all();
 	if (cb->min_dump_alloc < need)
 		cb->min_dump_alloc = need;
@@ -343,6 +361,8 @@ static int dump_meta(struct sk_buff *skb, struct netlink_callback *cb)
 	if (!hdr)
 		goto out;
 	if (tipme_dump_put_geometry(skb) ||
+	    (dump_ctx(cb)->freeze_gen &&
+	     nla_put_u32(skb, TIPME_ATTR_FREEZE_GEN, dump_ctx(cb)->freeze_gen)) ||
 	    nla_put(skb, TIPME_ATTR_REC_TYPES, ntypes * sizeof(*types), types) ||
 	    nla_put_string(skb, TIPME_ATTR_PARAMS, params) ||
 	    nla_put_u8(skb, TIPME_ATTR_ENV_CAPTURE, tipme_exec_env_capture())) {
@@ -378,6 +398,26 @@ static int dump_view(struct tipme_ring *r, struct dump_ctx *d)
 	return err;
 }
 
+/* A mapped dump's part for the sub-buffer in @d->view.  Return: 0 or 1 if @skb is full. */
+static int dump_map(struct sk_buff *skb, struct netlink_callback *cb,
+		    struct dump_ctx *d)
+{
+	void *hdr = dump_msg(skb, cb, TIPME_PART_SUBBUF_MAP);
+
+	if (!hdr)
+		return 1;
+	if (nla_put_u32(skb, TIPME_ATTR_CPU, d->cpu) ||
+	    put_u64(skb, TIPME_ATTR_SUBBUF_SEQ, d->seq) ||
+	    nla_put_u32(skb, TIPME_ATTR_SUBBUF_LEN, d->view.len) ||
+	    nla_put_u32(skb, TIPME_ATTR_SUBBUF_FLAGS,
+			d->view.partial ? TIPME_SUBBUF_PARTIAL : 0)) {
+		genlmsg_cancel(skb, hdr);
+		return 1;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
 /* Send the current CPU's sub-buffers.  Return: 0 when done, 1 if @skb is full. */
 static int dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 		    struct dump_ctx *d)
@@ -402,6 +442,15 @@ static int dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 			}
 			d->have_view = true;
 			d->off = 0;
+		}
+		if (d->mapped) {
+			if (d->view.len &&
+			    (d->maps == MAPS_PER_SKB || dump_map(skb, cb, d)))
+				return 1;
+			d->maps += !!d->view.len;
+			d->have_view = false;
+			d->seq++;
+			continue;
 		}
 		base = d->seq << r->sub_shift;
 		while (d->off < d->view.len) {
@@ -645,6 +694,7 @@ int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	struct dump_ctx *d = dump_ctx(cb);
 	int err;
 
+	d->maps = 0;
 	for (;;) {
 		switch (d->phase) {
 		case PHASE_META:
@@ -663,8 +713,11 @@ int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 				return skb->len;
 			d->cpu = cpumask_next(d->cpu, cpu_possible_mask);
 			if (d->cpu >= nr_cpu_ids) {
-				/* Every ring read: the frozen window may go. */
-				if (d->freeze_gen)
+				/*
+				 * Every ring read: the frozen window may go
+				 * (a mapped dump's reader thaws it).
+				 */
+				if (d->freeze_gen && !d->mapped)
 					tipme_recorder_thaw(d->freeze_gen);
 				d->phase = PHASE_EXECTAB;
 			} else {

@@ -31,6 +31,10 @@ static DEFINE_MUTEX(notify_lock);
  */
 static const struct nla_policy tipme_noattr_policy[TIPME_ATTR_MAX + 1] = {};
 
+static const struct nla_policy tipme_dump_policy[TIPME_ATTR_MAX + 1] = {
+	[TIPME_ATTR_DUMP_MAPPED] = { .type = NLA_FLAG },
+};
+
 static const struct nla_policy tipme_trigger_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_TRIGGER_SOURCE] = NLA_POLICY_RANGE(NLA_U32, TIPME_TRIG_NETLINK,
 						       TIPME_TRIG_SOURCE_MAX),
@@ -189,7 +193,7 @@ static const struct genl_ops tipme_ops[] = {
 		.start = tipme_dump_start_cb,
 		.dumpit = tipme_dump,
 		.done = tipme_dump_done,
-		.policy = tipme_noattr_policy,
+		.policy = tipme_dump_policy,
 		.maxattr = TIPME_ATTR_MAX,
 	},
 };

@@ -364,7 +364,36 @@ static void ring_frozen_window(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, tipme_ring_still_valid(ring, 0));
 }
 
+/*
+ * A mapped reader's check: the oldest intact sub-buffer is the first whose
+ * slot no writer has entered again, position against (seq + nsub) laps.
+ */
+static void ring_oldest_intact(struct kunit *test)
+{
+	unsigned long size = tipme_ring_sub_size(ring);
+	unsigned long nsub = tipme_ring_nsub(ring);
+	u64 seq, want;
+	u32 id;
+
+	KUNIT_EXPECT_EQ(test, tipme_ring_oldest_intact(ring), 0ULL);
+	for (id = 0; id < 40 * size / 8; id++) {
+		unsigned long pos;
+
+		KUNIT_ASSERT_TRUE(test, write_id(id));
+		pos = local_read(&ring->reserve);
+		want = 0;
+		while (pos > (want + nsub) * size)
+			want++;
+		KUNIT_ASSERT_EQ(test, tipme_ring_oldest_intact(ring), want);
+		for (seq = want ? want - 1 : 0; seq <= want + 1; seq++)
+			KUNIT_EXPECT_EQ(test, tipme_ring_still_valid(ring, seq),
+					seq >= want);
+	}
+	KUNIT_EXPECT_GT(test, tipme_ring_oldest_intact(ring), 30ULL);
+}
+
 static struct kunit_case ring_cases[] = {
+	KUNIT_CASE(ring_oldest_intact),
 	KUNIT_CASE(ring_roundtrip),
 	KUNIT_CASE(ring_delta_overflow),
 	KUNIT_CASE(ring_wraparound),

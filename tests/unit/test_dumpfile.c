@@ -15,6 +15,7 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -188,6 +189,107 @@ static void test_streaming(void)
 	       "a 1 MiB streamed section (header patched on disk) reads back%s%s",
 	       err ? ": " : "", e.msg);
 	dump_free(&d);
+}
+
+/*
+ * Mapped dumps write pieces straight from where they lie and take back a
+ * batch writers overtook: the file must be as if only what was kept had
+ * been written, whether the batch was still buffered or already on disk.
+ */
+static void test_rewind(void)
+{
+	static unsigned char big[3 << 16], junk[3 << 16];
+	char pa[128], pb[128];
+	struct iovec iov[130];
+	struct tm_err e = { "" };
+	struct dumpw_mark m, bad;
+	unsigned char *a, *b;
+	size_t sa = 0, sb = 0;
+	struct dumpw w;
+	int err, i, round;
+
+	for (i = 0; i < (int)sizeof(big); i++) {
+		big[i] = (unsigned char)(i * 13 + 1);
+		junk[i] = (unsigned char)(i * 7 + 3);
+	}
+	path_in(pa, sizeof(pa), dir, "plain.tipme");
+	path_in(pb, sizeof(pb), dir, "rewound.tipme");
+	/* A: "head", then big in 130 pieces, as plain appends. */
+	err = dumpw_open(&w, pa, &tmpl, 0, &e);
+	if (!err)
+		err = dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
+	if (!err)
+		err = dumpw_section_append(&w, "head", 4, &e);
+	for (i = 0; i < 130 && !err; i++)
+		err = dumpw_section_append(&w, big + i * 1500, 1500, &e);
+	if (!err)
+		err = dumpw_commit(&w, &e);
+	/*
+	 * B: "head", a small buffered batch taken back, a large one written
+	 * to disk and taken back, then big as one appendv of 130 pieces.
+	 */
+	if (!err)
+		err = dumpw_open(&w, pb, &tmpl, 0, &e);
+	if (!err)
+		err = dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
+	if (!err)
+		err = dumpw_section_append(&w, "head", 4, &e);
+	dumpw_section_mark(&w, &m);
+	for (round = 0; round < 2 && !err; round++) {
+		iov[0].iov_base = junk;
+		iov[0].iov_len = round ? sizeof(junk) : 100;
+		iov[1].iov_base = junk;
+		iov[1].iov_len = 0;
+		err = round ? dumpw_section_appendv(&w, iov, 2, &e) :
+			      dumpw_section_append(&w, junk, 100, &e);
+		if (!err)
+			err = dumpw_section_rewind(&w, &m, &e);
+	}
+	for (i = 0; i < 130; i++) {
+		iov[i].iov_base = big + i * 1500;
+		iov[i].iov_len = 1500;
+	}
+	if (!err)
+		err = dumpw_section_appendv(&w, iov, 130, &e);
+	bad = m;
+	bad.size++;
+	tap_ok(!err && dumpw_section_rewind(&w, &bad, &e) == -EINVAL,
+	       "a mark from outside the section is refused: %s", e.msg);
+	e.msg[0] = '\0';
+	a = gen_read_file(pa, &sa);
+	b = gen_read_file(pb, &sb);
+	tap_ok(!err && a && !b, "and the writer then failed, leaving no file");
+	free(b);
+	err = dumpw_open(&w, pb, &tmpl, 0, &e);
+	if (!err)
+		err = dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
+	if (!err)
+		err = dumpw_section_append(&w, "head", 4, &e);
+	dumpw_section_mark(&w, &m);
+	iov[0].iov_base = junk;
+	iov[0].iov_len = sizeof(junk);
+	if (!err)
+		err = dumpw_section_appendv(&w, iov, 1, &e);
+	if (!err)
+		err = dumpw_section_rewind(&w, &m, &e);
+	if (!err)
+		err = dumpw_section_append(&w, junk, 10, &e);
+	if (!err)
+		err = dumpw_section_rewind(&w, &m, &e);
+	for (i = 0; i < 130; i++) {
+		iov[i].iov_base = big + i * 1500;
+		iov[i].iov_len = 1500;
+	}
+	if (!err)
+		err = dumpw_section_appendv(&w, iov, 130, &e);
+	if (!err)
+		err = dumpw_commit(&w, &e);
+	b = gen_read_file(pb, &sb);
+	tap_ok(!err && a && b && sa == sb && !memcmp(a, b, sa),
+	       "batches taken back (on disk and buffered) leave the same bytes as never writing them (%zu bytes)%s%s",
+	       sa, err ? ": " : "", e.msg);
+	free(a);
+	free(b);
 }
 
 static void test_noreplace(void)
@@ -522,9 +624,10 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(43);
+	tap_plan(46);
 	test_atomic();
 	test_streaming();
+	test_rewind();
 	test_noreplace();
 	test_fsize_limit();
 	test_full_fs();

@@ -86,8 +86,11 @@ def probe():
          T["TIPME_CMD_DUMP"], b"", REQ_ACK, 0, {errno.EOPNOTSUPP}),
         ("STATUS as a dump request is EOPNOTSUPP", T["TIPME_CMD_STATUS"],
          b"", REQ_ACK | genl.NLM_F_DUMP, 0, {errno.EOPNOTSUPP}),
-        ("DUMP with an attribute is EINVAL", T["TIPME_CMD_DUMP"],
+        ("DUMP with an attribute it does not take is EINVAL", T["TIPME_CMD_DUMP"],
          attr(src, u32(3)), REQ_ACK | genl.NLM_F_DUMP, 0, {errno.EINVAL}),
+        ("DUMP with a DUMP_MAPPED flag that carries bytes is EINVAL",
+         T["TIPME_CMD_DUMP"], attr(T["TIPME_ATTR_DUMP_MAPPED"], u32(1)),
+         REQ_ACK | genl.NLM_F_DUMP, 0, {errno.EINVAL}),
     ]
     before = triggers(g)
     for name, cmd, payload, flags, reserved, want in cases:

@@ -23,6 +23,7 @@
 #define _UAPI_LINUX_TIPME_H
 
 #include <linux/types.h>
+#include <linux/ioctl.h>
 
 #define TIPME_VERSION_STRING	"0.1.0"
 
@@ -1245,6 +1246,8 @@ enum tipme_dump_part {
 	TIPME_PART_SUBBUF_END	= 3,	/* CPU, SUBBUF_SEQ, SUBBUF_LEN, SUBBUF_FLAGS, SUBBUF_OK */
 	TIPME_PART_TRAILER	= 4,	/* last: CLOCK_PAIRS */
 	TIPME_PART_CPU_END	= 5,	/* after a CPU's sub-buffers: CPU_STATS with its entry */
+	TIPME_PART_SUBBUF_MAP	= 6,	/* mapped dumps, instead of CHUNKs and SUBBUF_END:
+					 * CPU, SUBBUF_SEQ, SUBBUF_LEN, SUBBUF_FLAGS */
 	/* 8..15: instrumentation */
 	TIPME_PART_EXECTAB	= 8,	/* EXEC_HDR (first one only), EXEC_ENTRIES */
 	TIPME_PART_EXECTAB_END	= 9,	/* the exec table is complete */
@@ -1301,8 +1304,47 @@ enum tipme_attr {
 	TIPME_ATTR_ENV_CAPTURE,		/* u8: the exec table captures environments */
 	TIPME_ATTR_SITE_HDR,		/* binary: struct tipme_sitetab_hdr */
 	TIPME_ATTR_SITE_ENTRIES,	/* binary: whole struct tipme_site entries */
+	TIPME_ATTR_DUMP_MAPPED,		/* flag, DUMP request: a mapped dump */
+	TIPME_ATTR_FREEZE_GEN,		/* u32, META: the frozen window this dump reads */
 	__TIPME_ATTR_MAX,
 	TIPME_ATTR_MAX = __TIPME_ATTR_MAX - 1
 };
+
+/* ------------------------------------------------------------------ */
+/* 5. The ring device: mapped dumps                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * /dev/tipme (root only; opening it needs CAP_NET_ADMIN, as the netlink
+ * family does) maps the rings read-only: CPU c's ring, SUBBUF_SIZE *
+ * SUBBUFS bytes (the META message's geometry), starts at offset c times
+ * that, and sub-buffer number seq lies at (seq mod SUBBUFS) * SUBBUF_SIZE
+ * within it.  A DUMP request with TIPME_ATTR_DUMP_MAPPED streams, instead
+ * of the rings' bytes, one TIPME_PART_SUBBUF_MAP per sub-buffer: its first
+ * SUBBUF_LEN bytes are committed.  The reader copies them out of the
+ * mapping and then asks TIPME_IOC_RING_CHECK for the CPU: the copy is
+ * intact if seq >= oldest_intact (writers only ever overtake the oldest
+ * sub-buffers, so the check may follow a batch of copies).  A mapped dump
+ * does not thaw the window it read (TIPME_ATTR_FREEZE_GEN in META): the
+ * reader does, with TIPME_IOC_THAW, once it has copied every ring (or
+ * freeze_timeout_s does).
+ */
+#define TIPME_DEV_NAME		"tipme"
+
+/**
+ * struct tipme_ring_check - TIPME_IOC_RING_CHECK
+ * @cpu: the ring's CPU (in)
+ * @reserved: zero
+ * @oldest_intact: the oldest sub-buffer writers have not overtaken (out)
+ */
+struct tipme_ring_check {
+	__u32 cpu;
+	__u32 reserved;
+	__u64 oldest_intact;
+};
+
+#define TIPME_IOC_MAGIC		0xB7
+#define TIPME_IOC_RING_CHECK	_IOWR(TIPME_IOC_MAGIC, 1, struct tipme_ring_check)
+#define TIPME_IOC_THAW		_IOW(TIPME_IOC_MAGIC, 2, __u32)
 
 #endif /* _UAPI_LINUX_TIPME_H */
