@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "sysinfo.h"
@@ -105,19 +106,70 @@ static uint32_t modules_sum(void)
 
 void symcache_free(struct symcache *c)
 {
-	free(c->syms);
-	free(c->strs);
+	free(c->blob);
 	memset(c, 0, sizeof(*c));
 }
 
+/*
+ * One line of /proc/kallsyms: "ADDR TYPE NAME" or "ADDR TYPE NAME\t[MODULE]".
+ * Return: 1 with @name set to "NAME" or "NAME [MODULE]" (NUL-terminated,
+ * at most @size bytes with the NUL), 0 for a line to skip.
+ */
+static int parse_kallsyms_line(const char *p, unsigned long long *addr,
+			       char *type, char *name, size_t size)
+{
+	unsigned long long a = 0;
+	size_t n = 0, k;
+	int digits = 0;
+	const char *mod;
+
+	for (;; p++, digits++) {
+		unsigned int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned int)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			d = (unsigned int)(*p - 'a' + 10);
+		else
+			break;
+		if (digits == 16)
+			return 0;
+		a = a << 4 | d;
+	}
+	if (!digits || p[0] != ' ' || !p[1] || p[2] != ' ')
+		return 0;
+	*addr = a;
+	*type = p[1];
+	p += 3;
+	while (p[n] && p[n] != '\t' && p[n] != ' ' && p[n] != '\n')
+		n++;
+	if (!n || n >= size)
+		return 0;
+	memcpy(name, p, n);
+	p += n;
+	while (*p == '\t' || *p == ' ')
+		p++;
+	mod = p;
+	for (k = 0; mod[k] && mod[k] != '\n' && mod[k] != ' ' && mod[k] != '\t'; k++)
+		;
+	if (k && n + 1 + k < size) {
+		name[n++] = ' ';
+		memcpy(name + n, mod, k);
+		n += k;
+	}
+	name[n] = '\0';
+	return 1;
+}
+
+/* Read /proc/kallsyms into @c: the payload of a TIPME_SEC_SYMBOLS section. */
 static int symcache_read(struct symcache *c)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
-	struct tipme_sym *ns;
-	char line[512], name[400], mod[128], type, *nstrs;
-	size_t capsyms = 0, capstrs = 0;
+	struct tipme_sym *syms = NULL, *ns;
+	char line[1024], name[528], type, *strs = NULL, *nstrs;
+	size_t nsyms = 0, lenstrs = 0, capsyms = 0, capstrs = 0;
 	unsigned long long addr;
-	int n;
+	uint64_t count;
 
 	symcache_free(c);
 	if (!f)
@@ -125,57 +177,169 @@ static int symcache_read(struct symcache *c)
 	while (fgets(line, sizeof(line), f)) {
 		size_t l;
 
-		mod[0] = '\0';
-		n = sscanf(line, "%llx %c %399s %127s", &addr, &type, name, mod);
-		if (n < 3 || !addr || !strchr("tTwW", type))
+		if (!parse_kallsyms_line(line, &addr, &type, name, sizeof(name)) ||
+		    !addr || !strchr("tTwW", type))
 			continue;
-		if (mod[0]) {
-			size_t nl = strlen(name);
-
-			snprintf(name + nl, sizeof(name) - nl, " %s", mod);
-		}
 		l = strlen(name) + 1;
-		if (c->nsyms == capsyms) {
+		if (nsyms == capsyms) {
 			capsyms = capsyms ? capsyms * 2 : 65536;
-			ns = realloc(c->syms, capsyms * sizeof(*ns));
+			ns = realloc(syms, capsyms * sizeof(*ns));
 			if (!ns)
 				goto nomem;
-			c->syms = ns;
+			syms = ns;
 		}
-		if (c->lenstrs + l > capstrs) {
+		if (lenstrs + l > capstrs) {
 			capstrs = capstrs ? capstrs * 2 : 1 << 20;
-			nstrs = realloc(c->strs, capstrs);
+			nstrs = realloc(strs, capstrs);
 			if (!nstrs)
 				goto nomem;
-			c->strs = nstrs;
+			strs = nstrs;
 		}
-		memcpy(c->strs + c->lenstrs, name, l);
-		memset(&c->syms[c->nsyms], 0, sizeof(c->syms[0]));
-		c->syms[c->nsyms].addr = addr;
-		c->syms[c->nsyms].name_off = (uint32_t)c->lenstrs;
-		c->nsyms++;
-		c->lenstrs += l;
+		memcpy(strs + lenstrs, name, l);
+		memset(&syms[nsyms], 0, sizeof(syms[0]));
+		syms[nsyms].addr = addr;
+		syms[nsyms].name_off = (uint32_t)lenstrs;
+		nsyms++;
+		lenstrs += l;
 	}
 	fclose(f);
-	if (c->nsyms)
-		qsort(c->syms, c->nsyms, sizeof(*c->syms), sym_cmp);
+	f = NULL;
+	if (!nsyms)
+		goto out;	/* addresses hidden: no section */
+	qsort(syms, nsyms, sizeof(*syms), sym_cmp);
+	count = nsyms;
+	c->len = sizeof(count) + nsyms * sizeof(*syms) + lenstrs;
+	c->blob = malloc(c->len);
+	if (!c->blob)
+		goto nomem;
+	memcpy(c->blob, &count, sizeof(count));
+	memcpy(c->blob + sizeof(count), syms, nsyms * sizeof(*syms));
+	memcpy(c->blob + sizeof(count) + nsyms * sizeof(*syms), strs, lenstrs);
+out:
+	free(syms);
+	free(strs);
 	return 0;
 nomem:
-	fclose(f);
+	if (f)
+		fclose(f);
+	free(syms);
+	free(strs);
 	symcache_free(c);
 	return -ENOMEM;
+}
+
+/*
+ * The table on disk, for the next process: reading /proc/kallsyms costs
+ * every dump hundreds of millions of instructions, the same table each
+ * time while no module comes or goes.  The file is a dump file (written
+ * atomically, checked by the dump reader) with a SYSTEM section naming
+ * the boot and the module list it belongs to, and the SYMBOLS section.
+ * It lives in a directory only root may write; anything else found there
+ * is not used.
+ */
+static void cache_key(char *key, size_t size, uint32_t sum)
+{
+	char boot_id[64];
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+
+	boot_id[0] = '\0';
+	if (f) {
+		if (fgets(boot_id, sizeof(boot_id), f))
+			boot_id[strcspn(boot_id, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(key, size, "boot_id=%s\nmodules_crc32=%08x\n", boot_id, sum);
+}
+
+/* The cache directory, if it is root's and nobody else may write it. */
+static int cache_dir_ok(const char *dir, int create)
+{
+	struct stat st;
+
+	if (create && mkdir(dir, 0700) && errno != EEXIST)
+		return 0;
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & 022))
+		return 0;
+	return 1;
+}
+
+static int cache_load(struct symcache *c, const char *dir, const char *key)
+{
+	char path[512];
+	const struct dump_sec *sys = NULL, *sy = NULL;
+	struct tm_err e;
+	struct dump d;
+	uint32_t i;
+	int ok = 0;
+
+	if (!cache_dir_ok(dir, 0))
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, SYMCACHE_FILE);
+	if (dump_load(&d, path, 0, &e)) {
+		dump_free(&d);
+		return 0;
+	}
+	for (i = 0; i < d.nr_secs; i++) {
+		if (d.secs[i].h.type == TIPME_SEC_SYSTEM)
+			sys = &d.secs[i];
+		else if (d.secs[i].h.type == TIPME_SEC_SYMBOLS)
+			sy = &d.secs[i];
+	}
+	if (sys && sy && sys->h.size == strlen(key) &&
+	    !memcmp(sys->data, key, sys->h.size) && sy->h.size >= 8) {
+		c->blob = malloc(sy->h.size);
+		if (c->blob) {
+			memcpy(c->blob, sy->data, sy->h.size);
+			c->len = sy->h.size;
+			ok = 1;
+		}
+	}
+	dump_free(&d);
+	return ok;
+}
+
+static void cache_save(const struct symcache *c, const char *dir, const char *key)
+{
+	struct tipme_file_header fh;
+	char path[512];
+	struct tm_err e;
+	struct dumpw w;
+
+	if (!c->blob || !cache_dir_ok(dir, 1))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, SYMCACHE_FILE);
+	memset(&fh, 0, sizeof(fh));
+	if (dumpw_open(&w, path, &fh, 0, &e))
+		return;
+	if (dumpw_section(&w, TIPME_SEC_SYSTEM, 0, key, strlen(key), &e) ||
+	    dumpw_section(&w, TIPME_SEC_SYMBOLS, 0, c->blob, c->len, &e) ||
+	    dumpw_commit(&w, &e))
+		dumpw_abort(&w);
 }
 
 int symcache_refresh(struct symcache *c)
 {
 	uint32_t sum = modules_sum();
+	const char *dir = getenv("TIPME_CACHE_DIR");
+	char key[160];
 	int err;
 
-	if (c->nsyms && sum == c->modules_sum)
+	if (c->valid && sum == c->modules_sum)
 		return 0;
-	err = symcache_read(c);
+	symcache_free(c);
+	if (!dir || !*dir)
+		dir = SYMCACHE_DIR;
+	cache_key(key, sizeof(key), sum);
+	if (!cache_load(c, dir, key)) {
+		err = symcache_read(c);
+		if (err)
+			return err;
+		cache_save(c, dir, key);
+	}
 	c->modules_sum = sum;
-	return err;
+	c->valid = 1;
+	return 0;
 }
 
 int sysinfo_write_symbols(struct dumpw *w, struct symcache *cache,
@@ -183,26 +347,12 @@ int sysinfo_write_symbols(struct dumpw *w, struct symcache *cache,
 {
 	struct symcache local = { 0 };
 	struct symcache *c = cache ? cache : &local;
-	uint64_t count;
-	int err;
+	int err = 0;
 
 	if (symcache_refresh(c))
 		return tm_err_set(e, ENOMEM, "out of memory reading /proc/kallsyms");
-	if (!c->nsyms) {
-		err = 0;	/* addresses hidden */
-		goto out;
-	}
-	count = c->nsyms;
-	err = dumpw_section_begin(w, TIPME_SEC_SYMBOLS, 0, e);
-	if (!err)
-		err = dumpw_section_append(w, &count, sizeof(count), e);
-	if (!err)
-		err = dumpw_section_append(w, c->syms, c->nsyms * sizeof(*c->syms), e);
-	if (!err)
-		err = dumpw_section_append(w, c->strs, c->lenstrs, e);
-	if (!err)
-		err = dumpw_section_end(w, e);
-out:
+	if (c->blob)	/* else addresses hidden */
+		err = dumpw_section(w, TIPME_SEC_SYMBOLS, 0, c->blob, c->len, e);
 	if (!cache)
 		symcache_free(&local);
 	return err;

@@ -17,27 +17,32 @@
 char *sysinfo_text(const char *module_version);
 
 /**
- * struct symcache - the kernel's text symbols, sorted by address
- * @syms: entries (addr, name_off into @strs)
- * @nsyms: number of entries
- * @strs: names, NUL-terminated, "name [module]" for module symbols
- * @lenstrs: bytes of @strs
- * @modules_sum: checksum of /proc/modules when @syms was read
+ * struct symcache - the kernel's text symbols, as a TIPME_SEC_SYMBOLS payload
+ * @blob: a u64 count, the struct tipme_sym entries sorted by address, the
+ *        names ("name [module]" for module symbols); NULL when the kernel
+ *        hides its addresses
+ * @len: bytes of @blob
+ * @modules_sum: checksum of /proc/modules when @blob was read
+ * @valid: @blob describes the kernel as of @modules_sum
  *
- * Reading /proc/kallsyms takes a second or more on a slow machine, so a
- * daemon keeps the table and reads it again only when /proc/modules
- * changed.  Zero-initialise before first use.
+ * Reading /proc/kallsyms takes a second or more on a slow machine, so the
+ * table is kept, in memory by a daemon and on disk (SYMCACHE_DIR, or
+ * $TIPME_CACHE_DIR) for the next process, and read again only when the
+ * machine booted again or /proc/modules changed.  Zero-initialise before
+ * first use.
  */
 struct symcache {
-	struct tipme_sym *syms;
-	size_t nsyms;
-	char *strs;
-	size_t lenstrs;
+	unsigned char *blob;
+	size_t len;
 	uint32_t modules_sum;
+	int valid;
 };
 
+#define SYMCACHE_DIR	"/run/tipme"
+#define SYMCACHE_FILE	"symbols.cache"
+
 /**
- * symcache_refresh() - (re)read /proc/kallsyms if modules changed
+ * symcache_refresh() - (re)read the symbols if the boot or the modules changed
  * @c: the cache
  *
  * Return: 0 or -ENOMEM; an unreadable or hidden table leaves it empty.
