@@ -386,6 +386,13 @@ if "tipme" in ONLY and not PROFILE:
     t.teardown()
     os.unlink("/tmp/ftrace.raw")
     sh(f"insmod {SRC}/module/tipme.ko buffer_size={BUF_MIB}M clock=tsc")
+    # The first dump of a boot (or after a module came or went) reads the
+    # kernel's symbols from /proc/kallsyms; later ones take them from
+    # /run/tipme/symbols.cache.  Counted apart, on nearly empty rings.
+    sh("rm -rf /run/tipme")
+    r = run_load(["exec", f"{B}/tipme", "dump", "-o", "/tmp/first.dump"])
+    dump["first_dump_empty_insn"] = r["insn"]
+    os.unlink("/tmp/first.dump")
     while True:
         run_load(WORKLOADS["pingpong"])
         st = json.loads(sh(f"{B}/tipme status --json"))
@@ -394,7 +401,11 @@ if "tipme" in ONLY and not PROFILE:
     # A trigger freezes the full rings; the dump reads and thaws them.
     wr("/proc/sys/tipme/trigger", 1)
     sh(f"{B}/tipme stop")
-    r = run_load(["exec", f"{B}/tipme", "dump", "-o", "/tmp/full.dump"])
+    lines = sh(" ".join([LOAD, MARKS, "exec", f"{B}/tipme", "dump", "--json",
+                         "-o", "/tmp/full.dump"])).strip().splitlines()
+    r = json.loads(lines[-1])
+    dump["tipme_read"] = next((json.loads(l)["read"] for l in lines[:-1]
+                               if l.startswith("{") and '"read"' in l), None)
     params = json.loads(sh(f"{B}/tipme info --json /tmp/full.dump"))["params"]
     if params.get("freeze_ns_last"):
         dump["trigger_to_frozen_us"] = round(int(params["freeze_ns_last"]) / 1000, 1)

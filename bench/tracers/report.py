@@ -114,7 +114,13 @@ if doc:
         lines += ["", f"Reading a full buffer out ({d['bytes'] / 2**20:.1f} MiB tipme dump, "
                   f"{d['ftrace_raw_read_bytes'] / 2**20:.1f} MiB of ftrace's trace_pipe_raw): "
                   f"tipme {d['tipme_s']} s, ftrace {d['ftrace_raw_read_s']} s emulated; "
-                  f"instructions per byte, tipme over ftrace: {d['insn_ratio_tipme_over_ftrace']}x."]
+                  f"instructions per byte, tipme over ftrace: {d['insn_ratio_tipme_over_ftrace']}x"
+                  + (f" (rings read {d['tipme_read']})" if d.get("tipme_read") else "") + "."]
+        if d.get("first_dump_empty_insn"):
+            lines += ["", f"The first dump of a boot (or after a module came or went) also reads "
+                      f"/proc/kallsyms for its symbol table: on nearly empty rings it took "
+                      f"{d['first_dump_empty_insn'] / 1e6:.0f} M instructions; later dumps take the "
+                      f"table from /run/tipme/symbols.cache."]
     if analysis:
         lines += ["", f"The analyses natively on this machine over a full dump "
                   f"({analysis['dump_bytes'] / 2**20:.1f} MiB, in the page cache; median of 5, "
