@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -67,8 +68,10 @@ struct dump_rx {
 	struct tipme_cpu_stats *stats;
 	size_t nstats;
 	struct tnl_dump_stats out;
-	/* A mapped dump: the device (-1: the rings come in CHUNKs) and map. */
+	/* A mapped dump: the device (or a stand-in for tests) and the map. */
+	int mapped;
 	int devfd;
+	const struct tnl_dump_fake *fake;
 	const unsigned char *map;
 	size_t map_len;
 	uint32_t sub_size;
@@ -139,6 +142,13 @@ static int map_rings(struct dump_rx *rx, struct nlattr **a)
 	total = ring * rx->nr_cpus;
 	if (total / rx->nr_cpus != ring || total > SIZE_MAX)
 		return rx_fail(rx, EFBIG, "the rings are too large to map");
+	if (rx->fake) {
+		if (total > rx->fake->map_len)
+			return rx_fail(rx, EBADMSG, "rings larger than the mapping");
+		rx->map = rx->fake->map;
+		rx->map_len = (size_t)total;
+		goto mapped;
+	}
 	p = mmap(NULL, (size_t)total, PROT_READ, MAP_SHARED, rx->devfd, 0);
 	if (p == MAP_FAILED) {
 		if (!rx->err)
@@ -148,6 +158,7 @@ static int map_rings(struct dump_rx *rx, struct nlattr **a)
 	}
 	rx->map = p;
 	rx->map_len = (size_t)total;
+mapped:
 	if (a[TIPME_ATTR_FREEZE_GEN])
 		rx->freeze_gen = nla_get_u32(a[TIPME_ATTR_FREEZE_GEN]);
 	return NL_OK;
@@ -178,7 +189,7 @@ static int on_meta(struct dump_rx *rx, struct nlattr **a)
 	/* key codes were recorded at some point since load: they may be in the rings */
 	if (a[TIPME_ATTR_KEYLOG] && nla_get_u8(a[TIPME_ATTR_KEYLOG]))
 		fh.flags |= TIPME_FILE_KEYLOG;
-	if (rx->devfd >= 0 && map_rings(rx, a) != NL_OK)
+	if (rx->mapped && map_rings(rx, a) != NL_OK)
 		return NL_STOP;
 	err = dumpw_open(&rx->w, rx->path, &fh, 0, rx->e);
 	if (err) {
@@ -299,7 +310,9 @@ static int flush_batch(struct dump_rx *rx)
 			return err;
 		memset(&chk, 0, sizeof(chk));
 		chk.cpu = (uint32_t)rx->cur_cpu;
-		if (ioctl(rx->devfd, TIPME_IOC_RING_CHECK, &chk))
+		if (rx->fake)
+			chk.oldest_intact = rx->fake->oldest_intact;
+		else if (ioctl(rx->devfd, TIPME_IOC_RING_CHECK, &chk))
 			return tm_err_set(rx->e, errno, "dump: checking CPU %d's ring: %s",
 					  rx->cur_cpu, strerror(errno));
 		for (k = 0; k < rx->nbatch && rx->batch[k].hdr.seq < chk.oldest_intact; k++)
@@ -329,7 +342,7 @@ static int on_subbuf_map(struct dump_rx *rx, struct nlattr **a)
 	uint64_t seq;
 	int err;
 
-	if (rx->devfd < 0)
+	if (!rx->mapped)
 		return rx_fail(rx, EBADMSG, "SUBBUF_MAP in a dump that is not mapped");
 	if (!a[TIPME_ATTR_CPU] || !a[TIPME_ATTR_SUBBUF_SEQ] ||
 	    !a[TIPME_ATTR_SUBBUF_LEN])
@@ -626,6 +639,81 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* After the stream: the rest of the file, then its name.  Return: 0 or -errno. */
+static int finish(struct dump_rx *rx, struct symcache *syms, int with_symbols)
+{
+	int err;
+
+	if (!rx->opened || !rx->saw_trailer)
+		return tm_err_set(rx->e, EBADMSG,
+				  "dump: the stream ended before its trailer (or tipme.ko sent nothing for %d s)",
+				  TNL_REPLY_TIMEOUT_S);
+	err = dumpw_section(&rx->w, TIPME_SEC_CPU_STATS, 0, rx->stats,
+			    rx->nstats * sizeof(*rx->stats), rx->e);
+	if (!err && with_symbols)
+		err = sysinfo_write_symbols(&rx->w, syms, rx->e);
+	if (!err)
+		err = dumpw_commit(&rx->w, rx->e);
+	if (!err)
+		rx->opened = 0;
+	return err;
+}
+
+static void release_rx(struct dump_rx *rx, double t0,
+		       struct tnl_dump_stats *stats)
+{
+	if (rx->opened)
+		dumpw_abort(&rx->w);
+	free(rx->pend);
+	free(rx->stats);
+	if (rx->map && !rx->fake)
+		munmap((void *)rx->map, rx->map_len);
+	if (rx->devfd >= 0)
+		close(rx->devfd);
+	rx->out.mapped = rx->map != NULL;
+	rx->out.seconds = now_s() - t0;
+	if (stats)
+		*stats = rx->out;
+}
+
+int tnl_dump_from_buffer(const void *buf, size_t len, const char *path,
+			 const struct tnl_dump_fake *fake,
+			 struct tnl_dump_stats *stats, struct tm_err *e)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;	/* only read */
+	struct dump_rx rx;
+	struct nl_msg *msg;
+	double t0 = now_s();
+	int rem = len > INT_MAX ? INT_MAX : (int)len;
+	int err = 0;
+
+	if ((uintptr_t)buf % NLMSG_ALIGNTO)
+		return tm_err_set(e, EINVAL, "dump: messages not aligned");
+	memset(&rx, 0, sizeof(rx));
+	rx.path = path;
+	rx.e = e;
+	rx.cur_cpu = -1;
+	rx.devfd = -1;
+	rx.fake = fake;
+	rx.mapped = fake != NULL;
+	/* As libnl hands them on: whole messages, control ones aside. */
+	for (; nlmsg_ok(nlh, rem) && !rx.err; nlh = nlmsg_next(nlh, &rem)) {
+		if (nlh->nlmsg_type < NLMSG_MIN_TYPE)
+			continue;
+		msg = nlmsg_convert(nlh);
+		if (!msg) {
+			err = tm_err_set(e, ENOMEM, "out of memory");
+			break;
+		}
+		dump_cb(msg, &rx);
+		nlmsg_free(msg);
+	}
+	if (!err)
+		err = rx.err ? rx.err : finish(&rx, NULL, 0);
+	release_rx(&rx, t0, stats);
+	return err;
+}
+
 int tnl_dump_to_file(struct tnl *t, const char *path, struct symcache *syms,
 		     struct tnl_dump_stats *stats, struct tm_err *e)
 {
@@ -640,6 +728,7 @@ int tnl_dump_to_file(struct tnl *t, const char *path, struct symcache *syms,
 	rx.cur_cpu = -1;
 	/* No device (an older module, no CAP_NET_ADMIN): the rings as copies. */
 	rx.devfd = open(RING_DEV, O_RDONLY | O_CLOEXEC);
+	rx.mapped = rx.devfd >= 0;
 	msg = nlmsg_alloc();
 	if (!msg) {
 		err = tm_err_set(e, ENOMEM, "out of memory");
@@ -647,7 +736,7 @@ int tnl_dump_to_file(struct tnl *t, const char *path, struct symcache *syms,
 	}
 	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, t->family, 0,
 			 NLM_F_DUMP, TIPME_CMD_DUMP, TIPME_GENL_VERSION) ||
-	    (rx.devfd >= 0 && nla_put_flag(msg, TIPME_ATTR_DUMP_MAPPED))) {
+	    (rx.mapped && nla_put_flag(msg, TIPME_ATTR_DUMP_MAPPED))) {
 		nlmsg_free(msg);
 		err = tm_err_set(e, ENOMEM, "out of memory");
 		goto out;
@@ -677,23 +766,8 @@ int tnl_dump_to_file(struct tnl *t, const char *path, struct symcache *syms,
 				 err == -NLE_BUSY ? " (another dump is running)" : "");
 		goto out;
 	}
-	if (!rx.opened || !rx.saw_trailer) {
-		err = tm_err_set(e, EBADMSG,
-				 "dump: the stream ended before its trailer (or tipme.ko sent nothing for %d s)",
-				 TNL_REPLY_TIMEOUT_S);
-		goto out;
-	}
-	err = dumpw_section(&rx.w, TIPME_SEC_CPU_STATS, 0, rx.stats,
-			    rx.nstats * sizeof(*rx.stats), e);
-	if (!err)
-		err = sysinfo_write_symbols(&rx.w, syms, e);
-	if (!err)
-		err = dumpw_commit(&rx.w, e);
-	if (!err)
-		rx.opened = 0;
+	err = finish(&rx, syms, 1);
 out:
-	if (rx.opened)
-		dumpw_abort(&rx.w);
 	if (err && rx.opened) {
 		/*
 		 * The rest of the dump is still queued on the socket and would
@@ -705,15 +779,6 @@ out:
 		tnl_close(t);
 		tnl_open(t, &e2);
 	}
-	free(rx.pend);
-	free(rx.stats);
-	if (rx.map)
-		munmap((void *)rx.map, rx.map_len);
-	if (rx.devfd >= 0)
-		close(rx.devfd);
-	rx.out.mapped = rx.map != NULL;
-	rx.out.seconds = now_s() - t0;
-	if (stats)
-		*stats = rx.out;
+	release_rx(&rx, t0, stats);
 	return err;
 }

@@ -114,6 +114,36 @@ struct symcache;
 int tnl_dump_to_file(struct tnl *t, const char *path, struct symcache *syms,
 		     struct tnl_dump_stats *stats, struct tm_err *e);
 
+/**
+ * struct tnl_dump_fake - what stands in for /dev/tipme in a replayed dump
+ * @map: the rings' bytes, as the mapping would show them
+ * @map_len: bytes of @map
+ * @oldest_intact: what every TIPME_IOC_RING_CHECK answers
+ */
+struct tnl_dump_fake {
+	const unsigned char *map;
+	size_t map_len;
+	uint64_t oldest_intact;
+};
+
+/**
+ * tnl_dump_from_buffer() - write a dump file from a recorded DUMP stream
+ * @buf: netlink messages as a socket would return them, 4-byte aligned
+ * @len: bytes of @buf
+ * @path: as for tnl_dump_to_file()
+ * @fake: for a mapped stream, the stand-in for /dev/tipme; NULL: copied
+ * @stats: as for tnl_dump_to_file()
+ * @e: error message
+ *
+ * The receiver of tnl_dump_to_file() without a socket, a device or a
+ * symbol table: for tests and for fuzzing it with hostile streams.
+ *
+ * Return: 0 or a negative errno; on failure no file is left at @path.
+ */
+int tnl_dump_from_buffer(const void *buf, size_t len, const char *path,
+			 const struct tnl_dump_fake *fake,
+			 struct tnl_dump_stats *stats, struct tm_err *e);
+
 
 /**
  * struct tnl_trigger_event - a trigger announced by the module

@@ -27,9 +27,9 @@ while [ $# -gt 0 ]; do
 	*) names+=("$1"); shift ;;
 	esac
 done
-[ ${#names[@]} -gt 0 ] || names=(kdump xdump ctlproto meta nlevents)
+[ ${#names[@]} -gt 0 ] || names=(kdump xdump ctlproto meta nlevents dumprx)
 # inputs of the smoke run, about a minute each on a 2-core machine
-declare -A SMOKE_RUNS=([kdump]=4000 [xdump]=150000 [ctlproto]=1000000 [meta]=500000 [nlevents]=1000000)
+declare -A SMOKE_RUNS=([kdump]=4000 [xdump]=150000 [ctlproto]=1000000 [meta]=500000 [nlevents]=1000000 [dumprx]=20000)
 
 B=build/fuzz
 n=0 fail=0

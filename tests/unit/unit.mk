@@ -2,18 +2,23 @@
 #
 #   make unit-tests
 #   make B=build/asan SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' unit-tests
-UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report ctlproto meta redact sites
+UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report ctlproto meta redact sites dumprx
 UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
 UNIT_COMMON := $(B)/tests/unit/gen.o $(B)/tests/unit/capture.o $(B)/tests/unit/scen.o
 # The CLI tests run helper/tipme.c's main() linked with a control stub, so
 # they do not depend on libnl or on the state of helper/ctl.c.
 UNIT_CLI := $(B)/tests/unit/tipme-cli
-EXTRA_CFLAGS_tests_unit_ := -Ipostmortem -Ihelper
+EXTRA_CFLAGS_tests_unit_ := -Ipostmortem -Ihelper $(NL_CFLAGS)
 
 TESTS += $(UNIT_BINS) $(UNIT_CLI)
 
 $(B)/tests/unit/test_%: $(B)/tests/unit/test_%.o $(UNIT_COMMON) $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+# The DUMP stream receiver, with libnl.
+$(B)/tests/unit/test_dumprx: $(B)/tests/unit/test_dumprx.o $(UNIT_COMMON) \
+		$(B)/helper/dumprx.o $(B)/helper/nl.o $(B)/helper/sysinfo.o $(LIBPM) $(LIBTIPME)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm $(NL_LIBS)
 
 $(UNIT_CLI): $(B)/helper/tipme.o $(B)/tests/unit/ctl_stub.o $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
