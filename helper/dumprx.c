@@ -72,8 +72,8 @@ struct dump_rx {
 	int mapped;
 	int devfd;
 	const struct tnl_dump_fake *fake;
-	const unsigned char *map;
-	size_t map_len;
+	const unsigned char **map;	/* per CPU, mapped when first named */
+	size_t ring_len;
 	uint32_t sub_size;
 	uint32_t nsub;
 	uint32_t nr_cpus;
@@ -122,11 +122,10 @@ static int rx_fail(struct dump_rx *rx, int errnum, const char *msg)
 	return NL_STOP;
 }
 
-/* Map every CPU's ring, as META describes them. */
+/* Note the rings' geometry from META; they are mapped as they are named. */
 static int map_rings(struct dump_rx *rx, struct nlattr **a)
 {
 	uint64_t ring, total;
-	void *p;
 
 	if (!a[TIPME_ATTR_SUBBUF_SIZE] || !a[TIPME_ATTR_SUBBUFS])
 		return rx_fail(rx, EBADMSG, "META message without the ring geometry");
@@ -142,23 +141,12 @@ static int map_rings(struct dump_rx *rx, struct nlattr **a)
 	total = ring * rx->nr_cpus;
 	if (total / rx->nr_cpus != ring || total > SIZE_MAX)
 		return rx_fail(rx, EFBIG, "the rings are too large to map");
-	if (rx->fake) {
-		if (total > rx->fake->map_len)
-			return rx_fail(rx, EBADMSG, "rings larger than the mapping");
-		rx->map = rx->fake->map;
-		rx->map_len = (size_t)total;
-		goto mapped;
-	}
-	p = mmap(NULL, (size_t)total, PROT_READ, MAP_SHARED, rx->devfd, 0);
-	if (p == MAP_FAILED) {
-		if (!rx->err)
-			rx->err = tm_err_set(rx->e, errno, "dump: mapping the rings from %s: %s",
-					     RING_DEV, strerror(errno));
-		return NL_STOP;
-	}
-	rx->map = p;
-	rx->map_len = (size_t)total;
-mapped:
+	if (rx->fake && total > rx->fake->map_len)
+		return rx_fail(rx, EBADMSG, "rings larger than the mapping");
+	rx->map = calloc(rx->nr_cpus, sizeof(*rx->map));
+	if (!rx->map)
+		return rx_fail(rx, ENOMEM, "out of memory");
+	rx->ring_len = (size_t)ring;
 	if (a[TIPME_ATTR_FREEZE_GEN])
 		rx->freeze_gen = nla_get_u32(a[TIPME_ATTR_FREEZE_GEN]);
 	return NL_OK;
@@ -285,6 +273,30 @@ static int on_chunk(struct dump_rx *rx, struct nlattr **a)
 	return NL_OK;
 }
 
+/* CPU @cpu's ring, mapped now if it was not yet; NULL after an error. */
+static const unsigned char *cpu_ring(struct dump_rx *rx, uint32_t cpu)
+{
+	void *p;
+
+	if (rx->map[cpu])
+		return rx->map[cpu];
+	if (rx->fake) {
+		rx->map[cpu] = rx->fake->map + (size_t)cpu * rx->ring_len;
+		return rx->map[cpu];
+	}
+	p = mmap(NULL, rx->ring_len, PROT_READ, MAP_SHARED, rx->devfd,
+		 (off_t)((uint64_t)cpu * rx->ring_len));
+	if (p == MAP_FAILED) {
+		if (!rx->err)
+			rx->err = tm_err_set(rx->e, errno,
+					     "dump: mapping CPU %u's ring from %s: %s",
+					     cpu, RING_DEV, strerror(errno));
+		return NULL;
+	}
+	rx->map[cpu] = p;
+	return p;
+}
+
 /*
  * Write the batch of mapped sub-buffers, then ask whether writers overtook
  * any of them meanwhile: those are the oldest, so the batch is taken back
@@ -337,6 +349,7 @@ static int flush_batch(struct dump_rx *rx)
 
 static int on_subbuf_map(struct dump_rx *rx, struct nlattr **a)
 {
+	const unsigned char *ring;
 	struct map_sub *sub;
 	uint32_t cpu, len;
 	uint64_t seq;
@@ -363,6 +376,9 @@ static int on_subbuf_map(struct dump_rx *rx, struct nlattr **a)
 	rx->last_seq = seq;
 	if (!len)
 		return NL_OK;
+	ring = cpu_ring(rx, cpu);
+	if (!ring)
+		return NL_STOP;
 	if (rx->nbatch == MAP_BATCH) {
 		err = flush_batch(rx);
 		if (err) {
@@ -376,8 +392,7 @@ static int on_subbuf_map(struct dump_rx *rx, struct nlattr **a)
 	sub->hdr.len = len;
 	sub->hdr.flags = a[TIPME_ATTR_SUBBUF_FLAGS] ?
 			 nla_get_u32(a[TIPME_ATTR_SUBBUF_FLAGS]) : 0;
-	sub->data = rx->map + (size_t)cpu * rx->sub_size * rx->nsub +
-		    (size_t)(seq & (rx->nsub - 1)) * rx->sub_size;
+	sub->data = ring + (size_t)(seq & (rx->nsub - 1)) * rx->sub_size;
 	return NL_OK;
 }
 
@@ -666,11 +681,17 @@ static void release_rx(struct dump_rx *rx, double t0,
 		dumpw_abort(&rx->w);
 	free(rx->pend);
 	free(rx->stats);
-	if (rx->map && !rx->fake)
-		munmap((void *)rx->map, rx->map_len);
+	rx->out.mapped = rx->map != NULL;
+	if (rx->map) {
+		uint32_t c;
+
+		for (c = 0; c < rx->nr_cpus && !rx->fake; c++)
+			if (rx->map[c])
+				munmap((void *)rx->map[c], rx->ring_len);
+		free(rx->map);
+	}
 	if (rx->devfd >= 0)
 		close(rx->devfd);
-	rx->out.mapped = rx->map != NULL;
 	rx->out.seconds = now_s() - t0;
 	if (stats)
 		*stats = rx->out;

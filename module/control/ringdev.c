@@ -10,6 +10,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
@@ -53,8 +54,14 @@ static int map_pages(struct vm_area_struct *vma, unsigned long addr,
 		k = min_t(unsigned long, n - done, RINGDEV_BATCH);
 		for (i = 0; i < k; i++) {
 			unsigned long pg = first + done + i;
-			struct tipme_ring *r = per_cpu_ptr(tipme.rings, pg / per);
+			struct tipme_ring *r;
 
+			/* Rings exist for possible CPUs only. */
+			if (!cpu_possible(pg / per)) {
+				err = -EINVAL;
+				goto out;
+			}
+			r = per_cpu_ptr(tipme.rings, pg / per);
 			pages[i] = vmalloc_to_page(r->data +
 						   ((pg % per) << PAGE_SHIFT));
 		}
@@ -70,6 +77,7 @@ static int map_pages(struct vm_area_struct *vma, unsigned long addr,
 		done += k;
 		cond_resched();
 	}
+out:
 	kfree(pages);
 	return err;
 }
