@@ -420,7 +420,7 @@ if "tipme" in ONLY and not PROFILE:
 
 # --- the sampler with 2,000 threads: what tipme adds while they sleep and
 # nothing else happens, per sampler round (its rounds are counted from the
-# dump's sample_end records between the marks).
+# seq of the dump's sample_end records around the marks).
 sampler = {}
 if "tipme" in ONLY and not PROFILE:
     SAMPLER_THREADS, SAMPLER_S = 2000, 4
@@ -443,13 +443,22 @@ if "tipme" in ONLY and not PROFILE:
         ends = [json.loads(line) for line in
                 sh(f"{B}/tipme records --json -t sample_end /tmp/idle.dump").splitlines()]
         os.unlink("/tmp/idle.dump")
+        # A quiet round writes no sample_end, so rounds are counted by
+        # seq: from the last one before the first mark to the one before
+        # the first after the second mark (the threads' start before the
+        # first mark and their exit after the second make those rounds
+        # write).
+        before = [e for e in ends if e["mono_ns"] < r["mono0_ns"]]
+        after = [e for e in ends if e["mono_ns"] > r["mono1_ns"]]
         ends = [e for e in ends if r["mono0_ns"] <= e["mono_ns"] <= r["mono1_ns"]]
         if not ends:
             raise RuntimeError("no sampler round between the marks")
+        last = after[0]["seq"] - 1 if after else ends[-1]["seq"]
+        rounds = last - (before[-1]["seq"] if before else ends[0]["seq"] - 1)
         full = [e for e in ends if e["full"]]
         part = [e for e in ends if not e["full"]]
-        per_round.append((r["insn"] - statistics.median(none_insn)) / len(ends))
-        rounds_all.append(len(ends))
+        per_round.append((r["insn"] - statistics.median(none_insn)) / rounds)
+        rounds_all.append(rounds)
         full_all.append(len(full))
         threads_full += [e["threads"] for e in full]
         threads_part += [e["threads"] for e in part]

@@ -247,7 +247,13 @@ static void round_end(void)
 	t0 = tipme_cost_now();
 	flush_buf();
 	rd.cycles += tipme_cost_now() - t0;
-	r = tipme_reserve(TIPME_REC_SAMPLE_END, sizeof(*r), &ws);
+	/*
+	 * A round that wrote nothing, was not full and met nothing worth a
+	 * flag says nothing: the next sample_end's seq counts it.  An idle
+	 * machine's history is mostly such rounds.
+	 */
+	r = !rd.emitted && !rd.full && !rd.flags ? NULL :
+	    tipme_reserve(TIPME_REC_SAMPLE_END, sizeof(*r), &ws);
 	if (r) {
 		r->seq = seq;
 		r->threads = rd.threads;

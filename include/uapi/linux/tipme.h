@@ -806,6 +806,12 @@ static __inline__ int tipme_smp_oncpu(__u32 word)
 /**
  * struct tipme_rec_sample_end - payload of TIPME_REC_SAMPLE_END (24 bytes with header)
  * @seq: the round
+ *
+ * Written at the end of a round that wrote entries, was full or has a
+ * flag; a quiet round writes none (earlier modules wrote one every
+ * round), so the rounds up to one are the difference of its @seq and the
+ * previous one's.
+ *
  * @threads: threads looked at
  * @emitted: entries written
  * @flags: TIPME_SMPEND_*
@@ -1319,7 +1325,8 @@ enum tipme_attr {
  * family does) maps the rings read-only: CPU c's ring, SUBBUF_SIZE *
  * SUBBUFS bytes (the META message's geometry), starts at offset c times
  * that, and sub-buffer number seq lies at (seq mod SUBBUFS) * SUBBUF_SIZE
- * within it.  A DUMP request with TIPME_ATTR_DUMP_MAPPED streams, instead
+ * within it.  Only possible CPUs have rings: a mapping that reaches
+ * another is refused.  A DUMP request with TIPME_ATTR_DUMP_MAPPED streams, instead
  * of the rings' bytes, one TIPME_PART_SUBBUF_MAP per sub-buffer: its first
  * SUBBUF_LEN bytes are committed.  The reader copies them out of the
  * mapping and then asks TIPME_IOC_RING_CHECK for the CPU: the copy is
