@@ -175,20 +175,50 @@ static int reply_between(const int64_t *t, size_t n, int64_t from, int64_t to)
 }
 
 /*
+ * When the round of its loop began in which the server thread @pid woke
+ * a client at @ts: the end of its latest sleep before @ts (it reads the
+ * clock it stamps with once it is awake); @ts if the dump does not say.
+ */
+static int64_t loop_start(const struct lat_ctx *c, uint32_t pid, uint64_t ts)
+{
+	const struct pm_thread *t = pm_state_thread(c->st, pid);
+	size_t lo = 0, hi = t ? t->nsegs : 0;
+
+	/* the first stretch that starts after @ts */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->segs[mid].start <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0) {
+		const struct pm_seg *sg = &t->segs[lo];
+
+		if (sg->state == PM_T_BLOCKED)
+			return mono(c, sg->end < ts ? sg->end : ts);
+	}
+	return mono(c, ts);
+}
+
+/*
  * Was the sleep @s of the client a round trip, ended by a reply?  A reply
- * is stamped inside the sleep (give or take X's millisecond: the server
- * stamps with a clock it reads once per round of its loop, so a stamp can
- * be a few ms older than the reply's write); with the X server's thread in
- * the kernel dump, the server must also be what woke the client (a sleep
- * nothing ended, at the dump's end, is no round trip however close a reply
- * came before it).  Events do not count: the server sends some to every
- * client (MappingNotify when a keymap changes), so a sleep that one ends is
- * still a wait for input.
+ * is stamped inside the sleep, give or take X's millisecond; with the X
+ * server's thread in the kernel dump, the server must also be what woke
+ * the client (a sleep nothing ended, at the dump's end, is no round trip
+ * however close a reply came before it).  Then a reply stamped before the
+ * sleep began counts too if it is stamped in the round of the server's
+ * loop that woke the client: the server stamps with a clock it reads once
+ * per round, so on a busy machine a reply written late in a long round
+ * carries a stamp from before the client began to wait for it.  Events do
+ * not count: the server sends some to every client (MappingNotify when a
+ * keymap changes), so a sleep that one ends is still a wait for input.
  */
 static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
 			  const int64_t *rep, size_t nrep)
 {
-	int64_t s0 = mono(c, s->start), s1 = mono(c, s->end);
+	int64_t s0 = mono(c, s->start), s1 = mono(c, s->end), round;
 	const struct pm_exec *w;
 
 	if (!c->server || !pm_state_thread(c->st, c->server))
@@ -198,7 +228,8 @@ static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
 	w = pm_exec_find(c->pm, (uint32_t)s->waker, s->end);
 	if ((uint32_t)s->waker != c->server && !(w && w->x.tgid == c->server))
 		return 0;
-	return reply_between(rep, nrep, s0, s1);
+	round = loop_start(c, (uint32_t)s->waker, s->end);
+	return reply_between(rep, nrep, round < s0 ? round : s0, s1);
 }
 
 /* Where the handling of @ev ended, and where its time went. */

@@ -797,12 +797,66 @@ int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
 /* The reader's wakeup is this close to an input record, on its CPU. */
 #define INPUT_BEFORE_NS	1000000
 #define INPUT_WAKE_NS	2000000
+/* ... or the CPU was held up that long at most (see late_reader()) */
+#define INPUT_LATE_NS	250000000
 /* The module stamps an auto trigger's press just before the input record. */
 #define AUTO_PRESS_NS	2000000
 
 static uint64_t dist(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : b - a;
+}
+
+/* @pid ran on @cpu without a break from @t0 to @t1 (recorder time). */
+static int ran_through(const struct pm_state *st, uint32_t pid, uint32_t cpu,
+		       uint64_t t0, uint64_t t1)
+{
+	const struct pm_thread *th = pm_state_thread(st, pid);
+	size_t j;
+
+	for (j = 0; th && j < th->nsegs; j++) {
+		const struct pm_seg *sg = &th->segs[j];
+
+		if (sg->start > t0)
+			break;
+		if (sg->state == PM_T_RUNNING && sg->cpu == cpu && sg->end >= t1)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The reader's wakeup for input @in, when none is near it in time: a
+ * frame goes to every handler in one call with interrupts off, so the
+ * wakeup evdev makes can come later only if the CPU itself was held up
+ * (a virtual CPU the host did not run, up to INPUT_LATE_NS).  Then it
+ * is the first user
+ * thread's wakeup after the record on that CPU by the task that was on
+ * the CPU, which ran without a break from the record to that wakeup.
+ */
+static const struct pm_wake *late_reader(const struct pm_dump *pm,
+					 const struct pm_state *st,
+					 const struct pm_res *res, size_t lo,
+					 const struct pm_input *in)
+{
+	size_t i;
+
+	for (i = lo; i < res->nwakes; i++) {
+		const struct pm_wake *w = &res->wakes[i];
+		const struct pm_exec *x;
+
+		if (pm_clock_mono(&pm->clock, w->ts) >
+		    pm_clock_mono(&pm->clock, in->ts) + INPUT_LATE_NS)
+			break;
+		if (w->ts < in->ts || w->cpu != in->cpu)
+			continue;
+		if (!w->waker || !ran_through(st, w->waker, in->cpu, in->ts, w->ts))
+			return NULL;
+		x = pm_exec_find(pm, w->target, w->ts);
+		if (!x || !(x->x.flags & TIPME_EXEC_KTHREAD))
+			return w;
+	}
+	return NULL;
 }
 
 /**
@@ -820,10 +874,10 @@ static uint64_t dist(uint64_t a, uint64_t b)
  *
  * For a dump without an X dump: every key or button press and pointer
  * motion frame the kernel recorded in the window, the user thread woken
- * nearest to it on the same CPU (from 1 ms before to 2 ms after: the
- * reader of the event device, e.g. the X server, a compositor, a console
- * program, woken by evdev in the same frame; kernel threads are left
- * out), and the time
+ * nearest to it on the same CPU (from 1 ms before to 2 ms after, or
+ * later as late_reader() allows: the reader of the event device, e.g.
+ * the X server, a compositor, a console program, woken by evdev in the
+ * same frame; kernel threads are left out), and the time
  * until that thread waits for work again (poll, select, epoll: the sites
  * pm_seg_idle() knows).  This ends when the reader is done with
  * the event, not when the screen shows its effect: the weaker definition.
@@ -875,6 +929,8 @@ int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 			if (!near || dist(w->ts, in->ts) < dist(near->ts, in->ts))
 				near = w;
 		}
+		if (!near)
+			near = late_reader(pm, st, res, lo, in);
 		th = near ? pm_state_thread(st, near->target) : NULL;
 		for (j = 0; th && j < th->nsegs; j++) {
 			const struct pm_seg *sg = &th->segs[j];

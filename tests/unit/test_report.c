@@ -426,6 +426,37 @@ static int kinput_scenario(struct scen *s)
 }
 
 /*
+ * A key press through uinput: vkbd (950, cpu 1) writes the input record at
+ * 10 ms, and evdev wakes the reader (900) 9 ms later on that CPU, which
+ * the host did not run in between; the reader goes back to poll() at
+ * 30 ms.  @broken: vkbd is switched out at 12 ms and 951 makes the
+ * wakeup, which then cannot be the delivery's.
+ */
+static int klate_scenario(struct scen *s, int broken)
+{
+	static const char *const wait_site[] = { "do_sys_poll", NULL };
+	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
+
+	scen_init(s, 2);
+	scen_task(s, 900, 900, "evreader", "/usr/bin/evreader", "evreader", 9);
+	scen_task(s, 950, 950, "vkbd", "/usr/bin/vkbd", "vkbd", 5);
+	scen_task(s, 951, 951, "other", "/usr/bin/other", "other", 6);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 950, 120);
+	scen_switch(s, 0, MS(2), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(2), 900, wait_site);
+	scen_rec(s, 1, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+	if (broken)
+		scen_switch(s, 1, MS(12), 950, TIPME_TS_RUNNABLE, 120, 951, 120);
+	scen_wake(s, 1, MS(19), 900, 0, broken ? 951 : 950, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(19.1), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	scen_switch(s, 0, MS(30), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(30), 900, wait_site);
+	scen_switch(s, 1, MS(40), broken ? 951 : 950, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, broken ? "klate-broken" : "klate");
+}
+
+/*
  * The same with a second, quicker press at 100 ms, as an incident without
  * an X dump: the module's own auto trigger may name either press.
  */
@@ -656,6 +687,77 @@ static int xserver_scenario(struct scen *s)
 }
 
 /*
+ * A stale reply stamp: app (1000) gets a key press at 5 ms and asks for a
+ * reply at 10 ms.  The server (1001) answers in a round of its loop that
+ * began at 299 ms, so the reply is stamped 299 ms, and it wakes app twice
+ * in that round: at 305 ms, and at 307 ms after app went back to poll()
+ * at 305.5 ms.  Both sleeps are the round trip; app is done at 312 ms.
+ */
+static int xstale_scenario(struct scen *s)
+{
+	static const char *const poll_site[] = { "do_sys_poll", NULL };
+	struct tipme_x11_client cl[] = {
+		{ .id = 0, .pid = 1001, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
+		{ .id = 1, .pid = 1000, .xid_base = 0x400000, .comm = "app" },
+	};
+	struct tipme_x11_rec rec[] = {
+		{ .time_ns = MS(5), .kind = TIPME_X11_DEVICE, .major = 2,
+		  .flags = TIPME_X11_REC_REDACTED, .length = 32 },
+		{ .time_ns = MS(5), .client = 1, .kind = TIPME_X11_EVENT, .major = 2,
+		  .flags = TIPME_X11_REC_REDACTED, .length = 32, .xid = 0x400001 },
+		{ .time_ns = MS(10), .client = 1, .kind = TIPME_X11_REQUEST, .major = 43,
+		  .seq = 5, .length = 4 },
+		{ .time_ns = MS(299), .client = 1, .kind = TIPME_X11_REPLY, .major = 43,
+		  .flags = TIPME_X11_REC_MATCHED, .seq = 5, .length = 32 },
+	};
+	struct xdump_content c = { .recs = rec, .nrecs = 4, .cl = cl, .ncl = 2 };
+	char inc[120], path[200];
+	struct tm_err e = { "" };
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	scen_init(s, 2);
+	scen_task(s, 1000, 1000, "app", "/usr/bin/app", "app", 4);
+	scen_task(s, 1001, 1001, "Xorg", "/usr/lib/xorg/Xorg", "Xorg", 5);
+	scen_switch(s, 0, MS(1), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(1), 1000, poll_site);
+	scen_switch(s, 1, MS(1), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(1), 1001, poll_site);
+	scen_wake(s, 1, MS(5), 1001, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 1, MS(5.05), 0, TIPME_TS_RUNNABLE, 120, 1001, 120);
+	scen_wake(s, 1, MS(5.2), 1000, 0, 1001, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(5.3), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	scen_switch(s, 1, MS(6), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(6), 1001, poll_site);
+	scen_switch(s, 0, MS(10), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(10), 1000, poll_site);
+	scen_wake(s, 1, MS(299), 1001, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 1, MS(299.05), 0, TIPME_TS_RUNNABLE, 120, 1001, 120);
+	scen_wake(s, 1, MS(305), 1000, 0, 1001, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(305.1), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	scen_switch(s, 0, MS(305.5), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(305.5), 1000, poll_site);
+	scen_wake(s, 1, MS(307), 1000, 0, 1001, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(307.1), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	scen_switch(s, 1, MS(308), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(308), 1001, poll_site);
+	scen_switch(s, 0, MS(312), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(312), 1000, poll_site);
+	scen_switch(s, 0, MS(320), 0, TIPME_TS_RUNNABLE, 120, 0, 120);
+	snprintf(inc, sizeof(inc), "%s/xstale", dir);
+	mkdir(inc, 0700);
+	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
+	ret = scen_write(s, path);
+	snprintf(path, sizeof(path), "%s/xhook.dump", inc);
+	if (ret || xdump_build(&c, &buf, &len))
+		return 1;
+	ret = tm_write_file_new(path, buf, len, &e);
+	free(buf);
+	return ret;
+}
+
+/*
  * 1100 never switches in the window: it sleeps in D from before the dump
  * until 1101 (computing on cpu 1 all along) wakes it at 50 ms.  Only the
  * sampler's entry at 5 ms says it was asleep, and in D.
@@ -740,14 +842,14 @@ static int rewake_scenario(struct scen *s)
 	return save(s, "rewake");
 }
 
-/* tipme latency's JSON for the xserver incident. */
-static char *latency_json(void)
+/* tipme latency's JSON for incident @name. */
+static char *latency_json(const char *name)
 {
 	char inc[120], out[160], err[160];
 	char *argv[] = { "latency", "--json", inc, NULL };
 	int ret;
 
-	snprintf(inc, sizeof(inc), "%s/xserver", dir);
+	snprintf(inc, sizeof(inc), "%s/%s", dir, name);
 	snprintf(out, sizeof(out), "%s/out", dir);
 	snprintf(err, sizeof(err), "%s/err", dir);
 	ret = capture_run(pm_cmd_latency, 3, argv, out, err);
@@ -903,15 +1005,16 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(67);
+	tap_plan(70);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
 	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) ||
 	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) ||
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
-	    kauto_scenario(s) ||
-	    xserver_scenario(s) || sampled_scenario(s) || race_scenario(s) ||
+	    kauto_scenario(s) || klate_scenario(s, 0) || klate_scenario(s, 1) ||
+	    xserver_scenario(s) || xstale_scenario(s) || sampled_scenario(s) ||
+	    race_scenario(s) ||
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0))
 		return 1;
 	compact_counts();
@@ -971,6 +1074,16 @@ int main(void)
 			   "\"chosen_by\":\"kernel_input\"") != NULL,
 	       "... and the slowest when no input is within 2 ms of the one it names");
 	free(out);
+	out = report("klate", "", 1, &ret);
+	tap_ok(!ret && strstr(out, "\"pid\":900,\"comm\":\"evreader\",\"from_mono_ns\":10000000,"
+				 "\"to_mono_ns\":30000000,\"chosen_by\":\"kernel_input\"") != NULL,
+	       "no X dump: a reader woken 9 ms after the input record, by the task that "
+	       "stayed on that CPU: the press at 10 ms to 30 ms");
+	free(out);
+	out = report("klate-broken", "", 1, &ret);
+	tap_ok(!ret && out && !strstr(out, "\"chosen_by\":\"kernel_input\""),
+	       "... not when another task ran on that CPU between the record and the wakeup");
+	free(out);
 	check("xserver", "", "x_server", 1002, 90,
 	      "with an X dump: a key press whose round trip waited behind a flooder");
 	out = report("xserver", "", 1, &ret);
@@ -1018,7 +1131,7 @@ int main(void)
 	export_xserver();
 	timeline_xserver();
 	legs_tests();
-	out = latency_json();
+	out = latency_json("xserver");
 	tap_ok(strstr(out, "\"done_mono_ns\": 312000000,\n") &&
 	       strstr(out, "\"drawing_requests\": 1,\n") &&
 	       strstr(out, "\"display_mono_ns\": 315000000,\n") &&
@@ -1026,6 +1139,13 @@ int main(void)
 	       strstr(out, "\"drawing_after_done_ns\": 3000000,\n"),
 	       "tipme latency: done at 312 ms, one drawing request, on the screen at 315 ms");
 	if (!strstr(out, "\"display_mono_ns\": 315000000"))
+		tap_diag("%s", out);
+	free(out);
+	out = latency_json("xstale");
+	tap_ok(strstr(out, "\"done_mono_ns\": 312000000,\n") != NULL,
+	       "tipme latency: a reply stamped when the server's round began (299 ms) "
+	       "ends both sleeps the round woke; done at 312 ms");
+	if (!strstr(out, "\"done_mono_ns\": 312000000"))
 		tap_diag("%s", out);
 	free(out);
 	free(s);
