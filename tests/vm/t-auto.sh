@@ -59,8 +59,7 @@ t0=$(mono_ns)
 xdotool key s
 t1=$(mono_ns)
 sleep 0.6
-cont=$(mono_ns)
-kill -CONT "$VICTIM"
+sent=$("$B"/tests/vm/sigsend "$(kill -l CONT)" "$VICTIM")
 wait_for 60 says "$out/victim.out" done 2
 done_ns=$(grep '^done' "$out/victim.out" | sed -n 2p | cut -d' ' -f2)
 wait_for 60 log_has "stored xhook.dump" 2
@@ -86,7 +85,7 @@ tap_cmp "tipme report --json INCIDENT succeeds" "$?" -eq 0
 "$B"/tipme report "$incident" > "$out/auto.txt" 2>&1
 head -n 1 "$out/auto.txt" | sed 's/^/# /'
 python3 tests/vm/check_report.py xstopped \
-	"victim=$VICTIM cont_ns=$cont done_ns=$done_ns auto_press=$press" "$out/auto.json" \
+	"victim=$VICTIM $sent done_ns=$done_ns auto_press=$press" "$out/auto.json" \
 	> "$out/auto.tap" 2>&1
 tap_merge "$out/auto.tap"
 

@@ -90,7 +90,8 @@ if modprobe zram && echo 256M > /sys/block/zram0/disksize && mkswap /dev/zram0 >
 	echo 24M > $cg/tipme/memory.max; then
 	t=$(sh -c "echo \$\$ > $cg/tipme/cgroup.procs && exec $B/tests/vm/memhog 64 2")
 	"$B"/tipme dump -o "$out/mem-recs.dump" > /dev/null
-	"$B"/tipme records --json --type reclaim_begin,reclaim_end "$out/mem-recs.dump" > "$out/mem.jsonl"
+	"$B"/tipme records --json --pid "$(kv "$t" pid)" \
+		--type reclaim_begin,reclaim_end,sched_switch,sched_waking "$out/mem-recs.dump" > "$out/mem.jsonl"
 	report mem "$t" mem --pid "$(kv "$t" pid)" --from "$(sec "$(kv "$t" start_ns)")" \
 		--to "$(sec "$(kv "$t" end_ns)")" -- "$out/mem.jsonl"
 else

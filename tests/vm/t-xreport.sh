@@ -106,10 +106,9 @@ tl_class=stopped
 kill -STOP "$VICTIM"
 xdotool key a
 sleep 0.4
-cont=$(mono_ns)
-kill -CONT "$VICTIM"
+sent=$("$B"/tests/vm/sigsend "$(kill -l CONT)" "$VICTIM")
 handled xstopped
-report_case xstopped "victim=$VICTIM cont_ns=$cont"
+report_case xstopped "victim=$VICTIM $sent"
 
 # 2. x_server: the flooder sees the same press, grabs the server, draws
 hook
@@ -122,6 +121,16 @@ wait "$FLOOD"
 tap_check "x_server: the flooder held the server" says "$out/flood.out" released
 handled xserver
 report_case xserver "victim=$VICTIM flooder=$FLOOD xserver=$XVFB round_trip_ns=$(field "$out/victim.out" round_trip_ns)"
+# the round trip alone, as the client measured it, with --pid
+sec() { printf '%d.%09d' $(($1 / 1000000000)) $(($1 % 1000000000)); }
+rt_from=$(field "$out/victim.out" round_trip_from_ns)
+rt_to=$((rt_from + $(field "$out/victim.out" round_trip_ns)))
+"$B"/tipme report --json --pid "$VICTIM" --from "$(sec "$rt_from")" --to "$(sec "$rt_to")" \
+	"$out/xserver.incident" > "$out/xserver-rt.json" 2> "$out/xserver-rt.err"
+tap_cmp "xserver: tipme report --pid over the client's round trip succeeds" "$?" -eq 0
+python3 tests/vm/check_report.py xserver-rt "victim=$VICTIM flooder=$FLOOD" \
+	"$out/xserver-rt.json" > "$out/xserver-rt.tap" 2>&1
+tap_merge "$out/xserver-rt.tap"
 
 # 3. block_io: the press makes the client read from the slow device
 hook

@@ -4,8 +4,8 @@ VM_PROGS := $(B)/tests/vm/pingpong $(B)/tests/vm/vkbd $(B)/tests/vm/stall
 VM_PROGS += $(B)/tests/vm/blockpipe $(B)/tests/vm/fsyncer $(B)/tests/vm/contend \
 	    $(B)/tests/vm/memhog $(B)/tests/vm/states $(B)/tests/vm/argvprog \
 	    $(B)/tests/vm/manythreads $(B)/tests/vm/walkbench
-# tipme report (t-report.sh)
-VM_PROGS += $(B)/tests/vm/stopper
+# tipme report (t-report.sh, t-xreport.sh, t-auto.sh)
+VM_PROGS += $(B)/tests/vm/stopper $(B)/tests/vm/sigsend
 # Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
 VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 

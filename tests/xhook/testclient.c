@@ -216,7 +216,8 @@ static int do_victim(xcb_connection_t *c, xcb_screen_t *s, int n, char **act)
 				if (set)
 					break;
 			}
-			printf("round_trip_ns %llu\n", (unsigned long long)(now_ns() - t));
+			printf("round_trip_ns %llu\nround_trip_from_ns %llu\n",
+			       (unsigned long long)(now_ns() - t), (unsigned long long)t);
 		} else if (!strncmp(a, "read:", 5)) {
 			char path[256], *k;
 

@@ -5,9 +5,13 @@
  * (SIGCONT).  The ground truth a report is checked against:
  *
  *   parent=PID child=PID continuer=PID ms=MS from_ns=T to_ns=T
+ *   sent_lo_ns=T sent_hi_ns=T
  *
  * from_ns: CLOCK_MONOTONIC just before the parent blocks on the pipe (the
- * child is already stopped); to_ns: when its read returned.
+ * child is already stopped); to_ns: when its read returned; sent_lo_ns and
+ * sent_hi_ns: just before and just after the continuer's kill(2), so the
+ * child was stopped until a moment between the two (the continuer's sleep
+ * of MS can last longer on a loaded machine).
  *
  *   stopper [MS]     (default 300)
  */
@@ -30,11 +34,11 @@ int main(int argc, char **argv)
 {
 	long ms = argc > 1 ? strtol(argv[1], NULL, 10) : 300;
 	pid_t child, cont;
-	long long t0, t1;
-	int fd[2], st;
+	long long t0, t1, sent[2];
+	int fd[2], sp[2], st;
 	char c = 'a';
 
-	if (ms <= 0 || ms > 5000 || pipe(fd))
+	if (ms <= 0 || ms > 5000 || pipe(fd) || pipe(sp))
 		return 2;
 	child = fork();
 	if (child < 0)
@@ -55,16 +59,22 @@ int main(int argc, char **argv)
 
 		while (nanosleep(&d, &d))
 			;
+		sent[0] = mono_ns();
 		kill(child, SIGCONT);
-		_exit(0);
+		sent[1] = mono_ns();
+		_exit(write(sp[1], sent, sizeof(sent)) == sizeof(sent) ? 0 : 1);
 	}
+	close(sp[1]);
 	t0 = mono_ns();
 	if (read(fd[0], &c, 1) != 1)
 		return 1;
 	t1 = mono_ns();
+	if (read(sp[0], sent, sizeof(sent)) != sizeof(sent))
+		return 1;
 	waitpid(cont, NULL, 0);
 	waitpid(child, NULL, 0);
-	printf("parent=%d child=%d continuer=%d ms=%ld from_ns=%lld to_ns=%lld\n",
-	       (int)getpid(), (int)child, (int)cont, ms, t0, t1);
+	printf("parent=%d child=%d continuer=%d ms=%ld from_ns=%lld to_ns=%lld "
+	       "sent_lo_ns=%lld sent_hi_ns=%lld\n",
+	       (int)getpid(), (int)child, (int)cont, ms, t0, t1, sent[0], sent[1]);
 	return 0;
 }
