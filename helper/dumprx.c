@@ -697,6 +697,17 @@ static void release_rx(struct dump_rx *rx, double t0,
 		*stats = rx->out;
 }
 
+/* A receiver writing @path, reading the rings through @devfd (or -1). */
+static void rx_init(struct dump_rx *rx, const char *path, int devfd,
+		    struct tm_err *e)
+{
+	memset(rx, 0, sizeof(*rx));
+	rx->path = path;
+	rx->e = e;
+	rx->cur_cpu = -1;
+	rx->devfd = devfd;
+}
+
 int tnl_dump_from_buffer(const void *buf, size_t len, const char *path,
 			 const struct tnl_dump_fake *fake,
 			 struct tnl_dump_stats *stats, struct tm_err *e)
@@ -710,11 +721,7 @@ int tnl_dump_from_buffer(const void *buf, size_t len, const char *path,
 
 	if ((uintptr_t)buf % NLMSG_ALIGNTO)
 		return tm_err_set(e, EINVAL, "dump: messages not aligned");
-	memset(&rx, 0, sizeof(rx));
-	rx.path = path;
-	rx.e = e;
-	rx.cur_cpu = -1;
-	rx.devfd = -1;
+	rx_init(&rx, path, -1, e);
 	rx.fake = fake;
 	rx.mapped = fake != NULL;
 	/* As libnl hands them on: whole messages, control ones aside. */
@@ -743,12 +750,8 @@ int tnl_dump_to_file(struct tnl *t, const char *path, struct symcache *syms,
 	double t0 = now_s();
 	int err;
 
-	memset(&rx, 0, sizeof(rx));
-	rx.path = path;
-	rx.e = e;
-	rx.cur_cpu = -1;
 	/* No device (an older module, no CAP_NET_ADMIN): the rings as copies. */
-	rx.devfd = open(RING_DEV, O_RDONLY | O_CLOEXEC);
+	rx_init(&rx, path, open(RING_DEV, O_RDONLY | O_CLOEXEC), e);
 	rx.mapped = rx.devfd >= 0;
 	msg = nlmsg_alloc();
 	if (!msg) {

@@ -56,25 +56,49 @@ static int check_open(struct dumpw *w, struct tm_err *e)
 	return tm_err_set(e, EINVAL, "dump writer is not open");
 }
 
-static int pwrite_all(int fd, const void *data, size_t len, uint64_t off)
+/* Write @iov[0..n) at @off, resuming after short writes. */
+static int pwritev_all(int fd, const struct iovec *iov, int n, uint64_t off)
 {
-	const unsigned char *p = data;
-	ssize_t n;
+	struct iovec cur[64];
+	size_t skip = 0;	/* bytes of iov[i] already written */
+	int i = 0, k;
+	ssize_t got;
 
-	while (len) {
-		n = pwrite(fd, p, len, (off_t)off);
-		if (n < 0) {
+	for (;;) {
+		while (i < n && iov[i].iov_len == skip) {
+			i++;
+			skip = 0;
+		}
+		if (i == n)
+			return 0;
+		for (k = 0; k < 64 && i + k < n; k++)
+			cur[k] = iov[i + k];
+		cur[0].iov_base = (char *)cur[0].iov_base + skip;
+		cur[0].iov_len -= skip;
+		got = pwritev(fd, cur, k, (off_t)off);
+		if (got < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		if (n == 0)
+		if (got == 0)
 			return -ENOSPC;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
+		off += (uint64_t)got;
+		while ((size_t)got >= iov[i].iov_len - skip) {
+			got -= (ssize_t)(iov[i].iov_len - skip);
+			skip = 0;
+			if (++i == n)
+				return 0;
+		}
+		skip += (size_t)got;
 	}
-	return 0;
+}
+
+static int pwrite_all(int fd, const void *data, size_t len, uint64_t off)
+{
+	struct iovec one = { (void *)data, len };
+
+	return pwritev_all(fd, &one, 1, off);
 }
 
 static int io_error(struct dumpw *w, int err, const char *what,
@@ -265,44 +289,6 @@ int dumpw_section_append(struct dumpw *w, const void *data, size_t len,
 	w->sec.crc32 = tm_crc32(w->sec.crc32, data, len);
 	w->sec.size += len;
 	return emit(w, data, len, e);
-}
-
-/* Write @iov[0..n) at @off, resuming after short writes. */
-static int pwritev_all(int fd, const struct iovec *iov, int n, uint64_t off)
-{
-	struct iovec cur[64];
-	size_t skip = 0;	/* bytes of iov[i] already written */
-	int i = 0, k;
-	ssize_t got;
-
-	for (;;) {
-		while (i < n && iov[i].iov_len == skip) {
-			i++;
-			skip = 0;
-		}
-		if (i == n)
-			return 0;
-		for (k = 0; k < 64 && i + k < n; k++)
-			cur[k] = iov[i + k];
-		cur[0].iov_base = (char *)cur[0].iov_base + skip;
-		cur[0].iov_len -= skip;
-		got = pwritev(fd, cur, k, (off_t)off);
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (got == 0)
-			return -ENOSPC;
-		off += (uint64_t)got;
-		while ((size_t)got >= iov[i].iov_len - skip) {
-			got -= (ssize_t)(iov[i].iov_len - skip);
-			skip = 0;
-			if (++i == n)
-				return 0;
-		}
-		skip += (size_t)got;
-	}
 }
 
 int dumpw_section_appendv(struct dumpw *w, const struct iovec *iov, int n,

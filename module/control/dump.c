@@ -398,11 +398,15 @@ static int dump_view(struct tipme_ring *r, struct dump_ctx *d)
 	return err;
 }
 
-/* A mapped dump's part for the sub-buffer in @d->view.  Return: 0 or 1 if @skb is full. */
-static int dump_map(struct sk_buff *skb, struct netlink_callback *cb,
-		    struct dump_ctx *d)
+/*
+ * The part that describes the sub-buffer in @d->view: SUBBUF_MAP in a
+ * mapped dump (the reader copies it from /dev/tipme), SUBBUF_END with @ok
+ * after its chunks in a copied one.  Return: 0, or 1 if @skb is full.
+ */
+static int dump_subbuf(struct sk_buff *skb, struct netlink_callback *cb,
+		       struct dump_ctx *d, enum tipme_dump_part part, bool ok)
 {
-	void *hdr = dump_msg(skb, cb, TIPME_PART_SUBBUF_MAP);
+	void *hdr = dump_msg(skb, cb, part);
 
 	if (!hdr)
 		return 1;
@@ -410,7 +414,9 @@ static int dump_map(struct sk_buff *skb, struct netlink_callback *cb,
 	    put_u64(skb, TIPME_ATTR_SUBBUF_SEQ, d->seq) ||
 	    nla_put_u32(skb, TIPME_ATTR_SUBBUF_LEN, d->view.len) ||
 	    nla_put_u32(skb, TIPME_ATTR_SUBBUF_FLAGS,
-			d->view.partial ? TIPME_SUBBUF_PARTIAL : 0)) {
+			d->view.partial ? TIPME_SUBBUF_PARTIAL : 0) ||
+	    (part == TIPME_PART_SUBBUF_END &&
+	     nla_put_u8(skb, TIPME_ATTR_SUBBUF_OK, ok))) {
 		genlmsg_cancel(skb, hdr);
 		return 1;
 	}
@@ -445,7 +451,8 @@ static int dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 		}
 		if (d->mapped) {
 			if (d->view.len &&
-			    (d->maps == MAPS_PER_SKB || dump_map(skb, cb, d)))
+			    (d->maps == MAPS_PER_SKB ||
+			     dump_subbuf(skb, cb, d, TIPME_PART_SUBBUF_MAP, true)))
 				return 1;
 			d->maps += !!d->view.len;
 			d->have_view = false;
@@ -477,19 +484,8 @@ static int dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 			d->off += n;
 		}
 		ok = tipme_ring_still_valid(r, d->seq);
-		hdr = dump_msg(skb, cb, TIPME_PART_SUBBUF_END);
-		if (!hdr)
+		if (dump_subbuf(skb, cb, d, TIPME_PART_SUBBUF_END, ok))
 			return 1;
-		if (nla_put_u32(skb, TIPME_ATTR_CPU, d->cpu) ||
-		    put_u64(skb, TIPME_ATTR_SUBBUF_SEQ, d->seq) ||
-		    nla_put_u32(skb, TIPME_ATTR_SUBBUF_LEN, d->view.len) ||
-		    nla_put_u32(skb, TIPME_ATTR_SUBBUF_FLAGS,
-				d->view.partial ? TIPME_SUBBUF_PARTIAL : 0) ||
-		    nla_put_u8(skb, TIPME_ATTR_SUBBUF_OK, ok)) {
-			genlmsg_cancel(skb, hdr);
-			return 1;
-		}
-		genlmsg_end(skb, hdr);
 		if (!ok)
 			d->discarded++;
 		d->have_view = false;
