@@ -610,6 +610,52 @@ static void xtables(void)
 }
 
 /*
+ * An incident directory @name: the scenario as kernel.dump, @c as
+ * xhook.dump.
+ */
+static int save_incident(struct scen *s, const char *name,
+			 const struct xdump_content *c)
+{
+	char inc[120], path[200];
+	struct tm_err e = { "" };
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	snprintf(inc, sizeof(inc), "%s/%s", dir, name);
+	mkdir(inc, 0700);
+	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
+	ret = scen_write(s, path);
+	snprintf(path, sizeof(path), "%s/xhook.dump", inc);
+	if (ret || xdump_build(c, &buf, &len))
+		return 1;
+	ret = tm_write_file_new(path, buf, len, &e);
+	free(buf);
+	return ret;
+}
+
+/*
+ * app (1000) and the X server (1001) asleep in poll(); a key press at
+ * 5 ms wakes the server, which wakes app at 5.2 ms.
+ */
+static void xpress_build(struct scen *s)
+{
+	static const char *const poll_site[] = { "do_sys_poll", NULL };
+
+	scen_init(s, 2);
+	scen_task(s, 1000, 1000, "app", "/usr/bin/app", "app", 4);
+	scen_task(s, 1001, 1001, "Xorg", "/usr/lib/xorg/Xorg", "Xorg", 5);
+	scen_switch(s, 0, MS(1), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(1), 1000, poll_site);
+	scen_switch(s, 1, MS(1), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(1), 1001, poll_site);
+	scen_wake(s, 1, MS(5), 1001, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 1, MS(5.05), 0, TIPME_TS_RUNNABLE, 120, 1001, 120);
+	scen_wake(s, 1, MS(5.2), 1000, 0, 1001, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(5.3), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+}
+
+/*
  * A key press (5 ms) reaches an app (1000) at once; it asks the X server
  * (1001) a question at 10 ms and waits in poll() for the reply, which comes
  * at 310 ms: the server spent the time on a flooder's (1002) drawing
@@ -626,24 +672,11 @@ static int xserver_scenario(struct scen *s)
 	};
 	struct tipme_x11_rec rec[40];
 	struct xdump_content c = { .recs = rec, .cl = cl, .ncl = 3 };
-	char inc[120], path[200];
-	struct tm_err e = { "" };
-	uint8_t *buf;
-	size_t len, n = 0;
-	int i, ret;
+	size_t n = 0;
+	int i;
 
-	scen_init(s, 2);
-	scen_task(s, 1000, 1000, "app", "/usr/bin/app", "app", 4);
-	scen_task(s, 1001, 1001, "Xorg", "/usr/lib/xorg/Xorg", "Xorg", 5);
+	xpress_build(s);
 	scen_task(s, 1002, 1002, "flooder", "/usr/bin/flooder", "flooder", 8);
-	scen_switch(s, 0, MS(1), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(1), 1000, poll_site);
-	scen_switch(s, 1, MS(1), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 1, MS(1), 1001, poll_site);
-	scen_wake(s, 1, MS(5), 1001, 1, 0, TIPME_CTX_HARDIRQ);
-	scen_switch(s, 1, MS(5.05), 0, TIPME_TS_RUNNABLE, 120, 1001, 120);
-	scen_wake(s, 1, MS(5.2), 1000, 0, 1001, TIPME_CTX_TASK);
-	scen_switch(s, 0, MS(5.3), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
 	scen_switch(s, 0, MS(10), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(10), 1000, poll_site);
 	scen_wake(s, 1, MS(310), 1000, 0, 1001, TIPME_CTX_TASK);
@@ -674,16 +707,7 @@ static int xserver_scenario(struct scen *s)
 		.kind = TIPME_X11_REQUEST, .major = 70, .seq = 6, .length = 20,
 		.xid = 0x400001, .op_size = 2500 };
 	c.nrecs = n;
-	snprintf(inc, sizeof(inc), "%s/xserver", dir);
-	mkdir(inc, 0700);
-	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
-	ret = scen_write(s, path);
-	snprintf(path, sizeof(path), "%s/xhook.dump", inc);
-	if (ret || xdump_build(&c, &buf, &len))
-		return 1;
-	ret = tm_write_file_new(path, buf, len, &e);
-	free(buf);
-	return ret;
+	return save_incident(s, "xserver", &c);
 }
 
 /*
@@ -711,23 +735,8 @@ static int xstale_scenario(struct scen *s)
 		  .flags = TIPME_X11_REC_MATCHED, .seq = 5, .length = 32 },
 	};
 	struct xdump_content c = { .recs = rec, .nrecs = 4, .cl = cl, .ncl = 2 };
-	char inc[120], path[200];
-	struct tm_err e = { "" };
-	uint8_t *buf;
-	size_t len;
-	int ret;
 
-	scen_init(s, 2);
-	scen_task(s, 1000, 1000, "app", "/usr/bin/app", "app", 4);
-	scen_task(s, 1001, 1001, "Xorg", "/usr/lib/xorg/Xorg", "Xorg", 5);
-	scen_switch(s, 0, MS(1), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(1), 1000, poll_site);
-	scen_switch(s, 1, MS(1), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 1, MS(1), 1001, poll_site);
-	scen_wake(s, 1, MS(5), 1001, 1, 0, TIPME_CTX_HARDIRQ);
-	scen_switch(s, 1, MS(5.05), 0, TIPME_TS_RUNNABLE, 120, 1001, 120);
-	scen_wake(s, 1, MS(5.2), 1000, 0, 1001, TIPME_CTX_TASK);
-	scen_switch(s, 0, MS(5.3), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	xpress_build(s);
 	scen_switch(s, 1, MS(6), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 1, MS(6), 1001, poll_site);
 	scen_switch(s, 0, MS(10), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -745,16 +754,7 @@ static int xstale_scenario(struct scen *s)
 	scen_switch(s, 0, MS(312), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(312), 1000, poll_site);
 	scen_switch(s, 0, MS(320), 0, TIPME_TS_RUNNABLE, 120, 0, 120);
-	snprintf(inc, sizeof(inc), "%s/xstale", dir);
-	mkdir(inc, 0700);
-	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
-	ret = scen_write(s, path);
-	snprintf(path, sizeof(path), "%s/xhook.dump", inc);
-	if (ret || xdump_build(&c, &buf, &len))
-		return 1;
-	ret = tm_write_file_new(path, buf, len, &e);
-	free(buf);
-	return ret;
+	return save_incident(s, "xstale", &c);
 }
 
 /*
