@@ -3,7 +3,7 @@ NL_OBJS := $(B)/helper/nl.o $(B)/helper/dumprx.o $(B)/helper/sysinfo.o
 CTL_OBJS := $(B)/helper/ctl.o $(B)/helper/incident.o $(NL_OBJS)
 EXTRA_CFLAGS_helper_ := $(NL_CFLAGS) -Ipostmortem
 
-$(B)/tipme: $(B)/helper/tipme.o $(CTL_OBJS) $(LIBPM) $(LIBTIPME)
+$(B)/tipme: $(B)/helper/cli.o $(CTL_OBJS) $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lm
 
 $(B)/tipmed: $(B)/helper/tipmed.o $(B)/helper/ctlserver.o $(B)/helper/incident.o $(NL_OBJS) $(LIBTIPME)

@@ -2,7 +2,7 @@
 /*
  * tipme info / records on a hand-built dump against golden output, JSON
  * parsed back with python3, option and error handling, and the CLI main
- * (helper/tipme.c, linked with a control stub as $TIPME_CLI).
+ * (helper/cli.c, linked with a control stub as $TIPME_CLI).
  *
  * "test_cli --write FILE" only writes the golden dump (to look at it).
  */

@@ -5,7 +5,7 @@
 UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report ctlproto meta redact sites dumprx
 UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
 UNIT_COMMON := $(B)/tests/unit/gen.o $(B)/tests/unit/capture.o $(B)/tests/unit/scen.o
-# The CLI tests run helper/tipme.c's main() linked with a control stub, so
+# The CLI tests run helper/cli.c's main() linked with a control stub, so
 # they do not depend on libnl or on the state of helper/ctl.c.
 UNIT_CLI := $(B)/tests/unit/tipme-cli
 EXTRA_CFLAGS_tests_unit_ := -Ipostmortem -Ihelper $(NL_CFLAGS)
@@ -20,7 +20,7 @@ $(B)/tests/unit/test_dumprx: $(B)/tests/unit/test_dumprx.o $(UNIT_COMMON) \
 		$(B)/helper/dumprx.o $(B)/helper/nl.o $(B)/helper/sysinfo.o $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm $(NL_LIBS)
 
-$(UNIT_CLI): $(B)/helper/tipme.o $(B)/tests/unit/ctl_stub.o $(LIBPM) $(LIBTIPME)
+$(UNIT_CLI): $(B)/helper/cli.o $(B)/tests/unit/ctl_stub.o $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 .PHONY: unit-tests

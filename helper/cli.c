@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tipme: the command-line front end.
+ * tipme: the command-line front end, the program's main() (named cli.c,
+ * not after the program, so that it is not taken for the UAPI header
+ * linux/tipme.h).
  *
  *   tipme <subcommand> [options]
  *
