@@ -34,6 +34,10 @@ static void marks_text(FILE *f, const struct pm_dump *pm,
 			fprintf(f, " %s", input_value_name(ev->u.in.value));
 		fprintf(f, " device=%u code=%u\n", ev->u.in.device, ev->u.in.code);
 		break;
+	case TIPME_REC_TEST:
+		fprintf(f, " seq=%" PRIu32 " value=%" PRIu32 "\n", ev->u.rec.TEST.seq,
+			ev->u.rec.TEST.value);
+		break;
 	}
 }
 
@@ -52,6 +56,10 @@ static void marks_json(struct jw *w, const struct pm_dump *pm,
 		jw_ku64(w, "value", ev->u.in.value);
 		jw_ku64(w, "device", ev->u.in.device);
 		jw_ku64(w, "code", ev->u.in.code);
+		break;
+	case TIPME_REC_TEST:
+		jw_ku64(w, "seq", ev->u.rec.TEST.seq);
+		jw_ku64(w, "value", ev->u.rec.TEST.value);
 		break;
 	}
 }

@@ -143,7 +143,8 @@ static __inline__ __u64 tipme_ts_extend(__u64 prev, __u32 low)
  * that only the readers' tests put in a dump (tests/unit), to show a record
  * type is added by its line, its writer and its family's decoder.
  */
-#define TIPME_REC_TEST_TYPES(X)
+#define TIPME_REC_TEST_TYPES(X) \
+	X(127, TEST, struct tipme_rec_test, "test", FIXED, marks)
 
 #define TIPME_REC_ENUM_ENTRY(nr, id, st, name, len, family) TIPME_REC_##id = (nr),
 
@@ -884,6 +885,18 @@ struct tipme_rec_cost {
 	__u16 len;
 	__u8 nr;
 	__u8 flags;
+};
+
+/**
+ * struct tipme_rec_test - payload of TIPME_REC_TEST (12 bytes with header)
+ * @seq: a number the test chose
+ * @value: another
+ *
+ * Never written by the module: the readers' tests put it in their dumps.
+ */
+struct tipme_rec_test {
+	__u32 seq;
+	__u32 value;
 };
 
 /**
