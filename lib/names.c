@@ -20,6 +20,16 @@ static const char *const clock_sources[] = {
 	[TIPME_CLOCK_LOCAL] = "local_clock",
 };
 
+static const struct {
+	const char *name;
+	const char *title;
+} input_kinds[] = {
+	[TIPME_INPUT_KEY] = { "key", "key" },
+	[TIPME_INPUT_BUTTON] = { "button", "button" },
+	[TIPME_INPUT_MOTION] = { "motion", "pointer motion" },
+	[TIPME_INPUT_HOTKEY] = { "hotkey", "tipme hotkey" },
+};
+
 const char *tm_trigger_source_name(uint32_t source, const char *unknown)
 {
 	if (source < sizeof(trigger_sources) / sizeof(trigger_sources[0]) &&
@@ -33,5 +43,21 @@ const char *tm_clock_source_name(uint32_t source, const char *unknown)
 	if (source < sizeof(clock_sources) / sizeof(clock_sources[0]) &&
 	    clock_sources[source])
 		return clock_sources[source];
+	return unknown;
+}
+
+const char *tm_input_kind_name(uint32_t kind, const char *unknown)
+{
+	if (kind < sizeof(input_kinds) / sizeof(input_kinds[0]) &&
+	    input_kinds[kind].name)
+		return input_kinds[kind].name;
+	return unknown;
+}
+
+const char *tm_input_kind_title(uint32_t kind, const char *unknown)
+{
+	if (kind < sizeof(input_kinds) / sizeof(input_kinds[0]) &&
+	    input_kinds[kind].title)
+		return input_kinds[kind].title;
 	return unknown;
 }

@@ -8,7 +8,7 @@
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
 PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
 	rectypes.o exectab.o sites.o symbols.o redact.o)
-PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o marks.o \
+PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o tail.o sched.o marks.o \
 	proc.o blk.o lock.o mem.o sample.o cost.o)
 PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o
 PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o verdict.o \

@@ -13,7 +13,9 @@
 #   checkpatch  checkpatch.pl --strict on the kernel sources; errors and
 #               warnings fail, "CHECK"s are listed in the log only
 #   lint        tests/lint/circles.py: no circles between the files of a
-#               folder, no include reaching into another program's folder
+#               folder, no include reaching into another program's folder;
+#               tests/lint/tails.py: only postmortem/records/ (and the
+#               decoder) reads a variable-length record's tail
 #   kunit-kasan tests/kunit/run.sh --kasan (UML with KASAN): every KUnit
 #               suite, with out-of-bounds and use-after-free reports
 #   kunit       tests/kunit/run.sh (UML without KASAN): the same suites;
@@ -274,7 +276,10 @@ step_xhook-asan() {
 		xhook-tests
 }
 
-step_lint() { run_tap lint python3 tests/lint/circles.py; }
+step_lint() {
+	run_tap lint python3 tests/lint/circles.py
+	run_tap lint-tails python3 tests/lint/tails.py
+}
 
 step_fuzz() { run_tap fuzz tests/fuzz/run.sh; }
 

@@ -48,7 +48,8 @@ enum pm_ev_kind {
  * @u: fixed payload of a type this reader decodes (pm_rectype_size()),
  *     normalised: fields the writer did not have are zero, fields it
  *     added are not here; the array of a varlen type follows it in
- *     @payload
+ *     @payload (records/ reads it).  Every type's is @u.rec.<NAME>
+ *     (TIPME_REC_<NAME>); the usual ones have short names too
  * @seq: sequence number of the sub-buffer holding the record
  * @file_off: file offset of the record
  * @lost_first: PM_EV_LOST: first missing sub-buffer seq
@@ -56,6 +57,9 @@ enum pm_ev_kind {
  * @lost_since: PM_EV_LOST: timestamp of the last record before the gap
  *              (0 if none)
  */
+/* A member of struct pm_event.u.rec: the fixed part of TIPME_REC_<id>. */
+#define PM_EV_FIXED_PART(nr, id, st, n, len, family)	st id;
+
 struct pm_event {
 	int kind;
 	uint32_t cpu;
@@ -94,6 +98,10 @@ struct pm_event {
 		struct tipme_rec_site si;
 		struct tipme_rec_switch_s sws;
 		struct tipme_rec_switch_site_s swss;
+		union {
+			TIPME_REC_TYPES(PM_EV_FIXED_PART)
+			TIPME_REC_TEST_TYPES(PM_EV_FIXED_PART)
+		} rec;
 	} u;
 	uint64_t seq;
 	uint64_t file_off;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../records/records.h"
 #include "decode.h"
 #include "redact.h"
 #include "tables.h"
@@ -234,9 +235,9 @@ static int records_redact(const struct pm_dump *pm, unsigned char *buf,
 	struct lockmap locks = { 0 };
 	struct pm_event ev;
 	struct pm_dec d;
-	unsigned char *p;
-	uint32_t i, k, nr;
-	size_t off;
+	unsigned char *p, *a;
+	size_t off, k, n;
+	uint32_t i;
 	int rc = 0, oom = 0;
 	uint64_t id;
 
@@ -251,21 +252,13 @@ static int records_redact(const struct pm_dump *pm, unsigned char *buf,
 			p = buf + off;
 			switch (ev.type) {
 			case TIPME_REC_BLOCKED:
-			case TIPME_REC_RECLAIM_BEGIN: {
-				size_t fixed = ev.type == TIPME_REC_BLOCKED ?
-					sizeof(struct tipme_rec_blocked) :
-					sizeof(struct tipme_rec_reclaim_begin);
-
-				if (ev.payload_len < fixed)
-					break;
-				nr = ev.type == TIPME_REC_BLOCKED ? p[2] : p[3];
-				for (k = 0; k < nr && fixed + 4 * (k + 1) <= ev.payload_len; k++) {
-					put32(p + fixed + 4 * k,
-					      get32(p + fixed + 4 * k) - (uint32_t)delta);
-					st->text_addrs++;
-				}
+			case TIPME_REC_RECLAIM_BEGIN:
+				a = buf + (pm_rec_addrs(&ev, &n) -
+					   (const unsigned char *)pm->d.buf);
+				for (k = 0; k < n; k++)
+					put32(a + 4 * k, get32(a + 4 * k) - (uint32_t)delta);
+				st->text_addrs += n;
 				break;
-			}
 			case TIPME_REC_LOCK_BEGIN:
 			case TIPME_REC_LOCK_END:
 				if (ev.payload_len < 8)

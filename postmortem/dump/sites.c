@@ -11,8 +11,6 @@
 
 #include "tables.h"
 
-#define SITE_NR_MAX	64	/* as TIPME_REC_BLOCKED's readers accept */
-
 static int site_fail(const struct dump_sec *s, struct tm_err *e,
 		     const char *what, uint64_t at)
 {
@@ -82,7 +80,7 @@ int pm_sites_load(struct pm_instr *in, const struct dump_sec *s,
 			goto out;
 		}
 		memcpy(&st, p + off, sizeof(st));
-		if (!st.id || st.nr > SITE_NR_MAX) {
+		if (!st.id || st.nr > PM_FRAMES_MAX) {
 			err = site_fail(s, e, !st.id ? "site number 0" :
 					"more than 64 addresses", off);
 			goto out;

@@ -164,6 +164,13 @@ const unsigned char *pm_site_blob(const struct pm_dump *pm, uint32_t id,
 const char *pm_sym_name(const struct pm_dump *pm, uint64_t addr,
 			uint64_t *off);
 
+/*
+ * Return addresses a blocked or reclaim_begin record, or a site of the
+ * site table, gives at most: readers take no more (the module writes at
+ * most 16).
+ */
+#define PM_FRAMES_MAX	64
+
 /**
  * pm_site_frames() - a blocking site's or call stack's frames, cleaned
  * @pm: the dump

@@ -7,22 +7,6 @@
 
 #include "family.h"
 
-/**
- * pm_cost_entries() - the entries of a self-cost record (TIPME_REC_COST)
- * @ev: the record
- * @p: set to where they start (read each with memcpy)
- *
- * Return: how many whole entries the record holds, at most its count.
- */
-size_t pm_cost_entries(const struct pm_event *ev, const unsigned char **p)
-{
-	size_t rest, n = ev->u.co.nr;
-
-	*p = pm_rec_tail(ev, &rest);
-	return n < rest / sizeof(struct tipme_cost_ent) ?
-	       n : rest / sizeof(struct tipme_cost_ent);
-}
-
 static void cost_text(FILE *f, const struct pm_dump *pm,
 		      const struct pm_event *ev)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inside records/: the families' operations, joined by ops.c, and the
- * helpers they share (payload arrays, stack frames, task fields).
+ * helpers they share (stack frames, task fields).
  */
 #ifndef TIPME_PM_RECORDS_FAMILY_H
 #define TIPME_PM_RECORDS_FAMILY_H
@@ -10,9 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../dump/tables.h"
 #include "records.h"
-
-#define PM_REC_MAX_FRAMES	TIPME_REC_TYPE_LIMIT	/* more than any record holds */
 
 extern const struct pm_recops pm_rec_sched;	/* sched.c: switch, waking, blocked */
 extern const struct pm_recops pm_rec_marks;	/* marks.c: trigger, input */
@@ -23,27 +22,20 @@ extern const struct pm_recops pm_rec_mem;	/* mem.c: reclaim, kswapd, throttled *
 extern const struct pm_recops pm_rec_sample;	/* sample.c: sample, sample_end */
 extern const struct pm_recops pm_rec_cost;	/* cost.c: self-cost batches */
 
-/**
- * pm_rec_tail() - the array after a varlen record's fixed part
- * @ev: a decoded record
- * @rest: set to the bytes that follow the fixed part
- *
- * Return: where they start.
+/*
+ * The family column of TIPME_REC_TYPES (<linux/tipme.h>) as operations.
+ * The compact forms have none: the decoder gives them as the types they
+ * stand for.
  */
-const unsigned char *pm_rec_tail(const struct pm_event *ev, size_t *rest);
-
-/**
- * pm_rec_frames() - a record's 32-bit addresses as full, cleaned frames
- * @pm: the dump
- * @p: the addresses (any alignment)
- * @avail: bytes at @p
- * @nr: how many the record says there are
- * @out: frames worth showing (pm_site_frames()); room for PM_REC_MAX_FRAMES
- *
- * Return: frames in @out.
- */
-size_t pm_rec_frames(const struct pm_dump *pm, const unsigned char *p,
-		     size_t avail, size_t nr, uint64_t *out);
+#define PM_FAMILY_sched		(&pm_rec_sched)
+#define PM_FAMILY_marks		(&pm_rec_marks)
+#define PM_FAMILY_proc		(&pm_rec_proc)
+#define PM_FAMILY_blk		(&pm_rec_blk)
+#define PM_FAMILY_lock		(&pm_rec_lock)
+#define PM_FAMILY_mem		(&pm_rec_mem)
+#define PM_FAMILY_sample	(&pm_rec_sample)
+#define PM_FAMILY_cost		(&pm_rec_cost)
+#define PM_FAMILY_compact	NULL
 
 /**
  * pm_rec_print_frames() - "f+0x1a <- g+0x30 [mod]", unknown ones in hex

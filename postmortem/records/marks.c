@@ -8,17 +8,6 @@
 #include "family.h"
 #include "names.h"
 
-const char *pm_input_kind_name(unsigned int kind)
-{
-	switch (kind) {
-	case TIPME_INPUT_KEY:		return "key";
-	case TIPME_INPUT_BUTTON:	return "button";
-	case TIPME_INPUT_MOTION:	return "motion";
-	case TIPME_INPUT_HOTKEY:	return "hotkey";
-	default:			return "?";
-	}
-}
-
 /* "release", "press", "repeat" for keys and buttons */
 static const char *input_value_name(unsigned int v)
 {
@@ -38,12 +27,16 @@ static void marks_text(FILE *f, const struct pm_dump *pm,
 			ev->u.trig.coalesced ? " (coalesced)" : "");
 		break;
 	case TIPME_REC_INPUT:
-		fprintf(f, " %s", pm_input_kind_name(ev->u.in.kind));
+		fprintf(f, " %s", tm_input_kind_name(ev->u.in.kind, "?"));
 		if (ev->u.in.kind == TIPME_INPUT_MOTION)
 			fprintf(f, " events=%u", ev->u.in.value);
 		else
 			fprintf(f, " %s", input_value_name(ev->u.in.value));
 		fprintf(f, " device=%u code=%u\n", ev->u.in.device, ev->u.in.code);
+		break;
+	case TIPME_REC_TEST:
+		fprintf(f, " seq=%" PRIu32 " value=%" PRIu32 "\n", ev->u.rec.TEST.seq,
+			ev->u.rec.TEST.value);
 		break;
 	}
 }
@@ -59,10 +52,14 @@ static void marks_json(struct jw *w, const struct pm_dump *pm,
 		jw_kbool(w, "coalesced", ev->u.trig.coalesced);
 		break;
 	case TIPME_REC_INPUT:
-		jw_kstr(w, "kind", pm_input_kind_name(ev->u.in.kind));
+		jw_kstr(w, "kind", tm_input_kind_name(ev->u.in.kind, "?"));
 		jw_ku64(w, "value", ev->u.in.value);
 		jw_ku64(w, "device", ev->u.in.device);
 		jw_ku64(w, "code", ev->u.in.code);
+		break;
+	case TIPME_REC_TEST:
+		jw_ku64(w, "seq", ev->u.rec.TEST.seq);
+		jw_ku64(w, "value", ev->u.rec.TEST.value);
 		break;
 	}
 }

@@ -50,15 +50,13 @@ static void mem_text(FILE *f, const struct pm_dump *pm, const struct pm_event *e
 	const struct tipme_rec_reclaim_end *re = &ev->u.re;
 	const struct tipme_rec_kswapd *kw = &ev->u.kw;
 	const struct tipme_rec_throttled *th = &ev->u.th;
-	uint64_t fr[PM_REC_MAX_FRAMES];
-	const unsigned char *p;
-	size_t rest, n;
+	uint64_t fr[PM_FRAMES_MAX];
+	size_t n;
 	char a[48];
 
 	switch (ev->type) {
 	case TIPME_REC_RECLAIM_BEGIN:
-		p = pm_rec_tail(ev, &rest);
-		n = pm_rec_frames(pm, p, rest, rb->nr, fr);
+		n = pm_rec_frames(pm, ev, fr, PM_FRAMES_MAX);
 		fprintf(f, " %s pid=%s order=%" PRIu32 " gfp=0x%" PRIx32,
 			reclaim_kind_name(rb->kind),
 			pm_fmt_task(pm, rb->pid, ev->ts, a, sizeof(a)), rb->order, rb->gfp);
@@ -100,14 +98,12 @@ static void mem_json(struct jw *w, const struct pm_dump *pm,
 	const struct tipme_rec_reclaim_end *re = &ev->u.re;
 	const struct tipme_rec_kswapd *kw = &ev->u.kw;
 	const struct tipme_rec_throttled *th = &ev->u.th;
-	uint64_t fr[PM_REC_MAX_FRAMES];
-	const unsigned char *p;
-	size_t rest, n;
+	uint64_t fr[PM_FRAMES_MAX];
+	size_t n;
 
 	switch (ev->type) {
 	case TIPME_REC_RECLAIM_BEGIN:
-		p = pm_rec_tail(ev, &rest);
-		n = pm_rec_frames(pm, p, rest, rb->nr, fr);
+		n = pm_rec_frames(pm, ev, fr, PM_FRAMES_MAX);
 		jw_kstr(w, "kind", reclaim_kind_name(rb->kind));
 		pm_rec_json_task(w, pm, "pid", NULL, rb->pid, ev->ts);
 		jw_ku64(w, "order", rb->order);

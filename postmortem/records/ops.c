@@ -9,33 +9,17 @@
 
 #include "family.h"
 
-static const struct pm_recops *const ops[TIPME_REC_NR] = {
-	[TIPME_REC_SCHED_SWITCH] = &pm_rec_sched,
-	[TIPME_REC_SCHED_WAKING] = &pm_rec_sched,
-	[TIPME_REC_BLOCKED] = &pm_rec_sched,
-	[TIPME_REC_TRIGGER] = &pm_rec_marks,
-	[TIPME_REC_INPUT] = &pm_rec_marks,
-	[TIPME_REC_FORK] = &pm_rec_proc,
-	[TIPME_REC_EXEC] = &pm_rec_proc,
-	[TIPME_REC_EXIT] = &pm_rec_proc,
-	[TIPME_REC_COMM] = &pm_rec_proc,
-	[TIPME_REC_BLK_ISSUE] = &pm_rec_blk,
-	[TIPME_REC_BLK_COMPLETE] = &pm_rec_blk,
-	[TIPME_REC_BLK_INSERT] = &pm_rec_blk,
-	[TIPME_REC_LOCK_BEGIN] = &pm_rec_lock,
-	[TIPME_REC_LOCK_END] = &pm_rec_lock,
-	[TIPME_REC_RECLAIM_BEGIN] = &pm_rec_mem,
-	[TIPME_REC_RECLAIM_END] = &pm_rec_mem,
-	[TIPME_REC_KSWAPD] = &pm_rec_mem,
-	[TIPME_REC_THROTTLED] = &pm_rec_mem,
-	[TIPME_REC_SAMPLE] = &pm_rec_sample,
-	[TIPME_REC_SAMPLE_END] = &pm_rec_sample,
-	[TIPME_REC_COST] = &pm_rec_cost,
+/* The family of each type of TIPME_REC_TYPES (<linux/tipme.h>). */
+#define FAMILY(nr, id, st, n, len, family) [nr] = PM_FAMILY_##family,
+
+static const struct pm_recops *const ops[PM_NR_TYPES] = {
+	TIPME_REC_TYPES(FAMILY)
+	TIPME_REC_TEST_TYPES(FAMILY)
 };
 
 const struct pm_recops *pm_rec_ops(unsigned int type)
 {
-	return type < TIPME_REC_NR ? ops[type] : NULL;
+	return type < PM_NR_TYPES ? ops[type] : NULL;
 }
 
 /* The operations for a decoded record, NULL for loss markers and others. */

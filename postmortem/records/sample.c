@@ -17,17 +17,6 @@ static const char *policy_name(unsigned int p)
 	return names[p & 7];
 }
 
-/* The entries after the fixed part, as many as are whole. */
-static size_t sample_entries(const struct pm_event *ev, const unsigned char **p)
-{
-	size_t rest, n = ev->u.sm.nr;
-
-	*p = pm_rec_tail(ev, &rest);
-	if (n > rest / sizeof(struct tipme_sample_ent))
-		n = rest / sizeof(struct tipme_sample_ent);
-	return n;
-}
-
 static void sample_text(FILE *f, const struct pm_dump *pm,
 			const struct pm_event *ev)
 {
@@ -47,7 +36,7 @@ static void sample_text(FILE *f, const struct pm_dump *pm,
 			pm_ticks_to_ns(&pm->clock, se->cycles) / 1e3);
 		return;
 	}
-	n = sample_entries(ev, &p);
+	n = pm_sample_entries(ev, &p);
 	fprintf(f, " seq=%" PRIu32 "%s %zu thread%s:", s->seq,
 		s->flags & TIPME_SAMPLE_FULL ? " full" : "", n, n == 1 ? "" : "s");
 	for (i = 0; i < n; i++) {
@@ -82,7 +71,7 @@ static void sample_json(struct jw *w, const struct pm_dump *pm,
 		jw_ki64(w, "cost_ns", pm_ticks_to_ns(&pm->clock, se->cycles));
 		return;
 	}
-	n = sample_entries(ev, &p);
+	n = pm_sample_entries(ev, &p);
 	jw_ku64(w, "seq", s->seq);
 	jw_kbool(w, "full", s->flags & TIPME_SAMPLE_FULL);
 	jw_key(w, "threads");

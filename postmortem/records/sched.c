@@ -31,10 +31,9 @@ static void sched_text(FILE *f, const struct pm_dump *pm,
 {
 	const struct tipme_rec_switch *sw = &ev->u.sw;
 	const struct tipme_rec_waking *wk = &ev->u.wk;
-	uint64_t fr[PM_REC_MAX_FRAMES];
-	const unsigned char *p;
+	uint64_t fr[PM_FRAMES_MAX];
 	char a[48], b[48];
-	size_t rest, n;
+	size_t n;
 
 	switch (ev->type) {
 	case TIPME_REC_SCHED_SWITCH:
@@ -55,8 +54,7 @@ static void sched_text(FILE *f, const struct pm_dump *pm,
 			pm_ctx_name(tipme_waking_ctx(wk)));
 		break;
 	case TIPME_REC_BLOCKED:
-		p = pm_rec_tail(ev, &rest);
-		n = pm_rec_frames(pm, p, rest, ev->u.bl.nr, fr);
+		n = pm_rec_frames(pm, ev, fr, PM_FRAMES_MAX);
 		fprintf(f, " pid=%s in ", pm_fmt_task(pm, ev->u.bl.pid, ev->ts, a, sizeof(a)));
 		pm_rec_print_frames(f, pm, fr, n);
 		fputs(ev->u.bl.flags & TIPME_BLOCKED_FULL ? " <- ...\n" : "\n", f);
@@ -69,9 +67,8 @@ static void sched_json(struct jw *w, const struct pm_dump *pm,
 {
 	const struct tipme_rec_switch *sw = &ev->u.sw;
 	const struct tipme_rec_waking *wk = &ev->u.wk;
-	uint64_t fr[PM_REC_MAX_FRAMES];
-	const unsigned char *p;
-	size_t rest, n;
+	uint64_t fr[PM_FRAMES_MAX];
+	size_t n;
 
 	switch (ev->type) {
 	case TIPME_REC_SCHED_SWITCH:
@@ -106,8 +103,7 @@ static void sched_json(struct jw *w, const struct pm_dump *pm,
 		jw_kstr(w, "waker_ctx", pm_ctx_name(tipme_waking_ctx(wk)));
 		break;
 	case TIPME_REC_BLOCKED:
-		p = pm_rec_tail(ev, &rest);
-		n = pm_rec_frames(pm, p, rest, ev->u.bl.nr, fr);
+		n = pm_rec_frames(pm, ev, fr, PM_FRAMES_MAX);
 		pm_rec_json_task(w, pm, "pid", NULL, ev->u.bl.pid, ev->ts);
 		pm_rec_json_frames(w, pm, "site", fr, n);
 		jw_kbool(w, "truncated", ev->u.bl.flags & TIPME_BLOCKED_FULL);

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fields the record printers share: threads by pid and name, escaped text
- * and argv, stack frames by symbol, and the arrays after a record's fixed
- * part.
+ * and argv, stack frames by symbol.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -82,29 +81,6 @@ void pm_print_argv(FILE *f, const char *a, size_t len, size_t max)
 	fputc('"', f);
 	if (i < len)
 		fputs("...", f);
-}
-
-const unsigned char *pm_rec_tail(const struct pm_event *ev, size_t *rest)
-{
-	size_t n = ev->payload_len < ev->rt->our_size ? ev->payload_len :
-		   ev->rt->our_size;
-
-	*rest = ev->payload_len - n;
-	return ev->payload + n;
-}
-
-size_t pm_rec_frames(const struct pm_dump *pm, const unsigned char *p,
-		     size_t avail, size_t nr, uint64_t *out)
-{
-	uint32_t ips[PM_REC_MAX_FRAMES];
-	size_t i, n;
-
-	n = nr < avail / 4 ? nr : avail / 4;
-	if (n > PM_REC_MAX_FRAMES)
-		n = PM_REC_MAX_FRAMES;
-	for (i = 0; i < n; i++)
-		memcpy(&ips[i], p + 4 * i, 4);
-	return pm_site_frames(pm, ips, n, out, PM_REC_MAX_FRAMES);
 }
 
 void pm_rec_print_frames(FILE *f, const struct pm_dump *pm, const uint64_t *a,

@@ -24,6 +24,7 @@
 #include "../records/records.h"
 #include "../analysis/xprof.h"
 #include "json.h"
+#include "names.h"
 #include "perfetto.h"
 #include "xdump.h"
 
@@ -135,16 +136,11 @@ static void on_blocked(struct pf *p, const struct pm_event *ev)
 {
 	const struct tipme_rec_blocked *b = &ev->u.bl;
 	uint64_t site[1];
-	uint32_t ips[64];
 	const char *name;
 	uint64_t off = 0;
 	int n;
 
-	if (ev->payload_len < sizeof(*b) ||
-	    ev->payload_len < sizeof(*b) + 4u * b->nr || b->nr > 64)
-		return;
-	memcpy(ips, ev->payload + sizeof(*b), 4u * b->nr);
-	if (!pm_site_frames(p->in->pm, ips, b->nr, site, 1))
+	if (!pm_rec_frames(p->in->pm, ev, site, 1))
 		return;
 	name = pm_sym_name(p->in->pm, site[0], &off);
 	ft_head(p, b->pid, ev->cpu, ev->ts);
@@ -214,13 +210,10 @@ static void instant(struct pf *p, const char *name, const char *cat,
 
 static void on_input(struct pf *p, const struct pm_event *ev)
 {
-	static const char *const kinds[] = {
-		"input", "key", "button", "pointer motion", "tipme hotkey",
-	};
 	const struct tipme_rec_input *in = &ev->u.in;
 	char name[48];
 
-	snprintf(name, sizeof(name), "%s%s", kinds[in->kind < 5 ? in->kind : 0],
+	snprintf(name, sizeof(name), "%s%s", tm_input_kind_title(in->kind, "input"),
 		 in->kind == TIPME_INPUT_MOTION ? "" :
 		 in->value == 1 ? " press" : in->value == 2 ? " repeat" : " release");
 	instant(p, name, "input", us(p, ev->ts), 0, 0, "g");

@@ -14,6 +14,7 @@
 #include "../dump/clock.h"
 #include "../dump/tables.h"
 #include "../records/records.h"
+#include "names.h"
 #include "timeline.h"
 #include "xdump.h"
 #include "xmltext.h"
@@ -435,7 +436,7 @@ static void input_lane(struct tl *t, int y)
 			continue;
 		fprintf(t->f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\" stroke-width=\"2\"><title>kernel input (%s)</title></line>\n",
 			xpos(t, ts), y + 2, xpos(t, ts), y + 16,
-			p->kind == TIPME_INPUT_KEY ? "key" : "button");
+			tm_input_kind_name(p->kind, "?"));
 	}
 	for (k = 0; in->x && k < in->x->recs.count; k++) {
 		xdump_rec(in->x, k, &r);

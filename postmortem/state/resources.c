@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../dump/decode.h"
+#include "../records/records.h"
 #include "resources.h"
 
 /* Append one element of @size to *@arr (grown by doubling). */
@@ -164,15 +165,11 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 /* Every thread of a sampler record, with its policy (deduplicated later). */
 static int on_sample(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 {
-	struct tipme_rec_sample sm;
 	struct tipme_sample_ent t;
 	const unsigned char *p;
-	size_t rest, i, n;
+	size_t i, n;
 
-	p = pm_ev_fixed(ev, &sm, sizeof(sm), &rest);
-	n = sm.nr;
-	if (n > rest / sizeof(t))	/* a count from the file: never past the record */
-		n = rest / sizeof(t);
+	n = pm_sample_entries(ev, &p);
 	for (i = 0; i < n; i++) {
 		struct pm_policy *q;
 

@@ -32,6 +32,7 @@
 
 #include "../dump/decode.h"
 #include "../dump/tables.h"
+#include "../records/records.h"
 #include "state.h"
 
 /* Open-addressing map pid -> index in threads (build time only). */
@@ -300,17 +301,13 @@ static int on_sample(struct pm_state *st, struct pidmap *m,
 		     const struct cpu_span *cs, const struct pm_dump *pm,
 		     const struct pm_event *ev)
 {
-	struct tipme_rec_sample sm;
 	struct tipme_sample_ent e;
 	const unsigned char *p;
-	size_t rest, i, n;
+	size_t i, n;
 
 	if (!all_begun(cs, pm))
 		return 0;
-	p = pm_ev_fixed(ev, &sm, sizeof(sm), &rest);
-	n = sm.nr;
-	if (n > rest / sizeof(e))	/* a count from the file: never past the record */
-		n = rest / sizeof(e);
+	n = pm_sample_entries(ev, &p);
 	for (i = 0; i < n; i++) {
 		uint32_t pid, state;
 		struct pm_thread *t;
@@ -350,14 +347,9 @@ static void on_blocked(struct pm_state *st, struct pidmap *m,
 		       const struct pm_dump *pm, const struct pm_event *ev)
 {
 	const struct tipme_rec_blocked *b = &ev->u.bl;
-	uint32_t ips[64];
 	struct pm_thread *t;
 	struct pm_seg *s;
-	size_t n;
 
-	if (ev->payload_len < sizeof(*b) ||
-	    ev->payload_len < sizeof(*b) + 4u * b->nr || b->nr > 64)
-		return;
 	t = thread_get(st, m, b->pid);
 	s = t ? cur(t) : NULL;
 	/* a sleep a wakeup ended at once: the stretch before the runnable one */
@@ -367,9 +359,7 @@ static void on_blocked(struct pm_state *st, struct pidmap *m,
 		s = &t->segs[t->nsegs - 2];
 	if (!s || s->state != PM_T_BLOCKED)
 		return;
-	memcpy(ips, ev->payload + sizeof(*b), 4u * b->nr);
-	n = pm_site_frames(pm, ips, b->nr, s->site, PM_SITE_FRAMES);
-	s->nsite = (uint32_t)n;
+	s->nsite = (uint32_t)pm_rec_frames(pm, ev, s->site, PM_SITE_FRAMES);
 }
 
 static int on_lost(struct pm_state *st, const struct pm_event *ev)

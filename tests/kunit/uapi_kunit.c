@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/kernel.h>
 #include <linux/stddef.h>
+#include <linux/string.h>
 #include <linux/tipme.h>
 
 /* xorshift64: deterministic pseudo-random numbers for the sweeps below. */
@@ -346,6 +347,50 @@ static void uapi_constants(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, TIPME_ATTR_MAX, __TIPME_ATTR_MAX - 1);
 }
 
+struct uapi_rectype {
+	unsigned int nr;
+	size_t size;
+	unsigned int flags;
+	const char *name;
+};
+
+#define UAPI_RECTYPE(nr, id, st, n, len, family) \
+	{ TIPME_REC_##id, sizeof(st), TIPME_RECTYPE_##len, n },
+
+static const struct uapi_rectype uapi_types[] = {
+	TIPME_REC_TYPES(UAPI_RECTYPE)
+};
+
+static const struct uapi_rectype uapi_test_types[] = {
+	{ TIPME_REC_NR, 0, 0, "" },	/* the types below: above the module's */
+	TIPME_REC_TEST_TYPES(UAPI_RECTYPE)
+};
+
+/* TIPME_REC_TYPES: one entry per number, in order, each fit for the table. */
+static void uapi_rectype_list(struct kunit *test)
+{
+	const struct uapi_rectype *t;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(uapi_types); i++) {
+		t = &uapi_types[i];
+		KUNIT_EXPECT_GT(test, t->nr, i ? uapi_types[i - 1].nr : 0U);
+		KUNIT_EXPECT_LT(test, strlen(t->name), (size_t)TIPME_RECTYPE_NAME_LEN);
+		KUNIT_EXPECT_GT(test, strlen(t->name), (size_t)0);
+		if (!(t->flags & TIPME_RECTYPE_VARLEN))
+			KUNIT_EXPECT_EQ(test, t->size % 4, (size_t)0);
+		KUNIT_EXPECT_LE(test, t->size, (size_t)U16_MAX);
+	}
+	/* TIPME_REC_NR is one past the last type the module writes */
+	KUNIT_EXPECT_EQ(test, (unsigned int)TIPME_REC_NR,
+			uapi_types[ARRAY_SIZE(uapi_types) - 1].nr + 1);
+	/* the tests' types lie above those, below the type bits' limit */
+	for (i = 1; i < ARRAY_SIZE(uapi_test_types); i++) {
+		KUNIT_EXPECT_GT(test, uapi_test_types[i].nr, uapi_test_types[i - 1].nr);
+		KUNIT_EXPECT_LT(test, uapi_test_types[i].nr, (unsigned int)TIPME_REC_TYPE_LIMIT);
+	}
+}
+
 static struct kunit_case tipme_uapi_cases[] = {
 	KUNIT_CASE(uapi_switch_c_roundtrip),
 	KUNIT_CASE(uapi_hdr_roundtrip),
@@ -358,6 +403,7 @@ static struct kunit_case tipme_uapi_cases[] = {
 	KUNIT_CASE(uapi_waking_random),
 	KUNIT_CASE(uapi_waking_layout),
 	KUNIT_CASE(uapi_sizes),
+	KUNIT_CASE(uapi_rectype_list),
 	KUNIT_CASE(uapi_constants),
 	{}
 };

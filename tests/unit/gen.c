@@ -26,6 +26,21 @@ void gen_add_type(struct gen_spec *s, uint8_t type, uint8_t flags,
 	snprintf(t->name, sizeof(t->name), "%s", name);
 }
 
+#define KNOWN(nr, id, st, n, len, family) \
+	case nr: \
+		gen_add_type(s, nr, TIPME_RECTYPE_##len, sizeof(st), n); \
+		return 0;
+
+int gen_add_known(struct gen_spec *s, uint8_t type)
+{
+	switch (type) {
+	TIPME_REC_TYPES(KNOWN)
+	TIPME_REC_TEST_TYPES(KNOWN)
+	default:
+		return -1;
+	}
+}
+
 void gen_default(struct gen_spec *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -34,14 +49,10 @@ void gen_default(struct gen_spec *s)
 	s->hdr.clock_source = TIPME_CLOCK_TSC;
 	s->hdr.nr_cpus = 4;
 	s->hdr.created_real_ns = 1714566896123456789ULL;	/* 2024-05-01 12:34:56.123456789 UTC */
-	gen_add_type(s, TIPME_REC_SCHED_SWITCH, 0, sizeof(struct tipme_rec_switch),
-		     "sched_switch");
-	gen_add_type(s, TIPME_REC_SCHED_WAKING, 0, sizeof(struct tipme_rec_waking),
-		     "sched_waking");
-	gen_add_type(s, TIPME_REC_TRIGGER, 0, sizeof(struct tipme_rec_trigger),
-		     "trigger");
-	gen_add_type(s, TIPME_REC_INPUT, 0, sizeof(struct tipme_rec_input),
-		     "input");
+	gen_add_known(s, TIPME_REC_SCHED_SWITCH);
+	gen_add_known(s, TIPME_REC_SCHED_WAKING);
+	gen_add_known(s, TIPME_REC_TRIGGER);
+	gen_add_known(s, TIPME_REC_INPUT);
 	s->subbuf_size = 256;
 	s->system = "kernel=6.1.0-test\nhostname=testbox\n";
 	s->params = "subbuf_size=256\nsubbufs=8\n";

@@ -153,6 +153,11 @@ struct gen_out {
 
 void gen_add_type(struct gen_spec *s, uint8_t type, uint8_t flags,
 		  uint16_t payload_size, const char *name);
+/*
+ * Add a type of TIPME_REC_TYPES or TIPME_REC_TEST_TYPES (<linux/tipme.h>)
+ * as the module describes it; -1 for a type the UAPI does not list.
+ */
+int gen_add_known(struct gen_spec *s, uint8_t type);
 
 /**
  * gen_default() - a spec with the standard header and types, no records

@@ -38,6 +38,11 @@ def uapi_enums(header=None):
         header = os.path.join(os.environ.get("TIPME_SRC", "."),
                               "include/uapi/linux/tipme.h")
     text = re.sub(r"/\*.*?\*/", "", open(header).read(), flags=re.S)
+    # the record types' X-macro lists, expanded as the enum expands them
+    for lst, body in re.findall(r"#define\s+(\w+)\(X\)((?:[^\n]*\\\n)*[^\n]*)", text):
+        items = "".join("TIPME_REC_%s = %s," % (name, nr)
+                        for nr, name in re.findall(r"X\(\s*(\d+)\s*,\s*(\w+)", body))
+        text = re.sub(r"\b%s\(\w+\)" % lst, lambda m: items, text)
     out = {}
     for body in re.findall(r"enum\s+\w*\s*\{(.*?)\}", text, flags=re.S):
         value = -1

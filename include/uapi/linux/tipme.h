@@ -92,39 +92,67 @@ static __inline__ __u64 tipme_ts_extend(__u64 prev, __u32 low)
 }
 
 /*
- * Record types.  Numbers are never reused.  TIPME_REC_PAD (0) means the rest
- * of the sub-buffer is padding: a writer whose record did not fit left it.
+ * Record types: the one list of them.  Each line is
+ *
+ *   X(number, NAME, payload struct, "name", FIXED or VARLEN, family)
+ *
+ * in increasing number order, and makes TIPME_REC_<NAME> = number.  The
+ * module's record-type table (the name, flags and payload size each dump
+ * carries) and the reader's tables (postmortem/dump/rectypes.c: what it
+ * decodes; postmortem/records/ops.c: the family, records/<family>.c, that
+ * shows it) are expansions of this list.  "compact" records have no family
+ * of their own: readers give them as the types they stand for.  Adding a
+ * record type is a line here, its payload struct, the probe that writes it
+ * and its family's decoder.
+ *
+ * Numbers are never reused.  TIPME_REC_PAD (0) means the rest of the
+ * sub-buffer is padding: a writer whose record did not fit left it.
+ * 1..15: triggers and input; 16..63: instrumentation; 64..126: later.
  */
+#define TIPME_REC_TYPES(X) \
+	X(1, SCHED_SWITCH, struct tipme_rec_switch, "sched_switch", FIXED, sched) \
+	X(2, SCHED_WAKING, struct tipme_rec_waking, "sched_waking", FIXED, sched) \
+	X(3, TRIGGER, struct tipme_rec_trigger, "trigger", FIXED, marks) \
+	X(4, INPUT, struct tipme_rec_input, "input", FIXED, marks) \
+	X(16, BLOCKED, struct tipme_rec_blocked, "blocked", VARLEN, sched) \
+	X(17, FORK, struct tipme_rec_fork, "fork", FIXED, proc) \
+	X(18, EXEC, struct tipme_rec_exec, "exec", FIXED, proc) \
+	X(19, EXIT, struct tipme_rec_exit, "exit", FIXED, proc) \
+	X(20, COMM, struct tipme_rec_comm, "comm", FIXED, proc) \
+	X(21, BLK_ISSUE, struct tipme_rec_blk, "blk_issue", FIXED, blk) \
+	X(22, BLK_COMPLETE, struct tipme_rec_blk, "blk_complete", FIXED, blk) \
+	X(23, LOCK_BEGIN, struct tipme_rec_lock_begin, "lock_begin", FIXED, lock) \
+	X(24, LOCK_END, struct tipme_rec_lock_end, "lock_end", FIXED, lock) \
+	X(25, RECLAIM_BEGIN, struct tipme_rec_reclaim_begin, "reclaim_begin", VARLEN, mem) \
+	X(26, RECLAIM_END, struct tipme_rec_reclaim_end, "reclaim_end", FIXED, mem) \
+	X(27, KSWAPD, struct tipme_rec_kswapd, "kswapd", FIXED, mem) \
+	X(28, THROTTLED, struct tipme_rec_throttled, "throttled", FIXED, mem) \
+	X(29, SAMPLE, struct tipme_rec_sample, "sample", VARLEN, sample) \
+	X(30, SAMPLE_END, struct tipme_rec_sample_end, "sample_end", FIXED, sample) \
+	X(31, COST, struct tipme_rec_cost, "cost", VARLEN, cost) \
+	X(32, BLK_INSERT, struct tipme_rec_blk, "blk_insert", FIXED, blk) \
+	X(33, SWITCH_C, struct tipme_rec_switch_c, "sched_switch_c", FIXED, compact) \
+	X(34, WAKING_C, struct tipme_rec_waking_c, "sched_waking_c", FIXED, compact) \
+	X(35, SITE, struct tipme_rec_site, "site", FIXED, compact) \
+	X(36, SWITCH_S, struct tipme_rec_switch_s, "sched_switch_s", FIXED, compact) \
+	X(37, SWITCH_SITE_S, struct tipme_rec_switch_site_s, "sched_switch_site_s", FIXED, \
+	  compact)
+
+/*
+ * Types the module never writes, in the same form: numbers from 127 down
+ * that only the readers' tests put in a dump (tests/unit), to show a record
+ * type is added by its line, its writer and its family's decoder.
+ */
+#define TIPME_REC_TEST_TYPES(X) \
+	X(127, TEST, struct tipme_rec_test, "test", FIXED, marks)
+
+#define TIPME_REC_ENUM_ENTRY(nr, id, st, name, len, family) TIPME_REC_##id = (nr),
+
 enum tipme_rec_type {
 	TIPME_REC_PAD		= 0,
-	TIPME_REC_SCHED_SWITCH	= 1,
-	TIPME_REC_SCHED_WAKING	= 2,
-	TIPME_REC_TRIGGER	= 3,	/* struct tipme_rec_trigger */
-	TIPME_REC_INPUT		= 4,	/* struct tipme_rec_input */
-	/* 5..15: triggers and input; 16..63: instrumentation; 64..127: later */
-	TIPME_REC_BLOCKED	= 16,	/* struct tipme_rec_blocked (varlen) */
-	TIPME_REC_FORK		= 17,	/* struct tipme_rec_fork */
-	TIPME_REC_EXEC		= 18,	/* struct tipme_rec_exec */
-	TIPME_REC_EXIT		= 19,	/* struct tipme_rec_exit */
-	TIPME_REC_COMM		= 20,	/* struct tipme_rec_comm */
-	TIPME_REC_BLK_ISSUE	= 21,	/* struct tipme_rec_blk */
-	TIPME_REC_BLK_COMPLETE	= 22,	/* struct tipme_rec_blk */
-	TIPME_REC_LOCK_BEGIN	= 23,	/* struct tipme_rec_lock_begin */
-	TIPME_REC_LOCK_END	= 24,	/* struct tipme_rec_lock_end */
-	TIPME_REC_RECLAIM_BEGIN	= 25,	/* struct tipme_rec_reclaim_begin (varlen) */
-	TIPME_REC_RECLAIM_END	= 26,	/* struct tipme_rec_reclaim_end */
-	TIPME_REC_KSWAPD	= 27,	/* struct tipme_rec_kswapd */
-	TIPME_REC_THROTTLED	= 28,	/* struct tipme_rec_throttled */
-	TIPME_REC_SAMPLE	= 29,	/* struct tipme_rec_sample (varlen) */
-	TIPME_REC_SAMPLE_END	= 30,	/* struct tipme_rec_sample_end */
-	TIPME_REC_COST		= 31,	/* struct tipme_rec_cost (varlen) */
-	TIPME_REC_BLK_INSERT	= 32,	/* struct tipme_rec_blk */
-	TIPME_REC_SWITCH_C	= 33,	/* struct tipme_rec_switch_c */
-	TIPME_REC_WAKING_C	= 34,	/* struct tipme_rec_waking_c */
-	TIPME_REC_SITE		= 35,	/* struct tipme_rec_site */
-	TIPME_REC_SWITCH_S	= 36,	/* struct tipme_rec_switch_s */
-	TIPME_REC_SWITCH_SITE_S	= 37,	/* struct tipme_rec_switch_site_s */
-	TIPME_REC_NR,			/* types this header knows */
+	TIPME_REC_TYPES(TIPME_REC_ENUM_ENTRY)
+	TIPME_REC_NR,			/* one past the last type the module writes */
+	TIPME_REC_TEST_TYPES(TIPME_REC_ENUM_ENTRY)
 };
 
 #define TIPME_REC_TYPE_LIMIT	128	/* the header word has 7 type bits */
@@ -860,6 +888,18 @@ struct tipme_rec_cost {
 };
 
 /**
+ * struct tipme_rec_test - payload of TIPME_REC_TEST (12 bytes with header)
+ * @seq: a number the test chose
+ * @value: another
+ *
+ * Never written by the module: the readers' tests put it in their dumps.
+ */
+struct tipme_rec_test {
+	__u32 seq;
+	__u32 value;
+};
+
+/**
  * struct tipme_clock_pair - one sample of the three clocks, taken together
  * @ts: the recorder's timestamp (TSC ticks, or ns of local_clock() when the
  *      dump's clock source is TIPME_CLOCK_LOCAL)
@@ -888,6 +928,7 @@ enum tipme_clock_source {
  * dump carries the table, so readers never depend on their own idea of a
  * record's size.
  */
+#define TIPME_RECTYPE_FIXED	0x00	/* payload_size bytes */
 #define TIPME_RECTYPE_VARLEN	0x01	/* payload starts with __u16 payload bytes */
 #define TIPME_RECTYPE_NAME_LEN	24
 
