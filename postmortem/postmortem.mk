@@ -2,14 +2,17 @@
 #   dump/      open a dump, decode and merge its streams, map its clock,
 #              its exec table and kernel symbols; write a redacted copy
 #   records/   one text line / JSON object per record
+#   incident/  one incident opened once: the kernel dump, the X dump,
+#              meta.json (the one place that resolves an incident path)
 #   state/     threads and their running/runnable/blocked stretches
 #   analysis/  why, latency, cost, the verdict and its interval
 #   report/    printers of analysis results
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
 PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
-	rectypes.o exectab.o sites.o symbols.o redact.o)
+	rectypes.o exectab.o sites.o symbols.o text.o redact.o)
 PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o marks.o \
 	proc.o blk.o lock.o mem.o sample.o cost.o)
+PM_OBJS += $(B)/postmortem/incident/incident.o
 PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o
 PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o verdict.o \
 	xprof.o interval.o legs.o)

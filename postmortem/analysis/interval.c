@@ -44,8 +44,8 @@ static void life(const struct pm_dump *pm, const struct pm_state *st,
  * screen.  Returns 1 when it chose the interval, 0 if there is none,
  * -ENOMEM.
  */
-static int by_input(const struct pm_dump *pm, const struct pm_state *st,
-		    const struct xdump *x, int64_t press_ns,
+static int by_input(const struct pm_incident *inc, const struct pm_state *st,
+		    int64_t press_ns,
 		    struct pm_interval *out)
 {
 	const struct pm_lat_event *ev = NULL;
@@ -54,7 +54,7 @@ static int by_input(const struct pm_dump *pm, const struct pm_state *st,
 	size_t i;
 	int ret;
 
-	if (pm_latency_analyse(pm, st, x, &lat) < 0)
+	if (pm_latency_analyse(inc, st, &lat) < 0)
 		return -ENOMEM;
 	for (i = 0; press_ns && i < lat.n; i++) {
 		int64_t d = lat.events[i].press_ns - press_ns;
@@ -85,10 +85,9 @@ static int by_input(const struct pm_dump *pm, const struct pm_state *st,
 
 /**
  * pm_interval_choose() - the interval to analyse
- * @pm: the dump
+ * @inc: the incident
  * @st: its state
  * @res: its resources
- * @x: the incident's X dump, or NULL
  * @ask: what the user asked for
  * @out: the interval
  *
@@ -102,10 +101,12 @@ static int by_input(const struct pm_dump *pm, const struct pm_state *st,
  * Return: 1 with an interval, 0 if the dump has none to offer (no --pid,
  * no input, no stall), or -ENOMEM.
  */
-int pm_interval_choose(const struct pm_dump *pm, const struct pm_state *st,
-		       const struct pm_res *res, const struct xdump *x,
+int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
+		       const struct pm_res *res,
 		       const struct pm_interval_ask *ask, struct pm_interval *out)
 {
+	const struct pm_dump *pm = &inc->pm;
+	const struct xdump *x = pm_incident_x(inc);
 	int64_t end = pm_clock_mono(&pm->clock, st->trigger_ts ? st->trigger_ts : st->last_ts);
 	int64_t first = pm_clock_mono(&pm->clock, st->first_ts);
 	int ret;
@@ -125,24 +126,24 @@ int pm_interval_choose(const struct pm_dump *pm, const struct pm_state *st,
 		}
 	} else {
 		out->chosen_by = PM_BY_INPUT;
-		ret = x ? by_input(pm, st, x, ask->press_ns, out) : 0;
+		ret = x ? by_input(inc, st, ask->press_ns, out) : 0;
 		if (ret < 0)
 			return ret;
 		if (!ret) {
 			/* the press the module's auto trigger named, else the slowest */
 			ret = ask->press_ns ?
-			      pm_report_kernel_input(pm, st, res, end - ask->window_ns, end,
+			      pm_report_kernel_input(inc, st, res, end - ask->window_ns, end,
 						     ask->press_ns, &out->pid,
 						     &out->from_ns, &out->to_ns) : 0;
 			out->chosen_by = ret == 2 ? PM_BY_AUTO : PM_BY_KERNEL_INPUT;
 			if (!ret)
-				ret = pm_report_kernel_input(pm, st, res, end - ask->window_ns,
+				ret = pm_report_kernel_input(inc, st, res, end - ask->window_ns,
 							     end, 0, &out->pid,
 							     &out->from_ns, &out->to_ns);
 		}
 		if (!ret) {
 			out->chosen_by = PM_BY_STALL;
-			ret = pm_report_longest_stall(pm, st, end - ask->window_ns, end,
+			ret = pm_report_longest_stall(inc, st, end - ask->window_ns, end,
 						      &out->pid, &out->from_ns, &out->to_ns);
 		}
 		if (!ret)

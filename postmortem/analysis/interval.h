@@ -51,8 +51,8 @@ struct pm_interval {
 	struct pm_report_x x;
 };
 
-int pm_interval_choose(const struct pm_dump *pm, const struct pm_state *st,
-		       const struct pm_res *res, const struct xdump *x,
+int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
+		       const struct pm_res *res,
 		       const struct pm_interval_ask *ask, struct pm_interval *out);
 
 #endif

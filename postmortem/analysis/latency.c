@@ -354,9 +354,11 @@ static size_t collect(const struct lat_ctx *c, struct pm_lat_event *evs)
 	return n;
 }
 
-int pm_latency_analyse(const struct pm_dump *pm, const struct pm_state *st,
-		       const struct xdump *x, struct pm_latency *out)
+int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
+		       struct pm_latency *out)
 {
+	const struct pm_dump *pm = &inc->pm;
+	const struct xdump *x = pm_incident_x(inc);
 	struct lat_ctx c = { .pm = pm, .st = st, .x = x };
 	const struct pm_lat_event *slow = NULL;
 	size_t i;

@@ -163,10 +163,11 @@ static uint32_t receiver(const struct xdump *x, uint32_t i, const struct tipme_x
 }
 
 /* Everything the state library and the X dump hold. */
-static void other_events(struct coll *c, const struct pm_dump *pm,
-			 const struct pm_state *st, const struct pm_res *res,
-			 const struct xdump *x)
+static void other_events(struct coll *c, const struct pm_incident *inc,
+			 const struct pm_state *st, const struct pm_res *res)
 {
+	const struct pm_dump *pm = &inc->pm;
+	const struct xdump *x = pm_incident_x(inc);
 	const struct pm_clock *ck = &pm->clock;
 	size_t i, j;
 
@@ -213,7 +214,7 @@ static void other_events(struct coll *c, const struct pm_dump *pm,
 		const struct pm_thread *t = xs ? pm_state_thread(st, xs) : NULL;
 
 		for (j = 0; t && j < t->nsegs; j++)
-			if (t->segs[j].state == PM_T_BLOCKED && pm_seg_idle(pm, &t->segs[j]))
+			if (t->segs[j].state == PM_T_BLOCKED && pm_seg_idle(inc, &t->segs[j]))
 				add(c, PM_LEG_X_IDLE, pm_clock_mono(ck, t->segs[j].start), 0, xs);
 	}
 }
@@ -248,10 +249,9 @@ static struct slot *slot_of(struct slot *tab, size_t cap, uint64_t key)
 
 /**
  * pm_legs_find() - every leg from one kind of event to another
- * @pm: the dump
+ * @inc: the incident
  * @st: its state
  * @res: its resources
- * @x: the incident's X dump, or NULL (x-press and x-idle need it)
  * @from: enum pm_leg_event that opens a leg
  * @to: enum pm_leg_event that closes it (not @from)
  * @from_ns: only legs that start at or after this (CLOCK_MONOTONIC ns)
@@ -261,11 +261,12 @@ static struct slot *slot_of(struct slot *tab, size_t cap, uint64_t key)
  *
  * Return: 0 or a negative errno.
  */
-int pm_legs_find(const struct pm_dump *pm, const struct pm_state *st,
-		 const struct pm_res *res, const struct xdump *x, int from,
+int pm_legs_find(const struct pm_incident *inc, const struct pm_state *st,
+		 const struct pm_res *res, int from,
 		 int to, int64_t from_ns, int64_t to_ns, struct pm_legs *out,
 		 struct tm_err *e)
 {
+	const struct pm_dump *pm = &inc->pm;
 	struct coll c = { .from = from, .to = to };
 	struct slot *tab;
 	size_t cap = 1024, i;
@@ -279,7 +280,7 @@ int pm_legs_find(const struct pm_dump *pm, const struct pm_state *st,
 	err = sched_events(&c, pm, e);
 	if (err)
 		goto out;
-	other_events(&c, pm, st, res, x);
+	other_events(&c, inc, st, res);
 	if (c.oom)
 		goto oom;
 	qsort(c.v, c.n, sizeof(*c.v), lev_cmp);

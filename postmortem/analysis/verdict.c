@@ -567,7 +567,7 @@ static int item_cmp(const void *a, const void *b)
 /**
  * pm_report_analyse() - charge a thread's interval to causes
  * @r: result; release with pm_report_free()
- * @pm: the dump
+ * @inc: the incident
  * @st: its state
  * @res: its resource waits
  * @pid: the thread
@@ -581,11 +581,12 @@ static int item_cmp(const void *a, const void *b)
  *
  * Return: 0 or -ENOMEM.
  */
-int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
+int pm_report_analyse(struct pm_report *r, const struct pm_incident *inc,
 		      const struct pm_state *st, const struct pm_res *res,
 		      const struct pm_report_x *xin, uint32_t pid,
 		      int64_t from_ns, int64_t to_ns, struct tm_err *e)
 {
+	const struct pm_dump *pm = &inc->pm;
 	struct va v = { .r = r, .pm = pm, .st = st, .res = res, .depth = -1 };
 	int64_t mid = to_ns;
 	size_t i;
@@ -631,7 +632,7 @@ int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
 
 /**
  * pm_seg_cause() - what one stretch of a thread was, by the verdict's rules
- * @pm: the dump
+ * @inc: the incident
  * @res: its resources
  * @pid: the thread
  * @s: one of its stretches
@@ -647,9 +648,10 @@ int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
  * interrupt ended), unknown (woken by another task: what it waited for is
  * that task's; or nothing says).
  */
-int pm_seg_cause(const struct pm_dump *pm, const struct pm_res *res,
+int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
 		 uint32_t pid, const struct pm_seg *s, uint32_t xserver)
 {
+	const struct pm_dump *pm = &inc->pm;
 	struct va v = { .pm = pm, .res = res };
 	int64_t a = mono(&v, s->start), b = mono(&v, s->end);
 	const struct pm_wake *w;
@@ -707,15 +709,16 @@ static int waits_for_child(const struct pm_dump *pm, uint32_t pid,
 
 /**
  * pm_seg_idle() - a wait for work: poll, select, epoll, a worker's queue ...
- * @pm: the dump
+ * @inc: the incident
  * @s: a blocked stretch
  *
  * Time an idle thread spends waiting for work is not a stall.
  *
  * Return: 1 if @s is one, else 0.
  */
-int pm_seg_idle(const struct pm_dump *pm, const struct pm_seg *s)
+int pm_seg_idle(const struct pm_incident *inc, const struct pm_seg *s)
 {
+	const struct pm_dump *pm = &inc->pm;
 	static const char *const idle[] = {
 		"do_wait", "poll", "select", "ep_poll", "worker_thread",
 		"smpboot_thread", "kthreadd", "rcu_gp", "kswapd", "do_sigtimedwait",
@@ -735,7 +738,7 @@ int pm_seg_idle(const struct pm_dump *pm, const struct pm_seg *s)
 
 /**
  * pm_report_longest_stall() - the longest stall of any thread in an interval
- * @pm: the dump
+ * @inc: the incident
  * @st: its state
  * @from_ns: where to look, CLOCK_MONOTONIC ns
  * @to_ns: up to
@@ -752,10 +755,11 @@ int pm_seg_idle(const struct pm_dump *pm, const struct pm_seg *s)
  *
  * Return: 1 if one was found, else 0.
  */
-int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
+int pm_report_longest_stall(const struct pm_incident *inc, const struct pm_state *st,
 			    int64_t from_ns, int64_t to_ns, uint32_t *pid,
 			    int64_t *a, int64_t *b)
 {
+	const struct pm_dump *pm = &inc->pm;
 	int64_t best = 0;
 	size_t i, j;
 
@@ -778,7 +782,7 @@ int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
 			if (s1 - s0 <= best)
 				continue;
 			stall = s->state == PM_T_RUNNABLE ||
-				(s->state == PM_T_BLOCKED && !pm_seg_idle(pm, s) &&
+				(s->state == PM_T_BLOCKED && !pm_seg_idle(inc, s) &&
 				 !waits_for_child(pm, t->pid, s) &&
 				 (s->block_state == TIPME_TS_DISK ||
 				  (s->block_state == TIPME_TS_SLEEPING && s->waker > 0 &&
@@ -861,7 +865,7 @@ static const struct pm_wake *late_reader(const struct pm_dump *pm,
 
 /**
  * pm_report_kernel_input() - the slowest input the kernel saw, without X
- * @pm: the dump
+ * @inc: the incident
  * @st: its state
  * @res: its resources (the wakeups)
  * @from_ns: CLOCK_MONOTONIC start of the window searched
@@ -885,11 +889,12 @@ static const struct pm_wake *late_reader(const struct pm_dump *pm,
  * Return: 2 if @press_ns named an input with a reader, 1 if another
  * input with a reader was found, else 0.
  */
-int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
+int pm_report_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 			   const struct pm_res *res, int64_t from_ns,
 			   int64_t to_ns, int64_t press_ns, uint32_t *pid,
 			   int64_t *a, int64_t *b)
 {
+	const struct pm_dump *pm = &inc->pm;
 	const struct pm_wake *near;
 	const struct pm_thread *th;
 	int64_t best = 0;
@@ -938,7 +943,7 @@ int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
 
 			/* back to waiting for the next event (poll, select, ...) */
 			if (sg->start <= near->ts || sg->state != PM_T_BLOCKED ||
-			    !pm_seg_idle(pm, sg))
+			    !pm_seg_idle(inc, sg))
 				continue;
 			end = pm_clock_mono(&pm->clock, sg->start);
 			if (end - t > best) {

@@ -146,20 +146,20 @@ struct pm_report_x {
 	int64_t display_ns;
 };
 
-int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
+int pm_report_analyse(struct pm_report *r, const struct pm_incident *inc,
 		      const struct pm_state *st, const struct pm_res *res,
 		      const struct pm_report_x *xin, uint32_t pid,
 		      int64_t from_ns, int64_t to_ns, struct tm_err *e);
-int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
+int pm_report_longest_stall(const struct pm_incident *inc, const struct pm_state *st,
 			    int64_t from_ns, int64_t to_ns, uint32_t *pid,
 			    int64_t *a, int64_t *b);
-int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
+int pm_report_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 			   const struct pm_res *res, int64_t from_ns,
 			   int64_t to_ns, int64_t press_ns, uint32_t *pid,
 			   int64_t *a, int64_t *b);
 void pm_report_free(struct pm_report *r);
-int pm_seg_idle(const struct pm_dump *pm, const struct pm_seg *s);
-int pm_seg_cause(const struct pm_dump *pm, const struct pm_res *res,
+int pm_seg_idle(const struct pm_incident *inc, const struct pm_seg *s);
+int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
 		 uint32_t pid, const struct pm_seg *s, uint32_t xserver);
 
 #endif

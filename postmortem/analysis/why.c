@@ -100,9 +100,10 @@ static int add_stretch(struct pm_why *w, struct pm_why_stretch **ws)
 	return 0;
 }
 
-static int list_stretches(const struct pm_dump *pm, const struct pm_state *st,
+static int list_stretches(const struct pm_incident *inc, const struct pm_state *st,
 			  struct pm_why *w, int64_t min_ns, int depth)
 {
+	const struct pm_dump *pm = &inc->pm;
 	const struct pm_thread *t = w->thread;
 	int64_t t0 = w->t0, t1 = w->t1;
 	size_t j;
@@ -131,7 +132,7 @@ static int list_stretches(const struct pm_dump *pm, const struct pm_state *st,
 					  b < t1 ? b : t1, ws);
 		else if (depth > 0 && s->waker > 0 &&
 			 s->waker_ctx == TIPME_CTX_TASK && (uint32_t)s->waker != t->pid)
-			err = pm_why_analyse(pm, st, (uint32_t)s->waker, ws->start_ns,
+			err = pm_why_analyse(inc, st, (uint32_t)s->waker, ws->start_ns,
 					     b < t1 ? b : t1, min_ns, depth - 1,
 					     &ws->waker);
 		if (err)
@@ -140,10 +141,11 @@ static int list_stretches(const struct pm_dump *pm, const struct pm_state *st,
 	return 0;
 }
 
-int pm_why_analyse(const struct pm_dump *pm, const struct pm_state *st,
+int pm_why_analyse(const struct pm_incident *inc, const struct pm_state *st,
 		   uint32_t pid, int64_t t0, int64_t t1, int64_t min_ns,
 		   int depth, struct pm_why **out)
 {
+	const struct pm_dump *pm = &inc->pm;
 	struct pm_why *w = calloc(1, sizeof(*w));
 	size_t j;
 	int k, err;
@@ -164,7 +166,7 @@ int pm_why_analyse(const struct pm_dump *pm, const struct pm_state *st,
 		if (k != PM_WHY_UNKNOWN)
 			w->known += w->ns[k];
 	w->ns[PM_WHY_UNKNOWN] = t1 - t0 - w->known > 0 ? t1 - t0 - w->known : 0;
-	err = list_stretches(pm, st, w, min_ns, depth);
+	err = list_stretches(inc, st, w, min_ns, depth);
 	if (err) {
 		pm_why_free(w);
 		return err;

@@ -84,7 +84,7 @@ struct pm_why {
 
 /**
  * pm_why_analyse() - where @pid's time went in [@t0, @t1]
- * @pm: the dump (its clock)
+ * @inc: the incident
  * @st: the rebuilt state
  * @pid: the thread
  * @t0: interval start, CLOCK_MONOTONIC ns
@@ -95,7 +95,7 @@ struct pm_why {
  *
  * Return: 0 or -ENOMEM.
  */
-int pm_why_analyse(const struct pm_dump *pm, const struct pm_state *st,
+int pm_why_analyse(const struct pm_incident *inc, const struct pm_state *st,
 		   uint32_t pid, int64_t t0, int64_t t1, int64_t min_ns,
 		   int depth, struct pm_why **out);
 

@@ -73,9 +73,8 @@ int pm_cmd_export(int argc, char **argv)
 	ret = 1;
 	if (pm_cmd_incident_open("export", argv[optind], &ask, &inc))
 		goto out;
-	in = (struct pm_perfetto_in){ .pm = &inc.pm, .st = &inc.st, .res = &inc.res,
-				      .verdict = inc.found ? &inc.r : NULL,
-				      .x = inc.have_x ? &inc.x : NULL };
+	in = (struct pm_perfetto_in){ .inc = &inc.in, .st = &inc.st, .res = &inc.res,
+				      .verdict = inc.found ? &inc.r : NULL };
 	/* a new file next to FILE, then a rename that replaces FILE at once */
 	if (tm_wfile_open(&wf, outp, &e)) {
 		fprintf(stderr, "tipme export: %s\n", e.msg);
@@ -101,7 +100,7 @@ int pm_cmd_export(int argc, char **argv)
 		jw_ku64(&w, "ftrace_lines", stats.ftrace_lines);
 		jw_ku64(&w, "trace_events", stats.events);
 		jw_kbool(&w, "verdict", inc.found);
-		jw_kbool(&w, "x_dump", inc.have_x);
+		jw_kbool(&w, "x_dump", inc.in.have_x);
 		jw_obj_end(&w);
 		jw_finish(&w);
 		putchar('\n');
@@ -111,7 +110,7 @@ int pm_cmd_export(int argc, char **argv)
 		       outp, len, (unsigned long long)stats.ftrace_lines,
 		       (unsigned long long)stats.events,
 		       inc.found ? ", the verdict's interval" : "",
-		       inc.have_x ? ", the X server's requests" : "");
+		       inc.in.have_x ? ", the X server's requests" : "");
 	}
 	ret = pm_cmd_finish("export");
 out:

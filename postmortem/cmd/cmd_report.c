@@ -78,7 +78,7 @@ int pm_cmd_report(int argc, char **argv)
 	ret = 1;
 	if (pm_cmd_incident_open("report", argv[optind], &ask, &inc))
 		goto out;
-	if (xtables && !inc.have_x) {
+	if (xtables && !inc.in.have_x) {
 		fprintf(stderr, "tipme report: --x needs an incident with tipme-xhook's dump: %s\n",
 			argv[optind]);
 		goto out;
@@ -89,14 +89,14 @@ int pm_cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (xtables) {
-		if (pm_xprof_analyse(&inc.x, &inc.pm, &inc.st, inc.r.from_ns,
+		if (pm_xprof_analyse(&inc.in.x, &inc.in.pm, &inc.st, inc.r.from_ns,
 				      inc.r.to_ns, &xp)) {
 			fprintf(stderr, "tipme report: out of memory\n");
 			goto out;
 		}
 		have_xp = 1;
 	}
-	pm_verdict_print(stdout, &inc.pm, &inc.st, &inc.r, argv[optind],
+	pm_verdict_print(stdout, &inc.in, &inc.st, &inc.r, argv[optind],
 			 have_xp ? &xp : NULL, json);
 	ret = pm_cmd_finish("report");
 out:

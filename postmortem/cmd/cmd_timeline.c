@@ -100,9 +100,8 @@ int pm_cmd_timeline(int argc, char **argv)
 		goto out;
 	if (!npids)
 		npids = pm_timeline_default_pids(inc.found ? &inc.r : NULL, pids, MAX_LANES);
-	in = (struct pm_timeline_in){ .pm = &inc.pm, .st = &inc.st, .res = &inc.res,
-				      .verdict = inc.found ? &inc.r : NULL,
-				      .x = inc.have_x ? &inc.x : NULL, .pids = pids,
+	in = (struct pm_timeline_in){ .inc = &inc.in, .st = &inc.st, .res = &inc.res,
+				      .verdict = inc.found ? &inc.r : NULL, .pids = pids,
 				      .npids = npids, .title = argv[optind] };
 	if (from >= 0) {
 		in.from_ns = (int64_t)(from * 1e9);

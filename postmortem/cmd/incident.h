@@ -2,8 +2,8 @@
 /*
  * Inside cmd/: an incident opened as far as its verdict (incident.c), for
  * the subcommands that present tipme report's answer (report, export,
- * timeline): the dump, its state and resources, the X dump if the
- * incident has one, the interval that matters and the verdict on it.
+ * timeline): the incident (incident/incident.h), its state and
+ * resources, the interval that matters and the verdict on it.
  */
 #ifndef TIPME_PM_CMD_INCIDENT_H
 #define TIPME_PM_CMD_INCIDENT_H
@@ -12,30 +12,23 @@
 
 #include "../analysis/interval.h"
 #include "../analysis/verdict.h"
-#include "../dump/pm.h"
+#include "../incident/incident.h"
 #include "../state/resources.h"
 #include "../state/state.h"
-#include "xdump.h"
 
 /**
  * struct pm_cmd_incident - an incident opened to its verdict
- * @pm: the kernel dump
+ * @in: the incident: its kernel dump, X dump and meta.json
  * @st: its state (threads and their stretches)
  * @res: its resources (devices, locks, reclaim)
- * @x: the incident's X dump, if @have_x
- * @xbuf: @x's bytes
- * @have_x: 1 with an X dump, else 0
  * @iv: the interval chosen, if @found
  * @r: the verdict on @iv (r.chosen_by set), if @found
  * @found: 1 if the dump has an interval that matters, else 0
  */
 struct pm_cmd_incident {
-	struct pm_dump pm;
+	struct pm_incident in;
 	struct pm_state st;
 	struct pm_res res;
-	struct xdump x;
-	uint8_t *xbuf;
-	int have_x;
 	struct pm_interval iv;
 	struct pm_report r;
 	int found;

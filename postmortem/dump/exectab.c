@@ -13,11 +13,14 @@
 
 struct pm_instr *pm_instr_get(const struct pm_dump *pm)
 {
-	struct pm_dump *m = (struct pm_dump *)pm;	/* lazily filled cache */
+	return pm->instr;
+}
 
-	if (!m->instr)
-		m->instr = calloc(1, sizeof(*m->instr));
-	return m->instr;
+int pm_instr_alloc(struct pm_dump *pm, struct tm_err *e)
+{
+	if (!pm->instr)
+		pm->instr = calloc(1, sizeof(*pm->instr));
+	return pm->instr ? 0 : tm_err_set(e, ENOMEM, "out of memory");
 }
 
 void pm_instr_free(struct pm_dump *pm)
@@ -105,10 +108,12 @@ static int load_exectab(struct pm_instr *in, const struct dump_sec *s,
 int pm_instr_load_section(struct pm_dump *pm, const struct dump_sec *s,
 			  struct tm_err *e)
 {
-	struct pm_instr *in = pm_instr_get(pm);
+	struct pm_instr *in;
+	int err = pm_instr_alloc(pm, e);
 
-	if (!in)
-		return tm_err_set(e, ENOMEM, "out of memory");
+	if (err)
+		return err;
+	in = pm->instr;
 	switch (s->h.type) {
 	case TIPME_SEC_EXECTAB:
 		return load_exectab(in, s, e);

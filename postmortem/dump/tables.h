@@ -65,7 +65,6 @@ struct pm_instr {
 	unsigned char *site_blob;
 	struct tipme_cost_total *costs;
 	size_t nr_costs;
-	int syms_loaded;
 	uint64_t *sym_addr;
 	uint32_t *sym_name;
 	size_t nr_syms;
@@ -98,9 +97,27 @@ void pm_instr_free(struct pm_dump *pm);
  * successful pm_open(); an empty one if the dump has none)
  * @pm: the dump
  *
- * Return: the state, or NULL if out of memory.
+ * Return: the state (NULL only for a dump that failed to open).
  */
 struct pm_instr *pm_instr_get(const struct pm_dump *pm);
+
+/**
+ * pm_instr_alloc() - give an opening dump its (empty) instrumentation state
+ * @pm: the dump being opened
+ * @e: error message
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pm_instr_alloc(struct pm_dump *pm, struct tm_err *e);
+
+/**
+ * pm_syms_load() - read the dump's kernel symbol table, once, at open time
+ * @pm: the dump being opened, after pm_instr_alloc()
+ *
+ * A malformed or missing table leaves the dump without symbols (not an
+ * error: names are then left out).
+ */
+void pm_syms_load(struct pm_dump *pm);
 
 /**
  * pm_exec_find() - the exec table entry describing thread @pid at @ts

@@ -137,7 +137,7 @@ static void json_summary(struct jw *w, const struct tm_summary *s)
 /**
  * pm_legs_print() - the legs as text or JSON
  * @f: output
- * @pm: the dump (for names)
+ * @inc: the incident
  * @st: its state
  * @l: the legs
  * @v: how to show them
@@ -145,9 +145,10 @@ static void json_summary(struct jw *w, const struct tm_summary *s)
  *
  * Return: 0 or -ENOMEM.
  */
-int pm_legs_print(FILE *f, const struct pm_dump *pm, const struct pm_state *st,
+int pm_legs_print(FILE *f, const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_legs *l, const struct pm_legs_view *v, int json)
 {
+	const struct pm_dump *pm = &inc->pm;
 	static const char *const by_key[] = { "pid", "comm", "all" };
 	struct tm_summary all;
 	struct tm_hist h;

@@ -49,7 +49,7 @@ struct pf {
 
 static double us(const struct pf *p, uint64_t ts)
 {
-	return pm_clock_mono(&p->in->pm->clock, ts) / 1e3;
+	return pm_clock_mono(&p->in->inc->pm.clock, ts) / 1e3;
 }
 
 /*
@@ -59,7 +59,7 @@ static double us(const struct pf *p, uint64_t ts)
 static const char *ft_comm(const struct pf *p, uint32_t pid, uint64_t ts,
 			   long cpu, char *buf, size_t len)
 {
-	const char *n = pid ? pm_task_name(p->in->pm, pid, ts) : NULL;
+	const char *n = pid ? pm_task_name(&p->in->inc->pm, pid, ts) : NULL;
 	size_t i;
 
 	if (!pid && cpu >= 0)
@@ -75,7 +75,7 @@ static const char *ft_comm(const struct pf *p, uint32_t pid, uint64_t ts,
 
 static uint32_t tgid_of(const struct pf *p, uint32_t pid, uint64_t ts)
 {
-	const struct pm_exec *x = pid ? pm_exec_find(p->in->pm, pid, ts) : NULL;
+	const struct pm_exec *x = pid ? pm_exec_find(&p->in->inc->pm, pid, ts) : NULL;
 
 	return x && x->x.tgid ? x->x.tgid : pid;
 }
@@ -85,7 +85,7 @@ static void ft_head(struct pf *p, uint32_t pid, uint32_t cpu, uint64_t ts)
 {
 	char c[24];
 
-	int64_t ns = pm_clock_mono(&p->in->pm->clock, ts);
+	int64_t ns = pm_clock_mono(&p->in->inc->pm.clock, ts);
 
 	fprintf(p->ft, "%16s-%-7" PRIu32 " (%7" PRIu32 ") [%03" PRIu32 "] d..2 %s%" PRId64 ".%09" PRId64 ": ",
 		ft_comm(p, pid, ts, -1, c, sizeof(c)), pid, tgid_of(p, pid, ts), cpu,
@@ -144,9 +144,9 @@ static void on_blocked(struct pf *p, const struct pm_event *ev)
 	    ev->payload_len < sizeof(*b) + 4u * b->nr || b->nr > 64)
 		return;
 	memcpy(ips, ev->payload + sizeof(*b), 4u * b->nr);
-	if (!pm_site_frames(p->in->pm, ips, b->nr, site, 1))
+	if (!pm_site_frames(&p->in->inc->pm, ips, b->nr, site, 1))
 		return;
-	name = pm_sym_name(p->in->pm, site[0], &off);
+	name = pm_sym_name(&p->in->inc->pm, site[0], &off);
 	ft_head(p, b->pid, ev->cpu, ev->ts);
 	fprintf(p->ft, "sched_blocked_reason: pid=%" PRIu32 " iowait=%d caller=",
 		b->pid, ev->cpu < p->ncpu && p->prev_state[ev->cpu] == TIPME_TS_DISK);
@@ -235,7 +235,7 @@ static int records(struct pf *p, struct tm_err *e)
 	char name[64];
 	int err;
 
-	err = pm_merge_init(&mg, p->in->pm, NULL, e);
+	err = pm_merge_init(&mg, &p->in->inc->pm, NULL, e);
 	if (err)
 		return err;
 	while (!p->oom && (err = pm_merge_next(&mg, &ev, e)) > 0) {
@@ -279,7 +279,7 @@ static const char *blk_dev_name(const struct pf *p, uint32_t dev, char *buf, siz
 	char key[40], name[32];
 
 	snprintf(key, sizeof(key), "blockdev.%u:%u", dev >> 20, dev & 0xfffff);
-	if (!pm_text_get(&p->in->pm->system, key, name, sizeof(name)) && *name)
+	if (!pm_text_get(&p->in->inc->pm.system, key, name, sizeof(name)) && *name)
 		snprintf(buf, len, "%s", name);
 	else
 		snprintf(buf, len, "%u:%u", dev >> 20, dev & 0xfffff);
@@ -404,7 +404,7 @@ static void verdict(struct pf *p)
 /* The X server's requests per client, its device events and deliveries. */
 static void xserver(struct pf *p)
 {
-	const struct xdump *x = p->in->x;
+	const struct xdump *x = pm_incident_x(p->in->inc);
 	struct tipme_x11_rec r, nx;
 	struct tipme_x11_client cl;
 	uint32_t server = pm_xserver_pid(x), k;
@@ -461,7 +461,7 @@ static void names(struct pf *p)
 	for (i = 0; i < p->npids; i++) {
 		uint32_t tid = p->pids[i], pid = tgid_of(p, tid, ts);
 
-		n = pm_task_name(p->in->pm, tid, ts);
+		n = pm_task_name(&p->in->inc->pm, tid, ts);
 		if (!n)
 			continue;
 		ev_begin(p, "thread_name", "M", 0, pid, tid);
@@ -470,7 +470,7 @@ static void names(struct pf *p)
 		jw_kstr(&p->w, "name", n);
 		jw_obj_end(&p->w);
 		jw_obj_end(&p->w);
-		if (pid != tid || !(n = pm_task_name(p->in->pm, pid, ts)))
+		if (pid != tid || !(n = pm_task_name(&p->in->inc->pm, pid, ts)))
 			continue;
 		ev_begin(p, "process_name", "M", 0, pid, 0);
 		jw_key(&p->w, "args");
@@ -499,9 +499,9 @@ int pm_perfetto_write(FILE *f, const struct pm_perfetto_in *in,
 	int err;
 
 	memset(stats, 0, sizeof(*stats));
-	for (i = 0; i < in->pm->nr_cpus; i++)
-		if (in->pm->cpus[i].cpu >= p.ncpu)
-			p.ncpu = in->pm->cpus[i].cpu + 1;
+	for (i = 0; i < in->inc->pm.nr_cpus; i++)
+		if (in->inc->pm.cpus[i].cpu >= p.ncpu)
+			p.ncpu = in->inc->pm.cpus[i].cpu + 1;
 	p.prev_state = calloc(p.ncpu ? p.ncpu : 1, 1);
 	p.ft = open_memstream(&p.ftbuf, &p.ftlen);
 	if (!p.prev_state || !p.ft) {
@@ -521,7 +521,7 @@ int pm_perfetto_write(FILE *f, const struct pm_perfetto_in *in,
 		resources(&p);
 		if (in->verdict)
 			verdict(&p);
-		if (in->x)
+		if (pm_incident_x(in->inc))
 			xserver(&p);
 		names(&p);
 	}

@@ -62,7 +62,7 @@ struct tl {
 
 static int64_t mono(const struct tl *t, uint64_t ts)
 {
-	return pm_clock_mono(&t->in->pm->clock, ts);
+	return pm_clock_mono(&t->in->inc->pm.clock, ts);
 }
 
 static double xpos(const struct tl *t, int64_t ns)
@@ -72,14 +72,14 @@ static double xpos(const struct tl *t, int64_t ns)
 
 static const char *name_of(const struct tl *t, uint32_t pid)
 {
-	const char *n = pm_task_name(t->in->pm, pid, t->in->st->last_ts);
+	const char *n = pm_task_name(&t->in->inc->pm, pid, t->in->st->last_ts);
 
 	return n ? n : "?";
 }
 
 static uint32_t tgid_of(const struct tl *t, uint32_t pid)
 {
-	const struct pm_exec *x = pm_exec_find(t->in->pm, pid, t->in->st->last_ts);
+	const struct pm_exec *x = pm_exec_find(&t->in->inc->pm, pid, t->in->st->last_ts);
 
 	return x && x->x.tgid ? x->x.tgid : pid;
 }
@@ -240,7 +240,8 @@ static int cause_cls(int cause, const struct pm_seg *s)
 static int thread_lanes(struct tl *t, int y, int *lane_y)
 {
 	const struct pm_timeline_in *in = t->in;
-	uint32_t xs = in->x ? pm_xserver_pid(in->x) : 0;
+	const struct xdump *x = pm_incident_x(in->inc);
+	uint32_t xs = x ? pm_xserver_pid(x) : 0;
 	double *acc = malloc((size_t)NCOL * C_NR * sizeof(*acc));
 	size_t l, j, i;
 	int c;
@@ -263,7 +264,7 @@ static int thread_lanes(struct tl *t, int y, int *lane_y)
 		for (j = 0; th && j < th->nsegs; j++) {
 			const struct pm_seg *s = &th->segs[j];
 			int64_t a = mono(t, s->start), b = mono(t, s->end);
-			int k = cause_cls(pm_seg_cause(in->pm, in->res, th->pid, s, xs), s);
+			int k = cause_cls(pm_seg_cause(in->inc, in->res, th->pid, s, xs), s);
 
 			if (s->state == PM_T_BLOCKED && (s->block_state == TIPME_TS_DEAD ||
 							 s->block_state == TIPME_TS_ZOMBIE))
@@ -274,7 +275,7 @@ static int thread_lanes(struct tl *t, int y, int *lane_y)
 			 * thread's while it handled the input (up to where it was
 			 * done and only the X server's drawing was left).
 			 */
-			if (s->state == PM_T_BLOCKED && pm_seg_idle(in->pm, s) &&
+			if (s->state == PM_T_BLOCKED && pm_seg_idle(in->inc, s) &&
 			    !(in->verdict && th->pid == in->verdict->pid &&
 			      a < (in->verdict->display_ns ? in->verdict->display_ns :
 				   in->verdict->to_ns) && a >= in->verdict->from_ns))
@@ -363,7 +364,7 @@ static const struct pm_seg *sleep_ending(const struct tl *t, uint32_t pid, uint6
 static void marks(struct tl *t, const int *lane_y)
 {
 	const struct pm_timeline_in *in = t->in;
-	const struct pm_instr *ins = pm_instr_get(in->pm);
+	const struct pm_instr *ins = pm_instr_get(&in->inc->pm);
 	size_t i, *cursor = calloc(in->npids ? in->npids : 1, sizeof(*cursor));
 	double *last_x = malloc((in->npids ? in->npids : 1) * sizeof(*last_x));
 
@@ -421,6 +422,7 @@ static void marks(struct tl *t, const int *lane_y)
 static void input_lane(struct tl *t, int y)
 {
 	const struct pm_timeline_in *in = t->in;
+	const struct xdump *x = pm_incident_x(in->inc);
 	struct tipme_x11_rec r;
 	uint32_t k;
 	size_t i;
@@ -437,8 +439,8 @@ static void input_lane(struct tl *t, int y)
 			xpos(t, ts), y + 2, xpos(t, ts), y + 16,
 			p->kind == TIPME_INPUT_KEY ? "key" : "button");
 	}
-	for (k = 0; in->x && k < in->x->recs.count; k++) {
-		xdump_rec(in->x, k, &r);
+	for (k = 0; x && k < x->recs.count; k++) {
+		xdump_rec(x, k, &r);
 		if (r.kind != TIPME_X11_DEVICE || r.time_ns > INT64_MAX ||
 		    (int64_t)r.time_ns < in->from_ns || (int64_t)r.time_ns > in->to_ns ||
 		    r.major == 6)
@@ -492,9 +494,9 @@ int pm_timeline_svg(FILE *f, const struct pm_timeline_in *in,
 	if (in->to_ns <= in->from_ns)
 		return -1;
 	t.scale = (double)NCOL / (double)(in->to_ns - in->from_ns);
-	for (i = 0; i < in->pm->nr_cpus; i++)
-		if (in->pm->cpus[i].cpu + 1 > ncpu)
-			ncpu = in->pm->cpus[i].cpu + 1;
+	for (i = 0; i < in->inc->pm.nr_cpus; i++)
+		if (in->inc->pm.cpus[i].cpu + 1 > ncpu)
+			ncpu = in->inc->pm.cpus[i].cpu + 1;
 	if (ncpu > 256)
 		ncpu = 256;
 	lane_y = calloc(in->npids ? in->npids : 1, sizeof(*lane_y));

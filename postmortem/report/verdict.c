@@ -378,17 +378,18 @@ static void print_json(struct out *o, const struct pm_xprof *xp)
 /**
  * pm_verdict_print() - print a verdict
  * @f: output
- * @pm: the dump
+ * @inc: the incident
  * @st: its state (for task names)
  * @r: the analysis
  * @name: the dump's or incident's path, for the commands to dig further
  * @xp: the X server's tables for the interval (--x), or NULL
  * @json: one JSON object instead of text
  */
-void pm_verdict_print(FILE *f, const struct pm_dump *pm, const struct pm_state *st,
+void pm_verdict_print(FILE *f, const struct pm_incident *inc, const struct pm_state *st,
 		      const struct pm_report *r, const char *name,
 		      const struct pm_xprof *xp, int json)
 {
+	const struct pm_dump *pm = &inc->pm;
 	struct out o = { .f = f, .pm = pm, .st = st, .r = r };
 
 	if (json) {

@@ -87,9 +87,10 @@ static void print_thread(FILE *f, const struct pm_dump *pm,
 		print_stretch(f, pm, &w->stretches[i], indent);
 }
 
-void pm_why_print(FILE *f, const struct pm_dump *pm, const struct pm_state *st,
+void pm_why_print(FILE *f, const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_why *w, int at_trigger)
 {
+	const struct pm_dump *pm = &inc->pm;
 	char a[40], b[40];
 
 	fprintf(f, "pid %ld (%s), %s .. %s%s:\n", (long)w->pid,
@@ -171,10 +172,11 @@ static void json_thread(struct jw *j, const struct pm_dump *pm,
 	jw_obj_end(j);
 }
 
-void pm_why_json(struct jw *j, const struct pm_dump *pm,
+void pm_why_json(struct jw *j, const struct pm_incident *inc,
 		 const struct pm_state *st, const struct pm_why *w,
 		 int at_trigger)
 {
+	const struct pm_dump *pm = &inc->pm;
 	jw_obj_begin(j);
 	jw_kbool(j, "dump_has_gaps", st->lost);
 	jw_kbool(j, "ends_at_trigger", at_trigger);

@@ -216,8 +216,10 @@ static void policies_finish(struct pm_res *r)
 	r->npolicies = n;
 }
 
-int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
+int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
+		 struct tm_err *e)
 {
+	const struct pm_dump *pm = &inc->pm;
 	struct caps c = { 0 };
 	struct pm_merge mg;
 	struct pm_event ev;

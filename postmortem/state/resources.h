@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../dump/pm.h"
+#include "../incident/incident.h"
 
 /**
  * struct pm_lockwait - a thread waiting for a lock (lock_begin..lock_end)
@@ -155,7 +155,8 @@ struct pm_res {
 	size_t npolicies;
 };
 
-int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e);
+int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
+		 struct tm_err *e);
 void pm_res_free(struct pm_res *r);
 
 /**

@@ -399,14 +399,15 @@ static int tid_cmp(const void *a, const void *b)
 /**
  * pm_state_build() - rebuild every thread's stretches
  * @st: result; release with pm_state_free()
- * @pm: an open dump
+ * @inc: an open incident (its kernel dump)
  * @e: error message
  *
  * Return: 0 or a negative errno.
  */
-int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
+int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e)
 {
+	const struct pm_dump *pm = &inc->pm;
 	struct pidmap m = { 0 };
 	struct cpu_span cs = { 0 };
 	struct pm_merge mg;

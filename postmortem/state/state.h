@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "../dump/pm.h"
+#include "../incident/incident.h"
 
 enum pm_tstate {
 	PM_T_UNKNOWN = 0,	/* before the first record that tells */
@@ -109,7 +109,7 @@ struct pm_state {
 	size_t nlosses;
 };
 
-int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
+int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e);
 void pm_state_free(struct pm_state *st);
 const struct pm_thread *pm_state_thread(const struct pm_state *st,
