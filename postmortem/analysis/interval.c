@@ -7,7 +7,9 @@
 
 #include "../dump/clock.h"
 #include "interval.h"
+#include "kinput.h"
 #include "latency.h"
+#include "stall.h"
 
 /* Clip a window to the part of it where @pid existed (first seen .. exit). */
 static void life(const struct pm_dump *pm, const struct pm_state *st,
@@ -77,7 +79,7 @@ static int by_input(const struct pm_incident *inc, const struct pm_state *st,
 		out->from_ns = ev->press_ns;
 		out->to_ns = ev->end_ns;
 		if (ev->done_ns < ev->end_ns)
-			out->x.display_ns = ev->done_ns;
+			out->display_ns = ev->done_ns;
 	}
 	pm_latency_free(&lat);
 	return ret;
@@ -109,10 +111,10 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 	const struct xdump *x = pm_incident_x(inc);
 	int64_t end = pm_clock_mono(&pm->clock, st->trigger_ts ? st->trigger_ts : st->last_ts);
 	int64_t first = pm_clock_mono(&pm->clock, st->first_ts);
+	struct pm_span sp;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	out->x.x = x;
 	if (ask->pid) {
 		out->chosen_by = PM_BY_PID;
 		out->pid = ask->pid;
@@ -127,27 +129,28 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 	} else {
 		out->chosen_by = PM_BY_INPUT;
 		ret = x ? by_input(inc, st, ask->press_ns, out) : 0;
+		sp = (struct pm_span){ out->pid, out->from_ns, out->to_ns };
 		if (ret < 0)
 			return ret;
 		if (!ret) {
 			/* the press the module's auto trigger named, else the slowest */
 			ret = ask->press_ns ?
-			      pm_report_kernel_input(inc, st, res, end - ask->window_ns, end,
-						     ask->press_ns, &out->pid,
-						     &out->from_ns, &out->to_ns) : 0;
+			      pm_kernel_input(inc, st, res, end - ask->window_ns, end,
+					      ask->press_ns, &sp) : 0;
 			out->chosen_by = ret == 2 ? PM_BY_AUTO : PM_BY_KERNEL_INPUT;
 			if (!ret)
-				ret = pm_report_kernel_input(inc, st, res, end - ask->window_ns,
-							     end, 0, &out->pid,
-							     &out->from_ns, &out->to_ns);
+				ret = pm_kernel_input(inc, st, res, end - ask->window_ns,
+						      end, 0, &sp);
 		}
 		if (!ret) {
 			out->chosen_by = PM_BY_STALL;
-			ret = pm_report_longest_stall(inc, st, end - ask->window_ns, end,
-						      &out->pid, &out->from_ns, &out->to_ns);
+			ret = pm_longest_stall(inc, st, end - ask->window_ns, end, &sp);
 		}
 		if (!ret)
 			return 0;
+		out->pid = sp.pid;
+		out->from_ns = sp.from_ns;
+		out->to_ns = sp.to_ns;
 	}
 	if (out->from_ns < first)
 		out->from_ns = first;

@@ -14,7 +14,7 @@
 #include "../dump/clock.h"
 #include "../dump/decode.h"
 #include "legs.h"
-#include "verdict.h"
+#include "segcause.h"
 #include "xdump.h"
 #include "xprof.h"
 

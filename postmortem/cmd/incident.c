@@ -37,20 +37,18 @@ int pm_cmd_incident_open(const char *prog, const char *path,
 	}
 	if (!found)
 		return 0;
-	if (pm_report_analyse(&inc->r, &inc->in, &inc->st, &inc->res,
-			      &inc->iv.x, inc->iv.pid, inc->iv.from_ns,
-			      inc->iv.to_ns, &e)) {
+	if (pm_verdict_analyse(&inc->r, &inc->in, &inc->st, &inc->res,
+			       &inc->iv, &e)) {
 		fprintf(stderr, "tipme %s: %s\n", prog, e.msg);
 		return 1;
 	}
-	inc->r.chosen_by = inc->iv.chosen_by;
 	inc->found = 1;
 	return 0;
 }
 
 void pm_cmd_incident_close(struct pm_cmd_incident *inc)
 {
-	pm_report_free(&inc->r);
+	pm_verdict_free(&inc->r);
 	pm_res_free(&inc->res);
 	pm_state_free(&inc->st);
 	pm_incident_close(&inc->in);

@@ -30,7 +30,7 @@ struct pm_cmd_incident {
 	struct pm_state st;
 	struct pm_res res;
 	struct pm_interval iv;
-	struct pm_report r;
+	struct pm_verdict r;
 	int found;
 };
 

@@ -369,7 +369,7 @@ static void async_end(struct pf *p, const char *name, const char *cat,
  */
 static void verdict(struct pf *p)
 {
-	const struct pm_report *r = p->in->verdict;
+	const struct pm_verdict *r = p->in->verdict;
 	const struct pm_cause_item *v = r->nitems ? &r->items[0] : NULL;
 	char name[128];
 	size_t i;

@@ -31,7 +31,7 @@ struct pm_perfetto_in {
 	const struct pm_incident *inc;
 	const struct pm_state *st;
 	const struct pm_res *res;
-	const struct pm_report *verdict;
+	const struct pm_verdict *verdict;
 };
 
 /**

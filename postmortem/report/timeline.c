@@ -485,7 +485,7 @@ int pm_timeline_svg(FILE *f, const struct pm_timeline_in *in,
 		    struct pm_timeline_stats *stats)
 {
 	struct tl t = { .in = in, .f = f, .stats = stats };
-	const struct pm_report *r = in->verdict;
+	const struct pm_verdict *r = in->verdict;
 	uint32_t ncpu = 0;
 	int *lane_y, y, h, top;
 	size_t i;
@@ -573,7 +573,7 @@ static void add_pid(uint32_t *pids, size_t *n, size_t max, uint32_t c)
  *
  * Return: how many.
  */
-size_t pm_timeline_default_pids(const struct pm_report *r, uint32_t *pids,
+size_t pm_timeline_default_pids(const struct pm_verdict *r, uint32_t *pids,
 				size_t max)
 {
 	size_t n = 0, i;

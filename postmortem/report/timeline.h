@@ -35,7 +35,7 @@ struct pm_timeline_in {
 	const struct pm_incident *inc;
 	const struct pm_state *st;
 	const struct pm_res *res;
-	const struct pm_report *verdict;
+	const struct pm_verdict *verdict;
 	const uint32_t *pids;
 	size_t npids;
 	int64_t from_ns;
@@ -56,7 +56,7 @@ struct pm_timeline_stats {
 
 int pm_timeline_svg(FILE *f, const struct pm_timeline_in *in,
 		    struct pm_timeline_stats *stats);
-size_t pm_timeline_default_pids(const struct pm_report *r, uint32_t *pids,
+size_t pm_timeline_default_pids(const struct pm_verdict *r, uint32_t *pids,
 				size_t max);
 
 #endif

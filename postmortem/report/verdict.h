@@ -11,7 +11,7 @@
 #include "../analysis/xprof.h"
 
 void pm_verdict_print(FILE *f, const struct pm_incident *inc, const struct pm_state *st,
-		      const struct pm_report *r, const char *name,
+		      const struct pm_verdict *r, const char *name,
 		      const struct pm_xprof *xp, int json);
 
 #endif

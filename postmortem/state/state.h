@@ -109,6 +109,18 @@ struct pm_state {
 	size_t nlosses;
 };
 
+/**
+ * struct pm_span - a thread and a stretch of its time
+ * @pid: the thread
+ * @from_ns: start, CLOCK_MONOTONIC ns
+ * @to_ns: end
+ */
+struct pm_span {
+	uint32_t pid;
+	int64_t from_ns;
+	int64_t to_ns;
+};
+
 int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e);
 void pm_state_free(struct pm_state *st);
