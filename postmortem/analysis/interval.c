@@ -12,7 +12,7 @@
 #include "stall.h"
 
 /* Clip a window to the part of it where @pid existed (first seen .. exit). */
-static void life(const struct pm_dump *pm, const struct pm_state *st,
+static void life(const struct pm_state *st,
 		 uint32_t pid, int64_t *t0, int64_t *t1)
 {
 	const struct pm_thread *t = pm_state_thread(st, pid);
@@ -21,14 +21,14 @@ static void life(const struct pm_dump *pm, const struct pm_state *st,
 	if (!t || !t->nsegs)
 		return;
 	if (t->segs[0].state != PM_T_UNKNOWN &&
-	    pm_clock_mono(&pm->clock, t->segs[0].start) > *t0)
-		*t0 = pm_clock_mono(&pm->clock, t->segs[0].start);
+	    t->segs[0].start_ns > *t0)
+		*t0 = t->segs[0].start_ns;
 	for (j = 0; j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
 
 		if (s->state == PM_T_BLOCKED && (s->block_state == TIPME_TS_DEAD ||
 						 s->block_state == TIPME_TS_ZOMBIE)) {
-			int64_t x = pm_clock_mono(&pm->clock, s->start);
+			int64_t x = s->start_ns;
 
 			if (x < *t1 && x > *t0)
 				*t1 = x;
@@ -107,10 +107,9 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 		       const struct pm_res *res,
 		       const struct pm_interval_ask *ask, struct pm_interval *out)
 {
-	const struct pm_dump *pm = &inc->pm;
 	const struct xdump *x = pm_incident_x(inc);
-	int64_t end = pm_clock_mono(&pm->clock, st->trigger_ts ? st->trigger_ts : st->last_ts);
-	int64_t first = pm_clock_mono(&pm->clock, st->first_ts);
+	int64_t end = st->trigger_ns ? st->trigger_ns : st->last_ns;
+	int64_t first = st->first_ns;
 	struct pm_span sp;
 	int ret;
 
@@ -124,7 +123,7 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 		} else {
 			out->to_ns = end;
 			out->from_ns = end - ask->window_ns;
-			life(pm, st, ask->pid, &out->from_ns, &out->to_ns);
+			life(st, ask->pid, &out->from_ns, &out->to_ns);
 		}
 	} else {
 		out->chosen_by = PM_BY_INPUT;

@@ -17,14 +17,14 @@
 /* The module stamps an auto trigger's press just before the input record. */
 #define AUTO_PRESS_NS	2000000
 
-static uint64_t dist(uint64_t a, uint64_t b)
+static uint64_t dist(int64_t a, int64_t b)
 {
-	return a > b ? a - b : b - a;
+	return a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
 }
 
-/* @pid ran on @cpu without a break from @t0 to @t1 (recorder time). */
+/* @pid ran on @cpu without a break from @t0 to @t1 (CLOCK_MONOTONIC ns). */
 static int ran_through(const struct pm_state *st, uint32_t pid, uint32_t cpu,
-		       uint64_t t0, uint64_t t1)
+		       int64_t t0, int64_t t1)
 {
 	const struct pm_thread *th = pm_state_thread(st, pid);
 	size_t j;
@@ -32,9 +32,9 @@ static int ran_through(const struct pm_state *st, uint32_t pid, uint32_t cpu,
 	for (j = 0; th && j < th->nsegs; j++) {
 		const struct pm_seg *sg = &th->segs[j];
 
-		if (sg->start > t0)
+		if (sg->start_ns > t0)
 			break;
-		if (sg->state == PM_T_RUNNING && sg->cpu == cpu && sg->end >= t1)
+		if (sg->state == PM_T_RUNNING && sg->cpu == cpu && sg->end_ns >= t1)
 			return 1;
 	}
 	return 0;
@@ -60,14 +60,13 @@ static const struct pm_wake *late_reader(const struct pm_dump *pm,
 		const struct pm_wake *w = &res->wakes[i];
 		const struct pm_exec *x;
 
-		if (pm_clock_mono(&pm->clock, w->ts) >
-		    pm_clock_mono(&pm->clock, in->ts) + INPUT_LATE_NS)
+		if (w->ns > in->ns + INPUT_LATE_NS)
 			break;
-		if (w->ts < in->ts || w->cpu != in->cpu)
+		if (w->ns < in->ns || w->cpu != in->cpu)
 			continue;
-		if (!w->waker || !ran_through(st, w->waker, in->cpu, in->ts, w->ts))
+		if (!w->waker || !ran_through(st, w->waker, in->cpu, in->ns, w->ns))
 			return NULL;
-		x = pm_exec_find(pm, w->target, w->ts);
+		x = pm_exec_at(pm, w->target, w->ns);
 		if (!x || !(x->x.flags & TIPME_EXEC_KTHREAD))
 			return w;
 	}
@@ -112,10 +111,10 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 
 	for (k = 0; k < res->ninputs; k++) {
 		const struct pm_input *in = &res->inputs[k];
-		int64_t t = pm_clock_mono(&pm->clock, in->ts);
+		int64_t t = in->ns;
 
 		if (t < from_ns || t > to_ns ||
-		    (press_ns && (uint64_t)dist((uint64_t)t, (uint64_t)press_ns) > AUTO_PRESS_NS))
+		    (press_ns && dist(t, press_ns) > AUTO_PRESS_NS))
 			continue;
 		if (!((in->kind == TIPME_INPUT_KEY || in->kind == TIPME_INPUT_BUTTON) &&
 		      in->value == 1) && in->kind != TIPME_INPUT_MOTION)
@@ -127,21 +126,21 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		 * the one nearest the record on its CPU, either side.
 		 */
 		while (lo < res->nwakes &&
-		       pm_clock_mono(&pm->clock, res->wakes[lo].ts) + INPUT_BEFORE_NS < t)
+		       res->wakes[lo].ns + INPUT_BEFORE_NS < t)
 			lo++;
 		near = NULL;
 		for (i = lo; i < res->nwakes &&
-		     pm_clock_mono(&pm->clock, res->wakes[i].ts) <= t + INPUT_WAKE_NS; i++) {
+		     res->wakes[i].ns <= t + INPUT_WAKE_NS; i++) {
 			const struct pm_wake *w = &res->wakes[i];
 			const struct pm_exec *x;
 
 			if (w->cpu != in->cpu)
 				continue;
 			/* kernel threads (softirq, workqueues) do not read input */
-			x = pm_exec_find(pm, w->target, w->ts);
+			x = pm_exec_at(pm, w->target, w->ns);
 			if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
 				continue;
-			if (!near || dist(w->ts, in->ts) < dist(near->ts, in->ts))
+			if (!near || dist(w->ns, in->ns) < dist(near->ns, in->ns))
 				near = w;
 		}
 		if (!near)
@@ -152,10 +151,10 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 			int64_t end;
 
 			/* back to waiting for the next event (poll, select, ...) */
-			if (sg->start <= near->ts || sg->state != PM_T_BLOCKED ||
+			if (sg->start_ns <= near->ns || sg->state != PM_T_BLOCKED ||
 			    !pm_seg_idle(inc, sg))
 				continue;
-			end = pm_clock_mono(&pm->clock, sg->start);
+			end = sg->start_ns;
 			if (end - t > best) {
 				best = end - t;
 				out->pid = near->target;

@@ -114,7 +114,7 @@ static int sched_events(struct coll *c, const struct pm_dump *pm, struct tm_err 
 	if (err)
 		return err;
 	while (!c->oom && (err = pm_merge_next(&mg, &ev, e)) > 0) {
-		int64_t t = pm_clock_mono(&pm->clock, ev.ts);
+		int64_t t = ev.ns;
 
 		if (ev.kind != PM_EV_RECORD || !ev.rt || !ev.rt->our_size)
 			continue;
@@ -166,38 +166,36 @@ static uint32_t receiver(const struct xdump *x, uint32_t i, const struct tipme_x
 static void other_events(struct coll *c, const struct pm_incident *inc,
 			 const struct pm_state *st, const struct pm_res *res)
 {
-	const struct pm_dump *pm = &inc->pm;
 	const struct xdump *x = pm_incident_x(inc);
-	const struct pm_clock *ck = &pm->clock;
 	size_t i, j;
 
 	for (i = 0; i < res->nblk; i++) {
 		const struct pm_blkreq *q = &res->blk[i];
 		uint64_t key = c->request ? i + 1 : q->issuer;
 
-		if (q->insert)
-			add(c, PM_LEG_BLK_INSERT, pm_clock_mono(ck, q->insert), key, q->issuer);
-		if (q->issue)
-			add(c, PM_LEG_BLK_ISSUE, pm_clock_mono(ck, q->issue), key, q->issuer);
-		if (q->complete)
-			add(c, PM_LEG_BLK_COMPLETE, pm_clock_mono(ck, q->complete), key, q->issuer);
+		if (q->insert_ns)
+			add(c, PM_LEG_BLK_INSERT, q->insert_ns, key, q->issuer);
+		if (q->issue_ns)
+			add(c, PM_LEG_BLK_ISSUE, q->issue_ns, key, q->issuer);
+		if (q->complete_ns)
+			add(c, PM_LEG_BLK_COMPLETE, q->complete_ns, key, q->issuer);
 	}
 	for (i = 0; i < res->nlocks; i++) {
-		add(c, PM_LEG_LOCK_BEGIN, pm_clock_mono(ck, res->locks[i].start),
+		add(c, PM_LEG_LOCK_BEGIN, res->locks[i].start_ns,
 		    res->locks[i].pid, res->locks[i].pid);
-		add(c, PM_LEG_LOCK_END, pm_clock_mono(ck, res->locks[i].end),
+		add(c, PM_LEG_LOCK_END, res->locks[i].end_ns,
 		    res->locks[i].pid, res->locks[i].pid);
 	}
 	for (i = 0; i < res->nreclaims; i++) {
-		add(c, PM_LEG_RECLAIM_BEGIN, pm_clock_mono(ck, res->reclaims[i].start),
+		add(c, PM_LEG_RECLAIM_BEGIN, res->reclaims[i].start_ns,
 		    res->reclaims[i].pid, res->reclaims[i].pid);
-		add(c, PM_LEG_RECLAIM_END, pm_clock_mono(ck, res->reclaims[i].end),
+		add(c, PM_LEG_RECLAIM_END, res->reclaims[i].end_ns,
 		    res->reclaims[i].pid, res->reclaims[i].pid);
 	}
 	for (i = 0; i < res->ninputs; i++)
 		if ((res->inputs[i].kind == TIPME_INPUT_KEY ||
 		     res->inputs[i].kind == TIPME_INPUT_BUTTON) && res->inputs[i].value == 1)
-			add(c, PM_LEG_INPUT, pm_clock_mono(ck, res->inputs[i].ts), 0, 0);
+			add(c, PM_LEG_INPUT, res->inputs[i].ns, 0, 0);
 	if (!x)
 		return;
 	for (i = 0; i < x->recs.count; i++) {
@@ -215,7 +213,7 @@ static void other_events(struct coll *c, const struct pm_incident *inc,
 
 		for (j = 0; t && j < t->nsegs; j++)
 			if (t->segs[j].state == PM_T_BLOCKED && pm_seg_idle(inc, &t->segs[j]))
-				add(c, PM_LEG_X_IDLE, pm_clock_mono(ck, t->segs[j].start), 0, xs);
+				add(c, PM_LEG_X_IDLE, t->segs[j].start_ns, 0, xs);
 	}
 }
 

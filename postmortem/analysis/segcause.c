@@ -61,23 +61,21 @@ const char *pm_seg_site0(const struct pm_dump *pm, const struct pm_seg *s)
 	return n ? n : "";
 }
 
-const struct pm_lockwait *pm_seg_lock_wait(const struct pm_dump *pm,
-					   const struct pm_res *res, uint32_t pid,
-					   int64_t a, int64_t b)
+const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
+					   uint32_t pid, int64_t a, int64_t b)
 {
 	size_t i;
 
 	for (i = 0; i < res->nlocks; i++) {
 		const struct pm_lockwait *l = &res->locks[i];
 
-		if (l->pid == pid && pm_clock_mono(&pm->clock, l->start) < b && pm_clock_mono(&pm->clock, l->end) > a)
+		if (l->pid == pid && l->start_ns < b && l->end_ns > a)
 			return l;
 	}
 	return NULL;
 }
 
-const struct pm_blkreq *pm_seg_blk_wake(const struct pm_dump *pm,
-					const struct pm_res *res,
+const struct pm_blkreq *pm_seg_blk_wake(const struct pm_res *res,
 					const struct pm_wake *w)
 {
 	const struct pm_blkreq *best = NULL;
@@ -87,14 +85,14 @@ const struct pm_blkreq *pm_seg_blk_wake(const struct pm_dump *pm,
 		const struct pm_blkreq *q = &res->blk[i];
 		int64_t dt;
 
-		if (!q->complete || q->complete_cpu != w->cpu || q->complete > w->ts)
+		if (!q->complete_ns || q->complete_cpu != w->cpu || q->complete_ns > w->ns)
 			continue;
-		dt = pm_clock_mono(&pm->clock, w->ts) - pm_clock_mono(&pm->clock, q->complete);
+		dt = w->ns - q->complete_ns;
 		if (dt > BLK_WAKE_NS &&
 		    (dt > BLK_WAKE_IRQ_NS || q->complete_ctx == TIPME_CTX_TASK ||
 		     q->complete_ctx != w->ctx || q->complete_pid != w->waker))
 			continue;
-		if (!best || q->complete > best->complete)
+		if (!best || q->complete_ns > best->complete_ns)
 			best = q;
 	}
 	return best;
@@ -122,16 +120,14 @@ int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
 		 uint32_t pid, const struct pm_seg *s, uint32_t xserver)
 {
 	const struct pm_dump *pm = &inc->pm;
-	int64_t a = pm_clock_mono(&pm->clock, s->start);
-	int64_t b = pm_clock_mono(&pm->clock, s->end);
+	int64_t a = s->start_ns, b = s->end_ns;
 	const struct pm_wake *w;
 	size_t i;
 
 	for (i = 0; i < res->nreclaims && s->state != PM_T_RUNNABLE; i++) {
 		const struct pm_reclaim *m = &res->reclaims[i];
 
-		if (m->pid == pid && pm_clock_mono(&pm->clock, m->start) < b &&
-		    pm_clock_mono(&pm->clock, m->end) > a)
+		if (m->pid == pid && m->start_ns < b && m->end_ns > a)
 			return PM_C_MEMORY;
 	}
 	switch (s->state) {
@@ -146,15 +142,15 @@ int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
 	}
 	if (s->block_state == TIPME_TS_STOPPED || s->block_state == TIPME_TS_TRACED)
 		return PM_C_STOPPED;
-	if (pm_seg_lock_wait(pm, res, pid, a, b))
+	if (pm_seg_lock_wait(res, pid, a, b))
 		return PM_C_LOCK;
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK) {
 		if (xserver && (uint32_t)s->waker == xserver)
 			return PM_C_X_SERVER;
 		return strstr(pm_seg_site0(pm, s), "futex") ? PM_C_LOCK : PM_C_UNKNOWN;
 	}
-	w = s->waker >= 0 ? pm_res_wake_at(res, pid, s->end) : NULL;
-	if (pm_seg_blk_wake(pm, res, w))
+	w = s->waker >= 0 ? pm_res_wake_at(res, pid, s->end_ns) : NULL;
+	if (pm_seg_blk_wake(res, w))
 		return PM_C_BLOCK_IO;
 	if (pm_seg_sleep_site(pm, s) && s->block_state == TIPME_TS_SLEEPING)
 		return PM_C_TIMER;

@@ -54,29 +54,25 @@ const char *pm_seg_site0(const struct pm_dump *pm, const struct pm_seg *s);
 
 /**
  * pm_seg_lock_wait() - the recorded lock wait of a thread in an interval
- * @pm: the dump (its clock)
- * @res: its resources
+ * @res: the resources
  * @pid: the thread
  * @a: start, CLOCK_MONOTONIC ns
  * @b: end
  *
  * Return: a lock wait of @pid overlapping [@a, @b), or NULL.
  */
-const struct pm_lockwait *pm_seg_lock_wait(const struct pm_dump *pm,
-					   const struct pm_res *res, uint32_t pid,
-					   int64_t a, int64_t b);
+const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
+					   uint32_t pid, int64_t a, int64_t b);
 
 /**
  * pm_seg_blk_wake() - the block request whose completion made a wakeup
- * @pm: the dump (its clock)
- * @res: its resources
+ * @res: the resources
  * @w: the wakeup, or NULL
  *
  * Return: the latest request completed on the waking CPU just before @w
  * (see BLK_WAKE_NS in segcause.c), or NULL.
  */
-const struct pm_blkreq *pm_seg_blk_wake(const struct pm_dump *pm,
-					const struct pm_res *res,
+const struct pm_blkreq *pm_seg_blk_wake(const struct pm_res *res,
 					const struct pm_wake *w);
 
 #endif

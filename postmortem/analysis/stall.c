@@ -20,8 +20,8 @@ static int waits_for_child(const struct pm_dump *pm, uint32_t pid,
 
 	if (s->waker <= 0 || s->waker_ctx != TIPME_CTX_TASK)
 		return 0;
-	me = pm_exec_find(pm, pid, s->start);
-	w = pm_exec_find(pm, (uint32_t)s->waker, s->end);
+	me = pm_exec_at(pm, pid, s->start_ns);
+	w = pm_exec_at(pm, (uint32_t)s->waker, s->end_ns);
 	return me && w && w->x.ppid == me->x.tgid && w->x.tgid != me->x.tgid;
 }
 
@@ -53,15 +53,15 @@ int pm_longest_stall(const struct pm_incident *inc, const struct pm_state *st,
 	for (i = 0; i < st->nthreads; i++) {
 		const struct pm_thread *t = &st->threads[i];
 		const struct pm_exec *x = t->nsegs ?
-			pm_exec_find(pm, t->pid, t->segs[t->nsegs - 1].start) : NULL;
+			pm_exec_at(pm, t->pid, t->segs[t->nsegs - 1].start_ns) : NULL;
 
 		/* a kernel thread's waits are its work queue's; its stalls show in a task's chain */
 		if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
 			continue;
 		for (j = 0; j < t->nsegs; j++) {
 			const struct pm_seg *s = &t->segs[j];
-			int64_t s0 = pm_clock_mono(&pm->clock, s->start);
-			int64_t s1 = pm_clock_mono(&pm->clock, s->end);
+			int64_t s0 = s->start_ns;
+			int64_t s1 = s->end_ns;
 			int stall;
 
 			s0 = s0 > from_ns ? s0 : from_ns;

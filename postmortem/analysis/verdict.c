@@ -58,11 +58,6 @@ struct va {
 	uint32_t ours;		/* the interval's process (its tgid) */
 };
 
-static int64_t mono(const struct va *v, uint64_t ts)
-{
-	return pm_clock_mono(&v->pm->clock, ts);
-}
-
 static struct pm_cause_item *charge(struct va *v, int cause, uint32_t culprit,
 				    const char *resource, int64_t ns)
 {
@@ -158,7 +153,7 @@ static uint32_t cpu_holder(const struct va *v, uint32_t cpu, uint32_t self,
 
 			if (t->segs[j].state != PM_T_RUNNING || t->segs[j].cpu != cpu)
 				continue;
-			o = pm_seg_overlap(v->pm, &t->segs[j], a, b);
+			o = pm_seg_overlap(&t->segs[j], a, b);
 			sum += o;
 			if (o > most) {
 				most = o;
@@ -223,11 +218,11 @@ static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns)
 	it = charge(v, PM_C_BLOCK_IO, q->issuer, res, ns);
 	if (it) {
 		it->nreq++;
-		if (q->issue)
-			it->req_ns += mono(v, q->complete) - mono(v, q->issue);
-		if (q->insert && q->issue) {
+		if (q->issue_ns)
+			it->req_ns += q->complete_ns - q->issue_ns;
+		if (q->insert_ns && q->issue_ns) {
 			it->nqueued++;
-			it->queue_ns += mono(v, q->issue) - mono(v, q->insert);
+			it->queue_ns += q->issue_ns - q->insert_ns;
 		}
 	}
 }
@@ -240,7 +235,7 @@ static int64_t charge_reclaim(struct va *v, uint32_t pid, int64_t a, int64_t b)
 
 	for (i = 0; i < v->res->nreclaims; i++) {
 		const struct pm_reclaim *m = &v->res->reclaims[i];
-		int64_t lo = mono(v, m->start), hi = mono(v, m->end);
+		int64_t lo = m->start_ns, hi = m->end_ns;
 		struct pm_cause_item *it;
 
 		if (m->pid != pid)
@@ -298,7 +293,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	rest = b - a - charge_reclaim(v, t->pid, a, b);
 	if (rest <= 0)
 		return;
-	l = pm_seg_lock_wait(v->pm, v->res, t->pid, a, b);
+	l = pm_seg_lock_wait(v->res, t->pid, a, b);
 	if (l) {
 		uint32_t holder = l->owner ? l->owner :
 			(s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK ?
@@ -337,8 +332,8 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	}
 	/* woken by an interrupt (or by nothing in the interval) */
 	if (s->waker >= 0)
-		w = pm_res_wake_at(v->res, t->pid, s->end);
-	q = pm_seg_blk_wake(v->pm, v->res, w);
+		w = pm_res_wake_at(v->res, t->pid, s->end_ns);
+	q = pm_seg_blk_wake(v->res, w);
 	if (q) {
 		charge_blk(v, q, rest);
 		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
@@ -357,7 +352,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 /* The process (thread group) of @pid, or @pid if the dump does not say. */
 static uint32_t tgid_of(const struct va *v, uint32_t pid, int64_t at)
 {
-	const struct pm_exec *x = pm_exec_find(v->pm, pid, (uint64_t)(at > 0 ? at : 0));
+	const struct pm_exec *x = pm_exec_at(v->pm, pid, at);
 
 	return x && x->x.tgid ? x->x.tgid : pid;
 }
@@ -412,7 +407,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 	v->stack[++v->depth] = pid;
 	for (j = 0; t && j < t->nsegs && !v->oom; j++) {
 		const struct pm_seg *s = &t->segs[j];
-		int64_t a = mono(v, s->start), b = mono(v, s->end);
+		int64_t a = s->start_ns, b = s->end_ns;
 		struct pm_cause_item *it;
 		char res[PM_RES_LEN];
 		uint32_t culprit;
@@ -432,7 +427,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 				charge(v, PM_C_LOCK, pid, held->resource, b - a);
 			} else if (v->x && pid == v->xserver) {
 				if (!have_xp) {
-					if (pm_xprof_analyse(v->x, NULL, NULL, t0, t1, &xp))
+					if (pm_xprof_analyse(v->x, NULL, t0, t1, &xp))
 						v->oom = 1;
 					have_xp = 1;
 				}

@@ -85,11 +85,11 @@ int pm_cmd_report(int argc, char **argv)
 	}
 	if (!inc.found) {
 		fprintf(stderr, "tipme report: %s: no stall in the %.0f ms before the %s; name a thread with --pid\n",
-			argv[optind], window_ms, inc.st.trigger_ts ? "trigger" : "end of the dump");
+			argv[optind], window_ms, inc.st.trigger_ns ? "trigger" : "end of the dump");
 		goto out;
 	}
 	if (xtables) {
-		if (pm_xprof_analyse(&inc.in.x, &inc.in.pm, &inc.st, inc.r.from_ns,
+		if (pm_xprof_analyse(&inc.in.x, &inc.st, inc.r.from_ns,
 				      inc.r.to_ns, &xp)) {
 			fprintf(stderr, "tipme report: out of memory\n");
 			goto out;

@@ -69,11 +69,11 @@ int pm_cmd_why(int argc, char **argv)
 		t0 = (int64_t)(from * 1e9);
 		t1 = (int64_t)(to * 1e9);
 	} else {
-		end = pm_clock_mono(&inc.pm.clock, st.trigger_ts ? st.trigger_ts : st.last_ts);
+		end = st.trigger_ns ? st.trigger_ns : st.last_ns;
 		t1 = end;
 		t0 = end - (int64_t)(window_ms * 1e6);
-		if (t0 < pm_clock_mono(&inc.pm.clock, st.first_ts))
-			t0 = pm_clock_mono(&inc.pm.clock, st.first_ts);
+		if (t0 < st.first_ns)
+			t0 = st.first_ns;
 	}
 	if (pm_why_analyse(&inc, &st, (uint32_t)pid, t0, t1, min_ns, depth, &why)) {
 		fprintf(stderr, "tipme why: out of memory\n");
@@ -83,10 +83,10 @@ int pm_cmd_why(int argc, char **argv)
 	}
 	if (json) {
 		jw_init(&w, stdout, 0);
-		pm_why_json(&w, &inc, &st, why, from < 0 && st.trigger_ts);
+		pm_why_json(&w, &inc, &st, why, from < 0 && st.trigger_ns);
 		jw_finish(&w);
 	} else {
-		pm_why_print(stdout, &inc, &st, why, from < 0 && st.trigger_ts);
+		pm_why_print(stdout, &inc, &st, why, from < 0 && st.trigger_ns);
 	}
 	pm_why_free(why);
 	pm_state_free(&st);

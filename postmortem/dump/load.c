@@ -261,8 +261,10 @@ static int load_sections(struct pm_dump *pm, struct tm_err *e)
 	}
 	pm_clock_init(&pm->clock, pm->pairs, pm->nr_pairs, h->tsc_khz);
 	err = pm_instr_alloc(pm, e);
-	if (!err)
+	if (!err) {
+		pm_exec_clock(pm);
 		pm_syms_load(pm);
+	}
 	return err;
 }
 

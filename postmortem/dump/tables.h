@@ -18,12 +18,16 @@
  * @exe: path of the executable (@x.exe_len bytes, not NUL-terminated)
  * @argv: arguments, each NUL-terminated (@x.argv_len bytes)
  * @env: environment, as @argv (@x.env_len bytes)
+ * @start_ns: @x.start_ts in CLOCK_MONOTONIC ns
+ * @exit_ns: @x.exit_ts in CLOCK_MONOTONIC ns (0 while @x.exit_ts is 0)
  */
 struct pm_exec {
 	struct tipme_exec x;
 	const char *exe;
 	const char *argv;
 	const char *env;
+	int64_t start_ns;
+	int64_t exit_ns;
 };
 
 /**
@@ -130,6 +134,34 @@ void pm_syms_load(struct pm_dump *pm);
  */
 const struct pm_exec *pm_exec_find(const struct pm_dump *pm, uint32_t pid,
 				   uint64_t ts);
+
+/**
+ * pm_exec_at() - as pm_exec_find(), at a CLOCK_MONOTONIC time
+ * @pm: the dump
+ * @pid: thread id
+ * @ns: CLOCK_MONOTONIC ns (the time of state/ and the analyses)
+ *
+ * Return: the entry whose lifetime covers @ns, else the closest one of
+ * that pid, or NULL.
+ */
+const struct pm_exec *pm_exec_at(const struct pm_dump *pm, uint32_t pid,
+				 int64_t ns);
+
+/**
+ * pm_comm_at() - a thread's name at a CLOCK_MONOTONIC time
+ * @pm: the dump
+ * @pid: thread id (0: none)
+ * @ns: CLOCK_MONOTONIC ns
+ *
+ * Return: its comm from the exec table entry pm_exec_at() finds, or NULL.
+ */
+const char *pm_comm_at(const struct pm_dump *pm, uint32_t pid, int64_t ns);
+
+/**
+ * pm_exec_clock() - give every exec table entry its CLOCK_MONOTONIC times
+ * @pm: the dump being opened, its clock set up
+ */
+void pm_exec_clock(struct pm_dump *pm);
 
 /**
  * pm_exec_by_id() - the exec table entry with serial number @id

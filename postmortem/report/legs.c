@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../dump/tables.h"
 #include "../records/records.h"
 #include "legs.h"
 
@@ -22,7 +23,7 @@ struct group {
 static const char *owner_name(const struct pm_dump *pm, const struct pm_state *st,
 			      uint32_t pid, char *buf, size_t len)
 {
-	const char *n = pid ? pm_task_name(pm, pid, st->last_ts) : NULL;
+	const char *n = pm_comm_at(pm, pid, st->last_ns);
 
 	snprintf(buf, len, "%s", pid ? (n ? n : "?") : "(machine)");
 	return buf;

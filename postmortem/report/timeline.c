@@ -60,11 +60,6 @@ struct tl {
 	double scale;		/* columns per ns */
 };
 
-static int64_t mono(const struct tl *t, uint64_t ts)
-{
-	return pm_clock_mono(&t->in->inc->pm.clock, ts);
-}
-
 static double xpos(const struct tl *t, int64_t ns)
 {
 	return X0 + (double)(ns - t->in->from_ns) * t->scale;
@@ -72,14 +67,14 @@ static double xpos(const struct tl *t, int64_t ns)
 
 static const char *name_of(const struct tl *t, uint32_t pid)
 {
-	const char *n = pm_task_name(&t->in->inc->pm, pid, t->in->st->last_ts);
+	const char *n = pm_comm_at(&t->in->inc->pm, pid, t->in->st->last_ns);
 
 	return n ? n : "?";
 }
 
 static uint32_t tgid_of(const struct tl *t, uint32_t pid)
 {
-	const struct pm_exec *x = pm_exec_find(&t->in->inc->pm, pid, t->in->st->last_ts);
+	const struct pm_exec *x = pm_exec_at(&t->in->inc->pm, pid, t->in->st->last_ns);
 
 	return x && x->x.tgid ? x->x.tgid : pid;
 }
@@ -170,7 +165,7 @@ static int cpu_lanes(struct tl *t, int y, uint32_t ncpu)
 				const struct pm_seg *s = &th->segs[j];
 
 				if (s->state == PM_T_RUNNING && s->cpu == cpu) {
-					spread(t, mono(t, s->start), mono(t, s->end), acc, 1, 0);
+					spread(t, s->start_ns, s->end_ns, acc, 1, 0);
 					any = 1;
 				}
 			}
@@ -263,7 +258,7 @@ static int thread_lanes(struct tl *t, int y, int *lane_y)
 			X0, ly, NCOL, LANE_H, cls_style[C_NONE].colour);
 		for (j = 0; th && j < th->nsegs; j++) {
 			const struct pm_seg *s = &th->segs[j];
-			int64_t a = mono(t, s->start), b = mono(t, s->end);
+			int64_t a = s->start_ns, b = s->end_ns;
 			int k = cause_cls(pm_seg_cause(in->inc, in->res, th->pid, s, xs), s);
 
 			if (s->state == PM_T_BLOCKED && (s->block_state == TIPME_TS_DEAD ||
@@ -315,7 +310,7 @@ static int thread_lanes(struct tl *t, int y, int *lane_y)
 		fprintf(t->f, "<polyline fill=\"none\" stroke=\"#000\" stroke-width=\"1\" points=\"");
 		for (j = 0; th && j < th->nsegs; j++) {
 			const struct pm_seg *s = &th->segs[j];
-			int64_t a = mono(t, s->start), b = mono(t, s->end);
+			int64_t a = s->start_ns, b = s->end_ns;
 			double x0, x1, yy;
 
 			if (s->state != PM_T_RUNNING || b <= in->from_ns || a >= in->to_ns)
@@ -347,16 +342,16 @@ static int lane_of(const struct pm_timeline_in *in, uint32_t pid)
 }
 
 /* The blocked stretch of @pid that a wakeup at @ts ended (wakeups come in time order). */
-static const struct pm_seg *sleep_ending(const struct tl *t, uint32_t pid, uint64_t ts,
+static const struct pm_seg *sleep_ending(const struct tl *t, uint32_t pid, int64_t ts,
 					 size_t *cursor)
 {
 	const struct pm_thread *th = pm_state_thread(t->in->st, pid);
 
-	while (th && *cursor < th->nsegs && th->segs[*cursor].end < ts)
+	while (th && *cursor < th->nsegs && th->segs[*cursor].end_ns < ts)
 		(*cursor)++;
 	if (!th || *cursor >= th->nsegs)
 		return NULL;
-	return th->segs[*cursor].state == PM_T_BLOCKED && th->segs[*cursor].end == ts ?
+	return th->segs[*cursor].state == PM_T_BLOCKED && th->segs[*cursor].end_ns == ts ?
 	       &th->segs[*cursor] : NULL;
 }
 
@@ -379,7 +374,7 @@ static void marks(struct tl *t, const int *lane_y)
 	for (i = 0; ins && i < ins->nr_execs; i++) {
 		const struct tipme_exec *e = &ins->execs[i].x;
 		int l = lane_of(in, e->pid);
-		int64_t a = mono(t, e->start_ts), b = mono(t, e->exit_ts);
+		int64_t a = ins->execs[i].start_ns, b = ins->execs[i].exit_ns;
 
 		if (l < 0)
 			continue;
@@ -394,7 +389,7 @@ static void marks(struct tl *t, const int *lane_y)
 	for (i = 0; i < in->res->nwakes && t->stats->wakeups < 3000; i++) {
 		const struct pm_wake *w = &in->res->wakes[i];
 		int a = lane_of(in, w->waker), b = lane_of(in, w->target);
-		int64_t ts = mono(t, w->ts);
+		int64_t ts = w->ns;
 		const struct pm_seg *s;
 		double x;
 
@@ -402,8 +397,8 @@ static void marks(struct tl *t, const int *lane_y)
 		    ts < in->from_ns || ts > in->to_ns)
 			continue;
 		/* only a wakeup that ended a sleep of 1 ms or more */
-		s = sleep_ending(t, in->pids[b], w->ts, &cursor[b]);
-		if (!s || mono(t, s->end) - mono(t, s->start) < 1000000)
+		s = sleep_ending(t, in->pids[b], w->ns, &cursor[b]);
+		if (!s || s->end_ns - s->start_ns < 1000000)
 			continue;
 		x = xpos(t, ts);
 		if (x - last_x[b] < 3)
@@ -431,7 +426,7 @@ static void input_lane(struct tl *t, int y)
 		X0 - 8, y + 13);
 	for (i = 0; i < in->res->ninputs; i++) {
 		const struct pm_input *p = &in->res->inputs[i];
-		int64_t ts = mono(t, p->ts);
+		int64_t ts = p->ns;
 
 		if (ts < in->from_ns || ts > in->to_ns || p->kind == TIPME_INPUT_MOTION)
 			continue;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../dump/clock.h"
+#include "../dump/tables.h"
 #include "../records/records.h"
 #include "json.h"
 #include "site.h"
@@ -43,7 +44,7 @@ static const char *comm(const struct out *o, uint32_t pid)
 
 	if (!pid)
 		return "idle/interrupt";
-	n = pm_task_name(o->pm, pid, o->st->last_ts);
+	n = pm_comm_at(o->pm, pid, o->st->last_ns);
 	return n ? n : "?";
 }
 

@@ -100,8 +100,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				uint32_t lanes[3];
 				struct pm_timeline_in ti = {
 					.inc = &inc, .st = &st, .res = &res, .pids = lanes,
-					.from_ns = pm_clock_mono(&inc.pm.clock, st.first_ts),
-					.to_ns = pm_clock_mono(&inc.pm.clock, st.last_ts) + 1,
+					.from_ns = st.first_ns,
+					.to_ns = st.last_ns + 1,
 					.title = "fuzz",
 				};
 				struct pm_timeline_stats ts;

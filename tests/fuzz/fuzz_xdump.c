@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct pm_xprof xp;
 		struct jw w;
 
-		if (!pm_xprof_analyse(&d, NULL, NULL, INT64_MIN, INT64_MAX, &xp)) {
+		if (!pm_xprof_analyse(&d, NULL, INT64_MIN, INT64_MAX, &xp)) {
 			pm_xprof_text(null, &xp);
 			jw_init(&w, null, 0);
 			pm_xprof_json(&w, &xp);
