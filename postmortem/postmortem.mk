@@ -19,7 +19,7 @@ PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o s
 PM_OBJS += $(addprefix $(B)/postmortem/report/,site.o info.o why.o cost.o exec.o \
 	latency.o verdict.o xprof.o perfetto.o timeline.o legs.o)
 PM_OBJS += $(addprefix $(B)/postmortem/cmd/,run.o cmd_info.o cmd_records.o \
-	incident.o cmd_ps.o cmd_cost.o cmd_why.o cmd_latency.o cmd_report.o cmd_xrecords.o cmd_redact.o cmd_export.o cmd_timeline.o cmd_legs.o)
+	interval.o cmd_ps.o cmd_cost.o cmd_why.o cmd_latency.o cmd_report.o cmd_xrecords.o cmd_redact.o cmd_export.o cmd_timeline.o cmd_legs.o)
 # One static library of the analyses, linked after a program's objects
 LIBPM := $(B)/libtipme-pm.a
 

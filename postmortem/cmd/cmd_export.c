@@ -12,7 +12,7 @@
 
 #include "../report/perfetto.h"
 #include "commands.h"
-#include "incident.h"
+#include "interval.h"
 #include "json.h"
 #include "run.h"
 #include "writefile.h"
@@ -50,7 +50,7 @@ int pm_cmd_export(int argc, char **argv)
 		{ "to", 't', &to, NULL, NULL },
 	};
 	struct pm_perfetto_stats stats;
-	struct pm_cmd_incident inc;
+	struct pm_cmd_interval inc;
 	struct pm_interval_ask ask = { 0 };
 	struct pm_perfetto_in in;
 	struct tm_err e = { "" };
@@ -71,7 +71,7 @@ int pm_cmd_export(int argc, char **argv)
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = 2000000000LL;
 	ret = 1;
-	if (pm_cmd_incident_open("export", argv[optind], &ask, &inc))
+	if (pm_cmd_interval_open("export", argv[optind], &ask, &inc))
 		goto out;
 	in = (struct pm_perfetto_in){ .inc = &inc.in, .st = &inc.st, .res = &inc.res,
 				      .verdict = inc.found ? &inc.r : NULL };
@@ -114,6 +114,6 @@ int pm_cmd_export(int argc, char **argv)
 	}
 	ret = pm_cmd_finish("export");
 out:
-	pm_cmd_incident_close(&inc);
+	pm_cmd_interval_close(&inc);
 	return ret;
 }

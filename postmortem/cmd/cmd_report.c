@@ -12,7 +12,7 @@
 #include "../analysis/xprof.h"
 #include "../report/verdict.h"
 #include "commands.h"
-#include "incident.h"
+#include "interval.h"
 #include "run.h"
 
 static const char usage_text[] =
@@ -57,7 +57,7 @@ int pm_cmd_report(int argc, char **argv)
 		{ "x", 'x', NULL, NULL, &xtables },
 	};
 	struct pm_xprof xp = { 0 };
-	struct pm_cmd_incident inc;
+	struct pm_cmd_interval inc;
 	struct pm_interval_ask ask = { 0 };
 	int have_xp = 0, json, ret;
 	long pid;
@@ -76,7 +76,7 @@ int pm_cmd_report(int argc, char **argv)
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = (int64_t)(window_ms * 1e6);
 	ret = 1;
-	if (pm_cmd_incident_open("report", argv[optind], &ask, &inc))
+	if (pm_cmd_interval_open("report", argv[optind], &ask, &inc))
 		goto out;
 	if (xtables && !inc.in.have_x) {
 		fprintf(stderr, "tipme report: --x needs an incident with tipme-xhook's dump: %s\n",
@@ -101,6 +101,6 @@ int pm_cmd_report(int argc, char **argv)
 	ret = pm_cmd_finish("report");
 out:
 	pm_xprof_free(&xp);
-	pm_cmd_incident_close(&inc);
+	pm_cmd_interval_close(&inc);
 	return ret;
 }

@@ -11,7 +11,7 @@
 
 #include "../report/timeline.h"
 #include "commands.h"
-#include "incident.h"
+#include "interval.h"
 #include "json.h"
 #include "run.h"
 #include "writefile.h"
@@ -67,7 +67,7 @@ int pm_cmd_timeline(int argc, char **argv)
 		{ "to", 't', &to, NULL, NULL },
 	};
 	struct pm_timeline_stats stats;
-	struct pm_cmd_incident inc;
+	struct pm_cmd_interval inc;
 	struct pm_interval_ask ask = { 0 };
 	struct pm_timeline_in in;
 	struct tm_err e = { "" };
@@ -96,7 +96,7 @@ int pm_cmd_timeline(int argc, char **argv)
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = 2000000000LL;
 	ret = 1;
-	if (pm_cmd_incident_open("timeline", argv[optind], &ask, &inc))
+	if (pm_cmd_interval_open("timeline", argv[optind], &ask, &inc))
 		goto out;
 	if (!npids)
 		npids = pm_timeline_default_pids(inc.found ? &inc.r : NULL, pids, MAX_LANES);
@@ -157,6 +157,6 @@ int pm_cmd_timeline(int argc, char **argv)
 	}
 	ret = pm_cmd_finish("timeline");
 out:
-	pm_cmd_incident_close(&inc);
+	pm_cmd_interval_close(&inc);
 	return ret;
 }

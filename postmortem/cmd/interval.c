@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An incident opened to its verdict (incident.h): the steps report,
- * export and timeline share, in the data path's order: the incident (its
+ * From the options to the interval and its verdict (interval.h): the
+ * steps report, export and timeline share, in the data path's order: the incident (its
  * kernel dump, X dump and meta.json), the state rebuilt from its records,
  * the resources, the interval that matters and the verdict on it.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "incident.h"
+#include "interval.h"
 #include "run.h"
 
-int pm_cmd_incident_open(const char *prog, const char *path,
+int pm_cmd_interval_open(const char *prog, const char *path,
 			 const struct pm_interval_ask *asked,
-			 struct pm_cmd_incident *inc)
+			 struct pm_cmd_interval *inc)
 {
 	struct pm_interval_ask ask = *asked;
 	struct tm_err e = { "" };
@@ -46,7 +46,7 @@ int pm_cmd_incident_open(const char *prog, const char *path,
 	return 0;
 }
 
-void pm_cmd_incident_close(struct pm_cmd_incident *inc)
+void pm_cmd_interval_close(struct pm_cmd_interval *inc)
 {
 	pm_verdict_free(&inc->r);
 	pm_res_free(&inc->res);
