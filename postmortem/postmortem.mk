@@ -1,11 +1,15 @@
 # postmortem/: dump analysis, in layers (each uses only those above it):
-#   dump/      open a dump, decode and merge its streams, map its clock,
+#   dump/      open a dump, decode and merge its streams (each record's
+#              time to CLOCK_MONOTONIC ns, once, in the merge), map its clock,
 #              its exec table and kernel symbols; write a redacted copy
 #   records/   one text line / JSON object per record
 #   incident/  one incident opened once: the kernel dump, the X dump,
 #              meta.json (the one place that resolves an incident path)
-#   state/     threads and their running/runnable/blocked stretches
-#   analysis/  why, latency, cost, the verdict and its interval
+#   state/     threads and their running/runnable/blocked stretches, the
+#              resource waits; every time in CLOCK_MONOTONIC ns
+#   analysis/  why, latency, cost, the verdict (verdict: the charging
+#              walk; segcause: per-stretch rules) and its interval
+#              (interval; stall, kinput: two ways of finding one)
 #   report/    printers of analysis results
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
 PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
