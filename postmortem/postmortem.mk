@@ -10,7 +10,7 @@
 #   analysis/  why, latency, cost, the verdict (verdict: the charging
 #              walk; segcause: per-stretch rules) and its interval
 #              (interval; stall, kinput: two ways of finding one)
-#   report/    printers of analysis results
+#   print/     printers of analysis results (text, JSON, SVG, Perfetto)
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
 PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
 	rectypes.o exectab.o sites.o symbols.o text.o redact.o)
@@ -20,7 +20,7 @@ PM_OBJS += $(B)/postmortem/incident/incident.o
 PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o
 PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o segcause.o \
 	verdict.o stall.o kinput.o xprof.o interval.o legs.o)
-PM_OBJS += $(addprefix $(B)/postmortem/report/,site.o info.o why.o cost.o exec.o \
+PM_OBJS += $(addprefix $(B)/postmortem/print/,site.o info.o why.o cost.o exec.o \
 	latency.o verdict.o xprof.o perfetto.o timeline.o legs.o)
 PM_OBJS += $(addprefix $(B)/postmortem/cmd/,run.o cmd_info.o cmd_records.o \
 	interval.o cmd_ps.o cmd_cost.o cmd_why.o cmd_latency.o cmd_report.o cmd_xrecords.o cmd_redact.o cmd_export.o cmd_timeline.o cmd_legs.o)

@@ -2,7 +2,7 @@
 /*
  * How long each key or button press and pointer motion of an incident
  * took to reach the screen, and where that time went: the X dump and the rebuilt kernel state in, one
- * struct pm_lat_event per press out; report/latency.h prints them.
+ * struct pm_lat_event per press out; print/latency.h prints them.
  */
 #ifndef TIPME_PM_ANALYSIS_LATENCY_H
 #define TIPME_PM_ANALYSIS_LATENCY_H

@@ -3,7 +3,7 @@
  * Where a thread's time went in an interval, and whom it waited for: the
  * interval's time by class, and the long stretches with the threads that
  * held the CPU (runnable) or the waker's own time meanwhile (blocked).
- * Pure: rebuilt state in, a struct pm_why out; report/why.h prints it.
+ * Pure: rebuilt state in, a struct pm_why out; print/why.h prints it.
  */
 #ifndef TIPME_PM_ANALYSIS_WHY_H
 #define TIPME_PM_ANALYSIS_WHY_H

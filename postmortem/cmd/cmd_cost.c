@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../report/cost.h"
+#include "../print/cost.h"
 #include "commands.h"
 #include "run.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tipme export --perfetto: a dump or an incident as one trace file for
- * ui.perfetto.dev and chrome://tracing (report/perfetto.c), written
+ * ui.perfetto.dev and chrome://tracing (print/perfetto.c), written
  * atomically (a temporary file, then a rename over FILE).
  */
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../report/perfetto.h"
+#include "../print/perfetto.h"
 #include "commands.h"
 #include "interval.h"
 #include "json.h"

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "../report/info.h"
+#include "../print/info.h"
 #include "commands.h"
 #include "run.h"
 

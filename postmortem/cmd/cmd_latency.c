@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "xdump.h"
-#include "../report/latency.h"
+#include "../print/latency.h"
 #include "commands.h"
 #include "run.h"
 

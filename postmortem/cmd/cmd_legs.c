@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tipme legs: the time between two kinds of event, per owner, with a
- * histogram (analysis/legs.c, report/legs.c).
+ * histogram (analysis/legs.c, print/legs.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../report/legs.h"
+#include "../print/legs.h"
 #include "commands.h"
 #include "run.h"
 #include "writefile.h"

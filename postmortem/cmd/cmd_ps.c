@@ -2,7 +2,7 @@
 /* tipme ps: the exec table of a dump. */
 #include <stdio.h>
 
-#include "../report/exec.h"
+#include "../print/exec.h"
 #include "commands.h"
 #include "run.h"
 

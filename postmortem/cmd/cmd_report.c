@@ -2,7 +2,7 @@
 /*
  * tipme report: choose the interval that matters (--pid, the slowest
  * press of the incident, or the longest stall), run the verdict on it
- * (analysis/verdict.c) and print it (report/verdict.c).
+ * (analysis/verdict.c) and print it (print/verdict.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../analysis/xprof.h"
-#include "../report/verdict.h"
+#include "../print/verdict.h"
 #include "commands.h"
 #include "interval.h"
 #include "run.h"

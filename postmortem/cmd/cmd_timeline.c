@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tipme timeline: TIPME's picture of an interval as SVG (report/timeline.c),
+ * tipme timeline: TIPME's picture of an interval as SVG (print/timeline.c),
  * written atomically (a temporary file, then a rename over FILE).
  */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../report/timeline.h"
+#include "../print/timeline.h"
 #include "commands.h"
 #include "interval.h"
 #include "json.h"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../report/why.h"
+#include "../print/why.h"
 #include "commands.h"
 #include "run.h"
 

@@ -16,9 +16,9 @@
 #include "dump_fix.h"
 #include "dump/pm.h"
 #include "dump/clock.h"
-#include "report/legs.h"
-#include "report/perfetto.h"
-#include "report/timeline.h"
+#include "print/legs.h"
+#include "print/perfetto.h"
+#include "print/timeline.h"
 #include "state/resources.h"
 #include "state/state.h"
 

@@ -11,7 +11,7 @@
 
 #include "analysis/xprof.h"
 #include "dump_fix.h"
-#include "report/xprof.h"
+#include "print/xprof.h"
 #include "xdump.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
