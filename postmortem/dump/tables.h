@@ -44,7 +44,6 @@ struct pm_exec {
  * @site_blob: each site as a TIPME_REC_BLOCKED payload (pid 0)
  * @costs: self-cost totals per type since load (TIPME_SEC_COST)
  * @nr_costs: entries in @costs
- * @syms_loaded: the symbol table was looked for
  * @sym_addr: symbol addresses, increasing
  * @sym_name: offset of each symbol's name in @strs
  * @nr_syms: symbols
