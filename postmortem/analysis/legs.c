@@ -281,7 +281,8 @@ int pm_legs_find(const struct pm_incident *inc, const struct pm_state *st,
 	other_events(&c, inc, st, res);
 	if (c.oom)
 		goto oom;
-	qsort(c.v, c.n, sizeof(*c.v), lev_cmp);
+	if (c.n)	/* c.v is NULL without events: qsort wants a pointer */
+		qsort(c.v, c.n, sizeof(*c.v), lev_cmp);
 	while (cap < 2 * c.n + 2)
 		cap *= 2;
 	tab = calloc(cap, sizeof(*tab));
