@@ -1,22 +1,29 @@
 # postmortem/: dump analysis, in layers (each uses only those above it):
-#   dump/      open a dump, decode and merge its streams, map its clock,
+#   dump/      open a dump, decode and merge its streams (each record's
+#              time to CLOCK_MONOTONIC ns, once, in the merge), map its clock,
 #              its exec table and kernel symbols; write a redacted copy
 #   records/   one text line / JSON object per record
-#   state/     threads and their running/runnable/blocked stretches
-#   analysis/  why, latency, cost, the verdict and its interval
-#   report/    printers of analysis results
+#   incident/  one incident opened once: the kernel dump, the X dump,
+#              meta.json (the one place that resolves an incident path)
+#   state/     threads and their running/runnable/blocked stretches, the
+#              resource waits; every time in CLOCK_MONOTONIC ns
+#   analysis/  why, latency, cost, the verdict (verdict: the charging
+#              walk; segcause: per-stretch rules) and its interval
+#              (interval; stall, kinput: two ways of finding one)
+#   print/     printers of analysis results (text, JSON, SVG, Perfetto)
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
 PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
-	rectypes.o exectab.o sites.o symbols.o redact.o)
+	rectypes.o exectab.o sites.o symbols.o text.o redact.o)
 PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o tail.o sched.o marks.o \
 	proc.o blk.o lock.o mem.o sample.o cost.o)
+PM_OBJS += $(B)/postmortem/incident/incident.o
 PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o
-PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o verdict.o \
-	xprof.o interval.o legs.o)
-PM_OBJS += $(addprefix $(B)/postmortem/report/,site.o info.o why.o cost.o exec.o \
+PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o segcause.o \
+	verdict.o stall.o kinput.o xprof.o interval.o legs.o)
+PM_OBJS += $(addprefix $(B)/postmortem/print/,site.o info.o why.o cost.o exec.o \
 	latency.o verdict.o xprof.o perfetto.o timeline.o legs.o)
 PM_OBJS += $(addprefix $(B)/postmortem/cmd/,run.o cmd_info.o cmd_records.o \
-	incident.o cmd_ps.o cmd_cost.o cmd_why.o cmd_latency.o cmd_report.o cmd_xrecords.o cmd_redact.o cmd_export.o cmd_timeline.o cmd_legs.o)
+	interval.o cmd_ps.o cmd_cost.o cmd_why.o cmd_latency.o cmd_report.o cmd_xrecords.o cmd_redact.o cmd_export.o cmd_timeline.o cmd_legs.o)
 # One static library of the analyses, linked after a program's objects
 LIBPM := $(B)/libtipme-pm.a
 

@@ -2,7 +2,7 @@
 /*
  * What a dump holds and what it lost: every stream decoded once, counts
  * per CPU and per type, the window all CPUs cover, and the recorder's own
- * cost over the whole dump.  report/info.h prints it.
+ * cost over the whole dump.  print/info.h prints it.
  */
 #ifndef TIPME_PM_ANALYSIS_INFO_H
 #define TIPME_PM_ANALYSIS_INFO_H

@@ -7,10 +7,12 @@
 
 #include "../dump/clock.h"
 #include "interval.h"
+#include "kinput.h"
 #include "latency.h"
+#include "stall.h"
 
 /* Clip a window to the part of it where @pid existed (first seen .. exit). */
-static void life(const struct pm_dump *pm, const struct pm_state *st,
+static void life(const struct pm_state *st,
 		 uint32_t pid, int64_t *t0, int64_t *t1)
 {
 	const struct pm_thread *t = pm_state_thread(st, pid);
@@ -19,14 +21,14 @@ static void life(const struct pm_dump *pm, const struct pm_state *st,
 	if (!t || !t->nsegs)
 		return;
 	if (t->segs[0].state != PM_T_UNKNOWN &&
-	    pm_clock_mono(&pm->clock, t->segs[0].start) > *t0)
-		*t0 = pm_clock_mono(&pm->clock, t->segs[0].start);
+	    t->segs[0].start_ns > *t0)
+		*t0 = t->segs[0].start_ns;
 	for (j = 0; j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
 
 		if (s->state == PM_T_BLOCKED && (s->block_state == TIPME_TS_DEAD ||
 						 s->block_state == TIPME_TS_ZOMBIE)) {
-			int64_t x = pm_clock_mono(&pm->clock, s->start);
+			int64_t x = s->start_ns;
 
 			if (x < *t1 && x > *t0)
 				*t1 = x;
@@ -44,8 +46,8 @@ static void life(const struct pm_dump *pm, const struct pm_state *st,
  * screen.  Returns 1 when it chose the interval, 0 if there is none,
  * -ENOMEM.
  */
-static int by_input(const struct pm_dump *pm, const struct pm_state *st,
-		    const struct xdump *x, int64_t press_ns,
+static int by_input(const struct pm_incident *inc, const struct pm_state *st,
+		    int64_t press_ns,
 		    struct pm_interval *out)
 {
 	const struct pm_lat_event *ev = NULL;
@@ -54,7 +56,7 @@ static int by_input(const struct pm_dump *pm, const struct pm_state *st,
 	size_t i;
 	int ret;
 
-	if (pm_latency_analyse(pm, st, x, &lat) < 0)
+	if (pm_latency_analyse(inc, st, &lat) < 0)
 		return -ENOMEM;
 	for (i = 0; press_ns && i < lat.n; i++) {
 		int64_t d = lat.events[i].press_ns - press_ns;
@@ -77,7 +79,7 @@ static int by_input(const struct pm_dump *pm, const struct pm_state *st,
 		out->from_ns = ev->press_ns;
 		out->to_ns = ev->end_ns;
 		if (ev->done_ns < ev->end_ns)
-			out->x.display_ns = ev->done_ns;
+			out->display_ns = ev->done_ns;
 	}
 	pm_latency_free(&lat);
 	return ret;
@@ -85,10 +87,9 @@ static int by_input(const struct pm_dump *pm, const struct pm_state *st,
 
 /**
  * pm_interval_choose() - the interval to analyse
- * @pm: the dump
+ * @inc: the incident
  * @st: its state
  * @res: its resources
- * @x: the incident's X dump, or NULL
  * @ask: what the user asked for
  * @out: the interval
  *
@@ -102,16 +103,17 @@ static int by_input(const struct pm_dump *pm, const struct pm_state *st,
  * Return: 1 with an interval, 0 if the dump has none to offer (no --pid,
  * no input, no stall), or -ENOMEM.
  */
-int pm_interval_choose(const struct pm_dump *pm, const struct pm_state *st,
-		       const struct pm_res *res, const struct xdump *x,
+int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
+		       const struct pm_res *res,
 		       const struct pm_interval_ask *ask, struct pm_interval *out)
 {
-	int64_t end = pm_clock_mono(&pm->clock, st->trigger_ts ? st->trigger_ts : st->last_ts);
-	int64_t first = pm_clock_mono(&pm->clock, st->first_ts);
+	const struct xdump *x = pm_incident_x(inc);
+	int64_t end = st->trigger_ns ? st->trigger_ns : st->last_ns;
+	int64_t first = st->first_ns;
+	struct pm_span sp;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	out->x.x = x;
 	if (ask->pid) {
 		out->chosen_by = PM_BY_PID;
 		out->pid = ask->pid;
@@ -121,32 +123,33 @@ int pm_interval_choose(const struct pm_dump *pm, const struct pm_state *st,
 		} else {
 			out->to_ns = end;
 			out->from_ns = end - ask->window_ns;
-			life(pm, st, ask->pid, &out->from_ns, &out->to_ns);
+			life(st, ask->pid, &out->from_ns, &out->to_ns);
 		}
 	} else {
 		out->chosen_by = PM_BY_INPUT;
-		ret = x ? by_input(pm, st, x, ask->press_ns, out) : 0;
+		ret = x ? by_input(inc, st, ask->press_ns, out) : 0;
+		sp = (struct pm_span){ out->pid, out->from_ns, out->to_ns };
 		if (ret < 0)
 			return ret;
 		if (!ret) {
 			/* the press the module's auto trigger named, else the slowest */
 			ret = ask->press_ns ?
-			      pm_report_kernel_input(pm, st, res, end - ask->window_ns, end,
-						     ask->press_ns, &out->pid,
-						     &out->from_ns, &out->to_ns) : 0;
+			      pm_kernel_input(inc, st, res, end - ask->window_ns, end,
+					      ask->press_ns, &sp) : 0;
 			out->chosen_by = ret == 2 ? PM_BY_AUTO : PM_BY_KERNEL_INPUT;
 			if (!ret)
-				ret = pm_report_kernel_input(pm, st, res, end - ask->window_ns,
-							     end, 0, &out->pid,
-							     &out->from_ns, &out->to_ns);
+				ret = pm_kernel_input(inc, st, res, end - ask->window_ns,
+						      end, 0, &sp);
 		}
 		if (!ret) {
 			out->chosen_by = PM_BY_STALL;
-			ret = pm_report_longest_stall(pm, st, end - ask->window_ns, end,
-						      &out->pid, &out->from_ns, &out->to_ns);
+			ret = pm_longest_stall(inc, st, end - ask->window_ns, end, &sp);
 		}
 		if (!ret)
 			return 0;
+		out->pid = sp.pid;
+		out->from_ns = sp.from_ns;
+		out->to_ns = sp.to_ns;
 	}
 	if (out->from_ns < first)
 		out->from_ns = first;

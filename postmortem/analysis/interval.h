@@ -12,9 +12,15 @@
 
 #include "../state/resources.h"
 #include "../state/state.h"
-#include "verdict.h"
 
-struct xdump;
+enum pm_chosen_by {
+	PM_BY_PID,		/* the user named the thread */
+	PM_BY_INPUT,		/* the slowest key or button press */
+	PM_BY_STALL,		/* the longest stall before the trigger */
+	PM_BY_KERNEL_INPUT,	/* the slowest input the kernel saw (no X dump) */
+	PM_BY_AUTO,		/* the press that fired the auto trigger */
+};
+
 
 /**
  * struct pm_interval_ask - what the user asked for
@@ -40,19 +46,20 @@ struct pm_interval_ask {
  * @from_ns: start, CLOCK_MONOTONIC ns (not before the dump's first record)
  * @to_ns: end
  * @chosen_by: enum pm_chosen_by
- * @x: for pm_report_analyse(): the X dump and, chosen by input, where the
- *	client was done (the rest is the X server drawing for it)
+ * @display_ns: chosen by input with an X dump, where the client was done
+ *	and the rest of the interval, up to its end, is the X server's
+ *	executing its drawing (TIPME's input-to-display end); else 0
  */
 struct pm_interval {
 	uint32_t pid;
 	int64_t from_ns;
 	int64_t to_ns;
 	int chosen_by;
-	struct pm_report_x x;
+	int64_t display_ns;
 };
 
-int pm_interval_choose(const struct pm_dump *pm, const struct pm_state *st,
-		       const struct pm_res *res, const struct xdump *x,
+int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
+		       const struct pm_res *res,
 		       const struct pm_interval_ask *ask, struct pm_interval *out);
 
 #endif

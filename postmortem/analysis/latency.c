@@ -39,11 +39,6 @@ struct lat_ctx {
 	uint32_t server;	/* the X server's PID, 0 if unknown */
 };
 
-static int64_t mono(const struct lat_ctx *c, uint64_t ts)
-{
-	return pm_clock_mono(&c->pm->clock, ts);
-}
-
 /* Blocked waiting for file descriptors: where a client waits for input. */
 static int waits_for_input(const struct lat_ctx *c, const struct pm_seg *s)
 {
@@ -113,8 +108,8 @@ static void display(const struct lat_ctx *c, struct pm_lat_event *ev,
 	for (j = 0; srv && last >= 0 && j < srv->nsegs; j++) {
 		const struct pm_seg *s = &srv->segs[j];
 
-		if (mono(c, s->start) >= last && waits_for_input(c, s)) {
-			ev->display_ns = mono(c, s->start);
+		if (s->start_ns >= last && waits_for_input(c, s)) {
+			ev->display_ns = s->start_ns;
 			break;
 		}
 	}
@@ -176,19 +171,19 @@ static int reply_between(const int64_t *t, size_t n, int64_t from, int64_t to)
 
 /*
  * When the round of its loop began in which the server thread @pid woke
- * a client at @ts: the end of its latest sleep before @ts (it reads the
- * clock it stamps with once it is awake); @ts if the dump does not say.
+ * a client at @ns: the end of its latest sleep before @ns (it reads the
+ * clock it stamps with once it is awake); @ns if the dump does not say.
  */
-static int64_t loop_start(const struct lat_ctx *c, uint32_t pid, uint64_t ts)
+static int64_t loop_start(const struct lat_ctx *c, uint32_t pid, int64_t ns)
 {
 	const struct pm_thread *t = pm_state_thread(c->st, pid);
 	size_t lo = 0, hi = t ? t->nsegs : 0;
 
-	/* the first stretch that starts after @ts */
+	/* the first stretch that starts after @ns */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (t->segs[mid].start <= ts)
+		if (t->segs[mid].start_ns <= ns)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -197,9 +192,9 @@ static int64_t loop_start(const struct lat_ctx *c, uint32_t pid, uint64_t ts)
 		const struct pm_seg *sg = &t->segs[lo];
 
 		if (sg->state == PM_T_BLOCKED)
-			return mono(c, sg->end < ts ? sg->end : ts);
+			return sg->end_ns < ns ? sg->end_ns : ns;
 	}
-	return mono(c, ts);
+	return ns;
 }
 
 /*
@@ -218,17 +213,17 @@ static int64_t loop_start(const struct lat_ctx *c, uint32_t pid, uint64_t ts)
 static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
 			  const int64_t *rep, size_t nrep)
 {
-	int64_t s0 = mono(c, s->start), s1 = mono(c, s->end), round;
+	int64_t s0 = s->start_ns, s1 = s->end_ns, round;
 	const struct pm_exec *w;
 
 	if (!c->server || !pm_state_thread(c->st, c->server))
 		return reply_between(rep, nrep, s0, s1);
 	if (s->waker <= 0 || s->waker_ctx != TIPME_CTX_TASK)
 		return 0;
-	w = pm_exec_find(c->pm, (uint32_t)s->waker, s->end);
+	w = pm_exec_at(c->pm, (uint32_t)s->waker, s->end_ns);
 	if ((uint32_t)s->waker != c->server && !(w && w->x.tgid == c->server))
 		return 0;
-	round = loop_start(c, (uint32_t)s->waker, s->end);
+	round = loop_start(c, (uint32_t)s->waker, s->end_ns);
 	return reply_between(rep, nrep, round < s0 ? round : s0, s1);
 }
 
@@ -250,7 +245,7 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 	woke = c->dump_end_ns;
 	for (j = 0; j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
-		int64_t s0 = mono(c, s->start), s1 = mono(c, s->end);
+		int64_t s0 = s->start_ns, s1 = s->end_ns;
 
 		/* X's millisecond stamp may be up to 1 ms before the truth */
 		if (s0 <= ev->delivered_ns + X_SLOP_NS)
@@ -277,7 +272,7 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 	}
 	for (j = 0; j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
-		int64_t part = pm_seg_overlap(c->pm, s, ev->press_ns,
+		int64_t part = pm_seg_overlap(s, ev->press_ns,
 					      ev->done_ns);
 
 		if (!part)
@@ -354,15 +349,17 @@ static size_t collect(const struct lat_ctx *c, struct pm_lat_event *evs)
 	return n;
 }
 
-int pm_latency_analyse(const struct pm_dump *pm, const struct pm_state *st,
-		       const struct xdump *x, struct pm_latency *out)
+int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
+		       struct pm_latency *out)
 {
+	const struct pm_dump *pm = &inc->pm;
+	const struct xdump *x = pm_incident_x(inc);
 	struct lat_ctx c = { .pm = pm, .st = st, .x = x };
 	const struct pm_lat_event *slow = NULL;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
-	c.dump_end_ns = mono(&c, st->last_ts);
+	c.dump_end_ns = st->last_ns;
 	c.server = pm_xserver_pid(x);
 	out->events = calloc(x->recs.count ? x->recs.count : 1, sizeof(*out->events));
 	if (!out->events)

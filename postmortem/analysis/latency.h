@@ -2,7 +2,7 @@
 /*
  * How long each key or button press and pointer motion of an incident
  * took to reach the screen, and where that time went: the X dump and the rebuilt kernel state in, one
- * struct pm_lat_event per press out; report/latency.h prints them.
+ * struct pm_lat_event per press out; print/latency.h prints them.
  */
 #ifndef TIPME_PM_ANALYSIS_LATENCY_H
 #define TIPME_PM_ANALYSIS_LATENCY_H
@@ -74,16 +74,15 @@ struct pm_latency {
 };
 
 /**
- * pm_latency_analyse() - follow every press and pointer motion of @x
- * @pm: the kernel dump
+ * pm_latency_analyse() - follow every press and pointer motion of the X dump
+ * @inc: the incident
  * @st: its rebuilt state
- * @x: the X dump of the same incident
  * @out: the result; release with pm_latency_free()
  *
  * Return: 0 or -ENOMEM.
  */
-int pm_latency_analyse(const struct pm_dump *pm, const struct pm_state *st,
-		       const struct xdump *x, struct pm_latency *out);
+int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
+		       struct pm_latency *out);
 
 /**
  * pm_latency_free() - release a result

@@ -14,7 +14,7 @@
 #include "../dump/clock.h"
 #include "../dump/decode.h"
 #include "legs.h"
-#include "verdict.h"
+#include "segcause.h"
 #include "xdump.h"
 #include "xprof.h"
 
@@ -114,7 +114,7 @@ static int sched_events(struct coll *c, const struct pm_dump *pm, struct tm_err 
 	if (err)
 		return err;
 	while (!c->oom && (err = pm_merge_next(&mg, &ev, e)) > 0) {
-		int64_t t = pm_clock_mono(&pm->clock, ev.ts);
+		int64_t t = ev.ns;
 
 		if (ev.kind != PM_EV_RECORD || !ev.rt || !ev.rt->our_size)
 			continue;
@@ -163,40 +163,39 @@ static uint32_t receiver(const struct xdump *x, uint32_t i, const struct tipme_x
 }
 
 /* Everything the state library and the X dump hold. */
-static void other_events(struct coll *c, const struct pm_dump *pm,
-			 const struct pm_state *st, const struct pm_res *res,
-			 const struct xdump *x)
+static void other_events(struct coll *c, const struct pm_incident *inc,
+			 const struct pm_state *st, const struct pm_res *res)
 {
-	const struct pm_clock *ck = &pm->clock;
+	const struct xdump *x = pm_incident_x(inc);
 	size_t i, j;
 
 	for (i = 0; i < res->nblk; i++) {
 		const struct pm_blkreq *q = &res->blk[i];
 		uint64_t key = c->request ? i + 1 : q->issuer;
 
-		if (q->insert)
-			add(c, PM_LEG_BLK_INSERT, pm_clock_mono(ck, q->insert), key, q->issuer);
-		if (q->issue)
-			add(c, PM_LEG_BLK_ISSUE, pm_clock_mono(ck, q->issue), key, q->issuer);
-		if (q->complete)
-			add(c, PM_LEG_BLK_COMPLETE, pm_clock_mono(ck, q->complete), key, q->issuer);
+		if (q->insert_ns)
+			add(c, PM_LEG_BLK_INSERT, q->insert_ns, key, q->issuer);
+		if (q->issue_ns)
+			add(c, PM_LEG_BLK_ISSUE, q->issue_ns, key, q->issuer);
+		if (q->complete_ns)
+			add(c, PM_LEG_BLK_COMPLETE, q->complete_ns, key, q->issuer);
 	}
 	for (i = 0; i < res->nlocks; i++) {
-		add(c, PM_LEG_LOCK_BEGIN, pm_clock_mono(ck, res->locks[i].start),
+		add(c, PM_LEG_LOCK_BEGIN, res->locks[i].start_ns,
 		    res->locks[i].pid, res->locks[i].pid);
-		add(c, PM_LEG_LOCK_END, pm_clock_mono(ck, res->locks[i].end),
+		add(c, PM_LEG_LOCK_END, res->locks[i].end_ns,
 		    res->locks[i].pid, res->locks[i].pid);
 	}
 	for (i = 0; i < res->nreclaims; i++) {
-		add(c, PM_LEG_RECLAIM_BEGIN, pm_clock_mono(ck, res->reclaims[i].start),
+		add(c, PM_LEG_RECLAIM_BEGIN, res->reclaims[i].start_ns,
 		    res->reclaims[i].pid, res->reclaims[i].pid);
-		add(c, PM_LEG_RECLAIM_END, pm_clock_mono(ck, res->reclaims[i].end),
+		add(c, PM_LEG_RECLAIM_END, res->reclaims[i].end_ns,
 		    res->reclaims[i].pid, res->reclaims[i].pid);
 	}
 	for (i = 0; i < res->ninputs; i++)
 		if ((res->inputs[i].kind == TIPME_INPUT_KEY ||
 		     res->inputs[i].kind == TIPME_INPUT_BUTTON) && res->inputs[i].value == 1)
-			add(c, PM_LEG_INPUT, pm_clock_mono(ck, res->inputs[i].ts), 0, 0);
+			add(c, PM_LEG_INPUT, res->inputs[i].ns, 0, 0);
 	if (!x)
 		return;
 	for (i = 0; i < x->recs.count; i++) {
@@ -213,8 +212,8 @@ static void other_events(struct coll *c, const struct pm_dump *pm,
 		const struct pm_thread *t = xs ? pm_state_thread(st, xs) : NULL;
 
 		for (j = 0; t && j < t->nsegs; j++)
-			if (t->segs[j].state == PM_T_BLOCKED && pm_seg_idle(pm, &t->segs[j]))
-				add(c, PM_LEG_X_IDLE, pm_clock_mono(ck, t->segs[j].start), 0, xs);
+			if (t->segs[j].state == PM_T_BLOCKED && pm_seg_idle(inc, &t->segs[j]))
+				add(c, PM_LEG_X_IDLE, t->segs[j].start_ns, 0, xs);
 	}
 }
 
@@ -248,10 +247,9 @@ static struct slot *slot_of(struct slot *tab, size_t cap, uint64_t key)
 
 /**
  * pm_legs_find() - every leg from one kind of event to another
- * @pm: the dump
+ * @inc: the incident
  * @st: its state
  * @res: its resources
- * @x: the incident's X dump, or NULL (x-press and x-idle need it)
  * @from: enum pm_leg_event that opens a leg
  * @to: enum pm_leg_event that closes it (not @from)
  * @from_ns: only legs that start at or after this (CLOCK_MONOTONIC ns)
@@ -261,11 +259,12 @@ static struct slot *slot_of(struct slot *tab, size_t cap, uint64_t key)
  *
  * Return: 0 or a negative errno.
  */
-int pm_legs_find(const struct pm_dump *pm, const struct pm_state *st,
-		 const struct pm_res *res, const struct xdump *x, int from,
+int pm_legs_find(const struct pm_incident *inc, const struct pm_state *st,
+		 const struct pm_res *res, int from,
 		 int to, int64_t from_ns, int64_t to_ns, struct pm_legs *out,
 		 struct tm_err *e)
 {
+	const struct pm_dump *pm = &inc->pm;
 	struct coll c = { .from = from, .to = to };
 	struct slot *tab;
 	size_t cap = 1024, i;
@@ -279,10 +278,11 @@ int pm_legs_find(const struct pm_dump *pm, const struct pm_state *st,
 	err = sched_events(&c, pm, e);
 	if (err)
 		goto out;
-	other_events(&c, pm, st, res, x);
+	other_events(&c, inc, st, res);
 	if (c.oom)
 		goto oom;
-	qsort(c.v, c.n, sizeof(*c.v), lev_cmp);
+	if (c.n)	/* c.v is NULL without events: qsort wants a pointer */
+		qsort(c.v, c.n, sizeof(*c.v), lev_cmp);
 	while (cap < 2 * c.n + 2)
 		cap *= 2;
 	tab = calloc(cap, sizeof(*tab));

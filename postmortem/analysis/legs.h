@@ -63,8 +63,8 @@ struct pm_legs {
 	size_t unclosed;
 };
 
-int pm_legs_find(const struct pm_dump *pm, const struct pm_state *st,
-		 const struct pm_res *res, const struct xdump *x, int from,
+int pm_legs_find(const struct pm_incident *inc, const struct pm_state *st,
+		 const struct pm_res *res, int from,
 		 int to, int64_t from_ns, int64_t to_ns, struct pm_legs *out,
 		 struct tm_err *e);
 void pm_legs_free(struct pm_legs *l);

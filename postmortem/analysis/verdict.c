@@ -31,32 +31,12 @@
 
 #include "../dump/clock.h"
 #include "../dump/tables.h"
+#include "segcause.h"
 #include "verdict.h"
 #include "xdump.h"
 #include "xprof.h"
 
-const char *const pm_cause_key[PM_C_NR] = {
-	[PM_C_RUNNING] = "running",
-	[PM_C_CPU] = "cpu_contention",
-	[PM_C_BLOCK_IO] = "block_io",
-	[PM_C_LOCK] = "lock",
-	[PM_C_MEMORY] = "memory",
-	[PM_C_TIMER] = "timer",
-	[PM_C_STOPPED] = "stopped",
-	[PM_C_X_SERVER] = "x_server",
-	[PM_C_UNKNOWN] = "unknown",
-};
-
 #define MAX_DEPTH	6
-/*
- * A completion this close before a wakeup on the same CPU caused it; and up
- * to BLK_WAKE_IRQ_NS when both ran in the same kind of interrupt of the
- * same task: the end_io path wakes the waiter in the completion's own
- * interrupt, which an emulated machine can stretch (2.007 ms seen between
- * the two under QEMU TCG, its vCPU thread held up by the host).
- */
-#define BLK_WAKE_NS	2000000
-#define BLK_WAKE_IRQ_NS	20000000
 
 /* The lock a waiter above us needed while we held it, if any. */
 struct held {
@@ -65,7 +45,7 @@ struct held {
 };
 
 struct va {
-	struct pm_report *r;
+	struct pm_verdict *r;
 	const struct pm_dump *pm;
 	const struct pm_state *st;
 	const struct pm_res *res;
@@ -78,15 +58,10 @@ struct va {
 	uint32_t ours;		/* the interval's process (its tgid) */
 };
 
-static int64_t mono(const struct va *v, uint64_t ts)
-{
-	return pm_clock_mono(&v->pm->clock, ts);
-}
-
 static struct pm_cause_item *charge(struct va *v, int cause, uint32_t culprit,
 				    const char *resource, int64_t ns)
 {
-	struct pm_report *r = v->r;
+	struct pm_verdict *r = v->r;
 	struct pm_cause_item *it;
 	size_t i;
 
@@ -127,7 +102,7 @@ static struct pm_cause_item *charge(struct va *v, int cause, uint32_t culprit,
 static int add_step(struct va *v, int parent, uint32_t pid, int64_t a,
 		    int64_t b, int cause, const struct pm_seg *s)
 {
-	struct pm_report *r = v->r;
+	struct pm_verdict *r = v->r;
 	struct pm_chain_step *c;
 
 	if (r->nchain == v->cap_chain) {
@@ -178,7 +153,7 @@ static uint32_t cpu_holder(const struct va *v, uint32_t cpu, uint32_t self,
 
 			if (t->segs[j].state != PM_T_RUNNING || t->segs[j].cpu != cpu)
 				continue;
-			o = pm_seg_overlap(v->pm, &t->segs[j], a, b);
+			o = pm_seg_overlap(&t->segs[j], a, b);
 			sum += o;
 			if (o > most) {
 				most = o;
@@ -194,33 +169,6 @@ static uint32_t cpu_holder(const struct va *v, uint32_t cpu, uint32_t self,
 	return best;
 }
 
-/* A sleep that only a timer ends: the thread asked for it. */
-static const char *sleep_site(const struct va *v, const struct pm_seg *s)
-{
-	static const char *const sleeps[] = {
-		"nanosleep", "hrtimer", "schedule_timeout", "msleep", "usleep",
-		"do_sys_poll", "do_select", "ep_poll", "futex_wait",
-	};
-	uint32_t i;
-	size_t k;
-
-	for (i = 0; i < s->nsite; i++) {
-		const char *n = pm_sym_name(v->pm, s->site[i], NULL);
-
-		for (k = 0; n && k < sizeof(sleeps) / sizeof(sleeps[0]); k++)
-			if (strstr(n, sleeps[k]))
-				return n;
-	}
-	return NULL;
-}
-
-static const char *site0(const struct va *v, const struct pm_seg *s)
-{
-	const char *n = s->nsite ? pm_sym_name(v->pm, s->site[0], NULL) : NULL;
-
-	return n ? n : "";
-}
-
 static const char *lock_kind(uint32_t flags)
 {
 	if (flags & TIPME_LOCK_MUTEX)
@@ -234,45 +182,6 @@ static const char *lock_kind(uint32_t flags)
 	if (flags & TIPME_LOCK_SPIN)
 		return "spinlock";
 	return "lock";
-}
-
-/* The lock wait of @pid covering [a, b), if one was recorded. */
-static const struct pm_lockwait *lock_wait(const struct va *v, uint32_t pid,
-					   int64_t a, int64_t b)
-{
-	size_t i;
-
-	for (i = 0; i < v->res->nlocks; i++) {
-		const struct pm_lockwait *l = &v->res->locks[i];
-
-		if (l->pid == pid && mono(v, l->start) < b && mono(v, l->end) > a)
-			return l;
-	}
-	return NULL;
-}
-
-/* The block request whose completion woke @w (same CPU, just before). */
-static const struct pm_blkreq *blk_for_wake(const struct va *v,
-					    const struct pm_wake *w)
-{
-	const struct pm_blkreq *best = NULL;
-	size_t i;
-
-	for (i = 0; w && i < v->res->nblk; i++) {
-		const struct pm_blkreq *q = &v->res->blk[i];
-		int64_t dt;
-
-		if (!q->complete || q->complete_cpu != w->cpu || q->complete > w->ts)
-			continue;
-		dt = mono(v, w->ts) - mono(v, q->complete);
-		if (dt > BLK_WAKE_NS &&
-		    (dt > BLK_WAKE_IRQ_NS || q->complete_ctx == TIPME_CTX_TASK ||
-		     q->complete_ctx != w->ctx || q->complete_pid != w->waker))
-			continue;
-		if (!best || q->complete > best->complete)
-			best = q;
-	}
-	return best;
 }
 
 /*
@@ -309,11 +218,11 @@ static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns)
 	it = charge(v, PM_C_BLOCK_IO, q->issuer, res, ns);
 	if (it) {
 		it->nreq++;
-		if (q->issue)
-			it->req_ns += mono(v, q->complete) - mono(v, q->issue);
-		if (q->insert && q->issue) {
+		if (q->issue_ns)
+			it->req_ns += q->complete_ns - q->issue_ns;
+		if (q->insert_ns && q->issue_ns) {
 			it->nqueued++;
-			it->queue_ns += mono(v, q->issue) - mono(v, q->insert);
+			it->queue_ns += q->issue_ns - q->insert_ns;
 		}
 	}
 }
@@ -326,7 +235,7 @@ static int64_t charge_reclaim(struct va *v, uint32_t pid, int64_t a, int64_t b)
 
 	for (i = 0; i < v->res->nreclaims; i++) {
 		const struct pm_reclaim *m = &v->res->reclaims[i];
-		int64_t lo = mono(v, m->start), hi = mono(v, m->end);
+		int64_t lo = m->start_ns, hi = m->end_ns;
 		struct pm_cause_item *it;
 
 		if (m->pid != pid)
@@ -384,7 +293,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	rest = b - a - charge_reclaim(v, t->pid, a, b);
 	if (rest <= 0)
 		return;
-	l = lock_wait(v, t->pid, a, b);
+	l = pm_seg_lock_wait(v->res, t->pid, a, b);
 	if (l) {
 		uint32_t holder = l->owner ? l->owner :
 			(s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK ?
@@ -405,7 +314,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	}
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK &&
 	    (uint32_t)s->waker != t->pid) {
-		int futex = strstr(site0(v, s), "futex") != NULL;
+		int futex = strstr(pm_seg_site0(v->pm, s), "futex") != NULL;
 
 		if (futex)
 			snprintf(h.resource, sizeof(h.resource), "futex");
@@ -423,14 +332,14 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	}
 	/* woken by an interrupt (or by nothing in the interval) */
 	if (s->waker >= 0)
-		w = pm_res_wake_at(v->res, t->pid, s->end);
-	q = blk_for_wake(v, w);
+		w = pm_res_wake_at(v->res, t->pid, s->end_ns);
+	q = pm_seg_blk_wake(v->res, w);
 	if (q) {
 		charge_blk(v, q, rest);
 		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
 		return;
 	}
-	sl = sleep_site(v, s);
+	sl = pm_seg_sleep_site(v->pm, s);
 	if (sl && s->block_state == TIPME_TS_SLEEPING) {
 		charge(v, PM_C_TIMER, t->pid, sl, rest);
 		add_step(v, parent, t->pid, a, b, PM_C_TIMER, s);
@@ -443,7 +352,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 /* The process (thread group) of @pid, or @pid if the dump does not say. */
 static uint32_t tgid_of(const struct va *v, uint32_t pid, int64_t at)
 {
-	const struct pm_exec *x = pm_exec_find(v->pm, pid, (uint64_t)(at > 0 ? at : 0));
+	const struct pm_exec *x = pm_exec_at(v->pm, pid, at);
 
 	return x && x->x.tgid ? x->x.tgid : pid;
 }
@@ -498,7 +407,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 	v->stack[++v->depth] = pid;
 	for (j = 0; t && j < t->nsegs && !v->oom; j++) {
 		const struct pm_seg *s = &t->segs[j];
-		int64_t a = mono(v, s->start), b = mono(v, s->end);
+		int64_t a = s->start_ns, b = s->end_ns;
 		struct pm_cause_item *it;
 		char res[PM_RES_LEN];
 		uint32_t culprit;
@@ -518,7 +427,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 				charge(v, PM_C_LOCK, pid, held->resource, b - a);
 			} else if (v->x && pid == v->xserver) {
 				if (!have_xp) {
-					if (pm_xprof_analyse(v->x, NULL, NULL, t0, t1, &xp))
+					if (pm_xprof_analyse(v->x, NULL, t0, t1, &xp))
 						v->oom = 1;
 					have_xp = 1;
 				}
@@ -565,29 +474,29 @@ static int item_cmp(const void *a, const void *b)
 }
 
 /**
- * pm_report_analyse() - charge a thread's interval to causes
- * @r: result; release with pm_report_free()
- * @pm: the dump
+ * pm_verdict_analyse() - charge a thread's interval to causes
+ * @r: result; release with pm_verdict_free()
+ * @inc: the incident (its X dump, if any, splits the X server's time)
  * @st: its state
  * @res: its resource waits
- * @pid: the thread
- * @from_ns: start of the interval, CLOCK_MONOTONIC ns
- * @to_ns: its end
+ * @iv: the interval: its thread, [from_ns, to_ns), how it was chosen and
+ *	where the client was done (display_ns)
  * @e: error message
  *
- * Every nanosecond of [@from_ns, @to_ns) is charged to exactly one item,
- * so the items add up to the interval; what the dump cannot explain is a
- * PM_C_UNKNOWN item.  @r->chosen_by is left to the caller.
+ * Every nanosecond of [@iv->from_ns, @iv->to_ns) is charged to exactly
+ * one item, so the items add up to the interval; what the dump cannot
+ * explain is a PM_C_UNKNOWN item.
  *
  * Return: 0 or -ENOMEM.
  */
-int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
-		      const struct pm_state *st, const struct pm_res *res,
-		      const struct pm_report_x *xin, uint32_t pid,
-		      int64_t from_ns, int64_t to_ns, struct tm_err *e)
+int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
+		       const struct pm_state *st, const struct pm_res *res,
+		       const struct pm_interval *iv, struct tm_err *e)
 {
-	struct va v = { .r = r, .pm = pm, .st = st, .res = res, .depth = -1 };
-	int64_t mid = to_ns;
+	struct va v = { .r = r, .pm = &inc->pm, .st = st, .res = res, .depth = -1 };
+	const struct xdump *x = pm_incident_x(inc);
+	uint32_t pid = iv->pid;
+	int64_t from_ns = iv->from_ns, to_ns = iv->to_ns, mid = to_ns;
 	size_t i;
 	int step;
 
@@ -595,13 +504,14 @@ int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
 	r->pid = pid;
 	r->from_ns = from_ns;
 	r->to_ns = to_ns;
+	r->chosen_by = iv->chosen_by;
 	r->lost = st->lost;
-	if (xin && xin->x) {
-		v.x = xin->x;
-		v.xserver = pm_xserver_pid(xin->x);
+	if (x) {
+		v.x = x;
+		v.xserver = pm_xserver_pid(x);
 		v.ours = tgid_of(&v, pid, from_ns);
-		if (v.xserver && xin->display_ns > from_ns && xin->display_ns < to_ns)
-			mid = xin->display_ns;
+		if (v.xserver && iv->display_ns > from_ns && iv->display_ns < to_ns)
+			mid = iv->display_ns;
 	}
 	r->display_ns = mid < to_ns ? mid : 0;
 	if (mid > from_ns)
@@ -618,7 +528,7 @@ int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
 		}
 	}
 	if (v.oom) {
-		pm_report_free(r);
+		pm_verdict_free(r);
 		return tm_err_set(e, ENOMEM, "out of memory");
 	}
 	if (r->nitems)
@@ -630,334 +540,10 @@ int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
 }
 
 /**
- * pm_seg_cause() - what one stretch of a thread was, by the verdict's rules
- * @pm: the dump
- * @res: its resources
- * @pid: the thread
- * @s: one of its stretches
- * @xserver: the X server's PID (0: not known)
- *
- * The rules of the walk above for a single stretch, without following
- * wakers: for pictures and tables that colour each stretch.
- *
- * Return: enum pm_cause: running (memory if it was reclaiming),
- * cpu_contention (runnable), stopped, lock (a recorded lock wait, or a
- * futex a task ended), memory, block_io (a completion on the waking CPU
- * just before), x_server (the X server woke it), timer (a sleep call an
- * interrupt ended), unknown (woken by another task: what it waited for is
- * that task's; or nothing says).
- */
-int pm_seg_cause(const struct pm_dump *pm, const struct pm_res *res,
-		 uint32_t pid, const struct pm_seg *s, uint32_t xserver)
-{
-	struct va v = { .pm = pm, .res = res };
-	int64_t a = mono(&v, s->start), b = mono(&v, s->end);
-	const struct pm_wake *w;
-	size_t i;
-
-	for (i = 0; i < res->nreclaims && s->state != PM_T_RUNNABLE; i++) {
-		const struct pm_reclaim *m = &res->reclaims[i];
-
-		if (m->pid == pid && mono(&v, m->start) < b && mono(&v, m->end) > a)
-			return PM_C_MEMORY;
-	}
-	switch (s->state) {
-	case PM_T_RUNNING:
-		return PM_C_RUNNING;
-	case PM_T_RUNNABLE:
-		return PM_C_CPU;
-	case PM_T_BLOCKED:
-		break;
-	default:
-		return PM_C_UNKNOWN;
-	}
-	if (s->block_state == TIPME_TS_STOPPED || s->block_state == TIPME_TS_TRACED)
-		return PM_C_STOPPED;
-	if (lock_wait(&v, pid, a, b))
-		return PM_C_LOCK;
-	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK) {
-		if (xserver && (uint32_t)s->waker == xserver)
-			return PM_C_X_SERVER;
-		return strstr(site0(&v, s), "futex") ? PM_C_LOCK : PM_C_UNKNOWN;
-	}
-	w = s->waker >= 0 ? pm_res_wake_at(res, pid, s->end) : NULL;
-	if (blk_for_wake(&v, w))
-		return PM_C_BLOCK_IO;
-	if (sleep_site(&v, s) && s->block_state == TIPME_TS_SLEEPING)
-		return PM_C_TIMER;
-	return PM_C_UNKNOWN;
-}
-
-/*
- * Woken by a child of its process (a shell reading a command's output,
- * make waiting for a compiler): waiting for work it handed out, not a
- * stall of its own; the child's own stalls are candidates.
- */
-static int waits_for_child(const struct pm_dump *pm, uint32_t pid,
-			   const struct pm_seg *s)
-{
-	const struct pm_exec *me, *w;
-
-	if (s->waker <= 0 || s->waker_ctx != TIPME_CTX_TASK)
-		return 0;
-	me = pm_exec_find(pm, pid, s->start);
-	w = pm_exec_find(pm, (uint32_t)s->waker, s->end);
-	return me && w && w->x.ppid == me->x.tgid && w->x.tgid != me->x.tgid;
-}
-
-/**
- * pm_seg_idle() - a wait for work: poll, select, epoll, a worker's queue ...
- * @pm: the dump
- * @s: a blocked stretch
- *
- * Time an idle thread spends waiting for work is not a stall.
- *
- * Return: 1 if @s is one, else 0.
- */
-int pm_seg_idle(const struct pm_dump *pm, const struct pm_seg *s)
-{
-	static const char *const idle[] = {
-		"do_wait", "poll", "select", "ep_poll", "worker_thread",
-		"smpboot_thread", "kthreadd", "rcu_gp", "kswapd", "do_sigtimedwait",
-	};
-	uint32_t i;
-	size_t k;
-
-	for (i = 0; i < s->nsite; i++) {
-		const char *n = pm_sym_name(pm, s->site[i], NULL);
-
-		for (k = 0; n && k < sizeof(idle) / sizeof(idle[0]); k++)
-			if (strstr(n, idle[k]))
-				return 1;
-	}
-	return 0;
-}
-
-/**
- * pm_report_longest_stall() - the longest stall of any thread in an interval
- * @pm: the dump
- * @st: its state
- * @from_ns: where to look, CLOCK_MONOTONIC ns
- * @to_ns: up to
- * @pid: the stalled thread
- * @a: start of its stall
- * @b: end
- *
- * A stall is a stretch a thread spent waiting for something other than
- * work: runnable, in uninterruptible sleep, or asleep until another task
- * woke it, but not an idle wait (poll, select, epoll, waiting for a child,
- * reading what a child writes, a kernel worker's queue); kernel threads are
- * not candidates (a task's chain reaches them when they matter).  Used when no input and no pid says which
- * moment matters; the weakest of the three choices, and said so.
- *
- * Return: 1 if one was found, else 0.
- */
-int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
-			    int64_t from_ns, int64_t to_ns, uint32_t *pid,
-			    int64_t *a, int64_t *b)
-{
-	int64_t best = 0;
-	size_t i, j;
-
-	for (i = 0; i < st->nthreads; i++) {
-		const struct pm_thread *t = &st->threads[i];
-		const struct pm_exec *x = t->nsegs ?
-			pm_exec_find(pm, t->pid, t->segs[t->nsegs - 1].start) : NULL;
-
-		/* a kernel thread's waits are its work queue's; its stalls show in a task's chain */
-		if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
-			continue;
-		for (j = 0; j < t->nsegs; j++) {
-			const struct pm_seg *s = &t->segs[j];
-			int64_t s0 = pm_clock_mono(&pm->clock, s->start);
-			int64_t s1 = pm_clock_mono(&pm->clock, s->end);
-			int stall;
-
-			s0 = s0 > from_ns ? s0 : from_ns;
-			s1 = s1 < to_ns ? s1 : to_ns;
-			if (s1 - s0 <= best)
-				continue;
-			stall = s->state == PM_T_RUNNABLE ||
-				(s->state == PM_T_BLOCKED && !pm_seg_idle(pm, s) &&
-				 !waits_for_child(pm, t->pid, s) &&
-				 (s->block_state == TIPME_TS_DISK ||
-				  (s->block_state == TIPME_TS_SLEEPING && s->waker > 0 &&
-				   s->waker_ctx == TIPME_CTX_TASK)));
-			if (!stall)
-				continue;
-			best = s1 - s0;
-			*pid = t->pid;
-			*a = s0;
-			*b = s1;
-		}
-	}
-	return best > 0;
-}
-
-/* The reader's wakeup is this close to an input record, on its CPU. */
-#define INPUT_BEFORE_NS	1000000
-#define INPUT_WAKE_NS	2000000
-/* ... or the CPU was held up that long at most (see late_reader()) */
-#define INPUT_LATE_NS	250000000
-/* The module stamps an auto trigger's press just before the input record. */
-#define AUTO_PRESS_NS	2000000
-
-static uint64_t dist(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : b - a;
-}
-
-/* @pid ran on @cpu without a break from @t0 to @t1 (recorder time). */
-static int ran_through(const struct pm_state *st, uint32_t pid, uint32_t cpu,
-		       uint64_t t0, uint64_t t1)
-{
-	const struct pm_thread *th = pm_state_thread(st, pid);
-	size_t j;
-
-	for (j = 0; th && j < th->nsegs; j++) {
-		const struct pm_seg *sg = &th->segs[j];
-
-		if (sg->start > t0)
-			break;
-		if (sg->state == PM_T_RUNNING && sg->cpu == cpu && sg->end >= t1)
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * The reader's wakeup for input @in, when none is near it in time: a
- * frame goes to every handler in one call with interrupts off, so the
- * wakeup evdev makes can come later only if the CPU itself was held up
- * (a virtual CPU the host did not run, up to INPUT_LATE_NS).  Then it
- * is the first user
- * thread's wakeup after the record on that CPU by the task that was on
- * the CPU, which ran without a break from the record to that wakeup.
- */
-static const struct pm_wake *late_reader(const struct pm_dump *pm,
-					 const struct pm_state *st,
-					 const struct pm_res *res, size_t lo,
-					 const struct pm_input *in)
-{
-	size_t i;
-
-	for (i = lo; i < res->nwakes; i++) {
-		const struct pm_wake *w = &res->wakes[i];
-		const struct pm_exec *x;
-
-		if (pm_clock_mono(&pm->clock, w->ts) >
-		    pm_clock_mono(&pm->clock, in->ts) + INPUT_LATE_NS)
-			break;
-		if (w->ts < in->ts || w->cpu != in->cpu)
-			continue;
-		if (!w->waker || !ran_through(st, w->waker, in->cpu, in->ts, w->ts))
-			return NULL;
-		x = pm_exec_find(pm, w->target, w->ts);
-		if (!x || !(x->x.flags & TIPME_EXEC_KTHREAD))
-			return w;
-	}
-	return NULL;
-}
-
-/**
- * pm_report_kernel_input() - the slowest input the kernel saw, without X
- * @pm: the dump
- * @st: its state
- * @res: its resources (the wakeups)
- * @from_ns: CLOCK_MONOTONIC start of the window searched
- * @to_ns: its end
- * @press_ns: 0, or the press the module's auto trigger fired on: then only
- *	the input recorded within 2 ms of it counts
- * @pid: set to the thread the slowest input woke
- * @a: set to the input's time
- * @b: set to when that thread went back to sleep
- *
- * For a dump without an X dump: every key or button press and pointer
- * motion frame the kernel recorded in the window, the user thread woken
- * nearest to it on the same CPU (from 1 ms before to 2 ms after, or
- * later as late_reader() allows: the reader of the event device, e.g.
- * the X server, a compositor, a console program, woken by evdev in the
- * same frame; kernel threads are left out), and the time
- * until that thread waits for work again (poll, select, epoll: the sites
- * pm_seg_idle() knows).  This ends when the reader is done with
- * the event, not when the screen shows its effect: the weaker definition.
- *
- * Return: 2 if @press_ns named an input with a reader, 1 if another
- * input with a reader was found, else 0.
- */
-int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
-			   const struct pm_res *res, int64_t from_ns,
-			   int64_t to_ns, int64_t press_ns, uint32_t *pid,
-			   int64_t *a, int64_t *b)
-{
-	const struct pm_wake *near;
-	const struct pm_thread *th;
-	int64_t best = 0;
-	size_t k, lo = 0, i, j;
-
-	for (k = 0; k < res->ninputs; k++) {
-		const struct pm_input *in = &res->inputs[k];
-		int64_t t = pm_clock_mono(&pm->clock, in->ts);
-
-		if (t < from_ns || t > to_ns ||
-		    (press_ns && (uint64_t)dist((uint64_t)t, (uint64_t)press_ns) > AUTO_PRESS_NS))
-			continue;
-		if (!((in->kind == TIPME_INPUT_KEY || in->kind == TIPME_INPUT_BUTTON) &&
-		      in->value == 1) && in->kind != TIPME_INPUT_MOTION)
-			continue;
-		/*
-		 * The input core hands a frame to its handlers in order at
-		 * SYN_REPORT: evdev, which wakes the reader, usually before
-		 * ours, which writes the record.  So the reader's wakeup is
-		 * the one nearest the record on its CPU, either side.
-		 */
-		while (lo < res->nwakes &&
-		       pm_clock_mono(&pm->clock, res->wakes[lo].ts) + INPUT_BEFORE_NS < t)
-			lo++;
-		near = NULL;
-		for (i = lo; i < res->nwakes &&
-		     pm_clock_mono(&pm->clock, res->wakes[i].ts) <= t + INPUT_WAKE_NS; i++) {
-			const struct pm_wake *w = &res->wakes[i];
-			const struct pm_exec *x;
-
-			if (w->cpu != in->cpu)
-				continue;
-			/* kernel threads (softirq, workqueues) do not read input */
-			x = pm_exec_find(pm, w->target, w->ts);
-			if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
-				continue;
-			if (!near || dist(w->ts, in->ts) < dist(near->ts, in->ts))
-				near = w;
-		}
-		if (!near)
-			near = late_reader(pm, st, res, lo, in);
-		th = near ? pm_state_thread(st, near->target) : NULL;
-		for (j = 0; th && j < th->nsegs; j++) {
-			const struct pm_seg *sg = &th->segs[j];
-			int64_t end;
-
-			/* back to waiting for the next event (poll, select, ...) */
-			if (sg->start <= near->ts || sg->state != PM_T_BLOCKED ||
-			    !pm_seg_idle(pm, sg))
-				continue;
-			end = pm_clock_mono(&pm->clock, sg->start);
-			if (end - t > best) {
-				best = end - t;
-				*pid = near->target;
-				*a = t;
-				*b = end;
-			}
-			break;
-		}
-	}
-	return best > 0 ? (press_ns ? 2 : 1) : 0;
-}
-
-/**
- * pm_report_free() - release what pm_report_analyse() allocated
+ * pm_verdict_free() - release what pm_verdict_analyse() allocated
  * @r: the report
  */
-void pm_report_free(struct pm_report *r)
+void pm_verdict_free(struct pm_verdict *r)
 {
 	free(r->items);
 	free(r->chain);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The verdict of tipme report (verdict.c): the analysis takes the
- * rebuilt state (state.h) and the resource waits (resources.h) of a dump
- * and an interval of one thread, follows who it waited for down to the
- * leaves, and charges every nanosecond of the interval to one cause.  It
- * returns a struct pm_report; report/verdict.c prints it as text or JSON.
+ * rebuilt state (state.h) and the resource waits (resources.h) of an
+ * incident and the interval that matters (interval.h), follows who its
+ * thread waited for down to the leaves, and charges every nanosecond of
+ * the interval to one cause (segcause.h).  It returns a struct
+ * pm_verdict; the printers print it as text or JSON.
  */
 #ifndef TIPME_PM_VERDICT_H
 #define TIPME_PM_VERDICT_H
@@ -12,25 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../dump/pm.h"
 #include "../state/resources.h"
 #include "../state/state.h"
-
-enum pm_cause {
-	PM_C_RUNNING,		/* a task on the chain computing */
-	PM_C_CPU,		/* runnable while another task held the CPU */
-	PM_C_BLOCK_IO,		/* waiting for a block device */
-	PM_C_LOCK,		/* waiting for a lock's holder */
-	PM_C_MEMORY,		/* reclaiming memory */
-	PM_C_TIMER,		/* a sleep that a timer ended */
-	PM_C_STOPPED,		/* stopped (SIGSTOP, ptrace, freezer) */
-	PM_C_X_SERVER,		/* the X server busy for another client */
-	PM_C_UNKNOWN,		/* what the dump cannot explain */
-	PM_C_NR,
-};
-
-/* The verdict's JSON names, in enum pm_cause order (a documented contract). */
-extern const char *const pm_cause_key[PM_C_NR];
+#include "interval.h"
+#include "segcause.h"
 
 #define PM_RES_LEN	80
 
@@ -95,16 +81,8 @@ struct pm_chain_step {
 	int followed;
 };
 
-enum pm_chosen_by {
-	PM_BY_PID,		/* the user named the thread */
-	PM_BY_INPUT,		/* the slowest key or button press */
-	PM_BY_STALL,		/* the longest stall before the trigger */
-	PM_BY_KERNEL_INPUT,	/* the slowest input the kernel saw (no X dump) */
-	PM_BY_AUTO,		/* the press that fired the auto trigger */
-};
-
 /**
- * struct pm_report - the analysis of one interval
+ * struct pm_verdict - the analysis of one interval
  * @pid: the thread the interval belongs to
  * @from_ns: its start, CLOCK_MONOTONIC ns
  * @to_ns: its end
@@ -118,7 +96,7 @@ enum pm_chosen_by {
  * @display_ns: 0, or where the client was done and the X server's drawing
  *	for it began (the rest of the interval is the server's)
  */
-struct pm_report {
+struct pm_verdict {
 	uint32_t pid;
 	int64_t from_ns;
 	int64_t to_ns;
@@ -132,34 +110,9 @@ struct pm_report {
 	int64_t display_ns;
 };
 
-struct xdump;
-
-/**
- * struct pm_report_x - what the incident's X dump adds to an interval
- * @x: the X dump
- * @display_ns: 0, or where the client was done with an input and the rest
- *	of the interval, up to its end, is the X server's executing its
- *	drawing (TIPME's input-to-display end)
- */
-struct pm_report_x {
-	const struct xdump *x;
-	int64_t display_ns;
-};
-
-int pm_report_analyse(struct pm_report *r, const struct pm_dump *pm,
-		      const struct pm_state *st, const struct pm_res *res,
-		      const struct pm_report_x *xin, uint32_t pid,
-		      int64_t from_ns, int64_t to_ns, struct tm_err *e);
-int pm_report_longest_stall(const struct pm_dump *pm, const struct pm_state *st,
-			    int64_t from_ns, int64_t to_ns, uint32_t *pid,
-			    int64_t *a, int64_t *b);
-int pm_report_kernel_input(const struct pm_dump *pm, const struct pm_state *st,
-			   const struct pm_res *res, int64_t from_ns,
-			   int64_t to_ns, int64_t press_ns, uint32_t *pid,
-			   int64_t *a, int64_t *b);
-void pm_report_free(struct pm_report *r);
-int pm_seg_idle(const struct pm_dump *pm, const struct pm_seg *s);
-int pm_seg_cause(const struct pm_dump *pm, const struct pm_res *res,
-		 uint32_t pid, const struct pm_seg *s, uint32_t xserver);
+int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
+		       const struct pm_state *st, const struct pm_res *res,
+		       const struct pm_interval *iv, struct tm_err *e);
+void pm_verdict_free(struct pm_verdict *r);
 
 #endif

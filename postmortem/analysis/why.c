@@ -45,7 +45,7 @@ static int holder_cmp(const void *a, const void *b)
 }
 
 /* The threads that ran on @cpu during [t0, t1), most time first. */
-static int cpu_holders(const struct pm_dump *pm, const struct pm_state *st,
+static int cpu_holders(const struct pm_state *st,
 		       uint32_t cpu, uint32_t self, int64_t t0, int64_t t1,
 		       struct pm_why_stretch *ws)
 {
@@ -62,7 +62,7 @@ static int cpu_holders(const struct pm_dump *pm, const struct pm_state *st,
 			const struct pm_seg *s = &t->segs[j];
 
 			if (s->state == PM_T_RUNNING && s->cpu == cpu)
-				sum += pm_seg_overlap(pm, s, t0, t1);
+				sum += pm_seg_overlap(s, t0, t1);
 		}
 		if (sum > 0) {
 			struct pm_why_holder *nh = realloc(all, (n + 1) * sizeof(*nh));
@@ -100,7 +100,7 @@ static int add_stretch(struct pm_why *w, struct pm_why_stretch **ws)
 	return 0;
 }
 
-static int list_stretches(const struct pm_dump *pm, const struct pm_state *st,
+static int list_stretches(const struct pm_incident *inc, const struct pm_state *st,
 			  struct pm_why *w, int64_t min_ns, int depth)
 {
 	const struct pm_thread *t = w->thread;
@@ -110,9 +110,8 @@ static int list_stretches(const struct pm_dump *pm, const struct pm_state *st,
 
 	for (j = 0; t && j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
-		int64_t a = pm_clock_mono(&pm->clock, s->start);
-		int64_t b = pm_clock_mono(&pm->clock, s->end);
-		int64_t d = pm_seg_overlap(pm, s, t0, t1);
+		int64_t a = s->start_ns, b = s->end_ns;
+		int64_t d = pm_seg_overlap(s, t0, t1);
 		enum pm_why_class cl = seg_cls(s);
 		struct pm_why_stretch *ws;
 
@@ -127,11 +126,11 @@ static int list_stretches(const struct pm_dump *pm, const struct pm_state *st,
 		ws->start_ns = a > t0 ? a : t0;
 		ws->ns = d;
 		if (cl == PM_WHY_WOKEN || cl == PM_WHY_PREEMPTED)
-			err = cpu_holders(pm, st, s->cpu, t->pid, ws->start_ns,
+			err = cpu_holders(st, s->cpu, t->pid, ws->start_ns,
 					  b < t1 ? b : t1, ws);
 		else if (depth > 0 && s->waker > 0 &&
 			 s->waker_ctx == TIPME_CTX_TASK && (uint32_t)s->waker != t->pid)
-			err = pm_why_analyse(pm, st, (uint32_t)s->waker, ws->start_ns,
+			err = pm_why_analyse(inc, st, (uint32_t)s->waker, ws->start_ns,
 					     b < t1 ? b : t1, min_ns, depth - 1,
 					     &ws->waker);
 		if (err)
@@ -140,7 +139,7 @@ static int list_stretches(const struct pm_dump *pm, const struct pm_state *st,
 	return 0;
 }
 
-int pm_why_analyse(const struct pm_dump *pm, const struct pm_state *st,
+int pm_why_analyse(const struct pm_incident *inc, const struct pm_state *st,
 		   uint32_t pid, int64_t t0, int64_t t1, int64_t min_ns,
 		   int depth, struct pm_why **out)
 {
@@ -158,13 +157,13 @@ int pm_why_analyse(const struct pm_dump *pm, const struct pm_state *st,
 	for (j = 0; w->thread && j < w->thread->nsegs; j++) {
 		const struct pm_seg *s = &w->thread->segs[j];
 
-		w->ns[seg_cls(s)] += pm_seg_overlap(pm, s, t0, t1);
+		w->ns[seg_cls(s)] += pm_seg_overlap(s, t0, t1);
 	}
 	for (k = 0; k < PM_WHY_NR; k++)
 		if (k != PM_WHY_UNKNOWN)
 			w->known += w->ns[k];
 	w->ns[PM_WHY_UNKNOWN] = t1 - t0 - w->known > 0 ? t1 - t0 - w->known : 0;
-	err = list_stretches(pm, st, w, min_ns, depth);
+	err = list_stretches(inc, st, w, min_ns, depth);
 	if (err) {
 		pm_why_free(w);
 		return err;

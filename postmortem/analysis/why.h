@@ -3,7 +3,7 @@
  * Where a thread's time went in an interval, and whom it waited for: the
  * interval's time by class, and the long stretches with the threads that
  * held the CPU (runnable) or the waker's own time meanwhile (blocked).
- * Pure: rebuilt state in, a struct pm_why out; report/why.h prints it.
+ * Pure: rebuilt state in, a struct pm_why out; print/why.h prints it.
  */
 #ifndef TIPME_PM_ANALYSIS_WHY_H
 #define TIPME_PM_ANALYSIS_WHY_H
@@ -84,7 +84,7 @@ struct pm_why {
 
 /**
  * pm_why_analyse() - where @pid's time went in [@t0, @t1]
- * @pm: the dump (its clock)
+ * @inc: the incident
  * @st: the rebuilt state
  * @pid: the thread
  * @t0: interval start, CLOCK_MONOTONIC ns
@@ -95,7 +95,7 @@ struct pm_why {
  *
  * Return: 0 or -ENOMEM.
  */
-int pm_why_analyse(const struct pm_dump *pm, const struct pm_state *st,
+int pm_why_analyse(const struct pm_incident *inc, const struct pm_state *st,
 		   uint32_t pid, int64_t t0, int64_t t1, int64_t min_ns,
 		   int depth, struct pm_why **out);
 

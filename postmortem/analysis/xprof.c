@@ -101,8 +101,8 @@ static int by_req_time(const void *a, const void *b)
 }
 
 /* How long @pid ran inside [a, b), or -1 if the state has no such thread. */
-static int64_t ran(const struct pm_dump *pm, const struct pm_state *st,
-		   uint32_t pid, int64_t a, int64_t b)
+static int64_t ran(const struct pm_state *st, uint32_t pid, int64_t a,
+		   int64_t b)
 {
 	const struct pm_thread *t = pm_state_thread(st, pid);
 	int64_t sum = 0;
@@ -112,8 +112,8 @@ static int64_t ran(const struct pm_dump *pm, const struct pm_state *st,
 		return -1;
 	for (i = 0; i < t->nsegs; i++) {
 		const struct pm_seg *s = &t->segs[i];
-		int64_t s0 = pm_clock_mono(&pm->clock, s->start);
-		int64_t s1 = pm_clock_mono(&pm->clock, s->end);
+		int64_t s0 = s->start_ns;
+		int64_t s1 = s->end_ns;
 
 		if (s->state != PM_T_RUNNING)
 			continue;
@@ -148,15 +148,14 @@ uint32_t pm_xserver_pid(const struct xdump *x)
 /**
  * pm_xprof_analyse() - the X server's work for each client in an interval
  * @x: the X dump
- * @pm: the kernel dump of the same incident, or NULL
- * @st: its state (NULL with @pm NULL)
+ * @st: the state of the same incident's kernel dump, or NULL
  * @from_ns: start of the interval (CLOCK_MONOTONIC)
  * @to_ns: its end
  * @out: the tables; release with pm_xprof_free()
  *
  * Return: 0 or -ENOMEM.
  */
-int pm_xprof_analyse(const struct xdump *x, const struct pm_dump *pm,
+int pm_xprof_analyse(const struct xdump *x,
 		     const struct pm_state *st, int64_t from_ns, int64_t to_ns,
 		     struct pm_xprof *out)
 {
@@ -236,8 +235,8 @@ int pm_xprof_analyse(const struct xdump *x, const struct pm_dump *pm,
 			q->server_ns = sat_add(q->server_ns, gap);
 		}
 	}
-	if (pm && st && out->server_pid)
-		out->server_run_ns = ran(pm, st, out->server_pid, from_ns, to_ns);
+	if (st && out->server_pid)
+		out->server_run_ns = ran(st, out->server_pid, from_ns, to_ns);
 	out->clients = calloc(nacc ? nacc : 1, sizeof(*out->clients));
 	if (!out->clients)
 		goto oom;

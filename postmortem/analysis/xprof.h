@@ -80,7 +80,7 @@ struct pm_xprof {
 	size_t nreqs;
 };
 
-int pm_xprof_analyse(const struct xdump *x, const struct pm_dump *pm,
+int pm_xprof_analyse(const struct xdump *x,
 		     const struct pm_state *st, int64_t from_ns, int64_t to_ns,
 		     struct pm_xprof *out);
 void pm_xprof_free(struct pm_xprof *p);

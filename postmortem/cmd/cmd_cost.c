@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../report/cost.h"
+#include "../print/cost.h"
 #include "commands.h"
 #include "run.h"
 
@@ -39,7 +39,7 @@ int pm_cmd_cost(int argc, char **argv)
 	int64_t from = INT64_MIN, to = INT64_MAX;
 	const char *prog = argv[0];
 	struct tm_err e = { "" };
-	struct pm_dump pm;
+	struct pm_incident inc;
 	struct pm_cost c;
 	int json, err;
 
@@ -52,11 +52,11 @@ int pm_cmd_cost(int argc, char **argv)
 		from = (int64_t)(from_s * 1e9 + 0.5);
 	if (to_s >= 0)
 		to = (int64_t)(to_s * 1e9 + 0.5);
-	if (pm_cmd_open(prog, argv[optind], &pm))
+	if (pm_cmd_open(prog, argv[optind], PM_INC_NO_X, &inc))
 		return 1;
-	if (pm_cost_compute(&pm, from, to, &c, &e)) {
+	if (pm_cost_compute(&inc.pm, from, to, &c, &e)) {
 		fprintf(stderr, "tipme %s: %s: %s\n", prog, argv[optind], e.msg);
-		pm_close(&pm);
+		pm_incident_close(&inc);
 		return 1;
 	}
 	if (json) {
@@ -64,12 +64,12 @@ int pm_cmd_cost(int argc, char **argv)
 
 		jw_init(&w, stdout, 0);
 		jw_obj_begin(&w);
-		pm_cost_json(&w, &pm, &c);
+		pm_cost_json(&w, &inc.pm, &c);
 		jw_obj_end(&w);
 		fputc('\n', stdout);
 	} else {
-		pm_cost_print(stdout, &pm, &c, 0);
+		pm_cost_print(stdout, &inc.pm, &c, 0);
 	}
-	pm_close(&pm);
+	pm_incident_close(&inc);
 	return pm_cmd_finish(prog);
 }

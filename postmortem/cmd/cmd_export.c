@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tipme export --perfetto: a dump or an incident as one trace file for
- * ui.perfetto.dev and chrome://tracing (report/perfetto.c), written
+ * ui.perfetto.dev and chrome://tracing (print/perfetto.c), written
  * atomically (a temporary file, then a rename over FILE).
  */
 #include <errno.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../report/perfetto.h"
+#include "../print/perfetto.h"
 #include "commands.h"
-#include "incident.h"
+#include "interval.h"
 #include "json.h"
 #include "run.h"
 #include "writefile.h"
@@ -50,7 +50,7 @@ int pm_cmd_export(int argc, char **argv)
 		{ "to", 't', &to, NULL, NULL },
 	};
 	struct pm_perfetto_stats stats;
-	struct pm_cmd_incident inc;
+	struct pm_cmd_interval inc;
 	struct pm_interval_ask ask = { 0 };
 	struct pm_perfetto_in in;
 	struct tm_err e = { "" };
@@ -71,11 +71,10 @@ int pm_cmd_export(int argc, char **argv)
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = 2000000000LL;
 	ret = 1;
-	if (pm_cmd_incident_open("export", argv[optind], &ask, &inc))
+	if (pm_cmd_interval_open("export", argv[optind], &ask, &inc))
 		goto out;
-	in = (struct pm_perfetto_in){ .pm = &inc.pm, .st = &inc.st, .res = &inc.res,
-				      .verdict = inc.found ? &inc.r : NULL,
-				      .x = inc.have_x ? &inc.x : NULL };
+	in = (struct pm_perfetto_in){ .inc = &inc.in, .st = &inc.st, .res = &inc.res,
+				      .verdict = inc.found ? &inc.r : NULL };
 	/* a new file next to FILE, then a rename that replaces FILE at once */
 	if (tm_wfile_open(&wf, outp, &e)) {
 		fprintf(stderr, "tipme export: %s\n", e.msg);
@@ -101,7 +100,7 @@ int pm_cmd_export(int argc, char **argv)
 		jw_ku64(&w, "ftrace_lines", stats.ftrace_lines);
 		jw_ku64(&w, "trace_events", stats.events);
 		jw_kbool(&w, "verdict", inc.found);
-		jw_kbool(&w, "x_dump", inc.have_x);
+		jw_kbool(&w, "x_dump", inc.in.have_x);
 		jw_obj_end(&w);
 		jw_finish(&w);
 		putchar('\n');
@@ -111,10 +110,10 @@ int pm_cmd_export(int argc, char **argv)
 		       outp, len, (unsigned long long)stats.ftrace_lines,
 		       (unsigned long long)stats.events,
 		       inc.found ? ", the verdict's interval" : "",
-		       inc.have_x ? ", the X server's requests" : "");
+		       inc.in.have_x ? ", the X server's requests" : "");
 	}
 	ret = pm_cmd_finish("export");
 out:
-	pm_cmd_incident_close(&inc);
+	pm_cmd_interval_close(&inc);
 	return ret;
 }

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "../report/info.h"
+#include "../print/info.h"
 #include "commands.h"
 #include "run.h"
 
@@ -46,7 +46,7 @@ int pm_info_print(FILE *f, struct pm_dump *pm, int json, struct tm_err *e)
 int pm_cmd_info(int argc, char **argv)
 {
 	const char *prog = argv[0];
-	struct pm_dump pm;
+	struct pm_incident inc;
 	struct tm_err e = { "" };
 	int json, err;
 
@@ -55,10 +55,10 @@ int pm_cmd_info(int argc, char **argv)
 		err = pm_cmd_one_dump(prog, usage, argc);
 	if (err >= 0)
 		return err;
-	if (pm_cmd_open(prog, argv[optind], &pm))
+	if (pm_cmd_open(prog, argv[optind], PM_INC_NO_X, &inc))
 		return 1;
-	err = pm_info_print(stdout, &pm, json, &e);
-	pm_close(&pm);
+	err = pm_info_print(stdout, &inc.pm, json, &e);
+	pm_incident_close(&inc);
 	if (err) {
 		fflush(stdout);
 		fprintf(stderr, "tipme %s: %s\n", prog, e.msg);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "xdump.h"
-#include "../report/latency.h"
+#include "../print/latency.h"
 #include "commands.h"
 #include "run.h"
 
@@ -37,10 +37,8 @@ int pm_cmd_latency(int argc, char **argv)
 	};
 	struct pm_latency lat = { 0 };
 	struct pm_state st = { 0 };
-	struct pm_dump pm;
-	struct xdump x;
+	struct pm_incident inc;
 	struct tm_err e;
-	uint8_t *xbuf = NULL;
 	int json, ret = 1;
 	struct jw w;
 
@@ -52,33 +50,27 @@ int pm_cmd_latency(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	ret = 1;
-	if (xdump_load(argv[optind], &x, &xbuf, &e)) {
-		fprintf(stderr, "tipme latency: %s\n", e.msg);
+	if (pm_cmd_open("latency", argv[optind], PM_INC_NEED_X, &inc))
 		return 1;
-	}
-	if (pm_cmd_open("latency", argv[optind], &pm))
-		goto out_x;
-	if (pm_state_build(&st, &pm, &e)) {
+	if (pm_state_build(&st, &inc, &e)) {
 		fprintf(stderr, "tipme latency: %s\n", e.msg);
 		goto out;
 	}
-	if (pm_latency_analyse(&pm, &st, &x, &lat)) {
+	if (pm_latency_analyse(&inc, &st, &lat)) {
 		fprintf(stderr, "tipme latency: out of memory\n");
 		goto out;
 	}
 	if (json) {
 		jw_init(&w, stdout, JW_PRETTY);
-		pm_latency_json(&w, &pm, &lat, (int64_t)(min_ms * 1e6));
+		pm_latency_json(&w, &inc, &lat, (int64_t)(min_ms * 1e6));
 		jw_finish(&w);
 	} else {
-		pm_latency_print(stdout, &pm, &lat, argv[optind], (int64_t)(min_ms * 1e6));
+		pm_latency_print(stdout, &inc, &lat, argv[optind], (int64_t)(min_ms * 1e6));
 	}
 	ret = pm_cmd_finish("latency");
 out:
 	pm_latency_free(&lat);
 	pm_state_free(&st);
-	pm_close(&pm);
-out_x:
-	free(xbuf);
+	pm_incident_close(&inc);
 	return ret;
 }

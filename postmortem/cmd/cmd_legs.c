@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tipme legs: the time between two kinds of event, per owner, with a
- * histogram (analysis/legs.c, report/legs.c).
+ * histogram (analysis/legs.c, print/legs.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../report/legs.h"
+#include "../print/legs.h"
 #include "commands.h"
 #include "run.h"
 #include "writefile.h"
@@ -58,10 +58,8 @@ int pm_cmd_legs(int argc, char **argv)
 	struct pm_res res = { 0 };
 	struct tm_err e = { "" };
 	struct pm_legs l = { 0 };
-	struct pm_dump pm;
-	uint8_t *xbuf = NULL;
-	struct xdump x;
-	int json, ret, have_x;
+	struct pm_incident inc;
+	int json, ret;
 
 	ret = pm_cmd_parse("legs", usage, argc, argv, opts, 8, &json);
 	if (ret >= 0)
@@ -85,21 +83,18 @@ int pm_cmd_legs(int argc, char **argv)
 		usage(stderr, "legs");
 		return 2;
 	}
-	if (pm_cmd_open("legs", argv[optind], &pm))
+	if (pm_cmd_open("legs", argv[optind], 0, &inc))
 		return 1;
 	ret = 1;
-	if (pm_state_build(&st, &pm, &e) || pm_res_build(&res, &pm, &e)) {
+	if (pm_state_build(&st, &inc, &e) || pm_res_build(&res, &inc, &e)) {
 		fprintf(stderr, "tipme legs: %s: %s\n", argv[optind], e.msg);
 		goto out;
 	}
-	have_x = pm_cmd_load_x("legs", argv[optind], &x, &xbuf);
-	if (have_x < 0)
-		goto out;
-	if ((v.from >= PM_LEG_X_PRESS || v.to >= PM_LEG_X_PRESS) && !have_x) {
+	if ((v.from >= PM_LEG_X_PRESS || v.to >= PM_LEG_X_PRESS) && !inc.have_x) {
 		fprintf(stderr, "tipme legs: x-press and x-idle need an incident with tipme-xhook's dump\n");
 		goto out;
 	}
-	if (pm_legs_find(&pm, &st, &res, have_x ? &x : NULL, v.from, v.to,
+	if (pm_legs_find(&inc, &st, &res, v.from, v.to,
 			 t0 >= 0 ? (int64_t)(t0 * 1e9) : INT64_MIN,
 			 t1 >= 0 ? (int64_t)(t1 * 1e9) : INT64_MAX, &l, &e)) {
 		fprintf(stderr, "tipme legs: %s\n", e.msg);
@@ -122,16 +117,15 @@ int pm_cmd_legs(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (pm_legs_print(stdout, &pm, &st, &l, &v, json)) {
+	if (pm_legs_print(stdout, &inc, &st, &l, &v, json)) {
 		fprintf(stderr, "tipme legs: out of memory\n");
 		goto out;
 	}
 	ret = pm_cmd_finish("legs");
 out:
 	pm_legs_free(&l);
-	free(xbuf);
 	pm_res_free(&res);
 	pm_state_free(&st);
-	pm_close(&pm);
+	pm_incident_close(&inc);
 	return ret;
 }

@@ -2,7 +2,7 @@
 /* tipme ps: the exec table of a dump. */
 #include <stdio.h>
 
-#include "../report/exec.h"
+#include "../print/exec.h"
 #include "commands.h"
 #include "run.h"
 
@@ -34,31 +34,31 @@ int pm_cmd_ps(int argc, char **argv)
 		{ "threads", 't', NULL, NULL, &threads },
 	};
 	const struct pm_instr *in;
-	struct pm_dump pm;
+	struct pm_incident inc;
 
 	err = pm_cmd_parse(prog, ps_usage, argc, argv, opts, 1, &json);
 	if (err < 0)
 		err = pm_cmd_one_dump(prog, ps_usage, argc);
 	if (err >= 0)
 		return err;
-	if (pm_cmd_open(prog, argv[optind], &pm))
+	if (pm_cmd_open(prog, argv[optind], PM_INC_NO_X, &inc))
 		return 1;
-	in = pm.instr;
+	in = inc.pm.instr;
 	if (json) {
 		struct jw w;
 
 		jw_init(&w, stdout, 0);
 		jw_obj_begin(&w);
-		pm_exec_table_json(&w, &pm, 1);
+		pm_exec_table_json(&w, &inc.pm, 1);
 		jw_obj_end(&w);
 		fputc('\n', stdout);
 	} else if (!in || !in->have_exectab) {
 		fprintf(stderr, "tipme %s: %s has no exec table\n", prog, argv[optind]);
-		pm_close(&pm);
+		pm_incident_close(&inc);
 		return 1;
 	} else {
-		pm_exec_list_print(stdout, &pm, threads);
+		pm_exec_list_print(stdout, &inc.pm, threads);
 	}
-	pm_close(&pm);
+	pm_incident_close(&inc);
 	return pm_cmd_finish(prog);
 }

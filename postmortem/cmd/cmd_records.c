@@ -144,7 +144,7 @@ int pm_cmd_records(int argc, char **argv)
 	char *type_args[PM_FILTER_MAX];
 	unsigned int nr_type_args = 0, i;
 	struct pm_filter flt;
-	struct pm_dump pm;
+	struct pm_incident inc;
 	struct tm_err e = { "" };
 	int json = 0, c, err, status = 0;
 	uint32_t v;
@@ -187,7 +187,7 @@ int pm_cmd_records(int argc, char **argv)
 	}
 	if (pm_cmd_one_dump(prog, usage, argc) >= 0)
 		return 2;
-	if (pm_cmd_open(prog, argv[optind], &pm))
+	if (pm_cmd_open(prog, argv[optind], PM_INC_NO_X, &inc))
 		return 1;
 	/* type names are the dump's own */
 	for (i = 0; i < nr_type_args && !status; i++) {
@@ -200,14 +200,14 @@ int pm_cmd_records(int argc, char **argv)
 		}
 		for (tok = strtok_r(copy, ",", &save); tok && !status;
 		     tok = strtok_r(NULL, ",", &save)) {
-			int t = pm_type_by_name(&pm, tok);
+			int t = pm_type_by_name(&inc.pm, tok);
 
 			if (t < 0) {
 				fprintf(stderr, "tipme %s: no record type '%s' in this dump (it has:",
 					prog, tok);
 				for (t = 1; t < PM_NR_TYPES; t++)
-					if (pm.rt[t].present)
-						fprintf(stderr, " %s", pm.rt[t].name);
+					if (inc.pm.rt[t].present)
+						fprintf(stderr, " %s", inc.pm.rt[t].name);
 				fputs(")\n", stderr);
 				status = 2;
 			} else if (add(flt.types, &flt.nr_types, (uint32_t)t)) {
@@ -218,7 +218,7 @@ int pm_cmd_records(int argc, char **argv)
 		free(copy);
 	}
 	if (!status) {
-		err = pm_records_print(stdout, &pm, &flt, json, &e);
+		err = pm_records_print(stdout, &inc.pm, &flt, json, &e);
 		if (err) {
 			fflush(stdout);
 			fprintf(stderr, "tipme %s: %s: %s\n", prog, argv[optind], e.msg);
@@ -227,6 +227,6 @@ int pm_cmd_records(int argc, char **argv)
 			status = pm_cmd_finish(prog);
 		}
 	}
-	pm_close(&pm);
+	pm_incident_close(&inc);
 	return status;
 }

@@ -2,7 +2,7 @@
 /*
  * tipme report: choose the interval that matters (--pid, the slowest
  * press of the incident, or the longest stall), run the verdict on it
- * (analysis/verdict.c) and print it (report/verdict.c).
+ * (analysis/verdict.c) and print it (print/verdict.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "../analysis/xprof.h"
-#include "../report/verdict.h"
+#include "../print/verdict.h"
 #include "commands.h"
-#include "incident.h"
+#include "interval.h"
 #include "run.h"
 
 static const char usage_text[] =
@@ -57,7 +57,7 @@ int pm_cmd_report(int argc, char **argv)
 		{ "x", 'x', NULL, NULL, &xtables },
 	};
 	struct pm_xprof xp = { 0 };
-	struct pm_cmd_incident inc;
+	struct pm_cmd_interval inc;
 	struct pm_interval_ask ask = { 0 };
 	int have_xp = 0, json, ret;
 	long pid;
@@ -76,31 +76,31 @@ int pm_cmd_report(int argc, char **argv)
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = (int64_t)(window_ms * 1e6);
 	ret = 1;
-	if (pm_cmd_incident_open("report", argv[optind], &ask, &inc))
+	if (pm_cmd_interval_open("report", argv[optind], &ask, &inc))
 		goto out;
-	if (xtables && !inc.have_x) {
+	if (xtables && !inc.in.have_x) {
 		fprintf(stderr, "tipme report: --x needs an incident with tipme-xhook's dump: %s\n",
 			argv[optind]);
 		goto out;
 	}
 	if (!inc.found) {
 		fprintf(stderr, "tipme report: %s: no stall in the %.0f ms before the %s; name a thread with --pid\n",
-			argv[optind], window_ms, inc.st.trigger_ts ? "trigger" : "end of the dump");
+			argv[optind], window_ms, inc.st.trigger_ns ? "trigger" : "end of the dump");
 		goto out;
 	}
 	if (xtables) {
-		if (pm_xprof_analyse(&inc.x, &inc.pm, &inc.st, inc.r.from_ns,
+		if (pm_xprof_analyse(&inc.in.x, &inc.st, inc.r.from_ns,
 				      inc.r.to_ns, &xp)) {
 			fprintf(stderr, "tipme report: out of memory\n");
 			goto out;
 		}
 		have_xp = 1;
 	}
-	pm_verdict_print(stdout, &inc.pm, &inc.st, &inc.r, argv[optind],
+	pm_verdict_print(stdout, &inc.in, &inc.st, &inc.r, argv[optind],
 			 have_xp ? &xp : NULL, json);
 	ret = pm_cmd_finish("report");
 out:
 	pm_xprof_free(&xp);
-	pm_cmd_incident_close(&inc);
+	pm_cmd_interval_close(&inc);
 	return ret;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tipme timeline: TIPME's picture of an interval as SVG (report/timeline.c),
+ * tipme timeline: TIPME's picture of an interval as SVG (print/timeline.c),
  * written atomically (a temporary file, then a rename over FILE).
  */
 #include <errno.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../report/timeline.h"
+#include "../print/timeline.h"
 #include "commands.h"
-#include "incident.h"
+#include "interval.h"
 #include "json.h"
 #include "run.h"
 #include "writefile.h"
@@ -67,7 +67,7 @@ int pm_cmd_timeline(int argc, char **argv)
 		{ "to", 't', &to, NULL, NULL },
 	};
 	struct pm_timeline_stats stats;
-	struct pm_cmd_incident inc;
+	struct pm_cmd_interval inc;
 	struct pm_interval_ask ask = { 0 };
 	struct pm_timeline_in in;
 	struct tm_err e = { "" };
@@ -96,13 +96,12 @@ int pm_cmd_timeline(int argc, char **argv)
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = 2000000000LL;
 	ret = 1;
-	if (pm_cmd_incident_open("timeline", argv[optind], &ask, &inc))
+	if (pm_cmd_interval_open("timeline", argv[optind], &ask, &inc))
 		goto out;
 	if (!npids)
 		npids = pm_timeline_default_pids(inc.found ? &inc.r : NULL, pids, MAX_LANES);
-	in = (struct pm_timeline_in){ .pm = &inc.pm, .st = &inc.st, .res = &inc.res,
-				      .verdict = inc.found ? &inc.r : NULL,
-				      .x = inc.have_x ? &inc.x : NULL, .pids = pids,
+	in = (struct pm_timeline_in){ .inc = &inc.in, .st = &inc.st, .res = &inc.res,
+				      .verdict = inc.found ? &inc.r : NULL, .pids = pids,
 				      .npids = npids, .title = argv[optind] };
 	if (from >= 0) {
 		in.from_ns = (int64_t)(from * 1e9);
@@ -158,6 +157,6 @@ int pm_cmd_timeline(int argc, char **argv)
 	}
 	ret = pm_cmd_finish("timeline");
 out:
-	pm_cmd_incident_close(&inc);
+	pm_cmd_interval_close(&inc);
 	return ret;
 }

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../report/why.h"
+#include "../print/why.h"
 #include "commands.h"
 #include "run.h"
 
@@ -42,7 +42,7 @@ int pm_cmd_why(int argc, char **argv)
 	struct pm_why *why;
 	struct jw w;
 	struct tm_err e = { "" };
-	struct pm_dump pm;
+	struct pm_incident inc;
 	struct pm_state st;
 	long pid;
 	int64_t t0, t1, end;
@@ -58,38 +58,38 @@ int pm_cmd_why(int argc, char **argv)
 		usage(stderr, "why");
 		return 2;
 	}
-	if (pm_cmd_open("why", argv[optind], &pm))
+	if (pm_cmd_open("why", argv[optind], PM_INC_NO_X, &inc))
 		return 1;
-	if (pm_state_build(&st, &pm, &e)) {
+	if (pm_state_build(&st, &inc, &e)) {
 		fprintf(stderr, "tipme why: %s: %s\n", argv[optind], e.msg);
-		pm_close(&pm);
+		pm_incident_close(&inc);
 		return 1;
 	}
 	if (from >= 0) {
 		t0 = (int64_t)(from * 1e9);
 		t1 = (int64_t)(to * 1e9);
 	} else {
-		end = pm_clock_mono(&pm.clock, st.trigger_ts ? st.trigger_ts : st.last_ts);
+		end = st.trigger_ns ? st.trigger_ns : st.last_ns;
 		t1 = end;
 		t0 = end - (int64_t)(window_ms * 1e6);
-		if (t0 < pm_clock_mono(&pm.clock, st.first_ts))
-			t0 = pm_clock_mono(&pm.clock, st.first_ts);
+		if (t0 < st.first_ns)
+			t0 = st.first_ns;
 	}
-	if (pm_why_analyse(&pm, &st, (uint32_t)pid, t0, t1, min_ns, depth, &why)) {
+	if (pm_why_analyse(&inc, &st, (uint32_t)pid, t0, t1, min_ns, depth, &why)) {
 		fprintf(stderr, "tipme why: out of memory\n");
 		pm_state_free(&st);
-		pm_close(&pm);
+		pm_incident_close(&inc);
 		return 1;
 	}
 	if (json) {
 		jw_init(&w, stdout, 0);
-		pm_why_json(&w, &pm, &st, why, from < 0 && st.trigger_ts);
+		pm_why_json(&w, &inc, &st, why, from < 0 && st.trigger_ns);
 		jw_finish(&w);
 	} else {
-		pm_why_print(stdout, &pm, &st, why, from < 0 && st.trigger_ts);
+		pm_why_print(stdout, &inc, &st, why, from < 0 && st.trigger_ns);
 	}
 	pm_why_free(why);
 	pm_state_free(&st);
-	pm_close(&pm);
+	pm_incident_close(&inc);
 	return pm_cmd_finish("why");
 }

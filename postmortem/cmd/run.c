@@ -10,19 +10,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "../dump/pm.h"
+#include "../incident/incident.h"
 #include "run.h"
-#include "xdump.h"
 
-int pm_cmd_open(const char *prog, const char *path, struct pm_dump *pm)
+int pm_cmd_open(const char *prog, const char *path, unsigned int flags,
+		struct pm_incident *inc)
 {
 	struct tm_err e = { "" };
 
-	if (pm_open(pm, path, 0, &e)) {
+	if (pm_incident_open(inc, path, flags, &e)) {
 		fprintf(stderr, "tipme %s: %s\n", prog, e.msg);
-		pm_close(pm);
+		pm_incident_close(inc);
 		return 1;
 	}
 	return 0;
@@ -109,24 +108,4 @@ int pm_cmd_one_dump(const char *prog, pm_usage_fn usage, int argc)
 		argc == optind ? "no dump file given" : "only one dump file, please");
 	usage(stderr, prog);
 	return 2;
-}
-
-int pm_cmd_load_x(const char *prog, const char *path, struct xdump *x,
-		  uint8_t **buf)
-{
-	struct tm_err e = { "" };
-	struct stat sb;
-	int ret;
-
-	*buf = NULL;
-	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
-		return 0;
-	ret = xdump_load(path, x, buf, &e);
-	if (ret == -ENOENT)
-		return 0;
-	if (ret) {
-		fprintf(stderr, "tipme %s: %s\n", prog, e.msg);
-		return -1;
-	}
-	return 1;
 }

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct pm_dump;
+#include "../incident/incident.h"
 
 /* Prints a subcommand's usage to @f (@prog: the name it was called by). */
 typedef void (*pm_usage_fn)(FILE *f, const char *prog);
@@ -62,33 +62,18 @@ int pm_cmd_parse(const char *prog, pm_usage_fn usage, int argc, char **argv,
 int pm_cmd_one_dump(const char *prog, pm_usage_fn usage, int argc);
 
 /**
- * pm_cmd_open() - open a subcommand's dump, or say why not
+ * pm_cmd_open() - open a subcommand's incident, or say why not
  * @prog: the subcommand's name, for the message
  * @path: the dump file or incident directory
- * @pm: the dump; closed again on failure
+ * @flags: PM_INC_* (incident/incident.h)
+ * @inc: the incident; closed again on failure
  *
  * Prints "tipme PROG: MESSAGE" to stderr on failure.
  *
  * Return: 0, or 1 (the exit status) on failure.
  */
-int pm_cmd_open(const char *prog, const char *path, struct pm_dump *pm);
-
-struct xdump;
-
-/**
- * pm_cmd_load_x() - the X dump of an incident, if it has one
- * @prog: the subcommand's name, for the message
- * @path: the incident directory (or a dump file: no X dump, not an error)
- * @x: the parsed X dump; it points into *@buf
- * @buf: set to its bytes (free() them when done with @x)
- *
- * Prints "tipme PROG: MESSAGE" to stderr when the X dump is there but
- * broken.
- *
- * Return: 1 with an X dump, 0 without one, -1 when it is broken.
- */
-int pm_cmd_load_x(const char *prog, const char *path, struct xdump *x,
-		  uint8_t **buf);
+int pm_cmd_open(const char *prog, const char *path, unsigned int flags,
+		struct pm_incident *inc);
 
 /**
  * pm_cmd_finish() - flush stdout and check that everything was written

@@ -450,6 +450,7 @@ int pm_merge_init(struct pm_merge *m, const struct pm_dump *pm,
 	uint32_t i;
 
 	memset(m, 0, sizeof(*m));
+	m->pm = pm;
 	if (!pm->nr_cpus)
 		return 0;
 	m->decs = calloc(pm->nr_cpus, sizeof(*m->decs));
@@ -495,6 +496,10 @@ int pm_merge_next(struct pm_merge *m, struct pm_event *ev, struct tm_err *e)
 		return 0;
 	top = m->heap[0];
 	*ev = m->cur[top];
+	/* the one conversion of a record's time: everything above is in ns */
+	ev->ns = pm_clock_mono(&m->pm->clock, ev->ts);
+	ev->lost_since_ns = ev->lost_since ?
+			    pm_clock_mono(&m->pm->clock, ev->lost_since) : 0;
 	ret = pm_dec_next(&m->decs[top], &m->cur[top], &m->errmsg);
 	if (ret < 0) {
 		/* return this event; the error comes with the next call */

@@ -25,6 +25,9 @@ enum pm_ev_kind {
  * @ts: full timestamp (recorder ticks); for PM_EV_LOST the timestamp of
  *      the first record after the gap (or of the last before it, at the
  *      end of the stream)
+ * @ns: @ts in CLOCK_MONOTONIC ns (set by pm_merge_next() only: the one
+ *      place a record's time is converted; state/ and everything above it
+ *      work in these)
  * @type: record type (PM_EV_RECORD); a compact record is given as the
  *        type it stands for (TIPME_REC_SWITCH_C as TIPME_REC_SCHED_SWITCH,
  *        TIPME_REC_WAKING_C as TIPME_REC_SCHED_WAKING, TIPME_REC_SITE as
@@ -56,6 +59,8 @@ enum pm_ev_kind {
  * @lost_count: PM_EV_LOST: number of missing sub-buffers
  * @lost_since: PM_EV_LOST: timestamp of the last record before the gap
  *              (0 if none)
+ * @lost_since_ns: @lost_since in CLOCK_MONOTONIC ns (pm_merge_next(); 0
+ *              if none)
  */
 /* A member of struct pm_event.u.rec: the fixed part of TIPME_REC_<id>. */
 #define PM_EV_FIXED_PART(nr, id, st, n, len, family)	st id;
@@ -64,6 +69,7 @@ struct pm_event {
 	int kind;
 	uint32_t cpu;
 	uint64_t ts;
+	int64_t ns;
 	uint8_t type;
 	uint8_t raw_type;
 	uint8_t ext;
@@ -108,6 +114,7 @@ struct pm_event {
 	uint64_t lost_first;
 	uint64_t lost_count;
 	uint64_t lost_since;
+	int64_t lost_since_ns;
 };
 
 /**
@@ -219,6 +226,7 @@ int pm_dec_all(const struct pm_dump *pm, const struct pm_cpu *pc,
  * struct pm_merge - k-way merge of all CPU decoders by (ts, cpu); private
  */
 struct pm_merge {
+	const struct pm_dump *pm;
 	struct pm_dec *decs;
 	struct pm_event *cur;
 	uint32_t *heap;
@@ -249,7 +257,7 @@ int pm_merge_init(struct pm_merge *m, const struct pm_dump *pm,
  * @e: error message
  *
  * Events with equal timestamps come in CPU order; events of one CPU keep
- * their stream order.
+ * their stream order.  Each event's @ns and @lost_since_ns are set here.
  *
  * Return: 1 with an event, 0 at the end, negative errno on error.
  */

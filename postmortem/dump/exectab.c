@@ -13,11 +13,14 @@
 
 struct pm_instr *pm_instr_get(const struct pm_dump *pm)
 {
-	struct pm_dump *m = (struct pm_dump *)pm;	/* lazily filled cache */
+	return pm->instr;
+}
 
-	if (!m->instr)
-		m->instr = calloc(1, sizeof(*m->instr));
-	return m->instr;
+int pm_instr_alloc(struct pm_dump *pm, struct tm_err *e)
+{
+	if (!pm->instr)
+		pm->instr = calloc(1, sizeof(*pm->instr));
+	return pm->instr ? 0 : tm_err_set(e, ENOMEM, "out of memory");
 }
 
 void pm_instr_free(struct pm_dump *pm)
@@ -105,10 +108,12 @@ static int load_exectab(struct pm_instr *in, const struct dump_sec *s,
 int pm_instr_load_section(struct pm_dump *pm, const struct dump_sec *s,
 			  struct tm_err *e)
 {
-	struct pm_instr *in = pm_instr_get(pm);
+	struct pm_instr *in;
+	int err = pm_instr_alloc(pm, e);
 
-	if (!in)
-		return tm_err_set(e, ENOMEM, "out of memory");
+	if (err)
+		return err;
+	in = pm->instr;
 	switch (s->h.type) {
 	case TIPME_SEC_EXECTAB:
 		return load_exectab(in, s, e);
@@ -157,6 +162,63 @@ const struct pm_exec *pm_exec_find(const struct pm_dump *pm, uint32_t pid,
 			best = x;
 	}
 	return best;
+}
+
+void pm_exec_clock(struct pm_dump *pm)
+{
+	struct pm_instr *in = pm->instr;
+	size_t i;
+
+	for (i = 0; in && i < in->nr_execs; i++) {
+		struct pm_exec *x = &in->execs[i];
+
+		x->start_ns = pm_clock_mono(&pm->clock, x->x.start_ts);
+		x->exit_ns = x->x.exit_ts ? pm_clock_mono(&pm->clock, x->x.exit_ts) : 0;
+	}
+}
+
+/* The first entry of @pid (entries are by pid, then start), or nr_execs. */
+static size_t first_of(const struct pm_instr *in, uint32_t pid)
+{
+	size_t lo = 0, hi = in->nr_execs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (in->execs[mid].x.pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct pm_exec *pm_exec_at(const struct pm_dump *pm, uint32_t pid,
+				 int64_t ns)
+{
+	const struct pm_instr *in = pm->instr;
+	const struct pm_exec *best = NULL;
+	size_t lo;
+
+	if (!in || !in->nr_execs)
+		return NULL;
+	for (lo = first_of(in, pid); lo < in->nr_execs && in->execs[lo].x.pid == pid; lo++) {
+		const struct pm_exec *x = &in->execs[lo];
+
+		/* Entries are by start: the last one started by @ns wins. */
+		if (x->start_ns <= ns || !best)
+			best = x;
+		if (x->start_ns <= ns && (!x->x.exit_ts || ns <= x->exit_ns))
+			best = x;
+	}
+	return best;
+}
+
+const char *pm_comm_at(const struct pm_dump *pm, uint32_t pid, int64_t ns)
+{
+	const struct pm_exec *x = pid ? pm_exec_at(pm, pid, ns) : NULL;
+
+	return x && x->x.comm[0] ? x->x.comm : NULL;	/* comm is NUL-padded */
 }
 
 const struct pm_exec *pm_exec_by_id(const struct pm_dump *pm, uint32_t id)

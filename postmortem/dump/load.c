@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "incident_path.h"
 #include "pm.h"
 #include "tables.h"
 
@@ -163,41 +162,6 @@ static int load_text(struct pm_text *t, const struct dump_sec *s,
 	return 0;
 }
 
-int pm_text_next(const struct pm_text *t, size_t *pos, const char **line,
-		 size_t *len)
-{
-	const char *nl;
-
-	while (t->text && *pos < t->len) {
-		*line = t->text + *pos;
-		nl = memchr(*line, '\n', t->len - *pos);
-		*len = nl ? (size_t)(nl - *line) : t->len - *pos;
-		*pos += *len + (nl ? 1 : 0);
-		if (*len)
-			return 1;
-	}
-	return 0;
-}
-
-int pm_text_get(const struct pm_text *t, const char *key, char *out,
-		size_t size)
-{
-	size_t kl = strlen(key), pos = 0, n;
-	const char *line;
-
-	while (pm_text_next(t, &pos, &line, &n)) {
-		if (n > kl && !memcmp(line, key, kl) && line[kl] == '=') {
-			n -= kl + 1;
-			if (n >= size)
-				n = size - 1;
-			memcpy(out, line + kl + 1, n);
-			out[n] = '\0';
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
 static int add_stream(struct pm_dump *pm, const struct dump_sec *s,
 		      struct tm_err *e)
 {
@@ -296,7 +260,12 @@ static int load_sections(struct pm_dump *pm, struct tm_err *e)
 						  pm->stats[i].cpu);
 	}
 	pm_clock_init(&pm->clock, pm->pairs, pm->nr_pairs, h->tsc_khz);
-	return 0;
+	err = pm_instr_alloc(pm, e);
+	if (!err) {
+		pm_exec_clock(pm);
+		pm_syms_load(pm);
+	}
+	return err;
 }
 
 int pm_open_mem(struct pm_dump *pm, const void *buf, size_t size,
@@ -318,11 +287,9 @@ int pm_open(struct pm_dump *pm, const char *path, unsigned int flags,
 	int err;
 
 	memset(pm, 0, sizeof(*pm));
-	pm->path = path;
-	err = incident_member(path, TIPME_INCIDENT_KERNEL_DUMP, "kernel dump",
-			      &pm->path_buf, e);
-	if (err)
-		return err;
+	pm->path_buf = strdup(path);
+	if (!pm->path_buf)
+		return tm_err_set(e, ENOMEM, "out of memory");
 	pm->path = pm->path_buf;
 	err = dump_load(&pm->d, pm->path, flags, e);
 	if (!err)

@@ -64,8 +64,7 @@ struct pm_text {
 
 /**
  * struct pm_dump - an opened dump
- * @path: the file read (for an incident directory, its kernel.dump), for
- *        messages ("" for memory)
+ * @path: the file read, for messages ("" for memory)
  * @path_buf: @path's storage when opened from a file
  * @d: the validated file
  * @rt: record types indexed by number
@@ -128,7 +127,8 @@ int pm_text_get(const struct pm_text *t, const char *key, char *out,
 /**
  * pm_open() - load a dump file and check its metadata sections
  * @pm: result; release with pm_close() (also after a failure)
- * @path: file name, or an incident directory (its kernel.dump is read)
+ * @path: file name (an incident directory is resolved to its kernel.dump
+ *	by pm_incident_open(), incident/incident.h)
  * @flags: DUMP_* (DUMP_NO_CRC for fuzzing)
  * @e: error message
  *

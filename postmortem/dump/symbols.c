@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel symbol table a dump carries (read on first use): addresses
+ * The kernel symbol table a dump carries (read when the dump is opened): addresses
  * to names, and the frames of a blocking site or stack worth showing.
  */
 #include <errno.h>
@@ -32,14 +32,14 @@ static uint64_t sym_by_name(const struct pm_instr *in, const char *name)
 	return 0;
 }
 
-static void load_symbols(const struct pm_dump *pm, struct pm_instr *in)
+void pm_syms_load(struct pm_dump *pm)
 {
+	struct pm_instr *in = pm->instr;
 	const struct dump_sec *s = NULL;
 	uint64_t count, i;
 	size_t tab;
 	uint32_t k;
 
-	in->syms_loaded = 1;
 	in->text_hi = param_u64(pm, "text_addr_hi", 0xffffffffULL) << 32;
 	for (k = 0; k < pm->d.nr_secs; k++)
 		if (pm->d.secs[k].h.type == TIPME_SEC_SYMBOLS)
@@ -82,8 +82,6 @@ const char *pm_sym_name(const struct pm_dump *pm, uint64_t addr, uint64_t *off)
 
 	if (!in)
 		return NULL;
-	if (!in->syms_loaded)
-		load_symbols(pm, in);
 	hi = in->nr_syms;
 	if (!hi || addr < in->sym_addr[0])
 		return NULL;
@@ -129,8 +127,6 @@ size_t pm_site_frames(const struct pm_dump *pm, const uint32_t *ips,
 
 	if (!in)
 		return 0;
-	if (!in->syms_loaded)
-		load_symbols(pm, in);
 	for (i = 0; i < n && k < max; i++) {
 		uint64_t a;
 

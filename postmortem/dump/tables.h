@@ -18,12 +18,16 @@
  * @exe: path of the executable (@x.exe_len bytes, not NUL-terminated)
  * @argv: arguments, each NUL-terminated (@x.argv_len bytes)
  * @env: environment, as @argv (@x.env_len bytes)
+ * @start_ns: @x.start_ts in CLOCK_MONOTONIC ns
+ * @exit_ns: @x.exit_ts in CLOCK_MONOTONIC ns (0 while @x.exit_ts is 0)
  */
 struct pm_exec {
 	struct tipme_exec x;
 	const char *exe;
 	const char *argv;
 	const char *env;
+	int64_t start_ns;
+	int64_t exit_ns;
 };
 
 /**
@@ -40,7 +44,6 @@ struct pm_exec {
  * @site_blob: each site as a TIPME_REC_BLOCKED payload (pid 0)
  * @costs: self-cost totals per type since load (TIPME_SEC_COST)
  * @nr_costs: entries in @costs
- * @syms_loaded: the symbol table was looked for
  * @sym_addr: symbol addresses, increasing
  * @sym_name: offset of each symbol's name in @strs
  * @nr_syms: symbols
@@ -65,7 +68,6 @@ struct pm_instr {
 	unsigned char *site_blob;
 	struct tipme_cost_total *costs;
 	size_t nr_costs;
-	int syms_loaded;
 	uint64_t *sym_addr;
 	uint32_t *sym_name;
 	size_t nr_syms;
@@ -98,9 +100,27 @@ void pm_instr_free(struct pm_dump *pm);
  * successful pm_open(); an empty one if the dump has none)
  * @pm: the dump
  *
- * Return: the state, or NULL if out of memory.
+ * Return: the state (NULL only for a dump that failed to open).
  */
 struct pm_instr *pm_instr_get(const struct pm_dump *pm);
+
+/**
+ * pm_instr_alloc() - give an opening dump its (empty) instrumentation state
+ * @pm: the dump being opened
+ * @e: error message
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pm_instr_alloc(struct pm_dump *pm, struct tm_err *e);
+
+/**
+ * pm_syms_load() - read the dump's kernel symbol table, once, at open time
+ * @pm: the dump being opened, after pm_instr_alloc()
+ *
+ * A malformed or missing table leaves the dump without symbols (not an
+ * error: names are then left out).
+ */
+void pm_syms_load(struct pm_dump *pm);
 
 /**
  * pm_exec_find() - the exec table entry describing thread @pid at @ts
@@ -113,6 +133,34 @@ struct pm_instr *pm_instr_get(const struct pm_dump *pm);
  */
 const struct pm_exec *pm_exec_find(const struct pm_dump *pm, uint32_t pid,
 				   uint64_t ts);
+
+/**
+ * pm_exec_at() - as pm_exec_find(), at a CLOCK_MONOTONIC time
+ * @pm: the dump
+ * @pid: thread id
+ * @ns: CLOCK_MONOTONIC ns (the time of state/ and the analyses)
+ *
+ * Return: the entry whose lifetime covers @ns, else the closest one of
+ * that pid, or NULL.
+ */
+const struct pm_exec *pm_exec_at(const struct pm_dump *pm, uint32_t pid,
+				 int64_t ns);
+
+/**
+ * pm_comm_at() - a thread's name at a CLOCK_MONOTONIC time
+ * @pm: the dump
+ * @pid: thread id (0: none)
+ * @ns: CLOCK_MONOTONIC ns
+ *
+ * Return: its comm from the exec table entry pm_exec_at() finds, or NULL.
+ */
+const char *pm_comm_at(const struct pm_dump *pm, uint32_t pid, int64_t ns);
+
+/**
+ * pm_exec_clock() - give every exec table entry its CLOCK_MONOTONIC times
+ * @pm: the dump being opened, its clock set up
+ */
+void pm_exec_clock(struct pm_dump *pm);
 
 /**
  * pm_exec_by_id() - the exec table entry with serial number @id

@@ -51,8 +51,8 @@ static int on_lock(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 		l->owner = b.owner;
 		l->flags = b.flags;
 		l->ret = 0;
-		l->start = ev->ts;
-		l->end = 0;
+		l->start_ns = ev->ns;
+		l->end_ns = 0;
 		return 0;
 	} else {
 		struct tipme_rec_lock_end x;
@@ -63,8 +63,8 @@ static int on_lock(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 		for (i = r->nlocks; i-- > 0;) {
 			struct pm_lockwait *l = &r->locks[i];
 
-			if (!l->end && l->pid == x.pid && l->lock == lock) {
-				l->end = ev->ts;
+			if (!l->end_ns && l->pid == x.pid && l->lock == lock) {
+				l->end_ns = ev->ns;
 				l->ret = x.ret;
 				break;
 			}
@@ -88,7 +88,7 @@ static int on_reclaim(struct pm_res *r, struct caps *c, const struct pm_event *e
 		memset(m, 0, sizeof(*m));
 		m->pid = b.pid;
 		m->kind = b.kind;
-		m->start = ev->ts;
+		m->start_ns = ev->ns;
 	} else {
 		struct tipme_rec_reclaim_end x;
 
@@ -96,8 +96,8 @@ static int on_reclaim(struct pm_res *r, struct caps *c, const struct pm_event *e
 		for (i = r->nreclaims; i-- > 0;) {
 			struct pm_reclaim *m = &r->reclaims[i];
 
-			if (!m->end && m->pid == x.pid) {
-				m->end = ev->ts;
+			if (!m->end_ns && m->pid == x.pid) {
+				m->end_ns = ev->ns;
 				m->nr_reclaimed = x.nr_reclaimed;
 				break;
 			}
@@ -118,9 +118,9 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 	if (ev->type == TIPME_REC_BLK_ISSUE) {	/* a queued request goes out */
 		for (i = r->nblk; i-- > 0;) {
 			q = &r->blk[i];
-			if (q->insert && !q->issue && !q->complete && q->dev == b.dev &&
+			if (q->insert_ns && !q->issue_ns && !q->complete_ns && q->dev == b.dev &&
 			    q->sector == sector) {
-				q->issue = ev->ts;
+				q->issue_ns = ev->ns;
 				if (!q->issuer && b.ctx == TIPME_CTX_TASK)
 					q->issuer = b.pid;
 				return 0;
@@ -130,8 +130,8 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 	if (ev->type == TIPME_REC_BLK_COMPLETE) {
 		for (i = r->nblk; i-- > 0;) {
 			q = &r->blk[i];
-			if (!q->complete && q->dev == b.dev && q->sector == sector) {
-				q->complete = ev->ts;
+			if (!q->complete_ns && q->dev == b.dev && q->sector == sector) {
+				q->complete_ns = ev->ns;
 				q->complete_cpu = ev->cpu;
 				q->complete_pid = b.pid;
 				q->complete_ctx = b.ctx;
@@ -150,11 +150,11 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 	if (ev->type == TIPME_REC_BLK_ISSUE || ev->type == TIPME_REC_BLK_INSERT) {
 		q->issuer = b.ctx == TIPME_CTX_TASK ? b.pid : 0;
 		if (ev->type == TIPME_REC_BLK_ISSUE)
-			q->issue = ev->ts;
+			q->issue_ns = ev->ns;
 		else
-			q->insert = ev->ts;
+			q->insert_ns = ev->ns;
 	} else {		/* issued before the dump began */
-		q->complete = ev->ts;
+		q->complete_ns = ev->ns;
 		q->complete_cpu = ev->cpu;
 		q->complete_pid = b.pid;
 		q->complete_ctx = b.ctx;
@@ -213,12 +213,14 @@ static void policies_finish(struct pm_res *r)
 	r->npolicies = n;
 }
 
-int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
+int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
+		 struct tm_err *e)
 {
+	const struct pm_dump *pm = &inc->pm;
 	struct caps c = { 0 };
 	struct pm_merge mg;
 	struct pm_event ev;
-	uint64_t last = 0;
+	int64_t last = 0;
 	size_t i;
 	int err;
 
@@ -227,7 +229,7 @@ int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
 	if (err)
 		return err;
 	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
-		last = ev.ts;
+		last = ev.ns;
 		if (ev.kind != PM_EV_RECORD || !ev.rt || !ev.rt->our_size)
 			continue;
 		switch (ev.type) {
@@ -239,7 +241,7 @@ int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
 				err = -ENOMEM;
 				break;
 			}
-			w->ts = ev.ts;
+			w->ns = ev.ns;
 			w->cpu = ev.cpu;
 			w->target = tipme_waking_pid(&ev.u.wk);
 			w->waker = ev.waker_unknown ? PM_WAKER_UNKNOWN :
@@ -255,7 +257,7 @@ int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
 				err = -ENOMEM;
 				break;
 			}
-			in->ts = ev.ts;
+			in->ns = ev.ns;
 			in->cpu = ev.cpu;
 			in->kind = ev.u.in.kind;
 			in->value = ev.u.in.value;
@@ -291,11 +293,11 @@ int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e)
 		return err;
 	}
 	for (i = 0; i < r->nlocks; i++)
-		if (!r->locks[i].end)
-			r->locks[i].end = last;
+		if (!r->locks[i].end_ns)
+			r->locks[i].end_ns = last;
 	for (i = 0; i < r->nreclaims; i++)
-		if (!r->reclaims[i].end)
-			r->reclaims[i].end = last;
+		if (!r->reclaims[i].end_ns)
+			r->reclaims[i].end_ns = last;
 	policies_finish(r);
 	return 0;
 }
@@ -328,19 +330,19 @@ int pm_res_policy(const struct pm_res *r, uint32_t pid)
 }
 
 const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
-				     uint64_t ts)
+				     int64_t ns)
 {
 	size_t lo = 0, hi = r->nwakes;
 
-	while (lo < hi) {	/* first wake at or after ts */
+	while (lo < hi) {	/* first wake at or after ns */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (r->wakes[mid].ts < ts)
+		if (r->wakes[mid].ns < ns)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < r->nwakes && r->wakes[lo].ts == ts; lo++)
+	for (; lo < r->nwakes && r->wakes[lo].ns == ns; lo++)
 		if (r->wakes[lo].target == pid)
 			return &r->wakes[lo];
 	return NULL;

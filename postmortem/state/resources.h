@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../dump/pm.h"
+#include "../incident/incident.h"
 
 /**
  * struct pm_lockwait - a thread waiting for a lock (lock_begin..lock_end)
@@ -21,8 +21,8 @@
  * @owner: the holder when the kernel told (0: not known)
  * @flags: TIPME_LOCK_*
  * @ret: 0 if it got the lock, else a negative errno
- * @start: recorder timestamp of lock_begin
- * @end: of lock_end (the dump's end if it never came)
+ * @start_ns: time of lock_begin, CLOCK_MONOTONIC ns
+ * @end_ns: of lock_end (the dump's end if it never came)
  */
 struct pm_lockwait {
 	uint64_t lock;
@@ -30,8 +30,8 @@ struct pm_lockwait {
 	uint32_t owner;
 	uint32_t flags;
 	int32_t ret;
-	uint64_t start;
-	uint64_t end;
+	int64_t start_ns;
+	int64_t end_ns;
 };
 
 /**
@@ -39,15 +39,15 @@ struct pm_lockwait {
  * @pid: the thread
  * @kind: enum tipme_reclaim_kind
  * @nr_reclaimed: pages it reclaimed
- * @start: recorder timestamp
- * @end: recorder timestamp (the dump's end if it never came)
+ * @start_ns: CLOCK_MONOTONIC ns
+ * @end_ns: CLOCK_MONOTONIC ns (the dump's end if it never came)
  */
 struct pm_reclaim {
 	uint32_t pid;
 	uint32_t kind;
 	uint32_t nr_reclaimed;
-	uint64_t start;
-	uint64_t end;
+	int64_t start_ns;
+	int64_t end_ns;
 };
 
 /**
@@ -58,10 +58,10 @@ struct pm_reclaim {
  * @op: enum tipme_blk_op
  * @issuer: thread that queued it, or issued it if it was not queued (0:
  *          from interrupt or idle)
- * @insert: recorder timestamp of its insert into a queue (0: issued
- *          directly, or queued before the dump)
- * @issue: recorder timestamp of the issue (0: issued before the dump)
- * @complete: of the completion (0: not completed in the dump)
+ * @insert_ns: CLOCK_MONOTONIC ns of its insert into a queue (0: issued
+ *	directly, or queued before the dump; no record is stamped at 0)
+ * @issue_ns: of the issue (0: issued before the dump)
+ * @complete_ns: of the completion (0: not completed in the dump)
  * @complete_cpu: CPU the completion ran on
  * @complete_pid: the task it ran in, or interrupted
  * @complete_ctx: enum tipme_ctx it ran in
@@ -72,9 +72,9 @@ struct pm_blkreq {
 	uint32_t bytes;
 	uint32_t op;
 	uint32_t issuer;
-	uint64_t insert;
-	uint64_t issue;
-	uint64_t complete;
+	int64_t insert_ns;
+	int64_t issue_ns;
+	int64_t complete_ns;
 	uint32_t complete_cpu;
 	uint32_t complete_pid;
 	uint32_t complete_ctx;
@@ -82,7 +82,7 @@ struct pm_blkreq {
 
 /**
  * struct pm_wake - one sched_waking
- * @ts: recorder timestamp
+ * @ns: its time, CLOCK_MONOTONIC ns
  * @cpu: CPU the waker ran on
  * @target: woken thread
  * @waker: waking thread (0: interrupt on an idle CPU; PM_WAKER_UNKNOWN:
@@ -92,7 +92,7 @@ struct pm_blkreq {
 #define PM_WAKER_UNKNOWN	UINT32_MAX
 
 struct pm_wake {
-	uint64_t ts;
+	int64_t ns;
 	uint32_t cpu;
 	uint32_t target;
 	uint32_t waker;
@@ -101,13 +101,13 @@ struct pm_wake {
 
 /**
  * struct pm_input - one input event the kernel saw (TIPME_REC_INPUT)
- * @ts: recorder timestamp
+ * @ns: its time, CLOCK_MONOTONIC ns
  * @cpu: CPU it was recorded on
  * @kind: enum tipme_input_kind
  * @value: 0 release, 1 press, 2 repeat; motion: axis events in the frame
  */
 struct pm_input {
-	uint64_t ts;
+	int64_t ns;
 	uint32_t cpu;
 	uint8_t kind;
 	uint8_t value;
@@ -155,19 +155,20 @@ struct pm_res {
 	size_t npolicies;
 };
 
-int pm_res_build(struct pm_res *r, const struct pm_dump *pm, struct tm_err *e);
+int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
+		 struct tm_err *e);
 void pm_res_free(struct pm_res *r);
 
 /**
- * pm_res_wake_at() - the wakeup of @pid recorded at @ts
+ * pm_res_wake_at() - the wakeup of @pid recorded at @ns
  * @r: resources
  * @pid: the woken thread
- * @ts: recorder timestamp (a blocked stretch's end)
+ * @ns: CLOCK_MONOTONIC ns (a blocked stretch's end)
  *
  * Return: the wakeup, or NULL.
  */
 const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
-				     uint64_t ts);
+				     int64_t ns);
 
 /**
  * pm_res_policy() - the scheduling policy of @pid, if the sampler saw it

@@ -108,13 +108,13 @@ static struct pm_seg *cur(struct pm_thread *t)
 	return t->nsegs ? &t->segs[t->nsegs - 1] : NULL;
 }
 
-/* End the current stretch at @ts and open one in @state. */
-static struct pm_seg *open_seg(struct pm_thread *t, uint64_t ts, int state)
+/* End the current stretch at @ns and open one in @state. */
+static struct pm_seg *open_seg(struct pm_thread *t, int64_t ns, int state)
 {
 	struct pm_seg *s = cur(t);
 
-	if (s && s->end == UINT64_MAX)
-		s->end = ts;
+	if (s && s->end_ns == INT64_MAX)
+		s->end_ns = ns;
 	if (t->nsegs == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 8;
 		struct pm_seg *n = realloc(t->segs, cap * sizeof(*n));
@@ -126,8 +126,8 @@ static struct pm_seg *open_seg(struct pm_thread *t, uint64_t ts, int state)
 	}
 	s = &t->segs[t->nsegs++];
 	memset(s, 0, sizeof(*s));
-	s->start = ts;
-	s->end = UINT64_MAX;
+	s->start_ns = ns;
+	s->end_ns = INT64_MAX;
 	s->state = (uint8_t)state;
 	s->waker = -1;
 	return s;
@@ -139,15 +139,15 @@ static struct pm_seg *open_seg(struct pm_thread *t, uint64_t ts, int state)
  * seen leaving a CPU ran there only since that CPU's stream began.
  */
 struct cpu_span {
-	uint64_t *first;
-	uint64_t *last;
+	int64_t *first;	/* CLOCK_MONOTONIC ns; 0: no record yet */
+	int64_t *last;
 	uint32_t n;
 };
 
-static uint64_t cpu_first(const struct cpu_span *c, const struct pm_state *st,
+static int64_t cpu_first(const struct cpu_span *c, const struct pm_state *st,
 			  uint32_t cpu)
 {
-	return cpu < c->n && c->first[cpu] ? c->first[cpu] : st->first_ts;
+	return cpu < c->n && c->first[cpu] ? c->first[cpu] : st->first_ns;
 }
 
 static int on_switch(struct pm_state *st, struct pidmap *m,
@@ -168,7 +168,7 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 			s->cpu = ev->cpu;
 			s->prio = sw->prev_prio;
 		}
-		s = open_seg(t, ev->ts, sw->prev_state == TIPME_TS_RUNNABLE ?
+		s = open_seg(t, ev->ns, sw->prev_state == TIPME_TS_RUNNABLE ?
 			     PM_T_RUNNABLE : PM_T_BLOCKED);
 		if (!s)
 			return -ENOMEM;
@@ -181,7 +181,7 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 			 * (a task leaving for good stays gone) */
 			s->waker = t->pend_waker;
 			s->waker_ctx = t->pend_ctx;
-			s = open_seg(t, ev->ts, PM_T_RUNNABLE);
+			s = open_seg(t, ev->ns, PM_T_RUNNABLE);
 			if (!s)
 				return -ENOMEM;
 			s->woken = 1;
@@ -196,7 +196,7 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 		t = thread_get(st, m, sw->next_pid);
 		if (!t)
 			return -ENOMEM;
-		s = open_seg(t, ev->ts, PM_T_RUNNING);
+		s = open_seg(t, ev->ns, PM_T_RUNNING);
 		if (!s)
 			return -ENOMEM;
 		s->cpu = ev->cpu;
@@ -232,10 +232,10 @@ static int on_waking(struct pm_state *st, struct pidmap *m,
 		/* the kept wakeup did not end that sleep: this one does */
 		struct pm_seg *b = &t->segs[t->nsegs - 2];
 
-		b->end = ev->ts;
+		b->end_ns = ev->ns;
 		b->waker = pm_ev_waker(ev);
 		b->waker_ctx = (uint8_t)tipme_waking_ctx(&ev->u.wk);
-		s->start = ev->ts;
+		s->start_ns = ev->ns;
 		s->cpu = tipme_waking_cpu(&ev->u.wk);
 		t->tent = 0;
 		return 0;
@@ -246,11 +246,11 @@ static int on_waking(struct pm_state *st, struct pidmap *m,
 		s->waker = pm_ev_waker(ev);
 		s->waker_ctx = (uint8_t)tipme_waking_ctx(&ev->u.wk);
 	} else {
-		s = open_seg(t, st->first_ts, PM_T_UNKNOWN);
+		s = open_seg(t, st->first_ns, PM_T_UNKNOWN);
 		if (!s)
 			return -ENOMEM;
 	}
-	s = open_seg(t, ev->ts, PM_T_RUNNABLE);
+	s = open_seg(t, ev->ns, PM_T_RUNNABLE);
 	if (!s)
 		return -ENOMEM;
 	s->woken = 1;
@@ -275,9 +275,9 @@ static int cut_running_at_loss(struct pm_state *st, const struct pm_event *ev)
 		struct pm_seg *s = cur(t);
 
 		if (!s || s->state != PM_T_RUNNING || s->cpu != ev->cpu ||
-		    s->end != UINT64_MAX || s->start > ev->lost_since)
+		    s->end_ns != INT64_MAX || s->start_ns > ev->lost_since_ns)
 			continue;
-		s = open_seg(t, ev->lost_since, PM_T_UNKNOWN);
+		s = open_seg(t, ev->lost_since_ns, PM_T_UNKNOWN);
 		if (!s)
 			return -ENOMEM;
 		s->cpu = ev->cpu;
@@ -324,14 +324,14 @@ static int on_sample(struct pm_state *st, struct pidmap *m,
 		s = cur(t);
 		if (s && s->state != PM_T_UNKNOWN)
 			continue;	/* the records already say */
-		if (!s && !open_seg(t, st->first_ts, PM_T_UNKNOWN))
+		if (!s && !open_seg(t, st->first_ns, PM_T_UNKNOWN))
 			return -ENOMEM;
 		if (tipme_smp_oncpu(e.word)) {
-			s = open_seg(t, ev->ts, PM_T_RUNNING);
+			s = open_seg(t, ev->ns, PM_T_RUNNING);
 			if (s)
 				s->prio = e.prio;
 		} else {
-			s = open_seg(t, ev->ts, state == TIPME_TS_RUNNABLE ?
+			s = open_seg(t, ev->ns, state == TIPME_TS_RUNNABLE ?
 				     PM_T_RUNNABLE : PM_T_BLOCKED);
 			if (s && state != TIPME_TS_RUNNABLE)
 				s->block_state = (uint8_t)state;
@@ -355,7 +355,7 @@ static void on_blocked(struct pm_state *st, struct pidmap *m,
 	/* a sleep a wakeup ended at once: the stretch before the runnable one */
 	if (s && s->state == PM_T_RUNNABLE && s->woken && t->nsegs >= 2 &&
 	    t->segs[t->nsegs - 2].state == PM_T_BLOCKED &&
-	    t->segs[t->nsegs - 2].end == s->start)
+	    t->segs[t->nsegs - 2].end_ns == s->start_ns)
 		s = &t->segs[t->nsegs - 2];
 	if (!s || s->state != PM_T_BLOCKED)
 		return;
@@ -371,8 +371,8 @@ static int on_lost(struct pm_state *st, const struct pm_event *ev)
 	st->losses = l;
 	l += st->nlosses++;
 	l->cpu = ev->cpu;
-	l->since = ev->lost_since;
-	l->until = ev->ts;
+	l->since_ns = ev->lost_since_ns;
+	l->until_ns = ev->ns;
 	l->first_seq = ev->lost_first;
 	l->subbufs = ev->lost_count;
 	st->lost = 1;
@@ -389,14 +389,15 @@ static int tid_cmp(const void *a, const void *b)
 /**
  * pm_state_build() - rebuild every thread's stretches
  * @st: result; release with pm_state_free()
- * @pm: an open dump
+ * @inc: an open incident (its kernel dump)
  * @e: error message
  *
  * Return: 0 or a negative errno.
  */
-int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
+int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e)
 {
+	const struct pm_dump *pm = &inc->pm;
 	struct pidmap m = { 0 };
 	struct cpu_span cs = { 0 };
 	struct pm_merge mg;
@@ -423,14 +424,14 @@ int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
 	}
 	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
 		if (!have) {
-			st->first_ts = ev.ts;
+			st->first_ns = ev.ns;
 			have = 1;
 		}
-		st->last_ts = ev.ts;
+		st->last_ns = ev.ns;
 		if (ev.cpu < cs.n) {
 			if (!cs.first[ev.cpu])
-				cs.first[ev.cpu] = ev.ts;
-			cs.last[ev.cpu] = ev.ts;
+				cs.first[ev.cpu] = ev.ns;
+			cs.last[ev.cpu] = ev.ns;
 		}
 		if (ev.kind == PM_EV_LOST)
 			err = on_lost(st, &ev);
@@ -445,7 +446,7 @@ int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
 		else if (ev.type == TIPME_REC_SAMPLE)
 			err = on_sample(st, &m, &cs, pm, &ev);
 		else if (ev.type == TIPME_REC_TRIGGER && !ev.u.trig.coalesced)
-			st->trigger_ts = ev.ts;
+			st->trigger_ns = ev.ns;
 		if (err < 0) {
 			err = tm_err_set(e, ENOMEM, "out of memory");
 			break;
@@ -463,14 +464,14 @@ int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
 	for (i = 0; i < st->nthreads; i++) {
 		struct pm_seg *s = cur(&st->threads[i]);
 
-		if (!s || s->end != UINT64_MAX)
+		if (!s || s->end_ns != INT64_MAX)
 			continue;
 		/* running where the records end: known only up to that CPU's last */
 		if (s->state == PM_T_RUNNING && s->cpu < cs.n && cs.last[s->cpu] &&
-		    cs.last[s->cpu] >= s->start)
-			s->end = cs.last[s->cpu];
+		    cs.last[s->cpu] >= s->start_ns)
+			s->end_ns = cs.last[s->cpu];
 		else
-			s->end = st->last_ts;
+			s->end_ns = st->last_ns;
 	}
 	free(cs.first);
 	free(cs.last);
@@ -490,11 +491,9 @@ void pm_state_free(struct pm_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
-int64_t pm_seg_overlap(const struct pm_dump *pm, const struct pm_seg *s,
-		       int64_t t0, int64_t t1)
+int64_t pm_seg_overlap(const struct pm_seg *s, int64_t t0, int64_t t1)
 {
-	int64_t a = pm_clock_mono(&pm->clock, s->start);
-	int64_t b = pm_clock_mono(&pm->clock, s->end);
+	int64_t a = s->start_ns, b = s->end_ns;
 	int64_t lo = a > t0 ? a : t0, hi = b < t1 ? b : t1;
 
 	return hi > lo ? hi - lo : 0;

@@ -3,14 +3,16 @@
  * Rebuilt state: for every thread, the stretches of time it spent running,
  * runnable (waiting for a CPU) or blocked, from the scheduler records, and
  * the gaps where records were lost.  The analyses (analysis/) take it as
- * input; it knows nothing of how results are shown.
+ * input; it knows nothing of how results are shown.  Every time in it is
+ * CLOCK_MONOTONIC ns, converted once when the records were decoded
+ * (struct pm_event.ns): nothing above converts a recorder timestamp.
  */
 #ifndef TIPME_PM_STATE_H
 #define TIPME_PM_STATE_H
 
 #include <stdint.h>
 
-#include "../dump/pm.h"
+#include "../incident/incident.h"
 
 enum pm_tstate {
 	PM_T_UNKNOWN = 0,	/* before the first record that tells */
@@ -23,8 +25,8 @@ enum pm_tstate {
 
 /**
  * struct pm_seg - one stretch of a thread's time
- * @start: recorder timestamp where it began
- * @end: where it ended (the dump's end if it had not)
+ * @start_ns: where it began, CLOCK_MONOTONIC ns
+ * @end_ns: where it ended (the dump's end if it had not)
  * @state: enum pm_tstate
  * @block_state: enum tipme_task_state when blocked
  * @cpu: CPU it ran on (running) or was queued for (runnable, if known)
@@ -36,8 +38,8 @@ enum pm_tstate {
  * @site: where it blocked, innermost first (full addresses)
  */
 struct pm_seg {
-	uint64_t start;
-	uint64_t end;
+	int64_t start_ns;
+	int64_t end_ns;
 	uint8_t state;
 	uint8_t block_state;
 	uint8_t waker_ctx;
@@ -72,17 +74,17 @@ struct pm_thread {
 /**
  * struct pm_loss - records of one CPU missing from the dump
  * @cpu: the CPU
- * @since: timestamp of its last record before the gap, 0 if none (the
- *         gap is before its first record)
- * @until: timestamp of its first record after the gap (or of the last
- *         before it, at the end of its stream)
+ * @since_ns: time of its last record before the gap (CLOCK_MONOTONIC
+ *	ns), 0 if none (the gap is before its first record)
+ * @until_ns: time of its first record after the gap (or of the last
+ *	before it, at the end of its stream)
  * @first_seq: first missing sub-buffer
  * @subbufs: how many sub-buffers are missing
  */
 struct pm_loss {
 	uint32_t cpu;
-	uint64_t since;
-	uint64_t until;
+	int64_t since_ns;
+	int64_t until_ns;
 	uint64_t first_seq;
 	uint64_t subbufs;
 };
@@ -91,25 +93,38 @@ struct pm_loss {
  * struct pm_state - every thread seen in a dump
  * @threads: sorted by pid after pm_state_build()
  * @nthreads: how many
- * @first_ts: earliest record
- * @last_ts: latest record
+ * @first_ns: earliest record, CLOCK_MONOTONIC ns (every time of the
+ *	state is: converted once, when the records were decoded)
+ * @last_ns: latest record
  * @lost: the dump has gaps (lost sub-buffers): @nlosses > 0
- * @trigger_ts: the latest trigger record (not a coalesced one), or 0
- * @losses: every gap, in time order (of @until)
+ * @trigger_ns: the latest trigger record (not a coalesced one), or 0
+ * @losses: every gap, in time order (of @until_ns)
  * @nlosses: how many
  */
 struct pm_state {
 	struct pm_thread *threads;
 	size_t nthreads;
-	uint64_t first_ts;
-	uint64_t last_ts;
+	int64_t first_ns;
+	int64_t last_ns;
 	int lost;
-	uint64_t trigger_ts;
+	int64_t trigger_ns;
 	struct pm_loss *losses;
 	size_t nlosses;
 };
 
-int pm_state_build(struct pm_state *st, const struct pm_dump *pm,
+/**
+ * struct pm_span - a thread and a stretch of its time
+ * @pid: the thread
+ * @from_ns: start, CLOCK_MONOTONIC ns
+ * @to_ns: end
+ */
+struct pm_span {
+	uint32_t pid;
+	int64_t from_ns;
+	int64_t to_ns;
+};
+
+int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e);
 void pm_state_free(struct pm_state *st);
 const struct pm_thread *pm_state_thread(const struct pm_state *st,
@@ -117,14 +132,12 @@ const struct pm_thread *pm_state_thread(const struct pm_state *st,
 
 /**
  * pm_seg_overlap() - how much of a stretch lies inside an interval
- * @pm: the dump (for its clock)
  * @s: the stretch
  * @t0: start of the interval, CLOCK_MONOTONIC ns
  * @t1: its end
  *
  * Return: ns of @s inside [@t0, @t1], 0 if none.
  */
-int64_t pm_seg_overlap(const struct pm_dump *pm, const struct pm_seg *s,
-		       int64_t t0, int64_t t1);
+int64_t pm_seg_overlap(const struct pm_seg *s, int64_t t0, int64_t t1);
 
 #endif

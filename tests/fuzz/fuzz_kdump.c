@@ -16,9 +16,9 @@
 #include "dump_fix.h"
 #include "dump/pm.h"
 #include "dump/clock.h"
-#include "report/legs.h"
-#include "report/perfetto.h"
-#include "report/timeline.h"
+#include "print/legs.h"
+#include "print/perfetto.h"
+#include "print/timeline.h"
 #include "state/resources.h"
 #include "state/state.h"
 
@@ -69,7 +69,7 @@ static void run(int (*cmd)(int, char **), const char *a0, const char *a1,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tm_err e = { "" };
-	struct pm_dump pm;
+	struct pm_incident inc;
 	struct pm_state st;
 	char path[64], pid[24] = "1";
 	int fd;
@@ -84,24 +84,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* a pid the dump knows, for why; and the Perfetto export (tipme
 	 * export writes a file, with fsync: too slow per input, so its writer
 	 * is called here, to stdout, which is /dev/null) */
-	if (!pm_open_mem(&pm, data, size, 0, &e)) {
-		if (!pm_state_build(&st, &pm, &e)) {
+	if (!pm_incident_open_mem(&inc, data, size, 0, &e)) {
+		if (!pm_state_build(&st, &inc, &e)) {
 			struct pm_perfetto_stats ps;
 			struct pm_res res;
 
 			if (st.nthreads)
 				snprintf(pid, sizeof(pid), "%u",
 					 st.threads[st.nthreads / 2].pid);
-			if (!pm_res_build(&res, &pm, &e)) {
-				struct pm_perfetto_in in = { .pm = &pm, .st = &st, .res = &res };
+			if (!pm_res_build(&res, &inc, &e)) {
+				struct pm_perfetto_in in = { .inc = &inc, .st = &st, .res = &res };
 				struct pm_legs_view lv = { .from = PM_LEG_WAKING,
 							   .to = PM_LEG_SWITCH_IN, .log2 = 1,
 							   .buckets = 40, .top = 5 };
 				uint32_t lanes[3];
 				struct pm_timeline_in ti = {
-					.pm = &pm, .st = &st, .res = &res, .pids = lanes,
-					.from_ns = pm_clock_mono(&pm.clock, st.first_ts),
-					.to_ns = pm_clock_mono(&pm.clock, st.last_ts) + 1,
+					.inc = &inc, .st = &st, .res = &res, .pids = lanes,
+					.from_ns = st.first_ns,
+					.to_ns = st.last_ns + 1,
 					.title = "fuzz",
 				};
 				struct pm_timeline_stats ts;
@@ -111,9 +111,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				for (ti.npids = 0; ti.npids < 3 && ti.npids < st.nthreads; ti.npids++)
 					lanes[ti.npids] = st.threads[ti.npids].pid;
 				pm_timeline_svg(stdout, &ti, &ts);
-				if (!pm_legs_find(&pm, &st, &res, NULL, lv.from, lv.to, INT64_MIN,
+				if (!pm_legs_find(&inc, &st, &res, lv.from, lv.to, INT64_MIN,
 						  INT64_MAX, &lg, &e)) {
-					pm_legs_print(stdout, &pm, &st, &lg, &lv, 1);
+					pm_legs_print(stdout, &inc, &st, &lg, &lv, 1);
 					pm_legs_free(&lg);
 				}
 				fflush(stdout);
@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			pm_state_free(&st);
 		}
 	}
-	pm_close(&pm);
+	pm_incident_close(&inc);
 
 	run(pm_cmd_info, "info", NULL, NULL, NULL, path);
 	run(pm_cmd_info, "info", "--json", NULL, NULL, path);

@@ -11,7 +11,7 @@
 
 #include "analysis/xprof.h"
 #include "dump_fix.h"
-#include "report/xprof.h"
+#include "print/xprof.h"
 #include "xdump.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct pm_xprof xp;
 		struct jw w;
 
-		if (!pm_xprof_analyse(&d, NULL, NULL, INT64_MIN, INT64_MAX, &xp)) {
+		if (!pm_xprof_analyse(&d, NULL, INT64_MIN, INT64_MAX, &xp)) {
 			pm_xprof_text(null, &xp);
 			jw_init(&w, null, 0);
 			pm_xprof_json(&w, &xp);

@@ -22,18 +22,16 @@ struct xdump;
 
 /**
  * struct pm_perfetto_in - what goes into the trace
- * @pm: the kernel dump
+ * @inc: the incident (its kernel dump and X dump)
  * @st: its state
  * @res: its resources
  * @verdict: tipme report's analysis of the interval that matters, or NULL
- * @x: the incident's X dump, or NULL
  */
 struct pm_perfetto_in {
-	const struct pm_dump *pm;
+	const struct pm_incident *inc;
 	const struct pm_state *st;
 	const struct pm_res *res;
-	const struct pm_report *verdict;
-	const struct xdump *x;
+	const struct pm_verdict *verdict;
 };
 
 /**

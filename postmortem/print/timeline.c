@@ -61,11 +61,6 @@ struct tl {
 	double scale;		/* columns per ns */
 };
 
-static int64_t mono(const struct tl *t, uint64_t ts)
-{
-	return pm_clock_mono(&t->in->pm->clock, ts);
-}
-
 static double xpos(const struct tl *t, int64_t ns)
 {
 	return X0 + (double)(ns - t->in->from_ns) * t->scale;
@@ -73,14 +68,14 @@ static double xpos(const struct tl *t, int64_t ns)
 
 static const char *name_of(const struct tl *t, uint32_t pid)
 {
-	const char *n = pm_task_name(t->in->pm, pid, t->in->st->last_ts);
+	const char *n = pm_comm_at(&t->in->inc->pm, pid, t->in->st->last_ns);
 
 	return n ? n : "?";
 }
 
 static uint32_t tgid_of(const struct tl *t, uint32_t pid)
 {
-	const struct pm_exec *x = pm_exec_find(t->in->pm, pid, t->in->st->last_ts);
+	const struct pm_exec *x = pm_exec_at(&t->in->inc->pm, pid, t->in->st->last_ns);
 
 	return x && x->x.tgid ? x->x.tgid : pid;
 }
@@ -171,7 +166,7 @@ static int cpu_lanes(struct tl *t, int y, uint32_t ncpu)
 				const struct pm_seg *s = &th->segs[j];
 
 				if (s->state == PM_T_RUNNING && s->cpu == cpu) {
-					spread(t, mono(t, s->start), mono(t, s->end), acc, 1, 0);
+					spread(t, s->start_ns, s->end_ns, acc, 1, 0);
 					any = 1;
 				}
 			}
@@ -241,7 +236,8 @@ static int cause_cls(int cause, const struct pm_seg *s)
 static int thread_lanes(struct tl *t, int y, int *lane_y)
 {
 	const struct pm_timeline_in *in = t->in;
-	uint32_t xs = in->x ? pm_xserver_pid(in->x) : 0;
+	const struct xdump *x = pm_incident_x(in->inc);
+	uint32_t xs = x ? pm_xserver_pid(x) : 0;
 	double *acc = malloc((size_t)NCOL * C_NR * sizeof(*acc));
 	size_t l, j, i;
 	int c;
@@ -263,8 +259,8 @@ static int thread_lanes(struct tl *t, int y, int *lane_y)
 			X0, ly, NCOL, LANE_H, cls_style[C_NONE].colour);
 		for (j = 0; th && j < th->nsegs; j++) {
 			const struct pm_seg *s = &th->segs[j];
-			int64_t a = mono(t, s->start), b = mono(t, s->end);
-			int k = cause_cls(pm_seg_cause(in->pm, in->res, th->pid, s, xs), s);
+			int64_t a = s->start_ns, b = s->end_ns;
+			int k = cause_cls(pm_seg_cause(in->inc, in->res, th->pid, s, xs), s);
 
 			if (s->state == PM_T_BLOCKED && (s->block_state == TIPME_TS_DEAD ||
 							 s->block_state == TIPME_TS_ZOMBIE))
@@ -275,7 +271,7 @@ static int thread_lanes(struct tl *t, int y, int *lane_y)
 			 * thread's while it handled the input (up to where it was
 			 * done and only the X server's drawing was left).
 			 */
-			if (s->state == PM_T_BLOCKED && pm_seg_idle(in->pm, s) &&
+			if (s->state == PM_T_BLOCKED && pm_seg_idle(in->inc, s) &&
 			    !(in->verdict && th->pid == in->verdict->pid &&
 			      a < (in->verdict->display_ns ? in->verdict->display_ns :
 				   in->verdict->to_ns) && a >= in->verdict->from_ns))
@@ -315,7 +311,7 @@ static int thread_lanes(struct tl *t, int y, int *lane_y)
 		fprintf(t->f, "<polyline fill=\"none\" stroke=\"#000\" stroke-width=\"1\" points=\"");
 		for (j = 0; th && j < th->nsegs; j++) {
 			const struct pm_seg *s = &th->segs[j];
-			int64_t a = mono(t, s->start), b = mono(t, s->end);
+			int64_t a = s->start_ns, b = s->end_ns;
 			double x0, x1, yy;
 
 			if (s->state != PM_T_RUNNING || b <= in->from_ns || a >= in->to_ns)
@@ -347,16 +343,16 @@ static int lane_of(const struct pm_timeline_in *in, uint32_t pid)
 }
 
 /* The blocked stretch of @pid that a wakeup at @ts ended (wakeups come in time order). */
-static const struct pm_seg *sleep_ending(const struct tl *t, uint32_t pid, uint64_t ts,
+static const struct pm_seg *sleep_ending(const struct tl *t, uint32_t pid, int64_t ts,
 					 size_t *cursor)
 {
 	const struct pm_thread *th = pm_state_thread(t->in->st, pid);
 
-	while (th && *cursor < th->nsegs && th->segs[*cursor].end < ts)
+	while (th && *cursor < th->nsegs && th->segs[*cursor].end_ns < ts)
 		(*cursor)++;
 	if (!th || *cursor >= th->nsegs)
 		return NULL;
-	return th->segs[*cursor].state == PM_T_BLOCKED && th->segs[*cursor].end == ts ?
+	return th->segs[*cursor].state == PM_T_BLOCKED && th->segs[*cursor].end_ns == ts ?
 	       &th->segs[*cursor] : NULL;
 }
 
@@ -364,7 +360,7 @@ static const struct pm_seg *sleep_ending(const struct tl *t, uint32_t pid, uint6
 static void marks(struct tl *t, const int *lane_y)
 {
 	const struct pm_timeline_in *in = t->in;
-	const struct pm_instr *ins = pm_instr_get(in->pm);
+	const struct pm_instr *ins = pm_instr_get(&in->inc->pm);
 	size_t i, *cursor = calloc(in->npids ? in->npids : 1, sizeof(*cursor));
 	double *last_x = malloc((in->npids ? in->npids : 1) * sizeof(*last_x));
 
@@ -379,7 +375,7 @@ static void marks(struct tl *t, const int *lane_y)
 	for (i = 0; ins && i < ins->nr_execs; i++) {
 		const struct tipme_exec *e = &ins->execs[i].x;
 		int l = lane_of(in, e->pid);
-		int64_t a = mono(t, e->start_ts), b = mono(t, e->exit_ts);
+		int64_t a = ins->execs[i].start_ns, b = ins->execs[i].exit_ns;
 
 		if (l < 0)
 			continue;
@@ -394,7 +390,7 @@ static void marks(struct tl *t, const int *lane_y)
 	for (i = 0; i < in->res->nwakes && t->stats->wakeups < 3000; i++) {
 		const struct pm_wake *w = &in->res->wakes[i];
 		int a = lane_of(in, w->waker), b = lane_of(in, w->target);
-		int64_t ts = mono(t, w->ts);
+		int64_t ts = w->ns;
 		const struct pm_seg *s;
 		double x;
 
@@ -402,8 +398,8 @@ static void marks(struct tl *t, const int *lane_y)
 		    ts < in->from_ns || ts > in->to_ns)
 			continue;
 		/* only a wakeup that ended a sleep of 1 ms or more */
-		s = sleep_ending(t, in->pids[b], w->ts, &cursor[b]);
-		if (!s || mono(t, s->end) - mono(t, s->start) < 1000000)
+		s = sleep_ending(t, in->pids[b], w->ns, &cursor[b]);
+		if (!s || s->end_ns - s->start_ns < 1000000)
 			continue;
 		x = xpos(t, ts);
 		if (x - last_x[b] < 3)
@@ -422,6 +418,7 @@ static void marks(struct tl *t, const int *lane_y)
 static void input_lane(struct tl *t, int y)
 {
 	const struct pm_timeline_in *in = t->in;
+	const struct xdump *x = pm_incident_x(in->inc);
 	struct tipme_x11_rec r;
 	uint32_t k;
 	size_t i;
@@ -430,7 +427,7 @@ static void input_lane(struct tl *t, int y)
 		X0 - 8, y + 13);
 	for (i = 0; i < in->res->ninputs; i++) {
 		const struct pm_input *p = &in->res->inputs[i];
-		int64_t ts = mono(t, p->ts);
+		int64_t ts = p->ns;
 
 		if (ts < in->from_ns || ts > in->to_ns || p->kind == TIPME_INPUT_MOTION)
 			continue;
@@ -438,8 +435,8 @@ static void input_lane(struct tl *t, int y)
 			xpos(t, ts), y + 2, xpos(t, ts), y + 16,
 			tm_input_kind_name(p->kind, "?"));
 	}
-	for (k = 0; in->x && k < in->x->recs.count; k++) {
-		xdump_rec(in->x, k, &r);
+	for (k = 0; x && k < x->recs.count; k++) {
+		xdump_rec(x, k, &r);
 		if (r.kind != TIPME_X11_DEVICE || r.time_ns > INT64_MAX ||
 		    (int64_t)r.time_ns < in->from_ns || (int64_t)r.time_ns > in->to_ns ||
 		    r.major == 6)
@@ -484,7 +481,7 @@ int pm_timeline_svg(FILE *f, const struct pm_timeline_in *in,
 		    struct pm_timeline_stats *stats)
 {
 	struct tl t = { .in = in, .f = f, .stats = stats };
-	const struct pm_report *r = in->verdict;
+	const struct pm_verdict *r = in->verdict;
 	uint32_t ncpu = 0;
 	int *lane_y, y, h, top;
 	size_t i;
@@ -493,9 +490,9 @@ int pm_timeline_svg(FILE *f, const struct pm_timeline_in *in,
 	if (in->to_ns <= in->from_ns)
 		return -1;
 	t.scale = (double)NCOL / (double)(in->to_ns - in->from_ns);
-	for (i = 0; i < in->pm->nr_cpus; i++)
-		if (in->pm->cpus[i].cpu + 1 > ncpu)
-			ncpu = in->pm->cpus[i].cpu + 1;
+	for (i = 0; i < in->inc->pm.nr_cpus; i++)
+		if (in->inc->pm.cpus[i].cpu + 1 > ncpu)
+			ncpu = in->inc->pm.cpus[i].cpu + 1;
 	if (ncpu > 256)
 		ncpu = 256;
 	lane_y = calloc(in->npids ? in->npids : 1, sizeof(*lane_y));
@@ -572,7 +569,7 @@ static void add_pid(uint32_t *pids, size_t *n, size_t max, uint32_t c)
  *
  * Return: how many.
  */
-size_t pm_timeline_default_pids(const struct pm_report *r, uint32_t *pids,
+size_t pm_timeline_default_pids(const struct pm_verdict *r, uint32_t *pids,
 				size_t max)
 {
 	size_t n = 0, i;

@@ -1,53 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside cmd/: an incident opened as far as its verdict (incident.c), for
- * the subcommands that present tipme report's answer (report, export,
- * timeline): the dump, its state and resources, the X dump if the
- * incident has one, the interval that matters and the verdict on it.
+ * Inside cmd/: from the options to the interval and its verdict
+ * (interval.c), for the subcommands that present tipme report's answer
+ * (report, export, timeline): the incident (incident/incident.h), its
+ * state and resources, the interval the options ask for (or the dump
+ * offers) and the verdict on it.
  */
-#ifndef TIPME_PM_CMD_INCIDENT_H
-#define TIPME_PM_CMD_INCIDENT_H
+#ifndef TIPME_PM_CMD_INTERVAL_H
+#define TIPME_PM_CMD_INTERVAL_H
 
 #include <stdint.h>
 
 #include "../analysis/interval.h"
 #include "../analysis/verdict.h"
-#include "../dump/pm.h"
+#include "../incident/incident.h"
 #include "../state/resources.h"
 #include "../state/state.h"
-#include "xdump.h"
 
 /**
- * struct pm_cmd_incident - an incident opened to its verdict
- * @pm: the kernel dump
+ * struct pm_cmd_interval - an incident opened to its verdict
+ * @in: the incident: its kernel dump, X dump and meta.json
  * @st: its state (threads and their stretches)
  * @res: its resources (devices, locks, reclaim)
- * @x: the incident's X dump, if @have_x
- * @xbuf: @x's bytes
- * @have_x: 1 with an X dump, else 0
  * @iv: the interval chosen, if @found
  * @r: the verdict on @iv (r.chosen_by set), if @found
  * @found: 1 if the dump has an interval that matters, else 0
  */
-struct pm_cmd_incident {
-	struct pm_dump pm;
+struct pm_cmd_interval {
+	struct pm_incident in;
 	struct pm_state st;
 	struct pm_res res;
-	struct xdump x;
-	uint8_t *xbuf;
-	int have_x;
 	struct pm_interval iv;
-	struct pm_report r;
+	struct pm_verdict r;
 	int found;
 };
 
 /**
- * pm_cmd_incident_open() - open a dump or incident and find its verdict
+ * pm_cmd_interval_open() - open a dump or incident and find its verdict
  * @prog: the subcommand's name, for messages
  * @path: the dump file or incident directory
  * @ask: the interval the user asked for (see pm_interval_choose()); for
  *	an auto incident without --pid, the press in its meta.json
- * @inc: filled in; pm_cmd_incident_close() it whatever this returns
+ * @inc: filled in; pm_cmd_interval_close() it whatever this returns
  *
  * A dump without an interval that matters is not an error: @inc->found
  * says so and the caller decides.  Prints "tipme PROG: MESSAGE" to stderr
@@ -56,14 +50,14 @@ struct pm_cmd_incident {
  * Return: 0, or 1 (the exit status) when the dump cannot be opened or
  * analysed, the X dump is broken, or memory ran out.
  */
-int pm_cmd_incident_open(const char *prog, const char *path,
+int pm_cmd_interval_open(const char *prog, const char *path,
 			 const struct pm_interval_ask *ask,
-			 struct pm_cmd_incident *inc);
+			 struct pm_cmd_interval *inc);
 
 /**
- * pm_cmd_incident_close() - free what pm_cmd_incident_open() built
+ * pm_cmd_interval_close() - free what pm_cmd_interval_open() built
  * @inc: the incident
  */
-void pm_cmd_incident_close(struct pm_cmd_incident *inc);
+void pm_cmd_interval_close(struct pm_cmd_interval *inc);
 
 #endif

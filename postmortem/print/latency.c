@@ -25,10 +25,11 @@ static const char *press_key(int code)
 	       code == PM_X_MOTION ? "motion" : "button_press";
 }
 
-void pm_latency_print(FILE *f, const struct pm_dump *pm,
+void pm_latency_print(FILE *f, const struct pm_incident *inc,
 		      const struct pm_latency *l, const char *path,
 		      int64_t min_ns)
 {
+	const struct pm_dump *pm = &inc->pm;
 	const struct pm_lat_event *evs = l->events, *slow = l->slowest;
 	size_t i, n = l->n, shown = 0;
 
@@ -83,9 +84,10 @@ void pm_latency_print(FILE *f, const struct pm_dump *pm,
 		       slow->press_ns / 1e9, slow->done_ns / 1e9, path, path);
 }
 
-void pm_latency_json(struct jw *j, const struct pm_dump *pm,
+void pm_latency_json(struct jw *j, const struct pm_incident *inc,
 		     const struct pm_latency *l, int64_t min_ns)
 {
+	const struct pm_dump *pm = &inc->pm;
 	const struct pm_lat_event *evs = l->events, *slow = l->slowest;
 	size_t i, n = l->n;
 

@@ -25,7 +25,6 @@ struct xdump;
  * @st: its state
  * @res: its resources
  * @verdict: tipme report's analysis of the interval that matters, or NULL
- * @x: the incident's X dump, or NULL
  * @pids: the threads to give lanes, in order
  * @npids: how many
  * @from_ns: start of the time shown (CLOCK_MONOTONIC ns)
@@ -33,11 +32,10 @@ struct xdump;
  * @title: the figure's title (the dump's name)
  */
 struct pm_timeline_in {
-	const struct pm_dump *pm;
+	const struct pm_incident *inc;
 	const struct pm_state *st;
 	const struct pm_res *res;
-	const struct pm_report *verdict;
-	const struct xdump *x;
+	const struct pm_verdict *verdict;
 	const uint32_t *pids;
 	size_t npids;
 	int64_t from_ns;
@@ -58,7 +56,7 @@ struct pm_timeline_stats {
 
 int pm_timeline_svg(FILE *f, const struct pm_timeline_in *in,
 		    struct pm_timeline_stats *stats);
-size_t pm_timeline_default_pids(const struct pm_report *r, uint32_t *pids,
+size_t pm_timeline_default_pids(const struct pm_verdict *r, uint32_t *pids,
 				size_t max);
 
 #endif

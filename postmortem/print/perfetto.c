@@ -48,9 +48,9 @@ struct pf {
 	int oom;
 };
 
-static double us(const struct pf *p, uint64_t ts)
+static double us(int64_t ns)
 {
-	return pm_clock_mono(&p->in->pm->clock, ts) / 1e3;
+	return ns / 1e3;
 }
 
 /*
@@ -60,7 +60,7 @@ static double us(const struct pf *p, uint64_t ts)
 static const char *ft_comm(const struct pf *p, uint32_t pid, uint64_t ts,
 			   long cpu, char *buf, size_t len)
 {
-	const char *n = pid ? pm_task_name(p->in->pm, pid, ts) : NULL;
+	const char *n = pid ? pm_task_name(&p->in->inc->pm, pid, ts) : NULL;
 	size_t i;
 
 	if (!pid && cpu >= 0)
@@ -74,22 +74,27 @@ static const char *ft_comm(const struct pf *p, uint32_t pid, uint64_t ts,
 	return buf;
 }
 
-static uint32_t tgid_of(const struct pf *p, uint32_t pid, uint64_t ts)
+static uint32_t tgid_of(const struct pf *p, uint32_t pid, int64_t ns)
 {
-	const struct pm_exec *x = pid ? pm_exec_find(p->in->pm, pid, ts) : NULL;
+	const struct pm_exec *x = pid ? pm_exec_at(&p->in->inc->pm, pid, ns) : NULL;
 
 	return x && x->x.tgid ? x->x.tgid : pid;
 }
 
-/* "comm-PID (TGID) [CPU] d..2 SECONDS: " */
-static void ft_head(struct pf *p, uint32_t pid, uint32_t cpu, uint64_t ts)
+/*
+ * "comm-PID (TGID) [CPU] d..2 SECONDS: " for record @ev: named as tipme
+ * records names a record's tasks (at its own timestamp), at its
+ * CLOCK_MONOTONIC time.
+ */
+static void ft_head(struct pf *p, uint32_t pid, const struct pm_event *ev)
 {
+	const struct pm_exec *x = pid ? pm_exec_find(&p->in->inc->pm, pid, ev->ts) : NULL;
+	int64_t ns = ev->ns;
 	char c[24];
 
-	int64_t ns = pm_clock_mono(&p->in->pm->clock, ts);
-
 	fprintf(p->ft, "%16s-%-7" PRIu32 " (%7" PRIu32 ") [%03" PRIu32 "] d..2 %s%" PRId64 ".%09" PRId64 ": ",
-		ft_comm(p, pid, ts, -1, c, sizeof(c)), pid, tgid_of(p, pid, ts), cpu,
+		ft_comm(p, pid, ev->ts, -1, c, sizeof(c)), pid,
+		x && x->x.tgid ? x->x.tgid : pid, ev->cpu,
 		ns < 0 ? "-" : "", (ns < 0 ? -ns : ns) / 1000000000,
 		(ns < 0 ? -ns : ns) % 1000000000);
 	p->stats->ftrace_lines++;
@@ -107,7 +112,7 @@ static void on_switch(struct pf *p, const struct pm_event *ev)
 	const struct tipme_rec_switch *sw = &ev->u.sw;
 	char a[24], b[24];
 
-	ft_head(p, sw->prev_pid, ev->cpu, ev->ts);
+	ft_head(p, sw->prev_pid, ev);
 	fprintf(p->ft, "sched_switch: prev_comm=%s prev_pid=%" PRIu32 " prev_prio=%u prev_state=%c%s ==> next_comm=%s next_pid=%" PRIu32 " next_prio=%u\n",
 		ft_comm(p, sw->prev_pid, ev->ts, ev->cpu, a, sizeof(a)), sw->prev_pid,
 		sw->prev_prio, state_char(sw->prev_state),
@@ -125,7 +130,7 @@ static void on_waking(struct pf *p, const struct pm_event *ev)
 
 	if (ev->waker_unknown)
 		return;	/* the line needs the task that ran: not known */
-	ft_head(p, tipme_waking_waker(&ev->u.wk), ev->cpu, ev->ts);
+	ft_head(p, tipme_waking_waker(&ev->u.wk), ev);
 	fprintf(p->ft, "sched_waking: comm=%s pid=%" PRIu32 " prio=120 target_cpu=%03" PRIu32 "\n",
 		ft_comm(p, pid, ev->ts, -1, c, sizeof(c)), pid,
 		tipme_waking_cpu(&ev->u.wk));
@@ -140,10 +145,10 @@ static void on_blocked(struct pf *p, const struct pm_event *ev)
 	uint64_t off = 0;
 	int n;
 
-	if (!pm_rec_frames(p->in->pm, ev, site, 1))
+	if (!pm_rec_frames(&p->in->inc->pm, ev, site, 1))
 		return;
-	name = pm_sym_name(p->in->pm, site[0], &off);
-	ft_head(p, b->pid, ev->cpu, ev->ts);
+	name = pm_sym_name(&p->in->inc->pm, site[0], &off);
+	ft_head(p, b->pid, ev);
 	fprintf(p->ft, "sched_blocked_reason: pid=%" PRIu32 " iowait=%d caller=",
 		b->pid, ev->cpu < p->ncpu && p->prev_state[ev->cpu] == TIPME_TS_DISK);
 	/* one word: a module symbol's " [module]" goes */
@@ -191,13 +196,13 @@ static void ev_begin(struct pf *p, const char *name, const char *ph, double ts,
 		named(p, tid);
 }
 
-/* A slice on thread @tid from @a to @b (recorder timestamps). */
+/* A slice on thread @tid from @a to @b (CLOCK_MONOTONIC ns). */
 static void slice(struct pf *p, const char *name, const char *cat, uint32_t tid,
-		  uint64_t a, uint64_t b)
+		  int64_t a, int64_t b)
 {
-	ev_begin(p, name, "X", us(p, a), tgid_of(p, tid, a), tid);
+	ev_begin(p, name, "X", us(a), tgid_of(p, tid, a), tid);
 	jw_kstr(&p->w, "cat", cat);
-	jw_kdouble(&p->w, "dur", b > a ? us(p, b) - us(p, a) : 0);
+	jw_kdouble(&p->w, "dur", b > a ? us(b) - us(a) : 0);
 }
 
 static void instant(struct pf *p, const char *name, const char *cat,
@@ -216,7 +221,7 @@ static void on_input(struct pf *p, const struct pm_event *ev)
 	snprintf(name, sizeof(name), "%s%s", tm_input_kind_title(in->kind, "input"),
 		 in->kind == TIPME_INPUT_MOTION ? "" :
 		 in->value == 1 ? " press" : in->value == 2 ? " repeat" : " release");
-	instant(p, name, "input", us(p, ev->ts), 0, 0, "g");
+	instant(p, name, "input", us(ev->ns), 0, 0, "g");
 	jw_obj_end(&p->w);
 }
 
@@ -228,13 +233,13 @@ static int records(struct pf *p, struct tm_err *e)
 	char name[64];
 	int err;
 
-	err = pm_merge_init(&mg, p->in->pm, NULL, e);
+	err = pm_merge_init(&mg, &p->in->inc->pm, NULL, e);
 	if (err)
 		return err;
 	while (!p->oom && (err = pm_merge_next(&mg, &ev, e)) > 0) {
 		if (ev.kind == PM_EV_LOST) {
 			snprintf(name, sizeof(name), "records lost on cpu %" PRIu32, ev.cpu);
-			instant(p, name, "tipme", us(p, ev.ts), 0, 0, "g");
+			instant(p, name, "tipme", us(ev.ns), 0, 0, "g");
 			jw_ku64(&p->w, "subbufs", ev.lost_count);
 			jw_obj_end(&p->w);
 			continue;
@@ -256,7 +261,7 @@ static int records(struct pf *p, struct tm_err *e)
 			break;
 		case TIPME_REC_TRIGGER:
 			instant(p, ev.u.trig.coalesced ? "trigger (joined)" : "trigger",
-				"tipme", us(p, ev.ts), 0, 0, "g");
+				"tipme", us(ev.ns), 0, 0, "g");
 			jw_obj_end(&p->w);
 			break;
 		default:
@@ -272,7 +277,7 @@ static const char *blk_dev_name(const struct pf *p, uint32_t dev, char *buf, siz
 	char key[40], name[32];
 
 	snprintf(key, sizeof(key), "blockdev.%u:%u", dev >> 20, dev & 0xfffff);
-	if (!pm_text_get(&p->in->pm->system, key, name, sizeof(name)) && *name)
+	if (!pm_text_get(&p->in->inc->pm.system, key, name, sizeof(name)) && *name)
 		snprintf(buf, len, "%s", name);
 	else
 		snprintf(buf, len, "%u:%u", dev >> 20, dev & 0xfffff);
@@ -290,7 +295,7 @@ static void resources(struct pf *p)
 		const struct pm_lockwait *l = &r->locks[i];
 
 		snprintf(name, sizeof(name), "lock wait 0x%" PRIx64, l->lock);
-		slice(p, name, "lock", l->pid, l->start, l->end);
+		slice(p, name, "lock", l->pid, l->start_ns, l->end_ns);
 		jw_key(&p->w, "args");
 		jw_obj_begin(&p->w);
 		if (l->owner)
@@ -302,7 +307,7 @@ static void resources(struct pf *p)
 		const struct pm_reclaim *m = &r->reclaims[i];
 
 		slice(p, m->kind == TIPME_RECLAIM_DIRECT ? "direct reclaim" :
-		      "memory cgroup reclaim", "memory", m->pid, m->start, m->end);
+		      "memory cgroup reclaim", "memory", m->pid, m->start_ns, m->end_ns);
 		jw_key(&p->w, "args");
 		jw_obj_begin(&p->w);
 		jw_ku64(&p->w, "pages_reclaimed", m->nr_reclaimed);
@@ -311,26 +316,26 @@ static void resources(struct pf *p)
 	}
 	for (i = 0; i < r->nblk; i++) {
 		const struct pm_blkreq *q = &r->blk[i];
-		uint64_t a = q->insert ? q->insert : q->issue;
+		int64_t a = q->insert_ns ? q->insert_ns : q->issue_ns;
 
-		if (!a || !q->complete || q->complete < a)
+		if (!a || !q->complete_ns || q->complete_ns < a)
 			continue;	/* only whole requests: async slices need both ends */
 		snprintf(name, sizeof(name), "I/O on %s",
 			 blk_dev_name(p, q->dev, dev, sizeof(dev)));
-		ev_begin(p, name, "b", us(p, a), tgid_of(p, q->issuer, a), q->issuer);
+		ev_begin(p, name, "b", us(a), tgid_of(p, q->issuer, a), q->issuer);
 		jw_kstr(&p->w, "cat", "block");
 		jw_ku64(&p->w, "id", BLK_ID + i);
 		jw_key(&p->w, "args");
 		jw_obj_begin(&p->w);
 		jw_ku64(&p->w, "sector", q->sector);
 		jw_ku64(&p->w, "bytes", q->bytes);
-		if (q->insert && q->issue)
-			jw_kdouble(&p->w, "queued_ms", (us(p, q->issue) - us(p, q->insert)) / 1e3);
-		if (q->issue)
-			jw_kdouble(&p->w, "device_ms", (us(p, q->complete) - us(p, q->issue)) / 1e3);
+		if (q->insert_ns && q->issue_ns)
+			jw_kdouble(&p->w, "queued_ms", (us(q->issue_ns) - us(q->insert_ns)) / 1e3);
+		if (q->issue_ns)
+			jw_kdouble(&p->w, "device_ms", (us(q->complete_ns) - us(q->issue_ns)) / 1e3);
 		jw_obj_end(&p->w);
 		jw_obj_end(&p->w);
-		ev_begin(p, name, "e", us(p, q->complete), tgid_of(p, q->issuer, a), q->issuer);
+		ev_begin(p, name, "e", us(q->complete_ns), tgid_of(p, q->issuer, a), q->issuer);
 		jw_kstr(&p->w, "cat", "block");
 		jw_ku64(&p->w, "id", BLK_ID + i);
 		jw_obj_end(&p->w);
@@ -341,7 +346,7 @@ static void resources(struct pf *p)
 static void async_begin(struct pf *p, const char *name, const char *cat,
 			uint32_t tid, int64_t a, uint64_t id)
 {
-	ev_begin(p, name, "b", a / 1e3, tgid_of(p, tid, p->in->st->last_ts), tid);
+	ev_begin(p, name, "b", a / 1e3, tgid_of(p, tid, p->in->st->last_ns), tid);
 	jw_kstr(&p->w, "cat", cat);
 	jw_ku64(&p->w, "id", id);
 }
@@ -349,7 +354,7 @@ static void async_begin(struct pf *p, const char *name, const char *cat,
 static void async_end(struct pf *p, const char *name, const char *cat,
 		      uint32_t tid, int64_t b, uint64_t id)
 {
-	ev_begin(p, name, "e", b / 1e3, tgid_of(p, tid, p->in->st->last_ts), tid);
+	ev_begin(p, name, "e", b / 1e3, tgid_of(p, tid, p->in->st->last_ns), tid);
 	jw_kstr(&p->w, "cat", cat);
 	jw_ku64(&p->w, "id", id);
 	jw_obj_end(&p->w);
@@ -362,7 +367,7 @@ static void async_end(struct pf *p, const char *name, const char *cat,
  */
 static void verdict(struct pf *p)
 {
-	const struct pm_report *r = p->in->verdict;
+	const struct pm_verdict *r = p->in->verdict;
 	const struct pm_cause_item *v = r->nitems ? &r->items[0] : NULL;
 	char name[128];
 	size_t i;
@@ -397,7 +402,7 @@ static void verdict(struct pf *p)
 /* The X server's requests per client, its device events and deliveries. */
 static void xserver(struct pf *p)
 {
-	const struct xdump *x = p->in->x;
+	const struct xdump *x = pm_incident_x(p->in->inc);
 	struct tipme_x11_rec r, nx;
 	struct tipme_x11_client cl;
 	uint32_t server = pm_xserver_pid(x), k;
@@ -447,14 +452,14 @@ static void xserver(struct pf *p)
 /* Process and thread names for the threads the trace events name. */
 static void names(struct pf *p)
 {
-	uint64_t ts = p->in->st->last_ts;
+	int64_t ts = p->in->st->last_ns;
 	const char *n;
 	size_t i;
 
 	for (i = 0; i < p->npids; i++) {
 		uint32_t tid = p->pids[i], pid = tgid_of(p, tid, ts);
 
-		n = pm_task_name(p->in->pm, tid, ts);
+		n = pm_comm_at(&p->in->inc->pm, tid, ts);
 		if (!n)
 			continue;
 		ev_begin(p, "thread_name", "M", 0, pid, tid);
@@ -463,7 +468,7 @@ static void names(struct pf *p)
 		jw_kstr(&p->w, "name", n);
 		jw_obj_end(&p->w);
 		jw_obj_end(&p->w);
-		if (pid != tid || !(n = pm_task_name(p->in->pm, pid, ts)))
+		if (pid != tid || !(n = pm_comm_at(&p->in->inc->pm, pid, ts)))
 			continue;
 		ev_begin(p, "process_name", "M", 0, pid, 0);
 		jw_key(&p->w, "args");
@@ -492,9 +497,9 @@ int pm_perfetto_write(FILE *f, const struct pm_perfetto_in *in,
 	int err;
 
 	memset(stats, 0, sizeof(*stats));
-	for (i = 0; i < in->pm->nr_cpus; i++)
-		if (in->pm->cpus[i].cpu >= p.ncpu)
-			p.ncpu = in->pm->cpus[i].cpu + 1;
+	for (i = 0; i < in->inc->pm.nr_cpus; i++)
+		if (in->inc->pm.cpus[i].cpu >= p.ncpu)
+			p.ncpu = in->inc->pm.cpus[i].cpu + 1;
 	p.prev_state = calloc(p.ncpu ? p.ncpu : 1, 1);
 	p.ft = open_memstream(&p.ftbuf, &p.ftlen);
 	if (!p.prev_state || !p.ft) {
@@ -514,7 +519,7 @@ int pm_perfetto_write(FILE *f, const struct pm_perfetto_in *in,
 		resources(&p);
 		if (in->verdict)
 			verdict(&p);
-		if (in->x)
+		if (pm_incident_x(in->inc))
 			xserver(&p);
 		names(&p);
 	}

@@ -31,7 +31,7 @@ struct pm_legs_view {
 	size_t buckets, top;
 };
 
-int pm_legs_print(FILE *f, const struct pm_dump *pm, const struct pm_state *st,
+int pm_legs_print(FILE *f, const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_legs *l, const struct pm_legs_view *v, int json);
 int pm_legs_svg(FILE *f, const struct pm_legs *l, const struct pm_legs_view *v,
 		const char *title);

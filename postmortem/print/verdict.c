@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../dump/clock.h"
+#include "../dump/tables.h"
 #include "../records/records.h"
 #include "json.h"
 #include "site.h"
@@ -32,7 +33,7 @@ struct out {
 	FILE *f;
 	const struct pm_dump *pm;
 	const struct pm_state *st;
-	const struct pm_report *r;
+	const struct pm_verdict *r;
 	const char *path;
 	struct jw w;
 };
@@ -43,11 +44,11 @@ static const char *comm(const struct out *o, uint32_t pid)
 
 	if (!pid)
 		return "idle/interrupt";
-	n = pm_task_name(o->pm, pid, o->st->last_ts);
+	n = pm_comm_at(o->pm, pid, o->st->last_ns);
 	return n ? n : "?";
 }
 
-static double pct(const struct pm_report *r, int64_t ns)
+static double pct(const struct pm_verdict *r, int64_t ns)
 {
 	return r->to_ns > r->from_ns ? 100.0 * ns / (r->to_ns - r->from_ns) : 0;
 }
@@ -149,7 +150,7 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 	}
 }
 
-static const struct pm_cause_item *verdict(const struct pm_report *r)
+static const struct pm_cause_item *verdict(const struct pm_verdict *r)
 {
 	return r->nitems ? &r->items[0] : NULL;
 }
@@ -172,7 +173,7 @@ static const char *step_key(const struct pm_chain_step *c)
 
 static void text_chain(const struct out *o, int parent, int indent)
 {
-	const struct pm_report *r = o->r;
+	const struct pm_verdict *r = o->r;
 	size_t i;
 
 	for (i = 0; i < r->nchain; i++) {
@@ -195,7 +196,7 @@ static void text_chain(const struct out *o, int parent, int indent)
 
 static void print_text(struct out *o, const char *name)
 {
-	const struct pm_report *r = o->r;
+	const struct pm_verdict *r = o->r;
 	const struct pm_cause_item *v = verdict(r);
 	int64_t span = r->to_ns - r->from_ns;
 	char a[40], b[40], what[256];
@@ -298,7 +299,7 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 
 static void json_chain(struct out *o, int parent)
 {
-	const struct pm_report *r = o->r;
+	const struct pm_verdict *r = o->r;
 	size_t i;
 
 	jw_arr_begin(&o->w);
@@ -334,7 +335,7 @@ static void json_chain(struct out *o, int parent)
 
 static void print_json(struct out *o, const struct pm_xprof *xp)
 {
-	const struct pm_report *r = o->r;
+	const struct pm_verdict *r = o->r;
 	size_t i;
 
 	jw_init(&o->w, o->f, 0);
@@ -378,17 +379,18 @@ static void print_json(struct out *o, const struct pm_xprof *xp)
 /**
  * pm_verdict_print() - print a verdict
  * @f: output
- * @pm: the dump
+ * @inc: the incident
  * @st: its state (for task names)
  * @r: the analysis
  * @name: the dump's or incident's path, for the commands to dig further
  * @xp: the X server's tables for the interval (--x), or NULL
  * @json: one JSON object instead of text
  */
-void pm_verdict_print(FILE *f, const struct pm_dump *pm, const struct pm_state *st,
-		      const struct pm_report *r, const char *name,
+void pm_verdict_print(FILE *f, const struct pm_incident *inc, const struct pm_state *st,
+		      const struct pm_verdict *r, const char *name,
 		      const struct pm_xprof *xp, int json)
 {
+	const struct pm_dump *pm = &inc->pm;
 	struct out o = { .f = f, .pm = pm, .st = st, .r = r };
 
 	if (json) {

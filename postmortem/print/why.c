@@ -2,6 +2,7 @@
 /* tipme why's output: the time per class and the long stretches. */
 #include <inttypes.h>
 
+#include "../dump/tables.h"
 #include "../records/records.h"
 #include "site.h"
 #include "why.h"
@@ -17,9 +18,9 @@ static const char *const cls_key[PM_WHY_NR] = {
 	"uninterruptible", "other", "exited", "unknown",
 };
 
-static const char *name_of(const struct pm_dump *pm, uint32_t pid, uint64_t ts)
+static const char *name_of(const struct pm_dump *pm, uint32_t pid, int64_t ns)
 {
-	const char *n = pid ? pm_task_name(pm, pid, ts) : "idle/interrupt";
+	const char *n = pid ? pm_comm_at(pm, pid, ns) : "idle/interrupt";
 
 	return n ? n : "?";
 }
@@ -46,7 +47,7 @@ static void print_stretch(FILE *f, const struct pm_dump *pm,
 		fprintf(f, " on cpu %u; it ran:", s->cpu);
 		for (k = 0; k < ws->nholders; k++)
 			fprintf(f, " %u (%s) %.3f ms%s", ws->holders[k].pid,
-				name_of(pm, ws->holders[k].pid, s->start),
+				name_of(pm, ws->holders[k].pid, s->start_ns),
 				ws->holders[k].ns / 1e6,
 				k + 1 < ws->nholders ? "," : "");
 		fprintf(f, "%s\n", ws->nholders ? "" : " nothing recorded");
@@ -55,13 +56,13 @@ static void print_stretch(FILE *f, const struct pm_dump *pm,
 	pm_print_seg_site(f, pm, s);
 	if (s->waker >= 0)
 		fprintf(f, "; woken by %" PRId64 " (%s, %s)\n", s->waker,
-			name_of(pm, (uint32_t)s->waker, s->end),
+			name_of(pm, (uint32_t)s->waker, s->end_ns),
 			pm_ctx_name(s->waker_ctx));
 	else
 		fprintf(f, "; not woken in the window\n");
 	if (ws->waker) {
 		fprintf(f, "%*s    meanwhile %" PRId64 " (%s):\n", indent, "",
-			s->waker, name_of(pm, (uint32_t)s->waker, s->end));
+			s->waker, name_of(pm, (uint32_t)s->waker, s->end_ns));
 		print_thread(f, pm, ws->waker, indent + 6);
 	}
 }
@@ -87,13 +88,14 @@ static void print_thread(FILE *f, const struct pm_dump *pm,
 		print_stretch(f, pm, &w->stretches[i], indent);
 }
 
-void pm_why_print(FILE *f, const struct pm_dump *pm, const struct pm_state *st,
+void pm_why_print(FILE *f, const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_why *w, int at_trigger)
 {
+	const struct pm_dump *pm = &inc->pm;
 	char a[40], b[40];
 
 	fprintf(f, "pid %ld (%s), %s .. %s%s:\n", (long)w->pid,
-		name_of(pm, w->pid, st->last_ts),
+		name_of(pm, w->pid, st->last_ns),
 		pm_fmt_ns(w->t0, a, sizeof(a)), pm_fmt_ns(w->t1, b, sizeof(b)),
 		at_trigger ? " (up to the trigger)" : "");
 	if (st->lost)
@@ -124,7 +126,7 @@ static void json_stretch(struct jw *j, const struct pm_dump *pm,
 		for (k = 0; k < ws->nholders; k++) {
 			jw_obj_begin(j);
 			jw_ku64(j, "pid", ws->holders[k].pid);
-			jw_kstr(j, "comm", name_of(pm, ws->holders[k].pid, s->start));
+			jw_kstr(j, "comm", name_of(pm, ws->holders[k].pid, s->start_ns));
 			jw_kdouble(j, "ms", ws->holders[k].ns / 1e6);
 			jw_obj_end(j);
 		}
@@ -134,7 +136,7 @@ static void json_stretch(struct jw *j, const struct pm_dump *pm,
 		if (s->waker >= 0) {
 			jw_ku64(j, "woken_by", (uint64_t)s->waker);
 			jw_kstr(j, "woken_by_comm",
-				name_of(pm, (uint32_t)s->waker, s->end));
+				name_of(pm, (uint32_t)s->waker, s->end_ns));
 			jw_kstr(j, "waker_ctx", pm_ctx_name(s->waker_ctx));
 		}
 		if (ws->waker) {
@@ -153,7 +155,7 @@ static void json_thread(struct jw *j, const struct pm_dump *pm,
 
 	jw_obj_begin(j);
 	jw_ku64(j, "pid", w->pid);
-	jw_kstr(j, "comm", name_of(pm, w->pid, st->last_ts));
+	jw_kstr(j, "comm", name_of(pm, w->pid, st->last_ns));
 	jw_ki64(j, "from_mono_ns", w->t0);
 	jw_ki64(j, "to_mono_ns", w->t1);
 	jw_key(j, "ms");
@@ -171,10 +173,11 @@ static void json_thread(struct jw *j, const struct pm_dump *pm,
 	jw_obj_end(j);
 }
 
-void pm_why_json(struct jw *j, const struct pm_dump *pm,
+void pm_why_json(struct jw *j, const struct pm_incident *inc,
 		 const struct pm_state *st, const struct pm_why *w,
 		 int at_trigger)
 {
+	const struct pm_dump *pm = &inc->pm;
 	jw_obj_begin(j);
 	jw_kbool(j, "dump_has_gaps", st->lost);
 	jw_kbool(j, "ends_at_trigger", at_trigger);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../dump/tables.h"
 #include "../records/records.h"
 #include "legs.h"
 
@@ -22,7 +23,7 @@ struct group {
 static const char *owner_name(const struct pm_dump *pm, const struct pm_state *st,
 			      uint32_t pid, char *buf, size_t len)
 {
-	const char *n = pid ? pm_task_name(pm, pid, st->last_ts) : NULL;
+	const char *n = pm_comm_at(pm, pid, st->last_ns);
 
 	snprintf(buf, len, "%s", pid ? (n ? n : "?") : "(machine)");
 	return buf;
@@ -137,7 +138,7 @@ static void json_summary(struct jw *w, const struct tm_summary *s)
 /**
  * pm_legs_print() - the legs as text or JSON
  * @f: output
- * @pm: the dump (for names)
+ * @inc: the incident
  * @st: its state
  * @l: the legs
  * @v: how to show them
@@ -145,9 +146,10 @@ static void json_summary(struct jw *w, const struct tm_summary *s)
  *
  * Return: 0 or -ENOMEM.
  */
-int pm_legs_print(FILE *f, const struct pm_dump *pm, const struct pm_state *st,
+int pm_legs_print(FILE *f, const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_legs *l, const struct pm_legs_view *v, int json)
 {
+	const struct pm_dump *pm = &inc->pm;
 	static const char *const by_key[] = { "pid", "comm", "all" };
 	struct tm_summary all;
 	struct tm_hist h;

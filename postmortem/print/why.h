@@ -12,23 +12,23 @@
  * pm_why_print() - the result as text: a header line, the time per class,
  * the long stretches, the wakers' time indented under them
  * @f: output
- * @pm: the dump (names, sites)
+ * @inc: the incident
  * @st: the state the result was computed from
  * @w: the result
  * @at_trigger: the interval ends at the dump's trigger
  */
-void pm_why_print(FILE *f, const struct pm_dump *pm, const struct pm_state *st,
+void pm_why_print(FILE *f, const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_why *w, int at_trigger);
 
 /**
  * pm_why_json() - the result as one JSON object
  * @j: JSON writer
- * @pm: the dump
+ * @inc: the incident
  * @st: the state
  * @w: the result
  * @at_trigger: the interval ends at the dump's trigger
  */
-void pm_why_json(struct jw *j, const struct pm_dump *pm,
+void pm_why_json(struct jw *j, const struct pm_incident *inc,
 		 const struct pm_state *st, const struct pm_why *w,
 		 int at_trigger);
 

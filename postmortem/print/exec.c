@@ -29,8 +29,7 @@ void pm_exec_summary_print(FILE *f, const struct pm_dump *pm)
 }
 
 /* One exec table entry as a JSON object. */
-static void exec_json(struct jw *w, const struct pm_dump *pm,
-		      const struct pm_exec *x)
+static void exec_json(struct jw *w, const struct pm_exec *x)
 {
 	static const char *const flag_names[] = {
 		"thread", "snapshot", "forked", "execed", "exited", "replaced",
@@ -70,11 +69,11 @@ static void exec_json(struct jw *w, const struct pm_dump *pm,
 		}
 		jw_arr_end(w);
 	}
-	jw_ki64(w, "start_mono_ns", pm_clock_mono(&pm->clock, x->x.start_ts));
+	jw_ki64(w, "start_mono_ns", x->start_ns);
 	jw_ki64(w, "task_start_mono_ns", (int64_t)x->x.start_mono_ns);
 	jw_key(w, "exit_mono_ns");
 	if (x->x.flags & TIPME_EXEC_EXITED)
-		jw_i64(w, pm_clock_mono(&pm->clock, x->x.exit_ts));
+		jw_i64(w, x->exit_ns);
 	else
 		jw_null(w);
 	jw_ki64(w, "exit_code", x->x.exit_code);
@@ -110,7 +109,7 @@ void pm_exec_table_json(struct jw *w, const struct pm_dump *pm, int entries)
 		jw_key(w, "entries");
 		jw_arr_begin(w);
 		for (i = 0; i < in->nr_execs; i++)
-			exec_json(w, pm, &in->execs[i]);
+			exec_json(w, &in->execs[i]);
 		jw_arr_end(w);
 	}
 	jw_obj_end(w);
@@ -132,9 +131,9 @@ void pm_exec_list_print(FILE *f, const struct pm_dump *pm, int threads)
 		if (x->x.flags & TIPME_EXEC_SNAPSHOT)
 			pm_fmt_ns((int64_t)x->x.start_mono_ns, b1, sizeof(b1));
 		else
-			pm_fmt_ns(pm_clock_mono(&pm->clock, x->x.start_ts), b1, sizeof(b1));
+			pm_fmt_ns(x->start_ns, b1, sizeof(b1));
 		if (x->x.flags & TIPME_EXEC_EXITED)
-			pm_fmt_ns(pm_clock_mono(&pm->clock, x->x.exit_ts), b2, sizeof(b2));
+			pm_fmt_ns(x->exit_ns, b2, sizeof(b2));
 		else
 			snprintf(b2, sizeof(b2), "-");
 		fprintf(f, "%7" PRIu32 " %7" PRIu32 " %7" PRIu32 " %16s %16s  %-16.16s ",

@@ -10,8 +10,8 @@
 #include "../analysis/verdict.h"
 #include "../analysis/xprof.h"
 
-void pm_verdict_print(FILE *f, const struct pm_dump *pm, const struct pm_state *st,
-		      const struct pm_report *r, const char *name,
+void pm_verdict_print(FILE *f, const struct pm_incident *inc, const struct pm_state *st,
+		      const struct pm_verdict *r, const char *name,
 		      const struct pm_xprof *xp, int json);
 
 #endif

@@ -11,23 +11,23 @@
 /**
  * pm_latency_print() - one line per press, then the slowest's why command
  * @f: output
- * @pm: the kernel dump (sites)
+ * @inc: the incident
  * @l: the result
  * @path: the incident, for the suggested command
  * @min_ns: handled and unfinished presses faster than this are left out
  */
-void pm_latency_print(FILE *f, const struct pm_dump *pm,
+void pm_latency_print(FILE *f, const struct pm_incident *inc,
 		      const struct pm_latency *l, const char *path,
 		      int64_t min_ns);
 
 /**
  * pm_latency_json() - the result as one JSON object
  * @j: JSON writer
- * @pm: the kernel dump
+ * @inc: the incident
  * @l: the result
  * @min_ns: as for pm_latency_print()
  */
-void pm_latency_json(struct jw *j, const struct pm_dump *pm,
+void pm_latency_json(struct jw *j, const struct pm_incident *inc,
 		     const struct pm_latency *l, int64_t min_ns);
 
 #endif

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel-input reader (kinput.h): without an X dump, the slowest key
+ * or button press or pointer motion the kernel recorded, and the thread
+ * that read it, up to when that thread waited for work again.
+ */
+#include "../dump/clock.h"
+#include "../dump/tables.h"
+#include "kinput.h"
+#include "segcause.h"
+
+/* The reader's wakeup is this close to an input record, on its CPU. */
+#define INPUT_BEFORE_NS	1000000
+#define INPUT_WAKE_NS	2000000
+/* ... or the CPU was held up that long at most (see late_reader()) */
+#define INPUT_LATE_NS	250000000
+/* The module stamps an auto trigger's press just before the input record. */
+#define AUTO_PRESS_NS	2000000
+
+static uint64_t dist(int64_t a, int64_t b)
+{
+	return a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+}
+
+/* @pid ran on @cpu without a break from @t0 to @t1 (CLOCK_MONOTONIC ns). */
+static int ran_through(const struct pm_state *st, uint32_t pid, uint32_t cpu,
+		       int64_t t0, int64_t t1)
+{
+	const struct pm_thread *th = pm_state_thread(st, pid);
+	size_t j;
+
+	for (j = 0; th && j < th->nsegs; j++) {
+		const struct pm_seg *sg = &th->segs[j];
+
+		if (sg->start_ns > t0)
+			break;
+		if (sg->state == PM_T_RUNNING && sg->cpu == cpu && sg->end_ns >= t1)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The reader's wakeup for input @in, when none is near it in time: a
+ * frame goes to every handler in one call with interrupts off, so the
+ * wakeup evdev makes can come later only if the CPU itself was held up
+ * (a virtual CPU the host did not run, up to INPUT_LATE_NS).  Then it
+ * is the first user
+ * thread's wakeup after the record on that CPU by the task that was on
+ * the CPU, which ran without a break from the record to that wakeup.
+ */
+static const struct pm_wake *late_reader(const struct pm_dump *pm,
+					 const struct pm_state *st,
+					 const struct pm_res *res, size_t lo,
+					 const struct pm_input *in)
+{
+	size_t i;
+
+	for (i = lo; i < res->nwakes; i++) {
+		const struct pm_wake *w = &res->wakes[i];
+		const struct pm_exec *x;
+
+		if (w->ns > in->ns + INPUT_LATE_NS)
+			break;
+		if (w->ns < in->ns || w->cpu != in->cpu)
+			continue;
+		if (!w->waker || !ran_through(st, w->waker, in->cpu, in->ns, w->ns))
+			return NULL;
+		x = pm_exec_at(pm, w->target, w->ns);
+		if (!x || !(x->x.flags & TIPME_EXEC_KTHREAD))
+			return w;
+	}
+	return NULL;
+}
+
+/**
+ * pm_kernel_input() - the slowest input the kernel saw, without X
+ * @inc: the incident
+ * @st: its state
+ * @res: its resources (the wakeups)
+ * @from_ns: CLOCK_MONOTONIC start of the window searched
+ * @to_ns: its end
+ * @press_ns: 0, or the press the module's auto trigger fired on: then only
+ *	the input recorded within 2 ms of it counts
+ * @out: set to the thread the slowest input woke (@out->pid), the
+ *	input's time (@out->from_ns) and when that thread went back to
+ *	sleep (@out->to_ns); the rest is left alone
+ *
+ * For a dump without an X dump: every key or button press and pointer
+ * motion frame the kernel recorded in the window, the user thread woken
+ * nearest to it on the same CPU (from 1 ms before to 2 ms after, or
+ * later as late_reader() allows: the reader of the event device, e.g.
+ * the X server, a compositor, a console program, woken by evdev in the
+ * same frame; kernel threads are left out), and the time
+ * until that thread waits for work again (poll, select, epoll: the sites
+ * pm_seg_idle() knows).  This ends when the reader is done with
+ * the event, not when the screen shows its effect: the weaker definition.
+ *
+ * Return: 2 if @press_ns named an input with a reader, 1 if another
+ * input with a reader was found, else 0.
+ */
+int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
+		    const struct pm_res *res, int64_t from_ns, int64_t to_ns,
+		    int64_t press_ns, struct pm_span *out)
+{
+	const struct pm_dump *pm = &inc->pm;
+	const struct pm_wake *near;
+	const struct pm_thread *th;
+	int64_t best = 0;
+	size_t k, lo = 0, i, j;
+
+	for (k = 0; k < res->ninputs; k++) {
+		const struct pm_input *in = &res->inputs[k];
+		int64_t t = in->ns;
+
+		if (t < from_ns || t > to_ns ||
+		    (press_ns && dist(t, press_ns) > AUTO_PRESS_NS))
+			continue;
+		if (!((in->kind == TIPME_INPUT_KEY || in->kind == TIPME_INPUT_BUTTON) &&
+		      in->value == 1) && in->kind != TIPME_INPUT_MOTION)
+			continue;
+		/*
+		 * The input core hands a frame to its handlers in order at
+		 * SYN_REPORT: evdev, which wakes the reader, usually before
+		 * ours, which writes the record.  So the reader's wakeup is
+		 * the one nearest the record on its CPU, either side.
+		 */
+		while (lo < res->nwakes &&
+		       res->wakes[lo].ns + INPUT_BEFORE_NS < t)
+			lo++;
+		near = NULL;
+		for (i = lo; i < res->nwakes &&
+		     res->wakes[i].ns <= t + INPUT_WAKE_NS; i++) {
+			const struct pm_wake *w = &res->wakes[i];
+			const struct pm_exec *x;
+
+			if (w->cpu != in->cpu)
+				continue;
+			/* kernel threads (softirq, workqueues) do not read input */
+			x = pm_exec_at(pm, w->target, w->ns);
+			if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
+				continue;
+			if (!near || dist(w->ns, in->ns) < dist(near->ns, in->ns))
+				near = w;
+		}
+		if (!near)
+			near = late_reader(pm, st, res, lo, in);
+		th = near ? pm_state_thread(st, near->target) : NULL;
+		for (j = 0; th && j < th->nsegs; j++) {
+			const struct pm_seg *sg = &th->segs[j];
+			int64_t end;
+
+			/* back to waiting for the next event (poll, select, ...) */
+			if (sg->start_ns <= near->ns || sg->state != PM_T_BLOCKED ||
+			    !pm_seg_idle(inc, sg))
+				continue;
+			end = sg->start_ns;
+			if (end - t > best) {
+				best = end - t;
+				out->pid = near->target;
+				out->from_ns = t;
+				out->to_ns = end;
+			}
+			break;
+		}
+	}
+	return best > 0 ? (press_ns ? 2 : 1) : 0;
+}

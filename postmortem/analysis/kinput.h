@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel-input reader (kinput.c): the slowest input the kernel
+ * recorded and the thread that read it, for pm_interval_choose() when
+ * the incident has no X dump.
+ */
+#ifndef TIPME_PM_KINPUT_H
+#define TIPME_PM_KINPUT_H
+
+#include <stdint.h>
+
+#include "../state/resources.h"
+#include "../state/state.h"
+
+int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
+		    const struct pm_res *res, int64_t from_ns, int64_t to_ns,
+		    int64_t press_ns, struct pm_span *out);
+
+#endif

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What one stretch of a thread was, by the verdict's rules (segcause.h):
+ * the rules themselves (a lock wait, the block request whose completion
+ * woke it, a sleep a timer ends, the site it slept in), which the
+ * verdict's walk (verdict.c) applies while following wakers, and the
+ * per-stretch answers the timeline, legs and the stall finder use.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../dump/clock.h"
+#include "../dump/tables.h"
+#include "segcause.h"
+
+const char *const pm_cause_key[PM_C_NR] = {
+	[PM_C_RUNNING] = "running",
+	[PM_C_CPU] = "cpu_contention",
+	[PM_C_BLOCK_IO] = "block_io",
+	[PM_C_LOCK] = "lock",
+	[PM_C_MEMORY] = "memory",
+	[PM_C_TIMER] = "timer",
+	[PM_C_STOPPED] = "stopped",
+	[PM_C_X_SERVER] = "x_server",
+	[PM_C_UNKNOWN] = "unknown",
+};
+
+/*
+ * A completion this close before a wakeup on the same CPU caused it; and up
+ * to BLK_WAKE_IRQ_NS when both ran in the same kind of interrupt of the
+ * same task: the end_io path wakes the waiter in the completion's own
+ * interrupt, which an emulated machine can stretch (2.007 ms seen between
+ * the two under QEMU TCG, its vCPU thread held up by the host).
+ */
+#define BLK_WAKE_NS	2000000
+#define BLK_WAKE_IRQ_NS	20000000
+
+const char *pm_seg_sleep_site(const struct pm_dump *pm, const struct pm_seg *s)
+{
+	static const char *const sleeps[] = {
+		"nanosleep", "hrtimer", "schedule_timeout", "msleep", "usleep",
+		"do_sys_poll", "do_select", "ep_poll", "futex_wait",
+	};
+	uint32_t i;
+	size_t k;
+
+	for (i = 0; i < s->nsite; i++) {
+		const char *n = pm_sym_name(pm, s->site[i], NULL);
+
+		for (k = 0; n && k < sizeof(sleeps) / sizeof(sleeps[0]); k++)
+			if (strstr(n, sleeps[k]))
+				return n;
+	}
+	return NULL;
+}
+
+const char *pm_seg_site0(const struct pm_dump *pm, const struct pm_seg *s)
+{
+	const char *n = s->nsite ? pm_sym_name(pm, s->site[0], NULL) : NULL;
+
+	return n ? n : "";
+}
+
+const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
+					   uint32_t pid, int64_t a, int64_t b)
+{
+	size_t i;
+
+	for (i = 0; i < res->nlocks; i++) {
+		const struct pm_lockwait *l = &res->locks[i];
+
+		if (l->pid == pid && l->start_ns < b && l->end_ns > a)
+			return l;
+	}
+	return NULL;
+}
+
+const struct pm_blkreq *pm_seg_blk_wake(const struct pm_res *res,
+					const struct pm_wake *w)
+{
+	const struct pm_blkreq *best = NULL;
+	size_t i;
+
+	for (i = 0; w && i < res->nblk; i++) {
+		const struct pm_blkreq *q = &res->blk[i];
+		int64_t dt;
+
+		if (!q->complete_ns || q->complete_cpu != w->cpu || q->complete_ns > w->ns)
+			continue;
+		dt = w->ns - q->complete_ns;
+		if (dt > BLK_WAKE_NS &&
+		    (dt > BLK_WAKE_IRQ_NS || q->complete_ctx == TIPME_CTX_TASK ||
+		     q->complete_ctx != w->ctx || q->complete_pid != w->waker))
+			continue;
+		if (!best || q->complete_ns > best->complete_ns)
+			best = q;
+	}
+	return best;
+}
+
+/**
+ * pm_seg_cause() - what one stretch of a thread was, by the verdict's rules
+ * @inc: the incident
+ * @res: its resources
+ * @pid: the thread
+ * @s: one of its stretches
+ * @xserver: the X server's PID (0: not known)
+ *
+ * The rules of the verdict's walk (verdict.c) for a single stretch, without following
+ * wakers: for pictures and tables that colour each stretch.
+ *
+ * Return: enum pm_cause: running (memory if it was reclaiming),
+ * cpu_contention (runnable), stopped, lock (a recorded lock wait, or a
+ * futex a task ended), memory, block_io (a completion on the waking CPU
+ * just before), x_server (the X server woke it), timer (a sleep call an
+ * interrupt ended), unknown (woken by another task: what it waited for is
+ * that task's; or nothing says).
+ */
+int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
+		 uint32_t pid, const struct pm_seg *s, uint32_t xserver)
+{
+	const struct pm_dump *pm = &inc->pm;
+	int64_t a = s->start_ns, b = s->end_ns;
+	const struct pm_wake *w;
+	size_t i;
+
+	for (i = 0; i < res->nreclaims && s->state != PM_T_RUNNABLE; i++) {
+		const struct pm_reclaim *m = &res->reclaims[i];
+
+		if (m->pid == pid && m->start_ns < b && m->end_ns > a)
+			return PM_C_MEMORY;
+	}
+	switch (s->state) {
+	case PM_T_RUNNING:
+		return PM_C_RUNNING;
+	case PM_T_RUNNABLE:
+		return PM_C_CPU;
+	case PM_T_BLOCKED:
+		break;
+	default:
+		return PM_C_UNKNOWN;
+	}
+	if (s->block_state == TIPME_TS_STOPPED || s->block_state == TIPME_TS_TRACED)
+		return PM_C_STOPPED;
+	if (pm_seg_lock_wait(res, pid, a, b))
+		return PM_C_LOCK;
+	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK) {
+		if (xserver && (uint32_t)s->waker == xserver)
+			return PM_C_X_SERVER;
+		return strstr(pm_seg_site0(pm, s), "futex") ? PM_C_LOCK : PM_C_UNKNOWN;
+	}
+	w = s->waker >= 0 ? pm_res_wake_at(res, pid, s->end_ns) : NULL;
+	if (pm_seg_blk_wake(res, w))
+		return PM_C_BLOCK_IO;
+	if (pm_seg_sleep_site(pm, s) && s->block_state == TIPME_TS_SLEEPING)
+		return PM_C_TIMER;
+	return PM_C_UNKNOWN;
+}
+
+/**
+ * pm_seg_idle() - a wait for work: poll, select, epoll, a worker's queue ...
+ * @inc: the incident
+ * @s: a blocked stretch
+ *
+ * Time an idle thread spends waiting for work is not a stall.
+ *
+ * Return: 1 if @s is one, else 0.
+ */
+int pm_seg_idle(const struct pm_incident *inc, const struct pm_seg *s)
+{
+	static const char *const idle[] = {
+		"do_wait", "poll", "select", "ep_poll", "worker_thread",
+		"smpboot_thread", "kthreadd", "rcu_gp", "kswapd", "do_sigtimedwait",
+	};
+	const struct pm_dump *pm = &inc->pm;
+	uint32_t i;
+	size_t k;
+
+	for (i = 0; i < s->nsite; i++) {
+		const char *n = pm_sym_name(pm, s->site[i], NULL);
+
+		for (k = 0; n && k < sizeof(idle) / sizeof(idle[0]); k++)
+			if (strstr(n, idle[k]))
+				return 1;
+	}
+	return 0;
+}

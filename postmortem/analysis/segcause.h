@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The causes time is charged to, and what one stretch of a thread was by
+ * the verdict's rules (segcause.c).  The verdict's walk (verdict.h)
+ * applies the same rules while it follows wakers; the timeline, legs and
+ * the stall finder ask them of single stretches.
+ */
+#ifndef TIPME_PM_SEGCAUSE_H
+#define TIPME_PM_SEGCAUSE_H
+
+#include <stdint.h>
+
+#include "../state/resources.h"
+#include "../state/state.h"
+
+enum pm_cause {
+	PM_C_RUNNING,		/* a task on the chain computing */
+	PM_C_CPU,		/* runnable while another task held the CPU */
+	PM_C_BLOCK_IO,		/* waiting for a block device */
+	PM_C_LOCK,		/* waiting for a lock's holder */
+	PM_C_MEMORY,		/* reclaiming memory */
+	PM_C_TIMER,		/* a sleep that a timer ended */
+	PM_C_STOPPED,		/* stopped (SIGSTOP, ptrace, freezer) */
+	PM_C_X_SERVER,		/* the X server busy for another client */
+	PM_C_UNKNOWN,		/* what the dump cannot explain */
+	PM_C_NR,
+};
+
+/* The verdict's JSON names, in enum pm_cause order (a documented contract). */
+extern const char *const pm_cause_key[PM_C_NR];
+
+int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
+		 uint32_t pid, const struct pm_seg *s, uint32_t xserver);
+int pm_seg_idle(const struct pm_incident *inc, const struct pm_seg *s);
+
+/**
+ * pm_seg_sleep_site() - the frame of a sleep only a timer ends
+ * @pm: the dump (its symbols)
+ * @s: a blocked stretch
+ *
+ * Return: the name of the first frame of @s that is a sleep call
+ * (nanosleep, poll, a futex wait ...), or NULL.
+ */
+const char *pm_seg_sleep_site(const struct pm_dump *pm, const struct pm_seg *s);
+
+/**
+ * pm_seg_site0() - the innermost frame a stretch slept in
+ * @pm: the dump (its symbols)
+ * @s: a blocked stretch
+ *
+ * Return: its name, "" if none.
+ */
+const char *pm_seg_site0(const struct pm_dump *pm, const struct pm_seg *s);
+
+/**
+ * pm_seg_lock_wait() - the recorded lock wait of a thread in an interval
+ * @res: the resources
+ * @pid: the thread
+ * @a: start, CLOCK_MONOTONIC ns
+ * @b: end
+ *
+ * Return: a lock wait of @pid overlapping [@a, @b), or NULL.
+ */
+const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
+					   uint32_t pid, int64_t a, int64_t b);
+
+/**
+ * pm_seg_blk_wake() - the block request whose completion made a wakeup
+ * @res: the resources
+ * @w: the wakeup, or NULL
+ *
+ * Return: the latest request completed on the waking CPU just before @w
+ * (see BLK_WAKE_NS in segcause.c), or NULL.
+ */
+const struct pm_blkreq *pm_seg_blk_wake(const struct pm_res *res,
+					const struct pm_wake *w);
+
+#endif

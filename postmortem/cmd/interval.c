@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From the options to the interval and its verdict (interval.h): the
+ * steps report, export and timeline share, in the data path's order: the incident (its
+ * kernel dump, X dump and meta.json), the state rebuilt from its records,
+ * the resources, the interval that matters and the verdict on it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "interval.h"
+#include "run.h"
+
+int pm_cmd_interval_open(const char *prog, const char *path,
+			 const struct pm_interval_ask *asked,
+			 struct pm_cmd_interval *inc)
+{
+	struct pm_interval_ask ask = *asked;
+	struct tm_err e = { "" };
+	int found;
+
+	memset(inc, 0, sizeof(*inc));
+	if (pm_cmd_open(prog, path, 0, &inc->in))
+		return 1;
+	if (pm_state_build(&inc->st, &inc->in, &e) ||
+	    pm_res_build(&inc->res, &inc->in, &e)) {
+		fprintf(stderr, "tipme %s: %s: %s\n", prog, path, e.msg);
+		return 1;
+	}
+	/* an auto incident without --pid: the press that fired it */
+	if (!ask.pid)
+		ask.press_ns = pm_incident_auto_press(&inc->in);
+	found = pm_interval_choose(&inc->in, &inc->st, &inc->res, &ask, &inc->iv);
+	if (found < 0) {
+		fprintf(stderr, "tipme %s: out of memory\n", prog);
+		return 1;
+	}
+	if (!found)
+		return 0;
+	if (pm_verdict_analyse(&inc->r, &inc->in, &inc->st, &inc->res,
+			       &inc->iv, &e)) {
+		fprintf(stderr, "tipme %s: %s\n", prog, e.msg);
+		return 1;
+	}
+	inc->found = 1;
+	return 0;
+}
+
+void pm_cmd_interval_close(struct pm_cmd_interval *inc)
+{
+	pm_verdict_free(&inc->r);
+	pm_res_free(&inc->res);
+	pm_state_free(&inc->st);
+	pm_incident_close(&inc->in);
+}
