@@ -1,7 +1,8 @@
 # postmortem/: dump analysis, in layers (each uses only those above it):
 #   dump/      open a dump, decode and merge its streams (each record's
 #              time to CLOCK_MONOTONIC ns, once, in the merge), map its clock,
-#              its exec table and kernel symbols; write a redacted copy
+#              its exec table and kernel symbols; read a variable-length
+#              record's tail (tail.c); write a redacted copy
 #   records/   one text line / JSON object per record
 #   incident/  one incident opened once: the kernel dump, the X dump,
 #              meta.json (the one place that resolves an incident path)
@@ -13,8 +14,8 @@
 #   print/     printers of analysis results (text, JSON, SVG, Perfetto)
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
 PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
-	rectypes.o exectab.o sites.o symbols.o text.o redact.o)
-PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o tail.o sched.o marks.o \
+	rectypes.o exectab.o sites.o symbols.o text.o tail.o redact.o)
+PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o marks.o \
 	proc.o blk.o lock.o mem.o sample.o cost.o)
 PM_OBJS += $(B)/postmortem/incident/incident.o
 PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o

@@ -293,4 +293,51 @@ static inline int64_t pm_ev_waker(const struct pm_event *ev)
 const unsigned char *pm_ev_fixed(const struct pm_event *ev, void *fixed,
 				 size_t size, size_t *rest);
 
+/*
+ * The arrays after a variable-length record's fixed part (dump/tail.c):
+ * every reader of them goes through these.  Each gives as many elements
+ * as the record's count says and its payload holds whole.
+ */
+
+/**
+ * pm_rec_addrs() - the 32-bit return addresses of a blocked or
+ * reclaim_begin record, as stored
+ * @ev: a decoded record
+ * @n: set to how many (0 for other types)
+ *
+ * Return: where they start in @ev's payload (read each with memcpy).
+ */
+const unsigned char *pm_rec_addrs(const struct pm_event *ev, size_t *n);
+
+/**
+ * pm_rec_frames() - a blocked or reclaim_begin record's frames, cleaned
+ * @pm: the dump
+ * @ev: a decoded record
+ * @out: full addresses of the frames worth showing, innermost first
+ *       (pm_site_frames() of the first PM_FRAMES_MAX addresses)
+ * @max: room in @out
+ *
+ * Return: frames in @out (0 for other types).
+ */
+size_t pm_rec_frames(const struct pm_dump *pm, const struct pm_event *ev,
+		     uint64_t *out, size_t max);
+
+/**
+ * pm_sample_entries() - the threads of a sample record (TIPME_REC_SAMPLE)
+ * @ev: the record
+ * @p: set to where they start (read each struct tipme_sample_ent with memcpy)
+ *
+ * Return: how many.
+ */
+size_t pm_sample_entries(const struct pm_event *ev, const unsigned char **p);
+
+/**
+ * pm_cost_entries() - the entries of a self-cost record (TIPME_REC_COST)
+ * @ev: the record
+ * @p: set to where they start (read each struct tipme_cost_ent with memcpy)
+ *
+ * Return: how many.
+ */
+size_t pm_cost_entries(const struct pm_event *ev, const unsigned char **p);
+
 #endif

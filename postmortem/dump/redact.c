@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../records/records.h"
 #include "decode.h"
 #include "redact.h"
 #include "tables.h"

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Only postmortem/records/ reads the tail of a variable-length record (the
-array after its fixed part), through its accessors (records/records.h:
-pm_rec_addrs, pm_rec_frames, pm_sample_entries, pm_cost_entries), and
-postmortem/dump/ which decodes the records.  Prints TAP.
+"""Only postmortem/dump/, which decodes the records and holds the accessors
+of a variable-length record's tail (the array after its fixed part:
+dump/tail.c, declared in dump/decode.h: pm_rec_addrs, pm_rec_frames,
+pm_sample_entries, pm_cost_entries), and postmortem/records/ read that
+tail; everything else calls the accessors.  Prints TAP.
 
 The varlen types are those TIPME_REC_TYPES (include/uapi/linux/tipme.h)
 marks VARLEN.  Anywhere else in postmortem/, it fails on:

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The arrays after the fixed part of the variable-length records, read
- * here and nowhere else (tests/lint/tails.py keeps it so): a blocked or
+ * here and nowhere else (tests/lint/tails.py keeps it so; records/ and
+ * every layer above call these, and redact.c beside them): a blocked or
  * reclaim_begin record's return addresses, a sample's threads, a cost
  * record's entries.  Each holds as many elements as its count says and
  * its payload has whole, never more.
  */
 #include <string.h>
 
-#include "../dump/tables.h"
-#include "records.h"
+#include "decode.h"
+#include "tables.h"
 
 /* The bytes after @ev's fixed part (the part this reader knows). */
 static const unsigned char *tail(const struct pm_event *ev, size_t *rest)
