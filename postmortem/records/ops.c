@@ -49,8 +49,7 @@ static void print_hex(FILE *f, const unsigned char *p, uint32_t len)
 		fputs("...", f);
 }
 
-static void print_lost(FILE *f, const struct pm_dump *pm,
-		       const struct pm_event *ev)
+static void print_lost(FILE *f, const struct pm_event *ev)
 {
 	char since[32];
 
@@ -60,8 +59,7 @@ static void print_lost(FILE *f, const struct pm_dump *pm,
 		fprintf(f, "..%" PRIu64, ev->lost_first + ev->lost_count - 1);
 	if (ev->lost_since)
 		fprintf(f, "): records of this CPU after %s are missing\n",
-			pm_fmt_ns(pm_clock_mono(&pm->clock, ev->lost_since),
-				  since, sizeof(since)));
+			pm_fmt_ns(ev->lost_since_ns, since, sizeof(since)));
 	else
 		fputs("): earlier records of this CPU are missing\n", f);
 }
@@ -72,10 +70,10 @@ void pm_print_event(FILE *f, const struct pm_dump *pm,
 	const struct pm_recops *o = ev_ops(ev);
 	char t[32];
 
-	pm_fmt_ns(pm_clock_mono(&pm->clock, ev->ts), t, sizeof(t));
+	pm_fmt_ns(ev->ns, t, sizeof(t));
 	fprintf(f, "%16s [%03" PRIu32 "] ", t, ev->cpu);
 	if (ev->kind == PM_EV_LOST) {
-		print_lost(f, pm, ev);
+		print_lost(f, ev);
 		return;
 	}
 	fputs(ev->rt->name, f);
@@ -88,8 +86,7 @@ void pm_print_event(FILE *f, const struct pm_dump *pm,
 	fputc('\n', f);
 }
 
-static void json_lost(struct jw *w, const struct pm_dump *pm,
-		      const struct pm_event *ev)
+static void json_lost(struct jw *w, const struct pm_event *ev)
 {
 	jw_kstr(w, "type", "lost");
 	jw_ku64(w, "lost_subbufs", ev->lost_count);
@@ -97,7 +94,7 @@ static void json_lost(struct jw *w, const struct pm_dump *pm,
 	jw_ku64(w, "seq_last", ev->lost_first + ev->lost_count - 1);
 	jw_key(w, "since_mono_ns");
 	if (ev->lost_since)
-		jw_i64(w, pm_clock_mono(&pm->clock, ev->lost_since));
+		jw_i64(w, ev->lost_since_ns);
 	else
 		jw_null(w);
 }
@@ -121,16 +118,15 @@ void pm_json_event(struct jw *w, const struct pm_dump *pm,
 		   const struct pm_event *ev)
 {
 	const struct pm_recops *o = ev_ops(ev);
-	int64_t mono = pm_clock_mono(&pm->clock, ev->ts);
 	char t[32];
 
 	jw_obj_begin(w);
-	jw_kstr(w, "time", pm_fmt_ns(mono, t, sizeof(t)));
-	jw_ki64(w, "mono_ns", mono);
+	jw_kstr(w, "time", pm_fmt_ns(ev->ns, t, sizeof(t)));
+	jw_ki64(w, "mono_ns", ev->ns);
 	jw_ku64(w, "ts", ev->ts);
 	jw_ku64(w, "cpu", ev->cpu);
 	if (ev->kind == PM_EV_LOST) {
-		json_lost(w, pm, ev);
+		json_lost(w, ev);
 	} else {
 		jw_kstr(w, "type", ev->rt->name);
 		if (o)

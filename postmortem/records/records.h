@@ -55,7 +55,7 @@ unsigned int pm_rec_pids(const struct pm_event *ev, uint32_t *pids);
  * pm_print_event() - one text line for an event
  * @f: output
  * @pm: the dump
- * @ev: the event
+ * @ev: the event, from pm_merge_next() (its times in ns are used)
  *
  * "  1234.567890123 [001] sched_switch prev=207 (S, prio 120) -> next=0 (prio 120)"
  */
@@ -66,7 +66,7 @@ void pm_print_event(FILE *f, const struct pm_dump *pm,
  * pm_json_event() - one JSON object for an event
  * @w: JSON writer
  * @pm: the dump
- * @ev: the event
+ * @ev: the event, from pm_merge_next() (its times in ns are used)
  */
 void pm_json_event(struct jw *w, const struct pm_dump *pm,
 		   const struct pm_event *ev);
