@@ -6,6 +6,8 @@
  * and a pid reused by a second thread.  Each checks the verdict's cause,
  * culprit and share, and the whole text and JSON against golden files in
  * tests/unit/golden/ (TIPME_UPDATE_GOLDEN=1 rewrites them; review the diff).
+ * Below the report, each scenario's rebuilt state and resource waits are
+ * compared with golden/state-<name>.txt the same way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,8 @@
 
 #include "capture.h"
 #include "cmd/commands.h"
+#include "incident/incident.h"
+#include "print/state.h"
 #include "scen.h"
 #include "tap.h"
 #include "writefile.h"
@@ -79,15 +83,13 @@ static int auto_meta(int64_t ns)
 	return auto_meta_of("xserver", 1000, ns);
 }
 
-/* Compare @text with golden/report-@name.@ext; rewrite it when asked. */
-static int golden(const char *name, const char *ext, const char *text)
+/* Compare @text with the golden file @path; rewrite it when asked. */
+static int golden_file(const char *path, const char *text)
 {
-	char path[160];
 	char *want;
 	FILE *f;
 	int same;
 
-	snprintf(path, sizeof(path), "tests/unit/golden/report-%s.%s", name, ext);
 	if (getenv("TIPME_UPDATE_GOLDEN")) {
 		f = fopen(path, "w");
 		if (!f)
@@ -103,6 +105,55 @@ static int golden(const char *name, const char *ext, const char *text)
 		tap_diag("%s differs; got:\n%s", path, text);
 	free(want);
 	return same;
+}
+
+/* Compare @text with golden/report-@name.@ext; rewrite it when asked. */
+static int golden(const char *name, const char *ext, const char *text)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "tests/unit/golden/report-%s.%s", name, ext);
+	return golden_file(path, text);
+}
+
+/*
+ * The layer below the report: scenario @name's rebuilt state and resource
+ * waits (print/state.h's text) against golden/state-@name.txt.  The
+ * compact run compares with the same file: both forms must rebuild the
+ * same state.
+ */
+static void state_golden(const char *name)
+{
+	struct pm_incident inc = { 0 };
+	struct pm_state st = { 0 };
+	struct pm_res res = { 0 };
+	struct tm_err e = { "" };
+	char path[160], *text = NULL;
+	size_t len = 0;
+	struct stat sb;
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);	/* an incident */
+	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
+		snprintf(path, sizeof(path), "%s/%s.dump", dir, name);
+	ok = !pm_incident_open(&inc, path, 0, &e) &&
+	     !pm_state_build(&st, &inc, &e) && !pm_res_build(&res, &inc, &e);
+	f = open_memstream(&text, &len);
+	if (ok && f) {
+		pm_state_print(f, &inc.pm, &st);
+		pm_res_print(f, &res);
+	}
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "tests/unit/golden/state-%s.txt", name);
+	tap_ok(ok && text && golden_file(path, text), "%s: state and resources as golden", name);
+	if (!ok)
+		tap_diag("%s: %s", name, e.msg);
+	free(text);
+	pm_res_free(&res);
+	pm_state_free(&st);
+	pm_incident_close(&inc);
 }
 
 /*
@@ -995,9 +1046,17 @@ static void legs_tests(void)
 	free(t);
 }
 
+/* Every scenario, for its golden state (golden/state-*.txt). */
+static const char *const state_names[] = {
+	"cpu", "timer", "stopped", "blkio", "blkirq", "blkirq-other", "lock",
+	"mem", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
+	"xserver", "xstale", "sampled", "race", "rewake",
+};
+
 int main(void)
 {
 	struct scen *s = malloc(sizeof(*s));
+	size_t i;
 	int ret;
 	char *out;
 
@@ -1005,7 +1064,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(70);
+	tap_plan(89);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1148,6 +1207,8 @@ int main(void)
 	if (!strstr(out, "\"done_mono_ns\": 312000000"))
 		tap_diag("%s", out);
 	free(out);
+	for (i = 0; i < sizeof(state_names) / sizeof(state_names[0]); i++)
+		state_golden(state_names[i]);
 	free(s);
 	return tap_done();
 }

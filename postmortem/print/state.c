@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The state and the resource waits as text, field by field (print/state.h).
+ */
+#include <inttypes.h>
+
+#include "site.h"
+#include "state.h"
+
+static const char *const tstate_name[] = {
+	[PM_T_UNKNOWN] = "unknown",
+	[PM_T_RUNNING] = "running",
+	[PM_T_RUNNABLE] = "runnable",
+	[PM_T_BLOCKED] = "blocked",
+};
+
+static void print_seg(FILE *f, const struct pm_dump *pm,
+		      const struct pm_seg *s)
+{
+	fprintf(f, "  %-8s %" PRId64 "..%" PRId64,
+		s->state <= PM_T_BLOCKED ? tstate_name[s->state] : "?",
+		s->start_ns, s->end_ns);
+	fprintf(f, " cpu=%" PRIu32 " prio=%u", s->cpu, s->prio);
+	if (s->state == PM_T_RUNNABLE)
+		fprintf(f, " woken=%u", s->woken);
+	if (s->state == PM_T_BLOCKED)
+		fprintf(f, " block_state=%u", s->block_state);
+	if (s->waker != -1 || s->waker_ctx)
+		fprintf(f, " waker=%" PRId64 " waker_ctx=%u", s->waker,
+			s->waker_ctx);
+	if (s->nsite) {
+		fprintf(f, " nsite=%" PRIu32, s->nsite);
+		pm_print_seg_site(f, pm, s);
+	}
+	fputc('\n', f);
+}
+
+void pm_state_print(FILE *f, const struct pm_dump *pm,
+		    const struct pm_state *st)
+{
+	size_t i, k;
+
+	fprintf(f, "state first=%" PRId64 " last=%" PRId64 " trigger=%" PRId64
+		" lost=%d threads=%zu losses=%zu\n", st->first_ns, st->last_ns,
+		st->trigger_ns, st->lost, st->nthreads, st->nlosses);
+	for (i = 0; i < st->nlosses; i++) {
+		const struct pm_loss *l = &st->losses[i];
+
+		fprintf(f, "loss cpu=%" PRIu32 " %" PRId64 "..%" PRId64
+			" seq=%" PRIu64 " subbufs=%" PRIu64 "\n", l->cpu,
+			l->since_ns, l->until_ns, l->first_seq, l->subbufs);
+	}
+	for (i = 0; i < st->nthreads; i++) {
+		const struct pm_thread *t = &st->threads[i];
+
+		fprintf(f, "thread %" PRIu32 " stretches=%zu\n", t->pid,
+			t->nsegs);
+		for (k = 0; k < t->nsegs; k++)
+			print_seg(f, pm, &t->segs[k]);
+	}
+}
+
+void pm_res_print(FILE *f, const struct pm_res *r)
+{
+	size_t i;
+
+	fprintf(f, "resources locks=%zu reclaims=%zu blk=%zu wakes=%zu"
+		" inputs=%zu policies=%zu\n", r->nlocks, r->nreclaims, r->nblk,
+		r->nwakes, r->ninputs, r->npolicies);
+	for (i = 0; i < r->nlocks; i++) {
+		const struct pm_lockwait *l = &r->locks[i];
+
+		fprintf(f, "lock %#" PRIx64 " pid=%" PRIu32 " owner=%" PRIu32
+			" flags=%#" PRIx32 " ret=%" PRId32 " %" PRId64 "..%"
+			PRId64 "\n", l->lock, l->pid, l->owner, l->flags,
+			l->ret, l->start_ns, l->end_ns);
+	}
+	for (i = 0; i < r->nreclaims; i++) {
+		const struct pm_reclaim *m = &r->reclaims[i];
+
+		fprintf(f, "reclaim pid=%" PRIu32 " kind=%" PRIu32
+			" reclaimed=%" PRIu32 " %" PRId64 "..%" PRId64 "\n",
+			m->pid, m->kind, m->nr_reclaimed, m->start_ns,
+			m->end_ns);
+	}
+	for (i = 0; i < r->nblk; i++) {
+		const struct pm_blkreq *b = &r->blk[i];
+
+		fprintf(f, "blk dev=%" PRIu32 ":%" PRIu32 " sector=%" PRIu64
+			" bytes=%" PRIu32 " op=%" PRIu32 " issuer=%" PRIu32
+			" insert=%" PRId64 " issue=%" PRId64 " complete=%" PRId64
+			" on cpu=%" PRIu32 " pid=%" PRIu32 " ctx=%" PRIu32 "\n",
+			b->dev >> 20, b->dev & 0xfffff, b->sector, b->bytes,
+			b->op, b->issuer, b->insert_ns, b->issue_ns,
+			b->complete_ns, b->complete_cpu, b->complete_pid,
+			b->complete_ctx);
+	}
+	for (i = 0; i < r->nwakes; i++) {
+		const struct pm_wake *w = &r->wakes[i];
+
+		fprintf(f, "wake %" PRId64 " cpu=%" PRIu32 " target=%" PRIu32,
+			w->ns, w->cpu, w->target);
+		if (w->waker == PM_WAKER_UNKNOWN)
+			fputs(" waker=?", f);
+		else
+			fprintf(f, " waker=%" PRIu32, w->waker);
+		fprintf(f, " ctx=%" PRIu32 "\n", w->ctx);
+	}
+	for (i = 0; i < r->ninputs; i++) {
+		const struct pm_input *in = &r->inputs[i];
+
+		fprintf(f, "input %" PRId64 " cpu=%" PRIu32 " kind=%u value=%u\n",
+			in->ns, in->cpu, in->kind, in->value);
+	}
+	for (i = 0; i < r->npolicies; i++)
+		fprintf(f, "policy pid=%" PRIu32 " policy=%" PRIu32 "\n",
+			r->policies[i].pid, r->policies[i].policy);
+}
