@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The analysis pieces below the verdict, on stretches and resources the
+ * test builds by hand: what one stretch was (pm_seg_cause), whether a
+ * sleep waits for work (pm_seg_idle), and the longest stall
+ * (pm_longest_stall).  A one-switch scenario dump gives them an incident
+ * with the scenarios' kernel symbols, for the blocking sites.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/segcause.h"
+#include "analysis/stall.h"
+#include "scen.h"
+#include "tap.h"
+
+static struct pm_incident inc;
+
+/* A stretch of @state from @a to @b ms, its site the names in @site. */
+static struct pm_seg seg(int state, double a, double b,
+			 const char *const *site)
+{
+	struct pm_seg s = { 0 };
+
+	s.state = (uint8_t)state;
+	s.start_ns = (int64_t)MS(a);
+	s.end_ns = (int64_t)MS(b);
+	s.waker = -1;
+	s.block_state = TIPME_TS_SLEEPING;
+	for (; site && *site && s.nsite < PM_SITE_FRAMES; site++)
+		s.site[s.nsite++] = scen_sym(*site) + 0x20;
+	return s;
+}
+
+static const char *const nsleep[] = { "hrtimer_nanosleep", "common_nsleep", NULL };
+static const char *const futex[] = { "futex_wait_queue", "futex_wait", NULL };
+static const char *const pipe_site[] = { "pipe_read", "vfs_read", NULL };
+static const char *const poll_site[] = { "do_sys_poll", NULL };
+static const char *const wait_site[] = { "do_wait", NULL };
+static const char *const io_site[] = { "io_schedule", "folio_wait_bit_common", NULL };
+
+static void cause_tests(void)
+{
+	struct pm_reclaim rec = { .pid = 7, .start_ns = MS(15), .end_ns = MS(16) };
+	struct pm_lockwait lk = { .lock = 0x1000, .pid = 7, .owner = 8,
+				  .start_ns = MS(21), .end_ns = MS(29) };
+	struct pm_wake wk = { .ns = MS(30), .cpu = 1, .target = 7, .waker = 0,
+			      .ctx = TIPME_CTX_HARDIRQ };
+	struct pm_blkreq rq = { .dev = 8 << 20, .issuer = 7, .issue_ns = MS(20),
+				.complete_ns = MS(29.5), .complete_cpu = 1,
+				.complete_ctx = TIPME_CTX_HARDIRQ };
+	struct pm_res none = { 0 }, res = { 0 };
+	struct pm_seg s;
+
+	s = seg(PM_T_RUNNING, 10, 20, NULL);
+	tap_ok(pm_seg_cause(&inc, &none, 7, &s, 0) == PM_C_RUNNING, "cause: running is running");
+	res.reclaims = &rec;
+	res.nreclaims = 1;
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_MEMORY,
+	       "cause: running while it reclaimed is memory");
+	tap_ok(pm_seg_cause(&inc, &res, 9, &s, 0) == PM_C_RUNNING,
+	       "cause: ... not another thread's reclaim");
+	s = seg(PM_T_RUNNABLE, 10, 20, NULL);
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_CPU,
+	       "cause: runnable is cpu_contention, even while reclaiming");
+	s = seg(PM_T_UNKNOWN, 10, 20, NULL);
+	tap_ok(pm_seg_cause(&inc, &none, 7, &s, 0) == PM_C_UNKNOWN, "cause: unknown is unknown");
+
+	s = seg(PM_T_BLOCKED, 20, 30, nsleep);
+	s.block_state = TIPME_TS_STOPPED;
+	tap_ok(pm_seg_cause(&inc, &none, 7, &s, 0) == PM_C_STOPPED, "cause: stopped");
+	s.block_state = TIPME_TS_SLEEPING;
+	tap_ok(pm_seg_cause(&inc, &none, 7, &s, 0) == PM_C_TIMER,
+	       "cause: a nanosleep no task ended is a timer");
+	s.block_state = TIPME_TS_DISK;
+	tap_ok(pm_seg_cause(&inc, &none, 7, &s, 0) == PM_C_UNKNOWN,
+	       "cause: ... not in uninterruptible sleep");
+	s.block_state = TIPME_TS_SLEEPING;
+	res = none;
+	res.locks = &lk;
+	res.nlocks = 1;
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_LOCK,
+	       "cause: a recorded lock wait inside the sleep is a lock");
+	lk.start_ns = MS(31);
+	lk.end_ns = MS(32);
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_TIMER,
+	       "cause: ... not one after it");
+
+	s = seg(PM_T_BLOCKED, 20, 30, pipe_site);
+	s.waker = 42;
+	s.waker_ctx = TIPME_CTX_TASK;
+	tap_ok(pm_seg_cause(&inc, &none, 7, &s, 42) == PM_C_X_SERVER,
+	       "cause: woken by the X server is x_server");
+	tap_ok(pm_seg_cause(&inc, &none, 7, &s, 0) == PM_C_UNKNOWN,
+	       "cause: woken by another task is unknown (its waker's)");
+	s = seg(PM_T_BLOCKED, 20, 30, futex);
+	s.waker = 42;
+	s.waker_ctx = TIPME_CTX_TASK;
+	tap_ok(pm_seg_cause(&inc, &none, 7, &s, 0) == PM_C_LOCK,
+	       "cause: a futex another task ended is a lock");
+
+	s = seg(PM_T_BLOCKED, 20, 30, io_site);
+	s.block_state = TIPME_TS_DISK;
+	s.waker = 0;
+	s.waker_ctx = TIPME_CTX_HARDIRQ;
+	res = none;
+	res.wakes = &wk;
+	res.nwakes = 1;
+	res.blk = &rq;
+	res.nblk = 1;
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_BLOCK_IO,
+	       "cause: woken 0.5 ms after a completion on the waking CPU is block_io");
+	tap_ok(pm_seg_blk_wake(&res, &wk) == &rq, "blk_wake: that completion");
+	rq.complete_cpu = 2;
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_UNKNOWN &&
+	       !pm_seg_blk_wake(&res, &wk),
+	       "cause: ... not a completion on another CPU");
+	rq.complete_cpu = 1;
+	rq.complete_ns = MS(25);
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_BLOCK_IO,
+	       "cause: ... one 5 ms before, in the interrupt that woke it");
+	rq.complete_pid = 55;
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_UNKNOWN,
+	       "cause: ... not 5 ms before in another task's interrupt");
+	rq.complete_pid = 0;
+	rq.complete_ns = MS(5);
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_UNKNOWN,
+	       "cause: ... nor 25 ms before in the same one");
+}
+
+static void idle_tests(void)
+{
+	struct pm_seg s;
+
+	s = seg(PM_T_BLOCKED, 0, 1, poll_site);
+	tap_ok(!strcmp(pm_seg_site0(&inc.pm, &s), "do_sys_poll"),
+	       "site0: the hand-built site resolves to its name");
+	tap_ok(pm_seg_idle(&inc, &s), "idle: poll waits for work");
+	s = seg(PM_T_BLOCKED, 0, 1, wait_site);
+	tap_ok(pm_seg_idle(&inc, &s), "idle: do_wait waits for a child");
+	s = seg(PM_T_BLOCKED, 0, 1, io_site);
+	tap_ok(!pm_seg_idle(&inc, &s), "idle: an I/O wait is not");
+	s = seg(PM_T_BLOCKED, 0, 1, NULL);
+	tap_ok(!pm_seg_idle(&inc, &s), "idle: nor a sleep without a site");
+	tap_ok(pm_seg_sleep_site(&inc.pm, &s) == NULL &&
+	       !strcmp(pm_seg_site0(&inc.pm, &s), ""), "site0: \"\" without a site");
+}
+
+static void stall_tests(void)
+{
+	struct pm_seg a[2], b[1], c[1], d[1];
+	struct pm_thread t[4] = {
+		{ .pid = 10, .segs = a, .nsegs = 2 },
+		{ .pid = 11, .segs = b, .nsegs = 1 },
+		{ .pid = 12, .segs = c, .nsegs = 1 },
+		{ .pid = 13, .segs = d, .nsegs = 1 },
+	};
+	struct pm_state st = { .threads = t, .nthreads = 4 };
+	struct pm_span sp = { 0 };
+	int found;
+
+	a[0] = seg(PM_T_RUNNING, 0, 10, NULL);
+	a[1] = seg(PM_T_RUNNABLE, 10, 30, NULL);	/* 20 ms runnable */
+	b[0] = seg(PM_T_BLOCKED, 0, 50, io_site);	/* 35 ms in D inside 5..40 */
+	b[0].block_state = TIPME_TS_DISK;
+	c[0] = seg(PM_T_BLOCKED, 0, 100, poll_site);	/* idle: not a stall */
+	c[0].block_state = TIPME_TS_DISK;
+	d[0] = seg(PM_T_BLOCKED, 0, 100, nsleep);	/* a timer ended it */
+	d[0].waker = 0;
+	d[0].waker_ctx = TIPME_CTX_HARDIRQ;
+	found = pm_longest_stall(&inc, &st, MS(5), MS(40), &sp);
+	tap_ok(found && sp.pid == 11 && sp.from_ns == (int64_t)MS(5) &&
+	       sp.to_ns == (int64_t)MS(40),
+	       "stall: the uninterruptible sleep, cut to the window (11, 5..40 ms)");
+	if (!found || sp.pid != 11)
+		tap_diag("got %d: pid %u %lld..%lld", found, sp.pid,
+			 (long long)sp.from_ns, (long long)sp.to_ns);
+	d[0].waker = 10;
+	d[0].waker_ctx = TIPME_CTX_TASK;
+	found = pm_longest_stall(&inc, &st, 0, MS(100), &sp);
+	tap_ok(found && sp.pid == 13 && sp.to_ns == (int64_t)MS(100),
+	       "stall: a sleep another task ended is one (13, the longest)");
+	st.nthreads = 1;
+	a[1].state = PM_T_RUNNING;
+	sp.pid = 99;
+	tap_ok(!pm_longest_stall(&inc, &st, 0, MS(100), &sp) && sp.pid == 99,
+	       "stall: none when the only thread ran");
+}
+
+int main(void)
+{
+	static struct scen s;
+	char path[] = "/tmp/tipme-segcause-XXXXXX";
+	struct tm_err e = { "" };
+	int fd;
+
+	tap_plan(28);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return 1;
+	close(fd);
+	scen_init(&s, 1);
+	scen_subbuf(&s, 0, 0);
+	scen_switch(&s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 7, 120);
+	if (scen_write(&s, path) || pm_incident_open(&inc, path, 0, &e)) {
+		tap_diag("%s", e.msg);
+		return 1;
+	}
+	unlink(path);
+	cause_tests();
+	idle_tests();
+	stall_tests();
+	pm_incident_close(&inc);
+	return tap_done();
+}
