@@ -14,8 +14,9 @@
 #               warnings fail, "CHECK"s are listed in the log only
 #   lint        tests/lint/circles.py: no circles between the files of a
 #               folder, no include reaching into another program's folder;
-#               tests/lint/tails.py: only postmortem/records/ (and the
-#               decoder) reads a variable-length record's tail
+#               tests/lint/tails.py: only postmortem/dump/ (the decoder
+#               and the tail accessors) and records/ read a variable-length
+#               record's tail
 #   kunit-kasan tests/kunit/run.sh --kasan (UML with KASAN): every KUnit
 #               suite, with out-of-bounds and use-after-free reports
 #   kunit       tests/kunit/run.sh (UML without KASAN): the same suites;
