@@ -279,22 +279,22 @@ int bench_report_text(FILE *f, const struct bench_result *r)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void json_stats(struct jw *w, const char *key, const struct bench_stats *st)
+static void json_stats(struct tm_jw *w, const char *key, const struct bench_stats *st)
 {
-	jw_key(w, key);
-	jw_obj_begin(w);
-	jw_ku64(w, "n", st->n);
-	jw_kdouble(w, "min_ms", ms(st->min_ns));
-	jw_kdouble(w, "median_ms", ms(st->median_ns));
-	jw_kdouble(w, "p99_ms", ms(st->p99_ns));
-	jw_kdouble(w, "max_ms", ms(st->max_ns));
-	jw_kdouble(w, "mean_ms", st->mean_ns / 1e6);
-	jw_ku64(w, "over_150ms", st->over_150ms);
-	jw_ku64(w, "over_1s", st->over_1s);
-	jw_obj_end(w);
+	tm_jw_key(w, key);
+	tm_jw_obj_begin(w);
+	tm_jw_ku64(w, "n", st->n);
+	tm_jw_kdouble(w, "min_ms", ms(st->min_ns));
+	tm_jw_kdouble(w, "median_ms", ms(st->median_ns));
+	tm_jw_kdouble(w, "p99_ms", ms(st->p99_ns));
+	tm_jw_kdouble(w, "max_ms", ms(st->max_ns));
+	tm_jw_kdouble(w, "mean_ms", st->mean_ns / 1e6);
+	tm_jw_ku64(w, "over_150ms", st->over_150ms);
+	tm_jw_ku64(w, "over_1s", st->over_1s);
+	tm_jw_obj_end(w);
 }
 
-static int json_series(struct jw *w, const struct bench_result *r,
+static int json_series(struct tm_jw *w, const struct bench_result *r,
 		       const struct bench_series *s)
 {
 	const struct bench_env *env = r->env;
@@ -303,16 +303,16 @@ static int json_series(struct jw *w, const struct bench_result *r,
 	size_t i, nr;
 	int err = 0;
 
-	jw_obj_begin(w);
-	jw_kstr(w, "label", s->label);
+	tm_jw_obj_begin(w);
+	tm_jw_kstr(w, "label", s->label);
 	if (env->kind == BENCH_PAGING)
-		jw_ku64(w, "children", s->children);
+		tm_jw_ku64(w, "children", s->children);
 	else
-		jw_kstr(w, "load", bench_load_name(s->load));
-	jw_ku64(w, "samples", s->n);
-	jw_kbool(w, "stopped_early", s->stopped_early);
-	jw_ku64(w, "started_mono_ns", s->started_ns);
-	jw_ku64(w, "ended_mono_ns", s->ended_ns);
+		tm_jw_kstr(w, "load", bench_load_name(s->load));
+	tm_jw_ku64(w, "samples", s->n);
+	tm_jw_kbool(w, "stopped_early", s->stopped_early);
+	tm_jw_ku64(w, "started_mono_ns", s->started_ns);
+	tm_jw_ku64(w, "ended_mono_ns", s->ended_ns);
 	if (s->n) {
 		err = bench_series_values(s, 0, &v);
 		if (!err)
@@ -326,27 +326,27 @@ static int json_series(struct jw *w, const struct bench_result *r,
 		json_stats(w, "stats", &st);
 		json_stats(w, env->kind == BENCH_PAGING ? "read_stats" : "compute_stats", &aux);
 		i = slowest(s);
-		jw_key(w, "slowest");
-		jw_obj_begin(w);
-		jw_ku64(w, "index", i);
-		jw_kdouble(w, "ms", ms(s->s[i].val_ns));
-		jw_ku64(w, "start_mono_ns", s->s[i].end_ns - s->s[i].val_ns);
-		jw_ku64(w, "end_mono_ns", s->s[i].end_ns);
-		jw_obj_end(w);
+		tm_jw_key(w, "slowest");
+		tm_jw_obj_begin(w);
+		tm_jw_ku64(w, "index", i);
+		tm_jw_kdouble(w, "ms", ms(s->s[i].val_ns));
+		tm_jw_ku64(w, "start_mono_ns", s->s[i].end_ns - s->s[i].val_ns);
+		tm_jw_ku64(w, "end_mono_ns", s->s[i].end_ns);
+		tm_jw_obj_end(w);
 		nr = bench_hist(v, s->n, BENCH_BUCKET_NS, &counts);
 		if (!nr) {
 			err = -ENOMEM;
 			goto out;
 		}
-		jw_key(w, "histogram");
-		jw_obj_begin(w);
-		jw_ku64(w, "bucket_ms", BENCH_BUCKET_NS / NS_PER_MS);
-		jw_key(w, "counts");
-		jw_arr_begin(w);
+		tm_jw_key(w, "histogram");
+		tm_jw_obj_begin(w);
+		tm_jw_ku64(w, "bucket_ms", BENCH_BUCKET_NS / NS_PER_MS);
+		tm_jw_key(w, "counts");
+		tm_jw_arr_begin(w);
 		for (i = 0; i < nr; i++)
-			jw_u64(w, counts[i]);
-		jw_arr_end(w);
-		jw_obj_end(w);
+			tm_jw_u64(w, counts[i]);
+		tm_jw_arr_end(w);
+		tm_jw_obj_end(w);
 	}
 	if (env->kind == BENCH_PAGING) {
 		const struct bench_pressure *p = &s->pr;
@@ -354,68 +354,68 @@ static int json_series(struct jw *w, const struct bench_result *r,
 
 		for (i = 0; i < s->n; i++)
 			faulted += s->s[i].majflt > 0;
-		jw_key(w, "pressure");
-		jw_obj_begin(w);
+		tm_jw_key(w, "pressure");
+		tm_jw_obj_begin(w);
 		if (p->have_vmstat) {
-			jw_ku64(w, "pswpin", p->pswpin);
-			jw_ku64(w, "pswpout", p->pswpout);
+			tm_jw_ku64(w, "pswpin", p->pswpin);
+			tm_jw_ku64(w, "pswpout", p->pswpout);
 		}
 		if (p->have_cgroup) {
-			jw_ku64(w, "cgroup_pgmajfault", p->cg_pgmajfault);
-			jw_ku64(w, "cgroup_workingset_refault_anon", p->cg_refault_anon);
-			jw_ku64(w, "cgroup_events_max", p->cg_ev_max);
-			jw_ku64(w, "cgroup_events_oom", p->cg_ev_oom);
-			jw_ku64(w, "cgroup_events_oom_kill", p->cg_ev_oom_kill);
-			jw_ku64(w, "cgroup_swap_peak_bytes", p->cg_swap_peak);
+			tm_jw_ku64(w, "cgroup_pgmajfault", p->cg_pgmajfault);
+			tm_jw_ku64(w, "cgroup_workingset_refault_anon", p->cg_refault_anon);
+			tm_jw_ku64(w, "cgroup_events_max", p->cg_ev_max);
+			tm_jw_ku64(w, "cgroup_events_oom", p->cg_ev_oom);
+			tm_jw_ku64(w, "cgroup_events_oom_kill", p->cg_ev_oom_kill);
+			tm_jw_ku64(w, "cgroup_swap_peak_bytes", p->cg_swap_peak);
 		}
-		jw_ku64(w, "timer_majflt", p->timer_majflt);
-		jw_ku64(w, "samples_with_majflt", faulted);
-		jw_obj_end(w);
+		tm_jw_ku64(w, "timer_majflt", p->timer_majflt);
+		tm_jw_ku64(w, "samples_with_majflt", faulted);
+		tm_jw_obj_end(w);
 	} else if (s->load == LOAD_B) {
 		size_t n;
 		uint64_t mx, mo;
 
 		fork_intervals(s, &n, &mx, &mo);
-		jw_key(w, "forks_mono_ns");
-		jw_arr_begin(w);
+		tm_jw_key(w, "forks_mono_ns");
+		tm_jw_arr_begin(w);
 		for (i = 0; i < s->nr_forks; i++)
-			jw_u64(w, s->forks[i]);
-		jw_arr_end(w);
-		jw_key(w, "intervals_with_fork");
-		jw_obj_begin(w);
-		jw_ku64(w, "count", n);
-		jw_kdouble(w, "max_ms", ms(mx));
-		jw_kdouble(w, "max_ms_without_fork", ms(mo));
-		jw_obj_end(w);
+			tm_jw_u64(w, s->forks[i]);
+		tm_jw_arr_end(w);
+		tm_jw_key(w, "intervals_with_fork");
+		tm_jw_obj_begin(w);
+		tm_jw_ku64(w, "count", n);
+		tm_jw_kdouble(w, "max_ms", ms(mx));
+		tm_jw_kdouble(w, "max_ms_without_fork", ms(mo));
+		tm_jw_obj_end(w);
 	}
 	/* every sample, column by column */
-	jw_key(w, "samples_columns");
-	jw_obj_begin(w);
-	jw_key(w, "end_mono_ns");
-	jw_arr_begin(w);
+	tm_jw_key(w, "samples_columns");
+	tm_jw_obj_begin(w);
+	tm_jw_key(w, "end_mono_ns");
+	tm_jw_arr_begin(w);
 	for (i = 0; i < s->n; i++)
-		jw_u64(w, s->s[i].end_ns);
-	jw_arr_end(w);
-	jw_key(w, "ns");
-	jw_arr_begin(w);
+		tm_jw_u64(w, s->s[i].end_ns);
+	tm_jw_arr_end(w);
+	tm_jw_key(w, "ns");
+	tm_jw_arr_begin(w);
 	for (i = 0; i < s->n; i++)
-		jw_u64(w, s->s[i].val_ns);
-	jw_arr_end(w);
-	jw_key(w, env->kind == BENCH_PAGING ? "read_ns" : "compute_ns");
-	jw_arr_begin(w);
+		tm_jw_u64(w, s->s[i].val_ns);
+	tm_jw_arr_end(w);
+	tm_jw_key(w, env->kind == BENCH_PAGING ? "read_ns" : "compute_ns");
+	tm_jw_arr_begin(w);
 	for (i = 0; i < s->n; i++)
-		jw_u64(w, s->s[i].aux_ns);
-	jw_arr_end(w);
+		tm_jw_u64(w, s->s[i].aux_ns);
+	tm_jw_arr_end(w);
 	if (env->kind == BENCH_PAGING) {
-		jw_key(w, "majflt");
-		jw_arr_begin(w);
+		tm_jw_key(w, "majflt");
+		tm_jw_arr_begin(w);
 		for (i = 0; i < s->n; i++)
-			jw_u64(w, s->s[i].majflt);
-		jw_arr_end(w);
+			tm_jw_u64(w, s->s[i].majflt);
+		tm_jw_arr_end(w);
 	}
-	jw_obj_end(w);
+	tm_jw_obj_end(w);
 out:
-	jw_obj_end(w);
+	tm_jw_obj_end(w);
 	free(v);
 	free(a);
 	free(counts);
@@ -425,141 +425,141 @@ out:
 int bench_report_json(FILE *f, const struct bench_result *r)
 {
 	const struct bench_env *env = r->env;
-	struct jw w;
+	struct tm_jw w;
 	char buf[256];
 	size_t i;
 	int err = 0;
 
-	jw_init(&w, f, 0);
-	jw_obj_begin(&w);
-	jw_kstr(&w, "benchmark", what(env));
-	jw_kstr(&w, "paper_section", env->kind == BENCH_PAGING ? "4.1.1" : "4.2.1");
+	tm_jw_init(&w, f, 0);
+	tm_jw_obj_begin(&w);
+	tm_jw_kstr(&w, "benchmark", what(env));
+	tm_jw_kstr(&w, "paper_section", env->kind == BENCH_PAGING ? "4.1.1" : "4.2.1");
 	meaning(buf, sizeof(buf), env);
-	jw_kstr(&w, "sample", buf);
-	jw_kstr(&w, "clock", "CLOCK_MONOTONIC");
-	jw_ku64(&w, "started_realtime_ns", r->started_real_ns);
-	jw_key(&w, "kernel");
-	jw_obj_begin(&w);
-	jw_kstr(&w, "sysname", r->uts.sysname);
-	jw_kstr(&w, "release", r->uts.release);
-	jw_kstr(&w, "version", r->uts.version);
-	jw_kstr(&w, "machine", r->uts.machine);
-	jw_obj_end(&w);
-	jw_key(&w, "machine");
-	jw_obj_begin(&w);
-	jw_ki64(&w, "cpus_online", r->cpus_online);
-	jw_ku64(&w, "mem_total_bytes", r->mem_total);
-	jw_ku64(&w, "swap_total_bytes", r->swap_total);
-	jw_ki64(&w, "page_size", r->page_size);
-	jw_obj_end(&w);
+	tm_jw_kstr(&w, "sample", buf);
+	tm_jw_kstr(&w, "clock", "CLOCK_MONOTONIC");
+	tm_jw_ku64(&w, "started_realtime_ns", r->started_real_ns);
+	tm_jw_key(&w, "kernel");
+	tm_jw_obj_begin(&w);
+	tm_jw_kstr(&w, "sysname", r->uts.sysname);
+	tm_jw_kstr(&w, "release", r->uts.release);
+	tm_jw_kstr(&w, "version", r->uts.version);
+	tm_jw_kstr(&w, "machine", r->uts.machine);
+	tm_jw_obj_end(&w);
+	tm_jw_key(&w, "machine");
+	tm_jw_obj_begin(&w);
+	tm_jw_ki64(&w, "cpus_online", r->cpus_online);
+	tm_jw_ku64(&w, "mem_total_bytes", r->mem_total);
+	tm_jw_ku64(&w, "swap_total_bytes", r->swap_total);
+	tm_jw_ki64(&w, "page_size", r->page_size);
+	tm_jw_obj_end(&w);
 
-	jw_key(&w, "parameters");
-	jw_obj_begin(&w);
-	jw_ku64(&w, "samples", env->samples);
-	jw_kbool(&w, "short", env->short_mode);
-	jw_key(&w, "cpu");
+	tm_jw_key(&w, "parameters");
+	tm_jw_obj_begin(&w);
+	tm_jw_ku64(&w, "samples", env->samples);
+	tm_jw_kbool(&w, "short", env->short_mode);
+	tm_jw_key(&w, "cpu");
 	if (r->cpu >= 0)
-		jw_i64(&w, r->cpu);
+		tm_jw_i64(&w, r->cpu);
 	else
-		jw_null(&w);
-	jw_kdouble(&w, "sleep_ms", ms(env->sleep_ns));
-	jw_key(&w, "time_limit_s");
+		tm_jw_null(&w);
+	tm_jw_kdouble(&w, "sleep_ms", ms(env->sleep_ns));
+	tm_jw_key(&w, "time_limit_s");
 	if (env->time_limit_ns)
-		jw_double(&w, (double)env->time_limit_ns / 1e9);
+		tm_jw_double(&w, (double)env->time_limit_ns / 1e9);
 	else
-		jw_null(&w);
-	jw_key(&w, "trigger_above_ms");
+		tm_jw_null(&w);
+	tm_jw_key(&w, "trigger_above_ms");
 	if (env->trigger_above_ns)
-		jw_double(&w, ms(env->trigger_above_ns));
+		tm_jw_double(&w, ms(env->trigger_above_ns));
 	else
-		jw_null(&w);
-	jw_key(&w, "trigger_spacing_s");
+		tm_jw_null(&w);
+	tm_jw_key(&w, "trigger_spacing_s");
 	if (env->trigger_spacing_ns)
-		jw_double(&w, (double)env->trigger_spacing_ns / 1e9);
+		tm_jw_double(&w, (double)env->trigger_spacing_ns / 1e9);
 	else
-		jw_null(&w);
+		tm_jw_null(&w);
 	if (env->kind == BENCH_PAGING) {
-		jw_key(&w, "children");
-		jw_arr_begin(&w);
+		tm_jw_key(&w, "children");
+		tm_jw_arr_begin(&w);
 		for (i = 0; i < env->nr_children; i++)
-			jw_u64(&w, env->children[i]);
-		jw_arr_end(&w);
-		jw_ku64(&w, "child_size_bytes", env->child_size);
-		jw_ku64(&w, "timer_size_bytes", env->timer_size);
-		jw_ku64(&w, "stride_bytes", env->stride);
-		jw_kbool(&w, "cgroup", !env->no_cgroup);
+			tm_jw_u64(&w, env->children[i]);
+		tm_jw_arr_end(&w);
+		tm_jw_ku64(&w, "child_size_bytes", env->child_size);
+		tm_jw_ku64(&w, "timer_size_bytes", env->timer_size);
+		tm_jw_ku64(&w, "stride_bytes", env->stride);
+		tm_jw_kbool(&w, "cgroup", !env->no_cgroup);
 		if (!env->no_cgroup) {
-			jw_kstr(&w, "cgroup_parent", r->cgroup_parent);
-			jw_key(&w, "memory_max_bytes");
+			tm_jw_kstr(&w, "cgroup_parent", r->cgroup_parent);
+			tm_jw_key(&w, "memory_max_bytes");
 			if (env->memory_max)
-				jw_u64(&w, env->memory_max);
+				tm_jw_u64(&w, env->memory_max);
 			else
-				jw_null(&w);
-			jw_kbool(&w, "timer_in_cgroup", !env->timer_outside);
+				tm_jw_null(&w);
+			tm_jw_kbool(&w, "timer_in_cgroup", !env->timer_outside);
 		}
-		jw_kstr(&w, "swap", r->swap_desc);
-		jw_ki64(&w, "swap_read_delay_ms", env->swap_delay_ms);
-		jw_ki64(&w, "swap_write_delay_ms", env->swap_write_delay_ms);
-		jw_ki64(&w, "vm_page_cluster", r->page_cluster);
-		jw_ki64(&w, "vm_swappiness", r->swappiness);
+		tm_jw_kstr(&w, "swap", r->swap_desc);
+		tm_jw_ki64(&w, "swap_read_delay_ms", env->swap_delay_ms);
+		tm_jw_ki64(&w, "swap_write_delay_ms", env->swap_write_delay_ms);
+		tm_jw_ki64(&w, "vm_page_cluster", r->page_cluster);
+		tm_jw_ki64(&w, "vm_swappiness", r->swappiness);
 	} else {
-		jw_key(&w, "loads");
-		jw_arr_begin(&w);
+		tm_jw_key(&w, "loads");
+		tm_jw_arr_begin(&w);
 		for (i = 0; i < env->nr_loads; i++)
-			jw_str(&w, bench_load_name(env->loads[i]));
-		jw_arr_end(&w);
-		jw_kdouble(&w, "compute_ms", ms(env->compute_ns));
-		jw_kdouble(&w, "fork_period_ms", ms(env->fork_period_ns));
+			tm_jw_str(&w, bench_load_name(env->loads[i]));
+		tm_jw_arr_end(&w);
+		tm_jw_kdouble(&w, "compute_ms", ms(env->compute_ns));
+		tm_jw_kdouble(&w, "fork_period_ms", ms(env->fork_period_ns));
 	}
-	jw_obj_end(&w);
+	tm_jw_obj_end(&w);
 
 	if (r->have_calib) {
-		jw_key(&w, "calibration");
-		jw_obj_begin(&w);
-		jw_kdouble(&w, "target_ms", ms(r->calib.target_ns));
-		jw_ku64(&w, "loops", r->calib.loops);
-		jw_kdouble(&w, "ns_per_loop", r->calib.ns_per_loop);
-		jw_key(&w, "check_ms");
-		jw_arr_begin(&w);
+		tm_jw_key(&w, "calibration");
+		tm_jw_obj_begin(&w);
+		tm_jw_kdouble(&w, "target_ms", ms(r->calib.target_ns));
+		tm_jw_ku64(&w, "loops", r->calib.loops);
+		tm_jw_kdouble(&w, "ns_per_loop", r->calib.ns_per_loop);
+		tm_jw_key(&w, "check_ms");
+		tm_jw_arr_begin(&w);
 		for (i = 0; i < 5; i++)
-			jw_double(&w, ms(r->calib.check_ns[i]));
-		jw_arr_end(&w);
-		jw_obj_end(&w);
+			tm_jw_double(&w, ms(r->calib.check_ns[i]));
+		tm_jw_arr_end(&w);
+		tm_jw_obj_end(&w);
 	}
 
-	jw_key(&w, "series");
-	jw_arr_begin(&w);
+	tm_jw_key(&w, "series");
+	tm_jw_arr_begin(&w);
 	for (i = 0; i < r->nr_series && !err; i++)
 		err = json_series(&w, r, &r->series[i]);
-	jw_arr_end(&w);
+	tm_jw_arr_end(&w);
 
-	jw_key(&w, "triggers");
-	jw_arr_begin(&w);
+	tm_jw_key(&w, "triggers");
+	tm_jw_arr_begin(&w);
 	for (i = 0; i < r->nr_trig; i++) {
 		const struct bench_trigger *t = &r->trig[i];
 
-		jw_obj_begin(&w);
-		jw_ku64(&w, "series", t->series);
-		jw_kstr(&w, "label", r->series[t->series].label);
-		jw_ku64(&w, "index", t->index);
-		jw_kdouble(&w, "ms", ms(t->sample.val_ns));
-		jw_ku64(&w, "start_mono_ns", t->sample.end_ns - t->sample.val_ns);
-		jw_ku64(&w, "end_mono_ns", t->sample.end_ns);
-		jw_ku64(&w, "requested_mono_ns", t->mono_ns);
-		jw_kstr(&w, "via", t->via);
+		tm_jw_obj_begin(&w);
+		tm_jw_ku64(&w, "series", t->series);
+		tm_jw_kstr(&w, "label", r->series[t->series].label);
+		tm_jw_ku64(&w, "index", t->index);
+		tm_jw_kdouble(&w, "ms", ms(t->sample.val_ns));
+		tm_jw_ku64(&w, "start_mono_ns", t->sample.end_ns - t->sample.val_ns);
+		tm_jw_ku64(&w, "end_mono_ns", t->sample.end_ns);
+		tm_jw_ku64(&w, "requested_mono_ns", t->mono_ns);
+		tm_jw_kstr(&w, "via", t->via);
 		if (!strcmp(t->via, "socket")) {
-			jw_ku64(&w, "seq", t->seq);
-			jw_kbool(&w, "coalesced", (int)t->coalesced);
+			tm_jw_ku64(&w, "seq", t->seq);
+			tm_jw_kbool(&w, "coalesced", (int)t->coalesced);
 		}
-		jw_kstr(&w, "error", t->error);
-		jw_obj_end(&w);
+		tm_jw_kstr(&w, "error", t->error);
+		tm_jw_obj_end(&w);
 	}
-	jw_arr_end(&w);
-	jw_ku64(&w, "triggers_held_back", r->trig_suppressed);
-	jw_obj_end(&w);
+	tm_jw_arr_end(&w);
+	tm_jw_ku64(&w, "triggers_held_back", r->trig_suppressed);
+	tm_jw_obj_end(&w);
 	if (err)
 		return err;
-	return jw_finish(&w);
+	return tm_jw_finish(&w);
 }
 
 /* ---- SVG ----------------------------------------------------------------- */

@@ -62,10 +62,10 @@ void trig_request(const char *socket_path, const char *reason,
 
 	snprintf(req, sizeof(req), "TRIGGER threshold %s", reason);
 	t->mono_ns = mono_ns();
-	if (!ctlc_request(socket_path, req, NULL, 0, reply, sizeof(reply), &e)) {
+	if (!tm_ctlc_request(socket_path, req, NULL, 0, reply, sizeof(reply), &e)) {
 		t->via = "socket";
-		ctlc_reply_u64(reply, "seq", &t->seq);
-		ctlc_reply_u64(reply, "coalesced", &t->coalesced);
+		tm_ctlc_reply_u64(reply, "seq", &t->seq);
+		tm_ctlc_reply_u64(reply, "coalesced", &t->coalesced);
 		t->error[0] = '\0';
 		return;
 	}

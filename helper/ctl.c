@@ -93,15 +93,15 @@ static void tipmed_status(const char *sock, struct tipmed_status *ts)
 	char reply[TIPME_CTL_LINE_MAX];
 
 	memset(ts, 0, sizeof(*ts));
-	if (ctlc_request(sock, "STATUS", NULL, 0, reply, sizeof(reply), &e)) {
+	if (tm_ctlc_request(sock, "STATUS", NULL, 0, reply, sizeof(reply), &e)) {
 		snprintf(ts->why, sizeof(ts->why), "%s", e.msg);
 		return;
 	}
-	ts->up = !ctlc_reply_u64(reply, "auto_made", &ts->made) &&
-		 !ctlc_reply_u64(reply, "auto_held", &ts->held) &&
-		 !ctlc_reply_u64(reply, "auto_today", &ts->today) &&
-		 !ctlc_reply_u64(reply, "auto_per_day", &ts->per_day) &&
-		 !ctlc_reply_u64(reply, "auto_spacing_s", &ts->spacing_s);
+	ts->up = !tm_ctlc_reply_u64(reply, "auto_made", &ts->made) &&
+		 !tm_ctlc_reply_u64(reply, "auto_held", &ts->held) &&
+		 !tm_ctlc_reply_u64(reply, "auto_today", &ts->today) &&
+		 !tm_ctlc_reply_u64(reply, "auto_per_day", &ts->per_day) &&
+		 !tm_ctlc_reply_u64(reply, "auto_spacing_s", &ts->spacing_s);
 	if (!ts->up)
 		snprintf(ts->why, sizeof(ts->why), "an answer without the counts (an older tipmed?)");
 }
@@ -167,60 +167,60 @@ static void tipmed_text(const struct tipmed_status *ts)
 static void status_json(const struct tipme_status *st,
 			const struct tipmed_status *ts)
 {
-	struct jw w;
+	struct tm_jw w;
 	size_t i;
 
-	jw_init(&w, stdout, 0);
-	jw_obj_begin(&w);
-	jw_kstr(&w, "version", st->version);
-	jw_kbool(&w, "recording", st->recording);
-	jw_kstr(&w, "clock", tm_clock_source_name(st->clock_source, "unknown"));
-	jw_ku64(&w, "tsc_khz", st->tsc_khz);
-	jw_ku64(&w, "buffer_bytes", st->buf_size);
-	jw_ku64(&w, "subbuf_bytes", st->subbuf_size);
-	jw_ku64(&w, "subbufs_per_cpu", st->subbufs);
-	jw_kbool(&w, "keylog_used", st->keylog_used);
-	jw_ku64(&w, "triggers", st->triggers);
-	jw_key(&w, "last_trigger");
+	tm_jw_init(&w, stdout, 0);
+	tm_jw_obj_begin(&w);
+	tm_jw_kstr(&w, "version", st->version);
+	tm_jw_kbool(&w, "recording", st->recording);
+	tm_jw_kstr(&w, "clock", tm_clock_source_name(st->clock_source, "unknown"));
+	tm_jw_ku64(&w, "tsc_khz", st->tsc_khz);
+	tm_jw_ku64(&w, "buffer_bytes", st->buf_size);
+	tm_jw_ku64(&w, "subbuf_bytes", st->subbuf_size);
+	tm_jw_ku64(&w, "subbufs_per_cpu", st->subbufs);
+	tm_jw_kbool(&w, "keylog_used", st->keylog_used);
+	tm_jw_ku64(&w, "triggers", st->triggers);
+	tm_jw_key(&w, "last_trigger");
 	if (st->last_trigger.seq) {
-		jw_obj_begin(&w);
-		jw_ku64(&w, "seq", st->last_trigger.seq);
-		jw_kstr(&w, "source", tm_trigger_source_name(st->last_trigger.source, "unknown"));
-		jw_ku64(&w, "mono_ns", st->last_trigger.mono_ns);
-		jw_ku64(&w, "real_ns", st->last_trigger.real_ns);
-		jw_obj_end(&w);
+		tm_jw_obj_begin(&w);
+		tm_jw_ku64(&w, "seq", st->last_trigger.seq);
+		tm_jw_kstr(&w, "source", tm_trigger_source_name(st->last_trigger.source, "unknown"));
+		tm_jw_ku64(&w, "mono_ns", st->last_trigger.mono_ns);
+		tm_jw_ku64(&w, "real_ns", st->last_trigger.real_ns);
+		tm_jw_obj_end(&w);
 	} else {
-		jw_null(&w);
+		tm_jw_null(&w);
 	}
-	jw_key(&w, "cpus");
-	jw_arr_begin(&w);
+	tm_jw_key(&w, "cpus");
+	tm_jw_arr_begin(&w);
 	for (i = 0; i < st->ncpus; i++) {
 		const struct tipme_cpu_stats *c = &st->cpus[i];
 
-		jw_obj_begin(&w);
-		jw_ku64(&w, "cpu", c->cpu);
-		jw_ku64(&w, "written", c->written);
-		jw_ku64(&w, "overwritten", c->overwritten);
-		jw_ku64(&w, "dropped", c->dropped);
-		jw_ku64(&w, "bytes", c->bytes);
-		jw_kdouble(&w, "history_s", history_s(st, i));
-		jw_obj_end(&w);
+		tm_jw_obj_begin(&w);
+		tm_jw_ku64(&w, "cpu", c->cpu);
+		tm_jw_ku64(&w, "written", c->written);
+		tm_jw_ku64(&w, "overwritten", c->overwritten);
+		tm_jw_ku64(&w, "dropped", c->dropped);
+		tm_jw_ku64(&w, "bytes", c->bytes);
+		tm_jw_kdouble(&w, "history_s", history_s(st, i));
+		tm_jw_obj_end(&w);
 	}
-	jw_arr_end(&w);
-	jw_key(&w, "tipmed");
+	tm_jw_arr_end(&w);
+	tm_jw_key(&w, "tipmed");
 	if (ts->up) {
-		jw_obj_begin(&w);
-		jw_ku64(&w, "auto_made", ts->made);
-		jw_ku64(&w, "auto_held", ts->held);
-		jw_ku64(&w, "auto_today", ts->today);
-		jw_ku64(&w, "auto_per_day", ts->per_day);
-		jw_ku64(&w, "auto_spacing_s", ts->spacing_s);
-		jw_obj_end(&w);
+		tm_jw_obj_begin(&w);
+		tm_jw_ku64(&w, "auto_made", ts->made);
+		tm_jw_ku64(&w, "auto_held", ts->held);
+		tm_jw_ku64(&w, "auto_today", ts->today);
+		tm_jw_ku64(&w, "auto_per_day", ts->per_day);
+		tm_jw_ku64(&w, "auto_spacing_s", ts->spacing_s);
+		tm_jw_obj_end(&w);
 	} else {
-		jw_null(&w);
+		tm_jw_null(&w);
 	}
-	jw_obj_end(&w);
-	jw_finish(&w);
+	tm_jw_obj_end(&w);
+	tm_jw_finish(&w);
 }
 
 int cmd_status(int argc, char **argv)
@@ -325,19 +325,19 @@ int cmd_dump(int argc, char **argv)
 		return 1;
 	}
 	if (env.json) {
-		struct jw w;
+		struct tm_jw w;
 
-		jw_init(&w, stdout, 0);
-		jw_obj_begin(&w);
-		jw_kstr(&w, "file", env.output);
-		jw_ku64(&w, "bytes", ds.bytes);
-		jw_ku64(&w, "subbufs", ds.subbufs);
-		jw_ku64(&w, "discarded_subbufs", ds.discarded);
-		jw_ku64(&w, "cpus", ds.cpus);
-		jw_kstr(&w, "read", ds.mapped ? "mapped" : "copied");
-		jw_kdouble(&w, "seconds", ds.seconds);
-		jw_obj_end(&w);
-		jw_finish(&w);
+		tm_jw_init(&w, stdout, 0);
+		tm_jw_obj_begin(&w);
+		tm_jw_kstr(&w, "file", env.output);
+		tm_jw_ku64(&w, "bytes", ds.bytes);
+		tm_jw_ku64(&w, "subbufs", ds.subbufs);
+		tm_jw_ku64(&w, "discarded_subbufs", ds.discarded);
+		tm_jw_ku64(&w, "cpus", ds.cpus);
+		tm_jw_kstr(&w, "read", ds.mapped ? "mapped" : "copied");
+		tm_jw_kdouble(&w, "seconds", ds.seconds);
+		tm_jw_obj_end(&w);
+		tm_jw_finish(&w);
 	} else {
 		printf("%s: %" PRIu64 " bytes of records from %u CPUs in %.3f s (%s)",
 		       env.output, ds.bytes, ds.cpus, ds.seconds,
@@ -405,10 +405,10 @@ int cmd_trigger(int argc, char **argv)
 	snprintf(req, sizeof(req), "TRIGGER user%s%s", reason ? " " : "",
 		 reason ? reason : "");
 	if (!direct)
-		err = ctlc_request(sock, req, NULL, 0, reply, sizeof(reply), &e);
+		err = tm_ctlc_request(sock, req, NULL, 0, reply, sizeof(reply), &e);
 	if (!err) {
-		ctlc_reply_u64(reply, "seq", &seq);
-		ctlc_reply_u64(reply, "coalesced", &coal);
+		tm_ctlc_reply_u64(reply, "seq", &seq);
+		tm_ctlc_reply_u64(reply, "coalesced", &coal);
 		via = 1;
 	} else if (direct || ((err == -ENOENT || err == -ECONNREFUSED) && !sock)) {
 		struct tnl t;
@@ -456,7 +456,7 @@ int cmd_note(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
-	if (argc < 3 || !ctl_name_ok(argv[1])) {
+	if (argc < 3 || !tm_ctl_name_ok(argv[1])) {
 		fputs(usage, stderr);
 		return 2;
 	}
@@ -475,7 +475,7 @@ int cmd_note(int argc, char **argv)
 		return 2;
 	}
 	snprintf(req, sizeof(req), "NOTE %s %s", argv[1], text);
-	if (ctlc_request(NULL, req, NULL, 0, reply, sizeof(reply), &e)) {
+	if (tm_ctlc_request(NULL, req, NULL, 0, reply, sizeof(reply), &e)) {
 		fprintf(stderr, "tipme note: %s\n", e.msg);
 		return 1;
 	}
@@ -520,7 +520,7 @@ int cmd_incidents(int argc, char **argv)
 	struct tm_err e = { "" };
 	char **names, path[4096], src[32], utc[32];
 	size_t n, i;
-	struct jw w;
+	struct tm_jw w;
 	int c, json = 0;
 
 	optind = 1;
@@ -549,13 +549,13 @@ int cmd_incidents(int argc, char **argv)
 		return 1;
 	}
 	if (json) {
-		jw_init(&w, stdout, 0);
-		jw_arr_begin(&w);
+		tm_jw_init(&w, stdout, 0);
+		tm_jw_arr_begin(&w);
 	} else if (!n) {
 		printf("no incidents in %s\n", root);
 	}
 	for (i = 0; i < n; i++) {
-		struct incident_meta_view mv = { 0 };
+		struct tm_incident_meta_view mv = { 0 };
 		struct tm_err me = { "" };
 		char *desc = NULL;
 		int dfd;
@@ -563,7 +563,7 @@ int cmd_incidents(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/%s", root, names[i]);
 		dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (dfd >= 0) {
-			if (incident_meta_read(dfd, &mv, &me))
+			if (tm_incident_meta_read(dfd, &mv, &me))
 				fprintf(stderr, "tipme incidents: %s: %s\n",
 					names[i], me.msg);
 			desc = read_member(dfd, "description.txt", 4096);
@@ -574,18 +574,18 @@ int cmd_incidents(int argc, char **argv)
 		snprintf(src, sizeof(src), "%s", mv.source);
 		snprintf(utc, sizeof(utc), "%s", mv.utc);
 		if (json) {
-			jw_obj_begin(&w);
-			jw_kstr(&w, "name", names[i]);
-			jw_kstr(&w, "utc", utc);
-			jw_kstr(&w, "source", src);
-			jw_kstr(&w, "description", desc ? desc : "");
+			tm_jw_obj_begin(&w);
+			tm_jw_kstr(&w, "name", names[i]);
+			tm_jw_kstr(&w, "utc", utc);
+			tm_jw_kstr(&w, "source", src);
+			tm_jw_kstr(&w, "description", desc ? desc : "");
 			if (mv.has_auto) {
-				jw_ku64(&w, "auto_press_mono_ns", mv.auto_press_ns);
-				jw_ku64(&w, "auto_latency_ns", mv.auto_latency_ns);
+				tm_jw_ku64(&w, "auto_press_mono_ns", mv.auto_press_ns);
+				tm_jw_ku64(&w, "auto_latency_ns", mv.auto_latency_ns);
 			}
 			snprintf(path, sizeof(path), "%s/%s", root, names[i]);
-			jw_kstr(&w, "path", path);
-			jw_obj_end(&w);
+			tm_jw_kstr(&w, "path", path);
+			tm_jw_obj_end(&w);
 		} else {
 			char lat[64] = "";
 
@@ -598,8 +598,8 @@ int cmd_incidents(int argc, char **argv)
 		free(desc);
 	}
 	if (json) {
-		jw_arr_end(&w);
-		jw_finish(&w);
+		tm_jw_arr_end(&w);
+		tm_jw_finish(&w);
 	}
 	incident_list_free(names, n);
 	return 0;

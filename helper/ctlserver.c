@@ -72,7 +72,7 @@ static void send_line(int fd, const char *fmt, ...)
 
 static void reply_err(int fd, int err, const char *msg)
 {
-	send_line(fd, "ERR %s %s", ctl_errno_name(err), msg);
+	send_line(fd, "ERR %s %s", tm_ctl_errno_name(err), msg);
 }
 
 void ctls_broadcast(struct ctlserver *s, const char *fmt, ...)
@@ -208,14 +208,14 @@ static int handle_line(struct ctlserver *s, struct ctls_client *c, char *line)
 {
 	const struct incident_cfg *inc = s->incidents;
 	struct tm_err e = { "" };
-	struct ctl_request r;
+	struct tm_ctl_request r;
 
-	if (ctl_parse_request(line, &r, &e)) {
+	if (tm_ctl_parse_request(line, &r, &e)) {
 		reply_err(c->fd, EINVAL, e.msg);
 		return -1;
 	}
 	switch (r.kind) {
-	case CTL_REQ_TRIGGER: {
+	case TM_CTL_REQ_TRIGGER: {
 		uint32_t seq;
 		int coalesced, err;
 
@@ -232,7 +232,7 @@ static int handle_line(struct ctlserver *s, struct ctls_client *c, char *line)
 		send_line(c->fd, "OK seq=%u coalesced=%d", seq, coalesced);
 		return -1;
 	}
-	case CTL_REQ_NOTE: {
+	case TM_CTL_REQ_NOTE: {
 		char buf[TIPME_CTL_LINE_MAX + 2];
 
 		snprintf(buf, sizeof(buf), "%s\n", r.text);
@@ -243,7 +243,7 @@ static int handle_line(struct ctlserver *s, struct ctls_client *c, char *line)
 			send_line(c->fd, "OK");
 		return -1;
 	}
-	case CTL_REQ_PUT:
+	case TM_CTL_REQ_PUT:
 		/* the files a client may hand in; tipmed writes the others */
 		if (strcmp(r.name, TIPME_INCIDENT_X_DUMP)) {
 			reply_err(c->fd, EPERM, "only " TIPME_INCIDENT_X_DUMP
@@ -269,7 +269,7 @@ static int handle_line(struct ctlserver *s, struct ctls_client *c, char *line)
 		c->put_len = r.bytes;
 		c->put_got = 0;
 		return 0;
-	case CTL_REQ_LIST: {
+	case TM_CTL_REQ_LIST: {
 		char **names;
 		size_t n, i;
 
@@ -283,11 +283,11 @@ static int handle_line(struct ctlserver *s, struct ctls_client *c, char *line)
 		incident_list_free(names, n);
 		return -1;
 	}
-	case CTL_REQ_SUBSCRIBE:
+	case TM_CTL_REQ_SUBSCRIBE:
 		c->subscribed = 1;
 		send_line(c->fd, "OK");
 		return 0;
-	case CTL_REQ_STATUS: {
+	case TM_CTL_REQ_STATUS: {
 		char buf[TIPME_CTL_LINE_MAX];
 
 		s->ops->status(s->arg, buf, sizeof(buf));

@@ -71,7 +71,7 @@ struct ctls_client {
  * Each gets struct ctlserver's @arg.
  */
 struct ctls_ops {
-	int (*trigger)(void *arg, uid_t uid, const struct ctl_request *r,
+	int (*trigger)(void *arg, uid_t uid, const struct tm_ctl_request *r,
 		       uint32_t *seq, int *coalesced, struct tm_err *e);
 	void (*status)(void *arg, char *buf, size_t size);
 	void (*vlog)(void *arg, int prio, const char *fmt, va_list ap)

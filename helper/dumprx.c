@@ -45,7 +45,7 @@ struct map_sub {
 };
 
 struct dump_rx {
-	struct dumpw w;
+	struct tm_dumpw w;
 	int opened;
 	const char *path;
 	struct tm_err *e;
@@ -179,7 +179,7 @@ static int on_meta(struct dump_rx *rx, struct nlattr **a)
 		fh.flags |= TIPME_FILE_KEYLOG;
 	if (rx->mapped && map_rings(rx, a) != NL_OK)
 		return NL_STOP;
-	err = dumpw_open(&rx->w, rx->path, &fh, 0, rx->e);
+	err = tm_dumpw_open(&rx->w, rx->path, &fh, 0, rx->e);
 	if (err) {
 		rx->err = err;
 		return NL_STOP;
@@ -187,10 +187,10 @@ static int on_meta(struct dump_rx *rx, struct nlattr **a)
 	rx->opened = 1;
 	types = nla_data(a[TIPME_ATTR_REC_TYPES]);
 	ntypes = nla_len(a[TIPME_ATTR_REC_TYPES]) / sizeof(*types);
-	err = dumpw_section(&rx->w, TIPME_SEC_RECTYPES, 0, types,
+	err = tm_dumpw_section(&rx->w, TIPME_SEC_RECTYPES, 0, types,
 			    ntypes * sizeof(*types), rx->e);
 	if (!err && a[TIPME_ATTR_PARAMS])
-		err = dumpw_section(&rx->w, TIPME_SEC_PARAMS, 0,
+		err = tm_dumpw_section(&rx->w, TIPME_SEC_PARAMS, 0,
 				    nla_data(a[TIPME_ATTR_PARAMS]),
 				    strnlen(nla_data(a[TIPME_ATTR_PARAMS]),
 					    nla_len(a[TIPME_ATTR_PARAMS])),
@@ -200,7 +200,7 @@ static int on_meta(struct dump_rx *rx, struct nlattr **a)
 				   nla_get_string(a[TIPME_ATTR_VERSION]) : "?");
 		if (!sys)
 			return rx_fail(rx, ENOMEM, "out of memory");
-		err = dumpw_section(&rx->w, TIPME_SEC_SYSTEM, 0, sys,
+		err = tm_dumpw_section(&rx->w, TIPME_SEC_SYSTEM, 0, sys,
 				    strlen(sys), rx->e);
 		free(sys);
 	}
@@ -219,7 +219,7 @@ static int open_cpu(struct dump_rx *rx, uint32_t cpu)
 		return tm_err_set(rx->e, EBADMSG,
 				  "dump: CPU %u data before CPU %d ended",
 				  cpu, rx->cur_cpu);
-	err = dumpw_section_begin(&rx->w, TIPME_SEC_CPU_STREAM, cpu, rx->e);
+	err = tm_dumpw_section_begin(&rx->w, TIPME_SEC_CPU_STREAM, cpu, rx->e);
 	if (!err) {
 		rx->cur_cpu = (int)cpu;
 		rx->have_last = 0;
@@ -306,18 +306,18 @@ static int flush_batch(struct dump_rx *rx)
 {
 	struct iovec iov[2 * MAP_BATCH];
 	struct tipme_ring_check chk;
-	struct dumpw_mark m;
+	struct tm_dumpw_mark m;
 	int i, k, err;
 
 	while (rx->nbatch) {
-		dumpw_section_mark(&rx->w, &m);
+		tm_dumpw_section_mark(&rx->w, &m);
 		for (i = 0; i < rx->nbatch; i++) {
 			iov[2 * i].iov_base = &rx->batch[i].hdr;
 			iov[2 * i].iov_len = sizeof(rx->batch[i].hdr);
 			iov[2 * i + 1].iov_base = (void *)rx->batch[i].data;
 			iov[2 * i + 1].iov_len = rx->batch[i].hdr.len;
 		}
-		err = dumpw_section_appendv(&rx->w, iov, 2 * rx->nbatch, rx->e);
+		err = tm_dumpw_section_appendv(&rx->w, iov, 2 * rx->nbatch, rx->e);
 		if (err)
 			return err;
 		memset(&chk, 0, sizeof(chk));
@@ -336,7 +336,7 @@ static int flush_batch(struct dump_rx *rx)
 			rx->nbatch = 0;
 			break;
 		}
-		err = dumpw_section_rewind(&rx->w, &m, rx->e);
+		err = tm_dumpw_section_rewind(&rx->w, &m, rx->e);
 		if (err)
 			return err;
 		rx->out.discarded += (uint64_t)k;
@@ -403,7 +403,7 @@ static int flush_pend(struct dump_rx *rx)
 
 	if (!rx->pend_len)
 		return 0;
-	err = dumpw_section_append(&rx->w, rx->pend, rx->pend_len, rx->e);
+	err = tm_dumpw_section_append(&rx->w, rx->pend, rx->pend_len, rx->e);
 	rx->pend_len = 0;
 	return err;
 }
@@ -473,7 +473,7 @@ static int on_cpu_end(struct dump_rx *rx, struct nlattr **a)
 			err = flush_batch(rx);
 		st.discarded_subbufs += rx->cpu_discarded;
 		if (!err)
-			err = dumpw_section_end(&rx->w, rx->e);
+			err = tm_dumpw_section_end(&rx->w, rx->e);
 		if (err) {
 			rx->err = err;
 			return NL_STOP;
@@ -497,7 +497,7 @@ static int on_trailer(struct dump_rx *rx, struct nlattr **a)
 	if (!a[TIPME_ATTR_CLOCK_PAIRS] ||
 	    nla_len(a[TIPME_ATTR_CLOCK_PAIRS]) % sizeof(struct tipme_clock_pair))
 		return rx_fail(rx, EBADMSG, "TRAILER message incomplete");
-	err = dumpw_section(&rx->w, TIPME_SEC_CLOCKS, 0,
+	err = tm_dumpw_section(&rx->w, TIPME_SEC_CLOCKS, 0,
 			    nla_data(a[TIPME_ATTR_CLOCK_PAIRS]),
 			    nla_len(a[TIPME_ATTR_CLOCK_PAIRS]), rx->e);
 	if (err) {
@@ -538,7 +538,7 @@ static int end_table(struct dump_rx *rx)
 	if (!rx->in_table)
 		return 0;
 	rx->in_table = 0;
-	err = dumpw_section_end(&rx->w, rx->e);
+	err = tm_dumpw_section_end(&rx->w, rx->e);
 	if (err)
 		rx->err = err;
 	return err;
@@ -557,9 +557,9 @@ static int on_table(struct dump_rx *rx, struct nlattr **a,
 			snprintf(msg, sizeof(msg), "%s header out of place", tp->what);
 			return rx_fail(rx, EBADMSG, msg);
 		}
-		err = dumpw_section_begin(&rx->w, tp->sec, 0, rx->e);
+		err = tm_dumpw_section_begin(&rx->w, tp->sec, 0, rx->e);
 		if (!err)
-			err = dumpw_section_append(&rx->w, nla_data(h), nla_len(h),
+			err = tm_dumpw_section_append(&rx->w, nla_data(h), nla_len(h),
 						   rx->e);
 		if (!err)
 			rx->in_table = tp->sec;
@@ -572,7 +572,7 @@ static int on_table(struct dump_rx *rx, struct nlattr **a,
 		return rx_fail(rx, EBADMSG, msg);
 	}
 	if (!err && x)
-		err = dumpw_section_append(&rx->w, nla_data(x), nla_len(x), rx->e);
+		err = tm_dumpw_section_append(&rx->w, nla_data(x), nla_len(x), rx->e);
 	if (err)
 		rx->err = err;
 	return err ? NL_STOP : NL_OK;
@@ -587,7 +587,7 @@ static int on_cost(struct dump_rx *rx, struct nlattr **a)
 		return rx_fail(rx, EBADMSG, "malformed cost totals");
 	err = end_table(rx);
 	if (!err)
-		err = dumpw_section(&rx->w, TIPME_SEC_COST, 0, nla_data(c),
+		err = tm_dumpw_section(&rx->w, TIPME_SEC_COST, 0, nla_data(c),
 				    nla_len(c), rx->e);
 	if (err)
 		rx->err = err;
@@ -663,12 +663,12 @@ static int finish(struct dump_rx *rx, struct symcache *syms, int with_symbols)
 		return tm_err_set(rx->e, EBADMSG,
 				  "dump: the stream ended before its trailer (or tipme.ko sent nothing for %d s)",
 				  TNL_REPLY_TIMEOUT_S);
-	err = dumpw_section(&rx->w, TIPME_SEC_CPU_STATS, 0, rx->stats,
+	err = tm_dumpw_section(&rx->w, TIPME_SEC_CPU_STATS, 0, rx->stats,
 			    rx->nstats * sizeof(*rx->stats), rx->e);
 	if (!err && with_symbols)
 		err = sysinfo_write_symbols(&rx->w, syms, rx->e);
 	if (!err)
-		err = dumpw_commit(&rx->w, rx->e);
+		err = tm_dumpw_commit(&rx->w, rx->e);
 	if (!err)
 		rx->opened = 0;
 	return err;
@@ -678,7 +678,7 @@ static void release_rx(struct dump_rx *rx, double t0,
 		       struct tnl_dump_stats *stats)
 {
 	if (rx->opened)
-		dumpw_abort(&rx->w);
+		tm_dumpw_abort(&rx->w);
 	free(rx->pend);
 	free(rx->stats);
 	rx->out.mapped = rx->map != NULL;

@@ -109,7 +109,7 @@ static int find_incidents(const char *root, struct found **out, size_t *n,
 			  struct tm_err *e)
 {
 	struct found *v = NULL, *nv;
-	struct incident_meta_view mv;
+	struct tm_incident_meta_view mv;
 	struct tm_err ignored;
 	struct dirent *de;
 	struct stat st;
@@ -125,7 +125,7 @@ static int find_incidents(const char *root, struct found **out, size_t *n,
 		return tm_err_set(e, errno, "%s: %s", root, strerror(errno));
 	}
 	while ((de = readdir(d))) {
-		if (!ctl_name_ok(de->d_name) ||
+		if (!tm_ctl_name_ok(de->d_name) ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISDIR(st.st_mode))
 			continue;
@@ -144,7 +144,7 @@ static int find_incidents(const char *root, struct found **out, size_t *n,
 		fd = openat(dirfd(d), de->d_name,
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {
-			if (!incident_meta_read(fd, &mv, &ignored)) {
+			if (!tm_incident_meta_read(fd, &mv, &ignored)) {
 				v[cnt].number = mv.number;
 				v[cnt].is_auto = !strcmp(mv.source, "auto");
 			}
@@ -257,9 +257,9 @@ int incident_root_init(const struct incident_cfg *cfg, struct tm_err *e)
 
 static int write_meta(const char *dir, const struct tnl_trigger_event *ev,
 		      const struct tnl_dump_stats *ds, const char *utc,
-		      const struct incident_auto *au, struct tm_err *e)
+		      const struct tm_incident_auto *au, struct tm_err *e)
 {
-	struct incident_meta m = {
+	struct tm_incident_meta m = {
 		.number = next_number,
 		.seq = ev->seq,
 		.source = tm_trigger_source_name(ev->source, "unknown"),
@@ -279,7 +279,7 @@ static int write_meta(const char *dir, const struct tnl_trigger_event *ev,
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return tm_err_set(e, errno, "%s: %s", dir, strerror(errno));
-	err = incident_meta_write(fd, &m, e);
+	err = tm_incident_meta_write(fd, &m, e);
 	close(fd);
 	return err;
 }
@@ -330,7 +330,7 @@ static int write_at(int dirfd, const char *name, const void *data, size_t len)
  */
 int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 		    const struct tnl_trigger_event *ev, const char *reason,
-		    const struct incident_auto *au, char *name, size_t name_len,
+		    const struct tm_incident_auto *au, char *name, size_t name_len,
 		    struct tnl_dump_stats *ds, struct tm_err *e)
 {
 	char utc[32], base[64], tmp[4096], final[4096], path[4096];
@@ -583,7 +583,7 @@ int incident_put(const struct incident_cfg *cfg, const char *incident,
 	char tmp[256];
 	struct stat st;
 
-	if (!ctl_name_ok(incident) || !ctl_name_ok(file))
+	if (!tm_ctl_name_ok(incident) || !tm_ctl_name_ok(file))
 		return tm_err_set(e, EINVAL, "bad incident or file name");
 	/* Everything relative to the opened root and incident: no path is
 	 * resolved twice, and no symlink planted in either is followed. */

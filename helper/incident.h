@@ -33,7 +33,7 @@ struct incident_cfg {
 int incident_root_init(const struct incident_cfg *cfg, struct tm_err *e);
 int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 		    const struct tnl_trigger_event *ev, const char *reason,
-		    const struct incident_auto *au, char *name, size_t name_len,
+		    const struct tm_incident_auto *au, char *name, size_t name_len,
 		    struct tnl_dump_stats *ds, struct tm_err *e);
 int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
 		   struct tm_err *e);

@@ -267,17 +267,17 @@ static int cache_dir_ok(const char *dir, int create)
 static int cache_load(struct symcache *c, const char *dir, const char *key)
 {
 	char path[512];
-	const struct dump_sec *sys = NULL, *sy = NULL;
+	const struct tm_dump_sec *sys = NULL, *sy = NULL;
 	struct tm_err e;
-	struct dump d;
+	struct tm_dump d;
 	uint32_t i;
 	int ok = 0;
 
 	if (!cache_dir_ok(dir, 0))
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s", dir, SYMCACHE_FILE);
-	if (dump_load(&d, path, 0, &e)) {
-		dump_free(&d);
+	if (tm_dump_load(&d, path, 0, &e)) {
+		tm_dump_free(&d);
 		return 0;
 	}
 	for (i = 0; i < d.nr_secs; i++) {
@@ -295,7 +295,7 @@ static int cache_load(struct symcache *c, const char *dir, const char *key)
 			ok = 1;
 		}
 	}
-	dump_free(&d);
+	tm_dump_free(&d);
 	return ok;
 }
 
@@ -304,18 +304,18 @@ static void cache_save(const struct symcache *c, const char *dir, const char *ke
 	struct tipme_file_header fh;
 	char path[512];
 	struct tm_err e;
-	struct dumpw w;
+	struct tm_dumpw w;
 
 	if (!c->blob || !cache_dir_ok(dir, 1))
 		return;
 	snprintf(path, sizeof(path), "%s/%s", dir, SYMCACHE_FILE);
 	memset(&fh, 0, sizeof(fh));
-	if (dumpw_open(&w, path, &fh, 0, &e))
+	if (tm_dumpw_open(&w, path, &fh, 0, &e))
 		return;
-	if (dumpw_section(&w, TIPME_SEC_SYSTEM, 0, key, strlen(key), &e) ||
-	    dumpw_section(&w, TIPME_SEC_SYMBOLS, 0, c->blob, c->len, &e) ||
-	    dumpw_commit(&w, &e))
-		dumpw_abort(&w);
+	if (tm_dumpw_section(&w, TIPME_SEC_SYSTEM, 0, key, strlen(key), &e) ||
+	    tm_dumpw_section(&w, TIPME_SEC_SYMBOLS, 0, c->blob, c->len, &e) ||
+	    tm_dumpw_commit(&w, &e))
+		tm_dumpw_abort(&w);
 }
 
 int symcache_refresh(struct symcache *c)
@@ -342,7 +342,7 @@ int symcache_refresh(struct symcache *c)
 	return 0;
 }
 
-int sysinfo_write_symbols(struct dumpw *w, struct symcache *cache,
+int sysinfo_write_symbols(struct tm_dumpw *w, struct symcache *cache,
 			  struct tm_err *e)
 {
 	struct symcache local = { 0 };
@@ -352,7 +352,7 @@ int sysinfo_write_symbols(struct dumpw *w, struct symcache *cache,
 	if (symcache_refresh(c))
 		return tm_err_set(e, ENOMEM, "out of memory reading /proc/kallsyms");
 	if (c->blob)	/* else addresses hidden */
-		err = dumpw_section(w, TIPME_SEC_SYMBOLS, 0, c->blob, c->len, e);
+		err = tm_dumpw_section(w, TIPME_SEC_SYMBOLS, 0, c->blob, c->len, e);
 	if (!cache)
 		symcache_free(&local);
 	return err;

@@ -61,7 +61,7 @@ void symcache_free(struct symcache *c);
  *
  * Return: 0 or a negative errno of the writer.
  */
-int sysinfo_write_symbols(struct dumpw *w, struct symcache *c,
+int sysinfo_write_symbols(struct tm_dumpw *w, struct symcache *c,
 			  struct tm_err *e);
 
 #endif

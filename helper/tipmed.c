@@ -124,7 +124,7 @@ static const char *take_reason(struct tipmed *td, uint32_t seq)
 
 /* The presses that fired auto triggers, for their incidents' meta.json. */
 static void remember_press(struct tipmed *td, uint32_t seq,
-			   const struct incident_auto *a)
+			   const struct tm_incident_auto *a)
 {
 	unsigned int i = td->presses_next;
 
@@ -133,7 +133,7 @@ static void remember_press(struct tipmed *td, uint32_t seq,
 	td->presses_next = (i + 1) % TIPMED_HANDOFFS;
 }
 
-static const struct incident_auto *take_press(struct tipmed *td, uint32_t seq)
+static const struct tm_incident_auto *take_press(struct tipmed *td, uint32_t seq)
 {
 	size_t i;
 
@@ -183,8 +183,8 @@ static void on_trigger(const struct tnl_trigger_event *ev, void *arg)
 static void handle_triggers(struct tipmed *td)
 {
 	struct incident_cfg *cfg = &td->env.cfg;
-	const struct incident_auto *au;
-	struct incident_auto kau;
+	const struct tm_incident_auto *au;
+	struct tm_incident_auto kau;
 	struct tnl_dump_stats ds;
 	struct tm_err e = { "" };
 	unsigned int removed;
@@ -202,7 +202,7 @@ static void handle_triggers(struct tipmed *td)
 		au = take_press(td, ev->seq);
 		/* The module's own auto trigger: tipmed's limits apply too. */
 		if (!au && ev->has_press) {
-			incident_auto_from_press(&ev->press, &kau);
+			tm_incident_auto_from_press(&ev->press, &kau);
 			if (!auto_allowed(td)) {
 				td->autos.held++;
 				logmsg(td, LOG_INFO, "trigger %u (auto, tipme.ko) held back: a %s press to pid %u (%s) took %.0f ms",
@@ -257,7 +257,7 @@ static void handle_triggers(struct tipmed *td)
 
 /* ---- the control socket's requests of the daemon (struct ctls_ops) ---- */
 
-static int srv_trigger(void *arg, uid_t uid, const struct ctl_request *r,
+static int srv_trigger(void *arg, uid_t uid, const struct tm_ctl_request *r,
 		       uint32_t *seq, int *coalesced, struct tm_err *e)
 {
 	struct tipmed *td = arg;

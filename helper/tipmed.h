@@ -104,7 +104,7 @@ struct tipmed {
 	unsigned int reasons_next;
 	struct {
 		uint32_t seq;
-		struct incident_auto a;
+		struct tm_incident_auto a;
 	} presses[TIPMED_HANDOFFS];
 	unsigned int presses_next;
 	struct tipmed_autos autos;

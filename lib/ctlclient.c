@@ -37,7 +37,7 @@ static const struct { const char *name; int err; } errnames[] = {
 	{ "EFBIG", EFBIG }, { "ENODEV", ENODEV }, { "ETIMEDOUT", ETIMEDOUT },
 };
 
-const char *ctl_errno_name(int err)
+const char *tm_ctl_errno_name(int err)
 {
 	size_t i;
 
@@ -47,7 +47,7 @@ const char *ctl_errno_name(int err)
 	return "EIO";
 }
 
-int ctl_errno_by_name(const char *word)
+int tm_ctl_errno_by_name(const char *word)
 {
 	size_t i, n = strcspn(word, " ");
 
@@ -57,7 +57,7 @@ int ctl_errno_by_name(const char *word)
 	return EIO;
 }
 
-int ctlc_request(const char *path, const char *req, const void *data,
+int tm_ctlc_request(const char *path, const char *req, const void *data,
 		 size_t len, char *reply, size_t rlen, struct tm_err *e)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -105,23 +105,23 @@ int ctlc_request(const char *path, const char *req, const void *data,
 	}
 	reply[got] = '\0';
 	close(fd);
-	return ctlc_parse_reply(reply, e);
+	return tm_ctlc_parse_reply(reply, e);
 }
 
-int ctlc_parse_reply(const char *reply, struct tm_err *e)
+int tm_ctlc_parse_reply(const char *reply, struct tm_err *e)
 {
 	if (!strncmp(reply, "OK", 2))
 		return 0;
 	if (!strncmp(reply, "ERR ", 4)) {
 		const char *name = reply + 4, *msg = strchr(name, ' ');
 
-		return tm_err_set(e, ctl_errno_by_name(name), "tipmed: %s",
+		return tm_err_set(e, tm_ctl_errno_by_name(name), "tipmed: %s",
 				  msg ? msg + 1 : name);
 	}
 	return tm_err_set(e, EPROTO, "tipmed: unexpected reply '%s'", reply);
 }
 
-int ctlc_reply_u64(const char *reply, const char *key, uint64_t *v)
+int tm_ctlc_reply_u64(const char *reply, const char *key, uint64_t *v)
 {
 	size_t kl = strlen(key);
 	const char *p = reply;

@@ -15,7 +15,7 @@
 #include "ctlproto.h"
 
 /**
- * ctl_name_ok() - whether @name may be an incident or file name
+ * tm_ctl_name_ok() - whether @name may be an incident or file name
  * @name: the name
  *
  * [A-Za-z0-9._-], 1 to 200 characters, not starting with '.': no path
@@ -23,7 +23,7 @@
  *
  * Return: 1 if it may, else 0.
  */
-int ctl_name_ok(const char *name)
+int tm_ctl_name_ok(const char *name)
 {
 	const char *p;
 
@@ -90,7 +90,7 @@ static char *keyval(char **s, const char *key)
 }
 
 /* TRIGGER auto's fields, in their order; comm= is the rest of the line. */
-static int parse_auto(char *s, struct incident_auto *a)
+static int parse_auto(char *s, struct tm_incident_auto *a)
 {
 	char *input = keyval(&s, "input"), *pid = keyval(&s, "pid");
 	char *press = keyval(&s, "press_ns"), *lat = keyval(&s, "latency_ns");
@@ -115,14 +115,14 @@ static int parse_auto(char *s, struct incident_auto *a)
 	return 0;
 }
 
-int ctl_parse_request(char *line, struct ctl_request *r, struct tm_err *e)
+int tm_ctl_parse_request(char *line, struct tm_ctl_request *r, struct tm_err *e)
 {
 	char *arg = cut(line), *rest;
 	uint64_t n;
 
 	memset(r, 0, sizeof(*r));
 	if (!strcmp(line, "TRIGGER")) {
-		r->kind = CTL_REQ_TRIGGER;
+		r->kind = TM_CTL_REQ_TRIGGER;
 		rest = cut(arg);
 		r->source = arg ? ctl_source_by_name(arg) : 0;
 		if (!r->source)
@@ -136,9 +136,9 @@ int ctl_parse_request(char *line, struct ctl_request *r, struct tm_err *e)
 		return 0;
 	}
 	if (!strcmp(line, "NOTE")) {
-		r->kind = CTL_REQ_NOTE;
+		r->kind = TM_CTL_REQ_NOTE;
 		rest = cut(arg);
-		if (!rest || !ctl_name_ok(arg))
+		if (!rest || !tm_ctl_name_ok(arg))
 			return tm_err_set(e, EINVAL, "usage: NOTE <incident> <text>");
 		r->incident = arg;
 		r->text = rest;
@@ -147,8 +147,8 @@ int ctl_parse_request(char *line, struct ctl_request *r, struct tm_err *e)
 	if (!strcmp(line, "PUT")) {
 		char *name = cut(arg), *bytes = cut(name);
 
-		r->kind = CTL_REQ_PUT;
-		if (!bytes || !ctl_name_ok(arg) || !ctl_name_ok(name) ||
+		r->kind = TM_CTL_REQ_PUT;
+		if (!bytes || !tm_ctl_name_ok(arg) || !tm_ctl_name_ok(name) ||
 		    parse_u64(bytes, UINT64_MAX, &n))
 			return tm_err_set(e, EINVAL, "usage: PUT <incident> <name> <bytes>");
 		r->incident = arg;
@@ -157,15 +157,15 @@ int ctl_parse_request(char *line, struct ctl_request *r, struct tm_err *e)
 		return 0;
 	}
 	if (!strcmp(line, "LIST") && !arg) {
-		r->kind = CTL_REQ_LIST;
+		r->kind = TM_CTL_REQ_LIST;
 		return 0;
 	}
 	if (!strcmp(line, "SUBSCRIBE") && !arg) {
-		r->kind = CTL_REQ_SUBSCRIBE;
+		r->kind = TM_CTL_REQ_SUBSCRIBE;
 		return 0;
 	}
 	if (!strcmp(line, "STATUS") && !arg) {
-		r->kind = CTL_REQ_STATUS;
+		r->kind = TM_CTL_REQ_STATUS;
 		return 0;
 	}
 	return tm_err_set(e, EINVAL, "unknown request");
@@ -194,7 +194,7 @@ static int key_u64(const char *line, const char *key, uint64_t *v)
 	return -EINVAL;
 }
 
-int ctl_parse_triggered(const char *line, uint32_t *seq, uint64_t *mono_ns)
+int tm_ctl_parse_triggered(const char *line, uint32_t *seq, uint64_t *mono_ns)
 {
 	uint64_t v;
 
@@ -205,7 +205,7 @@ int ctl_parse_triggered(const char *line, uint32_t *seq, uint64_t *mono_ns)
 	return 0;
 }
 
-int ctl_parse_incident(const char *line, uint32_t *seq, char *name,
+int tm_ctl_parse_incident(const char *line, uint32_t *seq, char *name,
 		       size_t size)
 {
 	const char *p;
@@ -224,7 +224,7 @@ int ctl_parse_incident(const char *line, uint32_t *seq, char *name,
 		return -EINVAL;
 	memcpy(name, p, n);
 	name[n] = '\0';
-	if (!ctl_name_ok(name))
+	if (!tm_ctl_name_ok(name))
 		return -EINVAL;
 	*seq = (uint32_t)v;
 	return 0;

@@ -43,36 +43,36 @@
 #define TIPME_CTL_LINE_MAX	4096
 #define TIPME_CTL_PUT_MAX	(512u << 20)
 
-int ctl_name_ok(const char *name);
+int tm_ctl_name_ok(const char *name);
 
 /* The requests of the protocol (the first word of a request line). */
-enum ctl_req_kind {
-	CTL_REQ_TRIGGER,
-	CTL_REQ_NOTE,
-	CTL_REQ_PUT,
-	CTL_REQ_LIST,
-	CTL_REQ_SUBSCRIBE,
-	CTL_REQ_STATUS,
+enum tm_ctl_req_kind {
+	TM_CTL_REQ_TRIGGER,
+	TM_CTL_REQ_NOTE,
+	TM_CTL_REQ_PUT,
+	TM_CTL_REQ_LIST,
+	TM_CTL_REQ_SUBSCRIBE,
+	TM_CTL_REQ_STATUS,
 };
 
 /**
- * struct ctl_request - one request line, checked
+ * struct tm_ctl_request - one request line, checked
  * @kind: the request
  * @source: TRIGGER: the TIPME_TRIG_* its source word stands for
  * @reason: TRIGGER: the text after the source, or NULL (auto: NULL)
  * @autotrig: TRIGGER auto: the press
- * @incident: NOTE, PUT: the incident's name (ctl_name_ok())
+ * @incident: NOTE, PUT: the incident's name (tm_ctl_name_ok())
  * @text: NOTE: the description
- * @name: PUT: the file's name (ctl_name_ok())
+ * @name: PUT: the file's name (tm_ctl_name_ok())
  * @bytes: PUT: how many bytes follow the line
  *
  * The strings point into the line that was parsed.
  */
-struct ctl_request {
-	enum ctl_req_kind kind;
+struct tm_ctl_request {
+	enum tm_ctl_req_kind kind;
 	uint32_t source;
 	const char *reason;
-	struct incident_auto autotrig;
+	struct tm_incident_auto autotrig;
 	const char *incident;
 	const char *text;
 	const char *name;
@@ -80,7 +80,7 @@ struct ctl_request {
 };
 
 /**
- * ctl_parse_request() - read a request line (tipmed)
+ * tm_ctl_parse_request() - read a request line (tipmed)
  * @line: the line, without newline; cut into fields in place
  * @r: the request
  * @e: the usage message of a malformed request
@@ -90,32 +90,32 @@ struct ctl_request {
  *
  * Return: 0 or -EINVAL.
  */
-int ctl_parse_request(char *line, struct ctl_request *r, struct tm_err *e);
+int tm_ctl_parse_request(char *line, struct tm_ctl_request *r, struct tm_err *e);
 
 /**
- * ctl_parse_triggered() - read "TRIGGERED seq=N mono_ns=T" (subscriber)
+ * tm_ctl_parse_triggered() - read "TRIGGERED seq=N mono_ns=T" (subscriber)
  * @line: the line, without newline
  * @seq: the trigger's number, 1..UINT32_MAX
  * @mono_ns: CLOCK_MONOTONIC of the trigger
  *
  * Return: 0 or -EINVAL.
  */
-int ctl_parse_triggered(const char *line, uint32_t *seq, uint64_t *mono_ns);
+int tm_ctl_parse_triggered(const char *line, uint32_t *seq, uint64_t *mono_ns);
 
 /**
- * ctl_parse_incident() - read "INCIDENT seq=N name=NAME" (subscriber)
+ * tm_ctl_parse_incident() - read "INCIDENT seq=N name=NAME" (subscriber)
  * @line: the line, without newline
  * @seq: the trigger's number, 1..UINT32_MAX
- * @name: the incident's name (ctl_name_ok())
+ * @name: the incident's name (tm_ctl_name_ok())
  * @size: size of @name
  *
  * Return: 0 or -EINVAL.
  */
-int ctl_parse_incident(const char *line, uint32_t *seq, char *name,
+int tm_ctl_parse_incident(const char *line, uint32_t *seq, char *name,
 		       size_t size);
 
 /**
- * ctlc_request() - connect, send one request line, read the reply line
+ * tm_ctlc_request() - connect, send one request line, read the reply line
  * @path: socket path (NULL: TIPME_CTL_SOCKET)
  * @req: request, without newline
  * @data: bytes to send after the line (PUT), or NULL
@@ -126,42 +126,42 @@ int ctl_parse_incident(const char *line, uint32_t *seq, char *name,
  *
  * Return: 0 or a negative errno.
  */
-int ctlc_request(const char *path, const char *req, const void *data,
+int tm_ctlc_request(const char *path, const char *req, const void *data,
 		 size_t len, char *reply, size_t rlen, struct tm_err *e);
 
 /**
- * ctlc_parse_reply() - turn a reply line into 0 or a negative errno
+ * tm_ctlc_parse_reply() - turn a reply line into 0 or a negative errno
  * @reply: the line, without newline
  * @e: error message for "ERR <ERRNO-NAME> <message>" and unexpected lines
  *
  * Return: 0 for "OK...", else the errno the reply names (EPROTO if none).
  */
-int ctlc_parse_reply(const char *reply, struct tm_err *e);
+int tm_ctlc_parse_reply(const char *reply, struct tm_err *e);
 
 /**
- * ctl_errno_name() - the protocol's name of an errno ("EBUSY")
+ * tm_ctl_errno_name() - the protocol's name of an errno ("EBUSY")
  * @err: positive errno
  *
  * Return: its name, "EIO" for one the protocol does not name.
  */
-const char *ctl_errno_name(int err);
+const char *tm_ctl_errno_name(int err);
 
 /**
- * ctl_errno_by_name() - the errno a reply's name stands for
+ * tm_ctl_errno_by_name() - the errno a reply's name stands for
  * @word: the name, ended by a space or NUL
  *
  * Return: the positive errno, EIO for a name the protocol does not use.
  */
-int ctl_errno_by_name(const char *word);
+int tm_ctl_errno_by_name(const char *word);
 
 /**
- * ctlc_reply_u64() - the value of "key=" in a reply line
+ * tm_ctlc_reply_u64() - the value of "key=" in a reply line
  * @reply: the line
  * @key: key without '='
  * @v: result
  *
  * Return: 0 or -ENOENT.
  */
-int ctlc_reply_u64(const char *reply, const char *key, uint64_t *v);
+int tm_ctlc_reply_u64(const char *reply, const char *key, uint64_t *v);
 
 #endif

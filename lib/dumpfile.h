@@ -18,20 +18,20 @@
 /* Writer                                                             */
 /* ------------------------------------------------------------------ */
 
-#define DUMPW_NOREPLACE	0x01	/* fail with EEXIST if the final name exists */
+#define TM_DUMPW_NOREPLACE	0x01	/* fail with EEXIST if the final name exists */
 
 /**
- * struct dumpw - a dump file being written; fields are private
+ * struct tm_dumpw - a dump file being written; fields are private
  *
- * Lifetime: dumpw_open(), then any number of sections, each either
- * dumpw_section() or dumpw_section_begin() + dumpw_section_append()* +
- * dumpw_section_end(), then dumpw_commit().  The data goes to a temporary
- * file in the target directory; only dumpw_commit() gives it the final
+ * Lifetime: tm_dumpw_open(), then any number of sections, each either
+ * tm_dumpw_section() or tm_dumpw_section_begin() + tm_dumpw_section_append()* +
+ * tm_dumpw_section_end(), then tm_dumpw_commit().  The data goes to a temporary
+ * file in the target directory; only tm_dumpw_commit() gives it the final
  * name.  If any call fails, the temporary file has already been removed
- * and every later call fails too; dumpw_abort() may always be called and
+ * and every later call fails too; tm_dumpw_abort() may always be called and
  * does nothing once the writer is finished or failed.
  */
-struct dumpw {
+struct tm_dumpw {
 	int fd;
 	int dirfd;
 	int state;
@@ -51,7 +51,7 @@ struct dumpw {
 };
 
 /**
- * dumpw_open() - start writing a dump file
+ * tm_dumpw_open() - start writing a dump file
  * @w: writer state
  * @path: final name of the file; its directory must exist
  * @hdr: flags, tsc_khz, clock_source, nr_cpus and created_real_ns to put in
@@ -64,12 +64,12 @@ struct dumpw {
  *
  * Return: 0 or a negative errno.
  */
-int dumpw_open(struct dumpw *w, const char *path,
+int tm_dumpw_open(struct tm_dumpw *w, const char *path,
 	       const struct tipme_file_header *hdr, unsigned int flags,
 	       struct tm_err *e);
 
 /**
- * dumpw_section_begin() - start a section whose payload comes in pieces
+ * tm_dumpw_section_begin() - start a section whose payload comes in pieces
  * @w: writer
  * @type: enum tipme_section_type (or a newer number)
  * @cpu: CPU of a per-CPU section, else 0
@@ -77,11 +77,11 @@ int dumpw_open(struct dumpw *w, const char *path,
  *
  * Return: 0 or a negative errno (-EINVAL if a section is already open).
  */
-int dumpw_section_begin(struct dumpw *w, uint32_t type, uint32_t cpu,
+int tm_dumpw_section_begin(struct tm_dumpw *w, uint32_t type, uint32_t cpu,
 			struct tm_err *e);
 
 /**
- * dumpw_section_append() - add payload bytes to the open section
+ * tm_dumpw_section_append() - add payload bytes to the open section
  * @w: writer
  * @data: bytes
  * @len: number of bytes (0 is allowed)
@@ -91,57 +91,57 @@ int dumpw_section_begin(struct dumpw *w, uint32_t type, uint32_t cpu,
  *
  * Return: 0 or a negative errno.
  */
-int dumpw_section_append(struct dumpw *w, const void *data, size_t len,
+int tm_dumpw_section_append(struct tm_dumpw *w, const void *data, size_t len,
 			 struct tm_err *e);
 
 /**
- * dumpw_section_end() - pad the open section to 8 bytes and fix its header
+ * tm_dumpw_section_end() - pad the open section to 8 bytes and fix its header
  * @w: writer
  * @e: error message
  *
  * Return: 0 or a negative errno.
  */
-int dumpw_section_end(struct dumpw *w, struct tm_err *e);
+int tm_dumpw_section_end(struct tm_dumpw *w, struct tm_err *e);
 
 struct iovec;
 
 /**
- * dumpw_section_appendv() - add payload bytes from several places
+ * tm_dumpw_section_appendv() - add payload bytes from several places
  * @w: writer
  * @iov: the pieces, in order
  * @n: number of pieces
  * @e: error message
  *
- * As dumpw_section_append() of each piece, but the pieces go to the file
+ * As tm_dumpw_section_append() of each piece, but the pieces go to the file
  * in one system call, straight from where they are (a mapped ring, say),
  * without being copied first.
  *
  * Return: 0 or a negative errno.
  */
-int dumpw_section_appendv(struct dumpw *w, const struct iovec *iov, int n,
+int tm_dumpw_section_appendv(struct tm_dumpw *w, const struct iovec *iov, int n,
 			  struct tm_err *e);
 
 /**
- * struct dumpw_mark - a point in the open section to go back to
+ * struct tm_dumpw_mark - a point in the open section to go back to
  * @off: file offset
  * @size: payload bytes of the section so far
  * @crc32: the section's CRC so far
  */
-struct dumpw_mark {
+struct tm_dumpw_mark {
 	uint64_t off;
 	uint64_t size;
 	uint32_t crc32;
 };
 
 /**
- * dumpw_section_mark() - remember the end of the open section's payload
+ * tm_dumpw_section_mark() - remember the end of the open section's payload
  * @w: writer, with a section open
  * @m: filled in
  */
-void dumpw_section_mark(const struct dumpw *w, struct dumpw_mark *m);
+void tm_dumpw_section_mark(const struct tm_dumpw *w, struct tm_dumpw_mark *m);
 
 /**
- * dumpw_section_rewind() - take back what was appended since a mark
+ * tm_dumpw_section_rewind() - take back what was appended since a mark
  * @w: writer
  * @m: a mark of the section still open
  * @e: error message
@@ -150,11 +150,11 @@ void dumpw_section_mark(const struct dumpw *w, struct dumpw_mark *m);
  *
  * Return: 0 or a negative errno (-EINVAL for a mark outside the section).
  */
-int dumpw_section_rewind(struct dumpw *w, const struct dumpw_mark *m,
+int tm_dumpw_section_rewind(struct tm_dumpw *w, const struct tm_dumpw_mark *m,
 			 struct tm_err *e);
 
 /**
- * dumpw_section() - write a whole section at once
+ * tm_dumpw_section() - write a whole section at once
  * @w: writer
  * @type: section type
  * @cpu: CPU or 0
@@ -164,11 +164,11 @@ int dumpw_section_rewind(struct dumpw *w, const struct dumpw_mark *m,
  *
  * Return: 0 or a negative errno.
  */
-int dumpw_section(struct dumpw *w, uint32_t type, uint32_t cpu,
+int tm_dumpw_section(struct tm_dumpw *w, uint32_t type, uint32_t cpu,
 		  const void *data, size_t len, struct tm_err *e);
 
 /**
- * dumpw_commit() - finish the file and give it its final name
+ * tm_dumpw_commit() - finish the file and give it its final name
  * @w: writer; a section still open is ended first
  * @e: error message
  *
@@ -180,29 +180,29 @@ int dumpw_section(struct dumpw *w, uint32_t type, uint32_t cpu,
  *
  * Return: 0 or a negative errno.
  */
-int dumpw_commit(struct dumpw *w, struct tm_err *e);
+int tm_dumpw_commit(struct tm_dumpw *w, struct tm_err *e);
 
 /**
- * dumpw_abort() - give up: remove the temporary file, free everything
+ * tm_dumpw_abort() - give up: remove the temporary file, free everything
  * @w: writer (any state)
  */
-void dumpw_abort(struct dumpw *w);
+void tm_dumpw_abort(struct tm_dumpw *w);
 
 /* ------------------------------------------------------------------ */
 /* Reader                                                             */
 /* ------------------------------------------------------------------ */
 
-#define DUMP_NO_CRC	0x01	/* do not verify checksums (fuzzing the decoders) */
+#define TM_DUMP_NO_CRC	0x01	/* do not verify checksums (fuzzing the decoders) */
 
 /**
- * struct dump_sec - one validated section
+ * struct tm_dump_sec - one validated section
  * @h: its header, copied
  * @index: position among the sections, from 0
  * @hdr_off: file offset of the section header
  * @data: the payload, inside struct dump.buf (read it with memcpy: a
- *        buffer given to dump_parse() may have any alignment)
+ *        buffer given to tm_dump_parse() may have any alignment)
  */
-struct dump_sec {
+struct tm_dump_sec {
 	struct tipme_section h;
 	uint32_t index;
 	uint64_t hdr_off;
@@ -210,26 +210,26 @@ struct dump_sec {
 };
 
 /**
- * struct dump - a loaded and validated dump file
+ * struct tm_dump - a loaded and validated dump file
  * @buf: the whole file
  * @size: its size
- * @owned: @buf was allocated by dump_load() and is freed by dump_free()
+ * @owned: @buf was allocated by tm_dump_load() and is freed by tm_dump_free()
  * @hdr: the file header, copied
  * @secs: the sections, in file order, unknown types included
  * @nr_secs: number of sections
  */
-struct dump {
+struct tm_dump {
 	unsigned char *buf;
 	size_t size;
 	int owned;
 	struct tipme_file_header hdr;
-	struct dump_sec *secs;
+	struct tm_dump_sec *secs;
 	uint32_t nr_secs;
 };
 
 /**
- * dump_load() - read a dump file completely and validate it
- * @d: result; release with dump_free() (also after a failure)
+ * tm_dump_load() - read a dump file completely and validate it
+ * @d: result; release with tm_dump_free() (also after a failure)
  * @path: file name
  * @flags: DUMP_*
  * @e: error message, e.g. "truncated: header says N bytes, file has M"
@@ -237,45 +237,45 @@ struct dump {
  * Return: 0, or a negative errno (-EINVAL for a malformed file, -EPROTO for
  * a newer version or the other byte order).
  */
-int dump_load(struct dump *d, const char *path, unsigned int flags,
+int tm_dump_load(struct tm_dump *d, const char *path, unsigned int flags,
 	      struct tm_err *e);
 
 /**
- * dump_parse() - validate a dump already in memory
- * @d: result; release with dump_free()
+ * tm_dump_parse() - validate a dump already in memory
+ * @d: result; release with tm_dump_free()
  * @buf: the file's bytes; must stay valid and unchanged while @d is used.
  *       Any alignment is accepted.
  * @size: number of bytes
  * @flags: DUMP_*
  * @e: error message
  *
- * Return: as dump_load().
+ * Return: as tm_dump_load().
  */
-int dump_parse(struct dump *d, const void *buf, size_t size,
+int tm_dump_parse(struct tm_dump *d, const void *buf, size_t size,
 	       unsigned int flags, struct tm_err *e);
 
 /**
- * dump_free() - release a dump; @d may be zeroed or already freed
+ * tm_dump_free() - release a dump; @d may be zeroed or already freed
  * @d: the dump
  */
-void dump_free(struct dump *d);
+void tm_dump_free(struct tm_dump *d);
 
 /**
- * dump_sec_type_name() - the name of a section type
+ * tm_dump_sec_type_name() - the name of a section type
  * @type: enum tipme_section_type
  *
  * Return: "rectypes", "cpu_stream", ... or NULL for an unknown type.
  */
-const char *dump_sec_type_name(uint32_t type);
+const char *tm_dump_sec_type_name(uint32_t type);
 
 /**
- * dump_sec_describe() - "section 3 (cpu_stream cpu 1)" for messages
+ * tm_dump_sec_describe() - "section 3 (cpu_stream cpu 1)" for messages
  * @s: the section
  * @buf: output
  * @len: size of @buf
  *
  * Return: @buf.
  */
-char *dump_sec_describe(const struct dump_sec *s, char *buf, size_t len);
+char *tm_dump_sec_describe(const struct tm_dump_sec *s, char *buf, size_t len);
 
 #endif

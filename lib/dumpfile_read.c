@@ -28,16 +28,16 @@ static const char *const sec_names[] = {
 	[TIPME_SEC_SITES]	= "sites",
 };
 
-const char *dump_sec_type_name(uint32_t type)
+const char *tm_dump_sec_type_name(uint32_t type)
 {
 	if (type < sizeof(sec_names) / sizeof(sec_names[0]))
 		return sec_names[type];
 	return NULL;
 }
 
-char *dump_sec_describe(const struct dump_sec *s, char *buf, size_t len)
+char *tm_dump_sec_describe(const struct tm_dump_sec *s, char *buf, size_t len)
 {
-	const char *name = dump_sec_type_name(s->h.type);
+	const char *name = tm_dump_sec_type_name(s->h.type);
 	char tname[24];
 
 	if (!name) {
@@ -52,7 +52,7 @@ char *dump_sec_describe(const struct dump_sec *s, char *buf, size_t len)
 	return buf;
 }
 
-int dump_load(struct dump *d, const char *path, unsigned int flags,
+int tm_dump_load(struct tm_dump *d, const char *path, unsigned int flags,
 	      struct tm_err *e)
 {
 	unsigned char *buf = NULL;
@@ -63,8 +63,8 @@ int dump_load(struct dump *d, const char *path, unsigned int flags,
 	err = tm_read_file(path, &buf, &size, e);
 	if (err)
 		return err;
-	err = dump_parse(d, buf, size, flags, e);
-	d->owned = 1;		/* dump_parse() always keeps buf in d->buf */
+	err = tm_dump_parse(d, buf, size, flags, e);
+	d->owned = 1;		/* tm_dump_parse() always keeps buf in d->buf */
 	return err;
 }
 
@@ -76,12 +76,12 @@ static int is_zero(const unsigned char *p, size_t n)
 	return 1;
 }
 
-static int parse_sections(struct dump *d, unsigned int flags,
+static int parse_sections(struct tm_dump *d, unsigned int flags,
 			  struct tm_err *e)
 {
 	const struct tipme_file_header *h = &d->hdr;
 	uint64_t off = h->header_size, pad;
-	struct dump_sec *s;
+	struct tm_dump_sec *s;
 	char desc[80];
 	uint32_t i, crc;
 
@@ -103,7 +103,7 @@ static int parse_sections(struct dump *d, unsigned int flags,
 					  "section %" PRIu32 " at offset %" PRIu64
 					  ": header extends past the end of the file",
 					  i, off);
-		dump_sec_describe(s, desc, sizeof(desc));
+		tm_dump_sec_describe(s, desc, sizeof(desc));
 		if (s->h.type == 0)
 			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
 					  ": invalid section type 0", desc, s->hdr_off);
@@ -126,7 +126,7 @@ static int parse_sections(struct dump *d, unsigned int flags,
 		if (!is_zero(s->data + s->h.size, pad))
 			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
 					  ": padding is not zero", desc, s->hdr_off);
-		if (!(flags & DUMP_NO_CRC)) {
+		if (!(flags & TM_DUMP_NO_CRC)) {
 			crc = tm_section_crc(&s->h, s->data);
 			if (crc != s->h.crc32)
 				return tm_err_set(e, EINVAL,
@@ -145,7 +145,7 @@ static int parse_sections(struct dump *d, unsigned int flags,
 	return 0;
 }
 
-int dump_parse(struct dump *d, const void *buf, size_t size,
+int tm_dump_parse(struct tm_dump *d, const void *buf, size_t size,
 	       unsigned int flags, struct tm_err *e)
 {
 	struct tipme_file_header *h = &d->hdr;
@@ -177,7 +177,7 @@ int dump_parse(struct dump *d, const void *buf, size_t size,
 		return tm_err_set(e, EPROTO,
 				  "format version %" PRIu32 " is newer than this reader understands (%d): update tipme",
 				  h->version, TIPME_FILE_VERSION);
-	if (h->version >= 2 && !(flags & DUMP_NO_CRC)) {
+	if (h->version >= 2 && !(flags & TM_DUMP_NO_CRC)) {
 		struct tipme_file_header c = *h;
 
 		c.header_crc32 = 0;
@@ -207,7 +207,7 @@ int dump_parse(struct dump *d, const void *buf, size_t size,
 	return err;
 }
 
-void dump_free(struct dump *d)
+void tm_dump_free(struct tm_dump *d)
 {
 	if (d->owned)
 		free(d->buf);

@@ -21,7 +21,7 @@
 
 enum { DUMPW_NONE, DUMPW_OPEN, DUMPW_DONE, DUMPW_FAILED };
 
-static void release(struct dumpw *w)
+static void release(struct tm_dumpw *w)
 {
 	if (w->fd >= 0)
 		close(w->fd);
@@ -36,7 +36,7 @@ static void release(struct dumpw *w)
 }
 
 /* Undo everything after an error; later calls return @err. */
-static int fail(struct dumpw *w, int err)
+static int fail(struct tm_dumpw *w, int err)
 {
 	if (w->state == DUMPW_OPEN && w->tmpname && w->dirfd >= 0)
 		unlinkat(w->dirfd, w->tmpname, 0);
@@ -46,7 +46,7 @@ static int fail(struct dumpw *w, int err)
 	return err;
 }
 
-static int check_open(struct dumpw *w, struct tm_err *e)
+static int check_open(struct tm_dumpw *w, struct tm_err *e)
 {
 	if (w->state == DUMPW_OPEN)
 		return 0;
@@ -101,7 +101,7 @@ static int pwrite_all(int fd, const void *data, size_t len, uint64_t off)
 	return pwritev_all(fd, &one, 1, off);
 }
 
-static int io_error(struct dumpw *w, int err, const char *what,
+static int io_error(struct tm_dumpw *w, int err, const char *what,
 		    struct tm_err *e)
 {
 	tm_err_set(e, -err, "%s %s: %s", what,
@@ -109,7 +109,7 @@ static int io_error(struct dumpw *w, int err, const char *what,
 	return fail(w, err);
 }
 
-static int flush(struct dumpw *w, struct tm_err *e)
+static int flush(struct tm_dumpw *w, struct tm_err *e)
 {
 	int err;
 
@@ -124,7 +124,7 @@ static int flush(struct dumpw *w, struct tm_err *e)
 }
 
 /* Append raw bytes (no CRC) at the end of the file. */
-static int emit(struct dumpw *w, const void *data, size_t len,
+static int emit(struct tm_dumpw *w, const void *data, size_t len,
 		struct tm_err *e)
 {
 	const unsigned char *p = data;
@@ -165,7 +165,7 @@ static int emit(struct dumpw *w, const void *data, size_t len,
 	return 0;
 }
 
-static int split_path(struct dumpw *w, const char *path, char **dir,
+static int split_path(struct tm_dumpw *w, const char *path, char **dir,
 		      struct tm_err *e)
 {
 	const char *slash = strrchr(path, '/');
@@ -185,7 +185,7 @@ static int split_path(struct dumpw *w, const char *path, char **dir,
 	return 0;
 }
 
-int dumpw_open(struct dumpw *w, const char *path,
+int tm_dumpw_open(struct tm_dumpw *w, const char *path,
 	       const struct tipme_file_header *hdr, unsigned int flags,
 	       struct tm_err *e)
 {
@@ -250,7 +250,7 @@ int dumpw_open(struct dumpw *w, const char *path,
 		w->hdr.created_real_ns = (uint64_t)now.tv_sec * 1000000000ULL +
 					 (uint64_t)now.tv_nsec;
 	}
-	/* The real header is written last, by dumpw_commit(). */
+	/* The real header is written last, by tm_dumpw_commit(). */
 	return emit(w, zero_hdr, sizeof(zero_hdr), e);
 
 out_fail:
@@ -258,7 +258,7 @@ out_fail:
 	return fail(w, err);
 }
 
-int dumpw_section_begin(struct dumpw *w, uint32_t type, uint32_t cpu,
+int tm_dumpw_section_begin(struct tm_dumpw *w, uint32_t type, uint32_t cpu,
 			struct tm_err *e)
 {
 	static const struct tipme_section zero_sec;
@@ -277,7 +277,7 @@ int dumpw_section_begin(struct dumpw *w, uint32_t type, uint32_t cpu,
 	return emit(w, &zero_sec, sizeof(zero_sec), e);
 }
 
-int dumpw_section_append(struct dumpw *w, const void *data, size_t len,
+int tm_dumpw_section_append(struct tm_dumpw *w, const void *data, size_t len,
 			 struct tm_err *e)
 {
 	int err = check_open(w, e);
@@ -291,7 +291,7 @@ int dumpw_section_append(struct dumpw *w, const void *data, size_t len,
 	return emit(w, data, len, e);
 }
 
-int dumpw_section_appendv(struct dumpw *w, const struct iovec *iov, int n,
+int tm_dumpw_section_appendv(struct tm_dumpw *w, const struct iovec *iov, int n,
 			  struct tm_err *e)
 {
 	uint64_t len = 0;
@@ -324,14 +324,14 @@ int dumpw_section_appendv(struct dumpw *w, const struct iovec *iov, int n,
 	return 0;
 }
 
-void dumpw_section_mark(const struct dumpw *w, struct dumpw_mark *m)
+void tm_dumpw_section_mark(const struct tm_dumpw *w, struct tm_dumpw_mark *m)
 {
 	m->off = w->off;
 	m->size = w->sec.size;
 	m->crc32 = w->sec.crc32;
 }
 
-int dumpw_section_rewind(struct dumpw *w, const struct dumpw_mark *m,
+int tm_dumpw_section_rewind(struct tm_dumpw *w, const struct tm_dumpw_mark *m,
 			 struct tm_err *e)
 {
 	int err = check_open(w, e);
@@ -358,7 +358,7 @@ int dumpw_section_rewind(struct dumpw *w, const struct dumpw_mark *m,
 	return 0;
 }
 
-int dumpw_section_end(struct dumpw *w, struct tm_err *e)
+int tm_dumpw_section_end(struct tm_dumpw *w, struct tm_err *e)
 {
 	static const unsigned char zeros[8];
 	size_t pad;
@@ -386,22 +386,22 @@ int dumpw_section_end(struct dumpw *w, struct tm_err *e)
 	return 0;
 }
 
-int dumpw_section(struct dumpw *w, uint32_t type, uint32_t cpu,
+int tm_dumpw_section(struct tm_dumpw *w, uint32_t type, uint32_t cpu,
 		  const void *data, size_t len, struct tm_err *e)
 {
 	int err;
 
-	err = dumpw_section_begin(w, type, cpu, e);
+	err = tm_dumpw_section_begin(w, type, cpu, e);
 	if (!err)
-		err = dumpw_section_append(w, data, len, e);
+		err = tm_dumpw_section_append(w, data, len, e);
 	if (!err)
-		err = dumpw_section_end(w, e);
+		err = tm_dumpw_section_end(w, e);
 	return err;
 }
 
-static int rename_final(struct dumpw *w)
+static int rename_final(struct tm_dumpw *w)
 {
-	if (!(w->flags & DUMPW_NOREPLACE))
+	if (!(w->flags & TM_DUMPW_NOREPLACE))
 		return renameat(w->dirfd, w->tmpname, w->dirfd, w->finalname);
 	if (!renameat2(w->dirfd, w->tmpname, w->dirfd, w->finalname,
 		       RENAME_NOREPLACE))
@@ -415,14 +415,14 @@ static int rename_final(struct dumpw *w)
 	return 0;
 }
 
-int dumpw_commit(struct dumpw *w, struct tm_err *e)
+int tm_dumpw_commit(struct tm_dumpw *w, struct tm_err *e)
 {
 	int err = check_open(w, e);
 
 	if (err)
 		return err;
 	if (w->in_section) {
-		err = dumpw_section_end(w, e);
+		err = tm_dumpw_section_end(w, e);
 		if (err)
 			return err;
 	}
@@ -461,7 +461,7 @@ int dumpw_commit(struct dumpw *w, struct tm_err *e)
 	return 0;
 }
 
-void dumpw_abort(struct dumpw *w)
+void tm_dumpw_abort(struct tm_dumpw *w)
 {
 	if (w->state == DUMPW_OPEN)
 		fail(w, -ECANCELED);

@@ -14,11 +14,11 @@
 #include "incident_path.h"
 #include "json.h"
 
-int incident_meta_write(int dirfd, const struct incident_meta *m,
+int tm_incident_meta_write(int dirfd, const struct tm_incident_meta *m,
 			struct tm_err *e)
 {
 	char host[256] = "";
-	struct jw w;
+	struct tm_jw w;
 	FILE *f;
 	int fd;
 
@@ -31,41 +31,41 @@ int incident_meta_write(int dirfd, const struct incident_meta *m,
 				  strerror(errno));
 	}
 	gethostname(host, sizeof(host) - 1);
-	jw_init(&w, f, JW_PRETTY);
-	jw_obj_begin(&w);
-	jw_kstr(&w, "tipme_version", TIPME_VERSION_STRING);
-	jw_ku64(&w, "number", m->number);
-	jw_kstr(&w, "host", host);
-	jw_key(&w, "trigger");
-	jw_obj_begin(&w);
-	jw_ku64(&w, "seq", m->seq);
-	jw_kstr(&w, "source", m->source);
-	jw_kstr(&w, "utc", m->utc);
-	jw_ku64(&w, "mono_ns", m->mono_ns);
-	jw_ku64(&w, "real_ns", m->real_ns);
-	jw_ku64(&w, "ts", m->ts);
-	jw_obj_end(&w);
-	jw_key(&w, "kernel_dump");
-	jw_obj_begin(&w);
-	jw_kstr(&w, "file", TIPME_INCIDENT_KERNEL_DUMP);
-	jw_ku64(&w, "record_bytes", m->record_bytes);
-	jw_ku64(&w, "subbufs", m->subbufs);
-	jw_ku64(&w, "discarded_subbufs", m->discarded_subbufs);
-	jw_ku64(&w, "cpus", m->cpus);
-	jw_kdouble(&w, "seconds", m->seconds);
-	jw_obj_end(&w);
+	tm_jw_init(&w, f, TM_JW_PRETTY);
+	tm_jw_obj_begin(&w);
+	tm_jw_kstr(&w, "tipme_version", TIPME_VERSION_STRING);
+	tm_jw_ku64(&w, "number", m->number);
+	tm_jw_kstr(&w, "host", host);
+	tm_jw_key(&w, "trigger");
+	tm_jw_obj_begin(&w);
+	tm_jw_ku64(&w, "seq", m->seq);
+	tm_jw_kstr(&w, "source", m->source);
+	tm_jw_kstr(&w, "utc", m->utc);
+	tm_jw_ku64(&w, "mono_ns", m->mono_ns);
+	tm_jw_ku64(&w, "real_ns", m->real_ns);
+	tm_jw_ku64(&w, "ts", m->ts);
+	tm_jw_obj_end(&w);
+	tm_jw_key(&w, "kernel_dump");
+	tm_jw_obj_begin(&w);
+	tm_jw_kstr(&w, "file", TIPME_INCIDENT_KERNEL_DUMP);
+	tm_jw_ku64(&w, "record_bytes", m->record_bytes);
+	tm_jw_ku64(&w, "subbufs", m->subbufs);
+	tm_jw_ku64(&w, "discarded_subbufs", m->discarded_subbufs);
+	tm_jw_ku64(&w, "cpus", m->cpus);
+	tm_jw_kdouble(&w, "seconds", m->seconds);
+	tm_jw_obj_end(&w);
 	if (m->autotrig) {
-		jw_key(&w, "auto");
-		jw_obj_begin(&w);
-		jw_kstr(&w, "input", m->autotrig->input);
-		jw_ku64(&w, "pid", m->autotrig->pid);
-		jw_kstr(&w, "comm", m->autotrig->comm);
-		jw_ku64(&w, "press_mono_ns", m->autotrig->press_ns);
-		jw_ku64(&w, "latency_ns", m->autotrig->latency_ns);
-		jw_obj_end(&w);
+		tm_jw_key(&w, "auto");
+		tm_jw_obj_begin(&w);
+		tm_jw_kstr(&w, "input", m->autotrig->input);
+		tm_jw_ku64(&w, "pid", m->autotrig->pid);
+		tm_jw_kstr(&w, "comm", m->autotrig->comm);
+		tm_jw_ku64(&w, "press_mono_ns", m->autotrig->press_ns);
+		tm_jw_ku64(&w, "latency_ns", m->autotrig->latency_ns);
+		tm_jw_obj_end(&w);
 	}
-	jw_obj_end(&w);
-	if (jw_finish(&w) || fflush(f) || fsync(fileno(f))) {
+	tm_jw_obj_end(&w);
+	if (tm_jw_finish(&w) || fflush(f) || fsync(fileno(f))) {
 		int err = errno ? errno : EIO;
 
 		fclose(f);
@@ -147,8 +147,8 @@ static int number_of(const char *buf, size_t len, const char *key,
 	return 0;
 }
 
-int incident_meta_parse(const char *buf, size_t len,
-			struct incident_meta_view *v, struct tm_err *e)
+int tm_incident_meta_parse(const char *buf, size_t len,
+			struct tm_incident_meta_view *v, struct tm_err *e)
 {
 	int err;
 
@@ -170,7 +170,7 @@ int incident_meta_parse(const char *buf, size_t len,
 	return err;
 }
 
-int incident_meta_read(int dirfd, struct incident_meta_view *v,
+int tm_incident_meta_read(int dirfd, struct tm_incident_meta_view *v,
 		       struct tm_err *e)
 {
 	char *buf;
@@ -197,13 +197,13 @@ int incident_meta_read(int dirfd, struct incident_meta_view *v,
 		got += (size_t)n;
 	}
 	close(fd);
-	err = incident_meta_parse(buf, got, v, e);
+	err = tm_incident_meta_parse(buf, got, v, e);
 	free(buf);
 	return err;
 }
 
 /**
- * incident_auto_from_press() - the press of the module's own auto trigger,
+ * tm_incident_auto_from_press() - the press of the module's own auto trigger,
  *	as meta.json names it
  * @p: the press, as the module announced it
  * @a: set to the same press
@@ -211,8 +211,8 @@ int incident_meta_read(int dirfd, struct incident_meta_view *v,
  * The command name is the task's own: bytes outside printable ASCII, quotes
  * and backslashes become '?', as a TRIGGER auto line could not carry them.
  */
-void incident_auto_from_press(const struct tipme_trigger_press *p,
-			      struct incident_auto *a)
+void tm_incident_auto_from_press(const struct tipme_trigger_press *p,
+			      struct tm_incident_auto *a)
 {
 	size_t i;
 

@@ -18,14 +18,14 @@
 #define TIPME_INCIDENT_META_MAX	(64u << 10)	/* bytes a reader looks at */
 
 /**
- * struct incident_auto - the press that fired an auto trigger
+ * struct tm_incident_auto - the press that fired an auto trigger
  * @input: "key" or "button"
  * @pid: the client it went to (0: unknown)
  * @comm: that client's command name (printable ASCII)
  * @press_ns: the device event, CLOCK_MONOTONIC
  * @latency_ns: from the press to the last request of the client's answer
  */
-struct incident_auto {
+struct tm_incident_auto {
 	char input[8];
 	uint32_t pid;
 	char comm[16];
@@ -34,7 +34,7 @@ struct incident_auto {
 };
 
 /**
- * struct incident_meta - what tipmed writes into meta.json
+ * struct tm_incident_meta - what tipmed writes into meta.json
  * @number: the incident's number in creation order, from 1, kept across
  *	tipmed restarts (the next is one more than the largest found); it,
  *	not the wall-clock name, orders incidents for pruning
@@ -51,7 +51,7 @@ struct incident_auto {
  * @seconds: time taken to read the rings
  * @autotrig: for source "auto", the press that fired it, else NULL
  */
-struct incident_meta {
+struct tm_incident_meta {
 	uint64_t number;
 	uint32_t seq;
 	const char *source;
@@ -60,11 +60,11 @@ struct incident_meta {
 	uint64_t record_bytes, subbufs, discarded_subbufs;
 	uint32_t cpus;
 	double seconds;
-	const struct incident_auto *autotrig;
+	const struct tm_incident_auto *autotrig;
 };
 
 /**
- * incident_meta_write() - create meta.json in an incident being built
+ * tm_incident_meta_write() - create meta.json in an incident being built
  * @dirfd: the incident directory
  * @m: what to write; the host name and tipme's version are added
  * @e: error message
@@ -74,11 +74,11 @@ struct incident_meta {
  *
  * Return: 0 or a negative errno.
  */
-int incident_meta_write(int dirfd, const struct incident_meta *m,
+int tm_incident_meta_write(int dirfd, const struct tm_incident_meta *m,
 			struct tm_err *e);
 
 /**
- * struct incident_meta_view - what a reader takes from meta.json
+ * struct tm_incident_meta_view - what a reader takes from meta.json
  * @number: the incident's number (0 if the file has none: written before
  *	incidents were numbered)
  * @source: the trigger's source name
@@ -87,7 +87,7 @@ int incident_meta_write(int dirfd, const struct incident_meta *m,
  * @auto_press_ns: its "press_mono_ns"
  * @auto_latency_ns: its "latency_ns"
  */
-struct incident_meta_view {
+struct tm_incident_meta_view {
 	uint64_t number;
 	char source[32];
 	char utc[32];
@@ -97,7 +97,7 @@ struct incident_meta_view {
 };
 
 /**
- * incident_meta_parse() - read the keys a listing and pruning need
+ * tm_incident_meta_parse() - read the keys a listing and pruning need
  * @buf: the file's bytes (any content)
  * @len: their number (only the first TIPME_INCIDENT_META_MAX are read)
  * @v: result
@@ -110,11 +110,11 @@ struct incident_meta_view {
  *
  * Return: 0, or -EINVAL naming the first key that is missing or malformed.
  */
-int incident_meta_parse(const char *buf, size_t len,
-			struct incident_meta_view *v, struct tm_err *e);
+int tm_incident_meta_parse(const char *buf, size_t len,
+			struct tm_incident_meta_view *v, struct tm_err *e);
 
 /**
- * incident_meta_read() - read meta.json of one incident
+ * tm_incident_meta_read() - read meta.json of one incident
  * @dirfd: the incident directory
  * @v: result
  * @e: error message
@@ -124,10 +124,10 @@ int incident_meta_parse(const char *buf, size_t len,
  *
  * Return: 0 or a negative errno.
  */
-int incident_meta_read(int dirfd, struct incident_meta_view *v,
+int tm_incident_meta_read(int dirfd, struct tm_incident_meta_view *v,
 		       struct tm_err *e);
 
-void incident_auto_from_press(const struct tipme_trigger_press *p,
-			      struct incident_auto *a);
+void tm_incident_auto_from_press(const struct tipme_trigger_press *p,
+			      struct tm_incident_auto *a);
 
 #endif

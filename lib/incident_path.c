@@ -12,7 +12,7 @@
 
 #include "incident_path.h"
 
-int incident_member(const char *path, const char *member, const char *what,
+int tm_incident_member(const char *path, const char *member, const char *what,
 		    char **file, struct tm_err *e)
 {
 	struct stat st;

@@ -13,7 +13,7 @@
 #define TIPME_INCIDENT_META		"meta.json"	/* tipmed */
 
 /**
- * incident_member() - the file to read for a path that may be an incident
+ * tm_incident_member() - the file to read for a path that may be an incident
  * @path: a file, or an incident directory
  * @member: the file wanted when @path is a directory (TIPME_INCIDENT_*)
  * @what: what that file is, for the error message ("kernel dump")
@@ -25,7 +25,7 @@
  * Return: 0, or a negative errno: out of memory, or a directory without
  * @member (-ENOENT).
  */
-int incident_member(const char *path, const char *member, const char *what,
+int tm_incident_member(const char *path, const char *member, const char *what,
 		    char **file, struct tm_err *e);
 
 #endif

@@ -7,18 +7,18 @@
 
 #include "json.h"
 
-void jw_init(struct jw *w, FILE *f, unsigned int flags)
+void tm_jw_init(struct tm_jw *w, FILE *f, unsigned int flags)
 {
 	memset(w, 0, sizeof(*w));
 	w->f = f;
 	w->flags = flags;
 }
 
-static void indent(struct jw *w)
+static void indent(struct tm_jw *w)
 {
 	int i;
 
-	if (!(w->flags & JW_PRETTY))
+	if (!(w->flags & TM_JW_PRETTY))
 		return;
 	fputc('\n', w->f);
 	for (i = 0; i < w->depth; i++)
@@ -26,7 +26,7 @@ static void indent(struct jw *w)
 }
 
 /* Called before every value: writes the separator a value needs. */
-static int before_value(struct jw *w)
+static int before_value(struct tm_jw *w)
 {
 	if (w->err)
 		return -1;
@@ -47,7 +47,7 @@ static int before_value(struct jw *w)
 }
 
 /* Called after every complete value. */
-static void after_value(struct jw *w)
+static void after_value(struct tm_jw *w)
 {
 	if (w->depth == 0) {
 		fputc('\n', w->f);
@@ -56,11 +56,11 @@ static void after_value(struct jw *w)
 	}
 }
 
-static void begin(struct jw *w, int obj)
+static void begin(struct tm_jw *w, int obj)
 {
 	if (before_value(w))
 		return;
-	if (w->depth >= JW_MAX_DEPTH) {
+	if (w->depth >= TM_JW_MAX_DEPTH) {
 		w->err = -EINVAL;
 		return;
 	}
@@ -70,7 +70,7 @@ static void begin(struct jw *w, int obj)
 	w->depth++;
 }
 
-static void end(struct jw *w, int obj)
+static void end(struct tm_jw *w, int obj)
 {
 	if (w->err)
 		return;
@@ -85,10 +85,10 @@ static void end(struct jw *w, int obj)
 	after_value(w);
 }
 
-void jw_obj_begin(struct jw *w) { begin(w, 1); }
-void jw_obj_end(struct jw *w) { end(w, 1); }
-void jw_arr_begin(struct jw *w) { begin(w, 0); }
-void jw_arr_end(struct jw *w) { end(w, 0); }
+void tm_jw_obj_begin(struct tm_jw *w) { begin(w, 1); }
+void tm_jw_obj_end(struct tm_jw *w) { end(w, 1); }
+void tm_jw_arr_begin(struct tm_jw *w) { begin(w, 0); }
+void tm_jw_arr_end(struct tm_jw *w) { end(w, 0); }
 
 /*
  * Length of the valid UTF-8 sequence at @s (at most @len bytes), or 0 if
@@ -127,7 +127,7 @@ static size_t utf8_len(const unsigned char *s, size_t len)
 	return n;
 }
 
-int jw_escape(FILE *f, const char *str, size_t len)
+int tm_jw_escape(FILE *f, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, n;
@@ -174,7 +174,7 @@ int jw_escape(FILE *f, const char *str, size_t len)
 	return ferror(f) ? -EIO : 0;
 }
 
-void jw_key(struct jw *w, const char *key)
+void tm_jw_key(struct tm_jw *w, const char *key)
 {
 	if (w->err)
 		return;
@@ -185,29 +185,29 @@ void jw_key(struct jw *w, const char *key)
 	if (w->count[w->depth - 1]++)
 		fputc(',', w->f);
 	indent(w);
-	jw_escape(w->f, key, strlen(key));
-	fputs((w->flags & JW_PRETTY) ? ": " : ":", w->f);
+	tm_jw_escape(w->f, key, strlen(key));
+	fputs((w->flags & TM_JW_PRETTY) ? ": " : ":", w->f);
 	w->key_due = 1;
 }
 
-void jw_strn(struct jw *w, const char *s, size_t len)
+void tm_jw_strn(struct tm_jw *w, const char *s, size_t len)
 {
 	if (before_value(w))
 		return;
-	jw_escape(w->f, s, len);
+	tm_jw_escape(w->f, s, len);
 	after_value(w);
 }
 
-void jw_str(struct jw *w, const char *s)
+void tm_jw_str(struct tm_jw *w, const char *s)
 {
 	if (!s) {
-		jw_null(w);
+		tm_jw_null(w);
 		return;
 	}
-	jw_strn(w, s, strlen(s));
+	tm_jw_strn(w, s, strlen(s));
 }
 
-void jw_u64(struct jw *w, uint64_t v)
+void tm_jw_u64(struct tm_jw *w, uint64_t v)
 {
 	if (before_value(w))
 		return;
@@ -215,7 +215,7 @@ void jw_u64(struct jw *w, uint64_t v)
 	after_value(w);
 }
 
-void jw_i64(struct jw *w, int64_t v)
+void tm_jw_i64(struct tm_jw *w, int64_t v)
 {
 	if (before_value(w))
 		return;
@@ -224,12 +224,12 @@ void jw_i64(struct jw *w, int64_t v)
 }
 
 /* Shortest of %.15g and %.17g that reads back as the same double. */
-void jw_double(struct jw *w, double v)
+void tm_jw_double(struct tm_jw *w, double v)
 {
 	char buf[40];
 
 	if (!isfinite(v)) {
-		jw_null(w);		/* JSON has no NaN or infinity */
+		tm_jw_null(w);		/* JSON has no NaN or infinity */
 		return;
 	}
 	if (before_value(w))
@@ -241,7 +241,7 @@ void jw_double(struct jw *w, double v)
 	after_value(w);
 }
 
-void jw_bool(struct jw *w, int v)
+void tm_jw_bool(struct tm_jw *w, int v)
 {
 	if (before_value(w))
 		return;
@@ -249,7 +249,7 @@ void jw_bool(struct jw *w, int v)
 	after_value(w);
 }
 
-void jw_null(struct jw *w)
+void tm_jw_null(struct tm_jw *w)
 {
 	if (before_value(w))
 		return;
@@ -257,37 +257,37 @@ void jw_null(struct jw *w)
 	after_value(w);
 }
 
-void jw_kstr(struct jw *w, const char *key, const char *s)
+void tm_jw_kstr(struct tm_jw *w, const char *key, const char *s)
 {
-	jw_key(w, key);
-	jw_str(w, s);
+	tm_jw_key(w, key);
+	tm_jw_str(w, s);
 }
 
-void jw_ku64(struct jw *w, const char *key, uint64_t v)
+void tm_jw_ku64(struct tm_jw *w, const char *key, uint64_t v)
 {
-	jw_key(w, key);
-	jw_u64(w, v);
+	tm_jw_key(w, key);
+	tm_jw_u64(w, v);
 }
 
-void jw_ki64(struct jw *w, const char *key, int64_t v)
+void tm_jw_ki64(struct tm_jw *w, const char *key, int64_t v)
 {
-	jw_key(w, key);
-	jw_i64(w, v);
+	tm_jw_key(w, key);
+	tm_jw_i64(w, v);
 }
 
-void jw_kdouble(struct jw *w, const char *key, double v)
+void tm_jw_kdouble(struct tm_jw *w, const char *key, double v)
 {
-	jw_key(w, key);
-	jw_double(w, v);
+	tm_jw_key(w, key);
+	tm_jw_double(w, v);
 }
 
-void jw_kbool(struct jw *w, const char *key, int v)
+void tm_jw_kbool(struct tm_jw *w, const char *key, int v)
 {
-	jw_key(w, key);
-	jw_bool(w, v);
+	tm_jw_key(w, key);
+	tm_jw_bool(w, v);
 }
 
-int jw_finish(struct jw *w)
+int tm_jw_finish(struct tm_jw *w)
 {
 	if (w->err)
 		return w->err;

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "xdump.h"
+#include "xdumpfile.h"
 
 static void json_str(FILE *out, const char *s, size_t max)
 {
@@ -45,7 +45,7 @@ static const char *trigger_name(uint32_t t)
 	X(late_over_10ms) X(redacted) X(keymap_dropped) X(pid_resolved) \
 	X(pid_unknown) X(ring_capacity) X(start_mono_ns) X(ui_dropped)
 
-static void print_text(FILE *out, const struct xdump *d)
+static void print_text(FILE *out, const struct tm_xdump *d)
 {
 	const struct tipme_x11_stats *s = &d->stats;
 	struct tipme_x11_client c;
@@ -71,7 +71,7 @@ static void print_text(FILE *out, const struct xdump *d)
 		fprintf(out, "# description: %.*s\n", (int)d->description_len,
 			d->description);
 	for (i = 0; i < d->clients.count; i++) {
-		xdump_client_at(d, i, &c);
+		tm_xdump_client_at(d, i, &c);
 		fprintf(out, "# client %u base=0x%x gen=%u pid=%u%s comm=%s flags=0x%x start=%.6f end=%.6f\n",
 			c.id, c.xid_base, c.generation, c.pid,
 			c.flags & TIPME_X11_CL_PID_UNKNOWN ? "(unknown)" : "",
@@ -85,14 +85,14 @@ static void print_text(FILE *out, const struct xdump *d)
 		const char *comm = "?";
 		uint32_t pid = 0;
 
-		xdump_rec(d, i, &r);
-		if (xdump_client_by_id(d, r.client, &c) == 0) {
+		tm_xdump_rec(d, i, &r);
+		if (tm_xdump_client_by_id(d, r.client, &c) == 0) {
 			pid = c.pid;
 			comm = c.comm[0] ? c.comm : "?";
 		}
 		fprintf(out, "%17.6f %9.3f %7u %-15.15s %-7s %-26s %10u %8u 0x%08x %10" PRIu64,
 			r.time_ns / 1e9, r.late_us / 1e3, pid, comm,
-			xdump_kind_name(r.kind), xdump_op_name(d, &r, op, sizeof(op)),
+			tm_xdump_kind_name(r.kind), tm_xdump_op_name(d, &r, op, sizeof(op)),
 			r.seq, r.length, r.xid, (uint64_t)r.op_size);
 		if (r.kind == TIPME_X11_EVENT || r.kind == TIPME_X11_DEVICE)
 			fprintf(out, " detail=%u state=0x%x", r.detail, r.state);
@@ -104,7 +104,7 @@ static void print_text(FILE *out, const struct xdump *d)
 	}
 }
 
-static void print_json(FILE *out, const struct xdump *d)
+static void print_json(FILE *out, const struct tm_xdump *d)
 {
 	const struct tipme_x11_stats *s = &d->stats;
 	struct tipme_x11_client c;
@@ -129,7 +129,7 @@ static void print_json(FILE *out, const struct xdump *d)
 	json_str(out, d->description ? d->description : "", d->description_len);
 	fprintf(out, ",\n\"clients\":[");
 	for (i = 0; i < d->clients.count; i++) {
-		xdump_client_at(d, i, &c);
+		tm_xdump_client_at(d, i, &c);
 		fprintf(out, "%s\n{\"id\":%u,\"xid_base\":%u,\"generation\":%u,\"pid\":%u,"
 			"\"pid_unknown\":%s,\"flags\":%u,\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64
 			",\"comm\":", i ? "," : "", c.id, c.xid_base, c.generation, c.pid,
@@ -140,7 +140,7 @@ static void print_json(FILE *out, const struct xdump *d)
 	}
 	fprintf(out, "],\n\"extensions\":[");
 	for (i = 0; i < d->exts.count; i++) {
-		xdump_ext_at(d, i, &e);
+		tm_xdump_ext_at(d, i, &e);
 		fprintf(out, "%s{\"major\":%u,\"first_event\":%u,\"first_error\":%u,\"name\":",
 			i ? "," : "", e.major, e.first_event, e.first_error);
 		json_str(out, e.name, sizeof(e.name));
@@ -148,7 +148,7 @@ static void print_json(FILE *out, const struct xdump *d)
 	}
 	fprintf(out, "],\n\"clock_pairs\":[");
 	for (i = 0; i < d->clocks.count; i++) {
-		xdump_clock_at(d, i, &cp);
+		tm_xdump_clock_at(d, i, &cp);
 		fprintf(out, "%s\n{\"tsc\":%" PRIu64 ",\"mono_ns\":%" PRIu64 ",\"real_ns\":%" PRIu64
 			",\"err_tsc\":%u}", i ? "," : "", (uint64_t)cp.ts,
 			(uint64_t)cp.mono_ns, (uint64_t)cp.real_ns, cp.err_ts);
@@ -157,18 +157,18 @@ static void print_json(FILE *out, const struct xdump *d)
 	for (i = 0; i < d->recs.count; i++) {
 		uint32_t pid = 0;
 
-		xdump_rec(d, i, &r);
+		tm_xdump_rec(d, i, &r);
 		fprintf(out, "%s\n{\"time_ns\":%" PRIu64 ",\"late_us\":%u,\"client\":%u,",
 			i ? "," : "", (uint64_t)r.time_ns, r.late_us, r.client);
-		if (xdump_client_by_id(d, r.client, &c) == 0) {
+		if (tm_xdump_client_by_id(d, r.client, &c) == 0) {
 			pid = c.pid;
 			fprintf(out, "\"comm\":");
 			json_str(out, c.comm, sizeof(c.comm));
 			fputc(',', out);
 		}
 		fprintf(out, "\"pid\":%u,\"kind\":\"%s\",\"op\":", pid,
-			xdump_kind_name(r.kind));
-		json_str(out, xdump_op_name(d, &r, op, sizeof(op)), sizeof(op));
+			tm_xdump_kind_name(r.kind));
+		json_str(out, tm_xdump_op_name(d, &r, op, sizeof(op)), sizeof(op));
 		fprintf(out, ",\"major\":%u,\"minor\":%u,\"detail\":%u,\"state\":%u,"
 			"\"flags\":%u,\"seq\":%u,\"length\":%u,\"xid\":%u,\"x_time\":%u,"
 			"\"op_size\":%" PRIu64 "}", r.major, r.minor, r.detail, r.state,
@@ -178,7 +178,7 @@ static void print_json(FILE *out, const struct xdump *d)
 }
 
 
-int xdump_print(FILE *out, const struct xdump *d, int json)
+int tm_xdump_print(FILE *out, const struct tm_xdump *d, int json)
 {
 	if (json)
 		print_json(out, d);

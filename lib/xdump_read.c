@@ -13,7 +13,7 @@
 #include "incident_path.h"
 #include "readfile.h"
 #include "section.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 
 #define XDUMP_MAX_SECTIONS	4096
 #define XDUMP_MAX_ENTRY		4096
@@ -22,7 +22,7 @@
 #define fail(e, ...) tm_err_set(e, EINVAL, __VA_ARGS__)
 
 static int parse_array(const uint8_t *p, uint64_t size, uint32_t min_entry,
-		       struct xdump_array *a, const char *what, struct tm_err *e)
+		       struct tm_xdump_array *a, const char *what, struct tm_err *e)
 {
 	struct tipme_x11_array h;
 
@@ -44,28 +44,28 @@ static int parse_array(const uint8_t *p, uint64_t size, uint32_t min_entry,
 }
 
 /* Reserved fields must be zero (entries shorter than a field lack it). */
-static int check_reserved(struct xdump *d, struct tm_err *e)
+static int check_reserved(struct tm_xdump *d, struct tm_err *e)
 {
 	uint32_t i, k;
 
 	for (i = 0; i < d->clients.count; i++) {
 		struct tipme_x11_client c;
 
-		xdump_client_at(d, i, &c);
+		tm_xdump_client_at(d, i, &c);
 		if (c.reserved0 || c.reserved)
 			return fail(e, "client %u: reserved field not zero", i);
 	}
 	for (i = 0; i < d->exts.count; i++) {
 		struct tipme_x11_ext x;
 
-		xdump_ext_at(d, i, &x);
+		tm_xdump_ext_at(d, i, &x);
 		if (x.reserved0)
 			return fail(e, "extension %u: reserved field not zero", i);
 	}
 	for (i = 0; i < d->clocks.count; i++) {
 		struct tipme_clock_pair c;
 
-		xdump_clock_at(d, i, &c);
+		tm_xdump_clock_at(d, i, &c);
 		if (c.reserved)
 			return fail(e, "clock pair %u: reserved field not zero", i);
 	}
@@ -76,7 +76,7 @@ static int check_reserved(struct xdump *d, struct tm_err *e)
 }
 
 /**
- * xdump_parse() - check an X dump and index its sections
+ * tm_xdump_parse() - check an X dump and index its sections
  * @buf: the whole file
  * @len: its size
  * @d: filled on success
@@ -84,7 +84,7 @@ static int check_reserved(struct xdump *d, struct tm_err *e)
  *
  * Return: 0, or -EINVAL with @e saying what is wrong.
  */
-int xdump_parse(const void *buf, size_t len, struct xdump *d,
+int tm_xdump_parse(const void *buf, size_t len, struct tm_xdump *d,
 		struct tm_err *e)
 {
 	const uint8_t *p = buf;
@@ -184,7 +184,7 @@ int xdump_parse(const void *buf, size_t len, struct xdump *d,
 	return check_reserved(d, e);
 }
 
-static void entry_copy(const struct xdump_array *a, uint32_t i, void *out,
+static void entry_copy(const struct tm_xdump_array *a, uint32_t i, void *out,
 		       size_t size)
 {
 	memset(out, 0, size);
@@ -193,31 +193,31 @@ static void entry_copy(const struct xdump_array *a, uint32_t i, void *out,
 		       a->entry_size < size ? a->entry_size : size);
 }
 
-void xdump_rec(const struct xdump *d, uint32_t i, struct tipme_x11_rec *out)
+void tm_xdump_rec(const struct tm_xdump *d, uint32_t i, struct tipme_x11_rec *out)
 {
 	entry_copy(&d->recs, i, out, sizeof(*out));
 }
 
-void xdump_client_at(const struct xdump *d, uint32_t i,
+void tm_xdump_client_at(const struct tm_xdump *d, uint32_t i,
 		     struct tipme_x11_client *out)
 {
 	entry_copy(&d->clients, i, out, sizeof(*out));
 	out->comm[sizeof(out->comm) - 1] = 0;
 }
 
-int xdump_client_by_id(const struct xdump *d, uint32_t id,
+int tm_xdump_client_by_id(const struct tm_xdump *d, uint32_t id,
 		       struct tipme_x11_client *out)
 {
 	uint32_t i;
 
 	/* the writer stores client i at index i: try that first */
 	if (id < d->clients.count) {
-		xdump_client_at(d, id, out);
+		tm_xdump_client_at(d, id, out);
 		if (out->id == id)
 			return 0;
 	}
 	for (i = 0; i < d->clients.count; i++) {
-		xdump_client_at(d, i, out);
+		tm_xdump_client_at(d, i, out);
 		if (out->id == id)
 			return 0;
 	}
@@ -225,12 +225,12 @@ int xdump_client_by_id(const struct xdump *d, uint32_t id,
 	return -ENOENT;
 }
 
-void xdump_clock_at(const struct xdump *d, uint32_t i, struct tipme_clock_pair *out)
+void tm_xdump_clock_at(const struct tm_xdump *d, uint32_t i, struct tipme_clock_pair *out)
 {
 	entry_copy(&d->clocks, i, out, sizeof(*out));
 }
 
-void xdump_ext_at(const struct xdump *d, uint32_t i, struct tipme_x11_ext *out)
+void tm_xdump_ext_at(const struct tm_xdump *d, uint32_t i, struct tipme_x11_ext *out)
 {
 	entry_copy(&d->exts, i, out, sizeof(*out));
 	out->name[sizeof(out->name) - 1] = 0;
@@ -249,7 +249,7 @@ static const char *const kind_names[] = {
 	[TIPME_X11_TRIGGER] = "trigger",
 };
 
-const char *xdump_kind_name(unsigned kind)
+const char *tm_xdump_kind_name(unsigned kind)
 {
 	if (kind < sizeof(kind_names) / sizeof(kind_names[0]) && kind_names[kind])
 		return kind_names[kind];
@@ -290,7 +290,7 @@ static const char *const req_names[128] = {
 	[127] = "NoOperation",
 };
 
-const char *xdump_request_name(unsigned major)
+const char *tm_xdump_request_name(unsigned major)
 {
 	return major < 128 && req_names[major] ? req_names[major] : NULL;
 }
@@ -307,32 +307,32 @@ static const char *const ev_names[36] = {
 	"MappingNotify", "GenericEvent",
 };
 
-const char *xdump_event_name(unsigned code)
+const char *tm_xdump_event_name(unsigned code)
 {
 	return code < 36 && ev_names[code] ? ev_names[code] : NULL;
 }
 
-static int ext_by_major(const struct xdump *d, unsigned major,
+static int ext_by_major(const struct tm_xdump *d, unsigned major,
 			struct tipme_x11_ext *e)
 {
 	uint32_t i;
 
 	for (i = 0; i < d->exts.count; i++) {
-		xdump_ext_at(d, i, e);
+		tm_xdump_ext_at(d, i, e);
 		if (e->major == major && e->name[0])
 			return 0;
 	}
 	return -ENOENT;
 }
 
-static int ext_by_event(const struct xdump *d, unsigned code,
+static int ext_by_event(const struct tm_xdump *d, unsigned code,
 			struct tipme_x11_ext *e)
 {
 	struct tipme_x11_ext best = { 0 }, cur;
 	uint32_t i;
 
 	for (i = 0; i < d->exts.count; i++) {
-		xdump_ext_at(d, i, &cur);
+		tm_xdump_ext_at(d, i, &cur);
 		if (cur.first_event && cur.first_event <= code &&
 		    cur.first_event > best.first_event)
 			best = cur;
@@ -343,7 +343,7 @@ static int ext_by_event(const struct xdump *d, unsigned code,
 	return 0;
 }
 
-const char *xdump_op_name(const struct xdump *d, const struct tipme_x11_rec *r,
+const char *tm_xdump_op_name(const struct tm_xdump *d, const struct tipme_x11_rec *r,
 			  char *buf, size_t len)
 {
 	struct tipme_x11_ext e;
@@ -357,7 +357,7 @@ const char *xdump_op_name(const struct xdump *d, const struct tipme_x11_rec *r,
 		}
 		/* fall through */
 	case TIPME_X11_REQUEST:
-		n = xdump_request_name(r->major);
+		n = tm_xdump_request_name(r->major);
 		if (n)
 			snprintf(buf, len, "%s", n);
 		else if (r->major >= 128 && ext_by_major(d, r->major, &e) == 0)
@@ -374,7 +374,7 @@ const char *xdump_op_name(const struct xdump *d, const struct tipme_x11_rec *r,
 				snprintf(buf, len, "GenericEvent(%u:%u)", r->detail, r->minor);
 			return buf;
 		}
-		n = xdump_event_name(r->major);
+		n = tm_xdump_event_name(r->major);
 		if (n)
 			snprintf(buf, len, "%s", n);
 		else if (ext_by_event(d, r->major, &e) == 0)
@@ -391,7 +391,7 @@ const char *xdump_op_name(const struct xdump *d, const struct tipme_x11_rec *r,
 	}
 }
 
-int xdump_load(const char *path, struct xdump *d, uint8_t **bufp,
+int tm_xdump_load(const char *path, struct tm_xdump *d, uint8_t **bufp,
 	       struct tm_err *e)
 {
 	unsigned char *buf;
@@ -400,13 +400,13 @@ int xdump_load(const char *path, struct xdump *d, uint8_t **bufp,
 	int ret;
 
 	*bufp = NULL;
-	ret = incident_member(path, TIPME_INCIDENT_X_DUMP,
+	ret = tm_incident_member(path, TIPME_INCIDENT_X_DUMP,
 			      "X dump (tipme-xhook was not running)", &file, e);
 	if (ret)
 		return ret;
 	ret = tm_read_file(file, &buf, &len, e);
 	if (!ret) {
-		ret = xdump_parse(buf, len, d, e);
+		ret = tm_xdump_parse(buf, len, d, e);
 		if (ret) {
 			tm_err_prefix(e, "%s: malformed X dump", file);
 			free(buf);

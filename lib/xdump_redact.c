@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An X dump for a public bug report (see xdump.h: xdump_redact()).
+ * An X dump for a public bug report (see xdumpfile.h: tm_xdump_redact()).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xdump.h"
+#include "xdumpfile.h"
 
 /* Core protocol: KeyPress and KeyRelease. */
 #define X_KEY_PRESS	2
 #define X_KEY_RELEASE	3
 
 /* Extensions whose requests' first word can carry key data. */
-static int key_extension(const struct xdump *d, unsigned int major)
+static int key_extension(const struct tm_xdump *d, unsigned int major)
 {
 	static const char *const names[] = { "XTEST", "XKEYBOARD", "XInputExtension" };
 	struct tipme_x11_ext x;
@@ -21,7 +21,7 @@ static int key_extension(const struct xdump *d, unsigned int major)
 	size_t k;
 
 	for (i = 0; i < d->exts.count; i++) {
-		xdump_ext_at(d, i, &x);
+		tm_xdump_ext_at(d, i, &x);
 		if (x.major != major)
 			continue;
 		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
@@ -32,7 +32,7 @@ static int key_extension(const struct xdump *d, unsigned int major)
 }
 
 /* The system text without a host in "display=" (host:0 -> :0). */
-static char *system_redacted(const struct xdump *d, unsigned int *changed)
+static char *system_redacted(const struct tm_xdump *d, unsigned int *changed)
 {
 	size_t pos = 0, end, n = 0;
 	char *out = malloc(d->system_len + 1);
@@ -63,10 +63,10 @@ static char *system_redacted(const struct xdump *d, unsigned int *changed)
 	return out;
 }
 
-int xdump_redact(const struct xdump *d, uint8_t **buf, size_t *len,
-		 struct xdump_redact_stats *st)
+int tm_xdump_redact(const struct tm_xdump *d, uint8_t **buf, size_t *len,
+		 struct tm_xdump_redact_stats *st)
 {
-	struct xdump_content c;
+	struct tm_xdump_content c;
 	char *sys = NULL, *desc = NULL;
 	uint64_t i;
 	int err = -ENOMEM;
@@ -96,7 +96,7 @@ int xdump_redact(const struct xdump *d, uint8_t **buf, size_t *len,
 	for (i = 0; i < c.nrecs; i++) {
 		struct tipme_x11_rec *r = &c.recs[i];
 
-		xdump_rec(d, (uint32_t)i, r);
+		tm_xdump_rec(d, (uint32_t)i, r);
 		if ((r->kind == TIPME_X11_EVENT || r->kind == TIPME_X11_DEVICE) &&
 		    (r->major == X_KEY_PRESS || r->major == X_KEY_RELEASE) &&
 		    (r->detail || r->state)) {
@@ -112,11 +112,11 @@ int xdump_redact(const struct xdump *d, uint8_t **buf, size_t *len,
 		}
 	}
 	for (i = 0; i < c.ncl; i++)
-		xdump_client_at(d, (uint32_t)i, &c.cl[i]);
+		tm_xdump_client_at(d, (uint32_t)i, &c.cl[i]);
 	for (i = 0; i < c.nclocks; i++)
-		xdump_clock_at(d, (uint32_t)i, &c.clocks[i]);
+		tm_xdump_clock_at(d, (uint32_t)i, &c.clocks[i]);
 	for (i = 0; i < c.nexts; i++)
-		xdump_ext_at(d, (uint32_t)i, &c.exts[i]);
+		tm_xdump_ext_at(d, (uint32_t)i, &c.exts[i]);
 	c.stats = d->stats;
 	c.flags = (d->hdr.flags & ~TIPME_X11_FILE_KEYLOG) | TIPME_X11_FILE_REDACTED;
 	c.trigger = d->hdr.trigger;
@@ -124,7 +124,7 @@ int xdump_redact(const struct xdump *d, uint8_t **buf, size_t *len,
 	c.real_ns = d->hdr.created_real_ns;
 	c.system = sys;
 	c.description = desc;
-	err = xdump_build(&c, buf, len);
+	err = tm_xdump_build(&c, buf, len);
 out:
 	free(c.recs);
 	free(c.cl);

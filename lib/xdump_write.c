@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "crc32.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 
 /* the sizes <tipme/xdump.h> promises */
 _Static_assert(sizeof(struct tipme_x11_header) == 64, "tipme_x11_header");
@@ -27,14 +27,14 @@ struct sec {
 };
 
 /**
- * xdump_build() - lay out an X dump in memory
+ * tm_xdump_build() - lay out an X dump in memory
  * @s: what to write
  * @buf: set to a malloc'ed buffer
  * @len: set to its size
  *
  * Return: 0 or -ENOMEM.
  */
-int xdump_build(const struct xdump_content *s, uint8_t **buf, size_t *len)
+int tm_xdump_build(const struct tm_xdump_content *s, uint8_t **buf, size_t *len)
 {
 	struct tipme_x11_array arr[4];
 	struct sec secs[8];

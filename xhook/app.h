@@ -51,7 +51,7 @@ struct xh_tipmed {
 		int used;
 		uint32_t seq;
 		uint64_t taken_ns;
-		struct xdump_content snap;
+		struct tm_xdump_content snap;
 	} slots[TL_SLOTS];
 	struct { uint32_t seq, cause; } ours[TL_RECENT];	/* we asked for these */
 	unsigned ours_next;
@@ -63,7 +63,7 @@ struct xh_tipmed {
 
 /* The "What felt slow?" window after a hotkey dump. */
 struct xh_ask {
-	struct xdump_content snap;	/* the dump the answer goes into */
+	struct tm_xdump_content snap;	/* the dump the answer goes into */
 	char name[128];			/* ... and its file name */
 	int open;
 	uint64_t deadline;
@@ -134,7 +134,7 @@ int xh_fence_wait(struct xh_app *app, uint32_t seq, unsigned ms);
 /* deliver.c */
 int xh_dump_write(struct xh_app *app, const void *buf, size_t len, const char *name);
 int xh_dump_local(struct xh_app *app, uint32_t cause, uint64_t t_ns,
-		  struct xdump_content *s, char *name, size_t size);
+		  struct tm_xdump_content *s, char *name, size_t size);
 int xh_tipmed_start(struct xh_app *app, int wake_fd);
 void xh_tipmed_connect(struct xh_app *app);
 void xh_tipmed_read(struct xh_app *app);

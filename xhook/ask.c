@@ -51,7 +51,7 @@ void xh_ask_finish(struct xh_app *app, int save)
 	}
 	if (save && app->ui.len) {
 		app->ask.snap.description = app->ui.text;
-		if (xdump_build(&app->ask.snap, &buf, &len) == 0 &&
+		if (tm_xdump_build(&app->ask.snap, &buf, &len) == 0 &&
 		    xh_dump_write(app, buf, len, app->ask.name) == 0)
 			fprintf(stderr, "tipme-xhook: description saved in %s\n", app->ask.name);
 		free(buf);
@@ -76,7 +76,7 @@ static int ask_open(struct xh_app *app, uint32_t seq)
 /* A dump of our own, to --output-dir (no tipmed, or it did not take it). */
 static void do_trigger(struct xh_app *app, uint32_t cause, uint64_t t_ns)
 {
-	struct xdump_content s;
+	struct tm_xdump_content s;
 	char name[128];
 
 	/* a new hotkey dump gets a new window: keep what was typed so far */

@@ -52,7 +52,7 @@ static void dump_name(struct xh_app *app, uint64_t real_ns, char *name, size_t s
  * thread's socket buffer absorbs that).
  */
 static int take_snapshot(struct xh_app *app, uint32_t cause, uint64_t t_ns,
-			 struct xdump_content *s)
+			 struct tm_xdump_content *s)
 {
 	uint32_t seq;
 	int err;
@@ -91,7 +91,7 @@ static int take_snapshot(struct xh_app *app, uint32_t cause, uint64_t t_ns,
  * Return: 0, or a negative errno (said on stderr; nothing to free).
  */
 int xh_dump_local(struct xh_app *app, uint32_t cause, uint64_t t_ns,
-		  struct xdump_content *s, char *name, size_t size)
+		  struct tm_xdump_content *s, char *name, size_t size)
 {
 	uint8_t *buf = NULL;
 	size_t len = 0;
@@ -100,7 +100,7 @@ int xh_dump_local(struct xh_app *app, uint32_t cause, uint64_t t_ns,
 	err = take_snapshot(app, cause, t_ns, s);
 	if (err)
 		return err;
-	err = xdump_build(s, &buf, &len);
+	err = tm_xdump_build(s, &buf, &len);
 	if (!err) {
 		xh_logv(app, "dump: %" PRIu64 " records, %u clients, %zu bytes\n", s->nrecs,
 		     s->ncl, len);
@@ -168,7 +168,7 @@ static struct tl_job *job_new(enum tl_kind kind)
  * in --output-dir.  While the worker waits for a slow tipmed with a few
  * dumps queued already, files are written here instead.
  */
-static void submit_dump(struct xh_app *app, struct xdump_content *s, const char *incident)
+static void submit_dump(struct xh_app *app, struct tm_xdump_content *s, const char *incident)
 {
 	struct tl_job *j = NULL;
 	char name[128];
@@ -182,7 +182,7 @@ static void submit_dump(struct xh_app *app, struct xdump_content *s, const char 
 			fprintf(stderr, "tipme-xhook: incident %s: tipmed is slow to take dumps; this one goes to %s\n",
 				incident, app->env.output_dir);
 		dump_name(app, s->real_ns, name, sizeof(name));
-		if (xdump_build(s, &buf, &len) == 0)
+		if (tm_xdump_build(s, &buf, &len) == 0)
 			xh_dump_write(app, buf, len, name);
 		free(buf);
 		xh_snapshot_free(s);
@@ -269,7 +269,7 @@ void xh_tipmed_note(struct xh_app *app, uint32_t seq, const char *text)
 
 static void on_incident(struct xh_app *app, uint32_t seq, const char *name)
 {
-	struct xdump_content s;
+	struct tm_xdump_content s;
 	unsigned i;
 
 	snprintf(app->tl.recent[app->tl.recent_next].name, sizeof(app->tl.recent[0].name), "%s", name);
@@ -304,9 +304,9 @@ static void sub_line(void *arg, const char *line)
 	uint64_t mono;
 	uint32_t seq;
 
-	if (!ctl_parse_triggered(line, &seq, &mono))
+	if (!tm_ctl_parse_triggered(line, &seq, &mono))
 		on_triggered(app, seq, mono);
-	else if (!ctl_parse_incident(line, &seq, name, sizeof(name)))
+	else if (!tm_ctl_parse_incident(line, &seq, name, sizeof(name)))
 		on_incident(app, seq, name);
 	else
 		xh_logv(app, "tipmed: ignored '%s'\n", line);

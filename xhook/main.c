@@ -39,7 +39,7 @@
 #include "ctlproto.h"
 #include "app.h"
 #include "termsafe.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 
 /* Exit codes (Documentation/xhook.md) */
 #define EXIT_USAGE	2
@@ -429,7 +429,7 @@ static int print_dump(int argc, char **argv)
 {
 	int json = argc == 3 && !strcmp(argv[1], "--json");
 	struct tm_err e = { "" };
-	struct xdump d;
+	struct tm_xdump d;
 	uint8_t *buf;
 	int ret;
 
@@ -437,11 +437,11 @@ static int print_dump(int argc, char **argv)
 		fprintf(stderr, "Usage: tipme-xhook print [--json] DUMP   (or: tipme xrecords)\n");
 		return EXIT_USAGE;
 	}
-	if (xdump_load(argv[argc - 1], &d, &buf, &e)) {
+	if (tm_xdump_load(argv[argc - 1], &d, &buf, &e)) {
 		fprintf(stderr, "tipme-xhook print: %s\n", e.msg);
 		return 1;
 	}
-	ret = xdump_print(stdout, &d, json);
+	ret = tm_xdump_print(stdout, &d, json);
 	free(buf);
 	return ret ? 1 : 0;
 }

@@ -21,7 +21,7 @@
  *
  * Return: 0 or -ENOMEM.
  */
-int xh_snapshot_take(struct xh_state *st, struct xdump_content *s)
+int xh_snapshot_take(struct xh_state *st, struct tm_xdump_content *s)
 {
 	uint64_t n, first, i;
 	uint32_t nc;
@@ -69,7 +69,7 @@ nomem:
 	return -ENOMEM;
 }
 
-void xh_snapshot_free(struct xdump_content *s)
+void xh_snapshot_free(struct tm_xdump_content *s)
 {
 	free(s->recs);
 	free(s->cl);

@@ -117,7 +117,7 @@ int tl_sub_read(struct tl_sub *s, void (*fn)(void *arg, const char *line),
 /* ---- the worker thread ------------------------------------------------- */
 
 /*
- * One request as ctlc_request() makes it (lib/ctlclient.c), but on a
+ * One request as tm_ctlc_request() makes it (lib/ctlclient.c), but on a
  * non-blocking socket: it gives up after TL_REQUEST_MS, or at once when
  * tl_worker_stop() aborts (w->wake_fd), so a tipmed that hangs can neither
  * hold the queue forever nor keep tipme-xhook from exiting.
@@ -217,7 +217,7 @@ static int request_fd(struct tl_worker *w, int fd, const char *line,
 		got++;
 	}
 	reply[got] = '\0';
-	return ctlc_parse_reply(reply, e);
+	return tm_ctlc_parse_reply(reply, e);
 }
 
 static int request(struct tl_worker *w, const char *line, const void *data,
@@ -261,19 +261,19 @@ static void run(struct tl_worker *w, struct tl_job *j)
 	case TL_TRIGGER:
 		j->err = request(w, j->line, NULL, 0, reply, sizeof(reply), &e);
 		if (!j->err) {
-			if (ctlc_reply_u64(reply, "seq", &v) || !v || v > UINT32_MAX) {
+			if (tm_ctlc_reply_u64(reply, "seq", &v) || !v || v > UINT32_MAX) {
 				j->err = tm_err_set(&e, EPROTO,
 						    "tipmed: unexpected reply '%s'", reply);
 			} else {
 				j->seq = (uint32_t)v;
-				j->coalesced = !ctlc_reply_u64(reply, "coalesced", &v) && v;
+				j->coalesced = !tm_ctlc_reply_u64(reply, "coalesced", &v) && v;
 			}
 		}
 		snprintf(j->msg, sizeof(j->msg), "%s", e.msg);
 		break;
 	case TL_PUT:
 	case TL_LOCAL:
-		err = xdump_build(&j->snap, &j->buf, &j->len);
+		err = tm_xdump_build(&j->snap, &j->buf, &j->len);
 		xh_snapshot_free(&j->snap);
 		if (err) {
 			fprintf(stderr, "tipme-xhook: dump: %s\n", strerror(-err));

@@ -62,7 +62,7 @@ int tl_sub_read(struct tl_sub *s, void (*fn)(void *arg, const char *line),
 		void *arg, struct tm_err *e);
 void tl_sub_close(struct tl_sub *s);
 
-/* The lines themselves: ctl_parse_triggered(), ctl_parse_incident(). */
+/* The lines themselves: tm_ctl_parse_triggered(), tm_ctl_parse_incident(). */
 
 /* ---- the worker thread ------------------------------------------------- */
 
@@ -77,7 +77,7 @@ struct tl_job {
 	struct tl_job *next;
 	enum tl_kind kind;
 	char line[TIPME_CTL_LINE_MAX];
-	struct xdump_content snap;	/* PUT, LOCAL: owned by the job */
+	struct tm_xdump_content snap;	/* PUT, LOCAL: owned by the job */
 	uint8_t *buf;			/* the dump built from it */
 	size_t len;
 	char incident[128];

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <tipme/xdump.h>
 
-#include "xdump.h"
+#include "xdumpfile.h"
 #include "autotrig.h"
 
 /* RECORD categories (xcb names none of them) */
@@ -168,8 +168,8 @@ void xh_parse_reply(struct xh_state *st, const struct xh_reply *r,
 uint64_t xh_request_size(const uint8_t *req, size_t len, int off, int swapped);
 
 /* snapshot.c */
-int xh_snapshot_take(struct xh_state *st, struct xdump_content *s);
-void xh_snapshot_free(struct xdump_content *s);
+int xh_snapshot_take(struct xh_state *st, struct tm_xdump_content *s);
+void xh_snapshot_free(struct tm_xdump_content *s);
 int xh_write_atomic(const char *dir, const char *name, const void *buf,
 		    size_t len);
 

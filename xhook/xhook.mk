@@ -4,7 +4,7 @@
 #
 #   make xhook-tests    unit test (no X) + the Xvfb integration tests
 #
-# X dumps are written and read by lib/ (lib/xdump.h).
+# X dumps are written and read by lib/ (lib/xdumpfile.h).
 
 XHOOK_CORE_OBJS := $(B)/xhook/state.o $(B)/xhook/parse.o $(B)/xhook/autotrig.o $(B)/xhook/snapshot.o \
 		   $(B)/xhook/tipmed_link.o

@@ -107,7 +107,7 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 		       const struct pm_res *res,
 		       const struct pm_interval_ask *ask, struct pm_interval *out)
 {
-	const struct xdump *x = pm_incident_x(inc);
+	const struct tm_xdump *x = pm_incident_x(inc);
 	int64_t end = st->trigger_ns ? st->trigger_ns : st->last_ns;
 	int64_t first = st->first_ns;
 	struct pm_span sp;

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xdump.h"
+#include "xdumpfile.h"
 #include "../dump/tables.h"
 #include "latency.h"
 #include "xprof.h"
@@ -34,7 +34,7 @@
 struct lat_ctx {
 	const struct pm_dump *pm;
 	const struct pm_state *st;
-	const struct xdump *x;
+	const struct tm_xdump *x;
 	int64_t dump_end_ns;
 	uint32_t server;	/* the X server's PID, 0 if unknown */
 };
@@ -56,7 +56,7 @@ static int waits_for_input(const struct lat_ctx *c, const struct pm_seg *s)
 }
 
 /* A request that draws: core drawing requests and drawing extensions. */
-static int draws(const struct xdump *x, const struct tipme_x11_rec *r)
+static int draws(const struct tm_xdump *x, const struct tipme_x11_rec *r)
 {
 	static const char *const ext[] = { "RENDER:", "MIT-SHM:", "Present:", "GLX:", "DRI3:" };
 	char name[64];
@@ -67,7 +67,7 @@ static int draws(const struct xdump *x, const struct tipme_x11_rec *r)
 		return 1;
 	if (r->major < 128)
 		return 0;
-	xdump_op_name(x, r, name, sizeof(name));
+	tm_xdump_op_name(x, r, name, sizeof(name));
 	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
 		if (!strncmp(name, ext[i], strlen(ext[i])))
 			return 1;
@@ -90,10 +90,10 @@ static void display(const struct lat_ctx *c, struct pm_lat_event *ev,
 	size_t j;
 
 	for (i = 0; i < c->x->recs.count; i++) {
-		xdump_rec(c->x, i, &r);
+		tm_xdump_rec(c->x, i, &r);
 		if (r.kind != TIPME_X11_REQUEST || r.time_ns > INT64_MAX ||
 		    (int64_t)r.time_ns < ev->delivered_ns || (int64_t)r.time_ns > until ||
-		    xdump_client_by_id(c->x, r.client, &cl) || cl.pid != ev->pid ||
+		    tm_xdump_client_by_id(c->x, r.client, &cl) || cl.pid != ev->pid ||
 		    (cl.flags & TIPME_X11_CL_PID_UNKNOWN) || !draws(c->x, &r))
 			continue;
 		ev->drawing++;
@@ -136,9 +136,9 @@ static int64_t *process_replies(const struct lat_ctx *c, uint32_t pid,
 
 	*n = 0;
 	for (i = 0; i < c->x->recs.count; i++) {
-		xdump_rec(c->x, i, &r);
+		tm_xdump_rec(c->x, i, &r);
 		if (r.kind != TIPME_X11_REPLY ||
-		    xdump_client_by_id(c->x, r.client, &cl) || cl.pid != pid)
+		    tm_xdump_client_by_id(c->x, r.client, &cl) || cl.pid != pid)
 			continue;
 		if (!t) {
 			t = malloc(sizeof(*t) * c->x->recs.count);
@@ -308,7 +308,7 @@ static size_t collect(const struct lat_ctx *c, struct pm_lat_event *evs)
 	for (i = 0; i < c->x->recs.count; i++) {
 		struct pm_lat_event *ev = &evs[n];
 
-		xdump_rec(c->x, i, &r);
+		tm_xdump_rec(c->x, i, &r);
 		if (r.kind != TIPME_X11_DEVICE ||
 		    (r.major != PM_X_KEY_PRESS && r.major != PM_X_BUTTON_PRESS &&
 		     r.major != PM_X_MOTION))
@@ -319,7 +319,7 @@ static size_t collect(const struct lat_ctx *c, struct pm_lat_event *evs)
 		ev->result = PM_LAT_NOT_DELIVERED;
 		n++;
 		for (j = i + 1; j < c->x->recs.count; j++) {
-			xdump_rec(c->x, j, &q);
+			tm_xdump_rec(c->x, j, &q);
 			if ((int64_t)q.time_ns > ev->press_ns + DELIVERY_LIMIT_NS) {
 				j = c->x->recs.count;
 				break;
@@ -336,7 +336,7 @@ static size_t collect(const struct lat_ctx *c, struct pm_lat_event *evs)
 			continue;
 		}
 		ev->delivered_ns = (int64_t)q.time_ns;
-		if (xdump_client_by_id(c->x, q.client, &cl) || !cl.pid ||
+		if (tm_xdump_client_by_id(c->x, q.client, &cl) || !cl.pid ||
 		    (cl.flags & TIPME_X11_CL_PID_UNKNOWN)) {
 			ev->result = PM_LAT_PID_UNKNOWN;
 			continue;
@@ -353,7 +353,7 @@ int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
 		       struct pm_latency *out)
 {
 	const struct pm_dump *pm = &inc->pm;
-	const struct xdump *x = pm_incident_x(inc);
+	const struct tm_xdump *x = pm_incident_x(inc);
 	struct lat_ctx c = { .pm = pm, .st = st, .x = x };
 	const struct pm_lat_event *slow = NULL;
 	size_t i;

@@ -12,7 +12,7 @@
 
 #include "../state/state.h"
 
-struct xdump;
+struct tm_xdump;
 
 #define PM_X_KEY_PRESS		2
 #define PM_X_BUTTON_PRESS	4

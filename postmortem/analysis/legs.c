@@ -15,7 +15,7 @@
 #include "../dump/decode.h"
 #include "legs.h"
 #include "segcause.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 #include "xprof.h"
 
 const char *const pm_leg_event_name[PM_LEG_NR] = {
@@ -143,20 +143,20 @@ static int sched_events(struct coll *c, const struct pm_dump *pm, struct tm_err 
  * next event of its kind queued to a client within a second; 0 if none or
  * its PID is unknown.  A press's legs belong to that client.
  */
-static uint32_t receiver(const struct xdump *x, uint32_t i, const struct tipme_x11_rec *r)
+static uint32_t receiver(const struct tm_xdump *x, uint32_t i, const struct tipme_x11_rec *r)
 {
 	struct tipme_x11_client cl;
 	struct tipme_x11_rec q;
 	uint32_t j;
 
 	for (j = i + 1; j < x->recs.count; j++) {
-		xdump_rec(x, j, &q);
+		tm_xdump_rec(x, j, &q);
 		if (q.time_ns > r->time_ns + 1000000000ULL)
 			break;
 		if (q.kind == TIPME_X11_EVENT && q.major == r->major &&
 		    q.client != TIPME_X11_CLIENT_SERVER &&
 		    !(q.flags & TIPME_X11_REC_SEND_EVENT))
-			return xdump_client_by_id(x, q.client, &cl) ||
+			return tm_xdump_client_by_id(x, q.client, &cl) ||
 			       (cl.flags & TIPME_X11_CL_PID_UNKNOWN) ? 0 : cl.pid;
 	}
 	return 0;
@@ -166,7 +166,7 @@ static uint32_t receiver(const struct xdump *x, uint32_t i, const struct tipme_x
 static void other_events(struct coll *c, const struct pm_incident *inc,
 			 const struct pm_state *st, const struct pm_res *res)
 {
-	const struct xdump *x = pm_incident_x(inc);
+	const struct tm_xdump *x = pm_incident_x(inc);
 	size_t i, j;
 
 	for (i = 0; i < res->nblk; i++) {
@@ -201,7 +201,7 @@ static void other_events(struct coll *c, const struct pm_incident *inc,
 	for (i = 0; i < x->recs.count; i++) {
 		struct tipme_x11_rec r;
 
-		xdump_rec(x, (uint32_t)i, &r);
+		tm_xdump_rec(x, (uint32_t)i, &r);
 		if (r.kind == TIPME_X11_DEVICE && (r.major == 2 || r.major == 4) &&
 		    r.time_ns <= INT64_MAX)
 			add(c, PM_LEG_X_PRESS, (int64_t)r.time_ns, 0,

@@ -16,7 +16,7 @@
 #include "../state/resources.h"
 #include "../state/state.h"
 
-struct xdump;
+struct tm_xdump;
 
 enum pm_leg_event {
 	PM_LEG_WAKING,		/* sched_waking of a thread */

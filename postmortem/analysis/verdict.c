@@ -33,7 +33,7 @@
 #include "../dump/tables.h"
 #include "segcause.h"
 #include "verdict.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 #include "xprof.h"
 
 #define MAX_DEPTH	6
@@ -53,7 +53,7 @@ struct va {
 	uint32_t stack[MAX_DEPTH + 1];
 	int depth;
 	int oom;
-	const struct xdump *x;	/* the incident's X dump, or NULL */
+	const struct tm_xdump *x;	/* the incident's X dump, or NULL */
 	uint32_t xserver;	/* the X server's PID, 0 if not known */
 	uint32_t ours;		/* the interval's process (its tgid) */
 };
@@ -494,7 +494,7 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 		       const struct pm_interval *iv, struct tm_err *e)
 {
 	struct va v = { .r = r, .pm = &inc->pm, .st = st, .res = res, .depth = -1 };
-	const struct xdump *x = pm_incident_x(inc);
+	const struct tm_xdump *x = pm_incident_x(inc);
 	uint32_t pid = iv->pid;
 	int64_t from_ns = iv->from_ns, to_ns = iv->to_ns, mid = to_ns;
 	size_t i;

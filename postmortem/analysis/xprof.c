@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xdump.h"
+#include "xdumpfile.h"
 #include "../dump/clock.h"
 #include "xprof.h"
 
@@ -27,7 +27,7 @@ struct cl_acc {
 };
 
 static struct cl_acc *client_of(struct cl_acc **v, size_t *n, size_t *cap,
-				const struct xdump *x, uint32_t id)
+				const struct tm_xdump *x, uint32_t id)
 {
 	struct tipme_x11_client cl;
 	struct cl_acc *nv;
@@ -45,7 +45,7 @@ static struct cl_acc *client_of(struct cl_acc **v, size_t *n, size_t *cap,
 	}
 	memset(&(*v)[*n], 0, sizeof((*v)[*n]));
 	(*v)[*n].c.id = id;
-	if (!xdump_client_by_id(x, id, &cl)) {
+	if (!tm_xdump_client_by_id(x, id, &cl)) {
 		(*v)[*n].c.pid = cl.flags & TIPME_X11_CL_PID_UNKNOWN ? 0 : cl.pid;
 		memcpy((*v)[*n].c.comm, cl.comm, sizeof(cl.comm));
 		(*v)[*n].c.comm[sizeof((*v)[*n].c.comm) - 1] = '\0';
@@ -131,13 +131,13 @@ static int64_t ran(const struct pm_state *st, uint32_t pid, int64_t a,
  *
  * Return: the PID, or 0 if the dump does not know it.
  */
-uint32_t pm_xserver_pid(const struct xdump *x)
+uint32_t pm_xserver_pid(const struct tm_xdump *x)
 {
 	struct tipme_x11_client cl;
 	uint32_t k, pid = 0;
 
 	for (k = 0; k < x->clients.count; k++) {
-		xdump_client_at(x, k, &cl);
+		tm_xdump_client_at(x, k, &cl);
 		if ((cl.flags & TIPME_X11_CL_SERVER) &&
 		    !(cl.flags & TIPME_X11_CL_PID_UNKNOWN))
 			pid = cl.pid;
@@ -155,7 +155,7 @@ uint32_t pm_xserver_pid(const struct xdump *x)
  *
  * Return: 0 or -ENOMEM.
  */
-int pm_xprof_analyse(const struct xdump *x,
+int pm_xprof_analyse(const struct tm_xdump *x,
 		     const struct pm_state *st, int64_t from_ns, int64_t to_ns,
 		     struct pm_xprof *out)
 {
@@ -175,7 +175,7 @@ int pm_xprof_analyse(const struct xdump *x,
 		struct cl_acc *a;
 		int64_t t, gap;
 
-		xdump_rec(x, k, &r);
+		tm_xdump_rec(x, k, &r);
 		/* a time beyond int64 is not one the X server can have stamped */
 		if (r.time_ns > INT64_MAX)
 			continue;
@@ -207,7 +207,7 @@ int pm_xprof_analyse(const struct xdump *x,
 		/* the server's time for it: until its next recorded element */
 		gap = 0;
 		if (k + 1 < x->recs.count) {
-			xdump_rec(x, k + 1, &nx);
+			tm_xdump_rec(x, k + 1, &nx);
 			if (nx.time_ns > r.time_ns)
 				gap = nx.time_ns - r.time_ns > (uint64_t)REQ_CAP_NS ?
 				      REQ_CAP_NS : (int64_t)(nx.time_ns - r.time_ns);
@@ -223,7 +223,7 @@ int pm_xprof_analyse(const struct xdump *x,
 		else
 			a->npend++;
 		a->pend[a->npend - 1] = (struct pending){ .seq = r.seq, .t = t };
-		xdump_op_name(x, &r, name, sizeof(name));
+		tm_xdump_op_name(x, &r, name, sizeof(name));
 		{
 			struct pm_xprof_req *q = req_of(out, &capreq, name);
 

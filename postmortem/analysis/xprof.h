@@ -19,7 +19,7 @@
 
 #include "../state/state.h"
 
-struct xdump;
+struct tm_xdump;
 
 /**
  * struct pm_xprof_req - one request type (or one client's use of it)
@@ -80,10 +80,10 @@ struct pm_xprof {
 	size_t nreqs;
 };
 
-int pm_xprof_analyse(const struct xdump *x,
+int pm_xprof_analyse(const struct tm_xdump *x,
 		     const struct pm_state *st, int64_t from_ns, int64_t to_ns,
 		     struct pm_xprof *out);
 void pm_xprof_free(struct pm_xprof *p);
-uint32_t pm_xserver_pid(const struct xdump *x);
+uint32_t pm_xserver_pid(const struct tm_xdump *x);
 
 #endif

@@ -60,12 +60,12 @@ int pm_cmd_cost(int argc, char **argv)
 		return 1;
 	}
 	if (json) {
-		struct jw w;
+		struct tm_jw w;
 
-		jw_init(&w, stdout, 0);
-		jw_obj_begin(&w);
+		tm_jw_init(&w, stdout, 0);
+		tm_jw_obj_begin(&w);
 		pm_cost_json(&w, &inc.pm, &c);
-		jw_obj_end(&w);
+		tm_jw_obj_end(&w);
 		fputc('\n', stdout);
 	} else {
 		pm_cost_print(stdout, &inc.pm, &c, 0);

@@ -91,18 +91,18 @@ int pm_cmd_export(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		struct jw w;
+		struct tm_jw w;
 
-		jw_init(&w, stdout, 0);
-		jw_obj_begin(&w);
-		jw_kstr(&w, "file", outp);
-		jw_ku64(&w, "bytes", len);
-		jw_ku64(&w, "ftrace_lines", stats.ftrace_lines);
-		jw_ku64(&w, "trace_events", stats.events);
-		jw_kbool(&w, "verdict", inc.found);
-		jw_kbool(&w, "x_dump", inc.in.have_x);
-		jw_obj_end(&w);
-		jw_finish(&w);
+		tm_jw_init(&w, stdout, 0);
+		tm_jw_obj_begin(&w);
+		tm_jw_kstr(&w, "file", outp);
+		tm_jw_ku64(&w, "bytes", len);
+		tm_jw_ku64(&w, "ftrace_lines", stats.ftrace_lines);
+		tm_jw_ku64(&w, "trace_events", stats.events);
+		tm_jw_kbool(&w, "verdict", inc.found);
+		tm_jw_kbool(&w, "x_dump", inc.in.have_x);
+		tm_jw_obj_end(&w);
+		tm_jw_finish(&w);
 		putchar('\n');
 	} else {
 		printf("%s: %zu bytes, %llu scheduler lines, %llu trace events%s%s\n"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "xdump.h"
+#include "xdumpfile.h"
 #include "../print/latency.h"
 #include "commands.h"
 #include "run.h"
@@ -40,7 +40,7 @@ int pm_cmd_latency(int argc, char **argv)
 	struct pm_incident inc;
 	struct tm_err e;
 	int json, ret = 1;
-	struct jw w;
+	struct tm_jw w;
 
 	ret = pm_cmd_parse("latency", usage, argc, argv, opts, 1, &json);
 	if (ret < 0 && optind + 1 != argc) {
@@ -61,9 +61,9 @@ int pm_cmd_latency(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		jw_init(&w, stdout, JW_PRETTY);
+		tm_jw_init(&w, stdout, TM_JW_PRETTY);
 		pm_latency_json(&w, &inc, &lat, (int64_t)(min_ms * 1e6));
-		jw_finish(&w);
+		tm_jw_finish(&w);
 	} else {
 		pm_latency_print(stdout, &inc, &lat, argv[optind], (int64_t)(min_ms * 1e6));
 	}

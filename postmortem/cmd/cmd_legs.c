@@ -13,7 +13,7 @@
 #include "commands.h"
 #include "run.h"
 #include "writefile.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 
 static const char usage_text[] =
 	"usage: tipme legs --from EVENT --to EVENT [--by pid|client|comm|all]\n"

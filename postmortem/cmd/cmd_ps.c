@@ -45,12 +45,12 @@ int pm_cmd_ps(int argc, char **argv)
 		return 1;
 	in = inc.pm.instr;
 	if (json) {
-		struct jw w;
+		struct tm_jw w;
 
-		jw_init(&w, stdout, 0);
-		jw_obj_begin(&w);
+		tm_jw_init(&w, stdout, 0);
+		tm_jw_obj_begin(&w);
 		pm_exec_table_json(&w, &inc.pm, 1);
-		jw_obj_end(&w);
+		tm_jw_obj_end(&w);
 		fputc('\n', stdout);
 	} else if (!in || !in->have_exectab) {
 		fprintf(stderr, "tipme %s: %s has no exec table\n", prog, argv[optind]);

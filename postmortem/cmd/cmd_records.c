@@ -77,7 +77,7 @@ int pm_records_print(FILE *f, struct pm_dump *pm, const struct pm_filter *flt,
 	unsigned char *mask = NULL;
 	struct pm_merge m;
 	struct pm_event ev;
-	struct jw w;
+	struct tm_jw w;
 	uint32_t i;
 	int ret;
 
@@ -93,7 +93,7 @@ int pm_records_print(FILE *f, struct pm_dump *pm, const struct pm_filter *flt,
 	free(mask);
 	if (ret)
 		return ret;
-	jw_init(&w, f, 0);
+	tm_jw_init(&w, f, 0);
 	while ((ret = pm_merge_next(&m, &ev, e)) > 0) {
 		if (!wanted(flt, &ev))
 			continue;

@@ -16,7 +16,7 @@
 #include "json.h"
 #include "run.h"
 #include "writefile.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 
 static const char usage_text[] =
 	"Usage: tipme redact [-o OUT] [--json] DUMP|INCIDENT\n"
@@ -57,17 +57,17 @@ static int is_xdump(const char *path)
 }
 
 static int redact_x(const char *in, const char *out,
-		    struct xdump_redact_stats *st, struct tm_err *e)
+		    struct tm_xdump_redact_stats *st, struct tm_err *e)
 {
 	uint8_t *buf = NULL, *copy = NULL;
-	struct xdump d;
+	struct tm_xdump d;
 	size_t len;
 	int err;
 
-	err = xdump_load(in, &d, &buf, e);
+	err = tm_xdump_load(in, &d, &buf, e);
 	if (err)
 		return err;
-	err = xdump_redact(&d, &copy, &len, st);
+	err = tm_xdump_redact(&d, &copy, &len, st);
 	if (err)
 		err = tm_err_set(e, -err, "out of memory");
 	else
@@ -93,7 +93,7 @@ int pm_cmd_redact(int argc, char **argv)
 	const struct pm_cmd_opt opts[] = {
 		{ "output", 'o', NULL, &out, NULL },
 	};
-	struct xdump_redact_stats xs = { 0 };
+	struct tm_xdump_redact_stats xs = { 0 };
 	struct pm_redact_stats st = { 0 };
 	struct tm_err e = { "" };
 	char *def = NULL, *kin = NULL, *kout = NULL, *xin = NULL, *xout = NULL;
@@ -156,34 +156,34 @@ int pm_cmd_redact(int argc, char **argv)
 	if (err)
 		goto out;
 	if (json) {
-		struct jw w;
+		struct tm_jw w;
 
-		jw_init(&w, stdout, 0);
-		jw_obj_begin(&w);
-		jw_kstr(&w, "output", out);
+		tm_jw_init(&w, stdout, 0);
+		tm_jw_obj_begin(&w);
+		tm_jw_kstr(&w, "output", out);
 		if (have_k) {
-			jw_key(&w, "kernel_dump");
-			jw_obj_begin(&w);
-			jw_ku64(&w, "system_lines_dropped", st.system_keys);
-			jw_ku64(&w, "exe_paths_cut", st.exe_paths);
-			jw_ku64(&w, "argv_cut", st.argv);
-			jw_ku64(&w, "env_dropped", st.env);
-			jw_kbool(&w, "kaslr_slide_removed", st.kaslr_slide_removed);
-			jw_ku64(&w, "symbols_moved", st.symbols);
-			jw_ku64(&w, "text_addresses_moved", st.text_addrs);
-			jw_ku64(&w, "lock_addresses_replaced", st.lock_addrs);
-			jw_ku64(&w, "locks", st.locks);
-			jw_obj_end(&w);
+			tm_jw_key(&w, "kernel_dump");
+			tm_jw_obj_begin(&w);
+			tm_jw_ku64(&w, "system_lines_dropped", st.system_keys);
+			tm_jw_ku64(&w, "exe_paths_cut", st.exe_paths);
+			tm_jw_ku64(&w, "argv_cut", st.argv);
+			tm_jw_ku64(&w, "env_dropped", st.env);
+			tm_jw_kbool(&w, "kaslr_slide_removed", st.kaslr_slide_removed);
+			tm_jw_ku64(&w, "symbols_moved", st.symbols);
+			tm_jw_ku64(&w, "text_addresses_moved", st.text_addrs);
+			tm_jw_ku64(&w, "lock_addresses_replaced", st.lock_addrs);
+			tm_jw_ku64(&w, "locks", st.locks);
+			tm_jw_obj_end(&w);
 		}
 		if (have_x) {
-			jw_key(&w, "x_dump");
-			jw_obj_begin(&w);
-			jw_ku64(&w, "key_details_zeroed", xs.key_details);
-			jw_ku64(&w, "system_lines_changed", xs.system_lines);
-			jw_obj_end(&w);
+			tm_jw_key(&w, "x_dump");
+			tm_jw_obj_begin(&w);
+			tm_jw_ku64(&w, "key_details_zeroed", xs.key_details);
+			tm_jw_ku64(&w, "system_lines_changed", xs.system_lines);
+			tm_jw_obj_end(&w);
 		}
-		jw_obj_end(&w);
-		jw_finish(&w);
+		tm_jw_obj_end(&w);
+		tm_jw_finish(&w);
 	} else {
 		if (have_k)
 			printf("%s: %llu system lines dropped, %llu argument lists and %llu program paths cut, %llu environments dropped, KASLR slide %s, %llu text and %llu lock addresses rewritten\n",

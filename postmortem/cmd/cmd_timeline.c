@@ -132,24 +132,24 @@ int pm_cmd_timeline(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		struct jw w;
+		struct tm_jw w;
 
-		jw_init(&w, stdout, 0);
-		jw_obj_begin(&w);
-		jw_kstr(&w, "file", outp);
-		jw_ku64(&w, "bytes", len);
-		jw_ki64(&w, "from_mono_ns", in.from_ns);
-		jw_ki64(&w, "to_mono_ns", in.to_ns);
-		jw_ku64(&w, "cpu_lanes", stats.cpus);
-		jw_key(&w, "thread_lanes");
-		jw_arr_begin(&w);
+		tm_jw_init(&w, stdout, 0);
+		tm_jw_obj_begin(&w);
+		tm_jw_kstr(&w, "file", outp);
+		tm_jw_ku64(&w, "bytes", len);
+		tm_jw_ki64(&w, "from_mono_ns", in.from_ns);
+		tm_jw_ki64(&w, "to_mono_ns", in.to_ns);
+		tm_jw_ku64(&w, "cpu_lanes", stats.cpus);
+		tm_jw_key(&w, "thread_lanes");
+		tm_jw_arr_begin(&w);
 		for (size_t i = 0; i < npids; i++)
-			jw_u64(&w, pids[i]);
-		jw_arr_end(&w);
-		jw_ku64(&w, "stretches", stats.stretches);
-		jw_ku64(&w, "wakeups", stats.wakeups);
-		jw_obj_end(&w);
-		jw_finish(&w);
+			tm_jw_u64(&w, pids[i]);
+		tm_jw_arr_end(&w);
+		tm_jw_ku64(&w, "stretches", stats.stretches);
+		tm_jw_ku64(&w, "wakeups", stats.wakeups);
+		tm_jw_obj_end(&w);
+		tm_jw_finish(&w);
 		putchar('\n');
 	} else {
 		printf("%s: %zu CPU lanes, %zu thread lanes, %.3f .. %.3f s\n", outp,

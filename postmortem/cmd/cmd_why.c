@@ -40,7 +40,7 @@ int pm_cmd_why(int argc, char **argv)
 	int64_t min_ns;
 	int depth, json, err;
 	struct pm_why *why;
-	struct jw w;
+	struct tm_jw w;
 	struct tm_err e = { "" };
 	struct pm_incident inc;
 	struct pm_state st;
@@ -82,9 +82,9 @@ int pm_cmd_why(int argc, char **argv)
 		return 1;
 	}
 	if (json) {
-		jw_init(&w, stdout, 0);
+		tm_jw_init(&w, stdout, 0);
 		pm_why_json(&w, &inc, &st, why, from < 0 && st.trigger_ns);
-		jw_finish(&w);
+		tm_jw_finish(&w);
 	} else {
 		pm_why_print(stdout, &inc, &st, why, from < 0 && st.trigger_ns);
 	}

@@ -9,7 +9,7 @@
 
 #include "commands.h"
 #include "run.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 
 static const char usage_text[] =
 	"Usage: tipme xrecords [--json] DUMP\n"
@@ -25,7 +25,7 @@ int pm_cmd_xrecords(int argc, char **argv)
 {
 	const char *path = NULL;
 	struct tm_err e = { "" };
-	struct xdump d;
+	struct tm_xdump d;
 	uint8_t *buf;
 	int json = 0, i, ret;
 
@@ -46,11 +46,11 @@ int pm_cmd_xrecords(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return 2;
 	}
-	if (xdump_load(path, &d, &buf, &e)) {
+	if (tm_xdump_load(path, &d, &buf, &e)) {
 		fprintf(stderr, "tipme xrecords: %s\n", e.msg);
 		return 1;
 	}
-	ret = xdump_print(stdout, &d, json);
+	ret = tm_xdump_print(stdout, &d, json);
 	free(buf);
 	return ret ? 1 : pm_cmd_finish("xrecords");
 }

@@ -60,7 +60,7 @@ static int dec_err(struct pm_dec *d, struct tm_err *e, const char *fmt, ...)
 /* Move to the next stream section of this CPU; 0 if there is none. */
 static int next_section(struct pm_dec *d)
 {
-	const struct dump_sec *s;
+	const struct tm_dump_sec *s;
 
 	if (d->sec_i >= d->pc->nr_secs)
 		return 0;

@@ -38,7 +38,7 @@ void pm_instr_free(struct pm_dump *pm)
 	pm->instr = NULL;
 }
 
-static int sec_fail(const struct dump_sec *s, struct tm_err *e,
+static int sec_fail(const struct tm_dump_sec *s, struct tm_err *e,
 		    const char *what, uint64_t at)
 {
 	return tm_err_set(e, EINVAL, "section %" PRIu32 " (%s): %s at byte %" PRIu64,
@@ -55,7 +55,7 @@ static int cmp_exec(const void *a, const void *b)
 	return (x->x.start_ts > y->x.start_ts) - (x->x.start_ts < y->x.start_ts);
 }
 
-static int load_exectab(struct pm_instr *in, const struct dump_sec *s,
+static int load_exectab(struct pm_instr *in, const struct tm_dump_sec *s,
 			struct tm_err *e)
 {
 	const unsigned char *p = s->data;
@@ -105,7 +105,7 @@ static int load_exectab(struct pm_instr *in, const struct dump_sec *s,
 	return 0;
 }
 
-int pm_instr_load_section(struct pm_dump *pm, const struct dump_sec *s,
+int pm_instr_load_section(struct pm_dump *pm, const struct tm_dump_sec *s,
 			  struct tm_err *e)
 {
 	struct pm_instr *in;

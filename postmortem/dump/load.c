@@ -13,10 +13,10 @@
 #include "pm.h"
 #include "tables.h"
 
-static int sec_err(const struct dump_sec *s, struct tm_err *e,
+static int sec_err(const struct tm_dump_sec *s, struct tm_err *e,
 		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static int sec_err(const struct dump_sec *s, struct tm_err *e,
+static int sec_err(const struct tm_dump_sec *s, struct tm_err *e,
 		   const char *fmt, ...)
 {
 	char desc[80], msg[200];
@@ -26,7 +26,7 @@ static int sec_err(const struct dump_sec *s, struct tm_err *e,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return tm_err_set(e, EINVAL, "%s: %s",
-			  dump_sec_describe(s, desc, sizeof(desc)), msg);
+			  tm_dump_sec_describe(s, desc, sizeof(desc)), msg);
 }
 
 static int valid_name(const char *name, size_t len)
@@ -41,7 +41,7 @@ static int valid_name(const char *name, size_t len)
 	return i < len;		/* NUL-terminated inside the field */
 }
 
-static int load_rectypes(struct pm_dump *pm, const struct dump_sec *s,
+static int load_rectypes(struct pm_dump *pm, const struct tm_dump_sec *s,
 			 struct tm_err *e)
 {
 	struct tipme_rectype r;
@@ -94,7 +94,7 @@ static int cmp_stats(const void *a, const void *b)
 	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
 }
 
-static int load_stats(struct pm_dump *pm, const struct dump_sec *s,
+static int load_stats(struct pm_dump *pm, const struct tm_dump_sec *s,
 		      struct tm_err *e)
 {
 	struct tipme_cpu_stats *ns;
@@ -121,7 +121,7 @@ static int load_stats(struct pm_dump *pm, const struct dump_sec *s,
 	return 0;
 }
 
-static int load_clocks(struct pm_dump *pm, const struct dump_sec *s,
+static int load_clocks(struct pm_dump *pm, const struct tm_dump_sec *s,
 		       struct tm_err *e)
 {
 	struct tipme_clock_pair p;
@@ -152,7 +152,7 @@ static int load_clocks(struct pm_dump *pm, const struct dump_sec *s,
 	return 0;
 }
 
-static int load_text(struct pm_text *t, const struct dump_sec *s,
+static int load_text(struct pm_text *t, const struct tm_dump_sec *s,
 		     struct tm_err *e)
 {
 	if (t->text)
@@ -162,7 +162,7 @@ static int load_text(struct pm_text *t, const struct dump_sec *s,
 	return 0;
 }
 
-static int add_stream(struct pm_dump *pm, const struct dump_sec *s,
+static int add_stream(struct pm_dump *pm, const struct tm_dump_sec *s,
 		      struct tm_err *e)
 {
 	struct pm_cpu *pc = NULL, *ncpus;
@@ -204,7 +204,7 @@ static int load_sections(struct pm_dump *pm, struct tm_err *e)
 	if (!h->tsc_khz)
 		return tm_err_set(e, EINVAL, "tsc_khz is 0 in the header");
 	for (i = 0; i < pm->d.nr_secs && !err; i++) {
-		const struct dump_sec *s = &pm->d.secs[i];
+		const struct tm_dump_sec *s = &pm->d.secs[i];
 
 		switch (s->h.type) {
 		case TIPME_SEC_RECTYPES:
@@ -275,7 +275,7 @@ int pm_open_mem(struct pm_dump *pm, const void *buf, size_t size,
 
 	memset(pm, 0, sizeof(*pm));
 	pm->path = "";
-	err = dump_parse(&pm->d, buf, size, flags, e);
+	err = tm_dump_parse(&pm->d, buf, size, flags, e);
 	if (!err)
 		err = load_sections(pm, e);
 	return err;
@@ -291,7 +291,7 @@ int pm_open(struct pm_dump *pm, const char *path, unsigned int flags,
 	if (!pm->path_buf)
 		return tm_err_set(e, ENOMEM, "out of memory");
 	pm->path = pm->path_buf;
-	err = dump_load(&pm->d, pm->path, flags, e);
+	err = tm_dump_load(&pm->d, pm->path, flags, e);
 	if (!err)
 		err = load_sections(pm, e);
 	if (err)
@@ -303,7 +303,7 @@ void pm_close(struct pm_dump *pm)
 {
 	uint32_t i;
 
-	dump_free(&pm->d);
+	tm_dump_free(&pm->d);
 	free(pm->stats);
 	free(pm->pairs);
 	for (i = 0; i < pm->nr_cpus; i++)

@@ -84,7 +84,7 @@ struct pm_text {
 struct pm_dump {
 	const char *path;
 	char *path_buf;
-	struct dump d;
+	struct tm_dump d;
 	struct pm_rectype rt[PM_NR_TYPES];
 	int have_rectypes;
 	struct tipme_cpu_stats *stats;
@@ -129,7 +129,7 @@ int pm_text_get(const struct pm_text *t, const char *key, char *out,
  * @pm: result; release with pm_close() (also after a failure)
  * @path: file name (an incident directory is resolved to its kernel.dump
  *	by pm_incident_open(), incident/incident.h)
- * @flags: DUMP_* (DUMP_NO_CRC for fuzzing)
+ * @flags: DUMP_* (TM_DUMP_NO_CRC for fuzzing)
  * @e: error message
  *
  * Return: 0 or a negative errno.

@@ -288,7 +288,7 @@ int pm_redact(const char *in, const char *out, struct pm_redact_stats *st,
 	unsigned char *buf = NULL;
 	char *sys = NULL;
 	struct pm_dump pm;
-	struct dumpw w;
+	struct tm_dumpw w;
 	uint64_t delta = 0;
 	size_t i, syslen = 0;
 	int err;
@@ -317,16 +317,16 @@ int pm_redact(const char *in, const char *out, struct pm_redact_stats *st,
 	}
 	fh = pm.d.hdr;
 	fh.flags |= TIPME_FILE_REDACTED;
-	err = dumpw_open(&w, out, &fh, DUMPW_NOREPLACE, e);
+	err = tm_dumpw_open(&w, out, &fh, TM_DUMPW_NOREPLACE, e);
 	if (err)
 		goto out;
 	for (i = 0; i < pm.d.nr_secs && !err; i++) {
-		const struct dump_sec *s = &pm.d.secs[i];
+		const struct tm_dump_sec *s = &pm.d.secs[i];
 		unsigned char *data = buf + (s->data - (const unsigned char *)pm.d.buf);
 
 		switch (s->h.type) {
 		case TIPME_SEC_SYSTEM:
-			err = dumpw_section(&w, s->h.type, s->h.cpu, sys, syslen, e);
+			err = tm_dumpw_section(&w, s->h.type, s->h.cpu, sys, syslen, e);
 			continue;
 		case TIPME_SEC_EXECTAB:
 			err = exectab_redact(data, s->h.size, st, e);
@@ -341,12 +341,12 @@ int pm_redact(const char *in, const char *out, struct pm_redact_stats *st,
 			break;
 		}
 		if (!err)
-			err = dumpw_section(&w, s->h.type, s->h.cpu, data, s->h.size, e);
+			err = tm_dumpw_section(&w, s->h.type, s->h.cpu, data, s->h.size, e);
 	}
 	if (!err)
-		err = dumpw_commit(&w, e);
+		err = tm_dumpw_commit(&w, e);
 	else
-		dumpw_abort(&w);
+		tm_dumpw_abort(&w);
 out:
 	free(sys);
 	free(buf);

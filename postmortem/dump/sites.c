@@ -11,7 +11,7 @@
 
 #include "tables.h"
 
-static int site_fail(const struct dump_sec *s, struct tm_err *e,
+static int site_fail(const struct tm_dump_sec *s, struct tm_err *e,
 		     const char *what, uint64_t at)
 {
 	return tm_err_set(e, EINVAL, "section %" PRIu32 " (site table): %s at byte %" PRIu64,
@@ -42,7 +42,7 @@ static int cmp_ref(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int pm_sites_load(struct pm_instr *in, const struct dump_sec *s,
+int pm_sites_load(struct pm_instr *in, const struct tm_dump_sec *s,
 		  struct tm_err *e)
 {
 	const unsigned char *p = s->data;

@@ -35,7 +35,7 @@ static uint64_t sym_by_name(const struct pm_instr *in, const char *name)
 void pm_syms_load(struct pm_dump *pm)
 {
 	struct pm_instr *in = pm->instr;
-	const struct dump_sec *s = NULL;
+	const struct tm_dump_sec *s = NULL;
 	uint64_t count, i;
 	size_t tab;
 	uint32_t k;

@@ -85,7 +85,7 @@ struct pm_instr {
  *
  * Return: 0 or a negative errno (malformed section).
  */
-int pm_instr_load_section(struct pm_dump *pm, const struct dump_sec *s,
+int pm_instr_load_section(struct pm_dump *pm, const struct tm_dump_sec *s,
 			  struct tm_err *e);
 
 /**
@@ -179,7 +179,7 @@ const struct pm_exec *pm_exec_by_id(const struct pm_dump *pm, uint32_t id);
  *
  * Return: 0 or a negative errno (malformed section).
  */
-int pm_sites_load(struct pm_instr *in, const struct dump_sec *s,
+int pm_sites_load(struct pm_instr *in, const struct tm_dump_sec *s,
 		  struct tm_err *e);
 
 /**

@@ -22,14 +22,14 @@ static void read_meta(struct pm_incident *inc, const char *dir)
 
 	if (fd < 0)
 		return;
-	inc->have_meta = !incident_meta_read(fd, &inc->meta, &e);
+	inc->have_meta = !tm_incident_meta_read(fd, &inc->meta, &e);
 	close(fd);
 }
 
 /* The X dump in @xfile (resolved: a file); -ENOENT passes through. */
 static int read_x(struct pm_incident *inc, const char *xfile, struct tm_err *e)
 {
-	int err = xdump_load(xfile, &inc->x, &inc->xbuf, e);
+	int err = tm_xdump_load(xfile, &inc->x, &inc->xbuf, e);
 
 	inc->have_x = !err;
 	return err;
@@ -47,21 +47,21 @@ int pm_incident_open(struct pm_incident *inc, const char *path,
 	dir = !stat(path, &sb) && S_ISDIR(sb.st_mode);
 	if (flags & PM_INC_NEED_X) {
 		/* a file named as an incident is read as its X dump too */
-		err = incident_member(path, TIPME_INCIDENT_X_DUMP,
+		err = tm_incident_member(path, TIPME_INCIDENT_X_DUMP,
 				      "X dump (tipme-xhook was not running)", &xfile, e);
 		if (!err)
 			err = read_x(inc, xfile, e);
 		if (err)
 			goto out;
 	}
-	err = incident_member(path, TIPME_INCIDENT_KERNEL_DUMP, "kernel dump",
+	err = tm_incident_member(path, TIPME_INCIDENT_KERNEL_DUMP, "kernel dump",
 			      &kfile, e);
 	if (!err)
 		err = pm_open(&inc->pm, kfile, dflags, e);
 	if (err || !dir)
 		goto out;
 	if (!inc->have_x && !(flags & PM_INC_NO_X)) {
-		err = incident_member(path, TIPME_INCIDENT_X_DUMP,
+		err = tm_incident_member(path, TIPME_INCIDENT_X_DUMP,
 				      "X dump (tipme-xhook was not running)", &xfile, e);
 		if (!err)
 			err = read_x(inc, xfile, e);

@@ -16,7 +16,7 @@
 
 #include "../dump/pm.h"
 #include "incident_meta.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 
 /* pm_incident_open() flags, beside DUMP_* for the kernel dump */
 #define PM_INC_NEED_X	(1u << 16)	/* no X dump is an error */
@@ -33,10 +33,10 @@
  */
 struct pm_incident {
 	struct pm_dump pm;
-	struct xdump x;
+	struct tm_xdump x;
 	uint8_t *xbuf;
 	int have_x;
-	struct incident_meta_view meta;
+	struct tm_incident_meta_view meta;
 	int have_meta;
 };
 
@@ -85,7 +85,7 @@ void pm_incident_close(struct pm_incident *inc);
  *
  * Return: the X dump, or NULL if the incident has none.
  */
-static inline const struct xdump *pm_incident_x(const struct pm_incident *inc)
+static inline const struct tm_xdump *pm_incident_x(const struct pm_incident *inc)
 {
 	return inc->have_x ? &inc->x : NULL;
 }

@@ -47,38 +47,38 @@ void pm_cost_print(FILE *f, const struct pm_dump *pm, const struct pm_cost *c,
 	}
 }
 
-void pm_cost_json(struct jw *w, const struct pm_dump *pm,
+void pm_cost_json(struct tm_jw *w, const struct pm_dump *pm,
 		  const struct pm_cost *c)
 {
 	double elapsed = (double)(c->to_ns - c->from_ns);
 	double cpu_ns = elapsed * (c->ncpus ? c->ncpus : 1);
 	unsigned int t;
 
-	jw_kbool(w, "have_costs", c->have_costs);
-	jw_ki64(w, "from_mono_ns", c->from_ns);
-	jw_ki64(w, "to_mono_ns", c->to_ns);
-	jw_ki64(w, "elapsed_ns", c->to_ns - c->from_ns);
-	jw_ku64(w, "cpus", c->ncpus);
-	jw_kdouble(w, "elapsed_less_recorder_cpu_ns", cpu_ns - c->cost_ns);
-	jw_kdouble(w, "recorder_ns", c->cost_ns);
-	jw_ku64(w, "records", c->records);
-	jw_kdouble(w, "avg_ns_per_record",
+	tm_jw_kbool(w, "have_costs", c->have_costs);
+	tm_jw_ki64(w, "from_mono_ns", c->from_ns);
+	tm_jw_ki64(w, "to_mono_ns", c->to_ns);
+	tm_jw_ki64(w, "elapsed_ns", c->to_ns - c->from_ns);
+	tm_jw_ku64(w, "cpus", c->ncpus);
+	tm_jw_kdouble(w, "elapsed_less_recorder_cpu_ns", cpu_ns - c->cost_ns);
+	tm_jw_kdouble(w, "recorder_ns", c->cost_ns);
+	tm_jw_ku64(w, "records", c->records);
+	tm_jw_kdouble(w, "avg_ns_per_record",
 		   c->records ? c->cost_ns / (double)c->records : 0.0);
-	jw_kdouble(w, "percent_one_cpu", elapsed > 0 ? 100.0 * c->cost_ns / elapsed : 0.0);
-	jw_kdouble(w, "percent_all_cpus", cpu_ns > 0 ? 100.0 * c->cost_ns / cpu_ns : 0.0);
-	jw_ku64(w, "estimated_records", c->estimated_records);
-	jw_kdouble(w, "work_ns", c->work_ns);
-	jw_key(w, "types");
-	jw_arr_begin(w);
+	tm_jw_kdouble(w, "percent_one_cpu", elapsed > 0 ? 100.0 * c->cost_ns / elapsed : 0.0);
+	tm_jw_kdouble(w, "percent_all_cpus", cpu_ns > 0 ? 100.0 * c->cost_ns / cpu_ns : 0.0);
+	tm_jw_ku64(w, "estimated_records", c->estimated_records);
+	tm_jw_kdouble(w, "work_ns", c->work_ns);
+	tm_jw_key(w, "types");
+	tm_jw_arr_begin(w);
 	for (t = 1; t < PM_NR_TYPES; t++) {
 		if (!c->type_records[t] && c->type_ns[t] == 0)
 			continue;
-		jw_obj_begin(w);
-		jw_kstr(w, "type", pm_type_name(pm, t));
-		jw_ku64(w, "type_nr", t);
-		jw_ku64(w, "records", c->type_records[t]);
-		jw_kdouble(w, "ns", c->type_ns[t]);
-		jw_obj_end(w);
+		tm_jw_obj_begin(w);
+		tm_jw_kstr(w, "type", pm_type_name(pm, t));
+		tm_jw_ku64(w, "type_nr", t);
+		tm_jw_ku64(w, "records", c->type_records[t]);
+		tm_jw_kdouble(w, "ns", c->type_ns[t]);
+		tm_jw_obj_end(w);
 	}
-	jw_arr_end(w);
+	tm_jw_arr_end(w);
 }

@@ -24,7 +24,7 @@ void pm_cost_print(FILE *f, const struct pm_dump *pm, const struct pm_cost *c,
  * @pm: the dump
  * @c: the cost
  */
-void pm_cost_json(struct jw *w, const struct pm_dump *pm,
+void pm_cost_json(struct tm_jw *w, const struct pm_dump *pm,
 		  const struct pm_cost *c);
 
 #endif

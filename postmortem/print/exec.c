@@ -29,7 +29,7 @@ void pm_exec_summary_print(FILE *f, const struct pm_dump *pm)
 }
 
 /* One exec table entry as a JSON object. */
-static void exec_json(struct jw *w, const struct pm_exec *x)
+static void exec_json(struct tm_jw *w, const struct pm_exec *x)
 {
 	static const char *const flag_names[] = {
 		"thread", "snapshot", "forked", "execed", "exited", "replaced",
@@ -38,81 +38,81 @@ static void exec_json(struct jw *w, const struct pm_exec *x)
 	};
 	size_t i = 0, k;
 
-	jw_obj_begin(w);
-	jw_ku64(w, "id", x->x.id);
-	jw_ku64(w, "pid", x->x.pid);
-	jw_ku64(w, "tgid", x->x.tgid);
-	jw_ku64(w, "ppid", x->x.ppid);
-	jw_key(w, "comm");
-	jw_strn(w, x->x.comm, strnlen(x->x.comm, sizeof(x->x.comm)));
-	jw_key(w, "exe");
-	jw_strn(w, x->exe, x->x.exe_len);
-	jw_key(w, "argv");
-	jw_arr_begin(w);
+	tm_jw_obj_begin(w);
+	tm_jw_ku64(w, "id", x->x.id);
+	tm_jw_ku64(w, "pid", x->x.pid);
+	tm_jw_ku64(w, "tgid", x->x.tgid);
+	tm_jw_ku64(w, "ppid", x->x.ppid);
+	tm_jw_key(w, "comm");
+	tm_jw_strn(w, x->x.comm, strnlen(x->x.comm, sizeof(x->x.comm)));
+	tm_jw_key(w, "exe");
+	tm_jw_strn(w, x->exe, x->x.exe_len);
+	tm_jw_key(w, "argv");
+	tm_jw_arr_begin(w);
 	while (i < x->x.argv_len) {
 		const char *z = memchr(x->argv + i, '\0', x->x.argv_len - i);
 		size_t l = z ? (size_t)(z - (x->argv + i)) : x->x.argv_len - i;
 
-		jw_strn(w, x->argv + i, l);
+		tm_jw_strn(w, x->argv + i, l);
 		i += l + 1;
 	}
-	jw_arr_end(w);
+	tm_jw_arr_end(w);
 	if (x->x.flags & TIPME_EXEC_ENV) {
-		jw_key(w, "env");
-		jw_arr_begin(w);
+		tm_jw_key(w, "env");
+		tm_jw_arr_begin(w);
 		for (i = 0; i < x->x.env_len;) {
 			const char *z = memchr(x->env + i, '\0', x->x.env_len - i);
 			size_t l = z ? (size_t)(z - (x->env + i)) : x->x.env_len - i;
 
-			jw_strn(w, x->env + i, l);
+			tm_jw_strn(w, x->env + i, l);
 			i += l + 1;
 		}
-		jw_arr_end(w);
+		tm_jw_arr_end(w);
 	}
-	jw_ki64(w, "start_mono_ns", x->start_ns);
-	jw_ki64(w, "task_start_mono_ns", (int64_t)x->x.start_mono_ns);
-	jw_key(w, "exit_mono_ns");
+	tm_jw_ki64(w, "start_mono_ns", x->start_ns);
+	tm_jw_ki64(w, "task_start_mono_ns", (int64_t)x->x.start_mono_ns);
+	tm_jw_key(w, "exit_mono_ns");
 	if (x->x.flags & TIPME_EXEC_EXITED)
-		jw_i64(w, x->exit_ns);
+		tm_jw_i64(w, x->exit_ns);
 	else
-		jw_null(w);
-	jw_ki64(w, "exit_code", x->x.exit_code);
-	jw_key(w, "flags");
-	jw_arr_begin(w);
+		tm_jw_null(w);
+	tm_jw_ki64(w, "exit_code", x->x.exit_code);
+	tm_jw_key(w, "flags");
+	tm_jw_arr_begin(w);
 	for (k = 0; k < sizeof(flag_names) / sizeof(flag_names[0]); k++)
 		if (x->x.flags & (1U << k))
-			jw_str(w, flag_names[k]);
-	jw_arr_end(w);
-	jw_obj_end(w);
+			tm_jw_str(w, flag_names[k]);
+	tm_jw_arr_end(w);
+	tm_jw_obj_end(w);
 }
 
-void pm_exec_table_json(struct jw *w, const struct pm_dump *pm, int entries)
+void pm_exec_table_json(struct tm_jw *w, const struct pm_dump *pm, int entries)
 {
 	const struct pm_instr *in = pm->instr;
 	size_t i;
 
-	jw_key(w, "exec_table");
+	tm_jw_key(w, "exec_table");
 	if (!in || !in->have_exectab) {
-		jw_null(w);
+		tm_jw_null(w);
 		return;
 	}
-	jw_obj_begin(w);
-	jw_ku64(w, "capacity", in->xhdr.capacity);
-	jw_ku64(w, "retention_ns", in->xhdr.retention_ns);
-	jw_ku64(w, "evicted", in->xhdr.evicted);
-	jw_ku64(w, "dropped", in->xhdr.dropped);
-	jw_ku64(w, "argv_lost", in->xhdr.argv_lost);
-	jw_ku64(w, "argv_max", in->xhdr.argv_max);
-	jw_kbool(w, "env_captured", in->xhdr.flags & TIPME_EXECTAB_ENV);
-	jw_ku64(w, "count", in->nr_execs);
+	tm_jw_obj_begin(w);
+	tm_jw_ku64(w, "capacity", in->xhdr.capacity);
+	tm_jw_ku64(w, "retention_ns", in->xhdr.retention_ns);
+	tm_jw_ku64(w, "evicted", in->xhdr.evicted);
+	tm_jw_ku64(w, "dropped", in->xhdr.dropped);
+	tm_jw_ku64(w, "argv_lost", in->xhdr.argv_lost);
+	tm_jw_ku64(w, "argv_max", in->xhdr.argv_max);
+	tm_jw_kbool(w, "env_captured", in->xhdr.flags & TIPME_EXECTAB_ENV);
+	tm_jw_ku64(w, "count", in->nr_execs);
 	if (entries) {
-		jw_key(w, "entries");
-		jw_arr_begin(w);
+		tm_jw_key(w, "entries");
+		tm_jw_arr_begin(w);
 		for (i = 0; i < in->nr_execs; i++)
 			exec_json(w, &in->execs[i]);
-		jw_arr_end(w);
+		tm_jw_arr_end(w);
 	}
-	jw_obj_end(w);
+	tm_jw_obj_end(w);
 }
 
 void pm_exec_list_print(FILE *f, const struct pm_dump *pm, int threads)

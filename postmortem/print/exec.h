@@ -22,7 +22,7 @@ void pm_exec_summary_print(FILE *f, const struct pm_dump *pm);
  * @pm: the dump
  * @entries: also an "entries" array with every entry
  */
-void pm_exec_table_json(struct jw *w, const struct pm_dump *pm, int entries);
+void pm_exec_table_json(struct tm_jw *w, const struct pm_dump *pm, int entries);
 
 /**
  * pm_exec_list_print() - `tipme ps`'s table, one line per entry

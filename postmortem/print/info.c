@@ -73,7 +73,7 @@ static void print_sections(FILE *f, const struct pm_dump *pm)
 			continue;
 		for (n = 0, j = i; j < pm->d.nr_secs; j++)
 			n += pm->d.secs[j].h.type == type;
-		name = dump_sec_type_name(type);
+		name = tm_dump_sec_type_name(type);
 		if (!name) {
 			snprintf(tmp, sizeof(tmp), "type %" PRIu32 " (unknown)", type);
 			name = tmp;
@@ -86,7 +86,7 @@ static void print_sections(FILE *f, const struct pm_dump *pm)
 }
 
 /* What the exec table and self-cost records add, as text (@f) or JSON (@w). */
-static void instr_info(FILE *f, struct jw *w, const struct pm_info *in)
+static void instr_info(FILE *f, struct tm_jw *w, const struct pm_info *in)
 {
 	const struct pm_dump *pm = in->pm;
 
@@ -94,17 +94,17 @@ static void instr_info(FILE *f, struct jw *w, const struct pm_info *in)
 		return;
 	if (in->cost_err) {
 		if (w)
-			jw_kstr(w, "self_cost_error", in->cost_msg.msg);
+			tm_jw_kstr(w, "self_cost_error", in->cost_msg.msg);
 		else
 			fprintf(f, "self-cost: %s\n", in->cost_msg.msg);
 		return;
 	}
 	if (w) {
 		pm_exec_table_json(w, pm, 0);
-		jw_key(w, "self_cost");
-		jw_obj_begin(w);
+		tm_jw_key(w, "self_cost");
+		tm_jw_obj_begin(w);
 		pm_cost_json(w, pm, &in->cost);
-		jw_obj_end(w);
+		tm_jw_obj_end(w);
 		return;
 	}
 	fputc('\n', f);
@@ -255,17 +255,17 @@ void pm_info_text(FILE *f, const struct pm_info *in)
 	instr_info(f, NULL, in);
 }
 
-static void json_text_section(struct jw *w, const char *key, const struct pm_text *t)
+static void json_text_section(struct tm_jw *w, const char *key, const struct pm_text *t)
 {
 	const char *line, *eq;
 	size_t pos = 0, len;
 
-	jw_key(w, key);
+	tm_jw_key(w, key);
 	if (!t->text) {
-		jw_null(w);
+		tm_jw_null(w);
 		return;
 	}
-	jw_obj_begin(w);
+	tm_jw_obj_begin(w);
 	while (pm_text_next(t, &pos, &line, &len)) {
 		char k[128];
 		size_t kl;
@@ -276,13 +276,13 @@ static void json_text_section(struct jw *w, const char *key, const struct pm_tex
 			kl = sizeof(k) - 1;
 		memcpy(k, line, kl);
 		k[kl] = '\0';
-		jw_key(w, k);
+		tm_jw_key(w, k);
 		if (eq)
-			jw_strn(w, eq + 1, len - (size_t)(eq + 1 - line));
+			tm_jw_strn(w, eq + 1, len - (size_t)(eq + 1 - line));
 		else
-			jw_null(w);
+			tm_jw_null(w);
 	}
-	jw_obj_end(w);
+	tm_jw_obj_end(w);
 }
 
 void pm_info_json(FILE *f, const struct pm_info *in)
@@ -291,140 +291,140 @@ void pm_info_json(FILE *f, const struct pm_info *in)
 	const struct tipme_file_header *h = &pm->d.hdr;
 	const char *src = tm_clock_source_name(h->clock_source, NULL);
 	char created[64];
-	struct jw w;
+	struct tm_jw w;
 	uint32_t k, t, fl;
 
-	jw_init(&w, f, JW_PRETTY);
-	jw_obj_begin(&w);
-	jw_kstr(&w, "file", pm->path);
-	jw_ku64(&w, "version", h->version);
-	jw_kstr(&w, "byte_order", byte_order_name());
-	jw_ku64(&w, "file_size", h->file_size);
-	jw_ku64(&w, "nr_sections", h->nr_sections);
-	jw_ku64(&w, "created_real_ns", h->created_real_ns);
-	jw_kstr(&w, "created", fmt_created(h->created_real_ns, created, sizeof(created)));
-	jw_ku64(&w, "clock_source", h->clock_source);
-	jw_kstr(&w, "clock_source_name", src);
-	jw_ku64(&w, "tsc_khz", h->tsc_khz);
-	jw_ku64(&w, "clock_pairs", pm->nr_pairs);
-	jw_ku64(&w, "clock_pairs_ignored", pm->pairs_ignored);
-	jw_ku64(&w, "flags", h->flags);
-	jw_key(&w, "flag_names");
-	jw_arr_begin(&w);
+	tm_jw_init(&w, f, TM_JW_PRETTY);
+	tm_jw_obj_begin(&w);
+	tm_jw_kstr(&w, "file", pm->path);
+	tm_jw_ku64(&w, "version", h->version);
+	tm_jw_kstr(&w, "byte_order", byte_order_name());
+	tm_jw_ku64(&w, "file_size", h->file_size);
+	tm_jw_ku64(&w, "nr_sections", h->nr_sections);
+	tm_jw_ku64(&w, "created_real_ns", h->created_real_ns);
+	tm_jw_kstr(&w, "created", fmt_created(h->created_real_ns, created, sizeof(created)));
+	tm_jw_ku64(&w, "clock_source", h->clock_source);
+	tm_jw_kstr(&w, "clock_source_name", src);
+	tm_jw_ku64(&w, "tsc_khz", h->tsc_khz);
+	tm_jw_ku64(&w, "clock_pairs", pm->nr_pairs);
+	tm_jw_ku64(&w, "clock_pairs_ignored", pm->pairs_ignored);
+	tm_jw_ku64(&w, "flags", h->flags);
+	tm_jw_key(&w, "flag_names");
+	tm_jw_arr_begin(&w);
 	for (fl = 0; fl < sizeof(flag_names) / sizeof(flag_names[0]); fl++)
 		if (h->flags & (1U << fl))
-			jw_str(&w, flag_names[fl]);
-	jw_arr_end(&w);
-	jw_ku64(&w, "nr_cpus", h->nr_cpus);
+			tm_jw_str(&w, flag_names[fl]);
+	tm_jw_arr_end(&w);
+	tm_jw_ku64(&w, "nr_cpus", h->nr_cpus);
 
-	jw_key(&w, "sections");
-	jw_arr_begin(&w);
+	tm_jw_key(&w, "sections");
+	tm_jw_arr_begin(&w);
 	for (k = 0; k < pm->d.nr_secs; k++) {
-		const struct dump_sec *s = &pm->d.secs[k];
+		const struct tm_dump_sec *s = &pm->d.secs[k];
 
-		jw_obj_begin(&w);
-		jw_ku64(&w, "index", s->index);
-		jw_ku64(&w, "type", s->h.type);
-		jw_kstr(&w, "name", dump_sec_type_name(s->h.type));
-		jw_ku64(&w, "cpu", s->h.cpu);
-		jw_ku64(&w, "size", s->h.size);
-		jw_obj_end(&w);
+		tm_jw_obj_begin(&w);
+		tm_jw_ku64(&w, "index", s->index);
+		tm_jw_ku64(&w, "type", s->h.type);
+		tm_jw_kstr(&w, "name", tm_dump_sec_type_name(s->h.type));
+		tm_jw_ku64(&w, "cpu", s->h.cpu);
+		tm_jw_ku64(&w, "size", s->h.size);
+		tm_jw_obj_end(&w);
 	}
-	jw_arr_end(&w);
+	tm_jw_arr_end(&w);
 
-	jw_key(&w, "cpus");
-	jw_arr_begin(&w);
+	tm_jw_key(&w, "cpus");
+	tm_jw_arr_begin(&w);
 	for (k = 0; k < in->nr; k++) {
 		const struct pm_info_cpu *ic = &in->cpus[k];
 
-		jw_obj_begin(&w);
-		jw_ku64(&w, "cpu", ic->cpu);
-		jw_kbool(&w, "stream", ic->has_stream);
-		jw_ku64(&w, "records", ic->st.records);
+		tm_jw_obj_begin(&w);
+		tm_jw_ku64(&w, "cpu", ic->cpu);
+		tm_jw_kbool(&w, "stream", ic->has_stream);
+		tm_jw_ku64(&w, "records", ic->st.records);
 		if (ic->st.have_ts) {
 			int64_t m0 = pm_clock_mono(&pm->clock, ic->st.first_ts);
 			int64_t m1 = pm_clock_mono(&pm->clock, ic->st.last_ts);
 
-			jw_ku64(&w, "first_ts", ic->st.first_ts);
-			jw_ku64(&w, "last_ts", ic->st.last_ts);
-			jw_ki64(&w, "first_mono_ns", m0);
-			jw_ki64(&w, "last_mono_ns", m1);
-			jw_ki64(&w, "span_ns", m1 - m0);
+			tm_jw_ku64(&w, "first_ts", ic->st.first_ts);
+			tm_jw_ku64(&w, "last_ts", ic->st.last_ts);
+			tm_jw_ki64(&w, "first_mono_ns", m0);
+			tm_jw_ki64(&w, "last_mono_ns", m1);
+			tm_jw_ki64(&w, "span_ns", m1 - m0);
 		}
-		jw_ku64(&w, "subbufs", ic->st.subbufs);
-		jw_ku64(&w, "partial_subbufs", ic->st.partial_subbufs);
-		jw_ku64(&w, "missing_subbufs", ic->st.missing_subbufs);
-		jw_ku64(&w, "ext_records", ic->st.ext_records);
-		jw_ku64(&w, "pad_bytes", ic->st.pad_bytes);
-		jw_key(&w, "stats");
+		tm_jw_ku64(&w, "subbufs", ic->st.subbufs);
+		tm_jw_ku64(&w, "partial_subbufs", ic->st.partial_subbufs);
+		tm_jw_ku64(&w, "missing_subbufs", ic->st.missing_subbufs);
+		tm_jw_ku64(&w, "ext_records", ic->st.ext_records);
+		tm_jw_ku64(&w, "pad_bytes", ic->st.pad_bytes);
+		tm_jw_key(&w, "stats");
 		if (ic->cs) {
-			jw_obj_begin(&w);
-			jw_ku64(&w, "flags", ic->cs->flags);
-			jw_ku64(&w, "written", ic->cs->written);
-			jw_ku64(&w, "overwritten", ic->cs->overwritten);
-			jw_ku64(&w, "dropped", ic->cs->dropped);
-			jw_ku64(&w, "bytes", ic->cs->bytes);
-			jw_ku64(&w, "discarded_subbufs", ic->cs->discarded_subbufs);
-			jw_obj_end(&w);
+			tm_jw_obj_begin(&w);
+			tm_jw_ku64(&w, "flags", ic->cs->flags);
+			tm_jw_ku64(&w, "written", ic->cs->written);
+			tm_jw_ku64(&w, "overwritten", ic->cs->overwritten);
+			tm_jw_ku64(&w, "dropped", ic->cs->dropped);
+			tm_jw_ku64(&w, "bytes", ic->cs->bytes);
+			tm_jw_ku64(&w, "discarded_subbufs", ic->cs->discarded_subbufs);
+			tm_jw_obj_end(&w);
 		} else {
-			jw_null(&w);
+			tm_jw_null(&w);
 		}
-		jw_obj_end(&w);
+		tm_jw_obj_end(&w);
 	}
-	jw_arr_end(&w);
+	tm_jw_arr_end(&w);
 
-	jw_key(&w, "lost");
-	jw_obj_begin(&w);
-	jw_kbool(&w, "stats_known", pm->nr_stats > 0 || !pm->nr_cpus);
-	jw_ku64(&w, "overwritten", in->overwritten);
-	jw_ku64(&w, "dropped", in->dropped);
-	jw_ku64(&w, "discarded_subbufs", in->discarded);
-	jw_ku64(&w, "missing_subbufs", in->missing);
-	jw_obj_end(&w);
+	tm_jw_key(&w, "lost");
+	tm_jw_obj_begin(&w);
+	tm_jw_kbool(&w, "stats_known", pm->nr_stats > 0 || !pm->nr_cpus);
+	tm_jw_ku64(&w, "overwritten", in->overwritten);
+	tm_jw_ku64(&w, "dropped", in->dropped);
+	tm_jw_ku64(&w, "discarded_subbufs", in->discarded);
+	tm_jw_ku64(&w, "missing_subbufs", in->missing);
+	tm_jw_obj_end(&w);
 
-	jw_key(&w, "common_window");
+	tm_jw_key(&w, "common_window");
 	if (in->have_window && in->win_start <= in->win_end) {
 		int64_t m0 = pm_clock_mono(&pm->clock, in->win_start);
 		int64_t m1 = pm_clock_mono(&pm->clock, in->win_end);
 
-		jw_obj_begin(&w);
-		jw_ku64(&w, "start_ts", in->win_start);
-		jw_ku64(&w, "end_ts", in->win_end);
-		jw_ki64(&w, "start_mono_ns", m0);
-		jw_ki64(&w, "end_mono_ns", m1);
-		jw_ki64(&w, "span_ns", m1 - m0);
-		jw_obj_end(&w);
+		tm_jw_obj_begin(&w);
+		tm_jw_ku64(&w, "start_ts", in->win_start);
+		tm_jw_ku64(&w, "end_ts", in->win_end);
+		tm_jw_ki64(&w, "start_mono_ns", m0);
+		tm_jw_ki64(&w, "end_mono_ns", m1);
+		tm_jw_ki64(&w, "span_ns", m1 - m0);
+		tm_jw_obj_end(&w);
 	} else {
-		jw_null(&w);
+		tm_jw_null(&w);
 	}
 
-	jw_key(&w, "types");
-	jw_arr_begin(&w);
+	tm_jw_key(&w, "types");
+	tm_jw_arr_begin(&w);
 	for (t = 1; t < PM_NR_TYPES; t++) {
 		const struct pm_rectype *rt = &pm->rt[t];
 
 		if (!rt->present)
 			continue;
-		jw_obj_begin(&w);
-		jw_ku64(&w, "type", t);
-		jw_kstr(&w, "name", rt->name);
-		jw_ku64(&w, "payload_size", rt->payload_size);
-		jw_kbool(&w, "varlen", rt->flags & TIPME_RECTYPE_VARLEN);
-		jw_kbool(&w, "decoded", rt->our_size != 0);
-		jw_ku64(&w, "count", in->tot.count[t]);
-		jw_ku64(&w, "bytes", in->tot.bytes[t]);
-		jw_key(&w, "bytes_per_record");
+		tm_jw_obj_begin(&w);
+		tm_jw_ku64(&w, "type", t);
+		tm_jw_kstr(&w, "name", rt->name);
+		tm_jw_ku64(&w, "payload_size", rt->payload_size);
+		tm_jw_kbool(&w, "varlen", rt->flags & TIPME_RECTYPE_VARLEN);
+		tm_jw_kbool(&w, "decoded", rt->our_size != 0);
+		tm_jw_ku64(&w, "count", in->tot.count[t]);
+		tm_jw_ku64(&w, "bytes", in->tot.bytes[t]);
+		tm_jw_key(&w, "bytes_per_record");
 		if (in->tot.count[t])
-			jw_double(&w, (double)in->tot.bytes[t] / (double)in->tot.count[t]);
+			tm_jw_double(&w, (double)in->tot.bytes[t] / (double)in->tot.count[t]);
 		else
-			jw_null(&w);
-		jw_obj_end(&w);
+			tm_jw_null(&w);
+		tm_jw_obj_end(&w);
 	}
-	jw_arr_end(&w);
-	jw_ku64(&w, "records", in->tot.records);
-	jw_ku64(&w, "pad_bytes", in->tot.pad_bytes);
+	tm_jw_arr_end(&w);
+	tm_jw_ku64(&w, "records", in->tot.records);
+	tm_jw_ku64(&w, "pad_bytes", in->tot.pad_bytes);
 	json_text_section(&w, "system", &pm->system);
 	json_text_section(&w, "params", &pm->params);
 	instr_info(NULL, &w, in);
-	jw_obj_end(&w);
+	tm_jw_obj_end(&w);
 }

@@ -84,61 +84,61 @@ void pm_latency_print(FILE *f, const struct pm_incident *inc,
 		       slow->press_ns / 1e9, slow->done_ns / 1e9, path, path);
 }
 
-void pm_latency_json(struct jw *j, const struct pm_incident *inc,
+void pm_latency_json(struct tm_jw *j, const struct pm_incident *inc,
 		     const struct pm_latency *l, int64_t min_ns)
 {
 	const struct pm_dump *pm = &inc->pm;
 	const struct pm_lat_event *evs = l->events, *slow = l->slowest;
 	size_t i, n = l->n;
 
-	jw_obj_begin(j);
-	jw_key(j, "events");
-	jw_arr_begin(j);
+	tm_jw_obj_begin(j);
+	tm_jw_key(j, "events");
+	tm_jw_arr_begin(j);
 	for (i = 0; i < n; i++) {
 		const struct pm_lat_event *ev = &evs[i];
 
 		if (ev->result <= PM_LAT_UNFINISHED &&
 		    ev->end_ns - ev->press_ns < min_ns)
 			continue;
-		jw_obj_begin(j);
-		jw_ki64(j, "press_mono_ns", ev->press_ns);
-		jw_kstr(j, "event", press_key(ev->code));
-		jw_kstr(j, "result", result_name[ev->result]);
-		jw_ku64(j, "pid", ev->pid);
-		jw_kstr(j, "comm", ev->comm);
+		tm_jw_obj_begin(j);
+		tm_jw_ki64(j, "press_mono_ns", ev->press_ns);
+		tm_jw_kstr(j, "event", press_key(ev->code));
+		tm_jw_kstr(j, "result", result_name[ev->result]);
+		tm_jw_ku64(j, "pid", ev->pid);
+		tm_jw_kstr(j, "comm", ev->comm);
 		if (ev->result <= PM_LAT_UNFINISHED || ev->result == PM_LAT_NO_THREAD ||
 		    ev->result == PM_LAT_PID_UNKNOWN)
-			jw_ki64(j, "delivered_mono_ns", ev->delivered_ns);
+			tm_jw_ki64(j, "delivered_mono_ns", ev->delivered_ns);
 		if (ev->result <= PM_LAT_UNFINISHED) {
-			jw_ki64(j, "done_mono_ns", ev->done_ns);
-			jw_ku64(j, "drawing_requests", ev->drawing);
-			jw_key(j, "display_mono_ns");
+			tm_jw_ki64(j, "done_mono_ns", ev->done_ns);
+			tm_jw_ku64(j, "drawing_requests", ev->drawing);
+			tm_jw_key(j, "display_mono_ns");
 			if (ev->display_ns)
-				jw_i64(j, ev->display_ns);
+				tm_jw_i64(j, ev->display_ns);
 			else
-				jw_null(j);
-			jw_ki64(j, "end_mono_ns", ev->end_ns);
-			jw_ki64(j, "latency_ns", ev->end_ns - ev->press_ns);
-			jw_ki64(j, "running_ns", ev->time[0]);
-			jw_ki64(j, "runnable_ns", ev->time[1]);
-			jw_ki64(j, "blocked_ns", ev->time[2]);
-			jw_ki64(j, "unknown_ns", ev->time[3]);
-			jw_ki64(j, "drawing_after_done_ns", ev->end_ns - ev->done_ns);
+				tm_jw_null(j);
+			tm_jw_ki64(j, "end_mono_ns", ev->end_ns);
+			tm_jw_ki64(j, "latency_ns", ev->end_ns - ev->press_ns);
+			tm_jw_ki64(j, "running_ns", ev->time[0]);
+			tm_jw_ki64(j, "runnable_ns", ev->time[1]);
+			tm_jw_ki64(j, "blocked_ns", ev->time[2]);
+			tm_jw_ki64(j, "unknown_ns", ev->time[3]);
+			tm_jw_ki64(j, "drawing_after_done_ns", ev->end_ns - ev->done_ns);
 			if (ev->longest) {
-				jw_key(j, "longest_block");
-				jw_obj_begin(j);
-				jw_ki64(j, "ns", ev->longest_ns);
-				jw_kstr(j, "state", pm_state_name(ev->longest->block_state, 0));
+				tm_jw_key(j, "longest_block");
+				tm_jw_obj_begin(j);
+				tm_jw_ki64(j, "ns", ev->longest_ns);
+				tm_jw_kstr(j, "state", pm_state_name(ev->longest->block_state, 0));
 				pm_json_seg_site(j, pm, ev->longest);
 				if (ev->longest->waker >= 0)
-					jw_ki64(j, "woken_by", ev->longest->waker);
-				jw_obj_end(j);
+					tm_jw_ki64(j, "woken_by", ev->longest->waker);
+				tm_jw_obj_end(j);
 			}
 		}
-		jw_obj_end(j);
+		tm_jw_obj_end(j);
 	}
-	jw_arr_end(j);
+	tm_jw_arr_end(j);
 	if (slow)
-		jw_ki64(j, "slowest_press_mono_ns", slow->press_ns);
-	jw_obj_end(j);
+		tm_jw_ki64(j, "slowest_press_mono_ns", slow->press_ns);
+	tm_jw_obj_end(j);
 }

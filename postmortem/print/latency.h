@@ -27,7 +27,7 @@ void pm_latency_print(FILE *f, const struct pm_incident *inc,
  * @l: the result
  * @min_ns: as for pm_latency_print()
  */
-void pm_latency_json(struct jw *j, const struct pm_incident *inc,
+void pm_latency_json(struct tm_jw *j, const struct pm_incident *inc,
 		     const struct pm_latency *l, int64_t min_ns);
 
 #endif

@@ -125,14 +125,14 @@ static int hist_of(const struct pm_legs *l, const struct pm_legs_view *v,
 	return err;
 }
 
-static void json_summary(struct jw *w, const struct tm_summary *s)
+static void json_summary(struct tm_jw *w, const struct tm_summary *s)
 {
-	jw_ku64(w, "count", s->n);
-	jw_kdouble(w, "total_ms", s->total / 1e6);
-	jw_kdouble(w, "mean_ms", s->mean / 1e6);
-	jw_kdouble(w, "p50_ms", s->p50 / 1e6);
-	jw_kdouble(w, "p99_ms", s->p99 / 1e6);
-	jw_kdouble(w, "max_ms", s->max / 1e6);
+	tm_jw_ku64(w, "count", s->n);
+	tm_jw_kdouble(w, "total_ms", s->total / 1e6);
+	tm_jw_kdouble(w, "mean_ms", s->mean / 1e6);
+	tm_jw_kdouble(w, "p50_ms", s->p50 / 1e6);
+	tm_jw_kdouble(w, "p99_ms", s->p99 / 1e6);
+	tm_jw_kdouble(w, "max_ms", s->max / 1e6);
 }
 
 /**
@@ -156,7 +156,7 @@ int pm_legs_print(FILE *f, const struct pm_incident *inc, const struct pm_state 
 	struct group *g;
 	uint64_t most = 1;
 	size_t ng, k;
-	struct jw w;
+	struct tm_jw w;
 
 	g = groups(pm, st, l, v->by, &ng);
 	if (ng == (size_t)-1)
@@ -166,47 +166,47 @@ int pm_legs_print(FILE *f, const struct pm_incident *inc, const struct pm_state 
 		return -ENOMEM;
 	}
 	if (json) {
-		jw_init(&w, f, 0);
-		jw_obj_begin(&w);
-		jw_kstr(&w, "from", pm_leg_event_name[v->from]);
-		jw_kstr(&w, "to", pm_leg_event_name[v->to]);
-		jw_kstr(&w, "by", by_key[v->by]);
-		jw_ku64(&w, "unclosed", l->unclosed);
-		jw_key(&w, "all");
-		jw_obj_begin(&w);
+		tm_jw_init(&w, f, 0);
+		tm_jw_obj_begin(&w);
+		tm_jw_kstr(&w, "from", pm_leg_event_name[v->from]);
+		tm_jw_kstr(&w, "to", pm_leg_event_name[v->to]);
+		tm_jw_kstr(&w, "by", by_key[v->by]);
+		tm_jw_ku64(&w, "unclosed", l->unclosed);
+		tm_jw_key(&w, "all");
+		tm_jw_obj_begin(&w);
 		json_summary(&w, &all);
-		jw_obj_end(&w);
-		jw_key(&w, "owners");
-		jw_arr_begin(&w);
+		tm_jw_obj_end(&w);
+		tm_jw_key(&w, "owners");
+		tm_jw_arr_begin(&w);
 		for (k = 0; k < ng && k < v->top; k++) {
-			jw_obj_begin(&w);
+			tm_jw_obj_begin(&w);
 			if (v->by == PM_LEGS_BY_PID)
-				jw_ku64(&w, "pid", g[k].pid);
-			jw_kstr(&w, "comm", g[k].name);
+				tm_jw_ku64(&w, "pid", g[k].pid);
+			tm_jw_kstr(&w, "comm", g[k].name);
 			json_summary(&w, &g[k].s);
-			jw_obj_end(&w);
+			tm_jw_obj_end(&w);
 		}
-		jw_arr_end(&w);
-		jw_key(&w, "histogram");
-		jw_obj_begin(&w);
-		jw_kstr(&w, "buckets", v->log2 ? "log2" : "linear");
+		tm_jw_arr_end(&w);
+		tm_jw_key(&w, "histogram");
+		tm_jw_obj_begin(&w);
+		tm_jw_kstr(&w, "buckets", v->log2 ? "log2" : "linear");
 		if (!v->log2)
-			jw_kdouble(&w, "width_ms", v->width_ns / 1e6);
-		jw_key(&w, "lo_ms");
-		jw_arr_begin(&w);
+			tm_jw_kdouble(&w, "width_ms", v->width_ns / 1e6);
+		tm_jw_key(&w, "lo_ms");
+		tm_jw_arr_begin(&w);
 		for (k = 0; k < h.nb; k++)
-			jw_double(&w, tm_hist_lo(&h, k) / 1e6);
-		jw_arr_end(&w);
-		jw_key(&w, "counts");
-		jw_arr_begin(&w);
+			tm_jw_double(&w, tm_hist_lo(&h, k) / 1e6);
+		tm_jw_arr_end(&w);
+		tm_jw_key(&w, "counts");
+		tm_jw_arr_begin(&w);
 		for (k = 0; k < h.nb; k++)
-			jw_u64(&w, h.counts[k]);
-		jw_arr_end(&w);
-		jw_kdouble(&w, "overflow_from_ms", tm_hist_lo(&h, h.nb) / 1e6);
-		jw_ku64(&w, "overflow", h.overflow);
-		jw_obj_end(&w);
-		jw_obj_end(&w);
-		jw_finish(&w);
+			tm_jw_u64(&w, h.counts[k]);
+		tm_jw_arr_end(&w);
+		tm_jw_kdouble(&w, "overflow_from_ms", tm_hist_lo(&h, h.nb) / 1e6);
+		tm_jw_ku64(&w, "overflow", h.overflow);
+		tm_jw_obj_end(&w);
+		tm_jw_obj_end(&w);
+		tm_jw_finish(&w);
 		fputc('\n', f);
 	} else {
 		fprintf(f, "legs from %s to %s: %zu, %zu still open at the dump's end\n\n",

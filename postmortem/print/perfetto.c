@@ -26,7 +26,7 @@
 #include "json.h"
 #include "names.h"
 #include "perfetto.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 
 /* Async slice ids: 1 the verdict, 2.. its chain, from here block requests. */
 #define BLK_ID		(1ULL << 32)
@@ -36,7 +36,7 @@
 
 struct pf {
 	const struct pm_perfetto_in *in;
-	struct jw w;
+	struct tm_jw w;
 	FILE *ft;		/* the ftrace text, in memory */
 	char *ftbuf;
 	size_t ftlen;
@@ -185,12 +185,12 @@ static void named(struct pf *p, uint32_t pid)
 static void ev_begin(struct pf *p, const char *name, const char *ph, double ts,
 		     uint32_t pid, uint32_t tid)
 {
-	jw_obj_begin(&p->w);
-	jw_kstr(&p->w, "name", name);
-	jw_kstr(&p->w, "ph", ph);
-	jw_kdouble(&p->w, "ts", ts);
-	jw_ku64(&p->w, "pid", pid);
-	jw_ku64(&p->w, "tid", tid);
+	tm_jw_obj_begin(&p->w);
+	tm_jw_kstr(&p->w, "name", name);
+	tm_jw_kstr(&p->w, "ph", ph);
+	tm_jw_kdouble(&p->w, "ts", ts);
+	tm_jw_ku64(&p->w, "pid", pid);
+	tm_jw_ku64(&p->w, "tid", tid);
 	p->stats->events++;
 	if (tid)
 		named(p, tid);
@@ -201,16 +201,16 @@ static void slice(struct pf *p, const char *name, const char *cat, uint32_t tid,
 		  int64_t a, int64_t b)
 {
 	ev_begin(p, name, "X", us(a), tgid_of(p, tid, a), tid);
-	jw_kstr(&p->w, "cat", cat);
-	jw_kdouble(&p->w, "dur", b > a ? us(b) - us(a) : 0);
+	tm_jw_kstr(&p->w, "cat", cat);
+	tm_jw_kdouble(&p->w, "dur", b > a ? us(b) - us(a) : 0);
 }
 
 static void instant(struct pf *p, const char *name, const char *cat,
 		    double ts, uint32_t pid, uint32_t tid, const char *scope)
 {
 	ev_begin(p, name, "i", ts, pid, tid);
-	jw_kstr(&p->w, "cat", cat);
-	jw_kstr(&p->w, "s", scope);
+	tm_jw_kstr(&p->w, "cat", cat);
+	tm_jw_kstr(&p->w, "s", scope);
 }
 
 static void on_input(struct pf *p, const struct pm_event *ev)
@@ -222,7 +222,7 @@ static void on_input(struct pf *p, const struct pm_event *ev)
 		 in->kind == TIPME_INPUT_MOTION ? "" :
 		 in->value == 1 ? " press" : in->value == 2 ? " repeat" : " release");
 	instant(p, name, "input", us(ev->ns), 0, 0, "g");
-	jw_obj_end(&p->w);
+	tm_jw_obj_end(&p->w);
 }
 
 /* The records, in time order: ftrace text, and input, trigger, gaps. */
@@ -240,8 +240,8 @@ static int records(struct pf *p, struct tm_err *e)
 		if (ev.kind == PM_EV_LOST) {
 			snprintf(name, sizeof(name), "records lost on cpu %" PRIu32, ev.cpu);
 			instant(p, name, "tipme", us(ev.ns), 0, 0, "g");
-			jw_ku64(&p->w, "subbufs", ev.lost_count);
-			jw_obj_end(&p->w);
+			tm_jw_ku64(&p->w, "subbufs", ev.lost_count);
+			tm_jw_obj_end(&p->w);
 			continue;
 		}
 		if (!ev.rt || !ev.rt->our_size)
@@ -262,7 +262,7 @@ static int records(struct pf *p, struct tm_err *e)
 		case TIPME_REC_TRIGGER:
 			instant(p, ev.u.trig.coalesced ? "trigger (joined)" : "trigger",
 				"tipme", us(ev.ns), 0, 0, "g");
-			jw_obj_end(&p->w);
+			tm_jw_obj_end(&p->w);
 			break;
 		default:
 			break;
@@ -296,23 +296,23 @@ static void resources(struct pf *p)
 
 		snprintf(name, sizeof(name), "lock wait 0x%" PRIx64, l->lock);
 		slice(p, name, "lock", l->pid, l->start_ns, l->end_ns);
-		jw_key(&p->w, "args");
-		jw_obj_begin(&p->w);
+		tm_jw_key(&p->w, "args");
+		tm_jw_obj_begin(&p->w);
 		if (l->owner)
-			jw_ku64(&p->w, "holder", l->owner);
-		jw_obj_end(&p->w);
-		jw_obj_end(&p->w);
+			tm_jw_ku64(&p->w, "holder", l->owner);
+		tm_jw_obj_end(&p->w);
+		tm_jw_obj_end(&p->w);
 	}
 	for (i = 0; i < r->nreclaims; i++) {
 		const struct pm_reclaim *m = &r->reclaims[i];
 
 		slice(p, m->kind == TIPME_RECLAIM_DIRECT ? "direct reclaim" :
 		      "memory cgroup reclaim", "memory", m->pid, m->start_ns, m->end_ns);
-		jw_key(&p->w, "args");
-		jw_obj_begin(&p->w);
-		jw_ku64(&p->w, "pages_reclaimed", m->nr_reclaimed);
-		jw_obj_end(&p->w);
-		jw_obj_end(&p->w);
+		tm_jw_key(&p->w, "args");
+		tm_jw_obj_begin(&p->w);
+		tm_jw_ku64(&p->w, "pages_reclaimed", m->nr_reclaimed);
+		tm_jw_obj_end(&p->w);
+		tm_jw_obj_end(&p->w);
 	}
 	for (i = 0; i < r->nblk; i++) {
 		const struct pm_blkreq *q = &r->blk[i];
@@ -323,22 +323,22 @@ static void resources(struct pf *p)
 		snprintf(name, sizeof(name), "I/O on %s",
 			 blk_dev_name(p, q->dev, dev, sizeof(dev)));
 		ev_begin(p, name, "b", us(a), tgid_of(p, q->issuer, a), q->issuer);
-		jw_kstr(&p->w, "cat", "block");
-		jw_ku64(&p->w, "id", BLK_ID + i);
-		jw_key(&p->w, "args");
-		jw_obj_begin(&p->w);
-		jw_ku64(&p->w, "sector", q->sector);
-		jw_ku64(&p->w, "bytes", q->bytes);
+		tm_jw_kstr(&p->w, "cat", "block");
+		tm_jw_ku64(&p->w, "id", BLK_ID + i);
+		tm_jw_key(&p->w, "args");
+		tm_jw_obj_begin(&p->w);
+		tm_jw_ku64(&p->w, "sector", q->sector);
+		tm_jw_ku64(&p->w, "bytes", q->bytes);
 		if (q->insert_ns && q->issue_ns)
-			jw_kdouble(&p->w, "queued_ms", (us(q->issue_ns) - us(q->insert_ns)) / 1e3);
+			tm_jw_kdouble(&p->w, "queued_ms", (us(q->issue_ns) - us(q->insert_ns)) / 1e3);
 		if (q->issue_ns)
-			jw_kdouble(&p->w, "device_ms", (us(q->complete_ns) - us(q->issue_ns)) / 1e3);
-		jw_obj_end(&p->w);
-		jw_obj_end(&p->w);
+			tm_jw_kdouble(&p->w, "device_ms", (us(q->complete_ns) - us(q->issue_ns)) / 1e3);
+		tm_jw_obj_end(&p->w);
+		tm_jw_obj_end(&p->w);
 		ev_begin(p, name, "e", us(q->complete_ns), tgid_of(p, q->issuer, a), q->issuer);
-		jw_kstr(&p->w, "cat", "block");
-		jw_ku64(&p->w, "id", BLK_ID + i);
-		jw_obj_end(&p->w);
+		tm_jw_kstr(&p->w, "cat", "block");
+		tm_jw_ku64(&p->w, "id", BLK_ID + i);
+		tm_jw_obj_end(&p->w);
 	}
 }
 
@@ -347,17 +347,17 @@ static void async_begin(struct pf *p, const char *name, const char *cat,
 			uint32_t tid, int64_t a, uint64_t id)
 {
 	ev_begin(p, name, "b", a / 1e3, tgid_of(p, tid, p->in->st->last_ns), tid);
-	jw_kstr(&p->w, "cat", cat);
-	jw_ku64(&p->w, "id", id);
+	tm_jw_kstr(&p->w, "cat", cat);
+	tm_jw_ku64(&p->w, "id", id);
 }
 
 static void async_end(struct pf *p, const char *name, const char *cat,
 		      uint32_t tid, int64_t b, uint64_t id)
 {
 	ev_begin(p, name, "e", b / 1e3, tgid_of(p, tid, p->in->st->last_ns), tid);
-	jw_kstr(&p->w, "cat", cat);
-	jw_ku64(&p->w, "id", id);
-	jw_obj_end(&p->w);
+	tm_jw_kstr(&p->w, "cat", cat);
+	tm_jw_ku64(&p->w, "id", id);
+	tm_jw_obj_end(&p->w);
 }
 
 /*
@@ -374,17 +374,17 @@ static void verdict(struct pf *p)
 
 	snprintf(name, sizeof(name), "tipme report: %s", v ? pm_cause_key[v->cause] : "nothing recorded");
 	async_begin(p, name, "tipme", r->pid, r->from_ns, 1);
-	jw_key(&p->w, "args");
-	jw_obj_begin(&p->w);
+	tm_jw_key(&p->w, "args");
+	tm_jw_obj_begin(&p->w);
 	if (v) {
-		jw_kstr(&p->w, "cause", pm_cause_key[v->cause]);
+		tm_jw_kstr(&p->w, "cause", pm_cause_key[v->cause]);
 		if (v->culprit)
-			jw_ku64(&p->w, "culprit", v->culprit);
-		jw_kstr(&p->w, "resource", v->resource);
-		jw_kdouble(&p->w, "ms", v->ns / 1e6);
+			tm_jw_ku64(&p->w, "culprit", v->culprit);
+		tm_jw_kstr(&p->w, "resource", v->resource);
+		tm_jw_kdouble(&p->w, "ms", v->ns / 1e6);
 	}
-	jw_obj_end(&p->w);
-	jw_obj_end(&p->w);
+	tm_jw_obj_end(&p->w);
+	tm_jw_obj_end(&p->w);
 	async_end(p, name, "tipme", r->pid, r->to_ns, 1);
 	for (i = 0; i < r->nchain; i++) {
 		const struct pm_chain_step *c = &r->chain[i];
@@ -394,7 +394,7 @@ static void verdict(struct pf *p)
 		else
 			snprintf(name, sizeof(name), "%s", pm_cause_key[c->cause]);
 		async_begin(p, name, "tipme chain", c->pid, c->from_ns, 2 + i);
-		jw_obj_end(&p->w);
+		tm_jw_obj_end(&p->w);
 		async_end(p, name, "tipme chain", c->pid, c->to_ns, 2 + i);
 	}
 }
@@ -402,7 +402,7 @@ static void verdict(struct pf *p)
 /* The X server's requests per client, its device events and deliveries. */
 static void xserver(struct pf *p)
 {
-	const struct xdump *x = pm_incident_x(p->in->inc);
+	const struct tm_xdump *x = pm_incident_x(p->in->inc);
 	struct tipme_x11_rec r, nx;
 	struct tipme_x11_client cl;
 	uint32_t server = pm_xserver_pid(x), k;
@@ -411,40 +411,40 @@ static void xserver(struct pf *p)
 	for (k = 0; k < x->recs.count; k++) {
 		int64_t dur = 0;
 
-		xdump_rec(x, k, &r);
+		tm_xdump_rec(x, k, &r);
 		if (r.time_ns > INT64_MAX / 2)
 			continue;
-		if (xdump_client_by_id(x, r.client, &cl))
+		if (tm_xdump_client_by_id(x, r.client, &cl))
 			memset(&cl, 0, sizeof(cl));
 		cl.comm[sizeof(cl.comm) - 1] = '\0';
 		if (r.kind == TIPME_X11_REQUEST && server) {
 			if (k + 1 < x->recs.count) {
-				xdump_rec(x, k + 1, &nx);
+				tm_xdump_rec(x, k + 1, &nx);
 				if (nx.time_ns > r.time_ns && nx.time_ns <= INT64_MAX / 2)
 					dur = (int64_t)(nx.time_ns - r.time_ns);
 				if (dur > X_REQ_CAP_NS)
 					dur = X_REQ_CAP_NS;
 			}
-			ev_begin(p, xdump_op_name(x, &r, op, sizeof(op)), "X",
+			ev_begin(p, tm_xdump_op_name(x, &r, op, sizeof(op)), "X",
 				 r.time_ns / 1e3, server, server);
-			jw_kstr(&p->w, "cat", "x11");
-			jw_kdouble(&p->w, "dur", dur / 1e3);
-			jw_key(&p->w, "args");
-			jw_obj_begin(&p->w);
-			jw_ku64(&p->w, "client_pid", cl.pid);
-			jw_kstr(&p->w, "client", cl.comm);
-			jw_ku64(&p->w, "bytes", r.length);
-			jw_ku64(&p->w, "op_size", r.op_size);
-			jw_obj_end(&p->w);
-			jw_obj_end(&p->w);
+			tm_jw_kstr(&p->w, "cat", "x11");
+			tm_jw_kdouble(&p->w, "dur", dur / 1e3);
+			tm_jw_key(&p->w, "args");
+			tm_jw_obj_begin(&p->w);
+			tm_jw_ku64(&p->w, "client_pid", cl.pid);
+			tm_jw_kstr(&p->w, "client", cl.comm);
+			tm_jw_ku64(&p->w, "bytes", r.length);
+			tm_jw_ku64(&p->w, "op_size", r.op_size);
+			tm_jw_obj_end(&p->w);
+			tm_jw_obj_end(&p->w);
 		} else if (r.kind == TIPME_X11_DEVICE && server) {
-			snprintf(name, sizeof(name), "X device %s", xdump_event_name(r.major));
+			snprintf(name, sizeof(name), "X device %s", tm_xdump_event_name(r.major));
 			instant(p, name, "x11", r.time_ns / 1e3, server, server, "t");
-			jw_obj_end(&p->w);
+			tm_jw_obj_end(&p->w);
 		} else if (r.kind == TIPME_X11_EVENT && cl.pid && r.major >= 2 && r.major <= 6) {
-			snprintf(name, sizeof(name), "X %s delivered", xdump_event_name(r.major));
+			snprintf(name, sizeof(name), "X %s delivered", tm_xdump_event_name(r.major));
 			instant(p, name, "x11", r.time_ns / 1e3, cl.pid, cl.pid, "t");
-			jw_obj_end(&p->w);
+			tm_jw_obj_end(&p->w);
 		}
 	}
 }
@@ -463,19 +463,19 @@ static void names(struct pf *p)
 		if (!n)
 			continue;
 		ev_begin(p, "thread_name", "M", 0, pid, tid);
-		jw_key(&p->w, "args");
-		jw_obj_begin(&p->w);
-		jw_kstr(&p->w, "name", n);
-		jw_obj_end(&p->w);
-		jw_obj_end(&p->w);
+		tm_jw_key(&p->w, "args");
+		tm_jw_obj_begin(&p->w);
+		tm_jw_kstr(&p->w, "name", n);
+		tm_jw_obj_end(&p->w);
+		tm_jw_obj_end(&p->w);
 		if (pid != tid || !(n = pm_comm_at(&p->in->inc->pm, pid, ts)))
 			continue;
 		ev_begin(p, "process_name", "M", 0, pid, 0);
-		jw_key(&p->w, "args");
-		jw_obj_begin(&p->w);
-		jw_kstr(&p->w, "name", n);
-		jw_obj_end(&p->w);
-		jw_obj_end(&p->w);
+		tm_jw_key(&p->w, "args");
+		tm_jw_obj_begin(&p->w);
+		tm_jw_kstr(&p->w, "name", n);
+		tm_jw_obj_end(&p->w);
+		tm_jw_obj_end(&p->w);
 	}
 }
 
@@ -510,10 +510,10 @@ int pm_perfetto_write(FILE *f, const struct pm_perfetto_in *in,
 		return tm_err_set(e, ENOMEM, "out of memory");
 	}
 	fputs("# tracer: nop\n#\n", p.ft);
-	jw_init(&p.w, f, 0);
-	jw_obj_begin(&p.w);
-	jw_key(&p.w, "traceEvents");
-	jw_arr_begin(&p.w);
+	tm_jw_init(&p.w, f, 0);
+	tm_jw_obj_begin(&p.w);
+	tm_jw_key(&p.w, "traceEvents");
+	tm_jw_arr_begin(&p.w);
 	err = records(&p, e);
 	if (!err) {
 		resources(&p);
@@ -523,20 +523,20 @@ int pm_perfetto_write(FILE *f, const struct pm_perfetto_in *in,
 			xserver(&p);
 		names(&p);
 	}
-	jw_arr_end(&p.w);
+	tm_jw_arr_end(&p.w);
 	if (fclose(p.ft) && !err)
 		err = tm_err_set(e, ENOMEM, "out of memory");
 	if (!err && !p.oom) {
-		jw_key(&p.w, "systemTraceEvents");
-		jw_strn(&p.w, p.ftbuf, p.ftlen);
-		jw_kstr(&p.w, "displayTimeUnit", "ms");
-		jw_key(&p.w, "metadata");
-		jw_obj_begin(&p.w);
-		jw_kstr(&p.w, "source", "tipme export --perfetto");
-		jw_kstr(&p.w, "clock", "CLOCK_MONOTONIC");
-		jw_obj_end(&p.w);
+		tm_jw_key(&p.w, "systemTraceEvents");
+		tm_jw_strn(&p.w, p.ftbuf, p.ftlen);
+		tm_jw_kstr(&p.w, "displayTimeUnit", "ms");
+		tm_jw_key(&p.w, "metadata");
+		tm_jw_obj_begin(&p.w);
+		tm_jw_kstr(&p.w, "source", "tipme export --perfetto");
+		tm_jw_kstr(&p.w, "clock", "CLOCK_MONOTONIC");
+		tm_jw_obj_end(&p.w);
 	}
-	jw_obj_end(&p.w);
+	tm_jw_obj_end(&p.w);
 	free(p.ftbuf);
 	free(p.prev_state);
 	free(p.pids);
@@ -544,7 +544,7 @@ int pm_perfetto_write(FILE *f, const struct pm_perfetto_in *in,
 		return err;
 	if (p.oom)
 		return tm_err_set(e, ENOMEM, "out of memory");
-	if (jw_finish(&p.w))
+	if (tm_jw_finish(&p.w))
 		return tm_err_set(e, EIO, "error writing the trace");
 	return 0;
 }

@@ -18,7 +18,7 @@
 #include "../state/resources.h"
 #include "../state/state.h"
 
-struct xdump;
+struct tm_xdump;
 
 /**
  * struct pm_perfetto_in - what goes into the trace

@@ -15,17 +15,17 @@ void pm_print_seg_site(FILE *f, const struct pm_dump *pm,
 	}
 }
 
-void pm_json_seg_site(struct jw *w, const struct pm_dump *pm,
+void pm_json_seg_site(struct tm_jw *w, const struct pm_dump *pm,
 		      const struct pm_seg *s)
 {
 	uint32_t i;
 
-	jw_key(w, "site");
-	jw_arr_begin(w);
+	tm_jw_key(w, "site");
+	tm_jw_arr_begin(w);
 	for (i = 0; i < s->nsite; i++) {
 		const char *n = pm_sym_name(pm, s->site[i], NULL);
 
-		jw_str(w, n ? n : "?");
+		tm_jw_str(w, n ? n : "?");
 	}
-	jw_arr_end(w);
+	tm_jw_arr_end(w);
 }

@@ -26,7 +26,7 @@ void pm_print_seg_site(FILE *f, const struct pm_dump *pm,
  * @pm: the dump
  * @s: the stretch
  */
-void pm_json_seg_site(struct jw *w, const struct pm_dump *pm,
+void pm_json_seg_site(struct tm_jw *w, const struct pm_dump *pm,
 		      const struct pm_seg *s);
 
 #endif

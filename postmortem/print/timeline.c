@@ -16,7 +16,7 @@
 #include "../records/records.h"
 #include "names.h"
 #include "timeline.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 #include "xmltext.h"
 
 #define W		1600
@@ -236,7 +236,7 @@ static int cause_cls(int cause, const struct pm_seg *s)
 static int thread_lanes(struct tl *t, int y, int *lane_y)
 {
 	const struct pm_timeline_in *in = t->in;
-	const struct xdump *x = pm_incident_x(in->inc);
+	const struct tm_xdump *x = pm_incident_x(in->inc);
 	uint32_t xs = x ? pm_xserver_pid(x) : 0;
 	double *acc = malloc((size_t)NCOL * C_NR * sizeof(*acc));
 	size_t l, j, i;
@@ -418,7 +418,7 @@ static void marks(struct tl *t, const int *lane_y)
 static void input_lane(struct tl *t, int y)
 {
 	const struct pm_timeline_in *in = t->in;
-	const struct xdump *x = pm_incident_x(in->inc);
+	const struct tm_xdump *x = pm_incident_x(in->inc);
 	struct tipme_x11_rec r;
 	uint32_t k;
 	size_t i;
@@ -436,13 +436,13 @@ static void input_lane(struct tl *t, int y)
 			tm_input_kind_name(p->kind, "?"));
 	}
 	for (k = 0; x && k < x->recs.count; k++) {
-		xdump_rec(x, k, &r);
+		tm_xdump_rec(x, k, &r);
 		if (r.kind != TIPME_X11_DEVICE || r.time_ns > INT64_MAX ||
 		    (int64_t)r.time_ns < in->from_ns || (int64_t)r.time_ns > in->to_ns ||
 		    r.major == 6)
 			continue;
 		fprintf(t->f, "<path d=\"M%.1f %d l-5 -8 h10 z\" fill=\"#16888a\"><title>X device event: %s</title></path>\n",
-			xpos(t, (int64_t)r.time_ns), y + 18, xdump_event_name(r.major));
+			xpos(t, (int64_t)r.time_ns), y + 18, tm_xdump_event_name(r.major));
 	}
 }
 

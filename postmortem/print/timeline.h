@@ -17,7 +17,7 @@
 #include "../state/resources.h"
 #include "../state/state.h"
 
-struct xdump;
+struct tm_xdump;
 
 /**
  * struct pm_timeline_in - what the picture shows

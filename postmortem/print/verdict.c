@@ -35,7 +35,7 @@ struct out {
 	const struct pm_state *st;
 	const struct pm_verdict *r;
 	const char *path;
-	struct jw w;
+	struct tm_jw w;
 };
 
 static const char *comm(const struct out *o, uint32_t pid)
@@ -252,49 +252,49 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 {
 	char what[256];
 
-	jw_obj_begin(&o->w);
-	jw_kstr(&o->w, "cause", pm_cause_key[it->cause]);
-	jw_key(&o->w, "culprit");
+	tm_jw_obj_begin(&o->w);
+	tm_jw_kstr(&o->w, "cause", pm_cause_key[it->cause]);
+	tm_jw_key(&o->w, "culprit");
 	if (it->culprit) {
-		jw_obj_begin(&o->w);
-		jw_ku64(&o->w, "pid", it->culprit);
-		jw_kstr(&o->w, "comm", comm(o, it->culprit));
-		jw_obj_end(&o->w);
+		tm_jw_obj_begin(&o->w);
+		tm_jw_ku64(&o->w, "pid", it->culprit);
+		tm_jw_kstr(&o->w, "comm", comm(o, it->culprit));
+		tm_jw_obj_end(&o->w);
 	} else {
-		jw_null(&o->w);
+		tm_jw_null(&o->w);
 	}
-	jw_key(&o->w, "resource");
+	tm_jw_key(&o->w, "resource");
 	if (*it->resource)
-		jw_str(&o->w, it->resource);
+		tm_jw_str(&o->w, it->resource);
 	else
-		jw_null(&o->w);
-	jw_kdouble(&o->w, "ms", it->ns / 1e6);
-	jw_kdouble(&o->w, "pct", pct(o->r, it->ns));
+		tm_jw_null(&o->w);
+	tm_jw_kdouble(&o->w, "ms", it->ns / 1e6);
+	tm_jw_kdouble(&o->w, "pct", pct(o->r, it->ns));
 	item_text(o, it, what, sizeof(what));
-	jw_kstr(&o->w, "text", what);
+	tm_jw_kstr(&o->w, "text", what);
 	if (it->cause == PM_C_BLOCK_IO) {
-		jw_ku64(&o->w, "requests", it->nreq);
-		jw_kdouble(&o->w, "request_ms_mean", it->nreq ? it->req_ns / 1e6 / it->nreq : 0);
-		jw_ku64(&o->w, "queued_requests", it->nqueued);
-		jw_key(&o->w, "queue_ms_mean");
+		tm_jw_ku64(&o->w, "requests", it->nreq);
+		tm_jw_kdouble(&o->w, "request_ms_mean", it->nreq ? it->req_ns / 1e6 / it->nreq : 0);
+		tm_jw_ku64(&o->w, "queued_requests", it->nqueued);
+		tm_jw_key(&o->w, "queue_ms_mean");
 		if (it->nqueued)
-			jw_double(&o->w, it->queue_ns / 1e6 / it->nqueued);
+			tm_jw_double(&o->w, it->queue_ns / 1e6 / it->nqueued);
 		else
-			jw_null(&o->w);
+			tm_jw_null(&o->w);
 	} else if (it->cause == PM_C_MEMORY) {
-		jw_ku64(&o->w, "reclaims", it->nreq);
-		jw_ku64(&o->w, "pages_reclaimed", it->pages);
+		tm_jw_ku64(&o->w, "reclaims", it->nreq);
+		tm_jw_ku64(&o->w, "pages_reclaimed", it->pages);
 	} else if (it->cause == PM_C_CPU && (it->prio >= 0 || policy_key(it->policy))) {
 		if (it->prio >= 0)
-			jw_ku64(&o->w, "culprit_kernel_prio", (uint64_t)it->prio);
+			tm_jw_ku64(&o->w, "culprit_kernel_prio", (uint64_t)it->prio);
 		if (policy_key(it->policy))
-			jw_kstr(&o->w, "culprit_policy", policy_key(it->policy));
+			tm_jw_kstr(&o->w, "culprit_policy", policy_key(it->policy));
 	} else if (it->cause == PM_C_STOPPED && it->other) {
-		jw_ku64(&o->w, "continued_by", it->other);
+		tm_jw_ku64(&o->w, "continued_by", it->other);
 	} else if (it->cause == PM_C_X_SERVER && it->other) {
-		jw_ku64(&o->w, "x_server_pid", it->other);
+		tm_jw_ku64(&o->w, "x_server_pid", it->other);
 	}
-	jw_obj_end(&o->w);
+	tm_jw_obj_end(&o->w);
 }
 
 static void json_chain(struct out *o, int parent)
@@ -302,35 +302,35 @@ static void json_chain(struct out *o, int parent)
 	const struct pm_verdict *r = o->r;
 	size_t i;
 
-	jw_arr_begin(&o->w);
+	tm_jw_arr_begin(&o->w);
 	for (i = 0; i < r->nchain; i++) {
 		const struct pm_chain_step *c = &r->chain[i];
 
 		if (c->parent != parent || c->to_ns - c->from_ns < CHAIN_MIN_NS)
 			continue;
-		jw_obj_begin(&o->w);
-		jw_ku64(&o->w, "pid", c->pid);
-		jw_kstr(&o->w, "comm", comm(o, c->pid));
-		jw_ki64(&o->w, "from_mono_ns", c->from_ns);
-		jw_ki64(&o->w, "to_mono_ns", c->to_ns);
-		jw_kdouble(&o->w, "ms", (c->to_ns - c->from_ns) / 1e6);
-		jw_kstr(&o->w, "state", step_key(c));
+		tm_jw_obj_begin(&o->w);
+		tm_jw_ku64(&o->w, "pid", c->pid);
+		tm_jw_kstr(&o->w, "comm", comm(o, c->pid));
+		tm_jw_ki64(&o->w, "from_mono_ns", c->from_ns);
+		tm_jw_ki64(&o->w, "to_mono_ns", c->to_ns);
+		tm_jw_kdouble(&o->w, "ms", (c->to_ns - c->from_ns) / 1e6);
+		tm_jw_kstr(&o->w, "state", step_key(c));
 		if (c->seg)
 			pm_json_seg_site(&o->w, o->pm, c->seg);
 		if (c->waker >= 0) {
-			jw_ku64(&o->w, "woken_by", (uint64_t)c->waker);
-			jw_kstr(&o->w, "woken_by_comm", comm(o, (uint32_t)c->waker));
-			jw_kstr(&o->w, "waker_ctx", pm_ctx_name((unsigned int)c->waker_ctx));
+			tm_jw_ku64(&o->w, "woken_by", (uint64_t)c->waker);
+			tm_jw_kstr(&o->w, "woken_by_comm", comm(o, (uint32_t)c->waker));
+			tm_jw_kstr(&o->w, "waker_ctx", pm_ctx_name((unsigned int)c->waker_ctx));
 		}
 		if (c->followed) {
-			jw_key(&o->w, "waited_for");
+			tm_jw_key(&o->w, "waited_for");
 			json_chain(o, (int)i);
 		} else {
-			jw_kstr(&o->w, "cause", pm_cause_key[c->cause]);
+			tm_jw_kstr(&o->w, "cause", pm_cause_key[c->cause]);
 		}
-		jw_obj_end(&o->w);
+		tm_jw_obj_end(&o->w);
 	}
-	jw_arr_end(&o->w);
+	tm_jw_arr_end(&o->w);
 }
 
 static void print_json(struct out *o, const struct pm_xprof *xp)
@@ -338,42 +338,42 @@ static void print_json(struct out *o, const struct pm_xprof *xp)
 	const struct pm_verdict *r = o->r;
 	size_t i;
 
-	jw_init(&o->w, o->f, 0);
-	jw_obj_begin(&o->w);
-	jw_key(&o->w, "interval");
-	jw_obj_begin(&o->w);
-	jw_ku64(&o->w, "pid", r->pid);
-	jw_kstr(&o->w, "comm", comm(o, r->pid));
-	jw_ki64(&o->w, "from_mono_ns", r->from_ns);
-	jw_ki64(&o->w, "to_mono_ns", r->to_ns);
-	jw_kstr(&o->w, "chosen_by", chosen_key[r->chosen_by]);
+	tm_jw_init(&o->w, o->f, 0);
+	tm_jw_obj_begin(&o->w);
+	tm_jw_key(&o->w, "interval");
+	tm_jw_obj_begin(&o->w);
+	tm_jw_ku64(&o->w, "pid", r->pid);
+	tm_jw_kstr(&o->w, "comm", comm(o, r->pid));
+	tm_jw_ki64(&o->w, "from_mono_ns", r->from_ns);
+	tm_jw_ki64(&o->w, "to_mono_ns", r->to_ns);
+	tm_jw_kstr(&o->w, "chosen_by", chosen_key[r->chosen_by]);
 	if (r->display_ns)
-		jw_ki64(&o->w, "client_done_mono_ns", r->display_ns);
-	jw_obj_end(&o->w);
-	jw_key(&o->w, "verdict");
+		tm_jw_ki64(&o->w, "client_done_mono_ns", r->display_ns);
+	tm_jw_obj_end(&o->w);
+	tm_jw_key(&o->w, "verdict");
 	if (verdict(r))
 		json_item(o, verdict(r));
 	else
-		jw_null(&o->w);
-	jw_key(&o->w, "causes");
-	jw_arr_begin(&o->w);
+		tm_jw_null(&o->w);
+	tm_jw_key(&o->w, "causes");
+	tm_jw_arr_begin(&o->w);
 	for (i = 0; i < r->nitems; i++)
 		json_item(o, &r->items[i]);
-	jw_arr_end(&o->w);
-	jw_kdouble(&o->w, "accounted_pct", pct(r, r->to_ns - r->from_ns - r->unknown_ns));
-	jw_key(&o->w, "lost");
-	jw_obj_begin(&o->w);
-	jw_kbool(&o->w, "dump_has_gaps", r->lost);
-	jw_kdouble(&o->w, "unknown_ms", r->unknown_ns / 1e6);
-	jw_obj_end(&o->w);
-	jw_key(&o->w, "chain");
+	tm_jw_arr_end(&o->w);
+	tm_jw_kdouble(&o->w, "accounted_pct", pct(r, r->to_ns - r->from_ns - r->unknown_ns));
+	tm_jw_key(&o->w, "lost");
+	tm_jw_obj_begin(&o->w);
+	tm_jw_kbool(&o->w, "dump_has_gaps", r->lost);
+	tm_jw_kdouble(&o->w, "unknown_ms", r->unknown_ns / 1e6);
+	tm_jw_obj_end(&o->w);
+	tm_jw_key(&o->w, "chain");
 	json_chain(o, -1);
 	if (xp) {
-		jw_key(&o->w, "x");
+		tm_jw_key(&o->w, "x");
 		pm_xprof_json(&o->w, xp);
 	}
-	jw_obj_end(&o->w);
-	jw_finish(&o->w);
+	tm_jw_obj_end(&o->w);
+	tm_jw_finish(&o->w);
 }
 
 /**

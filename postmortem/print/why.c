@@ -103,10 +103,10 @@ void pm_why_print(FILE *f, const struct pm_incident *inc, const struct pm_state 
 	print_thread(f, pm, w, 0);
 }
 
-static void json_thread(struct jw *j, const struct pm_dump *pm,
+static void json_thread(struct tm_jw *j, const struct pm_dump *pm,
 			const struct pm_state *st, const struct pm_why *w);
 
-static void json_stretch(struct jw *j, const struct pm_dump *pm,
+static void json_stretch(struct tm_jw *j, const struct pm_dump *pm,
 			 const struct pm_state *st,
 			 const struct pm_why_stretch *ws)
 {
@@ -114,74 +114,74 @@ static void json_stretch(struct jw *j, const struct pm_dump *pm,
 	char at[40];
 	size_t k;
 
-	jw_obj_begin(j);
-	jw_kstr(j, "class", cls_key[ws->cls]);
-	jw_kstr(j, "start", pm_fmt_ns(ws->start_ns, at, sizeof(at)));
-	jw_ki64(j, "start_mono_ns", ws->start_ns);
-	jw_kdouble(j, "ms", ws->ns / 1e6);
+	tm_jw_obj_begin(j);
+	tm_jw_kstr(j, "class", cls_key[ws->cls]);
+	tm_jw_kstr(j, "start", pm_fmt_ns(ws->start_ns, at, sizeof(at)));
+	tm_jw_ki64(j, "start_mono_ns", ws->start_ns);
+	tm_jw_kdouble(j, "ms", ws->ns / 1e6);
 	if (runnable(ws)) {
-		jw_ku64(j, "cpu", s->cpu);
-		jw_key(j, "cpu_held_by");
-		jw_arr_begin(j);
+		tm_jw_ku64(j, "cpu", s->cpu);
+		tm_jw_key(j, "cpu_held_by");
+		tm_jw_arr_begin(j);
 		for (k = 0; k < ws->nholders; k++) {
-			jw_obj_begin(j);
-			jw_ku64(j, "pid", ws->holders[k].pid);
-			jw_kstr(j, "comm", name_of(pm, ws->holders[k].pid, s->start_ns));
-			jw_kdouble(j, "ms", ws->holders[k].ns / 1e6);
-			jw_obj_end(j);
+			tm_jw_obj_begin(j);
+			tm_jw_ku64(j, "pid", ws->holders[k].pid);
+			tm_jw_kstr(j, "comm", name_of(pm, ws->holders[k].pid, s->start_ns));
+			tm_jw_kdouble(j, "ms", ws->holders[k].ns / 1e6);
+			tm_jw_obj_end(j);
 		}
-		jw_arr_end(j);
+		tm_jw_arr_end(j);
 	} else {
 		pm_json_seg_site(j, pm, s);
 		if (s->waker >= 0) {
-			jw_ku64(j, "woken_by", (uint64_t)s->waker);
-			jw_kstr(j, "woken_by_comm",
+			tm_jw_ku64(j, "woken_by", (uint64_t)s->waker);
+			tm_jw_kstr(j, "woken_by_comm",
 				name_of(pm, (uint32_t)s->waker, s->end_ns));
-			jw_kstr(j, "waker_ctx", pm_ctx_name(s->waker_ctx));
+			tm_jw_kstr(j, "waker_ctx", pm_ctx_name(s->waker_ctx));
 		}
 		if (ws->waker) {
-			jw_key(j, "waker_during");
+			tm_jw_key(j, "waker_during");
 			json_thread(j, pm, st, ws->waker);
 		}
 	}
-	jw_obj_end(j);
+	tm_jw_obj_end(j);
 }
 
-static void json_thread(struct jw *j, const struct pm_dump *pm,
+static void json_thread(struct tm_jw *j, const struct pm_dump *pm,
 			const struct pm_state *st, const struct pm_why *w)
 {
 	size_t i;
 	int k;
 
-	jw_obj_begin(j);
-	jw_ku64(j, "pid", w->pid);
-	jw_kstr(j, "comm", name_of(pm, w->pid, st->last_ns));
-	jw_ki64(j, "from_mono_ns", w->t0);
-	jw_ki64(j, "to_mono_ns", w->t1);
-	jw_key(j, "ms");
-	jw_obj_begin(j);
+	tm_jw_obj_begin(j);
+	tm_jw_ku64(j, "pid", w->pid);
+	tm_jw_kstr(j, "comm", name_of(pm, w->pid, st->last_ns));
+	tm_jw_ki64(j, "from_mono_ns", w->t0);
+	tm_jw_ki64(j, "to_mono_ns", w->t1);
+	tm_jw_key(j, "ms");
+	tm_jw_obj_begin(j);
 	for (k = 0; k < PM_WHY_NR; k++)
-		jw_kdouble(j, cls_key[k], w->ns[k] / 1e6);
-	jw_obj_end(j);
-	jw_kdouble(j, "accounted_pct",
+		tm_jw_kdouble(j, cls_key[k], w->ns[k] / 1e6);
+	tm_jw_obj_end(j);
+	tm_jw_kdouble(j, "accounted_pct",
 		   w->t1 > w->t0 ? 100.0 * w->known / (w->t1 - w->t0) : 0);
-	jw_key(j, "stretches");
-	jw_arr_begin(j);
+	tm_jw_key(j, "stretches");
+	tm_jw_arr_begin(j);
 	for (i = 0; i < w->nstretches; i++)
 		json_stretch(j, pm, st, &w->stretches[i]);
-	jw_arr_end(j);
-	jw_obj_end(j);
+	tm_jw_arr_end(j);
+	tm_jw_obj_end(j);
 }
 
-void pm_why_json(struct jw *j, const struct pm_incident *inc,
+void pm_why_json(struct tm_jw *j, const struct pm_incident *inc,
 		 const struct pm_state *st, const struct pm_why *w,
 		 int at_trigger)
 {
 	const struct pm_dump *pm = &inc->pm;
-	jw_obj_begin(j);
-	jw_kbool(j, "dump_has_gaps", st->lost);
-	jw_kbool(j, "ends_at_trigger", at_trigger);
-	jw_key(j, "thread");
+	tm_jw_obj_begin(j);
+	tm_jw_kbool(j, "dump_has_gaps", st->lost);
+	tm_jw_kbool(j, "ends_at_trigger", at_trigger);
+	tm_jw_key(j, "thread");
 	json_thread(j, pm, st, w);
-	jw_obj_end(j);
+	tm_jw_obj_end(j);
 }

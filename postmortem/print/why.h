@@ -28,7 +28,7 @@ void pm_why_print(FILE *f, const struct pm_incident *inc, const struct pm_state 
  * @w: the result
  * @at_trigger: the interval ends at the dump's trigger
  */
-void pm_why_json(struct jw *j, const struct pm_incident *inc,
+void pm_why_json(struct tm_jw *j, const struct pm_incident *inc,
 		 const struct pm_state *st, const struct pm_why *w,
 		 int at_trigger);
 

@@ -68,63 +68,63 @@ void pm_xprof_text(FILE *f, const struct pm_xprof *p)
  * @w: the writer, after the key
  * @p: the tables
  */
-void pm_xprof_json(struct jw *w, const struct pm_xprof *p)
+void pm_xprof_json(struct tm_jw *w, const struct pm_xprof *p)
 {
 	size_t i;
 
-	jw_obj_begin(w);
-	jw_ki64(w, "from_mono_ns", p->from_ns);
-	jw_ki64(w, "to_mono_ns", p->to_ns);
-	jw_key(w, "server_pid");
+	tm_jw_obj_begin(w);
+	tm_jw_ki64(w, "from_mono_ns", p->from_ns);
+	tm_jw_ki64(w, "to_mono_ns", p->to_ns);
+	tm_jw_key(w, "server_pid");
 	if (p->server_pid)
-		jw_u64(w, p->server_pid);
+		tm_jw_u64(w, p->server_pid);
 	else
-		jw_null(w);
-	jw_key(w, "server_run_ms");
+		tm_jw_null(w);
+	tm_jw_key(w, "server_run_ms");
 	if (p->server_run_ns >= 0)
-		jw_double(w, p->server_run_ns / 1e6);
+		tm_jw_double(w, p->server_run_ns / 1e6);
 	else
-		jw_null(w);
-	jw_key(w, "clients");
-	jw_arr_begin(w);
+		tm_jw_null(w);
+	tm_jw_key(w, "clients");
+	tm_jw_arr_begin(w);
 	for (i = 0; i < p->nclients; i++) {
 		const struct pm_xprof_client *c = &p->clients[i];
 
-		jw_obj_begin(w);
-		jw_ku64(w, "client", c->id);
-		jw_key(w, "pid");
+		tm_jw_obj_begin(w);
+		tm_jw_ku64(w, "client", c->id);
+		tm_jw_key(w, "pid");
 		if (c->pid)
-			jw_u64(w, c->pid);
+			tm_jw_u64(w, c->pid);
 		else
-			jw_null(w);
-		jw_kstr(w, "comm", c->comm);
-		jw_ku64(w, "requests", c->requests);
-		jw_ku64(w, "bytes", c->bytes);
-		jw_kdouble(w, "server_ms", c->server_ns / 1e6);
-		jw_key(w, "server_run_ms");
+			tm_jw_null(w);
+		tm_jw_kstr(w, "comm", c->comm);
+		tm_jw_ku64(w, "requests", c->requests);
+		tm_jw_ku64(w, "bytes", c->bytes);
+		tm_jw_kdouble(w, "server_ms", c->server_ns / 1e6);
+		tm_jw_key(w, "server_run_ms");
 		if (p->server_run_ns >= 0)
-			jw_double(w, c->server_run_ns / 1e6);
+			tm_jw_double(w, c->server_run_ns / 1e6);
 		else
-			jw_null(w);
-		jw_ku64(w, "round_trips", c->round_trips);
-		jw_kdouble(w, "waited_ms", c->rt_ns / 1e6);
-		jw_kdouble(w, "longest_round_trip_ms", c->rt_max_ns / 1e6);
-		jw_obj_end(w);
+			tm_jw_null(w);
+		tm_jw_ku64(w, "round_trips", c->round_trips);
+		tm_jw_kdouble(w, "waited_ms", c->rt_ns / 1e6);
+		tm_jw_kdouble(w, "longest_round_trip_ms", c->rt_max_ns / 1e6);
+		tm_jw_obj_end(w);
 	}
-	jw_arr_end(w);
-	jw_key(w, "requests");
-	jw_arr_begin(w);
+	tm_jw_arr_end(w);
+	tm_jw_key(w, "requests");
+	tm_jw_arr_begin(w);
 	for (i = 0; i < p->nreqs; i++) {
 		const struct pm_xprof_req *q = &p->reqs[i];
 
-		jw_obj_begin(w);
-		jw_kstr(w, "request", q->name);
-		jw_ku64(w, "count", q->count);
-		jw_ku64(w, "bytes", q->bytes);
-		jw_ku64(w, "op_size", q->op_size);
-		jw_kdouble(w, "server_ms", q->server_ns / 1e6);
-		jw_obj_end(w);
+		tm_jw_obj_begin(w);
+		tm_jw_kstr(w, "request", q->name);
+		tm_jw_ku64(w, "count", q->count);
+		tm_jw_ku64(w, "bytes", q->bytes);
+		tm_jw_ku64(w, "op_size", q->op_size);
+		tm_jw_kdouble(w, "server_ms", q->server_ns / 1e6);
+		tm_jw_obj_end(w);
 	}
-	jw_arr_end(w);
-	jw_obj_end(w);
+	tm_jw_arr_end(w);
+	tm_jw_obj_end(w);
 }

@@ -9,6 +9,6 @@
 #include "../analysis/xprof.h"
 
 void pm_xprof_text(FILE *f, const struct pm_xprof *p);
-void pm_xprof_json(struct jw *w, const struct pm_xprof *p);
+void pm_xprof_json(struct tm_jw *w, const struct pm_xprof *p);
 
 #endif

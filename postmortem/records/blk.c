@@ -48,24 +48,24 @@ static void blk_text(FILE *f, const struct pm_dump *pm, const struct pm_event *e
 	fputc('\n', f);
 }
 
-static void blk_json(struct jw *w, const struct pm_dump *pm,
+static void blk_json(struct tm_jw *w, const struct pm_dump *pm,
 		     const struct pm_event *ev)
 {
 	const struct tipme_rec_blk *bk = &ev->u.bk;
 	char fl[64];
 
 	blk_flag_text(bk->flags, fl, sizeof(fl));
-	jw_ku64(w, "dev", bk->dev);
-	jw_ku64(w, "major", bk->dev >> 20);
-	jw_ku64(w, "minor", bk->dev & 0xfffff);
-	jw_ku64(w, "sector", bk->sector_lo | (uint64_t)bk->sector_hi << 32);
-	jw_ku64(w, "bytes", bk->bytes);
-	jw_kstr(w, "op", blk_op_name(bk->op));
-	jw_kstr(w, "flags", fl);
-	jw_ku64(w, "tag", bk->tag);
+	tm_jw_ku64(w, "dev", bk->dev);
+	tm_jw_ku64(w, "major", bk->dev >> 20);
+	tm_jw_ku64(w, "minor", bk->dev & 0xfffff);
+	tm_jw_ku64(w, "sector", bk->sector_lo | (uint64_t)bk->sector_hi << 32);
+	tm_jw_ku64(w, "bytes", bk->bytes);
+	tm_jw_kstr(w, "op", blk_op_name(bk->op));
+	tm_jw_kstr(w, "flags", fl);
+	tm_jw_ku64(w, "tag", bk->tag);
 	pm_rec_json_task(w, pm, "pid", NULL, bk->pid, ev->ts);
-	jw_ki64(w, "error", bk->error);
-	jw_kstr(w, "ctx", pm_ctx_name(bk->ctx));
+	tm_jw_ki64(w, "error", bk->error);
+	tm_jw_kstr(w, "ctx", pm_ctx_name(bk->ctx));
 }
 
 const struct pm_recops pm_rec_blk = {

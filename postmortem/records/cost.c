@@ -23,26 +23,26 @@ static void cost_text(FILE *f, const struct pm_dump *pm,
 	fputc('\n', f);
 }
 
-static void cost_json(struct jw *w, const struct pm_dump *pm,
+static void cost_json(struct tm_jw *w, const struct pm_dump *pm,
 		      const struct pm_event *ev)
 {
 	const unsigned char *p;
 	size_t i, n = pm_cost_entries(ev, &p);
 
-	jw_key(w, "costs");
-	jw_arr_begin(w);
+	tm_jw_key(w, "costs");
+	tm_jw_arr_begin(w);
 	for (i = 0; i < n; i++) {
 		struct tipme_cost_ent c;
 
 		memcpy(&c, p + i * sizeof(c), sizeof(c));
-		jw_obj_begin(w);
-		jw_ku64(w, "type_nr", c.type);
-		jw_kstr(w, "type", pm_type_name(pm, c.type));
-		jw_ku64(w, "count", c.count);
-		jw_ki64(w, "ns", pm_ticks_to_ns(&pm->clock, c.cycles));
-		jw_obj_end(w);
+		tm_jw_obj_begin(w);
+		tm_jw_ku64(w, "type_nr", c.type);
+		tm_jw_kstr(w, "type", pm_type_name(pm, c.type));
+		tm_jw_ku64(w, "count", c.count);
+		tm_jw_ki64(w, "ns", pm_ticks_to_ns(&pm->clock, c.cycles));
+		tm_jw_obj_end(w);
 	}
-	jw_arr_end(w);
+	tm_jw_arr_end(w);
 }
 
 /* no pids: selected by type only */

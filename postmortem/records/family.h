@@ -55,7 +55,7 @@ void pm_rec_print_frames(FILE *f, const struct pm_dump *pm, const uint64_t *a,
  * @a: frames
  * @n: how many
  */
-void pm_rec_json_frames(struct jw *w, const struct pm_dump *pm,
+void pm_rec_json_frames(struct tm_jw *w, const struct pm_dump *pm,
 			const char *key, const uint64_t *a, size_t n);
 
 /**
@@ -67,7 +67,7 @@ void pm_rec_json_frames(struct jw *w, const struct pm_dump *pm,
  * @pid: thread id
  * @ts: time of the record
  */
-void pm_rec_json_task(struct jw *w, const struct pm_dump *pm, const char *key,
+void pm_rec_json_task(struct tm_jw *w, const struct pm_dump *pm, const char *key,
 		      const char *name_key, uint32_t pid, uint64_t ts);
 
 #endif

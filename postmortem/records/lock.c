@@ -49,7 +49,7 @@ static void lock_text(FILE *f, const struct pm_dump *pm,
 	fputc('\n', f);
 }
 
-static void lock_json(struct jw *w, const struct pm_dump *pm,
+static void lock_json(struct tm_jw *w, const struct pm_dump *pm,
 		      const struct pm_event *ev)
 {
 	const struct tipme_rec_lock_begin *lb = &ev->u.lb;
@@ -57,20 +57,20 @@ static void lock_json(struct jw *w, const struct pm_dump *pm,
 	char fl[64];
 
 	if (ev->type == TIPME_REC_LOCK_END) {
-		jw_ku64(w, "lock", le->lock_lo | (uint64_t)le->lock_hi << 32);
+		tm_jw_ku64(w, "lock", le->lock_lo | (uint64_t)le->lock_hi << 32);
 		pm_rec_json_task(w, pm, "pid", NULL, le->pid, ev->ts);
-		jw_ki64(w, "ret", le->ret);
+		tm_jw_ki64(w, "ret", le->ret);
 		return;
 	}
 	lock_flag_text(lb->flags, fl, sizeof(fl));
-	jw_ku64(w, "lock", lb->lock_lo | (uint64_t)lb->lock_hi << 32);
-	jw_kstr(w, "kind", fl);
-	jw_ku64(w, "flags", lb->flags);
+	tm_jw_ku64(w, "lock", lb->lock_lo | (uint64_t)lb->lock_hi << 32);
+	tm_jw_kstr(w, "kind", fl);
+	tm_jw_ku64(w, "flags", lb->flags);
 	pm_rec_json_task(w, pm, "pid", NULL, lb->pid, ev->ts);
 	if (lb->owner)
 		pm_rec_json_task(w, pm, "owner", NULL, lb->owner, ev->ts);
 	else
-		jw_ku64(w, "owner", 0);
+		tm_jw_ku64(w, "owner", 0);
 }
 
 const struct pm_recops pm_rec_lock = {

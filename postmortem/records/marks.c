@@ -41,25 +41,25 @@ static void marks_text(FILE *f, const struct pm_dump *pm,
 	}
 }
 
-static void marks_json(struct jw *w, const struct pm_dump *pm,
+static void marks_json(struct tm_jw *w, const struct pm_dump *pm,
 		       const struct pm_event *ev)
 {
 	(void)pm;
 	switch (ev->type) {
 	case TIPME_REC_TRIGGER:
-		jw_ku64(w, "seq", ev->u.trig.seq);
-		jw_kstr(w, "source", tm_trigger_source_name(ev->u.trig.source, "?"));
-		jw_kbool(w, "coalesced", ev->u.trig.coalesced);
+		tm_jw_ku64(w, "seq", ev->u.trig.seq);
+		tm_jw_kstr(w, "source", tm_trigger_source_name(ev->u.trig.source, "?"));
+		tm_jw_kbool(w, "coalesced", ev->u.trig.coalesced);
 		break;
 	case TIPME_REC_INPUT:
-		jw_kstr(w, "kind", tm_input_kind_name(ev->u.in.kind, "?"));
-		jw_ku64(w, "value", ev->u.in.value);
-		jw_ku64(w, "device", ev->u.in.device);
-		jw_ku64(w, "code", ev->u.in.code);
+		tm_jw_kstr(w, "kind", tm_input_kind_name(ev->u.in.kind, "?"));
+		tm_jw_ku64(w, "value", ev->u.in.value);
+		tm_jw_ku64(w, "device", ev->u.in.device);
+		tm_jw_ku64(w, "code", ev->u.in.code);
 		break;
 	case TIPME_REC_TEST:
-		jw_ku64(w, "seq", ev->u.rec.TEST.seq);
-		jw_ku64(w, "value", ev->u.rec.TEST.value);
+		tm_jw_ku64(w, "seq", ev->u.rec.TEST.seq);
+		tm_jw_ku64(w, "value", ev->u.rec.TEST.value);
 		break;
 	}
 }

@@ -91,7 +91,7 @@ static void mem_text(FILE *f, const struct pm_dump *pm, const struct pm_event *e
 	}
 }
 
-static void mem_json(struct jw *w, const struct pm_dump *pm,
+static void mem_json(struct tm_jw *w, const struct pm_dump *pm,
 		     const struct pm_event *ev)
 {
 	const struct tipme_rec_reclaim_begin *rb = &ev->u.rb;
@@ -104,31 +104,31 @@ static void mem_json(struct jw *w, const struct pm_dump *pm,
 	switch (ev->type) {
 	case TIPME_REC_RECLAIM_BEGIN:
 		n = pm_rec_frames(pm, ev, fr, PM_FRAMES_MAX);
-		jw_kstr(w, "kind", reclaim_kind_name(rb->kind));
+		tm_jw_kstr(w, "kind", reclaim_kind_name(rb->kind));
 		pm_rec_json_task(w, pm, "pid", NULL, rb->pid, ev->ts);
-		jw_ku64(w, "order", rb->order);
-		jw_ku64(w, "gfp", rb->gfp);
+		tm_jw_ku64(w, "order", rb->order);
+		tm_jw_ku64(w, "gfp", rb->gfp);
 		pm_rec_json_frames(w, pm, "stack", fr, n);
 		break;
 	case TIPME_REC_RECLAIM_END:
-		jw_kstr(w, "kind", reclaim_kind_name(re->kind));
+		tm_jw_kstr(w, "kind", reclaim_kind_name(re->kind));
 		pm_rec_json_task(w, pm, "pid", NULL, re->pid, ev->ts);
-		jw_ku64(w, "nr_reclaimed", re->nr_reclaimed);
+		tm_jw_ku64(w, "nr_reclaimed", re->nr_reclaimed);
 		break;
 	case TIPME_REC_KSWAPD:
-		jw_kstr(w, "kind", kw->kind == TIPME_KSWAPD_WAKEUP ? "wakeup" : "run");
+		tm_jw_kstr(w, "kind", kw->kind == TIPME_KSWAPD_WAKEUP ? "wakeup" : "run");
 		pm_rec_json_task(w, pm, "pid", NULL, kw->pid, ev->ts);
-		jw_ku64(w, "nid", kw->nid);
-		jw_ku64(w, "zid", kw->zid);
-		jw_ku64(w, "order", kw->order);
-		jw_ku64(w, "gfp", kw->gfp);
+		tm_jw_ku64(w, "nid", kw->nid);
+		tm_jw_ku64(w, "zid", kw->zid);
+		tm_jw_ku64(w, "order", kw->order);
+		tm_jw_ku64(w, "gfp", kw->gfp);
 		break;
 	case TIPME_REC_THROTTLED:
 		pm_rec_json_task(w, pm, "pid", NULL, th->pid, ev->ts);
-		jw_ku64(w, "nid", th->nid);
-		jw_ku64(w, "usec_timeout", th->usec_timeout);
-		jw_ku64(w, "usec_delayed", th->usec_delayed);
-		jw_kstr(w, "reason", throttle_reason_name(th->reason));
+		tm_jw_ku64(w, "nid", th->nid);
+		tm_jw_ku64(w, "usec_timeout", th->usec_timeout);
+		tm_jw_ku64(w, "usec_delayed", th->usec_delayed);
+		tm_jw_kstr(w, "reason", throttle_reason_name(th->reason));
 		break;
 	}
 }

@@ -86,53 +86,53 @@ void pm_print_event(FILE *f, const struct pm_dump *pm,
 	fputc('\n', f);
 }
 
-static void json_lost(struct jw *w, const struct pm_event *ev)
+static void json_lost(struct tm_jw *w, const struct pm_event *ev)
 {
-	jw_kstr(w, "type", "lost");
-	jw_ku64(w, "lost_subbufs", ev->lost_count);
-	jw_ku64(w, "seq_first", ev->lost_first);
-	jw_ku64(w, "seq_last", ev->lost_first + ev->lost_count - 1);
-	jw_key(w, "since_mono_ns");
+	tm_jw_kstr(w, "type", "lost");
+	tm_jw_ku64(w, "lost_subbufs", ev->lost_count);
+	tm_jw_ku64(w, "seq_first", ev->lost_first);
+	tm_jw_ku64(w, "seq_last", ev->lost_first + ev->lost_count - 1);
+	tm_jw_key(w, "since_mono_ns");
 	if (ev->lost_since)
-		jw_i64(w, ev->lost_since_ns);
+		tm_jw_i64(w, ev->lost_since_ns);
 	else
-		jw_null(w);
+		tm_jw_null(w);
 }
 
-static void json_hex(struct jw *w, const struct pm_event *ev)
+static void json_hex(struct tm_jw *w, const struct pm_event *ev)
 {
 	char hex[2 * HEX_MAX + 1];
 	uint32_t i;
 
-	jw_ku64(w, "type_nr", ev->type);
-	jw_ku64(w, "payload_bytes", ev->payload_len);
+	tm_jw_ku64(w, "type_nr", ev->type);
+	tm_jw_ku64(w, "payload_bytes", ev->payload_len);
 	for (i = 0; i < ev->payload_len && i < HEX_MAX; i++)
 		snprintf(hex + 2 * i, 3, "%02x", ev->payload[i]);
 	hex[2 * i] = '\0';
-	jw_kstr(w, "payload_hex", hex);
+	tm_jw_kstr(w, "payload_hex", hex);
 	if (ev->payload_len > HEX_MAX)
-		jw_kbool(w, "payload_truncated", 1);
+		tm_jw_kbool(w, "payload_truncated", 1);
 }
 
-void pm_json_event(struct jw *w, const struct pm_dump *pm,
+void pm_json_event(struct tm_jw *w, const struct pm_dump *pm,
 		   const struct pm_event *ev)
 {
 	const struct pm_recops *o = ev_ops(ev);
 	char t[32];
 
-	jw_obj_begin(w);
-	jw_kstr(w, "time", pm_fmt_ns(ev->ns, t, sizeof(t)));
-	jw_ki64(w, "mono_ns", ev->ns);
-	jw_ku64(w, "ts", ev->ts);
-	jw_ku64(w, "cpu", ev->cpu);
+	tm_jw_obj_begin(w);
+	tm_jw_kstr(w, "time", pm_fmt_ns(ev->ns, t, sizeof(t)));
+	tm_jw_ki64(w, "mono_ns", ev->ns);
+	tm_jw_ku64(w, "ts", ev->ts);
+	tm_jw_ku64(w, "cpu", ev->cpu);
 	if (ev->kind == PM_EV_LOST) {
 		json_lost(w, ev);
 	} else {
-		jw_kstr(w, "type", ev->rt->name);
+		tm_jw_kstr(w, "type", ev->rt->name);
 		if (o)
 			o->json(w, pm, ev);
 		else
 			json_hex(w, ev);
 	}
-	jw_obj_end(w);
+	tm_jw_obj_end(w);
 }

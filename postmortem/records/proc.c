@@ -89,23 +89,23 @@ static void proc_text(FILE *f, const struct pm_dump *pm,
 	}
 }
 
-static void json_argv(struct jw *w, const char *key, const char *a, size_t len)
+static void json_argv(struct tm_jw *w, const char *key, const char *a, size_t len)
 {
 	size_t i = 0;
 
-	jw_key(w, key);
-	jw_arr_begin(w);
+	tm_jw_key(w, key);
+	tm_jw_arr_begin(w);
 	while (i < len) {
 		const char *z = memchr(a + i, '\0', len - i);
 		size_t l = z ? (size_t)(z - (a + i)) : len - i;
 
-		jw_strn(w, a + i, l);
+		tm_jw_strn(w, a + i, l);
 		i += l + 1;
 	}
-	jw_arr_end(w);
+	tm_jw_arr_end(w);
 }
 
-static void proc_json(struct jw *w, const struct pm_dump *pm,
+static void proc_json(struct tm_jw *w, const struct pm_dump *pm,
 		      const struct pm_event *ev)
 {
 	const struct tipme_rec_fork *fk = &ev->u.fk;
@@ -117,37 +117,37 @@ static void proc_json(struct jw *w, const struct pm_dump *pm,
 	switch (ev->type) {
 	case TIPME_REC_FORK:
 		pm_rec_json_task(w, pm, "parent_pid", NULL, fk->parent_pid, ev->ts);
-		jw_ku64(w, "parent_tgid", fk->parent_tgid);
+		tm_jw_ku64(w, "parent_tgid", fk->parent_tgid);
 		pm_rec_json_task(w, pm, "child_pid", NULL, fk->child_pid, ev->ts + 1);
-		jw_ku64(w, "child_tgid", fk->child_tgid);
-		jw_kbool(w, "thread", fork_is_thread(fk));
-		jw_ku64(w, "clone_flags", fk->clone_flags_lo |
+		tm_jw_ku64(w, "child_tgid", fk->child_tgid);
+		tm_jw_kbool(w, "thread", fork_is_thread(fk));
+		tm_jw_ku64(w, "clone_flags", fk->clone_flags_lo |
 			(uint64_t)fk->clone_flags_hi << 32);
 		break;
 	case TIPME_REC_EXEC:
-		jw_ku64(w, "pid", ex->pid);
-		jw_ku64(w, "old_pid", ex->old_pid);
-		jw_key(w, "comm");
-		jw_strn(w, ex->comm, strnlen(ex->comm, sizeof(ex->comm)));
-		jw_ku64(w, "exec_id", ex->exec_id);
+		tm_jw_ku64(w, "pid", ex->pid);
+		tm_jw_ku64(w, "old_pid", ex->old_pid);
+		tm_jw_key(w, "comm");
+		tm_jw_strn(w, ex->comm, strnlen(ex->comm, sizeof(ex->comm)));
+		tm_jw_ku64(w, "exec_id", ex->exec_id);
 		x = pm_exec_by_id(pm, ex->exec_id);
 		if (x) {
-			jw_key(w, "exe");
-			jw_strn(w, x->exe, x->x.exe_len);
+			tm_jw_key(w, "exe");
+			tm_jw_strn(w, x->exe, x->x.exe_len);
 			json_argv(w, "argv", x->argv, x->x.argv_len);
 		}
 		break;
 	case TIPME_REC_EXIT:
 		pm_rec_json_task(w, pm, "pid", NULL, xt->pid, ev->ts);
-		jw_ku64(w, "tgid", xt->tgid);
-		jw_ki64(w, "code", xt->code);
-		jw_kbool(w, "group", xt->flags & TIPME_EXIT_GROUP);
+		tm_jw_ku64(w, "tgid", xt->tgid);
+		tm_jw_ki64(w, "code", xt->code);
+		tm_jw_kbool(w, "group", xt->flags & TIPME_EXIT_GROUP);
 		break;
 	case TIPME_REC_COMM:
-		jw_ku64(w, "pid", cm->pid);
-		jw_ku64(w, "tgid", cm->tgid);
-		jw_key(w, "comm");
-		jw_strn(w, cm->comm, strnlen(cm->comm, sizeof(cm->comm)));
+		tm_jw_ku64(w, "pid", cm->pid);
+		tm_jw_ku64(w, "tgid", cm->tgid);
+		tm_jw_key(w, "comm");
+		tm_jw_strn(w, cm->comm, strnlen(cm->comm, sizeof(cm->comm)));
 		break;
 	}
 }

@@ -29,7 +29,7 @@
 struct pm_recops {
 	unsigned int (*pids)(const struct pm_event *ev, uint32_t *pids);
 	void (*text)(FILE *f, const struct pm_dump *pm, const struct pm_event *ev);
-	void (*json)(struct jw *w, const struct pm_dump *pm,
+	void (*json)(struct tm_jw *w, const struct pm_dump *pm,
 		     const struct pm_event *ev);
 };
 
@@ -68,7 +68,7 @@ void pm_print_event(FILE *f, const struct pm_dump *pm,
  * @pm: the dump
  * @ev: the event, from pm_merge_next() (its times in ns are used)
  */
-void pm_json_event(struct jw *w, const struct pm_dump *pm,
+void pm_json_event(struct tm_jw *w, const struct pm_dump *pm,
 		   const struct pm_event *ev);
 
 /**

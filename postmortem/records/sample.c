@@ -53,7 +53,7 @@ static void sample_text(FILE *f, const struct pm_dump *pm,
 	fputc('\n', f);
 }
 
-static void sample_json(struct jw *w, const struct pm_dump *pm,
+static void sample_json(struct tm_jw *w, const struct pm_dump *pm,
 			const struct pm_event *ev)
 {
 	const struct tipme_rec_sample *s = &ev->u.sm;
@@ -62,37 +62,37 @@ static void sample_json(struct jw *w, const struct pm_dump *pm,
 	size_t i, n;
 
 	if (ev->type == TIPME_REC_SAMPLE_END) {
-		jw_ku64(w, "seq", se->seq);
-		jw_kbool(w, "full", se->flags & TIPME_SMPEND_FULL);
-		jw_kbool(w, "overflow", se->flags & TIPME_SMPEND_OVERFLOW);
-		jw_kbool(w, "table_full", se->flags & TIPME_SMPEND_TABLE_FULL);
-		jw_ku64(w, "threads", se->threads);
-		jw_ku64(w, "emitted", se->emitted);
-		jw_ki64(w, "cost_ns", pm_ticks_to_ns(&pm->clock, se->cycles));
+		tm_jw_ku64(w, "seq", se->seq);
+		tm_jw_kbool(w, "full", se->flags & TIPME_SMPEND_FULL);
+		tm_jw_kbool(w, "overflow", se->flags & TIPME_SMPEND_OVERFLOW);
+		tm_jw_kbool(w, "table_full", se->flags & TIPME_SMPEND_TABLE_FULL);
+		tm_jw_ku64(w, "threads", se->threads);
+		tm_jw_ku64(w, "emitted", se->emitted);
+		tm_jw_ki64(w, "cost_ns", pm_ticks_to_ns(&pm->clock, se->cycles));
 		return;
 	}
 	n = pm_sample_entries(ev, &p);
-	jw_ku64(w, "seq", s->seq);
-	jw_kbool(w, "full", s->flags & TIPME_SAMPLE_FULL);
-	jw_key(w, "threads");
-	jw_arr_begin(w);
+	tm_jw_ku64(w, "seq", s->seq);
+	tm_jw_kbool(w, "full", s->flags & TIPME_SAMPLE_FULL);
+	tm_jw_key(w, "threads");
+	tm_jw_arr_begin(w);
 	for (i = 0; i < n; i++) {
 		struct tipme_sample_ent t;
 
 		memcpy(&t, p + i * sizeof(t), sizeof(t));
-		jw_obj_begin(w);
+		tm_jw_obj_begin(w);
 		pm_rec_json_task(w, pm, "pid", NULL, tipme_smp_pid(t.word), ev->ts);
-		jw_ku64(w, "tgid", t.tgid);
-		jw_kstr(w, "state", pm_state_name(tipme_smp_state(t.word), 0));
-		jw_kbool(w, "on_cpu", tipme_smp_oncpu(t.word));
-		jw_kstr(w, "policy", policy_name(tipme_smp_policy(t.word)));
-		jw_ku64(w, "prio", t.prio);
-		jw_ku64(w, "cpu", t.cpu);
-		jw_ku64(w, "runtime_ns", t.runtime);
-		jw_kbool(w, "new", t.flags & TIPME_SMP_NEW);
-		jw_obj_end(w);
+		tm_jw_ku64(w, "tgid", t.tgid);
+		tm_jw_kstr(w, "state", pm_state_name(tipme_smp_state(t.word), 0));
+		tm_jw_kbool(w, "on_cpu", tipme_smp_oncpu(t.word));
+		tm_jw_kstr(w, "policy", policy_name(tipme_smp_policy(t.word)));
+		tm_jw_ku64(w, "prio", t.prio);
+		tm_jw_ku64(w, "cpu", t.cpu);
+		tm_jw_ku64(w, "runtime_ns", t.runtime);
+		tm_jw_kbool(w, "new", t.flags & TIPME_SMP_NEW);
+		tm_jw_obj_end(w);
 	}
-	jw_arr_end(w);
+	tm_jw_arr_end(w);
 }
 
 const struct pm_recops pm_rec_sample = {

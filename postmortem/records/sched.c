@@ -62,7 +62,7 @@ static void sched_text(FILE *f, const struct pm_dump *pm,
 	}
 }
 
-static void sched_json(struct jw *w, const struct pm_dump *pm,
+static void sched_json(struct tm_jw *w, const struct pm_dump *pm,
 		       const struct pm_event *ev)
 {
 	const struct tipme_rec_switch *sw = &ev->u.sw;
@@ -73,40 +73,40 @@ static void sched_json(struct jw *w, const struct pm_dump *pm,
 	switch (ev->type) {
 	case TIPME_REC_SCHED_SWITCH:
 		if (ev->prev_unknown) {
-			jw_key(w, "prev_pid");
-			jw_null(w);
+			tm_jw_key(w, "prev_pid");
+			tm_jw_null(w);
 		} else {
 			pm_rec_json_task(w, pm, "prev_pid", "prev_comm", sw->prev_pid,
 					 ev->ts);
 		}
-		jw_kstr(w, "prev_state", pm_state_name(sw->prev_state, 0));
+		tm_jw_kstr(w, "prev_state", pm_state_name(sw->prev_state, 0));
 		if (ev->prev_unknown) {
-			jw_key(w, "prev_prio");
-			jw_null(w);
+			tm_jw_key(w, "prev_prio");
+			tm_jw_null(w);
 		} else {
-			jw_ku64(w, "prev_prio", sw->prev_prio);
+			tm_jw_ku64(w, "prev_prio", sw->prev_prio);
 		}
-		jw_kbool(w, "preempt", sw->flags & TIPME_SWITCH_PREEMPT);
+		tm_jw_kbool(w, "preempt", sw->flags & TIPME_SWITCH_PREEMPT);
 		pm_rec_json_task(w, pm, "next_pid", "next_comm", sw->next_pid, ev->ts);
-		jw_ku64(w, "next_prio", sw->next_prio);
+		tm_jw_ku64(w, "next_prio", sw->next_prio);
 		break;
 	case TIPME_REC_SCHED_WAKING:
 		pm_rec_json_task(w, pm, "pid", "comm", tipme_waking_pid(wk), ev->ts);
-		jw_ku64(w, "target_cpu", tipme_waking_cpu(wk));
+		tm_jw_ku64(w, "target_cpu", tipme_waking_cpu(wk));
 		if (ev->waker_unknown) {
-			jw_key(w, "waker");
-			jw_null(w);
+			tm_jw_key(w, "waker");
+			tm_jw_null(w);
 		} else {
 			pm_rec_json_task(w, pm, "waker", "waker_comm",
 					 tipme_waking_waker(wk), ev->ts);
 		}
-		jw_kstr(w, "waker_ctx", pm_ctx_name(tipme_waking_ctx(wk)));
+		tm_jw_kstr(w, "waker_ctx", pm_ctx_name(tipme_waking_ctx(wk)));
 		break;
 	case TIPME_REC_BLOCKED:
 		n = pm_rec_frames(pm, ev, fr, PM_FRAMES_MAX);
 		pm_rec_json_task(w, pm, "pid", NULL, ev->u.bl.pid, ev->ts);
 		pm_rec_json_frames(w, pm, "site", fr, n);
-		jw_kbool(w, "truncated", ev->u.bl.flags & TIPME_BLOCKED_FULL);
+		tm_jw_kbool(w, "truncated", ev->u.bl.flags & TIPME_BLOCKED_FULL);
 		break;
 	}
 }

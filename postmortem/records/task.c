@@ -28,20 +28,20 @@ char *pm_fmt_task(const struct pm_dump *pm, uint32_t pid, uint64_t ts,
 	return buf;
 }
 
-void pm_rec_json_task(struct jw *w, const struct pm_dump *pm, const char *key,
+void pm_rec_json_task(struct tm_jw *w, const struct pm_dump *pm, const char *key,
 		      const char *name_key, uint32_t pid, uint64_t ts)
 {
 	const char *name = pm_task_name(pm, pid, ts);
 	char k[48];
 
-	jw_ku64(w, key, pid);
+	tm_jw_ku64(w, key, pid);
 	if (!name)
 		return;
 	if (!name_key) {
 		snprintf(k, sizeof(k), "%s_comm", key);
 		name_key = k;
 	}
-	jw_kstr(w, name_key, name);
+	tm_jw_kstr(w, name_key, name);
 }
 
 void pm_print_text(FILE *f, const char *s, size_t len)
@@ -104,23 +104,23 @@ void pm_rec_print_frames(FILE *f, const struct pm_dump *pm, const uint64_t *a,
 	}
 }
 
-void pm_rec_json_frames(struct jw *w, const struct pm_dump *pm,
+void pm_rec_json_frames(struct tm_jw *w, const struct pm_dump *pm,
 			const char *key, const uint64_t *a, size_t n)
 {
 	char buf[32];
 	size_t i;
 
-	jw_key(w, key);
-	jw_arr_begin(w);
+	tm_jw_key(w, key);
+	tm_jw_arr_begin(w);
 	for (i = 0; i < n; i++) {
 		const char *name = pm_sym_name(pm, a[i], NULL);
 
 		if (name) {
-			jw_str(w, name);
+			tm_jw_str(w, name);
 		} else {
 			snprintf(buf, sizeof(buf), "0x%" PRIx64, a[i]);
-			jw_str(w, buf);
+			tm_jw_str(w, buf);
 		}
 	}
-	jw_arr_end(w);
+	tm_jw_arr_end(w);
 }

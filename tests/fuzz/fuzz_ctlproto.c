@@ -6,7 +6,7 @@
  * split them (at most TIPME_CTL_LINE_MAX bytes); each line goes to the
  * request reader (tipmed's side), the reply reader and both subscription
  * readers (the clients' side).  What a reader accepts must hold its
- * promises, or the harness aborts: names that pass ctl_name_ok(), a
+ * promises, or the harness aborts: names that pass tm_ctl_name_ok(), a
  * known trigger source, sequence numbers in range.
  */
 #include <stdint.h>
@@ -23,16 +23,16 @@ static void check_request(const char *line)
 {
 	char buf[TIPME_CTL_LINE_MAX + 1];
 	struct tm_err e = { "" };
-	struct ctl_request r;
+	struct tm_ctl_request r;
 
 	strcpy(buf, line);
-	if (ctl_parse_request(buf, &r, &e)) {
+	if (tm_ctl_parse_request(buf, &r, &e)) {
 		if (!e.msg[0])
 			abort();	/* an error always says why */
 		return;
 	}
 	switch (r.kind) {
-	case CTL_REQ_TRIGGER:
+	case TM_CTL_REQ_TRIGGER:
 		if (r.source != TIPME_TRIG_NETLINK &&
 		    r.source != TIPME_TRIG_XHOOK &&
 		    r.source != TIPME_TRIG_THRESHOLD &&
@@ -54,18 +54,18 @@ static void check_request(const char *line)
 					abort();
 		}
 		break;
-	case CTL_REQ_NOTE:
-		if (!ctl_name_ok(r.incident) || !r.text)
+	case TM_CTL_REQ_NOTE:
+		if (!tm_ctl_name_ok(r.incident) || !r.text)
 			abort();
 		break;
-	case CTL_REQ_PUT:
-		if (!ctl_name_ok(r.incident) || !ctl_name_ok(r.name) ||
+	case TM_CTL_REQ_PUT:
+		if (!tm_ctl_name_ok(r.incident) || !tm_ctl_name_ok(r.name) ||
 		    strchr(r.name, '/') || !strcmp(r.name, ".."))
 			abort();
 		break;
-	case CTL_REQ_LIST:
-	case CTL_REQ_SUBSCRIBE:
-	case CTL_REQ_STATUS:
+	case TM_CTL_REQ_LIST:
+	case TM_CTL_REQ_SUBSCRIBE:
+	case TM_CTL_REQ_STATUS:
 		break;
 	default:
 		abort();
@@ -80,15 +80,15 @@ static void check_client(const char *line)
 	uint32_t seq;
 	int err;
 
-	err = ctlc_parse_reply(line, &e);
+	err = tm_ctlc_parse_reply(line, &e);
 	if (err > 0 || (err && !e.msg[0]))
 		abort();
-	if (!ctl_parse_triggered(line, &seq, &mono) && !seq)
+	if (!tm_ctl_parse_triggered(line, &seq, &mono) && !seq)
 		abort();
-	if (!ctl_parse_incident(line, &seq, name, sizeof(name)) &&
-	    (!seq || !ctl_name_ok(name) || strlen(name) >= sizeof(name)))
+	if (!tm_ctl_parse_incident(line, &seq, name, sizeof(name)) &&
+	    (!seq || !tm_ctl_name_ok(name) || strlen(name) >= sizeof(name)))
 		abort();
-	if (ctl_errno_by_name(line) <= 0 || !ctl_errno_name(ctl_errno_by_name(line)))
+	if (tm_ctl_errno_by_name(line) <= 0 || !tm_ctl_errno_name(tm_ctl_errno_by_name(line)))
 		abort();
 }
 

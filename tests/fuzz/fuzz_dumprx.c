@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tnl_dump_stats st;
 	struct tm_err e = { "" };
 	char path[64];
-	struct dump d;
+	struct tm_dump d;
 	void *buf;
 	size_t i;
 	int err;
@@ -58,9 +58,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();	/* a refused dump left a file */
 		return 0;
 	}
-	if (dump_load(&d, path, 0, &e))
+	if (tm_dump_load(&d, path, 0, &e))
 		abort();	/* it wrote what the reader refuses */
-	dump_free(&d);
+	tm_dump_free(&d);
 	unlink(path);
 	return 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: an incident's meta.json (a file in a directory that
- * travels in bug reports) through its one reader, incident_meta_parse().
+ * travels in bug reports) through its one reader, tm_incident_meta_parse().
  * What it accepts must be what it promises: short printable strings.
  */
 #include <stdint.h>
@@ -25,10 +25,10 @@ static void plain(const char *s, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct incident_meta_view v;
+	struct tm_incident_meta_view v;
 	struct tm_err e = { "" };
 
-	if (incident_meta_parse((const char *)data, size, &v, &e)) {
+	if (tm_incident_meta_parse((const char *)data, size, &v, &e)) {
 		if (!e.msg[0])
 			abort();
 		return 0;

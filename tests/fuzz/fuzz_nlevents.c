@@ -8,7 +8,7 @@
  * reaches the trigger attributes and the controller's messages alike.
  * What the parser accepts must hold its promises, or the harness aborts: a
  * press only with source auto and with a NUL-terminated command name, and
- * incident_auto_from_press() then giving meta.json printable text.
+ * tm_incident_auto_from_press() then giving meta.json printable text.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check(const struct tnl_trigger_event *ev)
 {
-	struct incident_auto a;
+	struct tm_incident_auto a;
 	size_t i;
 
 	if (!ev->has_press)
@@ -32,7 +32,7 @@ static void check(const struct tnl_trigger_event *ev)
 	if (ev->source != TIPME_TRIG_AUTO ||
 	    !memchr(ev->press.comm, '\0', sizeof(ev->press.comm)))
 		abort();
-	incident_auto_from_press(&ev->press, &a);
+	tm_incident_auto_from_press(&ev->press, &a);
 	if (strcmp(a.input, "key") && strcmp(a.input, "button"))
 		abort();
 	for (i = 0; a.comm[i]; i++)

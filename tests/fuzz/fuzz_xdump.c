@@ -12,7 +12,7 @@
 #include "analysis/xprof.h"
 #include "dump_fix.h"
 #include "print/xprof.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -31,27 +31,27 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *null;
-	struct xdump d;
+	struct tm_xdump d;
 	struct tm_err e = { "" };
 
 	if (!null)
 		null = fopen("/dev/null", "w");
 	if (!null)
 		abort();
-	if (xdump_parse(data, size, &d, &e))
+	if (tm_xdump_parse(data, size, &d, &e))
 		return 0;
-	xdump_print(null, &d, 0);
-	xdump_print(null, &d, 1);
+	tm_xdump_print(null, &d, 0);
+	tm_xdump_print(null, &d, 1);
 	/* tipme report --x over the whole dump, without a kernel dump */
 	{
 		struct pm_xprof xp;
-		struct jw w;
+		struct tm_jw w;
 
 		if (!pm_xprof_analyse(&d, NULL, INT64_MIN, INT64_MAX, &xp)) {
 			pm_xprof_text(null, &xp);
-			jw_init(&w, null, 0);
+			tm_jw_init(&w, null, 0);
 			pm_xprof_json(&w, &xp);
-			jw_finish(&w);
+			tm_jw_finish(&w);
 			pm_xprof_free(&xp);
 		}
 	}

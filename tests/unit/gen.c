@@ -206,7 +206,7 @@ void gen_random(struct gen_spec *s, uint64_t seed, size_t nr_cpus,
 /* ------------------------------------------------------------------ */
 
 struct wstate {
-	struct dumpw *w;
+	struct tm_dumpw *w;
 	uint64_t rng;
 	struct gen_ev *ev;
 	size_t n, cap;
@@ -240,7 +240,7 @@ static int append_chunked(struct wstate *ws, const void *data, size_t len,
 
 	while (len) {
 		n = 1 + gen_rand(&ws->rng) % len;
-		err = dumpw_section_append(ws->w, p, n, e);
+		err = tm_dumpw_section_append(ws->w, p, n, e);
 		if (err)
 			return err;
 		p += n;
@@ -255,7 +255,7 @@ static int emit_subbuf(struct wstate *ws, uint64_t seq, const unsigned char *dat
 	struct tipme_subbuf sb = { .seq = seq, .len = len, .flags = flags };
 	int err;
 
-	err = dumpw_section_append(ws->w, &sb, sizeof(sb), e);
+	err = tm_dumpw_section_append(ws->w, &sb, sizeof(sb), e);
 	if (!err)
 		err = append_chunked(ws, data, len, e);
 	ws->out->subbufs++;
@@ -274,7 +274,7 @@ static int write_cpu(struct wstate *ws, const struct gen_spec *s,
 
 	if (!buf)
 		return -ENOMEM;
-	err = dumpw_section_begin(ws->w, TIPME_SEC_CPU_STREAM, gc->cpu, e);
+	err = tm_dumpw_section_begin(ws->w, TIPME_SEC_CPU_STREAM, gc->cpu, e);
 	for (i = 0; i < gc->nr && !err; i++) {
 		const struct gen_in *r = &gc->recs[i];
 		const struct tipme_rectype *t = find_type(s, r->type);
@@ -315,9 +315,9 @@ static int write_cpu(struct wstate *ws, const struct gen_spec *s,
 			err = emit_subbuf(ws, seq++, buf, len, 0, e);
 			sbi++;
 			if (!err && gc->split && sbi == 1) {
-				err = dumpw_section_end(ws->w, e);
+				err = tm_dumpw_section_end(ws->w, e);
 				if (!err)
-					err = dumpw_section_begin(ws->w, TIPME_SEC_CPU_STREAM,
+					err = tm_dumpw_section_begin(ws->w, TIPME_SEC_CPU_STREAM,
 								  gc->cpu, e);
 			}
 			in_sb = 0;
@@ -364,7 +364,7 @@ static int write_cpu(struct wstate *ws, const struct gen_spec *s,
 		err = emit_subbuf(ws, seq++, buf, len, flags, e);
 	}
 	if (!err)
-		err = dumpw_section_end(ws->w, e);
+		err = tm_dumpw_section_end(ws->w, e);
 	free(buf);
 	return err;
 }
@@ -386,7 +386,7 @@ int gen_write(const char *path, const struct gen_spec *s, struct gen_out *out,
 	static const char unknown[] = "a section from the future";
 	struct gen_out dummy;
 	struct wstate ws;
-	struct dumpw w;
+	struct tm_dumpw w;
 	size_t i;
 	int err;
 
@@ -398,32 +398,32 @@ int gen_write(const char *path, const struct gen_spec *s, struct gen_out *out,
 	ws.rng = s->seed;
 	ws.out = out;
 
-	err = dumpw_open(&w, path, &s->hdr, 0, e);
+	err = tm_dumpw_open(&w, path, &s->hdr, 0, e);
 	if (!err && s->nr_types)
-		err = dumpw_section(&w, TIPME_SEC_RECTYPES, 0, s->types,
+		err = tm_dumpw_section(&w, TIPME_SEC_RECTYPES, 0, s->types,
 				    s->nr_types * sizeof(s->types[0]), e);
 	if (!err && s->system)
-		err = dumpw_section(&w, TIPME_SEC_SYSTEM, 0, s->system,
+		err = tm_dumpw_section(&w, TIPME_SEC_SYSTEM, 0, s->system,
 				    strlen(s->system), e);
 	if (!err && s->params)
-		err = dumpw_section(&w, TIPME_SEC_PARAMS, 0, s->params,
+		err = tm_dumpw_section(&w, TIPME_SEC_PARAMS, 0, s->params,
 				    strlen(s->params), e);
 	if (!err && s->unknown_section)
-		err = dumpw_section(&w, 1000, 0, unknown, sizeof(unknown) - 1, e);
+		err = tm_dumpw_section(&w, 1000, 0, unknown, sizeof(unknown) - 1, e);
 	for (i = 0; i < s->nr_cpus && !err; i++)
 		err = write_cpu(&ws, s, &s->cpus[i], e);
 	if (!err && s->nr_stats)
-		err = dumpw_section(&w, TIPME_SEC_CPU_STATS, 0, s->stats,
+		err = tm_dumpw_section(&w, TIPME_SEC_CPU_STATS, 0, s->stats,
 				    s->nr_stats * sizeof(s->stats[0]), e);
 	if (!err && s->nr_pairs)
-		err = dumpw_section(&w, TIPME_SEC_CLOCKS, 0, s->pairs,
+		err = tm_dumpw_section(&w, TIPME_SEC_CLOCKS, 0, s->pairs,
 				    s->nr_pairs * sizeof(s->pairs[0]), e);
 	if (!err)
-		err = dumpw_commit(&w, e);
+		err = tm_dumpw_commit(&w, e);
 	if (err) {
 		if (err == -ENOMEM)
 			tm_err_set(e, ENOMEM, "out of memory");
-		dumpw_abort(&w);
+		tm_dumpw_abort(&w);
 		free(ws.ev);
 		return err;
 	}

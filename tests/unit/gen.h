@@ -77,7 +77,7 @@ struct gen_cpu {
 
 /**
  * struct gen_spec - a whole dump
- * @hdr: header template given to dumpw_open()
+ * @hdr: header template given to tm_dumpw_open()
  * @types: the record-type table
  * @nr_types: entries in @types
  * @cpus: the streams

@@ -260,30 +260,30 @@ void scen_add_type(struct tipme_rectype *t, size_t *n, uint8_t type,
 	(*n)++;
 }
 
-static int write_streams(const struct scen *s, struct dumpw *w, struct tm_err *e)
+static int write_streams(const struct scen *s, struct tm_dumpw *w, struct tm_err *e)
 {
 	struct tipme_subbuf sb;
 	uint32_t c;
 	int i, err = 0;
 
 	for (c = 0; c < s->ncpus && c < SCEN_CPUS && !err; c++) {
-		err = dumpw_section_begin(w, TIPME_SEC_CPU_STREAM, c, e);
+		err = tm_dumpw_section_begin(w, TIPME_SEC_CPU_STREAM, c, e);
 		for (i = 0; i < s->nsb[c] && !err; i++) {
 			memset(&sb, 0, sizeof(sb));
 			sb.seq = s->sb[c][i].seq;
 			sb.len = (uint32_t)s->sb[c][i].len;
-			err = dumpw_section_append(w, &sb, sizeof(sb), e);
+			err = tm_dumpw_section_append(w, &sb, sizeof(sb), e);
 			if (!err)
-				err = dumpw_section_append(w, s->sb[c][i].buf,
+				err = tm_dumpw_section_append(w, s->sb[c][i].buf,
 							   s->sb[c][i].len, e);
 		}
 		if (!err)
-			err = dumpw_section_end(w, e);
+			err = tm_dumpw_section_end(w, e);
 	}
 	return err;
 }
 
-static int write_exec(const struct scen *s, struct dumpw *w, struct tm_err *e)
+static int write_exec(const struct scen *s, struct tm_dumpw *w, struct tm_err *e)
 {
 	unsigned char xb[sizeof(struct tipme_exectab_hdr) + SCEN_EXEC_BYTES];
 	struct tipme_exectab_hdr xh;
@@ -298,10 +298,10 @@ static int write_exec(const struct scen *s, struct dumpw *w, struct tm_err *e)
 
 		memcpy(xb + sizeof(xh), &bad, 4);
 	}
-	return dumpw_section(w, TIPME_SEC_EXECTAB, 0, xb, sizeof(xh) + s->exec_len, e);
+	return tm_dumpw_section(w, TIPME_SEC_EXECTAB, 0, xb, sizeof(xh) + s->exec_len, e);
 }
 
-static int write_sites(const struct scen *s, struct dumpw *w, struct tm_err *e)
+static int write_sites(const struct scen *s, struct tm_dumpw *w, struct tm_err *e)
 {
 	unsigned char b[sizeof(struct tipme_sitetab_hdr) + SCEN_SITE_BYTES];
 	struct tipme_sitetab_hdr h;
@@ -313,10 +313,10 @@ static int write_sites(const struct scen *s, struct dumpw *w, struct tm_err *e)
 	h.depth = 8;
 	memcpy(b, &h, sizeof(h));
 	memcpy(b + sizeof(h), s->sites, s->sites_len);
-	return dumpw_section(w, TIPME_SEC_SITES, 0, b, sizeof(h) + s->sites_len, e);
+	return tm_dumpw_section(w, TIPME_SEC_SITES, 0, b, sizeof(h) + s->sites_len, e);
 }
 
-static int write_syms(struct dumpw *w, struct tm_err *e)
+static int write_syms(struct tm_dumpw *w, struct tm_err *e)
 {
 	unsigned char b[8 + NSYMS * sizeof(struct tipme_sym) + NSYMS * 32];
 	uint64_t count = NSYMS;
@@ -331,7 +331,7 @@ static int write_syms(struct dumpw *w, struct tm_err *e)
 		memcpy(b + sl + strs, sym_names[i], strlen(sym_names[i]) + 1);
 		strs += strlen(sym_names[i]) + 1;
 	}
-	return dumpw_section(w, TIPME_SEC_SYMBOLS, 0, b, sl + strs, e);
+	return tm_dumpw_section(w, TIPME_SEC_SYMBOLS, 0, b, sl + strs, e);
 }
 
 int scen_write(const struct scen *s, const char *path)
@@ -340,7 +340,7 @@ int scen_write(const struct scen *s, const char *path)
 	struct tipme_file_header fh;
 	struct tipme_rectype types[26];
 	struct tm_err e = { "" };
-	struct dumpw w;
+	struct tm_dumpw w;
 	size_t nt = 0;
 	int err;
 
@@ -352,7 +352,7 @@ int scen_write(const struct scen *s, const char *path)
 	fh.tsc_khz = 1000000;		/* ticks are ns; no clock pairs: mono = ts */
 	fh.clock_source = TIPME_CLOCK_LOCAL;
 	fh.nr_cpus = s->ncpus;
-	if (dumpw_open(&w, path, &fh, 0, &e)) {
+	if (tm_dumpw_open(&w, path, &fh, 0, &e)) {
 		fprintf(stderr, "# %s\n", e.msg);
 		return -1;
 	}
@@ -393,11 +393,11 @@ int scen_write(const struct scen *s, const char *path)
 			      sizeof(struct tipme_rec_switch_site_s),
 			      "sched_switch_site_s");
 	}
-	err = dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);
+	err = tm_dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);
 	if (!err)
-		err = dumpw_section(&w, TIPME_SEC_PARAMS, 0, params, sizeof(params) - 1, &e);
+		err = tm_dumpw_section(&w, TIPME_SEC_PARAMS, 0, params, sizeof(params) - 1, &e);
 	if (!err && s->system)
-		err = dumpw_section(&w, TIPME_SEC_SYSTEM, 0, s->system,
+		err = tm_dumpw_section(&w, TIPME_SEC_SYSTEM, 0, s->system,
 				    strlen(s->system), &e);
 	if (!err)
 		err = write_streams(s, &w, &e);
@@ -408,9 +408,9 @@ int scen_write(const struct scen *s, const char *path)
 	if (!err)
 		err = write_syms(&w, &e);
 	if (!err)
-		err = dumpw_commit(&w, &e);
+		err = tm_dumpw_commit(&w, &e);
 	else
-		dumpw_abort(&w);
+		tm_dumpw_abort(&w);
 	if (err)
 		fprintf(stderr, "# write: %s\n", e.msg);
 	return err;

@@ -403,14 +403,14 @@ static int flip_stream_byte(const char *from, const char *to, uint32_t cpu)
 {
 	struct tm_err e = { "" };
 	unsigned char *b;
-	struct dump d;
+	struct tm_dump d;
 	size_t n = 0;
 	uint32_t i;
 	FILE *f;
 	int ret = -1;
 
 	b = gen_read_file(from, &n);
-	if (!b || dump_parse(&d, b, n, 0, &e)) {
+	if (!b || tm_dump_parse(&d, b, n, 0, &e)) {
 		free(b);
 		return -1;
 	}
@@ -425,7 +425,7 @@ static int flip_stream_byte(const char *from, const char *to, uint32_t cpu)
 			break;
 		}
 	}
-	dump_free(&d);
+	tm_dump_free(&d);
 	free(b);
 	return ret;
 }

@@ -12,13 +12,13 @@
 #include "ctlproto.h"
 #include "tap.h"
 
-static int parse(const char *text, struct ctl_request *r)
+static int parse(const char *text, struct tm_ctl_request *r)
 {
 	static char line[TIPME_CTL_LINE_MAX + 1];
 	struct tm_err e = { "" };
 
 	strcpy(line, text);
-	return ctl_parse_request(line, r, &e);
+	return tm_ctl_parse_request(line, r, &e);
 }
 
 int main(void)
@@ -46,21 +46,21 @@ int main(void)
 		"TRIGGER auto input=key pid= press_ns=2 latency_ns=3 comm=x",
 		"STATUS now",
 	};
-	struct ctl_request r;
+	struct tm_ctl_request r;
 	size_t i;
 
 	tap_plan(7 + (int)(sizeof(bad) / sizeof(bad[0])));
 	tap_ok(!parse("TRIGGER xhook the mouse froze", &r) &&
-	       r.kind == CTL_REQ_TRIGGER && r.source == TIPME_TRIG_XHOOK &&
+	       r.kind == TM_CTL_REQ_TRIGGER && r.source == TIPME_TRIG_XHOOK &&
 	       !strcmp(r.reason, "the mouse froze"),
 	       "TRIGGER with a source and a reason");
 	tap_ok(!parse("TRIGGER user", &r) && r.source == TIPME_TRIG_NETLINK &&
 	       !r.reason, "TRIGGER user without a reason");
 	tap_ok(!parse("NOTE 20261124T101500Z-3 typing lagged", &r) &&
-	       r.kind == CTL_REQ_NOTE && !strcmp(r.incident, "20261124T101500Z-3") &&
+	       r.kind == TM_CTL_REQ_NOTE && !strcmp(r.incident, "20261124T101500Z-3") &&
 	       !strcmp(r.text, "typing lagged"), "NOTE: incident and text");
 	tap_ok(!parse("PUT 20261124T101500Z-3 xhook.dump 18446744073709551615", &r) &&
-	       r.kind == CTL_REQ_PUT && !strcmp(r.name, "xhook.dump") &&
+	       r.kind == TM_CTL_REQ_PUT && !strcmp(r.name, "xhook.dump") &&
 	       r.bytes == UINT64_MAX, "PUT: names and the largest count");
 	tap_ok(!parse("TRIGGER auto input=button pid=4242 press_ns=1203500000000 latency_ns=812000000 comm=gnome text ed", &r) &&
 	       r.source == TIPME_TRIG_AUTO && !r.reason &&
@@ -72,9 +72,9 @@ int main(void)
 	tap_ok(!parse("TRIGGER auto input=key pid=0 press_ns=0 latency_ns=0 comm=", &r) &&
 	       r.autotrig.pid == 0 && !r.autotrig.comm[0],
 	       "TRIGGER auto: an unknown PID and an empty name");
-	tap_ok(!parse("LIST", &r) && r.kind == CTL_REQ_LIST &&
-	       !parse("SUBSCRIBE", &r) && r.kind == CTL_REQ_SUBSCRIBE &&
-	       !parse("STATUS", &r) && r.kind == CTL_REQ_STATUS,
+	tap_ok(!parse("LIST", &r) && r.kind == TM_CTL_REQ_LIST &&
+	       !parse("SUBSCRIBE", &r) && r.kind == TM_CTL_REQ_SUBSCRIBE &&
+	       !parse("STATUS", &r) && r.kind == TM_CTL_REQ_STATUS,
 	       "LIST, SUBSCRIBE and STATUS");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		tap_ok(parse(bad[i], &r) == -EINVAL, "refused: \"%s\"", bad[i]);

@@ -248,7 +248,7 @@ static int try_stream(const struct sbuild *sb, uint32_t cpu,
 {
 	struct gen_spec s;
 	struct pm_dump pm;
-	struct dumpw w;
+	struct tm_dumpw w;
 	char path[128];
 	FILE *f;
 	int err;
@@ -257,15 +257,15 @@ static int try_stream(const struct sbuild *sb, uint32_t cpu,
 	if (extra)
 		s.types[s.nr_types++] = *extra;
 	path_in(path, sizeof(path), "hand.tipme");
-	err = dumpw_open(&w, path, &s.hdr, 0, e);
+	err = tm_dumpw_open(&w, path, &s.hdr, 0, e);
 	if (!err && !no_table)
-		err = dumpw_section(&w, TIPME_SEC_RECTYPES, 0, s.types,
+		err = tm_dumpw_section(&w, TIPME_SEC_RECTYPES, 0, s.types,
 				    s.nr_types * sizeof(s.types[0]), e);
 	if (!err)
-		err = dumpw_section(&w, TIPME_SEC_CPU_STREAM, cpu, sb->b, sb->len, e);
+		err = tm_dumpw_section(&w, TIPME_SEC_CPU_STREAM, cpu, sb->b, sb->len, e);
 	if (!err)
-		err = dumpw_commit(&w, e);
-	dumpw_abort(&w);
+		err = tm_dumpw_commit(&w, e);
+	tm_dumpw_abort(&w);
 	if (err)
 		return err;
 	memset(text, 0, tlen);
@@ -491,7 +491,7 @@ static int exercise(const unsigned char *buf, size_t size, unsigned int flags,
 }
 
 /* Header and section-header bytes no checksum covers. */
-static int unprotected(const struct dump *d, size_t off)
+static int unprotected(const struct tm_dump *d, size_t off)
 {
 	uint32_t i;
 
@@ -510,7 +510,7 @@ static void test_corruption(void)
 {
 	struct tm_err e = { "" };
 	struct gen_spec s;
-	struct dump d;
+	struct tm_dump d;
 	unsigned char *good, *m;
 	size_t size = 0, off, bad_off = 0;
 	uint64_t rng = 12345;
@@ -531,7 +531,7 @@ static void test_corruption(void)
 		tap_ok(0, "small dump for corruption tests");
 		return;
 	}
-	dump_parse(&d, good, size, 0, &e);
+	tm_dump_parse(&d, good, size, 0, &e);
 	tap_ok(exercise(good, size, 0, &stage, NULL) == 0,
 	       "the small dump (%zu bytes) is accepted and fully decoded", size);
 
@@ -590,7 +590,7 @@ static void test_corruption(void)
 				m[off] ^= (unsigned char)(1U << (gen_rand(&rng) % 8));
 		}
 		err = exercise(m, gen_rand(&rng) % 16 ? size : gen_rand(&rng) % size,
-			       DUMP_NO_CRC, &stage, n_acc < 300 ? json : NULL);
+			       TM_DUMP_NO_CRC, &stage, n_acc < 300 ? json : NULL);
 		if (err == 1000)
 			codes_ok = 0;
 		if (err < 0)
@@ -613,7 +613,7 @@ static void test_corruption(void)
 	err = system(cmd);
 	tap_ok(err == 0, "the JSON of 300 decoded corrupt dumps (info and records) is valid UTF-8 JSON");
 	free(m);
-	dump_free(&d);
+	tm_dump_free(&d);
 	free(good);
 }
 

@@ -70,25 +70,25 @@ static void path_in(char *buf, size_t len, const char *d, const char *name)
 static int write_big(const char *path, unsigned int flags, struct tm_err *e)
 {
 	static unsigned char chunk[4096];
-	struct dumpw w;
+	struct tm_dumpw w;
 	int err, i;
 
 	for (i = 0; i < (int)sizeof(chunk); i++)
 		chunk[i] = (unsigned char)(i * 7);
-	err = dumpw_open(&w, path, &tmpl, flags, e);
+	err = tm_dumpw_open(&w, path, &tmpl, flags, e);
 	if (!err)
-		err = dumpw_section(&w, TIPME_SEC_SYSTEM, 0, "a=b\n", 4, e);
+		err = tm_dumpw_section(&w, TIPME_SEC_SYSTEM, 0, "a=b\n", 4, e);
 	if (!err)
-		err = dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 1, e);
+		err = tm_dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 1, e);
 	for (i = 0; i < 256 && !err; i++)
-		err = dumpw_section_append(&w, chunk, sizeof(chunk), e);
+		err = tm_dumpw_section_append(&w, chunk, sizeof(chunk), e);
 	if (!err)
-		err = dumpw_section_end(&w, e);
+		err = tm_dumpw_section_end(&w, e);
 	if (!err)
-		err = dumpw_section(&w, TIPME_SEC_PARAMS, 0, "", 0, e);
+		err = tm_dumpw_section(&w, TIPME_SEC_PARAMS, 0, "", 0, e);
 	if (!err)
-		err = dumpw_commit(&w, e);
-	dumpw_abort(&w);
+		err = tm_dumpw_commit(&w, e);
+	tm_dumpw_abort(&w);
 	return err;
 }
 
@@ -97,19 +97,19 @@ static void test_atomic(void)
 	char path[128], name[300];
 	struct tm_err e = { "" };
 	struct stat st;
-	struct dumpw w;
-	struct dump d;
+	struct tm_dumpw w;
+	struct tm_dump d;
 	int err, n, ok;
 
 	path_in(path, sizeof(path), dir, "a.tipme");
-	err = dumpw_open(&w, path, &tmpl, 0, &e);
+	err = tm_dumpw_open(&w, path, &tmpl, 0, &e);
 	if (!err)
-		err = dumpw_section(&w, TIPME_SEC_SYSTEM, 0, "kernel=x\n", 9, &e);
+		err = tm_dumpw_section(&w, TIPME_SEC_SYSTEM, 0, "kernel=x\n", 9, &e);
 	n = count_entries(dir, name, sizeof(name));
 	tap_ok(!err && !exists(path) && n == 1 && name[0] == '.',
 	       "while writing, only a hidden temporary file exists (%s)", name);
 	if (!err)
-		err = dumpw_commit(&w, &e);
+		err = tm_dumpw_commit(&w, &e);
 	tap_ok(!err && exists(path) && count_entries(dir, NULL, 0) == 1,
 	       "after commit the final name exists and the temporary is gone%s%s",
 	       err ? ": " : "", e.msg);
@@ -117,7 +117,7 @@ static void test_atomic(void)
 	err = stat(path, &st);
 	tap_ok(!err && (st.st_mode & 07777) == 0600, "mode is 0600 (0%o)",
 	       (unsigned int)(st.st_mode & 07777));
-	err = dump_load(&d, path, 0, &e);
+	err = tm_dump_load(&d, path, 0, &e);
 	ok = !err && d.nr_secs == 1 && d.hdr.version == TIPME_FILE_VERSION &&
 	     d.hdr.header_size == sizeof(struct tipme_file_header) &&
 	     d.hdr.byte_order == TIPME_BYTE_ORDER_MARK &&
@@ -128,19 +128,19 @@ static void test_atomic(void)
 	     d.secs[0].h.crc32 == tm_crc32(0, "kernel=x\n", 9);
 	tap_ok(ok, "reader returns the header and the section as written%s%s",
 	       err ? ": " : "", e.msg);
-	dump_free(&d);
+	tm_dump_free(&d);
 
 	/* abort leaves nothing */
 	path_in(path, sizeof(path), dir, "b.tipme");
-	err = dumpw_open(&w, path, &tmpl, 0, &e);
+	err = tm_dumpw_open(&w, path, &tmpl, 0, &e);
 	if (!err)
-		err = dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
+		err = tm_dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
 	if (!err)
-		err = dumpw_section_append(&w, "abcd", 4, &e);
-	dumpw_abort(&w);
+		err = tm_dumpw_section_append(&w, "abcd", 4, &e);
+	tm_dumpw_abort(&w);
 	tap_ok(!err && !exists(path) && count_entries(dir, NULL, 0) == 1,
-	       "dumpw_abort() removes the temporary file");
-	tap_ok(dumpw_section_append(&w, "x", 1, &e) < 0,
+	       "tm_dumpw_abort() removes the temporary file");
+	tap_ok(tm_dumpw_section_append(&w, "x", 1, &e) < 0,
 	       "calls after abort fail (%s)", e.msg);
 }
 
@@ -150,27 +150,27 @@ static void test_streaming(void)
 	unsigned char *a, *b;
 	size_t sa = 0, sb = 0;
 	struct tm_err e = { "" };
-	struct dumpw w;
-	struct dump d;
+	struct tm_dumpw w;
+	struct tm_dump d;
 	int err, i;
 	static const char text[] = "0123456789abcdefghijklmnopqrstuvwxyz";
 
 	path_in(pa, sizeof(pa), dir, "oneshot.tipme");
 	path_in(pb, sizeof(pb), dir, "pieces.tipme");
-	err = dumpw_open(&w, pa, &tmpl, 0, &e);
+	err = tm_dumpw_open(&w, pa, &tmpl, 0, &e);
 	if (!err)
-		err = dumpw_section(&w, TIPME_SEC_CPU_STREAM, 1, text, sizeof(text) - 1, &e);
+		err = tm_dumpw_section(&w, TIPME_SEC_CPU_STREAM, 1, text, sizeof(text) - 1, &e);
 	if (!err)
-		err = dumpw_commit(&w, &e);
+		err = tm_dumpw_commit(&w, &e);
 	if (!err)
-		err = dumpw_open(&w, pb, &tmpl, 0, &e);
+		err = tm_dumpw_open(&w, pb, &tmpl, 0, &e);
 	if (!err)
-		err = dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 1, &e);
+		err = tm_dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 1, &e);
 	for (i = 0; i < (int)sizeof(text) - 1 && !err; i += 5)
-		err = dumpw_section_append(&w, text + i,
+		err = tm_dumpw_section_append(&w, text + i,
 					   sizeof(text) - 1 - i < 5 ? sizeof(text) - 1 - i : 5, &e);
 	if (!err)
-		err = dumpw_commit(&w, &e);	/* ends the open section itself */
+		err = tm_dumpw_commit(&w, &e);	/* ends the open section itself */
 	a = gen_read_file(pa, &sa);
 	b = gen_read_file(pb, &sb);
 	tap_ok(!err && a && b && sa == sb && !memcmp(a, b, sa) && sa % 8 == 0,
@@ -182,13 +182,13 @@ static void test_streaming(void)
 	path_in(pc, sizeof(pc), dir, "big.tipme");
 	err = write_big(pc, 0, &e);
 	if (!err)
-		err = dump_load(&d, pc, 0, &e);
+		err = tm_dump_load(&d, pc, 0, &e);
 	tap_ok(!err && d.nr_secs == 3 && d.secs[1].h.size == 1 << 20 &&
 	       d.secs[1].h.cpu == 1 && d.secs[2].h.size == 0 &&
 	       d.secs[1].data[4097] == (unsigned char)(1 * 7),
 	       "a 1 MiB streamed section (header patched on disk) reads back%s%s",
 	       err ? ": " : "", e.msg);
-	dump_free(&d);
+	tm_dump_free(&d);
 }
 
 /*
@@ -202,10 +202,10 @@ static void test_rewind(void)
 	char pa[128], pb[128];
 	struct iovec iov[130];
 	struct tm_err e = { "" };
-	struct dumpw_mark m, bad;
+	struct tm_dumpw_mark m, bad;
 	unsigned char *a, *b;
 	size_t sa = 0, sb = 0;
-	struct dumpw w;
+	struct tm_dumpw w;
 	int err, i, round;
 
 	for (i = 0; i < (int)sizeof(big); i++) {
@@ -215,75 +215,75 @@ static void test_rewind(void)
 	path_in(pa, sizeof(pa), dir, "plain.tipme");
 	path_in(pb, sizeof(pb), dir, "rewound.tipme");
 	/* A: "head", then big in 130 pieces, as plain appends. */
-	err = dumpw_open(&w, pa, &tmpl, 0, &e);
+	err = tm_dumpw_open(&w, pa, &tmpl, 0, &e);
 	if (!err)
-		err = dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
+		err = tm_dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
 	if (!err)
-		err = dumpw_section_append(&w, "head", 4, &e);
+		err = tm_dumpw_section_append(&w, "head", 4, &e);
 	for (i = 0; i < 130 && !err; i++)
-		err = dumpw_section_append(&w, big + i * 1500, 1500, &e);
+		err = tm_dumpw_section_append(&w, big + i * 1500, 1500, &e);
 	if (!err)
-		err = dumpw_commit(&w, &e);
+		err = tm_dumpw_commit(&w, &e);
 	/*
 	 * B: "head", a small buffered batch taken back, a large one written
 	 * to disk and taken back, then big as one appendv of 130 pieces.
 	 */
 	if (!err)
-		err = dumpw_open(&w, pb, &tmpl, 0, &e);
+		err = tm_dumpw_open(&w, pb, &tmpl, 0, &e);
 	if (!err)
-		err = dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
+		err = tm_dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
 	if (!err)
-		err = dumpw_section_append(&w, "head", 4, &e);
-	dumpw_section_mark(&w, &m);
+		err = tm_dumpw_section_append(&w, "head", 4, &e);
+	tm_dumpw_section_mark(&w, &m);
 	for (round = 0; round < 2 && !err; round++) {
 		iov[0].iov_base = junk;
 		iov[0].iov_len = round ? sizeof(junk) : 100;
 		iov[1].iov_base = junk;
 		iov[1].iov_len = 0;
-		err = round ? dumpw_section_appendv(&w, iov, 2, &e) :
-			      dumpw_section_append(&w, junk, 100, &e);
+		err = round ? tm_dumpw_section_appendv(&w, iov, 2, &e) :
+			      tm_dumpw_section_append(&w, junk, 100, &e);
 		if (!err)
-			err = dumpw_section_rewind(&w, &m, &e);
+			err = tm_dumpw_section_rewind(&w, &m, &e);
 	}
 	for (i = 0; i < 130; i++) {
 		iov[i].iov_base = big + i * 1500;
 		iov[i].iov_len = 1500;
 	}
 	if (!err)
-		err = dumpw_section_appendv(&w, iov, 130, &e);
+		err = tm_dumpw_section_appendv(&w, iov, 130, &e);
 	bad = m;
 	bad.size++;
-	tap_ok(!err && dumpw_section_rewind(&w, &bad, &e) == -EINVAL,
+	tap_ok(!err && tm_dumpw_section_rewind(&w, &bad, &e) == -EINVAL,
 	       "a mark from outside the section is refused: %s", e.msg);
 	e.msg[0] = '\0';
 	a = gen_read_file(pa, &sa);
 	b = gen_read_file(pb, &sb);
 	tap_ok(!err && a && !b, "and the writer then failed, leaving no file");
 	free(b);
-	err = dumpw_open(&w, pb, &tmpl, 0, &e);
+	err = tm_dumpw_open(&w, pb, &tmpl, 0, &e);
 	if (!err)
-		err = dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
+		err = tm_dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
 	if (!err)
-		err = dumpw_section_append(&w, "head", 4, &e);
-	dumpw_section_mark(&w, &m);
+		err = tm_dumpw_section_append(&w, "head", 4, &e);
+	tm_dumpw_section_mark(&w, &m);
 	iov[0].iov_base = junk;
 	iov[0].iov_len = sizeof(junk);
 	if (!err)
-		err = dumpw_section_appendv(&w, iov, 1, &e);
+		err = tm_dumpw_section_appendv(&w, iov, 1, &e);
 	if (!err)
-		err = dumpw_section_rewind(&w, &m, &e);
+		err = tm_dumpw_section_rewind(&w, &m, &e);
 	if (!err)
-		err = dumpw_section_append(&w, junk, 10, &e);
+		err = tm_dumpw_section_append(&w, junk, 10, &e);
 	if (!err)
-		err = dumpw_section_rewind(&w, &m, &e);
+		err = tm_dumpw_section_rewind(&w, &m, &e);
 	for (i = 0; i < 130; i++) {
 		iov[i].iov_base = big + i * 1500;
 		iov[i].iov_len = 1500;
 	}
 	if (!err)
-		err = dumpw_section_appendv(&w, iov, 130, &e);
+		err = tm_dumpw_section_appendv(&w, iov, 130, &e);
 	if (!err)
-		err = dumpw_commit(&w, &e);
+		err = tm_dumpw_commit(&w, &e);
 	b = gen_read_file(pb, &sb);
 	tap_ok(!err && a && b && sa == sb && !memcmp(a, b, sa),
 	       "batches taken back (on disk and buffered) leave the same bytes as never writing them (%zu bytes)%s%s",
@@ -303,17 +303,17 @@ static void test_noreplace(void)
 	path_in(path, sizeof(path), dir, "a.tipme");
 	before = gen_read_file(path, &sb);
 	n0 = count_entries(dir, NULL, 0);
-	err = write_big(path, DUMPW_NOREPLACE, &e);
+	err = write_big(path, TM_DUMPW_NOREPLACE, &e);
 	after = gen_read_file(path, &sa);
 	tap_ok(err == -EEXIST && before && after && sa == sb && !memcmp(before, after, sa) &&
 	       count_entries(dir, NULL, 0) == n0,
-	       "DUMPW_NOREPLACE: EEXIST, the existing file is intact, no temporary left (%s)",
+	       "TM_DUMPW_NOREPLACE: EEXIST, the existing file is intact, no temporary left (%s)",
 	       e.msg);
 	free(before);
 	free(after);
 	err = write_big(path, 0, &e);
 	after = gen_read_file(path, &sa);
-	tap_ok(!err && after && sa > sb, "without DUMPW_NOREPLACE the file is replaced");
+	tap_ok(!err && after && sa > sb, "without TM_DUMPW_NOREPLACE the file is replaced");
 	free(after);
 }
 
@@ -437,7 +437,7 @@ static void test_no_permission(void)
 
 static unsigned char *good;
 static size_t good_size;
-static struct dump good_d;
+static struct tm_dump good_d;
 
 /* Parse a modified copy; 1 if rejected with @err and a message containing @want. */
 static int rejects(const unsigned char *buf, size_t size, int err, const char *want,
@@ -445,12 +445,12 @@ static int rejects(const unsigned char *buf, size_t size, int err, const char *w
 {
 	unsigned char *copy = malloc(size ? size : 1);
 	struct tm_err e = { "" };
-	struct dump d;
+	struct tm_dump d;
 	int ret;
 
 	memcpy(copy, buf, size);
-	ret = dump_parse(&d, copy, size, flags, &e);
-	dump_free(&d);
+	ret = tm_dump_parse(&d, copy, size, flags, &e);
+	tm_dump_free(&d);
 	free(copy);
 	printf("# -> %d %s\n", ret, e.msg);
 	return ret == err && strstr(e.msg, want) != NULL;
@@ -474,7 +474,7 @@ static void test_reader(void)
 {
 	struct tipme_file_header h;
 	unsigned char *m = malloc(good_size + 64);
-	const struct dump_sec *s1 = NULL;
+	const struct tm_dump_sec *s1 = NULL;
 	char want[160];
 	uint32_t i;
 
@@ -519,14 +519,14 @@ static void test_reader(void)
 	       "a changed CPU count is caught by the header checksum");
 	{
 		struct tm_err e = { "" };
-		struct dump d;
+		struct tm_dump d;
 
 		RESET();
 		put32(m + OFF(version), 1);
 		put32(m + OFF(header_crc32), 0);
-		tap_ok(dump_parse(&d, m, good_size, 0, &e) == 0 && d.hdr.version == 1,
+		tap_ok(tm_dump_parse(&d, m, good_size, 0, &e) == 0 && d.hdr.version == 1,
 		       "a version 1 dump (no header checksum) still reads");
-		dump_free(&d);
+		tm_dump_free(&d);
 		put32(m + OFF(header_crc32), 1);
 		tap_ok(rejects(m, good_size, -EINVAL, "reserved header field", 0),
 		       "version 1: the field must be zero");
@@ -571,11 +571,11 @@ static void test_reader(void)
 	tap_ok(rejects(m, good_size, -EINVAL, want, 0), "\"%s\"", want);
 	{
 		struct tm_err e = { "" };
-		struct dump d;
+		struct tm_dump d;
 
-		tap_ok(dump_parse(&d, m, good_size, DUMP_NO_CRC, &e) == 0,
-		       "DUMP_NO_CRC accepts it (for fuzzing the decoders)");
-		dump_free(&d);
+		tap_ok(tm_dump_parse(&d, m, good_size, TM_DUMP_NO_CRC, &e) == 0,
+		       "TM_DUMP_NO_CRC accepts it (for fuzzing the decoders)");
+		tm_dump_free(&d);
 	}
 	/* the unknown section (type 1000, 25 bytes) has 7 bytes of padding */
 	for (i = 0; i < good_d.nr_secs; i++)
@@ -583,7 +583,7 @@ static void test_reader(void)
 			break;
 	tap_ok(i < good_d.nr_secs && good_d.secs[i].h.size == 25 &&
 	       !memcmp(good_d.secs[i].data, "a section from the future", 25) &&
-	       dump_sec_type_name(1000) == NULL,
+	       tm_dump_sec_type_name(1000) == NULL,
 	       "a section of unknown type is kept");
 	if (i < good_d.nr_secs) {
 		RESET();
@@ -601,16 +601,16 @@ static void test_load_errors(void)
 {
 	struct tm_err e = { "" };
 	char path[128];
-	struct dump d;
+	struct tm_dump d;
 	int err;
 
 	path_in(path, sizeof(path), dir, "does-not-exist");
-	err = dump_load(&d, path, 0, &e);
+	err = tm_dump_load(&d, path, 0, &e);
 	tap_ok(err == -ENOENT && strstr(e.msg, "No such file"), "missing file: %s", e.msg);
-	dump_free(&d);
-	err = dump_load(&d, dir, 0, &e);
+	tm_dump_free(&d);
+	err = tm_dump_load(&d, dir, 0, &e);
 	tap_ok(err == -EISDIR, "a directory: %s", e.msg);
-	dump_free(&d);
+	tm_dump_free(&d);
 }
 
 int main(void)
@@ -640,12 +640,12 @@ int main(void)
 	gen_spec_free(&s);
 	good = err ? NULL : gen_read_file(path, &good_size);
 	if (good)
-		err = dump_parse(&good_d, good, good_size, 0, &e);
+		err = tm_dump_parse(&good_d, good, good_size, 0, &e);
 	tap_ok(good && !err, "a generated dump parses (%zu bytes)%s%s", good_size,
 	       err ? ": " : "", e.msg);
 	if (good && !err)
 		test_reader();
-	dump_free(&good_d);
+	tm_dump_free(&good_d);
 	free(good);
 	test_load_errors();
 	gen_rmtree(dir);

@@ -62,17 +62,17 @@ static int replay(const char *name, const unsigned char *patch, size_t at,
 static int streams_hold(const char *path, uint64_t first)
 {
 	struct tm_err e = { "" };
-	struct dump d;
+	struct tm_dump d;
 	uint32_t i, cpus = 0;
 	int ok = 1;
 
-	if (dump_load(&d, path, 0, &e)) {
+	if (tm_dump_load(&d, path, 0, &e)) {
 		tap_diag("%s: %s", path, e.msg);
-		dump_free(&d);
+		tm_dump_free(&d);
 		return 0;
 	}
 	for (i = 0; i < d.nr_secs; i++) {
-		const struct dump_sec *s = &d.secs[i];
+		const struct tm_dump_sec *s = &d.secs[i];
 		uint64_t off = 0, seq = first;
 		struct tipme_subbuf sb;
 
@@ -103,7 +103,7 @@ static int streams_hold(const char *path, uint64_t first)
 			ok = 0;
 		}
 	}
-	dump_free(&d);
+	tm_dump_free(&d);
 	return ok && cpus == 2;
 }
 

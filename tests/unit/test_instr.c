@@ -106,7 +106,7 @@ static int write_dump(const char *path, const char *comm_name, int bad_exec)
 	struct tm_err e = { "" };
 	unsigned char xb[1024], syms[1024];
 	struct stream st = { .len = 0 };
-	struct dumpw w;
+	struct tm_dumpw w;
 	size_t nt = 0, xl = 0, sl, strs = 0, i;
 	uint64_t count = 6;
 	int err;
@@ -115,7 +115,7 @@ static int write_dump(const char *path, const char *comm_name, int bad_exec)
 	fh.tsc_khz = 1000000;		/* ticks are ns; no clock pairs: mono = ts */
 	fh.clock_source = TIPME_CLOCK_LOCAL;
 	fh.nr_cpus = 1;
-	if (dumpw_open(&w, path, &fh, 0, &e))
+	if (tm_dumpw_open(&w, path, &fh, 0, &e))
 		return -1;
 	scen_add_type(types, &nt, TIPME_REC_SCHED_SWITCH, 0, sizeof(struct tipme_rec_switch),
 		 "sched_switch");
@@ -124,9 +124,9 @@ static int write_dump(const char *path, const char *comm_name, int bad_exec)
 	scen_add_type(types, &nt, TIPME_REC_COMM, 0, sizeof(struct tipme_rec_comm), comm_name);
 	scen_add_type(types, &nt, TIPME_REC_COST, TIPME_RECTYPE_VARLEN,
 		 sizeof(struct tipme_rec_cost), "cost");
-	err = dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);
+	err = tm_dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);
 	if (!err)
-		err = dumpw_section(&w, TIPME_SEC_PARAMS, 0, "text_addr_hi=0xffffffff\n", 24, &e);
+		err = tm_dumpw_section(&w, TIPME_SEC_PARAMS, 0, "text_addr_hi=0xffffffff\n", 24, &e);
 
 	/* CPU 0: two switches, a batch; a blocked record, a switch, a batch. */
 	sw(&st, 1000, 300, 0);
@@ -165,13 +165,13 @@ static int write_dump(const char *path, const char *comm_name, int bad_exec)
 	sb.seq = 0;
 	sb.len = (uint32_t)st.len;
 	if (!err)
-		err = dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
+		err = tm_dumpw_section_begin(&w, TIPME_SEC_CPU_STREAM, 0, &e);
 	if (!err)
-		err = dumpw_section_append(&w, &sb, sizeof(sb), &e);
+		err = tm_dumpw_section_append(&w, &sb, sizeof(sb), &e);
 	if (!err)
-		err = dumpw_section_append(&w, st.buf, st.len, &e);
+		err = tm_dumpw_section_append(&w, st.buf, st.len, &e);
 	if (!err)
-		err = dumpw_section_end(&w, &e);
+		err = tm_dumpw_section_end(&w, &e);
 
 	/* Exec table: 300 exec'd at 500, replaced at 2500 by a second image. */
 	memset(&xh, 0, sizeof(xh));
@@ -193,7 +193,7 @@ static int write_dump(const char *path, const char *comm_name, int bad_exec)
 		memcpy(xb + sizeof(xh), &x, sizeof(x));
 	}
 	if (!err)
-		err = dumpw_section(&w, TIPME_SEC_EXECTAB, 0, xb, xl, &e);
+		err = tm_dumpw_section(&w, TIPME_SEC_EXECTAB, 0, xb, xl, &e);
 
 	/* Symbols. */
 	memcpy(syms, &count, 8);
@@ -206,11 +206,11 @@ static int write_dump(const char *path, const char *comm_name, int bad_exec)
 		strs += strlen(names[i]) + 1;
 	}
 	if (!err)
-		err = dumpw_section(&w, TIPME_SEC_SYMBOLS, 0, syms, sl + strs, &e);
+		err = tm_dumpw_section(&w, TIPME_SEC_SYMBOLS, 0, syms, sl + strs, &e);
 	if (!err)
-		err = dumpw_commit(&w, &e);
+		err = tm_dumpw_commit(&w, &e);
 	else
-		dumpw_abort(&w);
+		tm_dumpw_abort(&w);
 	if (err)
 		fprintf(stderr, "# write: %s\n", e.msg);
 	return err;

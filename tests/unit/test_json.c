@@ -13,115 +13,115 @@
 static char out[4096];
 
 /* Run @fn with a writer on a memory stream; the output lands in out[]. */
-static int capture(void (*fn)(struct jw *), unsigned int flags)
+static int capture(void (*fn)(struct tm_jw *), unsigned int flags)
 {
-	struct jw w;
+	struct tm_jw w;
 	FILE *f = fmemopen(out, sizeof(out), "w");
 	int err;
 
 	memset(out, 0, sizeof(out));
-	jw_init(&w, f, flags);
+	tm_jw_init(&w, f, flags);
 	fn(&w);
-	err = jw_finish(&w);
+	err = tm_jw_finish(&w);
 	fclose(f);
 	return err;
 }
 
-static void escapes(struct jw *w)
+static void escapes(struct tm_jw *w)
 {
 	static const char raw[] = "q\"b\\s/ n\n t\t r\r b\b f\f nul\0 c\001 del\177 é €";
 
-	jw_strn(w, raw, sizeof(raw) - 1);
+	tm_jw_strn(w, raw, sizeof(raw) - 1);
 }
 
-static void bad_utf8(struct jw *w)
+static void bad_utf8(struct tm_jw *w)
 {
-	jw_str(w, "a\xff" "b\xc3(" "c\xed\xa0\x80" "d\xe2\x82");
+	tm_jw_str(w, "a\xff" "b\xc3(" "c\xed\xa0\x80" "d\xe2\x82");
 }
 
-static void numbers(struct jw *w)
+static void numbers(struct tm_jw *w)
 {
-	jw_arr_begin(w);
-	jw_u64(w, UINT64_MAX);
-	jw_i64(w, INT64_MIN);
-	jw_i64(w, -1);
-	jw_double(w, 0.1);
-	jw_double(w, 16.0);
-	jw_double(w, 1.0 / 3.0);
-	jw_double(w, NAN);
-	jw_double(w, INFINITY);
-	jw_bool(w, 1);
-	jw_bool(w, 0);
-	jw_null(w);
-	jw_arr_end(w);
+	tm_jw_arr_begin(w);
+	tm_jw_u64(w, UINT64_MAX);
+	tm_jw_i64(w, INT64_MIN);
+	tm_jw_i64(w, -1);
+	tm_jw_double(w, 0.1);
+	tm_jw_double(w, 16.0);
+	tm_jw_double(w, 1.0 / 3.0);
+	tm_jw_double(w, NAN);
+	tm_jw_double(w, INFINITY);
+	tm_jw_bool(w, 1);
+	tm_jw_bool(w, 0);
+	tm_jw_null(w);
+	tm_jw_arr_end(w);
 }
 
-static void nested(struct jw *w)
+static void nested(struct tm_jw *w)
 {
-	jw_obj_begin(w);
-	jw_kstr(w, "name", "x");
-	jw_key(w, "list");
-	jw_arr_begin(w);
-	jw_obj_begin(w);
-	jw_obj_end(w);
-	jw_arr_begin(w);
-	jw_arr_end(w);
-	jw_u64(w, 1);
-	jw_arr_end(w);
-	jw_key(w, "k\"ey");
-	jw_null(w);
-	jw_obj_end(w);
+	tm_jw_obj_begin(w);
+	tm_jw_kstr(w, "name", "x");
+	tm_jw_key(w, "list");
+	tm_jw_arr_begin(w);
+	tm_jw_obj_begin(w);
+	tm_jw_obj_end(w);
+	tm_jw_arr_begin(w);
+	tm_jw_arr_end(w);
+	tm_jw_u64(w, 1);
+	tm_jw_arr_end(w);
+	tm_jw_key(w, "k\"ey");
+	tm_jw_null(w);
+	tm_jw_obj_end(w);
 }
 
-static void lines(struct jw *w)
+static void lines(struct tm_jw *w)
 {
-	jw_obj_begin(w);
-	jw_ku64(w, "a", 1);
-	jw_obj_end(w);
-	jw_obj_begin(w);
-	jw_ku64(w, "a", 2);
-	jw_obj_end(w);
+	tm_jw_obj_begin(w);
+	tm_jw_ku64(w, "a", 1);
+	tm_jw_obj_end(w);
+	tm_jw_obj_begin(w);
+	tm_jw_ku64(w, "a", 2);
+	tm_jw_obj_end(w);
 }
 
-static void value_without_key(struct jw *w)
+static void value_without_key(struct tm_jw *w)
 {
-	jw_obj_begin(w);
-	jw_u64(w, 1);
-	jw_obj_end(w);
+	tm_jw_obj_begin(w);
+	tm_jw_u64(w, 1);
+	tm_jw_obj_end(w);
 }
 
-static void unbalanced(struct jw *w)
+static void unbalanced(struct tm_jw *w)
 {
-	jw_arr_begin(w);
-	jw_obj_end(w);
+	tm_jw_arr_begin(w);
+	tm_jw_obj_end(w);
 }
 
-static void unclosed(struct jw *w)
+static void unclosed(struct tm_jw *w)
 {
-	jw_arr_begin(w);
+	tm_jw_arr_begin(w);
 }
 
-static void too_deep(struct jw *w)
+static void too_deep(struct tm_jw *w)
 {
 	int i;
 
-	for (i = 0; i < JW_MAX_DEPTH + 1; i++)
-		jw_arr_begin(w);
+	for (i = 0; i < TM_JW_MAX_DEPTH + 1; i++)
+		tm_jw_arr_begin(w);
 }
 
-static void pretty(struct jw *w)
+static void pretty(struct tm_jw *w)
 {
-	jw_obj_begin(w);
-	jw_ku64(w, "a", 1);
-	jw_key(w, "b");
-	jw_arr_begin(w);
-	jw_u64(w, 2);
-	jw_u64(w, 3);
-	jw_arr_end(w);
-	jw_key(w, "c");
-	jw_obj_begin(w);
-	jw_obj_end(w);
-	jw_obj_end(w);
+	tm_jw_obj_begin(w);
+	tm_jw_ku64(w, "a", 1);
+	tm_jw_key(w, "b");
+	tm_jw_arr_begin(w);
+	tm_jw_u64(w, 2);
+	tm_jw_u64(w, 3);
+	tm_jw_arr_end(w);
+	tm_jw_key(w, "c");
+	tm_jw_obj_begin(w);
+	tm_jw_obj_end(w);
+	tm_jw_obj_end(w);
 }
 
 /* Does python3's json module accept @text (as JSON Lines if @jsonl)? */
@@ -180,7 +180,7 @@ int main(void)
 	       "top-level values end with a newline (JSON Lines)");
 	tap_ok(python_accepts(out, 1) == 1, "python3 reads them as JSON Lines");
 
-	err = capture(pretty, JW_PRETTY);
+	err = capture(pretty, TM_JW_PRETTY);
 	tap_ok(!err && !strcmp(out, "{\n  \"a\": 1,\n  \"b\": [\n    2,\n    3\n  ],\n  \"c\": {}\n}\n"),
 	       "pretty printing");
 	tap_diag("%s", out);
@@ -189,6 +189,6 @@ int main(void)
 	tap_ok(capture(value_without_key, 0) == -EINVAL, "value without key is an error");
 	tap_ok(capture(unbalanced, 0) == -EINVAL, "mismatched end is an error");
 	tap_ok(capture(unclosed, 0) == -EINVAL, "unclosed array is an error");
-	tap_ok(capture(too_deep, 0) == -EINVAL, "nesting deeper than JW_MAX_DEPTH is an error");
+	tap_ok(capture(too_deep, 0) == -EINVAL, "nesting deeper than TM_JW_MAX_DEPTH is an error");
 	return tap_done();
 }

@@ -2,7 +2,7 @@
 /*
  * meta.json, written by tipmed and read back by every tool: the trigger's
  * keys, and for an auto incident the press that fired it, round trip
- * through incident_meta_write() and incident_meta_read(); a malformed
+ * through tm_incident_meta_write() and tm_incident_meta_read(); a malformed
  * "auto" object is refused, an incident without one reads as before.
  */
 #include <errno.h>
@@ -15,24 +15,24 @@
 #include "incident_meta.h"
 #include "tap.h"
 
-static int parse(const char *text, struct incident_meta_view *v)
+static int parse(const char *text, struct tm_incident_meta_view *v)
 {
 	struct tm_err e = { "" };
 
-	return incident_meta_parse(text, strlen(text), v, &e);
+	return tm_incident_meta_parse(text, strlen(text), v, &e);
 }
 
 int main(void)
 {
-	const struct incident_auto au = { .input = "key", .pid = 4242,
+	const struct tm_incident_auto au = { .input = "key", .pid = 4242,
 					  .comm = "gedit \"x\"",
 					  .press_ns = 1203500000123ULL,
 					  .latency_ns = 812000000ULL };
-	struct incident_meta m = { .number = 7, .seq = 3, .source = "auto",
+	struct tm_incident_meta m = { .number = 7, .seq = 3, .source = "auto",
 				   .utc = "2026-11-25T10:00:00Z", .mono_ns = 5,
 				   .autotrig = &au };
 	char dir[] = "/tmp/tipme-meta-XXXXXX", path[64], buf[4096];
-	struct incident_meta_view v;
+	struct tm_incident_meta_view v;
 	struct tm_err e = { "" };
 	int fd, err;
 	ssize_t n;
@@ -41,7 +41,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	fd = open(dir, O_RDONLY | O_DIRECTORY);
-	err = incident_meta_write(fd, &m, &e) || incident_meta_read(fd, &v, &e);
+	err = tm_incident_meta_write(fd, &m, &e) || tm_incident_meta_read(fd, &v, &e);
 	tap_ok(!err && v.number == 7 && !strcmp(v.source, "auto") && v.has_auto &&
 	       v.auto_press_ns == au.press_ns && v.auto_latency_ns == au.latency_ns,
 	       "auto: the press and its latency round trip (%s)", e.msg);
@@ -75,10 +75,10 @@ int main(void)
 						  .latency_ns = 503000000ULL,
 						  .pid = 157,
 						  .input = TIPME_INPUT_BUTTON };
-		struct incident_auto ka;
+		struct tm_incident_auto ka;
 
 		memcpy(kp.comm, "ev\"r\\d\x01\xffx", 9);
-		incident_auto_from_press(&kp, &ka);
+		tm_incident_auto_from_press(&kp, &ka);
 		tap_ok(!strcmp(ka.input, "button") && ka.pid == 157 &&
 		       ka.press_ns == kp.press_mono_ns && ka.latency_ns == kp.latency_ns,
 		       "a press the module announced: input, pid, time and latency");
@@ -87,7 +87,7 @@ int main(void)
 		       ka.comm);
 		kp.input = TIPME_INPUT_KEY;
 		memset(kp.comm, 'a', sizeof(kp.comm));	/* no NUL */
-		incident_auto_from_press(&kp, &ka);
+		tm_incident_auto_from_press(&kp, &ka);
 		tap_ok(!strcmp(ka.input, "key") && strlen(ka.comm) == sizeof(ka.comm) - 1,
 		       "a key; a command without its NUL is cut to %zu bytes", sizeof(ka.comm) - 1);
 	}

@@ -15,7 +15,7 @@
 #include "capture.h"
 #include "cmd/commands.h"
 #include "readfile.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 #include "scen.h"
 #include "tap.h"
 #include "writefile.h"
@@ -57,7 +57,7 @@ static void x_and_incident(const char *dir, const char *kdump)
 		  .major = 2, .detail = 38, .state = 4, .seq = 7, .length = 32 },
 	};
 	struct tipme_x11_client cl = { .id = 1, .pid = 500, .comm = "app" };
-	struct xdump_content c = {
+	struct tm_xdump_content c = {
 		.recs = rec, .nrecs = 2, .cl = &cl, .ncl = 1,
 		.flags = TIPME_X11_FILE_KEYLOG, .trigger = TIPME_X11_TRIGGER_HOTKEY,
 		.system = "display=alice-laptop:0\nvendor=The X.Org Foundation\n",
@@ -66,7 +66,7 @@ static void x_and_incident(const char *dir, const char *kdump)
 	struct tipme_x11_rec r;
 	struct tm_err e = { "" };
 	uint8_t *buf = NULL, *xb;
-	struct xdump d;
+	struct tm_xdump d;
 	size_t len;
 	int ret;
 
@@ -75,7 +75,7 @@ static void x_and_incident(const char *dir, const char *kdump)
 	mkdir(inc, 0700);
 	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
 	snprintf(cmd, sizeof(cmd), "cp %s %s", kdump, path);
-	if (system(cmd) || xdump_build(&c, &xb, &len))
+	if (system(cmd) || tm_xdump_build(&c, &xb, &len))
 		return;
 	snprintf(path, sizeof(path), "%s/xhook.dump", inc);
 	tm_write_file_new(path, xb, len, &e);
@@ -91,14 +91,14 @@ static void x_and_incident(const char *dir, const char *kdump)
 	tap_diag("%s", a);
 	free(a);
 	snprintf(path, sizeof(path), "%s/xhook.dump", outd);
-	ret = xdump_load(path, &d, &buf, &e);
+	ret = tm_xdump_load(path, &d, &buf, &e);
 	tap_ok(!ret && (d.hdr.flags & TIPME_X11_FILE_REDACTED) &&
 	       !(d.hdr.flags & TIPME_X11_FILE_KEYLOG),
 	       "its X dump is flagged redacted, no longer keylog");
 	if (!ret) {
-		xdump_rec(&d, 0, &r);
+		tm_xdump_rec(&d, 0, &r);
 		ret = r.detail || r.state || !(r.flags & TIPME_X11_REC_REDACTED);
-		xdump_rec(&d, 1, &r);
+		tm_xdump_rec(&d, 1, &r);
 		ret |= r.detail || r.state || r.seq != 7;
 		tap_ok(!ret, "no key code or modifier state is left; the rest is kept");
 		tap_ok(d.system_len && !memmem(d.system, d.system_len, "alice", 5) &&

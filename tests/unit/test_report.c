@@ -22,7 +22,7 @@
 #include "scen.h"
 #include "tap.h"
 #include "writefile.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 
 static char dir[64];
 
@@ -592,7 +592,7 @@ static void xtables(void)
 		{ .id = 1, .pid = 500, .comm = "app" },
 		{ .id = 2, .pid = 502, .comm = "other" },
 	};
-	struct xdump_content c = { .recs = rec, .nrecs = 4, .cl = cl, .ncl = 3 };
+	struct tm_xdump_content c = { .recs = rec, .nrecs = 4, .cl = cl, .ncl = 3 };
 	char inc[120], path[200], out[160], err[160], cmd[300], *argv[10], *text, *json;
 	struct tm_err e = { "" };
 	uint8_t *buf;
@@ -603,7 +603,7 @@ static void xtables(void)
 	mkdir(inc, 0700);
 	snprintf(cmd, sizeof(cmd), "cp %s/lock.dump %s/kernel.dump", dir, inc);
 	snprintf(path, sizeof(path), "%s/xhook.dump", inc);
-	if (system(cmd) || xdump_build(&c, &buf, &len) || tm_write_file_new(path, buf, len, &e)) {
+	if (system(cmd) || tm_xdump_build(&c, &buf, &len) || tm_write_file_new(path, buf, len, &e)) {
 		tap_ok(0, "--x: an incident with both dumps");
 		tap_ok(0, "--x: JSON");
 		return;
@@ -665,7 +665,7 @@ static void xtables(void)
  * xhook.dump.
  */
 static int save_incident(struct scen *s, const char *name,
-			 const struct xdump_content *c)
+			 const struct tm_xdump_content *c)
 {
 	char inc[120], path[200];
 	struct tm_err e = { "" };
@@ -678,7 +678,7 @@ static int save_incident(struct scen *s, const char *name,
 	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
 	ret = scen_write(s, path);
 	snprintf(path, sizeof(path), "%s/xhook.dump", inc);
-	if (ret || xdump_build(c, &buf, &len))
+	if (ret || tm_xdump_build(c, &buf, &len))
 		return 1;
 	ret = tm_write_file_new(path, buf, len, &e);
 	free(buf);
@@ -722,7 +722,7 @@ static int xserver_scenario(struct scen *s)
 		{ .id = 2, .pid = 1002, .xid_base = 0x600000, .comm = "flooder" },
 	};
 	struct tipme_x11_rec rec[40];
-	struct xdump_content c = { .recs = rec, .cl = cl, .ncl = 3 };
+	struct tm_xdump_content c = { .recs = rec, .cl = cl, .ncl = 3 };
 	size_t n = 0;
 	int i;
 
@@ -785,7 +785,7 @@ static int xstale_scenario(struct scen *s)
 		{ .time_ns = MS(299), .client = 1, .kind = TIPME_X11_REPLY, .major = 43,
 		  .flags = TIPME_X11_REC_MATCHED, .seq = 5, .length = 32 },
 	};
-	struct xdump_content c = { .recs = rec, .nrecs = 4, .cl = cl, .ncl = 2 };
+	struct tm_xdump_content c = { .recs = rec, .nrecs = 4, .cl = cl, .ncl = 2 };
 
 	xpress_build(s);
 	scen_switch(s, 1, MS(6), 1001, TIPME_TS_SLEEPING, 120, 0, 120);

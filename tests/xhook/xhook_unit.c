@@ -18,7 +18,7 @@
 
 #include "xhook.h"
 #include "crc32.h"
-#include "xdump.h"
+#include "xdumpfile.h"
 #include "tipmed_link.h"
 
 static int tests, failures;
@@ -445,7 +445,7 @@ static void test_fuzz_parser(void)
 
 static int build(uint8_t **buf, size_t *len)
 {
-	struct xdump_content s;
+	struct tm_xdump_content s;
 	struct tipme_x11_ext e = { .major = 130, .first_event = 90, .name = "X-Resource" };
 	int err;
 
@@ -458,7 +458,7 @@ static int build(uint8_t **buf, size_t *len)
 	s.nexts = 1;
 	s.system = "display=:9\n";
 	s.description = "typing lagged";
-	err = xdump_build(&s, buf, len);
+	err = tm_xdump_build(&s, buf, len);
 	xh_snapshot_free(&s);
 	return err;
 }
@@ -466,7 +466,7 @@ static int build(uint8_t **buf, size_t *len)
 static void test_dump(void)
 {
 	struct tipme_x11_rec r;
-	struct xdump d;
+	struct tm_xdump d;
 	uint8_t *buf = NULL;
 	size_t len = 0, n;
 	char dir[] = "/tmp/xhook-unit-XXXXXX", path[300];
@@ -477,22 +477,22 @@ static void test_dump(void)
 
 	test_requests();	/* some records and clients in the ring */
 	ok(build(&buf, &len) == 0, "dump built");
-	ok(xdump_parse(buf, len, &d, &xe) == 0, "dump parses: %s",
-	   xdump_parse(buf, len, &d, &xe) ? xe.msg : "ok");
-	xdump_rec(&d, 1, &r);
+	ok(tm_xdump_parse(buf, len, &d, &xe) == 0, "dump parses: %s",
+	   tm_xdump_parse(buf, len, &d, &xe) ? xe.msg : "ok");
+	tm_xdump_rec(&d, 1, &r);
 	ok(d.recs.count == st.head && r.major == 72 && r.op_size == 320 * 320 &&
 	   d.clients.count == st.ncl && d.clocks.count == 1 && d.exts.count == 1 &&
 	   d.have_stats && d.stats.written == st.stats.written &&
 	   d.description_len == 13, "dump round trip");
 	for (n = 0; n < len; n++)
-		if (xdump_parse(buf, n, &d, &xe) == 0)
+		if (tm_xdump_parse(buf, n, &d, &xe) == 0)
 			fails++;
 	ok(fails == 0, "every truncation is refused (%d accepted)", fails);
 	for (n = 0; n < len; n += 1 + n / 64) {
 		buf[n] ^= 0x5a;
-		if (xdump_parse(buf, len, &d, &xe) == 0) {
-			xdump_print(null, &d, 0);
-			xdump_print(null, &d, 1);
+		if (tm_xdump_parse(buf, len, &d, &xe) == 0) {
+			tm_xdump_print(null, &d, 0);
+			tm_xdump_print(null, &d, 1);
 			crashes_checked++;
 		}
 		buf[n] ^= 0x5a;
@@ -517,16 +517,16 @@ static void test_dump(void)
 		memcpy(f + 104 + 72, &one, sizeof(one));
 		s.crc32 = tm_crc32(0, f + 88, 16 + 2 * 72);
 		memcpy(f + 64, &s, 24);
-		ok(xdump_parse(f, sizeof(f), &d, &xe) == 0, "longer records parse");
-		xdump_rec(&d, 1, &r);
+		ok(tm_xdump_parse(f, sizeof(f), &d, &xe) == 0, "longer records parse");
+		tm_xdump_rec(&d, 1, &r);
 		ok(r.time_ns == 5 && r.major == 8 && r.op_size == 9, "longer records: known fields read");
 		a.entry_size = 24;
 		a.count = 1;
 		memcpy(f + 88, &a, 16);
 		s.crc32 = tm_crc32(0, f + 88, 16 + 2 * 72);
 		memcpy(f + 64, &s, 24);
-		ok(xdump_parse(f, sizeof(f), &d, &xe) == 0, "shorter records parse");
-		xdump_rec(&d, 0, &r);
+		ok(tm_xdump_parse(f, sizeof(f), &d, &xe) == 0, "shorter records parse");
+		tm_xdump_rec(&d, 0, &r);
 		ok(r.time_ns == 5 && r.major == 8 && r.op_size == 0, "shorter records: zero-filled");
 	}
 
@@ -547,7 +547,7 @@ static void test_dump(void)
 				c[1].reserved = 1;
 				sh.crc32 = tm_crc32(0, pl, sh.size);
 				memcpy(buf + off, &sh, sizeof(sh));
-				refused = xdump_parse(buf, len, &d, &xe) != 0 &&
+				refused = tm_xdump_parse(buf, len, &d, &xe) != 0 &&
 					  strstr(xe.msg, "reserved") != NULL;
 				c[1].reserved = 0;
 				sh.crc32 = tm_crc32(0, pl, sh.size);
@@ -557,7 +557,7 @@ static void test_dump(void)
 			off += 24 + ((sh.size + 7) & ~7ULL);
 		}
 		ok(refused, "a non-zero reserved field is refused");
-		ok(xdump_parse(buf, len, &d, &xe) == 0, "and the repaired dump parses");
+		ok(tm_xdump_parse(buf, len, &d, &xe) == 0, "and the repaired dump parses");
 	}
 
 	ok(mkdtemp(dir) != NULL, "temp dir");
@@ -568,7 +568,7 @@ static void test_dump(void)
 	{
 		uint8_t *fbuf = NULL;
 
-		ok(xdump_load(path, &d, &fbuf, &xe) == 0 && xdump_print(null, &d, 1) == 0,
+		ok(tm_xdump_load(path, &d, &fbuf, &xe) == 0 && tm_xdump_print(null, &d, 1) == 0,
 		   "print --json of the written file");
 		free(fbuf);
 	}
@@ -588,7 +588,7 @@ static void test_ring_wrap(void)
 	ok(st.stats.overwritten == 10 && st.stats.written == st.cap + 10,
 	   "ring wrap: overwritten records counted");
 	{
-		struct xdump_content s;
+		struct tm_xdump_content s;
 
 		memset(&s, 0, sizeof(s));
 		ok(xh_snapshot_take(&st, &s) == 0 && s.nrecs == st.cap && s.recs[0].seq == 10 &&
@@ -685,27 +685,27 @@ static void test_tipmed_parse(void)
 	uint64_t mono = 0;
 	uint32_t seq = 0;
 
-	ok(ctl_parse_triggered("TRIGGERED seq=12 mono_ns=345", &seq, &mono) == 0 &&
+	ok(tm_ctl_parse_triggered("TRIGGERED seq=12 mono_ns=345", &seq, &mono) == 0 &&
 	   seq == 12 && mono == 345, "TRIGGERED parsed");
-	ok(ctl_parse_triggered("TRIGGERED mono_ns=345 seq=4294967295", &seq, &mono) == 0 &&
+	ok(tm_ctl_parse_triggered("TRIGGERED mono_ns=345 seq=4294967295", &seq, &mono) == 0 &&
 	   seq == 4294967295U, "TRIGGERED: keys in any order, largest seq");
-	ok(ctl_parse_triggered("TRIGGERED seq=0 mono_ns=1", &seq, &mono) &&
-	   ctl_parse_triggered("TRIGGERED seq=4294967296 mono_ns=1", &seq, &mono) &&
-	   ctl_parse_triggered("TRIGGERED seq=1x mono_ns=1", &seq, &mono) &&
-	   ctl_parse_triggered("TRIGGERED seq=1", &seq, &mono) &&
-	   ctl_parse_triggered("TRIGGERED xseq=1 mono_ns=1", &seq, &mono) &&
-	   ctl_parse_triggered("INCIDENT seq=1 mono_ns=1", &seq, &mono) &&
-	   ctl_parse_triggered("TRIGGERED seq=-1 mono_ns=1", &seq, &mono),
+	ok(tm_ctl_parse_triggered("TRIGGERED seq=0 mono_ns=1", &seq, &mono) &&
+	   tm_ctl_parse_triggered("TRIGGERED seq=4294967296 mono_ns=1", &seq, &mono) &&
+	   tm_ctl_parse_triggered("TRIGGERED seq=1x mono_ns=1", &seq, &mono) &&
+	   tm_ctl_parse_triggered("TRIGGERED seq=1", &seq, &mono) &&
+	   tm_ctl_parse_triggered("TRIGGERED xseq=1 mono_ns=1", &seq, &mono) &&
+	   tm_ctl_parse_triggered("INCIDENT seq=1 mono_ns=1", &seq, &mono) &&
+	   tm_ctl_parse_triggered("TRIGGERED seq=-1 mono_ns=1", &seq, &mono),
 	   "bad TRIGGERED lines refused");
-	ok(ctl_parse_incident("INCIDENT seq=3 name=20261122T101500Z-3", &seq, name,
+	ok(tm_ctl_parse_incident("INCIDENT seq=3 name=20261122T101500Z-3", &seq, name,
 			     sizeof(name)) == 0 && seq == 3 &&
 	   !strcmp(name, "20261122T101500Z-3"), "INCIDENT parsed");
-	ok(ctl_parse_incident("INCIDENT seq=3 name=../etc", &seq, name, sizeof(name)) &&
-	   ctl_parse_incident("INCIDENT seq=3 name=.x", &seq, name, sizeof(name)) &&
-	   ctl_parse_incident("INCIDENT seq=3 name=", &seq, name, sizeof(name)) &&
-	   ctl_parse_incident("INCIDENT seq=3", &seq, name, sizeof(name)) &&
-	   ctl_parse_incident("INCIDENT name=a seq=0", &seq, name, sizeof(name)) &&
-	   ctl_parse_incident("INCIDENT seq=3 name=abcdefgh", &seq, name, 8),
+	ok(tm_ctl_parse_incident("INCIDENT seq=3 name=../etc", &seq, name, sizeof(name)) &&
+	   tm_ctl_parse_incident("INCIDENT seq=3 name=.x", &seq, name, sizeof(name)) &&
+	   tm_ctl_parse_incident("INCIDENT seq=3 name=", &seq, name, sizeof(name)) &&
+	   tm_ctl_parse_incident("INCIDENT seq=3", &seq, name, sizeof(name)) &&
+	   tm_ctl_parse_incident("INCIDENT name=a seq=0", &seq, name, sizeof(name)) &&
+	   tm_ctl_parse_incident("INCIDENT seq=3 name=abcdefgh", &seq, name, 8),
 	   "bad INCIDENT lines and names refused");
 }
 

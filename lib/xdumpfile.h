@@ -6,8 +6,8 @@
  * return 0 or a negative errno with a message in a struct tm_err; on a
  * malformed dump they never read outside the buffer.
  */
-#ifndef TIPME_LIB_XDUMP_H
-#define TIPME_LIB_XDUMP_H
+#ifndef TIPME_LIB_XDUMPFILE_H
+#define TIPME_LIB_XDUMPFILE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -17,17 +17,17 @@
 #include "err.h"
 
 /* An array section, entries as the file has them. */
-struct xdump_array {
+struct tm_xdump_array {
 	const uint8_t *data;
 	uint32_t entry_size;
 	uint32_t count;
 };
 
-struct xdump {
+struct tm_xdump {
 	const uint8_t *buf;
 	size_t len;
 	struct tipme_x11_header hdr;	/* zero-filled past header_size */
-	struct xdump_array recs, clients, clocks, exts;
+	struct tm_xdump_array recs, clients, clocks, exts;
 	struct tipme_x11_stats stats;	/* zero-filled when absent or short */
 	int have_stats;
 	const char *system;
@@ -36,28 +36,28 @@ struct xdump {
 	size_t description_len;
 };
 
-int xdump_parse(const void *buf, size_t len, struct xdump *d,
+int tm_xdump_parse(const void *buf, size_t len, struct tm_xdump *d,
 		struct tm_err *e);
-void xdump_rec(const struct xdump *d, uint32_t i, struct tipme_x11_rec *out);
-void xdump_client_at(const struct xdump *d, uint32_t i,
+void tm_xdump_rec(const struct tm_xdump *d, uint32_t i, struct tipme_x11_rec *out);
+void tm_xdump_client_at(const struct tm_xdump *d, uint32_t i,
 		     struct tipme_x11_client *out);
-int xdump_client_by_id(const struct xdump *d, uint32_t id,
+int tm_xdump_client_by_id(const struct tm_xdump *d, uint32_t id,
 		       struct tipme_x11_client *out);
-void xdump_clock_at(const struct xdump *d, uint32_t i,
+void tm_xdump_clock_at(const struct tm_xdump *d, uint32_t i,
 		    struct tipme_clock_pair *out);
-void xdump_ext_at(const struct xdump *d, uint32_t i, struct tipme_x11_ext *out);
+void tm_xdump_ext_at(const struct tm_xdump *d, uint32_t i, struct tipme_x11_ext *out);
 
-const char *xdump_kind_name(unsigned kind);
-const char *xdump_request_name(unsigned major);
-const char *xdump_event_name(unsigned code);
+const char *tm_xdump_kind_name(unsigned kind);
+const char *tm_xdump_request_name(unsigned major);
+const char *tm_xdump_event_name(unsigned code);
 /* "PolyText8", "RENDER:23", "GenericEvent(131:2)" ... into buf */
-const char *xdump_op_name(const struct xdump *d, const struct tipme_x11_rec *r,
+const char *tm_xdump_op_name(const struct tm_xdump *d, const struct tipme_x11_rec *r,
 			  char *buf, size_t len);
 
-int xdump_print(FILE *out, const struct xdump *d, int json);
+int tm_xdump_print(FILE *out, const struct tm_xdump *d, int json);
 
 /**
- * xdump_load() - read and check an X dump
+ * tm_xdump_load() - read and check an X dump
  * @path: the dump file, or an incident directory (its xhook.dump)
  * @d: the parsed dump; it points into *@bufp
  * @bufp: set to the file's bytes (free() them when done with @d)
@@ -65,11 +65,11 @@ int xdump_print(FILE *out, const struct xdump *d, int json);
  *
  * Return: 0, or a negative errno (-EINVAL: malformed dump).
  */
-int xdump_load(const char *path, struct xdump *d, uint8_t **bufp,
+int tm_xdump_load(const char *path, struct tm_xdump *d, uint8_t **bufp,
 	       struct tm_err *e);
 
 /**
- * struct xdump_content - what an X dump holds, for the writer
+ * struct tm_xdump_content - what an X dump holds, for the writer
  * @recs: records, oldest first
  * @nrecs: how many
  * @cl: clients
@@ -86,7 +86,7 @@ int xdump_load(const char *path, struct xdump *d, uint8_t **bufp,
  * @system: "key=value\n" text, or NULL
  * @description: the user's words, or NULL
  */
-struct xdump_content {
+struct tm_xdump_content {
 	struct tipme_x11_rec *recs;
 	uint64_t nrecs;
 	struct tipme_x11_client *cl;
@@ -102,21 +102,21 @@ struct xdump_content {
 	const char *description;
 };
 
-int xdump_build(const struct xdump_content *c, uint8_t **buf, size_t *len);
+int tm_xdump_build(const struct tm_xdump_content *c, uint8_t **buf, size_t *len);
 
 /**
- * struct xdump_redact_stats - what xdump_redact() changed
+ * struct tm_xdump_redact_stats - what tm_xdump_redact() changed
  * @key_details: key event details and states, and key-extension request
  *	words, zeroed
  * @system_lines: system lines changed (a host taken out of display=)
  */
-struct xdump_redact_stats {
+struct tm_xdump_redact_stats {
 	uint64_t key_details;
 	unsigned int system_lines;
 };
 
 /**
- * xdump_redact() - lay out a copy of @d for a public bug report
+ * tm_xdump_redact() - lay out a copy of @d for a public bug report
  * @d: the parsed dump
  * @buf: set to a malloc'ed buffer
  * @len: set to its size
@@ -129,7 +129,7 @@ struct xdump_redact_stats {
  *
  * Return: 0 or -ENOMEM.
  */
-int xdump_redact(const struct xdump *d, uint8_t **buf, size_t *len,
-		 struct xdump_redact_stats *st);
+int tm_xdump_redact(const struct tm_xdump *d, uint8_t **buf, size_t *len,
+		 struct tm_xdump_redact_stats *st);
 
 #endif
