@@ -5,15 +5,18 @@
 #                                this order
 #
 # Steps:
-#   deps        tests/deps.sh: install what is missing
+#   deps        scripts/deps.sh: install what is missing
 #   module      make module (W=1, -Werror) against the stock amd64 headers
-#   module-rt   the same against the PREEMPT_RT headers, in .cache/rt-build/
+#   module-rt   the same against the PREEMPT_RT headers, in a copy of the
+#               tree in build/rt-build/
 #   sparse      sparse (make module C=2) on the module; any warning fails
 #   user        make user (-Werror)
 #   checkpatch  checkpatch.pl --strict on the kernel sources; errors and
 #               warnings fail, "CHECK"s are listed in the log only
 #   lint        tests/lint/circles.py: no circles between the files of a
-#               folder, no include reaching into another program's folder
+#               folder, no include reaching into another program's folder;
+#               tests/lint/inline_python.py: no shell script starts python
+#               inline (a .py file beside it checks the JSON)
 #   kunit-kasan tests/kunit/run.sh --kasan (UML with KASAN): every KUnit
 #               suite, with out-of-bounds and use-after-free reports
 #   kunit       tests/kunit/run.sh (UML without KASAN): the same suites;
@@ -26,13 +29,14 @@
 #   fuzz        tests/fuzz/run.sh: replay the fuzzers' regression inputs,
 #               then the smoke run of each libFuzzer harness: the same
 #               inputs every time (seed 1, a fixed count); make fuzz explores
-#   deb         tests/deb.sh check: make deb (debhelper), lintian (errors
+#   deb         scripts/deb.sh check: make deb (debhelper), lintian (errors
 #               fail), dkms building tipme-dkms's source; t-deb in the vm
 #               step installs and runs what this built
 #   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM
-#   kernels     tests/kernels.sh check: the other kernels tipme supports,
+#   kernels     scripts/kernels.sh check: the other kernels tipme supports,
 #               Debian 13's 6.12, unstable's 7.x (both fetched once with
-#               debootstrap into .cache/kernels/) and Debian 12's PREEMPT_RT
+#               debootstrap into $TIPME_CACHE/kernels/, shared by every
+#               clone: scripts/lib/common.sh) and Debian 12's PREEMPT_RT
 #               6.1; tipme.ko built against each with its suite's compiler,
 #               and the per-kernel VM tests booted on each, two kernels at
 #               a time
@@ -43,7 +47,7 @@
 # line is "N passed, N failed" (", N skipped" when some were skipped); the
 # exit status is non-zero if anything failed.
 set -uo pipefail
-. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/../scripts/lib/common.sh"
 cd "$TIPME_ROOT"
 
 ALL_STEPS=(deps module module-rt sparse user checkpatch lint kunit-kasan unit unit-asan bench bench-asan xhook xhook-asan fuzz deb vm kernels)
@@ -128,7 +132,7 @@ run_tap() {
 kver=$(tipme_kver 2>/dev/null || true)
 rt_kver=$(tipme_rt_kver 2>/dev/null || true)
 
-step_deps() { run_build deps tests/deps.sh; }
+step_deps() { run_build deps scripts/deps.sh; }
 
 step_module() {
 	[ -n "$kver" ] || kver=$(tipme_kver 2>/dev/null || true)
@@ -138,7 +142,7 @@ step_module() {
 
 # Build in a copy of the tree so the amd64 tipme.ko in module/ stays intact.
 rt_build() {
-	local dst=$TIPME_CACHE/rt-build
+	local dst=$TIPME_ROOT/build/rt-build
 	rm -rf "$dst"
 	mkdir -p "$dst"
 	tar -C "$TIPME_ROOT" -cf - --exclude=./.git --exclude=./.cache --exclude=./build \
@@ -193,7 +197,7 @@ checkpatch() {
 	local src files f out e w c bad=0
 	src=$(tipme_linux_src) || return 1
 	shopt -s nullglob
-	files=(module/*.c module/*.h module/*/*.c module/*/*.h tests/kunit/*.c)
+	files=(module/*.c module/*.h module/*/*.c module/*/*.h tests/kunit/*.c bench/kunit/*.c)
 	shopt -u nullglob
 	[ ${#files[@]} -gt 0 ] || { echo "no kernel sources to check"; return 0; }
 	for f in "${files[@]}"; do
@@ -274,17 +278,23 @@ step_xhook-asan() {
 		xhook-tests
 }
 
-step_lint() { run_tap lint python3 tests/lint/circles.py; }
+lint_checks() {
+	local rc=0
+	python3 tests/lint/circles.py || rc=1
+	python3 tests/lint/inline_python.py || rc=1
+	return $rc
+}
+step_lint() { run_tap lint lint_checks; }
 
 step_fuzz() { run_tap fuzz tests/fuzz/run.sh; }
 
-step_deb() { run_tap deb tests/deb.sh check; }
+step_deb() { run_tap deb scripts/deb.sh check; }
 
 step_vm() { run_tap vm tests/vm/run.sh; }
 
 # The other kernels: tipme.ko built with W=1 -Werror by each suite's
 # compiler, then the VM tests that matter per kernel booted on each.
-step_kernels() { run_tap kernels tests/kernels.sh check; }
+step_kernels() { run_tap kernels scripts/kernels.sh check; }
 
 for s in "${steps[@]}"; do
 	if ! declare -F "step_$s" >/dev/null; then
