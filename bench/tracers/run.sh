@@ -122,7 +122,7 @@ fi
 note "native: tipme_ringbench in UML, the desktop load's switch rate"
 python3 bench/tracers/native.py "$out/guest.json" >"$out/native.json"
 # The analyses over a full 64 MiB dump, natively (bench/analysis-speed.sh
-# makes the dump in QEMU once and keeps it in .cache/bench/).
+# makes the dump in QEMU once and keeps it in $TIPME_CACHE/bench/).
 note "native: the analyses over a full dump"
 bench/analysis-speed.sh >"$out/analysis.log" 2>&1 ||
 	die "bench/analysis-speed.sh failed ($out/analysis.log)"
