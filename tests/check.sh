@@ -32,7 +32,8 @@
 #   deb         scripts/deb.sh check: make deb (debhelper), lintian (errors
 #               fail), dkms building tipme-dkms's source; t-deb in the vm
 #               step installs and runs what this built
-#   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM
+#   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM, two
+#               VMs at a time (TIPME_VM_JOBS)
 #   kernels     scripts/kernels.sh check: the other kernels tipme supports,
 #               Debian 13's 6.12, unstable's 7.x (both fetched once with
 #               debootstrap into $TIPME_CACHE/kernels/, shared by every
