@@ -30,6 +30,9 @@
 # saves ps and the blocked tasks' stacks, which are printed.  Other harness
 # failures exit 125.  While it runs, TIPME_OUT/.vm/monitor.sock is the QEMU
 # monitor; VM_APPEND="..." adds kernel arguments (e.g. nokaslr).
+# VM_TIMEOUT_SCALE=N multiplies the timeout: tests/vm/run.sh sets it to the
+# number of guests it runs at a time, which share the machine's CPUs, so
+# that a guest slowed by its sibling is not taken for a hung one.
 #
 # Defaults: 1024 MB, 2 vCPUs, -cpu max, the newest non-RT kernel that has
 # /boot/vmlinuz-KVER.  --kroot DIR boots a kernel that is not the host's:
@@ -106,6 +109,9 @@ done
 : "${cpu:=max}" "${tcg:=single}"
 case $tcg in multi|single) ;; *) fail "--tcg: 'multi' or 'single', not '$tcg'" ;; esac
 : "${timeout:=120}" "${mem:=1024}" "${smp:=2}"
+scale=${VM_TIMEOUT_SCALE:-1}
+[[ $scale =~ ^[1-9][0-9]*$ ]] || fail "VM_TIMEOUT_SCALE: a positive whole number, not '$scale'"
+timeout=$((timeout * scale))
 if [ -n "$kroot" ] && [ -z "$kver" ]; then
 	kver=$(ls -1 "$kroot/lib/modules" 2>/dev/null | sort -V | tail -n 1)
 	[ -n "$kver" ] || fail "no kernel under $kroot/lib/modules"
