@@ -13,7 +13,7 @@
 #
 # KDIR defaults to the running kernel's build dir if present, else the newest
 # kernel headers installed under /lib/modules.  `make module KVER=VERSION`
-# also takes a kernel `tests/kernels.sh --list` holds (Documentation/kernels.md).
+# also takes a kernel `scripts/kernels.sh --list` holds (Documentation/kernels.md).
 
 KVER ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then uname -r; else \
 	ls -1 /lib/modules 2>/dev/null | grep -v -- '-rt-' | sort -V | tail -n 1; fi)
@@ -39,15 +39,15 @@ LIBTIPME_OBJS :=
 all: module user
 
 # A kernel whose headers are not installed here but were fetched by
-# tests/kernels.sh (another Debian suite's) is built in its own root, with
+# scripts/kernels.sh (another Debian suite's) is built in its own root, with
 # its suite's compiler.
 module:
 	@if [ -d "$(KDIR)" ]; then \
 		$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules; \
-	elif tests/kernels.sh --list | grep -qxF -- "$(KVER)"; then \
-		tests/kernels.sh build "$(KVER)"; \
+	elif scripts/kernels.sh --list | grep -qxF -- "$(KVER)"; then \
+		scripts/kernels.sh build "$(KVER)"; \
 	else \
-		echo "make module: no headers for $(KVER) in $(KDIR), and tests/kernels.sh has not fetched it" >&2; \
+		echo "make module: no headers for $(KVER) in $(KDIR), and scripts/kernels.sh has not fetched it" >&2; \
 		exit 1; \
 	fi
 
@@ -87,7 +87,7 @@ install: all man
 	getent group tipme >/dev/null || groupadd --system tipme || true
 
 deb:
-	tests/deb.sh build
+	scripts/deb.sh build
 
 modules_install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
@@ -100,4 +100,4 @@ check:
 	tests/check.sh
 
 demo:
-	tests/demo.sh
+	scripts/demo.sh

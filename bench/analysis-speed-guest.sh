@@ -7,10 +7,8 @@ cd "$TIPME_SRC"
 B=$TIPME_SRC/build
 buf=${1:-64}
 insmod module/tipme.ko buffer_size="${buf}M" clock=tsc
-wrapped() {
-	"$B"/tipme status --json | python3 -c '
-import json, sys
-sys.exit(0 if all(c["overwritten"] > 0 for c in json.load(sys.stdin)["cpus"]) else 1)'
+wrapped() { # every CPU's ring has been overwritten
+	[ "$("$B"/tipme status --json | python3 tests/lib/jsonq.py min - cpus overwritten)" -gt 0 ] 2>/dev/null
 }
 # One ping-pong pair per CPU, so that every CPU's ring fills.
 for _ in $(seq 60); do

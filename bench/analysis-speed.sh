@@ -5,58 +5,22 @@
 #
 # The first run makes the dump in QEMU (the stock kernel, rings of
 # BUFFER_MIB filled until every CPU's ring has wrapped) and keeps it in
-# .cache/bench/; later runs reuse it.  Each command runs 5 times; the
+# $TIPME_CACHE/bench/ (scripts/lib/common.sh); later runs reuse it.  Each command runs 5 times; the
 # median is printed with its ratio to reading the file's bytes once (the
 # floor every reader pays; the file is in the page cache).  The last line
 # is "RESULT {json}".  Needs `make` first.  (tipme latency needs an
 # incident with an X dump, so it is not in this table.)  timeline_whole
 # draws the whole common window with every CPU's stretches.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/../scripts/lib/common.sh"
+cd "$TIPME_ROOT"
 buf=${1:-64}
-dump=.cache/bench/full-${buf}m.dump
+dump=$TIPME_CACHE/bench/full-${buf}m.dump
 if [ ! -s "$dump" ]; then
-	mkdir -p .cache/bench
+	mkdir -p "$TIPME_CACHE/bench"
 	tests/vm/vm.sh --timeout 1200 --mem 2048 --cpu qemu64,+invtsc,vendor=GenuineIntel \
 		--out "$PWD/build/bench-analysis" bench/analysis-speed-guest.sh "$buf" >&2
-	cp build/bench-analysis/full.dump "$dump"
+	cp build/bench-analysis/full.dump "$dump.tmp"
+	mv "$dump.tmp" "$dump"
 fi
-exec python3 - "$dump" <<'PY'
-import json, os, statistics, subprocess, sys, time
-dump = sys.argv[1]
-def median(cmd):
-    ts = []
-    for _ in range(5):
-        t0 = time.monotonic()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        ts.append(time.monotonic() - t0)
-    return statistics.median(ts)
-size = os.path.getsize(dump)
-subprocess.run(["cat", dump], stdout=subprocess.DEVNULL)
-res = {"dump_bytes": size, "read_s": round(median(["cat", dump]), 4)}
-tmpd = os.environ.get("TMPDIR", "/tmp")
-out = os.path.join(tmpd, "tipme-bench-export.json")
-svg = os.path.join(tmpd, "tipme-bench-timeline.svg")
-info = json.loads(subprocess.run(["build/tipme", "info", "--json", dump], check=True,
-                                 stdout=subprocess.PIPE).stdout)["common_window"]
-whole = ["--from", "%.9f" % (info["start_mono_ns"] / 1e9), "--to", "%.9f" % (info["end_mono_ns"] / 1e9)]
-cmds = {"info": ["info"], "report": ["report"], "why": ["why", "--pid", "1"],
-        "records_json": ["records", "--json"],
-        "export_perfetto": ["export", "--perfetto", "-o", out],
-        "timeline": ["timeline", "-o", svg],
-        "timeline_whole": ["timeline", "-o", svg, "--pid", "1"] + whole,
-        "legs_sched": ["legs", "--from", "waking", "--to", "switch-in"]}
-for name, args in cmds.items():
-    res[name + "_s"] = round(median(["build/tipme"] + args + [dump]), 4)
-print("dump: %s, %.1f MiB" % (dump, size / 2**20))
-print("%-13s %8s %8s" % ("command", "seconds", "x read"))
-for name in ["read"] + list(cmds):
-    t = res[name + "_s"]
-    print("%-13s %8.3f %8.1f" % (name, t, t / max(res["read_s"], 1e-4)))
-if os.path.exists(out):
-    res["export_bytes"] = os.path.getsize(out)
-    os.unlink(out)
-if os.path.exists(svg):
-    os.unlink(svg)
-print("RESULT " + json.dumps(res))
-PY
+exec python3 bench/analysis_speed.py "$dump"

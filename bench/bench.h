@@ -11,7 +11,7 @@
  *   opts.c       command line -> struct bench_env (no side effects)
  *   stats.c      min/median/p99/max, counts over 150 ms / 1 s, histograms
  *   svg.c        the histogram figure
- *   report.c     text and --json output of a struct bench_result
+ *   results.c    text and --json output of a struct bench_result
  *   sys.c        cgroup v2, swap and zram, /proc readers, worker processes
  *   trigger.c    --trigger-above: tipmed's control socket, else the sysctl
  *   calib.c      the calibrated compute loop
@@ -198,7 +198,7 @@ struct bench_calib {
 };
 
 /**
- * struct bench_result - everything a run measured, for report.c
+ * struct bench_result - everything a run measured, for results.c
  */
 struct bench_result {
 	const struct bench_env *env;
@@ -248,10 +248,10 @@ struct svg_series {
 int bench_svg(FILE *f, const char *title, const char *xlabel,
 	      const struct svg_series *s, size_t n, uint64_t width_ns);
 
-/* report.c */
-int bench_report_text(FILE *f, const struct bench_result *r);
-int bench_report_json(FILE *f, const struct bench_result *r);
-int bench_report_svg(const char *path, const struct bench_result *r,
+/* results.c */
+int bench_results_text(FILE *f, const struct bench_result *r);
+int bench_results_json(FILE *f, const struct bench_result *r);
+int bench_results_svg(const char *path, const struct bench_result *r,
 		     struct tm_err *e);
 
 /* sys.c */

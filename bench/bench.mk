@@ -6,7 +6,7 @@
 #                           exit codes for bad options
 #   make bench-tests-asan   the same built with ASan+UBSan in $(B)/asan
 BENCH_OBJS := $(B)/bench/opts.o $(B)/bench/stats.o $(B)/bench/svg.o \
-	$(B)/bench/report.o $(B)/bench/sys.o $(B)/bench/trigger.o \
+	$(B)/bench/results.o $(B)/bench/sys.o $(B)/bench/trigger.o \
 	$(B)/bench/calib.o $(B)/bench/paging.o $(B)/bench/forkstorm.o \
 	$(B)/bench/progress.o
 EXTRA_CFLAGS_tests_bench_ := -Ibench -Itests/unit
@@ -23,11 +23,11 @@ $(B)/bench/tipme-tracer-load: bench/tracers/load.c
 
 PROGS += $(B)/bench/tipme-tracer-load
 
-# ... and the sampler's full round as user-space code (tests/vm/bench/), to
+# ... and the sampler's full round as user-space code (bench/vm/), to
 # turn the sampler's instructions into time on this machine
-$(B)/bench/smpbench: tests/vm/bench/smpbench.c module/instr/smptab.c module/instr/smptab.h
+$(B)/bench/smpbench: bench/vm/smpbench.c module/instr/smptab.c module/instr/smptab.h
 	@mkdir -p $(@D)
-	$(CC) -O2 -Itests/vm/bench/shim -Iinclude/uapi -Imodule -o $@ $<
+	$(CC) -O2 -Ibench/vm/shim -Iinclude/uapi -Imodule -o $@ $<
 
 PROGS += $(B)/bench/smpbench
 

@@ -112,9 +112,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (env.json)
-		err = bench_report_json(stdout, &r);
+		err = bench_results_json(stdout, &r);
 	else
-		err = bench_report_text(stdout, &r);
+		err = bench_results_text(stdout, &r);
 	if (!err && fflush(stdout))
 		err = -errno;
 	if (err) {
@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (env.svg_path) {
-		err = bench_report_svg(env.svg_path, &r, &e);
+		err = bench_results_svg(env.svg_path, &r, &e);
 		if (err) {
 			fprintf(stderr, "tipme-bench: error: %s\n", e.msg);
 			bench_result_free(&r);

@@ -5,9 +5,10 @@
 #                                this order
 #
 # Steps:
-#   deps        tests/deps.sh: install what is missing
+#   deps        scripts/deps.sh: install what is missing
 #   module      make module (W=1, -Werror) against the stock amd64 headers
-#   module-rt   the same against the PREEMPT_RT headers, in .cache/rt-build/
+#   module-rt   the same against the PREEMPT_RT headers, in a copy of the
+#               tree in build/rt-build/
 #   sparse      sparse (make module C=2) on the module; any warning fails
 #   user        make user (-Werror)
 #   checkpatch  checkpatch.pl --strict on the kernel sources; errors and
@@ -17,6 +18,8 @@
 #               tests/lint/tails.py: only postmortem/dump/ (the decoder
 #               and the tail accessors) and records/ read a variable-length
 #               record's tail
+#               tests/lint/inline_python.py: no shell script starts python
+#               inline (a .py file beside it checks the JSON)
 #   kunit-kasan tests/kunit/run.sh --kasan (UML with KASAN): every KUnit
 #               suite, with out-of-bounds and use-after-free reports
 #   kunit       tests/kunit/run.sh (UML without KASAN): the same suites;
@@ -29,13 +32,15 @@
 #   fuzz        tests/fuzz/run.sh: replay the fuzzers' regression inputs,
 #               then the smoke run of each libFuzzer harness: the same
 #               inputs every time (seed 1, a fixed count); make fuzz explores
-#   deb         tests/deb.sh check: make deb (debhelper), lintian (errors
+#   deb         scripts/deb.sh check: make deb (debhelper), lintian (errors
 #               fail), dkms building tipme-dkms's source; t-deb in the vm
 #               step installs and runs what this built
-#   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM
-#   kernels     tests/kernels.sh check: the other kernels tipme supports,
+#   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM, two
+#               VMs at a time (TIPME_VM_JOBS)
+#   kernels     scripts/kernels.sh check: the other kernels tipme supports,
 #               Debian 13's 6.12, unstable's 7.x (both fetched once with
-#               debootstrap into .cache/kernels/) and Debian 12's PREEMPT_RT
+#               debootstrap into $TIPME_CACHE/kernels/, shared by every
+#               clone: scripts/lib/common.sh) and Debian 12's PREEMPT_RT
 #               6.1; tipme.ko built against each with its suite's compiler,
 #               and the per-kernel VM tests booted on each, two kernels at
 #               a time
@@ -46,7 +51,7 @@
 # line is "N passed, N failed" (", N skipped" when some were skipped); the
 # exit status is non-zero if anything failed.
 set -uo pipefail
-. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/../scripts/lib/common.sh"
 cd "$TIPME_ROOT"
 
 ALL_STEPS=(deps module module-rt sparse user checkpatch lint kunit-kasan unit unit-asan bench bench-asan xhook xhook-asan fuzz deb vm kernels)
@@ -131,7 +136,7 @@ run_tap() {
 kver=$(tipme_kver 2>/dev/null || true)
 rt_kver=$(tipme_rt_kver 2>/dev/null || true)
 
-step_deps() { run_build deps tests/deps.sh; }
+step_deps() { run_build deps scripts/deps.sh; }
 
 step_module() {
 	[ -n "$kver" ] || kver=$(tipme_kver 2>/dev/null || true)
@@ -141,7 +146,7 @@ step_module() {
 
 # Build in a copy of the tree so the amd64 tipme.ko in module/ stays intact.
 rt_build() {
-	local dst=$TIPME_CACHE/rt-build
+	local dst=$TIPME_ROOT/build/rt-build
 	rm -rf "$dst"
 	mkdir -p "$dst"
 	tar -C "$TIPME_ROOT" -cf - --exclude=./.git --exclude=./.cache --exclude=./build \
@@ -196,7 +201,7 @@ checkpatch() {
 	local src files f out e w c bad=0
 	src=$(tipme_linux_src) || return 1
 	shopt -s nullglob
-	files=(module/*.c module/*.h module/*/*.c module/*/*.h tests/kunit/*.c)
+	files=(module/*.c module/*.h module/*/*.c module/*/*.h tests/kunit/*.c bench/kunit/*.c)
 	shopt -u nullglob
 	[ ${#files[@]} -gt 0 ] || { echo "no kernel sources to check"; return 0; }
 	for f in "${files[@]}"; do
@@ -280,17 +285,18 @@ step_xhook-asan() {
 step_lint() {
 	run_tap lint python3 tests/lint/circles.py
 	run_tap lint-tails python3 tests/lint/tails.py
+	run_tap lint-python python3 tests/lint/inline_python.py
 }
 
 step_fuzz() { run_tap fuzz tests/fuzz/run.sh; }
 
-step_deb() { run_tap deb tests/deb.sh check; }
+step_deb() { run_tap deb scripts/deb.sh check; }
 
 step_vm() { run_tap vm tests/vm/run.sh; }
 
 # The other kernels: tipme.ko built with W=1 -Werror by each suite's
 # compiler, then the VM tests that matter per kernel booted on each.
-step_kernels() { run_tap kernels tests/kernels.sh check; }
+step_kernels() { run_tap kernels scripts/kernels.sh check; }
 
 for s in "${steps[@]}"; do
 	if ! declare -F "step_$s" >/dev/null; then

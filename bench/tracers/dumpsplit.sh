@@ -5,7 +5,7 @@
 #
 #   bench/tracers/dumpsplit.sh
 set -euo pipefail
-. "$(dirname "$0")/../../tests/lib/common.sh"
+. "$(dirname "$0")/../../scripts/lib/common.sh"
 cd "$TIPME_ROOT"
 plugin=build/bench/insncount.so
 [ -e "$plugin" ] || { echo "dumpsplit.sh: $plugin missing: run make bench first" >&2; exit 1; }

@@ -14,6 +14,7 @@ import json, os, re, signal, statistics, subprocess, sys, time
 from loadstat import load_switches  # bench/tracers/loadstat.py, beside this file
 
 SRC = os.environ["TIPME_SRC"]
+CACHE = os.environ["TIPME_CACHE"]  # the host's (scripts/lib/common.sh), from vm.sh
 B = f"{SRC}/build"
 OUT = os.environ["TIPME_OUT"]
 KVER = os.environ["KVER"]
@@ -269,7 +270,7 @@ class Lttng(Tracer):
         if not Lttng.daemon:
             dst = f"/lib/modules/{KVER}/updates/lttng"
             os.makedirs(dst, exist_ok=True)
-            sh(f"find {SRC}/.cache/bench/lttng-{KVER}/build/src -name '*.ko' -exec cp {{}} {dst}/ \\;")
+            sh(f"find {CACHE}/bench/lttng-{KVER}/build/src -name '*.ko' -exec cp {{}} {dst}/ \\;")
             sh("depmod -a")
             sh("lttng-sessiond -d")
             Lttng.daemon = True

@@ -29,7 +29,7 @@ def ringbench():
                            capture_output=True, text=True)
         if p.returncode:
             sys.exit("native.py: tests/kunit/run.sh tipme_ringbench failed:\n" + p.stdout[-2000:])
-        log = open(f"{root}/.cache/kunit/build/test.log", errors="replace").read()
+        log = open(f"{root}/build/kunit/test.log", errors="replace").read()
         for name, ns in re.findall(r"ringbench: (\w+) ([\d.]+) ns/record", log):
             got.setdefault(name, []).append(float(ns))
     if not got:
@@ -55,7 +55,7 @@ def desktop_rate():
 
 
 def smpbench_ns():
-    # The sampler's full round as user-space code (tests/vm/bench/smpbench.c),
+    # The sampler's full round as user-space code (bench/vm/smpbench.c),
     # ns per thread with warm caches and with caches evicted before each
     # round (a round runs once a second, the machine runs in between).
     got = {"warm": [], "cold": []}

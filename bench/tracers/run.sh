@@ -19,13 +19,13 @@
 # bench/tracers/profile.py build/bench/tracers-profile tipme pingpong shows where
 # tipme's instructions go, function by function.
 #
-# What it fetches, once, into .cache/bench/ (never into the machine's
+# What it fetches, once, into $TIPME_CACHE/bench/ (never into the machine's
 # package database): QEMU's plugin header from Debian's qemu source
 # package (apt-get source with a private sources list) and lttng-modules
 # from Debian's lttng-modules-dkms, built against the stock kernel's
-# headers.  The tracers' user-space tools come from tests/deps.sh --bench.
+# headers.  The tracers' user-space tools come from scripts/deps.sh --bench.
 set -euo pipefail
-. "$(dirname "$0")/../../tests/lib/common.sh"
+. "$(dirname "$0")/../../scripts/lib/common.sh"
 cd "$TIPME_ROOT"
 
 tracers=none,tipme,tipme-local,ftrace,perf,bpftrace,lttng reps=3 doc=1 profile=
@@ -43,8 +43,8 @@ done
 cache=$TIPME_CACHE/bench
 out=$TIPME_ROOT/build/bench/tracers${profile:+-profile}
 mkdir -p "$cache" "$out"
-kver=$(tipme_kver) || die "no stock kernel (run tests/deps.sh)"
-tests/deps.sh --bench >&2
+kver=$(tipme_kver) || die "no stock kernel (run scripts/deps.sh)"
+scripts/deps.sh --bench >&2
 
 # --- QEMU's plugin API header, from the source of the QEMU we run.
 apt_private() { # the private apt configuration under $cache/apt
@@ -122,7 +122,7 @@ fi
 note "native: tipme_ringbench in UML, the desktop load's switch rate"
 python3 bench/tracers/native.py "$out/guest.json" >"$out/native.json"
 # The analyses over a full 64 MiB dump, natively (bench/analysis-speed.sh
-# makes the dump in QEMU once and keeps it in .cache/bench/).
+# makes the dump in QEMU once and keeps it in $TIPME_CACHE/bench/).
 note "native: the analyses over a full dump"
 bench/analysis-speed.sh >"$out/analysis.log" 2>&1 ||
 	die "bench/analysis-speed.sh failed ($out/analysis.log)"

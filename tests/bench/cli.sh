@@ -35,14 +35,7 @@ run 1 "svg: cannot create" forkstorm -n 1 --svg "$tmp/none/x.svg"
 "$bench" forkstorm -q -n 8 --compute 1 --sleep 1 --fork-period 3 --load none,A,B \
 	--json --svg "$tmp/f.svg" > "$tmp/f.json" 2> "$tmp/f.err"
 result $? "a tiny fork storm runs"
-python3 - "$tmp/f.json" "$tmp/f.svg" <<'PY' > "$tmp/py" 2>&1
-import json, sys, xml.dom.minidom
-d = json.load(open(sys.argv[1]))
-assert [s["label"] for s in d["series"]] == ["no load", "load A", "load B"], d["series"]
-assert all(s["samples"] == 8 and len(s["samples_columns"]["ns"]) == 8 for s in d["series"])
-assert d["calibration"]["loops"] > 0
-assert xml.dom.minidom.parse(sys.argv[2]).documentElement.tagName == "svg"
-PY
+python3 "$(dirname "$0")/check_forkstorm.py" "$tmp/f.json" "$tmp/f.svg" > "$tmp/py" 2>&1
 result $? "its --json parses and holds every sample; its SVG parses"
 [ -s "$tmp/py" ] && sed 's/^/# /' "$tmp/py"
 echo "1..$n"

@@ -184,7 +184,7 @@ static void test_reports(void)
 	tap_ok(r.series[0].n == 50 && r.series[0].cap >= 50 && r.series[1].nr_forks == 2,
 	       "samples and forks are kept in order");
 	f = open_memstream(&buf, &len);
-	err = bench_report_text(f, &r);
+	err = bench_results_text(f, &r);
 	fclose(f);
 	tap_ok(!err && buf && count(buf, "histogram, 10 ms buckets") == 2 &&
 	       strstr(buf, "[   460,    470) ms       1") &&
@@ -196,7 +196,7 @@ static void test_reports(void)
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	err = bench_report_json(f, &r);
+	err = bench_results_json(f, &r);
 	fclose(f);
 	tap_ok(!err && buf && buf[0] == '{' && len > 1 && buf[len - 1] == '\n' &&
 	       count(buf, "\n") == 1, "the JSON report is one balanced object on one line");

@@ -15,7 +15,7 @@
 #                                              random seed, N seconds, a
 #                                              corpus kept in build/fuzz/
 set -uo pipefail
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../../scripts/lib/common.sh"
 cd "$TIPME_ROOT"
 
 secs=

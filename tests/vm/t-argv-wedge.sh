@@ -35,31 +35,7 @@ wait "$after"
 tap_check "a dump with both traps in place" \
 	timeout 60 "$B"/tipme dump -o "$out/wedge.dump"
 "$B"/tipme ps --json "$out/wedge.dump" > "$out/ps.json"
-python3 - "$out/ps.json" "$pid1" "$as1" "$lo1" "$after" "$B" > "$out/ps.tap" <<'PY'
-import json, sys
-sys.path.insert(0, "tests/lib")
-from tap import check
-ents = json.load(open(sys.argv[1]))["exec_table"]["entries"]
-pid1, as1, lo1, after = int(sys.argv[2]), int(sys.argv[3], 0), int(sys.argv[4], 0), int(sys.argv[5])
-e = [x for x in ents if x["pid"] == pid1 and x["pid"] == x.get("tgid", x["pid"])]
-check(bool(e), "the trapped process has an entry from the snapshot")
-if e:
-    e = e[-1]
-    argv = e.get("argv") or []
-    # NUL-separated; the last string was cut off without its NUL.
-    held = sum(len(a) + 1 for a in argv) - 1 if argv else 0
-    print("# flags", e["flags"], "argv bytes", held, "readable", lo1 - as1)
-    check(len(argv) >= 2 and argv[0].endswith("argvtrap") and argv[1] == "trapped",
-          "its argv keeps what was in memory (argv[0], 'trapped')", repr(argv)[:200])
-    check("argv_truncated" in e["flags"] and held == lo1 - as1,
-          "and stops exactly where the trapped pages start, flagged truncated",
-          "flags %s, %d bytes held, %d readable" % (e["flags"], held, lo1 - as1))
-a = [x for x in ents if x["pid"] == after and "execed" in x["flags"]]
-want = [sys.argv[6] + "/tests/vm/argvprog", "3", "after", "the", "traps"]
-check(bool(a) and a[-1].get("argv") == want,
-      "a program run after the traps still gets its argv read",
-      repr(a[-1].get("argv") if a else None))
-PY
+python3 tests/vm/check_argv.py "$out/ps.json" "$pid1" "$as1" "$lo1" "$after" "$B" > "$out/ps.tap"
 tap_merge "$out/ps.tap"
 tap_check "rmmod returns with the traps in place" timeout 60 rmmod tipme
 kill "$(cut -d' ' -f2 "$out/trap1.out")" "$(cut -d' ' -f2 "$out/trap2.out")" 2>/dev/null

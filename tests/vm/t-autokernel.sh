@@ -19,7 +19,7 @@ B=$TIPME_SRC/build
 out=$TIPME_OUT
 inc=/tmp/incidents
 sock=/tmp/tipmed.sock
-param() { "$B"/tipme info --json "$1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["params"].get(sys.argv[1], "-"))' "$2"; }
+param() { "$B"/tipme info --json "$1" | python3 tests/lib/jsonq.py get - "params.$2" -; }
 
 modprobe uinput
 modprobe evdev
@@ -77,7 +77,7 @@ tap_check "no description (nobody was asked)" test ! -e "$incident/description.t
 "$B"/tipme incidents -d "$inc" > "$out/incidents.txt"
 tap_check "tipme incidents: source auto and the latency" \
 	grep -q " auto .*a press took [0-9]* ms" "$out/incidents.txt"
-press_ns=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["auto"]["press_mono_ns"])' "$incident/meta.json")
+press_ns=$(python3 tests/lib/jsonq.py get "$incident/meta.json" auto.press_mono_ns)
 "$B"/tipme report --json "$incident" > "$out/report.json" 2> "$out/report.err"
 tap_cmp "tipme report --json INCIDENT succeeds" "$?" -eq 0
 "$B"/tipme report "$incident" 2>&1 | head -n 1 | sed 's/^/# /'
@@ -94,7 +94,7 @@ wait_for 60 grep -q 'trigger [0-9]* (auto, tipme.ko) held back' "$out/tipmed.log
 tap_cmp "again: tipmed held it back" "$?" -eq 0
 grep 'held back' "$out/tipmed.log" | sed 's/^/# /'
 "$B"/tipme status --json -s "$sock" > "$out/status.json"
-tap_check "tipme status counts it" python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["tipmed"]; sys.exit(not (t["auto_made"] == 1 and t["auto_held"] == 1))' "$out/status.json"
+tap_check "tipme status counts it" python3 tests/lib/jsonq.py eq "$out/status.json" tipmed.auto_made=1 tipmed.auto_held=1
 tap_cmp "again: no incident" "$(incidents | wc -l)" -eq 1
 
 # 4. off

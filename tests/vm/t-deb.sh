@@ -9,12 +9,12 @@
 # incident, /usr/bin/tipme reports it; removing tipme-dkms removes the
 # module.  Compiling the module under TCG would take minutes, so the
 # postinst finds the build that dkms made on the host from the same
-# package and headers (tests/deb.sh: dkms build, dkms mktarball) where
+# package and headers (scripts/deb.sh: dkms build, dkms mktarball) where
 # DKMS looks for prebuilt modules, /usr/share/tipme-dkms/, and installs
 # that with `dkms ldtarball` and `dkms install`.  By hand,
 # `tests/vm/vm.sh --timeout 900 tests/vm/t-deb.sh compile` leaves it out,
 # and the postinst compiles the module in the guest (about 8 minutes).
-# `make check` builds both first (its deb step: tests/deb.sh check); run
+# `make check` builds both first (its deb step: scripts/deb.sh check); run
 # alone without them, this test is skipped.
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
@@ -24,7 +24,7 @@ inc=/tmp/incidents
 debs=("$B"/deb/tipme-dkms_*.deb "$B"/deb/tipme_*.deb "$B"/deb/tipme-xhook_*.deb)
 tarball=$(ls "$B"/dkms/tree/tipme/*/tarball/tipme-*.dkms.tar.gz 2> /dev/null | head -n 1)
 if [ ! -e "${debs[0]}" ] || [ ! -e "${debs[1]}" ] || [ ! -e "${debs[2]}" ] || [ -z "$tarball" ]; then
-	tap_skip "the installed packages" "no packages or DKMS build in build/ (tests/deb.sh check)"
+	tap_skip "the installed packages" "no packages or DKMS build in build/ (scripts/deb.sh check)"
 	tap_done
 fi
 kv() { printf '%s\n' "$1" | sed -n "s/.*\b$2=\([^ ]*\).*/\1/p"; }

@@ -17,25 +17,13 @@ P=/sys/module/tipme/parameters
 
 # Switch records of the marker's two processes in a dump.
 marker_switches() { # DUMP PARENT CHILD
-	"$B"/tipme records --json "$1" | python3 -c '
-import json, sys
-pids = {int(sys.argv[1]), int(sys.argv[2])}
-n = 0
-for line in sys.stdin:
-    r = json.loads(line)
-    if r["type"] == "sched_switch" and (r["prev_pid"] in pids or r["next_pid"] in pids):
-        n += 1
-print(n)' "$2" "$3"
+	"$B"/tipme records --json "$1" | python3 tests/vm/switches.py "$2" "$3"
 }
 param() { # DUMP KEY: a parameter of the dump
-	"$B"/tipme info --json "$1" | python3 -c '
-import json, sys
-print(json.load(sys.stdin)["params"].get(sys.argv[1], ""))' "$2"
+	"$B"/tipme info --json "$1" | python3 tests/lib/jsonq.py get - "params.$2" ""
 }
 status_sum() { # KEY: summed over CPUs, from tipme status
-	"$B"/tipme status --json | python3 -c '
-import json, sys
-print(sum(c[sys.argv[1]] for c in json.load(sys.stdin)["cpus"]))' "$1"
+	"$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus "$1"
 }
 marker() { # run the marker ping-pong, set $parent and $child
 	local truth

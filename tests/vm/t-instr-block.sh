@@ -27,7 +27,8 @@ for mode in table whole; do
 	tap_merge "$out/check.tap"
 	# Which form the dump holds: the record-type counts of tipme info.
 	"$B"/tipme info --json "$out/block-$mode.dump" > "$out/info-$mode.json"
-	counts=$(python3 -c 'import json,sys; t={x["name"]: x["count"] for x in json.load(open(sys.argv[1]))["types"]}; print(t.get("site", 0) + t.get("sched_switch_site_s", 0), t.get("blocked", 0))' "$out/info-$mode.json")
+	counts=$(python3 tests/lib/jsonq.py table "$out/info-$mode.json" types name count \
+		site sched_switch_site_s blocked | awk '{ print $1 + $2, $3 }')
 	tap_diag "$mode: site and blocked records: $counts"
 	if [ "$mode" = table ]; then
 		tap_cmp "sites are numbers in the ring" "${counts% *}" -gt 0

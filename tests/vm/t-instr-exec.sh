@@ -8,7 +8,7 @@
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
-mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
+mono() { python3 tests/lib/mono.py; }
 
 sleep 1000 &
 pre=$!
@@ -33,7 +33,7 @@ python3 tests/vm/check_instr.py exec "pre=$pre short=$short status=$status t0=$t
 tap_merge "$out/check.tap"
 "$B"/tipme ps "$out/exec.dump" | grep -E "^ *($pre|$short) " | sed 's/^/# /'
 tap_check "rmmod" rmmod tipme
-flags=$("$B"/tipme info --json "$out/exec.dump" | python3 -c 'import json,sys; print(json.load(sys.stdin)["flag_names"])')
+flags=$("$B"/tipme info --json "$out/exec.dump" | python3 tests/lib/jsonq.py get - flag_names)
 tap_cmp "environment capture off by default, and the dump says so ($flags)" \
 	"$(printf '%s' "$flags" | grep -c env_captured)" -eq 0
 
@@ -46,15 +46,9 @@ wait "$envpid"
 tap_check "tipme dump" "$B"/tipme dump -o "$out/env.dump"
 tap_check "rmmod" rmmod tipme
 "$B"/tipme ps --json "$out/env.dump" > "$out/env.json"
-python3 - "$out/env.json" "$envpid" <<'PY' > "$out/env.tap"
-import json, sys
-ents = json.load(open(sys.argv[1]))["exec_table"]["entries"]
-e = [x for x in ents if x["pid"] == int(sys.argv[2]) and "execed" in x["flags"]]
-ok = e and "TIPME_TEST_MARK=env-was-captured" in e[0].get("env", [])
-print(("ok" if ok else "not ok"), "1 - with capture_env=1 the entry has its environment")
-PY
+python3 tests/vm/check_env.py "$out/env.json" "$envpid" > "$out/env.tap"
 tap_merge "$out/env.tap"
-flags=$("$B"/tipme info --json "$out/env.dump" | python3 -c 'import json,sys; print(json.load(sys.stdin)["flag_names"])')
+flags=$("$B"/tipme info --json "$out/env.dump" | python3 tests/lib/jsonq.py get - flag_names)
 tap_cmp "the dump says the environment was captured ($flags)" \
 	"$(printf '%s' "$flags" | grep -c env_captured)" -eq 1
 kill "$pre"

@@ -20,15 +20,15 @@ flood() { # PAIRS: a ping-pong on every CPU, each ring wrapped many times
 	wait
 }
 read_mode() { # JSON of tipme dump: how it read the rings
-	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["read"])' "$1"
+	python3 tests/lib/jsonq.py get "$1" read
 }
 
 tap_check "insmod a small ring (64 x 4 KiB per CPU)" \
 	insmod module/tipme.ko buffer_size=$((256 * $(nproc)))K subbuf_size=4096 || tap_done
-ring=$("$B"/tipme status --json | python3 -c '
-import json, sys
-s = json.load(sys.stdin)
-print(s["subbuf_bytes"] * s["subbufs_per_cpu"])')
+"$B"/tipme status --json > "$out/status.json"
+subbuf=$(python3 tests/lib/jsonq.py get "$out/status.json" subbuf_bytes)
+subbufs=$(python3 tests/lib/jsonq.py get "$out/status.json" subbufs_per_cpu)
+ring=$((${subbuf:-0} * ${subbufs:-0}))
 tap_cmp "each CPU's ring is 64 x 4 KiB" "$ring" -eq $((64 * 4096))
 tap_cmp "/dev/tipme exists" "$(stat -c %F /dev/tipme 2>&1)" = "character special file"
 python3 tests/vm/ringdev.py "$ring" > "$out/ringdev.tap" 2>&1
@@ -62,34 +62,12 @@ for i in 1 2 3; do
 done
 wait "$fl"
 for i in 1 2 3; do
-	python3 - "$B" "$out/race$i.dump" "$out/race$i.json" <<'PY'
-import json, subprocess, sys
-b, dump, js = sys.argv[1:]
-d = json.load(open(js))
-recs = [json.loads(l) for l in subprocess.run([f"{b}/tipme", "records", "--json", dump],
-        check=True, capture_output=True, text=True).stdout.splitlines()]
-last, bad = {}, 0
-for r in recs:
-    if r["ts"] < last.get(r["cpu"], 0):
-        bad += 1
-    last[r["cpu"]] = r["ts"]
-print(f"# {dump}: {len(recs)} records, {d['subbufs']} sub-buffers kept, "
-      f"{d['discarded_subbufs']} overtaken while written, {d['read']}")
-ok = d["read"] == "mapped" and bad == 0
-print(("ok" if ok else "not ok") + f" 1 - race dump: every CPU's records in time order ({bad} out of order)")
-PY
+	python3 tests/vm/check_race.py "$B" "$out/race$i.dump" "$out/race$i.json"
 done > "$out/race.tap"
 tap_merge "$out/race.tap"
 
 # 3. A mapping holds the module.
-python3 -c '
-import mmap, os, sys, time
-fd = os.open("/dev/tipme", os.O_RDONLY)
-m = mmap.mmap(fd, 4096, mmap.MAP_SHARED, mmap.PROT_READ)
-os.close(fd)
-print("mapped", flush=True)
-sys.stdin.read()
-' < <(sleep 30) > "$out/holder.out" &
+python3 tests/vm/maphold.py < <(sleep 30) > "$out/holder.out" &
 holder=$!
 wait_for 20 grep -q mapped "$out/holder.out"
 rmmod tipme 2> /dev/null

@@ -11,24 +11,13 @@ B=$TIPME_SRC/build
 out=$TIPME_OUT
 cache=/run/tipme/symbols.cache
 
-symbols() { # DUMP: the payload of its symbols section, as a sha256 (or "none")
-	python3 - "$1" "$2" <<'PY'
-import hashlib, struct, sys
-b = open(sys.argv[1], "rb").read()
-nsec = struct.unpack_from("<I", b, 40)[0]
-off = struct.unpack_from("<I", b, 12)[0]
-for _ in range(nsec):
-    typ, cpu, size, crc, res = struct.unpack_from("<IIQII", b, off)
-    data = b[off + 24:off + 24 + size]
-    if typ == 7:
-        if sys.argv[2:] and sys.argv[2]:
-            print("yes" if sys.argv[2].encode() in data else "no")
-        else:
-            print(hashlib.sha256(data).hexdigest())
-        sys.exit(0)
-    off += 24 + size + (-size & 7)
-print("none")
-PY
+symbols() { # DUMP [TEXT]: the payload of its symbols section, as a sha256
+	# (or "none"); with TEXT: whether it holds TEXT (yes/no)
+	if [ -n "${2:-}" ]; then
+		python3 tests/vm/symtab.py has "$1" "$2"
+	else
+		python3 tests/vm/symtab.py hash "$1"
+	fi
 }
 inode() { stat -c %i "$1" 2> /dev/null || echo none; }
 
@@ -44,13 +33,7 @@ tap_check "second dump" "$B"/tipme dump -o "$out/b.dump"
 tap_cmp "the same symbol table" "$(symbols "$out/b.dump")" = "$a"
 tap_cmp "taken from the cache, not written again" "$(inode "$cache")" = "$ino"
 
-python3 -c '
-import sys
-with open(sys.argv[1], "r+b") as f:
-    f.seek(300)
-    b = f.read(4)
-    f.seek(300)
-    f.write(bytes(x ^ 0xff for x in b))' "$cache"
+python3 tests/vm/symtab.py damage "$cache"
 tap_check "a dump with the cache damaged" "$B"/tipme dump -o "$out/c.dump"
 tap_cmp "the same symbol table, from /proc/kallsyms" "$(symbols "$out/c.dump")" = "$a"
 tap_cmp "and the cache was written again" "$(inode "$cache")" != "$ino"

@@ -11,7 +11,7 @@ B=$TIPME_SRC/build
 out=$TIPME_OUT
 inc=/tmp/incidents
 sock=/tmp/tipmed.sock
-mono() { python3 -c 'import time; print(f"{time.monotonic():.9f}")'; }
+mono() { python3 tests/lib/mono.py -s; }
 n_incidents() { find "${1:-$inc}" -mindepth 1 -maxdepth 1 -type d ! -name '.*' 2>/dev/null | wc -l; }
 # Conditions for wait_for: evaluated afresh on every poll.
 incidents_at_least() { [ "$(n_incidents "${2:-}")" -ge "$1" ]; }
@@ -65,23 +65,11 @@ tap_check "the kernel log says key logging was switched on from the keyboard" \
 tap_check "... and off again" sh -c "dmesg | grep 'key logging switched off'"
 "$B"/tipme dump -o "$out/keys.dump" > /dev/null
 "$B"/tipme records --json --type input "$out/keys.dump" > "$out/keys.jsonl"
-python3 - "$out/keys.jsonl" > "$out/keys.tap" <<'PY'
-import json, sys
-ev = [json.loads(l) for l in open(sys.argv[1])]
-keys = [e for e in ev if e["kind"] == "key" and e["value"] == 1]
-codes = [e["code"] for e in keys]
-# typed: s e c, Ctrl Alt [1], k e y, Ctrl Alt [0], r e t.  With logging
-# off every code is 0; between the hotkeys codes are kept, including the
-# Ctrl (29) and Alt (56) of the chord that turns logging off again.
-# The hotkeys themselves are "hotkey" records, not "key" ones.
-print("# key press codes:", codes[-13:])
-ok = codes[-13:] == [0, 0, 0, 0, 0, 37, 18, 21, 29, 56, 0, 0, 0]
-print(("ok" if ok else "not ok"), "1 - key codes only between Ctrl-Alt-1 and Ctrl-Alt-0")
-PY
+python3 tests/vm/check_keys.py logged "$out/keys.jsonl" > "$out/keys.tap"
 tap_merge "$out/keys.tap"
 # The dump says whether it may hold key codes: not the first (taken before
 # Ctrl-Alt-1), but this one.
-flags_of() { "$B"/tipme info --json "$1" | python3 -c 'import json, sys; print(" ".join(json.load(sys.stdin)["flag_names"]))'; }
+flags_of() { "$B"/tipme info --json "$1" | python3 tests/lib/jsonq.py join - flag_names; }
 tap_cmp "the dump before key logging has no keylog flag: $(flags_of "$first/kernel.dump")" \
 	"$(flags_of "$first/kernel.dump" | grep -cw keylog)" = 0
 tap_cmp "the dump after it carries the keylog flag: $(flags_of "$out/keys.dump")" \

@@ -24,20 +24,7 @@ no_window() { ! xdotool search --name "tipme: what felt slow" > /dev/null 2>&1; 
 # trigger's, and it has the X client PID that ran before the trigger
 check_dump() {
 	"$B"/tipme xrecords --json "$1/xhook.dump" > "$out/x.json" 2> "$out/x.err" &&
-		python3 - "$out/x.json" "$1/meta.json" "$2" "$3" <<'EOF'
-import json, sys
-x = json.load(open(sys.argv[1]))
-m = json.load(open(sys.argv[2]))["trigger"]
-pids = {c["pid"] for c in x["clients"]}
-# a short-lived client's PID may stay unknown (never wrong): then any
-# client of unknown PID stands for it
-seen = int(sys.argv[4]) in pids or any(c["pid_unknown"] for c in x["clients"])
-print("# xhook.dump: trigger %s at %d (incident %d), %d records, %d clients, pid %s %s" % (
-    x["trigger"], x["trigger_mono_ns"], m["mono_ns"], len(x["records"]), len(x["clients"]),
-    sys.argv[4], "in it" if int(sys.argv[4]) in pids else "unknown" if seen else "MISSING"))
-ok = x["trigger"] in sys.argv[3].split(",") and x["trigger_mono_ns"] == m["mono_ns"] and seen
-sys.exit(0 if ok else 1)
-EOF
+		python3 tests/vm/check_xdump.py "$out/x.json" "$1/meta.json" "$2" "$3"
 }
 # an X client that runs to its end; its PID in $client
 x_client() {
@@ -45,7 +32,7 @@ x_client() {
 	client=$!
 	wait "$client"
 }
-source_of() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trigger"]["source"])' "$1/meta.json"; }
+source_of() { python3 tests/lib/jsonq.py get "$1/meta.json" trigger.source; }
 
 x_require "tipme-xhook with tipmed"
 [ -x "$B/tipme-xhook" ] || { tap_fail "build/tipme-xhook exists (make user)"; tap_done; }

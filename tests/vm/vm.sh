@@ -13,6 +13,7 @@
 #   TIPME_OUT  a directory shared read-write with the host (same path on both
 #              sides; default tests/vm/out/<script name>/, emptied first)
 #   KVER       the guest kernel's version
+#   TIPME_CACHE  the host's cache (scripts/lib/common.sh), read-only
 # and cwd TIPME_SRC.  Its stdout and stderr stream to this command's stdout;
 # its exit status becomes this command's exit status.
 #
@@ -29,14 +30,18 @@
 # saves ps and the blocked tasks' stacks, which are printed.  Other harness
 # failures exit 125.  While it runs, TIPME_OUT/.vm/monitor.sock is the QEMU
 # monitor; VM_APPEND="..." adds kernel arguments (e.g. nokaslr).
+# VM_TIMEOUT_SCALE=N multiplies the timeout: tests/vm/run.sh sets it to the
+# number of guests it runs at a time, which share the machine's CPUs, so
+# that a guest slowed by its sibling is not taken for a hung one.
 #
 # Defaults: 1024 MB, 2 vCPUs, -cpu max, the newest non-RT kernel that has
 # /boot/vmlinuz-KVER.  --kroot DIR boots a kernel that is not the host's:
 # DIR/boot/vmlinuz-KVER with its modules under DIR/lib/modules/KVER (a
-# root tests/kernels.sh made for another Debian suite; KVER defaults to
+# root scripts/kernels.sh made for another Debian suite; KVER defaults to
 # the one kernel there).  The initramfs (busybox-static + the 9p, virtio and
-# overlay modules in the order modprobe computes) is built once under
-# .cache/vm/ and rebuilt when any of its inputs change.
+# overlay modules in the order modprobe computes) is built once per machine
+# under $TIPME_CACHE/vm/, named by the kernel version and a hash of every
+# input, so that every clone shares it (scripts/lib/common.sh).
 #
 # TCG threads: by default one host thread runs the vCPUs in turn
 # ("single").  QEMU 7.2's MTTCG ("multi": a host thread per vCPU) can leave
@@ -60,7 +65,7 @@
 # clocksource stays tsc).  Guest timings are emulated: compare only within
 # one guest.
 set -euo pipefail
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../../scripts/lib/common.sh"
 
 fail() { echo "vm.sh: error: $*" >&2; exit 125; }
 
@@ -104,14 +109,17 @@ done
 : "${cpu:=max}" "${tcg:=single}"
 case $tcg in multi|single) ;; *) fail "--tcg: 'multi' or 'single', not '$tcg'" ;; esac
 : "${timeout:=120}" "${mem:=1024}" "${smp:=2}"
+scale=${VM_TIMEOUT_SCALE:-1}
+[[ $scale =~ ^[1-9][0-9]*$ ]] || fail "VM_TIMEOUT_SCALE: a positive whole number, not '$scale'"
+timeout=$((timeout * scale))
 if [ -n "$kroot" ] && [ -z "$kver" ]; then
 	kver=$(ls -1 "$kroot/lib/modules" 2>/dev/null | sort -V | tail -n 1)
 	[ -n "$kver" ] || fail "no kernel under $kroot/lib/modules"
 fi
-[ -n "$kver" ] || kver=$(tipme_kver) || fail "no kernel with /boot/vmlinuz-* and headers (run tests/deps.sh)"
+[ -n "$kver" ] || kver=$(tipme_kver) || fail "no kernel with /boot/vmlinuz-* and headers (run scripts/deps.sh)"
 kernel=$kroot/boot/vmlinuz-$kver
 [ -r "$kernel" ] || fail "$kernel missing or unreadable (install linux-image-$kver)"
-command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86_64 not found (run tests/deps.sh)"
+command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86_64 not found (run scripts/deps.sh)"
 [ -x /bin/busybox ] || fail "/bin/busybox not found (install busybox-static)"
 ldd /bin/busybox >/dev/null 2>&1 && fail "/bin/busybox is dynamically linked: install busybox-static"
 
@@ -240,9 +248,12 @@ if [ ! -s "$initrd" ]; then
 	mv "$tmp/initrd" "$initrd"
 	rm -rf "$tmp"
 	trap - EXIT
-	# Drop images built from older inputs for this kernel.
-	find "$cachedir" -maxdepth 1 -name "initramfs-$kver-*.cpio" ! -name "${initrd##*/}" -delete
+	# Drop images built from other inputs for this kernel and unused for a
+	# day (another clone may still boot its own).
+	find "$cachedir" -maxdepth 1 -name "initramfs-$kver-*.cpio" ! -name "${initrd##*/}" \
+		-mtime +0 -delete
 fi
+touch "$initrd"
 
 # ---------------------------------------------------------------------------
 # The job
@@ -258,6 +269,7 @@ q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 	echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 	echo "export HOME=/root LC_ALL=C.UTF-8 TERM=dumb"
 	echo "export TIPME_SRC=$(q "$TIPME_ROOT") TIPME_OUT=$(q "$out") KVER=$(q "$kver")"
+	echo "export TIPME_CACHE=$(q "$TIPME_CACHE")"
 	# a kernel from --kroot: its modules where modprobe looks for them
 	if [ -n "$kroot" ]; then
 		echo "mkdir -p /lib/modules/$(q "$kver") &&"

@@ -2,17 +2,17 @@
 # tipme's Debian packages and its DKMS build, without touching this
 # machine's package database or its /lib/modules.
 #
-#   tests/deb.sh build     make deb: tipme-dkms, tipme and tipme-xhook
-#                          (debhelper, dpkg-buildpackage in a copy of the
-#                          tree) into build/deb/, then lintian: errors fail
-#   tests/deb.sh dkms      tipme-dkms's source built by dkms for the stock
-#                          kernel, in DKMS trees of its own (build/dkms/);
-#                          prints the path of the tipme.ko it built
-#   tests/deb.sh check     both, as TAP (make check's deb step); the VM
-#                          test tests/vm/t-deb.sh then installs the
-#                          packages into a guest with dpkg, loads the
-#                          module dkms built and diagnoses the demo's stall
-#                          with the installed programs
+#   scripts/deb.sh build     make deb: tipme-dkms, tipme and tipme-xhook
+#                            (debhelper, dpkg-buildpackage in a copy of the
+#                            tree) into build/deb/, then lintian: errors fail
+#   scripts/deb.sh dkms      tipme-dkms's source built by dkms for the stock
+#                            kernel, in DKMS trees of its own (build/dkms/);
+#                            prints the path of the tipme.ko it built
+#   scripts/deb.sh check     both, as TAP (make check's deb step); the VM
+#                            test tests/vm/t-deb.sh then installs the
+#                            packages into a guest with dpkg, loads the
+#                            module dkms built and diagnoses the demo's stall
+#                            with the installed programs
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
@@ -26,7 +26,7 @@ usage() { sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 build() {
 	local src=$OUT/tipme-$VERSION
 	for t in dpkg-buildpackage dh dh_dkms lintian; do
-		command -v "$t" > /dev/null || die "$t not found (run tests/deps.sh)"
+		command -v "$t" > /dev/null || die "$t not found (run scripts/deps.sh)"
 	done
 	rm -rf "$OUT"
 	mkdir -p "$src"
@@ -55,9 +55,9 @@ lint() {
 # /var/lib/dkms and /lib/modules.
 dkms_build() {
 	local kver d=$TIPME_ROOT/build/dkms deb
-	command -v dkms > /dev/null || die "dkms not found (run tests/deps.sh)"
-	kver=$(tipme_kver) || die "no stock kernel with headers (run tests/deps.sh)"
-	deb=$(ls "$OUT"/tipme-dkms_"$VERSION"_all.deb 2> /dev/null) || die "no tipme-dkms package (tests/deb.sh build)"
+	command -v dkms > /dev/null || die "dkms not found (run scripts/deps.sh)"
+	kver=$(tipme_kver) || die "no stock kernel with headers (run scripts/deps.sh)"
+	deb=$(ls "$OUT"/tipme-dkms_"$VERSION"_all.deb 2> /dev/null) || die "no tipme-dkms package (scripts/deb.sh build)"
 	rm -rf "$d"
 	mkdir -p "$d/root" "$d/tree" "$d/install"
 	dpkg -x "$deb" "$d/root"

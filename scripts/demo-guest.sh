@@ -1,6 +1,6 @@
 #!/bin/bash
 # vm: timeout=180 cpu=qemu64,+invtsc,vendor=GenuineIntel
-# The demo, inside the VM (started by tests/demo.sh): the whole TIPME story.
+# The demo, inside the VM (started by scripts/demo.sh): the whole TIPME story.
 # A program stalls for a reason we planted; the "user" presses
 # Ctrl-Alt-Minus (a virtual keyboard, through the kernel's input core);
 # tipmed saves the incident; tipme report gives the verdict.  Files land in

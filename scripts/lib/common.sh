@@ -1,13 +1,39 @@
 # shellcheck shell=bash
-# Shared helpers for tipme's test scripts (host side).  Source it:
-#   . "$(dirname "$0")/../lib/common.sh"      (from tests/<dir>/)
-# Sets TIPME_ROOT (repository root, absolute) and TIPME_CACHE (.cache/).
+# Shared helpers for tipme's scripts, tests and benchmarks (host side).
+# Source it by its path from the script's folder, e.g.
+#   . "$(dirname "$0")/lib/common.sh"                 (from scripts/)
+#   . "$(dirname "$0")/../../scripts/lib/common.sh"   (from tests/vm/)
+# Sets TIPME_ROOT (repository root, absolute) and TIPME_CACHE.
+#
+# TIPME_CACHE holds what is fetched and built once per machine, outside the
+# clone, so that every clone of the same user shares it: the linux-source
+# tree (linux/<package version>/), the UML builds of KUnit (kunit/), the VM
+# initramfs images (vm/), other suites' kernels (kernels/) and the
+# benchmarks' downloads (bench/).  Each entry is keyed by the versions it
+# was made from and made under a lock, so clones at different commits and
+# concurrent runs can share it.  Default: $XDG_CACHE_HOME/tipme, else
+# ~/.cache/tipme, else (no HOME) /var/tmp/tipme-cache-UID.  Removing the
+# directory is always safe (the next run fetches and builds again).  What
+# belongs to one clone (copies of its tree, build logs) stays in its build/.
 
 TIPME_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
-TIPME_CACHE=$TIPME_ROOT/.cache
+if [ -z "${TIPME_CACHE:-}" ]; then
+	if [ -n "${XDG_CACHE_HOME:-}" ]; then
+		TIPME_CACHE=$XDG_CACHE_HOME/tipme
+	elif [ -n "${HOME:-}" ] && [ "$HOME" != / ]; then
+		TIPME_CACHE=$HOME/.cache/tipme
+	else
+		TIPME_CACHE=/var/tmp/tipme-cache-$(id -u)
+	fi
+fi
+export TIPME_CACHE
 
 die() { echo "${0##*/}: error: $*" >&2; exit 1; }
 note() { echo "${0##*/}: $*" >&2; }
+
+# tipme_clone_id: a short name for this clone (a hash of its path), for
+# what a shared cache entry must keep apart per clone.
+tipme_clone_id() { printf '%s' "$TIPME_ROOT" | sha256sum | cut -c1-12; }
 
 # tipme_kver: the stock (non-RT) kernel to build against and boot in QEMU.
 # The newest version that has both /boot/vmlinuz-V and /lib/modules/V/build.
@@ -32,14 +58,14 @@ tipme_rt_kver() {
 }
 
 # tipme_linux_src: print the path of a scratch linux-source tree (Debian's
-# linux-source-6.1), extracted once under .cache/linux/<package version>/ and
-# reused.  Older versions are removed.  Safe against concurrent callers and
+# linux-source-6.1), extracted once under $TIPME_CACHE/linux/<package
+# version>/ and reused.  Older versions are removed.  Safe against concurrent callers and
 # against an interrupted extraction (a stamp file marks a complete tree).
 TIPME_LINUX_SRC_PKG=${TIPME_LINUX_SRC_PKG:-linux-source-6.1}
 tipme_linux_src() {
 	local pkg=$TIPME_LINUX_SRC_PKG ver tarball dir
 	ver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) ||
-		{ echo "tipme_linux_src: $pkg is not installed (run tests/deps.sh)" >&2; return 1; }
+		{ echo "tipme_linux_src: $pkg is not installed (run scripts/deps.sh)" >&2; return 1; }
 	tarball=/usr/src/$pkg.tar.xz
 	[ -r "$tarball" ] || { echo "tipme_linux_src: $tarball missing" >&2; return 1; }
 	dir=$TIPME_CACHE/linux/$ver

@@ -6,7 +6,7 @@
 # record type (tipme cost).  Under QEMU TCG all figures are emulated: only
 # compare them with each other.
 #
-#   tests/vm/vm.sh tests/vm/measure-sites.sh [ROUNDS]
+#   tests/vm/vm.sh bench/vm/measure-sites.sh [ROUNDS]
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 rounds=${1:-20000}
@@ -20,22 +20,7 @@ run() {
 	"$B"/tipme stop
 	"$B"/tipme dump -o "$out/$name.dump" > /dev/null
 	rmmod tipme
-	python3 - "$name" "$out/$name.dump" "$B/tipme" <<'PY'
-import json, subprocess, sys
-name, dump, tipme = sys.argv[1:4]
-c = json.loads(subprocess.check_output([tipme, "cost", "--json", dump]))
-t = {x["type"]: x for x in c["types"]}
-def avg(k):
-    x = t.get(k)
-    return x["ns"] / x["records"] if x and x["records"] else 0
-params = subprocess.check_output([tipme, "info", "--json", dump])
-p = json.loads(params)["params"]
-sw, bl = avg("sched_switch"), avg("blocked")
-print(f"{name:14s} sched_switch {sw:8.0f} ns x{t.get('sched_switch', {}).get('records', 0):6d}"
-      f"   blocked {bl:8.0f} ns x{t.get('blocked', {}).get('records', 0):6d}"
-      f"   blocked/switch {bl / sw if sw else 0:5.2f}"
-      f"   cache hits {p.get('site_cache_hits', '-')} misses {p.get('site_cache_misses', '-')}")
-PY
+	python3 bench/vm/sites_cost.py "$name" "$out/$name.dump" "$B/tipme"
 }
 
 for i in 1 2; do

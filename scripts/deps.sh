@@ -1,11 +1,12 @@
 #!/bin/bash
 # Install what tipme's build, tests and demo need on Debian 12 (bookworm).
 #
-#   tests/deps.sh            install what is missing (fast no-op otherwise)
-#   tests/deps.sh --check    only report what is missing; exit 1 if anything is
-#   tests/deps.sh --bench    also the tracers `make bench` compares tipme with
+#   scripts/deps.sh          install what is missing (fast no-op otherwise)
+#   scripts/deps.sh --check  only report what is missing; exit 1 if anything is
+#   scripts/deps.sh --bench  also the tracers `make bench` compares tipme with
 #                            (perf, bpftrace, lttng-tools; lttng's modules
-#                            and QEMU's plugin header are fetched into .cache/)
+#                            and QEMU's plugin header are fetched into
+#                            $TIPME_CACHE/bench/, scripts/lib/common.sh)
 #
 # Runs apt-get update only when something is missing.  Needs root (or sudo).
 # Also checks that the stock kernel image and headers have the same ABI, as
@@ -37,9 +38,9 @@ PKGS=(
 	# the man pages' test renders them (groff), and runs the completion
 	groff-base bash
 	# other Debian suites' kernels and compilers, in roots of their own
-	# (tests/kernels.sh), never in this machine's package database
+	# (scripts/kernels.sh), never in this machine's package database
 	debootstrap
-	# make deb and its checks (tests/deb.sh): debhelper, DKMS, lintian
+	# make deb and its checks (scripts/deb.sh): debhelper, DKMS, lintian
 	debhelper dh-dkms dkms lintian
 	# fuzzing: clang with libFuzzer and the sanitizer runtimes
 	clang-14 libclang-rt-14-dev

@@ -192,7 +192,7 @@ out:
 	return err;
 }
 
-int bench_report_text(FILE *f, const struct bench_result *r)
+int bench_results_text(FILE *f, const struct bench_result *r)
 {
 	const struct bench_env *env = r->env;
 	char buf[256], b1[32], b2[32], b3[32];
@@ -422,7 +422,7 @@ out:
 	return err;
 }
 
-int bench_report_json(FILE *f, const struct bench_result *r)
+int bench_results_json(FILE *f, const struct bench_result *r)
 {
 	const struct bench_env *env = r->env;
 	struct tm_jw w;
@@ -564,7 +564,7 @@ int bench_report_json(FILE *f, const struct bench_result *r)
 
 /* ---- SVG ----------------------------------------------------------------- */
 
-int bench_report_svg(const char *path, const struct bench_result *r,
+int bench_results_svg(const char *path, const struct bench_result *r,
 		     struct tm_err *e)
 {
 	const struct bench_env *env = r->env;

@@ -3,22 +3,22 @@
  * smpbench: the sampler's full round, natively.  QEMU TCG cannot tell what
  * the sampler costs on a real machine, and a module cannot be loaded on
  * the build hosts, so this runs the sampler's own code (module/instr/smptab.c,
- * built against tests/vm/bench/shim/) over N objects laid out like Debian
+ * built against bench/vm/shim/) over N objects laid out like Debian
  * 6.1's task_struct (size and field offsets taken from its headers), linked
  * like the task list, reading the fields the sampler reads and writing the
  * entries in 64-entry batches as the module does.  "cold" evicts the caches
  * between rounds (a round runs once a second; the rest of the machine runs
  * in between), "warm" does not.
  *
- *   cc -O2 -Itests/vm/bench/shim -Iinclude/uapi -Imodule \
- *      -o smpbench tests/vm/bench/smpbench.c
+ *   cc -O2 -Ibench/vm/shim -Iinclude/uapi -Imodule \
+ *      -o smpbench bench/vm/smpbench.c
  *   ./smpbench [N] [ROUNDS] [warm]
  *
  * "warm" runs the warm rounds only (no eviction buffer): what make bench
  * counts instructions of in the guest and times here.
  */
 #define KBUILD_MODNAME "smpbench"
-#include "../../../module/instr/smptab.c"
+#include "instr/smptab.c"	/* module/, by -Imodule */
 
 #include <stdio.h>
 #include <time.h>

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check tipme latency --json of t-latency's incident against the slow
+client's own account of its two presses.
+
+usage: check_latency.py LATENCY_JSON CLIENT_OUT PID BLOCKED_JSONL
+CLIENT_OUT has the client's "press NS" and "done NS" lines, BLOCKED_JSONL
+is tipme records --json --type blocked of its PID.  Prints TAP lines
+and their plan.
+"""
+import json
+import sys
+
+d = json.load(open(sys.argv[1]))
+# where the client's thread blocked, as the recorder saw it
+blocked = [json.loads(l) for l in open(sys.argv[4]) if l.strip()]
+truth = [l.split() for l in open(sys.argv[2])]
+press = [int(v) for k, v in truth if k == "press"]
+done = [int(v) for k, v in truth if k == "done"]
+pid = int(sys.argv[3])
+mine = [e for e in d["events"] if e["pid"] == pid]
+n = 0
+def check(ok, what):
+    global n
+    n += 1
+    print("%sok %d - %s" % ("" if ok else "not ", n, what))
+check([e["event"] for e in mine] == ["button_press", "key_press"],
+      "both presses are found and given to the slow client: %s"
+      % [(e["event"], e["result"]) for e in mine])
+for e, p, t in zip(mine, press, done):
+    lat = e.get("latency_ns", 0) / 1e6
+    truth_ms = (t - e["press_mono_ns"]) / 1e6
+    check(e["result"] == "handled", "%s: handled (%s)" % (e["event"], e["result"]))
+    check(e["press_mono_ns"] <= p, "%s: the device event (%d) precedes the client's receipt (%d)"
+          % (e["event"], e["press_mono_ns"], p))
+    # done: where it first blocked in poll() after it said "done" (it
+    # still writes that line first, and may wait for a CPU on the way)
+    back = min((b["mono_ns"] for b in blocked if b["mono_ns"] >= t and
+                any("poll" in f or "select" in f for f in b.get("site", []))), default=0)
+    done_ms = (e.get("done_mono_ns", 0) - e["press_mono_ns"]) / 1e6
+    check(back and abs(e.get("done_mono_ns", 0) - back) <= 10e3,
+          "%s: the client is done where it went back to poll(): %.1f ms, %.1f ms after "
+          "it said done" % (e["event"], done_ms, (back - t) / 1e6))
+    # it drew one rectangle before it said "done": the input is on the
+    # screen when the X server has executed it and waits for clients again
+    check(e.get("drawing_requests", 0) >= 1 and e.get("display_mono_ns") and
+          e["end_mono_ns"] == max(e["done_mono_ns"], e["display_mono_ns"]),
+          "%s: its drawing (%d requests) was on the screen %.1f ms after the press"
+          % (e["event"], e.get("drawing_requests", 0),
+             ((e.get("display_mono_ns") or 0) - e["press_mono_ns"]) / 1e6))
+    check(lat >= 500, "%s: at least the 200 ms round trip and the 300 ms sleep: %.1f ms"
+          % (e["event"], lat))
+    lb = e.get("longest_block", {})
+    site = lb.get("site", [])
+    # the sleep asked for 300 ms (TCG may stretch it, never shorten it) and
+    # fits in the handling after the round trip of at least 200 ms
+    check(any("nanosleep" in f for f in site) and
+          299 <= lb.get("ns", 0) / 1e6 <= truth_ms - 200 + 1,
+          "%s: the longest block is the nanosleep, 300 ms or more: %.1f ms in %s"
+          % (e["event"], lb.get("ns", 0) / 1e6, " <- ".join(site)))
+    check(e["blocked_ns"] + e["running_ns"] + e["runnable_ns"] + e["unknown_ns"] +
+          e["drawing_after_done_ns"] == e["latency_ns"],
+          "%s: running + runnable + blocked + the server's drawing after add up to the latency"
+          % e["event"])
+check(d.get("slowest_press_mono_ns") in [e["press_mono_ns"] for e in mine],
+      "the slowest press is one of the slow client's")
+print("1..%d" % n)
