@@ -13,7 +13,8 @@
 #   checkpatch  checkpatch.pl --strict on the kernel sources; errors and
 #               warnings fail, "CHECK"s are listed in the log only
 #   lint        tests/lint/circles.py: no circles between the files of a
-#               folder, no include reaching into another program's folder
+#               folder, no include reaching into another program's folder;
+#               tests/lint/unit-security.sh: tipmed.service's sandbox (systemd-analyze)
 #   kunit-kasan tests/kunit/run.sh --kasan (UML with KASAN): every KUnit
 #               suite, with out-of-bounds and use-after-free reports
 #   kunit       tests/kunit/run.sh (UML without KASAN): the same suites;
@@ -274,7 +275,7 @@ step_xhook-asan() {
 		xhook-tests
 }
 
-step_lint() { run_tap lint python3 tests/lint/circles.py; }
+step_lint() { run_tap lint python3 tests/lint/circles.py; run_tap lint-unit tests/lint/unit-security.sh; }
 
 step_fuzz() { run_tap fuzz tests/fuzz/run.sh; }
 
