@@ -98,7 +98,7 @@ def probe():
         ("RELEASE with an attribute it does not take is EINVAL",
          T["TIPME_CMD_RELEASE"], attr(seq, u32(1)) + attr(src, u32(3)),
          REQ_ACK, 0, {errno.EINVAL}),
-        ("RELEASE of any trigger, nothing frozen, is acked",
+        ("RELEASE with a valid TRIGGER_SEQ is acked",
          T["TIPME_CMD_RELEASE"], attr(seq, u32(0xFFFFFFFF)), REQ_ACK, 0, {0}),
         ("DUMP with a DUMP_MAPPED flag that carries bytes is refused (ERANGE)",
          T["TIPME_CMD_DUMP"], attr(T["TIPME_ATTR_DUMP_MAPPED"], u32(1)),
