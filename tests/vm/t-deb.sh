@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300
+# vm: timeout=450
 # Issue 15, parts 2 and 3: the packages a workstation installs.  The
 # tipme-dkms, tipme and tipme-xhook packages of build/deb/ installed with
 # dpkg into the guest (whose root is an overlay: the host's stays
