@@ -84,7 +84,13 @@ install: all man
 	install -m 0755 $(B)/tipmed $(DESTDIR)/usr/local/sbin/tipmed
 	install -d $(DESTDIR)/etc/systemd/system
 	install -m 0644 helper/tipmed.service $(DESTDIR)/etc/systemd/system/tipmed.service
-	getent group tipme >/dev/null || groupadd --system tipme || true
+	@# the control socket's group: made a system group if missing; one
+	@# that exists is used, but never silently when not a system group
+	@gid=$$(getent group tipme | cut -d: -f3); \
+	if [ -z "$$gid" ]; then groupadd --system tipme; \
+	elif [ "$$gid" -gt "$$(sed -n 's/^SYS_GID_MAX[[:space:]]*//p' /etc/login.defs 2>/dev/null | grep . || echo 999)" ]; then \
+		echo "make install: using the existing group tipme (gid $$gid), which is not a system group: its members may trigger dumps and hand files to tipmed" >&2; \
+	fi
 
 deb:
 	scripts/deb.sh build

@@ -132,6 +132,11 @@ static void status_text(const struct tipme_status *st)
 	} else {
 		printf("trigger: none yet\n");
 	}
+	if (st->freeze.known)
+		printf("freeze:  %s; %" PRIu64 " windows frozen since load, %" PRIu64
+		       " released at once (no dump came), %" PRIu64 " thawed after the timeout\n",
+		       st->freeze.gen ? "a trigger's window is frozen now" : "nothing frozen",
+		       st->freeze.freezes, st->freeze.released, st->freeze.expired);
 	printf("rings:   %" PRIu64 " KiB in all, %u sub-buffers of %u KiB per CPU\n",
 	       st->buf_size >> 10, st->subbufs, st->subbuf_size >> 10);
 	printf("%4s %14s %14s %10s %14s %9s %10s\n", "cpu", "written",
@@ -188,6 +193,17 @@ static void status_json(const struct tipme_status *st,
 		tm_jw_kstr(&w, "source", tm_trigger_source_name(st->last_trigger.source, "unknown"));
 		tm_jw_ku64(&w, "mono_ns", st->last_trigger.mono_ns);
 		tm_jw_ku64(&w, "real_ns", st->last_trigger.real_ns);
+		tm_jw_obj_end(&w);
+	} else {
+		tm_jw_null(&w);
+	}
+	tm_jw_key(&w, "freeze");
+	if (st->freeze.known) {
+		tm_jw_obj_begin(&w);
+		tm_jw_kbool(&w, "frozen", st->freeze.gen != 0);
+		tm_jw_ku64(&w, "freezes", st->freeze.freezes);
+		tm_jw_ku64(&w, "released", st->freeze.released);
+		tm_jw_ku64(&w, "expired", st->freeze.expired);
 		tm_jw_obj_end(&w);
 	} else {
 		tm_jw_null(&w);

@@ -170,6 +170,8 @@ static const char *cmd_name(uint8_t cmd)
 		return "stop";
 	case TIPME_CMD_DUMP:
 		return "dump";
+	case TIPME_CMD_RELEASE:
+		return "release";
 	default:
 		return "command";
 	}
@@ -255,6 +257,10 @@ static struct nla_policy status_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_TRIGGER_TS] = { .type = NLA_U64 },
 	[TIPME_ATTR_TRIGGER_MONO_NS] = { .type = NLA_U64 },
 	[TIPME_ATTR_TRIGGER_REAL_NS] = { .type = NLA_U64 },
+	[TIPME_ATTR_FREEZE_GEN] = { .type = NLA_U32 },
+	[TIPME_ATTR_FREEZES] = { .type = NLA_U64 },
+	[TIPME_ATTR_FREEZES_EXPIRED] = { .type = NLA_U64 },
+	[TIPME_ATTR_FREEZES_RELEASED] = { .type = NLA_U64 },
 };
 
 struct status_rx {
@@ -294,6 +300,11 @@ static int status_cb(struct nl_msg *msg, void *arg)
 	GET(TIPME_ATTR_TRIGGER_SOURCE, last_trigger.source, nla_get_u32);
 	GET(TIPME_ATTR_TRIGGER_MONO_NS, last_trigger.mono_ns, nla_get_u64);
 	GET(TIPME_ATTR_TRIGGER_REAL_NS, last_trigger.real_ns, nla_get_u64);
+	GET(TIPME_ATTR_FREEZE_GEN, freeze.gen, nla_get_u32);
+	GET(TIPME_ATTR_FREEZES, freeze.freezes, nla_get_u64);
+	GET(TIPME_ATTR_FREEZES_EXPIRED, freeze.expired, nla_get_u64);
+	GET(TIPME_ATTR_FREEZES_RELEASED, freeze.released, nla_get_u64);
+	st->freeze.known = a[TIPME_ATTR_FREEZES] != NULL;
 #undef GET
 	nla_for_each_nested(e, a[TIPME_ATTR_CPU_STATS], rem)
 		n++;
@@ -392,6 +403,35 @@ static int trigger_cb(struct nl_msg *msg, void *arg)
 			nla_get_u8(a[TIPME_ATTR_TRIGGER_COALESCED]);
 	rx->got = 1;
 	return NL_OK;
+}
+
+/**
+ * tnl_release() - tell the module no dump comes for triggers up to @seq
+ * @t: connection
+ * @seq: the newest trigger given up (held back, lost, or its dump failed)
+ * @e: error message
+ *
+ * The module thaws their frozen window at once (and counts it) unless a
+ * later trigger shares it.
+ *
+ * Return: 0 or a negative errno.
+ */
+int tnl_release(struct tnl *t, uint32_t seq, struct tm_err *e)
+{
+	struct nl_msg *msg = new_cmd(t, TIPME_CMD_RELEASE, NLM_F_ACK);
+	int err;
+
+	if (!msg)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	if (nla_put_u32(msg, TIPME_ATTR_TRIGGER_SEQ, seq) < 0) {
+		nlmsg_free(msg);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	err = nl_send_auto(t->sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return nl_fail(e, err, "release");
+	return recv_reply(t, "release", e);
 }
 
 /**

@@ -47,6 +47,11 @@ struct tnl {
  * @keylog_used: key codes were recorded at some point since load
  * @triggers: triggers since load
  * @last_trigger: the latest trigger (seq 0 if none)
+ * @freeze: the window a trigger froze: @freeze.gen the one frozen now (0:
+ *	none), @freeze.freezes since load, how many of them were thawed
+ *	without a dump: @freeze.expired (freeze_timeout_s) and
+ *	@freeze.released (TIPME_CMD_RELEASE); @freeze.known: the module says
+ *	(an older one does not)
  */
 struct tipme_status {
 	char version[32];
@@ -70,6 +75,11 @@ struct tipme_status {
 		uint64_t mono_ns;
 		uint64_t real_ns;
 	} last_trigger;
+	struct {
+		int known;
+		uint32_t gen;
+		uint64_t freezes, expired, released;
+	} freeze;
 };
 
 int tnl_open(struct tnl *t, struct tm_err *e);
@@ -167,6 +177,7 @@ struct tnl_trigger_event {
 
 int tnl_trigger(struct tnl *t, uint32_t source, uint32_t *seq, int *coalesced,
 		struct tm_err *e);
+int tnl_release(struct tnl *t, uint32_t seq, struct tm_err *e);
 
 /*
  * Event subscription: a second socket joined to the family's multicast

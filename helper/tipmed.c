@@ -170,14 +170,43 @@ static int auto_allowed(struct tipmed *td)
 
 /* ---- triggers -> incidents -------------------------------------------- */
 
+/* No dump will come for trigger @seq: note it for release_given_up(). */
+static void give_up(struct tipmed *td, uint32_t seq)
+{
+	if (!td->given_up || (int32_t)(seq - td->given_up) > 0)
+		td->given_up = seq;
+}
+
 static void on_trigger(const struct tnl_trigger_event *ev, void *arg)
 {
 	struct tipmed *td = arg;
 
-	if (td->npending < TIPMED_PENDING)
+	if (td->npending < TIPMED_PENDING) {
 		td->pending[td->npending++] = *ev;
-	else
+	} else {
 		logmsg(td, LOG_ERR, "trigger %u lost: too many pending", ev->seq);
+		give_up(td, ev->seq);
+	}
+}
+
+/*
+ * The triggers up to the newest given up will get no dump: the window they
+ * froze is released at once, not after the module's freeze_timeout_s, so
+ * that recording goes on and the next trigger freezes its own moment.  The
+ * module keeps the window if a later trigger shares it.
+ */
+static void release_given_up(struct tipmed *td)
+{
+	struct tm_err e = { "" };
+
+	if (!td->given_up)
+		return;
+	if (tnl_release(&td->cmd, td->given_up, &e))
+		logmsg(td, LOG_WARNING, "%s", e.msg);
+	else
+		logmsg(td, LOG_INFO, "released the window frozen for triggers up to %u: no dump comes for them",
+		       td->given_up);
+	td->given_up = 0;
 }
 
 static void handle_triggers(struct tipmed *td)
@@ -208,6 +237,7 @@ static void handle_triggers(struct tipmed *td)
 				logmsg(td, LOG_INFO, "trigger %u (auto, tipme.ko) held back: a %s press to pid %u (%s) took %.0f ms",
 				       ev->seq, kau.input, kau.pid, kau.comm,
 				       kau.latency_ns / 1e6);
+				give_up(td, ev->seq);
 				continue;
 			}
 			au = &kau;
@@ -238,6 +268,7 @@ static void handle_triggers(struct tipmed *td)
 			logmsg(td, LOG_ERR, "trigger %u (%s): incident not saved: %s",
 			       ev->seq, tm_trigger_source_name(ev->source, "unknown"),
 			       e.msg);
+			give_up(td, ev->seq);
 			continue;
 		}
 		logmsg(td, LOG_INFO, "trigger %u (%s): incident %s, %" PRIu64
@@ -253,6 +284,7 @@ static void handle_triggers(struct tipmed *td)
 			logmsg(td, LOG_INFO, "pruned %u old incidents", removed);
 	}
 	td->npending = 0;
+	release_given_up(td);
 }
 
 /* ---- the control socket's requests of the daemon (struct ctls_ops) ---- */

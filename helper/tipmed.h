@@ -75,6 +75,9 @@ struct tipmed_autos {
  * @connected: @cmd and @events are open; 0 while the module is away
  * @pending: triggers read from @events, not yet turned into incidents
  * @npending: how many
+ * @given_up: the newest trigger that gets no dump (held back, lost, or its
+ *	dump failed), whose frozen window is released once the pending
+ *	triggers are handled; 0: none
  * @reasons: the reasons of TRIGGER requests, each waiting for its
  *	trigger's incident (its description.txt)
  * @reasons_next: the entry of @reasons reused next
@@ -96,6 +99,7 @@ struct tipmed {
 	int connected;
 	struct tnl_trigger_event pending[TIPMED_PENDING];
 	int npending;
+	uint32_t given_up;
 
 	struct {
 		uint32_t seq;

@@ -44,11 +44,15 @@ MODULE_PARM_DESC(freeze_timeout_s, "Thaw a frozen window no dump has read after 
 
 struct tipme_state tipme;
 
-/* The frozen window: generation (0: none), how long freezing took. */
+/*
+ * The frozen window: generation (0: none), the newest trigger that froze
+ * it or found it frozen, how long freezing took, and how windows ended
+ * without a dump: expired, or released because no dump would come.
+ */
 static DEFINE_SPINLOCK(freeze_lock);
-static u32 freeze_gen, freeze_last_gen;
+static u32 freeze_gen, freeze_last_gen, freeze_seq;
 static u64 freeze_ns_last;
-static unsigned long freezes, freezes_expired;
+static unsigned long freezes, freezes_expired, freezes_released;
 
 static void thaw_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(thaw_work, thaw_fn);
@@ -69,17 +73,20 @@ void tipme_set_recording(bool on)
 /**
  * tipme_recorder_freeze() - protect every ring's history from now on
  * @t0: the record clock when the trigger came
+ * @seq: the trigger's sequence number (tipme_recorder_release())
  *
  * Notes each ring's oldest intact sub-buffer: from then on writers drop
  * records rather than overwrite it or any later one, so a dump reads the
  * history as it was when the trigger came, however long tipmed takes.  A
- * window already frozen stays as it is.  Thawed by the dump that reads it
- * (tipme_recorder_thaw()) or after freeze_timeout_s.
+ * window already frozen stays as it is (@seq is noted as its newest
+ * trigger).  Thawed by the dump that reads it (tipme_recorder_thaw()), at
+ * once when the reader says no dump will come (tipme_recorder_release()),
+ * or after freeze_timeout_s.
  *
  * Context: any but NMI.
  * Return: the frozen window's generation, 0 if freezing is off.
  */
-u32 tipme_recorder_freeze(u64 t0)
+u32 tipme_recorder_freeze(u64 t0, u32 seq)
 {
 	unsigned long flags;
 	u64 khz = tipme_clock_khz();
@@ -103,8 +110,12 @@ u32 tipme_recorder_freeze(u64 t0)
 		freeze_ns_last = div64_u64((tipme_clock_now() - t0) * 1000000,
 					   khz ? khz : 1);
 		freezes++;
+		freeze_seq = seq;
 		mod_delayed_work(system_wq, &thaw_work,
 				 READ_ONCE(freeze_timeout_s) * HZ);
+	} else if ((s32)(seq - freeze_seq) > 0) {
+		/* a later trigger's dump reads this window too */
+		freeze_seq = seq;
 	}
 	gen = freeze_gen;
 	spin_unlock_irqrestore(&freeze_lock, flags);
@@ -143,6 +154,54 @@ void tipme_recorder_thaw(u32 gen)
 	spin_unlock_irqrestore(&freeze_lock, flags);
 }
 
+/**
+ * tipme_recorder_release() - no dump will come for the triggers up to @seq
+ * @seq: the newest trigger the reader gives up (not dumped: held back by
+ *	its limits, lost, or its dump failed)
+ *
+ * Thaws the frozen window at once, and counts it, unless a trigger after
+ * @seq froze it or came while it was frozen: that trigger's dump reads it.
+ *
+ * Context: any but NMI.
+ * Return: true if a window was thawed.
+ */
+bool tipme_recorder_release(u32 seq)
+{
+	unsigned long flags;
+	bool thawed = false;
+	int cpu;
+
+	spin_lock_irqsave(&freeze_lock, flags);
+	if (freeze_gen && (s32)(freeze_seq - seq) <= 0) {
+		for_each_possible_cpu(cpu)
+			WRITE_ONCE(per_cpu_ptr(tipme.rings, cpu)->frozen,
+				   TIPME_RING_THAWED);
+		freeze_gen = 0;
+		freezes_released++;
+		thawed = true;
+	}
+	spin_unlock_irqrestore(&freeze_lock, flags);
+	return thawed;
+}
+
+/**
+ * tipme_recorder_freeze_counts() - how windows were frozen and ended
+ * @out: filled in
+ *
+ * Context: any.
+ */
+void tipme_recorder_freeze_counts(struct tipme_freeze_counts *out)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&freeze_lock, flags);
+	out->gen = freeze_gen;
+	out->freezes = freezes;
+	out->expired = freezes_expired;
+	out->released = freezes_released;
+	spin_unlock_irqrestore(&freeze_lock, flags);
+}
+
 static void thaw_fn(struct work_struct *work)
 {
 	if (tipme_recorder_frozen()) {
@@ -175,14 +234,14 @@ bool tipme_recorder_autostart(void)
 int tipme_recorder_params_text(char *buf, size_t size)
 {
 	return scnprintf(buf, size,
-			 "version=%s\nbuffer_size=%llu\nsubbuf_size=%u\nsubbufs_per_cpu=%u\nclock=%s\nautostart=%d\nfreeze_on_trigger=%d\nfreeze_timeout_s=%u\nfrozen=%d\nfreezes=%lu\nfreezes_expired=%lu\nfreeze_ns_last=%llu\n",
+			 "version=%s\nbuffer_size=%llu\nsubbuf_size=%u\nsubbufs_per_cpu=%u\nclock=%s\nautostart=%d\nfreeze_on_trigger=%d\nfreeze_timeout_s=%u\nfrozen=%d\nfreezes=%lu\nfreezes_expired=%lu\nfreezes_released=%lu\nfreeze_ns_last=%llu\n",
 			 TIPME_VERSION_STRING, tipme.buf_size,
 			 1U << tipme.sub_shift, 1U << tipme.nsub_shift,
 			 tipme_clock_source() == TIPME_CLOCK_TSC ? "tsc" : "local",
 			 autostart, READ_ONCE(freeze_on_trigger),
 			 READ_ONCE(freeze_timeout_s), !!tipme_recorder_frozen(),
 			 READ_ONCE(freezes), READ_ONCE(freezes_expired),
-			 READ_ONCE(freeze_ns_last));
+			 READ_ONCE(freezes_released), READ_ONCE(freeze_ns_last));
 }
 
 static int geometry_init(void)

@@ -30,6 +30,20 @@ struct tipme_state {
 
 extern struct tipme_state tipme;
 
+/**
+ * struct tipme_freeze_counts - the frozen window and its counters
+ * @gen: the window frozen now (0: none)
+ * @freezes: windows frozen since load
+ * @expired: thawed by freeze_timeout_s, no dump having read them
+ * @released: thawed at once because the reader said no dump would come
+ */
+struct tipme_freeze_counts {
+	u32 gen;
+	unsigned long freezes;
+	unsigned long expired;
+	unsigned long released;
+};
+
 /* Writers: context as tipme_ring_reserve(). */
 static __always_inline void *tipme_reserve(u32 type, u32 payload,
 					   struct tipme_wslot *ws)
@@ -48,9 +62,11 @@ static __always_inline void tipme_commit(struct tipme_wslot *ws, u32 type)
 int tipme_recorder_init(void);
 void tipme_recorder_exit(void);
 bool tipme_recorder_autostart(void);
-u32 tipme_recorder_freeze(u64 t0);
+u32 tipme_recorder_freeze(u64 t0, u32 seq);
 u32 tipme_recorder_frozen(void);
 void tipme_recorder_thaw(u32 gen);
+bool tipme_recorder_release(u32 seq);
+void tipme_recorder_freeze_counts(struct tipme_freeze_counts *out);
 void tipme_set_recording(bool on);
 u64 tipme_recorder_type_total(int type);
 int tipme_recorder_params_text(char *buf, size_t size);

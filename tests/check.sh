@@ -20,6 +20,7 @@
 #               record's tail
 #               tests/lint/inline_python.py: no shell script starts python
 #               inline (a .py file beside it checks the JSON)
+#               tests/lint/unit-security.sh: tipmed.service's sandbox (systemd-analyze)
 #   kunit-kasan tests/kunit/run.sh --kasan (UML with KASAN): every KUnit
 #               suite, with out-of-bounds and use-after-free reports
 #   kunit       tests/kunit/run.sh (UML without KASAN): the same suites;
@@ -286,6 +287,7 @@ step_lint() {
 	run_tap lint python3 tests/lint/circles.py
 	run_tap lint-tails python3 tests/lint/tails.py
 	run_tap lint-python python3 tests/lint/inline_python.py
+	run_tap lint-unit tests/lint/unit-security.sh
 }
 
 step_fuzz() { run_tap fuzz tests/fuzz/run.sh; }

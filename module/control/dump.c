@@ -153,7 +153,7 @@ int tipme_dump_put_cpu_stats(struct sk_buff *skb)
  */
 size_t tipme_dump_status_size(void)
 {
-	return 512 + 160 * num_possible_cpus() +
+	return 576 + 160 * num_possible_cpus() +
 	       nla_total_size(TIPME_REC_NR * sizeof(struct tipme_cost_total)) +
 	       nla_total_size(1);
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "tipme" generic netlink family: status, start, stop, trigger, the
- * trigger announcements on its multicast group, and the dump, whose
- * messages dump.c builds.
+ * trigger announcements on its multicast group, the release of triggers
+ * the reader will not dump, and the dump, whose messages dump.c builds.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,6 +40,11 @@ static const struct nla_policy tipme_trigger_policy[TIPME_ATTR_MAX + 1] = {
 						       TIPME_TRIG_SOURCE_MAX),
 };
 
+/* The newest trigger the reader gives up: a number it was told, so not 0. */
+static const struct nla_policy tipme_release_policy[TIPME_ATTR_MAX + 1] = {
+	[TIPME_ATTR_TRIGGER_SEQ] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
 static int put_u64(struct sk_buff *skb, int attr, u64 v)
 {
 	return nla_put_u64_64bit(skb, attr, v, TIPME_ATTR_PAD);
@@ -60,6 +65,7 @@ static int put_trigger(struct sk_buff *skb, const struct tipme_trigger_info *t)
 
 static int tipme_cmd_status(struct sk_buff *skb, struct genl_info *info)
 {
+	struct tipme_freeze_counts fc;
 	struct tipme_trigger_info t;
 	struct sk_buff *msg;
 	u32 triggers;
@@ -72,8 +78,13 @@ static int tipme_cmd_status(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		goto out_free;
 	tipme_trigger_last(&t, &triggers, NULL);
+	tipme_recorder_freeze_counts(&fc);
 	if (tipme_dump_put_geometry(msg) ||
 	    nla_put_u32(msg, TIPME_ATTR_TRIGGERS, triggers) ||
+	    (fc.gen && nla_put_u32(msg, TIPME_ATTR_FREEZE_GEN, fc.gen)) ||
+	    put_u64(msg, TIPME_ATTR_FREEZES, fc.freezes) ||
+	    put_u64(msg, TIPME_ATTR_FREEZES_EXPIRED, fc.expired) ||
+	    put_u64(msg, TIPME_ATTR_FREEZES_RELEASED, fc.released) ||
 	    (t.seq && put_trigger(msg, &t)) || tipme_dump_put_cost(msg) ||
 	    tipme_dump_put_cpu_stats(msg))
 		goto out_free;
@@ -118,6 +129,19 @@ static int tipme_cmd_trigger(struct sk_buff *skb, struct genl_info *info)
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
+}
+
+/*
+ * The reader will not dump the triggers up to TRIGGER_SEQ (held back by
+ * its limits, lost, or a dump that failed): their frozen window is thawed
+ * now rather than after freeze_timeout_s, unless a later trigger shares it.
+ */
+static int tipme_cmd_release(struct sk_buff *skb, struct genl_info *info)
+{
+	if (!info->attrs[TIPME_ATTR_TRIGGER_SEQ])
+		return -EINVAL;
+	tipme_recorder_release(nla_get_u32(info->attrs[TIPME_ATTR_TRIGGER_SEQ]));
+	return 0;
 }
 
 /**
@@ -185,6 +209,13 @@ static const struct genl_ops tipme_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 		.doit = tipme_cmd_trigger,
 		.policy = tipme_trigger_policy,
+		.maxattr = TIPME_ATTR_MAX,
+	},
+	{
+		.cmd = TIPME_CMD_RELEASE,
+		.flags = GENL_ADMIN_PERM,
+		.doit = tipme_cmd_release,
+		.policy = tipme_release_policy,
 		.maxattr = TIPME_ATTR_MAX,
 	},
 	{

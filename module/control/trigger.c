@@ -114,7 +114,7 @@ static u32 trigger(enum tipme_trigger_source source,
 	 */
 	write_record(seq, source, joined);
 	if (!joined)
-		tipme_recorder_freeze(ts);
+		tipme_recorder_freeze(ts, seq);
 	if (!joined)
 		schedule_work(&notify_work);
 	if (coalesced)

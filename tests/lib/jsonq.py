@@ -8,6 +8,11 @@
     jsonq.py join FILE PATH            a list of strings, joined by spaces
     jsonq.py sum FILE PATH KEY         the sum of KEY over the list at PATH
     jsonq.py min FILE PATH KEY         the least KEY over the list at PATH
+    jsonq.py each FILE PATH KEY        KEY of every element of the list at
+                                       PATH, joined by spaces
+    jsonq.py sumif FILE PATH KEY WKEY WVALUE
+                                       the sum of KEY over the elements of
+                                       the list at PATH whose WKEY is WVALUE
     jsonq.py table FILE PATH NAME_KEY VALUE_KEY NAME...
                                        the list at PATH as a table from its
                                        NAME_KEY to its VALUE_KEY: each NAME's
@@ -48,6 +53,10 @@ def main(argv):
         print(sum(x[argv[3]] for x in walk(doc, path)))
     elif cmd == "min":
         print(min(x[argv[3]] for x in walk(doc, path)))
+    elif cmd == "each":
+        print(" ".join(str(x[argv[3]]) for x in walk(doc, path)))
+    elif cmd == "sumif":
+        print(sum(x[argv[3]] for x in walk(doc, path) if str(x[argv[4]]) == argv[5]))
     elif cmd == "table":
         t = {x[argv[3]]: x[argv[4]] for x in walk(doc, path)}
         print(" ".join(str(t.get(name, 0)) for name in argv[5:]))

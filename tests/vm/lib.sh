@@ -1,8 +1,9 @@
 # shellcheck shell=bash
-# What the VM tests that run tipmed share (t-autokernel, and through
-# tests/vm/xlib.sh the tests with X clients): tipmed started the same way,
-# the incidents it made, the small predicates they wait on, and the check
-# of an auto incident's meta.json.  Sourced after tests/lib/tap.sh, with B
+# What the VM tests that run tipmed share (t-autokernel, t-thaw, and
+# through tests/vm/xlib.sh the tests with X clients): tipmed started the
+# same way, the incidents it made, the small predicates they wait on, a
+# key press the module's auto trigger measures, and the check of an auto
+# incident's meta.json.  Sourced after tests/lib/tap.sh, with B
 # (the build directory), out (TIPME_OUT), inc (the incidents directory)
 # and sock (tipmed's control socket) set.
 # shellcheck disable=SC2154 # out, inc, sock: set by the test
@@ -21,6 +22,36 @@ start_tipmed() {
 	TIPMED=$!
 	wait_for 20 grep -q 'connected to tipme.ko' "$out/tipmed.log"
 	tap_cmp "tipmed is up" "$?" -eq 0
+}
+
+# press NAME SLEEP_MS: a keyboard, a reader whose helper sleeps SLEEP_MS,
+# one key once the reader has the device open; the keyboard then goes
+# away, which ends the reader.  Its "handled ..." line in $out/NAME.out;
+# the reader's PID in reader, when vkbd typed the key (ns) in typed.
+# shellcheck disable=SC2034 # reader, typed: for the test
+press() {
+	local kbd
+	rm -f /tmp/keys
+	mkfifo /tmp/keys
+	"$B"/tests/vm/vkbd --stdin < /tmp/keys > "$out/$1.vkbd" 2>&1 &
+	kbd=$!
+	exec 3> /tmp/keys
+	wait_for 20 says "$out/$1.vkbd" ready
+	# (not holding the keyboard's input open: its end ends the keyboard)
+	"$B"/tests/vm/evreader "tipme test keyboard" "$2" > "$out/$1.out" 2> "$out/$1.err" 3>&- &
+	reader=$!
+	wait_for 20 says "$out/$1.out" open
+	echo a >&3
+	# the keyboard stays until the reader is back asleep in poll(), so
+	# that it waits for input again (what the module measures up to)
+	wait_for 30 says "$out/$1.out" back
+	wait_for 30 grep -q poll "/proc/$reader/wchan"
+	exec 3>&-
+	wait "$kbd"
+	wait "$reader"
+	tap_check "$1: the reader handled the press ($(grep -o 'handled.*' "$out/$1.out"))" \
+		grep -q '^handled' "$out/$1.out"
+	typed=$(awk '$1 == "press" { printf "%.0f", $3 * 1e9 }' "$out/$1.vkbd")
 }
 
 # check_auto_meta META PID COMM PRESS_LO PRESS_HI LAT_LO LAT_HI: the meta.json

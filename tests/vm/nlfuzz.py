@@ -31,7 +31,7 @@ from tap import check, plan, failed  # noqa: E402
 
 REQ_ACK = genl.NLM_F_REQUEST | genl.NLM_F_ACK
 KNOWN = [T["TIPME_CMD_STATUS"], T["TIPME_CMD_START"], T["TIPME_CMD_STOP"],
-         T["TIPME_CMD_DUMP"], T["TIPME_CMD_TRIGGER"]]
+         T["TIPME_CMD_DUMP"], T["TIPME_CMD_TRIGGER"], T["TIPME_CMD_RELEASE"]]
 
 
 def u32(v):
@@ -49,6 +49,7 @@ def triggers(g):
 def probe():
     g = genl.Genl()
     src = T["TIPME_ATTR_TRIGGER_SOURCE"]
+    seq = T["TIPME_ATTR_TRIGGER_SEQ"]
     cases = [
         # (name, cmd, payload, flags, reserved, errors accepted)
         ("STATUS without attributes is answered", T["TIPME_CMD_STATUS"],
@@ -88,6 +89,17 @@ def probe():
          b"", REQ_ACK | genl.NLM_F_DUMP, 0, {errno.EOPNOTSUPP}),
         ("DUMP with an attribute it does not take is EINVAL", T["TIPME_CMD_DUMP"],
          attr(src, u32(3)), REQ_ACK | genl.NLM_F_DUMP, 0, {errno.EINVAL}),
+        ("RELEASE without TRIGGER_SEQ is EINVAL", T["TIPME_CMD_RELEASE"],
+         b"", REQ_ACK, 0, {errno.EINVAL}),
+        ("RELEASE of trigger 0 is refused", T["TIPME_CMD_RELEASE"],
+         attr(seq, u32(0)), REQ_ACK, 0, {errno.ERANGE, errno.EINVAL}),
+        ("RELEASE with a 2-byte TRIGGER_SEQ is EINVAL", T["TIPME_CMD_RELEASE"],
+         attr(seq, b"\x03\x00"), REQ_ACK, 0, {errno.EINVAL}),
+        ("RELEASE with an attribute it does not take is EINVAL",
+         T["TIPME_CMD_RELEASE"], attr(seq, u32(1)) + attr(src, u32(3)),
+         REQ_ACK, 0, {errno.EINVAL}),
+        ("RELEASE with a valid TRIGGER_SEQ is acked",
+         T["TIPME_CMD_RELEASE"], attr(seq, u32(0xFFFFFFFF)), REQ_ACK, 0, {0}),
         ("DUMP with a DUMP_MAPPED flag that carries bytes is refused (ERANGE)",
          T["TIPME_CMD_DUMP"], attr(T["TIPME_ATTR_DUMP_MAPPED"], u32(1)),
          REQ_ACK | genl.NLM_F_DUMP, 0, {errno.ERANGE}),
@@ -117,6 +129,7 @@ def probe():
 
 def random_attr(rng):
     t = rng.choice([rng.randrange(0, 64), T["TIPME_ATTR_TRIGGER_SOURCE"],
+                    T["TIPME_ATTR_TRIGGER_SEQ"],
                     T["TIPME_ATTR_TRIGGER_SOURCE"] | 0x8000,
                     rng.randrange(0, 1 << 16)])
     n = rng.choice([0, 1, 2, 4, 8, rng.randrange(0, 64)])

@@ -27,33 +27,6 @@ tap_check "insmod auto_trigger_ms=300" insmod module/tipme.ko auto_trigger_ms=30
 echo 0 > /proc/sys/tipme/trigger_interval_ms
 start_tipmed
 
-# press NAME SLEEP_MS: a keyboard, a reader whose helper sleeps SLEEP_MS,
-# one key once the reader has the device open; the keyboard then goes
-# away, which ends the reader.  Its "handled ..." line in $out/NAME.out.
-press() {
-	local kbd
-	rm -f /tmp/keys
-	mkfifo /tmp/keys
-	"$B"/tests/vm/vkbd --stdin < /tmp/keys > "$out/$1.vkbd" 2>&1 &
-	kbd=$!
-	exec 3> /tmp/keys
-	wait_for 20 says "$out/$1.vkbd" ready
-	# (not holding the keyboard's input open: its end ends the keyboard)
-	"$B"/tests/vm/evreader "tipme test keyboard" "$2" > "$out/$1.out" 2> "$out/$1.err" 3>&- &
-	reader=$!
-	wait_for 20 says "$out/$1.out" open
-	echo a >&3
-	# the keyboard stays until the reader is back asleep in poll(), so
-	# that it waits for input again (what the module measures up to)
-	wait_for 30 says "$out/$1.out" back
-	wait_for 30 grep -q poll "/proc/$reader/wchan"
-	exec 3>&-
-	wait "$kbd"
-	wait "$reader"
-	tap_check "$1: the reader handled the press ($(grep -o 'handled.*' "$out/$1.out"))" \
-		grep -q '^handled' "$out/$1.out"
-	typed=$(awk '$1 == "press" { printf "%.0f", $3 * 1e9 }' "$out/$1.vkbd")
-}
 truth() { sed -n 's/^handled //p' "$out/$1.out"; }
 # truth_field NAME KEY: KEY=VALUE of the reader's "handled ..." line
 truth_field() { truth "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }

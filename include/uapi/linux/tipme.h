@@ -1262,6 +1262,9 @@ enum tipme_cmd {
 	TIPME_CMD_DUMP,		/* dumpit: stream rings and metadata */
 	TIPME_CMD_TRIGGER,	/* doit: request a dump; replies TRIGGER_SEQ */
 	TIPME_CMD_TRIGGER_EVENT,	/* multicast notification of a trigger */
+	TIPME_CMD_RELEASE,	/* doit: no dump comes for triggers up to
+				 * TRIGGER_SEQ (required, > 0): thaw their
+				 * frozen window now */
 	__TIPME_CMD_MAX,
 	TIPME_CMD_MAX = __TIPME_CMD_MAX - 1
 };
@@ -1352,7 +1355,11 @@ enum tipme_attr {
 	TIPME_ATTR_SITE_HDR,		/* binary: struct tipme_sitetab_hdr */
 	TIPME_ATTR_SITE_ENTRIES,	/* binary: whole struct tipme_site entries */
 	TIPME_ATTR_DUMP_MAPPED,		/* flag, DUMP request: a mapped dump */
-	TIPME_ATTR_FREEZE_GEN,		/* u32, META: the frozen window this dump reads */
+	TIPME_ATTR_FREEZE_GEN,		/* u32, META: the frozen window this dump reads;
+					 * STATUS: the window frozen now */
+	TIPME_ATTR_FREEZES,		/* u64, STATUS: windows frozen since load */
+	TIPME_ATTR_FREEZES_EXPIRED,	/* u64, STATUS: thawed by freeze_timeout_s */
+	TIPME_ATTR_FREEZES_RELEASED,	/* u64, STATUS: thawed by TIPME_CMD_RELEASE */
 	__TIPME_ATTR_MAX,
 	TIPME_ATTR_MAX = __TIPME_ATTR_MAX - 1
 };
