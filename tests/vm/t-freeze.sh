@@ -60,7 +60,12 @@ tap_cmp "the dump holds the trigger record" "$?" -eq 0
 tap_cmp "the dump says one freeze" "$(param "$out/frozen.dump" freezes)" = 1
 ns=$(param "$out/frozen.dump" freeze_ns_last)
 tap_diag "trigger to frozen: $ns ns (emulated)"
-tap_cmp "trigger to frozen under 1 ms" "${ns:-9999999}" -lt 1000000
+# The guest's TSC follows the host's clock, so a host that takes the vCPU
+# away inside the freeze (two guests at a time on two cores: 1.5 ms seen)
+# lengthens it; unloaded it is 110-150 us (Documentation/recorder.md).
+# 20 ms still tells a freeze done in the trigger from one deferred to a
+# work item or a timer tick.
+tap_cmp "trigger to frozen under 20 ms" "${ns:-99999999}" -lt 20000000
 
 # 2. The dump thawed it: the next flood overwrites, drops nothing.
 tap_cmp "the dump's parameters say the window was frozen" \
