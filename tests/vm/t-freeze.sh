@@ -62,7 +62,7 @@ ns=$(param "$out/frozen.dump" freeze_ns_last)
 tap_diag "trigger to frozen: $ns ns (emulated)"
 # The guest's TSC follows the host's clock, so a host that takes the vCPU
 # away inside the freeze (two guests at a time on two cores: 1.5 ms seen)
-# lengthens it; unloaded it is 110-150 us (Documentation/recorder.md).
+# lengthens it; 0.5-1.5 ms were seen (Documentation/recorder.md).
 # 20 ms still tells a freeze done in the trigger from one deferred to a
 # work item or a timer tick.
 tap_cmp "trigger to frozen under 20 ms" "${ns:-99999999}" -lt 20000000
