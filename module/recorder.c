@@ -133,6 +133,17 @@ u32 tipme_recorder_frozen(void)
 	return READ_ONCE(freeze_gen);
 }
 
+/* Every ring writable again; the caller holds freeze_lock. */
+static void thaw_locked(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(tipme.rings, cpu)->frozen,
+			   TIPME_RING_THAWED);
+	freeze_gen = 0;
+}
+
 /**
  * tipme_recorder_thaw() - let writers overwrite the frozen window again
  * @gen: the generation read (a later window stays frozen); 0: any
@@ -142,15 +153,10 @@ u32 tipme_recorder_frozen(void)
 void tipme_recorder_thaw(u32 gen)
 {
 	unsigned long flags;
-	int cpu;
 
 	spin_lock_irqsave(&freeze_lock, flags);
-	if (freeze_gen && (!gen || gen == freeze_gen)) {
-		for_each_possible_cpu(cpu)
-			WRITE_ONCE(per_cpu_ptr(tipme.rings, cpu)->frozen,
-				   TIPME_RING_THAWED);
-		freeze_gen = 0;
-	}
+	if (freeze_gen && (!gen || gen == freeze_gen))
+		thaw_locked();
 	spin_unlock_irqrestore(&freeze_lock, flags);
 }
 
@@ -169,14 +175,10 @@ bool tipme_recorder_release(u32 seq)
 {
 	unsigned long flags;
 	bool thawed = false;
-	int cpu;
 
 	spin_lock_irqsave(&freeze_lock, flags);
 	if (freeze_gen && (s32)(freeze_seq - seq) <= 0) {
-		for_each_possible_cpu(cpu)
-			WRITE_ONCE(per_cpu_ptr(tipme.rings, cpu)->frozen,
-				   TIPME_RING_THAWED);
-		freeze_gen = 0;
+		thaw_locked();
 		freezes_released++;
 		thawed = true;
 	}
