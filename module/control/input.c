@@ -67,14 +67,29 @@ static void write_input(u8 kind, u8 value, u16 device, u16 code)
 	tipme_commit(&ws, TIPME_REC_INPUT);
 }
 
+struct hotkey_press {
+	u16 device;
+	u16 code;
+};
+
+static void write_hotkey_press(const void *arg)
+{
+	const struct hotkey_press *p = arg;
+
+	write_input(TIPME_INPUT_HOTKEY, 1, p->device, p->code);
+}
+
 /* A press of @code with Ctrl and Alt held: returns true if it is ours. */
 static bool hotkey(u16 device, unsigned int code)
 {
 	switch (code) {
-	case KEY_MINUS:
-		write_input(TIPME_INPUT_HOTKEY, 1, device, code);
-		tipme_trigger(TIPME_TRIG_HOTKEY, NULL);
+	case KEY_MINUS: {
+		const struct hotkey_press p = { .device = device, .code = code };
+
+		/* The press and its trigger record, back to back. */
+		tipme_trigger_after(TIPME_TRIG_HOTKEY, write_hotkey_press, &p);
 		return true;
+	}
 	case KEY_EQUAL:
 		write_input(TIPME_INPUT_HOTKEY, 1, device, code);
 		tipme_set_recording(true);

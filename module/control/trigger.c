@@ -15,7 +15,7 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
-#include <linux/preempt.h>
+#include <linux/irqflags.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include "recorder.h"
@@ -31,7 +31,12 @@ bool tipme_keylog_used;
 /* Who last switched key logging on; under trigger_lock. */
 static enum tipme_keylog_by keylog_by = TIPME_KEYLOG_BY_NONE;
 
-static DEFINE_SPINLOCK(trigger_lock);
+/*
+ * Raw: trigger() holds it with interrupts off, also on PREEMPT_RT, so that
+ * the key press and its trigger record are written back to back.  Every
+ * section under it only copies a few words.
+ */
+static DEFINE_RAW_SPINLOCK(trigger_lock);
 static struct tipme_trigger_info last;
 static u32 nr_triggers, nr_coalesced;
 /* The last trigger announced, and triggers never announced on their own. */
@@ -46,7 +51,7 @@ static void notify_fn(struct work_struct *work)
 
 	if (!announce)
 		return;
-	spin_lock_irqsave(&trigger_lock, flags);
+	raw_spin_lock_irqsave(&trigger_lock, flags);
 	t = last;
 	/*
 	 * Triggers that came while the work item was pending are announced
@@ -56,7 +61,7 @@ static void notify_fn(struct work_struct *work)
 	if (t.seq > announced_seq + 1)
 		nr_merged += t.seq - announced_seq - 1;
 	announced_seq = t.seq;
-	spin_unlock_irqrestore(&trigger_lock, flags);
+	raw_spin_unlock_irqrestore(&trigger_lock, flags);
 	announce(&t);
 }
 
@@ -67,7 +72,6 @@ static void write_record(u32 seq, u32 source, bool coalesced)
 	struct tipme_rec_trigger *r;
 	struct tipme_wslot ws;
 
-	preempt_disable_notrace();
 	r = tipme_reserve(TIPME_REC_TRIGGER, sizeof(*r), &ws);
 	if (r) {
 		r->seq = seq;
@@ -76,18 +80,32 @@ static void write_record(u32 seq, u32 source, bool coalesced)
 		r->reserved = 0;
 		tipme_commit(&ws, TIPME_REC_TRIGGER);
 	}
-	preempt_enable_notrace();
 }
 
 static u32 trigger(enum tipme_trigger_source source,
-		   const struct tipme_trigger_press *press, bool *coalesced)
+		   const struct tipme_trigger_press *press,
+		   void (*first)(const void *arg), const void *arg,
+		   bool *coalesced)
 {
-	u64 ts = tipme_clock_now(), mono = ktime_get_ns();
 	unsigned long flags;
 	bool joined;
+	u64 ts, mono;
 	u32 seq;
 
-	spin_lock_irqsave(&trigger_lock, flags);
+	/*
+	 * The record first: its time is the request's, just after the input
+	 * record of a hotkey, not after the freeze (which walks every CPU's
+	 * ring).  It is the newest record, so the frozen window keeps it.
+	 * Interrupts stay off from @first's record to ours, so that nothing
+	 * else on this CPU comes between them, also where the caller itself
+	 * is preemptible (the input handlers of a PREEMPT_RT kernel).
+	 */
+	local_irq_save(flags);
+	if (first)
+		first(arg);
+	ts = tipme_clock_now();
+	mono = ktime_get_ns();
+	raw_spin_lock(&trigger_lock);
 	joined = last.seq &&
 		 mono - last.mono_ns <
 		 (u64)READ_ONCE(tipme_trigger_interval_ms) * NSEC_PER_MSEC;
@@ -105,14 +123,10 @@ static u32 trigger(enum tipme_trigger_source source,
 		nr_triggers++;
 	}
 	seq = last.seq;
-	spin_unlock_irqrestore(&trigger_lock, flags);
-
-	/*
-	 * The record first: its time is the request's, just after the input
-	 * record of a hotkey, not after the freeze (which walks every CPU's
-	 * ring).  It is the newest record, so the frozen window keeps it.
-	 */
+	raw_spin_unlock(&trigger_lock);
 	write_record(seq, source, joined);
+	local_irq_restore(flags);
+
 	if (!joined)
 		tipme_recorder_freeze(ts, seq);
 	if (!joined)
@@ -132,7 +146,26 @@ static u32 trigger(enum tipme_trigger_source source,
  */
 u32 tipme_trigger(enum tipme_trigger_source source, bool *coalesced)
 {
-	return trigger(source, NULL, coalesced);
+	return trigger(source, NULL, NULL, NULL, coalesced);
+}
+
+/**
+ * tipme_trigger_after() - request a dump, right after writing a record
+ * @source: who asks
+ * @first: writes the record that caused the request (a hotkey's press)
+ * @arg: its argument
+ *
+ * @first and the trigger record are written with interrupts off, one after
+ * the other: nothing else on this CPU comes between them.  @first must not
+ * sleep.
+ *
+ * Context: any context but NMI; does not sleep.
+ * Return: the sequence number of the trigger the request belongs to.
+ */
+u32 tipme_trigger_after(enum tipme_trigger_source source,
+			void (*first)(const void *arg), const void *arg)
+{
+	return trigger(source, NULL, first, arg, NULL);
 }
 
 /**
@@ -146,7 +179,7 @@ u32 tipme_trigger(enum tipme_trigger_source source, bool *coalesced)
  */
 u32 tipme_trigger_auto(const struct tipme_trigger_press *press)
 {
-	return trigger(TIPME_TRIG_AUTO, press, NULL);
+	return trigger(TIPME_TRIG_AUTO, press, NULL, NULL, NULL);
 }
 
 /**
@@ -162,13 +195,13 @@ void tipme_trigger_last(struct tipme_trigger_info *out, u32 *triggers,
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&trigger_lock, flags);
+	raw_spin_lock_irqsave(&trigger_lock, flags);
 	*out = last;
 	if (triggers)
 		*triggers = nr_triggers;
 	if (coalesced)
 		*coalesced = nr_coalesced;
-	spin_unlock_irqrestore(&trigger_lock, flags);
+	raw_spin_unlock_irqrestore(&trigger_lock, flags);
 }
 
 /**
@@ -190,10 +223,10 @@ int tipme_trigger_params_text(char *buf, size_t size)
 	unsigned long flags;
 	u32 merged;
 
-	spin_lock_irqsave(&trigger_lock, flags);
+	raw_spin_lock_irqsave(&trigger_lock, flags);
 	by = keylog_by;
 	merged = nr_merged;
-	spin_unlock_irqrestore(&trigger_lock, flags);
+	raw_spin_unlock_irqrestore(&trigger_lock, flags);
 	return scnprintf(buf, size,
 			 "keylog=%d\nkeylog_used=%d\nkeylog_lock=%d\nkeylog_on_by=%s\ntrigger_interval_ms=%u\nannouncements_merged=%u\n",
 			 READ_ONCE(tipme_keylog), READ_ONCE(tipme_keylog_used),
@@ -224,14 +257,14 @@ int tipme_set_keylog(bool on, enum tipme_keylog_by by)
 				      "the keyboard" : "sysctl");
 		return -EPERM;
 	}
-	spin_lock_irqsave(&trigger_lock, flags);
+	raw_spin_lock_irqsave(&trigger_lock, flags);
 	was = tipme_keylog;
 	if (on) {
 		WRITE_ONCE(tipme_keylog_used, true);
 		keylog_by = by;
 	}
 	WRITE_ONCE(tipme_keylog, on);
-	spin_unlock_irqrestore(&trigger_lock, flags);
+	raw_spin_unlock_irqrestore(&trigger_lock, flags);
 	if (on && !was && by == TIPME_KEYLOG_BY_KEYBOARD)
 		pr_notice("key logging switched on from the keyboard (Ctrl-Alt-1): key codes are recorded until Ctrl-Alt-0 or /proc/sys/tipme/keylog=0\n");
 	else if (on && !was)

@@ -46,6 +46,8 @@ extern int tipme_keylog;
 extern bool tipme_keylog_used;
 
 u32 tipme_trigger(enum tipme_trigger_source source, bool *coalesced);
+u32 tipme_trigger_after(enum tipme_trigger_source source,
+			void (*first)(const void *arg), const void *arg);
 u32 tipme_trigger_auto(const struct tipme_trigger_press *press);
 void tipme_trigger_last(struct tipme_trigger_info *out, u32 *triggers,
 			u32 *coalesced);

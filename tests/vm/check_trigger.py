@@ -22,8 +22,10 @@ hot = [e for e in events if e["type"] == "input" and e["kind"] == "hotkey"
 check(len(trig) == 1, "exactly one hotkey trigger record", str(len(trig)))
 check(len(hot) == 1, "exactly one Ctrl-Alt-Minus input record", str(len(hot)))
 if trig and hot:
-    # The handler writes both, one after the other, with interrupts off:
-    # the promise is the order on that CPU, not a time.  Under TCG the
+    # The handler writes both, one after the other, with interrupts off
+    # (also on PREEMPT_RT, where the input handler itself is preemptible:
+    # a switch record once came between them there): the promise is the
+    # order on that CPU, not a time.  Under TCG the
     # emulator's thread can lose the host CPU between the two records
     # (1.4 ms once, with two guests and a check running), so the time is
     # only bounded loosely.
