@@ -57,6 +57,27 @@ tap_merge() {
 	[ "$seen" = 1 ] || tap_fail "checker $1 reported results"
 }
 
+# tap_on_host PROGRAM [ARGS...]: in a VM test, run PROGRAM on the host once
+# the guest has stopped (tests/vm/vm.sh: "Host steps"), in TIPME_SRC,
+# natively; elsewhere, now.  PROGRAM prints TAP (its own numbering and
+# plan: tests/vm/run.sh renumbers) and exits non-zero if anything failed;
+# it sees TIPME_SRC, TIPME_OUT and KVER, and only the files the guest left
+# in TIPME_OUT.  For the analyses of a test's dumps and their checks, not
+# for anything the guest goes on to depend on.
+tap_on_host() {
+	if [ -n "${TIPME_HOST_STEPS:-}" ]; then
+		printf '%q ' "$@" >> "$TIPME_HOST_STEPS"
+		echo >> "$TIPME_HOST_STEPS"
+	else
+		local f rc
+		f=$(mktemp) || return 1
+		"$@" > "$f" 2>&1 && rc=0 || rc=$?
+		tap_merge "$f"
+		rm -f "$f"
+		return "$rc"
+	fi
+}
+
 tap_done() {
 	printf '1..%d\n' "$TAP_N"
 	[ "$TAP_FAILED" = 0 ]

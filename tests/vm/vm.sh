@@ -25,6 +25,15 @@
 # tcg=single".
 # The kernel console is in TIPME_OUT/console.log.
 #
+# Host steps: what a test asks with tap_on_host (tests/lib/tap.sh) -- the
+# analyses of the dumps it made and their checks, which need no guest and
+# run many times faster natively than under TCG (a report, export and
+# timeline of one X incident and their Python checks took 3 of t-xreport's
+# 8 minutes in the guest) -- runs here after the guest has stopped, in
+# TIPME_SRC with the same TIPME_OUT and KVER, bounded by the test's
+# timeout; its TAP lines follow the guest's, and a step that exits
+# non-zero fails the run.
+#
 # A guest that is not back within the timeout (default 120 s) is killed and
 # the run fails with status 124; 15 s before that, a watchdog in the guest
 # saves ps and the blocked tasks' stacks, which are printed.  Other harness
@@ -270,6 +279,7 @@ q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 	echo "export HOME=/root LC_ALL=C.UTF-8 TERM=dumb"
 	echo "export TIPME_SRC=$(q "$TIPME_ROOT") TIPME_OUT=$(q "$out") KVER=$(q "$kver")"
 	echo "export TIPME_CACHE=$(q "$TIPME_CACHE")"
+	echo "export TIPME_HOST_STEPS=$(q "$out/.vm/host-steps")"
 	# a kernel from --kroot: its modules where modprobe looks for them
 	if [ -n "$kroot" ]; then
 		echo "mkdir -p /lib/modules/$(q "$kver") &&"
@@ -322,8 +332,6 @@ set -e
 qpid=
 wait "$tpid" 2>/dev/null || true
 tpid=
-ms=$((($(date +%s%N) - start) / 1000000))
-printf '%d.%03d\n' $((ms / 1000)) $((ms % 1000)) >"$out/.vm/seconds"
 
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	echo "vm.sh: TIMEOUT: $script did not finish within ${timeout}s; QEMU killed." >&2
@@ -347,6 +355,24 @@ if [ ! -s "$out/.vm/rc" ]; then
 	exit 125
 fi
 rc=$(cat "$out/.vm/rc")
+
+# The host steps the guest asked for (tap_on_host): natively, after it.
+if [ -s "$out/.vm/host-steps" ]; then
+	set +e
+	(cd "$TIPME_ROOT" &&
+		TIPME_SRC=$TIPME_ROOT TIPME_OUT=$out KVER=$kver TIPME_HOST_STEPS= \
+		timeout -k 5 "$timeout" bash -c 'rc=0
+			while IFS= read -r step; do eval "$step" || rc=1; done < "$1"
+			exit "$rc"' host-steps "$out/.vm/host-steps") </dev/null 2>&1
+	hrc=$?
+	set -e
+	if [ "$hrc" = 124 ] || [ "$hrc" = 137 ]; then
+		echo "vm.sh: TIMEOUT: the host steps of $script did not finish within ${timeout}s" >&2
+	fi
+	[ "$hrc" = 0 ] || [ "$rc" != 0 ] || rc=$hrc
+fi
+ms=$((($(date +%s%N) - start) / 1000000))
+printf '%d.%03d\n' $((ms / 1000)) $((ms % 1000)) >"$out/.vm/seconds"
 
 if [ "$dmesg_check" = 1 ]; then
 	bad=$(grep -E 'WARNING|BUG|Oops|Call Trace|general protection' "$out/dmesg.txt" || true)
