@@ -14,22 +14,13 @@ cg=/sys/fs/cgroup
 
 tap_check "insmod" insmod module/tipme.ko buffer_size=32M clock=tsc || tap_done
 
-# report CASE TRUTH NAME [REPORT ARGS...] -- [CHECK EXTRA...]
+# report CASE TRUTH NAME [REPORT ARGS...] -- [CHECK EXTRA...]: dump now;
+# the report and its check run on the host after the guest
+# (tests/vm/report_check.sh, natively)
 report() {
-	local case=$1 truth=$2 name=$3 args=() extra=()
-	shift 3
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
-	[ $# -gt 0 ] && shift
-	extra=("$@")
-	tap_diag "$case: ground truth: $truth"
-	"$B"/tipme dump -o "$out/$name.dump" > /dev/null
-	"$B"/tipme report --json "${args[@]}" "$out/$name.dump" > "$out/$name.json"
-	tap_cmp "$case: tipme report --json succeeds" "$?" -eq 0
-	"$B"/tipme report "${args[@]}" "$out/$name.dump" > "$out/$name.txt" 2>&1
-	head -n 1 "$out/$name.txt" | sed 's/^/# /'
-	python3 tests/vm/check_report.py "$case" "$truth" "$out/$name.json" "${extra[@]}" \
-		> "$out/$name.tap" 2>&1
-	tap_merge "$out/$name.tap"
+	tap_diag "$1: ground truth: $2"
+	"$B"/tipme dump -o "$out/$3.dump" > /dev/null
+	tap_on_host tests/vm/report_check.sh "$@"
 }
 kv() { printf '%s\n' "$1" | sed -n "s/.*\b$2=\([^ ]*\).*/\1/p"; }
 # sec NS: nanoseconds as seconds with 9 decimals
@@ -42,10 +33,9 @@ sec() {
 t=$("$B"/tests/vm/stall 300)
 report cpu "$t" cpu --pid "$(kv "$t" victim)" --from "$(kv "$t" start)" --to "$(kv "$t" end)"
 # the same stall as a leg: the server, woken, waited its whole stall for a CPU
-"$B"/tipme legs --json --from waking --to switch-in "$out/cpu.dump" > "$out/cpu-legs.json"
-python3 tests/vm/check_legs.py sched "$out/cpu-legs.json" "$(kv "$t" server)" "$(kv "$t" latency_ms)" \
-	> "$out/cpu-legs.tap"
-tap_merge "$out/cpu-legs.tap"
+tap_on_host tests/vm/host_check.sh sh -c '"$1"/tipme legs --json --from waking --to switch-in "$2" > "$3" &&
+	python3 tests/vm/check_legs.py sched "$3" "$4" "$5"' legs "$B" "$out/cpu.dump" "$out/cpu-legs.json" \
+	"$(kv "$t" server)" "$(kv "$t" latency_ms)"
 
 # 2. timer, through the chain: the reader waits for a writer that sleeps 300 ms
 t=$("$B"/tests/vm/blockpipe 300)
@@ -69,10 +59,9 @@ if modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=2000000
 	report blkio "$t" blkio --pid "$(kv "$t" pid)" --from "$(sec "$(kv "$t" fsync_start_ns)")" \
 		--to "$(sec "$(kv "$t" fsync_end_ns)")" -- "$dev" 20
 	# every request's device time as a leg: at least the 20 ms the device takes
-	"$B"/tipme legs --json --by all --from blk-issue --to blk-complete "$out/blkio.dump" \
-		> "$out/blk-legs.json"
-	python3 tests/vm/check_legs.py blk "$out/blk-legs.json" > "$out/blk-legs.tap"
-	tap_merge "$out/blk-legs.tap"
+	tap_on_host tests/vm/host_check.sh sh -c '"$1"/tipme legs --json --by all --from blk-issue \
+		--to blk-complete "$2" > "$3" && python3 tests/vm/check_legs.py blk "$3"' \
+		legs "$B" "$out/blkio.dump" "$out/blk-legs.json"
 	umount /mnt/nb
 else
 	tap_fail "block_io: a null_blk device with ext4"
