@@ -57,7 +57,7 @@ dkms_build() {
 	local kver d=$TIPME_ROOT/build/dkms deb
 	command -v dkms > /dev/null || die "dkms not found (run scripts/deps.sh)"
 	kver=$(tipme_kver) || die "no stock kernel with headers (run scripts/deps.sh)"
-	deb=$(ls "$OUT"/tipme-dkms_"$VERSION"_all.deb 2> /dev/null) || die "no tipme-dkms package (scripts/deb.sh build)"
+	deb=$(ls "$OUT"/tipme-dkms_"$VERSION"_amd64.deb 2> /dev/null) || die "no tipme-dkms package (scripts/deb.sh build)"
 	rm -rf "$d"
 	mkdir -p "$d/root" "$d/tree" "$d/install"
 	dpkg -x "$deb" "$d/root"
@@ -84,7 +84,7 @@ dkms_build() {
 # depends on dkms.
 dkms_scripts() {
 	local deb dir
-	deb=$(ls "$OUT"/tipme-dkms_"$VERSION"_all.deb 2> /dev/null) || die "no tipme-dkms package"
+	deb=$(ls "$OUT"/tipme-dkms_"$VERSION"_amd64.deb 2> /dev/null) || die "no tipme-dkms package"
 	dir=$(mktemp -d)
 	dpkg-deb -e "$deb" "$dir"
 	{ grep -qx "DKMS_NAME=tipme" "$dir/postinst" && grep -qx "DKMS_VERSION=$VERSION" "$dir/postinst" &&
