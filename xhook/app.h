@@ -36,6 +36,7 @@ struct xh_env {
 	unsigned auto_spacing_s;	/* at most one auto trigger per this */
 	unsigned auto_per_day;	/* ... and this many in 24 hours */
 	int verbose;
+	int x11_session_only;	/* --x11-session-only: the autostart entry */
 };
 
 #define TL_SLOTS	8	/* snapshots waiting for their incident */

@@ -76,6 +76,8 @@ static void usage(FILE *f)
 "      --auto-spacing S    at most one auto trigger in S seconds (default 60)\n"
 "      --auto-per-day N    at most N auto triggers in 24 hours (default 24)\n"
 "  -v, --verbose           say more\n"
+"      --x11-session-only  exit at once (status 0) in a session that says it is\n"
+"                          not an X11 one (XDG_SESSION_TYPE): the autostart entry\n"
 "  -h, --help              this text\n"
 "\n"
 "Hotkeys: Ctrl-Alt-Minus dump, Ctrl-Alt-Plus mark, Ctrl-Alt-0 key logging\n"
@@ -105,6 +107,14 @@ static int number(const char *s, unsigned lo, unsigned hi, unsigned *v)
 	return 0;
 }
 
+/* The session is an X11 one, or does not say (XDG_SESSION_TYPE unset). */
+static int x11_session(void)
+{
+	const char *t = getenv("XDG_SESSION_TYPE");
+
+	return !t || !*t || !strcmp(t, "x11");
+}
+
 static int parse_args(struct xh_app *app, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -122,6 +132,7 @@ static int parse_args(struct xh_app *app, int argc, char **argv)
 		{ "auto-spacing", required_argument, NULL, 'S' },
 		{ "auto-per-day", required_argument, NULL, 'D' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "x11-session-only", no_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -200,6 +211,9 @@ static int parse_args(struct xh_app *app, int argc, char **argv)
 			break;
 		case 'v':
 			app->env.verbose = 1;
+			break;
+		case 'X':
+			app->env.x11_session_only = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -475,6 +489,12 @@ int main(int argc, char **argv)
 	}
 	if (parse_args(app, argc, argv))
 		return EXIT_USAGE;
+	if (app->env.x11_session_only && !x11_session()) {
+		/* a Wayland session: its Xwayland may not even run yet */
+		fprintf(stderr, "tipme-xhook: a %s session, not X11: not recording (start tipme-xhook by hand to record Xwayland's clients)\n",
+			getenv("XDG_SESSION_TYPE"));
+		return 0;
+	}
 	if (mkdir(app->env.output_dir, 0700) < 0 && errno != EEXIST) {
 		fprintf(stderr, "tipme-xhook: %s: %s\n", app->env.output_dir, strerror(errno));
 		return 1;

@@ -55,8 +55,8 @@ tap_check "... and said it is not a system group" grep -q 'group tipme (gid 4242
 tap_check "the systemd unit runs /usr/sbin/tipmed" \
 	grep -qx 'ExecStart=/usr/sbin/tipmed' /lib/systemd/system/tipmed.service
 tap_check "/var/lib/tipme is root's only" test "$(stat -c %a:%U /var/lib/tipme)" = 700:root
-tap_check "the X session autostarts tipme-xhook" \
-	grep -qx 'Exec=tipme-xhook' /etc/xdg/autostart/tipme-xhook.desktop
+tap_check "X11 sessions autostart tipme-xhook (not Wayland ones)" \
+	grep -qx 'Exec=tipme-xhook --x11-session-only' /etc/xdg/autostart/tipme-xhook.desktop
 tap_check "man pages: tipme(1), tipmed(8), tipme-xhook(1)" test -e /usr/share/man/man1/tipme.1.gz -a \
 	-e /usr/share/man/man8/tipmed.8.gz -a -e /usr/share/man/man1/tipme-xhook.1.gz
 tap_check "bash completion for tipme" test -e /usr/share/bash-completion/completions/tipme

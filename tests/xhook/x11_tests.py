@@ -471,6 +471,26 @@ def t_missing_extensions(x):
         assert "Sanitizer" not in r.stderr and "runtime error" not in r.stderr, r.stderr
 
 
+def t_autostart_session(x):
+    """autostart: the XDG entry records in an X11 session, exits at once in a Wayland one"""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "xhook", "tipme-xhook.desktop")) as f:
+        exe = [l.split("=", 1)[1].split() for l in f.read().splitlines()
+               if l.startswith("Exec=")][0]
+    assert exe[0] == "tipme-xhook", exe
+    args = exe[1:]
+    r = subprocess.run([os.path.join(ARGS.build, "tipme-xhook")] + args + ["-o", tempfile.gettempdir()],
+                       env=dict(x.env, XDG_SESSION_TYPE="wayland"), stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, universal_newlines=True, timeout=20)
+    log("in a wayland session: exit %d: %s" % (r.returncode, r.stderr.strip()))
+    assert r.returncode == 0 and "wayland session, not X11" in r.stderr, r.stderr
+
+    class Session:
+        env = dict(x.env, XDG_SESSION_TYPE="x11")
+    h = Hook(Session(), *args)     # waits until it says it is recording
+    h.stop()
+
+
 def t_print_robust(x):
     """print: a dump with truncations and byte flips never crashes the reader"""
     h = Hook(x)
@@ -1164,7 +1184,8 @@ XWAYLAND_TESTS = [t_xwayland_keys, t_xwayland_clients, t_xwayland_hotkey, t_xway
 
 TESTS = [t_keypress_chain, t_short_lived_sequential, t_parallel_burst, t_big_putimage,
          t_draw_lateness, t_hotkey_locks, t_hotkey_grabbed_elsewhere, t_privacy_off,
-         t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_missing_extensions, t_print_robust,
+         t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_missing_extensions, t_autostart_session,
+         t_print_robust,
          t_tipmed_incident, t_tipmed_hotkey, t_tipmed_refused, t_tipmed_hung, t_tipmed_real, t_auto_fast, t_auto_stopped,
          t_auto_spacing, t_cost] + XWAYLAND_TESTS
 
