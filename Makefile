@@ -35,7 +35,7 @@ PROGS :=
 TESTS :=
 LIBTIPME_OBJS :=
 
-.PHONY: all module user clean check demo install modules_install man deb
+.PHONY: all module user clean check demo install modules_install man deb soak
 all: module user
 
 # A kernel whose headers are not installed here but were fetched by
@@ -107,3 +107,7 @@ check:
 
 demo:
 	scripts/demo.sh
+
+# not in check: half an hour of guest time (tests/soak/run.sh)
+soak:
+	tests/soak/run.sh
