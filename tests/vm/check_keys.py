@@ -8,7 +8,9 @@ usage: check_keys.py locked RECORDS_JSONL    (t-keylog-lock)
        check_keys.py logged RECORDS_JSONL    (t-triggers)
          vkbd typed s e c, Ctrl Alt [1], k e y, Ctrl Alt [0], r e t: codes
          are kept only between the two hotkeys
-Prints TAP lines (no plan).
+       check_keys.py count-codes RECORDS_JSONL  (t-triggers, redacted)
+         prints how many key records have a code other than 0
+Prints TAP lines (no plan), but count-codes a number.
 """
 import json
 import os
@@ -41,4 +43,9 @@ def logged(path):
     print(("ok" if ok else "not ok"), "1 - key codes only between Ctrl-Alt-1 and Ctrl-Alt-0")
 
 
-{"locked": locked, "logged": logged}[sys.argv[1]](sys.argv[2])
+def count_codes(path):
+    ev = [json.loads(l) for l in open(path)]
+    print(len([e for e in ev if e["kind"] == "key" and e["code"] != 0]))
+
+
+{"locked": locked, "logged": logged, "count-codes": count_codes}[sys.argv[1]](sys.argv[2])
