@@ -55,7 +55,8 @@ for name in "${names[@]}"; do
 	mkdir -p "$art" "$work"
 	regress=(tests/fuzz/regress/"$name"/*)
 	if [ -e "${regress[0]}" ]; then
-		if "$bin" -close_fd_mask=3 "${regress[@]}" >"$B/$name-regress.log" 2>&1; then
+		# FUZZ_ALL: each input through every option combination
+		if FUZZ_ALL=1 "$bin" -close_fd_mask=3 "${regress[@]}" >"$B/$name-regress.log" 2>&1; then
 			tap ok "fuzz $name: ${#regress[@]} regression inputs replayed, no crash"
 		else
 			grep -E 'ERROR|runtime error|SUMMARY|Running:' "$B/$name-regress.log" | head -n 8 | sed 's/^/# /'
