@@ -14,6 +14,15 @@
 
 #define MAX_DEPTH	256
 
+/*
+ * The checkers walk every byte of every output: without the fuzzer's
+ * coverage and comparison hooks on each of them (which made the X dump
+ * harness 4.5 times slower), as they guide no mutation.
+ */
+#ifdef __clang__
+#pragma clang attribute push(__attribute__((no_sanitize("coverage"))), apply_to = function)
+#endif
+
 struct in {
 	const unsigned char *s;
 	size_t n, i;
@@ -67,6 +76,11 @@ static int jstring(struct in *p)
 	while (more(p)) {
 		int c = peek(p);
 
+		/* the common case first: plain ASCII */
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			p->i++;
+			continue;
+		}
 		if (c == '"') {
 			p->i++;
 			return 1;
@@ -205,7 +219,13 @@ int fuzz_jsonl_ok(const char *s, size_t n)
 static int xchar(struct in *p)
 {
 	uint32_t cp;
-	size_t l = tm_utf8_len(p->s + p->i, p->n - p->i, &cp);
+	size_t l;
+
+	if (p->s[p->i] >= 0x20 && p->s[p->i] < 0x80) {
+		p->i++;
+		return 1;
+	}
+	l = tm_utf8_len(p->s + p->i, p->n - p->i, &cp);
 
 	if (!l || (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') ||
 	    cp == 0xfffe || cp == 0xffff)
@@ -430,3 +450,7 @@ void fuzz_wellformed_selftest(void)
 			abort();
 		}
 }
+
+#ifdef __clang__
+#pragma clang attribute pop
+#endif
