@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <linux/tipme.h>
 
@@ -173,16 +174,23 @@ int tm_incident_meta_parse(const char *buf, size_t len,
 int tm_incident_meta_read(int dirfd, struct tm_incident_meta_view *v,
 		       struct tm_err *e)
 {
+	struct stat st;
 	char *buf;
 	ssize_t n;
 	size_t got = 0;
 	int fd, err;
 
 	memset(v, 0, sizeof(*v));
-	fd = openat(dirfd, TIPME_INCIDENT_META, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO planted as meta.json must not make us wait */
+	fd = openat(dirfd, TIPME_INCIDENT_META,
+		    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return tm_err_set(e, errno, "%s: %s", TIPME_INCIDENT_META,
 				  strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return tm_err_set(e, EINVAL, "%s: not a regular file", TIPME_INCIDENT_META);
+	}
 	buf = malloc(TIPME_INCIDENT_META_MAX);
 	if (!buf) {
 		close(fd);

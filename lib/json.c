@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "safetext.h"
 
 void tm_jw_init(struct tm_jw *w, FILE *f, unsigned int flags)
 {
@@ -90,43 +91,6 @@ void tm_jw_obj_end(struct tm_jw *w) { end(w, 1); }
 void tm_jw_arr_begin(struct tm_jw *w) { begin(w, 0); }
 void tm_jw_arr_end(struct tm_jw *w) { end(w, 0); }
 
-/*
- * Length of the valid UTF-8 sequence at @s (at most @len bytes), or 0 if
- * the bytes there are not valid UTF-8 (overlong forms, surrogates and
- * values above U+10FFFF are invalid).
- */
-static size_t utf8_len(const unsigned char *s, size_t len)
-{
-	uint32_t cp;
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n > len)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
-
 int tm_jw_escape(FILE *f, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -161,7 +125,7 @@ int tm_jw_escape(FILE *f, const char *str, size_t len)
 			i++;
 			continue;
 		}
-		n = utf8_len(s + i, len - i);
+		n = tm_utf8_len(s + i, len - i, NULL);
 		if (n == 0) {
 			fputs("\\ufffd", f);
 			i++;

@@ -24,12 +24,20 @@ static int read_fd(int fd, unsigned char **bufp, size_t *sizep,
 		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return tm_err_set(e, EISDIR, "%s: is a directory", path);
-	if (S_ISREG(st.st_mode)) {
-		if ((uint64_t)st.st_size >= SIZE_MAX)
-			return tm_err_set(e, EFBIG, "%s: too large to load (%lld bytes)",
-					  path, (long long)st.st_size);
-		cap = (size_t)st.st_size + 1;	/* +1: see EOF in one read */
-	}
+	/*
+	 * A FIFO would block until a writer comes, a character device
+	 * (/dev/zero) never ends: only a file has an end known beforehand.
+	 */
+	if (!S_ISREG(st.st_mode))
+		return tm_err_set(e, EINVAL, "%s: is a %s, not a regular file", path,
+				  S_ISFIFO(st.st_mode) ? "FIFO" :
+				  S_ISCHR(st.st_mode) ? "character device" :
+				  S_ISBLK(st.st_mode) ? "block device" :
+				  S_ISSOCK(st.st_mode) ? "socket" : "special file");
+	if ((uint64_t)st.st_size >= SIZE_MAX)
+		return tm_err_set(e, EFBIG, "%s: too large to load (%lld bytes)",
+				  path, (long long)st.st_size);
+	cap = (size_t)st.st_size + 1;	/* +1: see EOF in one read */
 	for (;;) {
 		if (size == cap) {
 			size_t ncap = cap ? cap * 2 : 65536;
@@ -77,7 +85,8 @@ int tm_read_file(const char *path, unsigned char **bufp, size_t *sizep,
 
 	*bufp = NULL;
 	*sizep = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for its writer */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
 	err = read_fd(fd, bufp, sizep, path, e);

@@ -8,7 +8,8 @@
 
 /**
  * tm_read_file() - read a whole file into memory
- * @path: the file (a regular file, or anything readable to its end)
+ * @path: the file: a regular one (a FIFO, a device or a socket is refused
+ *	at once with a clear error, never waited on or read without end)
  * @bufp: set to a malloc'ed copy of its bytes (free() it)
  * @sizep: set to their number
  * @e: error message naming @path ("is a directory", "No such file ...")

@@ -9,24 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json.h"
+#include "safetext.h"
 #include "xdumpfile.h"
 
+/* At most @max bytes of @s (it may end at a NUL first), as a JSON string. */
 static void json_str(FILE *out, const char *s, size_t max)
 {
-	size_t i;
-
-	fputc('"', out);
-	for (i = 0; i < max && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	tm_jw_escape(out, s, strnlen(s, max));
 }
 
 static const char *trigger_name(uint32_t t)
@@ -50,7 +40,7 @@ static void print_text(FILE *out, const struct tm_xdump *d)
 	const struct tipme_x11_stats *s = &d->stats;
 	struct tipme_x11_client c;
 	struct tipme_x11_rec r;
-	char op[64];
+	char op[64], name[sizeof(c.comm) * TM_TEXT_PER_BYTE + 1];
 	uint32_t i;
 
 	fprintf(out, "# tipme X11 dump v%u: %u records, %u clients, %u clock pairs, trigger %s at %.6f s, flags 0x%x\n",
@@ -67,16 +57,20 @@ static void print_text(FILE *out, const struct tm_xdump *d)
 			fprintf(out, "# LOST: %" PRIu64 " records overwritten, %" PRIu64 " dropped\n",
 				(uint64_t)s->overwritten, (uint64_t)s->dropped);
 	}
-	if (d->description_len)
-		fprintf(out, "# description: %.*s\n", (int)d->description_len,
-			d->description);
+	if (d->description_len) {
+		/* one line, whatever the description holds (safetext.h) */
+		fputs("# description: ", out);
+		tm_text_put(out, d->description, d->description_len);
+		fputc('\n', out);
+	}
 	for (i = 0; i < d->clients.count; i++) {
 		tm_xdump_client_at(d, i, &c);
 		fprintf(out, "# client %u base=0x%x gen=%u pid=%u%s comm=%s flags=0x%x start=%.6f end=%.6f\n",
 			c.id, c.xid_base, c.generation, c.pid,
 			c.flags & TIPME_X11_CL_PID_UNKNOWN ? "(unknown)" : "",
-			c.comm[0] ? c.comm : "?", c.flags, c.start_ns / 1e9,
-			c.end_ns / 1e9);
+			c.comm[0] ? tm_text_fmt(c.comm, strnlen(c.comm, sizeof(c.comm)),
+						name, sizeof(name)) : "?",
+			c.flags, c.start_ns / 1e9, c.end_ns / 1e9);
 	}
 	fprintf(out, "#%16s %9s %7s %-15s %-7s %-26s %10s %8s %10s %10s\n",
 		"time_s", "late_ms", "pid", "comm", "kind", "op", "seq", "length",
@@ -88,9 +82,10 @@ static void print_text(FILE *out, const struct tm_xdump *d)
 		tm_xdump_rec(d, i, &r);
 		if (tm_xdump_client_by_id(d, r.client, &c) == 0) {
 			pid = c.pid;
-			comm = c.comm[0] ? c.comm : "?";
+			comm = c.comm[0] ? tm_text_fmt(c.comm, strnlen(c.comm, sizeof(c.comm)),
+						       name, sizeof(name)) : "?";
 		}
-		fprintf(out, "%17.6f %9.3f %7u %-15.15s %-7s %-26s %10u %8u 0x%08x %10" PRIu64,
+		fprintf(out, "%17.6f %9.3f %7u %-15s %-7s %-26s %10u %8u 0x%08x %10" PRIu64,
 			r.time_ns / 1e9, r.late_us / 1e3, pid, comm,
 			tm_xdump_kind_name(r.kind), tm_xdump_op_name(d, &r, op, sizeof(op)),
 			r.seq, r.length, r.xid, (uint64_t)r.op_size);

@@ -98,14 +98,12 @@ out_free:
 
 static int tipme_cmd_start(struct sk_buff *skb, struct genl_info *info)
 {
-	tipme_set_recording(true);
-	return 0;
+	return tipme_switch_recording(true, TIPME_BY_NETLINK);
 }
 
 static int tipme_cmd_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	tipme_set_recording(false);
-	return 0;
+	return tipme_switch_recording(false, TIPME_BY_NETLINK);
 }
 
 static int tipme_cmd_trigger(struct sk_buff *skb, struct genl_info *info)

@@ -13,11 +13,15 @@
  * and flips flags; a trigger's announcement is deferred to a work item.
  *
  *   Ctrl-Alt-Minus         trigger a dump
- *   Ctrl-Alt-Plus (or =)   start recording
- *   Ctrl-Alt-0 / 1         key logging off / on
+ *   Ctrl-Alt-Plus (or =)   start recording, unless root stopped it
+ *   Ctrl-Alt-0 / 1         key logging off / on (on: only with the
+ *                          keylog_hotkey parameter set)
  *
- * Key events are recorded with their time and kind; key codes only while
- * key logging is on (off by default).
+ * Alt is the left Alt key only: the right one is AltGr on many layouts,
+ * where Ctrl with it types characters.  Key events are recorded with their
+ * time and kind; key codes only while key logging is on (off by default).
+ * control/trigger.c decides what the keyboard may switch and logs each
+ * switch.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -91,16 +95,21 @@ static bool hotkey(u16 device, unsigned int code)
 		return true;
 	}
 	case KEY_EQUAL:
+		/*
+		 * Refused (root stopped recording): the press is consumed and
+		 * leaves no mark.  Else its record is the first after the start.
+		 */
+		if (tipme_switch_recording(true, TIPME_BY_KEYBOARD))
+			return true;
 		write_input(TIPME_INPUT_HOTKEY, 1, device, code);
-		tipme_set_recording(true);
 		return true;
 	case KEY_0:
-		tipme_set_keylog(false, TIPME_KEYLOG_BY_KEYBOARD);
+		tipme_set_keylog(false, TIPME_BY_KEYBOARD);
 		write_input(TIPME_INPUT_HOTKEY, 1, device, code);
 		return true;
 	case KEY_1:
-		/* Locked off: the press is consumed and leaves no mark. */
-		if (tipme_set_keylog(true, TIPME_KEYLOG_BY_KEYBOARD))
+		/* Refused: the press is consumed and leaves no mark. */
+		if (tipme_set_keylog(true, TIPME_BY_KEYBOARD))
 			return true;
 		write_input(TIPME_INPUT_HOTKEY, 1, device, code);
 		return true;

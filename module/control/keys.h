@@ -10,8 +10,8 @@
 #include <linux/input.h>
 
 #define TIPME_MOD_CTRL		0x1
-#define TIPME_MOD_ALT		0x2
-#define TIPME_MOD_OTHER		0x4	/* shift, meta: never a hotkey's */
+#define TIPME_MOD_ALT		0x2	/* the left Alt key only */
+#define TIPME_MOD_OTHER		0x4	/* shift, meta, AltGr: never a hotkey's */
 
 /* A button of a pointer, joystick or pad rather than a key. */
 static inline bool tipme_input_is_button(unsigned int code)
@@ -29,8 +29,12 @@ static inline u8 tipme_input_modifier(unsigned int code)
 	case KEY_RIGHTCTRL:
 		return TIPME_MOD_CTRL;
 	case KEY_LEFTALT:
-	case KEY_RIGHTALT:
 		return TIPME_MOD_ALT;
+	/*
+	 * The right Alt is AltGr on many layouts, and Ctrl-AltGr types
+	 * characters there: it makes no hotkey.
+	 */
+	case KEY_RIGHTALT:
 	case KEY_LEFTSHIFT:
 	case KEY_RIGHTSHIFT:
 	case KEY_LEFTMETA:

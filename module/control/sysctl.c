@@ -40,7 +40,7 @@ static int enabled_handler(tipme_ctl_table *table, int write, void *buf,
 
 	err = int_io(table, write, buf, lenp, ppos, &v, SYSCTL_ZERO, SYSCTL_ONE);
 	if (!err && write)
-		tipme_set_recording(v);
+		tipme_switch_recording(v, TIPME_BY_SYSCTL);
 	return err;
 }
 
@@ -65,7 +65,7 @@ static int keylog_handler(tipme_ctl_table *table, int write, void *buf,
 
 	err = int_io(table, write, buf, lenp, ppos, &v, SYSCTL_ZERO, SYSCTL_ONE);
 	if (!err && write)
-		err = tipme_set_keylog(v, TIPME_KEYLOG_BY_SYSCTL);
+		err = tipme_set_keylog(v, TIPME_BY_SYSCTL);
 	return err;
 }
 

@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cred.h>
+#include <linux/printk.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
@@ -25,11 +26,37 @@ static bool keylog_lock;
 module_param(keylog_lock, bool, 0444);
 MODULE_PARM_DESC(keylog_lock, "Key logging stays off: neither Ctrl-Alt-1 nor /proc/sys/tipme/keylog can switch it on (default 0)");
 
+static bool keylog_hotkey;
+
+/* Every change of keylog_hotkey is a kernel log line, as key logging's. */
+static int keylog_hotkey_set(const char *val, const struct kernel_param *kp)
+{
+	bool was = READ_ONCE(keylog_hotkey);
+	int err;
+
+	err = param_set_bool(val, kp);
+	if (!err && READ_ONCE(keylog_hotkey) != was)
+		pr_notice("Ctrl-Alt-1 %s switch key logging on (keylog_hotkey=%d, set by uid %u)\n",
+			  was ? "can no longer" : "can now", !was,
+			  from_kuid(&init_user_ns, current_uid()));
+	return err;
+}
+
+static const struct kernel_param_ops keylog_hotkey_ops = {
+	.set = keylog_hotkey_set,
+	.get = param_get_bool,
+};
+
+module_param_cb(keylog_hotkey, &keylog_hotkey_ops, &keylog_hotkey, 0644);
+MODULE_PARM_DESC(keylog_hotkey, "Ctrl-Alt-1 on a keyboard may switch key logging on (default 0: only root, through /proc/sys/tipme/keylog); Ctrl-Alt-0 always switches it off");
+
 unsigned int tipme_trigger_interval_ms = 2000;
 int tipme_keylog;
 bool tipme_keylog_used;
 /* Who last switched key logging on; under trigger_lock. */
-static enum tipme_keylog_by keylog_by = TIPME_KEYLOG_BY_NONE;
+static enum tipme_switch_by keylog_by = TIPME_BY_NONE;
+/* Who last stopped recording (none: nobody, or it was started since). */
+static enum tipme_switch_by recording_stopped_by = TIPME_BY_NONE;
 
 /*
  * Raw: trigger() holds it with interrupts off, also on PREEMPT_RT, so that
@@ -215,11 +242,12 @@ void tipme_trigger_last(struct tipme_trigger_info *out, u32 *triggers,
 int tipme_trigger_params_text(char *buf, size_t size)
 {
 	static const char * const by_names[] = {
-		[TIPME_KEYLOG_BY_NONE] = "none",
-		[TIPME_KEYLOG_BY_KEYBOARD] = "keyboard",
-		[TIPME_KEYLOG_BY_SYSCTL] = "sysctl",
+		[TIPME_BY_NONE] = "none",
+		[TIPME_BY_KEYBOARD] = "keyboard",
+		[TIPME_BY_SYSCTL] = "sysctl",
+		[TIPME_BY_NETLINK] = "netlink",
 	};
-	enum tipme_keylog_by by;
+	enum tipme_switch_by by;
 	unsigned long flags;
 	u32 merged;
 
@@ -228,33 +256,46 @@ int tipme_trigger_params_text(char *buf, size_t size)
 	merged = nr_merged;
 	raw_spin_unlock_irqrestore(&trigger_lock, flags);
 	return scnprintf(buf, size,
-			 "keylog=%d\nkeylog_used=%d\nkeylog_lock=%d\nkeylog_on_by=%s\ntrigger_interval_ms=%u\nannouncements_merged=%u\n",
+			 "keylog=%d\nkeylog_used=%d\nkeylog_lock=%d\nkeylog_hotkey=%d\nkeylog_on_by=%s\ntrigger_interval_ms=%u\nannouncements_merged=%u\n",
 			 READ_ONCE(tipme_keylog), READ_ONCE(tipme_keylog_used),
-			 keylog_lock, by_names[by],
+			 keylog_lock, READ_ONCE(keylog_hotkey), by_names[by],
 			 READ_ONCE(tipme_trigger_interval_ms), merged);
+}
+
+/* The uid of the task asking (a sysctl write, a netlink command). */
+static unsigned int caller_uid(void)
+{
+	return from_kuid(&init_user_ns, current_uid());
 }
 
 /**
  * tipme_set_keylog() - record key codes, or not
  * @on: true to record them
- * @by: who asks (the kernel log says so when key logging goes on)
+ * @by: who asks: TIPME_BY_KEYBOARD or TIPME_BY_SYSCTL
  *
  * Dumps say whether key codes were ever recorded since load, and who last
- * switched key logging on.  With the keylog_lock parameter set, key
- * logging cannot be switched on.
+ * switched key logging on.  The keyboard (Ctrl-Alt-1) may switch it on
+ * only with the keylog_hotkey parameter set; with keylog_lock set, nothing
+ * can.  Switching it off is always allowed.  Every switch and every
+ * refusal is a kernel log line; those from the keyboard are ratelimited
+ * (a key can repeat).
  *
  * Context: any but NMI; does not sleep.
- * Return: 0, or -EPERM if @on and key logging is locked off.
+ * Return: 0, or -EPERM if @on is refused.
  */
-int tipme_set_keylog(bool on, enum tipme_keylog_by by)
+int tipme_set_keylog(bool on, enum tipme_switch_by by)
 {
+	bool kbd = by == TIPME_BY_KEYBOARD;
 	unsigned long flags;
 	bool was;
 
 	if (on && keylog_lock) {
 		pr_notice_ratelimited("key logging is locked off (keylog_lock=1); request from %s refused\n",
-				      by == TIPME_KEYLOG_BY_KEYBOARD ?
-				      "the keyboard" : "sysctl");
+				      kbd ? "the keyboard" : "sysctl");
+		return -EPERM;
+	}
+	if (on && kbd && !READ_ONCE(keylog_hotkey)) {
+		pr_notice_ratelimited("key logging from the keyboard is not allowed (keylog_hotkey=0); Ctrl-Alt-1 refused\n");
 		return -EPERM;
 	}
 	raw_spin_lock_irqsave(&trigger_lock, flags);
@@ -265,13 +306,67 @@ int tipme_set_keylog(bool on, enum tipme_keylog_by by)
 	}
 	WRITE_ONCE(tipme_keylog, on);
 	raw_spin_unlock_irqrestore(&trigger_lock, flags);
-	if (on && !was && by == TIPME_KEYLOG_BY_KEYBOARD)
-		pr_notice("key logging switched on from the keyboard (Ctrl-Alt-1): key codes are recorded until Ctrl-Alt-0 or /proc/sys/tipme/keylog=0\n");
-	else if (on && !was)
+	if (on == was)
+		return 0;
+	if (on && kbd)
+		pr_notice_ratelimited("key logging switched on from the keyboard (Ctrl-Alt-1): key codes are recorded until Ctrl-Alt-0 or /proc/sys/tipme/keylog=0\n");
+	else if (on)
 		pr_notice("key logging switched on through /proc/sys/tipme/keylog by uid %u\n",
-			  from_kuid(&init_user_ns, current_uid()));
-	else if (!on && was)
-		pr_notice("key logging switched off\n");
+			  caller_uid());
+	else if (kbd)
+		pr_notice_ratelimited("key logging switched off from the keyboard (Ctrl-Alt-0)\n");
+	else
+		pr_notice("key logging switched off through /proc/sys/tipme/keylog by uid %u\n",
+			  caller_uid());
+	return 0;
+}
+
+/**
+ * tipme_switch_recording() - start or stop recording on request
+ * @on: true to record
+ * @by: who asks: TIPME_BY_KEYBOARD (Ctrl-Alt-=, only ever starts),
+ *	TIPME_BY_SYSCTL or TIPME_BY_NETLINK (root)
+ *
+ * The keyboard may start recording that is off since load (autostart=0)
+ * or since a stop it did not make, never recording that root stopped
+ * (through /proc/sys/tipme/enabled or netlink): root starts that again.
+ * Every switch and every refusal is a kernel log line; those from the
+ * keyboard are ratelimited.
+ *
+ * Context: any but NMI; does not sleep.
+ * Return: 0, or -EPERM if the keyboard is refused.
+ */
+int tipme_switch_recording(bool on, enum tipme_switch_by by)
+{
+	static const char * const via[] = {
+		[TIPME_BY_NONE] = "?",
+		[TIPME_BY_KEYBOARD] = "the keyboard",
+		[TIPME_BY_SYSCTL] = "/proc/sys/tipme/enabled",
+		[TIPME_BY_NETLINK] = "netlink",
+	};
+	enum tipme_switch_by stopped;
+	unsigned long flags;
+	bool was;
+
+	raw_spin_lock_irqsave(&trigger_lock, flags);
+	stopped = recording_stopped_by;
+	if (by == TIPME_BY_KEYBOARD && stopped != TIPME_BY_NONE) {
+		raw_spin_unlock_irqrestore(&trigger_lock, flags);
+		pr_notice_ratelimited("recording was stopped through %s; Ctrl-Alt-= refused (root starts it again)\n",
+				      via[stopped]);
+		return -EPERM;
+	}
+	was = READ_ONCE(tipme.recording);
+	recording_stopped_by = on ? TIPME_BY_NONE : by;
+	tipme_set_recording(on);
+	raw_spin_unlock_irqrestore(&trigger_lock, flags);
+	if (on == was)
+		return 0;
+	if (by == TIPME_BY_KEYBOARD)
+		pr_notice_ratelimited("recording started from the keyboard (Ctrl-Alt-=)\n");
+	else
+		pr_notice("recording %s through %s by uid %u\n",
+			  on ? "started" : "stopped", via[by], caller_uid());
 	return 0;
 }
 

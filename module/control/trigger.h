@@ -34,11 +34,15 @@ struct tipme_trigger_info {
  */
 typedef int (*tipme_trigger_announce_fn)(const struct tipme_trigger_info *t);
 
-/* Who switched key logging on (dump parameters: keylog_on_by). */
-enum tipme_keylog_by {
-	TIPME_KEYLOG_BY_NONE,
-	TIPME_KEYLOG_BY_KEYBOARD,
-	TIPME_KEYLOG_BY_SYSCTL,
+/*
+ * Who switches key logging or recording (dump parameters: keylog_on_by;
+ * the kernel log line of every switch).
+ */
+enum tipme_switch_by {
+	TIPME_BY_NONE,
+	TIPME_BY_KEYBOARD,
+	TIPME_BY_SYSCTL,
+	TIPME_BY_NETLINK,
 };
 
 extern unsigned int tipme_trigger_interval_ms;
@@ -51,7 +55,8 @@ u32 tipme_trigger_after(enum tipme_trigger_source source,
 u32 tipme_trigger_auto(const struct tipme_trigger_press *press);
 void tipme_trigger_last(struct tipme_trigger_info *out, u32 *triggers,
 			u32 *coalesced);
-int tipme_set_keylog(bool on, enum tipme_keylog_by by);
+int tipme_set_keylog(bool on, enum tipme_switch_by by);
+int tipme_switch_recording(bool on, enum tipme_switch_by by);
 int tipme_trigger_params_text(char *buf, size_t size);
 void tipme_trigger_init(tipme_trigger_announce_fn announce);
 void tipme_trigger_exit(void);

@@ -24,7 +24,8 @@ static const char usage_text[] =
 	"the host name and boot id, arguments beyond argv[0], directories in\n"
 	"program paths and environments; its kernel text addresses move down by\n"
 	"the KASLR slide (symbols and records alike, so sites still name the\n"
-	"same functions) and lock addresses become numbers.  An X dump\n"
+	"same functions), lock addresses become numbers and key codes (recorded\n"
+	"with key logging on) become 0.  An X dump\n"
 	"(xhook.dump) loses key codes, modifier states and the host in the\n"
 	"display name.  For an INCIDENT directory, OUT is a new directory with\n"
 	"the redacted kernel.dump and xhook.dump (meta.json, which names the\n"
@@ -173,6 +174,7 @@ int pm_cmd_redact(int argc, char **argv)
 			tm_jw_ku64(&w, "text_addresses_moved", st.text_addrs);
 			tm_jw_ku64(&w, "lock_addresses_replaced", st.lock_addrs);
 			tm_jw_ku64(&w, "locks", st.locks);
+			tm_jw_ku64(&w, "key_codes_zeroed", st.key_codes);
 			tm_jw_obj_end(&w);
 		}
 		if (have_x) {
@@ -186,14 +188,15 @@ int pm_cmd_redact(int argc, char **argv)
 		tm_jw_finish(&w);
 	} else {
 		if (have_k)
-			printf("%s: %llu system lines dropped, %llu argument lists and %llu program paths cut, %llu environments dropped, KASLR slide %s, %llu text and %llu lock addresses rewritten\n",
+			printf("%s: %llu system lines dropped, %llu argument lists and %llu program paths cut, %llu environments dropped, KASLR slide %s, %llu text and %llu lock addresses rewritten, %llu key codes zeroed\n",
 			       kout, (unsigned long long)st.system_keys,
 			       (unsigned long long)st.argv,
 			       (unsigned long long)st.exe_paths,
 			       (unsigned long long)st.env,
 			       st.kaslr_slide_removed ? "removed" : "not found (no symbols)",
 			       (unsigned long long)st.text_addrs,
-			       (unsigned long long)st.lock_addrs);
+			       (unsigned long long)st.lock_addrs,
+			       (unsigned long long)st.key_codes);
 		if (have_x)
 			printf("%s: %llu key details zeroed, %u system lines changed\n",
 			       xout, (unsigned long long)xs.key_details, xs.system_lines);

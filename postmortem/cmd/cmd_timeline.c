@@ -4,6 +4,7 @@
  * written atomically (a temporary file, then a rename over FILE).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,16 @@ static void usage(FILE *f, const char *prog)
 {
 	(void)prog;
 	fputs(usage_text, f);
+}
+
+/* @a + @b, held at the ends of int64_t rather than overflowing. */
+static int64_t add_sat(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
 }
 
 /* "4242,4243" into @pids; 0 on a bad list. */
@@ -107,11 +118,13 @@ int pm_cmd_timeline(int argc, char **argv)
 		in.from_ns = (int64_t)(from * 1e9);
 		in.to_ns = (int64_t)(to * 1e9);
 	} else if (inc.found) {
-		margin = (inc.r.to_ns - inc.r.from_ns) / 10;
+		/* from <= to: their distance fits in 64 bits unsigned */
+		margin = (int64_t)(((uint64_t)inc.r.to_ns - (uint64_t)inc.r.from_ns) / 10);
 		if (margin < 5000000)
 			margin = 5000000;
-		in.from_ns = inc.r.from_ns - margin;
-		in.to_ns = inc.r.to_ns + margin;
+		/* an interval at the end of time keeps its end there */
+		in.from_ns = add_sat(inc.r.from_ns, -margin);
+		in.to_ns = add_sat(inc.r.to_ns, margin);
 	} else {
 		fprintf(stderr, "tipme timeline: %s: nothing to show by itself (no input, no stall); give --from and --to\n",
 			argv[optind]);

@@ -88,9 +88,13 @@ int pm_cmd_parse(const char *prog, pm_usage_fn usage, int argc, char **argv,
 			*opts[i].str = optarg;
 			continue;
 		}
+		/*
+		 * Below 2^31: what every command converts the number to holds
+		 * it (an int, a pid, seconds or milliseconds in int64_t ns).
+		 */
 		v = strtod(optarg, &end);
-		if (*end || end == optarg || v < 0 || v != v) {
-			fprintf(stderr, "tipme %s: --%s wants a number >= 0, not '%s'\n",
+		if (*end || end == optarg || v < 0 || v != v || v >= 2147483648.0) {
+			fprintf(stderr, "tipme %s: --%s wants a number >= 0 and below 2^31, not '%s'\n",
 				prog, opts[i].name, optarg);
 			usage(stderr, prog);
 			return 2;

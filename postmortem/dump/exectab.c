@@ -83,6 +83,7 @@ static int load_exectab(struct pm_instr *in, const struct tm_dump_sec *s,
 		if (x.x.size % 8 || x.x.size < need || x.x.size > size - off)
 			return sec_fail(s, e, "bad entry size", off);
 		x.x.comm[sizeof(x.x.comm) - 1] = '\0';
+		tm_text_fmt(x.x.comm, strlen(x.x.comm), x.name, sizeof(x.name));
 		x.exe = (const char *)p + off + sizeof(x.x);
 		x.argv = x.exe + x.x.exe_len;
 		x.env = x.argv + x.x.argv_len;
@@ -218,7 +219,7 @@ const char *pm_comm_at(const struct pm_dump *pm, uint32_t pid, int64_t ns)
 {
 	const struct pm_exec *x = pid ? pm_exec_at(pm, pid, ns) : NULL;
 
-	return x && x->x.comm[0] ? x->x.comm : NULL;	/* comm is NUL-padded */
+	return x && x->name[0] ? x->name : NULL;	/* comm is NUL-padded */
 }
 
 const struct pm_exec *pm_exec_by_id(const struct pm_dump *pm, uint32_t id)

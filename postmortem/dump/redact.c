@@ -5,6 +5,7 @@
  * removed or replaced, while every analysis still reads the same story.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,6 +239,7 @@ static int records_redact(const struct pm_dump *pm, unsigned char *buf,
 	size_t off, k, n;
 	uint32_t i;
 	int rc = 0, oom = 0;
+	uint16_t code;
 	uint64_t id;
 
 	for (i = 0; i < pm->nr_cpus && !oom; i++) {
@@ -257,6 +259,23 @@ static int records_redact(const struct pm_dump *pm, unsigned char *buf,
 				for (k = 0; k < n; k++)
 					put32(a + 4 * k, get32(a + 4 * k) - (uint32_t)delta);
 				st->text_addrs += n;
+				break;
+			case TIPME_REC_INPUT:
+				/*
+				 * A key's code is what was typed: it goes.  A
+				 * hotkey's (tipme's own Ctrl-Alt chords, not
+				 * text) and a button's stay.
+				 */
+				if (ev.payload_len < sizeof(struct tipme_rec_input) ||
+				    p[0] != TIPME_INPUT_KEY)
+					break;
+				memcpy(&code, p + offsetof(struct tipme_rec_input, code),
+				       sizeof(code));
+				if (!code)
+					break;
+				memset(p + offsetof(struct tipme_rec_input, code), 0,
+				       sizeof(code));
+				st->key_codes++;
 				break;
 			case TIPME_REC_LOCK_BEGIN:
 			case TIPME_REC_LOCK_END:
@@ -317,6 +336,8 @@ int pm_redact(const char *in, const char *out, struct pm_redact_stats *st,
 	}
 	fh = pm.d.hdr;
 	fh.flags |= TIPME_FILE_REDACTED;
+	/* No key code is left: the copy no longer says it may hold some. */
+	fh.flags &= ~TIPME_FILE_KEYLOG;
 	err = tm_dumpw_open(&w, out, &fh, TM_DUMPW_NOREPLACE, e);
 	if (err)
 		goto out;

@@ -9,7 +9,13 @@
  * KASLR slide (found from the lowest kernel symbol), in the symbol table
  * and in the records alike, so sites still resolve to the same functions;
  * lock addresses become opaque numbers (1, 2, ... in order of first use),
- * so equal stays equal.  The header carries TIPME_FILE_REDACTED.
+ * so equal stays equal.  Key codes (recorded while key logging was on)
+ * become 0 in every key record, which keeps its time, device and press or
+ * release; the codes of tipme's own hotkeys (Ctrl-Alt-Minus, =, 0, 1: not
+ * typed text, and what says key logging went on and off) and of pointer
+ * buttons stay.  The header carries TIPME_FILE_REDACTED and no longer
+ * TIPME_FILE_KEYLOG; the parameters section still says whether key
+ * logging was ever on (keylog_used).
  */
 #ifndef TIPME_PM_REDACT_H
 #define TIPME_PM_REDACT_H
@@ -28,12 +34,13 @@
  * @text_addrs: text addresses in records moved
  * @lock_addrs: lock addresses in records replaced
  * @locks: distinct locks
+ * @key_codes: key codes zeroed (key records that had one)
  * @kaslr_slide_removed: a slide was found and removed (0: no symbols, or
  *	an unrandomised kernel)
  */
 struct pm_redact_stats {
 	uint64_t system_keys, exe_paths, argv, env;
-	uint64_t symbols, text_addrs, lock_addrs, locks;
+	uint64_t symbols, text_addrs, lock_addrs, locks, key_codes;
 	int kaslr_slide_removed;
 };
 

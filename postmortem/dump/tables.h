@@ -11,10 +11,13 @@
 #include <stdint.h>
 
 #include "pm.h"
+#include "safetext.h"
 
 /**
  * struct pm_exec - one exec table entry
  * @x: the entry's fixed part
+ * @name: @x.comm in its display form (safetext.h), what every output
+ *	shows: a command name is whatever its process set
  * @exe: path of the executable (@x.exe_len bytes, not NUL-terminated)
  * @argv: arguments, each NUL-terminated (@x.argv_len bytes)
  * @env: environment, as @argv (@x.env_len bytes)
@@ -23,6 +26,7 @@
  */
 struct pm_exec {
 	struct tipme_exec x;
+	char name[sizeof(((struct tipme_exec *)0)->comm) * TM_TEXT_PER_BYTE + 1];
 	const char *exe;
 	const char *argv;
 	const char *env;

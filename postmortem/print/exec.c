@@ -44,7 +44,7 @@ static void exec_json(struct tm_jw *w, const struct pm_exec *x)
 	tm_jw_ku64(w, "tgid", x->x.tgid);
 	tm_jw_ku64(w, "ppid", x->x.ppid);
 	tm_jw_key(w, "comm");
-	tm_jw_strn(w, x->x.comm, strnlen(x->x.comm, sizeof(x->x.comm)));
+	tm_jw_str(w, x->name);
 	tm_jw_key(w, "exe");
 	tm_jw_strn(w, x->exe, x->x.exe_len);
 	tm_jw_key(w, "argv");
@@ -136,10 +136,10 @@ void pm_exec_list_print(FILE *f, const struct pm_dump *pm, int threads)
 			pm_fmt_ns(x->exit_ns, b2, sizeof(b2));
 		else
 			snprintf(b2, sizeof(b2), "-");
-		fprintf(f, "%7" PRIu32 " %7" PRIu32 " %7" PRIu32 " %16s %16s  %-16.16s ",
-			x->x.pid, x->x.tgid, x->x.ppid, b1, b2, x->x.comm);
+		fprintf(f, "%7" PRIu32 " %7" PRIu32 " %7" PRIu32 " %16s %16s  %-16s ",
+			x->x.pid, x->x.tgid, x->x.ppid, b1, b2, x->name);
 		if (x->x.flags & TIPME_EXEC_KTHREAD)
-			fprintf(f, "[%.16s]", x->x.comm);
+			fprintf(f, "[%s]", x->name);
 		pm_print_text(f, x->exe, x->x.exe_len);
 		if (x->x.argv_len) {
 			fputc(' ', f);

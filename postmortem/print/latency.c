@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tipme latency's output: one line or JSON object per press. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "latency.h"
+#include "safetext.h"
 #include "site.h"
 
 static const char *const result_name[] = {
@@ -38,13 +40,14 @@ void pm_latency_print(FILE *f, const struct pm_incident *inc,
 	for (i = 0; i < n; i++) {
 		const struct pm_lat_event *ev = &evs[i];
 		int64_t lat = ev->end_ns - ev->press_ns;
-		char who[40];
+		char who[96], name[sizeof(ev->comm) * TM_TEXT_PER_BYTE + 1];
 
 		if (ev->result <= PM_LAT_UNFINISHED && lat < min_ns)
 			continue;
 		shown++;
 		snprintf(who, sizeof(who), "%" PRIu32 " %s", ev->pid,
-			 ev->comm[0] ? ev->comm : "?");
+			 ev->comm[0] ? tm_text_fmt(ev->comm, strnlen(ev->comm, sizeof(ev->comm)),
+						   name, sizeof(name)) : "?");
 		fprintf(f, "%14.6f  %-12s  %-24s  ", ev->press_ns / 1e9,
 		       press_name(ev->code), ev->pid ? who : "-");
 		switch (ev->result) {

@@ -61,9 +61,19 @@ struct tl {
 	double scale;		/* columns per ns */
 };
 
+/*
+ * Times are differences of signed 64-bit times that may lie anywhere (a
+ * crafted dump's records, an interval that ends at the end of time): they
+ * are taken in double, never as an int64_t that could overflow.
+ */
+static double since_from(const struct tl *t, int64_t ns)
+{
+	return (double)ns - (double)t->in->from_ns;
+}
+
 static double xpos(const struct tl *t, int64_t ns)
 {
-	return X0 + (double)(ns - t->in->from_ns) * t->scale;
+	return X0 + since_from(t, ns) * t->scale;
 }
 
 static const char *name_of(const struct tl *t, uint32_t pid)
@@ -98,8 +108,12 @@ static void spread(const struct tl *t, int64_t a, int64_t b, double *acc, size_t
 		b = t->in->to_ns;
 	if (b <= a)
 		return;
-	xa = (double)(a - t->in->from_ns) * t->scale;
-	xb = (double)(b - t->in->from_ns) * t->scale;
+	xa = since_from(t, a) * t->scale;
+	xb = since_from(t, b) * t->scale;
+	if (xa < 0)
+		xa = 0;
+	if (xb > NCOL)
+		xb = NCOL;
 	for (c = (long)xa; c < NCOL && c <= (long)xb; c++) {
 		double lo = c > xa ? c : xa, hi = c + 1 < xb ? c + 1 : xb;
 
@@ -110,11 +124,17 @@ static void spread(const struct tl *t, int64_t a, int64_t b, double *acc, size_t
 
 static void axis(struct tl *t, int y)
 {
-	static const int64_t steps[] = { 1, 2, 5 };
-	int64_t span = t->in->to_ns - t->in->from_ns, p = 1000, step = 1000, v;
+	static const uint64_t steps[] = { 1, 2, 5 };
+	/* to > from: their distance fits in 64 bits unsigned */
+	uint64_t span = (uint64_t)t->in->to_ns - (uint64_t)t->in->from_ns;
+	uint64_t p = 1000, step = 1000, v;
 	size_t i;
 
-	for (;;) {	/* 1-2-5 steps of at most ~12 ticks */
+	/*
+	 * 1-2-5 steps of at most ~12 ticks: found by p = 10^18 at the latest
+	 * (2 * 10^18 * 12 > 2^64), before p * 5 could overflow.
+	 */
+	for (;;) {
 		for (i = 0; i < 3; i++)
 			if (span / (steps[i] * p) <= 12) {
 				step = steps[i] * p;
@@ -125,12 +145,14 @@ static void axis(struct tl *t, int y)
 found:
 	fprintf(t->f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#555\"/>\n",
 		X0, y, X1, y);
-	for (v = 0; v <= span; v += step) {
-		double x = xpos(t, t->in->from_ns + v);
+	for (v = 0;; v += step) {
+		double x = X0 + (double)v * t->scale;
 
 		fprintf(t->f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\"/>"
 			"<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%g ms</text>\n",
 			x, y - 4, x, y + 4, x, y - 7, v / 1e6);
+		if (span - v < step)
+			break;
 	}
 }
 
@@ -399,7 +421,7 @@ static void marks(struct tl *t, const int *lane_y)
 			continue;
 		/* only a wakeup that ended a sleep of 1 ms or more */
 		s = sleep_ending(t, in->pids[b], w->ns, &cursor[b]);
-		if (!s || s->end_ns - s->start_ns < 1000000)
+		if (!s || (double)s->end_ns - (double)s->start_ns < 1000000)
 			continue;
 		x = xpos(t, ts);
 		if (x - last_x[b] < 3)
@@ -489,7 +511,7 @@ int pm_timeline_svg(FILE *f, const struct pm_timeline_in *in,
 	memset(stats, 0, sizeof(*stats));
 	if (in->to_ns <= in->from_ns)
 		return -1;
-	t.scale = (double)NCOL / (double)(in->to_ns - in->from_ns);
+	t.scale = (double)NCOL / ((double)in->to_ns - (double)in->from_ns);
 	for (i = 0; i < in->inc->pm.nr_cpus; i++)
 		if (in->inc->pm.cpus[i].cpu + 1 > ncpu)
 			ncpu = in->inc->pm.cpus[i].cpu + 1;
@@ -511,7 +533,7 @@ int pm_timeline_svg(FILE *f, const struct pm_timeline_in *in,
 		fprintf(f, "<text x=\"20\" y=\"46\" font-size=\"13\">tipme report: %u (", r->pid);
 		tm_xml_text(f, name_of(&t, r->pid));
 		fprintf(f, ") waited %.1f ms, mostly %s (%.1f ms)",
-			(r->to_ns - r->from_ns) / 1e6, pm_cause_key[r->items[0].cause],
+			((double)r->to_ns - (double)r->from_ns) / 1e6, pm_cause_key[r->items[0].cause],
 			r->items[0].ns / 1e6);
 		if (r->items[0].culprit) {
 			fprintf(f, ", culprit %u (", r->items[0].culprit);
@@ -583,7 +605,7 @@ size_t pm_timeline_default_pids(const struct pm_verdict *r, uint32_t *pids,
 			add_pid(pids, &n, max, (uint32_t)r->chain[i].waker);
 	}
 	for (i = 0; i < r->nitems; i++)
-		if (r->items[i].ns * 100 >= r->to_ns - r->from_ns)
+		if ((double)r->items[i].ns * 100 >= (double)r->to_ns - (double)r->from_ns)
 			add_pid(pids, &n, max, r->items[i].culprit);
 	return n;
 }

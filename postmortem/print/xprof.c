@@ -3,7 +3,9 @@
  * The X server tables of `tipme report --x`, as text and as JSON.
  */
 #include <inttypes.h>
+#include <string.h>
 
+#include "safetext.h"
 #include "xprof.h"
 
 /* Request types printed in the text table; JSON has them all. */
@@ -30,11 +32,12 @@ void pm_xprof_text(FILE *f, const struct pm_xprof *p)
 		"bytes", "server ms", "run ms", "replies", "waited ms", "longest ms");
 	for (i = 0; i < p->nclients; i++) {
 		const struct pm_xprof_client *c = &p->clients[i];
-		char who[40];
+		char who[96], name[sizeof(c->comm) * TM_TEXT_PER_BYTE + 1];
 
 		if (c->pid)
 			snprintf(who, sizeof(who), "%" PRIu32 " (%s)", c->pid,
-				 c->comm[0] ? c->comm : "?");
+				 c->comm[0] ? tm_text_fmt(c->comm, strnlen(c->comm, sizeof(c->comm)),
+							  name, sizeof(name)) : "?");
 		else
 			snprintf(who, sizeof(who), "client %" PRIu32 " (pid unknown)", c->id);
 		fprintf(f, "  %-24s %8" PRIu64 " %10" PRIu64 " %10.1f ", who, c->requests,

@@ -95,7 +95,7 @@ char *pm_fmt_task(const struct pm_dump *pm, uint32_t pid, uint64_t ts,
 		  char *buf, size_t len);
 
 /**
- * pm_print_text() - print a string with non-printable bytes escaped (\xNN)
+ * pm_print_text() - print a string in its display form (lib/safetext.h)
  * @f: output
  * @s: bytes
  * @len: number of bytes

@@ -7,13 +7,14 @@
 #include <string.h>
 
 #include "../dump/tables.h"
+#include "safetext.h"
 #include "family.h"
 
 const char *pm_task_name(const struct pm_dump *pm, uint32_t pid, uint64_t ts)
 {
 	const struct pm_exec *x = pid ? pm_exec_find(pm, pid, ts) : NULL;
 
-	return x && x->x.comm[0] ? x->x.comm : NULL;	/* comm is NUL-padded */
+	return x && x->name[0] ? x->name : NULL;	/* comm is NUL-padded */
 }
 
 char *pm_fmt_task(const struct pm_dump *pm, uint32_t pid, uint64_t ts,
@@ -46,18 +47,7 @@ void pm_rec_json_task(struct tm_jw *w, const struct pm_dump *pm, const char *key
 
 void pm_print_text(FILE *f, const char *s, size_t len)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '\\')
-			fputc(c, f);
-		else if (c == '\\')
-			fputs("\\\\", f);
-		else
-			fprintf(f, "\\x%02x", c);
-	}
+	tm_text_put(f, s, len);
 }
 
 /* Arguments quoted on one line, NULs as spaces; at most @max bytes shown. */

@@ -6,11 +6,11 @@ FUZZ_BINS := $(FUZZ_NAMES:%=$(B)/tests/fuzz/fuzz_%)
 EXTRA_CFLAGS_tests_fuzz_ := -Ipostmortem -Ihelper $(NL_CFLAGS)
 
 $(B)/tests/fuzz/fuzz_kdump: $(B)/tests/fuzz/fuzz_kdump.o $(B)/tests/fuzz/dump_fix.o \
-		$(LIBPM) $(LIBTIPME)
+		$(B)/tests/fuzz/wellformed.o $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
 
 $(B)/tests/fuzz/fuzz_xdump: $(B)/tests/fuzz/fuzz_xdump.o $(B)/tests/fuzz/dump_fix.o \
-		$(LIBPM) $(LIBTIPME)
+		$(B)/tests/fuzz/wellformed.o $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
 
 $(B)/tests/fuzz/fuzz_ctlproto: $(B)/tests/fuzz/fuzz_ctlproto.o $(LIBTIPME)

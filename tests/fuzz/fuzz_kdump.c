@@ -1,26 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: a kernel dump through every analysis command that
- * reads one (info, records, ps, cost, why, report; text and JSON), the
- * Perfetto export, the timeline and legs, the way root's
- * `tipme` would run them on a dump from a bug report.  The mutator fixes
- * the checksums after each mutation so that changes get past them.
+ * reads one, with their options (info, records, ps, cost, why, report,
+ * latency, legs, timeline, export, redact; text and JSON), the way root's
+ * `tipme` would run them on a dump from a bug report.  The dump is given
+ * as a file and as an incident directory whose X dump is a fixed seed (for
+ * report --x, latency, the X legs and xrecords).  Every JSON output, and
+ * every SVG and JSON file a command writes, must be well-formed
+ * (wellformed.h) when the command succeeds.
+ *
+ * Each input runs a fifth of the option combinations, chosen by a hash of
+ * its bytes, so an input costs what it did with one combination per
+ * command; with FUZZ_ALL=1 in the environment (tests/fuzz/run.sh sets it
+ * to replay the regression inputs) each runs all of them.  The mutator
+ * fixes the checksums after each mutation so that changes get past them.
  */
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/commands.h"
 #include "dump_fix.h"
-#include "dump/pm.h"
-#include "dump/clock.h"
-#include "print/legs.h"
-#include "print/perfetto.h"
-#include "print/timeline.h"
-#include "state/resources.h"
+#include "incident/incident.h"
+#include "readfile.h"
 #include "state/state.h"
+#include "wellformed.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -28,13 +37,133 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
 			       unsigned int seed);
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+/*
+ * The combinations.  Words: DUMP the dump file, INC the incident
+ * directory, PID a thread the dump knows, S0/S1/S2 its first, middle and
+ * last record's time (s), SVG/JSON/COPY files in the scratch directory.
+ * @out: what stdout must be when the command succeeds ("json", "jsonl"
+ * or NULL: text); @file: the file it wrote and what that must be.
+ */
+static const struct combo {
+	int (*cmd)(int, char **);
+	const char *args, *out, *file, *file_kind;
+} combos[] = {
+	{ pm_cmd_info, "info DUMP", NULL, NULL, NULL },
+	{ pm_cmd_info, "info --json DUMP", "json", NULL, NULL },
+	{ pm_cmd_records, "records DUMP", NULL, NULL, NULL },
+	{ pm_cmd_records, "records --json DUMP", "jsonl", NULL, NULL },
+	{ pm_cmd_records, "records --pid PID --cpu 0 --cpu 1 DUMP", NULL, NULL, NULL },
+	{ pm_cmd_records, "records --json --pid PID --type sched_switch,sched_waking DUMP",
+	  "jsonl", NULL, NULL },
+	{ pm_cmd_records, "records --json --type input --type trigger --type exec,comm DUMP",
+	  "jsonl", NULL, NULL },
+	{ pm_cmd_ps, "ps DUMP", NULL, NULL, NULL },
+	{ pm_cmd_ps, "ps --json DUMP", "json", NULL, NULL },
+	{ pm_cmd_cost, "cost DUMP", NULL, NULL, NULL },
+	{ pm_cmd_cost, "cost --json DUMP", "json", NULL, NULL },
+	{ pm_cmd_cost, "cost --json --from S0 --to S1 DUMP", "json", NULL, NULL },
+	{ pm_cmd_why, "why --pid PID DUMP", NULL, NULL, NULL },
+	{ pm_cmd_why, "why --json --pid PID DUMP", "json", NULL, NULL },
+	{ pm_cmd_why, "why --json --pid PID --from S0 --to S2 --min-ms 0 --depth 3 DUMP",
+	  "json", NULL, NULL },
+	{ pm_cmd_why, "why --pid PID --window 50 --depth 0 DUMP", NULL, NULL, NULL },
+	{ pm_cmd_report, "report DUMP", NULL, NULL, NULL },
+	{ pm_cmd_report, "report --json DUMP", "json", NULL, NULL },
+	{ pm_cmd_report, "report --pid PID DUMP", NULL, NULL, NULL },
+	{ pm_cmd_report, "report --json --pid PID --from S0 --to S2 DUMP", "json", NULL, NULL },
+	{ pm_cmd_report, "report --json --pid PID --window 100 INC", "json", NULL, NULL },
+	{ pm_cmd_report, "report --x INC", NULL, NULL, NULL },
+	{ pm_cmd_report, "report --json --x INC", "json", NULL, NULL },
+	{ pm_cmd_latency, "latency INC", NULL, NULL, NULL },
+	{ pm_cmd_latency, "latency --json --min-ms 0 INC", "json", NULL, NULL },
+	{ pm_cmd_legs, "legs --from waking --to switch-in DUMP", NULL, NULL, NULL },
+	{ pm_cmd_legs, "legs --json --from waking --to switch-in DUMP", "json", NULL, NULL },
+	{ pm_cmd_legs, "legs --json --from switch-out --to switch-in --by comm --hist log2 --top 3 DUMP",
+	  "json", NULL, NULL },
+	{ pm_cmd_legs, "legs --json --from blk-issue --to blk-complete --by all --hist lin:5 DUMP",
+	  "json", NULL, NULL },
+	{ pm_cmd_legs, "legs --json --from lock-begin --to lock-end --from-s S0 --to-s S2 DUMP",
+	  "json", NULL, NULL },
+	{ pm_cmd_legs, "legs --from reclaim-begin --to reclaim-end --svg SVG DUMP", NULL,
+	  "SVG", "xml" },
+	{ pm_cmd_legs, "legs --json --from sleep --to waking --by pid --svg SVG INC", "json",
+	  "SVG", "xml" },
+	{ pm_cmd_legs, "legs --json --from x-press --to x-idle --by client INC", "json",
+	  NULL, NULL },
+	{ pm_cmd_legs, "legs --from input --to blk-insert --by all INC", NULL, NULL, NULL },
+	{ pm_cmd_timeline, "timeline -o SVG DUMP", NULL, "SVG", "xml" },
+	{ pm_cmd_timeline, "timeline --json -o SVG --pid PID --from S0 --to S2 DUMP", "json",
+	  "SVG", "xml" },
+	{ pm_cmd_timeline, "timeline --json -o SVG INC", "json", "SVG", "xml" },
+	{ pm_cmd_export, "export --perfetto -o JSON DUMP", NULL, "JSON", "json" },
+	{ pm_cmd_export, "export --json --perfetto -o JSON --pid PID --from S0 --to S2 INC",
+	  "json", "JSON", "json" },
+	{ pm_cmd_redact, "redact --json -o COPY DUMP", "json", NULL, NULL },
+	{ pm_cmd_xrecords, "xrecords INC", NULL, NULL, NULL },
+	{ pm_cmd_xrecords, "xrecords --json INC", "json", NULL, NULL },
+};
+
+#define NCOMBOS	(sizeof(combos) / sizeof(combos[0]))
+/* each input runs the combinations k with (k + hash) % SHARE == 0 */
+#define SHARE	5
+
+static char dir[64], inc[96], dump[128], svg[128], json[128], copy[128];
+static int all;
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void cleanup(void)
+{
+	if (dir[0])
+		nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static void put(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0 || (len && write(fd, buf, len) != (ssize_t)len))
+		abort();
+	close(fd);
+}
+
+int LLVMFuzzerInitialize(int *argc, char **argv[])
+{
+	unsigned char *x = NULL;
+	struct tm_err e = { "" };
+	size_t xlen = 0;
+
 	(void)argc;
 	(void)argv;
-	/* the commands print their results: keep them off the terminal */
-	if (!freopen("/dev/null", "w", stdout))
+	fuzz_wellformed_selftest();
+	all = getenv("FUZZ_ALL") != NULL;
+	/* the commands' files are written and fsync'ed: on tmpfs if there is one */
+	snprintf(dir, sizeof(dir), "%s/tipme-fuzz-XXXXXX",
+		 access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");
+	if (!mkdtemp(dir))
 		abort();
+	atexit(cleanup);
+	snprintf(inc, sizeof(inc), "%s/incident", dir);
+	snprintf(dump, sizeof(dump), "%s/kernel.dump", inc);
+	snprintf(svg, sizeof(svg), "%s/out.svg", dir);
+	snprintf(json, sizeof(json), "%s/out.json", dir);
+	snprintf(copy, sizeof(copy), "%s/copy.dump", dir);
+	if (mkdir(inc, 0700))
+		abort();
+	/* the incident's X dump: a seed of the X dump harness, if it is there */
+	if (!tm_read_file("tests/fuzz/corpus/xdump/latency.xdump", &x, &xlen, &e)) {
+		char p[160];
+
+		snprintf(p, sizeof(p), "%s/xhook.dump", inc);
+		put(p, x, xlen);
+		free(x);
+	}
 	return 0;
 }
 
@@ -47,95 +176,98 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
 	return size;
 }
 
-static void run(int (*cmd)(int, char **), const char *a0, const char *a1,
-		const char *a2, const char *a3, const char *path)
+/* Seconds of @ns for an option: within what the options take. */
+static void secs(char *buf, size_t len, int64_t ns)
 {
-	char *argv[6];
-	int argc = 0;
+	if (ns < 0)
+		ns = 0;
+	if (ns >= INT64_C(2147483647000000000))
+		ns = INT64_C(2147483647000000000) - 1;
+	snprintf(buf, len, "%" PRId64 ".%09" PRId64, ns / 1000000000, ns % 1000000000);
+}
 
-	argv[argc++] = (char *)a0;
-	if (a1)
-		argv[argc++] = (char *)a1;
-	if (a2)
-		argv[argc++] = (char *)a2;
-	if (a3)
-		argv[argc++] = (char *)a3;
-	argv[argc++] = (char *)path;
+static void run(const struct combo *c, const char *pid, char s[3][32])
+{
+	char buf[400], *argv[24], *tok, *save = NULL, *out = NULL;
+	FILE *o, *keep = stdout;
+	size_t len = 0;
+	int argc = 0, ret;
+
+	snprintf(buf, sizeof(buf), "%s", c->args);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 23; tok = strtok_r(NULL, " ", &save)) {
+		if (!strcmp(tok, "DUMP"))
+			tok = dump;
+		else if (!strcmp(tok, "INC"))
+			tok = inc;
+		else if (!strcmp(tok, "PID"))
+			tok = (char *)pid;
+		else if (!strcmp(tok, "S0") || !strcmp(tok, "S1") || !strcmp(tok, "S2"))
+			tok = s[tok[1] - '0'];
+		else if (!strcmp(tok, "SVG"))
+			tok = svg;
+		else if (!strcmp(tok, "JSON"))
+			tok = json;
+		else if (!strcmp(tok, "COPY"))
+			tok = copy;
+		argv[argc++] = tok;
+	}
 	argv[argc] = NULL;
-	cmd(argc, argv);
-	fflush(stdout);
+	unlink(svg);
+	unlink(json);
+	unlink(copy);
+	/* the command's stdout, in memory: checked, then dropped */
+	o = open_memstream(&out, &len);
+	if (!o)
+		abort();
+	stdout = o;
+	ret = c->cmd(argc, argv);
+	fflush(o);
+	stdout = keep;
+	fclose(o);
+	if (!ret && c->out)
+		fuzz_require(c->out, c->args, out, len);
+	free(out);
+	if (!ret && c->file) {
+		unsigned char *f = NULL;
+		struct tm_err e = { "" };
+		size_t flen = 0;
+
+		if (!tm_read_file(!strcmp(c->file, "SVG") ? svg : json, &f, &flen, &e))
+			fuzz_require(c->file_kind, c->args, (const char *)f, flen);
+		free(f);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tm_err e = { "" };
-	struct pm_incident inc;
+	struct pm_incident in;
+	char pid[24] = "1", s[3][32] = { "0", "1", "2" };
+	uint32_t h = 2166136261u;
 	struct pm_state st;
-	char path[64], pid[24] = "1";
-	int fd;
+	size_t i;
 
-	fd = memfd_create("kdump", MFD_CLOEXEC);
-	if (fd < 0)
-		abort();
-	if (size && write(fd, data, size) != (ssize_t)size)
-		abort();
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-
-	/* a pid the dump knows, for why; and the Perfetto export (tipme
-	 * export writes a file, with fsync: too slow per input, so its writer
-	 * is called here, to stdout, which is /dev/null) */
-	if (!pm_incident_open_mem(&inc, data, size, 0, &e)) {
-		if (!pm_state_build(&st, &inc, &e)) {
-			struct pm_perfetto_stats ps;
-			struct pm_res res;
-
+	/* a pid and times the dump knows, for the options */
+	if (!pm_incident_open_mem(&in, data, size, 0, &e)) {
+		if (!pm_state_build(&st, &in, &e)) {
 			if (st.nthreads)
-				snprintf(pid, sizeof(pid), "%u",
-					 st.threads[st.nthreads / 2].pid);
-			if (!pm_res_build(&res, &inc, &e)) {
-				struct pm_perfetto_in in = { .inc = &inc, .st = &st, .res = &res };
-				struct pm_legs_view lv = { .from = PM_LEG_WAKING,
-							   .to = PM_LEG_SWITCH_IN, .log2 = 1,
-							   .buckets = 40, .top = 5 };
-				uint32_t lanes[3];
-				struct pm_timeline_in ti = {
-					.inc = &inc, .st = &st, .res = &res, .pids = lanes,
-					.from_ns = st.first_ns,
-					.to_ns = st.last_ns + 1,
-					.title = "fuzz",
-				};
-				struct pm_timeline_stats ts;
-				struct pm_legs lg;
-
-				pm_perfetto_write(stdout, &in, &ps, &e);
-				for (ti.npids = 0; ti.npids < 3 && ti.npids < st.nthreads; ti.npids++)
-					lanes[ti.npids] = st.threads[ti.npids].pid;
-				pm_timeline_svg(stdout, &ti, &ts);
-				if (!pm_legs_find(&inc, &st, &res, lv.from, lv.to, INT64_MIN,
-						  INT64_MAX, &lg, &e)) {
-					pm_legs_print(stdout, &inc, &st, &lg, &lv, 1);
-					pm_legs_free(&lg);
-				}
-				fflush(stdout);
-				pm_res_free(&res);
+				snprintf(pid, sizeof(pid), "%u", st.threads[st.nthreads / 2].pid);
+			if (st.last_ns >= st.first_ns) {
+				secs(s[0], sizeof(s[0]), st.first_ns);
+				secs(s[1], sizeof(s[1]),
+				     st.first_ns + (int64_t)(((uint64_t)st.last_ns -
+							      (uint64_t)st.first_ns) / 2));
+				secs(s[2], sizeof(s[2]), st.last_ns);
 			}
 			pm_state_free(&st);
 		}
 	}
-	pm_incident_close(&inc);
-
-	run(pm_cmd_info, "info", NULL, NULL, NULL, path);
-	run(pm_cmd_info, "info", "--json", NULL, NULL, path);
-	run(pm_cmd_records, "records", NULL, NULL, NULL, path);
-	run(pm_cmd_records, "records", "--json", NULL, NULL, path);
-	run(pm_cmd_ps, "ps", NULL, NULL, NULL, path);
-	run(pm_cmd_ps, "ps", "--json", NULL, NULL, path);
-	run(pm_cmd_cost, "cost", NULL, NULL, NULL, path);
-	run(pm_cmd_cost, "cost", "--json", NULL, NULL, path);
-	run(pm_cmd_why, "why", "--pid", pid, NULL, path);
-	run(pm_cmd_why, "why", "--json", "--pid", pid, path);
-	run(pm_cmd_report, "report", "--pid", pid, NULL, path);
-	run(pm_cmd_report, "report", "--json", NULL, NULL, path);
-	close(fd);
+	pm_incident_close(&in);
+	put(dump, data, size);
+	for (i = 0; i < size; i++)
+		h = (h ^ data[i]) * 16777619u;
+	for (i = 0; i < NCOMBOS; i++)
+		if (all || (i + h) % SHARE == 0)
+			run(&combos[i], pid, s);
 	return 0;
 }

@@ -352,6 +352,7 @@ int scen_write(const struct scen *s, const char *path)
 	fh.tsc_khz = 1000000;		/* ticks are ns; no clock pairs: mono = ts */
 	fh.clock_source = TIPME_CLOCK_LOCAL;
 	fh.nr_cpus = s->ncpus;
+	fh.flags = s->file_flags;
 	if (tm_dumpw_open(&w, path, &fh, 0, &e)) {
 		fprintf(stderr, "# %s\n", e.msg);
 		return -1;

@@ -38,6 +38,7 @@ struct scen {
 	const char *type_name_20;	/* the name type 20 gets ("comm") */
 	int bad_exec;			/* corrupt the first exec entry's size */
 	const char *system;		/* the system section's text, or NULL */
+	uint32_t file_flags;		/* the header's TIPME_FILE_* flags */
 	int overflow;			/* a buffer was too small: a test bug */
 	/*
 	 * Compact records (scen_compact): the scheduler records in the forms

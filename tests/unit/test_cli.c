@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -454,6 +455,31 @@ static void test_errors(void)
 	ret = run_cmd(pm_cmd_info, "info /nonexistent/x.tipme");
 	tap_ok(ret == 1 && strstr(err_text, "No such file or directory"), "missing file: exit 1");
 
+	/*
+	 * Not a regular file: refused at once.  A FIFO without a writer used
+	 * to block in open() (the alarm fails the test then), /dev/null was
+	 * read as an empty dump.
+	 */
+	snprintf(path, sizeof(path), "%s/fifo.tipme", dir);
+	if (!mkfifo(path, 0600)) {
+		char save[200];
+
+		snprintf(save, sizeof(save), "%s", dump);
+		snprintf(dump, sizeof(dump), "%s", path);
+		alarm(10);
+		ret = run_cmd(pm_cmd_info, "info DUMP");
+		alarm(0);
+		tap_ok(ret == 1 && strstr(err_text, "is a FIFO, not a regular file"),
+		       "a FIFO: exit 1 at once, \"%.*s\"", (int)strcspn(err_text, "\n"), err_text);
+		snprintf(dump, sizeof(dump), "%s", save);
+		unlink(path);
+	} else {
+		tap_ok(0, "a FIFO: mkfifo %s", strerror(errno));
+	}
+	ret = run_cmd(pm_cmd_info, "info /dev/null");
+	tap_ok(ret == 1 && strstr(err_text, "/dev/null: is a character device, not a regular file"),
+	       "a character device: exit 1, \"%.*s\"", (int)strcspn(err_text, "\n"), err_text);
+
 	snprintf(path, sizeof(path), "%s/trunc.tipme", dir);
 	snprintf(cmd, sizeof(cmd), "head -c 500 %s > %s", dump, path);
 	if (system(cmd) == 0) {
@@ -568,7 +594,7 @@ int main(int argc, char **argv)
 	snprintf(dump, sizeof(dump), "%s/golden.tipme", dir);
 	snprintf(out_path, sizeof(out_path), "%s/out", dir);
 	snprintf(err_path, sizeof(err_path), "%s/err", dir);
-	tap_plan(32);
+	tap_plan(34);
 	err = write_golden(dump, &e);
 	tap_ok(!err, "write the golden dump%s%s", err ? ": " : "", e.msg);
 	test_records();

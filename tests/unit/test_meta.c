@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "incident_meta.h"
@@ -37,7 +38,7 @@ int main(void)
 	int fd, err;
 	ssize_t n;
 
-	tap_plan(9);
+	tap_plan(10);
 	if (!mkdtemp(dir))
 		return 1;
 	fd = open(dir, O_RDONLY | O_DIRECTORY);
@@ -58,6 +59,17 @@ int main(void)
 	       strstr(buf, "\"input\": \"key\""),
 	       "auto: pid, input and the command (escaped) are in meta.json");
 	unlink(path);
+	/* a FIFO as meta.json: refused at once, not waited on (the alarm) */
+	if (!mkfifo(path, 0600)) {
+		alarm(10);
+		err = tm_incident_meta_read(fd, &v, &e);
+		alarm(0);
+		tap_ok(err == -EINVAL && strstr(e.msg, "not a regular file"),
+		       "a FIFO as meta.json is refused at once (%s)", e.msg);
+		unlink(path);
+	} else {
+		tap_ok(0, "a FIFO as meta.json: mkfifo: %s", strerror(errno));
+	}
 	rmdir(dir);
 	close(fd);
 	tap_ok(!parse("{\"trigger\": {\"source\": \"hotkey\", \"utc\": \"x\"}}", &v) &&

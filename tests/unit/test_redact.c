@@ -2,10 +2,12 @@
 /*
  * tipme redact on a dump whose secrets the test planted: a host name, a
  * boot id, a home directory in a program path, a token in argv, a KASLR
- * slide and a lock address.  None of them may be left anywhere in the
+ * slide, a lock address and typed key codes (key logging was on).  None
+ * of them may be left anywhere in the
  * copy's bytes, the copy must be a valid dump flagged redacted, and
  * `tipme report` must give the same verdict and blocking sites from it.
  */
+#include <linux/input-event-codes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,48 @@ static char *run(int (*cmd)(int, char **), const char *dir, int argc,
 	snprintf(err, sizeof(err), "%s/err", dir);
 	*ret = capture_run(cmd, argc, argv, out, err);
 	return capture_slurp(*ret ? err : out);
+}
+
+/* "hunter2" typed with key logging on, as evdev codes */
+static const uint16_t typed[] = { KEY_H, KEY_U, KEY_N, KEY_T, KEY_E, KEY_R, KEY_2 };
+
+static void input(struct scen *s, uint64_t ts, uint8_t kind, uint8_t value,
+		  uint16_t code)
+{
+	struct tipme_rec_input in = { .kind = kind, .value = value, .device = 3,
+				      .code = code };
+
+	scen_rec(s, 1, TIPME_REC_INPUT, ts, &in, sizeof(in));
+}
+
+/*
+ * The input records of `tipme records` on @path: how many key records
+ * have a code other than 0 (*@keys), and whether the hotkey and button
+ * records kept theirs.
+ */
+static void input_codes(const char *dir, const char *path, int *keys,
+			int *hotkey_kept, int *button_kept)
+{
+	char *argv[] = { "records", "--type", "input", (char *)path, NULL };
+	char *a, *line, *save;
+	int ret;
+
+	*keys = *hotkey_kept = *button_kept = 0;
+	a = run(pm_cmd_records, dir, 4, argv, &ret);
+	if (ret || !a) {
+		free(a);
+		*keys = -1;
+		return;
+	}
+	for (line = strtok_r(a, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strstr(line, " key ") && !strstr(line, "code=0"))
+			(*keys)++;
+		if (strstr(line, " hotkey ") && strstr(line, "code=2"))
+			*hotkey_kept = 1;
+		if (strstr(line, " button ") && strstr(line, "code=272"))
+			*button_kept = 1;
+	}
+	free(a);
 }
 
 /*
@@ -134,9 +178,10 @@ int main(void)
 	struct scen *s = calloc(1, sizeof(*s));
 	uint8_t *buf = NULL;
 	size_t n = 0;
-	int ret;
+	int ret, keys, hot, btn;
+	size_t k;
 
-	tap_plan(17);
+	tap_plan(21);
 	if (!s || !mkdtemp(dir))
 		return 1;
 	scen_kaslr_slide = SLIDE;
@@ -154,6 +199,13 @@ int main(void)
 	scen_rec(s, 0, TIPME_REC_LOCK_END, MS(100.2), &le, sizeof(le));
 	scen_switch(s, 1, MS(105), 501, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_switch(s, 0, MS(110), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	s->file_flags = TIPME_FILE_KEYLOG;
+	input(s, MS(111), TIPME_INPUT_HOTKEY, 1, KEY_1);
+	for (k = 0; k < sizeof(typed) / sizeof(typed[0]); k++) {
+		input(s, MS(112 + k), TIPME_INPUT_KEY, 1, typed[k]);
+		input(s, MS(112.5 + k), TIPME_INPUT_KEY, 0, typed[k]);
+	}
+	input(s, MS(120), TIPME_INPUT_BUTTON, 1, BTN_LEFT);
 	snprintf(in, sizeof(in), "%s/in.dump", dir);
 	snprintf(red, sizeof(red), "%s/red.dump", dir);
 	tap_ok(!scen_write(s, in), "a dump with planted secrets");
@@ -166,7 +218,13 @@ int main(void)
 	a = run(pm_cmd_redact, dir, 4, argv, &ret);
 	tap_ok(ret == 0, "tipme redact writes the copy");
 	tap_diag("%s", a);
+	tap_ok(ret == 0 && strstr(a, ", 14 key codes zeroed"), "... and says it zeroed 14 key codes");
 	free(a);
+	input_codes(dir, in, &keys, &hot, &btn);
+	tap_ok(keys == 14 && hot && btn, "the original holds the 14 key codes typed (%d)", keys);
+	input_codes(dir, red, &keys, &hot, &btn);
+	tap_ok(keys == 0, "the copy holds no key code (%d left)", keys);
+	tap_ok(hot && btn, "... but keeps the hotkey's (Ctrl-Alt-1) and the button's");
 	tap_ok(!tm_read_file(red, &buf, &n, NULL) && n > 0, "the copy can be read");
 	tap_ok(!found(buf, n, "alice-laptop", 12) && !found(buf, n, "5b1e3c9a", 8),
 	       "no host name, no boot id");
@@ -186,8 +244,8 @@ int main(void)
 	argv[3] = NULL;
 	a = run(pm_cmd_info, dir, 3, argv, &ret);
 	tap_ok(ret == 0 && strstr(a, "\"redacted\"") && strstr(a, "6.1.0-56-amd64") &&
-	       strstr(a, "sda"),
-	       "the copy is a valid dump, flagged redacted, keeping the kernel release and devices");
+	       strstr(a, "sda") && !strstr(a, "\"keylog\""),
+	       "the copy is a valid dump, flagged redacted and no longer keylog, keeping the kernel release and devices");
 	free(a);
 
 	argv[0] = "report";

@@ -3,12 +3,15 @@
 """Check the key codes in tipme records --json --type input.
 
 usage: check_keys.py locked RECORDS_JSONL    (t-keylog-lock)
-         with keylog_lock=1: every key press has code 0, and the refused
-         Ctrl-Alt-1 left no hotkey record
+         with keylog_lock=1: every key press has code 0, the refused
+         Ctrl-Alt-1 left no hotkey record, the Ctrl-Alt-= that started
+         recording left one
        check_keys.py logged RECORDS_JSONL    (t-triggers)
          vkbd typed s e c, Ctrl Alt [1], k e y, Ctrl Alt [0], r e t: codes
          are kept only between the two hotkeys
-Prints TAP lines (no plan).
+       check_keys.py count-codes RECORDS_JSONL  (t-triggers, redacted)
+         prints how many key records have a code other than 0
+Prints TAP lines (no plan), but count-codes a number.
 """
 import json
 import os
@@ -24,8 +27,10 @@ def locked(path):
     check(len(keys) >= 6 and all(e["code"] == 0 for e in keys),
           "every key press in the rings has code 0 (%d presses)" % len(keys),
           [e["code"] for e in keys])
-    check(not [e for e in ev if e["kind"] == "hotkey"],
-          "the refused Ctrl-Alt-1 left no hotkey record")
+    hot = [e["code"] for e in ev if e["kind"] == "hotkey"]
+    # KEY_1 is 2; KEY_EQUAL (13): the Ctrl-Alt-= that started recording
+    check(2 not in hot, "the refused Ctrl-Alt-1 left no hotkey record", hot)
+    check(hot == [13], "the Ctrl-Alt-= that started recording is the one hotkey record", hot)
 
 
 def logged(path):
@@ -41,4 +46,9 @@ def logged(path):
     print(("ok" if ok else "not ok"), "1 - key codes only between Ctrl-Alt-1 and Ctrl-Alt-0")
 
 
-{"locked": locked, "logged": logged}[sys.argv[1]](sys.argv[2])
+def count_codes(path):
+    ev = [json.loads(l) for l in open(path)]
+    print(len([e for e in ev if e["kind"] == "key" and e["code"] != 0]))
+
+
+{"locked": locked, "logged": logged, "count-codes": count_codes}[sys.argv[1]](sys.argv[2])

@@ -4,13 +4,21 @@
 # is refused (and the kernel log says so), writing 1 to
 # /proc/sys/tipme/keylog fails with EPERM, every key code in the rings is
 # 0, and the dump carries neither the keylog flag nor any hotkey-1 mark.
+# Loaded with autostart=0, recording nobody stopped is started from the
+# keyboard (Ctrl-Alt-=), with a kernel log line.
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
 
 modprobe uinput
-tap_check "insmod keylog_lock=1" insmod module/tipme.ko buffer_size=4M keylog_lock=1 || tap_done
+tap_check "insmod keylog_lock=1 autostart=0" \
+	insmod module/tipme.ko buffer_size=4M keylog_lock=1 autostart=0 || tap_done
+tap_cmp "recording is off after load" "$(cat /proc/sys/tipme/enabled)" = 0
+"$B"/tests/vm/vkbd ctrl+alt+equal > /dev/null
+tap_cmp "Ctrl-Alt-= starts it (no one stopped it)" "$(cat /proc/sys/tipme/enabled)" = 1
+tap_check "... and the kernel log says so" \
+	sh -c "dmesg | grep -F 'recording started from the keyboard (Ctrl-Alt-=)'"
 "$B"/tests/vm/vkbd ctrl+alt+1 s e c r e t > /dev/null
 tap_cmp "Ctrl-Alt-1 leaves key logging off" "$(cat /proc/sys/tipme/keylog)" = 0
 tap_check "the kernel log says the request was refused" \

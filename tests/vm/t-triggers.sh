@@ -56,13 +56,35 @@ tap_cmp "kernel.dump is root-only" "$(stat -c %a "$first/kernel.dump")" = 600
 python3 tests/vm/check_trigger.py "$out/hotkey.jsonl" "$press" "$busy_since" > "$out/hotkey.tap" 2>&1
 tap_merge "$out/hotkey.tap"
 
-# 2. Key logging: off by default, Ctrl-Alt-1 on, Ctrl-Alt-0 off.
+# 2. Key logging: off at load, and the keyboard cannot switch it on
+# unless keylog_hotkey=1 allows it; then Ctrl-Alt-1 on, Ctrl-Alt-0 off.
+# Every switch is a kernel log line.  klog_mark/klog_new: the kernel log
+# lines since the mark.
+klog_mark() { KLOG=$(dmesg | wc -l); }
+klog_new() { dmesg | tail -n +$((KLOG + 1)); }
 echo 0 > /proc/sys/tipme/trigger_interval_ms
+klog_mark
+"$B"/tests/vm/vkbd s e c ctrl+alt+1 k e y > /dev/null
+tap_cmp "by default Ctrl-Alt-1 leaves key logging off" "$(cat /proc/sys/tipme/keylog)" = 0
+tap_check "... and the kernel log says it was refused (keylog_hotkey=0)" \
+	sh -c "dmesg | tail -n +$((KLOG + 1)) | grep -F 'key logging from the keyboard is not allowed (keylog_hotkey=0); Ctrl-Alt-1 refused'"
+tap_cmp "... and never that key logging went on" "$(klog_new | grep -c 'key logging switched on')" = 0
+echo 1 > /sys/module/tipme/parameters/keylog_hotkey
+tap_check "allowing it (keylog_hotkey=1) is a kernel log line" \
+	sh -c "dmesg | tail -n +$((KLOG + 1)) | grep -F 'Ctrl-Alt-1 can now switch key logging on (keylog_hotkey=1, set by uid 0)'"
+# The right Alt (AltGr) makes no hotkey: neither key logging nor a trigger.
+t0=$(cat /proc/sys/tipme/triggers)
+"$B"/tests/vm/vkbd ctrl+altgr+1 ctrl+altgr+minus > /dev/null
+tap_cmp "Ctrl-AltGr-1 is no hotkey: key logging stays off" "$(cat /proc/sys/tipme/keylog)" = 0
+tap_cmp "Ctrl-AltGr-Minus is no hotkey: no trigger" "$(cat /proc/sys/tipme/triggers)" = "$t0"
+klog_mark
 "$B"/tests/vm/vkbd s e c ctrl+alt+1 k e y ctrl+alt+0 r e t > /dev/null
 tap_cmp "Ctrl-Alt-0 leaves key logging off" "$(cat /proc/sys/tipme/keylog)" = 0
 tap_check "the kernel log says key logging was switched on from the keyboard" \
-	sh -c "dmesg | grep 'key logging switched on from the keyboard'"
-tap_check "... and off again" sh -c "dmesg | grep 'key logging switched off'"
+	sh -c "dmesg | tail -n +$((KLOG + 1)) | grep -F 'key logging switched on from the keyboard (Ctrl-Alt-1)'"
+tap_check "... and off again" \
+	sh -c "dmesg | tail -n +$((KLOG + 1)) | grep -F 'key logging switched off from the keyboard (Ctrl-Alt-0)'"
+echo 0 > /sys/module/tipme/parameters/keylog_hotkey
 "$B"/tipme dump -o "$out/keys.dump" > /dev/null
 "$B"/tipme records --json --type input "$out/keys.dump" > "$out/keys.jsonl"
 python3 tests/vm/check_keys.py logged "$out/keys.jsonl" > "$out/keys.tap"
@@ -76,6 +98,39 @@ tap_cmp "the dump after it carries the keylog flag: $(flags_of "$out/keys.dump")
 	"$(flags_of "$out/keys.dump" | grep -cw keylog)" = 1
 tap_cmp "... and says who switched it on (keylog_on_by=keyboard)" \
 	"$("$B"/tipme info "$out/keys.dump" | grep -c 'keylog_on_by=keyboard')" = 1
+# Its redacted copy keeps no key code, and says so.
+"$B"/tipme redact "$out/keys.dump" "$out/keys-redacted.dump" > /dev/null
+"$B"/tipme records --json --type input "$out/keys-redacted.dump" > "$out/keys-redacted.jsonl"
+tap_cmp "tipme redact zeroes every key code" \
+	"$(python3 tests/vm/check_keys.py count-codes "$out/keys-redacted.jsonl")" = 0
+tap_cmp "... and its copy has no keylog flag: $(flags_of "$out/keys-redacted.dump")" \
+	"$(flags_of "$out/keys-redacted.dump" | grep -cw keylog)" = 0
+
+# 2b. Recording that root stopped stays stopped: Ctrl-Alt-= is refused
+# (and logged) until root starts it again; each switch is logged with the
+# way and the uid.
+klog_mark
+echo 0 > /proc/sys/tipme/enabled
+"$B"/tests/vm/vkbd ctrl+alt+equal > /dev/null
+tap_cmp "after a stop through sysctl Ctrl-Alt-= leaves recording off" "$(cat /proc/sys/tipme/enabled)" = 0
+"$B"/tipme start > /dev/null
+tap_cmp "tipme start starts it" "$(cat /proc/sys/tipme/enabled)" = 1
+"$B"/tipme stop > /dev/null
+"$B"/tests/vm/vkbd ctrl+alt+equal > /dev/null
+tap_cmp "after tipme stop Ctrl-Alt-= leaves recording off" "$(cat /proc/sys/tipme/enabled)" = 0
+echo 1 > /proc/sys/tipme/enabled
+klog_new > "$out/klog-recording.txt"
+sed 's/^/#   /' "$out/klog-recording.txt"
+for line in 'recording stopped through /proc/sys/tipme/enabled by uid 0' \
+	'recording was stopped through /proc/sys/tipme/enabled; Ctrl-Alt-= refused' \
+	'recording started through netlink by uid 0' \
+	'recording stopped through netlink by uid 0' \
+	'recording was stopped through netlink; Ctrl-Alt-= refused' \
+	'recording started through /proc/sys/tipme/enabled by uid 0'; do
+	tap_cmp "the kernel log says: $line" "$(grep -cF "$line" "$out/klog-recording.txt")" = 1
+done
+tap_cmp "... in that order" "$(grep -oE 'recording (was )?[a-z]+ through [a-z/]+' "$out/klog-recording.txt" | tr '\n' ,)" \
+	= "recording stopped through /proc/sys/tipme/enabled,recording was stopped through /proc/sys/tipme/enabled,recording started through netlink,recording stopped through netlink,recording was stopped through netlink,recording started through /proc/sys/tipme/enabled,"
 echo 2000 > /proc/sys/tipme/trigger_interval_ms
 
 # 3. A storm of 1,000 sysctl triggers: a handful of incidents, the first kept.

@@ -7,7 +7,7 @@
  *
  * A CHORD is keys joined by '+', pressed in order and released in reverse:
  * "ctrl+alt+minus", "a", "shift+equal".  Key names: a-z, 0-9, minus, equal,
- * space, enter, ctrl, alt, shift.  It prints the CLOCK_MONOTONIC time of
+ * space, enter, ctrl, alt, shift, altgr (the right Alt).  It prints the CLOCK_MONOTONIC time of
  * each chord's last press as "press CHORD MONO_S".
  *
  *   vkbd --stdin
@@ -33,7 +33,7 @@ static int key_code(const char *name)
 		{ "minus", KEY_MINUS }, { "equal", KEY_EQUAL },
 		{ "space", KEY_SPACE }, { "enter", KEY_ENTER },
 		{ "ctrl", KEY_LEFTCTRL }, { "alt", KEY_LEFTALT },
-		{ "shift", KEY_LEFTSHIFT },
+		{ "shift", KEY_LEFTSHIFT }, { "altgr", KEY_RIGHTALT },
 	};
 	static const int letters[26] = {
 		KEY_A, KEY_B, KEY_C, KEY_D, KEY_E, KEY_F, KEY_G, KEY_H, KEY_I,
