@@ -185,28 +185,41 @@ static const char *lock_kind(uint32_t flags)
 }
 
 /*
- * "block device sda (8:0)" when the dump names the device (tipmed writes
- * blockdev.MAJOR:MINOR=NAME into the system section), else by number.
+ * The dump's name for @dev in the system section: @suffix "" is the device
+ * (tipmed writes blockdev.MAJOR:MINOR=NAME), ".dm" its device-mapper name.
+ * Return: 1 with @name set when the dump names it in plain characters.
+ */
+static int dev_name(const struct va *v, uint32_t dev, const char *suffix,
+		    char *name, size_t size)
+{
+	char key[48];
+	const char *p;
+
+	snprintf(key, sizeof(key), "blockdev.%u:%u%s", dev >> 20, dev & 0xfffff, suffix);
+	if (pm_text_get(&v->pm->system, key, name, size) || !*name)
+		return 0;
+	for (p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-!+:", *p))
+			return 0;
+	return 1;
+}
+
+/*
+ * "block device sda (8:0)" when the dump names the device, "block device
+ * dm-0 (vg-root, 253:0)" with a device-mapper name, else by number.
  */
 static void blk_resource(const struct va *v, uint32_t dev, char *res,
 			 size_t size)
 {
 	unsigned int maj = dev >> 20, min = dev & 0xfffff;
-	char key[40], name[32];
-	const char *p;
+	char name[32], dm[64];
 
-	snprintf(key, sizeof(key), "blockdev.%u:%u", maj, min);
-	if (!pm_text_get(&v->pm->system, key, name, sizeof(name)) && *name) {
-		for (p = name; *p; p++)
-			if (!isalnum((unsigned char)*p) && !strchr("._-!", *p))
-				break;
-		if (!*p) {
-			snprintf(res, size, "block device %s (%u:%u)", name,
-				 maj, min);
-			return;
-		}
-	}
-	snprintf(res, size, "block device %u:%u", maj, min);
+	if (!dev_name(v, dev, "", name, sizeof(name)))
+		snprintf(res, size, "block device %u:%u", maj, min);
+	else if (dev_name(v, dev, ".dm", dm, sizeof(dm)))
+		snprintf(res, size, "block device %s (%s, %u:%u)", name, dm, maj, min);
+	else
+		snprintf(res, size, "block device %s (%u:%u)", name, maj, min);
 }
 
 static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns)
@@ -217,6 +230,63 @@ static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns)
 	blk_resource(v, q->dev, res, sizeof(res));
 	it = charge(v, PM_C_BLOCK_IO, q->issuer, res, ns);
 	if (it) {
+		it->nreq++;
+		if (q->issue_ns)
+			it->req_ns += q->complete_ns - q->issue_ns;
+		if (q->insert_ns && q->issue_ns) {
+			it->nqueued++;
+			it->queue_ns += q->issue_ns - q->insert_ns;
+		}
+		dev_name(v, q->dev, "", it->device, sizeof(it->device));
+	}
+}
+
+static int64_t overlap(int64_t a, int64_t b, int64_t lo, int64_t hi)
+{
+	lo = lo > a ? lo : a;
+	hi = hi < b ? hi : b;
+	return hi > lo ? hi - lo : 0;
+}
+
+/*
+ * The wait [a, b) ended by the completion of @bio at the top of a stack:
+ * block_io on the device it was submitted to, its submitter the culprit;
+ * the wait split into the time the bio was in the stacked device (until
+ * its first part went below) and below it, and the requests of the device
+ * below that served it (same sectors, issued while it was there).
+ */
+static void charge_bio(struct va *v, const struct pm_bio *bio, int64_t a,
+		       int64_t b, int64_t ns)
+{
+	char res[PM_RES_LEN];
+	struct pm_cause_item *it;
+	size_t i;
+
+	blk_resource(v, bio->dev, res, sizeof(res));
+	it = charge(v, PM_C_BLOCK_IO, bio->submitter, res, ns);
+	if (!it)
+		return;
+	it->nbio++;
+	dev_name(v, bio->dev, "", it->device, sizeof(it->device));
+	dev_name(v, bio->dev, ".dm", it->dm_name, sizeof(it->dm_name));
+	if (!bio->sent_ns) {
+		it->mapper_ns += overlap(a, b, bio->queue_ns, bio->complete_ns);
+		return;
+	}
+	it->mapper_ns += overlap(a, b, bio->queue_ns, bio->sent_ns);
+	it->below_ns += overlap(a, b, bio->sent_ns, bio->complete_ns);
+	if (!dev_name(v, bio->below_dev, "", it->below, sizeof(it->below)))
+		snprintf(it->below, sizeof(it->below), "%u:%u", bio->below_dev >> 20,
+			 bio->below_dev & 0xfffff);
+	for (i = 0; i < v->res->nblk; i++) {
+		const struct pm_blkreq *q = &v->res->blk[i];
+		uint64_t end = bio->below_sector + (bio->below_bytes >> 9);
+		int64_t start = q->insert_ns ? q->insert_ns : q->issue_ns;
+
+		if (q->dev != bio->below_dev || !start || start < bio->sent_ns ||
+		    !q->complete_ns || q->complete_ns > bio->complete_ns ||
+		    q->sector < bio->below_sector || (q->sector >= end && q->sector != bio->below_sector))
+			continue;
 		it->nreq++;
 		if (q->issue_ns)
 			it->req_ns += q->complete_ns - q->issue_ns;
@@ -276,6 +346,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	const struct pm_wake *w = NULL;
 	const struct pm_lockwait *l;
 	const struct pm_blkreq *q;
+	const struct pm_bio *bio;
 	struct held h = { "", t->pid };
 	const char *sl;
 	int64_t rest;
@@ -312,6 +383,21 @@ static void blocked(struct va *v, const struct pm_thread *t,
 		}
 		return;
 	}
+	/* a completion woke it: a stacked device's bio at the top, a request */
+	if (s->waker >= 0)
+		w = pm_res_wake_at(v->res, t->pid, s->end_ns);
+	bio = pm_seg_bio_wake(v->res, w);
+	if (bio) {
+		charge_bio(v, bio, a, b, rest);
+		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
+		return;
+	}
+	q = pm_seg_blk_wake(v->res, w);
+	if (q) {
+		charge_blk(v, q, rest);
+		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
+		return;
+	}
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK &&
 	    (uint32_t)s->waker != t->pid) {
 		int futex = strstr(pm_seg_site0(v->pm, s), "futex") != NULL;
@@ -331,14 +417,6 @@ static void blocked(struct va *v, const struct pm_thread *t,
 		return;
 	}
 	/* woken by an interrupt (or by nothing in the interval) */
-	if (s->waker >= 0)
-		w = pm_res_wake_at(v->res, t->pid, s->end_ns);
-	q = pm_seg_blk_wake(v->res, w);
-	if (q) {
-		charge_blk(v, q, rest);
-		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
-		return;
-	}
 	sl = pm_seg_sleep_site(v->pm, s);
 	if (sl && s->block_state == TIPME_TS_SLEEPING) {
 		charge(v, PM_C_TIMER, t->pid, sl, rest);
