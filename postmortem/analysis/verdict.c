@@ -46,6 +46,7 @@ struct held {
 
 struct va {
 	struct pm_verdict *r;
+	const struct pm_incident *inc;
 	const struct pm_dump *pm;
 	const struct pm_state *st;
 	const struct pm_res *res;
@@ -339,6 +340,75 @@ static int on_stack(const struct va *v, uint32_t pid)
 static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 		 int parent, const struct held *held);
 
+/* The I/O whose completion woke a worker: a stacked device's bio, or a request. */
+struct worker_io {
+	const struct pm_bio *bio;
+	const struct pm_blkreq *q;
+	int64_t start_ns;	/* queued (or issued) */
+	int64_t done_ns;	/* completed */
+};
+
+/*
+ * @worker woke a waiter at @woke_ns, after its last wait before that, a
+ * wait for work (a kworker in worker_thread), was ended by an I/O
+ * completion: an end_io deferred to a workqueue (ext4's end of writeback,
+ * a decrypting target).  The waiter waited for that I/O, then for the
+ * worker.  Return: 1 with @io set, else 0.
+ */
+static int worker_io(const struct va *v, uint32_t worker, int64_t a,
+		     int64_t woke_ns, struct worker_io *io)
+{
+	const struct pm_thread *t = pm_state_thread(v->st, worker);
+	const struct pm_seg *last = NULL;
+	const struct pm_wake *w;
+	size_t j;
+
+	memset(io, 0, sizeof(*io));
+	for (j = 0; t && j < t->nsegs; j++) {
+		const struct pm_seg *g = &t->segs[j];
+
+		if (g->start_ns >= woke_ns)
+			break;
+		if (g->state == PM_T_BLOCKED && g->end_ns <= woke_ns)
+			last = g;
+	}
+	if (!last || last->end_ns <= a || !pm_seg_idle(v->inc, last) || last->waker < 0)
+		return 0;
+	w = pm_res_wake_at(v->res, worker, last->end_ns);
+	io->bio = pm_seg_bio_wake(v->res, w);
+	if (io->bio) {
+		io->start_ns = io->bio->queue_ns;
+		io->done_ns = io->bio->complete_ns;
+		return 1;
+	}
+	io->q = pm_seg_blk_wake(v->res, w);
+	if (!io->q)
+		return 0;
+	io->start_ns = io->q->insert_ns ? io->q->insert_ns : io->q->issue_ns;
+	io->done_ns = io->q->complete_ns;
+	return 1;
+}
+
+/*
+ * Follow @worker through [lo, hi) of a wait of @t (stretch @s): a step of
+ * its own, which the worker's time explains.
+ */
+static void follow(struct va *v, const struct pm_thread *t, const struct pm_seg *s,
+		   uint32_t worker, int64_t lo, int64_t hi, int parent)
+{
+	int step;
+
+	if (hi <= lo)
+		return;
+	step = add_step(v, parent, t->pid, lo, hi, PM_C_UNKNOWN, s);
+	if (v->depth < MAX_DEPTH && !on_stack(v, worker) && step >= 0) {
+		v->r->chain[step].followed = 1;
+		walk(v, worker, lo, hi, step, NULL);
+	} else {
+		charge(v, PM_C_UNKNOWN, worker, "", hi - lo);
+	}
+}
+
 /* A blocked stretch [a, b) of @t, inside the interval. */
 static void blocked(struct va *v, const struct pm_thread *t,
 		    const struct pm_seg *s, int64_t a, int64_t b, int parent)
@@ -401,6 +471,25 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK &&
 	    (uint32_t)s->waker != t->pid) {
 		int futex = strstr(pm_seg_site0(v->pm, s), "futex") != NULL;
+		struct worker_io io;
+
+		if (!futex && worker_io(v, (uint32_t)s->waker, a, s->end_ns, &io)) {
+			int64_t lo = io.start_ns > a ? io.start_ns : a;
+			int64_t hi = io.done_ns < b ? io.done_ns : b;
+
+			lo = lo < b ? lo : b;
+
+			follow(v, t, s, (uint32_t)s->waker, a, lo, parent);
+			if (hi > lo) {
+				if (io.bio)
+					charge_bio(v, io.bio, lo, hi, hi - lo);
+				else
+					charge_blk(v, io.q, hi - lo);
+				add_step(v, parent, t->pid, lo, hi, PM_C_BLOCK_IO, s);
+			}
+			follow(v, t, s, (uint32_t)s->waker, hi > lo ? hi : lo, b, parent);
+			return;
+		}
 
 		if (futex)
 			snprintf(h.resource, sizeof(h.resource), "futex");
@@ -571,7 +660,7 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 		       const struct pm_state *st, const struct pm_res *res,
 		       const struct pm_interval *iv, struct tm_err *e)
 {
-	struct va v = { .r = r, .pm = &inc->pm, .st = st, .res = res, .depth = -1 };
+	struct va v = { .r = r, .inc = inc, .pm = &inc->pm, .st = st, .res = res, .depth = -1 };
 	const struct tm_xdump *x = pm_incident_x(inc);
 	uint32_t pid = iv->pid;
 	int64_t from_ns = iv->from_ns, to_ns = iv->to_ns, mid = to_ns;

@@ -34,25 +34,29 @@ report() {
 		> "$out/$name.tap" 2>&1
 	tap_merge "$out/$name.tap"
 }
-# stack NAME TOPDEV DMNAME BELOW: both workloads on ext4 over /dev/TOPDEV
+# stack NAME TOPDEV DMNAME BELOW MAPPER_MS DEVICE_MS: both workloads on
+# ext4 over /dev/TOPDEV (its inode tables and journal written at once, so
+# that no lazy initialisation runs meanwhile)
 stack() {
-	local name=$1 top=$2 dm=$3 below=$4 t
-	tap_check "$name: mkfs.ext4 on $top" mkfs.ext4 -q -F "/dev/$top" || return
+	local name=$1 top=$2 dm=$3 below=$4 ms=("$5" "$6") t dev
+	dev=$(cat "/sys/block/$top/dev")
+	tap_check "$name: mkfs.ext4 on $top" mkfs.ext4 -q -F \
+		-E lazy_itable_init=0,lazy_journal_init=0 "/dev/$top" || return
 	mkdir -p "/mnt/$name"
 	tap_check "$name: mount" mount -t ext4 "/dev/$top" "/mnt/$name" || return
 	t=$("$B"/tests/vm/fsyncer "/mnt/$name/fsync" 64)
 	report "$name-fsync" "$t" "$(kv "$t" pid)" "$(kv "$t" fsync_start_ns)" \
-		"$(kv "$t" fsync_end_ns)" -- fsync "$top" "$dm" "$below"
+		"$(kv "$t" fsync_end_ns)" -- fsync "$top" "$dm" "$below" "$dev" "${ms[@]}"
 	t=$("$B"/tests/vm/lockfsync "/mnt/$name/lock" 64)
 	report "$name-mutex" "$t" "$(kv "$t" waiter)" "$(kv "$t" wait_start_ns)" \
-		"$(kv "$t" wait_end_ns)" -- mutex "$top" "$dm" "$below"
+		"$(kv "$t" wait_end_ns)" -- mutex "$top" "$dm" "$below" "$dev" "${ms[@]}"
 	umount "/mnt/$name"
 }
 
 modprobe ext4
 # the device below: memory, every request 2 ms
-tap_check "null_blk: two devices, 2 ms completions" \
-	modprobe null_blk nr_devices=2 queue_mode=2 irqmode=2 completion_nsec=2000000 \
+tap_check "null_blk: nullb0, 2 ms completions" \
+	modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=2000000 \
 	memory_backed=1 gb=1 bs=4096 || tap_done
 
 # 1. device-mapper delay: every bio held 30 ms by the target, then sent on
@@ -60,10 +64,26 @@ size=$(blockdev --getsz /dev/nullb0)
 if modprobe dm-delay && dmsetup create tipme-slow --table "0 $size delay /dev/nullb0 0 30"; then
 	top=$(dmsetup info -c --noheadings -o blkdevname tipme-slow)
 	tap_ok "dm-delay: $top over nullb0"
-	stack dmdelay "$top" tipme-slow nullb0
+	stack dmdelay "$top" tipme-slow nullb0 30 2
 	dmsetup remove tipme-slow
 else
 	tap_fail "dm-delay over nullb0"
+fi
+
+# 2. a loop device (direct I/O: the loop's worker reads and writes the
+# device below itself) over a null_blk device answering in 20 ms, made in
+# configfs (null_blk's module parameters apply to nullb0)
+nb=/sys/kernel/config/nullb/nullb1
+if { mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config; } &&
+	mkdir $nb && echo 2 > $nb/queue_mode && echo 2 > $nb/irqmode &&
+	echo 20000000 > $nb/completion_nsec && echo 1 > $nb/memory_backed &&
+	echo 512 > $nb/size && echo 4096 > $nb/blocksize && echo 1 > $nb/power &&
+	modprobe loop && loop=$(losetup --direct-io=on -f --show /dev/nullb1); then
+	tap_ok "loop: $loop over nullb1"
+	stack loop "$(basename "$loop")" - nullb1 0 20
+	losetup -d "$loop"
+else
+	tap_fail "loop over nullb1"
 fi
 
 tap_check "rmmod" rmmod tipme
