@@ -230,7 +230,8 @@ static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns)
 
 	blk_resource(v, q->dev, res, sizeof(res));
 	it = charge(v, PM_C_BLOCK_IO, q->issuer, res, ns);
-	if (it) {
+	if (it && it->last_io != q) {
+		it->last_io = q;
 		it->nreq++;
 		if (q->issue_ns)
 			it->req_ns += q->complete_ns - q->issue_ns;
@@ -267,15 +268,20 @@ static void charge_bio(struct va *v, const struct pm_bio *bio, int64_t a,
 	it = charge(v, PM_C_BLOCK_IO, bio->submitter, res, ns);
 	if (!it)
 		return;
+	if (!bio->sent_ns) {
+		it->mapper_ns += overlap(a, b, bio->queue_ns, bio->complete_ns);
+	} else {
+		it->mapper_ns += overlap(a, b, bio->queue_ns, bio->sent_ns);
+		it->below_ns += overlap(a, b, bio->sent_ns, bio->complete_ns);
+	}
+	if (it->last_io == bio)
+		return;
+	it->last_io = bio;
 	it->nbio++;
 	dev_name(v, bio->dev, "", it->device, sizeof(it->device));
 	dev_name(v, bio->dev, ".dm", it->dm_name, sizeof(it->dm_name));
-	if (!bio->sent_ns) {
-		it->mapper_ns += overlap(a, b, bio->queue_ns, bio->complete_ns);
+	if (!bio->sent_ns)
 		return;
-	}
-	it->mapper_ns += overlap(a, b, bio->queue_ns, bio->sent_ns);
-	it->below_ns += overlap(a, b, bio->sent_ns, bio->complete_ns);
 	if (!dev_name(v, bio->below_dev, "", it->below, sizeof(it->below)))
 		snprintf(it->below, sizeof(it->below), "%u:%u", bio->below_dev >> 20,
 			 bio->below_dev & 0xfffff);

@@ -45,6 +45,8 @@
  * @dm_name: block_io: its device-mapper name ("vg-root"), "" if none
  * @below: block_io on a stacked device: the device the bios were sent to
  *	("sda2", else "MAJ:MIN"), "" if none was recorded
+ * @last_io: block_io: the bio or request counted last (a wait split around
+ *	a worker charges one I/O twice; it counts once)
  * @pages: memory: pages reclaimed
  * @prio: cpu_contention: the culprit's kernel priority when it ran (-1:
  *        not recorded)
@@ -68,6 +70,7 @@ struct pm_cause_item {
 	char device[32];
 	char dm_name[64];
 	char below[32];
+	const void *last_io;
 	uint64_t pages;
 	int prio;
 	int policy;
