@@ -132,13 +132,28 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 	if (ev->type == TIPME_REC_BLK_COMPLETE) {
 		for (i = r->nblk; i-- > 0;) {
 			q = &r->blk[i];
-			if (!q->complete_ns && q->dev == b.dev && q->sector == sector) {
-				q->complete_ns = ev->ns;
-				q->complete_cpu = ev->cpu;
-				q->complete_pid = b.pid;
-				q->complete_ctx = b.ctx;
-				return 0;
+			if (!q->complete_ns && q->dev == b.dev && q->sector == sector)
+				break;
+		}
+		/*
+		 * A write with a preflush or FUA on a device that needs the
+		 * flushes done for it completes twice: its data, then (0
+		 * bytes) the sequence, which ends the wait.
+		 */
+		if (i == (size_t)-1 && !b.bytes) {
+			for (i = r->nblk; i-- > 0;) {
+				q = &r->blk[i];
+				if (q->issue_ns && q->dev == b.dev && q->sector == sector)
+					break;
 			}
+		}
+		if (i != (size_t)-1) {
+			q = &r->blk[i];
+			q->complete_ns = ev->ns;
+			q->complete_cpu = ev->cpu;
+			q->complete_pid = b.pid;
+			q->complete_ctx = b.ctx;
+			return 0;
 		}
 	}
 	q = push((void **)&r->blk, &r->nblk, &c->blk, sizeof(*q));

@@ -15,11 +15,14 @@ below.  Asserted, with the interval from the workload's own clock:
   - the verdict is block_io on TOP, named, with its device-mapper name and
     the device below, issued by the task that waited (fsync: the fsyncer;
     mutex: the holder) or by TOP's journal thread (jbd2/TOP-8) it waited
-    for;
+    for (on a request-based TOP, loop, also kblockd's worker: the journal's
+    preflush/FUA write goes through the flush machinery, which it
+    dispatches, and no record names who queued it);
   - no I/O is charged to the device below, nor to a device outside the stack;
-  - the verdict's time splits into the mapper's and below: the mapper's
+  - device-mapper (DM given): the verdict's time splits into the mapper's and below: the mapper's
     at least MAPPER_MS per bio charged, at most its share of the
     interval; the requests below each at least DEVICE_MS in the device;
+    loop (DM "-"): its requests each at least DEVICE_MS (the device below's);
   - mutex: the waiter's wait leads to the holder.
 Prints TAP lines (no plan).
 """
@@ -53,8 +56,14 @@ def main():
     if dm != "-":
         check(v.get("dm_name") == dm, f"{name}: its device-mapper name {dm}", v.get("dm_name"))
     who = t["pid"] if case == "fsync" else t["holder"]
-    check(cul.get("pid") == who or cul.get("comm", "").startswith(f"jbd2/{top}-"),
-          f"{name}: issued by the task that fsynced ({who}) or by jbd2/{top}", cul)
+    # a request-based top device (loop): a journal write with a preflush
+    # or FUA goes through the flush machinery, whose request kblockd's
+    # worker (kworker/N:NH) dispatches; no record says who queued it
+    kblockd = dm == "-" and cul.get("comm", "").startswith("kworker/") and \
+        cul.get("comm", "").endswith("H")
+    check(cul.get("pid") == who or cul.get("comm", "").startswith(f"jbd2/{top}-") or kblockd,
+          f"{name}: issued by the task that fsynced ({who}) or by jbd2/{top}"
+          + (" (here kblockd's worker dispatching a flush sequence)" if kblockd else ""), cul)
     io = [c for c in rep["causes"] if c["cause"] == "block_io"]
     off = [c["resource"] for c in io if c.get("device") != top]
     check(not off, f"{name}: all block I/O charged to {top}, none to the device below", off)
