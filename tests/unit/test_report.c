@@ -417,10 +417,13 @@ static void bio(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_
  * whose worker (451) sends a clone below (remapped to sdb, 10 ms in the
  * device); the completion at the top runs in sdb's interrupt, which wakes
  * ext4's end-of-writeback worker (452), which wakes the task.  With
- * @worker 0 the interrupt wakes the task itself.
+ * @worker 0 the interrupt wakes the task itself; with 2 the I/O completes
+ * 5 ms before a timer's softirq wakes the worker, which wakes the task:
+ * nothing says the task waited for that I/O.
  */
 static int stack_scenario(struct scen *s, int worker)
 {
+	uint64_t done = worker == 2 ? MS(45) : MS(50);
 	static const char *const wb_site[] = { "folio_wait_bit_common", "folio_wait_writeback",
 					       "file_write_and_wait_range", NULL };
 	static const char *const idle_site[] = { "worker_thread", "kthread", NULL };
@@ -453,10 +456,11 @@ static int stack_scenario(struct scen *s, int worker)
 	scen_switch(s, 1, MS(40.3), 451, TIPME_TS_IDLE, 120, 0, 120);
 	scen_blocked(s, 1, MS(40.3), 451, idle_site);
 	/* sdb's interrupt: the request, then the bio at the top */
-	blk(s, 1, TIPME_REC_BLK_COMPLETE, MS(50), 0, 3048, TIPME_CTX_HARDIRQ);
-	bio(s, 1, TIPME_REC_BIO_COMPLETE, MS(50.02), 0xa10a, 0, TIPME_CTX_HARDIRQ);
+	blk(s, 1, TIPME_REC_BLK_COMPLETE, done, 0, 3048, TIPME_CTX_HARDIRQ);
+	bio(s, 1, TIPME_REC_BIO_COMPLETE, done + MS(0.02), 0xa10a, 0, TIPME_CTX_HARDIRQ);
 	if (worker) {
-		scen_wake(s, 1, MS(50.05), 452, 1, 0, TIPME_CTX_HARDIRQ);
+		scen_wake(s, 1, MS(50.05), 452, 1, 0,
+			  worker == 2 ? TIPME_CTX_SOFTIRQ : TIPME_CTX_HARDIRQ);
 		scen_switch(s, 1, MS(50.1), 0, TIPME_TS_RUNNABLE, 120, 452, 120);
 		scen_wake(s, 1, MS(51), 450, 0, 452, TIPME_CTX_TASK);
 		scen_switch(s, 1, MS(51.2), 452, TIPME_TS_IDLE, 120, 0, 120);
@@ -466,7 +470,7 @@ static int stack_scenario(struct scen *s, int worker)
 	}
 	scen_switch(s, 0, MS(51.1), 0, TIPME_TS_RUNNABLE, 120, 450, 120);
 	scen_switch(s, 0, MS(55), 450, TIPME_TS_SLEEPING, 120, 0, 120);
-	return save(s, worker ? "stack-worker" : "stack-irq");
+	return save(s, worker == 2 ? "stack-timer" : worker ? "stack-worker" : "stack-irq");
 }
 
 /* 500 waits for a mutex that 501 holds while it computes for 90 ms. */
@@ -1120,6 +1124,7 @@ static const char *const state_names[] = {
 	"cpu", "timer", "stopped", "blkio", "blkirq", "blkirq-other", "lock",
 	"mem", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
+	"stack-timer",
 };
 
 int main(void)
@@ -1133,7 +1138,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(98);
+	tap_plan(102);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1144,7 +1149,7 @@ int main(void)
 	    xserver_scenario(s) || xstale_scenario(s) || sampled_scenario(s) ||
 	    race_scenario(s) ||
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0) ||
-	    stack_scenario(s, 1) || stack_scenario(s, 0))
+	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2))
 		return 1;
 	compact_counts();
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
@@ -1163,6 +1168,8 @@ int main(void)
 	      "a bio of dm-0, delayed by its target, completed below and ended by a worker");
 	check("stack-irq", "--pid 450 --from 0.010 --to 0.0511", "block_io", 450, 95,
 	      "the same bio, its completion at the top waking the task from the interrupt");
+	check("stack-timer", "--pid 450 --from 0.010 --to 0.0511", "unknown", 0, 95,
+	      "the worker woken by a timer 5 ms after the I/O completed: not the I/O's");
 	out = report("stack-worker", "--pid 450 --from 0.010 --to 0.0511", 1, &ret);
 	tap_ok(strstr(out, "\"resource\":\"block device dm-0 (vg-root, 253:0)\"") &&
 	       strstr(out, "\"bios\":1,\"mapper_ms\":30,\"below_ms\":9.92,\"below_device\":\"sdb\"") &&
