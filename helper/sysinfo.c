@@ -26,9 +26,42 @@ static void read_line(const char *path, char *buf, size_t len)
 }
 
 /*
+ * "blockdev.MAJOR:MINOR.slaves=NAME,NAME" for a device stacked on others
+ * (device-mapper, md, ...): the devices below it, from its slaves/ folder.
+ */
+static void block_slaves(FILE *f, const char *dir, unsigned int maj,
+			 unsigned int min)
+{
+	char path[320];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/slaves", dir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (!n++)
+			fprintf(f, "blockdev.%u:%u.slaves=", maj, min);
+		else
+			fputc(',', f);
+		fputs(de->d_name, f);
+	}
+	if (n)
+		fputc('\n', f);
+	closedir(d);
+}
+
+/*
  * "blockdev.MAJOR:MINOR=NAME" for every block device, from the links in
  * /sys/dev/block/, so that an analysis can name the device a request went
- * to ("sda", "dm-0") where the records only hold its number.
+ * to ("sda", "dm-0") where the records only hold its number; for a
+ * device-mapper device also "blockdev.MAJOR:MINOR.dm=NAME", the name it was
+ * made with ("vg-root", "luks-..."), and for any stacked device the devices
+ * below it (block_slaves()).
  */
 static void block_devices(FILE *f)
 {
@@ -50,6 +83,12 @@ static void block_devices(FILE *f)
 		target[n] = '\0';
 		name = strrchr(target, '/');
 		fprintf(f, "blockdev.%u:%u=%s\n", maj, min, name ? name + 1 : target);
+		snprintf(path, sizeof(path), "/sys/dev/block/%s/dm/name", de->d_name);
+		read_line(path, target, sizeof(target));
+		if (*target && !strchr(target, '='))
+			fprintf(f, "blockdev.%u:%u.dm=%s\n", maj, min, target);
+		snprintf(path, sizeof(path), "/sys/dev/block/%s", de->d_name);
+		block_slaves(f, path, maj, min);
 	}
 	closedir(d);
 }

@@ -21,8 +21,10 @@ PKGS=(
 	# VM tests: the stock kernel booted in QEMU with a busybox initramfs
 	linux-image-amd64 qemu-system-x86 busybox-static kmod cpio
 	# VM tests' tools from the host userland: dm-delay for the paging
-	# benchmark's disk-speed swap (t-bench), setpriv (util-linux)
-	dmsetup util-linux
+	# benchmark's disk-speed swap (t-bench) and the stacked devices of
+	# t-stack, with dm-crypt (cryptsetup-bin: LUKS2) and a loop device
+	# (losetup, util-linux); setpriv (util-linux)
+	dmsetup cryptsetup-bin util-linux
 	# KUnit in User Mode Linux and checkpatch, from the kernel's sources
 	linux-source-6.1 flex bison bc
 	# userspace: netlink, X11 recorder

@@ -44,7 +44,7 @@ MODULE_PARM_DESC(cost_period_ms, "How often each CPU writes its self-cost batch,
 
 static bool trace_block = true;
 module_param(trace_block, bool, 0444);
-MODULE_PARM_DESC(trace_block, "Record block I/O issue and completion (default 1)");
+MODULE_PARM_DESC(trace_block, "Record block I/O: requests, and bios of stacked devices (default 1)");
 
 static bool trace_lock = true;
 module_param(trace_lock, bool, 0444);

@@ -7,11 +7,21 @@
  * insert to issue is queue time, issue to completion the device's; and a
  * task's wakeup with the completion that caused it: the completion runs on
  * the CPU that then wakes the waiter, without a context switch in between.
+ *
+ * A stacked device (device-mapper, md: bio-based, without requests of its
+ * own) is seen through its bios: queued to it (block_bio_queue), split
+ * (block_split), sent on to the device below (block_bio_remap: often a
+ * clone, often from a worker, after a target's delay or encryption) and
+ * completed at the top (block_bio_complete, in whatever context ended the
+ * last piece below), whose end_io wakes the waiter.  Bios of request-based
+ * devices are left to the request records, and remaps inside one disk (a
+ * partition) are not written: nothing is added to a plain disk's I/O.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/hash.h>
 #include <linux/sched.h>
 #include <trace/events/block.h>
 #include "recorder.h"
@@ -19,9 +29,9 @@
 #include "probes/tracepoints.h"
 #include "probes/ctx.h"
 
-static u8 blk_op(const struct request *rq)
+static u8 blk_op_of(enum req_op op)
 {
-	switch (req_op(rq)) {
+	switch (op) {
 	case REQ_OP_READ:		return TIPME_BLK_READ;
 	case REQ_OP_WRITE:		return TIPME_BLK_WRITE;
 	case REQ_OP_FLUSH:		return TIPME_BLK_FLUSH;
@@ -34,15 +44,23 @@ static u8 blk_op(const struct request *rq)
 	}
 }
 
-static u8 blk_flags(const struct request *rq)
+static u8 blk_op(const struct request *rq)
 {
-	blk_opf_t f = rq->cmd_flags;
+	return blk_op_of(req_op(rq));
+}
 
+static u8 blk_opf_flags(blk_opf_t f)
+{
 	return (f & REQ_SYNC ? TIPME_BLK_SYNC : 0) |
 	       (f & REQ_META ? TIPME_BLK_META : 0) |
 	       (f & REQ_FUA ? TIPME_BLK_FUA : 0) |
 	       (f & REQ_PREFLUSH ? TIPME_BLK_PREFLUSH : 0) |
 	       (f & REQ_RAHEAD ? TIPME_BLK_RAHEAD : 0);
+}
+
+static u8 blk_flags(const struct request *rq)
+{
+	return blk_opf_flags(rq->cmd_flags);
 }
 
 static void blk_record(u32 type, struct request *rq, u32 bytes, int error)
@@ -88,10 +106,109 @@ static void probe_block_rq_complete(void *data, struct request *rq,
 		   blk_status_to_errno(error));
 }
 
+/* A bio's identity in the records: a hash of its address. */
+static u32 bio_id(const struct bio *bio)
+{
+	return hash_ptr(bio, 32);
+}
+
+/* A device that turns bios into requests: its bios are not recorded. */
+static bool bio_on_mq(const struct bio *bio)
+{
+	return bio->bi_bdev && queue_is_mq(bdev_get_queue(bio->bi_bdev));
+}
+
+static void bio_record(u32 type, struct bio *bio, sector_t sector, u32 bytes,
+		       int error)
+{
+	u64 t0 = tipme_cost_now();
+	struct tipme_rec_bio *r;
+	struct tipme_wslot ws;
+
+	r = tipme_reserve(type, sizeof(*r), &ws);
+	if (!r)
+		return;
+	r->bio = bio_id(bio);
+	r->dev = bio->bi_bdev ? bio_dev(bio) : 0;
+	r->sector_lo = (u32)sector;
+	r->sector_hi = (u32)((u64)sector >> 32);
+	r->bytes = bytes;
+	r->pid = current->pid;
+	r->op = blk_op_of(bio_op(bio));
+	r->flags = blk_opf_flags(bio->bi_opf);
+	r->ctx = tipme_ctx_now();
+	r->error = error < -128 ? -128 : error;
+	tipme_commit(&ws, type);
+	tipme_cost_add(type, t0);
+}
+
+static void probe_block_bio_queue(void *data, struct bio *bio)
+{
+	if (bio_on_mq(bio))
+		return;
+	bio_record(TIPME_REC_BIO_QUEUE, bio, bio->bi_iter.bi_sector,
+		   bio->bi_iter.bi_size, 0);
+}
+
+static void probe_block_bio_complete(void *data, struct request_queue *q,
+				     struct bio *bio)
+{
+	bio_record(TIPME_REC_BIO_COMPLETE, bio, bio->bi_iter.bi_sector,
+		   bio->bi_iter.bi_size, blk_status_to_errno(bio->bi_status));
+}
+
+/*
+ * @bio is the part split off (it starts where the original did); the
+ * original goes on from @new_sector, under its own identity.
+ */
+static void probe_block_split(void *data, struct bio *bio,
+			      unsigned int new_sector)
+{
+	if (bio_on_mq(bio))
+		return;
+	bio_record(TIPME_REC_BIO_SPLIT, bio, bio->bi_iter.bi_sector,
+		   bio->bi_iter.bi_size, 0);
+}
+
+static void probe_block_bio_remap(void *data, struct bio *bio, dev_t dev,
+				  sector_t from)
+{
+	u64 t0 = tipme_cost_now();
+	struct tipme_rec_bio_remap *r;
+	struct tipme_wslot ws;
+	sector_t sector = bio->bi_iter.bi_sector;
+	u32 to = bio->bi_bdev ? bio_dev(bio) : 0;
+
+	if (to == dev)		/* a partition to its disk */
+		return;
+	r = tipme_reserve(TIPME_REC_BIO_REMAP, sizeof(*r), &ws);
+	if (!r)
+		return;
+	r->bio = bio_id(bio);
+	r->dev = to;
+	r->sector_lo = (u32)sector;
+	r->sector_hi = (u32)((u64)sector >> 32);
+	r->bytes = bio->bi_iter.bi_size;
+	r->from_dev = dev;
+	r->from_lo = (u32)from;
+	r->from_hi = (u32)((u64)from >> 32);
+	r->pid = current->pid;
+	r->op = blk_op_of(bio_op(bio));
+	r->flags = blk_opf_flags(bio->bi_opf);
+	r->ctx = tipme_ctx_now();
+	r->reserved = 0;
+	tipme_commit(&ws, TIPME_REC_BIO_REMAP);
+	tipme_cost_add(TIPME_REC_BIO_REMAP, t0);
+}
+
 struct tipme_probe tipme_block_probes[] = {
 	TIPME_PROBE(block_rq_insert, probe_block_rq_insert),
 	TIPME_PROBE(block_rq_issue, probe_block_rq_issue),
 	TIPME_PROBE(block_rq_complete, probe_block_rq_complete),
+	TIPME_PROBE(block_bio_queue, probe_block_bio_queue),
+	TIPME_PROBE(block_bio_complete, probe_block_bio_complete),
+	TIPME_PROBE(block_split, probe_block_split),
+	TIPME_PROBE(block_bio_remap, probe_block_bio_remap),
 };
 
 const size_t tipme_block_probes_count = ARRAY_SIZE(tipme_block_probes);

@@ -75,6 +75,28 @@ const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
 	return NULL;
 }
 
+/*
+ * Whether a completion at @ns on @cpu, in @ctx of @pid, made the wakeup @w:
+ * on the waking CPU, at most BLK_WAKE_NS before it (BLK_WAKE_IRQ_NS in one
+ * interrupt), and when a task woke, in that very task.
+ */
+static int completion_woke(const struct pm_wake *w, int64_t ns, uint32_t cpu,
+			   uint32_t ctx, uint32_t pid)
+{
+	int64_t dt;
+
+	if (!ns || cpu != w->cpu || ns > w->ns)
+		return 0;
+	if (w->ctx == TIPME_CTX_TASK &&
+	    (ctx != TIPME_CTX_TASK || pid != w->waker || w->waker == PM_WAKER_UNKNOWN))
+		return 0;
+	dt = w->ns - ns;
+	if (dt > BLK_WAKE_NS &&
+	    (dt > BLK_WAKE_IRQ_NS || ctx == TIPME_CTX_TASK || ctx != w->ctx || pid != w->waker))
+		return 0;
+	return 1;
+}
+
 const struct pm_blkreq *pm_seg_blk_wake(const struct pm_res *res,
 					const struct pm_wake *w)
 {
@@ -83,17 +105,30 @@ const struct pm_blkreq *pm_seg_blk_wake(const struct pm_res *res,
 
 	for (i = 0; w && i < res->nblk; i++) {
 		const struct pm_blkreq *q = &res->blk[i];
-		int64_t dt;
 
-		if (!q->complete_ns || q->complete_cpu != w->cpu || q->complete_ns > w->ns)
-			continue;
-		dt = w->ns - q->complete_ns;
-		if (dt > BLK_WAKE_NS &&
-		    (dt > BLK_WAKE_IRQ_NS || q->complete_ctx == TIPME_CTX_TASK ||
-		     q->complete_ctx != w->ctx || q->complete_pid != w->waker))
+		if (!completion_woke(w, q->complete_ns, q->complete_cpu, q->complete_ctx,
+				     q->complete_pid))
 			continue;
 		if (!best || q->complete_ns > best->complete_ns)
 			best = q;
+	}
+	return best;
+}
+
+const struct pm_bio *pm_seg_bio_wake(const struct pm_res *res,
+				     const struct pm_wake *w)
+{
+	const struct pm_bio *best = NULL;
+	size_t i;
+
+	for (i = 0; w && i < res->nbios; i++) {
+		const struct pm_bio *b = &res->bios[i];
+
+		if (!completion_woke(w, b->complete_ns, b->complete_cpu, b->complete_ctx,
+				     b->complete_pid))
+			continue;
+		if (!best || b->complete_ns > best->complete_ns)
+			best = b;
 	}
 	return best;
 }
@@ -112,7 +147,8 @@ const struct pm_blkreq *pm_seg_blk_wake(const struct pm_res *res,
  * Return: enum pm_cause: running (memory if it was reclaiming),
  * cpu_contention (runnable), stopped, lock (a recorded lock wait, or a
  * futex a task ended), memory, block_io (a completion on the waking CPU
- * just before), x_server (the X server woke it), timer (a sleep call an
+ * just before: a stacked device's bio at the top, or a request; by a task
+ * only in that task), x_server (the X server woke it), timer (a sleep call an
  * interrupt ended), unknown (woken by another task: what it waited for is
  * that task's; or nothing says).
  */
@@ -144,14 +180,14 @@ int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
 		return PM_C_STOPPED;
 	if (pm_seg_lock_wait(res, pid, a, b))
 		return PM_C_LOCK;
+	w = s->waker >= 0 ? pm_res_wake_at(res, pid, s->end_ns) : NULL;
+	if (pm_seg_bio_wake(res, w) || pm_seg_blk_wake(res, w))
+		return PM_C_BLOCK_IO;
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK) {
 		if (xserver && (uint32_t)s->waker == xserver)
 			return PM_C_X_SERVER;
 		return strstr(pm_seg_site0(pm, s), "futex") ? PM_C_LOCK : PM_C_UNKNOWN;
 	}
-	w = s->waker >= 0 ? pm_res_wake_at(res, pid, s->end_ns) : NULL;
-	if (pm_seg_blk_wake(res, w))
-		return PM_C_BLOCK_IO;
 	if (pm_seg_sleep_site(pm, s) && s->block_state == TIPME_TS_SLEEPING)
 		return PM_C_TIMER;
 	return PM_C_UNKNOWN;

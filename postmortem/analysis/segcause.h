@@ -70,9 +70,26 @@ const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
  * @w: the wakeup, or NULL
  *
  * Return: the latest request completed on the waking CPU just before @w
- * (see BLK_WAKE_NS in segcause.c), or NULL.
+ * (see BLK_WAKE_NS in segcause.c; by a task, only in that task: a worker
+ * completing it), or NULL.
  */
 const struct pm_blkreq *pm_seg_blk_wake(const struct pm_res *res,
 					const struct pm_wake *w);
+
+/**
+ * pm_seg_bio_wake() - the stacked device's bio whose completion made a wakeup
+ * @res: the resources
+ * @w: the wakeup, or NULL
+ *
+ * The completion at the top of a stack runs the waiter's end_io, in
+ * whatever context ended the last part below: an interrupt, a softirq, a
+ * worker (a target that decrypts, a loop device's).  The same rules as
+ * pm_seg_blk_wake().
+ *
+ * Return: the latest bio completed on the waking CPU just before @w, or
+ * NULL.
+ */
+const struct pm_bio *pm_seg_bio_wake(const struct pm_res *res,
+				     const struct pm_wake *w);
 
 #endif

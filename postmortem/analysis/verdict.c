@@ -46,6 +46,7 @@ struct held {
 
 struct va {
 	struct pm_verdict *r;
+	const struct pm_incident *inc;
 	const struct pm_dump *pm;
 	const struct pm_state *st;
 	const struct pm_res *res;
@@ -185,28 +186,41 @@ static const char *lock_kind(uint32_t flags)
 }
 
 /*
- * "block device sda (8:0)" when the dump names the device (tipmed writes
- * blockdev.MAJOR:MINOR=NAME into the system section), else by number.
+ * The dump's name for @dev in the system section: @suffix "" is the device
+ * (tipmed writes blockdev.MAJOR:MINOR=NAME), ".dm" its device-mapper name.
+ * Return: 1 with @name set when the dump names it in plain characters.
+ */
+static int dev_name(const struct va *v, uint32_t dev, const char *suffix,
+		    char *name, size_t size)
+{
+	char key[48];
+	const char *p;
+
+	snprintf(key, sizeof(key), "blockdev.%u:%u%s", dev >> 20, dev & 0xfffff, suffix);
+	if (pm_text_get(&v->pm->system, key, name, size) || !*name)
+		return 0;
+	for (p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-!+:", *p))
+			return 0;
+	return 1;
+}
+
+/*
+ * "block device sda (8:0)" when the dump names the device, "block device
+ * dm-0 (vg-root, 253:0)" with a device-mapper name, else by number.
  */
 static void blk_resource(const struct va *v, uint32_t dev, char *res,
 			 size_t size)
 {
 	unsigned int maj = dev >> 20, min = dev & 0xfffff;
-	char key[40], name[32];
-	const char *p;
+	char name[32], dm[64];
 
-	snprintf(key, sizeof(key), "blockdev.%u:%u", maj, min);
-	if (!pm_text_get(&v->pm->system, key, name, sizeof(name)) && *name) {
-		for (p = name; *p; p++)
-			if (!isalnum((unsigned char)*p) && !strchr("._-!", *p))
-				break;
-		if (!*p) {
-			snprintf(res, size, "block device %s (%u:%u)", name,
-				 maj, min);
-			return;
-		}
-	}
-	snprintf(res, size, "block device %u:%u", maj, min);
+	if (!dev_name(v, dev, "", name, sizeof(name)))
+		snprintf(res, size, "block device %u:%u", maj, min);
+	else if (dev_name(v, dev, ".dm", dm, sizeof(dm)))
+		snprintf(res, size, "block device %s (%s, %u:%u)", name, dm, maj, min);
+	else
+		snprintf(res, size, "block device %s (%u:%u)", name, maj, min);
 }
 
 static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns)
@@ -216,7 +230,70 @@ static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns)
 
 	blk_resource(v, q->dev, res, sizeof(res));
 	it = charge(v, PM_C_BLOCK_IO, q->issuer, res, ns);
-	if (it) {
+	if (it && it->last_io != q) {
+		it->last_io = q;
+		it->nreq++;
+		if (q->issue_ns)
+			it->req_ns += q->complete_ns - q->issue_ns;
+		if (q->insert_ns && q->issue_ns) {
+			it->nqueued++;
+			it->queue_ns += q->issue_ns - q->insert_ns;
+		}
+		dev_name(v, q->dev, "", it->device, sizeof(it->device));
+	}
+}
+
+static int64_t overlap(int64_t a, int64_t b, int64_t lo, int64_t hi)
+{
+	lo = lo > a ? lo : a;
+	hi = hi < b ? hi : b;
+	return hi > lo ? hi - lo : 0;
+}
+
+/*
+ * The wait [a, b) ended by the completion of @bio at the top of a stack:
+ * block_io on the device it was submitted to, its submitter the culprit;
+ * the wait split into the time the bio was in the stacked device (until
+ * its first part went below) and below it, and the requests of the device
+ * below that served it (same sectors, issued while it was there).
+ */
+static void charge_bio(struct va *v, const struct pm_bio *bio, int64_t a,
+		       int64_t b, int64_t ns)
+{
+	char res[PM_RES_LEN];
+	struct pm_cause_item *it;
+	size_t i;
+
+	blk_resource(v, bio->dev, res, sizeof(res));
+	it = charge(v, PM_C_BLOCK_IO, bio->submitter, res, ns);
+	if (!it)
+		return;
+	if (!bio->sent_ns) {
+		it->mapper_ns += overlap(a, b, bio->queue_ns, bio->complete_ns);
+	} else {
+		it->mapper_ns += overlap(a, b, bio->queue_ns, bio->sent_ns);
+		it->below_ns += overlap(a, b, bio->sent_ns, bio->complete_ns);
+	}
+	if (it->last_io == bio)
+		return;
+	it->last_io = bio;
+	it->nbio++;
+	dev_name(v, bio->dev, "", it->device, sizeof(it->device));
+	dev_name(v, bio->dev, ".dm", it->dm_name, sizeof(it->dm_name));
+	if (!bio->sent_ns)
+		return;
+	if (!dev_name(v, bio->below_dev, "", it->below, sizeof(it->below)))
+		snprintf(it->below, sizeof(it->below), "%u:%u", bio->below_dev >> 20,
+			 bio->below_dev & 0xfffff);
+	for (i = 0; i < v->res->nblk; i++) {
+		const struct pm_blkreq *q = &v->res->blk[i];
+		uint64_t end = bio->below_sector + (bio->below_bytes >> 9);
+		int64_t start = q->insert_ns ? q->insert_ns : q->issue_ns;
+
+		if (q->dev != bio->below_dev || !start || start < bio->sent_ns ||
+		    !q->complete_ns || q->complete_ns > bio->complete_ns ||
+		    q->sector < bio->below_sector || (q->sector >= end && q->sector != bio->below_sector))
+			continue;
 		it->nreq++;
 		if (q->issue_ns)
 			it->req_ns += q->complete_ns - q->issue_ns;
@@ -269,6 +346,75 @@ static int on_stack(const struct va *v, uint32_t pid)
 static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 		 int parent, const struct held *held);
 
+/* The I/O whose completion woke a worker: a stacked device's bio, or a request. */
+struct worker_io {
+	const struct pm_bio *bio;
+	const struct pm_blkreq *q;
+	int64_t start_ns;	/* queued (or issued) */
+	int64_t done_ns;	/* completed */
+};
+
+/*
+ * @worker woke a waiter at @woke_ns, after its last wait before that, a
+ * wait for work (a kworker in worker_thread), was ended by an I/O
+ * completion: an end_io deferred to a workqueue (ext4's end of writeback,
+ * a decrypting target).  The waiter waited for that I/O, then for the
+ * worker.  Return: 1 with @io set, else 0.
+ */
+static int worker_io(const struct va *v, uint32_t worker, int64_t a,
+		     int64_t woke_ns, struct worker_io *io)
+{
+	const struct pm_thread *t = pm_state_thread(v->st, worker);
+	const struct pm_seg *last = NULL;
+	const struct pm_wake *w;
+	size_t j;
+
+	memset(io, 0, sizeof(*io));
+	for (j = 0; t && j < t->nsegs; j++) {
+		const struct pm_seg *g = &t->segs[j];
+
+		if (g->start_ns >= woke_ns)
+			break;
+		if (g->state == PM_T_BLOCKED && g->end_ns <= woke_ns)
+			last = g;
+	}
+	if (!last || last->end_ns <= a || !pm_seg_idle(v->inc, last) || last->waker < 0)
+		return 0;
+	w = pm_res_wake_at(v->res, worker, last->end_ns);
+	io->bio = pm_seg_bio_wake(v->res, w);
+	if (io->bio) {
+		io->start_ns = io->bio->queue_ns;
+		io->done_ns = io->bio->complete_ns;
+		return 1;
+	}
+	io->q = pm_seg_blk_wake(v->res, w);
+	if (!io->q)
+		return 0;
+	io->start_ns = io->q->insert_ns ? io->q->insert_ns : io->q->issue_ns;
+	io->done_ns = io->q->complete_ns;
+	return 1;
+}
+
+/*
+ * Follow @worker through [lo, hi) of a wait of @t (stretch @s): a step of
+ * its own, which the worker's time explains.
+ */
+static void follow(struct va *v, const struct pm_thread *t, const struct pm_seg *s,
+		   uint32_t worker, int64_t lo, int64_t hi, int parent)
+{
+	int step;
+
+	if (hi <= lo)
+		return;
+	step = add_step(v, parent, t->pid, lo, hi, PM_C_UNKNOWN, s);
+	if (v->depth < MAX_DEPTH && !on_stack(v, worker) && step >= 0) {
+		v->r->chain[step].followed = 1;
+		walk(v, worker, lo, hi, step, NULL);
+	} else {
+		charge(v, PM_C_UNKNOWN, worker, "", hi - lo);
+	}
+}
+
 /* A blocked stretch [a, b) of @t, inside the interval. */
 static void blocked(struct va *v, const struct pm_thread *t,
 		    const struct pm_seg *s, int64_t a, int64_t b, int parent)
@@ -276,6 +422,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	const struct pm_wake *w = NULL;
 	const struct pm_lockwait *l;
 	const struct pm_blkreq *q;
+	const struct pm_bio *bio;
 	struct held h = { "", t->pid };
 	const char *sl;
 	int64_t rest;
@@ -312,9 +459,43 @@ static void blocked(struct va *v, const struct pm_thread *t,
 		}
 		return;
 	}
+	/* a completion woke it: a stacked device's bio at the top, a request */
+	if (s->waker >= 0)
+		w = pm_res_wake_at(v->res, t->pid, s->end_ns);
+	bio = pm_seg_bio_wake(v->res, w);
+	if (bio) {
+		charge_bio(v, bio, a, b, rest);
+		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
+		return;
+	}
+	q = pm_seg_blk_wake(v->res, w);
+	if (q) {
+		charge_blk(v, q, rest);
+		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
+		return;
+	}
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK &&
 	    (uint32_t)s->waker != t->pid) {
 		int futex = strstr(pm_seg_site0(v->pm, s), "futex") != NULL;
+		struct worker_io io;
+
+		if (!futex && worker_io(v, (uint32_t)s->waker, a, s->end_ns, &io)) {
+			int64_t lo = io.start_ns > a ? io.start_ns : a;
+			int64_t hi = io.done_ns < b ? io.done_ns : b;
+
+			lo = lo < b ? lo : b;
+
+			follow(v, t, s, (uint32_t)s->waker, a, lo, parent);
+			if (hi > lo) {
+				if (io.bio)
+					charge_bio(v, io.bio, lo, hi, hi - lo);
+				else
+					charge_blk(v, io.q, hi - lo);
+				add_step(v, parent, t->pid, lo, hi, PM_C_BLOCK_IO, s);
+			}
+			follow(v, t, s, (uint32_t)s->waker, hi > lo ? hi : lo, b, parent);
+			return;
+		}
 
 		if (futex)
 			snprintf(h.resource, sizeof(h.resource), "futex");
@@ -331,14 +512,6 @@ static void blocked(struct va *v, const struct pm_thread *t,
 		return;
 	}
 	/* woken by an interrupt (or by nothing in the interval) */
-	if (s->waker >= 0)
-		w = pm_res_wake_at(v->res, t->pid, s->end_ns);
-	q = pm_seg_blk_wake(v->res, w);
-	if (q) {
-		charge_blk(v, q, rest);
-		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
-		return;
-	}
 	sl = pm_seg_sleep_site(v->pm, s);
 	if (sl && s->block_state == TIPME_TS_SLEEPING) {
 		charge(v, PM_C_TIMER, t->pid, sl, rest);
@@ -493,7 +666,7 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 		       const struct pm_state *st, const struct pm_res *res,
 		       const struct pm_interval *iv, struct tm_err *e)
 {
-	struct va v = { .r = r, .pm = &inc->pm, .st = st, .res = res, .depth = -1 };
+	struct va v = { .r = r, .inc = inc, .pm = &inc->pm, .st = st, .res = res, .depth = -1 };
 	const struct tm_xdump *x = pm_incident_x(inc);
 	uint32_t pid = iv->pid;
 	int64_t from_ns = iv->from_ns, to_ns = iv->to_ns, mid = to_ns;

@@ -18,7 +18,7 @@
 #include "interval.h"
 #include "segcause.h"
 
-#define PM_RES_LEN	80
+#define PM_RES_LEN	128
 
 /**
  * struct pm_cause_item - time charged to one (cause, culprit, resource)
@@ -32,6 +32,21 @@
  * @nqueued: block_io: how many of them were queued before issue (an
  *	insert record; the others went to the driver directly)
  * @queue_ns: block_io: their summed insert-to-issue time
+ * @nbio: block_io on a stacked device: its bios whose completion at the
+ *	top ended the waits (the requests above are those of the device
+ *	below that served them)
+ * @mapper_ns: block_io: the part of the waits charged while those bios
+ *	were in the stacked device, from their queueing to the first part sent
+ *	below (a target's delay, encryption, its queue)
+ * @below_ns: the part from then to their completion at the top: in the
+ *	devices below, and back up
+ * @device: block_io: the device's name from the dump ("dm-0"), "" if not
+ *	named
+ * @dm_name: block_io: its device-mapper name ("vg-root"), "" if none
+ * @below: block_io on a stacked device: the device the bios were sent to
+ *	("sda2", else "MAJ:MIN"), "" if none was recorded
+ * @last_io: block_io: the bio or request counted last (a wait split around
+ *	a worker charges one I/O twice; it counts once)
  * @pages: memory: pages reclaimed
  * @prio: cpu_contention: the culprit's kernel priority when it ran (-1:
  *        not recorded)
@@ -49,6 +64,13 @@ struct pm_cause_item {
 	int64_t req_ns;
 	uint32_t nqueued;
 	int64_t queue_ns;
+	uint32_t nbio;
+	int64_t mapper_ns;
+	int64_t below_ns;
+	char device[32];
+	char dm_name[64];
+	char below[32];
+	const void *last_io;
 	uint64_t pages;
 	int prio;
 	int policy;

@@ -95,6 +95,19 @@ void pm_res_print(FILE *f, const struct pm_res *r)
 			b->complete_ns, b->complete_cpu, b->complete_pid,
 			b->complete_ctx);
 	}
+	for (i = 0; i < r->nbios; i++) {
+		const struct pm_bio *b = &r->bios[i];
+
+		fprintf(f, "bio %08" PRIx32 " dev=%" PRIu32 ":%" PRIu32 " sector=%" PRIu64
+			" bytes=%" PRIu32 " op=%" PRIu32 " submitter=%" PRIu32
+			" queue=%" PRId64 " sent=%" PRId64 " below=%" PRIu32 ":%" PRIu32
+			" sector=%" PRIu64 " bytes=%" PRIu32 " parts=%" PRIu32
+			" complete=%" PRId64 " on cpu=%" PRIu32 " pid=%" PRIu32 " ctx=%" PRIu32 "\n",
+			b->id, b->dev >> 20, b->dev & 0xfffff, b->sector, b->bytes, b->op,
+			b->submitter, b->queue_ns, b->sent_ns, b->below_dev >> 20,
+			b->below_dev & 0xfffff, b->below_sector, b->below_bytes, b->nsent,
+			b->complete_ns, b->complete_cpu, b->complete_pid, b->complete_ctx);
+	}
 	for (i = 0; i < r->nwakes; i++) {
 		const struct pm_wake *w = &r->wakes[i];
 

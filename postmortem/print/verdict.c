@@ -80,6 +80,29 @@ static void prio_text(int prio, int policy, char *buf, size_t len)
 }
 
 /* What an item means, in words, for the verdict line and the list. */
+/*
+ * block_io on a stacked device: its bios, the time in the mapper and
+ * below, the requests of the device below (@queued: their queue time).
+ */
+static void bio_text(const struct out *o, const struct pm_cause_item *it,
+		     const char *queued, char *buf, size_t len)
+{
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "block I/O on %s (%u bio%s", it->resource, it->nbio,
+			     it->nbio == 1 ? "" : "s");
+	if (n < len && *it->below)
+		n += (size_t)snprintf(buf + n, len - n,
+				      ": %.1f ms in the mapper, %.1f ms below on %s, %u request%s there, %.1f ms each in the device%s",
+				      it->mapper_ns / 1e6, it->below_ns / 1e6, it->below, it->nreq,
+				      it->nreq == 1 ? "" : "s",
+				      it->nreq ? it->req_ns / 1e6 / it->nreq : 0.0, queued);
+	else if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, ", none recorded sent below");
+	if (n < len)
+		snprintf(buf + n, len - n, "), issued by %u (%s)", it->culprit, comm(o, it->culprit));
+}
+
 static void item_text(const struct out *o, const struct pm_cause_item *it,
 		      char *buf, size_t len)
 {
@@ -104,6 +127,10 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 				 it->queue_ns / 1e6 / it->nqueued);
 		else
 			p[0] = '\0';
+		if (it->nbio) {
+			bio_text(o, it, p, buf, len);
+			break;
+		}
 		snprintf(buf, len, "block I/O on %s (%u request%s, %.1f ms each in the device%s), issued by %u (%s)",
 			 it->resource, it->nreq, it->nreq == 1 ? "" : "s",
 			 it->nreq ? it->req_ns / 1e6 / it->nreq : 0.0, p,
@@ -199,7 +226,7 @@ static void print_text(struct out *o, const char *name)
 	const struct pm_verdict *r = o->r;
 	const struct pm_cause_item *v = verdict(r);
 	int64_t span = r->to_ns - r->from_ns;
-	char a[40], b[40], what[256];
+	char a[40], b[40], what[512];
 	size_t i;
 
 	if (v) {
@@ -248,9 +275,19 @@ static void print_text(struct out *o, const char *name)
 		fprintf(o->f, "  tipme latency %s\n", name);
 }
 
+/* "key": "value", or null when @val is empty. */
+static void opt_str(struct tm_jw *w, const char *key, const char *val)
+{
+	tm_jw_key(w, key);
+	if (*val)
+		tm_jw_str(w, val);
+	else
+		tm_jw_null(w);
+}
+
 static void json_item(struct out *o, const struct pm_cause_item *it)
 {
-	char what[256];
+	char what[512];
 
 	tm_jw_obj_begin(&o->w);
 	tm_jw_kstr(&o->w, "cause", pm_cause_key[it->cause]);
@@ -281,6 +318,14 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 			tm_jw_double(&o->w, it->queue_ns / 1e6 / it->nqueued);
 		else
 			tm_jw_null(&o->w);
+		opt_str(&o->w, "device", it->device);
+		opt_str(&o->w, "dm_name", it->dm_name);
+		tm_jw_ku64(&o->w, "bios", it->nbio);
+		if (it->nbio) {
+			tm_jw_kdouble(&o->w, "mapper_ms", it->mapper_ns / 1e6);
+			tm_jw_kdouble(&o->w, "below_ms", it->below_ns / 1e6);
+			opt_str(&o->w, "below_device", it->below);
+		}
 	} else if (it->cause == PM_C_MEMORY) {
 		tm_jw_ku64(&o->w, "reclaims", it->nreq);
 		tm_jw_ku64(&o->w, "pages_reclaimed", it->pages);

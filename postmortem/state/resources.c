@@ -3,7 +3,9 @@
  * Resource waits from the instrumentation records: one pass over the
  * merged events pairs lock_begin with lock_end, reclaim_begin with
  * reclaim_end and a block request's issue with its completion (same
- * device and sector), and keeps every wakeup.  Unpaired ends are dropped
+ * device and sector), follows a stacked device's bio from its queueing
+ * through the remap that sent it below to its completion at the top, and
+ * keeps every wakeup.  Unpaired ends are dropped
  * (their beginning is before the dump); unpaired beginnings last to the
  * dump's end.
  */
@@ -31,7 +33,7 @@ static void *push(void **arr, size_t *n, size_t *cap, size_t size)
 }
 
 struct caps {
-	size_t locks, reclaims, blk, wakes, inputs, policies;
+	size_t locks, reclaims, blk, bios, wakes, inputs, policies;
 };
 
 static int on_lock(struct pm_res *r, struct caps *c, const struct pm_event *ev)
@@ -130,13 +132,28 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 	if (ev->type == TIPME_REC_BLK_COMPLETE) {
 		for (i = r->nblk; i-- > 0;) {
 			q = &r->blk[i];
-			if (!q->complete_ns && q->dev == b.dev && q->sector == sector) {
-				q->complete_ns = ev->ns;
-				q->complete_cpu = ev->cpu;
-				q->complete_pid = b.pid;
-				q->complete_ctx = b.ctx;
-				return 0;
+			if (!q->complete_ns && q->dev == b.dev && q->sector == sector)
+				break;
+		}
+		/*
+		 * A write with a preflush or FUA on a device that needs the
+		 * flushes done for it completes twice: its data, then (0
+		 * bytes) the sequence, which ends the wait.
+		 */
+		if (i == (size_t)-1 && !b.bytes) {
+			for (i = r->nblk; i-- > 0;) {
+				q = &r->blk[i];
+				if (q->issue_ns && q->dev == b.dev && q->sector == sector)
+					break;
 			}
+		}
+		if (i != (size_t)-1) {
+			q = &r->blk[i];
+			q->complete_ns = ev->ns;
+			q->complete_cpu = ev->cpu;
+			q->complete_pid = b.pid;
+			q->complete_ctx = b.ctx;
+			return 0;
 		}
 	}
 	q = push((void **)&r->blk, &r->nblk, &c->blk, sizeof(*q));
@@ -159,6 +176,93 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 		q->complete_pid = b.pid;
 		q->complete_ctx = b.ctx;
 	}
+	return 0;
+}
+
+/* The latest bio on @dev not completed whose range holds @sector. */
+static struct pm_bio *bio_holding(struct pm_res *r, uint32_t dev, uint64_t sector)
+{
+	size_t i;
+
+	for (i = r->nbios; i-- > 0;) {
+		struct pm_bio *b = &r->bios[i];
+		uint64_t end = b->sector + (b->bytes >> 9);
+
+		if (b->complete_ns || b->dev != dev || !b->queue_ns)
+			continue;
+		if (sector == b->sector || (sector > b->sector && sector < end))
+			return b;
+	}
+	return NULL;
+}
+
+static int on_bio(struct pm_res *r, struct caps *c, const struct pm_event *ev)
+{
+	const struct tipme_rec_bio *x = &ev->u.rec.BIO_QUEUE;
+	uint64_t sector = (uint64_t)x->sector_hi << 32 | x->sector_lo;
+	struct pm_bio *b, *parent;
+	int64_t queue_ns = ev->ns;
+	uint32_t submitter;
+	size_t i;
+
+	if (ev->type == TIPME_REC_BIO_REMAP) {
+		const struct tipme_rec_bio_remap *m = &ev->u.rec.BIO_REMAP;
+
+		b = bio_holding(r, m->from_dev, (uint64_t)m->from_hi << 32 | m->from_lo);
+		if (b) {
+			if (!b->nsent++) {
+				b->sent_ns = ev->ns;
+				b->below_dev = m->dev;
+				b->below_sector = (uint64_t)m->sector_hi << 32 | m->sector_lo;
+				b->below_bytes = m->bytes;
+			}
+		}
+		return 0;
+	}
+	if (ev->type == TIPME_REC_BIO_COMPLETE) {
+		for (i = r->nbios; i-- > 0;) {
+			b = &r->bios[i];
+			if (!b->complete_ns && b->id == x->bio && b->dev == x->dev) {
+				b->complete_ns = ev->ns;
+				b->complete_cpu = ev->cpu;
+				b->complete_pid = x->pid;
+				b->complete_ctx = x->ctx;
+				return 0;
+			}
+		}
+	}
+	parent = NULL;
+	if (ev->type == TIPME_REC_BIO_SPLIT) {
+		for (i = r->nbios; i-- > 0;)	/* the bio itself, going on */
+			if (!r->bios[i].complete_ns && r->bios[i].id == x->bio &&
+			    r->bios[i].dev == x->dev)
+				return 0;
+		parent = bio_holding(r, x->dev, sector);
+	}
+	/* a part split off: from its parent's queueing, its submitter's */
+	submitter = x->ctx == TIPME_CTX_TASK ? x->pid : 0;
+	if (parent) {
+		queue_ns = parent->queue_ns;
+		submitter = parent->submitter;
+	}
+	b = push((void **)&r->bios, &r->nbios, &c->bios, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	memset(b, 0, sizeof(*b));
+	b->id = x->bio;
+	b->dev = x->dev;
+	b->sector = sector;
+	b->bytes = x->bytes;
+	b->op = x->op;
+	if (ev->type == TIPME_REC_BIO_COMPLETE) {	/* queued before the dump began */
+		b->complete_ns = ev->ns;
+		b->complete_cpu = ev->cpu;
+		b->complete_pid = x->pid;
+		b->complete_ctx = x->ctx;
+		return 0;
+	}
+	b->queue_ns = queue_ns;
+	b->submitter = submitter;
 	return 0;
 }
 
@@ -276,6 +380,12 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		case TIPME_REC_BLK_COMPLETE:
 			err = on_blk(r, &c, &ev);
 			break;
+		case TIPME_REC_BIO_QUEUE:
+		case TIPME_REC_BIO_COMPLETE:
+		case TIPME_REC_BIO_SPLIT:
+		case TIPME_REC_BIO_REMAP:
+			err = on_bio(r, &c, &ev);
+			break;
 		case TIPME_REC_SAMPLE:
 			err = on_sample(r, &c, &ev);
 			break;
@@ -307,6 +417,7 @@ void pm_res_free(struct pm_res *r)
 	free(r->locks);
 	free(r->reclaims);
 	free(r->blk);
+	free(r->bios);
 	free(r->wakes);
 	free(r->inputs);
 	free(r->policies);

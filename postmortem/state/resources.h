@@ -81,6 +81,46 @@ struct pm_blkreq {
 };
 
 /**
+ * struct pm_bio - one bio of a stacked (bio-based) device, queued to it
+ *		   until its completion there
+ * @id: its identity in the records (struct tipme_rec_bio.bio)
+ * @dev: the device it was submitted to (dev_t)
+ * @sector: its first sector there
+ * @bytes: its size
+ * @op: enum tipme_blk_op
+ * @submitter: thread that submitted it (0: not known, or not from a task)
+ * @queue_ns: CLOCK_MONOTONIC ns of its queueing (0: before the dump)
+ * @sent_ns: when the first part of it was sent on to the device below
+ *	(a remap record; 0: none recorded)
+ * @below_dev: that device (0: none recorded)
+ * @below_sector: the part's first sector there
+ * @below_bytes: its size
+ * @nsent: parts sent below
+ * @complete_ns: its completion at the top (0: not in the dump)
+ * @complete_cpu: CPU the completion ran on
+ * @complete_pid: the task it ran in, or interrupted
+ * @complete_ctx: enum tipme_ctx it ran in
+ */
+struct pm_bio {
+	uint32_t id;
+	uint32_t dev;
+	uint64_t sector;
+	uint32_t bytes;
+	uint32_t op;
+	uint32_t submitter;
+	int64_t queue_ns;
+	int64_t sent_ns;
+	uint32_t below_dev;
+	uint64_t below_sector;
+	uint32_t below_bytes;
+	uint32_t nsent;
+	int64_t complete_ns;
+	uint32_t complete_cpu;
+	uint32_t complete_pid;
+	uint32_t complete_ctx;
+};
+
+/**
  * struct pm_wake - one sched_waking
  * @ns: its time, CLOCK_MONOTONIC ns
  * @cpu: CPU the waker ran on
@@ -133,6 +173,9 @@ struct pm_policy {
  * @nreclaims: how many
  * @blk: block requests, by issue (completion for those issued before)
  * @nblk: how many
+ * @bios: bios of stacked devices, by queueing (completion for those
+ *	  queued before)
+ * @nbios: how many
  * @wakes: wakeups, by time
  * @nwakes: how many
  * @inputs: input events, by time
@@ -147,6 +190,8 @@ struct pm_res {
 	size_t nreclaims;
 	struct pm_blkreq *blk;
 	size_t nblk;
+	struct pm_bio *bios;
+	size_t nbios;
 	struct pm_wake *wakes;
 	size_t nwakes;
 	struct pm_input *inputs;

@@ -16,6 +16,7 @@ static const char *const sym_names[] = {
 	"common_nsleep", "futex_wait_queue", "futex_wait", "do_sys_poll",
 	"io_schedule", "folio_wait_bit_common", "do_signal_stop", "get_signal",
 	"mutex_lock", "ext4_sync_file", "do_wait", "entry_SYSCALL_64",
+	"folio_wait_writeback", "file_write_and_wait_range", "worker_thread", "kthread",
 };
 
 #define NSYMS	(sizeof(sym_names) / sizeof(sym_names[0]))
@@ -370,6 +371,12 @@ int scen_write(const struct scen *s, const char *path)
 	scen_add_type(types, &nt, TIPME_REC_BLK_INSERT, 0, sizeof(struct tipme_rec_blk), "blk_insert");
 	scen_add_type(types, &nt, TIPME_REC_BLK_COMPLETE, 0, sizeof(struct tipme_rec_blk),
 		 "blk_complete");
+	scen_add_type(types, &nt, TIPME_REC_BIO_QUEUE, 0, sizeof(struct tipme_rec_bio), "bio_queue");
+	scen_add_type(types, &nt, TIPME_REC_BIO_COMPLETE, 0, sizeof(struct tipme_rec_bio),
+		 "bio_complete");
+	scen_add_type(types, &nt, TIPME_REC_BIO_SPLIT, 0, sizeof(struct tipme_rec_bio), "bio_split");
+	scen_add_type(types, &nt, TIPME_REC_BIO_REMAP, 0, sizeof(struct tipme_rec_bio_remap),
+		 "bio_remap");
 	scen_add_type(types, &nt, TIPME_REC_LOCK_BEGIN, 0, sizeof(struct tipme_rec_lock_begin),
 		 "lock_begin");
 	scen_add_type(types, &nt, TIPME_REC_LOCK_END, 0, sizeof(struct tipme_rec_lock_end), "lock_end");

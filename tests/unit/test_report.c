@@ -400,6 +400,79 @@ static int blkirq_scenario(struct scen *s, int same)
 	return save(s, same ? "blkirq" : "blkirq-other");
 }
 
+static void bio(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_t id,
+		uint32_t pid, uint8_t ctx)
+{
+	struct tipme_rec_bio b = {
+		.bio = id, .dev = 253 << 20, .sector_lo = 1000, .bytes = 4096,
+		.pid = pid, .op = TIPME_BLK_WRITE, .ctx = ctx,
+	};
+
+	scen_rec(s, cpu, type, ts, &b, sizeof(b));
+}
+
+/*
+ * A task (450) writes to ext4 on dm-0 (253:0, "vg-root") over sdb and
+ * waits for the page's writeback: its bio is held 30 ms by the target,
+ * whose worker (451) sends a clone below (remapped to sdb, 10 ms in the
+ * device); the completion at the top runs in sdb's interrupt, which wakes
+ * ext4's end-of-writeback worker (452), which wakes the task.  With
+ * @worker 0 the interrupt wakes the task itself; with 2 the I/O completes
+ * 5 ms before a timer's softirq wakes the worker, which wakes the task:
+ * nothing says the task waited for that I/O.
+ */
+static int stack_scenario(struct scen *s, int worker)
+{
+	uint64_t done = worker == 2 ? MS(45) : MS(50);
+	static const char *const wb_site[] = { "folio_wait_bit_common", "folio_wait_writeback",
+					       "file_write_and_wait_range", NULL };
+	static const char *const idle_site[] = { "worker_thread", "kthread", NULL };
+	struct tipme_rec_bio_remap m = {
+		.bio = 0xb10b, .dev = 8 << 20 | 16, .sector_lo = 3048, .bytes = 4096,
+		.from_dev = 253 << 20, .from_lo = 1000, .pid = 451, .op = TIPME_BLK_WRITE,
+		.ctx = TIPME_CTX_TASK,
+	};
+
+	scen_init(s, 2);
+	s->system = "nodename=test\nblockdev.8:16=sdb\nblockdev.253:0=dm-0\n"
+		    "blockdev.253:0.dm=vg-root\nblockdev.253:0.slaves=sdb\n";
+	scen_task(s, 450, 450, "fsyncer", "/bin/fsyncer", "fsyncer", 8);
+	scen_task(s, 451, 451, "kworker/1:1", "", "", 0);
+	scen_task(s, 452, 452, "kworker/u4:1", "", "", 0);
+	scen_switch(s, 1, MS(0.5), 452, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, MS(0.5), 452, idle_site);
+	scen_switch(s, 1, MS(0.6), 0, TIPME_TS_RUNNABLE, 120, 451, 120);
+	scen_switch(s, 1, MS(0.7), 451, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, MS(0.7), 451, idle_site);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 450, 120);
+	bio(s, 0, TIPME_REC_BIO_QUEUE, MS(10), 0xa10a, 450, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(10.1), 450, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.1), 450, wb_site);
+	/* the target's delay is over: its worker sends the clone below */
+	scen_wake(s, 1, MS(40), 451, 1, 0, TIPME_CTX_SOFTIRQ);
+	scen_switch(s, 1, MS(40.05), 0, TIPME_TS_RUNNABLE, 120, 451, 120);
+	scen_rec(s, 1, TIPME_REC_BIO_REMAP, MS(40.1), &m, sizeof(m));
+	blk(s, 1, TIPME_REC_BLK_ISSUE, MS(40.2), 451, 3048, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(40.3), 451, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, MS(40.3), 451, idle_site);
+	/* sdb's interrupt: the request, then the bio at the top */
+	blk(s, 1, TIPME_REC_BLK_COMPLETE, done, 0, 3048, TIPME_CTX_HARDIRQ);
+	bio(s, 1, TIPME_REC_BIO_COMPLETE, done + MS(0.02), 0xa10a, 0, TIPME_CTX_HARDIRQ);
+	if (worker) {
+		scen_wake(s, 1, MS(50.05), 452, 1, 0,
+			  worker == 2 ? TIPME_CTX_SOFTIRQ : TIPME_CTX_HARDIRQ);
+		scen_switch(s, 1, MS(50.1), 0, TIPME_TS_RUNNABLE, 120, 452, 120);
+		scen_wake(s, 1, MS(51), 450, 0, 452, TIPME_CTX_TASK);
+		scen_switch(s, 1, MS(51.2), 452, TIPME_TS_IDLE, 120, 0, 120);
+		scen_blocked(s, 1, MS(51.2), 452, idle_site);
+	} else {
+		scen_wake(s, 1, MS(51), 450, 0, 0, TIPME_CTX_HARDIRQ);
+	}
+	scen_switch(s, 0, MS(51.1), 0, TIPME_TS_RUNNABLE, 120, 450, 120);
+	scen_switch(s, 0, MS(55), 450, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, worker == 2 ? "stack-timer" : worker ? "stack-worker" : "stack-irq");
+}
+
 /* 500 waits for a mutex that 501 holds while it computes for 90 ms. */
 static int lock_scenario(struct scen *s)
 {
@@ -1050,7 +1123,8 @@ static void legs_tests(void)
 static const char *const state_names[] = {
 	"cpu", "timer", "stopped", "blkio", "blkirq", "blkirq-other", "lock",
 	"mem", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
-	"xserver", "xstale", "sampled", "race", "rewake",
+	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
+	"stack-timer",
 };
 
 int main(void)
@@ -1064,7 +1138,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(89);
+	tap_plan(102);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1074,7 +1148,8 @@ int main(void)
 	    kauto_scenario(s) || klate_scenario(s, 0) || klate_scenario(s, 1) ||
 	    xserver_scenario(s) || xstale_scenario(s) || sampled_scenario(s) ||
 	    race_scenario(s) ||
-	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0))
+	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0) ||
+	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2))
 		return 1;
 	compact_counts();
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
@@ -1089,6 +1164,18 @@ int main(void)
 	      "a completion whose interrupt reached the wakeup 5 ms later");
 	check("blkirq-other", "--pid 400 --from 0.010 --to 0.0351", "unknown", 0, 95,
 	      "a wakeup 5 ms after a completion, from another interrupt");
+	check("stack-worker", "--pid 450 --from 0.010 --to 0.0511", "block_io", 450, 95,
+	      "a bio of dm-0, delayed by its target, completed below and ended by a worker");
+	check("stack-irq", "--pid 450 --from 0.010 --to 0.0511", "block_io", 450, 95,
+	      "the same bio, its completion at the top waking the task from the interrupt");
+	check("stack-timer", "--pid 450 --from 0.010 --to 0.0511", "unknown", 0, 95,
+	      "the worker woken by a timer 5 ms after the I/O completed: not the I/O's");
+	out = report("stack-worker", "--pid 450 --from 0.010 --to 0.0511", 1, &ret);
+	tap_ok(strstr(out, "\"resource\":\"block device dm-0 (vg-root, 253:0)\"") &&
+	       strstr(out, "\"bios\":1,\"mapper_ms\":30,\"below_ms\":9.92,\"below_device\":\"sdb\"") &&
+	       strstr(out, "\"requests\":1,\"request_ms_mean\":9.8,"),
+	       "on dm-0 (vg-root): 30 ms in the mapper, 9.92 below on sdb, its request 9.8 ms there");
+	free(out);
 	check("lock", "--pid 500 --from 0.010 --to 0.1001", "lock", 501, 99,
 	      "a mutex held by a computing thread");
 	check("mem", "--pid 600 --from 0.001 --to 0.101", "memory", 600, 59,

@@ -136,7 +136,11 @@ static __inline__ __u64 tipme_ts_extend(__u64 prev, __u32 low)
 	X(35, SITE, struct tipme_rec_site, "site", FIXED, compact) \
 	X(36, SWITCH_S, struct tipme_rec_switch_s, "sched_switch_s", FIXED, compact) \
 	X(37, SWITCH_SITE_S, struct tipme_rec_switch_site_s, "sched_switch_site_s", FIXED, \
-	  compact)
+	  compact) \
+	X(38, BIO_QUEUE, struct tipme_rec_bio, "bio_queue", FIXED, blk) \
+	X(39, BIO_COMPLETE, struct tipme_rec_bio, "bio_complete", FIXED, blk) \
+	X(40, BIO_SPLIT, struct tipme_rec_bio, "bio_split", FIXED, blk) \
+	X(41, BIO_REMAP, struct tipme_rec_bio_remap, "bio_remap", FIXED, blk)
 
 /*
  * Types the module never writes, in the same form: numbers from 127 down
@@ -618,6 +622,81 @@ struct tipme_rec_blk {
 	__u8 op;
 	__u8 flags;
 	__s16 error;
+	__u8 ctx;
+	__u8 reserved;
+};
+
+/**
+ * struct tipme_rec_bio - payload of TIPME_REC_BIO_QUEUE, TIPME_REC_BIO_COMPLETE
+ *                        and TIPME_REC_BIO_SPLIT (32 bytes with header)
+ * @bio: the bio's identity: a 32-bit hash of its address, the same in every
+ *       record of one bio while it lives (a freed bio's address is reused:
+ *       pair its records in order)
+ * @dev: device it was submitted to (the kernel's dev_t: major << 20 | minor)
+ * @sector_lo: its first sector (512 bytes), bits 0..31; split: the part split
+ *             off, which goes on as a bio of its own
+ * @sector_hi: bits 32..63
+ * @bytes: its size (queue), of the part split off (split), left to complete
+ *         (completion: usually 0)
+ * @pid: current thread: the one submitting it (queue, split), or whoever the
+ *       completion ran in or interrupted (0 for the idle task)
+ * @op: enum tipme_blk_op
+ * @flags: TIPME_BLK_*
+ * @ctx: enum tipme_ctx the record was written in
+ * @error: completion: 0 or a negative errno (-128 for anything below);
+ *         queue, split: 0
+ *
+ * Only bios of bio-based devices (device-mapper, md, any driver without a
+ * request queue) are recorded: a request-based device's bios become
+ * requests, which TIPME_REC_BLK_* records.  The kernel traces a bio's
+ * completion only when its queueing was traced and no request completed it,
+ * so TIPME_REC_BIO_COMPLETE comes from the top of a stack of devices.
+ */
+struct tipme_rec_bio {
+	__u32 bio;
+	__u32 dev;
+	__u32 sector_lo;
+	__u32 sector_hi;
+	__u32 bytes;
+	__u32 pid;
+	__u8 op;
+	__u8 flags;
+	__u8 ctx;
+	__s8 error;
+};
+
+/**
+ * struct tipme_rec_bio_remap - payload of TIPME_REC_BIO_REMAP (44 bytes with header)
+ * @bio: identity of the bio sent on (struct tipme_rec_bio.bio), often a
+ *       clone of the one submitted to @from_dev
+ * @dev: device it goes to now
+ * @sector_lo: its first sector there, bits 0..31
+ * @sector_hi: bits 32..63
+ * @bytes: its size
+ * @from_dev: the stacked device it was submitted to
+ * @from_lo: the sector there it stands for, bits 0..31
+ * @from_hi: bits 32..63
+ * @pid: current thread: the one sending it on (a device-mapper target's
+ *       worker, or the submitter), 0 for the idle task
+ * @op: enum tipme_blk_op
+ * @flags: TIPME_BLK_*
+ * @ctx: enum tipme_ctx the record was written in
+ * @reserved: zero
+ *
+ * Remaps within one device (a partition to its disk) are not recorded.
+ */
+struct tipme_rec_bio_remap {
+	__u32 bio;
+	__u32 dev;
+	__u32 sector_lo;
+	__u32 sector_hi;
+	__u32 bytes;
+	__u32 from_dev;
+	__u32 from_lo;
+	__u32 from_hi;
+	__u32 pid;
+	__u8 op;
+	__u8 flags;
 	__u8 ctx;
 	__u8 reserved;
 };
