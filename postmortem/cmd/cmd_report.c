@@ -56,7 +56,9 @@ int pm_cmd_report(int argc, char **argv)
 		{ "window", 'w', &window_ms, NULL, NULL },
 		{ "x", 'x', NULL, NULL, &xtables },
 	};
+	struct pm_verdict_extra ex = { 0 };
 	struct pm_xprof xp = { 0 };
+	size_t i;
 	struct pm_cmd_interval inc;
 	struct pm_interval_ask ask = { 0 };
 	int have_xp = 0, json, ret;
@@ -96,8 +98,15 @@ int pm_cmd_report(int argc, char **argv)
 		}
 		have_xp = 1;
 	}
+	ex.desc = inc.in.desc;
+	if (inc.iv.rank.n) {
+		ex.rank = &inc.iv.rank;
+		ex.cand[0] = &inc.r;
+		for (i = 1; i < inc.iv.rank.n; i++)
+			ex.cand[i] = &inc.cand[i];
+	}
 	pm_verdict_print(stdout, &inc.in, &inc.st, &inc.r, argv[optind],
-			 have_xp ? &xp : NULL, json);
+			 have_xp ? &xp : NULL, &ex, json);
 	ret = pm_cmd_finish("report");
 out:
 	pm_xprof_free(&xp);

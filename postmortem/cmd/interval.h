@@ -24,6 +24,8 @@
  * @res: its resources (devices, locks, reclaim)
  * @iv: the interval chosen, if @found
  * @r: the verdict on @iv (r.chosen_by set), if @found
+ * @cand: chosen by a stall, the verdict on each of @iv.rank's candidates
+ *	after the first (cand[0] is unused: @r is its verdict)
  * @found: 1 if the dump has an interval that matters, else 0
  */
 struct pm_cmd_interval {
@@ -32,6 +34,7 @@ struct pm_cmd_interval {
 	struct pm_res res;
 	struct pm_interval iv;
 	struct pm_verdict r;
+	struct pm_verdict cand[PM_RANK_MAX];
 	int found;
 };
 
