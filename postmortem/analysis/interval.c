@@ -151,9 +151,10 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 		if (!ret) {
 			int64_t w = ask->window_ns > STALL_SEARCH_NS ?
 				    ask->window_ns : STALL_SEARCH_NS;
+			int64_t from = end - w > first ? end - w : first;
 
 			out->chosen_by = PM_BY_STALL;
-			ret = pm_stall_rank(inc, st, res, end - w, end, ask->hint, &out->rank);
+			ret = pm_stall_rank(inc, st, res, from, end, ask->hint, &out->rank);
 			if (ret < 0)
 				return ret;
 			sp = out->rank.c[0].sp;

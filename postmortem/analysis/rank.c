@@ -365,7 +365,8 @@ static void keep(struct pm_rank *out, const struct pm_cand *cd)
  * @out: the best PM_RANK_MAX, one per thread, best first
  *
  * A stall is what pm_seg_stall() says (a wait for one's own descendants
- * is none); kernel threads are not candidates.  Ranked by tier (enum
+ * is none); kernel threads are not candidates, nor stalls shorter than
+ * FELT_NS while longer ones exist.  Ranked by tier (enum
  * pm_tier: named, interactive, waited for, nobody waited), then by length
  * inside the window.
  *
@@ -377,6 +378,7 @@ int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
 {
 	const struct pm_dump *pm = &inc->pm;
 	struct ctx c = { .inc = inc, .st = st, .hint = hint };
+	struct pm_rank shorts = { .n = 0 };
 	size_t i, j;
 	int ret = -ENOMEM;
 
@@ -421,8 +423,13 @@ int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
 		}
 		if (best.tier >= 0) {
 			out->nthreads++;
-			keep(out, &best);
+			keep(best.sp.to_ns - best.sp.from_ns < FELT_NS ? &shorts : out, &best);
 		}
+	}
+	/* stalls nobody feels are shown only when there is nothing else */
+	if (!out->n) {
+		memcpy(out->c, shorts.c, sizeof(out->c));
+		out->n = shorts.n;
 	}
 	ret = out->n > 0;
 out:

@@ -279,9 +279,8 @@ static void text_candidates(struct out *o)
 			pm_fmt_ns(c->sp.from_ns, a, sizeof(a)), pm_fmt_ns(c->sp.to_ns, b, sizeof(b)),
 			(c->sp.to_ns - c->sp.from_ns) / 1e6, what, why);
 	}
-	if (!rk->have_x)
-		fprintf(o->f, "  (no X dump: X clients and the input they got are not known; "
-			"the dump records no terminal's foreground process group)\n");
+	fprintf(o->f, "  (%sthe dump records no terminal's foreground process group)\n",
+		rk->have_x ? "" : "no X dump: X clients and the input they got are not known; ");
 }
 
 static void print_text(struct out *o, const char *name)
