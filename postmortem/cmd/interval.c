@@ -13,6 +13,7 @@
 
 int pm_cmd_interval_open(const char *prog, const char *path,
 			 const struct pm_interval_ask *asked,
+			 const struct pm_cmd_who *who,
 			 struct pm_cmd_interval *inc)
 {
 	struct pm_interval_ask ask = *asked;
@@ -22,6 +23,8 @@ int pm_cmd_interval_open(const char *prog, const char *path,
 
 	memset(inc, 0, sizeof(*inc));
 	if (pm_cmd_open(prog, path, 0, &inc->in))
+		return 1;
+	if (who && pm_cmd_who_given(who) && pm_cmd_who(prog, &inc->in, who, &ask.pid))
 		return 1;
 	if (pm_state_build(&inc->st, &inc->in, &e) ||
 	    pm_res_build(&inc->res, &inc->in, &e)) {

@@ -16,6 +16,7 @@
 #include "../incident/incident.h"
 #include "../state/resources.h"
 #include "../state/state.h"
+#include "run.h"
 
 /**
  * struct pm_cmd_interval - an incident opened to its verdict
@@ -44,6 +45,8 @@ struct pm_cmd_interval {
  * @path: the dump file or incident directory
  * @ask: the interval the user asked for (see pm_interval_choose()); for
  *	an auto incident without --pid, the press in its meta.json
+ * @who: the thread named by --comm or --window-title instead of
+ *	@ask->pid (pm_cmd_who()), or NULL
  * @inc: filled in; pm_cmd_interval_close() it whatever this returns
  *
  * A dump without an interval that matters is not an error: @inc->found
@@ -51,10 +54,12 @@ struct pm_cmd_interval {
  * on failure.
  *
  * Return: 0, or 1 (the exit status) when the dump cannot be opened or
- * analysed, the X dump is broken, or memory ran out.
+ * analysed, the X dump is broken, @who names no one thread, or memory
+ * ran out.
  */
 int pm_cmd_interval_open(const char *prog, const char *path,
 			 const struct pm_interval_ask *ask,
+			 const struct pm_cmd_who *who,
 			 struct pm_cmd_interval *inc);
 
 /**

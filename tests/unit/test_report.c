@@ -1076,6 +1076,101 @@ static void ranking_tests(void)
 	free(out);
 }
 
+/*
+ * Subcommand @fn (argv[0] @args' first word) on scenario @name (a dump, or
+ * an incident directory): stdout, or stderr when it failed.
+ */
+static char *run_on(int (*fn)(int, char **), const char *name, const char *args, int *ret)
+{
+	char dump[160], out[160], err[160], buf[512], *argv[16], *tok, *save = NULL;
+	struct stat sb;
+	int argc = 0;
+
+	snprintf(dump, sizeof(dump), "%s/%s", dir, name);
+	if (stat(dump, &sb) || !S_ISDIR(sb.st_mode))
+		snprintf(dump, sizeof(dump), "%s/%s.dump", dir, name);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 14;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc++] = dump;
+	argv[argc] = NULL;
+	*ret = capture_run(fn, argc, argv, out, err);
+	return capture_slurp(*ret ? err : out);
+}
+
+/*
+ * --comm and --window-title instead of --pid, the same for the six
+ * commands that take a thread: the exact name, else the one name that
+ * contains it; an error listing the matches when several do or none does.
+ */
+static void who_tests(void)
+{
+	char args[300], *t;
+	int ret;
+
+	t = run_on(pm_cmd_report, "descend", "report --comm bash", &ret);
+	tap_ok(ret == 1 && strstr(t, "tipme report: --comm 'bash' is ambiguous: 2 threads are "
+			   "named so: 2000 (bash), 2001 (bash); name one with --pid"),
+	       "report --comm bash: two processes of that name, an error that lists both");
+	free(t);
+	t = run_on(pm_cmd_why, "descend", "why --comm e", &ret);
+	tap_ok(ret == 1 && strstr(t, "tipme why: --comm 'e' is ambiguous: 2 threads have it in "
+			   "their names: 2002 (sed), 2003 (worker); name one with --pid"),
+	       "why --comm e: no exact name, two that contain it: an error that lists them");
+	free(t);
+	t = run_on(pm_cmd_why, "descend", "why --comm nosuch", &ret);
+	tap_ok(ret == 1 && strstr(t, "tipme why: --comm: no process or thread in the dump is "
+			   "named 'nosuch' or has it in its name"),
+	       "why --comm nosuch: none, a clear error");
+	free(t);
+	t = run_on(pm_cmd_why, "descend", "why --json --comm wor --from 0.1 --to 0.14", &ret);
+	tap_ok(ret == 0 && strstr(t, "\"pid\":2003,"),
+	       "why --comm wor: the one name containing it, worker (2003)");
+	free(t);
+	t = run_on(pm_cmd_records, "descend", "records --json --type sched_waking --comm sed", &ret);
+	tap_ok(ret == 0 && strstr(t, "\"waker\":2002") && !strstr(t, "\"pid\":2003"),
+	       "records --comm sed: the records of sed (2002) only");
+	free(t);
+	t = run_on(pm_cmd_report, "interactive", "report --json --comm app --from 8 --to 8.3", &ret);
+	tap_ok(ret == 0 && strstr(t, "\"interval\":{\"pid\":2100,\"comm\":\"app\","
+			   "\"from_mono_ns\":8000000000,\"to_mono_ns\":8300000000,\"chosen_by\":\"pid\""),
+	       "report --comm app --from --to: as --pid 2100");
+	free(t);
+	snprintf(args, sizeof(args), "timeline --json -o %s/who.svg --comm hog", dir);
+	t = run_on(pm_cmd_timeline, "interactive", args, &ret);
+	tap_ok(ret == 0 && strstr(t, "\"thread_lanes\":[2101]"),
+	       "timeline --comm hog: the hog's lane");
+	free(t);
+	snprintf(args, sizeof(args), "export --json --perfetto -o %s/who.json --comm make", dir);
+	t = run_on(pm_cmd_export, "interactive", args, &ret);
+	tap_ok(ret == 0 && strstr(t, "\"verdict\":true"), "export --comm make: its verdict marked");
+	free(t);
+	t = run_on(pm_cmd_latency, "xserver", "latency --json --comm app", &ret);
+	tap_ok(ret == 0 && strstr(t, "\"pid\": 1000,"), "latency --comm app: the app's press");
+	free(t);
+	t = run_on(pm_cmd_latency, "xserver", "latency --comm flood", &ret);
+	tap_ok(ret == 0 && strstr(t, "(no press)"),
+	       "latency --comm flood: the flooder received none");
+	free(t);
+	t = run_on(pm_cmd_report, "xserver", "report --window-title Editor", &ret);
+	tap_ok(ret == 1 && strstr(t, "tipme report: --window-title: this X dump records no window "
+			   "titles (tipme-xhook does not capture them); name the process with "
+			   "--comm or --pid"),
+	       "report --window-title with an X dump: it has no titles, said so");
+	free(t);
+	t = run_on(pm_cmd_why, "descend", "why --window-title Editor", &ret);
+	tap_ok(ret == 1 && strstr(t, "tipme why: --window-title needs the incident's X dump "
+			   "(tipme-xhook's xhook.dump), and this one has none"),
+	       "why --window-title without an X dump: said so");
+	free(t);
+	t = run_on(pm_cmd_report, "descend", "report --pid 2003 --comm worker", &ret);
+	tap_ok(ret == 2 && strstr(t, "give one"), "report --pid and --comm: usage error");
+	free(t);
+}
+
 /* tipme latency's JSON for incident @name. */
 static char *latency_json(const char *name)
 {
@@ -1248,7 +1343,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(108);
+	tap_plan(121);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1375,6 +1470,7 @@ int main(void)
 		tap_diag("%s", out);
 	free(out);
 	ranking_tests();
+	who_tests();
 	export_xserver();
 	timeline_xserver();
 	legs_tests();
