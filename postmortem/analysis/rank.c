@@ -181,10 +181,15 @@ static int x_clients(struct ctx *c)
 	return 0;
 }
 
-/* The threads whose wakeup delivered a key or button press the kernel saw. */
+/*
+ * The threads whose wakeup delivered a key or button press the kernel saw
+ * before the trigger: a wakeup after the trigger record is the trigger's
+ * own work (tipmed told of it), not a reader of the chord's keys.
+ */
 static int kernel_readers(struct ctx *c, const struct pm_res *res)
 {
 	const struct pm_dump *pm = &c->inc->pm;
+	int64_t trig = c->st->trigger_ns;
 	size_t k, lo = 0;
 
 	for (k = 0; k < res->ninputs; k++) {
@@ -192,10 +197,11 @@ static int kernel_readers(struct ctx *c, const struct pm_res *res)
 		const struct pm_wake *w;
 
 		if ((in->kind != TIPME_INPUT_KEY && in->kind != TIPME_INPUT_BUTTON) ||
-		    in->value != 1)
+		    in->value != 1 || (trig && in->ns >= trig))
 			continue;
 		w = pm_input_reader(c->inc, c->st, res, in, &lo);
-		if (w && ia_add(c, tgid_of(pm, w->target, w->ns), PM_WHY_INPUT))
+		if (w && (!trig || w->ns < trig) &&
+		    ia_add(c, tgid_of(pm, w->target, w->ns), PM_WHY_INPUT))
 			return -ENOMEM;
 	}
 	return 0;

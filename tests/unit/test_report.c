@@ -939,7 +939,9 @@ static int descend_scenario(struct scen *s)
  * No pid, no input in the 2 s before the trigger (8.5 s): an app (2100)
  * that read a key press at 1 s is runnable 300 ms behind a SCHED_FIFO hog
  * (2101) at 8 s; cc (2102) sleeps 600 ms in D while make (2103), its
- * parent, waits for it.  @desc: the incident directory's description.
+ * parent, waits for it.  The trigger's chord is a key press just before
+ * the trigger, and the wakeup after it (make, here) is the trigger's, not
+ * a reader's.  @desc: the incident directory's description.
  */
 static int interactive_scenario(struct scen *s, const char *name, const char *desc)
 {
@@ -982,7 +984,10 @@ static int interactive_scenario(struct scen *s, const char *name, const char *de
 	scen_switch(s, 0, MS(8300), 2101, TIPME_TS_SLEEPING, 50, 2100, 120);
 	scen_switch(s, 0, MS(8310), 2100, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(8310), 2100, poll_site);
+	/* the chord's key, and tipmed-like work the trigger wakes: no reader */
+	scen_rec(s, 1, TIPME_REC_INPUT, MS(8499.9), &in, sizeof(in));
 	trigger(s, MS(8500));
+	scen_wake(s, 1, MS(8500.5), 2103, 1, 0, TIPME_CTX_HARDIRQ);
 	if (!desc)
 		return save(s, name);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
