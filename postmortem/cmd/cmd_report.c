@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tipme report: choose the interval that matters (--pid, the slowest
- * press of the incident, or the longest stall), run the verdict on it
- * (analysis/verdict.c) and print it (print/verdict.c).
+ * tipme report: choose the interval that matters (--pid or --comm, the
+ * slowest press of the incident, or the stall most likely felt:
+ * analysis/rank.c), run the verdict on it (analysis/verdict.c) and on
+ * the other candidates, and print them (print/verdict.c).
  */
 #include <errno.h>
 #include <stdio.h>
