@@ -38,6 +38,9 @@
  */
 #define FELT_NS		1000000
 
+/* The trigger's chord (Ctrl-Alt-Minus) is pressed within this before it. */
+#define CHORD_NS	1000000000LL
+
 /* X event codes (the X11 protocol's) that are a person's input. */
 #define X_KEY_PRESS	2
 #define X_BUTTON_PRESS	4
@@ -182,9 +185,36 @@ static int x_clients(struct ctx *c)
 }
 
 /*
- * The threads whose wakeup delivered a key or button press the kernel saw
- * before the trigger: a wakeup after the trigger record is the trigger's
- * own work (tipmed told of it), not a reader of the chord's keys.
+ * The thread @w woke was waiting the way input is read: in poll, select,
+ * epoll or a read of an event device (not a bystander the wakeup nearest
+ * the input happened to end: a pipe read, a timer's sleep).
+ */
+static int reads_input(const struct ctx *c, const struct pm_wake *w)
+{
+	static const char *const waits[] = { "poll", "select", "evdev_read" };
+	const struct pm_thread *t = pm_state_thread(c->st, w->target);
+	const struct pm_seg *s = NULL;
+	size_t j, k;
+	uint32_t i;
+
+	for (j = 0; t && j < t->nsegs && t->segs[j].start_ns < w->ns; j++)
+		if (t->segs[j].state == PM_T_BLOCKED && t->segs[j].end_ns >= w->ns)
+			s = &t->segs[j];
+	for (i = 0; s && i < s->nsite; i++) {
+		const char *n = pm_sym_name(&c->inc->pm, s->site[i], NULL);
+
+		for (k = 0; n && k < sizeof(waits) / sizeof(waits[0]); k++)
+			if (strstr(n, waits[k]))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * The threads whose wakeup delivered a key or button press the kernel saw,
+ * waiting for input (reads_input()).  Not the trigger's chord: input less
+ * than CHORD_NS before the trigger record, or at or after it, and
+ * wakeups at or after it (the trigger's own work: tipmed told of it).
  */
 static int kernel_readers(struct ctx *c, const struct pm_res *res)
 {
@@ -197,10 +227,10 @@ static int kernel_readers(struct ctx *c, const struct pm_res *res)
 		const struct pm_wake *w;
 
 		if ((in->kind != TIPME_INPUT_KEY && in->kind != TIPME_INPUT_BUTTON) ||
-		    in->value != 1 || (trig && in->ns >= trig))
+		    in->value != 1 || (trig && in->ns >= trig - CHORD_NS))
 			continue;
 		w = pm_input_reader(c->inc, c->st, res, in, &lo);
-		if (w && (!trig || w->ns < trig) &&
+		if (w && (!trig || w->ns < trig) && reads_input(c, w) &&
 		    ia_add(c, tgid_of(pm, w->target, w->ns), PM_WHY_INPUT))
 			return -ENOMEM;
 	}

@@ -939,9 +939,8 @@ static int descend_scenario(struct scen *s)
  * No pid, no input in the 2 s before the trigger (8.5 s): an app (2100)
  * that read a key press at 1 s is runnable 300 ms behind a SCHED_FIFO hog
  * (2101) at 8 s; cc (2102) sleeps 600 ms in D while make (2103), its
- * parent, waits for it.  The trigger's chord is a key press just before
- * the trigger, and the wakeup after it (make, here) is the trigger's, not
- * a reader's.  @desc: the incident directory's description.
+ * parent, waits for it.  A bystander woken next to a key press is no
+ * reader of it (below).  @desc: the incident directory's description.
  */
 static int interactive_scenario(struct scen *s, const char *name, const char *desc)
 {
@@ -957,6 +956,7 @@ static int interactive_scenario(struct scen *s, const char *name, const char *de
 	scen_task(s, 2101, 2101, "hog", "/bin/hog", "hog", 4);
 	scen_task(s, 2102, 2102, "cc", "/usr/bin/cc", "cc", 3);
 	scen_task(s, 2103, 2103, "make", "/usr/bin/make", "make", 5);
+	scen_task(s, 2104, 2104, "sed", "/bin/sed", "sed", 4);
 	scen_ppid(s, 2100, 1);
 	scen_ppid(s, 2101, 1);
 	scen_ppid(s, 2102, 2103);
@@ -967,11 +967,19 @@ static int interactive_scenario(struct scen *s, const char *name, const char *de
 	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 2103, 120);
 	scen_switch(s, 1, MS(2), 2103, TIPME_TS_SLEEPING, 120, 2102, 120);
 	scen_blocked(s, 1, MS(2), 2103, wait_site);
+	scen_switch(s, 0, MS(3), 0, TIPME_TS_RUNNABLE, 120, 2104, 120);
+	scen_switch(s, 0, MS(4), 2104, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(4), 2104, pipe_site);
 	scen_rec(s, 0, TIPME_REC_INPUT, MS(1000), &in, sizeof(in));
 	scen_wake(s, 0, MS(1000.02), 2100, 0, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 0, MS(1000.1), 0, TIPME_TS_RUNNABLE, 120, 2100, 120);
 	scen_switch(s, 0, MS(1005), 2100, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(1005), 2100, poll_site);
+	/* a sed woken from a pipe read next to a key press: no reader of it */
+	scen_rec(s, 1, TIPME_REC_INPUT, MS(5000), &in, sizeof(in));
+	scen_wake(s, 1, MS(5000.3), 2104, 1, 2102, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(5400), 2102, TIPME_TS_RUNNABLE, 120, 2104, 120);
+	scen_switch(s, 1, MS(5401), 2104, TIPME_TS_SLEEPING, 120, 2102, 120);
 	scen_switch(s, 1, MS(7000), 2102, TIPME_TS_DISK, 120, 0, 120);
 	scen_blocked(s, 1, MS(7000), 2102, io_site);
 	scen_wake(s, 1, MS(7600), 2102, 1, 0, TIPME_CTX_HARDIRQ);
@@ -979,15 +987,16 @@ static int interactive_scenario(struct scen *s, const char *name, const char *de
 	scen_wake(s, 1, MS(7700), 2103, 1, 2102, TIPME_CTX_TASK);
 	scen_switch(s, 1, MS(7700.1), 2102, TIPME_TS_DEAD, 120, 2103, 120);
 	scen_switch(s, 1, MS(7710), 2103, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(7710), 2103, poll_site);
 	scen_switch(s, 0, MS(7990), 0, TIPME_TS_RUNNABLE, 120, 2101, 50);
 	scen_wake(s, 0, MS(8000), 2100, 0, 2101, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 0, MS(8300), 2101, TIPME_TS_SLEEPING, 50, 2100, 120);
 	scen_switch(s, 0, MS(8310), 2100, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(8310), 2100, poll_site);
-	/* the chord's key, and tipmed-like work the trigger wakes: no reader */
+	/* the chord's key wakes make from poll just before the trigger: no reader */
 	scen_rec(s, 1, TIPME_REC_INPUT, MS(8499.9), &in, sizeof(in));
+	scen_wake(s, 1, MS(8499.95), 2103, 1, 0, TIPME_CTX_HARDIRQ);
 	trigger(s, MS(8500));
-	scen_wake(s, 1, MS(8500.5), 2103, 1, 0, TIPME_CTX_HARDIRQ);
 	if (!desc)
 		return save(s, name);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
