@@ -105,7 +105,8 @@ static int by_input(const struct pm_incident *inc, const struct pm_state *st,
  * screen; else the input the kernel saw that @ask->press_ns names (the
  * module's own auto trigger), or the slowest in the window; else the
  * stall most likely felt (pm_stall_rank(), @ask->hint its hint) in the
- * window or the STALL_SEARCH_NS before the trigger, the longer.
+ * @ask->search_ns before the trigger (by default STALL_SEARCH_NS, or the
+ * window if longer).
  *
  * Return: 1 with an interval, 0 if the dump has none to offer (no --pid,
  * no input, no stall), or -ENOMEM.
@@ -149,7 +150,8 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 						      end, 0, &sp);
 		}
 		if (!ret) {
-			int64_t w = ask->window_ns > STALL_SEARCH_NS ?
+			int64_t w = ask->search_ns ? ask->search_ns :
+				    ask->window_ns > STALL_SEARCH_NS ?
 				    ask->window_ns : STALL_SEARCH_NS;
 			int64_t from = end - w > first ? end - w : first;
 

@@ -34,6 +34,8 @@ enum pm_chosen_by {
  *	event, CLOCK_MONOTONIC; meta.json), or 0
  * @hint: without @pid, the incident's description (a process it names
  *	ranks first among the stalls), or NULL
+ * @search_ns: without @pid or input, how far before the trigger the
+ *	stalls are searched (0: the 10 s default, or @window_ns if longer)
  */
 struct pm_interval_ask {
 	uint32_t pid;
@@ -42,6 +44,7 @@ struct pm_interval_ask {
 	int64_t window_ns;
 	int64_t press_ns;
 	const char *hint;
+	int64_t search_ns;
 };
 
 /**

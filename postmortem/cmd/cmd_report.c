@@ -29,8 +29,8 @@ static const char usage_text[] =
 	"  event to the screen: the client done with it and the X server done\n"
 	"  drawing for it (it needs tipme-xhook's dump); else the slowest input\n"
 	"  the kernel saw in the window (to its reader going back to sleep); else\n"
-	"  the stall most likely felt in the 10 s (or WINDOW) before the trigger,\n"
-	"  with the next two candidates and why each ranks where it does.\n"
+	"  the stall most likely felt in the 10 s (or the WINDOW given) before the\n"
+	"  trigger, with the next two candidates and why each ranks there.\n"
 	"  The incident's description (tipme note) is shown, and a process it\n"
 	"  names ranks first among the stalls.\n"
 	PM_CMD_WHO_USAGE
@@ -53,7 +53,7 @@ static void usage(FILE *f, const char *prog)
 
 int pm_cmd_report(int argc, char **argv)
 {
-	double from = -1, to = -1, window_ms = 2000, pid_v = -1;
+	double from = -1, to = -1, window_ms = -1, pid_v = -1;
 	int xtables = 0;
 	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
@@ -82,6 +82,11 @@ int pm_cmd_report(int argc, char **argv)
 	}
 	if (pm_cmd_who_given(&who))
 		pid = 1;	/* named: stands for the pid until it is resolved */
+	/* without a pid, a --window given bounds the search for stalls */
+	if (window_ms >= 0)
+		ask.search_ns = (int64_t)(window_ms * 1e6);
+	else
+		window_ms = 2000;
 	if (optind + 1 != argc || (from >= 0) != (to >= 0) ||
 	    (from >= 0 && (pid <= 0 || to <= from)) || window_ms <= 0 || !pid) {
 		usage(stderr, "report");
@@ -101,7 +106,8 @@ int pm_cmd_report(int argc, char **argv)
 	}
 	if (!inc.found) {
 		fprintf(stderr, "tipme report: %s: no stall in the %.0f ms before the %s; name a thread with --pid\n",
-			argv[optind], window_ms, inc.st.trigger_ns ? "trigger" : "end of the dump");
+			argv[optind], (inc.iv.rank.to_ns - inc.iv.rank.from_ns) / 1e6,
+			inc.st.trigger_ns ? "trigger" : "end of the dump");
 		goto out;
 	}
 	if (xtables) {
