@@ -34,8 +34,8 @@ victim=$(echo "$truth" | sed 's/.*victim=\([0-9]*\).*/\1/')
 section "the user felt it and presses Ctrl-Alt-Minus"
 "$bin"/tests/vm/vkbd ctrl+alt+minus | indent
 for i in $(seq 100); do ls "$inc"/*/kernel.dump > /dev/null 2>&1 && break; sleep 0.05; done
-"$bin"/tipme note "$(ls "$inc" | head -n 1)" "the app froze when I clicked" 2>/dev/null ||
-	echo "the app froze when I clicked" > "$(ls -d "$inc"/*/ | head -n 1)/description.txt"
+"$bin"/tipme note "$(ls "$inc" | head -n 1)" "the app (stall) froze when I clicked" 2>/dev/null ||
+	echo "the app (stall) froze when I clicked" > "$(ls -d "$inc"/*/ | head -n 1)/description.txt"
 "$bin"/tipme incidents -d "$inc" | indent
 dump=$(ls "$inc"/*/kernel.dump | head -n 1)
 

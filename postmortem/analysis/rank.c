@@ -350,6 +350,11 @@ static void judge(const struct ctx *c, struct pm_cand *cd)
 	cd->waiter = 0;
 	cd->interactive = 0;
 	waiters(c, cd, &named_chain);
+	if (named_chain && (cd->why & PM_WHY_HINT)) {
+		/* named itself: the named waiter adds nothing */
+		cd->why &= ~PM_WHY_CHAIN;
+		cd->interactive = 0;
+	}
 	if (named_chain)
 		cd->why |= PM_WHY_HINT;
 	if (cd->why & PM_WHY_HINT)
