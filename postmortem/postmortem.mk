@@ -20,7 +20,7 @@ PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o marks.o \
 PM_OBJS += $(B)/postmortem/incident/incident.o
 PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o
 PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o segcause.o \
-	verdict.o stall.o kinput.o xprof.o interval.o legs.o)
+	verdict.o stall.o rank.o kinput.o xprof.o interval.o legs.o)
 PM_OBJS += $(addprefix $(B)/postmortem/print/,site.o info.o why.o cost.o exec.o \
 	latency.o verdict.o xprof.o perfetto.o timeline.o legs.o state.o)
 PM_OBJS += $(addprefix $(B)/postmortem/cmd/,run.o cmd_info.o cmd_records.o \

@@ -34,8 +34,8 @@ victim=$(echo "$truth" | sed 's/.*victim=\([0-9]*\).*/\1/')
 section "the user felt it and presses Ctrl-Alt-Minus"
 "$bin"/tests/vm/vkbd ctrl+alt+minus | indent
 for i in $(seq 100); do ls "$inc"/*/kernel.dump > /dev/null 2>&1 && break; sleep 0.05; done
-"$bin"/tipme note "$(ls "$inc" | head -n 1)" "the app froze when I clicked" 2>/dev/null ||
-	echo "the app froze when I clicked" > "$(ls -d "$inc"/*/ | head -n 1)/description.txt"
+"$bin"/tipme note "$(ls "$inc" | head -n 1)" "the app (stall) froze when I clicked" 2>/dev/null ||
+	echo "the app (stall) froze when I clicked" > "$(ls -d "$inc"/*/ | head -n 1)/description.txt"
 "$bin"/tipme incidents -d "$inc" | indent
 dump=$(ls "$inc"/*/kernel.dump | head -n 1)
 
@@ -44,6 +44,16 @@ section "what the incident holds"
 
 section "the verdict: tipme report $(basename "$(dirname "$dump")") (no --pid: it finds the stall itself)"
 "$bin"/tipme report "$(dirname "$dump")" | indent
+
+section "the demo checks its own verdict: tipme report --json against the stall it reproduced"
+"$bin"/tipme report --json "$(dirname "$dump")" > "$TIPME_OUT/report.json"
+rc=$?
+if [ "$rc" != 0 ]; then
+	echo "demo: FAILED: tipme report --json exited $rc" >&2
+	demo_failed=1
+elif ! python3 "$TIPME_SRC/scripts/demo-check.py" "$truth" "$TIPME_OUT/report.json" | indent; then
+	demo_failed=1
+fi
 
 section "the same wait in detail: tipme why --pid $victim"
 "$bin"/tipme why --pid "$victim" "$dump" | indent
@@ -58,3 +68,7 @@ wait 2>/dev/null
 rmmod tipme
 echo
 echo "The incident is in build/demo/incidents/ (root-only files)."
+if [ "${demo_failed:-0}" = 1 ]; then
+	echo "demo: FAILED: the verdict above is not the stall the demo reproduced (build/demo/report.json)" >&2
+	exit 1
+fi

@@ -9,7 +9,7 @@
 #include "interval.h"
 #include "kinput.h"
 #include "latency.h"
-#include "stall.h"
+#include "rank.h"
 
 /* Clip a window to the part of it where @pid existed (first seen .. exit). */
 static void life(const struct pm_state *st,
@@ -36,6 +36,12 @@ static void life(const struct pm_state *st,
 		}
 	}
 }
+
+/*
+ * Without a pid or input, how far before the trigger the stalls are
+ * searched at least: a person presses the key seconds after the stall.
+ */
+#define STALL_SEARCH_NS	10000000000LL
 
 /* How close a press of the X dump must be to the one an auto trigger named. */
 #define AUTO_PRESS_SLACK_NS	2000000LL
@@ -98,7 +104,9 @@ static int by_input(const struct pm_incident *inc, const struct pm_state *st,
  * @ask->press_ns names (an auto trigger's), or the slowest one, to the
  * screen; else the input the kernel saw that @ask->press_ns names (the
  * module's own auto trigger), or the slowest in the window; else the
- * longest stall in it.
+ * stall most likely felt (pm_stall_rank(), @ask->hint its hint) in the
+ * @ask->search_ns before the trigger (by default STALL_SEARCH_NS, or the
+ * window if longer).
  *
  * Return: 1 with an interval, 0 if the dump has none to offer (no --pid,
  * no input, no stall), or -ENOMEM.
@@ -142,8 +150,16 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 						      end, 0, &sp);
 		}
 		if (!ret) {
+			int64_t w = ask->search_ns ? ask->search_ns :
+				    ask->window_ns > STALL_SEARCH_NS ?
+				    ask->window_ns : STALL_SEARCH_NS;
+			int64_t from = end - w > first ? end - w : first;
+
 			out->chosen_by = PM_BY_STALL;
-			ret = pm_longest_stall(inc, st, end - ask->window_ns, end, &sp);
+			ret = pm_stall_rank(inc, st, res, from, end, ask->hint, &out->rank);
+			if (ret < 0)
+				return ret;
+			sp = out->rank.c[0].sp;
 		}
 		if (!ret)
 			return 0;

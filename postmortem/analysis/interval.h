@@ -2,7 +2,7 @@
 /*
  * The interval that matters in a dump (interval.c): the one the user
  * named, or the slowest input to the screen (with the incident's X dump),
- * or the slowest input the kernel saw, or the longest stall.  tipme report
+ * or the slowest input the kernel saw, or the stall most likely felt.  tipme report
  * analyses it; tipme export marks it.
  */
 #ifndef TIPME_PM_INTERVAL_H
@@ -12,11 +12,12 @@
 
 #include "../state/resources.h"
 #include "../state/state.h"
+#include "rank.h"
 
 enum pm_chosen_by {
 	PM_BY_PID,		/* the user named the thread */
 	PM_BY_INPUT,		/* the slowest key or button press */
-	PM_BY_STALL,		/* the longest stall before the trigger */
+	PM_BY_STALL,		/* the stall ranked first before the trigger (rank.h) */
 	PM_BY_KERNEL_INPUT,	/* the slowest input the kernel saw (no X dump) */
 	PM_BY_AUTO,		/* the press that fired the auto trigger */
 };
@@ -31,6 +32,10 @@ enum pm_chosen_by {
  * @window_ns: how far before the trigger (or the dump's end) to look
  * @press_ns: without @pid, the press an auto trigger fired on (its device
  *	event, CLOCK_MONOTONIC; meta.json), or 0
+ * @hint: without @pid, the incident's description (a process it names
+ *	ranks first among the stalls), or NULL
+ * @search_ns: without @pid or input, how far before the trigger the
+ *	stalls are searched (0: the 10 s default, or @window_ns if longer)
  */
 struct pm_interval_ask {
 	uint32_t pid;
@@ -38,6 +43,8 @@ struct pm_interval_ask {
 	int64_t to_ns;
 	int64_t window_ns;
 	int64_t press_ns;
+	const char *hint;
+	int64_t search_ns;
 };
 
 /**
@@ -49,6 +56,9 @@ struct pm_interval_ask {
  * @display_ns: chosen by input with an X dump, where the client was done
  *	and the rest of the interval, up to its end, is the X server's
  *	executing its drawing (TIPME's input-to-display end); else 0
+ * @rank: chosen by PM_BY_STALL, the stalls ranked (the first is this
+ *	interval, from_ns not yet cut to the dump's first record); else
+ *	rank.n is 0
  */
 struct pm_interval {
 	uint32_t pid;
@@ -56,6 +66,7 @@ struct pm_interval {
 	int64_t to_ns;
 	int chosen_by;
 	int64_t display_ns;
+	struct pm_rank rank;
 };
 
 int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,

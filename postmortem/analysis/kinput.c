@@ -74,6 +74,51 @@ static const struct pm_wake *late_reader(const struct pm_dump *pm,
 }
 
 /**
+ * pm_input_reader() - the wakeup that delivered an input the kernel saw
+ * @inc: the incident
+ * @st: its state
+ * @res: its resources (wakeups by time)
+ * @in: one of @res's inputs
+ * @lo: where to start looking in @res->wakes; moved on, for the next
+ *	input in time order (start at 0)
+ *
+ * The input core hands a frame to its handlers in order at SYN_REPORT:
+ * evdev, which wakes the reader, usually before ours, which writes the
+ * record.  So the reader's wakeup is the one nearest the record on its
+ * CPU, either side (kernel threads do not read input), else the late one
+ * of a CPU held up (late_reader()).
+ *
+ * Return: the reader's wakeup, or NULL.
+ */
+const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
+				      const struct pm_state *st,
+				      const struct pm_res *res,
+				      const struct pm_input *in, size_t *lo)
+{
+	const struct pm_dump *pm = &inc->pm;
+	const struct pm_wake *near = NULL;
+	int64_t t = in->ns;
+	size_t i;
+
+	while (*lo < res->nwakes && res->wakes[*lo].ns + INPUT_BEFORE_NS < t)
+		(*lo)++;
+	for (i = *lo; i < res->nwakes &&
+	     res->wakes[i].ns <= t + INPUT_WAKE_NS; i++) {
+		const struct pm_wake *w = &res->wakes[i];
+		const struct pm_exec *x;
+
+		if (w->cpu != in->cpu)
+			continue;
+		x = pm_exec_at(pm, w->target, w->ns);
+		if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
+			continue;
+		if (!near || dist(w->ns, in->ns) < dist(near->ns, in->ns))
+			near = w;
+	}
+	return near ? near : late_reader(pm, st, res, *lo, in);
+}
+
+/**
  * pm_kernel_input() - the slowest input the kernel saw, without X
  * @inc: the incident
  * @st: its state
@@ -103,11 +148,10 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		    const struct pm_res *res, int64_t from_ns, int64_t to_ns,
 		    int64_t press_ns, struct pm_span *out)
 {
-	const struct pm_dump *pm = &inc->pm;
 	const struct pm_wake *near;
 	const struct pm_thread *th;
 	int64_t best = 0;
-	size_t k, lo = 0, i, j;
+	size_t k, lo = 0, j;
 
 	for (k = 0; k < res->ninputs; k++) {
 		const struct pm_input *in = &res->inputs[k];
@@ -119,32 +163,7 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		if (!((in->kind == TIPME_INPUT_KEY || in->kind == TIPME_INPUT_BUTTON) &&
 		      in->value == 1) && in->kind != TIPME_INPUT_MOTION)
 			continue;
-		/*
-		 * The input core hands a frame to its handlers in order at
-		 * SYN_REPORT: evdev, which wakes the reader, usually before
-		 * ours, which writes the record.  So the reader's wakeup is
-		 * the one nearest the record on its CPU, either side.
-		 */
-		while (lo < res->nwakes &&
-		       res->wakes[lo].ns + INPUT_BEFORE_NS < t)
-			lo++;
-		near = NULL;
-		for (i = lo; i < res->nwakes &&
-		     res->wakes[i].ns <= t + INPUT_WAKE_NS; i++) {
-			const struct pm_wake *w = &res->wakes[i];
-			const struct pm_exec *x;
-
-			if (w->cpu != in->cpu)
-				continue;
-			/* kernel threads (softirq, workqueues) do not read input */
-			x = pm_exec_at(pm, w->target, w->ns);
-			if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
-				continue;
-			if (!near || dist(w->ns, in->ns) < dist(near->ns, in->ns))
-				near = w;
-		}
-		if (!near)
-			near = late_reader(pm, st, res, lo, in);
+		near = pm_input_reader(inc, st, res, in, &lo);
 		th = near ? pm_state_thread(st, near->target) : NULL;
 		for (j = 0; th && j < th->nsegs; j++) {
 			const struct pm_seg *sg = &th->segs[j];

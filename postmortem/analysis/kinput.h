@@ -7,11 +7,16 @@
 #ifndef TIPME_PM_KINPUT_H
 #define TIPME_PM_KINPUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../state/resources.h"
 #include "../state/state.h"
 
+const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
+				      const struct pm_state *st,
+				      const struct pm_res *res,
+				      const struct pm_input *in, size_t *lo);
 int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		    const struct pm_res *res, int64_t from_ns, int64_t to_ns,
 		    int64_t press_ns, struct pm_span *out);

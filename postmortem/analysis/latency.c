@@ -349,14 +349,29 @@ static size_t collect(const struct lat_ctx *c, struct pm_lat_event *evs)
 	return n;
 }
 
+/* The press that took longest to reach the screen, of those handled. */
+static const struct pm_lat_event *slowest(const struct pm_latency *l)
+{
+	const struct pm_lat_event *slow = NULL;
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct pm_lat_event *ev = &l->events[i];
+
+		if (ev->result <= PM_LAT_UNFINISHED &&
+		    (!slow || ev->end_ns - ev->press_ns >
+			      slow->end_ns - slow->press_ns))
+			slow = ev;
+	}
+	return slow;
+}
+
 int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
 		       struct pm_latency *out)
 {
 	const struct pm_dump *pm = &inc->pm;
 	const struct tm_xdump *x = pm_incident_x(inc);
 	struct lat_ctx c = { .pm = pm, .st = st, .x = x };
-	const struct pm_lat_event *slow = NULL;
-	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	c.dump_end_ns = st->last_ns;
@@ -365,16 +380,26 @@ int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
 	if (!out->events)
 		return -ENOMEM;
 	out->n = collect(&c, out->events);
-	for (i = 0; i < out->n; i++) {
-		const struct pm_lat_event *ev = &out->events[i];
-
-		if (ev->result <= PM_LAT_UNFINISHED &&
-		    (!slow || ev->end_ns - ev->press_ns >
-			      slow->end_ns - slow->press_ns))
-			slow = ev;
-	}
-	out->slowest = slow;
+	out->slowest = slowest(out);
 	return 0;
+}
+
+void pm_latency_only(struct pm_latency *l, const struct pm_dump *pm, uint32_t pid)
+{
+	const struct pm_exec *me = pm_exec_at(pm, pid, 0);
+	uint32_t tgid = me ? me->x.tgid : pid;
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++) {
+		const struct pm_exec *x = l->events[i].pid ?
+			pm_exec_at(pm, l->events[i].pid, l->events[i].press_ns) : NULL;
+
+		if (l->events[i].pid &&
+		    (l->events[i].pid == pid || (x ? x->x.tgid : l->events[i].pid) == tgid))
+			l->events[n++] = l->events[i];
+	}
+	l->n = n;
+	l->slowest = slowest(l);
 }
 
 void pm_latency_free(struct pm_latency *l)

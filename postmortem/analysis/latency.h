@@ -85,6 +85,16 @@ int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
 		       struct pm_latency *out);
 
 /**
+ * pm_latency_only() - keep the presses one process received
+ * @l: the result of pm_latency_analyse()
+ * @pm: the dump (the receiving threads' processes)
+ * @pid: a thread of that process
+ *
+ * The others are dropped and the slowest is found again among these.
+ */
+void pm_latency_only(struct pm_latency *l, const struct pm_dump *pm, uint32_t pid);
+
+/**
  * pm_latency_free() - release a result
  * @l: the result
  */

@@ -1,86 +1,83 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The longest stall of any thread (stall.h): the interval tipme report
- * analyses when no pid and no input says which moment matters.
+ * What a stall is (stall.h): the stretches rank.c ranks when no pid and
+ * no input says which moment matters.
  */
 #include "../dump/clock.h"
 #include "../dump/tables.h"
 #include "segcause.h"
 #include "stall.h"
 
-/*
- * Woken by a child of its process (a shell reading a command's output,
- * make waiting for a compiler): waiting for work it handed out, not a
- * stall of its own; the child's own stalls are candidates.
+/**
+ * pm_descends() - is a thread's process a descendant of another process
+ * @pm: the dump (its exec table's parent links)
+ * @pid: the thread
+ * @tgid: the would-be ancestor process
+ * @ns: when (CLOCK_MONOTONIC ns): the entries alive then are followed
+ *
+ * Follows the parent links of the exec table from @pid's process up, at
+ * most 64 steps, to init or a process the table does not know.
+ *
+ * Return: 1 if @pid's process is a child, grandchild ... of @tgid (not
+ * @tgid itself), else 0.
  */
-static int waits_for_child(const struct pm_dump *pm, uint32_t pid,
-			   const struct pm_seg *s)
+int pm_descends(const struct pm_dump *pm, uint32_t pid, uint32_t tgid,
+		int64_t ns)
 {
-	const struct pm_exec *me, *w;
+	const struct pm_exec *x = pm_exec_at(pm, pid, ns);
+	uint32_t cur;
+	int depth;
+
+	if (!x || x->x.tgid == tgid)
+		return 0;
+	cur = x->x.tgid;
+	for (depth = 0; depth < 64; depth++) {
+		x = pm_exec_at(pm, cur, ns);
+		if (!x || x->x.ppid == cur || x->x.ppid == 0)
+			return 0;
+		if (x->x.ppid == tgid)
+			return 1;
+		if (x->x.ppid == 1)
+			return 0;
+		cur = x->x.ppid;
+	}
+	return 0;
+}
+
+/*
+ * Woken by a descendant of its process (a shell reading a command's
+ * output, make waiting for a compiler, a grandchild's exit through a
+ * pidfd): waiting for work it handed out, not a stall of its own; the
+ * descendant's own stalls are candidates.
+ */
+static int waits_for_descendant(const struct pm_dump *pm, uint32_t pid,
+				const struct pm_seg *s)
+{
+	const struct pm_exec *me;
 
 	if (s->waker <= 0 || s->waker_ctx != TIPME_CTX_TASK)
 		return 0;
 	me = pm_exec_at(pm, pid, s->start_ns);
-	w = pm_exec_at(pm, (uint32_t)s->waker, s->end_ns);
-	return me && w && w->x.ppid == me->x.tgid && w->x.tgid != me->x.tgid;
+	return me && pm_descends(pm, (uint32_t)s->waker, me->x.tgid, s->end_ns);
 }
 
 /**
- * pm_longest_stall() - the longest stall of any thread in an interval
+ * pm_seg_stall() - is a stretch a stall
  * @inc: the incident
- * @st: its state
- * @from_ns: where to look, CLOCK_MONOTONIC ns
- * @to_ns: up to
- * @out: set to the stalled thread (@out->pid) and its stall
- *	(@out->from_ns, @out->to_ns); the rest is left alone
+ * @pid: its thread
+ * @s: the stretch
  *
- * A stall is a stretch a thread spent waiting for something other than
- * work: runnable, in uninterruptible sleep, or asleep until another task
- * woke it, but not an idle wait (poll, select, epoll, waiting for a child,
- * reading what a child writes, a kernel worker's queue); kernel threads are
- * not candidates (a task's chain reaches them when they matter).  Used when no input and no pid says which
- * moment matters; the weakest of the three choices, and said so.
- *
- * Return: 1 if one was found, else 0.
+ * Return: 1 if @s is runnable, in uninterruptible sleep, or asleep until
+ * another task woke it, and not an idle wait (pm_seg_idle()) nor a wait
+ * for a descendant (pm_descends()); else 0.
  */
-int pm_longest_stall(const struct pm_incident *inc, const struct pm_state *st,
-		     int64_t from_ns, int64_t to_ns, struct pm_span *out)
+int pm_seg_stall(const struct pm_incident *inc, uint32_t pid,
+		 const struct pm_seg *s)
 {
-	const struct pm_dump *pm = &inc->pm;
-	int64_t best = 0;
-	size_t i, j;
-
-	for (i = 0; i < st->nthreads; i++) {
-		const struct pm_thread *t = &st->threads[i];
-		const struct pm_exec *x = t->nsegs ?
-			pm_exec_at(pm, t->pid, t->segs[t->nsegs - 1].start_ns) : NULL;
-
-		/* a kernel thread's waits are its work queue's; its stalls show in a task's chain */
-		if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
-			continue;
-		for (j = 0; j < t->nsegs; j++) {
-			const struct pm_seg *s = &t->segs[j];
-			int64_t s0 = s->start_ns;
-			int64_t s1 = s->end_ns;
-			int stall;
-
-			s0 = s0 > from_ns ? s0 : from_ns;
-			s1 = s1 < to_ns ? s1 : to_ns;
-			if (s1 - s0 <= best)
-				continue;
-			stall = s->state == PM_T_RUNNABLE ||
-				(s->state == PM_T_BLOCKED && !pm_seg_idle(inc, s) &&
-				 !waits_for_child(pm, t->pid, s) &&
-				 (s->block_state == TIPME_TS_DISK ||
-				  (s->block_state == TIPME_TS_SLEEPING && s->waker > 0 &&
-				   s->waker_ctx == TIPME_CTX_TASK)));
-			if (!stall)
-				continue;
-			best = s1 - s0;
-			out->pid = t->pid;
-			out->from_ns = s0;
-			out->to_ns = s1;
-		}
-	}
-	return best > 0;
+	return s->state == PM_T_RUNNABLE ||
+	       (s->state == PM_T_BLOCKED && !pm_seg_idle(inc, s) &&
+		!waits_for_descendant(&inc->pm, pid, s) &&
+		(s->block_state == TIPME_TS_DISK ||
+		 (s->block_state == TIPME_TS_SLEEPING && s->waker > 0 &&
+		  s->waker_ctx == TIPME_CTX_TASK)));
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The longest stall of any thread in a window (stall.c), for
- * pm_interval_choose() when nothing else says which moment matters.
+ * What a stall is (stall.c), for the ranking of a window's stalls
+ * (rank.h) when nothing else says which moment matters: which stretch of
+ * a thread is one, and whose waits are for one's own descendants.
  */
 #ifndef TIPME_PM_STALL_H
 #define TIPME_PM_STALL_H
@@ -10,7 +11,9 @@
 
 #include "../state/state.h"
 
-int pm_longest_stall(const struct pm_incident *inc, const struct pm_state *st,
-		     int64_t from_ns, int64_t to_ns, struct pm_span *out);
+int pm_descends(const struct pm_dump *pm, uint32_t pid, uint32_t tgid,
+		int64_t ns);
+int pm_seg_stall(const struct pm_incident *inc, uint32_t pid,
+		 const struct pm_seg *s);
 
 #endif

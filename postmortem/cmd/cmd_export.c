@@ -18,8 +18,8 @@
 #include "writefile.h"
 
 static const char usage_text[] =
-	"usage: tipme export --perfetto -o FILE [--pid PID [--from S --to S]] [--json]\n"
-	"                    INCIDENT|DUMP\n"
+	"usage: tipme export --perfetto -o FILE [--pid PID | --comm NAME |\n"
+	"                    --window-title TEXT [--from S --to S]] [--json] INCIDENT|DUMP\n"
 	"  Write the dump (and the incident's X dump) as one Chrome JSON trace\n"
 	"  that ui.perfetto.dev and chrome://tracing open: CPU tracks and thread\n"
 	"  states from the scheduler records, blocking sites, lock waits, reclaim,\n"
@@ -27,6 +27,7 @@ static const char usage_text[] =
 	"  and tipme report's interval and chain of waits (its interval is chosen\n"
 	"  as tipme report chooses it; --pid/--from/--to name it).  FILE is\n"
 	"  replaced atomically.  --json prints what was written.\n"
+	PM_CMD_WHO_USAGE
 	"EXAMPLES\n"
 	"  tipme export --perfetto -o stall.json /var/lib/tipme/incidents/20240501T123456Z-7\n"
 	"  then open stall.json at https://ui.perfetto.dev (Open trace file)\n";
@@ -42,7 +43,9 @@ int pm_cmd_export(int argc, char **argv)
 	double pid_v = 0, from = -1, to = -1;
 	const char *outp = NULL;
 	int perfetto = 0;
+	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
+		PM_CMD_WHO_OPTS(who),
 		{ "perfetto", 'P', NULL, NULL, &perfetto },
 		{ "output", 'o', NULL, &outp, NULL },
 		{ "pid", 'p', &pid_v, NULL, NULL },
@@ -58,11 +61,12 @@ int pm_cmd_export(int argc, char **argv)
 	size_t len = 0;
 	int json, ret;
 
-	ret = pm_cmd_parse("export", usage, argc, argv, opts, 5, &json);
+	ret = pm_cmd_parse("export", usage, argc, argv, opts, 5 + PM_CMD_WHO_NOPTS, &json);
 	if (ret >= 0)
 		return ret;
 	if (!perfetto || !outp || !*outp || optind + 1 != argc ||
-	    (from >= 0) != (to >= 0) || (from >= 0 && (pid_v <= 0 || to <= from))) {
+	    (pid_v > 0 && pm_cmd_who_given(&who)) || (from >= 0) != (to >= 0) ||
+	    (from >= 0 && ((pid_v <= 0 && !pm_cmd_who_given(&who)) || to <= from))) {
 		usage(stderr, "export");
 		return 2;
 	}
@@ -71,7 +75,7 @@ int pm_cmd_export(int argc, char **argv)
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = 2000000000LL;
 	ret = 1;
-	if (pm_cmd_interval_open("export", argv[optind], &ask, &inc))
+	if (pm_cmd_interval_open("export", argv[optind], &ask, &who, &inc))
 		goto out;
 	in = (struct pm_perfetto_in){ .inc = &inc.in, .st = &inc.st, .res = &inc.res,
 				      .verdict = inc.found ? &inc.r : NULL };

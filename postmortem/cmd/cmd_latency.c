@@ -9,7 +9,8 @@
 #include "run.h"
 
 static const char usage_text[] =
-	"usage: tipme latency [--min-ms MS] [--json] INCIDENT\n"
+	"usage: tipme latency [--min-ms MS] [--comm NAME | --window-title TEXT] [--json]\n"
+	"                     INCIDENT\n"
 	"  How long each key and button press of an incident took to handle:\n"
 	"  from the X server's device event until the client that received it\n"
 	"  waited for input again (its thread blocked in poll/select/epoll with\n"
@@ -19,6 +20,8 @@ static const char usage_text[] =
 	"  CLOCK_MONOTONIC seconds.\n"
 	"  -m, --min-ms MS   only presses that took at least MS ms\n"
 	"  -j, --json        one JSON object\n"
+	"  With --comm or --window-title, only the presses that process received:\n"
+	PM_CMD_WHO_USAGE
 	"EXAMPLES\n"
 	"  tipme latency /var/lib/tipme/incidents/20240501T123456Z-7\n"
 	"  tipme latency --min-ms 100 --json INCIDENT\n";
@@ -32,9 +35,12 @@ static void usage(FILE *f, const char *prog)
 int pm_cmd_latency(int argc, char **argv)
 {
 	double min_ms = 0;
+	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
 		{ "min-ms", 'm', &min_ms, NULL, NULL },
+		PM_CMD_WHO_OPTS(who),
 	};
+	uint32_t pid = 0;
 	struct pm_latency lat = { 0 };
 	struct pm_state st = { 0 };
 	struct pm_incident inc;
@@ -42,7 +48,7 @@ int pm_cmd_latency(int argc, char **argv)
 	int json, ret = 1;
 	struct tm_jw w;
 
-	ret = pm_cmd_parse("latency", usage, argc, argv, opts, 1, &json);
+	ret = pm_cmd_parse("latency", usage, argc, argv, opts, 1 + PM_CMD_WHO_NOPTS, &json);
 	if (ret < 0 && optind + 1 != argc) {
 		usage(stderr, "latency");
 		ret = 2;
@@ -52,6 +58,8 @@ int pm_cmd_latency(int argc, char **argv)
 	ret = 1;
 	if (pm_cmd_open("latency", argv[optind], PM_INC_NEED_X, &inc))
 		return 1;
+	if (pm_cmd_who_given(&who) && pm_cmd_who("latency", &inc, &who, &pid))
+		goto out;
 	if (pm_state_build(&st, &inc, &e)) {
 		fprintf(stderr, "tipme latency: %s\n", e.msg);
 		goto out;
@@ -60,6 +68,8 @@ int pm_cmd_latency(int argc, char **argv)
 		fprintf(stderr, "tipme latency: out of memory\n");
 		goto out;
 	}
+	if (pid)
+		pm_latency_only(&lat, &inc.pm, pid);
 	if (json) {
 		tm_jw_init(&w, stdout, TM_JW_PRETTY);
 		pm_latency_json(&w, &inc, &lat, (int64_t)(min_ms * 1e6));

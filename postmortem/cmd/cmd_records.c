@@ -26,6 +26,11 @@ static void usage(FILE *f, const char *prog)
 		"  -c, --cpu N       only CPU N (repeat for more)\n"
 		"  -p, --pid P       only records involving thread P: switched out or\n"
 		"                    in, woken or waking (repeat for more)\n"
+		"  -C, --comm NAME   as --pid, for the process (or thread) of that name:\n"
+		"                    its exact name, else the one name containing NAME;\n"
+		"                    an error lists the matches when several do\n"
+		"  -W, --window-title TEXT  as --pid, for the client owning a window of\n"
+		"                    that title (needs an X dump with window titles)\n"
 		"  -t, --type NAME   only records of this type, e.g. sched_switch (repeat\n"
 		"                    or separate with commas)\n"
 		"  -j, --json        one JSON object per line (JSON Lines)\n"
@@ -136,6 +141,8 @@ int pm_cmd_records(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "type", required_argument, NULL, 't' },
+		{ "comm", required_argument, NULL, 'C' },
+		{ "window-title", required_argument, NULL, 'W' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -146,12 +153,13 @@ int pm_cmd_records(int argc, char **argv)
 	struct pm_filter flt;
 	struct pm_incident inc;
 	struct tm_err e = { "" };
+	struct pm_cmd_who who = { NULL, NULL };
 	int json = 0, c, err, status = 0;
 	uint32_t v;
 
 	memset(&flt, 0, sizeof(flt));
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "c:p:t:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:p:t:C:W:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 		case 'p':
@@ -174,6 +182,12 @@ int pm_cmd_records(int argc, char **argv)
 			}
 			type_args[nr_type_args++] = optarg;
 			break;
+		case 'C':
+			who.comm = optarg;
+			break;
+		case 'W':
+			who.title = optarg;
+			break;
 		case 'j':
 			json = 1;
 			break;
@@ -187,8 +201,14 @@ int pm_cmd_records(int argc, char **argv)
 	}
 	if (pm_cmd_one_dump(prog, usage, argc) >= 0)
 		return 2;
-	if (pm_cmd_open(prog, argv[optind], PM_INC_NO_X, &inc))
+	if (pm_cmd_open(prog, argv[optind], who.title ? 0 : PM_INC_NO_X, &inc))
 		return 1;
+	if (pm_cmd_who_given(&who)) {
+		if (pm_cmd_who(prog, &inc, &who, &v))
+			status = 1;
+		else if (add(flt.pids, &flt.nr_pids, v))
+			status = 2;
+	}
 	/* type names are the dump's own */
 	for (i = 0; i < nr_type_args && !status; i++) {
 		char *save = NULL, *tok, *copy = strdup(type_args[i]);

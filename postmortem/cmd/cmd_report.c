@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tipme report: choose the interval that matters (--pid, the slowest
- * press of the incident, or the longest stall), run the verdict on it
- * (analysis/verdict.c) and print it (print/verdict.c).
+ * tipme report: choose the interval that matters (--pid or --comm, the
+ * slowest press of the incident, or the stall most likely felt:
+ * analysis/rank.c), run the verdict on it (analysis/verdict.c) and on
+ * the other candidates, and print them (print/verdict.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,8 +17,8 @@
 #include "run.h"
 
 static const char usage_text[] =
-	"usage: tipme report [--pid PID [--from S --to S | --window MS]] [--x] [--json]\n"
-	"                    INCIDENT|DUMP\n"
+	"usage: tipme report [--pid PID | --comm NAME | --window-title TEXT\n"
+	"                    [--from S --to S | --window MS]] [--x] [--json] INCIDENT|DUMP\n"
 	"  One verdict for a slow moment: which thread waited, for what (the CPU,\n"
 	"  block I/O, a lock, memory, a timer, a stopped task, the X server busy\n"
 	"  for another client) and who to blame, with every millisecond of the\n"
@@ -28,7 +29,11 @@ static const char usage_text[] =
 	"  event to the screen: the client done with it and the X server done\n"
 	"  drawing for it (it needs tipme-xhook's dump); else the slowest input\n"
 	"  the kernel saw in the window (to its reader going back to sleep); else\n"
-	"  the longest stall of any thread in the window.\n"
+	"  the stall most likely felt in the 10 s (or the WINDOW given) before the\n"
+	"  trigger, with the next two candidates and why each ranks there.\n"
+	"  The incident's description (tipme note) is shown, and a process it\n"
+	"  names ranks first among the stalls.\n"
+	PM_CMD_WHO_USAGE
 	"  --x adds the X server's tables for the interval (Xprof's question, from\n"
 	"  the incident's X dump): per client its requests, bytes, the server time\n"
 	"  they took and its share of the server's running time, and its round\n"
@@ -36,6 +41,7 @@ static const char usage_text[] =
 	"EXAMPLES\n"
 	"  tipme report /var/lib/tipme/incidents/20240501T123456Z-7\n"
 	"  tipme report --pid 4242 --from 1203.5 --to 1204.3 kernel.dump\n"
+	"  tipme report --comm firefox INCIDENT\n"
 	"  tipme report --json INCIDENT | jq .verdict\n"
 	"  tipme report --x INCIDENT\n";
 
@@ -47,36 +53,51 @@ static void usage(FILE *f, const char *prog)
 
 int pm_cmd_report(int argc, char **argv)
 {
-	double from = -1, to = -1, window_ms = 2000, pid_v = -1;
+	double from = -1, to = -1, window_ms = -1, pid_v = -1;
 	int xtables = 0;
+	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
+		PM_CMD_WHO_OPTS(who),
 		{ "pid", 'p', &pid_v, NULL, NULL },
 		{ "from", 'f', &from, NULL, NULL },
 		{ "to", 't', &to, NULL, NULL },
 		{ "window", 'w', &window_ms, NULL, NULL },
 		{ "x", 'x', NULL, NULL, &xtables },
 	};
+	struct pm_verdict_extra ex = { 0 };
 	struct pm_xprof xp = { 0 };
+	size_t i;
 	struct pm_cmd_interval inc;
 	struct pm_interval_ask ask = { 0 };
 	int have_xp = 0, json, ret;
 	long pid;
 
-	ret = pm_cmd_parse("report", usage, argc, argv, opts, 5, &json);
+	ret = pm_cmd_parse("report", usage, argc, argv, opts, 5 + PM_CMD_WHO_NOPTS, &json);
 	if (ret >= 0)
 		return ret;
 	pid = (long)pid_v;
+	if (pm_cmd_who_given(&who) && pid >= 0) {
+		fprintf(stderr, "tipme report: --pid, --comm and --window-title name the same thing: give one\n");
+		return 2;
+	}
+	if (pm_cmd_who_given(&who))
+		pid = 1;	/* named: stands for the pid until it is resolved */
+	/* without a pid, a --window given bounds the search for stalls */
+	if (window_ms >= 0)
+		ask.search_ns = (int64_t)(window_ms * 1e6);
+	else
+		window_ms = 2000;
 	if (optind + 1 != argc || (from >= 0) != (to >= 0) ||
 	    (from >= 0 && (pid <= 0 || to <= from)) || window_ms <= 0 || !pid) {
 		usage(stderr, "report");
 		return 2;
 	}
-	ask.pid = pid > 0 ? (uint32_t)pid : 0;
+	ask.pid = pid > 0 && !pm_cmd_who_given(&who) ? (uint32_t)pid : 0;
 	ask.from_ns = from >= 0 ? (int64_t)(from * 1e9) : -1;
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = (int64_t)(window_ms * 1e6);
 	ret = 1;
-	if (pm_cmd_interval_open("report", argv[optind], &ask, &inc))
+	if (pm_cmd_interval_open("report", argv[optind], &ask, &who, &inc))
 		goto out;
 	if (xtables && !inc.in.have_x) {
 		fprintf(stderr, "tipme report: --x needs an incident with tipme-xhook's dump: %s\n",
@@ -85,7 +106,8 @@ int pm_cmd_report(int argc, char **argv)
 	}
 	if (!inc.found) {
 		fprintf(stderr, "tipme report: %s: no stall in the %.0f ms before the %s; name a thread with --pid\n",
-			argv[optind], window_ms, inc.st.trigger_ns ? "trigger" : "end of the dump");
+			argv[optind], (inc.iv.rank.to_ns - inc.iv.rank.from_ns) / 1e6,
+			inc.st.trigger_ns ? "trigger" : "end of the dump");
 		goto out;
 	}
 	if (xtables) {
@@ -96,8 +118,15 @@ int pm_cmd_report(int argc, char **argv)
 		}
 		have_xp = 1;
 	}
+	ex.desc = inc.in.desc;
+	if (inc.iv.rank.n) {
+		ex.rank = &inc.iv.rank;
+		ex.cand[0] = &inc.r;
+		for (i = 1; i < inc.iv.rank.n; i++)
+			ex.cand[i] = &inc.cand[i];
+	}
 	pm_verdict_print(stdout, &inc.in, &inc.st, &inc.r, argv[optind],
-			 have_xp ? &xp : NULL, json);
+			 have_xp ? &xp : NULL, &ex, json);
 	ret = pm_cmd_finish("report");
 out:
 	pm_xprof_free(&xp);

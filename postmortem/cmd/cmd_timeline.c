@@ -20,8 +20,8 @@
 #define MAX_LANES	32
 
 static const char usage_text[] =
-	"usage: tipme timeline -o FILE.svg [--pid P[,P...]] [--from S --to S] [--json]\n"
-	"                      INCIDENT|DUMP\n"
+	"usage: tipme timeline -o FILE.svg [--pid P[,P...] | --comm NAME |\n"
+	"                      --window-title TEXT] [--from S --to S] [--json] INCIDENT|DUMP\n"
 	"  TIPME's timeline as SVG: one lane per CPU (who ran there), one lane per\n"
 	"  thread (running, waiting for a CPU, or blocked, coloured by what it\n"
 	"  waited for as tipme report names it), priorities, fork/exec/exit,\n"
@@ -30,6 +30,7 @@ static const char usage_text[] =
 	"  its CPU.  Without --from/--to: its interval with a margin (S are\n"
 	"  CLOCK_MONOTONIC seconds).  FILE is replaced atomically; --json prints\n"
 	"  what was drawn.\n"
+	PM_CMD_WHO_USAGE
 	"EXAMPLES\n"
 	"  tipme timeline -o stall.svg /var/lib/tipme/incidents/20240501T123456Z-7\n"
 	"  tipme timeline -o t.svg --pid 4242,4243 --from 1203.5 --to 1204.3 kernel.dump\n";
@@ -71,7 +72,9 @@ int pm_cmd_timeline(int argc, char **argv)
 {
 	double from = -1, to = -1;
 	const char *outp = NULL, *pidlist = NULL;
+	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
+		PM_CMD_WHO_OPTS(who),
 		{ "output", 'o', NULL, &outp, NULL },
 		{ "pid", 'p', NULL, &pidlist, NULL },
 		{ "from", 'f', &from, NULL, NULL },
@@ -88,7 +91,7 @@ int pm_cmd_timeline(int argc, char **argv)
 	int json, ret;
 	int64_t margin;
 
-	ret = pm_cmd_parse("timeline", usage, argc, argv, opts, 4, &json);
+	ret = pm_cmd_parse("timeline", usage, argc, argv, opts, 4 + PM_CMD_WHO_NOPTS, &json);
 	if (ret >= 0)
 		return ret;
 	if (pidlist && !(npids = parse_pids(pidlist, pids, MAX_LANES))) {
@@ -97,18 +100,23 @@ int pm_cmd_timeline(int argc, char **argv)
 		return 2;
 	}
 	if (!outp || !*outp || optind + 1 != argc || (from >= 0) != (to >= 0) ||
-	    (from >= 0 && to <= from)) {
+	    (from >= 0 && to <= from) || (pidlist && pm_cmd_who_given(&who))) {
 		usage(stderr, "timeline");
 		return 2;
 	}
 	/* the verdict of the interval that matters: one pid named, or the dump's choice */
 	ask.pid = npids == 1 ? pids[0] : 0;
-	ask.from_ns = from >= 0 && npids == 1 ? (int64_t)(from * 1e9) : -1;
+	ask.from_ns = from >= 0 && (npids == 1 || pm_cmd_who_given(&who)) ?
+		      (int64_t)(from * 1e9) : -1;
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = 2000000000LL;
 	ret = 1;
-	if (pm_cmd_interval_open("timeline", argv[optind], &ask, &inc))
+	if (pm_cmd_interval_open("timeline", argv[optind], &ask, &who, &inc))
 		goto out;
+	if (pm_cmd_who_given(&who)) {	/* the named thread's lane, as one --pid */
+		pids[0] = inc.iv.pid;
+		npids = 1;
+	}
 	if (!npids)
 		npids = pm_timeline_default_pids(inc.found ? &inc.r : NULL, pids, MAX_LANES);
 	in = (struct pm_timeline_in){ .inc = &inc.in, .st = &inc.st, .res = &inc.res,

@@ -8,16 +8,18 @@
 #include "run.h"
 
 static const char usage_text[] =
-	"usage: tipme why --pid PID [--window MS] [--from S --to S] [--min-ms MS]\n"
-	"                 [--depth N] [--json] DUMP\n"
+	"usage: tipme why --pid PID | --comm NAME | --window-title TEXT [--window MS]\n"
+	"                 [--from S --to S] [--min-ms MS] [--depth N] [--json] DUMP\n"
 	"  Where PID's time went in an interval: running, waiting for a CPU (and\n"
 	"  who held it), blocked (where, and who woke it, analysed in turn).\n"
 	"  Default interval: the WINDOW ms (2000) before the dump's trigger, or\n"
 	"  before its end if it has none.  Times are CLOCK_MONOTONIC seconds.\n"
 	"  DUMP is a dump file or an incident directory (its kernel.dump).\n"
+	PM_CMD_WHO_USAGE
 	"EXAMPLES\n"
 	"  tipme why --pid 4242 /var/lib/tipme/incidents/20240501T123456Z-7\n"
-	"  tipme why --pid 4242 --from 1203.5 --to 1204.3 --depth 2 kernel.dump\n";
+	"  tipme why --pid 4242 --from 1203.5 --to 1204.3 --depth 2 kernel.dump\n"
+	"  tipme why --comm Xorg INCIDENT\n";
 
 static void usage(FILE *f, const char *prog)
 {
@@ -29,7 +31,9 @@ int pm_cmd_why(int argc, char **argv)
 {
 	double pid_v = 0, window_ms = 2000, from = -1, to = -1, min_ms = 10,
 	       depth_v = 1;
+	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
+		PM_CMD_WHO_OPTS(who),
 		{ "pid", 'p', &pid_v, NULL, NULL },
 		{ "window", 'w', &window_ms, NULL, NULL },
 		{ "from", 'f', &from, NULL, NULL },
@@ -47,19 +51,29 @@ int pm_cmd_why(int argc, char **argv)
 	long pid;
 	int64_t t0, t1, end;
 
-	err = pm_cmd_parse("why", usage, argc, argv, opts, 6, &json);
+	err = pm_cmd_parse("why", usage, argc, argv, opts, 6 + PM_CMD_WHO_NOPTS, &json);
 	if (err >= 0)
 		return err;
 	pid = (long)pid_v;
 	min_ns = (int64_t)(min_ms * 1e6);
 	depth = (int)depth_v;
-	if (pid <= 0 || optind + 1 != argc || (from >= 0) != (to >= 0) ||
+	if ((pid <= 0) == !pm_cmd_who_given(&who) || optind + 1 != argc ||
+	    (from >= 0) != (to >= 0) ||
 	    (from >= 0 && to <= from) || window_ms <= 0) {
 		usage(stderr, "why");
 		return 2;
 	}
-	if (pm_cmd_open("why", argv[optind], PM_INC_NO_X, &inc))
+	if (pm_cmd_open("why", argv[optind], who.title ? 0 : PM_INC_NO_X, &inc))
 		return 1;
+	if (pm_cmd_who_given(&who)) {
+		uint32_t named;
+
+		if (pm_cmd_who("why", &inc, &who, &named)) {
+			pm_incident_close(&inc);
+			return 1;
+		}
+		pid = named;
+	}
 	if (pm_state_build(&st, &inc, &e)) {
 		fprintf(stderr, "tipme why: %s: %s\n", argv[optind], e.msg);
 		pm_incident_close(&inc);

@@ -13,14 +13,18 @@
 
 int pm_cmd_interval_open(const char *prog, const char *path,
 			 const struct pm_interval_ask *asked,
+			 const struct pm_cmd_who *who,
 			 struct pm_cmd_interval *inc)
 {
 	struct pm_interval_ask ask = *asked;
 	struct tm_err e = { "" };
+	size_t i;
 	int found;
 
 	memset(inc, 0, sizeof(*inc));
 	if (pm_cmd_open(prog, path, 0, &inc->in))
+		return 1;
+	if (who && pm_cmd_who_given(who) && pm_cmd_who(prog, &inc->in, who, &ask.pid))
 		return 1;
 	if (pm_state_build(&inc->st, &inc->in, &e) ||
 	    pm_res_build(&inc->res, &inc->in, &e)) {
@@ -28,8 +32,10 @@ int pm_cmd_interval_open(const char *prog, const char *path,
 		return 1;
 	}
 	/* an auto incident without --pid: the press that fired it */
-	if (!ask.pid)
+	if (!ask.pid) {
 		ask.press_ns = pm_incident_auto_press(&inc->in);
+		ask.hint = inc->in.desc;
+	}
 	found = pm_interval_choose(&inc->in, &inc->st, &inc->res, &ask, &inc->iv);
 	if (found < 0) {
 		fprintf(stderr, "tipme %s: out of memory\n", prog);
@@ -42,12 +48,33 @@ int pm_cmd_interval_open(const char *prog, const char *path,
 		fprintf(stderr, "tipme %s: %s\n", prog, e.msg);
 		return 1;
 	}
+	/* the other candidates' verdicts, to show beside it */
+	for (i = 1; i < inc->iv.rank.n; i++) {
+		struct pm_interval civ = {
+			.pid = inc->iv.rank.c[i].sp.pid,
+			.from_ns = inc->iv.rank.c[i].sp.from_ns,
+			.to_ns = inc->iv.rank.c[i].sp.to_ns,
+			.chosen_by = PM_BY_STALL,
+		};
+
+		if (civ.from_ns < inc->st.first_ns)
+			civ.from_ns = inc->st.first_ns;
+		if (pm_verdict_analyse(&inc->cand[i], &inc->in, &inc->st, &inc->res,
+				       &civ, &e)) {
+			fprintf(stderr, "tipme %s: %s\n", prog, e.msg);
+			return 1;
+		}
+	}
 	inc->found = 1;
 	return 0;
 }
 
 void pm_cmd_interval_close(struct pm_cmd_interval *inc)
 {
+	size_t i;
+
+	for (i = 0; i < PM_RANK_MAX; i++)
+		pm_verdict_free(&inc->cand[i]);
 	pm_verdict_free(&inc->r);
 	pm_res_free(&inc->res);
 	pm_state_free(&inc->st);

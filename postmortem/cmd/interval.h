@@ -16,6 +16,7 @@
 #include "../incident/incident.h"
 #include "../state/resources.h"
 #include "../state/state.h"
+#include "run.h"
 
 /**
  * struct pm_cmd_interval - an incident opened to its verdict
@@ -24,6 +25,8 @@
  * @res: its resources (devices, locks, reclaim)
  * @iv: the interval chosen, if @found
  * @r: the verdict on @iv (r.chosen_by set), if @found
+ * @cand: chosen by a stall, the verdict on each of @iv.rank's candidates
+ *	after the first (cand[0] is unused: @r is its verdict)
  * @found: 1 if the dump has an interval that matters, else 0
  */
 struct pm_cmd_interval {
@@ -32,6 +35,7 @@ struct pm_cmd_interval {
 	struct pm_res res;
 	struct pm_interval iv;
 	struct pm_verdict r;
+	struct pm_verdict cand[PM_RANK_MAX];
 	int found;
 };
 
@@ -41,6 +45,8 @@ struct pm_cmd_interval {
  * @path: the dump file or incident directory
  * @ask: the interval the user asked for (see pm_interval_choose()); for
  *	an auto incident without --pid, the press in its meta.json
+ * @who: the thread named by --comm or --window-title instead of
+ *	@ask->pid (pm_cmd_who()), or NULL
  * @inc: filled in; pm_cmd_interval_close() it whatever this returns
  *
  * A dump without an interval that matters is not an error: @inc->found
@@ -48,10 +54,12 @@ struct pm_cmd_interval {
  * on failure.
  *
  * Return: 0, or 1 (the exit status) when the dump cannot be opened or
- * analysed, the X dump is broken, or memory ran out.
+ * analysed, the X dump is broken, @who names no one thread, or memory
+ * ran out.
  */
 int pm_cmd_interval_open(const char *prog, const char *path,
 			 const struct pm_interval_ask *ask,
+			 const struct pm_cmd_who *who,
 			 struct pm_cmd_interval *inc);
 
 /**

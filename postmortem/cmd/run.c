@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../dump/tables.h"
 #include "../incident/incident.h"
 #include "run.h"
 
@@ -112,4 +113,91 @@ int pm_cmd_one_dump(const char *prog, pm_usage_fn usage, int argc)
 		argc == optind ? "no dump file given" : "only one dump file, please");
 	usage(stderr, prog);
 	return 2;
+}
+
+/* How many matches an ambiguous --comm lists. */
+#define WHO_LIST	10
+
+/* The threads of the exec table whose name is @name (@exact) or contains it. */
+static size_t who_match(const struct pm_dump *pm, const char *name, int exact,
+			const struct pm_exec **m, size_t max)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; pm->instr && i < pm->instr->nr_execs; i++) {
+		const struct pm_exec *x = &pm->instr->execs[i];
+		char comm[TIPME_COMM_LEN + 1];
+
+		memcpy(comm, x->x.comm, TIPME_COMM_LEN);
+		comm[TIPME_COMM_LEN] = '\0';
+		if (exact ? strcmp(comm, name) : !strstr(comm, name))
+			continue;
+		for (k = 0; k < n && k < max && m[k]->x.pid != x->x.pid; k++)
+			;
+		if (k < n && k < max)
+			continue;	/* the same thread again (an exec) */
+		if (n < max)
+			m[n] = x;
+		n++;
+	}
+	return n;
+}
+
+int pm_cmd_who(const char *prog, const struct pm_incident *inc,
+	       const struct pm_cmd_who *w, uint32_t *pid)
+{
+	const struct pm_dump *pm = &inc->pm;
+	const struct pm_exec *m[64];
+	size_t n, i, pick;
+	int exact = 1;
+
+	if (w->title) {
+		if (!inc->have_x)
+			fprintf(stderr, "tipme %s: --window-title needs the incident's X dump "
+				"(tipme-xhook's xhook.dump), and this one has none; name the "
+				"process with --comm or --pid\n", prog);
+		else
+			fprintf(stderr, "tipme %s: --window-title: this X dump records no window "
+				"titles (tipme-xhook does not capture them); name the process "
+				"with --comm or --pid\n", prog);
+		return 1;
+	}
+	if (!pm->instr || !pm->instr->have_exectab) {
+		fprintf(stderr, "tipme %s: --comm: the dump has no exec table to find '%s' in; "
+			"name the thread with --pid\n", prog, w->comm);
+		return 1;
+	}
+	n = who_match(pm, w->comm, 1, m, 64);
+	if (!n) {
+		exact = 0;
+		n = who_match(pm, w->comm, 0, m, 64);
+	}
+	if (!n) {
+		fprintf(stderr, "tipme %s: --comm: no process or thread in the dump is named '%s' "
+			"or has it in its name (tipme ps lists them)\n", prog, w->comm);
+		return 1;
+	}
+	/* one process: its main thread if it matched, else its one thread */
+	pick = n;
+	for (i = 0; i < n && i < 64; i++) {
+		if (m[i]->x.tgid != m[0]->x.tgid) {
+			pick = n;
+			break;
+		}
+		if (m[i]->x.pid == m[i]->x.tgid)
+			pick = i;
+	}
+	if (i == n && pick == n && n == 1)
+		pick = 0;
+	if (pick < n && n <= 64) {
+		*pid = m[pick]->x.pid;
+		return 0;
+	}
+	fprintf(stderr, "tipme %s: --comm '%s' is ambiguous: %zu threads %s:", prog,
+		w->comm, n, exact ? "are named so" : "have it in their names");
+	for (i = 0; i < n && i < WHO_LIST; i++)
+		fprintf(stderr, "%s %u (%.*s)", i ? "," : "", m[i]->x.pid,
+			TIPME_COMM_LEN, m[i]->x.comm);
+	fprintf(stderr, "%s; name one with --pid\n", n > WHO_LIST ? ", ..." : "");
+	return 1;
 }

@@ -52,6 +52,62 @@ int pm_cmd_parse(const char *prog, pm_usage_fn usage, int argc, char **argv,
 		 const struct pm_cmd_opt *opts, size_t n, int *json);
 
 /**
+ * struct pm_cmd_who - a thread named otherwise than by its pid
+ * @comm: --comm NAME: its process's or thread's name, or NULL
+ * @title: --window-title TEXT: the title of its X window, or NULL
+ *
+ * A command puts PM_CMD_WHO_OPTS() in its option table and resolves the
+ * name with pm_cmd_who() once the incident is open.
+ */
+struct pm_cmd_who {
+	const char *comm;
+	const char *title;
+};
+
+/* The two table entries of struct pm_cmd_who @w (PM_CMD_WHO_NOPTS of them). */
+#define PM_CMD_WHO_OPTS(w) \
+	{ "comm", 'C', NULL, &(w).comm, NULL }, \
+	{ "window-title", 'W', NULL, &(w).title, NULL }
+#define PM_CMD_WHO_NOPTS	2
+
+/* Their lines of a command's usage. */
+#define PM_CMD_WHO_USAGE \
+	"  --comm NAME          the process (or thread) of that name instead of a\n" \
+	"                       pid: its exact name, else the one name containing\n" \
+	"                       NAME; an error lists the matches when several do\n" \
+	"  --window-title TEXT  the client owning a window of that title (needs an\n" \
+	"                       X dump with window titles)\n"
+
+/**
+ * pm_cmd_who_given() - was a thread named by --comm or --window-title
+ * @w: the options
+ *
+ * Return: 1 if so, else 0.
+ */
+static inline int pm_cmd_who_given(const struct pm_cmd_who *w)
+{
+	return w->comm || w->title;
+}
+
+/**
+ * pm_cmd_who() - the thread --comm or --window-title names
+ * @prog: the subcommand's name, for messages
+ * @inc: the open incident (its exec table, its X dump)
+ * @w: the options; at least one is given
+ * @pid: set to the thread
+ *
+ * --comm: the threads whose name (the exec table's) is NAME, else those
+ * whose name contains it; of one process, its main thread if it is one
+ * of them, else the one thread.  Several processes, or none: an error
+ * that lists the matches.  --window-title: the X dump's window titles
+ * (an error when it has none: tipme-xhook does not record them).
+ *
+ * Return: 0 with *@pid set, or 1 (the exit status) after a message.
+ */
+int pm_cmd_who(const char *prog, const struct pm_incident *inc,
+	       const struct pm_cmd_who *w, uint32_t *pid);
+
+/**
  * pm_cmd_one_dump() - check that exactly one operand (the dump) follows
  * @prog: the subcommand's name, for the message
  * @usage: prints its usage

@@ -26,6 +26,51 @@ static void read_meta(struct pm_incident *inc, const char *dir)
 	close(fd);
 }
 
+/* The longest description read (description.txt: tipme note's limit). */
+#define DESC_MAX	4096
+
+/*
+ * The user's words: description.txt of an incident directory (@dir, or
+ * NULL), else the X dump's; the first line, without trailing blanks.
+ */
+static void read_desc(struct pm_incident *inc, const char *dir)
+{
+	char *buf = malloc(DESC_MAX + 1);
+	ssize_t n = -1;
+	size_t len;
+	int dfd, fd;
+
+	if (!buf)
+		return;
+	if (dir) {
+		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		fd = dfd < 0 ? -1 : openat(dfd, "description.txt",
+					   O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			n = read(fd, buf, DESC_MAX);
+			close(fd);
+		}
+		if (dfd >= 0)
+			close(dfd);
+	}
+	if (n <= 0 && inc->have_x && inc->x.description_len) {
+		n = (ssize_t)(inc->x.description_len < DESC_MAX ?
+			      inc->x.description_len : DESC_MAX);
+		memcpy(buf, inc->x.description, (size_t)n);
+	}
+	len = n > 0 ? (size_t)n : 0;
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	len = strlen(buf);
+	while (len && (buf[len - 1] == ' ' || buf[len - 1] == '\t' || buf[len - 1] == '\r'))
+		buf[--len] = '\0';
+	if (!len) {
+		free(buf);
+		return;
+	}
+	inc->desc = buf;
+}
+
 /* The X dump in @xfile (resolved: a file); -ENOENT passes through. */
 static int read_x(struct pm_incident *inc, const char *xfile, struct tm_err *e)
 {
@@ -71,6 +116,7 @@ int pm_incident_open(struct pm_incident *inc, const char *path,
 			goto out;
 	}
 	read_meta(inc, path);
+	read_desc(inc, path);
 out:
 	free(kfile);
 	free(xfile);
@@ -87,6 +133,7 @@ int pm_incident_open_mem(struct pm_incident *inc, const void *buf,
 void pm_incident_close(struct pm_incident *inc)
 {
 	free(inc->xbuf);
+	free(inc->desc);
 	pm_close(&inc->pm);
 	memset(inc, 0, sizeof(*inc));
 }

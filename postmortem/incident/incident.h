@@ -30,6 +30,9 @@
  * @have_x: 1 with an X dump, else 0
  * @meta: meta.json, if @have_meta
  * @have_meta: 1 if the incident directory has a readable meta.json
+ * @desc: the user's description of the incident, one line: the incident
+ *	directory's description.txt (tipme note, tipmed), else the X dump's
+ *	(tipme-xhook's prompt); NULL if neither has one
  */
 struct pm_incident {
 	struct pm_dump pm;
@@ -38,6 +41,7 @@ struct pm_incident {
 	int have_x;
 	struct tm_incident_meta_view meta;
 	int have_meta;
+	char *desc;
 };
 
 /**

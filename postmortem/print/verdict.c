@@ -21,7 +21,7 @@
 static const char *const chosen_key[] = {
 	[PM_BY_PID] = "pid",
 	[PM_BY_INPUT] = "input",
-	[PM_BY_STALL] = "longest_stall",
+	[PM_BY_STALL] = "ranked_stall",
 	[PM_BY_KERNEL_INPUT] = "kernel_input",
 	[PM_BY_AUTO] = "auto_press",
 };
@@ -35,6 +35,7 @@ struct out {
 	const struct pm_state *st;
 	const struct pm_verdict *r;
 	const char *path;
+	const struct pm_verdict_extra *ex;
 	struct tm_jw w;
 };
 
@@ -221,6 +222,94 @@ static void text_chain(const struct out *o, int parent, int indent)
 	}
 }
 
+static const char *const tier_key[] = {
+	[PM_TIER_NOBODY] = "nobody_waited",
+	[PM_TIER_BATCH] = "batch",
+	[PM_TIER_INTERACTIVE] = "interactive",
+	[PM_TIER_NAMED] = "named",
+};
+
+/* Why a candidate ranks where it does, in words. */
+static void why_text(const struct out *o, const struct pm_cand *c, char *buf, size_t len)
+{
+	size_t n = 0;
+
+#define ADD(...) \
+	do { \
+		if (n < len) \
+			n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); \
+	} while (0)
+	buf[0] = '\0';
+	switch (c->tier) {
+	case PM_TIER_NAMED:
+		ADD("the description names %s", c->interactive && !(c->why & (PM_WHY_INPUT |
+		    PM_WHY_XCLIENT)) && c->why & PM_WHY_CHAIN ? "a task that waited for it" :
+		    "its process");
+		break;
+	case PM_TIER_INTERACTIVE:
+		ADD("interactive");
+		break;
+	case PM_TIER_BATCH:
+		ADD("batch work: waited for, by no interactive thread");
+		break;
+	default:
+		ADD("nobody waited for it");
+	}
+	if (c->why & PM_WHY_INPUT)
+		ADD("; it received input");
+	if (c->why & PM_WHY_XCLIENT)
+		ADD("; an X client");
+	if (c->waiter)
+		ADD("; %u (%s) waited for it", c->waiter, comm(o, c->waiter));
+	if (c->why & PM_WHY_CHAIN)
+		ADD("; its waiters lead back to %u (%s), %s", c->interactive,
+		    comm(o, c->interactive),
+		    c->tier == PM_TIER_NAMED ? "named in the description" : "interactive");
+#undef ADD
+}
+
+/* A candidate's verdict in one line, as the report's first line. */
+static void cand_verdict_text(struct out *o, const struct pm_verdict *v, char *buf, size_t len)
+{
+	const struct pm_verdict *keep = o->r;
+	char what[256];
+
+	o->r = v;
+	if (v && v->nitems) {
+		item_text(o, &v->items[0], what, sizeof(what));
+		snprintf(buf, len, "%s (%s, %.1f ms, %.0f%%)", what,
+			 pm_cause_key[v->items[0].cause], v->items[0].ns / 1e6,
+			 pct(v, v->items[0].ns));
+	} else {
+		snprintf(buf, len, "nothing recorded in the interval");
+	}
+	o->r = keep;
+}
+
+static void text_candidates(struct out *o)
+{
+	const struct pm_rank *rk = o->ex->rank;
+	char a[40], b[40], what[400], why[400];
+	size_t i;
+
+	fprintf(o->f, "\ncandidates, most likely felt first (%zu thread%s stalled in %s .. %s; "
+		"ranked: named in the description, interactive, waited for, nobody waited; "
+		"then by length):\n", rk->nthreads, rk->nthreads == 1 ? "" : "s",
+		pm_fmt_ns(rk->from_ns, a, sizeof(a)), pm_fmt_ns(rk->to_ns, b, sizeof(b)));
+	for (i = 0; i < rk->n; i++) {
+		const struct pm_cand *c = &rk->c[i];
+
+		cand_verdict_text(o, o->ex->cand[i], what, sizeof(what));
+		why_text(o, c, why, sizeof(why));
+		fprintf(o->f, "  %zu. pid %u (%s) %s .. %s, %.3f ms: %s\n     why: %s\n",
+			i + 1, c->sp.pid, comm(o, c->sp.pid),
+			pm_fmt_ns(c->sp.from_ns, a, sizeof(a)), pm_fmt_ns(c->sp.to_ns, b, sizeof(b)),
+			(c->sp.to_ns - c->sp.from_ns) / 1e6, what, why);
+	}
+	fprintf(o->f, "  (%sthe dump records no terminal's foreground process group)\n",
+		rk->have_x ? "" : "no X dump: X clients and the input they got are not known; ");
+}
+
 static void print_text(struct out *o, const char *name)
 {
 	const struct pm_verdict *r = o->r;
@@ -238,6 +327,8 @@ static void print_text(struct out *o, const char *name)
 		fprintf(o->f, "pid %u (%s): nothing recorded in the interval\n", r->pid,
 		       comm(o, r->pid));
 	}
+	if (o->ex && o->ex->desc)
+		fprintf(o->f, "description: %s\n", o->ex->desc);
 	fprintf(o->f, "\ninterval: pid %u (%s), %s .. %s, %.3f ms (chosen by %s)\n",
 	       r->pid, comm(o, r->pid), pm_fmt_ns(r->from_ns, a, sizeof(a)),
 	       pm_fmt_ns(r->to_ns, b, sizeof(b)), span / 1e6,
@@ -250,8 +341,10 @@ static void print_text(struct out *o, const char *name)
 	       r->chosen_by == PM_BY_KERNEL_INPUT ?
 	       "the slowest input the kernel saw, to its reader going back to sleep: no X dump, so not to the screen" :
 	       r->chosen_by == PM_BY_STALL ?
-	       "the longest stall before the trigger: no --pid and no input to go by" :
+	       "the stall most likely felt before the trigger: no --pid and no input to go by" :
 	       "--pid");
+	if (o->ex && o->ex->rank && o->ex->rank->n)
+		text_candidates(o);
 	fprintf(o->f, "\ncauses, by time:\n");
 	for (i = 0; i < r->nitems; i++) {
 		item_text(o, &r->items[i], what, sizeof(what));
@@ -378,6 +471,81 @@ static void json_chain(struct out *o, int parent)
 	tm_jw_arr_end(&o->w);
 }
 
+static void json_task(struct out *o, const char *key, uint32_t pid)
+{
+	tm_jw_key(&o->w, key);
+	if (!pid) {
+		tm_jw_null(&o->w);
+		return;
+	}
+	tm_jw_obj_begin(&o->w);
+	tm_jw_ku64(&o->w, "pid", pid);
+	tm_jw_kstr(&o->w, "comm", comm(o, pid));
+	tm_jw_obj_end(&o->w);
+}
+
+static void json_candidates(struct out *o)
+{
+	static const struct {
+		unsigned int bit;
+		const char *key;
+	} sig[] = {
+		{ PM_WHY_HINT, "description" }, { PM_WHY_INPUT, "input" },
+		{ PM_WHY_XCLIENT, "x_client" }, { PM_WHY_WAITED, "waited_for" },
+		{ PM_WHY_CHAIN, "interactive_waiter" },
+	};
+	const struct pm_rank *rk = o->ex->rank;
+	const struct pm_verdict *keep = o->r;
+	char why[400];
+	size_t i, k;
+
+	tm_jw_key(&o->w, "stall_search");
+	tm_jw_obj_begin(&o->w);
+	tm_jw_ki64(&o->w, "from_mono_ns", rk->from_ns);
+	tm_jw_ki64(&o->w, "to_mono_ns", rk->to_ns);
+	tm_jw_ku64(&o->w, "stalled_threads", rk->nthreads);
+	tm_jw_kbool(&o->w, "x_dump", rk->have_x);
+	tm_jw_obj_end(&o->w);
+	tm_jw_key(&o->w, "candidates");
+	tm_jw_arr_begin(&o->w);
+	for (i = 0; i < rk->n; i++) {
+		const struct pm_cand *c = &rk->c[i];
+		const struct pm_verdict *v = o->ex->cand[i];
+
+		tm_jw_obj_begin(&o->w);
+		tm_jw_key(&o->w, "interval");
+		tm_jw_obj_begin(&o->w);
+		tm_jw_ku64(&o->w, "pid", c->sp.pid);
+		tm_jw_kstr(&o->w, "comm", comm(o, c->sp.pid));
+		tm_jw_ki64(&o->w, "from_mono_ns", v ? v->from_ns : c->sp.from_ns);
+		tm_jw_ki64(&o->w, "to_mono_ns", v ? v->to_ns : c->sp.to_ns);
+		tm_jw_obj_end(&o->w);
+		tm_jw_key(&o->w, "verdict");
+		o->r = v;
+		if (v && v->nitems)
+			json_item(o, &v->items[0]);
+		else
+			tm_jw_null(&o->w);
+		o->r = keep;
+		tm_jw_key(&o->w, "why");
+		tm_jw_obj_begin(&o->w);
+		tm_jw_kstr(&o->w, "rank", tier_key[c->tier]);
+		tm_jw_key(&o->w, "signals");
+		tm_jw_arr_begin(&o->w);
+		for (k = 0; k < sizeof(sig) / sizeof(sig[0]); k++)
+			if (c->why & sig[k].bit)
+				tm_jw_str(&o->w, sig[k].key);
+		tm_jw_arr_end(&o->w);
+		json_task(o, "waited_for_by", c->waiter);
+		json_task(o, "leads_back_to", c->why & PM_WHY_CHAIN ? c->interactive : 0);
+		why_text(o, c, why, sizeof(why));
+		tm_jw_kstr(&o->w, "text", why);
+		tm_jw_obj_end(&o->w);
+		tm_jw_obj_end(&o->w);
+	}
+	tm_jw_arr_end(&o->w);
+}
+
 static void print_json(struct out *o, const struct pm_xprof *xp)
 {
 	const struct pm_verdict *r = o->r;
@@ -413,6 +581,10 @@ static void print_json(struct out *o, const struct pm_xprof *xp)
 	tm_jw_obj_end(&o->w);
 	tm_jw_key(&o->w, "chain");
 	json_chain(o, -1);
+	if (o->ex && o->ex->desc)
+		tm_jw_kstr(&o->w, "description", o->ex->desc);
+	if (o->ex && o->ex->rank && o->ex->rank->n)
+		json_candidates(o);
 	if (xp) {
 		tm_jw_key(&o->w, "x");
 		pm_xprof_json(&o->w, xp);
@@ -429,14 +601,16 @@ static void print_json(struct out *o, const struct pm_xprof *xp)
  * @r: the analysis
  * @name: the dump's or incident's path, for the commands to dig further
  * @xp: the X server's tables for the interval (--x), or NULL
+ * @ex: the description and the ranked stalls to show, or NULL
  * @json: one JSON object instead of text
  */
 void pm_verdict_print(FILE *f, const struct pm_incident *inc, const struct pm_state *st,
 		      const struct pm_verdict *r, const char *name,
-		      const struct pm_xprof *xp, int json)
+		      const struct pm_xprof *xp, const struct pm_verdict_extra *ex,
+		      int json)
 {
 	const struct pm_dump *pm = &inc->pm;
-	struct out o = { .f = f, .pm = pm, .st = st, .r = r };
+	struct out o = { .f = f, .pm = pm, .st = st, .r = r, .ex = ex };
 
 	if (json) {
 		print_json(&o, xp);

@@ -250,6 +250,22 @@ void scen_task(struct scen *s, uint32_t pid, uint32_t tgid, const char *comm,
 	s->exec_len += size;
 }
 
+void scen_ppid(struct scen *s, uint32_t pid, uint32_t ppid)
+{
+	size_t off = 0;
+
+	while (off + sizeof(struct tipme_exec) <= s->exec_len) {
+		struct tipme_exec x;
+
+		memcpy(&x, s->exec + off, sizeof(x));
+		if (x.pid == pid) {
+			x.ppid = ppid;
+			memcpy(s->exec + off, &x, sizeof(x));
+		}
+		off += x.size;
+	}
+}
+
 void scen_add_type(struct tipme_rectype *t, size_t *n, uint8_t type,
 		   uint8_t flags, uint16_t size, const char *name)
 {

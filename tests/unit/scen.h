@@ -72,6 +72,8 @@ void scen_blocked(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
 		  const char *const *site);
 void scen_task(struct scen *s, uint32_t pid, uint32_t tgid, const char *comm,
 	       const char *exe, const char *argv, size_t argv_len);
+/* the parent process of @pid's exec table entries (scen_task() leaves 0) */
+void scen_ppid(struct scen *s, uint32_t pid, uint32_t ppid);
 uint64_t scen_sym(const char *name);
 /* KASLR slide of the scenarios' kernel text (0 unless a test sets it) */
 extern uint64_t scen_kaslr_slide;

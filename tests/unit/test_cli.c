@@ -448,6 +448,10 @@ static void test_errors(void)
 	ret = run_cmd(pm_cmd_records, "records --type nosuch DUMP");
 	tap_ok(ret == 2 && strstr(err_text, "no record type 'nosuch' in this dump (it has: sched_switch sched_waking trigger input future_event)"),
 	       "unknown --type: exit 2, the dump's types listed");
+	ret = run_cmd(pm_cmd_records, "records --comm bash DUMP");
+	tap_ok(ret == 1 && strstr(err_text, "tipme records: --comm: the dump has no exec table to "
+				  "find 'bash' in; name the thread with --pid"),
+	       "--comm on a dump without an exec table: exit 1, said so");
 	ret = run_cmd(pm_cmd_records, "records --help");
 	tap_ok(ret == 0 && strstr(out_text, "EXAMPLES") && strstr(out_text, "--pid"),
 	       "records --help: exit 0, with examples");
@@ -594,7 +598,7 @@ int main(int argc, char **argv)
 	snprintf(dump, sizeof(dump), "%s/golden.tipme", dir);
 	snprintf(out_path, sizeof(out_path), "%s/out", dir);
 	snprintf(err_path, sizeof(err_path), "%s/err", dir);
-	tap_plan(34);
+	tap_plan(35);
 	err = write_golden(dump, &e);
 	tap_ok(!err, "write the golden dump%s%s", err ? ": " : "", e.msg);
 	test_records();

@@ -966,6 +966,298 @@ static int rewake_scenario(struct scen *s)
 	return save(s, "rewake");
 }
 
+/* The trigger record (Ctrl-Alt-Minus) at @ts on CPU 0. */
+static void trigger(struct scen *s, uint64_t ts)
+{
+	struct tipme_rec_trigger tr = { .seq = 1, .source = 1 };
+
+	scen_rec(s, 0, TIPME_REC_TRIGGER, ts, &tr, sizeof(tr));
+}
+
+/*
+ * No pid, no input: a shell (2000) waits 600 ms in a pipe read for what
+ * its grandchild sed (2002, through the subshell 2001) writes, not a
+ * stall; a worker (2003) is runnable 40 ms behind a spinner (2004), which
+ * waits 10 ms for its CPU in turn.
+ */
+static int descend_scenario(struct scen *s)
+{
+	scen_init(s, 2);
+	scen_task(s, 2000, 2000, "bash", "/bin/bash", "bash", 5);
+	scen_task(s, 2001, 2001, "bash", "/bin/bash", "bash", 5);
+	scen_task(s, 2002, 2002, "sed", "/bin/sed", "sed", 4);
+	scen_task(s, 2003, 2003, "worker", "/bin/worker", "worker", 7);
+	scen_task(s, 2004, 2004, "spin", "/bin/spin", "spin", 5);
+	scen_ppid(s, 2000, 1);
+	scen_ppid(s, 2001, 2000);
+	scen_ppid(s, 2002, 2001);
+	scen_ppid(s, 2003, 1);
+	scen_ppid(s, 2004, 1);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 2000, 120);
+	scen_switch(s, 0, MS(2), 2000, TIPME_TS_SLEEPING, 120, 2002, 120);
+	scen_blocked(s, 0, MS(2), 2000, pipe_site);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 2004, 120);
+	scen_wake(s, 1, MS(100), 2003, 1, 2004, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(140), 2004, TIPME_TS_RUNNABLE, 120, 2003, 120);
+	scen_switch(s, 1, MS(150), 2003, TIPME_TS_SLEEPING, 120, 2004, 120);
+	scen_switch(s, 1, MS(200), 2004, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_wake(s, 0, MS(602), 2000, 0, 2002, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(602.1), 2002, TIPME_TS_DEAD, 120, 2000, 120);
+	scen_switch(s, 0, MS(610), 2000, TIPME_TS_SLEEPING, 120, 0, 120);
+	trigger(s, MS(700));
+	return save(s, "descend");
+}
+
+/*
+ * No pid, no input in the 2 s before the trigger (8.5 s): an app (2100)
+ * that read a key press at 1 s is runnable 300 ms behind a SCHED_FIFO hog
+ * (2101) at 8 s; cc (2102) sleeps 600 ms in D while make (2103), its
+ * parent, waits for it.  A bystander woken next to a key press is no
+ * reader of it (below).  @desc: the incident directory's description.
+ */
+static int interactive_scenario(struct scen *s, const char *name, const char *desc)
+{
+	static const char *const poll_site[] = { "do_sys_poll", NULL };
+	static const char *const wait_site[] = { "do_wait", NULL };
+	static const char *const io_site[] = { "io_schedule", "folio_wait_bit_common", NULL };
+	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
+	char path[200];
+	FILE *f;
+
+	scen_init(s, 2);
+	scen_task(s, 2100, 2100, "app", "/usr/bin/app", "app", 4);
+	scen_task(s, 2101, 2101, "hog", "/bin/hog", "hog", 4);
+	scen_task(s, 2102, 2102, "cc", "/usr/bin/cc", "cc", 3);
+	scen_task(s, 2103, 2103, "make", "/usr/bin/make", "make", 5);
+	scen_task(s, 2104, 2104, "sed", "/bin/sed", "sed", 4);
+	scen_ppid(s, 2100, 1);
+	scen_ppid(s, 2101, 1);
+	scen_ppid(s, 2102, 2103);
+	scen_ppid(s, 2103, 1);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 2100, 120);
+	scen_switch(s, 0, MS(2), 2100, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(2), 2100, poll_site);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 2103, 120);
+	scen_switch(s, 1, MS(2), 2103, TIPME_TS_SLEEPING, 120, 2102, 120);
+	scen_blocked(s, 1, MS(2), 2103, wait_site);
+	scen_switch(s, 0, MS(3), 0, TIPME_TS_RUNNABLE, 120, 2104, 120);
+	scen_switch(s, 0, MS(4), 2104, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(4), 2104, pipe_site);
+	scen_rec(s, 0, TIPME_REC_INPUT, MS(1000), &in, sizeof(in));
+	scen_wake(s, 0, MS(1000.02), 2100, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(1000.1), 0, TIPME_TS_RUNNABLE, 120, 2100, 120);
+	scen_switch(s, 0, MS(1005), 2100, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(1005), 2100, poll_site);
+	/* a sed woken from a pipe read next to a key press: no reader of it */
+	scen_rec(s, 1, TIPME_REC_INPUT, MS(5000), &in, sizeof(in));
+	scen_wake(s, 1, MS(5000.3), 2104, 1, 2102, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(5400), 2102, TIPME_TS_RUNNABLE, 120, 2104, 120);
+	scen_switch(s, 1, MS(5401), 2104, TIPME_TS_SLEEPING, 120, 2102, 120);
+	scen_switch(s, 1, MS(7000), 2102, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 1, MS(7000), 2102, io_site);
+	scen_wake(s, 1, MS(7600), 2102, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 1, MS(7600.1), 0, TIPME_TS_RUNNABLE, 120, 2102, 120);
+	scen_wake(s, 1, MS(7700), 2103, 1, 2102, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(7700.1), 2102, TIPME_TS_DEAD, 120, 2103, 120);
+	scen_switch(s, 1, MS(7710), 2103, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(7710), 2103, poll_site);
+	scen_switch(s, 0, MS(7990), 0, TIPME_TS_RUNNABLE, 120, 2101, 50);
+	scen_wake(s, 0, MS(8000), 2100, 0, 2101, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(8300), 2101, TIPME_TS_SLEEPING, 50, 2100, 120);
+	scen_switch(s, 0, MS(8310), 2100, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(8310), 2100, poll_site);
+	/* the chord's key wakes make from poll just before the trigger: no reader */
+	scen_rec(s, 1, TIPME_REC_INPUT, MS(8499.9), &in, sizeof(in));
+	scen_wake(s, 1, MS(8499.95), 2103, 1, 0, TIPME_CTX_HARDIRQ);
+	trigger(s, MS(8500));
+	if (!desc)
+		return save(s, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/%s/description.txt", dir, name);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%s\n", desc) < 0 || fclose(f))
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s/kernel.dump", dir, name);
+	return scen_write(s, path);
+}
+
+/*
+ * A stall 4 s before the trigger (5.3 s): a victim (2200) waits 250 ms in
+ * a pipe read for a server (2201) that computes; 0.4 s before the trigger
+ * a sleeper (2202) waits 7 ms in D, the only stall of the last 2 s.
+ */
+static int early_scenario(struct scen *s)
+{
+	static const char *const poll_site[] = { "do_sys_poll", NULL };
+	static const char *const io_site[] = { "io_schedule", "folio_wait_bit_common", NULL };
+
+	scen_init(s, 2);
+	scen_task(s, 2200, 2200, "victim", "/bin/victim", "victim", 7);
+	scen_task(s, 2201, 2201, "server", "/bin/server", "server", 7);
+	scen_task(s, 2202, 2202, "sleep", "/bin/sleep", "sleep", 6);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 2200, 120);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 2201, 120);
+	scen_switch(s, 0, MS(1000), 2200, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(1000), 2200, pipe_site);
+	scen_wake(s, 1, MS(1250), 2200, 0, 2201, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(1250.1), 0, TIPME_TS_RUNNABLE, 120, 2200, 120);
+	scen_switch(s, 1, MS(1255), 2201, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(1255), 2201, poll_site);
+	scen_switch(s, 0, MS(1260), 2200, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(1260), 2200, poll_site);
+	scen_switch(s, 1, MS(4800), 0, TIPME_TS_RUNNABLE, 120, 2202, 120);
+	scen_switch(s, 1, MS(4900), 2202, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 1, MS(4900), 2202, io_site);
+	scen_wake(s, 1, MS(4907), 2202, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 1, MS(4907.1), 0, TIPME_TS_RUNNABLE, 120, 2202, 120);
+	scen_switch(s, 1, MS(4910), 2202, TIPME_TS_DEAD, 120, 0, 120);
+	trigger(s, MS(5300));
+	return save(s, "early");
+}
+
+/*
+ * No pid and no input: the stalls ranked.  A shell waiting for its
+ * grandchild is no candidate; an interactive thread's 300 ms behind a hog
+ * ranks above a compiler's 600 ms in D; a process the description names
+ * ranks first; a stall 4 s before the trigger is found.
+ */
+static void ranking_tests(void)
+{
+	char *out;
+	int ret;
+
+	check("descend", "", "cpu_contention", 2004, 99,
+	      "no pid, no input: a worker runnable behind a spinner, not a shell waiting for sed");
+	out = report("descend", "", 1, &ret);
+	tap_ok(!ret && strstr(out, "\"chosen_by\":\"ranked_stall\"") &&
+	       strstr(out, "\"candidates\":[{\"interval\":{\"pid\":2003,") &&
+	       !strstr(out, "\"pid\":2000,"),
+	       "the shell's 600 ms wait for its grandchild is no candidate at all");
+	free(out);
+	check("interactive", "", "cpu_contention", 2101, 99,
+	      "no pid, no input in 2 s: the app that read a key, 300 ms behind a FIFO hog");
+	out = report("interactive", "", 1, &ret);
+	tap_ok(!ret && strstr(out, "\"interval\":{\"pid\":2100,\"comm\":\"app\","
+			       "\"from_mono_ns\":8000000000,\"to_mono_ns\":8300000000,") &&
+	       strstr(out, "\"why\":{\"rank\":\"interactive\",\"signals\":[\"input\"]") &&
+	       strstr(out, "{\"interval\":{\"pid\":2102,\"comm\":\"cc\",") &&
+	       strstr(out, "\"why\":{\"rank\":\"batch\",\"signals\":[\"waited_for\"],"
+			   "\"waited_for_by\":{\"pid\":2103,"),
+	       "the app (interactive: it got input) above cc's longer 600 ms (batch: make waited)");
+	free(out);
+	check("hinted", "", "unknown", 0, 99,
+	      "the description names cc: its 600 ms in D ranks first");
+	out = report("hinted", "", 1, &ret);
+	tap_ok(!ret && strstr(out, "\"description\":\"cc is slow when I build\"") &&
+	       strstr(out, "\"candidates\":[{\"interval\":{\"pid\":2102,") &&
+	       strstr(out, "\"rank\":\"named\",\"signals\":[\"description\","),
+	       "the description is shown, and the process it names is the first candidate");
+	free(out);
+	check("early", "", "running", 2201, 95,
+	      "a stall 4 s before the trigger, found by the 10 s search");
+	out = report("early", "", 1, &ret);
+	tap_ok(!ret && strstr(out, "\"interval\":{\"pid\":2200,\"comm\":\"victim\","
+			       "\"from_mono_ns\":1000000000,\"to_mono_ns\":1250000000,"),
+	       "the victim's 250 ms at 1 s, not the 7 ms wait 0.4 s before the trigger");
+	free(out);
+}
+
+/*
+ * Subcommand @fn (argv[0] @args' first word) on scenario @name (a dump, or
+ * an incident directory): stdout, or stderr when it failed.
+ */
+static char *run_on(int (*fn)(int, char **), const char *name, const char *args, int *ret)
+{
+	char dump[160], out[160], err[160], buf[512], *argv[16], *tok, *save = NULL;
+	struct stat sb;
+	int argc = 0;
+
+	snprintf(dump, sizeof(dump), "%s/%s", dir, name);
+	if (stat(dump, &sb) || !S_ISDIR(sb.st_mode))
+		snprintf(dump, sizeof(dump), "%s/%s.dump", dir, name);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 14;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc++] = dump;
+	argv[argc] = NULL;
+	*ret = capture_run(fn, argc, argv, out, err);
+	return capture_slurp(*ret ? err : out);
+}
+
+/*
+ * --comm and --window-title instead of --pid, the same for the six
+ * commands that take a thread: the exact name, else the one name that
+ * contains it; an error listing the matches when several do or none does.
+ */
+static void who_tests(void)
+{
+	char args[300], *t;
+	int ret;
+
+	t = run_on(pm_cmd_report, "descend", "report --comm bash", &ret);
+	tap_ok(ret == 1 && strstr(t, "tipme report: --comm 'bash' is ambiguous: 2 threads are "
+			   "named so: 2000 (bash), 2001 (bash); name one with --pid"),
+	       "report --comm bash: two processes of that name, an error that lists both");
+	free(t);
+	t = run_on(pm_cmd_why, "descend", "why --comm e", &ret);
+	tap_ok(ret == 1 && strstr(t, "tipme why: --comm 'e' is ambiguous: 2 threads have it in "
+			   "their names: 2002 (sed), 2003 (worker); name one with --pid"),
+	       "why --comm e: no exact name, two that contain it: an error that lists them");
+	free(t);
+	t = run_on(pm_cmd_why, "descend", "why --comm nosuch", &ret);
+	tap_ok(ret == 1 && strstr(t, "tipme why: --comm: no process or thread in the dump is "
+			   "named 'nosuch' or has it in its name"),
+	       "why --comm nosuch: none, a clear error");
+	free(t);
+	t = run_on(pm_cmd_why, "descend", "why --json --comm wor --from 0.1 --to 0.14", &ret);
+	tap_ok(ret == 0 && strstr(t, "\"pid\":2003,"),
+	       "why --comm wor: the one name containing it, worker (2003)");
+	free(t);
+	t = run_on(pm_cmd_records, "descend", "records --json --type sched_waking --comm sed", &ret);
+	tap_ok(ret == 0 && strstr(t, "\"waker\":2002") && !strstr(t, "\"pid\":2003"),
+	       "records --comm sed: the records of sed (2002) only");
+	free(t);
+	t = run_on(pm_cmd_report, "interactive", "report --json --comm app --from 8 --to 8.3", &ret);
+	tap_ok(ret == 0 && strstr(t, "\"interval\":{\"pid\":2100,\"comm\":\"app\","
+			   "\"from_mono_ns\":8000000000,\"to_mono_ns\":8300000000,\"chosen_by\":\"pid\""),
+	       "report --comm app --from --to: as --pid 2100");
+	free(t);
+	snprintf(args, sizeof(args), "timeline --json -o %s/who.svg --comm hog", dir);
+	t = run_on(pm_cmd_timeline, "interactive", args, &ret);
+	tap_ok(ret == 0 && strstr(t, "\"thread_lanes\":[2101]"),
+	       "timeline --comm hog: the hog's lane");
+	free(t);
+	snprintf(args, sizeof(args), "export --json --perfetto -o %s/who.json --comm make", dir);
+	t = run_on(pm_cmd_export, "interactive", args, &ret);
+	tap_ok(ret == 0 && strstr(t, "\"verdict\":true"), "export --comm make: its verdict marked");
+	free(t);
+	t = run_on(pm_cmd_latency, "xserver", "latency --json --comm app", &ret);
+	tap_ok(ret == 0 && strstr(t, "\"pid\": 1000,"), "latency --comm app: the app's press");
+	free(t);
+	t = run_on(pm_cmd_latency, "xserver", "latency --comm flood", &ret);
+	tap_ok(ret == 0 && strstr(t, "(no press)"),
+	       "latency --comm flood: the flooder received none");
+	free(t);
+	t = run_on(pm_cmd_report, "xserver", "report --window-title Editor", &ret);
+	tap_ok(ret == 1 && strstr(t, "tipme report: --window-title: this X dump records no window "
+			   "titles (tipme-xhook does not capture them); name the process with "
+			   "--comm or --pid"),
+	       "report --window-title with an X dump: it has no titles, said so");
+	free(t);
+	t = run_on(pm_cmd_why, "descend", "why --window-title Editor", &ret);
+	tap_ok(ret == 1 && strstr(t, "tipme why: --window-title needs the incident's X dump "
+			   "(tipme-xhook's xhook.dump), and this one has none"),
+	       "why --window-title without an X dump: said so");
+	free(t);
+	t = run_on(pm_cmd_report, "descend", "report --pid 2003 --comm worker", &ret);
+	tap_ok(ret == 2 && strstr(t, "give one"), "report --pid and --comm: usage error");
+	free(t);
+}
+
 /* tipme latency's JSON for incident @name. */
 static char *latency_json(const char *name)
 {
@@ -1124,7 +1416,7 @@ static const char *const state_names[] = {
 	"cpu", "timer", "stopped", "blkio", "blkirq", "blkirq-other", "lock",
 	"mem", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
-	"stack-timer",
+	"stack-timer", "descend", "interactive", "early",
 };
 
 int main(void)
@@ -1138,7 +1430,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(102);
+	tap_plan(134);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1149,7 +1441,10 @@ int main(void)
 	    xserver_scenario(s) || xstale_scenario(s) || sampled_scenario(s) ||
 	    race_scenario(s) ||
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0) ||
-	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2))
+	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
+	    descend_scenario(s) || interactive_scenario(s, "interactive", NULL) ||
+	    interactive_scenario(s, "hinted", "cc is slow when I build") ||
+	    early_scenario(s))
 		return 1;
 	compact_counts();
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
@@ -1274,6 +1569,8 @@ int main(void)
 	if (strstr(out, "\"runnable\"") || strstr(out, "cpu_contention"))
 		tap_diag("%s", out);
 	free(out);
+	ranking_tests();
+	who_tests();
 	export_xserver();
 	timeline_xserver();
 	legs_tests();

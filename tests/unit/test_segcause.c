@@ -2,8 +2,8 @@
 /*
  * The analysis pieces below the verdict, on stretches and resources the
  * test builds by hand: what one stretch was (pm_seg_cause), whether a
- * sleep waits for work (pm_seg_idle), and the longest stall
- * (pm_longest_stall).  A one-switch scenario dump gives them an incident
+ * sleep waits for work (pm_seg_idle), and the stalls ranked
+ * (pm_stall_rank).  A one-switch scenario dump gives them an incident
  * with the scenarios' kernel symbols, for the blocking sites.
  */
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/segcause.h"
-#include "analysis/stall.h"
+#include "analysis/rank.h"
 #include "scen.h"
 #include "tap.h"
 
@@ -158,6 +158,8 @@ static void stall_tests(void)
 		{ .pid = 13, .segs = d, .nsegs = 1 },
 	};
 	struct pm_state st = { .threads = t, .nthreads = 4 };
+	struct pm_res res = { 0 };
+	struct pm_rank rk;
 	struct pm_span sp = { 0 };
 	int found;
 
@@ -170,8 +172,9 @@ static void stall_tests(void)
 	d[0] = seg(PM_T_BLOCKED, 0, 100, nsleep);	/* a timer ended it */
 	d[0].waker = 0;
 	d[0].waker_ctx = TIPME_CTX_HARDIRQ;
-	found = pm_longest_stall(&inc, &st, MS(5), MS(40), &sp);
-	tap_ok(found && sp.pid == 11 && sp.from_ns == (int64_t)MS(5) &&
+	found = pm_stall_rank(&inc, &st, &res, MS(5), MS(40), NULL, &rk);
+	sp = rk.c[0].sp;
+	tap_ok(found == 1 && rk.c[0].tier == PM_TIER_NOBODY && sp.pid == 11 && sp.from_ns == (int64_t)MS(5) &&
 	       sp.to_ns == (int64_t)MS(40),
 	       "stall: the uninterruptible sleep, cut to the window (11, 5..40 ms)");
 	if (!found || sp.pid != 11)
@@ -179,14 +182,23 @@ static void stall_tests(void)
 			 (long long)sp.from_ns, (long long)sp.to_ns);
 	d[0].waker = 10;
 	d[0].waker_ctx = TIPME_CTX_TASK;
-	found = pm_longest_stall(&inc, &st, 0, MS(100), &sp);
-	tap_ok(found && sp.pid == 13 && sp.to_ns == (int64_t)MS(100),
-	       "stall: a sleep another task ended is one (13, the longest)");
+	found = pm_stall_rank(&inc, &st, &res, 0, MS(100), NULL, &rk);
+	tap_ok(found == 1 && rk.n == 3 && rk.c[1].sp.pid == 13 &&
+	       rk.c[1].sp.to_ns == (int64_t)MS(100) && rk.c[1].tier == PM_TIER_NOBODY,
+	       "stall: a sleep another task ended is one (13, 100 ms, nobody waited for it)");
+	tap_ok(found == 1 && rk.c[0].sp.pid == 10 && rk.c[0].tier == PM_TIER_BATCH &&
+	       rk.c[0].waiter == 13 && rk.c[2].sp.pid == 11,
+	       "stall: ... but 10's 20 ms rank first: 13 waited for it (batch work); then 11");
 	st.nthreads = 1;
 	a[1].state = PM_T_RUNNING;
 	sp.pid = 99;
-	tap_ok(!pm_longest_stall(&inc, &st, 0, MS(100), &sp) && sp.pid == 99,
+	tap_ok(!pm_stall_rank(&inc, &st, &res, 0, MS(100), NULL, &rk) && rk.n == 0,
 	       "stall: none when the only thread ran");
+	tap_ok(pm_hint_names("the Firefox window froze", "firefox") &&
+	       !pm_hint_names("the firefox-bin froze", "firefox") &&
+	       pm_hint_names("gnome-control-center hung", "gnome-control-c") &&
+	       !pm_hint_names("an app froze", "ap") && !pm_hint_names(NULL, "app"),
+	       "hint: a word of the description names a process (any case; a long name by its 15 bytes)");
 }
 
 int main(void)
@@ -196,7 +208,7 @@ int main(void)
 	struct tm_err e = { "" };
 	int fd;
 
-	tap_plan(28);
+	tap_plan(30);
 	fd = mkstemp(path);
 	if (fd < 0)
 		return 1;

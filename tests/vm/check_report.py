@@ -87,8 +87,8 @@ def main():
             check(any(s.get("woken_by") == int(t["server"]) and s.get("waited_for")
                       for s in ch), "the chain goes from the victim to the server")
         else:
-            check(rep["interval"]["chosen_by"] == "longest_stall",
-                  "without --pid or input: chosen by the longest stall")
+            check(rep["interval"]["chosen_by"] == "ranked_stall",
+                  "without --pid or input: chosen by the stall ranking")
     elif case == "timer":
         want = (t["write_ns"] - t["blocked_seen_ns"]) / 1e6
         check(v.get("cause") == "timer" and cul == int(t["writer"]),

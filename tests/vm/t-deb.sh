@@ -6,7 +6,8 @@
 # untouched): tipme-dkms's postinst registers the module with DKMS, which
 # installs it for this kernel; modprobe loads it, and the demo's stall is
 # diagnosed with the installed programs only: /usr/sbin/tipmed saves the
-# incident, /usr/bin/tipme reports it; removing tipme-dkms removes the
+# incident, /usr/bin/tipme reports it (with --pid, and without it as
+# make demo checks it: scripts/demo-check.py); removing tipme-dkms removes the
 # module.  Compiling the module under TCG would take minutes, so the
 # postinst finds the build that dkms made on the host from the same
 # package and headers (scripts/deb.sh: dkms build, dkms mktarball) where
@@ -108,6 +109,12 @@ tap_cmp "the dump has the kernel's symbols ($syms bytes: /proc/kallsyms read wit
 	"$incident" 2>&1 | head -n 1 | sed 's/^/# /'
 python3 tests/vm/check_report.py cpu "$t" "$out/report.json" > "$out/report.tap" 2>&1
 tap_merge "$out/report.tap"
+# the demo's own check (scripts/demo-check.py, as make demo runs it): no
+# --pid, the installed tipme finds the stall by itself
+/usr/bin/tipme report --json "$incident" > "$out/report-nopid.json"
+tap_cmp "the installed tipme report without --pid succeeds" "$?" -eq 0
+python3 scripts/demo-check.py "$t" "$out/report-nopid.json" > "$out/demo-check.txt" 2>&1
+tap_cmp "... and reports the demo's stall: $(head -c 300 "$out/demo-check.txt")" "$?" -eq 0
 
 kill "$tipmed"
 wait "$tipmed" 2> /dev/null

@@ -6,7 +6,10 @@
  * the display server) for a reply over a pipe.  At the same moment a
  * real-time "hog" pinned to the server's CPU spins for MS milliseconds, so
  * the server, woken, cannot run: the victim waits ~MS ms in its pipe read.
- * Prints the ground truth a test checks a diagnosis against:
+ * The three are siblings, children of this program, which only waits for
+ * them: a server is no child of the app that asks it (and a wait for one's
+ * own child is not a stall, Documentation/report.md).  The victim prints
+ * the ground truth a test checks a diagnosis against:
  *
  *   victim=PID server=PID hog=PID ms=MS latency_ms=L start=MONO end=MONO
  *
@@ -57,8 +60,9 @@ int main(int argc, char **argv)
 	int ms = argc > 1 ? atoi(argv[1]) : 300;
 	int req[2], rep[2], go[2], ready[2];
 	struct sched_param sp = { .sched_priority = 10 };
-	pid_t server, hog;
+	pid_t server, hog, victim;
 	double t0, t1;
+	int status;
 	char c;
 
 	if (ms <= 0 || ms > 900 || pipe(req) || pipe(rep) || pipe(go) ||
@@ -87,17 +91,27 @@ int main(int argc, char **argv)
 			;
 		_exit(0);
 	}
-	pin(0);
-	xread(ready[0], &c);
-	xread(ready[0], &c);
-	t0 = mono();
-	xwrite(go[1], 'g');	/* the hog takes CPU 1 ... */
-	xwrite(req[1], 'q');	/* ... just as the server is asked */
-	xread(rep[0], &c);
-	t1 = mono();
+	victim = fork();
+	if (!victim) {
+		pin(0);
+		xread(ready[0], &c);
+		xread(ready[0], &c);
+		t0 = mono();
+		xwrite(go[1], 'g');	/* the hog takes CPU 1 ... */
+		xwrite(req[1], 'q');	/* ... just as the server is asked */
+		xread(rep[0], &c);
+		t1 = mono();
+		printf("victim=%d server=%d hog=%d ms=%d latency_ms=%.3f start=%.9f end=%.9f\n",
+		       (int)getpid(), (int)server, (int)hog, ms, (t1 - t0) * 1e3, t0, t1);
+		_exit(fflush(stdout) ? 1 : 0);
+	}
+	if (server < 0 || hog < 0 || victim < 0) {
+		perror("stall: fork");
+		return 1;
+	}
 	waitpid(server, NULL, 0);
 	waitpid(hog, NULL, 0);
-	printf("victim=%d server=%d hog=%d ms=%d latency_ms=%.3f start=%.9f end=%.9f\n",
-	       (int)getpid(), (int)server, (int)hog, ms, (t1 - t0) * 1e3, t0, t1);
-	return 0;
+	if (waitpid(victim, &status, 0) != victim || !WIFEXITED(status))
+		return 1;
+	return WEXITSTATUS(status);
 }

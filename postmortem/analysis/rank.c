@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ranking the stalls of a window by how likely a person felt them
+ * (rank.h).  A stall (stall.c: pm_seg_stall()) of a thread counts
+ * more when
+ *
+ *   - the incident's description names its process (the user said so);
+ *   - its process is interactive: it received input (an X dump's key or
+ *     button event, or the kernel input record whose delivery woke it) or
+ *     is a client of the X server (the X dump's client list);
+ *   - an interactive thread waited for it, directly or through a chain of
+ *     waits (a task asleep during the stall that this thread woke, and who
+ *     waited for that task in turn, up to CHAIN_DEPTH hops);
+ *
+ * and least when no other task waited for it at all.  Within a tier the
+ * longer stall ranks first.  Each thread offers its best stall once.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dump/clock.h"
+#include "../dump/tables.h"
+#include "kinput.h"
+#include "rank.h"
+#include "stall.h"
+
+/* How many hops of waiting the chain back to an interactive thread follows. */
+#define CHAIN_DEPTH	4
+/* ... and how many waits it looks at for one stall, at most. */
+#define CHAIN_SEEN	64
+
+/*
+ * Stalls shorter than this are judged (their waiters looked up) only for
+ * a thread that has no longer one: nobody feels them, and a busy dump has
+ * millions.
+ */
+#define FELT_NS		1000000
+
+/* The trigger's chord (Ctrl-Alt-Minus) is pressed within this before it. */
+#define CHORD_NS	1000000000LL
+
+/* X event codes (the X11 protocol's) that are a person's input. */
+#define X_KEY_PRESS	2
+#define X_BUTTON_PRESS	4
+
+struct ia {
+	uint32_t tgid;
+	unsigned int why;	/* PM_WHY_INPUT, PM_WHY_XCLIENT */
+};
+
+/* A blocked stretch that a task's wakeup ended: seg @si of thread @ti. */
+struct wx {
+	uint32_t waker;
+	uint32_t ti;
+	size_t si;
+};
+
+struct ctx {
+	const struct pm_incident *inc;
+	const struct pm_state *st;
+	const char *hint;
+	struct ia *ia;
+	size_t nia, cap;
+	struct wx *wx;
+	size_t nwx;
+};
+
+static uint32_t tgid_of(const struct pm_dump *pm, uint32_t pid, int64_t ns)
+{
+	const struct pm_exec *x = pm_exec_at(pm, pid, ns);
+
+	return x ? x->x.tgid : pid;
+}
+
+static int kthread(const struct pm_dump *pm, uint32_t pid, int64_t ns)
+{
+	const struct pm_exec *x = pm_exec_at(pm, pid, ns);
+
+	return x && (x->x.flags & TIPME_EXEC_KTHREAD);
+}
+
+static int ia_add(struct ctx *c, uint32_t tgid, unsigned int why)
+{
+	size_t i;
+
+	if (!tgid)
+		return 0;
+	for (i = 0; i < c->nia; i++)
+		if (c->ia[i].tgid == tgid) {
+			c->ia[i].why |= why;
+			return 0;
+		}
+	if (c->nia == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		struct ia *p = realloc(c->ia, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		c->ia = p;
+		c->cap = cap;
+	}
+	c->ia[c->nia++] = (struct ia){ tgid, why };
+	return 0;
+}
+
+static unsigned int ia_why(const struct ctx *c, uint32_t tgid)
+{
+	size_t i;
+
+	for (i = 0; i < c->nia; i++)
+		if (c->ia[i].tgid == tgid)
+			return c->ia[i].why;
+	return 0;
+}
+
+/**
+ * pm_hint_names() - does a description name a process
+ * @hint: the description (the user's words), or NULL
+ * @comm: the process's or thread's name
+ *
+ * A word of @hint (letters, digits, '-', '_', '.', '+') equal to @comm,
+ * ignoring case; a word longer than a kernel task name (15 bytes) names
+ * the task whose name is its first 15 bytes.
+ *
+ * Return: 1 if it does, else 0.
+ */
+int pm_hint_names(const char *hint, const char *comm)
+{
+	size_t n = comm ? strlen(comm) : 0, w;
+	const char *p = hint;
+
+	if (!p || !n)
+		return 0;
+	while (*p) {
+		for (w = 0; p[w] && (isalnum((unsigned char)p[w]) ||
+				     strchr("-_.+", p[w])); w++)
+			;
+		if (w && (w == n || (n == TIPME_COMM_LEN - 1 && w > n)) &&
+		    !strncasecmp(p, comm, n))
+			return 1;
+		p += w ? w : 1;
+	}
+	return 0;
+}
+
+static int named(const struct ctx *c, uint32_t pid, int64_t ns)
+{
+	const struct pm_dump *pm = &c->inc->pm;
+
+	if (!c->hint)
+		return 0;
+	return pm_hint_names(c->hint, pm_comm_at(pm, pid, ns)) ||
+	       pm_hint_names(c->hint, pm_comm_at(pm, tgid_of(pm, pid, ns), ns));
+}
+
+/* The X dump's clients (an X socket each) and those that got input. */
+static int x_clients(struct ctx *c)
+{
+	const struct tm_xdump *x = pm_incident_x(c->inc);
+	struct tipme_x11_client cl;
+	struct tipme_x11_rec r;
+	uint32_t i;
+
+	if (!x)
+		return 0;
+	for (i = 0; i < x->clients.count; i++) {
+		tm_xdump_client_at(x, i, &cl);
+		if (cl.pid && !(cl.flags & (TIPME_X11_CL_SERVER | TIPME_X11_CL_PID_UNKNOWN)) &&
+		    ia_add(c, cl.pid, PM_WHY_XCLIENT))
+			return -ENOMEM;
+	}
+	for (i = 0; i < x->recs.count; i++) {
+		tm_xdump_rec(x, i, &r);
+		if (r.kind != TIPME_X11_EVENT ||
+		    (r.major != X_KEY_PRESS && r.major != X_BUTTON_PRESS) ||
+		    tm_xdump_client_by_id(x, r.client, &cl) || !cl.pid ||
+		    (cl.flags & (TIPME_X11_CL_SERVER | TIPME_X11_CL_PID_UNKNOWN)))
+			continue;
+		if (ia_add(c, cl.pid, PM_WHY_INPUT))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The thread @w woke was waiting the way input is read: in poll, select,
+ * epoll or a read of an event device (not a bystander the wakeup nearest
+ * the input happened to end: a pipe read, a timer's sleep).
+ */
+static int reads_input(const struct ctx *c, const struct pm_wake *w)
+{
+	static const char *const waits[] = { "poll", "select", "evdev_read" };
+	const struct pm_thread *t = pm_state_thread(c->st, w->target);
+	const struct pm_seg *s = NULL;
+	size_t j, k;
+	uint32_t i;
+
+	for (j = 0; t && j < t->nsegs && t->segs[j].start_ns < w->ns; j++)
+		if (t->segs[j].state == PM_T_BLOCKED && t->segs[j].end_ns >= w->ns)
+			s = &t->segs[j];
+	for (i = 0; s && i < s->nsite; i++) {
+		const char *n = pm_sym_name(&c->inc->pm, s->site[i], NULL);
+
+		for (k = 0; n && k < sizeof(waits) / sizeof(waits[0]); k++)
+			if (strstr(n, waits[k]))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * The threads whose wakeup delivered a key or button press the kernel saw,
+ * waiting for input (reads_input()).  Not the trigger's chord: input less
+ * than CHORD_NS before the trigger record, or at or after it, and
+ * wakeups at or after it (the trigger's own work: tipmed told of it).
+ */
+static int kernel_readers(struct ctx *c, const struct pm_res *res)
+{
+	const struct pm_dump *pm = &c->inc->pm;
+	int64_t trig = c->st->trigger_ns;
+	size_t k, lo = 0;
+
+	for (k = 0; k < res->ninputs; k++) {
+		const struct pm_input *in = &res->inputs[k];
+		const struct pm_wake *w;
+
+		if ((in->kind != TIPME_INPUT_KEY && in->kind != TIPME_INPUT_BUTTON) ||
+		    in->value != 1 || (trig && in->ns >= trig - CHORD_NS))
+			continue;
+		w = pm_input_reader(c->inc, c->st, res, in, &lo);
+		if (w && (!trig || w->ns < trig) && reads_input(c, w) &&
+		    ia_add(c, tgid_of(pm, w->target, w->ns), PM_WHY_INPUT))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int wx_cmp(const void *a, const void *b)
+{
+	const struct wx *x = a, *y = b;
+
+	return x->waker < y->waker ? -1 : x->waker > y->waker;
+}
+
+/* Every sleep in [from, to] that a task's wakeup ended, by waker. */
+static int index_waits(struct ctx *c, int64_t from_ns, int64_t to_ns)
+{
+	const struct pm_state *st = c->st;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < st->nthreads; i++)
+		for (j = 0; j < st->threads[i].nsegs; j++) {
+			const struct pm_seg *s = &st->threads[i].segs[j];
+
+			n += s->state == PM_T_BLOCKED && s->waker > 0 &&
+			     s->waker_ctx == TIPME_CTX_TASK &&
+			     s->end_ns >= from_ns && s->start_ns <= to_ns;
+		}
+	c->wx = malloc((n ? n : 1) * sizeof(*c->wx));
+	if (!c->wx)
+		return -ENOMEM;
+	for (i = 0; i < st->nthreads; i++)
+		for (j = 0; j < st->threads[i].nsegs; j++) {
+			const struct pm_seg *s = &st->threads[i].segs[j];
+
+			if (s->state == PM_T_BLOCKED && s->waker > 0 &&
+			    s->waker_ctx == TIPME_CTX_TASK &&
+			    s->end_ns >= from_ns && s->start_ns <= to_ns)
+				c->wx[c->nwx++] = (struct wx){ (uint32_t)s->waker,
+							       (uint32_t)i, j };
+		}
+	qsort(c->wx, c->nwx, sizeof(*c->wx), wx_cmp);
+	return 0;
+}
+
+/* The first of @c->wx woken by @pid. */
+static size_t wx_first(const struct ctx *c, uint32_t pid)
+{
+	size_t lo = 0, hi = c->nwx;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->wx[mid].waker < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct hop {
+	uint32_t pid;
+	int64_t from_ns, to_ns;
+	int depth;
+};
+
+/*
+ * Who waited for @cd's thread during its stall: a task asleep then that
+ * the thread woke (at the stall's end or later), and who waited for that
+ * task in turn.  Sets PM_WHY_WAITED, and PM_WHY_CHAIN with the first
+ * interactive (or named: *@named) thread the waits lead back to.
+ */
+static void waiters(const struct ctx *c, struct pm_cand *cd, int *named_chain)
+{
+	const struct pm_dump *pm = &c->inc->pm;
+	struct hop q[CHAIN_SEEN];
+	size_t head = 0, tail = 0, k;
+
+	q[tail++] = (struct hop){ cd->sp.pid, cd->sp.from_ns, cd->sp.to_ns, 0 };
+	while (head < tail) {
+		struct hop h = q[head++];
+
+		for (k = wx_first(c, h.pid); k < c->nwx && c->wx[k].waker == h.pid; k++) {
+			const struct pm_thread *u = &c->st->threads[c->wx[k].ti];
+			const struct pm_seg *s = &u->segs[c->wx[k].si];
+
+			if (u->pid == h.pid || s->start_ns >= h.to_ns || s->end_ns < h.from_ns ||
+			    kthread(pm, u->pid, s->start_ns))
+				continue;
+			if (!cd->waiter) {
+				cd->waiter = u->pid;
+				cd->why |= PM_WHY_WAITED;
+			}
+			if (named(c, u->pid, s->start_ns) ||
+			    ia_why(c, tgid_of(pm, u->pid, s->start_ns))) {
+				cd->why |= PM_WHY_CHAIN;
+				cd->interactive = u->pid;
+				*named_chain = named(c, u->pid, s->start_ns);
+				return;
+			}
+			if (h.depth + 1 < CHAIN_DEPTH && tail < CHAIN_SEEN)
+				q[tail++] = (struct hop){ u->pid, s->start_ns, s->end_ns,
+							  h.depth + 1 };
+		}
+	}
+}
+
+/* @cd's tier and signals. */
+static void judge(const struct ctx *c, struct pm_cand *cd)
+{
+	const struct pm_dump *pm = &c->inc->pm;
+	int named_chain = 0;
+
+	cd->why = ia_why(c, tgid_of(pm, cd->sp.pid, cd->sp.from_ns));
+	if (named(c, cd->sp.pid, cd->sp.from_ns))
+		cd->why |= PM_WHY_HINT;
+	cd->waiter = 0;
+	cd->interactive = 0;
+	waiters(c, cd, &named_chain);
+	if (named_chain && (cd->why & PM_WHY_HINT)) {
+		/* named itself: the named waiter adds nothing */
+		cd->why &= ~PM_WHY_CHAIN;
+		cd->interactive = 0;
+	}
+	if (named_chain)
+		cd->why |= PM_WHY_HINT;
+	if (cd->why & PM_WHY_HINT)
+		cd->tier = PM_TIER_NAMED;
+	else if (cd->why & (PM_WHY_INPUT | PM_WHY_XCLIENT | PM_WHY_CHAIN))
+		cd->tier = PM_TIER_INTERACTIVE;
+	else
+		cd->tier = cd->why & PM_WHY_WAITED ? PM_TIER_BATCH : PM_TIER_NOBODY;
+}
+
+/* @a ranks above @b */
+static int better(const struct pm_cand *a, const struct pm_cand *b)
+{
+	int64_t la = a->sp.to_ns - a->sp.from_ns, lb = b->sp.to_ns - b->sp.from_ns;
+
+	if (a->tier != b->tier)
+		return a->tier > b->tier;
+	if (la != lb)
+		return la > lb;
+	return a->sp.pid < b->sp.pid;
+}
+
+/* Put @cd among the best of @out (kept in order). */
+static void keep(struct pm_rank *out, const struct pm_cand *cd)
+{
+	size_t i = out->n < PM_RANK_MAX ? out->n : PM_RANK_MAX;
+
+	if (i == PM_RANK_MAX && !better(cd, &out->c[PM_RANK_MAX - 1]))
+		return;
+	if (i == PM_RANK_MAX)
+		i--;
+	while (i > 0 && better(cd, &out->c[i - 1])) {
+		out->c[i] = out->c[i - 1];
+		i--;
+	}
+	out->c[i] = *cd;
+	if (out->n < PM_RANK_MAX)
+		out->n++;
+}
+
+/**
+ * pm_stall_rank() - the stalls of a window, most likely felt first
+ * @inc: the incident (its X dump, if any, says who is an X client and got input)
+ * @st: its state
+ * @res: its resources (kernel input records and wakeups)
+ * @from_ns: the window, CLOCK_MONOTONIC ns
+ * @to_ns: its end
+ * @hint: the incident's description (process names in it rank first), or NULL
+ * @out: the best PM_RANK_MAX, one per thread, best first
+ *
+ * A stall is what pm_seg_stall() says (a wait for one's own descendants
+ * is none); kernel threads are not candidates, nor stalls shorter than
+ * FELT_NS while longer ones exist.  Ranked by tier (enum
+ * pm_tier: named, interactive, waited for, nobody waited), then by length
+ * inside the window.
+ *
+ * Return: 1 if a stall was found, 0 if none, -ENOMEM.
+ */
+int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
+		  const struct pm_res *res, int64_t from_ns, int64_t to_ns,
+		  const char *hint, struct pm_rank *out)
+{
+	const struct pm_dump *pm = &inc->pm;
+	struct ctx c = { .inc = inc, .st = st, .hint = hint };
+	struct pm_rank shorts = { .n = 0 };
+	size_t i, j;
+	int ret = -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	out->from_ns = from_ns;
+	out->to_ns = to_ns;
+	out->have_x = pm_incident_x(inc) != NULL;
+	if (x_clients(&c) || kernel_readers(&c, res) || index_waits(&c, from_ns, to_ns))
+		goto out;
+	for (i = 0; i < st->nthreads; i++) {
+		const struct pm_thread *t = &st->threads[i];
+		struct pm_cand best = { .tier = -1 }, cd, shortest = { .tier = -1 };
+
+		/* a kernel thread's waits are its work queue's; its stalls show in a task's chain */
+		if (!t->nsegs || kthread(pm, t->pid, t->segs[t->nsegs - 1].start_ns))
+			continue;
+		for (j = 0; j < t->nsegs; j++) {
+			const struct pm_seg *s = &t->segs[j];
+			int64_t s0 = s->start_ns > from_ns ? s->start_ns : from_ns;
+			int64_t s1 = s->end_ns < to_ns ? s->end_ns : to_ns;
+
+			if (s1 <= s0 || !pm_seg_stall(inc, t->pid, s))
+				continue;
+			memset(&cd, 0, sizeof(cd));
+			cd.sp = (struct pm_span){ t->pid, s0, s1 };
+			if (s1 - s0 < FELT_NS) {
+				/* judged only if the thread has nothing longer */
+				if (shortest.tier < 0 ||
+				    s1 - s0 > shortest.sp.to_ns - shortest.sp.from_ns) {
+					shortest = cd;
+					shortest.tier = 0;
+				}
+				continue;
+			}
+			judge(&c, &cd);
+			if (best.tier < 0 || better(&cd, &best))
+				best = cd;
+		}
+		if (best.tier < 0 && shortest.tier >= 0) {
+			best = shortest;
+			judge(&c, &best);
+		}
+		if (best.tier >= 0) {
+			out->nthreads++;
+			keep(best.sp.to_ns - best.sp.from_ns < FELT_NS ? &shorts : out, &best);
+		}
+	}
+	/* stalls nobody feels are shown only when there is nothing else */
+	if (!out->n) {
+		memcpy(out->c, shorts.c, sizeof(out->c));
+		out->n = shorts.n;
+	}
+	ret = out->n > 0;
+out:
+	free(c.ia);
+	free(c.wx);
+	return ret;
+}
