@@ -413,6 +413,10 @@ int tm_incident_meta_add_handin(int dirfd, const struct tm_incident_handin *h,
 	err = read_bytes(dirfd, &buf, &len, e);
 	if (err)
 		return err;
+	if (len >= TIPME_INCIDENT_META_MAX) {
+		err = tm_err_set(e, EFBIG, "%s: too large to add to", TIPME_INCIDENT_META);
+		goto out;
+	}
 	/* the file must be one we can read back, and stay so */
 	err = tm_incident_meta_parse(buf, len, &v, e);
 	if (err)
