@@ -248,11 +248,14 @@ int pm_incident_open(struct pm_incident *inc, const char *path,
 			char why[512];
 
 			pm_incident_x_why(inc, why, sizeof(why));
-			err = tm_err_set(e, ENOENT, "%s: no X dump read (%s)%s", path,
-					 inc->x_why == PM_X_NONE ?
-					 "tipme-xhook was not running" : why,
-					 inc->x_why == PM_X_SEVERAL ?
-					 "; name one of its xhook-UID.dump files" : "");
+			if (inc->x_why == PM_X_NONE)
+				err = tm_err_set(e, ENOENT,
+						 "%s: an incident without its X dump (tipme-xhook was not running)",
+						 path);
+			else
+				err = tm_err_set(e, ENOENT, "%s: no X dump read (%s)%s",
+						 path, why, inc->x_why == PM_X_SEVERAL ?
+						 "; name one of its xhook-UID.dump files" : "");
 		}
 	}
 out:

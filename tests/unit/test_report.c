@@ -816,6 +816,17 @@ static void xchoice(void)
 			       "\"session_uid\":1001") && strstr(text, "forged"),
 	       "uid 1001 asked: its own X dump, not 1000's");
 	free(text);
+	{
+		char *xa[] = { "xrecords", inc, NULL };
+
+		ret = capture_run(pm_cmd_xrecords, 2, xa, out, err);
+		text = capture_slurp(ret ? err : out);
+		tap_ok(!ret && strstr(text, "forged"),
+		       "tipme xrecords INCIDENT prints the same user's X dump");
+		if (ret || !strstr(text, "forged"))
+			tap_diag("%s", text);
+		free(text);
+	}
 	/* nobody asked (the hotkey): the X dump whose clients include the
 	 * process the interval is about, whichever was handed in first */
 	ret = remeta(inc, -1, 1001, 1000) ? 1 : capture_run(pm_cmd_report, 10, argv, out, err);
@@ -1235,7 +1246,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(95);
+	tap_plan(96);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
