@@ -120,7 +120,7 @@ static const char *take_reason(struct tipmed *td, uint32_t seq, int64_t *uid)
 	size_t i;
 
 	*uid = -1;
-	for (i = 0; i < TIPMED_HANDOFFS; i++)
+	for (i = 0; seq && i < TIPMED_HANDOFFS; i++)
 		if (td->reasons[i].seq == seq) {
 			td->reasons[i].seq = 0;
 			*uid = td->reasons[i].uid;
