@@ -31,6 +31,18 @@ print(os.getpid(), s.recv(4096).decode().strip())
 """
 
 
+def wait_ready(log_path, tipmed):
+    """Until tipmed says its socket is there: the socket's group and mode
+    are set just before that line, so other users can connect after it
+    (the file alone exists a moment earlier, root's only)."""
+    end = time.monotonic() + 15
+    while tipmed.poll() is None and time.monotonic() < end:
+        with open(log_path) as f:
+            if "control socket" in f.read():
+                return
+        time.sleep(0.01)
+
+
 def handins(root, inc):
     with open(os.path.join(root, inc, "meta.json")) as f:
         return json.load(f).get("hand_ins")
@@ -323,9 +335,7 @@ def limits(build):
                                "-g", "nogroup", "-i", "2", "-m", "1"],
                               stdout=log, stderr=log)
     try:
-        end = time.monotonic() + 15
-        while not os.path.exists(sock) and time.monotonic() < end:
-            time.sleep(0.01)
+        wait_ready(os.path.join(d, "tipmed.log"), tipmed)
         os.mkdir(os.path.join(root, "20261124T000000Z-1"), 0o700)
 
         def client(mode):
@@ -406,9 +416,7 @@ def fairness(build):
                                "-g", "nogroup", "-i", "60"], stdout=log, stderr=log)
     held = []
     try:
-        end = time.monotonic() + 15
-        while not os.path.exists(sock) and time.monotonic() < end:
-            time.sleep(0.01)
+        wait_ready(os.path.join(d, "tipmed.log"), tipmed)
         inc = "20261124T000000Z-1"
         os.mkdir(os.path.join(root, inc), 0o700)
         open(os.path.join(root, inc, "meta.json"), "w").write(meta(1))
