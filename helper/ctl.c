@@ -361,7 +361,7 @@ int cmd_dump(int argc, char **argv)
 		       env.output, ds.bytes, ds.cpus, ds.seconds,
 		       ds.mapped ? "mapped" : "copied");
 		if (ds.discarded)
-			printf(", %" PRIu64 " sub-buffers overwritten while reading",
+			printf(", %" PRIu64 " sub-buffers lost while reading (overwritten or still written)",
 			       ds.discarded);
 		printf("\n");
 	}

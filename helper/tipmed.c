@@ -327,7 +327,7 @@ static void handle_triggers(struct tipmed *td)
 		logmsg(td, LOG_INFO, "trigger %u (%s): incident %s, %" PRIu64
 		       " bytes of records in %.3f s%s", ev->seq,
 		       tm_trigger_source_name(ev->source, "unknown"), name, ds.bytes,
-		       ds.seconds, ds.discarded ? ", some overwritten while read" : "");
+		       ds.seconds, ds.discarded ? ", some lost while read (overwritten or still written)" : "");
 		td->last_seq = ev->seq;
 		snprintf(td->last_name, sizeof(td->last_name), "%s", name);
 		ctls_broadcast(&td->srv, "INCIDENT seq=%u name=%s", ev->seq, name);

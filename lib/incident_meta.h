@@ -75,7 +75,8 @@ struct tm_incident_handin {
  * @ts: its time in the dump's clock
  * @record_bytes: bytes of records in the kernel dump
  * @subbufs: sub-buffers read
- * @discarded_subbufs: of which overwritten while read
+ * @discarded_subbufs: of which lost while read (overwritten, or a writer
+ *	still in it)
  * @cpus: CPUs in the dump
  * @seconds: time taken to read the rings
  * @autotrig: for source "auto", the press that fired it, else NULL
