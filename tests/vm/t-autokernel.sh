@@ -46,6 +46,7 @@ wait_for 60 grep -q 'trigger [0-9]* (auto): incident' "$out/tipmed.log"
 tap_cmp "slow: an auto incident, by itself" "$?" -eq 0
 tap_cmp "slow: one incident (none for the fast press)" "$(incidents | wc -l)" -eq 1
 incident=$(incidents | tail -n 1)
+cp -r "$incident" "$out/incident1"
 # the press within the 50 ms before vkbd's stamp, the latency the reader's own
 pressed=$(truth_field slow press_ns)
 back=$(truth_field slow back_ns)
