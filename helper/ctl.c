@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include "ctlproto.h"
 #include "incident.h"
 #include "incident_meta.h"
+#include "incident_path.h"
 #include "json.h"
 #include "names.h"
 #include "nl.h"
@@ -359,7 +361,7 @@ int cmd_dump(int argc, char **argv)
 		       env.output, ds.bytes, ds.cpus, ds.seconds,
 		       ds.mapped ? "mapped" : "copied");
 		if (ds.discarded)
-			printf(", %" PRIu64 " sub-buffers overwritten while reading",
+			printf(", %" PRIu64 " sub-buffers lost while reading (overwritten or still written)",
 			       ds.discarded);
 		printf("\n");
 	}
@@ -574,7 +576,8 @@ int cmd_incidents(int argc, char **argv)
 		struct tm_incident_meta_view mv = { 0 };
 		struct tm_err me = { "" };
 		char *desc = NULL;
-		int dfd;
+		int dfd, old_x = 0;
+		struct stat xst;
 
 		snprintf(path, sizeof(path), "%s/%s", root, names[i]);
 		dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -583,6 +586,8 @@ int cmd_incidents(int argc, char **argv)
 				fprintf(stderr, "tipme incidents: %s: %s\n",
 					names[i], me.msg);
 			desc = read_member(dfd, "description.txt", 4096);
+			old_x = !fstatat(dfd, TIPME_INCIDENT_X_DUMP, &xst,
+					 AT_SYMLINK_NOFOLLOW) && S_ISREG(xst.st_mode);
 			close(dfd);
 		}
 		if (desc)
@@ -599,17 +604,36 @@ int cmd_incidents(int argc, char **argv)
 				tm_jw_ku64(&w, "auto_press_mono_ns", mv.auto_press_ns);
 				tm_jw_ku64(&w, "auto_latency_ns", mv.auto_latency_ns);
 			}
+			tm_jw_kbool(&w, "old_x_dump", old_x);
+			tm_incident_meta_json_who(&w, &mv);
 			snprintf(path, sizeof(path), "%s/%s", root, names[i]);
 			tm_jw_kstr(&w, "path", path);
 			tm_jw_obj_end(&w);
 		} else {
 			char lat[64] = "";
 
-			if (mv.has_auto)
+			char who[400];
+			unsigned int k;
+
+			if (mv.has_auto && mv.auto_claimed)
+				snprintf(lat, sizeof(lat), "a press took %.0f ms (claimed by uid %u)%s",
+					 mv.auto_latency_ns / 1e6,
+					 (unsigned int)mv.auto_claimed_by, desc ? "; " : "");
+			else if (mv.has_auto)
 				snprintf(lat, sizeof(lat), "a press took %.0f ms%s",
 					 mv.auto_latency_ns / 1e6, desc ? "; " : "");
 			printf("%-28s %-20s %-9s %s%s\n", names[i], utc, src, lat,
 			       desc ? desc : "");
+			if (mv.has_requester)
+				printf("%-28s asked for by uid %u\n", "",
+				       (unsigned int)mv.requester_uid);
+			for (k = 0; k < mv.nhandins; k++) {
+				tm_incident_handin_text(&mv.handins[k], who, sizeof(who));
+				printf("%-28s X dump from %s\n", "", who);
+			}
+			if (old_x)
+				printf("%-28s X dump: %s (who handed it in is not recorded)\n",
+				       "", TIPME_INCIDENT_X_DUMP);
 		}
 		free(desc);
 	}

@@ -22,13 +22,17 @@
 #define TM_STR(x)	TM_XSTR(x)
 /*
  * Limits for clients that are not root (a member of the tipme group must
- * not be able to starve the others or tipmed): connections per user, bytes
- * of PUT data held at once, triggers per user and minute.  (How long a
- * connection may sit idle is the daemon's option, struct ctlserver's
- * @idle_s.)
+ * not be able to starve the others or tipmed): connections per user, the
+ * slots kept for root alone (`tipme trigger` always gets in), subscribers
+ * per user (they are never idle), bytes of PUT data held at once in all
+ * and per user, triggers per user and minute.  (How long a connection may
+ * sit idle is the daemon's option, struct ctlserver's @idle_s.)
  */
 #define UID_CLIENTS	8
+#define ROOT_SLOTS	4
+#define UID_SUBSCRIBERS	2
 #define PUT_HELD_MAX	(1024ull << 20)
+#define UID_PUT_HELD	(256ull << 20)	/* its message says so */
 #define UID_TRIGGERS	12
 
 __attribute__((format(printf, 3, 4)))
@@ -90,7 +94,7 @@ void ctls_broadcast(struct ctlserver *s, const char *fmt, ...)
 }
 
 /* Root, or a member of the socket's group (primary or supplementary). */
-static int peer_allowed(struct ctlserver *s, int fd, uid_t *uid)
+static int peer_allowed(struct ctlserver *s, int fd, uid_t *uid, pid_t *pid)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
@@ -98,9 +102,11 @@ static int peer_allowed(struct ctlserver *s, int fd, uid_t *uid)
 	size_t i;
 
 	*uid = (uid_t)-1;
+	*pid = 0;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
 		return 0;
 	*uid = cred.uid;
+	*pid = cred.pid;
 	if (cred.uid == 0)
 		return 1;
 	if (s->gid == (gid_t)-1)
@@ -166,16 +172,44 @@ static void client_close(struct ctls_client *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Bytes of PUT data all clients hold now. */
-static uint64_t put_held(const struct ctlserver *s)
+/* Bytes of PUT data the clients of @uid ((uid_t)-1: all) hold now. */
+static uint64_t put_held(const struct ctlserver *s, uid_t uid)
 {
 	uint64_t n = 0;
 	int i;
 
 	for (i = 0; i < CTLS_MAX_CLIENTS; i++)
-		if (s->clients[i].fd > 0 && s->clients[i].put_data)
+		if (s->clients[i].fd > 0 && s->clients[i].put_data &&
+		    (uid == (uid_t)-1 || s->clients[i].uid == uid))
 			n += s->clients[i].put_len;
 	return n;
+}
+
+/* The subscribers of @uid. */
+static int subscribers(const struct ctlserver *s, uid_t uid)
+{
+	int i, n = 0;
+
+	for (i = 0; i < CTLS_MAX_CLIENTS; i++)
+		if (s->clients[i].fd > 0 && s->clients[i].subscribed &&
+		    s->clients[i].uid == uid)
+			n++;
+	return n;
+}
+
+/* The executable of @pid, as meta.json keeps it; "" if it cannot be read. */
+static void exe_of(pid_t pid, char *out, size_t size)
+{
+	char path[64], buf[4096];
+	ssize_t n;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	n = pid > 0 ? readlink(path, buf, sizeof(buf) - 1) : -1;
+	if (n < 0)
+		return;
+	buf[n] = '\0';
+	tm_incident_printable(out, size, buf);
 }
 
 /* A user's triggers in the current minute: 1 if one more is allowed. */
@@ -255,12 +289,21 @@ static int handle_line(struct ctlserver *s, struct ctls_client *c, char *line)
 			reply_err(c->fd, EFBIG, "file too large (larger than the incident budget or the protocol's limit)");
 			return -1;
 		}
-		if (c->uid != 0 && put_held(s) + r.bytes > PUT_HELD_MAX) {
+		if (c->uid != 0 &&
+		    put_held(s, c->uid) + r.bytes > UID_PUT_HELD) {
+			reply_err(c->fd, ENOMEM, "this user's PUTs in progress hold too much data (at most 256 MiB): try again");
+			return -1;
+		}
+		if (c->uid != 0 &&
+		    put_held(s, (uid_t)-1) + r.bytes > PUT_HELD_MAX) {
 			reply_err(c->fd, ENOMEM, "tipmed holds too much data from other clients now: try again");
 			return -1;
 		}
 		snprintf(c->put_inc, sizeof(c->put_inc), "%s", r.incident);
-		snprintf(c->put_name, sizeof(c->put_name), "%s", r.name);
+		/* one X dump per user: nobody's hand-in takes another's place */
+		snprintf(c->put_name, sizeof(c->put_name), TIPME_INCIDENT_X_DUMP_UID,
+			 (unsigned int)c->uid);
+		exe_of(c->pid, c->put_exe, sizeof(c->put_exe));
 		c->put_data = malloc(r.bytes ? r.bytes : 1);
 		if (!c->put_data) {
 			reply_err(c->fd, ENOMEM, "out of memory");
@@ -284,6 +327,12 @@ static int handle_line(struct ctlserver *s, struct ctls_client *c, char *line)
 		return -1;
 	}
 	case TM_CTL_REQ_SUBSCRIBE:
+		if (c->uid != 0 && !c->subscribed &&
+		    subscribers(s, c->uid) >= UID_SUBSCRIBERS) {
+			reply_err(c->fd, EBUSY, "at most " TM_STR(UID_SUBSCRIBERS)
+				  " subscribers per user");
+			return -1;
+		}
 		c->subscribed = 1;
 		send_line(c->fd, "OK");
 		return 0;
@@ -301,19 +350,24 @@ static int handle_line(struct ctlserver *s, struct ctls_client *c, char *line)
 
 static void finish_put(struct ctlserver *s, struct ctls_client *c)
 {
+	struct tm_incident_handin h = { .uid = c->uid, .pid = (uint32_t)c->pid,
+					.bytes = c->put_len };
 	struct tm_err e = { "" };
 	int err;
 
-	err = incident_put(s->incidents, c->put_inc, c->put_name, c->put_data,
-			   c->put_len, 0, &e);
+	snprintf(h.file, sizeof(h.file), "%s", c->put_name);
+	snprintf(h.exe, sizeof(h.exe), "%s", c->put_exe);
+	err = incident_hand_in(s->incidents, c->put_inc, &h, c->put_data,
+			       c->put_len, &e);
 	if (err) {
 		reply_err(c->fd, -err, e.msg);
-		logmsg(s, LOG_ERR, "PUT %s/%s: %s", c->put_inc, c->put_name,
-		       e.msg);
+		logmsg(s, LOG_ERR, "PUT %s/%s from uid %u: %s", c->put_inc,
+		       c->put_name, (unsigned int)c->uid, e.msg);
 	} else {
 		send_line(c->fd, "OK");
-		logmsg(s, LOG_INFO, "incident %s: stored %s (%zu bytes)",
-		       c->put_inc, c->put_name, c->put_len);
+		logmsg(s, LOG_INFO, "incident %s: stored %s (%zu bytes) from uid %u, pid %d (%s)",
+		       c->put_inc, c->put_name, c->put_len, (unsigned int)c->uid,
+		       (int)c->pid, c->put_exe[0] ? c->put_exe : "executable unknown");
 	}
 	free(c->put_data);
 	c->put_data = NULL;
@@ -378,19 +432,30 @@ static void client_read(struct ctlserver *s, struct ctls_client *c)
 
 static void accept_client(struct ctlserver *s)
 {
-	int fd = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK), i, mine = 0;
+	int fd = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK), i;
+	int mine = 0, members = 0, allowed;
 	uid_t uid;
-	int allowed;
+	pid_t pid;
 
 	if (fd < 0)
 		return;
-	allowed = peer_allowed(s, fd, &uid);
-	for (i = 0; i < CTLS_MAX_CLIENTS; i++)
-		if (s->clients[i].fd > 0 && s->clients[i].uid == uid)
-			mine++;
+	allowed = peer_allowed(s, fd, &uid, &pid);
+	for (i = 0; i < CTLS_MAX_CLIENTS; i++) {
+		if (s->clients[i].fd <= 0)
+			continue;
+		mine += s->clients[i].uid == uid;
+		members += s->clients[i].uid != 0;
+	}
 	if (uid != 0 && mine >= UID_CLIENTS) {
 		reply_err(fd, EBUSY, "too many connections from this user (at most "
 			  TM_STR(UID_CLIENTS) ")");
+		close(fd);
+		return;
+	}
+	/* the last slots are root's: `tipme trigger` always gets in */
+	if (uid != 0 && members >= CTLS_MAX_CLIENTS - ROOT_SLOTS) {
+		reply_err(fd, EBUSY, "too many clients (the last " TM_STR(ROOT_SLOTS)
+			  " connections are root's)");
 		close(fd);
 		return;
 	}
@@ -402,6 +467,7 @@ static void accept_client(struct ctlserver *s)
 			c->fd = fd;
 			c->allowed = allowed;
 			c->uid = uid;
+			c->pid = pid;
 			c->last = now_s();
 			return;
 		}

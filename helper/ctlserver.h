@@ -33,10 +33,11 @@
  * struct ctls_client - one connection
  * @fd: its socket; <= 0 for a free slot
  * @subscribed: it sent SUBSCRIBE: it gets every TRIGGERED and INCIDENT
- *	line, and is never closed for being idle
+ *	line, and is never closed for being idle (a user has few of these)
  * @allowed: root or in the socket's group; otherwise its first line gets
  *	EPERM
  * @uid: its peer's user (SO_PEERCRED)
+ * @pid: its peer's process when it connected (SO_PEERCRED)
  * @last: CLOCK_MONOTONIC seconds of its last byte
  * @line: the request line read so far
  * @len: bytes in @line
@@ -44,19 +45,23 @@
  * @put_len: the bytes the PUT announced
  * @put_got: ... and the bytes received so far
  * @put_inc: the PUT's incident
- * @put_name: the PUT's file name
+ * @put_name: the PUT's file name in the incident: the X dump of @uid
+ *	("xhook-UID.dump"), whatever name the client gave
+ * @put_exe: /proc/@pid/exe when the PUT began, as meta.json keeps it
  */
 struct ctls_client {
 	int fd;
 	int subscribed;
 	int allowed;
 	uid_t uid;
+	pid_t pid;
 	time_t last;
 	char line[TIPME_CTL_LINE_MAX];
 	size_t len;
 	char *put_data;
 	size_t put_len, put_got;
-	char put_inc[256], put_name[256];
+	char put_inc[256], put_name[64];
+	char put_exe[256];
 };
 
 /**

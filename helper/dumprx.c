@@ -82,6 +82,7 @@ struct dump_rx {
 	int have_last;
 	uint64_t last_seq;	/* of the CPU open, for the order check */
 	uint32_t cpu_discarded;	/* of the CPU open: overtaken while written */
+	uint32_t cpu_bad;	/* of the CPU open: SUBBUF_END not ok */
 	struct map_sub batch[MAP_BATCH];
 	int nbatch;
 };
@@ -224,6 +225,7 @@ static int open_cpu(struct dump_rx *rx, uint32_t cpu)
 		rx->cur_cpu = (int)cpu;
 		rx->have_last = 0;
 		rx->cpu_discarded = 0;
+		rx->cpu_bad = 0;
 	}
 	return err;
 }
@@ -433,6 +435,7 @@ static int on_subbuf_end(struct dump_rx *rx, struct nlattr **a)
 	rx->in_sub = 0;
 	if (!nla_get_u8(a[TIPME_ATTR_SUBBUF_OK])) {
 		rx->out.discarded++;
+		rx->cpu_bad++;
 		return NL_OK;
 	}
 	if (!rx->sub_len)
@@ -471,6 +474,13 @@ static int on_cpu_end(struct dump_rx *rx, struct nlattr **a)
 			err = flush_pend(rx);
 		if (!err)
 			err = flush_batch(rx);
+		/*
+		 * The module's count has the sub-buffers it sent as not ok
+		 * (counted above) and those it skipped unsent: overwritten,
+		 * or a writer still in them.
+		 */
+		if (st.discarded_subbufs > rx->cpu_bad)
+			rx->out.discarded += st.discarded_subbufs - rx->cpu_bad;
 		st.discarded_subbufs += rx->cpu_discarded;
 		if (!err)
 			err = tm_dumpw_section_end(&rx->w, rx->e);

@@ -87,6 +87,8 @@ struct found {
 	char *name;
 	uint64_t number;
 	int is_auto;	/* source "auto": goes first when space runs short */
+	int64_t owner;	/* the member (not root) who asked for it, or -1 */
+	int excess;	/* beyond its owner's share: goes before any other */
 };
 
 /* Creation order: by number; incidents without one (older tipmed, or a
@@ -141,12 +143,16 @@ static int find_incidents(const char *root, struct found **out, size_t *n,
 		v = nv;
 		v[cnt].number = 0;
 		v[cnt].is_auto = 0;
+		v[cnt].owner = -1;
+		v[cnt].excess = 0;
 		fd = openat(dirfd(d), de->d_name,
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {
 			if (!tm_incident_meta_read(fd, &mv, &ignored)) {
 				v[cnt].number = mv.number;
 				v[cnt].is_auto = !strcmp(mv.source, "auto");
+				if (mv.has_requester && mv.requester_uid)
+					v[cnt].owner = mv.requester_uid;
 			}
 			close(fd);
 		}
@@ -257,7 +263,8 @@ int incident_root_init(const struct incident_cfg *cfg, struct tm_err *e)
 
 static int write_meta(const char *dir, const struct tnl_trigger_event *ev,
 		      const struct tnl_dump_stats *ds, const char *utc,
-		      const struct tm_incident_auto *au, struct tm_err *e)
+		      const struct tm_incident_auto *au, int64_t requester,
+		      struct tm_err *e)
 {
 	struct tm_incident_meta m = {
 		.number = next_number,
@@ -273,6 +280,8 @@ static int write_meta(const char *dir, const struct tnl_trigger_event *ev,
 		.cpus = ds->cpus,
 		.seconds = ds->seconds,
 		.autotrig = au,
+		.has_requester = requester >= 0,
+		.requester_uid = requester >= 0 ? (uint32_t)requester : 0,
 	};
 	int fd, err;
 
@@ -321,6 +330,8 @@ static int write_at(int dirfd, const char *name, const void *data, size_t len)
  * @ev: the trigger
  * @reason: a description given with the trigger, or NULL
  * @au: the press that fired an auto trigger (meta.json), or NULL
+ * @requester: the uid of the control socket's client that asked for the
+ *	trigger, or -1 (the hotkey, the module's own, a sysctl write)
  * @name: set to the incident's name
  * @name_len: size of @name
  * @ds: statistics of the kernel dump
@@ -330,8 +341,9 @@ static int write_at(int dirfd, const char *name, const void *data, size_t len)
  */
 int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 		    const struct tnl_trigger_event *ev, const char *reason,
-		    const struct tm_incident_auto *au, char *name, size_t name_len,
-		    struct tnl_dump_stats *ds, struct tm_err *e)
+		    const struct tm_incident_auto *au, int64_t requester,
+		    char *name, size_t name_len, struct tnl_dump_stats *ds,
+		    struct tm_err *e)
 {
 	char utc[32], base[64], tmp[4096], final[4096], path[4096];
 	time_t secs = (time_t)(ev->real_ns / 1000000000ull);
@@ -362,7 +374,7 @@ int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 	pjoin(path, sizeof(path), tmp, TIPME_INCIDENT_KERNEL_DUMP);	/* fits: tmp did */
 	err = tnl_dump_to_file(t, path, cfg->syms, ds, e);
 	if (!err)
-		err = write_meta(tmp, ev, ds, utc, au, e);
+		err = write_meta(tmp, ev, ds, utc, au, requester, e);
 	if (!err && reason && *reason) {
 		char line[TIPME_CTL_LINE_MAX + 2];
 
@@ -391,10 +403,37 @@ int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 	return 0;
 }
 
+/*
+ * The incidents one member of the socket's group may keep by asking for
+ * them, so that one member's triggers rotate out only their own: a
+ * quarter of --keep (12 of the 50), or 12 without a count limit.
+ */
+static unsigned int member_share(const struct incident_cfg *cfg)
+{
+	if (!cfg->keep)
+		return 12;
+	return cfg->keep / 4 ? cfg->keep / 4 : 1;
+}
+
+/* Mark the oldest incidents of each member beyond @share, in v[0..n). */
+static void mark_excess(struct found *v, size_t n, unsigned int share)
+{
+	size_t i, j, mine;
+
+	for (i = n; i-- > 0;) {
+		if (v[i].owner < 0)
+			continue;
+		for (j = i + 1, mine = 1; j < n; j++)
+			mine += v[j].owner == v[i].owner;
+		v[i].excess = mine > share;
+	}
+}
+
 /* The orders in which incidents are listed. */
 enum list_order {
 	BY_CREATION,		/* oldest first */
-	FOR_REMOVAL,		/* auto first (nobody asked for them), then the
+	FOR_REMOVAL,		/* a member's beyond their share first, then
+				 * auto (nobody asked for them), then the
 				 * others; each oldest first */
 	FOR_REMOVAL_KEEP_NEWEST,	/* as FOR_REMOVAL, but the newest
 					 * incident (the one just written)
@@ -402,7 +441,8 @@ enum list_order {
 };
 
 static int list_in_order(const char *root, enum list_order order,
-			 char ***names, size_t *n, struct tm_err *e)
+			 unsigned int share, char ***names, size_t *n,
+			 struct tm_err *e)
 {
 	struct found *v;
 	size_t cnt, rest, i, k = 0;
@@ -426,9 +466,13 @@ static int list_in_order(const char *root, enum list_order order,
 			out[k++] = v[i].name;
 	} else {
 		rest = order == FOR_REMOVAL_KEEP_NEWEST && cnt ? cnt - 1 : cnt;
+		mark_excess(v, cnt, share);
+		for (i = 0; i < rest; i++)
+			if (v[i].excess)
+				out[k++] = v[i].name;
 		for (pass = 1; pass >= 0; pass--)
 			for (i = 0; i < rest; i++)
-				if (v[i].is_auto == pass)
+				if (!v[i].excess && v[i].is_auto == pass)
 					out[k++] = v[i].name;
 		if (rest < cnt)
 			out[k++] = v[rest].name;
@@ -453,7 +497,7 @@ static int list_in_order(const char *root, enum list_order order,
  */
 int incident_list(const char *root, char ***names, size_t *n, struct tm_err *e)
 {
-	return list_in_order(root, BY_CREATION, names, n, e);
+	return list_in_order(root, BY_CREATION, 0, names, n, e);
 }
 
 void incident_list_free(char **names, size_t n)
@@ -481,8 +525,10 @@ static int add_size(const char *path, const struct stat *st, int flag,
  * @removed: set to the number removed
  * @e: error message
  *
- * Auto incidents go first, oldest first, then the others; the newest
- * incident (the one just written) stays.
+ * The incidents a member of the socket's group asked for beyond their
+ * share (a quarter of @cfg->keep) go first, so that one member's triggers
+ * rotate out only their own; then auto incidents, then the others, each
+ * oldest first; the newest incident (the one just written) stays.
  *
  * Return: 0 or a negative errno.
  */
@@ -495,7 +541,8 @@ int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
 	int err;
 
 	*removed = 0;
-	err = list_in_order(cfg->root, FOR_REMOVAL_KEEP_NEWEST, &names, &n, e);
+	err = list_in_order(cfg->root, FOR_REMOVAL_KEEP_NEWEST, member_share(cfg),
+			    &names, &n, e);
 	if (err)
 		return err;
 	sizes = calloc(n ? n : 1, sizeof(*sizes));
@@ -533,8 +580,9 @@ int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
  * @e: error message
  *
  * For when a new incident did not fit: the newest history matters most to
- * a flight recorder, so the oldest incident goes first, and auto incidents
- * (nobody asked for them) before any other.  The incident that
+ * a flight recorder, so the oldest incident goes first: a member's beyond
+ * their share before any other, then auto incidents (nobody asked for
+ * them).  The incident that
  * did not fit is not in the list (it was never renamed into place).
  *
  * Return: 0, or -ENOENT when there is nothing left to remove.
@@ -546,7 +594,7 @@ int incident_make_room(const struct incident_cfg *cfg, char *removed,
 	size_t n;
 	int err;
 
-	err = list_in_order(cfg->root, FOR_REMOVAL, &names, &n, e);
+	err = list_in_order(cfg->root, FOR_REMOVAL, member_share(cfg), &names, &n, e);
 	if (err)
 		return err;
 	if (!n) {
@@ -575,13 +623,11 @@ int incident_make_room(const struct incident_cfg *cfg, char *removed,
  * Return: 0 or a negative errno (-EEXIST: the file is there and @replace
  * is 0).
  */
-int incident_put(const struct incident_cfg *cfg, const char *incident,
-		 const char *file, const void *data, size_t len, int replace,
-		 struct tm_err *e)
+/* The incident @incident under the root, opened without following links. */
+static int open_incident(const struct incident_cfg *cfg, const char *incident,
+			 const char *file, struct tm_err *e)
 {
-	int rootfd, dirfd, err = 0;
-	char tmp[256];
-	struct stat st;
+	int rootfd, dirfd;
 
 	if (!tm_ctl_name_ok(incident) || !tm_ctl_name_ok(file))
 		return tm_err_set(e, EINVAL, "bad incident or file name");
@@ -594,12 +640,20 @@ int incident_put(const struct incident_cfg *cfg, const char *incident,
 	close(rootfd);
 	if (dirfd < 0)
 		return tm_err_set(e, ENOENT, "no incident '%s'", incident);
-	if (!replace && !fstatat(dirfd, file, &st, AT_SYMLINK_NOFOLLOW)) {
-		close(dirfd);
+	return dirfd;
+}
+
+static int put_at(int dirfd, const char *incident, const char *file,
+		  const void *data, size_t len, int replace, struct tm_err *e)
+{
+	char tmp[256];
+	struct stat st;
+	int err;
+
+	if (!replace && !fstatat(dirfd, file, &st, AT_SYMLINK_NOFOLLOW))
 		return tm_err_set(e, EEXIST,
 				  "incident %s already has %s: files in an incident are written once",
 				  incident, file);
-	}
 	snprintf(tmp, sizeof(tmp), ".tmp-%s", file);
 	unlinkat(dirfd, tmp, 0);
 	err = write_at(dirfd, tmp, data, len);
@@ -608,7 +662,6 @@ int incident_put(const struct incident_cfg *cfg, const char *incident,
 		err = -errno;
 	if (err) {
 		unlinkat(dirfd, tmp, 0);
-		close(dirfd);
 		if (err == -EEXIST)
 			return tm_err_set(e, EEXIST,
 					  "incident %s already has %s: files in an incident are written once",
@@ -616,6 +669,76 @@ int incident_put(const struct incident_cfg *cfg, const char *incident,
 		return tm_err_set(e, -err, "%s/%s: %s", incident, file, strerror(-err));
 	}
 	fsync(dirfd);
-	close(dirfd);
 	return 0;
+}
+
+/**
+ * incident_put() - store a file in an existing incident, atomically
+ * @cfg: configuration
+ * @incident: incident name
+ * @file: file name inside it
+ * @data: contents
+ * @len: their size
+ * @replace: replace a file of the same name (the description); without it
+ *           the file is written once and an existing one is left alone
+ * @e: error message
+ *
+ * Return: 0 or a negative errno (-EEXIST: the file is there and @replace
+ * is 0).
+ */
+int incident_put(const struct incident_cfg *cfg, const char *incident,
+		 const char *file, const void *data, size_t len, int replace,
+		 struct tm_err *e)
+{
+	int dirfd = open_incident(cfg, incident, file, e), err;
+
+	if (dirfd < 0)
+		return dirfd;
+	err = put_at(dirfd, incident, file, data, len, replace, e);
+	close(dirfd);
+	return err;
+}
+
+/**
+ * incident_hand_in() - store a client's file, once, and who handed it in
+ * @cfg: configuration
+ * @incident: incident name
+ * @h: the file's name in the incident, its uploader and size (@h->bytes
+ *	is @len)
+ * @data: contents
+ * @len: their size
+ * @e: error message
+ *
+ * The file is written once (-EEXIST if it is there) and recorded in the
+ * incident's meta.json (tm_incident_meta_add_handin()); if meta.json
+ * cannot record it, the file is removed again: no hand-in without its
+ * uploader.
+ *
+ * Return: 0 or a negative errno.
+ */
+int incident_hand_in(const struct incident_cfg *cfg, const char *incident,
+		     const struct tm_incident_handin *h, const void *data,
+		     size_t len, struct tm_err *e)
+{
+	int dirfd = open_incident(cfg, incident, h->file, e), err;
+	struct stat st;
+
+	if (dirfd < 0)
+		return dirfd;
+	/* an incident of tipmed's has its meta.json before anyone hands in */
+	if (fstatat(dirfd, TIPME_INCIDENT_META, &st, AT_SYMLINK_NOFOLLOW) ||
+	    !S_ISREG(st.st_mode)) {
+		close(dirfd);
+		return tm_err_set(e, ENOENT, "incident %s has no %s to record the hand-in in",
+				  incident, TIPME_INCIDENT_META);
+	}
+	err = put_at(dirfd, incident, h->file, data, len, 0, e);
+	if (!err) {
+		err = tm_incident_meta_add_handin(dirfd, h, e);
+		if (err)
+			unlinkat(dirfd, h->file, 0);
+		fsync(dirfd);
+	}
+	close(dirfd);
+	return err;
 }

@@ -33,8 +33,9 @@ struct incident_cfg {
 int incident_root_init(const struct incident_cfg *cfg, struct tm_err *e);
 int incident_create(const struct incident_cfg *cfg, struct tnl *t,
 		    const struct tnl_trigger_event *ev, const char *reason,
-		    const struct tm_incident_auto *au, char *name, size_t name_len,
-		    struct tnl_dump_stats *ds, struct tm_err *e);
+		    const struct tm_incident_auto *au, int64_t requester,
+		    char *name, size_t name_len, struct tnl_dump_stats *ds,
+		    struct tm_err *e);
 int incident_prune(const struct incident_cfg *cfg, unsigned int *removed,
 		   struct tm_err *e);
 int incident_make_room(const struct incident_cfg *cfg, char *removed,
@@ -42,6 +43,9 @@ int incident_make_room(const struct incident_cfg *cfg, char *removed,
 int incident_put(const struct incident_cfg *cfg, const char *incident,
 		 const char *file, const void *data, size_t len, int replace,
 		 struct tm_err *e);
+int incident_hand_in(const struct incident_cfg *cfg, const char *incident,
+		     const struct tm_incident_handin *h, const void *data,
+		     size_t len, struct tm_err *e);
 int incident_list(const char *root, char ***names, size_t *n,
 		  struct tm_err *e);
 void incident_list_free(char **names, size_t n);

@@ -101,25 +101,54 @@ static void try_connect(struct tipmed *td, int verbose)
 
 /* ---- what a TRIGGER request leaves for its incident ------------------- */
 
-static void remember_reason(struct tipmed *td, uint32_t seq, const char *text)
+static void remember_reason(struct tipmed *td, uint32_t seq, uid_t uid,
+			    const char *text)
 {
 	unsigned int i = td->reasons_next;
 
 	td->reasons[i].seq = seq;
-	snprintf(td->reasons[i].text, sizeof(td->reasons[i].text), "%s", text);
+	td->reasons[i].uid = uid;
+	snprintf(td->reasons[i].text, sizeof(td->reasons[i].text), "%s",
+		 text ? text : "");
 	td->reasons_next = (i + 1) % TIPMED_HANDOFFS;
 }
 
-static const char *take_reason(struct tipmed *td, uint32_t seq)
+/* The request behind trigger @seq: its reason (NULL: none), *@uid who
+ * asked (-1: no request; the first one's when several joined). */
+static const char *take_reason(struct tipmed *td, uint32_t seq, int64_t *uid)
 {
 	size_t i;
 
-	for (i = 0; i < TIPMED_HANDOFFS; i++)
-		if (td->reasons[i].seq == seq && td->reasons[i].text[0]) {
+	*uid = -1;
+	for (i = 0; seq && i < TIPMED_HANDOFFS; i++)
+		if (td->reasons[i].seq == seq) {
 			td->reasons[i].seq = 0;
-			return td->reasons[i].text;
+			*uid = td->reasons[i].uid;
+			return td->reasons[i].text[0] ? td->reasons[i].text : NULL;
 		}
 	return NULL;
+}
+
+/* The real uid of @pid now (/proc/PID/status): 0 on success. */
+static int uid_of(uint32_t pid, uint32_t *uid)
+{
+	char path[64], line[256];
+	unsigned int u;
+	FILE *f;
+	int err = -1;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", pid);
+	f = pid ? fopen(path, "re") : NULL;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %u", &u) == 1) {
+			*uid = u;
+			err = 0;
+			break;
+		}
+	fclose(f);
+	return err;
 }
 
 /* The presses that fired auto triggers, for their incidents' meta.json. */
@@ -147,25 +176,41 @@ static const struct tm_incident_auto *take_press(struct tipmed *td, uint32_t seq
 
 /*
  * Whether an auto trigger may make an incident now: at most one in
- * --auto-spacing seconds and --auto-per-day in 24 hours, whoever asks (a
- * tipme-xhook per X session limits itself too).  Counts the one allowed.
+ * --auto-spacing seconds and --auto-per-day in 24 hours, in budget @b
+ * (tipme.ko's own, or one user's).  Counts the one allowed.
  */
-static int auto_allowed(struct tipmed *td)
+static int auto_allowed(struct tipmed *td, struct tipmed_budget *b)
 {
-	struct tipmed_autos *au = &td->autos;
 	time_t now = now_s();
 
-	if (!au->day_start || now - au->day_start >= 86400) {
-		au->day_start = now;
-		au->today = 0;
+	if (!b->day_start || now - b->day_start >= 86400) {
+		b->day_start = now;
+		b->today = 0;
 	}
-	if ((au->made && now - au->last < (time_t)td->env.auto_spacing_s) ||
-	    au->today >= td->env.auto_per_day)
+	if ((b->used && now - b->last < (time_t)td->env.auto_spacing_s) ||
+	    b->today >= td->env.auto_per_day)
 		return 0;
-	au->last = now;
-	au->today++;
-	au->made++;
+	b->last = now;
+	b->used = 1;
+	b->today++;
+	td->autos.made++;
 	return 1;
+}
+
+/* The auto budget of @uid's TRIGGER auto requests. */
+static struct tipmed_budget *uid_budget(struct tipmed *td, uid_t uid)
+{
+	struct tipmed_autos *au = &td->autos;
+	unsigned int i;
+
+	for (i = 0; i < TIPMED_AUTO_UIDS; i++)
+		if (au->uids[i].used && au->uids[i].uid == uid)
+			return &au->uids[i].b;
+	i = au->uids_next++ % TIPMED_AUTO_UIDS;
+	au->uids[i].used = 1;
+	au->uids[i].uid = uid;
+	memset(&au->uids[i].b, 0, sizeof(au->uids[i].b));
+	return &au->uids[i].b;
 }
 
 /* ---- triggers -> incidents -------------------------------------------- */
@@ -218,6 +263,7 @@ static void handle_triggers(struct tipmed *td)
 	struct tm_err e = { "" };
 	unsigned int removed;
 	const char *reason;
+	int64_t requester;
 	char name[128];
 	int i, err, made;
 
@@ -227,12 +273,14 @@ static void handle_triggers(struct tipmed *td)
 		ctls_broadcast(&td->srv, "TRIGGERED seq=%u mono_ns=%" PRIu64,
 			       ev->seq, ev->mono_ns);
 		e.msg[0] = '\0';
-		reason = take_reason(td, ev->seq);
+		reason = take_reason(td, ev->seq, &requester);
 		au = take_press(td, ev->seq);
+		if (au)
+			kau = *au;
 		/* The module's own auto trigger: tipmed's limits apply too. */
 		if (!au && ev->has_press) {
 			tm_incident_auto_from_press(&ev->press, &kau);
-			if (!auto_allowed(td)) {
+			if (!auto_allowed(td, &td->autos.kernel)) {
 				td->autos.held++;
 				logmsg(td, LOG_INFO, "trigger %u (auto, tipme.ko) held back: a %s press to pid %u (%s) took %.0f ms",
 				       ev->seq, kau.input, kau.pid, kau.comm,
@@ -242,8 +290,13 @@ static void handle_triggers(struct tipmed *td)
 			}
 			au = &kau;
 		}
-		err = incident_create(cfg, &td->cmd, ev, reason, au, name,
-				      sizeof(name), &ds, &e);
+		/* whose session the press is about: its process's owner now */
+		if (au) {
+			kau.has_uid = !uid_of(kau.pid, &kau.uid);
+			au = &kau;
+		}
+		err = incident_create(cfg, &td->cmd, ev, reason, au, requester,
+				      name, sizeof(name), &ds, &e);
 		/*
 		 * Disk full: the newest history matters most, so old incidents
 		 * go, oldest first, until this one fits or none is left.
@@ -258,7 +311,7 @@ static void handle_triggers(struct tipmed *td)
 			       gone, ev->seq);
 			e.msg[0] = '\0';
 			err = incident_create(cfg, &td->cmd, ev, reason, au,
-					      name, sizeof(name), &ds, &e);
+					      requester, name, sizeof(name), &ds, &e);
 		}
 		if (made)
 			logmsg(td, err ? LOG_ERR : LOG_INFO,
@@ -274,7 +327,7 @@ static void handle_triggers(struct tipmed *td)
 		logmsg(td, LOG_INFO, "trigger %u (%s): incident %s, %" PRIu64
 		       " bytes of records in %.3f s%s", ev->seq,
 		       tm_trigger_source_name(ev->source, "unknown"), name, ds.bytes,
-		       ds.seconds, ds.discarded ? ", some overwritten while read" : "");
+		       ds.seconds, ds.discarded ? ", some lost while read (overwritten or still written)" : "");
 		td->last_seq = ev->seq;
 		snprintf(td->last_name, sizeof(td->last_name), "%s", name);
 		ctls_broadcast(&td->srv, "INCIDENT seq=%u name=%s", ev->seq, name);
@@ -293,16 +346,18 @@ static int srv_trigger(void *arg, uid_t uid, const struct tm_ctl_request *r,
 		       uint32_t *seq, int *coalesced, struct tm_err *e)
 {
 	struct tipmed *td = arg;
+	struct tm_incident_auto claim;
 	int joined;
 
 	if (!td->connected)
 		return tm_err_set(e, ENODEV, "tipme.ko is not loaded");
-	if (r->source == TIPME_TRIG_AUTO && !auto_allowed(td)) {
+	/* a client's press is its word: it spends its user's budget only */
+	if (r->source == TIPME_TRIG_AUTO && !auto_allowed(td, uid_budget(td, uid))) {
 		td->autos.held++;
-		logmsg(td, LOG_INFO, "auto trigger from uid %u held back: a %s press to pid %u took %.0f ms",
+		logmsg(td, LOG_INFO, "auto trigger from uid %u held back: a %s press to pid %u took %.0f ms (claimed)",
 		       (unsigned int)uid, r->autotrig.input, r->autotrig.pid,
 		       r->autotrig.latency_ns / 1e6);
-		return tm_err_set(e, EBUSY, "auto incidents: at most one in the spacing and the day's budget");
+		return tm_err_set(e, EBUSY, "auto incidents: at most one in the spacing and the day's budget, per user");
 	}
 	if (tnl_trigger(&td->cmd, r->source, seq, coalesced, e))
 		return -EIO;
@@ -316,22 +371,31 @@ static int srv_trigger(void *arg, uid_t uid, const struct tm_ctl_request *r,
 		if (incident_put(&td->env.cfg, td->last_name, "description.txt",
 				 buf, strlen(buf), 1, &pe))
 			logmsg(td, LOG_WARNING, "%s", pe.msg);
-	} else if (r->reason) {
-		remember_reason(td, *seq, r->reason);
+	} else if (!joined) {
+		remember_reason(td, *seq, uid, r->reason);
 	}
 	/* a press joining a trigger already announced stays out of it */
-	if (r->source == TIPME_TRIG_AUTO && !joined)
-		remember_press(td, *seq, &r->autotrig);
+	if (r->source == TIPME_TRIG_AUTO && !joined) {
+		claim = r->autotrig;
+		claim.claimed = 1;
+		claim.claimed_by = uid;
+		remember_press(td, *seq, &claim);
+	}
 	return 0;
 }
 
 static void srv_status(void *arg, char *buf, size_t size)
 {
 	const struct tipmed *td = arg;
+	unsigned int i, today = td->autos.kernel.today;
 
+	/* let through in the current 24 hours of each budget */
+	for (i = 0; i < TIPMED_AUTO_UIDS; i++)
+		if (td->autos.uids[i].used)
+			today += td->autos.uids[i].b.today;
 	snprintf(buf, size, "auto_made=%" PRIu64 " auto_held=%" PRIu64
 		 " auto_today=%u auto_per_day=%u auto_spacing_s=%u",
-		 td->autos.made, td->autos.held, td->autos.today,
+		 td->autos.made, td->autos.held, today,
 		 td->env.auto_per_day, td->env.auto_spacing_s);
 }
 

@@ -25,6 +25,7 @@
 
 #define TIPMED_PENDING	16	/* triggers read from the module at once */
 #define TIPMED_HANDOFFS	8	/* reasons, presses waiting for their incident */
+#define TIPMED_AUTO_UIDS 16	/* users whose auto budgets are kept apart */
 
 /**
  * struct tipmed_env - the command-line options
@@ -50,17 +51,37 @@ struct tipmed_env {
 };
 
 /**
- * struct tipmed_autos - auto incidents (TRIGGER auto, or tipme.ko's own
- * auto trigger): the budget and the counts STATUS reports
+ * struct tipmed_budget - one auto budget: spacing and count per 24 hours
  * @last: CLOCK_MONOTONIC seconds of the last one let through
  * @day_start: when the current 24 hours began
  * @today: let through in them
+ * @used: one was let through (@last means something)
+ */
+struct tipmed_budget {
+	time_t last, day_start;
+	unsigned int today;
+	int used;
+};
+
+/**
+ * struct tipmed_autos - auto incidents (TRIGGER auto, or tipme.ko's own
+ * auto trigger): the budgets and the counts STATUS reports
+ * @kernel: the budget of tipme.ko's own auto triggers
+ * @uids: one budget per user asking with TRIGGER auto (a client's claims
+ *	never spend the kernel's or another user's); when full, the entries
+ *	are reused in turn
+ * @uids_next: the entry of @uids reused next
  * @made: let through since tipmed started
  * @held: held back since tipmed started
  */
 struct tipmed_autos {
-	time_t last, day_start;
-	unsigned int today;
+	struct tipmed_budget kernel;
+	struct {
+		uid_t uid;
+		int used;
+		struct tipmed_budget b;
+	} uids[TIPMED_AUTO_UIDS];
+	unsigned int uids_next;
 	uint64_t made, held;
 };
 
@@ -78,8 +99,9 @@ struct tipmed_autos {
  * @given_up: the newest trigger that gets no dump (held back, lost, or its
  *	dump failed), whose frozen window is released once the pending
  *	triggers are handled; 0: none
- * @reasons: the reasons of TRIGGER requests, each waiting for its
- *	trigger's incident (its description.txt)
+ * @reasons: TRIGGER requests, each waiting for its trigger's incident:
+ *	who asked (meta.json) and the reason given (its description.txt;
+ *	"" for none)
  * @reasons_next: the entry of @reasons reused next
  * @presses: the presses behind TRIGGER auto requests, each waiting for its
  *	trigger's incident (its meta.json)
@@ -103,6 +125,7 @@ struct tipmed {
 
 	struct {
 		uint32_t seq;
+		uid_t uid;
 		char text[TIPME_CTL_LINE_MAX];
 	} reasons[TIPMED_HANDOFFS];
 	unsigned int reasons_next;

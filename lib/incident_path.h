@@ -9,7 +9,10 @@
 #include "err.h"
 
 #define TIPME_INCIDENT_KERNEL_DUMP	"kernel.dump"	/* tipmed */
-#define TIPME_INCIDENT_X_DUMP		"xhook.dump"	/* tipme-xhook */
+#define TIPME_INCIDENT_X_DUMP		"xhook.dump"	/* tipme-xhook: the name it
+							 * PUTs, and an old incident's */
+#define TIPME_INCIDENT_X_DUMP_UID	"xhook-%u.dump"	/* as tipmed keeps the
+							 * X dump of user %u */
 #define TIPME_INCIDENT_META		"meta.json"	/* tipmed */
 
 /**

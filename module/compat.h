@@ -37,38 +37,19 @@
 #include <linux/sysctl.h>
 #include <net/genetlink.h>
 
-/**
- * tipme_genlmsg_multicast_allns() - send @skb to a multicast group in
- * every network namespace
- * @family: the family
- * @skb: the message, consumed
- * @portid: own port id, not to send to
- * @group: the group's index in the family's groups
- *
- * genlmsg_multicast_allns() lost its gfp_t argument and takes the RCU read
- * lock itself since 6.12 (56440d7ec28d, "genetlink: hold RCU in
- * genlmsg_mcast()"), a fix backported to the stable series (Debian's 6.1
- * has it), so Kbuild tests the prototype (TIPME_GENL_MCAST_GFP: the old
- * one, whose caller must hold the RCU read lock).
- *
- * Context: process context.
- * Return: 0, or a negative errno (-ESRCH: nobody listens).
+/*
+ * Binding to a generic netlink multicast group can require CAP_NET_ADMIN
+ * in the group's network namespace since 6.7 ("genetlink: add
+ * CAP_NET_ADMIN test for multicast bind"), a fix backported to the stable
+ * series (Debian's 6.1 has it); Kbuild looks for the flag
+ * (TIPME_HAVE_GENL_MCAST_CAP).  Without it anyone in the initial namespace
+ * may listen, as the kernel allows for every family there.
  */
-static inline int tipme_genlmsg_multicast_allns(const struct genl_family *family,
-						struct sk_buff *skb, u32 portid,
-						unsigned int group)
-{
-#ifdef TIPME_GENL_MCAST_GFP
-	int err;
-
-	rcu_read_lock();
-	err = genlmsg_multicast_allns(family, skb, portid, group, GFP_ATOMIC);
-	rcu_read_unlock();
-	return err;
+#ifdef TIPME_HAVE_GENL_MCAST_CAP
+#define TIPME_GENL_MCGRP_FLAGS	GENL_MCAST_CAP_NET_ADMIN
 #else
-	return genlmsg_multicast_allns(family, skb, portid, group);
+#define TIPME_GENL_MCGRP_FLAGS	0
 #endif
-}
 
 /* ------------------------------------------------------------------ */
 /* Tracepoint prototypes (TIPME_PROBE() checks each at build time)    */

@@ -385,15 +385,32 @@ static int chunk_room(struct sk_buff *skb)
 	return ((int)skb_tailroom(skb) - overhead) & ~3;
 }
 
+/*
+ * A sub-buffer with a writer between reserving and committing (-EBUSY) is
+ * retried: a few microseconds spinning, as a writer on a running CPU is
+ * done by then, then sleeping, DUMP_VIEW_SLEEPS times at most.  Only the
+ * newest sub-buffer of a CPU, the one its writers are in, can be busy.
+ * The writer's CPU may be one the host is not running: under TCG's
+ * single-threaded round robin it does not run while this CPU spins, for
+ * up to a 100 ms time slice.  Only sleeping lets it finish; spinning
+ * alone lost that newest sub-buffer, with the trigger's key press in it
+ * (t-autokernel on a busy host).
+ */
+#define DUMP_VIEW_SPINS		100
+#define DUMP_VIEW_SLEEPS	800	/* of 250-500 us: 0.2-0.4 s */
+
 static int dump_view(struct tipme_ring *r, struct dump_ctx *d)
 {
 	int tries, err = 0;
 
-	for (tries = 0; tries < 1000; tries++) {
+	for (tries = 0; tries < DUMP_VIEW_SPINS + DUMP_VIEW_SLEEPS; tries++) {
 		err = tipme_ring_view(r, d->seq, &d->view);
 		if (err != -EBUSY)
 			return err;
-		udelay(1);
+		if (tries < DUMP_VIEW_SPINS)
+			udelay(1);
+		else
+			usleep_range(250, 500);
 	}
 	return err;
 }

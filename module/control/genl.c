@@ -9,6 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
+#include <net/net_namespace.h>
 #include "compat.h"
 #include "fault.h"
 #include "recorder.h"
@@ -146,7 +147,11 @@ static int tipme_cmd_release(struct sk_buff *skb, struct genl_info *info)
  * tipme_genl_notify_trigger() - announce a trigger on the multicast group
  * @t: the trigger
  *
- * Does nothing while the family is not registered.
+ * Only in the initial network namespace, where the family lives: an
+ * announcement names the process an auto trigger's slow press went to,
+ * which no container (nor anyone without CAP_NET_ADMIN, where the kernel
+ * checks the group's flags) may learn.  Does nothing while the family is
+ * not registered.
  *
  * Context: process context.
  * Return: 0, or a negative errno (-ESRCH: nobody listens or no family).
@@ -168,7 +173,8 @@ int tipme_genl_notify_trigger(const struct tipme_trigger_info *t)
 	genlmsg_end(msg, hdr);
 	mutex_lock(&notify_lock);
 	if (registered)
-		err = tipme_genlmsg_multicast_allns(&tipme_family, msg, 0, 0);
+		err = genlmsg_multicast_netns(&tipme_family, &init_net, msg,
+					      0, 0, GFP_KERNEL);
 	else
 		nlmsg_free(msg);
 	mutex_unlock(&notify_lock);
@@ -227,8 +233,9 @@ static const struct genl_ops tipme_ops[] = {
 	},
 };
 
+/* tipmed listens here as root; nobody else may (TIPME_GENL_MCGRP_FLAGS) */
 static const struct genl_multicast_group tipme_mcgrps[] = {
-	{ .name = TIPME_GENL_MCGRP },
+	{ .name = TIPME_GENL_MCGRP, .flags = TIPME_GENL_MCGRP_FLAGS },
 };
 
 static struct genl_family tipme_family = {

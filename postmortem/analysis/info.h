@@ -11,6 +11,7 @@
 
 #include "../dump/decode.h"
 #include "cost.h"
+#include "incident_meta.h"
 
 /**
  * struct pm_info_cpu - one CPU, from its stream and its stats entry
@@ -43,6 +44,8 @@ struct pm_info_cpu {
  * @cost_err: computing @cost failed (negative errno; message in @cost_msg)
  * @cost_msg: its message
  * @cost: the recorder's own cost over the whole dump (@have_instr)
+ * @meta: the incident's meta.json, or NULL (a dump file; set by the
+ *	caller): who asked, who claimed the press, who handed X dumps in
  */
 struct pm_info {
 	const struct pm_dump *pm;
@@ -56,6 +59,7 @@ struct pm_info {
 	int cost_err;
 	struct tm_err cost_msg;
 	struct pm_cost cost;
+	const struct tm_incident_meta_view *meta;
 };
 
 /**

@@ -27,12 +27,15 @@ static void usage(FILE *f, const char *prog)
 		prog, prog, prog);
 }
 
-int pm_info_print(FILE *f, struct pm_dump *pm, int json, struct tm_err *e)
+int pm_info_print(FILE *f, struct pm_dump *pm,
+		  const struct tm_incident_meta_view *meta, int json,
+		  struct tm_err *e)
 {
 	struct pm_info in;
 	int err;
 
 	err = pm_info_collect(&in, pm, e);
+	in.meta = meta;
 	if (!err) {
 		if (json)
 			pm_info_json(f, &in);
@@ -57,7 +60,8 @@ int pm_cmd_info(int argc, char **argv)
 		return err;
 	if (pm_cmd_open(prog, argv[optind], PM_INC_NO_X, &inc))
 		return 1;
-	err = pm_info_print(stdout, &inc.pm, json, &e);
+	err = pm_info_print(stdout, &inc.pm, inc.have_meta ? &inc.meta : NULL,
+			    json, &e);
 	pm_incident_close(&inc);
 	if (err) {
 		fflush(stdout);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../dump/redact.h"
+#include "../incident/incident.h"
 #include "commands.h"
 #include "incident_path.h"
 #include "json.h"
@@ -28,8 +29,8 @@ static const char usage_text[] =
 	"with key logging on) become 0.  An X dump\n"
 	"(xhook.dump) loses key codes, modifier states and the host in the\n"
 	"display name.  For an INCIDENT directory, OUT is a new directory with\n"
-	"the redacted kernel.dump and xhook.dump (meta.json, which names the\n"
-	"host, is not copied).  OUT defaults to the input's name with\n"
+	"the redacted kernel.dump and xhook.dump (of several users' X dumps the\n"
+	"one tipme report reads; meta.json, which names the host, is not copied).  OUT defaults to the input's name with\n"
 	"\".redacted\" added; nothing existing is ever replaced.\n"
 	"  -o, --output OUT   the redacted copy (files mode 0600)\n"
 	"  -j, --json         say what was changed as one JSON object\n"
@@ -133,6 +134,18 @@ int pm_cmd_redact(int argc, char **argv)
 		}
 		have_k = !access(kin, F_OK);
 		have_x = !access(xin, F_OK);
+		/* one X dump per user: the copy holds the one the report reads */
+		if (!have_x) {
+			struct pm_incident pi;
+			struct tm_err pe = { "" };
+
+			if (!pm_incident_open(&pi, in, 0, &pe) && pi.have_x) {
+				free(xin);
+				xin = join(in, pi.x_file);
+				have_x = xin != NULL;
+			}
+			pm_incident_close(&pi);
+		}
 		if (!have_k && !have_x) {
 			err = tm_err_set(&e, ENOENT, "%s: neither %s nor %s", in,
 					 TIPME_INCIDENT_KERNEL_DUMP, TIPME_INCIDENT_X_DUMP);

@@ -15,6 +15,7 @@
 
 struct pm_dump;
 struct tm_err;
+struct tm_incident_meta_view;
 
 int pm_cmd_info(int argc, char **argv);
 int pm_cmd_records(int argc, char **argv);
@@ -33,12 +34,15 @@ int pm_cmd_legs(int argc, char **argv);
  * pm_info_print() - print the summary of an opened dump
  * @f: output
  * @pm: the dump
+ * @meta: its incident's meta.json, or NULL
  * @json: one JSON object instead of text
  * @e: error message
  *
  * Return: 0 or a negative errno (a malformed stream).
  */
-int pm_info_print(FILE *f, struct pm_dump *pm, int json, struct tm_err *e);
+int pm_info_print(FILE *f, struct pm_dump *pm,
+		  const struct tm_incident_meta_view *meta, int json,
+		  struct tm_err *e);
 
 #define PM_FILTER_MAX	64
 

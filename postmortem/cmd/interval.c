@@ -36,6 +36,28 @@ int pm_cmd_interval_open(const char *prog, const char *path,
 		ask.press_ns = pm_incident_auto_press(&inc->in);
 		ask.hint = inc->in.desc;
 	}
+	/*
+	 * Several users' X dumps and nothing in meta.json says whose session
+	 * this is: the one whose clients include the process the interval
+	 * is about (--pid, else the interval found without an X dump).
+	 */
+	if (inc->in.x_why == PM_X_SEVERAL) {
+		uint32_t pid = ask.pid;
+
+		if (!pid) {
+			found = pm_interval_choose(&inc->in, &inc->st, &inc->res,
+						   &ask, &inc->iv);
+			if (found < 0) {
+				fprintf(stderr, "tipme %s: out of memory\n", prog);
+				return 1;
+			}
+			pid = found ? inc->iv.pid : 0;
+		}
+		if (pm_incident_x_by_pid(&inc->in, pid, &e)) {
+			fprintf(stderr, "tipme %s: %s: %s\n", prog, path, e.msg);
+			return 1;
+		}
+	}
 	found = pm_interval_choose(&inc->in, &inc->st, &inc->res, &ask, &inc->iv);
 	if (found < 0) {
 		fprintf(stderr, "tipme %s: out of memory\n", prog);

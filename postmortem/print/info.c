@@ -113,6 +113,34 @@ static void instr_info(FILE *f, struct tm_jw *w, const struct pm_info *in)
 	pm_cost_print(f, pm, &in->cost, 2);
 }
 
+/* An incident's meta.json: who asked, who claimed, who handed in. */
+static void incident_text(FILE *f, const struct tm_incident_meta_view *m)
+{
+	char who[400];
+	unsigned int i;
+
+	if (!m)
+		return;
+	fprintf(f, "\nincident: %s trigger at %s", m->source, m->utc);
+	if (m->has_requester)
+		fprintf(f, ", asked for by uid %u", (unsigned int)m->requester_uid);
+	fputc('\n', f);
+	if (m->has_auto) {
+		fprintf(f, "  press:  %.0f ms", m->auto_latency_ns / 1e6);
+		if (m->auto_has_uid)
+			fprintf(f, ", to a process of uid %u", (unsigned int)m->auto_uid);
+		if (m->auto_claimed)
+			fprintf(f, ", claimed by uid %u (its word, not measured by tipme.ko)\n",
+				(unsigned int)m->auto_claimed_by);
+		else
+			fprintf(f, ", measured by tipme.ko\n");
+	}
+	for (i = 0; i < m->nhandins; i++) {
+		tm_incident_handin_text(&m->handins[i], who, sizeof(who));
+		fprintf(f, "  X dump: from %s\n", who);
+	}
+}
+
 void pm_info_text(FILE *f, const struct pm_info *in)
 {
 	const struct pm_dump *pm = in->pm;
@@ -253,6 +281,7 @@ void pm_info_text(FILE *f, const struct pm_info *in)
 	text_section(f, "system", &pm->system);
 	text_section(f, "params", &pm->params);
 	instr_info(f, NULL, in);
+	incident_text(f, in->meta);
 }
 
 static void json_text_section(struct tm_jw *w, const char *key, const struct pm_text *t)
@@ -426,5 +455,13 @@ void pm_info_json(FILE *f, const struct pm_info *in)
 	json_text_section(&w, "system", &pm->system);
 	json_text_section(&w, "params", &pm->params);
 	instr_info(NULL, &w, in);
+	if (in->meta) {
+		tm_jw_key(&w, "incident");
+		tm_jw_obj_begin(&w);
+		tm_jw_kstr(&w, "source", in->meta->source);
+		tm_jw_kstr(&w, "utc", in->meta->utc);
+		tm_incident_meta_json_who(&w, in->meta);
+		tm_jw_obj_end(&w);
+	}
 	tm_jw_obj_end(&w);
 }

@@ -31,6 +31,7 @@ static const char *const chosen_key[] = {
 
 struct out {
 	FILE *f;
+	const struct pm_incident *inc;
 	const struct pm_dump *pm;
 	const struct pm_state *st;
 	const struct pm_verdict *r;
@@ -310,6 +311,61 @@ static void text_candidates(struct out *o)
 		rk->have_x ? "" : "no X dump: X clients and the input they got are not known; ");
 }
 
+/*
+ * For an incident of tipmed's (it has meta.json): which X dump was read
+ * and whose it is, and a press a client claimed rather than tipme.ko
+ * measured.
+ */
+static void text_handins(struct out *o)
+{
+	const struct pm_incident *inc = o->inc;
+	char why[700];
+
+	if (!inc->have_meta)
+		return;
+	pm_incident_x_why(inc, why, sizeof(why));
+	fprintf(o->f, "x dump:   %s\n", why);
+	if (o->r->chosen_by == PM_BY_AUTO && inc->meta.auto_claimed)
+		fprintf(o->f, "press:    claimed by uid %u over the control socket: its word, not measured by tipme.ko\n",
+			(unsigned int)inc->meta.auto_claimed_by);
+}
+
+static void json_handins(struct out *o)
+{
+	const struct pm_incident *inc = o->inc;
+	const struct tm_incident_handin *h;
+	const char *key;
+	char why[700];
+
+	if (!inc->have_meta)
+		return;
+	key = pm_incident_x_why(inc, why, sizeof(why));
+	tm_jw_key(&o->w, "x_dump");
+	tm_jw_obj_begin(&o->w);
+	tm_jw_key(&o->w, "file");
+	if (inc->have_x)
+		tm_jw_str(&o->w, inc->x_file);
+	else
+		tm_jw_null(&o->w);
+	tm_jw_kstr(&o->w, "chosen_by", key);
+	if (inc->x_why == PM_X_PRESS_UID || inc->x_why == PM_X_CLAIMER ||
+	    inc->x_why == PM_X_REQUESTER || inc->x_why == PM_X_UID_NONE)
+		tm_jw_ku64(&o->w, "session_uid", inc->x_uid);
+	tm_jw_key(&o->w, "uploader");
+	if (inc->x_from >= 0) {
+		h = &inc->meta.handins[inc->x_from];
+		tm_jw_obj_begin(&o->w);
+		tm_jw_ku64(&o->w, "uid", h->uid);
+		tm_jw_ku64(&o->w, "pid", h->pid);
+		tm_jw_kstr(&o->w, "exe", h->exe);
+		tm_jw_obj_end(&o->w);
+	} else {
+		tm_jw_null(&o->w);
+	}
+	tm_jw_kstr(&o->w, "text", why);
+	tm_jw_obj_end(&o->w);
+}
+
 static void print_text(struct out *o, const char *name)
 {
 	const struct pm_verdict *r = o->r;
@@ -343,6 +399,7 @@ static void print_text(struct out *o, const char *name)
 	       r->chosen_by == PM_BY_STALL ?
 	       "the stall most likely felt before the trigger: no --pid and no input to go by" :
 	       "--pid");
+	text_handins(o);
 	if (o->ex && o->ex->rank && o->ex->rank->n)
 		text_candidates(o);
 	fprintf(o->f, "\ncauses, by time:\n");
@@ -562,7 +619,14 @@ static void print_json(struct out *o, const struct pm_xprof *xp)
 	tm_jw_kstr(&o->w, "chosen_by", chosen_key[r->chosen_by]);
 	if (r->display_ns)
 		tm_jw_ki64(&o->w, "client_done_mono_ns", r->display_ns);
+	if (r->chosen_by == PM_BY_AUTO && o->inc->have_meta) {
+		tm_jw_kbool(&o->w, "press_claimed", o->inc->meta.auto_claimed);
+		if (o->inc->meta.auto_claimed)
+			tm_jw_ku64(&o->w, "press_claimed_by_uid",
+				   o->inc->meta.auto_claimed_by);
+	}
 	tm_jw_obj_end(&o->w);
+	json_handins(o);
 	tm_jw_key(&o->w, "verdict");
 	if (verdict(r))
 		json_item(o, verdict(r));
@@ -610,7 +674,7 @@ void pm_verdict_print(FILE *f, const struct pm_incident *inc, const struct pm_st
 		      int json)
 {
 	const struct pm_dump *pm = &inc->pm;
-	struct out o = { .f = f, .pm = pm, .st = st, .r = r, .ex = ex };
+	struct out o = { .f = f, .inc = inc, .pm = pm, .st = st, .r = r, .ex = ex };
 
 	if (json) {
 		print_json(&o, xp);

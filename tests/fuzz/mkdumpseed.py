@@ -49,10 +49,11 @@ def meta(freeze=0):
     return part("TIPME_PART_META", a)
 
 
-def cpu_end(cpu):
+def cpu_end(cpu, discarded=None):
+    extra = u32("TIPME_ATTR_STAT_DISCARDED", discarded) if discarded is not None else b""
     entry = attr(T["TIPME_ATTR_CPU_ENTRY"], u32("TIPME_ATTR_CPU", cpu) +
                  u64("TIPME_ATTR_STAT_WRITTEN", 10) + u64("TIPME_ATTR_STAT_OVERWRITTEN", 0) +
-                 u64("TIPME_ATTR_STAT_DROPPED", 0) + u64("TIPME_ATTR_STAT_BYTES", 4096 * 5))
+                 u64("TIPME_ATTR_STAT_DROPPED", 0) + u64("TIPME_ATTR_STAT_BYTES", 4096 * 5) + extra)
     return part("TIPME_PART_CPU_END", [attr(T["TIPME_ATTR_CPU_STATS"], entry)])
 
 
@@ -77,17 +78,21 @@ def mapped(seqs, oldest=0):
     return struct.pack("<QB", oldest, 1) + s + tail()
 
 
-def copied():
+def copied(lost=False):
+    """lost: CPU 1's sub-buffer 1 sent as overwritten (not ok), and the
+    module's counts say it skipped one more of each CPU unsent (a writer
+    still in it): 1 + 1 on CPU 1, 1 on CPU 0."""
     s = meta()
     for cpu in (0, 1):
         data = bytes(range(256)) * 2
+        ok = b"\0" if lost and cpu == 1 else b"\1"
         s += part("TIPME_PART_CHUNK", [u32("TIPME_ATTR_CPU", cpu), u64("TIPME_ATTR_SUBBUF_SEQ", 1),
                                        u32("TIPME_ATTR_OFFSET", 0), attr(T["TIPME_ATTR_DATA"], data)])
         s += part("TIPME_PART_SUBBUF_END", [u32("TIPME_ATTR_CPU", cpu), u64("TIPME_ATTR_SUBBUF_SEQ", 1),
                                             u32("TIPME_ATTR_SUBBUF_LEN", len(data)),
                                             u32("TIPME_ATTR_SUBBUF_FLAGS", 0),
-                                            attr(T["TIPME_ATTR_SUBBUF_OK"], b"\1")])
-        s += cpu_end(cpu)
+                                            attr(T["TIPME_ATTR_SUBBUF_OK"], ok)])
+        s += cpu_end(cpu, (2 if cpu == 1 else 1) if lost else None)
     return struct.pack("<QB", 0, 0) + s + tail()
 
 
@@ -98,6 +103,7 @@ def main():
         "mapped": mapped([(4, 4096, 0), (5, 4096, 0), (6, 4096, 0), (7, 512, 1)]),
         "mapped-overtaken": mapped([(4, 4096, 0), (5, 4096, 0), (6, 4096, 0), (7, 512, 1)], oldest=6),
         "copied": copied(),
+        "copied-lost": copied(lost=True),
     }
     for name, data in seeds.items():
         with open(os.path.join(out, name), "wb") as f:

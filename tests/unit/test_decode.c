@@ -157,7 +157,7 @@ static void test_random_dump(void)
 	       "%zu cross-CPU ties, %zu loss marker, %zu padding records",
 	       near, near_noext, same, lost, out.pad_records);
 
-	err = pm_info_print(devnull, &pm, 0, &e) || pm_info_print(devnull, &pm, 1, &e) ||
+	err = pm_info_print(devnull, &pm, NULL, 0, &e) || pm_info_print(devnull, &pm, NULL, 1, &e) ||
 	      pm_records_print(devnull, &pm, NULL, 0, &e) ||
 	      pm_records_print(devnull, &pm, NULL, 1, &e);
 	tap_ok(!err, "info and records (text and JSON) run over it%s%s", err ? ": " : "", e.msg);
@@ -477,7 +477,7 @@ static int exercise(const unsigned char *buf, size_t size, unsigned int flags,
 	err = pm_open_mem(&pm, copy, size, flags, &e);
 	if (!err) {
 		*stage = 1;
-		err = pm_info_print(json ? json : devnull, &pm, 1, &e);
+		err = pm_info_print(json ? json : devnull, &pm, NULL, 1, &e);
 	}
 	if (!err)
 		err = pm_records_print(devnull, &pm, NULL, 0, &e);

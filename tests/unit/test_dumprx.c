@@ -126,7 +126,7 @@ int main(void)
 	}
 	for (i = 0; i < sizeof(map); i++)
 		map[i] = (unsigned char)(i * 29 + 5);
-	tap_plan(8);
+	tap_plan(9);
 	snprintf(out, sizeof(out), "%s/d.dump", dir);
 
 	err = replay("mapped", NULL, 0, 0, UINT64_MAX, out, &st, &e);
@@ -156,6 +156,13 @@ int main(void)
 	err = replay("copied", NULL, 0, 0, UINT64_MAX, out, &st, &e);
 	tap_ok(!err && !st.mapped && st.subbufs == 2 && st.bytes == 1024,
 	       "copied: 2 sub-buffers of 512 bytes%s%s", err ? ": " : "", e.msg);
+	unlink(out);
+
+	/* CPU 1's sent as overwritten, one of each CPU skipped unsent */
+	err = replay("copied-lost", NULL, 0, 0, UINT64_MAX, out, &st, &e);
+	tap_ok(!err && st.subbufs == 1 && st.bytes == 512 && st.discarded == 3,
+	       "copied: one sent overwritten and two the module skipped: 3 discarded (%llu)%s%s",
+	       (unsigned long long)st.discarded, err ? ": " : "", e.msg);
 	unlink(out);
 
 	/* The first SUBBUF_MAP's length made larger than a sub-buffer. */

@@ -38,7 +38,7 @@ int main(void)
 	int fd, err;
 	ssize_t n;
 
-	tap_plan(10);
+	tap_plan(18);
 	if (!mkdtemp(dir))
 		return 1;
 	fd = open(dir, O_RDONLY | O_DIRECTORY);
@@ -80,6 +80,67 @@ int main(void)
 		     &v) == -EINVAL, "\"auto\" with a press that is not a number: refused");
 	tap_ok(parse("{\"trigger\": {\"source\": \"auto\", \"utc\": \"x\"}, \"auto\": {\"press_mono_ns\": 99999999999999999999, \"latency_ns\": 5}}",
 		     &v) == -EINVAL, "\"auto\" with a press beyond 64 bits: refused");
+
+	/* Who asked, who claimed, who handed in: written, appended, read back. */
+	{
+		const struct tm_incident_auto cl = { .input = "key", .pid = 77,
+						     .press_ns = 5, .latency_ns = 6,
+						     .claimed = 1, .claimed_by = 1001,
+						     .has_uid = 1, .uid = 1000 };
+		struct tm_incident_meta m2 = { .number = 8, .seq = 4, .source = "auto",
+					       .utc = "2026-11-25T10:00:00Z",
+					       .autotrig = &cl, .has_requester = 1,
+					       .requester_uid = 1001 };
+		struct tm_incident_handin h1 = { .file = "xhook-1000.dump", .uid = 1000,
+						 .pid = 4242, .bytes = 10 }, h2 = h1;
+		char d2[] = "/tmp/tipme-meta-XXXXXX";
+		int dfd;
+
+		tm_incident_printable(h1.exe, sizeof(h1.exe), "/usr/bin/tipme-\"xhook\\\x1b");
+		snprintf(h2.file, sizeof(h2.file), "xhook-1001.dump");
+		h2.uid = 1001;
+		h2.pid = 9;
+		h2.exe[0] = '\0';
+		if (!mkdtemp(d2))
+			return 1;
+		dfd = open(d2, O_RDONLY | O_DIRECTORY);
+		err = tm_incident_meta_write(dfd, &m2, &e) || tm_incident_meta_read(dfd, &v, &e);
+		tap_ok(!err && v.has_requester && v.requester_uid == 1001 && v.auto_claimed &&
+		       v.auto_claimed_by == 1001 && v.auto_has_uid && v.auto_uid == 1000 &&
+		       v.nhandins == 0,
+		       "the requester, the claim and the press's uid round trip (%s)", e.msg);
+		err = tm_incident_meta_add_handin(dfd, &h1, &e) ||
+		      tm_incident_meta_add_handin(dfd, &h2, &e) ||
+		      tm_incident_meta_read(dfd, &v, &e);
+		tap_ok(!err && v.nhandins == 2 && !strcmp(v.handins[0].file, "xhook-1000.dump") &&
+		       v.handins[0].uid == 1000 && v.handins[0].pid == 4242 &&
+		       v.handins[0].bytes == 10 && !strcmp(v.handins[0].exe, "/usr/bin/tipme-?xhook??") &&
+		       v.handins[1].uid == 1001 && !v.handins[1].exe[0],
+		       "two hand-ins appended to meta.json read back in order, the executable "
+		       "made printable (%s; %s)", e.msg, v.handins[0].exe);
+		tap_ok(!err && v.number == 8 && !strcmp(v.source, "auto") && v.auto_press_ns == 5 &&
+		       v.has_requester, "and the rest of meta.json is as it was");
+		snprintf(path, sizeof(path), "%s/meta.json", d2);
+		{
+			char cmd[200];
+
+			snprintf(cmd, sizeof(cmd), "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s",
+				 path);
+			tap_ok(system(cmd) == 0, "meta.json with hand-ins is valid JSON");
+		}
+		unlink(path);
+		tap_ok(tm_incident_meta_add_handin(dfd, &h1, &e) == -ENOENT,
+		       "no meta.json: no hand-in recorded (-ENOENT)");
+		close(dfd);
+		rmdir(d2);
+	}
+	tap_ok(parse("{\"trigger\": {\"source\": \"hotkey\", \"utc\": \"x\"}, \"hand_ins\": [{\"file\": \"a\", \"uid\": 1}]}",
+		     &v) == -EINVAL, "a hand-in without its pid, exe and size: refused");
+	tap_ok(parse("{\"trigger\": {\"source\": \"hotkey\", \"utc\": \"x\"}, \"hand_ins\": [{\"file\": \"a\", \"uid\": 4294967296, \"pid\": 1, \"exe\": \"\", \"bytes\": 1}]}",
+		     &v) == -EINVAL, "a hand-in's uid beyond 32 bits: refused");
+	tap_ok(!parse("{\"trigger\": {\"source\": \"hotkey\", \"utc\": \"x\"}, \"hand_ins\": [{\"file\": \"f\", \"uid\": 3, \"pid\": 1, \"exe\": \"\", \"bytes\": 1}], \"uid\": 9}",
+		      &v) && !v.has_requester && v.nhandins == 1 && v.handins[0].uid == 3,
+	       "a \"uid\" outside \"trigger\" is not the requester's");
 
 	/* The module's own auto trigger announces its press in binary. */
 	{

@@ -159,6 +159,37 @@ static void x_and_incident(const char *dir, const char *kdump)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", inc, outd);
 	if (system(cmd))
 		tap_diag("could not remove %s", inc);
+
+	/* tipmed's incident with two users' X dumps: the copy holds the one
+	 * the report reads (the requester's), as its xhook.dump */
+	mkdir(inc, 0700);
+	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", kdump, path);
+	if (system(cmd) || tm_xdump_build(&c, &xb, &len))
+		return;
+	snprintf(path, sizeof(path), "%s/xhook-1000.dump", inc);
+	tm_write_file_new(path, xb, len, &e);
+	free(xb);
+	snprintf(path, sizeof(path), "%s/xhook-1001.dump", inc);
+	tm_write_file_new(path, "bad", 3, &e);
+	snprintf(path, sizeof(path), "%s/meta.json", inc);
+	snprintf(cmd, sizeof(cmd),
+		 "{\"trigger\": {\"source\": \"user\", \"utc\": \"x\", \"uid\": 1000},\n"
+		 " \"hand_ins\": [{\"file\": \"xhook-1001.dump\", \"uid\": 1001, \"pid\": 2, \"exe\": \"\", \"bytes\": 3},\n"
+		 "  {\"file\": \"xhook-1000.dump\", \"uid\": 1000, \"pid\": 1, \"exe\": \"\", \"bytes\": %zu}]}\n",
+		 len);
+	tm_write_file_new(path, cmd, strlen(cmd), &e);
+	a = run(pm_cmd_redact, dir, 2, argv, &ret);
+	free(a);
+	snprintf(path, sizeof(path), "%s/xhook.dump", outd);
+	ret = ret ? ret : tm_xdump_load(path, &d, &buf, &e);
+	tap_ok(!ret && (d.hdr.flags & TIPME_X11_FILE_REDACTED),
+	       "an incident with X dumps per user: the requester's, redacted, is the copy's "
+	       "xhook.dump (%s)", e.msg);
+	free(buf);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", inc, outd);
+	if (system(cmd))
+		tap_diag("could not remove %s", inc);
 }
 
 int main(void)
@@ -181,7 +212,7 @@ int main(void)
 	int ret, keys, hot, btn;
 	size_t k;
 
-	tap_plan(21);
+	tap_plan(22);
 	if (!s || !mkdtemp(dir))
 		return 1;
 	scen_kaslr_slide = SLIDE;

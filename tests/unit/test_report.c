@@ -9,6 +9,7 @@
  * Below the report, each scenario's rebuilt state and resource waits are
  * compared with golden/state-<name>.txt the same way.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "capture.h"
 #include "cmd/commands.h"
 #include "incident/incident.h"
+#include "incident_meta.h"
 #include "print/state.h"
 #include "scen.h"
 #include "tap.h"
@@ -733,6 +735,186 @@ static void xtables(void)
 		tap_diag("could not remove %s", inc);
 }
 
+/* The X dump @c as @file of the incident @inc, handed in by @uid. */
+static int hand_in(const char *inc, const char *file, uint32_t uid,
+		   const struct tm_xdump_content *c)
+{
+	struct tm_incident_handin h = { .uid = uid, .pid = 40 + uid % 10,
+					.exe = "/usr/bin/tipme-xhook" };
+	struct tm_err e = { "" };
+	char path[240];
+	uint8_t *buf;
+	size_t len;
+	int fd, err;
+
+	snprintf(h.file, sizeof(h.file), "%s", file);
+	snprintf(path, sizeof(path), "%s/%s", inc, file);
+	if (tm_xdump_build(c, &buf, &len))
+		return -1;
+	h.bytes = len;
+	err = tm_write_file_new(path, buf, len, &e);
+	free(buf);
+	fd = open(inc, O_RDONLY | O_DIRECTORY);
+	if (!err)
+		err = fd < 0 ? -1 : tm_incident_meta_add_handin(fd, &h, &e);
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/* A new meta.json in @inc: a hotkey trigger asked for by @requester (-1:
+ * nobody). */
+static int new_meta(const char *inc, long requester)
+{
+	struct tm_incident_meta m = { .number = 1, .seq = 1, .source = "user",
+				      .utc = "2026-11-25T10:00:00Z",
+				      .has_requester = requester >= 0,
+				      .requester_uid = (uint32_t)(requester >= 0 ? requester : 0) };
+	struct tm_err e = { "" };
+	char path[240];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "%s/meta.json", inc);
+	unlink(path);
+	fd = open(inc, O_RDONLY | O_DIRECTORY);
+	err = fd < 0 ? -1 : tm_incident_meta_write(fd, &m, &e);
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/* meta.json again: asked for by @requester, X dumps from @a then @b. */
+static int remeta(const char *inc, long requester, uint32_t a, uint32_t b)
+{
+	struct tm_incident_handin h = { .exe = "/usr/bin/tipme-xhook" };
+	struct tm_err e = { "" };
+	int fd, err, i;
+
+	if (new_meta(inc, requester))
+		return -1;
+	fd = open(inc, O_RDONLY | O_DIRECTORY);
+	err = fd < 0;
+	for (i = 0; i < 2 && !err; i++) {
+		h.uid = i ? b : a;
+		h.pid = 40 + h.uid % 10;
+		snprintf(h.file, sizeof(h.file), "xhook-%u.dump", (unsigned int)h.uid);
+		err = tm_incident_meta_add_handin(fd, &h, &e);
+	}
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/*
+ * Two users handed in X dumps to one incident: 1000's, whose clients are
+ * app (500) and other (502), and 1001's, which names a client 777.  The
+ * report reads the X dump of the user whose session the incident is
+ * about, and says which and why.
+ */
+static void xchoice(void)
+{
+	struct tipme_x11_rec rec[] = {
+		{ .time_ns = MS(20), .client = 1, .kind = TIPME_X11_REQUEST, .major = 70,
+		  .seq = 1, .length = 20, .op_size = 2500 },
+	};
+	struct tipme_x11_client cl[] = {
+		{ .id = 0, .pid = 501, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
+		{ .id = 1, .pid = 500, .comm = "app" },
+		{ .id = 2, .pid = 502, .comm = "other" },
+	}, cl2[] = {
+		{ .id = 0, .pid = 501, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
+		{ .id = 1, .pid = 777, .comm = "forged" },
+	};
+	struct tm_xdump_content c = { .recs = rec, .nrecs = 1, .cl = cl, .ncl = 3 };
+	struct tm_xdump_content c2 = { .recs = rec, .nrecs = 1, .cl = cl2, .ncl = 2 };
+	char inc[120], out[160], err[160], cmd[300], *text;
+	char *argv[] = { "report", "--json", "--x", "--pid", "500", "--from", "0.010",
+			 "--to", "0.1001", inc, NULL };
+	int ret;
+
+	snprintf(inc, sizeof(inc), "%s/xchoice", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	mkdir(inc, 0700);
+	snprintf(cmd, sizeof(cmd), "cp %s/lock.dump %s/kernel.dump", dir, inc);
+	if (system(cmd) || new_meta(inc, 1000) ||
+	    hand_in(inc, "xhook-1000.dump", 1000, &c) ||
+	    hand_in(inc, "xhook-1001.dump", 1001, &c2)) {
+		tap_ok(0, "an incident with two users' X dumps");
+		return;
+	}
+	ret = capture_run(pm_cmd_report, 10, argv, out, err);
+	text = capture_slurp(ret ? err : out);
+	tap_ok(!ret && strstr(text, "\"x_dump\":{\"file\":\"xhook-1000.dump\",\"chosen_by\":\"requester_uid\","
+			       "\"session_uid\":1000,\"uploader\":{\"uid\":1000,\"pid\":40,"
+			       "\"exe\":\"/usr/bin/tipme-xhook\"}") &&
+	       strstr(text, "\"pid\":500,\"comm\":\"app\"") && !strstr(text, "forged"),
+	       "two users' X dumps: the report reads that of the user who asked (1000), "
+	       "and says so");
+	if (ret || !strstr(text, "xhook-1000.dump"))
+		tap_diag("%s", text);
+	free(text);
+	argv[1] = "--x";
+	argv[2] = "--pid";
+	argv[3] = "500";
+	argv[4] = "--from";
+	argv[5] = "0.010";
+	argv[6] = "--to";
+	argv[7] = "0.1001";
+	argv[8] = inc;
+	argv[9] = NULL;
+	ret = capture_run(pm_cmd_report, 9, argv, out, err);
+	text = capture_slurp(ret ? err : out);
+	tap_ok(!ret && strstr(text, "x dump:   xhook-1000.dump, handed in by uid 1000 (pid 40, "
+			       "/usr/bin/tipme-xhook): the session of uid 1000, which asked for "
+			       "the trigger\n"),
+	       "... in its text too");
+	if (ret || !strstr(text, "x dump:"))
+		tap_diag("%s", text);
+	free(text);
+
+	/* another member asked: their own X dump, never 1000's */
+	argv[1] = "--json";
+	argv[2] = "--x";
+	argv[3] = "--pid";
+	argv[4] = "500";
+	argv[5] = "--from";
+	argv[6] = "0.010";
+	argv[7] = "--to";
+	argv[8] = "0.1001";
+	argv[9] = inc;
+	ret = remeta(inc, 1001, 1000, 1001) ? 1 : capture_run(pm_cmd_report, 10, argv, out, err);
+	text = capture_slurp(ret ? err : out);
+	tap_ok(!ret && strstr(text, "\"file\":\"xhook-1001.dump\",\"chosen_by\":\"requester_uid\","
+			       "\"session_uid\":1001") && strstr(text, "forged"),
+	       "uid 1001 asked: its own X dump, not 1000's");
+	free(text);
+	{
+		char *xa[] = { "xrecords", inc, NULL };
+
+		ret = capture_run(pm_cmd_xrecords, 2, xa, out, err);
+		text = capture_slurp(ret ? err : out);
+		tap_ok(!ret && strstr(text, "forged"),
+		       "tipme xrecords INCIDENT prints the same user's X dump");
+		if (ret || !strstr(text, "forged"))
+			tap_diag("%s", text);
+		free(text);
+	}
+	/* nobody asked (the hotkey): the X dump whose clients include the
+	 * process the interval is about, whichever was handed in first */
+	ret = remeta(inc, -1, 1001, 1000) ? 1 : capture_run(pm_cmd_report, 10, argv, out, err);
+	text = capture_slurp(ret ? err : out);
+	tap_ok(!ret && strstr(text, "\"file\":\"xhook-1000.dump\",\"chosen_by\":\"client_pid\"") &&
+	       !strstr(text, "forged"),
+	       "nobody named: of several X dumps, the one whose clients include pid 500");
+	if (ret || !strstr(text, "client_pid"))
+		tap_diag("%s", text);
+	free(text);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", inc);
+	if (system(cmd))
+		tap_diag("could not remove %s", inc);
+}
+
 /*
  * An incident directory @name: the scenario as kernel.dump, @c as
  * xhook.dump.
@@ -1430,7 +1612,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(134);
+	tap_plan(141);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1489,6 +1671,7 @@ int main(void)
 	       "800 ran 10 ms on cpu 1 (from that CPU's first record), not 60");
 	free(out);
 	xtables();
+	xchoice();
 	check("kinput", "", "lock", 901, 85,
 	      "no X dump: a key press to its reader going back to sleep");
 	out = report("kinput", "", 1, &ret);
@@ -1503,6 +1686,33 @@ int main(void)
 			   "\"to_mono_ns\":103000000,\"chosen_by\":\"auto_press\"") != NULL,
 	       "no X dump, an auto incident: the press at 100 ms its meta.json names, not the slowest");
 	free(out);
+	/* a press a member claimed over the socket: the report says whose word it is */
+	{
+		char path[200];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/kauto/meta.json", dir);
+		f = fopen(path, "w");
+		if (f) {
+			fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-25T10:00:00Z\", \"uid\": 1001},\n"
+				" \"auto\": {\"input\": \"key\", \"pid\": 900, \"comm\": \"Xorg\",\n"
+				"  \"press_mono_ns\": 100000000, \"latency_ns\": 3000000, \"claimed\": true,\n"
+				"  \"claimed_by_uid\": 1001}}\n");
+			fclose(f);
+		}
+		out = f ? report("kauto", "", 1, &ret) : NULL;
+		tap_ok(out && strstr(out, "\"chosen_by\":\"auto_press\",\"press_claimed\":true,"
+				     "\"press_claimed_by_uid\":1001}"),
+		       "a claimed press: the interval says it was claimed, and by whom");
+		free(out);
+		out = f ? report("kauto", "", 0, &ret) : NULL;
+		tap_ok(out && strstr(out, "\npress:    claimed by uid 1001 over the control socket: "
+				     "its word, not measured by tipme.ko\n"),
+		       "... in the text too");
+		if (!out || !strstr(out, "claimed by uid"))
+			tap_diag("%s", out ? out : "");
+		free(out);
+	}
 	tap_ok(auto_meta_of("kauto", 900, MS(10.5)) == 0 &&
 	       (out = report("kauto", "", 1, &ret)) &&
 	       strstr(out, "\"from_mono_ns\":10000000,\"to_mono_ns\":85000000,"

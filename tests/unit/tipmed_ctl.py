@@ -7,6 +7,7 @@ needed for these requests) on a scratch incident root.  Prints TAP.
 
   python3 tests/unit/tipmed_ctl.py BUILD_DIR
 """
+import json
 import os
 import shutil
 import socket
@@ -17,6 +18,34 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from tap import check, failed, plan  # noqa: E402
+
+
+PUT_AS = r"""
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(20)
+s.connect(sys.argv[1])
+data = sys.argv[3].encode()
+s.sendall(b"PUT %s xhook.dump %d\n" % (sys.argv[2].encode(), len(data)) + data)
+print(os.getpid(), s.recv(4096).decode().strip())
+"""
+
+
+def wait_ready(log_path, tipmed):
+    """Until tipmed says its socket is there: the socket's group and mode
+    are set just before that line, so other users can connect after it
+    (the file alone exists a moment earlier, root's only)."""
+    end = time.monotonic() + 15
+    while tipmed.poll() is None and time.monotonic() < end:
+        with open(log_path) as f:
+            if "control socket" in f.read():
+                return
+        time.sleep(0.01)
+
+
+def handins(root, inc):
+    with open(os.path.join(root, inc, "meta.json")) as f:
+        return json.load(f).get("hand_ins")
 
 
 def request(sock, line, data=b""):
@@ -50,22 +79,64 @@ def main():
         check(os.path.exists(sock), "tipmed listens on its socket")
         inc = "20261124T000000Z-1"
         os.mkdir(os.path.join(root, inc), 0o700)
-        xd = os.path.join(root, inc, "xhook.dump")
+        open(os.path.join(root, inc, "meta.json"), "w").write(meta(1))
+        xd = os.path.join(root, inc, "xhook-0.dump")
 
         r = request(sock, "PUT %s xhook.dump 5" % inc, b"first")
         check(r == "OK", "PUT xhook.dump into an incident: OK", r)
+        check(open(xd, "rb").read() == b"first", "root's X dump is kept as xhook-0.dump")
+        hand = handins(root, inc)
+        check(hand == [{"file": "xhook-0.dump", "uid": 0, "pid": os.getpid(),
+                        "exe": os.path.realpath(sys.executable), "bytes": 5}],
+              "meta.json names the uploader: uid, pid and executable (SO_PEERCRED, "
+              "/proc/PID/exe)", hand)
         r = request(sock, "PUT %s xhook.dump 6" % inc, b"second")
         check(r.startswith("ERR EEXIST") and "written once" in r,
-              "a second PUT of the same file is refused (EEXIST)", r)
+              "a second PUT of the same user's file is refused (EEXIST)", r)
         check(open(xd, "rb").read() == b"first", "and the first file is intact")
         check(not [f for f in os.listdir(os.path.join(root, inc)) if f.startswith(".tmp-")],
               "no temporary file is left behind")
+
+        # another member of the socket's group (nobody, in root's group
+        # here) hands in their own X dump: it takes nobody's place
+        os.chmod(d, 0o755)
+        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=0", "--clear-groups",
+                            sys.executable, "-c", PUT_AS, sock, inc, "member"],
+                           stdout=subprocess.PIPE, universal_newlines=True, timeout=60).stdout.split()
+        check(r[1:] == ["OK"], "a member's PUT of xhook.dump into the same incident: OK", r)
+        check(open(os.path.join(root, inc, "xhook-65534.dump"), "rb").read() == b"member" and
+              open(xd, "rb").read() == b"first",
+              "kept as xhook-65534.dump, beside root's, which is intact")
+        hand = handins(root, inc)
+        check(len(hand) == 2 and hand[1] == {"file": "xhook-65534.dump", "uid": 65534,
+                                             "pid": int(r[0]),
+                                             "exe": os.path.realpath(sys.executable),
+                                             "bytes": 6},
+              "meta.json names both uploaders, the member's with its own uid and pid", hand)
+        out = subprocess.run([os.path.join(build, "tipme"), "incidents", "--json",
+                              "--incident-dir", root], stdout=subprocess.PIPE, check=True,
+                             universal_newlines=True).stdout
+        rows = [x for x in json.loads(out) if x["name"] == inc]
+        check(rows and [(x["file"], x["uid"]) for x in rows[0]["x_dumps"]] ==
+              [("xhook-0.dump", 0), ("xhook-65534.dump", 65534)],
+              "tipme incidents --json lists the X dumps with their uploaders", out)
+        out = subprocess.run([os.path.join(build, "tipme"), "incidents", "--incident-dir", root],
+                             stdout=subprocess.PIPE, check=True, universal_newlines=True).stdout
+        check("X dump from uid 65534 (pid %s, %s): xhook-65534.dump"
+              % (r[0], os.path.realpath(sys.executable)) in out,
+              "tipme incidents names each uploader", out)
+        inc5 = "20261124T000000Z-5"
+        os.mkdir(os.path.join(root, inc5), 0o700)
+        r = request(sock, "PUT %s xhook.dump 1" % inc5, b"z")
+        check(r.startswith("ERR ENOENT") and os.listdir(os.path.join(root, inc5)) == [],
+              "PUT into a directory without tipmed's meta.json: refused, nothing written", r)
 
         for name in ("kernel.dump", "meta.json", "description.txt", "other.bin"):
             r = request(sock, "PUT %s %s 3" % (inc, name), b"bad")
             check(r.startswith("ERR EPERM"), "PUT %s is refused (EPERM): only xhook.dump is "
                   "handed in" % name, r)
-        check(sorted(os.listdir(os.path.join(root, inc))) == ["xhook.dump"],
+        check(sorted(os.listdir(os.path.join(root, inc))) ==
+              ["meta.json", "xhook-0.dump", "xhook-65534.dump"],
               "the incident holds only what was accepted", os.listdir(os.path.join(root, inc)))
 
         for bad in ("../x", ".hidden", "a/b"):
@@ -80,7 +151,8 @@ def main():
 
         inc3 = "20261124T000000Z-3"
         os.mkdir(os.path.join(root, inc3), 0o700)
-        os.symlink(os.path.join(d, "planted.dump"), os.path.join(root, inc3, "xhook.dump"))
+        open(os.path.join(root, inc3, "meta.json"), "w").write(meta(3))
+        os.symlink(os.path.join(d, "planted.dump"), os.path.join(root, inc3, "xhook-0.dump"))
         r = request(sock, "PUT %s xhook.dump 1" % inc3, b"z")
         check(r.startswith("ERR EEXIST") and not os.path.exists(os.path.join(d, "planted.dump")),
               "PUT onto a dangling symlink planted in an incident: refused, nothing written "
@@ -113,6 +185,7 @@ def main():
     bad_roots(build, grp)
     creation_order(build, grp)
     limits(build)
+    fairness(build)
     plan()
     return 1 if failed() else 0
 
@@ -262,9 +335,7 @@ def limits(build):
                                "-g", "nogroup", "-i", "2", "-m", "1"],
                               stdout=log, stderr=log)
     try:
-        end = time.monotonic() + 15
-        while not os.path.exists(sock) and time.monotonic() < end:
-            time.sleep(0.01)
+        wait_ready(os.path.join(d, "tipmed.log"), tipmed)
         os.mkdir(os.path.join(root, "20261124T000000Z-1"), 0o700)
 
         def client(mode):
@@ -286,6 +357,102 @@ def limits(build):
         check(r.startswith("ERR EFBIG"), "a PUT larger than the incident budget (1 MB) is "
               "refused before any byte is read (EFBIG)", r)
     finally:
+        tipmed.terminate()
+        tipmed.wait(15)
+        log.close()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+HOLD = r"""
+import socket, sys
+path, mode, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+held = []
+for i in range(n):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(20)
+    s.connect(path)
+    if mode == "subscribe":
+        s.sendall(b"SUBSCRIBE\n")
+        print(s.recv(4096).decode().strip() or "closed", flush=True)
+    elif mode.startswith("put"):
+        s.sendall(b"PUT %s xhook.dump %d\n" % (mode[4:].encode(), 200 << 20))
+    held.append(s)
+if mode.startswith("put"):      # the last PUT's answer, if one comes
+    try:
+        print(held[-1].recv(4096).decode().strip() or "closed", flush=True)
+    except socket.timeout:
+        print("no answer", flush=True)
+print("ready", flush=True)
+sys.stdin.read()                # hold them until the test is done
+"""
+
+
+def as_user(uid, *args):
+    return subprocess.Popen(["setpriv", "--reuid=%d" % uid, "--regid=65534", "--clear-groups",
+                             sys.executable, "-c", HOLD] + list(args),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            universal_newlines=True)
+
+
+def lines_until_ready(p):
+    out = []
+    for line in p.stdout:
+        line = line.strip()
+        if line == "ready":
+            break
+        out.append(line)
+    return out
+
+
+def fairness(build):
+    """One member cannot starve the others: subscribers per user, PUT bytes
+    in flight per user, and the last connections are root's whatever the
+    members hold"""
+    d = tempfile.mkdtemp(prefix="tipmed-fair-")
+    os.chmod(d, 0o755)
+    root, sock = os.path.join(d, "incidents"), os.path.join(d, "tipmed.sock")
+    log = open(os.path.join(d, "tipmed.log"), "w")
+    tipmed = subprocess.Popen([os.path.join(build, "tipmed"), "-d", root, "-s", sock,
+                               "-g", "nogroup", "-i", "60"], stdout=log, stderr=log)
+    held = []
+    try:
+        wait_ready(os.path.join(d, "tipmed.log"), tipmed)
+        inc = "20261124T000000Z-1"
+        os.mkdir(os.path.join(root, inc), 0o700)
+        open(os.path.join(root, inc, "meta.json"), "w").write(meta(1))
+
+        p = as_user(65534, sock, "subscribe", "3")
+        r = lines_until_ready(p)
+        check(r[:2] == ["OK", "OK"] and r[2].startswith("ERR EBUSY") and "subscribers" in r[2],
+              "a member's third subscriber is refused (EBUSY, at most 2: they are never "
+              "closed for being idle)", r)
+        p.communicate("")
+
+        p = as_user(65534, sock, "put " + inc, "2")
+        held.append(p)
+        r = lines_until_ready(p)
+        check(len(r) == 1 and r[0].startswith("ERR ENOMEM") and "this user" in r[0],
+              "a member's second 200 MiB PUT in flight is refused at once (at most 256 MiB "
+              "per user)", r)
+        r = subprocess.run(["setpriv", "--reuid=65533", "--regid=65534", "--clear-groups",
+                            sys.executable, "-c", PUT_AS, sock, inc, "other"],
+                           stdout=subprocess.PIPE, universal_newlines=True, timeout=60).stdout.split()
+        check(r[1:] == ["OK"], "meanwhile another member's PUT is taken", r)
+        p.communicate("")
+        held.remove(p)
+
+        # four members hold every connection they may: 4 x 8 = 32, the
+        # whole table without the slots kept for root
+        for uid in (65534, 65533, 65532, 65531):
+            p = as_user(uid, sock, "hold", "8")
+            held.append(p)
+            lines_until_ready(p)
+        r = request(sock, "STATUS")
+        check(r.startswith("OK auto_made="),
+              "root still gets a connection while members hold all they may", r)
+    finally:
+        for p in held:
+            p.communicate("")
         tipmed.terminate()
         tipmed.wait(15)
         log.close()

@@ -2,7 +2,7 @@
 #
 #   make unit-tests
 #   make B=build/asan SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' unit-tests
-UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report ctlproto meta redact sites dumprx segcause tail names
+UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report ctlproto meta redact sites dumprx segcause tail names incident
 UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
 UNIT_COMMON := $(B)/tests/unit/gen.o $(B)/tests/unit/capture.o $(B)/tests/unit/scen.o
 # The CLI tests run helper/cli.c's main() linked with a control stub, so
@@ -18,6 +18,12 @@ $(B)/tests/unit/test_%: $(B)/tests/unit/test_%.o $(UNIT_COMMON) $(LIBPM) $(LIBTI
 # The DUMP stream receiver, with libnl.
 $(B)/tests/unit/test_dumprx: $(B)/tests/unit/test_dumprx.o $(UNIT_COMMON) \
 		$(B)/helper/dumprx.o $(B)/helper/nl.o $(B)/helper/sysinfo.o $(LIBPM) $(LIBTIPME)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm $(NL_LIBS)
+
+# tipmed's incident directories (helper/incident.c), with libnl.
+$(B)/tests/unit/test_incident: $(B)/tests/unit/test_incident.o $(UNIT_COMMON) \
+		$(B)/helper/incident.o $(B)/helper/dumprx.o $(B)/helper/nl.o \
+		$(B)/helper/sysinfo.o $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm $(NL_LIBS)
 
 $(UNIT_CLI): $(B)/helper/cli.o $(B)/tests/unit/ctl_stub.o $(LIBPM) $(LIBTIPME)

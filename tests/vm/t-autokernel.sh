@@ -11,6 +11,10 @@
 #  3. Another 500 ms press: tipmed's spacing holds it back, `tipme status`
 #     counts it, no incident.
 #  4. auto_trigger_ms=0 (the default): a slow press is not even measured.
+#  5. A member of the socket's group claims a slow press (TRIGGER auto):
+#     it spends the member's own budget, not the kernel's (spent in 2), so
+#     it makes an incident, marked as claimed by the member; the member's
+#     second claim is held back.
 # Keys are typed only once the reader has the device open (vkbd --stdin).
 . "$TIPME_SRC/tests/lib/tap.sh"
 . "$TIPME_SRC/tests/vm/lib.sh"
@@ -25,7 +29,8 @@ modprobe uinput
 modprobe evdev
 tap_check "insmod auto_trigger_ms=300" insmod module/tipme.ko auto_trigger_ms=300 || tap_done
 echo 0 > /proc/sys/tipme/trigger_interval_ms
-start_tipmed
+grep -q '^tipme:' /etc/group || echo 'tipme:x:990:' >> /etc/group
+start_tipmed --auto-spacing 3600
 
 truth() { sed -n 's/^handled //p' "$out/$1.out"; }
 # truth_field NAME KEY: KEY=VALUE of the reader's "handled ..." line
@@ -41,6 +46,7 @@ wait_for 60 grep -q 'trigger [0-9]* (auto): incident' "$out/tipmed.log"
 tap_cmp "slow: an auto incident, by itself" "$?" -eq 0
 tap_cmp "slow: one incident (none for the fast press)" "$(incidents | wc -l)" -eq 1
 incident=$(incidents | tail -n 1)
+cp -r "$incident" "$out/incident1"
 # the press within the 50 ms before vkbd's stamp, the latency the reader's own
 pressed=$(truth_field slow press_ns)
 back=$(truth_field slow back_ns)
@@ -76,6 +82,30 @@ press off 500
 "$B"/tipme dump -o "$out/off.dump" > /dev/null
 tap_cmp "off: the press is not measured" "$(param "$out/off.dump" auto_presses_measured)" -eq 3
 tap_cmp "off: no trigger" "$(param "$out/off.dump" auto_triggers)" -eq 2
+
+# 5. a member's claim
+claim() {
+	setpriv --reuid=1000 --regid=1000 --groups=990 python3 tests/vm/ctlreq.py "$sock" \
+		"TRIGGER auto input=key pid=$$ press_ns=1 latency_ns=900000000 comm=forged"
+}
+r=$(claim)
+tap_cmp "a member's claimed press: its own budget lets it through ($r)" \
+	"$(echo "$r" | grep -c '^OK seq=')" -eq 1
+two_incidents() { [ "$(incidents | wc -l)" -ge 2 ]; }
+wait_for 60 two_incidents
+claimed=$(incidents | tail -n 1)
+tap_check "its incident: claimed by uid 1000, who asked for it" \
+	python3 tests/lib/jsonq.py eq "$claimed/meta.json" auto.claimed=True \
+	auto.claimed_by_uid=1000 trigger.uid=1000 trigger.source=auto
+"$B"/tipme incidents -d "$inc" > "$out/incidents2.txt"
+tap_check "tipme incidents says the press was claimed, and by whom" \
+	grep -q "(claimed by uid 1000)" "$out/incidents2.txt"
+r=$(claim)
+tap_cmp "the member's second claim: held back by the member's own spacing ($r)" \
+	"$(echo "$r" | grep -c '^ERR EBUSY')" -eq 1
+"$B"/tipme status --json -s "$sock" > "$out/status2.json"
+tap_check "tipme status counts both" python3 tests/lib/jsonq.py eq "$out/status2.json" \
+	tipmed.auto_made=2 tipmed.auto_held=2
 
 kill "$TIPMED"
 wait "$TIPMED" 2> /dev/null

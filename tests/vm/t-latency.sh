@@ -53,8 +53,8 @@ tap_cmp "the client is back in poll() ($(cat "/proc/$SLOW/wchan"))" "$?" -eq 0
 wait_for 60 log_has "stored xhook.dump"
 tap_cmp "the incident got tipme-xhook's dump" "$?" -eq 0
 incident=$(find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort | tail -n 1)
-tap_check "the incident holds kernel.dump and xhook.dump" \
-	test -s "$incident/kernel.dump" -a -s "$incident/xhook.dump"
+tap_check "the incident holds kernel.dump and root's X dump, xhook-0.dump" \
+	test -s "$incident/kernel.dump" -a -s "$incident/xhook-0.dump"
 
 cp -r "$incident" "$out/incident"	# for a look afterwards (and the ASan run)
 "$B"/tipme latency --json "$incident" > "$out/latency.json" 2> "$out/latency.err"

@@ -4,6 +4,8 @@
 # must get, random malformed requests from fixed seeds (two clients at
 # once), and the same as an unprivileged user.  Afterwards the module
 # still answers, dumps, unloads, and the kernel log holds no warning.
+# Trigger announcements reach root in the initial namespace only: not an
+# unprivileged user, not a listener in another network namespace.
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
@@ -26,6 +28,8 @@ tap_merge "$out/unpriv.tap"
 
 tap_check "a dump after the fuzzing" "$B"/tipme dump -o "$out/after.dump"
 tap_check "... parses" "$B"/tipme info "$out/after.dump"
+python3 tests/vm/mcast.py > "$out/mcast.tap" 2>&1
+tap_merge "$out/mcast.tap"
 tap_check "rmmod" rmmod tipme
 bad=$(dmesg | tail -n +"$((before + 1))" |
       grep -E 'WARNING|BUG|Oops|Call Trace|general protection|refcount')

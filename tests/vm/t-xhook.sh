@@ -23,7 +23,7 @@ no_window() { ! xdotool search --name "tipme: what felt slow" > /dev/null 2>&1; 
 # xrecords`, its cause is one of CAUSES (a,b), its time the kernel
 # trigger's, and it has the X client PID that ran before the trigger
 check_dump() {
-	"$B"/tipme xrecords --json "$1/xhook.dump" > "$out/x.json" 2> "$out/x.err" &&
+	"$B"/tipme xrecords --json "$1/xhook-0.dump" > "$out/x.json" 2> "$out/x.err" &&
 		python3 tests/vm/check_xdump.py "$out/x.json" "$1/meta.json" "$2" "$3"
 }
 # an X client that runs to its end; its PID in $client
@@ -55,7 +55,7 @@ wait_for 60 log_has "stored xhook.dump" 1
 tap_cmp "kernel hotkey: tipme-xhook stored its dump" "$?" -eq 0
 first=$(incidents | head -n 1)
 tap_cmp "one incident" "$(n_incidents)" -eq 1
-tap_check "it holds kernel.dump and xhook.dump" test -s "$first/kernel.dump" -a -s "$first/xhook.dump"
+tap_check "it holds kernel.dump and root's X dump, xhook-0.dump" test -s "$first/kernel.dump" -a -s "$first/xhook-0.dump"
 tap_check "xhook.dump: cause request, the kernel trigger's time, the X client" \
 	check_dump "$first" request "$client"
 
@@ -78,7 +78,7 @@ wait_for 60 log_has "description saved"
 tap_cmp "the description was saved" "$?" -eq 0
 second=$(incidents | tail -n 1)
 tap_cmp "one more incident, not two" "$(n_incidents)" -eq 2
-tap_check "it holds kernel.dump and xhook.dump" test -s "$second/kernel.dump" -a -s "$second/xhook.dump"
+tap_check "it holds kernel.dump and root's X dump, xhook-0.dump" test -s "$second/kernel.dump" -a -s "$second/xhook-0.dump"
 tap_cmp "its source is the kernel's hotkey" "$(source_of "$second")" = hotkey
 tap_cmp "description.txt is the answer" "$(cat "$second/description.txt" 2>/dev/null)" = "menu froze"
 # snapshot at the kernel's trigger; the cause is "hotkey" only if our
@@ -95,7 +95,7 @@ tap_cmp "X hotkey alone: tipme-xhook stored its dump" "$?" -eq 0
 third=$(incidents | tail -n 1)
 tap_cmp "a third incident" "$(n_incidents)" -eq 3
 tap_cmp "its source is xhook" "$(source_of "$third")" = xhook
-tap_check "it holds kernel.dump and xhook.dump" test -s "$third/kernel.dump" -a -s "$third/xhook.dump"
+tap_check "it holds kernel.dump and root's X dump, xhook-0.dump" test -s "$third/kernel.dump" -a -s "$third/xhook-0.dump"
 tap_check "xhook.dump: cause hotkey, the trigger's time, the X client" \
 	check_dump "$third" hotkey "$client"
 xdotool key Escape

@@ -73,8 +73,8 @@ report_case() {
 	nstored=$((nstored + 1))
 	wait_for 60 log_has "stored xhook.dump" "$nstored"
 	incident=$(find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort | tail -n 1)
-	tap_check "$case: the incident holds kernel.dump and xhook.dump" \
-		test -s "$incident/kernel.dump" -a -s "$incident/xhook.dump"
+	tap_check "$case: the incident holds kernel.dump and root's X dump, xhook-0.dump" \
+		test -s "$incident/kernel.dump" -a -s "$incident/xhook-0.dump"
 	cp -r "$incident" "$out/$case.incident"
 	tap_diag "$case: ground truth: $truth"
 	tap_on_host tests/vm/xreport_check.sh case "$case" "$truth" "$VICTIM" "$tl_class" "$@"
