@@ -344,7 +344,7 @@ static int on_stack(const struct va *v, uint32_t pid)
 }
 
 static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
-		 int parent, const struct held *held);
+		 int parent, const struct held *held, int woke);
 
 /* The I/O whose completion woke a worker: a stacked device's bio, or a request. */
 struct worker_io {
@@ -407,12 +407,68 @@ static void follow(struct va *v, const struct pm_thread *t, const struct pm_seg 
 	if (hi <= lo)
 		return;
 	step = add_step(v, parent, t->pid, lo, hi, PM_C_UNKNOWN, s);
+	if (step >= 0)
+		v->r->chain[step].waker = worker;
 	if (v->depth < MAX_DEPTH && !on_stack(v, worker) && step >= 0) {
 		v->r->chain[step].followed = 1;
-		walk(v, worker, lo, hi, step, NULL);
+		walk(v, worker, lo, hi, step, NULL, 0);
 	} else {
 		charge(v, PM_C_UNKNOWN, worker, "", hi - lo);
 	}
+}
+
+/*
+ * Whether @t handed @waker a job just before its wait @s: it woke @waker
+ * (ending one of its waits) after its own previous wait, while running up
+ * to @s.  A futex wait that such a waker ends is a hand-off (a condition
+ * variable: a job and its answer), not a lock the waker held.
+ */
+static int handed_to(const struct va *v, const struct pm_thread *t,
+		     const struct pm_seg *s, uint32_t waker)
+{
+	const struct pm_thread *w = pm_state_thread(v->st, waker);
+	int64_t since = 0;
+	size_t j;
+
+	for (j = 0; j < t->nsegs && &t->segs[j] < s; j++)
+		if (t->segs[j].state == PM_T_BLOCKED)
+			since = t->segs[j].end_ns;
+	for (j = 0; w && j < w->nsegs; j++) {
+		const struct pm_seg *g = &w->segs[j];
+
+		if (g->end_ns > s->start_ns)
+			break;
+		if (g->state == PM_T_BLOCKED && g->end_ns >= since &&
+		    g->waker == (int64_t)t->pid && g->waker_ctx == TIPME_CTX_TASK)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The wait for work that @t, which woke a waiter at @t1, was woken from
+ * last in (@t0, @t1] by another task: an idle wait (a worker's queue,
+ * poll, epoll) whose waker handed it the work that led to the wakeup
+ * (a pty's flush to the line discipline, a broker's reply to relay).
+ * Return: that stretch, or NULL.
+ */
+static const struct pm_seg *work_wait(const struct va *v, const struct pm_thread *t,
+				      int64_t t0, int64_t t1)
+{
+	const struct pm_seg *last = NULL;
+	size_t j;
+
+	for (j = 0; t && j < t->nsegs && t->segs[j].start_ns < t1; j++) {
+		const struct pm_seg *g = &t->segs[j];
+
+		if (g->state == PM_T_BLOCKED && g->end_ns > t0 && g->end_ns <= t1 &&
+		    g->block_state == TIPME_TS_SLEEPING && pm_seg_idle(v->inc, g))
+			last = g;
+	}
+	if (!last || last->waker <= 0 || last->waker_ctx != TIPME_CTX_TASK ||
+	    (uint32_t)last->waker == t->pid)
+		return NULL;
+	return last;
 }
 
 /* A blocked stretch [a, b) of @t, inside the interval. */
@@ -426,7 +482,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	struct held h = { "", t->pid };
 	const char *sl;
 	int64_t rest;
-	int step;
+	int step, handed;
 
 	if (s->block_state == TIPME_TS_STOPPED || s->block_state == TIPME_TS_TRACED) {
 		struct pm_cause_item *it = charge(v, PM_C_STOPPED, t->pid,
@@ -453,7 +509,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 		    !on_stack(v, holder) && step >= 0) {
 			v->r->chain[step].followed = 1;
 			v->r->chain[step].waker = holder;
-			walk(v, holder, a, b, step, &h);
+			walk(v, holder, a, b, step, &h, 0);
 		} else {
 			charge(v, PM_C_LOCK, holder, h.resource, rest);
 		}
@@ -497,14 +553,19 @@ static void blocked(struct va *v, const struct pm_thread *t,
 			return;
 		}
 
-		if (futex)
+		/* a job handed to the waker just before: a hand-off, no lock */
+		handed = futex && handed_to(v, t, s, (uint32_t)s->waker);
+		if (futex && !handed)
 			snprintf(h.resource, sizeof(h.resource), "futex");
+		else
+			futex = 0;
 		step = add_step(v, parent, t->pid, a, b,
 				futex ? PM_C_LOCK : PM_C_UNKNOWN, s);
 		if (v->depth < MAX_DEPTH && !on_stack(v, (uint32_t)s->waker) &&
 		    step >= 0) {
 			v->r->chain[step].followed = 1;
-			walk(v, (uint32_t)s->waker, a, b, step, futex ? &h : NULL);
+			walk(v, (uint32_t)s->waker, a, b, step,
+			     futex && !handed ? &h : NULL, 1);
 		} else {
 			charge(v, futex ? PM_C_LOCK : PM_C_UNKNOWN,
 			       (uint32_t)s->waker, futex ? "futex" : "", rest);
@@ -567,11 +628,18 @@ static void charge_xserver(struct va *v, const struct pm_xprof *xp,
 	charge(v, PM_C_RUNNING, v->xserver, "", left);
 }
 
-/* Charge [t0, t1) of @pid's time; @held: it held a lock for a waiter. */
+/*
+ * Charge [t0, t1) of @pid's time; @held: it held a lock for a waiter;
+ * @woke: it woke a waiter at @t1, so its waits for work before then were
+ * waits for the work that the last of them brought (work_wait()): each is
+ * charged to the task that brought it, not to whoever else woke it for
+ * other work meanwhile.
+ */
 static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
-		 int parent, const struct held *held)
+		 int parent, const struct held *held, int woke)
 {
 	const struct pm_thread *t = pm_state_thread(v->st, pid);
+	const struct pm_seg *ww = woke ? work_wait(v, t, t0, t1) : NULL;
 	struct pm_xprof xp = { 0 };
 	int64_t pos = t0;
 	int have_xp = 0;
@@ -624,6 +692,10 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 			if (s->block_state == TIPME_TS_DEAD ||
 			    s->block_state == TIPME_TS_ZOMBIE)
 				charge(v, PM_C_UNKNOWN, 0, "exited", b - a);
+			else if (ww && s != ww && s->end_ns <= ww->end_ns &&
+				 s->waker != ww->waker &&
+				 s->block_state == TIPME_TS_SLEEPING && pm_seg_idle(v->inc, s))
+				follow(v, t, s, (uint32_t)ww->waker, a, b, parent);
 			else
 				blocked(v, t, s, a, b, parent);
 			break;
@@ -688,7 +760,7 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 	}
 	r->display_ns = mid < to_ns ? mid : 0;
 	if (mid > from_ns)
-		walk(&v, pid, from_ns, mid, -1, NULL);
+		walk(&v, pid, from_ns, mid, -1, NULL, 0);
 	if (mid < to_ns && !v.oom) {
 		/* the client was done: the rest is the server drawing for it */
 		step = add_step(&v, -1, pid, mid, to_ns, PM_C_X_SERVER, NULL);
@@ -697,7 +769,7 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 			r->chain[step].waker = v.xserver;
 			v.stack[0] = pid;
 			v.depth = 0;
-			walk(&v, v.xserver, mid, to_ns, step, NULL);
+			walk(&v, v.xserver, mid, to_ns, step, NULL, 0);
 		}
 	}
 	if (v.oom) {
