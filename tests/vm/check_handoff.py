@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Check `tipme report --json` on work that changed hands (t-handoff.sh).
+
+usage: check_handoff.py MODE TRUTH REPORT_JSON
+
+TRUTH is tests/vm/progs/handoff.c's line (client, culprit, broker,
+start_ns, end_ns, latency_ms).  The report's verdict must be the culprit's
+work -- running, or timer for relay-sleep, whose service sleeps -- within
+10% of the latency the client measured; the chain must lead from the
+client's wait, hop by hop (the broker for a relay), to a wait the culprit
+ended.  Without --pid (chosen_by ranked_stall) the interval must be the
+client's wait.  Prints TAP lines (no plan).
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check  # noqa: E402
+
+
+def paths(steps, prefix=()):
+    """Every path of steps from a root to a leaf, as tuples of steps."""
+    for s in steps:
+        here = prefix + (s,)
+        if s.get("waited_for"):
+            yield from paths(s["waited_for"], here)
+        else:
+            yield here
+
+
+def main():
+    mode, truth, rep = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
+    t = {k: float(v) for k, v in (kv.split("=", 1) for kv in truth.split())}
+    client, culprit = int(t["client"]), int(t["culprit"])
+    iv = rep["interval"]
+    span = (iv["to_mono_ns"] - iv["from_mono_ns"]) / 1e6
+    total = sum(c["ms"] for c in rep["causes"])
+    check(abs(total - span) < 0.01 + 1e-6 * span,
+          f"{mode}: the causes add up to the interval: {total:.3f} of {span:.3f} ms")
+    if iv["chosen_by"] == "ranked_stall":
+        check(iv["pid"] == client, f"{mode}: without --pid, the client {client} is chosen",
+              json.dumps(iv))
+        check(iv["from_mono_ns"] >= t["start_ns"] and iv["to_mono_ns"] <= t["end_ns"] and
+              span >= 0.9 * t["latency_ms"],
+              f"{mode}: its interval is the client's wait ({span:.1f} of "
+              f"{t['latency_ms']:.1f} ms)", json.dumps(iv))
+    v = rep["verdict"] or {}
+    want = "timer" if mode == "relay-sleep" else "running"
+    cul = (v.get("culprit") or {}).get("pid")
+    print(f"# verdict: {v.get('text')} ({v.get('cause')}, {v.get('ms', 0):.1f} ms)")
+    check(v.get("cause") == want and cul == culprit,
+          f"{mode}: verdict {want}, culprit {culprit} (the task that did the work)", v)
+    check(abs(v.get("ms", 0) - t["latency_ms"]) <= 0.10 * t["latency_ms"],
+          f"{mode}: {v.get('ms', 0):.1f} ms within 10% of the {t['latency_ms']:.1f} ms "
+          "the client waited")
+    # the chain: from a wait of the client to one the culprit ended
+    best = None
+    for p in paths(rep["chain"]):
+        if p[0]["pid"] == client and p[-1].get("woken_by") == culprit:
+            if best is None or p[-1]["ms"] > best[-1]["ms"]:
+                best = p
+    hops = " -> ".join(f"{s['pid']} ({s['comm']}, {s['ms']:.1f} ms)" for s in best or ())
+    check(best is not None and best[-1]["ms"] >= 0.9 * t["latency_ms"],
+          f"{mode}: the chain leads from the client to the culprit: {hops}",
+          json.dumps(rep["chain"], indent=1))
+    if mode.startswith("relay") and best:
+        check(any(s["pid"] == int(t["broker"]) for s in best),
+              f"{mode}: the chain goes through the broker {int(t['broker'])}")
+
+
+main()
