@@ -11,7 +11,10 @@
  * worker waited 2 s idle before its job: the report must still charge
  * the client's wait to the task that did the work, hop by hop, and,
  * without --pid, choose the client's wait, not the worker's wait for
- * work.  Text and JSON against tests/unit/golden/handoff-NAME.{txt,json}
+ * work.  Under X (xterm): a key typed into a terminal, echoed by the
+ * program after 300 ms; the press reaches the screen when the terminal
+ * drew the echo, not when it first went back to poll().  Text and JSON
+ * against tests/unit/golden/handoff-NAME.{txt,json}
  * (TIPME_UPDATE_GOLDEN=1 rewrites them; review the diff).
  */
 #include <stdio.h>
@@ -23,6 +26,8 @@
 #include "cmd/commands.h"
 #include "scen.h"
 #include "tap.h"
+#include "writefile.h"
+#include "xdumpfile.h"
 
 static char dir[64];
 
@@ -41,7 +46,11 @@ static char *report(const char *name, const char *args, int json, int *ret)
 	char *text, *p, *q;
 	int argc = 0;
 
-	snprintf(dump, sizeof(dump), "%s/%s.dump", dir, name);
+	struct stat sb;
+
+	snprintf(dump, sizeof(dump), "%s/%s", dir, name);	/* an incident */
+	if (stat(dump, &sb) || !S_ISDIR(sb.st_mode))
+		snprintf(dump, sizeof(dump), "%s/%s.dump", dir, name);
 	snprintf(out, sizeof(out), "%s/out", dir);
 	snprintf(err, sizeof(err), "%s/err", dir);
 	snprintf(buf, sizeof(buf), "report%s %s", json ? " --json" : "", args);
@@ -286,6 +295,92 @@ static int pool_scenario(struct scen *s, int efd)
 	return save(s, efd ? "eventfd" : "pool");
 }
 
+/*
+ * A key press at 5 ms reaches xterm (3400) through the X server (3401);
+ * xterm writes it to the pty (the flush worker 3402 hands it to the
+ * program 3403) and polls at 6.1 ms; the program computes 300 ms and
+ * echoes; the flush worker wakes xterm at 306.7 ms, which draws the echo
+ * (ImageText8 at 307 ms) and polls again at 308 ms; the server is done
+ * at 309 ms.  An incident directory with the X dump.
+ */
+static int xterm_scenario(struct scen *s)
+{
+	struct tipme_x11_client cl[] = {
+		{ .id = 0, .pid = 3401, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
+		{ .id = 1, .pid = 3400, .xid_base = 0x400000, .comm = "xterm" },
+	};
+	struct tipme_x11_rec rec[4];
+	struct tm_xdump_content c = { .recs = rec, .cl = cl, .ncl = 2 };
+	char inc[120], path[200];
+	struct tm_err e = { "" };
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	scen_init(s, 2);
+	scen_task(s, 3400, 3400, "xterm", "/usr/bin/xterm", "xterm", 6);
+	scen_task(s, 3401, 3401, "Xorg", "/usr/lib/xorg/Xorg", "Xorg", 5);
+	scen_task(s, 3402, 3402, "kworker/u4:2", "", "", 0);
+	scen_task(s, 3403, 3403, "prog", "/usr/bin/prog", "prog", 5);
+	scen_ppid(s, 3403, 3400);
+	scen_switch(s, 1, MS(0.5), 3402, TIPME_TS_SLEEPING, 120, 3403, 120);
+	scen_blocked(s, 1, MS(0.5), 3402, worker_site);
+	scen_switch(s, 1, MS(0.6), 3403, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(0.6), 3403, tty_site);
+	scen_switch(s, 0, MS(1), 3400, TIPME_TS_SLEEPING, 120, 3401, 120);
+	scen_blocked(s, 0, MS(1), 3400, poll_site);
+	scen_switch(s, 0, MS(1.5), 3401, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(1.5), 3401, poll_site);
+	/* the key: the server, then xterm, which writes it to the pty */
+	scen_wake(s, 0, MS(5), 3401, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(5.05), 0, TIPME_TS_RUNNABLE, 120, 3401, 120);
+	scen_wake(s, 0, MS(5.2), 3400, 0, 3401, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(5.3), 3401, TIPME_TS_SLEEPING, 120, 3400, 120);
+	scen_blocked(s, 0, MS(5.3), 3401, poll_site);
+	scen_wake(s, 0, MS(6), 3402, 1, 3400, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(6.1), 3400, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(6.1), 3400, poll_site);
+	scen_switch(s, 1, MS(6.2), 0, TIPME_TS_RUNNABLE, 120, 3402, 120);
+	scen_wake(s, 1, MS(6.3), 3403, 1, 3402, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(6.4), 3402, TIPME_TS_SLEEPING, 120, 3403, 120);
+	scen_blocked(s, 1, MS(6.4), 3402, worker_site);
+	/* the echo */
+	scen_wake(s, 1, MS(306.4), 3402, 1, 3403, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(306.5), 3403, TIPME_TS_SLEEPING, 120, 3402, 120);
+	scen_blocked(s, 1, MS(306.5), 3403, tty_site);
+	scen_wake(s, 1, MS(306.7), 3400, 0, 3402, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(306.8), 3402, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(306.8), 3402, worker_site);
+	scen_switch(s, 0, MS(306.9), 0, TIPME_TS_RUNNABLE, 120, 3400, 120);
+	/* drawn */
+	scen_wake(s, 0, MS(307), 3401, 1, 3400, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(307.1), 0, TIPME_TS_RUNNABLE, 120, 3401, 120);
+	scen_switch(s, 0, MS(308), 3400, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(308), 3400, poll_site);
+	scen_switch(s, 1, MS(309), 3401, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(309), 3401, poll_site);
+
+	memset(rec, 0, sizeof(rec));
+	rec[0] = (struct tipme_x11_rec){ .time_ns = MS(5), .kind = TIPME_X11_DEVICE,
+		.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32 };
+	rec[1] = (struct tipme_x11_rec){ .time_ns = MS(5), .client = 1, .kind = TIPME_X11_EVENT,
+		.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32, .xid = 0x400001 };
+	rec[2] = (struct tipme_x11_rec){ .time_ns = MS(307), .client = 1,
+		.kind = TIPME_X11_REQUEST, .major = 76, .seq = 9, .length = 20,
+		.xid = 0x400001, .op_size = 1 };
+	c.nrecs = 3;
+	snprintf(inc, sizeof(inc), "%s/xterm", dir);
+	mkdir(inc, 0700);
+	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
+	ret = scen_write(s, path);
+	snprintf(path, sizeof(path), "%s/xhook.dump", inc);
+	if (ret || tm_xdump_build(&c, &buf, &len))
+		return 1;
+	ret = tm_write_file_new(path, buf, len, &e);
+	free(buf);
+	return ret;
+}
+
 int main(void)
 {
 	static const char *const pty_must[] = {
@@ -311,15 +406,22 @@ int main(void)
 		"\"woken_by\":3201,",
 		NULL,
 	};
+	static const char *const xterm_must[] = {
+		"\"interval\":{\"pid\":3400,\"comm\":\"xterm\",\"from_mono_ns\":5000000,"
+		"\"to_mono_ns\":309000000,\"chosen_by\":\"input\",\"client_done_mono_ns\":308000000}",
+		"\"woken_by\":3402,",
+		"\"woken_by\":3403,",
+		NULL,
+	};
 	struct scen *s = malloc(sizeof(*s));
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(21);
+	tap_plan(24);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-handoff-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
 	if (pty_scenario(s) || relay_scenario(s) || pool_scenario(s, 0) ||
-	    pool_scenario(s, 1))
+	    pool_scenario(s, 1) || xterm_scenario(s))
 		return 1;
 	check("pty", "pty", "--pid 3000 --from 0.010 --to 0.311", "running", 3002, 95,
 	      pty_must, "a key echoed through a pty: the program's 300 ms, through the flush worker");
@@ -335,6 +437,8 @@ int main(void)
 	      pool_auto + 1, "a job handed to a worker through an eventfd: its work");
 	check("eventfd", "eventfd-auto", "", "running", 3201, 95, pool_auto,
 	      "no pid: the UI thread's wait, not the worker's wait for a job");
+	check("xterm", "xterm", "", "running", 3403, 95, xterm_must,
+	      "a key typed into xterm: until the echo is drawn, the program's 300 ms");
 	free(s);
 	return tap_done();
 }
