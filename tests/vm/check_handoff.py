@@ -4,12 +4,15 @@
 usage: check_handoff.py MODE TRUTH REPORT_JSON
 
 TRUTH is tests/vm/progs/handoff.c's line (client, culprit, broker,
-start_ns, end_ns, latency_ms).  The report's verdict must be the culprit's
+start_ns, end_ns, latency_ms; for MODE xterm, t-xhandoff's: client is
+xterm, start_ns and end_ns the program's read of the key and its echo,
+latency_ms its work).  The report's verdict must be the culprit's
 work -- running, or timer for relay-sleep, whose service sleeps -- within
 10% of the latency the client measured; the chain must lead from the
 client's wait, hop by hop (the broker for a relay), to a wait the culprit
 ended.  Without --pid (chosen_by ranked_stall) the interval must be the
-client's wait.  Prints TAP lines (no plan).
+client's wait; chosen by input (xterm), the press, to where xterm drew
+the echo.  Prints TAP lines (no plan).
 """
 import json
 import os
@@ -45,6 +48,13 @@ def main():
               span >= 0.9 * t["latency_ms"],
               f"{mode}: its interval is the client's wait ({span:.1f} of "
               f"{t['latency_ms']:.1f} ms)", json.dumps(iv))
+    if mode == "xterm":
+        check(iv["chosen_by"] in ("input", "auto_press") and iv["pid"] == client,
+              f"{mode}: without --pid, the key press to xterm {client} is chosen", json.dumps(iv))
+        check(iv["from_mono_ns"] <= t["start_ns"] and iv["to_mono_ns"] >= t["end_ns"] and
+              iv.get("client_done_mono_ns", iv["to_mono_ns"]) >= t["end_ns"],
+              f"{mode}: the interval ends after the echo, where xterm drew it "
+              f"({span:.1f} ms)", json.dumps(iv))
     v = rep["verdict"] or {}
     want = "timer" if mode == "relay-sleep" else "running"
     cul = (v.get("culprit") or {}).get("pid")

@@ -4,16 +4,19 @@
 # (tests/vm/check_handoff.py).
 #
 #   handoff_check.sh MODE TRUTH NAME [REPORT ARGS...]
-#       reads TIPME_OUT/MODE.dump, writes TIPME_OUT/NAME.json and NAME.txt
+#       reads TIPME_OUT/MODE.incident (t-xhandoff) or else MODE.dump,
+#       writes TIPME_OUT/NAME.json and NAME.txt
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
 mode=$1 truth=$2 name=$3
 shift 3
-"$B"/tipme report --json "$@" "$out/$mode.dump" > "$out/$name.json"
+dump=$out/$mode.dump
+[ -d "$out/$mode.incident" ] && dump=$out/$mode.incident
+"$B"/tipme report --json "$@" "$dump" > "$out/$name.json"
 tap_cmp "$name: tipme report --json succeeds" "$?" -eq 0
-"$B"/tipme report "$@" "$out/$mode.dump" > "$out/$name.txt" 2>&1
+"$B"/tipme report "$@" "$dump" > "$out/$name.txt" 2>&1
 head -n 1 "$out/$name.txt" | sed 's/^/# /'
 python3 tests/vm/check_handoff.py "$mode" "$truth" "$out/$name.json" > "$out/$name.tap" 2>&1
 tap_merge "$out/$name.tap"

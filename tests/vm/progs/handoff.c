@@ -18,6 +18,13 @@
  *                         waits for it to be done
  *   handoff eventfd [MS]  the same with two eventfds
  *   handoff relay-sleep [MS]  the relay, the service sleeping instead
+ *   handoff ttyecho MS FILE   the program on a terminal's pty (xterm -e):
+ *                         raw mode, then "ready PID" to FILE; reads a key,
+ *                         works, echoes it, then says "echoed culprit=PID
+ *                         start_ns=T end_ns=T latency_ms=X" (its read
+ *                         returning, its echo written); "second" when a
+ *                         second key comes; then waits for the end of
+ *                         its input
  *
  * Prints, once the answer is back:
  *
@@ -233,6 +240,38 @@ static int do_relay(void)
 	return st1 || st2 || st3 ? 1 : 0;
 }
 
+static int do_ttyecho(const char *path)
+{
+	struct termios tio;
+	long long a, b;
+	FILE *o;
+	char c;
+
+	o = path ? fopen(path, "w") : NULL;
+	if (!o || tcgetattr(0, &tio))
+		return 1;
+	setvbuf(o, NULL, _IOLBF, 0);
+	cfmakeraw(&tio);
+	if (tcsetattr(0, TCSANOW, &tio))
+		return 1;
+	fprintf(o, "ready %d\n", (int)getpid());
+	if (full_read(0, &c, 1))
+		return 1;
+	a = mono_ns();
+	work();
+	if (full_write(1, &c, 1))
+		return 1;
+	b = mono_ns();
+	fprintf(o, "echoed culprit=%d start_ns=%lld end_ns=%lld latency_ms=%.3f\n",
+		(int)getpid(), a, b, (b - a) / 1e6);
+	if (full_read(0, &c, 1))
+		return 1;
+	fprintf(o, "second\n");
+	while (read(0, &c, 1) > 0)
+		;
+	return 0;
+}
+
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t job_cv = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t done_cv = PTHREAD_COND_INITIALIZER;
@@ -326,10 +365,13 @@ int main(int argc, char **argv)
 		work_sleeps = 1;
 		return do_relay();
 	}
+	if (!strcmp(mode, "ttyecho"))
+		return do_ttyecho(argc > 3 ? argv[3] : NULL);
 	if (!strcmp(mode, "pool"))
 		return do_pool(0);
 	if (!strcmp(mode, "eventfd"))
 		return do_pool(1);
-	fprintf(stderr, "usage: handoff pty|relay|relay-sleep|pool|eventfd [MS]\n");
+	fprintf(stderr, "usage: handoff pty|relay|relay-sleep|pool|eventfd [MS]\n"
+		"       handoff ttyecho MS FILE\n");
 	return 2;
 }
