@@ -427,13 +427,25 @@ static int handed_to(const struct va *v, const struct pm_thread *t,
 		     const struct pm_seg *s, uint32_t waker)
 {
 	const struct pm_thread *w = pm_state_thread(v->st, waker);
+	size_t j = (size_t)(s - t->segs), lo = 0, hi;
 	int64_t since = 0;
-	size_t j;
 
-	for (j = 0; j < t->nsegs && &t->segs[j] < s; j++)
-		if (t->segs[j].state == PM_T_BLOCKED)
+	while (j-- > 0)
+		if (t->segs[j].state == PM_T_BLOCKED) {
 			since = t->segs[j].end_ns;
-	for (j = 0; w && j < w->nsegs; j++) {
+			break;
+		}
+	/* the waker's first stretch that starts at or after @since */
+	for (hi = w ? w->nsegs : 0; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->segs[mid].start_ns < since)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ... or the one before, a wait that ends after @since */
+	for (j = lo ? lo - 1 : 0; w && j < w->nsegs; j++) {
 		const struct pm_seg *g = &w->segs[j];
 
 		if (g->end_ns > s->start_ns)
@@ -456,14 +468,25 @@ static const struct pm_seg *work_wait(const struct va *v, const struct pm_thread
 				      int64_t t0, int64_t t1)
 {
 	const struct pm_seg *last = NULL;
-	size_t j;
+	size_t lo = 0, hi = t ? t->nsegs : 0;
 
-	for (j = 0; t && j < t->nsegs && t->segs[j].start_ns < t1; j++) {
-		const struct pm_seg *g = &t->segs[j];
+	/* the first stretch that starts at or after @t1; then back */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (g->state == PM_T_BLOCKED && g->end_ns > t0 && g->end_ns <= t1 &&
-		    g->block_state == TIPME_TS_SLEEPING && pm_seg_idle(v->inc, g))
+		if (t->segs[mid].start_ns < t1)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0 && t->segs[lo].end_ns > t0) {
+		const struct pm_seg *g = &t->segs[lo];
+
+		if (g->state == PM_T_BLOCKED && g->end_ns <= t1 &&
+		    g->block_state == TIPME_TS_SLEEPING && pm_seg_idle(v->inc, g)) {
 			last = g;
+			break;
+		}
 	}
 	if (!last || last->waker <= 0 || last->waker_ctx != TIPME_CTX_TASK ||
 	    (uint32_t)last->waker == t->pid)
