@@ -232,6 +232,8 @@ static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
 #define ANSWER_HOPS	8
 /* ... and how many of one task's own sleeps (a timer, I/O) it passes. */
 #define ANSWER_SLEEPS	16
+/* The answer is looked for this long after the client first waits for input. */
+#define ANSWER_WITHIN_NS	10000000000LL
 
 /* Is @pid the X server (or a thread of it)? */
 static int is_server(const struct lat_ctx *c, uint32_t pid, int64_t ns)
@@ -325,7 +327,7 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 {
 	const struct pm_thread *t = pm_state_thread(c->st, ev->pid);
 	size_t j, nrep;
-	int64_t *rep, woke, first = -1;
+	int64_t *rep, woke, first = -1, done;
 
 	if (!t || !t->nsegs) {
 		ev->result = PM_LAT_NO_THREAD;
@@ -336,23 +338,35 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 	ev->result = PM_LAT_UNFINISHED;
 	ev->done_ns = c->dump_end_ns;
 	woke = c->dump_end_ns;
+	done = -1;
 	for (j = 0; j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
-		int64_t s0 = s->start_ns, s1 = s->end_ns;
 
 		/* X's millisecond stamp may be up to 1 ms before the truth */
-		if (s0 <= ev->delivered_ns + X_SLOP_NS)
-			continue;
-		if (!waits_for_input(c, s) || ended_by_reply(c, s, rep, nrep))
+		if (s->start_ns <= ev->delivered_ns + X_SLOP_NS ||
+		    !waits_for_input(c, s) || ended_by_reply(c, s, rep, nrep))
 			continue;
 		if (first < 0)
-			first = s0;
-		if (!answered(c, ev, s, first)) {
-			ev->result = PM_LAT_HANDLED;
-			ev->done_ns = s0;
-			woke = s1;
+			first = s->start_ns;
+		else if (s->start_ns >= first + ANSWER_WITHIN_NS)
 			break;
+		/*
+		 * Done at the first wait for input after the last that the
+		 * answer to work handed off ended (another event, a key's
+		 * release, may end one before the answer comes).
+		 */
+		if (answered(c, ev, s, first)) {
+			done = -1;
+		} else if (done < 0) {
+			done = s->start_ns;
+			woke = s->end_ns;
 		}
+	}
+	if (done >= 0) {
+		ev->result = PM_LAT_HANDLED;
+		ev->done_ns = done;
+	} else {
+		woke = c->dump_end_ns;
 	}
 	free(rep);
 	ev->end_ns = ev->done_ns;

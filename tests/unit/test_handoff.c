@@ -298,8 +298,8 @@ static int pool_scenario(struct scen *s, int efd)
 /*
  * A key press at 5 ms reaches xterm (3400) through the X server (3401);
  * xterm writes it to the pty (the flush worker 3402 hands it to the
- * program 3403) and polls at 6.1 ms; the program computes 300 ms and
- * echoes; the flush worker wakes xterm at 306.7 ms, which draws the echo
+ * program 3403) and polls at 6.1 ms; the key's release wakes it at
+ * 11 ms, and it polls again; the program computes 300 ms and echoes; the flush worker wakes xterm at 306.7 ms, which draws the echo
  * (ImageText8 at 307 ms) and polls again at 308 ms; the server is done
  * at 309 ms.  An incident directory with the X dump.
  */
@@ -309,7 +309,7 @@ static int xterm_scenario(struct scen *s)
 		{ .id = 0, .pid = 3401, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
 		{ .id = 1, .pid = 3400, .xid_base = 0x400000, .comm = "xterm" },
 	};
-	struct tipme_x11_rec rec[4];
+	struct tipme_x11_rec rec[5];
 	struct tm_xdump_content c = { .recs = rec, .cl = cl, .ncl = 2 };
 	char inc[120], path[200];
 	struct tm_err e = { "" };
@@ -344,6 +344,14 @@ static int xterm_scenario(struct scen *s)
 	scen_wake(s, 1, MS(6.3), 3403, 1, 3402, TIPME_CTX_TASK);
 	scen_switch(s, 1, MS(6.4), 3402, TIPME_TS_SLEEPING, 120, 3403, 120);
 	scen_blocked(s, 1, MS(6.4), 3402, worker_site);
+	/* the key's release: xterm handles it and polls again */
+	scen_wake(s, 0, MS(10.9), 3401, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(10.95), 0, TIPME_TS_RUNNABLE, 120, 3401, 120);
+	scen_wake(s, 0, MS(11.05), 3400, 0, 3401, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(11.1), 3401, TIPME_TS_SLEEPING, 120, 3400, 120);
+	scen_blocked(s, 0, MS(11.1), 3401, poll_site);
+	scen_switch(s, 0, MS(11.3), 3400, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(11.3), 3400, poll_site);
 	/* the echo */
 	scen_wake(s, 1, MS(306.4), 3402, 1, 3403, TIPME_CTX_TASK);
 	scen_switch(s, 1, MS(306.5), 3403, TIPME_TS_SLEEPING, 120, 3402, 120);
@@ -365,10 +373,14 @@ static int xterm_scenario(struct scen *s)
 		.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32 };
 	rec[1] = (struct tipme_x11_rec){ .time_ns = MS(5), .client = 1, .kind = TIPME_X11_EVENT,
 		.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32, .xid = 0x400001 };
-	rec[2] = (struct tipme_x11_rec){ .time_ns = MS(307), .client = 1,
+	rec[2] = (struct tipme_x11_rec){ .time_ns = MS(11), .kind = TIPME_X11_DEVICE,
+		.major = 3, .flags = TIPME_X11_REC_REDACTED, .length = 32 };
+	rec[3] = (struct tipme_x11_rec){ .time_ns = MS(11), .client = 1, .kind = TIPME_X11_EVENT,
+		.major = 3, .flags = TIPME_X11_REC_REDACTED, .length = 32, .xid = 0x400001 };
+	rec[4] = (struct tipme_x11_rec){ .time_ns = MS(307), .client = 1,
 		.kind = TIPME_X11_REQUEST, .major = 76, .seq = 9, .length = 20,
 		.xid = 0x400001, .op_size = 1 };
-	c.nrecs = 3;
+	c.nrecs = 5;
 	snprintf(inc, sizeof(inc), "%s/xterm", dir);
 	mkdir(inc, 0700);
 	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
