@@ -164,7 +164,7 @@ static int pty_scenario(struct scen *s)
 	scen_ppid(s, 3000, 1);
 	scen_ppid(s, 3002, 3000);
 	scen_ppid(s, 3003, 1);
-	scen_switch(s, 1, MS(0.5), 3001, TIPME_TS_SLEEPING, 120, 3002, 120);
+	scen_switch(s, 1, MS(0.5), 3001, TIPME_TS_IDLE, 120, 3002, 120);
 	scen_blocked(s, 1, MS(0.5), 3001, worker_site);
 	scen_switch(s, 1, MS(0.6), 3002, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 1, MS(0.6), 3002, tty_site);
@@ -177,7 +177,7 @@ static int pty_scenario(struct scen *s)
 	scen_blocked(s, 0, MS(10.1), 3000, poll_site);
 	scen_switch(s, 1, MS(10.2), 0, TIPME_TS_RUNNABLE, 120, 3001, 120);
 	scen_wake(s, 1, MS(10.3), 3002, 1, 3001, TIPME_CTX_TASK);
-	scen_switch(s, 1, MS(10.4), 3001, TIPME_TS_SLEEPING, 120, 3002, 120);
+	scen_switch(s, 1, MS(10.4), 3001, TIPME_TS_IDLE, 120, 3002, 120);
 	scen_blocked(s, 1, MS(10.4), 3001, worker_site);
 	/* other work for the same worker */
 	scen_wake(s, 0, MS(100), 3003, 0, 0, TIPME_CTX_HARDIRQ);
@@ -185,14 +185,14 @@ static int pty_scenario(struct scen *s)
 	scen_wake(s, 0, MS(100.1), 3001, 0, 3003, TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(100.2), 3003, TIPME_TS_SLEEPING, 120, 3001, 120);
 	scen_blocked(s, 0, MS(100.2), 3003, sleep_site);
-	scen_switch(s, 0, MS(100.4), 3001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 0, MS(100.4), 3001, TIPME_TS_IDLE, 120, 0, 120);
 	scen_blocked(s, 0, MS(100.4), 3001, worker_site);
 	/* the echo */
 	scen_wake(s, 1, MS(310.5), 3001, 1, 3002, TIPME_CTX_TASK);
 	scen_switch(s, 1, MS(310.6), 3002, TIPME_TS_SLEEPING, 120, 3001, 120);
 	scen_blocked(s, 1, MS(310.6), 3002, tty_site);
 	scen_wake(s, 1, MS(310.8), 3000, 0, 3001, TIPME_CTX_TASK);
-	scen_switch(s, 1, MS(310.9), 3001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 1, MS(310.9), 3001, TIPME_TS_IDLE, 120, 0, 120);
 	scen_blocked(s, 1, MS(310.9), 3001, worker_site);
 	scen_switch(s, 0, MS(311), 0, TIPME_TS_RUNNABLE, 120, 3000, 120);
 	scen_switch(s, 0, MS(312), 3000, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -323,7 +323,7 @@ static int xterm_scenario(struct scen *s)
 	scen_task(s, 3402, 3402, "kworker/u4:2", "", "", 0);
 	scen_task(s, 3403, 3403, "prog", "/usr/bin/prog", "prog", 5);
 	scen_ppid(s, 3403, 3400);
-	scen_switch(s, 1, MS(0.5), 3402, TIPME_TS_SLEEPING, 120, 3403, 120);
+	scen_switch(s, 1, MS(0.5), 3402, TIPME_TS_IDLE, 120, 3403, 120);
 	scen_blocked(s, 1, MS(0.5), 3402, worker_site);
 	scen_switch(s, 1, MS(0.6), 3403, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 1, MS(0.6), 3403, tty_site);
@@ -342,7 +342,7 @@ static int xterm_scenario(struct scen *s)
 	scen_blocked(s, 0, MS(6.1), 3400, poll_site);
 	scen_switch(s, 1, MS(6.2), 0, TIPME_TS_RUNNABLE, 120, 3402, 120);
 	scen_wake(s, 1, MS(6.3), 3403, 1, 3402, TIPME_CTX_TASK);
-	scen_switch(s, 1, MS(6.4), 3402, TIPME_TS_SLEEPING, 120, 3403, 120);
+	scen_switch(s, 1, MS(6.4), 3402, TIPME_TS_IDLE, 120, 3403, 120);
 	scen_blocked(s, 1, MS(6.4), 3402, worker_site);
 	/* the key's release: xterm handles it and polls again */
 	scen_wake(s, 0, MS(10.9), 3401, 0, 0, TIPME_CTX_HARDIRQ);
@@ -357,7 +357,7 @@ static int xterm_scenario(struct scen *s)
 	scen_switch(s, 1, MS(306.5), 3403, TIPME_TS_SLEEPING, 120, 3402, 120);
 	scen_blocked(s, 1, MS(306.5), 3403, tty_site);
 	scen_wake(s, 1, MS(306.7), 3400, 0, 3402, TIPME_CTX_TASK);
-	scen_switch(s, 1, MS(306.8), 3402, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 1, MS(306.8), 3402, TIPME_TS_IDLE, 120, 0, 120);
 	scen_blocked(s, 1, MS(306.8), 3402, worker_site);
 	scen_switch(s, 0, MS(306.9), 0, TIPME_TS_RUNNABLE, 120, 3400, 120);
 	/* drawn */

@@ -16,6 +16,8 @@ B=$TIPME_SRC/build
 out=$TIPME_OUT
 
 tap_check "insmod" insmod module/tipme.ko buffer_size=32M clock=tsc || tap_done
+# one trigger per case, a second apart: none may be coalesced into the last
+echo 0 > /proc/sys/tipme/trigger_interval_ms
 
 kv() { printf '%s\n' "$1" | sed -n "s/.*\b$2=\([^ ]*\).*/\1/p"; }
 sec() {

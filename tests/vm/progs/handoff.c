@@ -21,16 +21,17 @@
  *   handoff ttyecho MS FILE   the program on a terminal's pty (xterm -e):
  *                         raw mode, then "ready PID" to FILE; reads a key,
  *                         works, echoes it, then says "echoed culprit=PID
- *                         start_ns=T end_ns=T latency_ms=X" (its read
+ *                         start_ns=T end_ns=T latency_ms=X cpu_ms=C" (its read
  *                         returning, its echo written); "second" when a
  *                         second key comes; then waits for the end of
  *                         its input
  *
  * Prints, once the answer is back:
  *
- *   client=PID culprit=PID [broker=PID] start_ns=T end_ns=T latency_ms=X
+ *   client=PID culprit=PID [broker=PID] start_ns=T end_ns=T latency_ms=X cpu_ms=C
  *
- * culprit is the task that did the work; start_ns just before the
+ * culprit is the task that did the work, cpu_ms the CPU time it took (the
+ * rest of the work's MS it waited for a CPU); start_ns just before the
  * client's request, end_ns just after its answer arrived (CLOCK_MONOTONIC);
  * the request is sent only once every other task is seen asleep waiting
  * for it (/proc state S).
@@ -45,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -54,6 +56,8 @@
 
 static long work_ms = 300;
 static int work_sleeps;
+/* the CPU time the work took, in memory the forked tasks share */
+static long long *work_cpu_ns;
 
 static long long mono_ns(void)
 {
@@ -63,10 +67,21 @@ static long long mono_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* The work: computing (or sleeping) work_ms. */
+static long long cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * The work: computing (or sleeping) work_ms of the clock; the CPU time it
+ * took (less than work_ms when the task waited for a CPU) in *work_cpu_ns.
+ */
 static void work(void)
 {
-	long long end = mono_ns() + work_ms * 1000000LL;
+	long long end = mono_ns() + work_ms * 1000000LL, cpu0 = cpu_ns();
 	volatile unsigned long x = 0;
 
 	if (work_sleeps) {
@@ -74,10 +89,11 @@ static void work(void)
 
 		while (nanosleep(&d, &d))
 			;
-		return;
+	} else {
+		while (mono_ns() < end)
+			x++;
 	}
-	while (mono_ns() < end)
-		x++;
+	*work_cpu_ns = cpu_ns() - cpu0;
 }
 
 /* State letter of thread @tid of process @pid from /proc, or 0. */
@@ -120,7 +136,8 @@ static void report(pid_t client, pid_t culprit, pid_t broker, long long a,
 	printf("client=%d culprit=%d", (int)client, (int)culprit);
 	if (broker)
 		printf(" broker=%d", (int)broker);
-	printf(" start_ns=%lld end_ns=%lld latency_ms=%.3f\n", a, b, (b - a) / 1e6);
+	printf(" start_ns=%lld end_ns=%lld latency_ms=%.3f cpu_ms=%.3f\n", a, b, (b - a) / 1e6,
+	       *work_cpu_ns / 1e6);
 }
 
 static int do_pty(void)
@@ -262,8 +279,8 @@ static int do_ttyecho(const char *path)
 	if (full_write(1, &c, 1))
 		return 1;
 	b = mono_ns();
-	fprintf(o, "echoed culprit=%d start_ns=%lld end_ns=%lld latency_ms=%.3f\n",
-		(int)getpid(), a, b, (b - a) / 1e6);
+	fprintf(o, "echoed culprit=%d start_ns=%lld end_ns=%lld latency_ms=%.3f cpu_ms=%.3f\n",
+		(int)getpid(), a, b, (b - a) / 1e6, *work_cpu_ns / 1e6);
 	if (full_read(0, &c, 1))
 		return 1;
 	fprintf(o, "second\n");
@@ -357,6 +374,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	work_cpu_ns = mmap(NULL, sizeof(*work_cpu_ns), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (work_cpu_ns == MAP_FAILED)
+		return 1;
 	if (!strcmp(mode, "pty"))
 		return do_pty();
 	if (!strcmp(mode, "relay"))
