@@ -539,7 +539,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	struct held h = { "", t->pid };
 	const char *sl;
 	int64_t rest;
-	int step, handed;
+	int step;
 
 	if (s->block_state == TIPME_TS_STOPPED || s->block_state == TIPME_TS_TRACED) {
 		struct pm_cause_item *it = charge(v, PM_C_STOPPED, t->pid,
@@ -611,18 +611,17 @@ static void blocked(struct va *v, const struct pm_thread *t,
 		}
 
 		/* a job handed to the waker just before: a hand-off, no lock */
-		handed = futex && handed_to(v, t, s, (uint32_t)s->waker);
-		if (futex && !handed)
-			snprintf(h.resource, sizeof(h.resource), "futex");
-		else
+		if (futex && handed_to(v, t, s, (uint32_t)s->waker))
 			futex = 0;
+		if (futex)
+			snprintf(h.resource, sizeof(h.resource), "futex");
 		step = add_step(v, parent, t->pid, a, b,
 				futex ? PM_C_LOCK : PM_C_UNKNOWN, s);
 		if (v->depth < MAX_DEPTH && !on_stack(v, (uint32_t)s->waker) &&
 		    step >= 0) {
 			v->r->chain[step].followed = 1;
-			walk(v, (uint32_t)s->waker, a, b, step,
-			     futex && !handed ? &h : NULL, WOKE_WAITER);
+			walk(v, (uint32_t)s->waker, a, b, step, futex ? &h : NULL,
+			     WOKE_WAITER);
 		} else {
 			charge(v, futex ? PM_C_LOCK : PM_C_UNKNOWN,
 			       (uint32_t)s->waker, futex ? "futex" : "", rest);
