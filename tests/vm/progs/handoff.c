@@ -21,8 +21,11 @@
  *   handoff ttyecho MS FILE   the program on a terminal's pty (xterm -e):
  *                         raw mode, then "ready PID" to FILE; reads a key,
  *                         works, echoes it, then says "echoed culprit=PID
- *                         start_ns=T end_ns=T latency_ms=X cpu_ms=C" (its read
- *                         returning, its echo written); "second" when a
+ *                         start_ns=T end_ns=T latency_ms=X cpu_ms=C
+ *                         client_busy_ms=B" (its read returning, its echo
+ *                         written; B: the time the terminal, its parent,
+ *                         spent running or runnable meanwhile, from
+ *                         /proc/PPID/schedstat); "second" when a
  *                         second key comes; then waits for the end of
  *                         its input
  *
@@ -257,10 +260,30 @@ static int do_relay(void)
 	return st1 || st2 || st3 ? 1 : 0;
 }
 
+/*
+ * The time process @pid (its main thread) spent on a CPU or waiting for
+ * one, from /proc/PID/schedstat (ns), or -1.
+ */
+static long long busy_ns(pid_t pid)
+{
+	long long run, wait;
+	char path[64];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fscanf(f, "%lld %lld", &run, &wait);
+	fclose(f);
+	return n == 2 ? run + wait : -1;
+}
+
 static int do_ttyecho(const char *path)
 {
+	long long a, b, busy0, busy1;
 	struct termios tio;
-	long long a, b;
 	FILE *o;
 	char c;
 
@@ -275,12 +298,15 @@ static int do_ttyecho(const char *path)
 	if (full_read(0, &c, 1))
 		return 1;
 	a = mono_ns();
+	busy0 = busy_ns(getppid());
 	work();
 	if (full_write(1, &c, 1))
 		return 1;
 	b = mono_ns();
-	fprintf(o, "echoed culprit=%d start_ns=%lld end_ns=%lld latency_ms=%.3f cpu_ms=%.3f\n",
-		(int)getpid(), a, b, (b - a) / 1e6, *work_cpu_ns / 1e6);
+	busy1 = busy_ns(getppid());
+	fprintf(o, "echoed culprit=%d start_ns=%lld end_ns=%lld latency_ms=%.3f cpu_ms=%.3f "
+		"client_busy_ms=%.3f\n", (int)getpid(), a, b, (b - a) / 1e6,
+		*work_cpu_ns / 1e6, busy0 >= 0 && busy1 >= busy0 ? (busy1 - busy0) / 1e6 : 0.0);
 	if (full_read(0, &c, 1))
 		return 1;
 	fprintf(o, "second\n");
