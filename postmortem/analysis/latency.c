@@ -11,7 +11,8 @@
  * thread did meanwhile.  The client is waiting for input again when its
  * thread blocks in poll/select/epoll in a sleep that no reply ends, on any
  * of the process's connections (a sleep ended by a reply is a round trip
- * inside the handling, e.g. xcb_wait_for_reply()).  Its
+ * inside the handling, e.g. xcb_wait_for_reply(); so is a sleep that the
+ * answer to work it handed off ends: a terminal's echo, answered()).  Its
  * drawing is every drawing request of the process (core drawing requests,
  * RENDER, MIT-SHM, Present, GLX, DRI3) that the server dispatched from the
  * delivery until the client next woke after it was done: a request the
@@ -227,12 +228,106 @@ static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
 	return reply_between(rep, nrep, round < s0 ? round : s0, s1);
 }
 
+/* How many hops back the look for an answer follows, at most. */
+#define ANSWER_HOPS	8
+/* ... and how many of one task's own sleeps (a timer, I/O) it passes. */
+#define ANSWER_SLEEPS	16
+/* The answer is looked for this long after the client first waits for input. */
+#define ANSWER_WITHIN_NS	10000000000LL
+
+/* Is @pid the X server (or a thread of it)? */
+static int is_server(const struct lat_ctx *c, uint32_t pid, int64_t ns)
+{
+	const struct pm_exec *x;
+
+	if (!c->server)
+		return 0;
+	x = pm_exec_at(c->pm, pid, ns);
+	return pid == c->server || (x && x->x.tgid == c->server);
+}
+
+/* Is @pid a thread of the process @client? */
+static int of_client(const struct lat_ctx *c, uint32_t pid, uint32_t client,
+		     int64_t ns)
+{
+	const struct pm_exec *x = pm_exec_at(c->pm, pid, ns);
+
+	return pid == client || (x && x->x.tgid == client);
+}
+
+/*
+ * The wait of @t that a task ended last before @ns (passing its sleeps an
+ * interrupt ended: a timer, its own I/O), or NULL.
+ */
+static const struct pm_seg *task_woken_before(const struct pm_thread *t, int64_t ns)
+{
+	size_t lo = 0, hi = t ? t->nsegs : 0, seen = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->segs[mid].start_ns < ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0 && seen < ANSWER_SLEEPS) {
+		const struct pm_seg *g = &t->segs[lo];
+
+		if (g->state != PM_T_BLOCKED || g->end_ns > ns)
+			continue;
+		if (g->waker > 0 && g->waker_ctx == TIPME_CTX_TASK)
+			return g;
+		seen++;
+	}
+	return NULL;
+}
+
+/*
+ * Was the client's sleep @s, after the delivery of @ev, ended by the
+ * answer to work it handed off while handling @ev: woken by a task whose
+ * own wait before was ended by a task ... and so back to the client,
+ * between the delivery and @handed_by, where the client first waited
+ * for input after the delivery (a terminal writes the key to a pty and
+ * waits for the echo: the tty's flush worker, the program, the flush
+ * worker again; a request to a service over a socket)?  Not through the
+ * X server: its replies are ended_by_reply()'s, and its events are input.
+ * Only work handed off before that first wait counts: an exchange that
+ * goes on (a sound server asking for more) does not stretch the press.
+ */
+static int answered(const struct lat_ctx *c, const struct pm_lat_event *ev,
+		    const struct pm_seg *s, int64_t handed_by)
+{
+	int64_t at = s->end_ns;
+	uint32_t who;
+	int hop;
+
+	if (s->waker <= 0 || s->waker_ctx != TIPME_CTX_TASK)
+		return 0;
+	who = (uint32_t)s->waker;
+	for (hop = 0; hop < ANSWER_HOPS; hop++) {
+		const struct pm_seg *g;
+
+		if (of_client(c, who, ev->pid, at) || is_server(c, who, at))
+			return 0;
+		g = task_woken_before(pm_state_thread(c->st, who), at);
+		if (!g)
+			return 0;
+		if (of_client(c, (uint32_t)g->waker, ev->pid, g->end_ns))
+			return g->end_ns >= ev->delivered_ns - X_SLOP_NS &&
+			       g->end_ns <= handed_by;
+		who = (uint32_t)g->waker;
+		at = g->end_ns;
+	}
+	return 0;
+}
+
 /* Where the handling of @ev ended, and where its time went. */
 static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 {
 	const struct pm_thread *t = pm_state_thread(c->st, ev->pid);
 	size_t j, nrep;
-	int64_t *rep, woke;
+	int64_t *rep, woke, first = -1, done;
 
 	if (!t || !t->nsegs) {
 		ev->result = PM_LAT_NO_THREAD;
@@ -243,19 +338,35 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 	ev->result = PM_LAT_UNFINISHED;
 	ev->done_ns = c->dump_end_ns;
 	woke = c->dump_end_ns;
+	done = -1;
 	for (j = 0; j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
-		int64_t s0 = s->start_ns, s1 = s->end_ns;
 
 		/* X's millisecond stamp may be up to 1 ms before the truth */
-		if (s0 <= ev->delivered_ns + X_SLOP_NS)
+		if (s->start_ns <= ev->delivered_ns + X_SLOP_NS ||
+		    !waits_for_input(c, s) || ended_by_reply(c, s, rep, nrep))
 			continue;
-		if (waits_for_input(c, s) && !ended_by_reply(c, s, rep, nrep)) {
-			ev->result = PM_LAT_HANDLED;
-			ev->done_ns = s0;
-			woke = s1;
+		if (first < 0)
+			first = s->start_ns;
+		else if (s->start_ns >= first + ANSWER_WITHIN_NS)
 			break;
+		/*
+		 * Done at the first wait for input after the last that the
+		 * answer to work handed off ended (another event, a key's
+		 * release, may end one before the answer comes).
+		 */
+		if (answered(c, ev, s, first)) {
+			done = -1;
+		} else if (done < 0) {
+			done = s->start_ns;
+			woke = s->end_ns;
 		}
+	}
+	if (done >= 0) {
+		ev->result = PM_LAT_HANDLED;
+		ev->done_ns = done;
+	} else {
+		woke = c->dump_end_ns;
 	}
 	free(rep);
 	ev->end_ns = ev->done_ns;

@@ -441,7 +441,7 @@ int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
 			int64_t s0 = s->start_ns > from_ns ? s->start_ns : from_ns;
 			int64_t s1 = s->end_ns < to_ns ? s->end_ns : to_ns;
 
-			if (s1 <= s0 || !pm_seg_stall(inc, t->pid, s))
+			if (s1 <= s0 || !pm_seg_stall(inc, st, t->pid, s))
 				continue;
 			memset(&cd, 0, sizeof(cd));
 			cd.sp = (struct pm_span){ t->pid, s0, s1 };

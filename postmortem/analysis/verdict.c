@@ -38,6 +38,10 @@
 
 #define MAX_DEPTH	6
 
+/* walk()'s @woke: it woke the waiter above; the press's client, until done */
+#define WOKE_WAITER	1
+#define WOKE_ANSWER	2
+
 /* The lock a waiter above us needed while we held it, if any. */
 struct held {
 	char resource[PM_RES_LEN];
@@ -344,7 +348,7 @@ static int on_stack(const struct va *v, uint32_t pid)
 }
 
 static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
-		 int parent, const struct held *held);
+		 int parent, const struct held *held, int woke);
 
 /* The I/O whose completion woke a worker: a stacked device's bio, or a request. */
 struct worker_io {
@@ -407,12 +411,121 @@ static void follow(struct va *v, const struct pm_thread *t, const struct pm_seg 
 	if (hi <= lo)
 		return;
 	step = add_step(v, parent, t->pid, lo, hi, PM_C_UNKNOWN, s);
+	if (step >= 0) {
+		v->r->chain[step].waker = worker;
+		v->r->chain[step].waker_ctx = TIPME_CTX_TASK;
+	}
 	if (v->depth < MAX_DEPTH && !on_stack(v, worker) && step >= 0) {
 		v->r->chain[step].followed = 1;
-		walk(v, worker, lo, hi, step, NULL);
+		walk(v, worker, lo, hi, step, NULL, 0);
 	} else {
 		charge(v, PM_C_UNKNOWN, worker, "", hi - lo);
 	}
+}
+
+/*
+ * Whether @t handed @waker a job just before its wait @s: it woke @waker
+ * (ending one of its waits) after its own previous wait, while running up
+ * to @s.  A futex wait that such a waker ends is a hand-off (a condition
+ * variable: a job and its answer), not a lock the waker held.
+ */
+static int handed_to(const struct va *v, const struct pm_thread *t,
+		     const struct pm_seg *s, uint32_t waker)
+{
+	const struct pm_thread *w = pm_state_thread(v->st, waker);
+	size_t j = (size_t)(s - t->segs), lo = 0, hi;
+	int64_t since = 0;
+
+	while (j-- > 0)
+		if (t->segs[j].state == PM_T_BLOCKED) {
+			since = t->segs[j].end_ns;
+			break;
+		}
+	/* the waker's first stretch that starts at or after @since */
+	for (hi = w ? w->nsegs : 0; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->segs[mid].start_ns < since)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ... or the one before, a wait that ends after @since */
+	for (j = lo ? lo - 1 : 0; w && j < w->nsegs; j++) {
+		const struct pm_seg *g = &w->segs[j];
+
+		if (g->end_ns > s->start_ns)
+			break;
+		if (g->state == PM_T_BLOCKED && g->end_ns >= since &&
+		    g->waker == (int64_t)t->pid && g->waker_ctx == TIPME_CTX_TASK)
+			return 1;
+	}
+	return 0;
+}
+
+/* A wait for work: interruptible or TASK_IDLE (a kworker's), at an idle site. */
+static int idle_sleep(const struct va *v, const struct pm_seg *s)
+{
+	return (s->block_state == TIPME_TS_SLEEPING || s->block_state == TIPME_TS_IDLE) &&
+	       pm_seg_idle(v->inc, s);
+}
+
+/*
+ * Whether the X server sent the interval's process a reply during @s
+ * (within X's millisecond): a round trip, the server's to explain.
+ */
+static int round_trip(const struct va *v, const struct pm_seg *s)
+{
+	struct tipme_x11_client cl;
+	struct tipme_x11_rec r;
+	uint32_t i;
+
+	for (i = 0; v->x && i < v->x->recs.count; i++) {
+		tm_xdump_rec(v->x, i, &r);
+		if (r.kind == TIPME_X11_REPLY && r.time_ns <= INT64_MAX &&
+		    (int64_t)r.time_ns + 1000000 >= s->start_ns &&
+		    (int64_t)r.time_ns <= s->end_ns + 1000000 &&
+		    !tm_xdump_client_by_id(v->x, r.client, &cl) && cl.pid &&
+		    cl.pid == v->ours)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The wait for work that @t, which woke a waiter at @t1, was woken from
+ * last in (@t0, @t1] by another task: an idle wait (a worker's queue,
+ * poll, epoll) whose waker handed it the work that led to the wakeup
+ * (a pty's flush to the line discipline, a broker's reply to relay).
+ * Return: that stretch, or NULL.
+ */
+static const struct pm_seg *work_wait(const struct va *v, const struct pm_thread *t,
+				      int64_t t0, int64_t t1)
+{
+	const struct pm_seg *last = NULL;
+	size_t lo = 0, hi = t ? t->nsegs : 0;
+
+	/* the first stretch that starts at or after @t1; then back */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->segs[mid].start_ns < t1)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0 && t->segs[lo].end_ns > t0) {
+		const struct pm_seg *g = &t->segs[lo];
+
+		if (g->state == PM_T_BLOCKED && g->end_ns <= t1 && idle_sleep(v, g)) {
+			last = g;
+			break;
+		}
+	}
+	if (!last || last->waker <= 0 || last->waker_ctx != TIPME_CTX_TASK ||
+	    (uint32_t)last->waker == t->pid)
+		return NULL;
+	return last;
 }
 
 /* A blocked stretch [a, b) of @t, inside the interval. */
@@ -453,7 +566,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 		    !on_stack(v, holder) && step >= 0) {
 			v->r->chain[step].followed = 1;
 			v->r->chain[step].waker = holder;
-			walk(v, holder, a, b, step, &h);
+			walk(v, holder, a, b, step, &h, 0);
 		} else {
 			charge(v, PM_C_LOCK, holder, h.resource, rest);
 		}
@@ -497,6 +610,9 @@ static void blocked(struct va *v, const struct pm_thread *t,
 			return;
 		}
 
+		/* a job handed to the waker just before: a hand-off, no lock */
+		if (futex && handed_to(v, t, s, (uint32_t)s->waker))
+			futex = 0;
 		if (futex)
 			snprintf(h.resource, sizeof(h.resource), "futex");
 		step = add_step(v, parent, t->pid, a, b,
@@ -504,7 +620,8 @@ static void blocked(struct va *v, const struct pm_thread *t,
 		if (v->depth < MAX_DEPTH && !on_stack(v, (uint32_t)s->waker) &&
 		    step >= 0) {
 			v->r->chain[step].followed = 1;
-			walk(v, (uint32_t)s->waker, a, b, step, futex ? &h : NULL);
+			walk(v, (uint32_t)s->waker, a, b, step, futex ? &h : NULL,
+			     WOKE_WAITER);
 		} else {
 			charge(v, futex ? PM_C_LOCK : PM_C_UNKNOWN,
 			       (uint32_t)s->waker, futex ? "futex" : "", rest);
@@ -567,11 +684,26 @@ static void charge_xserver(struct va *v, const struct pm_xprof *xp,
 	charge(v, PM_C_RUNNING, v->xserver, "", left);
 }
 
-/* Charge [t0, t1) of @pid's time; @held: it held a lock for a waiter. */
+/*
+ * Charge [t0, t1) of @pid's time; @held: it held a lock for a waiter;
+ * @woke: it woke a waiter at @t1, so its waits for work before then were
+ * waits for the work that the last of them brought (work_wait()): each is
+ * charged to the task that brought it, not to whoever else woke it for
+ * other work meanwhile.  WOKE_ANSWER: the client of a press, until it was
+ * done: its waits for input before the answer to work it handed off
+ * (a terminal's echo) were waits for that answer, but for round trips to
+ * the X server (a reply during the wait) and when the X server answered.
+ */
 static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
-		 int parent, const struct held *held)
+		 int parent, const struct held *held, int woke)
 {
 	const struct pm_thread *t = pm_state_thread(v->st, pid);
+	const struct pm_seg *ww = woke ? work_wait(v, t, t0, t1) : NULL;
+
+	/* the answer to a press came from the X server: its rules, not these */
+	if (woke == WOKE_ANSWER && ww && v->xserver &&
+	    tgid_of(v, (uint32_t)ww->waker, ww->end_ns) == v->xserver)
+		ww = NULL;
 	struct pm_xprof xp = { 0 };
 	int64_t pos = t0;
 	int have_xp = 0;
@@ -624,6 +756,11 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 			if (s->block_state == TIPME_TS_DEAD ||
 			    s->block_state == TIPME_TS_ZOMBIE)
 				charge(v, PM_C_UNKNOWN, 0, "exited", b - a);
+			else if (ww && s != ww && s->end_ns <= ww->end_ns &&
+				 (s->waker != ww->waker || s->waker_ctx != TIPME_CTX_TASK) &&
+				 idle_sleep(v, s) &&
+				 (woke != WOKE_ANSWER || !round_trip(v, s)))
+				follow(v, t, s, (uint32_t)ww->waker, a, b, parent);
 			else
 				blocked(v, t, s, a, b, parent);
 			break;
@@ -688,7 +825,9 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 	}
 	r->display_ns = mid < to_ns ? mid : 0;
 	if (mid > from_ns)
-		walk(&v, pid, from_ns, mid, -1, NULL);
+		walk(&v, pid, from_ns, mid, -1, NULL,
+		     x && (iv->chosen_by == PM_BY_INPUT || iv->chosen_by == PM_BY_AUTO) ?
+		     WOKE_ANSWER : 0);
 	if (mid < to_ns && !v.oom) {
 		/* the client was done: the rest is the server drawing for it */
 		step = add_step(&v, -1, pid, mid, to_ns, PM_C_X_SERVER, NULL);
@@ -697,7 +836,7 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 			r->chain[step].waker = v.xserver;
 			v.stack[0] = pid;
 			v.depth = 0;
-			walk(&v, v.xserver, mid, to_ns, step, NULL);
+			walk(&v, v.xserver, mid, to_ns, step, NULL, 0);
 		}
 	}
 	if (v.oom) {

@@ -17,6 +17,7 @@ static const char *const sym_names[] = {
 	"io_schedule", "folio_wait_bit_common", "do_signal_stop", "get_signal",
 	"mutex_lock", "ext4_sync_file", "do_wait", "entry_SYSCALL_64",
 	"folio_wait_writeback", "file_write_and_wait_range", "worker_thread", "kthread",
+	"n_tty_read", "unix_stream_read_generic", "eventfd_read",
 };
 
 #define NSYMS	(sizeof(sym_names) / sizeof(sym_names[0]))

@@ -6,6 +6,8 @@ VM_PROGS += $(B)/tests/vm/blockpipe $(B)/tests/vm/fsyncer $(B)/tests/vm/contend 
 	    $(B)/tests/vm/manythreads $(B)/tests/vm/walkbench
 # tipme report (t-report.sh, t-xreport.sh, t-auto.sh)
 VM_PROGS += $(B)/tests/vm/stopper $(B)/tests/vm/sigsend
+# Work that changes hands (t-handoff.sh)
+VM_PROGS += $(B)/tests/vm/handoff
 # Block I/O through stacked devices (t-stack.sh)
 VM_PROGS += $(B)/tests/vm/lockfsync
 # Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
