@@ -73,6 +73,39 @@ static const struct pm_wake *late_reader(const struct pm_dump *pm,
 	return NULL;
 }
 
+/*
+ * The same, before the record: evdev's wakeup usually comes first in the
+ * frame, and a CPU held up between the two handlers puts it more than
+ * INPUT_BEFORE_NS before our record.  The last user thread's wakeup
+ * before the record on that CPU (kernel threads do not read input), up to
+ * INPUT_LATE_NS before, by the task that then ran without a break up to
+ * the record.
+ */
+static const struct pm_wake *early_reader(const struct pm_dump *pm,
+					  const struct pm_state *st,
+					  const struct pm_res *res, size_t hi,
+					  const struct pm_input *in)
+{
+	size_t i;
+
+	for (i = hi; i-- > 0;) {
+		const struct pm_wake *w = &res->wakes[i];
+		const struct pm_exec *x;
+
+		if (w->ns + INPUT_LATE_NS < in->ns)
+			break;
+		if (w->ns > in->ns || w->cpu != in->cpu)
+			continue;
+		x = pm_exec_at(pm, w->target, w->ns);
+		if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
+			continue;
+		if (!w->waker || !ran_through(st, w->waker, in->cpu, w->ns, in->ns))
+			return NULL;
+		return w;
+	}
+	return NULL;
+}
+
 /**
  * pm_input_reader() - the wakeup that delivered an input the kernel saw
  * @inc: the incident
@@ -85,8 +118,9 @@ static const struct pm_wake *late_reader(const struct pm_dump *pm,
  * The input core hands a frame to its handlers in order at SYN_REPORT:
  * evdev, which wakes the reader, usually before ours, which writes the
  * record.  So the reader's wakeup is the one nearest the record on its
- * CPU, either side (kernel threads do not read input), else the late one
- * of a CPU held up (late_reader()).
+ * CPU, either side (kernel threads do not read input), else, on a CPU
+ * held up within the frame, the early one (early_reader()) or the late
+ * one (late_reader()).
  *
  * Return: the reader's wakeup, or NULL.
  */
@@ -115,6 +149,8 @@ const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
 		if (!near || dist(w->ns, in->ns) < dist(near->ns, in->ns))
 			near = w;
 	}
+	if (!near)
+		near = early_reader(pm, st, res, *lo, in);
 	return near ? near : late_reader(pm, st, res, *lo, in);
 }
 

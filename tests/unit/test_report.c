@@ -583,6 +583,36 @@ static int klate_scenario(struct scen *s, int broken)
 }
 
 /*
+ * The same frame held up the other way (seen in the TCG guest): evdev
+ * wakes the reader at 6 ms, our handler writes the input record at
+ * 10 ms, 950 on CPU 1 throughout; @broken: 951 ran on CPU 1 from 8 ms,
+ * so the wakeup and the record are not one frame.
+ */
+static int kearly_scenario(struct scen *s, int broken)
+{
+	static const char *const wait_site[] = { "do_sys_poll", NULL };
+	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
+
+	scen_init(s, 2);
+	scen_task(s, 900, 900, "evreader", "/usr/bin/evreader", "evreader", 9);
+	scen_task(s, 950, 950, "vkbd", "/usr/bin/vkbd", "vkbd", 5);
+	scen_task(s, 951, 951, "other", "/usr/bin/other", "other", 6);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 950, 120);
+	scen_switch(s, 0, MS(2), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(2), 900, wait_site);
+	scen_wake(s, 1, MS(6), 900, 0, 950, TIPME_CTX_TASK);
+	if (broken)
+		scen_switch(s, 1, MS(8), 950, TIPME_TS_RUNNABLE, 120, 951, 120);
+	scen_rec(s, 1, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+	scen_switch(s, 0, MS(10.5), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	scen_switch(s, 0, MS(30), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(30), 900, wait_site);
+	scen_switch(s, 1, MS(40), broken ? 951 : 950, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, broken ? "kearly-broken" : "kearly");
+}
+
+/*
  * The same with a second, quicker press at 100 ms, as an incident without
  * an X dump: the module's own auto trigger may name either press.
  */
@@ -1597,6 +1627,7 @@ static void legs_tests(void)
 static const char *const state_names[] = {
 	"cpu", "timer", "stopped", "blkio", "blkirq", "blkirq-other", "lock",
 	"mem", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
+	"kearly", "kearly-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
 	"stack-timer", "descend", "interactive", "early",
 };
@@ -1612,7 +1643,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(141);
+	tap_plan(145);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1620,6 +1651,7 @@ int main(void)
 	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) ||
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
 	    kauto_scenario(s) || klate_scenario(s, 0) || klate_scenario(s, 1) ||
+	    kearly_scenario(s, 0) || kearly_scenario(s, 1) ||
 	    xserver_scenario(s) || xstale_scenario(s) || sampled_scenario(s) ||
 	    race_scenario(s) ||
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0) ||
@@ -1734,6 +1766,16 @@ int main(void)
 	out = report("klate-broken", "", 1, &ret);
 	tap_ok(!ret && out && !strstr(out, "\"chosen_by\":\"kernel_input\""),
 	       "... not when another task ran on that CPU between the record and the wakeup");
+	free(out);
+	out = report("kearly", "", 1, &ret);
+	tap_ok(!ret && strstr(out, "\"pid\":900,\"comm\":\"evreader\",\"from_mono_ns\":10000000,"
+				 "\"to_mono_ns\":30000000,\"chosen_by\":\"kernel_input\"") != NULL,
+	       "no X dump: a reader woken 4 ms before the input record, by the task that "
+	       "stayed on that CPU up to it: the press at 10 ms to 30 ms");
+	free(out);
+	out = report("kearly-broken", "", 1, &ret);
+	tap_ok(!ret && out && !strstr(out, "\"chosen_by\":\"kernel_input\""),
+	       "... not when another task ran on that CPU between the wakeup and the record");
 	free(out);
 	check("xserver", "", "x_server", 1002, 90,
 	      "with an X dump: a key press whose round trip waited behind a flooder");
