@@ -102,15 +102,25 @@ def main():
               f"verdict: stopped, culprit the child {int(t['child'])}", v)
         check(v.get("continued_by") == int(t["continuer"]),
               f"continued by the continuer {int(t['continuer'])}", v)
-        # stopped from the interval's start until the continuer's
-        # SIGCONT, sent between its two clock reads (its MS sleep can run
-        # long on a loaded machine); 2 ms for the dump's TSC to
-        # CLOCK_MONOTONIC
-        lo = (t["sent_lo_ns"] - t["from_ns"]) / 1e6
-        hi = (t["sent_hi_ns"] - t["from_ns"]) / 1e6
+        # stopped from when the parent blocked on the pipe (the child was
+        # stopped before the parent read its clock; the parent can run
+        # for ms after that on a loaded machine before it blocks: the
+        # chain's first step says when) until the continuer's SIGCONT,
+        # sent between its two clock reads (its MS sleep can run long on
+        # a loaded machine); 2 ms for the dump's TSC to CLOCK_MONOTONIC
+        step = next((c for c in rep.get("chain") or []
+                     if c.get("pid") == int(t["parent"]) and
+                     c.get("state") == "blocked"), None)
+        start = step["from_mono_ns"] if step else t["from_ns"]
+        check(t["from_ns"] - 2e6 <= start <= t["to_ns"],
+              "the parent's wait on the pipe starts after it read its clock "
+              f"(+{(start - t['from_ns']) / 1e6:.1f} ms)")
+        lo = (t["sent_lo_ns"] - start) / 1e6
+        hi = (t["sent_hi_ns"] - start) / 1e6
         check(t["ms"] * 0.9 <= lo and lo - 2 <= v.get("ms", 0) <= hi + 2,
               f"{v.get('ms', 0):.1f} ms: until SIGCONT, sent {lo:.1f} to "
-              f"{hi:.1f} ms into the wait (the stop asked: {t['ms']:.0f} ms)")
+              f"{hi:.1f} ms into the parent's wait (the stop asked: "
+              f"{t['ms']:.0f} ms)")
     elif case == "blkio":
         dev, delay = sys.argv[4], float(sys.argv[5])
         check(v.get("cause") == "block_io", "verdict: block_io", v)
