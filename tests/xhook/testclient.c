@@ -2,9 +2,12 @@
 /*
  * A tiny X client for the xhook tests.
  *
- *   xhook-testclient hello            print "hello base BASE connect T0 T1" (its
- *                                     resource base; CLOCK_MONOTONIC ns before
- *                                     and after connecting), one round trip
+ *   xhook-testclient hello            one round trip, then print "hello base
+ *                                     BASE connect T0 T1" (its resource base;
+ *                                     CLOCK_MONOTONIC ns before connecting and
+ *                                     after the round trip: the server stamps
+ *                                     the client's start in between, maybe
+ *                                     after the client got its setup)
  *   xhook-testclient hold             one round trip, print "ready base BASE",
  *                                     stay connected until stdin closes
  *   xhook-testclient putimage W H     one W*H ZPixmap PutImage (BIG-REQUESTS
@@ -313,10 +316,16 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	if (!strcmp(argv[1], "hello")) {
+		/*
+		 * The server writes the setup before it marks the client
+		 * started (RECORD's ClientStarted, stamped then): a busy
+		 * server may stamp it after xcb_connect() returned here, but
+		 * always before it runs a request of ours.
+		 */
+		round_trip(c);
 		printf("hello base %u connect %llu %llu\n",
 		       xcb_get_setup(c)->resource_id_base,
 		       (unsigned long long)t_connect, (unsigned long long)now_ns());
-		round_trip(c);
 	} else if (!strcmp(argv[1], "hold")) {
 		char buf[64];
 
