@@ -29,8 +29,10 @@
  *                                     just before it waits for the next event
  *   xhook-testclient victim ACTION...  a window taking key presses: prints
  *                                     "window WID", then for press i "press T0",
- *                                     does ACTION i, draws a rectangle and
- *                                     prints "done T1".  ACTION: "plain"
+ *                                     does ACTION i, draws a rectangle, does a
+ *                                     round trip (the server has drawn it
+ *                                     when the reply comes) and prints
+ *                                     "done T1".  ACTION: "plain"
  *                                     (nothing more), "x" (round trips asking
  *                                     for a property of the window until the
  *                                     flooder has set it; the last one's time:
@@ -240,7 +242,8 @@ static int do_victim(xcb_connection_t *c, xcb_screen_t *s, int n, char **act)
 			nanosleep(&d, NULL);
 		}
 		xcb_poly_fill_rectangle(c, w, gc, 1, &(xcb_rectangle_t){ 10, 10, 50, 50 });
-		xcb_flush(c);
+		/* the server runs a client's requests in order: drawn by the reply */
+		round_trip(c);
 		i++;
 		printf("done %llu\n", (unsigned long long)now_ns());
 		fflush(stdout);
