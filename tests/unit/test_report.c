@@ -1537,6 +1537,42 @@ static void export_xserver(void)
 }
 
 /*
+ * tipme timeline on the cpu scenario, its three threads over 0 .. 310 ms:
+ * the wakeup arrows where victim woke the server (2 ms, ending its 1.5 ms
+ * sleep) and the server woke victim (302.5 ms), each from the waker's lane
+ * to the woken one's; the priority line at the hog's FIFO priority (kernel
+ * prio 50) and at the others' 120.
+ */
+static void timeline_cpu(void)
+{
+	char dump[120], file[160], out[160], err[160], cmd[900], *text;
+	char *argv[] = { "timeline", "--json", "-o", file, "--pid", "100,101,102",
+			 "--from", "0", "--to", "0.31", dump, NULL };
+	int ret;
+
+	snprintf(dump, sizeof(dump), "%s/cpu.dump", dir);
+	snprintf(file, sizeof(file), "%s/cpu.svg", dir);
+	snprintf(out, sizeof(out), "%s/cpu-timeline.json", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	ret = capture_run(pm_cmd_timeline, 11, argv, out, err);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 tests/lib/check_timeline.py %s --times %s "
+		 "--lanes 'cpu 0,cpu 1,100 victim,101 server,102 hog' "
+		 "--wakeup 100,101,2000000 --wakeup 101,100,302500000 "
+		 "--prio 102,50,100000000 --prio 100,120,305000000 --prio 101,120,302700000 "
+		 "> %s/timeline-cpu.tap 2>&1", file, out, dir);
+	if (!ret)
+		ret = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/timeline-cpu.tap", dir);
+	text = capture_slurp(cmd);
+	tap_ok(ret == 0, "timeline: wakeup arrows between the lanes where one woke the other, "
+	       "and the priority line at the priority each ran at (the hog's FIFO 50, 120)");
+	if (ret)
+		tap_diag("%s", text);
+	free(text);
+}
+
+/*
  * tipme timeline on the xserver incident: lanes for both CPUs, then the
  * app, the X server and the flooder (tipme report's chain and culprit),
  * the app waiting for the X server and the server running, rendered by
@@ -1657,7 +1693,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(143);
+	tap_plan(144);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1828,6 +1864,7 @@ int main(void)
 	who_tests();
 	export_xserver();
 	timeline_xserver();
+	timeline_cpu();
 	legs_tests();
 	out = latency_json("xserver");
 	tap_ok(strstr(out, "\"done_mono_ns\": 312000000,\n") &&
