@@ -3,7 +3,8 @@
 
 usage: check_timeline.py FILE.svg --lanes "cpu 0,cpu 1,1000 app" [--png OUT.png]
                          [--classes running,...] [--times TIMELINE_JSON
-                         [--wakeup WAKER,TARGET,NS]... [--prio PID,PRIO,NS]...]
+                         [--wakeup WAKER,TARGET,NS]... [--prio PID,PRIO,NS]...
+                         [--mark NS]...]
 
 Prints TAP lines (no plan); exits 1 if one failed:
   - the file is well-formed SVG, 1600 px wide;
@@ -16,6 +17,8 @@ Prints TAP lines (no plan); exits 1 if one failed:
     (within a pixel), from WAKER's lane to TARGET's;
   - with --prio: the thin priority line over PID's lane is at PRIO's height
     at time NS (0 at the top of its 6 px band, 139 at the bottom);
+  - with --mark: a mark (Ctrl-Alt-Plus in the X dump) on the input lane at
+    time NS, and the legend says what it is;
   - rsvg-convert (a real SVG renderer) turns it into a PNG of the same size.
 """
 import json
@@ -42,6 +45,7 @@ def main():
     ap.add_argument("--times")
     ap.add_argument("--wakeup", action="append", default=[])
     ap.add_argument("--prio", action="append", default=[])
+    ap.add_argument("--mark", action="append", default=[])
     a = ap.parse_args()
     try:
         root = ET.parse(a.svg).getroot()
@@ -66,7 +70,7 @@ def main():
         got = [d for d in drawn if d.startswith(c)]
         check(got and all(d in legend for d in got),
               f"stretches drawn as '{c}', and the legend says what that colour means")
-    if a.wakeup or a.prio:
+    if a.wakeup or a.prio or a.mark:
         marks(root, a)
     if a.png:
         r = subprocess.run(["rsvg-convert", "-o", a.png, a.svg], stderr=subprocess.PIPE,
@@ -116,6 +120,18 @@ def marks(root, a):
                         la[1] <= y1 <= la[1] + la[3] and lb[1] <= y2 <= lb[1] + lb[3] and
                         ln.get("marker-end") == "url(#arrow)")
         check(ok, f"a wakeup arrow '{title}' at {ns / 1e6:.1f} ms, from its lane to the other's")
+    legend = " ".join("".join(t.itertext()) for t in root.iter(NS + "text"))
+    for spec in a.mark:
+        ns = int(float(spec))
+        lane = [r for r in root.iter(NS + "rect") if r.get("stroke") == "#ddd"]
+        x = xpos(tuple(float(lane[0].get(k)) for k in ("x", "y", "width", "height")), ns) \
+            if lane else -1
+        got = [float(p.get("d").split()[0][1:]) for p in root.iter(NS + "path")
+               if p.find(NS + "title") is not None and
+               "".join(p.find(NS + "title").itertext()).startswith("mark: Ctrl-Alt-Plus")]
+        check(any(abs(g - x) <= 1 for g in got) and "a mark (Ctrl-Alt-Plus" in legend,
+              f"a mark (Ctrl-Alt-Plus) on the input lane at {ns / 1e6:.1f} ms, in the legend too "
+              f"(x {got}, want {x:.1f})")
     for spec in a.prio:
         pid, prio, ns = (int(float(v)) for v in spec.split(","))
         lane = thread_lane(root, pid)

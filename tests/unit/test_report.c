@@ -1022,7 +1022,8 @@ static int xserver_scenario(struct scen *s)
  * requests of another client (1003), one every 10 ms from 12 ms, and
  * sleeps only at 405 ms.  The server runs one request at a time: app's
  * drawing was done when it dispatched the next one (stamped 12 ms, so
- * before 13 ms), whatever it did for the other client afterwards.
+ * before 13 ms), whatever it did for the other client afterwards.  The
+ * user pressed Ctrl-Alt-Plus at 7 ms (a mark).
  */
 static int xbusy_scenario(struct scen *s)
 {
@@ -1050,6 +1051,9 @@ static int xbusy_scenario(struct scen *s)
 		.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32 };
 	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(5), .client = 1, .kind = TIPME_X11_EVENT,
 		.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32, .xid = 0x400001 };
+	/* the user pressed Ctrl-Alt-Plus meanwhile: a mark, drawn by timeline */
+	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(7), .kind = TIPME_X11_MARK,
+		.client = TIPME_X11_CLIENT_SERVER };
 	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(8), .client = 1,
 		.kind = TIPME_X11_REQUEST, .major = 70, .seq = 6, .length = 20,
 		.xid = 0x400001, .op_size = 2500 };
@@ -1536,6 +1540,35 @@ static void export_xserver(void)
 	free(text);
 }
 
+/* tipme timeline on the xbusy incident: the mark (Ctrl-Alt-Plus) at 7 ms. */
+static void timeline_mark(void)
+{
+	char inc[120], file[160], out[160], err[160], cmd[600], *text, *json;
+	char *argv[] = { "timeline", "--json", "-o", file, inc, NULL };
+	int ret;
+
+	snprintf(inc, sizeof(inc), "%s/xbusy", dir);
+	snprintf(file, sizeof(file), "%s/xbusy.svg", dir);
+	snprintf(out, sizeof(out), "%s/xbusy-timeline.json", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	ret = capture_run(pm_cmd_timeline, 5, argv, out, err);
+	json = capture_slurp(out);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 tests/lib/check_timeline.py %s --times %s --mark 7000000 "
+		 "> %s/timeline-mark.tap 2>&1", file, out, dir);
+	if (!ret)
+		ret = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/timeline-mark.tap", dir);
+	text = capture_slurp(cmd);
+	tap_ok(ret == 0 && strstr(json, "\"marks\":1}"),
+	       "timeline: the X dump's mark (Ctrl-Alt-Plus) as a flag on the input lane; "
+	       "--json counts it");
+	if (ret || !strstr(json, "\"marks\":1}"))
+		tap_diag("%s%s", json, text);
+	free(json);
+	free(text);
+}
+
 /*
  * tipme timeline on the cpu scenario, its three threads over 0 .. 310 ms:
  * the wakeup arrows where victim woke the server (2 ms, ending its 1.5 ms
@@ -1693,7 +1726,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(144);
+	tap_plan(145);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1865,6 +1898,7 @@ int main(void)
 	export_xserver();
 	timeline_xserver();
 	timeline_cpu();
+	timeline_mark();
 	legs_tests();
 	out = latency_json("xserver");
 	tap_ok(strstr(out, "\"done_mono_ns\": 312000000,\n") &&

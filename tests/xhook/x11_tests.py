@@ -366,6 +366,29 @@ def t_hotkey_locks(x):
     assert any(r["kind"] == "trigger" for r in d["records"])
 
 
+def t_hotkey_mark(x):
+    """Ctrl-Alt-Plus and Ctrl-Alt-= each write a mark record when pressed, and no dump"""
+    h = Hook(x)
+    try:
+        t0 = time.monotonic_ns()
+        x.run(["xdotool", "key", "ctrl+alt+equal"])
+        t1 = time.monotonic_ns()
+        x.run(["xdotool", "key", "ctrl+alt+plus"])  # Shift+equal on a US layout
+        t2 = time.monotonic_ns()
+        x.run(["xdotool", "key", "equal", "plus"])  # without Ctrl-Alt: no mark
+        by_keys = h.dumps()
+        d = load(h.dump())
+    finally:
+        h.stop()
+    marks = [r["time_ns"] for r in d["records"] if r["kind"] == "mark"]
+    log("marks at %s ms after the first press began" % [(m - t0) / 1e6 for m in marks])
+    assert not by_keys, "a mark wrote a dump: %s" % by_keys
+    assert not any(r["kind"] == "trigger" for r in d["records"]), "a mark is no trigger"
+    # X stamps in whole ms: up to 1 ms before the truth
+    assert len(marks) == 2 and t0 - 1e6 <= marks[0] <= t1 and t1 - 1e6 <= marks[1] <= t2, \
+        (marks, t0, t1, t2)
+
+
 def t_hotkey_grabbed_elsewhere(x):
     """Ctrl-Alt-Minus already grabbed by another client: seen in the stream"""
     g = x.spawn([os.path.join(ARGS.build, "xhook-testclient"), "grab"],
@@ -1195,7 +1218,7 @@ def t_xwayland_privacy(x):
 XWAYLAND_TESTS = [t_xwayland_keys, t_xwayland_clients, t_xwayland_hotkey, t_xwayland_privacy]
 
 TESTS = [t_keypress_chain, t_short_lived_sequential, t_parallel_burst, t_big_putimage,
-         t_draw_lateness, t_hotkey_locks, t_hotkey_grabbed_elsewhere, t_privacy_off,
+         t_draw_lateness, t_hotkey_locks, t_hotkey_mark, t_hotkey_grabbed_elsewhere, t_privacy_off,
          t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_missing_extensions, t_autostart_session,
          t_print_robust,
          t_tipmed_incident, t_tipmed_hotkey, t_tipmed_refused, t_tipmed_hung, t_tipmed_real, t_auto_fast, t_auto_stopped,
