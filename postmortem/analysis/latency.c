@@ -115,8 +115,10 @@ static void display(const struct lat_ctx *c, struct pm_lat_event *ev,
 	 */
 	for (i = last_i + 1; i < c->x->recs.count; i++) {
 		tm_xdump_rec(c->x, i, &r);
-		if (r.kind == TIPME_X11_REQUEST && r.time_ns <= INT64_MAX) {
-			next = (int64_t)r.time_ns + X_SLOP_NS;
+		if (r.kind == TIPME_X11_REQUEST) {
+			/* a crafted stamp near the end of time: none */
+			if (r.time_ns <= (uint64_t)(INT64_MAX - X_SLOP_NS))
+				next = (int64_t)r.time_ns + X_SLOP_NS;
 			break;
 		}
 	}
