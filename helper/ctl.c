@@ -460,27 +460,49 @@ int cmd_trigger(int argc, char **argv)
 
 int cmd_note(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	static const char usage[] =
-		"usage: tipme note INCIDENT TEXT...\n"
-		"  Set the one-line description of an incident (what felt slow).\n"
+		"usage: tipme note [--socket PATH] INCIDENT TEXT...\n"
+		"  Set the one-line description of an incident (what felt slow),\n"
+		"  through tipmed's control socket (root or the 'tipme' group).\n"
+		"  Options come before INCIDENT: the words after it are the text.\n"
+		"  --socket PATH  tipmed's control socket (tipmed -s), if not\n"
+		"                 " TIPME_CTL_SOCKET "\n"
 		"EXAMPLES\n"
-		"  tipme note 20261122T101500Z-3 scrolling the browser stuttered\n";
+		"  tipme note 20261122T101500Z-3 scrolling the browser stuttered\n"
+		"  tipme note --socket /tmp/tipmed.sock 20261122T101500Z-3 make -j8 froze it\n";
 	char req[TIPME_CTL_LINE_MAX], reply[256], text[TIPME_CTL_LINE_MAX] = "";
 	struct tm_err e = { "" };
+	const char *sock = NULL;
 	size_t len = 0;
-	int i;
+	int c, i;
 
-	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(usage, stdout);
-		return 0;
+	optind = 1;
+	/* "+": stop at INCIDENT, so that the text may hold words like "-v" */
+	while ((c = getopt_long(argc, argv, "+s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			sock = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
 	}
-	if (argc < 3 || !tm_ctl_name_ok(argv[1])) {
+	if (argc - optind < 2 || !tm_ctl_name_ok(argv[optind])) {
 		fputs(usage, stderr);
 		return 2;
 	}
-	for (i = 2; i < argc; i++) {
+	for (i = optind + 1; i < argc; i++) {
 		int n = snprintf(text + len, sizeof(text) - len, "%s%s",
-				 i > 2 ? " " : "", argv[i]);
+				 i > optind + 1 ? " " : "", argv[i]);
 
 		if (n < 0 || (size_t)n >= sizeof(text) - len) {
 			fprintf(stderr, "tipme note: text too long\n");
@@ -492,8 +514,8 @@ int cmd_note(int argc, char **argv)
 		fprintf(stderr, "tipme note: the description is one line\n");
 		return 2;
 	}
-	snprintf(req, sizeof(req), "NOTE %s %s", argv[1], text);
-	if (tm_ctlc_request(NULL, req, NULL, 0, reply, sizeof(reply), &e)) {
+	snprintf(req, sizeof(req), "NOTE %s %s", argv[optind], text);
+	if (tm_ctlc_request(sock, req, NULL, 0, reply, sizeof(reply), &e)) {
 		fprintf(stderr, "tipme note: %s\n", e.msg);
 		return 1;
 	}

@@ -3,13 +3,14 @@
 """Check the demo's own verdict: `tipme report --json INCIDENT` (no --pid)
 must report the stall the demo reproduced (tests/vm/progs/stall).
 
-    demo-check.py TRUTH_LINE REPORT_JSON
+    demo-check.py TRUTH_LINE REPORT_JSON [DESCRIPTION]
 
 TRUTH_LINE is what the stall program printed ("victim=PID server=PID
 hog=PID ms=MS latency_ms=L start=MONO end=MONO", CLOCK_MONOTONIC seconds).
 The report's interval must overlap [start, end], its verdict be
-cpu_contention and its culprit the hog.  Prints one line saying so, or
-what is wrong on standard error, and exits 1.  Used by scripts/demo-guest.sh
+cpu_contention and its culprit the hog; with DESCRIPTION (what `tipme
+note` set), the report must show that description.  Prints one line
+saying so, or what is wrong on standard error, and exits 1.  Used by scripts/demo-guest.sh
 (make demo) and tests/vm/t-deb.sh (the installed packages).
 """
 import json
@@ -17,7 +18,7 @@ import sys
 
 
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) not in (3, 4):
         sys.stderr.write(__doc__)
         return 2
     try:
@@ -49,6 +50,9 @@ def main(argv):
         wrong.append(f"its cause is {v.get('cause')}, not cpu_contention")
     if culprit != hog:
         wrong.append(f"its culprit is {culprit}, not the hog {hog}")
+    if len(argv) == 4 and rep.get("description") != argv[3]:
+        wrong.append(f"its description is {rep.get('description')!r}, not the one "
+                     f"tipme note set ({argv[3]!r})")
     if wrong:
         print(f"demo: FAILED: tipme report did not report the stall the demo made: it reported "
               f"{what}; " + "; ".join(wrong), file=sys.stderr)

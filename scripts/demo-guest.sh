@@ -34,8 +34,11 @@ victim=$(echo "$truth" | sed 's/.*victim=\([0-9]*\).*/\1/')
 section "the user felt it and presses Ctrl-Alt-Minus"
 "$bin"/tests/vm/vkbd ctrl+alt+minus | indent
 for i in $(seq 100); do ls "$inc"/*/kernel.dump > /dev/null 2>&1 && break; sleep 0.05; done
-"$bin"/tipme note "$(ls "$inc" | head -n 1)" "the app (stall) froze when I clicked" 2>/dev/null ||
-	echo "the app (stall) froze when I clicked" > "$(ls -d "$inc"/*/ | head -n 1)/description.txt"
+desc="the app (stall) froze when I clicked"
+if ! "$bin"/tipme note --socket /tmp/tipmed.sock "$(ls "$inc" | head -n 1)" "$desc"; then
+	echo "demo: FAILED: tipme note could not describe the incident" >&2
+	demo_failed=1
+fi
 "$bin"/tipme incidents -d "$inc" | indent
 dump=$(ls "$inc"/*/kernel.dump | head -n 1)
 
@@ -51,7 +54,8 @@ rc=$?
 if [ "$rc" != 0 ]; then
 	echo "demo: FAILED: tipme report --json exited $rc" >&2
 	demo_failed=1
-elif ! python3 "$TIPME_SRC/scripts/demo-check.py" "$truth" "$TIPME_OUT/report.json" | indent; then
+elif ! python3 "$TIPME_SRC/scripts/demo-check.py" "$truth" "$TIPME_OUT/report.json" "$desc" |
+	indent; then
 	demo_failed=1
 fi
 

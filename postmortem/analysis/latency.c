@@ -4,7 +4,8 @@
  * took to reach the screen, and where that time went.  TIPME's measure:
  * from the input event (the X server's device event) until the client that
  * received it went back to waiting and the X server executed the drawing
- * the client asked for meanwhile and went back to waiting too.
+ * the client asked for meanwhile: it went back to waiting too, or it
+ * dispatched the next request of any client, whichever came first.
  *
  * The X dump says which client got the press and when, and whether the
  * server sent that client replies; the kernel dump says what the client's
@@ -77,8 +78,9 @@ static int draws(const struct tm_xdump *x, const struct tipme_x11_rec *r)
 
 /*
  * The client's drawing for @ev: its drawing requests dispatched in
- * [delivery, @until]; then when the X server, after the last of them, went
- * back to waiting.
+ * [delivery, @until]; then when the X server had executed the last of
+ * them: when it went back to waiting, or dispatched the next request of
+ * any client, whichever came first.
  */
 static void display(const struct lat_ctx *c, struct pm_lat_event *ev,
 		    int64_t until)
@@ -86,8 +88,8 @@ static void display(const struct lat_ctx *c, struct pm_lat_event *ev,
 	const struct pm_thread *srv = c->server ? pm_state_thread(c->st, c->server) : NULL;
 	struct tipme_x11_client cl;
 	struct tipme_x11_rec r;
-	int64_t last = -1;
-	uint32_t i;
+	int64_t last = -1, next = -1;
+	uint32_t i, last_i = 0;
 	size_t j;
 
 	for (i = 0; i < c->x->recs.count; i++) {
@@ -100,13 +102,33 @@ static void display(const struct lat_ctx *c, struct pm_lat_event *ev,
 		ev->drawing++;
 		if ((int64_t)r.time_ns > last)
 			last = (int64_t)r.time_ns;
+		last_i = i;
+	}
+	if (last < 0)
+		return;
+	/*
+	 * The server runs one request at a time, and the X dump holds the
+	 * requests in the order it dispatched them: the next one (of any
+	 * client) after the last drawing began once that was done.  Its
+	 * stamp is in whole ms, never after the dispatch: the drawing was
+	 * done before the stamp's millisecond ended.  A server busy with
+	 * other clients afterwards is not drawing for this input.
+	 */
+	for (i = last_i + 1; i < c->x->recs.count; i++) {
+		tm_xdump_rec(c->x, i, &r);
+		if (r.kind == TIPME_X11_REQUEST) {
+			/* a crafted stamp near the end of time: none */
+			if (r.time_ns <= (uint64_t)(INT64_MAX - X_SLOP_NS))
+				next = (int64_t)r.time_ns + X_SLOP_NS;
+			break;
+		}
 	}
 	/*
 	 * X stamps the dispatch in whole ms, never after it, and the server
 	 * is busy from the stamp until the request is done: its first wait
 	 * for clients that starts at the stamp or later is after it.
 	 */
-	for (j = 0; srv && last >= 0 && j < srv->nsegs; j++) {
+	for (j = 0; srv && j < srv->nsegs; j++) {
 		const struct pm_seg *s = &srv->segs[j];
 
 		if (s->start_ns >= last && waits_for_input(c, s)) {
@@ -114,6 +136,9 @@ static void display(const struct lat_ctx *c, struct pm_lat_event *ev,
 			break;
 		}
 	}
+	/* (without the server's thread, a next request may come much later) */
+	if (srv && next >= 0 && (!ev->display_ns || next < ev->display_ns))
+		ev->display_ns = next;
 }
 
 static int cmp_i64(const void *a, const void *b)

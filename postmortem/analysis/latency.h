@@ -36,9 +36,10 @@ enum pm_lat_result {
  * @delivered_ns: when the server queued the event to it
  * @done_ns: when the client waited for input again (or the dump's end)
  * @drawing: the client's drawing requests the server executed for it
- * @display_ns: when the X server had executed the last of them and went
- *	back to waiting (0: no drawing, or the server's thread is not in the
- *	kernel dump)
+ * @display_ns: when the X server had executed the last of them: it went
+ *	back to waiting, or dispatched the next request (of any client),
+ *	whichever came first (0: no drawing, or the server's thread is not
+ *	in the kernel dump)
  * @end_ns: the later of @done_ns and @display_ns: the input on the screen
  * @time: running, runnable, blocked and unknown ns of the client between
  *	the press and @done_ns

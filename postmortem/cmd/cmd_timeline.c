@@ -169,6 +169,7 @@ int pm_cmd_timeline(int argc, char **argv)
 		tm_jw_arr_end(&w);
 		tm_jw_ku64(&w, "stretches", stats.stretches);
 		tm_jw_ku64(&w, "wakeups", stats.wakeups);
+		tm_jw_ku64(&w, "marks", stats.marks);
 		tm_jw_obj_end(&w);
 		tm_jw_finish(&w);
 		putchar('\n');

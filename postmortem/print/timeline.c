@@ -459,9 +459,19 @@ static void input_lane(struct tl *t, int y)
 	}
 	for (k = 0; x && k < x->recs.count; k++) {
 		tm_xdump_rec(x, k, &r);
-		if (r.kind != TIPME_X11_DEVICE || r.time_ns > INT64_MAX ||
-		    (int64_t)r.time_ns < in->from_ns || (int64_t)r.time_ns > in->to_ns ||
-		    r.major == 6)
+		if (r.time_ns > INT64_MAX ||
+		    (int64_t)r.time_ns < in->from_ns || (int64_t)r.time_ns > in->to_ns)
+			continue;
+		if (r.kind == TIPME_X11_MARK) {
+			/* Ctrl-Alt-Plus under X: a flag over the whole lane */
+			fprintf(t->f, "<path d=\"M%.1f %d v18 m0 -18 h8 l-3 3 l3 3 h-8\" stroke=\"#e07000\" "
+				"stroke-width=\"2\" fill=\"#e07000\"><title>mark: Ctrl-Alt-Plus, "
+				"the user's &quot;it starts being slow now&quot;</title></path>\n",
+				xpos(t, (int64_t)r.time_ns), y);
+			t->stats->marks++;
+			continue;
+		}
+		if (r.kind != TIPME_X11_DEVICE || r.major == 6)
 			continue;
 		fprintf(t->f, "<path d=\"M%.1f %d l-5 -8 h10 z\" fill=\"#16888a\"><title>X device event: %s</title></path>\n",
 			xpos(t, (int64_t)r.time_ns), y + 18, tm_xdump_event_name(r.major));
@@ -488,7 +498,8 @@ static void legend(struct tl *t, int y)
 		"a triangle is a fork or exec, a cross an exit.</text>\n", X0, y);
 	fprintf(t->f, "<text x=\"%d\" y=\"%d\" font-size=\"12\">Red arrows: a thread woke another "
 		"after a sleep of 1 ms or more.  The yellow frame is tipme report's interval; input marks "
-		"on top: black the kernel's input events, teal the X server's.</text>\n", X0, y + 18);
+		"on top: black the kernel's input events, teal the X server's, an orange flag a mark "
+		"(Ctrl-Alt-Plus: the user's \"it starts being slow now\").</text>\n", X0, y + 18);
 }
 
 /**

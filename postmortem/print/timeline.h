@@ -49,9 +49,10 @@ struct pm_timeline_in {
  * @lanes: thread lanes
  * @stretches: rectangles for stretches
  * @wakeups: arrows
+ * @marks: the X dump's marks (Ctrl-Alt-Plus) drawn
  */
 struct pm_timeline_stats {
-	size_t cpus, lanes, stretches, wakeups;
+	size_t cpus, lanes, stretches, wakeups, marks;
 };
 
 int pm_timeline_svg(FILE *f, const struct pm_timeline_in *in,

@@ -1047,6 +1047,55 @@ static int xserver_scenario(struct scen *s)
 }
 
 /*
+ * A busy X server: a key press (5 ms) reaches app (1000), which draws at
+ * 8 ms and goes back to poll() at 9 ms.  The server (1001) then runs the
+ * requests of another client (1003), one every 10 ms from 12 ms, and
+ * sleeps only at 405 ms.  The server runs one request at a time: app's
+ * drawing was done when it dispatched the next one (stamped 12 ms, so
+ * before 13 ms), whatever it did for the other client afterwards.  The
+ * user pressed Ctrl-Alt-Plus at 7 ms (a mark).
+ */
+static int xbusy_scenario(struct scen *s)
+{
+	static const char *const poll_site[] = { "do_sys_poll", NULL };
+	struct tipme_x11_client cl[] = {
+		{ .id = 0, .pid = 1001, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
+		{ .id = 1, .pid = 1000, .xid_base = 0x400000, .comm = "app" },
+		{ .id = 2, .pid = 1003, .xid_base = 0x600000, .comm = "other" },
+	};
+	struct tipme_x11_rec rec[48];
+	struct tm_xdump_content c = { .recs = rec, .cl = cl, .ncl = 3 };
+	size_t n = 0;
+	int i;
+
+	xpress_build(s);
+	scen_task(s, 1003, 1003, "other", "/usr/bin/other", "other", 6);
+	scen_switch(s, 0, MS(9), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(9), 1000, poll_site);
+	scen_switch(s, 1, MS(405), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(405), 1001, poll_site);
+	scen_switch(s, 0, MS(410), 0, TIPME_TS_RUNNABLE, 120, 0, 120);
+
+	memset(rec, 0, sizeof(rec));
+	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(5), .kind = TIPME_X11_DEVICE,
+		.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32 };
+	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(5), .client = 1, .kind = TIPME_X11_EVENT,
+		.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32, .xid = 0x400001 };
+	/* the user pressed Ctrl-Alt-Plus meanwhile: a mark, drawn by timeline */
+	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(7), .kind = TIPME_X11_MARK,
+		.client = TIPME_X11_CLIENT_SERVER };
+	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(8), .client = 1,
+		.kind = TIPME_X11_REQUEST, .major = 70, .seq = 6, .length = 20,
+		.xid = 0x400001, .op_size = 2500 };
+	for (i = 0; i < 40; i++)
+		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(12 + 10 * i), .client = 2,
+			.kind = TIPME_X11_REQUEST, .major = 70, .seq = 100 + i,
+			.length = 20, .xid = 0x600001, .op_size = 1000000 };
+	c.nrecs = n;
+	return save_incident(s, "xbusy", &c);
+}
+
+/*
  * A stale reply stamp: app (1000) gets a key press at 5 ms and asks for a
  * reply at 10 ms.  The server (1001) answers in a round of its loop that
  * began at 299 ms, so the reply is stamped 299 ms, and it wakes app twice
@@ -1521,6 +1570,71 @@ static void export_xserver(void)
 	free(text);
 }
 
+/* tipme timeline on the xbusy incident: the mark (Ctrl-Alt-Plus) at 7 ms. */
+static void timeline_mark(void)
+{
+	char inc[120], file[160], out[160], err[160], cmd[600], *text, *json;
+	char *argv[] = { "timeline", "--json", "-o", file, inc, NULL };
+	int ret;
+
+	snprintf(inc, sizeof(inc), "%s/xbusy", dir);
+	snprintf(file, sizeof(file), "%s/xbusy.svg", dir);
+	snprintf(out, sizeof(out), "%s/xbusy-timeline.json", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	ret = capture_run(pm_cmd_timeline, 5, argv, out, err);
+	json = capture_slurp(out);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 tests/lib/check_timeline.py %s --times %s --mark 7000000 "
+		 "> %s/timeline-mark.tap 2>&1", file, out, dir);
+	if (!ret)
+		ret = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/timeline-mark.tap", dir);
+	text = capture_slurp(cmd);
+	tap_ok(ret == 0 && strstr(json, "\"marks\":1}"),
+	       "timeline: the X dump's mark (Ctrl-Alt-Plus) as a flag on the input lane; "
+	       "--json counts it");
+	if (ret || !strstr(json, "\"marks\":1}"))
+		tap_diag("%s%s", json, text);
+	free(json);
+	free(text);
+}
+
+/*
+ * tipme timeline on the cpu scenario, its three threads over 0 .. 310 ms:
+ * the wakeup arrows where victim woke the server (2 ms, ending its 1.5 ms
+ * sleep) and the server woke victim (302.5 ms), each from the waker's lane
+ * to the woken one's; the priority line at the hog's FIFO priority (kernel
+ * prio 50) and at the others' 120.
+ */
+static void timeline_cpu(void)
+{
+	char dump[120], file[160], out[160], err[160], cmd[900], *text;
+	char *argv[] = { "timeline", "--json", "-o", file, "--pid", "100,101,102",
+			 "--from", "0", "--to", "0.31", dump, NULL };
+	int ret;
+
+	snprintf(dump, sizeof(dump), "%s/cpu.dump", dir);
+	snprintf(file, sizeof(file), "%s/cpu.svg", dir);
+	snprintf(out, sizeof(out), "%s/cpu-timeline.json", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	ret = capture_run(pm_cmd_timeline, 11, argv, out, err);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 tests/lib/check_timeline.py %s --times %s "
+		 "--lanes 'cpu 0,cpu 1,100 victim,101 server,102 hog' "
+		 "--wakeup 100,101,2000000 --wakeup 101,100,302500000 "
+		 "--prio 102,50,100000000 --prio 100,120,305000000 --prio 101,120,302700000 "
+		 "> %s/timeline-cpu.tap 2>&1", file, out, dir);
+	if (!ret)
+		ret = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/timeline-cpu.tap", dir);
+	text = capture_slurp(cmd);
+	tap_ok(ret == 0, "timeline: wakeup arrows between the lanes where one woke the other, "
+	       "and the priority line at the priority each ran at (the hog's FIFO 50, 120)");
+	if (ret)
+		tap_diag("%s", text);
+	free(text);
+}
+
 /*
  * tipme timeline on the xserver incident: lanes for both CPUs, then the
  * app, the X server and the flooder (tipme report's chain and culprit),
@@ -1643,7 +1757,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(145);
+	tap_plan(149);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1652,7 +1766,7 @@ int main(void)
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
 	    kauto_scenario(s) || klate_scenario(s, 0) || klate_scenario(s, 1) ||
 	    kearly_scenario(s, 0) || kearly_scenario(s, 1) ||
-	    xserver_scenario(s) || xstale_scenario(s) || sampled_scenario(s) ||
+	    xserver_scenario(s) || xbusy_scenario(s) || xstale_scenario(s) || sampled_scenario(s) ||
 	    race_scenario(s) ||
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0) ||
 	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
@@ -1825,6 +1939,8 @@ int main(void)
 	who_tests();
 	export_xserver();
 	timeline_xserver();
+	timeline_cpu();
+	timeline_mark();
 	legs_tests();
 	out = latency_json("xserver");
 	tap_ok(strstr(out, "\"done_mono_ns\": 312000000,\n") &&
@@ -1835,6 +1951,23 @@ int main(void)
 	       "tipme latency: done at 312 ms, one drawing request, on the screen at 315 ms");
 	if (!strstr(out, "\"display_mono_ns\": 315000000"))
 		tap_diag("%s", out);
+	free(out);
+	out = latency_json("xbusy");
+	tap_ok(strstr(out, "\"done_mono_ns\": 9000000,\n") &&
+	       strstr(out, "\"display_mono_ns\": 13000000,\n") &&
+	       strstr(out, "\"latency_ns\": 8000000,\n"),
+	       "tipme latency: a server busy with another client after the drawing: "
+	       "on the screen when it dispatched the next request (12 ms, within its ms), "
+	       "not when it slept (405 ms)");
+	if (!strstr(out, "\"display_mono_ns\": 13000000"))
+		tap_diag("%s", out);
+	free(out);
+	out = report("xbusy", "", 1, &ret);
+	tap_ok(out && strstr(out, "\"from_mono_ns\":5000000,\"to_mono_ns\":13000000,"
+				 "\"chosen_by\":\"input\",\"client_done_mono_ns\":9000000"),
+	       "... and report's interval ends there, not 392 ms later");
+	if (!out || !strstr(out, "\"to_mono_ns\":13000000"))
+		tap_diag("%s", out ? out : "");
 	free(out);
 	out = latency_json("xstale");
 	tap_ok(strstr(out, "\"done_mono_ns\": 312000000,\n") != NULL,

@@ -164,6 +164,29 @@ def main():
         check(r1 == "OK" and r2 == "OK" and desc == "better words\n",
               "NOTE may replace the description", (r1, r2, desc))
 
+        # the command: tipme note --socket, the words after INCIDENT all
+        # text (even one that looks like an option)
+        tipme = os.path.join(build, "tipme")
+        r = subprocess.run([tipme, "note", "--socket", sock, inc, "typing", "-v", "lagged"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, timeout=30)
+        desc = open(os.path.join(root, inc, "description.txt")).read()
+        check(r.returncode == 0 and desc == "typing -v lagged\n",
+              "tipme note --socket SOCK INCIDENT TEXT...: the description, '-v' in it as text",
+              (r.returncode, r.stdout, desc))
+        r = subprocess.run([tipme, "note", "--socket", sock, "20261124T000000Z-9", "slow"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, timeout=30)
+        check(r.returncode == 1 and r.stderr.startswith("tipme note: ") and
+              "20261124T000000Z-9" in r.stderr,
+              "tipme note on an incident that does not exist: exit 1, tipmed's error", r.stderr)
+        r = subprocess.run([tipme, "note", "--socket", sock + ".gone", inc, "slow"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, timeout=30)
+        check(r.returncode == 1 and "tipmed is not running" in r.stderr and
+              open(os.path.join(root, inc, "description.txt")).read() == desc,
+              "tipme note --socket to no tipmed: exit 1, says so, nothing changed", r.stderr)
+
         # a description that would drive the terminal (set its title, turn
         # the screen red) reaches it only as visible text
         request(sock, "NOTE %s \x1b]0;owned\x07\x1b[41mred" % inc)

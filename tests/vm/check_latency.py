@@ -3,10 +3,11 @@
 """Check tipme latency --json of t-latency's incident against the slow
 client's own account of its two presses.
 
-usage: check_latency.py LATENCY_JSON CLIENT_OUT PID BLOCKED_JSONL
-CLIENT_OUT has the client's "press NS" and "done NS" lines, BLOCKED_JSONL
-is tipme records --json --type blocked of its PID.  Prints TAP lines
-and their plan.
+usage: check_latency.py LATENCY_JSON CLIENT_OUT PID BLOCKED_JSONL REPORT_JSON
+CLIENT_OUT has the client's "press NS" and "done NS" lines (a button
+press, a key press, a pointer motion), BLOCKED_JSONL is tipme records
+--json --type blocked of its PID, REPORT_JSON tipme report --json of the
+incident without --pid.  Prints TAP lines and their plan.
 """
 import json
 import sys
@@ -24,8 +25,8 @@ def check(ok, what):
     global n
     n += 1
     print("%sok %d - %s" % ("" if ok else "not ", n, what))
-check([e["event"] for e in mine] == ["button_press", "key_press"],
-      "both presses are found and given to the slow client: %s"
+check([e["event"] for e in mine] == ["button_press", "key_press", "motion"],
+      "the two presses and the pointer motion are found and given to the slow client: %s"
       % [(e["event"], e["result"]) for e in mine])
 for e, p, t in zip(mine, press, done):
     lat = e.get("latency_ns", 0) / 1e6
@@ -62,6 +63,14 @@ for e, p, t in zip(mine, press, done):
           e["drawing_after_done_ns"] == e["latency_ns"],
           "%s: running + runnable + blocked + the server's drawing after add up to the latency"
           % e["event"])
-check(d.get("slowest_press_mono_ns") in [e["press_mono_ns"] for e in mine],
-      "the slowest press is one of the slow client's")
+motion = [e for e in mine if e["event"] == "motion"]
+check(motion and d.get("slowest_press_mono_ns") == motion[0]["press_mono_ns"],
+      "the slowest input is the motion (its handling sleeps 900 ms, the presses' 300)")
+# tipme report without --pid: the slowest input, the motion, to the screen
+iv = json.load(open(sys.argv[5]))["interval"]
+check(motion and iv["chosen_by"] == "input" and iv["pid"] == pid and
+      iv["from_mono_ns"] == motion[0]["press_mono_ns"] and
+      iv["to_mono_ns"] == motion[0]["end_mono_ns"],
+      "tipme report picks the pointer motion: from its device event to its end on the "
+      "screen (%s)" % iv)
 print("1..%d" % n)

@@ -39,7 +39,9 @@ CASE is one of:
            = MAJOR:MINOR (a request per read or a few more, at least 20 ms
            each, at most the time the reads took).  With auto_press=NS in
            TRUTH (t-auto: an auto incident), the interval is chosen by
-           that press, not as the slowest.
+           that press, not as the slowest.  The client says it is done
+           after a round trip that follows its drawing: the interval ends no
+           later, but when the client itself is done later still.
 Prints TAP lines (no plan).
 """
 import json
@@ -226,6 +228,16 @@ def main():
         check(iv["to_mono_ns"] >= t["done_ns"] - 2e6,
               "it ends after the client said it was done (2 ms for X's ms "
               f"stamps): {(iv['to_mono_ns'] - t['done_ns']) / 1e6:.1f} ms later")
+        # The client said so after a round trip that followed its drawing:
+        # the server had drawn it by then.  An interval that ends after the
+        # client was done ends with the server's drawing for it, so no later
+        # (X's ms and the TSC's conversion: 2 ms), however long the server
+        # then stays busy with other clients.
+        if "client_done_mono_ns" in iv:
+            check(iv["to_mono_ns"] <= t["done_ns"] + 2e6,
+                  "the server's drawing for it was done before the client said so: "
+                  f"it ends {(iv['to_mono_ns'] - t['done_ns']) / 1e6:.1f} ms after that "
+                  f"(the client done at {(iv['client_done_mono_ns'] - t['done_ns']) / 1e6:.1f})")
         if case == "xstopped":
             # stopped from the press until SIGCONT woke it, and the test
             # read the clock just before and just after kill(2); 2 ms for

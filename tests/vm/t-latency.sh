@@ -3,13 +3,16 @@
 # tipme latency: a client under Xvfb that takes over 500 ms to handle each
 # press: a round trip the server answers 200 ms late (another connection
 # of the client holds a server grab), then a 300 ms nanosleep, then a
-# drawing.  One button press and one key press (XTEST: real device events
-# in the server), a trigger, and `tipme latency INCIDENT` must find both
-# presses, name the client, and end each handling where the client itself
+# drawing.  One button press, one key press and then one pointer motion
+# (XTEST: real device events in the server; the client handles the motion
+# the same way with a 900 ms sleep, so it is the slowest), a trigger, and
+# `tipme latency INCIDENT` must find all three,
+# name the client, and end each handling where the client itself
 # says it went back to waiting (within a few ms) -- not at the round trip's
 # 200 ms wait in poll(), which a reply ends and which is part of the
 # handling --, find its drawing on the screen after that, and name the
-# nanosleep as the longest block.
+# nanosleep as the longest block; `tipme report INCIDENT` without --pid
+# must pick the motion, the slowest input.
 . "$TIPME_SRC/tests/lib/tap.sh"
 . "$TIPME_SRC/tests/vm/xlib.sh"
 cd "$TIPME_SRC" || exit 1
@@ -31,7 +34,7 @@ XHOOK=$!
 wait_for 60 log_has "subscribed to tipmed"
 tap_cmp "tipme-xhook subscribed to tipmed" "$?" -eq 0
 
-"$B"/xhook-testclient slow 300 5 > "$out/slow.out" 2>&1 &
+"$B"/xhook-testclient slow 300 5 motion:2 > "$out/slow.out" 2>&1 &
 SLOW=$!
 wait_for 30 slow_has window 1
 win=$(awk '$1 == "window" { print $2 }' "$out/slow.out")
@@ -44,6 +47,10 @@ wait_for 20 focused "$win"
 xdotool key a
 wait_for 30 slow_has done 2
 tap_cmp "it handled the key press" "$?" -eq 0
+# it selected pointer motion while it handled the key press
+xdotool mousemove --window "$win" 80 80
+wait_for 30 slow_has done 3
+tap_cmp "it handled the pointer motion" "$?" -eq 0
 # The client goes back to xcb_wait_for_event() after it printed "done":
 # the trigger comes once it sleeps in poll(), so the dump holds that.
 in_poll() { grep -q poll "/proc/$1/wchan"; }
@@ -60,8 +67,10 @@ cp -r "$incident" "$out/incident"	# for a look afterwards (and the ASan run)
 "$B"/tipme latency --json "$incident" > "$out/latency.json" 2> "$out/latency.err"
 tap_cmp "tipme latency --json INCIDENT succeeds" "$?" -eq 0
 "$B"/tipme records --json --pid "$SLOW" --type blocked "$incident" > "$out/blocked.jsonl"
+"$B"/tipme report --json "$incident" > "$out/report.json" 2> "$out/report.err"
+tap_cmp "tipme report --json INCIDENT succeeds" "$?" -eq 0
 python3 tests/vm/check_latency.py "$out/latency.json" "$out/slow.out" "$SLOW" "$out/blocked.jsonl" \
-	> "$out/latency.tap"
+	"$out/report.json" > "$out/latency.tap"
 tap_merge "$out/latency.tap"
 "$B"/tipme latency "$incident" > "$out/latency.txt" 2>&1
 tap_check "the text output names the client and suggests tipme why" \

@@ -2,9 +2,12 @@
 /*
  * A tiny X client for the xhook tests.
  *
- *   xhook-testclient hello            print "hello base BASE connect T0 T1" (its
- *                                     resource base; CLOCK_MONOTONIC ns before
- *                                     and after connecting), one round trip
+ *   xhook-testclient hello            one round trip, then print "hello base
+ *                                     BASE connect T0 T1" (its resource base;
+ *                                     CLOCK_MONOTONIC ns before connecting and
+ *                                     after the round trip: the server stamps
+ *                                     the client's start in between, maybe
+ *                                     after the client got its setup)
  *   xhook-testclient hold             one round trip, print "ready base BASE",
  *                                     stay connected until stdin closes
  *   xhook-testclient putimage W H     one W*H ZPixmap PutImage (BIG-REQUESTS
@@ -24,10 +27,17 @@
  *                                     go by a thread) holds up 200 ms, sleeps
  *                                     MS ms (nanosleep) and draws; "done T1"
  *                                     just before it waits for the next event
+ *   xhook-testclient slow MS N motion:K  as above, but while it handles the
+ *                                     K-th event it selects pointer motion
+ *                                     too: a motion event after that is
+ *                                     handled the same way (and counts in N),
+ *                                     sleeping 3 * MS ms
  *   xhook-testclient victim ACTION...  a window taking key presses: prints
  *                                     "window WID", then for press i "press T0",
- *                                     does ACTION i, draws a rectangle and
- *                                     prints "done T1".  ACTION: "plain"
+ *                                     does ACTION i, draws a rectangle, does a
+ *                                     round trip (the server has drawn it
+ *                                     when the reply comes) and prints
+ *                                     "done T1".  ACTION: "plain"
  *                                     (nothing more), "x" (round trips asking
  *                                     for a property of the window until the
  *                                     flooder has set it; the last one's time:
@@ -237,7 +247,8 @@ static int do_victim(xcb_connection_t *c, xcb_screen_t *s, int n, char **act)
 			nanosleep(&d, NULL);
 		}
 		xcb_poly_fill_rectangle(c, w, gc, 1, &(xcb_rectangle_t){ 10, 10, 50, 50 });
-		xcb_flush(c);
+		/* the server runs a client's requests in order: drawn by the reply */
+		round_trip(c);
 		i++;
 		printf("done %llu\n", (unsigned long long)now_ns());
 		fflush(stdout);
@@ -313,10 +324,16 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	if (!strcmp(argv[1], "hello")) {
+		/*
+		 * The server writes the setup before it marks the client
+		 * started (RECORD's ClientStarted, stamped then): a busy
+		 * server may stamp it after xcb_connect() returned here, but
+		 * always before it runs a request of ours.
+		 */
+		round_trip(c);
 		printf("hello base %u connect %llu %llu\n",
 		       xcb_get_setup(c)->resource_id_base,
 		       (unsigned long long)t_connect, (unsigned long long)now_ns());
-		round_trip(c);
 	} else if (!strcmp(argv[1], "hold")) {
 		char buf[64];
 
@@ -378,10 +395,13 @@ int main(int argc, char **argv)
 		}
 		round_trip(c);
 		printf("ns %llu\n", (unsigned long long)(now_ns() - t0));
-	} else if (!strcmp(argv[1], "slow") && argc == 4) {
+	} else if (!strcmp(argv[1], "slow") &&
+		   (argc == 4 || (argc == 5 && !strncmp(argv[4], "motion:", 7)))) {
 		long ms = atol(argv[2]), n = atol(argv[3]), i = 0;
 		struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
+		struct timespec d2 = { 3 * ms / 1000, (3 * ms % 1000) * 1000000L };
 		uint32_t mask = XCB_EVENT_MASK_KEY_PRESS | XCB_EVENT_MASK_BUTTON_PRESS;
+		long motion = argc == 5 ? atol(argv[4] + 7) : 0;
 		xcb_connection_t *grabber = xcb_connect(NULL, NULL);
 		xcb_generic_event_t *ev;
 		pthread_t th;
@@ -395,7 +415,8 @@ int main(int argc, char **argv)
 			uint8_t type = ev->response_type & 0x7f;
 
 			free(ev);
-			if (type != XCB_KEY_PRESS && type != XCB_BUTTON_PRESS)
+			if (type != XCB_KEY_PRESS && type != XCB_BUTTON_PRESS &&
+			    type != XCB_MOTION_NOTIFY)
 				continue;
 			printf("press %llu\n", (unsigned long long)now_ns());
 			fflush(stdout);
@@ -411,7 +432,13 @@ int main(int argc, char **argv)
 				return 1;
 			round_trip(c);
 			pthread_join(th, NULL);
-			nanosleep(&d, NULL);
+			nanosleep(type == XCB_MOTION_NOTIFY ? &d2 : &d, NULL);
+			if (motion && i == motion - 1) {
+				/* pointer motion from now on: a round trip of this handling */
+				mask |= XCB_EVENT_MASK_POINTER_MOTION;
+				xcb_change_window_attributes(c, w, XCB_CW_EVENT_MASK, &mask);
+				round_trip(c);
+			}
 			xcb_poly_fill_rectangle(c, w, gc, 1,
 						&(xcb_rectangle_t){ 10, 10, 50, 50 });
 			xcb_flush(c);
