@@ -127,6 +127,16 @@ static int add_step(struct va *v, int parent, uint32_t pid, int64_t a,
 	c->seg = s;
 	c->waker = s ? s->waker : -1;
 	c->waker_ctx = s ? s->waker_ctx : 0;
+	c->waker_intr = PM_INTR_UNKNOWN;
+	if (s && s->state == PM_T_BLOCKED && s->waker >= 0) {
+		const struct pm_wake *w = pm_res_wake_at(v->res, pid, s->end_ns);
+
+		if (w)
+			c->waker_intr = w->intr;
+		if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK)
+			c->waker_work = pm_res_work_running(v->res, (uint32_t)s->waker,
+							    s->end_ns);
+	}
 	return (int)r->nchain++;
 }
 
@@ -415,6 +425,94 @@ static void follow(struct va *v, const struct pm_thread *t, const struct pm_seg 
 	}
 }
 
+static void blocked(struct va *v, const struct pm_thread *t,
+		    const struct pm_seg *s, int64_t a, int64_t b, int parent);
+
+/*
+ * The I/O whose completion queued work item @wk from an interrupt (an
+ * end_io deferred to a workqueue), by the rule of a wakeup: a completion
+ * on the queueing CPU just before.  Return: 1 with @io set, else 0.
+ */
+static int work_io(const struct va *v, const struct pm_work *wk, struct worker_io *io)
+{
+	struct pm_wake w = {
+		.ns = wk->queue_ns, .cpu = wk->queue_cpu, .waker = wk->queuer,
+		.ctx = wk->queue_ctx, .intr = wk->queue_intr,
+	};
+
+	memset(io, 0, sizeof(*io));
+	io->bio = pm_seg_bio_wake(v->res, &w);
+	if (io->bio) {
+		io->start_ns = io->bio->queue_ns;
+		io->done_ns = io->bio->complete_ns;
+		return 1;
+	}
+	io->q = pm_seg_blk_wake(v->res, &w);
+	if (!io->q)
+		return 0;
+	io->start_ns = io->q->insert_ns ? io->q->insert_ns : io->q->issue_ns;
+	io->done_ns = io->q->complete_ns;
+	return 1;
+}
+
+/*
+ * [a, b) of @t's stretch @s, a kernel worker waiting for work: the work
+ * item it ran next was queued at some moment; until then the waiter above
+ * waited for whoever queued it (a worker waiting for work is the cause of
+ * nothing), and the rest of the wait is the worker's own wakeup.
+ * Return: 1 if the dump has that work item and its queueing, else 0.
+ */
+static int waiting_for_work(struct va *v, const struct pm_thread *t,
+			    const struct pm_seg *s, int64_t a, int64_t b, int parent)
+{
+	const struct pm_work *wk;
+	int64_t next = INT64_MAX, q;
+	struct worker_io io;
+	size_t j;
+	int step;
+
+	for (j = (size_t)(s - t->segs) + 1; j < t->nsegs; j++)
+		if (t->segs[j].state == PM_T_BLOCKED) {
+			next = t->segs[j].start_ns;
+			break;
+		}
+	wk = pm_res_work_next(v->res, t->pid, s->end_ns, next);
+	if (!wk || !wk->queue_ns || wk->queue_ns > s->end_ns)
+		return 0;
+	q = wk->queue_ns < a ? a : wk->queue_ns > b ? b : wk->queue_ns;
+	if (q > a) {
+		step = add_step(v, parent, t->pid, a, q, PM_C_UNKNOWN, s);
+		if (step >= 0) {
+			v->r->chain[step].for_work = wk;
+			v->r->chain[step].waker = wk->queuer;
+			v->r->chain[step].waker_ctx = (int)wk->queue_ctx;
+			v->r->chain[step].waker_intr = wk->queue_intr;
+			v->r->chain[step].waker_work = NULL;
+		}
+		if (wk->queue_ctx == TIPME_CTX_TASK && wk->queuer && wk->queuer != t->pid &&
+		    v->depth < MAX_DEPTH && !on_stack(v, wk->queuer) && step >= 0) {
+			v->r->chain[step].followed = 1;
+			walk(v, wk->queuer, a, q, step, NULL);
+		} else if (wk->queue_ctx != TIPME_CTX_TASK && work_io(v, wk, &io) &&
+			   io.start_ns < q) {
+			int64_t lo = io.start_ns > a ? io.start_ns : a;
+
+			charge(v, PM_C_UNKNOWN, 0, "", lo - a);
+			if (io.bio)
+				charge_bio(v, io.bio, lo, q, q - lo);
+			else
+				charge_blk(v, io.q, q - lo);
+			if (step >= 0)
+				v->r->chain[step].cause = PM_C_BLOCK_IO;
+		} else {
+			charge(v, PM_C_UNKNOWN, 0, "", q - a);
+		}
+	}
+	if (b > q)
+		blocked(v, t, s, q, b, parent);
+	return 1;
+}
+
 /* A blocked stretch [a, b) of @t, inside the interval. */
 static void blocked(struct va *v, const struct pm_thread *t,
 		    const struct pm_seg *s, int64_t a, int64_t b, int parent)
@@ -624,7 +722,8 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 			if (s->block_state == TIPME_TS_DEAD ||
 			    s->block_state == TIPME_TS_ZOMBIE)
 				charge(v, PM_C_UNKNOWN, 0, "exited", b - a);
-			else
+			else if (!pm_seg_idle(v->inc, s) ||
+				 !waiting_for_work(v, t, s, a, b, parent))
 				blocked(v, t, s, a, b, parent);
 			break;
 		default:

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../dump/decode.h"
+#include "../dump/tables.h"
 #include "../records/records.h"
 #include "resources.h"
 
@@ -33,8 +34,121 @@ static void *push(void **arr, size_t *n, size_t *cap, size_t size)
 }
 
 struct caps {
-	size_t locks, reclaims, blk, bios, wakes, inputs, policies;
+	size_t locks, reclaims, blk, bios, wakes, inputs, policies, works;
 };
+
+/*
+ * Per CPU, what the latest TIPME_REC_INTR of each interrupt context named
+ * (PM_INTR_UNKNOWN since the stream began or since a gap).
+ */
+struct intr_now {
+	int32_t *soft, *hard;
+	size_t n;
+};
+
+static int intr_grow(struct intr_now *in, uint32_t cpu)
+{
+	size_t n = in->n, i;
+	int32_t *s, *h;
+
+	if (cpu < n)
+		return 0;
+	n = (size_t)cpu + 1;
+	s = realloc(in->soft, n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	in->soft = s;
+	h = realloc(in->hard, n * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	in->hard = h;
+	for (i = in->n; i < n; i++)
+		in->soft[i] = in->hard[i] = PM_INTR_UNKNOWN;
+	in->n = n;
+	return 0;
+}
+
+/* The interrupt a record of context @ctx on @cpu ran in. */
+static int32_t intr_of(const struct intr_now *in, uint32_t cpu, uint32_t ctx)
+{
+	if (cpu >= in->n)
+		return PM_INTR_UNKNOWN;
+	if (ctx == TIPME_CTX_SOFTIRQ)
+		return in->soft[cpu];
+	if (ctx == TIPME_CTX_HARDIRQ)
+		return in->hard[cpu];
+	return PM_INTR_UNKNOWN;
+}
+
+static int on_intr(struct intr_now *in, const struct pm_event *ev)
+{
+	const struct tipme_rec_intr *x = &ev->u.rec.INTR;
+
+	if (intr_grow(in, ev->cpu))
+		return -ENOMEM;
+	if (x->ctx == TIPME_CTX_SOFTIRQ)
+		in->soft[ev->cpu] = x->vec;
+	else if (x->ctx == TIPME_CTX_HARDIRQ)
+		in->hard[ev->cpu] = x->irq;
+	return 0;
+}
+
+/*
+ * A work item queued, started or ended.  An item is pending on one list
+ * at a time and runs on one worker at a time: a start is that of its
+ * latest queueing not yet started, an end that of its latest start.
+ */
+static int on_work(struct pm_res *r, struct caps *c, const struct intr_now *in,
+		   const struct pm_dump *pm, const struct pm_event *ev)
+{
+	const struct tipme_rec_work *x = &ev->u.rec.WORK_QUEUE;
+	uint32_t id = ev->type == TIPME_REC_WORK_END ? ev->u.rec.WORK_END.work : x->work;
+	uint32_t pid = x->who & TIPME_PID_MASK, ctx = (x->who >> 22) & 3;
+	struct pm_work *w;
+	size_t i;
+
+	if (ev->type == TIPME_REC_WORK_END) {
+		for (i = r->nworks; i-- > 0;) {
+			w = &r->works[i];
+			if (w->work == id && w->start_ns) {
+				if (!w->end_ns)
+					w->end_ns = ev->ns;
+				break;
+			}
+		}
+		return 0;
+	}
+	if (ev->type == TIPME_REC_WORK_START) {
+		for (i = r->nworks; i-- > 0;) {
+			w = &r->works[i];
+			if (w->work != id)
+				continue;
+			if (w->start_ns)
+				break;
+			w->start_ns = ev->ns;
+			w->worker = pid;
+			return 0;
+		}
+	}
+	w = push((void **)&r->works, &r->nworks, &c->works, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	memset(w, 0, sizeof(*w));
+	w->work = id;
+	w->func = pm_text_addr(pm, x->func);
+	w->queue_intr = PM_INTR_UNKNOWN;
+	if (ev->type == TIPME_REC_WORK_START) {	/* queued before the dump began */
+		w->start_ns = ev->ns;
+		w->worker = pid;
+		return 0;
+	}
+	w->queue_ns = ev->ns;
+	w->queuer = pid;
+	w->queue_ctx = ctx;
+	w->queue_cpu = ev->cpu;
+	w->queue_intr = intr_of(in, ev->cpu, ctx);
+	return 0;
+}
 
 static int on_lock(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 {
@@ -321,6 +435,7 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		 struct tm_err *e)
 {
 	const struct pm_dump *pm = &inc->pm;
+	struct intr_now irq = { 0 };
 	struct caps c = { 0 };
 	struct pm_merge mg;
 	struct pm_event ev;
@@ -334,6 +449,8 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		return err;
 	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
 		last = ev.ns;
+		if (ev.kind == PM_EV_LOST && ev.cpu < irq.n)
+			irq.soft[ev.cpu] = irq.hard[ev.cpu] = PM_INTR_UNKNOWN;
 		if (ev.kind != PM_EV_RECORD || !ev.rt || !ev.rt->our_size)
 			continue;
 		switch (ev.type) {
@@ -351,8 +468,17 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 			w->waker = ev.waker_unknown ? PM_WAKER_UNKNOWN :
 				   tipme_waking_waker(&ev.u.wk);
 			w->ctx = tipme_waking_ctx(&ev.u.wk);
+			w->intr = intr_of(&irq, ev.cpu, w->ctx);
 			break;
 		}
+		case TIPME_REC_INTR:
+			err = on_intr(&irq, &ev);
+			break;
+		case TIPME_REC_WORK_QUEUE:
+		case TIPME_REC_WORK_START:
+		case TIPME_REC_WORK_END:
+			err = on_work(r, &c, &irq, pm, &ev);
+			break;
 		case TIPME_REC_INPUT: {
 			struct pm_input *in = push((void **)&r->inputs, &r->ninputs,
 						   &c.inputs, sizeof(*in));
@@ -398,6 +524,8 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		}
 	}
 	pm_merge_free(&mg);
+	free(irq.soft);
+	free(irq.hard);
 	if (err < 0) {
 		pm_res_free(r);
 		return err;
@@ -419,6 +547,7 @@ void pm_res_free(struct pm_res *r)
 	free(r->blk);
 	free(r->bios);
 	free(r->wakes);
+	free(r->works);
 	free(r->inputs);
 	free(r->policies);
 	memset(r, 0, sizeof(*r));
@@ -457,4 +586,40 @@ const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
 		if (r->wakes[lo].target == pid)
 			return &r->wakes[lo];
 	return NULL;
+}
+
+const struct pm_work *pm_res_work_running(const struct pm_res *r, uint32_t pid,
+					  int64_t ns)
+{
+	const struct pm_work *best = NULL;
+	size_t i;
+
+	for (i = 0; i < r->nworks; i++) {
+		const struct pm_work *w = &r->works[i];
+
+		if (w->worker != pid || !w->start_ns || w->start_ns > ns ||
+		    (w->end_ns && w->end_ns < ns))
+			continue;
+		if (!best || w->start_ns > best->start_ns)
+			best = w;
+	}
+	return best;
+}
+
+const struct pm_work *pm_res_work_next(const struct pm_res *r, uint32_t pid,
+				       int64_t from, int64_t to)
+{
+	const struct pm_work *best = NULL;
+	size_t i;
+
+	for (i = 0; i < r->nworks; i++) {
+		const struct pm_work *w = &r->works[i];
+
+		if (w->worker != pid || !w->start_ns || w->start_ns < from ||
+		    w->start_ns >= to)
+			continue;
+		if (!best || w->start_ns < best->start_ns)
+			best = w;
+	}
+	return best;
 }
