@@ -5,6 +5,7 @@
  * the commands to dig further) or as one JSON object whose keys are a
  * contract (Documentation/report.md).
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,26 +205,40 @@ static const char *step_key(const struct pm_chain_step *c)
  * "softirq timer", "irq 24", "hardirq" (outside the device handlers or not
  * recorded): where an interrupt-context wakeup or queueing came from.
  */
-static void intr_text(int ctx, int32_t intr, char *buf, size_t len)
+static void intr_text(const struct out *o, int ctx, int32_t intr, char *buf, size_t len)
 {
-	if (ctx == TIPME_CTX_SOFTIRQ && intr != PM_INTR_UNKNOWN)
+	char key[32], name[64];
+	const char *p;
+
+	if (ctx == TIPME_CTX_SOFTIRQ && intr != PM_INTR_UNKNOWN) {
 		snprintf(buf, len, "softirq %s", pm_softirq_name((unsigned int)intr));
-	else if (ctx == TIPME_CTX_HARDIRQ && intr != PM_INTR_UNKNOWN &&
-		 intr != PM_INTR_NO_IRQ)
-		snprintf(buf, len, "irq %" PRId32, intr);
-	else
+	} else if (ctx == TIPME_CTX_HARDIRQ && intr != PM_INTR_UNKNOWN &&
+		   intr != PM_INTR_NO_IRQ) {
+		/* its handlers' names, as tipmed saw them (irq.N=ACTIONS) */
+		snprintf(key, sizeof(key), "irq.%" PRId32, intr);
+		if (pm_text_get(&o->pm->system, key, name, sizeof(name)))
+			name[0] = '\0';
+		for (p = name; *p; p++)
+			if (!isalnum((unsigned char)*p) && !strchr("._-:,/+", *p))
+				break;
+		if (name[0] && !*p)
+			snprintf(buf, len, "irq %" PRId32 " (%s)", intr, name);
+		else
+			snprintf(buf, len, "irq %" PRId32, intr);
+	} else {
 		snprintf(buf, len, "%s", pm_ctx_name((unsigned int)ctx));
+	}
 }
 
 /* A kernel worker waiting for work until the item it ran next was queued. */
 static void text_for_work(const struct out *o, const struct pm_chain_step *c)
 {
-	char fn[96], in[32];
+	char fn[96], in[96];
 
 	fprintf(o->f, "waiting for work %s",
 		pm_fmt_func(o->pm, c->for_work->func, fn, sizeof(fn)));
 	if (c->waker_ctx != TIPME_CTX_TASK) {
-		intr_text(c->waker_ctx, c->waker_intr, in, sizeof(in));
+		intr_text(o, c->waker_ctx, c->waker_intr, in, sizeof(in));
 		fprintf(o->f, ", queued in %s [%s]\n", in, pm_cause_key[c->cause]);
 	} else if (c->followed) {
 		fprintf(o->f, "; queued by %" PRId64 " (%s):\n", c->waker,
@@ -237,7 +252,7 @@ static void text_for_work(const struct out *o, const struct pm_chain_step *c)
 static void text_chain(const struct out *o, int parent, int indent)
 {
 	const struct pm_verdict *r = o->r;
-	char fn[96], in[32];
+	char fn[96], in[96];
 	size_t i;
 
 	for (i = 0; i < r->nchain; i++) {
@@ -265,7 +280,7 @@ static void text_chain(const struct out *o, int parent, int indent)
 		} else {
 			if (c->waker >= 0 && c->waker_ctx != TIPME_CTX_TASK &&
 			    c->waker_intr != PM_INTR_UNKNOWN) {
-				intr_text(c->waker_ctx, c->waker_intr, in, sizeof(in));
+				intr_text(o, c->waker_ctx, c->waker_intr, in, sizeof(in));
 				fprintf(o->f, ", woken in %s", in);
 			}
 			fprintf(o->f, " [%s]\n", pm_cause_key[c->cause]);

@@ -517,6 +517,7 @@ static int work_scenario(struct scen *s, int timer)
 	static const char *const lock_site[] = { "mutex_lock", "kthread", NULL };
 
 	scen_init(s, 2);
+	s->system = "nodename=test\nirq.26=ttyS0\n";
 	scen_task(s, 460, 460, "reader", "/bin/reader", "reader", 7);
 	scen_task(s, 461, 461, "writer", "/bin/writer", "writer", 7);
 	scen_task(s, 462, 462, "kworker/u4:2", "", "", 0);
@@ -565,6 +566,12 @@ static int work_scenario(struct scen *s, int timer)
 		scen_wake(s, 0, MS(330), 464, 0, 0, TIPME_CTX_SOFTIRQ);
 		scen_switch(s, 0, MS(330.1), 0, TIPME_TS_RUNNABLE, 120, 464, 120);
 		scen_switch(s, 0, MS(331), 464, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(331), 464, pipe_site);
+		/* then a serial port's interrupt */
+		intr(s, 0, MS(339.9), TIPME_CTX_HARDIRQ, 0, 26);
+		scen_wake(s, 0, MS(340), 464, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(340.1), 0, TIPME_TS_RUNNABLE, 120, 464, 120);
+		scen_switch(s, 0, MS(341), 464, TIPME_TS_SLEEPING, 120, 0, 120);
 	}
 	return save(s, timer ? "work-timer" : "work-pool");
 }
@@ -1706,7 +1713,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(152);
+	tap_plan(154);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1768,6 +1775,14 @@ int main(void)
 	out = report("work-timer", "--pid 464 --from 0.011 --to 0.3301", 0, &ret);
 	tap_ok(strstr(out, "woken in softirq net_rx [unknown]") != NULL,
 	       "a wakeup from the network receive softirq is named by its vector");
+	free(out);
+	out = report("work-timer", "--pid 464 --from 0.3311 --to 0.3401", 0, &ret);
+	tap_ok(strstr(out, "woken in irq 26 (ttyS0) [unknown]") != NULL,
+	       "a wakeup from an interrupt handler is named by its irq and the handler's name");
+	free(out);
+	out = report("work-timer", "--pid 464 --from 0.3311 --to 0.3401", 1, &ret);
+	tap_ok(strstr(out, "\"waker_ctx\":\"hardirq\",\"irq\":26,") != NULL,
+	       "JSON: the irq of a hardirq wakeup");
 	free(out);
 	check("lock", "--pid 500 --from 0.010 --to 0.1001", "lock", 501, 99,
 	      "a mutex held by a computing thread");
