@@ -52,6 +52,7 @@ struct va {
 	const struct pm_res *res;
 	size_t cap_items, cap_chain;
 	uint32_t stack[MAX_DEPTH + 1];
+	int64_t until[MAX_DEPTH + 1];	/* the end of each walk on the stack */
 	int depth;
 	int oom;
 	const struct tm_xdump *x;	/* the incident's X dump, or NULL */
@@ -456,10 +457,54 @@ static int work_io(const struct va *v, const struct pm_work *wk, struct worker_i
 }
 
 /*
- * [a, b) of @t's stretch @s, a kernel worker waiting for work: the work
- * item it ran next was queued at some moment; until then the waiter above
- * waited for whoever queued it (a worker waiting for work is the cause of
- * nothing), and the rest of the wait is the worker's own wakeup.
+ * [a, q) of a wait that kernel worker @worker's work item @wk ended, before
+ * @wk was queued: a step of the worker waiting for work (the cause of
+ * nothing), whose time is the queuer's.  A task that queued it is followed
+ * in turn; an interrupt that queued it after an I/O completed on that CPU
+ * is block_io on that I/O; else unknown, the step naming the softirq or
+ * interrupt.
+ */
+static void queued_by(struct va *v, uint32_t worker, const struct pm_work *wk,
+		      const struct pm_seg *s, int64_t a, int64_t q, int parent)
+{
+	struct worker_io io;
+	int step;
+
+	if (q <= a)
+		return;
+	step = add_step(v, parent, worker, a, q, PM_C_UNKNOWN, s);
+	if (step >= 0) {
+		v->r->chain[step].for_work = wk;
+		v->r->chain[step].waker = wk->queuer;
+		v->r->chain[step].waker_ctx = (int)wk->queue_ctx;
+		v->r->chain[step].waker_intr = wk->queue_intr;
+		v->r->chain[step].waker_work = NULL;
+	}
+	if (wk->queue_ctx == TIPME_CTX_TASK && wk->queuer && wk->queuer != worker &&
+	    v->depth < MAX_DEPTH && !on_stack(v, wk->queuer) && step >= 0) {
+		v->r->chain[step].followed = 1;
+		walk(v, wk->queuer, a, q, step, NULL);
+	} else if (wk->queue_ctx != TIPME_CTX_TASK && work_io(v, wk, &io) &&
+		   io.start_ns < q) {
+		int64_t lo = io.start_ns > a ? io.start_ns : a;
+
+		charge(v, PM_C_UNKNOWN, 0, "", lo - a);
+		if (io.bio)
+			charge_bio(v, io.bio, lo, q, q - lo);
+		else
+			charge_blk(v, io.q, q - lo);
+		if (step >= 0)
+			v->r->chain[step].cause = PM_C_BLOCK_IO;
+	} else {
+		charge(v, PM_C_UNKNOWN, 0, "", q - a);
+	}
+}
+
+/*
+ * [a, b) of @t's stretch @s, a kernel worker waiting for work, reached
+ * through the chain: the waiter above waited, until the work item the
+ * worker ran next (or ran when this walk ends) was queued, for whoever
+ * queued it; the rest of the wait is the worker's own wakeup.
  * Return: 1 if the dump has that work item and its queueing, else 0.
  */
 static int waiting_for_work(struct va *v, const struct pm_thread *t,
@@ -467,50 +512,51 @@ static int waiting_for_work(struct va *v, const struct pm_thread *t,
 {
 	const struct pm_work *wk;
 	int64_t next = INT64_MAX, q;
-	struct worker_io io;
 	size_t j;
-	int step;
 
 	for (j = (size_t)(s - t->segs) + 1; j < t->nsegs; j++)
 		if (t->segs[j].state == PM_T_BLOCKED) {
 			next = t->segs[j].start_ns;
 			break;
 		}
-	wk = pm_res_work_next(v->res, t->pid, s->end_ns, next);
+	wk = pm_res_work_running(v->res, t->pid, v->until[v->depth]);
+	if (!wk || wk->start_ns < s->end_ns || wk->start_ns >= next)
+		wk = pm_res_work_next(v->res, t->pid, s->end_ns, next);
 	if (!wk || !wk->queue_ns || wk->queue_ns > s->end_ns)
 		return 0;
 	q = wk->queue_ns < a ? a : wk->queue_ns > b ? b : wk->queue_ns;
-	if (q > a) {
-		step = add_step(v, parent, t->pid, a, q, PM_C_UNKNOWN, s);
-		if (step >= 0) {
-			v->r->chain[step].for_work = wk;
-			v->r->chain[step].waker = wk->queuer;
-			v->r->chain[step].waker_ctx = (int)wk->queue_ctx;
-			v->r->chain[step].waker_intr = wk->queue_intr;
-			v->r->chain[step].waker_work = NULL;
-		}
-		if (wk->queue_ctx == TIPME_CTX_TASK && wk->queuer && wk->queuer != t->pid &&
-		    v->depth < MAX_DEPTH && !on_stack(v, wk->queuer) && step >= 0) {
-			v->r->chain[step].followed = 1;
-			walk(v, wk->queuer, a, q, step, NULL);
-		} else if (wk->queue_ctx != TIPME_CTX_TASK && work_io(v, wk, &io) &&
-			   io.start_ns < q) {
-			int64_t lo = io.start_ns > a ? io.start_ns : a;
-
-			charge(v, PM_C_UNKNOWN, 0, "", lo - a);
-			if (io.bio)
-				charge_bio(v, io.bio, lo, q, q - lo);
-			else
-				charge_blk(v, io.q, q - lo);
-			if (step >= 0)
-				v->r->chain[step].cause = PM_C_BLOCK_IO;
-		} else {
-			charge(v, PM_C_UNKNOWN, 0, "", q - a);
-		}
-	}
+	queued_by(v, t->pid, wk, s, a, q, parent);
 	if (b > q)
 		blocked(v, t, s, q, b, parent);
 	return 1;
+}
+
+/*
+ * The wait [a, b) of @t (stretch @s) that kernel worker @worker ended
+ * while it ran work item @wk, queued during the wait: until the queueing
+ * the waiter waited for whoever queued it (queued_by()), then for the
+ * worker (its wakeup, the items before, the function).
+ */
+static void via_work(struct va *v, const struct pm_thread *t, const struct pm_seg *s,
+		     uint32_t worker, const struct pm_work *wk, int64_t a, int64_t b,
+		     int parent)
+{
+	int64_t q = wk->queue_ns < b ? wk->queue_ns : b;
+	int step = add_step(v, parent, t->pid, a, b, PM_C_UNKNOWN, s);
+
+	if (step < 0)
+		return;
+	if (v->depth >= MAX_DEPTH || on_stack(v, worker)) {
+		charge(v, PM_C_UNKNOWN, worker, "", b - a);
+		return;
+	}
+	v->r->chain[step].followed = 1;
+	v->stack[++v->depth] = worker;	/* the worker's wait, a level of its own */
+	v->until[v->depth] = b;
+	queued_by(v, worker, wk, NULL, a, q, step);
+	v->depth--;
+	if (b > q)
+		walk(v, worker, q, b, step, NULL);
 }
 
 /* A blocked stretch [a, b) of @t, inside the interval. */
@@ -575,8 +621,14 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK &&
 	    (uint32_t)s->waker != t->pid) {
 		int futex = strstr(pm_seg_site0(v->pm, s), "futex") != NULL;
+		const struct pm_work *wk;
 		struct worker_io io;
 
+		wk = futex ? NULL : pm_res_work_running(v->res, (uint32_t)s->waker, s->end_ns);
+		if (wk && wk->queue_ns > a && !worker_io(v, (uint32_t)s->waker, a, s->end_ns, &io)) {
+			via_work(v, t, s, (uint32_t)s->waker, wk, a, b, parent);
+			return;
+		}
 		if (!futex && worker_io(v, (uint32_t)s->waker, a, s->end_ns, &io)) {
 			int64_t lo = io.start_ns > a ? io.start_ns : a;
 			int64_t hi = io.done_ns < b ? io.done_ns : b;
@@ -676,6 +728,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 	size_t j;
 
 	v->stack[++v->depth] = pid;
+	v->until[v->depth] = t1;
 	for (j = 0; t && j < t->nsegs && !v->oom; j++) {
 		const struct pm_seg *s = &t->segs[j];
 		int64_t a = s->start_ns, b = s->end_ns;

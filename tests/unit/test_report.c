@@ -576,6 +576,51 @@ static int work_scenario(struct scen *s, int timer)
 	return save(s, timer ? "work-timer" : "work-pool");
 }
 
+/*
+ * The reader (460) and writer (461) of work_scenario(), but the worker
+ * (462) that runs the writer's item was woken 90 ms into the wait for
+ * another item (vmstat_update, queued by 465), which it runs for 230 ms:
+ * the writer's item waits behind it.  Until the writer queued its item
+ * the reader waited for the writer; then for the worker, busy.
+ */
+static int work_busy_scenario(struct scen *s)
+{
+	static const char *const tty_site[] = { "n_tty_read", "vfs_read", "ksys_read", NULL };
+	static const char *const idle_site[] = { "worker_thread", "kthread", NULL };
+
+	scen_init(s, 2);
+	scen_task(s, 460, 460, "reader", "/bin/reader", "reader", 7);
+	scen_task(s, 461, 461, "writer", "/bin/writer", "writer", 7);
+	scen_task(s, 462, 462, "kworker/u4:2", "", "", 0);
+	scen_task(s, 465, 465, "poker", "/bin/poker", "poker", 6);
+	scen_switch(s, 1, MS(0.5), 462, TIPME_TS_IDLE, 120, 465, 120);
+	scen_blocked(s, 1, MS(0.5), 462, idle_site);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 460, 120);
+	scen_switch(s, 0, MS(10), 460, TIPME_TS_SLEEPING, 120, 461, 120);
+	scen_blocked(s, 0, MS(10), 460, tty_site);
+	scen_switch(s, 0, MS(10.5), 461, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.5), 461, sleep_site);
+	work(s, 1, TIPME_REC_WORK_QUEUE, MS(100), 0x5a5a, "vmstat_update", 465, TIPME_CTX_TASK);
+	scen_wake(s, 1, MS(100.05), 462, 1, 465, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(100.1), 465, TIPME_TS_SLEEPING, 120, 462, 120);
+	scen_blocked(s, 1, MS(100.1), 465, pipe_site);
+	work(s, 1, TIPME_REC_WORK_START, MS(100.2), 0x5a5a, "vmstat_update", 462, TIPME_CTX_TASK);
+	scen_wake(s, 0, MS(310), 461, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(310.05), 0, TIPME_TS_RUNNABLE, 120, 461, 120);
+	work(s, 0, TIPME_REC_WORK_QUEUE, MS(310.2), 0x7777, "flush_to_ldisc", 461, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(310.3), 461, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(310.3), 461, sleep_site);
+	work(s, 1, TIPME_REC_WORK_END, MS(330), 0x5a5a, NULL, 0, 0);
+	work(s, 1, TIPME_REC_WORK_START, MS(330.1), 0x7777, "flush_to_ldisc", 462, TIPME_CTX_TASK);
+	scen_wake(s, 1, MS(331), 460, 0, 462, TIPME_CTX_TASK);
+	work(s, 1, TIPME_REC_WORK_END, MS(331.1), 0x7777, NULL, 0, 0);
+	scen_switch(s, 1, MS(331.2), 462, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, MS(331.2), 462, idle_site);
+	scen_switch(s, 0, MS(331.3), 0, TIPME_TS_RUNNABLE, 120, 460, 120);
+	scen_switch(s, 0, MS(340), 460, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "work-busy");
+}
+
 /* 500 waits for a mutex that 501 holds while it computes for 90 ms. */
 static int lock_scenario(struct scen *s)
 {
@@ -1699,7 +1744,7 @@ static const char *const state_names[] = {
 	"cpu", "timer", "stopped", "blkio", "blkirq", "blkirq-other", "lock",
 	"mem", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
-	"stack-timer", "descend", "interactive", "early", "work-pool", "work-timer",
+	"stack-timer", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
 };
 
 int main(void)
@@ -1713,7 +1758,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(154);
+	tap_plan(159);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1727,7 +1772,8 @@ int main(void)
 	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
 	    descend_scenario(s) || interactive_scenario(s, "interactive", NULL) ||
 	    interactive_scenario(s, "hinted", "cc is slow when I build") ||
-	    early_scenario(s) || work_scenario(s, 0) || work_scenario(s, 1))
+	    early_scenario(s) || work_scenario(s, 0) || work_scenario(s, 1) ||
+	    work_busy_scenario(s))
 		return 1;
 	compact_counts();
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
@@ -1763,6 +1809,16 @@ int main(void)
 	       !strstr(out, "worker_thread") && !strstr(out, "waiting for 463"),
 	       "the chain names the work item and goes on to the writer that queued it, "
 	       "not to the worker that woke its worker");
+	free(out);
+	check("work-busy", "--pid 460 --from 0.010 --to 0.3313", "timer", 461, 90,
+	      "the writer's item queued behind another the worker ran for 230 ms");
+	out = report("work-busy", "--pid 460 --from 0.010 --to 0.3313", 1, &ret);
+	tap_ok(strstr(out, "{\"cause\":\"running\",\"culprit\":{\"pid\":462,"
+			   "\"comm\":\"kworker/u4:2\"},\"resource\":null,\"ms\":20.8,") &&
+	       strstr(out, "\"state\":\"waiting_for_work\",\"work\":\"flush_to_ldisc\","
+			   "\"queued_by\":461,") && !strstr(out, "\"pid\":465"),
+	       "before the writer queued its item, the writer's sleep; after, the busy worker's "
+	       "20.8 ms: not the 230 ms of the other item, nor who queued that");
 	free(out);
 	check("work-timer", "--pid 460 --from 0.010 --to 0.3123", "unknown", 0, 95,
 	      "the same item queued by the timer softirq: nothing says who armed it");
