@@ -109,9 +109,16 @@ static void probe_softirq_entry(void *data, unsigned int vec_nr)
 	this_cpu_write(intr_now.soft_told, false);
 }
 
+/*
+ * A threaded handler (PREEMPT_RT, threadirqs) runs in task context, where
+ * the CPU's real interrupts may interrupt it: only handlers in hardirq
+ * context are what a hardirq's records ran in.
+ */
 static void probe_irq_handler_entry(void *data, int irq,
 				    struct irqaction *action)
 {
+	if (!in_hardirq())
+		return;
 	this_cpu_write(intr_now.irq, irq < 0 || irq >= TIPME_INTR_NO_IRQ ?
 		       TIPME_INTR_NO_IRQ : (u32)irq);
 	this_cpu_write(intr_now.hard_told, false);
@@ -120,6 +127,8 @@ static void probe_irq_handler_entry(void *data, int irq,
 static void probe_irq_handler_exit(void *data, int irq,
 				   struct irqaction *action, int ret)
 {
+	if (!in_hardirq())
+		return;
 	this_cpu_write(intr_now.irq, TIPME_INTR_NO_IRQ);
 	this_cpu_write(intr_now.hard_told, false);
 }
