@@ -187,5 +187,6 @@ int tipme_instr_params_text(char *buf, size_t size)
 		       "cost_period_ms=%u\ntrace_block=%d\ntrace_lock=%d\ntrace_mm=%d\n",
 		       cost_period_ms, optional[0].attached,
 		       optional[1].attached, optional[2].attached);
+	n += scnprintf(buf + n, size - n, "trace_work=%d\n", optional[3].attached);
 	return n;
 }
