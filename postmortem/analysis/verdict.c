@@ -315,6 +315,33 @@ static void charge_bio(struct va *v, const struct pm_bio *bio, int64_t a,
 	}
 }
 
+/*
+ * @pid computing in [a, b): a kernel worker's time in each work item's
+ * function is charged with the item ("work flush_to_ldisc"), the rest
+ * plainly.
+ */
+static void charge_running(struct va *v, uint32_t pid, int64_t a, int64_t b)
+{
+	char res[PM_RES_LEN], fn[96];
+	int64_t in_work = 0;
+	size_t i;
+
+	for (i = 0; i < v->res->nworks; i++) {
+		const struct pm_work *w = &v->res->works[i];
+		int64_t o;
+
+		if (w->worker != pid || !w->start_ns)
+			continue;
+		o = overlap(a, b, w->start_ns, w->end_ns ? w->end_ns : b);
+		if (o <= 0)
+			continue;
+		snprintf(res, sizeof(res), "work %s", pm_fmt_func(v->pm, w->func, fn, sizeof(fn)));
+		charge(v, PM_C_RUNNING, pid, res, o);
+		in_work += o;
+	}
+	charge(v, PM_C_RUNNING, pid, "", b - a - in_work);
+}
+
 /* Charge the part of [a, b) that @pid spent reclaiming; returns it. */
 static int64_t charge_reclaim(struct va *v, uint32_t pid, int64_t a, int64_t b)
 {
@@ -757,7 +784,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 				}
 				charge_xserver(v, &xp, a, b);
 			} else {
-				charge(v, PM_C_RUNNING, pid, "", b - a);
+				charge_running(v, pid, a, b);
 			}
 			break;
 		case PM_T_RUNNABLE:

@@ -113,7 +113,8 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 
 	switch (it->cause) {
 	case PM_C_RUNNING:
-		snprintf(buf, len, "%u (%s) computing", it->culprit, comm(o, it->culprit));
+		snprintf(buf, len, "%u (%s) computing%s%s", it->culprit, comm(o, it->culprit),
+			 *it->resource ? " in " : "", it->resource);
 		break;
 	case PM_C_CPU:
 		prio_text(it->prio, it->policy, p, sizeof(p));

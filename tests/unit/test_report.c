@@ -1814,11 +1814,14 @@ int main(void)
 	      "the writer's item queued behind another the worker ran for 230 ms");
 	out = report("work-busy", "--pid 460 --from 0.010 --to 0.3313", 1, &ret);
 	tap_ok(strstr(out, "{\"cause\":\"running\",\"culprit\":{\"pid\":462,"
-			   "\"comm\":\"kworker/u4:2\"},\"resource\":null,\"ms\":20.8,") &&
+			   "\"comm\":\"kworker/u4:2\"},\"resource\":\"work vmstat_update\","
+			   "\"ms\":19.8,") &&
+	       strstr(out, "\"resource\":\"work flush_to_ldisc\",\"ms\":0.9,") &&
 	       strstr(out, "\"state\":\"waiting_for_work\",\"work\":\"flush_to_ldisc\","
 			   "\"queued_by\":461,") && !strstr(out, "\"pid\":465"),
-	       "before the writer queued its item, the writer's sleep; after, the busy worker's "
-	       "20.8 ms: not the 230 ms of the other item, nor who queued that");
+	       "before the writer queued its item, the writer's sleep; after, the busy worker: "
+	       "19.8 ms in the other item, 0.9 in the writer's; not the other item's 230 ms, "
+	       "nor who queued that");
 	free(out);
 	check("work-timer", "--pid 460 --from 0.010 --to 0.3123", "unknown", 0, 95,
 	      "the same item queued by the timer softirq: nothing says who armed it");
