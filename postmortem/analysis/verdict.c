@@ -323,16 +323,17 @@ static void charge_bio(struct va *v, const struct pm_bio *bio, int64_t a,
 static void charge_running(struct va *v, uint32_t pid, int64_t a, int64_t b)
 {
 	char res[PM_RES_LEN], fn[96];
+	const struct pm_work *const *ws;
+	size_t i, n = pm_res_works_of(v->res, pid, a, &ws);
 	int64_t in_work = 0;
-	size_t i;
 
-	for (i = 0; i < v->res->nworks; i++) {
-		const struct pm_work *w = &v->res->works[i];
+	for (i = 0; i < n && ws[i]->start_ns < b; i++) {
+		const struct pm_work *w = ws[i];
 		int64_t o;
 
-		if (w->worker != pid || !w->start_ns)
-			continue;
-		o = overlap(a, b, w->start_ns, w->end_ns ? w->end_ns : b);
+		/* an end the dump lost: until the worker's next item */
+		o = overlap(a, b, w->start_ns, w->end_ns ? w->end_ns :
+			    i + 1 < n ? ws[i + 1]->start_ns : b);
 		if (o <= 0)
 			continue;
 		snprintf(res, sizeof(res), "work %s", pm_fmt_func(v->pm, w->func, fn, sizeof(fn)));

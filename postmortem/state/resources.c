@@ -431,6 +431,66 @@ static void policies_finish(struct pm_res *r)
 	r->npolicies = n;
 }
 
+/* By worker, then start. */
+static int work_cmp(const void *a, const void *b)
+{
+	const struct pm_work *x = *(const struct pm_work *const *)a;
+	const struct pm_work *y = *(const struct pm_work *const *)b;
+
+	if (x->worker != y->worker)
+		return x->worker < y->worker ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* The items each worker started, for the lookups by worker and time. */
+static int works_index(struct pm_res *r)
+{
+	size_t i, n = 0;
+
+	if (!r->nworks)
+		return 0;
+	r->by_worker = malloc(r->nworks * sizeof(*r->by_worker));
+	if (!r->by_worker)
+		return -ENOMEM;
+	for (i = 0; i < r->nworks; i++)
+		if (r->works[i].start_ns && r->works[i].worker)
+			r->by_worker[n++] = &r->works[i];
+	if (n)
+		qsort(r->by_worker, n, sizeof(*r->by_worker), work_cmp);
+	r->nby_worker = n;
+	return 0;
+}
+
+/* The first of @pid's items started at or after @ns (or the next worker's). */
+static size_t works_lower(const struct pm_res *r, uint32_t pid, int64_t ns)
+{
+	size_t lo = 0, hi = r->nby_worker;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct pm_work *w = r->by_worker[mid];
+
+		if (w->worker < pid || (w->worker == pid && w->start_ns < ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t pm_res_works_of(const struct pm_res *r, uint32_t pid, int64_t from,
+		       const struct pm_work *const **items)
+{
+	size_t i = works_lower(r, pid, from == INT64_MAX ? from : from + 1), n = 0;
+
+	if (i > 0 && r->by_worker[i - 1]->worker == pid)
+		i--;
+	*items = r->by_worker + i;
+	while (i + n < r->nby_worker && r->by_worker[i + n]->worker == pid)
+		n++;
+	return n;
+}
+
 int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		 struct tm_err *e)
 {
@@ -537,6 +597,10 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		if (!r->reclaims[i].end_ns)
 			r->reclaims[i].end_ns = last;
 	policies_finish(r);
+	if (works_index(r)) {
+		pm_res_free(r);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
 	return 0;
 }
 
@@ -548,6 +612,7 @@ void pm_res_free(struct pm_res *r)
 	free(r->bios);
 	free(r->wakes);
 	free(r->works);
+	free(r->by_worker);
 	free(r->inputs);
 	free(r->policies);
 	memset(r, 0, sizeof(*r));
@@ -591,35 +656,21 @@ const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
 const struct pm_work *pm_res_work_running(const struct pm_res *r, uint32_t pid,
 					  int64_t ns)
 {
-	const struct pm_work *best = NULL;
-	size_t i;
+	const struct pm_work *const *w;
+	size_t n = pm_res_works_of(r, pid, ns, &w);
 
-	for (i = 0; i < r->nworks; i++) {
-		const struct pm_work *w = &r->works[i];
-
-		if (w->worker != pid || !w->start_ns || w->start_ns > ns ||
-		    (w->end_ns && w->end_ns < ns))
-			continue;
-		if (!best || w->start_ns > best->start_ns)
-			best = w;
-	}
-	return best;
+	if (!n || w[0]->start_ns > ns || (w[0]->end_ns && w[0]->end_ns < ns))
+		return NULL;
+	return w[0];
 }
 
 const struct pm_work *pm_res_work_next(const struct pm_res *r, uint32_t pid,
 				       int64_t from, int64_t to)
 {
-	const struct pm_work *best = NULL;
-	size_t i;
+	size_t i = works_lower(r, pid, from);
 
-	for (i = 0; i < r->nworks; i++) {
-		const struct pm_work *w = &r->works[i];
-
-		if (w->worker != pid || !w->start_ns || w->start_ns < from ||
-		    w->start_ns >= to)
-			continue;
-		if (!best || w->start_ns < best->start_ns)
-			best = w;
-	}
-	return best;
+	if (i >= r->nby_worker || r->by_worker[i]->worker != pid ||
+	    r->by_worker[i]->start_ns >= to)
+		return NULL;
+	return r->by_worker[i];
 }

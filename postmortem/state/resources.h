@@ -213,6 +213,8 @@ struct pm_policy {
  * @nwakes: how many
  * @works: kernel work items, by queueing (start for those queued before)
  * @nworks: how many
+ * @by_worker: the items a worker started, by worker, then start
+ * @nby_worker: how many
  * @inputs: input events, by time
  * @ninputs: how many
  * @policies: the threads the sampler saw, by pid (not in time order)
@@ -231,6 +233,8 @@ struct pm_res {
 	size_t nwakes;
 	struct pm_work *works;
 	size_t nworks;
+	const struct pm_work **by_worker;
+	size_t nby_worker;
 	struct pm_input *inputs;
 	size_t ninputs;
 	struct pm_policy *policies;
@@ -263,6 +267,19 @@ const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
  */
 const struct pm_work *pm_res_work_running(const struct pm_res *r, uint32_t pid,
 					  int64_t ns);
+
+/**
+ * pm_res_works_of() - the work items a worker ran from a moment on
+ * @r: resources
+ * @pid: the worker
+ * @from: CLOCK_MONOTONIC ns
+ * @items: set to the first: the last item @pid started at or before
+ *	@from, else its first after
+ *
+ * Return: how many of @pid's items follow from *@items on, by start.
+ */
+size_t pm_res_works_of(const struct pm_res *r, uint32_t pid, int64_t from,
+		       const struct pm_work *const **items);
 
 /**
  * pm_res_work_next() - the next work item a worker ran after a moment
