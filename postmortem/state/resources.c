@@ -102,12 +102,12 @@ static int on_work(struct pm_res *r, struct caps *c, const struct intr_now *in,
 		   const struct pm_dump *pm, const struct pm_event *ev)
 {
 	const struct tipme_rec_work *x = &ev->u.rec.WORK_QUEUE;
-	uint32_t id = ev->type == TIPME_REC_WORK_END ? ev->u.rec.WORK_END.work : x->work;
-	uint32_t pid = x->who & TIPME_PID_MASK, ctx = (x->who >> 22) & 3;
+	uint32_t id, pid, ctx;
 	struct pm_work *w;
 	size_t i;
 
 	if (ev->type == TIPME_REC_WORK_END) {
+		id = ev->u.rec.WORK_END.work;
 		for (i = r->nworks; i-- > 0;) {
 			w = &r->works[i];
 			if (w->work == id && w->start_ns) {
@@ -118,6 +118,9 @@ static int on_work(struct pm_res *r, struct caps *c, const struct intr_now *in,
 		}
 		return 0;
 	}
+	id = x->work;
+	pid = x->who & TIPME_PID_MASK;
+	ctx = (x->who >> 22) & 3;
 	if (ev->type == TIPME_REC_WORK_START) {
 		for (i = r->nworks; i-- > 0;) {
 			w = &r->works[i];
