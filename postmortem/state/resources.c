@@ -486,6 +486,9 @@ size_t pm_res_works_of(const struct pm_res *r, uint32_t pid, int64_t from,
 {
 	size_t i = works_lower(r, pid, from == INT64_MAX ? from : from + 1), n = 0;
 
+	*items = NULL;
+	if (!r->nby_worker)
+		return 0;
 	if (i > 0 && r->by_worker[i - 1]->worker == pid)
 		i--;
 	*items = r->by_worker + i;

@@ -274,7 +274,7 @@ const struct pm_work *pm_res_work_running(const struct pm_res *r, uint32_t pid,
  * @pid: the worker
  * @from: CLOCK_MONOTONIC ns
  * @items: set to the first: the last item @pid started at or before
- *	@from, else its first after
+ *	@from, else its first after (NULL when the dump has none)
  *
  * Return: how many of @pid's items follow from *@items on, by start.
  */
