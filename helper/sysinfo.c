@@ -93,6 +93,32 @@ static void block_devices(FILE *f)
 	closedir(d);
 }
 
+/*
+ * "irq.N=ACTIONS" for every interrupt with a handler, from
+ * /sys/kernel/irq/N/actions ("ttyS0", "nvme0q1,nvme0q2"), so that an
+ * analysis can name the interrupt a wakeup came from.
+ */
+static void interrupts(FILE *f)
+{
+	char path[300], actions[256];
+	struct dirent *de;
+	DIR *d = opendir("/sys/kernel/irq");
+	unsigned int irq;
+	char end;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (sscanf(de->d_name, "%u%c", &irq, &end) != 1)
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/irq/%s/actions", de->d_name);
+		read_line(path, actions, sizeof(actions));
+		if (*actions && !strchr(actions, '='))
+			fprintf(f, "irq.%u=%s\n", irq, actions);
+	}
+	closedir(d);
+}
+
 char *sysinfo_text(const char *module_version)
 {
 	struct utsname u;
@@ -112,6 +138,7 @@ char *sysinfo_text(const char *module_version)
 		boot_id, module_version, TIPME_VERSION_STRING);
 	fprintf(f, "online_cpus=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
 	block_devices(f);
+	interrupts(f);
 	if (fclose(f)) {
 		free(out);
 		return NULL;

@@ -54,6 +54,10 @@ static bool trace_mm = true;
 module_param(trace_mm, bool, 0444);
 MODULE_PARM_DESC(trace_mm, "Record reclaim and kswapd activity (default 1)");
 
+static bool trace_work = true;
+module_param(trace_work, bool, 0444);
+MODULE_PARM_DESC(trace_work, "Record kernel work items, and the softirq or interrupt of a wakeup (default 1)");
+
 /**
  * struct optional_table - a probe family that may be left out
  * @name: for messages
@@ -74,6 +78,7 @@ static struct optional_table optional[] = {
 	{ "block", tipme_block_probes, &tipme_block_probes_count, &trace_block },
 	{ "lock", tipme_lock_probes, &tipme_lock_probes_count, &trace_lock },
 	{ "mm", tipme_mm_probes, &tipme_mm_probes_count, &trace_mm },
+	{ "work", tipme_work_probes, &tipme_work_probes_count, &trace_work },
 };
 
 static void optional_detach(void)
@@ -91,7 +96,7 @@ static void optional_detach(void)
 /**
  * tipme_instr_init() - set up all instrumentation and start it
  *
- * A family of optional probes (block, lock, mm) this kernel lacks is left
+ * A family of optional probes (block, lock, mm, work) this kernel lacks is left
  * out with a warning; any other failure fails the load.
  *
  * Context: process context (module init), before the scheduler probes are
@@ -182,5 +187,6 @@ int tipme_instr_params_text(char *buf, size_t size)
 		       "cost_period_ms=%u\ntrace_block=%d\ntrace_lock=%d\ntrace_mm=%d\n",
 		       cost_period_ms, optional[0].attached,
 		       optional[1].attached, optional[2].attached);
+	n += scnprintf(buf + n, size - n, "trace_work=%d\n", optional[3].attached);
 	return n;
 }

@@ -18,6 +18,7 @@
 #include "instr/sitetab.h"
 #include "taskstate.h"
 #include "probes/tracepoints.h"
+#include "probes/work.h"
 
 /*
  * A capture's addresses, per CPU: off the probe's stack, which the kernel
@@ -207,14 +208,17 @@ static void probe_sched_waking(void *data, struct task_struct *p)
 	struct tipme_rec_waking *r;
 	struct tipme_wslot ws;
 	unsigned int cpu = task_cpu(p);
+	u32 ctx = tipme_ctx_now();
 
 	tipme_auto_waking(p);
+	if (unlikely(ctx != TIPME_CTX_TASK))
+		tipme_intr_tell(ctx);	/* which softirq or interrupt */
 	if (this_cpu_read(ring_current.pid) == current->pid &&
 	    cpu < TIPME_WAKING_C_CPUS) {
 		c = tipme_reserve(TIPME_REC_WAKING_C, sizeof(*c), &ws);
 		if (!c)
 			return;
-		c->word = tipme_waking_c_word(p->pid, cpu, tipme_ctx_now());
+		c->word = tipme_waking_c_word(p->pid, cpu, ctx);
 		tipme_commit(&ws, TIPME_REC_WAKING_C);
 		tipme_cost_add(TIPME_REC_WAKING_C, ws.ts);
 		return;
@@ -222,7 +226,7 @@ static void probe_sched_waking(void *data, struct task_struct *p)
 	r = tipme_reserve(TIPME_REC_SCHED_WAKING, sizeof(*r), &ws);
 	if (!r)
 		return;
-	tipme_waking_pack(r, p->pid, cpu, current->pid, tipme_ctx_now());
+	tipme_waking_pack(r, p->pid, cpu, current->pid, ctx);
 	tipme_commit(&ws, TIPME_REC_SCHED_WAKING);
 	tipme_cost_add(TIPME_REC_SCHED_WAKING, ws.ts);
 }

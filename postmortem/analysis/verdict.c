@@ -56,6 +56,7 @@ struct va {
 	const struct pm_res *res;
 	size_t cap_items, cap_chain;
 	uint32_t stack[MAX_DEPTH + 1];
+	int64_t until[MAX_DEPTH + 1];	/* the end of each walk on the stack */
 	int depth;
 	int oom;
 	const struct tm_xdump *x;	/* the incident's X dump, or NULL */
@@ -131,6 +132,16 @@ static int add_step(struct va *v, int parent, uint32_t pid, int64_t a,
 	c->seg = s;
 	c->waker = s ? s->waker : -1;
 	c->waker_ctx = s ? s->waker_ctx : 0;
+	c->waker_intr = PM_INTR_UNKNOWN;
+	if (s && s->state == PM_T_BLOCKED && s->waker >= 0) {
+		const struct pm_wake *w = pm_res_wake_at(v->res, pid, s->end_ns);
+
+		if (w)
+			c->waker_intr = w->intr;
+		if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK)
+			c->waker_work = pm_res_work_running(v->res, (uint32_t)s->waker,
+							    s->end_ns);
+	}
 	return (int)r->nchain++;
 }
 
@@ -306,6 +317,34 @@ static void charge_bio(struct va *v, const struct pm_bio *bio, int64_t a,
 			it->queue_ns += q->issue_ns - q->insert_ns;
 		}
 	}
+}
+
+/*
+ * @pid computing in [a, b): a kernel worker's time in each work item's
+ * function is charged with the item ("work flush_to_ldisc"), the rest
+ * plainly.
+ */
+static void charge_running(struct va *v, uint32_t pid, int64_t a, int64_t b)
+{
+	char res[PM_RES_LEN], fn[96];
+	const struct pm_work *const *ws;
+	size_t i, n = pm_res_works_of(v->res, pid, a, &ws);
+	int64_t in_work = 0;
+
+	for (i = 0; i < n && ws[i]->start_ns < b; i++) {
+		const struct pm_work *w = ws[i];
+		int64_t o;
+
+		/* an end the dump lost: until the worker's next item */
+		o = overlap(a, b, w->start_ns, w->end_ns ? w->end_ns :
+			    i + 1 < n ? ws[i + 1]->start_ns : b);
+		if (o <= 0)
+			continue;
+		snprintf(res, sizeof(res), "work %s", pm_fmt_func(v->pm, w->func, fn, sizeof(fn)));
+		charge(v, PM_C_RUNNING, pid, res, o);
+		in_work += o;
+	}
+	charge(v, PM_C_RUNNING, pid, "", b - a - in_work);
 }
 
 /* Charge the part of [a, b) that @pid spent reclaiming; returns it. */
@@ -528,6 +567,139 @@ static const struct pm_seg *work_wait(const struct va *v, const struct pm_thread
 	return last;
 }
 
+static void blocked(struct va *v, const struct pm_thread *t,
+		    const struct pm_seg *s, int64_t a, int64_t b, int parent);
+
+/*
+ * The I/O whose completion queued work item @wk from an interrupt (an
+ * end_io deferred to a workqueue), by the rule of a wakeup: a completion
+ * on the queueing CPU just before.  Return: 1 with @io set, else 0.
+ */
+static int work_io(const struct va *v, const struct pm_work *wk, struct worker_io *io)
+{
+	struct pm_wake w = {
+		.ns = wk->queue_ns, .cpu = wk->queue_cpu, .waker = wk->queuer,
+		.ctx = wk->queue_ctx, .intr = wk->queue_intr,
+	};
+
+	memset(io, 0, sizeof(*io));
+	io->bio = pm_seg_bio_wake(v->res, &w);
+	if (io->bio) {
+		io->start_ns = io->bio->queue_ns;
+		io->done_ns = io->bio->complete_ns;
+		return 1;
+	}
+	io->q = pm_seg_blk_wake(v->res, &w);
+	if (!io->q)
+		return 0;
+	io->start_ns = io->q->insert_ns ? io->q->insert_ns : io->q->issue_ns;
+	io->done_ns = io->q->complete_ns;
+	return 1;
+}
+
+/*
+ * [a, q) of a wait that kernel worker @worker's work item @wk ended, before
+ * @wk was queued: a step of the worker waiting for work (the cause of
+ * nothing), whose time is the queuer's.  A task that queued it is followed
+ * in turn; an interrupt that queued it after an I/O completed on that CPU
+ * is block_io on that I/O; else unknown, the step naming the softirq or
+ * interrupt.
+ */
+static void queued_by(struct va *v, uint32_t worker, const struct pm_work *wk,
+		      const struct pm_seg *s, int64_t a, int64_t q, int parent)
+{
+	struct worker_io io;
+	int step;
+
+	if (q <= a)
+		return;
+	step = add_step(v, parent, worker, a, q, PM_C_UNKNOWN, s);
+	if (step >= 0) {
+		v->r->chain[step].for_work = wk;
+		v->r->chain[step].waker = wk->queuer;
+		v->r->chain[step].waker_ctx = (int)wk->queue_ctx;
+		v->r->chain[step].waker_intr = wk->queue_intr;
+		v->r->chain[step].waker_work = NULL;
+	}
+	if (wk->queue_ctx == TIPME_CTX_TASK && wk->queuer && wk->queuer != worker &&
+	    v->depth < MAX_DEPTH && !on_stack(v, wk->queuer) && step >= 0) {
+		v->r->chain[step].followed = 1;
+		walk(v, wk->queuer, a, q, step, NULL, 0);
+	} else if (wk->queue_ctx != TIPME_CTX_TASK && work_io(v, wk, &io) &&
+		   io.start_ns < q) {
+		int64_t lo = io.start_ns > a ? io.start_ns : a;
+
+		charge(v, PM_C_UNKNOWN, 0, "", lo - a);
+		if (io.bio)
+			charge_bio(v, io.bio, lo, q, q - lo);
+		else
+			charge_blk(v, io.q, q - lo);
+		if (step >= 0)
+			v->r->chain[step].cause = PM_C_BLOCK_IO;
+	} else {
+		charge(v, PM_C_UNKNOWN, 0, "", q - a);
+	}
+}
+
+/*
+ * [a, b) of @t's stretch @s, a kernel worker waiting for work, reached
+ * through the chain: the waiter above waited, until the work item the
+ * worker ran next (or ran when this walk ends) was queued, for whoever
+ * queued it; the rest of the wait is the worker's own wakeup.
+ * Return: 1 if the dump has that work item and its queueing, else 0.
+ */
+static int waiting_for_work(struct va *v, const struct pm_thread *t,
+			    const struct pm_seg *s, int64_t a, int64_t b, int parent)
+{
+	const struct pm_work *wk;
+	int64_t next = INT64_MAX, q;
+	size_t j;
+
+	for (j = (size_t)(s - t->segs) + 1; j < t->nsegs; j++)
+		if (t->segs[j].state == PM_T_BLOCKED) {
+			next = t->segs[j].start_ns;
+			break;
+		}
+	wk = pm_res_work_running(v->res, t->pid, v->until[v->depth]);
+	if (!wk || wk->start_ns < s->end_ns || wk->start_ns >= next)
+		wk = pm_res_work_next(v->res, t->pid, s->end_ns, next);
+	if (!wk || !wk->queue_ns || wk->queue_ns > s->end_ns)
+		return 0;
+	q = wk->queue_ns < a ? a : wk->queue_ns > b ? b : wk->queue_ns;
+	queued_by(v, t->pid, wk, s, a, q, parent);
+	if (b > q)
+		blocked(v, t, s, q, b, parent);
+	return 1;
+}
+
+/*
+ * The wait [a, b) of @t (stretch @s) that kernel worker @worker ended
+ * while it ran work item @wk, queued during the wait: until the queueing
+ * the waiter waited for whoever queued it (queued_by()), then for the
+ * worker (its wakeup, the items before, the function).
+ */
+static void via_work(struct va *v, const struct pm_thread *t, const struct pm_seg *s,
+		     uint32_t worker, const struct pm_work *wk, int64_t a, int64_t b,
+		     int parent)
+{
+	int64_t q = wk->queue_ns < b ? wk->queue_ns : b;
+	int step = add_step(v, parent, t->pid, a, b, PM_C_UNKNOWN, s);
+
+	if (step < 0)
+		return;
+	if (v->depth >= MAX_DEPTH || on_stack(v, worker)) {
+		charge(v, PM_C_UNKNOWN, worker, "", b - a);
+		return;
+	}
+	v->r->chain[step].followed = 1;
+	v->stack[++v->depth] = worker;	/* the worker's wait, a level of its own */
+	v->until[v->depth] = b;
+	queued_by(v, worker, wk, NULL, a, q, step);
+	v->depth--;
+	if (b > q)
+		walk(v, worker, q, b, step, NULL, 0);
+}
+
 /* A blocked stretch [a, b) of @t, inside the interval. */
 static void blocked(struct va *v, const struct pm_thread *t,
 		    const struct pm_seg *s, int64_t a, int64_t b, int parent)
@@ -590,8 +762,14 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK &&
 	    (uint32_t)s->waker != t->pid) {
 		int futex = strstr(pm_seg_site0(v->pm, s), "futex") != NULL;
+		const struct pm_work *wk;
 		struct worker_io io;
 
+		wk = futex ? NULL : pm_res_work_running(v->res, (uint32_t)s->waker, s->end_ns);
+		if (wk && wk->queue_ns > a && !worker_io(v, (uint32_t)s->waker, a, s->end_ns, &io)) {
+			via_work(v, t, s, (uint32_t)s->waker, wk, a, b, parent);
+			return;
+		}
 		if (!futex && worker_io(v, (uint32_t)s->waker, a, s->end_ns, &io)) {
 			int64_t lo = io.start_ns > a ? io.start_ns : a;
 			int64_t hi = io.done_ns < b ? io.done_ns : b;
@@ -710,6 +888,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 	size_t j;
 
 	v->stack[++v->depth] = pid;
+	v->until[v->depth] = t1;
 	for (j = 0; t && j < t->nsegs && !v->oom; j++) {
 		const struct pm_seg *s = &t->segs[j];
 		int64_t a = s->start_ns, b = s->end_ns;
@@ -738,7 +917,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 				}
 				charge_xserver(v, &xp, a, b);
 			} else {
-				charge(v, PM_C_RUNNING, pid, "", b - a);
+				charge_running(v, pid, a, b);
 			}
 			break;
 		case PM_T_RUNNABLE:
@@ -761,7 +940,8 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 				 idle_sleep(v, s) &&
 				 (woke != WOKE_ANSWER || !round_trip(v, s)))
 				follow(v, t, s, (uint32_t)ww->waker, a, b, parent);
-			else
+			else if (!pm_seg_idle(v->inc, s) ||
+				 !waiting_for_work(v, t, s, a, b, parent))
 				blocked(v, t, s, a, b, parent);
 			break;
 		default:

@@ -90,6 +90,12 @@ struct pm_cause_item {
  * @waker: who ended it (-1: not woken in the interval)
  * @waker_ctx: enum tipme_ctx of that wakeup
  * @followed: the waker's time was analysed in turn (it has children)
+ * @waker_intr: @waker_ctx softirq or hardirq: the vector or interrupt
+ *	(struct pm_wake.intr; PM_INTR_UNKNOWN if the dump does not say)
+ * @waker_work: the work item the waker (a kernel worker) was running when
+ *	it ended the wait, or NULL
+ * @for_work: NULL, or the step is a kernel worker waiting for work until
+ *	this item was queued: @waker is then who queued it (when a task did)
  */
 struct pm_chain_step {
 	int parent;
@@ -101,6 +107,9 @@ struct pm_chain_step {
 	int64_t waker;
 	int waker_ctx;
 	int followed;
+	int32_t waker_intr;
+	const struct pm_work *waker_work;
+	const struct pm_work *for_work;
 };
 
 /**

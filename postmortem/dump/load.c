@@ -377,3 +377,13 @@ const char *pm_ctx_name(unsigned int ctx)
 
 	return names[ctx & 3];
 }
+
+const char *pm_softirq_name(unsigned int vec)
+{
+	static const char *const names[] = {
+		"hi", "timer", "net_tx", "net_rx", "block", "irq_poll",
+		"tasklet", "sched", "hrtimer", "rcu",
+	};
+
+	return vec < sizeof(names) / sizeof(names[0]) ? names[vec] : "?";
+}

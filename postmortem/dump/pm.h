@@ -221,4 +221,13 @@ const char *pm_state_name(unsigned int state, int preempt);
  */
 const char *pm_ctx_name(unsigned int ctx);
 
+/**
+ * pm_softirq_name() - name of a softirq vector (struct tipme_rec_intr.vec)
+ * @vec: the kernel's HI_SOFTIRQ (0) .. RCU_SOFTIRQ (9)
+ *
+ * Return: "hi", "timer", "net_tx", "net_rx", "block", "irq_poll",
+ * "tasklet", "sched", "hrtimer", "rcu", or "?" for another number.
+ */
+const char *pm_softirq_name(unsigned int vec);
+
 #endif

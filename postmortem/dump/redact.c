@@ -20,7 +20,7 @@
 /* SYSTEM keys that stay: what the kernel and tipme are, not whose. */
 static const char *const keep_keys[] = {
 	"sysname", "release", "version", "machine", "module_version",
-	"tipme_version", "online_cpus", "blockdev.",
+	"tipme_version", "online_cpus", "blockdev.", "irq.",
 };
 
 struct lockmap {

@@ -119,6 +119,29 @@ static int skip_frame(const struct pm_dump *pm, const struct pm_instr *in,
 	       (len > 8 && !strcmp(name + len - 8, " [tipme]"));
 }
 
+uint64_t pm_text_addr(const struct pm_dump *pm, uint32_t lo)
+{
+	struct pm_instr *in = pm_instr_get(pm);
+
+	if (!lo)
+		return 0;
+	return (in ? in->text_hi : 0xffffffffULL << 32) | lo;
+}
+
+char *pm_fmt_func(const struct pm_dump *pm, uint64_t addr, char *buf, size_t len)
+{
+	uint64_t off = 0;
+	const char *n = pm_sym_name(pm, addr, &off);
+
+	if (!n)
+		snprintf(buf, len, "0x%" PRIx64, addr);
+	else if (off)
+		snprintf(buf, len, "%s+0x%" PRIx64, n, off);
+	else
+		snprintf(buf, len, "%s", n);
+	return buf;
+}
+
 size_t pm_site_frames(const struct pm_dump *pm, const uint32_t *ips,
 		      size_t n, uint64_t *out, size_t max)
 {

@@ -216,6 +216,27 @@ const unsigned char *pm_site_blob(const struct pm_dump *pm, uint32_t id,
 const char *pm_sym_name(const struct pm_dump *pm, uint64_t addr,
 			uint64_t *off);
 
+/**
+ * pm_text_addr() - a kernel text address a record stores as its low 32 bits
+ * @pm: the dump (its text_addr_hi parameter)
+ * @lo: the low 32 bits
+ *
+ * Return: the full address, 0 for 0.
+ */
+uint64_t pm_text_addr(const struct pm_dump *pm, uint32_t lo);
+
+/**
+ * pm_fmt_func() - a kernel function by name: "flush_to_ldisc",
+ * "f+0x1a" inside one, "fn [mod]", or "0xffffffff81234567" without a symbol
+ * @pm: the dump
+ * @addr: full kernel address
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+char *pm_fmt_func(const struct pm_dump *pm, uint64_t addr, char *buf, size_t len);
+
 /*
  * Return addresses a blocked or reclaim_begin record, or a site of the
  * site table, gives at most: readers take no more (the module writes at

@@ -117,7 +117,19 @@ void pm_res_print(FILE *f, const struct pm_res *r)
 			fputs(" waker=?", f);
 		else
 			fprintf(f, " waker=%" PRIu32, w->waker);
-		fprintf(f, " ctx=%" PRIu32 "\n", w->ctx);
+		fprintf(f, " ctx=%" PRIu32, w->ctx);
+		if (w->intr != PM_INTR_UNKNOWN)
+			fprintf(f, " intr=%" PRId32, w->intr);
+		fputc('\n', f);
+	}
+	for (i = 0; i < r->nworks; i++) {
+		const struct pm_work *w = &r->works[i];
+
+		fprintf(f, "work %08" PRIx32 " func=%#" PRIx64 " queue=%" PRId64
+			" queuer=%" PRIu32 " ctx=%" PRIu32 " intr=%" PRId32 " cpu=%" PRIu32
+			" start=%" PRId64 " end=%" PRId64 " worker=%" PRIu32 "\n",
+			w->work, w->func, w->queue_ns, w->queuer, w->queue_ctx,
+			w->queue_intr, w->queue_cpu, w->start_ns, w->end_ns, w->worker);
 	}
 	for (i = 0; i < r->ninputs; i++) {
 		const struct pm_input *in = &r->inputs[i];

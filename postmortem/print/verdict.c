@@ -5,6 +5,7 @@
  * the commands to dig further) or as one JSON object whose keys are a
  * contract (Documentation/report.md).
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,7 +113,8 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 
 	switch (it->cause) {
 	case PM_C_RUNNING:
-		snprintf(buf, len, "%u (%s) computing", it->culprit, comm(o, it->culprit));
+		snprintf(buf, len, "%u (%s) computing%s%s", it->culprit, comm(o, it->culprit),
+			 *it->resource ? " in " : "", it->resource);
 		break;
 	case PM_C_CPU:
 		prio_text(it->prio, it->policy, p, sizeof(p));
@@ -200,9 +202,58 @@ static const char *step_key(const struct pm_chain_step *c)
 	return c->seg && c->seg->state == PM_T_RUNNABLE ? "runnable" : "blocked";
 }
 
+/*
+ * "softirq timer", "irq 24", "hardirq" (outside the device handlers or not
+ * recorded): where an interrupt-context wakeup or queueing came from.
+ */
+static void intr_text(const struct out *o, int ctx, int32_t intr, char *buf, size_t len)
+{
+	char key[32], name[64];
+	const char *p;
+
+	if (ctx == TIPME_CTX_SOFTIRQ && intr != PM_INTR_UNKNOWN) {
+		snprintf(buf, len, "softirq %s", pm_softirq_name((unsigned int)intr));
+	} else if (ctx == TIPME_CTX_HARDIRQ && intr != PM_INTR_UNKNOWN &&
+		   intr != PM_INTR_NO_IRQ) {
+		/* its handlers' names, as tipmed saw them (irq.N=ACTIONS) */
+		snprintf(key, sizeof(key), "irq.%" PRId32, intr);
+		if (pm_text_get(&o->pm->system, key, name, sizeof(name)))
+			name[0] = '\0';
+		for (p = name; *p; p++)
+			if (!isalnum((unsigned char)*p) && !strchr("._-:,/+", *p))
+				break;
+		if (name[0] && !*p)
+			snprintf(buf, len, "irq %" PRId32 " (%s)", intr, name);
+		else
+			snprintf(buf, len, "irq %" PRId32, intr);
+	} else {
+		snprintf(buf, len, "%s", pm_ctx_name((unsigned int)ctx));
+	}
+}
+
+/* A kernel worker waiting for work until the item it ran next was queued. */
+static void text_for_work(const struct out *o, const struct pm_chain_step *c)
+{
+	char fn[96], in[96];
+
+	fprintf(o->f, "waiting for work %s",
+		pm_fmt_func(o->pm, c->for_work->func, fn, sizeof(fn)));
+	if (c->waker_ctx != TIPME_CTX_TASK) {
+		intr_text(o, c->waker_ctx, c->waker_intr, in, sizeof(in));
+		fprintf(o->f, ", queued in %s [%s]\n", in, pm_cause_key[c->cause]);
+	} else if (c->followed) {
+		fprintf(o->f, "; queued by %" PRId64 " (%s):\n", c->waker,
+			comm(o, (uint32_t)c->waker));
+	} else {
+		fprintf(o->f, ", queued by %" PRId64 " (%s) [%s]\n", c->waker,
+			comm(o, (uint32_t)c->waker), pm_cause_key[c->cause]);
+	}
+}
+
 static void text_chain(const struct out *o, int parent, int indent)
 {
 	const struct pm_verdict *r = o->r;
+	char fn[96], in[96];
 	size_t i;
 
 	for (i = 0; i < r->nchain; i++) {
@@ -210,15 +261,31 @@ static void text_chain(const struct out *o, int parent, int indent)
 
 		if (c->parent != parent || c->to_ns - c->from_ns < CHAIN_MIN_NS)
 			continue;
-		fprintf(o->f, "%*s%u (%s): %.3f ms %s", indent, "", c->pid, comm(o, c->pid),
-		       (c->to_ns - c->from_ns) / 1e6, step_state(c));
+		fprintf(o->f, "%*s%u (%s): %.3f ms ", indent, "", c->pid, comm(o, c->pid),
+		       (c->to_ns - c->from_ns) / 1e6);
+		if (c->for_work) {
+			text_for_work(o, c);
+			text_chain(o, (int)i, indent + 4);
+			continue;
+		}
+		fputs(step_state(c), o->f);
 		if (c->seg)
 			pm_print_seg_site(o->f, o->pm, c->seg);
-		if (c->followed)
-			fprintf(o->f, "; waiting for %" PRId64 " (%s):\n", c->waker,
+		if (c->followed) {
+			fprintf(o->f, "; waiting for %" PRId64 " (%s)", c->waker,
 			       comm(o, (uint32_t)c->waker));
-		else
+			if (c->waker_work)
+				fprintf(o->f, " running work %s",
+					pm_fmt_func(o->pm, c->waker_work->func, fn, sizeof(fn)));
+			fputs(":\n", o->f);
+		} else {
+			if (c->waker >= 0 && c->waker_ctx != TIPME_CTX_TASK &&
+			    c->waker_intr != PM_INTR_UNKNOWN) {
+				intr_text(o, c->waker_ctx, c->waker_intr, in, sizeof(in));
+				fprintf(o->f, ", woken in %s", in);
+			}
 			fprintf(o->f, " [%s]\n", pm_cause_key[c->cause]);
+		}
 		text_chain(o, (int)i, indent + 4);
 	}
 }
@@ -492,9 +559,26 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 	tm_jw_obj_end(&o->w);
 }
 
+/* "softirq" or "irq" of an interrupt-context wakeup or queueing, when known. */
+static void json_intr(struct out *o, const struct pm_chain_step *c)
+{
+	if (c->waker_intr == PM_INTR_UNKNOWN)
+		return;
+	if (c->waker_ctx == TIPME_CTX_SOFTIRQ) {
+		tm_jw_kstr(&o->w, "softirq", pm_softirq_name((unsigned int)c->waker_intr));
+	} else if (c->waker_ctx == TIPME_CTX_HARDIRQ) {
+		tm_jw_key(&o->w, "irq");
+		if (c->waker_intr == PM_INTR_NO_IRQ)
+			tm_jw_null(&o->w);
+		else
+			tm_jw_u64(&o->w, (uint64_t)c->waker_intr);
+	}
+}
+
 static void json_chain(struct out *o, int parent)
 {
 	const struct pm_verdict *r = o->r;
+	char fn[96];
 	size_t i;
 
 	tm_jw_arr_begin(&o->w);
@@ -509,13 +593,29 @@ static void json_chain(struct out *o, int parent)
 		tm_jw_ki64(&o->w, "from_mono_ns", c->from_ns);
 		tm_jw_ki64(&o->w, "to_mono_ns", c->to_ns);
 		tm_jw_kdouble(&o->w, "ms", (c->to_ns - c->from_ns) / 1e6);
-		tm_jw_kstr(&o->w, "state", step_key(c));
-		if (c->seg)
+		tm_jw_kstr(&o->w, "state", c->for_work ? "waiting_for_work" : step_key(c));
+		if (c->seg && !c->for_work)
 			pm_json_seg_site(&o->w, o->pm, c->seg);
-		if (c->waker >= 0) {
+		if (c->for_work) {
+			tm_jw_kstr(&o->w, "work",
+				   pm_fmt_func(o->pm, c->for_work->func, fn, sizeof(fn)));
+			tm_jw_key(&o->w, "queued_by");
+			if (c->waker_ctx == TIPME_CTX_TASK && c->waker > 0)
+				tm_jw_u64(&o->w, (uint64_t)c->waker);
+			else
+				tm_jw_null(&o->w);
+			if (c->waker_ctx == TIPME_CTX_TASK && c->waker > 0)
+				tm_jw_kstr(&o->w, "queued_by_comm", comm(o, (uint32_t)c->waker));
+			tm_jw_kstr(&o->w, "queue_ctx", pm_ctx_name((unsigned int)c->waker_ctx));
+			json_intr(o, c);
+		} else if (c->waker >= 0) {
 			tm_jw_ku64(&o->w, "woken_by", (uint64_t)c->waker);
 			tm_jw_kstr(&o->w, "woken_by_comm", comm(o, (uint32_t)c->waker));
 			tm_jw_kstr(&o->w, "waker_ctx", pm_ctx_name((unsigned int)c->waker_ctx));
+			json_intr(o, c);
+			if (c->waker_work)
+				tm_jw_kstr(&o->w, "waker_work",
+					   pm_fmt_func(o->pm, c->waker_work->func, fn, sizeof(fn)));
 		}
 		if (c->followed) {
 			tm_jw_key(&o->w, "waited_for");

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../dump/decode.h"
+#include "../dump/tables.h"
 #include "../records/records.h"
 #include "resources.h"
 
@@ -33,8 +34,124 @@ static void *push(void **arr, size_t *n, size_t *cap, size_t size)
 }
 
 struct caps {
-	size_t locks, reclaims, blk, bios, wakes, inputs, policies;
+	size_t locks, reclaims, blk, bios, wakes, inputs, policies, works;
 };
+
+/*
+ * Per CPU, what the latest TIPME_REC_INTR of each interrupt context named
+ * (PM_INTR_UNKNOWN since the stream began or since a gap).
+ */
+struct intr_now {
+	int32_t *soft, *hard;
+	size_t n;
+};
+
+static int intr_grow(struct intr_now *in, uint32_t cpu)
+{
+	size_t n = in->n, i;
+	int32_t *s, *h;
+
+	if (cpu < n)
+		return 0;
+	n = (size_t)cpu + 1;
+	s = realloc(in->soft, n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	in->soft = s;
+	h = realloc(in->hard, n * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	in->hard = h;
+	for (i = in->n; i < n; i++)
+		in->soft[i] = in->hard[i] = PM_INTR_UNKNOWN;
+	in->n = n;
+	return 0;
+}
+
+/* The interrupt a record of context @ctx on @cpu ran in. */
+static int32_t intr_of(const struct intr_now *in, uint32_t cpu, uint32_t ctx)
+{
+	if (cpu >= in->n)
+		return PM_INTR_UNKNOWN;
+	if (ctx == TIPME_CTX_SOFTIRQ)
+		return in->soft[cpu];
+	if (ctx == TIPME_CTX_HARDIRQ)
+		return in->hard[cpu];
+	return PM_INTR_UNKNOWN;
+}
+
+static int on_intr(struct intr_now *in, const struct pm_event *ev)
+{
+	const struct tipme_rec_intr *x = &ev->u.rec.INTR;
+
+	if (intr_grow(in, ev->cpu))
+		return -ENOMEM;
+	if (x->ctx == TIPME_CTX_SOFTIRQ)
+		in->soft[ev->cpu] = x->vec;
+	else if (x->ctx == TIPME_CTX_HARDIRQ)
+		in->hard[ev->cpu] = x->irq;
+	return 0;
+}
+
+/*
+ * A work item queued, started or ended.  An item is pending on one list
+ * at a time and runs on one worker at a time: a start is that of its
+ * latest queueing not yet started, an end that of its latest start.
+ */
+static int on_work(struct pm_res *r, struct caps *c, const struct intr_now *in,
+		   const struct pm_dump *pm, const struct pm_event *ev)
+{
+	const struct tipme_rec_work *x = &ev->u.rec.WORK_QUEUE;
+	uint32_t id, pid, ctx;
+	struct pm_work *w;
+	size_t i;
+
+	if (ev->type == TIPME_REC_WORK_END) {
+		id = ev->u.rec.WORK_END.work;
+		for (i = r->nworks; i-- > 0;) {
+			w = &r->works[i];
+			if (w->work == id && w->start_ns) {
+				if (!w->end_ns)
+					w->end_ns = ev->ns;
+				break;
+			}
+		}
+		return 0;
+	}
+	id = x->work;
+	pid = x->who & TIPME_PID_MASK;
+	ctx = (x->who >> 22) & 3;
+	if (ev->type == TIPME_REC_WORK_START) {
+		for (i = r->nworks; i-- > 0;) {
+			w = &r->works[i];
+			if (w->work != id)
+				continue;
+			if (w->start_ns)
+				break;
+			w->start_ns = ev->ns;
+			w->worker = pid;
+			return 0;
+		}
+	}
+	w = push((void **)&r->works, &r->nworks, &c->works, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	memset(w, 0, sizeof(*w));
+	w->work = id;
+	w->func = pm_text_addr(pm, x->func);
+	w->queue_intr = PM_INTR_UNKNOWN;
+	if (ev->type == TIPME_REC_WORK_START) {	/* queued before the dump began */
+		w->start_ns = ev->ns;
+		w->worker = pid;
+		return 0;
+	}
+	w->queue_ns = ev->ns;
+	w->queuer = pid;
+	w->queue_ctx = ctx;
+	w->queue_cpu = ev->cpu;
+	w->queue_intr = intr_of(in, ev->cpu, ctx);
+	return 0;
+}
 
 static int on_lock(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 {
@@ -317,10 +434,74 @@ static void policies_finish(struct pm_res *r)
 	r->npolicies = n;
 }
 
+/* By worker, then start. */
+static int work_cmp(const void *a, const void *b)
+{
+	const struct pm_work *x = *(const struct pm_work *const *)a;
+	const struct pm_work *y = *(const struct pm_work *const *)b;
+
+	if (x->worker != y->worker)
+		return x->worker < y->worker ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* The items each worker started, for the lookups by worker and time. */
+static int works_index(struct pm_res *r)
+{
+	size_t i, n = 0;
+
+	if (!r->nworks)
+		return 0;
+	r->by_worker = malloc(r->nworks * sizeof(*r->by_worker));
+	if (!r->by_worker)
+		return -ENOMEM;
+	for (i = 0; i < r->nworks; i++)
+		if (r->works[i].start_ns && r->works[i].worker)
+			r->by_worker[n++] = &r->works[i];
+	if (n)
+		qsort(r->by_worker, n, sizeof(*r->by_worker), work_cmp);
+	r->nby_worker = n;
+	return 0;
+}
+
+/* The first of @pid's items started at or after @ns (or the next worker's). */
+static size_t works_lower(const struct pm_res *r, uint32_t pid, int64_t ns)
+{
+	size_t lo = 0, hi = r->nby_worker;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct pm_work *w = r->by_worker[mid];
+
+		if (w->worker < pid || (w->worker == pid && w->start_ns < ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t pm_res_works_of(const struct pm_res *r, uint32_t pid, int64_t from,
+		       const struct pm_work *const **items)
+{
+	size_t i = works_lower(r, pid, from == INT64_MAX ? from : from + 1), n = 0;
+
+	*items = NULL;
+	if (!r->nby_worker)
+		return 0;
+	if (i > 0 && r->by_worker[i - 1]->worker == pid)
+		i--;
+	*items = r->by_worker + i;
+	while (i + n < r->nby_worker && r->by_worker[i + n]->worker == pid)
+		n++;
+	return n;
+}
+
 int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		 struct tm_err *e)
 {
 	const struct pm_dump *pm = &inc->pm;
+	struct intr_now irq = { 0 };
 	struct caps c = { 0 };
 	struct pm_merge mg;
 	struct pm_event ev;
@@ -334,6 +515,8 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		return err;
 	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
 		last = ev.ns;
+		if (ev.kind == PM_EV_LOST && ev.cpu < irq.n)
+			irq.soft[ev.cpu] = irq.hard[ev.cpu] = PM_INTR_UNKNOWN;
 		if (ev.kind != PM_EV_RECORD || !ev.rt || !ev.rt->our_size)
 			continue;
 		switch (ev.type) {
@@ -351,8 +534,17 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 			w->waker = ev.waker_unknown ? PM_WAKER_UNKNOWN :
 				   tipme_waking_waker(&ev.u.wk);
 			w->ctx = tipme_waking_ctx(&ev.u.wk);
+			w->intr = intr_of(&irq, ev.cpu, w->ctx);
 			break;
 		}
+		case TIPME_REC_INTR:
+			err = on_intr(&irq, &ev);
+			break;
+		case TIPME_REC_WORK_QUEUE:
+		case TIPME_REC_WORK_START:
+		case TIPME_REC_WORK_END:
+			err = on_work(r, &c, &irq, pm, &ev);
+			break;
 		case TIPME_REC_INPUT: {
 			struct pm_input *in = push((void **)&r->inputs, &r->ninputs,
 						   &c.inputs, sizeof(*in));
@@ -398,6 +590,8 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		}
 	}
 	pm_merge_free(&mg);
+	free(irq.soft);
+	free(irq.hard);
 	if (err < 0) {
 		pm_res_free(r);
 		return err;
@@ -409,6 +603,10 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		if (!r->reclaims[i].end_ns)
 			r->reclaims[i].end_ns = last;
 	policies_finish(r);
+	if (works_index(r)) {
+		pm_res_free(r);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
 	return 0;
 }
 
@@ -419,6 +617,8 @@ void pm_res_free(struct pm_res *r)
 	free(r->blk);
 	free(r->bios);
 	free(r->wakes);
+	free(r->works);
+	free(r->by_worker);
 	free(r->inputs);
 	free(r->policies);
 	memset(r, 0, sizeof(*r));
@@ -457,4 +657,26 @@ const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
 		if (r->wakes[lo].target == pid)
 			return &r->wakes[lo];
 	return NULL;
+}
+
+const struct pm_work *pm_res_work_running(const struct pm_res *r, uint32_t pid,
+					  int64_t ns)
+{
+	const struct pm_work *const *w;
+	size_t n = pm_res_works_of(r, pid, ns, &w);
+
+	if (!n || w[0]->start_ns > ns || (w[0]->end_ns && w[0]->end_ns < ns))
+		return NULL;
+	return w[0];
+}
+
+const struct pm_work *pm_res_work_next(const struct pm_res *r, uint32_t pid,
+				       int64_t from, int64_t to)
+{
+	size_t i = works_lower(r, pid, from);
+
+	if (i >= r->nby_worker || r->by_worker[i]->worker != pid ||
+	    r->by_worker[i]->start_ns >= to)
+		return NULL;
+	return r->by_worker[i];
 }

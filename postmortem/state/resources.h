@@ -128,8 +128,13 @@ struct pm_bio {
  * @waker: waking thread (0: interrupt on an idle CPU; PM_WAKER_UNKNOWN:
  *         the dump does not say)
  * @ctx: enum tipme_ctx of the waker
+ * @intr: @ctx softirq: the vector (TIPME_REC_INTR); hardirq: the
+ *	interrupt whose handler ran, PM_INTR_NO_IRQ outside them; PM_INTR_UNKNOWN
+ *	when the dump does not say (and for a task)
  */
 #define PM_WAKER_UNKNOWN	UINT32_MAX
+#define PM_INTR_UNKNOWN		(-1)
+#define PM_INTR_NO_IRQ		((int32_t)TIPME_INTR_NO_IRQ)
 
 struct pm_wake {
 	int64_t ns;
@@ -137,6 +142,34 @@ struct pm_wake {
 	uint32_t target;
 	uint32_t waker;
 	uint32_t ctx;
+	int32_t intr;
+};
+
+/**
+ * struct pm_work - one kernel work item, queued until its function returned
+ * @work: its identity in the records (struct tipme_rec_work.work)
+ * @func: its function, a full kernel address
+ * @queue_ns: CLOCK_MONOTONIC ns it was queued (0: before the dump)
+ * @queuer: the thread that queued it, or that the interrupt queueing it
+ *	interrupted (0: the idle task, or not known)
+ * @queue_ctx: enum tipme_ctx it was queued in
+ * @queue_intr: as struct pm_wake.intr, for the queueing
+ * @queue_cpu: CPU it was queued on
+ * @start_ns: when a worker called its function (0: not in the dump)
+ * @end_ns: when the function returned (0: not in the dump)
+ * @worker: the worker that ran it (0: not known)
+ */
+struct pm_work {
+	uint32_t work;
+	uint64_t func;
+	int64_t queue_ns;
+	uint32_t queuer;
+	uint32_t queue_ctx;
+	int32_t queue_intr;
+	uint32_t queue_cpu;
+	int64_t start_ns;
+	int64_t end_ns;
+	uint32_t worker;
 };
 
 /**
@@ -178,6 +211,10 @@ struct pm_policy {
  * @nbios: how many
  * @wakes: wakeups, by time
  * @nwakes: how many
+ * @works: kernel work items, by queueing (start for those queued before)
+ * @nworks: how many
+ * @by_worker: the items a worker started, by worker, then start
+ * @nby_worker: how many
  * @inputs: input events, by time
  * @ninputs: how many
  * @policies: the threads the sampler saw, by pid (not in time order)
@@ -194,6 +231,10 @@ struct pm_res {
 	size_t nbios;
 	struct pm_wake *wakes;
 	size_t nwakes;
+	struct pm_work *works;
+	size_t nworks;
+	const struct pm_work **by_worker;
+	size_t nby_worker;
 	struct pm_input *inputs;
 	size_t ninputs;
 	struct pm_policy *policies;
@@ -214,6 +255,43 @@ void pm_res_free(struct pm_res *r);
  */
 const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
 				     int64_t ns);
+
+/**
+ * pm_res_work_running() - the work item a thread ran at a moment
+ * @r: resources
+ * @pid: the thread (a kernel worker)
+ * @ns: CLOCK_MONOTONIC ns
+ *
+ * Return: the work item @pid started at or before @ns whose function had
+ * not returned by then, or NULL.
+ */
+const struct pm_work *pm_res_work_running(const struct pm_res *r, uint32_t pid,
+					  int64_t ns);
+
+/**
+ * pm_res_works_of() - the work items a worker ran from a moment on
+ * @r: resources
+ * @pid: the worker
+ * @from: CLOCK_MONOTONIC ns
+ * @items: set to the first: the last item @pid started at or before
+ *	@from, else its first after (NULL when the dump has none)
+ *
+ * Return: how many of @pid's items follow from *@items on, by start.
+ */
+size_t pm_res_works_of(const struct pm_res *r, uint32_t pid, int64_t from,
+		       const struct pm_work *const **items);
+
+/**
+ * pm_res_work_next() - the next work item a worker ran after a moment
+ * @r: resources
+ * @pid: the worker
+ * @from: CLOCK_MONOTONIC ns
+ * @to: ... before this
+ *
+ * Return: the first work item @pid started in [@from, @to), or NULL.
+ */
+const struct pm_work *pm_res_work_next(const struct pm_res *r, uint32_t pid,
+				       int64_t from, int64_t to);
 
 /**
  * pm_res_policy() - the scheduling policy of @pid, if the sampler saw it

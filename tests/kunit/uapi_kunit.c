@@ -321,6 +321,10 @@ static void uapi_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_switch_site_s), (size_t)8);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_site), (size_t)8);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_sitetab_hdr), (size_t)32);
+	/* work items and interrupt context: 16, 8 and 8 bytes with the header */
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_work), (size_t)12);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_work_end), (size_t)4);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_intr), (size_t)4);
 
 	/* Records stay 4-byte multiples, so records stay 4-byte aligned. */
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_switch) % 4, (size_t)0);

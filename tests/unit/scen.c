@@ -18,6 +18,7 @@ static const char *const sym_names[] = {
 	"mutex_lock", "ext4_sync_file", "do_wait", "entry_SYSCALL_64",
 	"folio_wait_writeback", "file_write_and_wait_range", "worker_thread", "kthread",
 	"n_tty_read", "unix_stream_read_generic", "eventfd_read",
+	"flush_to_ldisc", "vmstat_update",
 };
 
 #define NSYMS	(sizeof(sym_names) / sizeof(sym_names[0]))
@@ -356,7 +357,7 @@ int scen_write(const struct scen *s, const char *path)
 {
 	static const char params[] = "text_addr_hi=0xffffffff\n";
 	struct tipme_file_header fh;
-	struct tipme_rectype types[26];
+	struct tipme_rectype types[32];
 	struct tm_err e = { "" };
 	struct tm_dumpw w;
 	size_t nt = 0;
@@ -405,6 +406,13 @@ int scen_write(const struct scen *s, const char *path)
 		 sizeof(struct tipme_rec_sample), "sample");
 	scen_add_type(types, &nt, TIPME_REC_COST, TIPME_RECTYPE_VARLEN,
 		 sizeof(struct tipme_rec_cost), "cost");
+	scen_add_type(types, &nt, TIPME_REC_WORK_QUEUE, 0, sizeof(struct tipme_rec_work),
+		      "work_queue");
+	scen_add_type(types, &nt, TIPME_REC_WORK_START, 0, sizeof(struct tipme_rec_work),
+		      "work_start");
+	scen_add_type(types, &nt, TIPME_REC_WORK_END, 0, sizeof(struct tipme_rec_work_end),
+		      "work_end");
+	scen_add_type(types, &nt, TIPME_REC_INTR, 0, sizeof(struct tipme_rec_intr), "intr");
 	if (s->compact) {
 		scen_add_type(types, &nt, TIPME_REC_SWITCH_C, 0,
 			      sizeof(struct tipme_rec_switch_c), "sched_switch_c");

@@ -475,6 +475,152 @@ static int stack_scenario(struct scen *s, int worker)
 	return save(s, worker == 2 ? "stack-timer" : worker ? "stack-worker" : "stack-irq");
 }
 
+static void work(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_t id,
+		 const char *func, uint32_t pid, uint32_t ctx)
+{
+	struct tipme_rec_work w = {
+		.work = id, .func = func ? (uint32_t)scen_sym(func) : 0,
+		.who = tipme_work_who(pid, ctx),
+	};
+	struct tipme_rec_work_end e = { .work = id };
+
+	if (type == TIPME_REC_WORK_END)
+		scen_rec(s, cpu, type, ts, &e, sizeof(e));
+	else
+		scen_rec(s, cpu, type, ts, &w, sizeof(w));
+}
+
+static void intr(struct scen *s, uint32_t cpu, uint64_t ts, uint8_t ctx, uint8_t vec,
+		 uint16_t irq)
+{
+	struct tipme_rec_intr r = { .irq = irq, .vec = vec, .ctx = ctx };
+
+	scen_rec(s, cpu, TIPME_REC_INTR, ts, &r, sizeof(r));
+}
+
+/*
+ * A reader (460) waits for a terminal's input, which a worker's work item
+ * delivers (flush_to_ldisc, as a pty's write queues it).  The writer (461)
+ * sleeps 300 ms, then queues the item while the worker that would run it
+ * (463, kworker/0:1) is busy with another (vmstat_update); when 463 blocks
+ * in that one, the pool wakes an idle worker (462), which runs the
+ * writer's item and wakes the reader.  462 was woken by 463, not by the
+ * writer: the reader waited for the writer, through the work item.
+ * @timer: the item is queued instead from the timer softirq (a delayed
+ * item: nothing says who armed it), and a second reader (464) is woken by
+ * the network receive softirq.
+ */
+static int work_scenario(struct scen *s, int timer)
+{
+	static const char *const tty_site[] = { "n_tty_read", "vfs_read", "ksys_read", NULL };
+	static const char *const idle_site[] = { "worker_thread", "kthread", NULL };
+	static const char *const lock_site[] = { "mutex_lock", "kthread", NULL };
+
+	scen_init(s, 2);
+	s->system = "nodename=test\nirq.26=ttyS0\n";
+	scen_task(s, 460, 460, "reader", "/bin/reader", "reader", 7);
+	scen_task(s, 461, 461, "writer", "/bin/writer", "writer", 7);
+	scen_task(s, 462, 462, "kworker/u4:2", "", "", 0);
+	scen_task(s, 463, 463, "kworker/0:1", "", "", 0);
+	scen_task(s, 464, 464, "netreader", "/bin/netreader", "netreader", 10);
+	scen_switch(s, 1, MS(0.5), 462, TIPME_TS_IDLE, 120, 463, 120);
+	scen_blocked(s, 1, MS(0.5), 462, idle_site);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 460, 120);
+	scen_switch(s, 0, MS(10), 460, TIPME_TS_SLEEPING, 120, 461, 120);
+	scen_blocked(s, 0, MS(10), 460, tty_site);
+	scen_switch(s, 0, MS(10.5), 461, TIPME_TS_SLEEPING, 120, 464, 120);
+	scen_blocked(s, 0, MS(10.5), 461, sleep_site);
+	scen_switch(s, 0, MS(11), 464, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(11), 464, pipe_site);
+	/* 463 works on vmstat_update from 300 ms */
+	work(s, 1, TIPME_REC_WORK_QUEUE, MS(299), 0x5a5a, "vmstat_update", 0,
+	     TIPME_CTX_SOFTIRQ);
+	work(s, 1, TIPME_REC_WORK_START, MS(300), 0x5a5a, "vmstat_update", 463,
+	     TIPME_CTX_TASK);
+	if (timer) {
+		intr(s, 0, MS(310.1), TIPME_CTX_SOFTIRQ, 1, 0);
+		work(s, 0, TIPME_REC_WORK_QUEUE, MS(310.2), 0x7777, "flush_to_ldisc", 0,
+		     TIPME_CTX_SOFTIRQ);
+	} else {
+		scen_wake(s, 0, MS(310), 461, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(310.05), 0, TIPME_TS_RUNNABLE, 120, 461, 120);
+		work(s, 0, TIPME_REC_WORK_QUEUE, MS(310.2), 0x7777, "flush_to_ldisc", 461,
+		     TIPME_CTX_TASK);
+		scen_switch(s, 0, MS(310.3), 461, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(310.3), 461, sleep_site);
+	}
+	/* 463 blocks inside vmstat_update: the pool wakes 462 for the pending item */
+	scen_wake(s, 1, MS(311), 462, 1, 463, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(311.1), 463, TIPME_TS_DISK, 120, 462, 120);
+	scen_blocked(s, 1, MS(311.1), 463, lock_site);
+	work(s, 1, TIPME_REC_WORK_START, MS(311.2), 0x7777, "flush_to_ldisc", 462,
+	     TIPME_CTX_TASK);
+	scen_wake(s, 1, MS(312), 460, 0, 462, TIPME_CTX_TASK);
+	work(s, 1, TIPME_REC_WORK_END, MS(312.1), 0x7777, NULL, 0, 0);
+	scen_switch(s, 1, MS(312.2), 462, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, MS(312.2), 462, idle_site);
+	scen_switch(s, 0, MS(312.3), 0, TIPME_TS_RUNNABLE, 120, 460, 120);
+	scen_switch(s, 0, MS(320), 460, TIPME_TS_SLEEPING, 120, 0, 120);
+	if (timer) {	/* the network's softirq wakes 464 */
+		intr(s, 0, MS(329.9), TIPME_CTX_SOFTIRQ, 3, 0);
+		scen_wake(s, 0, MS(330), 464, 0, 0, TIPME_CTX_SOFTIRQ);
+		scen_switch(s, 0, MS(330.1), 0, TIPME_TS_RUNNABLE, 120, 464, 120);
+		scen_switch(s, 0, MS(331), 464, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(331), 464, pipe_site);
+		/* then a serial port's interrupt */
+		intr(s, 0, MS(339.9), TIPME_CTX_HARDIRQ, 0, 26);
+		scen_wake(s, 0, MS(340), 464, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(340.1), 0, TIPME_TS_RUNNABLE, 120, 464, 120);
+		scen_switch(s, 0, MS(341), 464, TIPME_TS_SLEEPING, 120, 0, 120);
+	}
+	return save(s, timer ? "work-timer" : "work-pool");
+}
+
+/*
+ * The reader (460) and writer (461) of work_scenario(), but the worker
+ * (462) that runs the writer's item was woken 90 ms into the wait for
+ * another item (vmstat_update, queued by 465), which it runs for 230 ms:
+ * the writer's item waits behind it.  Until the writer queued its item
+ * the reader waited for the writer; then for the worker, busy.
+ */
+static int work_busy_scenario(struct scen *s)
+{
+	static const char *const tty_site[] = { "n_tty_read", "vfs_read", "ksys_read", NULL };
+	static const char *const idle_site[] = { "worker_thread", "kthread", NULL };
+
+	scen_init(s, 2);
+	scen_task(s, 460, 460, "reader", "/bin/reader", "reader", 7);
+	scen_task(s, 461, 461, "writer", "/bin/writer", "writer", 7);
+	scen_task(s, 462, 462, "kworker/u4:2", "", "", 0);
+	scen_task(s, 465, 465, "poker", "/bin/poker", "poker", 6);
+	scen_switch(s, 1, MS(0.5), 462, TIPME_TS_IDLE, 120, 465, 120);
+	scen_blocked(s, 1, MS(0.5), 462, idle_site);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 460, 120);
+	scen_switch(s, 0, MS(10), 460, TIPME_TS_SLEEPING, 120, 461, 120);
+	scen_blocked(s, 0, MS(10), 460, tty_site);
+	scen_switch(s, 0, MS(10.5), 461, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.5), 461, sleep_site);
+	work(s, 1, TIPME_REC_WORK_QUEUE, MS(100), 0x5a5a, "vmstat_update", 465, TIPME_CTX_TASK);
+	scen_wake(s, 1, MS(100.05), 462, 1, 465, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(100.1), 465, TIPME_TS_SLEEPING, 120, 462, 120);
+	scen_blocked(s, 1, MS(100.1), 465, pipe_site);
+	work(s, 1, TIPME_REC_WORK_START, MS(100.2), 0x5a5a, "vmstat_update", 462, TIPME_CTX_TASK);
+	scen_wake(s, 0, MS(310), 461, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(310.05), 0, TIPME_TS_RUNNABLE, 120, 461, 120);
+	work(s, 0, TIPME_REC_WORK_QUEUE, MS(310.2), 0x7777, "flush_to_ldisc", 461, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(310.3), 461, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(310.3), 461, sleep_site);
+	work(s, 1, TIPME_REC_WORK_END, MS(330), 0x5a5a, NULL, 0, 0);
+	work(s, 1, TIPME_REC_WORK_START, MS(330.1), 0x7777, "flush_to_ldisc", 462, TIPME_CTX_TASK);
+	scen_wake(s, 1, MS(331), 460, 0, 462, TIPME_CTX_TASK);
+	work(s, 1, TIPME_REC_WORK_END, MS(331.1), 0x7777, NULL, 0, 0);
+	scen_switch(s, 1, MS(331.2), 462, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, MS(331.2), 462, idle_site);
+	scen_switch(s, 0, MS(331.3), 0, TIPME_TS_RUNNABLE, 120, 460, 120);
+	scen_switch(s, 0, MS(340), 460, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "work-busy");
+}
+
 /* 500 waits for a mutex that 501 holds while it computes for 90 ms. */
 static int lock_scenario(struct scen *s)
 {
@@ -1743,7 +1889,7 @@ static const char *const state_names[] = {
 	"mem", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"kearly", "kearly-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
-	"stack-timer", "descend", "interactive", "early",
+	"stack-timer", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
 };
 
 int main(void)
@@ -1757,7 +1903,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(149);
+	tap_plan(167);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1772,7 +1918,8 @@ int main(void)
 	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
 	    descend_scenario(s) || interactive_scenario(s, "interactive", NULL) ||
 	    interactive_scenario(s, "hinted", "cc is slow when I build") ||
-	    early_scenario(s))
+	    early_scenario(s) || work_scenario(s, 0) || work_scenario(s, 1) ||
+	    work_busy_scenario(s))
 		return 1;
 	compact_counts();
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
@@ -1798,6 +1945,49 @@ int main(void)
 	       strstr(out, "\"bios\":1,\"mapper_ms\":30,\"below_ms\":9.92,\"below_device\":\"sdb\"") &&
 	       strstr(out, "\"requests\":1,\"request_ms_mean\":9.8,"),
 	       "on dm-0 (vg-root): 30 ms in the mapper, 9.92 below on sdb, its request 9.8 ms there");
+	free(out);
+	check("work-pool", "--pid 460 --from 0.010 --to 0.3123", "timer", 461, 95,
+	      "a reader woken by a worker's work item, which a sleeping writer queued");
+	out = report("work-pool", "--pid 460 --from 0.010 --to 0.3123", 0, &ret);
+	tap_ok(strstr(out, "waiting for 462 (kworker/u4:2) running work flush_to_ldisc:") &&
+	       strstr(out, "462 (kworker/u4:2): 300.200 ms waiting for work flush_to_ldisc; "
+			   "queued by 461 (writer):") &&
+	       !strstr(out, "worker_thread") && !strstr(out, "waiting for 463"),
+	       "the chain names the work item and goes on to the writer that queued it, "
+	       "not to the worker that woke its worker");
+	free(out);
+	check("work-busy", "--pid 460 --from 0.010 --to 0.3313", "timer", 461, 90,
+	      "the writer's item queued behind another the worker ran for 230 ms");
+	out = report("work-busy", "--pid 460 --from 0.010 --to 0.3313", 1, &ret);
+	tap_ok(strstr(out, "{\"cause\":\"running\",\"culprit\":{\"pid\":462,"
+			   "\"comm\":\"kworker/u4:2\"},\"resource\":\"work vmstat_update\","
+			   "\"ms\":19.8,") &&
+	       strstr(out, "\"resource\":\"work flush_to_ldisc\",\"ms\":0.9,") &&
+	       strstr(out, "\"state\":\"waiting_for_work\",\"work\":\"flush_to_ldisc\","
+			   "\"queued_by\":461,") && !strstr(out, "\"pid\":465"),
+	       "before the writer queued its item, the writer's sleep; after, the busy worker: "
+	       "19.8 ms in the other item, 0.9 in the writer's; not the other item's 230 ms, "
+	       "nor who queued that");
+	free(out);
+	check("work-timer", "--pid 460 --from 0.010 --to 0.3123", "unknown", 0, 95,
+	      "the same item queued by the timer softirq: nothing says who armed it");
+	out = report("work-timer", "--pid 460 --from 0.010 --to 0.3123", 1, &ret);
+	tap_ok(strstr(out, "\"state\":\"waiting_for_work\",\"work\":\"flush_to_ldisc\","
+			   "\"queued_by\":null,\"queue_ctx\":\"softirq\",\"softirq\":\"timer\"") &&
+	       strstr(out, "\"waker_work\":\"flush_to_ldisc\""),
+	       "JSON: the worker waited for work the timer softirq queued");
+	free(out);
+	out = report("work-timer", "--pid 464 --from 0.011 --to 0.3301", 0, &ret);
+	tap_ok(strstr(out, "woken in softirq net_rx [unknown]") != NULL,
+	       "a wakeup from the network receive softirq is named by its vector");
+	free(out);
+	out = report("work-timer", "--pid 464 --from 0.3311 --to 0.3401", 0, &ret);
+	tap_ok(strstr(out, "woken in irq 26 (ttyS0) [unknown]") != NULL,
+	       "a wakeup from an interrupt handler is named by its irq and the handler's name");
+	free(out);
+	out = report("work-timer", "--pid 464 --from 0.3311 --to 0.3401", 1, &ret);
+	tap_ok(strstr(out, "\"waker_ctx\":\"hardirq\",\"irq\":26,") != NULL,
+	       "JSON: the irq of a hardirq wakeup");
 	free(out);
 	check("lock", "--pid 500 --from 0.010 --to 0.1001", "lock", 501, 99,
 	      "a mutex held by a computing thread");

@@ -10,6 +10,8 @@ VM_PROGS += $(B)/tests/vm/stopper $(B)/tests/vm/sigsend
 VM_PROGS += $(B)/tests/vm/handoff
 # Block I/O through stacked devices (t-stack.sh)
 VM_PROGS += $(B)/tests/vm/lockfsync
+# Kernel work items as links of the chain (t-work.sh)
+VM_PROGS += $(B)/tests/vm/ptywait
 # Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
 VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 

@@ -140,7 +140,11 @@ static __inline__ __u64 tipme_ts_extend(__u64 prev, __u32 low)
 	X(38, BIO_QUEUE, struct tipme_rec_bio, "bio_queue", FIXED, blk) \
 	X(39, BIO_COMPLETE, struct tipme_rec_bio, "bio_complete", FIXED, blk) \
 	X(40, BIO_SPLIT, struct tipme_rec_bio, "bio_split", FIXED, blk) \
-	X(41, BIO_REMAP, struct tipme_rec_bio_remap, "bio_remap", FIXED, blk)
+	X(41, BIO_REMAP, struct tipme_rec_bio_remap, "bio_remap", FIXED, blk) \
+	X(42, WORK_QUEUE, struct tipme_rec_work, "work_queue", FIXED, work) \
+	X(43, WORK_START, struct tipme_rec_work, "work_start", FIXED, work) \
+	X(44, WORK_END, struct tipme_rec_work_end, "work_end", FIXED, work) \
+	X(45, INTR, struct tipme_rec_intr, "intr", FIXED, work)
 
 /*
  * Types the module never writes, in the same form: numbers from 127 down
@@ -699,6 +703,69 @@ struct tipme_rec_bio_remap {
 	__u8 flags;
 	__u8 ctx;
 	__u8 reserved;
+};
+
+/**
+ * struct tipme_rec_work - payload of TIPME_REC_WORK_QUEUE and
+ *                         TIPME_REC_WORK_START (16 bytes with header)
+ * @work: the work item's identity: a 32-bit hash of its address, the same
+ *        in its queue, start and end records (an item is queued again and
+ *        again: pair its records in order)
+ * @func: its function, as the low 32 bits of a kernel text address (see
+ *        above): 4 bytes, as an interned number would be, without a table
+ * @who: bits 0..21 current thread (queue: the one queueing it, or whoever
+ *       the interrupt that queued it interrupted, 0 for the idle task;
+ *       start: the worker), bits 22..23 enum tipme_ctx the record was
+ *       written in, bits 24..31 zero
+ *
+ * Queue: the item was put on a pool's list (workqueue_queue_work: a
+ * delayed item when its timer fired); start: a worker calls its function
+ * (workqueue_execute_start).
+ */
+struct tipme_rec_work {
+	__u32 work;
+	__u32 func;
+	__u32 who;
+};
+
+static __inline__ __u32 tipme_work_who(__u32 pid, __u32 ctx)
+{
+	return (pid & TIPME_PID_MASK) | ((ctx & 3U) << 22);
+}
+
+/**
+ * struct tipme_rec_work_end - payload of TIPME_REC_WORK_END (8 bytes with header)
+ * @work: as struct tipme_rec_work.work: its function returned
+ *
+ * A work item runs on one worker at a time: the end is that of the
+ * latest start of the same item.
+ */
+struct tipme_rec_work_end {
+	__u32 work;
+};
+
+/* struct tipme_rec_intr.irq when no device's handler is running */
+#define TIPME_INTR_NO_IRQ	0xffffU
+
+/**
+ * struct tipme_rec_intr - payload of TIPME_REC_INTR (8 bytes with header)
+ * @irq: @ctx TIPME_CTX_HARDIRQ: the interrupt whose handler runs
+ *       (irq_handler_entry), TIPME_INTR_NO_IRQ outside every handler (a
+ *       timer or another of the CPU's own interrupts); else zero
+ * @vec: @ctx TIPME_CTX_SOFTIRQ: the softirq vector that runs (the
+ *       kernel's HI_SOFTIRQ 0 .. RCU_SOFTIRQ 9); else zero
+ * @ctx: enum tipme_ctx: TIPME_CTX_SOFTIRQ or TIPME_CTX_HARDIRQ
+ *
+ * What the interrupt context of the records that follow on this CPU is:
+ * every record written in context @ctx is in the interrupt or softirq
+ * vector the latest TIPME_REC_INTR of that @ctx before it names.  Written
+ * before the first wakeup or queued work item of a softirq or interrupt
+ * handler, never when nothing is woken or queued.
+ */
+struct tipme_rec_intr {
+	__u16 irq;
+	__u8 vec;
+	__u8 ctx;
 };
 
 /* struct tipme_rec_lock_begin.flags (the kernel's LCB_F_* values) */
