@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cgroup.h>
 #include <linux/mm_types.h>	/* struct folio, before 6.12's sched events */
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -153,6 +154,62 @@ static __always_inline u64 record_switch_short(struct task_struct *prev,
 	return now ? now : 1;
 }
 
+#ifdef CONFIG_CFS_BANDWIDTH
+/*
+ * @p leaves its CPU runnable because the group @up levels above its own
+ * ran out of CPU quota: the cgroup of that group, in the cpu controller's
+ * hierarchy (whose groups are the scheduler's task groups, level for
+ * level).  Called with @p's runqueue locked, from the sched_switch probe.
+ */
+static noinline void record_cpu_throttle(struct task_struct *p, unsigned int up)
+{
+	struct cgroup_subsys_state *css = task_css(p, cpu_cgrp_id);
+	struct tipme_rec_cpu_throttle *r;
+	struct tipme_wslot ws;
+	u64 id = 0;
+
+	while (css && up--)
+		css = css->parent;
+	if (css && css->cgroup)
+		id = cgroup_id(css->cgroup);
+	r = tipme_reserve(TIPME_REC_CPU_THROTTLE, sizeof(*r), &ws);
+	if (!r)
+		return;
+	r->pid = p->pid;
+	r->cgroup_lo = lower_32_bits(id);
+	r->cgroup_hi = upper_32_bits(id);
+	tipme_commit(&ws, TIPME_REC_CPU_THROTTLE);
+	tipme_cost_add(TIPME_REC_CPU_THROTTLE, ws.ts);
+}
+
+/*
+ * Is @p, runnable and leaving its CPU, held off by CFS bandwidth control?
+ * A throttled group's entity is taken off its parent's queue while the
+ * tasks below it stay queued; an entity that is not throttled is queued
+ * whenever a task below it is.  So the lowest group entity above @p that
+ * is not queued is the throttled one.  Fair tasks only (an RT or deadline
+ * task has no group entities of the fair class above it).
+ */
+static __always_inline void check_cpu_throttle(struct task_struct *p)
+{
+	const struct sched_entity *se;
+	unsigned int up = 0;
+
+	if (p->prio < MAX_RT_PRIO || !p->se.on_rq)
+		return;
+	for (se = p->se.parent; se; se = se->parent, up++) {
+		if (!se->on_rq) {
+			record_cpu_throttle(p, up);
+			return;
+		}
+	}
+}
+#else
+static __always_inline void check_cpu_throttle(struct task_struct *p)
+{
+}
+#endif
+
 /*
  * The clock is the costliest part of a record (local_clock() more so than
  * the TSC): the switch's and the wakeup's own cost starts at their
@@ -174,6 +231,8 @@ static void probe_sched_switch(void *data, bool preempt,
 
 	if (sleep)
 		tipme_auto_switch(prev);
+	else if (prev->pid && (preempt || !prev_state))
+		check_cpu_throttle(prev);
 	/* Without a site table the site follows whole. */
 	numbered = site && tipme_sitetab_enabled();
 	if (tipme_switch_s_kind(state, numbered) >= 0 &&

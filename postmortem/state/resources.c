@@ -5,7 +5,8 @@
  * reclaim_end and a block request's issue with its completion (same
  * device and sector), follows a stacked device's bio from its queueing
  * through the remap that sent it below to its completion at the top, and
- * keeps every wakeup.  Unpaired ends are dropped
+ * keeps every wakeup; a thread its cgroup's CPU quota took off a CPU is
+ * held off until it next runs.  Unpaired ends are dropped
  * (their beginning is before the dump); unpaired beginnings last to the
  * dump's end.
  */
@@ -33,8 +34,42 @@ static void *push(void **arr, size_t *n, size_t *cap, size_t size)
 }
 
 struct caps {
-	size_t locks, reclaims, blk, bios, wakes, inputs, policies;
+	size_t locks, reclaims, blk, bios, wakes, inputs, policies, throttles;
+	size_t open_throttles;	/* of them, not yet ended by a switch */
 };
+
+/* A cpu_throttle record: @pid held off from now until it next runs. */
+static int on_throttle(struct pm_res *r, struct caps *c, const struct pm_event *ev)
+{
+	const struct tipme_rec_cpu_throttle *x = &ev->u.rec.CPU_THROTTLE;
+	struct pm_throttle *t;
+
+	t = push((void **)&r->throttles, &r->nthrottles, &c->throttles, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->pid = x->pid;
+	t->cpu = ev->cpu;
+	t->cgroup = (uint64_t)x->cgroup_hi << 32 | x->cgroup_lo;
+	t->start_ns = ev->ns;
+	t->end_ns = 0;
+	c->open_throttles++;
+	return 0;
+}
+
+/* A switch onto a CPU ends the throttling of the thread it puts there. */
+static void end_throttle(struct pm_res *r, struct caps *c, const struct pm_event *ev)
+{
+	size_t i;
+
+	for (i = r->nthrottles; c->open_throttles && i-- > 0;) {
+		struct pm_throttle *t = &r->throttles[i];
+
+		if (!t->end_ns && t->pid == ev->u.sw.next_pid) {
+			t->end_ns = ev->ns;
+			c->open_throttles--;
+		}
+	}
+}
 
 static int on_lock(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 {
@@ -389,6 +424,13 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		case TIPME_REC_SAMPLE:
 			err = on_sample(r, &c, &ev);
 			break;
+		case TIPME_REC_CPU_THROTTLE:
+			err = on_throttle(r, &c, &ev);
+			break;
+		case TIPME_REC_SCHED_SWITCH:
+			if (c.open_throttles)
+				end_throttle(r, &c, &ev);
+			break;
 		default:
 			break;
 		}
@@ -408,6 +450,9 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 	for (i = 0; i < r->nreclaims; i++)
 		if (!r->reclaims[i].end_ns)
 			r->reclaims[i].end_ns = last;
+	for (i = 0; i < r->nthrottles; i++)
+		if (!r->throttles[i].end_ns)
+			r->throttles[i].end_ns = last;
 	policies_finish(r);
 	return 0;
 }
@@ -421,6 +466,7 @@ void pm_res_free(struct pm_res *r)
 	free(r->wakes);
 	free(r->inputs);
 	free(r->policies);
+	free(r->throttles);
 	memset(r, 0, sizeof(*r));
 }
 

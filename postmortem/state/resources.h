@@ -121,6 +121,23 @@ struct pm_bio {
 };
 
 /**
+ * struct pm_throttle - a thread its cgroup's CPU quota held off a CPU
+ *			(a cpu_throttle record, to its next switch onto a CPU)
+ * @pid: the thread
+ * @cpu: the CPU it left
+ * @cgroup: id of the cgroup whose quota ran out (0: not known)
+ * @start_ns: the record's time, CLOCK_MONOTONIC ns
+ * @end_ns: when it next ran (the dump's end if it did not)
+ */
+struct pm_throttle {
+	uint32_t pid;
+	uint32_t cpu;
+	uint64_t cgroup;
+	int64_t start_ns;
+	int64_t end_ns;
+};
+
+/**
  * struct pm_wake - one sched_waking
  * @ns: its time, CLOCK_MONOTONIC ns
  * @cpu: CPU the waker ran on
@@ -182,6 +199,8 @@ struct pm_policy {
  * @ninputs: how many
  * @policies: the threads the sampler saw, by pid (not in time order)
  * @npolicies: how many
+ * @throttles: threads held off by a cgroup's CPU quota, by start
+ * @nthrottles: how many
  */
 struct pm_res {
 	struct pm_lockwait *locks;
@@ -198,6 +217,8 @@ struct pm_res {
 	size_t ninputs;
 	struct pm_policy *policies;
 	size_t npolicies;
+	struct pm_throttle *throttles;
+	size_t nthrottles;
 };
 
 int pm_res_build(struct pm_res *r, const struct pm_incident *inc,

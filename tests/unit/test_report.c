@@ -283,6 +283,48 @@ static int cpu_scenario(struct scen *s)
 	return save(s, "cpu");
 }
 
+/* 1101 on cpu 1 leaves it runnable: its cgroup @cg's CPU quota ran out. */
+static void throttle_out(struct scen *s, uint64_t ts, uint64_t cg)
+{
+	struct tipme_rec_cpu_throttle t = {
+		.pid = 1101, .cgroup_lo = (uint32_t)cg, .cgroup_hi = (uint32_t)(cg >> 32),
+	};
+
+	scen_rec(s, 1, TIPME_REC_CPU_THROTTLE, ts, &t, sizeof(t));
+	scen_switch(s, 1, ts, 1101, TIPME_TS_RUNNABLE, 120, 0, 120);
+}
+
+/*
+ * A waiter (1100, cpu 0) reads a pipe that a child (1101, cpu 1) writes
+ * after 24 ms of computing; the child's cgroup (id 4242, or 2^32 + 7 for
+ * @named 0, which the dump does not name) allows 10 ms every 100 ms, so
+ * it is taken off its CPU, which idles, at 11 and 111 ms until the next
+ * period (101, 201 ms).
+ */
+static int throttle_scenario(struct scen *s, int named)
+{
+	uint64_t cg = named ? 4242 : (1ULL << 32) + 7;
+
+	scen_init(s, 2);
+	s->system = "nodename=test\ncgroup.4242=/user.slice/limited.scope\n"
+		    "cgroup.4242.cpu_max=10000 100000\n";
+	scen_task(s, 1100, 1100, "waiter", "/bin/waiter", "waiter", 7);
+	scen_task(s, 1101, 1101, "child", "/bin/child", "child", 6);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1100, 120);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1101, 120);
+	scen_switch(s, 0, MS(2), 1100, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(2), 1100, pipe_site);
+	throttle_out(s, MS(11), cg);
+	scen_switch(s, 1, MS(101), 0, TIPME_TS_RUNNABLE, 120, 1101, 120);
+	throttle_out(s, MS(111), cg);
+	scen_switch(s, 1, MS(201), 0, TIPME_TS_RUNNABLE, 120, 1101, 120);
+	scen_wake(s, 1, MS(206), 1100, 0, 1101, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(206.5), 0, TIPME_TS_RUNNABLE, 120, 1100, 120);
+	scen_switch(s, 1, MS(207), 1101, TIPME_TS_DEAD, 120, 0, 120);
+	scen_switch(s, 0, MS(210), 1100, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, named ? "throttle" : "throttle-unnamed");
+}
+
 /* A reader (200) waits for a writer (201) that sleeps 300 ms first. */
 static int timer_scenario(struct scen *s)
 {
@@ -1598,7 +1640,7 @@ static const char *const state_names[] = {
 	"cpu", "timer", "stopped", "blkio", "blkirq", "blkirq-other", "lock",
 	"mem", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
-	"stack-timer", "descend", "interactive", "early",
+	"stack-timer", "descend", "interactive", "early", "throttle",
 };
 
 int main(void)
@@ -1612,7 +1654,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(141);
+	tap_plan(150);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1626,7 +1668,7 @@ int main(void)
 	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
 	    descend_scenario(s) || interactive_scenario(s, "interactive", NULL) ||
 	    interactive_scenario(s, "hinted", "cc is slow when I build") ||
-	    early_scenario(s))
+	    early_scenario(s) || throttle_scenario(s, 1) || throttle_scenario(s, 0))
 		return 1;
 	compact_counts();
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
@@ -1652,6 +1694,23 @@ int main(void)
 	       strstr(out, "\"bios\":1,\"mapper_ms\":30,\"below_ms\":9.92,\"below_device\":\"sdb\"") &&
 	       strstr(out, "\"requests\":1,\"request_ms_mean\":9.8,"),
 	       "on dm-0 (vg-root): 30 ms in the mapper, 9.92 below on sdb, its request 9.8 ms there");
+	free(out);
+	check("throttle", "--pid 1100 --from 0.002 --to 0.2065", "cpu_throttled", 1101, 88,
+	      "a waiter on a child its cgroup's CPU quota holds off");
+	out = report("throttle", "--pid 1100 --from 0.002 --to 0.2065", 1, &ret);
+	tap_ok(strstr(out, "{\"cause\":\"cpu_throttled\",\"culprit\":{\"pid\":1101,\"comm\":\"child\"},"
+			   "\"resource\":\"cgroup /user.slice/limited.scope\",\"ms\":180,") &&
+	       strstr(out, "\"cgroup\":\"/user.slice/limited.scope\",\"cgroup_id\":4242,"
+			   "\"quota_us\":10000,\"period_us\":100000}"),
+	       "cpu_throttled: 180 ms in cgroup /user.slice/limited.scope, 10000 us every 100000 us");
+	free(out);
+	check("throttle-unnamed", "--pid 1100 --from 0.002 --to 0.2065", "cpu_throttled", 1101, 88,
+	      "the same, the cgroup gone from the dump's system section");
+	out = report("throttle-unnamed", "--pid 1100 --from 0.002 --to 0.2065", 1, &ret);
+	tap_ok(strstr(out, "\"resource\":\"cgroup 4294967303\",") &&
+	       strstr(out, "\"cgroup\":null,\"cgroup_id\":4294967303,\"quota_us\":null,"
+			   "\"period_us\":null}"),
+	       "a cgroup the dump does not name: by its 64-bit id, its limit null");
 	free(out);
 	check("lock", "--pid 500 --from 0.010 --to 0.1001", "lock", 501, 99,
 	      "a mutex held by a computing thread");

@@ -140,7 +140,8 @@ static __inline__ __u64 tipme_ts_extend(__u64 prev, __u32 low)
 	X(38, BIO_QUEUE, struct tipme_rec_bio, "bio_queue", FIXED, blk) \
 	X(39, BIO_COMPLETE, struct tipme_rec_bio, "bio_complete", FIXED, blk) \
 	X(40, BIO_SPLIT, struct tipme_rec_bio, "bio_split", FIXED, blk) \
-	X(41, BIO_REMAP, struct tipme_rec_bio_remap, "bio_remap", FIXED, blk)
+	X(41, BIO_REMAP, struct tipme_rec_bio_remap, "bio_remap", FIXED, blk) \
+	X(42, CPU_THROTTLE, struct tipme_rec_cpu_throttle, "cpu_throttle", FIXED, sched)
 
 /*
  * Types the module never writes, in the same form: numbers from 127 down
@@ -699,6 +700,29 @@ struct tipme_rec_bio_remap {
 	__u8 flags;
 	__u8 ctx;
 	__u8 reserved;
+};
+
+/**
+ * struct tipme_rec_cpu_throttle - payload of TIPME_REC_CPU_THROTTLE (16 bytes with header)
+ * @pid: the thread taken off the CPU still runnable, because the CPU
+ *       quota of its cgroup (cgroup v2 cpu.max, v1 cpu.cfs_quota_us) ran
+ *       out: it waits for the next period
+ * @cgroup_lo: id of the cgroup whose quota ran out (the thread's own or
+ *             an ancestor's, in the cpu controller's hierarchy; on
+ *             cgroup v2 the inode number of its folder), bits 0..31;
+ *             0 if not known
+ * @cgroup_hi: bits 32..63
+ *
+ * Written by the sched_switch probe, just before the switch record that
+ * takes @pid off the CPU, when a group scheduling entity above @pid is
+ * not queued although @pid is: only a throttled group leaves its runnable
+ * tasks queued below an entity that is not.  A thread woken while its
+ * group is already throttled has no such record.
+ */
+struct tipme_rec_cpu_throttle {
+	__u32 pid;
+	__u32 cgroup_lo;
+	__u32 cgroup_hi;
 };
 
 /* struct tipme_rec_lock_begin.flags (the kernel's LCB_F_* values) */
