@@ -8,6 +8,8 @@ VM_PROGS += $(B)/tests/vm/blockpipe $(B)/tests/vm/fsyncer $(B)/tests/vm/contend 
 VM_PROGS += $(B)/tests/vm/stopper $(B)/tests/vm/sigsend
 # Block I/O through stacked devices (t-stack.sh)
 VM_PROGS += $(B)/tests/vm/lockfsync
+# A cgroup's CPU quota (t-quota.sh)
+VM_PROGS += $(B)/tests/vm/quota
 # Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
 VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 
