@@ -128,11 +128,51 @@ static int plain_path(const char *p)
 }
 
 /*
+ * The threads of cgroup folder @dir and of every cgroup below it (v2's
+ * cgroup.threads, v1's tasks), as ",TID" each after the first: at most
+ * *@left of them and 16 levels.  Return: how many were written.
+ */
+static int cgroup_threads(FILE *f, const char *dir, int v2, int depth, int *left)
+{
+	char path[4200];
+	struct dirent *de;
+	unsigned long tid;
+	int n = 0;
+	FILE *t;
+	DIR *d;
+
+	if (depth > 16)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, v2 ? "cgroup.threads" : "tasks");
+	t = fopen(path, "re");
+	while (t && *left > 0 && fscanf(t, "%lu", &tid) == 1) {
+		fprintf(f, ",%lu", tid);
+		--*left;
+		n++;
+	}
+	if (t)
+		fclose(t);
+	d = opendir(dir);
+	if (!d)
+		return n;
+	while ((de = readdir(d)) && *left > 0) {
+		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		n += cgroup_threads(f, path, v2, depth + 1, left);
+	}
+	closedir(d);
+	return n;
+}
+
+/*
  * Every cgroup under @dir (@rel its path in the hierarchy) with a CPU
- * limit: "cgroup.ID=PATH" and "cgroup.ID.cpu_max=QUOTA PERIOD" (us),
- * where ID is the folder's inode number, which is the cgroup's id (the
- * kernel's kernfs id on 64-bit), as the cpu_throttle records name it.
- * Bounded: 16 levels, 4096 folders.
+ * limit: "cgroup.ID=PATH", "cgroup.ID.cpu_max=QUOTA PERIOD" (us) and
+ * "cgroup.ID.threads=0,TID,..." (the threads it holds, in it or below, at
+ * most 4096: its quota holds them all back), where ID is the folder's
+ * inode number, which is the cgroup's id (the kernel's kernfs id on
+ * 64-bit), as the cpu_throttle records name it.  Bounded: 16 levels,
+ * 4096 folders.
  */
 static void cgroup_walk(FILE *f, const char *dir, const char *rel, int v2,
 			int depth, int *budget)
@@ -145,10 +185,15 @@ static void cgroup_walk(FILE *f, const char *dir, const char *rel, int v2,
 	if (depth > 16 || --*budget < 0)
 		return;
 	if (cpu_limit(dir, v2, lim, sizeof(lim)) && !stat(dir, &st) &&
-	    plain_path(*rel ? rel : "/"))
-		fprintf(f, "cgroup.%llu=%s\ncgroup.%llu.cpu_max=%s\n",
+	    plain_path(*rel ? rel : "/")) {
+		int left = 4096;
+
+		fprintf(f, "cgroup.%llu=%s\ncgroup.%llu.cpu_max=%s\ncgroup.%llu.threads=0",
 			(unsigned long long)st.st_ino, *rel ? rel : "/",
-			(unsigned long long)st.st_ino, lim);
+			(unsigned long long)st.st_ino, lim, (unsigned long long)st.st_ino);
+		cgroup_threads(f, dir, v2, 0, &left);
+		fputc('\n', f);
+	}
 	d = opendir(dir);
 	if (!d)
 		return;

@@ -76,24 +76,30 @@ const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
 	return NULL;
 }
 
-int64_t pm_seg_throttle(const struct pm_res *res, uint32_t pid, int64_t a,
-			int64_t b, const struct pm_throttle **th)
+int64_t pm_seg_throttle(const struct pm_res *res, uint32_t pid, uint32_t cpu,
+			int64_t a, int64_t b, const struct pm_throttle **th)
 {
-	int64_t sum = 0, most = 0;
+	int64_t sum = 0, most = 0, done = a;
 	size_t i;
 
 	*th = NULL;
+	/* by start: what one adds beyond the ones before is new */
 	for (i = 0; i < res->nthrottles && res->throttles[i].start_ns < b; i++) {
 		const struct pm_throttle *t = &res->throttles[i];
 		int64_t lo = t->start_ns > a ? t->start_ns : a;
 		int64_t hi = t->end_ns < b ? t->end_ns : b;
 
-		if (t->pid != pid || hi <= lo)
+		if (hi <= lo || (t->pid != pid &&
+				 (t->cpu != cpu || !pm_res_member(res, pid, t->cgroup))))
 			continue;
-		sum += hi - lo;
 		if (hi - lo > most) {
 			most = hi - lo;
 			*th = t;
+		}
+		lo = lo > done ? lo : done;
+		if (hi > lo) {
+			sum += hi - lo;
+			done = hi;
 		}
 	}
 	return sum;
@@ -198,7 +204,7 @@ int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
 		const struct pm_throttle *th;
 
 		/* the larger part decides */
-		if (2 * pm_seg_throttle(res, pid, a, b, &th) > b - a)
+		if (2 * pm_seg_throttle(res, pid, s->cpu, a, b, &th) > b - a)
 			return PM_C_THROTTLED;
 		return PM_C_CPU;
 	}

@@ -66,18 +66,23 @@ const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
 					   uint32_t pid, int64_t a, int64_t b);
 
 /**
- * pm_seg_throttle() - how much of an interval a cgroup's CPU quota held a
- *		       thread off
+ * pm_seg_throttle() - how much of a runnable interval a cgroup's CPU quota
+ *		       held a thread off
  * @res: the resources
  * @pid: the thread
+ * @cpu: the CPU it waited for
  * @a: start, CLOCK_MONOTONIC ns
  * @b: end
  * @th: set to the throttling that held it longest there, or NULL
  *
- * Return: ns of [@a, @b) inside @pid's throttlings (struct pm_throttle).
+ * A throttling (struct pm_throttle) holds off its own thread, and on its
+ * CPU every thread the dump lists in its cgroup (pm_res_member(): a thread
+ * woken while its group was throttled waits with it).
+ *
+ * Return: ns of [@a, @b) inside such throttlings (each counted once).
  */
-int64_t pm_seg_throttle(const struct pm_res *res, uint32_t pid, int64_t a,
-			int64_t b, const struct pm_throttle **th);
+int64_t pm_seg_throttle(const struct pm_res *res, uint32_t pid, uint32_t cpu,
+			int64_t a, int64_t b, const struct pm_throttle **th);
 
 /**
  * pm_seg_blk_wake() - the block request whose completion made a wakeup

@@ -338,22 +338,25 @@ static void cgroup_resource(const struct va *v, struct pm_cause_item *it,
 }
 
 /*
- * The part of the runnable stretch [a, b) of @pid that its cgroup's CPU
- * quota held it off: cpu_throttled, the thread the culprit (its group
- * used the quota up), the cgroup the resource.  Return: the ns charged.
+ * The part of the runnable stretch [a, b) of @pid on @cpu that its
+ * cgroup's CPU quota held it off: cpu_throttled, the cgroup the resource,
+ * the culprit the thread that was taken off the CPU when the quota ran
+ * out (@pid itself, or another thread of its group: @pid was woken while
+ * the group was throttled).  Return: the ns charged.
  */
-static int64_t charge_throttle(struct va *v, uint32_t pid, int64_t a, int64_t b)
+static int64_t charge_throttle(struct va *v, uint32_t pid, uint32_t cpu,
+			       int64_t a, int64_t b)
 {
 	const struct pm_throttle *th;
 	struct pm_cause_item probe = { .quota_us = -1, .period_us = -1 }, *it;
 	char res[PM_RES_LEN];
-	int64_t ns = pm_seg_throttle(v->res, pid, a, b, &th);
+	int64_t ns = pm_seg_throttle(v->res, pid, cpu, a, b, &th);
 
 	if (ns <= 0 || !th)
 		return 0;
 	probe.cgroup_id = th->cgroup;
 	cgroup_resource(v, &probe, res, sizeof(res));
-	it = charge(v, PM_C_THROTTLED, pid, res, ns);
+	it = charge(v, PM_C_THROTTLED, th->pid, res, ns);
 	if (it) {
 		snprintf(it->cgroup, sizeof(it->cgroup), "%s", probe.cgroup);
 		it->cgroup_id = probe.cgroup_id;
@@ -671,7 +674,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 			break;
 		case PM_T_RUNNABLE:
 			/* its cgroup's quota held it off; the rest waited for the CPU */
-			thr = charge_throttle(v, pid, a, b);
+			thr = charge_throttle(v, pid, s->cpu, a, b);
 			snprintf(res, sizeof(res), "cpu %u", s->cpu);
 			culprit = cpu_holder(v, s->cpu, pid, a, b, &prio);
 			it = charge(v, PM_C_CPU, culprit, res, b - a - thr);

@@ -115,6 +115,9 @@ void pm_res_print(FILE *f, const struct pm_res *r)
 			" start=%" PRId64 " end=%" PRId64 "\n", t->pid, t->cpu, t->cgroup,
 			t->start_ns, t->end_ns);
 	}
+	for (i = 0; i < r->nmembers; i++)
+		fprintf(f, "member pid=%" PRIu32 " cgroup=%" PRIu64 "\n", r->members[i].pid,
+			r->members[i].cgroup);
 	for (i = 0; i < r->nwakes; i++) {
 		const struct pm_wake *w = &r->wakes[i];
 

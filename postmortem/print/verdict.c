@@ -166,12 +166,12 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 		break;
 	case PM_C_THROTTLED:
 		if (it->quota_us > 0 && it->period_us > 0)
-			snprintf(buf, len, "%u (%s) runnable, held off the CPU by the CPU limit of %s (%.1f ms every %.1f ms)",
-				 it->culprit, comm(o, it->culprit), it->resource,
-				 it->quota_us / 1e3, it->period_us / 1e3);
+			snprintf(buf, len, "runnable, held off the CPU: %s out of its CPU quota (%.1f ms every %.1f ms), taken off the CPU from %u (%s)",
+				 it->resource, it->quota_us / 1e3, it->period_us / 1e3,
+				 it->culprit, comm(o, it->culprit));
 		else
-			snprintf(buf, len, "%u (%s) runnable, held off the CPU by the CPU limit of %s",
-				 it->culprit, comm(o, it->culprit), it->resource);
+			snprintf(buf, len, "runnable, held off the CPU: %s out of its CPU quota, taken off the CPU from %u (%s)",
+				 it->resource, it->culprit, comm(o, it->culprit));
 		break;
 	case PM_C_X_SERVER:
 		if (it->culprit)

@@ -352,6 +352,72 @@ static void policies_finish(struct pm_res *r)
 	r->npolicies = n;
 }
 
+static int member_cmp(const void *a, const void *b)
+{
+	const struct pm_member *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->cgroup < y->cgroup ? -1 : x->cgroup > y->cgroup;
+}
+
+/*
+ * The threads of the cgroups with a CPU limit, from the system section's
+ * "cgroup.ID.threads=0,TID,..." lines (helper/sysinfo.c), sorted.
+ */
+static int members(struct pm_res *r, const struct pm_dump *pm)
+{
+	size_t pos = 0, n, cap = 0, i;
+	const char *line;
+
+	while (pm_text_next(&pm->system, &pos, &line, &n)) {
+		const char *p, *end = line + n, *eq = memchr(line, '=', n);
+		unsigned long long id = 0;
+		int digits = 0;
+
+		/* "cgroup." ID ".threads" "=" */
+		if (!eq || n < 7 || memcmp(line, "cgroup.", 7))
+			continue;
+		for (p = line + 7; p < eq && *p >= '0' && *p <= '9' && digits < 19; p++, digits++)
+			id = id * 10 + (unsigned long long)(*p - '0');
+		if (!id || eq - p != 8 || memcmp(p, ".threads", 8))
+			continue;
+		for (p = eq + 1; p < end;) {
+			unsigned long tid = 0;
+			struct pm_member *m;
+
+			for (digits = 0; p < end && *p >= '0' && *p <= '9' && digits < 10;
+			     p++, digits++)
+				tid = tid * 10 + (unsigned long)(*p - '0');
+			if (p < end && *p != ',')
+				break;	/* not a list of numbers: the rest is ignored */
+			p++;
+			if (!tid || tid > TIPME_PID_MASK)
+				continue;
+			m = push((void **)&r->members, &r->nmembers, &cap, sizeof(*m));
+			if (!m)
+				return -ENOMEM;
+			m->pid = (uint32_t)tid;
+			m->cgroup = id;
+		}
+	}
+	if (r->nmembers)
+		qsort(r->members, r->nmembers, sizeof(*r->members), member_cmp);
+	for (i = n = 0; i < r->nmembers; i++)
+		if (!n || member_cmp(&r->members[n - 1], &r->members[i]))
+			r->members[n++] = r->members[i];
+	r->nmembers = n;
+	return 0;
+}
+
+int pm_res_member(const struct pm_res *r, uint32_t pid, uint64_t cgroup)
+{
+	struct pm_member key = { .pid = pid, .cgroup = cgroup };
+
+	return r->nmembers && bsearch(&key, r->members, r->nmembers, sizeof(key),
+				      member_cmp) != NULL;
+}
+
 int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		 struct tm_err *e)
 {
@@ -454,6 +520,10 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		if (!r->throttles[i].end_ns)
 			r->throttles[i].end_ns = last;
 	policies_finish(r);
+	if (members(r, pm)) {
+		pm_res_free(r);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
 	return 0;
 }
 
@@ -467,6 +537,7 @@ void pm_res_free(struct pm_res *r)
 	free(r->inputs);
 	free(r->policies);
 	free(r->throttles);
+	free(r->members);
 	memset(r, 0, sizeof(*r));
 }
 

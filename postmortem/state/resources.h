@@ -138,6 +138,17 @@ struct pm_throttle {
 };
 
 /**
+ * struct pm_member - a thread in a cgroup a CPU quota limits (the dump's
+ *		      system section: cgroup.ID.threads, read at dump time)
+ * @pid: the thread
+ * @cgroup: the cgroup's id (the thread is in it or below it)
+ */
+struct pm_member {
+	uint32_t pid;
+	uint64_t cgroup;
+};
+
+/**
  * struct pm_wake - one sched_waking
  * @ns: its time, CLOCK_MONOTONIC ns
  * @cpu: CPU the waker ran on
@@ -201,6 +212,8 @@ struct pm_policy {
  * @npolicies: how many
  * @throttles: threads held off by a cgroup's CPU quota, by start
  * @nthrottles: how many
+ * @members: the threads of the cgroups with a CPU limit, by pid and cgroup
+ * @nmembers: how many
  */
 struct pm_res {
 	struct pm_lockwait *locks;
@@ -219,6 +232,8 @@ struct pm_res {
 	size_t npolicies;
 	struct pm_throttle *throttles;
 	size_t nthrottles;
+	struct pm_member *members;
+	size_t nmembers;
 };
 
 int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
@@ -235,6 +250,16 @@ void pm_res_free(struct pm_res *r);
  */
 const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
 				     int64_t ns);
+
+/**
+ * pm_res_member() - is a thread in (or below) a cgroup, as the dump says
+ * @r: resources
+ * @pid: the thread
+ * @cgroup: the cgroup's id
+ *
+ * Return: 1 if the dump lists @pid among @cgroup's threads, else 0.
+ */
+int pm_res_member(const struct pm_res *r, uint32_t pid, uint64_t cgroup);
 
 /**
  * pm_res_policy() - the scheduling policy of @pid, if the sampler saw it

@@ -296,33 +296,55 @@ static void throttle_out(struct scen *s, uint64_t ts, uint64_t cg)
 
 /*
  * A waiter (1100, cpu 0) reads a pipe that a child (1101, cpu 1) writes
- * after 24 ms of computing; the child's cgroup (id 4242, or 2^32 + 7 for
- * @named 0, which the dump does not name) allows 10 ms every 100 ms, so
- * it is taken off its CPU, which idles, at 11 and 111 ms until the next
- * period (101, 201 ms).
+ * after 24 ms of computing; the child's cgroup (id 4242, or 2^32 + 7 in
+ * "throttle-unnamed", which the dump does not name) allows 10 ms every
+ * 100 ms, so it is taken off its CPU, which idles, at 11 and 111 ms until
+ * the next period (101, 201 ms).  In "throttle-woken" a ticker (1102) of
+ * the same cgroup on cpu 1 sleeps from 39 ms until a timer wakes it at
+ * 50 ms, while the group is throttled: it runs at 101 ms, before the
+ * child; in "throttle-other" the dump does not list it in the cgroup.
  */
-static int throttle_scenario(struct scen *s, int named)
+static int throttle_scenario(struct scen *s, const char *name)
 {
-	uint64_t cg = named ? 4242 : (1ULL << 32) + 7;
+	uint64_t cg = strcmp(name, "throttle-unnamed") ? 4242 : (1ULL << 32) + 7;
+	int ticker = !strcmp(name, "throttle-woken") || !strcmp(name, "throttle-other");
 
 	scen_init(s, 2);
-	s->system = "nodename=test\ncgroup.4242=/user.slice/limited.scope\n"
-		    "cgroup.4242.cpu_max=10000 100000\n";
+	s->system = strcmp(name, "throttle-other") ?
+		    "nodename=test\ncgroup.4242=/user.slice/limited.scope\n"
+		    "cgroup.4242.cpu_max=10000 100000\ncgroup.4242.threads=0,1101,1102\n" :
+		    "nodename=test\ncgroup.4242=/user.slice/limited.scope\n"
+		    "cgroup.4242.cpu_max=10000 100000\ncgroup.4242.threads=0,1101\n";
 	scen_task(s, 1100, 1100, "waiter", "/bin/waiter", "waiter", 7);
 	scen_task(s, 1101, 1101, "child", "/bin/child", "child", 6);
 	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1100, 120);
 	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1101, 120);
 	scen_switch(s, 0, MS(2), 1100, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(2), 1100, pipe_site);
+	if (ticker) {
+		scen_task(s, 1102, 1101, "ticker", "/bin/child", "child", 6);
+		scen_switch(s, 1, MS(2), 1101, TIPME_TS_RUNNABLE, 120, 1102, 120);
+		scen_switch(s, 1, MS(3), 1102, TIPME_TS_RUNNABLE, 120, 1101, 120);
+		scen_switch(s, 1, MS(3.5), 1101, TIPME_TS_RUNNABLE, 120, 1102, 120);
+		scen_switch(s, 1, MS(4.5), 1102, TIPME_TS_SLEEPING, 120, 1101, 120);
+		scen_blocked(s, 1, MS(4.5), 1102, sleep_site);
+	}
 	throttle_out(s, MS(11), cg);
-	scen_switch(s, 1, MS(101), 0, TIPME_TS_RUNNABLE, 120, 1101, 120);
+	if (ticker) {
+		scen_wake(s, 1, MS(50), 1102, 1, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 1, MS(101), 0, TIPME_TS_RUNNABLE, 120, 1102, 120);
+		scen_switch(s, 1, MS(101.5), 1102, TIPME_TS_SLEEPING, 120, 1101, 120);
+		scen_blocked(s, 1, MS(101.5), 1102, sleep_site);
+	} else {
+		scen_switch(s, 1, MS(101), 0, TIPME_TS_RUNNABLE, 120, 1101, 120);
+	}
 	throttle_out(s, MS(111), cg);
 	scen_switch(s, 1, MS(201), 0, TIPME_TS_RUNNABLE, 120, 1101, 120);
 	scen_wake(s, 1, MS(206), 1100, 0, 1101, TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(206.5), 0, TIPME_TS_RUNNABLE, 120, 1100, 120);
 	scen_switch(s, 1, MS(207), 1101, TIPME_TS_DEAD, 120, 0, 120);
 	scen_switch(s, 0, MS(210), 1100, TIPME_TS_SLEEPING, 120, 0, 120);
-	return save(s, named ? "throttle" : "throttle-unnamed");
+	return save(s, name);
 }
 
 /* A reader (200) waits for a writer (201) that sleeps 300 ms first. */
@@ -1640,7 +1662,7 @@ static const char *const state_names[] = {
 	"cpu", "timer", "stopped", "blkio", "blkirq", "blkirq-other", "lock",
 	"mem", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
-	"stack-timer", "descend", "interactive", "early", "throttle",
+	"stack-timer", "descend", "interactive", "early", "throttle", "throttle-woken",
 };
 
 int main(void)
@@ -1654,7 +1676,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(150);
+	tap_plan(157);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1668,7 +1690,9 @@ int main(void)
 	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
 	    descend_scenario(s) || interactive_scenario(s, "interactive", NULL) ||
 	    interactive_scenario(s, "hinted", "cc is slow when I build") ||
-	    early_scenario(s) || throttle_scenario(s, 1) || throttle_scenario(s, 0))
+	    early_scenario(s) || throttle_scenario(s, "throttle") ||
+	    throttle_scenario(s, "throttle-unnamed") || throttle_scenario(s, "throttle-woken") ||
+	    throttle_scenario(s, "throttle-other"))
 		return 1;
 	compact_counts();
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
@@ -1712,6 +1736,10 @@ int main(void)
 			   "\"period_us\":null}"),
 	       "a cgroup the dump does not name: by its 64-bit id, its limit null");
 	free(out);
+	check("throttle-woken", "--pid 1102 --from 0.040 --to 0.1015", "cpu_throttled", 1101, 80,
+	      "a thread woken while its cgroup is throttled waits for the next period");
+	check("throttle-other", "--pid 1102 --from 0.040 --to 0.1015", "cpu_contention", 0, 80,
+	      "the same thread, not in the cgroup as the dump says: no throttling of its own");
 	check("lock", "--pid 500 --from 0.010 --to 0.1001", "lock", 501, 99,
 	      "a mutex held by a computing thread");
 	check("mem", "--pid 600 --from 0.001 --to 0.101", "memory", 600, 59,
