@@ -32,6 +32,11 @@ CASE is one of:
            woke it, to cpu_throttled, culprit the child, resource the
            cgroup with its quota and period, within 10% of the throttled
            time the cgroup's cpu.stat counted over the wait
+  quota-woken  quota's output (tick), EXTRA as for quota: the ticker's
+           latest wakeup, from its deadline until it ran, is cpu_throttled
+           (it was woken while the spinner had the group throttled),
+           culprit the spinner, the cgroup with its limit, within 10% of
+           that wait and at least 20 ms of it
   quota-neg  quota's output (sleep), EXTRA as for quota: the child slept
            (the kernel counted no throttling): timer, culprit the child,
            and nothing charged to cpu_throttled
@@ -194,6 +199,17 @@ def main():
         check(near(v.get("ms", 0), (t["back_ns"] - t["press_ns"]) / 1e6, 0.2),
               f"{v.get('ms', 0):.1f} ms of the {(t['back_ns'] - t['press_ns']) / 1e6:.1f} ms "
               "the reader measured")
+    elif case == "quota-woken":
+        path, quota, period = sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
+        spinner = int(t["spinner"])
+        check(t["nr_throttled"] >= 1, f"the kernel throttled the cgroup {int(t['nr_throttled'])} times")
+        check(span >= 20, f"the ticker's latest wakeup came {span:.1f} ms after its deadline")
+        check(v.get("cause") == "cpu_throttled" and cul == spinner,
+              f"verdict: cpu_throttled, taken off the CPU from the spinner {spinner}", v)
+        check(v.get("resource") == "cgroup " + path and v.get("quota_us") == quota and
+              v.get("period_us") == period, f"the cgroup {path} with its cpu.max", v)
+        check(near(v.get("ms", 0), span),
+              f"{v.get('ms', 0):.1f} ms within 10% of the {span:.1f} ms the ticker was late")
     elif case in ("quota", "quota-neg"):
         path, quota, period = sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
         child = int(t["child"])

@@ -4,8 +4,10 @@
 # cpu.max "10000 100000" writes once it has computed 40 ms: the child is
 # throttled for most of the wait, and the report says so, with the
 # cgroup, its quota and period (the kernel's own cpu.stat is the ground
-# truth); and the negative: the same child sleeping 300 ms instead is
-# a timer, not throttling.
+# truth); a thread of the same cgroup woken by its timer while the
+# group is throttled (it waits for the next period: the dump lists the
+# cgroup's threads); and the negative: the same child sleeping 300 ms
+# instead is a timer, not throttling.
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
@@ -25,13 +27,13 @@ if ! { mountpoint -q $cg || mount -t cgroup2 none $cg; } ||
 	tap_done
 fi
 
-# report CASE TRUTH NAME: dump now (the cgroup still there, so the dump
+# report CASE TRUTH NAME [PID]: dump now (the cgroup still there, so the dump
 # names it); report and check on the host
 report() {
 	tap_diag "$1: ground truth: $2"
 	"$B"/tipme dump -o "$out/$3.dump" > /dev/null
-	tap_on_host tests/vm/report_check.sh "$1" "$2" "$3" --pid "$(kv "$2" waiter)" \
-		--from "$(sec "$(kv "$2" start_ns)")" --to "$(sec "$(kv "$2" woke_ns)")" \
+	tap_on_host tests/vm/report_check.sh "$1" "$2" "$3" --pid "${4:-$(kv "$2" waiter)}" \
+		--from "$(sec "$(kv "$2" "${5:-start_ns}")")" --to "$(sec "$(kv "$2" woke_ns)")" \
 		-- /tipme-quota 10000 100000
 }
 
@@ -42,6 +44,20 @@ report quota "$t" quota
 t=$("$B"/tests/vm/quota $cg/tipme-quota sleep 300)
 tap_check "quota: the sleeping child ran" test -n "$t"
 report quota-neg "$t" quota-neg
+
+# the ticker: its latest wakeup, from its deadline until it ran; the
+# program keeps its children alive until the dump is taken
+mkfifo "$out/tick.fifo"
+"$B"/tests/vm/quota $cg/tipme-quota tick 600 > "$out/tick.fifo" &
+qp=$!
+read -r t < "$out/tick.fifo"
+tap_check "quota: the ticker ran" test -n "$t"
+report quota-woken "$t" quota-woken "$(kv "$t" ticker)" deadline_ns
+kill "$qp"
+wait "$qp"
+while [ -n "$(cat $cg/tipme-quota/cgroup.procs)" ]; do
+	sleep 0.1	# a killed child leaves the cgroup when it is reaped
+done
 
 rmdir $cg/tipme-quota
 tap_check "rmmod" rmmod tipme
