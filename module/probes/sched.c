@@ -10,6 +10,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <trace/events/sched.h>
+#include "compat.h"
 #include "recorder.h"
 #include "control/autotrig.h"
 #include "instr/cost.h"
@@ -182,27 +183,13 @@ static noinline void record_cpu_throttle(struct task_struct *p, unsigned int up)
 	tipme_cost_add(TIPME_REC_CPU_THROTTLE, ws.ts);
 }
 
-/*
- * Is @p, runnable and leaving its CPU, held off by CFS bandwidth control?
- * A throttled group's entity is taken off its parent's queue while the
- * tasks below it stay queued; an entity that is not throttled is queued
- * whenever a task below it is.  So the lowest group entity above @p that
- * is not queued is the throttled one.  Fair tasks only (an RT or deadline
- * task has no group entities of the fair class above it).
- */
+/* Is @p, runnable and leaving its CPU, held off by CFS bandwidth control? */
 static __always_inline void check_cpu_throttle(struct task_struct *p)
 {
-	const struct sched_entity *se;
-	unsigned int up = 0;
+	int up = tipme_throttle_level(p);
 
-	if (p->prio < MAX_RT_PRIO || !p->se.on_rq)
-		return;
-	for (se = p->se.parent; se; se = se->parent, up++) {
-		if (!se->on_rq) {
-			record_cpu_throttle(p, up);
-			return;
-		}
-	}
+	if (unlikely(up >= 0))
+		record_cpu_throttle(p, up);
 }
 #else
 static __always_inline void check_cpu_throttle(struct task_struct *p)
