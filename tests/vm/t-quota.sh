@@ -47,18 +47,15 @@ report quota-neg "$t" quota-neg
 
 # the ticker: its latest wakeup, from its deadline until it ran; the
 # program keeps its children alive until the dump is taken
-mkfifo "$out/tick.fifo"
-"$B"/tests/vm/quota $cg/tipme-quota tick 600 > "$out/tick.fifo" &
+fifo=/tmp/tick.fifo
+mkfifo $fifo
+"$B"/tests/vm/quota $cg/tipme-quota tick 600 > $fifo &
 qp=$!
-read -r t < "$out/tick.fifo"
+read -r t < $fifo
 tap_check "quota: the ticker ran" test -n "$t"
 report quota-woken "$t" quota-woken "$(kv "$t" ticker)" deadline_ns
-kill "$qp"
+kill "$qp"	# its children die with it
 wait "$qp"
-while [ -n "$(cat $cg/tipme-quota/cgroup.procs)" ]; do
-	sleep 0.1	# a killed child leaves the cgroup when it is reaped
-done
 
-rmdir $cg/tipme-quota
 tap_check "rmmod" rmmod tipme
 tap_done
