@@ -119,6 +119,145 @@ static void interrupts(FILE *f)
 	closedir(d);
 }
 
+/*
+ * The CPU limit of the cgroup folder @dir (@v2: cpu.max "QUOTA PERIOD";
+ * else v1's cpu.cfs_quota_us and cpu.cfs_period_us), as "QUOTA PERIOD"
+ * in microseconds.  Return: 1 if it has one, 0 if none or unlimited.
+ */
+static int cpu_limit(const char *dir, int v2, char *buf, size_t len)
+{
+	char path[4200], q[32], per[32];
+	unsigned long long a, b;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, v2 ? "cpu.max" : "cpu.cfs_quota_us");
+	read_line(path, q, sizeof(q));
+	if (v2) {
+		if (sscanf(q, "%llu %llu", &a, &b) != 2)
+			return 0;
+	} else {
+		snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", dir);
+		read_line(path, per, sizeof(per));
+		if (q[0] == '-' || sscanf(q, "%llu", &a) != 1 || sscanf(per, "%llu", &b) != 1)
+			return 0;
+	}
+	snprintf(buf, len, "%llu %llu", a, b);
+	return 1;
+}
+
+/* A cgroup's path as the dump shows it: printable ASCII, no space or backslash. */
+static int plain_path(const char *p)
+{
+	for (; *p; p++)
+		if (*p < 0x21 || *p > 0x7e || *p == '\\')
+			return 0;
+	return 1;
+}
+
+/*
+ * The threads of cgroup folder @dir and of every cgroup below it (v2's
+ * cgroup.threads, v1's tasks), as ",TID" each after the first: at most
+ * *@left of them and 16 levels.  Return: how many were written.
+ */
+static int cgroup_threads(FILE *f, const char *dir, int v2, int depth, int *left)
+{
+	char path[4200];
+	struct dirent *de;
+	unsigned long tid;
+	int n = 0;
+	FILE *t;
+	DIR *d;
+
+	if (depth > 16)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, v2 ? "cgroup.threads" : "tasks");
+	t = fopen(path, "re");
+	while (t && *left > 0 && fscanf(t, "%lu", &tid) == 1) {
+		fprintf(f, ",%lu", tid);
+		--*left;
+		n++;
+	}
+	if (t)
+		fclose(t);
+	d = opendir(dir);
+	if (!d)
+		return n;
+	while ((de = readdir(d)) && *left > 0) {
+		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		n += cgroup_threads(f, path, v2, depth + 1, left);
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Every cgroup under @dir (@rel its path in the hierarchy) with a CPU
+ * limit: "cgroup.ID=PATH", "cgroup.ID.cpu_max=QUOTA PERIOD" (us) and
+ * "cgroup.ID.threads=0,TID,..." (the threads it holds, in it or below, at
+ * most 4096: its quota holds them all back), where ID is the folder's
+ * inode number, which is the cgroup's id (the kernel's kernfs id on
+ * 64-bit), as the cpu_throttle records name it.  Bounded: 16 levels,
+ * 4096 folders.
+ */
+static void cgroup_walk(FILE *f, const char *dir, const char *rel, int v2,
+			int depth, int *budget)
+{
+	char path[4200], sub[4200], lim[64];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	if (depth > 16 || --*budget < 0)
+		return;
+	if (cpu_limit(dir, v2, lim, sizeof(lim)) && !stat(dir, &st) &&
+	    plain_path(*rel ? rel : "/")) {
+		int left = 4096;
+
+		fprintf(f, "cgroup.%llu=%s\ncgroup.%llu.cpu_max=%s\ncgroup.%llu.threads=0",
+			(unsigned long long)st.st_ino, *rel ? rel : "/",
+			(unsigned long long)st.st_ino, lim, (unsigned long long)st.st_ino);
+		cgroup_threads(f, dir, v2, 0, &left);
+		fputc('\n', f);
+	}
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		snprintf(sub, sizeof(sub), "%s/%s", rel, de->d_name);
+		cgroup_walk(f, path, sub, v2, depth + 1, budget);
+	}
+	closedir(d);
+}
+
+/*
+ * The cgroups a CPU quota limits, for the analysis of cpu_throttle
+ * records: cgroup v2 at /sys/fs/cgroup, else v1's cpu controller.
+ */
+static void cgroups(FILE *f)
+{
+	static const char *const v1[] = {
+		"/sys/fs/cgroup/cpu,cpuacct", "/sys/fs/cgroup/cpu",
+	};
+	struct stat st;
+	int budget = 4096;
+	size_t i;
+
+	if (!stat("/sys/fs/cgroup/cgroup.controllers", &st)) {
+		cgroup_walk(f, "/sys/fs/cgroup", "", 1, 0, &budget);
+		return;
+	}
+	for (i = 0; i < sizeof(v1) / sizeof(v1[0]); i++) {
+		if (!stat(v1[i], &st)) {
+			cgroup_walk(f, v1[i], "", 0, 0, &budget);
+			return;
+		}
+	}
+}
+
 char *sysinfo_text(const char *module_version)
 {
 	struct utsname u;
@@ -139,6 +278,7 @@ char *sysinfo_text(const char *module_version)
 	fprintf(f, "online_cpus=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
 	block_devices(f);
 	interrupts(f);
+	cgroups(f);
 	if (fclose(f)) {
 		free(out);
 		return NULL;

@@ -289,4 +289,47 @@ static inline struct nlattr **tipme_genl_dump_attrs(struct netlink_callback *cb)
 #endif
 }
 
+/* ------------------------------------------------------------------ */
+/* CFS bandwidth: a task its group's CPU quota holds off              */
+/* ------------------------------------------------------------------ */
+
+#include <linux/sched.h>
+
+/**
+ * tipme_throttle_level() - is a runnable task held off by its cgroup's quota
+ * @p: a fair task leaving its CPU still runnable
+ *
+ * Until 6.18 a throttled group's scheduling entity is taken off its
+ * parent's queue while the tasks below it stay queued, and an entity that
+ * is not throttled is queued whenever a task below it is: the lowest group
+ * entity above @p that is not queued is the throttled one.  The task
+ * based throttle model of 6.18 leaves the groups queued and dequeues each
+ * task on its way to user space, marking it (p->throttled; Kbuild looks
+ * for it: TIPME_TASK_THROTTLED); which level ran out is then private to
+ * the scheduler, and @p's own group is named.
+ *
+ * Context: the sched_switch probe, @p's runqueue locked.
+ * Return: how many levels above @p's own group the throttled group is, or
+ * -1 if @p is not throttled.
+ */
+static __always_inline int tipme_throttle_level(const struct task_struct *p)
+{
+#ifdef TIPME_TASK_THROTTLED
+	return p->throttled ? 0 : -1;
+#elif defined(CONFIG_CFS_BANDWIDTH)
+	const struct sched_entity *se;
+	int up = 0;
+
+	/* an RT or deadline task has no fair group entities above it */
+	if (p->prio < MAX_RT_PRIO || !p->se.on_rq)
+		return -1;
+	for (se = p->se.parent; se; se = se->parent, up++)
+		if (!se->on_rq)
+			return up;
+	return -1;
+#else
+	return -1;
+#endif
+}
+
 #endif /* TIPME_COMPAT_H */

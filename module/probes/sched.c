@@ -5,10 +5,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cgroup.h>
 #include <linux/mm_types.h>	/* struct folio, before 6.12's sched events */
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <trace/events/sched.h>
+#include "compat.h"
 #include "recorder.h"
 #include "control/autotrig.h"
 #include "instr/cost.h"
@@ -154,6 +156,48 @@ static __always_inline u64 record_switch_short(struct task_struct *prev,
 	return now ? now : 1;
 }
 
+#ifdef CONFIG_CFS_BANDWIDTH
+/*
+ * @p leaves its CPU runnable because the group @up levels above its own
+ * ran out of CPU quota: the cgroup of that group, in the cpu controller's
+ * hierarchy (whose groups are the scheduler's task groups, level for
+ * level).  Called with @p's runqueue locked, from the sched_switch probe.
+ */
+static noinline void record_cpu_throttle(struct task_struct *p, unsigned int up)
+{
+	struct cgroup_subsys_state *css = task_css(p, cpu_cgrp_id);
+	struct tipme_rec_cpu_throttle *r;
+	struct tipme_wslot ws;
+	u64 id = 0;
+
+	while (css && up--)
+		css = css->parent;
+	if (css && css->cgroup)
+		id = cgroup_id(css->cgroup);
+	r = tipme_reserve(TIPME_REC_CPU_THROTTLE, sizeof(*r), &ws);
+	if (!r)
+		return;
+	r->pid = p->pid;
+	r->cgroup_lo = lower_32_bits(id);
+	r->cgroup_hi = upper_32_bits(id);
+	tipme_commit(&ws, TIPME_REC_CPU_THROTTLE);
+	tipme_cost_add(TIPME_REC_CPU_THROTTLE, ws.ts);
+}
+
+/* Is @p, runnable and leaving its CPU, held off by CFS bandwidth control? */
+static __always_inline void check_cpu_throttle(struct task_struct *p)
+{
+	int up = tipme_throttle_level(p);
+
+	if (unlikely(up >= 0))
+		record_cpu_throttle(p, up);
+}
+#else
+static __always_inline void check_cpu_throttle(struct task_struct *p)
+{
+}
+#endif
+
 /*
  * The clock is the costliest part of a record (local_clock() more so than
  * the TSC): the switch's and the wakeup's own cost starts at their
@@ -175,6 +219,8 @@ static void probe_sched_switch(void *data, bool preempt,
 
 	if (sleep)
 		tipme_auto_switch(prev);
+	else if (prev->pid && (preempt || !prev_state))
+		check_cpu_throttle(prev);
 	/* Without a site table the site follows whole. */
 	numbered = site && tipme_sitetab_enabled();
 	if (tipme_switch_s_kind(state, numbered) >= 0 &&

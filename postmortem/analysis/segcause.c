@@ -22,6 +22,7 @@ const char *const pm_cause_key[PM_C_NR] = {
 	[PM_C_TIMER] = "timer",
 	[PM_C_STOPPED] = "stopped",
 	[PM_C_X_SERVER] = "x_server",
+	[PM_C_THROTTLED] = "cpu_throttled",
 	[PM_C_UNKNOWN] = "unknown",
 };
 
@@ -73,6 +74,35 @@ const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
 			return l;
 	}
 	return NULL;
+}
+
+int64_t pm_seg_throttle(const struct pm_res *res, uint32_t pid, uint32_t cpu,
+			int64_t a, int64_t b, const struct pm_throttle **th)
+{
+	int64_t sum = 0, most = 0, done = a;
+	size_t i;
+
+	*th = NULL;
+	/* by start: what one adds beyond the ones before is new */
+	for (i = 0; i < res->nthrottles && res->throttles[i].start_ns < b; i++) {
+		const struct pm_throttle *t = &res->throttles[i];
+		int64_t lo = t->start_ns > a ? t->start_ns : a;
+		int64_t hi = t->end_ns < b ? t->end_ns : b;
+
+		if (hi <= lo || (t->pid != pid &&
+				 (t->cpu != cpu || !pm_res_member(res, pid, t->cgroup))))
+			continue;
+		if (hi - lo > most) {
+			most = hi - lo;
+			*th = t;
+		}
+		lo = lo > done ? lo : done;
+		if (hi > lo) {
+			sum += hi - lo;
+			done = hi;
+		}
+	}
+	return sum;
 }
 
 /*
@@ -145,7 +175,8 @@ const struct pm_bio *pm_seg_bio_wake(const struct pm_res *res,
  * wakers: for pictures and tables that colour each stretch.
  *
  * Return: enum pm_cause: running (memory if it was reclaiming),
- * cpu_contention (runnable), stopped, lock (a recorded lock wait, or a
+ * cpu_contention (runnable; cpu_throttled when its cgroup's CPU quota
+ * held it off for most of the stretch), stopped, lock (a recorded lock wait, or a
  * futex a task ended), memory, block_io (a completion on the waking CPU
  * just before: a stacked device's bio at the top, or a request; by a task
  * only in that task), x_server (the X server woke it), timer (a sleep call an
@@ -169,8 +200,14 @@ int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
 	switch (s->state) {
 	case PM_T_RUNNING:
 		return PM_C_RUNNING;
-	case PM_T_RUNNABLE:
+	case PM_T_RUNNABLE: {
+		const struct pm_throttle *th;
+
+		/* the larger part decides */
+		if (2 * pm_seg_throttle(res, pid, s->cpu, a, b, &th) > b - a)
+			return PM_C_THROTTLED;
 		return PM_C_CPU;
+	}
 	case PM_T_BLOCKED:
 		break;
 	default:

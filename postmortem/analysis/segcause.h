@@ -22,6 +22,7 @@ enum pm_cause {
 	PM_C_TIMER,		/* a sleep that a timer ended */
 	PM_C_STOPPED,		/* stopped (SIGSTOP, ptrace, freezer) */
 	PM_C_X_SERVER,		/* the X server busy for another client */
+	PM_C_THROTTLED,		/* runnable, its cgroup out of CPU quota */
 	PM_C_UNKNOWN,		/* what the dump cannot explain */
 	PM_C_NR,
 };
@@ -63,6 +64,25 @@ const char *pm_seg_site0(const struct pm_dump *pm, const struct pm_seg *s);
  */
 const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
 					   uint32_t pid, int64_t a, int64_t b);
+
+/**
+ * pm_seg_throttle() - how much of a runnable interval a cgroup's CPU quota
+ *		       held a thread off
+ * @res: the resources
+ * @pid: the thread
+ * @cpu: the CPU it waited for
+ * @a: start, CLOCK_MONOTONIC ns
+ * @b: end
+ * @th: set to the throttling that held it longest there, or NULL
+ *
+ * A throttling (struct pm_throttle) holds off its own thread, and on its
+ * CPU every thread the dump lists in its cgroup (pm_res_member(): a thread
+ * woken while its group was throttled waits with it).
+ *
+ * Return: ns of [@a, @b) inside such throttlings (each counted once).
+ */
+int64_t pm_seg_throttle(const struct pm_res *res, uint32_t pid, uint32_t cpu,
+			int64_t a, int64_t b, const struct pm_throttle **th);
 
 /**
  * pm_seg_blk_wake() - the block request whose completion made a wakeup

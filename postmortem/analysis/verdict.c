@@ -6,7 +6,9 @@
  * Walking the thread's stretches inside the interval:
  *  - running: its own computing (memory if it was reclaiming meanwhile;
  *    a lock's, if it was holding one that the waiter above it needed);
- *  - runnable: the CPU, held by whoever ran there most meanwhile;
+ *  - runnable: the CPU, held by whoever ran there most meanwhile; or,
+ *    while its cgroup's CPU quota held it off (a cpu_throttle record),
+ *    that cgroup's limit;
  *  - stopped: the stopped task itself (and who continued it);
  *  - blocked, woken by another task: that task's time during the wait is
  *    analysed in turn, clipped to the wait (its time before the wait began
@@ -345,6 +347,66 @@ static void charge_running(struct va *v, uint32_t pid, int64_t a, int64_t b)
 		in_work += o;
 	}
 	charge(v, PM_C_RUNNING, pid, "", b - a - in_work);
+}
+
+/*
+ * The dump's path and CPU limit of cgroup @id, from the system section
+ * (tipmed writes cgroup.ID=PATH and cgroup.ID.cpu_max=QUOTA PERIOD for
+ * every cgroup with a limit): "cgroup PATH" in @res, or "cgroup ID" when
+ * the dump does not name it (it was removed before the dump).
+ */
+static void cgroup_resource(const struct va *v, struct pm_cause_item *it,
+			    char *res, size_t size)
+{
+	char key[64], val[PM_RES_LEN];
+	long long q, p;
+	char tail;
+
+	snprintf(key, sizeof(key), "cgroup.%" PRIu64, it->cgroup_id);
+	if (!pm_text_get(&v->pm->system, key, val, sizeof(val)) && val[0] == '/' &&
+	    strlen(val) < sizeof(it->cgroup) && !strpbrk(val, " \\"))
+		snprintf(it->cgroup, sizeof(it->cgroup), "%s", val);
+	snprintf(key, sizeof(key), "cgroup.%" PRIu64 ".cpu_max", it->cgroup_id);
+	if (!pm_text_get(&v->pm->system, key, val, sizeof(val)) &&
+	    sscanf(val, "%lld %lld%c", &q, &p, &tail) == 2 && q > 0 && p > 0) {
+		it->quota_us = q;
+		it->period_us = p;
+	}
+	if (*it->cgroup)
+		snprintf(res, size, "cgroup %s", it->cgroup);
+	else if (it->cgroup_id)
+		snprintf(res, size, "cgroup %" PRIu64, it->cgroup_id);
+	else
+		snprintf(res, size, "cgroup");
+}
+
+/*
+ * The part of the runnable stretch [a, b) of @pid on @cpu that its
+ * cgroup's CPU quota held it off: cpu_throttled, the cgroup the resource,
+ * the culprit the thread that was taken off the CPU when the quota ran
+ * out (@pid itself, or another thread of its group: @pid was woken while
+ * the group was throttled).  Return: the ns charged.
+ */
+static int64_t charge_throttle(struct va *v, uint32_t pid, uint32_t cpu,
+			       int64_t a, int64_t b)
+{
+	const struct pm_throttle *th;
+	struct pm_cause_item probe = { .quota_us = -1, .period_us = -1 }, *it;
+	char res[PM_RES_LEN];
+	int64_t ns = pm_seg_throttle(v->res, pid, cpu, a, b, &th);
+
+	if (ns <= 0 || !th)
+		return 0;
+	probe.cgroup_id = th->cgroup;
+	cgroup_resource(v, &probe, res, sizeof(res));
+	it = charge(v, PM_C_THROTTLED, th->pid, res, ns);
+	if (it) {
+		snprintf(it->cgroup, sizeof(it->cgroup), "%s", probe.cgroup);
+		it->cgroup_id = probe.cgroup_id;
+		it->quota_us = probe.quota_us;
+		it->period_us = probe.period_us;
+	}
+	return ns;
 }
 
 /* Charge the part of [a, b) that @pid spent reclaiming; returns it. */
@@ -895,6 +957,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 		struct pm_cause_item *it;
 		char res[PM_RES_LEN];
 		uint32_t culprit;
+		int64_t thr;
 		int prio;
 
 		a = a > t0 ? a : t0;
@@ -921,15 +984,18 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 			}
 			break;
 		case PM_T_RUNNABLE:
+			/* its cgroup's quota held it off; the rest waited for the CPU */
+			thr = charge_throttle(v, pid, s->cpu, a, b);
 			snprintf(res, sizeof(res), "cpu %u", s->cpu);
 			culprit = cpu_holder(v, s->cpu, pid, a, b, &prio);
-			it = charge(v, PM_C_CPU, culprit, res, b - a);
+			it = charge(v, PM_C_CPU, culprit, res, b - a - thr);
 			if (it && prio >= 0)
 				it->prio = prio;
 			if (it && culprit)
 				it->policy = pm_res_policy(v->res, culprit);
 			if (b - a >= 1000000)
-				add_step(v, parent, pid, a, b, PM_C_CPU, s);
+				add_step(v, parent, pid, a, b,
+					 2 * thr > b - a ? PM_C_THROTTLED : PM_C_CPU, s);
 			break;
 		case PM_T_BLOCKED:
 			if (s->block_state == TIPME_TS_DEAD ||

@@ -54,6 +54,12 @@
  *	sampler saw it (SCHED_NORMAL 0 .. SCHED_DEADLINE 6; -1: not seen)
  * @other: stopped: who continued it; lock: the waiter; x_server: the X
  *	server; 0 if none
+ * @cgroup: cpu_throttled: the cgroup's path ("/tipme/limited"), "" if the
+ *	dump does not name it (or it is longer than this holds)
+ * @cgroup_id: cpu_throttled: its id (0: not recorded)
+ * @quota_us: cpu_throttled: its CPU quota per period, microseconds (-1:
+ *	the dump does not say)
+ * @period_us: cpu_throttled: the period (-1: the dump does not say)
  */
 struct pm_cause_item {
 	int cause;
@@ -75,6 +81,10 @@ struct pm_cause_item {
 	int prio;
 	int policy;
 	uint32_t other;
+	char cgroup[PM_RES_LEN - 16];
+	uint64_t cgroup_id;
+	int64_t quota_us;
+	int64_t period_us;
 };
 
 /**

@@ -108,6 +108,16 @@ void pm_res_print(FILE *f, const struct pm_res *r)
 			b->below_dev & 0xfffff, b->below_sector, b->below_bytes, b->nsent,
 			b->complete_ns, b->complete_cpu, b->complete_pid, b->complete_ctx);
 	}
+	for (i = 0; i < r->nthrottles; i++) {
+		const struct pm_throttle *t = &r->throttles[i];
+
+		fprintf(f, "throttle pid=%" PRIu32 " cpu=%" PRIu32 " cgroup=%" PRIu64
+			" start=%" PRId64 " end=%" PRId64 "\n", t->pid, t->cpu, t->cgroup,
+			t->start_ns, t->end_ns);
+	}
+	for (i = 0; i < r->nmembers; i++)
+		fprintf(f, "member pid=%" PRIu32 " cgroup=%" PRIu64 "\n", r->members[i].pid,
+			r->members[i].cgroup);
 	for (i = 0; i < r->nwakes; i++) {
 		const struct pm_wake *w = &r->wakes[i];
 

@@ -243,6 +243,7 @@ static int cause_cls(int cause, const struct pm_seg *s)
 	switch (cause) {
 	case PM_C_RUNNING: return C_RUN;
 	case PM_C_CPU: return C_CPU;
+	case PM_C_THROTTLED: return C_CPU;
 	case PM_C_BLOCK_IO: return C_IO;
 	case PM_C_LOCK: return C_LOCK;
 	case PM_C_MEMORY: return C_MEM;

@@ -166,6 +166,15 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 			snprintf(buf, len, "%u (%s) %s", it->culprit,
 				 comm(o, it->culprit), it->resource);
 		break;
+	case PM_C_THROTTLED:
+		if (it->quota_us > 0 && it->period_us > 0)
+			snprintf(buf, len, "runnable, held off the CPU: %s out of its CPU quota (%.1f ms every %.1f ms), taken off the CPU from %u (%s)",
+				 it->resource, it->quota_us / 1e3, it->period_us / 1e3,
+				 it->culprit, comm(o, it->culprit));
+		else
+			snprintf(buf, len, "runnable, held off the CPU: %s out of its CPU quota, taken off the CPU from %u (%s)",
+				 it->resource, it->culprit, comm(o, it->culprit));
+		break;
 	case PM_C_X_SERVER:
 		if (it->culprit)
 			snprintf(buf, len, "the X server (%u, %s) busy with the requests of %u (%s)",
@@ -555,6 +564,23 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 		tm_jw_ku64(&o->w, "continued_by", it->other);
 	} else if (it->cause == PM_C_X_SERVER && it->other) {
 		tm_jw_ku64(&o->w, "x_server_pid", it->other);
+	} else if (it->cause == PM_C_THROTTLED) {
+		opt_str(&o->w, "cgroup", it->cgroup);
+		tm_jw_key(&o->w, "cgroup_id");
+		if (it->cgroup_id)
+			tm_jw_u64(&o->w, it->cgroup_id);
+		else
+			tm_jw_null(&o->w);
+		tm_jw_key(&o->w, "quota_us");
+		if (it->quota_us > 0)
+			tm_jw_u64(&o->w, (uint64_t)it->quota_us);
+		else
+			tm_jw_null(&o->w);
+		tm_jw_key(&o->w, "period_us");
+		if (it->period_us > 0)
+			tm_jw_u64(&o->w, (uint64_t)it->period_us);
+		else
+			tm_jw_null(&o->w);
 	}
 	tm_jw_obj_end(&o->w);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The scheduler records: sched_switch, sched_waking, and blocked (where a
- * thread that switched out asleep went to sleep).
+ * The scheduler records: sched_switch, sched_waking, blocked (where a
+ * thread that switched out asleep went to sleep), and cpu_throttle (a
+ * thread its cgroup's CPU quota took off the CPU).
  */
 #include <inttypes.h>
 
@@ -21,9 +22,18 @@ static unsigned int sched_pids(const struct pm_event *ev, uint32_t *pids)
 	case TIPME_REC_BLOCKED:
 		pids[0] = ev->u.bl.pid;
 		return 1;
+	case TIPME_REC_CPU_THROTTLE:
+		pids[0] = ev->u.rec.CPU_THROTTLE.pid;
+		return 1;
 	default:
 		return 0;
 	}
+}
+
+/* The throttled cgroup's id (0: not known). */
+static uint64_t throttle_cgroup(const struct tipme_rec_cpu_throttle *t)
+{
+	return (uint64_t)t->cgroup_hi << 32 | t->cgroup_lo;
 }
 
 static void sched_text(FILE *f, const struct pm_dump *pm,
@@ -58,6 +68,11 @@ static void sched_text(FILE *f, const struct pm_dump *pm,
 		fprintf(f, " pid=%s in ", pm_fmt_task(pm, ev->u.bl.pid, ev->ts, a, sizeof(a)));
 		pm_rec_print_frames(f, pm, fr, n);
 		fputs(ev->u.bl.flags & TIPME_BLOCKED_FULL ? " <- ...\n" : "\n", f);
+		break;
+	case TIPME_REC_CPU_THROTTLE:
+		fprintf(f, " pid=%s cgroup=%" PRIu64 "\n",
+			pm_fmt_task(pm, ev->u.rec.CPU_THROTTLE.pid, ev->ts, a, sizeof(a)),
+			throttle_cgroup(&ev->u.rec.CPU_THROTTLE));
 		break;
 	}
 }
@@ -107,6 +122,10 @@ static void sched_json(struct tm_jw *w, const struct pm_dump *pm,
 		pm_rec_json_task(w, pm, "pid", NULL, ev->u.bl.pid, ev->ts);
 		pm_rec_json_frames(w, pm, "site", fr, n);
 		tm_jw_kbool(w, "truncated", ev->u.bl.flags & TIPME_BLOCKED_FULL);
+		break;
+	case TIPME_REC_CPU_THROTTLE:
+		pm_rec_json_task(w, pm, "pid", "comm", ev->u.rec.CPU_THROTTLE.pid, ev->ts);
+		tm_jw_ku64(w, "cgroup", throttle_cgroup(&ev->u.rec.CPU_THROTTLE));
 		break;
 	}
 }

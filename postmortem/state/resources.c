@@ -5,7 +5,8 @@
  * reclaim_end and a block request's issue with its completion (same
  * device and sector), follows a stacked device's bio from its queueing
  * through the remap that sent it below to its completion at the top, and
- * keeps every wakeup.  Unpaired ends are dropped
+ * keeps every wakeup; a thread its cgroup's CPU quota took off a CPU is
+ * held off until it next runs.  Unpaired ends are dropped
  * (their beginning is before the dump); unpaired beginnings last to the
  * dump's end.
  */
@@ -34,7 +35,8 @@ static void *push(void **arr, size_t *n, size_t *cap, size_t size)
 }
 
 struct caps {
-	size_t locks, reclaims, blk, bios, wakes, inputs, policies, works;
+	size_t locks, reclaims, blk, bios, wakes, inputs, policies, works, throttles;
+	size_t open_throttles;	/* of them, not yet ended by a switch */
 };
 
 /*
@@ -151,6 +153,39 @@ static int on_work(struct pm_res *r, struct caps *c, const struct intr_now *in,
 	w->queue_cpu = ev->cpu;
 	w->queue_intr = intr_of(in, ev->cpu, ctx);
 	return 0;
+}
+
+/* A cpu_throttle record: @pid held off from now until it next runs. */
+static int on_throttle(struct pm_res *r, struct caps *c, const struct pm_event *ev)
+{
+	const struct tipme_rec_cpu_throttle *x = &ev->u.rec.CPU_THROTTLE;
+	struct pm_throttle *t;
+
+	t = push((void **)&r->throttles, &r->nthrottles, &c->throttles, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->pid = x->pid;
+	t->cpu = ev->cpu;
+	t->cgroup = (uint64_t)x->cgroup_hi << 32 | x->cgroup_lo;
+	t->start_ns = ev->ns;
+	t->end_ns = 0;
+	c->open_throttles++;
+	return 0;
+}
+
+/* A switch onto a CPU ends the throttling of the thread it puts there. */
+static void end_throttle(struct pm_res *r, struct caps *c, const struct pm_event *ev)
+{
+	size_t i;
+
+	for (i = r->nthrottles; c->open_throttles && i-- > 0;) {
+		struct pm_throttle *t = &r->throttles[i];
+
+		if (!t->end_ns && t->pid == ev->u.sw.next_pid) {
+			t->end_ns = ev->ns;
+			c->open_throttles--;
+		}
+	}
 }
 
 static int on_lock(struct pm_res *r, struct caps *c, const struct pm_event *ev)
@@ -497,6 +532,72 @@ size_t pm_res_works_of(const struct pm_res *r, uint32_t pid, int64_t from,
 	return n;
 }
 
+static int member_cmp(const void *a, const void *b)
+{
+	const struct pm_member *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->cgroup < y->cgroup ? -1 : x->cgroup > y->cgroup;
+}
+
+/*
+ * The threads of the cgroups with a CPU limit, from the system section's
+ * "cgroup.ID.threads=0,TID,..." lines (helper/sysinfo.c), sorted.
+ */
+static int members(struct pm_res *r, const struct pm_dump *pm)
+{
+	size_t pos = 0, n, cap = 0, i;
+	const char *line;
+
+	while (pm_text_next(&pm->system, &pos, &line, &n)) {
+		const char *p, *end = line + n, *eq = memchr(line, '=', n);
+		unsigned long long id = 0;
+		int digits = 0;
+
+		/* "cgroup." ID ".threads" "=" */
+		if (!eq || n < 7 || memcmp(line, "cgroup.", 7))
+			continue;
+		for (p = line + 7; p < eq && *p >= '0' && *p <= '9' && digits < 19; p++, digits++)
+			id = id * 10 + (unsigned long long)(*p - '0');
+		if (!id || eq - p != 8 || memcmp(p, ".threads", 8))
+			continue;
+		for (p = eq + 1; p < end;) {
+			unsigned long tid = 0;
+			struct pm_member *m;
+
+			for (digits = 0; p < end && *p >= '0' && *p <= '9' && digits < 10;
+			     p++, digits++)
+				tid = tid * 10 + (unsigned long)(*p - '0');
+			if (p < end && *p != ',')
+				break;	/* not a list of numbers: the rest is ignored */
+			p++;
+			if (!tid || tid > TIPME_PID_MASK)
+				continue;
+			m = push((void **)&r->members, &r->nmembers, &cap, sizeof(*m));
+			if (!m)
+				return -ENOMEM;
+			m->pid = (uint32_t)tid;
+			m->cgroup = id;
+		}
+	}
+	if (r->nmembers)
+		qsort(r->members, r->nmembers, sizeof(*r->members), member_cmp);
+	for (i = n = 0; i < r->nmembers; i++)
+		if (!n || member_cmp(&r->members[n - 1], &r->members[i]))
+			r->members[n++] = r->members[i];
+	r->nmembers = n;
+	return 0;
+}
+
+int pm_res_member(const struct pm_res *r, uint32_t pid, uint64_t cgroup)
+{
+	struct pm_member key = { .pid = pid, .cgroup = cgroup };
+
+	return r->nmembers && bsearch(&key, r->members, r->nmembers, sizeof(key),
+				      member_cmp) != NULL;
+}
+
 int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		 struct tm_err *e)
 {
@@ -581,6 +682,13 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		case TIPME_REC_SAMPLE:
 			err = on_sample(r, &c, &ev);
 			break;
+		case TIPME_REC_CPU_THROTTLE:
+			err = on_throttle(r, &c, &ev);
+			break;
+		case TIPME_REC_SCHED_SWITCH:
+			if (c.open_throttles)
+				end_throttle(r, &c, &ev);
+			break;
 		default:
 			break;
 		}
@@ -602,8 +710,11 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 	for (i = 0; i < r->nreclaims; i++)
 		if (!r->reclaims[i].end_ns)
 			r->reclaims[i].end_ns = last;
+	for (i = 0; i < r->nthrottles; i++)
+		if (!r->throttles[i].end_ns)
+			r->throttles[i].end_ns = last;
 	policies_finish(r);
-	if (works_index(r)) {
+	if (works_index(r) || members(r, pm)) {
 		pm_res_free(r);
 		return tm_err_set(e, ENOMEM, "out of memory");
 	}
@@ -621,6 +732,8 @@ void pm_res_free(struct pm_res *r)
 	free(r->by_worker);
 	free(r->inputs);
 	free(r->policies);
+	free(r->throttles);
+	free(r->members);
 	memset(r, 0, sizeof(*r));
 }
 

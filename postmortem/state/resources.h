@@ -121,6 +121,34 @@ struct pm_bio {
 };
 
 /**
+ * struct pm_throttle - a thread its cgroup's CPU quota held off a CPU
+ *			(a cpu_throttle record, to its next switch onto a CPU)
+ * @pid: the thread
+ * @cpu: the CPU it left
+ * @cgroup: id of the cgroup whose quota ran out (0: not known)
+ * @start_ns: the record's time, CLOCK_MONOTONIC ns
+ * @end_ns: when it next ran (the dump's end if it did not)
+ */
+struct pm_throttle {
+	uint32_t pid;
+	uint32_t cpu;
+	uint64_t cgroup;
+	int64_t start_ns;
+	int64_t end_ns;
+};
+
+/**
+ * struct pm_member - a thread in a cgroup a CPU quota limits (the dump's
+ *		      system section: cgroup.ID.threads, read at dump time)
+ * @pid: the thread
+ * @cgroup: the cgroup's id (the thread is in it or below it)
+ */
+struct pm_member {
+	uint32_t pid;
+	uint64_t cgroup;
+};
+
+/**
  * struct pm_wake - one sched_waking
  * @ns: its time, CLOCK_MONOTONIC ns
  * @cpu: CPU the waker ran on
@@ -219,6 +247,10 @@ struct pm_policy {
  * @ninputs: how many
  * @policies: the threads the sampler saw, by pid (not in time order)
  * @npolicies: how many
+ * @throttles: threads held off by a cgroup's CPU quota, by start
+ * @nthrottles: how many
+ * @members: the threads of the cgroups with a CPU limit, by pid and cgroup
+ * @nmembers: how many
  */
 struct pm_res {
 	struct pm_lockwait *locks;
@@ -239,6 +271,10 @@ struct pm_res {
 	size_t ninputs;
 	struct pm_policy *policies;
 	size_t npolicies;
+	struct pm_throttle *throttles;
+	size_t nthrottles;
+	struct pm_member *members;
+	size_t nmembers;
 };
 
 int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
@@ -292,6 +328,16 @@ size_t pm_res_works_of(const struct pm_res *r, uint32_t pid, int64_t from,
  */
 const struct pm_work *pm_res_work_next(const struct pm_res *r, uint32_t pid,
 				       int64_t from, int64_t to);
+
+/**
+ * pm_res_member() - is a thread in (or below) a cgroup, as the dump says
+ * @r: resources
+ * @pid: the thread
+ * @cgroup: the cgroup's id
+ *
+ * Return: 1 if the dump lists @pid among @cgroup's threads, else 0.
+ */
+int pm_res_member(const struct pm_res *r, uint32_t pid, uint64_t cgroup);
 
 /**
  * pm_res_policy() - the scheduling policy of @pid, if the sampler saw it

@@ -395,6 +395,8 @@ int scen_write(const struct scen *s, const char *path)
 	scen_add_type(types, &nt, TIPME_REC_BIO_SPLIT, 0, sizeof(struct tipme_rec_bio), "bio_split");
 	scen_add_type(types, &nt, TIPME_REC_BIO_REMAP, 0, sizeof(struct tipme_rec_bio_remap),
 		 "bio_remap");
+	scen_add_type(types, &nt, TIPME_REC_CPU_THROTTLE, 0,
+		      sizeof(struct tipme_rec_cpu_throttle), "cpu_throttle");
 	scen_add_type(types, &nt, TIPME_REC_LOCK_BEGIN, 0, sizeof(struct tipme_rec_lock_begin),
 		 "lock_begin");
 	scen_add_type(types, &nt, TIPME_REC_LOCK_END, 0, sizeof(struct tipme_rec_lock_end), "lock_end");

@@ -283,6 +283,70 @@ static int cpu_scenario(struct scen *s)
 	return save(s, "cpu");
 }
 
+/* 1101 on cpu 1 leaves it runnable: its cgroup @cg's CPU quota ran out. */
+static void throttle_out(struct scen *s, uint64_t ts, uint64_t cg)
+{
+	struct tipme_rec_cpu_throttle t = {
+		.pid = 1101, .cgroup_lo = (uint32_t)cg, .cgroup_hi = (uint32_t)(cg >> 32),
+	};
+
+	scen_rec(s, 1, TIPME_REC_CPU_THROTTLE, ts, &t, sizeof(t));
+	scen_switch(s, 1, ts, 1101, TIPME_TS_RUNNABLE, 120, 0, 120);
+}
+
+/*
+ * A waiter (1100, cpu 0) reads a pipe that a child (1101, cpu 1) writes
+ * after 24 ms of computing; the child's cgroup (id 4242, or 2^32 + 7 in
+ * "throttle-unnamed", which the dump does not name) allows 10 ms every
+ * 100 ms, so it is taken off its CPU, which idles, at 11 and 111 ms until
+ * the next period (101, 201 ms).  In "throttle-woken" a ticker (1102) of
+ * the same cgroup on cpu 1 sleeps from 39 ms until a timer wakes it at
+ * 50 ms, while the group is throttled: it runs at 101 ms, before the
+ * child; in "throttle-other" the dump does not list it in the cgroup.
+ */
+static int throttle_scenario(struct scen *s, const char *name)
+{
+	uint64_t cg = strcmp(name, "throttle-unnamed") ? 4242 : (1ULL << 32) + 7;
+	int ticker = !strcmp(name, "throttle-woken") || !strcmp(name, "throttle-other");
+
+	scen_init(s, 2);
+	s->system = strcmp(name, "throttle-other") ?
+		    "nodename=test\ncgroup.4242=/user.slice/limited.scope\n"
+		    "cgroup.4242.cpu_max=10000 100000\ncgroup.4242.threads=0,1101,1102\n" :
+		    "nodename=test\ncgroup.4242=/user.slice/limited.scope\n"
+		    "cgroup.4242.cpu_max=10000 100000\ncgroup.4242.threads=0,1101\n";
+	scen_task(s, 1100, 1100, "waiter", "/bin/waiter", "waiter", 7);
+	scen_task(s, 1101, 1101, "child", "/bin/child", "child", 6);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1100, 120);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1101, 120);
+	scen_switch(s, 0, MS(2), 1100, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(2), 1100, pipe_site);
+	if (ticker) {
+		scen_task(s, 1102, 1101, "ticker", "/bin/child", "child", 6);
+		scen_switch(s, 1, MS(2), 1101, TIPME_TS_RUNNABLE, 120, 1102, 120);
+		scen_switch(s, 1, MS(3), 1102, TIPME_TS_RUNNABLE, 120, 1101, 120);
+		scen_switch(s, 1, MS(3.5), 1101, TIPME_TS_RUNNABLE, 120, 1102, 120);
+		scen_switch(s, 1, MS(4.5), 1102, TIPME_TS_SLEEPING, 120, 1101, 120);
+		scen_blocked(s, 1, MS(4.5), 1102, sleep_site);
+	}
+	throttle_out(s, MS(11), cg);
+	if (ticker) {
+		scen_wake(s, 1, MS(50), 1102, 1, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 1, MS(101), 0, TIPME_TS_RUNNABLE, 120, 1102, 120);
+		scen_switch(s, 1, MS(101.5), 1102, TIPME_TS_SLEEPING, 120, 1101, 120);
+		scen_blocked(s, 1, MS(101.5), 1102, sleep_site);
+	} else {
+		scen_switch(s, 1, MS(101), 0, TIPME_TS_RUNNABLE, 120, 1101, 120);
+	}
+	throttle_out(s, MS(111), cg);
+	scen_switch(s, 1, MS(201), 0, TIPME_TS_RUNNABLE, 120, 1101, 120);
+	scen_wake(s, 1, MS(206), 1100, 0, 1101, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(206.5), 0, TIPME_TS_RUNNABLE, 120, 1100, 120);
+	scen_switch(s, 1, MS(207), 1101, TIPME_TS_DEAD, 120, 0, 120);
+	scen_switch(s, 0, MS(210), 1100, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, name);
+}
+
 /* A reader (200) waits for a writer (201) that sleeps 300 ms first. */
 static int timer_scenario(struct scen *s)
 {
@@ -1890,6 +1954,7 @@ static const char *const state_names[] = {
 	"kearly", "kearly-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
 	"stack-timer", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
+	"throttle", "throttle-woken",
 };
 
 int main(void)
@@ -1903,7 +1968,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(167);
+	tap_plan(183);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1919,7 +1984,10 @@ int main(void)
 	    descend_scenario(s) || interactive_scenario(s, "interactive", NULL) ||
 	    interactive_scenario(s, "hinted", "cc is slow when I build") ||
 	    early_scenario(s) || work_scenario(s, 0) || work_scenario(s, 1) ||
-	    work_busy_scenario(s))
+	    work_busy_scenario(s) ||
+	    throttle_scenario(s, "throttle") ||
+	    throttle_scenario(s, "throttle-unnamed") || throttle_scenario(s, "throttle-woken") ||
+	    throttle_scenario(s, "throttle-other"))
 		return 1;
 	compact_counts();
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
@@ -1989,6 +2057,27 @@ int main(void)
 	tap_ok(strstr(out, "\"waker_ctx\":\"hardirq\",\"irq\":26,") != NULL,
 	       "JSON: the irq of a hardirq wakeup");
 	free(out);
+	check("throttle", "--pid 1100 --from 0.002 --to 0.2065", "cpu_throttled", 1101, 88,
+	      "a waiter on a child its cgroup's CPU quota holds off");
+	out = report("throttle", "--pid 1100 --from 0.002 --to 0.2065", 1, &ret);
+	tap_ok(strstr(out, "{\"cause\":\"cpu_throttled\",\"culprit\":{\"pid\":1101,\"comm\":\"child\"},"
+			   "\"resource\":\"cgroup /user.slice/limited.scope\",\"ms\":180,") &&
+	       strstr(out, "\"cgroup\":\"/user.slice/limited.scope\",\"cgroup_id\":4242,"
+			   "\"quota_us\":10000,\"period_us\":100000}"),
+	       "cpu_throttled: 180 ms in cgroup /user.slice/limited.scope, 10000 us every 100000 us");
+	free(out);
+	check("throttle-unnamed", "--pid 1100 --from 0.002 --to 0.2065", "cpu_throttled", 1101, 88,
+	      "the same, the cgroup gone from the dump's system section");
+	out = report("throttle-unnamed", "--pid 1100 --from 0.002 --to 0.2065", 1, &ret);
+	tap_ok(strstr(out, "\"resource\":\"cgroup 4294967303\",") &&
+	       strstr(out, "\"cgroup\":null,\"cgroup_id\":4294967303,\"quota_us\":null,"
+			   "\"period_us\":null}"),
+	       "a cgroup the dump does not name: by its 64-bit id, its limit null");
+	free(out);
+	check("throttle-woken", "--pid 1102 --from 0.040 --to 0.1015", "cpu_throttled", 1101, 80,
+	      "a thread woken while its cgroup is throttled waits for the next period");
+	check("throttle-other", "--pid 1102 --from 0.040 --to 0.1015", "cpu_contention", 0, 80,
+	      "the same thread, not in the cgroup as the dump says: no throttling of its own");
 	check("lock", "--pid 500 --from 0.010 --to 0.1001", "lock", 501, 99,
 	      "a mutex held by a computing thread");
 	check("mem", "--pid 600 --from 0.001 --to 0.101", "memory", 600, 59,

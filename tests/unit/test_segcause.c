@@ -65,6 +65,19 @@ static void cause_tests(void)
 	s = seg(PM_T_RUNNABLE, 10, 20, NULL);
 	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_CPU,
 	       "cause: runnable is cpu_contention, even while reclaiming");
+	{	/* its cgroup's quota held it off 6 of the 10 ms, then 3 of 10 */
+		struct pm_throttle th = { .pid = 7, .cpu = 1, .cgroup = 42,
+					  .start_ns = MS(10), .end_ns = MS(16) };
+		struct pm_res tr = { .throttles = &th, .nthrottles = 1 };
+
+		tap_ok(pm_seg_cause(&inc, &tr, 7, &s, 0) == PM_C_THROTTLED,
+		       "cause: runnable mostly while its cgroup was throttled is cpu_throttled");
+		tap_ok(pm_seg_cause(&inc, &tr, 8, &s, 0) == PM_C_CPU,
+		       "cause: ... not another thread's throttling");
+		th.start_ns = MS(13);
+		tap_ok(pm_seg_cause(&inc, &tr, 7, &s, 0) == PM_C_CPU,
+		       "cause: runnable, throttled for the lesser part: cpu_contention");
+	}
 	s = seg(PM_T_UNKNOWN, 10, 20, NULL);
 	tap_ok(pm_seg_cause(&inc, &none, 7, &s, 0) == PM_C_UNKNOWN, "cause: unknown is unknown");
 
@@ -208,7 +221,7 @@ int main(void)
 	struct tm_err e = { "" };
 	int fd;
 
-	tap_plan(30);
+	tap_plan(33);
 	fd = mkstemp(path);
 	if (fd < 0)
 		return 1;

@@ -27,6 +27,20 @@ CASE is one of:
            polled again; the reader's wait is charged to the helper's sleep.
            With auto_press=NS (t-autokernel: the module's auto trigger),
            the interval is the press it named.
+  quota    quota's output (spin), EXTRA = the cgroup's path and its
+           cpu.max: the waiter's wait is charged, through the child that
+           woke it, to cpu_throttled, culprit the child, resource the
+           cgroup with its quota and period, within 10% of the throttled
+           time the cgroup's cpu.stat counted over the wait
+  quota-woken  quota's output (tick), EXTRA as for quota: the ticker's
+           latest wakeup, from its deadline until it ran, is cpu_throttled
+           (it was woken while the spinner had the group throttled),
+           culprit the spinner (or, rarely, the ticker itself, when the
+           quota ran out while it ran), the cgroup with its limit, within 10% of
+           that wait and at least 20 ms of it
+  quota-neg  quota's output (sleep), EXTRA as for quota: the child slept
+           (the kernel counted no throttling): timer, culprit the child,
+           and nothing charged to cpu_throttled
   xserver-rt  --pid over the client's round trip in t-xreport's x_server
            case: charged to the flooder, but for waits for a CPU (90%)
   xstopped, xserver, xdisk: t-xreport's key presses into an X client
@@ -198,6 +212,47 @@ def main():
         check(near(v.get("ms", 0), (t["back_ns"] - t["press_ns"]) / 1e6, 0.2),
               f"{v.get('ms', 0):.1f} ms of the {(t['back_ns'] - t['press_ns']) / 1e6:.1f} ms "
               "the reader measured")
+    elif case == "quota-woken":
+        path, quota, period = sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
+        spinner = int(t["spinner"])
+        check(t["nr_throttled"] >= 1, f"the kernel throttled the cgroup {int(t['nr_throttled'])} times")
+        check(span >= 20, f"the ticker's latest wakeup came {span:.1f} ms after its deadline")
+        # the thread running when the quota ran out: the spinner, or (at
+        # about 1% of the time) the ticker itself just after a wakeup
+        check(v.get("cause") == "cpu_throttled" and cul in (spinner, int(t["ticker"])),
+              f"verdict: cpu_throttled, taken off the CPU from the spinner {spinner} "
+              "(or the ticker)", v)
+        check(v.get("resource") == "cgroup " + path and v.get("quota_us") == quota and
+              v.get("period_us") == period, f"the cgroup {path} with its cpu.max", v)
+        check(near(v.get("ms", 0), span),
+              f"{v.get('ms', 0):.1f} ms within 10% of the {span:.1f} ms the ticker was late")
+    elif case in ("quota", "quota-neg"):
+        path, quota, period = sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
+        child = int(t["child"])
+        thr = items(rep, "cpu_throttled")
+        if case == "quota":
+            want = t["throttled_us"] / 1e3
+            check(t["nr_throttled"] >= 1, f"the kernel throttled the cgroup {int(t['nr_throttled'])} times")
+            check(v.get("cause") == "cpu_throttled" and cul == child,
+                  f"verdict: cpu_throttled, culprit the child {child}", v)
+            check(v.get("resource") == "cgroup " + path and v.get("cgroup") == path,
+                  f"resource: the cgroup {path}", v)
+            check(v.get("cgroup_id") == int(t["cgroup_ino"]),
+                  f"the cgroup's id is its folder's inode number {int(t['cgroup_ino'])}", v)
+            check(v.get("quota_us") == quota and v.get("period_us") == period,
+                  f"with its cpu.max: {quota} us every {period} us", v)
+            check(near(v.get("ms", 0), want),
+                  f"{v.get('ms', 0):.1f} ms within 10% of the {want:.1f} ms the cgroup's "
+                  "cpu.stat counted throttled")
+            check(rep["accounted_pct"] >= 95, f"{rep['accounted_pct']:.1f}% accounted")
+            ch = rep["chain"]
+            check(any(s.get("woken_by") == child and s.get("waited_for") for s in ch),
+                  "the chain goes from the waiter to the child")
+        else:
+            check(t["nr_throttled"] == 0, "the kernel throttled nothing (the child slept)")
+            check(v.get("cause") == "timer" and cul == child,
+                  f"verdict: timer, culprit the child {child}", v)
+            check(not thr, "nothing is charged to cpu_throttled", thr)
     elif case == "xserver-rt":
         # --pid over the client's round trip alone: the server busy with
         # the flooder's drawing, but for what the chain shows it waited

@@ -12,6 +12,8 @@ VM_PROGS += $(B)/tests/vm/handoff
 VM_PROGS += $(B)/tests/vm/lockfsync
 # Kernel work items as links of the chain (t-work.sh)
 VM_PROGS += $(B)/tests/vm/ptywait
+# A cgroup's CPU quota (t-quota.sh)
+VM_PROGS += $(B)/tests/vm/quota
 # Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
 VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 

@@ -144,7 +144,8 @@ static __inline__ __u64 tipme_ts_extend(__u64 prev, __u32 low)
 	X(42, WORK_QUEUE, struct tipme_rec_work, "work_queue", FIXED, work) \
 	X(43, WORK_START, struct tipme_rec_work, "work_start", FIXED, work) \
 	X(44, WORK_END, struct tipme_rec_work_end, "work_end", FIXED, work) \
-	X(45, INTR, struct tipme_rec_intr, "intr", FIXED, work)
+	X(45, INTR, struct tipme_rec_intr, "intr", FIXED, work) \
+	X(46, CPU_THROTTLE, struct tipme_rec_cpu_throttle, "cpu_throttle", FIXED, sched)
 
 /*
  * Types the module never writes, in the same form: numbers from 127 down
@@ -766,6 +767,29 @@ struct tipme_rec_intr {
 	__u16 irq;
 	__u8 vec;
 	__u8 ctx;
+};
+
+/**
+ * struct tipme_rec_cpu_throttle - payload of TIPME_REC_CPU_THROTTLE (16 bytes with header)
+ * @pid: the thread taken off the CPU still runnable, because the CPU
+ *       quota of its cgroup (cgroup v2 cpu.max, v1 cpu.cfs_quota_us) ran
+ *       out: it waits for the next period
+ * @cgroup_lo: id of the cgroup whose quota ran out (the thread's own or
+ *             an ancestor's, in the cpu controller's hierarchy; on
+ *             cgroup v2 the inode number of its folder), bits 0..31;
+ *             0 if not known
+ * @cgroup_hi: bits 32..63
+ *
+ * Written by the sched_switch probe, just before the switch record that
+ * takes @pid off the CPU, when a group scheduling entity above @pid is
+ * not queued although @pid is: only a throttled group leaves its runnable
+ * tasks queued below an entity that is not.  A thread woken while its
+ * group is already throttled has no such record.
+ */
+struct tipme_rec_cpu_throttle {
+	__u32 pid;
+	__u32 cgroup_lo;
+	__u32 cgroup_hi;
 };
 
 /* struct tipme_rec_lock_begin.flags (the kernel's LCB_F_* values) */
