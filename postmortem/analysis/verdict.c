@@ -925,6 +925,22 @@ static void charge_xserver(struct va *v, const struct pm_xprof *xp,
 }
 
 /*
+ * The task that brought the work wait @ww ended with: its waker, or, for
+ * a kernel worker that woke it from inside a work item a task queued (a
+ * pty's flush_to_ldisc), that task: a shared worker's other waits are
+ * for other items, not for this answer.
+ */
+static uint32_t bringer(const struct va *v, const struct pm_seg *ww)
+{
+	uint32_t w = (uint32_t)ww->waker;
+	const struct pm_work *wk = pm_res_work_running(v->res, w, ww->end_ns);
+
+	if (wk && wk->queue_ctx == TIPME_CTX_TASK && wk->queuer && wk->queuer != w)
+		return wk->queuer;
+	return w;
+}
+
+/*
  * Charge [t0, t1) of @pid's time; @held: it held a lock for a waiter;
  * @woke: it woke a waiter at @t1, so its waits for work before then were
  * waits for the work that the last of them brought (work_wait()): each is
@@ -1005,7 +1021,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 				 (s->waker != ww->waker || s->waker_ctx != TIPME_CTX_TASK) &&
 				 idle_sleep(v, s) &&
 				 (woke != WOKE_ANSWER || !round_trip(v, s)))
-				follow(v, t, s, (uint32_t)ww->waker, a, b, parent);
+				follow(v, t, s, bringer(v, ww), a, b, parent);
 			else if (!pm_seg_idle(v->inc, s) ||
 				 !waiting_for_work(v, t, s, a, b, parent))
 				blocked(v, t, s, a, b, parent);

@@ -75,10 +75,13 @@ def main():
           + ("the client waited" if want == "timer" else "the culprit computed (CPU time)")
           + (f", less the {busy:.1f} ms the client was busy itself" if busy else ""))
     # the chain: from a wait of the client, through each hop, to waits the
-    # culprit ended (a worker's waits for work may be several steps)
+    # culprit ended, or a kernel worker's wait for the work item the
+    # culprit queued (a pty's flush_to_ldisc); a worker's waits for work
+    # may be several steps
     best = None
     for p in paths(rep["chain"]):
-        ends = [i for i, s in enumerate(p) if s.get("woken_by") == culprit]
+        ends = [i for i, s in enumerate(p) if s.get("woken_by") == culprit or
+                s.get("queued_by") == culprit]
         if p[0]["pid"] == client and ends:
             p = p[:ends[0] + 1]
             if best is None or p[0]["ms"] > best[0]["ms"]:
