@@ -16,14 +16,24 @@
  * last piece below), whose end_io wakes the waiter.  Bios of request-based
  * devices are left to the request records, and remaps inside one disk (a
  * partition) are not written: nothing is added to a plain disk's I/O.
+ *
+ * A read's record (a request issued, a stacked device's bio queued) is
+ * followed by whose pages it fills, when its first page says so: a file's
+ * page cache (its inode and file system), swap, or a block device's own
+ * page cache.  A read keeps its pages locked until it completes, so a
+ * page cache page cannot leave its file meanwhile, nor the file be freed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/fs.h>
 #include <linux/hash.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <trace/events/block.h>
+#include "compat.h"
 #include "recorder.h"
 #include "instr/cost.h"
 #include "probes/tracepoints.h"
@@ -63,6 +73,65 @@ static u8 blk_flags(const struct request *rq)
 	return blk_opf_flags(rq->cmd_flags);
 }
 
+/*
+ * Whose pages the read @bio fills, from its first page: 0 if nobody's (not
+ * a read, a kernel buffer, anonymous memory read into directly).
+ */
+static u8 blk_file_of(struct bio *bio, struct tipme_rec_blk_file *f)
+{
+	struct address_space *mapping;
+	struct folio *folio;
+	struct inode *inode;
+
+	if (!bio || bio_op(bio) != REQ_OP_READ || !bio_has_data(bio))
+		return 0;
+	folio = page_folio(bio_page(bio));
+	/* a slab page's mapping field is its cache; unlocked: no read of ours */
+	if (folio_test_slab(folio) || !folio_test_locked(folio))
+		return 0;
+	if (folio_test_swapcache(folio))
+		return TIPME_BLK_FILE_SWAP;
+	mapping = READ_ONCE(folio->mapping);
+	/* a swap-in that skips the swap cache (zram: SWP_SYNCHRONOUS_IO) */
+	if (!mapping && folio_test_swapbacked(folio))
+		return TIPME_BLK_FILE_SWAP;
+	if (!mapping || ((unsigned long)mapping & TIPME_MAPPING_FLAGS))
+		return 0;
+	inode = READ_ONCE(mapping->host);
+	if (!inode)
+		return 0;
+	if (S_ISBLK(inode->i_mode)) {
+		f->dev = inode->i_rdev;
+		return TIPME_BLK_FILE_BDEV;
+	}
+	f->ino_lo = (u32)inode->i_ino;
+	f->ino_hi = (u32)((u64)inode->i_ino >> 32);
+	f->dev = inode->i_sb->s_dev;
+	return TIPME_BLK_FILE_FILE;
+}
+
+/*
+ * After the record of the read @bio, on the same CPU in the same context
+ * (preemption is off in a probe): whose pages it fills.
+ */
+static void blk_file_record(struct bio *bio, u32 ctx)
+{
+	struct tipme_rec_blk_file f = { 0 }, *r;
+	u64 t0 = tipme_cost_now();
+	struct tipme_wslot ws;
+
+	f.kind = blk_file_of(bio, &f);
+	if (!f.kind)
+		return;
+	r = tipme_reserve(TIPME_REC_BLK_FILE, sizeof(*r), &ws);
+	if (!r)
+		return;
+	f.ctx = ctx;
+	*r = f;
+	tipme_commit(&ws, TIPME_REC_BLK_FILE);
+	tipme_cost_add(TIPME_REC_BLK_FILE, t0);
+}
+
 static void blk_record(u32 type, struct request *rq, u32 bytes, int error)
 {
 	u64 t0 = tipme_cost_now();
@@ -97,6 +166,8 @@ static void probe_block_rq_insert(void *data, struct request *rq)
 static void probe_block_rq_issue(void *data, struct request *rq)
 {
 	blk_record(TIPME_REC_BLK_ISSUE, rq, blk_rq_bytes(rq), 0);
+	if (req_op(rq) == REQ_OP_READ)
+		blk_file_record(rq->bio, tipme_ctx_now());
 }
 
 static void probe_block_rq_complete(void *data, struct request *rq,
@@ -148,6 +219,8 @@ static void probe_block_bio_queue(void *data, struct bio *bio)
 		return;
 	bio_record(TIPME_REC_BIO_QUEUE, bio, bio->bi_iter.bi_sector,
 		   bio->bi_iter.bi_size, 0);
+	if (bio_op(bio) == REQ_OP_READ)
+		blk_file_record(bio, tipme_ctx_now());
 }
 
 static void probe_block_bio_complete(void *data, struct request_queue *q,

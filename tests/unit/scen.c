@@ -17,6 +17,8 @@ static const char *const sym_names[] = {
 	"io_schedule", "folio_wait_bit_common", "do_signal_stop", "get_signal",
 	"mutex_lock", "ext4_sync_file", "do_wait", "entry_SYSCALL_64",
 	"folio_wait_writeback", "file_write_and_wait_range", "worker_thread", "kthread",
+	"filemap_fault", "__do_fault", "do_read_fault", "__folio_lock_killable",
+	"__folio_lock_or_retry", "do_swap_page", "__handle_mm_fault",
 };
 
 #define NSYMS	(sizeof(sym_names) / sizeof(sym_names[0]))
@@ -393,6 +395,8 @@ int scen_write(const struct scen *s, const char *path)
 	scen_add_type(types, &nt, TIPME_REC_BIO_SPLIT, 0, sizeof(struct tipme_rec_bio), "bio_split");
 	scen_add_type(types, &nt, TIPME_REC_BIO_REMAP, 0, sizeof(struct tipme_rec_bio_remap),
 		 "bio_remap");
+	scen_add_type(types, &nt, TIPME_REC_BLK_FILE, 0, sizeof(struct tipme_rec_blk_file),
+		 "blk_file");
 	scen_add_type(types, &nt, TIPME_REC_LOCK_BEGIN, 0, sizeof(struct tipme_rec_lock_begin),
 		 "lock_begin");
 	scen_add_type(types, &nt, TIPME_REC_LOCK_END, 0, sizeof(struct tipme_rec_lock_end), "lock_end");
