@@ -8,7 +8,7 @@ VM_PROGS += $(B)/tests/vm/blockpipe $(B)/tests/vm/fsyncer $(B)/tests/vm/contend 
 VM_PROGS += $(B)/tests/vm/stopper $(B)/tests/vm/sigsend
 # Block I/O through stacked devices (t-stack.sh)
 VM_PROGS += $(B)/tests/vm/lockfsync
-# Page faults that wait for I/O (t-fault.sh)
+# Page faults that wait for I/O (t-pagefault.sh)
 VM_PROGS += $(B)/tests/vm/faulter
 # Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
 VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader

@@ -1,26 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * faulter: page faults that wait for I/O, the ground truth of t-fault.sh.
+ * faulter: page faults that wait for I/O, the ground truth of t-pagefault.sh.
  *
  *   faulter file PATH       map PATH (cold: not in the page cache) and read
  *                           a byte of every page; prints
  *                           pid=PID ino=INO dev=MAJ:MIN resident=PAGES
- *                           start_ns=T end_ns=T (PAGES: those in memory
- *                           before)
+ *                           slow=N blocked_ns=T start_ns=T end_ns=T
+ *                           (PAGES: those in memory before; N: the reads of
+ *                           a page that took 1 ms or more; T: the time the
+ *                           thread was neither running nor runnable, by the
+ *                           kernel's own count, /proc/thread-self/schedstat)
  *   faulter shared PATH     two threads: the reader faults on PATH's first
- *                           page; the waiter, once that page is in the page
- *                           cache (mincore: the reader's read of it began),
- *                           faults on it too and waits for the reader's
- *                           I/O; prints reader=TID waiter=TID ino=INO
- *                           dev=MAJ:MIN wait_start_ns=T wait_end_ns=T
- *   faulter swap KB         fill KB of anonymous memory, page it out
- *                           (MADV_PAGEOUT: reclaim writes it to swap), check
- *                           that it left memory, then read it back, checking
- *                           every byte; prints pid=PID pages=N out=N
- *                           start_ns=T end_ns=T
+ *                           page; the waiter, once the reader sleeps
+ *                           uninterruptibly (its fault's read is under way:
+ *                           /proc's task state D), faults on it too and
+ *                           waits for the reader's read; prints reader=TID
+ *                           waiter=TID ino=INO dev=MAJ:MIN blocked_ns=T
+ *                           wait_start_ns=T wait_end_ns=T (T: the waiter's)
+ *   faulter swap KB RECLAIM fill KB of anonymous memory, page it out
+ *                           (MADV_PAGEOUT: reclaim writes it to swap), and
+ *                           until it has left memory (mincore; its swap cache
+ *                           pages are freed once written) ask the memory
+ *                           cgroup to reclaim by writing to RECLAIM (its
+ *                           memory.reclaim: the reclaim a memory hog's
+ *                           pressure would do), then read it back, checking
+ *                           every byte; prints pid=PID pages=N out=N slow=N
+ *                           blocked_ns=T start_ns=T end_ns=T
  *
  * Times are CLOCK_MONOTONIC ns.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -53,6 +62,48 @@ static int tid(void)
 
 static volatile unsigned char sink;
 
+/* Reads of a page that took this long waited (for I/O): the truth summed. */
+#define SLOW_NS	1000000LL
+
+struct waits {
+	long slow;		/* page reads that took SLOW_NS or more */
+	long long run0;		/* schedstat at the start: time running, */
+	long long queued0;	/* runnable */
+	long long blocked;	/* at the end: neither, from the start */
+};
+
+/* This thread's time on a CPU and waiting for one (ns), from the kernel. */
+static void schedstat(long long *run, long long *queued)
+{
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+
+	if (!f || fscanf(f, "%lld %lld", run, queued) != 2) {
+		perror("/proc/thread-self/schedstat");
+		exit(1);
+	}
+	fclose(f);
+}
+
+static void waits_begin(struct waits *w)
+{
+	memset(w, 0, sizeof(*w));
+	schedstat(&w->run0, &w->queued0);
+}
+
+static void waits_end(struct waits *w, long long t0, long long t1)
+{
+	long long run, queued;
+
+	schedstat(&run, &queued);
+	w->blocked = (t1 - t0) - (run - w->run0) - (queued - w->queued0);
+}
+
+static void waited(struct waits *w, long long t0, long long t1)
+{
+	if (t1 - t0 >= SLOW_NS)
+		w->slow++;
+}
+
 static char *map_file(const char *path, struct stat *st)
 {
 	char *m;
@@ -79,7 +130,9 @@ static int file_faults(const char *path)
 	char *m = map_file(path, &st);
 	size_t npages = ((size_t)st.st_size + (size_t)page - 1) / (size_t)page;
 	unsigned char *vec = calloc(npages, 1);
+	struct waits w = { 0 };
 	long resident = 0;
+	long long a, b;
 	off_t i;
 
 	/* the truth is about a cold file: how much of it was in memory */
@@ -87,35 +140,65 @@ static int file_faults(const char *path)
 		return 1;
 	for (i = 0; i < (off_t)npages; i++)
 		resident += vec[i] & 1;
+	waits_begin(&w);
 	t0 = mono_ns();
-	for (i = 0; i < st.st_size; i += page)
+	for (i = 0, a = t0; i < st.st_size; i += page, a = b) {
 		sink = (unsigned char)m[i];
+		b = mono_ns();
+		waited(&w, a, b);
+	}
 	t1 = mono_ns();
-	printf("pid=%d ino=%llu dev=%u:%u resident=%ld start_ns=%lld end_ns=%lld\n", tid(),
-	       (unsigned long long)st.st_ino, major(st.st_dev), minor(st.st_dev), resident,
-	       t0, t1);
+	waits_end(&w, t0, t1);
+	printf("pid=%d ino=%llu dev=%u:%u resident=%ld slow=%ld blocked_ns=%lld start_ns=%lld end_ns=%lld\n",
+	       tid(), (unsigned long long)st.st_ino, major(st.st_dev), minor(st.st_dev), resident,
+	       w.slow, w.blocked, t0, t1);
 	return 0;
 }
 
 struct shared {
 	char *m;
 	atomic_int reader;
+	atomic_int done;
 	long long t0, t1;
+	struct waits w;
 	int waiter;
 };
+
+/* The state letter of thread @t of this process (R, S, D ...), or 0. */
+static char task_state(int t)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", t);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
 
 static void *waiter(void *arg)
 {
 	struct shared *s = arg;
-	unsigned char v = 0;
+	int r;
 
 	s->waiter = tid();
-	/* the reader's fault put the page in the page cache, locked for its read */
-	while (!atomic_load(&s->reader) || mincore(s->m, 1, &v) || !(v & 1))
+	/* the reader's fault is waiting for its read: the page is locked for it */
+	while (!atomic_load(&s->done) &&
+	       (!(r = atomic_load(&s->reader)) || task_state(r) != 'D'))
 		;
+	waits_begin(&s->w);
 	s->t0 = mono_ns();
 	sink = (unsigned char)s->m[0];
 	s->t1 = mono_ns();
+	waits_end(&s->w, s->t0, s->t1);
 	return NULL;
 }
 
@@ -132,19 +215,33 @@ static int shared_fault(const char *path)
 	r = tid();
 	atomic_store(&s.reader, r);
 	sink = (unsigned char)s.m[0];
+	atomic_store(&s.done, 1);	/* (the page was cached: the waiter waits for nothing) */
 	pthread_join(w, NULL);
-	printf("reader=%d waiter=%d ino=%llu dev=%u:%u wait_start_ns=%lld wait_end_ns=%lld\n",
+	printf("reader=%d waiter=%d ino=%llu dev=%u:%u blocked_ns=%lld wait_start_ns=%lld wait_end_ns=%lld\n",
 	       r, s.waiter, (unsigned long long)st.st_ino, major(st.st_dev), minor(st.st_dev),
-	       s.t0, s.t1);
+	       s.w.blocked, s.t0, s.t1);
 	return 0;
 }
 
-static int swap_faults(long kb)
+/* Pages of [@m, @m + @n pages) not in memory (not even in the swap cache). */
+static long pages_out(char *m, long n, long page, unsigned char *vec)
 {
-	long page = sysconf(_SC_PAGESIZE), i, n = kb * 1024 / page, out = 0;
+	long i, out = 0;
+
+	if (mincore(m, (size_t)n * (size_t)page, vec))
+		return -1;
+	for (i = 0; i < n; i++)
+		out += !(vec[i] & 1);
+	return out;
+}
+
+static int swap_faults(long kb, const char *reclaim)
+{
+	long page = sysconf(_SC_PAGESIZE), i, n = kb * 1024 / page, out = 0, tries;
 	size_t size = (size_t)n * (size_t)page;
 	unsigned char *vec = calloc((size_t)n, 1);
-	long long t0, t1;
+	struct waits w = { 0 };
+	long long t0, t1, a, b;
 	char *m;
 
 	m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -156,19 +253,41 @@ static int swap_faults(long kb)
 		perror("madvise(MADV_PAGEOUT)");
 		return 1;
 	}
-	if (mincore(m, size, vec))
+	/*
+	 * Written to swap, a page stays in the swap cache until reclaim finds
+	 * it clean: reclaim until the pages are out (every write is a pass).
+	 */
+	for (tries = 0; tries < 10000 && (out = pages_out(m, n, page, vec)) >= 0 &&
+	     out < n * 9 / 10; tries++) {
+		int fd = open(reclaim, O_WRONLY);
+
+		if (fd < 0) {
+			perror(reclaim);
+			return 1;
+		}
+		if (write(fd, "16M", 3) < 0 && errno != EAGAIN) {
+			perror(reclaim);
+			return 1;
+		}
+		close(fd);
+	}
+	if (out < 0)
 		return 1;
-	for (i = 0; i < n; i++)
-		out += !(vec[i] & 1);
+	waits_begin(&w);
 	t0 = mono_ns();
-	for (i = 0; i < n; i++)
+	for (i = 0, a = t0; i < n; i++, a = b) {
 		if (m[i * page] != (char)(i * 7 + 1) ||
 		    m[i * page + page - 1] != (char)(i * 7 + 1)) {
 			fprintf(stderr, "page %ld came back wrong\n", i);
 			return 1;
 		}
+		b = mono_ns();
+		waited(&w, a, b);
+	}
 	t1 = mono_ns();
-	printf("pid=%d pages=%ld out=%ld start_ns=%lld end_ns=%lld\n", tid(), n, out, t0, t1);
+	waits_end(&w, t0, t1);
+	printf("pid=%d pages=%ld out=%ld slow=%ld blocked_ns=%lld start_ns=%lld end_ns=%lld\n",
+	       tid(), n, out, w.slow, w.blocked, t0, t1);
 	return 0;
 }
 
@@ -178,8 +297,8 @@ int main(int argc, char **argv)
 		return file_faults(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "shared"))
 		return shared_fault(argv[2]);
-	if (argc == 3 && !strcmp(argv[1], "swap") && atol(argv[2]) > 0)
-		return swap_faults(atol(argv[2]));
-	fprintf(stderr, "usage: faulter file PATH | shared PATH | swap KB\n");
+	if (argc == 4 && !strcmp(argv[1], "swap") && atol(argv[2]) > 0)
+		return swap_faults(atol(argv[2]), argv[3]);
+	fprintf(stderr, "usage: faulter file PATH | shared PATH | swap KB RECLAIM\n");
 	return 2;
 }
