@@ -132,7 +132,8 @@ static void blk_file_record(struct bio *bio, u32 ctx)
 	tipme_cost_add(TIPME_REC_BLK_FILE, t0);
 }
 
-static void blk_record(u32 type, struct request *rq, u32 bytes, int error)
+/* Return: whether the record was written (a full ring drops it). */
+static bool blk_record(u32 type, struct request *rq, u32 bytes, int error)
 {
 	u64 t0 = tipme_cost_now();
 	struct tipme_rec_blk *r;
@@ -141,7 +142,7 @@ static void blk_record(u32 type, struct request *rq, u32 bytes, int error)
 
 	r = tipme_reserve(type, sizeof(*r), &ws);
 	if (!r)
-		return;
+		return false;
 	sector = blk_rq_is_passthrough(rq) ? 0 : blk_rq_pos(rq);
 	r->dev = rq->q->disk ? disk_devt(rq->q->disk) : 0;
 	r->sector_lo = (u32)sector;
@@ -156,6 +157,7 @@ static void blk_record(u32 type, struct request *rq, u32 bytes, int error)
 	r->reserved = 0;
 	tipme_commit(&ws, type);
 	tipme_cost_add(type, t0);
+	return true;
 }
 
 static void probe_block_rq_insert(void *data, struct request *rq)
@@ -165,8 +167,9 @@ static void probe_block_rq_insert(void *data, struct request *rq)
 
 static void probe_block_rq_issue(void *data, struct request *rq)
 {
-	blk_record(TIPME_REC_BLK_ISSUE, rq, blk_rq_bytes(rq), 0);
-	if (req_op(rq) == REQ_OP_READ)
+	/* a read's pages, after its record (a reader pairs the two) */
+	if (blk_record(TIPME_REC_BLK_ISSUE, rq, blk_rq_bytes(rq), 0) &&
+	    req_op(rq) == REQ_OP_READ)
 		blk_file_record(rq->bio, tipme_ctx_now());
 }
 
@@ -189,7 +192,8 @@ static bool bio_on_mq(const struct bio *bio)
 	return bio->bi_bdev && queue_is_mq(bdev_get_queue(bio->bi_bdev));
 }
 
-static void bio_record(u32 type, struct bio *bio, sector_t sector, u32 bytes,
+/* Return: whether the record was written (a full ring drops it). */
+static bool bio_record(u32 type, struct bio *bio, sector_t sector, u32 bytes,
 		       int error)
 {
 	u64 t0 = tipme_cost_now();
@@ -198,7 +202,7 @@ static void bio_record(u32 type, struct bio *bio, sector_t sector, u32 bytes,
 
 	r = tipme_reserve(type, sizeof(*r), &ws);
 	if (!r)
-		return;
+		return false;
 	r->bio = bio_id(bio);
 	r->dev = bio->bi_bdev ? bio_dev(bio) : 0;
 	r->sector_lo = (u32)sector;
@@ -211,15 +215,15 @@ static void bio_record(u32 type, struct bio *bio, sector_t sector, u32 bytes,
 	r->error = error < -128 ? -128 : error;
 	tipme_commit(&ws, type);
 	tipme_cost_add(type, t0);
+	return true;
 }
 
 static void probe_block_bio_queue(void *data, struct bio *bio)
 {
 	if (bio_on_mq(bio))
 		return;
-	bio_record(TIPME_REC_BIO_QUEUE, bio, bio->bi_iter.bi_sector,
-		   bio->bi_iter.bi_size, 0);
-	if (bio_op(bio) == REQ_OP_READ)
+	if (bio_record(TIPME_REC_BIO_QUEUE, bio, bio->bi_iter.bi_sector,
+		       bio->bi_iter.bi_size, 0) && bio_op(bio) == REQ_OP_READ)
 		blk_file_record(bio, tipme_ctx_now());
 }
 
