@@ -9,7 +9,8 @@
  *                           (PAGES: those in memory before; N: the reads of
  *                           a page that took 1 ms or more; T: the time the
  *                           thread was neither running nor runnable, by the
- *                           kernel's own count, /proc/thread-self/schedstat)
+ *                           kernel's own count: CLOCK_THREAD_CPUTIME_ID and
+ *                           /proc/thread-self/schedstat)
  *   faulter shared PATH     two threads: the reader faults on PATH's first
  *                           page; the waiter, once the reader sleeps
  *                           uninterruptibly (its fault's read is under way:
@@ -72,30 +73,49 @@ struct waits {
 	long long blocked;	/* at the end: neither, from the start */
 };
 
-/* This thread's time on a CPU and waiting for one (ns), from the kernel. */
-static void schedstat(long long *run, long long *queued)
+/* This thread's CPU time (ns), brought up to date by the kernel when read. */
+static long long cputime(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)) {
+		perror("CLOCK_THREAD_CPUTIME_ID");
+		exit(1);
+	}
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * This thread's time runnable (ns), schedstat's second field: current
+ * while it runs.  (Its first, the CPU time, may lag by a tick.)
+ */
+static long long queued(void)
 {
 	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	long long run, q;
 
-	if (!f || fscanf(f, "%lld %lld", run, queued) != 2) {
+	if (!f || fscanf(f, "%lld %lld", &run, &q) != 2) {
 		perror("/proc/thread-self/schedstat");
 		exit(1);
 	}
 	fclose(f);
+	return q;
 }
 
+/* Just before the interval: reading /proc is outside it. */
 static void waits_begin(struct waits *w)
 {
 	memset(w, 0, sizeof(*w));
-	schedstat(&w->run0, &w->queued0);
+	w->queued0 = queued();
+	w->run0 = cputime();
 }
 
+/* Just after it [@t0, @t1): the time neither running nor runnable. */
 static void waits_end(struct waits *w, long long t0, long long t1)
 {
-	long long run, queued;
+	long long run = cputime();
 
-	schedstat(&run, &queued);
-	w->blocked = (t1 - t0) - (run - w->run0) - (queued - w->queued0);
+	w->blocked = (t1 - t0) - (run - w->run0) - (queued() - w->queued0);
 }
 
 static void waited(struct waits *w, long long t0, long long t1)
