@@ -332,4 +332,24 @@ static __always_inline int tipme_throttle_level(const struct task_struct *p)
 #endif
 }
 
+/* ------------------------------------------------------------------ */
+/* Block I/O: whose pages a read fills                                */
+/* ------------------------------------------------------------------ */
+
+#include <linux/page-flags.h>
+
+/*
+ * The low bits of a folio's mapping that say it is anonymous (or KSM,
+ * movable) rather than an address_space: PAGE_MAPPING_FLAGS, renamed
+ * FOLIO_MAPPING_FLAGS after 6.12 ("mm: rename PAGE_MAPPING_* to
+ * FOLIO_MAPPING_*": not in Debian 13's 6.12, in Debian unstable's 7.2;
+ * the upstream commit was not at hand offline).  The header's own macro
+ * tells which.
+ */
+#ifdef PAGE_MAPPING_FLAGS
+#define TIPME_MAPPING_FLAGS	PAGE_MAPPING_FLAGS
+#else
+#define TIPME_MAPPING_FLAGS	FOLIO_MAPPING_FLAGS
+#endif
+
 #endif /* TIPME_COMPAT_H */

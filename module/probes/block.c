@@ -16,14 +16,24 @@
  * last piece below), whose end_io wakes the waiter.  Bios of request-based
  * devices are left to the request records, and remaps inside one disk (a
  * partition) are not written: nothing is added to a plain disk's I/O.
+ *
+ * A read's record (a request issued, a stacked device's bio queued) is
+ * followed by whose pages it fills, when its first page says so: a file's
+ * page cache (its inode and file system), swap, or a block device's own
+ * page cache.  A read keeps its pages locked until it completes, so a
+ * page cache page cannot leave its file meanwhile, nor the file be freed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/fs.h>
 #include <linux/hash.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <trace/events/block.h>
+#include "compat.h"
 #include "recorder.h"
 #include "instr/cost.h"
 #include "probes/tracepoints.h"
@@ -63,7 +73,67 @@ static u8 blk_flags(const struct request *rq)
 	return blk_opf_flags(rq->cmd_flags);
 }
 
-static void blk_record(u32 type, struct request *rq, u32 bytes, int error)
+/*
+ * Whose pages the read @bio fills, from its first page: 0 if nobody's (not
+ * a read, a kernel buffer, anonymous memory read into directly).
+ */
+static u8 blk_file_of(struct bio *bio, struct tipme_rec_blk_file *f)
+{
+	struct address_space *mapping;
+	struct folio *folio;
+	struct inode *inode;
+
+	if (!bio || bio_op(bio) != REQ_OP_READ || !bio_has_data(bio))
+		return 0;
+	folio = page_folio(bio_page(bio));
+	/* a slab page's mapping field is its cache; unlocked: no read of ours */
+	if (folio_test_slab(folio) || !folio_test_locked(folio))
+		return 0;
+	if (folio_test_swapcache(folio))
+		return TIPME_BLK_FILE_SWAP;
+	mapping = READ_ONCE(folio->mapping);
+	/* a swap-in that skips the swap cache (zram: SWP_SYNCHRONOUS_IO) */
+	if (!mapping && folio_test_swapbacked(folio))
+		return TIPME_BLK_FILE_SWAP;
+	if (!mapping || ((unsigned long)mapping & TIPME_MAPPING_FLAGS))
+		return 0;
+	inode = READ_ONCE(mapping->host);
+	if (!inode)
+		return 0;
+	if (S_ISBLK(inode->i_mode)) {
+		f->dev = inode->i_rdev;
+		return TIPME_BLK_FILE_BDEV;
+	}
+	f->ino_lo = (u32)inode->i_ino;
+	f->ino_hi = (u32)((u64)inode->i_ino >> 32);
+	f->dev = inode->i_sb->s_dev;
+	return TIPME_BLK_FILE_FILE;
+}
+
+/*
+ * After the record of the read @bio, on the same CPU in the same context
+ * (preemption is off in a probe): whose pages it fills.
+ */
+static void blk_file_record(struct bio *bio, u32 ctx)
+{
+	struct tipme_rec_blk_file f = { 0 }, *r;
+	u64 t0 = tipme_cost_now();
+	struct tipme_wslot ws;
+
+	f.kind = blk_file_of(bio, &f);
+	if (!f.kind)
+		return;
+	r = tipme_reserve(TIPME_REC_BLK_FILE, sizeof(*r), &ws);
+	if (!r)
+		return;
+	f.ctx = ctx;
+	*r = f;
+	tipme_commit(&ws, TIPME_REC_BLK_FILE);
+	tipme_cost_add(TIPME_REC_BLK_FILE, t0);
+}
+
+/* Return: whether the record was written (a full ring drops it). */
+static bool blk_record(u32 type, struct request *rq, u32 bytes, int error)
 {
 	u64 t0 = tipme_cost_now();
 	struct tipme_rec_blk *r;
@@ -72,7 +142,7 @@ static void blk_record(u32 type, struct request *rq, u32 bytes, int error)
 
 	r = tipme_reserve(type, sizeof(*r), &ws);
 	if (!r)
-		return;
+		return false;
 	sector = blk_rq_is_passthrough(rq) ? 0 : blk_rq_pos(rq);
 	r->dev = rq->q->disk ? disk_devt(rq->q->disk) : 0;
 	r->sector_lo = (u32)sector;
@@ -87,6 +157,7 @@ static void blk_record(u32 type, struct request *rq, u32 bytes, int error)
 	r->reserved = 0;
 	tipme_commit(&ws, type);
 	tipme_cost_add(type, t0);
+	return true;
 }
 
 static void probe_block_rq_insert(void *data, struct request *rq)
@@ -96,7 +167,10 @@ static void probe_block_rq_insert(void *data, struct request *rq)
 
 static void probe_block_rq_issue(void *data, struct request *rq)
 {
-	blk_record(TIPME_REC_BLK_ISSUE, rq, blk_rq_bytes(rq), 0);
+	/* a read's pages, after its record (a reader pairs the two) */
+	if (blk_record(TIPME_REC_BLK_ISSUE, rq, blk_rq_bytes(rq), 0) &&
+	    req_op(rq) == REQ_OP_READ)
+		blk_file_record(rq->bio, tipme_ctx_now());
 }
 
 static void probe_block_rq_complete(void *data, struct request *rq,
@@ -118,7 +192,8 @@ static bool bio_on_mq(const struct bio *bio)
 	return bio->bi_bdev && queue_is_mq(bdev_get_queue(bio->bi_bdev));
 }
 
-static void bio_record(u32 type, struct bio *bio, sector_t sector, u32 bytes,
+/* Return: whether the record was written (a full ring drops it). */
+static bool bio_record(u32 type, struct bio *bio, sector_t sector, u32 bytes,
 		       int error)
 {
 	u64 t0 = tipme_cost_now();
@@ -127,7 +202,7 @@ static void bio_record(u32 type, struct bio *bio, sector_t sector, u32 bytes,
 
 	r = tipme_reserve(type, sizeof(*r), &ws);
 	if (!r)
-		return;
+		return false;
 	r->bio = bio_id(bio);
 	r->dev = bio->bi_bdev ? bio_dev(bio) : 0;
 	r->sector_lo = (u32)sector;
@@ -140,14 +215,16 @@ static void bio_record(u32 type, struct bio *bio, sector_t sector, u32 bytes,
 	r->error = error < -128 ? -128 : error;
 	tipme_commit(&ws, type);
 	tipme_cost_add(type, t0);
+	return true;
 }
 
 static void probe_block_bio_queue(void *data, struct bio *bio)
 {
 	if (bio_on_mq(bio))
 		return;
-	bio_record(TIPME_REC_BIO_QUEUE, bio, bio->bi_iter.bi_sector,
-		   bio->bi_iter.bi_size, 0);
+	if (bio_record(TIPME_REC_BIO_QUEUE, bio, bio->bi_iter.bi_sector,
+		       bio->bi_iter.bi_size, 0) && bio_op(bio) == REQ_OP_READ)
+		blk_file_record(bio, tipme_ctx_now());
 }
 
 static void probe_block_bio_complete(void *data, struct request_queue *q,

@@ -55,6 +55,27 @@ const char *pm_seg_sleep_site(const struct pm_dump *pm, const struct pm_seg *s)
 	return NULL;
 }
 
+int pm_seg_fault(const struct pm_dump *pm, const struct pm_seg *s)
+{
+	/* filemap_fault (and file systems' wrappers), the generic fault path */
+	static const char *const faults[] = {
+		"filemap_fault", "do_swap_page", "swapin_readahead", "__do_fault",
+		"do_read_fault", "do_cow_fault", "do_shared_fault", "handle_mm_fault",
+		"do_user_addr_fault", "exc_page_fault", "do_page_fault",
+	};
+	uint32_t i;
+	size_t k;
+
+	for (i = 0; i < s->nsite; i++) {
+		const char *n = pm_sym_name(pm, s->site[i], NULL);
+
+		for (k = 0; n && k < sizeof(faults) / sizeof(faults[0]); k++)
+			if (strstr(n, faults[k]))
+				return 1;
+	}
+	return 0;
+}
+
 const char *pm_seg_site0(const struct pm_dump *pm, const struct pm_seg *s)
 {
 	const char *n = s->nsite ? pm_sym_name(pm, s->site[0], NULL) : NULL;

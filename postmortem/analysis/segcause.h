@@ -45,6 +45,16 @@ int pm_seg_idle(const struct pm_incident *inc, const struct pm_seg *s);
 const char *pm_seg_sleep_site(const struct pm_dump *pm, const struct pm_seg *s);
 
 /**
+ * pm_seg_fault() - a wait in the page fault path
+ * @pm: the dump (its symbols)
+ * @s: a blocked stretch
+ *
+ * Return: 1 if a frame of @s is the kernel handling a page fault (a
+ * mapped file's page, swap, the fault's entry), else 0.
+ */
+int pm_seg_fault(const struct pm_dump *pm, const struct pm_seg *s);
+
+/**
  * pm_seg_site0() - the innermost frame a stretch slept in
  * @pm: the dump (its symbols)
  * @s: a blocked stretch

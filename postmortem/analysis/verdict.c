@@ -15,8 +15,9 @@
  *    is not ours to charge: RSP's rule); a lock wait is charged the same
  *    way to the lock's holder;
  *  - blocked, woken by an interrupt: the block request completed on the
- *    waking CPU just before (block_io), else a timer if the thread slept
- *    in a sleep call, else unknown;
+ *    waking CPU just before (block_io; via a page fault when the thread
+ *    blocked in the fault path, with the file or swap the read filled),
+ *    else a timer if the thread slept in a sleep call, else unknown;
  *  - the X server running, with the incident's X dump: its time is split
  *    among the clients whose requests it executed meanwhile (xprof.c);
  *    another process's share is x_server with that client the culprit,
@@ -66,9 +67,26 @@ struct va {
 	uint32_t ours;		/* the interval's process (its tgid) */
 };
 
-static struct pm_cause_item *charge(struct va *v, int cause, uint32_t culprit,
-				    const char *resource, int64_t ns)
+/* What tells block_io items on one device apart: how, and whose pages. */
+struct io_key {
+	int via_fault;
+	int file_kind;
+	uint32_t file_dev;
+	uint64_t file_ino;
+};
+
+static int same_io(const struct pm_cause_item *it, const struct io_key *k)
 {
+	return it->via_fault == k->via_fault && it->file_kind == k->file_kind &&
+	       it->file_dev == k->file_dev && it->file_ino == k->file_ino;
+}
+
+/* Charge @ns to the item of (@cause, @culprit, @resource, @k). */
+static struct pm_cause_item *charge_key(struct va *v, int cause, uint32_t culprit,
+					const char *resource, int64_t ns,
+					const struct io_key *k)
+{
+	static const struct io_key none;
 	struct pm_verdict *r = v->r;
 	struct pm_cause_item *it;
 	size_t i;
@@ -77,10 +95,12 @@ static struct pm_cause_item *charge(struct va *v, int cause, uint32_t culprit,
 		return NULL;
 	if (!resource)
 		resource = "";
+	if (!k)
+		k = &none;
 	for (i = 0; i < r->nitems; i++) {
 		it = &r->items[i];
 		if (it->cause == cause && it->culprit == culprit &&
-		    !strcmp(it->resource, resource)) {
+		    !strcmp(it->resource, resource) && same_io(it, k)) {
 			it->ns += ns;
 			return it;
 		}
@@ -104,7 +124,17 @@ static struct pm_cause_item *charge(struct va *v, int cause, uint32_t culprit,
 	it->policy = -1;
 	snprintf(it->resource, sizeof(it->resource), "%s", resource);
 	it->ns = ns;
+	it->via_fault = k->via_fault;
+	it->file_kind = k->file_kind;
+	it->file_dev = k->file_dev;
+	it->file_ino = k->file_ino;
 	return it;
+}
+
+static struct pm_cause_item *charge(struct va *v, int cause, uint32_t culprit,
+				    const char *resource, int64_t ns)
+{
+	return charge_key(v, cause, culprit, resource, ns, NULL);
 }
 
 static int add_step(struct va *v, int parent, uint32_t pid, int64_t a,
@@ -240,13 +270,42 @@ static void blk_resource(const struct va *v, uint32_t dev, char *res,
 		snprintf(res, size, "block device %s (%u:%u)", name, maj, min);
 }
 
-static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns)
+/*
+ * The key of a wait for a read that filled pages of @kind (@dev, @ino):
+ * a file's, swap; a block device's own pages are no file's.
+ */
+static struct io_key io_key(int via_fault, int kind, uint32_t dev, uint64_t ino)
 {
+	struct io_key k = { via_fault, 0, 0, 0 };
+
+	if (kind == TIPME_BLK_FILE_FILE) {
+		k.file_kind = kind;
+		k.file_dev = dev;
+		k.file_ino = ino;
+	} else if (kind == TIPME_BLK_FILE_SWAP) {
+		k.file_kind = kind;
+	}
+	return k;
+}
+
+static void file_devname(const struct va *v, struct pm_cause_item *it)
+{
+	if (it->file_kind == TIPME_BLK_FILE_FILE && !*it->file_devname)
+		dev_name(v, it->file_dev, "", it->file_devname, sizeof(it->file_devname));
+}
+
+/* @via_fault: the waiter blocked in a page fault */
+static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns,
+		       int via_fault)
+{
+	struct io_key k = io_key(via_fault, q->file_kind, q->file_dev, q->file_ino);
 	char res[PM_RES_LEN];
 	struct pm_cause_item *it;
 
 	blk_resource(v, q->dev, res, sizeof(res));
-	it = charge(v, PM_C_BLOCK_IO, q->issuer, res, ns);
+	it = charge_key(v, PM_C_BLOCK_IO, q->issuer, res, ns, &k);
+	if (it)
+		file_devname(v, it);
 	if (it && it->last_io != q) {
 		it->last_io = q;
 		it->nreq++;
@@ -275,16 +334,18 @@ static int64_t overlap(int64_t a, int64_t b, int64_t lo, int64_t hi)
  * below that served it (same sectors, issued while it was there).
  */
 static void charge_bio(struct va *v, const struct pm_bio *bio, int64_t a,
-		       int64_t b, int64_t ns)
+		       int64_t b, int64_t ns, int via_fault)
 {
+	struct io_key k = io_key(via_fault, bio->file_kind, bio->file_dev, bio->file_ino);
 	char res[PM_RES_LEN];
 	struct pm_cause_item *it;
 	size_t i;
 
 	blk_resource(v, bio->dev, res, sizeof(res));
-	it = charge(v, PM_C_BLOCK_IO, bio->submitter, res, ns);
+	it = charge_key(v, PM_C_BLOCK_IO, bio->submitter, res, ns, &k);
 	if (!it)
 		return;
+	file_devname(v, it);
 	if (!bio->sent_ns) {
 		it->mapper_ns += overlap(a, b, bio->queue_ns, bio->complete_ns);
 	} else {
@@ -693,9 +754,9 @@ static void queued_by(struct va *v, uint32_t worker, const struct pm_work *wk,
 
 		charge(v, PM_C_UNKNOWN, 0, "", lo - a);
 		if (io.bio)
-			charge_bio(v, io.bio, lo, q, q - lo);
+			charge_bio(v, io.bio, lo, q, q - lo, 0);
 		else
-			charge_blk(v, io.q, q - lo);
+			charge_blk(v, io.q, q - lo, 0);
 		if (step >= 0)
 			v->r->chain[step].cause = PM_C_BLOCK_IO;
 	} else {
@@ -773,7 +834,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	struct held h = { "", t->pid };
 	const char *sl;
 	int64_t rest;
-	int step;
+	int step, fault;
 
 	if (s->block_state == TIPME_TS_STOPPED || s->block_state == TIPME_TS_TRACED) {
 		struct pm_cause_item *it = charge(v, PM_C_STOPPED, t->pid,
@@ -809,15 +870,16 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	/* a completion woke it: a stacked device's bio at the top, a request */
 	if (s->waker >= 0)
 		w = pm_res_wake_at(v->res, t->pid, s->end_ns);
+	fault = pm_seg_fault(v->pm, s);
 	bio = pm_seg_bio_wake(v->res, w);
 	if (bio) {
-		charge_bio(v, bio, a, b, rest);
+		charge_bio(v, bio, a, b, rest, fault);
 		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
 		return;
 	}
 	q = pm_seg_blk_wake(v->res, w);
 	if (q) {
-		charge_blk(v, q, rest);
+		charge_blk(v, q, rest, fault);
 		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
 		return;
 	}
@@ -841,9 +903,9 @@ static void blocked(struct va *v, const struct pm_thread *t,
 			follow(v, t, s, (uint32_t)s->waker, a, lo, parent);
 			if (hi > lo) {
 				if (io.bio)
-					charge_bio(v, io.bio, lo, hi, hi - lo);
+					charge_bio(v, io.bio, lo, hi, hi - lo, fault);
 				else
-					charge_blk(v, io.q, hi - lo);
+					charge_blk(v, io.q, hi - lo, fault);
 				add_step(v, parent, t->pid, lo, hi, PM_C_BLOCK_IO, s);
 			}
 			follow(v, t, s, (uint32_t)s->waker, hi > lo ? hi : lo, b, parent);

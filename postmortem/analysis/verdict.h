@@ -45,6 +45,13 @@
  * @dm_name: block_io: its device-mapper name ("vg-root"), "" if none
  * @below: block_io on a stacked device: the device the bios were sent to
  *	("sda2", else "MAJ:MIN"), "" if none was recorded
+ * @via_fault: block_io: the waits were page faults (the thread blocked in
+ *	the fault path: a mapped file's page, swap)
+ * @file_kind: block_io: whose pages the reads filled
+ *	(enum tipme_blk_file_kind: a file, swap), 0 if not recorded
+ * @file_dev: TIPME_BLK_FILE_FILE: the file's file system (dev_t)
+ * @file_ino: its inode number
+ * @file_devname: the dump's name for @file_dev ("dm-0"), "" if none
  * @last_io: block_io: the bio or request counted last (a wait split around
  *	a worker charges one I/O twice; it counts once)
  * @pages: memory: pages reclaimed
@@ -76,6 +83,11 @@ struct pm_cause_item {
 	char device[32];
 	char dm_name[64];
 	char below[32];
+	int via_fault;
+	int file_kind;
+	uint32_t file_dev;
+	uint64_t file_ino;
+	char file_devname[32];
 	const void *last_io;
 	uint64_t pages;
 	int prio;

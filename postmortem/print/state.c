@@ -60,6 +60,15 @@ void pm_state_print(FILE *f, const struct pm_dump *pm,
 	}
 }
 
+/* A read's pages, when a blk_file record said whose; and the line's end. */
+static void file_print(FILE *f, uint8_t kind, uint32_t dev, uint64_t ino)
+{
+	if (kind)
+		fprintf(f, " file=%u dev=%" PRIu32 ":%" PRIu32 " ino=%" PRIu64, kind,
+			dev >> 20, dev & 0xfffff, ino);
+	fputc('\n', f);
+}
+
 void pm_res_print(FILE *f, const struct pm_res *r)
 {
 	size_t i;
@@ -89,11 +98,12 @@ void pm_res_print(FILE *f, const struct pm_res *r)
 		fprintf(f, "blk dev=%" PRIu32 ":%" PRIu32 " sector=%" PRIu64
 			" bytes=%" PRIu32 " op=%" PRIu32 " issuer=%" PRIu32
 			" insert=%" PRId64 " issue=%" PRId64 " complete=%" PRId64
-			" on cpu=%" PRIu32 " pid=%" PRIu32 " ctx=%" PRIu32 "\n",
+			" on cpu=%" PRIu32 " pid=%" PRIu32 " ctx=%" PRIu32,
 			b->dev >> 20, b->dev & 0xfffff, b->sector, b->bytes,
 			b->op, b->issuer, b->insert_ns, b->issue_ns,
 			b->complete_ns, b->complete_cpu, b->complete_pid,
 			b->complete_ctx);
+		file_print(f, b->file_kind, b->file_dev, b->file_ino);
 	}
 	for (i = 0; i < r->nbios; i++) {
 		const struct pm_bio *b = &r->bios[i];
@@ -102,11 +112,12 @@ void pm_res_print(FILE *f, const struct pm_res *r)
 			" bytes=%" PRIu32 " op=%" PRIu32 " submitter=%" PRIu32
 			" queue=%" PRId64 " sent=%" PRId64 " below=%" PRIu32 ":%" PRIu32
 			" sector=%" PRIu64 " bytes=%" PRIu32 " parts=%" PRIu32
-			" complete=%" PRId64 " on cpu=%" PRIu32 " pid=%" PRIu32 " ctx=%" PRIu32 "\n",
+			" complete=%" PRId64 " on cpu=%" PRIu32 " pid=%" PRIu32 " ctx=%" PRIu32,
 			b->id, b->dev >> 20, b->dev & 0xfffff, b->sector, b->bytes, b->op,
 			b->submitter, b->queue_ns, b->sent_ns, b->below_dev >> 20,
 			b->below_dev & 0xfffff, b->below_sector, b->below_bytes, b->nsent,
 			b->complete_ns, b->complete_cpu, b->complete_pid, b->complete_ctx);
+		file_print(f, b->file_kind, b->file_dev, b->file_ino);
 	}
 	for (i = 0; i < r->nthrottles; i++) {
 		const struct pm_throttle *t = &r->throttles[i];

@@ -106,6 +106,32 @@ static void bio_text(const struct out *o, const struct pm_cause_item *it,
 		snprintf(buf + n, len - n, "), issued by %u (%s)", it->culprit, comm(o, it->culprit));
 }
 
+/*
+ * block_io: how the waits came about and whose pages the reads filled,
+ * appended to @buf: "; via a page fault on inode 12 of dm-0", "; via a
+ * page fault, from swap", "; reading inode 12 of dm-0".
+ */
+static void io_via_text(const struct pm_cause_item *it, char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+	char dev[48];
+
+	if (n >= len || (!it->via_fault && !it->file_kind))
+		return;
+	if (*it->file_devname)
+		snprintf(dev, sizeof(dev), "%s", it->file_devname);
+	else
+		snprintf(dev, sizeof(dev), "%u:%u", it->file_dev >> 20, it->file_dev & 0xfffff);
+	if (it->file_kind == TIPME_BLK_FILE_FILE)
+		snprintf(buf + n, len - n, "; %s inode %" PRIu64 " of %s",
+			 it->via_fault ? "via a page fault on" : "reading", it->file_ino, dev);
+	else if (it->file_kind == TIPME_BLK_FILE_SWAP)
+		snprintf(buf + n, len - n, "; %s", it->via_fault ? "via a page fault, from swap" :
+			 "reading from swap");
+	else
+		snprintf(buf + n, len - n, "; via a page fault");
+}
+
 static void item_text(const struct out *o, const struct pm_cause_item *it,
 		      char *buf, size_t len)
 {
@@ -131,14 +157,14 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 				 it->queue_ns / 1e6 / it->nqueued);
 		else
 			p[0] = '\0';
-		if (it->nbio) {
+		if (it->nbio)
 			bio_text(o, it, p, buf, len);
-			break;
-		}
-		snprintf(buf, len, "block I/O on %s (%u request%s, %.1f ms each in the device%s), issued by %u (%s)",
-			 it->resource, it->nreq, it->nreq == 1 ? "" : "s",
-			 it->nreq ? it->req_ns / 1e6 / it->nreq : 0.0, p,
-			 it->culprit, comm(o, it->culprit));
+		else
+			snprintf(buf, len, "block I/O on %s (%u request%s, %.1f ms each in the device%s), issued by %u (%s)",
+				 it->resource, it->nreq, it->nreq == 1 ? "" : "s",
+				 it->nreq ? it->req_ns / 1e6 / it->nreq : 0.0, p,
+				 it->culprit, comm(o, it->culprit));
+		io_via_text(it, buf, len);
 		break;
 	case PM_C_LOCK:
 		if (it->culprit)
@@ -511,6 +537,30 @@ static void opt_str(struct tm_jw *w, const char *key, const char *val)
 		tm_jw_null(w);
 }
 
+/* block_io: "via", "file" and "swap" (Documentation/report.md) */
+static void io_via_json(struct out *o, const struct pm_cause_item *it)
+{
+	char dev[24];
+
+	tm_jw_key(&o->w, "via");
+	if (it->via_fault)
+		tm_jw_str(&o->w, "page fault");
+	else
+		tm_jw_null(&o->w);
+	tm_jw_key(&o->w, "file");
+	if (it->file_kind == TIPME_BLK_FILE_FILE) {
+		snprintf(dev, sizeof(dev), "%u:%u", it->file_dev >> 20, it->file_dev & 0xfffff);
+		tm_jw_obj_begin(&o->w);
+		tm_jw_kstr(&o->w, "dev", dev);
+		opt_str(&o->w, "device", it->file_devname);
+		tm_jw_ku64(&o->w, "ino", it->file_ino);
+		tm_jw_obj_end(&o->w);
+	} else {
+		tm_jw_null(&o->w);
+	}
+	tm_jw_kbool(&o->w, "swap", it->file_kind == TIPME_BLK_FILE_SWAP);
+}
+
 static void json_item(struct out *o, const struct pm_cause_item *it)
 {
 	char what[512];
@@ -552,6 +602,7 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 			tm_jw_kdouble(&o->w, "below_ms", it->below_ns / 1e6);
 			opt_str(&o->w, "below_device", it->below);
 		}
+		io_via_json(o, it);
 	} else if (it->cause == PM_C_MEMORY) {
 		tm_jw_ku64(&o->w, "reclaims", it->nreq);
 		tm_jw_ku64(&o->w, "pages_reclaimed", it->pages);

@@ -2,7 +2,7 @@
 /*
  * The block I/O records: a request queued, issued and completed; a bio of
  * a stacked device queued, split, remapped to the device below and
- * completed.
+ * completed; whose pages a read fills (a file, swap, a block device).
  */
 #include <inttypes.h>
 
@@ -39,6 +39,8 @@ static void blk_flag_text(unsigned int fl, char *buf, size_t len)
 
 static unsigned int blk_pids(const struct pm_event *ev, uint32_t *pids)
 {
+	if (ev->type == TIPME_REC_BLK_FILE)	/* the read before it has the thread */
+		return 0;
 	if (ev->type == TIPME_REC_BIO_REMAP)
 		pids[0] = ev->u.rec.BIO_REMAP.pid;
 	else if (pm_rec_is_bio(ev->type))
@@ -79,11 +81,42 @@ static void remap_text(FILE *f, const struct pm_dump *pm, const struct pm_event 
 		pm_ctx_name(m->ctx));
 }
 
+/* TIPME_REC_BLK_FILE.kind by name. */
+static const char *blk_file_kind(unsigned int kind)
+{
+	switch (kind) {
+	case TIPME_BLK_FILE_FILE:
+		return "file";
+	case TIPME_BLK_FILE_SWAP:
+		return "swap";
+	case TIPME_BLK_FILE_BDEV:
+		return "bdev";
+	default:
+		return "?";
+	}
+}
+
+static void file_text(FILE *f, const struct pm_event *ev)
+{
+	const struct tipme_rec_blk_file *x = &ev->u.rec.BLK_FILE;
+
+	fprintf(f, " %s", blk_file_kind(x->kind));
+	if (x->kind == TIPME_BLK_FILE_FILE)
+		fprintf(f, " ino=%" PRIu64, x->ino_lo | (uint64_t)x->ino_hi << 32);
+	if (x->kind != TIPME_BLK_FILE_SWAP)
+		fprintf(f, " dev=%u:%u", x->dev >> 20, x->dev & 0xfffff);
+	fprintf(f, " in %s\n", pm_ctx_name(x->ctx));
+}
+
 static void blk_text(FILE *f, const struct pm_dump *pm, const struct pm_event *ev)
 {
 	const struct tipme_rec_blk *bk = &ev->u.bk;
 	char a[48], fl[64];
 
+	if (ev->type == TIPME_REC_BLK_FILE) {
+		file_text(f, ev);
+		return;
+	}
 	if (ev->type == TIPME_REC_BIO_REMAP) {
 		remap_text(f, pm, ev);
 		return;
@@ -151,12 +184,26 @@ static void remap_json(struct tm_jw *w, const struct pm_dump *pm,
 	tm_jw_kstr(w, "ctx", pm_ctx_name(m->ctx));
 }
 
+static void file_json(struct tm_jw *w, const struct pm_event *ev)
+{
+	const struct tipme_rec_blk_file *x = &ev->u.rec.BLK_FILE;
+
+	tm_jw_kstr(w, "kind", blk_file_kind(x->kind));
+	tm_jw_ku64(w, "ino", x->ino_lo | (uint64_t)x->ino_hi << 32);
+	dev_json(w, "dev", "major", "minor", x->dev);
+	tm_jw_kstr(w, "ctx", pm_ctx_name(x->ctx));
+}
+
 static void blk_json(struct tm_jw *w, const struct pm_dump *pm,
 		     const struct pm_event *ev)
 {
 	const struct tipme_rec_blk *bk = &ev->u.bk;
 	char fl[64];
 
+	if (ev->type == TIPME_REC_BLK_FILE) {
+		file_json(w, ev);
+		return;
+	}
 	if (ev->type == TIPME_REC_BIO_REMAP) {
 		remap_json(w, pm, ev);
 		return;

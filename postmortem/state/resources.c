@@ -11,6 +11,7 @@
  * dump's end.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -260,7 +261,9 @@ static int on_reclaim(struct pm_res *r, struct caps *c, const struct pm_event *e
 	return 0;
 }
 
-static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
+/* @at: the request the record is about (its index in r->blk) */
+static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev,
+		  size_t *at)
 {
 	struct tipme_rec_blk b;
 	struct pm_blkreq *q;
@@ -277,6 +280,7 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 				q->issue_ns = ev->ns;
 				if (!q->issuer && b.ctx == TIPME_CTX_TASK)
 					q->issuer = b.pid;
+				*at = i;
 				return 0;
 			}
 		}
@@ -311,6 +315,7 @@ static int on_blk(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 	q = push((void **)&r->blk, &r->nblk, &c->blk, sizeof(*q));
 	if (!q)
 		return -ENOMEM;
+	*at = r->nblk - 1;
 	memset(q, 0, sizeof(*q));
 	q->dev = b.dev;
 	q->sector = sector;
@@ -348,7 +353,9 @@ static struct pm_bio *bio_holding(struct pm_res *r, uint32_t dev, uint64_t secto
 	return NULL;
 }
 
-static int on_bio(struct pm_res *r, struct caps *c, const struct pm_event *ev)
+/* @at: a bio queued (its index in r->bios), else left alone */
+static int on_bio(struct pm_res *r, struct caps *c, const struct pm_event *ev,
+		  size_t *at)
 {
 	const struct tipme_rec_bio *x = &ev->u.rec.BIO_QUEUE;
 	uint64_t sector = (uint64_t)x->sector_hi << 32 | x->sector_lo;
@@ -415,7 +422,51 @@ static int on_bio(struct pm_res *r, struct caps *c, const struct pm_event *ev)
 	}
 	b->queue_ns = queue_ns;
 	b->submitter = submitter;
+	if (ev->type == TIPME_REC_BIO_QUEUE)
+		*at = r->nbios - 1;
 	return 0;
+}
+
+/*
+ * The read a blk_file record follows: the latest request issued or bio
+ * queued on its CPU in its context, written by the same probe just before
+ * it (only interrupts of other kinds come between).
+ */
+struct last_read {
+	int bio;		/* 1: r->bios[at], 0: r->blk[at], -1: none */
+	size_t at;
+	int64_t ns;
+};
+
+#define FILE_AFTER_NS	10000000	/* at most this after the read's record */
+
+static void on_file(struct pm_res *r, const struct pm_event *ev,
+		    struct last_read *last, uint32_t nr_cpus)
+{
+	const struct tipme_rec_blk_file *f = &ev->u.rec.BLK_FILE;
+	struct last_read *l;
+	uint8_t *kind;
+	uint32_t *dev;
+	uint64_t *ino;
+
+	if (ev->cpu >= nr_cpus || f->ctx > TIPME_CTX_NMI)
+		return;
+	l = &last[ev->cpu * 4 + f->ctx];
+	if (l->bio < 0 || ev->ns - l->ns > FILE_AFTER_NS)
+		return;
+	if (l->bio) {
+		kind = &r->bios[l->at].file_kind;
+		dev = &r->bios[l->at].file_dev;
+		ino = &r->bios[l->at].file_ino;
+	} else {
+		kind = &r->blk[l->at].file_kind;
+		dev = &r->blk[l->at].file_dev;
+		ino = &r->blk[l->at].file_ino;
+	}
+	*kind = f->kind;
+	*dev = f->dev;
+	*ino = f->ino_lo | (uint64_t)f->ino_hi << 32;
+	l->bio = -1;
 }
 
 /* Every thread of a sampler record, with its policy (deduplicated later). */
@@ -603,17 +654,25 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 {
 	const struct pm_dump *pm = &inc->pm;
 	struct intr_now irq = { 0 };
+	struct last_read *reads;
 	struct caps c = { 0 };
 	struct pm_merge mg;
 	struct pm_event ev;
 	int64_t last = 0;
-	size_t i;
+	size_t i, at;
 	int err;
 
 	memset(r, 0, sizeof(*r));
+	reads = calloc((size_t)pm->nr_cpus * 4 + 1, sizeof(*reads));
+	if (!reads)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	for (i = 0; i < (size_t)pm->nr_cpus * 4; i++)
+		reads[i].bio = -1;
 	err = pm_merge_init(&mg, pm, NULL, e);
-	if (err)
+	if (err) {
+		free(reads);
 		return err;
+	}
 	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
 		last = ev.ns;
 		if (ev.kind == PM_EV_LOST && ev.cpu < irq.n)
@@ -671,13 +730,25 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		case TIPME_REC_BLK_INSERT:
 		case TIPME_REC_BLK_ISSUE:
 		case TIPME_REC_BLK_COMPLETE:
-			err = on_blk(r, &c, &ev);
+			at = SIZE_MAX;
+			err = on_blk(r, &c, &ev, &at);
+			if (!err && ev.type == TIPME_REC_BLK_ISSUE && ev.cpu < pm->nr_cpus &&
+			    ev.u.bk.ctx <= TIPME_CTX_NMI)
+				reads[ev.cpu * 4 + ev.u.bk.ctx] = (struct last_read){ 0, at, ev.ns };
 			break;
 		case TIPME_REC_BIO_QUEUE:
 		case TIPME_REC_BIO_COMPLETE:
 		case TIPME_REC_BIO_SPLIT:
 		case TIPME_REC_BIO_REMAP:
-			err = on_bio(r, &c, &ev);
+			at = SIZE_MAX;
+			err = on_bio(r, &c, &ev, &at);
+			if (!err && at != SIZE_MAX && ev.cpu < pm->nr_cpus &&
+			    ev.u.rec.BIO_QUEUE.ctx <= TIPME_CTX_NMI)
+				reads[ev.cpu * 4 + ev.u.rec.BIO_QUEUE.ctx] =
+					(struct last_read){ 1, at, ev.ns };
+			break;
+		case TIPME_REC_BLK_FILE:
+			on_file(r, &ev, reads, pm->nr_cpus);
 			break;
 		case TIPME_REC_SAMPLE:
 			err = on_sample(r, &c, &ev);
@@ -700,6 +771,7 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 	pm_merge_free(&mg);
 	free(irq.soft);
 	free(irq.hard);
+	free(reads);
 	if (err < 0) {
 		pm_res_free(r);
 		return err;

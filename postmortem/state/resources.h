@@ -65,6 +65,11 @@ struct pm_reclaim {
  * @complete_cpu: CPU the completion ran on
  * @complete_pid: the task it ran in, or interrupted
  * @complete_ctx: enum tipme_ctx it ran in
+ * @file_kind: a read: whose pages it fills (enum tipme_blk_file_kind; 0:
+ *	not recorded)
+ * @file_dev: TIPME_BLK_FILE_FILE: the file's file system (dev_t);
+ *	TIPME_BLK_FILE_BDEV: the block device
+ * @file_ino: TIPME_BLK_FILE_FILE: the file's inode number
  */
 struct pm_blkreq {
 	uint32_t dev;
@@ -78,6 +83,9 @@ struct pm_blkreq {
 	uint32_t complete_cpu;
 	uint32_t complete_pid;
 	uint32_t complete_ctx;
+	uint8_t file_kind;
+	uint32_t file_dev;
+	uint64_t file_ino;
 };
 
 /**
@@ -100,6 +108,9 @@ struct pm_blkreq {
  * @complete_cpu: CPU the completion ran on
  * @complete_pid: the task it ran in, or interrupted
  * @complete_ctx: enum tipme_ctx it ran in
+ * @file_kind: a read: whose pages it fills, as in struct pm_blkreq
+ * @file_dev: as in struct pm_blkreq
+ * @file_ino: as in struct pm_blkreq
  */
 struct pm_bio {
 	uint32_t id;
@@ -118,6 +129,9 @@ struct pm_bio {
 	uint32_t complete_cpu;
 	uint32_t complete_pid;
 	uint32_t complete_ctx;
+	uint8_t file_kind;
+	uint32_t file_dev;
+	uint64_t file_ino;
 };
 
 /**

@@ -19,6 +19,8 @@ static const char *const sym_names[] = {
 	"folio_wait_writeback", "file_write_and_wait_range", "worker_thread", "kthread",
 	"n_tty_read", "unix_stream_read_generic", "eventfd_read",
 	"flush_to_ldisc", "vmstat_update",
+	"filemap_fault", "__do_fault", "do_read_fault", "__folio_lock_killable",
+	"__folio_lock_or_retry", "do_swap_page", "__handle_mm_fault",
 };
 
 #define NSYMS	(sizeof(sym_names) / sizeof(sym_names[0]))
@@ -397,6 +399,8 @@ int scen_write(const struct scen *s, const char *path)
 		 "bio_remap");
 	scen_add_type(types, &nt, TIPME_REC_CPU_THROTTLE, 0,
 		      sizeof(struct tipme_rec_cpu_throttle), "cpu_throttle");
+	scen_add_type(types, &nt, TIPME_REC_BLK_FILE, 0, sizeof(struct tipme_rec_blk_file),
+		 "blk_file");
 	scen_add_type(types, &nt, TIPME_REC_LOCK_BEGIN, 0, sizeof(struct tipme_rec_lock_begin),
 		 "lock_begin");
 	scen_add_type(types, &nt, TIPME_REC_LOCK_END, 0, sizeof(struct tipme_rec_lock_end), "lock_end");

@@ -685,6 +685,92 @@ static int work_busy_scenario(struct scen *s)
 	return save(s, "work-busy");
 }
 
+/*
+ * Page faults.  fault-file: an app (460) reads a cold mmap'ed file (inode
+ * 12) of ext4 on dm-0 over sdb: its fault queues a read bio of dm-0 (the
+ * pages it fills are the file's), which the target sends below at once
+ * (25 ms in sdb); sdb's interrupt completes it at the top and wakes the
+ * app.  Its second thread (461) faults on the same page meanwhile and
+ * waits for the app's read: the same interrupt wakes it.  fault-swap: a
+ * task (470) faults on memory paged out to swap on sdc (8:32): the read
+ * request, 40 ms in the device, fills swap cache pages.
+ */
+static int fault_scenario(struct scen *s, int swap)
+{
+	static const char *const file_site[] = { "folio_wait_bit_common", "filemap_fault",
+						 "__do_fault", "do_read_fault", NULL };
+	static const char *const lock_site[] = { "__folio_lock_killable", "filemap_fault",
+						 "__do_fault", "do_read_fault", NULL };
+	static const char *const swap_site[] = { "folio_wait_bit_common", "__folio_lock_or_retry",
+						 "do_swap_page", "__handle_mm_fault", NULL };
+	struct tipme_rec_bio q = {
+		.bio = 0xf11e, .dev = 253 << 20, .sector_lo = 2000, .bytes = 16384,
+		.pid = 460, .op = TIPME_BLK_READ, .ctx = TIPME_CTX_TASK,
+	};
+	struct tipme_rec_bio_remap m = {
+		.bio = 0xc10e, .dev = 8 << 20 | 16, .sector_lo = 4048, .bytes = 16384,
+		.from_dev = 253 << 20, .from_lo = 2000, .pid = 460, .op = TIPME_BLK_READ,
+		.ctx = TIPME_CTX_TASK,
+	};
+	struct tipme_rec_blk r = {
+		.dev = swap ? 8 << 20 | 32 : 8 << 20 | 16, .sector_lo = swap ? 800 : 4048,
+		.bytes = swap ? 32768 : 16384, .pid = swap ? 470 : 460, .tag = 5,
+		.op = TIPME_BLK_READ, .ctx = TIPME_CTX_TASK,
+	};
+	struct tipme_rec_blk_file f = {
+		.ino_lo = 12, .dev = 253 << 20, .kind = TIPME_BLK_FILE_FILE, .ctx = TIPME_CTX_TASK,
+	};
+	struct tipme_rec_blk_file sw = { .kind = TIPME_BLK_FILE_SWAP, .ctx = TIPME_CTX_TASK };
+
+	scen_init(s, 2);
+	s->system = "nodename=test\nblockdev.8:16=sdb\nblockdev.8:32=sdc\nblockdev.253:0=dm-0\n"
+		    "blockdev.253:0.dm=vg-root\nblockdev.253:0.slaves=sdb\n";
+	if (swap) {
+		scen_task(s, 470, 470, "app", "/bin/app", "app", 4);
+		scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 470, 120);
+		scen_rec(s, 0, TIPME_REC_BLK_ISSUE, MS(10), &r, sizeof(r));
+		scen_rec(s, 0, TIPME_REC_BLK_FILE, MS(10.01), &sw, sizeof(sw));
+		scen_switch(s, 0, MS(10.1), 470, TIPME_TS_DISK, 120, 0, 120);
+		scen_blocked(s, 0, MS(10.1), 470, swap_site);
+		r.pid = 0;
+		r.ctx = TIPME_CTX_HARDIRQ;
+		scen_rec(s, 0, TIPME_REC_BLK_COMPLETE, MS(50), &r, sizeof(r));
+		scen_wake(s, 0, MS(50.05), 470, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(50.1), 0, TIPME_TS_RUNNABLE, 120, 470, 120);
+		scen_switch(s, 0, MS(55), 470, TIPME_TS_SLEEPING, 120, 0, 120);
+		return save(s, "fault-swap");
+	}
+	scen_task(s, 460, 460, "app", "/bin/app", "app", 4);
+	scen_task(s, 461, 460, "app-helper", "", "", 0);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 460, 120);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 461, 120);
+	scen_rec(s, 0, TIPME_REC_BIO_QUEUE, MS(10), &q, sizeof(q));
+	scen_rec(s, 0, TIPME_REC_BLK_FILE, MS(10.01), &f, sizeof(f));
+	scen_rec(s, 0, TIPME_REC_BIO_REMAP, MS(10.02), &m, sizeof(m));
+	scen_rec(s, 0, TIPME_REC_BLK_ISSUE, MS(10.03), &r, sizeof(r));
+	scen_rec(s, 0, TIPME_REC_BLK_FILE, MS(10.04), &f, sizeof(f));
+	scen_switch(s, 0, MS(10.1), 460, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.1), 460, file_site);
+	/* the helper finds the page locked for the app's read */
+	scen_switch(s, 1, MS(12), 461, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 1, MS(12), 461, lock_site);
+	r.pid = 0;
+	r.ctx = TIPME_CTX_HARDIRQ;
+	scen_rec(s, 0, TIPME_REC_BLK_COMPLETE, MS(35), &r, sizeof(r));
+	q.pid = 0;
+	q.ctx = TIPME_CTX_HARDIRQ;
+	q.bytes = 0;
+	scen_rec(s, 0, TIPME_REC_BIO_COMPLETE, MS(35.02), &q, sizeof(q));
+	scen_wake(s, 0, MS(35.05), 460, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_wake(s, 0, MS(35.06), 461, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(35.1), 0, TIPME_TS_RUNNABLE, 120, 460, 120);
+	scen_switch(s, 1, MS(35.2), 0, TIPME_TS_RUNNABLE, 120, 461, 120);
+	scen_switch(s, 0, MS(40), 460, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 1, MS(40), 461, TIPME_TS_SLEEPING, 120, 0, 120);
+	/* the helper's wait, for its own golden files */
+	return save(s, "fault-file") || save(s, "fault-shared");
+}
+
 /* 500 waits for a mutex that 501 holds while it computes for 90 ms. */
 static int lock_scenario(struct scen *s)
 {
@@ -1955,6 +2041,7 @@ static const char *const state_names[] = {
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
 	"stack-timer", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
 	"throttle", "throttle-woken",
+	"fault-file", "fault-swap",
 };
 
 int main(void)
@@ -1968,7 +2055,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(183);
+	tap_plan(196);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1987,7 +2074,8 @@ int main(void)
 	    work_busy_scenario(s) ||
 	    throttle_scenario(s, "throttle") ||
 	    throttle_scenario(s, "throttle-unnamed") || throttle_scenario(s, "throttle-woken") ||
-	    throttle_scenario(s, "throttle-other"))
+	    throttle_scenario(s, "throttle-other") ||
+	    fault_scenario(s, 0) || fault_scenario(s, 1))
 		return 1;
 	compact_counts();
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
@@ -2078,6 +2166,22 @@ int main(void)
 	      "a thread woken while its cgroup is throttled waits for the next period");
 	check("throttle-other", "--pid 1102 --from 0.040 --to 0.1015", "cpu_contention", 0, 80,
 	      "the same thread, not in the cgroup as the dump says: no throttling of its own");
+	check("fault-file", "--pid 460 --from 0.010 --to 0.0351", "block_io", 460, 95,
+	      "a page fault on a cold mapped file of dm-0");
+	check("fault-shared", "--pid 461 --from 0.012 --to 0.0352", "block_io", 460, 95,
+	      "a page fault on a page another thread is reading");
+	check("fault-swap", "--pid 470 --from 0.010 --to 0.0501", "block_io", 470, 95,
+	      "a page fault on memory paged out to swap");
+	out = report("fault-file", "--pid 460 --from 0.010 --to 0.0351", 1, &ret);
+	tap_ok(strstr(out, "\"via\":\"page fault\",\"file\":{\"dev\":\"253:0\","
+			   "\"device\":\"dm-0\",\"ino\":12},\"swap\":false") != NULL,
+	       "fault-file: via a page fault, on inode 12 of dm-0");
+	free(out);
+	out = report("fault-swap", "--pid 470 --from 0.010 --to 0.0501", 1, &ret);
+	tap_ok(strstr(out, "\"resource\":\"block device sdc (8:32)\"") &&
+	       strstr(out, "\"via\":\"page fault\",\"file\":null,\"swap\":true"),
+	       "fault-swap: via a page fault, from swap on sdc");
+	free(out);
 	check("lock", "--pid 500 --from 0.010 --to 0.1001", "lock", 501, 99,
 	      "a mutex held by a computing thread");
 	check("mem", "--pid 600 --from 0.001 --to 0.101", "memory", 600, 59,

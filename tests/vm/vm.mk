@@ -14,6 +14,8 @@ VM_PROGS += $(B)/tests/vm/lockfsync
 VM_PROGS += $(B)/tests/vm/ptywait
 # A cgroup's CPU quota (t-quota.sh)
 VM_PROGS += $(B)/tests/vm/quota
+# Page faults that wait for I/O (t-pagefault.sh)
+VM_PROGS += $(B)/tests/vm/faulter
 # Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
 VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 

@@ -145,7 +145,8 @@ static __inline__ __u64 tipme_ts_extend(__u64 prev, __u32 low)
 	X(43, WORK_START, struct tipme_rec_work, "work_start", FIXED, work) \
 	X(44, WORK_END, struct tipme_rec_work_end, "work_end", FIXED, work) \
 	X(45, INTR, struct tipme_rec_intr, "intr", FIXED, work) \
-	X(46, CPU_THROTTLE, struct tipme_rec_cpu_throttle, "cpu_throttle", FIXED, sched)
+	X(46, CPU_THROTTLE, struct tipme_rec_cpu_throttle, "cpu_throttle", FIXED, sched) \
+	X(47, BLK_FILE, struct tipme_rec_blk_file, "blk_file", FIXED, blk)
 
 /*
  * Types the module never writes, in the same form: numbers from 127 down
@@ -790,6 +791,40 @@ struct tipme_rec_cpu_throttle {
 	__u32 pid;
 	__u32 cgroup_lo;
 	__u32 cgroup_hi;
+};
+
+/* struct tipme_rec_blk_file.kind: whose pages a read fills */
+enum tipme_blk_file_kind {
+	TIPME_BLK_FILE_FILE	= 1,	/* a file's page cache (read(), a page fault, readahead) */
+	TIPME_BLK_FILE_SWAP	= 2,	/* swap: anonymous or shmem memory coming back */
+	TIPME_BLK_FILE_BDEV	= 3,	/* a block device's own page cache (a file
+					 * system's metadata, a read of /dev/sdX) */
+};
+
+/**
+ * struct tipme_rec_blk_file - payload of TIPME_REC_BLK_FILE (20 bytes with header)
+ * @ino_lo: FILE: the file's inode number, bits 0..31; else 0
+ * @ino_hi: bits 32..63
+ * @dev: FILE: its file system's device (the super block's dev_t, major <<
+ *       20 | minor); BDEV: the block device; SWAP: 0
+ * @kind: enum tipme_blk_file_kind
+ * @ctx: enum tipme_ctx the record was written in
+ * @reserved: zero
+ *
+ * Whose pages a read fills: written right after the TIPME_REC_BIO_QUEUE
+ * or TIPME_REC_BLK_ISSUE of a read, on the same CPU and in the same
+ * context (records of interrupts of other kinds may come between), from
+ * the I/O's first page, which a read keeps locked until it completes.  Not
+ * written when that page is nobody's (a kernel buffer, anonymous memory
+ * that direct I/O reads into).
+ */
+struct tipme_rec_blk_file {
+	__u32 ino_lo;
+	__u32 ino_hi;
+	__u32 dev;
+	__u8 kind;
+	__u8 ctx;
+	__u16 reserved;
 };
 
 /* struct tipme_rec_lock_begin.flags (the kernel's LCB_F_* values) */
