@@ -50,9 +50,14 @@ def main():
           f"{name}: on the device: {res}", v.get("resource"))
     check(v.get("via") == "page fault", f"{name}: via a page fault", v.get("via"))
     blocked = int(t["blocked_ns"]) / 1e6
-    check(blocked > 0 and abs(v.get("ms", 0) - blocked) <= 0.1 * blocked,
+    # 10%, and for the short shared wait 3 ms more: a wakeup sent to an
+    # idle CPU is queued there by its IPI (TTWU_QUEUE), and schedstat
+    # counts the task runnable only from then, tipme from sched_waking
+    # (2.5 ms of a 24.8 ms wait in a busy TCG run)
+    slack = 0.1 * blocked + (3 if case == "shared" else 0)
+    check(blocked > 0 and abs(v.get("ms", 0) - blocked) <= slack,
           f"{name}: {v.get('ms', 0):.1f} ms, the {blocked:.1f} ms the thread was blocked "
-          f"(schedstat; within 10%; {t.get('slow', 1)} slow reads of a page)")
+          f"(schedstat; within {slack:.1f} ms; {t.get('slow', 1)} slow reads of a page)")
     if case == "swap":
         check(v.get("swap") is True and v.get("file") is None, f"{name}: swap, no file",
               (v.get("swap"), v.get("file")))
