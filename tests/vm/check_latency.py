@@ -53,10 +53,12 @@ for e, p, t in zip(mine, press, done):
           % (e["event"], lat))
     lb = e.get("longest_block", {})
     site = lb.get("site", [])
-    # the sleep asked for 300 ms (TCG may stretch it, never shorten it) and
-    # fits in the handling after the round trip of at least 200 ms
+    # the sleep asked for 300 ms from its syscall's entry (TCG may stretch
+    # it, never shorten it); the blocked stretch begins at the switch out,
+    # which a busy TCG host can hold up after the entry (1.5 ms seen), so
+    # 2 ms less; it fits in the handling after the round trip of 200 ms
     check(any("nanosleep" in f for f in site) and
-          299 <= lb.get("ns", 0) / 1e6 <= truth_ms - 200 + 1,
+          298 <= lb.get("ns", 0) / 1e6 <= truth_ms - 200 + 1,
           "%s: the longest block is the nanosleep, 300 ms or more: %.1f ms in %s"
           % (e["event"], lb.get("ns", 0) / 1e6, " <- ".join(site)))
     check(e["blocked_ns"] + e["running_ns"] + e["runnable_ns"] + e["unknown_ns"] +
