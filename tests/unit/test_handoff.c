@@ -24,6 +24,7 @@
 
 #include "capture.h"
 #include "cmd/commands.h"
+#include "golden.h"
 #include "scen.h"
 #include "tap.h"
 #include "writefile.h"
@@ -72,26 +73,10 @@ static char *report(const char *name, const char *args, int json, int *ret)
 /* @text against golden/handoff-@name.@ext; rewritten when asked. */
 static int golden(const char *name, const char *ext, const char *text)
 {
-	char path[160], *want;
-	FILE *f;
-	int same;
+	char path[160];
 
 	snprintf(path, sizeof(path), "tests/unit/golden/handoff-%s.%s", name, ext);
-	if (getenv("TIPME_UPDATE_GOLDEN")) {
-		f = fopen(path, "w");
-		if (!f)
-			return 0;
-		fputs(text, f);
-		fclose(f);
-		tap_diag("rewrote %s", path);
-		return 1;
-	}
-	want = capture_slurp(path);
-	same = !strcmp(want, text);
-	if (!same)
-		tap_diag("%s differs; got:\n%s", path, text);
-	free(want);
-	return same;
+	return golden_file(path, text);
 }
 
 /*

@@ -20,6 +20,7 @@
 
 #include "capture.h"
 #include "cmd/commands.h"
+#include "golden.h"
 #include "scen.h"
 #include "tap.h"
 #include "writefile.h"
@@ -60,26 +61,10 @@ static char *run(int (*cmd)(int, char **), const char *args, const char *dump,
 /* Compare @text with tests/unit/golden/names-@name; rewrite it when asked. */
 static int golden(const char *name, const char *text)
 {
-	char path[160], *want;
-	FILE *f;
-	int same;
+	char path[160];
 
 	snprintf(path, sizeof(path), "tests/unit/golden/names-%s", name);
-	if (getenv("TIPME_UPDATE_GOLDEN")) {
-		f = fopen(path, "w");
-		if (!f)
-			return 0;
-		fputs(text, f);
-		fclose(f);
-		tap_diag("rewrote %s", path);
-		return 1;
-	}
-	want = capture_slurp(path);
-	same = want && text && !strcmp(want, text);
-	if (!same)
-		tap_diag("%s differs; got:\n%s", path, text ? text : "(nothing)");
-	free(want);
-	return same;
+	return golden_file(path, text);
 }
 
 /* A forged line: one that starts with what followed the newline. */

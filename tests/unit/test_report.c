@@ -18,6 +18,7 @@
 
 #include "capture.h"
 #include "cmd/commands.h"
+#include "golden.h"
 #include "incident/incident.h"
 #include "incident_meta.h"
 #include "print/state.h"
@@ -83,30 +84,6 @@ static int auto_meta_of(const char *name, int pid, int64_t ns)
 static int auto_meta(int64_t ns)
 {
 	return auto_meta_of("xserver", 1000, ns);
-}
-
-/* Compare @text with the golden file @path; rewrite it when asked. */
-static int golden_file(const char *path, const char *text)
-{
-	char *want;
-	FILE *f;
-	int same;
-
-	if (getenv("TIPME_UPDATE_GOLDEN")) {
-		f = fopen(path, "w");
-		if (!f)
-			return 0;
-		fputs(text, f);
-		fclose(f);
-		tap_diag("rewrote %s", path);
-		return 1;
-	}
-	want = capture_slurp(path);
-	same = !strcmp(want, text);
-	if (!same)
-		tap_diag("%s differs; got:\n%s", path, text);
-	free(want);
-	return same;
 }
 
 /* Compare @text with golden/report-@name.@ext; rewrite it when asked. */
