@@ -31,7 +31,8 @@ PKGS=(
 	libnl-3-dev libnl-genl-3-dev
 	libxcb1-dev libxcb-record0-dev libxcb-res0-dev libxcb-xtest0-dev
 	# X11 tests (x11-utils: xprop, xdpyinfo; only recommended by xterm)
-	xvfb xdotool xterm x11-apps x11-utils
+	# (x11-xkb-utils: setxkbmap, for the QWERTZ hotkey test; xvfb pulls it)
+	xvfb xdotool xterm x11-apps x11-utils x11-xkb-utils
 	# ... and under Xwayland: sway's headless backend as the Wayland
 	# compositor, wtype as its keyboard, xhost to let root's clients in
 	sway xwayland wtype x11-xserver-utils

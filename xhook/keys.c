@@ -88,6 +88,11 @@ int xh_keys_setup(struct xh_app *app)
 	}
 	if (!k.alt)
 		k.alt = XCB_MOD_MASK_1;
+	/*
+	 * Each key is one hotkey at most, the one its unshifted symbol
+	 * names first: on German QWERTZ the 0 key types = with Shift, and
+	 * is Ctrl-Alt-0 (key logging off), not Ctrl-Alt-Plus.
+	 */
 	for (kc = min; kc <= max; kc++) {
 		for (col = 0; col < 2; col++) {
 			xcb_keysym_t s = SYM(kc, col);
@@ -100,6 +105,9 @@ int xh_keys_setup(struct xh_app *app)
 				kc_add(k.zero, &k.n_zero, (uint8_t)kc);
 			else if (s == 0x31 && col == 0)
 				kc_add(k.one, &k.n_one, (uint8_t)kc);
+			else
+				continue;
+			break;
 		}
 	}
 #undef SYM

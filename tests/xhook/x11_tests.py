@@ -478,6 +478,36 @@ def t_privacy_on(x):
     assert d["flags"] & 1, "KEYLOG flag not set"
 
 
+def t_privacy_qwertz(x):
+    """German QWERTZ: Ctrl-Alt-0 (the key Shift turns into =) switches key logging off, no mark"""
+    # The X server's own layout, before tipme-xhook starts and reads it.
+    x.run(["setxkbmap", "de"])
+    zero = [l.split("=", 1)[1].split() for l in x.run(["xmodmap", "-pke"]).stdout.splitlines()
+            if "=" in l and l.split("=", 1)[1].split()[:1] == ["0"]]
+    assert zero and zero[0][1] == "equal", "the layout is not QWERTZ's: 0 types %s" % zero
+    h = Hook(x)
+    try:
+        x.run(["xdotool", "key", "ctrl+alt+1"])
+        x.run(["xdotool", "type", "--delay", "20", "abc"])
+        x.run(["xdotool", "key", "ctrl+alt+0"])
+        x.run(["xdotool", "type", "--delay", "20", "abc"])
+        d = load(h.dump())
+    finally:
+        h.stop()
+    recs = d["records"]
+    kl = [r["detail"] for r in recs if r["kind"] == "keylog"]
+    marks = [r for r in recs if r["kind"] == "mark"]
+    assert kl == [1, 0], "keylog records %s (marks %d)" % (kl, len(marks))
+    assert not marks, "Ctrl-Alt-0 wrote %d mark(s)" % len(marks)
+    off = [r for r in key_records(d) if recs.index(r) > max(
+        i for i, r in enumerate(recs) if r["kind"] == "keylog")]
+    assert off and not any(r["detail"] or r["state"] for r in off), "key codes after off"
+
+
+# Xvfb resets (and forgets the layout) when its last client leaves: keep it.
+t_privacy_qwertz.xvfb_args = ("-noreset",)
+
+
 def t_server_killed(x):
     """the X server is killed: tipme-xhook exits with code 4 and says why"""
     h = Hook(x)
@@ -1219,7 +1249,7 @@ XWAYLAND_TESTS = [t_xwayland_keys, t_xwayland_clients, t_xwayland_hotkey, t_xway
 
 TESTS = [t_keypress_chain, t_short_lived_sequential, t_parallel_burst, t_big_putimage,
          t_draw_lateness, t_hotkey_locks, t_hotkey_mark, t_hotkey_grabbed_elsewhere, t_privacy_off,
-         t_privacy_on, t_description_saved, t_description_skipped, t_server_killed, t_missing_extensions, t_autostart_session,
+         t_privacy_on, t_privacy_qwertz, t_description_saved, t_description_skipped, t_server_killed, t_missing_extensions, t_autostart_session,
          t_print_robust,
          t_tipmed_incident, t_tipmed_hotkey, t_tipmed_refused, t_tipmed_hung, t_tipmed_real, t_auto_fast, t_auto_stopped,
          t_auto_spacing, t_cost] + XWAYLAND_TESTS
@@ -1253,7 +1283,7 @@ def main():
             tap.skip(name, "figures not meaningful under sanitizers")
             continue
         try:
-            x = xwayland.Xwayland() if wl else Xvfb()
+            x = xwayland.Xwayland() if wl else Xvfb(*getattr(t, "xvfb_args", ()))
         except Exception as e:
             log("%s: %s" % (type(e).__name__, e))
             tap.check(False, name)
