@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,20 +487,15 @@ char *gen_tmpdir(char *buf)
 	return mkdtemp(buf);
 }
 
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) && errno != ENOENT ? -1 : 0;
+}
+
 void gen_rmtree(const char *dir)
 {
-	char path[512];
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (d) {
-		while ((de = readdir(d))) {
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-			unlink(path);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }

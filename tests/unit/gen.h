@@ -212,7 +212,7 @@ unsigned char *gen_read_file(const char *path, size_t *size);
 char *gen_tmpdir(char *buf);
 
 /**
- * gen_rmtree() - remove a test directory and its files (one level)
+ * gen_rmtree() - remove a test directory and everything under it
  * @dir: the directory
  */
 void gen_rmtree(const char *dir);

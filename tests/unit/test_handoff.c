@@ -24,6 +24,7 @@
 
 #include "capture.h"
 #include "cmd/commands.h"
+#include "gen.h"
 #include "golden.h"
 #include "scen.h"
 #include "tap.h"
@@ -437,5 +438,8 @@ int main(void)
 	check("xterm", "xterm", "", "running", 3403, 95, xterm_must,
 	      "a key typed into xterm: until the echo is drawn, the program's 300 ms");
 	free(s);
+	/* TIPME_KEEP_TMP=1 keeps the scenarios' incidents (fuzz seeds) */
+	if (!getenv("TIPME_KEEP_TMP"))
+		gen_rmtree(dir);
 	return tap_done();
 }

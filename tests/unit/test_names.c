@@ -20,6 +20,7 @@
 
 #include "capture.h"
 #include "cmd/commands.h"
+#include "gen.h"
 #include "golden.h"
 #include "scen.h"
 #include "tap.h"
@@ -277,13 +278,7 @@ int main(void)
 	x_names(s);
 	end_of_time(s);
 	free(s);
-	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/out");
-	unlink(dir);
-	strcpy(strrchr(dir, '/'), "/err");
-	unlink(dir);
-	strcpy(strrchr(dir, '/'), "/out.json");
-	unlink(dir);
-	*strrchr(dir, '/') = '\0';
-	rmdir(dir);
+	if (!getenv("TIPME_KEEP_TMP"))
+		gen_rmtree(dir);
 	return tap_done();
 }

@@ -18,6 +18,7 @@
 
 #include "capture.h"
 #include "cmd/commands.h"
+#include "gen.h"
 #include "golden.h"
 #include "incident/incident.h"
 #include "incident_meta.h"
@@ -2339,5 +2340,8 @@ int main(void)
 	for (i = 0; i < sizeof(state_names) / sizeof(state_names[0]); i++)
 		state_golden(state_names[i]);
 	free(s);
+	/* TIPME_KEEP_TMP=1 keeps the scenarios' incidents (fuzz seeds) */
+	if (!getenv("TIPME_KEEP_TMP"))
+		gen_rmtree(dir);
 	return tap_done();
 }
