@@ -491,6 +491,21 @@ void pm_state_free(struct pm_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
+size_t pm_seg_first(const struct pm_thread *t, int64_t ns)
+{
+	size_t lo = 0, hi = t ? t->nsegs : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->segs[mid].end_ns <= ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int64_t pm_seg_overlap(const struct pm_seg *s, int64_t t0, int64_t t1)
 {
 	int64_t a = s->start_ns, b = s->end_ns;

@@ -131,6 +131,21 @@ const struct pm_thread *pm_state_thread(const struct pm_state *st,
 					uint32_t pid);
 
 /**
+ * pm_seg_first() - where a walk over a thread's stretches from a moment on
+ *	starts
+ * @t: the thread, or NULL
+ * @ns: CLOCK_MONOTONIC ns
+ *
+ * A thread's stretches follow one another: both their starts and their
+ * ends never go back, so every stretch before the one returned ended by
+ * @ns and has nothing in an interval that begins there.
+ *
+ * Return: the index of the first stretch of @t that ends after @ns
+ * (@t->nsegs if none, 0 for NULL).
+ */
+size_t pm_seg_first(const struct pm_thread *t, int64_t ns);
+
+/**
  * pm_seg_overlap() - how much of a stretch lies inside an interval
  * @s: the stretch
  * @t0: start of the interval, CLOCK_MONOTONIC ns
