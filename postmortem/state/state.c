@@ -343,12 +343,87 @@ static int on_sample(struct pm_state *st, struct pidmap *m,
 	return 0;
 }
 
-static void on_blocked(struct pm_state *st, struct pidmap *m,
-		       const struct pm_dump *pm, const struct pm_event *ev)
+/*
+ * Sites, each kept once (build time only): a hash of the frame lists
+ * seen, pointing into chunks of struct pm_state that never move.  A
+ * list is PM_SITE_FRAMES addresses, zero after its last frame.
+ */
+#define SITE_CHUNK	1024	/* lists per chunk */
+
+struct sitemap {
+	const uint64_t **keys;
+	size_t n, cap;
+	size_t used;		/* lists used in the last chunk */
+};
+
+static size_t site_hash(const uint64_t *f)
+{
+	uint64_t h = 0;
+	size_t i;
+
+	for (i = 0; i < PM_SITE_FRAMES; i++)
+		h = (h ^ f[i]) * 0x100000001b3ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static int site_grow(struct sitemap *sm)
+{
+	size_t cap = sm->cap ? sm->cap * 2 : 256, i, j;
+	const uint64_t **k = calloc(cap, sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	for (i = 0; i < sm->cap; i++) {
+		if (!sm->keys[i])
+			continue;
+		for (j = site_hash(sm->keys[i]) & (cap - 1); k[j]; j = (j + 1) & (cap - 1))
+			;
+		k[j] = sm->keys[i];
+	}
+	free(sm->keys);
+	sm->keys = k;
+	sm->cap = cap;
+	return 0;
+}
+
+/* The kept copy of frame list @f (PM_SITE_FRAMES, zero-filled), or NULL. */
+static const uint64_t *site_keep(struct pm_state *st, struct sitemap *sm,
+				 const uint64_t *f)
+{
+	uint64_t *p, **c;
+	size_t j;
+
+	if ((sm->n + 1) * 2 > sm->cap && site_grow(sm))
+		return NULL;
+	for (j = site_hash(f) & (sm->cap - 1); sm->keys[j]; j = (j + 1) & (sm->cap - 1))
+		if (!memcmp(sm->keys[j], f, PM_SITE_FRAMES * sizeof(*f)))
+			return sm->keys[j];
+	if (!st->nsite_chunks || sm->used == SITE_CHUNK) {
+		c = realloc(st->site_chunks, (st->nsite_chunks + 1) * sizeof(*c));
+		if (!c)
+			return NULL;
+		st->site_chunks = c;
+		c[st->nsite_chunks] = malloc(SITE_CHUNK * PM_SITE_FRAMES * sizeof(**c));
+		if (!c[st->nsite_chunks])
+			return NULL;
+		st->nsite_chunks++;
+		sm->used = 0;
+	}
+	p = st->site_chunks[st->nsite_chunks - 1] + sm->used++ * PM_SITE_FRAMES;
+	memcpy(p, f, PM_SITE_FRAMES * sizeof(*f));
+	sm->keys[j] = p;
+	sm->n++;
+	return p;
+}
+
+static int on_blocked(struct pm_state *st, struct pidmap *m, struct sitemap *sm,
+		      const struct pm_dump *pm, const struct pm_event *ev)
 {
 	const struct tipme_rec_blocked *b = &ev->u.bl;
+	uint64_t f[PM_SITE_FRAMES] = { 0 };
 	struct pm_thread *t;
 	struct pm_seg *s;
+	size_t n;
 
 	t = thread_get(st, m, b->pid);
 	s = t ? cur(t) : NULL;
@@ -358,8 +433,15 @@ static void on_blocked(struct pm_state *st, struct pidmap *m,
 	    t->segs[t->nsegs - 2].end_ns == s->start_ns)
 		s = &t->segs[t->nsegs - 2];
 	if (!s || s->state != PM_T_BLOCKED)
-		return;
-	s->nsite = (uint32_t)pm_rec_frames(pm, ev, s->site, PM_SITE_FRAMES);
+		return 0;
+	n = pm_rec_frames(pm, ev, f, PM_SITE_FRAMES);
+	s->site = n ? site_keep(st, sm, f) : NULL;
+	s->nsite = (uint32_t)n;
+	if (n && !s->site) {
+		s->nsite = 0;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static int on_lost(struct pm_state *st, const struct pm_event *ev)
@@ -399,6 +481,7 @@ int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 {
 	const struct pm_dump *pm = &inc->pm;
 	struct pidmap m = { 0 };
+	struct sitemap sm = { 0 };
 	struct cpu_span cs = { 0 };
 	struct pm_merge mg;
 	struct pm_event ev;
@@ -442,7 +525,7 @@ int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		else if (ev.type == TIPME_REC_SCHED_WAKING)
 			err = on_waking(st, &m, &ev);
 		else if (ev.type == TIPME_REC_BLOCKED)
-			on_blocked(st, &m, pm, &ev);
+			err = on_blocked(st, &m, &sm, pm, &ev);
 		else if (ev.type == TIPME_REC_SAMPLE)
 			err = on_sample(st, &m, &cs, pm, &ev);
 		else if (ev.type == TIPME_REC_TRIGGER && !ev.u.trig.coalesced)
@@ -455,6 +538,7 @@ int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 	pm_merge_free(&mg);
 	free(m.keys);
 	free(m.vals);
+	free(sm.keys);
 	if (err < 0) {
 		free(cs.first);
 		free(cs.last);
@@ -488,6 +572,9 @@ void pm_state_free(struct pm_state *st)
 		free(st->threads[i].segs);
 	free(st->threads);
 	free(st->losses);
+	for (i = 0; i < st->nsite_chunks; i++)
+		free(st->site_chunks[i]);
+	free(st->site_chunks);
 	memset(st, 0, sizeof(*st));
 }
 

@@ -35,20 +35,22 @@ enum pm_tstate {
  * @woken: the runnable stretch began with a wakeup (not a preemption)
  * @prio: kernel priority (0..139) it ran at (running stretches)
  * @nsite: frames in @site
- * @site: where it blocked, innermost first (full addresses)
+ * @site: where it blocked, innermost first (full addresses); @nsite of
+ *	them, NULL when @nsite is 0.  A site is kept once in the state
+ *	(struct pm_state's @site_chunks) for all the sleeps that began there
  */
 struct pm_seg {
 	int64_t start_ns;
 	int64_t end_ns;
+	int64_t waker;
+	const uint64_t *site;
+	uint32_t cpu;
+	uint32_t nsite;
 	uint8_t state;
 	uint8_t block_state;
 	uint8_t waker_ctx;
 	uint8_t woken;
 	uint8_t prio;
-	uint32_t cpu;
-	int64_t waker;
-	uint32_t nsite;
-	uint64_t site[PM_SITE_FRAMES];
 };
 
 /**
@@ -100,6 +102,8 @@ struct pm_loss {
  * @trigger_ns: the latest trigger record (not a coalesced one), or 0
  * @losses: every gap, in time order (of @until_ns)
  * @nlosses: how many
+ * @site_chunks: where the stretches' sites are kept (each site once)
+ * @nsite_chunks: how many chunks
  */
 struct pm_state {
 	struct pm_thread *threads;
@@ -110,6 +114,8 @@ struct pm_state {
 	int64_t trigger_ns;
 	struct pm_loss *losses;
 	size_t nlosses;
+	uint64_t **site_chunks;
+	size_t nsite_chunks;
 };
 
 /**
