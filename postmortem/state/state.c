@@ -468,100 +468,130 @@ static int tid_cmp(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-/**
- * pm_state_build() - rebuild every thread's stretches
- * @st: result; release with pm_state_free()
- * @inc: an open incident (its kernel dump)
- * @e: error message
- *
- * Return: 0 or a negative errno.
- */
+/* What pm_state_build() keeps while it reads the records (state.h). */
+struct pm_state_bld {
+	struct pm_state *st;
+	const struct pm_dump *pm;
+	struct pidmap m;
+	struct sitemap sm;
+	struct cpu_span cs;
+	int have;
+};
+
+int pm_state_bld_new(struct pm_state_bld **bp, struct pm_state *st,
+		     const struct pm_incident *inc, struct tm_err *e)
+{
+	const struct pm_dump *pm = &inc->pm;
+	struct pm_state_bld *b = calloc(1, sizeof(*b));
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	*bp = b;
+	if (!b)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	b->st = st;
+	b->pm = pm;
+	for (i = 0; i < pm->nr_cpus; i++)	/* CPU numbers: below the highest streamed */
+		if (pm->cpus[i].cpu >= b->cs.n)
+			b->cs.n = pm->cpus[i].cpu + 1;
+	b->cs.first = calloc(b->cs.n ? b->cs.n : 1, sizeof(*b->cs.first));
+	b->cs.last = calloc(b->cs.n ? b->cs.n : 1, sizeof(*b->cs.last));
+	if (!b->cs.first || !b->cs.last)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	return 0;
+}
+
+int pm_state_bld_event(struct pm_state_bld *b, const struct pm_event *ev,
+		       struct tm_err *e)
+{
+	struct pm_state *st = b->st;
+	struct cpu_span *cs = &b->cs;
+	int err = 0;
+
+	if (!b->have) {
+		st->first_ns = ev->ns;
+		b->have = 1;
+	}
+	st->last_ns = ev->ns;
+	if (ev->cpu < cs->n) {
+		if (!cs->first[ev->cpu])
+			cs->first[ev->cpu] = ev->ns;
+		cs->last[ev->cpu] = ev->ns;
+	}
+	if (ev->kind == PM_EV_LOST)
+		err = on_lost(st, ev);
+	else if (!ev->rt || !ev->rt->our_size)
+		return 0;
+	else if (ev->type == TIPME_REC_SCHED_SWITCH)
+		err = on_switch(st, &b->m, cs, ev);
+	else if (ev->type == TIPME_REC_SCHED_WAKING)
+		err = on_waking(st, &b->m, ev);
+	else if (ev->type == TIPME_REC_BLOCKED)
+		err = on_blocked(st, &b->m, &b->sm, b->pm, ev);
+	else if (ev->type == TIPME_REC_SAMPLE)
+		err = on_sample(st, &b->m, cs, b->pm, ev);
+	else if (ev->type == TIPME_REC_TRIGGER && !ev->u.trig.coalesced)
+		st->trigger_ns = ev->ns;
+	return err < 0 ? tm_err_set(e, ENOMEM, "out of memory") : 0;
+}
+
+void pm_state_bld_end(struct pm_state_bld *b, int failed)
+{
+	struct pm_state *st;
+	struct cpu_span *cs;
+	size_t i;
+
+	if (!b)
+		return;
+	st = b->st;
+	cs = &b->cs;
+	free(b->m.keys);
+	free(b->m.vals);
+	free(b->sm.keys);
+	if (failed) {
+		pm_state_free(st);
+	} else {
+		for (i = 0; i < st->nthreads; i++) {
+			struct pm_seg *s = cur(&st->threads[i]);
+
+			if (!s || s->end_ns != INT64_MAX)
+				continue;
+			/* running where the records end: known only up to that CPU's last */
+			if (s->state == PM_T_RUNNING && s->cpu < cs->n && cs->last[s->cpu] &&
+			    cs->last[s->cpu] >= s->start_ns)
+				s->end_ns = cs->last[s->cpu];
+			else
+				s->end_ns = st->last_ns;
+		}
+		if (st->nthreads)
+			qsort(st->threads, st->nthreads, sizeof(*st->threads), tid_cmp);
+	}
+	free(cs->first);
+	free(cs->last);
+	free(b);
+}
+
 int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e)
 {
-	const struct pm_dump *pm = &inc->pm;
-	struct pidmap m = { 0 };
-	struct sitemap sm = { 0 };
-	struct cpu_span cs = { 0 };
+	struct pm_state_bld *b;
 	struct pm_merge mg;
 	struct pm_event ev;
-	size_t i;
-	int err, have = 0;
+	int err;
 
-	memset(st, 0, sizeof(*st));
-	for (i = 0; i < pm->nr_cpus; i++)	/* CPU numbers: below the highest streamed */
-		if (pm->cpus[i].cpu >= cs.n)
-			cs.n = pm->cpus[i].cpu + 1;
-	cs.first = calloc(cs.n ? cs.n : 1, sizeof(*cs.first));
-	cs.last = calloc(cs.n ? cs.n : 1, sizeof(*cs.last));
-	if (!cs.first || !cs.last) {
-		free(cs.first);
-		free(cs.last);
-		return tm_err_set(e, ENOMEM, "out of memory");
-	}
-	err = pm_merge_init(&mg, pm, NULL, e);
+	err = pm_state_bld_new(&b, st, inc, e);
+	if (!err)
+		err = pm_merge_init(&mg, &inc->pm, NULL, e);
 	if (err) {
-		free(cs.first);
-		free(cs.last);
+		pm_state_bld_end(b, 1);
 		return err;
 	}
-	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
-		if (!have) {
-			st->first_ns = ev.ns;
-			have = 1;
-		}
-		st->last_ns = ev.ns;
-		if (ev.cpu < cs.n) {
-			if (!cs.first[ev.cpu])
-				cs.first[ev.cpu] = ev.ns;
-			cs.last[ev.cpu] = ev.ns;
-		}
-		if (ev.kind == PM_EV_LOST)
-			err = on_lost(st, &ev);
-		else if (!ev.rt || !ev.rt->our_size)
-			continue;
-		else if (ev.type == TIPME_REC_SCHED_SWITCH)
-			err = on_switch(st, &m, &cs, &ev);
-		else if (ev.type == TIPME_REC_SCHED_WAKING)
-			err = on_waking(st, &m, &ev);
-		else if (ev.type == TIPME_REC_BLOCKED)
-			err = on_blocked(st, &m, &sm, pm, &ev);
-		else if (ev.type == TIPME_REC_SAMPLE)
-			err = on_sample(st, &m, &cs, pm, &ev);
-		else if (ev.type == TIPME_REC_TRIGGER && !ev.u.trig.coalesced)
-			st->trigger_ns = ev.ns;
-		if (err < 0) {
-			err = tm_err_set(e, ENOMEM, "out of memory");
+	while ((err = pm_merge_next(&mg, &ev, e)) > 0)
+		if ((err = pm_state_bld_event(b, &ev, e)) < 0)
 			break;
-		}
-	}
 	pm_merge_free(&mg);
-	free(m.keys);
-	free(m.vals);
-	free(sm.keys);
-	if (err < 0) {
-		free(cs.first);
-		free(cs.last);
-		pm_state_free(st);
-		return err;
-	}
-	for (i = 0; i < st->nthreads; i++) {
-		struct pm_seg *s = cur(&st->threads[i]);
-
-		if (!s || s->end_ns != INT64_MAX)
-			continue;
-		/* running where the records end: known only up to that CPU's last */
-		if (s->state == PM_T_RUNNING && s->cpu < cs.n && cs.last[s->cpu] &&
-		    cs.last[s->cpu] >= s->start_ns)
-			s->end_ns = cs.last[s->cpu];
-		else
-			s->end_ns = st->last_ns;
-	}
-	free(cs.first);
-	free(cs.last);
-	if (st->nthreads)
-		qsort(st->threads, st->nthreads, sizeof(*st->threads), tid_cmp);
-	return 0;
+	pm_state_bld_end(b, err < 0);
+	return err < 0 ? err : 0;
 }
 
 void pm_state_free(struct pm_state *st)

@@ -130,8 +130,33 @@ struct pm_span {
 	int64_t to_ns;
 };
 
+/**
+ * pm_state_build() - rebuild every thread's stretches
+ * @st: result; release with pm_state_free()
+ * @inc: an open incident (its kernel dump)
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
 int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e);
+
+/*
+ * pm_state_build() in steps, for a reader that hands the same merged
+ * records to other builders too (pm_state_res_build(), resources.h):
+ * pm_state_bld_new(), pm_state_bld_event() for every event of
+ * pm_merge_next() in its order, pm_state_bld_end() (also after a
+ * failure, then with @failed set: @st is released).  Each returns 0 or
+ * a negative errno with @e set.
+ */
+struct pm_state_bld;
+struct pm_event;
+
+int pm_state_bld_new(struct pm_state_bld **b, struct pm_state *st,
+		     const struct pm_incident *inc, struct tm_err *e);
+int pm_state_bld_event(struct pm_state_bld *b, const struct pm_event *ev,
+		       struct tm_err *e);
+void pm_state_bld_end(struct pm_state_bld *b, int failed);
 void pm_state_free(struct pm_state *st);
 const struct pm_thread *pm_state_thread(const struct pm_state *st,
 					uint32_t pid);
