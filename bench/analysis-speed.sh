@@ -20,7 +20,7 @@ buf=${1:-64}
 dump=$TIPME_CACHE/bench/full-${buf}m.dump
 if [ ! -s "$dump" ]; then
 	mkdir -p "$TIPME_CACHE/bench"
-	tests/vm/vm.sh --timeout 1200 --mem 2048 --cpu qemu64,+invtsc,vendor=GenuineIntel \
+	tests/vm/vm.sh --timeout 2400 --mem 2048 --cpu qemu64,+invtsc,vendor=GenuineIntel \
 		--out "$PWD/build/bench-analysis" bench/analysis-speed-guest.sh "$buf" >&2
 	cp build/bench-analysis/full.dump "$dump.tmp"
 	mv "$dump.tmp" "$dump"
