@@ -10,10 +10,11 @@ insmod module/tipme.ko buffer_size="${buf}M" clock=tsc
 wrapped() { # every CPU's ring has been overwritten
 	[ "$("$B"/tipme status --json | python3 tests/lib/jsonq.py min - cpus overwritten)" -gt 0 ] 2>/dev/null
 }
-# One ping-pong pair per CPU, so that every CPU's ring fills.
+# One ping-pong pair per CPU, so that every CPU's ring fills (pingpong's
+# second argument is the CPU it pins itself to).
 for _ in $(seq 60); do
-	taskset -c 0 "$B"/tests/vm/pingpong 50000 1 > /dev/null &
-	taskset -c 1 "$B"/tests/vm/pingpong 50000 1 > /dev/null
+	"$B"/tests/vm/pingpong 50000 0 > /dev/null &
+	"$B"/tests/vm/pingpong 50000 1 > /dev/null
 	wait
 	wrapped && break
 done

@@ -7,8 +7,10 @@
 # BUFFER_MIB filled until every CPU's ring has wrapped) and keeps it in
 # $TIPME_CACHE/bench/ (scripts/lib/common.sh); later runs reuse it.  Each command runs 5 times; the
 # median is printed with its ratio to reading the file's bytes once (the
-# floor every reader pays; the file is in the page cache).  The last line
-# is "RESULT {json}".  Needs `make` first.  (tipme latency needs an
+# floor every reader pays; the file is in the page cache), with the median
+# CPU time and the peak RSS.  The last line is "RESULT {json}";
+# `python3 bench/tracers/report.py --analysis-doc Documentation/performance.md
+# FILE` puts a saved RESULT's JSON into performance.md's table.  Needs `make` first.  (tipme latency needs an
 # incident with an X dump, so it is not in this table.)  timeline_whole
 # draws the whole common window with every CPU's stretches.
 set -euo pipefail
@@ -18,7 +20,7 @@ buf=${1:-64}
 dump=$TIPME_CACHE/bench/full-${buf}m.dump
 if [ ! -s "$dump" ]; then
 	mkdir -p "$TIPME_CACHE/bench"
-	tests/vm/vm.sh --timeout 1200 --mem 2048 --cpu qemu64,+invtsc,vendor=GenuineIntel \
+	tests/vm/vm.sh --timeout 2400 --mem 2048 --cpu qemu64,+invtsc,vendor=GenuineIntel \
 		--out "$PWD/build/bench-analysis" bench/analysis-speed-guest.sh "$buf" >&2
 	cp build/bench-analysis/full.dump "$dump.tmp"
 	mv "$dump.tmp" "$dump"

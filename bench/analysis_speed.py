@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """How fast the analyses read a dump, natively (bench/analysis-speed.sh):
-each command's median of 5 runs against reading the file once.  Run from
+each command's median of 5 runs against reading the file once, the
+median of its CPU time (user + system, from wait4(): what a busy machine
+changes least), and its peak resident memory (the largest of the runs).  Run from
 the repository root, after make.
 
 usage: analysis_speed.py DUMP
@@ -14,12 +16,21 @@ import sys
 import time
 
 dump = sys.argv[1]
+rss = {}
+cpu = {}
+
+
 def median(cmd):
-    ts = []
+    ts, cs = [], []
     for _ in range(5):
         t0 = time.monotonic()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, _, ru = os.wait4(p.pid, 0)
+        p.returncode = 0  # reaped here: keep Popen from waiting again
         ts.append(time.monotonic() - t0)
+        rss[tuple(cmd)] = max(ru.ru_maxrss, rss.get(tuple(cmd), 0))
+        cs.append(ru.ru_utime + ru.ru_stime)
+    cpu[tuple(cmd)] = statistics.median(cs)
     return statistics.median(ts)
 size = os.path.getsize(dump)
 subprocess.run(["cat", dump], stdout=subprocess.DEVNULL)
@@ -37,12 +48,17 @@ cmds = {"info": ["info"], "report": ["report"], "why": ["why", "--pid", "1"],
         "timeline_whole": ["timeline", "-o", svg, "--pid", "1"] + whole,
         "legs_sched": ["legs", "--from", "waking", "--to", "switch-in"]}
 for name, args in cmds.items():
-    res[name + "_s"] = round(median(["build/tipme"] + args + [dump]), 4)
+    cmd = ["build/tipme"] + args + [dump]
+    res[name + "_s"] = round(median(cmd), 4)
+    res[name + "_cpu_s"] = round(cpu[tuple(cmd)], 4)
+    res[name + "_rss_mb"] = round(rss[tuple(cmd)] / 1024, 1)  # ru_maxrss: KiB
 print("dump: %s, %.1f MiB" % (dump, size / 2**20))
-print("%-13s %8s %8s" % ("command", "seconds", "x read"))
+print("%-15s %8s %8s %8s %12s" % ("command", "seconds", "x read", "CPU s", "peak RSS MB"))
 for name in ["read"] + list(cmds):
     t = res[name + "_s"]
-    print("%-13s %8.3f %8.1f" % (name, t, t / max(res["read_s"], 1e-4)))
+    print("%-15s %8.3f %8.1f %8s %12s" % (name, t, t / max(res["read_s"], 1e-4),
+                                          res.get(name + "_cpu_s", ""),
+                                          res.get(name + "_rss_mb", "")))
 if os.path.exists(out):
     res["export_bytes"] = os.path.getsize(out)
     os.unlink(out)

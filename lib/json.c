@@ -91,12 +91,12 @@ void tm_jw_obj_end(struct tm_jw *w) { end(w, 1); }
 void tm_jw_arr_begin(struct tm_jw *w) { begin(w, 0); }
 void tm_jw_arr_end(struct tm_jw *w) { end(w, 0); }
 
-int tm_jw_escape(FILE *f, const char *str, size_t len)
+/* The inside of a JSON string: @len bytes of @str escaped. */
+static void escape_body(FILE *f, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, n;
 
-	fputc('"', f);
 	while (i < len) {
 		unsigned char c = s[i];
 		size_t j = i;
@@ -134,6 +134,12 @@ int tm_jw_escape(FILE *f, const char *str, size_t len)
 		fwrite(s + i, 1, n, f);
 		i += n;
 	}
+}
+
+int tm_jw_escape(FILE *f, const char *str, size_t len)
+{
+	fputc('"', f);
+	escape_body(f, str, len);
 	fputc('"', f);
 	return ferror(f) ? -EIO : 0;
 }
@@ -159,6 +165,34 @@ void tm_jw_strn(struct tm_jw *w, const char *s, size_t len)
 	if (before_value(w))
 		return;
 	tm_jw_escape(w->f, s, len);
+	after_value(w);
+}
+
+void tm_jw_str_begin(struct tm_jw *w)
+{
+	if (before_value(w))
+		return;
+	fputc('"', w->f);
+	w->in_str = 1;
+}
+
+void tm_jw_str_part(struct tm_jw *w, const char *s, size_t len)
+{
+	if (w->err || !w->in_str) {
+		w->err = w->err ? w->err : -EINVAL;
+		return;
+	}
+	escape_body(w->f, s, len);
+}
+
+void tm_jw_str_end(struct tm_jw *w)
+{
+	if (w->err || !w->in_str) {
+		w->err = w->err ? w->err : -EINVAL;
+		return;
+	}
+	fputc('"', w->f);
+	w->in_str = 0;
 	after_value(w);
 }
 

@@ -38,6 +38,7 @@ struct tm_jw {
 	unsigned long count[TM_JW_MAX_DEPTH];
 	unsigned char is_obj[TM_JW_MAX_DEPTH];
 	int key_due;
+	int in_str;
 	int err;
 };
 
@@ -49,6 +50,16 @@ void tm_jw_arr_end(struct tm_jw *w);
 void tm_jw_key(struct tm_jw *w, const char *key);
 void tm_jw_str(struct tm_jw *w, const char *s);
 void tm_jw_strn(struct tm_jw *w, const char *s, size_t len);
+
+/*
+ * One string value written in parts, for text too long to hold in memory:
+ * tm_jw_str_begin(), any number of tm_jw_str_part() (each cut between
+ * characters, never inside a UTF-8 sequence), tm_jw_str_end().  Nothing
+ * else may be written in between.
+ */
+void tm_jw_str_begin(struct tm_jw *w);
+void tm_jw_str_part(struct tm_jw *w, const char *s, size_t len);
+void tm_jw_str_end(struct tm_jw *w);
 void tm_jw_u64(struct tm_jw *w, uint64_t v);
 void tm_jw_i64(struct tm_jw *w, int64_t v);
 void tm_jw_double(struct tm_jw *w, double v);

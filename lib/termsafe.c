@@ -58,6 +58,12 @@ static size_t one(unsigned char c, int prev_c2, char *o)
 	return 1;
 }
 
+/* A byte one() passes as it is, outside a held 0xc2. */
+static int plain(unsigned char c)
+{
+	return (c >= 0x20 && c != 0x7f && c != 0xc2) || c == '\n' || c == '\t';
+}
+
 static ssize_t ts_write(void *cookie, const char *buf, size_t size)
 {
 	struct ts *t = cookie;
@@ -66,6 +72,27 @@ static ssize_t ts_write(void *cookie, const char *buf, size_t size)
 
 	for (i = 0; i < size; i++) {
 		unsigned char c = (unsigned char)buf[i];
+
+		if (!t->held_c2 && plain(c)) {
+			/* a run of such bytes is copied as it is */
+			size_t j = i, k;
+
+			while (j < size && plain((unsigned char)buf[j]))
+				j++;
+			while (i < j) {
+				k = j - i < sizeof(out) - n ? j - i : sizeof(out) - n;
+				memcpy(out + n, buf + i, k);
+				n += k;
+				i += k;
+				if (n >= 4096) {
+					if (write_all(t->fd, out, n))
+						return -1;
+					n = 0;
+				}
+			}
+			i--;	/* the loop's step: on at j */
+			continue;
+		}
 
 		if (t->held_c2) {
 			t->held_c2 = 0;

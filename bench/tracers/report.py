@@ -5,11 +5,52 @@ Documentation/performance.md (between its bench:begin and bench:end
 comment lines; the rest of the file is prose and stays as written).
 
 Usage: report.py [--doc FILE] GUEST_JSON NATIVE_JSON [ANALYSIS_JSON]
+       report.py --analysis-doc FILE ANALYSIS_JSON
+The second form rewrites only the analyses' table in FILE's generated
+part (bench/analysis-speed.sh's RESULT, without a run of the tracers).
 """
 import json, sys
 
+
+def analysis_lines(analysis):
+    """The analyses' paragraph and table, from analysis-speed.sh's RESULT."""
+    cpu = any(k.endswith("_cpu_s") for k in analysis)
+    rss = any(k.endswith("_rss_mb") for k in analysis)
+    head = "| command | seconds |" + (" CPU seconds |" if cpu else "") + \
+        (" peak RSS (MB) |" if rss else "")
+    lines = [f"The analyses natively on this machine over a full dump "
+             f"({analysis['dump_bytes'] / 2**20:.1f} MiB, in the page cache; median of 5, "
+             f"CPU time user + system, peak RSS the largest of the 5; "
+             f"bench/analysis-speed.sh):", "", head,
+             "|---|---:|" + ("---:|" if cpu else "") + ("---:|" if rss else "")]
+    for k in ("info", "why", "report", "timeline", "timeline_whole", "legs_sched",
+              "records_json", "export_perfetto"):
+        if f"{k}_s" in analysis:
+            row = f"| {k.replace('_', ' ')} | {analysis[k + '_s']:.3f} |"
+            if cpu:
+                row += f" {analysis.get(k + '_cpu_s', 0):.3f} |"
+            if rss:
+                row += f" {analysis.get(k + '_rss_mb', 0):.1f} |"
+            lines.append(row)
+    if analysis.get("export_bytes"):
+        lines += ["", f"The Perfetto export: {analysis['export_bytes'] / 2**20:.1f} MiB, "
+                  f"{analysis['export_bytes'] / analysis['dump_bytes']:.1f}x the dump."]
+    return lines
+
+
 args = sys.argv[1:]
 doc = None
+if args[:1] == ["--analysis-doc"]:
+    doc, analysis = args[1], json.load(open(args[2]))
+    text = open(doc).read()
+    a = text.index("<!-- bench:begin")
+    b = text.index("<!-- bench:end -->")
+    i = text.index("The analyses natively on this machine", a, b)
+    j = text.index("\n\n", text.index("\n|", i))      # the end of the table
+    if text[j + 2:].startswith("The Perfetto export:"):
+        j = text.index("\n\n", j + 2)
+    open(doc, "w").write(text[:i] + "\n".join(analysis_lines(analysis)) + text[j:])
+    sys.exit(0)
 if args[:1] == ["--doc"]:
     doc, args = args[1], args[2:]
 guest = json.load(open(args[0]))
@@ -122,13 +163,7 @@ if doc:
                       f"{d['first_dump_empty_insn'] / 1e6:.0f} M instructions; later dumps take the "
                       f"table from /run/tipme/symbols.cache."]
     if analysis:
-        lines += ["", f"The analyses natively on this machine over a full dump "
-                  f"({analysis['dump_bytes'] / 2**20:.1f} MiB, in the page cache; median of 5, "
-                  f"bench/analysis-speed.sh):", "", "| command | seconds |", "|---|---:|"]
-        for k in ("info", "why", "report", "timeline", "legs_sched", "records_json",
-                  "export_perfetto"):
-            if f"{k}_s" in analysis:
-                lines.append(f"| {k.replace('_', ' ')} | {analysis[k + '_s']:.3f} |")
+        lines += [""] + analysis_lines(analysis)
     sm, smp = res["sampler"], res["smpbench_ns_per_thread"]
     if sm.get("cpu_share_pct_cold") is not None:
         lines += ["", f"The sampler with {sm['threads']} sleeping threads and nothing else "

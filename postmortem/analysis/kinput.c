@@ -29,7 +29,7 @@ static int ran_through(const struct pm_state *st, uint32_t pid, uint32_t cpu,
 	const struct pm_thread *th = pm_state_thread(st, pid);
 	size_t j;
 
-	for (j = 0; th && j < th->nsegs; j++) {
+	for (j = pm_seg_first(th, (t1 < t0 ? t1 : t0) - 1); th && j < th->nsegs; j++) {
 		const struct pm_seg *sg = &th->segs[j];
 
 		if (sg->start_ns > t0)
@@ -201,7 +201,8 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 			continue;
 		near = pm_input_reader(inc, st, res, in, &lo);
 		th = near ? pm_state_thread(st, near->target) : NULL;
-		for (j = 0; th && j < th->nsegs; j++) {
+		/* stretches that start after the wakeup end after it too */
+		for (j = th ? pm_seg_first(th, near->ns) : 0; th && j < th->nsegs; j++) {
 			const struct pm_seg *sg = &th->segs[j];
 			int64_t end;
 

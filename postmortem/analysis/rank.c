@@ -197,7 +197,7 @@ static int reads_input(const struct ctx *c, const struct pm_wake *w)
 	size_t j, k;
 	uint32_t i;
 
-	for (j = 0; t && j < t->nsegs && t->segs[j].start_ns < w->ns; j++)
+	for (j = pm_seg_first(t, w->ns - 1); t && j < t->nsegs && t->segs[j].start_ns < w->ns; j++)
 		if (t->segs[j].state == PM_T_BLOCKED && t->segs[j].end_ns >= w->ns)
 			s = &t->segs[j];
 	for (i = 0; s && i < s->nsite; i++) {
@@ -251,7 +251,8 @@ static int index_waits(struct ctx *c, int64_t from_ns, int64_t to_ns)
 	size_t i, j, n = 0;
 
 	for (i = 0; i < st->nthreads; i++)
-		for (j = 0; j < st->threads[i].nsegs; j++) {
+		for (j = pm_seg_first(&st->threads[i], from_ns - 1);
+		     j < st->threads[i].nsegs && st->threads[i].segs[j].start_ns <= to_ns; j++) {
 			const struct pm_seg *s = &st->threads[i].segs[j];
 
 			n += s->state == PM_T_BLOCKED && s->waker > 0 &&
@@ -262,7 +263,8 @@ static int index_waits(struct ctx *c, int64_t from_ns, int64_t to_ns)
 	if (!c->wx)
 		return -ENOMEM;
 	for (i = 0; i < st->nthreads; i++)
-		for (j = 0; j < st->threads[i].nsegs; j++) {
+		for (j = pm_seg_first(&st->threads[i], from_ns - 1);
+		     j < st->threads[i].nsegs && st->threads[i].segs[j].start_ns <= to_ns; j++) {
 			const struct pm_seg *s = &st->threads[i].segs[j];
 
 			if (s->state == PM_T_BLOCKED && s->waker > 0 &&
@@ -436,7 +438,7 @@ int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
 		/* a kernel thread's waits are its work queue's; its stalls show in a task's chain */
 		if (!t->nsegs || kthread(pm, t->pid, t->segs[t->nsegs - 1].start_ns))
 			continue;
-		for (j = 0; j < t->nsegs; j++) {
+		for (j = pm_seg_first(t, from_ns); j < t->nsegs && t->segs[j].start_ns < to_ns; j++) {
 			const struct pm_seg *s = &t->segs[j];
 			int64_t s0 = s->start_ns > from_ns ? s->start_ns : from_ns;
 			int64_t s1 = s->end_ns < to_ns ? s->end_ns : to_ns;

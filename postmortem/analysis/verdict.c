@@ -196,7 +196,7 @@ static uint32_t cpu_holder(const struct va *v, uint32_t cpu, uint32_t self,
 
 		if (t->pid == self)
 			continue;
-		for (j = 0; j < t->nsegs; j++) {
+		for (j = pm_seg_first(t, a); j < t->nsegs && t->segs[j].start_ns < b; j++) {
 			int64_t o;
 
 			if (t->segs[j].state != PM_T_RUNNING || t->segs[j].cpu != cpu)
@@ -512,6 +512,22 @@ static int on_stack(const struct va *v, uint32_t pid)
 static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 		 int parent, const struct held *held, int woke);
 
+/* The first stretch of @t (or NULL) that starts at or after @ns. */
+static size_t seg_starting(const struct pm_thread *t, int64_t ns)
+{
+	size_t lo = 0, hi = t ? t->nsegs : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->segs[mid].start_ns < ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The I/O whose completion woke a worker: a stacked device's bio, or a request. */
 struct worker_io {
 	const struct pm_bio *bio;
@@ -536,13 +552,17 @@ static int worker_io(const struct va *v, uint32_t worker, int64_t a,
 	size_t j;
 
 	memset(io, 0, sizeof(*io));
-	for (j = 0; t && j < t->nsegs; j++) {
+	/* the last wait that began before @woke_ns and ended by then; back
+	 * from there, since one that ended by @a is no answer either */
+	for (j = seg_starting(t, woke_ns); j-- > 0;) {
 		const struct pm_seg *g = &t->segs[j];
 
-		if (g->start_ns >= woke_ns)
+		if (g->end_ns <= a)
 			break;
-		if (g->state == PM_T_BLOCKED && g->end_ns <= woke_ns)
+		if (g->state == PM_T_BLOCKED && g->end_ns <= woke_ns) {
 			last = g;
+			break;
+		}
 	}
 	if (!last || last->end_ns <= a || !pm_seg_idle(v->inc, last) || last->waker < 0)
 		return 0;
@@ -665,17 +685,9 @@ static const struct pm_seg *work_wait(const struct va *v, const struct pm_thread
 				      int64_t t0, int64_t t1)
 {
 	const struct pm_seg *last = NULL;
-	size_t lo = 0, hi = t ? t->nsegs : 0;
+	size_t lo = seg_starting(t, t1);
 
-	/* the first stretch that starts at or after @t1; then back */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->segs[mid].start_ns < t1)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* from the first stretch that starts at or after @t1, back */
 	while (lo-- > 0 && t->segs[lo].end_ns > t0) {
 		const struct pm_seg *g = &t->segs[lo];
 
@@ -1029,7 +1041,8 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 
 	v->stack[++v->depth] = pid;
 	v->until[v->depth] = t1;
-	for (j = 0; t && j < t->nsegs && !v->oom; j++) {
+	for (j = pm_seg_first(t, t0); t && j < t->nsegs && t->segs[j].start_ns < t1 &&
+	     !v->oom; j++) {
 		const struct pm_seg *s = &t->segs[j];
 		int64_t a = s->start_ns, b = s->end_ns;
 		struct pm_cause_item *it;

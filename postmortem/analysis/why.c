@@ -58,7 +58,7 @@ static int cpu_holders(const struct pm_state *st,
 
 		if (t->pid == self)
 			continue;
-		for (j = 0; j < t->nsegs; j++) {
+		for (j = pm_seg_first(t, t0); j < t->nsegs && t->segs[j].start_ns < t1; j++) {
 			const struct pm_seg *s = &t->segs[j];
 
 			if (s->state == PM_T_RUNNING && s->cpu == cpu)
@@ -108,10 +108,14 @@ static int list_stretches(const struct pm_incident *inc, const struct pm_state *
 	size_t j;
 	int err;
 
-	for (j = 0; t && j < t->nsegs; j++) {
+	/* with a minimum, only the stretches in [t0, t1] can have it */
+	for (j = min_ns > 0 ? pm_seg_first(t, t0) : 0; t && j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
 		int64_t a = s->start_ns, b = s->end_ns;
 		int64_t d = pm_seg_overlap(s, t0, t1);
+
+		if (min_ns > 0 && a >= t1)
+			break;
 		enum pm_why_class cl = seg_cls(s);
 		struct pm_why_stretch *ws;
 
@@ -154,7 +158,8 @@ int pm_why_analyse(const struct pm_incident *inc, const struct pm_state *st,
 	w->thread = pm_state_thread(st, pid);
 	w->t0 = t0;
 	w->t1 = t1;
-	for (j = 0; w->thread && j < w->thread->nsegs; j++) {
+	for (j = pm_seg_first(w->thread, t0);
+	     w->thread && j < w->thread->nsegs && w->thread->segs[j].start_ns < t1; j++) {
 		const struct pm_seg *s = &w->thread->segs[j];
 
 		w->ns[seg_cls(s)] += pm_seg_overlap(s, t0, t1);

@@ -86,7 +86,7 @@ int pm_cmd_legs(int argc, char **argv)
 	if (pm_cmd_open("legs", argv[optind], 0, &inc))
 		return 1;
 	ret = 1;
-	if (pm_state_build(&st, &inc, &e) || pm_res_build(&res, &inc, &e)) {
+	if (pm_state_res_build(&st, &res, &inc, &e)) {
 		fprintf(stderr, "tipme legs: %s: %s\n", argv[optind], e.msg);
 		goto out;
 	}

@@ -26,8 +26,7 @@ int pm_cmd_interval_open(const char *prog, const char *path,
 		return 1;
 	if (who && pm_cmd_who_given(who) && pm_cmd_who(prog, &inc->in, who, &ask.pid))
 		return 1;
-	if (pm_state_build(&inc->st, &inc->in, &e) ||
-	    pm_res_build(&inc->res, &inc->in, &e)) {
+	if (pm_state_res_build(&inc->st, &inc->res, &inc->in, &e)) {
 		fprintf(stderr, "tipme %s: %s: %s\n", prog, path, e.msg);
 		return 1;
 	}

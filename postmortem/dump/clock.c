@@ -25,6 +25,9 @@ static int64_t sat(i128 v)
 
 static u128 ticks_ns(const struct pm_clock *c, uint64_t ticks)
 {
+	/* the same quotient in 64 bits when the product fits (the usual case) */
+	if (ticks <= UINT64_MAX / 1000000u)
+		return ticks * 1000000u / c->tsc_khz;
 	return (u128)ticks * 1000000u / c->tsc_khz;
 }
 
@@ -72,10 +75,22 @@ static int64_t map(const struct pm_clock *c, uint64_t ts, int real)
 	y1 = (i128)yval(b, real);
 	dy = y1 - y0;
 	abs_dy = (u128)(dy < 0 ? -dy : dy);
-	/* |dy| * dt / span without overflow: dt < span < 2^64 */
-	q = abs_dy / span;
-	r = abs_dy % span;
-	mag = (uint64_t)(q * dt + r * dt / span);
+	/*
+	 * |dy| * dt / span without overflow: dt < span < 2^64.  Each
+	 * quotient in 64 bits when its operands fit (pairs are close, so
+	 * they do): the same numbers without a 128-bit division per record.
+	 */
+	if (abs_dy <= UINT64_MAX) {
+		q = (uint64_t)abs_dy / span;
+		r = (uint64_t)abs_dy % span;
+	} else {
+		q = abs_dy / span;
+		r = abs_dy % span;
+	}
+	if (!dt || (uint64_t)r <= UINT64_MAX / dt)
+		mag = (uint64_t)(q * dt + (uint64_t)r * dt / span);
+	else
+		mag = (uint64_t)(q * dt + r * dt / span);
 	return sat(dy < 0 ? y0 - (i128)mag : y0 + (i128)mag);
 }
 

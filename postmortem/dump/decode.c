@@ -213,19 +213,30 @@ static int decode_record(struct pm_dec *d, struct pm_event *ev,
 			       " bytes extend past the end (%" PRIu32 " left)",
 			       d->sb_pos, rt->name, size + plen, left);
 
-	memset(ev, 0, sizeof(*ev));
+	/*
+	 * Every field set, none left from before (one memset of the whole
+	 * event per record was a quarter of the decoding: a rep stos).
+	 */
 	ev->kind = PM_EV_RECORD;
 	ev->cpu = d->cpu;
 	ev->ts = ts;
+	ev->ns = 0;
 	ev->type = (uint8_t)type;
 	ev->raw_type = (uint8_t)type;
 	ev->ext = (uint8_t)ext;
+	ev->waker_unknown = 0;
+	ev->prev_unknown = 0;
 	ev->rt = rt;
 	ev->payload = p + size;
 	ev->payload_len = plen;
 	ev->rec_size = (size + plen + 3) & ~3U;
 	ev->seq = d->sb_seq;
 	ev->file_off = d->sb_file_off + sizeof(struct tipme_subbuf) + d->sb_pos;
+	ev->lost_first = 0;
+	ev->lost_count = 0;
+	ev->lost_since = 0;
+	ev->lost_since_ns = 0;
+	memset(&ev->u, 0, sizeof(ev->u));
 	if (rt->our_size)	/* common prefix; the rest stays zero */
 		memcpy(&ev->u, ev->payload,
 		       plen < rt->our_size ? plen : rt->our_size);

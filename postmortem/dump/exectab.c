@@ -34,6 +34,7 @@ void pm_instr_free(struct pm_dump *pm)
 	free(in->costs);
 	free(in->sym_addr);
 	free(in->sym_name);
+	free(in->memo);
 	free(in);
 	pm->instr = NULL;
 }

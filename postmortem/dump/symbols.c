@@ -75,16 +75,13 @@ void pm_syms_load(struct pm_dump *pm)
 	in->lock_hi = sym_by_name(in, "__lock_text_end");
 }
 
-const char *pm_sym_name(const struct pm_dump *pm, uint64_t addr, uint64_t *off)
+/* The index of @addr's symbol, UINT32_MAX if none. */
+static uint32_t sym_index(const struct pm_instr *in, uint64_t addr)
 {
-	struct pm_instr *in = pm_instr_get(pm);
-	size_t lo = 0, hi;
+	size_t lo = 0, hi = in->nr_syms;
 
-	if (!in)
-		return NULL;
-	hi = in->nr_syms;
-	if (!hi || addr < in->sym_addr[0])
-		return NULL;
+	if (!hi || addr < in->sym_addr[0] || hi >= UINT32_MAX)
+		return UINT32_MAX;
 	while (hi - lo > 1) {		/* last symbol at or below @addr */
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -96,13 +93,48 @@ const char *pm_sym_name(const struct pm_dump *pm, uint64_t addr, uint64_t *off)
 	/* Aliases share an address: prefer the first name, as kallsyms does. */
 	while (lo > 0 && in->sym_addr[lo - 1] == in->sym_addr[lo])
 		lo--;
-	if (off)
-		*off = addr - in->sym_addr[lo];
-	return in->strs + in->sym_name[lo];
+	return (uint32_t)lo;
 }
 
-static int skip_frame(const struct pm_dump *pm, const struct pm_instr *in,
-		      uint64_t addr)
+/* @addr's entry in the memo (filled in), or NULL without memory. */
+static struct pm_sym_memo *memo_of(struct pm_instr *in, uint64_t addr)
+{
+	struct pm_sym_memo *m;
+	uint64_t h = addr * 0x9e3779b97f4a7c15ULL;
+
+	if (!in->memo) {
+		in->memo = calloc(PM_SYM_MEMO, sizeof(*in->memo));
+		if (!in->memo)
+			return NULL;
+	}
+	m = &in->memo[(h >> 40) & (PM_SYM_MEMO - 1)];
+	if (m->addr != addr || !addr) {
+		m->addr = addr;
+		m->idx = sym_index(in, addr);
+		m->skip = -1;
+	}
+	return m;
+}
+
+const char *pm_sym_name(const struct pm_dump *pm, uint64_t addr, uint64_t *off)
+{
+	struct pm_instr *in = pm_instr_get(pm);
+	struct pm_sym_memo *m;
+	uint32_t i;
+
+	if (!in)
+		return NULL;
+	m = memo_of(in, addr);
+	i = m ? m->idx : sym_index(in, addr);
+	if (i == UINT32_MAX)
+		return NULL;
+	if (off)
+		*off = addr - in->sym_addr[i];
+	return in->strs + in->sym_name[i];
+}
+
+static int skip_frame_uncached(const struct pm_dump *pm, const struct pm_instr *in,
+				uint64_t addr)
 {
 	const char *name;
 	size_t len;
@@ -117,6 +149,17 @@ static int skip_frame(const struct pm_dump *pm, const struct pm_instr *in,
 	len = strlen(name);
 	return !strncmp(name, "__traceiter_", 12) ||
 	       (len > 8 && !strcmp(name + len - 8, " [tipme]"));
+}
+
+static int skip_frame(const struct pm_dump *pm, struct pm_instr *in, uint64_t addr)
+{
+	struct pm_sym_memo *m = memo_of(in, addr);
+
+	if (!m)
+		return skip_frame_uncached(pm, in, addr);
+	if (m->skip < 0)
+		m->skip = (int8_t)skip_frame_uncached(pm, in, addr);
+	return m->skip;
 }
 
 uint64_t pm_text_addr(const struct pm_dump *pm, uint32_t lo)

@@ -59,6 +59,18 @@ struct pm_exec {
  * @lock_lo: __lock_text_start, or 0
  * @lock_hi: __lock_text_end
  */
+/*
+ * The symbol of an address looked up before (symbols.c): blocking sites
+ * repeat, and each is looked up for every stretch that sleeps there.
+ */
+#define PM_SYM_MEMO	4096	/* entries, a power of 2 */
+
+struct pm_sym_memo {
+	uint64_t addr;		/* 0: empty */
+	uint32_t idx;		/* the symbol's index, UINT32_MAX for none */
+	int8_t skip;		/* skip_frame()'s answer, -1 until asked */
+};
+
 struct pm_instr {
 	int have_exectab;
 	struct tipme_exectab_hdr xhdr;
@@ -79,6 +91,7 @@ struct pm_instr {
 	size_t strs_len;
 	uint64_t text_hi;
 	uint64_t sched_lo, sched_hi, lock_lo, lock_hi;
+	struct pm_sym_memo *memo;
 };
 
 /**

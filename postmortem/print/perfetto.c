@@ -11,10 +11,16 @@
  * CLOCK_MONOTONIC; the viewers turn it into CPU tracks and thread states.
  * Trace events carry the same clock in microseconds.  Command names are
  * written with anything that would break the ftrace line format (spaces,
- * '=', control bytes) replaced by '_'.
+ * '=', control bytes) replaced by '_'.  A line's task, pid and tgid are
+ * not padded to columns (the importers match them with any spacing).
+ *
+ * The ftrace text is as long as the dump has records (about 150 bytes a
+ * record): it is not held in memory but written as it is made, in a
+ * second pass over the records after the trace events.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,9 +43,9 @@
 struct pf {
 	const struct pm_perfetto_in *in;
 	struct tm_jw w;
-	FILE *ft;		/* the ftrace text, in memory */
-	char *ftbuf;
+	char *ft;		/* the ftrace text not yet written */
 	size_t ftlen;
+	int pass;		/* 0: the trace events, 1: the ftrace text */
 	uint8_t *prev_state;	/* per CPU: the last switch's prev_state */
 	uint32_t ncpu;
 	uint32_t *pids;		/* threads named by trace events */
@@ -47,6 +53,42 @@ struct pf {
 	struct pm_perfetto_stats *stats;
 	int oom;
 };
+
+/* Bytes of ftrace text held before they are written. */
+#define FT_BUF		65536
+
+static void ft_flush(struct pf *p)
+{
+	tm_jw_str_part(&p->w, p->ft, p->ftlen);
+	p->ftlen = 0;
+}
+
+static void ft_printf(struct pf *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Append to the ftrace text (a piece is far below FT_BUF). */
+static void ft_printf(struct pf *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(p->ft + p->ftlen, FT_BUF - p->ftlen, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if ((size_t)n < FT_BUF - p->ftlen) {
+			p->ftlen += (size_t)n;
+			return;
+		}
+		if (!p->ftlen) {	/* longer than the buffer: cut */
+			p->ftlen = FT_BUF - 1;
+			return;
+		}
+		ft_flush(p);
+	}
+}
 
 static double us(int64_t ns)
 {
@@ -92,7 +134,7 @@ static void ft_head(struct pf *p, uint32_t pid, const struct pm_event *ev)
 	int64_t ns = ev->ns;
 	char c[24];
 
-	fprintf(p->ft, "%16s-%-7" PRIu32 " (%7" PRIu32 ") [%03" PRIu32 "] d..2 %s%" PRId64 ".%09" PRId64 ": ",
+	ft_printf(p, "%s-%" PRIu32 " (%" PRIu32 ") [%03" PRIu32 "] d..2 %s%" PRId64 ".%09" PRId64 ": ",
 		ft_comm(p, pid, ev->ts, -1, c, sizeof(c)), pid,
 		x && x->x.tgid ? x->x.tgid : pid, ev->cpu,
 		ns < 0 ? "-" : "", (ns < 0 ? -ns : ns) / 1000000000,
@@ -113,7 +155,7 @@ static void on_switch(struct pf *p, const struct pm_event *ev)
 	char a[24], b[24];
 
 	ft_head(p, sw->prev_pid, ev);
-	fprintf(p->ft, "sched_switch: prev_comm=%s prev_pid=%" PRIu32 " prev_prio=%u prev_state=%c%s ==> next_comm=%s next_pid=%" PRIu32 " next_prio=%u\n",
+	ft_printf(p, "sched_switch: prev_comm=%s prev_pid=%" PRIu32 " prev_prio=%u prev_state=%c%s ==> next_comm=%s next_pid=%" PRIu32 " next_prio=%u\n",
 		ft_comm(p, sw->prev_pid, ev->ts, ev->cpu, a, sizeof(a)), sw->prev_pid,
 		sw->prev_prio, state_char(sw->prev_state),
 		sw->prev_state == TIPME_TS_RUNNABLE && sw->prev_pid ? "+" : "",
@@ -131,7 +173,7 @@ static void on_waking(struct pf *p, const struct pm_event *ev)
 	if (ev->waker_unknown)
 		return;	/* the line needs the task that ran: not known */
 	ft_head(p, tipme_waking_waker(&ev->u.wk), ev);
-	fprintf(p->ft, "sched_waking: comm=%s pid=%" PRIu32 " prio=120 target_cpu=%03" PRIu32 "\n",
+	ft_printf(p, "sched_waking: comm=%s pid=%" PRIu32 " prio=120 target_cpu=%03" PRIu32 "\n",
 		ft_comm(p, pid, ev->ts, -1, c, sizeof(c)), pid,
 		tipme_waking_cpu(&ev->u.wk));
 }
@@ -149,14 +191,14 @@ static void on_blocked(struct pf *p, const struct pm_event *ev)
 		return;
 	name = pm_sym_name(&p->in->inc->pm, site[0], &off);
 	ft_head(p, b->pid, ev);
-	fprintf(p->ft, "sched_blocked_reason: pid=%" PRIu32 " iowait=%d caller=",
+	ft_printf(p, "sched_blocked_reason: pid=%" PRIu32 " iowait=%d caller=",
 		b->pid, ev->cpu < p->ncpu && p->prev_state[ev->cpu] == TIPME_TS_DISK);
 	/* one word: a module symbol's " [module]" goes */
 	n = name ? (int)strcspn(name, " \t\n") : 0;
 	if (n)
-		fprintf(p->ft, "%.*s+0x%" PRIx64 "\n", n, name, off);
+		ft_printf(p, "%.*s+0x%" PRIx64 "\n", n, name, off);
 	else
-		fprintf(p->ft, "0x%" PRIx64 "\n", site[0]);
+		ft_printf(p, "0x%" PRIx64 "\n", site[0]);
 }
 
 /* Remember a thread that a trace event names (for its name, at the end). */
@@ -225,7 +267,10 @@ static void on_input(struct pf *p, const struct pm_event *ev)
 	tm_jw_obj_end(&p->w);
 }
 
-/* The records, in time order: ftrace text, and input, trigger, gaps. */
+/*
+ * The records, in time order: in pass 0 the trace events of input,
+ * triggers and gaps, in pass 1 the ftrace text.
+ */
 static int records(struct pf *p, struct tm_err *e)
 {
 	struct pm_merge mg;
@@ -238,6 +283,8 @@ static int records(struct pf *p, struct tm_err *e)
 		return err;
 	while (!p->oom && (err = pm_merge_next(&mg, &ev, e)) > 0) {
 		if (ev.kind == PM_EV_LOST) {
+			if (p->pass)
+				continue;
 			snprintf(name, sizeof(name), "records lost on cpu %" PRIu32, ev.cpu);
 			instant(p, name, "tipme", us(ev.ns), 0, 0, "g");
 			tm_jw_ku64(&p->w, "subbufs", ev.lost_count);
@@ -245,6 +292,10 @@ static int records(struct pf *p, struct tm_err *e)
 			continue;
 		}
 		if (!ev.rt || !ev.rt->our_size)
+			continue;
+		if (p->pass != (ev.type == TIPME_REC_SCHED_SWITCH ||
+				ev.type == TIPME_REC_SCHED_WAKING ||
+				ev.type == TIPME_REC_BLOCKED))
 			continue;
 		switch (ev.type) {
 		case TIPME_REC_SCHED_SWITCH:
@@ -501,15 +552,12 @@ int pm_perfetto_write(FILE *f, const struct pm_perfetto_in *in,
 		if (in->inc->pm.cpus[i].cpu >= p.ncpu)
 			p.ncpu = in->inc->pm.cpus[i].cpu + 1;
 	p.prev_state = calloc(p.ncpu ? p.ncpu : 1, 1);
-	p.ft = open_memstream(&p.ftbuf, &p.ftlen);
+	p.ft = malloc(FT_BUF);
 	if (!p.prev_state || !p.ft) {
 		free(p.prev_state);
-		if (p.ft)
-			fclose(p.ft);
-		free(p.ftbuf);
+		free(p.ft);
 		return tm_err_set(e, ENOMEM, "out of memory");
 	}
-	fputs("# tracer: nop\n#\n", p.ft);
 	tm_jw_init(&p.w, f, 0);
 	tm_jw_obj_begin(&p.w);
 	tm_jw_key(&p.w, "traceEvents");
@@ -524,11 +572,16 @@ int pm_perfetto_write(FILE *f, const struct pm_perfetto_in *in,
 		names(&p);
 	}
 	tm_jw_arr_end(&p.w);
-	if (fclose(p.ft) && !err)
-		err = tm_err_set(e, ENOMEM, "out of memory");
 	if (!err && !p.oom) {
 		tm_jw_key(&p.w, "systemTraceEvents");
-		tm_jw_strn(&p.w, p.ftbuf, p.ftlen);
+		tm_jw_str_begin(&p.w);
+		ft_printf(&p, "# tracer: nop\n#\n");
+		p.pass = 1;
+		err = records(&p, e);
+		ft_flush(&p);
+		tm_jw_str_end(&p.w);
+	}
+	if (!err && !p.oom) {
 		tm_jw_kstr(&p.w, "displayTimeUnit", "ms");
 		tm_jw_key(&p.w, "metadata");
 		tm_jw_obj_begin(&p.w);
@@ -537,7 +590,7 @@ int pm_perfetto_write(FILE *f, const struct pm_perfetto_in *in,
 		tm_jw_obj_end(&p.w);
 	}
 	tm_jw_obj_end(&p.w);
-	free(p.ftbuf);
+	free(p.ft);
 	free(p.prev_state);
 	free(p.pids);
 	if (err)

@@ -184,7 +184,8 @@ static int cpu_lanes(struct tl *t, int y, uint32_t ncpu)
 		for (cpu = 0; cpu < ncpu; cpu++) {
 			int any = 0;
 
-			for (j = 0; j < th->nsegs; j++) {
+			for (j = pm_seg_first(th, t->in->from_ns);
+			     j < th->nsegs && th->segs[j].start_ns < t->in->to_ns; j++) {
 				const struct pm_seg *s = &th->segs[j];
 
 				if (s->state == PM_T_RUNNING && s->cpu == cpu) {
@@ -280,7 +281,9 @@ static int thread_lanes(struct tl *t, int y, int *lane_y)
 		fputs("</text>\n", t->f);
 		fprintf(t->f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ddd\"/>\n",
 			X0, ly, NCOL, LANE_H, cls_style[C_NONE].colour);
-		for (j = 0; th && j < th->nsegs; j++) {
+		/* the stretches in the picture's interval: spread() draws no other */
+		for (j = pm_seg_first(th, in->from_ns);
+		     th && j < th->nsegs && th->segs[j].start_ns < in->to_ns; j++) {
 			const struct pm_seg *s = &th->segs[j];
 			int64_t a = s->start_ns, b = s->end_ns;
 			int k = cause_cls(pm_seg_cause(in->inc, in->res, th->pid, s, xs), s);
@@ -332,7 +335,8 @@ static int thread_lanes(struct tl *t, int y, int *lane_y)
 		}
 		/* priority: 0 (top, most important) .. 139, as a step line over the lane */
 		fprintf(t->f, "<polyline fill=\"none\" stroke=\"#000\" stroke-width=\"1\" points=\"");
-		for (j = 0; th && j < th->nsegs; j++) {
+		for (j = pm_seg_first(th, in->from_ns);
+		     th && j < th->nsegs && th->segs[j].start_ns < in->to_ns; j++) {
 			const struct pm_seg *s = &th->segs[j];
 			int64_t a = s->start_ns, b = s->end_ns;
 			double x0, x1, yy;

@@ -19,6 +19,7 @@
 #include "../dump/tables.h"
 #include "../records/records.h"
 #include "resources.h"
+#include "state.h"
 
 /* Append one element of @size to *@arr (grown by doubling). */
 static void *push(void **arr, size_t *n, size_t *cap, size_t size)
@@ -649,148 +650,218 @@ int pm_res_member(const struct pm_res *r, uint32_t pid, uint64_t cgroup)
 				      member_cmp) != NULL;
 }
 
-int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
-		 struct tm_err *e)
+/* What pm_res_build() keeps while it reads the records. */
+struct res_bld {
+	struct pm_res *r;
+	const struct pm_dump *pm;
+	struct intr_now irq;
+	struct last_read *reads;
+	struct caps c;
+	int64_t last;
+};
+
+static int res_bld_init(struct res_bld *b, struct pm_res *r,
+			const struct pm_incident *inc, struct tm_err *e)
 {
 	const struct pm_dump *pm = &inc->pm;
-	struct intr_now irq = { 0 };
-	struct last_read *reads;
-	struct caps c = { 0 };
-	struct pm_merge mg;
-	struct pm_event ev;
-	int64_t last = 0;
-	size_t i, at;
-	int err;
+	size_t i;
 
 	memset(r, 0, sizeof(*r));
-	reads = calloc((size_t)pm->nr_cpus * 4 + 1, sizeof(*reads));
-	if (!reads)
+	memset(b, 0, sizeof(*b));
+	b->r = r;
+	b->pm = pm;
+	b->reads = calloc((size_t)pm->nr_cpus * 4 + 1, sizeof(*b->reads));
+	if (!b->reads)
 		return tm_err_set(e, ENOMEM, "out of memory");
 	for (i = 0; i < (size_t)pm->nr_cpus * 4; i++)
-		reads[i].bio = -1;
-	err = pm_merge_init(&mg, pm, NULL, e);
-	if (err) {
-		free(reads);
-		return err;
-	}
-	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
-		last = ev.ns;
-		if (ev.kind == PM_EV_LOST && ev.cpu < irq.n)
-			irq.soft[ev.cpu] = irq.hard[ev.cpu] = PM_INTR_UNKNOWN;
-		if (ev.kind != PM_EV_RECORD || !ev.rt || !ev.rt->our_size)
-			continue;
-		switch (ev.type) {
-		case TIPME_REC_SCHED_WAKING: {
-			struct pm_wake *w = push((void **)&r->wakes, &r->nwakes,
-						 &c.wakes, sizeof(*w));
+		b->reads[i].bio = -1;
+	return 0;
+}
 
-			if (!w) {
-				err = -ENOMEM;
-				break;
-			}
-			w->ns = ev.ns;
-			w->cpu = ev.cpu;
-			w->target = tipme_waking_pid(&ev.u.wk);
-			w->waker = ev.waker_unknown ? PM_WAKER_UNKNOWN :
-				   tipme_waking_waker(&ev.u.wk);
-			w->ctx = tipme_waking_ctx(&ev.u.wk);
-			w->intr = intr_of(&irq, ev.cpu, w->ctx);
-			break;
-		}
-		case TIPME_REC_INTR:
-			err = on_intr(&irq, &ev);
-			break;
-		case TIPME_REC_WORK_QUEUE:
-		case TIPME_REC_WORK_START:
-		case TIPME_REC_WORK_END:
-			err = on_work(r, &c, &irq, pm, &ev);
-			break;
-		case TIPME_REC_INPUT: {
-			struct pm_input *in = push((void **)&r->inputs, &r->ninputs,
-						   &c.inputs, sizeof(*in));
+static int res_bld_event(struct res_bld *b, const struct pm_event *ev,
+			 struct tm_err *e)
+{
+	struct pm_res *r = b->r;
+	const struct pm_dump *pm = b->pm;
+	size_t at;
+	int err = 0;
 
-			if (!in) {
-				err = -ENOMEM;
-				break;
-			}
-			in->ns = ev.ns;
-			in->cpu = ev.cpu;
-			in->kind = ev.u.in.kind;
-			in->value = ev.u.in.value;
+	b->last = ev->ns;
+	if (ev->kind == PM_EV_LOST && ev->cpu < b->irq.n)
+		b->irq.soft[ev->cpu] = b->irq.hard[ev->cpu] = PM_INTR_UNKNOWN;
+	if (ev->kind != PM_EV_RECORD || !ev->rt || !ev->rt->our_size)
+		return 0;
+	switch (ev->type) {
+	case TIPME_REC_SCHED_WAKING: {
+		struct pm_wake *w = push((void **)&r->wakes, &r->nwakes,
+					 &b->c.wakes, sizeof(*w));
+
+		if (!w) {
+			err = -ENOMEM;
 			break;
 		}
-		case TIPME_REC_LOCK_BEGIN:
-		case TIPME_REC_LOCK_END:
-			err = on_lock(r, &c, &ev);
-			break;
-		case TIPME_REC_RECLAIM_BEGIN:
-		case TIPME_REC_RECLAIM_END:
-			err = on_reclaim(r, &c, &ev);
-			break;
-		case TIPME_REC_BLK_INSERT:
-		case TIPME_REC_BLK_ISSUE:
-		case TIPME_REC_BLK_COMPLETE:
-			at = SIZE_MAX;
-			err = on_blk(r, &c, &ev, &at);
-			if (!err && ev.type == TIPME_REC_BLK_ISSUE && ev.cpu < pm->nr_cpus &&
-			    ev.u.bk.ctx <= TIPME_CTX_NMI)
-				reads[ev.cpu * 4 + ev.u.bk.ctx] = (struct last_read){ 0, at, ev.ns };
-			break;
-		case TIPME_REC_BIO_QUEUE:
-		case TIPME_REC_BIO_COMPLETE:
-		case TIPME_REC_BIO_SPLIT:
-		case TIPME_REC_BIO_REMAP:
-			at = SIZE_MAX;
-			err = on_bio(r, &c, &ev, &at);
-			if (!err && at != SIZE_MAX && ev.cpu < pm->nr_cpus &&
-			    ev.u.rec.BIO_QUEUE.ctx <= TIPME_CTX_NMI)
-				reads[ev.cpu * 4 + ev.u.rec.BIO_QUEUE.ctx] =
-					(struct last_read){ 1, at, ev.ns };
-			break;
-		case TIPME_REC_BLK_FILE:
-			on_file(r, &ev, reads, pm->nr_cpus);
-			break;
-		case TIPME_REC_SAMPLE:
-			err = on_sample(r, &c, &ev);
-			break;
-		case TIPME_REC_CPU_THROTTLE:
-			err = on_throttle(r, &c, &ev);
-			break;
-		case TIPME_REC_SCHED_SWITCH:
-			if (c.open_throttles)
-				end_throttle(r, &c, &ev);
-			break;
-		default:
-			break;
-		}
-		if (err < 0) {
-			err = tm_err_set(e, ENOMEM, "out of memory");
-			break;
-		}
+		w->ns = ev->ns;
+		w->cpu = ev->cpu;
+		w->target = tipme_waking_pid(&ev->u.wk);
+		w->waker = ev->waker_unknown ? PM_WAKER_UNKNOWN :
+			   tipme_waking_waker(&ev->u.wk);
+		w->ctx = tipme_waking_ctx(&ev->u.wk);
+		w->intr = intr_of(&b->irq, ev->cpu, w->ctx);
+		break;
 	}
-	pm_merge_free(&mg);
-	free(irq.soft);
-	free(irq.hard);
-	free(reads);
+	case TIPME_REC_INTR:
+		err = on_intr(&b->irq, ev);
+		break;
+	case TIPME_REC_WORK_QUEUE:
+	case TIPME_REC_WORK_START:
+	case TIPME_REC_WORK_END:
+		err = on_work(r, &b->c, &b->irq, pm, ev);
+		break;
+	case TIPME_REC_INPUT: {
+		struct pm_input *in = push((void **)&r->inputs, &r->ninputs,
+					   &b->c.inputs, sizeof(*in));
+
+		if (!in) {
+			err = -ENOMEM;
+			break;
+		}
+		in->ns = ev->ns;
+		in->cpu = ev->cpu;
+		in->kind = ev->u.in.kind;
+		in->value = ev->u.in.value;
+		break;
+	}
+	case TIPME_REC_LOCK_BEGIN:
+	case TIPME_REC_LOCK_END:
+		err = on_lock(r, &b->c, ev);
+		break;
+	case TIPME_REC_RECLAIM_BEGIN:
+	case TIPME_REC_RECLAIM_END:
+		err = on_reclaim(r, &b->c, ev);
+		break;
+	case TIPME_REC_BLK_INSERT:
+	case TIPME_REC_BLK_ISSUE:
+	case TIPME_REC_BLK_COMPLETE:
+		at = SIZE_MAX;
+		err = on_blk(r, &b->c, ev, &at);
+		if (!err && ev->type == TIPME_REC_BLK_ISSUE && ev->cpu < pm->nr_cpus &&
+		    ev->u.bk.ctx <= TIPME_CTX_NMI)
+			b->reads[ev->cpu * 4 + ev->u.bk.ctx] = (struct last_read){ 0, at, ev->ns };
+		break;
+	case TIPME_REC_BIO_QUEUE:
+	case TIPME_REC_BIO_COMPLETE:
+	case TIPME_REC_BIO_SPLIT:
+	case TIPME_REC_BIO_REMAP:
+		at = SIZE_MAX;
+		err = on_bio(r, &b->c, ev, &at);
+		if (!err && at != SIZE_MAX && ev->cpu < pm->nr_cpus &&
+		    ev->u.rec.BIO_QUEUE.ctx <= TIPME_CTX_NMI)
+			b->reads[ev->cpu * 4 + ev->u.rec.BIO_QUEUE.ctx] =
+				(struct last_read){ 1, at, ev->ns };
+		break;
+	case TIPME_REC_BLK_FILE:
+		on_file(r, ev, b->reads, pm->nr_cpus);
+		break;
+	case TIPME_REC_SAMPLE:
+		err = on_sample(r, &b->c, ev);
+		break;
+	case TIPME_REC_CPU_THROTTLE:
+		err = on_throttle(r, &b->c, ev);
+		break;
+	case TIPME_REC_SCHED_SWITCH:
+		if (b->c.open_throttles)
+			end_throttle(r, &b->c, ev);
+		break;
+	default:
+		break;
+	}
+	if (err < 0)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Finish (or, @err < 0, release) the resources; return @err or a new one. */
+static int res_bld_end(struct res_bld *b, int err, struct tm_err *e)
+{
+	struct pm_res *r = b->r;
+	size_t i;
+
+	free(b->irq.soft);
+	free(b->irq.hard);
+	free(b->reads);
 	if (err < 0) {
 		pm_res_free(r);
 		return err;
 	}
 	for (i = 0; i < r->nlocks; i++)
 		if (!r->locks[i].end_ns)
-			r->locks[i].end_ns = last;
+			r->locks[i].end_ns = b->last;
 	for (i = 0; i < r->nreclaims; i++)
 		if (!r->reclaims[i].end_ns)
-			r->reclaims[i].end_ns = last;
+			r->reclaims[i].end_ns = b->last;
 	for (i = 0; i < r->nthrottles; i++)
 		if (!r->throttles[i].end_ns)
-			r->throttles[i].end_ns = last;
+			r->throttles[i].end_ns = b->last;
 	policies_finish(r);
-	if (works_index(r) || members(r, pm)) {
+	if (works_index(r) || members(r, b->pm)) {
 		pm_res_free(r);
 		return tm_err_set(e, ENOMEM, "out of memory");
 	}
 	return 0;
+}
+
+int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
+		 struct tm_err *e)
+{
+	struct res_bld b;
+	struct pm_merge mg;
+	struct pm_event ev;
+	int err;
+
+	err = res_bld_init(&b, r, inc, e);
+	if (!err)
+		err = pm_merge_init(&mg, &inc->pm, NULL, e);
+	if (err)
+		return res_bld_end(&b, err, e);
+	while ((err = pm_merge_next(&mg, &ev, e)) > 0)
+		if ((err = res_bld_event(&b, &ev, e)) < 0)
+			break;
+	pm_merge_free(&mg);
+	return res_bld_end(&b, err < 0 ? err : 0, e);
+}
+
+int pm_state_res_build(struct pm_state *st, struct pm_res *r,
+		       const struct pm_incident *inc, struct tm_err *e)
+{
+	struct pm_state_bld *sb;
+	struct res_bld b;
+	struct pm_merge mg;
+	struct pm_event ev;
+	int err;
+
+	err = pm_state_bld_new(&sb, st, inc, e);
+	if (err) {
+		pm_state_bld_end(sb, 1);
+		memset(r, 0, sizeof(*r));
+		return err;
+	}
+	err = res_bld_init(&b, r, inc, e);
+	if (!err)
+		err = pm_merge_init(&mg, &inc->pm, NULL, e);
+	if (err) {
+		pm_state_bld_end(sb, 1);
+		return res_bld_end(&b, err, e);
+	}
+	while ((err = pm_merge_next(&mg, &ev, e)) > 0)
+		if ((err = pm_state_bld_event(sb, &ev, e)) < 0 ||
+		    (err = res_bld_event(&b, &ev, e)) < 0)
+			break;
+	pm_merge_free(&mg);
+	pm_state_bld_end(sb, err < 0);
+	err = res_bld_end(&b, err < 0 ? err : 0, e);
+	if (err < 0)
+		pm_state_free(st);
+	return err;
 }
 
 void pm_res_free(struct pm_res *r)

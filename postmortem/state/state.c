@@ -343,12 +343,87 @@ static int on_sample(struct pm_state *st, struct pidmap *m,
 	return 0;
 }
 
-static void on_blocked(struct pm_state *st, struct pidmap *m,
-		       const struct pm_dump *pm, const struct pm_event *ev)
+/*
+ * Sites, each kept once (build time only): a hash of the frame lists
+ * seen, pointing into chunks of struct pm_state that never move.  A
+ * list is PM_SITE_FRAMES addresses, zero after its last frame.
+ */
+#define SITE_CHUNK	1024	/* lists per chunk */
+
+struct sitemap {
+	const uint64_t **keys;
+	size_t n, cap;
+	size_t used;		/* lists used in the last chunk */
+};
+
+static size_t site_hash(const uint64_t *f)
+{
+	uint64_t h = 0;
+	size_t i;
+
+	for (i = 0; i < PM_SITE_FRAMES; i++)
+		h = (h ^ f[i]) * 0x100000001b3ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static int site_grow(struct sitemap *sm)
+{
+	size_t cap = sm->cap ? sm->cap * 2 : 256, i, j;
+	const uint64_t **k = calloc(cap, sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	for (i = 0; i < sm->cap; i++) {
+		if (!sm->keys[i])
+			continue;
+		for (j = site_hash(sm->keys[i]) & (cap - 1); k[j]; j = (j + 1) & (cap - 1))
+			;
+		k[j] = sm->keys[i];
+	}
+	free(sm->keys);
+	sm->keys = k;
+	sm->cap = cap;
+	return 0;
+}
+
+/* The kept copy of frame list @f (PM_SITE_FRAMES, zero-filled), or NULL. */
+static const uint64_t *site_keep(struct pm_state *st, struct sitemap *sm,
+				 const uint64_t *f)
+{
+	uint64_t *p, **c;
+	size_t j;
+
+	if ((sm->n + 1) * 2 > sm->cap && site_grow(sm))
+		return NULL;
+	for (j = site_hash(f) & (sm->cap - 1); sm->keys[j]; j = (j + 1) & (sm->cap - 1))
+		if (!memcmp(sm->keys[j], f, PM_SITE_FRAMES * sizeof(*f)))
+			return sm->keys[j];
+	if (!st->nsite_chunks || sm->used == SITE_CHUNK) {
+		c = realloc(st->site_chunks, (st->nsite_chunks + 1) * sizeof(*c));
+		if (!c)
+			return NULL;
+		st->site_chunks = c;
+		c[st->nsite_chunks] = malloc(SITE_CHUNK * PM_SITE_FRAMES * sizeof(**c));
+		if (!c[st->nsite_chunks])
+			return NULL;
+		st->nsite_chunks++;
+		sm->used = 0;
+	}
+	p = st->site_chunks[st->nsite_chunks - 1] + sm->used++ * PM_SITE_FRAMES;
+	memcpy(p, f, PM_SITE_FRAMES * sizeof(*f));
+	sm->keys[j] = p;
+	sm->n++;
+	return p;
+}
+
+static int on_blocked(struct pm_state *st, struct pidmap *m, struct sitemap *sm,
+		      const struct pm_dump *pm, const struct pm_event *ev)
 {
 	const struct tipme_rec_blocked *b = &ev->u.bl;
+	uint64_t f[PM_SITE_FRAMES] = { 0 };
 	struct pm_thread *t;
 	struct pm_seg *s;
+	size_t n;
 
 	t = thread_get(st, m, b->pid);
 	s = t ? cur(t) : NULL;
@@ -358,8 +433,15 @@ static void on_blocked(struct pm_state *st, struct pidmap *m,
 	    t->segs[t->nsegs - 2].end_ns == s->start_ns)
 		s = &t->segs[t->nsegs - 2];
 	if (!s || s->state != PM_T_BLOCKED)
-		return;
-	s->nsite = (uint32_t)pm_rec_frames(pm, ev, s->site, PM_SITE_FRAMES);
+		return 0;
+	n = pm_rec_frames(pm, ev, f, PM_SITE_FRAMES);
+	s->site = n ? site_keep(st, sm, f) : NULL;
+	s->nsite = (uint32_t)n;
+	if (n && !s->site) {
+		s->nsite = 0;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static int on_lost(struct pm_state *st, const struct pm_event *ev)
@@ -386,98 +468,130 @@ static int tid_cmp(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-/**
- * pm_state_build() - rebuild every thread's stretches
- * @st: result; release with pm_state_free()
- * @inc: an open incident (its kernel dump)
- * @e: error message
- *
- * Return: 0 or a negative errno.
- */
+/* What pm_state_build() keeps while it reads the records (state.h). */
+struct pm_state_bld {
+	struct pm_state *st;
+	const struct pm_dump *pm;
+	struct pidmap m;
+	struct sitemap sm;
+	struct cpu_span cs;
+	int have;
+};
+
+int pm_state_bld_new(struct pm_state_bld **bp, struct pm_state *st,
+		     const struct pm_incident *inc, struct tm_err *e)
+{
+	const struct pm_dump *pm = &inc->pm;
+	struct pm_state_bld *b = calloc(1, sizeof(*b));
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	*bp = b;
+	if (!b)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	b->st = st;
+	b->pm = pm;
+	for (i = 0; i < pm->nr_cpus; i++)	/* CPU numbers: below the highest streamed */
+		if (pm->cpus[i].cpu >= b->cs.n)
+			b->cs.n = pm->cpus[i].cpu + 1;
+	b->cs.first = calloc(b->cs.n ? b->cs.n : 1, sizeof(*b->cs.first));
+	b->cs.last = calloc(b->cs.n ? b->cs.n : 1, sizeof(*b->cs.last));
+	if (!b->cs.first || !b->cs.last)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	return 0;
+}
+
+int pm_state_bld_event(struct pm_state_bld *b, const struct pm_event *ev,
+		       struct tm_err *e)
+{
+	struct pm_state *st = b->st;
+	struct cpu_span *cs = &b->cs;
+	int err = 0;
+
+	if (!b->have) {
+		st->first_ns = ev->ns;
+		b->have = 1;
+	}
+	st->last_ns = ev->ns;
+	if (ev->cpu < cs->n) {
+		if (!cs->first[ev->cpu])
+			cs->first[ev->cpu] = ev->ns;
+		cs->last[ev->cpu] = ev->ns;
+	}
+	if (ev->kind == PM_EV_LOST)
+		err = on_lost(st, ev);
+	else if (!ev->rt || !ev->rt->our_size)
+		return 0;
+	else if (ev->type == TIPME_REC_SCHED_SWITCH)
+		err = on_switch(st, &b->m, cs, ev);
+	else if (ev->type == TIPME_REC_SCHED_WAKING)
+		err = on_waking(st, &b->m, ev);
+	else if (ev->type == TIPME_REC_BLOCKED)
+		err = on_blocked(st, &b->m, &b->sm, b->pm, ev);
+	else if (ev->type == TIPME_REC_SAMPLE)
+		err = on_sample(st, &b->m, cs, b->pm, ev);
+	else if (ev->type == TIPME_REC_TRIGGER && !ev->u.trig.coalesced)
+		st->trigger_ns = ev->ns;
+	return err < 0 ? tm_err_set(e, ENOMEM, "out of memory") : 0;
+}
+
+void pm_state_bld_end(struct pm_state_bld *b, int failed)
+{
+	struct pm_state *st;
+	struct cpu_span *cs;
+	size_t i;
+
+	if (!b)
+		return;
+	st = b->st;
+	cs = &b->cs;
+	free(b->m.keys);
+	free(b->m.vals);
+	free(b->sm.keys);
+	if (failed) {
+		pm_state_free(st);
+	} else {
+		for (i = 0; i < st->nthreads; i++) {
+			struct pm_seg *s = cur(&st->threads[i]);
+
+			if (!s || s->end_ns != INT64_MAX)
+				continue;
+			/* running where the records end: known only up to that CPU's last */
+			if (s->state == PM_T_RUNNING && s->cpu < cs->n && cs->last[s->cpu] &&
+			    cs->last[s->cpu] >= s->start_ns)
+				s->end_ns = cs->last[s->cpu];
+			else
+				s->end_ns = st->last_ns;
+		}
+		if (st->nthreads)
+			qsort(st->threads, st->nthreads, sizeof(*st->threads), tid_cmp);
+	}
+	free(cs->first);
+	free(cs->last);
+	free(b);
+}
+
 int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e)
 {
-	const struct pm_dump *pm = &inc->pm;
-	struct pidmap m = { 0 };
-	struct cpu_span cs = { 0 };
+	struct pm_state_bld *b;
 	struct pm_merge mg;
 	struct pm_event ev;
-	size_t i;
-	int err, have = 0;
+	int err;
 
-	memset(st, 0, sizeof(*st));
-	for (i = 0; i < pm->nr_cpus; i++)	/* CPU numbers: below the highest streamed */
-		if (pm->cpus[i].cpu >= cs.n)
-			cs.n = pm->cpus[i].cpu + 1;
-	cs.first = calloc(cs.n ? cs.n : 1, sizeof(*cs.first));
-	cs.last = calloc(cs.n ? cs.n : 1, sizeof(*cs.last));
-	if (!cs.first || !cs.last) {
-		free(cs.first);
-		free(cs.last);
-		return tm_err_set(e, ENOMEM, "out of memory");
-	}
-	err = pm_merge_init(&mg, pm, NULL, e);
+	err = pm_state_bld_new(&b, st, inc, e);
+	if (!err)
+		err = pm_merge_init(&mg, &inc->pm, NULL, e);
 	if (err) {
-		free(cs.first);
-		free(cs.last);
+		pm_state_bld_end(b, 1);
 		return err;
 	}
-	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
-		if (!have) {
-			st->first_ns = ev.ns;
-			have = 1;
-		}
-		st->last_ns = ev.ns;
-		if (ev.cpu < cs.n) {
-			if (!cs.first[ev.cpu])
-				cs.first[ev.cpu] = ev.ns;
-			cs.last[ev.cpu] = ev.ns;
-		}
-		if (ev.kind == PM_EV_LOST)
-			err = on_lost(st, &ev);
-		else if (!ev.rt || !ev.rt->our_size)
-			continue;
-		else if (ev.type == TIPME_REC_SCHED_SWITCH)
-			err = on_switch(st, &m, &cs, &ev);
-		else if (ev.type == TIPME_REC_SCHED_WAKING)
-			err = on_waking(st, &m, &ev);
-		else if (ev.type == TIPME_REC_BLOCKED)
-			on_blocked(st, &m, pm, &ev);
-		else if (ev.type == TIPME_REC_SAMPLE)
-			err = on_sample(st, &m, &cs, pm, &ev);
-		else if (ev.type == TIPME_REC_TRIGGER && !ev.u.trig.coalesced)
-			st->trigger_ns = ev.ns;
-		if (err < 0) {
-			err = tm_err_set(e, ENOMEM, "out of memory");
+	while ((err = pm_merge_next(&mg, &ev, e)) > 0)
+		if ((err = pm_state_bld_event(b, &ev, e)) < 0)
 			break;
-		}
-	}
 	pm_merge_free(&mg);
-	free(m.keys);
-	free(m.vals);
-	if (err < 0) {
-		free(cs.first);
-		free(cs.last);
-		pm_state_free(st);
-		return err;
-	}
-	for (i = 0; i < st->nthreads; i++) {
-		struct pm_seg *s = cur(&st->threads[i]);
-
-		if (!s || s->end_ns != INT64_MAX)
-			continue;
-		/* running where the records end: known only up to that CPU's last */
-		if (s->state == PM_T_RUNNING && s->cpu < cs.n && cs.last[s->cpu] &&
-		    cs.last[s->cpu] >= s->start_ns)
-			s->end_ns = cs.last[s->cpu];
-		else
-			s->end_ns = st->last_ns;
-	}
-	free(cs.first);
-	free(cs.last);
-	if (st->nthreads)
-		qsort(st->threads, st->nthreads, sizeof(*st->threads), tid_cmp);
-	return 0;
+	pm_state_bld_end(b, err < 0);
+	return err < 0 ? err : 0;
 }
 
 void pm_state_free(struct pm_state *st)
@@ -488,7 +602,25 @@ void pm_state_free(struct pm_state *st)
 		free(st->threads[i].segs);
 	free(st->threads);
 	free(st->losses);
+	for (i = 0; i < st->nsite_chunks; i++)
+		free(st->site_chunks[i]);
+	free(st->site_chunks);
 	memset(st, 0, sizeof(*st));
+}
+
+size_t pm_seg_first(const struct pm_thread *t, int64_t ns)
+{
+	size_t lo = 0, hi = t ? t->nsegs : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->segs[mid].end_ns <= ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 int64_t pm_seg_overlap(const struct pm_seg *s, int64_t t0, int64_t t1)

@@ -35,20 +35,22 @@ enum pm_tstate {
  * @woken: the runnable stretch began with a wakeup (not a preemption)
  * @prio: kernel priority (0..139) it ran at (running stretches)
  * @nsite: frames in @site
- * @site: where it blocked, innermost first (full addresses)
+ * @site: where it blocked, innermost first (full addresses); @nsite of
+ *	them, NULL when @nsite is 0.  A site is kept once in the state
+ *	(struct pm_state's @site_chunks) for all the sleeps that began there
  */
 struct pm_seg {
 	int64_t start_ns;
 	int64_t end_ns;
+	int64_t waker;
+	const uint64_t *site;
+	uint32_t cpu;
+	uint32_t nsite;
 	uint8_t state;
 	uint8_t block_state;
 	uint8_t waker_ctx;
 	uint8_t woken;
 	uint8_t prio;
-	uint32_t cpu;
-	int64_t waker;
-	uint32_t nsite;
-	uint64_t site[PM_SITE_FRAMES];
 };
 
 /**
@@ -100,6 +102,8 @@ struct pm_loss {
  * @trigger_ns: the latest trigger record (not a coalesced one), or 0
  * @losses: every gap, in time order (of @until_ns)
  * @nlosses: how many
+ * @site_chunks: where the stretches' sites are kept (each site once)
+ * @nsite_chunks: how many chunks
  */
 struct pm_state {
 	struct pm_thread *threads;
@@ -110,6 +114,8 @@ struct pm_state {
 	int64_t trigger_ns;
 	struct pm_loss *losses;
 	size_t nlosses;
+	uint64_t **site_chunks;
+	size_t nsite_chunks;
 };
 
 /**
@@ -124,11 +130,51 @@ struct pm_span {
 	int64_t to_ns;
 };
 
+/**
+ * pm_state_build() - rebuild every thread's stretches
+ * @st: result; release with pm_state_free()
+ * @inc: an open incident (its kernel dump)
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
 int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e);
+
+/*
+ * pm_state_build() in steps, for a reader that hands the same merged
+ * records to other builders too (pm_state_res_build(), resources.h):
+ * pm_state_bld_new(), pm_state_bld_event() for every event of
+ * pm_merge_next() in its order, pm_state_bld_end() (also after a
+ * failure, then with @failed set: @st is released).  Each returns 0 or
+ * a negative errno with @e set.
+ */
+struct pm_state_bld;
+struct pm_event;
+
+int pm_state_bld_new(struct pm_state_bld **b, struct pm_state *st,
+		     const struct pm_incident *inc, struct tm_err *e);
+int pm_state_bld_event(struct pm_state_bld *b, const struct pm_event *ev,
+		       struct tm_err *e);
+void pm_state_bld_end(struct pm_state_bld *b, int failed);
 void pm_state_free(struct pm_state *st);
 const struct pm_thread *pm_state_thread(const struct pm_state *st,
 					uint32_t pid);
+
+/**
+ * pm_seg_first() - where a walk over a thread's stretches from a moment on
+ *	starts
+ * @t: the thread, or NULL
+ * @ns: CLOCK_MONOTONIC ns
+ *
+ * A thread's stretches follow one another: both their starts and their
+ * ends never go back, so every stretch before the one returned ended by
+ * @ns and has nothing in an interval that begins there.
+ *
+ * Return: the index of the first stretch of @t that ends after @ns
+ * (@t->nsegs if none, 0 for NULL).
+ */
+size_t pm_seg_first(const struct pm_thread *t, int64_t ns);
 
 /**
  * pm_seg_overlap() - how much of a stretch lies inside an interval

@@ -39,6 +39,28 @@ static void bad_utf8(struct tm_jw *w)
 	tm_jw_str(w, "a\xff" "b\xc3(" "c\xed\xa0\x80" "d\xe2\x82");
 }
 
+/* One string value in parts, as the Perfetto export writes its ftrace text. */
+static void parts(struct tm_jw *w)
+{
+	tm_jw_obj_begin(w);
+	tm_jw_key(w, "text");
+	tm_jw_str_begin(w);
+	tm_jw_str_part(w, "a\"b\n", 4);
+	tm_jw_str_part(w, "", 0);
+	tm_jw_str_part(w, "\xe2\x82\xac\\", 4);
+	tm_jw_str_end(w);
+	tm_jw_ku64(w, "n", 1);
+	tm_jw_obj_end(w);
+}
+
+/* A part outside a string value is misuse. */
+static void part_outside(struct tm_jw *w)
+{
+	tm_jw_arr_begin(w);
+	tm_jw_str_part(w, "x", 1);
+	tm_jw_arr_end(w);
+}
+
 static void numbers(struct tm_jw *w)
 {
 	tm_jw_arr_begin(w);
@@ -148,7 +170,7 @@ int main(void)
 {
 	int err, py;
 
-	tap_plan(14);
+	tap_plan(17);
 
 	err = capture(escapes, 0);
 	tap_ok(!err && !strcmp(out,
@@ -162,6 +184,14 @@ int main(void)
 	tap_ok(!err && !strcmp(out, "\"a\\ufffdb\\ufffd(c\\ufffd\\ufffd\\ufffdd\\ufffd\\ufffd\"\n"),
 	       "invalid UTF-8 (stray byte, truncated, surrogate) becomes U+FFFD");
 	tap_diag("%s", out);
+
+	err = capture(parts, 0);
+	tap_ok(!err && !strcmp(out, "{\"text\":\"a\\\"b\\n\xe2\x82\xac\\\\\",\"n\":1}\n"),
+	       "a string in parts: escaped as one, then the object goes on");
+	tap_diag("%s", out);
+	tap_ok(python_accepts(out, 0) == 1, "python3 json parses the string written in parts");
+	err = capture(part_outside, 0);
+	tap_ok(err == -EINVAL, "a part outside a string value: EINVAL");
 
 	err = capture(numbers, 0);
 	tap_ok(!err && !strcmp(out, "[18446744073709551615,-9223372036854775808,-1,0.1,16,"

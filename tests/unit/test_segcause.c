@@ -22,6 +22,9 @@ static struct pm_incident inc;
 static struct pm_seg seg(int state, double a, double b,
 			 const char *const *site)
 {
+	static uint64_t frames[64][PM_SITE_FRAMES];	/* the sites of the stretches made */
+	static unsigned int next;
+	uint64_t *f = frames[next++ % 64];
 	struct pm_seg s = { 0 };
 
 	s.state = (uint8_t)state;
@@ -30,7 +33,8 @@ static struct pm_seg seg(int state, double a, double b,
 	s.waker = -1;
 	s.block_state = TIPME_TS_SLEEPING;
 	for (; site && *site && s.nsite < PM_SITE_FRAMES; site++)
-		s.site[s.nsite++] = scen_sym(*site) + 0x20;
+		f[s.nsite++] = scen_sym(*site) + 0x20;
+	s.site = s.nsite ? f : NULL;
 	return s;
 }
 
