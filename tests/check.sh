@@ -243,6 +243,11 @@ step_checkpatch() { run_build checkpatch checkpatch; }
 step_kunit() { run_tap kunit tests/kunit/run.sh; }
 step_kunit-kasan() { run_tap kunit-kasan tests/kunit/run.sh --kasan; }
 
+# The test steps build with one job per CPU (a fresh clone's ASan build of
+# every program and test took 80 of unit-asan's 97 s with one job): their
+# make targets build everything first and then run the tests in one
+# recipe, one after the other, so -j only makes the build parallel.
+
 # has_target T: the Makefile has a rule for T (and parses at all).
 has_target() { make -n "$1" >/dev/null 2>&1; }
 has_unit_target() { has_target unit-tests; }
@@ -252,7 +257,7 @@ step_unit() {
 		emit skip "unit" "no 'unit-tests' make target yet (tests/unit/unit.mk)"
 		return
 	fi
-	run_tap unit make unit-tests
+	run_tap unit make -j"$(nproc)" unit-tests
 }
 
 step_unit-asan() {
@@ -260,7 +265,7 @@ step_unit-asan() {
 		emit skip "unit-asan" "no 'unit-tests' make target yet (tests/unit/unit.mk)"
 		return
 	fi
-	run_tap unit-asan make B=build/asan \
+	run_tap unit-asan make -j"$(nproc)" B=build/asan \
 		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 		unit-tests
 }
@@ -271,7 +276,7 @@ step_bench() {
 		emit skip "bench" "no 'bench-tests' make target"
 		return
 	fi
-	run_tap bench make bench-tests
+	run_tap bench make -j"$(nproc)" bench-tests
 }
 
 step_bench-asan() {
@@ -279,7 +284,7 @@ step_bench-asan() {
 		emit skip "bench-asan" "no 'bench-tests-asan' make target"
 		return
 	fi
-	run_tap bench-asan make bench-tests-asan
+	run_tap bench-asan make -j"$(nproc)" bench-tests-asan
 }
 
 step_xhook() {
@@ -287,7 +292,7 @@ step_xhook() {
 		emit skip "xhook" "no 'xhook-tests' make target"
 		return
 	fi
-	run_tap xhook make xhook-tests
+	run_tap xhook make -j"$(nproc)" xhook-tests
 }
 
 # xhook-unit and tipme-xhook under ASan+UBSan; the Xvfb tests fail on any
@@ -297,7 +302,7 @@ step_xhook-asan() {
 		emit skip "xhook-asan" "no 'xhook-tests' make target"
 		return
 	fi
-	run_tap xhook-asan make B=build/asan \
+	run_tap xhook-asan make -j"$(nproc)" B=build/asan \
 		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 		xhook-tests
 }
