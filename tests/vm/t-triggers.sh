@@ -99,9 +99,11 @@ tap_cmp "the dump after it carries the keylog flag: $(flags_of "$out/keys.dump")
 tap_cmp "... and says who switched it on (keylog_on_by=keyboard)" \
 	"$("$B"/tipme info "$out/keys.dump" | grep -c 'keylog_on_by=keyboard')" = 1
 # Its redacted copy keeps no key code, and says so.
-"$B"/tipme redact "$out/keys.dump" "$out/keys-redacted.dump" > /dev/null
+tap_check "tipme redact -o COPY DUMP" "$B"/tipme redact -o "$out/keys-redacted.dump" "$out/keys.dump"
 "$B"/tipme records --json --type input "$out/keys-redacted.dump" > "$out/keys-redacted.jsonl"
-tap_cmp "tipme redact zeroes every key code" \
+tap_cmp "... keeps every input record ($(wc -l < "$out/keys.jsonl"))" \
+	"$(wc -l < "$out/keys-redacted.jsonl")" -eq "$(wc -l < "$out/keys.jsonl")"
+tap_cmp "... and zeroes every key code" \
 	"$(python3 tests/vm/check_keys.py count-codes "$out/keys-redacted.jsonl")" = 0
 tap_cmp "... and its copy has no keylog flag: $(flags_of "$out/keys-redacted.dump")" \
 	"$(flags_of "$out/keys-redacted.dump" | grep -cw keylog)" = 0
