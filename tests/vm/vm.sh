@@ -43,6 +43,9 @@
 # number of guests it runs at a time, which share the machine's CPUs, so
 # that a guest slowed by its sibling is not taken for a hung one.
 #
+# How long the run took (boot to the end of the host steps) is written to
+# TIPME_OUT/.vm/seconds and $TIPME_CACHE/vm/seconds/KVER/<test>.
+#
 # Defaults: 1024 MB, 2 vCPUs, -cpu max, the newest non-RT kernel that has
 # /boot/vmlinuz-KVER.  --kroot DIR boots a kernel that is not the host's:
 # DIR/boot/vmlinuz-KVER with its modules under DIR/lib/modules/KVER (a
@@ -375,6 +378,10 @@ if [ -s "$out/.vm/host-steps" ]; then
 fi
 ms=$((($(date +%s%N) - start) / 1000000))
 printf '%d.%03d\n' $((ms / 1000)) $((ms % 1000)) >"$out/.vm/seconds"
+# ... and in the cache, by kernel and test, where tests/vm/run.sh and
+# scripts/kernels.sh find it to start the longest first (a fresh clone too)
+mkdir -p "$TIPME_CACHE/vm/seconds/$kver" 2>/dev/null &&
+	cp "$out/.vm/seconds" "$TIPME_CACHE/vm/seconds/$kver/$name" 2>/dev/null || true
 
 if [ "$dmesg_check" = 1 ]; then
 	bad=$(grep -E 'WARNING|BUG|Oops|Call Trace|general protection' "$out/dmesg.txt" || true)
