@@ -43,8 +43,8 @@
 #               debootstrap into $TIPME_CACHE/kernels/, shared by every
 #               clone: scripts/lib/common.sh) and Debian 12's PREEMPT_RT
 #               6.1; tipme.ko built against each with its suite's compiler,
-#               and the per-kernel VM tests booted on each, two kernels at
-#               a time
+#               and the per-kernel VM tests booted on each: every
+#               kernel's guests in one queue, longest first, two at a time
 #
 # Every "ok"/"not ok" line a step prints counts once; a build step is one
 # point; a step that fails without printing "not ok" counts as one failure.
