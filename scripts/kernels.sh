@@ -26,10 +26,10 @@
 #                                      kernel make check covers: trixie sid
 #                                      bookworm-rt): the fetches and builds
 #                                      first, then every suite's VM tests
-#                                      in one queue, longest first, two
-#                                      guests at a time (one TCG thread
-#                                      each on a 2-core machine,
-#                                      TIPME_KERNEL_JOBS); one TAP stream,
+#                                      in one queue, longest first, one
+#                                      guest per CPU at a time (one TCG
+#                                      thread each: two on a 2-core
+#                                      machine; TIPME_KERNEL_JOBS); one TAP stream,
 #                                      each result named by its suite, in
 #                                      the order given
 #
@@ -150,7 +150,7 @@ build() {
 
 # The kernels `make check` covers besides the host's own 6.1.
 CHECK_SUITES=(trixie sid bookworm-rt)
-CHECK_JOBS=${TIPME_KERNEL_JOBS:-2}
+CHECK_JOBS=${TIPME_KERNEL_JOBS:-$(tipme_guest_jobs)}
 
 # expected_secs KVER TEST: how long TEST took last on KVER on this machine
 # (tests/vm/vm.sh records it in the cache), else its header's timeout.

@@ -36,15 +36,15 @@
 #   deb         scripts/deb.sh check: make deb (debhelper), lintian (errors
 #               fail), dkms building tipme-dkms's source; t-deb in the vm
 #               step installs and runs what this built
-#   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM, two
-#               VMs at a time (TIPME_VM_JOBS)
+#   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM, one
+#               VM per CPU at a time, two on a 2-core machine (TIPME_VM_JOBS)
 #   kernels     scripts/kernels.sh check: the other kernels tipme supports,
 #               Debian 13's 6.12, unstable's 7.x (both fetched once with
 #               debootstrap into $TIPME_CACHE/kernels/, shared by every
 #               clone: scripts/lib/common.sh) and Debian 12's PREEMPT_RT
 #               6.1; tipme.ko built against each with its suite's compiler,
 #               and the per-kernel VM tests booted on each: every
-#               kernel's guests in one queue, longest first, two at a time
+#               kernel's guests in one queue, longest first, one per CPU
 #
 # Every "ok"/"not ok" line a step prints counts once; a build step is one
 # point; a step that fails without printing "not ok" counts as one failure.

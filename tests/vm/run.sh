@@ -6,8 +6,9 @@
 #                                    test only (not t-pingpong-tsc)
 #
 # Every test script runs in its own VM (tests/vm/vm.sh), so tests are
-# independent, and TIPME_VM_JOBS of them (default 2: one TCG thread each on
-# a 2-core machine) run at the same time.  The longest start first (by the
+# independent, and TIPME_VM_JOBS of them (default: one per CPU, as the
+# memory allows, scripts/lib/common.sh tipme_guest_jobs; one TCG thread
+# each) run at the same time.  The longest start first (by the
 # time they took last in this clone, tests/vm/out/<test>/.vm/seconds, else
 # on this machine with the same kernel in any clone, $TIPME_CACHE/vm/
 # seconds/KVER/<test> (tests/vm/vm.sh), else by the timeout in their
@@ -26,7 +27,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib/common.sh"
 
-jobs_max=${TIPME_VM_JOBS:-2}
+jobs_max=${TIPME_VM_JOBS:-$(tipme_guest_jobs)}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || die "TIPME_VM_JOBS: a positive number, not '$jobs_max'"
 outdir=$TIPME_ROOT/tests/vm/out
 export VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$jobs_max}
