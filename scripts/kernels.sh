@@ -204,7 +204,7 @@ check() {
 		tlogs[$i.$name]=$KBUILD/${suites[i]}-$name.log
 		# the guests of the other kernels share the CPUs: their timeouts
 		# grow as in tests/vm/run.sh
-		VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$CHECK_JOBS} TIPME_VM_JOBS=1 \
+		VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$(tipme_timeout_scale "$CHECK_JOBS")} TIPME_VM_JOBS=1 \
 			VM_ARGS="--kroot $(root_of "${suites[i]}") --kver ${kvers[i]}" \
 			"$KBUILD/${suites[i]}-tree/tests/vm/run.sh" "$name.sh" \
 			> "${tlogs[$i.$name]}" 2>&1 < /dev/null &

@@ -49,6 +49,16 @@ tipme_guest_jobs() {
 	echo "$n"
 }
 
+# tipme_timeout_scale JOBS: what a guest's timeout is multiplied by when
+# JOBS guests run at a time (VM_TIMEOUT_SCALE, tests/vm/vm.sh): twice the
+# guests per CPU, at least 1 -- 2 for two guests on two CPUs (as it always
+# was here) or four on four, 4 for four on two.
+tipme_timeout_scale() {
+	local n
+	n=$(nproc 2>/dev/null) || n=2
+	echo $(((2 * $1 + n - 1) / n))
+}
+
 # tipme_kver: the stock (non-RT) kernel to build against and boot in QEMU.
 # The newest version that has both /boot/vmlinuz-V and /lib/modules/V/build.
 # Never `uname -r`: the host may run a different kernel.

@@ -22,15 +22,16 @@
 # "timed out"), and one that passes without printing any result gets a
 # single "ok".  Logs: tests/vm/out/<test>.log, guest files in
 # tests/vm/out/<test>/.  Extra options for vm.sh: VM_ARGS="--kver X ...".
-# Each test's timeout is multiplied by the number of guests at a time
-# (VM_TIMEOUT_SCALE, tests/vm/vm.sh): they share the machine's CPUs.
+# Each test's timeout is multiplied by twice the guests per CPU
+# (VM_TIMEOUT_SCALE, tests/vm/vm.sh; scripts/lib/common.sh): they share
+# the machine's CPUs.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib/common.sh"
 
 jobs_max=${TIPME_VM_JOBS:-$(tipme_guest_jobs)}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || die "TIPME_VM_JOBS: a positive number, not '$jobs_max'"
 outdir=$TIPME_ROOT/tests/vm/out
-export VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$jobs_max}
+export VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$(tipme_timeout_scale "$jobs_max")}
 patterns=("$@")
 [ ${#patterns[@]} -gt 0 ] || patterns=("")
 n=0

@@ -39,9 +39,10 @@
 # saves ps and the blocked tasks' stacks, which are printed.  Other harness
 # failures exit 125.  While it runs, TIPME_OUT/.vm/monitor.sock is the QEMU
 # monitor; VM_APPEND="..." adds kernel arguments (e.g. nokaslr).
-# VM_TIMEOUT_SCALE=N multiplies the timeout: tests/vm/run.sh sets it to the
-# number of guests it runs at a time, which share the machine's CPUs, so
-# that a guest slowed by its sibling is not taken for a hung one.
+# VM_TIMEOUT_SCALE=N multiplies the timeout: tests/vm/run.sh sets it to
+# twice the guests it runs at a time per CPU (2 for two guests on two
+# CPUs; scripts/lib/common.sh tipme_timeout_scale), so that a guest slowed
+# by its siblings is not taken for a hung one.
 #
 # How long the run took (boot to the end of the host steps) is written to
 # TIPME_OUT/.vm/seconds and $TIPME_CACHE/vm/seconds/KVER/<test>.
