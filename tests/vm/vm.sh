@@ -381,8 +381,9 @@ ms=$((($(date +%s%N) - start) / 1000000))
 printf '%d.%03d\n' $((ms / 1000)) $((ms % 1000)) >"$out/.vm/seconds"
 # ... and in the cache, by kernel and test, where tests/vm/run.sh and
 # scripts/kernels.sh find it to start the longest first (a fresh clone too)
-mkdir -p "$TIPME_CACHE/vm/seconds/$kver" 2>/dev/null &&
+if mkdir -p "$TIPME_CACHE/vm/seconds/$kver" 2>/dev/null; then
 	cp "$out/.vm/seconds" "$TIPME_CACHE/vm/seconds/$kver/$name" 2>/dev/null || true
+fi
 
 if [ "$dmesg_check" = 1 ]; then
 	bad=$(grep -E 'WARNING|BUG|Oops|Call Trace|general protection' "$out/dmesg.txt" || true)
