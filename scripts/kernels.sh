@@ -24,10 +24,14 @@
 #   scripts/kernels.sh check [SUITE...]
 #                                      `test` for each suite (default: every
 #                                      kernel make check covers: trixie sid
-#                                      bookworm-rt), two at a time (one TCG
-#                                      thread each on a 2-core machine); one
-#                                      TAP stream, each result named by its
-#                                      suite, in the order given
+#                                      bookworm-rt): the fetches and builds
+#                                      first, then every suite's VM tests
+#                                      in one queue, longest first, one
+#                                      guest per CPU at a time (one TCG
+#                                      thread each: two on a 2-core
+#                                      machine; TIPME_KERNEL_JOBS); one TAP stream,
+#                                      each result named by its suite, in
+#                                      the order given
 #
 # A suite's root is made by debootstrap from Debian's archive (the only
 # network this needs) and never touches the host's package database; it is
@@ -146,41 +150,99 @@ build() {
 
 # The kernels `make check` covers besides the host's own 6.1.
 CHECK_SUITES=(trixie sid bookworm-rt)
-CHECK_JOBS=${TIPME_KERNEL_JOBS:-2}
+CHECK_JOBS=${TIPME_KERNEL_JOBS:-$(tipme_guest_jobs)}
 
-# check SUITE...: `test` each, CHECK_JOBS at a time, then their results in
-# order, each description prefixed with its suite.
+# expected_secs KVER TEST: how long TEST took last on KVER on this machine
+# (tests/vm/vm.sh records it in the cache), else its header's timeout.
+expected_secs() {
+	local secs
+	secs=$(cut -d. -f1 "$TIPME_CACHE/vm/seconds/$1/$(basename "$2" .sh)" 2>/dev/null)
+	[[ $secs =~ ^[0-9]+$ ]] ||
+		secs=$(head -n 20 "$2" | sed -n 's/^# vm:.*timeout=\([0-9]*\).*/\1/p' | head -n 1)
+	echo "${secs:-120}"
+}
+
+# check SUITE...: fetch and build for each suite, CHECK_JOBS at a time;
+# then every VM test of every suite as one job, longest first, CHECK_JOBS
+# guests at a time, so that no kernel's tests run alone at the end (run
+# suite by suite, three suites on two slots left the third running alone
+# for half of the step); then the results in the suites' order, each
+# description prefixed with its suite.
 check() {
-	local suites=("$@") logs=() pids=() i running rc=0 n=0 line s
+	local suites=("$@") kvers=() plog=() i j s t name rc=0 n=0 line queue=()
+	local -A tlogs=()
 	[ ${#suites[@]} -gt 0 ] || suites=("${CHECK_SUITES[@]}")
 	mkdir -p "$KBUILD"
 	for i in "${!suites[@]}"; do
-		# wait for a free slot
-		while running=$(jobs -rp | wc -l) && [ "$running" -ge "$CHECK_JOBS" ]; do
-			wait -n || true
-		done
-		logs[i]=$KBUILD/${suites[i]}-test.log
-		echo "# $(date +%T) ${suites[i]}: started (log ${logs[i]#"$TIPME_ROOT"/})"
-		# one guest at a time per kernel: the kernels run side by side
-		TIPME_VM_JOBS=1 "$0" test "${suites[i]}" > "${logs[i]}" 2>&1 < /dev/null &
-		pids[i]=$!
+		while [ "$(jobs -rp | wc -l)" -ge "$CHECK_JOBS" ]; do wait -n || true; done
+		plog[i]=$KBUILD/${suites[i]}-prepare.log
+		rm -f "$KBUILD/${suites[i]}.kver"
+		echo "# $(date +%T) ${suites[i]}: fetch and build (log ${plog[i]#"$TIPME_ROOT"/})"
+		(fetch "${suites[i]}" >&2 && build "${suites[i]}" > "$KBUILD/${suites[i]}.kver") \
+			> "${plog[i]}" 2>&1 < /dev/null &
 	done
+	wait
 	for i in "${!suites[@]}"; do
-		if wait "${pids[i]}"; then s=0; else s=$?; rc=1; fi
-		echo "# ---- ${suites[i]}: exit status $s"
-		while IFS= read -r line; do
-			if [[ $line =~ ^(not\ )?ok\ [0-9]+\ -\ (.*)$ ]]; then
-				n=$((n + 1))
-				echo "${BASH_REMATCH[1]}ok $n - ${suites[i]}: ${BASH_REMATCH[2]}"
-			elif [[ $line == "#"* ]]; then
-				echo "$line"
-			fi
-		done < "${logs[i]}"
-		if [ "$s" != 0 ] && ! grep -q '^not ok' "${logs[i]}"; then
+		kvers[i]=$(cat "$KBUILD/${suites[i]}.kver" 2> /dev/null || true)
+		[ -n "${kvers[i]}" ] || continue
+		for t in "$KBUILD/${suites[i]}-tree"/tests/vm/t-*.sh; do
+			name=$(basename "$t" .sh)
+			for s in "${PER_KERNEL[@]}"; do
+				case $name in *"$s"*)
+					queue+=("$(expected_secs "${kvers[i]}" "$t") $i $name")
+					break ;;
+				esac
+			done
+		done
+	done
+	mapfile -t queue < <(printf '%s\n' "${queue[@]}" | sort -k1,1nr -k2,2n -k3,3)
+	echo "# $(date +%T) ${#queue[@]} guests, $CHECK_JOBS at a time, longest first"
+	for j in "${queue[@]}"; do
+		[ -n "$j" ] || continue
+		read -r s i name <<< "$j"
+		while [ "$(jobs -rp | wc -l)" -ge "$CHECK_JOBS" ]; do wait -n || true; done
+		tlogs[$i.$name]=$KBUILD/${suites[i]}-$name.log
+		# the guests of the other kernels share the CPUs: their timeouts
+		# grow as in tests/vm/run.sh
+		VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$(tipme_timeout_scale "$CHECK_JOBS")} TIPME_VM_JOBS=1 \
+			VM_ARGS="--kroot $(root_of "${suites[i]}") --kver ${kvers[i]}" \
+			"$KBUILD/${suites[i]}-tree/tests/vm/run.sh" "$name.sh" \
+			> "${tlogs[$i.$name]}" 2>&1 < /dev/null &
+	done
+	wait
+	echo "# $(date +%T) done"
+	for i in "${!suites[@]}"; do
+		echo "# ---- ${suites[i]}"
+		if [ -z "${kvers[i]}" ]; then
 			n=$((n + 1))
-			echo "not ok $n - ${suites[i]}: exit status $s before any failed test"
-			tail -n 20 "${logs[i]}" | sed 's/^/#   /'
+			rc=1
+			echo "not ok $n - ${suites[i]}: fetch or build failed (log ${plog[i]#"$TIPME_ROOT"/})"
+			tail -n 20 "${plog[i]}" | sed 's/^/#   /'
+			continue
 		fi
+		echo "# tipme.ko built against ${kvers[i]} (W=1 -Werror, ${suites[i]}'s compiler)"
+		for t in "$KBUILD/${suites[i]}-tree"/tests/vm/t-*.sh; do
+			name=$(basename "$t" .sh)
+			[ -n "${tlogs[$i.$name]:-}" ] || continue
+			s=0
+			while IFS= read -r line; do
+				if [[ $line =~ ^(not\ )?ok\ [0-9]+\ -\ (.*)$ ]]; then
+					n=$((n + 1))
+					[ -z "${BASH_REMATCH[1]}" ] || { s=1; rc=1; }
+					echo "${BASH_REMATCH[1]}ok $n - ${suites[i]}: ${BASH_REMATCH[2]}"
+				elif [[ $line == "#"* ]]; then
+					echo "$line"
+				fi
+			done < "${tlogs[$i.$name]}"
+			# run.sh prints a "not ok" for any failure of its own; a log
+			# without a result at all is one
+			if ! grep -qE '^(not )?ok [0-9]+ - ' "${tlogs[$i.$name]}"; then
+				n=$((n + 1))
+				rc=1
+				echo "not ok $n - ${suites[i]}: $name printed no result"
+				tail -n 20 "${tlogs[$i.$name]}" | sed 's/^/#   /'
+			fi
+		done
 	done
 	echo "1..$n"
 	return "$rc"

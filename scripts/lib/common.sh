@@ -35,6 +35,30 @@ note() { echo "${0##*/}: $*" >&2; }
 # what a shared cache entry must keep apart per clone.
 tipme_clone_id() { printf '%s' "$TIPME_ROOT" | sha256sum | cut -c1-12; }
 
+# tipme_guest_jobs: how many VM guests to run at a time by default (the
+# VM tests, the other kernels): one per CPU, since each runs on one TCG
+# thread and keeps it busy, and no more than the memory holds (2.5 GB
+# each: a guest of up to 2 GB and QEMU's own).  2 on the 2-core machines
+# the figures in README.md come from; 4 on a 4-CPU CI runner.
+tipme_guest_jobs() {
+	local n mem
+	n=$(nproc 2>/dev/null) || n=2
+	mem=$(awk '$1 == "MemAvailable:" { print int($2 / 2621440) }' /proc/meminfo 2>/dev/null)
+	[[ $mem =~ ^[0-9]+$ ]] && [ "$mem" -lt "$n" ] && n=$mem
+	[ "$n" -ge 1 ] 2>/dev/null || n=1
+	echo "$n"
+}
+
+# tipme_timeout_scale JOBS: what a guest's timeout is multiplied by when
+# JOBS guests run at a time (VM_TIMEOUT_SCALE, tests/vm/vm.sh): twice the
+# guests per CPU, at least 1 -- 2 for two guests on two CPUs (as it always
+# was here) or four on four, 4 for four on two.
+tipme_timeout_scale() {
+	local n
+	n=$(nproc 2>/dev/null) || n=2
+	echo $(((2 * $1 + n - 1) / n))
+}
+
 # tipme_kver: the stock (non-RT) kernel to build against and boot in QEMU.
 # The newest version that has both /boot/vmlinuz-V and /lib/modules/V/build.
 # Never `uname -r`: the host may run a different kernel.

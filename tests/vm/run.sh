@@ -1,13 +1,18 @@
 #!/bin/bash
 # Run the VM tests: one fresh VM per tests/vm/t-*.sh, results as flat TAP.
 #
-#   tests/vm/run.sh [PATTERN...]     PATTERN: part of a test's name, e.g. "load"
+#   tests/vm/run.sh [PATTERN...]     PATTERN: part of a test's file name,
+#                                    e.g. "load"; "t-pingpong.sh" is that
+#                                    test only (not t-pingpong-tsc)
 #
 # Every test script runs in its own VM (tests/vm/vm.sh), so tests are
-# independent, and TIPME_VM_JOBS of them (default 2: one TCG thread each on
-# a 2-core machine) run at the same time.  The longest start first (by the
+# independent, and TIPME_VM_JOBS of them (default: one per CPU, as the
+# memory allows, scripts/lib/common.sh tipme_guest_jobs; one TCG thread
+# each) run at the same time.  The longest start first (by the
 # time they took last in this clone, tests/vm/out/<test>/.vm/seconds, else
-# by the timeout in their header), so that the last two finish together;
+# on this machine with the same kernel in any clone, $TIPME_CACHE/vm/
+# seconds/KVER/<test> (tests/vm/vm.sh), else by the timeout in their
+# header), so that the last two finish together;
 # the results are printed in the tests' alphabetical order, each test's as
 # soon as it and every test before it have finished.
 #
@@ -17,15 +22,16 @@
 # "timed out"), and one that passes without printing any result gets a
 # single "ok".  Logs: tests/vm/out/<test>.log, guest files in
 # tests/vm/out/<test>/.  Extra options for vm.sh: VM_ARGS="--kver X ...".
-# Each test's timeout is multiplied by the number of guests at a time
-# (VM_TIMEOUT_SCALE, tests/vm/vm.sh): they share the machine's CPUs.
+# Each test's timeout is multiplied by twice the guests per CPU
+# (VM_TIMEOUT_SCALE, tests/vm/vm.sh; scripts/lib/common.sh): they share
+# the machine's CPUs.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib/common.sh"
 
-jobs_max=${TIPME_VM_JOBS:-2}
+jobs_max=${TIPME_VM_JOBS:-$(tipme_guest_jobs)}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || die "TIPME_VM_JOBS: a positive number, not '$jobs_max'"
 outdir=$TIPME_ROOT/tests/vm/out
-export VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$jobs_max}
+export VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$(tipme_timeout_scale "$jobs_max")}
 patterns=("$@")
 [ ${#patterns[@]} -gt 0 ] || patterns=("")
 n=0
@@ -35,7 +41,7 @@ for t in "$TIPME_ROOT"/tests/vm/t-*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)
 	for pattern in "${patterns[@]}"; do
-		case $name in *"$pattern"*) tests+=("$t"); break ;; esac
+		case $name.sh in *"$pattern"*) tests+=("$t"); break ;; esac
 	done
 done
 if [ ${#tests[@]} -eq 0 ]; then
@@ -45,12 +51,20 @@ if [ ${#tests[@]} -eq 0 ]; then
 fi
 mkdir -p "$outdir"
 
+# The guests' kernel (VM_ARGS="--kver X" or vm.sh's default), for the
+# times recorded in the cache.
+kver=$(printf '%s\n' "${VM_ARGS:-}" | sed -n 's/.*--kver[= ]\([^ ]*\).*/\1/p')
+[ -n "$kver" ] || kver=$(tipme_kver 2>/dev/null) || kver=none
+
 # expected_secs TEST: how long TEST is expected to take, for the order of
-# starting: its last run's time, else its header's timeout, else vm.sh's.
+# starting: its last run's time in this clone, else on this machine with
+# this kernel, else its header's timeout, else vm.sh's.
 expected_secs() {
 	local name secs
 	name=$(basename "$1" .sh)
 	secs=$(cut -d. -f1 "$outdir/$name/.vm/seconds" 2>/dev/null)
+	[[ $secs =~ ^[0-9]+$ ]] ||
+		secs=$(cut -d. -f1 "$TIPME_CACHE/vm/seconds/$kver/$name" 2>/dev/null)
 	if ! [[ $secs =~ ^[0-9]+$ ]]; then
 		secs=$(head -n 20 "$1" | sed -n 's/^# vm:.*timeout=\([0-9]*\).*/\1/p' | head -n 1)
 		: "${secs:=120}"

@@ -39,9 +39,13 @@
 # saves ps and the blocked tasks' stacks, which are printed.  Other harness
 # failures exit 125.  While it runs, TIPME_OUT/.vm/monitor.sock is the QEMU
 # monitor; VM_APPEND="..." adds kernel arguments (e.g. nokaslr).
-# VM_TIMEOUT_SCALE=N multiplies the timeout: tests/vm/run.sh sets it to the
-# number of guests it runs at a time, which share the machine's CPUs, so
-# that a guest slowed by its sibling is not taken for a hung one.
+# VM_TIMEOUT_SCALE=N multiplies the timeout: tests/vm/run.sh sets it to
+# twice the guests it runs at a time per CPU (2 for two guests on two
+# CPUs; scripts/lib/common.sh tipme_timeout_scale), so that a guest slowed
+# by its siblings is not taken for a hung one.
+#
+# How long the run took (boot to the end of the host steps) is written to
+# TIPME_OUT/.vm/seconds and $TIPME_CACHE/vm/seconds/KVER/<test>.
 #
 # Defaults: 1024 MB, 2 vCPUs, -cpu max, the newest non-RT kernel that has
 # /boot/vmlinuz-KVER.  --kroot DIR boots a kernel that is not the host's:
@@ -375,6 +379,11 @@ if [ -s "$out/.vm/host-steps" ]; then
 fi
 ms=$((($(date +%s%N) - start) / 1000000))
 printf '%d.%03d\n' $((ms / 1000)) $((ms % 1000)) >"$out/.vm/seconds"
+# ... and in the cache, by kernel and test, where tests/vm/run.sh and
+# scripts/kernels.sh find it to start the longest first (a fresh clone too)
+if mkdir -p "$TIPME_CACHE/vm/seconds/$kver" 2>/dev/null; then
+	cp "$out/.vm/seconds" "$TIPME_CACHE/vm/seconds/$kver/$name" 2>/dev/null || true
+fi
 
 if [ "$dmesg_check" = 1 ]; then
 	bad=$(grep -E 'WARNING|BUG|Oops|Call Trace|general protection' "$out/dmesg.txt" || true)
