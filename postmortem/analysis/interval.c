@@ -53,7 +53,7 @@ static void life(const struct pm_state *st,
  * -ENOMEM.
  */
 static int by_input(const struct pm_incident *inc, const struct pm_state *st,
-		    int64_t press_ns,
+		    const struct pm_res *res, int64_t press_ns,
 		    struct pm_interval *out)
 {
 	const struct pm_lat_event *ev = NULL;
@@ -62,7 +62,7 @@ static int by_input(const struct pm_incident *inc, const struct pm_state *st,
 	size_t i;
 	int ret;
 
-	if (pm_latency_analyse(inc, st, &lat) < 0)
+	if (pm_latency_analyse(inc, st, res, &lat) < 0)
 		return -ENOMEM;
 	for (i = 0; press_ns && i < lat.n; i++) {
 		int64_t d = lat.events[i].press_ns - press_ns;
@@ -135,7 +135,7 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 		}
 	} else {
 		out->chosen_by = PM_BY_INPUT;
-		ret = x ? by_input(inc, st, ask->press_ns, out) : 0;
+		ret = x ? by_input(inc, st, res, ask->press_ns, out) : 0;
 		sp = (struct pm_span){ out->pid, out->from_ns, out->to_ns };
 		if (ret < 0)
 			return ret;

@@ -13,7 +13,8 @@
  * thread blocks in poll/select/epoll in a sleep that no reply ends, on any
  * of the process's connections (a sleep ended by a reply is a round trip
  * inside the handling, e.g. xcb_wait_for_reply(); so is a sleep that the
- * answer to work it handed off ends: a terminal's echo, answered()).  Its
+ * answer to work it handed off ends: a terminal's echo, answered(), which
+ * follows wakeups and the kernel work items a task queued).  Its
  * drawing is every drawing request of the process (core drawing requests,
  * RENDER, MIT-SHM, Present, GLX, DRI3) that the server dispatched from the
  * delivery until the client next woke after it was done: a request the
@@ -36,6 +37,7 @@
 struct lat_ctx {
 	const struct pm_dump *pm;
 	const struct pm_state *st;
+	const struct pm_res *res;
 	const struct tm_xdump *x;
 	int64_t dump_end_ns;
 	uint32_t server;	/* the X server's PID, 0 if unknown */
@@ -309,40 +311,64 @@ static const struct pm_seg *task_woken_before(const struct pm_thread *t, int64_t
 }
 
 /*
+ * Who handed @who, at @at, the work it was doing: the task that queued the
+ * kernel work item @who ran then (a pty's flush_to_ldisc: a worker busy
+ * with other items when it was queued was woken by nobody), else the task
+ * that ended its last wait before (task_woken_before()).  Return: that
+ * task with @from_ns when it handed the work over, or 0.
+ */
+static uint32_t handed_from(const struct lat_ctx *c, uint32_t who, int64_t at,
+			    int64_t *from_ns)
+{
+	const struct pm_work *wk = pm_res_work_running(c->res, who, at);
+	const struct pm_seg *g;
+
+	if (wk && wk->queue_ctx == TIPME_CTX_TASK && wk->queuer &&
+	    wk->queuer != who && wk->queue_ns > 0) {
+		*from_ns = wk->queue_ns;
+		return wk->queuer;
+	}
+	g = task_woken_before(pm_state_thread(c->st, who), at);
+	if (!g)
+		return 0;
+	*from_ns = g->end_ns;
+	return (uint32_t)g->waker;
+}
+
+/*
  * Was the client's sleep @s, after the delivery of @ev, ended by the
- * answer to work it handed off while handling @ev: woken by a task whose
- * own wait before was ended by a task ... and so back to the client,
- * between the delivery and @handed_by, where the client first waited
- * for input after the delivery (a terminal writes the key to a pty and
- * waits for the echo: the tty's flush worker, the program, the flush
- * worker again; a request to a service over a socket)?  Not through the
- * X server: its replies are ended_by_reply()'s, and its events are input.
- * Only work handed off before that first wait counts: an exchange that
- * goes on (a sound server asking for more) does not stretch the press.
+ * answer to work it handed off while handling @ev: woken by a task that
+ * was handed its work (woken, or running a work item queued) by a task
+ * ... and so back to the client, between the delivery and @handed_by,
+ * where the client first waited for input after the delivery (a terminal
+ * writes the key to a pty and waits for the echo: the tty's flush worker,
+ * the program, the flush worker again; a request to a service over a
+ * socket)?  Not through the X server: its replies are ended_by_reply()'s,
+ * and its events are input.  Only work handed off before that first wait
+ * counts: an exchange that goes on (a sound server asking for more) does
+ * not stretch the press.
  */
 static int answered(const struct lat_ctx *c, const struct pm_lat_event *ev,
 		    const struct pm_seg *s, int64_t handed_by)
 {
-	int64_t at = s->end_ns;
-	uint32_t who;
+	int64_t at = s->end_ns, from_ns = 0;
+	uint32_t who, from;
 	int hop;
 
 	if (s->waker <= 0 || s->waker_ctx != TIPME_CTX_TASK)
 		return 0;
 	who = (uint32_t)s->waker;
 	for (hop = 0; hop < ANSWER_HOPS; hop++) {
-		const struct pm_seg *g;
-
 		if (of_client(c, who, ev->pid, at) || is_server(c, who, at))
 			return 0;
-		g = task_woken_before(pm_state_thread(c->st, who), at);
-		if (!g)
+		from = handed_from(c, who, at, &from_ns);
+		if (!from)
 			return 0;
-		if (of_client(c, (uint32_t)g->waker, ev->pid, g->end_ns))
-			return g->end_ns >= ev->delivered_ns - X_SLOP_NS &&
-			       g->end_ns <= handed_by;
-		who = (uint32_t)g->waker;
-		at = g->end_ns;
+		if (of_client(c, from, ev->pid, from_ns))
+			return from_ns >= ev->delivered_ns - X_SLOP_NS &&
+			       from_ns <= handed_by;
+		who = from;
+		at = from_ns;
 	}
 	return 0;
 }
@@ -503,11 +529,11 @@ static const struct pm_lat_event *slowest(const struct pm_latency *l)
 }
 
 int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
-		       struct pm_latency *out)
+		       const struct pm_res *res, struct pm_latency *out)
 {
 	const struct pm_dump *pm = &inc->pm;
 	const struct tm_xdump *x = pm_incident_x(inc);
-	struct lat_ctx c = { .pm = pm, .st = st, .x = x };
+	struct lat_ctx c = { .pm = pm, .st = st, .res = res, .x = x };
 
 	memset(out, 0, sizeof(*out));
 	c.dump_end_ns = st->last_ns;

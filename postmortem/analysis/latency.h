@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../state/resources.h"
 #include "../state/state.h"
 
 struct tm_xdump;
@@ -78,12 +79,13 @@ struct pm_latency {
  * pm_latency_analyse() - follow every press and pointer motion of the X dump
  * @inc: the incident
  * @st: its rebuilt state
+ * @res: its resources (the work items the answer to a press may go through)
  * @out: the result; release with pm_latency_free()
  *
  * Return: 0 or -ENOMEM.
  */
 int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
-		       struct pm_latency *out);
+		       const struct pm_res *res, struct pm_latency *out);
 
 /**
  * pm_latency_only() - keep the presses one process received

@@ -43,6 +43,7 @@ int pm_cmd_latency(int argc, char **argv)
 	uint32_t pid = 0;
 	struct pm_latency lat = { 0 };
 	struct pm_state st = { 0 };
+	struct pm_res res = { 0 };
 	struct pm_incident inc;
 	struct tm_err e;
 	int json, ret = 1;
@@ -60,11 +61,11 @@ int pm_cmd_latency(int argc, char **argv)
 		return 1;
 	if (pm_cmd_who_given(&who) && pm_cmd_who("latency", &inc, &who, &pid))
 		goto out;
-	if (pm_state_build(&st, &inc, &e)) {
+	if (pm_state_build(&st, &inc, &e) || pm_res_build(&res, &inc, &e)) {
 		fprintf(stderr, "tipme latency: %s\n", e.msg);
 		goto out;
 	}
-	if (pm_latency_analyse(&inc, &st, &lat)) {
+	if (pm_latency_analyse(&inc, &st, &res, &lat)) {
 		fprintf(stderr, "tipme latency: out of memory\n");
 		goto out;
 	}
@@ -80,6 +81,7 @@ int pm_cmd_latency(int argc, char **argv)
 	ret = pm_cmd_finish("latency");
 out:
 	pm_latency_free(&lat);
+	pm_res_free(&res);
 	pm_state_free(&st);
 	pm_incident_close(&inc);
 	return ret;

@@ -270,6 +270,21 @@ void scen_ppid(struct scen *s, uint32_t pid, uint32_t ppid)
 	}
 }
 
+void scen_work(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_t id,
+	       const char *func, uint32_t pid, uint32_t ctx)
+{
+	struct tipme_rec_work w = {
+		.work = id, .func = func ? (uint32_t)scen_sym(func) : 0,
+		.who = tipme_work_who(pid, ctx),
+	};
+	struct tipme_rec_work_end e = { .work = id };
+
+	if (type == TIPME_REC_WORK_END)
+		scen_rec(s, cpu, type, ts, &e, sizeof(e));
+	else
+		scen_rec(s, cpu, type, ts, &w, sizeof(w));
+}
+
 void scen_add_type(struct tipme_rectype *t, size_t *n, uint8_t type,
 		   uint8_t flags, uint16_t size, const char *name)
 {

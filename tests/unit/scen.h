@@ -74,6 +74,12 @@ void scen_task(struct scen *s, uint32_t pid, uint32_t tgid, const char *comm,
 	       const char *exe, const char *argv, size_t argv_len);
 /* the parent process of @pid's exec table entries (scen_task() leaves 0) */
 void scen_ppid(struct scen *s, uint32_t pid, uint32_t ppid);
+/*
+ * a work record: TIPME_REC_WORK_QUEUE or _START of item @id (@func, by
+ * @pid in @ctx), or TIPME_REC_WORK_END (@func, @pid, @ctx unused)
+ */
+void scen_work(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_t id,
+	       const char *func, uint32_t pid, uint32_t ctx);
 uint64_t scen_sym(const char *name);
 /* KASLR slide of the scenarios' kernel text (0 unless a test sets it) */
 extern uint64_t scen_kaslr_slide;

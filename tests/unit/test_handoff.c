@@ -13,7 +13,9 @@
  * without --pid, choose the client's wait, not the worker's wait for
  * work.  Under X (xterm): a key typed into a terminal, echoed by the
  * program after 300 ms; the press reaches the screen when the terminal
- * drew the echo, not when it first went back to poll().  Text and JSON
+ * drew the echo, not when it first went back to poll(), also when its
+ * write queued the pty's flush on a worker busy with another item, which
+ * woke nobody (xterm-busy; tipme latency says so too).  Text and JSON
  * against tests/unit/golden/handoff-NAME.{txt,json}
  * (TIPME_UPDATE_GOLDEN=1 rewrites them; review the diff).
  */
@@ -114,6 +116,27 @@ static void check(const char *name, const char *gold, const char *args,
 	tap_ok(!ret && golden(gold, "txt", text), "%s: text as golden", gold);
 	free(json);
 	free(text);
+}
+
+/*
+ * tipme latency --json on incident @name: the press ends where @done and
+ * @end (its "done_mono_ns" and "end_mono_ns" lines) say.
+ */
+static void latency(const char *name, const char *done, const char *end, const char *what)
+{
+	char inc[120], out[160], err[160], *argv[] = { "latency", "--json", inc, NULL };
+	char *json;
+	int ret;
+
+	snprintf(inc, sizeof(inc), "%s/%s", dir, name);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	ret = capture_run(pm_cmd_latency, 3, argv, out, err);
+	json = capture_slurp(ret ? err : out);
+	tap_ok(!ret && strstr(json, done) && strstr(json, end), "%s", what);
+	if (ret || !strstr(json, done) || !strstr(json, end))
+		tap_diag("%s", json);
+	free(json);
 }
 
 static int save(struct scen *s, const char *name)
@@ -285,11 +308,16 @@ static int pool_scenario(struct scen *s, int efd)
  * A key press at 5 ms reaches xterm (3400) through the X server (3401);
  * xterm writes it to the pty (the flush worker 3402 hands it to the
  * program 3403) and polls at 6.1 ms; the key's release wakes it at
- * 11 ms, and it polls again; the program computes 300 ms and echoes; the flush worker wakes xterm at 306.7 ms, which draws the echo
- * (ImageText8 at 307 ms) and polls again at 308 ms; the server is done
- * at 309 ms.  An incident directory with the X dump.
+ * 11 ms, and it polls again; the program computes 300 ms and echoes; the
+ * flush worker wakes xterm at 306.7 ms, which draws the echo (ImageText8
+ * at 307 ms) and polls again at 308 ms; the server is done at 309 ms.  An
+ * incident directory with the X dump.  @busy: with the work records, and
+ * the flush worker is busy from 2 ms to 8 ms with a daemon's (3404) item
+ * when xterm's write queues flush_to_ldisc at 6 ms: nobody is woken then,
+ * the worker runs the item when it is done and wakes the program at
+ * 8.1 ms; the echo's item wakes the worker, idle again.
  */
-static int xterm_scenario(struct scen *s)
+static int xterm_scenario(struct scen *s, int busy)
 {
 	struct tipme_x11_client cl[] = {
 		{ .id = 0, .pid = 3401, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
@@ -309,10 +337,24 @@ static int xterm_scenario(struct scen *s)
 	scen_task(s, 3402, 3402, "kworker/u4:2", "", "", 0);
 	scen_task(s, 3403, 3403, "prog", "/usr/bin/prog", "prog", 5);
 	scen_ppid(s, 3403, 3400);
+	if (busy) {
+		scen_task(s, 3404, 3404, "daemon", "/usr/sbin/daemon", "daemon", 7);
+		scen_ppid(s, 3404, 1);
+	}
 	scen_switch(s, 1, MS(0.5), 3402, TIPME_TS_IDLE, 120, 3403, 120);
 	scen_blocked(s, 1, MS(0.5), 3402, worker_site);
 	scen_switch(s, 1, MS(0.6), 3403, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 1, MS(0.6), 3403, tty_site);
+	if (busy) {	/* the daemon's item keeps the worker busy until 8 ms */
+		scen_switch(s, 1, MS(1.9), 0, TIPME_TS_RUNNABLE, 120, 3404, 120);
+		scen_work(s, 1, TIPME_REC_WORK_QUEUE, MS(2), 0x5a5a, "vmstat_update", 3404,
+			  TIPME_CTX_TASK);
+		scen_wake(s, 1, MS(2.05), 3402, 1, 3404, TIPME_CTX_TASK);
+		scen_switch(s, 1, MS(2.1), 3404, TIPME_TS_SLEEPING, 120, 3402, 120);
+		scen_blocked(s, 1, MS(2.1), 3404, sleep_site);
+		scen_work(s, 1, TIPME_REC_WORK_START, MS(2.2), 0x5a5a, "vmstat_update", 3402,
+			  TIPME_CTX_TASK);
+	}
 	scen_switch(s, 0, MS(1), 3400, TIPME_TS_SLEEPING, 120, 3401, 120);
 	scen_blocked(s, 0, MS(1), 3400, poll_site);
 	scen_switch(s, 0, MS(1.5), 3401, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -323,13 +365,27 @@ static int xterm_scenario(struct scen *s)
 	scen_wake(s, 0, MS(5.2), 3400, 0, 3401, TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(5.3), 3401, TIPME_TS_SLEEPING, 120, 3400, 120);
 	scen_blocked(s, 0, MS(5.3), 3401, poll_site);
-	scen_wake(s, 0, MS(6), 3402, 1, 3400, TIPME_CTX_TASK);
-	scen_switch(s, 0, MS(6.1), 3400, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(6.1), 3400, poll_site);
-	scen_switch(s, 1, MS(6.2), 0, TIPME_TS_RUNNABLE, 120, 3402, 120);
-	scen_wake(s, 1, MS(6.3), 3403, 1, 3402, TIPME_CTX_TASK);
-	scen_switch(s, 1, MS(6.4), 3402, TIPME_TS_IDLE, 120, 3403, 120);
-	scen_blocked(s, 1, MS(6.4), 3402, worker_site);
+	if (busy) {	/* queued behind the daemon's item: nobody woken */
+		scen_work(s, 0, TIPME_REC_WORK_QUEUE, MS(6), 0x7777, "flush_to_ldisc", 3400,
+			  TIPME_CTX_TASK);
+		scen_switch(s, 0, MS(6.1), 3400, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(6.1), 3400, poll_site);
+		scen_work(s, 1, TIPME_REC_WORK_END, MS(8), 0x5a5a, NULL, 0, 0);
+		scen_work(s, 1, TIPME_REC_WORK_START, MS(8.05), 0x7777, "flush_to_ldisc", 3402,
+			  TIPME_CTX_TASK);
+		scen_wake(s, 1, MS(8.1), 3403, 1, 3402, TIPME_CTX_TASK);
+		scen_work(s, 1, TIPME_REC_WORK_END, MS(8.15), 0x7777, NULL, 0, 0);
+		scen_switch(s, 1, MS(8.2), 3402, TIPME_TS_IDLE, 120, 3403, 120);
+		scen_blocked(s, 1, MS(8.2), 3402, worker_site);
+	} else {
+		scen_wake(s, 0, MS(6), 3402, 1, 3400, TIPME_CTX_TASK);
+		scen_switch(s, 0, MS(6.1), 3400, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(6.1), 3400, poll_site);
+		scen_switch(s, 1, MS(6.2), 0, TIPME_TS_RUNNABLE, 120, 3402, 120);
+		scen_wake(s, 1, MS(6.3), 3403, 1, 3402, TIPME_CTX_TASK);
+		scen_switch(s, 1, MS(6.4), 3402, TIPME_TS_IDLE, 120, 3403, 120);
+		scen_blocked(s, 1, MS(6.4), 3402, worker_site);
+	}
 	/* the key's release: xterm handles it and polls again */
 	scen_wake(s, 0, MS(10.9), 3401, 0, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 0, MS(10.95), 0, TIPME_TS_RUNNABLE, 120, 3401, 120);
@@ -339,10 +395,18 @@ static int xterm_scenario(struct scen *s)
 	scen_switch(s, 0, MS(11.3), 3400, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(11.3), 3400, poll_site);
 	/* the echo */
+	if (busy)
+		scen_work(s, 1, TIPME_REC_WORK_QUEUE, MS(306.35), 0x7777, "flush_to_ldisc", 3403,
+			  TIPME_CTX_TASK);
 	scen_wake(s, 1, MS(306.4), 3402, 1, 3403, TIPME_CTX_TASK);
 	scen_switch(s, 1, MS(306.5), 3403, TIPME_TS_SLEEPING, 120, 3402, 120);
 	scen_blocked(s, 1, MS(306.5), 3403, tty_site);
+	if (busy)
+		scen_work(s, 1, TIPME_REC_WORK_START, MS(306.6), 0x7777, "flush_to_ldisc", 3402,
+			  TIPME_CTX_TASK);
 	scen_wake(s, 1, MS(306.7), 3400, 0, 3402, TIPME_CTX_TASK);
+	if (busy)
+		scen_work(s, 1, TIPME_REC_WORK_END, MS(306.75), 0x7777, NULL, 0, 0);
 	scen_switch(s, 1, MS(306.8), 3402, TIPME_TS_IDLE, 120, 0, 120);
 	scen_blocked(s, 1, MS(306.8), 3402, worker_site);
 	scen_switch(s, 0, MS(306.9), 0, TIPME_TS_RUNNABLE, 120, 3400, 120);
@@ -367,7 +431,7 @@ static int xterm_scenario(struct scen *s)
 		.kind = TIPME_X11_REQUEST, .major = 76, .seq = 9, .length = 20,
 		.xid = 0x400001, .op_size = 1 };
 	c.nrecs = 5;
-	snprintf(inc, sizeof(inc), "%s/xterm", dir);
+	snprintf(inc, sizeof(inc), "%s/%s", dir, busy ? "xterm-busy" : "xterm");
 	mkdir(inc, 0700);
 	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
 	ret = scen_write(s, path);
@@ -414,12 +478,12 @@ int main(void)
 	struct scen *s = malloc(sizeof(*s));
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(24);
+	tap_plan(28);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-handoff-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
 	if (pty_scenario(s) || relay_scenario(s) || pool_scenario(s, 0) ||
-	    pool_scenario(s, 1) || xterm_scenario(s))
+	    pool_scenario(s, 1) || xterm_scenario(s, 0) || xterm_scenario(s, 1))
 		return 1;
 	check("pty", "pty", "--pid 3000 --from 0.010 --to 0.311", "running", 3002, 95,
 	      pty_must, "a key echoed through a pty: the program's 300 ms, through the flush worker");
@@ -437,6 +501,10 @@ int main(void)
 	      "no pid: the UI thread's wait, not the worker's wait for a job");
 	check("xterm", "xterm", "", "running", 3403, 95, xterm_must,
 	      "a key typed into xterm: until the echo is drawn, the program's 300 ms");
+	check("xterm-busy", "xterm-busy", "", "running", 3403, 95, xterm_must,
+	      "xterm's write queued on a busy flush worker: still until the echo is drawn");
+	latency("xterm-busy", "\"done_mono_ns\": 308000000,", "\"end_mono_ns\": 309000000,",
+		"tipme latency: xterm done at its poll after drawing the echo, on the screen at 309 ms");
 	free(s);
 	/* TIPME_KEEP_TMP=1 keeps the scenarios' incidents (fuzz seeds) */
 	if (!getenv("TIPME_KEEP_TMP"))

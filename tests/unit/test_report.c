@@ -528,21 +528,6 @@ static int stack_scenario(struct scen *s, int worker)
 	return save(s, worker == 2 ? "stack-timer" : worker ? "stack-worker" : "stack-irq");
 }
 
-static void work(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_t id,
-		 const char *func, uint32_t pid, uint32_t ctx)
-{
-	struct tipme_rec_work w = {
-		.work = id, .func = func ? (uint32_t)scen_sym(func) : 0,
-		.who = tipme_work_who(pid, ctx),
-	};
-	struct tipme_rec_work_end e = { .work = id };
-
-	if (type == TIPME_REC_WORK_END)
-		scen_rec(s, cpu, type, ts, &e, sizeof(e));
-	else
-		scen_rec(s, cpu, type, ts, &w, sizeof(w));
-}
-
 static void intr(struct scen *s, uint32_t cpu, uint64_t ts, uint8_t ctx, uint8_t vec,
 		 uint16_t irq)
 {
@@ -586,19 +571,19 @@ static int work_scenario(struct scen *s, int timer)
 	scen_switch(s, 0, MS(11), 464, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(11), 464, pipe_site);
 	/* 463 works on vmstat_update from 300 ms */
-	work(s, 1, TIPME_REC_WORK_QUEUE, MS(299), 0x5a5a, "vmstat_update", 0,
-	     TIPME_CTX_SOFTIRQ);
-	work(s, 1, TIPME_REC_WORK_START, MS(300), 0x5a5a, "vmstat_update", 463,
-	     TIPME_CTX_TASK);
+	scen_work(s, 1, TIPME_REC_WORK_QUEUE, MS(299), 0x5a5a, "vmstat_update", 0,
+		  TIPME_CTX_SOFTIRQ);
+	scen_work(s, 1, TIPME_REC_WORK_START, MS(300), 0x5a5a, "vmstat_update", 463,
+		  TIPME_CTX_TASK);
 	if (timer) {
 		intr(s, 0, MS(310.1), TIPME_CTX_SOFTIRQ, 1, 0);
-		work(s, 0, TIPME_REC_WORK_QUEUE, MS(310.2), 0x7777, "flush_to_ldisc", 0,
-		     TIPME_CTX_SOFTIRQ);
+		scen_work(s, 0, TIPME_REC_WORK_QUEUE, MS(310.2), 0x7777, "flush_to_ldisc", 0,
+			  TIPME_CTX_SOFTIRQ);
 	} else {
 		scen_wake(s, 0, MS(310), 461, 0, 0, TIPME_CTX_HARDIRQ);
 		scen_switch(s, 0, MS(310.05), 0, TIPME_TS_RUNNABLE, 120, 461, 120);
-		work(s, 0, TIPME_REC_WORK_QUEUE, MS(310.2), 0x7777, "flush_to_ldisc", 461,
-		     TIPME_CTX_TASK);
+		scen_work(s, 0, TIPME_REC_WORK_QUEUE, MS(310.2), 0x7777, "flush_to_ldisc", 461,
+			  TIPME_CTX_TASK);
 		scen_switch(s, 0, MS(310.3), 461, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 0, MS(310.3), 461, sleep_site);
 	}
@@ -606,10 +591,10 @@ static int work_scenario(struct scen *s, int timer)
 	scen_wake(s, 1, MS(311), 462, 1, 463, TIPME_CTX_TASK);
 	scen_switch(s, 1, MS(311.1), 463, TIPME_TS_DISK, 120, 462, 120);
 	scen_blocked(s, 1, MS(311.1), 463, lock_site);
-	work(s, 1, TIPME_REC_WORK_START, MS(311.2), 0x7777, "flush_to_ldisc", 462,
-	     TIPME_CTX_TASK);
+	scen_work(s, 1, TIPME_REC_WORK_START, MS(311.2), 0x7777, "flush_to_ldisc", 462,
+		  TIPME_CTX_TASK);
 	scen_wake(s, 1, MS(312), 460, 0, 462, TIPME_CTX_TASK);
-	work(s, 1, TIPME_REC_WORK_END, MS(312.1), 0x7777, NULL, 0, 0);
+	scen_work(s, 1, TIPME_REC_WORK_END, MS(312.1), 0x7777, NULL, 0, 0);
 	scen_switch(s, 1, MS(312.2), 462, TIPME_TS_IDLE, 120, 0, 120);
 	scen_blocked(s, 1, MS(312.2), 462, idle_site);
 	scen_switch(s, 0, MS(312.3), 0, TIPME_TS_RUNNABLE, 120, 460, 120);
@@ -653,20 +638,24 @@ static int work_busy_scenario(struct scen *s)
 	scen_blocked(s, 0, MS(10), 460, tty_site);
 	scen_switch(s, 0, MS(10.5), 461, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(10.5), 461, sleep_site);
-	work(s, 1, TIPME_REC_WORK_QUEUE, MS(100), 0x5a5a, "vmstat_update", 465, TIPME_CTX_TASK);
+	scen_work(s, 1, TIPME_REC_WORK_QUEUE, MS(100), 0x5a5a, "vmstat_update", 465,
+		  TIPME_CTX_TASK);
 	scen_wake(s, 1, MS(100.05), 462, 1, 465, TIPME_CTX_TASK);
 	scen_switch(s, 1, MS(100.1), 465, TIPME_TS_SLEEPING, 120, 462, 120);
 	scen_blocked(s, 1, MS(100.1), 465, pipe_site);
-	work(s, 1, TIPME_REC_WORK_START, MS(100.2), 0x5a5a, "vmstat_update", 462, TIPME_CTX_TASK);
+	scen_work(s, 1, TIPME_REC_WORK_START, MS(100.2), 0x5a5a, "vmstat_update", 462,
+		  TIPME_CTX_TASK);
 	scen_wake(s, 0, MS(310), 461, 0, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 0, MS(310.05), 0, TIPME_TS_RUNNABLE, 120, 461, 120);
-	work(s, 0, TIPME_REC_WORK_QUEUE, MS(310.2), 0x7777, "flush_to_ldisc", 461, TIPME_CTX_TASK);
+	scen_work(s, 0, TIPME_REC_WORK_QUEUE, MS(310.2), 0x7777, "flush_to_ldisc", 461,
+		  TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(310.3), 461, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(310.3), 461, sleep_site);
-	work(s, 1, TIPME_REC_WORK_END, MS(330), 0x5a5a, NULL, 0, 0);
-	work(s, 1, TIPME_REC_WORK_START, MS(330.1), 0x7777, "flush_to_ldisc", 462, TIPME_CTX_TASK);
+	scen_work(s, 1, TIPME_REC_WORK_END, MS(330), 0x5a5a, NULL, 0, 0);
+	scen_work(s, 1, TIPME_REC_WORK_START, MS(330.1), 0x7777, "flush_to_ldisc", 462,
+		  TIPME_CTX_TASK);
 	scen_wake(s, 1, MS(331), 460, 0, 462, TIPME_CTX_TASK);
-	work(s, 1, TIPME_REC_WORK_END, MS(331.1), 0x7777, NULL, 0, 0);
+	scen_work(s, 1, TIPME_REC_WORK_END, MS(331.1), 0x7777, NULL, 0, 0);
 	scen_switch(s, 1, MS(331.2), 462, TIPME_TS_IDLE, 120, 0, 120);
 	scen_blocked(s, 1, MS(331.2), 462, idle_site);
 	scen_switch(s, 0, MS(331.3), 0, TIPME_TS_RUNNABLE, 120, 460, 120);

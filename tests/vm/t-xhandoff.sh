@@ -19,16 +19,6 @@ inc=/tmp/incidents
 sock=/tmp/tipmed.sock
 
 x_require "tipme report on a key typed into xterm"
-# Not in make check yet: the press's end follows wakeups back from xterm
-# (latency.c, answered()), and when the tty flush worker is busy, xterm's
-# write queues flush_to_ldisc without waking anyone, so the answer is not
-# followed and the interval ends at xterm's first select() (seen once in
-# three runs on a busy host).  Following queued work items there is
-# Documentation/report.md's "Not yet"; TIPME_VM_XHANDOFF=1 runs it.
-[ "${TIPME_VM_XHANDOFF:-0}" = 1 ] || {
-	tap_skip "a key typed into xterm" "flaky until the press's end follows queued work items (TIPME_VM_XHANDOFF=1 runs it)"
-	tap_done
-}
 command -v xterm > /dev/null || { tap_skip "a key typed into xterm" "xterm not installed"; tap_done; }
 
 tap_check "insmod" insmod module/tipme.ko buffer_size=32M clock=tsc || tap_done

@@ -284,8 +284,6 @@ q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 	echo "export TIPME_SRC=$(q "$TIPME_ROOT") TIPME_OUT=$(q "$out") KVER=$(q "$kver")"
 	echo "export TIPME_CACHE=$(q "$TIPME_CACHE")"
 	echo "export TIPME_HOST_STEPS=$(q "$out/.vm/host-steps")"
-	# opt-in tests left out of make check (t-xhandoff)
-	echo "export TIPME_VM_XHANDOFF=$(q "${TIPME_VM_XHANDOFF:-0}")"
 	# a kernel from --kroot: its modules where modprobe looks for them
 	if [ -n "$kroot" ]; then
 		echo "mkdir -p /lib/modules/$(q "$kver") &&"
