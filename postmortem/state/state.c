@@ -362,6 +362,24 @@ static void on_blocked(struct pm_state *st, struct pidmap *m,
 	s->nsite = (uint32_t)pm_rec_frames(pm, ev, s->site, PM_SITE_FRAMES);
 }
 
+/* The user chain of a thread's latest sleep, which its switch began. */
+static void on_ustack(struct pm_state *st, struct pidmap *m,
+		      const struct pm_event *ev)
+{
+	const struct tipme_rec_ustack *u = &ev->u.rec.USTACK;
+	struct pm_thread *t;
+	struct pm_seg *s;
+
+	t = thread_get(st, m, u->pid);
+	s = t ? cur(t) : NULL;
+	if (s && s->state == PM_T_RUNNABLE && s->woken && t->nsegs >= 2 &&
+	    t->segs[t->nsegs - 2].state == PM_T_BLOCKED &&
+	    t->segs[t->nsegs - 2].end_ns == s->start_ns)
+		s = &t->segs[t->nsegs - 2];
+	if (s && s->state == PM_T_BLOCKED)
+		s->ustack = u->id;
+}
+
 static int on_lost(struct pm_state *st, const struct pm_event *ev)
 {
 	struct pm_loss *l = realloc(st->losses, (st->nlosses + 1) * sizeof(*l));
@@ -443,6 +461,8 @@ int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 			err = on_waking(st, &m, &ev);
 		else if (ev.type == TIPME_REC_BLOCKED)
 			on_blocked(st, &m, pm, &ev);
+		else if (ev.type == TIPME_REC_USTACK)
+			on_ustack(st, &m, &ev);
 		else if (ev.type == TIPME_REC_SAMPLE)
 			err = on_sample(st, &m, &cs, pm, &ev);
 		else if (ev.type == TIPME_REC_TRIGGER && !ev.u.trig.coalesced)

@@ -36,6 +36,8 @@ enum pm_tstate {
  * @prio: kernel priority (0..139) it ran at (running stretches)
  * @nsite: frames in @site
  * @site: where it blocked, innermost first (full addresses)
+ * @ustack: the user-space call chain it blocked through, a number of the
+ *	dump's user stack table (pm_ustack_get()); 0: none recorded
  */
 struct pm_seg {
 	int64_t start_ns;
@@ -49,6 +51,7 @@ struct pm_seg {
 	int64_t waker;
 	uint32_t nsite;
 	uint64_t site[PM_SITE_FRAMES];
+	uint32_t ustack;
 };
 
 /**
