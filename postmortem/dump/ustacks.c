@@ -89,10 +89,12 @@ int pm_ustacks_load(struct pm_instr *in, const struct tm_dump_sec *s,
 	qsort(u, n, sizeof(*u), cmp_ustack);
 	for (i = 1; i < n; i++)
 		if (u[i].id == u[i - 1].id) {
+			uint32_t id = u[i].id;
+
 			free(u);
 			return tm_err_set(e, EINVAL, "section %" PRIu32
 					  " (user stack table): chain %" PRIu32 " listed twice",
-					  s->index, u[i].id);
+					  s->index, id);
 		}
 	in->ustacks = u;
 	in->nr_ustacks = n;
@@ -201,10 +203,12 @@ int pm_maps_load(struct pm_instr *in, const struct tm_dump_sec *s,
 	for (i = 1; i < n; i++)
 		if (maps[i].pid == maps[i - 1].pid &&
 		    maps[i].start < maps[i - 1].end) {
+			uint32_t pid = maps[i].pid;
+
 			free(maps);
 			free(text);
 			return tm_err_set(e, EINVAL, "section %" PRIu32 " (maps): mappings of %" PRIu32 " overlap",
-					  s->index, maps[i].pid);
+					  s->index, pid);
 		}
 	in->maps = maps;
 	in->nr_maps = n;
