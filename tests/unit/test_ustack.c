@@ -309,6 +309,30 @@ static void elf_build_id(void)
 	tap_ok(ret == -EINVAL, "60000 program headers: %s", e.msg);
 }
 
+/* A redacted copy keeps no user-space address and no mapped file's path. */
+static void redacted(void)
+{
+	unsigned char tab[512];
+	char args[256], *t;
+	struct pm_dump pm = { 0 };
+	struct tm_err e = { "" };
+	int ret;
+
+	if (write_dump(S, tab, table(tab, chains, 3), maps))
+		return;
+	snprintf(args, sizeof(args), "redact DUMP -o %s/r.dump", dir);
+	t = run(pm_cmd_redact, args, &ret);
+	tap_ok(!ret && t && strstr(t, ", 2 user stack sections dropped"),
+	       "redact says it dropped the user stack table and the mappings");
+	free(t);
+	snprintf(args, sizeof(args), "%s/r.dump", dir);
+	ret = pm_open(&pm, args, 0, &e);
+	tap_ok(!ret && !pm_instr_get(&pm)->have_ustacks && !pm_instr_get(&pm)->have_maps &&
+	       !pm_ustack_get(&pm, 3), "the copy has neither (%s)", e.msg);
+	pm_close(&pm);
+	unlink(args);
+}
+
 int main(void)
 {
 	static const char *const files[] = { "u.dump", "out", "err" };
@@ -323,6 +347,7 @@ int main(void)
 	decoded();
 	golden_outputs();
 	lies();
+	redacted();
 	elf_build_id();
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
