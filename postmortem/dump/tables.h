@@ -312,6 +312,7 @@ const struct pm_ustack *pm_ustack_get(const struct pm_dump *pm, uint32_t id);
  * pm_ustack_resolve() - a chain's frames as file and offset
  * @pm: the dump
  * @u: the chain
+ * @ns: when it was recorded (CLOCK_MONOTONIC ns)
  * @out: its frames, innermost first
  * @truncated: set when the chain does not reach its outermost frame: the
  *	module said so (TIPME_USTACK_TRUNC or _FULL), or an address lies
@@ -319,12 +320,13 @@ const struct pm_ustack *pm_ustack_get(const struct pm_dump *pm, uint32_t id);
  *	are dropped: a frame walk through code without frame pointers)
  *
  * With no mappings of the process in the dump (it had exited, or they
- * could not be read), every address is kept with a NULL map.
+ * could not be read), or only those of a program it ran after @ns (the
+ * exec table says when), every address is kept with a NULL map.
  *
  * Return: frames in @out (at most TIPME_USTACK_DEPTH_MAX).
  */
 size_t pm_ustack_resolve(const struct pm_dump *pm, const struct pm_ustack *u,
-			 struct pm_uframe out[TIPME_USTACK_DEPTH_MAX],
+			 int64_t ns, struct pm_uframe out[TIPME_USTACK_DEPTH_MAX],
 			 int *truncated);
 
 /**

@@ -253,12 +253,37 @@ static const struct pm_map *first_map(const struct pm_instr *in, uint32_t pid)
 	return lo < in->nr_maps && in->maps[lo].pid == pid ? &in->maps[lo] : NULL;
 }
 
+/*
+ * Whether the mappings read at dump time are those of @pid at @ns: not if
+ * the process ran a new program after @ns (its latest exec table entry
+ * began later), whose mappings then replaced those of the chain.
+ */
+static int maps_apply(const struct pm_instr *in, uint32_t pid, int64_t ns)
+{
+	size_t lo = 0, hi = in->nr_execs;
+	int64_t latest = INT64_MIN;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (in->execs[mid].x.pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < in->nr_execs && in->execs[lo].x.pid == pid; lo++)
+		if (in->execs[lo].start_ns > latest)
+			latest = in->execs[lo].start_ns;
+	return latest <= ns;
+}
+
 size_t pm_ustack_resolve(const struct pm_dump *pm, const struct pm_ustack *u,
-			 struct pm_uframe out[TIPME_USTACK_DEPTH_MAX],
+			 int64_t ns, struct pm_uframe out[TIPME_USTACK_DEPTH_MAX],
 			 int *truncated)
 {
 	const struct pm_instr *in = pm->instr;
-	const struct pm_map *m0 = in ? first_map(in, u->pid) : NULL, *m;
+	const struct pm_map *m0 = in && maps_apply(in, u->pid, ns) ?
+				  first_map(in, u->pid) : NULL, *m;
 	const struct pm_map *end = in ? in->maps + in->nr_maps : NULL;
 	size_t n = 0, i;
 

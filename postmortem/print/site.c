@@ -16,7 +16,7 @@ void pm_print_seg_site(FILE *f, const struct pm_dump *pm,
 	}
 	if (s->ustack) {
 		fputs(" [user: ", f);
-		pm_print_ustack(f, pm, s->ustack);
+		pm_print_ustack(f, pm, s->ustack, s->start_ns);
 		fputc(']', f);
 	}
 }
@@ -35,5 +35,5 @@ void pm_json_seg_site(struct tm_jw *w, const struct pm_dump *pm,
 	}
 	tm_jw_arr_end(w);
 	if (s->ustack)
-		pm_json_ustack(w, pm, s->ustack);
+		pm_json_ustack(w, pm, s->ustack, s->start_ns);
 }

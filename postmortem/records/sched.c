@@ -81,7 +81,7 @@ static void sched_text(FILE *f, const struct pm_dump *pm,
 	case TIPME_REC_USTACK:
 		fprintf(f, " pid=%s user: ",
 			pm_fmt_task(pm, ev->u.rec.USTACK.pid, ev->ts, a, sizeof(a)));
-		pm_print_ustack(f, pm, ev->u.rec.USTACK.id);
+		pm_print_ustack(f, pm, ev->u.rec.USTACK.id, ev->ns);
 		fputc('\n', f);
 		break;
 	}
@@ -140,7 +140,7 @@ static void sched_json(struct tm_jw *w, const struct pm_dump *pm,
 	case TIPME_REC_USTACK:
 		pm_rec_json_task(w, pm, "pid", "comm", ev->u.rec.USTACK.pid, ev->ts);
 		tm_jw_ku64(w, "id", ev->u.rec.USTACK.id);
-		pm_json_ustack(w, pm, ev->u.rec.USTACK.id);
+		pm_json_ustack(w, pm, ev->u.rec.USTACK.id, ev->ns);
 		break;
 	}
 }

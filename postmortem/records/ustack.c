@@ -9,7 +9,7 @@
 
 #include "family.h"
 
-void pm_print_ustack(FILE *f, const struct pm_dump *pm, uint32_t id)
+void pm_print_ustack(FILE *f, const struct pm_dump *pm, uint32_t id, int64_t ns)
 {
 	const struct pm_ustack *u = id ? pm_ustack_get(pm, id) : NULL;
 	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
@@ -21,7 +21,7 @@ void pm_print_ustack(FILE *f, const struct pm_dump *pm, uint32_t id)
 		fputs(id ? "?" : "(not kept: the table was full)", f);
 		return;
 	}
-	n = pm_ustack_resolve(pm, u, fr, &trunc);
+	n = pm_ustack_resolve(pm, u, ns, fr, &trunc);
 	for (i = 0; i < n; i++) {
 		if (i)
 			fputs(" <- ", f);
@@ -36,7 +36,8 @@ void pm_print_ustack(FILE *f, const struct pm_dump *pm, uint32_t id)
 		fputs(" <- ...", f);
 }
 
-void pm_json_ustack(struct tm_jw *w, const struct pm_dump *pm, uint32_t id)
+void pm_json_ustack(struct tm_jw *w, const struct pm_dump *pm, uint32_t id,
+		    int64_t ns)
 {
 	const struct pm_ustack *u = id ? pm_ustack_get(pm, id) : NULL;
 	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
@@ -44,7 +45,7 @@ void pm_json_ustack(struct tm_jw *w, const struct pm_dump *pm, uint32_t id)
 	int trunc = 1;
 
 	if (u)
-		n = pm_ustack_resolve(pm, u, fr, &trunc);
+		n = pm_ustack_resolve(pm, u, ns, fr, &trunc);
 	tm_jw_key(w, "user_stack");
 	tm_jw_arr_begin(w);
 	for (i = 0; i < n; i++) {

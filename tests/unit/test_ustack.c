@@ -27,6 +27,7 @@
 static char dir[64];
 static char path[96];
 static struct scen *S;		/* large: on the heap */
+static int exec_later;		/* 40 runs a new program at 115 ms */
 
 static const char *const pipe_site[] = { "pipe_read", "vfs_read", "ksys_read", NULL };
 
@@ -90,6 +91,15 @@ static int write_dump(struct scen *s, unsigned char *tab, size_t tab_len,
 	scen_task(s, 40, 40, "app", "/usr/bin/app", "app", 4);
 	scen_task(s, 41, 41, "writer", "/usr/bin/writer", "writer", 7);
 	scen_task(s, 50, 50, "gone", "/usr/bin/gone", "gone", 5);
+	if (exec_later) {
+		size_t at = s->exec_len;
+		struct tipme_exec x;
+
+		scen_task(s, 40, 40, "app2", "/usr/bin/app2", "app2", 5);
+		memcpy(&x, s->exec + at, sizeof(x));
+		x.start_ts = MS(115);
+		memcpy(s->exec + at, &x, sizeof(x));
+	}
 	ustack_rec(s, 0, MS(1), 5);		/* nobody went to sleep yet: dropped */
 	scen_switch(s, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
 	scen_switch(s, 0, MS(10), 40, TIPME_TS_SLEEPING, 120, 41, 120);
@@ -160,13 +170,13 @@ static void decoded(void)
 	{
 		struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
 		int trunc;
-		size_t k = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 3), fr, &trunc);
+		size_t k = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 3), MS(10), fr, &trunc);
 
 		tap_ok(k == 3 && trunc && fr[0].map && !strcmp(fr[0].map->name, "libc.so.6") &&
 		       fr[0].off == 0x29f00 && fr[1].off == 0x1234 &&
 		       !strcmp(fr[1].map->name, "app") && fr[2].off == 0x2001,
 		       "resolved to file offsets, cut at the address outside executable code");
-		k = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 7), fr, &trunc);
+		k = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 7), MS(130), fr, &trunc);
 		tap_ok(k == 2 && !trunc && !fr[0].map && fr[1].addr == 0x401100,
 		       "no mappings of the process: the addresses kept, without a file");
 	}
@@ -309,6 +319,35 @@ static void elf_build_id(void)
 	tap_ok(ret == -EINVAL, "60000 program headers: %s", e.msg);
 }
 
+/*
+ * The mappings are read at dump time: a chain recorded before the process
+ * ran another program is not resolved with the new program's.
+ */
+static void after_exec(void)
+{
+	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
+	unsigned char tab[512];
+	struct pm_dump pm = { 0 };
+	struct tm_err e = { "" };
+	size_t k1, k2;
+	int t1, t2;
+
+	exec_later = 1;
+	if (write_dump(S, tab, table(tab, chains, 3), maps) || pm_open(&pm, path, 0, &e)) {
+		tap_ok(0, "the dump with a later exec: %s", e.msg);
+		exec_later = 0;
+		return;
+	}
+	exec_later = 0;
+	k1 = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 3), MS(10), fr, &t1);
+	tap_ok(k1 == 4 && !t1 && !fr[0].map && fr[3].addr == 0x6000,
+	       "a chain from before the exec: addresses, not the new program's files");
+	k2 = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 5), MS(120), fr, &t2);
+	tap_ok(k2 == 1 && fr[0].map && !strcmp(fr[0].map->name, "libc.so.6"),
+	       "a chain from after it: resolved");
+	pm_close(&pm);
+}
+
 /* A redacted copy keeps no user-space address and no mapped file's path. */
 static void redacted(void)
 {
@@ -348,6 +387,7 @@ int main(void)
 	golden_outputs();
 	lies();
 	redacted();
+	after_exec();
 	elf_build_id();
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);

@@ -11,7 +11,10 @@ addresses inside wait_for_peer and main of BINARY (the file offsets turned
 into addresses with BINARY's program headers, the functions' bounds from
 its symbol table: nm and readelf, the binary's own truth), with BINARY's
 build-id; the report's blocked step of that pid carries the same frames;
-the sleep's chains are its leaf alone, in libc, marked truncated.  "off":
+of the sleep's chains (after its exec), the nanosleep it was in at the
+dump is its leaf alone, after a syscall in libc, marked truncated, and
+every return address kept in any of them follows a call instruction in
+its file (the files are the host's: the guest runs on them).  "off":
 no ustack record of the pid.  Prints TAP lines (no plan).
 """
 import json
@@ -112,6 +115,8 @@ def check_prog(t, ev, binary, report):
               f"{fr[1]['build_id']} vs {bid}")
     check(not any(f["module"] is None for f in fr),
           "every frame kept lies in a mapping the dump has", frames_text(fr))
+    check(all(after_call(f) for f in fr[1:] if f["module"] is not None),
+          "every return address kept follows a call instruction in its file", frames_text(fr))
     steps = []
 
     def walk(chain):
@@ -130,15 +135,50 @@ def check_prog(t, ev, binary, report):
 
 
 def check_sleep(t, ev):
-    us = [e for e in ev if e["type"] == "ustack" and e["pid"] == t["sleep"]]
-    if not check(us, "a ustack record of Debian's sleep (no frame pointers)",
+    # the forked shell's sleeps before the exec are the shell's
+    ex = [e["mono_ns"] for e in ev if e["type"] == "exec" and e["pid"] == t["sleep"]]
+    if not check(ex, "sleep's exec is in the dump", f"pid {t['sleep']}"):
+        return
+    us = [e for e in ev if e["type"] == "ustack" and e["pid"] == t["sleep"]
+          and e["mono_ns"] > ex[-1]]
+    if not check(us, "a ustack record of Debian's sleep (no frame pointers) after its exec",
                  f"pid {t['sleep']}"):
         return
-    bad = [e for e in us if not e["user_stack_truncated"] or len(e["user_stack"]) != 1
-           or e["user_stack"][0]["module"] != "libc.so.6"]
-    check(not bad, "sleep's chains: the leaf in libc.so.6 only, marked truncated",
-          "\n".join(frames_text(e["user_stack"]) +
-                    f" truncated={e['user_stack_truncated']}" for e in bad[:3]))
+    # the last one is the sleep it was in when the dump was made:
+    # clock_nanosleep's system call, the leaf alone, marked truncated
+    last = us[-1]
+    fr = last["user_stack"]
+    check(last["user_stack_truncated"] and len(fr) == 1 and fr[0]["module"] == "libc.so.6"
+          and after_syscall(fr[0]),
+          "sleep's nanosleep: the leaf, right after a syscall in libc.so.6, alone, truncated",
+          frames_text(fr) + f" truncated={last['user_stack_truncated']}")
+    # never a frame invented: every return address kept follows a call
+    bad = [(e["mono_ns"], f) for e in us for f in e["user_stack"][1:]
+           if f["module"] is None or not after_call(f)]
+    check(not bad, "every return address of sleep's chains follows a call instruction in its file",
+          "\n".join(f"{t}: {f}" for t, f in bad[:5]))
+
+
+def code(f, back):
+    with open(f["path"], "rb") as fh:
+        fh.seek(f["offset"] - back)
+        return fh.read(back)
+
+
+def after_syscall(f):
+    return code(f, 2) == b"\x0f\x05"
+
+
+def after_call(f):
+    """A call ends at f's offset: e8 rel32, or ff /2 (register or memory
+    operand, with a REX prefix or none)."""
+    b = code(f, 8)
+    if b[-5] == 0xe8:
+        return True
+    for n in (2, 3, 4, 6, 7, 8):    # ff, modrm[, sib][, disp]
+        if b[-n] == 0xff and (b[-n + 1] >> 3) & 7 == 2:
+            return True
+    return False
 
 
 def main():
