@@ -11,7 +11,8 @@
  * pair is read with page faults disabled (copy_from_user_nofault()): a
  * page that is not present ends the walk, as does a frame pointer that is
  * not above the one before it (the stack grows down, so callers' frames
- * lie higher) or not above the user stack pointer.  Code built without
+ * lie higher), not above the user stack pointer, or more than 8 MiB above
+ * it.  Code built without
  * frame pointers uses the register for anything: its chain may go wrong
  * after the leaf, which the reader catches with the process's mappings (a
  * return address outside executable code).  Nothing else of user memory is
@@ -31,6 +32,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -42,6 +44,13 @@
 #define UTAB_READY		0x80000000U
 #define UTAB_PROBES		16
 #define UTAB_MAX		65536
+/*
+ * How far above the user stack pointer a frame may be: the default stack
+ * limit.  A frame pointer beyond is taken for a register that code without
+ * frame pointers used for something else (which mostly points at pages a
+ * read would fault on, the dearest way for a walk to end).
+ */
+#define USTACK_SPAN		SZ_8M
 
 bool tipme_user_stacks = true;
 module_param_named(user_stacks, tipme_user_stacks, bool, 0644);
@@ -174,7 +183,7 @@ static unsigned int ustack_walk(u64 *ips, u8 *flags)
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	struct ustack_frame fr;
-	unsigned long fp, low;
+	unsigned long fp, low, high;
 	unsigned int n = 0;
 
 	*flags = TIPME_USTACK_TRUNC;
@@ -184,6 +193,7 @@ static unsigned int ustack_walk(u64 *ips, u8 *flags)
 		return n;	/* 32-bit frames: the leaf only */
 	fp = regs->bp;
 	low = user_stack_pointer(regs);
+	high = low + USTACK_SPAN;
 	while (n < depth) {
 		if (!fp) {
 			/* the outermost frame: complete if not the leaf's */
@@ -191,7 +201,7 @@ static unsigned int ustack_walk(u64 *ips, u8 *flags)
 				*flags = 0;
 			return n;
 		}
-		if (fp < low || fp & (sizeof(long) - 1) ||
+		if (fp < low || fp >= high || fp & (sizeof(long) - 1) ||
 		    copy_from_user_nofault(&fr, (const void __user *)fp,
 					   sizeof(fr)))
 			return n;	/* left the stack, or not present */
