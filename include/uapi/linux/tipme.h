@@ -1486,8 +1486,9 @@ struct tipme_site {
  * full).  The module reads nothing of user memory but the frame chain's
  * (saved frame pointer, return address) pairs, with page faults disabled;
  * a walk that faults, leaves the stack (a frame pointer below the stack
- * pointer or below the frame before), or finds no frame beyond the first
- * is marked TIPME_USTACK_TRUNC.  Whether an address lies in an executable
+ * pointer or below the frame before, or more than 8 MiB above the stack
+ * pointer), or finds no frame beyond the first is marked
+ * TIPME_USTACK_TRUNC.  Whether an address lies in an executable
  * mapping is for the reader to check, with TIPME_SEC_MAPS.
  *
  * TIPME_SEC_MAPS is written by tipmed at dump time, for every process
