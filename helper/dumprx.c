@@ -85,6 +85,10 @@ struct dump_rx {
 	uint32_t cpu_bad;	/* of the CPU open: SUBBUF_END not ok */
 	struct map_sub batch[MAP_BATCH];
 	int nbatch;
+	/* processes with a chain in the user stack table: their mappings */
+	uint32_t *upids;
+	size_t nupids;
+	size_t upids_cap;
 };
 
 static struct nla_policy dump_policy[TIPME_ATTR_MAX + 1] = {
@@ -114,6 +118,8 @@ static struct nla_policy dump_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_SUBBUF_SIZE] = { .type = NLA_U32 },
 	[TIPME_ATTR_SUBBUFS] = { .type = NLA_U32 },
 	[TIPME_ATTR_FREEZE_GEN] = { .type = NLA_U32 },
+	[TIPME_ATTR_USTACK_HDR] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_USTACK_ENTRIES] = { .type = NLA_UNSPEC },
 };
 
 static int rx_fail(struct dump_rx *rx, int errnum, const char *msg)
@@ -541,6 +547,46 @@ static const struct table_part site_part = {
 	TIPME_ATTR_SITE_ENTRIES, 4, "site table",
 };
 
+static const struct table_part ustack_part = {
+	TIPME_SEC_USTACKS, TIPME_ATTR_USTACK_HDR, sizeof(struct tipme_sitetab_hdr),
+	TIPME_ATTR_USTACK_ENTRIES, 8, "user stack table",
+};
+
+/*
+ * Note the processes of user stack table entries, whose mappings the dump
+ * gets at its end; the entries are checked by the dump's reader, so a
+ * malformed one only ends the scan.
+ */
+static int note_upids(struct dump_rx *rx, const unsigned char *p, size_t len)
+{
+	struct tipme_ustack u;
+	size_t off = 0, i;
+
+	while (len - off >= sizeof(u)) {
+		memcpy(&u, p + off, sizeof(u));
+		if (u.nr > (len - off - sizeof(u)) / sizeof(uint64_t))
+			break;
+		off += sizeof(u) + u.nr * sizeof(uint64_t);
+		for (i = 0; i < rx->nupids && rx->upids[i] != u.pid; i++)
+			;
+		if (i < rx->nupids || !u.pid)
+			continue;
+		if (rx->nupids == rx->upids_cap) {
+			size_t cap = rx->upids_cap ? 2 * rx->upids_cap : 64;
+			uint32_t *n = realloc(rx->upids, cap * sizeof(*n));
+
+			if (!n) {
+				rx->err = tm_err_set(rx->e, ENOMEM, "out of memory");
+				return rx->err;
+			}
+			rx->upids = n;
+			rx->upids_cap = cap;
+		}
+		rx->upids[rx->nupids++] = u.pid;
+	}
+	return 0;
+}
+
 static int end_table(struct dump_rx *rx)
 {
 	int err;
@@ -583,6 +629,8 @@ static int on_table(struct dump_rx *rx, struct nlattr **a,
 	}
 	if (!err && x)
 		err = tm_dumpw_section_append(&rx->w, nla_data(x), nla_len(x), rx->e);
+	if (!err && x && tp == &ustack_part)
+		err = note_upids(rx, nla_data(x), nla_len(x));
 	if (err)
 		rx->err = err;
 	return err ? NL_STOP : NL_OK;
@@ -623,6 +671,7 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	switch (nla_get_u32(a[TIPME_ATTR_DUMP_PART])) {
 	case TIPME_PART_EXECTAB:
 	case TIPME_PART_SITES:
+	case TIPME_PART_USTACKS:
 	case TIPME_PART_COST:
 	case TIPME_PART_TRAILER:
 		/* after the rings: a mapped dump's reader has them all */
@@ -642,8 +691,11 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 		return on_table(rx, a, &exec_part);
 	case TIPME_PART_SITES:
 		return on_table(rx, a, &site_part);
+	case TIPME_PART_USTACKS:
+		return on_table(rx, a, &ustack_part);
 	case TIPME_PART_EXECTAB_END:
 	case TIPME_PART_SITES_END:
+	case TIPME_PART_USTACKS_END:
 		return end_table(rx) ? NL_STOP : NL_OK;
 	case TIPME_PART_COST:
 		return on_cost(rx, a);
@@ -677,6 +729,8 @@ static int finish(struct dump_rx *rx, struct symcache *syms, int with_symbols)
 			    rx->nstats * sizeof(*rx->stats), rx->e);
 	if (!err && with_symbols)
 		err = sysinfo_write_symbols(&rx->w, syms, rx->e);
+	if (!err && with_symbols && rx->nupids)
+		err = sysinfo_write_maps(&rx->w, rx->upids, rx->nupids, rx->e);
 	if (!err)
 		err = tm_dumpw_commit(&rx->w, rx->e);
 	if (!err)
@@ -691,6 +745,7 @@ static void release_rx(struct dump_rx *rx, double t0,
 		tm_dumpw_abort(&rx->w);
 	free(rx->pend);
 	free(rx->stats);
+	free(rx->upids);
 	rx->out.mapped = rx->map != NULL;
 	if (rx->map) {
 		uint32_t c;

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
+#include "elfnote.h"
 #include "sysinfo.h"
 
 static void read_line(const char *path, char *buf, size_t len)
@@ -561,5 +563,127 @@ int sysinfo_write_symbols(struct tm_dumpw *w, struct symcache *cache,
 		err = tm_dumpw_section(w, TIPME_SEC_SYMBOLS, 0, c->blob, c->len, e);
 	if (!cache)
 		symcache_free(&local);
+	return err;
+}
+
+/* A mapped file's build-id, by device and inode, for one dump's maps. */
+struct bid_ent {
+	dev_t dev;
+	ino_t ino;
+	char hex[2 * TM_BUILD_ID_MAX + 1];
+};
+
+struct bid_cache {
+	struct bid_ent *ent;
+	size_t n;
+	size_t cap;
+};
+
+/* The build-id of the file of @pid's mapping @lo-@hi (or @path) in hex. */
+static const char *build_id_hex(struct bid_cache *c, uint32_t pid,
+				unsigned long long lo, unsigned long long hi,
+				const char *path)
+{
+	unsigned char id[TM_BUILD_ID_MAX];
+	struct tm_elf_src src = { tm_elf_fd_read, NULL };
+	struct bid_ent *b;
+	char mf[96];
+	struct stat st;
+	size_t i, len;
+	int fd;
+
+	snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", pid, lo, hi);
+	fd = open(mf, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return "-";
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return "-";
+	}
+	for (i = 0; i < c->n; i++)
+		if (c->ent[i].dev == st.st_dev && c->ent[i].ino == st.st_ino) {
+			close(fd);
+			return c->ent[i].hex;
+		}
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 32;
+		struct bid_ent *n = realloc(c->ent, cap * sizeof(*n));
+
+		if (!n) {
+			close(fd);
+			return "-";
+		}
+		c->ent = n;
+		c->cap = cap;
+	}
+	b = &c->ent[c->n++];
+	b->dev = st.st_dev;
+	b->ino = st.st_ino;
+	strcpy(b->hex, "-");
+	src.ctx = &fd;
+	if (!tm_elf_build_id(&src, id, &len, NULL))
+		for (i = 0; i < len; i++)
+			snprintf(b->hex + 2 * i, 3, "%02x", id[i]);
+	close(fd);
+	return b->hex;
+}
+
+static void maps_of(FILE *out, struct bid_cache *c, uint32_t pid)
+{
+	unsigned long long lo, hi, off;
+	char path[64], perms[8];
+	size_t cap = 0;
+	char *line = NULL;
+	ssize_t len;
+	FILE *f;
+	int at;
+
+	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+	f = fopen(path, "re");
+	if (!f) {
+		fprintf(out, "# %u: %s\n", pid, strerror(errno));
+		return;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		at = -1;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi,
+			   perms, &off, &at) < 4 || at < 0)
+			continue;
+		if (strlen(perms) < 3 || perms[2] != 'x' || line[at] != '/')
+			continue;
+		fprintf(out, "%u %llx %llx %llx %s %s\n", pid, lo, hi, off,
+			build_id_hex(c, pid, lo, hi, line + at), line + at);
+	}
+	if (ferror(f))
+		fprintf(out, "# %u: %s\n", pid, strerror(errno));
+	free(line);
+	fclose(f);
+}
+
+int sysinfo_write_maps(struct tm_dumpw *w, const uint32_t *pids, size_t n,
+		       struct tm_err *e)
+{
+	struct bid_cache c = { NULL, 0, 0 };
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *out;
+	int err;
+
+	out = open_memstream(&buf, &len);
+	if (!out)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		maps_of(out, &c, pids[i]);
+	free(c.ent);
+	if (fclose(out)) {
+		free(buf);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	err = tm_dumpw_section(w, TIPME_SEC_MAPS, 0, buf, len, e);
+	free(buf);
 	return err;
 }

@@ -64,4 +64,21 @@ void symcache_free(struct symcache *c);
 int sysinfo_write_symbols(struct tm_dumpw *w, struct symcache *c,
 			  struct tm_err *e);
 
+/**
+ * sysinfo_write_maps() - add a TIPME_SEC_MAPS section
+ * @w: dump being written
+ * @pids: processes whose executable file mappings it lists
+ * @n: how many
+ * @e: error message
+ *
+ * Reads /proc/PID/maps of each process still alive, and the build-id of
+ * each mapped file (through /proc/PID/map_files, so the file the process
+ * mapped even if its path was replaced since).  A process that is gone or
+ * whose mappings may not be read gets a comment line ("# PID: reason").
+ *
+ * Return: 0 or a negative errno of the writer.
+ */
+int sysinfo_write_maps(struct tm_dumpw *w, const uint32_t *pids, size_t n,
+		       struct tm_err *e);
+
 #endif

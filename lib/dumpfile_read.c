@@ -26,6 +26,8 @@ static const char *const sec_names[] = {
 	[TIPME_SEC_EXECTAB]	= "exectab",
 	[TIPME_SEC_COST]	= "cost",
 	[TIPME_SEC_SITES]	= "sites",
+	[TIPME_SEC_USTACKS]	= "ustacks",
+	[TIPME_SEC_MAPS]	= "maps",
 };
 
 const char *tm_dump_sec_type_name(uint32_t type)

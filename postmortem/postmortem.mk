@@ -14,8 +14,8 @@
 #   print/     printers of analysis results (text, JSON, SVG, Perfetto)
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
 PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
-	rectypes.o exectab.o sites.o symbols.o text.o tail.o redact.o)
-PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o marks.o \
+	rectypes.o exectab.o sites.o ustacks.o symbols.o text.o tail.o redact.o)
+PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o ustack.o marks.o \
 	proc.o blk.o lock.o mem.o sample.o cost.o work.o)
 PM_OBJS += $(B)/postmortem/incident/incident.o
 PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o

@@ -113,10 +113,12 @@ class Tipme(Tracer):
     a stable TSC (as "tipme-local")."""
     name = "tipme"
     clock = "tsc"
+    params = ""
     loads = 0
 
     def setup(self):
-        sh(f"insmod {SRC}/module/tipme.ko buffer_size={BUF_MIB}M autostart=0 clock={self.clock}")
+        sh(f"insmod {SRC}/module/tipme.ko buffer_size={BUF_MIB}M autostart=0 clock={self.clock}"
+           + self.params)
         if PROFILE:
             Tipme.loads += 1
             sh(f"cat /proc/kallsyms > {OUT}/kallsyms-tipme-{Tipme.loads}.txt")
@@ -144,6 +146,19 @@ class Tipme(Tracer):
 class TipmeLocal(Tipme):
     name = "tipme-local"
     clock = "local"
+
+
+class TipmeUstackOn(Tipme):
+    """User-space call chains on and off (the user_stacks parameter), the
+    pair that measures what they cost: bench/tracers/run.sh --tracers
+    tipme-ustack-on,tipme-ustack-off."""
+    name = "tipme-ustack-on"
+    params = " user_stacks=1"
+
+
+class TipmeUstackOff(Tipme):
+    name = "tipme-ustack-off"
+    params = " user_stacks=0"
 
 
 class Ftrace(Tracer):
@@ -298,7 +313,8 @@ class Lttng(Tracer):
         sh("lttng destroy bench")
 
 
-TRACERS = [c() for c in (Tracer, Tipme, TipmeLocal, Ftrace, Perf, Bpftrace, Lttng)
+TRACERS = [c() for c in (Tracer, Tipme, TipmeLocal, TipmeUstackOn, TipmeUstackOff, Ftrace,
+                         Perf, Bpftrace, Lttng)
            if c.name in ONLY]
 
 

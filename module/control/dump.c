@@ -42,6 +42,7 @@
 #include "instr/cost.h"
 #include "instr/exec.h"
 #include "instr/sitetab.h"
+#include "instr/ustack.h"
 #include "control/dump.h"
 #include "compat.h"
 
@@ -184,7 +185,7 @@ int tipme_dump_put_cost(struct sk_buff *skb)
 }
 
 /**
- * struct table_pos - how far a table (exec table, site table) was sent
+ * struct table_pos - how far a table (exec, site, user stack) was sent
  * @hdr_sent: its header was sent
  * @done: every entry was sent
  * @pos: next slot
@@ -196,7 +197,8 @@ struct table_pos {
 };
 
 enum dump_phase {
-	PHASE_META, PHASE_CPUS, PHASE_EXECTAB, PHASE_SITES, PHASE_COST,
+	PHASE_META, PHASE_CPUS, PHASE_EXECTAB, PHASE_SITES, PHASE_USTACKS,
+	PHASE_COST,
 	PHASE_TRAILER, PHASE_DONE
 };
 
@@ -213,6 +215,7 @@ enum dump_phase {
  * @discarded: sub-buffers of @cpu overwritten while being read
  * @exec: how far the exec table was sent
  * @sites: how far the blocking-site table was sent
+ * @ustacks: how far the user stack table was sent
  * @freeze_gen: the frozen window this dump reads (0: none was frozen)
  * @mapped: the reader copies the rings from /dev/tipme (SUBBUF_MAP parts)
  * @maps: SUBBUF_MAP parts in the message buffer being filled
@@ -230,6 +233,7 @@ struct dump_ctx {
 	u32 discarded;
 	struct table_pos exec;
 	struct table_pos sites;
+	struct table_pos ustacks;
 	u32 freeze_gen;
 	bool mapped;
 	u32 maps;
@@ -591,6 +595,29 @@ static const struct table_src sites_src = {
 	sites_header, tipme_sitetab_read,
 };
 
+static void ustacks_header(void *h)
+{
+	tipme_ustack_hdr(h);
+}
+
+static const struct table_src ustacks_src = {
+	TIPME_PART_USTACKS, TIPME_PART_USTACKS_END, TIPME_ATTR_USTACK_HDR,
+	TIPME_ATTR_USTACK_ENTRIES, sizeof(struct tipme_sitetab_hdr),
+	ustacks_header, tipme_ustack_read,
+};
+
+static const struct table_src *table_of(const struct dump_ctx *d)
+{
+	switch (d->phase) {
+	case PHASE_EXECTAB:
+		return &exec_src;
+	case PHASE_SITES:
+		return &sites_src;
+	default:
+		return &ustacks_src;
+	}
+}
+
 /* Return: 0 when the table is sent, 1 if @skb is full, or -errno. */
 static int dump_table(struct sk_buff *skb, struct netlink_callback *cb,
 		      const struct table_src *src, struct table_pos *tp)
@@ -739,16 +766,16 @@ int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 		case PHASE_EXECTAB:
 		case PHASE_SITES:
-			err = dump_table_all(skb, cb, d->phase == PHASE_EXECTAB ?
-					     &exec_src : &sites_src,
-					     d->phase == PHASE_EXECTAB ?
-					     &d->exec : &d->sites);
+		case PHASE_USTACKS:
+			err = dump_table_all(skb, cb, table_of(d),
+					     d->phase == PHASE_EXECTAB ? &d->exec :
+					     d->phase == PHASE_SITES ? &d->sites :
+					     &d->ustacks);
 			if (err < 0)
 				return skb->len ? skb->len : err;
 			if (err > 0)
 				return skb->len;
-			d->phase = d->phase == PHASE_EXECTAB ? PHASE_SITES :
-				   PHASE_COST;
+			d->phase++;
 			break;
 		case PHASE_COST:
 			err = dump_cost(skb, cb);

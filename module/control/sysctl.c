@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/sys/tipme/: enabled, trigger, keylog, trigger_interval_ms, and
- * read-only counters.  Writes are for root (mode 0644, and CAP_SYS_ADMIN
- * is checked); a bad value gets -EINVAL and changes nothing.
+ * /proc/sys/tipme/: enabled, trigger, keylog, trigger_interval_ms,
+ * user_stacks, and read-only counters.  Writes are for root (mode 0644,
+ * and CAP_SYS_ADMIN is checked); a bad value gets -EINVAL and changes
+ * nothing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,6 +14,7 @@
 #include "recorder.h"
 #include "control/trigger.h"
 #include "control/sysctl.h"
+#include "instr/ustack.h"
 
 static struct ctl_table_header *sysctl_hdr;
 static int int_max = INT_MAX;
@@ -81,6 +83,17 @@ static int interval_handler(tipme_ctl_table *table, int write, void *buf,
 	return err;
 }
 
+static int ustacks_handler(tipme_ctl_table *table, int write, void *buf,
+			   size_t *lenp, loff_t *ppos)
+{
+	int v = READ_ONCE(tipme_user_stacks), err;
+
+	err = int_io(table, write, buf, lenp, ppos, &v, SYSCTL_ZERO, SYSCTL_ONE);
+	if (!err && write)
+		WRITE_ONCE(tipme_user_stacks, v);
+	return err;
+}
+
 static int counter_handler(tipme_ctl_table *table, int write, void *buf,
 			   size_t *lenp, loff_t *ppos)
 {
@@ -115,6 +128,11 @@ static struct ctl_table tipme_sysctls[] = {
 		.procname = "trigger_interval_ms",
 		.mode = 0644,
 		.proc_handler = interval_handler,
+	},
+	{
+		.procname = "user_stacks",
+		.mode = 0644,
+		.proc_handler = ustacks_handler,
 	},
 	{
 		.procname = "triggers",

@@ -2,7 +2,8 @@
 /*
  * Instrumentation: set-up, tear-down and parameters.
  *
- * Order at load: cost counters, blocking-site range, sampler, exec table,
+ * Order at load: cost counters, blocking-site range, user stack table,
+ * sampler, exec table,
  * lifecycle probes, snapshot of existing tasks, block/lock/mm probes,
  * sampler start.  main.c calls tipme_instr_init() before attaching the
  * scheduler probes (which use the cost counters and the sampler's logs)
@@ -21,6 +22,7 @@
 #include "probes/tracepoints.h"
 #include "instr/sampler.h"
 #include "instr/site.h"
+#include "instr/ustack.h"
 
 static unsigned int stack_depth = 4;
 module_param(stack_depth, uint, 0444);
@@ -119,10 +121,13 @@ int tipme_instr_init(void)
 	err = tipme_site_init(stack_depth);
 	if (err)
 		goto out_cost;
+	err = tipme_ustack_init();
+	if (err)
+		goto out_site;
 	err = tipme_sampler_init(sample_period_ms, sample_full_ms,
 				 sample_threads);
 	if (err)
-		goto out_site;
+		goto out_ustack;
 	err = tipme_exec_init();
 	if (err)
 		goto out_sampler;
@@ -146,6 +151,8 @@ out_exec:
 	tipme_exec_exit();
 out_sampler:
 	tipme_sampler_exit();
+out_ustack:
+	tipme_ustack_exit();
 out_site:
 	tipme_site_exit();
 out_cost:
@@ -164,6 +171,7 @@ void tipme_instr_exit(void)
 	tipme_probes_detach(tipme_task_probes, tipme_task_probes_count);
 	tipme_sampler_exit();
 	tipme_exec_exit();
+	tipme_ustack_exit();
 	tipme_site_exit();
 	tipme_cost_exit();
 }
@@ -181,6 +189,7 @@ int tipme_instr_params_text(char *buf, size_t size)
 	int n;
 
 	n = tipme_site_params_text(buf, size);
+	n += tipme_ustack_params_text(buf + n, size - n);
 	n += tipme_sampler_params_text(buf + n, size - n);
 	n += tipme_exec_params_text(buf + n, size - n);
 	n += scnprintf(buf + n, size - n,

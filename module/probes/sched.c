@@ -18,6 +18,7 @@
 #include "instr/sampler.h"
 #include "instr/site.h"
 #include "instr/sitetab.h"
+#include "instr/ustack.h"
 #include "taskstate.h"
 #include "probes/tracepoints.h"
 #include "probes/work.h"
@@ -98,6 +99,32 @@ static void record_blocked(struct task_struct *prev, u64 t0, unsigned long sp)
 	rs->id = id;
 	tipme_commit(&ws, TIPME_REC_SITE);
 	tipme_cost_add(TIPME_REC_SITE, t0);
+}
+
+/*
+ * The user-space call chain of @prev, which goes to sleep, after its switch
+ * record and site: a number of the user stack table, whose cost starts at
+ * @t0, the end of those.
+ */
+static noinline void record_ustack(u64 t0)
+{
+	struct tipme_rec_ustack_c *r;
+	struct tipme_wslot ws;
+	u32 id = tipme_ustack_capture();
+
+	r = tipme_reserve(TIPME_REC_USTACK_C, sizeof(*r), &ws);
+	if (!r)
+		return;
+	r->id = id;
+	tipme_commit(&ws, TIPME_REC_USTACK_C);
+	tipme_cost_add(TIPME_REC_USTACK_C, t0);
+}
+
+/* Does @prev, going to sleep, have a user-space chain to record? */
+static __always_inline bool want_ustack(struct task_struct *prev)
+{
+	return !(prev->flags & (PF_KTHREAD | PF_EXITING | PF_IO_WORKER)) &&
+	       prev->mm && tipme_ustack_on();
 }
 
 /*
@@ -227,10 +254,14 @@ static void probe_sched_switch(void *data, bool preempt,
 	    this_cpu_read(ring_current.pid) == prev->pid &&
 	    this_cpu_read(ring_current.prio) == (u32)prev->prio) {
 		now = record_switch_short(prev, next, state, numbered, sp);
-		if (!now)
+		if (!now) {
 			ring_current_set(TIPME_PID_NONE, 0);
-		else if (site && !numbered)
+			return;
+		}
+		if (site && !numbered)
 			record_blocked(prev, now, sp);
+		if (sleep && want_ustack(prev))
+			record_ustack(now);
 		return;
 	}
 	r = tipme_reserve(TIPME_REC_SWITCH_C, sizeof(*r), &ws);
@@ -246,6 +277,8 @@ static void probe_sched_switch(void *data, bool preempt,
 	now = tipme_cost_add(TIPME_REC_SWITCH_C, ws.ts);
 	if (site)
 		record_blocked(prev, now, sp);
+	if (sleep && want_ustack(prev))
+		record_ustack(now);
 }
 
 static void probe_sched_waking(void *data, struct task_struct *p)

@@ -27,6 +27,7 @@ void pm_dec_init(struct pm_dec *d, const struct pm_dump *pm,
 	d->sec = NULL;
 	d->cur = -1;
 	d->sleeper = -1;
+	d->usleeper = -1;
 }
 
 static int dec_err(struct pm_dec *d, struct tm_err *e, const char *fmt, ...)
@@ -112,6 +113,7 @@ static int next_subbuf(struct pm_dec *d, struct tm_err *e)
 			/* what the missing records said is not known */
 			d->cur = -1;
 			d->sleeper = -1;
+			d->usleeper = -1;
 		}
 	} else {
 		d->st.first_seq = sb.seq;
@@ -333,6 +335,19 @@ static int normalise(struct pm_dec *d, struct pm_event *ev)
 		as_blocked(d, ev, ev->u.si.id, (uint32_t)d->sleeper);
 		d->sleeper = -1;
 		return 1;
+	case TIPME_REC_USTACK_C:
+		if (d->usleeper < 0) {
+			d->st.unattributed++;
+			return 0;
+		}
+		word = ev->u.rec.USTACK_C.id;
+		ev->type = TIPME_REC_USTACK;
+		ev->rt = pm_rectype_canon(ev->type);
+		memset(&ev->u, 0, sizeof(ev->u));
+		ev->u.rec.USTACK.pid = (uint32_t)d->usleeper;
+		ev->u.rec.USTACK.id = word;
+		d->usleeper = -1;
+		return 1;
 	default:
 		return 1;
 	}
@@ -340,6 +355,7 @@ static int normalise(struct pm_dec *d, struct pm_event *ev)
 	d->sleeper = !ev->prev_unknown && sw->prev_pid &&
 		     !(sw->flags & TIPME_SWITCH_PREEMPT) &&
 		     sw->prev_state != TIPME_TS_RUNNABLE ? (int64_t)sw->prev_pid : -1;
+	d->usleeper = d->sleeper;
 	d->cur = sw->next_pid;
 	d->cur_prio = sw->next_prio;
 	if (site) {

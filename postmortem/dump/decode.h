@@ -180,6 +180,7 @@ struct pm_dec {
 	int64_t cur;
 	uint32_t cur_prio;
 	int64_t sleeper;
+	int64_t usleeper;
 	int have_extra;
 	struct pm_event extra;
 	uint64_t pending_lost_first;

@@ -31,6 +31,7 @@ void pm_instr_free(struct pm_dump *pm)
 		return;
 	free(in->execs);
 	pm_sites_free(in);
+	pm_ustacks_free(in);
 	free(in->costs);
 	free(in->sym_addr);
 	free(in->sym_name);
@@ -121,6 +122,10 @@ int pm_instr_load_section(struct pm_dump *pm, const struct tm_dump_sec *s,
 		return load_exectab(in, s, e);
 	case TIPME_SEC_SITES:
 		return pm_sites_load(in, s, e);
+	case TIPME_SEC_USTACKS:
+		return pm_ustacks_load(in, s, e);
+	case TIPME_SEC_MAPS:
+		return pm_maps_load(in, s, e);
 	case TIPME_SEC_COST:
 		if (s->h.size % sizeof(struct tipme_cost_total))
 			return sec_fail(s, e, "size not a multiple of the entry", 0);

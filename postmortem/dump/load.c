@@ -239,6 +239,8 @@ static int load_sections(struct pm_dump *pm, struct tm_err *e)
 			break;
 		case TIPME_SEC_EXECTAB:
 		case TIPME_SEC_SITES:
+		case TIPME_SEC_USTACKS:
+		case TIPME_SEC_MAPS:
 		case TIPME_SEC_COST:
 			err = pm_instr_load_section(pm, s, e);
 			break;

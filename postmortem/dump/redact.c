@@ -358,6 +358,15 @@ int pm_redact(const char *in, const char *out, struct pm_redact_stats *st,
 		case TIPME_SEC_SITES:
 			sites_shift(data, s->h.size, delta, st);
 			break;
+		case TIPME_SEC_USTACKS:
+		case TIPME_SEC_MAPS:
+			/*
+			 * User-space addresses give away the layout, and the
+			 * mapped files' paths whose home they are: left out
+			 * (the chains' records then name no chain).
+			 */
+			st->user_sections++;
+			continue;
 		default:
 			break;
 		}

@@ -35,6 +35,55 @@ struct pm_exec {
 };
 
 /**
+ * struct pm_ustack - one user-space call chain of the dump's table
+ * @id: struct tipme_ustack.id
+ * @pid: the process whose addresses they are
+ * @nr: addresses in @ip
+ * @flags: TIPME_USTACK_*
+ * @ip: the leaf, then return addresses, innermost first
+ */
+struct pm_ustack {
+	uint32_t id;
+	uint32_t pid;
+	uint8_t nr;
+	uint8_t flags;
+	uint64_t ip[TIPME_USTACK_DEPTH_MAX];
+};
+
+/**
+ * struct pm_map - one executable file mapping of a process (TIPME_SEC_MAPS)
+ * @pid: the process
+ * @start: first address
+ * @end: one past the last
+ * @off: file offset of @start
+ * @build_id: the file's build-id in hexadecimal, or NULL
+ * @path: the file, as /proc/PID/maps gave it
+ * @name: its last component
+ */
+struct pm_map {
+	uint32_t pid;
+	uint64_t start;
+	uint64_t end;
+	uint64_t off;
+	const char *build_id;
+	const char *path;
+	const char *name;
+};
+
+/**
+ * struct pm_uframe - a user address, resolved against the mappings
+ * @addr: the address
+ * @map: the executable mapping holding it, or NULL when the dump has no
+ *	mappings of the process
+ * @off: @addr as an offset in @map's file
+ */
+struct pm_uframe {
+	uint64_t addr;
+	const struct pm_map *map;
+	uint64_t off;
+};
+
+/**
  * struct pm_instr - what a dump holds beyond records; see pm_instr_get()
  * @have_exectab: the dump has an exec table
  * @xhdr: its header
@@ -46,6 +95,14 @@ struct pm_exec {
  * @site_off: where each site's entry is in @site_blob
  * @nr_sites: entries in @site_id and @site_off
  * @site_blob: each site as a TIPME_REC_BLOCKED payload (pid 0)
+ * @have_ustacks: the dump has a user stack table
+ * @uhdr: its header
+ * @ustacks: its entries, by increasing id
+ * @nr_ustacks: entries in @ustacks
+ * @have_maps: the dump has a TIPME_SEC_MAPS section
+ * @maps: its mappings, by pid, then start
+ * @nr_maps: entries in @maps
+ * @maps_text: the section's text, which @maps point into
  * @costs: self-cost totals per type since load (TIPME_SEC_COST)
  * @nr_costs: entries in @costs
  * @sym_addr: symbol addresses, increasing
@@ -82,6 +139,14 @@ struct pm_instr {
 	uint32_t *site_off;
 	size_t nr_sites;
 	unsigned char *site_blob;
+	int have_ustacks;
+	struct tipme_sitetab_hdr uhdr;
+	struct pm_ustack *ustacks;
+	size_t nr_ustacks;
+	int have_maps;
+	struct pm_map *maps;
+	size_t nr_maps;
+	char *maps_text;
 	struct tipme_cost_total *costs;
 	size_t nr_costs;
 	uint64_t *sym_addr;
@@ -217,6 +282,76 @@ void pm_sites_free(struct pm_instr *in);
  */
 const unsigned char *pm_site_blob(const struct pm_dump *pm, uint32_t id,
 				  uint32_t *len);
+
+/**
+ * pm_ustacks_load() - read a TIPME_SEC_USTACKS section
+ * @in: the dump's instrumentation state
+ * @s: the section
+ * @e: error message
+ *
+ * Return: 0 or a negative errno (malformed section).
+ */
+int pm_ustacks_load(struct pm_instr *in, const struct tm_dump_sec *s,
+		    struct tm_err *e);
+
+/**
+ * pm_maps_load() - read a TIPME_SEC_MAPS section
+ * @in: the dump's instrumentation state
+ * @s: the section
+ * @e: error message
+ *
+ * Return: 0 or a negative errno (malformed line, named by its number).
+ */
+int pm_maps_load(struct pm_instr *in, const struct tm_dump_sec *s,
+		 struct tm_err *e);
+
+/**
+ * pm_ustacks_free() - release what pm_ustacks_load() and pm_maps_load()
+ * allocated
+ * @in: the dump's instrumentation state
+ */
+void pm_ustacks_free(struct pm_instr *in);
+
+/**
+ * pm_ustack_get() - a user-space call chain of the dump's table
+ * @pm: the dump
+ * @id: struct tipme_rec_ustack.id
+ *
+ * Return: the chain, or NULL if the table has no such number.
+ */
+const struct pm_ustack *pm_ustack_get(const struct pm_dump *pm, uint32_t id);
+
+/**
+ * pm_ustack_resolve() - a chain's frames as file and offset
+ * @pm: the dump
+ * @u: the chain
+ * @ns: when it was recorded (CLOCK_MONOTONIC ns)
+ * @out: its frames, innermost first
+ * @truncated: set when the chain does not reach its outermost frame: the
+ *	module said so (TIPME_USTACK_TRUNC or _FULL), or an address lies
+ *	outside the process's executable mappings (the frames from there on
+ *	are dropped: a frame walk through code without frame pointers)
+ *
+ * With no mappings of the process in the dump (it had exited, or they
+ * could not be read), or only those of a program it ran after @ns (the
+ * exec table says when), every address is kept with a NULL map.
+ *
+ * Return: frames in @out (at most TIPME_USTACK_DEPTH_MAX).
+ */
+size_t pm_ustack_resolve(const struct pm_dump *pm, const struct pm_ustack *u,
+			 int64_t ns, struct pm_uframe out[TIPME_USTACK_DEPTH_MAX],
+			 int *truncated);
+
+/**
+ * pm_fmt_uframe() - a user frame as "app+0x1234", or "0x7f12..." without
+ * a mapping
+ * @f: the frame
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+char *pm_fmt_uframe(const struct pm_uframe *f, char *buf, size_t len);
 
 /**
  * pm_sym_name() - the kernel symbol containing @addr

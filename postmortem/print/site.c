@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Blocking sites of thread stretches, for why and latency. */
+/* Blocking sites of thread stretches, and their user chains, for why and latency. */
 #include "../dump/tables.h"
+#include "../records/records.h"
 #include "site.h"
 
 void pm_print_seg_site(FILE *f, const struct pm_dump *pm,
@@ -12,6 +13,11 @@ void pm_print_seg_site(FILE *f, const struct pm_dump *pm,
 		const char *n = pm_sym_name(pm, s->site[i], NULL);
 
 		fprintf(f, "%s%s", i ? " <- " : " in ", n ? n : "?");
+	}
+	if (s->ustack) {
+		fputs(" [user: ", f);
+		pm_print_ustack(f, pm, s->ustack, s->start_ns);
+		fputc(']', f);
 	}
 }
 
@@ -28,4 +34,6 @@ void pm_json_seg_site(struct tm_jw *w, const struct pm_dump *pm,
 		tm_jw_str(w, n ? n : "?");
 	}
 	tm_jw_arr_end(w);
+	if (s->ustack)
+		pm_json_ustack(w, pm, s->ustack, s->start_ns);
 }

@@ -15,13 +15,16 @@
  * @s: the stretch
  *
  * Function names only, innermost first; nothing for a stretch without a
- * site.
+ * site.  A stretch with a user-space chain gets it after the site:
+ * " [user: app+0x1234 <- libc.so.6+0x2a1f0]" (pm_print_ustack()).
  */
 void pm_print_seg_site(FILE *f, const struct pm_dump *pm,
 		       const struct pm_seg *s);
 
 /**
- * pm_json_seg_site() - the same as a "site" member: an array of names
+ * pm_json_seg_site() - the same as a "site" member: an array of names,
+ * and "user_stack" and "user_stack_truncated" for a stretch with a user
+ * chain (pm_json_ustack())
  * @w: JSON writer, inside an object
  * @pm: the dump
  * @s: the stretch

@@ -31,6 +31,8 @@ static void print_seg(FILE *f, const struct pm_dump *pm,
 	if (s->nsite) {
 		fprintf(f, " nsite=%" PRIu32, s->nsite);
 		pm_print_seg_site(f, pm, s);
+	} else if (s->ustack) {
+		pm_print_seg_site(f, pm, s);
 	}
 	fputc('\n', f);
 }

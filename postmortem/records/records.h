@@ -95,6 +95,31 @@ char *pm_fmt_task(const struct pm_dump *pm, uint32_t pid, uint64_t ts,
 		  char *buf, size_t len);
 
 /**
+ * pm_print_ustack() - a user-space call chain as "app+0x1234 <- libc.so.6+0x2a1f0"
+ * @f: output
+ * @pm: the dump
+ * @id: its number in the dump's user stack table (0: not kept)
+ * @ns: when it was recorded (CLOCK_MONOTONIC ns): mappings of a program
+ *	the process ran later do not apply (pm_ustack_resolve())
+ *
+ * Innermost first; " <- ..." ends a truncated chain; an address without
+ * a mapping in the dump is given in hex.
+ */
+void pm_print_ustack(FILE *f, const struct pm_dump *pm, uint32_t id, int64_t ns);
+
+/**
+ * pm_json_ustack() - the same as members "user_stack", an array of
+ * {"module", "path", "build_id", "offset"} (or {"module": null,
+ * "address"} without a mapping), and "user_stack_truncated"
+ * @w: JSON writer, inside an object
+ * @pm: the dump
+ * @id: as for pm_print_ustack(); an unknown number gives [] and true
+ * @ns: as for pm_print_ustack()
+ */
+void pm_json_ustack(struct tm_jw *w, const struct pm_dump *pm, uint32_t id,
+		    int64_t ns);
+
+/**
  * pm_print_text() - print a string in its display form (lib/safetext.h)
  * @f: output
  * @s: bytes

@@ -2,7 +2,8 @@
 /*
  * The scheduler records: sched_switch, sched_waking, blocked (where a
  * thread that switched out asleep went to sleep), and cpu_throttle (a
- * thread its cgroup's CPU quota took off the CPU).
+ * thread its cgroup's CPU quota took off the CPU), and ustack (the
+ * user-space call chain of a thread that switched out asleep).
  */
 #include <inttypes.h>
 
@@ -24,6 +25,9 @@ static unsigned int sched_pids(const struct pm_event *ev, uint32_t *pids)
 		return 1;
 	case TIPME_REC_CPU_THROTTLE:
 		pids[0] = ev->u.rec.CPU_THROTTLE.pid;
+		return 1;
+	case TIPME_REC_USTACK:
+		pids[0] = ev->u.rec.USTACK.pid;
 		return 1;
 	default:
 		return 0;
@@ -73,6 +77,12 @@ static void sched_text(FILE *f, const struct pm_dump *pm,
 		fprintf(f, " pid=%s cgroup=%" PRIu64 "\n",
 			pm_fmt_task(pm, ev->u.rec.CPU_THROTTLE.pid, ev->ts, a, sizeof(a)),
 			throttle_cgroup(&ev->u.rec.CPU_THROTTLE));
+		break;
+	case TIPME_REC_USTACK:
+		fprintf(f, " pid=%s user: ",
+			pm_fmt_task(pm, ev->u.rec.USTACK.pid, ev->ts, a, sizeof(a)));
+		pm_print_ustack(f, pm, ev->u.rec.USTACK.id, ev->ns);
+		fputc('\n', f);
 		break;
 	}
 }
@@ -126,6 +136,11 @@ static void sched_json(struct tm_jw *w, const struct pm_dump *pm,
 	case TIPME_REC_CPU_THROTTLE:
 		pm_rec_json_task(w, pm, "pid", "comm", ev->u.rec.CPU_THROTTLE.pid, ev->ts);
 		tm_jw_ku64(w, "cgroup", throttle_cgroup(&ev->u.rec.CPU_THROTTLE));
+		break;
+	case TIPME_REC_USTACK:
+		pm_rec_json_task(w, pm, "pid", "comm", ev->u.rec.USTACK.pid, ev->ts);
+		tm_jw_ku64(w, "id", ev->u.rec.USTACK.id);
+		pm_json_ustack(w, pm, ev->u.rec.USTACK.id, ev->ns);
 		break;
 	}
 }

@@ -444,6 +444,24 @@ static int on_blocked(struct pm_state *st, struct pidmap *m, struct sitemap *sm,
 	return 0;
 }
 
+/* The user chain of a thread's latest sleep, which its switch began. */
+static void on_ustack(struct pm_state *st, struct pidmap *m,
+		      const struct pm_event *ev)
+{
+	const struct tipme_rec_ustack *u = &ev->u.rec.USTACK;
+	struct pm_thread *t;
+	struct pm_seg *s;
+
+	t = thread_get(st, m, u->pid);
+	s = t ? cur(t) : NULL;
+	if (s && s->state == PM_T_RUNNABLE && s->woken && t->nsegs >= 2 &&
+	    t->segs[t->nsegs - 2].state == PM_T_BLOCKED &&
+	    t->segs[t->nsegs - 2].end_ns == s->start_ns)
+		s = &t->segs[t->nsegs - 2];
+	if (s && s->state == PM_T_BLOCKED)
+		s->ustack = u->id;
+}
+
 static int on_lost(struct pm_state *st, const struct pm_event *ev)
 {
 	struct pm_loss *l = realloc(st->losses, (st->nlosses + 1) * sizeof(*l));
@@ -528,6 +546,8 @@ int pm_state_bld_event(struct pm_state_bld *b, const struct pm_event *ev,
 		err = on_waking(st, &b->m, ev);
 	else if (ev->type == TIPME_REC_BLOCKED)
 		err = on_blocked(st, &b->m, &b->sm, b->pm, ev);
+	else if (ev->type == TIPME_REC_USTACK)
+		on_ustack(st, &b->m, ev);
 	else if (ev->type == TIPME_REC_SAMPLE)
 		err = on_sample(st, &b->m, cs, b->pm, ev);
 	else if (ev->type == TIPME_REC_TRIGGER && !ev->u.trig.coalesced)

@@ -38,6 +38,8 @@ enum pm_tstate {
  * @site: where it blocked, innermost first (full addresses); @nsite of
  *	them, NULL when @nsite is 0.  A site is kept once in the state
  *	(struct pm_state's @site_chunks) for all the sleeps that began there
+ * @ustack: the user-space call chain it blocked through, a number of the
+ *	dump's user stack table (pm_ustack_get()); 0: none recorded
  */
 struct pm_seg {
 	int64_t start_ns;
@@ -51,6 +53,7 @@ struct pm_seg {
 	uint8_t waker_ctx;
 	uint8_t woken;
 	uint8_t prio;
+	uint32_t ustack;
 };
 
 /**

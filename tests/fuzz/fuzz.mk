@@ -1,7 +1,7 @@
 # tests/fuzz/: libFuzzer harnesses for every parser of outside bytes.
 # Built with clang into build/fuzz/ by tests/fuzz/run.sh (which passes
 # CC=clang and the sanitizer flags); see tests/fuzz/run.sh for how to run.
-FUZZ_NAMES := kdump xdump ctlproto meta nlevents dumprx
+FUZZ_NAMES := kdump xdump ctlproto meta nlevents dumprx elfnote
 FUZZ_BINS := $(FUZZ_NAMES:%=$(B)/tests/fuzz/fuzz_%)
 EXTRA_CFLAGS_tests_fuzz_ := -Ipostmortem -Ihelper $(NL_CFLAGS)
 
@@ -25,6 +25,9 @@ $(B)/tests/fuzz/fuzz_nlevents: $(B)/tests/fuzz/fuzz_nlevents.o $(B)/helper/nl.o 
 $(B)/tests/fuzz/fuzz_dumprx: $(B)/tests/fuzz/fuzz_dumprx.o $(B)/helper/dumprx.o \
 		$(B)/helper/nl.o $(B)/helper/sysinfo.o $(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(NL_LIBS)
+
+$(B)/tests/fuzz/fuzz_elfnote: $(B)/tests/fuzz/fuzz_elfnote.o $(LIBTIPME)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^
 
 .PHONY: fuzzers
 fuzzers: $(FUZZ_BINS)

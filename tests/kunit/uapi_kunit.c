@@ -325,6 +325,10 @@ static void uapi_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_work), (size_t)12);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_work_end), (size_t)4);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_intr), (size_t)4);
+	/* user-space chains: 8 (compact) and 12 bytes with the header */
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_ustack_c), (size_t)4);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_ustack), (size_t)8);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_ustack), (size_t)16);
 
 	/* Records stay 4-byte multiples, so records stay 4-byte aligned. */
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_switch) % 4, (size_t)0);

@@ -374,7 +374,7 @@ int scen_write(const struct scen *s, const char *path)
 {
 	static const char params[] = "text_addr_hi=0xffffffff\n";
 	struct tipme_file_header fh;
-	struct tipme_rectype types[32];
+	struct tipme_rectype types[48];
 	struct tm_err e = { "" };
 	struct tm_dumpw w;
 	size_t nt = 0;
@@ -447,6 +447,12 @@ int scen_write(const struct scen *s, const char *path)
 			      sizeof(struct tipme_rec_switch_site_s),
 			      "sched_switch_site_s");
 	}
+	if (s->ustacks) {
+		scen_add_type(types, &nt, TIPME_REC_USTACK, 0,
+			      sizeof(struct tipme_rec_ustack), "ustack");
+		scen_add_type(types, &nt, TIPME_REC_USTACK_C, 0,
+			      sizeof(struct tipme_rec_ustack_c), "ustack_c");
+	}
 	err = tm_dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);
 	if (!err)
 		err = tm_dumpw_section(&w, TIPME_SEC_PARAMS, 0, params, sizeof(params) - 1, &e);
@@ -459,6 +465,12 @@ int scen_write(const struct scen *s, const char *path)
 		err = write_exec(s, &w, &e);
 	if (!err && s->compact)
 		err = write_sites(s, &w, &e);
+	if (!err && s->ustacks)
+		err = tm_dumpw_section(&w, TIPME_SEC_USTACKS, 0, s->ustacks,
+				       s->ustacks_len, &e);
+	if (!err && s->maps)
+		err = tm_dumpw_section(&w, TIPME_SEC_MAPS, 0, s->maps,
+				       strlen(s->maps), &e);
 	if (!err)
 		err = write_syms(&w, &e);
 	if (!err)

@@ -53,6 +53,13 @@ struct scen {
 	unsigned char sites[SCEN_SITE_BYTES];
 	size_t sites_len;
 	uint32_t nsites;
+	/*
+	 * User-space chains: the records' types are in the table when set,
+	 * and the sections written as given (the header included).
+	 */
+	const void *ustacks;		/* TIPME_SEC_USTACKS, or NULL */
+	size_t ustacks_len;
+	const char *maps;		/* TIPME_SEC_MAPS, or NULL */
 };
 
 /* Write scenarios with compact records (0: the full forms). */

@@ -18,6 +18,9 @@ VM_PROGS += $(B)/tests/vm/quota
 VM_PROGS += $(B)/tests/vm/faulter
 # Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
 VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
+# A known user-space call chain, with frame pointers (t-ustack.sh)
+VM_PROGS += $(B)/tests/vm/ustackprog
+$(B)/tests/vm/progs/ustackprog.o: CFLAGS += -O1 -fno-omit-frame-pointer
 
 $(B)/tests/vm/%: $(B)/tests/vm/progs/%.o
 	$(CC) $(LDFLAGS) -o $@ $^

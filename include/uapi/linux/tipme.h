@@ -146,7 +146,9 @@ static __inline__ __u64 tipme_ts_extend(__u64 prev, __u32 low)
 	X(44, WORK_END, struct tipme_rec_work_end, "work_end", FIXED, work) \
 	X(45, INTR, struct tipme_rec_intr, "intr", FIXED, work) \
 	X(46, CPU_THROTTLE, struct tipme_rec_cpu_throttle, "cpu_throttle", FIXED, sched) \
-	X(47, BLK_FILE, struct tipme_rec_blk_file, "blk_file", FIXED, blk)
+	X(47, BLK_FILE, struct tipme_rec_blk_file, "blk_file", FIXED, blk) \
+	X(58, USTACK, struct tipme_rec_ustack, "ustack", FIXED, sched) \
+	X(59, USTACK_C, struct tipme_rec_ustack_c, "ustack_c", FIXED, compact)
 
 /*
  * Types the module never writes, in the same form: numbers from 127 down
@@ -429,6 +431,33 @@ static __inline__ __u32 tipme_waking_c_word(__u32 pid, __u32 cpu, __u32 ctx)
  * sleep: a TIPME_REC_BLOCKED whose call chain was seen before.
  */
 struct tipme_rec_site {
+	__u32 id;
+};
+
+/**
+ * struct tipme_rec_ustack - payload of TIPME_REC_USTACK (12 bytes with header)
+ * @pid: the thread that went to sleep
+ * @id: its user-space call chain, an entry of the dump's user stack table
+ *      (TIPME_SEC_USTACKS, struct tipme_ustack); 0: the table was full
+ *
+ * The module writes the compact form, TIPME_REC_USTACK_C; readers give it
+ * as this record.
+ */
+struct tipme_rec_ustack {
+	__u32 pid;
+	__u32 id;
+};
+
+/**
+ * struct tipme_rec_ustack_c - payload of TIPME_REC_USTACK_C (8 bytes with header)
+ * @id: as struct tipme_rec_ustack.id
+ *
+ * The user-space call chain of the thread the latest switch record of the
+ * CPU took off it to sleep (after that switch's TIPME_REC_SITE or
+ * TIPME_REC_BLOCKED, if any).  Written for user threads only, and only
+ * while the user_stacks parameter is on.
+ */
+struct tipme_rec_ustack_c {
 	__u32 id;
 };
 
@@ -1255,6 +1284,9 @@ enum tipme_section_type {
 	TIPME_SEC_EXECTAB	= 8,	/* struct tipme_exectab_hdr, then struct tipme_exec* */
 	TIPME_SEC_COST		= 9,	/* struct tipme_cost_total[] */
 	TIPME_SEC_SITES		= 10,	/* struct tipme_sitetab_hdr, then struct tipme_site* */
+	/* 20..23: user space (issue 29) */
+	TIPME_SEC_USTACKS	= 20,	/* struct tipme_sitetab_hdr, then struct tipme_ustack* */
+	TIPME_SEC_MAPS		= 21,	/* tipmed: "maps" text, see struct tipme_ustack */
 	__TIPME_SEC_MAX,
 };
 
@@ -1432,6 +1464,49 @@ struct tipme_site {
 	__u16 reserved;
 };
 
+/* struct tipme_ustack.flags */
+#define TIPME_USTACK_FULL	0x01	/* every slot filled: outer frames cut */
+#define TIPME_USTACK_TRUNC	0x02	/* the frame walk stopped before the chain's end */
+#define TIPME_USTACK_DEPTH_MAX	16
+
+/**
+ * struct tipme_ustack - one user-space call chain (TIPME_SEC_USTACKS)
+ * @id: its number (struct tipme_rec_ustack.id), 1 or more
+ * @pid: the process (thread group) whose addresses they are
+ * @nr: addresses that follow, as __u64: the user instruction pointer at
+ *      the system call (or fault, or interrupt) that led to the sleep,
+ *      then the return addresses of the frame-pointer chain, innermost
+ *      first
+ * @flags: TIPME_USTACK_*
+ * @reserved: zero
+ * @reserved2: zero
+ *
+ * An entry is 16 + 8 * @nr bytes; the section's header is a struct
+ * tipme_sitetab_hdr (@refused: chains not numbered because the table was
+ * full).  The module reads nothing of user memory but the frame chain's
+ * (saved frame pointer, return address) pairs, with page faults disabled;
+ * a walk that faults, leaves the stack (a frame pointer below the stack
+ * pointer or below the frame before, or more than 8 MiB above the stack
+ * pointer), or finds no frame beyond the first is marked
+ * TIPME_USTACK_TRUNC.  Whether an address lies in an executable
+ * mapping is for the reader to check, with TIPME_SEC_MAPS.
+ *
+ * TIPME_SEC_MAPS is written by tipmed at dump time, for every process
+ * with a chain in TIPME_SEC_USTACKS that is still alive then: text lines
+ * "pid START END OFFSET BUILD_ID PATH\n" (hexadecimal START, END and file
+ * OFFSET of each executable file mapping as /proc/PID/maps gives it,
+ * BUILD_ID in hexadecimal or "-" when the file has none or cannot be
+ * read, PATH the rest of the line, as /proc/PID/maps escapes it).
+ */
+struct tipme_ustack {
+	__u32 id;
+	__u32 pid;
+	__u8 nr;
+	__u8 flags;
+	__u16 reserved;
+	__u32 reserved2;
+};
+
 /**
  * struct tipme_cost_total - one record type's cost since the module loaded
  *                           (TIPME_SEC_COST, TIPME_ATTR_COST_TOTALS)
@@ -1509,6 +1584,8 @@ enum tipme_dump_part {
 	TIPME_PART_COST		= 10,	/* COST_TOTALS */
 	TIPME_PART_SITES	= 11,	/* SITE_HDR (first one only), SITE_ENTRIES */
 	TIPME_PART_SITES_END	= 12,	/* the site table is complete */
+	TIPME_PART_USTACKS	= 14,	/* USTACK_HDR (first one only), USTACK_ENTRIES */
+	TIPME_PART_USTACKS_END	= 15,	/* the user stack table is complete */
 };
 
 enum tipme_attr {
@@ -1565,6 +1642,8 @@ enum tipme_attr {
 	TIPME_ATTR_FREEZES,		/* u64, STATUS: windows frozen since load */
 	TIPME_ATTR_FREEZES_EXPIRED,	/* u64, STATUS: thawed by freeze_timeout_s */
 	TIPME_ATTR_FREEZES_RELEASED,	/* u64, STATUS: thawed by TIPME_CMD_RELEASE */
+	TIPME_ATTR_USTACK_HDR = 70,	/* binary: struct tipme_sitetab_hdr */
+	TIPME_ATTR_USTACK_ENTRIES,	/* binary: whole struct tipme_ustack entries */
 	__TIPME_ATTR_MAX,
 	TIPME_ATTR_MAX = __TIPME_ATTR_MAX - 1
 };

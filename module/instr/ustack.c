@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space call chains of tasks that go to sleep, and their table.
+ *
+ * The sched_switch probe runs in the context of the task going to sleep,
+ * so its user registers are task_pt_regs(current), saved when it entered
+ * the kernel (a system call, a page fault, an interrupt), and its address
+ * space is the current one.  The chain is the instruction pointer there
+ * (the leaf), then the frame-pointer chain: from the saved frame pointer,
+ * each frame holds the caller's frame pointer and a return address.  Each
+ * pair is read with page faults disabled (copy_from_user_nofault()): a
+ * page that is not present ends the walk, as does a frame pointer that is
+ * not above the one before it (the stack grows down, so callers' frames
+ * lie higher), not above the user stack pointer, or more than 8 MiB above
+ * it.  Code built without
+ * frame pointers uses the register for anything: its chain may go wrong
+ * after the leaf, which the reader catches with the process's mappings (a
+ * return address outside executable code).  Nothing else of user memory is
+ * read.
+ *
+ * Chains are numbered in a table as the blocking sites are (sitetab.c,
+ * the same open addressing and publication by tag), keyed by process and
+ * addresses, so a sleep through a chain seen before writes a 4-byte
+ * number; the dump sends the table (TIPME_SEC_USTACKS).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/jhash.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <linux/tipme.h>
+#include "fault.h"
+#include "instr/ustack.h"
+
+#define UTAB_BUSY		1U
+#define UTAB_READY		0x80000000U
+#define UTAB_PROBES		16
+#define UTAB_MAX		65536
+/*
+ * How far above the user stack pointer a frame may be: the default stack
+ * limit.  A frame pointer beyond is taken for a register that code without
+ * frame pointers used for something else (which mostly points at pages a
+ * read would fault on, the dearest way for a walk to end).
+ */
+#define USTACK_SPAN		SZ_8M
+
+bool tipme_user_stacks = true;
+module_param_named(user_stacks, tipme_user_stacks, bool, 0644);
+MODULE_PARM_DESC(user_stacks, "Record the user-space call chain of a thread that goes to sleep (also /proc/sys/tipme/user_stacks; default 1)");
+
+static unsigned int ustack_depth = 16;
+module_param(ustack_depth, uint, 0444);
+MODULE_PARM_DESC(ustack_depth, "Addresses per user-space call chain (1-16; default 16)");
+
+static unsigned int ustack_table = 8192;
+module_param(ustack_table, uint, 0444);
+MODULE_PARM_DESC(ustack_table, "User-space call chains numbered in their table (up to 65536, 0: none recorded; default 8192)");
+
+struct utab_ent {
+	u32 tag;
+	u32 pid;
+	u8 nr;
+	u8 flags;
+	u16 reserved;
+	u32 reserved2;
+	u64 ip[];
+};
+
+static char *tab;		/* capacity slots of @stride bytes */
+static u32 mask;
+static unsigned int stride;
+static unsigned int depth;
+static atomic_t used;
+static atomic64_t refused;
+
+static inline struct utab_ent *slot(u32 i)
+{
+	return (struct utab_ent *)(tab + (size_t)i * stride);
+}
+
+/**
+ * tipme_ustack_init() - allocate the user stack table
+ *
+ * Context: process context (module init).
+ * Return: 0 or -ENOMEM (-EINVAL for a depth out of range).
+ */
+int tipme_ustack_init(void)
+{
+	unsigned int capacity;
+
+	atomic_set(&used, 0);
+	atomic64_set(&refused, 0);
+	if (!ustack_depth || ustack_depth > TIPME_USTACK_DEPTH_MAX) {
+		pr_err("ustack_depth=%u: 1 to %d\n", ustack_depth,
+		       TIPME_USTACK_DEPTH_MAX);
+		return -EINVAL;
+	}
+	depth = ustack_depth;
+	if (!ustack_table)
+		return 0;
+	capacity = rounddown_pow_of_two(min_t(unsigned int, ustack_table,
+					      UTAB_MAX));
+	stride = sizeof(struct utab_ent) + depth * sizeof(u64);
+	tab = tipme_fail_step("user stack table") ? NULL :
+	      vzalloc(array_size(capacity, stride));
+	if (!tab)
+		return -ENOMEM;
+	mask = capacity - 1;
+	return 0;
+}
+
+/**
+ * tipme_ustack_exit() - free the table
+ *
+ * Context: process context; the sched_switch probe is detached.
+ */
+void tipme_ustack_exit(void)
+{
+	vfree(tab);
+	tab = NULL;
+}
+
+/**
+ * tipme_ustack_on() - are user-space chains recorded
+ *
+ * Context: any.
+ * Return: true if the parameter is on and there is a table.
+ */
+bool tipme_ustack_on(void)
+{
+	return READ_ONCE(tipme_user_stacks) && tab;
+}
+
+/* Number @ips of process @pid.  Return: its id, or 0 when the table is full. */
+static u32 ustack_intern(u32 pid, const u64 *ips, unsigned int n, u8 flags)
+{
+	u32 h, tag, t, i, s;
+	struct utab_ent *e;
+
+	h = jhash2((const u32 *)ips, n * 2, pid ^ (n | (u32)flags << 8) << 16);
+	tag = h | UTAB_READY;
+	for (i = 0; i < UTAB_PROBES; i++) {
+		s = (h + i) & mask;
+		e = slot(s);
+		/* The tag before the chain it publishes. */
+		t = smp_load_acquire(&e->tag);
+		if (!t) {
+			if (cmpxchg(&e->tag, 0, UTAB_BUSY) != 0)
+				continue;	/* another CPU took it */
+			e->pid = pid;
+			e->nr = n;
+			e->flags = flags;
+			memcpy(e->ip, ips, n * sizeof(u64));
+			/* The chain before the tag that publishes it. */
+			smp_store_release(&e->tag, tag);
+			atomic_inc(&used);
+			return s + 1;
+		}
+		if (t == tag && e->pid == pid && e->nr == n &&
+		    e->flags == flags && !memcmp(e->ip, ips, n * sizeof(u64)))
+			return s + 1;
+	}
+	atomic64_inc(&refused);
+	return 0;
+}
+
+/* One frame of the frame-pointer chain, as x86-64 code lays it out. */
+struct ustack_frame {
+	u64 next;	/* the caller's frame pointer */
+	u64 ret;	/* the return address into the caller */
+};
+
+/* The current task's user chain into @ips.  Return: addresses stored. */
+static unsigned int ustack_walk(u64 *ips, u8 *flags)
+{
+	struct pt_regs *regs = task_pt_regs(current);
+	struct ustack_frame fr;
+	unsigned long fp, low, high;
+	unsigned int n = 0;
+
+	*flags = TIPME_USTACK_TRUNC;
+	ips[n++] = instruction_pointer(regs);
+#ifdef CONFIG_X86_64
+	if (!user_64bit_mode(regs))
+		return n;	/* 32-bit frames: the leaf only */
+	fp = regs->bp;
+	low = user_stack_pointer(regs);
+	high = low + USTACK_SPAN;
+	while (n < depth) {
+		if (!fp) {
+			/* the outermost frame: complete if not the leaf's */
+			if (n > 1)
+				*flags = 0;
+			return n;
+		}
+		if (fp < low || fp >= high || fp & (sizeof(long) - 1) ||
+		    copy_from_user_nofault(&fr, (const void __user *)fp,
+					   sizeof(fr)))
+			return n;	/* left the stack, or not present */
+		if (!fr.ret || fr.ret >= TASK_SIZE_MAX)
+			return n;
+		ips[n++] = fr.ret;
+		low = fp + sizeof(fr);
+		fp = fr.next;
+	}
+	*flags = fp ? TIPME_USTACK_FULL : 0;
+#endif
+	return n;
+}
+
+/**
+ * tipme_ustack_capture() - the number of the current task's user chain
+ *
+ * Context: the sched_switch probe (preemption and interrupts disabled),
+ * in the context of a user task that goes to sleep.  Never sleeps,
+ * allocates or takes a page fault.
+ * Return: the chain's number, or 0 if the table is full.
+ */
+u32 tipme_ustack_capture(void)
+{
+	u64 ips[TIPME_USTACK_DEPTH_MAX];
+	unsigned int n;
+	u8 flags;
+
+	n = ustack_walk(ips, &flags);
+	return ustack_intern(current->tgid, ips, n, flags);
+}
+
+/**
+ * tipme_ustack_read() - copy published chains for a dump
+ * @pos: the first slot to look at; advanced past what was copied
+ * @buf: destination: struct tipme_ustack entries, each followed by its
+ *       addresses
+ * @room: bytes available
+ * @done: set when every slot has been looked at
+ *
+ * Context: process context (the dump), concurrently with writers.
+ * Return: bytes copied.
+ */
+size_t tipme_ustack_read(u32 *pos, void *buf, size_t room, bool *done)
+{
+	size_t off = 0, need;
+	struct tipme_ustack *out;
+	struct utab_ent *e;
+	u32 t;
+
+	if (!tab) {
+		*done = true;
+		return 0;
+	}
+	for (; *pos <= mask; (*pos)++) {
+		e = slot(*pos);
+		/* The tag before the chain it publishes. */
+		t = smp_load_acquire(&e->tag);
+		if (!(t & UTAB_READY))
+			continue;
+		need = sizeof(*out) + e->nr * sizeof(u64);
+		if (off + need > room)
+			break;
+		out = buf + off;
+		memset(out, 0, sizeof(*out));
+		out->id = *pos + 1;
+		out->pid = e->pid;
+		out->nr = e->nr;
+		out->flags = e->flags;
+		memcpy(out + 1, e->ip, e->nr * sizeof(u64));
+		off += need;
+	}
+	*done = *pos > mask;
+	return off;
+}
+
+/**
+ * tipme_ustack_hdr() - the header of the dump's user stack table
+ * @h: filled in
+ *
+ * Context: any.
+ */
+void tipme_ustack_hdr(struct tipme_sitetab_hdr *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->hdr_size = sizeof(*h);
+	h->count = atomic_read(&used);
+	h->capacity = tab ? mask + 1 : 0;
+	h->depth = depth;
+	h->refused = atomic64_read(&refused);
+}
+
+/**
+ * tipme_ustack_params_text() - "key=value\n" lines for the dump's parameters
+ * @buf: destination
+ * @size: its size
+ *
+ * Context: any.
+ * Return: length written, as scnprintf().
+ */
+int tipme_ustack_params_text(char *buf, size_t size)
+{
+	return scnprintf(buf, size,
+			 "user_stacks=%d\nustack_depth=%u\nustack_table=%u\nustacks=%d\nustacks_refused=%lld\n",
+			 READ_ONCE(tipme_user_stacks), depth,
+			 tab ? mask + 1 : 0, atomic_read(&used),
+			 (long long)atomic64_read(&refused));
+}

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space call chains (TIPME_SEC_USTACKS) and the executable mappings
+ * tipmed read at dump time (TIPME_SEC_MAPS): read at open time, every
+ * count, size and number checked; a chain's addresses resolved to file
+ * and offset, and cut where one lies outside executable code.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables.h"
+
+static int us_fail(const struct tm_dump_sec *s, struct tm_err *e,
+		   const char *what, uint64_t at)
+{
+	return tm_err_set(e, EINVAL, "section %" PRIu32 " (user stack table): %s at byte %" PRIu64,
+			  s->index, what, at);
+}
+
+void pm_ustacks_free(struct pm_instr *in)
+{
+	free(in->ustacks);
+	free(in->maps);
+	free(in->maps_text);
+	in->ustacks = NULL;
+	in->maps = NULL;
+	in->maps_text = NULL;
+	in->nr_ustacks = 0;
+	in->nr_maps = 0;
+}
+
+static int cmp_ustack(const void *a, const void *b)
+{
+	uint32_t x = ((const struct pm_ustack *)a)->id;
+	uint32_t y = ((const struct pm_ustack *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+int pm_ustacks_load(struct pm_instr *in, const struct tm_dump_sec *s,
+		    struct tm_err *e)
+{
+	const unsigned char *p = s->data;
+	uint64_t size = s->h.size, off;
+	struct pm_ustack *u;
+	size_t n = 0, max, i;
+	uint32_t hsize;
+
+	if (in->have_ustacks)
+		return us_fail(s, e, "second user stack table", 0);
+	if (size < sizeof(uint32_t))
+		return us_fail(s, e, "too short", 0);
+	memcpy(&hsize, p, sizeof(hsize));
+	if (hsize < sizeof(in->uhdr) || hsize > size || hsize % 8)
+		return us_fail(s, e, "bad header size", 0);
+	memcpy(&in->uhdr, p, sizeof(in->uhdr));
+	max = (size_t)((size - hsize) / sizeof(struct tipme_ustack));
+	u = calloc(max ? max : 1, sizeof(*u));
+	if (!u)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	for (off = hsize; off < size; n++) {
+		struct tipme_ustack t;
+
+		if (size - off < sizeof(t)) {
+			free(u);
+			return us_fail(s, e, "entry truncated", off);
+		}
+		memcpy(&t, p + off, sizeof(t));
+		if (!t.id || !t.nr || t.nr > TIPME_USTACK_DEPTH_MAX) {
+			free(u);
+			return us_fail(s, e, !t.id ? "chain number 0" :
+				       !t.nr ? "chain of no address" :
+				       "more than 16 addresses", off);
+		}
+		if (8ULL * t.nr > size - off - sizeof(t)) {
+			free(u);
+			return us_fail(s, e, "entry extends past the end", off);
+		}
+		u[n].id = t.id;
+		u[n].pid = t.pid;
+		u[n].nr = t.nr;
+		u[n].flags = t.flags;
+		memcpy(u[n].ip, p + off + sizeof(t), 8u * t.nr);
+		off += sizeof(t) + 8ULL * t.nr;
+	}
+	qsort(u, n, sizeof(*u), cmp_ustack);
+	for (i = 1; i < n; i++)
+		if (u[i].id == u[i - 1].id) {
+			uint32_t id = u[i].id;
+
+			free(u);
+			return tm_err_set(e, EINVAL, "section %" PRIu32
+					  " (user stack table): chain %" PRIu32 " listed twice",
+					  s->index, id);
+		}
+	in->ustacks = u;
+	in->nr_ustacks = n;
+	in->have_ustacks = 1;
+	return 0;
+}
+
+static int cmp_map(const void *a, const void *b)
+{
+	const struct pm_map *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+static int is_hex(const char *p)
+{
+	if (!*p)
+		return 0;
+	for (; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* One "pid START END OFFSET BUILD_ID PATH" line, NUL-terminated in place. */
+static int parse_map(char *line, struct pm_map *m)
+{
+	unsigned long long start, end, off;
+	unsigned int pid;
+	char *bid, *sp, *path;
+	int at = -1;
+
+	if (sscanf(line, "%u %llx %llx %llx %n", &pid, &start, &end, &off,
+		   &at) != 4 || at < 0 || line[0] < '0' || line[0] > '9')
+		return -1;
+	bid = line + at;
+	sp = strchr(bid, ' ');
+	if (!sp)
+		return -1;
+	*sp = '\0';
+	path = sp + 1;
+	if (start >= end || path[0] != '/' ||
+	    (strcmp(bid, "-") && (!is_hex(bid) || strlen(bid) % 2 ||
+				  strlen(bid) > 128)))
+		return -1;
+	m->pid = pid;
+	m->start = start;
+	m->end = end;
+	m->off = off;
+	m->build_id = strcmp(bid, "-") ? bid : NULL;
+	m->path = path;
+	sp = strrchr(path, '/');
+	m->name = sp[1] ? sp + 1 : path;
+	return 0;
+}
+
+int pm_maps_load(struct pm_instr *in, const struct tm_dump_sec *s,
+		 struct tm_err *e)
+{
+	size_t len = (size_t)s->h.size, n = 0, cap = 0, lineno = 0, i;
+	struct pm_map *maps = NULL, *nm;
+	char *text, *line, *nl;
+
+	if (in->have_maps)
+		return tm_err_set(e, EINVAL, "section %" PRIu32 " (maps): a second one",
+				  s->index);
+	if (memchr(s->data, '\0', len))
+		return tm_err_set(e, EINVAL, "section %" PRIu32 " (maps): a NUL byte",
+				  s->index);
+	if (len && ((const char *)s->data)[len - 1] != '\n')
+		return tm_err_set(e, EINVAL, "section %" PRIu32 " (maps): last line unterminated",
+				  s->index);
+	text = malloc(len + 1);
+	if (!text)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	memcpy(text, s->data, len);
+	text[len] = '\0';
+	for (line = text; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		*nl = '\0';
+		lineno++;
+		if (line[0] == '#')
+			continue;	/* a process whose mappings were not read */
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			nm = realloc(maps, cap * sizeof(*maps));
+			if (!nm) {
+				free(maps);
+				free(text);
+				return tm_err_set(e, ENOMEM, "out of memory");
+			}
+			maps = nm;
+		}
+		if (parse_map(line, &maps[n])) {
+			free(maps);
+			free(text);
+			return tm_err_set(e, EINVAL, "section %" PRIu32 " (maps): line %zu malformed",
+					  s->index, lineno);
+		}
+		n++;
+	}
+	if (n)
+		qsort(maps, n, sizeof(*maps), cmp_map);
+	for (i = 1; i < n; i++)
+		if (maps[i].pid == maps[i - 1].pid &&
+		    maps[i].start < maps[i - 1].end) {
+			uint32_t pid = maps[i].pid;
+
+			free(maps);
+			free(text);
+			return tm_err_set(e, EINVAL, "section %" PRIu32 " (maps): mappings of %" PRIu32 " overlap",
+					  s->index, pid);
+		}
+	in->maps = maps;
+	in->nr_maps = n;
+	in->maps_text = text;
+	in->have_maps = 1;
+	return 0;
+}
+
+const struct pm_ustack *pm_ustack_get(const struct pm_dump *pm, uint32_t id)
+{
+	const struct pm_instr *in = pm->instr;
+	size_t lo = 0, hi;
+
+	if (!in || !in->nr_ustacks)
+		return NULL;
+	hi = in->nr_ustacks;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (in->ustacks[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < in->nr_ustacks && in->ustacks[lo].id == id ?
+	       &in->ustacks[lo] : NULL;
+}
+
+/* The first mapping of @pid, or NULL: the process has none in the dump. */
+static const struct pm_map *first_map(const struct pm_instr *in, uint32_t pid)
+{
+	size_t lo = 0, hi = in->nr_maps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (in->maps[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < in->nr_maps && in->maps[lo].pid == pid ? &in->maps[lo] : NULL;
+}
+
+/*
+ * Whether the mappings read at dump time are those of @pid at @ns: not if
+ * the process ran a new program after @ns (its latest exec table entry
+ * began later), whose mappings then replaced those of the chain.
+ */
+static int maps_apply(const struct pm_instr *in, uint32_t pid, int64_t ns)
+{
+	size_t lo = 0, hi = in->nr_execs;
+	int64_t latest = INT64_MIN;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (in->execs[mid].x.pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < in->nr_execs && in->execs[lo].x.pid == pid; lo++)
+		if (in->execs[lo].start_ns > latest)
+			latest = in->execs[lo].start_ns;
+	return latest <= ns;
+}
+
+size_t pm_ustack_resolve(const struct pm_dump *pm, const struct pm_ustack *u,
+			 int64_t ns, struct pm_uframe out[TIPME_USTACK_DEPTH_MAX],
+			 int *truncated)
+{
+	const struct pm_instr *in = pm->instr;
+	const struct pm_map *m0 = in && maps_apply(in, u->pid, ns) ?
+				  first_map(in, u->pid) : NULL, *m;
+	const struct pm_map *end = in ? in->maps + in->nr_maps : NULL;
+	size_t n = 0, i;
+
+	*truncated = !!(u->flags & (TIPME_USTACK_TRUNC | TIPME_USTACK_FULL));
+	for (i = 0; i < u->nr && i < TIPME_USTACK_DEPTH_MAX; i++) {
+		uint64_t a = u->ip[i];
+
+		out[n].addr = a;
+		out[n].map = NULL;
+		out[n].off = 0;
+		if (m0) {
+			/*
+			 * A return address points after its call: the call
+			 * itself is one byte before, in the same mapping.
+			 */
+			uint64_t look = i ? a - 1 : a;
+
+			for (m = m0; m < end && m->pid == u->pid; m++)
+				if (look >= m->start && look < m->end)
+					break;
+			if (m == end || m->pid != u->pid) {
+				*truncated = 1;
+				break;
+			}
+			out[n].map = m;
+			out[n].off = a - m->start + m->off;
+		}
+		n++;
+	}
+	return n;
+}
+
+char *pm_fmt_uframe(const struct pm_uframe *f, char *buf, size_t len)
+{
+	if (f->map)
+		snprintf(buf, len, "%s+0x%" PRIx64, f->map->name, f->off);
+	else
+		snprintf(buf, len, "0x%" PRIx64, f->addr);
+	return buf;
+}

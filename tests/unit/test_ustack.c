@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space call chains: the compact record (TIPME_REC_USTACK_C) given as
+ * TIPME_REC_USTACK of the thread the latest switch put to sleep (dropped
+ * when no switch said who), the user stack table and the mappings read
+ * back, a chain resolved to file and offset and cut where an address
+ * leaves executable code, `tipme records` and `tipme report` (golden text
+ * and JSON), sections that lie, and the build-id of an ELF file the test
+ * lays out itself.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "cmd/commands.h"
+#include "dump/decode.h"
+#include "dump/tables.h"
+#include "elfnote.h"
+#include "golden.h"
+#include "scen.h"
+#include "tap.h"
+
+static char dir[64];
+static char path[96];
+static struct scen *S;		/* large: on the heap */
+static int exec_later;		/* 40 runs a new program at 115 ms */
+
+static const char *const pipe_site[] = { "pipe_read", "vfs_read", "ksys_read", NULL };
+
+#define APP	0x555500000000ULL
+#define LIBC	0x7f0000000000ULL
+
+static const char maps[] =
+	"# 50: No such file or directory\n"
+	"40 555500001000 555500003000 1000 0123456789abcdef0123456789abcdef01234567 /usr/bin/app\n"
+	"40 7f0000028000 7f0000100000 28000 - /usr/lib/x86_64-linux-gnu/libc.so.6\n";
+
+/* The table: @n entries given as (id, pid, flags, nr, addresses...). */
+struct chain {
+	uint32_t id, pid;
+	uint8_t flags, nr;
+	uint64_t ip[4];
+};
+
+static size_t table(unsigned char *b, const struct chain *c, size_t n)
+{
+	struct tipme_sitetab_hdr h = { .hdr_size = sizeof(h), .count = (uint32_t)n,
+				       .capacity = 1024, .depth = 16 };
+	size_t off = sizeof(h), i;
+
+	memcpy(b, &h, sizeof(h));
+	for (i = 0; i < n; i++) {
+		struct tipme_ustack u = { .id = c[i].id, .pid = c[i].pid,
+					  .nr = c[i].nr, .flags = c[i].flags };
+
+		memcpy(b + off, &u, sizeof(u));
+		memcpy(b + off + sizeof(u), c[i].ip, 8u * c[i].nr);
+		off += sizeof(u) + 8u * c[i].nr;
+	}
+	return off;
+}
+
+static const struct chain chains[] = {
+	/* the leaf in libc, two frames of the app, then a stray address */
+	{ 3, 40, 0, 4, { LIBC + 0x29f00, APP + 0x1234, APP + 0x2001, 0x6000 } },
+	/* a walk the module cut: the leaf alone */
+	{ 5, 40, TIPME_USTACK_TRUNC, 1, { LIBC + 0x30000 } },
+	/* a process the dump has no mappings of: kept, in hex */
+	{ 7, 50, 0, 2, { 0x401000, 0x401100 } },
+};
+
+static void ustack_rec(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t id)
+{
+	struct tipme_rec_ustack_c r = { id };
+
+	scen_rec(s, cpu, TIPME_REC_USTACK_C, ts, &r, sizeof(r));
+}
+
+/* A reader (40, "app") sleeps on a pipe twice; a writer (41) wakes it. */
+static int write_dump(struct scen *s, unsigned char *tab, size_t tab_len,
+		      const char *m)
+{
+	scen_init(s, 1);
+	s->ustacks = tab;
+	s->ustacks_len = tab_len;
+	s->maps = m;
+	scen_task(s, 40, 40, "app", "/usr/bin/app", "app", 4);
+	scen_task(s, 41, 41, "writer", "/usr/bin/writer", "writer", 7);
+	scen_task(s, 50, 50, "gone", "/usr/bin/gone", "gone", 5);
+	if (exec_later) {
+		size_t at = s->exec_len;
+		struct tipme_exec x;
+
+		scen_task(s, 40, 40, "app2", "/usr/bin/app2", "app2", 5);
+		memcpy(&x, s->exec + at, sizeof(x));
+		x.start_ts = MS(115);
+		memcpy(s->exec + at, &x, sizeof(x));
+	}
+	ustack_rec(s, 0, MS(1), 5);		/* nobody went to sleep yet: dropped */
+	scen_switch(s, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
+	scen_switch(s, 0, MS(10), 40, TIPME_TS_SLEEPING, 120, 41, 120);
+	scen_blocked(s, 0, MS(10), 40, pipe_site);
+	ustack_rec(s, 0, MS(10), 3);
+	ustack_rec(s, 0, MS(10), 3);		/* a second one: dropped */
+	scen_wake(s, 0, MS(110), 40, 0, 41, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(111), 41, TIPME_TS_SLEEPING, 120, 40, 120);
+	scen_switch(s, 0, MS(120), 40, TIPME_TS_SLEEPING, 120, 50, 120);
+	ustack_rec(s, 0, MS(120), 5);
+	scen_switch(s, 0, MS(130), 50, TIPME_TS_SLEEPING, 120, 0, 120);
+	ustack_rec(s, 0, MS(130), 7);
+	scen_switch(s, 0, MS(140), 0, TIPME_TS_RUNNABLE, 120, 41, 120);
+	ustack_rec(s, 0, MS(140), 9);		/* a switch to run: dropped */
+	return scen_write(s, path);
+}
+
+static char *run(int (*cmd)(int, char **), const char *args, int *ret)
+{
+	char out[160], err[160], buf[512], *argv[16], *tok, *save = NULL, *text, *p;
+	int argc = 0;
+
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 15;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = strcmp(tok, "DUMP") ? tok : path;
+	argv[argc] = NULL;
+	*ret = capture_run(cmd, argc, argv, out, err);
+	text = capture_slurp(*ret ? err : out);
+	while (text && (p = strstr(text, dir))) {
+		memcpy(p, "DIR", 3);
+		memmove(p + 3, p + strlen(dir), strlen(p + strlen(dir)) + 1);
+	}
+	return text;
+}
+
+static void decoded(void)
+{
+	unsigned char tab[512];
+	struct pm_dump pm = { 0 };
+	struct tm_err e = { "" };
+	struct pm_merge m;
+	struct pm_event ev;
+	uint32_t got[8][2];
+	size_t n = 0;
+	int ret;
+
+	ret = write_dump(S, tab, table(tab, chains, 3), maps);
+	tap_ok(!ret, "the dump is written");
+	ret = pm_open(&pm, path, 0, &e);
+	tap_ok(!ret, "it opens: %s", e.msg);
+	if (ret)
+		return;
+	ret = pm_merge_init(&m, &pm, NULL, &e);
+	while (ret >= 0 && (ret = pm_merge_next(&m, &ev, &e)) > 0)
+		if (ev.type == TIPME_REC_USTACK && n < 8) {
+			got[n][0] = ev.u.rec.USTACK.pid;
+			got[n++][1] = ev.u.rec.USTACK.id;
+		}
+	pm_merge_free(&m);
+	tap_ok(n == 3 && got[0][0] == 40 && got[0][1] == 3 && got[1][0] == 40 &&
+	       got[1][1] == 5 && got[2][0] == 50 && got[2][1] == 7,
+	       "ustack_c given as ustack of the thread its switch put to sleep, the rest dropped (%zu)", n);
+	tap_ok(pm_ustack_get(&pm, 3) && !pm_ustack_get(&pm, 4),
+	       "chains found by number, an unknown number not");
+	{
+		struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
+		int trunc;
+		size_t k = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 3), MS(10), fr, &trunc);
+
+		tap_ok(k == 3 && trunc && fr[0].map && !strcmp(fr[0].map->name, "libc.so.6") &&
+		       fr[0].off == 0x29f00 && fr[1].off == 0x1234 &&
+		       !strcmp(fr[1].map->name, "app") && fr[2].off == 0x2001,
+		       "resolved to file offsets, cut at the address outside executable code");
+		k = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 7), MS(130), fr, &trunc);
+		tap_ok(k == 2 && !trunc && !fr[0].map && fr[1].addr == 0x401100,
+		       "no mappings of the process: the addresses kept, without a file");
+	}
+	pm_close(&pm);
+}
+
+static void golden_outputs(void)
+{
+	static const struct {
+		int (*cmd)(int, char **);
+		const char *args, *file;
+	} c[] = {
+		{ pm_cmd_records, "records --type blocked,ustack DUMP", "ustack-records.txt" },
+		{ pm_cmd_records, "records --json --type ustack DUMP", "ustack-records.json" },
+		{ pm_cmd_report, "report --pid 40 --from 0.009 --to 0.111 DUMP", "ustack-report.txt" },
+		{ pm_cmd_report, "report --json --pid 40 --from 0.009 --to 0.111 DUMP",
+		  "ustack-report.json" },
+	};
+	unsigned char tab[512];
+	char gp[160], *t;
+	size_t i;
+	int ret;
+
+	if (write_dump(S, tab, table(tab, chains, 3), maps))
+		return;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		t = run(c[i].cmd, c[i].args, &ret);
+		snprintf(gp, sizeof(gp), "tests/unit/golden/%s", c[i].file);
+		tap_ok(!ret && golden_file(gp, t), "%s", c[i].args);
+		free(t);
+	}
+}
+
+/* A dump with a lying table or mappings must not open, and say why. */
+static void lies(void)
+{
+	static const struct {
+		const char *what, *maps, *msg;
+		struct chain c;
+		int cut;	/* bytes cut off the table's end */
+	} l[] = {
+		{ "number 0", NULL, "chain number 0", { 0, 40, 0, 1, { 1 } }, 0 },
+		{ "no address", NULL, "chain of no address", { 1, 40, 0, 0, { 0 } }, 0 },
+		{ "17 addresses", NULL, "more than 16", { 1, 40, 0, 17, { 0 } }, 0 },
+		{ "entry cut", NULL, "past the end", { 1, 40, 0, 2, { 1, 2 } }, 4 },
+		{ "maps: garbage", "40 zz\n", "line 1 malformed", { 1, 40, 0, 1, { 1 } }, 0 },
+		{ "maps: no newline", "40 1 2 0 - /a", "unterminated", { 1, 40, 0, 1, { 1 } }, 0 },
+		{ "maps: relative path", "40 1 2 0 - a\n", "malformed", { 1, 40, 0, 1, { 1 } }, 0 },
+		{ "maps: odd build-id", "40 1 2 0 abc /a\n", "malformed", { 1, 40, 0, 1, { 1 } }, 0 },
+		{ "maps: overlap", "40 1 9 0 - /a\n40 4 10 0 - /b\n", "overlap",
+		  { 1, 40, 0, 1, { 1 } }, 0 },
+	};
+	unsigned char tab[512];
+	struct pm_dump pm;
+	struct tm_err e;
+	size_t i, len;
+	struct chain two[2] = { { 2, 40, 0, 1, { 1 } }, { 2, 41, 0, 1, { 2 } } };
+
+	for (i = 0; i < sizeof(l) / sizeof(l[0]); i++) {
+		struct chain c = l[i].c;
+
+		if (c.nr > 4) {		/* claims 17; the bytes are not there */
+			len = table(tab, &(struct chain){ c.id, c.pid, 0, 0, { 0 } }, 1);
+			tab[sizeof(struct tipme_sitetab_hdr) + 8] = c.nr;
+		} else {
+			len = table(tab, &c, 1) - l[i].cut;
+		}
+		memset(&pm, 0, sizeof(pm));
+		strcpy(e.msg, "");
+		if (write_dump(S, tab, len, l[i].maps)) {
+			tap_ok(0, "%s: written", l[i].what);
+			continue;
+		}
+		tap_ok(pm_open(&pm, path, 0, &e) < 0 && strstr(e.msg, l[i].msg),
+		       "%s: refused (%s)", l[i].what, e.msg);
+		pm_close(&pm);
+	}
+	len = table(tab, two, 2);
+	memset(&pm, 0, sizeof(pm));
+	if (!write_dump(S, tab, len, NULL))
+		tap_ok(pm_open(&pm, path, 0, &e) < 0 && strstr(e.msg, "listed twice"),
+		       "a number listed twice: refused (%s)", e.msg);
+	pm_close(&pm);
+}
+
+/* An ELF file laid out here: header, two PT_NOTE segments, the id in the second. */
+static void elf_build_id(void)
+{
+	static const unsigned char want[20] = {
+		0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+	};
+	unsigned char f[1024], id[TM_BUILD_ID_MAX];
+	struct tm_elf_mem mem = { f, sizeof(f) };
+	struct tm_elf_src src = { tm_elf_mem_read, &mem };
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)f;
+	Elf64_Phdr ph[2];
+	struct tm_err e = { "" };
+	uint32_t note[3];
+	size_t len = 0;
+	int ret;
+
+	memset(f, 0, sizeof(f));
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_phoff = 64;
+	eh->e_phentsize = sizeof(Elf64_Phdr);
+	eh->e_phnum = 2;
+	memset(ph, 0, sizeof(ph));
+	ph[0].p_type = PT_NOTE;		/* an ABI tag note */
+	ph[0].p_offset = 256;
+	ph[0].p_filesz = 32;
+	ph[1].p_type = PT_NOTE;
+	ph[1].p_offset = 512;
+	ph[1].p_filesz = 12 + 4 + 20;
+	memcpy(f + 64, ph, sizeof(ph));
+	note[0] = 4, note[1] = 16, note[2] = NT_GNU_ABI_TAG;
+	memcpy(f + 256, note, 12);
+	memcpy(f + 268, "GNU", 4);
+	note[0] = 4, note[1] = 20, note[2] = NT_GNU_BUILD_ID;
+	memcpy(f + 512, note, 12);
+	memcpy(f + 524, "GNU", 4);
+	memcpy(f + 528, want, 20);
+	ret = tm_elf_build_id(&src, id, &len, &e);
+	tap_ok(!ret && len == 20 && !memcmp(id, want, 20), "build-id from the second note segment");
+	mem.size = 540;			/* the descriptor cut */
+	ret = tm_elf_build_id(&src, id, &len, &e);
+	tap_ok(ret == -EINVAL && strstr(e.msg, "truncated"), "a cut file: %s", e.msg);
+	mem.size = sizeof(f);
+	note[1] = 0x7fffffff;		/* a descriptor longer than the segment */
+	memcpy(f + 512, note, 12);
+	ret = tm_elf_build_id(&src, id, &len, &e);
+	tap_ok(ret == -ENOENT, "a note past its segment: no build-id");
+	f[EI_CLASS] = ELFCLASS32;
+	ret = tm_elf_build_id(&src, id, &len, &e);
+	tap_ok(ret == -EINVAL && strstr(e.msg, "64-bit"), "32-bit ELF: %s", e.msg);
+	f[EI_CLASS] = ELFCLASS64;
+	eh->e_phnum = 60000;
+	ret = tm_elf_build_id(&src, id, &len, &e);
+	tap_ok(ret == -EINVAL, "60000 program headers: %s", e.msg);
+}
+
+/*
+ * The mappings are read at dump time: a chain recorded before the process
+ * ran another program is not resolved with the new program's.
+ */
+static void after_exec(void)
+{
+	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
+	unsigned char tab[512];
+	struct pm_dump pm = { 0 };
+	struct tm_err e = { "" };
+	size_t k1, k2;
+	int t1, t2;
+
+	exec_later = 1;
+	if (write_dump(S, tab, table(tab, chains, 3), maps) || pm_open(&pm, path, 0, &e)) {
+		tap_ok(0, "the dump with a later exec: %s", e.msg);
+		exec_later = 0;
+		return;
+	}
+	exec_later = 0;
+	k1 = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 3), MS(10), fr, &t1);
+	tap_ok(k1 == 4 && !t1 && !fr[0].map && fr[3].addr == 0x6000,
+	       "a chain from before the exec: addresses, not the new program's files");
+	k2 = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 5), MS(120), fr, &t2);
+	tap_ok(k2 == 1 && fr[0].map && !strcmp(fr[0].map->name, "libc.so.6"),
+	       "a chain from after it: resolved");
+	pm_close(&pm);
+}
+
+/* A redacted copy keeps no user-space address and no mapped file's path. */
+static void redacted(void)
+{
+	unsigned char tab[512];
+	char args[256], *t;
+	struct pm_dump pm = { 0 };
+	struct tm_err e = { "" };
+	int ret;
+
+	if (write_dump(S, tab, table(tab, chains, 3), maps))
+		return;
+	snprintf(args, sizeof(args), "redact DUMP -o %s/r.dump", dir);
+	t = run(pm_cmd_redact, args, &ret);
+	tap_ok(!ret && t && strstr(t, ", 2 user stack sections dropped"),
+	       "redact says it dropped the user stack table and the mappings");
+	free(t);
+	snprintf(args, sizeof(args), "%s/r.dump", dir);
+	ret = pm_open(&pm, args, 0, &e);
+	tap_ok(!ret && !pm_instr_get(&pm)->have_ustacks && !pm_instr_get(&pm)->have_maps &&
+	       !pm_ustack_get(&pm, 3), "the copy has neither (%s)", e.msg);
+	pm_close(&pm);
+	unlink(args);
+}
+
+int main(void)
+{
+	static const char *const files[] = { "u.dump", "out", "err" };
+	char p[160];
+	size_t i;
+
+	S = malloc(sizeof(*S));
+	snprintf(dir, sizeof(dir), "/tmp/tipme-ustack-XXXXXX");
+	if (!S || !mkdtemp(dir))
+		return 1;
+	snprintf(path, sizeof(path), "%s/u.dump", dir);
+	decoded();
+	golden_outputs();
+	lies();
+	redacted();
+	after_exec();
+	elf_build_id();
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+	free(S);
+	return tap_done();
+}
