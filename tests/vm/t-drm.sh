@@ -53,8 +53,11 @@ tap_cmp "tipme dump (fence)" "$?" -eq 0
 python3 tests/vm/check_drm.py fence "$t" "$out/fence.jsonl" > "$out/fence.tap" 2>&1
 tap_merge "$out/fence.tap"
 
-tap_check "rmmod vgem" rmmod vgem
-tap_check "modprobe -r bochs (and drm.ko)" modprobe -r bochs
+# the drivers, then the helpers they leave loaded, then drm.ko
+for m in vgem bochs drm_vram_helper drm_shmem_helper drm_ttm_helper ttm drm_kms_helper drm; do
+	loaded $m || continue
+	tap_check "rmmod $m" rmmod $m
+done
 if loaded drm; then
 	tap_fail "drm.ko is gone" "$(grep '^drm' /proc/modules)"
 else

@@ -866,7 +866,9 @@ struct tipme_rec_vblank {
  *       was sent at (0 when the device counts no vblanks: a flip that
  *       completed without one)
  * @file: the DRM file the event goes to: a 32-bit hash of its address,
- *        the same in every record of that open file
+ *        the same in every record of that open file; 0 for an event no
+ *        file reads (the atomic helpers' own completion event of a
+ *        commit that asked for none)
  * @who: bits 0..21 current thread (queued: the one whose ioctl asked for
  *       the event; delivered: whoever sent it, often an interrupt's or a
  *       commit worker's), bits 22..23 enum tipme_ctx, bits 24..31 zero
