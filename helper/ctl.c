@@ -108,6 +108,47 @@ static void tipmed_status(const char *sock, struct tipmed_status *ts)
 		snprintf(ts->why, sizeof(ts->why), "an answer without the counts (an older tipmed?)");
 }
 
+/*
+ * The next "tp.NAME=STATE" line of the module's parameters at or after
+ * *pos: NAME and STATE cut into @name and @state.  Return: 0 at the end.
+ */
+static int next_tracepoint(const char **pos, char *name, size_t nlen,
+			   char *state, size_t slen)
+{
+	const char *p = *pos;
+
+	while (p && *p) {
+		const char *end = strchr(p, '\n'), *eq;
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		*pos = end ? end + 1 : p + len;
+		eq = memchr(p, '=', len);
+		if (len > 3 && !strncmp(p, "tp.", 3) && eq) {
+			snprintf(name, nlen, "%.*s", (int)(eq - p - 3), p + 3);
+			snprintf(state, slen, "%.*s", (int)(p + len - eq - 1), eq + 1);
+			return 1;
+		}
+		p = *pos;
+	}
+	return 0;
+}
+
+static void tracepoints_text(const struct tipme_status *st)
+{
+	const char *pos = st->params;
+	char name[64], state[32];
+	int n = 0;
+
+	if (!st->params)
+		return;
+	while (next_tracepoint(&pos, name, sizeof(name), state, sizeof(state))) {
+		printf("%s%s %s", n ? ", " : "optional tracepoints: ", name, state);
+		n++;
+	}
+	if (n)
+		putchar('\n');
+}
+
 static void status_text(const struct tipme_status *st)
 {
 	uint64_t lost = 0;
@@ -158,6 +199,7 @@ static void status_text(const struct tipme_status *st)
 	if (lost)
 		printf("LOST: %" PRIu64 " records dropped (see Documentation/format.rst)\n",
 		       lost);
+	tracepoints_text(st);
 }
 
 static void tipmed_text(const struct tipmed_status *ts)
@@ -225,6 +267,18 @@ static void status_json(const struct tipme_status *st,
 		tm_jw_obj_end(&w);
 	}
 	tm_jw_arr_end(&w);
+	tm_jw_key(&w, "tracepoints");
+	if (st->params) {
+		const char *pos = st->params;
+		char name[64], state[32];
+
+		tm_jw_obj_begin(&w);
+		while (next_tracepoint(&pos, name, sizeof(name), state, sizeof(state)))
+			tm_jw_kstr(&w, name, state);
+		tm_jw_obj_end(&w);
+	} else {
+		tm_jw_null(&w);
+	}
 	tm_jw_key(&w, "tipmed");
 	if (ts->up) {
 		tm_jw_obj_begin(&w);

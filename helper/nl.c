@@ -261,6 +261,7 @@ static struct nla_policy status_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_FREEZES] = { .type = NLA_U64 },
 	[TIPME_ATTR_FREEZES_EXPIRED] = { .type = NLA_U64 },
 	[TIPME_ATTR_FREEZES_RELEASED] = { .type = NLA_U64 },
+	[TIPME_ATTR_PARAMS] = { .type = NLA_STRING },
 };
 
 struct status_rx {
@@ -306,6 +307,14 @@ static int status_cb(struct nl_msg *msg, void *arg)
 	GET(TIPME_ATTR_FREEZES_RELEASED, freeze.released, nla_get_u64);
 	st->freeze.known = a[TIPME_ATTR_FREEZES] != NULL;
 #undef GET
+	if (a[TIPME_ATTR_PARAMS]) {
+		st->params = strndup(nla_data(a[TIPME_ATTR_PARAMS]),
+				     nla_len(a[TIPME_ATTR_PARAMS]));
+		if (!st->params) {
+			rx->err = -ENOMEM;
+			return NL_STOP;
+		}
+	}
 	nla_for_each_nested(e, a[TIPME_ATTR_CPU_STATS], rem)
 		n++;
 	st->cpus = calloc(n ? n : 1, sizeof(*st->cpus));
@@ -370,6 +379,7 @@ void tipme_status_free(struct tipme_status *st)
 	free(st->cpus);
 	free(st->first_ts);
 	free(st->last_ts);
+	free(st->params);
 	memset(st, 0, sizeof(*st));
 }
 

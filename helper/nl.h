@@ -80,6 +80,7 @@ struct tipme_status {
 		uint32_t gen;
 		uint64_t freezes, expired, released;
 	} freeze;
+	char *params;	/* "key=value\n" lines; NULL from an older module */
 };
 
 int tnl_open(struct tnl *t, struct tm_err *e);

@@ -352,4 +352,92 @@ static __always_inline int tipme_throttle_level(const struct task_struct *p)
 #define TIPME_MAPPING_FLAGS	FOLIO_MAPPING_FLAGS
 #endif
 
+/* ------------------------------------------------------------------ */
+/* Display and GPU: tracepoints of modules, DRM files, dma_fence      */
+/* ------------------------------------------------------------------ */
+
+#include <linux/compiler.h>
+#include <linux/dma-fence.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/tracepoint.h>
+#include <drm/drm_file.h>
+
+/*
+ * A module's tracepoint table (struct module.tracepoints_ptrs) holds
+ * 32-bit offsets where the architecture has PREL32 relocations (4.19,
+ * "tracepoint: Use PREL32 relocations when supported") and
+ * pointers elsewhere; the kernel's own reader of it is private to
+ * kernel/tracepoint.c.
+ */
+static inline struct tracepoint *tipme_tp_deref(tracepoint_ptr_t *p)
+{
+#ifdef CONFIG_HAVE_ARCH_PREL32_RELOCATIONS
+	return offset_to_ptr(p);
+#else
+	return *p;
+#endif
+}
+
+/*
+ * The thread that opened a DRM file (struct drm_file.pid); RCU-protected
+ * since 6.8 ("drm: Update file owner during use"), which
+ * also makes it the last process that used the file.  Kbuild looks for
+ * the __rcu (TIPME_DRM_FILE_PID_RCU).
+ *
+ * Context: any.
+ */
+static inline u32 tipme_drm_file_owner(struct drm_file *file)
+{
+	struct pid *pid;
+	u32 nr;
+
+	rcu_read_lock();
+#ifdef TIPME_DRM_FILE_PID_RCU
+	pid = rcu_dereference(file->pid);
+#else
+	pid = file->pid;
+#endif
+	nr = pid ? (u32)pid_nr(pid) : 0;
+	rcu_read_unlock();
+	return nr;
+}
+
+/*
+ * A fence's driver and timeline names: through its ops until 6.17, whose
+ * dma_fence_driver_name() and dma_fence_timeline_name() (
+ * "dma-fence: Add safe access helpers and document the rules") are the
+ * only safe way once ops became RCU-protected and are dropped at signal.
+ * Kbuild looks for them (TIPME_HAVE_FENCE_NAME_HELPERS).
+ *
+ * Context: inside rcu_read_lock().
+ */
+#ifdef TIPME_HAVE_FENCE_NAME_HELPERS
+static inline const char *tipme_fence_driver_name(struct dma_fence *f)
+{
+	const char __rcu *name = dma_fence_driver_name(f);
+
+	return rcu_dereference(name);
+}
+
+static inline const char *tipme_fence_timeline_name(struct dma_fence *f)
+{
+	const char __rcu *name = dma_fence_timeline_name(f);
+
+	return rcu_dereference(name);
+}
+#else
+static inline const char *tipme_fence_driver_name(struct dma_fence *f)
+{
+	return f->ops && f->ops->get_driver_name ?
+	       f->ops->get_driver_name(f) : NULL;
+}
+
+static inline const char *tipme_fence_timeline_name(struct dma_fence *f)
+{
+	return f->ops && f->ops->get_timeline_name ?
+	       f->ops->get_timeline_name(f) : NULL;
+}
+#endif
+
 #endif /* TIPME_COMPAT_H */

@@ -29,6 +29,9 @@ PKGS=(
 	linux-source-6.1 flex bison bc
 	# userspace: netlink, X11 recorder
 	libnl-3-dev libnl-genl-3-dev
+	# VM tests' display program (t-drm: page flips on a KMS device, and
+	# vgem's fences), built with libdrm's headers and library
+	libdrm-dev
 	libxcb1-dev libxcb-record0-dev libxcb-res0-dev libxcb-xtest0-dev
 	# X11 tests (x11-utils: xprop, xdpyinfo; only recommended by xterm)
 	# (x11-xkb-utils: setxkbmap, for the QWERTZ hotkey test; xvfb pulls it)

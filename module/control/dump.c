@@ -156,7 +156,40 @@ size_t tipme_dump_status_size(void)
 {
 	return 576 + 160 * num_possible_cpus() +
 	       nla_total_size(TIPME_REC_NR * sizeof(struct tipme_cost_total)) +
-	       nla_total_size(1);
+	       nla_total_size(1) + nla_total_size(PAGE_SIZE);
+}
+
+/* The module's parameters as "key=value\n" lines. */
+static void params_text(char *buf, size_t size)
+{
+	int n;
+
+	n = tipme_recorder_params_text(buf, size);
+	n += tipme_trigger_params_text(buf + n, size - n);
+	n += tipme_auto_params_text(buf + n, size - n);
+	tipme_instr_params_text(buf + n, size - n);
+}
+
+/**
+ * tipme_dump_put_params() - the module's parameters, and what became of
+ * its optional tracepoints, as TIPME_ATTR_PARAMS of a STATUS reply
+ * @skb: the reply
+ *
+ * Context: process context.
+ * Return: 0, -ENOMEM or -EMSGSIZE.
+ */
+int tipme_dump_put_params(struct sk_buff *skb)
+{
+	char *params;
+	int err;
+
+	params = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!params)
+		return -ENOMEM;
+	params_text(params, PAGE_SIZE);
+	err = nla_put_string(skb, TIPME_ATTR_PARAMS, params);
+	kfree(params);
+	return err;
 }
 
 /**
@@ -337,16 +370,6 @@ static void *dump_msg(struct sk_buff *skb, struct netlink_callback *cb,
 	return hdr;
 }
 
-/* The module's parameters as "key=value\n" lines. */
-static void params_text(char *buf, size_t size)
-{
-	int n;
-
-	n = tipme_recorder_params_text(buf, size);
-	n += tipme_trigger_params_text(buf + n, size - n);
-	n += tipme_auto_params_text(buf + n, size - n);
-	tipme_instr_params_text(buf + n, size - n);
-}
 
 static int dump_meta(struct sk_buff *skb, struct netlink_callback *cb)
 {

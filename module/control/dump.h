@@ -17,6 +17,7 @@ int tipme_dump_done(struct netlink_callback *cb);
 size_t tipme_dump_status_size(void);
 int tipme_dump_put_geometry(struct sk_buff *skb);
 int tipme_dump_put_cost(struct sk_buff *skb);
+int tipme_dump_put_params(struct sk_buff *skb);
 int tipme_dump_put_cpu_stats(struct sk_buff *skb);
 
 #endif /* TIPME_DUMP_H */

@@ -87,7 +87,7 @@ static int tipme_cmd_status(struct sk_buff *skb, struct genl_info *info)
 	    put_u64(msg, TIPME_ATTR_FREEZES_EXPIRED, fc.expired) ||
 	    put_u64(msg, TIPME_ATTR_FREEZES_RELEASED, fc.released) ||
 	    (t.seq && put_trigger(msg, &t)) || tipme_dump_put_cost(msg) ||
-	    tipme_dump_put_cpu_stats(msg))
+	    tipme_dump_put_params(msg) || tipme_dump_put_cpu_stats(msg))
 		goto out_free;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);

@@ -19,6 +19,7 @@
 #include "instr/cost.h"
 #include "instr/exec.h"
 #include "instr/setup.h"
+#include "probes/display.h"
 #include "probes/tracepoints.h"
 #include "instr/sampler.h"
 #include "instr/site.h"
@@ -60,6 +61,14 @@ static bool trace_work = true;
 module_param(trace_work, bool, 0444);
 MODULE_PARM_DESC(trace_work, "Record kernel work items, and the softirq or interrupt of a wakeup (default 1)");
 
+static bool trace_drm = true;
+module_param(trace_drm, bool, 0444);
+MODULE_PARM_DESC(trace_drm, "Record DRM's vblank and page flip events, from drm.ko whenever it is loaded (default 1)");
+
+static bool trace_fence = true;
+module_param(trace_fence, bool, 0444);
+MODULE_PARM_DESC(trace_fence, "Record dma_fence emits, signals and waits (default 1)");
+
 /**
  * struct optional_table - a probe family that may be left out
  * @name: for messages
@@ -99,7 +108,9 @@ static void optional_detach(void)
  * tipme_instr_init() - set up all instrumentation and start it
  *
  * A family of optional probes (block, lock, mm, work) this kernel lacks is left
- * out with a warning; any other failure fails the load.
+ * out with a warning; so is each display or fence tracepoint it lacks (and
+ * drm.ko's are attached whenever it loads); any other failure fails the
+ * load.
  *
  * Context: process context (module init), before the scheduler probes are
  * attached.
@@ -144,6 +155,8 @@ int tipme_instr_init(void)
 		else
 			optional[i].attached = true;
 	}
+	tipme_fence_init(trace_fence);
+	tipme_drm_init(trace_drm);
 	tipme_sampler_start();
 	return 0;
 
@@ -167,6 +180,8 @@ out_cost:
  */
 void tipme_instr_exit(void)
 {
+	tipme_drm_exit();
+	tipme_fence_exit();
 	optional_detach();
 	tipme_probes_detach(tipme_task_probes, tipme_task_probes_count);
 	tipme_sampler_exit();
@@ -197,5 +212,9 @@ int tipme_instr_params_text(char *buf, size_t size)
 		       cost_period_ms, optional[0].attached,
 		       optional[1].attached, optional[2].attached);
 	n += scnprintf(buf + n, size - n, "trace_work=%d\n", optional[3].attached);
+	n += scnprintf(buf + n, size - n, "trace_drm=%d\ntrace_fence=%d\n",
+		       trace_drm, trace_fence);
+	n += tipme_drm_params_text(buf + n, size - n);
+	n += tipme_fence_params_text(buf + n, size - n);
 	return n;
 }

@@ -67,6 +67,37 @@ out_detach:
 }
 
 /**
+ * tipme_probes_attach_found() - attach every probe whose tracepoint exists
+ * @probes: the table
+ * @n: its entries
+ *
+ * For optional tracepoints, each on its own: one this kernel lacks (tp
+ * stays NULL) or that fails to attach is left out, the others are
+ * attached.  Each entry's @attached says which.
+ *
+ * Context: process context, may sleep.
+ */
+void tipme_probes_attach_found(struct tipme_probe *probes, size_t n)
+{
+	struct lookup l = { .probes = probes, .n = n };
+	size_t i;
+	int err;
+
+	for_each_kernel_tracepoint(match_tracepoint, &l);
+	for (i = 0; i < n; i++) {
+		if (!probes[i].tp)
+			continue;
+		err = tracepoint_probe_register(probes[i].tp, probes[i].func,
+						NULL);
+		if (err) {
+			pr_warn("cannot attach to %s: %d\n", probes[i].name, err);
+			continue;
+		}
+		probes[i].attached = true;
+	}
+}
+
+/**
  * tipme_probes_detach() - detach every attached probe of a table
  * @probes: the table
  * @n: its entries

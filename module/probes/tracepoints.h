@@ -40,6 +40,7 @@ struct tipme_probe {
 	}
 
 int tipme_probes_attach(struct tipme_probe *probes, size_t n);
+void tipme_probes_attach_found(struct tipme_probe *probes, size_t n);
 void tipme_probes_detach(struct tipme_probe *probes, size_t n);
 
 /* Probe tables, one per tracepoint family (probes/). */

@@ -329,6 +329,11 @@ static void uapi_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_ustack_c), (size_t)4);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_ustack), (size_t)8);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_ustack), (size_t)16);
+	/* display and GPU: 20, 24, 28 and 64 bytes with the header */
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_vblank), (size_t)16);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_vblank_ev), (size_t)20);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_fence), (size_t)24);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_fence_name), (size_t)60);
 
 	/* Records stay 4-byte multiples, so records stay 4-byte aligned. */
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_switch) % 4, (size_t)0);

@@ -434,6 +434,14 @@ int scen_write(const struct scen *s, const char *path)
 	scen_add_type(types, &nt, TIPME_REC_WORK_END, 0, sizeof(struct tipme_rec_work_end),
 		      "work_end");
 	scen_add_type(types, &nt, TIPME_REC_INTR, 0, sizeof(struct tipme_rec_intr), "intr");
+	scen_add_type(types, &nt, TIPME_REC_VBLANK, 0, sizeof(struct tipme_rec_vblank), "vblank");
+	scen_add_type(types, &nt, TIPME_REC_VBLANK_QUEUED, 0, sizeof(struct tipme_rec_vblank_ev),
+		      "vblank_queued");
+	scen_add_type(types, &nt, TIPME_REC_VBLANK_DELIVERED, 0,
+		      sizeof(struct tipme_rec_vblank_ev), "vblank_delivered");
+	scen_add_type(types, &nt, TIPME_REC_FENCE, 0, sizeof(struct tipme_rec_fence), "fence");
+	scen_add_type(types, &nt, TIPME_REC_FENCE_NAME, 0, sizeof(struct tipme_rec_fence_name),
+		      "fence_name");
 	if (s->compact) {
 		scen_add_type(types, &nt, TIPME_REC_SWITCH_C, 0,
 			      sizeof(struct tipme_rec_switch_c), "sched_switch_c");

@@ -22,6 +22,15 @@ VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 VM_PROGS += $(B)/tests/vm/ustackprog
 $(B)/tests/vm/progs/ustackprog.o: CFLAGS += -O1 -fno-omit-frame-pointer
 
+# Page flips on a KMS device and vgem's fences (t-drm.sh), with libdrm
+VM_PROGS += $(B)/tests/vm/drmflip
+DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null)
+DRM_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null || echo -ldrm)
+EXTRA_CFLAGS_tests_vm_progs_ += $(DRM_CFLAGS)
+
+$(B)/tests/vm/drmflip: $(B)/tests/vm/progs/drmflip.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(DRM_LIBS)
+
 $(B)/tests/vm/%: $(B)/tests/vm/progs/%.o
 	$(CC) $(LDFLAGS) -o $@ $^
 

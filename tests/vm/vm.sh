@@ -22,7 +22,10 @@
 # fails and the lines are printed, unless --no-dmesg-check is given or the
 # script opts out with a line "# vm: dmesg-ok" in its first 20 lines.  The
 # same header may set defaults: "# vm: timeout=300 mem=2048 smp=1 cpu=MODEL
-# tcg=single".
+# tcg=single", and give the guest a display device: "gpu=bochs" (QEMU's
+# standard VGA, which the bochs DRM driver drives) or "gpu=virtio"
+# (virtio-gpu-pci); none otherwise.  The guest loads no driver for it by
+# itself: the test modprobes one.
 # The kernel console is in TIPME_OUT/console.log.
 #
 # Host steps: what a test asks with tap_on_host (tests/lib/tap.sh) -- the
@@ -82,7 +85,7 @@ set -euo pipefail
 
 fail() { echo "vm.sh: error: $*" >&2; exit 125; }
 
-timeout= mem= smp= kver= kroot= out= cpu= tcg= plugin= dmesg_check=1
+timeout= mem= smp= kver= kroot= out= cpu= tcg= plugin= dmesg_check=1 gpu=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
@@ -115,12 +118,20 @@ for word in $(head -n 20 "$script" | sed -n 's/^# vm: *//p'); do
 	smp=*) : "${smp:=${word#*=}}" ;;
 	cpu=*) : "${cpu:=${word#*=}}" ;;
 	tcg=*) : "${tcg:=${word#*=}}" ;;
+	gpu=*) gpu=${word#*=} ;;
 	dmesg-ok) dmesg_check=0 ;;
 	*) note "ignoring unknown header word '$word' in $script" ;;
 	esac
 done
 : "${cpu:=max}" "${tcg:=single}"
 case $tcg in multi|single) ;; *) fail "--tcg: 'multi' or 'single', not '$tcg'" ;; esac
+gpu_dev=()
+case $gpu in
+'') ;;
+bochs) gpu_dev=(-device VGA) ;;
+virtio) gpu_dev=(-device virtio-gpu-pci) ;;
+*) fail "gpu=$gpu in $script: 'bochs' or 'virtio'" ;;
+esac
 : "${timeout:=120}" "${mem:=1024}" "${smp:=2}"
 scale=${VM_TIMEOUT_SCALE:-1}
 [[ $scale =~ ^[1-9][0-9]*$ ]] || fail "VM_TIMEOUT_SCALE: a positive whole number, not '$scale'"
@@ -316,7 +327,7 @@ trap 'cleanup; exit 130' INT TERM
 
 timeout -k 5 "$timeout" qemu-system-x86_64 \
 	-accel "tcg,thread=$tcg" -cpu "$cpu" -m "$mem" -smp "$smp" \
-	${plugin:+-plugin "$plugin"} \
+	${plugin:+-plugin "$plugin"} "${gpu_dev[@]}" \
 	-nodefaults -no-user-config -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 rdinit=/init loglevel=6${VM_APPEND:+ $VM_APPEND}" \

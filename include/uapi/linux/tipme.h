@@ -147,6 +147,12 @@ static __inline__ __u64 tipme_ts_extend(__u64 prev, __u32 low)
 	X(45, INTR, struct tipme_rec_intr, "intr", FIXED, work) \
 	X(46, CPU_THROTTLE, struct tipme_rec_cpu_throttle, "cpu_throttle", FIXED, sched) \
 	X(47, BLK_FILE, struct tipme_rec_blk_file, "blk_file", FIXED, blk) \
+	X(52, VBLANK, struct tipme_rec_vblank, "vblank", FIXED, display) \
+	X(53, VBLANK_QUEUED, struct tipme_rec_vblank_ev, "vblank_queued", FIXED, display) \
+	X(54, VBLANK_DELIVERED, struct tipme_rec_vblank_ev, "vblank_delivered", FIXED, \
+	  display) \
+	X(55, FENCE, struct tipme_rec_fence, "fence", FIXED, display) \
+	X(56, FENCE_NAME, struct tipme_rec_fence_name, "fence_name", FIXED, display) \
 	X(58, USTACK, struct tipme_rec_ustack, "ustack", FIXED, sched) \
 	X(59, USTACK_C, struct tipme_rec_ustack_c, "ustack_c", FIXED, compact)
 
@@ -854,6 +860,123 @@ struct tipme_rec_blk_file {
 	__u8 kind;
 	__u8 ctx;
 	__u16 reserved;
+};
+
+/* struct tipme_rec_vblank.flags */
+#define TIPME_VBLANK_HIGH_PREC	0x01	/* the driver's own timestamp of the vblank */
+
+/**
+ * struct tipme_rec_vblank - payload of TIPME_REC_VBLANK (20 bytes with header)
+ * @seq: the CRTC's vblank counter (low 32 bits)
+ * @time_lo: CLOCK_MONOTONIC ns of that vblank as DRM timed it, bits 0..31
+ * @time_hi: bits 32..63
+ * @crtc: the CRTC's index on its device (DRM's pipe)
+ * @flags: TIPME_VBLANK_*
+ * @reserved: zero
+ *
+ * A vblank on a CRTC that had events to send (drm.ko's drm_vblank_event:
+ * written in the vblank interrupt, only while some client waits for one
+ * of its vblanks).  Drivers without vblank interrupts (virtio-gpu, bochs)
+ * never write it: their flips complete at once, in the commit.
+ */
+struct tipme_rec_vblank {
+	__u32 seq;
+	__u32 time_lo;
+	__u32 time_hi;
+	__u16 crtc;
+	__u8 flags;
+	__u8 reserved;
+};
+
+/**
+ * struct tipme_rec_vblank_ev - payload of TIPME_REC_VBLANK_QUEUED and
+ *                              TIPME_REC_VBLANK_DELIVERED (24 bytes with header)
+ * @seq: queued: the vblank the event waits for; delivered: the vblank it
+ *       was sent at (0 when the device counts no vblanks: a flip that
+ *       completed without one)
+ * @file: the DRM file the event goes to: a 32-bit hash of its address,
+ *        the same in every record of that open file; 0 for an event no
+ *        file reads (the atomic helpers' own completion event of a
+ *        commit that asked for none)
+ * @who: bits 0..21 current thread (queued: the one whose ioctl asked for
+ *       the event; delivered: whoever sent it, often an interrupt's or a
+ *       commit worker's), bits 22..23 enum tipme_ctx, bits 24..31 zero
+ * @owner: the process (thread group id) that opened @file, the one its
+ *         events are read by: for a page flip's event, the committer;
+ *         0 if not known
+ * @crtc: the CRTC's index on its device
+ * @reserved: zero
+ *
+ * Queued: a client asked for an event at a vblank (drm_vblank_event_queued,
+ * DRM_IOCTL_WAIT_VBLANK with an event, DRM_IOCTL_CRTC_QUEUE_SEQUENCE).
+ * Delivered: an event reached @file's queue (drm_vblank_event_delivered):
+ * a vblank event, or a page flip's or an atomic commit's completion.
+ */
+struct tipme_rec_vblank_ev {
+	__u32 seq;
+	__u32 file;
+	__u32 who;
+	__u32 owner;
+	__u16 crtc;
+	__u16 reserved;
+};
+
+/* struct tipme_rec_fence.op: which dma_fence tracepoint wrote it */
+enum tipme_fence_op {
+	TIPME_FENCE_EMIT	= 1,	/* dma_fence_emit: the work is sent to the device */
+	TIPME_FENCE_SIGNALED	= 2,	/* dma_fence_signaled: the work is done */
+	TIPME_FENCE_WAIT_START	= 3,	/* dma_fence_wait_start: @who waits for it */
+	TIPME_FENCE_WAIT_END	= 4,	/* dma_fence_wait_end: @who's wait ended */
+	TIPME_FENCE_OP_MAX	= 4,
+};
+
+/**
+ * struct tipme_rec_fence - payload of TIPME_REC_FENCE (28 bytes with header)
+ * @ctx_lo: the fence's context (its timeline, unique in the kernel), bits 0..31
+ * @ctx_hi: bits 32..63
+ * @seqno_lo: its sequence number on the timeline, bits 0..31
+ * @seqno_hi: bits 32..63
+ * @who: bits 0..21 current thread, bits 22..23 enum tipme_ctx, bits
+ *       24..31 zero
+ * @op: enum tipme_fence_op
+ * @reserved: zero
+ *
+ * A dma_fence is (@ctx, @seqno): a wait on it is joined to its signal by
+ * the pair.  Its driver and timeline are named by the latest
+ * TIPME_REC_FENCE_NAME of the context.
+ */
+struct tipme_rec_fence {
+	__u32 ctx_lo;
+	__u32 ctx_hi;
+	__u32 seqno_lo;
+	__u32 seqno_hi;
+	__u32 who;
+	__u8 op;
+	__u8 reserved[3];
+};
+
+#define TIPME_FENCE_DRIVER_LEN		24
+#define TIPME_FENCE_TIMELINE_LEN	28
+
+/**
+ * struct tipme_rec_fence_name - payload of TIPME_REC_FENCE_NAME (64 bytes with header)
+ * @ctx_lo: the fence context named, bits 0..31
+ * @ctx_hi: bits 32..63
+ * @driver: the driver's name (dma_fence_ops.get_driver_name), NUL-padded,
+ *          cut at TIPME_FENCE_DRIVER_LEN - 1 bytes
+ * @timeline: the timeline's name (get_timeline_name), likewise
+ *
+ * The names are interned per context: written on a CPU before that CPU's
+ * first TIPME_REC_FENCE of the context, and again before the first one
+ * more than a second after, so a window of a ring that holds a fence
+ * record of the context holds its name unless the name was overwritten
+ * less than a second before it.
+ */
+struct tipme_rec_fence_name {
+	__u32 ctx_lo;
+	__u32 ctx_hi;
+	__u8 driver[TIPME_FENCE_DRIVER_LEN];
+	__u8 timeline[TIPME_FENCE_TIMELINE_LEN];
 };
 
 /* struct tipme_rec_lock_begin.flags (the kernel's LCB_F_* values) */
@@ -1618,7 +1741,9 @@ enum tipme_attr {
 	TIPME_ATTR_SUBBUF_OK,		/* u8: 0 = overwritten while read: discard */
 	TIPME_ATTR_CLOCK_PAIRS,		/* binary: struct tipme_clock_pair[] */
 	TIPME_ATTR_REC_TYPES,		/* binary: struct tipme_rectype[] */
-	TIPME_ATTR_PARAMS,		/* string: "key=value\n" module parameters */
+	TIPME_ATTR_PARAMS,		/* string: "key=value\n" module parameters (META,
+					 * STATUS): tp.NAME=STATE lines for the
+					 * optional tracepoints */
 	TIPME_ATTR_NOW_TS,		/* u64: recorder timestamp at the reply */
 	TIPME_ATTR_TRIGGER_SEQ,		/* u32: trigger sequence number */
 	TIPME_ATTR_TRIGGER_SOURCE,	/* u32: enum tipme_trigger_source */
