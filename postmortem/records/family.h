@@ -22,6 +22,7 @@ extern const struct pm_recops pm_rec_mem;	/* mem.c: reclaim, kswapd, throttled *
 extern const struct pm_recops pm_rec_sample;	/* sample.c: sample, sample_end */
 extern const struct pm_recops pm_rec_cost;	/* cost.c: self-cost batches */
 extern const struct pm_recops pm_rec_work;	/* work.c: work items, interrupt context */
+extern const struct pm_recops pm_rec_net;	/* net.c: TCP data received, sent */
 
 /*
  * The family column of TIPME_REC_TYPES (<linux/tipme.h>) as operations.
@@ -37,6 +38,7 @@ extern const struct pm_recops pm_rec_work;	/* work.c: work items, interrupt cont
 #define PM_FAMILY_sample	(&pm_rec_sample)
 #define PM_FAMILY_cost		(&pm_rec_cost)
 #define PM_FAMILY_work		(&pm_rec_work)
+#define PM_FAMILY_net		(&pm_rec_net)
 #define PM_FAMILY_compact	NULL
 
 /**
