@@ -58,6 +58,10 @@ static bool trace_work = true;
 module_param(trace_work, bool, 0444);
 MODULE_PARM_DESC(trace_work, "Record kernel work items, and the softirq or interrupt of a wakeup (default 1)");
 
+static bool trace_net = true;
+module_param(trace_net, bool, 0444);
+MODULE_PARM_DESC(trace_net, "Record TCP data sent, and received by a socket someone waits on (default 1)");
+
 /**
  * struct optional_table - a probe family that may be left out
  * @name: for messages
@@ -79,6 +83,7 @@ static struct optional_table optional[] = {
 	{ "lock", tipme_lock_probes, &tipme_lock_probes_count, &trace_lock },
 	{ "mm", tipme_mm_probes, &tipme_mm_probes_count, &trace_mm },
 	{ "work", tipme_work_probes, &tipme_work_probes_count, &trace_work },
+	{ "net", tipme_net_probes, &tipme_net_probes_count, &trace_net },
 };
 
 static void optional_detach(void)
@@ -96,7 +101,7 @@ static void optional_detach(void)
 /**
  * tipme_instr_init() - set up all instrumentation and start it
  *
- * A family of optional probes (block, lock, mm, work) this kernel lacks is left
+ * A family of optional probes (block, lock, mm, work, net) this kernel lacks is left
  * out with a warning; any other failure fails the load.
  *
  * Context: process context (module init), before the scheduler probes are
