@@ -103,6 +103,17 @@ struct mem_cgroup;
 #endif
 
 /*
+ * tcp_probe passes its skb const after 6.12 (in Debian unstable's 7.2;
+ * the upstream commit was not at hand offline).  Kbuild tests the
+ * prototype (TIPME_TCP_PROBE_CONST_SKB); the probe only reads it.
+ */
+#ifdef TIPME_TCP_PROBE_CONST_SKB
+#define TIPME_TCP_PROBE_ARGS(sk, skb)	struct sock *sk, const struct sk_buff *skb
+#else
+#define TIPME_TCP_PROBE_ARGS(sk, skb)	struct sock *sk, struct sk_buff *skb
+#endif
+
+/*
  * sysctl handlers take a const table since 6.11 (78eb4ea25cd5, "sysctl:
  * treewide: constify the ctl_table argument of proc_handlers").
  */

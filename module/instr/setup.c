@@ -69,6 +69,10 @@ static bool trace_fence = true;
 module_param(trace_fence, bool, 0444);
 MODULE_PARM_DESC(trace_fence, "Record dma_fence emits, signals and waits (default 1)");
 
+static bool trace_net = true;
+module_param(trace_net, bool, 0444);
+MODULE_PARM_DESC(trace_net, "Record TCP data sent, and received by a socket someone waits on (default 1)");
+
 /**
  * struct optional_table - a probe family that may be left out
  * @name: for messages
@@ -90,6 +94,7 @@ static struct optional_table optional[] = {
 	{ "lock", tipme_lock_probes, &tipme_lock_probes_count, &trace_lock },
 	{ "mm", tipme_mm_probes, &tipme_mm_probes_count, &trace_mm },
 	{ "work", tipme_work_probes, &tipme_work_probes_count, &trace_work },
+	{ "net", tipme_net_probes, &tipme_net_probes_count, &trace_net },
 };
 
 static void optional_detach(void)
@@ -107,7 +112,7 @@ static void optional_detach(void)
 /**
  * tipme_instr_init() - set up all instrumentation and start it
  *
- * A family of optional probes (block, lock, mm, work) this kernel lacks is left
+ * A family of optional probes (block, lock, mm, work, net) this kernel lacks is left
  * out with a warning; so is each display or fence tracepoint it lacks (and
  * drm.ko's are attached whenever it loads); any other failure fails the
  * load.

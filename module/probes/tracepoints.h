@@ -56,5 +56,7 @@ extern struct tipme_probe tipme_mm_probes[];
 extern const size_t tipme_mm_probes_count;
 extern struct tipme_probe tipme_work_probes[];
 extern const size_t tipme_work_probes_count;
+extern struct tipme_probe tipme_net_probes[];
+extern const size_t tipme_net_probes_count;
 
 #endif /* TIPME_TRACEPOINTS_H */

@@ -23,6 +23,7 @@ const char *const pm_cause_key[PM_C_NR] = {
 	[PM_C_STOPPED] = "stopped",
 	[PM_C_X_SERVER] = "x_server",
 	[PM_C_THROTTLED] = "cpu_throttled",
+	[PM_C_NETWORK] = "network",
 	[PM_C_UNKNOWN] = "unknown",
 };
 
@@ -184,6 +185,12 @@ const struct pm_bio *pm_seg_bio_wake(const struct pm_res *res,
 	return best;
 }
 
+const struct pm_net *pm_seg_net_wake(const struct pm_res *res,
+				     const struct pm_wake *w)
+{
+	return w && w->net && w->net <= res->nrecvs ? &res->recvs[w->net - 1] : NULL;
+}
+
 /**
  * pm_seg_cause() - what one stretch of a thread was, by the verdict's rules
  * @inc: the incident
@@ -200,7 +207,8 @@ const struct pm_bio *pm_seg_bio_wake(const struct pm_res *res,
  * held it off for most of the stretch), stopped, lock (a recorded lock wait, or a
  * futex a task ended), memory, block_io (a completion on the waking CPU
  * just before: a stacked device's bio at the top, or a request; by a task
- * only in that task), x_server (the X server woke it), timer (a sleep call an
+ * only in that task), network (data a socket it waited on received just
+ * before, on the waking CPU), x_server (the X server woke it), timer (a sleep call an
  * interrupt ended), unknown (woken by another task: what it waited for is
  * that task's; or nothing says).
  */
@@ -241,6 +249,8 @@ int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
 	w = s->waker >= 0 ? pm_res_wake_at(res, pid, s->end_ns) : NULL;
 	if (pm_seg_bio_wake(res, w) || pm_seg_blk_wake(res, w))
 		return PM_C_BLOCK_IO;
+	if (pm_seg_net_wake(res, w))
+		return PM_C_NETWORK;
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK) {
 		if (xserver && (uint32_t)s->waker == xserver)
 			return PM_C_X_SERVER;

@@ -23,6 +23,7 @@ enum pm_cause {
 	PM_C_STOPPED,		/* stopped (SIGSTOP, ptrace, freezer) */
 	PM_C_X_SERVER,		/* the X server busy for another client */
 	PM_C_THROTTLED,		/* runnable, its cgroup out of CPU quota */
+	PM_C_NETWORK,		/* data on its way over the network */
 	PM_C_UNKNOWN,		/* what the dump cannot explain */
 	PM_C_NR,
 };
@@ -120,6 +121,17 @@ const struct pm_blkreq *pm_seg_blk_wake(const struct pm_res *res,
  * NULL.
  */
 const struct pm_bio *pm_seg_bio_wake(const struct pm_res *res,
+				     const struct pm_wake *w);
+
+/**
+ * pm_seg_net_wake() - the network receive that made a wakeup
+ * @res: the resources
+ * @w: the wakeup, or NULL
+ *
+ * Return: the TCP data received by a waited-on socket just before @w on
+ * the waking CPU, in the same context (struct pm_wake.net), or NULL.
+ */
+const struct pm_net *pm_seg_net_wake(const struct pm_res *res,
 				     const struct pm_wake *w);
 
 #endif

@@ -14,6 +14,10 @@
  *    analysed in turn, clipped to the wait (its time before the wait began
  *    is not ours to charge: RSP's rule); a lock wait is charged the same
  *    way to the lock's holder;
+ *  - blocked, woken by data a socket it waited on received (network):
+ *    until the local peer sent that data, the peer's time, analysed in
+ *    turn; from then (or throughout, for a peer the dump does not have),
+ *    the data on its way: network, the socket's addresses the resource;
  *  - blocked, woken by an interrupt: the block request completed on the
  *    waking CPU just before (block_io; via a page fault when the thread
  *    blocked in the fault path, with the file or swap the read filled),
@@ -34,6 +38,7 @@
 
 #include "../dump/clock.h"
 #include "../dump/tables.h"
+#include "../records/records.h"
 #include "segcause.h"
 #include "verdict.h"
 #include "xdumpfile.h"
@@ -835,6 +840,58 @@ static void via_work(struct va *v, const struct pm_thread *t, const struct pm_se
 		walk(v, worker, q, b, step, NULL, 0);
 }
 
+/*
+ * [a, b) of @t's wait @s, ended by data its socket received (@nr), @rest
+ * of it not charged yet: until the latest data from the other end was
+ * sent, when a local task sent it after the wait began, that peer's time
+ * (analysed in turn: computing, sleeping, waiting itself); from then on,
+ * network with no culprit, the socket's addresses the resource (a link's
+ * delay, a remote peer the dump does not have).
+ */
+static void net_wait(struct va *v, const struct pm_thread *t, const struct pm_seg *s,
+		     const struct pm_net *nr, int64_t a, int64_t b, int64_t rest,
+		     int parent)
+{
+	const struct pm_net *sd = pm_res_net_sent(v->res, nr);
+	struct pm_cause_item *it;
+	char res[PM_RES_LEN], l[48], r[48];
+	int64_t ts = a;
+	int step;
+
+	pm_net_addr(nr->family, nr->laddr, nr->lport, l, sizeof(l));
+	pm_net_addr(nr->family, nr->raddr, nr->rport, r, sizeof(r));
+	snprintf(res, sizeof(res), "%s %s -> %s", pm_net_proto(nr->proto), l, r);
+	if (sd && sd->pid && sd->pid != t->pid && sd->ns > a)
+		ts = sd->ns < b ? sd->ns : b;
+	if (ts > a) {
+		step = add_step(v, parent, t->pid, a, ts, PM_C_NETWORK, s);
+		if (step >= 0) {
+			v->r->chain[step].net = nr;
+			v->r->chain[step].waker = sd->pid;
+			v->r->chain[step].waker_ctx = TIPME_CTX_TASK;
+			v->r->chain[step].waker_intr = PM_INTR_UNKNOWN;
+		}
+		if (v->depth < MAX_DEPTH && !on_stack(v, sd->pid) && step >= 0) {
+			v->r->chain[step].followed = 1;
+			walk(v, sd->pid, a, ts, step, NULL, WOKE_WAITER);
+		} else {
+			charge(v, PM_C_UNKNOWN, sd->pid, "", ts - a);
+		}
+		rest -= ts - a;
+	}
+	if (b <= ts)
+		return;
+	it = charge(v, PM_C_NETWORK, 0, res, rest);
+	if (it) {
+		snprintf(it->net_proto, sizeof(it->net_proto), "%s", pm_net_proto(nr->proto));
+		snprintf(it->net_local, sizeof(it->net_local), "%s", l);
+		snprintf(it->net_remote, sizeof(it->net_remote), "%s", r);
+	}
+	step = add_step(v, parent, t->pid, ts, b, PM_C_NETWORK, s);
+	if (step >= 0)
+		v->r->chain[step].net = nr;
+}
+
 /* A blocked stretch [a, b) of @t, inside the interval. */
 static void blocked(struct va *v, const struct pm_thread *t,
 		    const struct pm_seg *s, int64_t a, int64_t b, int parent)
@@ -893,6 +950,10 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	if (q) {
 		charge_blk(v, q, rest, fault);
 		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
+		return;
+	}
+	if (pm_seg_net_wake(v->res, w)) {
+		net_wait(v, t, s, pm_seg_net_wake(v->res, w), a, b, rest, parent);
 		return;
 	}
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK &&

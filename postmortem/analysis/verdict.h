@@ -67,6 +67,10 @@
  * @quota_us: cpu_throttled: its CPU quota per period, microseconds (-1:
  *	the dump does not say)
  * @period_us: cpu_throttled: the period (-1: the dump does not say)
+ * @net_proto: network: the socket's protocol ("tcp"), "" if not network
+ * @net_local: network: the waiting socket's own address and port
+ *	("10.0.0.2:40312"; pm_net_addr())
+ * @net_remote: network: its peer's ("10.0.0.1:5000")
  */
 struct pm_cause_item {
 	int cause;
@@ -97,6 +101,9 @@ struct pm_cause_item {
 	uint64_t cgroup_id;
 	int64_t quota_us;
 	int64_t period_us;
+	char net_proto[8];
+	char net_local[64];
+	char net_remote[64];
 };
 
 /**
@@ -118,6 +125,9 @@ struct pm_cause_item {
  *	it ended the wait, or NULL
  * @for_work: NULL, or the step is a kernel worker waiting for work until
  *	this item was queued: @waker is then who queued it (when a task did)
+ * @net: NULL, or the step is a wait for data over the network that this
+ *	receive brought: @waker is then the local peer that sent it (the step
+ *	ends when it sent), or -1 for the data on its way
  */
 struct pm_chain_step {
 	int parent;
@@ -132,6 +142,7 @@ struct pm_chain_step {
 	int32_t waker_intr;
 	const struct pm_work *waker_work;
 	const struct pm_work *for_work;
+	const struct pm_net *net;
 };
 
 /**

@@ -189,6 +189,8 @@ int pm_cmd_redact(int argc, char **argv)
 			tm_jw_ku64(&w, "locks", st.locks);
 			tm_jw_ku64(&w, "key_codes_zeroed", st.key_codes);
 			tm_jw_ku64(&w, "user_stack_sections_dropped", st.user_sections);
+			tm_jw_ku64(&w, "net_addresses_replaced", st.net_addrs);
+			tm_jw_ku64(&w, "hosts", st.hosts);
 			tm_jw_obj_end(&w);
 		}
 		if (have_x) {
@@ -202,7 +204,7 @@ int pm_cmd_redact(int argc, char **argv)
 		tm_jw_finish(&w);
 	} else {
 		if (have_k)
-			printf("%s: %llu system lines dropped, %llu argument lists and %llu program paths cut, %llu environments dropped, KASLR slide %s, %llu text and %llu lock addresses rewritten, %llu key codes zeroed, %llu user stack sections dropped\n",
+			printf("%s: %llu system lines dropped, %llu argument lists and %llu program paths cut, %llu environments dropped, KASLR slide %s, %llu text, %llu lock and %llu network addresses rewritten, %llu key codes zeroed, %llu user stack sections dropped\n",
 			       kout, (unsigned long long)st.system_keys,
 			       (unsigned long long)st.argv,
 			       (unsigned long long)st.exe_paths,
@@ -210,6 +212,7 @@ int pm_cmd_redact(int argc, char **argv)
 			       st.kaslr_slide_removed ? "removed" : "not found (no symbols)",
 			       (unsigned long long)st.text_addrs,
 			       (unsigned long long)st.lock_addrs,
+			       (unsigned long long)st.net_addrs,
 			       (unsigned long long)st.key_codes,
 			       (unsigned long long)st.user_sections);
 		if (have_x)

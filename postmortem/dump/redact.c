@@ -13,6 +13,53 @@
 #include "redact.h"
 #include "tables.h"
 
+/*
+ * Network addresses seen so far, (family, address) in 17 bytes each: a
+ * record's address becomes the documentation address numbered by its
+ * first use (192.0.2.N for IPv4, then 240.0.0.0/4; 2001:db8::N for
+ * IPv6), so equal stays equal and the mirrored pairs still pair.
+ */
+struct hostmap {
+	uint8_t (*addr)[17];
+	size_t n, cap;
+};
+
+static void host_replace(struct hostmap *m, uint8_t family, unsigned char *a,
+			 int *oom)
+{
+	uint8_t key[17], (*na)[17];
+	size_t i;
+
+	key[0] = family;
+	memcpy(key + 1, a, 16);
+	for (i = 0; i < m->n && memcmp(m->addr[i], key, sizeof(key)); i++)
+		;
+	if (i == m->n) {
+		if (m->n == m->cap) {
+			na = realloc(m->addr, (m->cap ? m->cap * 2 : 16) * sizeof(*na));
+			if (!na) {
+				*oom = 1;
+				return;
+			}
+			m->addr = na;
+			m->cap = m->cap ? m->cap * 2 : 16;
+		}
+		memcpy(m->addr[m->n++], key, sizeof(key));
+	}
+	i++;	/* numbered from 1 */
+	memset(a, 0, 16);
+	if (family == TIPME_NET_INET6) {
+		a[0] = 0x20, a[1] = 0x01, a[2] = 0x0d, a[3] = 0xb8;
+		a[14] = (unsigned char)(i >> 8), a[15] = (unsigned char)i;
+	} else if (i < 255) {
+		a[0] = 192, a[2] = 2, a[3] = (unsigned char)i;
+	} else {	/* more than a documentation block holds: 240.0.0.0/4 */
+		a[0] = (unsigned char)(240 | ((i >> 24) & 0xf));
+		a[1] = (unsigned char)(i >> 16), a[2] = (unsigned char)(i >> 8);
+		a[3] = (unsigned char)i;
+	}
+}
+
 /* Where an unrandomised x86-64 kernel's text starts. */
 #define TEXT_BASE	0xffffffff81000000ULL
 #define KASLR_ALIGN	0x200000ULL
@@ -233,6 +280,7 @@ static int records_redact(const struct pm_dump *pm, unsigned char *buf,
 			  struct tm_err *e)
 {
 	struct lockmap locks = { 0 };
+	struct hostmap hosts = { 0 };
 	struct pm_event ev;
 	struct pm_dec d;
 	unsigned char *p, *a;
@@ -286,6 +334,17 @@ static int records_redact(const struct pm_dump *pm, unsigned char *buf,
 				put32(p + 4, 0);
 				st->lock_addrs++;
 				break;
+			case TIPME_REC_NET_RECV:
+			case TIPME_REC_NET_SEND:
+				/* whom the machine talked to, and its own address */
+				if (ev.payload_len < sizeof(struct tipme_rec_net))
+					break;
+				host_replace(&hosts, p[offsetof(struct tipme_rec_net, family)],
+					     p + offsetof(struct tipme_rec_net, laddr), &oom);
+				host_replace(&hosts, p[offsetof(struct tipme_rec_net, family)],
+					     p + offsetof(struct tipme_rec_net, raddr), &oom);
+				st->net_addrs += 2;
+				break;
 			default:
 				break;
 			}
@@ -294,7 +353,9 @@ static int records_redact(const struct pm_dump *pm, unsigned char *buf,
 			break;
 	}
 	st->locks = locks.n;
+	st->hosts = hosts.n;
 	free(locks.addr);
+	free(hosts.addr);
 	if (oom)
 		return tm_err_set(e, ENOMEM, "out of memory");
 	return rc < 0 ? rc : 0;

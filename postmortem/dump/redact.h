@@ -36,6 +36,8 @@
  * @locks: distinct locks
  * @key_codes: key codes zeroed (key records that had one)
  * @user_sections: user stack table and mappings sections left out
+ * @net_addrs: network addresses in records replaced (two a record)
+ * @hosts: distinct addresses
  * @kaslr_slide_removed: a slide was found and removed (0: no symbols, or
  *	an unrandomised kernel)
  */
@@ -43,6 +45,7 @@ struct pm_redact_stats {
 	uint64_t system_keys, exe_paths, argv, env;
 	uint64_t symbols, text_addrs, lock_addrs, locks, key_codes;
 	uint64_t user_sections;
+	uint64_t net_addrs, hosts;
 	int kaslr_slide_removed;
 };
 

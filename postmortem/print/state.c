@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 
+#include "../records/records.h"
 #include "site.h"
 #include "state.h"
 
@@ -69,6 +70,20 @@ static void file_print(FILE *f, uint8_t kind, uint32_t dev, uint64_t ino)
 		fprintf(f, " file=%u dev=%" PRIu32 ":%" PRIu32 " ino=%" PRIu64, kind,
 			dev >> 20, dev & 0xfffff, ino);
 	fputc('\n', f);
+}
+
+/* Network receives or sends, one a line (@what: "recv", "send"), numbered. */
+static void net_print(FILE *f, const char *what, const struct pm_net *n, size_t count)
+{
+	char l[64], r[64];
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		fprintf(f, "%s %zu %" PRId64 " cpu=%" PRIu32 " pid=%" PRIu32 " ctx=%" PRIu32
+			" %s %s -> %s len=%" PRIu32 "\n", what, i, n[i].ns, n[i].cpu, n[i].pid,
+			n[i].ctx, pm_net_proto(n[i].proto),
+			pm_net_addr(n[i].family, n[i].laddr, n[i].lport, l, sizeof(l)),
+			pm_net_addr(n[i].family, n[i].raddr, n[i].rport, r, sizeof(r)), n[i].len);
 }
 
 void pm_res_print(FILE *f, const struct pm_res *r)
@@ -143,8 +158,12 @@ void pm_res_print(FILE *f, const struct pm_res *r)
 		fprintf(f, " ctx=%" PRIu32, w->ctx);
 		if (w->intr != PM_INTR_UNKNOWN)
 			fprintf(f, " intr=%" PRId32, w->intr);
+		if (w->net)
+			fprintf(f, " net=%" PRIu32, w->net - 1);
 		fputc('\n', f);
 	}
+	net_print(f, "recv", r->recvs, r->nrecvs);
+	net_print(f, "send", r->sends, r->nsends);
 	for (i = 0; i < r->nworks; i++) {
 		const struct pm_work *w = &r->works[i];
 

@@ -201,6 +201,10 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 			snprintf(buf, len, "runnable, held off the CPU: %s out of its CPU quota, taken off the CPU from %u (%s)",
 				 it->resource, it->culprit, comm(o, it->culprit));
 		break;
+	case PM_C_NETWORK:
+		snprintf(buf, len, "data over the network for %s: on its way, or from a peer the dump does not have",
+			 it->resource);
+		break;
 	case PM_C_X_SERVER:
 		if (it->culprit)
 			snprintf(buf, len, "the X server (%u, %s) busy with the requests of %u (%s)",
@@ -285,6 +289,20 @@ static void text_for_work(const struct out *o, const struct pm_chain_step *c)
 	}
 }
 
+/* The socket a step waited on, and whether its data was still to come. */
+static void text_net(const struct out *o, const struct pm_chain_step *c)
+{
+	char l[64], r[64];
+
+	fprintf(o->f, ", reading %s %s -> %s", pm_net_proto(c->net->proto),
+		pm_net_addr(c->net->family, c->net->laddr, c->net->lport, l, sizeof(l)),
+		pm_net_addr(c->net->family, c->net->raddr, c->net->rport, r, sizeof(r)));
+	if (c->followed)
+		fputs(" until its peer sent", o->f);
+	else
+		fputs(", the data on its way", o->f);
+}
+
 static void text_chain(const struct out *o, int parent, int indent)
 {
 	const struct pm_verdict *r = o->r;
@@ -306,6 +324,8 @@ static void text_chain(const struct out *o, int parent, int indent)
 		fputs(step_state(c), o->f);
 		if (c->seg)
 			pm_print_seg_site(o->f, o->pm, c->seg);
+		if (c->net)
+			text_net(o, c);
 		if (c->followed) {
 			fprintf(o->f, "; waiting for %" PRId64 " (%s)", c->waker,
 			       comm(o, (uint32_t)c->waker));
@@ -561,6 +581,18 @@ static void io_via_json(struct out *o, const struct pm_cause_item *it)
 	tm_jw_kbool(&o->w, "swap", it->file_kind == TIPME_BLK_FILE_SWAP);
 }
 
+/* "net": {"proto", "local", "remote"}: a socket's addresses. */
+static void json_net(struct out *o, const char *proto, const char *local,
+		     const char *remote)
+{
+	tm_jw_key(&o->w, "net");
+	tm_jw_obj_begin(&o->w);
+	tm_jw_kstr(&o->w, "proto", proto);
+	tm_jw_kstr(&o->w, "local", local);
+	tm_jw_kstr(&o->w, "remote", remote);
+	tm_jw_obj_end(&o->w);
+}
+
 static void json_item(struct out *o, const struct pm_cause_item *it)
 {
 	char what[512];
@@ -632,6 +664,8 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 			tm_jw_u64(&o->w, (uint64_t)it->period_us);
 		else
 			tm_jw_null(&o->w);
+	} else if (it->cause == PM_C_NETWORK) {
+		json_net(o, it->net_proto, it->net_local, it->net_remote);
 	}
 	tm_jw_obj_end(&o->w);
 }
@@ -673,6 +707,15 @@ static void json_chain(struct out *o, int parent)
 		tm_jw_kstr(&o->w, "state", c->for_work ? "waiting_for_work" : step_key(c));
 		if (c->seg && !c->for_work)
 			pm_json_seg_site(&o->w, o->pm, c->seg);
+		if (c->net) {
+			char l[64], rm[64];
+
+			json_net(o, pm_net_proto(c->net->proto),
+				 pm_net_addr(c->net->family, c->net->laddr, c->net->lport,
+					     l, sizeof(l)),
+				 pm_net_addr(c->net->family, c->net->raddr, c->net->rport,
+					     rm, sizeof(rm)));
+		}
 		if (c->for_work) {
 			tm_jw_kstr(&o->w, "work",
 				   pm_fmt_func(o->pm, c->for_work->func, fn, sizeof(fn)));

@@ -23,6 +23,7 @@ extern const struct pm_recops pm_rec_sample;	/* sample.c: sample, sample_end */
 extern const struct pm_recops pm_rec_cost;	/* cost.c: self-cost batches */
 extern const struct pm_recops pm_rec_work;	/* work.c: work items, interrupt context */
 extern const struct pm_recops pm_rec_display;	/* display.c: vblanks, flips, fences */
+extern const struct pm_recops pm_rec_net;	/* net.c: TCP data received, sent */
 
 /*
  * The family column of TIPME_REC_TYPES (<linux/tipme.h>) as operations.
@@ -39,6 +40,7 @@ extern const struct pm_recops pm_rec_display;	/* display.c: vblanks, flips, fenc
 #define PM_FAMILY_cost		(&pm_rec_cost)
 #define PM_FAMILY_work		(&pm_rec_work)
 #define PM_FAMILY_display	(&pm_rec_display)
+#define PM_FAMILY_net		(&pm_rec_net)
 #define PM_FAMILY_compact	NULL
 
 /**

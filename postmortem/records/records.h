@@ -120,6 +120,28 @@ void pm_json_ustack(struct tm_jw *w, const struct pm_dump *pm, uint32_t id,
 		    int64_t ns);
 
 /**
+ * pm_net_addr() - a socket's address and port: "10.0.0.1:5000",
+ *		   "[fe80::1]:5000" (an IPv4-mapped IPv6 address as IPv4)
+ * @family: enum tipme_net_family
+ * @addr: the address, network byte order (IPv4 in the first 4 bytes)
+ * @port: the port
+ * @buf: output
+ * @size: its size (64 holds every address)
+ *
+ * Return: @buf.
+ */
+char *pm_net_addr(uint8_t family, const uint8_t addr[16], uint16_t port,
+		  char *buf, size_t size);
+
+/**
+ * pm_net_proto() - an IP protocol's name: "tcp", "udp", else "ip"
+ * @proto: the protocol number
+ *
+ * Return: a static string.
+ */
+const char *pm_net_proto(uint8_t proto);
+
+/**
  * pm_print_text() - print a string in its display form (lib/safetext.h)
  * @f: output
  * @s: bytes

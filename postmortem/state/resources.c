@@ -5,8 +5,9 @@
  * reclaim_end and a block request's issue with its completion (same
  * device and sector), follows a stacked device's bio from its queueing
  * through the remap that sent it below to its completion at the top, and
- * keeps every wakeup; a thread its cgroup's CPU quota took off a CPU is
- * held off until it next runs.  Unpaired ends are dropped
+ * keeps every wakeup, joined to the network receive that made it; a
+ * thread its cgroup's CPU quota took off a CPU is held off until it next
+ * runs.  Unpaired ends are dropped
  * (their beginning is before the dump); unpaired beginnings last to the
  * dump's end.
  */
@@ -38,6 +39,7 @@ static void *push(void **arr, size_t *n, size_t *cap, size_t size)
 
 struct caps {
 	size_t locks, reclaims, blk, bios, wakes, inputs, policies, works, throttles;
+	size_t recvs, sends;
 	size_t open_throttles;	/* of them, not yet ended by a switch */
 };
 
@@ -95,6 +97,89 @@ static int on_intr(struct intr_now *in, const struct pm_event *ev)
 	else if (x->ctx == TIPME_CTX_HARDIRQ)
 		in->hard[ev->cpu] = x->irq;
 	return 0;
+}
+
+/*
+ * Per CPU and context (cpu * 4 + enum tipme_ctx), the latest receive not
+ * yet past a context switch or another softirq vector: 1 + its index in
+ * struct pm_res.recvs, 0 for none.
+ */
+struct net_now {
+	uint32_t *recv;
+	size_t n;
+};
+
+static int on_net(struct pm_res *r, struct caps *c, struct net_now *nn,
+		  const struct pm_event *ev)
+{
+	const struct tipme_rec_net *x = &ev->u.rec.NET_RECV;
+	int recv = ev->type == TIPME_REC_NET_RECV;
+	struct pm_net *m = recv ? push((void **)&r->recvs, &r->nrecvs, &c->recvs, sizeof(*m)) :
+			   push((void **)&r->sends, &r->nsends, &c->sends, sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	m->ns = ev->ns;
+	m->cpu = ev->cpu;
+	m->pid = x->pid;
+	m->ctx = x->ctx;
+	m->len = x->len;
+	m->family = x->family;
+	m->proto = x->proto;
+	m->lport = x->lport;
+	m->rport = x->rport;
+	memcpy(m->laddr, x->laddr, sizeof(m->laddr));
+	memcpy(m->raddr, x->raddr, sizeof(m->raddr));
+	if (recv && ev->cpu < nn->n / 4 && x->ctx <= TIPME_CTX_NMI)
+		nn->recv[ev->cpu * 4 + x->ctx] = (uint32_t)r->nrecvs;
+	return 0;
+}
+
+/* The receive that made wakeup @w, by the rule of PM_NET_WAKE_NS. */
+static uint32_t net_woke(const struct pm_res *r, const struct net_now *nn,
+			 const struct pm_wake *w)
+{
+	uint32_t i;
+
+	if (w->cpu >= nn->n / 4 || w->ctx > TIPME_CTX_NMI)
+		return 0;
+	i = nn->recv[w->cpu * 4 + w->ctx];
+	if (!i || w->ns - r->recvs[i - 1].ns > PM_NET_WAKE_NS)
+		return 0;
+	return i;
+}
+
+static void net_forget(struct net_now *nn, uint32_t cpu)
+{
+	if (cpu < nn->n / 4)
+		memset(&nn->recv[cpu * 4], 0, 4 * sizeof(*nn->recv));
+}
+
+static int mirrored(const struct pm_net *a, const struct pm_net *b)
+{
+	return a->proto == b->proto && a->family == b->family &&
+	       a->lport == b->rport && a->rport == b->lport &&
+	       !memcmp(a->laddr, b->raddr, sizeof(a->laddr)) &&
+	       !memcmp(a->raddr, b->laddr, sizeof(a->raddr));
+}
+
+const struct pm_net *pm_res_net_sent(const struct pm_res *r,
+				     const struct pm_net *recv)
+{
+	size_t lo = 0, hi = r->nsends;
+
+	while (lo < hi) {	/* the first send after the receive */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->sends[mid].ns <= recv->ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0)
+		if (mirrored(&r->sends[lo], recv))
+			return &r->sends[lo];
+	return NULL;
 }
 
 /*
@@ -656,6 +741,7 @@ struct res_bld {
 	const struct pm_dump *pm;
 	struct intr_now irq;
 	struct last_read *reads;
+	struct net_now nn;
 	struct caps c;
 	int64_t last;
 };
@@ -675,6 +761,10 @@ static int res_bld_init(struct res_bld *b, struct pm_res *r,
 		return tm_err_set(e, ENOMEM, "out of memory");
 	for (i = 0; i < (size_t)pm->nr_cpus * 4; i++)
 		b->reads[i].bio = -1;
+	b->nn.n = (size_t)pm->nr_cpus * 4;
+	b->nn.recv = calloc(b->nn.n + 1, sizeof(*b->nn.recv));
+	if (!b->nn.recv)
+		return tm_err_set(e, ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -689,6 +779,8 @@ static int res_bld_event(struct res_bld *b, const struct pm_event *ev,
 	b->last = ev->ns;
 	if (ev->kind == PM_EV_LOST && ev->cpu < b->irq.n)
 		b->irq.soft[ev->cpu] = b->irq.hard[ev->cpu] = PM_INTR_UNKNOWN;
+	if (ev->kind == PM_EV_LOST)
+		net_forget(&b->nn, ev->cpu);
 	if (ev->kind != PM_EV_RECORD || !ev->rt || !ev->rt->our_size)
 		return 0;
 	switch (ev->type) {
@@ -707,10 +799,18 @@ static int res_bld_event(struct res_bld *b, const struct pm_event *ev,
 			   tipme_waking_waker(&ev->u.wk);
 		w->ctx = tipme_waking_ctx(&ev->u.wk);
 		w->intr = intr_of(&b->irq, ev->cpu, w->ctx);
+		w->net = net_woke(r, &b->nn, w);
 		break;
 	}
 	case TIPME_REC_INTR:
+		/* another softirq vector: a receive before is not its */
+		if (ev->u.rec.INTR.ctx == TIPME_CTX_SOFTIRQ && ev->cpu < b->nn.n / 4)
+			b->nn.recv[ev->cpu * 4 + TIPME_CTX_SOFTIRQ] = 0;
 		err = on_intr(&b->irq, ev);
+		break;
+	case TIPME_REC_NET_RECV:
+	case TIPME_REC_NET_SEND:
+		err = on_net(r, &b->c, &b->nn, ev);
 		break;
 	case TIPME_REC_WORK_QUEUE:
 	case TIPME_REC_WORK_START:
@@ -771,6 +871,7 @@ static int res_bld_event(struct res_bld *b, const struct pm_event *ev,
 	case TIPME_REC_SCHED_SWITCH:
 		if (b->c.open_throttles)
 			end_throttle(r, &b->c, ev);
+		net_forget(&b->nn, ev->cpu);
 		break;
 	default:
 		break;
@@ -789,6 +890,7 @@ static int res_bld_end(struct res_bld *b, int err, struct tm_err *e)
 	free(b->irq.soft);
 	free(b->irq.hard);
 	free(b->reads);
+	free(b->nn.recv);
 	if (err < 0) {
 		pm_res_free(r);
 		return err;
@@ -877,6 +979,8 @@ void pm_res_free(struct pm_res *r)
 	free(r->policies);
 	free(r->throttles);
 	free(r->members);
+	free(r->recvs);
+	free(r->sends);
 	memset(r, 0, sizeof(*r));
 }
 

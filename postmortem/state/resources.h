@@ -173,6 +173,9 @@ struct pm_member {
  * @intr: @ctx softirq: the vector (TIPME_REC_INTR); hardirq: the
  *	interrupt whose handler ran, PM_INTR_NO_IRQ outside them; PM_INTR_UNKNOWN
  *	when the dump does not say (and for a task)
+ * @net: 1 + the index in struct pm_res.recvs of the data received just
+ *	before on that CPU, in that context and without a context switch
+ *	between (see PM_NET_WAKE_NS), whose arrival made the wakeup; 0 if none
  */
 #define PM_WAKER_UNKNOWN	UINT32_MAX
 #define PM_INTR_UNKNOWN		(-1)
@@ -185,6 +188,44 @@ struct pm_wake {
 	uint32_t waker;
 	uint32_t ctx;
 	int32_t intr;
+	uint32_t net;
+};
+
+/*
+ * A receive this close before a wakeup on the same CPU, in the same
+ * context with no switch between, made it (the socket's reader is woken
+ * at the end of the same receive path; an emulated machine stretches it).
+ */
+#define PM_NET_WAKE_NS	20000000
+
+/**
+ * struct pm_net - TCP data a socket received while someone waited on it,
+ *		   or sent (TIPME_REC_NET_RECV, TIPME_REC_NET_SEND)
+ * @ns: CLOCK_MONOTONIC ns
+ * @cpu: CPU it was recorded on
+ * @pid: send: the sending thread (0: not sent from a task); receive:
+ *	whoever the receive ran in or interrupted
+ * @ctx: enum tipme_ctx
+ * @len: payload bytes
+ * @family: enum tipme_net_family
+ * @proto: IP protocol (6: TCP)
+ * @lport: the socket's own port
+ * @rport: its peer's
+ * @laddr: its own address (struct tipme_rec_net.laddr)
+ * @raddr: its peer's
+ */
+struct pm_net {
+	int64_t ns;
+	uint32_t cpu;
+	uint32_t pid;
+	uint32_t ctx;
+	uint32_t len;
+	uint8_t family;
+	uint8_t proto;
+	uint16_t lport;
+	uint16_t rport;
+	uint8_t laddr[16];
+	uint8_t raddr[16];
 };
 
 /**
@@ -265,6 +306,10 @@ struct pm_policy {
  * @nthrottles: how many
  * @members: the threads of the cgroups with a CPU limit, by pid and cgroup
  * @nmembers: how many
+ * @recvs: TCP data received by a socket someone waited on, by time
+ * @nrecvs: how many
+ * @sends: TCP data sent, by time
+ * @nsends: how many
  */
 struct pm_res {
 	struct pm_lockwait *locks;
@@ -289,6 +334,10 @@ struct pm_res {
 	size_t nthrottles;
 	struct pm_member *members;
 	size_t nmembers;
+	struct pm_net *recvs;
+	size_t nrecvs;
+	struct pm_net *sends;
+	size_t nsends;
 };
 
 int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
@@ -370,6 +419,18 @@ const struct pm_work *pm_res_work_next(const struct pm_res *r, uint32_t pid,
  * Return: 1 if the dump lists @pid among @cgroup's threads, else 0.
  */
 int pm_res_member(const struct pm_res *r, uint32_t pid, uint64_t cgroup);
+
+/**
+ * pm_res_net_sent() - the data that a receive came from, as far as the
+ *		       dump has it
+ * @r: resources
+ * @recv: a receive (an element of @r->recvs)
+ *
+ * Return: the latest send at or before @recv from the other end of its
+ * connection (its addresses and ports mirrored), or NULL.
+ */
+const struct pm_net *pm_res_net_sent(const struct pm_res *r,
+				     const struct pm_net *recv);
 
 /**
  * pm_res_policy() - the scheduling policy of @pid, if the sampler saw it

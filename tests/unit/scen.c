@@ -21,6 +21,8 @@ static const char *const sym_names[] = {
 	"flush_to_ldisc", "vmstat_update",
 	"filemap_fault", "__do_fault", "do_read_fault", "__folio_lock_killable",
 	"__folio_lock_or_retry", "do_swap_page", "__handle_mm_fault",
+	"sk_wait_data", "tcp_recvmsg_locked", "tcp_recvmsg", "inet_recvmsg",
+	"sock_recvmsg",
 };
 
 #define NSYMS	(sizeof(sym_names) / sizeof(sym_names[0]))
@@ -442,6 +444,8 @@ int scen_write(const struct scen *s, const char *path)
 	scen_add_type(types, &nt, TIPME_REC_FENCE, 0, sizeof(struct tipme_rec_fence), "fence");
 	scen_add_type(types, &nt, TIPME_REC_FENCE_NAME, 0, sizeof(struct tipme_rec_fence_name),
 		      "fence_name");
+	scen_add_type(types, &nt, TIPME_REC_NET_RECV, 0, sizeof(struct tipme_rec_net), "net_recv");
+	scen_add_type(types, &nt, TIPME_REC_NET_SEND, 0, sizeof(struct tipme_rec_net), "net_send");
 	if (s->compact) {
 		scen_add_type(types, &nt, TIPME_REC_SWITCH_C, 0,
 			      sizeof(struct tipme_rec_switch_c), "sched_switch_c");

@@ -212,7 +212,7 @@ int main(void)
 	int ret, keys, hot, btn;
 	size_t k;
 
-	tap_plan(22);
+	tap_plan(24);
 	if (!s || !mkdtemp(dir))
 		return 1;
 	scen_kaslr_slide = SLIDE;
@@ -230,6 +230,22 @@ int main(void)
 	scen_rec(s, 0, TIPME_REC_LOCK_END, MS(100.2), &le, sizeof(le));
 	scen_switch(s, 1, MS(105), 501, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_switch(s, 0, MS(110), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	{	/* 501 talks to a server: the two addresses mirrored */
+		struct tipme_rec_net nr = {
+			.laddr = { 203, 0, 113, 77 }, .raddr = { 198, 51, 100, 23 },
+			.lport = 55555, .rport = 443, .pid = 501, .len = 10,
+			.family = TIPME_NET_INET, .proto = 6,
+		};
+
+		scen_rec(s, 1, TIPME_REC_NET_SEND, MS(106), &nr, sizeof(nr));
+		memcpy(nr.laddr, (uint8_t[4]){ 198, 51, 100, 23 }, 4);
+		memcpy(nr.raddr, (uint8_t[4]){ 203, 0, 113, 77 }, 4);
+		nr.lport = 443;
+		nr.rport = 55555;
+		nr.pid = 0;
+		nr.ctx = TIPME_CTX_SOFTIRQ;
+		scen_rec(s, 1, TIPME_REC_NET_RECV, MS(107), &nr, sizeof(nr));
+	}
 	s->file_flags = TIPME_FILE_KEYLOG;
 	input(s, MS(111), TIPME_INPUT_HOTKEY, 1, KEY_1);
 	for (k = 0; k < sizeof(typed) / sizeof(typed[0]); k++) {
@@ -250,6 +266,8 @@ int main(void)
 	tap_ok(ret == 0, "tipme redact writes the copy");
 	tap_diag("%s", a);
 	tap_ok(ret == 0 && strstr(a, ", 14 key codes zeroed"), "... and says it zeroed 14 key codes");
+	tap_ok(ret == 0 && strstr(a, " lock and 4 network addresses rewritten"),
+	       "... and replaced the 4 network addresses of two records");
 	free(a);
 	input_codes(dir, in, &keys, &hot, &btn);
 	tap_ok(keys == 14 && hot && btn, "the original holds the 14 key codes typed (%d)", keys);
@@ -267,6 +285,11 @@ int main(void)
 	memcpy(lock_le, &lb.lock_lo, 4);
 	memcpy(lock_le + 4, &lb.lock_hi, 4);
 	tap_ok(!found(buf, n, lock_le, 8), "no lock address");
+	tap_ok(!found(buf, n, (uint8_t[4]){ 203, 0, 113, 77 }, 4) &&
+	       !found(buf, n, (uint8_t[4]){ 198, 51, 100, 23 }, 4) &&
+	       found(buf, n, (uint8_t[4]){ 192, 0, 2, 1 }, 4) &&
+	       found(buf, n, (uint8_t[4]){ 192, 0, 2, 2 }, 4),
+	       "no network address: 192.0.2.1 and .2 instead");
 	free(buf);
 
 	argv[0] = "info";

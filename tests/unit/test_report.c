@@ -663,6 +663,112 @@ static int work_busy_scenario(struct scen *s)
 	return save(s, "work-busy");
 }
 
+static const char *const tcp_site[] = {
+	"sk_wait_data", "tcp_recvmsg_locked", "tcp_recvmsg", "inet_recvmsg", "sock_recvmsg", NULL,
+};
+static const char *const unix_site[] = { "unix_stream_read_generic", "vfs_read", NULL };
+
+/* The client's socket (the server's mirrored); IPv6 in "net-remote". */
+#define NET_CLIENT	0
+#define NET_SERVER	1
+
+static void net(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, int end,
+		int v6, uint32_t pid, uint8_t ctx)
+{
+	static const uint8_t c4[4] = { 10, 0, 0, 2 }, s4[4] = { 10, 0, 0, 1 };
+	static const uint8_t c6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
+	static const uint8_t s6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+	struct tipme_rec_net r = {
+		.pid = pid, .len = 64, .family = v6 ? TIPME_NET_INET6 : TIPME_NET_INET,
+		.proto = 6, .ctx = ctx,
+	};
+	const uint8_t *me = end == NET_CLIENT ? (v6 ? c6 : c4) : (v6 ? s6 : s4);
+	const uint8_t *peer = end == NET_CLIENT ? (v6 ? s6 : s4) : (v6 ? c6 : c4);
+
+	memcpy(r.laddr, me, v6 ? 16 : 4);
+	memcpy(r.raddr, peer, v6 ? 16 : 4);
+	r.lport = end == NET_CLIENT ? 40312 : (v6 ? 443 : 5000);
+	r.rport = end == NET_CLIENT ? (v6 ? 443 : 5000) : 40312;
+	scen_rec(s, cpu, type, ts, &r, sizeof(r));
+}
+
+/*
+ * A client (1200, cpu 0) sends a request over TCP to a server (1201, cpu
+ * 1) and reads the answer from 10.5 ms.  The request arrives at once (the
+ * receive softirq in the client's own context wakes the server).
+ * "net-peer": the server sleeps 300 ms, then answers, its receive waking
+ * the client in the softirq of the server's send (a slow local peer).
+ * "net-link": the server answers at once, but the link holds the answer
+ * 300 ms (netem): its receive runs in a softirq on the idle cpu 1.
+ * "net-remote": the same over IPv6 from a server the dump does not have.
+ * "net-local": the negative: the client reads a unix socket the sleeping
+ * writer writes (a wakeup in task context); a receive of another socket
+ * in a softirq on the writer's CPU just before is not the client's.
+ */
+static int net_scenario(struct scen *s, const char *name)
+{
+	int peer = !strcmp(name, "net-peer"), local = !strcmp(name, "net-local");
+	int remote = !strcmp(name, "net-remote");
+
+	scen_init(s, 2);
+	scen_task(s, 1200, 1200, "client", "/bin/client", "client", 7);
+	scen_task(s, 1201, 1201, "server", "/bin/server", "server", 7);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1200, 120);
+	scen_switch(s, 1, MS(1), 0, TIPME_TS_RUNNABLE, 120, 1201, 120);
+	scen_switch(s, 1, MS(2), 1201, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(2), 1201, local ? sleep_site : tcp_site);
+	if (!local && !remote) {
+		net(s, 0, TIPME_REC_NET_SEND, MS(10), NET_CLIENT, 0, 1200, TIPME_CTX_TASK);
+		intr(s, 0, MS(10.05), TIPME_CTX_SOFTIRQ, 3, 0);
+		net(s, 0, TIPME_REC_NET_RECV, MS(10.1), NET_SERVER, 0, 1200, TIPME_CTX_SOFTIRQ);
+		scen_wake(s, 0, MS(10.15), 1201, 1, 1200, TIPME_CTX_SOFTIRQ);
+	} else if (remote) {
+		net(s, 0, TIPME_REC_NET_SEND, MS(10), NET_CLIENT, 1, 1200, TIPME_CTX_TASK);
+	}
+	scen_switch(s, 0, MS(10.5), 1200, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.5), 1200, local ? unix_site : tcp_site);
+	if (peer || local) {
+		if (peer) {
+			scen_switch(s, 1, MS(10.3), 0, TIPME_TS_RUNNABLE, 120, 1201, 120);
+			scen_switch(s, 1, MS(10.4), 1201, TIPME_TS_SLEEPING, 120, 0, 120);
+			scen_blocked(s, 1, MS(10.4), 1201, sleep_site);
+		}
+		scen_wake(s, 1, MS(310.4), 1201, 1, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 1, MS(310.5), 0, TIPME_TS_RUNNABLE, 120, 1201, 120);
+		if (peer) {
+			net(s, 1, TIPME_REC_NET_SEND, MS(311), NET_SERVER, 0, 1201, TIPME_CTX_TASK);
+			intr(s, 1, MS(311.05), TIPME_CTX_SOFTIRQ, 3, 0);
+			net(s, 1, TIPME_REC_NET_RECV, MS(311.1), NET_CLIENT, 0, 1201,
+			    TIPME_CTX_SOFTIRQ);
+			scen_wake(s, 1, MS(311.15), 1200, 0, 1201, TIPME_CTX_SOFTIRQ);
+		} else {
+			/* someone else's data, in a softirq the write did not run in */
+			intr(s, 1, MS(311.05), TIPME_CTX_SOFTIRQ, 3, 0);
+			net(s, 1, TIPME_REC_NET_RECV, MS(311.1), NET_SERVER, 0, 1201,
+			    TIPME_CTX_SOFTIRQ);
+			scen_wake(s, 1, MS(311.15), 1200, 0, 1201, TIPME_CTX_TASK);
+		}
+		scen_switch(s, 0, MS(311.3), 0, TIPME_TS_RUNNABLE, 120, 1200, 120);
+		scen_switch(s, 1, MS(312), 1201, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(312), 1201, local ? sleep_site : tcp_site);
+	} else {
+		if (!remote) {
+			scen_switch(s, 1, MS(10.3), 0, TIPME_TS_RUNNABLE, 120, 1201, 120);
+			net(s, 1, TIPME_REC_NET_SEND, MS(10.6), NET_SERVER, 0, 1201, TIPME_CTX_TASK);
+			scen_switch(s, 1, MS(10.7), 1201, TIPME_TS_SLEEPING, 120, 0, 120);
+			scen_blocked(s, 1, MS(10.7), 1201, tcp_site);
+		}
+		/* the link's delay over: received in a softirq of the idle cpu 1 */
+		intr(s, 1, MS(310.6), TIPME_CTX_SOFTIRQ, 3, 0);
+		net(s, 1, TIPME_REC_NET_RECV, MS(310.65), NET_CLIENT, remote, 0, TIPME_CTX_SOFTIRQ);
+		scen_wake(s, 1, MS(310.7), 1200, 0, 0, TIPME_CTX_SOFTIRQ);
+		scen_switch(s, 0, MS(310.8), 0, TIPME_TS_RUNNABLE, 120, 1200, 120);
+	}
+	scen_switch(s, 0, MS(320), 1200, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, name);
+}
+
+
 /*
  * Page faults.  fault-file: an app (460) reads a cold mmap'ed file (inode
  * 12) of ext4 on dm-0 over sdb: its fault queues a read bio of dm-0 (the
@@ -2019,7 +2125,7 @@ static const char *const state_names[] = {
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
 	"stack-timer", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
 	"throttle", "throttle-woken",
-	"fault-file", "fault-swap",
+	"fault-file", "fault-swap", "net-peer", "net-link",
 };
 
 int main(void)
@@ -2033,7 +2139,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(196);
+	tap_plan(214);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -2053,7 +2159,9 @@ int main(void)
 	    throttle_scenario(s, "throttle") ||
 	    throttle_scenario(s, "throttle-unnamed") || throttle_scenario(s, "throttle-woken") ||
 	    throttle_scenario(s, "throttle-other") ||
-	    fault_scenario(s, 0) || fault_scenario(s, 1))
+	    fault_scenario(s, 0) || fault_scenario(s, 1) ||
+	    net_scenario(s, "net-peer") || net_scenario(s, "net-link") ||
+	    net_scenario(s, "net-remote") || net_scenario(s, "net-local"))
 		return 1;
 	compact_counts();
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
@@ -2159,6 +2267,36 @@ int main(void)
 	tap_ok(strstr(out, "\"resource\":\"block device sdc (8:32)\"") &&
 	       strstr(out, "\"via\":\"page fault\",\"file\":null,\"swap\":true"),
 	       "fault-swap: via a page fault, from swap on sdc");
+	free(out);
+	check("net-peer", "--pid 1200 --from 0.0105 --to 0.3113", "timer", 1201, 95,
+	      "a TCP read answered by a local server that slept 300 ms first");
+	out = report("net-peer", "--pid 1200 --from 0.0105 --to 0.3113", 1, &ret);
+	tap_ok(strstr(out, "\"net\":{\"proto\":\"tcp\",\"local\":\"10.0.0.2:40312\","
+			   "\"remote\":\"10.0.0.1:5000\"},\"woken_by\":1201,") &&
+	       strstr(out, "{\"cause\":\"network\",\"culprit\":null,"
+			   "\"resource\":\"tcp 10.0.0.2:40312 -> 10.0.0.1:5000\",\"ms\":0.15,"),
+	       "net-peer: the read waited for the server until it sent; 0.15 ms on the way");
+	free(out);
+	check("net-link", "--pid 1200 --from 0.0105 --to 0.3108", "network", 0, 95,
+	      "a TCP read whose answer a link held 300 ms");
+	out = report("net-link", "--pid 1200 --from 0.0105 --to 0.3108", 1, &ret);
+	tap_ok(strstr(out, "{\"cause\":\"network\",\"culprit\":null,"
+			   "\"resource\":\"tcp 10.0.0.2:40312 -> 10.0.0.1:5000\",\"ms\":300.1,") &&
+	       strstr(out, "\"net\":{\"proto\":\"tcp\",\"local\":\"10.0.0.2:40312\","
+			   "\"remote\":\"10.0.0.1:5000\"}}"),
+	       "net-link: 300.1 ms network from the server's send, the socket's addresses");
+	free(out);
+	check("net-remote", "--pid 1200 --from 0.0105 --to 0.3108", "network", 0, 99,
+	      "a TCP read over IPv6 from a server the dump does not have");
+	out = report("net-remote", "--pid 1200 --from 0.0105 --to 0.3108", 0, &ret);
+	tap_ok(strstr(out, "tcp [2001:db8::2]:40312 -> [2001:db8::1]:443") != NULL,
+	       "net-remote: IPv6 addresses in brackets");
+	free(out);
+	check("net-local", "--pid 1200 --from 0.0105 --to 0.3113", "timer", 1201, 95,
+	      "a unix socket read woken by the writer directly: not the network");
+	out = report("net-local", "--pid 1200 --from 0.0105 --to 0.3113", 1, &ret);
+	tap_ok(!strstr(out, "network") && !strstr(out, "\"net\""),
+	       "net-local: nothing charged to the network");
 	free(out);
 	check("lock", "--pid 500 --from 0.010 --to 0.1001", "lock", 501, 99,
 	      "a mutex held by a computing thread");

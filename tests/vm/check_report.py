@@ -41,6 +41,19 @@ CASE is one of:
   quota-neg  quota's output (sleep), EXTRA as for quota: the child slept
            (the kernel counted no throttling): timer, culprit the child,
            and nothing charged to cpu_throttled
+  net-peer netpeer's output (sleep), EXTRA = the client's address and
+           the server's MS: the client's TCP read is charged, through the
+           server that answered it (the chain's step on the socket, its
+           addresses), to the server's sleep (timer, culprit the server):
+           at least 90% of MS, at most 110% of the time from the client's
+           request to the server's answer (a busy host stretches the
+           rest: the guest's own waits for a CPU), >= 95% accounted
+  net-spin netpeer's output (spin), EXTRA as for net-peer: the same, to
+           the server computing (running, culprit the server)
+  net-link netpeer's output (now), EXTRA = the client's address and the
+           link's netem delay in ms: network, no culprit, resource "tcp
+           CLIENT:PORT -> SERVER:5000" and the same in "net", within 10%
+           of the client's wait and at least the delay, >= 95% accounted
   xserver-rt  --pid over the client's round trip in t-xreport's x_server
            case: charged to the flooder, but for waits for a CPU (90%)
   xstopped, xserver, xdisk: t-xreport's key presses into an X client
@@ -253,6 +266,46 @@ def main():
             check(v.get("cause") == "timer" and cul == child,
                   f"verdict: timer, culprit the child {child}", v)
             check(not thr, "nothing is charged to cpu_throttled", thr)
+    elif case in ("net-peer", "net-spin", "net-link"):
+        server, waited = int(t["server"]), (t["woke_ns"] - t["start_ns"]) / 1e6
+        local = "%s:%d" % (sys.argv[4], int(t["lport"]))
+        remote = rep_remote = None
+        for c in rep["chain"]:
+            if c.get("net"):
+                rep_remote = c["net"]
+                break
+        if case == "net-link":
+            remote = rep_remote and rep_remote["remote"]
+            delay = float(sys.argv[5])
+            check(v.get("cause") == "network" and cul is None,
+                  "verdict: network, no culprit", v)
+            check(v.get("resource") == "tcp %s -> %s" % (local, remote) and
+                  (v.get("net") or {}).get("local") == local and
+                  (v.get("net") or {}).get("proto") == "tcp" and
+                  (remote or "").endswith(":5000"),
+                  f"resource: the client's socket tcp {local} -> {remote}", v)
+            check(near(v.get("ms", 0), waited) and v.get("ms", 0) >= delay * 0.95,
+                  f"{v.get('ms', 0):.1f} ms within 10% of the {waited:.1f} ms the client "
+                  f"waited, at least the link's {delay:.0f} ms")
+        else:
+            want = "timer" if case == "net-peer" else "running"
+            asked, answered = float(sys.argv[5]), (t["sent_ns"] - t["start_ns"]) / 1e6
+            check(v.get("cause") == want and cul == server,
+                  f"verdict: {want}, culprit the server {server}", v)
+            check(0.9 * asked <= v.get("ms", 0) <= 1.1 * answered,
+                  f"{v.get('ms', 0):.1f} ms: the server's {asked:.0f} ms, within the "
+                  f"{answered:.1f} ms it took to answer (the client waited {waited:.1f})")
+            # followed to the server ("waited_for": its waits, none when
+            # it only computed)
+            step = next((c for c in rep["chain"] if c.get("net") and "waited_for" in c), None)
+            check(step is not None and step.get("woken_by") == server and
+                  step["net"]["local"] == local,
+                  f"the chain: the client's read on tcp {local} waited for the server {server}",
+                  step)
+            net = items(rep, "network")
+            check(sum(c["ms"] for c in net) < 0.05 * waited,
+                  "little charged to the network itself", net)
+        check(rep["accounted_pct"] >= 95, f"{rep['accounted_pct']:.1f}% accounted")
     elif case == "xserver-rt":
         # --pid over the client's round trip alone: the server busy with
         # the flooder's drawing, but for what the chain shows it waited

@@ -16,6 +16,8 @@ VM_PROGS += $(B)/tests/vm/ptywait
 VM_PROGS += $(B)/tests/vm/quota
 # Page faults that wait for I/O (t-pagefault.sh)
 VM_PROGS += $(B)/tests/vm/faulter
+# A wait for the network: a slow peer, a delayed link (t-network.sh)
+VM_PROGS += $(B)/tests/vm/netpeer
 # Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
 VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 # A known user-space call chain, with frame pointers (t-ustack.sh)

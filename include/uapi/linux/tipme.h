@@ -147,6 +147,8 @@ static __inline__ __u64 tipme_ts_extend(__u64 prev, __u32 low)
 	X(45, INTR, struct tipme_rec_intr, "intr", FIXED, work) \
 	X(46, CPU_THROTTLE, struct tipme_rec_cpu_throttle, "cpu_throttle", FIXED, sched) \
 	X(47, BLK_FILE, struct tipme_rec_blk_file, "blk_file", FIXED, blk) \
+	X(48, NET_RECV, struct tipme_rec_net, "net_recv", FIXED, net) \
+	X(49, NET_SEND, struct tipme_rec_net, "net_send", FIXED, net) \
 	X(52, VBLANK, struct tipme_rec_vblank, "vblank", FIXED, display) \
 	X(53, VBLANK_QUEUED, struct tipme_rec_vblank_ev, "vblank_queued", FIXED, display) \
 	X(54, VBLANK_DELIVERED, struct tipme_rec_vblank_ev, "vblank_delivered", FIXED, \
@@ -977,6 +979,52 @@ struct tipme_rec_fence_name {
 	__u32 ctx_hi;
 	__u8 driver[TIPME_FENCE_DRIVER_LEN];
 	__u8 timeline[TIPME_FENCE_TIMELINE_LEN];
+};
+
+/* struct tipme_rec_net.family: the socket's address family */
+enum tipme_net_family {
+	TIPME_NET_INET		= 4,	/* IPv4: the first 4 bytes of each address */
+	TIPME_NET_INET6		= 6,	/* IPv6 (an IPv4-mapped one for IPv4 on an
+					 * IPv6 socket) */
+};
+
+/**
+ * struct tipme_rec_net - payload of TIPME_REC_NET_RECV and
+ *                        TIPME_REC_NET_SEND (52 bytes with header)
+ * @laddr: the socket's own address (struct sock_common: skc_rcv_saddr,
+ *         skc_v6_rcv_saddr), network byte order; IPv4 in the first 4 bytes,
+ *         the rest zero
+ * @raddr: its peer's address (skc_daddr, skc_v6_daddr), the same way
+ * @lport: its own port, host byte order
+ * @rport: its peer's port, host byte order
+ * @pid: send: the thread that sent, 0 when not sent from a task (a
+ *       softirq, a timer); receive: current, whoever the receive ran in or
+ *       interrupted (0 for the idle task)
+ * @len: payload bytes the segment carries
+ * @family: enum tipme_net_family
+ * @proto: the IP protocol (6: TCP)
+ * @ctx: enum tipme_ctx the record was written in
+ * @reserved: zero
+ *
+ * Receive: a TCP segment with data reached an established socket that
+ * someone waits on (tcp_probe, at the start of the receive path): the
+ * wakeup of its reader follows on the same CPU and in the same context.
+ * Send: a TCP segment with data was queued to a network device
+ * (net_dev_queue: before a qdisc, netem's delay included, holds it), from
+ * its socket.  A receive is joined to a send by the pair of addresses and
+ * ports, mirrored.
+ */
+struct tipme_rec_net {
+	__u8 laddr[16];
+	__u8 raddr[16];
+	__u16 lport;
+	__u16 rport;
+	__u32 pid;
+	__u32 len;
+	__u8 family;
+	__u8 proto;
+	__u8 ctx;
+	__u8 reserved;
 };
 
 /* struct tipme_rec_lock_begin.flags (the kernel's LCB_F_* values) */

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netpeer: a client (this process) asks a server over TCP and waits for
+ * its answer.  The server is a child that enters network namespace NETNS
+ * (a file /run/netns/NAME: `ip netns add` made it, with a veth pair
+ * between it and ours) and listens on SERVER_ADDR:5000; the client
+ * connects from our namespace.  Once connected, the client writes a one
+ * byte request and reads the one byte answer; the server, having read the
+ * request, first
+ *
+ *   sleep MS   sleeps MS ms (a slow local peer: the wait is its sleep);
+ *   spin MS    computes MS ms of CPU time (a slow peer computing);
+ *   now        nothing: it answers at once (the test delays the link
+ *              with netem: the wait is the network's).
+ *
+ * Prints the ground truth, CLOCK_MONOTONIC ns:
+ *
+ *   client=PID server=PID start_ns=T woke_ns=T sent_ns=T
+ *   lport=P rport=5000
+ *
+ * (when the client's request was written; when its read returned; when
+ * the server had its answer ready to write; the client's port).  The
+ * client's address is not printed: the test gave it.
+ *
+ *   netpeer NETNS SERVER_ADDR sleep|spin|now [MS]
+ */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PORT	5000
+
+static long long clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+/* Compute until this thread has used @ms more of CPU time. */
+static void spin_cpu(long ms)
+{
+	long long end = clock_ns(CLOCK_THREAD_CPUTIME_ID) + ms * 1000000LL;
+	volatile unsigned long x = 0;
+
+	while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+		x++;
+}
+
+/*
+ * The server: listen in @netns, tell the client through @ready, answer
+ * one request as @mode says; the time the answer was ready goes back
+ * through @ready.
+ */
+static void server(const char *netns, const char *addr, const char *mode, long ms,
+		   int ready)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(PORT) };
+	struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
+	int fd, c, one = 1;
+	long long sent;
+	char b;
+
+	fd = open(netns, O_RDONLY);
+	if (fd < 0 || setns(fd, CLONE_NEWNET))
+		die(netns);
+	close(fd);
+	if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1)
+		die("server address");
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 1))
+		die("listen");
+	if (write(ready, "r", 1) != 1)
+		die("ready");
+	c = accept(fd, NULL, NULL);
+	if (c < 0 || setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		die("accept");
+	if (read(c, &b, 1) != 1)
+		die("server read");
+	if (!strcmp(mode, "sleep"))
+		nanosleep(&d, NULL);
+	else if (!strcmp(mode, "spin"))
+		spin_cpu(ms);
+	sent = clock_ns(CLOCK_MONOTONIC);
+	if (write(c, "a", 1) != 1)
+		die("server write");
+	if (write(ready, &sent, sizeof(sent)) != sizeof(sent))
+		die("server time");
+	/* until the client is done: its end closes first */
+	if (read(c, &b, 1) < 0)
+		die("server drain");
+	exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(PORT) };
+	struct sockaddr_in me;
+	socklen_t len = sizeof(me);
+	long long start, woke, sent;
+	int p[2], fd, one = 1, st;
+	long ms = argc > 4 ? atol(argv[4]) : 0;
+	pid_t child;
+	char b;
+
+	if (argc < 4 || (strcmp(argv[3], "now") && ms <= 0)) {
+		fprintf(stderr, "usage: netpeer NETNS SERVER_ADDR sleep|spin|now [MS]\n");
+		return 2;
+	}
+	if (inet_pton(AF_INET, argv[2], &sa.sin_addr) != 1)
+		die("server address");
+	if (pipe(p))
+		die("pipe");
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (!child) {
+		close(p[0]);
+		server(argv[1], argv[2], argv[3], ms, p[1]);
+	}
+	close(p[1]);
+	if (read(p[0], &b, 1) != 1)
+		die("server not ready");
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    getsockname(fd, (struct sockaddr *)&me, &len))
+		die("connect");
+	if (write(fd, "q", 1) != 1)
+		die("client write");
+	start = clock_ns(CLOCK_MONOTONIC);
+	if (read(fd, &b, 1) != 1)
+		die("client read");
+	woke = clock_ns(CLOCK_MONOTONIC);
+	if (read(p[0], &sent, sizeof(sent)) != sizeof(sent))
+		die("server time");
+	close(fd);
+	if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st))
+		die("server failed");
+	printf("client=%d server=%d start_ns=%lld woke_ns=%lld sent_ns=%lld lport=%u rport=%d\n",
+	       (int)getpid(), (int)child, start, woke, sent, ntohs(me.sin_port), PORT);
+	return 0;
+}
