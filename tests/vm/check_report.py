@@ -210,7 +210,8 @@ def main():
               f"the interval: the key press the kernel saw ({by}), its reader {int(t['reader'])}",
               iv)
         if t.get("auto_press"):
-            check(abs(iv["from_mono_ns"] - t["auto_press"]) <= 2e6,
+            # stamped before evdev delivered it, recorded after (report.md)
+            check(-2e6 <= iv["from_mono_ns"] - t["auto_press"] <= 50e6,
                   "it starts at the press the module's auto trigger named",
                   f"{iv['from_mono_ns']} vs {t['auto_press']:.0f}")
         # from the input record (just before the reader read the event)
