@@ -287,6 +287,13 @@ void scen_work(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_t
 		scen_rec(s, cpu, type, ts, &w, sizeof(w));
 }
 
+void scen_trigger(struct scen *s, uint64_t ts)
+{
+	struct tipme_rec_trigger tr = { .seq = 1, .source = 1 };
+
+	scen_rec(s, 0, TIPME_REC_TRIGGER, ts, &tr, sizeof(tr));
+}
+
 void scen_add_type(struct tipme_rectype *t, size_t *n, uint8_t type,
 		   uint8_t flags, uint16_t size, const char *name)
 {

@@ -87,6 +87,8 @@ void scen_ppid(struct scen *s, uint32_t pid, uint32_t ppid);
  */
 void scen_work(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_t id,
 	       const char *func, uint32_t pid, uint32_t ctx);
+/* the hotkey's trigger (seq 1) at @ts on CPU 0 */
+void scen_trigger(struct scen *s, uint64_t ts);
 uint64_t scen_sym(const char *name);
 /* KASLR slide of the scenarios' kernel text (0 unless a test sets it) */
 extern uint64_t scen_kaslr_slide;

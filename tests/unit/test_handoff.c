@@ -147,13 +147,6 @@ static int save(struct scen *s, const char *name)
 	return scen_write(s, path);
 }
 
-static void trigger(struct scen *s, uint64_t ts)
-{
-	struct tipme_rec_trigger tr = { .seq = 1, .source = 1 };
-
-	scen_rec(s, 0, TIPME_REC_TRIGGER, ts, &tr, sizeof(tr));
-}
-
 /*
  * A terminal (xterm 3000, cpu 0) writes a key to a pty's master at 10 ms:
  * the tty layer queues its flush to an unbound worker (3001), which hands
@@ -263,7 +256,7 @@ static int relay_scenario(struct scen *s)
 	scen_switch(s, 0, MS(310.8), 0, TIPME_TS_RUNNABLE, 120, 3100, 120);
 	scen_switch(s, 0, MS(312), 3100, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(312), 3100, poll_site);
-	trigger(s, MS(400));
+	scen_trigger(s, MS(400));
 	return save(s, "relay");
 }
 
@@ -300,7 +293,7 @@ static int pool_scenario(struct scen *s, int efd)
 	scen_switch(s, 0, MS(2300.4), 0, TIPME_TS_RUNNABLE, 120, 3200, 120);
 	scen_switch(s, 0, MS(2302), 3200, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(2302), 3200, poll_site);
-	trigger(s, MS(2500));
+	scen_trigger(s, MS(2500));
 	return save(s, efd ? "eventfd" : "pool");
 }
 

@@ -1608,13 +1608,6 @@ static int rewake_scenario(struct scen *s)
 }
 
 /* The trigger record (Ctrl-Alt-Minus) at @ts on CPU 0. */
-static void trigger(struct scen *s, uint64_t ts)
-{
-	struct tipme_rec_trigger tr = { .seq = 1, .source = 1 };
-
-	scen_rec(s, 0, TIPME_REC_TRIGGER, ts, &tr, sizeof(tr));
-}
-
 /*
  * No pid, no input: a shell (2000) waits 600 ms in a pipe read for what
  * its grandchild sed (2002, through the subshell 2001) writes, not a
@@ -1645,7 +1638,7 @@ static int descend_scenario(struct scen *s)
 	scen_wake(s, 0, MS(602), 2000, 0, 2002, TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(602.1), 2002, TIPME_TS_DEAD, 120, 2000, 120);
 	scen_switch(s, 0, MS(610), 2000, TIPME_TS_SLEEPING, 120, 0, 120);
-	trigger(s, MS(700));
+	scen_trigger(s, MS(700));
 	return save(s, "descend");
 }
 
@@ -1710,7 +1703,7 @@ static int interactive_scenario(struct scen *s, const char *name, const char *de
 	/* the chord's key wakes make from poll just before the trigger: no reader */
 	scen_rec(s, 1, TIPME_REC_INPUT, MS(8499.9), &in, sizeof(in));
 	scen_wake(s, 1, MS(8499.95), 2103, 1, 0, TIPME_CTX_HARDIRQ);
-	trigger(s, MS(8500));
+	scen_trigger(s, MS(8500));
 	if (!desc)
 		return save(s, name);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -1753,7 +1746,7 @@ static int early_scenario(struct scen *s)
 	scen_wake(s, 1, MS(4907), 2202, 1, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 1, MS(4907.1), 0, TIPME_TS_RUNNABLE, 120, 2202, 120);
 	scen_switch(s, 1, MS(4910), 2202, TIPME_TS_DEAD, 120, 0, 120);
-	trigger(s, MS(5300));
+	scen_trigger(s, MS(5300));
 	return save(s, "early");
 }
 
