@@ -10,7 +10,8 @@
 #              resource waits; every time in CLOCK_MONOTONIC ns
 #   analysis/  why, latency, cost, the verdict (verdict: the charging
 #              walk; segcause: per-stretch rules) and its interval
-#              (interval; stall, kinput: two ways of finding one)
+#              (interval; stall, kinput: two ways of finding one; flip:
+#              a press's path to the page flip)
 #   print/     printers of analysis results (text, JSON, SVG, Perfetto)
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
 PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
@@ -20,7 +21,7 @@ PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o ustack.o ma
 PM_OBJS += $(B)/postmortem/incident/incident.o
 PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o
 PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o segcause.o \
-	verdict.o stall.o rank.o kinput.o xprof.o interval.o legs.o)
+	verdict.o stall.o rank.o flip.o kinput.o xprof.o interval.o legs.o)
 PM_OBJS += $(addprefix $(B)/postmortem/print/,site.o info.o why.o cost.o exec.o \
 	latency.o verdict.o xprof.o perfetto.o timeline.o legs.o state.o)
 PM_OBJS += $(addprefix $(B)/postmortem/cmd/,run.o cmd_info.o cmd_records.o \

@@ -10,6 +10,7 @@
 #include "kinput.h"
 #include "latency.h"
 #include "rank.h"
+#include "xprof.h"
 
 /* Clip a window to the part of it where @pid existed (first seen .. exit). */
 static void life(const struct pm_state *st,
@@ -84,8 +85,20 @@ static int by_input(const struct pm_incident *inc, const struct pm_state *st,
 		out->pid = ev->pid;
 		out->from_ns = ev->press_ns;
 		out->to_ns = ev->end_ns;
+		out->end = ev->display_ns ? PM_END_X_DRAWN : PM_END_CLIENT_DONE;
 		if (ev->done_ns < ev->end_ns)
 			out->display_ns = ev->done_ns;
+		/* an X server that drives a display itself: its next flip */
+		if (ev->display_ns && ev->result == PM_LAT_HANDLED && pm_xserver_pid(pm_incident_x(inc)) &&
+		    pm_flip_after(inc, st, res, pm_xserver_pid(pm_incident_x(inc)), 0,
+				  ev->display_ns, &out->path.end) &&
+		    out->path.end.flip_ns >= ev->display_ns) {
+			out->path.compositor = pm_xserver_pid(pm_incident_x(inc));
+			out->to_ns = out->path.end.flip_ns;
+			out->end = PM_END_FLIP;
+		} else {
+			memset(&out->path.end, 0, sizeof(out->path.end));
+		}
 	}
 	pm_latency_free(&lat);
 	return ret;
@@ -143,11 +156,13 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 			/* the press the module's auto trigger named, else the slowest */
 			ret = ask->press_ns ?
 			      pm_kernel_input(inc, st, res, end - ask->window_ns, end,
-					      ask->press_ns, &sp) : 0;
+					      ask->press_ns, &sp, &out->path) : 0;
 			out->chosen_by = ret == 2 ? PM_BY_AUTO : PM_BY_KERNEL_INPUT;
 			if (!ret)
 				ret = pm_kernel_input(inc, st, res, end - ask->window_ns,
-						      end, 0, &sp);
+						      end, 0, &sp, &out->path);
+			if (ret)
+				out->end = out->path.end.flip ? PM_END_FLIP : PM_END_READER_IDLE;
 		}
 		if (!ret) {
 			int64_t w = ask->search_ns ? ask->search_ns :
@@ -156,6 +171,7 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 			int64_t from = end - w > first ? end - w : first;
 
 			out->chosen_by = PM_BY_STALL;
+			out->end = PM_END_NONE;
 			ret = pm_stall_rank(inc, st, res, from, end, ask->hint, &out->rank);
 			if (ret < 0)
 				return ret;

@@ -12,6 +12,7 @@
 
 #include "../state/resources.h"
 #include "../state/state.h"
+#include "flip.h"
 #include "rank.h"
 
 enum pm_chosen_by {
@@ -22,6 +23,14 @@ enum pm_chosen_by {
 	PM_BY_AUTO,		/* the press that fired the auto trigger */
 };
 
+/* Where an interval chosen by an input ends (struct pm_interval.end). */
+enum pm_end {
+	PM_END_NONE,		/* not chosen by an input */
+	PM_END_READER_IDLE,	/* no X dump, no flip: the reader waited again */
+	PM_END_FLIP,		/* the refresh that showed the compositor's flip */
+	PM_END_CLIENT_DONE,	/* X: the client waited for input again */
+	PM_END_X_DRAWN,		/* X: the server executed the client's drawing */
+};
 
 /**
  * struct pm_interval_ask - what the user asked for
@@ -59,6 +68,11 @@ struct pm_interval_ask {
  * @rank: chosen by PM_BY_STALL, the stalls ranked (the first is this
  *	interval, from_ns not yet cut to the dump's first record); else
  *	rank.n is 0
+ * @end: enum pm_end
+ * @path: chosen by an input the kernel saw: its path (flip.h); with
+ *	PM_END_FLIP, path.end is the flip @to_ns is the refresh of; chosen by
+ *	the X dump's input with PM_END_FLIP: only path.end (the X server's
+ *	flip after the drawing) and path.compositor (the server) are set
  */
 struct pm_interval {
 	uint32_t pid;
@@ -67,6 +81,8 @@ struct pm_interval {
 	int chosen_by;
 	int64_t display_ns;
 	struct pm_rank rank;
+	int end;
+	struct pm_press_path path;
 };
 
 int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,

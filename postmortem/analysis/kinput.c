@@ -4,8 +4,11 @@
  * or button press or pointer motion the kernel recorded, and the thread
  * that read it, up to when that thread waited for work again.
  */
+#include <string.h>
+
 #include "../dump/clock.h"
 #include "../dump/tables.h"
+#include "flip.h"
 #include "kinput.h"
 #include "segcause.h"
 
@@ -171,8 +174,11 @@ const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
  *	the first key or button press recorded from 2 ms before it to 50 ms
  *	after it that woke a reader counts
  * @out: set to the thread the slowest input woke (@out->pid), the
- *	input's time (@out->from_ns) and when that thread went back to
- *	sleep (@out->to_ns); the rest is left alone
+ *	input's time (@out->from_ns) and its end (@out->to_ns): the refresh
+ *	that showed the page flip its path reached (pm_press_path()), else
+ *	when that thread went back to sleep; the rest is left alone
+ * @path: NULL, or set to the chosen input's path (@path->end.flip NULL:
+ *	it reached no flip, the end is the reader's sleep)
  *
  * For a dump without an X dump: every key or button press and pointer
  * motion frame the kernel recorded in the window, the user thread woken
@@ -181,18 +187,23 @@ const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
  * the X server, a compositor, a console program, woken by evdev in the
  * same frame; kernel threads are left out), and the time
  * until that thread waits for work again (poll, select, epoll: the sites
- * pm_seg_idle() knows).  This ends when the reader is done with
- * the event, not when the screen shows its effect: the weaker definition.
+ * pm_seg_idle() knows).  When the dump has the compositor's page flips,
+ * the press ends at the refresh that showed the flip committed after the
+ * client it woke answered (pm_press_path()); else when the reader is done
+ * with the event, not when the screen shows its effect: the weaker
+ * definition.
  *
  * Return: 2 if @press_ns named an input with a reader, 1 if another
  * input with a reader was found, else 0.
  */
 int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		    const struct pm_res *res, int64_t from_ns, int64_t to_ns,
-		    int64_t press_ns, struct pm_span *out)
+		    int64_t press_ns, struct pm_span *out,
+		    struct pm_press_path *path)
 {
 	const struct pm_wake *near;
 	const struct pm_thread *th;
+	struct pm_press_path pp;
 	int64_t best = 0;
 	size_t k, lo = 0, j;
 
@@ -219,11 +230,18 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 			    !pm_seg_idle(inc, sg))
 				continue;
 			end = sg->start_ns;
+			if (res->nflips && pm_press_path(inc, st, res, near, t, &pp))
+				end = pp.end.flip_ns;
 			if (end - t > best) {
 				best = end - t;
 				out->pid = near->target;
 				out->from_ns = t;
 				out->to_ns = end;
+				if (path) {
+					if (!res->nflips)
+						memset(&pp, 0, sizeof(pp));
+					*path = pp;
+				}
 			}
 			break;
 		}

@@ -12,6 +12,7 @@
 
 #include "../state/resources.h"
 #include "../state/state.h"
+#include "flip.h"
 
 const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
 				      const struct pm_state *st,
@@ -19,6 +20,7 @@ const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
 				      const struct pm_input *in, size_t *lo);
 int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		    const struct pm_res *res, int64_t from_ns, int64_t to_ns,
-		    int64_t press_ns, struct pm_span *out);
+		    int64_t press_ns, struct pm_span *out,
+		    struct pm_press_path *path);
 
 #endif

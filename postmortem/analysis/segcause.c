@@ -24,6 +24,8 @@ const char *const pm_cause_key[PM_C_NR] = {
 	[PM_C_X_SERVER] = "x_server",
 	[PM_C_THROTTLED] = "cpu_throttled",
 	[PM_C_NETWORK] = "network",
+	[PM_C_GPU] = "gpu",
+	[PM_C_DISPLAY] = "display",
 	[PM_C_UNKNOWN] = "unknown",
 };
 
@@ -192,6 +194,70 @@ const struct pm_net *pm_seg_net_wake(const struct pm_res *res,
 }
 
 /**
+ * pm_seg_fence() - the dma_fence whose signal ended a wait
+ * @res: resources
+ * @pid: the waiter
+ * @s: its blocked stretch
+ * @w: the wakeup that ended it, or NULL
+ *
+ * The signal the wakeup followed (struct pm_wake.fence: signalled just
+ * before on the waking CPU, in the same context), else the signal, inside
+ * the stretch, of the fence @pid waited on through dma_fence_wait (its
+ * wait_start before the stretch and its wait_end after).
+ *
+ * Return: the signal, or NULL.
+ */
+const struct pm_fence *pm_seg_fence(const struct pm_res *res, uint32_t pid,
+				    const struct pm_seg *s, const struct pm_wake *w)
+{
+	size_t i, j;
+
+	if (w && w->fence && w->fence <= res->nfences)
+		return &res->fences[w->fence - 1];
+	for (i = 0; i < res->nfwaits; i++) {
+		const struct pm_fence_wait *fw = &res->fwaits[i];
+
+		if (fw->start_ns > s->start_ns)
+			break;
+		if (fw->pid != pid || fw->end_ns < s->end_ns)
+			continue;
+		for (j = 0; j < res->nfences; j++) {
+			const struct pm_fence *f = &res->fences[j];
+
+			if (f->ctx == fw->ctx && f->seqno == fw->seqno &&
+			    f->ns >= s->start_ns && f->ns <= s->end_ns)
+				return f;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * pm_seg_flip() - the DRM event whose delivery ended a wait of its reader
+ * @pm: the dump (the readers' processes)
+ * @res: resources
+ * @pid: the woken thread
+ * @w: the wakeup, or NULL
+ *
+ * Return: the event delivered just before @w on its CPU, in its context
+ * (struct pm_wake.flip), to a file @pid's process reads; or NULL.
+ */
+const struct pm_flip *pm_seg_flip(const struct pm_dump *pm, const struct pm_res *res,
+				  uint32_t pid, const struct pm_wake *w)
+{
+	const struct pm_flip *f;
+	const struct pm_exec *x;
+
+	if (!w || !w->flip || w->flip > res->nflips)
+		return NULL;
+	f = &res->flips[w->flip - 1];
+	x = pm_exec_at(pm, pid, w->ns);
+	if (!f->owner || (f->owner != pid && !(x && x->x.tgid == f->owner)))
+		return NULL;
+	return f;
+}
+
+/**
  * pm_seg_cause() - what one stretch of a thread was, by the verdict's rules
  * @inc: the incident
  * @res: its resources
@@ -208,7 +274,9 @@ const struct pm_net *pm_seg_net_wake(const struct pm_res *res,
  * futex a task ended), memory, block_io (a completion on the waking CPU
  * just before: a stacked device's bio at the top, or a request; by a task
  * only in that task), network (data a socket it waited on received just
- * before, on the waking CPU), x_server (the X server woke it), timer (a sleep call an
+ * before, on the waking CPU), gpu (a dma_fence's signal ended it,
+ * pm_seg_fence()), display (the delivery of a DRM event it reads ended
+ * it, pm_seg_flip()), x_server (the X server woke it), timer (a sleep call an
  * interrupt ended), unknown (woken by another task: what it waited for is
  * that task's; or nothing says).
  */
@@ -251,6 +319,10 @@ int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
 		return PM_C_BLOCK_IO;
 	if (pm_seg_net_wake(res, w))
 		return PM_C_NETWORK;
+	if (pm_seg_fence(res, pid, s, w))
+		return PM_C_GPU;
+	if (pm_seg_flip(pm, res, pid, w))
+		return PM_C_DISPLAY;
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK) {
 		if (xserver && (uint32_t)s->waker == xserver)
 			return PM_C_X_SERVER;

@@ -24,6 +24,8 @@ enum pm_cause {
 	PM_C_X_SERVER,		/* the X server busy for another client */
 	PM_C_THROTTLED,		/* runnable, its cgroup out of CPU quota */
 	PM_C_NETWORK,		/* data on its way over the network */
+	PM_C_GPU,		/* a wait a dma_fence's signal ended */
+	PM_C_DISPLAY,		/* a committed flip waiting for its refresh */
 	PM_C_UNKNOWN,		/* what the dump cannot explain */
 	PM_C_NR,
 };
@@ -34,6 +36,11 @@ extern const char *const pm_cause_key[PM_C_NR];
 int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
 		 uint32_t pid, const struct pm_seg *s, uint32_t xserver);
 int pm_seg_idle(const struct pm_incident *inc, const struct pm_seg *s);
+
+const struct pm_fence *pm_seg_fence(const struct pm_res *res, uint32_t pid,
+				    const struct pm_seg *s, const struct pm_wake *w);
+const struct pm_flip *pm_seg_flip(const struct pm_dump *pm, const struct pm_res *res,
+				  uint32_t pid, const struct pm_wake *w);
 
 /**
  * pm_seg_sleep_site() - the frame of a sleep only a timer ends

@@ -22,6 +22,14 @@
  *    waking CPU just before (block_io; via a page fault when the thread
  *    blocked in the fault path, with the file or swap the read filled),
  *    else a timer if the thread slept in a sleep call, else unknown;
+ *  - blocked, woken by a dma_fence's signal (or waiting in
+ *    dma_fence_wait for one signalled meanwhile): gpu, the fence's driver
+ *    and timeline the resource, the task that emitted its work (else
+ *    signalled it) the culprit;
+ *  - blocked, woken by the delivery of a DRM event (a flip's completion,
+ *    a vblank) to a file its process reads: display, nobody's fault;
+ *    and from the commit of the flip that ends a press to the refresh
+ *    that showed it: display;
  *  - the X server running, with the incident's X dump: its time is split
  *    among the clients whose requests it executed meanwhile (xprof.c);
  *    another process's share is x_server with that client the culprit,
@@ -133,6 +141,7 @@ static struct pm_cause_item *charge_key(struct va *v, int cause, uint32_t culpri
 	it->file_kind = k->file_kind;
 	it->file_dev = k->file_dev;
 	it->file_ino = k->file_ino;
+	it->crtc = -1;
 	return it;
 }
 
@@ -892,6 +901,41 @@ static void net_wait(struct va *v, const struct pm_thread *t, const struct pm_se
 		v->r->chain[step].net = nr;
 }
 
+/* Charge [a, b) of a wait that fence signal @f ended: gpu. */
+static void charge_gpu(struct va *v, const struct pm_fence *f, int64_t ns)
+{
+	char res[PM_RES_LEN];
+	struct pm_cause_item *it;
+	uint32_t signaler = f->sig_ctx == TIPME_CTX_TASK ? f->signaler : 0;
+
+	if (*f->driver || *f->timeline)
+		snprintf(res, sizeof(res), "fence %s %s", f->driver, f->timeline);
+	else
+		snprintf(res, sizeof(res), "fence context %" PRIu64, f->ctx);
+	it = charge(v, PM_C_GPU, f->emitter ? f->emitter : signaler, res, ns);
+	if (!it)
+		return;
+	it->other = signaler;
+	it->fence_ctx = f->ctx;
+	snprintf(it->fence_driver, sizeof(it->fence_driver), "%s", f->driver);
+	snprintf(it->fence_timeline, sizeof(it->fence_timeline), "%s", f->timeline);
+}
+
+/* Charge @ns of waiting for a refresh of @crtc (-1: not known): display. */
+static void charge_display(struct va *v, int32_t crtc, int64_t ns)
+{
+	char res[PM_RES_LEN];
+	struct pm_cause_item *it;
+
+	if (crtc >= 0)
+		snprintf(res, sizeof(res), "crtc %" PRId32, crtc);
+	else
+		res[0] = '\0';
+	it = charge(v, PM_C_DISPLAY, 0, res, ns);
+	if (it)
+		it->crtc = crtc;
+}
+
 /* A blocked stretch [a, b) of @t, inside the interval. */
 static void blocked(struct va *v, const struct pm_thread *t,
 		    const struct pm_seg *s, int64_t a, int64_t b, int parent)
@@ -954,6 +998,16 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	}
 	if (pm_seg_net_wake(v->res, w)) {
 		net_wait(v, t, s, pm_seg_net_wake(v->res, w), a, b, rest, parent);
+		return;
+	}
+	if (pm_seg_fence(v->res, t->pid, s, w)) {
+		charge_gpu(v, pm_seg_fence(v->res, t->pid, s, w), rest);
+		add_step(v, parent, t->pid, a, b, PM_C_GPU, s);
+		return;
+	}
+	if (pm_seg_flip(v->pm, v->res, t->pid, w)) {
+		charge_display(v, (int32_t)pm_seg_flip(v->pm, v->res, t->pid, w)->crtc, rest);
+		add_step(v, parent, t->pid, a, b, PM_C_DISPLAY, s);
 		return;
 	}
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK &&
@@ -1172,6 +1226,40 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 	v->depth--;
 }
 
+/*
+ * A press's path to its flip, [t0, t1) up to the flip's commit: the
+ * reader's dispatch until it woke the client; the client from then until
+ * its commit (the compositor's other wakeups meanwhile, for other clients
+ * or other outputs, are not this press's); the compositor thread the
+ * commit woke, composing, until the flip's commit.
+ */
+static void press_path(struct va *v, const struct pm_press_path *p, int64_t t0, int64_t t1)
+{
+	int64_t a = p->client_ns > t0 ? p->client_ns : t0;
+	int64_t b = p->commit_ns < t1 ? p->commit_ns : t1;
+	int step;
+
+	a = a < t1 ? a : t1;
+	if (a > t0)
+		walk(v, p->reader, t0, a, -1, NULL, 0);
+	if (b > a && !v->oom) {
+		step = add_step(v, -1, p->reader, a, b, PM_C_UNKNOWN, NULL);
+		if (step >= 0) {
+			v->r->chain[step].handed = 1;
+			v->r->chain[step].followed = 1;
+			v->r->chain[step].waker = p->client;
+			v->r->chain[step].waker_ctx = TIPME_CTX_TASK;
+			v->stack[0] = p->reader;
+			v->depth = 0;
+			walk(v, p->client, a, b, step, NULL, WOKE_WAITER);
+			v->depth = -1;
+		}
+	}
+	b = b > a ? b : a;
+	if (t1 > b && !v->oom)
+		walk(v, p->commit_to, b, t1, -1, NULL, 0);
+}
+
 static int item_cmp(const void *a, const void *b)
 {
 	const struct pm_cause_item *x = a, *y = b;
@@ -1204,7 +1292,7 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 	struct va v = { .r = r, .inc = inc, .pm = &inc->pm, .st = st, .res = res, .depth = -1 };
 	const struct tm_xdump *x = pm_incident_x(inc);
 	uint32_t pid = iv->pid;
-	int64_t from_ns = iv->from_ns, to_ns = iv->to_ns, mid = to_ns;
+	int64_t from_ns = iv->from_ns, to_ns = iv->to_ns, mid, disp = iv->to_ns;
 	size_t i;
 	int step;
 
@@ -1214,28 +1302,44 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 	r->to_ns = to_ns;
 	r->chosen_by = iv->chosen_by;
 	r->lost = st->lost;
+	r->end = iv->end;
+	if (iv->end == PM_END_FLIP) {
+		r->path = iv->path;
+		disp = iv->path.end.commit_ns;
+		disp = disp < from_ns ? from_ns : disp > to_ns ? to_ns : disp;
+		r->flip_commit_ns = disp;
+	}
+	mid = disp;
 	if (x) {
 		v.x = x;
 		v.xserver = pm_xserver_pid(x);
 		v.ours = tgid_of(&v, pid, from_ns);
-		if (v.xserver && iv->display_ns > from_ns && iv->display_ns < to_ns)
+		if (v.xserver && iv->display_ns > from_ns && iv->display_ns < disp)
 			mid = iv->display_ns;
 	}
-	r->display_ns = mid < to_ns ? mid : 0;
-	if (mid > from_ns)
+	r->display_ns = mid < disp ? mid : 0;
+	if (mid > from_ns && iv->end == PM_END_FLIP && iv->path.client)
+		press_path(&v, &iv->path, from_ns, mid);
+	else if (mid > from_ns)
 		walk(&v, pid, from_ns, mid, -1, NULL,
 		     x && (iv->chosen_by == PM_BY_INPUT || iv->chosen_by == PM_BY_AUTO) ?
 		     WOKE_ANSWER : 0);
-	if (mid < to_ns && !v.oom) {
+	if (mid < disp && !v.oom) {
 		/* the client was done: the rest is the server drawing for it */
-		step = add_step(&v, -1, pid, mid, to_ns, PM_C_X_SERVER, NULL);
+		step = add_step(&v, -1, pid, mid, disp, PM_C_X_SERVER, NULL);
 		if (step >= 0) {
 			r->chain[step].followed = 1;
 			r->chain[step].waker = v.xserver;
 			v.stack[0] = pid;
 			v.depth = 0;
-			walk(&v, v.xserver, mid, to_ns, step, NULL, 0);
+			walk(&v, v.xserver, mid, disp, step, NULL, 0);
 		}
+	}
+	if (disp < to_ns && !v.oom) {
+		/* the flip committed: the display's pace until its refresh */
+		charge_display(&v, iv->path.end.flip ? (int32_t)iv->path.end.flip->crtc : -1,
+			       to_ns - disp);
+		add_step(&v, -1, pid, disp, to_ns, PM_C_DISPLAY, NULL);
 	}
 	if (v.oom) {
 		pm_verdict_free(r);

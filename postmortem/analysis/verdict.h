@@ -71,6 +71,14 @@
  * @net_local: network: the waiting socket's own address and port
  *	("10.0.0.2:40312"; pm_net_addr())
  * @net_remote: network: its peer's ("10.0.0.1:5000")
+ * @fence_ctx: gpu: the fence's context
+ * @fence_driver: gpu: its driver's name, "" if the dump does not name it
+ * @fence_timeline: gpu: its timeline's name, likewise
+ * @crtc: display: the CRTC of the flip or vblank waited for (-1: none)
+ *
+ * gpu's @culprit is the task that emitted the fence's work, else the task
+ * that signalled it (0: an interrupt did, and no emit is recorded); its
+ * @other is the signalling task (0: an interrupt).
  */
 struct pm_cause_item {
 	int cause;
@@ -104,6 +112,10 @@ struct pm_cause_item {
 	char net_proto[8];
 	char net_local[64];
 	char net_remote[64];
+	uint64_t fence_ctx;
+	char fence_driver[TIPME_FENCE_DRIVER_LEN];
+	char fence_timeline[TIPME_FENCE_TIMELINE_LEN];
+	int32_t crtc;
 };
 
 /**
@@ -128,6 +140,8 @@ struct pm_cause_item {
  * @net: NULL, or the step is a wait for data over the network that this
  *	receive brought: @waker is then the local peer that sent it (the step
  *	ends when it sent), or -1 for the data on its way
+ * @handed: the step (no stretch of its own) is a press's compositor having
+ *	handed the input to its client, @waker, until the client's commit
  */
 struct pm_chain_step {
 	int parent;
@@ -143,6 +157,7 @@ struct pm_chain_step {
 	const struct pm_work *waker_work;
 	const struct pm_work *for_work;
 	const struct pm_net *net;
+	int handed;
 };
 
 /**
@@ -159,6 +174,10 @@ struct pm_chain_step {
  * @lost: the dump has gaps (lost sub-buffers)
  * @display_ns: 0, or where the client was done and the X server's drawing
  *	for it began (the rest of the interval is the server's)
+ * @end: enum pm_end (interval.h): where an interval an input chose ends
+ * @path: with PM_END_FLIP, the press's path to the flip (flip.h)
+ * @flip_commit_ns: with PM_END_FLIP, when the flip was committed: from
+ *	then to the end, the display's pace (PM_C_DISPLAY); else 0
  */
 struct pm_verdict {
 	uint32_t pid;
@@ -172,6 +191,9 @@ struct pm_verdict {
 	size_t nchain;
 	int lost;
 	int64_t display_ns;
+	int end;
+	struct pm_press_path path;
+	int64_t flip_commit_ns;
 };
 
 int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,

@@ -205,6 +205,25 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 		snprintf(buf, len, "data over the network for %s: on its way, or from a peer the dump does not have",
 			 it->resource);
 		break;
+	case PM_C_GPU:
+		if (it->culprit && it->other && it->other != it->culprit)
+			snprintf(buf, len, "waiting for %s: its work emitted by %u (%s), signalled by %u (%s)",
+				 it->resource, it->culprit, comm(o, it->culprit), it->other,
+				 comm(o, it->other));
+		else if (it->culprit && it->other)
+			snprintf(buf, len, "waiting for %s, signalled by %u (%s)", it->resource,
+				 it->culprit, comm(o, it->culprit));
+		else if (it->culprit)
+			snprintf(buf, len, "waiting for %s: its work emitted by %u (%s), signalled from an interrupt",
+				 it->resource, it->culprit, comm(o, it->culprit));
+		else
+			snprintf(buf, len, "waiting for %s, signalled from an interrupt (no emit recorded)",
+				 it->resource);
+		break;
+	case PM_C_DISPLAY:
+		snprintf(buf, len, "a committed flip waiting for the refresh that shows it%s%s: the display's pace",
+			 *it->resource ? " on " : "", it->resource);
+		break;
 	case PM_C_X_SERVER:
 		if (it->culprit)
 			snprintf(buf, len, "the X server (%u, %s) busy with the requests of %u (%s)",
@@ -228,8 +247,11 @@ static const struct pm_cause_item *verdict(const struct pm_verdict *r)
 /* A step's state; a step without a stretch is the client done, the X server drawing. */
 static const char *step_state(const struct pm_chain_step *c)
 {
+	if (!c->seg && c->handed)
+		return "handed the input to its client, until the client's commit";
 	if (!c->seg)
-		return c->cause == PM_C_X_SERVER ? "done, its drawing not yet on the screen" : "";
+		return c->cause == PM_C_X_SERVER ? "done, its drawing not yet on the screen" :
+		       c->cause == PM_C_DISPLAY ? "its flip committed, not yet on the screen" : "";
 	return c->seg->state == PM_T_RUNNABLE ? "runnable" :
 	       c->seg->state == PM_T_BLOCKED ? "blocked" : "";
 }
@@ -238,6 +260,10 @@ static const char *step_key(const struct pm_chain_step *c)
 {
 	if (!c->seg && c->cause == PM_C_X_SERVER)
 		return "drawing";
+	if (!c->seg && c->cause == PM_C_DISPLAY)
+		return "flip_committed";
+	if (!c->seg && c->handed)
+		return "handed_to_client";
 	return c->seg && c->seg->state == PM_T_RUNNABLE ? "runnable" : "blocked";
 }
 
@@ -488,6 +514,101 @@ static void json_handins(struct out *o)
 	tm_jw_obj_end(&o->w);
 }
 
+/* How the flip was told to be the compositor's commit, in a word. */
+static const char *commit_key(const struct pm_flip_end *e)
+{
+	if (e->queued)
+		return "vblank_queued";
+	return e->commit_ns == e->flip->ns ? "delivery" : "last_run";
+}
+
+/* The press's path to the flip that ended it (PM_END_FLIP). */
+static void text_path(struct out *o)
+{
+	const struct pm_verdict *r = o->r;
+	const struct pm_press_path *p = &r->path;
+	const struct pm_flip_end *e = &p->end;
+	char a[40], b[40], c[40];
+
+	if (r->end != PM_END_FLIP || !e->flip)
+		return;
+	if (p->client) {
+		fprintf(o->f, "path:     the input woke %u (%s) at %s; it woke the client %u (%s) at %s",
+			p->reader, comm(o, p->reader), pm_fmt_ns(p->read_ns, a, sizeof(a)),
+			p->client, comm(o, p->client), pm_fmt_ns(p->client_ns, b, sizeof(b)));
+		if (p->nclients > 1)
+			fprintf(o->f, " (followed: the first of the %u processes it woke while dispatching the input)",
+				p->nclients);
+		fprintf(o->f, ";\n          %u (%s) committed at %s (its last message to %u (%s) before the flip was committed)\n",
+			p->committer, comm(o, p->committer), pm_fmt_ns(p->commit_ns, a, sizeof(a)),
+			p->commit_to, comm(o, p->commit_to));
+	}
+	fprintf(o->f, "flip:     crtc %u, committed at %s (%s), on the screen at %s (delivered %s)%s\n",
+		e->flip->crtc, pm_fmt_ns(e->commit_ns, a, sizeof(a)),
+		e->queued ? "its vblank_queued record" :
+		e->commit_ns == e->flip->ns ? "its delivery, in the committing thread" :
+		"the compositor's last run before it",
+		pm_fmt_ns(e->flip_ns, b, sizeof(b)), pm_fmt_ns(e->flip->ns, c, sizeof(c)),
+		e->noutputs > 1 ? "; the first flip after the commit of several outputs': the records do not say which shows the client" : "");
+}
+
+static void json_path(struct out *o)
+{
+	const struct pm_verdict *r = o->r;
+	const struct pm_press_path *p = &r->path;
+	const struct pm_flip_end *e = &p->end;
+	char id[12];
+
+	if (r->end != PM_END_FLIP || !e->flip)
+		return;
+	tm_jw_ki64(&o->w, "flip_mono_ns", r->to_ns);
+	tm_jw_ki64(&o->w, "flip_commit_mono_ns", r->flip_commit_ns);
+	tm_jw_key(&o->w, "flip");
+	tm_jw_obj_begin(&o->w);
+	tm_jw_ku64(&o->w, "crtc", e->flip->crtc);
+	tm_jw_ku64(&o->w, "seq", e->flip->seq);
+	snprintf(id, sizeof(id), "%08" PRIx32, e->flip->file);
+	tm_jw_kstr(&o->w, "file", id);
+	tm_jw_ku64(&o->w, "owner", e->flip->owner);
+	tm_jw_ki64(&o->w, "delivered_mono_ns", e->flip->ns);
+	tm_jw_key(&o->w, "vblank_mono_ns");
+	if (e->flip_ns != e->flip->ns)
+		tm_jw_i64(&o->w, e->flip_ns);
+	else
+		tm_jw_null(&o->w);
+	tm_jw_kstr(&o->w, "commit_from", commit_key(e));
+	tm_jw_ku64(&o->w, "outputs", e->noutputs);
+	tm_jw_obj_end(&o->w);
+	if (!p->client)
+		return;
+	tm_jw_key(&o->w, "path");
+	tm_jw_obj_begin(&o->w);
+	tm_jw_ku64(&o->w, "reader", p->reader);
+	tm_jw_kstr(&o->w, "reader_comm", comm(o, p->reader));
+	tm_jw_ki64(&o->w, "read_mono_ns", p->read_ns);
+	tm_jw_key(&o->w, "reader_idle_mono_ns");
+	if (p->idle_ns)
+		tm_jw_i64(&o->w, p->idle_ns);
+	else
+		tm_jw_null(&o->w);
+	tm_jw_ku64(&o->w, "client", p->client);
+	tm_jw_kstr(&o->w, "client_comm", comm(o, p->client));
+	tm_jw_ku64(&o->w, "client_woken_by", p->client_waker);
+	tm_jw_ki64(&o->w, "client_woken_mono_ns", p->client_ns);
+	tm_jw_ku64(&o->w, "clients_woken", p->nclients);
+	tm_jw_ku64(&o->w, "committer", p->committer);
+	tm_jw_ku64(&o->w, "commit_woke", p->commit_to);
+	tm_jw_ki64(&o->w, "commit_mono_ns", p->commit_ns);
+	tm_jw_obj_end(&o->w);
+}
+
+static const char *const end_key[] = {
+	[PM_END_READER_IDLE] = "reader_idle",
+	[PM_END_FLIP] = "flip",
+	[PM_END_CLIENT_DONE] = "client_done",
+	[PM_END_X_DRAWN] = "x_drawn",
+};
+
 static void print_text(struct out *o, const char *name)
 {
 	const struct pm_verdict *r = o->r;
@@ -510,17 +631,25 @@ static void print_text(struct out *o, const char *name)
 	fprintf(o->f, "\ninterval: pid %u (%s), %s .. %s, %.3f ms (chosen by %s)\n",
 	       r->pid, comm(o, r->pid), pm_fmt_ns(r->from_ns, a, sizeof(a)),
 	       pm_fmt_ns(r->to_ns, b, sizeof(b)), span / 1e6,
-	       r->chosen_by == PM_BY_INPUT ? (r->display_ns ?
+	       r->chosen_by == PM_BY_INPUT ? (r->end == PM_END_FLIP ?
+		"the slowest input, from the device event to the refresh that showed the X server's flip after its drawing" :
+		r->display_ns ?
 		"the slowest input, from the device event to the X server done drawing for it" :
 		"the slowest input, from the device event to the client done with it") :
-	       r->chosen_by == PM_BY_AUTO ? (r->display_ns ?
+	       r->chosen_by == PM_BY_AUTO ? (r->end == PM_END_FLIP ?
+		"the press that fired the auto trigger, from the device event to the refresh that showed the flip after its answer" :
+		r->display_ns ?
 		"the press that fired the auto trigger, from the device event to the X server done drawing for it" :
+		r->end == PM_END_READER_IDLE ?
+		"the press that fired the auto trigger, to its reader going back to sleep: no flip in the dump, so not to the screen" :
 		"the press that fired the auto trigger, from the device event to the client done with it") :
-	       r->chosen_by == PM_BY_KERNEL_INPUT ?
-	       "the slowest input the kernel saw, to its reader going back to sleep: no X dump, so not to the screen" :
+	       r->chosen_by == PM_BY_KERNEL_INPUT ? (r->end == PM_END_FLIP ?
+	       "the slowest input the kernel saw, to the refresh that showed the compositor's flip after the client's commit" :
+	       "the slowest input the kernel saw, to its reader going back to sleep: no X dump and no flip, so not to the screen") :
 	       r->chosen_by == PM_BY_STALL ?
 	       "the stall most likely felt before the trigger: no --pid and no input to go by" :
 	       "--pid");
+	text_path(o);
 	text_handins(o);
 	if (o->ex && o->ex->rank && o->ex->rank->n)
 		text_candidates(o);
@@ -666,6 +795,24 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 			tm_jw_null(&o->w);
 	} else if (it->cause == PM_C_NETWORK) {
 		json_net(o, it->net_proto, it->net_local, it->net_remote);
+	} else if (it->cause == PM_C_GPU) {
+		tm_jw_key(&o->w, "fence");
+		tm_jw_obj_begin(&o->w);
+		tm_jw_ku64(&o->w, "context", it->fence_ctx);
+		opt_str(&o->w, "driver", it->fence_driver);
+		opt_str(&o->w, "timeline", it->fence_timeline);
+		tm_jw_key(&o->w, "signaled_by");
+		if (it->other)
+			tm_jw_u64(&o->w, it->other);
+		else
+			tm_jw_null(&o->w);
+		tm_jw_obj_end(&o->w);
+	} else if (it->cause == PM_C_DISPLAY) {
+		tm_jw_key(&o->w, "crtc");
+		if (it->crtc >= 0)
+			tm_jw_u64(&o->w, (uint64_t)it->crtc);
+		else
+			tm_jw_null(&o->w);
 	}
 	tm_jw_obj_end(&o->w);
 }
@@ -845,6 +992,9 @@ static void print_json(struct out *o, const struct pm_xprof *xp)
 			tm_jw_ku64(&o->w, "press_claimed_by_uid",
 				   o->inc->meta.auto_claimed_by);
 	}
+	if (r->end != PM_END_NONE)
+		tm_jw_kstr(&o->w, "end", end_key[r->end]);
+	json_path(o);
 	tm_jw_obj_end(&o->w);
 	json_handins(o);
 	tm_jw_key(&o->w, "verdict");

@@ -12,6 +12,7 @@
  * dump's end.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@ static void *push(void **arr, size_t *n, size_t *cap, size_t size)
 struct caps {
 	size_t locks, reclaims, blk, bios, wakes, inputs, policies, works, throttles;
 	size_t recvs, sends;
+	size_t flips, queued, vblanks, fences, fwaits, emits, names;
 	size_t open_throttles;	/* of them, not yet ended by a switch */
 };
 
@@ -735,6 +737,215 @@ int pm_res_member(const struct pm_res *r, uint32_t pid, uint64_t cgroup)
 				      member_cmp) != NULL;
 }
 
+/* A dma_fence's emit, and a context's names, while the records are read. */
+struct fence_emit {
+	uint64_t ctx, seqno;
+	uint32_t who;
+	int64_t ns;
+};
+
+struct fence_names {
+	uint64_t ctx;
+	char driver[TIPME_FENCE_DRIVER_LEN];
+	char timeline[TIPME_FENCE_TIMELINE_LEN];
+};
+
+/*
+ * Per CPU and context (cpu * 4 + enum tipme_ctx), the latest DRM event
+ * delivered and dma_fence signalled not yet past a context switch: 1 +
+ * its index in struct pm_res.flips or .fences, 0 for none.  The reader
+ * of a DRM file and a fence's waiter are woken right after, in the same
+ * call.
+ */
+struct disp_now {
+	uint32_t *flip, *fence;
+	size_t n;
+	struct fence_emit *emits;
+	size_t nemits;
+	struct fence_names *names;
+	size_t nnames;
+};
+
+static uint64_t u64_of(uint32_t lo, uint32_t hi)
+{
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* A name field of a fence_name record as a C string in @dst (cut to fit). */
+static void fence_name(char *dst, size_t size, const uint8_t *src, size_t len)
+{
+	size_t n = strnlen((const char *)src, len);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static int on_display(struct pm_res *r, struct caps *c, struct disp_now *dn,
+		      const struct pm_event *ev)
+{
+	const struct tipme_rec_vblank_ev *v = &ev->u.rec.VBLANK_QUEUED;
+	const struct tipme_rec_fence *fe = &ev->u.rec.FENCE;
+	uint32_t who = v->who & TIPME_PID_MASK, ctx = (v->who >> 22) & 3;
+	size_t slot = (size_t)ev->cpu * 4;
+	struct pm_flip *f;
+	size_t i;
+
+	switch (ev->type) {
+	case TIPME_REC_VBLANK: {
+		struct tipme_rec_vblank *b = push((void **)&r->vblanks, &r->nvblanks,
+						  &c->vblanks, sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		*b = ev->u.rec.VBLANK;
+		return 0;
+	}
+	case TIPME_REC_VBLANK_QUEUED: {
+		struct pm_queued *q = push((void **)&r->queued, &r->nqueued, &c->queued,
+					   sizeof(*q));
+
+		if (!q)
+			return -ENOMEM;
+		*q = (struct pm_queued){ ev->ns, v->crtc, v->seq, v->file, who };
+		return 0;
+	}
+	case TIPME_REC_VBLANK_DELIVERED:
+		if (!v->file)	/* a commit's own event that nobody reads */
+			return 0;
+		f = push((void **)&r->flips, &r->nflips, &c->flips, sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		memset(f, 0, sizeof(*f));
+		f->ns = ev->ns;
+		f->cpu = ev->cpu;
+		f->crtc = v->crtc;
+		f->seq = v->seq;
+		f->file = v->file;
+		f->owner = v->owner & TIPME_PID_MASK;
+		f->who = who;
+		f->ctx = ctx;
+		for (i = r->nvblanks; v->seq && i-- > 0;)
+			if (r->vblanks[i].crtc == v->crtc && r->vblanks[i].seq == v->seq) {
+				f->vblank_ns = (int64_t)u64_of(r->vblanks[i].time_lo,
+							       r->vblanks[i].time_hi);
+				break;
+			}
+		for (i = r->nqueued; i-- > 0;)
+			if (r->queued[i].file == v->file && r->queued[i].crtc == v->crtc &&
+			    (!v->seq || r->queued[i].seq == v->seq)) {
+				f->queued_ns = r->queued[i].ns;
+				f->queuer = r->queued[i].who;
+				break;
+			}
+		if (ev->cpu < dn->n / 4)
+			dn->flip[slot + ctx] = (uint32_t)r->nflips;
+		return 0;
+	case TIPME_REC_FENCE_NAME: {
+		const struct tipme_rec_fence_name *fn = &ev->u.rec.FENCE_NAME;
+		struct fence_names *nm = push((void **)&dn->names, &dn->nnames, &c->names,
+					      sizeof(*nm));
+
+		if (!nm)
+			return -ENOMEM;
+		nm->ctx = u64_of(fn->ctx_lo, fn->ctx_hi);
+		fence_name(nm->driver, sizeof(nm->driver), fn->driver, sizeof(fn->driver));
+		fence_name(nm->timeline, sizeof(nm->timeline), fn->timeline,
+			   sizeof(fn->timeline));
+		return 0;
+	}
+	case TIPME_REC_FENCE:
+		break;
+	default:
+		return 0;
+	}
+	who = fe->who & TIPME_PID_MASK;
+	ctx = (fe->who >> 22) & 3;
+	if (fe->op == TIPME_FENCE_EMIT) {
+		struct fence_emit *em = push((void **)&dn->emits, &dn->nemits, &c->emits,
+					     sizeof(*em));
+
+		if (!em)
+			return -ENOMEM;
+		*em = (struct fence_emit){ u64_of(fe->ctx_lo, fe->ctx_hi),
+					   u64_of(fe->seqno_lo, fe->seqno_hi),
+					   ctx == TIPME_CTX_TASK ? who : 0, ev->ns };
+	} else if (fe->op == TIPME_FENCE_WAIT_START) {
+		struct pm_fence_wait *fw = push((void **)&r->fwaits, &r->nfwaits, &c->fwaits,
+						sizeof(*fw));
+
+		if (!fw)
+			return -ENOMEM;
+		*fw = (struct pm_fence_wait){ who, u64_of(fe->ctx_lo, fe->ctx_hi),
+					      u64_of(fe->seqno_lo, fe->seqno_hi), ev->ns, 0 };
+	} else if (fe->op == TIPME_FENCE_WAIT_END) {
+		for (i = r->nfwaits; i-- > 0;)
+			if (r->fwaits[i].pid == who && !r->fwaits[i].end_ns) {
+				r->fwaits[i].end_ns = ev->ns;
+				break;
+			}
+	} else if (fe->op == TIPME_FENCE_SIGNALED) {
+		struct pm_fence *s = push((void **)&r->fences, &r->nfences, &c->fences,
+					  sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		memset(s, 0, sizeof(*s));
+		s->ctx = u64_of(fe->ctx_lo, fe->ctx_hi);
+		s->seqno = u64_of(fe->seqno_lo, fe->seqno_hi);
+		s->ns = ev->ns;
+		s->cpu = ev->cpu;
+		s->signaler = who;
+		s->sig_ctx = ctx;
+		for (i = dn->nemits; i-- > 0;)
+			if (dn->emits[i].ctx == s->ctx && dn->emits[i].seqno == s->seqno) {
+				s->emitter = dn->emits[i].who;
+				s->emit_ns = dn->emits[i].ns;
+				break;
+			}
+		for (i = dn->nnames; i-- > 0;)
+			if (dn->names[i].ctx == s->ctx) {
+				memcpy(s->driver, dn->names[i].driver, sizeof(s->driver));
+				memcpy(s->timeline, dn->names[i].timeline, sizeof(s->timeline));
+				break;
+			}
+		if (ev->cpu < dn->n / 4)
+			dn->fence[slot + ctx] = (uint32_t)r->nfences;
+	}
+	return 0;
+}
+
+/*
+ * The latest of @tab's (1 + index) on @w's CPU and context, when its @ns
+ * (@stride bytes apart from @base) is at most PM_NET_WAKE_NS before @w.
+ */
+static uint32_t disp_woke(const uint32_t *tab, size_t n, const struct pm_wake *w,
+			  const void *base, size_t stride)
+{
+	uint32_t i;
+	int64_t ns;
+
+	if (w->cpu >= n / 4 || w->ctx > TIPME_CTX_NMI)
+		return 0;
+	i = tab[w->cpu * 4 + w->ctx];
+	if (!i)
+		return 0;
+	memcpy(&ns, (const char *)base + (size_t)(i - 1) * stride, sizeof(ns));
+	return w->ns - ns > PM_NET_WAKE_NS ? 0 : i;
+}
+
+_Static_assert(offsetof(struct pm_flip, ns) == 0 && offsetof(struct pm_fence, ns) == 0,
+	       "disp_woke() reads the time at the start");
+
+static void disp_forget(struct disp_now *dn, uint32_t cpu)
+{
+	if (cpu < dn->n / 4) {
+		memset(&dn->flip[cpu * 4], 0, 4 * sizeof(*dn->flip));
+		memset(&dn->fence[cpu * 4], 0, 4 * sizeof(*dn->fence));
+	}
+}
+
 /* What pm_res_build() keeps while it reads the records. */
 struct res_bld {
 	struct pm_res *r;
@@ -742,6 +953,7 @@ struct res_bld {
 	struct intr_now irq;
 	struct last_read *reads;
 	struct net_now nn;
+	struct disp_now dn;
 	struct caps c;
 	int64_t last;
 };
@@ -763,7 +975,10 @@ static int res_bld_init(struct res_bld *b, struct pm_res *r,
 		b->reads[i].bio = -1;
 	b->nn.n = (size_t)pm->nr_cpus * 4;
 	b->nn.recv = calloc(b->nn.n + 1, sizeof(*b->nn.recv));
-	if (!b->nn.recv)
+	b->dn.n = b->nn.n;
+	b->dn.flip = calloc(b->dn.n + 1, sizeof(*b->dn.flip));
+	b->dn.fence = calloc(b->dn.n + 1, sizeof(*b->dn.fence));
+	if (!b->nn.recv || !b->dn.flip || !b->dn.fence)
 		return tm_err_set(e, ENOMEM, "out of memory");
 	return 0;
 }
@@ -779,8 +994,10 @@ static int res_bld_event(struct res_bld *b, const struct pm_event *ev,
 	b->last = ev->ns;
 	if (ev->kind == PM_EV_LOST && ev->cpu < b->irq.n)
 		b->irq.soft[ev->cpu] = b->irq.hard[ev->cpu] = PM_INTR_UNKNOWN;
-	if (ev->kind == PM_EV_LOST)
+	if (ev->kind == PM_EV_LOST) {
 		net_forget(&b->nn, ev->cpu);
+		disp_forget(&b->dn, ev->cpu);
+	}
 	if (ev->kind != PM_EV_RECORD || !ev->rt || !ev->rt->our_size)
 		return 0;
 	switch (ev->type) {
@@ -800,6 +1017,8 @@ static int res_bld_event(struct res_bld *b, const struct pm_event *ev,
 		w->ctx = tipme_waking_ctx(&ev->u.wk);
 		w->intr = intr_of(&b->irq, ev->cpu, w->ctx);
 		w->net = net_woke(r, &b->nn, w);
+		w->flip = disp_woke(b->dn.flip, b->dn.n, w, r->flips, sizeof(*r->flips));
+		w->fence = disp_woke(b->dn.fence, b->dn.n, w, r->fences, sizeof(*r->fences));
 		break;
 	}
 	case TIPME_REC_INTR:
@@ -816,6 +1035,13 @@ static int res_bld_event(struct res_bld *b, const struct pm_event *ev,
 	case TIPME_REC_WORK_START:
 	case TIPME_REC_WORK_END:
 		err = on_work(r, &b->c, &b->irq, pm, ev);
+		break;
+	case TIPME_REC_VBLANK:
+	case TIPME_REC_VBLANK_QUEUED:
+	case TIPME_REC_VBLANK_DELIVERED:
+	case TIPME_REC_FENCE:
+	case TIPME_REC_FENCE_NAME:
+		err = on_display(r, &b->c, &b->dn, ev);
 		break;
 	case TIPME_REC_INPUT: {
 		struct pm_input *in = push((void **)&r->inputs, &r->ninputs,
@@ -872,6 +1098,7 @@ static int res_bld_event(struct res_bld *b, const struct pm_event *ev,
 		if (b->c.open_throttles)
 			end_throttle(r, &b->c, ev);
 		net_forget(&b->nn, ev->cpu);
+		disp_forget(&b->dn, ev->cpu);
 		break;
 	default:
 		break;
@@ -891,6 +1118,10 @@ static int res_bld_end(struct res_bld *b, int err, struct tm_err *e)
 	free(b->irq.hard);
 	free(b->reads);
 	free(b->nn.recv);
+	free(b->dn.flip);
+	free(b->dn.fence);
+	free(b->dn.emits);
+	free(b->dn.names);
 	if (err < 0) {
 		pm_res_free(r);
 		return err;
@@ -904,6 +1135,9 @@ static int res_bld_end(struct res_bld *b, int err, struct tm_err *e)
 	for (i = 0; i < r->nthrottles; i++)
 		if (!r->throttles[i].end_ns)
 			r->throttles[i].end_ns = b->last;
+	for (i = 0; i < r->nfwaits; i++)
+		if (!r->fwaits[i].end_ns)
+			r->fwaits[i].end_ns = b->last;
 	policies_finish(r);
 	if (works_index(r) || members(r, b->pm)) {
 		pm_res_free(r);
@@ -981,6 +1215,11 @@ void pm_res_free(struct pm_res *r)
 	free(r->members);
 	free(r->recvs);
 	free(r->sends);
+	free(r->flips);
+	free(r->queued);
+	free(r->vblanks);
+	free(r->fences);
+	free(r->fwaits);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -176,6 +176,10 @@ struct pm_member {
  * @net: 1 + the index in struct pm_res.recvs of the data received just
  *	before on that CPU, in that context and without a context switch
  *	between (see PM_NET_WAKE_NS), whose arrival made the wakeup; 0 if none
+ * @flip: 1 + the index in struct pm_res.flips of the DRM event delivered
+ *	just before by the same rule (its reader's wakeup); 0 if none
+ * @fence: 1 + the index in struct pm_res.fences of the dma_fence signalled
+ *	just before by the same rule (a waiter's wakeup); 0 if none
  */
 #define PM_WAKER_UNKNOWN	UINT32_MAX
 #define PM_INTR_UNKNOWN		(-1)
@@ -189,6 +193,8 @@ struct pm_wake {
 	uint32_t ctx;
 	int32_t intr;
 	uint32_t net;
+	uint32_t flip;
+	uint32_t fence;
 };
 
 /*
@@ -270,6 +276,99 @@ struct pm_input {
 };
 
 /**
+ * struct pm_flip - a DRM event delivered to an open DRM file
+ *		    (TIPME_REC_VBLANK_DELIVERED with a file): a page flip's
+ *		    or a commit's completion, or a vblank event
+ * @ns: the delivery, CLOCK_MONOTONIC ns (first, as in struct pm_fence)
+ * @cpu: CPU it was recorded on
+ * @crtc: the CRTC
+ * @seq: the vblank it was sent at (0: a device that counts none)
+ * @file: the DRM file (its hash)
+ * @owner: the process that reads the file (the committer; 0: not known)
+ * @who: the thread that sent it (or that the interrupt interrupted)
+ * @ctx: enum tipme_ctx it was sent in
+ * @vblank_ns: the time DRM gave the vblank @seq of @crtc (a vblank record
+ *	before it), 0 if none
+ * @queued_ns: the vblank_queued record of the same file, CRTC and
+ *	sequence before it, 0 if none
+ * @queuer: the thread that queued it (0: none)
+ */
+struct pm_flip {
+	int64_t ns;
+	uint32_t cpu;
+	uint32_t crtc;
+	uint32_t seq;
+	uint32_t file;
+	uint32_t owner;
+	uint32_t who;
+	uint32_t ctx;
+	int64_t vblank_ns;
+	int64_t queued_ns;
+	uint32_t queuer;
+};
+
+/**
+ * struct pm_queued - a DRM event a thread asked for (TIPME_REC_VBLANK_QUEUED)
+ * @ns: CLOCK_MONOTONIC ns
+ * @crtc: the CRTC
+ * @seq: the vblank it waits for
+ * @file: the DRM file (its hash)
+ * @who: the thread whose ioctl queued it
+ */
+struct pm_queued {
+	int64_t ns;
+	uint32_t crtc;
+	uint32_t seq;
+	uint32_t file;
+	uint32_t who;
+};
+
+/**
+ * struct pm_fence - a dma_fence signalled (TIPME_REC_FENCE, signaled)
+ * @ns: the signal, CLOCK_MONOTONIC ns (first: disp_woke() reads it so)
+ * @ctx: its context
+ * @seqno: its number on the context
+ * @cpu: CPU it was recorded on
+ * @signaler: the thread that signalled it, or that the interrupt
+ *	interrupted
+ * @sig_ctx: enum tipme_ctx of the signal
+ * @emitter: the thread that emitted its work to the device (the latest
+ *	emit record of the same fence before), 0 if none
+ * @emit_ns: that emit's time, 0 if none
+ * @driver: the context's driver ("" if no fence_name record named it)
+ * @timeline: its timeline's name
+ */
+struct pm_fence {
+	int64_t ns;
+	uint64_t ctx;
+	uint64_t seqno;
+	uint32_t cpu;
+	uint32_t signaler;
+	uint32_t sig_ctx;
+	uint32_t emitter;
+	int64_t emit_ns;
+	char driver[TIPME_FENCE_DRIVER_LEN];
+	char timeline[TIPME_FENCE_TIMELINE_LEN];
+};
+
+/**
+ * struct pm_fence_wait - a thread waiting on a dma_fence
+ *			  (dma_fence_wait_start .. _end)
+ * @pid: the waiter
+ * @ctx: the fence's context
+ * @seqno: its number
+ * @start_ns: CLOCK_MONOTONIC ns
+ * @end_ns: (the dump's end if it never came)
+ */
+struct pm_fence_wait {
+	uint32_t pid;
+	uint64_t ctx;
+	uint64_t seqno;
+	int64_t start_ns;
+	int64_t end_ns;
+};
+
+/**
  * struct pm_policy - a thread's scheduling policy, as the sampler saw it
  * @pid: the thread
  * @policy: SCHED_NORMAL (0) .. SCHED_DEADLINE (6), its last sample's
@@ -310,6 +409,16 @@ struct pm_policy {
  * @nrecvs: how many
  * @sends: TCP data sent, by time
  * @nsends: how many
+ * @flips: DRM events delivered to a file, by time
+ * @nflips: how many
+ * @queued: DRM events queued, by time
+ * @nqueued: how many
+ * @vblanks: the vblank records (crtc, seq, DRM's time), by record time
+ * @nvblanks: how many
+ * @fences: dma_fence signals, by time
+ * @nfences: how many
+ * @fwaits: dma_fence waits, by start
+ * @nfwaits: how many
  */
 struct pm_res {
 	struct pm_lockwait *locks;
@@ -338,6 +447,16 @@ struct pm_res {
 	size_t nrecvs;
 	struct pm_net *sends;
 	size_t nsends;
+	struct pm_flip *flips;
+	size_t nflips;
+	struct pm_queued *queued;
+	size_t nqueued;
+	struct tipme_rec_vblank *vblanks;
+	size_t nvblanks;
+	struct pm_fence *fences;
+	size_t nfences;
+	struct pm_fence_wait *fwaits;
+	size_t nfwaits;
 };
 
 int pm_res_build(struct pm_res *r, const struct pm_incident *inc,

@@ -463,7 +463,8 @@ int main(void)
 	};
 	static const char *const xterm_must[] = {
 		"\"interval\":{\"pid\":3400,\"comm\":\"xterm\",\"from_mono_ns\":5000000,"
-		"\"to_mono_ns\":309000000,\"chosen_by\":\"input\",\"client_done_mono_ns\":308000000}",
+		"\"to_mono_ns\":309000000,\"chosen_by\":\"input\",\"client_done_mono_ns\":308000000,"
+		"\"end\":\"x_drawn\"}",
 		"\"woken_by\":3402,",
 		"\"woken_by\":3403,",
 		NULL,

@@ -2,7 +2,7 @@
 #
 #   make unit-tests
 #   make B=build/asan SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' unit-tests
-UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report handoff ctlproto meta redact sites dumprx segcause tail names incident ustack display
+UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report handoff ctlproto meta redact sites dumprx segcause tail names incident ustack display flip
 UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
 UNIT_COMMON := $(B)/tests/unit/gen.o $(B)/tests/unit/capture.o $(B)/tests/unit/scen.o
 # The CLI tests run helper/cli.c's main() linked with a control stub, so
@@ -38,6 +38,7 @@ unit-tests: $(UNIT_BINS) $(UNIT_CLI) $(B)/tipmed $(B)/tipme $(B)/tipme-xhook $(B
 	echo "# $(B)/tests/unit/test_report and test_handoff, the scenarios in compact records"; \
 	TIPME_SCEN_COMPACT=1 $(B)/tests/unit/test_report || { echo "# FAILED: compact test_report"; fail=1; }; \
 	TIPME_SCEN_COMPACT=1 $(B)/tests/unit/test_handoff || { echo "# FAILED: compact test_handoff"; fail=1; }; \
+	TIPME_SCEN_COMPACT=1 $(B)/tests/unit/test_flip || { echo "# FAILED: compact test_flip"; fail=1; }; \
 	echo "# tests/unit/tipmed_ctl.py (tipmed's control socket)"; \
 	python3 tests/unit/tipmed_ctl.py $(B) || { echo "# FAILED: tipmed_ctl.py"; fail=1; }; \
 	echo "# tests/unit/manpages.py (man pages and completion from --help)"; \

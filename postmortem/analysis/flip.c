@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A press's path to the screen on a compositor's desktop (flip.h), from
+ * the kernel's records alone: scheduler wakeups say who handed work to
+ * whom, DRM's events say when the compositor's flips completed.
+ *
+ *   input ──▶ reader (the compositor's thread evdev woke)
+ *         ──▶ client (the first other process a compositor thread woke
+ *             from a wait on a socket or in poll/epoll while the reader
+ *             dispatched the input, before it waited for work again)
+ *         ──▶ commit (the client's last wakeup of a compositor thread
+ *             before the compositor committed its next flip)
+ *         ──▶ flip (that flip: the first one after the commit, on any
+ *             output) ──▶ the refresh that showed it
+ */
+#include <string.h>
+
+#include "../dump/clock.h"
+#include "../dump/tables.h"
+#include "flip.h"
+#include "segcause.h"
+
+/* The client is followed this long after it was woken, at most. */
+#define CLIENT_WITHIN_NS	10000000000LL
+/* ... and the compositor's dispatch this long, when it never waits again. */
+#define DISPATCH_WITHIN_NS	1000000000LL
+/* Outputs that flipped up to this long after the flip are counted. */
+#define OUTPUTS_AFTER_NS	100000000LL
+/* How many later messages of the client the commit may move to. */
+#define COMMIT_MOVES		16
+
+static uint32_t tgid_of(const struct pm_dump *pm, uint32_t pid, int64_t ns)
+{
+	const struct pm_exec *x = pm_exec_at(pm, pid, ns);
+
+	return x && x->x.tgid ? x->x.tgid : pid;
+}
+
+static int kthread(const struct pm_dump *pm, uint32_t pid, int64_t ns)
+{
+	const struct pm_exec *x = pm_exec_at(pm, pid, ns);
+
+	return x && (x->x.flags & TIPME_EXEC_KTHREAD);
+}
+
+/* Is @f's file read by process @proc? */
+static int flip_of(const struct pm_dump *pm, const struct pm_flip *f, uint32_t proc)
+{
+	return f->owner && (f->owner == proc || tgid_of(pm, f->owner, f->ns) == proc);
+}
+
+/* The first wakeup at or after @ns (an index into @res->wakes). */
+static size_t wake_from(const struct pm_res *res, int64_t ns)
+{
+	size_t lo = 0, hi = res->nwakes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (res->wakes[mid].ns < ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A wakeup by a task of process @from of a thread of process @to, or 0. */
+static int task_wake(const struct pm_dump *pm, const struct pm_wake *w,
+		     uint32_t from, uint32_t to)
+{
+	return w->ctx == TIPME_CTX_TASK && w->waker && w->waker != PM_WAKER_UNKNOWN &&
+	       tgid_of(pm, w->waker, w->ns) == from && tgid_of(pm, w->target, w->ns) == to;
+}
+
+/* The end of @pid's last run in [@lo, @hi], or 0. */
+static int64_t last_run(const struct pm_state *st, uint32_t pid, int64_t lo, int64_t hi)
+{
+	const struct pm_thread *t = pm_state_thread(st, pid);
+	int64_t best = 0;
+	size_t j;
+
+	for (j = t ? pm_seg_first(t, lo) : 0; t && j < t->nsegs; j++) {
+		const struct pm_seg *s = &t->segs[j];
+
+		if (s->start_ns >= hi)
+			break;
+		if (s->state == PM_T_RUNNING && s->end_ns > lo)
+			best = s->end_ns < hi ? s->end_ns : hi;
+	}
+	return best;
+}
+
+/**
+ * pm_flip_after() - a compositor's first page flip committed after a moment
+ * @inc: the incident
+ * @st: its state
+ * @res: its resources (the DRM events)
+ * @compositor: the compositor's process
+ * @thread: its thread that was working then (the commit is its last run
+ *	before the flip when no record says; 0: none known)
+ * @after_ns: the moment (the client's commit), CLOCK_MONOTONIC ns
+ * @out: the flip
+ *
+ * The earlier of: the delivery of the first event a compositor thread
+ * queued at or after @after_ns (vblank_queued; the queueing is the
+ * commit), and the first event delivered at or after @after_ns to a DRM
+ * file the compositor reads (a page flip's completion).  On a device with
+ * vblanks a flip the compositor committed before @after_ns may still be
+ * pending then, and without a vblank_queued record its completion cannot
+ * be told from the next one's: the records have no commit of their own.
+ *
+ * Return: 1 with @out set, 0 if the dump has no such flip.
+ */
+int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
+		  const struct pm_res *res, uint32_t compositor, uint32_t thread,
+		  int64_t after_ns, struct pm_flip_end *out)
+{
+	const struct pm_dump *pm = &inc->pm;
+	const struct pm_flip *f = NULL, *fq = NULL;
+	int64_t q_ns = 0, run;
+	uint32_t crtcs[16];
+	size_t i, j, n = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < res->nqueued && !fq; i++) {
+		const struct pm_queued *q = &res->queued[i];
+
+		if (q->ns < after_ns || tgid_of(pm, q->who, q->ns) != compositor)
+			continue;
+		for (j = 0; j < res->nflips; j++) {
+			const struct pm_flip *d = &res->flips[j];
+
+			if (d->ns >= q->ns && d->file == q->file && d->crtc == q->crtc &&
+			    (!d->seq || !q->seq || d->seq - q->seq < 0x80000000U)) {
+				fq = d;
+				q_ns = q->ns;
+				break;
+			}
+		}
+	}
+	for (i = 0; i < res->nflips && !f; i++)
+		if (res->flips[i].ns >= after_ns && flip_of(pm, &res->flips[i], compositor))
+			f = &res->flips[i];
+	if (fq && (!f || fq->ns <= f->ns)) {
+		f = fq;
+		out->commit_ns = q_ns;
+		out->queued = 1;
+	} else if (f && f->ctx == TIPME_CTX_TASK && tgid_of(pm, f->who, f->ns) == compositor) {
+		out->commit_ns = f->ns;
+	} else if (f) {
+		run = thread ? last_run(st, thread, after_ns, f->ns) : 0;
+		out->commit_ns = run ? run : after_ns;
+	}
+	if (!f)
+		return 0;
+	out->flip = f;
+	out->flip_ns = f->vblank_ns >= out->commit_ns && f->vblank_ns <= f->ns ?
+		       f->vblank_ns : f->ns;
+	for (i = 0; i < res->nflips; i++) {
+		const struct pm_flip *d = &res->flips[i];
+
+		if (d->ns < after_ns || !flip_of(pm, d, compositor))
+			continue;
+		if (d->ns > out->flip_ns + OUTPUTS_AFTER_NS)
+			break;
+		for (j = 0; j < n && crtcs[j] != d->crtc; j++)
+			;
+		if (j == n && n < sizeof(crtcs) / sizeof(crtcs[0]))
+			crtcs[n++] = d->crtc;
+	}
+	out->noutputs = (uint32_t)n;
+	return 1;
+}
+
+/*
+ * Was @pid waiting for a message when woken at @ns: in poll, select or
+ * epoll, or reading a socket or a pipe?
+ */
+static int waited_for_message(const struct pm_incident *inc, const struct pm_state *st,
+			      uint32_t pid, int64_t ns)
+{
+	static const char *const sites[] = { "sock", "unix_stream", "recv", "pipe_read" };
+	const struct pm_thread *t = pm_state_thread(st, pid);
+	size_t j, k;
+	uint32_t i;
+
+	for (j = t ? pm_seg_first(t, ns - 1) : 0; t && j < t->nsegs; j++) {
+		const struct pm_seg *s = &t->segs[j];
+
+		if (s->start_ns >= ns)
+			break;
+		if (s->state != PM_T_BLOCKED || s->end_ns < ns)
+			continue;
+		if (pm_seg_idle(inc, s))
+			return 1;
+		for (i = 0; i < s->nsite; i++) {
+			const char *n = pm_sym_name(&inc->pm, s->site[i], NULL);
+
+			for (k = 0; n && k < sizeof(sites) / sizeof(sites[0]); k++)
+				if (strstr(n, sites[k]))
+					return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* The client woken while the reader dispatched the input; 1 if one was. */
+static int woken_client(const struct pm_incident *inc, const struct pm_state *st,
+			const struct pm_res *res, struct pm_press_path *p)
+{
+	const struct pm_dump *pm = &inc->pm;
+	int64_t until = p->idle_ns ? p->idle_ns : p->read_ns + DISPATCH_WITHIN_NS;
+	uint32_t procs[8];
+	size_t i, j;
+
+	for (i = wake_from(res, p->read_ns); i < res->nwakes && res->wakes[i].ns <= until;
+	     i++) {
+		const struct pm_wake *w = &res->wakes[i];
+		uint32_t proc;
+
+		if (w->ctx != TIPME_CTX_TASK || !w->waker || w->waker == PM_WAKER_UNKNOWN ||
+		    tgid_of(pm, w->waker, w->ns) != p->compositor)
+			continue;
+		proc = tgid_of(pm, w->target, w->ns);
+		if (proc == p->compositor || kthread(pm, w->target, w->ns) ||
+		    !waited_for_message(inc, st, w->target, w->ns))
+			continue;
+		for (j = 0; j < p->nclients && j < 8 && procs[j] != proc; j++)
+			;
+		if (j < p->nclients)
+			continue;
+		if (j < 8)
+			procs[j] = proc;
+		if (!p->nclients++) {
+			p->client = w->target;
+			p->client_proc = proc;
+			p->client_waker = w->waker;
+			p->client_ns = w->ns;
+		}
+	}
+	return p->nclients > 0;
+}
+
+/* The next wakeup of the compositor by the client in (@after, @before), or NULL. */
+static const struct pm_wake *next_message(const struct pm_incident *inc,
+					  const struct pm_res *res,
+					  const struct pm_press_path *p,
+					  int64_t after, int64_t before)
+{
+	size_t i;
+
+	for (i = wake_from(res, after + 1); i < res->nwakes && res->wakes[i].ns < before; i++)
+		if (task_wake(&inc->pm, &res->wakes[i], p->client_proc, p->compositor))
+			return &res->wakes[i];
+	return NULL;
+}
+
+/**
+ * pm_press_path() - follow a press from its reader to the screen
+ * @inc: the incident
+ * @st: its state
+ * @res: its resources
+ * @reader: the wakeup that delivered the input (kinput.h finds it)
+ * @press_ns: the input record's time
+ * @out: the path
+ *
+ * The client is the first thread of another process that a thread of the
+ * reader's process woke from a wait for a message (poll, select, epoll, a
+ * socket's or a pipe's read) while the reader dispatched the input, up to
+ * its next wait for work; @out->nclients says how many processes were
+ * woken so.  Its commit is its first wakeup of a compositor thread after
+ * that, moved on to its next one as long as that came before the
+ * compositor committed the flip found for the previous (a round trip, or
+ * a request in several writes, before the commit).  The flip is
+ * pm_flip_after()'s from the commit.
+ *
+ * Return: 1 if the path reaches a flip, else 0 (@out says how far it got).
+ */
+int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
+		  const struct pm_res *res, const struct pm_wake *reader,
+		  int64_t press_ns, struct pm_press_path *out)
+{
+	const struct pm_dump *pm = &inc->pm;
+	const struct pm_thread *t = pm_state_thread(st, reader->target);
+	const struct pm_wake *c, *next;
+	int moves;
+	size_t j;
+
+	memset(out, 0, sizeof(*out));
+	out->press_ns = press_ns;
+	out->reader = reader->target;
+	out->read_ns = reader->ns;
+	out->compositor = tgid_of(pm, reader->target, reader->ns);
+	for (j = t ? pm_seg_first(t, reader->ns) : 0; t && j < t->nsegs; j++) {
+		const struct pm_seg *s = &t->segs[j];
+
+		if (s->start_ns > reader->ns && s->state == PM_T_BLOCKED && pm_seg_idle(inc, s)) {
+			out->idle_ns = s->start_ns;
+			break;
+		}
+	}
+	if (!woken_client(inc, st, res, out))
+		return 0;
+	c = next_message(inc, res, out, out->client_ns,
+			 out->client_ns + CLIENT_WITHIN_NS);
+	if (!c)
+		return 0;
+	for (moves = 0; moves <= COMMIT_MOVES; moves++) {
+		if (!pm_flip_after(inc, st, res, out->compositor, c->target, c->ns, &out->end))
+			break;
+		next = next_message(inc, res, out, c->ns, out->end.commit_ns);
+		if (!next)
+			break;
+		c = next;
+	}
+	out->commit_ns = c->ns;
+	out->committer = c->waker;
+	out->commit_to = c->target;
+	t = pm_state_thread(st, c->target);
+	for (j = t ? pm_seg_first(t, c->ns) : 0; t && j < t->nsegs; j++)
+		if (t->segs[j].state == PM_T_RUNNING && t->segs[j].end_ns > c->ns) {
+			out->composit_ns = t->segs[j].start_ns > c->ns ? t->segs[j].start_ns : c->ns;
+			break;
+		}
+	if (!out->end.flip)
+		return 0;
+	/* a flip the client's commit did not reach */
+	if (out->end.flip_ns < out->commit_ns) {
+		memset(&out->end, 0, sizeof(out->end));
+		return 0;
+	}
+	return 1;
+}

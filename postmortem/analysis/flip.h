@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The path of a press to the screen on a compositor's desktop (flip.c),
+ * from kernel records alone: the input, the reader of the event device
+ * (the compositor), the client it woke, the client waking the compositor
+ * (its commit), the compositor's next page flip, the refresh that showed
+ * it.  For the kernel input's interval (its end), tipme latency's legs
+ * without an X dump, and the X server's own flips.
+ */
+#ifndef TIPME_PM_FLIP_H
+#define TIPME_PM_FLIP_H
+
+#include <stdint.h>
+
+#include "../state/resources.h"
+#include "../state/state.h"
+
+/**
+ * struct pm_flip_end - a compositor's page flip after a moment
+ * @flip: the delivery of its completion (one of struct pm_res.flips)
+ * @commit_ns: when the compositor committed it: its vblank_queued
+ *	record; else the flip's delivery, when a thread of the compositor
+ *	sent it (a device without vblanks completes the flip in the commit);
+ *	else the end of the compositor's last run before the delivery
+ * @flip_ns: the refresh that showed it: the vblank's time as DRM gave it,
+ *	else the delivery
+ * @queued: @commit_ns is a vblank_queued record's
+ * @noutputs: the CRTCs the compositor flipped on from @after_ns to 100
+ *	ms after @flip_ns (more than one: several outputs)
+ */
+struct pm_flip_end {
+	const struct pm_flip *flip;
+	int64_t commit_ns;
+	int64_t flip_ns;
+	int queued;
+	uint32_t noutputs;
+};
+
+int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
+		  const struct pm_res *res, uint32_t compositor, uint32_t thread,
+		  int64_t after_ns, struct pm_flip_end *out);
+
+/**
+ * struct pm_press_path - one press from the input to the screen
+ * @press_ns: the input record
+ * @reader: the compositor's thread the input woke
+ * @compositor: its process
+ * @read_ns: that wakeup
+ * @idle_ns: when the reader next waited for work (poll, epoll ...): the
+ *	end of the press when the dump has no flip; 0 if never
+ * @client: the client's thread the compositor woke while dispatching the
+ *	input (0: none)
+ * @client_proc: its process
+ * @client_waker: the compositor's thread that woke it
+ * @client_ns: that wakeup
+ * @nclients: processes the compositor woke while dispatching it
+ * @commit_ns: the client's last wakeup of the compositor before the
+ *	compositor committed the flip (its commit; 0: none)
+ * @committer: the client's thread that made it
+ * @commit_to: the compositor's thread it woke
+ * @composit_ns: when that thread ran after it (0: not before the dump's end)
+ * @end: the flip (end.flip NULL: none)
+ */
+struct pm_press_path {
+	int64_t press_ns;
+	uint32_t reader;
+	uint32_t compositor;
+	int64_t read_ns;
+	int64_t idle_ns;
+	uint32_t client;
+	uint32_t client_proc;
+	uint32_t client_waker;
+	int64_t client_ns;
+	uint32_t nclients;
+	int64_t commit_ns;
+	uint32_t committer;
+	uint32_t commit_to;
+	int64_t composit_ns;
+	struct pm_flip_end end;
+};
+
+int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
+		  const struct pm_res *res, const struct pm_wake *reader,
+		  int64_t press_ns, struct pm_press_path *out);
+
+#endif

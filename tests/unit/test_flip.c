@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A key press on a compositor's desktop, to the page flip that showed
+ * its answer, in scenario dumps whose truth the test wrote
+ * (tests/unit/scen.h).  The compositor (sway, 500) reads the key at
+ * 10 ms and wakes the client (foot, 600) over its socket; the client
+ * answers and wakes the compositor (its commit); the compositor composes
+ * and commits a flip that completes at the next refresh (vblanks every
+ * 16 ms on CRTC 0, 8 ms after them on CRTC 1, delivered from the vblank
+ * interrupt).  What the client does for 300 ms: sleeps (timer), computes
+ * (running), waits on a fence another process (700) signals (gpu), is
+ * stopped (stopped); or the compositor itself is stopped, or busy; a
+ * dump without flips ends the press where the compositor waits again
+ * (reader_idle); two clients woken and two outputs flipping (which one
+ * was followed, and why); a commit that misses a refresh by 1 ms (the
+ * refresh it missed is the client's, not the display's); the module's
+ * auto trigger naming the press.  Each: `tipme report` without --pid
+ * chooses the press, its interval from the input to the refresh of the
+ * flip (the truth the scenario wrote), and names the cause and culprit;
+ * `tipme latency` lists its legs.  Text and JSON against
+ * tests/unit/golden/flip-NAME.{txt,json} (TIPME_UPDATE_GOLDEN=1 rewrites
+ * them; review the diff).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "capture.h"
+#include "cmd/commands.h"
+#include "gen.h"
+#include "golden.h"
+#include "scen.h"
+#include "tap.h"
+
+static char dir[64];
+
+static const char *const poll_site[] = { "do_sys_poll", NULL };
+static const char *const sleep_site[] = { "hrtimer_nanosleep", "common_nsleep", NULL };
+static const char *const stop_site[] = { "do_signal_stop", "get_signal", NULL };
+
+enum variant {
+	V_TIMER,	/* the client sleeps 300 ms before committing */
+	V_RUNNING,	/* ... computes 300 ms */
+	V_GPU,		/* ... waits 300 ms on a fence 700 signals */
+	V_STOPPED,	/* ... is stopped 300 ms */
+	V_COMP_STOPPED,	/* the compositor is stopped 300 ms before dispatching */
+	V_COMP_BUSY,	/* the compositor computes 300 ms before dispatching */
+	V_NOFLIP,	/* the timer's, in a dump without DRM events */
+	V_TWO,		/* two clients woken, two outputs flipping */
+	V_LATE,		/* a commit 1 ms after a vblank: the next one shows it */
+};
+
+static const char *const names[] = {
+	[V_TIMER] = "timer", [V_RUNNING] = "running", [V_GPU] = "gpu",
+	[V_STOPPED] = "stopped", [V_COMP_STOPPED] = "comp-stopped",
+	[V_COMP_BUSY] = "comp-busy", [V_NOFLIP] = "noflip", [V_TWO] = "two",
+	[V_LATE] = "late",
+};
+
+/*
+ * The vblank @seq of @crtc at @ms, its event delivered to sway's file
+ * from the interrupt on CPU 0, which wakes sway (asleep in poll).
+ */
+static void refresh(struct scen *s, double ms, uint16_t crtc, uint32_t seq)
+{
+	struct tipme_rec_vblank vb = { 0 };
+	struct tipme_rec_vblank_ev ev = { 0 };
+
+	vb.seq = seq;
+	vb.time_lo = (uint32_t)MS(ms);
+	vb.time_hi = (uint32_t)(MS(ms) >> 32);
+	vb.crtc = crtc;
+	vb.flags = TIPME_VBLANK_HIGH_PREC;
+	scen_rec(s, 0, TIPME_REC_VBLANK, MS(ms + 0.02), &vb, sizeof(vb));
+	ev.seq = seq;
+	ev.file = 0x5a1e0000 | crtc;
+	ev.who = tipme_work_who(0, TIPME_CTX_HARDIRQ);
+	ev.owner = 500;
+	ev.crtc = crtc;
+	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.03), &ev, sizeof(ev));
+	scen_wake(s, 0, MS(ms + 0.04), 500, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
+}
+
+/*
+ * sway (cpu 0), woken by @waker at @ms, composes until @until and sleeps;
+ * @queue: it queues an event for the vblank @queue 0.1 ms before (0: none).
+ */
+static void compose(struct scen *s, double ms, uint32_t waker, uint32_t cpu, double until,
+		    uint32_t queue)
+{
+	struct tipme_rec_vblank_ev q = { 0 };
+
+	scen_wake(s, cpu, MS(ms), 500, 0, waker, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	if (queue) {
+		q.seq = queue;
+		q.file = 0x5a1e0000;
+		q.who = tipme_work_who(500, TIPME_CTX_TASK);
+		q.owner = 500;
+		scen_rec(s, 0, TIPME_REC_VBLANK_QUEUED, MS(until - 0.1), &q, sizeof(q));
+	}
+	scen_switch(s, 0, MS(until), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(until), 500, poll_site);
+}
+
+/* foot (cpu 1) commits at @ms (wakes sway) and waits in poll again. */
+static void commit(struct scen *s, double ms)
+{
+	scen_switch(s, 1, MS(ms + 0.5), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(ms + 0.5), 600, poll_site);
+}
+
+static int build(struct scen *s, enum variant v)
+{
+	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
+	struct tipme_rec_fence fe = { 0 };
+	struct tipme_rec_fence_name fn = { 0 };
+	char path[200];
+	double go = 10.1;	/* when sway dispatches the key */
+
+	scen_init(s, 3);
+	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
+	scen_task(s, 600, 600, "foot", "/usr/bin/foot", "foot", 5);
+	scen_task(s, 610, 610, "waybar", "/usr/bin/waybar", "waybar", 7);
+	scen_task(s, 700, 700, "signaler", "/t/signaler", "signaler", 9);
+	scen_switch(s, 0, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_switch(s, 0, MS(1), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(1), 500, poll_site);
+	scen_switch(s, 1, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+	scen_switch(s, 1, MS(1), 600, TIPME_TS_SLEEPING, 120, 610, 120);
+	scen_blocked(s, 1, MS(1), 600, poll_site);
+	scen_switch(s, 1, MS(1.2), 610, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(1.2), 610, poll_site);
+	scen_switch(s, 2, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
+	scen_switch(s, 2, MS(1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 2, MS(1), 700, sleep_site);
+	/* the key: evdev wakes sway */
+	scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+	scen_wake(s, 0, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	if (v == V_COMP_STOPPED) {
+		/* SIGSTOP at 10.2 ms, SIGCONT from 700 at 310 ms */
+		scen_switch(s, 0, MS(10.2), 500, TIPME_TS_STOPPED, 120, 0, 120);
+		scen_blocked(s, 0, MS(10.2), 500, stop_site);
+		scen_wake(s, 2, MS(309.9), 700, 2, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 2, MS(309.95), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
+		scen_wake(s, 2, MS(310), 500, 0, 700, TIPME_CTX_TASK);
+		scen_switch(s, 2, MS(310.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(310.05), 700, sleep_site);
+		scen_switch(s, 0, MS(310.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		go = 310.1;
+	} else if (v == V_COMP_BUSY) {
+		go = 310.1;
+	}
+	/* sway hands the key to foot, and goes back to poll() */
+	scen_wake(s, 0, MS(go + 0.4), 600, 1, 500, TIPME_CTX_TASK);
+	if (v == V_TWO)
+		scen_wake(s, 0, MS(go + 0.6), 610, 1, 500, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(go + 0.9), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(go + 0.9), 500, poll_site);
+	scen_switch(s, 1, MS(go + 0.5), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+	switch (v) {
+	case V_TIMER:
+	case V_NOFLIP:
+		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(11), 600, sleep_site);
+		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 1, MS(311.05), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+		break;
+	case V_GPU:
+		/* foot waits in poll on the fence; 700 signals it at 311 ms */
+		fn.ctx_lo = 77;
+		memcpy(fn.driver, "vgem", 4);
+		memcpy(fn.timeline, "vgem-timeline", 13);
+		scen_rec(s, 1, TIPME_REC_FENCE_NAME, MS(10.9), &fn, sizeof(fn));
+		fe.ctx_lo = 77;
+		fe.seqno_lo = 5;
+		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(11), 600, poll_site);
+		scen_wake(s, 2, MS(310.9), 700, 2, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 2, MS(310.95), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
+		fe.who = tipme_work_who(700, TIPME_CTX_TASK);
+		fe.op = TIPME_FENCE_SIGNALED;
+		scen_rec(s, 2, TIPME_REC_FENCE, MS(311), &fe, sizeof(fe));
+		scen_wake(s, 2, MS(311.01), 600, 1, 700, TIPME_CTX_TASK);
+		scen_switch(s, 2, MS(311.1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(311.1), 700, sleep_site);
+		scen_switch(s, 1, MS(311.05), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+		break;
+	case V_STOPPED:
+		scen_switch(s, 1, MS(11), 600, TIPME_TS_STOPPED, 120, 0, 120);
+		scen_blocked(s, 1, MS(11), 600, stop_site);
+		scen_wake(s, 2, MS(310.9), 700, 2, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 2, MS(310.95), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
+		scen_wake(s, 2, MS(311), 600, 1, 700, TIPME_CTX_TASK);
+		scen_switch(s, 2, MS(311.1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(311.1), 700, sleep_site);
+		scen_switch(s, 1, MS(311.05), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+		break;
+	default:	/* computes until it commits */
+		break;
+	}
+	if (v == V_TWO) {
+		/* waybar answers at once: sway composes, flips crtc 1 at 24 ms */
+		scen_switch(s, 1, MS(11.5), 600, TIPME_TS_RUNNABLE, 120, 610, 120);
+		compose(s, 11.6, 610, 1, 12.5, 0);
+		scen_switch(s, 1, MS(11.7), 610, TIPME_TS_SLEEPING, 120, 600, 120);
+		scen_blocked(s, 1, MS(11.7), 610, poll_site);
+		refresh(s, 24, 1, 1);
+		/* foot computes until 110.5 ms; both outputs flip after */
+		compose(s, 110.5, 600, 1, 111, 0);
+		commit(s, 110.5);
+		refresh(s, 112, 0, 7);
+		refresh(s, 120, 1, 7);
+	} else if (v == V_LATE) {
+		/* a commit at 33 ms, 1 ms after a vblank; sway queues an event */
+		compose(s, 33, 600, 1, 34, 3);
+		commit(s, 33);
+		refresh(s, 48, 0, 3);
+	} else if (v == V_COMP_STOPPED || v == V_COMP_BUSY) {
+		/* foot answers at once; the flip at 320 ms */
+		compose(s, 311.5, 600, 1, 312.4, 0);
+		commit(s, 311.5);
+		refresh(s, 320, 0, 20);
+	} else {
+		compose(s, 311.5, 600, 1, 312.4, 0);
+		commit(s, 311.5);
+		if (v != V_NOFLIP)
+			refresh(s, 320, 0, 20);
+	}
+	scen_trigger(s, MS(400));
+	snprintf(path, sizeof(path), "%s/%s", dir, names[v]);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/%s/kernel.dump", dir, names[v]);
+	return scen_write(s, path);
+}
+
+/* tipme @cmd [--json] on scenario @name, with the directory as "DIR". */
+static char *run(int (*cmd)(int, char **), const char *word, const char *name,
+		 int json, int *ret)
+{
+	char inc[160], out[160], err[160], *argv[5];
+	char *text, *p, *q;
+	int argc = 0;
+
+	snprintf(inc, sizeof(inc), "%s/%s", dir, name);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	argv[argc++] = (char *)word;
+	if (json)
+		argv[argc++] = "--json";
+	argv[argc++] = inc;
+	argv[argc] = NULL;
+	*ret = capture_run(cmd, argc, argv, out, err);
+	text = capture_slurp(*ret ? err : out);
+	while ((p = strstr(text, dir))) {
+		q = p + strlen(dir);
+		memcpy(p, "DIR", 3);
+		memmove(p + 3, q, strlen(q) + 1);
+	}
+	return text;
+}
+
+static int golden(const char *name, const char *ext, const char *text)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "tests/unit/golden/flip-%s.%s", name, ext);
+	return golden_file(path, text);
+}
+
+/* The value of the first "@key": after @from in @json, or @dflt. */
+static double num(const char *json, const char *from, const char *key, double dflt)
+{
+	char want[64];
+	const char *p = from ? strstr(json, from) : json;
+
+	snprintf(want, sizeof(want), "\"%s\":", key);
+	p = p ? strstr(p, want) : NULL;
+	return p ? strtod(p + strlen(want), NULL) : dflt;
+}
+
+/*
+ * tipme report without --pid on scenario @v: the interval from the key
+ * (10 ms) to @to_ms, ending at "@end"; the verdict @cause with culprit
+ * @culprit (0: none) of at least @min_pct; every string of @must in the
+ * JSON; text and JSON as golden.
+ */
+static void check(enum variant v, double to_ms, const char *end, const char *cause,
+		  int culprit, double min_pct, const char *const *must, const char *what)
+{
+	const char *name = names[v];
+	char want[200], *json, *text, *vd;
+	double pct;
+	int ret, ok, i;
+
+	json = run(pm_cmd_report, "report", name, 1, &ret);
+	snprintf(want, sizeof(want), "\"from_mono_ns\":10000000,\"to_mono_ns\":%.0f,",
+		 to_ms * 1e6);
+	ok = !ret && strstr(json, want);
+	snprintf(want, sizeof(want), "\"end\":\"%s\"", end);
+	ok = ok && strstr(json, want);
+	vd = strstr(json, "\"verdict\":");
+	if (culprit)
+		snprintf(want, sizeof(want), "\"verdict\":{\"cause\":\"%s\",\"culprit\":{\"pid\":%d,",
+			 cause, culprit);
+	else
+		snprintf(want, sizeof(want), "\"verdict\":{\"cause\":\"%s\",\"culprit\":null,", cause);
+	ok = ok && vd && !strncmp(vd, want, strlen(want));
+	pct = vd ? num(vd, NULL, "pct", -1) : -1;
+	for (i = 0; must && must[i]; i++)
+		if (!strstr(json, must[i])) {
+			tap_diag("missing: %s", must[i]);
+			ok = 0;
+		}
+	tap_ok(ok && pct >= min_pct, "%s: to %.1f ms (%s), %s, culprit %d, %.1f%% (at least %.0f%%)",
+	       what, to_ms, end, cause, culprit, pct, min_pct);
+	if (!ok || pct < min_pct)
+		tap_diag("%s", json);
+	tap_ok(golden(name, "json", json), "%s: JSON as golden", name);
+	text = run(pm_cmd_report, "report", name, 0, &ret);
+	tap_ok(!ret && golden(name, "txt", text), "%s: text as golden", name);
+	free(json);
+	free(text);
+}
+
+int main(void)
+{
+	static const char *const timer_must[] = {
+		"\"flip_mono_ns\":320000000,",
+		"\"flip\":{\"crtc\":0,\"seq\":20,",
+		"\"client\":600,\"client_comm\":\"foot\",",
+		"\"clients_woken\":1,",
+		"\"committer\":600,\"commit_woke\":500,\"commit_mono_ns\":311500000}",
+		"{\"cause\":\"display\",\"culprit\":null,\"resource\":\"crtc 0\",\"ms\":7.6,",
+		NULL,
+	};
+	static const char *const gpu_must[] = {
+		"\"fence\":{\"context\":77,\"driver\":\"vgem\",\"timeline\":\"vgem-timeline\","
+		"\"signaled_by\":700}",
+		NULL,
+	};
+	static const char *const stopped_must[] = { "\"continued_by\":700", NULL };
+	static const char *const noflip_must[] = { "\"chosen_by\":\"kernel_input\",\"end\":\"reader_idle\"}",
+						   NULL };
+	static const char *const two_must[] = {
+		"\"flip_mono_ns\":112000000,",
+		"\"flip\":{\"crtc\":0,\"seq\":7,",
+		"\"outputs\":2}",
+		"\"client\":600,",
+		"\"clients_woken\":2,",
+		NULL,
+	};
+	static const char *const late_must[] = {
+		"\"commit_from\":\"vblank_queued\"",
+		"\"flip_commit_mono_ns\":33900000,",
+		"{\"cause\":\"display\",\"culprit\":null,\"resource\":\"crtc 0\",\"ms\":14.1,",
+		NULL,
+	};
+	struct scen *s = malloc(sizeof(*s));
+	char *out, path[200];
+	FILE *f;
+	int ret;
+	size_t i;
+
+	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
+	tap_plan(29);
+	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
+	if (!s || !mkdtemp(dir))
+		return 1;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (build(s, (enum variant)i))
+			return 1;
+	check(V_TIMER, 320, "flip", "timer", 600, 90, timer_must,
+	      "the client sleeps 300 ms before committing");
+	check(V_RUNNING, 320, "flip", "running", 600, 90, timer_must + 1,
+	      "the client computes 300 ms");
+	check(V_GPU, 320, "flip", "gpu", 700, 90, gpu_must,
+	      "the client waits 300 ms on a fence another process signals");
+	check(V_STOPPED, 320, "flip", "stopped", 600, 90, stopped_must,
+	      "the client is stopped 300 ms");
+	check(V_COMP_STOPPED, 320, "flip", "stopped", 500, 90, stopped_must,
+	      "the compositor is stopped 300 ms before it dispatches the key");
+	check(V_COMP_BUSY, 320, "flip", "running", 500, 90, NULL,
+	      "the compositor computes 300 ms before it dispatches the key");
+	check(V_NOFLIP, 11, "reader_idle", "running", 500, 50, noflip_must,
+	      "no flip in the dump: to the compositor's next wait for work");
+	check(V_TWO, 112, "flip", "running", 600, 90, two_must,
+	      "two clients woken, two outputs: the first client, the first flip after its commit");
+	check(V_LATE, 48, "flip", "running", 600, 55, late_must,
+	      "a commit 1 ms after a refresh: the client's, the display only from the commit");
+	out = run(pm_cmd_report, "report", "late", 1, &ret);
+	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
+	       "late: the display's share is less than one refresh (16 ms)");
+	free(out);
+	/* the module's auto trigger named the press: auto_press, to the flip */
+	snprintf(path, sizeof(path), "%s/timer/meta.json", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-27T10:00:00Z\"},\n"
+			" \"auto\": {\"input\": \"key\", \"pid\": 500, \"comm\": \"sway\",\n"
+			"  \"press_mono_ns\": 10000000, \"latency_ns\": 310000000}}\n");
+		fclose(f);
+	}
+	out = f ? run(pm_cmd_report, "report", "timer", 1, &ret) : NULL;
+	tap_ok(out && strstr(out, "\"from_mono_ns\":10000000,\"to_mono_ns\":320000000,"
+			   "\"chosen_by\":\"auto_press\",\"press_claimed\":false,\"end\":\"flip\","
+			   "\"flip_mono_ns\":320000000,"),
+	       "an auto incident: the press it names, to the flip");
+	if (!out || !strstr(out, "\"auto_press\""))
+		tap_diag("%s", out ? out : "");
+	free(out);
+	free(s);
+	/* TIPME_KEEP_TMP=1 keeps the scenarios' incidents (fuzz seeds) */
+	if (!getenv("TIPME_KEEP_TMP"))
+		gen_rmtree(dir);
+	return tap_done();
+}
