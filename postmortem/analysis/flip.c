@@ -333,3 +333,52 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	}
 	return 1;
 }
+
+const char *const pm_stage_key[PM_STAGE_NR] = {
+	[PM_STAGE_DISPATCH] = "dispatch",
+	[PM_STAGE_CLIENT] = "client",
+	[PM_STAGE_COMMIT] = "commit_to_compositor",
+	[PM_STAGE_COMPOSE] = "compositor_to_flip",
+	[PM_STAGE_REFRESH] = "refresh",
+	[PM_STAGE_IDLE] = "reader_to_idle",
+};
+
+/**
+ * pm_press_legs() - a press's path as consecutive stages
+ * @p: the path (pm_press_path())
+ * @legs: PM_PRESS_LEGS entries, filled in order
+ *
+ * With a flip: the compositor's dispatch (the input to its wakeup of the
+ * client), the client (to its commit), the commit reaching the compositor
+ * (to its thread running), the compositor composing (to the flip's
+ * commit), the refresh (to the flip on the screen); each from where the
+ * one before ended, so they add up to the press.  Without a flip, but a
+ * reader that waited again: one stage, the reader's.
+ *
+ * Return: how many legs (0: the reader never waited again in the dump).
+ */
+int pm_press_legs(const struct pm_press_path *p, struct pm_press_leg *legs)
+{
+	const int64_t at[] = { p->client_ns, p->commit_ns, p->composit_ns,
+			       p->end.commit_ns, p->end.flip_ns };
+	const uint32_t who[] = { p->reader, p->client, p->commit_to, p->commit_to, 0 };
+	int64_t from = p->press_ns;
+	int i;
+
+	if (!p->end.flip) {
+		if (!p->idle_ns)
+			return 0;
+		legs[0] = (struct pm_press_leg){ PM_STAGE_IDLE, p->reader, p->press_ns,
+						 p->idle_ns };
+		return 1;
+	}
+	for (i = 0; i < PM_PRESS_LEGS; i++) {
+		int64_t to = at[i] > from ? at[i] : from;
+
+		if (i == PM_PRESS_LEGS - 1 || to > p->end.flip_ns)
+			to = to > p->end.flip_ns ? p->end.flip_ns : to;
+		legs[i] = (struct pm_press_leg){ i, who[i], from, to };
+		from = to;
+	}
+	return PM_PRESS_LEGS;
+}

@@ -83,4 +83,36 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_res *res, const struct pm_wake *reader,
 		  int64_t press_ns, struct pm_press_path *out);
 
+/* The stages of a press's path, in order (struct pm_press_leg.stage). */
+enum pm_press_stage {
+	PM_STAGE_DISPATCH,	/* the input to the compositor waking its client */
+	PM_STAGE_CLIENT,	/* the client woken to its commit */
+	PM_STAGE_COMMIT,	/* the commit to the compositor running again */
+	PM_STAGE_COMPOSE,	/* the compositor running to the flip's commit */
+	PM_STAGE_REFRESH,	/* the flip's commit to the refresh that showed it */
+	PM_STAGE_IDLE,		/* no client: the input to the reader's next wait */
+	PM_STAGE_NR,
+};
+
+/* The stages' names in tipme latency's JSON (a documented contract). */
+extern const char *const pm_stage_key[PM_STAGE_NR];
+
+/**
+ * struct pm_press_leg - one stage of a press's path
+ * @stage: enum pm_press_stage
+ * @pid: the thread it is the time of (the refresh's: 0, the display's)
+ * @from_ns: its start, CLOCK_MONOTONIC ns
+ * @to_ns: its end
+ */
+struct pm_press_leg {
+	int stage;
+	uint32_t pid;
+	int64_t from_ns;
+	int64_t to_ns;
+};
+
+#define PM_PRESS_LEGS	5
+
+int pm_press_legs(const struct pm_press_path *p, struct pm_press_leg *legs);
+
 #endif

@@ -4,6 +4,8 @@
  * or button press or pointer motion the kernel recorded, and the thread
  * that read it, up to when that thread waited for work again.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../dump/clock.h"
@@ -249,4 +251,42 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 			break;
 	}
 	return best > 0 ? (press_ns ? 2 : 1) : 0;
+}
+
+/**
+ * pm_kernel_presses() - every key and button press the kernel saw, followed
+ * @inc: the incident
+ * @st: its state
+ * @res: its resources
+ * @out: set to the presses' paths in time order (pm_press_path(); a press
+ *	no reader's wakeup was found for has reader 0); release with free()
+ * @n: set to how many
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pm_kernel_presses(const struct pm_incident *inc, const struct pm_state *st,
+		      const struct pm_res *res, struct pm_press_path **out, size_t *n)
+{
+	const struct pm_wake *near;
+	size_t k, lo = 0;
+
+	*n = 0;
+	*out = calloc(res->ninputs ? res->ninputs : 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (k = 0; k < res->ninputs; k++) {
+		const struct pm_input *in = &res->inputs[k];
+		struct pm_press_path *p = &(*out)[*n];
+
+		if (!(in->kind == TIPME_INPUT_KEY || in->kind == TIPME_INPUT_BUTTON) ||
+		    in->value != 1)
+			continue;
+		(*n)++;
+		near = pm_input_reader(inc, st, res, in, &lo);
+		if (near)
+			pm_press_path(inc, st, res, near, in->ns, p);
+		else
+			p->press_ns = in->ns;
+	}
+	return 0;
 }

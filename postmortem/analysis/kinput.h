@@ -23,4 +23,7 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		    int64_t press_ns, struct pm_span *out,
 		    struct pm_press_path *path);
 
+int pm_kernel_presses(const struct pm_incident *inc, const struct pm_state *st,
+		      const struct pm_res *res, struct pm_press_path **out, size_t *n);
+
 #endif

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "../dump/tables.h"
 #include "latency.h"
 #include "safetext.h"
 #include "site.h"
@@ -143,5 +144,168 @@ void pm_latency_json(struct tm_jw *j, const struct pm_incident *inc,
 	tm_jw_arr_end(j);
 	if (slow)
 		tm_jw_ki64(j, "slowest_press_mono_ns", slow->press_ns);
+	tm_jw_obj_end(j);
+}
+
+/* A press's end and latency (0 with no end in the dump). */
+static int64_t press_end(const struct pm_press_path *p)
+{
+	return p->end.flip ? p->end.flip_ns : p->idle_ns;
+}
+
+static const char *const stage_words[PM_STAGE_NR] = {
+	[PM_STAGE_DISPATCH] = "dispatch",
+	[PM_STAGE_CLIENT] = "client",
+	[PM_STAGE_COMMIT] = "commit to compositor",
+	[PM_STAGE_COMPOSE] = "compositor to flip",
+	[PM_STAGE_REFRESH] = "waiting for the refresh",
+	[PM_STAGE_IDLE] = "reader to its next wait",
+};
+
+/* "600 foot" into @buf; "-" for none. */
+static const char *task_words(const struct pm_dump *pm, uint32_t pid, int64_t ns,
+			      char *buf, size_t len)
+{
+	const char *c = pid ? pm_comm_at(pm, pid, ns) : NULL;
+	char name[16 * TM_TEXT_PER_BYTE + 1];
+
+	if (!pid)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%" PRIu32 " %s", pid,
+			 c ? tm_text_fmt(c, strnlen(c, 16), name, sizeof(name)) : "?");
+	return buf;
+}
+
+void pm_presses_print(FILE *f, const struct pm_incident *inc,
+		      const struct pm_press_path *p, size_t n, const char *path,
+		      int64_t min_ns)
+{
+	const struct pm_dump *pm = &inc->pm;
+	const struct pm_press_path *slow = NULL;
+	struct pm_press_leg legs[PM_PRESS_LEGS];
+	char a[64], b[64], end[32];
+	size_t i, shown = 0;
+	int k, nl;
+
+	fprintf(f, "no X dump: the presses the kernel saw, through the reader of the event device\n");
+	fprintf(f, "%-14s  %10s  %-12s  %-22s  %s\n", "PRESS (s)", "LATENCY", "END",
+		"COMPOSITOR", "CLIENT");
+	for (i = 0; i < n; i++) {
+		int64_t e = press_end(&p[i]);
+
+		if (e && e - p[i].press_ns < min_ns)
+			continue;
+		shown++;
+		if (e && (!slow || e - p[i].press_ns > press_end(slow) - slow->press_ns))
+			slow = &p[i];
+		if (p[i].end.flip)
+			snprintf(end, sizeof(end), "flip crtc %" PRIu32, p[i].end.flip->crtc);
+		else
+			snprintf(end, sizeof(end), "%s", p[i].reader ? "reader_idle" : "no reader");
+		fprintf(f, "%14.6f  ", p[i].press_ns / 1e9);
+		if (e)
+			fprintf(f, "%7.1f ms", (e - p[i].press_ns) / 1e6);
+		else
+			fprintf(f, "%10s", "-");
+		fprintf(f, "  %-12s  %-22s  %s\n", e ? end : "unfinished",
+			task_words(pm, p[i].reader, p[i].read_ns, a, sizeof(a)),
+			task_words(pm, p[i].client, p[i].client_ns, b, sizeof(b)));
+		nl = pm_press_legs(&p[i], legs);
+		for (k = 0; k < nl; k++) {
+			if (legs[k].stage == PM_STAGE_REFRESH)
+				snprintf(a, sizeof(a), "crtc %" PRIu32, p[i].end.flip->crtc);
+			else
+				task_words(pm, legs[k].pid, legs[k].from_ns, a, sizeof(a));
+			fprintf(f, "%s%s %.1f ms (%s)", k ? ", " : "                  ",
+				stage_words[legs[k].stage],
+				(legs[k].to_ns - legs[k].from_ns) / 1e6, a);
+		}
+		if (nl)
+			fputc('\n', f);
+		if (p[i].nclients > 1 || p[i].end.noutputs > 1)
+			fprintf(f, "                  followed: the first of %" PRIu32 " client%s the compositor woke, "
+				"the first flip after its commit (%" PRIu32 " output%s flipped)\n",
+				p[i].nclients, p[i].nclients == 1 ? "" : "s", p[i].end.noutputs,
+				p[i].end.noutputs == 1 ? "" : "s");
+	}
+	if (!shown)
+		fprintf(f, "(no press%s)\n", min_ns ? " above --min-ms" : "");
+	if (slow)
+		fprintf(f, "\nslowest: %.1f ms; where its time went:\n  tipme report %s\n",
+			(press_end(slow) - slow->press_ns) / 1e6, path);
+}
+
+void pm_presses_json(struct tm_jw *j, const struct pm_incident *inc,
+		     const struct pm_press_path *p, size_t n, int64_t min_ns)
+{
+	const struct pm_dump *pm = &inc->pm;
+	struct pm_press_leg legs[PM_PRESS_LEGS];
+	const char *c;
+	size_t i;
+	int k, nl;
+
+	tm_jw_obj_begin(j);
+	tm_jw_key(j, "presses");
+	tm_jw_arr_begin(j);
+	for (i = 0; i < n; i++) {
+		int64_t e = press_end(&p[i]);
+
+		if (e && e - p[i].press_ns < min_ns)
+			continue;
+		tm_jw_obj_begin(j);
+		tm_jw_ki64(j, "press_mono_ns", p[i].press_ns);
+		tm_jw_kstr(j, "end", p[i].end.flip ? "flip" : e ? "reader_idle" :
+			   p[i].reader ? "unfinished" : "no_reader");
+		tm_jw_key(j, "end_mono_ns");
+		if (e)
+			tm_jw_i64(j, e);
+		else
+			tm_jw_null(j);
+		tm_jw_key(j, "latency_ns");
+		if (e)
+			tm_jw_i64(j, e - p[i].press_ns);
+		else
+			tm_jw_null(j);
+		tm_jw_key(j, "reader");
+		if (p[i].reader)
+			tm_jw_u64(j, p[i].reader);
+		else
+			tm_jw_null(j);
+		tm_jw_key(j, "client");
+		if (p[i].client)
+			tm_jw_u64(j, p[i].client);
+		else
+			tm_jw_null(j);
+		tm_jw_ku64(j, "clients_woken", p[i].nclients);
+		tm_jw_key(j, "crtc");
+		if (p[i].end.flip)
+			tm_jw_u64(j, p[i].end.flip->crtc);
+		else
+			tm_jw_null(j);
+		tm_jw_ku64(j, "outputs", p[i].end.noutputs);
+		tm_jw_key(j, "legs");
+		tm_jw_arr_begin(j);
+		nl = pm_press_legs(&p[i], legs);
+		for (k = 0; k < nl; k++) {
+			tm_jw_obj_begin(j);
+			tm_jw_kstr(j, "stage", pm_stage_key[legs[k].stage]);
+			tm_jw_key(j, "pid");
+			if (legs[k].pid) {
+				tm_jw_u64(j, legs[k].pid);
+				c = pm_comm_at(pm, legs[k].pid, legs[k].from_ns);
+				tm_jw_kstr(j, "comm", c ? c : "");
+			} else {
+				tm_jw_null(j);
+			}
+			tm_jw_ki64(j, "from_mono_ns", legs[k].from_ns);
+			tm_jw_ki64(j, "to_mono_ns", legs[k].to_ns);
+			tm_jw_ki64(j, "ns", legs[k].to_ns - legs[k].from_ns);
+			tm_jw_obj_end(j);
+		}
+		tm_jw_arr_end(j);
+		tm_jw_obj_end(j);
+	}
+	tm_jw_arr_end(j);
 	tm_jw_obj_end(j);
 }

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "../analysis/flip.h"
 #include "../analysis/latency.h"
 #include "json.h"
 
@@ -29,5 +30,30 @@ void pm_latency_print(FILE *f, const struct pm_incident *inc,
  */
 void pm_latency_json(struct tm_jw *j, const struct pm_incident *inc,
 		     const struct pm_latency *l, int64_t min_ns);
+
+/**
+ * pm_presses_print() - without an X dump: one line per press the kernel
+ *			saw, then its stages to the flip, each with its thread
+ * @f: output
+ * @inc: the incident
+ * @p: the presses (pm_kernel_presses())
+ * @n: how many
+ * @path: the incident, for the suggested command
+ * @min_ns: presses faster than this are left out
+ */
+void pm_presses_print(FILE *f, const struct pm_incident *inc,
+		      const struct pm_press_path *p, size_t n, const char *path,
+		      int64_t min_ns);
+
+/**
+ * pm_presses_json() - the same as one JSON object
+ * @j: JSON writer
+ * @inc: the incident
+ * @p: the presses
+ * @n: how many
+ * @min_ns: as for pm_presses_print()
+ */
+void pm_presses_json(struct tm_jw *j, const struct pm_incident *inc,
+		     const struct pm_press_path *p, size_t n, int64_t min_ns);
 
 #endif

@@ -328,6 +328,43 @@ static void check(enum variant v, double to_ms, const char *end, const char *cau
 	free(text);
 }
 
+/*
+ * tipme latency on scenario @v: one press of @lat_ms, ending at "@end",
+ * its legs adding up to it, the client's leg (or the only one) at least
+ * @leg_ms; text and JSON as golden.
+ */
+static void latency(enum variant v, double lat_ms, const char *end, double leg_ms,
+		    const char *what)
+{
+	char name[64], want[96], *json, *text, *p;
+	double sum = 0, client = 0;
+	int ret, ok;
+
+	snprintf(name, sizeof(name), "latency-%s", names[v]);
+	json = run(pm_cmd_latency, "latency", names[v], 1, &ret);
+	snprintf(want, sizeof(want), "\"end\": \"%s\",", end);
+	ok = !ret && strstr(json, want);
+	snprintf(want, sizeof(want), "\"latency_ns\": %.0f,", lat_ms * 1e6);
+	ok = ok && strstr(json, want);
+	for (p = strstr(json, "\"legs\""); p && (p = strstr(p, "\"ns\": ")); p++)
+		sum += strtod(p + 6, NULL);
+	p = strstr(json, "\"stage\": \"client\"");
+	if (!p)
+		p = strstr(json, "\"stage\": \"reader_to_idle\"");
+	if (p && (p = strstr(p, "\"ns\": ")))
+		client = strtod(p + 6, NULL);
+	tap_ok(ok && sum == lat_ms * 1e6 && client >= leg_ms * 1e6,
+	       "%s: %.1f ms to %s, the legs add up to it (%.0f ns), the client's %.1f ms",
+	       what, lat_ms, end, sum, client / 1e6);
+	if (!ok || sum != lat_ms * 1e6)
+		tap_diag("%s", json);
+	tap_ok(golden(name, "json", json), "%s: JSON as golden", name);
+	text = run(pm_cmd_latency, "latency", names[v], 0, &ret);
+	tap_ok(!ret && golden(name, "txt", text), "%s: text as golden", name);
+	free(json);
+	free(text);
+}
+
 int main(void)
 {
 	static const char *const timer_must[] = {
@@ -368,7 +405,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(29);
+	tap_plan(38);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -397,6 +434,9 @@ int main(void)
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");
 	free(out);
+	latency(V_TIMER, 310, "flip", 300, "tipme latency, the client's sleep");
+	latency(V_TWO, 102, "flip", 99, "tipme latency, two clients and outputs");
+	latency(V_NOFLIP, 1, "reader_idle", 1, "tipme latency, no flip");
 	/* the module's auto trigger named the press: auto_press, to the flip */
 	snprintf(path, sizeof(path), "%s/timer/meta.json", dir);
 	f = fopen(path, "w");
