@@ -257,6 +257,33 @@ static const struct pm_wake *next_message(const struct pm_incident *inc,
 	return NULL;
 }
 
+/*
+ * By when the client's first message for the press must come: before the
+ * compositor woke @client's thread again from a wait for a message (it had
+ * handled the press without a word, and waited for the next), and within
+ * CLIENT_WITHIN_NS.  A client busy with the press (computing, asleep, or
+ * waiting on a fence) is not waiting for a message from the compositor.
+ */
+static int64_t answer_by(const struct pm_incident *inc, const struct pm_state *st,
+			 uint32_t client, uint32_t compositor, int64_t woken)
+{
+	const struct pm_thread *t = pm_state_thread(st, client);
+	int64_t limit = woken + CLIENT_WITHIN_NS;
+	size_t j;
+
+	for (j = t ? pm_seg_first(t, woken) : 0; t && j < t->nsegs; j++) {
+		const struct pm_seg *s = &t->segs[j];
+
+		if (s->start_ns >= limit)
+			break;
+		if (s->start_ns > woken && s->state == PM_T_BLOCKED && pm_seg_idle(inc, s) &&
+		    s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK &&
+		    tgid_of(&inc->pm, (uint32_t)s->waker, s->end_ns) == compositor)
+			return s->end_ns;
+	}
+	return limit;
+}
+
 /**
  * pm_press_path() - follow a press from its reader to the screen
  * @inc: the incident
@@ -271,7 +298,10 @@ static const struct pm_wake *next_message(const struct pm_incident *inc,
  * socket's or a pipe's read) while the reader dispatched the input, up to
  * its next wait for work; @out->nclients says how many processes were
  * woken so.  Its commit is its first wakeup of a compositor thread after
- * that, moved on to its next one as long as that came before the
+ * that (before the compositor next woke that thread from a wait for a
+ * message: a client that handled the key without a word and waited for
+ * the next one has no commit for it; within 10 s), moved on to its next
+ * one as long as that came before the
  * compositor committed the flip found for the previous (a round trip, or
  * a request in several writes, before the commit).  The flip is
  * pm_flip_after()'s from the commit.
@@ -304,7 +334,7 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	if (!woken_client(inc, st, res, out))
 		return 0;
 	c = next_message(inc, res, out, out->client_ns,
-			 out->client_ns + CLIENT_WITHIN_NS);
+			 answer_by(inc, st, out->client, out->compositor, out->client_ns));
 	if (!c)
 		return 0;
 	for (moves = 0; moves <= COMMIT_MOVES; moves++) {

@@ -13,7 +13,9 @@
  * dump without flips ends the press where the compositor waits again
  * (reader_idle); two clients woken and two outputs flipping (which one
  * was followed, and why); a commit that misses a refresh by 1 ms (the
- * refresh it missed is the client's, not the display's); the module's
+ * refresh it missed is the client's, not the display's); a client that
+ * handles the key without a word, whose answer to later news is no
+ * commit of the key's (reader_idle); the module's
  * auto trigger naming the press.  Each: `tipme report` without --pid
  * chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
@@ -49,13 +51,14 @@ enum variant {
 	V_NOFLIP,	/* the timer's, in a dump without DRM events */
 	V_TWO,		/* two clients woken, two outputs flipping */
 	V_LATE,		/* a commit 1 ms after a vblank: the next one shows it */
+	V_SILENT,	/* the client handles the key without a word; later news */
 };
 
 static const char *const names[] = {
 	[V_TIMER] = "timer", [V_RUNNING] = "running", [V_GPU] = "gpu",
 	[V_STOPPED] = "stopped", [V_COMP_STOPPED] = "comp-stopped",
 	[V_COMP_BUSY] = "comp-busy", [V_NOFLIP] = "noflip", [V_TWO] = "two",
-	[V_LATE] = "late",
+	[V_LATE] = "late", [V_SILENT] = "silent",
 };
 
 /*
@@ -221,6 +224,22 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 33, 600, 1, 34, 3);
 		commit(s, 33);
 		refresh(s, 48, 0, 3);
+	} else if (v == V_SILENT) {
+		/*
+		 * foot goes back to poll() at 11 ms without a word; at 200 ms
+		 * sway (woken by a timer) sends it something else, which it
+		 * answers with a commit flipped at 208 ms: not the key's
+		 */
+		commit(s, 10.5);
+		scen_wake(s, 0, MS(199.9), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(199.95), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		scen_wake(s, 0, MS(200), 600, 1, 500, TIPME_CTX_TASK);
+		scen_switch(s, 0, MS(200.2), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(200.2), 500, poll_site);
+		scen_switch(s, 1, MS(200.1), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+		compose(s, 201, 600, 1, 202, 0);
+		commit(s, 201);
+		refresh(s, 208, 0, 13);
 	} else if (v == V_COMP_STOPPED || v == V_COMP_BUSY) {
 		/* foot answers at once; the flip at 320 ms */
 		compose(s, 311.5, 600, 1, 312.4, 0);
@@ -405,7 +424,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(38);
+	tap_plan(41);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -430,6 +449,8 @@ int main(void)
 	      "two clients woken, two outputs: the first client, the first flip after its commit");
 	check(V_LATE, 48, "flip", "running", 600, 55, late_must,
 	      "a commit 1 ms after a refresh: the client's, the display only from the commit");
+	check(V_SILENT, 11, "reader_idle", "running", 500, 50, noflip_must,
+	      "a client that handled the key without a word: no flip of a later message's");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");
