@@ -49,22 +49,6 @@ static int flip_of(const struct pm_dump *pm, const struct pm_flip *f, uint32_t p
 	return f->owner && (f->owner == proc || tgid_of(pm, f->owner, f->ns) == proc);
 }
 
-/* The first wakeup at or after @ns (an index into @res->wakes). */
-static size_t wake_from(const struct pm_res *res, int64_t ns)
-{
-	size_t lo = 0, hi = res->nwakes;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (res->wakes[mid].ns < ns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* A wakeup by a task of process @from of a thread of process @to, or 0. */
 static int task_wake(const struct pm_dump *pm, const struct pm_wake *w,
 		     uint32_t from, uint32_t to)
@@ -215,7 +199,7 @@ static int woken_client(const struct pm_incident *inc, const struct pm_state *st
 	uint32_t procs[8];
 	size_t i, j;
 
-	for (i = wake_from(res, p->read_ns); i < res->nwakes && res->wakes[i].ns <= until;
+	for (i = pm_res_wake_from(res, p->read_ns); i < res->nwakes && res->wakes[i].ns <= until;
 	     i++) {
 		const struct pm_wake *w = &res->wakes[i];
 		uint32_t proc;
@@ -251,7 +235,7 @@ static const struct pm_wake *next_message(const struct pm_incident *inc,
 {
 	size_t i;
 
-	for (i = wake_from(res, after + 1); i < res->nwakes && res->wakes[i].ns < before; i++)
+	for (i = pm_res_wake_from(res, after + 1); i < res->nwakes && res->wakes[i].ns < before; i++)
 		if (task_wake(&inc->pm, &res->wakes[i], p->client_proc, p->compositor))
 			return &res->wakes[i];
 	return NULL;

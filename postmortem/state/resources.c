@@ -1239,12 +1239,11 @@ int pm_res_policy(const struct pm_res *r, uint32_t pid)
 	       (int)r->policies[lo].policy : -1;
 }
 
-const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
-				     int64_t ns)
+size_t pm_res_wake_from(const struct pm_res *r, int64_t ns)
 {
 	size_t lo = 0, hi = r->nwakes;
 
-	while (lo < hi) {	/* first wake at or after ns */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (r->wakes[mid].ns < ns)
@@ -1252,6 +1251,14 @@ const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
+				     int64_t ns)
+{
+	size_t lo = pm_res_wake_from(r, ns);
+
 	for (; lo < r->nwakes && r->wakes[lo].ns == ns; lo++)
 		if (r->wakes[lo].target == pid)
 			return &r->wakes[lo];

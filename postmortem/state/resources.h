@@ -493,6 +493,16 @@ const struct pm_wake *pm_res_wake_at(const struct pm_res *r, uint32_t pid,
 				     int64_t ns);
 
 /**
+ * pm_res_wake_from() - where the wakeups from a moment on begin
+ * @r: resources
+ * @ns: CLOCK_MONOTONIC ns
+ *
+ * Return: the index in @r->wakes of the first wakeup at or after @ns
+ * (@r->nwakes if none).
+ */
+size_t pm_res_wake_from(const struct pm_res *r, int64_t ns);
+
+/**
  * pm_res_work_running() - the work item a thread ran at a moment
  * @r: resources
  * @pid: the thread (a kernel worker)

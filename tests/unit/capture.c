@@ -50,3 +50,20 @@ int capture_run(int (*fn)(int, char **), int argc, char **argv,
 	close(fe);
 	return ret;
 }
+
+char *capture_in(int (*fn)(int, char **), int argc, char **argv, const char *dir,
+		 int *ret)
+{
+	char out[256], err[256], *text, *p, *q;
+
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	*ret = capture_run(fn, argc, argv, out, err);
+	text = capture_slurp(*ret ? err : out);
+	while (*dir && (p = strstr(text, dir))) {
+		q = p + strlen(dir);
+		memcpy(p, "DIR", 3);
+		memmove(p + 3, q, strlen(q) + 1);
+	}
+	return text;
+}

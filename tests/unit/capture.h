@@ -22,4 +22,19 @@ int capture_run(int (*fn)(int, char **), int argc, char **argv,
 /* A file's contents as a NUL-terminated malloc'ed string ("" if unreadable). */
 char *capture_slurp(const char *path);
 
+/**
+ * capture_in() - capture_run() with the output in @dir (files "out" and
+ *		  "err"), read back with @dir written "DIR" (golden files
+ *		  must not name a temporary directory)
+ * @fn: the command
+ * @argc: arguments
+ * @argv: NULL-terminated
+ * @dir: the test's temporary directory
+ * @ret: set to what @fn returned
+ *
+ * Return: stdout when @fn returned 0, else stderr (malloc'ed).
+ */
+char *capture_in(int (*fn)(int, char **), int argc, char **argv, const char *dir,
+		 int *ret);
+
 #endif

@@ -262,26 +262,16 @@ static int build(struct scen *s, enum variant v)
 static char *run(int (*cmd)(int, char **), const char *word, const char *name,
 		 int json, int *ret)
 {
-	char inc[160], out[160], err[160], *argv[5];
-	char *text, *p, *q;
+	char inc[160], *argv[5];
 	int argc = 0;
 
 	snprintf(inc, sizeof(inc), "%s/%s", dir, name);
-	snprintf(out, sizeof(out), "%s/out", dir);
-	snprintf(err, sizeof(err), "%s/err", dir);
 	argv[argc++] = (char *)word;
 	if (json)
 		argv[argc++] = "--json";
 	argv[argc++] = inc;
 	argv[argc] = NULL;
-	*ret = capture_run(cmd, argc, argv, out, err);
-	text = capture_slurp(*ret ? err : out);
-	while ((p = strstr(text, dir))) {
-		q = p + strlen(dir);
-		memcpy(p, "DIR", 3);
-		memmove(p + 3, q, strlen(q) + 1);
-	}
-	return text;
+	return capture_in(cmd, argc, argv, dir, ret);
 }
 
 static int golden(const char *name, const char *ext, const char *text)

@@ -46,8 +46,7 @@ static const char *const sleep_site[] = { "hrtimer_nanosleep", "common_nsleep", 
 /* tipme report [--json] @args on scenario @name, with the directory as "DIR". */
 static char *report(const char *name, const char *args, int json, int *ret)
 {
-	char dump[160], out[160], err[160], buf[512], *argv[16], *tok, *save = NULL;
-	char *text, *p, *q;
+	char dump[160], buf[512], *argv[16], *tok, *save = NULL;
 	int argc = 0;
 
 	struct stat sb;
@@ -55,22 +54,13 @@ static char *report(const char *name, const char *args, int json, int *ret)
 	snprintf(dump, sizeof(dump), "%s/%s", dir, name);	/* an incident */
 	if (stat(dump, &sb) || !S_ISDIR(sb.st_mode))
 		snprintf(dump, sizeof(dump), "%s/%s.dump", dir, name);
-	snprintf(out, sizeof(out), "%s/out", dir);
-	snprintf(err, sizeof(err), "%s/err", dir);
 	snprintf(buf, sizeof(buf), "report%s %s", json ? " --json" : "", args);
 	for (tok = strtok_r(buf, " ", &save); tok && argc < 14;
 	     tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc++] = dump;
 	argv[argc] = NULL;
-	*ret = capture_run(pm_cmd_report, argc, argv, out, err);
-	text = capture_slurp(*ret ? err : out);
-	while ((p = strstr(text, dir))) {
-		q = p + strlen(dir);
-		memcpy(p, "DIR", 3);
-		memmove(p + 3, q, strlen(q) + 1);
-	}
-	return text;
+	return capture_in(pm_cmd_report, argc, argv, dir, ret);
 }
 
 /* @text against golden/handoff-@name.@ext; rewritten when asked. */
