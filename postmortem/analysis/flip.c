@@ -129,12 +129,14 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 	if (fq && (!f || fq->ns <= f->ns)) {
 		f = fq;
 		out->commit_ns = q_ns;
-		out->queued = 1;
+		out->commit_from = PM_COMMIT_QUEUED;
 	} else if (f && f->ctx == TIPME_CTX_TASK && tgid_of(pm, f->who, f->ns) == compositor) {
 		out->commit_ns = f->ns;
+		out->commit_from = PM_COMMIT_DELIVERY;
 	} else if (f) {
 		run = thread ? last_run(st, thread, after_ns, f->ns) : 0;
 		out->commit_ns = run ? run : after_ns;
+		out->commit_from = run ? PM_COMMIT_LAST_RUN : PM_COMMIT_AFTER;
 	}
 	if (!f)
 		return 0;

@@ -21,18 +21,27 @@
  * @commit_ns: when the compositor committed it: its vblank_queued
  *	record; else the flip's delivery, when a thread of the compositor
  *	sent it (a device without vblanks completes the flip in the commit);
- *	else the end of the compositor's last run before the delivery
+ *	else the end of @thread's last run before the delivery; else the
+ *	moment given
  * @flip_ns: the refresh that showed it: the vblank's time as DRM gave it,
  *	else the delivery
- * @queued: @commit_ns is a vblank_queued record's
+ * @commit_from: enum pm_commit_from: how @commit_ns was told
  * @noutputs: the CRTCs the compositor flipped on from @after_ns to 100
  *	ms after @flip_ns (more than one: several outputs)
  */
+enum pm_commit_from {
+	PM_COMMIT_QUEUED,	/* the vblank_queued record */
+	PM_COMMIT_DELIVERY,	/* the delivery, by a compositor thread */
+	PM_COMMIT_LAST_RUN,	/* the end of the compositor's last run before */
+	PM_COMMIT_AFTER,	/* nothing says: the moment the search began */
+	PM_COMMIT_NR,
+};
+
 struct pm_flip_end {
 	const struct pm_flip *flip;
 	int64_t commit_ns;
 	int64_t flip_ns;
-	int queued;
+	int commit_from;
 	uint32_t noutputs;
 };
 

@@ -514,13 +514,20 @@ static void json_handins(struct out *o)
 	tm_jw_obj_end(&o->w);
 }
 
-/* How the flip was told to be the compositor's commit, in a word. */
-static const char *commit_key(const struct pm_flip_end *e)
-{
-	if (e->queued)
-		return "vblank_queued";
-	return e->commit_ns == e->flip->ns ? "delivery" : "last_run";
-}
+/* How the flip's commit was told ("commit_from"), in a word and in words. */
+static const char *const commit_key[PM_COMMIT_NR] = {
+	[PM_COMMIT_QUEUED] = "vblank_queued",
+	[PM_COMMIT_DELIVERY] = "delivery",
+	[PM_COMMIT_LAST_RUN] = "last_run",
+	[PM_COMMIT_AFTER] = "none",
+};
+
+static const char *const commit_words[PM_COMMIT_NR] = {
+	[PM_COMMIT_QUEUED] = "its vblank_queued record",
+	[PM_COMMIT_DELIVERY] = "its delivery, in the committing thread",
+	[PM_COMMIT_LAST_RUN] = "the compositor's last run before it",
+	[PM_COMMIT_AFTER] = "no record says: from the answer's end",
+};
 
 /* The press's path to the flip that ended it (PM_END_FLIP). */
 static void text_path(struct out *o)
@@ -544,10 +551,7 @@ static void text_path(struct out *o)
 			p->commit_to, comm(o, p->commit_to));
 	}
 	fprintf(o->f, "flip:     crtc %u, committed at %s (%s), on the screen at %s (delivered %s)%s\n",
-		e->flip->crtc, pm_fmt_ns(e->commit_ns, a, sizeof(a)),
-		e->queued ? "its vblank_queued record" :
-		e->commit_ns == e->flip->ns ? "its delivery, in the committing thread" :
-		"the compositor's last run before it",
+		e->flip->crtc, pm_fmt_ns(e->commit_ns, a, sizeof(a)), commit_words[e->commit_from],
 		pm_fmt_ns(e->flip_ns, b, sizeof(b)), pm_fmt_ns(e->flip->ns, c, sizeof(c)),
 		e->noutputs > 1 ? "; the first flip after the commit of several outputs': the records do not say which shows the client" : "");
 }
@@ -576,7 +580,7 @@ static void json_path(struct out *o)
 		tm_jw_i64(&o->w, e->flip_ns);
 	else
 		tm_jw_null(&o->w);
-	tm_jw_kstr(&o->w, "commit_from", commit_key(e));
+	tm_jw_kstr(&o->w, "commit_from", commit_key[e->commit_from]);
 	tm_jw_ku64(&o->w, "outputs", e->noutputs);
 	tm_jw_obj_end(&o->w);
 	if (!p->client)

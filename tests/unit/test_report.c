@@ -1377,9 +1377,14 @@ static void xpress_build(struct scen *s)
  * at 310 ms: the server spent the time on a flooder's (1002) drawing
  * requests, one every 10 ms.  The app draws its answer (311 ms), goes back
  * to poll() at 312 ms, and the server is done drawing at 315 ms.
+ * @flip: the X server drives a display (Xorg with modesetting): the
+ * vblank at 320 ms completes a flip delivered to its DRM file ("xflip").
  */
-static int xserver_scenario(struct scen *s)
+static int xserver_scenario(struct scen *s, int flip)
 {
+	struct tipme_rec_vblank vb = { .seq = 20, .time_lo = (uint32_t)MS(320),
+				       .flags = TIPME_VBLANK_HIGH_PREC };
+	struct tipme_rec_vblank_ev ev = { .seq = 20, .file = 0x0c0ffee0, .owner = 1001 };
 	static const char *const poll_site[] = { "do_sys_poll", NULL };
 	struct tipme_x11_client cl[] = {
 		{ .id = 0, .pid = 1001, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
@@ -1402,6 +1407,11 @@ static int xserver_scenario(struct scen *s)
 	scen_switch(s, 1, MS(315), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 1, MS(315), 1001, poll_site);
 	scen_switch(s, 0, MS(320), 0, TIPME_TS_RUNNABLE, 120, 1002, 120);
+	if (flip) {
+		ev.who = tipme_work_who(1002, TIPME_CTX_HARDIRQ);
+		scen_rec(s, 0, TIPME_REC_VBLANK, MS(320.02), &vb, sizeof(vb));
+		scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(320.03), &ev, sizeof(ev));
+	}
 	scen_switch(s, 0, MS(325), 1002, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(325), 1002, poll_site);
 
@@ -1423,7 +1433,7 @@ static int xserver_scenario(struct scen *s)
 		.kind = TIPME_X11_REQUEST, .major = 70, .seq = 6, .length = 20,
 		.xid = 0x400001, .op_size = 2500 };
 	c.nrecs = n;
-	return save_incident(s, "xserver", &c);
+	return save_incident(s, flip ? "xflip" : "xserver", &c);
 }
 
 /*
@@ -2132,7 +2142,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(215);
+	tap_plan(219);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -2141,7 +2151,7 @@ int main(void)
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
 	    kauto_scenario(s) || klate_scenario(s, 0) || klate_scenario(s, 1) ||
 	    kearly_scenario(s, 0) || kearly_scenario(s, 1) ||
-	    xserver_scenario(s) || xbusy_scenario(s) || xstale_scenario(s) || sampled_scenario(s) ||
+	    xserver_scenario(s, 0) || xserver_scenario(s, 1) || xbusy_scenario(s) || xstale_scenario(s) || sampled_scenario(s) ||
 	    race_scenario(s) ||
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0) ||
 	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
@@ -2398,6 +2408,17 @@ int main(void)
 			   "\"to_mono_ns\":315000000,\"chosen_by\":\"input\","
 			   "\"client_done_mono_ns\":312000000") != NULL,
 	       "the press at 5 ms, to the server done drawing at 315 ms (the app done at 312 ms)");
+	free(out);
+	check("xflip", "", "x_server", 1002, 90,
+	      "an X server that drives a display: the same press, to the flip after its drawing");
+	out = report("xflip", "", 1, &ret);
+	tap_ok(strstr(out, "\"from_mono_ns\":5000000,\"to_mono_ns\":320000000,\"chosen_by\":\"input\","
+			   "\"client_done_mono_ns\":312000000,\"end\":\"flip\",\"flip_mono_ns\":320000000,"
+			   "\"flip_commit_mono_ns\":315000000,") &&
+	       strstr(out, "{\"cause\":\"display\",\"culprit\":null,\"resource\":\"crtc 0\",\"ms\":5,"),
+	       "xflip: from the press at 5 ms to the vblank at 320 ms; display from the drawing's end (315 ms)");
+	if (!strstr(out, "\"end\":\"flip\""))
+		tap_diag("%s", out);
 	free(out);
 	/* an auto incident: meta.json names the press that fired it */
 	tap_ok(auto_meta(5000000) == 0 && (out = report("xserver", "", 1, &ret)) &&
