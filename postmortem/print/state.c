@@ -3,6 +3,7 @@
  * The state and the resource waits as text, field by field (print/state.h).
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "../records/records.h"
 #include "site.h"
@@ -86,6 +87,46 @@ static void net_print(FILE *f, const char *what, const struct pm_net *n, size_t 
 			pm_net_addr(n[i].family, n[i].raddr, n[i].rport, r, sizeof(r)), n[i].len);
 }
 
+/* The display and GPU resources (none in a dump without their records). */
+static void display_print(FILE *f, const struct pm_res *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nvblanks; i++)
+		fprintf(f, "vblank crtc=%u seq=%" PRIu32 " time=%" PRIu64 "\n", r->vblanks[i].crtc,
+			r->vblanks[i].seq,
+			(uint64_t)r->vblanks[i].time_hi << 32 | r->vblanks[i].time_lo);
+	for (i = 0; i < r->nqueued; i++)
+		fprintf(f, "queued %" PRId64 " crtc=%" PRIu32 " seq=%" PRIu32 " file=%08" PRIx32
+			" who=%" PRIu32 "\n", r->queued[i].ns, r->queued[i].crtc, r->queued[i].seq,
+			r->queued[i].file, r->queued[i].who);
+	for (i = 0; i < r->nflips; i++) {
+		const struct pm_flip *fl = &r->flips[i];
+
+		fprintf(f, "flip %zu %" PRId64 " cpu=%" PRIu32 " crtc=%" PRIu32 " seq=%" PRIu32
+			" file=%08" PRIx32 " owner=%" PRIu32 " who=%" PRIu32 " ctx=%" PRIu32
+			" vblank=%" PRId64 " queued=%" PRId64 " queuer=%" PRIu32 "\n", i, fl->ns,
+			fl->cpu, fl->crtc, fl->seq, fl->file, fl->owner, fl->who, fl->ctx,
+			fl->vblank_ns, fl->queued_ns, fl->queuer);
+	}
+	for (i = 0; i < r->nfences; i++) {
+		const struct pm_fence *fe = &r->fences[i];
+
+		fprintf(f, "fence %zu %" PRId64 " cpu=%" PRIu32 " ctx=%" PRIu64 " seqno=%" PRIu64
+			" signaler=%" PRIu32 " sig_ctx=%" PRIu32 " emitter=%" PRIu32
+			" emit=%" PRId64 " driver=", i, fe->ns, fe->cpu, fe->ctx, fe->seqno,
+			fe->signaler, fe->sig_ctx, fe->emitter, fe->emit_ns);
+		pm_print_text(f, fe->driver, strlen(fe->driver));
+		fputs(" timeline=", f);
+		pm_print_text(f, fe->timeline, strlen(fe->timeline));
+		fputc('\n', f);
+	}
+	for (i = 0; i < r->nfwaits; i++)
+		fprintf(f, "fence_wait pid=%" PRIu32 " ctx=%" PRIu64 " seqno=%" PRIu64
+			" %" PRId64 "..%" PRId64 "\n", r->fwaits[i].pid, r->fwaits[i].ctx,
+			r->fwaits[i].seqno, r->fwaits[i].start_ns, r->fwaits[i].end_ns);
+}
+
 void pm_res_print(FILE *f, const struct pm_res *r)
 {
 	size_t i;
@@ -160,6 +201,10 @@ void pm_res_print(FILE *f, const struct pm_res *r)
 			fprintf(f, " intr=%" PRId32, w->intr);
 		if (w->net)
 			fprintf(f, " net=%" PRIu32, w->net - 1);
+		if (w->flip)
+			fprintf(f, " flip=%" PRIu32, w->flip - 1);
+		if (w->fence)
+			fprintf(f, " fence=%" PRIu32, w->fence - 1);
 		fputc('\n', f);
 	}
 	net_print(f, "recv", r->recvs, r->nrecvs);
@@ -182,4 +227,5 @@ void pm_res_print(FILE *f, const struct pm_res *r)
 	for (i = 0; i < r->npolicies; i++)
 		fprintf(f, "policy pid=%" PRIu32 " policy=%" PRIu32 "\n",
 			r->policies[i].pid, r->policies[i].policy);
+	display_print(f, r);
 }

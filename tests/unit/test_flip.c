@@ -33,6 +33,7 @@
 #include "gen.h"
 #include "golden.h"
 #include "scen.h"
+#include "stategold.h"
 #include "tap.h"
 
 static char dir[64];
@@ -408,13 +409,13 @@ int main(void)
 		NULL,
 	};
 	struct scen *s = malloc(sizeof(*s));
-	char *out, path[200];
+	char *out, path[200], msg[256];
 	FILE *f;
 	int ret;
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(41);
+	tap_plan(43);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -448,6 +449,14 @@ int main(void)
 	latency(V_TIMER, 310, "flip", 300, "tipme latency, the client's sleep");
 	latency(V_TWO, 102, "flip", 99, "tipme latency, two clients and outputs");
 	latency(V_NOFLIP, 1, "reader_idle", 1, "tipme latency, no flip");
+	/* the layer below: the flips, fences and wakeups joined to them */
+	for (i = V_GPU; i <= V_LATE; i += V_LATE - V_GPU) {
+		ret = state_golden(dir, names[i], msg, sizeof(msg));
+		tap_ok(ret, "%s: state and resources as golden, in two passes and in one",
+		       names[i]);
+		if (*msg)
+			tap_diag("%s: %s", names[i], msg);
+	}
 	/* the module's auto trigger named the press: auto_press, to the flip */
 	snprintf(path, sizeof(path), "%s/timer/meta.json", dir);
 	f = fopen(path, "w");

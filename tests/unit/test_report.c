@@ -22,8 +22,8 @@
 #include "golden.h"
 #include "incident/incident.h"
 #include "incident_meta.h"
-#include "print/state.h"
 #include "scen.h"
+#include "stategold.h"
 #include "tap.h"
 #include "writefile.h"
 #include "xdumpfile.h"
@@ -94,57 +94,6 @@ static int golden(const char *name, const char *ext, const char *text)
 
 	snprintf(path, sizeof(path), "tests/unit/golden/report-%s.%s", name, ext);
 	return golden_file(path, text);
-}
-
-/*
- * The layer below the report: scenario @name's rebuilt state and resource
- * waits (print/state.h's text) against golden/state-@name.txt.  The
- * compact run compares with the same file: both forms must rebuild the
- * same state.  The one pass of pm_state_res_build() must print the same.
- */
-static char *state_text(const struct pm_incident *inc, int one_pass, struct tm_err *e)
-{
-	struct pm_state st = { 0 };
-	struct pm_res res = { 0 };
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	int ok;
-
-	ok = one_pass ? !pm_state_res_build(&st, &res, inc, e) :
-	     !pm_state_build(&st, inc, e) && !pm_res_build(&res, inc, e);
-	f = ok ? open_memstream(&text, &len) : NULL;
-	if (f) {
-		pm_state_print(f, &inc->pm, &st);
-		pm_res_print(f, &res);
-		fclose(f);
-	}
-	pm_res_free(&res);
-	pm_state_free(&st);
-	return text;
-}
-
-static void state_golden(const char *name)
-{
-	struct pm_incident inc = { 0 };
-	struct tm_err e = { "" };
-	char path[160], *text = NULL, *one = NULL;
-	struct stat sb;
-	int ok;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);	/* an incident */
-	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
-		snprintf(path, sizeof(path), "%s/%s.dump", dir, name);
-	ok = !pm_incident_open(&inc, path, 0, &e) &&
-	     (text = state_text(&inc, 0, &e)) && (one = state_text(&inc, 1, &e));
-	snprintf(path, sizeof(path), "tests/unit/golden/state-%s.txt", name);
-	tap_ok(ok && golden_file(path, text) && !strcmp(text, one),
-	       "%s: state and resources as golden, in two passes and in one", name);
-	if (!ok)
-		tap_diag("%s: %s", name, e.msg);
-	free(text);
-	free(one);
-	pm_incident_close(&inc);
 }
 
 /*
@@ -2136,7 +2085,7 @@ int main(void)
 	struct scen *s = malloc(sizeof(*s));
 	size_t i;
 	int ret;
-	char *out;
+	char *out, msg[256];
 
 	/* The same scenarios with compact records must read the same. */
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
@@ -2497,8 +2446,13 @@ int main(void)
 	if (!strstr(out, "\"done_mono_ns\": 312000000"))
 		tap_diag("%s", out);
 	free(out);
-	for (i = 0; i < sizeof(state_names) / sizeof(state_names[0]); i++)
-		state_golden(state_names[i]);
+	for (i = 0; i < sizeof(state_names) / sizeof(state_names[0]); i++) {
+		ret = state_golden(dir, state_names[i], msg, sizeof(msg));
+		tap_ok(ret, "%s: state and resources as golden, in two passes and in one",
+		       state_names[i]);
+		if (*msg)
+			tap_diag("%s: %s", state_names[i], msg);
+	}
 	free(s);
 	/* TIPME_KEEP_TMP=1 keeps the scenarios' incidents (fuzz seeds) */
 	if (!getenv("TIPME_KEEP_TMP"))
