@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The analysis pieces below the verdict, on stretches and resources the
- * test builds by hand: what one stretch was (pm_seg_cause), whether a
+ * test builds by hand: what one stretch was (pm_seg_cause; gpu and
+ * display by pm_seg_fence and pm_seg_flip), whether a
  * sleep waits for work (pm_seg_idle), and the stalls ranked
  * (pm_stall_rank).  A one-switch scenario dump gives them an incident
  * with the scenarios' kernel symbols, for the blocking sites.
@@ -147,6 +148,62 @@ static void cause_tests(void)
 	       "cause: ... nor 25 ms before in the same one");
 }
 
+/* gpu and display: a wait a fence's signal or a DRM event's delivery ended */
+static void display_tests(void)
+{
+	struct pm_fence fe = { .ns = MS(29.9), .ctx = 5, .seqno = 9, .cpu = 1,
+			       .signaler = 40, .sig_ctx = TIPME_CTX_TASK };
+	struct pm_fence_wait fw = { .pid = 7, .ctx = 5, .seqno = 9, .start_ns = MS(19.9),
+				    .end_ns = MS(30.1) };
+	struct pm_flip fl = { .ns = MS(29.95), .cpu = 1, .crtc = 2, .file = 0xf11e,
+			      .owner = 7, .ctx = TIPME_CTX_HARDIRQ };
+	struct pm_wake wk = { .ns = MS(30), .cpu = 1, .target = 7, .waker = 40,
+			      .ctx = TIPME_CTX_TASK, .fence = 1 };
+	struct pm_res res = { 0 };
+	struct pm_seg s = seg(PM_T_BLOCKED, 20, 30, pipe_site);
+
+	s.waker = 40;
+	s.waker_ctx = TIPME_CTX_TASK;
+	res.wakes = &wk;
+	res.nwakes = 1;
+	res.fences = &fe;
+	res.nfences = 1;
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_GPU &&
+	       pm_seg_fence(&res, 7, &s, &wk) == &fe,
+	       "cause: woken just after a fence's signal (the wakeup's join) is gpu");
+	wk.fence = 0;
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_UNKNOWN,
+	       "cause: ... the same wakeup without it is its waker's");
+	res.fwaits = &fw;
+	res.nfwaits = 1;
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_GPU,
+	       "cause: ... gpu inside a dma_fence_wait of a fence signalled meanwhile");
+	fe.ns = MS(31);
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_UNKNOWN,
+	       "cause: ... not when the fence was signalled after the wait");
+	fw.pid = 8;
+	fe.ns = MS(29.9);
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_UNKNOWN,
+	       "cause: ... nor when another thread waited on it");
+
+	res = (struct pm_res){ 0 };
+	s.waker = 0;
+	s.waker_ctx = TIPME_CTX_HARDIRQ;
+	wk = (struct pm_wake){ .ns = MS(30), .cpu = 1, .target = 7, .waker = 0,
+			       .ctx = TIPME_CTX_HARDIRQ, .flip = 1 };
+	res.wakes = &wk;
+	res.nwakes = 1;
+	res.flips = &fl;
+	res.nflips = 1;
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_DISPLAY &&
+	       pm_seg_flip(&inc.pm, &res, 7, &wk) == &fl,
+	       "cause: woken by a flip's delivery to its own DRM file is display");
+	fl.owner = 8;
+	tap_ok(pm_seg_cause(&inc, &res, 7, &s, 0) == PM_C_UNKNOWN &&
+	       !pm_seg_flip(&inc.pm, &res, 7, &wk),
+	       "cause: ... not to another process's file");
+}
+
 static void idle_tests(void)
 {
 	struct pm_seg s;
@@ -225,7 +282,7 @@ int main(void)
 	struct tm_err e = { "" };
 	int fd;
 
-	tap_plan(33);
+	tap_plan(40);
 	fd = mkstemp(path);
 	if (fd < 0)
 		return 1;
@@ -239,6 +296,7 @@ int main(void)
 	}
 	unlink(path);
 	cause_tests();
+	display_tests();
 	idle_tests();
 	stall_tests();
 	pm_incident_close(&inc);
