@@ -33,6 +33,10 @@ EXTRA_CFLAGS_tests_vm_progs_ += $(DRM_CFLAGS)
 $(B)/tests/vm/drmflip: $(B)/tests/vm/progs/drmflip.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(DRM_LIBS)
 
+# What they share (tests/vm/progs/proglib.h)
+VM_PROGLIB := $(B)/tests/vm/progs/proglib.o
+$(B)/tests/vm/faulter $(B)/tests/vm/netpeer $(B)/tests/vm/catalogue: $(VM_PROGLIB)
+
 $(B)/tests/vm/%: $(B)/tests/vm/progs/%.o
 	$(CC) $(LDFLAGS) -o $@ $^
 

@@ -38,77 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proglib.h"
+
 #define PORT	5000
-
-static long long clock_ns(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
-/* Compute until this thread has used @ms more of CPU time. */
-static void spin_cpu(long ms)
-{
-	long long end = clock_ns(CLOCK_THREAD_CPUTIME_ID) + ms * 1000000LL;
-	volatile unsigned long x = 0;
-
-	while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
-		x++;
-}
-
-/*
- * The server: listen in @netns, tell the client through @ready, answer
- * one request as @mode says; the time the answer was ready goes back
- * through @ready.
- */
-static void server(const char *netns, const char *addr, const char *mode, long ms,
-		   int ready)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(PORT) };
-	struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
-	int fd, c, one = 1;
-	long long sent;
-	char b;
-
-	fd = open(netns, O_RDONLY);
-	if (fd < 0 || setns(fd, CLONE_NEWNET))
-		die(netns);
-	close(fd);
-	if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1)
-		die("server address");
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 1))
-		die("listen");
-	if (write(ready, "r", 1) != 1)
-		die("ready");
-	c = accept(fd, NULL, NULL);
-	if (c < 0 || setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
-		die("accept");
-	if (read(c, &b, 1) != 1)
-		die("server read");
-	if (!strcmp(mode, "sleep"))
-		nanosleep(&d, NULL);
-	else if (!strcmp(mode, "spin"))
-		spin_cpu(ms);
-	sent = clock_ns(CLOCK_MONOTONIC);
-	if (write(c, "a", 1) != 1)
-		die("server write");
-	if (write(ready, &sent, sizeof(sent)) != sizeof(sent))
-		die("server time");
-	/* until the client is done: its end closes first */
-	if (read(c, &b, 1) < 0)
-		die("server drain");
-	exit(0);
-}
 
 int main(int argc, char **argv)
 {
@@ -134,7 +66,7 @@ int main(int argc, char **argv)
 		die("fork");
 	if (!child) {
 		close(p[0]);
-		server(argv[1], argv[2], argv[3], ms, p[1]);
+		net_server(argv[1], argv[2], PORT, argv[3], ms, p[1]);
 	}
 	close(p[1]);
 	if (read(p[0], &b, 1) != 1)
@@ -146,10 +78,10 @@ int main(int argc, char **argv)
 		die("connect");
 	if (write(fd, "q", 1) != 1)
 		die("client write");
-	start = clock_ns(CLOCK_MONOTONIC);
+	start = mono_ns();
 	if (read(fd, &b, 1) != 1)
 		die("client read");
-	woke = clock_ns(CLOCK_MONOTONIC);
+	woke = mono_ns();
 	if (read(p[0], &sent, sizeof(sent)) != sizeof(sent))
 		die("server time");
 	close(fd);
