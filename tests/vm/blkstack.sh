@@ -43,9 +43,9 @@ blk_crypt() {
 }
 
 # LVM without udev or its daemons, seeing null_blk devices
+# (LVM does not know null_blk's type of device by itself)
 LVM_CONFIG='activation { udev_sync = 0 udev_rules = 0 monitoring = 0 }
-devices { obtain_device_list_from_udev = 0 types = [ "nullb", 16 ] }
-global { use_lvmetad = 0 }'
+devices { obtain_device_list_from_udev = 0 use_devicesfile = 0 types = [ "nullb", 16 ] }'
 lvm_() { DM_DISABLE_UDEV=1 lvm "$1" --config "$LVM_CONFIG" "${@:2}"; }
 
 # blk_lvm VG DEV MB: volume group VG on /dev/DEV, a linear logical volume
@@ -60,10 +60,11 @@ blk_lvm() {
 blk_lvm_remove() { lvm_ vgremove -q -y -f "$1" >&2; }
 
 # blk_md NAME DEV1 DEV2: md RAID1 /dev/NAME (md0) over /dev/DEV1 and
-# /dev/DEV2, both legs already the same (no resync)
+# /dev/DEV2, both legs already the same (no resync); mdadm makes the
+# device node itself (no udev)
 blk_md() {
 	modprobe raid1 &&
-		mdadm --create "/dev/$1" --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
+		MDADM_NO_UDEV=1 mdadm --create "/dev/$1" --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
 			--run --quiet --homehost=tipme "/dev/$2" "/dev/$3" >&2 && echo "$1"
 }
 

@@ -18,6 +18,8 @@ VM_PROGS += $(B)/tests/vm/quota
 VM_PROGS += $(B)/tests/vm/faulter
 # A wait for the network: a slow peer, a delayed link (t-network.sh)
 VM_PROGS += $(B)/tests/vm/netpeer
+# The catalogue of stalls, each direct and through a chain (t-catalogue.sh)
+VM_PROGS += $(B)/tests/vm/catalogue
 # Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
 VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 # A known user-space call chain, with frame pointers (t-ustack.sh)
