@@ -163,20 +163,15 @@ __attribute__((format(printf, 1, 2))) static void more(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Fork a helper that runs @fn; it is reaped after the stall. */
+static void run_fn(void *fn)
+{
+	((void (*)(void))fn)();
+}
+
+/* Fork a helper that runs @fn, told to start through start_pipe; reaped after the stall */
 static void fork_helper(void (*fn)(void))
 {
-	if (pipe(start_pipe))
-		die("pipe");
-	helper = fork();
-	if (helper < 0)
-		die("fork");
-	if (!helper) {
-		close(start_pipe[1]);
-		fn();
-		_exit(0);
-	}
-	close(start_pipe[0]);
+	helper = fork_piped(start_pipe, 0, run_fn, (void *)fn);
 }
 
 static void reap_helper(void)

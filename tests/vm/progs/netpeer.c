@@ -42,6 +42,15 @@
 
 #define PORT	5000
 
+static char **srv_args;
+static long srv_ms;
+
+/* the child: the server, answering through end 1 of pipe @arg */
+static void server(void *arg)
+{
+	net_server(srv_args[1], srv_args[2], PORT, srv_args[3], srv_ms, ((int *)arg)[1]);
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(PORT) };
@@ -59,16 +68,9 @@ int main(int argc, char **argv)
 	}
 	if (inet_pton(AF_INET, argv[2], &sa.sin_addr) != 1)
 		die("server address");
-	if (pipe(p))
-		die("pipe");
-	child = fork();
-	if (child < 0)
-		die("fork");
-	if (!child) {
-		close(p[0]);
-		net_server(argv[1], argv[2], PORT, argv[3], ms, p[1]);
-	}
-	close(p[1]);
+	srv_args = argv;
+	srv_ms = ms;
+	child = fork_piped(p, 1, server, p);
 	if (read(p[0], &b, 1) != 1)
 		die("server not ready");
 	fd = socket(AF_INET, SOCK_STREAM, 0);

@@ -76,6 +76,24 @@ int pin(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+int fork_piped(int p[2], int child_end, void (*fn)(void *), void *arg)
+{
+	int pid;
+
+	if (pipe(p))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		close(p[!child_end]);
+		fn(arg);
+		_exit(0);
+	}
+	close(p[child_end]);
+	return pid;
+}
+
 void xwrite(int fd, char c)
 {
 	if (write(fd, &c, 1) != 1)

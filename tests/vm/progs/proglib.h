@@ -29,6 +29,12 @@ void spin_cpu(long ms);
 void sleep_ms(long ms);
 /* Pin the calling thread to @cpu (0 on success). */
 int pin(int cpu);
+/*
+ * A pipe @p and a child that runs @fn(@arg) and exits 0: the child keeps
+ * end @child_end (0: it reads, 1: it writes) and closes the other, this
+ * process the reverse.  Returns the child's PID.
+ */
+int fork_piped(int p[2], int child_end, void (*fn)(void *), void *arg);
 /* One byte through a pipe: exit on a short read or write. */
 void xwrite(int fd, char c);
 char xread(int fd);
