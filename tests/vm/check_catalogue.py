@@ -21,7 +21,7 @@ stall).  Each report must say, as the scenario made it:
     that fits (an fsync's I/O is the journal thread's and its own);
   - at least 95% of the interval is accounted (not unknown), and the
     causes add up to the interval;
-  - through the chain: the waiter's first step was woken by the subject
+  - through the chain: the waiter's first blocked step was woken by the subject
     and goes on to what the subject waited for.  The subject holds the
     mutex through its stall: its own running is then `lock` on `futex`
     for the mutex waiter (Documentation/report.md, "The rule"), culprit
@@ -108,7 +108,8 @@ def check_one(n, via, rep, t, want, opts, todo, todo_v):
     check(rep["accounted_pct"] >= 95, f"{n}: {rep['accounted_pct']:.1f}% accounted",
           json.dumps(rep["causes"], indent=1), todo)
     if via != "direct":
-        first = (rep["chain"] or [{}])[0]
+        # (its first blocked step: it may have waited for a CPU before)
+        first = next((c for c in rep["chain"] if c.get("state") == "blocked"), {})
         check(first.get("woken_by") == subject and "waited_for" in first,
               f"{n}: the waiter's wait leads to the subject {subject}", first, todo)
 
