@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=420 cpu=qemu64,+invtsc,vendor=GenuineIntel
+# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel
 # The catalogue of stalls: every cause tipme report knows, made for real
 # in one guest, back to back, each reported three ways -- directly (the
 # stalled thread's own stall) and through a chain of depth 2 (a thread
