@@ -163,15 +163,19 @@ __attribute__((format(printf, 1, 2))) static void more(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void run_fn(void *fn)
+static void (*helper_fn)(void);
+
+static void run_helper(void *unused)
 {
-	((void (*)(void))fn)();
+	(void)unused;
+	helper_fn();
 }
 
 /* Fork a helper that runs @fn, told to start through start_pipe; reaped after the stall */
 static void fork_helper(void (*fn)(void))
 {
-	helper = fork_piped(start_pipe, 0, run_fn, (void *)fn);
+	helper_fn = fn;
+	helper = fork_piped(start_pipe, 0, run_helper, NULL);
 }
 
 static void reap_helper(void)
