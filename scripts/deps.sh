@@ -23,8 +23,9 @@ PKGS=(
 	# VM tests' tools from the host userland: dm-delay for the paging
 	# benchmark's disk-speed swap (t-bench) and the stacked devices of
 	# t-stack, with dm-crypt (cryptsetup-bin: LUKS2) and a loop device
-	# (losetup, util-linux); setpriv (util-linux)
-	dmsetup cryptsetup-bin util-linux
+	# (losetup, util-linux); setpriv (util-linux); and t-catalogue's LVM
+	# and md RAID1
+	dmsetup cryptsetup-bin util-linux lvm2 mdadm
 	# KUnit in User Mode Linux and checkpatch, from the kernel's sources
 	linux-source-6.1 flex bison bc
 	# userspace: netlink, X11 recorder

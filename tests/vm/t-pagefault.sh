@@ -11,6 +11,7 @@
 # page that took 1 ms or more), >= 95% of the interval accounted
 # (tests/vm/check_fault.py).
 . "$TIPME_SRC/tests/lib/tap.sh"
+. "$TIPME_SRC/tests/vm/blkstack.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
@@ -41,19 +42,14 @@ report() {
 # cold: every file's pages out of the page cache (faulter counts what is left)
 cold() { sync && echo 3 > /proc/sys/vm/drop_caches; }
 
-modprobe ext4
-tap_check "null_blk: nullb0, 2 ms completions" \
-	modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=2000000 \
-	memory_backed=1 gb=1 bs=4096 || tap_done
+nb0=$(blk_nullb nullb0 2 1024) || { tap_fail "null_blk: nullb0, 2 ms completions"; tap_done; }
+tap_ok "null_blk: $nb0, 2 ms completions"
 
 # 1. a cold mmap'ed file on ext4 over dm-delay (30 ms per bio)
-size=$(blockdev --getsz /dev/nullb0)
-if modprobe dm-delay && dmsetup create tipme-slow --table "0 $size delay /dev/nullb0 0 30"; then
-	top=$(dmsetup info -c --noheadings -o blkdevname tipme-slow)
+if top=$(blk_delay tipme-slow nullb0 30); then
 	dev=$(cat "/sys/block/$top/dev")
 	tap_ok "dm-delay: $top over nullb0"
-	if mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "/dev/$top" 64M &&
-		mkdir -p /mnt/fault && mount -t ext4 "/dev/$top" /mnt/fault &&
+	if blk_ext4 "$top" /mnt/fault &&
 		dd if=/dev/urandom of=/mnt/fault/data bs=64k count=16 status=none; then
 		tap_ok "ext4 on $top, a 1 MiB file"
 		tap_check "the page cache dropped" cold
@@ -77,11 +73,7 @@ else
 fi
 
 # 2. swap on a null_blk device answering in 20 ms (made in configfs)
-nb=/sys/kernel/config/nullb/nullb1
-if { mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config; } &&
-	mkdir $nb && echo 2 > $nb/queue_mode && echo 2 > $nb/irqmode &&
-	echo 20000000 > $nb/completion_nsec && echo 1 > $nb/memory_backed &&
-	echo 64 > $nb/size && echo 4096 > $nb/blocksize && echo 1 > $nb/power &&
+if blk_nullb nullb1 20 64 > /dev/null &&
 	mkswap -q /dev/nullb1 && swapon /dev/nullb1 &&
 	{ mountpoint -q $cg || mount -t cgroup2 none $cg; } &&
 	echo +memory > $cg/cgroup.subtree_control && mkdir -p $cg/fault; then

@@ -8,6 +8,7 @@
 # time split into the mapper's and the device below's, >= 95% of the
 # wait accounted (tests/vm/check_stack.py).
 . "$TIPME_SRC/tests/lib/tap.sh"
+. "$TIPME_SRC/tests/vm/blkstack.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
@@ -40,10 +41,7 @@ report() {
 stack() {
 	local name=$1 top=$2 dm=$3 below=$4 ms=("$5" "$6") t dev
 	dev=$(cat "/sys/block/$top/dev")
-	tap_check "$name: mkfs.ext4 on $top" mkfs.ext4 -q -F \
-		-E lazy_itable_init=0,lazy_journal_init=0 "/dev/$top" 64M || return
-	mkdir -p "/mnt/$name"
-	tap_check "$name: mount" mount -t ext4 "/dev/$top" "/mnt/$name" || return
+	tap_check "$name: ext4 on $top" blk_ext4 "$top" "/mnt/$name" || return
 	t=$("$B"/tests/vm/fsyncer "/mnt/$name/fsync" 64)
 	report "$name-fsync" "$t" "$(kv "$t" pid)" "$(kv "$t" fsync_start_ns)" \
 		"$(kv "$t" fsync_end_ns)" -- fsync "$top" "$dm" "$below" "$dev" "${ms[@]}"
@@ -53,16 +51,12 @@ stack() {
 	umount "/mnt/$name"
 }
 
-modprobe ext4
 # the device below: memory, every request 2 ms
-tap_check "null_blk: nullb0, 2 ms completions" \
-	modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=2000000 \
-	memory_backed=1 gb=1 bs=4096 || tap_done
+nb0=$(blk_nullb nullb0 2 1024) || { tap_fail "null_blk: nullb0, 2 ms completions"; tap_done; }
+tap_ok "null_blk: $nb0, 2 ms completions"
 
 # 1. device-mapper delay: every bio held 30 ms by the target, then sent on
-size=$(blockdev --getsz /dev/nullb0)
-if modprobe dm-delay && dmsetup create tipme-slow --table "0 $size delay /dev/nullb0 0 30"; then
-	top=$(dmsetup info -c --noheadings -o blkdevname tipme-slow)
+if top=$(blk_delay tipme-slow nullb0 30); then
 	tap_ok "dm-delay: $top over nullb0"
 	stack dmdelay "$top" tipme-slow nullb0 30 2
 	dmsetup remove tipme-slow
@@ -71,35 +65,19 @@ else
 fi
 
 # 2. a loop device (direct I/O: the loop's worker reads and writes the
-# device below itself) over a null_blk device answering in 20 ms, made in
-# configfs (null_blk's module parameters apply to nullb0)
-nb=/sys/kernel/config/nullb/nullb1
-if { mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config; } &&
-	mkdir $nb && echo 2 > $nb/queue_mode && echo 2 > $nb/irqmode &&
-	echo 20000000 > $nb/completion_nsec && echo 1 > $nb/memory_backed &&
-	echo 256 > $nb/size && echo 512 > $nb/blocksize && echo 1 > $nb/power; then
-	tap_ok "null_blk: nullb1, 20 ms completions"
-else
-	tap_fail "null_blk: nullb1, 20 ms completions"
-	tap_done
-fi
-if modprobe loop && loop=$(losetup --direct-io=on -f --show /dev/nullb1); then
+# device below itself) over a null_blk device answering in 20 ms
+nb1=$(blk_nullb nullb1 20 256 512) || { tap_fail "null_blk: nullb1, 20 ms completions"; tap_done; }
+tap_ok "null_blk: $nb1, 20 ms completions"
+if loop=$(blk_loop /dev/nullb1); then
 	tap_ok "loop: $loop over nullb1"
-	stack loop "$(basename "$loop")" - nullb1 0 20
-	losetup -d "$loop"
+	stack loop "$loop" - nullb1 0 20
+	losetup -d "/dev/$loop"
 else
 	tap_fail "loop over nullb1"
 fi
 
-# 3. dm-crypt: LUKS2 over the same device, a key derived in 1000 rounds
-# (the test needs no strength, and TCG is slow)
-# (the kernel cannot load the cipher by itself: its modprobe helper runs in
-# the initramfs, not in the root the test runs in)
-if modprobe -a dm-crypt xts aes_generic &&
-	printf tipme | cryptsetup luksFormat --batch-mode --type luks2 --pbkdf pbkdf2 \
-		--pbkdf-force-iterations 1000 --key-file - /dev/nullb1 &&
-	printf tipme | cryptsetup open --key-file - /dev/nullb1 tipme-crypt; then
-	top=$(dmsetup info -c --noheadings -o blkdevname tipme-crypt)
+# 3. dm-crypt: LUKS2 over the same device
+if top=$(blk_crypt tipme-crypt nullb1); then
 	tap_ok "dm-crypt: $top over nullb1"
 	stack crypt "$top" tipme-crypt nullb1 0 20
 	cryptsetup close tipme-crypt

@@ -18,6 +18,8 @@ VM_PROGS += $(B)/tests/vm/quota
 VM_PROGS += $(B)/tests/vm/faulter
 # A wait for the network: a slow peer, a delayed link (t-network.sh)
 VM_PROGS += $(B)/tests/vm/netpeer
+# The catalogue of stalls, each direct and through a chain (t-catalogue.sh)
+VM_PROGS += $(B)/tests/vm/catalogue
 # Hostile input and faults (t-argv-wedge.sh, t-faults.sh)
 VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 # A known user-space call chain, with frame pointers (t-ustack.sh)
@@ -32,6 +34,10 @@ EXTRA_CFLAGS_tests_vm_progs_ += $(DRM_CFLAGS)
 
 $(B)/tests/vm/drmflip: $(B)/tests/vm/progs/drmflip.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(DRM_LIBS)
+
+# What they share (tests/vm/progs/proglib.h)
+VM_PROGLIB := $(B)/tests/vm/progs/proglib.o
+$(B)/tests/vm/faulter $(B)/tests/vm/netpeer $(B)/tests/vm/catalogue: $(VM_PROGLIB)
 
 $(B)/tests/vm/%: $(B)/tests/vm/progs/%.o
 	$(CC) $(LDFLAGS) -o $@ $^

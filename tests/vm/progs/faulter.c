@@ -44,102 +44,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT 21
-#endif
-
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int tid(void)
-{
-	return (int)syscall(SYS_gettid);
-}
+#include "proglib.h"
 
 static volatile unsigned char sink;
 
 /* Reads of a page that took this long waited (for I/O): the truth summed. */
 #define SLOW_NS	1000000LL
 
-struct waits {
-	long slow;		/* page reads that took SLOW_NS or more */
-	long long run0;		/* schedstat at the start: time running, */
-	long long queued0;	/* runnable */
-	long long blocked;	/* at the end: neither, from the start */
-};
-
-/* This thread's CPU time (ns), brought up to date by the kernel when read. */
-static long long cputime(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)) {
-		perror("CLOCK_THREAD_CPUTIME_ID");
-		exit(1);
-	}
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/*
- * This thread's time runnable (ns), schedstat's second field: current
- * while it runs.  (Its first, the CPU time, may lag by a tick.)
- */
-static long long queued(void)
-{
-	FILE *f = fopen("/proc/thread-self/schedstat", "r");
-	long long run, q;
-
-	if (!f || fscanf(f, "%lld %lld", &run, &q) != 2) {
-		perror("/proc/thread-self/schedstat");
-		exit(1);
-	}
-	fclose(f);
-	return q;
-}
-
-/* Just before the interval: reading /proc is outside it. */
-static void waits_begin(struct waits *w)
-{
-	memset(w, 0, sizeof(*w));
-	w->queued0 = queued();
-	w->run0 = cputime();
-}
-
-/* Just after it [@t0, @t1): the time neither running nor runnable. */
-static void waits_end(struct waits *w, long long t0, long long t1)
-{
-	long long run = cputime();
-
-	w->blocked = (t1 - t0) - (run - w->run0) - (queued() - w->queued0);
-}
-
-static void waited(struct waits *w, long long t0, long long t1)
+/* a read of a page from @t0 to @t1: count it in @slow if it waited */
+static void waited(long *slow, long long t0, long long t1)
 {
 	if (t1 - t0 >= SLOW_NS)
-		w->slow++;
-}
-
-static char *map_file(const char *path, struct stat *st)
-{
-	char *m;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0 || fstat(fd, st) || st->st_size <= 0) {
-		perror(path);
-		exit(1);
-	}
-	m = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED) {
-		perror("mmap");
-		exit(1);
-	}
-	close(fd);
-	return m;
+		(*slow)++;
 }
 
 static int file_faults(const char *path)
@@ -151,7 +67,7 @@ static int file_faults(const char *path)
 	size_t npages = ((size_t)st.st_size + (size_t)page - 1) / (size_t)page;
 	unsigned char *vec = calloc(npages, 1);
 	struct waits w = { 0 };
-	long resident = 0;
+	long resident = 0, slow = 0;
 	long long a, b;
 	off_t i;
 
@@ -165,13 +81,13 @@ static int file_faults(const char *path)
 	for (i = 0, a = t0; i < st.st_size; i += page, a = b) {
 		sink = (unsigned char)m[i];
 		b = mono_ns();
-		waited(&w, a, b);
+		waited(&slow, a, b);
 	}
 	t1 = mono_ns();
 	waits_end(&w, t0, t1);
 	printf("pid=%d ino=%llu dev=%u:%u resident=%ld slow=%ld blocked_ns=%lld start_ns=%lld end_ns=%lld\n",
-	       tid(), (unsigned long long)st.st_ino, major(st.st_dev), minor(st.st_dev), resident,
-	       w.slow, w.blocked, t0, t1);
+	       pl_tid(), (unsigned long long)st.st_ino, major(st.st_dev), minor(st.st_dev), resident,
+	       slow, w.blocked, t0, t1);
 	return 0;
 }
 
@@ -184,35 +100,15 @@ struct shared {
 	int waiter;
 };
 
-/* The state letter of thread @t of this process (R, S, D ...), or 0. */
-static char task_state(int t)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", t);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
 static void *waiter(void *arg)
 {
 	struct shared *s = arg;
 	int r;
 
-	s->waiter = tid();
+	s->waiter = pl_tid();
 	/* the reader's fault is waiting for its read: the page is locked for it */
 	while (!atomic_load(&s->done) &&
-	       (!(r = atomic_load(&s->reader)) || task_state(r) != 'D'))
+	       (!(r = atomic_load(&s->reader)) || task_state(getpid(), r) != 'D'))
 		;
 	waits_begin(&s->w);
 	s->t0 = mono_ns();
@@ -232,7 +128,7 @@ static int shared_fault(const char *path)
 	s.m = map_file(path, &st);
 	if (pthread_create(&w, NULL, waiter, &s))
 		return 1;
-	r = tid();
+	r = pl_tid();
 	atomic_store(&s.reader, r);
 	sink = (unsigned char)s.m[0];
 	atomic_store(&s.done, 1);	/* (the page was cached: the waiter waits for nothing) */
@@ -243,71 +139,27 @@ static int shared_fault(const char *path)
 	return 0;
 }
 
-/* Pages of [@m, @m + @n pages) not in memory (not even in the swap cache). */
-static long pages_out(char *m, long n, long page, unsigned char *vec)
-{
-	long i, out = 0;
-
-	if (mincore(m, (size_t)n * (size_t)page, vec))
-		return -1;
-	for (i = 0; i < n; i++)
-		out += !(vec[i] & 1);
-	return out;
-}
-
 static int swap_faults(long kb, const char *reclaim)
 {
-	long page = sysconf(_SC_PAGESIZE), i, n = kb * 1024 / page, out = 0, tries;
-	size_t size = (size_t)n * (size_t)page;
-	unsigned char *vec = calloc((size_t)n, 1);
+	long i, n, out, slow = 0;
 	struct waits w = { 0 };
 	long long t0, t1, a, b;
-	char *m;
+	char *m = swap_out(kb, reclaim, &n, &out);
 
-	m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED || !vec || n <= 0)
-		return 1;
-	for (i = 0; i < n; i++)
-		memset(m + i * page, (int)(i * 7 + 1), (size_t)page);
-	if (madvise(m, size, MADV_PAGEOUT)) {
-		perror("madvise(MADV_PAGEOUT)");
-		return 1;
-	}
-	/*
-	 * Written to swap, a page stays in the swap cache until reclaim finds
-	 * it clean: reclaim until the pages are out (every write is a pass).
-	 */
-	for (tries = 0; tries < 10000 && (out = pages_out(m, n, page, vec)) >= 0 &&
-	     out < n * 9 / 10; tries++) {
-		int fd = open(reclaim, O_WRONLY);
-
-		if (fd < 0) {
-			perror(reclaim);
-			return 1;
-		}
-		if (write(fd, "16M", 3) < 0 && errno != EAGAIN) {
-			perror(reclaim);
-			return 1;
-		}
-		close(fd);
-	}
-	if (out < 0)
-		return 1;
 	waits_begin(&w);
 	t0 = mono_ns();
 	for (i = 0, a = t0; i < n; i++, a = b) {
-		if (m[i * page] != (char)(i * 7 + 1) ||
-		    m[i * page + page - 1] != (char)(i * 7 + 1)) {
+		if (!swap_check(m, i)) {
 			fprintf(stderr, "page %ld came back wrong\n", i);
 			return 1;
 		}
 		b = mono_ns();
-		waited(&w, a, b);
+		waited(&slow, a, b);
 	}
 	t1 = mono_ns();
 	waits_end(&w, t0, t1);
 	printf("pid=%d pages=%ld out=%ld slow=%ld blocked_ns=%lld start_ns=%lld end_ns=%lld\n",
-	       tid(), n, out, w.slow, w.blocked, t0, t1);
+	       pl_tid(), n, out, slow, w.blocked, t0, t1);
 	return 0;
 }
 

@@ -38,76 +38,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proglib.h"
+
 #define PORT	5000
 
-static long long clock_ns(clockid_t c)
+static char **srv_args;
+static long srv_ms;
+
+/* the child: the server, answering through end 1 of pipe @arg */
+static void server(void *arg)
 {
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
-/* Compute until this thread has used @ms more of CPU time. */
-static void spin_cpu(long ms)
-{
-	long long end = clock_ns(CLOCK_THREAD_CPUTIME_ID) + ms * 1000000LL;
-	volatile unsigned long x = 0;
-
-	while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
-		x++;
-}
-
-/*
- * The server: listen in @netns, tell the client through @ready, answer
- * one request as @mode says; the time the answer was ready goes back
- * through @ready.
- */
-static void server(const char *netns, const char *addr, const char *mode, long ms,
-		   int ready)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(PORT) };
-	struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
-	int fd, c, one = 1;
-	long long sent;
-	char b;
-
-	fd = open(netns, O_RDONLY);
-	if (fd < 0 || setns(fd, CLONE_NEWNET))
-		die(netns);
-	close(fd);
-	if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1)
-		die("server address");
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 1))
-		die("listen");
-	if (write(ready, "r", 1) != 1)
-		die("ready");
-	c = accept(fd, NULL, NULL);
-	if (c < 0 || setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
-		die("accept");
-	if (read(c, &b, 1) != 1)
-		die("server read");
-	if (!strcmp(mode, "sleep"))
-		nanosleep(&d, NULL);
-	else if (!strcmp(mode, "spin"))
-		spin_cpu(ms);
-	sent = clock_ns(CLOCK_MONOTONIC);
-	if (write(c, "a", 1) != 1)
-		die("server write");
-	if (write(ready, &sent, sizeof(sent)) != sizeof(sent))
-		die("server time");
-	/* until the client is done: its end closes first */
-	if (read(c, &b, 1) < 0)
-		die("server drain");
-	exit(0);
+	net_server(srv_args[1], srv_args[2], PORT, srv_args[3], srv_ms, ((int *)arg)[1]);
 }
 
 int main(int argc, char **argv)
@@ -127,16 +68,9 @@ int main(int argc, char **argv)
 	}
 	if (inet_pton(AF_INET, argv[2], &sa.sin_addr) != 1)
 		die("server address");
-	if (pipe(p))
-		die("pipe");
-	child = fork();
-	if (child < 0)
-		die("fork");
-	if (!child) {
-		close(p[0]);
-		server(argv[1], argv[2], argv[3], ms, p[1]);
-	}
-	close(p[1]);
+	srv_args = argv;
+	srv_ms = ms;
+	child = fork_piped(p, 1, server, p);
 	if (read(p[0], &b, 1) != 1)
 		die("server not ready");
 	fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -146,10 +80,10 @@ int main(int argc, char **argv)
 		die("connect");
 	if (write(fd, "q", 1) != 1)
 		die("client write");
-	start = clock_ns(CLOCK_MONOTONIC);
+	start = mono_ns();
 	if (read(fd, &b, 1) != 1)
 		die("client read");
-	woke = clock_ns(CLOCK_MONOTONIC);
+	woke = mono_ns();
 	if (read(p[0], &sent, sizeof(sent)) != sizeof(sent))
 		die("server time");
 	close(fd);

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Check `tipme report --json` on one stall of t-catalogue, three ways.
+
+usage: check_catalogue.py NAME TRUTH DIRECT MUTEX PIPE CAUSE RESOURCE CULPRIT [OPTION...]
+
+TRUTH is tests/vm/progs/catalogue.c's line; DIRECT, MUTEX and PIPE are
+the reports (--json) over the subject's own stall, and over the waits of
+the thread that waited for the subject on a mutex and of the one that
+waited on a pipe (a chain of depth 2: the waiter, the subject, the
+stall).  Each report must say, as the scenario made it:
+
+  - the verdict's cause is CAUSE;
+  - its resource matches RESOURCE (a regular expression, whole; "-": none);
+  - its culprit is CULPRIT: "subject" (the stalled thread), "culprit"
+    (the truth's culprit: the hog, the lock's holder, the peer ...),
+    "subject-or-jbd2" (an fsync: the subject, or the file system's
+    journal thread that wrote for it), "none" (no culprit);
+  - its time is within 10% of the truth's truth_ns (the stall's own
+    measure; catalogue.c says which for each kind): the time of every
+    cause item with that cause, a resource that matches and a culprit
+    that fits (an fsync's I/O is the journal thread's and its own);
+  - at least 95% of the interval is accounted (not unknown), and the
+    causes add up to the interval;
+  - through the chain: the waiter's first blocked step was woken by the subject
+    and goes on to what the subject waited for.  The subject holds the
+    mutex through its stall: its own running is then `lock` on `futex`
+    for the mutex waiter (Documentation/report.md, "The rule"), culprit
+    the subject.
+
+OPTIONs: "via-fault" (block_io by page faults: "via" is "page fault"),
+"swap" (... of swap), "unexpected" (a stall the rules were not made for:
+unknown is right too, a wrong culprit never is), "todo=REASON" (a known
+failure: its checks are TAP TODOs), "todo-verdict=REASON" (the same for
+the checks of the verdict alone: its cause, culprit and resource; the
+time charged to the cause the scenario made is still checked).
+Prints TAP lines (no plan).
+"""
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check  # noqa: E402
+
+
+def main():
+    name, truth = sys.argv[1], sys.argv[2]
+    reps = dict(zip(("direct", "mutex", "pipe"), sys.argv[3:6]))
+    cause, resource, culprit = sys.argv[6:9]
+    opts = sys.argv[9:]
+    todo = next((o[5:] for o in opts if o.startswith("todo=")), None)
+    todo_v = next((o[13:] for o in opts if o.startswith("todo-verdict=")), todo)
+    t = dict(kv.split("=", 1) for kv in truth.split())
+    subject, want_ms = int(t["subject"]), int(t["truth_ns"]) / 1e6
+    print(f"# {name}: truth {want_ms:.1f} ms ({t['kind']}; the subject {subject} ran "
+          f"{int(t['run_ns']) / 1e6:.1f}, runnable {int(t['queued_ns']) / 1e6:.1f}, blocked "
+          f"{int(t['blocked_ns']) / 1e6:.1f} ms)")
+    for via, path in reps.items():
+        rep = json.load(open(path))
+        if via == "mutex" and cause == "running":
+            want = ("lock", "futex", "subject")
+        else:
+            want = (cause, resource, culprit)
+        check_one(f"{name} ({via})", via, rep, t, want, opts, todo, todo_v)
+
+
+def fits(c, want, subject, t):
+    """Whether cause item @c is what the scenario made (cause, resource, culprit)."""
+    cause, resource, culprit = want
+    cul = c.get("culprit") or {}
+    res = c.get("resource")
+    if culprit == "none":
+        who_ok = not cul
+    else:
+        who = subject if culprit.startswith("subject") else int(t["culprit"])
+        who_ok = cul.get("pid") == who or (culprit == "subject-or-jbd2" and
+                                           cul.get("comm", "").startswith("jbd2/"))
+    res_ok = res is None if resource == "-" else bool(re.fullmatch(resource, res or ""))
+    return c.get("cause") == cause and who_ok and res_ok
+
+
+def check_one(n, via, rep, t, want, opts, todo, todo_v):
+    cause, resource, culprit = want
+    subject, want_ms = int(t["subject"]), int(t["truth_ns"]) / 1e6
+    v = rep["verdict"] or {}
+    span = (rep["interval"]["to_mono_ns"] - rep["interval"]["from_mono_ns"]) / 1e6
+    total = sum(c["ms"] for c in rep["causes"])
+    print(f"# {n}: {v.get('text')} ({v.get('cause')}, {v.get('ms', 0):.1f} ms of "
+          f"{span:.1f}, {rep['accounted_pct']:.1f}% accounted)")
+    check(abs(total - span) < 0.01 + 1e-6 * span,
+          f"{n}: the causes add up to the interval: {total:.3f} of {span:.3f} ms")
+    if "unexpected" in opts and v.get("cause") in (None, "unknown"):
+        check(True, f"{n}: unknown, for a stall the rules do not know ({cause} would be "
+              "right too)")
+        return
+    check(v.get("cause") == cause, f"{n}: verdict {cause}", v, todo_v)
+    check(fits(v, want, subject, t),
+          f"{n}: culprit {culprit}, resource {resource}",
+          f"{v.get('culprit')} {v.get('resource')}", todo_v)
+    if "via-fault" in opts:
+        check(v.get("via") == "page fault", f"{n}: via a page fault", v.get("via"), todo)
+    if "swap" in opts:
+        check(v.get("swap") is True, f"{n}: of swap", v.get("swap"), todo)
+    ms = sum(c["ms"] for c in rep["causes"] if fits(c, want, subject, t))
+    check(abs(ms - want_ms) <= 0.1 * want_ms,
+          f"{n}: {ms:.1f} ms within 10% of the truth's {want_ms:.1f} ms", None, todo)
+    check(rep["accounted_pct"] >= 95, f"{n}: {rep['accounted_pct']:.1f}% accounted",
+          json.dumps(rep["causes"], indent=1), todo)
+    if via != "direct":
+        # (its first blocked step: it may have waited for a CPU before)
+        first = next((c for c in rep["chain"] if c.get("state") == "blocked"), {})
+        check(first.get("woken_by") == subject and "waited_for" in first,
+              f"{n}: the waiter's wait leads to the subject {subject}", first, todo)
+
+if __name__ == "__main__":
+    main()
