@@ -51,10 +51,17 @@ struct ia {
 };
 
 /* A blocked stretch that a task's wakeup ended: seg @si of thread @ti. */
+/*
+ * A sleep another task's wakeup ended: its times kept here too, so that
+ * waiters() scans a waker's sleeps in one array, not through every
+ * sleeper's stretches (a cache miss each).
+ */
 struct wx {
 	uint32_t waker;
 	uint32_t ti;
 	size_t si;
+	int64_t start_ns;
+	int64_t end_ns;
 };
 
 struct ctx {
@@ -237,11 +244,16 @@ static int kernel_readers(struct ctx *c, const struct pm_res *res)
 	return 0;
 }
 
+/* By waker, then in the order index_waits() found them (sleeper, stretch). */
 static int wx_cmp(const void *a, const void *b)
 {
 	const struct wx *x = a, *y = b;
 
-	return x->waker < y->waker ? -1 : x->waker > y->waker;
+	if (x->waker != y->waker)
+		return x->waker < y->waker ? -1 : 1;
+	if (x->ti != y->ti)
+		return x->ti < y->ti ? -1 : 1;
+	return x->si < y->si ? -1 : x->si > y->si;
 }
 
 /* Every sleep in [from, to] that a task's wakeup ended, by waker. */
@@ -271,7 +283,8 @@ static int index_waits(struct ctx *c, int64_t from_ns, int64_t to_ns)
 			    s->waker_ctx == TIPME_CTX_TASK &&
 			    s->end_ns >= from_ns && s->start_ns <= to_ns)
 				c->wx[c->nwx++] = (struct wx){ (uint32_t)s->waker,
-							       (uint32_t)i, j };
+							       (uint32_t)i, j,
+							       s->start_ns, s->end_ns };
 		}
 	qsort(c->wx, c->nwx, sizeof(*c->wx), wx_cmp);
 	return 0;
@@ -316,11 +329,14 @@ static void waiters(const struct ctx *c, struct pm_cand *cd, int *named_chain)
 		struct hop h = q[head++];
 
 		for (k = wx_first(c, h.pid); k < c->nwx && c->wx[k].waker == h.pid; k++) {
-			const struct pm_thread *u = &c->st->threads[c->wx[k].ti];
-			const struct pm_seg *s = &u->segs[c->wx[k].si];
+			const struct pm_thread *u;
+			const struct pm_seg *s;
 
-			if (u->pid == h.pid || s->start_ns >= h.to_ns || s->end_ns < h.from_ns ||
-			    kthread(pm, u->pid, s->start_ns))
+			if (c->wx[k].start_ns >= h.to_ns || c->wx[k].end_ns < h.from_ns)
+				continue;
+			u = &c->st->threads[c->wx[k].ti];
+			s = &u->segs[c->wx[k].si];
+			if (u->pid == h.pid || kthread(pm, u->pid, s->start_ns))
 				continue;
 			if (!cd->waiter) {
 				cd->waiter = u->pid;
