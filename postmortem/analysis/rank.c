@@ -376,7 +376,8 @@ static int wx_hits(const struct ctx *c, uint32_t pid, int64_t from_ns, int64_t t
 		}
 		hs->v[hs->n++] = c->wx[k];
 	}
-	qsort(hs->v, hs->n, sizeof(*hs->v), hit_cmp);
+	if (hs->n > 1)
+		qsort(hs->v, hs->n, sizeof(*hs->v), hit_cmp);
 	return 0;
 }
 
