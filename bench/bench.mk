@@ -32,7 +32,7 @@ $(B)/bench/smpbench: bench/vm/smpbench.c module/instr/smptab.c module/instr/smpt
 PROGS += $(B)/bench/smpbench
 
 .PHONY: bench
-bench: $(B)/bench/tipme-tracer-load $(B)/bench/smpbench
+bench: $(B)/bench/tipme-tracer-load $(B)/bench/smpbench $(B)/tipme-bigdump
 	bench/tracers/run.sh
 
 BENCH_TEST_NAMES := stats opts
