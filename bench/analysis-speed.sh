@@ -2,8 +2,13 @@
 # How fast the analyses read a full dump, on this machine (natively).
 #
 #   bench/analysis-speed.sh [BUFFER_MIB]      (default 64)
+#   bench/analysis-speed.sh --synthetic [MIB]  (default 64)
 #
-# The first run makes the dump in QEMU (the stock kernel, rings of
+# --synthetic measures a dump build/tipme-bigdump writes natively in
+# seconds (bench/bigdump.c: 4 CPUs, 400 threads, compact records, every
+# ring wrapped, a few losses; the same file for the same arguments) into
+# build/bench-analysis/; its RESULT says "dump_source": "synthetic".
+# Otherwise the first run makes the dump in QEMU (the stock kernel, rings of
 # BUFFER_MIB filled until every CPU's ring has wrapped) and keeps it in
 # $TIPME_CACHE/bench/ (scripts/lib/common.sh); later runs reuse it.  Each command runs 5 times; the
 # median is printed with its ratio to reading the file's bytes once (the
@@ -16,6 +21,14 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib/common.sh"
 cd "$TIPME_ROOT"
+if [ "${1:-}" = --synthetic ]; then
+	buf=${2:-64}
+	dump=build/bench-analysis/synthetic-${buf}m.dump
+	mkdir -p build/bench-analysis
+	build/tipme-bigdump -m "$buf" -c 4 -t 400 "$dump"
+	exec python3 bench/analysis_speed.py "$dump" \
+		"synthetic (build/tipme-bigdump -m $buf -c 4 -t 400)"
+fi
 buf=${1:-64}
 dump=$TIPME_CACHE/bench/full-${buf}m.dump
 if [ ! -s "$dump" ]; then
@@ -25,4 +38,4 @@ if [ ! -s "$dump" ]; then
 	cp build/bench-analysis/full.dump "$dump.tmp"
 	mv "$dump.tmp" "$dump"
 fi
-exec python3 bench/analysis_speed.py "$dump"
+exec python3 bench/analysis_speed.py "$dump" "QEMU (bench/analysis-speed-guest.sh $buf)"

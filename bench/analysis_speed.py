@@ -6,7 +6,9 @@ median of its CPU time (user + system, from wait4(): what a busy machine
 changes least), and its peak resident memory (the largest of the runs).  Run from
 the repository root, after make.
 
-usage: analysis_speed.py DUMP
+usage: analysis_speed.py DUMP [SOURCE]
+
+SOURCE says where the dump came from (the RESULT's "dump_source").
 """
 import json
 import os
@@ -16,6 +18,7 @@ import sys
 import time
 
 dump = sys.argv[1]
+source = sys.argv[2] if len(sys.argv) > 2 else "QEMU"
 rss = {}
 cpu = {}
 
@@ -34,14 +37,15 @@ def median(cmd):
     return statistics.median(ts)
 size = os.path.getsize(dump)
 subprocess.run(["cat", dump], stdout=subprocess.DEVNULL)
-res = {"dump_bytes": size, "read_s": round(median(["cat", dump]), 4)}
+res = {"dump_bytes": size, "dump_source": source, "read_s": round(median(["cat", dump]), 4)}
 tmpd = os.environ.get("TMPDIR", "/tmp")
 out = os.path.join(tmpd, "tipme-bench-export.json")
 svg = os.path.join(tmpd, "tipme-bench-timeline.svg")
 info = json.loads(subprocess.run(["build/tipme", "info", "--json", dump], check=True,
                                  stdout=subprocess.PIPE).stdout)["common_window"]
 whole = ["--from", "%.9f" % (info["start_mono_ns"] / 1e9), "--to", "%.9f" % (info["end_mono_ns"] / 1e9)]
-cmds = {"info": ["info"], "report": ["report"], "why": ["why", "--pid", "1"],
+cmds = {"info": ["info"], "report": ["report"], "report_pid": ["report", "--pid", "1"],
+        "why": ["why", "--pid", "1"],
         "records_json": ["records", "--json"],
         "export_perfetto": ["export", "--perfetto", "-o", out],
         "timeline": ["timeline", "-o", svg],
@@ -52,7 +56,7 @@ for name, args in cmds.items():
     res[name + "_s"] = round(median(cmd), 4)
     res[name + "_cpu_s"] = round(cpu[tuple(cmd)], 4)
     res[name + "_rss_mb"] = round(rss[tuple(cmd)] / 1024, 1)  # ru_maxrss: KiB
-print("dump: %s, %.1f MiB" % (dump, size / 2**20))
+print("dump: %s, %.1f MiB, %s" % (dump, size / 2**20, source))
 print("%-15s %8s %8s %8s %12s" % ("command", "seconds", "x read", "CPU s", "peak RSS MB"))
 for name in ["read"] + list(cmds):
     t = res[name + "_s"]

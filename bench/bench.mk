@@ -32,7 +32,7 @@ $(B)/bench/smpbench: bench/vm/smpbench.c module/instr/smptab.c module/instr/smpt
 PROGS += $(B)/bench/smpbench
 
 .PHONY: bench
-bench: $(B)/bench/tipme-tracer-load $(B)/bench/smpbench
+bench: $(B)/bench/tipme-tracer-load $(B)/bench/smpbench $(B)/tipme-bigdump
 	bench/tracers/run.sh
 
 BENCH_TEST_NAMES := stats opts
@@ -65,3 +65,17 @@ install: install-bench
 install-bench: $(B)/tipme-bench
 	install -d $(DESTDIR)/usr/local/bin
 	install -m 0755 $(B)/tipme-bench $(DESTDIR)/usr/local/bin/tipme-bench
+
+# make bench (bench/analysis-speed.sh --synthetic): a large dump written
+# natively, the scenario writer (tests/unit/scen.c) built with bigger buffers
+BIGDUMP_DEFS := -DSCEN_CPUS=8 -DSCEN_SUBBUFS=4096 -DSCEN_EXEC_BYTES=1048576 -Itests/unit
+$(B)/bench/bigdump/scen.o: tests/unit/scen.c tests/unit/scen.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(BIGDUMP_DEFS) -c -o $@ $<
+$(B)/bench/bigdump/bigdump.o: bench/bigdump.c tests/unit/scen.h tests/unit/gen.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(BIGDUMP_DEFS) -c -o $@ $<
+$(B)/tipme-bigdump: $(B)/bench/bigdump/bigdump.o $(B)/bench/bigdump/scen.o $(LIBTIPME)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+PROGS += $(B)/tipme-bigdump

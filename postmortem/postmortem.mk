@@ -14,7 +14,7 @@
 #              a press's path to the page flip)
 #   print/     printers of analysis results (text, JSON, SVG, Perfetto)
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
-PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o clock.o \
+PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o index.o clock.o \
 	rectypes.o exectab.o sites.o ustacks.o symbols.o text.o tail.o redact.o)
 PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o ustack.o marks.o \
 	proc.o blk.o lock.o mem.o sample.o cost.o work.o display.o net.o)

@@ -6,10 +6,23 @@ comment lines; the rest of the file is prose and stays as written).
 
 Usage: report.py [--doc FILE] GUEST_JSON NATIVE_JSON [ANALYSIS_JSON]
        report.py --analysis-doc FILE ANALYSIS_JSON
-The second form rewrites only the analyses' table in FILE's generated
-part (bench/analysis-speed.sh's RESULT, without a run of the tracers).
+The second form rewrites only the analyses' table of the same dump
+source (QEMU's full dump, or the synthetic one) in FILE's generated part
+(bench/analysis-speed.sh's RESULT, without a run of the tracers), or
+adds it at the end of that part.
 """
 import json, sys
+
+
+def synthetic(analysis):
+    return analysis.get("dump_source", "").startswith("synthetic")
+
+
+def analysis_intro(analysis):
+    """The start of an analyses' paragraph: which dump it measured."""
+    return ("The analyses natively on this machine over a synthetic dump "
+            if synthetic(analysis) else
+            "The analyses natively on this machine over a full dump ")
 
 
 def analysis_lines(analysis):
@@ -18,12 +31,13 @@ def analysis_lines(analysis):
     rss = any(k.endswith("_rss_mb") for k in analysis)
     head = "| command | seconds |" + (" CPU seconds |" if cpu else "") + \
         (" peak RSS (MB) |" if rss else "")
-    lines = [f"The analyses natively on this machine over a full dump "
+    lines = [analysis_intro(analysis) +
              f"({analysis['dump_bytes'] / 2**20:.1f} MiB, in the page cache; median of 5, "
              f"CPU time user + system, peak RSS the largest of the 5; "
-             f"bench/analysis-speed.sh):", "", head,
+             f"bench/analysis-speed.sh{' --synthetic' if synthetic(analysis) else ''}; "
+             f"dump from {analysis.get('dump_source', 'QEMU')}):", "", head,
              "|---|---:|" + ("---:|" if cpu else "") + ("---:|" if rss else "")]
-    for k in ("info", "why", "report", "timeline", "timeline_whole", "legs_sched",
+    for k in ("info", "why", "report", "report_pid", "timeline", "timeline_whole", "legs_sched",
               "records_json", "export_perfetto"):
         if f"{k}_s" in analysis:
             row = f"| {k.replace('_', ' ')} | {analysis[k + '_s']:.3f} |"
@@ -45,11 +59,16 @@ if args[:1] == ["--analysis-doc"]:
     text = open(doc).read()
     a = text.index("<!-- bench:begin")
     b = text.index("<!-- bench:end -->")
-    i = text.index("The analyses natively on this machine", a, b)
-    j = text.index("\n\n", text.index("\n|", i))      # the end of the table
-    if text[j + 2:].startswith("The Perfetto export:"):
-        j = text.index("\n\n", j + 2)
-    open(doc, "w").write(text[:i] + "\n".join(analysis_lines(analysis)) + text[j:])
+    i = text.find(analysis_intro(analysis), a, b)
+    if i < 0:   # not there yet: a paragraph of its own at the end
+        i = j = b
+        new = "\n".join(analysis_lines(analysis)) + "\n\n"
+    else:
+        j = text.index("\n\n", text.index("\n|", i))      # the end of the table
+        if text[j + 2:].startswith("The Perfetto export:"):
+            j = text.index("\n\n", j + 2)
+        new = "\n".join(analysis_lines(analysis))
+    open(doc, "w").write(text[:i] + new + text[j:])
     sys.exit(0)
 if args[:1] == ["--doc"]:
     doc, args = args[1], args[2:]

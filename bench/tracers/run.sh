@@ -130,4 +130,15 @@ grep '^RESULT ' "$out/analysis.log" | tail -n 1 | cut -d' ' -f2- >"$out/analysis
 
 python3 bench/tracers/report.py ${doc:+--doc Documentation/performance.md} \
 	"$out/guest.json" "$out/native.json" "$out/analysis.json" >"$out/result.json"
+# ... and over a synthetic 64 MiB dump written natively (build/tipme-bigdump),
+# its own table in the document
+note "native: the analyses over a synthetic dump"
+bench/analysis-speed.sh --synthetic >"$out/analysis-synthetic.log" 2>&1 ||
+	die "bench/analysis-speed.sh --synthetic failed ($out/analysis-synthetic.log)"
+grep '^RESULT ' "$out/analysis-synthetic.log" | tail -n 1 | cut -d' ' -f2- \
+	>"$out/analysis-synthetic.json"
+if [ -n "$doc" ]; then
+	python3 bench/tracers/report.py --analysis-doc Documentation/performance.md \
+		"$out/analysis-synthetic.json"
+fi
 echo "RESULT $(cat "$out/result.json")"

@@ -51,10 +51,25 @@ struct ia {
 };
 
 /* A blocked stretch that a task's wakeup ended: seg @si of thread @ti. */
+/*
+ * A sleep another task's wakeup ended, its times kept here too: a
+ * waker's sleeps are in time order (of their start) with the latest end
+ * so far (@reach_ns), so waiters() finds those inside a hop by two
+ * searches in one array, not by a walk through every sleeper's stretches.
+ */
 struct wx {
 	uint32_t waker;
 	uint32_t ti;
 	size_t si;
+	int64_t start_ns;
+	int64_t end_ns;
+	int64_t reach_ns;
+};
+
+/* The sleeps one hop of waiters() found, put back in the order it takes them. */
+struct hits {
+	struct wx *v;
+	size_t n, cap;
 };
 
 struct ctx {
@@ -65,6 +80,7 @@ struct ctx {
 	size_t nia, cap;
 	struct wx *wx;
 	size_t nwx;
+	struct hits *hits;
 };
 
 static uint32_t tgid_of(const struct pm_dump *pm, uint32_t pid, int64_t ns)
@@ -237,11 +253,28 @@ static int kernel_readers(struct ctx *c, const struct pm_res *res)
 	return 0;
 }
 
+/* By waker, then by when the sleep began. */
 static int wx_cmp(const void *a, const void *b)
 {
 	const struct wx *x = a, *y = b;
 
-	return x->waker < y->waker ? -1 : x->waker > y->waker;
+	if (x->waker != y->waker)
+		return x->waker < y->waker ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->ti != y->ti)
+		return x->ti < y->ti ? -1 : 1;
+	return x->si < y->si ? -1 : x->si > y->si;
+}
+
+/* The order waiters() takes a hop's sleeps in: by sleeper, then stretch. */
+static int hit_cmp(const void *a, const void *b)
+{
+	const struct wx *x = a, *y = b;
+
+	if (x->ti != y->ti)
+		return x->ti < y->ti ? -1 : 1;
+	return x->si < y->si ? -1 : x->si > y->si;
 }
 
 /* Every sleep in [from, to] that a task's wakeup ended, by waker. */
@@ -271,9 +304,14 @@ static int index_waits(struct ctx *c, int64_t from_ns, int64_t to_ns)
 			    s->waker_ctx == TIPME_CTX_TASK &&
 			    s->end_ns >= from_ns && s->start_ns <= to_ns)
 				c->wx[c->nwx++] = (struct wx){ (uint32_t)s->waker,
-							       (uint32_t)i, j };
+							       (uint32_t)i, j,
+							       s->start_ns, s->end_ns, 0 };
 		}
 	qsort(c->wx, c->nwx, sizeof(*c->wx), wx_cmp);
+	for (i = 0; i < c->nwx; i++)
+		c->wx[i].reach_ns = i && c->wx[i - 1].waker == c->wx[i].waker &&
+				    c->wx[i - 1].reach_ns > c->wx[i].end_ns ?
+				    c->wx[i - 1].reach_ns : c->wx[i].end_ns;
 	return 0;
 }
 
@@ -305,6 +343,44 @@ struct hop {
  * task in turn.  Sets PM_WHY_WAITED, and PM_WHY_CHAIN with the first
  * interactive (or named: *@named) thread the waits lead back to.
  */
+/*
+ * The sleeps @pid ended that overlap [@from_ns, @to_ns), by sleeper and
+ * stretch, in @c->hits (the first with a latest end at or after @from_ns
+ * found by a search, the scan stopped at the first beginning at @to_ns).
+ * Return: 0 or -ENOMEM.
+ */
+static int wx_hits(const struct ctx *c, uint32_t pid, int64_t from_ns, int64_t to_ns)
+{
+	struct hits *hs = c->hits;
+	size_t lo = wx_first(c, pid), hi = c->nwx, k;
+	struct wx *v;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->wx[mid].waker == pid && c->wx[mid].reach_ns < from_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	hs->n = 0;
+	for (k = lo; k < c->nwx && c->wx[k].waker == pid && c->wx[k].start_ns < to_ns; k++) {
+		if (c->wx[k].end_ns < from_ns)
+			continue;
+		if (hs->n == hs->cap) {
+			v = realloc(hs->v, (hs->cap ? 2 * hs->cap : 64) * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			hs->v = v;
+			hs->cap = hs->cap ? 2 * hs->cap : 64;
+		}
+		hs->v[hs->n++] = c->wx[k];
+	}
+	if (hs->n > 1)
+		qsort(hs->v, hs->n, sizeof(*hs->v), hit_cmp);
+	return 0;
+}
+
 static void waiters(const struct ctx *c, struct pm_cand *cd, int *named_chain)
 {
 	const struct pm_dump *pm = &c->inc->pm;
@@ -315,12 +391,13 @@ static void waiters(const struct ctx *c, struct pm_cand *cd, int *named_chain)
 	while (head < tail) {
 		struct hop h = q[head++];
 
-		for (k = wx_first(c, h.pid); k < c->nwx && c->wx[k].waker == h.pid; k++) {
-			const struct pm_thread *u = &c->st->threads[c->wx[k].ti];
-			const struct pm_seg *s = &u->segs[c->wx[k].si];
+		if (wx_hits(c, h.pid, h.from_ns, h.to_ns))
+			return;	/* out of memory: the waits not followed */
+		for (k = 0; k < c->hits->n; k++) {
+			const struct pm_thread *u = &c->st->threads[c->hits->v[k].ti];
+			const struct pm_seg *s = &u->segs[c->hits->v[k].si];
 
-			if (u->pid == h.pid || s->start_ns >= h.to_ns || s->end_ns < h.from_ns ||
-			    kthread(pm, u->pid, s->start_ns))
+			if (u->pid == h.pid || kthread(pm, u->pid, s->start_ns))
 				continue;
 			if (!cd->waiter) {
 				cd->waiter = u->pid;
@@ -420,7 +497,8 @@ int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
 		  const char *hint, struct pm_rank *out)
 {
 	const struct pm_dump *pm = &inc->pm;
-	struct ctx c = { .inc = inc, .st = st, .hint = hint };
+	struct hits hits = { NULL, 0, 0 };
+	struct ctx c = { .inc = inc, .st = st, .hint = hint, .hits = &hits };
 	struct pm_rank shorts = { .n = 0 };
 	size_t i, j;
 	int ret = -ENOMEM;
@@ -478,5 +556,6 @@ int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
 out:
 	free(c.ia);
 	free(c.wx);
+	free(hits.v);
 	return ret;
 }

@@ -83,6 +83,8 @@ static int next_subbuf(struct pm_dec *d, struct tm_err *e)
 		if (!next_section(d))
 			return 0;
 	}
+	if (d->on_subbuf)
+		d->on_subbuf(d->on_subbuf_arg, d);
 	left = d->sec_size - d->sec_pos;
 	d->sb = NULL;
 	if (left < sizeof(sb))
@@ -426,6 +428,53 @@ int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e)
 	}
 }
 
+void pm_dec_snap(const struct pm_dec *d, struct pm_dec_snap *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->sec_i = d->sec_i;
+	s->sec_pos = d->sec_pos;
+	s->have_seq = d->have_seq;
+	s->last_seq = d->st.last_seq;
+	s->have_prev = d->have_prev;
+	s->prev_ts = d->prev_ts;
+	s->cur = d->cur;
+	s->cur_prio = d->cur_prio;
+	s->sleeper = d->sleeper;
+	s->usleeper = d->usleeper;
+	s->pending_lost_first = d->pending_lost_first;
+	s->pending_lost = d->pending_lost;
+}
+
+void pm_dec_seek(struct pm_dec *d, const struct pm_dec_snap *s)
+{
+	const struct tm_dump_sec *sec;
+
+	d->sec = NULL;
+	d->sec_i = s->sec_i < d->pc->nr_secs ? s->sec_i : d->pc->nr_secs;
+	if (d->sec_i) {
+		sec = &d->pm->d.secs[d->pc->secs[d->sec_i - 1]];
+		d->sec = sec->data;
+		d->sec_size = sec->h.size;
+		d->sec_pos = s->sec_pos < d->sec_size ? s->sec_pos : d->sec_size;
+		d->sec_file_off = sec->hdr_off + sizeof(struct tipme_section);
+	}
+	d->in_sb = 0;
+	d->have_seq = s->have_seq;
+	d->st.last_seq = s->last_seq;
+	d->st.first_seq = s->last_seq;
+	d->have_prev = s->have_prev;
+	d->prev_ts = s->prev_ts;
+	d->cur = s->cur;
+	d->cur_prio = s->cur_prio;
+	d->sleeper = s->sleeper;
+	d->usleeper = s->usleeper;
+	d->pending_lost_first = s->pending_lost_first;
+	d->pending_lost = s->pending_lost;
+	d->have_held = 0;
+	d->have_extra = 0;
+	d->done = 0;
+}
+
 int pm_dec_all(const struct pm_dump *pm, const struct pm_cpu *pc,
 	       struct pm_dec_stats *st, struct tm_err *e)
 {
@@ -478,6 +527,8 @@ int pm_merge_init(struct pm_merge *m, const struct pm_dump *pm,
 
 	memset(m, 0, sizeof(*m));
 	m->pm = pm;
+	m->from_ns = INT64_MIN;
+	m->to_ns = INT64_MAX;
 	if (!pm->nr_cpus)
 		return 0;
 	m->decs = calloc(pm->nr_cpus, sizeof(*m->decs));
@@ -495,7 +546,22 @@ int pm_merge_init(struct pm_merge *m, const struct pm_dump *pm,
 	return 0;
 }
 
+static int merge_next(struct pm_merge *m, struct pm_event *ev, struct tm_err *e);
+
 int pm_merge_next(struct pm_merge *m, struct pm_event *ev, struct tm_err *e)
+{
+	int ret;
+
+	while ((ret = merge_next(m, ev, e)) > 0 && ev->ns < m->from_ns)
+		;
+	if (ret > 0 && ev->ns > m->to_ns) {
+		m->heap_n = 0;	/* the rest is later still */
+		return 0;
+	}
+	return ret;
+}
+
+static int merge_next(struct pm_merge *m, struct pm_event *ev, struct tm_err *e)
 {
 	uint32_t i, top;
 	int ret;

@@ -155,8 +155,50 @@ struct pm_dec_stats {
 };
 
 /**
+ * struct pm_dec_snap - what a decoder knows where a sub-buffer begins:
+ * enough to start decoding there and give the same events a decoder
+ * that read the stream from its beginning gives (pm_dec_seek())
+ * @sec_i: sections of the CPU opened so far (the sub-buffer is in the
+ *	   one before; 0: none opened yet)
+ * @sec_pos: offset of the sub-buffer's header in that section
+ * @have_seq: a sub-buffer came before
+ * @last_seq: its seq (a gap up to this one is reported as lost)
+ * @have_prev: a record came before
+ * @prev_ts: its timestamp (the base of the first short timestamp)
+ * @cur: the CPU's current task as the stream told it, -1 if not known
+ * @cur_prio: its priority
+ * @sleeper: the task the latest switch put to sleep (a site record that
+ *	     follows is its), -1 if none
+ * @usleeper: the same for a compact user-space chain record
+ * @pending_lost_first: a gap not yet reported (empty sub-buffers after it)
+ * @pending_lost: its number of missing sub-buffers, 0 if none
+ */
+struct pm_dec_snap {
+	uint32_t sec_i;
+	uint64_t sec_pos;
+	int have_seq;
+	uint64_t last_seq;
+	int have_prev;
+	uint64_t prev_ts;
+	int64_t cur;
+	uint32_t cur_prio;
+	int64_t sleeper;
+	int64_t usleeper;
+	uint64_t pending_lost_first;
+	uint64_t pending_lost;
+};
+
+struct pm_dec;
+
+/*
+ * Called by a decoder before it reads each sub-buffer's header (after a
+ * section is opened), with nothing of the previous one left to give.
+ */
+typedef void (*pm_dec_subbuf_fn)(void *arg, const struct pm_dec *d);
+
+/**
  * struct pm_dec - decoder of one CPU's stream; fields are private except
- * @cpu and @st
+ * @cpu, @st, @on_subbuf and @on_subbuf_arg
  */
 struct pm_dec {
 	const struct pm_dump *pm;
@@ -189,7 +231,27 @@ struct pm_dec {
 	struct pm_event held;
 	int done;
 	struct pm_dec_stats st;
+	pm_dec_subbuf_fn on_subbuf;
+	void *on_subbuf_arg;
 };
+
+/**
+ * pm_dec_snap() - the decoder's state, called from its @on_subbuf
+ * @d: decoder
+ * @s: the state where the sub-buffer about to be read begins
+ */
+void pm_dec_snap(const struct pm_dec *d, struct pm_dec_snap *s);
+
+/**
+ * pm_dec_seek() - start a decoder at a sub-buffer
+ * @d: decoder, from pm_dec_init() on the same dump and CPU
+ * @s: what pm_dec_snap() said there
+ *
+ * The decoder then gives the events a decoder that read the stream from
+ * its beginning gives from that sub-buffer on (its statistics count only
+ * what it reads from there).
+ */
+void pm_dec_seek(struct pm_dec *d, const struct pm_dec_snap *s);
 
 /**
  * pm_dec_init() - start decoding one CPU
@@ -228,6 +290,8 @@ int pm_dec_all(const struct pm_dump *pm, const struct pm_cpu *pc,
  */
 struct pm_merge {
 	const struct pm_dump *pm;
+	int64_t from_ns;
+	int64_t to_ns;
 	struct pm_dec *decs;
 	struct pm_event *cur;
 	uint32_t *heap;

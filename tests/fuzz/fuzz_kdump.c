@@ -9,6 +9,9 @@
  * every SVG and JSON file a command writes, must be well-formed
  * (wellformed.h) when the command succeeds.
  *
+ * Before them, the index of sub-buffers by time (dump/index.h) must give
+ * for a few ranges what a full merge gives there, or the harness aborts.
+ *
  * Each input runs a fifth of the option combinations, chosen by a hash of
  * its bytes, so an input costs what it did with one combination per
  * command; with FUZZ_ALL=1 in the environment (tests/fuzz/run.sh sets it
@@ -25,6 +28,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "dump/index.h"
 #include "dump_fix.h"
 #include "incident/incident.h"
 #include "readfile.h"
@@ -238,6 +242,59 @@ static void run(const struct combo *c, const char *pid, char s[3][32])
 	}
 }
 
+/* Whether [@from, @to] from @ix gives the events of the full merge there. */
+static int range_same(const struct pm_dump *pm, const struct pm_index *ix,
+		      int64_t from, int64_t to)
+{
+	struct tm_err e = { "" };
+	struct pm_merge whole, part;
+	struct pm_event a, b;
+	int ra = 1, rb, same = 1;
+
+	if (pm_merge_init(&whole, pm, NULL, &e))
+		return 1;
+	if (pm_merge_range(&part, pm, ix, NULL, from, to, &e)) {
+		pm_merge_free(&whole);
+		pm_merge_free(&part);
+		return 1;
+	}
+	for (;;) {
+		while ((ra = pm_merge_next(&whole, &a, &e)) > 0 && a.ns < from)
+			;
+		if (ra > 0 && a.ns > to)
+			ra = 0;
+		rb = pm_merge_next(&part, &b, &e);
+		if (ra != rb || ra <= 0)
+			break;
+		if (a.kind != b.kind || a.cpu != b.cpu || a.ts != b.ts || a.type != b.type ||
+		    a.file_off != b.file_off || a.lost_count != b.lost_count ||
+		    memcmp(&a.u, &b.u, sizeof(a.u))) {
+			same = 0;
+			break;
+		}
+	}
+	same &= ra == rb;
+	pm_merge_free(&whole);
+	pm_merge_free(&part);
+	return same;
+}
+
+/* The index's ranges against the full merge's, on a dump that opened. */
+static void check_index(const struct pm_dump *pm)
+{
+	struct tm_err e = { "" };
+	struct pm_index ix;
+	size_t k;
+
+	if (!pm_index_build(&ix, pm, &e)) {
+		for (k = 0; k < ix.n; k += 1 + ix.n / 4)
+			if (!range_same(pm, &ix, ix.sb[k].first_ns, ix.sb[k].last_ns) ||
+			    !range_same(pm, &ix, ix.sb[k].last_ns, INT64_MAX))
+				abort();
+	}
+	pm_index_free(&ix);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tm_err e = { "" };
@@ -249,6 +306,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* a pid and times the dump knows, for the options */
 	if (!pm_incident_open_mem(&in, data, size, 0, &e)) {
+		check_index(&in.pm);
 		if (!pm_state_build(&st, &in, &e)) {
 			if (st.nthreads)
 				snprintf(pid, sizeof(pid), "%u", st.threads[st.nthreads / 2].pid);

@@ -76,9 +76,10 @@ void scen_subbuf(struct scen *s, uint32_t cpu, uint64_t seq)
 void scen_rec(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,
 	      const void *p, size_t n)
 {
-	uint32_t hdr = tipme_hdr_make(type, 1, ts);
 	struct scen_sb *b;
-	size_t size = 12 + ((n + 3) & ~3UL);
+	size_t size, hsize = 12;
+	uint32_t hdr;
+	int ext = 1;
 
 	if (cpu >= SCEN_CPUS || !s->nsb[cpu]) {
 		s->overflow = 1;
@@ -86,15 +87,24 @@ void scen_rec(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,
 	}
 	s->just_slept[cpu] = -1;
 	b = &s->sb[cpu][s->nsb[cpu] - 1];
+	if (s->short_ts && b->len && ts >= s->last_ts[cpu] &&
+	    ts - s->last_ts[cpu] < (1ULL << TIPME_HDR_TS_BITS)) {
+		ext = 0;
+		hsize = 4;
+	}
+	hdr = tipme_hdr_make(type, ext, ts);
+	size = hsize + ((n + 3) & ~3UL);
 	if (b->len + size > sizeof(b->buf)) {
 		s->overflow = 1;
 		return;
 	}
 	s->last_off[cpu] = b->len;
+	s->last_ts[cpu] = ts;
 	memset(b->buf + b->len, 0, size);
 	memcpy(b->buf + b->len, &hdr, 4);
-	memcpy(b->buf + b->len + 4, &ts, 8);
-	memcpy(b->buf + b->len + 12, p, n);
+	if (ext)
+		memcpy(b->buf + b->len + 4, &ts, 8);
+	memcpy(b->buf + b->len + hsize, p, n);
 	b->len += size;
 }
 
@@ -205,19 +215,22 @@ void scen_blocked(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
 		uint32_t word;
 		struct tipme_rec_switch sw;
 		int kind = -1;
+		size_t hsize;
 
 		memcpy(&hdr, sb->buf + s->last_off[cpu], 4);
-		memcpy(&word, sb->buf + s->last_off[cpu] + 12, 4);
+		hsize = tipme_hdr_ext(hdr) ? 12 : 4;
+		memcpy(&word, sb->buf + s->last_off[cpu] + hsize, 4);
 		if (tipme_hdr_type(hdr) == TIPME_REC_SWITCH_S) {
 			tipme_switch_s_unpack(word, 0, 0, 0, &sw);
 			kind = tipme_switch_s_kind(sw.prev_state, 1);
 		}
 		if (kind >= 0 && sb->len + 4 <= sizeof(sb->buf)) {
 			/* the switch record takes the site: a short switch with a site */
-			hdr = tipme_hdr_make(TIPME_REC_SWITCH_SITE_S, 1, tipme_hdr_ts(hdr));
+			hdr = tipme_hdr_make(TIPME_REC_SWITCH_SITE_S, hsize == 12,
+					     tipme_hdr_ts(hdr));
 			word = (word & ~(3U << 30)) | (uint32_t)kind << 30;
 			memcpy(sb->buf + s->last_off[cpu], &hdr, 4);
-			memcpy(sb->buf + s->last_off[cpu] + 12, &word, 4);
+			memcpy(sb->buf + s->last_off[cpu] + hsize, &word, 4);
 			memcpy(sb->buf + sb->len, &r.id, 4);
 			sb->len += 4;
 			s->just_slept[cpu] = -1;

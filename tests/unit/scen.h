@@ -14,11 +14,22 @@
 
 #include <linux/tipme.h>
 
+/* a generator of big dumps (bench/bigdump.c) builds scen.c with larger ones */
+#ifndef SCEN_CPUS
 #define SCEN_CPUS	4
+#endif
+#ifndef SCEN_SUBBUFS
 #define SCEN_SUBBUFS	4
+#endif
+#ifndef SCEN_SB_BYTES
 #define SCEN_SB_BYTES	16384
+#endif
+#ifndef SCEN_EXEC_BYTES
 #define SCEN_EXEC_BYTES	8192
+#endif
+#ifndef SCEN_SITE_BYTES
 #define SCEN_SITE_BYTES	4096
+#endif
 
 #define MS(x)	((uint64_t)((x) * 1000000.0))
 
@@ -60,6 +71,13 @@ struct scen {
 	const void *ustacks;		/* TIPME_SEC_USTACKS, or NULL */
 	size_t ustacks_len;
 	const char *maps;		/* TIPME_SEC_MAPS, or NULL */
+	/*
+	 * Short headers: a record gets an extended timestamp only where the
+	 * module writes one (first in its sub-buffer, or 2^24 ticks or more
+	 * after the previous record); 0: every record has one.
+	 */
+	int short_ts;
+	uint64_t last_ts[SCEN_CPUS];	/* the latest record's timestamp */
 };
 
 /* Write scenarios with compact records (0: the full forms). */
