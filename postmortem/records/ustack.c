@@ -70,7 +70,7 @@ void pm_print_ustack(FILE *f, const struct pm_dump *pm, uint32_t id, int64_t ns)
 		}
 	}
 	if (trunc)
-		fputs(" <- ...", f);
+		fputs(n ? " <- ..." : "...", f);
 }
 
 static void json_kstr_or_null(struct tm_jw *w, const char *key, const char *s)

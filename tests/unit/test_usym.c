@@ -156,14 +156,15 @@ static void maps_text(char *m, size_t len, int without_40)
 		for (i = 0; i < 2; i++) {
 			const char *b = i ? bid_lib : bid_prog;
 			const char *name = i ? "libusymfix.so" : "usymfix";
-			char file[PATH_MAX + 32];
+			char buf[PATH_MAX + 32];
+			const char *file = buf;
 
 			if (pid == 41)
-				snprintf(file, sizeof(file), "%s/stripped/%s", fix, name);
+				snprintf(buf, sizeof(buf), "%s/stripped/%s", fix, name);
 			else if (pid == 42)
-				snprintf(file, sizeof(file), "/nonexistent/tipme-usym/%s", name);
+				snprintf(buf, sizeof(buf), "/nonexistent/tipme-usym/%s", name);
 			else
-				snprintf(file, sizeof(file), "%s", fmap[i].path);
+				file = fmap[i].path;
 			used += (size_t)snprintf(m + used, len - used,
 						 "%d %" PRIx64 " %" PRIx64 " %" PRIx64 " %s %s\n", pid,
 						 fmap[i].start, fmap[i].end, fmap[i].off,
@@ -424,6 +425,30 @@ static void bogus_files(void)
 	unlink(fifo);
 }
 
+/*
+ * With TIPME_USYM_SEED=FILE: the same dump, its chains in this machine's
+ * libc (by its build-id), as a seed of the kdump fuzzer
+ * (tests/fuzz/corpus/kdump/usym.dump), which then drives libdwfl.
+ */
+static void fuzz_seed(const char *out)
+{
+	static const char *const libc = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+	char m[1024], bid[2 * TM_BUILD_ID_MAX + 1], keep[sizeof(path)];
+	unsigned char tab[1024];
+	int ret;
+
+	if (file_bid(libc, bid))
+		return;
+	snprintf(m, sizeof(m), "40 %" PRIx64 " %" PRIx64 " 28000 %s %s\n"
+		 "41 %" PRIx64 " %" PRIx64 " 99000 %s %s\n",
+		 fmap[1].start, fmap[1].end, bid, libc, fmap[0].start, fmap[0].end, bid, libc);
+	memcpy(keep, path, sizeof(path));
+	snprintf(path, sizeof(path), "%s", out);
+	ret = write_dump(m, tab);
+	memcpy(path, keep, sizeof(path));
+	tap_ok(!ret, "the fuzzer's seed written to %s", out);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const files[] = { "u.dump", "out", "err" };
@@ -450,6 +475,8 @@ int main(int argc, char **argv)
 	tap_ok(1, "the fixture ran: %zu addresses, %zu mappings", nip, nmap);
 	symbols();
 	bogus_files();
+	if (getenv("TIPME_USYM_SEED"))
+		fuzz_seed(getenv("TIPME_USYM_SEED"));
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
 		unlink(p);
