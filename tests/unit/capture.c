@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Run a command with its output captured (capture.h). */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,4 +50,26 @@ int capture_run(int (*fn)(int, char **), int argc, char **argv,
 	close(fo);
 	close(fe);
 	return ret;
+}
+
+char *capture_words(int (*fn)(int, char **), const char *args, const char *dump,
+		    const char *dir, int *ret)
+{
+	char out[PATH_MAX], err[PATH_MAX], buf[512], *argv[16], *tok, *save = NULL, *text, *p;
+	int argc = 0;
+
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 15;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = strcmp(tok, "DUMP") ? tok : (char *)dump;
+	argv[argc] = NULL;
+	*ret = capture_run(fn, argc, argv, out, err);
+	text = capture_slurp(*ret ? err : out);
+	while ((p = strstr(text, dir))) {
+		memcpy(p, "DIR", 3);
+		memmove(p + 3, p + strlen(dir), strlen(p + strlen(dir)) + 1);
+	}
+	return text;
 }

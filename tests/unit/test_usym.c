@@ -254,20 +254,9 @@ static void mask_offsets(char *t)
 
 static char *run(int (*cmd)(int, char **), const char *args, int *ret)
 {
-	char out[160], err[160], buf[512], *argv[16], *tok, *save = NULL, *text;
-	int argc = 0;
+	char *text = capture_words(cmd, args, path, dir, ret);
 
-	snprintf(out, sizeof(out), "%s/out", dir);
-	snprintf(err, sizeof(err), "%s/err", dir);
-	snprintf(buf, sizeof(buf), "%s", args);
-	for (tok = strtok_r(buf, " ", &save); tok && argc < 15;
-	     tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = strcmp(tok, "DUMP") ? tok : path;
-	argv[argc] = NULL;
-	*ret = capture_run(cmd, argc, argv, out, err);
-	text = capture_slurp(*ret ? err : out);
 	subst(text, fix, "FIX");
-	subst(text, dir, "DIR");
 	subst(text, bid_prog, "BUILDID-PROG");
 	subst(text, bid_lib, "BUILDID-LIB");
 	mask_offsets(text);
@@ -275,6 +264,18 @@ static char *run(int (*cmd)(int, char **), const char *args, int *ret)
 }
 
 /* Each frame of pid @pid's chain named as the fixture's source marks it. */
+/* @cmd's output (run()) against the golden file tests/unit/golden/@file */
+static void golden_of(int (*cmd)(int, char **), const char *args, const char *file)
+{
+	char gp[160], *t;
+	int ret;
+
+	t = run(cmd, args, &ret);
+	snprintf(gp, sizeof(gp), "tests/unit/golden/%s", file);
+	tap_ok(!ret && golden_file(gp, t), "%s", args);
+	free(t);
+}
+
 /* Each is opened alone: files are cached by build-id, once per dump. */
 static void check_frames(const char *what, uint32_t id)
 {
@@ -325,19 +326,8 @@ static void check_frames(const char *what, uint32_t id)
 
 static void symbols(void)
 {
-	static const struct {
-		int (*cmd)(int, char **);
-		const char *args, *file;
-	} c[] = {
-		{ pm_cmd_records, "records --type ustack DUMP", "usym-records.txt" },
-		{ pm_cmd_records, "records --json --type ustack DUMP", "usym-records.json" },
-		{ pm_cmd_report, "report --pid 40 --from 0.009 --to 0.111 DUMP", "usym-report.txt" },
-		{ pm_cmd_report, "report --json --pid 40 --from 0.009 --to 0.111 DUMP",
-		  "usym-report.json" },
-	};
-	char m[4 * PATH_MAX + 1024], tree[160], gp[160], *t;
+	char m[4 * PATH_MAX + 1024], tree[160], *t;
 	unsigned char tab[1024];
-	size_t i;
 	int ret;
 
 	snprintf(tree, sizeof(tree), "%s/debug", dir);
@@ -354,12 +344,12 @@ static void symbols(void)
 	check_frames("the files", 1);
 	check_frames("stripped copies, debug info by build-id", 2);
 	check_frames("the file gone, its debug info by build-id", 3);
-	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		t = run(c[i].cmd, c[i].args, &ret);
-		snprintf(gp, sizeof(gp), "tests/unit/golden/%s", c[i].file);
-		tap_ok(!ret && golden_file(gp, t), "%s", c[i].args);
-		free(t);
-	}
+	golden_of(pm_cmd_records, "records --type ustack DUMP", "usym-records.txt");
+	golden_of(pm_cmd_records, "records --json --type ustack DUMP", "usym-records.json");
+	golden_of(pm_cmd_report, "report --pid 40 --from 0.009 --to 0.111 DUMP",
+		  "usym-report.txt");
+	golden_of(pm_cmd_report, "report --json --pid 40 --from 0.009 --to 0.111 DUMP",
+		  "usym-report.json");
 	t = run(pm_cmd_records, "records --type ustack DUMP", &ret);
 	tap_ok(!ret && t && strstr(t, "editor:43 user: libusymfix.so+0xN <- ") &&
 	       !strstr(strstr(t, "editor:43"), "usym_capture"),
