@@ -18,7 +18,7 @@
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
-state_of() { [ "$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null)" = "$2" ]; }
+. "$TIPME_SRC/tests/vm/lib-ustack.sh"
 
 tap_check "null_blk: memory backed, completions 20 ms after issue" \
 	modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=20000000 \
@@ -30,20 +30,15 @@ tap_check "mount" mount -t ext4 /dev/nullb0 /mnt/nb || tap_done
 tap_check "insmod" insmod module/tipme.ko buffer_size=16M clock=tsc || tap_done
 
 # run NAME DIR: DIR's usymprog saves a document and stays alive with a
-# sleep while the dump is made; then both are killed
+# sleep while the dump is made (dump_beside_sleep)
 run() {
-	local name=$1 dir=$2 prog sl
+	local name=$1 dir=$2 prog
 	"$dir"/usymprog "/mnt/nb/$name" > "$out/$name.truth" &
 	prog=$!
 	wait_for 120 grep -q fsync_end_ns "$out/$name.truth"
 	tap_cmp "$name: usymprog saved its document" "$?" -eq 0
-	sleep 1000 &
-	sl=$!
-	wait_for 10 state_of "$sl" S
-	tap_check "$name: tipme dump" "$B"/tipme dump -o "$out/$name.dump"
-	kill "$prog" "$sl"
-	wait "$prog" "$sl" 2> /dev/null
-	echo "sleep=$sl" >> "$out/$name.truth"
+	dump_beside_sleep "$name" "$prog"
+	echo "sleep=$sleeper" >> "$out/$name.truth"
 }
 
 run files "$B/tests/vm/usym"
