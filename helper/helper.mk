@@ -4,7 +4,7 @@ CTL_OBJS := $(B)/helper/ctl.o $(B)/helper/incident.o $(NL_OBJS)
 EXTRA_CFLAGS_helper_ := $(NL_CFLAGS) -Ipostmortem
 
 $(B)/tipme: $(B)/helper/cli.o $(CTL_OBJS) $(LIBPM) $(LIBTIPME)
-	$(CC) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lm $(PM_LIBS)
 
 $(B)/tipmed: $(B)/helper/tipmed.o $(B)/helper/ctlserver.o $(B)/helper/incident.o $(NL_OBJS) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lm

@@ -30,6 +30,11 @@ PKGS=(
 	linux-source-6.1 flex bison bc
 	# userspace: netlink, X11 recorder
 	libnl-3-dev libnl-genl-3-dev
+	# the postmortem's user-space symbols (elfutils' libdwfl, libdw,
+	# libelf; libdebuginfod.so.1 is loaded at run time when
+	# DEBUGINFOD_URLS is set), and strip/objcopy for their unit test's
+	# stripped fixtures and debug files
+	libdw-dev libdebuginfod1 binutils
 	# VM tests' display program (t-drm: page flips on a KMS device, and
 	# vgem's fences), built with libdrm's headers and library
 	libdrm-dev

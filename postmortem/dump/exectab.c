@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tables.h"
+#include "usym.h"
 
 struct pm_instr *pm_instr_get(const struct pm_dump *pm)
 {
@@ -32,6 +33,7 @@ void pm_instr_free(struct pm_dump *pm)
 	free(in->execs);
 	pm_sites_free(in);
 	pm_ustacks_free(in);
+	pm_usym_free(in);
 	free(in->costs);
 	free(in->sym_addr);
 	free(in->sym_name);

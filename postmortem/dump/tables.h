@@ -115,6 +115,7 @@ struct pm_uframe {
  * @sched_hi: __sched_text_end
  * @lock_lo: __lock_text_start, or 0
  * @lock_hi: __lock_text_end
+ * @usym: the user-space symbol files opened so far (usym.c), or NULL
  */
 /*
  * The symbol of an address looked up before (symbols.c): blocking sites
@@ -127,6 +128,8 @@ struct pm_sym_memo {
 	uint32_t idx;		/* the symbol's index, UINT32_MAX for none */
 	int8_t skip;		/* skip_frame()'s answer, -1 until asked */
 };
+
+struct pm_usym_cache;
 
 struct pm_instr {
 	int have_exectab;
@@ -157,6 +160,7 @@ struct pm_instr {
 	uint64_t text_hi;
 	uint64_t sched_lo, sched_hi, lock_lo, lock_hi;
 	struct pm_sym_memo *memo;
+	struct pm_usym_cache *usym;
 };
 
 /**

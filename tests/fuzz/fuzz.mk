@@ -7,11 +7,11 @@ EXTRA_CFLAGS_tests_fuzz_ := -Ipostmortem -Ihelper $(NL_CFLAGS)
 
 $(B)/tests/fuzz/fuzz_kdump: $(B)/tests/fuzz/fuzz_kdump.o $(B)/tests/fuzz/dump_fix.o \
 		$(B)/tests/fuzz/wellformed.o $(LIBPM) $(LIBTIPME)
-	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm $(PM_LIBS)
 
 $(B)/tests/fuzz/fuzz_xdump: $(B)/tests/fuzz/fuzz_xdump.o $(B)/tests/fuzz/dump_fix.o \
 		$(B)/tests/fuzz/wellformed.o $(LIBPM) $(LIBTIPME)
-	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm $(PM_LIBS)
 
 $(B)/tests/fuzz/fuzz_ctlproto: $(B)/tests/fuzz/fuzz_ctlproto.o $(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^

@@ -17,6 +17,11 @@
  * command; with FUZZ_ALL=1 in the environment (tests/fuzz/run.sh sets it
  * to replay the regression inputs) each runs all of them.  The mutator
  * fixes the checksums after each mutation so that changes get past them.
+ *
+ * User-space chains are symbolised from the files their mappings name
+ * (postmortem/dump/usym.c): the paths, build-ids and offsets are the
+ * input's, the files this machine's (the ustack seed names the host's
+ * libc, whose build-id the guest shared); debuginfod is never asked.
  */
 #include <fcntl.h>
 #include <ftw.h>
@@ -147,6 +152,7 @@ int LLVMFuzzerInitialize(int *argc, char **argv[])
 	(void)argv;
 	fuzz_wellformed_selftest();
 	all = getenv("FUZZ_ALL") != NULL;
+	unsetenv("DEBUGINFOD_URLS");
 	/* the commands' files are written and fsync'ed: on tmpfs if there is one */
 	snprintf(dir, sizeof(dir), "%s/tipme-fuzz-XXXXXX",
 		 access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Run a command with its output captured (capture.h). */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ int capture_run(int (*fn)(int, char **), int argc, char **argv,
 char *capture_in(int (*fn)(int, char **), int argc, char **argv, const char *dir,
 		 int *ret)
 {
-	char out[256], err[256], *text, *p, *q;
+	char out[PATH_MAX], err[PATH_MAX], *text, *p, *q;
 
 	snprintf(out, sizeof(out), "%s/out", dir);
 	snprintf(err, sizeof(err), "%s/err", dir);
@@ -66,4 +67,18 @@ char *capture_in(int (*fn)(int, char **), int argc, char **argv, const char *dir
 		memmove(p + 3, q, strlen(q) + 1);
 	}
 	return text;
+}
+
+char *capture_words(int (*fn)(int, char **), const char *args, const char *dump,
+		    const char *dir, int *ret)
+{
+	char buf[512], *argv[16], *tok, *save = NULL;
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 15;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = strcmp(tok, "DUMP") ? tok : (char *)dump;
+	argv[argc] = NULL;
+	return capture_in(fn, argc, argv, dir, ret);
 }

@@ -37,4 +37,18 @@ char *capture_slurp(const char *path);
 char *capture_in(int (*fn)(int, char **), int argc, char **argv, const char *dir,
 		 int *ret);
 
+/**
+ * capture_words() - capture_run() of a command line given as words
+ * @fn: the command
+ * @args: its words, split at spaces (at most 15); the word DUMP is @dump
+ * @dump: the dump's path
+ * @dir: the folder of the output files (@dir/out, @dir/err)
+ * @ret: set to what @fn returned
+ *
+ * Return: its stdout, or its stderr when it failed (capture_slurp()),
+ * with @dir written as "DIR" (the scratch folder changes from run to run).
+ */
+char *capture_words(int (*fn)(int, char **), const char *args, const char *dump,
+		    const char *dir, int *ret);
+
 #endif

@@ -2,7 +2,7 @@
 #
 #   make unit-tests
 #   make B=build/asan SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' unit-tests
-UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report handoff ctlproto meta redact sites dumprx segcause tail names incident ustack display flip index
+UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report handoff ctlproto meta redact sites dumprx segcause tail names incident ustack display flip index usym
 UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
 UNIT_COMMON := $(B)/tests/unit/gen.o $(B)/tests/unit/capture.o $(B)/tests/unit/scen.o \
 	$(B)/tests/unit/stategold.o
@@ -14,21 +14,48 @@ EXTRA_CFLAGS_tests_unit_ := -Ipostmortem -Ihelper $(NL_CFLAGS)
 TESTS += $(UNIT_BINS) $(UNIT_CLI)
 
 $(B)/tests/unit/test_%: $(B)/tests/unit/test_%.o $(UNIT_COMMON) $(LIBPM) $(LIBTIPME)
-	$(CC) $(LDFLAGS) -o $@ $^ -lm
+	$(CC) $(LDFLAGS) -o $@ $^ -lm $(PM_LIBS)
 
 # The DUMP stream receiver, with libnl.
 $(B)/tests/unit/test_dumprx: $(B)/tests/unit/test_dumprx.o $(UNIT_COMMON) \
 		$(B)/helper/dumprx.o $(B)/helper/nl.o $(B)/helper/sysinfo.o $(LIBPM) $(LIBTIPME)
-	$(CC) $(LDFLAGS) -o $@ $^ -lm $(NL_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm $(NL_LIBS) $(PM_LIBS)
 
 # tipmed's incident directories (helper/incident.c), with libnl.
 $(B)/tests/unit/test_incident: $(B)/tests/unit/test_incident.o $(UNIT_COMMON) \
 		$(B)/helper/incident.o $(B)/helper/dumprx.o $(B)/helper/nl.o \
 		$(B)/helper/sysinfo.o $(LIBPM) $(LIBTIPME)
-	$(CC) $(LDFLAGS) -o $@ $^ -lm $(NL_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm $(NL_LIBS) $(PM_LIBS)
+
+# The symboliser's fixtures (test_usym.c): a PIE and its shared library
+# with DWARF and frame pointers, the same stripped, and their debug info
+# alone as objcopy --only-keep-debug writes it (the test lays out its own
+# .build-id tree).  Their own flags, not the sanitizers': the test runs
+# the program and reads its files.
+USYM_FIX := $(B)/tests/unit/usym
+USYM_FIX_FLAGS := -g -O1 -fno-omit-frame-pointer -ffile-prefix-map=$(CURDIR)=/src/tipme \
+	-Wl,--build-id=sha1
+USYM_FIX_FILES := $(addprefix $(USYM_FIX)/,usymfix libusymfix.so stripped/usymfix \
+	stripped/libusymfix.so usymfix.debug libusymfix.so.debug)
+
+$(USYM_FIX)/libusymfix.so: tests/unit/usym/fixlib.c tests/unit/usym/fixlib.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USYM_FIX_FLAGS) -fPIC -shared -o $@ $<
+
+$(USYM_FIX)/usymfix: tests/unit/usym/fixprog.c tests/unit/usym/fixlib.h $(USYM_FIX)/libusymfix.so
+	$(CC) $(USYM_FIX_FLAGS) -fPIE -pie -o $@ $< -L$(USYM_FIX) -lusymfix -Wl,-rpath,'$$ORIGIN'
+
+$(USYM_FIX)/stripped/%: $(USYM_FIX)/%
+	@mkdir -p $(dir $@)
+	strip --strip-all -o $@ $<
+
+$(USYM_FIX)/%.debug: $(USYM_FIX)/%
+	objcopy --only-keep-debug $< $@
+
+$(B)/tests/unit/test_usym: | $(USYM_FIX_FILES)
 
 $(UNIT_CLI): $(B)/helper/cli.o $(B)/tests/unit/ctl_stub.o $(LIBPM) $(LIBTIPME)
-	$(CC) $(LDFLAGS) -o $@ $^ -lm
+	$(CC) $(LDFLAGS) -o $@ $^ -lm $(PM_LIBS)
 
 .PHONY: unit-tests
 unit-tests: $(UNIT_BINS) $(UNIT_CLI) $(B)/tipmed $(B)/tipme $(B)/tipme-xhook $(B)/tipme-bench

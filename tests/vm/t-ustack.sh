@@ -12,27 +12,22 @@
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
+. "$TIPME_SRC/tests/vm/lib-ustack.sh"
 kv() { printf '%s\n' "$1" | sed -n "s/.*\b$2=\([^ ]*\).*/\1/p"; }
 sec() { printf '%d.%09d\n' $((10#$1 / 1000000000)) $((10#$1 % 1000000000)); }
-state_of() { [ "$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null)" = "$2" ]; }
 
 tap_check "insmod" insmod module/tipme.ko buffer_size=16M clock=tsc || tap_done
 tap_cmp "user_stacks is on by default" "$(cat /proc/sys/tipme/user_stacks)" = 1
 
 # run NAME: ustackprog and a sleep, both alive while the dump is made
 run() {
-	local name=$1 prog sl
+	local name=$1 prog
 	"$B"/tests/vm/ustackprog 300 > "$out/$name.truth" &
 	prog=$!
 	wait_for 30 grep -q woke_ns "$out/$name.truth"
 	tap_cmp "$name: ustackprog slept and woke" "$?" -eq 0
-	sleep 1000 &
-	sl=$!
-	wait_for 10 state_of "$sl" S
-	tap_check "$name: tipme dump" "$B"/tipme dump -o "$out/$name.dump"
-	kill "$prog" "$sl"
-	wait "$prog" "$sl" 2> /dev/null
-	truth="$(cat "$out/$name.truth") sleep=$sl"
+	dump_beside_sleep "$name" "$prog"
+	truth="$(cat "$out/$name.truth") sleep=$sleeper"
 	tap_diag "$name: ground truth: $truth"
 }
 

@@ -26,6 +26,30 @@ VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 VM_PROGS += $(B)/tests/vm/ustackprog
 $(B)/tests/vm/progs/ustackprog.o: CFLAGS += -O1 -fno-omit-frame-pointer
 
+# User-space symbols (t-usym.sh): a PIE and its own shared library with
+# DWARF and frame pointers, the same stripped (stripped/, each finding its
+# library there by $$ORIGIN), and their debug info alone (*.debug; the
+# test's host step lays out the .build-id tree)
+USYM_VM := $(B)/tests/vm/usym
+USYM_VM_FLAGS := -g -O1 -fno-omit-frame-pointer -Wall -Werror -Wl,--build-id=sha1
+VM_PROGS += $(addprefix $(USYM_VM)/,usymprog libusymdoc.so stripped/usymprog \
+	stripped/libusymdoc.so usymprog.debug libusymdoc.so.debug)
+
+$(USYM_VM)/libusymdoc.so: tests/vm/progs/usym/usymdoc.c tests/vm/progs/usym/usymdoc.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USYM_VM_FLAGS) -fPIC -shared -o $@ $<
+
+$(USYM_VM)/usymprog: tests/vm/progs/usym/usymprog.c tests/vm/progs/usym/usymdoc.h \
+		$(USYM_VM)/libusymdoc.so
+	$(CC) $(USYM_VM_FLAGS) -fPIE -pie -o $@ $< -L$(USYM_VM) -lusymdoc -Wl,-rpath,'$$ORIGIN'
+
+$(USYM_VM)/stripped/%: $(USYM_VM)/%
+	@mkdir -p $(dir $@)
+	strip --strip-all -o $@ $<
+
+$(USYM_VM)/%.debug: $(USYM_VM)/%
+	objcopy --only-keep-debug $< $@
+
 # Page flips on a KMS device and vgem's fences (t-drm.sh), with libdrm
 VM_PROGS += $(B)/tests/vm/drmflip
 DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null)

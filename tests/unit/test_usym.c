@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space symbols (postmortem/dump/usym.c) on fixture ELF files built
+ * with the tests (tests/unit/usym/): the fixture program walks its own
+ * frame chain (save_document() -> lib_store() -> clamp_len() inlined ->
+ * usym_capture()) and prints it with its mappings; a dump built from
+ * that chain is symbolised and each frame checked against the line its
+ * source marks ("usym: NAME"): from the files themselves, from stripped
+ * copies whose debug info lies in a .build-id tree the test lays out,
+ * from the debug info alone once the file is gone, and not at all from a
+ * file whose build-id is not the dump's.  Golden text and JSON of
+ * `records` and `report` with symbols.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "cmd/commands.h"
+#include "dump/usym.h"
+#include "elfnote.h"
+#include "golden.h"
+#include "scen.h"
+#include "tap.h"
+
+static char dir[64];
+static char path[96];
+static char fix[PATH_MAX - 64];	/* the fixtures' folder, absolute */
+static struct scen *S;
+
+static uint64_t ip[4];
+static size_t nip;
+static struct { uint64_t start, end, off; char path[PATH_MAX]; } fmap[2];
+static size_t nmap;
+static char bid_prog[2 * TM_BUILD_ID_MAX + 1], bid_lib[2 * TM_BUILD_ID_MAX + 1];
+
+static const char *const pipe_site[] = { "pipe_read", "vfs_read", "ksys_read", NULL };
+
+/* Run the fixture program: its chain and its two executable mappings. */
+static int run_fixture(void)
+{
+	char cmd[PATH_MAX + 32], line[PATH_MAX + 128];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s/usymfix", fix);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p)) {
+		unsigned long long a, b, c;
+		char f[PATH_MAX];
+
+		if (sscanf(line, "ip %llx", &a) == 1 && nip < 4)
+			ip[nip++] = a;
+		else if (sscanf(line, "map %llx %llx %llx %4095s", &a, &b, &c, f) == 4 &&
+			 nmap < 2) {
+			fmap[nmap].start = a;
+			fmap[nmap].end = b;
+			fmap[nmap].off = c;
+			snprintf(fmap[nmap++].path, PATH_MAX, "%s", f);
+		}
+	}
+	if (nmap == 2 && strstr(fmap[0].path, "libusymfix")) {	/* the program first */
+		char t[sizeof(fmap[0])];
+
+		memcpy(t, &fmap[0], sizeof(t));
+		memcpy(&fmap[0], &fmap[1], sizeof(t));
+		memcpy(&fmap[1], t, sizeof(t));
+	}
+	return pclose(p) == 0 && nip == 4 && nmap == 2 ? 0 : -1;
+}
+
+static int file_bid(const char *file, char *hex)
+{
+	unsigned char id[TM_BUILD_ID_MAX];
+	struct tm_elf_src src;
+	struct tm_err e;
+	size_t len = 0, i;
+	FILE *f = fopen(file, "rb");
+	int fd, ret;
+
+	if (!f)
+		return -1;
+	fd = fileno(f);
+	src = (struct tm_elf_src){ tm_elf_fd_read, &fd };
+	ret = tm_elf_build_id(&src, id, &len, &e);
+	fclose(f);
+	for (i = 0; !ret && i < len; i++)
+		sprintf(hex + 2 * i, "%02x", id[i]);
+	return ret;
+}
+
+/* The line marked "usym: @name" in the fixture source @src. */
+static uint32_t marked_line(const char *src, const char *name)
+{
+	char want[96], line[512];
+	uint32_t n = 0;
+	FILE *f = fopen(src, "r");
+
+	snprintf(want, sizeof(want), "/* usym: %s */", name);
+	while (f && fgets(line, sizeof(line), f)) {
+		n++;
+		if (strstr(line, want)) {
+			fclose(f);
+			return n;
+		}
+	}
+	if (f)
+		fclose(f);
+	return 0;
+}
+
+/* The .build-id tree of the fixtures' debug files, under @root. */
+static int make_tree(const char *root)
+{
+	static const struct { const char *bid_of, *debug; } t[] = {
+		{ "prog", "usymfix.debug" }, { "lib", "libusymfix.so.debug" },
+	};
+	char p[PATH_MAX], target[PATH_MAX + 64];
+	size_t i;
+
+	snprintf(p, sizeof(p), "%s/.build-id", root);
+	mkdir(root, 0755);
+	mkdir(p, 0755);
+	for (i = 0; i < 2; i++) {
+		const char *b = !strcmp(t[i].bid_of, "prog") ? bid_prog : bid_lib;
+
+		snprintf(p, sizeof(p), "%s/.build-id/%.2s", root, b);
+		mkdir(p, 0755);
+		snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s.debug", root, b, b + 2);
+		snprintf(target, sizeof(target), "%s/%s", fix, t[i].debug);
+		unlink(p);
+		if (symlink(target, p))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The mappings of pids 40 (the files), 41 (stripped copies), 42 (a path
+ * that no longer exists) and 43 (the files, with a build-id that is not
+ * theirs).
+ */
+static void maps_text(char *m, size_t len, int without_40)
+{
+	static const char *const bogus = "00112233445566778899aabbccddeeff00112233";
+	size_t used = 0, i;
+	int pid;
+
+	for (pid = without_40 ? 41 : 40; pid <= 43; pid++)
+		for (i = 0; i < 2; i++) {
+			const char *b = i ? bid_lib : bid_prog;
+			const char *name = i ? "libusymfix.so" : "usymfix";
+			char buf[PATH_MAX + 32];
+			const char *file = buf;
+
+			if (pid == 41)
+				snprintf(buf, sizeof(buf), "%s/stripped/%s", fix, name);
+			else if (pid == 42)
+				snprintf(buf, sizeof(buf), "/nonexistent/tipme-usym/%s", name);
+			else
+				file = fmap[i].path;
+			used += (size_t)snprintf(m + used, len - used,
+						 "%d %" PRIx64 " %" PRIx64 " %" PRIx64 " %s %s\n", pid,
+						 fmap[i].start, fmap[i].end, fmap[i].off,
+						 pid == 43 ? bogus : b, file);
+		}
+}
+
+static size_t table(unsigned char *b)
+{
+	struct tipme_sitetab_hdr h = { .hdr_size = sizeof(h), .count = 4,
+				       .capacity = 1024, .depth = 16 };
+	size_t off = sizeof(h);
+	uint32_t pid;
+
+	memcpy(b, &h, sizeof(h));
+	for (pid = 40; pid <= 43; pid++) {
+		struct tipme_ustack u = { .id = pid - 39, .pid = pid, .nr = 4 };
+
+		memcpy(b + off, &u, sizeof(u));
+		memcpy(b + off + sizeof(u), ip, sizeof(ip));
+		off += sizeof(u) + sizeof(ip);
+	}
+	return off;
+}
+
+/* Four editors sleep on a pipe through the chain; a writer (50) wakes 40. */
+static int write_dump(char *m, unsigned char *tab)
+{
+	uint32_t pid;
+
+	scen_init(S, 1);
+	S->ustacks = tab;
+	S->ustacks_len = table(tab);
+	S->maps = m;
+	for (pid = 40; pid <= 43; pid++)
+		scen_task(S, pid, pid, "editor", "/usr/bin/editor", "editor", 7);
+	scen_task(S, 50, 50, "writer", "/usr/bin/writer", "writer", 7);
+	scen_switch(S, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
+	for (pid = 40; pid <= 43; pid++) {
+		struct tipme_rec_ustack_c r = { pid - 39 };
+		uint64_t t = MS(10) + MS(1) * (pid - 40);
+
+		scen_switch(S, 0, t, pid, TIPME_TS_SLEEPING, 120, pid < 43 ? pid + 1 : 50, 120);
+		scen_blocked(S, 0, t, pid, pipe_site);
+		scen_rec(S, 0, TIPME_REC_USTACK_C, t, &r, sizeof(r));
+	}
+	scen_wake(S, 0, MS(110), 40, 0, 50, TIPME_CTX_TASK);
+	scen_switch(S, 0, MS(111), 50, TIPME_TS_SLEEPING, 120, 40, 120);
+	scen_switch(S, 0, MS(140), 40, TIPME_TS_SLEEPING, 120, 0, 120);
+	return scen_write(S, path);
+}
+
+/* Replace every @from in @t by @to (no longer than @from). */
+static void subst(char *t, const char *from, const char *to)
+{
+	size_t fl = strlen(from), tl = strlen(to);
+	char *p;
+
+	while (t && *from && (p = strstr(t, from))) {
+		memcpy(p, to, tl);
+		memmove(p + tl, p + fl, strlen(p + fl) + 1);
+		t = p + tl;
+	}
+}
+
+/*
+ * What the compiler and ASLR decide is not golden: every hexadecimal
+ * number (offsets, addresses) and the numbers of "offset" in JSON.
+ */
+static void mask_offsets(char *t)
+{
+	char *p;
+
+	for (p = t; p && (p = strstr(p, "0x")); p += 3) {
+		size_t n = strspn(p + 2, "0123456789abcdef");
+
+		memmove(p + 3, p + 2 + n, strlen(p + 2 + n) + 1);
+		p[2] = 'N';
+	}
+	for (p = t; p && (p = strstr(p, "\"offset\":")); p += 10) {
+		size_t at = p[9] == ' ' ? 10 : 9, n = strspn(p + at, "0123456789");
+
+		memmove(p + at + 1, p + at + n, strlen(p + at + n) + 1);
+		p[at] = '0';
+	}
+}
+
+static char *run(int (*cmd)(int, char **), const char *args, int *ret)
+{
+	char *text = capture_words(cmd, args, path, dir, ret);
+
+	subst(text, fix, "FIX");
+	subst(text, bid_prog, "BUILDID-PROG");
+	subst(text, bid_lib, "BUILDID-LIB");
+	mask_offsets(text);
+	return text;
+}
+
+/* Each frame of pid @pid's chain named as the fixture's source marks it. */
+/* @cmd's output (run()) against the golden file tests/unit/golden/@file */
+static void golden_of(int (*cmd)(int, char **), const char *args, const char *file)
+{
+	char gp[160], *t;
+	int ret;
+
+	t = run(cmd, args, &ret);
+	snprintf(gp, sizeof(gp), "tests/unit/golden/%s", file);
+	tap_ok(!ret && golden_file(gp, t), "%s", args);
+	free(t);
+}
+
+/* Each is opened alone: files are cached by build-id, once per dump. */
+static void check_frames(const char *what, uint32_t id)
+{
+	static const struct { const char *func, *src; int inlined; } want[] = {
+		{ "usym_capture", "fixlib.c", 0 },
+		{ "clamp_len", "fixlib.c", 1 },
+		{ "lib_store", "fixlib.c", 0 },
+		{ "save_document", "fixprog.c", 0 },
+		{ "main", "fixprog.c", 0 },
+	};
+	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
+	struct pm_usym s[PM_USYM_MAX];
+	struct pm_dump pm = { 0 };
+	struct tm_err e = { "" };
+	size_t n, i, k, w = 0;
+	int trunc, ok = 1;
+	char why[256] = "";
+
+	if (pm_open(&pm, path, 0, &e)) {
+		tap_ok(0, "%s: the dump opens: %s", what, e.msg);
+		return;
+	}
+	n = pm_ustack_resolve(&pm, pm_ustack_get(&pm, id), MS(20), fr, &trunc);
+	for (i = 0; i < n && ok; i++) {
+		size_t ns = pm_usym_frame(&pm, &fr[i], i > 0, s);
+
+		for (k = 0; k < ns && ok; k++, w++) {
+			char src[PATH_MAX + 32];
+			uint32_t line;
+
+			snprintf(src, sizeof(src), "tests/unit/usym/%s", want[w].src);
+			line = marked_line(src, want[w].func);
+			/* the leaf, the function's own address: a line of its body */
+			if (w >= 5 || strcmp(s[k].func, want[w].func) ||
+			    s[k].inlined != want[w].inlined || !s[k].file ||
+			    !strstr(s[k].file, want[w].src) ||
+			    (w ? s[k].line != line : s[k].line < line || s[k].line > line + 12))
+				ok = 0, snprintf(why, sizeof(why), "frame %zu: %s %s:%" PRIu32
+						 " (inlined %d), want %s line %" PRIu32, w, s[k].func,
+						 s[k].file ? s[k].file : "-", s[k].line, s[k].inlined,
+						 w < 5 ? want[w].func : "-", line);
+		}
+	}
+	tap_ok(ok && w == 5 && n == 4, "%s: 4 addresses, 5 functions, each at its marked line %s",
+	       what, why);
+	pm_close(&pm);
+}
+
+static void symbols(void)
+{
+	char m[4 * PATH_MAX + 1024], tree[160], *t;
+	unsigned char tab[1024];
+	int ret;
+
+	snprintf(tree, sizeof(tree), "%s/debug", dir);
+	if (make_tree(tree)) {
+		tap_ok(0, "the .build-id tree is laid out");
+		return;
+	}
+	maps_text(m, sizeof(m), 0);
+	if (write_dump(m, tab)) {
+		tap_ok(0, "the dump is written");
+		return;
+	}
+	setenv(PM_USYM_DIRS_ENV, tree, 1);
+	check_frames("the files", 1);
+	check_frames("stripped copies, debug info by build-id", 2);
+	check_frames("the file gone, its debug info by build-id", 3);
+	golden_of(pm_cmd_records, "records --type ustack DUMP", "usym-records.txt");
+	golden_of(pm_cmd_records, "records --json --type ustack DUMP", "usym-records.json");
+	golden_of(pm_cmd_report, "report --pid 40 --from 0.009 --to 0.111 DUMP",
+		  "usym-report.txt");
+	golden_of(pm_cmd_report, "report --json --pid 40 --from 0.009 --to 0.111 DUMP",
+		  "usym-report.json");
+	t = run(pm_cmd_records, "records --type ustack DUMP", &ret);
+	tap_ok(!ret && t && strstr(t, "editor:43 user: libusymfix.so+0xN <- ") &&
+	       !strstr(strstr(t, "editor:43"), "usym_capture"),
+	       "a build-id that is not the file's: offsets, nothing named");
+	free(t);
+	/*
+	 * No tree, and no mappings of 40 (files are cached by build-id: the
+	 * copies share theirs with the files): the stripped copies keep
+	 * their exported names only (lib_store), and so do the gone files,
+	 * whose build-ids are the copies'; the addresses of 40 stay
+	 * addresses.
+	 */
+	setenv(PM_USYM_DIRS_ENV, "/nonexistent/tipme-usym", 1);
+	maps_text(m, sizeof(m), 1);
+	if (write_dump(m, tab)) {
+		tap_ok(0, "the dump without 40's mappings is written");
+		return;
+	}
+	t = run(pm_cmd_records, "records --type ustack DUMP", &ret);
+	tap_ok(!ret && golden_file("tests/unit/golden/usym-nodebug.txt", t),
+	       "records without the debug files");
+	free(t);
+	unsetenv(PM_USYM_DIRS_ENV);
+}
+
+/* Lies a dump may tell about files: none is opened unless it is the one. */
+static void bogus_files(void)
+{
+	static const char *const paths[] = {
+		"/dev/zero", "/proc/self/mem", "/", "/etc/passwd", "/nonexistent",
+	};
+	char m[2048], fifo[160];
+	unsigned char tab[1024];
+	size_t used = 0, i;
+	char *t;
+	int ret;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	unlink(fifo);
+	if (mkfifo(fifo, 0600)) {
+		tap_ok(0, "mkfifo: %s", strerror(errno));
+		return;
+	}
+	/* pid 40: a FIFO (opening it for reading would wait for a writer) */
+	used += (size_t)snprintf(m + used, sizeof(m) - used, "40 %" PRIx64 " %" PRIx64 " 0 %s %s\n",
+				 fmap[0].start, fmap[1].end, bid_prog, fifo);
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		used += (size_t)snprintf(m + used, sizeof(m) - used,
+					 "%zu %" PRIx64 " %" PRIx64 " ffffffffffffffff %s %s\n",
+					 41 + i % 3, fmap[0].start + 0x100000 * i,
+					 fmap[0].start + 0x100000 * i + 0x1000,
+					 i % 2 ? bid_lib : "abcd", paths[i]);
+	setenv(PM_USYM_DIRS_ENV, "/dev:/proc/self:relative:/", 1);
+	if (write_dump(m, tab)) {
+		tap_ok(0, "the bogus dump is written");
+		return;
+	}
+	t = run(pm_cmd_records, "records --json --type ustack DUMP", &ret);
+	tap_ok(!ret && t && !strstr(t, "\"func\": \""),
+	       "FIFO, devices, folders, other files, huge offsets: nothing named, nothing hangs");
+	free(t);
+	unsetenv(PM_USYM_DIRS_ENV);
+	unlink(fifo);
+}
+
+/*
+ * With TIPME_USYM_SEED=FILE: the same dump, its chains in this machine's
+ * libc (by its build-id), as a seed of the kdump fuzzer
+ * (tests/fuzz/corpus/kdump/usym.dump), which then drives libdwfl.
+ */
+static void fuzz_seed(const char *out)
+{
+	static const char *const libc = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+	char m[1024], bid[2 * TM_BUILD_ID_MAX + 1], keep[sizeof(path)];
+	unsigned char tab[1024];
+	int ret;
+
+	if (file_bid(libc, bid))
+		return;
+	snprintf(m, sizeof(m), "40 %" PRIx64 " %" PRIx64 " 28000 %s %s\n"
+		 "41 %" PRIx64 " %" PRIx64 " 99000 %s %s\n",
+		 fmap[1].start, fmap[1].end, bid, libc, fmap[0].start, fmap[0].end, bid, libc);
+	memcpy(keep, path, sizeof(path));
+	snprintf(path, sizeof(path), "%s", out);
+	ret = write_dump(m, tab);
+	memcpy(path, keep, sizeof(path));
+	tap_ok(!ret, "the fuzzer's seed written to %s", out);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const files[] = { "u.dump", "out", "err" };
+	char p[PATH_MAX + 64], *slash;
+	size_t i;
+
+	(void)argc;
+	S = malloc(sizeof(*S));
+	snprintf(dir, sizeof(dir), "/tmp/tipme-usym-XXXXXX");
+	if (!S || !mkdtemp(dir) || strlen(argv[0]) >= sizeof(fix) - 8 || !realpath(argv[0], p) ||
+	    strlen(p) >= sizeof(fix) - 8)
+		return 1;
+	slash = strrchr(p, '/');
+	*slash = '\0';
+	snprintf(fix, sizeof(fix), "%s/usym", p);
+	snprintf(path, sizeof(path), "%s/u.dump", dir);
+	snprintf(p, sizeof(p), "%s/usymfix", fix);
+	unsetenv("DEBUGINFOD_URLS");
+	if (run_fixture() || file_bid(p, bid_prog) ||
+	    (snprintf(p, sizeof(p), "%s/libusymfix.so", fix), file_bid(p, bid_lib))) {
+		tap_ok(0, "the fixture runs and its files have build-ids (%s)", fix);
+		return tap_done();
+	}
+	tap_ok(1, "the fixture ran: %zu addresses, %zu mappings", nip, nmap);
+	symbols();
+	bogus_files();
+	if (getenv("TIPME_USYM_SEED"))
+		fuzz_seed(getenv("TIPME_USYM_SEED"));
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+		unlink(p);
+	}
+	snprintf(p, sizeof(p), "rm -rf %s", dir);
+	if (system(p))
+		tap_diag("could not remove %s", dir);
+	free(S);
+	return tap_done();
+}
