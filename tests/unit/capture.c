@@ -50,3 +50,26 @@ int capture_run(int (*fn)(int, char **), int argc, char **argv,
 	close(fe);
 	return ret;
 }
+
+char *capture_cmd(int (*fn)(int, char **), const char *args, const char *dump,
+		  const char *dir, int *ret)
+{
+	char out[160], err[160], buf[512], *argv[16], *tok, *save = NULL, *text, *p;
+	size_t dl = strlen(dir);
+	int argc = 0;
+
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 15;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = strcmp(tok, "DUMP") ? tok : (char *)dump;
+	argv[argc] = NULL;
+	*ret = capture_run(fn, argc, argv, out, err);
+	text = capture_slurp(*ret ? err : out);
+	while (dl >= 3 && (p = strstr(text, dir))) {
+		memcpy(p, "DIR", 3);
+		memmove(p + 3, p + dl, strlen(p + dl) + 1);
+	}
+	return text;
+}

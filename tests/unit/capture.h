@@ -22,4 +22,19 @@ int capture_run(int (*fn)(int, char **), int argc, char **argv,
 /* A file's contents as a NUL-terminated malloc'ed string ("" if unreadable). */
 char *capture_slurp(const char *path);
 
+/**
+ * capture_cmd() - capture_run() of @fn with the words of @args
+ * @fn: the command
+ * @args: its words, space-separated (argv[0] first); the word DUMP stands
+ *	for @dump
+ * @dump: the dump's path
+ * @dir: a scratch directory: its files "out" and "err" receive the output,
+ *	and its path in the output becomes "DIR"
+ * @ret: set to what @fn returned
+ *
+ * Return: the command's stdout, or its stderr when it failed (malloc'ed).
+ */
+char *capture_cmd(int (*fn)(int, char **), const char *args, const char *dump,
+		  const char *dir, int *ret);
+
 #endif

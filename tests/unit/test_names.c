@@ -40,23 +40,7 @@ static const char *const sleep_site[] = { "hrtimer_nanosleep", NULL };
 static char *run(int (*cmd)(int, char **), const char *args, const char *dump,
 		 int *ret)
 {
-	char out[160], err[160], buf[512], *argv[16], *tok, *save = NULL, *text, *p;
-	int argc = 0;
-
-	snprintf(out, sizeof(out), "%s/out", dir);
-	snprintf(err, sizeof(err), "%s/err", dir);
-	snprintf(buf, sizeof(buf), "%s", args);
-	for (tok = strtok_r(buf, " ", &save); tok && argc < 15;
-	     tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = strcmp(tok, "DUMP") ? tok : (char *)dump;
-	argv[argc] = NULL;
-	*ret = capture_run(cmd, argc, argv, out, err);
-	text = capture_slurp(*ret ? err : out);
-	while (text && (p = strstr(text, dir))) {	/* DIR: the scratch directory */
-		memcpy(p, "DIR", 3);
-		memmove(p + 3, p + strlen(dir), strlen(p + strlen(dir)) + 1);
-	}
-	return text;
+	return capture_cmd(cmd, args, dump, dir, ret);
 }
 
 /* Compare @text with tests/unit/golden/names-@name; rewrite it when asked. */
