@@ -389,8 +389,10 @@ static int make_threads(struct pm_prof *p, const struct pm_dump *pm)
 		p->threads[j].ns += s->ns;
 	}
 	sort_p = p;
-	qsort(p->threads, p->nthreads, sizeof(*p->threads), cmp_thread);
-	qsort(p->stacks, p->nstacks, sizeof(*p->stacks), cmp_stack);
+	if (p->nstacks) {	/* qsort() of no array at all is undefined */
+		qsort(p->threads, p->nthreads, sizeof(*p->threads), cmp_thread);
+		qsort(p->stacks, p->nstacks, sizeof(*p->stacks), cmp_stack);
+	}
 	for (i = 0, k = 0; i < p->nthreads; i++) {
 		struct pm_prof_thread *t = &p->threads[i];
 		size_t nf = 0;

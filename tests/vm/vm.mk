@@ -23,6 +23,9 @@ VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 # A known user-space call chain, with frame pointers (t-ustack.sh)
 VM_PROGS += $(B)/tests/vm/ustackprog
 $(B)/tests/vm/progs/ustackprog.o: CFLAGS += -O1 -fno-omit-frame-pointer
+# A known on-CPU split between two functions, with frame pointers (t-profile.sh)
+VM_PROGS += $(B)/tests/vm/burnsplit
+$(B)/tests/vm/progs/burnsplit.o: CFLAGS += -O1 -fno-omit-frame-pointer
 
 # Page flips on a KMS device and vgem's fences (t-drm.sh), with libdrm
 VM_PROGS += $(B)/tests/vm/drmflip
