@@ -73,3 +73,14 @@ char *capture_cmd(int (*fn)(int, char **), const char *args, const char *dump,
 	}
 	return text;
 }
+
+void capture_rmdir(const char *dir, const char *const *files)
+{
+	char p[256];
+
+	for (; *files; files++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, *files);
+		unlink(p);
+	}
+	rmdir(dir);
+}

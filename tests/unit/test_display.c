@@ -22,18 +22,7 @@ static char dir[64];
 static char *run(int (*cmd)(int, char **), const char *args, const char *dump,
 		 int *ret)
 {
-	char out[160], err[160], buf[512], *argv[16], *tok, *save = NULL;
-	int argc = 0;
-
-	snprintf(out, sizeof(out), "%s/out", dir);
-	snprintf(err, sizeof(err), "%s/err", dir);
-	snprintf(buf, sizeof(buf), "%s", args);
-	for (tok = strtok_r(buf, " ", &save); tok && argc < 15;
-	     tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = strcmp(tok, "DUMP") ? tok : (char *)dump;
-	argv[argc] = NULL;
-	*ret = capture_run(cmd, argc, argv, out, err);
-	return capture_slurp(*ret ? err : out);
+	return capture_cmd(cmd, args, dump, dir, ret);
 }
 
 static int golden(const char *name, const char *text)

@@ -291,9 +291,7 @@ static void refused(void)
 
 int main(void)
 {
-	static const char *const files[] = { "p.dump", "out", "err" };
-	char p[160];
-	size_t i;
+	static const char *const files[] = { "p.dump", "out", "err", NULL };
 
 	S = malloc(sizeof(*S));
 	snprintf(dir, sizeof(dir), "/tmp/tipme-profile-XXXXXX");
@@ -305,11 +303,7 @@ int main(void)
 	shares();
 	param_rate();
 	refused();
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
-		unlink(p);
-	}
-	rmdir(dir);
+	capture_rmdir(dir, files);
 	free(S);
 	return tap_done();
 }
