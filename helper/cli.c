@@ -40,6 +40,7 @@ static const struct subcmd subcmds[] = {
 	{ "latency", pm_cmd_latency, "how long each input took to reach the screen, and why" },
 	{ "report",  pm_cmd_report,  "one verdict for a slow moment: cause, culprit, resource" },
 	{ "timeline", pm_cmd_timeline, "draw an interval as TIPME's timeline (SVG): CPUs, threads, causes" },
+	{ "profile", pm_cmd_profile, "where threads' time went by call chain, on or off the CPU; flame graphs" },
 	{ "legs",    pm_cmd_legs,    "the time between two kinds of event per thread, with a histogram" },
 	{ "export",  pm_cmd_export,  "write a dump as a trace for ui.perfetto.dev and chrome://tracing" },
 	{ "xrecords", pm_cmd_xrecords,   "print an X dump (tipme-xhook's xhook.dump) as text or JSON" },

@@ -133,6 +133,39 @@ static int next_tracepoint(const char **pos, char *name, size_t nlen,
 	return 0;
 }
 
+/*
+ * The value of "KEY=N" in the module's parameters into *@v.
+ * Return: 0, or -1 when the parameters have no such line.
+ */
+static int param_u64(const char *params, const char *key, uint64_t *v)
+{
+	size_t klen = strlen(key);
+	const char *p = params;
+
+	while (p && *p) {
+		if (!strncmp(p, key, klen) && p[klen] == '=') {
+			*v = strtoull(p + klen + 1, NULL, 10);
+			return 0;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+static void profiler_text(const struct tipme_status *st)
+{
+	uint64_t hz;
+
+	if (param_u64(st->params, "profile_hz", &hz))
+		return;
+	if (hz)
+		printf("profile: on-CPU profiler at %" PRIu64 " Hz per CPU\n", hz);
+	else
+		printf("profile: on-CPU profiler off (profile_hz=0)\n");
+}
+
 static void tracepoints_text(const struct tipme_status *st)
 {
 	const char *pos = st->params;
@@ -199,6 +232,7 @@ static void status_text(const struct tipme_status *st)
 	if (lost)
 		printf("LOST: %" PRIu64 " records dropped (see Documentation/format.rst)\n",
 		       lost);
+	profiler_text(st);
 	tracepoints_text(st);
 }
 
@@ -217,6 +251,7 @@ static void status_json(const struct tipme_status *st,
 			const struct tipmed_status *ts)
 {
 	struct tm_jw w;
+	uint64_t hz;
 	size_t i;
 
 	tm_jw_init(&w, stdout, 0);
@@ -279,6 +314,11 @@ static void status_json(const struct tipme_status *st,
 	} else {
 		tm_jw_null(&w);
 	}
+	tm_jw_key(&w, "profile_hz");
+	if (!param_u64(st->params, "profile_hz", &hz))
+		tm_jw_u64(&w, hz);
+	else
+		tm_jw_null(&w);
 	tm_jw_key(&w, "tipmed");
 	if (ts->up) {
 		tm_jw_obj_begin(&w);

@@ -451,4 +451,27 @@ static inline const char *tipme_fence_timeline_name(struct dma_fence *f)
 }
 #endif
 
+/* ------------------------------------------------------------------ */
+/* Timers                                                             */
+/* ------------------------------------------------------------------ */
+
+#include <linux/hrtimer.h>
+
+/*
+ * hrtimer_setup() sets a timer's callback with the rest (6.13, "hrtimers:
+ * Introduce hrtimer_setup() to replace hrtimer_init()"); hrtimer_init()
+ * went in 6.15.
+ */
+static inline void tipme_hrtimer_setup(struct hrtimer *t,
+				       enum hrtimer_restart (*fn)(struct hrtimer *),
+				       clockid_t clock, enum hrtimer_mode mode)
+{
+#ifdef TIPME_HAVE_HRTIMER_SETUP
+	hrtimer_setup(t, fn, clock, mode);
+#else
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
+#endif
+}
+
 #endif /* TIPME_COMPAT_H */

@@ -161,6 +161,15 @@ class TipmeUstackOff(Tipme):
     params = " user_stacks=0"
 
 
+class TipmeProf(Tipme):
+    """The on-CPU profiler on at 99 Hz per CPU (profile_hz; off by
+    default), against "tipme" with the same defaults otherwise:
+    bench/tracers/run.sh --tracers tipme,tipme-prof (which adds
+    none and ftrace)."""
+    name = "tipme-prof"
+    params = " profile_hz=99"
+
+
 class Ftrace(Tracer):
     name = "ftrace"
 
@@ -313,8 +322,8 @@ class Lttng(Tracer):
         sh("lttng destroy bench")
 
 
-TRACERS = [c() for c in (Tracer, Tipme, TipmeLocal, TipmeUstackOn, TipmeUstackOff, Ftrace,
-                         Perf, Bpftrace, Lttng)
+TRACERS = [c() for c in (Tracer, Tipme, TipmeLocal, TipmeUstackOn, TipmeUstackOff, TipmeProf,
+                         Ftrace, Perf, Bpftrace, Lttng)
            if c.name in ONLY]
 
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /proc/sys/tipme/: enabled, trigger, keylog, trigger_interval_ms,
- * user_stacks, and read-only counters.  Writes are for root (mode 0644,
+ * user_stacks, profile_hz, and read-only counters.  Writes are for root (mode 0644,
  * and CAP_SYS_ADMIN is checked); a bad value gets -EINVAL and changes
  * nothing.
  */
@@ -14,11 +14,13 @@
 #include "recorder.h"
 #include "control/trigger.h"
 #include "control/sysctl.h"
+#include "instr/profile.h"
 #include "instr/ustack.h"
 
 static struct ctl_table_header *sysctl_hdr;
 static int int_max = INT_MAX;
 static int interval_max = 3600 * 1000;
+static int profile_hz_max = TIPME_PROFILE_HZ_MAX;
 
 /* Parse or print one int through a copy of @table pointing at @val. */
 static int int_io(const struct ctl_table *table, int write, void *buf, size_t *lenp,
@@ -94,6 +96,18 @@ static int ustacks_handler(tipme_ctl_table *table, int write, void *buf,
 	return err;
 }
 
+static int profile_hz_handler(tipme_ctl_table *table, int write, void *buf,
+			      size_t *lenp, loff_t *ppos)
+{
+	int v = tipme_profile_hz(), err;
+
+	err = int_io(table, write, buf, lenp, ppos, &v, SYSCTL_ZERO,
+		     &profile_hz_max);
+	if (!err && write)
+		err = tipme_profile_set_hz(v);
+	return err;
+}
+
 static int counter_handler(tipme_ctl_table *table, int write, void *buf,
 			   size_t *lenp, loff_t *ppos)
 {
@@ -133,6 +147,11 @@ static struct ctl_table tipme_sysctls[] = {
 		.procname = "user_stacks",
 		.mode = 0644,
 		.proc_handler = ustacks_handler,
+	},
+	{
+		.procname = "profile_hz",
+		.mode = 0644,
+		.proc_handler = profile_hz_handler,
 	},
 	{
 		.procname = "triggers",

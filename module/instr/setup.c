@@ -5,7 +5,8 @@
  * Order at load: cost counters, blocking-site range, user stack table,
  * sampler, exec table,
  * lifecycle probes, snapshot of existing tasks, block/lock/mm probes,
- * sampler start.  main.c calls tipme_instr_init() before attaching the
+ * sampler start, profiler (its timers use the site and user stack tables;
+ * it stops first).  main.c calls tipme_instr_init() before attaching the
  * scheduler probes (which use the cost counters and the sampler's logs)
  * and tipme_instr_exit() after detaching them.
  */
@@ -21,6 +22,7 @@
 #include "instr/setup.h"
 #include "probes/display.h"
 #include "probes/tracepoints.h"
+#include "instr/profile.h"
 #include "instr/sampler.h"
 #include "instr/site.h"
 #include "instr/ustack.h"
@@ -163,8 +165,16 @@ int tipme_instr_init(void)
 	tipme_fence_init(trace_fence);
 	tipme_drm_init(trace_drm);
 	tipme_sampler_start();
+	err = tipme_profile_init();
+	if (err)
+		goto out_task_probes;
 	return 0;
 
+out_task_probes:
+	tipme_drm_exit();
+	tipme_fence_exit();
+	optional_detach();
+	tipme_probes_detach(tipme_task_probes, tipme_task_probes_count);
 out_exec:
 	tipme_exec_exit();
 out_sampler:
@@ -185,6 +195,7 @@ out_cost:
  */
 void tipme_instr_exit(void)
 {
+	tipme_profile_exit();
 	tipme_drm_exit();
 	tipme_fence_exit();
 	optional_detach();
@@ -210,6 +221,7 @@ int tipme_instr_params_text(char *buf, size_t size)
 
 	n = tipme_site_params_text(buf, size);
 	n += tipme_ustack_params_text(buf + n, size - n);
+	n += tipme_profile_params_text(buf + n, size - n);
 	n += tipme_sampler_params_text(buf + n, size - n);
 	n += tipme_exec_params_text(buf + n, size - n);
 	n += scnprintf(buf + n, size - n,

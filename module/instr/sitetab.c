@@ -1,58 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The blocking-site table.
- *
- * An open-addressing hash table of call chains, filled from the
- * sched_switch probe on any CPU at once and never emptied while the module
- * is loaded, so a number stays valid for every record that holds it.  A
- * slot's @tag is 0 while empty, SITETAB_BUSY while the CPU that claimed it
- * (with a cmpxchg) fills it in, and the chain's hash with the top bit set
- * once it is published (a release store: readers that see the tag see the
- * chain).  Lookups probe SITETAB_PROBES slots from the hash; two CPUs
- * adding the same chain at once may give it two numbers, which is
- * harmless.  When no slot is free the caller writes the whole chain
- * (TIPME_REC_BLOCKED) instead, and @refused counts it.
- *
- * The dump reads the table after the rings: a number in a record was
- * published before the record was written, so it is in the table read.
+ * The blocking-site table: every kernel call chain a task went to sleep
+ * through gets a number in a table of numbered keys (intern.c), the key
+ * being the chain's addresses and the meta bits its length and flags.
+ * When the table has no room the caller writes the whole chain
+ * (TIPME_REC_BLOCKED) instead.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/atomic.h>
-#include <linux/errno.h>
-#include <linux/jhash.h>
 #include <linux/kernel.h>
-#include <linux/log2.h>
 #include <linux/string.h>
-#include <linux/vmalloc.h>
 #include <linux/tipme.h>
-#include "fault.h"
+#include "instr/intern.h"
 #include "instr/sitetab.h"
 
-#define SITETAB_BUSY		1U
-#define SITETAB_READY		0x80000000U
-#define SITETAB_PROBES		16
-#define SITETAB_MAX		65536
-
-struct sitetab_ent {
-	u32 tag;
-	u8 nr;
-	u8 flags;
-	u16 reserved;
-	u32 ip[];
-};
-
-static char *tab;		/* capacity slots of @stride bytes */
-static u32 mask;		/* capacity - 1 */
-static unsigned int stride;
+static struct tipme_intern sites;
 static unsigned int tab_depth;
-static atomic_t used;
-static atomic64_t refused;
-
-static inline struct sitetab_ent *slot(u32 i)
-{
-	return (struct sitetab_ent *)(tab + (size_t)i * stride);
-}
 
 /**
  * tipme_sitetab_init() - allocate the table
@@ -65,20 +28,8 @@ static inline struct sitetab_ent *slot(u32 i)
  */
 int tipme_sitetab_init(unsigned int capacity, unsigned int depth)
 {
-	atomic_set(&used, 0);
-	atomic64_set(&refused, 0);
 	tab_depth = depth;
-	if (!capacity || !depth)
-		return 0;
-	capacity = rounddown_pow_of_two(min_t(unsigned int, capacity,
-					      SITETAB_MAX));
-	stride = sizeof(struct sitetab_ent) + depth * sizeof(u32);
-	tab = tipme_fail_step("site table") ? NULL :
-	      vzalloc(array_size(capacity, stride));
-	if (!tab)
-		return -ENOMEM;
-	mask = capacity - 1;
-	return 0;
+	return tipme_intern_init(&sites, capacity, depth, "site table");
 }
 
 /**
@@ -88,8 +39,7 @@ int tipme_sitetab_init(unsigned int capacity, unsigned int depth)
  */
 void tipme_sitetab_exit(void)
 {
-	vfree(tab);
-	tab = NULL;
+	tipme_intern_exit(&sites);
 }
 
 /**
@@ -100,7 +50,7 @@ void tipme_sitetab_exit(void)
  */
 bool tipme_sitetab_enabled(void)
 {
-	return tab;
+	return sites.tab;
 }
 
 /**
@@ -115,36 +65,8 @@ bool tipme_sitetab_enabled(void)
  */
 u32 tipme_sitetab_intern(const u32 *ips, unsigned int n, bool full)
 {
-	u8 flags = full ? TIPME_BLOCKED_FULL : 0;
-	u32 h, tag, t, i, s;
-	struct sitetab_ent *e;
-
-	if (!tab || !n || n > tab_depth)
-		return 0;
-	h = jhash2(ips, n, n | (u32)flags << 8);
-	tag = h | SITETAB_READY;
-	for (i = 0; i < SITETAB_PROBES; i++) {
-		s = (h + i) & mask;
-		e = slot(s);
-		/* The tag before the chain it publishes. */
-		t = smp_load_acquire(&e->tag);
-		if (!t) {
-			if (cmpxchg(&e->tag, 0, SITETAB_BUSY) != 0)
-				continue;	/* another CPU took it */
-			e->nr = n;
-			e->flags = flags;
-			memcpy(e->ip, ips, n * sizeof(u32));
-			/* The chain before the tag that publishes it. */
-			smp_store_release(&e->tag, tag);
-			atomic_inc(&used);
-			return s + 1;
-		}
-		if (t == tag && e->nr == n && e->flags == flags &&
-		    !memcmp(e->ip, ips, n * sizeof(u32)))
-			return s + 1;
-	}
-	atomic64_inc(&refused);
-	return 0;
+	return tipme_intern(&sites, ips, n,
+			    n | (full ? TIPME_BLOCKED_FULL : 0) << 8);
 }
 
 /**
@@ -160,33 +82,24 @@ u32 tipme_sitetab_intern(const u32 *ips, unsigned int n, bool full)
  */
 size_t tipme_sitetab_read(u32 *pos, void *buf, size_t room, bool *done)
 {
+	const struct tipme_intern_ent *e;
 	size_t off = 0, need;
 	struct tipme_site *out;
-	struct sitetab_ent *e;
-	u32 t;
 
-	if (!tab) {
-		*done = true;
-		return 0;
-	}
-	for (; *pos <= mask; (*pos)++) {
-		e = slot(*pos);
-		/* The tag before the chain it publishes. */
-		t = smp_load_acquire(&e->tag);
-		if (!(t & SITETAB_READY))
-			continue;
-		need = sizeof(*out) + e->nr * sizeof(u32);
+	while ((e = tipme_intern_next(&sites, pos))) {
+		need = sizeof(*out) + e->words * sizeof(u32);
 		if (off + need > room)
 			break;
 		out = buf + off;
 		out->id = *pos + 1;
-		out->nr = e->nr;
-		out->flags = e->flags;
+		out->nr = e->words;
+		out->flags = e->meta >> 8;
 		out->reserved = 0;
-		memcpy(out + 1, e->ip, e->nr * sizeof(u32));
+		memcpy(out + 1, e->key, e->words * sizeof(u32));
 		off += need;
+		(*pos)++;
 	}
-	*done = *pos > mask;
+	*done = !e;
 	return off;
 }
 
@@ -200,10 +113,10 @@ void tipme_sitetab_hdr(struct tipme_sitetab_hdr *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->hdr_size = sizeof(*h);
-	h->count = atomic_read(&used);
-	h->capacity = tab ? mask + 1 : 0;
+	h->count = atomic_read(&sites.used);
+	h->capacity = tipme_intern_capacity(&sites);
 	h->depth = tab_depth;
-	h->refused = atomic64_read(&refused);
+	h->refused = atomic64_read(&sites.refused);
 }
 
 /**
@@ -217,6 +130,6 @@ void tipme_sitetab_hdr(struct tipme_sitetab_hdr *h)
 int tipme_sitetab_params_text(char *buf, size_t size)
 {
 	return scnprintf(buf, size, "site_table=%u\nsites=%d\nsites_refused=%lld\n",
-			 tab ? mask + 1 : 0, atomic_read(&used),
-			 (long long)atomic64_read(&refused));
+			 tipme_intern_capacity(&sites), atomic_read(&sites.used),
+			 (long long)atomic64_read(&sites.refused));
 }

@@ -18,32 +18,25 @@
  * return address outside executable code).  Nothing else of user memory is
  * read.
  *
- * Chains are numbered in a table as the blocking sites are (sitetab.c,
- * the same open addressing and publication by tag), keyed by process and
- * addresses, so a sleep through a chain seen before writes a 4-byte
- * number; the dump sends the table (TIPME_SEC_USTACKS).
+ * Chains are numbered in a table of numbered keys (intern.c), as the
+ * blocking sites are, keyed by process and addresses, so a sleep through a
+ * chain seen before writes a 4-byte number; the dump sends the table
+ * (TIPME_SEC_USTACKS).  The profiler (profile.c) numbers the chains of the
+ * tasks it interrupts in the same table, with the same walk.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/atomic.h>
-#include <linux/jhash.h>
 #include <linux/kernel.h>
-#include <linux/log2.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include <linux/vmalloc.h>
 #include <linux/tipme.h>
-#include "fault.h"
+#include "instr/intern.h"
 #include "instr/ustack.h"
 
-#define UTAB_BUSY		1U
-#define UTAB_READY		0x80000000U
-#define UTAB_PROBES		16
-#define UTAB_MAX		65536
 /*
  * How far above the user stack pointer a frame may be: the default stack
  * limit.  A frame pointer beyond is taken for a register that code without
@@ -64,27 +57,19 @@ static unsigned int ustack_table = 8192;
 module_param(ustack_table, uint, 0444);
 MODULE_PARM_DESC(ustack_table, "User-space call chains numbered in their table (up to 65536, 0: none recorded; default 8192)");
 
-struct utab_ent {
-	u32 tag;
-	u32 pid;
-	u8 nr;
-	u8 flags;
-	u16 reserved;
-	u32 reserved2;
-	u64 ip[];
+/*
+ * A key of the table: the process, then the addresses (meta: how many,
+ * and the flags).
+ */
+struct ustack_key {
+	u64 pid;
+	u64 ip[TIPME_USTACK_DEPTH_MAX];
 };
 
-static char *tab;		/* capacity slots of @stride bytes */
-static u32 mask;
-static unsigned int stride;
-static unsigned int depth;
-static atomic_t used;
-static atomic64_t refused;
+#define USTACK_KEY_WORDS(n)	((sizeof(u64) + (n) * sizeof(u64)) / sizeof(u32))
 
-static inline struct utab_ent *slot(u32 i)
-{
-	return (struct utab_ent *)(tab + (size_t)i * stride);
-}
+static struct tipme_intern chains;
+static unsigned int depth;
 
 /**
  * tipme_ustack_init() - allocate the user stack table
@@ -94,38 +79,25 @@ static inline struct utab_ent *slot(u32 i)
  */
 int tipme_ustack_init(void)
 {
-	unsigned int capacity;
-
-	atomic_set(&used, 0);
-	atomic64_set(&refused, 0);
 	if (!ustack_depth || ustack_depth > TIPME_USTACK_DEPTH_MAX) {
 		pr_err("ustack_depth=%u: 1 to %d\n", ustack_depth,
 		       TIPME_USTACK_DEPTH_MAX);
 		return -EINVAL;
 	}
 	depth = ustack_depth;
-	if (!ustack_table)
-		return 0;
-	capacity = rounddown_pow_of_two(min_t(unsigned int, ustack_table,
-					      UTAB_MAX));
-	stride = sizeof(struct utab_ent) + depth * sizeof(u64);
-	tab = tipme_fail_step("user stack table") ? NULL :
-	      vzalloc(array_size(capacity, stride));
-	if (!tab)
-		return -ENOMEM;
-	mask = capacity - 1;
-	return 0;
+	return tipme_intern_init(&chains, ustack_table, USTACK_KEY_WORDS(depth),
+				 "user stack table");
 }
 
 /**
  * tipme_ustack_exit() - free the table
  *
- * Context: process context; the sched_switch probe is detached.
+ * Context: process context; the sched_switch probe and the profiler are
+ * stopped.
  */
 void tipme_ustack_exit(void)
 {
-	vfree(tab);
-	tab = NULL;
+	tipme_intern_exit(&chains);
 }
 
 /**
@@ -136,40 +108,7 @@ void tipme_ustack_exit(void)
  */
 bool tipme_ustack_on(void)
 {
-	return READ_ONCE(tipme_user_stacks) && tab;
-}
-
-/* Number @ips of process @pid.  Return: its id, or 0 when the table is full. */
-static u32 ustack_intern(u32 pid, const u64 *ips, unsigned int n, u8 flags)
-{
-	u32 h, tag, t, i, s;
-	struct utab_ent *e;
-
-	h = jhash2((const u32 *)ips, n * 2, pid ^ (n | (u32)flags << 8) << 16);
-	tag = h | UTAB_READY;
-	for (i = 0; i < UTAB_PROBES; i++) {
-		s = (h + i) & mask;
-		e = slot(s);
-		/* The tag before the chain it publishes. */
-		t = smp_load_acquire(&e->tag);
-		if (!t) {
-			if (cmpxchg(&e->tag, 0, UTAB_BUSY) != 0)
-				continue;	/* another CPU took it */
-			e->pid = pid;
-			e->nr = n;
-			e->flags = flags;
-			memcpy(e->ip, ips, n * sizeof(u64));
-			/* The chain before the tag that publishes it. */
-			smp_store_release(&e->tag, tag);
-			atomic_inc(&used);
-			return s + 1;
-		}
-		if (t == tag && e->pid == pid && e->nr == n &&
-		    e->flags == flags && !memcmp(e->ip, ips, n * sizeof(u64)))
-			return s + 1;
-	}
-	atomic64_inc(&refused);
-	return 0;
+	return READ_ONCE(tipme_user_stacks) && chains.tab;
 }
 
 /* One frame of the frame-pointer chain, as x86-64 code lays it out. */
@@ -220,18 +159,21 @@ static unsigned int ustack_walk(u64 *ips, u8 *flags)
  * tipme_ustack_capture() - the number of the current task's user chain
  *
  * Context: the sched_switch probe (preemption and interrupts disabled),
- * in the context of a user task that goes to sleep.  Never sleeps,
- * allocates or takes a page fault.
+ * in the context of a user task that goes to sleep, or the profiler's
+ * timer interrupting a user task.  Never sleeps, allocates or takes a page
+ * fault.
  * Return: the chain's number, or 0 if the table is full.
  */
 u32 tipme_ustack_capture(void)
 {
-	u64 ips[TIPME_USTACK_DEPTH_MAX];
+	struct ustack_key k;
 	unsigned int n;
 	u8 flags;
 
-	n = ustack_walk(ips, &flags);
-	return ustack_intern(current->tgid, ips, n, flags);
+	n = ustack_walk(k.ip, &flags);
+	k.pid = current->tgid;
+	return tipme_intern(&chains, (const u32 *)&k, USTACK_KEY_WORDS(n),
+			    n | (u16)flags << 8);
 }
 
 /**
@@ -247,34 +189,29 @@ u32 tipme_ustack_capture(void)
  */
 size_t tipme_ustack_read(u32 *pos, void *buf, size_t room, bool *done)
 {
-	size_t off = 0, need;
+	const struct tipme_intern_ent *e;
+	const struct ustack_key *k;
 	struct tipme_ustack *out;
-	struct utab_ent *e;
-	u32 t;
+	size_t off = 0, need;
+	unsigned int n;
 
-	if (!tab) {
-		*done = true;
-		return 0;
-	}
-	for (; *pos <= mask; (*pos)++) {
-		e = slot(*pos);
-		/* The tag before the chain it publishes. */
-		t = smp_load_acquire(&e->tag);
-		if (!(t & UTAB_READY))
-			continue;
-		need = sizeof(*out) + e->nr * sizeof(u64);
+	while ((e = tipme_intern_next(&chains, pos))) {
+		k = (const struct ustack_key *)e->key;
+		n = e->meta & 0xff;
+		need = sizeof(*out) + n * sizeof(u64);
 		if (off + need > room)
 			break;
 		out = buf + off;
 		memset(out, 0, sizeof(*out));
 		out->id = *pos + 1;
-		out->pid = e->pid;
-		out->nr = e->nr;
-		out->flags = e->flags;
-		memcpy(out + 1, e->ip, e->nr * sizeof(u64));
+		out->pid = k->pid;
+		out->nr = n;
+		out->flags = e->meta >> 8;
+		memcpy(out + 1, k->ip, n * sizeof(u64));
 		off += need;
+		(*pos)++;
 	}
-	*done = *pos > mask;
+	*done = !e;
 	return off;
 }
 
@@ -288,10 +225,10 @@ void tipme_ustack_hdr(struct tipme_sitetab_hdr *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->hdr_size = sizeof(*h);
-	h->count = atomic_read(&used);
-	h->capacity = tab ? mask + 1 : 0;
+	h->count = atomic_read(&chains.used);
+	h->capacity = tipme_intern_capacity(&chains);
 	h->depth = depth;
-	h->refused = atomic64_read(&refused);
+	h->refused = atomic64_read(&chains.refused);
 }
 
 /**
@@ -307,6 +244,7 @@ int tipme_ustack_params_text(char *buf, size_t size)
 	return scnprintf(buf, size,
 			 "user_stacks=%d\nustack_depth=%u\nustack_table=%u\nustacks=%d\nustacks_refused=%lld\n",
 			 READ_ONCE(tipme_user_stacks), depth,
-			 tab ? mask + 1 : 0, atomic_read(&used),
-			 (long long)atomic64_read(&refused));
+			 tipme_intern_capacity(&chains),
+			 atomic_read(&chains.used),
+			 (long long)atomic64_read(&chains.refused));
 }

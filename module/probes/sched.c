@@ -19,6 +19,7 @@
 #include "instr/site.h"
 #include "instr/sitetab.h"
 #include "instr/ustack.h"
+#include "probes/sched.h"
 #include "taskstate.h"
 #include "probes/tracepoints.h"
 #include "probes/work.h"
@@ -142,6 +143,21 @@ struct ring_current {
 };
 
 static DEFINE_PER_CPU(struct ring_current, ring_current) = { TIPME_PID_NONE, 0 };
+
+/**
+ * tipme_ring_current_is() - does a reader of this CPU's ring know @pid runs
+ * @pid: the current task's pid
+ *
+ * A record of the task the latest switch record put on the CPU may leave
+ * its pid out (a compact form).
+ *
+ * Context: preemption disabled, any context, on the ring's CPU.
+ * Return: true if that switch record put @pid on this CPU.
+ */
+bool tipme_ring_current_is(u32 pid)
+{
+	return this_cpu_read(ring_current.pid) == pid;
+}
 
 static __always_inline void ring_current_set(u32 pid, u32 prio)
 {

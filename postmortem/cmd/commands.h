@@ -29,6 +29,7 @@ int pm_cmd_redact(int argc, char **argv);
 int pm_cmd_export(int argc, char **argv);
 int pm_cmd_timeline(int argc, char **argv);
 int pm_cmd_legs(int argc, char **argv);
+int pm_cmd_profile(int argc, char **argv);
 
 /**
  * pm_info_print() - print the summary of an opened dump

@@ -287,6 +287,24 @@ static void as_blocked(const struct pm_dec *d, struct pm_event *ev,
 }
 
 /*
+ * A compact record of thread @who (-1: the stream has not said which) as
+ * @type, its payload cleared for the caller to fill in.
+ * Return: 1, or 0 (counted as unattributed) when @who is not known.
+ */
+static int as_thread_rec(struct pm_dec *d, struct pm_event *ev, unsigned int type,
+			 int64_t who)
+{
+	if (who < 0) {
+		d->st.unattributed++;
+		return 0;
+	}
+	ev->type = (uint8_t)type;
+	ev->rt = pm_rectype_canon(type);
+	memset(&ev->u, 0, sizeof(ev->u));
+	return 1;
+}
+
+/*
  * Follow the CPU's current task (and its priority) and the thread its
  * latest switch put to sleep, and give compact records as the types they
  * stand for; a short switch with a site leaves its blocked event in
@@ -338,17 +356,26 @@ static int normalise(struct pm_dec *d, struct pm_event *ev)
 		d->sleeper = -1;
 		return 1;
 	case TIPME_REC_USTACK_C:
-		if (d->usleeper < 0) {
-			d->st.unattributed++;
-			return 0;
-		}
 		word = ev->u.rec.USTACK_C.id;
-		ev->type = TIPME_REC_USTACK;
-		ev->rt = pm_rectype_canon(ev->type);
-		memset(&ev->u, 0, sizeof(ev->u));
+		if (!as_thread_rec(d, ev, TIPME_REC_USTACK, d->usleeper))
+			return 0;
 		ev->u.rec.USTACK.pid = (uint32_t)d->usleeper;
 		ev->u.rec.USTACK.id = word;
 		d->usleeper = -1;
+		return 1;
+	case TIPME_REC_PROF_C:
+	case TIPME_REC_PROF_U:
+		if (ev->raw_type == TIPME_REC_PROF_C) {
+			site = ev->u.rec.PROF_C.site;
+			word = ev->u.rec.PROF_C.ustack;
+		} else {
+			word = ev->u.rec.PROF_U.ustack;
+		}
+		if (!as_thread_rec(d, ev, TIPME_REC_PROF, d->cur))
+			return 0;
+		ev->u.rec.PROF.pid = (uint32_t)d->cur;
+		ev->u.rec.PROF.site = site;
+		ev->u.rec.PROF.ustack = word;
 		return 1;
 	default:
 		return 1;

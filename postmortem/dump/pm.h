@@ -198,8 +198,8 @@ uint16_t pm_rectype_size(unsigned int type, const char *name);
 /**
  * pm_rectype_canon() - this reader's description of a record type that a
  * compact record stands for
- * @type: TIPME_REC_SCHED_SWITCH, TIPME_REC_SCHED_WAKING, TIPME_REC_BLOCKED or
- *	TIPME_REC_USTACK
+ * @type: TIPME_REC_SCHED_SWITCH, TIPME_REC_SCHED_WAKING, TIPME_REC_BLOCKED,
+ *	TIPME_REC_USTACK or TIPME_REC_PROF
  *
  * Return: the description, or NULL for another type.
  */

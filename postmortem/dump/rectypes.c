@@ -25,6 +25,7 @@ const struct pm_rectype *pm_rectype_canon(unsigned int type)
 	case TIPME_REC_SCHED_WAKING:
 	case TIPME_REC_BLOCKED:
 	case TIPME_REC_USTACK:
+	case TIPME_REC_PROF:
 		return &ours[type];
 	default:
 		return NULL;

@@ -205,3 +205,29 @@ size_t pm_site_frames(const struct pm_dump *pm, const uint32_t *ips,
 	}
 	return k;
 }
+
+size_t pm_site_chain(const struct pm_dump *pm, uint32_t id, uint64_t *out,
+		     size_t max, int *cut)
+{
+	const unsigned char *b;
+	struct tipme_rec_blocked h;
+	uint32_t len, ip;
+	size_t i, n;
+
+	*cut = 0;
+	if (!id)
+		return 0;
+	b = pm_site_blob(pm, id, &len);
+	memcpy(&h, b, sizeof(h));
+	n = (len - sizeof(h)) / sizeof(uint32_t);
+	if (n > h.nr)
+		n = h.nr;
+	if (n > max)
+		n = max;
+	for (i = 0; i < n; i++) {
+		memcpy(&ip, b + sizeof(h) + 4 * i, sizeof(ip));
+		out[i] = pm_text_addr(pm, ip);
+	}
+	*cut = !!(h.flags & TIPME_BLOCKED_FULL);
+	return n;
+}

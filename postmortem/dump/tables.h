@@ -288,6 +288,20 @@ const unsigned char *pm_site_blob(const struct pm_dump *pm, uint32_t id,
 				  uint32_t *len);
 
 /**
+ * pm_site_chain() - a kernel call chain of the site table as it was taken
+ * @pm: the dump
+ * @id: its number (struct tipme_rec_prof.site); 0: none
+ * @out: full addresses, innermost first, none dropped (a profiler sample
+ *       may have interrupted the scheduler itself)
+ * @max: room in @out
+ * @cut: set when the chain filled the module's depth (outer frames cut)
+ *
+ * Return: frames in @out; 0 for 0 or a number the table lacks.
+ */
+size_t pm_site_chain(const struct pm_dump *pm, uint32_t id, uint64_t *out,
+		     size_t max, int *cut);
+
+/**
  * pm_ustacks_load() - read a TIPME_SEC_USTACKS section
  * @in: the dump's instrumentation state
  * @s: the section

@@ -24,6 +24,7 @@ extern const struct pm_recops pm_rec_cost;	/* cost.c: self-cost batches */
 extern const struct pm_recops pm_rec_work;	/* work.c: work items, interrupt context */
 extern const struct pm_recops pm_rec_display;	/* display.c: vblanks, flips, fences */
 extern const struct pm_recops pm_rec_net;	/* net.c: TCP data received, sent */
+extern const struct pm_recops pm_rec_prof;	/* prof.c: profiler samples, rates */
 
 /*
  * The family column of TIPME_REC_TYPES (<linux/tipme.h>) as operations.
@@ -41,6 +42,7 @@ extern const struct pm_recops pm_rec_net;	/* net.c: TCP data received, sent */
 #define PM_FAMILY_work		(&pm_rec_work)
 #define PM_FAMILY_display	(&pm_rec_display)
 #define PM_FAMILY_net		(&pm_rec_net)
+#define PM_FAMILY_prof		(&pm_rec_prof)
 #define PM_FAMILY_compact	NULL
 
 /**

@@ -2,9 +2,9 @@
 /*
  * libFuzzer harness: a kernel dump through every analysis command that
  * reads one, with their options (info, records, ps, cost, why, report,
- * latency, legs, timeline, export, redact; text and JSON), the way root's
- * `tipme` would run them on a dump from a bug report.  The dump is given
- * as a file and as an incident directory whose X dump is a fixed seed (for
+ * latency, legs, timeline, export, profile, redact; text, JSON and SVG),
+ * the way root's `tipme` would run them on a dump from a bug report.  The
+ * dump is given as a file and as an incident directory whose X dump is a fixed seed (for
  * report --x, latency, the X legs and xrecords).  Every JSON output, and
  * every SVG and JSON file a command writes, must be well-formed
  * (wellformed.h) when the command succeeds.
@@ -50,8 +50,8 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
  * The combinations.  Words: DUMP the dump file, INC the incident
  * directory, PID a thread the dump knows, S0/S1/S2 its first, middle and
  * last record's time (s), SVG/JSON/COPY files in the scratch directory.
- * @out: what stdout must be when the command succeeds ("json", "jsonl"
- * or NULL: text); @file: the file it wrote and what that must be.
+ * @out: what stdout must be when the command succeeds ("json", "jsonl",
+ * "xml" or NULL: text); @file: the file it wrote and what that must be.
  */
 static const struct combo {
 	int (*cmd)(int, char **);
@@ -107,6 +107,13 @@ static const struct combo {
 	{ pm_cmd_export, "export --perfetto -o JSON DUMP", NULL, "JSON", "json" },
 	{ pm_cmd_export, "export --json --perfetto -o JSON --pid PID --from S0 --to S2 INC",
 	  "json", "JSON", "json" },
+	{ pm_cmd_profile, "profile DUMP", NULL, NULL, NULL },
+	{ pm_cmd_profile, "profile --json --pid PID --from S0 --to S2 DUMP", "json", NULL, NULL },
+	{ pm_cmd_profile, "profile --folded --top 0 INC", NULL, NULL, NULL },
+	{ pm_cmd_profile, "profile --off-cpu --json --top 2 DUMP", "json", NULL, NULL },
+	{ pm_cmd_profile, "profile --off-cpu --pid PID --folded DUMP", NULL, NULL, NULL },
+	{ pm_cmd_profile, "profile --svg --pid PID INC", "xml", NULL, NULL },
+	{ pm_cmd_profile, "profile --off-cpu --svg DUMP", "xml", NULL, NULL },
 	{ pm_cmd_redact, "redact --json -o COPY DUMP", "json", NULL, NULL },
 	{ pm_cmd_xrecords, "xrecords INC", NULL, NULL, NULL },
 	{ pm_cmd_xrecords, "xrecords --json INC", "json", NULL, NULL },

@@ -329,6 +329,11 @@ static void uapi_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_ustack_c), (size_t)4);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_ustack), (size_t)8);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_ustack), (size_t)16);
+	/* profiler samples: 8 and 12 bytes (compact), 16 and 12 with the header */
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_prof_u), (size_t)4);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_prof_c), (size_t)8);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_prof), (size_t)12);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_prof_rate), (size_t)8);
 	/* display and GPU: 20, 24, 28 and 64 bytes with the header */
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_vblank), (size_t)16);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_vblank_ev), (size_t)20);

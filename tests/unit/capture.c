@@ -82,3 +82,14 @@ char *capture_words(int (*fn)(int, char **), const char *args, const char *dump,
 	argv[argc] = NULL;
 	return capture_in(fn, argc, argv, dir, ret);
 }
+
+void capture_rmdir(const char *dir, const char *const *files)
+{
+	char p[256];
+
+	for (; *files; files++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, *files);
+		unlink(p);
+	}
+	rmdir(dir);
+}

@@ -51,4 +51,11 @@ char *capture_in(int (*fn)(int, char **), int argc, char **argv, const char *dir
 char *capture_words(int (*fn)(int, char **), const char *args, const char *dump,
 		    const char *dir, int *ret);
 
+/**
+ * capture_rmdir() - remove a scratch directory and the files left in it
+ * @dir: the directory
+ * @files: names of files in it, NULL-terminated (missing ones are fine)
+ */
+void capture_rmdir(const char *dir, const char *const *files);
+
 #endif

@@ -3,6 +3,7 @@
  * Scenario dumps (scen.h): record streams, an exec table and a symbol
  * table written through lib/'s dump writer, as tipmed writes them.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -188,6 +189,43 @@ static uint32_t scen_site_id(struct scen *s, uint8_t nr, const unsigned char *ip
 	memcpy(s->sites + s->sites_len + sizeof(st), ips, 4u * nr);
 	s->sites_len += sizeof(st) + 4u * nr;
 	return st.id;
+}
+
+void scen_prof(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
+	       const char *const *kstack, uint32_t ustack)
+{
+	unsigned char ips[4 * 8];
+	uint32_t ip, site = 0;
+	uint8_t nr = 0;
+
+	s->prof = 1;
+	for (; kstack && *kstack && nr < 8; kstack++) {
+		ip = (uint32_t)(scen_sym(*kstack) + 0x30);
+		memcpy(ips + 4 * nr++, &ip, 4);
+	}
+	if (nr)
+		site = scen_site_id(s, nr, ips);
+	if (s->compact && cpu < SCEN_CPUS && s->cur[cpu] == (int64_t)pid) {
+		struct tipme_rec_prof_c c = { site, ustack };
+		struct tipme_rec_prof_u u = { ustack };
+
+		if (nr)
+			scen_rec(s, cpu, TIPME_REC_PROF_C, ts, &c, sizeof(c));
+		else
+			scen_rec(s, cpu, TIPME_REC_PROF_U, ts, &u, sizeof(u));
+	} else {
+		struct tipme_rec_prof r = { pid, site, ustack };
+
+		scen_rec(s, cpu, TIPME_REC_PROF, ts, &r, sizeof(r));
+	}
+}
+
+void scen_prof_rate(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t hz)
+{
+	struct tipme_rec_prof_rate r = { hz, 0 };
+
+	s->prof = 1;
+	scen_rec(s, cpu, TIPME_REC_PROF_RATE, ts, &r, sizeof(r));
 }
 
 void scen_blocked(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
@@ -392,11 +430,24 @@ static int write_syms(struct tm_dumpw *w, struct tm_err *e)
 	return tm_dumpw_section(w, TIPME_SEC_SYMBOLS, 0, b, sl + strs, e);
 }
 
+/* The parameters section: @base, then the scenario's own lines. */
+static int write_params(const struct scen *s, struct tm_dumpw *w, const char *base,
+			struct tm_err *e)
+{
+	char b[1024];
+	int n;
+
+	n = snprintf(b, sizeof(b), "%s%s", base, s->params ? s->params : "");
+	if (n < 0 || (size_t)n >= sizeof(b))
+		return tm_err_set(e, E2BIG, "scenario parameters too long");
+	return tm_dumpw_section(w, TIPME_SEC_PARAMS, 0, b, (size_t)n, e);
+}
+
 int scen_write(const struct scen *s, const char *path)
 {
 	static const char params[] = "text_addr_hi=0xffffffff\n";
 	struct tipme_file_header fh;
-	struct tipme_rectype types[48];
+	struct tipme_rectype types[64];
 	struct tm_err e = { "" };
 	struct tm_dumpw w;
 	size_t nt = 0;
@@ -479,6 +530,15 @@ int scen_write(const struct scen *s, const char *path)
 			      sizeof(struct tipme_rec_switch_site_s),
 			      "sched_switch_site_s");
 	}
+	if (s->prof) {
+		scen_add_type(types, &nt, TIPME_REC_PROF, 0, sizeof(struct tipme_rec_prof), "prof");
+		scen_add_type(types, &nt, TIPME_REC_PROF_C, 0,
+			      sizeof(struct tipme_rec_prof_c), "prof_c");
+		scen_add_type(types, &nt, TIPME_REC_PROF_U, 0,
+			      sizeof(struct tipme_rec_prof_u), "prof_u");
+		scen_add_type(types, &nt, TIPME_REC_PROF_RATE, 0,
+			      sizeof(struct tipme_rec_prof_rate), "prof_rate");
+	}
 	if (s->ustacks) {
 		scen_add_type(types, &nt, TIPME_REC_USTACK, 0,
 			      sizeof(struct tipme_rec_ustack), "ustack");
@@ -487,7 +547,7 @@ int scen_write(const struct scen *s, const char *path)
 	}
 	err = tm_dumpw_section(&w, TIPME_SEC_RECTYPES, 0, types, nt * sizeof(types[0]), &e);
 	if (!err)
-		err = tm_dumpw_section(&w, TIPME_SEC_PARAMS, 0, params, sizeof(params) - 1, &e);
+		err = write_params(s, &w, params, &e);
 	if (!err && s->system)
 		err = tm_dumpw_section(&w, TIPME_SEC_SYSTEM, 0, s->system,
 				    strlen(s->system), &e);
@@ -495,7 +555,7 @@ int scen_write(const struct scen *s, const char *path)
 		err = write_streams(s, &w, &e);
 	if (!err && s->exec_len)
 		err = write_exec(s, &w, &e);
-	if (!err && s->compact)
+	if (!err && (s->compact || s->nsites))
 		err = write_sites(s, &w, &e);
 	if (!err && s->ustacks)
 		err = tm_dumpw_section(&w, TIPME_SEC_USTACKS, 0, s->ustacks,

@@ -78,6 +78,9 @@ struct scen {
 	 */
 	int short_ts;
 	uint64_t last_ts[SCEN_CPUS];	/* the latest record's timestamp */
+	/* profiler samples: their types are in the table when set */
+	int prof;
+	const char *params;		/* extra "key=value\n" parameters, or NULL */
 };
 
 /* Write scenarios with compact records (0: the full forms). */
@@ -105,6 +108,16 @@ void scen_ppid(struct scen *s, uint32_t pid, uint32_t ppid);
  */
 void scen_work(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_t id,
 	       const char *func, uint32_t pid, uint32_t ctx);
+/*
+ * a profiler sample of @pid (kernel chain: NULL-terminated symbol names,
+ * innermost first, or NULL; user chain @ustack, 0 none), in the form the
+ * module writes: compact when @pid is the CPU's current task (needs
+ * s->compact for the site table), full otherwise; sets s->prof
+ */
+void scen_prof(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
+	       const char *const *kstack, uint32_t ustack);
+/* a profiler rate record (TIPME_REC_PROF_RATE); sets s->prof */
+void scen_prof_rate(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t hz);
 /* the hotkey's trigger (seq 1) at @ts on CPU 0 */
 void scen_trigger(struct scen *s, uint64_t ts);
 uint64_t scen_sym(const char *name);

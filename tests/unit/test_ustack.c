@@ -358,9 +358,7 @@ static void redacted(void)
 
 int main(void)
 {
-	static const char *const files[] = { "u.dump", "out", "err" };
-	char p[160];
-	size_t i;
+	static const char *const files[] = { "u.dump", "out", "err", NULL };
 
 	S = malloc(sizeof(*S));
 	snprintf(dir, sizeof(dir), "/tmp/tipme-ustack-XXXXXX");
@@ -373,11 +371,7 @@ int main(void)
 	redacted();
 	after_exec();
 	elf_build_id();
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
-		unlink(p);
-	}
-	rmdir(dir);
+	capture_rmdir(dir, files);
 	free(S);
 	return tap_done();
 }

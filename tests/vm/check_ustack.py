@@ -25,6 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from tap import check  # noqa: E402
+from elfsyms import functions, loads, vaddr  # noqa: E402  (beside this file)
 
 
 def load(path):
@@ -41,42 +42,11 @@ def truth_of(s):
     return {k: int(v) for k, v in (kv.split("=", 1) for kv in s.split())}
 
 
-def functions(binary):
-    """name -> (start, size) of the binary's function symbols (nm -S)."""
-    out = subprocess.run(["nm", "-S", "--defined-only", binary], check=True,
-                         capture_output=True, text=True).stdout
-    funcs = {}
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 4 and f[2] in "tT":
-            funcs[f[3]] = (int(f[0], 16), int(f[1], 16))
-    return funcs
-
-
-def loads(binary):
-    """(offset, vaddr, filesz) of each LOAD segment (readelf -lW)."""
-    out = subprocess.run(["readelf", "-lW", binary], check=True,
-                         capture_output=True, text=True).stdout
-    segs = []
-    for line in out.splitlines():
-        f = line.split()
-        if f and f[0] == "LOAD":
-            segs.append((int(f[1], 16), int(f[2], 16), int(f[4], 16)))
-    return segs
-
-
 def build_id(binary):
     out = subprocess.run(["readelf", "-n", binary], check=True,
                          capture_output=True, text=True).stdout
     m = re.search(r"Build ID:\s*([0-9a-f]+)", out)
     return m.group(1) if m else None
-
-
-def vaddr(segs, off):
-    for o, v, n in segs:
-        if o <= off < o + n:
-            return off - o + v
-    return None
 
 
 def inside(funcs, name, addr):

@@ -25,6 +25,9 @@ VM_PROGS += $(B)/tests/vm/argvtrap $(B)/tests/vm/evreader
 # A known user-space call chain, with frame pointers (t-ustack.sh)
 VM_PROGS += $(B)/tests/vm/ustackprog
 $(B)/tests/vm/progs/ustackprog.o: CFLAGS += -O1 -fno-omit-frame-pointer
+# A known on-CPU split between two functions, with frame pointers (t-profile.sh)
+VM_PROGS += $(B)/tests/vm/burnsplit
+$(B)/tests/vm/progs/burnsplit.o: CFLAGS += -O1 -fno-omit-frame-pointer
 
 # User-space symbols (t-usym.sh): a PIE and its own shared library with
 # DWARF and frame pointers, the same stripped (stripped/, each finding its

@@ -156,7 +156,11 @@ static __inline__ __u64 tipme_ts_extend(__u64 prev, __u32 low)
 	X(55, FENCE, struct tipme_rec_fence, "fence", FIXED, display) \
 	X(56, FENCE_NAME, struct tipme_rec_fence_name, "fence_name", FIXED, display) \
 	X(58, USTACK, struct tipme_rec_ustack, "ustack", FIXED, sched) \
-	X(59, USTACK_C, struct tipme_rec_ustack_c, "ustack_c", FIXED, compact)
+	X(59, USTACK_C, struct tipme_rec_ustack_c, "ustack_c", FIXED, compact) \
+	X(60, PROF, struct tipme_rec_prof, "prof", FIXED, prof) \
+	X(61, PROF_C, struct tipme_rec_prof_c, "prof_c", FIXED, compact) \
+	X(62, PROF_U, struct tipme_rec_prof_u, "prof_u", FIXED, compact) \
+	X(63, PROF_RATE, struct tipme_rec_prof_rate, "prof_rate", FIXED, prof)
 
 /*
  * Types the module never writes, in the same form: numbers from 127 down
@@ -467,6 +471,64 @@ struct tipme_rec_ustack {
  */
 struct tipme_rec_ustack_c {
 	__u32 id;
+};
+
+/**
+ * struct tipme_rec_prof - payload of TIPME_REC_PROF (16 bytes with header)
+ * @pid: the thread the profiler's timer interrupted
+ * @site: its kernel call chain, an entry of the dump's site table
+ *        (TIPME_SEC_SITES, struct tipme_site), innermost first from where
+ *        the timer interrupted it; 0: interrupted in user mode, or not kept
+ * @ustack: its user-space call chain, an entry of the dump's user stack
+ *          table (TIPME_SEC_USTACKS); 0: a kernel thread, or not kept
+ *
+ * One sample of the on-CPU profiler (the profile_hz parameter): a per-CPU
+ * timer at that rate interrupts whatever runs, and a thread other than the
+ * idle task gets a sample.  The module writes the compact forms,
+ * TIPME_REC_PROF_C and TIPME_REC_PROF_U; readers give them as this record.
+ */
+struct tipme_rec_prof {
+	__u32 pid;
+	__u32 site;
+	__u32 ustack;
+};
+
+/**
+ * struct tipme_rec_prof_c - payload of TIPME_REC_PROF_C (12 bytes with header)
+ * @site: as struct tipme_rec_prof.site
+ * @ustack: as struct tipme_rec_prof.ustack
+ *
+ * A sample of the thread the latest switch record of the CPU put on it,
+ * interrupted in the kernel.
+ */
+struct tipme_rec_prof_c {
+	__u32 site;
+	__u32 ustack;
+};
+
+/**
+ * struct tipme_rec_prof_u - payload of TIPME_REC_PROF_U (8 bytes with header)
+ * @ustack: as struct tipme_rec_prof.ustack
+ *
+ * A sample of the thread the latest switch record of the CPU put on it,
+ * interrupted in user mode (no kernel chain).
+ */
+struct tipme_rec_prof_u {
+	__u32 ustack;
+};
+
+/**
+ * struct tipme_rec_prof_rate - payload of TIPME_REC_PROF_RATE (12 bytes with header)
+ * @hz: samples per second from now on on this CPU; 0: the profiler stopped
+ * @reserved: zero
+ *
+ * Written on a CPU when its profiler timer starts, changes rate or stops,
+ * so that a reader can weigh the samples that follow as time (1/@hz
+ * seconds each) without the dump's parameters.
+ */
+struct tipme_rec_prof_rate {
+	__u32 hz;
+	__u32 reserved;
 };
 
 /* Where a trigger came from (struct tipme_rec_trigger, netlink). */
