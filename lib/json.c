@@ -221,6 +221,37 @@ void tm_jw_i64(struct tm_jw *w, int64_t v)
 	after_value(w);
 }
 
+/*
+ * @v / 10^@decimals, exactly: the integer part, then the fraction digits
+ * without trailing zeros (none, and no point, for a whole number).  A
+ * time in ns written as us (3 decimals) or ms (6) this way carries no
+ * binary rounding ("18.861", never "18.860999999567866").
+ */
+void tm_jw_fixed(struct tm_jw *w, int64_t v, unsigned int decimals)
+{
+	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v, scale = 1, frac;
+	char buf[24];
+	unsigned int n;
+
+	for (n = 0; n < decimals && n < 18; n++)
+		scale *= 10;
+	if (before_value(w))
+		return;
+	frac = mag % scale;
+	while (frac && frac % 10 == 0) {
+		frac /= 10;
+		n--;
+	}
+	if (!frac)
+		n = 0;
+	fprintf(w->f, "%s%" PRIu64, v < 0 ? "-" : "", mag / scale);
+	if (n) {
+		snprintf(buf, sizeof(buf), "%0*" PRIu64, (int)n, frac);
+		fprintf(w->f, ".%s", buf);
+	}
+	after_value(w);
+}
+
 /* Shortest of %.15g and %.17g that reads back as the same double. */
 void tm_jw_double(struct tm_jw *w, double v)
 {
@@ -277,6 +308,12 @@ void tm_jw_kdouble(struct tm_jw *w, const char *key, double v)
 {
 	tm_jw_key(w, key);
 	tm_jw_double(w, v);
+}
+
+void tm_jw_kfixed(struct tm_jw *w, const char *key, int64_t v, unsigned int decimals)
+{
+	tm_jw_key(w, key);
+	tm_jw_fixed(w, v, decimals);
 }
 
 void tm_jw_kbool(struct tm_jw *w, const char *key, int v)

@@ -63,6 +63,8 @@ void tm_jw_str_end(struct tm_jw *w);
 void tm_jw_u64(struct tm_jw *w, uint64_t v);
 void tm_jw_i64(struct tm_jw *w, int64_t v);
 void tm_jw_double(struct tm_jw *w, double v);
+/* @v / 10^@decimals (at most 18) exactly, trailing fraction zeros dropped */
+void tm_jw_fixed(struct tm_jw *w, int64_t v, unsigned int decimals);
 void tm_jw_bool(struct tm_jw *w, int v);
 void tm_jw_null(struct tm_jw *w);
 
@@ -71,6 +73,7 @@ void tm_jw_kstr(struct tm_jw *w, const char *key, const char *s);
 void tm_jw_ku64(struct tm_jw *w, const char *key, uint64_t v);
 void tm_jw_ki64(struct tm_jw *w, const char *key, int64_t v);
 void tm_jw_kdouble(struct tm_jw *w, const char *key, double v);
+void tm_jw_kfixed(struct tm_jw *w, const char *key, int64_t v, unsigned int decimals);
 void tm_jw_kbool(struct tm_jw *w, const char *key, int v);
 
 /**

@@ -90,9 +90,20 @@ static void ft_printf(struct pf *p, const char *fmt, ...)
 	}
 }
 
-static double us(int64_t ns)
+/* @b - @a in ns, saturated (a damaged dump's times must not overflow it). */
+static int64_t ns_diff(int64_t b, int64_t a)
 {
-	return ns / 1e3;
+	if (a < 0 && b > INT64_MAX + a)
+		return INT64_MAX;
+	if (a > 0 && b < INT64_MIN + a)
+		return INT64_MIN;
+	return b - a;
+}
+
+/* A time or length in ns as the trace's microseconds, exactly (up to 3 decimals). */
+static void kus(struct pf *p, const char *key, int64_t ns)
+{
+	tm_jw_kfixed(&p->w, key, ns, 3);
 }
 
 /*
@@ -224,13 +235,13 @@ static void named(struct pf *p, uint32_t pid)
 }
 
 /* The head of one trace event: name, phase, time, thread. */
-static void ev_begin(struct pf *p, const char *name, const char *ph, double ts,
+static void ev_begin(struct pf *p, const char *name, const char *ph, int64_t ts_ns,
 		     uint32_t pid, uint32_t tid)
 {
 	tm_jw_obj_begin(&p->w);
 	tm_jw_kstr(&p->w, "name", name);
 	tm_jw_kstr(&p->w, "ph", ph);
-	tm_jw_kdouble(&p->w, "ts", ts);
+	kus(p, "ts", ts_ns);
 	tm_jw_ku64(&p->w, "pid", pid);
 	tm_jw_ku64(&p->w, "tid", tid);
 	p->stats->events++;
@@ -242,15 +253,15 @@ static void ev_begin(struct pf *p, const char *name, const char *ph, double ts,
 static void slice(struct pf *p, const char *name, const char *cat, uint32_t tid,
 		  int64_t a, int64_t b)
 {
-	ev_begin(p, name, "X", us(a), tgid_of(p, tid, a), tid);
+	ev_begin(p, name, "X", a, tgid_of(p, tid, a), tid);
 	tm_jw_kstr(&p->w, "cat", cat);
-	tm_jw_kdouble(&p->w, "dur", b > a ? us(b) - us(a) : 0);
+	kus(p, "dur", b > a ? ns_diff(b, a) : 0);
 }
 
 static void instant(struct pf *p, const char *name, const char *cat,
-		    double ts, uint32_t pid, uint32_t tid, const char *scope)
+		    int64_t ts_ns, uint32_t pid, uint32_t tid, const char *scope)
 {
-	ev_begin(p, name, "i", ts, pid, tid);
+	ev_begin(p, name, "i", ts_ns, pid, tid);
 	tm_jw_kstr(&p->w, "cat", cat);
 	tm_jw_kstr(&p->w, "s", scope);
 }
@@ -263,7 +274,7 @@ static void on_input(struct pf *p, const struct pm_event *ev)
 	snprintf(name, sizeof(name), "%s%s", tm_input_kind_title(in->kind, "input"),
 		 in->kind == TIPME_INPUT_MOTION ? "" :
 		 in->value == 1 ? " press" : in->value == 2 ? " repeat" : " release");
-	instant(p, name, "input", us(ev->ns), 0, 0, "g");
+	instant(p, name, "input", ev->ns, 0, 0, "g");
 	tm_jw_obj_end(&p->w);
 }
 
@@ -286,7 +297,7 @@ static int records(struct pf *p, struct tm_err *e)
 			if (p->pass)
 				continue;
 			snprintf(name, sizeof(name), "records lost on cpu %" PRIu32, ev.cpu);
-			instant(p, name, "tipme", us(ev.ns), 0, 0, "g");
+			instant(p, name, "tipme", ev.ns, 0, 0, "g");
 			tm_jw_ku64(&p->w, "subbufs", ev.lost_count);
 			tm_jw_obj_end(&p->w);
 			continue;
@@ -312,7 +323,7 @@ static int records(struct pf *p, struct tm_err *e)
 			break;
 		case TIPME_REC_TRIGGER:
 			instant(p, ev.u.trig.coalesced ? "trigger (joined)" : "trigger",
-				"tipme", us(ev.ns), 0, 0, "g");
+				"tipme", ev.ns, 0, 0, "g");
 			tm_jw_obj_end(&p->w);
 			break;
 		default:
@@ -373,7 +384,7 @@ static void resources(struct pf *p)
 			continue;	/* only whole requests: async slices need both ends */
 		snprintf(name, sizeof(name), "I/O on %s",
 			 blk_dev_name(p, q->dev, dev, sizeof(dev)));
-		ev_begin(p, name, "b", us(a), tgid_of(p, q->issuer, a), q->issuer);
+		ev_begin(p, name, "b", a, tgid_of(p, q->issuer, a), q->issuer);
 		tm_jw_kstr(&p->w, "cat", "block");
 		tm_jw_ku64(&p->w, "id", BLK_ID + i);
 		tm_jw_key(&p->w, "args");
@@ -381,12 +392,12 @@ static void resources(struct pf *p)
 		tm_jw_ku64(&p->w, "sector", q->sector);
 		tm_jw_ku64(&p->w, "bytes", q->bytes);
 		if (q->insert_ns && q->issue_ns)
-			tm_jw_kdouble(&p->w, "queued_ms", (us(q->issue_ns) - us(q->insert_ns)) / 1e3);
+			tm_jw_kfixed(&p->w, "queued_ms", ns_diff(q->issue_ns, q->insert_ns), 6);
 		if (q->issue_ns)
-			tm_jw_kdouble(&p->w, "device_ms", (us(q->complete_ns) - us(q->issue_ns)) / 1e3);
+			tm_jw_kfixed(&p->w, "device_ms", ns_diff(q->complete_ns, q->issue_ns), 6);
 		tm_jw_obj_end(&p->w);
 		tm_jw_obj_end(&p->w);
-		ev_begin(p, name, "e", us(q->complete_ns), tgid_of(p, q->issuer, a), q->issuer);
+		ev_begin(p, name, "e", q->complete_ns, tgid_of(p, q->issuer, a), q->issuer);
 		tm_jw_kstr(&p->w, "cat", "block");
 		tm_jw_ku64(&p->w, "id", BLK_ID + i);
 		tm_jw_obj_end(&p->w);
@@ -397,7 +408,7 @@ static void resources(struct pf *p)
 static void async_begin(struct pf *p, const char *name, const char *cat,
 			uint32_t tid, int64_t a, uint64_t id)
 {
-	ev_begin(p, name, "b", a / 1e3, tgid_of(p, tid, p->in->st->last_ns), tid);
+	ev_begin(p, name, "b", a, tgid_of(p, tid, p->in->st->last_ns), tid);
 	tm_jw_kstr(&p->w, "cat", cat);
 	tm_jw_ku64(&p->w, "id", id);
 }
@@ -405,7 +416,7 @@ static void async_begin(struct pf *p, const char *name, const char *cat,
 static void async_end(struct pf *p, const char *name, const char *cat,
 		      uint32_t tid, int64_t b, uint64_t id)
 {
-	ev_begin(p, name, "e", b / 1e3, tgid_of(p, tid, p->in->st->last_ns), tid);
+	ev_begin(p, name, "e", b, tgid_of(p, tid, p->in->st->last_ns), tid);
 	tm_jw_kstr(&p->w, "cat", cat);
 	tm_jw_ku64(&p->w, "id", id);
 	tm_jw_obj_end(&p->w);
@@ -432,7 +443,7 @@ static void verdict(struct pf *p)
 		if (v->culprit)
 			tm_jw_ku64(&p->w, "culprit", v->culprit);
 		tm_jw_kstr(&p->w, "resource", v->resource);
-		tm_jw_kdouble(&p->w, "ms", v->ns / 1e6);
+		tm_jw_kfixed(&p->w, "ms", v->ns, 6);
 	}
 	tm_jw_obj_end(&p->w);
 	tm_jw_obj_end(&p->w);
@@ -477,9 +488,9 @@ static void xserver(struct pf *p)
 					dur = X_REQ_CAP_NS;
 			}
 			ev_begin(p, tm_xdump_op_name(x, &r, op, sizeof(op)), "X",
-				 r.time_ns / 1e3, server, server);
+				 (int64_t)r.time_ns, server, server);
 			tm_jw_kstr(&p->w, "cat", "x11");
-			tm_jw_kdouble(&p->w, "dur", dur / 1e3);
+			kus(p, "dur", dur);
 			tm_jw_key(&p->w, "args");
 			tm_jw_obj_begin(&p->w);
 			tm_jw_ku64(&p->w, "client_pid", cl.pid);
@@ -490,11 +501,11 @@ static void xserver(struct pf *p)
 			tm_jw_obj_end(&p->w);
 		} else if (r.kind == TIPME_X11_DEVICE && server) {
 			snprintf(name, sizeof(name), "X device %s", tm_xdump_event_name(r.major));
-			instant(p, name, "x11", r.time_ns / 1e3, server, server, "t");
+			instant(p, name, "x11", (int64_t)r.time_ns, server, server, "t");
 			tm_jw_obj_end(&p->w);
 		} else if (r.kind == TIPME_X11_EVENT && cl.pid && r.major >= 2 && r.major <= 6) {
 			snprintf(name, sizeof(name), "X %s delivered", tm_xdump_event_name(r.major));
-			instant(p, name, "x11", r.time_ns / 1e3, cl.pid, cl.pid, "t");
+			instant(p, name, "x11", (int64_t)r.time_ns, cl.pid, cl.pid, "t");
 			tm_jw_obj_end(&p->w);
 		}
 	}

@@ -20,7 +20,7 @@ static void print_seg(FILE *f, const struct pm_dump *pm,
 		      const struct pm_seg *s)
 {
 	fprintf(f, "  %-8s %" PRId64 "..%" PRId64,
-		s->state <= PM_T_BLOCKED ? tstate_name[s->state] : "?",
+		tstate_name[s->state],	/* 2 bits: PM_T_BLOCKED is the last */
 		s->start_ns, s->end_ns);
 	fprintf(f, " cpu=%" PRIu32 " prio=%u", s->cpu, s->prio);
 	if (s->state == PM_T_RUNNABLE)
@@ -28,10 +28,10 @@ static void print_seg(FILE *f, const struct pm_dump *pm,
 	if (s->state == PM_T_BLOCKED)
 		fprintf(f, " block_state=%u", s->block_state);
 	if (s->waker != -1 || s->waker_ctx)
-		fprintf(f, " waker=%" PRId64 " waker_ctx=%u", s->waker,
-			s->waker_ctx);
+		fprintf(f, " waker=%" PRId32 " waker_ctx=%u", s->waker,
+			(unsigned int)s->waker_ctx);
 	if (s->nsite) {
-		fprintf(f, " nsite=%" PRIu32, s->nsite);
+		fprintf(f, " nsite=%" PRIu32, (uint32_t)s->nsite);
 		pm_print_seg_site(f, pm, s);
 	} else if (s->ustack) {
 		pm_print_seg_site(f, pm, s);

@@ -55,13 +55,13 @@ static void print_stretch(FILE *f, const struct pm_dump *pm,
 	}
 	pm_print_seg_site(f, pm, s);
 	if (s->waker >= 0)
-		fprintf(f, "; woken by %" PRId64 " (%s, %s)\n", s->waker,
+		fprintf(f, "; woken by %" PRId32 " (%s, %s)\n", s->waker,
 			name_of(pm, (uint32_t)s->waker, s->end_ns),
 			pm_ctx_name(s->waker_ctx));
 	else
 		fprintf(f, "; not woken in the window\n");
 	if (ws->waker) {
-		fprintf(f, "%*s    meanwhile %" PRId64 " (%s):\n", indent, "",
+		fprintf(f, "%*s    meanwhile %" PRId32 " (%s):\n", indent, "",
 			s->waker, name_of(pm, (uint32_t)s->waker, s->end_ns));
 		print_thread(f, pm, ws->waker, indent + 6);
 	}

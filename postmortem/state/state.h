@@ -27,34 +27,44 @@ enum pm_tstate {
  * struct pm_seg - one stretch of a thread's time
  * @start_ns: where it began, CLOCK_MONOTONIC ns
  * @end_ns: where it ended (the dump's end if it had not)
- * @state: enum pm_tstate
- * @block_state: enum tipme_task_state when blocked
- * @cpu: CPU it ran on (running) or was queued for (runnable, if known)
- * @waker: pid that woke it (blocked stretches ended by a wakeup), or -1
- * @waker_ctx: enum tipme_ctx of that wakeup
- * @woken: the runnable stretch began with a wakeup (not a preemption)
- * @prio: kernel priority (0..139) it ran at (running stretches)
- * @nsite: frames in @site
  * @site: where it blocked, innermost first (full addresses); @nsite of
  *	them, NULL when @nsite is 0.  A site is kept once in the state
  *	(struct pm_state's @site_chunks) for all the sleeps that began there
+ * @waker: pid that woke it (blocked stretches ended by a wakeup), or -1.
+ *	A waking record's pid has TIPME_PID_BITS bits, so it always fits
  * @ustack: the user-space call chain it blocked through, a number of the
  *	dump's user stack table (pm_ustack_get()); 0: none recorded
+ * @cpu: CPU it ran on (running) or was queued for (runnable, if known)
+ * @block_state: enum tipme_task_state when blocked
+ * @prio: kernel priority (0..139) it ran at (running stretches)
+ * @state: enum pm_tstate
+ * @waker_ctx: enum tipme_ctx of that wakeup (tipme_waking_ctx(): 2 bits)
+ * @woken: the runnable stretch began with a wakeup (not a preemption)
+ * @nsite: frames in @site, at most PM_SITE_FRAMES
+ *
+ * There are millions of these in a big dump (they are most of the
+ * postmortem's memory), so the small fields are bit-fields as wide as
+ * the values they hold: 40 bytes in all.
  */
 struct pm_seg {
 	int64_t start_ns;
 	int64_t end_ns;
-	int64_t waker;
 	const uint64_t *site;
-	uint32_t cpu;
-	uint32_t nsite;
-	uint8_t state;
-	uint8_t block_state;
-	uint8_t waker_ctx;
-	uint8_t woken;
-	uint8_t prio;
+	int32_t waker;
 	uint32_t ustack;
+	uint32_t cpu;
+	uint8_t block_state;
+	uint8_t prio;
+	unsigned int state : 2;
+	unsigned int waker_ctx : 2;
+	unsigned int woken : 1;
+	unsigned int nsite : 3;
 };
+
+_Static_assert(sizeof(struct pm_seg) <= 40, "struct pm_seg grew: it is most of a big dump's memory");
+_Static_assert(PM_T_BLOCKED < 4, "struct pm_seg's @state is 2 bits");
+_Static_assert(PM_SITE_FRAMES < 8, "struct pm_seg's @nsite is 3 bits");
+_Static_assert(TIPME_PID_MASK <= INT32_MAX, "struct pm_seg's @waker is an int32_t");
 
 /**
  * struct pm_thread - one thread's stretches, in time order

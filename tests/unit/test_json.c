@@ -78,6 +78,23 @@ static void numbers(struct tm_jw *w)
 	tm_jw_arr_end(w);
 }
 
+static void fixed(struct tm_jw *w)
+{
+	tm_jw_arr_begin(w);
+	tm_jw_fixed(w, 18861, 3);	/* 18.861 us: as a double, 18.860999999567866 */
+	tm_jw_fixed(w, 69411234150, 3);
+	tm_jw_fixed(w, 5000, 3);
+	tm_jw_fixed(w, 0, 3);
+	tm_jw_fixed(w, -1, 3);
+	tm_jw_fixed(w, -2500, 3);
+	tm_jw_fixed(w, 299000000, 6);
+	tm_jw_fixed(w, 735128, 6);
+	tm_jw_fixed(w, INT64_MIN, 3);
+	tm_jw_fixed(w, INT64_MAX, 18);
+	tm_jw_fixed(w, 42, 0);
+	tm_jw_arr_end(w);
+}
+
 static void nested(struct tm_jw *w)
 {
 	tm_jw_obj_begin(w);
@@ -170,7 +187,7 @@ int main(void)
 {
 	int err, py;
 
-	tap_plan(17);
+	tap_plan(19);
 
 	err = capture(escapes, 0);
 	tap_ok(!err && !strcmp(out,
@@ -199,6 +216,13 @@ int main(void)
 	       "u64/i64 extremes, shortest round-trip doubles, NaN/inf as null");
 	tap_diag("%s", out);
 	tap_ok(python_accepts(out, 0) == 1, "python3 json parses the numbers");
+
+	err = capture(fixed, 0);
+	tap_ok(!err && !strcmp(out, "[18.861,69411234.15,5,0,-0.001,-2.5,299,0.735128,"
+			       "-9223372036854775.808,9.223372036854775807,42]\n"),
+	       "fixed point: exact decimals, trailing zeros and a whole number's point dropped");
+	tap_diag("%s", out);
+	tap_ok(python_accepts(out, 0) == 1, "python3 json parses the fixed-point numbers");
 
 	err = capture(nested, 0);
 	tap_ok(!err && !strcmp(out, "{\"name\":\"x\",\"list\":[{},[],1],\"k\\\"ey\":null}\n"),
