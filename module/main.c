@@ -59,9 +59,16 @@ static int __init tipme_init(void)
 	if (err)
 		goto out_ringdev;
 	tipme_fail_steps_done();
-	pr_info("loaded: %llu KiB of rings, %u x %u KiB sub-buffers per CPU%s\n",
-		tipme.buf_size >> 10, 1U << tipme.nsub_shift,
-		(1U << tipme.sub_shift) >> 10, autostart ? ", recording" : "");
+	if (tipme.pool)
+		pr_info("loaded: %llu KiB of rings, one pool of %llu x %u KiB sub-buffers for every CPU%s\n",
+			tipme.buf_size >> 10, tipme.buf_size >> tipme.sub_shift,
+			(1U << tipme.sub_shift) >> 10,
+			autostart ? ", recording" : "");
+	else
+		pr_info("loaded: %llu KiB of rings, %u x %u KiB sub-buffers per CPU%s\n",
+			tipme.buf_size >> 10, 1U << tipme.nsub_shift,
+			(1U << tipme.sub_shift) >> 10,
+			autostart ? ", recording" : "");
 	return 0;
 
 out_ringdev:

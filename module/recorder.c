@@ -26,6 +26,10 @@ static unsigned int subbuf_size = 16384;
 module_param(subbuf_size, uint, 0444);
 MODULE_PARM_DESC(subbuf_size, "Sub-buffer size in bytes, a power of two from 4096 to 1048576 (default 16384)");
 
+static bool pool;
+module_param(pool, bool, 0444);
+MODULE_PARM_DESC(pool, "Every CPU's ring draws sub-buffers from one pool: the history kept is the machine's newest buffer_size bytes, whatever CPU wrote them (default 0: a ring of buffer_size / CPUs per CPU)");
+
 static char *clock = "auto";
 module_param(clock, charp, 0444);
 MODULE_PARM_DESC(clock, "Record clock: auto (TSC if constant and nonstop), tsc, or local");
@@ -97,6 +101,8 @@ u32 tipme_recorder_freeze(u64 t0, u32 seq)
 		return 0;
 	spin_lock_irqsave(&freeze_lock, flags);
 	if (!freeze_gen) {
+		if (tipme.pool)
+			tipme_pool_freeze(tipme.pool, true);
 		for_each_possible_cpu(cpu) {
 			struct tipme_ring *r = per_cpu_ptr(tipme.rings, cpu);
 
@@ -141,6 +147,8 @@ static void thaw_locked(void)
 	for_each_possible_cpu(cpu)
 		WRITE_ONCE(per_cpu_ptr(tipme.rings, cpu)->frozen,
 			   TIPME_RING_THAWED);
+	if (tipme.pool)
+		tipme_pool_freeze(tipme.pool, false);
 	freeze_gen = 0;
 }
 
@@ -236,15 +244,18 @@ bool tipme_recorder_autostart(void)
 int tipme_recorder_params_text(char *buf, size_t size)
 {
 	return scnprintf(buf, size,
-			 "version=%s\nbuffer_size=%llu\nsubbuf_size=%u\nsubbufs_per_cpu=%u\nclock=%s\nautostart=%d\nfreeze_on_trigger=%d\nfreeze_timeout_s=%u\nfrozen=%d\nfreezes=%lu\nfreezes_expired=%lu\nfreezes_released=%lu\nfreeze_ns_last=%llu\n",
+			 "version=%s\nbuffer_size=%llu\nsubbuf_size=%u\nsubbufs_per_cpu=%u\npool=%d\nclock=%s\nautostart=%d\nfreeze_on_trigger=%d\nfreeze_timeout_s=%u\nfrozen=%d\nfreezes=%lu\nfreezes_expired=%lu\nfreezes_released=%lu\nfreeze_ns_last=%llu\n",
 			 TIPME_VERSION_STRING, tipme.buf_size,
 			 1U << tipme.sub_shift, 1U << tipme.nsub_shift,
-			 tipme_clock_source() == TIPME_CLOCK_TSC ? "tsc" : "local",
+			 !!tipme.pool, tipme_clock_source() == TIPME_CLOCK_TSC ? "tsc" : "local",
 			 autostart, READ_ONCE(freeze_on_trigger),
 			 READ_ONCE(freeze_timeout_s), !!tipme_recorder_frozen(),
 			 READ_ONCE(freezes), READ_ONCE(freezes_expired),
 			 READ_ONCE(freezes_released), READ_ONCE(freeze_ns_last));
 }
+
+/* log2 of the sub-buffers in the pool (pool=1). */
+static unsigned int pool_shift;
 
 static int geometry_init(void)
 {
@@ -259,6 +270,19 @@ static int geometry_init(void)
 		return -EINVAL;
 	}
 	per_cpu = div_u64(total, cpus);
+	if (pool) {
+		if (per_cpu < 4ULL * subbuf_size || total > (1ULL << 40)) {
+			pr_err("buffer_size=%s: pool=1 needs at least four sub-buffers (%u bytes) per CPU for %u CPUs, and 1T at most\n",
+			       buffer_size, 4 * subbuf_size, cpus);
+			return -EINVAL;
+		}
+		tipme.sub_shift = ilog2(subbuf_size);
+		/* The pool: a power of two of sub-buffers; each CPU's share. */
+		pool_shift = ilog2(total >> tipme.sub_shift);
+		tipme.nsub_shift = ilog2(per_cpu >> tipme.sub_shift);
+		tipme.buf_size = 1ULL << (tipme.sub_shift + pool_shift);
+		return 0;
+	}
 	if (per_cpu < 2ULL * subbuf_size) {
 		pr_err("buffer_size=%s: need at least two sub-buffers (%u bytes) per CPU for %u CPUs\n",
 		       buffer_size, 2 * subbuf_size, cpus);
@@ -274,6 +298,8 @@ static int geometry_init(void)
 	return 0;
 }
 
+static struct tipme_pool the_pool;
+
 static void rings_free(void)
 {
 	int cpu;
@@ -281,6 +307,9 @@ static void rings_free(void)
 	for_each_possible_cpu(cpu)
 		tipme_ring_free(per_cpu_ptr(tipme.rings, cpu));
 	free_percpu(tipme.rings);
+	if (tipme.pool)
+		tipme_pool_free(tipme.pool);
+	tipme.pool = NULL;
 }
 
 static int rings_alloc(void)
@@ -291,9 +320,22 @@ static int rings_alloc(void)
 		      alloc_percpu(struct tipme_ring);
 	if (!tipme.rings)
 		return -ENOMEM;
+	if (pool) {
+		err = tipme_pool_init(&the_pool, tipme.sub_shift, pool_shift,
+				      NUMA_NO_NODE);
+		if (err) {
+			pr_err("cannot allocate the pool's %llu KiB; load with a smaller buffer_size=\n",
+			       tipme.buf_size >> 10);
+			free_percpu(tipme.rings);
+			return err;
+		}
+		tipme.pool = &the_pool;
+	}
 	for_each_possible_cpu(cpu) {
-		err = tipme_ring_init(per_cpu_ptr(tipme.rings, cpu), cpu,
-				      tipme.sub_shift, tipme.nsub_shift);
+		struct tipme_ring *r = per_cpu_ptr(tipme.rings, cpu);
+
+		err = tipme.pool ? tipme_ring_init_pool(r, cpu, tipme.pool) :
+		      tipme_ring_init(r, cpu, tipme.sub_shift, tipme.nsub_shift);
 		if (err) {
 			pr_err("cannot allocate %lu KiB for the ring of CPU %d; load with a smaller buffer_size=\n",
 			       (1UL << (tipme.sub_shift + tipme.nsub_shift)) >> 10,

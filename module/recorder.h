@@ -15,13 +15,15 @@
 /**
  * struct tipme_state - the recorder
  * @rings: per-CPU rings
+ * @pool: the sub-buffers every ring draws from (pool=1), or NULL
  * @recording: probes write records when true
  * @sub_shift: log2 of the sub-buffer size
- * @nsub_shift: log2 of the sub-buffers per CPU
+ * @nsub_shift: log2 of the sub-buffers per CPU (with @pool: of its share)
  * @buf_size: bytes of all rings together
  */
 struct tipme_state {
 	struct tipme_ring __percpu *rings;
+	struct tipme_pool *pool;
 	bool recording;
 	unsigned int sub_shift;
 	unsigned int nsub_shift;

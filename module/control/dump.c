@@ -19,6 +19,13 @@
  * (tipme_recorder_freeze()) starts each ring where the trigger found its
  * oldest data, and thaws the window once it has read every ring.
  *
+ * With a pool (pool=1), a CPU's sub-buffers are wherever its takes found
+ * them: the dump notes the pool's sub-buffers at its start, sorted by CPU
+ * and sub-buffer number, and pins each while it reads it
+ * (tipme_pool_pin()), so no writer takes it meanwhile; one taken before it
+ * was pinned is missing from the stream, as an overwritten one is.  The
+ * pool is not mapped: such a dump always sends copies.
+ *
  * A mapped dump (TIPME_ATTR_DUMP_MAPPED) sends the same stream without the
  * rings' bytes: one SUBBUF_MAP per sub-buffer says what is committed in
  * it, and the reader copies it from /dev/tipme's mapping (ringdev.c),
@@ -32,6 +39,7 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <net/genetlink.h>
 #include <linux/tipme.h>
 #include "recorder.h"
@@ -62,16 +70,44 @@ static int put_u64(struct sk_buff *skb, int attr, u64 v)
 	return nla_put_u64_64bit(skb, attr, v, TIPME_ATTR_PAD);
 }
 
+/* The oldest of @cpu's sub-buffers in the pool: its index, or -1. */
+static long pool_oldest(struct tipme_pool *p, int cpu)
+{
+	u64 s, best = U64_MAX;
+	long idx = -1;
+	unsigned long i;
+
+	for (i = 0; i < tipme_pool_nsub(p); i++) {
+		s = atomic64_read(&p->subs[i].state);
+		if ((s & TIPME_POOL_OWNED) && tipme_pool_state_cpu(s) == cpu &&
+		    tipme_pool_state_seq(s) < best) {
+			best = tipme_pool_state_seq(s);
+			idx = i;
+		}
+	}
+	return idx;
+}
+
 static u64 ring_first_ts(struct tipme_ring *r)
 {
 	unsigned long pos = local_read(&r->reserve);
 	u32 *hdr;
+	long idx;
 
 	if (!pos)
 		return 0;
+	if (r->pool) {
+		/* Status only: a race with a take gives a wrong time at worst. */
+		idx = pool_oldest(r->pool, r->cpu);
+		if (idx < 0)
+			return 0;
+		hdr = (u32 *)tipme_pool_ptr(r->pool, idx);
+		goto read;
+	}
 	hdr = (u32 *)(r->data + ((tipme_ring_oldest_seq(r, pos) <<
 				  r->sub_shift) &
 				 ((1UL << (r->sub_shift + r->nsub_shift)) - 1)));
+read:
 	if (!tipme_hdr_ext(READ_ONCE(hdr[0])))
 		return 0;
 	return READ_ONCE(hdr[1]) | (u64)READ_ONCE(hdr[2]) << 32;
@@ -88,7 +124,7 @@ static int put_cpu_entry(struct sk_buff *skb, int cpu, u32 discarded)
 	if (nla_put_u32(skb, TIPME_ATTR_CPU, cpu) ||
 	    put_u64(skb, TIPME_ATTR_STAT_WRITTEN, local_read(&r->written)) ||
 	    put_u64(skb, TIPME_ATTR_STAT_OVERWRITTEN,
-		    local_read(&r->overwritten)) ||
+		    tipme_ring_overwritten(r)) ||
 	    put_u64(skb, TIPME_ATTR_STAT_DROPPED, local_read(&r->dropped)) ||
 	    put_u64(skb, TIPME_ATTR_STAT_BYTES, local_read(&r->reserve)) ||
 	    nla_put_u32(skb, TIPME_ATTR_STAT_DISCARDED, discarded) ||
@@ -229,6 +265,18 @@ struct table_pos {
 	u32 pos;
 };
 
+/**
+ * struct pool_ent - a pool sub-buffer as a dump found it at its start
+ * @seq: its owner's number for it
+ * @cpu: its owner
+ * @idx: its index in the pool
+ */
+struct pool_ent {
+	u64 seq;
+	u32 cpu;
+	u32 idx;
+};
+
 enum dump_phase {
 	PHASE_META, PHASE_CPUS, PHASE_EXECTAB, PHASE_SITES, PHASE_USTACKS,
 	PHASE_COST,
@@ -252,6 +300,12 @@ enum dump_phase {
  * @freeze_gen: the frozen window this dump reads (0: none was frozen)
  * @mapped: the reader copies the rings from /dev/tipme (SUBBUF_MAP parts)
  * @maps: SUBBUF_MAP parts in the message buffer being filled
+ * @pool: with a pool: its sub-buffers owned when the dump started, by CPU
+ *	and sub-buffer number
+ * @npool: entries of @pool
+ * @pi: the entry being sent (with @pool)
+ * @pmin: the lowest sub-buffer number still to send (with @pool)
+ * @pinned: @pool[@pi] is pinned
  * @end: each CPU's write position when the dump started
  */
 struct dump_ctx {
@@ -270,6 +324,11 @@ struct dump_ctx {
 	u32 freeze_gen;
 	bool mapped;
 	u32 maps;
+	struct pool_ent *pool;
+	unsigned long npool;
+	unsigned long pi;
+	u64 pmin;
+	bool pinned;
 	unsigned long end[];
 };
 
@@ -282,10 +341,78 @@ static struct dump_ctx *dump_ctx(struct netlink_callback *cb)
 	return ((struct dump_cb *)cb->ctx)->ctx;
 }
 
+/*
+ * Move @d->pi to the next entry to send of the current CPU, one numbered
+ * @d->pmin or later, and @d->seq to its number.  Return: false when none.
+ */
+static bool pool_next(struct dump_ctx *d)
+{
+	struct pool_ent *pe;
+
+	for (; d->pi < d->npool; d->pi++) {
+		pe = &d->pool[d->pi];
+		if (pe->cpu != d->cpu || pe->seq > d->last)
+			return false;
+		if (pe->seq >= d->pmin) {
+			d->seq = pe->seq;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int pool_ent_cmp(const void *a, const void *b)
+{
+	const struct pool_ent *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Note the pool's owned sub-buffers, sorted by CPU, then by sub-buffer
+ * number (the order of the key's bits).  Return: 0 or -ENOMEM.
+ */
+static int pool_snapshot(struct dump_ctx *d, struct tipme_pool *p)
+{
+	unsigned long i;
+	u64 s;
+
+	d->pool = kvmalloc_array(tipme_pool_nsub(p), sizeof(*d->pool),
+				 GFP_KERNEL);
+	if (!d->pool)
+		return -ENOMEM;
+	for (i = 0; i < tipme_pool_nsub(p); i++) {
+		s = atomic64_read(&p->subs[i].state);
+		if (!(s & TIPME_POOL_OWNED))
+			continue;
+		d->pool[d->npool].seq = tipme_pool_state_seq(s);
+		d->pool[d->npool].cpu = tipme_pool_state_cpu(s);
+		d->pool[d->npool].idx = i;
+		d->npool++;
+	}
+	sort(d->pool, d->npool, sizeof(*d->pool), pool_ent_cmp, NULL);
+	return 0;
+}
+
 static void dump_begin_cpu(struct dump_ctx *d)
 {
 	struct tipme_ring *r = per_cpu_ptr(tipme.rings, d->cpu);
 	unsigned long end = d->end[d->cpu];
+
+	if (r->pool) {
+		d->last = end ? (end - 1) >> r->sub_shift : 0;
+		while (d->pi < d->npool && d->pool[d->pi].cpu < d->cpu)
+			d->pi++;
+		d->pmin = 0;
+		d->off = 0;
+		d->have_view = false;
+		d->discarded = 0;
+		if (!end || !pool_next(d))
+			d->seq = d->last + 1;	/* nothing to send */
+		return;
+	}
 
 	d->seq = tipme_ring_oldest_seq(r, end);
 	d->last = end ? (end - 1) >> r->sub_shift : 0;
@@ -327,7 +454,9 @@ int tipme_dump_start(struct netlink_callback *cb,
 	if (!d)
 		return -ENOMEM;
 	d->family = family;
-	d->mapped = !!tipme_genl_dump_attrs(cb)[TIPME_ATTR_DUMP_MAPPED];
+	/* The pool is not mapped: its dumps send copies. */
+	d->mapped = !!tipme_genl_dump_attrs(cb)[TIPME_ATTR_DUMP_MAPPED] &&
+		    !tipme.pool;
 	tipme_cost_flush_all();
 	if (cb->min_dump_alloc < need)
 		cb->min_dump_alloc = need;
@@ -337,6 +466,10 @@ int tipme_dump_start(struct netlink_callback *cb,
 		d->end[cpu] = local_read(&per_cpu_ptr(tipme.rings, cpu)->reserve);
 	/* Positions before contents; pairs with smp_wmb() in the writers. */
 	smp_rmb();
+	if (tipme.pool && pool_snapshot(d, tipme.pool)) {
+		kfree(d);
+		return -ENOMEM;
+	}
 	d->phase = PHASE_META;
 	((struct dump_cb *)cb->ctx)->ctx = d;
 	return 0;
@@ -351,7 +484,13 @@ int tipme_dump_start(struct netlink_callback *cb,
  */
 int tipme_dump_done(struct netlink_callback *cb)
 {
-	kfree(dump_ctx(cb));
+	struct dump_ctx *d = dump_ctx(cb);
+
+	if (d && d->pinned)
+		tipme_pool_unpin(tipme.pool, d->pool[d->pi].idx);
+	if (d)
+		kvfree(d->pool);
+	kfree(d);
 	((struct dump_cb *)cb->ctx)->ctx = NULL;
 	return 0;
 }
@@ -468,12 +607,68 @@ static int dump_subbuf(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
+/*
+ * After the sub-buffer @d->seq: the next one.  @sent: it was sent (or
+ * discarded after it was read), not passed over.
+ */
+static void dump_advance(struct dump_ctx *d, bool sent)
+{
+	u64 seq = d->seq;
+
+	d->have_view = false;
+	if (!tipme.pool) {
+		d->seq++;
+		return;
+	}
+	if (d->pinned) {
+		tipme_pool_unpin(tipme.pool, d->pool[d->pi].idx);
+		d->pinned = false;
+	}
+	if (sent)
+		d->pmin = seq + 1;
+	d->pi++;
+	if (!pool_next(d))
+		d->seq = d->last + 1;
+	/* Taken before the dump could pin it, unless noted twice. */
+	if (!sent && d->seq != seq)
+		d->discarded++;
+}
+
+/*
+ * Pin the pool sub-buffer @d->pool[@d->pi], check that it still holds
+ * sub-buffer @d->seq of its CPU, and find what may be copied of it.
+ * Return: as dump_view(), -ESTALE if it holds another one now.
+ */
+static int pool_view(struct tipme_ring *r, struct dump_ctx *d)
+{
+	struct tipme_pool *p = r->pool;
+	unsigned long idx = d->pool[d->pi].idx, e;
+	u64 slot = d->seq & (tipme_ring_nsub(r) - 1);
+	int err;
+
+	if (!tipme_pool_pin(p, idx, d->cpu, d->seq))
+		return -ESTALE;
+	d->pinned = true;
+	/*
+	 * Retired, or still in the CPU's slot: not a sub-buffer a nested
+	 * writer took and gave back.
+	 */
+	e = READ_ONCE(r->map[slot]);
+	if (!(atomic64_read(&p->subs[idx].state) & TIPME_POOL_RETIRED) &&
+	    ((e & ~TIPME_MAP_TAG) != (unsigned long)tipme_pool_ptr(p, idx) ||
+	     (e & TIPME_MAP_TAG) !=
+	     ((d->seq >> r->nsub_shift) & TIPME_MAP_TAG)))
+		return -ESTALE;
+	err = dump_view(r, d);
+	return err;
+}
+
 /* Send the current CPU's sub-buffers.  Return: 0 when done, 1 if @skb is full. */
 static int dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 		    struct dump_ctx *d)
 {
 	struct tipme_ring *r = per_cpu_ptr(tipme.rings, d->cpu);
-	unsigned long base;
+	const char *src;
 	struct nlattr *a;
 	void *hdr;
 	int err, room;
@@ -482,12 +677,16 @@ static int dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 
 	while (d->seq <= d->last) {
 		if (!d->have_view) {
-			err = dump_view(r, d);
+			err = r->pool ? pool_view(r, d) : dump_view(r, d);
 			if (err == -ENODATA)
 				break;
 			if (err) {	/* overwritten, or a writer stuck in it */
+				if (r->pool && err == -ESTALE) {
+					dump_advance(d, false);
+					continue;
+				}
 				d->discarded++;
-				d->seq++;
+				dump_advance(d, true);
 				continue;
 			}
 			d->have_view = true;
@@ -499,11 +698,11 @@ static int dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 			     dump_subbuf(skb, cb, d, TIPME_PART_SUBBUF_MAP, true)))
 				return 1;
 			d->maps += !!d->view.len;
-			d->have_view = false;
-			d->seq++;
+			dump_advance(d, true);
 			continue;
 		}
-		base = d->seq << r->sub_shift;
+		src = r->pool ? tipme_pool_ptr(r->pool, d->pool[d->pi].idx) :
+		      tipme_ring_ptr(r, d->seq << r->sub_shift);
 		while (d->off < d->view.len) {
 			room = chunk_room(skb);
 			if (room < 256 && skb->len)
@@ -523,18 +722,22 @@ static int dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 				genlmsg_cancel(skb, hdr);
 				return skb->len ? 1 : -EMSGSIZE;
 			}
-			memcpy(nla_data(a), tipme_ring_ptr(r, base + d->off), n);
+			memcpy(nla_data(a), src + d->off, n);
 			genlmsg_end(skb, hdr);
 			d->off += n;
 		}
-		ok = tipme_ring_still_valid(r, d->seq);
+		/* A pinned sub-buffer cannot have been taken meanwhile. */
+		ok = r->pool || tipme_ring_still_valid(r, d->seq);
 		if (dump_subbuf(skb, cb, d, TIPME_PART_SUBBUF_END, ok))
 			return 1;
 		if (!ok)
 			d->discarded++;
-		d->have_view = false;
-		d->seq++;
+		dump_advance(d, true);
 		cond_resched();
+	}
+	if (d->pinned) {
+		tipme_pool_unpin(tipme.pool, d->pool[d->pi].idx);
+		d->pinned = false;
 	}
 
 	hdr = dump_msg(skb, cb, TIPME_PART_CPU_END);

@@ -89,6 +89,9 @@ static int ringdev_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
 		return -EPERM;
+	/* The pool (pool=1) is not mapped: its dumps send copies. */
+	if (tipme.pool)
+		return -EOPNOTSUPP;
 	if (vma->vm_pgoff >= total || n > total - vma->vm_pgoff)
 		return -EINVAL;
 	tipme_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
@@ -108,6 +111,8 @@ static long ringdev_ioctl(struct file *file, unsigned int cmd,
 			return -EFAULT;
 		if (c.cpu >= nr_cpu_ids || !cpu_possible(c.cpu) || c.reserved)
 			return -EINVAL;
+		if (tipme.pool)
+			return -EOPNOTSUPP;
 		c.oldest_intact =
 			tipme_ring_oldest_intact(per_cpu_ptr(tipme.rings, c.cpu));
 		if (copy_to_user((void __user *)arg, &c, sizeof(c)))

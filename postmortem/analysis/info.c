@@ -16,8 +16,9 @@ static int cmp_u32(uint32_t a, uint32_t b)
 static int collect(struct pm_info *in, struct tm_err *e)
 {
 	const struct pm_dump *pm = in->pm;
+	uint64_t first = 0, last = 0, kept_from = 0, kept_to = 0;
+	int c, lost_before = 0, lost_after = 0;
 	uint32_t i = 0, j = 0, k, t;
-	int c;
 
 	in->cpus = calloc((size_t)pm->nr_cpus + pm->nr_stats + 1, sizeof(*in->cpus));
 	if (!in->cpus)
@@ -65,17 +66,28 @@ static int collect(struct pm_info *in, struct tm_err *e)
 		}
 		if (!ic->st.have_ts)
 			continue;
-		if (!in->have_window) {
-			in->win_start = ic->st.first_ts;
-			in->win_end = ic->st.last_ts;
-			in->have_window = 1;
-		} else {
-			if (ic->st.first_ts > in->win_start)
-				in->win_start = ic->st.first_ts;
-			if (ic->st.last_ts < in->win_end)
-				in->win_end = ic->st.last_ts;
+		if (!in->have_window || ic->st.first_ts < first)
+			first = ic->st.first_ts;
+		if (!in->have_window || ic->st.last_ts > last)
+			last = ic->st.last_ts;
+		in->have_window = 1;
+		if (ic->st.lost_before &&
+		    (!lost_before || ic->st.kept_from_ts > kept_from)) {
+			kept_from = ic->st.kept_from_ts;
+			lost_before = 1;
+		}
+		if (ic->st.lost_at_end && (!lost_after || ic->st.last_ts < kept_to)) {
+			kept_to = ic->st.last_ts;
+			lost_after = 1;
 		}
 	}
+	/*
+	 * The window no CPU lost records in: from the latest first record
+	 * after a CPU's loss (or the earliest record if none lost any) to
+	 * the end of the streams (or the earliest last record before a loss).
+	 */
+	in->win_start = lost_before ? kept_from : first;
+	in->win_end = lost_after && kept_to < last ? kept_to : last;
 	return 0;
 }
 

@@ -34,8 +34,11 @@ struct pm_info_cpu {
  * @nr: entries in @cpus
  * @tot: count, bytes, pad_bytes, records and subbufs summed over the CPUs
  * @have_window: @win_start and @win_end are set
- * @win_start: start of the window every CPU's stream covers (timestamp)
- * @win_end: its end
+ * @win_start: start of the common window, where no CPU lost records: the
+ *	latest first record after a CPU's loss (the earliest record if no
+ *	CPU lost any) (timestamp)
+ * @win_end: its end: the last record, or the earliest last record of a
+ *	CPU whose stream ends in a loss
  * @overwritten: records overwritten, summed from the CPU stats
  * @dropped: records dropped, summed
  * @discarded: sub-buffers discarded, summed

@@ -112,6 +112,7 @@ static int next_subbuf(struct pm_dec *d, struct tm_err *e)
 			d->pending_lost += sb.seq - d->st.last_seq - 1;
 			d->st.missing_subbufs += sb.seq - d->st.last_seq - 1;
 			d->st.gaps++;
+			d->loss_mark = 1;
 			/* what the missing records said is not known */
 			d->cur = -1;
 			d->sleeper = -1;
@@ -120,6 +121,8 @@ static int next_subbuf(struct pm_dec *d, struct tm_err *e)
 	} else {
 		d->st.first_seq = sb.seq;
 		d->have_seq = 1;
+		/* sub-buffers since load are numbered from 0 */
+		d->loss_mark = sb.seq > 0;
 	}
 	d->st.last_seq = sb.seq;
 	d->st.subbufs++;
@@ -255,6 +258,11 @@ static int decode_record(struct pm_dec *d, struct pm_event *ev,
 		d->st.have_ts = 1;
 	}
 	d->st.last_ts = ts;
+	if (d->loss_mark) {
+		d->st.lost_before = 1;
+		d->st.kept_from_ts = ts;
+		d->loss_mark = 0;
+	}
 	d->prev_ts = ts;
 	d->have_prev = 1;
 	d->sb_first = 0;
@@ -420,6 +428,7 @@ int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e)
 		if (d->done) {
 			if (d->pending_lost) {
 				/* gap at the end of the stream */
+				d->st.lost_at_end = 1;
 				make_lost(d, ev, d->prev_ts, d->have_prev,
 					  d->prev_ts);
 				return 1;

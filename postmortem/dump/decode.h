@@ -135,6 +135,10 @@ struct pm_event {
  * @have_ts: @first_ts and @last_ts are set
  * @first_ts: first record's timestamp
  * @last_ts: last record's timestamp
+ * @lost_before: sub-buffers of this CPU before @kept_from_ts are missing
+ *               (the stream starts after sub-buffer 0, or has a gap)
+ * @kept_from_ts: the first record after the latest such loss
+ * @lost_at_end: sub-buffers after @last_ts are missing
  */
 struct pm_dec_stats {
 	uint64_t records;
@@ -152,6 +156,9 @@ struct pm_dec_stats {
 	int have_ts;
 	uint64_t first_ts;
 	uint64_t last_ts;
+	int lost_before;
+	uint64_t kept_from_ts;
+	int lost_at_end;
 };
 
 /**
@@ -217,6 +224,7 @@ struct pm_dec {
 	int in_sb;
 	int sb_first;
 	int have_seq;
+	int loss_mark;
 	uint64_t prev_ts;
 	int have_prev;
 	int64_t cur;

@@ -343,7 +343,7 @@ static const char info_text[] =
 	"   0          5   1234.567891000   1234.584667338    0.016776338        2          5           0        0         0          100\n"
 	"   1          7   1234.567890123   1234.584669225    0.016779102        3         11           4        1         1          260\n"
 	"LOST: cpu 1: 4 records overwritten, 1 records dropped, 1 sub-buffers discarded by the dump, 2 sub-buffers missing from the stream (1 gap)\n"
-	"common window: 1234.567891000 .. 1234.584667338 (0.016776338 s)\n"
+	"common window: 1234.584669225 .. 1234.584669225 (0.000000000 s)\n"
 	"\n"
 	"record types:\n"
 	"  type  name                            count          bytes  bytes/rec\n"
@@ -389,7 +389,7 @@ static void test_info(void)
 		      "assert c[1][\"missing_subbufs\"]==2 and c[0][\"first_mono_ns\"]==1234567891000\n"
 		      "assert d[\"lost\"]==dict(stats_known=True,overwritten=4,dropped=1,discarded_subbufs=1,missing_subbufs=2)\n"
 		      "w=d[\"common_window\"]\n"
-		      "assert w[\"start_mono_ns\"]==1234567891000 and w[\"span_ns\"]==16776338\n"
+		      "assert w[\"start_mono_ns\"]==1234584669225 and w[\"span_ns\"]==0\n"
 		      "t={x[\"name\"]:x for x in d[\"types\"]}\n"
 		      "assert t[\"sched_switch\"][\"count\"]==6 and t[\"sched_switch\"][\"bytes_per_record\"]==20\n"
 		      "assert t[\"future_event\"][\"decoded\"]==False\n"
@@ -429,6 +429,91 @@ static int flip_stream_byte(const char *from, const char *to, uint32_t cpu)
 	tm_dump_free(&d);
 	free(b);
 	return ret;
+}
+
+/*
+ * A two-CPU dump for the common window: CPU 0 busy from @busy0 to @busy1
+ * us, its stream from sub-buffer @busy_seq; CPU 1 from @idle0 to @idle1
+ * us, from sub-buffer @idle_seq.
+ */
+static int write_window(const char *path, uint64_t busy_seq, uint64_t busy0,
+			uint64_t busy1, uint64_t idle_seq, uint64_t idle0,
+			uint64_t idle1, struct tm_err *e)
+{
+	struct gen_spec s;
+	uint64_t t;
+	int err;
+
+	gen_default(&s);
+	s.hdr.tsc_khz = 1000000;
+	s.hdr.nr_cpus = 2;
+	s.subbuf_size = 256;
+	s.nr_cpus = 2;
+	s.cpus[0].cpu = 0;
+	s.cpus[1].cpu = 1;
+	s.cpus[0].recs = calloc(64, sizeof(struct gen_in));
+	s.cpus[1].recs = calloc(4, sizeof(struct gen_in));
+	s.cpus[0].first_seq = busy_seq;
+	s.cpus[1].first_seq = idle_seq;
+	err = !s.cpus[0].recs || !s.cpus[1].recs;
+	for (t = busy0; !err && t <= busy1; t += (busy1 - busy0) / 40)
+		add_switch(&s.cpus[0], T(t * 1000), 300, 120, TIPME_TS_RUNNABLE,
+			   TIPME_SWITCH_PREEMPT, 301, 120);
+	if (!err) {
+		add_switch(&s.cpus[1], T(idle0 * 1000), 400, 120,
+			   TIPME_TS_SLEEPING, 0, 0, 120);
+		add_switch(&s.cpus[1], T(idle1 * 1000), 0, 120,
+			   TIPME_TS_RUNNABLE, 0, 400, 120);
+	}
+	s.nr_pairs = 1;
+	memset(s.pairs, 0, sizeof(s.pairs));
+	s.pairs[0].ts = T(0);
+	s.pairs[0].mono_ns = 0;
+	err = err ? tm_err_set(e, ENOMEM, "out of memory") : gen_write(path, &s, NULL, e);
+	gen_spec_free(&s);
+	return err;
+}
+
+/*
+ * The common window is where no CPU lost records: one CPU that kept all
+ * its history from an early record (a pool's idle CPU, or a per-CPU ring
+ * that never wrapped) does not shorten it, and only the CPUs that lost
+ * sub-buffers bound its start.
+ */
+static void test_info_window(void)
+{
+	static const struct {
+		uint64_t busy_seq, busy0, busy1, idle_seq, idle0, idle1;
+		int64_t start_us, end_us;
+		const char *what;
+	} c[] = {
+		{ 5, 1000, 9000, 0, 10, 8000, 1000, 9000,
+		  "busy CPU lost its oldest, idle one did not: from the busy CPU's oldest kept record" },
+		{ 0, 1000, 9000, 0, 10, 8000, 10, 9000,
+		  "nothing lost: from the first record of all" },
+		{ 5, 1000, 9000, 2, 3000, 8000, 3000, 9000,
+		  "both wrapped (per-CPU rings): from the later of their oldest kept records" },
+	};
+	char path[600], args[700], code[400];
+	struct tm_err e = { "" };
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(path, sizeof(path), "%s/window-%zu.tipme", dir, i);
+		ret = write_window(path, c[i].busy_seq, c[i].busy0, c[i].busy1,
+				   c[i].idle_seq, c[i].idle0, c[i].idle1, &e);
+		snprintf(args, sizeof(args), "info --json %s", path);
+		snprintf(code, sizeof(code),
+			 "import sys,json\n"
+			 "w=json.load(sys.stdin)[\"common_window\"]\n"
+			 "assert w[\"start_mono_ns\"]==%lld, w\n"
+			 "assert w[\"start_mono_ns\"]+w[\"span_ns\"]==%lld, w\n",
+			 (long long)c[i].start_us * 1000, (long long)c[i].end_us * 1000);
+		tap_ok(!ret && run_cmd(pm_cmd_info, args) == 0 &&
+		       python(code, out_text),
+		       "info: common window: %s", c[i].what);
+	}
 }
 
 static void test_errors(void)
@@ -598,12 +683,13 @@ int main(int argc, char **argv)
 	snprintf(dump, sizeof(dump), "%s/golden.tipme", dir);
 	snprintf(out_path, sizeof(out_path), "%s/out", dir);
 	snprintf(err_path, sizeof(err_path), "%s/err", dir);
-	tap_plan(35);
+	tap_plan(38);
 	err = write_golden(dump, &e);
 	tap_ok(!err, "write the golden dump%s%s", err ? ": " : "", e.msg);
 	test_records();
 	test_test_type();
 	test_info();
+	test_info_window();
 	test_errors();
 	test_incident_dir();
 	test_main();

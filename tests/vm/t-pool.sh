@@ -1,0 +1,142 @@
+#!/bin/bash
+# vm: timeout=600 smp=4
+# pool=1: every CPU's ring draws sub-buffers from one pool, so the history
+# kept is the machine's newest buffer_size bytes, whatever CPU wrote them.
+#  1. One CPU busy (a ping-pong pinned to CPU 1), the rest idle: the dump's
+#     common window covers at least 0.6x of buffer_size / the machine's
+#     bytes per second of the load (the CPUs' status counters before and
+#     after it), whose start and end the ping-pong itself reports, and at
+#     least three times what per-CPU rings (pool=0) keep of the same load
+#     (about a fifth: 4 CPUs).  Seen: 0.71x-0.85x with the pool, 0.18x-0.20x
+#     without; the rate is the load's average, and under TCG on a busy host
+#     the guest's speed varies, so the window's own rate differs from it:
+#     issue 31's goal, 0.9x, is printed, not asserted.
+#  2. Wrap-around across CPUs: a marker on CPU 2, then CPU 1 wraps the
+#     pool: CPU 2's records are counted overwritten (its sub-buffers went
+#     to CPU 1), and the dump still decodes every CPU in order.
+#  3. CPU 3 goes offline while recording: its sub-buffers stay readable
+#     (its marker is in the next dump); online again, it records on.
+#  4. A trigger freezes the pool: a flood that would wrap it is dropped,
+#     the dump holds the marker from before the trigger, and thaws it.
+. "$TIPME_SRC/tests/lib/tap.sh"
+cd "$TIPME_SRC" || exit 1
+B=$TIPME_SRC/build
+out=$TIPME_OUT
+BUF=1048576
+
+cpu_status() { # CPU KEY: KEY of CPU's entry in tipme status
+	"$B"/tipme status --json | python3 tests/lib/jsonq.py sumif - cpus "$2" cpu "$1"
+}
+dump_cpu() { # INFO_JSON CPU KEY
+	python3 tests/vm/check_pool.py cpu "$1" "$2" "$3"
+}
+pingpong() { # ROUNDS CPU: run it, set $parent $child $start $end
+	local truth
+	truth=$("$B"/tests/vm/pingpong "$1" "$2")
+	parent=$(sed -n 's/.*parent=\([0-9]*\).*/\1/p' <<<"$truth")
+	child=$(sed -n 's/.*child=\([0-9]*\).*/\1/p' <<<"$truth")
+	start=$(sed -n 's/.*start=\([0-9.]*\).*/\1/p' <<<"$truth")
+	end=$(sed -n 's/.*end=\([0-9.]*\).*/\1/p' <<<"$truth")
+}
+marker_switches() { # DUMP PARENT CHILD
+	"$B"/tipme records --json "$1" | python3 tests/vm/switches.py "$2" "$3"
+}
+at_least() { # A B: A >= B, as decimals
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'
+}
+at_most() { # A B: A <= B, as decimals
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'
+}
+# The busy CPU's window: a ping-pong on CPU 1 that writes the buffer
+# twice over; sets $ratio (kept over buffer / the machine's bytes per
+# second of the load) and $busy_ratio (over buffer / CPU 1's).
+busy_window() { # NAME
+	local b0 b1 m0 m1
+	b0=$(cpu_status 1 bytes)
+	m0=$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus bytes)
+	pingpong 60000 1
+	b1=$(cpu_status 1 bytes)
+	m1=$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus bytes)
+	tap_diag "$1: CPU 1 wrote $((b1 - b0)) bytes, all CPUs $((m1 - m0)), in $start .. $end"
+	tap_cmp "$1: the load wrote the buffer more than once over" \
+		"$((b1 - b0))" -gt $((BUF * 3 / 2))
+	tap_check "$1: dump" "$B"/tipme dump -o "$out/$1.dump"
+	"$B"/tipme info --json "$out/$1.dump" >"$out/$1.json"
+	ratio=$(python3 tests/vm/check_pool.py window "$out/$1.json" \
+		"$start" "$end" $((m1 - m0)) "$BUF" 2>"$out/$1.window")
+	tap_diag "$1: all CPUs: $(cat "$out/$1.window"): ${ratio}x"
+	busy_ratio=$(python3 tests/vm/check_pool.py window "$out/$1.json" \
+		"$start" "$end" $((b1 - b0)) "$BUF" 2>"$out/$1.window")
+	tap_diag "$1: CPU 1 alone: $(cat "$out/$1.window"): ${busy_ratio}x"
+}
+
+# 1. One busy CPU, with the pool and without.
+tap_check "insmod pool=1 (1 MiB, 4 KiB sub-buffers)" \
+	insmod module/tipme.ko pool=1 buffer_size=$BUF subbuf_size=4096 || tap_done
+tap_cmp "the pool parameter is on" "$(cat /sys/module/tipme/parameters/pool)" = Y
+busy_window busy-pool
+pool_ratio=$ratio
+tap_check "pool: the common window covers >= 0.6x of buffer / the machine's rate (${ratio}x; ${busy_ratio}x of buffer / CPU 1's)" \
+	at_least "$ratio" 0.6
+tap_cmp "the busy CPU lost its oldest records (the pool wrapped)" \
+	"$(dump_cpu "$out/busy-pool.json" 1 stats.overwritten)" -gt 0
+tap_check "rmmod" rmmod tipme
+
+tap_check "insmod pool=0 (the same 1 MiB as per-CPU rings)" \
+	insmod module/tipme.ko pool=0 buffer_size=$BUF subbuf_size=4096 || tap_done
+busy_window busy-percpu
+tap_check "per-CPU rings: the same load keeps at most a third as much (${ratio}x; ${busy_ratio}x)" \
+	at_most "$(awk -v a="$ratio" 'BEGIN { print 3 * a }')" "$pool_ratio"
+tap_check "rmmod" rmmod tipme
+
+# 2. Wrap-around across CPUs.
+tap_check "insmod pool=1 again" \
+	insmod module/tipme.ko pool=1 buffer_size=$BUF subbuf_size=4096 || tap_done
+pingpong 2000 2
+over2=$(cpu_status 2 overwritten)
+tap_cmp "a marker on CPU 2 alone overwrites none of its records" "$over2" -eq 0
+pingpong 60000 1
+tap_check "dump after CPU 1 wrapped the pool" "$B"/tipme dump -o "$out/wrap.dump"
+tap_check "the dump decodes, every CPU in order" \
+	sh -c "'$B'/tipme info --json '$out/wrap.dump' >'$out/wrap.json'"
+tap_cmp "CPU 2's records went with its sub-buffers to CPU 1 (overwritten)" \
+	"$(dump_cpu "$out/wrap.json" 2 stats.overwritten)" -gt 0
+tap_cmp "and CPU 2 dropped none" "$(dump_cpu "$out/wrap.json" 2 stats.dropped)" -eq 0
+
+# 3. CPU 3 offline while recording, and back.
+pingpong 300 3
+tap_check "CPU 3 offline" sh -c 'echo 0 > /sys/devices/system/cpu/cpu3/online'
+tap_check "dump with CPU 3 offline" "$B"/tipme dump -o "$out/offline.dump"
+n=$(marker_switches "$out/offline.dump" "$parent" "$child")
+tap_cmp "CPU 3's marker is still readable ($n switches for 300 rounds)" "$n" -ge 600
+pingpong 60000 1
+tap_check "dump after the pool wrapped with CPU 3 offline" \
+	sh -c "'$B'/tipme dump -o '$out/offline2.dump' && '$B'/tipme info '$out/offline2.dump' >/dev/null"
+tap_check "CPU 3 online" sh -c 'echo 1 > /sys/devices/system/cpu/cpu3/online'
+pingpong 300 3
+tap_check "dump with CPU 3 back" "$B"/tipme dump -o "$out/online.dump"
+n=$(marker_switches "$out/online.dump" "$parent" "$child")
+tap_cmp "CPU 3 records again ($n switches for 300 rounds)" "$n" -ge 600
+
+# 4. Freeze and dump with the pool.
+echo 0 > /proc/sys/tipme/trigger_interval_ms
+pingpong 300 2
+mparent=$parent mchild=$child
+dropped0=$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus dropped)
+echo 1 > /proc/sys/tipme/trigger
+# The trigger froze the pool before it returned: from here on, nothing.
+over0=$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus overwritten)
+pingpong 60000 1
+dropped1=$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus dropped)
+over1=$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus overwritten)
+tap_cmp "frozen: the flood was dropped" "$dropped1" -gt "$dropped0"
+tap_cmp "frozen: nothing was overwritten" "$over1" -eq "$over0"
+tap_check "dump the frozen window" "$B"/tipme dump -o "$out/frozen.dump"
+n=$(marker_switches "$out/frozen.dump" "$mparent" "$mchild")
+tap_cmp "the frozen dump holds the marker from before the trigger ($n)" "$n" -ge 600
+pingpong 60000 1
+tap_cmp "thawed by the dump: a flood overwrites again" \
+	"$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus overwritten)" -gt "$over1"
+
+tap_check "rmmod" rmmod tipme
+tap_done
