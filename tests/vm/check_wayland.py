@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Check one press of t-wayland.sh against wlkey's ground truth.
 
-usage: check_wayland.py TRUTH_JSONL N RECORDS_JSONL
+usage: check_wayland.py TRUTH_JSONL ENV_JSON N RECORDS_JSONL
 
 TRUTH_JSONL is what tests/vm/progs/wlkey.c wrote (its "ready" line, one
-"press" line per answered press, and t-wayland.sh's "env" line: sway's and
+"press" line per answered press); ENV_JSON t-wayland.sh's (sway's and
 seatd's pids); N the press (its "n"); RECORDS_JSONL `tipme records --json`
 of the dump made after it.  Checks the press's path in the records, every
 time against the truth's CLOCK_MONOTONIC ns:
@@ -50,10 +50,10 @@ def wakings(recs, pid, lo, hi, waker=None):
 
 def main():
     truth = lines(sys.argv[1])
-    n = int(sys.argv[2])
-    recs = lines(sys.argv[3])
+    env = lines(sys.argv[2])[0]
+    n = int(sys.argv[3])
+    recs = lines(sys.argv[4])
     press = [t for t in truth if t.get("event") == "press" and t["n"] == n]
-    env = ([t for t in truth if t.get("event") == "env"] or [{}])[0]
     if not check(len(press) == 1, "press %d in the truth" % n, truth):
         return
     p = press[0]

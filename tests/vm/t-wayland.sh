@@ -64,7 +64,9 @@ WLR_BACKENDS=drm,libinput WLR_RENDERER=pixman WLR_DRM_DEVICES=/dev/dri/card0 \
 sway_pid=$!
 pids+=($sway_pid)
 sock() { ls "$RT" | grep -m1 '^wayland-[0-9]*$'; }
-if ! wait_for 60 test -n "$(sock)"; then
+have_sock() { [ -n "$(sock)" ]; }
+answered() { [ "$(grep -c '"press"' "$truth")" -ge "$1" ]; }
+if ! wait_for 90 have_sock; then
 	tap_fail "sway started" "$(grep -v DEBUG "$out/sway.log" | tail -n 5)"
 	cleanup
 	tap_done
@@ -75,8 +77,9 @@ grep -E 'Initializing DRM backend|Modesetting with' "$out/sway.log" | sed 's/^/#
 
 # the fence's device, after sway (WLR_DRM_DEVICES keeps it from it)
 tap_check "modprobe vgem" modprobe vgem
+# (vgem's device is a platform device named vgem, bound to no driver)
 for c in /sys/class/drm/card*; do
-	[ "$(basename "$(readlink "$c/device/driver")")" = vgem ] && chmod 0666 "/dev/dri/${c##*/}"
+	[ "$(basename "$(readlink -f "$c/device")")" = vgem ] && chmod 0666 "/dev/dri/${c##*/}"
 done
 
 # shellcheck disable=SC2086
@@ -90,7 +93,7 @@ if ! wait_for 60 grep -q '"ready"' "$truth"; then
 fi
 tap_ok "wlkey mapped its window and has the focus"
 printf '{"event": "env", "sway": %d, "seatd": %d, "kernel": "%s"}\n' \
-	"$sway_pid" "$seatd_pid" "$(uname -r)" >> "$truth"
+	"$sway_pid" "$seatd_pid" "$(uname -r)" > "$out/env.json"
 
 n=0
 for p in $PRESSES; do
@@ -98,7 +101,7 @@ for p in $PRESSES; do
 	mode=${mode%%:*}
 	n=$((n + 1))
 	echo "$key" >&7
-	if ! wait_for 60 test "$(grep -c '"press"' "$truth")" -ge $n; then
+	if ! wait_for 60 answered $n; then
 		tap_fail "$mode: wlkey's answer to '$key' reached the screen" "$(tail -n 5 "$out/wlkey.err")"
 		continue
 	fi

@@ -18,7 +18,8 @@ mode=$1 n=$2
 dump=$out/$mode.dump
 "$B"/tipme records --json "$dump" > "$out/$mode.records.jsonl"
 tap_cmp "$mode: tipme records --json succeeds" "$?" -eq 0
-python3 tests/vm/check_wayland.py "$out/wlkey.jsonl" "$n" "$out/$mode.records.jsonl" \
+python3 tests/vm/check_wayland.py "$out/wlkey.jsonl" "$out/env.json" "$n" \
+	"$out/$mode.records.jsonl" \
 	> "$out/$mode.tap" 2>&1
 tap_merge "$out/$mode.tap"
 "$B"/tipme report --json "$dump" > "$out/$mode.report.json"
