@@ -33,6 +33,8 @@ cleanup() {
 
 tap_check "insmod" insmod module/tipme.ko buffer_size=16M || tap_done
 echo 0 > /proc/sys/tipme/trigger_interval_ms
+# the input records name the key: each press is found by its code
+echo 1 > /proc/sys/tipme/keylog
 tap_check "modprobe virtio_gpu uinput" modprobe -a virtio_gpu uinput || tap_done
 
 # libinput and wlroots find their devices through libudev, and skip those

@@ -26,6 +26,12 @@ tap_merge "$out/$mode.tap"
 tap_cmp "$mode: tipme report --json succeeds" "$?" -eq 0
 "$B"/tipme report "$dump" > "$out/$mode.report.txt" 2>&1
 head -n 1 "$out/$mode.report.txt" | sed "s/^/# $mode: report: /"
-"$B"/tipme latency --json "$dump" > "$out/$mode.latency.json"
-tap_cmp "$mode: tipme latency --json succeeds" "$?" -eq 0
+"$B"/tipme latency --json "$dump" > "$out/$mode.latency.json" 2> "$out/$mode.latency.err"
+rc=$?
+if [ "$rc" != 0 ] && grep -q 'X dump' "$out/$mode.latency.err"; then
+	# today's tipme latency follows presses through the X server only
+	tap_skip "$mode: tipme latency --json succeeds" "$(head -n 1 "$out/$mode.latency.err")"
+else
+	tap_cmp "$mode: tipme latency --json succeeds" "$rc" -eq 0
+fi
 tap_done

@@ -401,8 +401,13 @@ static const struct wp_presentation_feedback_listener feedback_listener = {
 	fb_sync_output, fb_presented, fb_discarded,
 };
 
-/* Draws the next picture and commits it, with a frame callback and feedback. */
-static void draw_commit(struct client *c, uint32_t color)
+/*
+ * Draws the next picture and commits it, with a frame callback, and with
+ * @feedback a wp_presentation feedback: only a press's commit asks for
+ * one, so that every feedback that comes is the current press's (the
+ * first buffer's came after the first press's key event when it asked).
+ */
+static void draw_commit(struct client *c, uint32_t color, bool feedback)
 {
 	struct buf *b = NULL;
 	int i;
@@ -418,7 +423,7 @@ static void draw_commit(struct client *c, uint32_t color)
 	wl_surface_attach(c->surf, b->b, 0, 0);
 	wl_surface_damage_buffer(c->surf, 0, 0, W, H);
 	wl_callback_add_listener(wl_surface_frame(c->surf), &frame_listener, c);
-	if (c->pres)
+	if (c->pres && feedback)
 		wp_presentation_feedback_add_listener(
 			wp_presentation_feedback(c->pres, c->surf), &feedback_listener, c);
 	wl_surface_commit(c->surf);
@@ -640,7 +645,7 @@ static void kb_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t 
 	p->key_time_ms = time;
 	p->key_ns = now;
 	induce(c, p);
-	draw_commit(c, 0xff000000u | (uint32_t)(p->n * 0x3f1d27));
+	draw_commit(c, 0xff000000u | (uint32_t)(p->n * 0x3f1d27), true);
 	p->commit_ns = mono_ns();
 	say("committed", p->n, p->commit_ns - p->key_ns);
 }
@@ -713,7 +718,7 @@ static void xsurf_configure(void *data, struct xdg_surface *x, uint32_t serial)
 	xdg_surface_ack_configure(x, serial);
 	if (!c->configured) {
 		c->configured = true;
-		draw_commit(c, 0xff204060u);
+		draw_commit(c, 0xff204060u, false);
 	}
 }
 
