@@ -43,18 +43,11 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include "progs.h"
 
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
 #endif
-
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static int tid(void)
 {
@@ -187,21 +180,10 @@ struct shared {
 /* The state letter of thread @t of this process (R, S, D ...), or 0. */
 static char task_state(int t)
 {
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", t);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
+	return proc_stat_state(path);
 }
 
 static void *waiter(void *arg)

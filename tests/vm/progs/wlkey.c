@@ -77,23 +77,7 @@
 #include <xf86drm.h>
 #include "xdg-shell-client-protocol.h"
 #include "presentation-time-client-protocol.h"
-
-/* vgem's fence ioctls (the kernel's include/uapi/drm/vgem_drm.h). */
-#define VGEM_FENCE_WRITE	0x1
-struct vgem_fence_attach {
-	uint32_t handle;
-	uint32_t flags;
-	uint32_t out_fence;
-	uint32_t pad;
-};
-
-struct vgem_fence_signal {
-	uint32_t fence;
-	uint32_t flags;
-};
-
-#define VGEM_IOCTL_FENCE_ATTACH	DRM_IOWR(DRM_COMMAND_BASE + 0x1, struct vgem_fence_attach)
-#define VGEM_IOCTL_FENCE_SIGNAL	DRM_IOW(DRM_COMMAND_BASE + 0x2, struct vgem_fence_signal)
+#include "progs.h"
 
 enum mode { M_NONE, M_SLEEP, M_COMPUTE, M_FENCE, M_STOP, M_COMPSTOP, M_COUNT };
 static const char *const mode_names[M_COUNT] = {
@@ -184,22 +168,6 @@ static void fail(const char *what)
 	exit(1);
 }
 
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static long long cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Sleeps until CLOCK_MONOTONIC reaches @ns. */
 static void sleep_until(long long ns)
 {
@@ -228,24 +196,13 @@ static void read_all(int fd, void *p, size_t n)
 
 /* ---- the helper ---- */
 
-/* The state letter of /proc/@pid/stat, or 0. */
+/* The state letter of process @pid, or 0. */
 static char proc_state(pid_t pid)
 {
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
+	return proc_stat_state(path);
 }
 
 static void helper_stop_client(pid_t client, int ms, int rep)
