@@ -109,7 +109,7 @@ for p in $PRESSES; do
 	fi
 	tap_ok "$mode: wlkey's answer to '$key' reached the screen"
 	echo 1 > /proc/sys/tipme/trigger
-	tap_check "$mode: tipme dump" "$B"/tipme dump -o "$out/$mode.dump" > /dev/null
+	tap_check "$mode: tipme dump" "$B"/tipme dump -o "$out/$mode.dump"
 	tap_on_host tests/vm/wayland_check.sh "$mode" "$n"
 done
 tap_check "wlkey exited after its presses" wait "$wlkey_pid"
