@@ -36,7 +36,6 @@ $(B)/tests/vm/drmflip: $(B)/tests/vm/progs/drmflip.o
 $(B)/tests/vm/%: $(B)/tests/vm/progs/%.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
-PROGS += $(VM_PROGS)
 
 # A Wayland client whose answer to a key is late for a known reason
 # (t-wayland.sh): libwayland-client, with the xdg-shell and presentation-time
@@ -67,3 +66,5 @@ $(B)/tests/vm/progs/wlkey.o: CFLAGS += -I$(WL_GEN) $(WL_CFLAGS)
 $(B)/tests/vm/progs/wlkey.o: $(WL_GEN_H)
 $(B)/tests/vm/wlkey: $(B)/tests/vm/progs/wlkey.o $(WL_GEN_O)
 	$(CC) $(LDFLAGS) -o $@ $^ $(WL_LIBS) $(DRM_LIBS)
+
+PROGS += $(VM_PROGS)

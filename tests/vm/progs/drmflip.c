@@ -41,31 +41,6 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* Open the first /dev/dri/cardN whose driver is (or, with !@want, is not) @name. */
-static int open_card(const char *name, int want)
-{
-	char path[32];
-	int i, fd;
-
-	for (i = 0; i < 16; i++) {
-		drmVersionPtr v;
-		int match;
-
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		match = v && !strcmp(v->name, name);
-		drmFreeVersion(v);
-		if (match == want)
-			return fd;
-		close(fd);
-	}
-	errno = ENODEV;
-	return -1;
-}
-
 struct fb {
 	uint32_t handle, id;
 };

@@ -2,13 +2,16 @@
 /*
  * What several of the VM tests' programs (tests/vm/progs/) share: the
  * clocks their ground truth is written in, a task's state from /proc,
- * and vgem's fence ioctls (the kernel's include/uapi/drm/vgem_drm.h;
- * libdrm does not ship that header; include <xf86drm.h> first).
+ * and, with <xf86drm.h> included first, vgem's fence ioctls (the kernel's
+ * include/uapi/drm/vgem_drm.h; libdrm does not ship that header) and the
+ * opening of a DRM device by its driver's name.
  */
 #ifndef TIPME_VM_PROGS_H
 #define TIPME_VM_PROGS_H
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -67,6 +70,31 @@ struct vgem_fence_signal {
 
 #define VGEM_IOCTL_FENCE_ATTACH	DRM_IOWR(DRM_COMMAND_BASE + 0x1, struct vgem_fence_attach)
 #define VGEM_IOCTL_FENCE_SIGNAL	DRM_IOW(DRM_COMMAND_BASE + 0x2, struct vgem_fence_signal)
+
+/* Open the first /dev/dri/cardN whose driver is (or, with !@want, is not) @name. */
+static inline int open_card(const char *name, int want)
+{
+	char path[32];
+	int i, fd;
+
+	for (i = 0; i < 16; i++) {
+		drmVersionPtr v;
+		int match;
+
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		v = drmGetVersion(fd);
+		match = v && !strcmp(v->name, name);
+		drmFreeVersion(v);
+		if (match == want)
+			return fd;
+		close(fd);
+	}
+	errno = ENODEV;
+	return -1;
+}
 #endif
 
 #endif

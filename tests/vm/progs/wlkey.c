@@ -812,30 +812,6 @@ static int client(struct client *c)
 	return run(c);
 }
 
-/* Opens the vgem device, -1 if there is none. */
-static int open_vgem(void)
-{
-	char path[32];
-	int i, fd;
-
-	for (i = 0; i < 16; i++) {
-		drmVersionPtr v;
-		bool match;
-
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		match = v && !strcmp(v->name, "vgem");
-		drmFreeVersion(v);
-		if (match)
-			return fd;
-		close(fd);
-	}
-	return -1;
-}
-
 /* "a=sleep:300" into the tables; false if it is not one. */
 static bool parse_key(struct client *c, const char *arg)
 {
@@ -904,7 +880,7 @@ int main(int argc, char **argv)
 	}
 	c.vgem = -1;
 	if (fence) {
-		c.vgem = open_vgem();
+		c.vgem = open_card("vgem", 1);
 		if (c.vgem < 0)
 			fail("a fence mode needs vgem (modprobe vgem)");
 	}
