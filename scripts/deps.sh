@@ -45,6 +45,10 @@ PKGS=(
 	# ... and under Xwayland: sway's headless backend as the Wayland
 	# compositor, wtype as its keyboard, xhost to let root's clients in
 	sway xwayland wtype x11-xserver-utils
+	# ... and on a KMS device in QEMU (t-wayland): sway's DRM backend with
+	# seatd, libinput's devices from udev, a client of our own built with
+	# libwayland and wayland-protocols' XML (wayland-scanner), foot
+	seatd udev libwayland-dev wayland-protocols foot
 	# tipme timeline's test renders its SVG with a real renderer
 	librsvg2-bin
 	# the man pages' test renders them (groff), and runs the completion

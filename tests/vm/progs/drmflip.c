@@ -32,64 +32,13 @@
 #include <linux/dma-buf.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
+#include "progs.h"
 
-/*
- * vgem's fence ioctls (the kernel's include/uapi/drm/vgem_drm.h; libdrm
- * does not ship that header): attach a fence to a buffer, and signal it.
- */
-#define VGEM_FENCE_WRITE	0x1
-struct vgem_fence_attach {
-	uint32_t handle;
-	uint32_t flags;
-	uint32_t out_fence;
-	uint32_t pad;
-};
-
-struct vgem_fence_signal {
-	uint32_t fence;
-	uint32_t flags;
-};
-
-#define VGEM_IOCTL_FENCE_ATTACH	DRM_IOWR(DRM_COMMAND_BASE + 0x1, struct vgem_fence_attach)
-#define VGEM_IOCTL_FENCE_SIGNAL	DRM_IOW(DRM_COMMAND_BASE + 0x2, struct vgem_fence_signal)
-
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static void die(const char *what)
 {
 	fprintf(stderr, "drmflip: %s: %s\n", what, strerror(errno));
 	exit(1);
-}
-
-/* Open the first /dev/dri/cardN whose driver is (or, with !@want, is not) @name. */
-static int open_card(const char *name, int want)
-{
-	char path[32];
-	int i, fd;
-
-	for (i = 0; i < 16; i++) {
-		drmVersionPtr v;
-		int match;
-
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		match = v && !strcmp(v->name, name);
-		drmFreeVersion(v);
-		if (match == want)
-			return fd;
-		close(fd);
-	}
-	errno = ENODEV;
-	return -1;
 }
 
 struct fb {

@@ -56,27 +56,12 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include "progs.h"
 
 static long work_ms = 300;
 static int work_sleeps;
 /* the CPU time the work took, in memory the forked tasks share */
 static long long *work_cpu_ns;
-
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static long long cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /*
  * The work: computing work_ms of its own CPU time (however long others

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Check one press of t-wayland.sh against wlkey's ground truth.
+
+usage: check_wayland.py TRUTH_JSONL ENV_JSON N RECORDS_JSONL
+
+TRUTH_JSONL is what tests/vm/progs/wlkey.c wrote (its "ready" line, one
+"press" line per answered press); ENV_JSON t-wayland.sh's (sway's and
+seatd's pids); N the press (its "n"); RECORDS_JSONL `tipme records --json`
+of the dump made after it.  Checks the press's path in the records, every
+time against the truth's CLOCK_MONOTONIC ns:
+  - the kernel's input record of the key (its code, pressed: the test
+    sets /proc/sys/tipme/keylog) before the client's key handler ran, at
+    the time the key event carried (ms);
+  - the compositor woken after it (when it slept: a runnable task's
+    wakeup writes no record), and the client woken by the compositor
+    before its key handler ran;
+  - the commit waking the compositor: by the client between the delay's
+    end and the commit's write, unless it was awake then (compstop: the compositor is stopped then,
+    the helper's SIGCONT wakes it);
+  - the flip: the first delivered DRM event to a file after the commit
+    (and before the presentation feedback came), its time within one
+    refresh of wp_presentation's presented time; the compositor's own
+    queued vblank event, when it asks for one;
+  - the delay's own mark in the records: stop, a switch out stopped and
+    the helper's wakeup; fence, the helper's signal and the wakeup of the
+    client by it; compstop, the compositor switched out stopped.
+Prints TAP lines (no plan).
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check  # noqa: E402
+
+NO_FILE = "00000000"   # a commit's own completion event, which no file reads
+
+
+def lines(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def ms(ns):
+    return "%.3f ms" % (ns / 1e6)
+
+
+def wakings(recs, pid, lo, hi, waker=None):
+    return [r for r in recs if r["type"] == "sched_waking" and r.get("pid") == pid
+            and lo <= r["mono_ns"] <= hi and (waker is None or r.get("waker") == waker)]
+
+
+def asleep(recs, pid, t):
+    """Whether thread pid slept at time t: switched out sleeping, not woken since."""
+    outs = [r for r in recs if r["type"] == "sched_switch" and r.get("prev_pid") == pid
+            and r["mono_ns"] <= t]
+    ins = [r for r in recs if r["type"] == "sched_switch" and r.get("next_pid") == pid
+           and r["mono_ns"] <= t]
+    if not outs or (ins and ins[-1]["mono_ns"] > outs[-1]["mono_ns"]):
+        return False
+    return outs[-1]["prev_state"] in ("S", "D", "I") and not wakings(recs, pid, outs[-1]["mono_ns"], t)
+
+
+def main():
+    truth = lines(sys.argv[1])
+    env = lines(sys.argv[2])[0]
+    n = int(sys.argv[3])
+    recs = lines(sys.argv[4])
+    press = [t for t in truth if t.get("event") == "press" and t["n"] == n]
+    if not check(len(press) == 1, "press %d in the truth" % n, truth):
+        return
+    p = press[0]
+    m = p["mode"]
+    client, comp, helper = p["pid"], p["compositor"], p["helper"]
+    print("# %s: truth %s" % (m, json.dumps(p)))
+
+    # the kernel's input record of the key
+    ins = [r for r in recs if r["type"] == "input" and r.get("kind") == "key"
+           and r.get("code") == p["key"] and r.get("value") == 1
+           and p["key_ns"] - 5 * 10**9 <= r["mono_ns"] <= p["key_ns"]]
+    if not check(ins, "%s: the kernel's input record of key %d before the client had it"
+                 % (m, p["key"]), [r for r in recs if r["type"] == "input"][-5:]):
+        return
+    t_in = ins[-1]["mono_ns"]
+    print("# %s: input at %d, the client's key handler %s later" % (m, t_in, ms(p["key_ns"] - t_in)))
+    # libinput's time of the key is the kernel's (evdev's, CLOCK_MONOTONIC), in ms
+    dt = (p["key_time_ms"] - t_in // 10**6 + 2**31) % 2**32 - 2**31
+    print("# %s: the key event's time - the input record's: %d ms" % (m, dt))
+    check(abs(dt) <= 10, "%s: the key event's time (%d ms) is the input record's within 10 ms"
+          % (m, p["key_time_ms"]), "input at %d ns" % t_in)
+
+    # the compositor woken (if it slept when the key came), the client
+    # woken by it
+    w = wakings(recs, comp, t_in, p["key_ns"])
+    if asleep(recs, comp, t_in):
+        check(w, "%s: the compositor (pid %d) woken after the input" % (m, comp))
+    else:
+        check(True, "%s: the compositor (pid %d) woken after the input (it was awake)" % (m, comp))
+    if w:
+        print("# %s: compositor woken by %s at +%s" % (m, w[0].get("waker"), ms(w[0]["mono_ns"] - t_in)))
+    w = wakings(recs, client, t_in, p["key_ns"], waker=comp)
+    check(w, "%s: the client (pid %d) woken by the compositor before its key handler" % (m, client),
+          wakings(recs, client, t_in, p["key_ns"]))
+
+    # the commit waking the compositor
+    if m == "compstop":
+        by_client = wakings(recs, comp, p["delay_end_ns"], p["cont_lo_ns"], waker=client)
+        check(not by_client, "%s: the stopped compositor not woken by the commit" % m, by_client)
+        w = wakings(recs, comp, p["cont_lo_ns"], p["cont_hi_ns"], waker=helper)
+        check(w, "%s: the compositor woken by the helper's SIGCONT" % m,
+              wakings(recs, comp, p["cont_lo_ns"], p["cont_hi_ns"] + 10**8))
+        t_commit = p["cont_lo_ns"]
+    else:
+        w = wakings(recs, comp, p["delay_end_ns"], p["commit_ns"])
+        if w and w[0].get("waker") == client:
+            check(True, "%s: the commit woke the compositor" % m)
+        else:
+            # woken by another first, or awake: the commit's write wakes nobody
+            check(w or not asleep(recs, comp, p["delay_end_ns"]),
+                  "%s: the commit woke the compositor (it was awake)" % m,
+                  wakings(recs, comp, p["delay_end_ns"], p["commit_ns"] + 10**8))
+        t_commit = p["delay_end_ns"]
+
+    # the flip that showed the answer
+    flips = [r for r in recs if r["type"] == "vblank_delivered" and r.get("file") != NO_FILE
+             and t_commit <= r["mono_ns"] <= p["presented_recv_ns"]]
+    if check(flips, "%s: a flip's event delivered after the commit, before the feedback" % m,
+             [r for r in recs if r["type"].startswith("vblank")][-5:]):
+        f = flips[0]
+        owners = (comp, env.get("seatd"))
+        print("# %s: flip delivered at commit+%s, by %s, to file %s of %s (%s)"
+              % (m, ms(f["mono_ns"] - t_commit), f.get("pid_comm"), f["file"],
+                 f.get("owner"), f.get("owner_comm")))
+        check(f.get("owner") in owners, "%s: the flip's file is the compositor's (opened by it "
+              "or by seatd for it)" % m, f)
+        refresh = p["refresh_ns"] or 16666667
+        check(p["presented_ns"] is not None and abs(p["presented_ns"] - f["mono_ns"]) <= refresh,
+              "%s: wp_presentation's time is the recorded flip's within one refresh (%s)"
+              % (m, ms(refresh)), "presented %s, flip %d" % (p["presented_ns"], f["mono_ns"]))
+        queued = [r for r in recs if r["type"] == "vblank_queued" and r.get("pid") == comp
+                  and t_commit <= r["mono_ns"] <= f["mono_ns"]]
+        print("# %s: %d vblank_queued by the compositor between the commit and the flip"
+              % (m, len(queued)))
+
+    # the delay's own mark
+    sw_out = [r for r in recs if r["type"] == "sched_switch" and r.get("prev_pid") == client
+              and p["delay_start_ns"] <= r["mono_ns"] <= p["delay_end_ns"]]
+    if m == "stop":
+        check(any(r["prev_state"] == "T" for r in sw_out),
+              "%s: the client switched out stopped during the delay" % m, sw_out[:5])
+        check(wakings(recs, client, p["cont_lo_ns"], p["cont_hi_ns"], waker=helper),
+              "%s: the helper's SIGCONT woke the client" % m)
+    elif m == "fence":
+        sig = [r for r in recs if r["type"] == "fence" and r.get("op") == "signaled"
+               and r.get("pid") == helper and p["signal_lo_ns"] <= r["mono_ns"] <= p["signal_hi_ns"]]
+        check(sig, "%s: the helper signaled a fence" % m)
+        check(wakings(recs, client, p["signal_lo_ns"], p["delay_end_ns"], waker=helper),
+              "%s: the signal woke the client" % m)
+    elif m == "compute":
+        check(not [r for r in sw_out if r["prev_state"] != "R"],
+              "%s: the client never blocked while it computed" % m, sw_out[:5])
+    elif m == "compstop":
+        sw = [r for r in recs if r["type"] == "sched_switch" and r.get("prev_pid") == comp
+              and p["delay_start_ns"] <= r["mono_ns"] <= p["stopped_ns"]]
+        check(any(r["prev_state"] == "T" for r in sw),
+              "%s: the compositor switched out stopped" % m, sw[:5])
+    elif m == "sleep":
+        check(any(r["prev_state"] == "S" for r in sw_out),
+              "%s: the client slept during the delay" % m, sw_out[:5])
+
+
+main()
