@@ -32,14 +32,9 @@
 #include <linux/dma-buf.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
-#include "progs.h"
+#include "proglib.h"
+#include "vgem.h"
 
-
-static void die(const char *what)
-{
-	fprintf(stderr, "drmflip: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 struct fb {
 	uint32_t handle, id;

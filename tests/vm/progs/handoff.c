@@ -56,7 +56,7 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-#include "progs.h"
+#include "proglib.h"
 
 static long work_ms = 300;
 static int work_sleeps;
@@ -70,7 +70,7 @@ static long long *work_cpu_ns;
  */
 static void work(void)
 {
-	long long cpu0 = cpu_ns();
+	long long cpu0 = cputime();
 	volatile unsigned long x = 0;
 
 	if (work_sleeps) {
@@ -79,10 +79,10 @@ static void work(void)
 		while (nanosleep(&d, &d))
 			;
 	} else {
-		while (cpu_ns() - cpu0 < work_ms * 1000000LL)
+		while (cputime() - cpu0 < work_ms * 1000000LL)
 			x++;
 	}
-	*work_cpu_ns = cpu_ns() - cpu0;
+	*work_cpu_ns = cputime() - cpu0;
 }
 
 /* State letter of thread @tid of process @pid from /proc, or 0. */

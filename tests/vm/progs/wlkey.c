@@ -77,7 +77,8 @@
 #include <xf86drm.h>
 #include "xdg-shell-client-protocol.h"
 #include "presentation-time-client-protocol.h"
-#include "progs.h"
+#include "proglib.h"
+#include "vgem.h"
 
 enum mode { M_NONE, M_SLEEP, M_COMPUTE, M_FENCE, M_STOP, M_COMPSTOP, M_COUNT };
 static const char *const mode_names[M_COUNT] = {
@@ -156,12 +157,6 @@ static void say(const char *what, long long a, long long b)
 		what, a, b);
 }
 
-static void die(const char *what)
-{
-	fprintf(stderr, "wlkey: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
 static void fail(const char *what)
 {
 	fprintf(stderr, "wlkey: %s\n", what);
@@ -195,15 +190,6 @@ static void read_all(int fd, void *p, size_t n)
 }
 
 /* ---- the helper ---- */
-
-/* The state letter of process @pid, or 0. */
-static char proc_state(pid_t pid)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	return proc_stat_state(path);
-}
 
 static void helper_stop_client(pid_t client, int ms, int rep)
 {
@@ -244,9 +230,9 @@ static void helper_stop_compositor(const struct request *q, int rep)
 	if (kill(pid, SIGSTOP))
 		die("stop the compositor");
 	/* it stops when the signal is delivered: see it stopped */
-	for (i = 0; i < 5000 && proc_state(pid) != 'T'; i++)
+	for (i = 0; i < 5000 && task_state((int)pid, (int)pid) != 'T'; i++)
 		sleep_until(mono_ns() + 1000000LL);
-	if (proc_state(pid) != 'T')
+	if (task_state((int)pid, (int)pid) != 'T')
 		fail("the compositor did not stop");
 	r.t[0] = mono_ns();
 	write_all(rep, &r, sizeof(r));	/* the client may commit */
@@ -512,11 +498,11 @@ static void induce(struct client *c, struct press *p)
 		break;
 	case M_COMPUTE:
 		p->d0 = mono_ns();
-		c0 = cpu_ns();
-		while (cpu_ns() - c0 < p->ms * 1000000LL)
+		c0 = cputime();
+		while (cputime() - c0 < p->ms * 1000000LL)
 			;
 		p->d1 = mono_ns();
-		p->cpu_ns = cpu_ns() - c0;
+		p->cpu_ns = cputime() - c0;
 		break;
 	case M_FENCE:
 		wait_fence(c, p);
