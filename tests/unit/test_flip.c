@@ -16,7 +16,11 @@
  * refresh it missed is the client's, not the display's); a client that
  * handles the key without a word, whose answer to later news is no
  * commit of the key's (reader_idle); the module's
- * auto trigger naming the press.  Each: `tipme report` without --pid
+ * auto trigger naming the press; the client's sleep again, with the
+ * records a real flip on virtio-gpu under seatd leaves (t-wayland): no
+ * vblank or vblank_queued record, one delivery with sequence 0 sent by a
+ * kworker in the commit's work, to a file seatd (450) opened, followed in
+ * the same call by the kworker's wakeup of sway.  Each: `tipme report` without --pid
  * chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -53,13 +57,14 @@ enum variant {
 	V_TWO,		/* two clients woken, two outputs flipping */
 	V_LATE,		/* a commit 1 ms after a vblank: the next one shows it */
 	V_SILENT,	/* the client handles the key without a word; later news */
+	V_SEAT,		/* the timer's, flipped as on virtio-gpu under seatd */
 };
 
 static const char *const names[] = {
 	[V_TIMER] = "timer", [V_RUNNING] = "running", [V_GPU] = "gpu",
 	[V_STOPPED] = "stopped", [V_COMP_STOPPED] = "comp-stopped",
 	[V_COMP_BUSY] = "comp-busy", [V_NOFLIP] = "noflip", [V_TWO] = "two",
-	[V_LATE] = "late", [V_SILENT] = "silent",
+	[V_LATE] = "late", [V_SILENT] = "silent", [V_SEAT] = "seat",
 };
 
 /*
@@ -85,6 +90,29 @@ static void refresh(struct scen *s, double ms, uint16_t crtc, uint32_t seq)
 	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.03), &ev, sizeof(ev));
 	scen_wake(s, 0, MS(ms + 0.04), 500, 0, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
+}
+
+/*
+ * A flip as virtio-gpu under seatd records it: at @ms the kworker (90)
+ * running the commit's work on CPU 0 delivers the event (sequence 0, no
+ * vblank, nothing queued) to the file seatd (450) opened and passed to
+ * sway, and wakes sway (asleep in poll) in the same call.
+ */
+static void seat_flip(struct scen *s, double ms)
+{
+	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
+	struct tipme_rec_vblank_ev ev = { 0 };
+
+	scen_switch(s, 0, MS(ms - 0.05), 0, TIPME_TS_RUNNABLE, 120, 90, 120);
+	ev.file = 0x5ea70000;
+	ev.who = tipme_work_who(90, TIPME_CTX_TASK);
+	ev.owner = 450;
+	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms), &ev, sizeof(ev));
+	scen_wake(s, 0, MS(ms + 0.04), 500, 0, 90, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.1), 90, TIPME_TS_IDLE, 120, 500, 120);
+	scen_blocked(s, 0, MS(ms + 0.1), 90, worker_site);
 	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
 }
@@ -131,6 +159,10 @@ static int build(struct scen *s, enum variant v)
 	scen_task(s, 600, 600, "foot", "/usr/bin/foot", "foot", 5);
 	scen_task(s, 610, 610, "waybar", "/usr/bin/waybar", "waybar", 7);
 	scen_task(s, 700, 700, "signaler", "/t/signaler", "signaler", 9);
+	if (v == V_SEAT) {
+		scen_task(s, 450, 450, "seatd", "/usr/bin/seatd", "seatd", 6);
+		scen_task(s, 90, 90, "kworker/u4:0", "", "", 0);
+	}
 	scen_switch(s, 0, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 	scen_switch(s, 0, MS(1), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(1), 500, poll_site);
@@ -170,6 +202,7 @@ static int build(struct scen *s, enum variant v)
 	switch (v) {
 	case V_TIMER:
 	case V_NOFLIP:
+	case V_SEAT:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -246,6 +279,11 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
 		refresh(s, 320, 0, 20);
+	} else if (v == V_SEAT) {
+		/* the commit's work completes the flip at 313 ms */
+		compose(s, 311.5, 600, 1, 312.4, 0);
+		commit(s, 311.5);
+		seat_flip(s, 313);
 	} else {
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
@@ -408,6 +446,13 @@ int main(void)
 		"{\"cause\":\"display\",\"culprit\":null,\"resource\":\"crtc 0\",\"ms\":14.1,",
 		NULL,
 	};
+	static const char *const seat_must[] = {
+		"\"flip\":{\"crtc\":0,\"seq\":0,\"file\":\"5ea70000\",\"owner\":450,",
+		"\"vblank_mono_ns\":null,",
+		"\"client\":600,",
+		"\"commit_seen\":true,\"committer\":600,\"commit_woke\":500,",
+		NULL,
+	};
 	struct scen *s = malloc(sizeof(*s));
 	char *out, path[200], msg[256];
 	FILE *f;
@@ -415,7 +460,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(43);
+	tap_plan(46);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -442,6 +487,9 @@ int main(void)
 	      "a commit 1 ms after a refresh: the client's, the display only from the commit");
 	check(V_SILENT, 11, "reader_idle", "running", 500, 50, noflip_must,
 	      "a client that handled the key without a word: no flip of a later message's");
+	check(V_SEAT, 313, "flip", "timer", 600, 90, seat_must,
+	      "the client's sleep, flipped by a kworker to a file seatd opened: the delivery that "
+	      "woke sway makes the file sway's");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");
