@@ -547,7 +547,7 @@ static void text_path(struct out *o)
 			fprintf(o->f, " (followed: the first of the %u processes it woke while dispatching the input)",
 				p->nclients);
 		if (p->commit_unseen)
-			fprintf(o->f, ";\n          %u (%s) committed by %s (no wakeup shows it: %u (%s) was not asleep; the end of the client's last run before the compositor answered)\n",
+			fprintf(o->f, ";\n          %u (%s) committed by %s (no wakeup shows it: %u (%s) was not asleep for it; the end of the client's last run before the compositor answered it or was continued)\n",
 				p->committer, comm(o, p->committer),
 				pm_fmt_ns(p->commit_ns, a, sizeof(a)), p->commit_to,
 				comm(o, p->commit_to));

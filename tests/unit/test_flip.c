@@ -20,7 +20,9 @@
  * records a real flip on virtio-gpu under seatd leaves (t-wayland): no
  * vblank or vblank_queued record, one delivery with sequence 0 sent by a
  * kworker in the commit's work, to a file seatd (450) opened, followed in
- * the same call by the kworker's wakeup of sway.  Each: `tipme report` without --pid
+ * the same call by the kworker's wakeup of sway; the compositor stopped
+ * after it dispatched the key, so that the client's commit wakes nobody
+ * (as in t-wayland's compstop).  Each: `tipme report` without --pid
  * chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -58,6 +60,7 @@ enum variant {
 	V_LATE,		/* a commit 1 ms after a vblank: the next one shows it */
 	V_SILENT,	/* the client handles the key without a word; later news */
 	V_SEAT,		/* the timer's, flipped as on virtio-gpu under seatd */
+	V_UNSEEN,	/* the compositor stopped when the client commits */
 };
 
 static const char *const names[] = {
@@ -65,6 +68,7 @@ static const char *const names[] = {
 	[V_STOPPED] = "stopped", [V_COMP_STOPPED] = "comp-stopped",
 	[V_COMP_BUSY] = "comp-busy", [V_NOFLIP] = "noflip", [V_TWO] = "two",
 	[V_LATE] = "late", [V_SILENT] = "silent", [V_SEAT] = "seat",
+	[V_UNSEEN] = "unseen",
 };
 
 /*
@@ -279,6 +283,37 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
 		refresh(s, 320, 0, 20);
+	} else if (v == V_UNSEEN) {
+		/*
+		 * 700 stops sway at 12 ms (its signal wakes sway, which stops);
+		 * foot computes, commits at 15 ms (no wakeup: sway is stopped)
+		 * and waits in poll; 700 continues sway at 312 ms, which
+		 * composes and flips at 320 ms; at 321 ms it wakes foot (the
+		 * frame's answer)
+		 */
+		scen_wake(s, 2, MS(11.9), 700, 2, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 2, MS(11.95), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
+		scen_wake(s, 2, MS(12), 500, 0, 700, TIPME_CTX_TASK);
+		scen_switch(s, 2, MS(12.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(12.05), 700, sleep_site);
+		scen_switch(s, 0, MS(12.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		scen_switch(s, 0, MS(12.2), 500, TIPME_TS_STOPPED, 120, 0, 120);
+		scen_blocked(s, 0, MS(12.2), 500, stop_site);
+		commit(s, 15);
+		scen_wake(s, 2, MS(311.9), 700, 2, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 2, MS(311.95), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
+		compose(s, 312, 700, 2, 313, 0);
+		scen_switch(s, 2, MS(312.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(312.05), 700, sleep_site);
+		refresh(s, 320, 0, 20);
+		scen_wake(s, 0, MS(321), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(321.05), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		scen_wake(s, 0, MS(321.1), 600, 1, 500, TIPME_CTX_TASK);
+		scen_switch(s, 0, MS(321.2), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(321.2), 500, poll_site);
+		scen_switch(s, 1, MS(321.15), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+		scen_switch(s, 1, MS(321.3), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(321.3), 600, poll_site);
 	} else if (v == V_SEAT) {
 		/* the commit's work completes the flip at 313 ms */
 		compose(s, 311.5, 600, 1, 312.4, 0);
@@ -453,6 +488,12 @@ int main(void)
 		"\"commit_seen\":true,\"committer\":600,\"commit_woke\":500,",
 		NULL,
 	};
+	static const char *const unseen_must[] = {
+		"\"commit_seen\":false,\"committer\":600,\"commit_woke\":500,"
+		"\"commit_mono_ns\":15500000}",
+		"\"continued_by\":700",
+		NULL,
+	};
 	struct scen *s = malloc(sizeof(*s));
 	char *out, path[200], msg[256];
 	FILE *f;
@@ -460,7 +501,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(46);
+	tap_plan(49);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -490,6 +531,9 @@ int main(void)
 	check(V_SEAT, 313, "flip", "timer", 600, 90, seat_must,
 	      "the client's sleep, flipped by a kworker to a file seatd opened: the delivery that "
 	      "woke sway makes the file sway's");
+	check(V_UNSEEN, 320, "flip", "stopped", 500, 90, unseen_must,
+	      "the compositor stopped when the client commits: no wakeup shows the commit, "
+	      "the client's last run before the compositor was continued ends it");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");
