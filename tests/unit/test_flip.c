@@ -99,6 +99,34 @@ static void refresh(struct scen *s, double ms, uint16_t crtc, uint32_t seq)
 }
 
 /*
+ * 700 (cpu 2), woken by an interrupt just before @ms, wakes @target (on
+ * @cpu) at @ms (a signal's delivery) and sleeps again at @out.
+ */
+static void signal_from_700(struct scen *s, double ms, uint32_t target, uint32_t cpu,
+			    double out)
+{
+	scen_wake(s, 2, MS(ms - 0.1), 700, 2, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 2, MS(ms - 0.05), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
+	scen_wake(s, 2, MS(ms), target, cpu, 700, TIPME_CTX_TASK);
+	scen_switch(s, 2, MS(out), 700, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 2, MS(out), 700, sleep_site);
+}
+
+/*
+ * sway, woken by an interrupt just before @ms, sends foot a message at
+ * @ms (wakes it from poll) and waits in poll again; foot runs.
+ */
+static void sway_sends(struct scen *s, double ms)
+{
+	scen_wake(s, 0, MS(ms - 0.1), 500, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(ms - 0.05), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_wake(s, 0, MS(ms), 600, 1, 500, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.2), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 0.2), 500, poll_site);
+	scen_switch(s, 1, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+}
+
+/*
  * A flip as virtio-gpu under seatd records it: at @ms the kworker (90)
  * running the commit's work on CPU 0 delivers the event (sequence 0, no
  * vblank, nothing queued) to the file seatd (450) opened and passed to
@@ -186,11 +214,7 @@ static int build(struct scen *s, enum variant v)
 		/* SIGSTOP at 10.2 ms, SIGCONT from 700 at 310 ms */
 		scen_switch(s, 0, MS(10.2), 500, TIPME_TS_STOPPED, 120, 0, 120);
 		scen_blocked(s, 0, MS(10.2), 500, stop_site);
-		scen_wake(s, 2, MS(309.9), 700, 2, 0, TIPME_CTX_HARDIRQ);
-		scen_switch(s, 2, MS(309.95), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
-		scen_wake(s, 2, MS(310), 500, 0, 700, TIPME_CTX_TASK);
-		scen_switch(s, 2, MS(310.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 2, MS(310.05), 700, sleep_site);
+		signal_from_700(s, 310, 500, 0, 310.05);
 		scen_switch(s, 0, MS(310.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 		go = 310.1;
 	} else if (v == V_COMP_BUSY) {
@@ -235,11 +259,7 @@ static int build(struct scen *s, enum variant v)
 	case V_STOPPED:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_STOPPED, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, stop_site);
-		scen_wake(s, 2, MS(310.9), 700, 2, 0, TIPME_CTX_HARDIRQ);
-		scen_switch(s, 2, MS(310.95), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
-		scen_wake(s, 2, MS(311), 600, 1, 700, TIPME_CTX_TASK);
-		scen_switch(s, 2, MS(311.1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 2, MS(311.1), 700, sleep_site);
+		signal_from_700(s, 311, 600, 1, 311.1);
 		scen_switch(s, 1, MS(311.05), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
 		break;
 	default:	/* computes until it commits */
@@ -269,12 +289,7 @@ static int build(struct scen *s, enum variant v)
 		 * answers with a commit flipped at 208 ms: not the key's
 		 */
 		commit(s, 10.5);
-		scen_wake(s, 0, MS(199.9), 500, 0, 0, TIPME_CTX_HARDIRQ);
-		scen_switch(s, 0, MS(199.95), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
-		scen_wake(s, 0, MS(200), 600, 1, 500, TIPME_CTX_TASK);
-		scen_switch(s, 0, MS(200.2), 500, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 0, MS(200.2), 500, poll_site);
-		scen_switch(s, 1, MS(200.1), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+		sway_sends(s, 200);
 		compose(s, 201, 600, 1, 202, 0);
 		commit(s, 201);
 		refresh(s, 208, 0, 13);
@@ -288,14 +303,10 @@ static int build(struct scen *s, enum variant v)
 		 * 700 stops sway at 12 ms (its signal wakes sway, which stops);
 		 * foot computes, commits at 15 ms (no wakeup: sway is stopped)
 		 * and waits in poll; 700 continues sway at 312 ms, which
-		 * composes and flips at 320 ms; at 321 ms it wakes foot (the
+		 * composes and flips at 320 ms; at 321.1 ms it wakes foot (the
 		 * frame's answer)
 		 */
-		scen_wake(s, 2, MS(11.9), 700, 2, 0, TIPME_CTX_HARDIRQ);
-		scen_switch(s, 2, MS(11.95), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
-		scen_wake(s, 2, MS(12), 500, 0, 700, TIPME_CTX_TASK);
-		scen_switch(s, 2, MS(12.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 2, MS(12.05), 700, sleep_site);
+		signal_from_700(s, 12, 500, 0, 12.05);
 		scen_switch(s, 0, MS(12.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 		scen_switch(s, 0, MS(12.2), 500, TIPME_TS_STOPPED, 120, 0, 120);
 		scen_blocked(s, 0, MS(12.2), 500, stop_site);
@@ -306,14 +317,9 @@ static int build(struct scen *s, enum variant v)
 		scen_switch(s, 2, MS(312.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 2, MS(312.05), 700, sleep_site);
 		refresh(s, 320, 0, 20);
-		scen_wake(s, 0, MS(321), 500, 0, 0, TIPME_CTX_HARDIRQ);
-		scen_switch(s, 0, MS(321.05), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
-		scen_wake(s, 0, MS(321.1), 600, 1, 500, TIPME_CTX_TASK);
-		scen_switch(s, 0, MS(321.2), 500, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 0, MS(321.2), 500, poll_site);
-		scen_switch(s, 1, MS(321.15), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
-		scen_switch(s, 1, MS(321.3), 600, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 1, MS(321.3), 600, poll_site);
+		sway_sends(s, 321.1);
+		scen_switch(s, 1, MS(321.4), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(321.4), 600, poll_site);
 	} else if (v == V_SEAT) {
 		/* the commit's work completes the flip at 313 ms */
 		compose(s, 311.5, 600, 1, 312.4, 0);
