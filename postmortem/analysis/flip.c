@@ -43,12 +43,6 @@ static int kthread(const struct pm_dump *pm, uint32_t pid, int64_t ns)
 	return x && (x->x.flags & TIPME_EXEC_KTHREAD);
 }
 
-/* Is @f's file read by process @proc? */
-static int flip_of(const struct pm_dump *pm, const struct pm_flip *f, uint32_t proc)
-{
-	return f->owner && (f->owner == proc || tgid_of(pm, f->owner, f->ns) == proc);
-}
-
 /* A wakeup by a task of process @from of a thread of process @to, or 0. */
 static int task_wake(const struct pm_dump *pm, const struct pm_wake *w,
 		     uint32_t from, uint32_t to)
@@ -124,7 +118,7 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 		}
 	}
 	for (i = 0; i < res->nflips && !f; i++)
-		if (res->flips[i].ns >= after_ns && flip_of(pm, &res->flips[i], compositor))
+		if (res->flips[i].ns >= after_ns && pm_flip_read_by(pm, &res->flips[i], compositor))
 			f = &res->flips[i];
 	if (fq && (!f || fq->ns <= f->ns)) {
 		f = fq;
@@ -146,7 +140,7 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 	for (i = 0; i < res->nflips; i++) {
 		const struct pm_flip *d = &res->flips[i];
 
-		if (d->ns < after_ns || !flip_of(pm, d, compositor))
+		if (d->ns < after_ns || !pm_flip_read_by(pm, d, compositor))
 			continue;
 		if (d->ns > out->flip_ns + OUTPUTS_AFTER_NS)
 			break;
@@ -270,6 +264,62 @@ static int64_t answer_by(const struct pm_incident *inc, const struct pm_state *s
 	return limit;
 }
 
+/* The first run of @pid that ends after @ns, from @ns on; 0 if none. */
+static int64_t runs_from(const struct pm_state *st, uint32_t pid, int64_t ns)
+{
+	const struct pm_thread *t = pm_state_thread(st, pid);
+	size_t j;
+
+	for (j = t ? pm_seg_first(t, ns) : 0; t && j < t->nsegs; j++)
+		if (t->segs[j].state == PM_T_RUNNING && t->segs[j].end_ns > ns)
+			return t->segs[j].start_ns > ns ? t->segs[j].start_ns : ns;
+	return 0;
+}
+
+/*
+ * A commit no wakeup shows: a compositor thread that is runnable or
+ * stopped is not woken by the client's message (the scheduler wakes only
+ * a sleeper).  When the compositor woke the client again at @by (it had
+ * answered) and its reader was not waiting for work at the end of the
+ * client's last run before @by (before the reader was continued, if it
+ * was stopped while the client ran), that end is the commit, to the reader;
+ * the flip is pm_flip_after()'s from it.  Return: 1 if that reaches a flip.
+ */
+static int unseen_commit(const struct pm_incident *inc, const struct pm_state *st,
+			 const struct pm_res *res, struct pm_press_path *p, int64_t by)
+{
+	const struct pm_thread *t = pm_state_thread(st, p->reader);
+	int64_t end;
+	size_t j;
+
+	if (by >= p->client_ns + CLIENT_WITHIN_NS || !t)
+		return 0;
+	/* a stopped reader: the message came before it was continued */
+	for (j = pm_seg_first(t, p->client_ns); j < t->nsegs && t->segs[j].start_ns < by; j++)
+		if (t->segs[j].state == PM_T_BLOCKED &&
+		    t->segs[j].block_state == TIPME_TS_STOPPED &&
+		    t->segs[j].end_ns > p->client_ns && t->segs[j].end_ns < by &&
+		    last_run(st, p->client, t->segs[j].start_ns, t->segs[j].end_ns)) {
+			by = t->segs[j].end_ns;
+			break;
+		}
+	end = last_run(st, p->client, p->client_ns, by);
+	if (!end)
+		return 0;
+	for (j = pm_seg_first(t, end); j < t->nsegs && t->segs[j].start_ns <= end; j++)
+		if (t->segs[j].end_ns > end && t->segs[j].state == PM_T_BLOCKED &&
+		    pm_seg_idle(inc, &t->segs[j]))
+			return 0;
+	if (!pm_flip_after(inc, st, res, p->compositor, p->reader, end, &p->end))
+		return 0;
+	p->commit_ns = end;
+	p->committer = p->client;
+	p->commit_to = p->reader;
+	p->commit_unseen = 1;
+	p->composit_ns = runs_from(st, p->reader, end);
+	return 1;
+}
+
 /**
  * pm_press_path() - follow a press from its reader to the screen
  * @inc: the incident
@@ -301,6 +351,7 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	const struct pm_dump *pm = &inc->pm;
 	const struct pm_thread *t = pm_state_thread(st, reader->target);
 	const struct pm_wake *c, *next;
+	int64_t by;
 	int moves;
 	size_t j;
 
@@ -319,10 +370,10 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	}
 	if (!woken_client(inc, st, res, out))
 		return 0;
-	c = next_message(inc, res, out, out->client_ns,
-			 answer_by(inc, st, out->client, out->compositor, out->client_ns));
+	by = answer_by(inc, st, out->client, out->compositor, out->client_ns);
+	c = next_message(inc, res, out, out->client_ns, by);
 	if (!c)
-		return 0;
+		return unseen_commit(inc, st, res, out, by);
 	for (moves = 0; moves <= COMMIT_MOVES; moves++) {
 		if (!pm_flip_after(inc, st, res, out->compositor, c->target, c->ns, &out->end))
 			break;
@@ -334,12 +385,7 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	out->commit_ns = c->ns;
 	out->committer = c->waker;
 	out->commit_to = c->target;
-	t = pm_state_thread(st, c->target);
-	for (j = t ? pm_seg_first(t, c->ns) : 0; t && j < t->nsegs; j++)
-		if (t->segs[j].state == PM_T_RUNNING && t->segs[j].end_ns > c->ns) {
-			out->composit_ns = t->segs[j].start_ns > c->ns ? t->segs[j].start_ns : c->ns;
-			break;
-		}
+	out->composit_ns = runs_from(st, c->target, c->ns);
 	if (!out->end.flip)
 		return 0;
 	/* a flip the client's commit did not reach */

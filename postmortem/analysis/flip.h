@@ -67,6 +67,10 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
  *	compositor committed the flip (its commit; 0: none)
  * @committer: the client's thread that made it
  * @commit_to: the compositor's thread it woke
+ * @commit_unseen: 1 if no wakeup shows the commit: the compositor was
+ *	not asleep for it (runnable, or stopped), and @commit_ns is the end
+ *	of the client's last run before the compositor answered it, @commit_to
+ *	the reader
  * @composit_ns: when that thread ran after it (0: not before the dump's end)
  * @end: the flip (end.flip NULL: none)
  */
@@ -84,6 +88,7 @@ struct pm_press_path {
 	int64_t commit_ns;
 	uint32_t committer;
 	uint32_t commit_to;
+	int commit_unseen;
 	int64_t composit_ns;
 	struct pm_flip_end end;
 };

@@ -52,6 +52,17 @@ static int ran_through(const struct pm_state *st, uint32_t pid, uint32_t cpu,
 }
 
 /*
+ * Is @w's thread the one that was running on @in's CPU when @in was
+ * recorded?  That thread wrote the input (a uinput program) or was
+ * interrupted by it: it was not woken to read it.
+ */
+static int writer(const struct pm_state *st, const struct pm_wake *w,
+		  const struct pm_input *in)
+{
+	return ran_through(st, w->target, in->cpu, in->ns, in->ns);
+}
+
+/*
  * The reader's wakeup for input @in, when none is near it in time: a
  * frame goes to every handler in one call with interrupts off, so the
  * wakeup evdev makes can come later only if the CPU itself was held up
@@ -108,7 +119,7 @@ static const struct pm_wake *early_reader(const struct pm_dump *pm,
 		if (w->ns > in->ns || w->cpu != in->cpu)
 			continue;
 		x = pm_exec_at(pm, w->target, w->ns);
-		if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
+		if ((x && (x->x.flags & TIPME_EXEC_KTHREAD)) || writer(st, w, in))
 			continue;
 		if (!w->waker || !ran_through(st, w->waker, in->cpu, w->ns, in->ns))
 			return NULL;
@@ -152,7 +163,7 @@ const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
 		const struct pm_wake *w = &res->wakes[i];
 		const struct pm_exec *x;
 
-		if (w->cpu != in->cpu)
+		if (w->cpu != in->cpu || writer(st, w, in))
 			continue;
 		x = pm_exec_at(pm, w->target, w->ns);
 		if (x && (x->x.flags & TIPME_EXEC_KTHREAD))

@@ -252,7 +252,7 @@ const struct pm_flip *pm_seg_flip(const struct pm_dump *pm, const struct pm_res 
 		return NULL;
 	f = &res->flips[w->flip - 1];
 	x = pm_exec_at(pm, pid, w->ns);
-	if (!f->owner || (f->owner != pid && !(x && x->x.tgid == f->owner)))
+	if (!pm_flip_read_by(pm, f, x && x->x.tgid ? x->x.tgid : pid))
 		return NULL;
 	return f;
 }

@@ -1108,6 +1108,61 @@ static int res_bld_event(struct res_bld *b, const struct pm_event *ev,
 	return 0;
 }
 
+static uint32_t proc_of(const struct pm_dump *pm, uint32_t pid, int64_t ns)
+{
+	const struct pm_exec *x = pm_exec_at(pm, pid, ns);
+
+	return x && x->x.tgid ? x->x.tgid : pid;
+}
+
+/*
+ * Each DRM file's reader (struct pm_flip.reader): the process a delivery
+ * to the file woke in the same call.  The file's owner is who opened it,
+ * which is not the compositor when a seat daemon opened the device and
+ * passed the descriptor on; the records have no such hand-off, but the
+ * reader's wait ends with every delivery it was asleep for.
+ */
+static void flip_readers(struct pm_res *r, const struct pm_dump *pm)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nwakes; i++) {
+		const struct pm_wake *w = &r->wakes[i];
+		struct pm_flip *f;
+
+		if (!w->flip || w->flip > r->nflips)
+			continue;
+		f = &r->flips[w->flip - 1];
+		if (!f->reader)
+			f->reader = proc_of(pm, w->target, w->ns);
+	}
+	for (i = 0; i < r->nflips; i++) {
+		if (r->flips[i].reader)
+			continue;
+		for (j = 0; j < r->nflips; j++)
+			if (r->flips[j].reader && r->flips[j].file == r->flips[i].file) {
+				r->flips[i].reader = r->flips[j].reader;
+				break;
+			}
+	}
+}
+
+/**
+ * pm_flip_read_by() - does a process read a DRM event's file?
+ * @pm: the dump (the processes)
+ * @f: the event
+ * @proc: the process (its TGID)
+ *
+ * Return: 1 if @proc opened @f's file or is its reader (struct
+ * pm_flip.reader), else 0.
+ */
+int pm_flip_read_by(const struct pm_dump *pm, const struct pm_flip *f, uint32_t proc)
+{
+	if (f->reader)
+		return f->reader == proc;
+	return f->owner && (f->owner == proc || proc_of(pm, f->owner, f->ns) == proc);
+}
+
 /* Finish (or, @err < 0, release) the resources; return @err or a new one. */
 static int res_bld_end(struct res_bld *b, int err, struct tm_err *e)
 {
@@ -1139,6 +1194,7 @@ static int res_bld_end(struct res_bld *b, int err, struct tm_err *e)
 		if (!r->fwaits[i].end_ns)
 			r->fwaits[i].end_ns = b->last;
 	policies_finish(r);
+	flip_readers(r, b->pm);
 	if (works_index(r) || members(r, b->pm)) {
 		pm_res_free(r);
 		return tm_err_set(e, ENOMEM, "out of memory");

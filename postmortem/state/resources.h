@@ -284,7 +284,9 @@ struct pm_input {
  * @crtc: the CRTC
  * @seq: the vblank it was sent at (0: a device that counts none)
  * @file: the DRM file (its hash)
- * @owner: the process that reads the file (the committer; 0: not known)
+ * @owner: the process that opened the file (0: not known); the
+ *	committer, unless another process opened it and passed it on (on
+ *	6.1 seatd opens the DRM device for the compositor)
  * @who: the thread that sent it (or that the interrupt interrupted)
  * @ctx: enum tipme_ctx it was sent in
  * @vblank_ns: the time DRM gave the vblank @seq of @crtc (a vblank record
@@ -292,6 +294,10 @@ struct pm_input {
  * @queued_ns: the vblank_queued record of the same file, CRTC and
  *	sequence before it, 0 if none
  * @queuer: the thread that queued it (0: none)
+ * @reader: the process that reads the file's events: the one whose
+ *	thread a delivery to the file woke right after, in the same call
+ *	(struct pm_wake.flip), on any delivery to the file in the dump; 0
+ *	if no delivery woke anyone
  */
 struct pm_flip {
 	int64_t ns;
@@ -305,6 +311,7 @@ struct pm_flip {
 	int64_t vblank_ns;
 	int64_t queued_ns;
 	uint32_t queuer;
+	uint32_t reader;
 };
 
 /**
@@ -461,6 +468,7 @@ struct pm_res {
 
 int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		 struct tm_err *e);
+int pm_flip_read_by(const struct pm_dump *pm, const struct pm_flip *f, uint32_t proc);
 
 struct pm_state;
 

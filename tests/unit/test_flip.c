@@ -16,7 +16,13 @@
  * refresh it missed is the client's, not the display's); a client that
  * handles the key without a word, whose answer to later news is no
  * commit of the key's (reader_idle); the module's
- * auto trigger naming the press.  Each: `tipme report` without --pid
+ * auto trigger naming the press; the client's sleep again, with the
+ * records a real flip on virtio-gpu under seatd leaves (t-wayland): no
+ * vblank or vblank_queued record, one delivery with sequence 0 sent by a
+ * kworker in the commit's work, to a file seatd (450) opened, followed in
+ * the same call by the kworker's wakeup of sway; the compositor stopped
+ * after it dispatched the key, so that the client's commit wakes nobody
+ * (as in t-wayland's compstop).  Each: `tipme report` without --pid
  * chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -53,13 +59,16 @@ enum variant {
 	V_TWO,		/* two clients woken, two outputs flipping */
 	V_LATE,		/* a commit 1 ms after a vblank: the next one shows it */
 	V_SILENT,	/* the client handles the key without a word; later news */
+	V_SEAT,		/* the timer's, flipped as on virtio-gpu under seatd */
+	V_UNSEEN,	/* the compositor stopped when the client commits */
 };
 
 static const char *const names[] = {
 	[V_TIMER] = "timer", [V_RUNNING] = "running", [V_GPU] = "gpu",
 	[V_STOPPED] = "stopped", [V_COMP_STOPPED] = "comp-stopped",
 	[V_COMP_BUSY] = "comp-busy", [V_NOFLIP] = "noflip", [V_TWO] = "two",
-	[V_LATE] = "late", [V_SILENT] = "silent",
+	[V_LATE] = "late", [V_SILENT] = "silent", [V_SEAT] = "seat",
+	[V_UNSEEN] = "unseen",
 };
 
 /*
@@ -85,6 +94,57 @@ static void refresh(struct scen *s, double ms, uint16_t crtc, uint32_t seq)
 	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.03), &ev, sizeof(ev));
 	scen_wake(s, 0, MS(ms + 0.04), 500, 0, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
+}
+
+/*
+ * 700 (cpu 2), woken by an interrupt just before @ms, wakes @target (on
+ * @cpu) at @ms (a signal's delivery) and sleeps again at @out.
+ */
+static void signal_from_700(struct scen *s, double ms, uint32_t target, uint32_t cpu,
+			    double out)
+{
+	scen_wake(s, 2, MS(ms - 0.1), 700, 2, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 2, MS(ms - 0.05), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
+	scen_wake(s, 2, MS(ms), target, cpu, 700, TIPME_CTX_TASK);
+	scen_switch(s, 2, MS(out), 700, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 2, MS(out), 700, sleep_site);
+}
+
+/*
+ * sway, woken by an interrupt just before @ms, sends foot a message at
+ * @ms (wakes it from poll) and waits in poll again; foot runs.
+ */
+static void sway_sends(struct scen *s, double ms)
+{
+	scen_wake(s, 0, MS(ms - 0.1), 500, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(ms - 0.05), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_wake(s, 0, MS(ms), 600, 1, 500, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.2), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 0.2), 500, poll_site);
+	scen_switch(s, 1, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+}
+
+/*
+ * A flip as virtio-gpu under seatd records it: at @ms the kworker (90)
+ * running the commit's work on CPU 0 delivers the event (sequence 0, no
+ * vblank, nothing queued) to the file seatd (450) opened and passed to
+ * sway, and wakes sway (asleep in poll) in the same call.
+ */
+static void seat_flip(struct scen *s, double ms)
+{
+	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
+	struct tipme_rec_vblank_ev ev = { 0 };
+
+	scen_switch(s, 0, MS(ms - 0.05), 0, TIPME_TS_RUNNABLE, 120, 90, 120);
+	ev.file = 0x5ea70000;
+	ev.who = tipme_work_who(90, TIPME_CTX_TASK);
+	ev.owner = 450;
+	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms), &ev, sizeof(ev));
+	scen_wake(s, 0, MS(ms + 0.04), 500, 0, 90, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.1), 90, TIPME_TS_IDLE, 120, 500, 120);
+	scen_blocked(s, 0, MS(ms + 0.1), 90, worker_site);
 	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
 }
@@ -131,6 +191,10 @@ static int build(struct scen *s, enum variant v)
 	scen_task(s, 600, 600, "foot", "/usr/bin/foot", "foot", 5);
 	scen_task(s, 610, 610, "waybar", "/usr/bin/waybar", "waybar", 7);
 	scen_task(s, 700, 700, "signaler", "/t/signaler", "signaler", 9);
+	if (v == V_SEAT) {
+		scen_task(s, 450, 450, "seatd", "/usr/bin/seatd", "seatd", 6);
+		scen_task(s, 90, 90, "kworker/u4:0", "", "", 0);
+	}
 	scen_switch(s, 0, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 	scen_switch(s, 0, MS(1), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(1), 500, poll_site);
@@ -150,11 +214,7 @@ static int build(struct scen *s, enum variant v)
 		/* SIGSTOP at 10.2 ms, SIGCONT from 700 at 310 ms */
 		scen_switch(s, 0, MS(10.2), 500, TIPME_TS_STOPPED, 120, 0, 120);
 		scen_blocked(s, 0, MS(10.2), 500, stop_site);
-		scen_wake(s, 2, MS(309.9), 700, 2, 0, TIPME_CTX_HARDIRQ);
-		scen_switch(s, 2, MS(309.95), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
-		scen_wake(s, 2, MS(310), 500, 0, 700, TIPME_CTX_TASK);
-		scen_switch(s, 2, MS(310.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 2, MS(310.05), 700, sleep_site);
+		signal_from_700(s, 310, 500, 0, 310.05);
 		scen_switch(s, 0, MS(310.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 		go = 310.1;
 	} else if (v == V_COMP_BUSY) {
@@ -170,6 +230,7 @@ static int build(struct scen *s, enum variant v)
 	switch (v) {
 	case V_TIMER:
 	case V_NOFLIP:
+	case V_SEAT:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -198,11 +259,7 @@ static int build(struct scen *s, enum variant v)
 	case V_STOPPED:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_STOPPED, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, stop_site);
-		scen_wake(s, 2, MS(310.9), 700, 2, 0, TIPME_CTX_HARDIRQ);
-		scen_switch(s, 2, MS(310.95), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
-		scen_wake(s, 2, MS(311), 600, 1, 700, TIPME_CTX_TASK);
-		scen_switch(s, 2, MS(311.1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 2, MS(311.1), 700, sleep_site);
+		signal_from_700(s, 311, 600, 1, 311.1);
 		scen_switch(s, 1, MS(311.05), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
 		break;
 	default:	/* computes until it commits */
@@ -232,12 +289,7 @@ static int build(struct scen *s, enum variant v)
 		 * answers with a commit flipped at 208 ms: not the key's
 		 */
 		commit(s, 10.5);
-		scen_wake(s, 0, MS(199.9), 500, 0, 0, TIPME_CTX_HARDIRQ);
-		scen_switch(s, 0, MS(199.95), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
-		scen_wake(s, 0, MS(200), 600, 1, 500, TIPME_CTX_TASK);
-		scen_switch(s, 0, MS(200.2), 500, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 0, MS(200.2), 500, poll_site);
-		scen_switch(s, 1, MS(200.1), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+		sway_sends(s, 200);
 		compose(s, 201, 600, 1, 202, 0);
 		commit(s, 201);
 		refresh(s, 208, 0, 13);
@@ -246,6 +298,33 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
 		refresh(s, 320, 0, 20);
+	} else if (v == V_UNSEEN) {
+		/*
+		 * 700 stops sway at 12 ms (its signal wakes sway, which stops);
+		 * foot computes, commits at 15 ms (no wakeup: sway is stopped)
+		 * and waits in poll; 700 continues sway at 312 ms, which
+		 * composes and flips at 320 ms; at 321.1 ms it wakes foot (the
+		 * frame's answer)
+		 */
+		signal_from_700(s, 12, 500, 0, 12.05);
+		scen_switch(s, 0, MS(12.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		scen_switch(s, 0, MS(12.2), 500, TIPME_TS_STOPPED, 120, 0, 120);
+		scen_blocked(s, 0, MS(12.2), 500, stop_site);
+		commit(s, 15);
+		scen_wake(s, 2, MS(311.9), 700, 2, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 2, MS(311.95), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
+		compose(s, 312, 700, 2, 313, 0);
+		scen_switch(s, 2, MS(312.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(312.05), 700, sleep_site);
+		refresh(s, 320, 0, 20);
+		sway_sends(s, 321.1);
+		scen_switch(s, 1, MS(321.4), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(321.4), 600, poll_site);
+	} else if (v == V_SEAT) {
+		/* the commit's work completes the flip at 313 ms */
+		compose(s, 311.5, 600, 1, 312.4, 0);
+		commit(s, 311.5);
+		seat_flip(s, 313);
 	} else {
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
@@ -408,6 +487,19 @@ int main(void)
 		"{\"cause\":\"display\",\"culprit\":null,\"resource\":\"crtc 0\",\"ms\":14.1,",
 		NULL,
 	};
+	static const char *const seat_must[] = {
+		"\"flip\":{\"crtc\":0,\"seq\":0,\"file\":\"5ea70000\",\"owner\":450,",
+		"\"vblank_mono_ns\":null,",
+		"\"client\":600,",
+		"\"commit_seen\":true,\"committer\":600,\"commit_woke\":500,",
+		NULL,
+	};
+	static const char *const unseen_must[] = {
+		"\"commit_seen\":false,\"committer\":600,\"commit_woke\":500,"
+		"\"commit_mono_ns\":15500000}",
+		"\"continued_by\":700",
+		NULL,
+	};
 	struct scen *s = malloc(sizeof(*s));
 	char *out, path[200], msg[256];
 	FILE *f;
@@ -415,7 +507,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(43);
+	tap_plan(49);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -442,6 +534,12 @@ int main(void)
 	      "a commit 1 ms after a refresh: the client's, the display only from the commit");
 	check(V_SILENT, 11, "reader_idle", "running", 500, 50, noflip_must,
 	      "a client that handled the key without a word: no flip of a later message's");
+	check(V_SEAT, 313, "flip", "timer", 600, 90, seat_must,
+	      "the client's sleep, flipped by a kworker to a file seatd opened: the delivery that "
+	      "woke sway makes the file sway's");
+	check(V_UNSEEN, 320, "flip", "stopped", 500, 90, unseen_must,
+	      "the compositor stopped when the client commits: no wakeup shows the commit, "
+	      "the client's last run before the compositor was continued ends it");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");

@@ -1,13 +1,35 @@
 #!/usr/bin/env python3
 """Check one press of t-wayland.sh against wlkey's ground truth.
 
-usage: check_wayland.py TRUTH_JSONL ENV_JSON N RECORDS_JSONL
+usage: check_wayland.py TRUTH_JSONL ENV_JSON N RECORDS_JSONL [REPORT_JSON LATENCY_JSON]
+       check_wayland.py --window TRUTH_JSONL N RECORDS_JSONL
 
 TRUTH_JSONL is what tests/vm/progs/wlkey.c wrote (its "ready" line, one
 "press" line per answered press); ENV_JSON t-wayland.sh's (sway's and
 seatd's pids); N the press (its "n"); RECORDS_JSONL `tipme records --json`
-of the dump made after it.  Checks the press's path in the records, every
-time against the truth's CLOCK_MONOTONIC ns:
+of the dump made after it.
+
+--window prints the report window (ms) that holds press N and no earlier
+press: from 100 ms before the key reached the client to the dump's last
+trigger (the presses are about a second apart; `tipme report` without
+--pid takes the slowest input of its window, 2 s by default, which may be
+the press before).
+
+REPORT_JSON and LATENCY_JSON (`tipme report --window W --json` and `tipme
+latency --json` of the dump) are checked against the truth: the interval
+starts at the key's input record and ends at the flip ("end": "flip",
+within one refresh of wp_presentation's presented time), its length
+within 10% plus one refresh (plus 1 ms, the key event's resolution) of
+the truth's (the key event's time, evdev's, which libinput passes on in
+ms, to the presented time), the verdict per mode (sleep: timer, culprit
+the client; compute: running, the client; fence: gpu, a vgem fence, the
+culprit the helper that signalled it (vgem emits no work); stop: stopped,
+the client; compstop: stopped, the compositor; none: no cause asserted,
+the interval short); the latency's press of the same key ends at the
+same flip and its legs add up to it.
+
+Checks the press's path in the records, every time against the truth's
+CLOCK_MONOTONIC ns:
   - the kernel's input record of the key (its code, pressed: the test
     sets /proc/sys/tipme/keylog) before the client's key handler ran, at
     the time the key event carried (ms);
@@ -61,12 +83,81 @@ def asleep(recs, pid, t):
     return outs[-1]["prev_state"] in ("S", "D", "I") and not wakings(recs, pid, outs[-1]["mono_ns"], t)
 
 
+def the_press(truth, n):
+    return [t for t in truth if t.get("event") == "press" and t["n"] == n]
+
+
+def input_of(recs, p):
+    """The kernel's input records of press p's key, pressed, before the client had it."""
+    return [r for r in recs if r["type"] == "input" and r.get("kind") == "key"
+            and r.get("code") == p["key"] and r.get("value") == 1
+            and p["key_ns"] - 5 * 10**9 <= r["mono_ns"] <= p["key_ns"]]
+
+
+def window():
+    truth = lines(sys.argv[2])
+    p = the_press(truth, int(sys.argv[3]))[0]
+    recs = lines(sys.argv[4])
+    end = max(r["mono_ns"] for r in recs if r["type"] == "trigger")
+    print((end - p["key_ns"]) // 10**6 + 100)
+
+
+def key_event_ns(p):
+    """The key event's time (libinput's ms of evdev's CLOCK_MONOTONIC), in full ns."""
+    now_ms = p["key_ns"] // 10**6
+    return (now_ms - (now_ms - p["key_time_ms"]) % 2**32) * 10**6
+
+
+def analyses(p, t_in, report, latency):
+    m = p["mode"]
+    refresh = p["refresh_ns"] or 16666667
+    truth = p["presented_ns"] - key_event_ns(p)
+    tol = truth // 10 + refresh + 10**6
+    iv = report.get("interval", {})
+    got = iv.get("to_mono_ns", 0) - iv.get("from_mono_ns", 0)
+    print("# %s: report %s .. %s (%s), truth %s (key event to presented; key handler to "
+          "presented %s)" % (m, iv.get("from_mono_ns"), iv.get("to_mono_ns"), ms(got), ms(truth),
+                             ms(p["presented_ns"] - p["key_ns"])))
+    check(iv.get("from_mono_ns") == t_in, "%s: the report's interval starts at the key's input "
+          "record" % m, iv)
+    check(iv.get("end") == "flip", "%s: the report's interval ends at the flip" % m, iv)
+    check(iv.get("flip_mono_ns") is not None
+          and abs(iv["flip_mono_ns"] - p["presented_ns"]) <= refresh,
+          "%s: the report's flip is within one refresh of the presented time" % m, iv)
+    check(abs(got - truth) <= tol, "%s: the report's interval %s is the truth's %s within %s"
+          % (m, ms(got), ms(truth), ms(tol)))
+    v = report.get("verdict") or {}
+    want = {"sleep": ("timer", p["pid"]), "compute": ("running", p["pid"]),
+            "fence": ("gpu", p["helper"]), "stop": ("stopped", p["pid"]),
+            "compstop": ("stopped", p["compositor"])}.get(m)
+    culprit = (v.get("culprit") or {}).get("pid")
+    print("# %s: verdict %s, culprit %s: %s" % (m, v.get("cause"), culprit, v.get("text")))
+    if want:
+        check(v.get("cause") == want[0] and culprit == want[1],
+              "%s: the verdict is %s, culprit %d" % (m, want[0], want[1]), v)
+    if m == "fence":
+        check((v.get("fence") or {}).get("driver") == "vgem",
+              "%s: the verdict names the vgem fence" % m, v)
+    pr = [x for x in latency.get("presses", []) if x.get("press_mono_ns") == t_in]
+    if check(len(pr) == 1, "%s: tipme latency lists the press" % m,
+             [x.get("press_mono_ns") for x in latency.get("presses", [])]):
+        x = pr[0]
+        legs = sum(g.get("ns", 0) for g in x.get("legs", []))
+        check(x.get("end") == "flip" and x.get("end_mono_ns") == iv.get("to_mono_ns"),
+              "%s: tipme latency ends the press at the report's flip" % m, x)
+        check(legs == x.get("latency_ns"), "%s: the latency's legs add up to it (%s)"
+              % (m, ms(legs)), x)
+
+
 def main():
+    if sys.argv[1] == "--window":
+        window()
+        return
     truth = lines(sys.argv[1])
     env = lines(sys.argv[2])[0]
     n = int(sys.argv[3])
     recs = lines(sys.argv[4])
-    press = [t for t in truth if t.get("event") == "press" and t["n"] == n]
+    press = the_press(truth, n)
     if not check(len(press) == 1, "press %d in the truth" % n, truth):
         return
     p = press[0]
@@ -75,9 +166,7 @@ def main():
     print("# %s: truth %s" % (m, json.dumps(p)))
 
     # the kernel's input record of the key
-    ins = [r for r in recs if r["type"] == "input" and r.get("kind") == "key"
-           and r.get("code") == p["key"] and r.get("value") == 1
-           and p["key_ns"] - 5 * 10**9 <= r["mono_ns"] <= p["key_ns"]]
+    ins = input_of(recs, p)
     if not check(ins, "%s: the kernel's input record of key %d before the client had it"
                  % (m, p["key"]), [r for r in recs if r["type"] == "input"][-5:]):
         return
@@ -167,6 +256,13 @@ def main():
     elif m == "sleep":
         check(any(r["prev_state"] == "S" for r in sw_out),
               "%s: the client slept during the delay" % m, sw_out[:5])
+
+    if len(sys.argv) > 6:
+        with open(sys.argv[5]) as f:
+            report = json.load(f)
+        with open(sys.argv[6]) as f:
+            latency = json.load(f)
+        analyses(p, t_in, report, latency)
 
 
 main()
