@@ -110,7 +110,7 @@ run_build() {
 
 # run_tap NAME CMD...: every ok/not ok line CMD prints is a point.
 run_tap() {
-	local name=$1 log=$logdir/$1.log t0 rc line own_fail=0 own=0 desc
+	local name=$1 log=$logdir/$1.log t0 rc line own_fail=0 own=0 desc neg
 	shift
 	t0=$(date +%s)
 	echo "# == $name: $*"
@@ -118,10 +118,11 @@ run_tap() {
 	while IFS= read -r line; do
 		if [[ $line =~ ^(not\ )?ok\ [0-9]*\ *-?\ *(.*)$ ]]; then
 			desc=${BASH_REMATCH[2]}
+			neg=${BASH_REMATCH[1]}
 			own=$((own + 1))
-			if [ -n "${BASH_REMATCH[1]}" ] && [[ $desc =~ ^(.*)\ \#\ TODO\ ?(.*)$ ]]; then
+			if [ -n "$neg" ] && [[ $desc =~ ^(.*)\ \#\ TODO\ ?(.*)$ ]]; then
 				emit todo "$name: ${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
-			elif [ -n "${BASH_REMATCH[1]}" ]; then
+			elif [ -n "$neg" ]; then
 				own_fail=$((own_fail + 1))
 				emit not_ok "$name: $desc"
 			elif [[ $desc =~ ^(.*)\ \#\ [Ss][Kk][Ii][Pp]\ ?(.*)$ ]]; then
