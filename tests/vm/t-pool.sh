@@ -22,7 +22,9 @@
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
-BUF=1048576
+BUF=524288
+# a flood: about 2.4x BUF of records from one ping-pong on CPU 1
+FLOOD=30000
 
 cpu_status() { # CPU KEY: KEY of CPU's entry in tipme status
 	"$B"/tipme status --json | python3 tests/lib/jsonq.py sumif - cpus "$2" cpu "$1"
@@ -54,7 +56,7 @@ busy_window() { # NAME
 	local b0 b1 m0 m1
 	b0=$(cpu_status 1 bytes)
 	m0=$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus bytes)
-	pingpong 60000 1
+	pingpong $FLOOD 1
 	b1=$(cpu_status 1 bytes)
 	m1=$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus bytes)
 	tap_diag "$1: CPU 1 wrote $((b1 - b0)) bytes, all CPUs $((m1 - m0)), in $start .. $end"
@@ -71,7 +73,7 @@ busy_window() { # NAME
 }
 
 # 1. One busy CPU, with the pool and without.
-tap_check "insmod pool=1 (1 MiB, 4 KiB sub-buffers)" \
+tap_check "insmod pool=1 (512 KiB, 4 KiB sub-buffers)" \
 	insmod module/tipme.ko pool=1 buffer_size=$BUF subbuf_size=4096 || tap_done
 tap_cmp "the pool parameter is on" "$(cat /sys/module/tipme/parameters/pool)" = Y
 busy_window busy-pool
@@ -82,7 +84,7 @@ tap_cmp "the busy CPU lost its oldest records (the pool wrapped)" \
 	"$(dump_cpu "$out/busy-pool.json" 1 stats.overwritten)" -gt 0
 tap_check "rmmod" rmmod tipme
 
-tap_check "insmod pool=0 (the same 1 MiB as per-CPU rings)" \
+tap_check "insmod pool=0 (the same 512 KiB as per-CPU rings)" \
 	insmod module/tipme.ko pool=0 buffer_size=$BUF subbuf_size=4096 || tap_done
 busy_window busy-percpu
 tap_check "per-CPU rings: the same load keeps at most a third as much (${ratio}x; ${busy_ratio}x)" \
@@ -95,7 +97,7 @@ tap_check "insmod pool=1 again" \
 pingpong 2000 2
 over2=$(cpu_status 2 overwritten)
 tap_cmp "a marker on CPU 2 alone overwrites none of its records" "$over2" -eq 0
-pingpong 60000 1
+pingpong $FLOOD 1
 tap_check "dump after CPU 1 wrapped the pool" "$B"/tipme dump -o "$out/wrap.dump"
 tap_check "the dump decodes, every CPU in order" \
 	sh -c "'$B'/tipme info --json '$out/wrap.dump' >'$out/wrap.json'"
@@ -109,7 +111,7 @@ tap_check "CPU 3 offline" sh -c 'echo 0 > /sys/devices/system/cpu/cpu3/online'
 tap_check "dump with CPU 3 offline" "$B"/tipme dump -o "$out/offline.dump"
 n=$(marker_switches "$out/offline.dump" "$parent" "$child")
 tap_cmp "CPU 3's marker is still readable ($n switches for 300 rounds)" "$n" -ge 600
-pingpong 60000 1
+pingpong $FLOOD 1
 tap_check "dump after the pool wrapped with CPU 3 offline" \
 	sh -c "'$B'/tipme dump -o '$out/offline2.dump' && '$B'/tipme info '$out/offline2.dump' >/dev/null"
 tap_check "CPU 3 online" sh -c 'echo 1 > /sys/devices/system/cpu/cpu3/online'
@@ -126,7 +128,7 @@ dropped0=$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus drop
 echo 1 > /proc/sys/tipme/trigger
 # The trigger froze the pool before it returned: from here on, nothing.
 over0=$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus overwritten)
-pingpong 60000 1
+pingpong $FLOOD 1
 dropped1=$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus dropped)
 over1=$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus overwritten)
 tap_cmp "frozen: the flood was dropped" "$dropped1" -gt "$dropped0"
@@ -134,7 +136,7 @@ tap_cmp "frozen: nothing was overwritten" "$over1" -eq "$over0"
 tap_check "dump the frozen window" "$B"/tipme dump -o "$out/frozen.dump"
 n=$(marker_switches "$out/frozen.dump" "$mparent" "$mchild")
 tap_cmp "the frozen dump holds the marker from before the trigger ($n)" "$n" -ge 600
-pingpong 60000 1
+pingpong $FLOOD 1
 tap_cmp "thawed by the dump: a flood overwrites again" \
 	"$("$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus overwritten)" -gt "$over1"
 
