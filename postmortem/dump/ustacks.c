@@ -284,7 +284,8 @@ size_t pm_ustack_resolve(const struct pm_dump *pm, const struct pm_ustack *u,
 	const struct pm_instr *in = pm->instr;
 	const struct pm_map *m0 = in && maps_apply(in, u->pid, ns) ?
 				  first_map(in, u->pid) : NULL, *m;
-	const struct pm_map *end = in ? in->maps + in->nr_maps : NULL;
+	const struct pm_map *end = in && in->maps ? in->maps + in->nr_maps :
+				   NULL;
 	size_t n = 0, i;
 
 	*truncated = !!(u->flags & (TIPME_USTACK_TRUNC | TIPME_USTACK_FULL));

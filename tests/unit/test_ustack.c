@@ -167,6 +167,30 @@ static void decoded(void)
 	pm_close(&pm);
 }
 
+/*
+ * A dump with chains and a maps section that lists no mapping (none could
+ * be read, or a fuzzed dump): every frame keeps its address.
+ */
+static void no_maps(void)
+{
+	unsigned char tab[512];
+	struct pm_dump pm = { 0 };
+	struct tm_err e = { "" };
+	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
+	int trunc = -1;
+	size_t k;
+
+	if (write_dump(S, tab, table(tab, chains, 3), "# 40: not read\n") ||
+	    pm_open(&pm, path, 0, &e)) {
+		tap_ok(0, "a dump without mappings opens: %s", e.msg);
+		return;
+	}
+	k = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 3), MS(10), fr, &trunc);
+	tap_ok(k == 4 && !fr[0].map && !fr[3].map && fr[3].addr == 0x6000 && !trunc,
+	       "a maps section that lists none: the chain's addresses kept, without files (%zu)", k);
+	pm_close(&pm);
+}
+
 static void golden_outputs(void)
 {
 	static const struct {
@@ -366,6 +390,7 @@ int main(void)
 		return 1;
 	snprintf(path, sizeof(path), "%s/u.dump", dir);
 	decoded();
+	no_maps();
 	golden_outputs();
 	lies();
 	redacted();
