@@ -68,7 +68,9 @@ install-bench: $(B)/tipme-bench
 
 # make bench (bench/analysis-speed.sh --synthetic): a large dump written
 # natively, the scenario writer (tests/unit/scen.c) built with bigger buffers
-BIGDUMP_DEFS := -DSCEN_CPUS=8 -DSCEN_SUBBUFS=4096 -DSCEN_EXEC_BYTES=1048576 -Itests/unit
+# (up to 256 MiB per CPU: 1 GiB over 4 CPUs; the buffers are touched only
+# as far as they are used)
+BIGDUMP_DEFS := -DSCEN_CPUS=8 -DSCEN_SUBBUFS=16384 -DSCEN_EXEC_BYTES=1048576 -Itests/unit
 $(B)/bench/bigdump/scen.o: tests/unit/scen.c tests/unit/scen.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(BIGDUMP_DEFS) -c -o $@ $<
