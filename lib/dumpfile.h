@@ -209,11 +209,16 @@ struct tm_dump_sec {
 	const unsigned char *data;
 };
 
+#define TM_DUMP_MALLOCED	1
+#define TM_DUMP_MAPPED		2
+
 /**
  * struct tm_dump - a loaded and validated dump file
  * @buf: the whole file
  * @size: its size
- * @owned: @buf was allocated by tm_dump_load() and is freed by tm_dump_free()
+ * @owned: 0, or how tm_dump_load() got @buf, which tm_dump_free() releases:
+ *	TM_DUMP_MAPPED (the file mapped: its pages are read as they are
+ *	touched) or TM_DUMP_MALLOCED (read whole)
  * @hdr: the file header, copied
  * @secs: the sections, in file order, unknown types included
  * @nr_secs: number of sections
@@ -228,7 +233,7 @@ struct tm_dump {
 };
 
 /**
- * tm_dump_load() - read a dump file completely and validate it
+ * tm_dump_load() - map a dump file and validate it
  * @d: result; release with tm_dump_free() (also after a failure)
  * @path: file name
  * @flags: DUMP_*

@@ -59,14 +59,15 @@ int tm_dump_load(struct tm_dump *d, const char *path, unsigned int flags,
 {
 	unsigned char *buf = NULL;
 	size_t size = 0;
-	int err;
+	int err, mapped;
 
 	memset(d, 0, sizeof(*d));
-	err = tm_read_file(path, &buf, &size, e);
+	err = tm_map_file(path, &buf, &size, &mapped, e);
 	if (err)
 		return err;
 	err = tm_dump_parse(d, buf, size, flags, e);
-	d->owned = 1;		/* tm_dump_parse() always keeps buf in d->buf */
+	/* tm_dump_parse() always keeps buf in d->buf */
+	d->owned = mapped ? TM_DUMP_MAPPED : TM_DUMP_MALLOCED;
 	return err;
 }
 
@@ -212,7 +213,7 @@ int tm_dump_parse(struct tm_dump *d, const void *buf, size_t size,
 void tm_dump_free(struct tm_dump *d)
 {
 	if (d->owned)
-		free(d->buf);
+		tm_unmap_file(d->buf, d->size, d->owned == TM_DUMP_MAPPED);
 	free(d->secs);
 	memset(d, 0, sizeof(*d));
 }

@@ -1,24 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading a whole file into memory, for the dump readers (kernel and X).
+ * Reading a whole file into memory, for the dump readers (kernel and X),
+ * or mapping it (the kernel dump: its pages are read as the decoder
+ * reaches them, and stay the page cache's, not the reader's heap).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "readfile.h"
 
-static int read_fd(int fd, unsigned char **bufp, size_t *sizep,
-		   const char *path, struct tm_err *e)
+/* Only a regular file: its size, or an error. */
+static int regular(int fd, const char *path, struct stat *stp,
+		   struct tm_err *e)
 {
-	unsigned char *buf = NULL, *nbuf;
-	size_t cap = 0, size = 0;
 	struct stat st;
-	ssize_t n;
 
 	if (fstat(fd, &st))
 		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
@@ -37,6 +38,22 @@ static int read_fd(int fd, unsigned char **bufp, size_t *sizep,
 	if ((uint64_t)st.st_size >= SIZE_MAX)
 		return tm_err_set(e, EFBIG, "%s: too large to load (%lld bytes)",
 				  path, (long long)st.st_size);
+	*stp = st;
+	return 0;
+}
+
+static int read_fd(int fd, unsigned char **bufp, size_t *sizep,
+		   const char *path, struct tm_err *e)
+{
+	unsigned char *buf = NULL, *nbuf;
+	size_t cap = 0, size = 0;
+	struct stat st;
+	ssize_t n;
+	int err;
+
+	err = regular(fd, path, &st, e);
+	if (err)
+		return err;
 	cap = (size_t)st.st_size + 1;	/* +1: see EOF in one read */
 	for (;;) {
 		if (size == cap) {
@@ -92,4 +109,41 @@ int tm_read_file(const char *path, unsigned char **bufp, size_t *sizep,
 	err = read_fd(fd, bufp, sizep, path, e);
 	close(fd);
 	return err;
+}
+
+int tm_map_file(const char *path, unsigned char **bufp, size_t *sizep,
+		int *mapped, struct tm_err *e)
+{
+	struct stat st;
+	void *p;
+	int fd, err;
+
+	*bufp = NULL;
+	*sizep = 0;
+	*mapped = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return tm_err_set(e, errno, "%s: %s", path, strerror(errno));
+	err = regular(fd, path, &st, e);
+	if (!err && st.st_size > 0) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			*bufp = p;
+			*sizep = (size_t)st.st_size;
+			*mapped = 1;
+		}
+	}
+	/* empty, or a file system that cannot map it: read it */
+	if (!err && !*mapped)
+		err = read_fd(fd, bufp, sizep, path, e);
+	close(fd);
+	return err;
+}
+
+void tm_unmap_file(unsigned char *buf, size_t size, int mapped)
+{
+	if (mapped)
+		munmap(buf, size);
+	else
+		free(buf);
 }
