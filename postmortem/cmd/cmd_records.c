@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "run.h"
 #include "../dump/decode.h"
+#include "../dump/index.h"
 #include "../records/records.h"
 
 static void usage(FILE *f, const char *prog)
@@ -33,14 +34,18 @@ static void usage(FILE *f, const char *prog)
 		"                    that title (needs an X dump with window titles)\n"
 		"  -t, --type NAME   only records of this type, e.g. sched_switch (repeat\n"
 		"                    or separate with commas)\n"
+		"      --from S      only records at or after S (CLOCK_MONOTONIC seconds);\n"
+		"                    only the sub-buffers of the range are decoded\n"
+		"      --to S        only records at or before S\n"
 		"  -j, --json        one JSON object per line (JSON Lines)\n"
 		"  -h, --help        show this help\n"
 		"\n"
 		"EXAMPLES\n"
 		"  tipme %s dump.tipme | less\n"
 		"  tipme %s --pid 207 --type sched_switch,sched_waking dump.tipme\n"
-		"  tipme %s --json --cpu 1 dump.tipme | jq -c 'select(.type == \"lost\")'\n",
-		prog, prog, prog, prog);
+		"  tipme %s --json --cpu 1 dump.tipme | jq -c 'select(.type == \"lost\")'\n"
+		"  tipme %s --from 1203.5 --to 1204.3 dump.tipme\n",
+		prog, prog, prog, prog, prog);
 }
 
 static int in_list(const uint32_t *list, unsigned int n, uint32_t v)
@@ -94,7 +99,21 @@ int pm_records_print(FILE *f, struct pm_dump *pm, const struct pm_filter *flt,
 			mask[i] = (unsigned char)in_list(flt->cpus, flt->nr_cpus,
 							 pm->cpus[i].cpu);
 	}
-	ret = pm_merge_init(&m, pm, mask, e);
+	if (flt && flt->range && !flt->whole) {
+		struct pm_index ix;
+
+		ret = pm_index_scan(&ix, pm, e);
+		if (!ret)
+			ret = pm_merge_range(&m, pm, &ix, mask, flt->from_ns,
+					     flt->to_ns, e);
+		pm_index_free(&ix);
+	} else {
+		ret = pm_merge_init(&m, pm, mask, e);
+		if (!ret && flt && flt->range) {
+			m.from_ns = flt->from_ns;
+			m.to_ns = flt->to_ns;
+		}
+	}
 	free(mask);
 	if (ret)
 		return ret;
@@ -127,6 +146,20 @@ static int parse_u32(const char *s, uint32_t *v)
 	return 0;
 }
 
+/* Parse seconds "S[.fraction]" into *ns; 0 on success. */
+static int parse_secs(const char *s, int64_t *ns)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (!*s || errno || *end || !(x >= 0) || x > 9e9)
+		return -1;
+	*ns = (int64_t)(x * 1e9 + 0.5);
+	return 0;
+}
+
 static int add(uint32_t *list, unsigned int *n, uint32_t v)
 {
 	if (*n >= PM_FILTER_MAX)
@@ -145,6 +178,8 @@ int pm_cmd_records(int argc, char **argv)
 		{ "window-title", required_argument, NULL, 'W' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "from", required_argument, NULL, 256 },
+		{ "to", required_argument, NULL, 257 },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *prog = argv[0];
@@ -191,6 +226,21 @@ int pm_cmd_records(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 256:
+		case 257:
+			if (parse_secs(optarg, c == 256 ? &flt.from_ns : &flt.to_ns)) {
+				fprintf(stderr, "tipme %s: invalid --%s '%s' (seconds, CLOCK_MONOTONIC)\n",
+					prog, c == 256 ? "from" : "to", optarg);
+				return 2;
+			}
+			if (!flt.range) {
+				flt.range = 1;
+				if (c == 256)
+					flt.to_ns = INT64_MAX;
+				else
+					flt.from_ns = INT64_MIN;
+			}
+			break;
 		case 'h':
 			usage(stdout, prog);
 			return 0;
@@ -201,6 +251,10 @@ int pm_cmd_records(int argc, char **argv)
 	}
 	if (pm_cmd_one_dump(prog, usage, argc) >= 0)
 		return 2;
+	if (flt.range && flt.to_ns < flt.from_ns) {
+		fprintf(stderr, "tipme %s: --to is before --from\n", prog);
+		return 2;
+	}
 	if (pm_cmd_open(prog, argv[optind], who.title ? 0 : PM_INC_NO_X, &inc))
 		return 1;
 	if (pm_cmd_who_given(&who)) {

@@ -55,6 +55,12 @@ int pm_info_print(FILE *f, struct pm_dump *pm,
  * @nr_pids: entries in @pids
  * @types: record type numbers
  * @nr_types: entries in @types
+ * @range: only the events in [@from_ns, @to_ns] (CLOCK_MONOTONIC ns)
+ * @from_ns: with @range, the first time
+ * @to_ns: with @range, the last
+ * @whole: with @range, decode the whole dump and skip what is outside
+ *	it (the unit tests' reference), instead of the sub-buffers of the
+ *	range alone (dump/index.h: pm_index_scan(), pm_merge_range())
  *
  * Loss markers are printed for every selected CPU whatever @pids and
  * @types say.
@@ -66,6 +72,10 @@ struct pm_filter {
 	unsigned int nr_pids;
 	uint32_t types[PM_FILTER_MAX];
 	unsigned int nr_types;
+	int range;
+	int64_t from_ns;
+	int64_t to_ns;
+	int whole;
 };
 
 /**

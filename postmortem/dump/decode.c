@@ -117,6 +117,7 @@ static int next_subbuf(struct pm_dec *d, struct tm_err *e)
 			d->cur = -1;
 			d->sleeper = -1;
 			d->usleeper = -1;
+			d->known |= PM_DEC_KNOWN_CUR | PM_DEC_KNOWN_SLEEPER;
 		}
 	} else {
 		d->st.first_seq = sb.seq;
@@ -388,7 +389,14 @@ static int normalise(struct pm_dec *d, struct pm_event *ev)
 	default:
 		return 1;
 	}
-	/* a switch, of any form */
+	/* a switch, of any form: its previous task is known to a cold
+	 * decoder if it names it, or if the current task was known */
+	if (ev->raw_type != TIPME_REC_SWITCH_S &&
+	    ev->raw_type != TIPME_REC_SWITCH_SITE_S)
+		d->known |= PM_DEC_KNOWN_SLEEPER;
+	else if (d->known & PM_DEC_KNOWN_CUR)
+		d->known |= PM_DEC_KNOWN_SLEEPER;
+	d->known |= PM_DEC_KNOWN_CUR;
 	d->sleeper = !ev->prev_unknown && sw->prev_pid &&
 		     !(sw->flags & TIPME_SWITCH_PREEMPT) &&
 		     sw->prev_state != TIPME_TS_RUNNABLE ? (int64_t)sw->prev_pid : -1;
@@ -454,6 +462,8 @@ int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e)
 			return ret;
 		if (ret == 0 || !normalise(d, ev))
 			continue;
+		/* a gap before it is reported now, its time is the previous */
+		d->known |= PM_DEC_KNOWN_PREV;
 		if (d->pending_lost) {
 			/* report the gap first, then this record */
 			d->held = *ev;

@@ -241,7 +241,23 @@ struct pm_dec {
 	struct pm_dec_stats st;
 	pm_dec_subbuf_fn on_subbuf;
 	void *on_subbuf_arg;
+	uint8_t known;
 };
+
+/*
+ * struct pm_dec's @known: what a decoder started "cold" at a sub-buffer
+ * (pm_dec_seek() with nothing known: no current task, no sleeper, no
+ * sequence, no previous record) has learnt since, so that its state is
+ * that of a decoder that read the stream from its beginning: the current
+ * task (a switch names the next one; a gap makes it unknown to both),
+ * the thread the latest switch put to sleep (a switch whose previous task
+ * is known to both; a gap), and the previous record (timestamp, a gap
+ * not yet reported: both agree once a record has been read).
+ */
+#define PM_DEC_KNOWN_CUR	0x1
+#define PM_DEC_KNOWN_SLEEPER	0x2
+#define PM_DEC_KNOWN_PREV	0x4
+#define PM_DEC_KNOWN_ALL	0x7
 
 /**
  * pm_dec_snap() - the decoder's state, called from its @on_subbuf

@@ -38,12 +38,16 @@ struct pm_sbx {
  * @n: how many
  * @cpu_first: the first of each CPU's in @sb (nr_cpus + 1 entries)
  * @nr_cpus: CPUs (pm->nr_cpus)
+ * @lazy: made by pm_index_scan(): each entry's @snap has only where the
+ *	sub-buffer is (sec_i, sec_pos), @last_ns is a bound (no event of
+ *	the sub-buffer is later), @events is 1 if it has records, else 0
  */
 struct pm_index {
 	struct pm_sbx *sb;
 	size_t n;
 	size_t *cpu_first;
 	uint32_t nr_cpus;
+	int lazy;
 };
 
 /**
@@ -58,6 +62,26 @@ struct pm_index {
  */
 int pm_index_build(struct pm_index *ix, const struct pm_dump *pm,
 		   struct tm_err *e);
+
+/**
+ * pm_index_scan() - index the sub-buffers of every CPU stream from their
+ * headers alone
+ * @ix: result; release with pm_index_free() (also after a failure)
+ * @pm: the dump
+ * @e: error message (a sub-buffer header that does not fit its section)
+ *
+ * Reads each sub-buffer's header and its first record's timestamp (the
+ * first record of a sub-buffer always carries the full one), not its
+ * records: pm_merge_range() then decodes only the sub-buffers a range
+ * needs, and learns the decoder's state where the range begins by
+ * decoding from a few sub-buffers before it until that state is known
+ * (struct pm_dec's @known), so the events it gives are still a whole
+ * merge's.
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_index_scan(struct pm_index *ix, const struct pm_dump *pm,
+		  struct tm_err *e);
 
 /**
  * pm_index_free() - release an index
@@ -88,7 +112,8 @@ size_t pm_index_find(const struct pm_index *ix, uint32_t cpu_i, int64_t ns);
  *
  * pm_merge_next() then gives the events of a whole merge whose @ns is in
  * the range, in the same order, each decoder started at the first
- * sub-buffer the range needs.
+ * sub-buffer the range needs (of a pm_index_scan() index, at the state
+ * decoded from the sub-buffers before it that tell it).
  *
  * Return: 0 or a negative errno.
  */
