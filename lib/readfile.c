@@ -147,3 +147,9 @@ void tm_unmap_file(unsigned char *buf, size_t size, int mapped)
 	else
 		free(buf);
 }
+
+void tm_drop_file_pages(unsigned char *buf, size_t size, int mapped)
+{
+	if (mapped && size)
+		madvise(buf, size, MADV_DONTNEED);
+}

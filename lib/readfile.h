@@ -46,4 +46,16 @@ int tm_map_file(const char *path, unsigned char **bufp, size_t *sizep,
  */
 void tm_unmap_file(unsigned char *buf, size_t size, int mapped);
 
+/**
+ * tm_drop_file_pages() - give a mapped file's touched pages back
+ * @buf: the bytes
+ * @size: their number
+ * @mapped: what tm_map_file() said; nothing is done for bytes read
+ *
+ * The pages leave the reader's resident set (they stay in the page
+ * cache, and are mapped again, unchanged, when next touched): a reader
+ * that goes through a large file once need not keep all of it resident.
+ */
+void tm_drop_file_pages(unsigned char *buf, size_t size, int mapped);
+
 #endif

@@ -323,6 +323,7 @@ struct pm_merge {
 	uint32_t heap_n;
 	int primed;
 	int err;
+	uint32_t since_drop;
 	struct tm_err errmsg;
 };
 
