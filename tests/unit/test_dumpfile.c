@@ -21,6 +21,7 @@
 
 #include "crc32.h"
 #include "dumpfile.h"
+#include "readfile.h"
 #include "gen.h"
 #include "tap.h"
 
@@ -597,6 +598,77 @@ static void test_reader(void)
 #undef OFF
 }
 
+/* Resident file-backed pages of this process (/proc/self/statm's third field). */
+static long resident_file_pages(void)
+{
+	long size = -1, rss = -1, shared = -1;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld %ld %ld", &size, &rss, &shared) != 3)
+			shared = -1;
+		fclose(f);
+	}
+	return shared;
+}
+
+/*
+ * tm_drop_file_pages(): a mapped file's touched pages leave the resident
+ * set and read back unchanged; bytes that were read, not mapped, are kept.
+ */
+static void test_drop_pages(void)
+{
+	const size_t size = 8u << 20, pg = (size_t)sysconf(_SC_PAGESIZE);
+	struct tm_err e = { "" };
+	unsigned char *buf = NULL, *heap;
+	long before, touched, dropped;
+	size_t i, sum = 0, bad = 0;
+	char path[128];
+	int mapped = 0, fd, err;
+	unsigned char *pat = malloc(size);
+
+	path_in(path, sizeof(path), dir, "pages");
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	for (i = 0; pat && i < size; i++)
+		pat[i] = (unsigned char)(i * 7 + i / 4093);
+	err = fd < 0 || !pat || write(fd, pat, size) != (ssize_t)size;
+	if (fd >= 0)
+		close(fd);
+	if (!err)
+		err = tm_map_file(path, &buf, &(size_t){ 0 }, &mapped, &e);
+	tap_ok(!err && mapped, "an 8 MiB file is mapped%s%s", err ? ": " : "", e.msg);
+	if (err || !mapped) {
+		tap_ok(0, "skipped");
+		tap_ok(0, "skipped");
+		free(pat);
+		return;
+	}
+	before = resident_file_pages();
+	for (i = 0; i < size; i += pg)
+		sum += buf[i];
+	touched = resident_file_pages();
+	tm_drop_file_pages(buf, size, mapped);
+	dropped = resident_file_pages();
+	tap_ok(touched - before >= (long)(size / pg) * 9 / 10 &&
+	       dropped - before < (long)(size / pg) / 10,
+	       "touching the mapping made %ld pages resident, the drop left %ld (sum %zu)",
+	       touched - before, dropped - before, sum);
+	for (i = 0; i < size; i++)
+		bad += buf[i] != pat[i];
+	tap_ok(!bad, "after the drop the mapping reads the file's bytes (%zu differ)", bad);
+	tm_unmap_file(buf, size, mapped);
+
+	heap = malloc(size);
+	if (heap)
+		memcpy(heap, pat, size);
+	tm_drop_file_pages(heap, heap ? size : 0, 0);
+	tap_ok(heap && !memcmp(heap, pat, size),
+	       "bytes that were read, not mapped, are left alone");
+	free(heap);
+	free(pat);
+	unlink(path);
+}
+
 static void test_load_errors(void)
 {
 	struct tm_err e = { "" };
@@ -624,7 +696,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(46);
+	tap_plan(50);
 	test_atomic();
 	test_streaming();
 	test_rewind();
@@ -632,6 +704,7 @@ int main(void)
 	test_fsize_limit();
 	test_full_fs();
 	test_no_permission();
+	test_drop_pages();
 
 	gen_default(&s);
 	gen_random(&s, 42, 2, 60);
