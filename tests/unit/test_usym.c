@@ -10,7 +10,8 @@
  * from the debug info alone once the file is gone, and not at all from a
  * file whose build-id is not the dump's.  Golden text and JSON of
  * `records` and `report` with symbols, and of `report` and `why` with
- * the hot functions of profiler samples taken in those chains.
+ * the hot functions of profiler samples taken in those chains; a C++
+ * fixture's mangled name demangled.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -469,6 +470,61 @@ static void hot(void)
 	unsetenv(PM_USYM_DIRS_ENV);
 }
 
+/*
+ * C++: the fixture's return address inside doc::Editor::save<int>(int),
+ * whose symbol is mangled; named demangled (a template's name with its
+ * return type, as __cxa_demangle gives it), in text and JSON alike.
+ */
+static void cxx(void)
+{
+	char cmd[PATH_MAX + 32], line[PATH_MAX + 128], m[PATH_MAX + 256], bid[2 * TM_BUILD_ID_MAX + 1];
+	unsigned long long a = 0, st = 0, en = 0, off = 0;
+	unsigned char tab[256];
+	struct tipme_sitetab_hdr h = { .hdr_size = sizeof(h), .count = 1, .capacity = 1024,
+				       .depth = 16 };
+	struct tipme_ustack u = { .id = 1, .pid = 40, .nr = 1 };
+	struct tipme_rec_ustack_c r = { 1 };
+	char exe[PATH_MAX] = "", *t;
+	FILE *p;
+	int ret, got = 0;
+
+	snprintf(cmd, sizeof(cmd), "%s/usymcxx", fix);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p))
+		if (sscanf(line, "ip %llx", &a) == 1 ||
+		    sscanf(line, "map %llx %llx %llx %4095s", &st, &en, &off, exe) == 4)
+			got++;
+	if (!p || pclose(p) || got != 2 || file_bid(cmd, bid)) {
+		tap_ok(0, "the C++ fixture runs and has a build-id (%s)", cmd);
+		return;
+	}
+	snprintf(m, sizeof(m), "40 %llx %llx %llx %s %s\n", st, en, off, bid, exe);
+	memcpy(tab, &h, sizeof(h));
+	memcpy(tab + sizeof(h), &u, sizeof(u));
+	memcpy(tab + sizeof(h) + sizeof(u), &(uint64_t){ a }, 8);
+	scen_init(S, 1);
+	S->ustacks = tab;
+	S->ustacks_len = sizeof(h) + sizeof(u) + 8;
+	S->maps = m;
+	scen_task(S, 40, 40, "editor", "/usr/bin/editor", "editor", 7);
+	scen_switch(S, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
+	scen_switch(S, 0, MS(10), 40, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(S, 0, MS(10), 40, pipe_site);
+	scen_rec(S, 0, TIPME_REC_USTACK_C, MS(10), &r, sizeof(r));
+	if (scen_write(S, path)) {
+		tap_ok(0, "the C++ dump is written");
+		return;
+	}
+	t = run(pm_cmd_records, "records --type ustack DUMP", &ret);
+	tap_ok(!ret && t && strstr(t, "user: unsigned long doc::Editor::save<int>(int) (fixcxx.cc:") &&
+	       !strstr(t, "_ZN3doc"), "records: the mangled _ZN3doc6Editor4saveIiEEmT_ demangled");
+	free(t);
+	t = run(pm_cmd_records, "records --json --type ustack DUMP", &ret);
+	tap_ok(!ret && t && strstr(t, "\"func\":\"unsigned long doc::Editor::save<int>(int)\"") &&
+	       !strstr(t, "_ZN3doc"), "records --json: the same");
+	free(t);
+}
+
 /* Lies a dump may tell about files: none is opened unless it is the one. */
 static void bogus_files(void)
 {
@@ -559,6 +615,7 @@ int main(int argc, char **argv)
 	tap_ok(1, "the fixture ran: %zu addresses, %zu mappings", nip, nmap);
 	symbols();
 	hot();
+	cxx();
 	bogus_files();
 	if (getenv("TIPME_USYM_SEED"))
 		fuzz_seed(getenv("TIPME_USYM_SEED"));
