@@ -379,11 +379,11 @@ static void symbols(void)
 
 /*
  * Hot functions: the writer (50) computes while the editor (40) waits
- * for it, sampled 14 times by the profiler: 6 samples in usym_capture
- * (the fixture's whole chain, 2 of them cut short above lib_store), 3 in
- * save_document, 1 in main, 1 in the kernel (no user chain), 1 with no
- * chain at all, and 2 outside the interval asked for; the editor once in
- * save_document before it slept.
+ * for it, sampled 12 times by the profiler there: 6 samples in
+ * usym_capture (the fixture's whole chain, 2 of them cut short at the
+ * leaf), 3 in save_document, 1 in main, 1 in the kernel (no user chain),
+ * 1 with no chain at all; and once before the interval asked for.  The
+ * editor once in save_document before it slept, once after the interval.
  */
 static int write_hot_dump(char *m, size_t mlen, unsigned char *tab)
 {
@@ -445,6 +445,43 @@ static int write_hot_dump(char *m, size_t mlen, unsigned char *tab)
 	return scen_write(S, path);
 }
 
+/*
+ * The same samples in tipme export --perfetto: the trace as golden, and
+ * read as the viewers will (tests/lib/check_perfetto.py): the 13 samples
+ * of the writer and the 2 of the editor, each an instant on its thread.
+ */
+static void export_samples(void)
+{
+	char file[160], args[256], cmd[512], *t;
+	int ret;
+
+	snprintf(file, sizeof(file), "%s/hot.trace.json", dir);
+	unlink(file);
+	snprintf(args, sizeof(args), "export --perfetto -o %s DUMP", file);
+	t = run(pm_cmd_export, args, &ret);
+	free(t);
+	t = ret ? NULL : capture_slurp(file);
+	subst(t, dir, "DIR");
+	subst(t, fix, "FIX");
+	subst(t, bid_prog, "BUILDID-PROG");
+	subst(t, bid_lib, "BUILDID-LIB");
+	mask_offsets(t);
+	tap_ok(!ret && t && golden_file("tests/unit/golden/hot-perfetto.json", t),
+	       "export --perfetto: the profiler's samples, golden");
+	free(t);
+	snprintf(cmd, sizeof(cmd), "python3 tests/lib/check_perfetto.py %s --threads editor,writer "
+		 "--samples 50:13,40:2 > %s/perfetto.tap 2>&1", file, dir);
+	ret = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/perfetto.tap", dir);
+	t = capture_slurp(cmd);
+	tap_ok(ret == 0, "export --perfetto: the viewers' shape (check_perfetto.py)");
+	if (ret)
+		tap_diag("%s", t ? t : "");
+	free(t);
+	unlink(file);
+	unlink(cmd);
+}
+
 static void hot(void)
 {
 	char m[4 * PATH_MAX + 1024], *t;
@@ -461,6 +498,7 @@ static void hot(void)
 		  "hot-report.json");
 	golden_of(pm_cmd_why, "why --pid 40 --from 0.009 --to 0.111 DUMP", "hot-why.txt");
 	golden_of(pm_cmd_why, "why --json --pid 40 --from 0.009 --to 0.111 DUMP", "hot-why.json");
+	export_samples();
 	t = run(pm_cmd_report, "report --pid 40 --from 0.009 --to 0.111 DUMP", &ret);
 	tap_ok(!ret && t && strstr(t, "50 (writer) computing: 12 profiler samples") &&
 	       strstr(t, "     6  50.0%  usym_capture (fixlib.c) <- clamp_len <- lib_store (4 of its 6)") &&
