@@ -115,17 +115,25 @@ static void json_frame(struct tm_jw *w, const struct pm_uframe *fr,
 	tm_jw_obj_end(w);
 }
 
+/* Chain @id's frames (none, truncated, for a number the table lacks). */
+static size_t frames_of(const struct pm_dump *pm, uint32_t id, int64_t ns,
+			struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX], int *trunc)
+{
+	const struct pm_ustack *u = id ? pm_ustack_get(pm, id) : NULL;
+
+	*trunc = 1;
+	return u ? pm_ustack_resolve(pm, u, ns, fr, trunc) : 0;
+}
+
 void pm_json_ustack(struct tm_jw *w, const struct pm_dump *pm, uint32_t id,
 		    int64_t ns)
 {
-	const struct pm_ustack *u = id ? pm_ustack_get(pm, id) : NULL;
 	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
 	struct pm_usym sym[PM_USYM_MAX];
-	size_t n = 0, i, k, nsym;
-	int trunc = 1;
+	size_t n, i, k, nsym;
+	int trunc;
 
-	if (u)
-		n = pm_ustack_resolve(pm, u, ns, fr, &trunc);
+	n = frames_of(pm, id, ns, fr, &trunc);
 	tm_jw_key(w, "user_stack");
 	tm_jw_arr_begin(w);
 	for (i = 0; i < n; i++) {
@@ -142,15 +150,13 @@ void pm_json_ustack(struct tm_jw *w, const struct pm_dump *pm, uint32_t id,
 int pm_json_ustack_names(struct tm_jw *w, const struct pm_dump *pm, uint32_t id,
 			 int64_t ns)
 {
-	const struct pm_ustack *u = id ? pm_ustack_get(pm, id) : NULL;
 	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
 	struct pm_usym sym[PM_USYM_MAX];
-	size_t n = 0, i, k, nsym;
+	size_t n, i, k, nsym;
 	char buf[1024];
-	int trunc = 1;
+	int trunc;
 
-	if (u)
-		n = pm_ustack_resolve(pm, u, ns, fr, &trunc);
+	n = frames_of(pm, id, ns, fr, &trunc);
 	tm_jw_arr_begin(w);
 	for (i = 0; i < n; i++) {
 		nsym = pm_usym_frame(pm, &fr[i], i > 0, sym);

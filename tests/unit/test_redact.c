@@ -208,6 +208,14 @@ static const char *line_with(const char *t, const char *what)
 	return l;
 }
 
+/* tipme records --type ustack of @dump */
+static char *ustack_records(const char *dir, char *dump, int *ret)
+{
+	char *argv[] = { "records", "--type", "ustack", dump, NULL };
+
+	return run(pm_cmd_records, dir, 4, argv, ret);
+}
+
 /*
  * User stacks: a program under a home directory whose chains (a sleep's
  * and a profiler sample's) lie in it and in libc, one address outside
@@ -261,12 +269,7 @@ static void user_stacks(const char *dir, struct scen *s)
 	snprintf(kept, sizeof(kept), "%s/u-kept.dump", dir);
 	tap_ok(!scen_write(s, in), "a dump with user stacks under a home directory");
 
-	argv[0] = "records";
-	argv[1] = "--type";
-	argv[2] = "ustack";
-	argv[3] = in;
-	argv[4] = NULL;
-	a = run(pm_cmd_records, dir, 4, argv, &ret);
+	a = ustack_records(dir, in, &ret);
 	tap_ok(!ret && strstr(a, "user: app+0x2150 <- app+0x2200 <- libc.so.6+0x51d90"),
 	       "the original names the chain by file and offset");
 
@@ -310,12 +313,7 @@ static void user_stacks(const char *dir, struct scen *s)
 	       found(buf, n, " /app\n", 6),
 	       "... no folder, no address, no mapping's base; the build-id and the file's name kept");
 	free(buf);
-	argv[0] = "records";
-	argv[1] = "--type";
-	argv[2] = "ustack";
-	argv[3] = kept;
-	argv[4] = NULL;
-	c = run(pm_cmd_records, dir, 4, argv, &ret);
+	c = ustack_records(dir, kept, &ret);
 	tap_ok(!ret && !strcmp(line_with(a, "user: "), line_with(c, "user: ")) &&
 	       *line_with(c, "user: "),
 	       "... and the chain reads the same: same files, same offsets");

@@ -192,6 +192,21 @@ static size_t table(unsigned char *b)
 	return off;
 }
 
+/* Editors 40 to 43 go to sleep on a pipe through chains 1 to 4, from 10 ms. */
+static void editors_sleep(void)
+{
+	uint32_t pid;
+
+	for (pid = 40; pid <= 43; pid++) {
+		struct tipme_rec_ustack_c r = { pid - 39 };
+		uint64_t t = MS(10) + MS(1) * (pid - 40);
+
+		scen_switch(S, 0, t, pid, TIPME_TS_SLEEPING, 120, pid < 43 ? pid + 1 : 50, 120);
+		scen_blocked(S, 0, t, pid, pipe_site);
+		scen_rec(S, 0, TIPME_REC_USTACK_C, t, &r, sizeof(r));
+	}
+}
+
 /* Four editors sleep on a pipe through the chain; a writer (50) wakes 40. */
 static int write_dump(char *m, unsigned char *tab)
 {
@@ -205,14 +220,7 @@ static int write_dump(char *m, unsigned char *tab)
 		scen_task(S, pid, pid, "editor", "/usr/bin/editor", "editor", 7);
 	scen_task(S, 50, 50, "writer", "/usr/bin/writer", "writer", 7);
 	scen_switch(S, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
-	for (pid = 40; pid <= 43; pid++) {
-		struct tipme_rec_ustack_c r = { pid - 39 };
-		uint64_t t = MS(10) + MS(1) * (pid - 40);
-
-		scen_switch(S, 0, t, pid, TIPME_TS_SLEEPING, 120, pid < 43 ? pid + 1 : 50, 120);
-		scen_blocked(S, 0, t, pid, pipe_site);
-		scen_rec(S, 0, TIPME_REC_USTACK_C, t, &r, sizeof(r));
-	}
+	editors_sleep();
 	scen_wake(S, 0, MS(110), 40, 0, 50, TIPME_CTX_TASK);
 	scen_switch(S, 0, MS(111), 50, TIPME_TS_SLEEPING, 120, 40, 120);
 	scen_switch(S, 0, MS(140), 40, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -425,14 +433,7 @@ static int write_hot_dump(char *m, size_t mlen, unsigned char *tab)
 	scen_prof(S, 0, MS(1), 50, NULL, 5);	/* before the interval */
 	scen_switch(S, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
 	scen_prof(S, 0, MS(9.5), 40, NULL, 8);
-	for (pid = 40; pid <= 43; pid++) {
-		struct tipme_rec_ustack_c r = { pid - 39 };
-		uint64_t t = MS(10) + MS(1) * (pid - 40);
-
-		scen_switch(S, 0, t, pid, TIPME_TS_SLEEPING, 120, pid < 43 ? pid + 1 : 50, 120);
-		scen_blocked(S, 0, t, pid, pipe_site);
-		scen_rec(S, 0, TIPME_REC_USTACK_C, t, &r, sizeof(r));
-	}
+	editors_sleep();
 	for (k = 0; k < 12; k++) {
 		static const uint32_t id[12] = { 5, 6, 5, 9, 5, 6, 7, 5, 0, 6, 9, 0 };
 
