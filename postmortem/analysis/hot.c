@@ -39,13 +39,18 @@ static int dup_or_null(char **to, const char *s)
 	return s && !*to ? -ENOMEM : 0;
 }
 
-/* The user chain's functions, innermost first (inlined ones as their own). */
+/*
+ * The user chain's functions, innermost first: each frame's function whose
+ * code it is (code inlined into a function counts as that function's, as
+ * a profiler's self time does: one function's copies of an inlined helper
+ * are its own work, not the helper's across all its callers).
+ */
 static int user_names(const struct pm_dump *pm, const struct pm_psample *s, struct tup *t)
 {
 	const struct pm_ustack *u = s->ustack ? pm_ustack_get(pm, s->ustack) : NULL;
 	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
 	struct pm_usym sym[PM_USYM_MAX];
-	size_t n, i, k, nsym;
+	size_t n, i, nsym;
 	char buf[256];
 	int trunc, err = 0;
 
@@ -55,13 +60,13 @@ static int user_names(const struct pm_dump *pm, const struct pm_psample *s, stru
 	for (i = 0; i < n && t->nn < HOT_NAMES && !err; i++) {
 		nsym = pm_usym_frame(pm, &fr[i], i > 0, sym);
 		if (!i) {
-			err = dup_or_null(&t->file, nsym ? sym[0].file : NULL);
+			err = dup_or_null(&t->file, nsym ? sym[nsym - 1].file : NULL);
 			if (!err)
 				err = dup_or_null(&t->module, fr[0].map ? fr[0].map->name : NULL);
 		}
-		for (k = 0; k < nsym && !err; k++)
-			err = push(t, sym[k].func);
-		if (!nsym && !err)
+		if (nsym && !err)
+			err = push(t, sym[nsym - 1].func);
+		else if (!err)
 			err = push(t, pm_fmt_uframe(&fr[i], buf, sizeof(buf)));
 	}
 	return err;

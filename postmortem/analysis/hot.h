@@ -24,10 +24,10 @@
 
 /**
  * struct pm_hot_fn - one function samples were taken in
- * @func: its name: the function (an inlined one, if the address lies in
- *	code inlined there), else "module+0xOFFSET" (no symbol covers it),
- *	else the address; a kernel function's name for a sample without a
- *	user chain
+ * @func: its name: the function whose code the address is (code inlined
+ *	into it counts as its own), else "module+0xOFFSET" (no symbol covers
+ *	it), else the address; a kernel function's name for a sample without
+ *	a user chain
  * @file: its source file as DWARF names it, or NULL
  * @module: the mapped file's last component ("app", "libc.so.6"), or NULL
  *	(no mapping, or @kernel)

@@ -502,7 +502,7 @@ static void hot(void)
 	export_samples();
 	t = run(pm_cmd_report, "report --pid 40 --from 0.009 --to 0.111 DUMP", &ret);
 	tap_ok(!ret && t && strstr(t, "50 (writer) computing: 12 profiler samples") &&
-	       strstr(t, "     6  50.0%  usym_capture (fixlib.c) <- clamp_len <- lib_store (4 of its 6)") &&
+	       strstr(t, "     6  50.0%  usym_capture (fixlib.c) <- lib_store <- save_document (4 of its 6)") &&
 	       strstr(t, "40 (editor) computing: 1 profiler sample,"),
 	       "report: the writer's 12 samples in the wait, by function, and the editor's own one");
 	free(t);
