@@ -697,12 +697,12 @@ int64_t pm_seg_overlap(const struct pm_seg *s, int64_t t0, int64_t t1)
 	return hi > lo ? hi - lo : 0;
 }
 
-const struct pm_psample *pm_state_samples(const struct pm_state *st, uint32_t pid,
-					  int64_t ns, size_t *n)
+/* The first sample at or after (@pid, @ns) in the order of st->samples. */
+static size_t sample_at(const struct pm_state *st, uint32_t pid, int64_t ns)
 {
-	size_t lo = 0, hi = st->nsamples, end;
+	size_t lo = 0, hi = st->nsamples;
 
-	while (lo < hi) {	/* the first at or after (pid, ns) */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct pm_psample *p = &st->samples[mid];
 
@@ -711,10 +711,17 @@ const struct pm_psample *pm_state_samples(const struct pm_state *st, uint32_t pi
 		else
 			hi = mid;
 	}
-	for (end = lo; end < st->nsamples && st->samples[end].pid == pid; end++)
-		;
-	*n = end - lo;
-	return *n ? &st->samples[lo] : NULL;
+	return lo;
+}
+
+const struct pm_psample *pm_state_samples(const struct pm_state *st, uint32_t pid,
+					  int64_t ns, size_t *n)
+{
+	size_t first = sample_at(st, pid, ns);
+	size_t end = pid < UINT32_MAX ? sample_at(st, pid + 1, INT64_MIN) : st->nsamples;
+
+	*n = end > first ? end - first : 0;
+	return *n ? &st->samples[first] : NULL;
 }
 
 const struct pm_thread *pm_state_thread(const struct pm_state *st, uint32_t pid)
