@@ -21,9 +21,9 @@ PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o ustack.o pr
 PM_OBJS += $(B)/postmortem/incident/incident.o
 PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o
 PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o segcause.o \
-	verdict.o stall.o rank.o flip.o kinput.o xprof.o interval.o legs.o profile.o)
+	verdict.o stall.o rank.o flip.o kinput.o xprof.o interval.o legs.o profile.o hot.o)
 PM_OBJS += $(addprefix $(B)/postmortem/print/,site.o info.o why.o cost.o exec.o \
-	latency.o verdict.o xprof.o perfetto.o timeline.o legs.o state.o profile.o)
+	latency.o verdict.o xprof.o perfetto.o timeline.o legs.o state.o profile.o hot.o)
 PM_OBJS += $(addprefix $(B)/postmortem/cmd/,run.o cmd_info.o cmd_records.o \
 	interval.o cmd_ps.o cmd_cost.o cmd_why.o cmd_latency.o cmd_report.o cmd_xrecords.o cmd_redact.o cmd_export.o cmd_timeline.o cmd_legs.o cmd_profile.o)
 # One static library of the analyses, linked after a program's objects,

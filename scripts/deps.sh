@@ -16,6 +16,9 @@ set -euo pipefail
 PKGS=(
 	# toolchain
 	gcc libc6-dev make git perl python3 pkg-config xz-utils
+	# the unit tests' C++ fixture (test_usym.c: demangled names); its
+	# libstdc++6 gives tipme __cxa_demangle at run time (dlopen)
+	g++
 	# the module, against the stock and the PREEMPT_RT kernels
 	linux-headers-amd64 linux-headers-rt-amd64 libelf-dev libssl-dev sparse
 	# VM tests: the stock kernel booted in QEMU with a busybox initramfs

@@ -78,6 +78,14 @@ struct va {
 	const struct tm_xdump *x;	/* the incident's X dump, or NULL */
 	uint32_t xserver;	/* the X server's PID, 0 if not known */
 	uint32_t ours;		/* the interval's process (its tgid) */
+	struct run *runs;	/* every running stretch walked, for the hot functions */
+	size_t nruns, cap_runs;
+};
+
+/* A running stretch the walk charged, under the step it walked for. */
+struct run {
+	int parent;
+	struct pm_span sp;
 };
 
 /* What tells block_io items on one device apart: how, and whose pages. */
@@ -189,6 +197,27 @@ static int add_step(struct va *v, int parent, uint32_t pid, int64_t a,
 							    s->end_ns);
 	}
 	return (int)r->nchain++;
+}
+
+/* Keep @pid's running [a, b) under step @parent, for its hot functions. */
+static void add_run(struct va *v, int parent, uint32_t pid, int64_t a, int64_t b)
+{
+	struct run *r;
+
+	if (v->nruns == v->cap_runs) {
+		size_t n = v->cap_runs ? 2 * v->cap_runs : 16;
+
+		r = realloc(v->runs, n * sizeof(*r));
+		if (!r) {
+			v->oom = 1;
+			return;
+		}
+		v->runs = r;
+		v->cap_runs = n;
+	}
+	r = &v->runs[v->nruns++];
+	r->parent = parent;
+	r->sp = (struct pm_span){ .pid = pid, .from_ns = a, .to_ns = b };
 }
 
 /*
@@ -1175,6 +1204,7 @@ static void walk(struct va *v, uint32_t pid, int64_t t0, int64_t t1,
 		pos = b > pos ? b : pos;
 		switch (s->state) {
 		case PM_T_RUNNING:
+			add_run(v, parent, pid, a, b);
 			b -= charge_reclaim(v, pid, a, b);
 			if (held) {
 				charge(v, PM_C_LOCK, pid, held->resource, b - a);
@@ -1260,6 +1290,51 @@ static void press_path(struct va *v, const struct pm_press_path *p, int64_t t0, 
 		walk(v, p->commit_to, b, t1, -1, NULL, 0);
 }
 
+/* By step, thread, then time: each thread's stretches under a step together. */
+static int run_cmp(const void *a, const void *b)
+{
+	const struct run *x = a, *y = b;
+
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	if (x->sp.pid != y->sp.pid)
+		return x->sp.pid < y->sp.pid ? -1 : 1;
+	return (x->sp.from_ns > y->sp.from_ns) - (x->sp.from_ns < y->sp.from_ns);
+}
+
+/* The hot functions of every thread the walk found computing (r->hot). */
+static int hot_functions(struct va *v)
+{
+	struct pm_verdict *r = v->r;
+	struct pm_span *sp;
+	size_t i, j;
+	int err = 0;
+
+	if (!v->nruns || !v->st->nsamples)
+		return 0;
+	qsort(v->runs, v->nruns, sizeof(*v->runs), run_cmp);
+	sp = malloc(v->nruns * sizeof(*sp));
+	r->hot = calloc(v->nruns, sizeof(*r->hot));
+	if (!sp || !r->hot)
+		err = -ENOMEM;
+	for (i = 0; i < v->nruns && !err; i = j) {
+		for (j = i; j < v->nruns && v->runs[j].parent == v->runs[i].parent &&
+		     v->runs[j].sp.pid == v->runs[i].sp.pid; j++)
+			sp[j - i] = v->runs[j].sp;
+		err = pm_hot_compute(v->inc, v->st, v->runs[i].sp.pid, sp, j - i,
+				     &r->hot[r->nhot]);
+		if (err)
+			break;
+		r->hot[r->nhot].parent = v->runs[i].parent;
+		if (r->hot[r->nhot].samples)
+			r->nhot++;
+		else
+			pm_hot_free(&r->hot[r->nhot]);
+	}
+	free(sp);
+	return err;	/* what was kept, pm_verdict_free() releases */
+}
+
 static int item_cmp(const void *a, const void *b)
 {
 	const struct pm_cause_item *x = a, *y = b;
@@ -1341,6 +1416,9 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 			       to_ns - disp);
 		add_step(&v, -1, pid, disp, to_ns, PM_C_DISPLAY, NULL);
 	}
+	if (!v.oom && hot_functions(&v))
+		v.oom = 1;
+	free(v.runs);
 	if (v.oom) {
 		pm_verdict_free(r);
 		return tm_err_set(e, ENOMEM, "out of memory");
@@ -1359,6 +1437,11 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
  */
 void pm_verdict_free(struct pm_verdict *r)
 {
+	size_t i;
+
+	for (i = 0; i < r->nhot; i++)
+		pm_hot_free(&r->hot[i]);
+	free(r->hot);
 	free(r->items);
 	free(r->chain);
 	memset(r, 0, sizeof(*r));

@@ -15,6 +15,7 @@
 
 #include "../state/resources.h"
 #include "../state/state.h"
+#include "hot.h"
 #include "interval.h"
 #include "segcause.h"
 
@@ -178,6 +179,11 @@ struct pm_chain_step {
  * @path: with PM_END_FLIP, the press's path to the flip (flip.h)
  * @flip_commit_ns: with PM_END_FLIP, when the flip was committed: from
  *	then to the end, the display's pace (PM_C_DISPLAY); else 0
+ * @hot: the hot functions of each thread the walk found computing, by
+ *	the step it computed under (struct pm_hot.parent; -1: the interval's
+ *	own walk), from the profiler's samples in its running stretches;
+ *	only threads with samples there, in the order of @chain's steps
+ * @nhot: how many
  */
 struct pm_verdict {
 	uint32_t pid;
@@ -194,6 +200,8 @@ struct pm_verdict {
 	int end;
 	struct pm_press_path path;
 	int64_t flip_commit_ns;
+	struct pm_hot *hot;
+	size_t nhot;
 };
 
 int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,

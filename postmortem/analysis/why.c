@@ -9,13 +9,42 @@
  * meanwhile, a blocked one with where it blocked and who woke it; and, as
  * RSP did, the waker's own time during that stretch is analysed in turn
  * (depth), so "X waited 800 ms on a pipe" becomes "... for Y, which was
- * runnable 700 ms behind Z".
+ * runnable 700 ms behind Z".  Where it computed: the hot functions of its
+ * running stretches, from the profiler's samples the state keeps (hot.h).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hot.h"
 #include "why.h"
+
+/* The hot functions of @w's thread in its running stretches of the interval. */
+static int hot_of(const struct pm_incident *inc, const struct pm_state *st, struct pm_why *w)
+{
+	struct pm_span *sp;
+	size_t j, n = 0;
+	int err;
+
+	if (!w->thread || !st->nsamples)
+		return 0;
+	sp = malloc((w->thread->nsegs ? w->thread->nsegs : 1) * sizeof(*sp));
+	if (!sp)
+		return -ENOMEM;
+	for (j = pm_seg_first(w->thread, w->t0);
+	     j < w->thread->nsegs && w->thread->segs[j].start_ns < w->t1; j++) {
+		const struct pm_seg *s = &w->thread->segs[j];
+
+		if (s->state != PM_T_RUNNING)
+			continue;
+		sp[n].pid = w->pid;
+		sp[n].from_ns = s->start_ns > w->t0 ? s->start_ns : w->t0;
+		sp[n++].to_ns = s->end_ns < w->t1 ? s->end_ns : w->t1;
+	}
+	err = pm_hot_compute(inc, st, w->pid, sp, n, &w->hot);
+	free(sp);
+	return err;
+}
 
 static enum pm_why_class seg_cls(const struct pm_seg *s)
 {
@@ -169,6 +198,8 @@ int pm_why_analyse(const struct pm_incident *inc, const struct pm_state *st,
 			w->known += w->ns[k];
 	w->ns[PM_WHY_UNKNOWN] = t1 - t0 - w->known > 0 ? t1 - t0 - w->known : 0;
 	err = list_stretches(inc, st, w, min_ns, depth);
+	if (!err)
+		err = hot_of(inc, st, w);
 	if (err) {
 		pm_why_free(w);
 		return err;
@@ -186,5 +217,6 @@ void pm_why_free(struct pm_why *w)
 	for (i = 0; i < w->nstretches; i++)
 		pm_why_free(w->stretches[i].waker);
 	free(w->stretches);
+	pm_hot_free(&w->hot);
 	free(w);
 }

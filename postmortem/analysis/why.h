@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "../state/state.h"
+#include "hot.h"
 
 enum pm_why_class {
 	PM_WHY_RUN,
@@ -71,6 +72,8 @@ struct pm_why_stretch {
  * @stretches: runnable and blocked stretches of at least the minimum, in
  *             time order
  * @nstretches: entries in @stretches
+ * @hot: the hot functions of its running stretches in the interval, from
+ *	the profiler's samples (@hot.samples 0: none)
  */
 struct pm_why {
 	uint32_t pid;
@@ -80,6 +83,7 @@ struct pm_why {
 	int64_t known;
 	struct pm_why_stretch *stretches;
 	size_t nstretches;
+	struct pm_hot hot;
 };
 
 /**

@@ -20,19 +20,25 @@
 #include "xdumpfile.h"
 
 static const char usage_text[] =
-	"Usage: tipme redact [-o OUT] [--json] DUMP|INCIDENT\n"
+	"Usage: tipme redact [-o OUT] [--keep-user-stacks] [--json] DUMP|INCIDENT\n"
 	"Write a copy that can go into a public bug report.  A kernel dump loses\n"
 	"the host name and boot id, arguments beyond argv[0], directories in\n"
 	"program paths and environments; its kernel text addresses move down by\n"
 	"the KASLR slide (symbols and records alike, so sites still name the\n"
 	"same functions), lock addresses become numbers and key codes (recorded\n"
-	"with key logging on) become 0.  An X dump\n"
+	"with key logging on) become 0; user-space call chains and the mappings\n"
+	"that name their files are left out (unless --keep-user-stacks).  An X dump\n"
 	"(xhook.dump) loses key codes, modifier states and the host in the\n"
 	"display name.  For an INCIDENT directory, OUT is a new directory with\n"
 	"the redacted kernel.dump and xhook.dump (of several users' X dumps the\n"
 	"one tipme report reads; meta.json, which names the host, is not copied).  OUT defaults to the input's name with\n"
 	"\".redacted\" added; nothing existing is ever replaced.\n"
 	"  -o, --output OUT   the redacted copy (files mode 0600)\n"
+	"  -u, --keep-user-stacks\n"
+	"                     keep the user-space call chains: each mapping moved\n"
+	"                     to a made-up address (the same offsets in the same\n"
+	"                     files, the layout gone), paths cut to the file's\n"
+	"                     name, build-ids kept (they say which files ran)\n"
 	"  -j, --json         say what was changed as one JSON object\n"
 	"EXAMPLES\n"
 	"  tipme redact /var/lib/tipme/incidents/INCIDENT -o bug-1234\n"
@@ -92,8 +98,10 @@ static char *join(const char *dir, const char *name)
 int pm_cmd_redact(int argc, char **argv)
 {
 	const char *out = NULL, *in;
+	int keep_u = 0;
 	const struct pm_cmd_opt opts[] = {
 		{ "output", 'o', NULL, &out, NULL },
+		{ "keep-user-stacks", 'u', NULL, NULL, &keep_u },
 	};
 	struct tm_xdump_redact_stats xs = { 0 };
 	struct pm_redact_stats st = { 0 };
@@ -102,7 +110,7 @@ int pm_cmd_redact(int argc, char **argv)
 	int json, err, dir = 0, have_k = 1, have_x = 0;
 	struct stat sb;
 
-	err = pm_cmd_parse("redact", usage, argc, argv, opts, 1, &json);
+	err = pm_cmd_parse("redact", usage, argc, argv, opts, 2, &json);
 	if (err < 0)
 		err = pm_cmd_one_dump("redact", usage, argc);
 	if (err >= 0)
@@ -164,7 +172,7 @@ int pm_cmd_redact(int argc, char **argv)
 		kin = (char *)in;
 		kout = (char *)out;
 	}
-	err = have_k ? pm_redact(kin, kout, &st, &e) : 0;
+	err = have_k ? pm_redact(kin, kout, keep_u, &st, &e) : 0;
 	if (!err && have_x)
 		err = redact_x(xin, xout, &xs, &e);
 	if (err)
@@ -189,6 +197,10 @@ int pm_cmd_redact(int argc, char **argv)
 			tm_jw_ku64(&w, "locks", st.locks);
 			tm_jw_ku64(&w, "key_codes_zeroed", st.key_codes);
 			tm_jw_ku64(&w, "user_stack_sections_dropped", st.user_sections);
+			tm_jw_kbool(&w, "user_stacks_kept", st.user_kept);
+			tm_jw_ku64(&w, "user_addresses_moved", st.user_addrs);
+			tm_jw_ku64(&w, "user_addresses_zeroed", st.user_addrs_dropped);
+			tm_jw_ku64(&w, "map_paths_cut", st.map_paths);
 			tm_jw_ku64(&w, "net_addresses_replaced", st.net_addrs);
 			tm_jw_ku64(&w, "hosts", st.hosts);
 			tm_jw_obj_end(&w);
@@ -215,6 +227,11 @@ int pm_cmd_redact(int argc, char **argv)
 			       (unsigned long long)st.net_addrs,
 			       (unsigned long long)st.key_codes,
 			       (unsigned long long)st.user_sections);
+		if (have_k && st.user_kept)
+			printf("%s: user stacks kept: %llu addresses moved with their mappings, %llu without one zeroed, %llu mapped files' paths cut to their names\n",
+			       kout, (unsigned long long)st.user_addrs,
+			       (unsigned long long)st.user_addrs_dropped,
+			       (unsigned long long)st.map_paths);
 		if (have_x)
 			printf("%s: %llu key details zeroed, %u system lines changed\n",
 			       xout, (unsigned long long)xs.key_details, xs.system_lines);

@@ -15,6 +15,8 @@ static const char usage_text[] =
 	"  Default interval: the WINDOW ms (2000) before the dump's trigger, or\n"
 	"  before its end if it has none.  Times are CLOCK_MONOTONIC seconds.\n"
 	"  DUMP is a dump file or an incident directory (its kernel.dump).\n"
+	"  With the on-CPU profiler's samples (profile_hz), each thread's hot\n"
+	"  functions while it ran.\n"
 	PM_CMD_WHO_USAGE
 	"EXAMPLES\n"
 	"  tipme why --pid 4242 /var/lib/tipme/incidents/20240501T123456Z-7\n"

@@ -5,7 +5,9 @@
  * removed or replaced, while every analysis still reads the same story.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -361,12 +363,121 @@ static int records_redact(const struct pm_dump *pm, unsigned char *buf,
 	return rc < 0 ? rc : 0;
 }
 
-int pm_redact(const char *in, const char *out, struct pm_redact_stats *st,
-	      struct tm_err *e)
+/*
+ * Kept user stacks (--keep-user-stacks): each mapping of a process moves
+ * to a made-up address, the first at 1 TiB, each next one 4 GiB past the
+ * previous one's end (rounded up to 4 GiB), so the process's layout (its
+ * ASLR bases, the distances between its files) is gone and a chain's
+ * address still lies at the same offset of the same file.
+ */
+#define FAKE_BASE	0x10000000000ULL
+#define FAKE_ALIGN	0x100000000ULL
+
+/* The made-up start of each of @in's mappings, in their order (by pid, start). */
+static uint64_t *fake_starts(const struct pm_instr *in)
+{
+	uint64_t *f = malloc((in->nr_maps ? in->nr_maps : 1) * sizeof(*f)), cur = FAKE_BASE;
+	size_t i;
+
+	for (i = 0; f && i < in->nr_maps; i++) {
+		const struct pm_map *m = &in->maps[i];
+
+		if (i && m->pid != in->maps[i - 1].pid)
+			cur = FAKE_BASE;
+		f[i] = cur;
+		cur += m->end - m->start;
+		cur = (cur + 2 * FAKE_ALIGN - 1) & ~(FAKE_ALIGN - 1);
+	}
+	return f;
+}
+
+/* The mapping of @pid holding @a: its index in @in->maps, or -1. */
+static int64_t map_index(const struct pm_instr *in, uint32_t pid, uint64_t a)
+{
+	size_t lo = 0, hi = in->nr_maps;
+
+	while (lo < hi) {	/* the first mapping after (pid, a) */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct pm_map *m = &in->maps[mid];
+
+		if (m->pid < pid || (m->pid == pid && m->start <= a))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && in->maps[lo - 1].pid == pid && a < in->maps[lo - 1].end)
+		return (int64_t)(lo - 1);
+	return -1;
+}
+
+/*
+ * The user stack table with every address moved with its mapping
+ * (fake_starts()), or 0 when no mapping of its process holds it.
+ */
+static void ustacks_keep(const struct pm_instr *in, const uint64_t *fake,
+			 unsigned char *sec, size_t len, struct pm_redact_stats *st)
+{
+	size_t off = len >= 4 ? get32(sec) : len, k;
+
+	while (off + sizeof(struct tipme_ustack) <= len) {
+		struct tipme_ustack u;
+
+		memcpy(&u, sec + off, sizeof(u));
+		off += sizeof(u);
+		for (k = 0; k < u.nr && off + 8 <= len; k++, off += 8) {
+			uint64_t a;
+			int64_t i;
+
+			memcpy(&a, sec + off, 8);
+			i = map_index(in, u.pid, a);
+			if (i >= 0) {
+				a = fake[i] + (a - in->maps[i].start);
+				st->user_addrs++;
+			} else {
+				a = 0;
+				st->user_addrs_dropped++;
+			}
+			memcpy(sec + off, &a, 8);
+		}
+	}
+}
+
+/*
+ * The mappings at their made-up addresses, each file by its last
+ * component (no folder: whose home it is), the build-id kept so that the
+ * reader's tools find the same file.
+ */
+static char *maps_keep(const struct pm_instr *in, const uint64_t *fake, size_t *len,
+		       struct pm_redact_stats *st)
+{
+	size_t cap = 1, used = 0, i;
+	char *t;
+
+	for (i = 0; i < in->nr_maps; i++)
+		cap += 96 + (in->maps[i].build_id ? strlen(in->maps[i].build_id) : 1) +
+		       strlen(in->maps[i].name);
+	t = malloc(cap);
+	for (i = 0; t && i < in->nr_maps; i++) {
+		const struct pm_map *m = &in->maps[i];
+
+		used += (size_t)snprintf(t + used, cap - used, "%" PRIu32 " %" PRIx64 " %" PRIx64
+					 " %" PRIx64 " %s /%s\n", m->pid, fake[i],
+					 fake[i] + (m->end - m->start), m->off,
+					 m->build_id ? m->build_id : "-", m->name);
+		st->map_paths += strcmp(m->path + 1, m->name) != 0;
+	}
+	*len = used;
+	return t;
+}
+
+int pm_redact(const char *in, const char *out, int keep_ustacks,
+	      struct pm_redact_stats *st, struct tm_err *e)
 {
 	struct tipme_file_header fh;
 	unsigned char *buf = NULL;
-	char *sys = NULL;
+	char *sys = NULL, *maps = NULL;
+	uint64_t *fake = NULL;
+	size_t mapslen = 0;
 	struct pm_dump pm;
 	struct tm_dumpw w;
 	uint64_t delta = 0;
@@ -395,6 +506,14 @@ int pm_redact(const char *in, const char *out, struct pm_redact_stats *st,
 		err = tm_err_set(e, ENOMEM, "out of memory");
 		goto out;
 	}
+	if (keep_ustacks && pm.instr) {
+		fake = fake_starts(pm.instr);
+		maps = fake ? maps_keep(pm.instr, fake, &mapslen, st) : NULL;
+		if (!maps) {
+			err = tm_err_set(e, ENOMEM, "out of memory");
+			goto out;
+		}
+	}
 	fh = pm.d.hdr;
 	fh.flags |= TIPME_FILE_REDACTED;
 	/* No key code is left: the copy no longer says it may hold some. */
@@ -420,7 +539,17 @@ int pm_redact(const char *in, const char *out, struct pm_redact_stats *st,
 			sites_shift(data, s->h.size, delta, st);
 			break;
 		case TIPME_SEC_USTACKS:
+			if (fake) {
+				ustacks_keep(pm.instr, fake, data, s->h.size, st);
+				st->user_kept = 1;
+				break;
+			}
+			/* fall through */
 		case TIPME_SEC_MAPS:
+			if (fake && s->h.type == TIPME_SEC_MAPS) {
+				err = tm_dumpw_section(&w, s->h.type, s->h.cpu, maps, mapslen, e);
+				continue;
+			}
 			/*
 			 * User-space addresses give away the layout, and the
 			 * mapped files' paths whose home they are: left out
@@ -440,6 +569,8 @@ int pm_redact(const char *in, const char *out, struct pm_redact_stats *st,
 		tm_dumpw_abort(&w);
 out:
 	free(sys);
+	free(maps);
+	free(fake);
 	free(buf);
 	pm_close(&pm);
 	return err;

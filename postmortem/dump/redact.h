@@ -36,6 +36,10 @@
  * @locks: distinct locks
  * @key_codes: key codes zeroed (key records that had one)
  * @user_sections: user stack table and mappings sections left out
+ * @user_kept: the user stack table was kept (pm_redact()'s @keep_ustacks)
+ * @user_addrs: kept: chain addresses moved with their mapping
+ * @user_addrs_dropped: kept: chain addresses no mapping held, made 0
+ * @map_paths: kept: mapped files' paths cut to their last component
  * @net_addrs: network addresses in records replaced (two a record)
  * @hosts: distinct addresses
  * @kaslr_slide_removed: a slide was found and removed (0: no symbols, or
@@ -45,6 +49,8 @@ struct pm_redact_stats {
 	uint64_t system_keys, exe_paths, argv, env;
 	uint64_t symbols, text_addrs, lock_addrs, locks, key_codes;
 	uint64_t user_sections;
+	int user_kept;
+	uint64_t user_addrs, user_addrs_dropped, map_paths;
 	uint64_t net_addrs, hosts;
 	int kaslr_slide_removed;
 };
@@ -54,12 +60,16 @@ struct pm_redact_stats {
  * @in: the dump (or an incident directory: its kernel.dump)
  * @out: the new file (written as every dump is: temporary file, mode
  *	0600, renamed into place)
+ * @keep_ustacks: keep the user stack table and the mappings, each
+ *	mapping moved to a made-up address (the chains' addresses with it:
+ *	the same offsets in the same files) and its path cut to the file's
+ *	name, build-ids kept; 0: leave both out
  * @st: what was changed
  * @e: error message
  *
  * Return: 0 or a negative errno; on failure nothing is left at @out.
  */
-int pm_redact(const char *in, const char *out, struct pm_redact_stats *st,
-	      struct tm_err *e);
+int pm_redact(const char *in, const char *out, int keep_ustacks,
+	      struct pm_redact_stats *st, struct tm_err *e);
 
 #endif

@@ -71,6 +71,24 @@ struct usym_dinfod {
 	void (*end)(struct debuginfod_client *);
 };
 
+/*
+ * C++ names: __cxa_demangle() of libstdc++.so.6, loaded the first time a
+ * mangled name ("_Z...") is seen (every C++ program has it, and nothing
+ * is linked for C programs' dumps); each name demangled once per dump.
+ */
+struct usym_demangled {
+	char *mangled;			/* NULL: an empty slot */
+	char *plain;			/* NULL: not demangled (shown mangled) */
+};
+
+struct usym_cxx {
+	int tried;
+	void *lib;
+	char *(*demangle)(const char *, char *, size_t *, int *);
+	struct usym_demangled *tab;	/* open addressing by the mangled name */
+	size_t cap, n;
+};
+
 struct pm_usym_cache {
 	struct usym_file **tab;		/* open addressing by build-id */
 	size_t cap, n;
@@ -79,6 +97,7 @@ struct pm_usym_cache {
 	size_t ndirs;
 	struct usym_dinfod di;
 	struct usym_memo *memo;
+	struct usym_cxx cxx;
 };
 
 static uint64_t hash_str(const char *s)
@@ -430,6 +449,66 @@ static uint64_t file_vaddr(const struct usym_file *uf, const struct pm_map *m,
 	return 0;
 }
 
+/* Room for one more name in @x's table.  Return: 0 or -ENOMEM. */
+static int cxx_grow(struct usym_cxx *x)
+{
+	struct usym_demangled *t;
+	size_t cap = x->cap ? 2 * x->cap : 64, i, j;
+
+	if ((x->n + 1) * 2 <= x->cap)
+		return 0;
+	t = calloc(cap, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < x->cap; i++) {
+		if (!x->tab[i].mangled)
+			continue;
+		for (j = hash_str(x->tab[i].mangled) & (cap - 1); t[j].mangled; j = (j + 1) & (cap - 1))
+			;
+		t[j] = x->tab[i];
+	}
+	free(x->tab);
+	x->tab = t;
+	x->cap = cap;
+	return 0;
+}
+
+/*
+ * @name as a C++ programmer writes it ("doc::Editor::save<int>(int)")
+ * when it is a mangled one libstdc++'s demangler reads, else @name.  The
+ * result lives until pm_usym_free().
+ */
+static const char *demangled(struct pm_usym_cache *c, const char *name)
+{
+	struct usym_cxx *x = &c->cxx;
+	int status = -1;
+	size_t j;
+
+	if (!name || name[0] != '_' || name[1] != 'Z')
+		return name;
+	if (!x->tried) {
+		x->tried = 1;
+		x->lib = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
+		if (x->lib)
+			*(void **)&x->demangle = dlsym(x->lib, "__cxa_demangle");
+	}
+	if (!x->demangle || cxx_grow(x))
+		return name;
+	for (j = hash_str(name) & (x->cap - 1); x->tab[j].mangled; j = (j + 1) & (x->cap - 1))
+		if (!strcmp(x->tab[j].mangled, name))
+			return x->tab[j].plain ? x->tab[j].plain : name;
+	x->tab[j].mangled = strdup(name);
+	if (!x->tab[j].mangled)
+		return name;
+	x->n++;
+	x->tab[j].plain = x->demangle(name, NULL, NULL, &status);
+	if (status) {
+		free(x->tab[j].plain);
+		x->tab[j].plain = NULL;
+	}
+	return x->tab[j].plain ? x->tab[j].plain : name;
+}
+
 static const char *die_name(Dwarf_Die *d)
 {
 	Dwarf_Attribute a;
@@ -505,6 +584,8 @@ static size_t lookup(struct usym_file *uf, Dwarf_Addr a, struct pm_usym *out)
 	free(scopes);
 	if (!done && sym && *sym)
 		out[n++] = (struct pm_usym){ sym, file, file ? line : 0, 0 };
+	for (i = 0; i < (int)n; i++)
+		out[i].func = demangled(uf->c, out[i].func);
 	return n;
 }
 
@@ -576,6 +657,13 @@ void pm_usym_free(struct pm_instr *in)
 		c->di.end(c->di.cl);
 	if (c->di.lib)
 		dlclose(c->di.lib);
+	for (i = 0; i < c->cxx.cap; i++) {
+		free(c->cxx.tab[i].mangled);
+		free(c->cxx.tab[i].plain);
+	}
+	free(c->cxx.tab);
+	if (c->cxx.lib)
+		dlclose(c->cxx.lib);
 	free(c);
 	in->usym = NULL;
 }

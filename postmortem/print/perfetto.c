@@ -27,6 +27,7 @@
 #include "../dump/clock.h"
 #include "../dump/decode.h"
 #include "../dump/tables.h"
+#include "../dump/usym.h"
 #include "../records/records.h"
 #include "../analysis/xprof.h"
 #include "json.h"
@@ -334,6 +335,67 @@ static int records(struct pf *p, struct tm_err *e)
 	return err < 0 ? err : 0;
 }
 
+/*
+ * The on-CPU profiler's samples, from the state (no pass of their own):
+ * an instant on the sampled thread's track, named by the function it was
+ * taken in, its chains as arrays of frames in its arguments.  Perfetto's
+ * JSON importer ignores Chrome's "stackFrames" and "samples" (only its
+ * protobuf traces carry callstacks), so instants are what it shows.
+ */
+static void samples(struct pf *p)
+{
+	const struct pm_dump *pm = &p->in->inc->pm;
+	uint64_t k[PM_FRAMES_MAX];
+	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
+	struct pm_usym sym[PM_USYM_MAX];
+	char name[300], buf[32];
+	size_t i, j, nk;
+	int cut;
+
+	for (i = 0; i < p->in->st->nsamples && !p->oom; i++) {
+		const struct pm_psample *sa = &p->in->st->samples[i];
+		const struct pm_ustack *u = sa->ustack ? pm_ustack_get(pm, sa->ustack) : NULL;
+		const char *leaf = NULL, *kname;
+		size_t nu = 0;
+
+		nk = sa->site ? pm_site_chain(pm, sa->site, k, PM_FRAMES_MAX, &cut) : 0;
+		if (u)
+			nu = pm_ustack_resolve(pm, u, sa->ns, fr, &cut);
+		if (nu && pm_usym_frame(pm, &fr[0], 0, sym))
+			leaf = sym[0].func;
+		else if (nu)
+			leaf = fr[0].map ? fr[0].map->name : "user";
+		if (nk) {	/* interrupted in the kernel: its function first */
+			kname = pm_sym_name(pm, k[0], NULL);
+			leaf = kname ? kname : "kernel";
+		}
+		snprintf(name, sizeof(name), "sample: %s", leaf ? leaf : "no chain");
+		instant(p, name, "cpu_sample", sa->ns, tgid_of(p, sa->pid, sa->ns), sa->pid, "t");
+		tm_jw_key(&p->w, "args");
+		tm_jw_obj_begin(&p->w);
+		if (nk) {
+			tm_jw_key(&p->w, "kernel_stack");
+			tm_jw_arr_begin(&p->w);
+			for (j = 0; j < nk; j++) {
+				kname = pm_sym_name(pm, k[j], NULL);
+				if (!kname) {
+					snprintf(buf, sizeof(buf), "0x%" PRIx64, k[j]);
+					kname = buf;
+				}
+				tm_jw_str(&p->w, kname);
+			}
+			tm_jw_arr_end(&p->w);
+		}
+		if (sa->ustack) {
+			tm_jw_key(&p->w, "user_stack");
+			tm_jw_kbool(&p->w, "user_stack_truncated",
+				    pm_json_ustack_names(&p->w, pm, sa->ustack, sa->ns));
+		}
+		tm_jw_obj_end(&p->w);
+		tm_jw_obj_end(&p->w);
+	}
+}
+
 static const char *blk_dev_name(const struct pf *p, uint32_t dev, char *buf, size_t len)
 {
 	char key[40], name[32];
@@ -576,6 +638,7 @@ int pm_perfetto_write(FILE *f, const struct pm_perfetto_in *in,
 	err = records(&p, e);
 	if (!err) {
 		resources(&p);
+		samples(&p);
 		if (in->verdict)
 			verdict(&p);
 		if (pm_incident_x(in->inc))

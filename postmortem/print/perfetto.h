@@ -5,8 +5,9 @@
  * as ftrace text in "systemTraceEvents" (the viewers draw CPU tracks and
  * thread states from them) and the rest as trace events: lock waits,
  * reclaim and block requests from the state library, input, the trigger,
- * the verdict's interval and chain, and the X server's requests per client
- * from the incident's X dump.
+ * the on-CPU profiler's samples with their chains, the verdict's interval
+ * and chain, and the X server's requests per client from the incident's X
+ * dump.
  */
 #ifndef TIPME_PM_REPORT_PERFETTO_H
 #define TIPME_PM_REPORT_PERFETTO_H

@@ -14,6 +14,7 @@
 #include "../dump/clock.h"
 #include "../dump/tables.h"
 #include "../records/records.h"
+#include "hot.h"
 #include "json.h"
 #include "site.h"
 #include "verdict.h"
@@ -329,12 +330,23 @@ static void text_net(const struct out *o, const struct pm_chain_step *c)
 		fputs(", the data on its way", o->f);
 }
 
+/* The hot functions of the threads computing under step @parent. */
+static void text_hot(const struct out *o, int parent, int indent)
+{
+	size_t i;
+
+	for (i = 0; i < o->r->nhot; i++)
+		if (o->r->hot[i].parent == parent)
+			pm_hot_print(o->f, &o->r->hot[i], comm(o, o->r->hot[i].pid), indent);
+}
+
 static void text_chain(const struct out *o, int parent, int indent)
 {
 	const struct pm_verdict *r = o->r;
 	char fn[96], in[96];
 	size_t i;
 
+	text_hot(o, parent, indent);
 	for (i = 0; i < r->nchain; i++) {
 		const struct pm_chain_step *c = &r->chain[i];
 
@@ -674,7 +686,7 @@ static void print_text(struct out *o, const char *name)
 	fprintf(o->f, "accounted: %.1f%% of %.3f ms%s\n", pct(r, span - r->unknown_ns),
 	       span / 1e6, r->lost ?
 	       "; the dump has gaps (lost sub-buffers): time in them is unknown" : "");
-	if (r->nchain) {
+	if (r->nchain || r->nhot) {
 		fprintf(o->f, "\nchain of waits (1 ms or longer):\n");
 		text_chain(o, -1, 2);
 	}
@@ -845,6 +857,24 @@ static void json_intr(struct out *o, const struct pm_chain_step *c)
 	}
 }
 
+/* "hot": [HOT, ...] of the threads computing under step @parent, if any. */
+static void json_hot(struct out *o, int parent)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < o->r->nhot; i++) {
+		if (o->r->hot[i].parent != parent)
+			continue;
+		if (!n++) {
+			tm_jw_key(&o->w, "hot");
+			tm_jw_arr_begin(&o->w);
+		}
+		pm_hot_json(&o->w, &o->r->hot[i], comm(o, o->r->hot[i].pid));
+	}
+	if (n)
+		tm_jw_arr_end(&o->w);
+}
+
 static void json_chain(struct out *o, int parent)
 {
 	const struct pm_verdict *r = o->r;
@@ -896,6 +926,7 @@ static void json_chain(struct out *o, int parent)
 				tm_jw_kstr(&o->w, "waker_work",
 					   pm_fmt_func(o->pm, c->waker_work->func, fn, sizeof(fn)));
 		}
+		json_hot(o, (int)i);
 		if (c->followed) {
 			tm_jw_key(&o->w, "waited_for");
 			json_chain(o, (int)i);
@@ -1027,6 +1058,7 @@ static void print_json(struct out *o, const struct pm_xprof *xp)
 	tm_jw_obj_end(&o->w);
 	tm_jw_key(&o->w, "chain");
 	json_chain(o, -1);
+	json_hot(o, -1);
 	if (o->ex && o->ex->desc)
 		tm_jw_kstr(&o->w, "description", o->ex->desc);
 	if (o->ex && o->ex->rank && o->ex->rank->n)

@@ -4,6 +4,7 @@
 
 #include "../dump/tables.h"
 #include "../records/records.h"
+#include "hot.h"
 #include "site.h"
 #include "why.h"
 
@@ -82,6 +83,8 @@ static void print_thread(FILE *f, const struct pm_dump *pm,
 	}
 	fprintf(f, "%*s  accounted: %.1f%% of %.3f ms\n", indent, "",
 		span ? 100.0 * w->known / span : 0, span / 1e6);
+	if (w->hot.samples)
+		pm_hot_print(f, &w->hot, name_of(pm, w->pid, w->t1), indent + 2);
 	if (!w->thread)
 		fprintf(f, "%*s  (no scheduler record of pid %u)\n", indent, "", w->pid);
 	for (i = 0; i < w->nstretches; i++)
@@ -165,6 +168,10 @@ static void json_thread(struct tm_jw *j, const struct pm_dump *pm,
 	tm_jw_obj_end(j);
 	tm_jw_kdouble(j, "accounted_pct",
 		   w->t1 > w->t0 ? 100.0 * w->known / (w->t1 - w->t0) : 0);
+	if (w->hot.samples) {
+		tm_jw_key(j, "hot");
+		pm_hot_json(j, &w->hot, name_of(pm, w->pid, st->last_ns));
+	}
 	tm_jw_key(j, "stretches");
 	tm_jw_arr_begin(j);
 	for (i = 0; i < w->nstretches; i++)

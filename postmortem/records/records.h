@@ -120,6 +120,20 @@ void pm_json_ustack(struct tm_jw *w, const struct pm_dump *pm, uint32_t id,
 		    int64_t ns);
 
 /**
+ * pm_json_ustack_names() - the same as one array of strings, each frame as
+ *	the text gives it ("save_document (app.c:88)", "clamp_len (inlined,
+ *	util.h:12)", "app+0x1234", "0x7f..."), innermost first
+ * @w: JSON writer, where a value goes
+ * @pm: the dump
+ * @id: as for pm_print_ustack()
+ * @ns: as for pm_print_ustack()
+ *
+ * Return: whether the chain was truncated (as "user_stack_truncated").
+ */
+int pm_json_ustack_names(struct tm_jw *w, const struct pm_dump *pm, uint32_t id,
+			 int64_t ns);
+
+/**
  * pm_net_addr() - a socket's address and port: "10.0.0.1:5000",
  *		   "[fe80::1]:5000" (an IPv4-mapped IPv6 address as IPv4)
  * @family: enum tipme_net_family

@@ -19,22 +19,27 @@ static const char *last_part(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
-/* "f", "f (app.c:88)", "f (inlined, util.h:12)" */
-static void print_sym(FILE *f, const struct pm_usym *s)
+/* "f", "f (app.c:88)", "f (inlined, util.h:12)" into @buf */
+static const char *sym_text(const struct pm_usym *s, char *buf, size_t len)
 {
 	const char *file = s->file ? last_part(s->file) : NULL;
 
-	pm_print_text(f, s->func, strlen(s->func));
 	if (!s->inlined && !file)
-		return;
-	fputs(" (", f);
-	if (s->inlined)
-		fputs(file ? "inlined, " : "inlined", f);
-	if (file) {
-		pm_print_text(f, file, strlen(file));
-		fprintf(f, ":%" PRIu32, s->line);
-	}
-	fputc(')', f);
+		snprintf(buf, len, "%s", s->func);
+	else if (!file)
+		snprintf(buf, len, "%s (inlined)", s->func);
+	else
+		snprintf(buf, len, "%s (%s%s:%" PRIu32 ")", s->func, s->inlined ? "inlined, " : "",
+			 file, s->line);
+	return buf;
+}
+
+static void print_sym(FILE *f, const struct pm_usym *s)
+{
+	char buf[1024];
+
+	sym_text(s, buf, sizeof(buf));
+	pm_print_text(f, buf, strlen(buf));
 }
 
 void pm_print_ustack(FILE *f, const struct pm_dump *pm, uint32_t id, int64_t ns)
@@ -110,17 +115,25 @@ static void json_frame(struct tm_jw *w, const struct pm_uframe *fr,
 	tm_jw_obj_end(w);
 }
 
+/* Chain @id's frames (none, truncated, for a number the table lacks). */
+static size_t frames_of(const struct pm_dump *pm, uint32_t id, int64_t ns,
+			struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX], int *trunc)
+{
+	const struct pm_ustack *u = id ? pm_ustack_get(pm, id) : NULL;
+
+	*trunc = 1;
+	return u ? pm_ustack_resolve(pm, u, ns, fr, trunc) : 0;
+}
+
 void pm_json_ustack(struct tm_jw *w, const struct pm_dump *pm, uint32_t id,
 		    int64_t ns)
 {
-	const struct pm_ustack *u = id ? pm_ustack_get(pm, id) : NULL;
 	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
 	struct pm_usym sym[PM_USYM_MAX];
-	size_t n = 0, i, k, nsym;
-	int trunc = 1;
+	size_t n, i, k, nsym;
+	int trunc;
 
-	if (u)
-		n = pm_ustack_resolve(pm, u, ns, fr, &trunc);
+	n = frames_of(pm, id, ns, fr, &trunc);
 	tm_jw_key(w, "user_stack");
 	tm_jw_arr_begin(w);
 	for (i = 0; i < n; i++) {
@@ -132,4 +145,31 @@ void pm_json_ustack(struct tm_jw *w, const struct pm_dump *pm, uint32_t id,
 	}
 	tm_jw_arr_end(w);
 	tm_jw_kbool(w, "user_stack_truncated", trunc);
+}
+
+int pm_json_ustack_names(struct tm_jw *w, const struct pm_dump *pm, uint32_t id,
+			 int64_t ns)
+{
+	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
+	struct pm_usym sym[PM_USYM_MAX];
+	size_t n, i, k, nsym;
+	char buf[1024];
+	int trunc;
+
+	n = frames_of(pm, id, ns, fr, &trunc);
+	tm_jw_arr_begin(w);
+	for (i = 0; i < n; i++) {
+		nsym = pm_usym_frame(pm, &fr[i], i > 0, sym);
+		for (k = 0; k < nsym; k++)
+			tm_jw_str(w, sym_text(&sym[k], buf, sizeof(buf)));
+		if (nsym)
+			continue;
+		if (fr[i].map)
+			snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, fr[i].map->name, fr[i].off);
+		else
+			pm_fmt_uframe(&fr[i], buf, sizeof(buf));
+		tm_jw_str(w, buf);
+	}
+	tm_jw_arr_end(w);
+	return trunc;
 }

@@ -17,6 +17,8 @@
  *       a sleeping task, so another waking of p before it next runs proves
  *       that, and the sleep lasts until that waking.
  *   blocked record for p:  where p's current blocked stretch went to sleep.
+ *   prof record for p at t:  a sample of the on-CPU profiler, kept as it is
+ *       (struct pm_psample) for the analyses that name what p computed.
  *   sampler entry for p at t:  if nothing has said what p is doing (before
  *       its first record, or after a gap), p is running, runnable or
  *       blocked (with its task state) from t, as the sampler saw it; only
@@ -479,6 +481,44 @@ static int on_lost(struct pm_state *st, const struct pm_event *ev)
 	return cut_running_at_loss(st, ev);
 }
 
+static int on_prof(struct pm_state *st, size_t *cap, const struct pm_event *ev)
+{
+	const struct tipme_rec_prof *r = &ev->u.rec.PROF;
+	struct pm_psample *p;
+
+	if (!r->pid)
+		return 0;
+	if (st->nsamples == *cap) {
+		size_t n = *cap ? 2 * *cap : 256;
+
+		p = realloc(st->samples, n * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		st->samples = p;
+		*cap = n;
+	}
+	p = &st->samples[st->nsamples++];
+	p->ns = ev->ns;
+	p->pid = r->pid;
+	p->site = r->site;
+	p->ustack = r->ustack;
+	return 0;
+}
+
+/* By thread, then time, then chains: a total order, whatever qsort does. */
+static int sample_cmp(const void *a, const void *b)
+{
+	const struct pm_psample *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	if (x->site != y->site)
+		return x->site < y->site ? -1 : 1;
+	return (x->ustack > y->ustack) - (x->ustack < y->ustack);
+}
+
 static int tid_cmp(const void *a, const void *b)
 {
 	const struct pm_thread *x = a, *y = b;
@@ -493,6 +533,7 @@ struct pm_state_bld {
 	struct pidmap m;
 	struct sitemap sm;
 	struct cpu_span cs;
+	size_t samples_cap;
 	int have;
 };
 
@@ -550,6 +591,8 @@ int pm_state_bld_event(struct pm_state_bld *b, const struct pm_event *ev,
 		on_ustack(st, &b->m, ev);
 	else if (ev->type == TIPME_REC_SAMPLE)
 		err = on_sample(st, &b->m, cs, b->pm, ev);
+	else if (ev->type == TIPME_REC_PROF)
+		err = on_prof(st, &b->samples_cap, ev);
 	else if (ev->type == TIPME_REC_TRIGGER && !ev->u.trig.coalesced)
 		st->trigger_ns = ev->ns;
 	return err < 0 ? tm_err_set(e, ENOMEM, "out of memory") : 0;
@@ -585,6 +628,8 @@ void pm_state_bld_end(struct pm_state_bld *b, int failed)
 		}
 		if (st->nthreads)
 			qsort(st->threads, st->nthreads, sizeof(*st->threads), tid_cmp);
+		if (st->nsamples)
+			qsort(st->samples, st->nsamples, sizeof(*st->samples), sample_cmp);
 	}
 	free(cs->first);
 	free(cs->last);
@@ -625,6 +670,7 @@ void pm_state_free(struct pm_state *st)
 	for (i = 0; i < st->nsite_chunks; i++)
 		free(st->site_chunks[i]);
 	free(st->site_chunks);
+	free(st->samples);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -649,6 +695,33 @@ int64_t pm_seg_overlap(const struct pm_seg *s, int64_t t0, int64_t t1)
 	int64_t lo = a > t0 ? a : t0, hi = b < t1 ? b : t1;
 
 	return hi > lo ? hi - lo : 0;
+}
+
+/* The first sample at or after (@pid, @ns) in the order of st->samples. */
+static size_t sample_at(const struct pm_state *st, uint32_t pid, int64_t ns)
+{
+	size_t lo = 0, hi = st->nsamples;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct pm_psample *p = &st->samples[mid];
+
+		if (p->pid < pid || (p->pid == pid && p->ns < ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct pm_psample *pm_state_samples(const struct pm_state *st, uint32_t pid,
+					  int64_t ns, size_t *n)
+{
+	size_t first = sample_at(st, pid, ns);
+	size_t end = pid < UINT32_MAX ? sample_at(st, pid + 1, INT64_MIN) : st->nsamples;
+
+	*n = end > first ? end - first : 0;
+	return *n ? &st->samples[first] : NULL;
 }
 
 const struct pm_thread *pm_state_thread(const struct pm_state *st, uint32_t pid)

@@ -105,6 +105,20 @@ struct pm_loss {
 };
 
 /**
+ * struct pm_psample - one sample of the on-CPU profiler (a prof record)
+ * @ns: when the timer interrupted the thread, CLOCK_MONOTONIC ns
+ * @pid: the thread
+ * @site: its kernel chain, a number of the dump's site table (0: none)
+ * @ustack: its user chain, a number of the user stack table (0: none)
+ */
+struct pm_psample {
+	int64_t ns;
+	uint32_t pid;
+	uint32_t site;
+	uint32_t ustack;
+};
+
+/**
  * struct pm_state - every thread seen in a dump
  * @threads: sorted by pid after pm_state_build()
  * @nthreads: how many
@@ -117,6 +131,8 @@ struct pm_loss {
  * @nlosses: how many
  * @site_chunks: where the stretches' sites are kept (each site once)
  * @nsite_chunks: how many chunks
+ * @samples: the on-CPU profiler's samples, by thread, then time
+ * @nsamples: how many
  */
 struct pm_state {
 	struct pm_thread *threads;
@@ -129,6 +145,8 @@ struct pm_state {
 	size_t nlosses;
 	uint64_t **site_chunks;
 	size_t nsite_chunks;
+	struct pm_psample *samples;
+	size_t nsamples;
 };
 
 /**
@@ -173,6 +191,19 @@ void pm_state_bld_end(struct pm_state_bld *b, int failed);
 void pm_state_free(struct pm_state *st);
 const struct pm_thread *pm_state_thread(const struct pm_state *st,
 					uint32_t pid);
+
+/**
+ * pm_state_samples() - a thread's profiler samples from a moment on
+ * @st: the state
+ * @pid: the thread
+ * @ns: CLOCK_MONOTONIC ns
+ * @n: set to how many samples of @pid follow, in time order
+ *
+ * Return: the first sample of @pid at or after @ns (@n of them), or NULL
+ * (@n 0) when it has none.
+ */
+const struct pm_psample *pm_state_samples(const struct pm_state *st, uint32_t pid,
+					  int64_t ns, size_t *n);
 
 /**
  * pm_seg_first() - where a walk over a thread's stretches from a moment on

@@ -115,6 +115,7 @@ static const struct combo {
 	{ pm_cmd_profile, "profile --svg --pid PID INC", "xml", NULL, NULL },
 	{ pm_cmd_profile, "profile --off-cpu --svg DUMP", "xml", NULL, NULL },
 	{ pm_cmd_redact, "redact --json -o COPY DUMP", "json", NULL, NULL },
+	{ pm_cmd_redact, "redact --keep-user-stacks -o COPY DUMP", NULL, NULL, NULL },
 	{ pm_cmd_xrecords, "xrecords INC", NULL, NULL, NULL },
 	{ pm_cmd_xrecords, "xrecords --json INC", "json", NULL, NULL },
 };

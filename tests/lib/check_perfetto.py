@@ -2,7 +2,7 @@
 """Check a `tipme export --perfetto` file as the viewers will read it.
 
 usage: check_perfetto.py TRACE.json [--threads COMM,...] [--switches N]
-                         [--verdict PID] [--x-requests]
+                         [--verdict PID] [--x-requests] [--samples PID:N,...]
 
 Prints TAP lines (no plan); exits 1 if one failed.
   - the file is one JSON object with traceEvents (a list) and
@@ -17,7 +17,10 @@ Prints TAP lines (no plan); exits 1 if one failed.
   - with --threads: a sched_switch names each command; with --switches:
     exactly N sched_switch lines; with --verdict: tipme report's interval is
     an async slice of that pid; with --x-requests: the X server's requests
-    are complete slices with the client's pid.
+    are complete slices with the client's pid; with --samples: each pid has
+    N profiler samples, instants on its thread track ("s": "t") named
+    "sample: FUNCTION", their chains arrays of strings in "args"
+    (kernel_stack, user_stack with user_stack_truncated).
 """
 import argparse
 import json
@@ -41,6 +44,7 @@ def main():
     ap.add_argument("--switches", type=int)
     ap.add_argument("--verdict", type=int)
     ap.add_argument("--x-requests", action="store_true")
+    ap.add_argument("--samples", default="")
     a = ap.parse_args()
     try:
         d = json.load(open(a.trace))
@@ -112,6 +116,26 @@ def main():
         x = [e for e in evs if e.get("cat") == "x11" and e.get("ph") == "X"]
         check(x and all(e.get("args", {}).get("client_pid") is not None for e in x),
               f"{len(x)} X requests on the X server's track, each with its client")
+    if a.samples:
+        sm = [e for e in evs if e.get("cat") == "cpu_sample"]
+        want = dict(tuple(int(x) for x in w.split(":")) for w in a.samples.split(","))
+        got = {}
+        for e in sm:
+            got[e.get("tid")] = got.get(e.get("tid"), 0) + 1
+        check(got == want, f"profiler samples by thread: {got} (want {want})")
+        bad = [e for e in sm if e.get("ph") != "i" or e.get("s") != "t" or
+               not e.get("name", "").startswith("sample: ") or not chains_ok(e.get("args", {}))]
+        check(not bad, f"each sample an instant on its thread, its chains arrays of names"
+              f"{'; not: %s' % (bad[:1],) if bad else ''}")
+
+
+def chains_ok(args):
+    """A sample's arguments: arrays of strings, and the truncation flag with a user chain."""
+    for key in ("kernel_stack", "user_stack"):
+        if key in args and not (isinstance(args[key], list) and
+                                all(isinstance(f, str) for f in args[key])):
+            return False
+    return "user_stack" not in args or isinstance(args.get("user_stack_truncated"), bool)
 
 
 if __name__ == "__main__":

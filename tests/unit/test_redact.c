@@ -6,6 +6,8 @@
  * of them may be left anywhere in the
  * copy's bytes, the copy must be a valid dump flagged redacted, and
  * `tipme report` must give the same verdict and blocking sites from it.
+ * User stacks: left out by default, kept with --keep-user-stacks at
+ * made-up addresses (user_stacks()).
  */
 #include <linux/input-event-codes.h>
 #include <stdio.h>
@@ -192,6 +194,137 @@ static void x_and_incident(const char *dir, const char *kdump)
 		tap_diag("could not remove %s", inc);
 }
 
+/* The first line of @t that contains @what, or "" (static storage). */
+static const char *line_with(const char *t, const char *what)
+{
+	static char l[512];
+	const char *p = t ? strstr(t, what) : NULL, *b;
+
+	if (!p)
+		return "";
+	for (b = p; b > t && b[-1] != '\n'; b--)
+		;
+	snprintf(l, sizeof(l), "%.*s", (int)strcspn(b, "\n"), b);
+	return l;
+}
+
+/* tipme records --type ustack of @dump */
+static char *ustack_records(const char *dir, char *dump, int *ret)
+{
+	char *argv[] = { "records", "--type", "ustack", dump, NULL };
+
+	return run(pm_cmd_records, dir, 4, argv, ret);
+}
+
+/*
+ * User stacks: a program under a home directory whose chains (a sleep's
+ * and a profiler sample's) lie in it and in libc, one address outside
+ * every mapping.  By default the copy holds neither the chains nor the
+ * mappings: no path, no address.  With --keep-user-stacks it holds the
+ * chains and mappings moved to made-up addresses, the files by name: no
+ * folder, none of the addresses, the build-id kept, and the chain reads
+ * the same (same files, same offsets).
+ */
+static void user_stacks(const char *dir, struct scen *s)
+{
+	static const char maps[] =
+		"40 555512340000 555512342000 1000 0123456789abcdef0123456789abcdef01234567 /home/alice/secret-proj/app\n"
+		"40 7f1234500000 7f1234600000 28000 - /usr/lib/x86_64-linux-gnu/libc.so.6\n";
+	static const uint64_t ips[] = { 0x555512341150, 0x555512341200, 0x7f1234529d90,
+					0x7f0000001000 };
+	static const uint64_t bases[] = { 0x555512340000, 0x7f1234500000 };
+	struct tipme_sitetab_hdr h = { .hdr_size = sizeof(h), .count = 2, .capacity = 1024,
+				       .depth = 16 };
+	struct tipme_ustack u1 = { .id = 1, .pid = 40, .nr = 3 }, u2 = { .id = 2, .pid = 40, .nr = 1 };
+	static const char *const pipe_site[] = { "pipe_read", "vfs_read", NULL };
+	struct tipme_rec_ustack_c r = { 1 };
+	char in[160], red[160], kept[160], *argv[8], *a, *b, *c;
+	unsigned char tab[256];
+	uint8_t *buf = NULL;
+	size_t n = 0, off = sizeof(h), k;
+	int ret, clean;
+
+	memcpy(tab, &h, sizeof(h));
+	memcpy(tab + off, &u1, sizeof(u1));
+	memcpy(tab + off + sizeof(u1), ips, 3 * 8);
+	off += sizeof(u1) + 3 * 8;
+	memcpy(tab + off, &u2, sizeof(u2));
+	memcpy(tab + off + sizeof(u2), ips + 3, 8);
+	off += sizeof(u2) + 8;
+	scen_kaslr_slide = 0;
+	scen_init(s, 1);
+	s->compact = 1;
+	s->ustacks = tab;
+	s->ustacks_len = off;
+	s->maps = maps;
+	scen_task(s, 40, 40, "app", "/home/alice/secret-proj/app", "app", 4);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
+	scen_prof(s, 0, MS(5), 40, NULL, 1);
+	scen_prof(s, 0, MS(6), 40, NULL, 2);
+	scen_switch(s, 0, MS(10), 40, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(10), 40, pipe_site);
+	scen_rec(s, 0, TIPME_REC_USTACK_C, MS(10), &r, sizeof(r));
+	snprintf(in, sizeof(in), "%s/u.dump", dir);
+	snprintf(red, sizeof(red), "%s/u-red.dump", dir);
+	snprintf(kept, sizeof(kept), "%s/u-kept.dump", dir);
+	tap_ok(!scen_write(s, in), "a dump with user stacks under a home directory");
+
+	a = ustack_records(dir, in, &ret);
+	tap_ok(!ret && strstr(a, "user: app+0x2150 <- app+0x2200 <- libc.so.6+0x51d90"),
+	       "the original names the chain by file and offset");
+
+	argv[0] = "redact";
+	argv[1] = "-o";
+	argv[2] = red;
+	argv[3] = in;
+	b = run(pm_cmd_redact, dir, 4, argv, &ret);
+	tap_ok(!ret && strstr(b, ", 2 user stack sections dropped"),
+	       "by default the chains and mappings are left out");
+	free(b);
+	clean = !tm_read_file(red, &buf, &n, NULL) && !found(buf, n, "alice", 5) &&
+		!found(buf, n, "secret-proj", 11) && !found(buf, n, "libc.so", 7);
+	for (k = 0; k < 4 && clean; k++)
+		clean = !found(buf, n, &ips[k], 8);
+	tap_ok(clean, "... no path, no file name, no user address in its bytes");
+	free(buf);
+	buf = NULL;
+
+	argv[1] = "--json";
+	argv[2] = "--keep-user-stacks";
+	argv[3] = "-o";
+	argv[4] = kept;
+	argv[5] = in;
+	argv[6] = NULL;
+	b = run(pm_cmd_redact, dir, 6, argv, &ret);
+	tap_ok(!ret && strstr(b, "\"user_stack_sections_dropped\":0,\"user_stacks_kept\":true,"
+			     "\"user_addresses_moved\":3,\"user_addresses_zeroed\":1,"
+			     "\"map_paths_cut\":2"),
+	       "--keep-user-stacks: 3 addresses moved, the 1 outside every mapping zeroed, 2 paths cut");
+	tap_diag("%s", b);
+	free(b);
+	clean = !tm_read_file(kept, &buf, &n, NULL) && !found(buf, n, "alice", 5) &&
+		!found(buf, n, "secret-proj", 11) && !found(buf, n, "/usr/lib", 8);
+	for (k = 0; k < 4 && clean; k++)
+		clean = !found(buf, n, &ips[k], 8);
+	for (k = 0; k < 2 && clean; k++)
+		clean = !found(buf, n, &bases[k], 8) && !found(buf, n, "555512340000", 12) &&
+			!found(buf, n, "7f1234500000", 12);
+	tap_ok(clean && found(buf, n, "0123456789abcdef0123456789abcdef01234567", 40) &&
+	       found(buf, n, " /app\n", 6),
+	       "... no folder, no address, no mapping's base; the build-id and the file's name kept");
+	free(buf);
+	c = ustack_records(dir, kept, &ret);
+	tap_ok(!ret && !strcmp(line_with(a, "user: "), line_with(c, "user: ")) &&
+	       *line_with(c, "user: "),
+	       "... and the chain reads the same: same files, same offsets");
+	tap_diag("original: %s", line_with(a, "user: "));
+	free(a);
+	free(c);
+	unlink(in);
+	unlink(red);
+	unlink(kept);
+}
+
 int main(void)
 {
 	static const char *const site[] = { "mutex_lock", NULL };
@@ -212,7 +345,7 @@ int main(void)
 	int ret, keys, hot, btn;
 	size_t k;
 
-	tap_plan(24);
+	tap_plan(31);
 	if (!s || !mkdtemp(dir))
 		return 1;
 	scen_kaslr_slide = SLIDE;
@@ -334,6 +467,7 @@ int main(void)
 	tap_ok(ret != 0 && strstr(a, "tipme redact:"), "an unwritable output is a clear error");
 	free(a);
 	x_and_incident(dir, in);
+	user_stacks(dir, s);
 	free(s);
 	unlink(in);
 	unlink(red);

@@ -9,7 +9,9 @@
  * copies whose debug info lies in a .build-id tree the test lays out,
  * from the debug info alone once the file is gone, and not at all from a
  * file whose build-id is not the dump's.  Golden text and JSON of
- * `records` and `report` with symbols.
+ * `records` and `report` with symbols, and of `report` and `why` with
+ * the hot functions of profiler samples taken in those chains; a C++
+ * fixture's mangled name demangled.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -190,6 +192,21 @@ static size_t table(unsigned char *b)
 	return off;
 }
 
+/* Editors 40 to 43 go to sleep on a pipe through chains 1 to 4, from 10 ms. */
+static void editors_sleep(void)
+{
+	uint32_t pid;
+
+	for (pid = 40; pid <= 43; pid++) {
+		struct tipme_rec_ustack_c r = { pid - 39 };
+		uint64_t t = MS(10) + MS(1) * (pid - 40);
+
+		scen_switch(S, 0, t, pid, TIPME_TS_SLEEPING, 120, pid < 43 ? pid + 1 : 50, 120);
+		scen_blocked(S, 0, t, pid, pipe_site);
+		scen_rec(S, 0, TIPME_REC_USTACK_C, t, &r, sizeof(r));
+	}
+}
+
 /* Four editors sleep on a pipe through the chain; a writer (50) wakes 40. */
 static int write_dump(char *m, unsigned char *tab)
 {
@@ -203,14 +220,7 @@ static int write_dump(char *m, unsigned char *tab)
 		scen_task(S, pid, pid, "editor", "/usr/bin/editor", "editor", 7);
 	scen_task(S, 50, 50, "writer", "/usr/bin/writer", "writer", 7);
 	scen_switch(S, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
-	for (pid = 40; pid <= 43; pid++) {
-		struct tipme_rec_ustack_c r = { pid - 39 };
-		uint64_t t = MS(10) + MS(1) * (pid - 40);
-
-		scen_switch(S, 0, t, pid, TIPME_TS_SLEEPING, 120, pid < 43 ? pid + 1 : 50, 120);
-		scen_blocked(S, 0, t, pid, pipe_site);
-		scen_rec(S, 0, TIPME_REC_USTACK_C, t, &r, sizeof(r));
-	}
+	editors_sleep();
 	scen_wake(S, 0, MS(110), 40, 0, 50, TIPME_CTX_TASK);
 	scen_switch(S, 0, MS(111), 50, TIPME_TS_SLEEPING, 120, 40, 120);
 	scen_switch(S, 0, MS(140), 40, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -375,6 +385,185 @@ static void symbols(void)
 	unsetenv(PM_USYM_DIRS_ENV);
 }
 
+/*
+ * Hot functions: the writer (50) computes while the editor (40) waits
+ * for it, sampled 12 times by the profiler there: 6 samples in
+ * usym_capture (the fixture's whole chain, 2 of them cut short at the
+ * leaf), 3 in save_document, 1 in main, 1 in the kernel (no user chain),
+ * 1 with no chain at all; and once before the interval asked for.  The
+ * editor once in save_document before it slept, once after the interval.
+ */
+static int write_hot_dump(char *m, size_t mlen, unsigned char *tab)
+{
+	static const char *const kern[] = { "vfs_read", "ksys_read", NULL };
+	static const struct { uint32_t id, pid, nr, first; } more[] = {
+		{ 5, 50, 4, 0 }, { 6, 50, 2, 2 }, { 7, 50, 1, 3 }, { 8, 40, 2, 2 },
+		{ 9, 50, 1, 0 },
+	};
+	struct tipme_sitetab_hdr h;
+	size_t used, off = table(tab), i;
+	uint32_t pid, k;
+
+	memcpy(&h, tab, sizeof(h));
+	h.count += sizeof(more) / sizeof(more[0]);
+	memcpy(tab, &h, sizeof(h));
+	for (i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+		struct tipme_ustack u = { .id = more[i].id, .pid = more[i].pid,
+					  .nr = (uint8_t)more[i].nr,
+					  .flags = more[i].id == 9 ? TIPME_USTACK_TRUNC : 0 };
+
+		memcpy(tab + off, &u, sizeof(u));
+		memcpy(tab + off + sizeof(u), ip + more[i].first, 8 * more[i].nr);
+		off += sizeof(u) + 8 * more[i].nr;
+	}
+	maps_text(m, mlen, 0);
+	used = strlen(m);
+	for (i = 0; i < 2; i++)	/* the writer maps what the editor does */
+		used += (size_t)snprintf(m + used, mlen - used, "50 %" PRIx64 " %" PRIx64 " %" PRIx64
+					 " %s %s\n", fmap[i].start, fmap[i].end, fmap[i].off,
+					 i ? bid_lib : bid_prog, fmap[i].path);
+	scen_init(S, 1);
+	S->compact = 1;
+	S->ustacks = tab;
+	S->ustacks_len = off;
+	S->maps = m;
+	for (pid = 40; pid <= 43; pid++)
+		scen_task(S, pid, pid, "editor", "/usr/bin/editor", "editor", 7);
+	scen_task(S, 50, 50, "writer", "/usr/bin/writer", "writer", 7);
+	scen_prof(S, 0, MS(1), 50, NULL, 5);	/* before the interval */
+	scen_switch(S, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
+	scen_prof(S, 0, MS(9.5), 40, NULL, 8);
+	editors_sleep();
+	for (k = 0; k < 12; k++) {
+		static const uint32_t id[12] = { 5, 6, 5, 9, 5, 6, 7, 5, 0, 6, 9, 0 };
+
+		scen_prof(S, 0, MS(20 + 7 * k), 50, k == 8 ? kern : NULL, id[k]);
+	}
+	scen_wake(S, 0, MS(110), 40, 0, 50, TIPME_CTX_TASK);
+	scen_switch(S, 0, MS(111), 50, TIPME_TS_SLEEPING, 120, 40, 120);
+	scen_prof(S, 0, MS(120), 40, NULL, 8);	/* after it */
+	scen_switch(S, 0, MS(140), 40, TIPME_TS_SLEEPING, 120, 0, 120);
+	return scen_write(S, path);
+}
+
+/*
+ * The same samples in tipme export --perfetto: the trace as golden, and
+ * read as the viewers will (tests/lib/check_perfetto.py): the 13 samples
+ * of the writer and the 2 of the editor, each an instant on its thread.
+ */
+static void export_samples(void)
+{
+	char file[160], args[256], cmd[512], *t;
+	int ret;
+
+	snprintf(file, sizeof(file), "%s/hot.trace.json", dir);
+	unlink(file);
+	snprintf(args, sizeof(args), "export --perfetto -o %s DUMP", file);
+	t = run(pm_cmd_export, args, &ret);
+	free(t);
+	t = ret ? NULL : capture_slurp(file);
+	subst(t, dir, "DIR");
+	subst(t, fix, "FIX");
+	subst(t, bid_prog, "BUILDID-PROG");
+	subst(t, bid_lib, "BUILDID-LIB");
+	mask_offsets(t);
+	tap_ok(!ret && t && golden_file("tests/unit/golden/hot-perfetto.json", t),
+	       "export --perfetto: the profiler's samples, golden");
+	free(t);
+	snprintf(cmd, sizeof(cmd), "python3 tests/lib/check_perfetto.py %s --threads editor,writer "
+		 "--samples 50:13,40:2 > %s/perfetto.tap 2>&1", file, dir);
+	ret = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/perfetto.tap", dir);
+	t = capture_slurp(cmd);
+	tap_ok(ret == 0, "export --perfetto: the viewers' shape (check_perfetto.py)");
+	if (ret)
+		tap_diag("%s", t ? t : "");
+	free(t);
+	unlink(file);
+	unlink(cmd);
+}
+
+static void hot(void)
+{
+	char m[4 * PATH_MAX + 1024], *t;
+	unsigned char tab[2048];
+	int ret;
+
+	setenv(PM_USYM_DIRS_ENV, "/nonexistent/tipme-usym", 1);
+	if (write_hot_dump(m, sizeof(m), tab)) {
+		tap_ok(0, "the dump with profiler samples is written");
+		return;
+	}
+	golden_of(pm_cmd_report, "report --pid 40 --from 0.009 --to 0.111 DUMP", "hot-report.txt");
+	golden_of(pm_cmd_report, "report --json --pid 40 --from 0.009 --to 0.111 DUMP",
+		  "hot-report.json");
+	golden_of(pm_cmd_why, "why --pid 40 --from 0.009 --to 0.111 DUMP", "hot-why.txt");
+	golden_of(pm_cmd_why, "why --json --pid 40 --from 0.009 --to 0.111 DUMP", "hot-why.json");
+	export_samples();
+	t = run(pm_cmd_report, "report --pid 40 --from 0.009 --to 0.111 DUMP", &ret);
+	tap_ok(!ret && t && strstr(t, "50 (writer) computing: 12 profiler samples") &&
+	       strstr(t, "     6  50.0%  usym_capture (fixlib.c) <- lib_store <- save_document (4 of its 6)") &&
+	       strstr(t, "40 (editor) computing: 1 profiler sample,"),
+	       "report: the writer's 12 samples in the wait, by function, and the editor's own one");
+	free(t);
+	unsetenv(PM_USYM_DIRS_ENV);
+}
+
+/*
+ * C++: the fixture's return address inside doc::Editor::save<int>(int),
+ * whose symbol is mangled; named demangled (a template's name with its
+ * return type, as __cxa_demangle gives it), in text and JSON alike.
+ */
+static void cxx(void)
+{
+	char cmd[PATH_MAX + 32], line[PATH_MAX + 128], m[PATH_MAX + 256], bid[2 * TM_BUILD_ID_MAX + 1];
+	unsigned long long a = 0, st = 0, en = 0, off = 0;
+	unsigned char tab[256];
+	struct tipme_sitetab_hdr h = { .hdr_size = sizeof(h), .count = 1, .capacity = 1024,
+				       .depth = 16 };
+	struct tipme_ustack u = { .id = 1, .pid = 40, .nr = 1 };
+	struct tipme_rec_ustack_c r = { 1 };
+	char exe[PATH_MAX] = "", *t;
+	FILE *p;
+	int ret, got = 0;
+
+	snprintf(cmd, sizeof(cmd), "%s/usymcxx", fix);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p))
+		if (sscanf(line, "ip %llx", &a) == 1 ||
+		    sscanf(line, "map %llx %llx %llx %4095s", &st, &en, &off, exe) == 4)
+			got++;
+	if (!p || pclose(p) || got != 2 || file_bid(cmd, bid)) {
+		tap_ok(0, "the C++ fixture runs and has a build-id (%s)", cmd);
+		return;
+	}
+	snprintf(m, sizeof(m), "40 %llx %llx %llx %s %s\n", st, en, off, bid, exe);
+	memcpy(tab, &h, sizeof(h));
+	memcpy(tab + sizeof(h), &u, sizeof(u));
+	memcpy(tab + sizeof(h) + sizeof(u), &(uint64_t){ a }, 8);
+	scen_init(S, 1);
+	S->ustacks = tab;
+	S->ustacks_len = sizeof(h) + sizeof(u) + 8;
+	S->maps = m;
+	scen_task(S, 40, 40, "editor", "/usr/bin/editor", "editor", 7);
+	scen_switch(S, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
+	scen_switch(S, 0, MS(10), 40, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(S, 0, MS(10), 40, pipe_site);
+	scen_rec(S, 0, TIPME_REC_USTACK_C, MS(10), &r, sizeof(r));
+	if (scen_write(S, path)) {
+		tap_ok(0, "the C++ dump is written");
+		return;
+	}
+	t = run(pm_cmd_records, "records --type ustack DUMP", &ret);
+	tap_ok(!ret && t && strstr(t, "user: unsigned long doc::Editor::save<int>(int) (fixcxx.cc:") &&
+	       !strstr(t, "_ZN3doc"), "records: the mangled _ZN3doc6Editor4saveIiEEmT_ demangled");
+	free(t);
+	t = run(pm_cmd_records, "records --json --type ustack DUMP", &ret);
+	tap_ok(!ret && t && strstr(t, "\"func\":\"unsigned long doc::Editor::save<int>(int)\"") &&
+	       !strstr(t, "_ZN3doc"), "records --json: the same");
+	free(t);
+}
+
 /* Lies a dump may tell about files: none is opened unless it is the one. */
 static void bogus_files(void)
 {
@@ -464,6 +653,8 @@ int main(int argc, char **argv)
 	}
 	tap_ok(1, "the fixture ran: %zu addresses, %zu mappings", nip, nmap);
 	symbols();
+	hot();
+	cxx();
 	bogus_files();
 	if (getenv("TIPME_USYM_SEED"))
 		fuzz_seed(getenv("TIPME_USYM_SEED"));

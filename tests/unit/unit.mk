@@ -36,7 +36,7 @@ USYM_FIX := $(B)/tests/unit/usym
 USYM_FIX_FLAGS := -g -O1 -fno-omit-frame-pointer -ffile-prefix-map=$(CURDIR)=/src/tipme \
 	-Wl,--build-id=sha1
 USYM_FIX_FILES := $(addprefix $(USYM_FIX)/,usymfix libusymfix.so stripped/usymfix \
-	stripped/libusymfix.so usymfix.debug libusymfix.so.debug)
+	stripped/libusymfix.so usymfix.debug libusymfix.so.debug usymcxx)
 
 $(USYM_FIX)/libusymfix.so: tests/unit/usym/fixlib.c tests/unit/usym/fixlib.h
 	@mkdir -p $(dir $@)
@@ -44,6 +44,11 @@ $(USYM_FIX)/libusymfix.so: tests/unit/usym/fixlib.c tests/unit/usym/fixlib.h
 
 $(USYM_FIX)/usymfix: tests/unit/usym/fixprog.c tests/unit/usym/fixlib.h $(USYM_FIX)/libusymfix.so
 	$(CC) $(USYM_FIX_FLAGS) -fPIE -pie -o $@ $< -L$(USYM_FIX) -lusymfix -Wl,-rpath,'$$ORIGIN'
+
+# a C++ program: its mangled names demangled (dump/usym.c)
+$(USYM_FIX)/usymcxx: tests/unit/usym/fixcxx.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(USYM_FIX_FLAGS) -fPIE -pie -o $@ $<
 
 $(USYM_FIX)/stripped/%: $(USYM_FIX)/%
 	@mkdir -p $(dir $@)

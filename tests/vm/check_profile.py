@@ -13,7 +13,11 @@ functions' bounds from its symbol table: nm and readelf, the binary's own
 truth) within 10 points of what it measured, and of 70/30; `--folded`
 parses (every line "frames COUNT"), its counts add up to the JSON's, and
 burn_hot's frames are in it; `--svg` renders with rsvg-convert and holds
-burn_hot's and burn_cold's frames.  Prints TAP lines (no plan).
+burn_hot's and burn_cold's frames.  The hot functions of `tipme why` and
+`tipme report` over the same interval (its thread computing, from the
+same samples, named from the binary's symbols): burn_hot and burn_cold
+the two first, burn_hot's share within 10 points of the measured one,
+the caller main.  Prints TAP lines (no plan).
 """
 import json
 import os
@@ -46,6 +50,31 @@ def which(funcs, segs, name, frame):
         if a is not None and start <= a <= start + size:
             return f
     return None
+
+
+def hot_check(what, hot, truth):
+    """@hot (a HOT object, or None): burn_hot and burn_cold first, the split right."""
+    fns = {f["func"]: f for f in (hot or {}).get("functions", [])}
+    first = [f["func"] for f in (hot or {}).get("functions", [])][:2]
+    detail = json.dumps(hot)[:1500]
+    check(sorted(first) == ["burn_cold", "burn_hot"],
+          "%s: burn_hot and burn_cold are the hot functions" % what, detail)
+    h, c = fns.get("burn_hot", {}).get("samples", 0), fns.get("burn_cold", {}).get("samples", 0)
+    share = h / (h + c) if h + c else 0
+    check(abs(share - truth) <= 0.10,
+          "%s: burn_hot's share %.3f within 10 points of the measured %.3f" % (what, share, truth),
+          detail)
+    check(fns.get("burn_hot", {}).get("callers", [None])[0] == "main",
+          "%s: called from main" % what, detail)
+
+
+def tipme_json(*args):
+    p = subprocess.run([TIPME] + list(args), capture_output=True, text=True)
+    check(p.returncode == 0, "tipme %s" % " ".join(args[:-1]), p.stderr[-2000:])
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        return {}
 
 
 def main():
@@ -101,6 +130,11 @@ def main():
     check(any("<title>%s (" % h in text for h in hot) and
           any("<title>%s (" % c in text for c in cold),
           "--svg holds burn_hot's and burn_cold's frames", (hot[:2], cold[:2]))
+    why = tipme_json("why", "--json", *span, dump)
+    hot_check("why", why.get("thread", {}).get("hot"), truth)
+    rep = tipme_json("report", "--json", *span, dump)
+    own = [h for h in rep.get("hot", []) if h.get("pid") == t["pid"]]
+    hot_check("report", own[0] if own else None, truth)
 
 
 main()
