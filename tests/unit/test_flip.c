@@ -22,7 +22,12 @@
  * kworker in the commit's work, to a file seatd (450) opened, followed in
  * the same call by the kworker's wakeup of sway; the compositor stopped
  * after it dispatched the key, so that the client's commit wakes nobody
- * (as in t-wayland's compstop).  Each: `tipme report` without --pid
+ * (as in t-wayland's compstop); the same, but the client blocked in a
+ * write (uninterruptibly) as the compositor answered after the flip, so
+ * that no wakeup shows the answer, and a later message of the client's
+ * is followed by a later flip (t-wayland's compstop under load, when
+ * wlkey logged to 9p): the flip after the compositor was continued is
+ * the press's, not the later one.  Each: `tipme report` without --pid
  * chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -47,6 +52,7 @@ static char dir[64];
 static const char *const poll_site[] = { "do_sys_poll", NULL };
 static const char *const sleep_site[] = { "hrtimer_nanosleep", "common_nsleep", NULL };
 static const char *const stop_site[] = { "do_signal_stop", "get_signal", NULL };
+static const char *const write_site[] = { "p9_client_rpc", "v9fs_file_write_iter", NULL };
 
 enum variant {
 	V_TIMER,	/* the client sleeps 300 ms before committing */
@@ -61,6 +67,7 @@ enum variant {
 	V_SILENT,	/* the client handles the key without a word; later news */
 	V_SEAT,		/* the timer's, flipped as on virtio-gpu under seatd */
 	V_UNSEEN,	/* the compositor stopped when the client commits */
+	V_UNSEEN_BUSY,	/* ... and the client in a write as it answers; a later message */
 };
 
 static const char *const names[] = {
@@ -68,7 +75,7 @@ static const char *const names[] = {
 	[V_STOPPED] = "stopped", [V_COMP_STOPPED] = "comp-stopped",
 	[V_COMP_BUSY] = "comp-busy", [V_NOFLIP] = "noflip", [V_TWO] = "two",
 	[V_LATE] = "late", [V_SILENT] = "silent", [V_SEAT] = "seat",
-	[V_UNSEEN] = "unseen",
+	[V_UNSEEN] = "unseen", [V_UNSEEN_BUSY] = "unseen-busy",
 };
 
 /*
@@ -298,7 +305,7 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
 		refresh(s, 320, 0, 20);
-	} else if (v == V_UNSEEN) {
+	} else if (v == V_UNSEEN || v == V_UNSEEN_BUSY) {
 		/*
 		 * 700 stops sway at 12 ms (its signal wakes sway, which stops);
 		 * foot computes, commits at 15 ms (no wakeup: sway is stopped)
@@ -317,9 +324,32 @@ static int build(struct scen *s, enum variant v)
 		scen_switch(s, 2, MS(312.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 2, MS(312.05), 700, sleep_site);
 		refresh(s, 320, 0, 20);
-		sway_sends(s, 321.1);
-		scen_switch(s, 1, MS(321.4), 600, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 1, MS(321.4), 600, poll_site);
+		if (v == V_UNSEEN) {
+			sway_sends(s, 321.1);
+			scen_switch(s, 1, MS(321.4), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+			scen_blocked(s, 1, MS(321.4), 600, poll_site);
+		} else {
+			/*
+			 * foot, woken by an interrupt at 319 ms, blocks in a
+			 * write (D) from 319.5 to 330 ms: sway's answer at
+			 * 321.1 ms wakes nobody; at 420 ms foot sends another
+			 * message (wakes sway), composed and flipped at 432 ms
+			 */
+			scen_wake(s, 1, MS(319), 600, 1, 0, TIPME_CTX_HARDIRQ);
+			scen_switch(s, 1, MS(319.1), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+			scen_switch(s, 1, MS(319.5), 600, TIPME_TS_DISK, 120, 0, 120);
+			scen_blocked(s, 1, MS(319.5), 600, write_site);
+			sway_sends(s, 321.1);
+			scen_wake(s, 1, MS(330), 600, 1, 0, TIPME_CTX_HARDIRQ);
+			scen_switch(s, 1, MS(330.1), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+			scen_switch(s, 1, MS(330.5), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+			scen_blocked(s, 1, MS(330.5), 600, poll_site);
+			scen_wake(s, 1, MS(419.9), 600, 1, 0, TIPME_CTX_HARDIRQ);
+			scen_switch(s, 1, MS(419.95), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+			compose(s, 420, 600, 1, 421, 0);
+			commit(s, 420);
+			refresh(s, 432, 0, 26);
+		}
 	} else if (v == V_SEAT) {
 		/* the commit's work completes the flip at 313 ms */
 		compose(s, 311.5, 600, 1, 312.4, 0);
@@ -331,7 +361,7 @@ static int build(struct scen *s, enum variant v)
 		if (v != V_NOFLIP)
 			refresh(s, 320, 0, 20);
 	}
-	scen_trigger(s, MS(400));
+	scen_trigger(s, MS(v == V_UNSEEN_BUSY ? 500 : 400));
 	snprintf(path, sizeof(path), "%s/%s", dir, names[v]);
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/%s/kernel.dump", dir, names[v]);
@@ -507,7 +537,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(49);
+	tap_plan(52);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -540,6 +570,9 @@ int main(void)
 	check(V_UNSEEN, 320, "flip", "stopped", 500, 90, unseen_must,
 	      "the compositor stopped when the client commits: no wakeup shows the commit, "
 	      "the client's last run before the compositor was continued ends it");
+	check(V_UNSEEN_BUSY, 320, "flip", "stopped", 500, 90, unseen_must,
+	      "the same, the client in a write as the compositor answered, a later message: "
+	      "the flip after the compositor was continued, not the later message's");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");
