@@ -120,6 +120,19 @@ static void signal_from_700(struct scen *s, double ms, uint32_t target, uint32_t
 }
 
 /*
+ * @pid on @cpu, woken by an interrupt at @ms, runs from 0.1 ms later and
+ * blocks at @out in task state @state at @site.
+ */
+static void woken_blocks(struct scen *s, uint32_t cpu, uint32_t pid, double ms, double out,
+			 uint8_t state, const char *const *site)
+{
+	scen_wake(s, cpu, MS(ms), pid, cpu, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, cpu, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, pid, 120);
+	scen_switch(s, cpu, MS(out), pid, state, 120, 0, 120);
+	scen_blocked(s, cpu, MS(out), pid, site);
+}
+
+/*
  * sway, woken by an interrupt just before @ms, sends foot a message at
  * @ms (wakes it from poll) and waits in poll again; foot runs.
  */
@@ -335,15 +348,9 @@ static int build(struct scen *s, enum variant v)
 			 * 321.1 ms wakes nobody; at 420 ms foot sends another
 			 * message (wakes sway), composed and flipped at 432 ms
 			 */
-			scen_wake(s, 1, MS(319), 600, 1, 0, TIPME_CTX_HARDIRQ);
-			scen_switch(s, 1, MS(319.1), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
-			scen_switch(s, 1, MS(319.5), 600, TIPME_TS_DISK, 120, 0, 120);
-			scen_blocked(s, 1, MS(319.5), 600, write_site);
+			woken_blocks(s, 1, 600, 319, 319.5, TIPME_TS_DISK, write_site);
 			sway_sends(s, 321.1);
-			scen_wake(s, 1, MS(330), 600, 1, 0, TIPME_CTX_HARDIRQ);
-			scen_switch(s, 1, MS(330.1), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
-			scen_switch(s, 1, MS(330.5), 600, TIPME_TS_SLEEPING, 120, 0, 120);
-			scen_blocked(s, 1, MS(330.5), 600, poll_site);
+			woken_blocks(s, 1, 600, 330, 330.5, TIPME_TS_SLEEPING, poll_site);
 			scen_wake(s, 1, MS(419.9), 600, 1, 0, TIPME_CTX_HARDIRQ);
 			scen_switch(s, 1, MS(419.95), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
 			compose(s, 420, 600, 1, 421, 0);
