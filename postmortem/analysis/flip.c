@@ -28,6 +28,12 @@
 #define OUTPUTS_AFTER_NS	100000000LL
 /* How many later messages of the client the commit may move to. */
 #define COMMIT_MOVES		16
+/*
+ * How far two CPUs' clocks may differ: local_clock(), which the recorder
+ * stamps with when the TSC is unstable, keeps each CPU within about a
+ * tick of the others (5 ms seen in a guest, at HZ=250).
+ */
+#define CPU_SKEW_NS		10000000LL
 
 static uint32_t tgid_of(const struct pm_dump *pm, uint32_t pid, int64_t ns)
 {
@@ -382,10 +388,19 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	for (j = t ? pm_seg_first(t, reader->ns) : 0; t && j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
 
-		if (s->start_ns > reader->ns && s->state == PM_T_BLOCKED && pm_seg_idle(inc, s)) {
-			out->idle_ns = s->start_ns;
-			break;
-		}
+		if (s->start_ns <= reader->ns || s->state != PM_T_BLOCKED || !pm_seg_idle(inc, s))
+			continue;
+		/*
+		 * A wait no wakeup ended, that began on another CPU soon after
+		 * the reader's wakeup: that wakeup ended it, its time on a CPU
+		 * whose clock lags (a sleeping task's wakeup is always
+		 * recorded); the reader dispatched the input after it.
+		 */
+		if (s->waker < 0 && s->end_ns != INT64_MAX && s->cpu != reader->cpu &&
+		    s->start_ns - reader->ns <= CPU_SKEW_NS)
+			continue;
+		out->idle_ns = s->start_ns;
+		break;
 	}
 	if (!woken_client(inc, st, res, out))
 		return 0;

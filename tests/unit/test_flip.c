@@ -27,7 +27,12 @@
  * that no wakeup shows the answer, and a later message of the client's
  * is followed by a later flip (t-wayland's compstop under load, when
  * wlkey logged to 9p): the flip after the compositor was continued is
- * the press's, not the later one.  Each: `tipme report` without --pid
+ * the press's, not the later one; the client's computing, with the key
+ * and its wakeup of sway recorded on a CPU whose clock lags the others'
+ * by 5 ms (local_clock() on a machine whose TSC is unstable: t-wayland's
+ * first press), so that sway's run for a timer, and its wait after it,
+ * seem to follow that wakeup, and its run for the key follows a sleep no
+ * wakeup ended.  Each: `tipme report` without --pid
  * chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -68,6 +73,7 @@ enum variant {
 	V_SEAT,		/* the timer's, flipped as on virtio-gpu under seatd */
 	V_UNSEEN,	/* the compositor stopped when the client commits */
 	V_UNSEEN_BUSY,	/* ... and the client in a write as it answers; a later message */
+	V_SKEW,		/* the running one's, the key on a CPU whose clock lags 5 ms */
 };
 
 static const char *const names[] = {
@@ -75,7 +81,7 @@ static const char *const names[] = {
 	[V_STOPPED] = "stopped", [V_COMP_STOPPED] = "comp-stopped",
 	[V_COMP_BUSY] = "comp-busy", [V_NOFLIP] = "noflip", [V_TWO] = "two",
 	[V_LATE] = "late", [V_SILENT] = "silent", [V_SEAT] = "seat",
-	[V_UNSEEN] = "unseen", [V_UNSEEN_BUSY] = "unseen-busy",
+	[V_UNSEEN] = "unseen", [V_UNSEEN_BUSY] = "unseen-busy", [V_SKEW] = "skew",
 };
 
 /*
@@ -227,9 +233,22 @@ static int build(struct scen *s, enum variant v)
 	scen_switch(s, 2, MS(1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 2, MS(1), 700, sleep_site);
 	/* the key: evdev wakes sway */
-	scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
-	scen_wake(s, 0, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
-	scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	if (v == V_SKEW) {
+		/*
+		 * on CPU 2, whose 10 ms is the others' 15 ms; sway (CPU 0),
+		 * woken by a timer at 12 ms, waits again at 12.5 ms, and runs
+		 * for the key at 15.1 ms
+		 */
+		scen_rec(s, 2, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+		scen_wake(s, 2, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		woken_blocks(s, 0, 500, 12, 12.5, TIPME_TS_SLEEPING, poll_site);
+		scen_switch(s, 0, MS(15.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		go = 15.1;
+	} else {
+		scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+		scen_wake(s, 0, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	}
 	if (v == V_COMP_STOPPED) {
 		/* SIGSTOP at 10.2 ms, SIGCONT from 700 at 310 ms */
 		scen_switch(s, 0, MS(10.2), 500, TIPME_TS_STOPPED, 120, 0, 120);
@@ -544,7 +563,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(52);
+	tap_plan(55);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -577,6 +596,9 @@ int main(void)
 	check(V_UNSEEN, 320, "flip", "stopped", 500, 90, unseen_must,
 	      "the compositor stopped when the client commits: no wakeup shows the commit, "
 	      "the client's last run before the compositor was continued ends it");
+	check(V_SKEW, 320, "flip", "running", 600, 90, timer_must + 2,
+	      "the key on a CPU whose clock lags 5 ms: sway's wait before its run for the key "
+	      "does not end the dispatch");
 	check(V_UNSEEN_BUSY, 320, "flip", "stopped", 500, 90, unseen_must,
 	      "the same, the client in a write as the compositor answered, a later message: "
 	      "the flip after the compositor was continued, not the later message's");
