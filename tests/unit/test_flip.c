@@ -32,7 +32,10 @@
  * by 5 ms (local_clock() on a machine whose TSC is unstable: t-wayland's
  * first press), so that sway's run for a timer, and its wait after it,
  * seem to follow that wakeup, and its run for the key follows a sleep no
- * wakeup ended.  Each: `tipme report` without --pid
+ * wakeup ended; the seat one with sway runnable at the flip's delivery
+ * (the kworker that runs the commit's work preempted it): no delivery
+ * wakes it, and the file seatd opened is sway's as the process that
+ * queued that work.  Each: `tipme report` without --pid
  * chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -74,6 +77,7 @@ enum variant {
 	V_UNSEEN,	/* the compositor stopped when the client commits */
 	V_UNSEEN_BUSY,	/* ... and the client in a write as it answers; a later message */
 	V_SKEW,		/* the running one's, the key on a CPU whose clock lags 5 ms */
+	V_SEAT_RUNNABLE, /* the seat one's, sway runnable at every delivery */
 };
 
 static const char *const names[] = {
@@ -82,6 +86,7 @@ static const char *const names[] = {
 	[V_COMP_BUSY] = "comp-busy", [V_NOFLIP] = "noflip", [V_TWO] = "two",
 	[V_LATE] = "late", [V_SILENT] = "silent", [V_SEAT] = "seat",
 	[V_UNSEEN] = "unseen", [V_UNSEEN_BUSY] = "unseen-busy", [V_SKEW] = "skew",
+	[V_SEAT_RUNNABLE] = "seat-runnable",
 };
 
 /*
@@ -176,6 +181,35 @@ static void seat_flip(struct scen *s, double ms)
 }
 
 /*
+ * The same flip with sway runnable at the delivery: sway, woken by a timer
+ * just before @ms, commits (queues commit_work), the kworker preempts it
+ * and delivers the event in that work at @ms; sway runs on, then sleeps.
+ */
+static void seat_flip_runnable(struct scen *s, double ms)
+{
+	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
+	struct tipme_rec_vblank_ev ev = { 0 };
+
+	scen_wake(s, 0, MS(ms - 0.4), 500, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(ms - 0.35), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_work(s, 0, TIPME_REC_WORK_QUEUE, MS(ms - 0.3), 0xc0, "commit_work", 500,
+		  TIPME_CTX_TASK);
+	scen_wake(s, 0, MS(ms - 0.25), 90, 0, 500, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms - 0.2), 500, TIPME_TS_RUNNABLE, 120, 90, 120);
+	scen_work(s, 0, TIPME_REC_WORK_START, MS(ms - 0.1), 0xc0, "commit_work", 90,
+		  TIPME_CTX_TASK);
+	ev.file = 0x5ea70000;
+	ev.who = tipme_work_who(90, TIPME_CTX_TASK);
+	ev.owner = 450;
+	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms), &ev, sizeof(ev));
+	scen_work(s, 0, TIPME_REC_WORK_END, MS(ms + 0.05), 0xc0, NULL, 0, 0);
+	scen_switch(s, 0, MS(ms + 0.1), 90, TIPME_TS_IDLE, 120, 500, 120);
+	scen_blocked(s, 0, MS(ms + 0.1), 90, worker_site);
+	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
+}
+
+/*
  * sway (cpu 0), woken by @waker at @ms, composes until @until and sleeps;
  * @queue: it queues an event for the vblank @queue 0.1 ms before (0: none).
  */
@@ -217,7 +251,7 @@ static int build(struct scen *s, enum variant v)
 	scen_task(s, 600, 600, "foot", "/usr/bin/foot", "foot", 5);
 	scen_task(s, 610, 610, "waybar", "/usr/bin/waybar", "waybar", 7);
 	scen_task(s, 700, 700, "signaler", "/t/signaler", "signaler", 9);
-	if (v == V_SEAT) {
+	if (v == V_SEAT || v == V_SEAT_RUNNABLE) {
 		scen_task(s, 450, 450, "seatd", "/usr/bin/seatd", "seatd", 6);
 		scen_task(s, 90, 90, "kworker/u4:0", "", "", 0);
 	}
@@ -270,6 +304,7 @@ static int build(struct scen *s, enum variant v)
 	case V_TIMER:
 	case V_NOFLIP:
 	case V_SEAT:
+	case V_SEAT_RUNNABLE:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -381,6 +416,10 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
 		seat_flip(s, 313);
+	} else if (v == V_SEAT_RUNNABLE) {
+		compose(s, 311.5, 600, 1, 312.4, 0);
+		commit(s, 311.5);
+		seat_flip_runnable(s, 313);
 	} else {
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
@@ -563,7 +602,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(55);
+	tap_plan(58);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -593,6 +632,9 @@ int main(void)
 	check(V_SEAT, 313, "flip", "timer", 600, 90, seat_must,
 	      "the client's sleep, flipped by a kworker to a file seatd opened: the delivery that "
 	      "woke sway makes the file sway's");
+	check(V_SEAT_RUNNABLE, 313, "flip", "timer", 600, 90, seat_must,
+	      "the same, sway runnable at the delivery: the file is sway's as the queuer of the "
+	      "commit's work the kworker delivered it in");
 	check(V_UNSEEN, 320, "flip", "stopped", 500, 90, unseen_must,
 	      "the compositor stopped when the client commits: no wakeup shows the commit, "
 	      "the client's last run before the compositor was continued ends it");
