@@ -35,7 +35,11 @@
  * wakeup ended; the seat one with sway runnable at the flip's delivery
  * (the kworker that runs the commit's work preempted it): no delivery
  * wakes it, and the file seatd opened is sway's as the process that
- * queued that work.  Each: `tipme report` without --pid
+ * queued that work; the client's sleep with sway runnable when the key
+ * comes (a timer woke it 1.5 ms before): no wakeup for the key, and
+ * sway's wakeup of the client next to it is not evdev's (sway was not on
+ * the CPU at the record), the reader is sway, which read the press
+ * before.  Each: `tipme report` without --pid
  * chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -78,6 +82,7 @@ enum variant {
 	V_UNSEEN_BUSY,	/* ... and the client in a write as it answers; a later message */
 	V_SKEW,		/* the running one's, the key on a CPU whose clock lags 5 ms */
 	V_SEAT_RUNNABLE, /* the seat one's, sway runnable at every delivery */
+	V_AWAKE,	/* the timer's, sway runnable when the key comes */
 };
 
 static const char *const names[] = {
@@ -86,7 +91,7 @@ static const char *const names[] = {
 	[V_COMP_BUSY] = "comp-busy", [V_NOFLIP] = "noflip", [V_TWO] = "two",
 	[V_LATE] = "late", [V_SILENT] = "silent", [V_SEAT] = "seat",
 	[V_UNSEEN] = "unseen", [V_UNSEEN_BUSY] = "unseen-busy", [V_SKEW] = "skew",
-	[V_SEAT_RUNNABLE] = "seat-runnable",
+	[V_SEAT_RUNNABLE] = "seat-runnable", [V_AWAKE] = "awake",
 };
 
 /*
@@ -267,7 +272,20 @@ static int build(struct scen *s, enum variant v)
 	scen_switch(s, 2, MS(1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 2, MS(1), 700, sleep_site);
 	/* the key: evdev wakes sway */
-	if (v == V_SKEW) {
+	if (v == V_AWAKE) {
+		/*
+		 * a press at 3 ms sway reads without a word; a timer wakes
+		 * sway at 8.5 ms, and the key at 10 ms finds it runnable
+		 */
+		scen_rec(s, 0, TIPME_REC_INPUT, MS(3), &in, sizeof(in));
+		scen_wake(s, 0, MS(3.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(3.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		scen_switch(s, 0, MS(3.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(3.3), 500, poll_site);
+		scen_wake(s, 0, MS(8.5), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+		scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	} else if (v == V_SKEW) {
 		/*
 		 * on CPU 2, whose 10 ms is the others' 15 ms; sway (CPU 0),
 		 * woken by a timer at 12 ms, waits again at 12.5 ms, and runs
@@ -305,6 +323,7 @@ static int build(struct scen *s, enum variant v)
 	case V_NOFLIP:
 	case V_SEAT:
 	case V_SEAT_RUNNABLE:
+	case V_AWAKE:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -391,7 +410,7 @@ static int build(struct scen *s, enum variant v)
 		scen_switch(s, 2, MS(312.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 2, MS(312.05), 700, sleep_site);
 		refresh(s, 320, 0, 20);
-		if (v == V_UNSEEN) {
+		if (v != V_UNSEEN_BUSY) {
 			sway_sends(s, 321.1);
 			scen_switch(s, 1, MS(321.4), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 			scen_blocked(s, 1, MS(321.4), 600, poll_site);
@@ -602,7 +621,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(58);
+	tap_plan(61);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -635,6 +654,9 @@ int main(void)
 	check(V_SEAT_RUNNABLE, 313, "flip", "timer", 600, 90, seat_must,
 	      "the same, sway runnable at the delivery: the file is sway's as the queuer of the "
 	      "commit's work the kworker delivered it in");
+	check(V_AWAKE, 320, "flip", "timer", 600, 90, timer_must + 1,
+	      "sway runnable when the key comes: no wakeup for it, the reader is the thread "
+	      "the press before woke, not the client sway woke next to the key");
 	check(V_UNSEEN, 320, "flip", "stopped", 500, 90, unseen_must,
 	      "the compositor stopped when the client commits: no wakeup shows the commit, "
 	      "the client's last run before the compositor was continued ends it");
