@@ -28,6 +28,12 @@
 #define OUTPUTS_AFTER_NS	100000000LL
 /* How many later messages of the client the commit may move to. */
 #define COMMIT_MOVES		16
+/*
+ * How far two CPUs' clocks may differ: local_clock(), which the recorder
+ * stamps with when the TSC is unstable, keeps each CPU within about a
+ * tick of the others (5 ms seen in a guest, at HZ=250).
+ */
+#define CPU_SKEW_NS		10000000LL
 
 static uint32_t tgid_of(const struct pm_dump *pm, uint32_t pid, int64_t ns)
 {
@@ -277,6 +283,27 @@ static int64_t runs_from(const struct pm_state *st, uint32_t pid, int64_t ns)
 }
 
 /*
+ * The end of a stop of the reader after the client was woken that ended
+ * before @before, during which the client ran (its commit then woke
+ * nobody: a stopped task is not woken); 0 if none.
+ */
+static int64_t stopped_while_client_ran(const struct pm_state *st,
+					const struct pm_press_path *p, int64_t before)
+{
+	const struct pm_thread *t = pm_state_thread(st, p->reader);
+	size_t j;
+
+	for (j = t ? pm_seg_first(t, p->client_ns) : 0; t && j < t->nsegs &&
+	     t->segs[j].start_ns < before; j++)
+		if (t->segs[j].state == PM_T_BLOCKED &&
+		    t->segs[j].block_state == TIPME_TS_STOPPED &&
+		    t->segs[j].end_ns > p->client_ns && t->segs[j].end_ns < before &&
+		    last_run(st, p->client, t->segs[j].start_ns, t->segs[j].end_ns))
+			return t->segs[j].end_ns;
+	return 0;
+}
+
+/*
  * A commit no wakeup shows: a compositor thread that is runnable or
  * stopped is not woken by the client's message (the scheduler wakes only
  * a sleeper).  When the compositor woke the client again at @by (it had
@@ -289,20 +316,15 @@ static int unseen_commit(const struct pm_incident *inc, const struct pm_state *s
 			 const struct pm_res *res, struct pm_press_path *p, int64_t by)
 {
 	const struct pm_thread *t = pm_state_thread(st, p->reader);
-	int64_t end;
+	int64_t end, cont;
 	size_t j;
 
 	if (by >= p->client_ns + CLIENT_WITHIN_NS || !t)
 		return 0;
 	/* a stopped reader: the message came before it was continued */
-	for (j = pm_seg_first(t, p->client_ns); j < t->nsegs && t->segs[j].start_ns < by; j++)
-		if (t->segs[j].state == PM_T_BLOCKED &&
-		    t->segs[j].block_state == TIPME_TS_STOPPED &&
-		    t->segs[j].end_ns > p->client_ns && t->segs[j].end_ns < by &&
-		    last_run(st, p->client, t->segs[j].start_ns, t->segs[j].end_ns)) {
-			by = t->segs[j].end_ns;
-			break;
-		}
+	cont = stopped_while_client_ran(st, p, by);
+	if (cont)
+		by = cont;
 	end = last_run(st, p->client, p->client_ns, by);
 	if (!end)
 		return 0;
@@ -340,7 +362,10 @@ static int unseen_commit(const struct pm_incident *inc, const struct pm_state *s
  * one as long as that came before the
  * compositor committed the flip found for the previous (a round trip, or
  * a request in several writes, before the commit).  The flip is
- * pm_flip_after()'s from the commit.
+ * pm_flip_after()'s from the commit.  Without such a wakeup, or when the
+ * reader was stopped while the client ran before it and flipped after it
+ * was continued, before that wakeup: the commit no wakeup shows
+ * (unseen_commit()).
  *
  * Return: 1 if the path reaches a flip, else 0 (@out says how far it got).
  */
@@ -363,10 +388,19 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	for (j = t ? pm_seg_first(t, reader->ns) : 0; t && j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
 
-		if (s->start_ns > reader->ns && s->state == PM_T_BLOCKED && pm_seg_idle(inc, s)) {
-			out->idle_ns = s->start_ns;
-			break;
-		}
+		if (s->start_ns <= reader->ns || s->state != PM_T_BLOCKED || !pm_seg_idle(inc, s))
+			continue;
+		/*
+		 * A wait no wakeup ended, that began on another CPU soon after
+		 * the reader's wakeup: that wakeup ended it, its time on a CPU
+		 * whose clock lags (a sleeping task's wakeup is always
+		 * recorded); the reader dispatched the input after it.
+		 */
+		if (s->waker < 0 && s->end_ns != INT64_MAX && s->cpu != reader->cpu &&
+		    s->start_ns - reader->ns <= CPU_SKEW_NS)
+			continue;
+		out->idle_ns = s->start_ns;
+		break;
 	}
 	if (!woken_client(inc, st, res, out))
 		return 0;
@@ -374,6 +408,19 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	c = next_message(inc, res, out, out->client_ns, by);
 	if (!c)
 		return unseen_commit(inc, st, res, out, by);
+	/*
+	 * The reader stopped while the client ran, before that message: the
+	 * commit then woke nobody, and a flip after the reader was continued,
+	 * delivered before the message, is the press's.  (The compositor's
+	 * answer to the commit may leave no wakeup either -- a client blocked
+	 * uninterruptibly, in a write, is not woken by it -- so that @by is
+	 * past the answer and the message a later one.)
+	 */
+	if (stopped_while_client_ran(st, out, c->ns) &&
+	    unseen_commit(inc, st, res, out, c->ns) && out->end.flip->ns <= c->ns)
+		return 1;
+	memset(&out->end, 0, sizeof(out->end));
+	out->commit_unseen = 0;
 	for (moves = 0; moves <= COMMIT_MOVES; moves++) {
 		if (!pm_flip_after(inc, st, res, out->compositor, c->target, c->ns, &out->end))
 			break;

@@ -165,6 +165,16 @@ const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
 
 		if (w->cpu != in->cpu || writer(st, w, in))
 			continue;
+		/*
+		 * evdev wakes from the frame's context: an interrupt, or the
+		 * task on the CPU at the record (a uinput writer), which runs
+		 * on to the wakeup; not another task that ran after it (a
+		 * compositor already awake, waking its client)
+		 */
+		if (w->ctx == TIPME_CTX_TASK &&
+		    !ran_through(st, w->waker, in->cpu, w->ns < t ? w->ns : t,
+				 w->ns < t ? t : w->ns))
+			continue;
 		x = pm_exec_at(pm, w->target, w->ns);
 		if (x && (x->x.flags & TIPME_EXEC_KTHREAD))
 			continue;
@@ -174,6 +184,56 @@ const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
 	if (!near)
 		near = early_reader(pm, st, res, *lo, in);
 	return near ? near : late_reader(pm, st, res, *lo, in);
+}
+
+static int is_press(const struct pm_input *in)
+{
+	return (in->kind == TIPME_INPUT_KEY || in->kind == TIPME_INPUT_BUTTON) && in->value == 1;
+}
+
+/*
+ * The reader of press @k when no wakeup delivered it: a reader already
+ * runnable or running gets no wakeup (a compositor a timer had just
+ * woken).  The thread that the nearest other press with a wakeup woke,
+ * when it was not blocked at @k's time: @tmp, a wakeup of it at @k's
+ * record, on its CPU.  NULL if none.
+ */
+static const struct pm_wake *awake_reader(const struct pm_incident *inc,
+					  const struct pm_state *st,
+					  const struct pm_res *res, size_t k,
+					  struct pm_wake *tmp)
+{
+	const struct pm_input *in = &res->inputs[k];
+	const struct pm_wake *w, *best = NULL;
+	const struct pm_thread *th;
+	size_t i, j, lo = 0;
+
+	for (i = 0; i < res->ninputs; i++) {
+		if (i == k || !is_press(&res->inputs[i]))
+			continue;
+		w = pm_input_reader(inc, st, res, &res->inputs[i], &lo);
+		if (w && (!best || dist(res->inputs[i].ns, in->ns) < dist(best->ns, in->ns)))
+			best = w;
+	}
+	th = best ? pm_state_thread(st, best->target) : NULL;
+	for (j = th ? pm_seg_first(th, in->ns) : 0; th && j < th->nsegs; j++) {
+		const struct pm_seg *sg = &th->segs[j];
+
+		if (sg->start_ns > in->ns)
+			break;
+		if (sg->end_ns <= in->ns)
+			continue;
+		if (sg->state != PM_T_RUNNABLE && sg->state != PM_T_RUNNING)
+			return NULL;
+		memset(tmp, 0, sizeof(*tmp));
+		tmp->ns = in->ns;
+		tmp->cpu = in->cpu;
+		tmp->target = best->target;
+		tmp->ctx = TIPME_CTX_TASK;
+		tmp->intr = PM_INTR_UNKNOWN;
+		return tmp;
+	}
+	return NULL;
 }
 
 /**
@@ -217,6 +277,7 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 	const struct pm_wake *near;
 	const struct pm_thread *th;
 	struct pm_press_path pp;
+	struct pm_wake awake;
 	int64_t best = 0;
 	size_t k, lo = 0, j;
 
@@ -232,6 +293,8 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		      in->value == 1) && (press_ns || in->kind != TIPME_INPUT_MOTION))
 			continue;
 		near = pm_input_reader(inc, st, res, in, &lo);
+		if (!near && is_press(in))
+			near = awake_reader(inc, st, res, k, &awake);
 		th = near ? pm_state_thread(st, near->target) : NULL;
 		/* stretches that start after the wakeup end after it too */
 		for (j = th ? pm_seg_first(th, near->ns) : 0; th && j < th->nsegs; j++) {
@@ -279,6 +342,7 @@ int pm_kernel_presses(const struct pm_incident *inc, const struct pm_state *st,
 		      const struct pm_res *res, struct pm_press_path **out, size_t *n)
 {
 	const struct pm_wake *near;
+	struct pm_wake awake;
 	size_t k, lo = 0;
 
 	*n = 0;
@@ -294,6 +358,8 @@ int pm_kernel_presses(const struct pm_incident *inc, const struct pm_state *st,
 			continue;
 		(*n)++;
 		near = pm_input_reader(inc, st, res, in, &lo);
+		if (!near)
+			near = awake_reader(inc, st, res, k, &awake);
 		if (near)
 			pm_press_path(inc, st, res, near, in->ns, p);
 		else

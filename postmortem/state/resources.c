@@ -1116,11 +1116,42 @@ static uint32_t proc_of(const struct pm_dump *pm, uint32_t pid, int64_t ns)
 }
 
 /*
+ * The user process whose thread queued the work item a worker delivered
+ * @f in (a nonblocking atomic commit's: the delivery is the commit's
+ * completion, the work its ioctl queued), or 0.
+ */
+static uint32_t flip_committer(const struct pm_res *r, const struct pm_dump *pm,
+			       const struct pm_flip *f)
+{
+	const struct pm_exec *x;
+	size_t i;
+
+	if (f->ctx != TIPME_CTX_TASK)
+		return 0;
+	for (i = r->nworks; i-- > 0;) {
+		const struct pm_work *w = &r->works[i];
+
+		if (w->worker != f->who || !w->start_ns || w->start_ns > f->ns ||
+		    (w->end_ns && w->end_ns < f->ns))
+			continue;
+		if (w->queue_ctx != TIPME_CTX_TASK || !w->queuer)
+			return 0;
+		x = pm_exec_at(pm, w->queuer, w->queue_ns);
+		return x && (x->x.flags & TIPME_EXEC_KTHREAD) ? 0 : proc_of(pm, w->queuer, w->queue_ns);
+	}
+	return 0;
+}
+
+/*
  * Each DRM file's reader (struct pm_flip.reader): the process a delivery
  * to the file woke in the same call.  The file's owner is who opened it,
  * which is not the compositor when a seat daemon opened the device and
  * passed the descriptor on; the records have no such hand-off, but the
- * reader's wait ends with every delivery it was asleep for.
+ * reader's wait ends with every delivery it was asleep for.  A file no
+ * delivery woke anyone for (the reader was runnable each time: on
+ * virtio-gpu the worker that completes the commit may preempt the
+ * compositor on its own CPU) is the process's whose thread queued the
+ * work item a delivery to it was made in (flip_committer()).
  */
 static void flip_readers(struct pm_res *r, const struct pm_dump *pm)
 {
@@ -1135,6 +1166,15 @@ static void flip_readers(struct pm_res *r, const struct pm_dump *pm)
 		f = &r->flips[w->flip - 1];
 		if (!f->reader)
 			f->reader = proc_of(pm, w->target, w->ns);
+	}
+	for (i = 0; i < r->nflips; i++) {
+		if (r->flips[i].reader)
+			continue;
+		for (j = 0; j < r->nflips; j++)
+			if (r->flips[j].reader && r->flips[j].file == r->flips[i].file)
+				break;
+		if (j == r->nflips)
+			r->flips[i].reader = flip_committer(r, pm, &r->flips[i]);
 	}
 	for (i = 0; i < r->nflips; i++) {
 		if (r->flips[i].reader)

@@ -22,7 +22,24 @@
  * kworker in the commit's work, to a file seatd (450) opened, followed in
  * the same call by the kworker's wakeup of sway; the compositor stopped
  * after it dispatched the key, so that the client's commit wakes nobody
- * (as in t-wayland's compstop).  Each: `tipme report` without --pid
+ * (as in t-wayland's compstop); the same, but the client blocked in a
+ * write (uninterruptibly) as the compositor answered after the flip, so
+ * that no wakeup shows the answer, and a later message of the client's
+ * is followed by a later flip (t-wayland's compstop under load, when
+ * wlkey logged to 9p): the flip after the compositor was continued is
+ * the press's, not the later one; the client's computing, with the key
+ * and its wakeup of sway recorded on a CPU whose clock lags the others'
+ * by 5 ms (local_clock() on a machine whose TSC is unstable: t-wayland's
+ * first press), so that sway's run for a timer, and its wait after it,
+ * seem to follow that wakeup, and its run for the key follows a sleep no
+ * wakeup ended; the seat one with sway runnable at the flip's delivery
+ * (the kworker that runs the commit's work preempted it): no delivery
+ * wakes it, and the file seatd opened is sway's as the process that
+ * queued that work; the client's sleep with sway runnable when the key
+ * comes (a timer woke it 1.5 ms before): no wakeup for the key, and
+ * sway's wakeup of the client next to it is not evdev's (sway was not on
+ * the CPU at the record), the reader is sway, which read the press
+ * before.  Each: `tipme report` without --pid
  * chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -47,6 +64,7 @@ static char dir[64];
 static const char *const poll_site[] = { "do_sys_poll", NULL };
 static const char *const sleep_site[] = { "hrtimer_nanosleep", "common_nsleep", NULL };
 static const char *const stop_site[] = { "do_signal_stop", "get_signal", NULL };
+static const char *const write_site[] = { "p9_client_rpc", "v9fs_file_write_iter", NULL };
 
 enum variant {
 	V_TIMER,	/* the client sleeps 300 ms before committing */
@@ -61,6 +79,10 @@ enum variant {
 	V_SILENT,	/* the client handles the key without a word; later news */
 	V_SEAT,		/* the timer's, flipped as on virtio-gpu under seatd */
 	V_UNSEEN,	/* the compositor stopped when the client commits */
+	V_UNSEEN_BUSY,	/* ... and the client in a write as it answers; a later message */
+	V_SKEW,		/* the running one's, the key on a CPU whose clock lags 5 ms */
+	V_SEAT_RUNNABLE, /* the seat one's, sway runnable at every delivery */
+	V_AWAKE,	/* the timer's, sway runnable when the key comes */
 };
 
 static const char *const names[] = {
@@ -68,7 +90,8 @@ static const char *const names[] = {
 	[V_STOPPED] = "stopped", [V_COMP_STOPPED] = "comp-stopped",
 	[V_COMP_BUSY] = "comp-busy", [V_NOFLIP] = "noflip", [V_TWO] = "two",
 	[V_LATE] = "late", [V_SILENT] = "silent", [V_SEAT] = "seat",
-	[V_UNSEEN] = "unseen",
+	[V_UNSEEN] = "unseen", [V_UNSEEN_BUSY] = "unseen-busy", [V_SKEW] = "skew",
+	[V_SEAT_RUNNABLE] = "seat-runnable", [V_AWAKE] = "awake",
 };
 
 /*
@@ -113,6 +136,19 @@ static void signal_from_700(struct scen *s, double ms, uint32_t target, uint32_t
 }
 
 /*
+ * @pid on @cpu, woken by an interrupt at @ms, runs from 0.1 ms later and
+ * blocks at @out in task state @state at @site.
+ */
+static void woken_blocks(struct scen *s, uint32_t cpu, uint32_t pid, double ms, double out,
+			 uint8_t state, const char *const *site)
+{
+	scen_wake(s, cpu, MS(ms), pid, cpu, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, cpu, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, pid, 120);
+	scen_switch(s, cpu, MS(out), pid, state, 120, 0, 120);
+	scen_blocked(s, cpu, MS(out), pid, site);
+}
+
+/*
  * sway, woken by an interrupt just before @ms, sends foot a message at
  * @ms (wakes it from poll) and waits in poll again; foot runs.
  */
@@ -143,6 +179,35 @@ static void seat_flip(struct scen *s, double ms)
 	ev.owner = 450;
 	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms), &ev, sizeof(ev));
 	scen_wake(s, 0, MS(ms + 0.04), 500, 0, 90, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.1), 90, TIPME_TS_IDLE, 120, 500, 120);
+	scen_blocked(s, 0, MS(ms + 0.1), 90, worker_site);
+	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
+}
+
+/*
+ * The same flip with sway runnable at the delivery: sway, woken by a timer
+ * just before @ms, commits (queues commit_work), the kworker preempts it
+ * and delivers the event in that work at @ms; sway runs on, then sleeps.
+ */
+static void seat_flip_runnable(struct scen *s, double ms)
+{
+	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
+	struct tipme_rec_vblank_ev ev = { 0 };
+
+	scen_wake(s, 0, MS(ms - 0.4), 500, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(ms - 0.35), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_work(s, 0, TIPME_REC_WORK_QUEUE, MS(ms - 0.3), 0xc0, "commit_work", 500,
+		  TIPME_CTX_TASK);
+	scen_wake(s, 0, MS(ms - 0.25), 90, 0, 500, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms - 0.2), 500, TIPME_TS_RUNNABLE, 120, 90, 120);
+	scen_work(s, 0, TIPME_REC_WORK_START, MS(ms - 0.1), 0xc0, "commit_work", 90,
+		  TIPME_CTX_TASK);
+	ev.file = 0x5ea70000;
+	ev.who = tipme_work_who(90, TIPME_CTX_TASK);
+	ev.owner = 450;
+	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms), &ev, sizeof(ev));
+	scen_work(s, 0, TIPME_REC_WORK_END, MS(ms + 0.05), 0xc0, NULL, 0, 0);
 	scen_switch(s, 0, MS(ms + 0.1), 90, TIPME_TS_IDLE, 120, 500, 120);
 	scen_blocked(s, 0, MS(ms + 0.1), 90, worker_site);
 	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -191,7 +256,7 @@ static int build(struct scen *s, enum variant v)
 	scen_task(s, 600, 600, "foot", "/usr/bin/foot", "foot", 5);
 	scen_task(s, 610, 610, "waybar", "/usr/bin/waybar", "waybar", 7);
 	scen_task(s, 700, 700, "signaler", "/t/signaler", "signaler", 9);
-	if (v == V_SEAT) {
+	if (v == V_SEAT || v == V_SEAT_RUNNABLE) {
 		scen_task(s, 450, 450, "seatd", "/usr/bin/seatd", "seatd", 6);
 		scen_task(s, 90, 90, "kworker/u4:0", "", "", 0);
 	}
@@ -207,9 +272,35 @@ static int build(struct scen *s, enum variant v)
 	scen_switch(s, 2, MS(1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 2, MS(1), 700, sleep_site);
 	/* the key: evdev wakes sway */
-	scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
-	scen_wake(s, 0, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
-	scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	if (v == V_AWAKE) {
+		/*
+		 * a press at 3 ms sway reads without a word; a timer wakes
+		 * sway at 8.5 ms, and the key at 10 ms finds it runnable
+		 */
+		scen_rec(s, 0, TIPME_REC_INPUT, MS(3), &in, sizeof(in));
+		scen_wake(s, 0, MS(3.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(3.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		scen_switch(s, 0, MS(3.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(3.3), 500, poll_site);
+		scen_wake(s, 0, MS(8.5), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+		scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	} else if (v == V_SKEW) {
+		/*
+		 * on CPU 2, whose 10 ms is the others' 15 ms; sway (CPU 0),
+		 * woken by a timer at 12 ms, waits again at 12.5 ms, and runs
+		 * for the key at 15.1 ms
+		 */
+		scen_rec(s, 2, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+		scen_wake(s, 2, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		woken_blocks(s, 0, 500, 12, 12.5, TIPME_TS_SLEEPING, poll_site);
+		scen_switch(s, 0, MS(15.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		go = 15.1;
+	} else {
+		scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+		scen_wake(s, 0, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	}
 	if (v == V_COMP_STOPPED) {
 		/* SIGSTOP at 10.2 ms, SIGCONT from 700 at 310 ms */
 		scen_switch(s, 0, MS(10.2), 500, TIPME_TS_STOPPED, 120, 0, 120);
@@ -231,6 +322,8 @@ static int build(struct scen *s, enum variant v)
 	case V_TIMER:
 	case V_NOFLIP:
 	case V_SEAT:
+	case V_SEAT_RUNNABLE:
+	case V_AWAKE:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -298,7 +391,7 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
 		refresh(s, 320, 0, 20);
-	} else if (v == V_UNSEEN) {
+	} else if (v == V_UNSEEN || v == V_UNSEEN_BUSY) {
 		/*
 		 * 700 stops sway at 12 ms (its signal wakes sway, which stops);
 		 * foot computes, commits at 15 ms (no wakeup: sway is stopped)
@@ -317,21 +410,42 @@ static int build(struct scen *s, enum variant v)
 		scen_switch(s, 2, MS(312.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 2, MS(312.05), 700, sleep_site);
 		refresh(s, 320, 0, 20);
-		sway_sends(s, 321.1);
-		scen_switch(s, 1, MS(321.4), 600, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 1, MS(321.4), 600, poll_site);
+		if (v != V_UNSEEN_BUSY) {
+			sway_sends(s, 321.1);
+			scen_switch(s, 1, MS(321.4), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+			scen_blocked(s, 1, MS(321.4), 600, poll_site);
+		} else {
+			/*
+			 * foot, woken by an interrupt at 319 ms, blocks in a
+			 * write (D) from 319.5 to 330 ms: sway's answer at
+			 * 321.1 ms wakes nobody; at 420 ms foot sends another
+			 * message (wakes sway), composed and flipped at 432 ms
+			 */
+			woken_blocks(s, 1, 600, 319, 319.5, TIPME_TS_DISK, write_site);
+			sway_sends(s, 321.1);
+			woken_blocks(s, 1, 600, 330, 330.5, TIPME_TS_SLEEPING, poll_site);
+			scen_wake(s, 1, MS(419.9), 600, 1, 0, TIPME_CTX_HARDIRQ);
+			scen_switch(s, 1, MS(419.95), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+			compose(s, 420, 600, 1, 421, 0);
+			commit(s, 420);
+			refresh(s, 432, 0, 26);
+		}
 	} else if (v == V_SEAT) {
 		/* the commit's work completes the flip at 313 ms */
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
 		seat_flip(s, 313);
+	} else if (v == V_SEAT_RUNNABLE) {
+		compose(s, 311.5, 600, 1, 312.4, 0);
+		commit(s, 311.5);
+		seat_flip_runnable(s, 313);
 	} else {
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
 		if (v != V_NOFLIP)
 			refresh(s, 320, 0, 20);
 	}
-	scen_trigger(s, MS(400));
+	scen_trigger(s, MS(v == V_UNSEEN_BUSY ? 500 : 400));
 	snprintf(path, sizeof(path), "%s/%s", dir, names[v]);
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/%s/kernel.dump", dir, names[v]);
@@ -507,7 +621,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(49);
+	tap_plan(61);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -537,9 +651,21 @@ int main(void)
 	check(V_SEAT, 313, "flip", "timer", 600, 90, seat_must,
 	      "the client's sleep, flipped by a kworker to a file seatd opened: the delivery that "
 	      "woke sway makes the file sway's");
+	check(V_SEAT_RUNNABLE, 313, "flip", "timer", 600, 90, seat_must,
+	      "the same, sway runnable at the delivery: the file is sway's as the queuer of the "
+	      "commit's work the kworker delivered it in");
+	check(V_AWAKE, 320, "flip", "timer", 600, 90, timer_must + 1,
+	      "sway runnable when the key comes: no wakeup for it, the reader is the thread "
+	      "the press before woke, not the client sway woke next to the key");
 	check(V_UNSEEN, 320, "flip", "stopped", 500, 90, unseen_must,
 	      "the compositor stopped when the client commits: no wakeup shows the commit, "
 	      "the client's last run before the compositor was continued ends it");
+	check(V_SKEW, 320, "flip", "running", 600, 90, timer_must + 2,
+	      "the key on a CPU whose clock lags 5 ms: sway's wait before its run for the key "
+	      "does not end the dispatch");
+	check(V_UNSEEN_BUSY, 320, "flip", "stopped", 500, 90, unseen_must,
+	      "the same, the client in a write as the compositor answered, a later message: "
+	      "the flip after the compositor was continued, not the later message's");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");

@@ -14,11 +14,21 @@
 # compositor woken, the client woken by the compositor, the commit waking
 # the compositor, the flip's completion event -- and save tipme report
 # and tipme latency of each dump.
+#
+# wlkey's output (the truth, and its -v log) and sway's log go to the
+# guest's tmpfs, not to TIPME_OUT: TIPME_OUT is 9p, where every write is
+# a round trip to the host, and a client or compositor blocked in one
+# (uninterruptibly) is not woken by the messages the analysis follows:
+# under load, wlkey's log line as the compositor's answer came left no
+# wakeup of it (the commit was then taken from a later message), sway's
+# as the key came none of sway.  The truth is copied to TIPME_OUT for
+# each host step, the logs at the end.
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
-truth=$out/wlkey.jsonl
+truth=/tmp/wlkey.jsonl
+logs=/tmp/wlkeylogs
 # the presses: KEY=MODE:MS for wlkey, and the name of the dump each makes
 PRESSES="a=none:0 s=sleep:300 c=compute:300 f=fence:300 t=stop:300 p=compstop:300"
 WL_UID=4242
@@ -29,6 +39,8 @@ cleanup() {
 	local p
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	exec 7>&-
+	cp "$truth" "$out/wlkey.jsonl" 2>/dev/null
+	cp "$logs"/* "$out"/ 2>/dev/null
 }
 
 tap_check "insmod" insmod module/tipme.ko buffer_size=16M || tap_done
@@ -48,6 +60,7 @@ tap_check "udevadm trigger, settle" sh -c 'udevadm trigger --action=add && udeva
 echo "wl:x:$WL_UID:$WL_UID:wayland test user:$RT:/bin/sh" >> /etc/passwd
 echo "wl:x:$WL_UID:" >> /etc/group
 mkdir -p "$RT" && chown $WL_UID:$WL_UID "$RT" && chmod 0700 "$RT"
+mkdir -p "$logs"
 export XDG_RUNTIME_DIR=$RT HOME=$RT
 seatd -u wl -g wl > "$out/seatd.log" 2>&1 &
 seatd_pid=$!
@@ -62,20 +75,20 @@ wait_for 30 grep -q ready "$out/vkbd.out"
 udevadm settle -t 30
 
 WLR_BACKENDS=drm,libinput WLR_RENDERER=pixman WLR_DRM_DEVICES=/dev/dri/card0 \
-	LIBSEAT_BACKEND=seatd as_wl sway -d -c tests/vm/wayland-sway.conf > "$out/sway.log" 2>&1 &
+	LIBSEAT_BACKEND=seatd as_wl sway -d -c tests/vm/wayland-sway.conf > "$logs/sway.log" 2>&1 &
 sway_pid=$!
 pids+=($sway_pid)
 sock() { ls "$RT" | grep -m1 '^wayland-[0-9]*$'; }
 have_sock() { [ -n "$(sock)" ]; }
 answered() { [ "$(grep -c '"press"' "$truth")" -ge "$1" ]; }
 if ! wait_for 90 have_sock; then
-	tap_fail "sway started" "$(grep -v DEBUG "$out/sway.log" | tail -n 5)"
+	tap_fail "sway started" "$(grep -v DEBUG "$logs/sway.log" | tail -n 5)"
 	cleanup
 	tap_done
 fi
 tap_ok "sway started on $(sock)"
 export WAYLAND_DISPLAY=$(sock)
-grep -E 'Initializing DRM backend|Modesetting with' "$out/sway.log" | sed 's/^/# /'
+grep -E 'Initializing DRM backend|Modesetting with' "$logs/sway.log" | sed 's/^/# /'
 
 # the fence's device, after sway (WLR_DRM_DEVICES keeps it from it)
 tap_check "modprobe vgem" modprobe vgem
@@ -85,11 +98,11 @@ for c in /sys/class/drm/card*; do
 done
 
 # shellcheck disable=SC2086
-as_wl "$B"/tests/vm/wlkey -v --count 6 $PRESSES > "$truth" 2> "$out/wlkey.err" &
+as_wl "$B"/tests/vm/wlkey -v --count 6 $PRESSES > "$truth" 2> "$logs/wlkey.err" &
 wlkey_pid=$!
 pids+=($wlkey_pid)
 if ! wait_for 60 grep -q '"ready"' "$truth"; then
-	tap_fail "wlkey mapped its window and has the focus" "$(tail -n 5 "$out/wlkey.err")"
+	tap_fail "wlkey mapped its window and has the focus" "$(tail -n 5 "$logs/wlkey.err")"
 	cleanup
 	tap_done
 fi
@@ -104,12 +117,13 @@ for p in $PRESSES; do
 	n=$((n + 1))
 	echo "$key" >&7
 	if ! wait_for 60 answered $n; then
-		tap_fail "$mode: wlkey's answer to '$key' reached the screen" "$(tail -n 5 "$out/wlkey.err")"
+		tap_fail "$mode: wlkey's answer to '$key' reached the screen" "$(tail -n 5 "$logs/wlkey.err")"
 		continue
 	fi
 	tap_ok "$mode: wlkey's answer to '$key' reached the screen"
 	echo 1 > /proc/sys/tipme/trigger
 	tap_check "$mode: tipme dump" "$B"/tipme dump -o "$out/$mode.dump"
+	cp "$truth" "$out/wlkey.jsonl"
 	tap_on_host tests/vm/wayland_check.sh "$mode" "$n"
 done
 tap_check "wlkey exited after its presses" wait "$wlkey_pid"
