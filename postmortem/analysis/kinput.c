@@ -194,9 +194,13 @@ static int is_press(const struct pm_input *in)
 /*
  * The reader of press @k when no wakeup delivered it: a reader already
  * runnable or running gets no wakeup (a compositor a timer had just
- * woken).  The thread that the nearest other press with a wakeup woke,
- * when it was not blocked at @k's time: @tmp, a wakeup of it at @k's
- * record, on its CPU.  NULL if none.
+ * woken).  The thread that the nearest other input record with a wakeup
+ * woke (another press, or this key's own release: the reader of the event
+ * device reads both); with none, the main thread of the process that
+ * reads the page flips' events (struct pm_flip.reader: on a Linux desktop
+ * the display server reads the input devices too), when it was not
+ * blocked at @k's time: @tmp, a wakeup of it at @k's record, on its CPU.
+ * NULL if none.
  */
 static const struct pm_wake *awake_reader(const struct pm_incident *inc,
 					  const struct pm_state *st,
@@ -209,13 +213,26 @@ static const struct pm_wake *awake_reader(const struct pm_incident *inc,
 	size_t i, j, lo = 0;
 
 	for (i = 0; i < res->ninputs; i++) {
-		if (i == k || !is_press(&res->inputs[i]))
+		if (i == k)
 			continue;
 		w = pm_input_reader(inc, st, res, &res->inputs[i], &lo);
 		if (w && (!best || dist(res->inputs[i].ns, in->ns) < dist(best->ns, in->ns)))
 			best = w;
 	}
-	th = best ? pm_state_thread(st, best->target) : NULL;
+	if (best) {
+		th = pm_state_thread(st, best->target);
+	} else {
+		uint32_t disp = 0;
+
+		/* the first flip's reader from the key on, else the last before */
+		for (i = 0; i < res->nflips; i++)
+			if (res->flips[i].reader) {
+				disp = res->flips[i].reader;
+				if (res->flips[i].ns >= in->ns)
+					break;
+			}
+		th = disp ? pm_state_thread(st, disp) : NULL;
+	}
 	for (j = th ? pm_seg_first(th, in->ns) : 0; th && j < th->nsegs; j++) {
 		const struct pm_seg *sg = &th->segs[j];
 
@@ -228,7 +245,7 @@ static const struct pm_wake *awake_reader(const struct pm_incident *inc,
 		memset(tmp, 0, sizeof(*tmp));
 		tmp->ns = in->ns;
 		tmp->cpu = in->cpu;
-		tmp->target = best->target;
+		tmp->target = th->pid;
 		tmp->ctx = TIPME_CTX_TASK;
 		tmp->intr = PM_INTR_UNKNOWN;
 		return tmp;

@@ -83,6 +83,7 @@ enum variant {
 	V_SKEW,		/* the running one's, the key on a CPU whose clock lags 5 ms */
 	V_SEAT_RUNNABLE, /* the seat one's, sway runnable at every delivery */
 	V_AWAKE,	/* the timer's, sway runnable when the key comes */
+	V_AWAKE_ALONE,	/* ... and no other input in the dump */
 };
 
 static const char *const names[] = {
@@ -92,6 +93,7 @@ static const char *const names[] = {
 	[V_LATE] = "late", [V_SILENT] = "silent", [V_SEAT] = "seat",
 	[V_UNSEEN] = "unseen", [V_UNSEEN_BUSY] = "unseen-busy", [V_SKEW] = "skew",
 	[V_SEAT_RUNNABLE] = "seat-runnable", [V_AWAKE] = "awake",
+	[V_AWAKE_ALONE] = "awake-alone",
 };
 
 /*
@@ -272,16 +274,19 @@ static int build(struct scen *s, enum variant v)
 	scen_switch(s, 2, MS(1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 2, MS(1), 700, sleep_site);
 	/* the key: evdev wakes sway */
-	if (v == V_AWAKE) {
+	if (v == V_AWAKE || v == V_AWAKE_ALONE) {
 		/*
-		 * a press at 3 ms sway reads without a word; a timer wakes
-		 * sway at 8.5 ms, and the key at 10 ms finds it runnable
+		 * a press at 3 ms sway reads without a word (V_AWAKE); a
+		 * timer wakes sway at 8.5 ms, and the key at 10 ms finds it
+		 * runnable
 		 */
-		scen_rec(s, 0, TIPME_REC_INPUT, MS(3), &in, sizeof(in));
-		scen_wake(s, 0, MS(3.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
-		scen_switch(s, 0, MS(3.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
-		scen_switch(s, 0, MS(3.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 0, MS(3.3), 500, poll_site);
+		if (v == V_AWAKE) {
+			scen_rec(s, 0, TIPME_REC_INPUT, MS(3), &in, sizeof(in));
+			scen_wake(s, 0, MS(3.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
+			scen_switch(s, 0, MS(3.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+			scen_switch(s, 0, MS(3.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+			scen_blocked(s, 0, MS(3.3), 500, poll_site);
+		}
 		scen_wake(s, 0, MS(8.5), 500, 0, 0, TIPME_CTX_HARDIRQ);
 		scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
 		scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
@@ -324,6 +329,7 @@ static int build(struct scen *s, enum variant v)
 	case V_SEAT:
 	case V_SEAT_RUNNABLE:
 	case V_AWAKE:
+	case V_AWAKE_ALONE:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -621,7 +627,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(61);
+	tap_plan(64);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -657,6 +663,9 @@ int main(void)
 	check(V_AWAKE, 320, "flip", "timer", 600, 90, timer_must + 1,
 	      "sway runnable when the key comes: no wakeup for it, the reader is the thread "
 	      "the press before woke, not the client sway woke next to the key");
+	check(V_AWAKE_ALONE, 320, "flip", "timer", 600, 90, timer_must + 1,
+	      "the same with no other input in the dump: the reader is the main thread of the "
+	      "process that reads the page flips' events");
 	check(V_UNSEEN, 320, "flip", "stopped", 500, 90, unseen_must,
 	      "the compositor stopped when the client commits: no wakeup shows the commit, "
 	      "the client's last run before the compositor was continued ends it");
