@@ -283,6 +283,17 @@ touch "$initrd"
 # The job
 # ---------------------------------------------------------------------------
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+# tipme.ko as the guest loads it: without its debug sections (DWARF, 7.2 of
+# its 7.5 MB), which insmod reads and the kernel copies in but never keeps;
+# its code, data, symbols and build ID are the same.  Measured in one idle
+# guest: the first load and unload 2.5 s with the whole file (read over
+# 9p), 1.2 s stripped; then a load that fails (t-faults makes some 240)
+# 528 ms whole, 380 ms stripped; a full cycle 1070 ms and 1044 ms.
+ko=$TIPME_ROOT/module/tipme.ko
+small_ko=
+if [ -f "$ko" ] && objcopy --strip-debug "$ko" "$out/.vm/tipme.ko" 2>"$out/.vm/objcopy.err"; then
+	small_ko=$out/.vm/tipme.ko
+fi
 {
 	echo "VM_OUT=$(q "$out")"
 	# Leave the watchdog 15 s (of a slow, emulated guest) before the kill.
@@ -301,6 +312,10 @@ q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 		echo "	mount --bind $(q "$kroot/lib/modules/$kver") /lib/modules/$(q "$kver") || exit 125"
 	fi
 	echo "cd \"\$TIPME_SRC\" || exit 125"
+	# in the guest's overlay: the host's file stays as it is
+	if [ -n "$small_ko" ]; then
+		echo "rm -f module/tipme.ko && cp $(q "$small_ko") module/tipme.ko || exit 125"
+	fi
 	cmd="exec"
 	[ -x "$script" ] || cmd="exec /bin/sh"
 	printf '%s %s' "$cmd" "$(q "$script")"
