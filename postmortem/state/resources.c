@@ -1147,6 +1147,40 @@ static void flip_readers(struct pm_res *r, const struct pm_dump *pm)
 	}
 }
 
+/*
+ * The reader of a DRM file no delivery woke anyone for (the compositor
+ * was runnable whenever one came: on virtio-gpu the flip completes right
+ * after the commit): the process that committed its flips, whose commit
+ * ioctl on the file asked for the events.  A delivery from a kernel
+ * worker's work item (a nonblocking commit's commit_work) was committed
+ * by the user thread that queued the item.  Runs after flip_readers()
+ * and works_index(); a file some delivery woke a reader for keeps that
+ * one.
+ */
+static void flip_committers(struct pm_res *r, const struct pm_dump *pm)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nflips; i++) {
+		const struct pm_flip *f = &r->flips[i];
+		const struct pm_exec *x;
+		const struct pm_work *w;
+		uint32_t proc;
+
+		if (f->reader || f->ctx != TIPME_CTX_TASK)
+			continue;
+		w = pm_res_work_running(r, f->who, f->ns);
+		x = w && w->queue_ctx == TIPME_CTX_TASK && w->queuer ?
+		    pm_exec_at(pm, w->queuer, w->queue_ns) : NULL;
+		if (!x || (x->x.flags & TIPME_EXEC_KTHREAD))
+			continue;
+		proc = proc_of(pm, w->queuer, f->ns);
+		for (j = 0; j < r->nflips; j++)
+			if (!r->flips[j].reader && r->flips[j].file == f->file)
+				r->flips[j].reader = proc;
+	}
+}
+
 /**
  * pm_flip_read_by() - does a process read a DRM event's file?
  * @pm: the dump (the processes)
@@ -1199,6 +1233,7 @@ static int res_bld_end(struct res_bld *b, int err, struct tm_err *e)
 		pm_res_free(r);
 		return tm_err_set(e, ENOMEM, "out of memory");
 	}
+	flip_committers(r, b->pm);
 	return 0;
 }
 
