@@ -21,6 +21,7 @@ as_wl() { setpriv --reuid=$WL_UID --regid=$WL_UID --clear-groups "$@"; }
 wl_sock() { ls "$WL_RT" 2>/dev/null | grep -m1 '^wayland-[0-9]*$'; }
 wl_have_sock() { [ -n "$(wl_sock)" ]; }
 wl_err() { WL_ERR=$*; return 1; }
+wl_udevd_up() { udevadm control --ping >> "$out/udevd.log" 2>&1; }
 
 # wl_session [SWAY_ARGS...]: starts the desktop.  0 with sway up,
 # WAYLAND_DISPLAY, XDG_RUNTIME_DIR and HOME exported and SWAY_PID and
@@ -33,7 +34,7 @@ wl_session() {
 	# those udev has not initialised: run udevd and replay the add events
 	/lib/systemd/systemd-udevd > "$out/udevd.log" 2>&1 &
 	wl_pids+=("$!")
-	wait_for 30 udevadm control --ping || wl_err "udevd did not answer" || return
+	wait_for 30 wl_udevd_up || wl_err "udevd did not answer" || return
 	{ udevadm trigger --action=add && udevadm settle -t 60; } >> "$out/udevd.log" 2>&1 ||
 		wl_err "udevadm trigger, settle failed (udevd.log)" || return
 
