@@ -67,7 +67,7 @@ $(B)/tests/vm/drmflip: $(B)/tests/vm/progs/drmflip.o
 # What they share (tests/vm/progs/proglib.h)
 VM_PROGLIB := $(B)/tests/vm/progs/proglib.o
 $(B)/tests/vm/faulter $(B)/tests/vm/netpeer $(B)/tests/vm/catalogue $(B)/tests/vm/drmflip \
-	$(B)/tests/vm/wlkey $(B)/tests/vm/handoff $(B)/tests/vm/ttystop: $(VM_PROGLIB)
+	$(B)/tests/vm/wlkey $(B)/tests/vm/handoff $(B)/tests/vm/ttystop $(B)/tests/vm/vkbd: $(VM_PROGLIB)
 
 $(B)/tests/vm/%: $(B)/tests/vm/progs/%.o
 	$(CC) $(LDFLAGS) -o $@ $^

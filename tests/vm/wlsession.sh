@@ -57,9 +57,11 @@ wl_session() {
 		return
 	udevadm settle -t 30
 
+	# (setpriv, not as_wl: a function in the background is a subshell,
+	# and $! would be its pid, not sway's)
 	WLR_BACKENDS=drm,libinput WLR_RENDERER=pixman WLR_DRM_DEVICES=/dev/dri/card0 \
-		LIBSEAT_BACKEND=seatd as_wl sway "$@" -c "$TIPME_SRC/tests/vm/wayland-sway.conf" \
-		> "$out/sway.log" 2>&1 &
+		LIBSEAT_BACKEND=seatd setpriv --reuid=$WL_UID --regid=$WL_UID --clear-groups \
+		sway "$@" -c "$TIPME_SRC/tests/vm/wayland-sway.conf" > "$out/sway.log" 2>&1 &
 	SWAY_PID=$!
 	wl_pids+=("$SWAY_PID")
 	wait_for 90 wl_have_sock ||
@@ -68,7 +70,8 @@ wl_session() {
 	WAYLAND_DISPLAY=$(wl_sock)
 }
 
-# wl_type CHORD: the keyboard types CHORD ("c", "ctrl+alt+minus": vkbd's)
+# wl_type CHORD: the keyboard types CHORD ("c", "ctrl+alt+minus": vkbd's;
+# "@PID c": once thread PID sleeps)
 wl_type() { echo "$1" >&7; }
 
 # wl_end: stops what wl_session started and ends the keyboard
