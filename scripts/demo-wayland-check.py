@@ -14,7 +14,10 @@ presented time of the page flip that showed the answer
 --pid.  The report must have found that press by itself
 (chosen_by kernel_input), start at the key's input record (within 10 ms
 of the key event's time), end at the flip ("end": "flip", flip_mono_ns
-within one refresh of the presented time), be as long as the truth (key
+within two refreshes of the presented time: when the compositor was
+composing a frame as the app committed, the flip right after is that
+frame's and the app's buffer shows one flip later, which the records do
+not tell apart; Documentation/wayland.md), be as long as the truth (key
 event to presented) within 10% plus one refresh, and charge it to the
 app computing (cause running, culprit wlkey's client).  Prints one line
 saying so, or what is wrong on standard error, and exits 1.
@@ -63,7 +66,7 @@ def check(p, rep):
         wrong.append("it starts %.1f ms from the key event" % ((f_ns - key_ns) / 1e6))
     if iv.get("end") != "flip" or flip is None:
         wrong.append("it does not end at a page flip (end %s)" % iv.get("end"))
-    elif abs(flip - p["presented_ns"]) > refresh:
+    elif abs(flip - p["presented_ns"]) > 2 * refresh:
         wrong.append("its flip is %.1f ms from the presented time"
                      % ((flip - p["presented_ns"]) / 1e6))
     if abs(t_ns - f_ns - truth) > tol:
