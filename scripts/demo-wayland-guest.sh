@@ -51,7 +51,10 @@ wait_for 60 grep -q '"ready"' "$truth" || failed "wlkey did not get its window: 
 echo "  wlkey: its window is on the screen, with the keyboard focus"
 
 section "the user presses 'c': the answer reaches the screen late"
-wl_type c
+# (typed when sway is seen asleep: it wakes at 60 Hz in this guest, and a
+# key that finds it runnable wakes no reader, a press tipme cannot follow
+# yet: Documentation/wayland.md)
+wl_type "@$SWAY_PID c"
 wait_for 60 answered || failed "wlkey's answer never reached the screen: $(tail -n 3 "$out/wlkey.err")"
 
 section "the user felt it and presses Ctrl-Alt-Minus"
