@@ -6,6 +6,7 @@
 #   make check      install what is missing, build with -Werror, run KUnit,
 #                   userspace and VM tests; ends with "N passed, N failed"
 #   make demo       boot Debian's stock kernel in QEMU and show tipme at work
+#   make demo-wayland  the same for a slow key press on a Wayland desktop (sway)
 #   make man        man pages and bash completion from the programs' --help
 #                   (build/man/)
 #   make deb        Debian packages tipme-dkms, tipme, tipme-xhook in
@@ -35,7 +36,7 @@ PROGS :=
 TESTS :=
 LIBTIPME_OBJS :=
 
-.PHONY: all module user clean check demo install modules_install man deb soak
+.PHONY: all module user clean check demo demo-wayland install modules_install man deb soak
 all: module user
 
 # A kernel whose headers are not installed here but were fetched by
@@ -107,6 +108,9 @@ check:
 
 demo:
 	scripts/demo.sh
+
+demo-wayland:
+	scripts/demo.sh --wayland
 
 # not in check: half an hour of guest time (tests/soak/run.sh)
 soak:

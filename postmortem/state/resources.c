@@ -1116,33 +1116,6 @@ static uint32_t proc_of(const struct pm_dump *pm, uint32_t pid, int64_t ns)
 }
 
 /*
- * The user process whose thread queued the work item a worker delivered
- * @f in (a nonblocking atomic commit's: the delivery is the commit's
- * completion, the work its ioctl queued), or 0.
- */
-static uint32_t flip_committer(const struct pm_res *r, const struct pm_dump *pm,
-			       const struct pm_flip *f)
-{
-	const struct pm_exec *x;
-	size_t i;
-
-	if (f->ctx != TIPME_CTX_TASK)
-		return 0;
-	for (i = r->nworks; i-- > 0;) {
-		const struct pm_work *w = &r->works[i];
-
-		if (w->worker != f->who || !w->start_ns || w->start_ns > f->ns ||
-		    (w->end_ns && w->end_ns < f->ns))
-			continue;
-		if (w->queue_ctx != TIPME_CTX_TASK || !w->queuer)
-			return 0;
-		x = pm_exec_at(pm, w->queuer, w->queue_ns);
-		return x && (x->x.flags & TIPME_EXEC_KTHREAD) ? 0 : proc_of(pm, w->queuer, w->queue_ns);
-	}
-	return 0;
-}
-
-/*
  * Each DRM file's reader (struct pm_flip.reader): the process a delivery
  * to the file woke in the same call.  The file's owner is who opened it,
  * which is not the compositor when a seat daemon opened the device and
@@ -1151,7 +1124,7 @@ static uint32_t flip_committer(const struct pm_res *r, const struct pm_dump *pm,
  * delivery woke anyone for (the reader was runnable each time: on
  * virtio-gpu the worker that completes the commit may preempt the
  * compositor on its own CPU) is the process's whose thread queued the
- * work item a delivery to it was made in (flip_committer()).
+ * work item a delivery to it was made in (flip_committers()).
  */
 static void flip_readers(struct pm_res *r, const struct pm_dump *pm)
 {
@@ -1171,19 +1144,44 @@ static void flip_readers(struct pm_res *r, const struct pm_dump *pm)
 		if (r->flips[i].reader)
 			continue;
 		for (j = 0; j < r->nflips; j++)
-			if (r->flips[j].reader && r->flips[j].file == r->flips[i].file)
-				break;
-		if (j == r->nflips)
-			r->flips[i].reader = flip_committer(r, pm, &r->flips[i]);
-	}
-	for (i = 0; i < r->nflips; i++) {
-		if (r->flips[i].reader)
-			continue;
-		for (j = 0; j < r->nflips; j++)
 			if (r->flips[j].reader && r->flips[j].file == r->flips[i].file) {
 				r->flips[i].reader = r->flips[j].reader;
 				break;
 			}
+	}
+}
+
+/*
+ * The reader of a DRM file no delivery woke anyone for (the compositor
+ * was runnable whenever one came: on virtio-gpu the flip completes right
+ * after the commit): the process that committed its flips, whose commit
+ * ioctl on the file asked for the events.  A delivery from a kernel
+ * worker's work item (a nonblocking commit's commit_work) was committed
+ * by the user thread that queued the item.  Runs after flip_readers()
+ * and works_index(); a file some delivery woke a reader for keeps that
+ * one.
+ */
+static void flip_committers(struct pm_res *r, const struct pm_dump *pm)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nflips; i++) {
+		const struct pm_flip *f = &r->flips[i];
+		const struct pm_exec *x;
+		const struct pm_work *w;
+		uint32_t proc;
+
+		if (f->reader || f->ctx != TIPME_CTX_TASK)
+			continue;
+		w = pm_res_work_running(r, f->who, f->ns);
+		x = w && w->queue_ctx == TIPME_CTX_TASK && w->queuer ?
+		    pm_exec_at(pm, w->queuer, w->queue_ns) : NULL;
+		if (!x || (x->x.flags & TIPME_EXEC_KTHREAD))
+			continue;
+		proc = proc_of(pm, w->queuer, f->ns);
+		for (j = 0; j < r->nflips; j++)
+			if (!r->flips[j].reader && r->flips[j].file == f->file)
+				r->flips[j].reader = proc;
 	}
 }
 
@@ -1239,6 +1237,7 @@ static int res_bld_end(struct res_bld *b, int err, struct tm_err *e)
 		pm_res_free(r);
 		return tm_err_set(e, ENOMEM, "out of memory");
 	}
+	flip_committers(r, b->pm);
 	return 0;
 }
 

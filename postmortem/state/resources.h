@@ -296,8 +296,10 @@ struct pm_input {
  * @queuer: the thread that queued it (0: none)
  * @reader: the process that reads the file's events: the one whose
  *	thread a delivery to the file woke right after, in the same call
- *	(struct pm_wake.flip), on any delivery to the file in the dump; 0
- *	if no delivery woke anyone
+ *	(struct pm_wake.flip), on any delivery to the file in the dump; if
+ *	no delivery woke anyone, the process that committed its flips (the
+ *	user thread that queued the work item a kernel worker delivered one
+ *	from: a nonblocking commit's); else 0
  */
 struct pm_flip {
 	int64_t ns;

@@ -20,7 +20,9 @@
  * records a real flip on virtio-gpu under seatd leaves (t-wayland): no
  * vblank or vblank_queued record, one delivery with sequence 0 sent by a
  * kworker in the commit's work, to a file seatd (450) opened, followed in
- * the same call by the kworker's wakeup of sway; the compositor stopped
+ * the same call by the kworker's wakeup of sway, and again with sway
+ * runnable when the kworker delivers it (no wakeup: the work item sway
+ * queued tells whose file it is); the compositor stopped
  * after it dispatched the key, so that the client's commit wakes nobody
  * (as in t-wayland's compstop); the same, but the client blocked in a
  * write (uninterruptibly) as the compositor answered after the flip, so
@@ -84,6 +86,7 @@ enum variant {
 	V_SEAT_RUNNABLE, /* the seat one's, sway runnable at every delivery */
 	V_AWAKE,	/* the timer's, sway runnable when the key comes */
 	V_AWAKE_ALONE,	/* ... and no other input in the dump */
+	V_SEAT_BUSY,	/* as V_SEAT, the compositor runnable at the delivery */
 };
 
 static const char *const names[] = {
@@ -94,6 +97,7 @@ static const char *const names[] = {
 	[V_UNSEEN] = "unseen", [V_UNSEEN_BUSY] = "unseen-busy", [V_SKEW] = "skew",
 	[V_SEAT_RUNNABLE] = "seat-runnable", [V_AWAKE] = "awake",
 	[V_AWAKE_ALONE] = "awake-alone",
+	[V_SEAT_BUSY] = "seat-busy",
 };
 
 /*
@@ -217,6 +221,37 @@ static void seat_flip_runnable(struct scen *s, double ms)
 }
 
 /*
+ * The same flip, as make demo-wayland's sway (no debug log) left it: woken
+ * by foot's commit at @ms, sway queues the nonblocking commit's work at
+ * @ms + 0.8 and is preempted, still runnable, by the kworker (90) that
+ * runs the work and delivers the event (file seatd opened) at @ms + 0.9:
+ * no wakeup follows it, the work's queuer tells whose file it is.  sway
+ * runs again and sleeps at @ms + 1.3.
+ */
+static void seat_flip_busy(struct scen *s, double ms)
+{
+	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
+	struct tipme_rec_vblank_ev ev = { 0 };
+
+	scen_wake(s, 1, MS(ms), 500, 0, 600, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_work(s, 0, TIPME_REC_WORK_QUEUE, MS(ms + 0.8), 0xc0, "commit_work", 500,
+		  TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.85), 500, TIPME_TS_RUNNABLE, 120, 90, 120);
+	scen_work(s, 0, TIPME_REC_WORK_START, MS(ms + 0.86), 0xc0, "commit_work", 90,
+		  TIPME_CTX_TASK);
+	ev.file = 0x5ea70000;
+	ev.who = tipme_work_who(90, TIPME_CTX_TASK);
+	ev.owner = 450;
+	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.9), &ev, sizeof(ev));
+	scen_work(s, 0, TIPME_REC_WORK_END, MS(ms + 0.95), 0xc0, NULL, 0, 0);
+	scen_switch(s, 0, MS(ms + 1), 90, TIPME_TS_IDLE, 120, 500, 120);
+	scen_blocked(s, 0, MS(ms + 1), 90, worker_site);
+	scen_switch(s, 0, MS(ms + 1.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 1.3), 500, poll_site);
+}
+
+/*
  * sway (cpu 0), woken by @waker at @ms, composes until @until and sleeps;
  * @queue: it queues an event for the vblank @queue 0.1 ms before (0: none).
  */
@@ -258,7 +293,7 @@ static int build(struct scen *s, enum variant v)
 	scen_task(s, 600, 600, "foot", "/usr/bin/foot", "foot", 5);
 	scen_task(s, 610, 610, "waybar", "/usr/bin/waybar", "waybar", 7);
 	scen_task(s, 700, 700, "signaler", "/t/signaler", "signaler", 9);
-	if (v == V_SEAT || v == V_SEAT_RUNNABLE) {
+	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY) {
 		scen_task(s, 450, 450, "seatd", "/usr/bin/seatd", "seatd", 6);
 		scen_task(s, 90, 90, "kworker/u4:0", "", "", 0);
 	}
@@ -330,6 +365,7 @@ static int build(struct scen *s, enum variant v)
 	case V_SEAT_RUNNABLE:
 	case V_AWAKE:
 	case V_AWAKE_ALONE:
+	case V_SEAT_BUSY:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -445,6 +481,9 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
 		seat_flip_runnable(s, 313);
+	} else if (v == V_SEAT_BUSY) {
+		seat_flip_busy(s, 311.5);
+		commit(s, 311.5);
 	} else {
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
@@ -614,6 +653,12 @@ int main(void)
 		"\"commit_seen\":true,\"committer\":600,\"commit_woke\":500,",
 		NULL,
 	};
+	static const char *const seat_busy_must[] = {
+		"\"flip\":{\"crtc\":0,\"seq\":0,\"file\":\"5ea70000\",\"owner\":450,",
+		"\"commit_from\":\"last_run\"",
+		"\"committer\":600,\"commit_woke\":500,\"commit_mono_ns\":311500000}",
+		NULL,
+	};
 	static const char *const unseen_must[] = {
 		"\"commit_seen\":false,\"committer\":600,\"commit_woke\":500,"
 		"\"commit_mono_ns\":15500000}",
@@ -627,7 +672,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(64);
+	tap_plan(67);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -666,6 +711,9 @@ int main(void)
 	check(V_AWAKE_ALONE, 320, "flip", "timer", 600, 90, timer_must + 1,
 	      "the same with no other input in the dump: the reader is the main thread of the "
 	      "process that reads the page flips' events");
+	check(V_SEAT_BUSY, 312.4, "flip", "timer", 600, 90, seat_busy_must,
+	      "the same, sway runnable when the kworker delivers the flip: the commit's work, "
+	      "queued by sway, makes the file sway's");
 	check(V_UNSEEN, 320, "flip", "stopped", 500, 90, unseen_must,
 	      "the compositor stopped when the client commits: no wakeup shows the commit, "
 	      "the client's last run before the compositor was continued ends it");

@@ -31,63 +31,30 @@ truth=/tmp/wlkey.jsonl
 logs=/tmp/wlkeylogs
 # the presses: KEY=MODE:MS for wlkey, and the name of the dump each makes
 PRESSES="a=none:0 s=sleep:300 c=compute:300 f=fence:300 t=stop:300 p=compstop:300"
-WL_UID=4242
-RT=/run/user/$WL_UID
-as_wl() { setpriv --reuid=$WL_UID --regid=$WL_UID --clear-groups "$@"; }
+. "$TIPME_SRC/tests/vm/wlsession.sh"
 pids=()
 cleanup() {
 	local p
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	exec 7>&-
+	wl_end
 	cp "$truth" "$out/wlkey.jsonl" 2>/dev/null
 	cp "$logs"/* "$out"/ 2>/dev/null
 }
+answered() { [ "$(grep -c '"press"' "$truth")" -ge "$1" ]; }
 
 tap_check "insmod" insmod module/tipme.ko buffer_size=16M || tap_done
 echo 0 > /proc/sys/tipme/trigger_interval_ms
 # the input records name the key: each press is found by its code
 echo 1 > /proc/sys/tipme/keylog
-tap_check "modprobe virtio_gpu uinput" modprobe -a virtio_gpu uinput || tap_done
-
-# libinput and wlroots find their devices through libudev, and skip those
-# udev has not initialised: run udevd and replay the devices' add events
-/lib/systemd/systemd-udevd > "$out/udevd.log" 2>&1 &
-pids+=($!)
-wait_for 30 udevadm control --ping
-tap_check "udevadm trigger, settle" sh -c 'udevadm trigger --action=add && udevadm settle -t 60'
-
-# sway refuses to run as root: a user of our own, its runtime dir on tmpfs
-echo "wl:x:$WL_UID:$WL_UID:wayland test user:$RT:/bin/sh" >> /etc/passwd
-echo "wl:x:$WL_UID:" >> /etc/group
-mkdir -p "$RT" && chown $WL_UID:$WL_UID "$RT" && chmod 0700 "$RT"
 mkdir -p "$logs"
-export XDG_RUNTIME_DIR=$RT HOME=$RT
-seatd -u wl -g wl > "$out/seatd.log" 2>&1 &
-seatd_pid=$!
-pids+=($seatd_pid)
-
-# the keyboard, before sway starts: libinput opens it at start
-mkfifo /tmp/wlkeys
-"$B"/tests/vm/vkbd --stdin < /tmp/wlkeys > "$out/vkbd.out" 2>&1 &
-pids+=($!)
-exec 7> /tmp/wlkeys
-wait_for 30 grep -q ready "$out/vkbd.out"
-udevadm settle -t 30
-
-WLR_BACKENDS=drm,libinput WLR_RENDERER=pixman WLR_DRM_DEVICES=/dev/dri/card0 \
-	LIBSEAT_BACKEND=seatd as_wl sway -d -c tests/vm/wayland-sway.conf > "$logs/sway.log" 2>&1 &
-sway_pid=$!
-pids+=($sway_pid)
-sock() { ls "$RT" | grep -m1 '^wayland-[0-9]*$'; }
-have_sock() { [ -n "$(sock)" ]; }
-answered() { [ "$(grep -c '"press"' "$truth")" -ge "$1" ]; }
-if ! wait_for 90 have_sock; then
-	tap_fail "sway started" "$(grep -v DEBUG "$logs/sway.log" | tail -n 5)"
+WL_LOGS=$logs
+if ! wl_session -d; then
+	tap_fail "sway started" "$WL_ERR"
 	cleanup
 	tap_done
 fi
-tap_ok "sway started on $(sock)"
-export WAYLAND_DISPLAY=$(sock)
+tap_ok "sway started on $WAYLAND_DISPLAY"
+sway_pid=$SWAY_PID seatd_pid=$SEATD_PID
 grep -E 'Initializing DRM backend|Modesetting with' "$logs/sway.log" | sed 's/^/# /'
 
 # the fence's device, after sway (WLR_DRM_DEVICES keeps it from it)
@@ -115,7 +82,7 @@ for p in $PRESSES; do
 	key=${p%%=*} mode=${p#*=}
 	mode=${mode%%:*}
 	n=$((n + 1))
-	echo "$key" >&7
+	wl_type "$key"
 	if ! wait_for 60 answered $n; then
 		tap_fail "$mode: wlkey's answer to '$key' reached the screen" "$(tail -n 5 "$logs/wlkey.err")"
 		continue

@@ -28,6 +28,8 @@ $(B)/tests/vm/progs/ustackprog.o: CFLAGS += -O1 -fno-omit-frame-pointer
 # A known on-CPU split between two functions, with frame pointers (t-profile.sh)
 VM_PROGS += $(B)/tests/vm/burnsplit
 $(B)/tests/vm/progs/burnsplit.o: CFLAGS += -O1 -fno-omit-frame-pointer
+# A real terminal (foot) stopped while it shows a key (t-foot.sh)
+VM_PROGS += $(B)/tests/vm/ttystop
 
 # User-space symbols (t-usym.sh): a PIE and its own shared library with
 # DWARF and frame pointers, the same stripped (stripped/, each finding its
@@ -65,7 +67,7 @@ $(B)/tests/vm/drmflip: $(B)/tests/vm/progs/drmflip.o
 # What they share (tests/vm/progs/proglib.h)
 VM_PROGLIB := $(B)/tests/vm/progs/proglib.o
 $(B)/tests/vm/faulter $(B)/tests/vm/netpeer $(B)/tests/vm/catalogue $(B)/tests/vm/drmflip \
-	$(B)/tests/vm/wlkey $(B)/tests/vm/handoff: $(VM_PROGLIB)
+	$(B)/tests/vm/wlkey $(B)/tests/vm/handoff $(B)/tests/vm/ttystop $(B)/tests/vm/vkbd: $(VM_PROGLIB)
 
 $(B)/tests/vm/%: $(B)/tests/vm/progs/%.o
 	$(CC) $(LDFLAGS) -o $@ $^

@@ -17,17 +17,9 @@ B=$TIPME_SRC/build
 out=$TIPME_OUT
 mode=$1 n=$2
 dump=$out/$mode.dump
-"$B"/tipme records --json "$dump" > "$out/$mode.records.jsonl"
-tap_cmp "$mode: tipme records --json succeeds" "$?" -eq 0
-win=$(python3 tests/vm/check_wayland.py --window "$out/wlkey.jsonl" "$n" \
-	"$out/$mode.records.jsonl")
-tap_cmp "$mode: a report window for the press ($win ms)" "$?" -eq 0
-"$B"/tipme report --window "$win" --json "$dump" > "$out/$mode.report.json"
-tap_cmp "$mode: tipme report --json succeeds" "$?" -eq 0
-"$B"/tipme report --window "$win" "$dump" > "$out/$mode.report.txt" 2>&1
-head -n 1 "$out/$mode.report.txt" | sed "s/^/# $mode: report: /"
-"$B"/tipme latency --json "$dump" > "$out/$mode.latency.json" 2> "$out/$mode.latency.err"
-tap_cmp "$mode: tipme latency --json succeeds" "$?" -eq 0
+. "$TIPME_SRC/tests/vm/wlanalyse.sh"
+wl_analyse "$dump" "$out/$mode" "$mode: " python3 tests/vm/check_wayland.py --window \
+	"$out/wlkey.jsonl" "$n"
 python3 tests/vm/check_wayland.py "$out/wlkey.jsonl" "$out/env.json" "$n" \
 	"$out/$mode.records.jsonl" "$out/$mode.report.json" "$out/$mode.latency.json" \
 	> "$out/$mode.tap" 2>&1

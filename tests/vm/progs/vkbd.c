@@ -14,7 +14,12 @@
  *
  * makes the keyboard, prints "ready", then types each line of its input
  * as a chord; the keyboard goes away at the end of the input.  A test
- * types when it knows the readers it wants have opened the device.
+ * types when it knows the readers it wants have opened the device.  A
+ * line "@PID CHORD" types CHORD as soon as thread PID is seen asleep
+ * (state S in /proc; at most 10 s later): a key that finds its reader
+ * waiting for input, not busy with something else (a compositor's frame
+ * timer), which a test's shell, forking between its look and the key,
+ * could not promise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "proglib.h"
 
 static int fd;
 
@@ -104,6 +110,25 @@ static int type_chord(const char *chord)
 	return 0;
 }
 
+/* A line of --stdin: a chord, or "@PID CHORD" (see above). */
+static int type_line(const char *line)
+{
+	char *chord;
+	long pid;
+	int i;
+
+	if (*line != '@')
+		return type_chord(line);
+	pid = strtol(line + 1, &chord, 10);
+	if (pid <= 0 || *chord != ' ') {
+		fprintf(stderr, "vkbd: not '@PID CHORD': '%s'\n", line);
+		return 2;
+	}
+	for (i = 0; i < 100000 && task_state((int)pid, (int)pid) != 'S'; i++)
+		usleep(100);
+	return type_chord(chord + 1);
+}
+
 int main(int argc, char **argv)
 {
 	struct uinput_setup us;
@@ -147,7 +172,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		while (fgets(buf, sizeof(buf), stdin)) {
 			buf[strcspn(buf, "\r\n")] = '\0';
-			if (*buf && type_chord(buf))
+			if (*buf && type_line(buf))
 				return 2;
 		}
 	}

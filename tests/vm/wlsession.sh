@@ -1,0 +1,84 @@
+# shellcheck shell=bash
+# A Wayland desktop in the guest, as t-wayland.sh, t-foot.sh and make
+# demo-wayland (scripts/demo-wayland-guest.sh) start it: sway on its DRM
+# backend (virtio-gpu: the test's header says "gpu=virtio"; wlroots 0.15
+# refuses bochs, which has no PRIME import) with the pixman renderer and
+# tests/vm/wayland-sway.conf, seatd, udevd, and a uinput keyboard that
+# libinput finds through udev and that the caller types into with
+# wl_type.  Sourced after tests/lib/tap.sh (wait_for), with B (the build
+# directory) and out (where the logs go) set.
+# shellcheck disable=SC2154 # B, out: set by the caller
+# shellcheck disable=SC2034 # WL_ERR, SWAY_PID, SEATD_PID: for the caller
+
+WL_UID=4242
+WL_RT=/run/user/$WL_UID
+WL_ERR=
+wl_pids=()
+
+# as_wl CMD...: CMD as the session's user
+as_wl() { setpriv --reuid=$WL_UID --regid=$WL_UID --clear-groups "$@"; }
+# shellcheck disable=SC2010 # names made by libwayland: wayland-N and wayland-N.lock
+wl_sock() { ls "$WL_RT" 2>/dev/null | grep -m1 '^wayland-[0-9]*$'; }
+wl_have_sock() { [ -n "$(wl_sock)" ]; }
+wl_err() { WL_ERR=$*; return 1; }
+wl_udevd_up() { udevadm control --ping >> "$out/udevd.log" 2>&1; }
+
+# wl_session [SWAY_ARGS...]: starts the desktop.  0 with sway up,
+# WAYLAND_DISPLAY, XDG_RUNTIME_DIR and HOME exported and SWAY_PID and
+# SEATD_PID set; else 1 with WL_ERR saying what failed (sway's last log
+# lines when it is sway).  Logs: $out/udevd.log (udevadm's too),
+# seatd.log, vkbd.out, and sway.log in $WL_LOGS if set (a guest tmpfs
+# directory: a write to $out, a 9p mount, blocks sway for long), else
+# in $out.
+wl_session() {
+	modprobe -a virtio_gpu uinput || wl_err "modprobe virtio_gpu uinput failed" || return
+	# libinput and wlroots find their devices through libudev, and skip
+	# those udev has not initialised: run udevd and replay the add events
+	/lib/systemd/systemd-udevd > "$out/udevd.log" 2>&1 &
+	wl_pids+=("$!")
+	wait_for 30 wl_udevd_up || wl_err "udevd did not answer" || return
+	{ udevadm trigger --action=add && udevadm settle -t 60; } >> "$out/udevd.log" 2>&1 ||
+		wl_err "udevadm trigger, settle failed (udevd.log)" || return
+
+	# sway refuses to run as root: a user of our own, its runtime dir on tmpfs
+	echo "wl:x:$WL_UID:$WL_UID:wayland test user:$WL_RT:/bin/sh" >> /etc/passwd
+	echo "wl:x:$WL_UID:" >> /etc/group
+	mkdir -p "$WL_RT" && chown $WL_UID:$WL_UID "$WL_RT" && chmod 0700 "$WL_RT"
+	export XDG_RUNTIME_DIR=$WL_RT HOME=$WL_RT
+	seatd -u wl -g wl > "$out/seatd.log" 2>&1 &
+	SEATD_PID=$!
+	wl_pids+=("$SEATD_PID")
+
+	# the keyboard, before sway starts: libinput opens it at start
+	rm -f /tmp/wlkeys
+	mkfifo /tmp/wlkeys
+	"$B"/tests/vm/vkbd --stdin < /tmp/wlkeys > "$out/vkbd.out" 2>&1 &
+	wl_pids+=("$!")
+	exec 7> /tmp/wlkeys
+	wait_for 30 grep -q ready "$out/vkbd.out" || wl_err "the virtual keyboard: $(cat "$out/vkbd.out")" ||
+		return
+	udevadm settle -t 30
+
+	# (setpriv, not as_wl: a function in the background is a subshell,
+	# and $! would be its pid, not sway's)
+	WLR_BACKENDS=drm,libinput WLR_RENDERER=pixman WLR_DRM_DEVICES=/dev/dri/card0 \
+		LIBSEAT_BACKEND=seatd setpriv --reuid=$WL_UID --regid=$WL_UID --clear-groups \
+		sway "$@" -c "$TIPME_SRC/tests/vm/wayland-sway.conf" > "${WL_LOGS:-$out}/sway.log" 2>&1 &
+	SWAY_PID=$!
+	wl_pids+=("$SWAY_PID")
+	wait_for 90 wl_have_sock ||
+		wl_err "sway did not start: $(grep -v DEBUG "${WL_LOGS:-$out}/sway.log" | tail -n 5)" || return
+	export WAYLAND_DISPLAY
+	WAYLAND_DISPLAY=$(wl_sock)
+}
+
+# wl_type CHORD: the keyboard types CHORD ("c", "ctrl+alt+minus": vkbd's;
+# "@PID c": once thread PID sleeps)
+wl_type() { echo "$1" >&7; }
+
+# wl_end: stops what wl_session started and ends the keyboard
+wl_end() {
+	local p
+	for p in "${wl_pids[@]}"; do kill "$p" 2>/dev/null; done
+	exec 7>&-
+}
