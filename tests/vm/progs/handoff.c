@@ -19,15 +19,20 @@
  *   handoff eventfd [MS]  the same with two eventfds
  *   handoff relay-sleep [MS]  the relay, the service sleeping instead
  *   handoff ttyecho MS FILE   the program on a terminal's pty (xterm -e):
- *                         raw mode, then "ready PID" to FILE; reads a key,
- *                         works, echoes it, then says "echoed culprit=PID
- *                         start_ns=T end_ns=T latency_ms=X cpu_ms=C
- *                         client_busy_ms=B" (its read returning, its echo
- *                         written; B: the time the terminal, its parent,
- *                         spent running or runnable meanwhile, from
- *                         /proc/PPID/schedstat); "second" when a
- *                         second key comes; then waits for the end of
- *                         its input
+ *                         raw mode, then "ready PID" to FILE; reads a
+ *                         first key and says "warm" (the terminal's
+ *                         first key is its own work: it loads the
+ *                         keymap and makes the cursor that hides the
+ *                         pointer, round trips to the X server); reads
+ *                         a key, works, echoes it, then says "echoed
+ *                         culprit=PID start_ns=T end_ns=T latency_ms=X
+ *                         cpu_ms=C client_busy_ms=B" (its read
+ *                         returning, its echo written; B: the time the
+ *                         terminal, its parent, spent running or
+ *                         runnable from just before T to just after
+ *                         the echo, from /proc/PPID/schedstat);
+ *                         "second" when a third key comes; then waits
+ *                         for the end of its input
  *
  * Prints, once the answer is back:
  *
@@ -37,7 +42,13 @@
  * rest of the work's MS it waited for a CPU); start_ns just before the
  * client's request, end_ns just after its answer arrived (CLOCK_MONOTONIC);
  * the request is sent only once every other task is seen asleep waiting
- * for it (/proc state S).
+ * for it (/proc state S).  The client (a process, or for pool and eventfd
+ * a thread) is created only then, and does nothing but ask, wait and
+ * print: a report with --pid and no interval, whose window is the
+ * client's life, then holds the wait and little of the client's own
+ * running.  (A client that starts the others and waits for them to be
+ * asleep has run for as long as the work, or longer, on a busy machine
+ * under TCG: its start and that waiting were the verdict, not the work.)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -131,10 +142,8 @@ static void report(pid_t client, pid_t culprit, pid_t broker, long long a,
 
 static int do_pty(void)
 {
-	int m = posix_openpt(O_RDWR | O_NOCTTY), status;
-	struct pollfd pfd;
-	long long a, b;
-	pid_t prog;
+	int m = posix_openpt(O_RDWR | O_NOCTTY), st1, st2;
+	pid_t prog, client;
 	char c;
 
 	if (m < 0 || grantpt(m) || unlockpt(m))
@@ -163,18 +172,27 @@ static int do_pty(void)
 	if (full_read(m, &c, 1) || c != 'R')
 		return 1;
 	wait_asleep(prog, prog);
-	a = mono_ns();
-	if (full_write(m, "k", 1))
+	/* the terminal: writes the key to the master, polls for its echo */
+	client = fork();
+	if (client < 0)
 		return 1;
-	pfd = (struct pollfd){ .fd = m, .events = POLLIN };
-	while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
-		;
-	if (full_read(m, &c, 1) || c != 'k')
-		return 1;
-	b = mono_ns();
-	waitpid(prog, &status, 0);
-	report(getpid(), prog, 0, a, b);
-	return status ? 1 : 0;
+	if (!client) {
+		struct pollfd pfd = { .fd = m, .events = POLLIN };
+		long long a = mono_ns(), b;
+
+		if (full_write(m, "k", 1))
+			_exit(1);
+		while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+			;
+		if (full_read(m, &c, 1) || c != 'k')
+			_exit(1);
+		b = mono_ns();
+		report(getpid(), prog, 0, a, b);
+		_exit(0);
+	}
+	waitpid(client, &st1, 0);
+	waitpid(prog, &st2, 0);
+	return st1 || st2 ? 1 : 0;
 }
 
 static int do_relay(void)
@@ -227,12 +245,12 @@ static int do_relay(void)
 	 * The client is their sibling, as a bus's client is no ancestor of
 	 * the bus or the service (a wait for one's own children is no stall).
 	 */
+	wait_asleep(service, service);
+	wait_asleep(broker, broker);
 	client = fork();
 	if (client < 0)
 		return 1;
 	if (!client) {
-		wait_asleep(service, service);
-		wait_asleep(broker, broker);
 		a = mono_ns();
 		if (full_write(cb[0], "q", 1) || full_read(cb[0], &c, 1) || c != 'q')
 			_exit(1);
@@ -283,8 +301,12 @@ static int do_ttyecho(const char *path)
 	fprintf(o, "ready %d\n", (int)getpid());
 	if (full_read(0, &c, 1))
 		return 1;
-	a = mono_ns();
+	fprintf(o, "warm\n");
+	if (full_read(0, &c, 1))
+		return 1;
+	/* before T: the terminal's busy time brackets the work's */
 	busy0 = busy_ns(getppid());
+	a = mono_ns();
 	work();
 	if (full_write(1, &c, 1))
 		return 1;
@@ -338,12 +360,40 @@ static void *efd_worker(void *arg)
 	return NULL;
 }
 
-static int do_pool(int use_efd)
+/*
+ * The UI thread (the client): hands the job over and waits for it to be
+ * done; started once the worker is asleep waiting for the job.
+ */
+static long long ui_a, ui_b;
+static int ui_efd;
+static volatile pid_t ui_tid;
+
+static void *ui_thread(void *arg)
 {
 	uint64_t v = 1;
-	long long a, b;
-	pthread_t th;
-	void *ret;
+
+	(void)arg;
+	ui_tid = (pid_t)syscall(SYS_gettid);
+	ui_a = mono_ns();
+	if (ui_efd) {
+		if (full_write(efd_job, &v, sizeof(v)) || full_read(efd_done, &v, sizeof(v)))
+			return (void *)1;
+	} else {
+		pthread_mutex_lock(&mu);
+		job = 1;
+		pthread_cond_signal(&job_cv);
+		while (!done)
+			pthread_cond_wait(&done_cv, &mu);
+		pthread_mutex_unlock(&mu);
+	}
+	ui_b = mono_ns();
+	return NULL;
+}
+
+static int do_pool(int use_efd)
+{
+	pthread_t th, ui;
+	void *ret, *uret;
 
 	if (use_efd) {
 		efd_job = eventfd(0, 0);
@@ -356,22 +406,11 @@ static int do_pool(int use_efd)
 	while (!worker_tid)
 		sched_yield();
 	wait_asleep(getpid(), worker_tid);
-	a = mono_ns();
-	if (use_efd) {
-		if (full_write(efd_job, &v, sizeof(v)) || full_read(efd_done, &v, sizeof(v)))
-			return 1;
-	} else {
-		pthread_mutex_lock(&mu);
-		job = 1;
-		pthread_cond_signal(&job_cv);
-		while (!done)
-			pthread_cond_wait(&done_cv, &mu);
-		pthread_mutex_unlock(&mu);
-	}
-	b = mono_ns();
-	if (pthread_join(th, &ret) || ret)
+	ui_efd = use_efd;
+	if (pthread_create(&ui, NULL, ui_thread, NULL) ||
+	    pthread_join(ui, &uret) || uret || pthread_join(th, &ret) || ret)
 		return 1;
-	report(getpid(), worker_tid, 0, a, b);
+	report(ui_tid, worker_tid, 0, ui_a, ui_b);
 	return 0;
 }
 
