@@ -36,10 +36,14 @@
  *
  * Prints, once the answer is back:
  *
- *   client=PID culprit=PID [broker=PID] start_ns=T end_ns=T latency_ms=X cpu_ms=C
+ *   client=PID culprit=PID [broker=PID] start_ns=T end_ns=T latency_ms=X cpu_ms=C work_ms=W
+ *   client_busy_ms=B
  *
  * culprit is the task that did the work, cpu_ms the CPU time it took (the
- * rest of the work's MS it waited for a CPU); start_ns just before the
+ * rest of the work's MS it waited for a CPU), work_ms the time it took on
+ * the culprit's clock (for a sleep, the sleep and its wakeup), client_busy_ms
+ * the time the client ran or waited for a CPU itself from just before
+ * start_ns to just after end_ns (/proc/TID/schedstat); start_ns just before the
  * client's request, end_ns just after its answer arrived (CLOCK_MONOTONIC);
  * the request is sent only once every other task is seen asleep waiting
  * for it (/proc state S).  The client (a process, or for pool and eventfd
@@ -71,17 +75,18 @@
 
 static long work_ms = 300;
 static int work_sleeps;
-/* the CPU time the work took, in memory the forked tasks share */
-static long long *work_cpu_ns;
+/* the CPU time and the wall time the work took, in memory the forked tasks share */
+static long long *work_cpu_ns, *work_wall_ns;
 
 /*
  * The work: computing work_ms of its own CPU time (however long others
  * keep it off the CPU on a busy machine, the work is the same), or
- * sleeping work_ms; the CPU time it took in *work_cpu_ns.
+ * sleeping work_ms; the CPU time it took in *work_cpu_ns, the time on its
+ * clock (CLOCK_MONOTONIC) in *work_wall_ns.
  */
 static void work(void)
 {
-	long long cpu0 = cputime();
+	long long cpu0 = cputime(), t0 = mono_ns();
 	volatile unsigned long x = 0;
 
 	if (work_sleeps) {
@@ -94,6 +99,7 @@ static void work(void)
 			x++;
 	}
 	*work_cpu_ns = cputime() - cpu0;
+	*work_wall_ns = mono_ns() - t0;
 }
 
 /* State letter of thread @tid of process @pid from /proc, or 0. */
@@ -130,14 +136,48 @@ static int full_read(int fd, void *p, size_t n)
 	return read(fd, p, n) == (ssize_t)n ? 0 : -1;
 }
 
+/*
+ * The time thread @pid (a process: its main thread) spent on a CPU or
+ * waiting for one, from /proc/PID/schedstat (ns), or -1.
+ */
+static long long busy_ns(pid_t pid)
+{
+	long long run, wait;
+	char path[64];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fscanf(f, "%lld %lld", &run, &wait);
+	fclose(f);
+	return n == 2 ? run + wait : -1;
+}
+
+/*
+ * The client's line; @a and @b its request's start and its answer's
+ * arrival, @busy the time it ran or waited for a CPU from just before @a
+ * to just after @b (ns, -1 unknown).
+ */
 static void report(pid_t client, pid_t culprit, pid_t broker, long long a,
-		   long long b)
+		   long long b, long long busy)
 {
 	printf("client=%d culprit=%d", (int)client, (int)culprit);
 	if (broker)
 		printf(" broker=%d", (int)broker);
-	printf(" start_ns=%lld end_ns=%lld latency_ms=%.3f cpu_ms=%.3f\n", a, b, (b - a) / 1e6,
-	       *work_cpu_ns / 1e6);
+	printf(" start_ns=%lld end_ns=%lld latency_ms=%.3f cpu_ms=%.3f work_ms=%.3f"
+	       " client_busy_ms=%.3f\n", a, b, (b - a) / 1e6, *work_cpu_ns / 1e6,
+	       *work_wall_ns / 1e6, busy >= 0 ? busy / 1e6 : 0.0);
+}
+
+/* The time from @busy0 (busy_ns() before the request) to now, or -1. */
+static long long busy_since(pid_t tid, long long busy0)
+{
+	long long busy1 = busy_ns(tid);
+
+	return busy0 >= 0 && busy1 >= busy0 ? busy1 - busy0 : -1;
 }
 
 static int do_pty(void)
@@ -178,7 +218,7 @@ static int do_pty(void)
 		return 1;
 	if (!client) {
 		struct pollfd pfd = { .fd = m, .events = POLLIN };
-		long long a = mono_ns(), b;
+		long long busy0 = busy_ns(getpid()), a = mono_ns(), b;
 
 		if (full_write(m, "k", 1))
 			_exit(1);
@@ -187,7 +227,7 @@ static int do_pty(void)
 		if (full_read(m, &c, 1) || c != 'k')
 			_exit(1);
 		b = mono_ns();
-		report(getpid(), prog, 0, a, b);
+		report(getpid(), prog, 0, a, b, busy_since(getpid(), busy0));
 		_exit(0);
 	}
 	waitpid(client, &st1, 0);
@@ -251,11 +291,13 @@ static int do_relay(void)
 	if (client < 0)
 		return 1;
 	if (!client) {
+		long long busy0 = busy_ns(getpid());
+
 		a = mono_ns();
 		if (full_write(cb[0], "q", 1) || full_read(cb[0], &c, 1) || c != 'q')
 			_exit(1);
 		b = mono_ns();
-		report(getpid(), service, broker, a, b);
+		report(getpid(), service, broker, a, b, busy_since(getpid(), busy0));
 		_exit(0);
 	}
 	waitpid(client, &st3, 0);
@@ -264,29 +306,9 @@ static int do_relay(void)
 	return st1 || st2 || st3 ? 1 : 0;
 }
 
-/*
- * The time process @pid (its main thread) spent on a CPU or waiting for
- * one, from /proc/PID/schedstat (ns), or -1.
- */
-static long long busy_ns(pid_t pid)
-{
-	long long run, wait;
-	char path[64];
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	n = fscanf(f, "%lld %lld", &run, &wait);
-	fclose(f);
-	return n == 2 ? run + wait : -1;
-}
-
 static int do_ttyecho(const char *path)
 {
-	long long a, b, busy0, busy1;
+	long long a, b, busy0;
 	struct termios tio;
 	FILE *o;
 	char c;
@@ -311,10 +333,10 @@ static int do_ttyecho(const char *path)
 	if (full_write(1, &c, 1))
 		return 1;
 	b = mono_ns();
-	busy1 = busy_ns(getppid());
+	busy0 = busy_since(getppid(), busy0);
 	fprintf(o, "echoed culprit=%d start_ns=%lld end_ns=%lld latency_ms=%.3f cpu_ms=%.3f "
 		"client_busy_ms=%.3f\n", (int)getpid(), a, b, (b - a) / 1e6,
-		*work_cpu_ns / 1e6, busy0 >= 0 && busy1 >= busy0 ? (busy1 - busy0) / 1e6 : 0.0);
+		*work_cpu_ns / 1e6, busy0 >= 0 ? busy0 / 1e6 : 0.0);
 	if (full_read(0, &c, 1))
 		return 1;
 	fprintf(o, "second\n");
@@ -361,23 +383,22 @@ static void *efd_worker(void *arg)
 }
 
 /*
- * The UI thread (the client): hands the job over and waits for it to be
- * done; started once the worker is asleep waiting for the job.
+ * The UI thread (the client): hands the job over, waits for it to be
+ * done and prints; started once the worker is asleep waiting for the
+ * job.  The process ends with it.
  */
-static long long ui_a, ui_b;
 static int ui_efd;
-static volatile pid_t ui_tid;
 
 static void *ui_thread(void *arg)
 {
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	long long busy0 = busy_ns(tid), a = mono_ns(), b;
 	uint64_t v = 1;
+	void *ret;
 
-	(void)arg;
-	ui_tid = (pid_t)syscall(SYS_gettid);
-	ui_a = mono_ns();
 	if (ui_efd) {
 		if (full_write(efd_job, &v, sizeof(v)) || full_read(efd_done, &v, sizeof(v)))
-			return (void *)1;
+			exit(1);
 	} else {
 		pthread_mutex_lock(&mu);
 		job = 1;
@@ -386,14 +407,18 @@ static void *ui_thread(void *arg)
 			pthread_cond_wait(&done_cv, &mu);
 		pthread_mutex_unlock(&mu);
 	}
-	ui_b = mono_ns();
-	return NULL;
+	b = mono_ns();
+	busy0 = busy_since(tid, busy0);
+	if (pthread_join(*(pthread_t *)arg, &ret) || ret)
+		exit(1);
+	report(tid, worker_tid, 0, a, b, busy0);
+	exit(0);
 }
 
 static int do_pool(int use_efd)
 {
-	pthread_t th, ui;
-	void *ret, *uret;
+	static pthread_t th;
+	pthread_t ui;
 
 	if (use_efd) {
 		efd_job = eventfd(0, 0);
@@ -407,11 +432,14 @@ static int do_pool(int use_efd)
 		sched_yield();
 	wait_asleep(getpid(), worker_tid);
 	ui_efd = use_efd;
-	if (pthread_create(&ui, NULL, ui_thread, NULL) ||
-	    pthread_join(ui, &uret) || uret || pthread_join(th, &ret) || ret)
+	if (pthread_create(&ui, NULL, ui_thread, &th))
 		return 1;
-	report(ui_tid, worker_tid, 0, ui_a, ui_b);
-	return 0;
+	/*
+	 * Not waiting for the UI thread: the main thread that waited on it,
+	 * longer than it waited for the job, would be the stall chosen
+	 * without --pid.
+	 */
+	pthread_exit(NULL);
 }
 
 int main(int argc, char **argv)
@@ -425,10 +453,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	work_cpu_ns = mmap(NULL, sizeof(*work_cpu_ns), PROT_READ | PROT_WRITE,
+	work_cpu_ns = mmap(NULL, 2 * sizeof(*work_cpu_ns), PROT_READ | PROT_WRITE,
 			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (work_cpu_ns == MAP_FAILED)
 		return 1;
+	work_wall_ns = work_cpu_ns + 1;
 	if (!strcmp(mode, "pty"))
 		return do_pty();
 	if (!strcmp(mode, "relay"))
