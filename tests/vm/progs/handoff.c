@@ -19,25 +19,41 @@
  *   handoff eventfd [MS]  the same with two eventfds
  *   handoff relay-sleep [MS]  the relay, the service sleeping instead
  *   handoff ttyecho MS FILE   the program on a terminal's pty (xterm -e):
- *                         raw mode, then "ready PID" to FILE; reads a key,
- *                         works, echoes it, then says "echoed culprit=PID
- *                         start_ns=T end_ns=T latency_ms=X cpu_ms=C
- *                         client_busy_ms=B" (its read returning, its echo
- *                         written; B: the time the terminal, its parent,
- *                         spent running or runnable meanwhile, from
- *                         /proc/PPID/schedstat); "second" when a
- *                         second key comes; then waits for the end of
- *                         its input
+ *                         raw mode, then "ready PID" to FILE; reads a
+ *                         first key and says "warm" (the terminal's
+ *                         first key is its own work: it loads the
+ *                         keymap and makes the cursor that hides the
+ *                         pointer, round trips to the X server); reads
+ *                         a key, works, echoes it, then says "echoed
+ *                         culprit=PID start_ns=T end_ns=T latency_ms=X
+ *                         cpu_ms=C client_busy_ms=B" (its read
+ *                         returning, its echo written; C: its CPU time
+ *                         from the key read to the echo; B: the time the
+ *                         terminal, its parent, spent running or
+ *                         runnable from just before T to just after
+ *                         the echo, from /proc/PPID/schedstat);
+ *                         "second" when a third key comes; then waits
+ *                         for the end of its input
  *
  * Prints, once the answer is back:
  *
- *   client=PID culprit=PID [broker=PID] start_ns=T end_ns=T latency_ms=X cpu_ms=C
+ *   client=PID culprit=PID [broker=PID] start_ns=T end_ns=T latency_ms=X cpu_ms=C work_ms=W
+ *   client_busy_ms=B
  *
  * culprit is the task that did the work, cpu_ms the CPU time it took (the
- * rest of the work's MS it waited for a CPU); start_ns just before the
+ * rest of the work's MS it waited for a CPU), work_ms the time it took on
+ * the culprit's clock (for a sleep, the sleep and its wakeup), client_busy_ms
+ * the time the client ran or waited for a CPU itself from just before
+ * start_ns to just after end_ns (/proc/TID/schedstat); start_ns just before the
  * client's request, end_ns just after its answer arrived (CLOCK_MONOTONIC);
  * the request is sent only once every other task is seen asleep waiting
- * for it (/proc state S).
+ * for it (/proc state S).  The client (a process, or for pool and eventfd
+ * a thread) is created only then, and does nothing but ask, wait and
+ * print: a report with --pid and no interval, whose window is the
+ * client's life, then holds the wait and little of the client's own
+ * running.  (A client that starts the others and waits for them to be
+ * asleep has run for as long as the work, or longer, on a busy machine
+ * under TCG: its start and that waiting were the verdict, not the work.)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -60,17 +76,18 @@
 
 static long work_ms = 300;
 static int work_sleeps;
-/* the CPU time the work took, in memory the forked tasks share */
-static long long *work_cpu_ns;
+/* the CPU time and the wall time the work took, in memory the forked tasks share */
+static long long *work_cpu_ns, *work_wall_ns;
 
 /*
  * The work: computing work_ms of its own CPU time (however long others
  * keep it off the CPU on a busy machine, the work is the same), or
- * sleeping work_ms; the CPU time it took in *work_cpu_ns.
+ * sleeping work_ms; the CPU time it took in *work_cpu_ns, the time on its
+ * clock (CLOCK_MONOTONIC) in *work_wall_ns.
  */
 static void work(void)
 {
-	long long cpu0 = cputime();
+	long long cpu0 = cputime(), t0 = mono_ns();
 	volatile unsigned long x = 0;
 
 	if (work_sleeps) {
@@ -83,6 +100,7 @@ static void work(void)
 			x++;
 	}
 	*work_cpu_ns = cputime() - cpu0;
+	*work_wall_ns = mono_ns() - t0;
 }
 
 /* State letter of thread @tid of process @pid from /proc, or 0. */
@@ -119,22 +137,54 @@ static int full_read(int fd, void *p, size_t n)
 	return read(fd, p, n) == (ssize_t)n ? 0 : -1;
 }
 
+/*
+ * The time thread @pid (a process: its main thread) spent on a CPU or
+ * waiting for one, from /proc/PID/schedstat (ns), or -1.
+ */
+static long long busy_ns(pid_t pid)
+{
+	long long run, wait;
+	char path[64];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fscanf(f, "%lld %lld", &run, &wait);
+	fclose(f);
+	return n == 2 ? run + wait : -1;
+}
+
+/*
+ * The client's line; @a and @b its request's start and its answer's
+ * arrival, @busy the time it ran or waited for a CPU from just before @a
+ * to just after @b (ns, -1 unknown).
+ */
 static void report(pid_t client, pid_t culprit, pid_t broker, long long a,
-		   long long b)
+		   long long b, long long busy)
 {
 	printf("client=%d culprit=%d", (int)client, (int)culprit);
 	if (broker)
 		printf(" broker=%d", (int)broker);
-	printf(" start_ns=%lld end_ns=%lld latency_ms=%.3f cpu_ms=%.3f\n", a, b, (b - a) / 1e6,
-	       *work_cpu_ns / 1e6);
+	printf(" start_ns=%lld end_ns=%lld latency_ms=%.3f cpu_ms=%.3f work_ms=%.3f"
+	       " client_busy_ms=%.3f\n", a, b, (b - a) / 1e6, *work_cpu_ns / 1e6,
+	       *work_wall_ns / 1e6, busy >= 0 ? busy / 1e6 : 0.0);
+}
+
+/* The time from @busy0 (busy_ns() before the request) to now, or -1. */
+static long long busy_since(pid_t tid, long long busy0)
+{
+	long long busy1 = busy_ns(tid);
+
+	return busy0 >= 0 && busy1 >= busy0 ? busy1 - busy0 : -1;
 }
 
 static int do_pty(void)
 {
-	int m = posix_openpt(O_RDWR | O_NOCTTY), status;
-	struct pollfd pfd;
-	long long a, b;
-	pid_t prog;
+	int m = posix_openpt(O_RDWR | O_NOCTTY), st1, st2;
+	pid_t prog, client;
 	char c;
 
 	if (m < 0 || grantpt(m) || unlockpt(m))
@@ -163,18 +213,27 @@ static int do_pty(void)
 	if (full_read(m, &c, 1) || c != 'R')
 		return 1;
 	wait_asleep(prog, prog);
-	a = mono_ns();
-	if (full_write(m, "k", 1))
+	/* the terminal: writes the key to the master, polls for its echo */
+	client = fork();
+	if (client < 0)
 		return 1;
-	pfd = (struct pollfd){ .fd = m, .events = POLLIN };
-	while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
-		;
-	if (full_read(m, &c, 1) || c != 'k')
-		return 1;
-	b = mono_ns();
-	waitpid(prog, &status, 0);
-	report(getpid(), prog, 0, a, b);
-	return status ? 1 : 0;
+	if (!client) {
+		struct pollfd pfd = { .fd = m, .events = POLLIN };
+		long long busy0 = busy_ns(getpid()), a = mono_ns(), b;
+
+		if (full_write(m, "k", 1))
+			_exit(1);
+		while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+			;
+		if (full_read(m, &c, 1) || c != 'k')
+			_exit(1);
+		b = mono_ns();
+		report(getpid(), prog, 0, a, b, busy_since(getpid(), busy0));
+		_exit(0);
+	}
+	waitpid(client, &st1, 0);
+	waitpid(prog, &st2, 0);
+	return st1 || st2 ? 1 : 0;
 }
 
 static int do_relay(void)
@@ -227,17 +286,19 @@ static int do_relay(void)
 	 * The client is their sibling, as a bus's client is no ancestor of
 	 * the bus or the service (a wait for one's own children is no stall).
 	 */
+	wait_asleep(service, service);
+	wait_asleep(broker, broker);
 	client = fork();
 	if (client < 0)
 		return 1;
 	if (!client) {
-		wait_asleep(service, service);
-		wait_asleep(broker, broker);
+		long long busy0 = busy_ns(getpid());
+
 		a = mono_ns();
 		if (full_write(cb[0], "q", 1) || full_read(cb[0], &c, 1) || c != 'q')
 			_exit(1);
 		b = mono_ns();
-		report(getpid(), service, broker, a, b);
+		report(getpid(), service, broker, a, b, busy_since(getpid(), busy0));
 		_exit(0);
 	}
 	waitpid(client, &st3, 0);
@@ -246,29 +307,9 @@ static int do_relay(void)
 	return st1 || st2 || st3 ? 1 : 0;
 }
 
-/*
- * The time process @pid (its main thread) spent on a CPU or waiting for
- * one, from /proc/PID/schedstat (ns), or -1.
- */
-static long long busy_ns(pid_t pid)
-{
-	long long run, wait;
-	char path[64];
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	n = fscanf(f, "%lld %lld", &run, &wait);
-	fclose(f);
-	return n == 2 ? run + wait : -1;
-}
-
 static int do_ttyecho(const char *path)
 {
-	long long a, b, busy0, busy1;
+	long long a, b, busy0, cpu0;
 	struct termios tio;
 	FILE *o;
 	char c;
@@ -283,16 +324,27 @@ static int do_ttyecho(const char *path)
 	fprintf(o, "ready %d\n", (int)getpid());
 	if (full_read(0, &c, 1))
 		return 1;
-	a = mono_ns();
+	fprintf(o, "warm\n");
+	if (full_read(0, &c, 1))
+		return 1;
+	/*
+	 * C: the CPU time from the key read to its echo written, reading
+	 * /proc included (tens of ms in a busy guest), all of it the
+	 * terminal's wait; before T: the terminal's busy time brackets the
+	 * work's
+	 */
+	cpu0 = cputime();
 	busy0 = busy_ns(getppid());
+	a = mono_ns();
 	work();
 	if (full_write(1, &c, 1))
 		return 1;
+	*work_cpu_ns = cputime() - cpu0;
 	b = mono_ns();
-	busy1 = busy_ns(getppid());
+	busy0 = busy_since(getppid(), busy0);
 	fprintf(o, "echoed culprit=%d start_ns=%lld end_ns=%lld latency_ms=%.3f cpu_ms=%.3f "
 		"client_busy_ms=%.3f\n", (int)getpid(), a, b, (b - a) / 1e6,
-		*work_cpu_ns / 1e6, busy0 >= 0 && busy1 >= busy0 ? (busy1 - busy0) / 1e6 : 0.0);
+		*work_cpu_ns / 1e6, busy0 >= 0 ? busy0 / 1e6 : 0.0);
 	if (full_read(0, &c, 1))
 		return 1;
 	fprintf(o, "second\n");
@@ -338,12 +390,43 @@ static void *efd_worker(void *arg)
 	return NULL;
 }
 
+/*
+ * The UI thread (the client): hands the job over, waits for it to be
+ * done and prints; started once the worker is asleep waiting for the
+ * job.  The process ends with it.
+ */
+static int ui_efd;
+
+static void *ui_thread(void *arg)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	long long busy0 = busy_ns(tid), a = mono_ns(), b;
+	uint64_t v = 1;
+	void *ret;
+
+	if (ui_efd) {
+		if (full_write(efd_job, &v, sizeof(v)) || full_read(efd_done, &v, sizeof(v)))
+			exit(1);
+	} else {
+		pthread_mutex_lock(&mu);
+		job = 1;
+		pthread_cond_signal(&job_cv);
+		while (!done)
+			pthread_cond_wait(&done_cv, &mu);
+		pthread_mutex_unlock(&mu);
+	}
+	b = mono_ns();
+	busy0 = busy_since(tid, busy0);
+	if (pthread_join(*(pthread_t *)arg, &ret) || ret)
+		exit(1);
+	report(tid, worker_tid, 0, a, b, busy0);
+	exit(0);
+}
+
 static int do_pool(int use_efd)
 {
-	uint64_t v = 1;
-	long long a, b;
-	pthread_t th;
-	void *ret;
+	static pthread_t th;
+	pthread_t ui;
 
 	if (use_efd) {
 		efd_job = eventfd(0, 0);
@@ -356,23 +439,15 @@ static int do_pool(int use_efd)
 	while (!worker_tid)
 		sched_yield();
 	wait_asleep(getpid(), worker_tid);
-	a = mono_ns();
-	if (use_efd) {
-		if (full_write(efd_job, &v, sizeof(v)) || full_read(efd_done, &v, sizeof(v)))
-			return 1;
-	} else {
-		pthread_mutex_lock(&mu);
-		job = 1;
-		pthread_cond_signal(&job_cv);
-		while (!done)
-			pthread_cond_wait(&done_cv, &mu);
-		pthread_mutex_unlock(&mu);
-	}
-	b = mono_ns();
-	if (pthread_join(th, &ret) || ret)
+	ui_efd = use_efd;
+	if (pthread_create(&ui, NULL, ui_thread, &th))
 		return 1;
-	report(getpid(), worker_tid, 0, a, b);
-	return 0;
+	/*
+	 * Not waiting for the UI thread: the main thread that waited on it,
+	 * longer than it waited for the job, would be the stall chosen
+	 * without --pid.
+	 */
+	pthread_exit(NULL);
 }
 
 int main(int argc, char **argv)
@@ -386,10 +461,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	work_cpu_ns = mmap(NULL, sizeof(*work_cpu_ns), PROT_READ | PROT_WRITE,
+	work_cpu_ns = mmap(NULL, 2 * sizeof(*work_cpu_ns), PROT_READ | PROT_WRITE,
 			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (work_cpu_ns == MAP_FAILED)
 		return 1;
+	work_wall_ns = work_cpu_ns + 1;
 	if (!strcmp(mode, "pty"))
 		return do_pty();
 	if (!strcmp(mode, "relay"))
