@@ -243,10 +243,15 @@ def main():
              and t_commit <= r["mono_ns"] <= p["presented_recv_ns"]]
     if check(flips, "%s: a flip's event delivered after the commit, before the feedback" % m,
              [r for r in recs if r["type"].startswith("vblank")][-5:]):
+        # the one that presented it: the first after the commit, or a later
+        # one when the compositor was composing as the client committed
         f = flips[0]
+        if p["presented_ns"] is not None:
+            f = min(flips, key=lambda r: abs(r["mono_ns"] - p["presented_ns"]))
         owners = (comp, env.get("seatd"))
-        print("# %s: flip delivered at commit+%s, by %s, to file %s of %s (%s)"
-              % (m, ms(f["mono_ns"] - t_commit), f.get("pid_comm"), f["file"],
+        print("# %s: flip delivered at commit+%s (%d flips after the commit before it), "
+              "by %s, to file %s of %s (%s)"
+              % (m, ms(f["mono_ns"] - t_commit), flips.index(f), f.get("pid_comm"), f["file"],
                  f.get("owner"), f.get("owner_comm")))
         check(f.get("owner") in owners, "%s: the flip's file is the compositor's (opened by it "
               "or by seatd for it)" % m, f)
