@@ -136,6 +136,32 @@ static struct pm_seg *open_seg(struct pm_thread *t, int64_t ns, int state)
 }
 
 /*
+ * A thread created in the dump: it did not exist before its fork record,
+ * and is runnable from it (the new task is woken by its creator), so its
+ * first stretch starts there, not unknown from the dump's start.  A child
+ * already seen (a pid reused, or records out of order) is left alone.
+ */
+static int on_fork(struct pm_state *st, struct pidmap *m,
+		   const struct pm_event *ev)
+{
+	struct pm_thread *t;
+	struct pm_seg *s;
+
+	if (!ev->u.rec.FORK.child_pid)
+		return 0;
+	t = thread_get(st, m, ev->u.rec.FORK.child_pid);
+	if (!t)
+		return -ENOMEM;
+	if (t->nsegs)
+		return 0;
+	s = open_seg(t, ev->ns, PM_T_RUNNABLE);
+	if (!s)
+		return -ENOMEM;
+	s->cpu = ev->cpu;	/* its creator's: where it is woken first */
+	return 0;
+}
+
+/*
  * Per-CPU stream bounds: a CPU's records can start later and end earlier
  * than the dump's (its ring wrapped sooner, or it was idle), and a thread
  * seen leaving a CPU ran there only since that CPU's stream began.
@@ -593,6 +619,8 @@ int pm_state_bld_event(struct pm_state_bld *b, const struct pm_event *ev,
 		err = on_sample(st, &b->m, cs, b->pm, ev);
 	else if (ev->type == TIPME_REC_PROF)
 		err = on_prof(st, &b->samples_cap, ev);
+	else if (ev->type == TIPME_REC_FORK)
+		err = on_fork(st, &b->m, ev);
 	else if (ev->type == TIPME_REC_TRIGGER && !ev->u.trig.coalesced)
 		st->trigger_ns = ev->ns;
 	return err < 0 ? tm_err_set(e, ENOMEM, "out of memory") : 0;

@@ -517,6 +517,7 @@ int scen_write(const struct scen *s, const char *path)
 		      "fence_name");
 	scen_add_type(types, &nt, TIPME_REC_NET_RECV, 0, sizeof(struct tipme_rec_net), "net_recv");
 	scen_add_type(types, &nt, TIPME_REC_NET_SEND, 0, sizeof(struct tipme_rec_net), "net_send");
+	scen_add_type(types, &nt, TIPME_REC_FORK, 0, sizeof(struct tipme_rec_fork), "fork");
 	if (s->compact) {
 		scen_add_type(types, &nt, TIPME_REC_SWITCH_C, 0,
 			      sizeof(struct tipme_rec_switch_c), "sched_switch_c");

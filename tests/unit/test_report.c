@@ -304,6 +304,32 @@ static int timer_scenario(struct scen *s)
 	return save(s, "timer");
 }
 
+/*
+ * A thread (211) its process's main thread (210) creates at 600 ms, which
+ * sleeps 300 ms on a timer and exits; the trigger at 1 s.  `--pid 211`
+ * without a window: the interval is the thread's life, from its fork
+ * record, not unknown from the dump's start.
+ */
+static int forked_scenario(struct scen *s)
+{
+	struct tipme_rec_fork f = { 210, 210, 211, 210, 0x3d0f00, 0 };
+
+	scen_init(s, 2);
+	scen_task(s, 210, 210, "spawner", "/bin/spawner", "spawner", 7);
+	scen_task(s, 211, 210, "worker", "/bin/spawner", "spawner", 7);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 210, 120);
+	scen_rec(s, 0, TIPME_REC_FORK, MS(600), &f, sizeof(f));
+	scen_switch(s, 1, MS(600.1), 0, TIPME_TS_RUNNABLE, 120, 211, 120);
+	scen_switch(s, 1, MS(601), 211, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(601), 211, sleep_site);
+	scen_wake(s, 1, MS(901), 211, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 1, MS(901.1), 0, TIPME_TS_RUNNABLE, 120, 211, 120);
+	scen_switch(s, 1, MS(902), 211, TIPME_TS_DEAD, 120, 0, 120);
+	scen_switch(s, 0, MS(990), 210, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_trigger(s, MS(1000));
+	return save(s, "forked");
+}
+
 /* A parent (300) waits for its child (301), stopped until 302 continues it. */
 static int stopped_scenario(struct scen *s)
 {
@@ -2091,11 +2117,11 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(219);
+	tap_plan(222);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
-	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) ||
+	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) || forked_scenario(s) ||
 	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) ||
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
 	    kauto_scenario(s) || klate_scenario(s, 0) || klate_scenario(s, 1) ||
@@ -2120,6 +2146,8 @@ int main(void)
 	      "a victim behind a starved server");
 	check("timer", "--pid 200 --from 0.010 --to 0.3112", "timer", 201, 95,
 	      "a reader waiting on a sleeping writer");
+	check("forked", "--pid 211", "timer", 211, 95,
+	      "a thread created in the dump: its life from the fork record, not unknown before it");
 	check("stopped", "--pid 300 --from 0.010 --to 0.4101", "stopped", 301, 99,
 	      "a parent waiting on a stopped child");
 	check("blkio", "--pid 400 --from 0.010 --to 0.0511", "block_io", 400, 95,
