@@ -2,15 +2,18 @@
 # vm: timeout=600 smp=4
 # pool=1: every CPU's ring draws sub-buffers from one pool, so the history
 # kept is the machine's newest buffer_size bytes, whatever CPU wrote them.
-#  1. One CPU busy (a ping-pong pinned to CPU 1), the rest idle: the dump's
-#     common window covers at least 0.6x of buffer_size / the machine's
-#     bytes per second of the load (the CPUs' status counters before and
-#     after it), whose start and end the ping-pong itself reports, and at
-#     least three times what per-CPU rings (pool=0) keep of the same load
-#     (about a fifth: 4 CPUs).  Seen: 0.71x-0.85x with the pool, 0.18x-0.20x
-#     without; the rate is the load's average, and under TCG on a busy host
-#     the guest's speed varies, so the window's own rate differs from it:
-#     issue 31's goal, 0.9x, is printed, not asserted.
+#  1. One CPU busy (a ping-pong pinned to CPU 1), the rest idle, the load
+#     writing the buffer more than twice over: with the pool the busy CPU
+#     keeps at least 0.6x of buffer_size in sub-buffers (the idle CPUs keep
+#     what they wrote meanwhile and their current sub-buffer), the dump's
+#     common window starts at the busy CPU's oldest record (no other CPU
+#     cuts it shorter), and per-CPU rings (pool=0) keep at most 1/2.5 of
+#     that (a quarter of the buffer: 4 CPUs).  Seen: 104 of 128 sub-buffers
+#     with the pool, 32 without.  Counted in bytes, not seconds: the
+#     window's length over the load's average rate is printed against
+#     issue 31's goal (0.9x; seen 0.71x-0.85x pooled, 0.16x-0.39x per CPU)
+#     but not asserted, since under TCG on a busy host the guest's speed,
+#     hence the rate, varies within the load (CI once saw 0.39x per CPU).
 #  2. Wrap-around across CPUs: a marker on CPU 2, then CPU 1 wraps the
 #     pool: CPU 2's records are counted overwritten (its sub-buffers went
 #     to CPU 1), and the dump still decodes every CPU in order.
@@ -43,12 +46,6 @@ pingpong() { # ROUNDS CPU: run it, set $parent $child $start $end
 marker_switches() { # DUMP PARENT CHILD
 	"$B"/tipme records --json "$1" | python3 tests/vm/switches.py "$2" "$3"
 }
-at_least() { # A B: A >= B, as decimals
-	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'
-}
-at_most() { # A B: A <= B, as decimals
-	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'
-}
 # The busy CPU's window: a ping-pong on CPU 1 that writes the buffer
 # twice over; sets $ratio (kept over buffer / the machine's bytes per
 # second of the load) and $busy_ratio (over buffer / CPU 1's).
@@ -77,9 +74,13 @@ tap_check "insmod pool=1 (512 KiB, 4 KiB sub-buffers)" \
 	insmod module/tipme.ko pool=1 buffer_size=$BUF subbuf_size=4096 || tap_done
 tap_cmp "the pool parameter is on" "$(cat /sys/module/tipme/parameters/pool)" = Y
 busy_window busy-pool
-pool_ratio=$ratio
-tap_check "pool: the common window covers >= 0.6x of buffer / the machine's rate (${ratio}x; ${busy_ratio}x of buffer / CPU 1's)" \
-	at_least "$ratio" 0.6
+pool_subbufs=$(dump_cpu "$out/busy-pool.json" 1 subbufs)
+tap_diag "pool: the common window covers ${ratio}x of buffer / the machine's rate, ${busy_ratio}x of buffer / CPU 1's (issue 31's goal: 0.9x)"
+tap_cmp "pool: the busy CPU keeps >= 0.6x of the buffer ($pool_subbufs of $((BUF / 4096)) sub-buffers)" \
+	"$((pool_subbufs * 4096 * 10))" -ge $((BUF * 6))
+tap_cmp "pool: the common window starts at the busy CPU's oldest record" \
+	"$(python3 tests/lib/jsonq.py get "$out/busy-pool.json" common_window.start_mono_ns)" \
+	-eq "$(dump_cpu "$out/busy-pool.json" 1 first_mono_ns)"
 tap_cmp "the busy CPU lost its oldest records (the pool wrapped)" \
 	"$(dump_cpu "$out/busy-pool.json" 1 stats.overwritten)" -gt 0
 tap_check "rmmod" rmmod tipme
@@ -87,8 +88,10 @@ tap_check "rmmod" rmmod tipme
 tap_check "insmod pool=0 (the same 512 KiB as per-CPU rings)" \
 	insmod module/tipme.ko pool=0 buffer_size=$BUF subbuf_size=4096 || tap_done
 busy_window busy-percpu
-tap_check "per-CPU rings: the same load keeps at most a third as much (${ratio}x; ${busy_ratio}x)" \
-	at_most "$(awk -v a="$ratio" 'BEGIN { print 3 * a }')" "$pool_ratio"
+percpu_subbufs=$(dump_cpu "$out/busy-percpu.json" 1 subbufs)
+tap_diag "per-CPU rings: the common window covers ${ratio}x of buffer / the machine's rate, ${busy_ratio}x of buffer / CPU 1's"
+tap_cmp "per-CPU rings: the same load keeps at most 1/2.5 as much ($percpu_subbufs sub-buffers against $pool_subbufs)" \
+	"$((percpu_subbufs * 5))" -le "$((pool_subbufs * 2))"
 tap_check "rmmod" rmmod tipme
 
 # 2. Wrap-around across CPUs.
