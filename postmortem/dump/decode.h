@@ -242,6 +242,7 @@ struct pm_dec {
 	pm_dec_subbuf_fn on_subbuf;
 	void *on_subbuf_arg;
 	uint8_t known;
+	uint64_t read_since_drop;
 };
 
 /*
@@ -323,7 +324,6 @@ struct pm_merge {
 	uint32_t heap_n;
 	int primed;
 	int err;
-	uint32_t since_drop;
 	struct tm_err errmsg;
 };
 
