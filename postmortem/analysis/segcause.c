@@ -89,12 +89,32 @@ const char *pm_seg_site0(const struct pm_dump *pm, const struct pm_seg *s)
 const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
 					   uint32_t pid, int64_t a, int64_t b)
 {
-	size_t i;
+	size_t i, lo = 0, hi = res->nlocks;
 
-	for (i = 0; i < res->nlocks; i++) {
-		const struct pm_lockwait *l = &res->locks[i];
+	if (!res->locks_by_pid) {
+		for (i = 0; i < res->nlocks; i++) {
+			const struct pm_lockwait *l = &res->locks[i];
 
-		if (l->pid == pid && l->start_ns < b && l->end_ns > a)
+			if (l->pid == pid && l->start_ns < b && l->end_ns > a)
+				return l;
+		}
+		return NULL;
+	}
+	/* @pid's waits, in the order of @res->locks: the scan's first */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (res->locks[res->locks_by_pid[mid]].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < res->nlocks; i++) {
+		const struct pm_lockwait *l = &res->locks[res->locks_by_pid[i]];
+
+		if (l->pid != pid)
+			break;
+		if (l->start_ns < b && l->end_ns > a)
 			return l;
 	}
 	return NULL;
@@ -151,12 +171,63 @@ static int completion_woke(const struct pm_wake *w, int64_t ns, uint32_t cpu,
 	return 1;
 }
 
+/*
+ * The first of the @n entries of @by_done (indices into an array whose
+ * completion time @done_of() gives, sorted by it) completed at @ns or
+ * later.
+ */
+static size_t done_lower(const uint32_t *by_done, size_t n, int64_t ns,
+			 const void *base, int64_t (*done_of)(const void *, uint32_t))
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (done_of(base, by_done[mid]) < ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int64_t blk_done(const void *base, uint32_t i)
+{
+	return ((const struct pm_blkreq *)base)[i].complete_ns;
+}
+
+static int64_t bio_done(const void *base, uint32_t i)
+{
+	return ((const struct pm_bio *)base)[i].complete_ns;
+}
+
+/*
+ * The latest completion that made @w: with the index, only those in the
+ * window completion_woke() accepts, by time then index, so that the first
+ * of several at the same time is the scan's.
+ */
 const struct pm_blkreq *pm_seg_blk_wake(const struct pm_res *res,
 					const struct pm_wake *w)
 {
 	const struct pm_blkreq *best = NULL;
 	size_t i;
 
+	if (w && res->blk_by_done) {
+		for (i = done_lower(res->blk_by_done, res->nblk, w->ns - BLK_WAKE_IRQ_NS,
+				    res->blk, blk_done);
+		     i < res->nblk; i++) {
+			const struct pm_blkreq *q = &res->blk[res->blk_by_done[i]];
+
+			if (q->complete_ns > w->ns)
+				break;
+			if (completion_woke(w, q->complete_ns, q->complete_cpu,
+					    q->complete_ctx, q->complete_pid) &&
+			    (!best || q->complete_ns > best->complete_ns))
+				best = q;
+		}
+		return best;
+	}
 	for (i = 0; w && i < res->nblk; i++) {
 		const struct pm_blkreq *q = &res->blk[i];
 
@@ -175,6 +246,21 @@ const struct pm_bio *pm_seg_bio_wake(const struct pm_res *res,
 	const struct pm_bio *best = NULL;
 	size_t i;
 
+	if (w && res->bios_by_done) {
+		for (i = done_lower(res->bios_by_done, res->nbios, w->ns - BLK_WAKE_IRQ_NS,
+				    res->bios, bio_done);
+		     i < res->nbios; i++) {
+			const struct pm_bio *b = &res->bios[res->bios_by_done[i]];
+
+			if (b->complete_ns > w->ns)
+				break;
+			if (completion_woke(w, b->complete_ns, b->complete_cpu,
+					    b->complete_ctx, b->complete_pid) &&
+			    (!best || b->complete_ns > best->complete_ns))
+				best = b;
+		}
+		return best;
+	}
 	for (i = 0; w && i < res->nbios; i++) {
 		const struct pm_bio *b = &res->bios[i];
 

@@ -1201,6 +1201,68 @@ int pm_flip_read_by(const struct pm_dump *pm, const struct pm_flip *f, uint32_t 
 	return f->owner && (f->owner == proc || proc_of(pm, f->owner, f->ns) == proc);
 }
 
+static int lock_pid_cmp(const void *a, const void *b, void *base)
+{
+	const struct pm_lockwait *l = base;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (l[x].pid != l[y].pid)
+		return l[x].pid < l[y].pid ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static int blk_done_cmp(const void *a, const void *b, void *base)
+{
+	const struct pm_blkreq *q = base;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (q[x].complete_ns != q[y].complete_ns)
+		return q[x].complete_ns < q[y].complete_ns ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static int bio_done_cmp(const void *a, const void *b, void *base)
+{
+	const struct pm_bio *q = base;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (q[x].complete_ns != q[y].complete_ns)
+		return q[x].complete_ns < q[y].complete_ns ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* @n indices 0..n-1 of @base sorted by @cmp into *@out (NULL if none). */
+static int index_of(uint32_t **out, const void *base, size_t n,
+		    int (*cmp)(const void *, const void *, void *))
+{
+	uint32_t *ix;
+	size_t i;
+
+	*out = NULL;
+	if (!n || n > UINT32_MAX)
+		return 0;
+	ix = malloc(n * sizeof(*ix));
+	if (!ix)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		ix[i] = (uint32_t)i;
+	qsort_r(ix, n, sizeof(*ix), cmp, (void *)base);
+	*out = ix;
+	return 0;
+}
+
+int pm_res_index(struct pm_res *r)
+{
+	free(r->locks_by_pid);
+	free(r->blk_by_done);
+	free(r->bios_by_done);
+	if (index_of(&r->locks_by_pid, r->locks, r->nlocks, lock_pid_cmp) ||
+	    index_of(&r->blk_by_done, r->blk, r->nblk, blk_done_cmp) ||
+	    index_of(&r->bios_by_done, r->bios, r->nbios, bio_done_cmp))
+		return -ENOMEM;
+	return 0;
+}
+
 /* Finish (or, @err < 0, release) the resources; return @err or a new one. */
 static int res_bld_end(struct res_bld *b, int err, struct tm_err *e)
 {
@@ -1233,7 +1295,7 @@ static int res_bld_end(struct res_bld *b, int err, struct tm_err *e)
 			r->fwaits[i].end_ns = b->last;
 	policies_finish(r);
 	flip_readers(r, b->pm);
-	if (works_index(r) || members(r, b->pm)) {
+	if (works_index(r) || members(r, b->pm) || pm_res_index(r)) {
 		pm_res_free(r);
 		return tm_err_set(e, ENOMEM, "out of memory");
 	}
@@ -1315,6 +1377,9 @@ void pm_res_free(struct pm_res *r)
 	free(r->vblanks);
 	free(r->fences);
 	free(r->fwaits);
+	free(r->locks_by_pid);
+	free(r->blk_by_done);
+	free(r->bios_by_done);
 	memset(r, 0, sizeof(*r));
 }
 
