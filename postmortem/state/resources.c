@@ -1211,28 +1211,28 @@ static int lock_pid_cmp(const void *a, const void *b, void *base)
 	return (x > y) - (x < y);
 }
 
-static int blk_done_cmp(const void *a, const void *b, void *base)
-{
-	const struct pm_blkreq *q = base;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+/* Where the completion times of an array of requests (or bios) are. */
+struct done_at {
+	const unsigned char *base;
+	size_t size;
+	size_t off;
+};
 
-	if (q[x].complete_ns != q[y].complete_ns)
-		return q[x].complete_ns < q[y].complete_ns ? -1 : 1;
+static int done_cmp(const void *a, const void *b, void *arg)
+{
+	const struct done_at *d = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int64_t nx, ny;
+
+	memcpy(&nx, d->base + x * d->size + d->off, sizeof(nx));
+	memcpy(&ny, d->base + y * d->size + d->off, sizeof(ny));
+	if (nx != ny)
+		return nx < ny ? -1 : 1;
 	return (x > y) - (x < y);
 }
 
-static int bio_done_cmp(const void *a, const void *b, void *base)
-{
-	const struct pm_bio *q = base;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	if (q[x].complete_ns != q[y].complete_ns)
-		return q[x].complete_ns < q[y].complete_ns ? -1 : 1;
-	return (x > y) - (x < y);
-}
-
-/* @n indices 0..n-1 of @base sorted by @cmp into *@out (NULL if none). */
-static int index_of(uint32_t **out, const void *base, size_t n,
+/* @n indices 0..n-1 sorted by @cmp (given @arg) into *@out (NULL if none). */
+static int index_of(uint32_t **out, const void *arg, size_t n,
 		    int (*cmp)(const void *, const void *, void *))
 {
 	uint32_t *ix;
@@ -1246,19 +1246,24 @@ static int index_of(uint32_t **out, const void *base, size_t n,
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		ix[i] = (uint32_t)i;
-	qsort_r(ix, n, sizeof(*ix), cmp, (void *)base);
+	qsort_r(ix, n, sizeof(*ix), cmp, (void *)arg);
 	*out = ix;
 	return 0;
 }
 
 int pm_res_index(struct pm_res *r)
 {
+	struct done_at blk = { (const void *)r->blk, sizeof(*r->blk),
+			       offsetof(struct pm_blkreq, complete_ns) };
+	struct done_at bio = { (const void *)r->bios, sizeof(*r->bios),
+			       offsetof(struct pm_bio, complete_ns) };
+
 	free(r->locks_by_pid);
 	free(r->blk_by_done);
 	free(r->bios_by_done);
 	if (index_of(&r->locks_by_pid, r->locks, r->nlocks, lock_pid_cmp) ||
-	    index_of(&r->blk_by_done, r->blk, r->nblk, blk_done_cmp) ||
-	    index_of(&r->bios_by_done, r->bios, r->nbios, bio_done_cmp))
+	    index_of(&r->blk_by_done, &blk, r->nblk, done_cmp) ||
+	    index_of(&r->bios_by_done, &bio, r->nbios, done_cmp))
 		return -ENOMEM;
 	return 0;
 }
