@@ -75,14 +75,23 @@ static int next_section(struct pm_dec *d)
 }
 
 /*
- * Bytes a decoder reads between two drops of the dump's mapped pages: a
- * stream is read once, front to back, so what was read need not stay in
- * the resident set next to what is built from it (the pages stay in the
- * page cache and come back unchanged if touched again).  Every decoder of
- * a merge drops the whole file's: a few MiB stay resident, whatever the
+ * Bytes read between two drops of the dump's mapped pages: a stream is
+ * read once, front to back, so what was read need not stay in the
+ * resident set next to what is built from it (the pages stay in the page
+ * cache and come back unchanged if touched again).  Every decoder of a
+ * merge drops the whole file's: a few MiB stay resident, whatever the
  * dump's size.
  */
 #define PM_DEC_DROP_EVERY	(1U << 20)
+
+void pm_dump_read(const struct pm_dump *pm, uint64_t *since, uint64_t bytes)
+{
+	*since += bytes;
+	if (*since < PM_DEC_DROP_EVERY)
+		return;
+	*since = 0;
+	tm_drop_file_pages(pm->d.buf, pm->d.size, pm->d.owned == TM_DUMP_MAPPED);
+}
 
 /* Read the next sub-buffer header.  1: in a sub-buffer, 0: end, <0 error. */
 static int next_subbuf(struct pm_dec *d, struct tm_err *e)
@@ -103,12 +112,7 @@ static int next_subbuf(struct pm_dec *d, struct tm_err *e)
 			       " are too short for a sub-buffer header",
 			       left, d->sec_file_off + d->sec_pos);
 	memcpy(&sb, d->sec + d->sec_pos, sizeof(sb));
-	d->read_since_drop += sizeof(sb) + sb.len;
-	if (d->read_since_drop >= PM_DEC_DROP_EVERY) {
-		d->read_since_drop = 0;
-		tm_drop_file_pages(d->pm->d.buf, d->pm->d.size,
-				   d->pm->d.owned == TM_DUMP_MAPPED);
-	}
+	pm_dump_read(d->pm, &d->read_since_drop, sizeof(sb) + sb.len);
 	d->sb_seq = sb.seq;
 	d->sb_file_off = d->sec_file_off + d->sec_pos;
 	d->sb = d->sec + d->sec_pos + sizeof(sb);
