@@ -193,6 +193,13 @@ void tm_dumpw_abort(struct tm_dumpw *w);
 /* ------------------------------------------------------------------ */
 
 #define TM_DUMP_NO_CRC	0x01	/* do not verify checksums (fuzzing the decoders) */
+/*
+ * The bytes are a mapped file (tm_dump_load() sets it): the checksums are
+ * computed a few MiB at a time and the pages read are given back after
+ * each (tm_drop_file_pages()), so that checking a 1 GiB dump does not
+ * leave all of it in the resident set.
+ */
+#define TM_DUMP_MAPPED_BUF	0x02
 
 /**
  * struct tm_dump_sec - one validated section

@@ -32,104 +32,126 @@ static double total_avg_ns(const struct pm_dump *pm, unsigned int type)
 	return 0;
 }
 
-static int cost_cpu(const struct pm_dump *pm, const struct pm_cpu *pc,
-		    struct pm_cost *c, int64_t *first, int64_t *last,
-		    struct tm_err *e)
+void pm_cost_begin(struct pm_cost_run *r, const struct pm_dump *pm,
+		   int64_t from_ns, int64_t to_ns, struct pm_cost *c)
 {
-	uint64_t pend[PM_NR_TYPES];
-	struct pm_event ev;
-	struct pm_dec d;
-	unsigned int t;
-	int ret;
+	memset(r, 0, sizeof(*r));
+	r->pm = pm;
+	r->c = c;
+	r->first = INT64_MAX;
+	r->last = INT64_MIN;
+	memset(c, 0, sizeof(*c));
+	c->from_ns = from_ns;
+	c->to_ns = to_ns;
+	c->ncpus = pm->nr_cpus;
+}
 
-	memset(pend, 0, sizeof(pend));
-	pm_dec_init(&d, pm, pc);
-	while ((ret = pm_dec_next(&d, &ev, e)) > 0) {
-		int64_t mono;
-		int inside;
+int pm_cost_add(struct pm_cost_run *r, const struct pm_event *ev,
+		struct tm_err *e)
+{
+	const struct pm_dump *pm = r->pm;
+	struct pm_cost *c = r->c;
+	int64_t mono;
+	int inside;
 
-		if (ev.kind != PM_EV_RECORD)
-			continue;
-		mono = pm_clock_mono(&pm->clock, ev.ts);
-		/* one record, one charge: not the blocked a short switch carries */
-		inside = mono >= c->from_ns && mono <= c->to_ns && ev.rec_size;
-		if (inside) {
-			c->records++;
-			/* cost batches count records as written */
-			c->type_records[ev.raw_type]++;
-			pend[ev.raw_type]++;
-			if (mono < *first)
-				*first = mono;
-			if (mono > *last)
-				*last = mono;
-		}
-		if (ev.type == TIPME_REC_COST && ev.rt->our_size) {
-			const unsigned char *p;
-			size_t n, i;
-
-			c->have_costs = 1;
-			n = pm_cost_entries(&ev, &p);
-			for (i = 0; i < n; i++) {
-				struct tipme_cost_ent ce;
-				double ns, share;
-
-				memcpy(&ce, p + i * sizeof(ce), sizeof(ce));
-				if (ce.type >= PM_NR_TYPES)
-					return tm_err_set(e, EINVAL,
-							  "cpu %" PRIu32 ": self-cost record at file offset %" PRIu64
-							  ": entry %zu names record type %u (types are below %d)",
-							  ev.cpu, ev.file_off, i, ce.type, PM_NR_TYPES);
-				ns = (double)pm_ticks_to_ns(&pm->clock, ce.cycles);
-				if (!ce.count) {	/* work without records */
-					if (inside) {
-						c->work_ns += ns;
-						c->type_ns[ce.type] += ns;
-					}
-					continue;
-				}
-				share = pend[ce.type] >= ce.count ? 1.0 :
-					(double)pend[ce.type] / ce.count;
-				c->type_ns[ce.type] += ns * share;
-				if (pend[ce.type] > ce.count)	/* not ours to know */
-					c->estimated_records += pend[ce.type] - ce.count;
-				pend[ce.type] = 0;
-			}
-			/* Types the batch did not list were written elsewhere. */
-		}
+	if (ev->kind != PM_EV_RECORD)
+		return 0;
+	mono = pm_clock_mono(&pm->clock, ev->ts);
+	/* one record, one charge: not the blocked a short switch carries */
+	inside = mono >= c->from_ns && mono <= c->to_ns && ev->rec_size;
+	if (inside) {
+		c->records++;
+		/* cost batches count records as written */
+		c->type_records[ev->raw_type]++;
+		r->pend[ev->raw_type]++;
+		if (mono < r->first)
+			r->first = mono;
+		if (mono > r->last)
+			r->last = mono;
 	}
-	if (ret < 0)
-		return ret;
-	for (t = 1; t < PM_NR_TYPES; t++) {
-		if (!pend[t])
-			continue;
-		c->type_ns[t] += pend[t] * total_avg_ns(pm, t);
-		c->estimated_records += pend[t];
+	if (ev->type == TIPME_REC_COST && ev->rt->our_size) {
+		const unsigned char *p;
+		size_t n, i;
+
+		c->have_costs = 1;
+		n = pm_cost_entries(ev, &p);
+		for (i = 0; i < n; i++) {
+			struct tipme_cost_ent ce;
+			double ns, share;
+
+			memcpy(&ce, p + i * sizeof(ce), sizeof(ce));
+			if (ce.type >= PM_NR_TYPES)
+				return tm_err_set(e, EINVAL,
+						  "cpu %" PRIu32 ": self-cost record at file offset %" PRIu64
+						  ": entry %zu names record type %u (types are below %d)",
+						  ev->cpu, ev->file_off, i, ce.type, PM_NR_TYPES);
+			ns = (double)pm_ticks_to_ns(&pm->clock, ce.cycles);
+			if (!ce.count) {	/* work without records */
+				if (inside) {
+					c->work_ns += ns;
+					c->type_ns[ce.type] += ns;
+				}
+				continue;
+			}
+			share = r->pend[ce.type] >= ce.count ? 1.0 :
+				(double)r->pend[ce.type] / ce.count;
+			c->type_ns[ce.type] += ns * share;
+			if (r->pend[ce.type] > ce.count)	/* not ours to know */
+				c->estimated_records += r->pend[ce.type] - ce.count;
+			r->pend[ce.type] = 0;
+		}
+		/* Types the batch did not list were written elsewhere. */
 	}
 	return 0;
+}
+
+void pm_cost_cpu_end(struct pm_cost_run *r)
+{
+	unsigned int t;
+
+	for (t = 1; t < PM_NR_TYPES; t++) {
+		if (!r->pend[t])
+			continue;
+		r->c->type_ns[t] += r->pend[t] * total_avg_ns(r->pm, t);
+		r->c->estimated_records += r->pend[t];
+		r->pend[t] = 0;
+	}
+}
+
+void pm_cost_end(struct pm_cost_run *r)
+{
+	struct pm_cost *c = r->c;
+	unsigned int t;
+
+	if (c->from_ns == INT64_MIN)
+		c->from_ns = r->first == INT64_MAX ? 0 : r->first;
+	if (c->to_ns == INT64_MAX)
+		c->to_ns = r->last == INT64_MIN ? c->from_ns : r->last;
+	for (t = 1; t < PM_NR_TYPES; t++)
+		c->cost_ns += c->type_ns[t];
 }
 
 int pm_cost_compute(const struct pm_dump *pm, int64_t from_ns, int64_t to_ns,
 		    struct pm_cost *c, struct tm_err *e)
 {
-	int64_t first = INT64_MAX, last = INT64_MIN;
-	unsigned int t;
+	struct pm_cost_run r;
+	struct pm_event ev;
+	struct pm_dec d;
 	uint32_t i;
-	int err;
+	int ret;
 
-	memset(c, 0, sizeof(*c));
-	c->from_ns = from_ns;
-	c->to_ns = to_ns;
-	c->ncpus = pm->nr_cpus;
+	pm_cost_begin(&r, pm, from_ns, to_ns, c);
 	for (i = 0; i < pm->nr_cpus; i++) {
-		err = cost_cpu(pm, &pm->cpus[i], c, &first, &last, e);
-		if (err)
-			return err;
+		pm_dec_init(&d, pm, &pm->cpus[i]);
+		while ((ret = pm_dec_next(&d, &ev, e)) > 0) {
+			ret = pm_cost_add(&r, &ev, e);
+			if (ret)
+				return ret;
+		}
+		if (ret < 0)
+			return ret;
+		pm_cost_cpu_end(&r);
 	}
-	if (from_ns == INT64_MIN)
-		c->from_ns = first == INT64_MAX ? 0 : first;
-	if (to_ns == INT64_MAX)
-		c->to_ns = last == INT64_MIN ? c->from_ns : last;
-	for (t = 1; t < PM_NR_TYPES; t++)
-		c->cost_ns += c->type_ns[t];
+	pm_cost_end(&r);
 	return 0;
 }

@@ -7,6 +7,8 @@
 
 #include "../dump/pm.h"
 
+struct pm_event;
+
 /**
  * struct pm_cost - the recorder's own cost inside an interval
  * @from_ns: interval start, CLOCK_MONOTONIC
@@ -49,5 +51,33 @@ struct pm_cost {
  */
 int pm_cost_compute(const struct pm_dump *pm, int64_t from_ns, int64_t to_ns,
 		    struct pm_cost *c, struct tm_err *e);
+
+/**
+ * struct pm_cost_run - pm_cost_compute() one event at a time
+ * @pm: the dump
+ * @c: the result being summed
+ * @first: earliest record inside the interval (CLOCK_MONOTONIC ns)
+ * @last: latest
+ * @pend: per type, records of the current CPU no cost batch covered yet
+ *
+ * For a caller that decodes each CPU's stream anyway (`tipme info`), so
+ * that the dump is decoded once: pm_cost_begin(), then per CPU every
+ * event of its stream to pm_cost_add() and pm_cost_cpu_end(), then
+ * pm_cost_end().  The result is pm_cost_compute()'s.
+ */
+struct pm_cost_run {
+	const struct pm_dump *pm;
+	struct pm_cost *c;
+	int64_t first, last;
+	uint64_t pend[PM_NR_TYPES];
+};
+
+void pm_cost_begin(struct pm_cost_run *r, const struct pm_dump *pm,
+		   int64_t from_ns, int64_t to_ns, struct pm_cost *c);
+/* Return: 0 or a negative errno (a cost entry naming no record type). */
+int pm_cost_add(struct pm_cost_run *r, const struct pm_event *ev,
+		struct tm_err *e);
+void pm_cost_cpu_end(struct pm_cost_run *r);
+void pm_cost_end(struct pm_cost_run *r);
 
 #endif

@@ -12,8 +12,31 @@ static int cmp_u32(uint32_t a, uint32_t b)
 	return (a > b) - (a < b);
 }
 
+/*
+ * Decode @pc's stream for its counts and, unless it failed already, the
+ * recorder's cost (@r): one pass over the stream for both.
+ */
+static int decode_cpu(struct pm_info *in, const struct pm_cpu *pc,
+		      struct pm_cost_run *r, struct pm_dec_stats *st,
+		      struct tm_err *e)
+{
+	struct pm_event ev;
+	struct pm_dec d;
+	int ret;
+
+	pm_dec_init(&d, in->pm, pc);
+	while ((ret = pm_dec_next(&d, &ev, e)) > 0)
+		if (in->have_instr && !in->cost_err)
+			in->cost_err = pm_cost_add(r, &ev, &in->cost_msg);
+	*st = d.st;
+	if (!ret && in->have_instr && !in->cost_err)
+		pm_cost_cpu_end(r);
+	return ret;
+}
+
 /* Gather the CPUs of the streams and of the stats, decode every stream. */
-static int collect(struct pm_info *in, struct tm_err *e)
+static int collect(struct pm_info *in, struct pm_cost_run *r,
+		   struct tm_err *e)
 {
 	const struct pm_dump *pm = in->pm;
 	uint64_t first = 0, last = 0, kept_from = 0, kept_to = 0;
@@ -37,7 +60,7 @@ static int collect(struct pm_info *in, struct tm_err *e)
 
 			ic->cpu = pm->cpus[i].cpu;
 			ic->has_stream = 1;
-			err = pm_dec_all(pm, &pm->cpus[i], &ic->st, e);
+			err = decode_cpu(in, &pm->cpus[i], r, &ic->st, e);
 			if (err)
 				return err;
 			i++;
@@ -94,19 +117,21 @@ static int collect(struct pm_info *in, struct tm_err *e)
 int pm_info_collect(struct pm_info *in, const struct pm_dump *pm,
 		    struct tm_err *e)
 {
+	struct pm_cost_run r;
 	int err;
 
 	memset(in, 0, sizeof(*in));
 	in->pm = pm;
-	err = collect(in, e);
-	if (err)
-		return err;
 	/* Dumps of writers without instrumentation: no exec table, no cost. */
 	in->have_instr = (pm->instr && pm->instr->have_exectab) ||
 			 pm->rt[TIPME_REC_COST].our_size;
 	if (in->have_instr)
-		in->cost_err = pm_cost_compute(pm, INT64_MIN, INT64_MAX, &in->cost,
-					       &in->cost_msg);
+		pm_cost_begin(&r, pm, INT64_MIN, INT64_MAX, &in->cost);
+	err = collect(in, &r, e);
+	if (err)
+		return err;
+	if (in->have_instr && !in->cost_err)
+		pm_cost_end(&r);
 	return 0;
 }
 

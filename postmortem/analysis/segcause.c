@@ -6,6 +6,7 @@
  * verdict's walk (verdict.c) applies while following wakers, and the
  * per-stretch answers the timeline, legs and the stall finder use.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,12 +90,32 @@ const char *pm_seg_site0(const struct pm_dump *pm, const struct pm_seg *s)
 const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
 					   uint32_t pid, int64_t a, int64_t b)
 {
-	size_t i;
+	size_t i, lo = 0, hi = res->nlocks;
 
-	for (i = 0; i < res->nlocks; i++) {
-		const struct pm_lockwait *l = &res->locks[i];
+	if (!res->locks_by_pid) {
+		for (i = 0; i < res->nlocks; i++) {
+			const struct pm_lockwait *l = &res->locks[i];
 
-		if (l->pid == pid && l->start_ns < b && l->end_ns > a)
+			if (l->pid == pid && l->start_ns < b && l->end_ns > a)
+				return l;
+		}
+		return NULL;
+	}
+	/* @pid's waits, in the order of @res->locks: the scan's first */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (res->locks[res->locks_by_pid[mid]].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < res->nlocks; i++) {
+		const struct pm_lockwait *l = &res->locks[res->locks_by_pid[i]];
+
+		if (l->pid != pid)
+			break;
+		if (l->start_ns < b && l->end_ns > a)
 			return l;
 	}
 	return NULL;
@@ -151,40 +172,82 @@ static int completion_woke(const struct pm_wake *w, int64_t ns, uint32_t cpu,
 	return 1;
 }
 
+/* A completion: of a block request or of a bio. */
+struct done {
+	int64_t ns;
+	uint32_t cpu, ctx, pid;
+};
+
+static void blk_done(const void *base, size_t i, struct done *d)
+{
+	const struct pm_blkreq *q = (const struct pm_blkreq *)base + i;
+
+	*d = (struct done){ q->complete_ns, q->complete_cpu, q->complete_ctx,
+			    q->complete_pid };
+}
+
+static void bio_done(const void *base, size_t i, struct done *d)
+{
+	const struct pm_bio *b = (const struct pm_bio *)base + i;
+
+	*d = (struct done){ b->complete_ns, b->complete_cpu, b->complete_ctx,
+			    b->complete_pid };
+}
+
+/*
+ * The latest of the @n completions of @base (entries of @size bytes, read
+ * by @get) that made @w, the first of several at that time; its index, or
+ * -1.  With @by_done (the indices by completion time, then index) only
+ * those in the window completion_woke() accepts are looked at, else all.
+ */
+static ptrdiff_t latest_woke(const void *base, size_t n, const uint32_t *by_done,
+			     void (*get)(const void *, size_t, struct done *),
+			     const struct pm_wake *w)
+{
+	size_t i = 0, hi = n, at;
+	struct done d, best = { 0 };
+	ptrdiff_t found = -1;
+
+	if (!w)
+		return -1;
+	while (by_done && i < hi) {	/* the first at or after the window */
+		size_t mid = i + (hi - i) / 2;
+
+		get(base, by_done[mid], &d);
+		if (d.ns < w->ns - BLK_WAKE_IRQ_NS)
+			i = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; i < n; i++) {
+		at = by_done ? by_done[i] : i;
+		get(base, at, &d);
+		if (by_done && d.ns > w->ns)
+			break;
+		if (!completion_woke(w, d.ns, d.cpu, d.ctx, d.pid))
+			continue;
+		if (found < 0 || d.ns > best.ns) {
+			best = d;
+			found = (ptrdiff_t)at;
+		}
+	}
+	return found;
+}
+
 const struct pm_blkreq *pm_seg_blk_wake(const struct pm_res *res,
 					const struct pm_wake *w)
 {
-	const struct pm_blkreq *best = NULL;
-	size_t i;
+	ptrdiff_t i = latest_woke(res->blk, res->nblk, res->blk_by_done, blk_done, w);
 
-	for (i = 0; w && i < res->nblk; i++) {
-		const struct pm_blkreq *q = &res->blk[i];
-
-		if (!completion_woke(w, q->complete_ns, q->complete_cpu, q->complete_ctx,
-				     q->complete_pid))
-			continue;
-		if (!best || q->complete_ns > best->complete_ns)
-			best = q;
-	}
-	return best;
+	return i < 0 ? NULL : &res->blk[i];
 }
 
 const struct pm_bio *pm_seg_bio_wake(const struct pm_res *res,
 				     const struct pm_wake *w)
 {
-	const struct pm_bio *best = NULL;
-	size_t i;
+	ptrdiff_t i = latest_woke(res->bios, res->nbios, res->bios_by_done, bio_done, w);
 
-	for (i = 0; w && i < res->nbios; i++) {
-		const struct pm_bio *b = &res->bios[i];
-
-		if (!completion_woke(w, b->complete_ns, b->complete_cpu, b->complete_ctx,
-				     b->complete_pid))
-			continue;
-		if (!best || b->complete_ns > best->complete_ns)
-			best = b;
-	}
-	return best;
+	return i < 0 ? NULL : &res->bios[i];
 }
 
 const struct pm_net *pm_seg_net_wake(const struct pm_res *res,

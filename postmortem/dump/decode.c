@@ -74,6 +74,25 @@ static int next_section(struct pm_dec *d)
 	return 1;
 }
 
+/*
+ * Bytes read between two drops of the dump's mapped pages: a stream is
+ * read once, front to back, so what was read need not stay in the
+ * resident set next to what is built from it (the pages stay in the page
+ * cache and come back unchanged if touched again).  Every decoder of a
+ * merge drops the whole file's: a few MiB stay resident, whatever the
+ * dump's size.
+ */
+#define PM_DEC_DROP_EVERY	(1U << 20)
+
+void pm_dump_read(const struct pm_dump *pm, uint64_t *since, uint64_t bytes)
+{
+	*since += bytes;
+	if (*since < PM_DEC_DROP_EVERY)
+		return;
+	*since = 0;
+	tm_drop_file_pages(pm->d.buf, pm->d.size, pm->d.owned == TM_DUMP_MAPPED);
+}
+
 /* Read the next sub-buffer header.  1: in a sub-buffer, 0: end, <0 error. */
 static int next_subbuf(struct pm_dec *d, struct tm_err *e)
 {
@@ -93,6 +112,7 @@ static int next_subbuf(struct pm_dec *d, struct tm_err *e)
 			       " are too short for a sub-buffer header",
 			       left, d->sec_file_off + d->sec_pos);
 	memcpy(&sb, d->sec + d->sec_pos, sizeof(sb));
+	pm_dump_read(d->pm, &d->read_since_drop, sizeof(sb) + sb.len);
 	d->sb_seq = sb.seq;
 	d->sb_file_off = d->sec_file_off + d->sec_pos;
 	d->sb = d->sec + d->sec_pos + sizeof(sb);
@@ -595,23 +615,10 @@ int pm_merge_init(struct pm_merge *m, const struct pm_dump *pm,
 
 static int merge_next(struct pm_merge *m, struct pm_event *ev, struct tm_err *e);
 
-/*
- * Events between two drops of the dump's mapped pages: the merge reads the
- * dump once, front to back per CPU, so what it has read need not stay in
- * the reader's resident set next to the state built from it (a 64 MiB
- * dump holds some 15 M events: a drop every few MiB of it).
- */
-#define PM_MERGE_DROP_EVERY	(1U << 18)
-
 int pm_merge_next(struct pm_merge *m, struct pm_event *ev, struct tm_err *e)
 {
 	int ret;
 
-	if (++m->since_drop >= PM_MERGE_DROP_EVERY) {
-		m->since_drop = 0;
-		tm_drop_file_pages(m->pm->d.buf, m->pm->d.size,
-				   m->pm->d.owned == TM_DUMP_MAPPED);
-	}
 	while ((ret = merge_next(m, ev, e)) > 0 && ev->ns < m->from_ns)
 		;
 	if (ret > 0 && ev->ns > m->to_ns) {

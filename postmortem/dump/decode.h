@@ -242,6 +242,7 @@ struct pm_dec {
 	pm_dec_subbuf_fn on_subbuf;
 	void *on_subbuf_arg;
 	uint8_t known;
+	uint64_t read_since_drop;
 };
 
 /*
@@ -258,6 +259,19 @@ struct pm_dec {
 #define PM_DEC_KNOWN_SLEEPER	0x2
 #define PM_DEC_KNOWN_PREV	0x4
 #define PM_DEC_KNOWN_ALL	0x7
+
+/**
+ * pm_dump_read() - count bytes read from @pm's mapped file; past a MiB
+ * since the last drop, give its pages back (tm_drop_file_pages())
+ * @pm: the dump
+ * @since: the reader's count since its last drop
+ * @bytes: read now
+ *
+ * For readers that go through the file once (the decoders, the index of
+ * sub-buffers): the pages stay in the page cache, and the resident set
+ * holds a few MiB of the file, not all of it.
+ */
+void pm_dump_read(const struct pm_dump *pm, uint64_t *since, uint64_t bytes);
 
 /**
  * pm_dec_snap() - the decoder's state, called from its @on_subbuf
@@ -323,7 +337,6 @@ struct pm_merge {
 	uint32_t heap_n;
 	int primed;
 	int err;
-	uint32_t since_drop;
 	struct tm_err errmsg;
 };
 

@@ -120,7 +120,7 @@ static int scan_cpu(struct pm_index *ix, size_t *cap, const struct pm_dump *pm,
 	struct tipme_subbuf h;
 	struct pm_sbx *sb;
 	uint32_t i, hdr;
-	uint64_t pos, ts;
+	uint64_t pos, ts, since = 0;
 
 	for (i = 0; i < pc->nr_secs; i++) {
 		const struct tm_dump_sec *s = &pm->d.secs[pc->secs[i]];
@@ -136,6 +136,8 @@ static int scan_cpu(struct pm_index *ix, size_t *cap, const struct pm_dump *pm,
 				return tm_err_set(e, EINVAL, "cpu %u, sub-buffer seq %" PRIu64
 						  ": length %u extends past the end of the section",
 						  pc->cpu, (uint64_t)h.seq, h.len);
+			/* a header per sub-buffer maps the pages around it */
+			pm_dump_read(pm, &since, sizeof(h) + h.len);
 			sb = scan_add(ix, cap);
 			if (!sb)
 				return tm_err_set(e, ENOMEM, "out of memory");

@@ -23,6 +23,9 @@ void pm_sites_free(struct pm_instr *in)
 	free(in->site_id);
 	free(in->site_off);
 	free(in->site_blob);
+	free(in->site_at);
+	in->site_at = NULL;
+	in->nr_site_at = 0;
 	in->site_id = NULL;
 	in->site_off = NULL;
 	in->site_blob = NULL;
@@ -124,6 +127,16 @@ int pm_sites_load(struct pm_instr *in, const struct tm_dump_sec *s,
 	in->site_blob = blob;
 	in->have_sites = 1;
 	blob = NULL;
+	/* numbers up to a few times the table's size: an array by number */
+	if (n && in->site_id[n - 1] < 8 * n + 4096) {
+		in->site_at = calloc((size_t)in->site_id[n - 1] + 1,
+				     sizeof(*in->site_at));
+		if (in->site_at) {	/* else the binary search */
+			in->nr_site_at = in->site_id[n - 1] + 1;
+			for (i = 0; i < n; i++)
+				in->site_at[in->site_id[i]] = (uint32_t)i + 1;
+		}
+	}
 out:
 	free(ref);
 	free(blob);
@@ -143,6 +156,12 @@ const unsigned char *pm_site_blob(const struct pm_dump *pm, uint32_t id,
 
 	if (!in || !in->nr_sites)
 		goto none;
+	if (in->site_at) {
+		if (id >= in->nr_site_at || !in->site_at[id])
+			goto none;
+		lo = in->site_at[id] - 1;
+		goto found;
+	}
 	hi = in->nr_sites;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -154,6 +173,7 @@ const unsigned char *pm_site_blob(const struct pm_dump *pm, uint32_t id,
 	}
 	if (lo == in->nr_sites || in->site_id[lo] != id)
 		goto none;
+found:
 	b = in->site_blob + in->site_off[lo];
 	memcpy(&l, b, sizeof(l));
 	*len = l;

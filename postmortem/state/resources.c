@@ -1201,6 +1201,73 @@ int pm_flip_read_by(const struct pm_dump *pm, const struct pm_flip *f, uint32_t 
 	return f->owner && (f->owner == proc || proc_of(pm, f->owner, f->ns) == proc);
 }
 
+static int lock_pid_cmp(const void *a, const void *b, void *base)
+{
+	const struct pm_lockwait *l = base;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (l[x].pid != l[y].pid)
+		return l[x].pid < l[y].pid ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* Where the completion times of an array of requests (or bios) are. */
+struct done_at {
+	const unsigned char *base;
+	size_t size;
+	size_t off;
+};
+
+static int done_cmp(const void *a, const void *b, void *arg)
+{
+	const struct done_at *d = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int64_t nx, ny;
+
+	memcpy(&nx, d->base + x * d->size + d->off, sizeof(nx));
+	memcpy(&ny, d->base + y * d->size + d->off, sizeof(ny));
+	if (nx != ny)
+		return nx < ny ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* @n indices 0..n-1 sorted by @cmp (given @arg) into *@out (NULL if none). */
+static int index_of(uint32_t **out, const void *arg, size_t n,
+		    int (*cmp)(const void *, const void *, void *))
+{
+	uint32_t *ix;
+	size_t i;
+
+	*out = NULL;
+	if (!n || n > UINT32_MAX)
+		return 0;
+	ix = malloc(n * sizeof(*ix));
+	if (!ix)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		ix[i] = (uint32_t)i;
+	qsort_r(ix, n, sizeof(*ix), cmp, (void *)arg);
+	*out = ix;
+	return 0;
+}
+
+int pm_res_index(struct pm_res *r)
+{
+	struct done_at blk = { (const void *)r->blk, sizeof(*r->blk),
+			       offsetof(struct pm_blkreq, complete_ns) };
+	struct done_at bio = { (const void *)r->bios, sizeof(*r->bios),
+			       offsetof(struct pm_bio, complete_ns) };
+
+	free(r->locks_by_pid);
+	free(r->blk_by_done);
+	free(r->bios_by_done);
+	if (index_of(&r->locks_by_pid, r->locks, r->nlocks, lock_pid_cmp) ||
+	    index_of(&r->blk_by_done, &blk, r->nblk, done_cmp) ||
+	    index_of(&r->bios_by_done, &bio, r->nbios, done_cmp))
+		return -ENOMEM;
+	return 0;
+}
+
 /* Finish (or, @err < 0, release) the resources; return @err or a new one. */
 static int res_bld_end(struct res_bld *b, int err, struct tm_err *e)
 {
@@ -1233,7 +1300,7 @@ static int res_bld_end(struct res_bld *b, int err, struct tm_err *e)
 			r->fwaits[i].end_ns = b->last;
 	policies_finish(r);
 	flip_readers(r, b->pm);
-	if (works_index(r) || members(r, b->pm)) {
+	if (works_index(r) || members(r, b->pm) || pm_res_index(r)) {
 		pm_res_free(r);
 		return tm_err_set(e, ENOMEM, "out of memory");
 	}
@@ -1315,6 +1382,9 @@ void pm_res_free(struct pm_res *r)
 	free(r->vblanks);
 	free(r->fences);
 	free(r->fwaits);
+	free(r->locks_by_pid);
+	free(r->blk_by_done);
+	free(r->bios_by_done);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -428,6 +428,10 @@ struct pm_policy {
  * @nfences: how many
  * @fwaits: dma_fence waits, by start
  * @nfwaits: how many
+ * @locks_by_pid: @locks' indices by pid, then index (pm_res_index());
+ *	NULL: not built, the lookups scan @locks
+ * @blk_by_done: @blk's indices by completion time, then index
+ * @bios_by_done: @bios' indices by completion time, then index
  */
 struct pm_res {
 	struct pm_lockwait *locks;
@@ -466,7 +470,24 @@ struct pm_res {
 	size_t nfences;
 	struct pm_fence_wait *fwaits;
 	size_t nfwaits;
+	uint32_t *locks_by_pid;
+	uint32_t *blk_by_done;
+	uint32_t *bios_by_done;
 };
+
+/**
+ * pm_res_index() - the indices of @r's lock waits by thread and of its
+ * block requests and bios by completion, for the lookups of one stretch's
+ * cause (analysis/segcause.c), which scanned every lock wait and request
+ * of the dump per stretch asked about (millions in a 1 GiB dump)
+ * @r: resources; the builder calls it once they are complete
+ *
+ * A lookup through the indices finds what the scan found (the same entry
+ * among several that fit).  Arrays past 2^32 entries are not indexed.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pm_res_index(struct pm_res *r);
 
 int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 		 struct tm_err *e);

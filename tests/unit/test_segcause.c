@@ -275,6 +275,86 @@ static void stall_tests(void)
 	       "hint: a word of the description names a process (any case; a long name by its 15 bytes)");
 }
 
+/*
+ * The lookups through pm_res_index()'s indices against the scans they
+ * replace, on random lock waits, block requests and bios (several at the
+ * same completion time, on few CPUs and threads, so that several fit one
+ * question): the same entry for every question.
+ */
+static void index_tests(void)
+{
+	enum { N = 3000, Q = 20000 };
+	struct pm_lockwait *l = calloc(N, sizeof(*l));
+	struct pm_blkreq *q = calloc(N, sizeof(*q));
+	struct pm_bio *b = calloc(N, sizeof(*b));
+	struct pm_res scan = { 0 }, ix;
+	unsigned int seed = 31, i, lock_bad = 0, blk_bad = 0, bio_bad = 0;
+	unsigned int lock_hits = 0, blk_hits = 0, bio_hits = 0;
+
+	if (!l || !q || !b)
+		return;
+	for (i = 0; i < N; i++) {
+		l[i].pid = 1 + rand_r(&seed) % 20;
+		l[i].start_ns = rand_r(&seed) % 1000000000;
+		l[i].end_ns = l[i].start_ns + rand_r(&seed) % 5000000;
+		/* whole ms: completions at the same time */
+		q[i].complete_ns = (rand_r(&seed) % 7 ? 1 + rand_r(&seed) % 1000 : 0) * 1000000LL;
+		q[i].complete_cpu = rand_r(&seed) % 3;
+		q[i].complete_ctx = rand_r(&seed) % 3;
+		q[i].complete_pid = 1 + rand_r(&seed) % 20;
+		b[i].complete_ns = (1 + rand_r(&seed) % 1000) * 1000000LL;
+		b[i].complete_cpu = rand_r(&seed) % 3;
+		b[i].complete_ctx = rand_r(&seed) % 3;
+		b[i].complete_pid = 1 + rand_r(&seed) % 20;
+	}
+	scan.locks = l;
+	scan.nlocks = N;
+	scan.blk = q;
+	scan.nblk = N;
+	scan.bios = b;
+	scan.nbios = N;
+	ix = scan;
+	if (pm_res_index(&ix)) {
+		tap_ok(0, "pm_res_index: out of memory");
+		return;
+	}
+	for (i = 0; i < Q; i++) {
+		uint32_t pid = 1 + rand_r(&seed) % 21;
+		int64_t a = rand_r(&seed) % 1000000000, z = a + rand_r(&seed) % 3000000;
+		struct pm_wake w = {
+			.ns = (int64_t)(rand_r(&seed) % 1001) * 1000000 + rand_r(&seed) % 3 * 500000,
+			.cpu = rand_r(&seed) % 3,
+			.ctx = rand_r(&seed) % 3,
+			.waker = 1 + rand_r(&seed) % 20,
+		};
+		const struct pm_lockwait *lw = pm_seg_lock_wait(&scan, pid, a, z);
+		const struct pm_blkreq *bq = pm_seg_blk_wake(&scan, &w);
+		const struct pm_bio *bb = pm_seg_bio_wake(&scan, &w);
+
+		lock_bad += lw != pm_seg_lock_wait(&ix, pid, a, z);
+		blk_bad += bq != pm_seg_blk_wake(&ix, &w);
+		bio_bad += bb != pm_seg_bio_wake(&ix, &w);
+		lock_hits += !!lw;
+		blk_hits += !!bq;
+		bio_hits += !!bb;
+	}
+	tap_ok(!lock_bad && lock_hits > Q / 10,
+	       "lock wait of a stretch by the index: as the scan (%u of %u differ, %u found)",
+	       lock_bad, Q, lock_hits);
+	tap_ok(!blk_bad && blk_hits > Q / 20,
+	       "request completion that woke by the index: as the scan (%u differ, %u found)",
+	       blk_bad, blk_hits);
+	tap_ok(!bio_bad && bio_hits > Q / 20,
+	       "bio completion that woke by the index: as the scan (%u differ, %u found)",
+	       bio_bad, bio_hits);
+	free(ix.locks_by_pid);
+	free(ix.blk_by_done);
+	free(ix.bios_by_done);
+	free(l);
+	free(q);
+	free(b);
+}
+
 int main(void)
 {
 	static struct scen s;
@@ -282,7 +362,7 @@ int main(void)
 	struct tm_err e = { "" };
 	int fd;
 
-	tap_plan(40);
+	tap_plan(43);
 	fd = mkstemp(path);
 	if (fd < 0)
 		return 1;
@@ -299,6 +379,7 @@ int main(void)
 	display_tests();
 	idle_tests();
 	stall_tests();
+	index_tests();
 	pm_incident_close(&inc);
 	return tap_done();
 }

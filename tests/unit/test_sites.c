@@ -193,12 +193,80 @@ static void bad_table(struct scen *s, int how, const char *want, const char *wha
 	pm_close(&pm);
 }
 
+/*
+ * A site table of @n entries numbered @first + k * @step: every number
+ * found with its own addresses, numbers between and past them not (the
+ * lookup by array when the numbers are dense, the binary search when
+ * they are not: @by_array says which one the table should get).
+ */
+static void lookup(uint32_t n, uint32_t first, uint32_t step, int by_array,
+		   const char *what)
+{
+	struct tipme_sitetab_hdr h = { .hdr_size = sizeof(h), .count = n };
+	unsigned char *buf = calloc(1, sizeof(h) + n * (sizeof(struct tipme_site) + 16));
+	struct tm_dump_sec sec = { .index = 0 };
+	struct pm_instr in = { 0 };
+	struct pm_dump pm = { 0 };
+	struct tm_err e = { "" };
+	size_t off = sizeof(h);
+	uint32_t k, bad = 0;
+	int ret;
+
+	if (!buf)
+		return;
+	memcpy(buf, &h, sizeof(h));
+	for (k = 0; k < n; k++) {
+		struct tipme_site st = { .id = first + k * step, .nr = (uint8_t)(k % 5) };
+		uint32_t a, ip;
+
+		memcpy(buf + off, &st, sizeof(st));
+		off += sizeof(st);
+		for (a = 0; a < st.nr; a++) {
+			ip = st.id ^ a;
+			memcpy(buf + off, &ip, sizeof(ip));
+			off += sizeof(ip);
+		}
+	}
+	sec.h.size = off;
+	sec.data = buf;
+	ret = pm_sites_load(&in, &sec, &e);
+	pm.instr = &in;
+	for (k = 0; !ret && k < n; k++) {
+		uint32_t id = first + k * step, len, ip;
+		const unsigned char *b = pm_site_blob(&pm, id, &len);
+		struct tipme_rec_blocked bl;
+
+		memcpy(&bl, b, sizeof(bl));
+		memcpy(&ip, b + sizeof(bl), sizeof(ip));
+		if (bl.nr != k % 5 || len != sizeof(bl) + 4 * bl.nr ||
+		    (bl.nr && ip != id))
+			bad++;
+		if (step > 1) {		/* a number between two: none */
+			pm_site_blob(&pm, id + 1, &len);
+			bad += len != sizeof(bl);
+		}
+	}
+	if (!ret) {
+		uint32_t len;
+
+		pm_site_blob(&pm, first + n * step, &len);
+		bad += len != sizeof(struct tipme_rec_blocked);
+		pm_site_blob(&pm, UINT32_MAX, &len);
+		bad += len != sizeof(struct tipme_rec_blocked);
+	}
+	tap_ok(!ret && !bad && !!in.site_at == by_array,
+	       "%s: %u sites found, numbers not in the table not (%s; %u wrong)",
+	       what, n, in.site_at ? "array" : "binary search", bad);
+	pm_sites_free(&in);
+	free(buf);
+}
+
 int main(void)
 {
 	struct scen *s = malloc(sizeof(*s));
 	int fd;
 
-	tap_plan(18);
+	tap_plan(21);
 	snprintf(path, sizeof(path), "/tmp/tipme-sites-XXXXXX");
 	fd = mkstemp(path);
 	if (!s || fd < 0)
@@ -210,6 +278,9 @@ int main(void)
 	bad_table(s, 1, "more than 64 addresses", "a site of 65 addresses");
 	bad_table(s, 2, "extends past the end", "a site longer than its section");
 	bad_table(s, 3, "listed twice", "a site listed twice");
+	lookup(300, 1, 1, 1, "numbers 1..300");
+	lookup(300, 100, 7, 1, "numbers 100 + 7k");
+	lookup(300, 5, 1000003, 0, "numbers a million apart");
 	unlink(path);
 	free(s);
 	return tap_done();
