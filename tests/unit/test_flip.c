@@ -41,7 +41,9 @@
  * comes (a timer woke it 1.5 ms before): no wakeup for the key, and
  * sway's wakeup of the client next to it is not evdev's (sway was not on
  * the CPU at the record), the reader is sway, which read the press
- * before.  Each: `tipme report` without --pid
+ * before; a desktop typed at 64 times (tests/unit/typing.c), where some
+ * presses find their reader runnable, among many inputs read by two
+ * threads.  Each: `tipme report` without --pid
  * chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -60,6 +62,7 @@
 #include "scen.h"
 #include "stategold.h"
 #include "tap.h"
+#include "typing.h"
 
 static char dir[64];
 
@@ -613,6 +616,61 @@ static void latency(enum variant v, double lat_ms, const char *end, double leg_m
 	free(text);
 }
 
+#define TYPED	64	/* presses in the typed-at scenario */
+
+/*
+ * tipme latency on a desktop typed at TYPED times (tests/unit/typing.c):
+ * every press's reader is the thread the scenario made read it, and so is
+ * that of every press that found it runnable (the nearest other input
+ * with a wakeup: the key's own release, or for the first press of a block
+ * the previous press's release, read by the other thread, which is the
+ * one runnable); tipme report chooses the slow press, read by 501 so.
+ */
+static void typed(struct scen *s)
+{
+	struct typing_press truth[TYPED];
+	char path[200], want[160], *json, *p;
+	uint32_t slow = typing_slow(TYPED), reader;
+	size_t i, bad = 0, n = 0;
+	long long ns;
+	int ret, ok;
+
+	scen_init(s, 2);
+	snprintf(path, sizeof(path), "%s/typing", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/typing/kernel.dump", dir);
+	ok = !typing_write(s, TYPED, truth) && !scen_write(s, path);
+	json = ok ? run(pm_cmd_latency, "latency", "typing", 1, &ret) : NULL;
+	for (p = json; p && (p = strstr(p, "\"press_mono_ns\": ")); n++) {
+		ns = strtoll(p + 17, NULL, 10);
+		p = strstr(p, "\"reader\": ");
+		reader = p ? (uint32_t)strtoul(p + 10, NULL, 10) : 0;
+		if (n < TYPED && ns == (long long)truth[n].ns && reader == truth[n].reader)
+			continue;
+		if (!bad++)
+			tap_diag("press %zu at %lld: reader %u, not %u", n, ns, reader,
+				 n < TYPED ? truth[n].reader : 0);
+	}
+	tap_ok(ok && !ret && n == TYPED && !bad,
+	       "typed at %d times: every press's reader is the thread the scenario made read "
+	       "it, those found runnable too (%zu presses, %zu wrong)", TYPED, n, bad);
+	free(json);
+	json = ok ? run(pm_cmd_report, "report", "typing", 1, &ret) : NULL;
+	snprintf(want, sizeof(want), "\"interval\":{\"pid\":%u,\"comm\":\"sway:input\","
+		 "\"from_mono_ns\":%llu,\"to_mono_ns\":%llu,", truth[slow].reader,
+		 (unsigned long long)truth[slow].ns,
+		 (unsigned long long)(truth[slow].ns + MS(TYPING_SLOW_MS)));
+	tap_ok(json && !ret && truth[slow].awake && truth[slow].reader == TYPING_SWAY2 &&
+	       strstr(json, want),
+	       "typed at: report chooses the slow press, read by the thread already runnable");
+	if (!json || !strstr(json, want))
+		tap_diag("want %s in %s", want, json ? json : "");
+	free(json);
+	for (i = 0; i < TYPED; i++)
+		if (truth[i].awake && i % 8 == 0 && truth[i].reader == truth[i + 1].reader)
+			tap_diag("typing.c: press %zu's reader is not the previous block's", i);
+}
+
 int main(void)
 {
 	static const char *const timer_must[] = {
@@ -672,7 +730,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(67);
+	tap_plan(69);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -755,6 +813,7 @@ int main(void)
 	if (!out || !strstr(out, "\"auto_press\""))
 		tap_diag("%s", out ? out : "");
 	free(out);
+	typed(s);
 	free(s);
 	/* TIPME_KEEP_TMP=1 keeps the scenarios' incidents (fuzz seeds) */
 	if (!getenv("TIPME_KEEP_TMP"))
