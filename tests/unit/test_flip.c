@@ -41,10 +41,10 @@
  * comes (a timer woke it 1.5 ms before): no wakeup for the key, and
  * sway's wakeup of the client next to it is not evdev's (sway was not on
  * the CPU at the record), the reader is sway, which read the press
- * before; a desktop typed at 64 times (tests/unit/typing.c), where some
- * presses find their reader runnable, among many inputs read by two
- * threads.  Each: `tipme report` without --pid
- * chooses the press, its interval from the input to the refresh of the
+ * before, and the same in a dump without flips; a desktop typed at 64
+ * times (tests/unit/typing.c), where some presses find their reader
+ * runnable, among many inputs read by two threads.  Each: `tipme report`
+ * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
  * tests/unit/golden/flip-NAME.{txt,json} (TIPME_UPDATE_GOLDEN=1 rewrites
@@ -90,6 +90,7 @@ enum variant {
 	V_AWAKE,	/* the timer's, sway runnable when the key comes */
 	V_AWAKE_ALONE,	/* ... and no other input in the dump */
 	V_SEAT_BUSY,	/* as V_SEAT, the compositor runnable at the delivery */
+	V_AWAKE_NOFLIP,	/* V_AWAKE in a dump without DRM events */
 };
 
 static const char *const names[] = {
@@ -100,7 +101,7 @@ static const char *const names[] = {
 	[V_UNSEEN] = "unseen", [V_UNSEEN_BUSY] = "unseen-busy", [V_SKEW] = "skew",
 	[V_SEAT_RUNNABLE] = "seat-runnable", [V_AWAKE] = "awake",
 	[V_AWAKE_ALONE] = "awake-alone",
-	[V_SEAT_BUSY] = "seat-busy",
+	[V_SEAT_BUSY] = "seat-busy", [V_AWAKE_NOFLIP] = "awake-noflip",
 };
 
 /*
@@ -312,13 +313,13 @@ static int build(struct scen *s, enum variant v)
 	scen_switch(s, 2, MS(1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 2, MS(1), 700, sleep_site);
 	/* the key: evdev wakes sway */
-	if (v == V_AWAKE || v == V_AWAKE_ALONE) {
+	if (v == V_AWAKE || v == V_AWAKE_ALONE || v == V_AWAKE_NOFLIP) {
 		/*
 		 * a press at 3 ms sway reads without a word (V_AWAKE); a
 		 * timer wakes sway at 8.5 ms, and the key at 10 ms finds it
 		 * runnable
 		 */
-		if (v == V_AWAKE) {
+		if (v == V_AWAKE || v == V_AWAKE_NOFLIP) {
 			scen_rec(s, 0, TIPME_REC_INPUT, MS(3), &in, sizeof(in));
 			scen_wake(s, 0, MS(3.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
 			scen_switch(s, 0, MS(3.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
@@ -367,6 +368,7 @@ static int build(struct scen *s, enum variant v)
 	case V_SEAT:
 	case V_SEAT_RUNNABLE:
 	case V_AWAKE:
+	case V_AWAKE_NOFLIP:
 	case V_AWAKE_ALONE:
 	case V_SEAT_BUSY:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -490,7 +492,7 @@ static int build(struct scen *s, enum variant v)
 	} else {
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
-		if (v != V_NOFLIP)
+		if (v != V_NOFLIP && v != V_AWAKE_NOFLIP)
 			refresh(s, 320, 0, 20);
 	}
 	scen_trigger(s, MS(v == V_UNSEEN_BUSY ? 500 : 400));
@@ -629,11 +631,12 @@ static void latency(enum variant v, double lat_ms, const char *end, double leg_m
 static void typed(struct scen *s)
 {
 	struct typing_press truth[TYPED];
-	char path[200], want[160], *json, *p;
+	char path[200], want[240], *json, *p;
 	uint32_t slow = typing_slow(TYPED), reader;
 	size_t i, bad = 0, n = 0;
+	const char *by;
 	long long ns;
-	int ret, ok;
+	int ret, ok, awake;
 
 	scen_init(s, 2);
 	snprintf(path, sizeof(path), "%s/typing", dir);
@@ -645,19 +648,25 @@ static void typed(struct scen *s)
 		ns = strtoll(p + 17, NULL, 10);
 		p = strstr(p, "\"reader\": ");
 		reader = p ? (uint32_t)strtoul(p + 10, NULL, 10) : 0;
-		if (n < TYPED && ns == (long long)truth[n].ns && reader == truth[n].reader)
+		by = p ? strstr(p, "\"reader_by\": ") : NULL;
+		awake = by && !strncmp(by + 13, "\"awake\",", 8);
+		if (n < TYPED && ns == (long long)truth[n].ns && reader == truth[n].reader &&
+		    by && (awake || !strncmp(by + 13, "\"wakeup\",", 9)) &&
+		    awake == truth[n].awake)
 			continue;
 		if (!bad++)
-			tap_diag("press %zu at %lld: reader %u, not %u", n, ns, reader,
-				 n < TYPED ? truth[n].reader : 0);
+			tap_diag("press %zu at %lld: reader %u (%.14s), not %u", n, ns, reader,
+				 by ? by + 13 : "", n < TYPED ? truth[n].reader : 0);
 	}
 	tap_ok(ok && !ret && n == TYPED && !bad,
 	       "typed at %d times: every press's reader is the thread the scenario made read "
-	       "it, those found runnable too (%zu presses, %zu wrong)", TYPED, n, bad);
+	       "it, those found runnable too, and how it was found (%zu presses, %zu wrong)",
+	       TYPED, n, bad);
 	free(json);
 	json = ok ? run(pm_cmd_report, "report", "typing", 1, &ret) : NULL;
 	snprintf(want, sizeof(want), "\"interval\":{\"pid\":%u,\"comm\":\"sway:input\","
-		 "\"from_mono_ns\":%llu,\"to_mono_ns\":%llu,", truth[slow].reader,
+		 "\"from_mono_ns\":%llu,\"to_mono_ns\":%llu,\"chosen_by\":\"kernel_input\","
+		 "\"end\":\"flip\",\"reader_by\":\"awake\",", truth[slow].reader,
 		 (unsigned long long)truth[slow].ns,
 		 (unsigned long long)(truth[slow].ns + MS(TYPING_SLOW_MS)));
 	tap_ok(json && !ret && truth[slow].awake && truth[slow].reader == TYPING_SWAY2 &&
@@ -688,8 +697,26 @@ int main(void)
 		NULL,
 	};
 	static const char *const stopped_must[] = { "\"continued_by\":700", NULL };
-	static const char *const noflip_must[] = { "\"chosen_by\":\"kernel_input\",\"end\":\"reader_idle\"}",
-						   NULL };
+	static const char *const noflip_must[] = {
+		"\"chosen_by\":\"kernel_input\",\"end\":\"reader_idle\",\"reader_by\":\"wakeup\"}",
+		NULL,
+	};
+	static const char *const awake_must[] = {
+		"\"end\":\"flip\",\"reader_by\":\"awake\",",
+		"\"flip\":{\"crtc\":0,\"seq\":20,",
+		"\"client\":600,\"client_comm\":\"foot\",",
+		NULL,
+	};
+	static const char *const awake_noflip_must[] = {
+		"\"chosen_by\":\"kernel_input\",\"end\":\"reader_idle\",\"reader_by\":\"awake\"}",
+		NULL,
+	};
+	static const char *const alone_must[] = {
+		"\"end\":\"flip\",\"reader_by\":\"flip_reader\",",
+		"\"flip\":{\"crtc\":0,\"seq\":20,",
+		"\"client\":600,\"client_comm\":\"foot\",",
+		NULL,
+	};
 	static const char *const two_must[] = {
 		"\"flip_mono_ns\":112000000,",
 		"\"flip\":{\"crtc\":0,\"seq\":7,",
@@ -730,7 +757,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(69);
+	tap_plan(75);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -763,12 +790,15 @@ int main(void)
 	check(V_SEAT_RUNNABLE, 313, "flip", "timer", 600, 90, seat_must,
 	      "the same, sway runnable at the delivery: the file is sway's as the queuer of the "
 	      "commit's work the kworker delivered it in");
-	check(V_AWAKE, 320, "flip", "timer", 600, 90, timer_must + 1,
+	check(V_AWAKE, 320, "flip", "timer", 600, 90, awake_must,
 	      "sway runnable when the key comes: no wakeup for it, the reader is the thread "
 	      "the press before woke, not the client sway woke next to the key");
-	check(V_AWAKE_ALONE, 320, "flip", "timer", 600, 90, timer_must + 1,
+	check(V_AWAKE_ALONE, 320, "flip", "timer", 600, 90, alone_must,
 	      "the same with no other input in the dump: the reader is the main thread of the "
 	      "process that reads the page flips' events");
+	check(V_AWAKE_NOFLIP, 11, "reader_idle", "running", 500, 50, awake_noflip_must,
+	      "the same in a dump without flips: to the reader's next wait, the reader "
+	      "already awake");
 	check(V_SEAT_BUSY, 312.4, "flip", "timer", 600, 90, seat_busy_must,
 	      "the same, sway runnable when the kworker delivers the flip: the commit's work, "
 	      "queued by sway, makes the file sway's");
@@ -788,6 +818,8 @@ int main(void)
 	latency(V_TIMER, 310, "flip", 300, "tipme latency, the client's sleep");
 	latency(V_TWO, 102, "flip", 99, "tipme latency, two clients and outputs");
 	latency(V_NOFLIP, 1, "reader_idle", 1, "tipme latency, no flip");
+	latency(V_AWAKE_ALONE, 310, "flip", 300,
+		"tipme latency, a press no wakeup delivered: read by the flips' reader, already awake");
 	/* the layer below: the flips, fences and wakeups joined to them */
 	for (i = V_GPU; i <= V_LATE; i += V_LATE - V_GPU) {
 		ret = state_golden(dir, names[i], msg, sizeof(msg));
@@ -808,7 +840,7 @@ int main(void)
 	out = f ? run(pm_cmd_report, "report", "timer", 1, &ret) : NULL;
 	tap_ok(out && strstr(out, "\"from_mono_ns\":10000000,\"to_mono_ns\":320000000,"
 			   "\"chosen_by\":\"auto_press\",\"press_claimed\":false,\"end\":\"flip\","
-			   "\"flip_mono_ns\":320000000,"),
+			   "\"reader_by\":\"wakeup\",\"flip_mono_ns\":320000000,"),
 	       "an auto incident: the press it names, to the flip");
 	if (!out || !strstr(out, "\"auto_press\""))
 		tap_diag("%s", out ? out : "");
