@@ -56,8 +56,18 @@ static void runs(struct scen *s, uint32_t pid, double ns, double out)
 	scen_blocked(s, 0, MS(out), pid, poll_site);
 }
 
-/* The refresh @seq at @ms, its event delivered to 500's file, waking it. */
-static void refresh(struct scen *s, double ms, uint32_t seq)
+/**
+ * typing_refresh() - a refresh showing sway's flip
+ * @s: the scenario
+ * @ms: the vblank's time
+ * @crtc: its CRTC
+ * @seq: its sequence
+ *
+ * The vblank @seq of @crtc at @ms, its event delivered to sway's (500)
+ * file from the interrupt on CPU 0, which wakes sway (asleep in poll); it
+ * runs 0.2 ms and waits in poll again.  Also test_flip.c's.
+ */
+void typing_refresh(struct scen *s, double ms, uint16_t crtc, uint32_t seq)
 {
 	struct tipme_rec_vblank vb = { 0 };
 	struct tipme_rec_vblank_ev ev = { 0 };
@@ -65,12 +75,14 @@ static void refresh(struct scen *s, double ms, uint32_t seq)
 	vb.seq = seq;
 	vb.time_lo = (uint32_t)MS(ms);
 	vb.time_hi = (uint32_t)(MS(ms) >> 32);
+	vb.crtc = crtc;
 	vb.flags = TIPME_VBLANK_HIGH_PREC;
 	scen_rec(s, 0, TIPME_REC_VBLANK, MS(ms + 0.02), &vb, sizeof(vb));
 	ev.seq = seq;
-	ev.file = 0x5a1e0000;
+	ev.file = 0x5a1e0000 | crtc;
 	ev.who = tipme_work_who(0, TIPME_CTX_HARDIRQ);
 	ev.owner = TYPING_SWAY;
+	ev.crtc = crtc;
 	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.03), &ev, sizeof(ev));
 	scen_wake(s, 0, MS(ms + 0.04), TYPING_SWAY, 0, 0, TIPME_CTX_HARDIRQ);
 	runs(s, TYPING_SWAY, ms + 0.1, ms + 0.3);
@@ -143,7 +155,7 @@ int typing_write(struct scen *s, uint32_t presses, struct typing_press *truth)
 		scen_blocked(s, 1, MS(t + 2.5), TYPING_FOOT, poll_site);
 		runs(s, r, t + 2.1, t + 2.6);
 		if (i != slow)
-			refresh(s, t + TYPING_FLIP_MS, i + 1);
+			typing_refresh(s, t + TYPING_FLIP_MS, 0, i + 1);
 		/* the release, to this press's own reader */
 		rel = t + release_after(i);
 		input(s, MS(rel), 0);
@@ -151,7 +163,7 @@ int typing_write(struct scen *s, uint32_t presses, struct typing_press *truth)
 		runs(s, reader_of(i), rel + 0.1, rel + 0.3);
 		end = rel + 0.3;
 		if (i == slow) {
-			refresh(s, t + TYPING_SLOW_MS, i + 1);
+			typing_refresh(s, t + TYPING_SLOW_MS, 0, i + 1);
 			end = t + TYPING_SLOW_MS + 0.3;
 		}
 		if (truth)
