@@ -74,10 +74,14 @@ BIGDUMP_DEFS := -DSCEN_CPUS=8 -DSCEN_SUBBUFS=16384 -DSCEN_EXEC_BYTES=1048576 -It
 $(B)/bench/bigdump/scen.o: tests/unit/scen.c tests/unit/scen.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(BIGDUMP_DEFS) -c -o $@ $<
-$(B)/bench/bigdump/bigdump.o: bench/bigdump.c tests/unit/scen.h tests/unit/gen.h
+$(B)/bench/bigdump/typing.o: tests/unit/typing.c tests/unit/typing.h tests/unit/scen.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(BIGDUMP_DEFS) -c -o $@ $<
-$(B)/tipme-bigdump: $(B)/bench/bigdump/bigdump.o $(B)/bench/bigdump/scen.o $(LIBTIPME)
+$(B)/bench/bigdump/bigdump.o: bench/bigdump.c tests/unit/scen.h tests/unit/gen.h tests/unit/typing.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(BIGDUMP_DEFS) -c -o $@ $<
+$(B)/tipme-bigdump: $(B)/bench/bigdump/bigdump.o $(B)/bench/bigdump/scen.o \
+		$(B)/bench/bigdump/typing.o $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^
 
 PROGS += $(B)/tipme-bigdump

@@ -5,6 +5,7 @@
  * instead of the QEMU run's forty minutes of TCG.
  *
  *   tipme-bigdump [-m MIB] [-c CPUS] [-t THREADS] [-s SEED] FILE
+ *   tipme-bigdump -k PRESSES FILE
  *
  * A simulated machine of CPUS CPUs (2..8) runs THREADS threads: they
  * wake each other, sleep at kernel sites, are preempted, issue block
@@ -15,6 +16,12 @@
  * sub-buffers are dropped, as the module overwrites them), and now and
  * then a few sub-buffers are lost (a gap in the sequence).  The dump ends
  * with a trigger.  Same seed, same file.
+ *
+ * With -k, instead: a compositor's desktop typed at PRESSES times, one
+ * key every 30 ms (tests/unit/typing.c: each press read, handed to the
+ * client, flipped; a quarter of them finding the compositor already
+ * runnable), for the speed of the kernel input's analyses (tipme latency,
+ * tipme report) on many inputs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +30,7 @@
 
 #include "gen.h"
 #include "scen.h"
+#include "typing.h"
 
 #define MAX_THREADS	4096
 
@@ -262,7 +270,7 @@ static size_t kept(const struct big *b)
 
 int main(int argc, char **argv)
 {
-	uint32_t mib = 64, i, c, best, nsample = 0;
+	uint32_t mib = 64, i, c, best, nsample = 0, presses = 0;
 	struct big *b = calloc(1, sizeof(*b));
 	uint64_t t, next_sample = 10000000;
 	char comm[16], exe[64], args[64];
@@ -273,8 +281,9 @@ int main(int argc, char **argv)
 	b->ncpus = 4;
 	b->nthreads = 400;
 	b->rnd = 1;
-	while ((opt = getopt(argc, argv, "m:c:t:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:c:t:s:k:")) != -1) {
 		switch (opt) {
+		case 'k': presses = (uint32_t)atoi(optarg); break;
 		case 'm': mib = (uint32_t)atoi(optarg); break;
 		case 'c': b->ncpus = (uint32_t)atoi(optarg); break;
 		case 't': b->nthreads = (uint32_t)atoi(optarg); break;
@@ -294,6 +303,16 @@ int main(int argc, char **argv)
 	b->s = malloc(sizeof(*b->s));
 	if (!b->s)
 		return 1;
+	if (presses) {
+		scen_init(b->s, 2);
+		b->s->compact = 1;
+		b->s->short_ts = 1;
+		if (typing_write(b->s, presses, NULL)) {
+			fprintf(stderr, "tipme-bigdump: %u presses overflow the buffers\n", presses);
+			return 1;
+		}
+		return scen_write(b->s, argv[optind]) ? 1 : 0;
+	}
 	scen_init(b->s, b->ncpus);
 	b->s->compact = 1;
 	b->s->short_ts = 1;
@@ -340,7 +359,7 @@ int main(int argc, char **argv)
 		return 1;
 	return 0;
 usage:
-	fprintf(stderr, "usage: tipme-bigdump [-m MIB] [-c CPUS 2..%d] [-t THREADS 16..%d] [-s SEED] FILE\n",
-		SCEN_CPUS, MAX_THREADS);
+	fprintf(stderr, "usage: tipme-bigdump [-m MIB] [-c CPUS 2..%d] [-t THREADS 16..%d] [-s SEED] FILE\n"
+		"       tipme-bigdump -k PRESSES FILE\n", SCEN_CPUS, MAX_THREADS);
 	return 2;
 }

@@ -443,6 +443,13 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	return 1;
 }
 
+const char *const pm_reader_by_key[PM_READER_NR] = {
+	[PM_READER_NONE] = "none",
+	[PM_READER_WAKEUP] = "wakeup",
+	[PM_READER_AWAKE] = "awake",
+	[PM_READER_FLIP_READER] = "flip_reader",
+};
+
 const char *const pm_stage_key[PM_STAGE_NR] = {
 	[PM_STAGE_DISPATCH] = "dispatch",
 	[PM_STAGE_CLIENT] = "client",

@@ -49,12 +49,37 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_res *res, uint32_t compositor, uint32_t thread,
 		  int64_t after_ns, struct pm_flip_end *out);
 
+/*
+ * How the reader of an input was found (struct pm_press_path.reader_by,
+ * struct pm_input_read.by; kinput.c).
+ */
+enum pm_reader_by {
+	PM_READER_NONE,		/* no reader found */
+	PM_READER_WAKEUP,	/* the wakeup that delivered the input (evdev's) */
+	/*
+	 * none delivered it (a press): the thread the nearest other input's
+	 * wakeup woke, already runnable or running at the press
+	 */
+	PM_READER_AWAKE,
+	/*
+	 * ... and no other input has a wakeup: the main thread of the
+	 * process that reads the page flips' events, not asleep at the press
+	 */
+	PM_READER_FLIP_READER,
+	PM_READER_NR,
+};
+
+/* Their names in the JSON of report and latency (a documented contract). */
+extern const char *const pm_reader_by_key[PM_READER_NR];
+
 /**
  * struct pm_press_path - one press from the input to the screen
  * @press_ns: the input record
- * @reader: the compositor's thread the input woke
+ * @reader: the compositor's thread that read the input (@reader_by says
+ *	how it was found)
+ * @reader_by: enum pm_reader_by; PM_READER_WAKEUP: the input woke @reader
  * @compositor: its process
- * @read_ns: that wakeup
+ * @read_ns: that wakeup (not woken: the press)
  * @idle_ns: when the reader next waited for work (poll, epoll ...): the
  *	end of the press when the dump has no flip; 0 if never
  * @client: the client's thread the compositor woke while dispatching the
@@ -77,6 +102,7 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 struct pm_press_path {
 	int64_t press_ns;
 	uint32_t reader;
+	int reader_by;
 	uint32_t compositor;
 	int64_t read_ns;
 	int64_t idle_ns;

@@ -161,6 +161,8 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 			if (!ret)
 				ret = pm_kernel_input(inc, st, res, end - ask->window_ns,
 						      end, 0, &sp, &out->path);
+			if (ret < 0)
+				return ret;
 			if (ret)
 				out->end = out->path.end.flip ? PM_END_FLIP : PM_END_READER_IDLE;
 		}

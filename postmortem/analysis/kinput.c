@@ -192,47 +192,41 @@ static int is_press(const struct pm_input *in)
 }
 
 /*
- * The reader of press @k when no wakeup delivered it: a reader already
- * runnable or running gets no wakeup (a compositor a timer had just
- * woken).  The thread that the nearest other input record with a wakeup
- * woke (another press, or this key's own release: the reader of the event
- * device reads both); with none, the main thread of the process that
- * reads the page flips' events (struct pm_flip.reader: on a Linux desktop
- * the display server reads the input devices too), when it was not
- * blocked at @k's time: @tmp, a wakeup of it at @k's record, on its CPU.
- * NULL if none.
+ * The input nearest @rd[k] in time, other than itself, whose reader a
+ * wakeup delivered, between @left (the earliest input at the latest time
+ * before @k with one) and @right (the first after @k with one): the
+ * earlier on a tie.  SIZE_MAX if neither.
  */
-static const struct pm_wake *awake_reader(const struct pm_incident *inc,
-					  const struct pm_state *st,
-					  const struct pm_res *res, size_t k,
-					  struct pm_wake *tmp)
+static size_t nearest_read(const struct pm_res *res, size_t k, size_t left, size_t right)
 {
-	const struct pm_input *in = &res->inputs[k];
-	const struct pm_wake *w, *best = NULL;
+	int64_t t = res->inputs[k].ns;
+
+	if (right >= res->ninputs)
+		return left;
+	if (left == SIZE_MAX)
+		return right;
+	return dist(res->inputs[left].ns, t) <= dist(res->inputs[right].ns, t) ? left : right;
+}
+
+/*
+ * The reader of press @in when no wakeup delivered it: a reader already
+ * runnable or running gets no wakeup (a compositor a timer had just
+ * woken).  The thread @near's wakeup woke (the nearest other input record
+ * with a wakeup: another press, or this key's own release; the reader of
+ * the event device reads both; NULL: none in the dump); else the main
+ * thread @disp of the process that reads the page flips' events
+ * (struct pm_flip.reader: on a Linux desktop the display server reads the
+ * input devices too), when it was not blocked at @in's time: @out, a
+ * wakeup of it at @in's record, on its CPU.  Returns how it was found
+ * (PM_READER_NONE: it was not).
+ */
+static int awake_reader(const struct pm_state *st, const struct pm_input *in,
+			const struct pm_wake *near, uint32_t disp, struct pm_wake *out)
+{
 	const struct pm_thread *th;
-	size_t i, j, lo = 0;
+	size_t j;
 
-	for (i = 0; i < res->ninputs; i++) {
-		if (i == k)
-			continue;
-		w = pm_input_reader(inc, st, res, &res->inputs[i], &lo);
-		if (w && (!best || dist(res->inputs[i].ns, in->ns) < dist(best->ns, in->ns)))
-			best = w;
-	}
-	if (best) {
-		th = pm_state_thread(st, best->target);
-	} else {
-		uint32_t disp = 0;
-
-		/* the first flip's reader from the key on, else the last before */
-		for (i = 0; i < res->nflips; i++)
-			if (res->flips[i].reader) {
-				disp = res->flips[i].reader;
-				if (res->flips[i].ns >= in->ns)
-					break;
-			}
-		th = disp ? pm_state_thread(st, disp) : NULL;
-	}
+	th = near ? pm_state_thread(st, near->target) : disp ? pm_state_thread(st, disp) : NULL;
 	for (j = th ? pm_seg_first(th, in->ns) : 0; th && j < th->nsegs; j++) {
 		const struct pm_seg *sg = &th->segs[j];
 
@@ -241,16 +235,77 @@ static const struct pm_wake *awake_reader(const struct pm_incident *inc,
 		if (sg->end_ns <= in->ns)
 			continue;
 		if (sg->state != PM_T_RUNNABLE && sg->state != PM_T_RUNNING)
-			return NULL;
-		memset(tmp, 0, sizeof(*tmp));
-		tmp->ns = in->ns;
-		tmp->cpu = in->cpu;
-		tmp->target = th->pid;
-		tmp->ctx = TIPME_CTX_TASK;
-		tmp->intr = PM_INTR_UNKNOWN;
-		return tmp;
+			return PM_READER_NONE;
+		memset(out, 0, sizeof(*out));
+		out->ns = in->ns;
+		out->cpu = in->cpu;
+		out->target = th->pid;
+		out->ctx = TIPME_CTX_TASK;
+		out->intr = PM_INTR_UNKNOWN;
+		return near ? PM_READER_AWAKE : PM_READER_FLIP_READER;
 	}
-	return NULL;
+	return PM_READER_NONE;
+}
+
+/**
+ * pm_input_readers() - the reader of every input the kernel saw, once
+ * @inc: the incident
+ * @st: its state
+ * @res: its resources (inputs, wakeups and flips in time order)
+ * @out: set to one entry per @res->inputs, in their order; release with
+ *	free()
+ *
+ * Each input's wakeup (pm_input_reader()), and for a key or button press
+ * with none, the reader already awake (awake_reader()): the thread the
+ * nearest other input's wakeup woke, else the main thread of the process
+ * that reads the first flip's events from the press on (else the last
+ * before it).  One pass over the inputs, the wakeups near them and the
+ * flips: a dump's thousands of presses cost no more than a few.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pm_input_readers(const struct pm_incident *inc, const struct pm_state *st,
+		     const struct pm_res *res, struct pm_input_read **out)
+{
+	struct pm_input_read *rd = calloc(res->ninputs ? res->ninputs : 1, sizeof(*rd));
+	size_t k, lo = 0, left = SIZE_MAX, right = 0, fl = 0, fr = 0;
+	uint32_t before = 0, disp;
+	const struct pm_wake *w;
+
+	*out = rd;
+	if (!rd)
+		return -ENOMEM;
+	for (k = 0; k < res->ninputs; k++) {
+		w = pm_input_reader(inc, st, res, &res->inputs[k], &lo);
+		if (!w)
+			continue;
+		rd[k].wake = *w;
+		rd[k].by = PM_READER_WAKEUP;
+	}
+	for (k = 0; k < res->ninputs; k++) {
+		const struct pm_input *in = &res->inputs[k];
+		size_t i;
+
+		/* the first flip's reader from the press on, else the last before */
+		for (; fl < res->nflips && res->flips[fl].ns < in->ns; fl++)
+			if (res->flips[fl].reader)
+				before = res->flips[fl].reader;
+		for (fr = fr > fl ? fr : fl; fr < res->nflips && !res->flips[fr].reader; fr++)
+			;
+		disp = fr < res->nflips ? res->flips[fr].reader : before;
+		for (right = right > k ? right : k + 1;
+		     right < res->ninputs && rd[right].by != PM_READER_WAKEUP; right++)
+			;
+		if (rd[k].by == PM_READER_NONE && is_press(in)) {
+			i = nearest_read(res, k, left, right);
+			rd[k].by = awake_reader(st, in, i == SIZE_MAX ? NULL : &rd[i].wake,
+						disp, &rd[k].wake);
+		}
+		if (rd[k].by == PM_READER_WAKEUP &&
+		    (left == SIZE_MAX || res->inputs[left].ns != in->ns))
+			left = k;
+	}
+	return 0;
 }
 
 /**
@@ -268,7 +323,8 @@ static const struct pm_wake *awake_reader(const struct pm_incident *inc,
  *	that showed the page flip its path reached (pm_press_path()), else
  *	when that thread went back to sleep; the rest is left alone
  * @path: NULL, or set to the chosen input's path (@path->end.flip NULL:
- *	it reached no flip, the end is the reader's sleep)
+ *	it reached no flip, the end is the reader's sleep; @path->reader_by
+ *	how its reader was found)
  *
  * For a dump without an X dump: every key or button press and pointer
  * motion frame the kernel recorded in the window, the user thread woken
@@ -284,7 +340,7 @@ static const struct pm_wake *awake_reader(const struct pm_incident *inc,
  * definition.
  *
  * Return: 2 if @press_ns named an input with a reader, 1 if another
- * input with a reader was found, else 0.
+ * input with a reader was found, else 0; -ENOMEM.
  */
 int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		    const struct pm_res *res, int64_t from_ns, int64_t to_ns,
@@ -293,11 +349,13 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 {
 	const struct pm_wake *near;
 	const struct pm_thread *th;
+	struct pm_input_read *rd;
 	struct pm_press_path pp;
-	struct pm_wake awake;
 	int64_t best = 0;
-	size_t k, lo = 0, j;
+	size_t k, j;
 
+	if (pm_input_readers(inc, st, res, &rd))
+		return -ENOMEM;
 	for (k = 0; k < res->ninputs; k++) {
 		const struct pm_input *in = &res->inputs[k];
 		int64_t t = in->ns;
@@ -306,12 +364,9 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		    (press_ns && (t < press_ns - AUTO_BEFORE_NS ||
 				  t > press_ns + AUTO_AFTER_NS)))
 			continue;
-		if (!((in->kind == TIPME_INPUT_KEY || in->kind == TIPME_INPUT_BUTTON) &&
-		      in->value == 1) && (press_ns || in->kind != TIPME_INPUT_MOTION))
+		if (!is_press(in) && (press_ns || in->kind != TIPME_INPUT_MOTION))
 			continue;
-		near = pm_input_reader(inc, st, res, in, &lo);
-		if (!near && is_press(in))
-			near = awake_reader(inc, st, res, k, &awake);
+		near = rd[k].by != PM_READER_NONE ? &rd[k].wake : NULL;
 		th = near ? pm_state_thread(st, near->target) : NULL;
 		/* stretches that start after the wakeup end after it too */
 		for (j = th ? pm_seg_first(th, near->ns) : 0; th && j < th->nsegs; j++) {
@@ -334,6 +389,7 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 					if (!res->nflips)
 						memset(&pp, 0, sizeof(pp));
 					*path = pp;
+					path->reader_by = rd[k].by;
 				}
 			}
 			break;
@@ -341,6 +397,7 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		if (press_ns && best > 0)	/* the first press after the stamp */
 			break;
 	}
+	free(rd);
 	return best > 0 ? (press_ns ? 2 : 1) : 0;
 }
 
@@ -358,29 +415,29 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 int pm_kernel_presses(const struct pm_incident *inc, const struct pm_state *st,
 		      const struct pm_res *res, struct pm_press_path **out, size_t *n)
 {
-	const struct pm_wake *near;
-	struct pm_wake awake;
-	size_t k, lo = 0;
+	struct pm_input_read *rd;
+	size_t k;
 
 	*n = 0;
 	*out = calloc(res->ninputs ? res->ninputs : 1, sizeof(**out));
-	if (!*out)
+	if (!*out || pm_input_readers(inc, st, res, &rd)) {
+		free(*out);
+		*out = NULL;
 		return -ENOMEM;
+	}
 	for (k = 0; k < res->ninputs; k++) {
 		const struct pm_input *in = &res->inputs[k];
 		struct pm_press_path *p = &(*out)[*n];
 
-		if (!(in->kind == TIPME_INPUT_KEY || in->kind == TIPME_INPUT_BUTTON) ||
-		    in->value != 1)
+		if (!is_press(in))
 			continue;
 		(*n)++;
-		near = pm_input_reader(inc, st, res, in, &lo);
-		if (!near)
-			near = awake_reader(inc, st, res, k, &awake);
-		if (near)
-			pm_press_path(inc, st, res, near, in->ns, p);
+		if (rd[k].by != PM_READER_NONE)
+			pm_press_path(inc, st, res, &rd[k].wake, in->ns, p);
 		else
 			p->press_ns = in->ns;
+		p->reader_by = rd[k].by;
 	}
+	free(rd);
 	return 0;
 }

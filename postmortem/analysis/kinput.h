@@ -14,10 +14,25 @@
 #include "../state/state.h"
 #include "flip.h"
 
+/**
+ * struct pm_input_read - how one input the kernel saw was read
+ *			  (pm_input_readers())
+ * @wake: the wakeup that delivered it; not woken (@by PM_READER_AWAKE or
+ *	PM_READER_FLIP_READER): one made up at the input's record, on its
+ *	CPU, of the reader
+ * @by: enum pm_reader_by (PM_READER_NONE: no reader, @wake unset)
+ */
+struct pm_input_read {
+	struct pm_wake wake;
+	int by;
+};
+
 const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
 				      const struct pm_state *st,
 				      const struct pm_res *res,
 				      const struct pm_input *in, size_t *lo);
+int pm_input_readers(const struct pm_incident *inc, const struct pm_state *st,
+		     const struct pm_res *res, struct pm_input_read **out);
 int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		    const struct pm_res *res, int64_t from_ns, int64_t to_ns,
 		    int64_t press_ns, struct pm_span *out,

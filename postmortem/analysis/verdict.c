@@ -1378,6 +1378,7 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 	r->chosen_by = iv->chosen_by;
 	r->lost = st->lost;
 	r->end = iv->end;
+	r->reader_by = iv->path.reader_by;
 	if (iv->end == PM_END_FLIP) {
 		r->path = iv->path;
 		disp = iv->path.end.commit_ns;

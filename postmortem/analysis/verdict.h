@@ -177,6 +177,8 @@ struct pm_chain_step {
  *	for it began (the rest of the interval is the server's)
  * @end: enum pm_end (interval.h): where an interval an input chose ends
  * @path: with PM_END_FLIP, the press's path to the flip (flip.h)
+ * @reader_by: chosen by an input the kernel saw: how its reader (@pid)
+ *	was found, enum pm_reader_by (flip.h); else PM_READER_NONE
  * @flip_commit_ns: with PM_END_FLIP, when the flip was committed: from
  *	then to the end, the display's pace (PM_C_DISPLAY); else 0
  * @hot: the hot functions of each thread the walk found computing, by
@@ -199,6 +201,7 @@ struct pm_verdict {
 	int64_t display_ns;
 	int end;
 	struct pm_press_path path;
+	int reader_by;
 	int64_t flip_commit_ns;
 	struct pm_hot *hot;
 	size_t nhot;

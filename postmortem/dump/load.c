@@ -121,11 +121,26 @@ static int load_stats(struct pm_dump *pm, const struct tm_dump_sec *s,
 	return 0;
 }
 
+/*
+ * A pair whose local_clock() did not move across the two clock reads
+ * that bracket it (err_ts 0; a TSC always moves): the clock was held at
+ * its ceiling, one tick past its CPU's last tick, because the next tick
+ * came late (kernel/sched/clock.c, sched_clock_local(); a TCG guest on a
+ * busy host), so its ts lags CLOCK_MONOTONIC by the tick's lateness and
+ * would shift every record of the seconds around it.  Left out when
+ * another pair was taken with the clock moving.
+ */
+static int held(const struct pm_dump *pm, const struct tipme_clock_pair *p, int moving)
+{
+	return pm->d.hdr.clock_source == TIPME_CLOCK_LOCAL && !p->err_ts && moving;
+}
+
 static int load_clocks(struct pm_dump *pm, const struct tm_dump_sec *s,
 		       struct tm_err *e)
 {
 	struct tipme_clock_pair p;
 	uint64_t i, n;
+	int moving = 0;
 
 	if (pm->pairs)
 		return sec_err(s, e, "second clocks section");
@@ -140,10 +155,14 @@ static int load_clocks(struct pm_dump *pm, const struct tm_dump_sec *s,
 		memcpy(&p, s->data + i * sizeof(p), sizeof(p));
 		if (p.reserved)
 			return sec_err(s, e, "pair %" PRIu64 ": reserved field is not zero", i);
+		moving |= p.err_ts != 0;
+	}
+	for (i = 0; i < n; i++) {
+		memcpy(&p, s->data + i * sizeof(p), sizeof(p));
 		/* keep pairs increasing in ts and non-decreasing in mono */
-		if (pm->nr_pairs &&
+		if (held(pm, &p, moving) || (pm->nr_pairs &&
 		    (p.ts <= pm->pairs[pm->nr_pairs - 1].ts ||
-		     p.mono_ns < pm->pairs[pm->nr_pairs - 1].mono_ns)) {
+		     p.mono_ns < pm->pairs[pm->nr_pairs - 1].mono_ns))) {
 			pm->pairs_ignored++;
 			continue;
 		}

@@ -73,7 +73,8 @@ struct pm_text {
  * @nr_stats: entries in @stats
  * @pairs: clock pairs in increasing timestamp order
  * @nr_pairs: entries in @pairs
- * @pairs_ignored: pairs dropped because they were out of order
+ * @pairs_ignored: pairs dropped because they were out of order, or taken
+ *	while local_clock() stood still (load.c, held())
  * @clock: the mapping built from @pairs
  * @params: TIPME_SEC_PARAMS
  * @system: TIPME_SEC_SYSTEM

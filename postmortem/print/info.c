@@ -161,7 +161,8 @@ void pm_info_text(FILE *f, const struct pm_info *in)
 			h->clock_source, (uint64_t)h->tsc_khz);
 	fprintf(f, ", %" PRIu32 " clock pair%s", pm->nr_pairs, pm->nr_pairs == 1 ? "" : "s");
 	if (pm->pairs_ignored)
-		fprintf(f, " (%" PRIu32 " out of order, ignored)", pm->pairs_ignored);
+		fprintf(f, " (%" PRIu32 " ignored: out of order, or taken while local_clock() stood still)",
+			pm->pairs_ignored);
 	if (!pm->nr_pairs)
 		fputs(" -- times are raw ticks/tsc_khz, not CLOCK_MONOTONIC", f);
 	fputc('\n', f);

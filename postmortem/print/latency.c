@@ -223,6 +223,12 @@ void pm_presses_print(FILE *f, const struct pm_incident *inc,
 		}
 		if (nl)
 			fputc('\n', f);
+		if (p[i].reader_by == PM_READER_AWAKE || p[i].reader_by == PM_READER_FLIP_READER)
+			fprintf(f, "                  no wakeup delivered it: %s read it already awake, %s\n",
+				task_words(pm, p[i].reader, p[i].read_ns, a, sizeof(a)),
+				p[i].reader_by == PM_READER_AWAKE ?
+				"as the thread the nearest other input's wakeup woke" :
+				"as the main thread of the process reading the page flips' events");
 		if (p[i].nclients > 1 || p[i].end.noutputs > 1)
 			fprintf(f, "                  followed: the first of %" PRIu32 " client%s the compositor woke, "
 				"the first flip after its commit (%" PRIu32 " output%s flipped)\n",
@@ -270,6 +276,11 @@ void pm_presses_json(struct tm_jw *j, const struct pm_incident *inc,
 		tm_jw_key(j, "reader");
 		if (p[i].reader)
 			tm_jw_u64(j, p[i].reader);
+		else
+			tm_jw_null(j);
+		tm_jw_key(j, "reader_by");
+		if (p[i].reader_by != PM_READER_NONE)
+			tm_jw_str(j, pm_reader_by_key[p[i].reader_by]);
 		else
 			tm_jw_null(j);
 		tm_jw_key(j, "client");

@@ -541,20 +541,44 @@ static const char *const commit_words[PM_COMMIT_NR] = {
 	[PM_COMMIT_AFTER] = "no record says: from the answer's end",
 };
 
-/* The press's path to the flip that ended it (PM_END_FLIP). */
+/* How a reader no wakeup delivered the input to was found, in words. */
+static const char *const awake_words[PM_READER_NR] = {
+	[PM_READER_AWAKE] = "no wakeup delivered it: the thread the nearest other input's wakeup "
+			    "woke, runnable or running at the press",
+	[PM_READER_FLIP_READER] = "no wakeup delivered it nor any other input: the main thread of "
+				  "the process reading the page flips' events, runnable or running "
+				  "at the press",
+};
+
+/*
+ * The press's path to the flip that ended it (PM_END_FLIP); the reader,
+ * when no wakeup showed it reading the input, whatever the end.
+ */
 static void text_path(struct out *o)
 {
 	const struct pm_verdict *r = o->r;
 	const struct pm_press_path *p = &r->path;
 	const struct pm_flip_end *e = &p->end;
+	int awake = r->reader_by == PM_READER_AWAKE || r->reader_by == PM_READER_FLIP_READER;
 	char a[40], b[40], c[40];
 
+	if ((r->end != PM_END_FLIP || !e->flip || !p->client) && awake)
+		fprintf(o->f, "reader:   %u (%s) read the input, already awake at %s (%s)\n",
+			r->pid, comm(o, r->pid), pm_fmt_ns(r->from_ns, a, sizeof(a)),
+			awake_words[r->reader_by]);
 	if (r->end != PM_END_FLIP || !e->flip)
 		return;
-	if (p->client) {
+	if (p->client && awake)
+		fprintf(o->f, "path:     %u (%s) read the input, already awake at %s (%s); "
+			"it woke the client %u (%s) at %s",
+			p->reader, comm(o, p->reader), pm_fmt_ns(p->read_ns, a, sizeof(a)),
+			awake_words[r->reader_by], p->client, comm(o, p->client),
+			pm_fmt_ns(p->client_ns, b, sizeof(b)));
+	else if (p->client)
 		fprintf(o->f, "path:     the input woke %u (%s) at %s; it woke the client %u (%s) at %s",
 			p->reader, comm(o, p->reader), pm_fmt_ns(p->read_ns, a, sizeof(a)),
 			p->client, comm(o, p->client), pm_fmt_ns(p->client_ns, b, sizeof(b)));
+	if (p->client) {
 		if (p->nclients > 1)
 			fprintf(o->f, " (followed: the first of the %u processes it woke while dispatching the input)",
 				p->nclients);
@@ -1037,6 +1061,8 @@ static void print_json(struct out *o, const struct pm_xprof *xp)
 	}
 	if (r->end != PM_END_NONE)
 		tm_jw_kstr(&o->w, "end", end_key[r->end]);
+	if (r->reader_by != PM_READER_NONE)
+		tm_jw_kstr(&o->w, "reader_by", pm_reader_by_key[r->reader_by]);
 	json_path(o);
 	tm_jw_obj_end(&o->w);
 	json_handins(o);

@@ -25,7 +25,7 @@ int main(void)
 	long double khz_true = 2999999.7L, f;
 	int i, ok;
 
-	tap_plan(13);
+	tap_plan(15);
 
 	pm_clock_init(&c, NULL, 0, 3000000);
 	tap_ok(pm_clock_mono(&c, 3000000000ULL) == 1000000000 &&
@@ -120,6 +120,43 @@ int main(void)
 		       "pm_open keeps increasing pairs, ignores and counts the others%s%s",
 		       err ? ": " : "", e.msg);
 		pm_close(&pm);
+		/*
+		 * local_clock(): a pair it did not move across (err_ts 0) was
+		 * taken with the clock held behind CLOCK_MONOTONIC (here 8 ms);
+		 * it is left out, and the records near it map as the others
+		 * say; with the TSC, or with no pair that moved, it is kept
+		 */
+		s.pairs[0] = (struct tipme_clock_pair){ .ts = 1000000000, .mono_ns = 1039000000,
+							.err_ts = 3000 };
+		s.pairs[1] = (struct tipme_clock_pair){ .ts = 1992000000, .mono_ns = 2039000000 };
+		s.pairs[2] = (struct tipme_clock_pair){ .ts = 3000000000ULL, .mono_ns = 3039000000ULL,
+							.err_ts = 5000 };
+		s.nr_pairs = 3;
+		s.hdr.tsc_khz = 1000000;
+		s.hdr.clock_source = TIPME_CLOCK_LOCAL;
+		err = gen_write(path, &s, NULL, &e) || pm_open(&pm, path, 0, &e);
+		tap_ok(!err && pm.nr_pairs == 2 && pm.pairs_ignored == 1 &&
+		       pm_clock_mono(&pm.clock, 2000000000) == 2039000000,
+		       "local_clock(): a pair taken while it stood still is ignored, the records "
+		       "near it map to CLOCK_MONOTONIC (%lld)",
+		       err ? 0LL : (long long)pm_clock_mono(&pm.clock, 2000000000));
+		pm_close(&pm);
+		s.hdr.clock_source = TIPME_CLOCK_TSC;
+		err = gen_write(path, &s, NULL, &e) || pm_open(&pm, path, 0, &e);
+		ok = !err && pm.nr_pairs == 3 && !pm.pairs_ignored;
+		pm_close(&pm);
+		s.hdr.clock_source = TIPME_CLOCK_LOCAL;
+		s.pairs[0].err_ts = s.pairs[2].err_ts = 0;
+		err = gen_write(path, &s, NULL, &e) || pm_open(&pm, path, 0, &e);
+		tap_ok(ok && !err && pm.nr_pairs == 3 && !pm.pairs_ignored,
+		       "... kept with the TSC, and when no pair saw local_clock() move");
+		pm_close(&pm);
+		s.pairs[0] = (struct tipme_clock_pair){ .ts = 100, .mono_ns = 1000, .real_ns = 5 };
+		s.pairs[1] = (struct tipme_clock_pair){ .ts = 50, .mono_ns = 2000 };
+		s.pairs[2] = (struct tipme_clock_pair){ .ts = 200, .mono_ns = 900 };
+		s.nr_pairs = 4;
+		s.hdr.tsc_khz = 2000000;
+		s.hdr.clock_source = TIPME_CLOCK_TSC;
 		s.pairs[1].reserved = 7;
 		err = gen_write(path, &s, NULL, &e);
 		if (!err)

@@ -41,8 +41,10 @@
  * comes (a timer woke it 1.5 ms before): no wakeup for the key, and
  * sway's wakeup of the client next to it is not evdev's (sway was not on
  * the CPU at the record), the reader is sway, which read the press
- * before.  Each: `tipme report` without --pid
- * chooses the press, its interval from the input to the refresh of the
+ * before, and the same in a dump without flips; a desktop typed at 64
+ * times (tests/unit/typing.c), where some presses find their reader
+ * runnable, among many inputs read by two threads.  Each: `tipme report`
+ * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
  * tests/unit/golden/flip-NAME.{txt,json} (TIPME_UPDATE_GOLDEN=1 rewrites
@@ -60,6 +62,7 @@
 #include "scen.h"
 #include "stategold.h"
 #include "tap.h"
+#include "typing.h"
 
 static char dir[64];
 
@@ -87,6 +90,7 @@ enum variant {
 	V_AWAKE,	/* the timer's, sway runnable when the key comes */
 	V_AWAKE_ALONE,	/* ... and no other input in the dump */
 	V_SEAT_BUSY,	/* as V_SEAT, the compositor runnable at the delivery */
+	V_AWAKE_NOFLIP,	/* V_AWAKE in a dump without DRM events */
 };
 
 static const char *const names[] = {
@@ -97,35 +101,8 @@ static const char *const names[] = {
 	[V_UNSEEN] = "unseen", [V_UNSEEN_BUSY] = "unseen-busy", [V_SKEW] = "skew",
 	[V_SEAT_RUNNABLE] = "seat-runnable", [V_AWAKE] = "awake",
 	[V_AWAKE_ALONE] = "awake-alone",
-	[V_SEAT_BUSY] = "seat-busy",
+	[V_SEAT_BUSY] = "seat-busy", [V_AWAKE_NOFLIP] = "awake-noflip",
 };
-
-/*
- * The vblank @seq of @crtc at @ms, its event delivered to sway's file
- * from the interrupt on CPU 0, which wakes sway (asleep in poll).
- */
-static void refresh(struct scen *s, double ms, uint16_t crtc, uint32_t seq)
-{
-	struct tipme_rec_vblank vb = { 0 };
-	struct tipme_rec_vblank_ev ev = { 0 };
-
-	vb.seq = seq;
-	vb.time_lo = (uint32_t)MS(ms);
-	vb.time_hi = (uint32_t)(MS(ms) >> 32);
-	vb.crtc = crtc;
-	vb.flags = TIPME_VBLANK_HIGH_PREC;
-	scen_rec(s, 0, TIPME_REC_VBLANK, MS(ms + 0.02), &vb, sizeof(vb));
-	ev.seq = seq;
-	ev.file = 0x5a1e0000 | crtc;
-	ev.who = tipme_work_who(0, TIPME_CTX_HARDIRQ);
-	ev.owner = 500;
-	ev.crtc = crtc;
-	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.03), &ev, sizeof(ev));
-	scen_wake(s, 0, MS(ms + 0.04), 500, 0, 0, TIPME_CTX_HARDIRQ);
-	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
-	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
-}
 
 /*
  * 700 (cpu 2), woken by an interrupt just before @ms, wakes @target (on
@@ -309,13 +286,13 @@ static int build(struct scen *s, enum variant v)
 	scen_switch(s, 2, MS(1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 2, MS(1), 700, sleep_site);
 	/* the key: evdev wakes sway */
-	if (v == V_AWAKE || v == V_AWAKE_ALONE) {
+	if (v == V_AWAKE || v == V_AWAKE_ALONE || v == V_AWAKE_NOFLIP) {
 		/*
 		 * a press at 3 ms sway reads without a word (V_AWAKE); a
 		 * timer wakes sway at 8.5 ms, and the key at 10 ms finds it
 		 * runnable
 		 */
-		if (v == V_AWAKE) {
+		if (v == V_AWAKE || v == V_AWAKE_NOFLIP) {
 			scen_rec(s, 0, TIPME_REC_INPUT, MS(3), &in, sizeof(in));
 			scen_wake(s, 0, MS(3.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
 			scen_switch(s, 0, MS(3.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
@@ -364,6 +341,7 @@ static int build(struct scen *s, enum variant v)
 	case V_SEAT:
 	case V_SEAT_RUNNABLE:
 	case V_AWAKE:
+	case V_AWAKE_NOFLIP:
 	case V_AWAKE_ALONE:
 	case V_SEAT_BUSY:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -406,17 +384,17 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 11.6, 610, 1, 12.5, 0);
 		scen_switch(s, 1, MS(11.7), 610, TIPME_TS_SLEEPING, 120, 600, 120);
 		scen_blocked(s, 1, MS(11.7), 610, poll_site);
-		refresh(s, 24, 1, 1);
+		typing_refresh(s, 24, 1, 1);
 		/* foot computes until 110.5 ms; both outputs flip after */
 		compose(s, 110.5, 600, 1, 111, 0);
 		commit(s, 110.5);
-		refresh(s, 112, 0, 7);
-		refresh(s, 120, 1, 7);
+		typing_refresh(s, 112, 0, 7);
+		typing_refresh(s, 120, 1, 7);
 	} else if (v == V_LATE) {
 		/* a commit at 33 ms, 1 ms after a vblank; sway queues an event */
 		compose(s, 33, 600, 1, 34, 3);
 		commit(s, 33);
-		refresh(s, 48, 0, 3);
+		typing_refresh(s, 48, 0, 3);
 	} else if (v == V_SILENT) {
 		/*
 		 * foot goes back to poll() at 11 ms without a word; at 200 ms
@@ -427,12 +405,12 @@ static int build(struct scen *s, enum variant v)
 		sway_sends(s, 200);
 		compose(s, 201, 600, 1, 202, 0);
 		commit(s, 201);
-		refresh(s, 208, 0, 13);
+		typing_refresh(s, 208, 0, 13);
 	} else if (v == V_COMP_STOPPED || v == V_COMP_BUSY) {
 		/* foot answers at once; the flip at 320 ms */
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
-		refresh(s, 320, 0, 20);
+		typing_refresh(s, 320, 0, 20);
 	} else if (v == V_UNSEEN || v == V_UNSEEN_BUSY) {
 		/*
 		 * 700 stops sway at 12 ms (its signal wakes sway, which stops);
@@ -451,7 +429,7 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 312, 700, 2, 313, 0);
 		scen_switch(s, 2, MS(312.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 2, MS(312.05), 700, sleep_site);
-		refresh(s, 320, 0, 20);
+		typing_refresh(s, 320, 0, 20);
 		if (v != V_UNSEEN_BUSY) {
 			sway_sends(s, 321.1);
 			scen_switch(s, 1, MS(321.4), 600, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -470,7 +448,7 @@ static int build(struct scen *s, enum variant v)
 			scen_switch(s, 1, MS(419.95), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
 			compose(s, 420, 600, 1, 421, 0);
 			commit(s, 420);
-			refresh(s, 432, 0, 26);
+			typing_refresh(s, 432, 0, 26);
 		}
 	} else if (v == V_SEAT) {
 		/* the commit's work completes the flip at 313 ms */
@@ -487,8 +465,8 @@ static int build(struct scen *s, enum variant v)
 	} else {
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
-		if (v != V_NOFLIP)
-			refresh(s, 320, 0, 20);
+		if (v != V_NOFLIP && v != V_AWAKE_NOFLIP)
+			typing_refresh(s, 320, 0, 20);
 	}
 	scen_trigger(s, MS(v == V_UNSEEN_BUSY ? 500 : 400));
 	snprintf(path, sizeof(path), "%s/%s", dir, names[v]);
@@ -613,6 +591,68 @@ static void latency(enum variant v, double lat_ms, const char *end, double leg_m
 	free(text);
 }
 
+#define TYPED	64	/* presses in the typed-at scenario */
+
+/*
+ * tipme latency on a desktop typed at TYPED times (tests/unit/typing.c):
+ * every press's reader is the thread the scenario made read it, and so is
+ * that of every press that found it runnable (the nearest other input
+ * with a wakeup: the key's own release, or for the first press of a block
+ * the previous press's release, read by the other thread, which is the
+ * one runnable); tipme report chooses the slow press, read by 501 so.
+ */
+static void typed(struct scen *s)
+{
+	struct typing_press truth[TYPED];
+	char path[200], want[240], *json, *p;
+	uint32_t slow = typing_slow(TYPED), reader;
+	size_t i, bad = 0, n = 0;
+	const char *by;
+	long long ns;
+	int ret, ok, awake;
+
+	scen_init(s, 2);
+	snprintf(path, sizeof(path), "%s/typing", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/typing/kernel.dump", dir);
+	ok = !typing_write(s, TYPED, truth) && !scen_write(s, path);
+	json = ok ? run(pm_cmd_latency, "latency", "typing", 1, &ret) : NULL;
+	for (p = json; p && (p = strstr(p, "\"press_mono_ns\": ")); n++) {
+		ns = strtoll(p + 17, NULL, 10);
+		p = strstr(p, "\"reader\": ");
+		reader = p ? (uint32_t)strtoul(p + 10, NULL, 10) : 0;
+		by = p ? strstr(p, "\"reader_by\": ") : NULL;
+		awake = by && !strncmp(by + 13, "\"awake\",", 8);
+		if (n < TYPED && ns == (long long)truth[n].ns && reader == truth[n].reader &&
+		    by && (awake || !strncmp(by + 13, "\"wakeup\",", 9)) &&
+		    awake == truth[n].awake)
+			continue;
+		if (!bad++)
+			tap_diag("press %zu at %lld: reader %u (%.14s), not %u", n, ns, reader,
+				 by ? by + 13 : "", n < TYPED ? truth[n].reader : 0);
+	}
+	tap_ok(ok && !ret && n == TYPED && !bad,
+	       "typed at %d times: every press's reader is the thread the scenario made read "
+	       "it, those found runnable too, and how it was found (%zu presses, %zu wrong)",
+	       TYPED, n, bad);
+	free(json);
+	json = ok ? run(pm_cmd_report, "report", "typing", 1, &ret) : NULL;
+	snprintf(want, sizeof(want), "\"interval\":{\"pid\":%u,\"comm\":\"sway:input\","
+		 "\"from_mono_ns\":%llu,\"to_mono_ns\":%llu,\"chosen_by\":\"kernel_input\","
+		 "\"end\":\"flip\",\"reader_by\":\"awake\",", truth[slow].reader,
+		 (unsigned long long)truth[slow].ns,
+		 (unsigned long long)(truth[slow].ns + MS(TYPING_SLOW_MS)));
+	tap_ok(json && !ret && truth[slow].awake && truth[slow].reader == TYPING_SWAY2 &&
+	       strstr(json, want),
+	       "typed at: report chooses the slow press, read by the thread already runnable");
+	if (!json || !strstr(json, want))
+		tap_diag("want %s in %s", want, json ? json : "");
+	free(json);
+	for (i = 0; i < TYPED; i++)
+		if (truth[i].awake && i % 8 == 0 && truth[i].reader == truth[i + 1].reader)
+			tap_diag("typing.c: press %zu's reader is not the previous block's", i);
+}
+
 int main(void)
 {
 	static const char *const timer_must[] = {
@@ -630,8 +670,16 @@ int main(void)
 		NULL,
 	};
 	static const char *const stopped_must[] = { "\"continued_by\":700", NULL };
-	static const char *const noflip_must[] = { "\"chosen_by\":\"kernel_input\",\"end\":\"reader_idle\"}",
-						   NULL };
+	static const char *const noflip_must[] = {
+		"\"chosen_by\":\"kernel_input\",\"end\":\"reader_idle\",\"reader_by\":\"wakeup\"}",
+		NULL,
+	};
+	/* how the reader was found: awake (to the flip), flip_reader, awake (reader_idle) */
+	static const char *const by_must[] = {
+		"\"end\":\"flip\",\"reader_by\":\"awake\",", NULL,
+		"\"end\":\"flip\",\"reader_by\":\"flip_reader\",", NULL,
+		"\"chosen_by\":\"kernel_input\",\"end\":\"reader_idle\",\"reader_by\":\"awake\"}", NULL,
+	};
 	static const char *const two_must[] = {
 		"\"flip_mono_ns\":112000000,",
 		"\"flip\":{\"crtc\":0,\"seq\":7,",
@@ -672,7 +720,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(67);
+	tap_plan(75);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -705,12 +753,15 @@ int main(void)
 	check(V_SEAT_RUNNABLE, 313, "flip", "timer", 600, 90, seat_must,
 	      "the same, sway runnable at the delivery: the file is sway's as the queuer of the "
 	      "commit's work the kworker delivered it in");
-	check(V_AWAKE, 320, "flip", "timer", 600, 90, timer_must + 1,
+	check(V_AWAKE, 320, "flip", "timer", 600, 90, by_must,
 	      "sway runnable when the key comes: no wakeup for it, the reader is the thread "
 	      "the press before woke, not the client sway woke next to the key");
-	check(V_AWAKE_ALONE, 320, "flip", "timer", 600, 90, timer_must + 1,
+	check(V_AWAKE_ALONE, 320, "flip", "timer", 600, 90, by_must + 2,
 	      "the same with no other input in the dump: the reader is the main thread of the "
 	      "process that reads the page flips' events");
+	check(V_AWAKE_NOFLIP, 11, "reader_idle", "running", 500, 50, by_must + 4,
+	      "the same in a dump without flips: to the reader's next wait, the reader "
+	      "already awake");
 	check(V_SEAT_BUSY, 312.4, "flip", "timer", 600, 90, seat_busy_must,
 	      "the same, sway runnable when the kworker delivers the flip: the commit's work, "
 	      "queued by sway, makes the file sway's");
@@ -730,6 +781,8 @@ int main(void)
 	latency(V_TIMER, 310, "flip", 300, "tipme latency, the client's sleep");
 	latency(V_TWO, 102, "flip", 99, "tipme latency, two clients and outputs");
 	latency(V_NOFLIP, 1, "reader_idle", 1, "tipme latency, no flip");
+	latency(V_AWAKE_ALONE, 310, "flip", 300,
+		"tipme latency, a press no wakeup delivered: read by the flips' reader, already awake");
 	/* the layer below: the flips, fences and wakeups joined to them */
 	for (i = V_GPU; i <= V_LATE; i += V_LATE - V_GPU) {
 		ret = state_golden(dir, names[i], msg, sizeof(msg));
@@ -750,11 +803,12 @@ int main(void)
 	out = f ? run(pm_cmd_report, "report", "timer", 1, &ret) : NULL;
 	tap_ok(out && strstr(out, "\"from_mono_ns\":10000000,\"to_mono_ns\":320000000,"
 			   "\"chosen_by\":\"auto_press\",\"press_claimed\":false,\"end\":\"flip\","
-			   "\"flip_mono_ns\":320000000,"),
+			   "\"reader_by\":\"wakeup\",\"flip_mono_ns\":320000000,"),
 	       "an auto incident: the press it names, to the flip");
 	if (!out || !strstr(out, "\"auto_press\""))
 		tap_diag("%s", out ? out : "");
 	free(out);
+	typed(s);
 	free(s);
 	/* TIPME_KEEP_TMP=1 keeps the scenarios' incidents (fuzz seeds) */
 	if (!getenv("TIPME_KEEP_TMP"))

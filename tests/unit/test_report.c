@@ -2327,7 +2327,7 @@ int main(void)
 		}
 		out = f ? report("kauto", "", 1, &ret) : NULL;
 		tap_ok(out && strstr(out, "\"chosen_by\":\"auto_press\",\"press_claimed\":true,"
-				     "\"press_claimed_by_uid\":1001,\"end\":\"reader_idle\"}"),
+				     "\"press_claimed_by_uid\":1001,\"end\":\"reader_idle\",\"reader_by\":\"wakeup\"}"),
 		       "a claimed press: the interval says it was claimed, and by whom");
 		free(out);
 		out = f ? report("kauto", "", 0, &ret) : NULL;

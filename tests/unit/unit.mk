@@ -5,7 +5,7 @@
 UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report handoff ctlproto meta redact sites dumprx segcause tail names incident ustack display flip index usym profile
 UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
 UNIT_COMMON := $(B)/tests/unit/gen.o $(B)/tests/unit/capture.o $(B)/tests/unit/scen.o \
-	$(B)/tests/unit/stategold.o
+	$(B)/tests/unit/stategold.o $(B)/tests/unit/typing.o
 # The CLI tests run helper/cli.c's main() linked with a control stub, so
 # they do not depend on libnl or on the state of helper/ctl.c.
 UNIT_CLI := $(B)/tests/unit/tipme-cli
