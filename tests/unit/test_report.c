@@ -1001,6 +1001,41 @@ static int mem_scenario(struct scen *s)
 	return save(s, "mem");
 }
 
+/*
+ * 620 grows past its memory cgroup's memory.high: it reclaims 2 ms (10..12
+ * ms, nothing freed), then the kernel makes it sleep on its way back to
+ * user space, in mem_cgroup_handle_over_high() (20..60 ms and 70..95 ms),
+ * a timer's softirq waking it each time.
+ */
+static int memhigh_scenario(struct scen *s)
+{
+	static const char *const penalty[] = {
+		"mem_cgroup_handle_over_high", "exit_to_user_mode_prepare",
+		"irqentry_exit_to_user_mode", "asm_exc_page_fault", NULL,
+	};
+	unsigned char b[sizeof(struct tipme_rec_reclaim_begin)];
+	struct tipme_rec_reclaim_begin rb = { .len = sizeof(rb), .kind = TIPME_RECLAIM_MEMCG,
+					      .pid = 620 };
+	struct tipme_rec_reclaim_end re = { .pid = 620, .kind = TIPME_RECLAIM_MEMCG };
+
+	memcpy(b, &rb, sizeof(rb));
+	scen_init(s, 1);
+	scen_task(s, 620, 620, "grower", "/bin/grower", "grower", 7);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 620, 120);
+	scen_rec(s, 0, TIPME_REC_RECLAIM_BEGIN, MS(10), b, sizeof(b));
+	scen_rec(s, 0, TIPME_REC_RECLAIM_END, MS(12), &re, sizeof(re));
+	scen_switch(s, 0, MS(20), 620, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(20), 620, penalty);
+	scen_wake(s, 0, MS(60), 620, 0, 0, TIPME_CTX_SOFTIRQ);
+	scen_switch(s, 0, MS(60.1), 0, TIPME_TS_RUNNABLE, 120, 620, 120);
+	scen_switch(s, 0, MS(70), 620, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(70), 620, penalty);
+	scen_wake(s, 0, MS(95), 620, 0, 0, TIPME_CTX_SOFTIRQ);
+	scen_switch(s, 0, MS(95.1), 0, TIPME_TS_RUNNABLE, 120, 620, 120);
+	scen_switch(s, 0, MS(101), 620, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "memhigh");
+}
+
 /* 700 runs on cpu 0; sub-buffer 1 of that CPU is lost (50..80 ms). */
 static int gap_scenario(struct scen *s)
 {
@@ -2098,7 +2133,7 @@ static void legs_tests(void)
 /* Every scenario, for its golden state (golden/state-*.txt). */
 static const char *const state_names[] = {
 	"cpu", "timer", "stopped", "blkio", "blkirq", "blkirq-other", "lock",
-	"mem", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
+	"mem", "memhigh", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"kearly", "kearly-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
 	"stack-timer", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
@@ -2117,12 +2152,12 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(222);
+	tap_plan(227);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
 	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) || forked_scenario(s) ||
-	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) ||
+	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) || memhigh_scenario(s) ||
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
 	    kauto_scenario(s) || klate_scenario(s, 0) || klate_scenario(s, 1) ||
 	    kearly_scenario(s, 0) || kearly_scenario(s, 1) ||
@@ -2282,6 +2317,15 @@ int main(void)
 	      "a mutex held by a computing thread");
 	check("mem", "--pid 600 --from 0.001 --to 0.101", "memory", 600, 59,
 	      "a task reclaiming for its cgroup");
+	check("memhigh", "--pid 620 --from 0.001 --to 0.101", "memory", 620, 60,
+	      "a task its memory cgroup's memory.high throttles: the penalty sleeps");
+	out = report("memhigh", "--pid 620 --from 0.001 --to 0.101", 1, &ret);
+	tap_ok(strstr(out, "\"resource\":\"memory.high throttling\",\"ms\":65,") &&
+	       strstr(out, "\"reclaims\":0,\"pages_reclaimed\":0,\"penalty_sleeps\":2") &&
+	       strstr(out, "\"resource\":\"memory cgroup reclaim\",\"ms\":2,") &&
+	       !strstr(out, "\"timer\"") && !strstr(out, "\"unknown\""),
+	       "memhigh: 65 ms in 2 penalty sleeps and 2 ms of reclaim, memory; no timer, nothing unknown");
+	free(out);
 	check("gap", "--pid 700 --from 0.010 --to 0.100", "running", 700, 60,
 	      "a lost sub-buffer");
 	out = report("gap", "--pid 700 --from 0.010 --to 0.100", 1, &ret);
