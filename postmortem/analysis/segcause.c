@@ -44,6 +44,7 @@ const char *pm_seg_sleep_site(const struct pm_dump *pm, const struct pm_seg *s)
 	static const char *const sleeps[] = {
 		"nanosleep", "hrtimer", "schedule_timeout", "msleep", "usleep",
 		"do_sys_poll", "do_select", "ep_poll", "futex_wait",
+		"do_sigtimedwait",	/* sigtimedwait's timeout, a timer's signal */
 	};
 	uint32_t i;
 	size_t k;

@@ -1036,6 +1036,27 @@ static int memhigh_scenario(struct scen *s)
 	return save(s, "memhigh");
 }
 
+/*
+ * 630 waits in sigtimedwait() for a signal that never comes, until its
+ * 200 ms timeout: the timer's interrupt wakes it (10..210 ms).
+ */
+static int sigtimed_scenario(struct scen *s)
+{
+	static const char *const site[] = {
+		"do_sigtimedwait", "__x64_sys_rt_sigtimedwait", "entry_SYSCALL_64", NULL,
+	};
+
+	scen_init(s, 1);
+	scen_task(s, 630, 630, "waiter", "/bin/waiter", "waiter", 7);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 630, 120);
+	scen_switch(s, 0, MS(10), 630, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(10), 630, site);
+	scen_wake(s, 0, MS(210), 630, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(210.1), 0, TIPME_TS_RUNNABLE, 120, 630, 120);
+	scen_switch(s, 0, MS(215), 630, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "sigtimed");
+}
+
 /* 700 runs on cpu 0; sub-buffer 1 of that CPU is lost (50..80 ms). */
 static int gap_scenario(struct scen *s)
 {
@@ -2133,7 +2154,7 @@ static void legs_tests(void)
 /* Every scenario, for its golden state (golden/state-*.txt). */
 static const char *const state_names[] = {
 	"cpu", "timer", "stopped", "blkio", "blkirq", "blkirq-other", "lock",
-	"mem", "memhigh", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
+	"mem", "memhigh", "sigtimed", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"kearly", "kearly-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
 	"stack-timer", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
@@ -2152,12 +2173,13 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(227);
+	tap_plan(231);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
 	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) || forked_scenario(s) ||
 	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) || memhigh_scenario(s) ||
+	    sigtimed_scenario(s) ||
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
 	    kauto_scenario(s) || klate_scenario(s, 0) || klate_scenario(s, 1) ||
 	    kearly_scenario(s, 0) || kearly_scenario(s, 1) ||
@@ -2326,6 +2348,8 @@ int main(void)
 	       !strstr(out, "\"timer\"") && !strstr(out, "\"unknown\""),
 	       "memhigh: 65 ms in 2 penalty sleeps and 2 ms of reclaim, memory; no timer, nothing unknown");
 	free(out);
+	check("sigtimed", "--pid 630 --from 0.005 --to 0.2101", "timer", 630, 95,
+	      "sigtimedwait() until its timeout: a sleep the waiter asked for");
 	check("gap", "--pid 700 --from 0.010 --to 0.100", "running", 700, 60,
 	      "a lost sub-buffer");
 	out = report("gap", "--pid 700 --from 0.010 --to 0.100", 1, &ret);
