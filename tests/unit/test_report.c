@@ -1002,6 +1002,19 @@ static int mem_scenario(struct scen *s)
 }
 
 /*
+ * @pid, running on CPU 0, sleeps there from @from in @state at @site until
+ * an interrupt of kind @ctx wakes it at @to; it runs again 0.1 ms later.
+ */
+static void irq_sleep(struct scen *s, uint32_t pid, uint64_t from, uint64_t to,
+		      uint32_t state, const char *const *site, uint32_t ctx)
+{
+	scen_switch(s, 0, from, pid, state, 120, 0, 120);
+	scen_blocked(s, 0, from, pid, site);
+	scen_wake(s, 0, to, pid, 0, 0, ctx);
+	scen_switch(s, 0, to + MS(0.1), 0, TIPME_TS_RUNNABLE, 120, pid, 120);
+}
+
+/*
  * 620 grows past its memory cgroup's memory.high: it reclaims 2 ms (10..12
  * ms, nothing freed), then the kernel makes it sleep on its way back to
  * user space, in mem_cgroup_handle_over_high() (20..60 ms and 70..95 ms),
@@ -1024,14 +1037,8 @@ static int memhigh_scenario(struct scen *s)
 	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 620, 120);
 	scen_rec(s, 0, TIPME_REC_RECLAIM_BEGIN, MS(10), b, sizeof(b));
 	scen_rec(s, 0, TIPME_REC_RECLAIM_END, MS(12), &re, sizeof(re));
-	scen_switch(s, 0, MS(20), 620, TIPME_TS_DISK, 120, 0, 120);
-	scen_blocked(s, 0, MS(20), 620, penalty);
-	scen_wake(s, 0, MS(60), 620, 0, 0, TIPME_CTX_SOFTIRQ);
-	scen_switch(s, 0, MS(60.1), 0, TIPME_TS_RUNNABLE, 120, 620, 120);
-	scen_switch(s, 0, MS(70), 620, TIPME_TS_DISK, 120, 0, 120);
-	scen_blocked(s, 0, MS(70), 620, penalty);
-	scen_wake(s, 0, MS(95), 620, 0, 0, TIPME_CTX_SOFTIRQ);
-	scen_switch(s, 0, MS(95.1), 0, TIPME_TS_RUNNABLE, 120, 620, 120);
+	irq_sleep(s, 620, MS(20), MS(60), TIPME_TS_DISK, penalty, TIPME_CTX_SOFTIRQ);
+	irq_sleep(s, 620, MS(70), MS(95), TIPME_TS_DISK, penalty, TIPME_CTX_SOFTIRQ);
 	scen_switch(s, 0, MS(101), 620, TIPME_TS_SLEEPING, 120, 0, 120);
 	return save(s, "memhigh");
 }
@@ -1049,10 +1056,7 @@ static int sigtimed_scenario(struct scen *s)
 	scen_init(s, 1);
 	scen_task(s, 630, 630, "waiter", "/bin/waiter", "waiter", 7);
 	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 630, 120);
-	scen_switch(s, 0, MS(10), 630, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(10), 630, site);
-	scen_wake(s, 0, MS(210), 630, 0, 0, TIPME_CTX_HARDIRQ);
-	scen_switch(s, 0, MS(210.1), 0, TIPME_TS_RUNNABLE, 120, 630, 120);
+	irq_sleep(s, 630, MS(10), MS(210), TIPME_TS_SLEEPING, site, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 0, MS(215), 630, TIPME_TS_SLEEPING, 120, 0, 120);
 	return save(s, "sigtimed");
 }
