@@ -45,6 +45,7 @@ const char *pm_seg_sleep_site(const struct pm_dump *pm, const struct pm_seg *s)
 	static const char *const sleeps[] = {
 		"nanosleep", "hrtimer", "schedule_timeout", "msleep", "usleep",
 		"do_sys_poll", "do_select", "ep_poll", "futex_wait",
+		"do_sigtimedwait",	/* sigtimedwait's timeout, a timer's signal */
 	};
 	uint32_t i;
 	size_t k;
@@ -85,6 +86,12 @@ const char *pm_seg_site0(const struct pm_dump *pm, const struct pm_seg *s)
 	const char *n = s->nsite ? pm_sym_name(pm, s->site[0], NULL) : NULL;
 
 	return n ? n : "";
+}
+
+int pm_seg_memhigh(const struct pm_dump *pm, const struct pm_seg *s)
+{
+	return s->state == PM_T_BLOCKED &&
+	       !strcmp(pm_seg_site0(pm, s), "mem_cgroup_handle_over_high");
 }
 
 const struct pm_lockwait *pm_seg_lock_wait(const struct pm_res *res,
@@ -333,8 +340,10 @@ const struct pm_flip *pm_seg_flip(const struct pm_dump *pm, const struct pm_res 
  *
  * Return: enum pm_cause: running (memory if it was reclaiming),
  * cpu_contention (runnable; cpu_throttled when its cgroup's CPU quota
- * held it off for most of the stretch), stopped, lock (a recorded lock wait, or a
- * futex a task ended), memory, block_io (a completion on the waking CPU
+ * held it off for most of the stretch), stopped, memory (reclaiming, or
+ * the penalty sleep of a memory cgroup over memory.high,
+ * pm_seg_memhigh()), lock (a recorded lock wait, or a
+ * futex a task ended), block_io (a completion on the waking CPU
  * just before: a stacked device's bio at the top, or a request; by a task
  * only in that task), network (data a socket it waited on received just
  * before, on the waking CPU), gpu (a dma_fence's signal ended it,
@@ -375,6 +384,8 @@ int pm_seg_cause(const struct pm_incident *inc, const struct pm_res *res,
 	}
 	if (s->block_state == TIPME_TS_STOPPED || s->block_state == TIPME_TS_TRACED)
 		return PM_C_STOPPED;
+	if (pm_seg_memhigh(pm, s))
+		return PM_C_MEMORY;
 	if (pm_seg_lock_wait(res, pid, a, b))
 		return PM_C_LOCK;
 	w = s->waker >= 0 ? pm_res_wake_at(res, pid, s->end_ns) : NULL;

@@ -63,6 +63,21 @@ const char *pm_seg_sleep_site(const struct pm_dump *pm, const struct pm_seg *s);
 int pm_seg_fault(const struct pm_dump *pm, const struct pm_seg *s);
 
 /**
+ * pm_seg_memhigh() - the penalty sleep of a memory cgroup over memory.high
+ * @pm: the dump (its symbols)
+ * @s: a stretch
+ *
+ * A task whose memory cgroup stays over its memory.high after reclaim
+ * (no swap, or reclaim slower than its growth) sleeps on its way back to
+ * user space, in mem_cgroup_handle_over_high() itself (the kernel counts
+ * it as a memory stall, PSI's): a wait for memory, not a timer it asked
+ * for.
+ *
+ * Return: 1 if @s is blocked with that function its innermost frame, else 0.
+ */
+int pm_seg_memhigh(const struct pm_dump *pm, const struct pm_seg *s);
+
+/**
  * pm_seg_site0() - the innermost frame a stretch slept in
  * @pm: the dump (its symbols)
  * @s: a blocked stretch

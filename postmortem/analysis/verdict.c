@@ -10,6 +10,8 @@
  *    while its cgroup's CPU quota held it off (a cpu_throttle record),
  *    that cgroup's limit;
  *  - stopped: the stopped task itself (and who continued it);
+ *  - blocked in the penalty sleep of a memory cgroup over its
+ *    memory.high: memory, the sleeper the culprit;
  *  - blocked, woken by another task: that task's time during the wait is
  *    analysed in turn, clipped to the wait (its time before the wait began
  *    is not ours to charge: RSP's rule); a lock wait is charged the same
@@ -990,6 +992,16 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	rest = b - a - charge_reclaim(v, t->pid, a, b);
 	if (rest <= 0)
 		return;
+	/* its memory cgroup over memory.high: the kernel's penalty sleep */
+	if (pm_seg_memhigh(v->pm, s)) {
+		struct pm_cause_item *it = charge(v, PM_C_MEMORY, t->pid, "memory.high throttling",
+						  rest);
+
+		if (it)
+			it->sleeps++;
+		add_step(v, parent, t->pid, a, b, PM_C_MEMORY, s);
+		return;
+	}
 	l = pm_seg_lock_wait(v->res, t->pid, a, b);
 	if (l) {
 		uint32_t holder = l->owner ? l->owner :

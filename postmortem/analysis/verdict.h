@@ -29,6 +29,8 @@
  *            "mutex 0xffff...", a sleep's site), "" if nothing
  * @ns: time charged
  * @nreq: block_io: requests; memory: reclaim stretches
+ * @sleeps: memory: the penalty sleeps of a memory cgroup over memory.high
+ *	(pm_seg_memhigh())
  * @req_ns: block_io: their summed issue-to-completion time (the device's)
  * @nqueued: block_io: how many of them were queued before issue (an
  *	insert record; the others went to the driver directly)
@@ -103,6 +105,7 @@ struct pm_cause_item {
 	char file_devname[32];
 	const void *last_io;
 	uint64_t pages;
+	uint32_t sleeps;
 	int prio;
 	int policy;
 	uint32_t other;

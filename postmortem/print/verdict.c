@@ -176,6 +176,12 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 				 it->resource);
 		break;
 	case PM_C_MEMORY:
+		if (it->sleeps && !it->nreq) {
+			snprintf(buf, len, "%s of %u (%s): %u penalty sleep%s", it->resource,
+				 it->culprit, comm(o, it->culprit), it->sleeps,
+				 it->sleeps == 1 ? "" : "s");
+			break;
+		}
 		snprintf(buf, len, "%s by %u (%s): %" PRIu64 " pages in %u stretch%s",
 			 it->resource, it->culprit, comm(o, it->culprit), it->pages,
 			 it->nreq, it->nreq == 1 ? "" : "es");
@@ -815,6 +821,7 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 	} else if (it->cause == PM_C_MEMORY) {
 		tm_jw_ku64(&o->w, "reclaims", it->nreq);
 		tm_jw_ku64(&o->w, "pages_reclaimed", it->pages);
+		tm_jw_ku64(&o->w, "penalty_sleeps", it->sleeps);
 	} else if (it->cause == PM_C_CPU && (it->prio >= 0 || policy_key(it->policy))) {
 		if (it->prio >= 0)
 			tm_jw_ku64(&o->w, "culprit_kernel_prio", (uint64_t)it->prio);

@@ -23,7 +23,9 @@ static const char *const sym_names[] = {
 	"filemap_fault", "__do_fault", "do_read_fault", "__folio_lock_killable",
 	"__folio_lock_or_retry", "do_swap_page", "__handle_mm_fault",
 	"sk_wait_data", "tcp_recvmsg_locked", "tcp_recvmsg", "inet_recvmsg",
-	"sock_recvmsg",
+	"sock_recvmsg", "mem_cgroup_handle_over_high", "exit_to_user_mode_prepare",
+	"irqentry_exit_to_user_mode", "asm_exc_page_fault", "do_sigtimedwait",
+	"__x64_sys_rt_sigtimedwait",
 };
 
 #define NSYMS	(sizeof(sym_names) / sizeof(sym_names[0]))

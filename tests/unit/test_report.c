@@ -1001,6 +1001,66 @@ static int mem_scenario(struct scen *s)
 	return save(s, "mem");
 }
 
+/*
+ * @pid, running on CPU 0, sleeps there from @from in @state at @site until
+ * an interrupt of kind @ctx wakes it at @to; it runs again 0.1 ms later.
+ */
+static void irq_sleep(struct scen *s, uint32_t pid, uint64_t from, uint64_t to,
+		      uint32_t state, const char *const *site, uint32_t ctx)
+{
+	scen_switch(s, 0, from, pid, state, 120, 0, 120);
+	scen_blocked(s, 0, from, pid, site);
+	scen_wake(s, 0, to, pid, 0, 0, ctx);
+	scen_switch(s, 0, to + MS(0.1), 0, TIPME_TS_RUNNABLE, 120, pid, 120);
+}
+
+/*
+ * 620 grows past its memory cgroup's memory.high: it reclaims 2 ms (10..12
+ * ms, nothing freed), then the kernel makes it sleep on its way back to
+ * user space, in mem_cgroup_handle_over_high() (20..60 ms and 70..95 ms),
+ * a timer's softirq waking it each time.
+ */
+static int memhigh_scenario(struct scen *s)
+{
+	static const char *const penalty[] = {
+		"mem_cgroup_handle_over_high", "exit_to_user_mode_prepare",
+		"irqentry_exit_to_user_mode", "asm_exc_page_fault", NULL,
+	};
+	unsigned char b[sizeof(struct tipme_rec_reclaim_begin)];
+	struct tipme_rec_reclaim_begin rb = { .len = sizeof(rb), .kind = TIPME_RECLAIM_MEMCG,
+					      .pid = 620 };
+	struct tipme_rec_reclaim_end re = { .pid = 620, .kind = TIPME_RECLAIM_MEMCG };
+
+	memcpy(b, &rb, sizeof(rb));
+	scen_init(s, 1);
+	scen_task(s, 620, 620, "grower", "/bin/grower", "grower", 7);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 620, 120);
+	scen_rec(s, 0, TIPME_REC_RECLAIM_BEGIN, MS(10), b, sizeof(b));
+	scen_rec(s, 0, TIPME_REC_RECLAIM_END, MS(12), &re, sizeof(re));
+	irq_sleep(s, 620, MS(20), MS(60), TIPME_TS_DISK, penalty, TIPME_CTX_SOFTIRQ);
+	irq_sleep(s, 620, MS(70), MS(95), TIPME_TS_DISK, penalty, TIPME_CTX_SOFTIRQ);
+	scen_switch(s, 0, MS(101), 620, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "memhigh");
+}
+
+/*
+ * 630 waits in sigtimedwait() for a signal that never comes, until its
+ * 200 ms timeout: the timer's interrupt wakes it (10..210 ms).
+ */
+static int sigtimed_scenario(struct scen *s)
+{
+	static const char *const site[] = {
+		"do_sigtimedwait", "__x64_sys_rt_sigtimedwait", "entry_SYSCALL_64", NULL,
+	};
+
+	scen_init(s, 1);
+	scen_task(s, 630, 630, "waiter", "/bin/waiter", "waiter", 7);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 630, 120);
+	irq_sleep(s, 630, MS(10), MS(210), TIPME_TS_SLEEPING, site, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(215), 630, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, "sigtimed");
+}
+
 /* 700 runs on cpu 0; sub-buffer 1 of that CPU is lost (50..80 ms). */
 static int gap_scenario(struct scen *s)
 {
@@ -2098,7 +2158,7 @@ static void legs_tests(void)
 /* Every scenario, for its golden state (golden/state-*.txt). */
 static const char *const state_names[] = {
 	"cpu", "timer", "stopped", "blkio", "blkirq", "blkirq-other", "lock",
-	"mem", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
+	"mem", "memhigh", "sigtimed", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"kearly", "kearly-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
 	"stack-timer", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
@@ -2117,12 +2177,13 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(222);
+	tap_plan(231);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
 	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) || forked_scenario(s) ||
-	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) ||
+	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) || memhigh_scenario(s) ||
+	    sigtimed_scenario(s) ||
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
 	    kauto_scenario(s) || klate_scenario(s, 0) || klate_scenario(s, 1) ||
 	    kearly_scenario(s, 0) || kearly_scenario(s, 1) ||
@@ -2282,6 +2343,17 @@ int main(void)
 	      "a mutex held by a computing thread");
 	check("mem", "--pid 600 --from 0.001 --to 0.101", "memory", 600, 59,
 	      "a task reclaiming for its cgroup");
+	check("memhigh", "--pid 620 --from 0.001 --to 0.101", "memory", 620, 60,
+	      "a task its memory cgroup's memory.high throttles: the penalty sleeps");
+	out = report("memhigh", "--pid 620 --from 0.001 --to 0.101", 1, &ret);
+	tap_ok(strstr(out, "\"resource\":\"memory.high throttling\",\"ms\":65,") &&
+	       strstr(out, "\"reclaims\":0,\"pages_reclaimed\":0,\"penalty_sleeps\":2") &&
+	       strstr(out, "\"resource\":\"memory cgroup reclaim\",\"ms\":2,") &&
+	       !strstr(out, "\"timer\"") && !strstr(out, "\"unknown\""),
+	       "memhigh: 65 ms in 2 penalty sleeps and 2 ms of reclaim, memory; no timer, nothing unknown");
+	free(out);
+	check("sigtimed", "--pid 630 --from 0.005 --to 0.2101", "timer", 630, 95,
+	      "sigtimedwait() until its timeout: a sleep the waiter asked for");
 	check("gap", "--pid 700 --from 0.010 --to 0.100", "running", 700, 60,
 	      "a lost sub-buffer");
 	out = report("gap", "--pid 700 --from 0.010 --to 0.100", 1, &ret);

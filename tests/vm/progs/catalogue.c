@@ -56,12 +56,16 @@
  *   swap CG KB        in cgroup CG, KB KiB of anonymous memory paged out
  *                     to swap (proglib.h: swap_out) and read back (truth:
  *                     the time blocked; more: pages=N out=N)
- *   memory CG MB [RANDOM_MB]  in cgroup CG (its memory.max below MB),
- *                     touch MB MiB, a byte a page (truth: the cgroup's
- *                     memory.pressure "some" total over the stall); first
- *                     (before the stall) fill RANDOM_MB MiB with random
- *                     bytes, a working set that reclaim must write out to
- *                     make room
+ *   memory CG PREP_MB MB  in cgroup CG, fill PREP_MB MiB of anonymous
+ *                     memory with random bytes (before the stall: a working
+ *                     set no swap can compress); then set the cgroup's
+ *                     memory.high to its memory.current and touch MB MiB
+ *                     more, a byte a page: reclaim, and where it cannot
+ *                     bring the cgroup back under memory.high (no swap, or
+ *                     a slow one), the kernel's penalty sleeps on the way
+ *                     back to user space (truth: the cgroup's
+ *                     memory.pressure "some" total over the stall; more:
+ *                     high=BYTES, high_events=N, the memory.events count)
  *   net NETNS ADDR sleep|now MS  a TCP request to a server in network
  *                     namespace NETNS (proglib.h: net_server) that sleeps
  *                     MS ms first (culprit: the server) or answers at once
@@ -78,6 +82,9 @@
  *   sigtimer MS       the subject waits in sigwaitinfo() for the signal
  *                     of a POSIX timer it armed MS ms ahead (truth: the
  *                     time blocked)
+ *   sigtimeout MS     the subject waits in sigtimedwait() for a signal
+ *                     that never comes, until its MS ms timeout (truth:
+ *                     the time blocked)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -536,38 +543,60 @@ static long long mem_pressure_ns(void)
 	return stat_key(path, "some", "total=") * 1000;
 }
 
+static long long mem_high_events(void)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/memory.events", arg[0]);
+	return stat_key(path, "high", "high ");
+}
+
+static long long high_events;
+
 static void memory_prep(void)
 {
-	need(2);
-	join_cgroup(arg[0]);
-	if (arg[2]) {
-		/* a working set swap cannot compress, that reclaim must push out */
-		long n = num(2) << 17, i;	/* (8-byte words) */
-		unsigned long long x = 88172645463325252ULL, *w;
+	/* a working set swap cannot compress, that reclaim must push out */
+	long n = num(1) << 17, i;	/* (8-byte words) */
+	unsigned long long x = 88172645463325252ULL, *w;
 
-		w = mmap(NULL, (size_t)n * 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
-		if (w == MAP_FAILED)
-			die("mmap");
-		for (i = 0; i < n; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			w[i] = x;
-		}
+	need(3);
+	join_cgroup(arg[0]);
+	w = mmap(NULL, (size_t)n * 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (w == MAP_FAILED)
+		die("mmap");
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		w[i] = x;
 	}
-	mem_n = num(1) << 20;
+	mem_n = num(2) << 20;
 	mem = mmap(NULL, (size_t)mem_n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		   -1, 0);
 	if (mem == MAP_FAILED)
 		die("mmap");
-	shm->truth = mem_pressure_ns();
 }
 
+/* (the limit set as the stall begins: nothing throttles the subject before) */
 static void memory_stall(void)
 {
 	long page = sysconf(_SC_PAGESIZE), i;
+	char path[512], cur[64];
+	FILE *f;
 
+	shm->truth = mem_pressure_ns();
+	high_events = mem_high_events();
+	snprintf(path, sizeof(path), "%s/memory.current", arg[0]);
+	f = fopen(path, "r");
+	if (!f || !fgets(cur, sizeof(cur), f) || fclose(f))
+		die(path);
+	cur[strcspn(cur, "\n")] = '\0';
+	snprintf(path, sizeof(path), "%s/memory.high", arg[0]);
+	f = fopen(path, "w");
+	if (!f || fputs(cur, f) < 0 || fclose(f))
+		die(path);
+	more(" high=%s", cur);
 	for (i = 0; i < mem_n; i += page)
 		mem[i] = (char)i;
 }
@@ -575,6 +604,7 @@ static void memory_stall(void)
 static void memory_end(void)
 {
 	shm->truth = mem_pressure_ns() - shm->truth;
+	more(" high_events=%lld", mem_high_events() - high_events);
 }
 
 static void server(void)
@@ -715,6 +745,17 @@ static void sigtimer(void)
 	timer_delete(t);
 }
 
+static void sigtimeout(void)
+{
+	struct timespec ts = { num(0) / 1000, (num(0) % 1000) * 1000000L };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (sigtimedwait(&set, NULL, &ts) != -1 || errno != EAGAIN)
+		die("sigtimedwait");
+}
+
 /* truth: the subject's own count, or the kind's (set by its end) */
 enum truth { T_RUN, T_QUEUED, T_BLOCKED, T_KIND };
 
@@ -735,11 +776,12 @@ static const struct kind {
 	{ "fsync", 2, fsync_prep, fsync_stall, NULL, T_BLOCKED },
 	{ "mmap", 1, mmap_prep, mmap_stall, NULL, T_BLOCKED },
 	{ "swap", 2, swap_prep, swap_stall, NULL, T_BLOCKED },
-	{ "memory", 2, memory_prep, memory_stall, memory_end, T_KIND },
+	{ "memory", 3, memory_prep, memory_stall, memory_end, T_KIND },
 	{ "net", 3, net_prep, net_stall, net_end, T_BLOCKED },
 	{ "pty", 1, pty_prep, sleeper_stall, sleeper_end, T_KIND },
 	{ "udp", 1, udp_prep, sleeper_stall, sleeper_end, T_KIND },
 	{ "sigtimer", 1, sigtimer_prep, sigtimer, NULL, T_BLOCKED },
+	{ "sigtimeout", 1, sigtimer_prep, sigtimeout, NULL, T_BLOCKED },
 };
 
 static const struct kind *kind;
