@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "../dump/decode.h"
+#include "../dump/index.h"
 #include "../dump/tables.h"
 #include "../records/records.h"
 #include "state.h"
@@ -667,14 +668,30 @@ void pm_state_bld_end(struct pm_state_bld *b, int failed)
 int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e)
 {
+	return pm_state_build_range(st, inc, INT64_MIN, INT64_MAX, e);
+}
+
+int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
+			 int64_t from_ns, int64_t to_ns, struct tm_err *e)
+{
+	int whole = from_ns == INT64_MIN && to_ns == INT64_MAX;
 	struct pm_state_bld *b;
 	struct pm_merge mg;
 	struct pm_event ev;
 	int err;
 
 	err = pm_state_bld_new(&b, st, inc, e);
-	if (!err)
+	if (!err && whole) {
 		err = pm_merge_init(&mg, &inc->pm, NULL, e);
+	} else if (!err) {
+		struct pm_index ix;
+
+		/* the sub-buffers' headers alone, then the range's records */
+		err = pm_index_scan(&ix, &inc->pm, e);
+		if (!err)
+			err = pm_merge_range(&mg, &inc->pm, &ix, NULL, from_ns, to_ns, e);
+		pm_index_free(&ix);
+	}
 	if (err) {
 		pm_state_bld_end(b, 1);
 		return err;

@@ -172,6 +172,31 @@ struct pm_span {
 int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e);
 
+/**
+ * pm_state_build_range() - rebuild the stretches from a time range's
+ *	records only
+ * @st: result; release with pm_state_free()
+ * @inc: an open incident (its kernel dump)
+ * @from_ns: CLOCK_MONOTONIC ns of the first record read (INT64_MIN: the
+ *	dump's first)
+ * @to_ns: of the last (INT64_MAX: the dump's last)
+ * @e: error message
+ *
+ * Reads the sub-buffers' headers (pm_index_scan()) and decodes only the
+ * sub-buffers of the range (pm_merge_range()), so its cost is the
+ * range's, not the dump's.  Not the whole dump's state: @st's first and
+ * last record, trigger and losses are the range's; a thread's stretch
+ * open at @from_ns starts at its first record in the range (a thread
+ * first seen leaving a CPU ran there since that CPU's first record in
+ * the range), and one open at @to_ns ends there.  Every stretch that
+ * begins at or after a thread's first switch in the range is the whole
+ * dump's (test_state_range.c).  The whole range is pm_state_build().
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
+			 int64_t from_ns, int64_t to_ns, struct tm_err *e);
+
 /*
  * pm_state_build() in steps, for a reader that hands the same merged
  * records to other builders too (pm_state_res_build(), resources.h):
