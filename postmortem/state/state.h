@@ -185,12 +185,13 @@ int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
  * Reads the sub-buffers' headers (pm_index_scan()) and decodes only the
  * sub-buffers of the range (pm_merge_range()), so its cost is the
  * range's, not the dump's.  Not the whole dump's state: @st's first and
- * last record, trigger and losses are the range's; a thread's stretch
+ * last record, trigger and @losses are the range's (@lost is the whole
+ * dump's: a gap in a CPU's sub-buffer numbers); a thread's stretch
  * open at @from_ns starts at its first record in the range (a thread
  * first seen leaving a CPU ran there since that CPU's first record in
  * the range), and one open at @to_ns ends there.  Every stretch that
  * begins at or after a thread's first switch in the range is the whole
- * dump's (test_state_range.c).  The whole range is pm_state_build().
+ * dump's (tests/unit/test_staterange.c).  The whole range is pm_state_build().
  *
  * Return: 0 or a negative errno.
  */

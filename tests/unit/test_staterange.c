@@ -9,12 +9,17 @@
  * ranges every stretch a thread began inside the range and ended inside
  * it (all but its first and last there) is the whole dump's stretch,
  * field by field, and they follow one another as in the whole dump.
+ * `tipme why --margin` (the state of the interval and its margins only)
+ * prints, text and JSON, byte for byte what `tipme why` prints for random
+ * threads and intervals there.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
+#include "cmd/commands.h"
 #include "gen.h"
 #include "scen.h"
 #include "state/state.h"
@@ -154,6 +159,44 @@ static long compare(const struct pm_state *whole, const struct pm_state *part, i
 	return n;
 }
 
+/*
+ * `why --pid P --from A --to B` with and without --margin @margin over
+ * @n random intervals of @whole: how many printed the same, text and
+ * JSON (@why: the first that did not).
+ */
+static int why_margin(const struct pm_state *whole, const char *dump, const char *dir,
+		      const char *margin, int n, char *why, size_t wlen)
+{
+	uint64_t rnd = 5;
+	int r, same = 0;
+
+	for (r = 0; r < n; r++) {
+		int64_t span = whole->last_ns - whole->first_ns;
+		int64_t a = whole->first_ns + (int64_t)(gen_rand(&rnd) % (uint64_t)span);
+		int64_t b = a + 1000000 + (int64_t)(gen_rand(&rnd) % 50000000);
+		uint32_t pid = pid_of((uint32_t)(gen_rand(&rnd) % NTHREADS));
+		char args[200], bargs[240];
+		char *full, *part;
+		int json, ret1, ret2, eq = 1;
+
+		for (json = 0; json < 2 && eq; json++) {
+			snprintf(args, sizeof(args), "why%s --pid %u --from %.9f --to %.9f DUMP",
+				 json ? " --json" : "", pid, a / 1e9, b / 1e9);
+			snprintf(bargs, sizeof(bargs), "%.*s --margin %s DUMP",
+				 (int)(strlen(args) - 5), args, margin);
+			full = capture_words(pm_cmd_why, args, dump, dir, &ret1);
+			part = capture_words(pm_cmd_why, bargs, dump, dir, &ret2);
+			eq = ret1 == 0 && ret2 == 0 && full && part && !strcmp(full, part);
+			if (!eq)
+				snprintf(why, wlen, "%s --margin %s differs", args, margin);
+			free(full);
+			free(part);
+		}
+		same += eq;
+	}
+	return same;
+}
+
 int main(void)
 {
 	char dir[64], path[96], why[160] = "ok";
@@ -168,7 +211,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(4);
+	tap_plan(6);
 	snprintf(path, sizeof(path), "%s/sim.tipme", dir);
 	err = write_dump(path, 11) || pm_incident_open(&inc, path, 0, &e);
 	tap_ok(!err, "simulated dump: %d CPUs x %d sub-buffers, %d threads%s%s", NCPUS,
@@ -206,6 +249,14 @@ int main(void)
 	tap_ok(!bad && total > 0,
 	       "60 random ranges: every stretch begun and ended inside is the whole dump's (%ld stretches: %s)",
 	       total, why);
+	snprintf(why, sizeof(why), "ok");
+	r = why_margin(&whole, path, dir, "1000", 10, why, sizeof(why));
+	tap_ok(r == 10, "why --margin 1000 (every record): 10 of 10 the same as without (%s)",
+	       why);
+	snprintf(why, sizeof(why), "ok");
+	r = why_margin(&whole, path, dir, "0.05", 40, why, sizeof(why));
+	tap_ok(r == 40, "why --margin 0.05: %d of 40 random intervals the same as without (%s)",
+	       r, why);
 	pm_state_free(&whole);
 	pm_incident_close(&inc);
 	gen_rmtree(dir);
