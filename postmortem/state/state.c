@@ -684,28 +684,35 @@ static int index_gaps(const struct pm_index *ix)
 	return 0;
 }
 
+int pm_state_merge_open(struct pm_merge *mg, const struct pm_incident *inc,
+			int64_t from_ns, int64_t to_ns, int *gaps, struct tm_err *e)
+{
+	struct pm_index ix;
+	int err;
+
+	*gaps = 0;
+	if (from_ns == INT64_MIN && to_ns == INT64_MAX)
+		return pm_merge_init(mg, &inc->pm, NULL, e);
+	/* the sub-buffers' headers alone, then the range's records */
+	err = pm_index_scan(&ix, &inc->pm, e);
+	if (!err)
+		err = pm_merge_range(mg, &inc->pm, &ix, NULL, from_ns, to_ns, e);
+	*gaps = !err && index_gaps(&ix);
+	pm_index_free(&ix);
+	return err;
+}
+
 int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
 			 int64_t from_ns, int64_t to_ns, struct tm_err *e)
 {
-	int whole = from_ns == INT64_MIN && to_ns == INT64_MAX, gaps = 0;
 	struct pm_state_bld *b;
 	struct pm_merge mg;
 	struct pm_event ev;
-	int err;
+	int err, gaps = 0;
 
 	err = pm_state_bld_new(&b, st, inc, e);
-	if (!err && whole) {
-		err = pm_merge_init(&mg, &inc->pm, NULL, e);
-	} else if (!err) {
-		struct pm_index ix;
-
-		/* the sub-buffers' headers alone, then the range's records */
-		err = pm_index_scan(&ix, &inc->pm, e);
-		if (!err)
-			err = pm_merge_range(&mg, &inc->pm, &ix, NULL, from_ns, to_ns, e);
-		gaps = !err && index_gaps(&ix);
-		pm_index_free(&ix);
-	}
+	if (!err)
+		err = pm_state_merge_open(&mg, inc, from_ns, to_ns, &gaps, e);
 	if (err) {
 		pm_state_bld_end(b, 1);
 		return err;

@@ -198,6 +198,23 @@ int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
 			 int64_t from_ns, int64_t to_ns, struct tm_err *e);
 
+struct pm_merge;
+
+/**
+ * pm_state_merge_open() - the merge pm_state_build_range() reads
+ * @mg: result; read with pm_merge_next(), release with pm_merge_free()
+ * @inc: an open incident
+ * @from_ns: as pm_state_build_range()'s
+ * @to_ns: as pm_state_build_range()'s
+ * @gaps: set to 1 when a range is read and a CPU's stream misses
+ *	sub-buffers anywhere in the dump (the builder sees only the range's)
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_state_merge_open(struct pm_merge *mg, const struct pm_incident *inc,
+			int64_t from_ns, int64_t to_ns, int *gaps, struct tm_err *e);
+
 /*
  * pm_state_build() in steps, for a reader that hands the same merged
  * records to other builders too (pm_state_res_build(), resources.h):

@@ -9,9 +9,9 @@
  * ranges every stretch a thread began inside the range and ended inside
  * it (all but its first and last there) is the whole dump's stretch,
  * field by field, and they follow one another as in the whole dump.
- * `tipme why --margin` (the state of the interval and its margins only)
- * prints, text and JSON, byte for byte what `tipme why` prints for random
- * threads and intervals there.
+ * `tipme why --margin` and `tipme report --margin` (the state of the
+ * interval and its margins only) print, text and JSON, byte for byte what
+ * they print without for random threads and intervals there.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -160,12 +160,13 @@ static long compare(const struct pm_state *whole, const struct pm_state *part, i
 }
 
 /*
- * `why --pid P --from A --to B` with and without --margin @margin over
- * @n random intervals of @whole: how many printed the same, text and
- * JSON (@why: the first that did not).
+ * `@cmd --pid P --from A --to B` (why or report: @fn) with and without
+ * --margin @margin over @n random intervals of @whole: how many printed
+ * the same, text and JSON (@why: the first that did not).
  */
-static int why_margin(const struct pm_state *whole, const char *dump, const char *dir,
-		      const char *margin, int n, char *why, size_t wlen)
+static int same_margin(int (*fn)(int, char **), const char *cmd,
+		       const struct pm_state *whole, const char *dump, const char *dir,
+		       const char *margin, int n, char *why, size_t wlen)
 {
 	uint64_t rnd = 5;
 	int r, same = 0;
@@ -180,12 +181,12 @@ static int why_margin(const struct pm_state *whole, const char *dump, const char
 		int json, ret1, ret2, eq = 1;
 
 		for (json = 0; json < 2 && eq; json++) {
-			snprintf(args, sizeof(args), "why%s --pid %u --from %.9f --to %.9f DUMP",
-				 json ? " --json" : "", pid, a / 1e9, b / 1e9);
+			snprintf(args, sizeof(args), "%s%s --pid %u --from %.9f --to %.9f DUMP",
+				 cmd, json ? " --json" : "", pid, a / 1e9, b / 1e9);
 			snprintf(bargs, sizeof(bargs), "%.*s --margin %s DUMP",
 				 (int)(strlen(args) - 5), args, margin);
-			full = capture_words(pm_cmd_why, args, dump, dir, &ret1);
-			part = capture_words(pm_cmd_why, bargs, dump, dir, &ret2);
+			full = capture_words(fn, args, dump, dir, &ret1);
+			part = capture_words(fn, bargs, dump, dir, &ret2);
 			eq = ret1 == 0 && ret2 == 0 && full && part && !strcmp(full, part);
 			if (!eq)
 				snprintf(why, wlen, "%s --margin %s differs", args, margin);
@@ -211,7 +212,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(6);
+	tap_plan(9);
 	snprintf(path, sizeof(path), "%s/sim.tipme", dir);
 	err = write_dump(path, 11) || pm_incident_open(&inc, path, 0, &e);
 	tap_ok(!err, "simulated dump: %d CPUs x %d sub-buffers, %d threads%s%s", NCPUS,
@@ -250,13 +251,27 @@ int main(void)
 	       "60 random ranges: every stretch begun and ended inside is the whole dump's (%ld stretches: %s)",
 	       total, why);
 	snprintf(why, sizeof(why), "ok");
-	r = why_margin(&whole, path, dir, "1000", 10, why, sizeof(why));
+	r = same_margin(pm_cmd_why, "why", &whole, path, dir, "1000", 10, why, sizeof(why));
 	tap_ok(r == 10, "why --margin 1000 (every record): 10 of 10 the same as without (%s)",
 	       why);
 	snprintf(why, sizeof(why), "ok");
-	r = why_margin(&whole, path, dir, "0.05", 40, why, sizeof(why));
+	r = same_margin(pm_cmd_why, "why", &whole, path, dir, "0.05", 40, why, sizeof(why));
 	tap_ok(r == 40, "why --margin 0.05: %d of 40 random intervals the same as without (%s)",
 	       r, why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "1000", 10, why,
+			sizeof(why));
+	tap_ok(r == 10, "report --margin 1000 (every record): 10 of 10 the same as without (%s)",
+	       why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "0.05", 40, why,
+			sizeof(why));
+	tap_ok(r == 40, "report --margin 0.05: %d of 40 random intervals the same as without (%s)",
+	       r, why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "0.001", 40, why,
+			sizeof(why));
+	tap_ok(r < 40, "report --margin 0.001: %d of 40 the same (a margin too short shows)", r);
 	pm_state_free(&whole);
 	pm_incident_close(&inc);
 	gen_rmtree(dir);
