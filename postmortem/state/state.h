@@ -189,9 +189,9 @@ int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
  * dump's: a gap in a CPU's sub-buffer numbers); a thread's stretch
  * open at @from_ns starts at its first record in the range (a thread
  * first seen leaving a CPU ran there since that CPU's first record in
- * the range), and one open at @to_ns ends there.  Every stretch that
- * begins at or after a thread's first switch in the range is the whole
- * dump's (tests/unit/test_staterange.c).  The whole range is pm_state_build().
+ * the range), and one open at @to_ns ends there.  Every other stretch
+ * (begun and ended inside the range) is the whole dump's
+ * (tests/unit/test_staterange.c).  The whole range is pm_state_build().
  *
  * Return: 0 or a negative errno.
  */
