@@ -45,6 +45,9 @@ enum pm_end {
  *	ranks first among the stalls), or NULL
  * @search_ns: without @pid or input, how far before the trigger the
  *	stalls are searched (0: the 10 s default, or @window_ns if longer)
+ * @margin_ns: with @pid and @from_ns, build the state from the records of
+ *	[@from_ns - @margin_ns, @to_ns + @margin_ns] only
+ *	(pm_state_res_build_range()); 0: from the whole dump
  */
 struct pm_interval_ask {
 	uint32_t pid;
@@ -54,6 +57,7 @@ struct pm_interval_ask {
 	int64_t press_ns;
 	const char *hint;
 	int64_t search_ns;
+	int64_t margin_ns;
 };
 
 /**

@@ -18,7 +18,8 @@
 
 static const char usage_text[] =
 	"usage: tipme report [--pid PID | --comm NAME | --window-title TEXT\n"
-	"                    [--from S --to S | --window MS]] [--x] [--json] INCIDENT|DUMP\n"
+	"                    [--from S --to S [--margin S] | --window MS]] [--x] [--json]\n"
+	"                    INCIDENT|DUMP\n"
 	"  One verdict for a slow moment: which thread waited, for what (the CPU,\n"
 	"  block I/O, a lock, memory, a timer, a stopped task, the X server busy\n"
 	"  for another client) and who to blame, with every millisecond of the\n"
@@ -31,6 +32,10 @@ static const char usage_text[] =
 	"  the kernel saw in the window (to its reader going back to sleep); else\n"
 	"  the stall most likely felt in the 10 s (or the WINDOW given) before the\n"
 	"  trigger, with the next two candidates and why each ranks there.\n"
+	"  --margin S (with --pid, --from and --to) reads only the records from S\n"
+	"  seconds before --from to S after --to, not the whole dump (as for\n"
+	"  tipme why --margin): the same verdict when the history it reads lies\n"
+	"  within the margin.\n"
 	"  The incident's description (tipme note) is shown, and a process it\n"
 	"  names ranks first among the stalls.\n"
 	PM_CMD_WHO_USAGE
@@ -60,7 +65,7 @@ static void usage(FILE *f, const char *prog)
 
 int pm_cmd_report(int argc, char **argv)
 {
-	double from = -1, to = -1, window_ms = -1, pid_v = -1;
+	double from = -1, to = -1, window_ms = -1, pid_v = -1, margin = -1;
 	int xtables = 0;
 	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
@@ -70,6 +75,7 @@ int pm_cmd_report(int argc, char **argv)
 		{ "to", 't', &to, NULL, NULL },
 		{ "window", 'w', &window_ms, NULL, NULL },
 		{ "x", 'x', NULL, NULL, &xtables },
+		{ "margin", 'M', &margin, NULL, NULL },
 	};
 	struct pm_verdict_extra ex = { 0 };
 	struct pm_xprof xp = { 0 };
@@ -79,7 +85,7 @@ int pm_cmd_report(int argc, char **argv)
 	int have_xp = 0, json, ret;
 	long pid;
 
-	ret = pm_cmd_parse("report", usage, argc, argv, opts, 5 + PM_CMD_WHO_NOPTS, &json);
+	ret = pm_cmd_parse("report", usage, argc, argv, opts, 6 + PM_CMD_WHO_NOPTS, &json);
 	if (ret >= 0)
 		return ret;
 	pid = (long)pid_v;
@@ -95,7 +101,8 @@ int pm_cmd_report(int argc, char **argv)
 	else
 		window_ms = 2000;
 	if (optind + 1 != argc || (from >= 0) != (to >= 0) ||
-	    (from >= 0 && (pid <= 0 || to <= from)) || window_ms <= 0 || !pid) {
+	    (from >= 0 && (pid <= 0 || to <= from)) || window_ms <= 0 || !pid ||
+	    (margin >= 0 && (from < 0 || margin <= 0))) {
 		usage(stderr, "report");
 		return 2;
 	}
@@ -103,6 +110,7 @@ int pm_cmd_report(int argc, char **argv)
 	ask.from_ns = from >= 0 ? (int64_t)(from * 1e9) : -1;
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = (int64_t)(window_ms * 1e6);
+	ask.margin_ns = margin > 0 ? (int64_t)(margin * 1e9) : 0;
 	ret = 1;
 	if (pm_cmd_interval_open("report", argv[optind], &ask, &who, &inc))
 		goto out;

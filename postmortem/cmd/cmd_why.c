@@ -9,7 +9,8 @@
 
 static const char usage_text[] =
 	"usage: tipme why --pid PID | --comm NAME | --window-title TEXT [--window MS]\n"
-	"                 [--from S --to S] [--min-ms MS] [--depth N] [--json] DUMP\n"
+	"                 [--from S --to S [--margin S]] [--min-ms MS] [--depth N]\n"
+	"                 [--json] DUMP\n"
 	"  Where PID's time went in an interval: running, waiting for a CPU (and\n"
 	"  who held it), blocked (where, and who woke it, analysed in turn).\n"
 	"  Default interval: the WINDOW ms (2000) before the dump's trigger, or\n"
@@ -17,6 +18,13 @@ static const char usage_text[] =
 	"  DUMP is a dump file or an incident directory (its kernel.dump).\n"
 	"  With the on-CPU profiler's samples (profile_hz), each thread's hot\n"
 	"  functions while it ran.\n"
+	"  --margin S reads only the records from S seconds before --from to S\n"
+	"  after --to (the sub-buffers' headers say where they are), not the whole\n"
+	"  dump: its cost is the interval's.  The answer is the whole dump's when\n"
+	"  every thread it walks switched within the margin before --from and\n"
+	"  its sleep open at --to ended within the margin after; else a stretch\n"
+	"  begins where the records read begin, and the dump's gaps outside them\n"
+	"  are not counted.\n"
 	PM_CMD_WHO_USAGE
 	"EXAMPLES\n"
 	"  tipme why --pid 4242 /var/lib/tipme/incidents/20240501T123456Z-7\n"
@@ -32,7 +40,7 @@ static void usage(FILE *f, const char *prog)
 int pm_cmd_why(int argc, char **argv)
 {
 	double pid_v = 0, window_ms = 2000, from = -1, to = -1, min_ms = 10,
-	       depth_v = 1;
+	       depth_v = 1, margin = -1;
 	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
 		PM_CMD_WHO_OPTS(who),
@@ -42,6 +50,7 @@ int pm_cmd_why(int argc, char **argv)
 		{ "to", 't', &to, NULL, NULL },
 		{ "min-ms", 'm', &min_ms, NULL, NULL },
 		{ "depth", 'd', &depth_v, NULL, NULL },
+		{ "margin", 'M', &margin, NULL, NULL },
 	};
 	int64_t min_ns;
 	int depth, json, err;
@@ -53,7 +62,7 @@ int pm_cmd_why(int argc, char **argv)
 	long pid;
 	int64_t t0, t1, end;
 
-	err = pm_cmd_parse("why", usage, argc, argv, opts, 6 + PM_CMD_WHO_NOPTS, &json);
+	err = pm_cmd_parse("why", usage, argc, argv, opts, 7 + PM_CMD_WHO_NOPTS, &json);
 	if (err >= 0)
 		return err;
 	pid = (long)pid_v;
@@ -61,7 +70,7 @@ int pm_cmd_why(int argc, char **argv)
 	depth = (int)depth_v;
 	if ((pid <= 0) == !pm_cmd_who_given(&who) || optind + 1 != argc ||
 	    (from >= 0) != (to >= 0) ||
-	    (from >= 0 && to <= from) || window_ms <= 0) {
+	    (from >= 0 && to <= from) || window_ms <= 0 || (margin >= 0 && from < 0)) {
 		usage(stderr, "why");
 		return 2;
 	}
@@ -76,7 +85,12 @@ int pm_cmd_why(int argc, char **argv)
 		}
 		pid = named;
 	}
-	if (pm_state_build(&st, &inc, &e)) {
+	if (margin >= 0)
+		err = pm_state_build_range(&st, &inc, (int64_t)((from - margin) * 1e9),
+					   (int64_t)((to + margin) * 1e9), &e);
+	else
+		err = pm_state_build(&st, &inc, &e);
+	if (err) {
 		fprintf(stderr, "tipme why: %s: %s\n", argv[optind], e.msg);
 		pm_incident_close(&inc);
 		return 1;

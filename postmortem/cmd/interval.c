@@ -19,14 +19,20 @@ int pm_cmd_interval_open(const char *prog, const char *path,
 	struct pm_interval_ask ask = *asked;
 	struct tm_err e = { "" };
 	size_t i;
-	int found;
+	int found, err;
 
 	memset(inc, 0, sizeof(*inc));
 	if (pm_cmd_open(prog, path, 0, &inc->in))
 		return 1;
 	if (who && pm_cmd_who_given(who) && pm_cmd_who(prog, &inc->in, who, &ask.pid))
 		return 1;
-	if (pm_state_res_build(&inc->st, &inc->res, &inc->in, &e)) {
+	if (ask.margin_ns > 0 && ask.pid && ask.from_ns >= 0)
+		err = pm_state_res_build_range(&inc->st, &inc->res, &inc->in,
+					       ask.from_ns - ask.margin_ns,
+					       ask.to_ns + ask.margin_ns, &e);
+	else
+		err = pm_state_res_build(&inc->st, &inc->res, &inc->in, &e);
+	if (err) {
 		fprintf(stderr, "tipme %s: %s: %s\n", prog, path, e.msg);
 		return 1;
 	}

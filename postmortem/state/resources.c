@@ -1331,11 +1331,18 @@ int pm_res_build(struct pm_res *r, const struct pm_incident *inc,
 int pm_state_res_build(struct pm_state *st, struct pm_res *r,
 		       const struct pm_incident *inc, struct tm_err *e)
 {
+	return pm_state_res_build_range(st, r, inc, INT64_MIN, INT64_MAX, e);
+}
+
+int pm_state_res_build_range(struct pm_state *st, struct pm_res *r,
+			     const struct pm_incident *inc, int64_t from_ns,
+			     int64_t to_ns, struct tm_err *e)
+{
 	struct pm_state_bld *sb;
 	struct res_bld b;
 	struct pm_merge mg;
 	struct pm_event ev;
-	int err;
+	int err, gaps = 0;
 
 	err = pm_state_bld_new(&sb, st, inc, e);
 	if (err) {
@@ -1345,7 +1352,7 @@ int pm_state_res_build(struct pm_state *st, struct pm_res *r,
 	}
 	err = res_bld_init(&b, r, inc, e);
 	if (!err)
-		err = pm_merge_init(&mg, &inc->pm, NULL, e);
+		err = pm_state_merge_open(&mg, inc, from_ns, to_ns, &gaps, e);
 	if (err) {
 		pm_state_bld_end(sb, 1);
 		return res_bld_end(&b, err, e);
@@ -1355,6 +1362,8 @@ int pm_state_res_build(struct pm_state *st, struct pm_res *r,
 		    (err = res_bld_event(&b, &ev, e)) < 0)
 			break;
 	pm_merge_free(&mg);
+	if (err >= 0 && gaps)
+		st->lost = 1;
 	pm_state_bld_end(sb, err < 0);
 	err = res_bld_end(&b, err < 0 ? err : 0, e);
 	if (err < 0)

@@ -510,6 +510,25 @@ struct pm_state;
  */
 int pm_state_res_build(struct pm_state *st, struct pm_res *r,
 		       const struct pm_incident *inc, struct tm_err *e);
+
+/**
+ * pm_state_res_build_range() - pm_state_res_build() from a time range's
+ *	records only
+ * @st: the state; release with pm_state_free()
+ * @r: the resources; release with pm_res_free()
+ * @inc: an open incident
+ * @from_ns: as pm_state_build_range()'s
+ * @to_ns: as pm_state_build_range()'s
+ * @e: error message
+ *
+ * The state of pm_state_build_range() and the resources of the range's
+ * records (a request or wait begun before it is not in them).
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_state_res_build_range(struct pm_state *st, struct pm_res *r,
+			     const struct pm_incident *inc, int64_t from_ns,
+			     int64_t to_ns, struct tm_err *e);
 void pm_res_free(struct pm_res *r);
 
 /**

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "../dump/decode.h"
+#include "../dump/index.h"
 #include "../dump/tables.h"
 #include "../records/records.h"
 #include "state.h"
@@ -667,14 +668,51 @@ void pm_state_bld_end(struct pm_state_bld *b, int failed)
 int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e)
 {
+	return pm_state_build_range(st, inc, INT64_MIN, INT64_MAX, e);
+}
+
+/* A CPU's stream misses sub-buffers: a gap in their sequence numbers. */
+static int index_gaps(const struct pm_index *ix)
+{
+	uint32_t c;
+	size_t k;
+
+	for (c = 0; c < ix->nr_cpus; c++)
+		for (k = ix->cpu_first[c] + 1; k < ix->cpu_first[c + 1]; k++)
+			if (ix->sb[k].seq - ix->sb[k - 1].seq > 1)
+				return 1;
+	return 0;
+}
+
+int pm_state_merge_open(struct pm_merge *mg, const struct pm_incident *inc,
+			int64_t from_ns, int64_t to_ns, int *gaps, struct tm_err *e)
+{
+	struct pm_index ix;
+	int err;
+
+	*gaps = 0;
+	if (from_ns == INT64_MIN && to_ns == INT64_MAX)
+		return pm_merge_init(mg, &inc->pm, NULL, e);
+	/* the sub-buffers' headers alone, then the range's records */
+	err = pm_index_scan(&ix, &inc->pm, e);
+	if (!err)
+		err = pm_merge_range(mg, &inc->pm, &ix, NULL, from_ns, to_ns, e);
+	*gaps = !err && index_gaps(&ix);
+	pm_index_free(&ix);
+	return err;
+}
+
+int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
+			 int64_t from_ns, int64_t to_ns, struct tm_err *e)
+{
 	struct pm_state_bld *b;
 	struct pm_merge mg;
 	struct pm_event ev;
-	int err;
+	int err, gaps = 0;
 
 	err = pm_state_bld_new(&b, st, inc, e);
 	if (!err)
-		err = pm_merge_init(&mg, &inc->pm, NULL, e);
+		err = pm_state_merge_open(&mg, inc, from_ns, to_ns, &gaps, e);
 	if (err) {
 		pm_state_bld_end(b, 1);
 		return err;
@@ -683,6 +721,9 @@ int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		if ((err = pm_state_bld_event(b, &ev, e)) < 0)
 			break;
 	pm_merge_free(&mg);
+	/* a gap outside the range is still the dump's */
+	if (err >= 0 && gaps)
+		st->lost = 1;
 	pm_state_bld_end(b, err < 0);
 	return err < 0 ? err : 0;
 }

@@ -172,6 +172,49 @@ struct pm_span {
 int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
 		   struct tm_err *e);
 
+/**
+ * pm_state_build_range() - rebuild the stretches from a time range's
+ *	records only
+ * @st: result; release with pm_state_free()
+ * @inc: an open incident (its kernel dump)
+ * @from_ns: CLOCK_MONOTONIC ns of the first record read (INT64_MIN: the
+ *	dump's first)
+ * @to_ns: of the last (INT64_MAX: the dump's last)
+ * @e: error message
+ *
+ * Reads the sub-buffers' headers (pm_index_scan()) and decodes only the
+ * sub-buffers of the range (pm_merge_range()), so its cost is the
+ * range's, not the dump's.  Not the whole dump's state: @st's first and
+ * last record, trigger and @losses are the range's (@lost is the whole
+ * dump's: a gap in a CPU's sub-buffer numbers); a thread's stretch
+ * open at @from_ns starts at its first record in the range (a thread
+ * first seen leaving a CPU ran there since that CPU's first record in
+ * the range), and one open at @to_ns ends there.  Every other stretch
+ * (begun and ended inside the range) is the whole dump's
+ * (tests/unit/test_staterange.c).  The whole range is pm_state_build().
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
+			 int64_t from_ns, int64_t to_ns, struct tm_err *e);
+
+struct pm_merge;
+
+/**
+ * pm_state_merge_open() - the merge pm_state_build_range() reads
+ * @mg: result; read with pm_merge_next(), release with pm_merge_free()
+ * @inc: an open incident
+ * @from_ns: as pm_state_build_range()'s
+ * @to_ns: as pm_state_build_range()'s
+ * @gaps: set to 1 when a range is read and a CPU's stream misses
+ *	sub-buffers anywhere in the dump (the builder sees only the range's)
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_state_merge_open(struct pm_merge *mg, const struct pm_incident *inc,
+			int64_t from_ns, int64_t to_ns, int *gaps, struct tm_err *e);
+
 /*
  * pm_state_build() in steps, for a reader that hands the same merged
  * records to other builders too (pm_state_res_build(), resources.h):

@@ -2,7 +2,7 @@
 #
 #   make unit-tests
 #   make B=build/asan SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' unit-tests
-UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report handoff ctlproto meta redact sites dumprx segcause tail names incident ustack display flip index usym profile
+UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report handoff ctlproto meta redact sites dumprx segcause tail names incident ustack display flip index usym profile staterange
 UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
 UNIT_COMMON := $(B)/tests/unit/gen.o $(B)/tests/unit/capture.o $(B)/tests/unit/scen.o \
 	$(B)/tests/unit/stategold.o $(B)/tests/unit/typing.o

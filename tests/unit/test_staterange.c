@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The state rebuilt from a time range's records alone
+ * (pm_state_build_range(), state/state.h) against the whole dump's
+ * (pm_state_build()): over a simulated machine whose threads run, are
+ * preempted, sleep at sites and wake each other across CPUs, in compact
+ * records with short headers over many sub-buffers with gaps, the range
+ * that covers every record gives the whole state exactly, and for random
+ * ranges every stretch a thread began inside the range and ended inside
+ * it (all but its first and last there) is the whole dump's stretch,
+ * field by field, and they follow one another as in the whole dump.
+ * `tipme why --margin` and `tipme report --margin` (the state of the
+ * interval and its margins only) print, text and JSON, byte for byte what
+ * they print without for random threads and intervals there.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "cmd/commands.h"
+#include "gen.h"
+#include "scen.h"
+#include "state/state.h"
+#include "tap.h"
+
+#define NCPUS		3
+#define NTHREADS	12
+#define PER_SB		150	/* switches per sub-buffer */
+
+enum { T_SLEEP, T_RUNNABLE, T_RUNNING };
+
+static const char *const site_a[] = { "pipe_read", "vfs_read", NULL };
+static const char *const site_b[] = { "do_sys_poll", NULL };
+
+static uint32_t pid_of(uint32_t i)
+{
+	return 2000 + i;
+}
+
+/* Writes the simulated machine's dump to @path: 0 or -1. */
+static int write_dump(const char *path, uint64_t seed)
+{
+	struct scen *s = calloc(1, sizeof(*s));
+	uint8_t state[NTHREADS] = { 0 };
+	uint32_t cur[NCPUS] = { 0 };	/* index + 1, 0 idle */
+	uint64_t rnd = seed, t = 1000000, seq[NCPUS];
+	int b, k, err;
+	uint32_t c, i;
+
+	if (!s)
+		return -1;
+	scen_init(s, NCPUS);
+	s->compact = 1;
+	s->short_ts = 1;
+	for (i = 0; i < NTHREADS; i++)
+		state[i] = i < 6 ? T_RUNNABLE : T_SLEEP;
+	for (c = 0; c < NCPUS; c++)
+		seq[c] = s->sb[c][0].seq;
+	for (b = 0; b < SCEN_SUBBUFS; b++) {
+		for (c = 0; c < NCPUS; c++) {
+			if (b) {	/* cpu 1 loses two sub-buffers before its third */
+				seq[c] += c == 1 && b == 2 ? 3 : 1;
+				scen_subbuf(s, c, seq[c]);
+			}
+			for (k = 0; k < PER_SB; k++) {
+				uint32_t prev = cur[c], next = 0, w;
+				int sleep = gen_rand(&rnd) % 3 == 0;
+
+				t += 1000 + gen_rand(&rnd) % 200000;
+				/* the running thread (or an interrupt) wakes a sleeper */
+				w = (uint32_t)(gen_rand(&rnd) % NTHREADS);
+				if (state[w] == T_SLEEP && gen_rand(&rnd) % 2) {
+					scen_wake(s, c, t, pid_of(w),
+						  (uint32_t)(gen_rand(&rnd) % NCPUS),
+						  prev ? pid_of(prev - 1) : 0,
+						  prev ? TIPME_CTX_TASK : TIPME_CTX_HARDIRQ);
+					state[w] = T_RUNNABLE;
+					t += 500;
+				}
+				for (i = 0; i < NTHREADS && !next; i++) {
+					uint32_t j = (uint32_t)((i + gen_rand(&rnd) % 3) % NTHREADS);
+
+					if (state[j] == T_RUNNABLE && j + 1 != prev)
+						next = j + 1;
+				}
+				if (!prev && !next)
+					continue;
+				scen_switch(s, c, t, prev ? pid_of(prev - 1) : 0,
+					    prev && sleep ? TIPME_TS_SLEEPING : TIPME_TS_RUNNABLE,
+					    120, next ? pid_of(next - 1) : 0, 120);
+				if (prev && sleep)
+					scen_blocked(s, c, t, pid_of(prev - 1),
+						     gen_rand(&rnd) % 2 ? site_a : site_b);
+				if (prev)
+					state[prev - 1] = sleep ? T_SLEEP : T_RUNNABLE;
+				if (next)
+					state[next - 1] = T_RUNNING;
+				cur[c] = next;
+			}
+		}
+	}
+	scen_trigger(s, t + 1000);
+	err = scen_write(s, path);
+	free(s);
+	return err;
+}
+
+static int same_seg(const struct pm_seg *a, const struct pm_seg *b)
+{
+	return a->start_ns == b->start_ns && a->end_ns == b->end_ns &&
+	       a->waker == b->waker && a->ustack == b->ustack && a->cpu == b->cpu &&
+	       a->block_state == b->block_state && a->prio == b->prio &&
+	       a->state == b->state && a->waker_ctx == b->waker_ctx &&
+	       a->woken == b->woken && a->nsite == b->nsite &&
+	       (!a->nsite || !memcmp(a->site, b->site, a->nsite * sizeof(*a->site)));
+}
+
+/*
+ * Every stretch of @part's threads but each one's first and last equals
+ * the whole state's, in the same order; @all: every stretch too, and the
+ * dump's facts.  Returns the stretches compared, or -1 (@why set).
+ */
+static long compare(const struct pm_state *whole, const struct pm_state *part, int all,
+		    char *why, size_t wlen)
+{
+	long n = 0;
+	size_t i, k;
+
+	if (all && (part->nthreads != whole->nthreads || part->first_ns != whole->first_ns ||
+		    part->last_ns != whole->last_ns || part->trigger_ns != whole->trigger_ns ||
+		    part->nlosses != whole->nlosses)) {
+		snprintf(why, wlen, "the dump's facts differ");
+		return -1;
+	}
+	for (i = 0; i < part->nthreads; i++) {
+		const struct pm_thread *p = &part->threads[i];
+		const struct pm_thread *w = pm_state_thread(whole, p->pid);
+		size_t lo = all ? 0 : 1, hi = all ? p->nsegs : (p->nsegs > 1 ? p->nsegs - 1 : 0);
+		size_t j;
+
+		if (!w || (all && w->nsegs != p->nsegs)) {
+			snprintf(why, wlen, "thread %u: not the whole dump's", p->pid);
+			return -1;
+		}
+		if (lo >= hi)
+			continue;
+		/* where the range's second stretch is in the whole dump */
+		for (j = 0; j < w->nsegs && w->segs[j].start_ns != p->segs[lo].start_ns; j++)
+			;
+		for (k = lo; k < hi; k++, j++, n++)
+			if (j >= w->nsegs || !same_seg(&p->segs[k], &w->segs[j])) {
+				snprintf(why, wlen, "thread %u: stretch %zu (at %lld) differs",
+					 p->pid, k, (long long)p->segs[k].start_ns);
+				return -1;
+			}
+	}
+	return n;
+}
+
+/*
+ * `@cmd --pid P --from A --to B` (why or report: @fn) with and without
+ * --margin @margin over @n random intervals of @whole: how many printed
+ * the same, text and JSON (@why: the first that did not).
+ */
+static int same_margin(int (*fn)(int, char **), const char *cmd,
+		       const struct pm_state *whole, const char *dump, const char *dir,
+		       const char *margin, int n, char *why, size_t wlen)
+{
+	uint64_t rnd = 5;
+	int r, same = 0;
+
+	for (r = 0; r < n; r++) {
+		int64_t span = whole->last_ns - whole->first_ns;
+		int64_t a = whole->first_ns + (int64_t)(gen_rand(&rnd) % (uint64_t)span);
+		int64_t b = a + 1000000 + (int64_t)(gen_rand(&rnd) % 50000000);
+		uint32_t pid = pid_of((uint32_t)(gen_rand(&rnd) % NTHREADS));
+		char args[200], bargs[240];
+		char *full, *part;
+		int json, ret1, ret2, eq = 1;
+
+		for (json = 0; json < 2 && eq; json++) {
+			snprintf(args, sizeof(args), "%s%s --pid %u --from %.9f --to %.9f DUMP",
+				 cmd, json ? " --json" : "", pid, a / 1e9, b / 1e9);
+			snprintf(bargs, sizeof(bargs), "%.*s --margin %s DUMP",
+				 (int)(strlen(args) - 5), args, margin);
+			full = capture_words(fn, args, dump, dir, &ret1);
+			part = capture_words(fn, bargs, dump, dir, &ret2);
+			eq = ret1 == 0 && ret2 == 0 && full && part && !strcmp(full, part);
+			if (!eq)
+				snprintf(why, wlen, "%s --margin %s differs", args, margin);
+			free(full);
+			free(part);
+		}
+		same += eq;
+	}
+	return same;
+}
+
+int main(void)
+{
+	char dir[64], path[96], why[160] = "ok";
+	struct pm_state whole, part;
+	struct pm_incident inc;
+	struct tm_err e = { "" };
+	uint64_t rnd = 7;
+	long n, total = 0;
+	int r, bad = 0, err;
+
+	if (!gen_tmpdir(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	tap_plan(9);
+	snprintf(path, sizeof(path), "%s/sim.tipme", dir);
+	err = write_dump(path, 11) || pm_incident_open(&inc, path, 0, &e);
+	tap_ok(!err, "simulated dump: %d CPUs x %d sub-buffers, %d threads%s%s", NCPUS,
+	       SCEN_SUBBUFS, NTHREADS, err ? ": " : "", e.msg);
+	if (err) {
+		gen_rmtree(dir);
+		return tap_done();
+	}
+	err = pm_state_build(&whole, &inc, &e);
+	tap_ok(!err && whole.nthreads == NTHREADS && whole.lost,
+	       "the whole state: %zu threads, with a gap", whole.nthreads);
+	/* the range of every record, read through the index */
+	err = pm_state_build_range(&part, &inc, whole.first_ns, whole.last_ns, &e);
+	n = err ? -1 : compare(&whole, &part, 1, why, sizeof(why));
+	if (!err)
+		pm_state_free(&part);
+	tap_ok(n > 0, "the range of every record: the whole state (%ld stretches: %s)", n, why);
+	for (r = 0; r < 60 && !bad; r++) {
+		int64_t span = whole.last_ns - whole.first_ns;
+		int64_t a = whole.first_ns + (int64_t)(gen_rand(&rnd) % (uint64_t)span);
+		int64_t b = a + (int64_t)(gen_rand(&rnd) % (uint64_t)(span / 3));
+
+		if (pm_state_build_range(&part, &inc, a, b, &e)) {
+			snprintf(why, sizeof(why), "%s", e.msg);
+			bad++;
+			break;
+		}
+		n = compare(&whole, &part, 0, why, sizeof(why));
+		if (n < 0)
+			bad++;
+		else
+			total += n;
+		pm_state_free(&part);
+	}
+	tap_ok(!bad && total > 0,
+	       "60 random ranges: every stretch begun and ended inside is the whole dump's (%ld stretches: %s)",
+	       total, why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_margin(pm_cmd_why, "why", &whole, path, dir, "1000", 10, why, sizeof(why));
+	tap_ok(r == 10, "why --margin 1000 (every record): 10 of 10 the same as without (%s)",
+	       why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_margin(pm_cmd_why, "why", &whole, path, dir, "0.05", 40, why, sizeof(why));
+	tap_ok(r == 40, "why --margin 0.05: %d of 40 random intervals the same as without (%s)",
+	       r, why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "1000", 10, why,
+			sizeof(why));
+	tap_ok(r == 10, "report --margin 1000 (every record): 10 of 10 the same as without (%s)",
+	       why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "0.05", 40, why,
+			sizeof(why));
+	tap_ok(r == 40, "report --margin 0.05: %d of 40 random intervals the same as without (%s)",
+	       r, why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "0.001", 40, why,
+			sizeof(why));
+	tap_ok(r < 40, "report --margin 0.001: %d of 40 the same (a margin too short shows)", r);
+	pm_state_free(&whole);
+	pm_incident_close(&inc);
+	gen_rmtree(dir);
+	return tap_done();
+}
