@@ -1769,7 +1769,13 @@ struct tipme_cost_total {
  */
 enum tipme_cmd {
 	TIPME_CMD_UNSPEC,
-	TIPME_CMD_STATUS,	/* doit: reply with the STATUS attributes */
+	TIPME_CMD_STATUS,	/* doit: reply with the STATUS attributes, every
+				 * CPU in one CPU_STATS nest (EMSGSIZE when the
+				 * possible CPUs do not fit one: about 700);
+				 * dumpit (NLM_F_DUMP): the same as several
+				 * messages, the first with every attribute,
+				 * each with one CPU_STATS nest of the next
+				 * CPUs, CPU_COUNT entries in all */
 	TIPME_CMD_START,	/* doit: start recording */
 	TIPME_CMD_STOP,		/* doit: stop recording (rings are kept) */
 	TIPME_CMD_DUMP,		/* dumpit: stream rings and metadata */
@@ -1879,6 +1885,8 @@ enum tipme_attr {
 	TIPME_ATTR_FREEZES_RELEASED,	/* u64, STATUS: thawed by TIPME_CMD_RELEASE */
 	TIPME_ATTR_USTACK_HDR = 70,	/* binary: struct tipme_sitetab_hdr */
 	TIPME_ATTR_USTACK_ENTRIES,	/* binary: whole struct tipme_ustack entries */
+	TIPME_ATTR_CPU_COUNT = 80,	/* u32, STATUS: CPU entries the reply carries
+					 * in all (the possible CPUs) */
 	__TIPME_ATTR_MAX,
 	TIPME_ATTR_MAX = __TIPME_ATTR_MAX - 1
 };
