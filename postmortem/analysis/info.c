@@ -12,6 +12,31 @@ static int cmp_u32(uint32_t a, uint32_t b)
 	return (a > b) - (a < b);
 }
 
+/* Decode one CPU's stream: its counts, and the sampler's rounds it holds. */
+static int decode_cpu(struct pm_info *in, const struct pm_cpu *pc,
+		      struct pm_dec_stats *st, struct tm_err *e)
+{
+	const struct tipme_rec_sample_end *se;
+	struct pm_dec d;
+	struct pm_event ev;
+	int ret;
+
+	pm_dec_init(&d, in->pm, pc);
+	while ((ret = pm_dec_next(&d, &ev, e)) > 0) {
+		if (ev.type != TIPME_REC_SAMPLE_END)
+			continue;
+		se = &ev.u.se;
+		in->smp.ends++;
+		in->smp.full += !!(se->flags & TIPME_SMPEND_FULL);
+		if (se->threads > in->smp.threads_max)
+			in->smp.threads_max = se->threads;
+		in->smp.table_full += !!(se->flags & TIPME_SMPEND_TABLE_FULL);
+		in->smp.skipped += se->skipped;
+	}
+	*st = d.st;
+	return ret;
+}
+
 /* Gather the CPUs of the streams and of the stats, decode every stream. */
 static int collect(struct pm_info *in, struct tm_err *e)
 {
@@ -37,7 +62,7 @@ static int collect(struct pm_info *in, struct tm_err *e)
 
 			ic->cpu = pm->cpus[i].cpu;
 			ic->has_stream = 1;
-			err = pm_dec_all(pm, &pm->cpus[i], &ic->st, e);
+			err = decode_cpu(in, &pm->cpus[i], &ic->st, e);
 			if (err)
 				return err;
 			i++;
