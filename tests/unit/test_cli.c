@@ -431,6 +431,19 @@ static int flip_stream_byte(const char *from, const char *to, uint32_t cpu)
 	return ret;
 }
 
+/* A dump of @n CPU streams, numbered from 0, at one tick a ns. */
+static void spec_cpus(struct gen_spec *s, uint32_t n)
+{
+	uint32_t i;
+
+	gen_default(s);
+	s->hdr.tsc_khz = 1000000;
+	s->hdr.nr_cpus = n;
+	s->nr_cpus = n;
+	for (i = 0; i < n; i++)
+		s->cpus[i].cpu = i;
+}
+
 /*
  * A two-CPU dump for the common window: CPU 0 busy from @busy0 to @busy1
  * us, its stream from sub-buffer @busy_seq; CPU 1 from @idle0 to @idle1
@@ -444,13 +457,8 @@ static int write_window(const char *path, uint64_t busy_seq, uint64_t busy0,
 	uint64_t t;
 	int err;
 
-	gen_default(&s);
-	s.hdr.tsc_khz = 1000000;
-	s.hdr.nr_cpus = 2;
+	spec_cpus(&s, 2);
 	s.subbuf_size = 256;
-	s.nr_cpus = 2;
-	s.cpus[0].cpu = 0;
-	s.cpus[1].cpu = 1;
 	s.cpus[0].recs = calloc(64, sizeof(struct gen_in));
 	s.cpus[1].recs = calloc(4, sizeof(struct gen_in));
 	s.cpus[0].first_seq = busy_seq;
@@ -535,11 +543,7 @@ static void test_info_sampler(void)
 	size_t i;
 	int err;
 
-	gen_default(&s);
-	s.hdr.tsc_khz = 1000000;
-	s.hdr.nr_cpus = 1;
-	s.nr_cpus = 1;
-	s.cpus[0].cpu = 0;
+	spec_cpus(&s, 1);
 	s.cpus[0].recs = calloc(8, sizeof(struct gen_in));
 	err = !s.cpus[0].recs || gen_add_known(&s, TIPME_REC_SAMPLE_END);
 	for (i = 0; !err && i < sizeof(se) / sizeof(se[0]); i++)
