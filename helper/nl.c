@@ -458,6 +458,36 @@ static int status_ask(struct tnl *t, struct status_rx *rx, int dump,
 	return 0;
 }
 
+/* What a reply read into @rx makes, after the request's own error @err. */
+static int status_result(struct status_rx *rx, int err, struct tm_err *e)
+{
+	struct tipme_status *st = rx->st;
+
+	if (rx->err) {
+		tipme_status_free(st);
+		if (rx->err == -ENOMEM)
+			return tm_err_set(e, ENOMEM, "out of memory");
+		return tm_err_set(e, EBADMSG,
+				  "status: malformed reply from the module");
+	}
+	if (err) {
+		tipme_status_free(st);
+		return err;
+	}
+	if (!rx->have_head || !st->ncpus) {
+		tipme_status_free(st);
+		return tm_err_set(e, EBADMSG, "status: the module sent no reply");
+	}
+	if (rx->count && st->ncpus != rx->count) {
+		err = tm_err_set(e, EBADMSG,
+				 "status: the module announced %u CPUs, its reply held %zu",
+				 (unsigned int)rx->count, st->ncpus);
+		tipme_status_free(st);
+		return err;
+	}
+	return 0;
+}
+
 /**
  * tnl_status() - ask the module for its state
  * @t: connection
@@ -476,32 +506,32 @@ int tnl_status(struct tnl *t, struct tipme_status *st, struct tm_err *e)
 
 	memset(st, 0, sizeof(*st));
 	err = status_ask(t, &rx, 1, e);
-	if (err == -EOPNOTSUPP && !rx.have_head) {
+	if (err == -EOPNOTSUPP && !rx.have_head)
 		err = status_ask(t, &rx, 0, e);
-	}
-	if (rx.err) {
-		tipme_status_free(st);
-		if (rx.err == -ENOMEM)
-			return tm_err_set(e, ENOMEM, "out of memory");
-		return tm_err_set(e, EBADMSG,
-				  "status: malformed reply from the module");
-	}
-	if (err) {
-		tipme_status_free(st);
-		return err;
-	}
-	if (!rx.have_head || !st->ncpus) {
-		tipme_status_free(st);
-		return tm_err_set(e, EBADMSG, "status: the module sent no reply");
-	}
-	if (rx.count && st->ncpus != rx.count) {
-		err = tm_err_set(e, EBADMSG,
-				 "status: the module announced %u CPUs, its reply held %zu",
-				 (unsigned int)rx.count, st->ncpus);
-		tipme_status_free(st);
-		return err;
-	}
-	return 0;
+	return status_result(&rx, err, e);
+}
+
+/**
+ * tnl_status_parse() - read a STATUS reply from messages already received
+ * @msgs: its messages, in order (the first with every attribute)
+ * @n: how many
+ * @st: result, release with tipme_status_free()
+ * @e: error message
+ *
+ * What tnl_status() does with the messages the module sends, for tests.
+ *
+ * Return: 0 or a negative errno (-EBADMSG: malformed or incomplete).
+ */
+int tnl_status_parse(struct nl_msg *const *msgs, size_t n,
+		     struct tipme_status *st, struct tm_err *e)
+{
+	struct status_rx rx = { .st = st };
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < n && !rx.err; i++)
+		status_cb(msgs[i], &rx);
+	return status_result(&rx, 0, e);
 }
 
 /**
