@@ -262,28 +262,35 @@ static struct nla_policy status_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_FREEZES_EXPIRED] = { .type = NLA_U64 },
 	[TIPME_ATTR_FREEZES_RELEASED] = { .type = NLA_U64 },
 	[TIPME_ATTR_PARAMS] = { .type = NLA_STRING },
+	[TIPME_ATTR_CPU_COUNT] = { .type = NLA_U32 },
 };
 
+/**
+ * struct status_rx - a STATUS reply being read
+ * @st: the result
+ * @err: negative errno of a malformed message
+ * @have_head: the message with every attribute was read
+ * @cap: entries @st's arrays have room for
+ * @count: CPU entries the module says the reply carries (0: it does not say)
+ * @done: the dump's NLMSG_DONE arrived
+ * @done_err: the errno NLMSG_DONE carried (0: none)
+ */
 struct status_rx {
 	struct tipme_status *st;
 	int err;
+	int have_head;
+	size_t cap;
+	uint32_t count;
+	int done;
+	int done_err;
 };
 
-static int status_cb(struct nl_msg *msg, void *arg)
+/* Every attribute but the CPUs' entries, from the first message. */
+static int status_head(struct tipme_status *st, struct nlattr **a)
 {
-	struct status_rx *rx = arg;
-	struct tipme_status *st = rx->st;
-	struct nlattr *a[TIPME_ATTR_MAX + 1], *e;
-	size_t n = 0;
-	int rem;
-
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, a, TIPME_ATTR_MAX,
-			  status_policy) < 0 ||
-	    !a[TIPME_ATTR_VERSION] || !a[TIPME_ATTR_RECORDING] ||
-	    !a[TIPME_ATTR_CPU_STATS] || !a[TIPME_ATTR_TSC_KHZ]) {
-		rx->err = -EBADMSG;
-		return NL_STOP;
-	}
+	if (!a[TIPME_ATTR_VERSION] || !a[TIPME_ATTR_RECORDING] ||
+	    !a[TIPME_ATTR_TSC_KHZ])
+		return -EBADMSG;
 	nla_strlcpy(st->version, a[TIPME_ATTR_VERSION], sizeof(st->version));
 	st->recording = nla_get_u8(a[TIPME_ATTR_RECORDING]);
 #define GET(attr, field, getter) \
@@ -310,30 +317,175 @@ static int status_cb(struct nl_msg *msg, void *arg)
 	if (a[TIPME_ATTR_PARAMS]) {
 		st->params = strndup(nla_data(a[TIPME_ATTR_PARAMS]),
 				     nla_len(a[TIPME_ATTR_PARAMS]));
-		if (!st->params) {
-			rx->err = -ENOMEM;
-			return NL_STOP;
-		}
+		if (!st->params)
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* Make room for @n more CPU entries. */
+static int status_grow(struct status_rx *rx, size_t n)
+{
+	struct tipme_status *st = rx->st;
+	size_t cap = rx->cap ? rx->cap : 64;
+	void *p;
+
+	if (st->ncpus + n <= rx->cap)
+		return 0;
+	while (cap < st->ncpus + n)
+		cap *= 2;
+	p = realloc(st->cpus, cap * sizeof(*st->cpus));
+	if (!p)
+		return -ENOMEM;
+	st->cpus = p;
+	p = realloc(st->first_ts, cap * sizeof(*st->first_ts));
+	if (!p)
+		return -ENOMEM;
+	st->first_ts = p;
+	p = realloc(st->last_ts, cap * sizeof(*st->last_ts));
+	if (!p)
+		return -ENOMEM;
+	st->last_ts = p;
+	rx->cap = cap;
+	return 0;
+}
+
+/* One message: the first has every attribute; each has a CPU_STATS nest. */
+static int status_msg(struct status_rx *rx, struct nlattr **a)
+{
+	struct tipme_status *st = rx->st;
+	struct nlattr *e;
+	size_t n = 0;
+	int rem, err;
+
+	if (!rx->have_head) {
+		err = status_head(st, a);
+		if (err)
+			return err;
+		rx->have_head = 1;
+		if (a[TIPME_ATTR_CPU_COUNT])
+			rx->count = nla_get_u32(a[TIPME_ATTR_CPU_COUNT]);
+	} else if (a[TIPME_ATTR_VERSION]) {
+		return -EBADMSG;	/* a second first message */
+	}
+	if (!a[TIPME_ATTR_CPU_STATS])
+		return 0;
 	nla_for_each_nested(e, a[TIPME_ATTR_CPU_STATS], rem)
 		n++;
-	st->cpus = calloc(n ? n : 1, sizeof(*st->cpus));
-	st->first_ts = calloc(n ? n : 1, sizeof(*st->first_ts));
-	st->last_ts = calloc(n ? n : 1, sizeof(*st->last_ts));
-	if (!st->cpus || !st->first_ts || !st->last_ts) {
-		rx->err = -ENOMEM;
-		return NL_STOP;
-	}
+	err = status_grow(rx, n);
+	if (err)
+		return err;
 	nla_for_each_nested(e, a[TIPME_ATTR_CPU_STATS], rem) {
 		if (tnl_parse_cpu_entry(e, &st->cpus[st->ncpus],
 					&st->first_ts[st->ncpus],
-					&st->last_ts[st->ncpus])) {
-			rx->err = -EBADMSG;
-			return NL_STOP;
-		}
+					&st->last_ts[st->ncpus]))
+			return -EBADMSG;
+		/* CPUs come in increasing order, each once */
+		if (st->ncpus && st->cpus[st->ncpus].cpu <= st->cpus[st->ncpus - 1].cpu)
+			return -EBADMSG;
 		st->ncpus++;
 	}
-	return NL_OK;
+	return 0;
+}
+
+static int status_cb(struct nl_msg *msg, void *arg)
+{
+	struct status_rx *rx = arg;
+	struct nlattr *a[TIPME_ATTR_MAX + 1];
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, a, TIPME_ATTR_MAX,
+			  status_policy) < 0)
+		rx->err = -EBADMSG;
+	else
+		rx->err = status_msg(rx, a);
+	return rx->err ? NL_STOP : NL_OK;
+}
+
+/* The dump's end, with the errno a failed dump leaves in it. */
+static int status_done_cb(struct nl_msg *msg, void *arg)
+{
+	struct status_rx *rx = arg;
+	struct nlmsghdr *h = nlmsg_hdr(msg);
+	int v;
+
+	rx->done = 1;
+	if (nlmsg_datalen(h) >= (int)sizeof(v)) {
+		memcpy(&v, nlmsg_data(h), sizeof(v));
+		rx->done_err = v < 0 ? -v : 0;
+	}
+	return NL_STOP;
+}
+
+/* Ask for the status, as a dump (@dump) or as one message. */
+static int status_ask(struct tnl *t, struct status_rx *rx, int dump,
+		      struct tm_err *e)
+{
+	struct nl_msg *msg;
+	struct nl_cb *cb;
+	int err, n;
+
+	msg = new_cmd(t, TIPME_CMD_STATUS, dump ? NLM_F_DUMP : 0);
+	if (!msg)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	err = nl_send_auto(t->sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return nl_fail(e, err, "status");
+	if (!dump) {
+		nl_socket_modify_cb(t->sk, NL_CB_VALID, NL_CB_CUSTOM, status_cb, rx);
+		return recv_reply(t, "status", e);
+	}
+	cb = nl_cb_clone(nl_socket_get_cb(t->sk));
+	if (!cb)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, status_cb, rx);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, status_done_cb, rx);
+	do {
+		n = nl_recvmsgs_report(t->sk, cb);
+	} while (n > 0 && !rx->done && !rx->err);
+	nl_cb_put(cb);
+	if (rx->err)
+		return 0;	/* the caller reports it */
+	if (n < 0)
+		return nl_fail(e, n, "status");
+	if (!rx->done)
+		return tm_err_set(e, ETIMEDOUT,
+				  "status: no reply from tipme.ko within %d s",
+				  TNL_REPLY_TIMEOUT_S);
+	if (rx->done_err)
+		return tm_err_set(e, rx->done_err, "status: the module ended its reply early: %s",
+				  strerror(rx->done_err));
+	return 0;
+}
+
+/* What a reply read into @rx makes, after the request's own error @err. */
+static int status_result(struct status_rx *rx, int err, struct tm_err *e)
+{
+	struct tipme_status *st = rx->st;
+
+	if (rx->err) {
+		tipme_status_free(st);
+		if (rx->err == -ENOMEM)
+			return tm_err_set(e, ENOMEM, "out of memory");
+		return tm_err_set(e, EBADMSG,
+				  "status: malformed reply from the module");
+	}
+	if (err) {
+		tipme_status_free(st);
+		return err;
+	}
+	if (!rx->have_head || !st->ncpus) {
+		tipme_status_free(st);
+		return tm_err_set(e, EBADMSG, "status: the module sent no reply");
+	}
+	if (rx->count && st->ncpus != rx->count) {
+		err = tm_err_set(e, EBADMSG,
+				 "status: the module announced %u CPUs, its reply held %zu",
+				 (unsigned int)rx->count, st->ncpus);
+		tipme_status_free(st);
+		return err;
+	}
+	return 0;
 }
 
 /**
@@ -342,32 +494,44 @@ static int status_cb(struct nl_msg *msg, void *arg)
  * @st: result, release with tipme_status_free()
  * @e: error message
  *
+ * Asks with a dump, which holds any number of possible CPUs; a module
+ * that answers STATUS only in one message (older ones) is asked again so.
+ *
  * Return: 0 or a negative errno.
  */
 int tnl_status(struct tnl *t, struct tipme_status *st, struct tm_err *e)
 {
 	struct status_rx rx = { .st = st };
-	struct nl_msg *msg;
 	int err;
 
 	memset(st, 0, sizeof(*st));
-	msg = new_cmd(t, TIPME_CMD_STATUS, 0);
-	if (!msg)
-		return tm_err_set(e, ENOMEM, "out of memory");
-	err = nl_send_auto(t->sk, msg);
-	nlmsg_free(msg);
-	if (err < 0)
-		return nl_fail(e, err, "status");
-	nl_socket_modify_cb(t->sk, NL_CB_VALID, NL_CB_CUSTOM, status_cb, &rx);
-	err = recv_reply(t, "status", e);
-	if (err && !rx.err)
-		return err;
-	if (rx.err)
-		return tm_err_set(e, -rx.err,
-				  "status: malformed reply from the module");
-	if (!st->ncpus)
-		return tm_err_set(e, EBADMSG, "status: the module sent no reply");
-	return 0;
+	err = status_ask(t, &rx, 1, e);
+	if (err == -EOPNOTSUPP && !rx.have_head)
+		err = status_ask(t, &rx, 0, e);
+	return status_result(&rx, err, e);
+}
+
+/**
+ * tnl_status_parse() - read a STATUS reply from messages already received
+ * @msgs: its messages, in order (the first with every attribute)
+ * @n: how many
+ * @st: result, release with tipme_status_free()
+ * @e: error message
+ *
+ * What tnl_status() does with the messages the module sends, for tests.
+ *
+ * Return: 0 or a negative errno (-EBADMSG: malformed or incomplete).
+ */
+int tnl_status_parse(struct nl_msg *const *msgs, size_t n,
+		     struct tipme_status *st, struct tm_err *e)
+{
+	struct status_rx rx = { .st = st };
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < n && !rx.err; i++)
+		status_cb(msgs[i], &rx);
+	return status_result(&rx, 0, e);
 }
 
 /**

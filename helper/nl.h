@@ -89,6 +89,10 @@ int tnl_simple(struct tnl *t, uint8_t cmd, struct tm_err *e);
 int tnl_status(struct tnl *t, struct tipme_status *st, struct tm_err *e);
 void tipme_status_free(struct tipme_status *st);
 
+struct nl_msg;
+int tnl_status_parse(struct nl_msg *const *msgs, size_t n,
+		     struct tipme_status *st, struct tm_err *e);
+
 /**
  * tnl_parse_cpu_entry() - decode a nested TIPME_ATTR_CPU_ENTRY
  * @entry: the attribute

@@ -161,36 +161,60 @@ int tipme_dump_put_geometry(struct sk_buff *skb)
 }
 
 /**
- * tipme_dump_put_cpu_stats() - every CPU's ring counters, as one nest
- * @skb: a STATUS reply
+ * tipme_dump_put_cpu_stats() - the ring counters of the possible CPUs from
+ *	*@cpu on, as one nest
+ * @skb: a STATUS reply, or one message of a STATUS dump
+ * @cpu: in: the first CPU to put (0 for all); out: the first possible CPU
+ *	not put, nr_cpu_ids when every one from *@cpu on was
+ *
+ * Puts as many entries as fit both @skb and one attribute: a nest's length
+ * is 16 bits, which about 700 entries fill, so a machine with more possible
+ * CPUs needs several nests (the STATUS dump sends one per message).  An
+ * entry that would make the nest longer than that is taken back.
  *
  * Context: process context.
- * Return: 0 or -EMSGSIZE.
+ * Return: 0, or -EMSGSIZE if not one entry fit (*@cpu unchanged).
  */
-int tipme_dump_put_cpu_stats(struct sk_buff *skb)
+int tipme_dump_put_cpu_stats(struct sk_buff *skb, int *cpu)
 {
 	struct nlattr *stats;
-	int cpu;
+	unsigned char *mark;
+	unsigned int n = 0;
+	int c;
 
 	stats = nla_nest_start(skb, TIPME_ATTR_CPU_STATS);
 	if (!stats)
 		return -EMSGSIZE;
-	for_each_possible_cpu(cpu)
-		if (put_cpu_entry(skb, cpu, 0))
-			return -EMSGSIZE;
+	for (c = cpumask_next(*cpu - 1, cpu_possible_mask); c < nr_cpu_ids;
+	     c = cpumask_next(c, cpu_possible_mask)) {
+		mark = skb_tail_pointer(skb);
+		if (put_cpu_entry(skb, c, 0))
+			break;
+		if (skb_tail_pointer(skb) - (unsigned char *)stats > U16_MAX) {
+			nlmsg_trim(skb, mark);
+			break;
+		}
+		n++;
+	}
+	if (!n && c < nr_cpu_ids) {
+		nla_nest_cancel(skb, stats);
+		return -EMSGSIZE;
+	}
 	nla_nest_end(skb, stats);
+	*cpu = c;
 	return 0;
 }
 
 /**
  * tipme_dump_status_size() - room a STATUS reply needs
+ * @cpus: the CPU entries it carries
  *
  * Context: any.
  * Return: bytes.
  */
-size_t tipme_dump_status_size(void)
+size_t tipme_dump_status_size(unsigned int cpus)
 {
-	return 576 + 160 * num_possible_cpus() +
+	return 576 + 160 * cpus +
 	       nla_total_size(TIPME_REC_NR * sizeof(struct tipme_cost_total)) +
 	       nla_total_size(1) + nla_total_size(PAGE_SIZE);
 }
@@ -450,7 +474,8 @@ int tipme_dump_start(struct netlink_callback *cb,
 	int cpu;
 
 	BUILD_BUG_ON(sizeof(struct dump_cb) > sizeof(cb->ctx));
-	d = kzalloc(struct_size(d, end, nr_cpu_ids), GFP_KERNEL);
+	/* 8 bytes a possible CPU: 32 KiB with 4096, so not one kmalloc */
+	d = kvzalloc(struct_size(d, end, nr_cpu_ids), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
 	d->family = family;
@@ -467,7 +492,7 @@ int tipme_dump_start(struct netlink_callback *cb,
 	/* Positions before contents; pairs with smp_wmb() in the writers. */
 	smp_rmb();
 	if (tipme.pool && pool_snapshot(d, tipme.pool)) {
-		kfree(d);
+		kvfree(d);
 		return -ENOMEM;
 	}
 	d->phase = PHASE_META;
@@ -490,7 +515,7 @@ int tipme_dump_done(struct netlink_callback *cb)
 		tipme_pool_unpin(tipme.pool, d->pool[d->pi].idx);
 	if (d)
 		kvfree(d->pool);
-	kfree(d);
+	kvfree(d);
 	((struct dump_cb *)cb->ctx)->ctx = NULL;
 	return 0;
 }

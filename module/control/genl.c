@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "tipme" generic netlink family: status, start, stop, trigger, the
+ * The "tipme" generic netlink family: status (one message, or a dump for
+ * machines with many possible CPUs), start, stop, trigger, the
  * trigger announcements on its multicast group, the release of triggers
  * the reader will not dump, and the dump, whose messages dump.c builds.
  */
@@ -64,36 +65,98 @@ static int put_trigger(struct sk_buff *skb, const struct tipme_trigger_info *t)
 	return 0;
 }
 
-static int tipme_cmd_status(struct sk_buff *skb, struct genl_info *info)
+/* Everything a STATUS reply says but the CPUs' entries. */
+static int put_status(struct sk_buff *skb)
 {
 	struct tipme_freeze_counts fc;
 	struct tipme_trigger_info t;
-	struct sk_buff *msg;
 	u32 triggers;
+
+	tipme_trigger_last(&t, &triggers, NULL);
+	tipme_recorder_freeze_counts(&fc);
+	if (tipme_dump_put_geometry(skb) ||
+	    nla_put_u32(skb, TIPME_ATTR_CPU_COUNT, num_possible_cpus()) ||
+	    nla_put_u32(skb, TIPME_ATTR_TRIGGERS, triggers) ||
+	    (fc.gen && nla_put_u32(skb, TIPME_ATTR_FREEZE_GEN, fc.gen)) ||
+	    put_u64(skb, TIPME_ATTR_FREEZES, fc.freezes) ||
+	    put_u64(skb, TIPME_ATTR_FREEZES_EXPIRED, fc.expired) ||
+	    put_u64(skb, TIPME_ATTR_FREEZES_RELEASED, fc.released) ||
+	    (t.seq && put_trigger(skb, &t)) || tipme_dump_put_cost(skb) ||
+	    tipme_dump_put_params(skb))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * The one-message STATUS reply, for readers that ask without NLM_F_DUMP:
+ * every CPU in one nest, which holds about 700.  With more possible CPUs
+ * it is refused (EMSGSIZE, with a message): a nest that long would wrap
+ * its 16-bit length.
+ */
+static int tipme_cmd_status(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	int cpu = 0, err;
 	void *hdr;
 
-	msg = genlmsg_new(tipme_dump_status_size(), GFP_KERNEL);
+	msg = genlmsg_new(tipme_dump_status_size(num_possible_cpus()),
+			  GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &tipme_family, 0, TIPME_CMD_STATUS);
-	if (!hdr)
-		goto out_free;
-	tipme_trigger_last(&t, &triggers, NULL);
-	tipme_recorder_freeze_counts(&fc);
-	if (tipme_dump_put_geometry(msg) ||
-	    nla_put_u32(msg, TIPME_ATTR_TRIGGERS, triggers) ||
-	    (fc.gen && nla_put_u32(msg, TIPME_ATTR_FREEZE_GEN, fc.gen)) ||
-	    put_u64(msg, TIPME_ATTR_FREEZES, fc.freezes) ||
-	    put_u64(msg, TIPME_ATTR_FREEZES_EXPIRED, fc.expired) ||
-	    put_u64(msg, TIPME_ATTR_FREEZES_RELEASED, fc.released) ||
-	    (t.seq && put_trigger(msg, &t)) || tipme_dump_put_cost(msg) ||
-	    tipme_dump_put_params(msg) || tipme_dump_put_cpu_stats(msg))
-		goto out_free;
+	err = !hdr ? -EMSGSIZE : put_status(msg);
+	if (!err)
+		err = tipme_dump_put_cpu_stats(msg, &cpu);
+	if (!err && cpu < nr_cpu_ids) {
+		GENL_SET_ERR_MSG(info,
+				 "too many possible CPUs for one STATUS reply: ask with NLM_F_DUMP");
+		err = -EMSGSIZE;
+	}
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
+}
 
-out_free:
-	nlmsg_free(msg);
+/*
+ * The STATUS dump: the first message says what the one-message reply
+ * says, with as many CPUs as fit, and each further one carries the next
+ * CPUs' nest, until every possible CPU was sent.  cb->args[0]: the next
+ * CPU; cb->args[1]: the first message was sent.
+ */
+static int tipme_status_start(struct netlink_callback *cb)
+{
+	/* the first message, and a few CPUs with it */
+	cb->min_dump_alloc = max_t(u32, cb->min_dump_alloc,
+				   tipme_dump_status_size(4));
+	return 0;
+}
+
+static int tipme_status_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	bool first = !cb->args[1];
+	int cpu = cb->args[0];
+	void *hdr;
+
+	if (!first && cpu >= nr_cpu_ids)
+		return 0;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &tipme_family, NLM_F_MULTI, TIPME_CMD_STATUS);
+	if (!hdr || (first && put_status(skb)))
+		goto full;
+	/* The first message may hold no CPU: the next ones carry them. */
+	if (cpu < nr_cpu_ids && tipme_dump_put_cpu_stats(skb, &cpu) && !first)
+		goto full;
+	genlmsg_end(skb, hdr);
+	cb->args[0] = cpu;
+	cb->args[1] = 1;
+	return skb->len;
+
+full:
+	if (hdr)
+		genlmsg_cancel(skb, hdr);
 	return -EMSGSIZE;
 }
 
@@ -191,6 +254,8 @@ static const struct genl_ops tipme_ops[] = {
 		.cmd = TIPME_CMD_STATUS,
 		.flags = GENL_ADMIN_PERM,
 		.doit = tipme_cmd_status,
+		.start = tipme_status_start,
+		.dumpit = tipme_status_dump,
 		.policy = tipme_noattr_policy,
 		.maxattr = TIPME_ATTR_MAX,
 	},

@@ -8,6 +8,12 @@
  * at the threads the sched_switch probe logged (plus what each CPU runs),
  * so its cost follows the scheduling activity, not the number of threads.
  *
+ * Its table starts with room for sample_threads threads.  A round that
+ * finds it full counts the threads it could not follow (skipped, in its
+ * sample_end) and, after the round, the table doubles (up to the pid
+ * space's limit, while memory allows), and the next round is a full one
+ * that takes the skipped threads in.
+ *
  * Threads are read without locks (READ_ONCE of the scheduler's fields), as
  * /proc does: a sample is a snapshot, not a synchronisation point.
  */
@@ -59,6 +65,7 @@ static struct {
 	u32 threads;
 	u32 emitted;
 	u32 records;
+	u32 skipped;
 	u64 cycles;
 	u64 chunk_t0;
 	unsigned int in_chunk;
@@ -144,6 +151,7 @@ static void sample_one(struct task_struct *p, bool switched)
 	e = tipme_smptab_get(&tab, p->pid, true);
 	if (!e) {
 		rd.flags |= TIPME_SMPEND_TABLE_FULL;
+		rd.skipped++;
 		return;
 	}
 	if (!rd.full && e->round == seq)
@@ -210,7 +218,13 @@ static void round_changes(void)
 
 	rcu_read_lock();
 	chunk_begin();
-	for_each_possible_cpu(cpu) {
+	/*
+	 * Online CPUs only: a machine may have thousands of possible CPUs
+	 * that never run (4096 cost ~60,000 instructions a round).  What a
+	 * CPU logged before it went offline waits for the next full round,
+	 * which looks at every thread and marks every log as read.
+	 */
+	for_each_online_cpu(cpu) {
 		struct tipme_swlog *l = per_cpu_ptr(tipme_swlog, cpu);
 
 		/* Pairs with the release in tipme_sampler_switch(). */
@@ -260,12 +274,29 @@ static void round_end(void)
 		r->emitted = rd.emitted;
 		r->flags = rd.flags | (rd.full ? TIPME_SMPEND_FULL : 0);
 		r->cycles = min_t(u64, rd.cycles, U32_MAX);
+		r->skipped = rd.skipped;
 		tipme_commit(&ws, TIPME_REC_SAMPLE_END);
 	}
 	tipme_cost_account(TIPME_REC_SAMPLE, rd.records, rd.cycles, t0);
 	if (r)
 		tipme_cost_add(TIPME_REC_SAMPLE_END, t0);
 	preempt_enable();
+}
+
+/*
+ * After a round that found the table full: double it, and look at every
+ * thread in the next round.  A table that cannot grow (its limit, or no
+ * memory) stays as it is: each round counts what it skipped.
+ */
+static void grow_table(void)
+{
+	u32 want = tab.limit < TIPME_SMPTAB_MAX / 2 ? 2 * tab.limit :
+		   TIPME_SMPTAB_MAX;
+
+	if (want > tab.limit && !tipme_smptab_grow(&tab, want)) {
+		pr_info("sampler: room for %u threads now\n", tab.limit);
+		force_full = true;
+	}
 }
 
 static void sampler_fn(struct work_struct *work)
@@ -291,6 +322,8 @@ static void sampler_fn(struct work_struct *work)
 		round_changes();
 	}
 	round_end();
+	if (rd.flags & TIPME_SMPEND_TABLE_FULL)
+		grow_table();
 requeue:
 	if (READ_ONCE(running))
 		queue_delayed_work(system_unbound_wq, &sampler_work,
@@ -366,6 +399,7 @@ void tipme_sampler_exit(void)
 
 /**
  * tipme_sampler_params_text() - "key=value\n" lines for the dump
+ * (sample_threads: the threads the table has room for now)
  * @buf: destination
  * @size: its size
  *

@@ -32,7 +32,7 @@ int tipme_smptab_init(struct tipme_smptab *t, u32 threads)
 {
 	u32 slots;
 
-	if (!threads || threads > (1U << 22))
+	if (!threads || threads > TIPME_SMPTAB_MAX)
 		return -EINVAL;
 	slots = roundup_pow_of_two(2 * threads);
 	t->ents = tipme_fail_step("sample table") ? NULL :
@@ -42,6 +42,39 @@ int tipme_smptab_init(struct tipme_smptab *t, u32 threads)
 	t->mask = slots - 1;
 	t->used = 0;
 	t->limit = threads;
+	return 0;
+}
+
+/**
+ * tipme_smptab_grow() - make room for @threads threads, keeping every entry
+ * @t: the table
+ * @threads: threads it must hold from now on, more than @t->limit
+ *
+ * A new table of twice @threads slots replaces the old one; entries are
+ * moved to their slots in it.  On failure @t is left as it was.
+ *
+ * Context: the sampler, process context (may sleep), outside a round.
+ * Return: 0, -EINVAL (@threads too many or not more) or -ENOMEM.
+ */
+int tipme_smptab_grow(struct tipme_smptab *t, u32 threads)
+{
+	struct tipme_smptab n;
+	u32 i;
+	int err;
+
+	if (threads <= t->limit)
+		return -EINVAL;
+	err = tipme_smptab_init(&n, threads);
+	if (err)
+		return err;
+	for (i = 0; i <= t->mask; i++) {
+		const struct tipme_smp_ent *e = &t->ents[i];
+
+		if (e->pid)
+			*tipme_smptab_get(&n, e->pid, true) = *e;
+	}
+	vfree(t->ents);
+	*t = n;
 	return 0;
 }
 

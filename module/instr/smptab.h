@@ -71,7 +71,11 @@ struct tipme_smptab {
 	u32 limit;
 };
 
+/* Most threads a table may be made or grown for: the pid space's limit */
+#define TIPME_SMPTAB_MAX	(1U << 22)
+
 int tipme_smptab_init(struct tipme_smptab *t, u32 threads);
+int tipme_smptab_grow(struct tipme_smptab *t, u32 threads);
 void tipme_smptab_free(struct tipme_smptab *t);
 struct tipme_smp_ent *tipme_smptab_get(struct tipme_smptab *t, u32 pid,
 				       bool create);

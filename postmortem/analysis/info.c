@@ -13,21 +13,33 @@ static int cmp_u32(uint32_t a, uint32_t b)
 }
 
 /*
- * Decode @pc's stream for its counts and, unless it failed already, the
- * recorder's cost (@r): one pass over the stream for both.
+ * Decode @pc's stream for its counts, the sampler's rounds it holds and,
+ * unless it failed already, the recorder's cost (@r): one pass over the
+ * stream for all.
  */
 static int decode_cpu(struct pm_info *in, const struct pm_cpu *pc,
 		      struct pm_cost_run *r, struct pm_dec_stats *st,
 		      struct tm_err *e)
 {
+	const struct tipme_rec_sample_end *se;
 	struct pm_event ev;
 	struct pm_dec d;
 	int ret;
 
 	pm_dec_init(&d, in->pm, pc);
-	while ((ret = pm_dec_next(&d, &ev, e)) > 0)
+	while ((ret = pm_dec_next(&d, &ev, e)) > 0) {
 		if (in->have_instr && !in->cost_err)
 			in->cost_err = pm_cost_add(r, &ev, &in->cost_msg);
+		if (ev.type != TIPME_REC_SAMPLE_END)
+			continue;
+		se = &ev.u.se;
+		in->smp.ends++;
+		in->smp.full += !!(se->flags & TIPME_SMPEND_FULL);
+		if (se->threads > in->smp.threads_max)
+			in->smp.threads_max = se->threads;
+		in->smp.table_full += !!(se->flags & TIPME_SMPEND_TABLE_FULL);
+		in->smp.skipped += se->skipped;
+	}
 	*st = d.st;
 	if (!ret && in->have_instr && !in->cost_err)
 		pm_cost_cpu_end(r);

@@ -49,6 +49,10 @@ struct pm_info_cpu {
  * @cost: the recorder's own cost over the whole dump (@have_instr)
  * @meta: the incident's meta.json, or NULL (a dump file; set by the
  *	caller): who asked, who claimed the press, who handed X dumps in
+ * @smp: the sampler's rounds, from the sample_end records: @smp.ends
+ *	records, @smp.full of them full rounds, @smp.threads_max the most
+ *	threads a round looked at, @smp.table_full rounds that found the
+ *	table full and @smp.skipped the threads they could not look at
  */
 struct pm_info {
 	const struct pm_dump *pm;
@@ -63,6 +67,9 @@ struct pm_info {
 	struct tm_err cost_msg;
 	struct pm_cost cost;
 	const struct tm_incident_meta_view *meta;
+	struct {
+		uint64_t ends, full, threads_max, table_full, skipped;
+	} smp;
 };
 
 /**

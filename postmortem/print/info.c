@@ -85,6 +85,80 @@ static void print_sections(FILE *f, const struct pm_dump *pm)
 	fputc('\n', f);
 }
 
+/*
+ * The numbered tables a dump carries besides the exec table: entries,
+ * room, and what did not fit (written whole in the records instead).
+ */
+static void tables_text(FILE *f, const struct pm_dump *pm)
+{
+	const struct pm_instr *in = pm->instr;
+
+	if (in && in->have_sites)
+		fprintf(f, "site table: %zu blocking sites, capacity %" PRIu32
+			", %" PRIu64 " refused (table full: written whole in their records)\n",
+			in->nr_sites, in->shdr.capacity, (uint64_t)in->shdr.refused);
+	if (in && in->have_ustacks)
+		fprintf(f, "user stack table: %zu chains, capacity %" PRIu32
+			", %" PRIu64 " refused (table full: written whole in their records)\n",
+			in->nr_ustacks, in->uhdr.capacity, (uint64_t)in->uhdr.refused);
+}
+
+static void table_json(struct tm_jw *w, const char *key, int have, size_t count,
+		       const struct tipme_sitetab_hdr *h)
+{
+	tm_jw_key(w, key);
+	if (!have) {
+		tm_jw_null(w);
+		return;
+	}
+	tm_jw_obj_begin(w);
+	tm_jw_ku64(w, "count", count);
+	tm_jw_ku64(w, "capacity", h->capacity);
+	tm_jw_ku64(w, "refused", h->refused);
+	tm_jw_obj_end(w);
+}
+
+static void tables_json(struct tm_jw *w, const struct pm_dump *pm)
+{
+	const struct pm_instr *in = pm->instr;
+
+	table_json(w, "site_table", in && in->have_sites, in ? in->nr_sites : 0,
+		   in ? &in->shdr : NULL);
+	table_json(w, "ustack_table", in && in->have_ustacks, in ? in->nr_ustacks : 0,
+		   in ? &in->uhdr : NULL);
+}
+
+/* The sampler's rounds, and the threads it could not look at: never hidden. */
+static void sampler_text(FILE *f, const struct pm_info *in)
+{
+	if (!in->smp.ends)
+		return;
+	fprintf(f, "sampler:  %" PRIu64 " rounds wrote a sample_end (%" PRIu64
+		" full), at most %" PRIu64 " threads looked at in one\n",
+		in->smp.ends, in->smp.full, in->smp.threads_max);
+	if (in->smp.table_full)
+		fprintf(f, "LOST: the sampler skipped %" PRIu64 " threads in %" PRIu64
+			" round%s: its table was full (it grows after such a round)\n",
+			in->smp.skipped, in->smp.table_full,
+			in->smp.table_full == 1 ? "" : "s");
+}
+
+static void sampler_json(struct tm_jw *w, const struct pm_info *in)
+{
+	tm_jw_key(w, "sampler");
+	if (!in->smp.ends) {
+		tm_jw_null(w);
+		return;
+	}
+	tm_jw_obj_begin(w);
+	tm_jw_ku64(w, "rounds", in->smp.ends);
+	tm_jw_ku64(w, "full_rounds", in->smp.full);
+	tm_jw_ku64(w, "threads_max", in->smp.threads_max);
+	tm_jw_ku64(w, "table_full_rounds", in->smp.table_full);
+	tm_jw_ku64(w, "threads_skipped", in->smp.skipped);
+	tm_jw_obj_end(w);
+}
+
 /* What the exec table and self-cost records add, as text (@f) or JSON (@w). */
 static void instr_info(FILE *f, struct tm_jw *w, const struct pm_info *in)
 {
@@ -101,6 +175,7 @@ static void instr_info(FILE *f, struct tm_jw *w, const struct pm_info *in)
 	}
 	if (w) {
 		pm_exec_table_json(w, pm, 0);
+		tables_json(w, pm);
 		tm_jw_key(w, "self_cost");
 		tm_jw_obj_begin(w);
 		pm_cost_json(w, pm, &in->cost);
@@ -109,6 +184,7 @@ static void instr_info(FILE *f, struct tm_jw *w, const struct pm_info *in)
 	}
 	fputc('\n', f);
 	pm_exec_summary_print(f, pm);
+	tables_text(f, pm);
 	fputs("\nrecorder's own cost (whole dump; tipme cost --from/--to for an interval):\n", f);
 	pm_cost_print(f, pm, &in->cost, 2);
 }
@@ -255,6 +331,7 @@ void pm_info_text(FILE *f, const struct pm_info *in)
 			pm_fmt_ns(m0, b1, sizeof(b1)), pm_fmt_ns(m1, b2, sizeof(b2)),
 			pm_fmt_ns(m1 - m0, b3, sizeof(b3)));
 	}
+	sampler_text(f, in);
 
 	fprintf(f, "\nrecord types:\n%6s  %-24s %12s %14s %10s\n",
 		"type", "name", "count", "bytes", "bytes/rec");
@@ -411,6 +488,7 @@ void pm_info_json(FILE *f, const struct pm_info *in)
 	tm_jw_ku64(&w, "discarded_subbufs", in->discarded);
 	tm_jw_ku64(&w, "missing_subbufs", in->missing);
 	tm_jw_obj_end(&w);
+	sampler_json(&w, in);
 
 	tm_jw_key(&w, "common_window");
 	if (in->have_window && in->win_start <= in->win_end) {

@@ -28,12 +28,13 @@ static void sample_text(FILE *f, const struct pm_dump *pm,
 
 	if (ev->type == TIPME_REC_SAMPLE_END) {
 		fprintf(f, " seq=%" PRIu32 "%s looked at %" PRIu32 ", wrote %" PRIu32
-			"%s%s, took %.1f us\n", se->seq,
+			"%s", se->seq,
 			se->flags & TIPME_SMPEND_FULL ? " full:" : ":",
 			se->threads, se->emitted,
-			se->flags & TIPME_SMPEND_OVERFLOW ? ", log overflowed" : "",
-			se->flags & TIPME_SMPEND_TABLE_FULL ? ", table full" : "",
-			pm_ticks_to_ns(&pm->clock, se->cycles) / 1e3);
+			se->flags & TIPME_SMPEND_OVERFLOW ? ", log overflowed" : "");
+		if (se->flags & TIPME_SMPEND_TABLE_FULL)
+			fprintf(f, ", table full: %" PRIu32 " skipped", se->skipped);
+		fprintf(f, ", took %.1f us\n", pm_ticks_to_ns(&pm->clock, se->cycles) / 1e3);
 		return;
 	}
 	n = pm_sample_entries(ev, &p);
@@ -68,6 +69,7 @@ static void sample_json(struct tm_jw *w, const struct pm_dump *pm,
 		tm_jw_kbool(w, "table_full", se->flags & TIPME_SMPEND_TABLE_FULL);
 		tm_jw_ku64(w, "threads", se->threads);
 		tm_jw_ku64(w, "emitted", se->emitted);
+		tm_jw_ku64(w, "skipped", se->skipped);
 		tm_jw_ki64(w, "cost_ns", pm_ticks_to_ns(&pm->clock, se->cycles));
 		return;
 	}

@@ -188,12 +188,53 @@ static void sampler_sweep_and_limit(struct kunit *test)
 	tipme_smptab_free(&t);
 }
 
+/*
+ * A full table grows (what the sampler does after a round that skipped
+ * threads): every entry is kept with its contents, and the new room is
+ * there; the threads that did not fit before fit now.
+ */
+static void sampler_grow(struct kunit *test)
+{
+	struct tipme_smptab t;
+	struct tipme_smp_ent *e;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, tipme_smptab_init(&t, 20), 0);
+	for (i = 1; i <= 20; i++) {
+		e = tipme_smptab_get(&t, i * 7919, true);
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		e->runtime = i;
+		e->round = 3;
+	}
+	KUNIT_EXPECT_NULL(test, tipme_smptab_get(&t, 5, true));
+	KUNIT_EXPECT_EQ(test, tipme_smptab_grow(&t, 20), -EINVAL);
+	KUNIT_EXPECT_EQ(test, tipme_smptab_grow(&t, TIPME_SMPTAB_MAX + 1), -EINVAL);
+	KUNIT_ASSERT_EQ(test, tipme_smptab_grow(&t, 40), 0);
+	KUNIT_EXPECT_EQ(test, t.limit, 40U);
+	KUNIT_EXPECT_EQ(test, t.used, 20U);
+	KUNIT_EXPECT_EQ(test, t.mask + 1, 128U);
+	for (i = 1; i <= 20; i++) {
+		e = tipme_smptab_get(&t, i * 7919, false);
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		KUNIT_EXPECT_EQ(test, e->runtime, (u64)i);
+		KUNIT_EXPECT_EQ(test, e->round, 3U);
+	}
+	for (i = 1; i <= 20; i++)
+		KUNIT_EXPECT_NOT_NULL(test, tipme_smptab_get(&t, i, true));
+	KUNIT_EXPECT_NULL(test, tipme_smptab_get(&t, 21, true));
+	/* Nothing was lost by the move: a sweep finds them all. */
+	KUNIT_EXPECT_EQ(test, tipme_smptab_sweep(&t, 3), 20U);
+	KUNIT_EXPECT_EQ(test, t.used, 20U);
+	tipme_smptab_free(&t);
+}
+
 static struct kunit_case sampler_cases[] = {
 	KUNIT_CASE(sampler_word),
 	KUNIT_CASE(sampler_rules),
 	KUNIT_CASE(sampler_runtime_saturates),
 	KUNIT_CASE(sampler_table),
 	KUNIT_CASE(sampler_sweep_and_limit),
+	KUNIT_CASE(sampler_grow),
 	{}
 };
 

@@ -431,6 +431,19 @@ static int flip_stream_byte(const char *from, const char *to, uint32_t cpu)
 	return ret;
 }
 
+/* A dump of @n CPU streams, numbered from 0, at one tick a ns. */
+static void spec_cpus(struct gen_spec *s, uint32_t n)
+{
+	uint32_t i;
+
+	gen_default(s);
+	s->hdr.tsc_khz = 1000000;
+	s->hdr.nr_cpus = n;
+	s->nr_cpus = n;
+	for (i = 0; i < n; i++)
+		s->cpus[i].cpu = i;
+}
+
 /*
  * A two-CPU dump for the common window: CPU 0 busy from @busy0 to @busy1
  * us, its stream from sub-buffer @busy_seq; CPU 1 from @idle0 to @idle1
@@ -444,13 +457,8 @@ static int write_window(const char *path, uint64_t busy_seq, uint64_t busy0,
 	uint64_t t;
 	int err;
 
-	gen_default(&s);
-	s.hdr.tsc_khz = 1000000;
-	s.hdr.nr_cpus = 2;
+	spec_cpus(&s, 2);
 	s.subbuf_size = 256;
-	s.nr_cpus = 2;
-	s.cpus[0].cpu = 0;
-	s.cpus[1].cpu = 1;
 	s.cpus[0].recs = calloc(64, sizeof(struct gen_in));
 	s.cpus[1].recs = calloc(4, sizeof(struct gen_in));
 	s.cpus[0].first_seq = busy_seq;
@@ -514,6 +522,51 @@ static void test_info_window(void)
 		       python(code, out_text),
 		       "info: common window: %s", c[i].what);
 	}
+}
+
+/*
+ * The sampler's rounds in `tipme info`: three sample_end records, one a
+ * full round, two that found the table full and skipped 7 and 3 threads.
+ */
+static void test_info_sampler(void)
+{
+	static const struct tipme_rec_sample_end se[] = {
+		{ .seq = 1, .threads = 100, .emitted = 100, .flags = TIPME_SMPEND_FULL },
+		{ .seq = 2, .threads = 50, .emitted = 4,
+		  .flags = TIPME_SMPEND_TABLE_FULL, .skipped = 7 },
+		{ .seq = 5, .threads = 60, .emitted = 2,
+		  .flags = TIPME_SMPEND_TABLE_FULL, .skipped = 3 },
+	};
+	struct tm_err e = { "" };
+	struct gen_spec s;
+	char path[600], args[700];
+	size_t i;
+	int err;
+
+	spec_cpus(&s, 1);
+	s.cpus[0].recs = calloc(8, sizeof(struct gen_in));
+	err = !s.cpus[0].recs || gen_add_known(&s, TIPME_REC_SAMPLE_END);
+	for (i = 0; !err && i < sizeof(se) / sizeof(se[0]); i++)
+		add_rec(&s.cpus[0], TIPME_REC_SAMPLE_END, T(1000 * (i + 1)), &se[i],
+			sizeof(se[i]));
+	snprintf(path, sizeof(path), "%s/sampler.tipme", dir);
+	err = err ? tm_err_set(&e, ENOMEM, "out of memory") : gen_write(path, &s, NULL, &e);
+	gen_spec_free(&s);
+	snprintf(args, sizeof(args), "info %s", path);
+	tap_ok(!err && run_cmd(pm_cmd_info, args) == 0 &&
+	       strstr(out_text, "sampler:  3 rounds wrote a sample_end (1 full), at most 100 "
+			"threads looked at in one\n") &&
+	       strstr(out_text, "LOST: the sampler skipped 10 threads in 2 rounds: its table "
+			"was full"),
+	       "info: the sampler's rounds and the threads it skipped%s%s",
+	       err ? ": " : "", e.msg);
+	snprintf(args, sizeof(args), "info --json %s", path);
+	tap_ok(!err && run_cmd(pm_cmd_info, args) == 0 &&
+	       python("import sys,json\n"
+		      "d=json.load(sys.stdin)[\"sampler\"]\n"
+		      "assert d==dict(rounds=3,full_rounds=1,threads_max=100,"
+		      "table_full_rounds=2,threads_skipped=10), d\n", out_text),
+	       "info --json: sampler");
 }
 
 static void test_errors(void)
@@ -683,13 +736,14 @@ int main(int argc, char **argv)
 	snprintf(dump, sizeof(dump), "%s/golden.tipme", dir);
 	snprintf(out_path, sizeof(out_path), "%s/out", dir);
 	snprintf(err_path, sizeof(err_path), "%s/err", dir);
-	tap_plan(38);
+	tap_plan(40);
 	err = write_golden(dump, &e);
 	tap_ok(!err, "write the golden dump%s%s", err ? ": " : "", e.msg);
 	test_records();
 	test_test_type();
 	test_info();
 	test_info_window();
+	test_info_sampler();
 	test_errors();
 	test_incident_dir();
 	test_main();

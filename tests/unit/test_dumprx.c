@@ -13,6 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
 #include "dumpfile.h"
 #include "gen.h"
 #include "nl.h"
@@ -107,6 +110,92 @@ static int streams_hold(const char *path, uint64_t first)
 	return ok && cpus == 2;
 }
 
+/*
+ * A STATUS message: the head (every attribute, CPU_COUNT @count unless
+ * 0) if @head, then one CPU_STATS nest of the CPUs @cpus[0..@n).
+ */
+static struct nl_msg *status_msg(int head, uint32_t count, const uint32_t *cpus,
+				 size_t n)
+{
+	struct nl_msg *m = nlmsg_alloc();
+	struct nlattr *nest, *ent;
+	size_t i;
+
+	if (!m || !genlmsg_put(m, 0, 1, 30, 0, NLM_F_MULTI, TIPME_CMD_STATUS, 1))
+		goto fail;
+	if (head && (nla_put_string(m, TIPME_ATTR_VERSION, "t") ||
+		     nla_put_u8(m, TIPME_ATTR_RECORDING, 1) ||
+		     nla_put_u64(m, TIPME_ATTR_TSC_KHZ, 1000) ||
+		     (count && nla_put_u32(m, TIPME_ATTR_CPU_COUNT, count))))
+		goto fail;
+	if (!n)
+		return m;
+	nest = nla_nest_start(m, TIPME_ATTR_CPU_STATS);
+	for (i = 0; nest && i < n; i++) {
+		ent = nla_nest_start(m, TIPME_ATTR_CPU_ENTRY);
+		if (!ent || nla_put_u32(m, TIPME_ATTR_CPU, cpus[i]) ||
+		    nla_put_u64(m, TIPME_ATTR_STAT_WRITTEN, 10 + cpus[i]) ||
+		    nla_put_u64(m, TIPME_ATTR_STAT_OVERWRITTEN, 0) ||
+		    nla_put_u64(m, TIPME_ATTR_STAT_DROPPED, 0) ||
+		    nla_put_u64(m, TIPME_ATTR_STAT_BYTES, 64))
+			goto fail;
+		nla_nest_end(m, ent);
+	}
+	if (!nest)
+		goto fail;
+	nla_nest_end(m, nest);
+	return m;
+fail:
+	nlmsg_free(m);
+	return NULL;
+}
+
+/*
+ * STATUS read from several messages (tnl_status_parse(), what tnl_status()
+ * does with a dump's): the CPUs of every nest, in order; a reply whose
+ * count, order or head is wrong is a clear error.
+ */
+static void test_status(void)
+{
+	static const uint32_t a[] = { 0, 1, 2 }, b[] = { 3, 4 }, dup[] = { 2, 3 };
+	static const struct {
+		int head2;
+		uint32_t count;
+		const uint32_t *second;
+		const char *what, *err;
+	} c[] = {
+		{ 0, 5, b, "CPUs from two messages, as CPU_COUNT says", NULL },
+		{ 0, 0, b, "an older module's reply without CPU_COUNT", NULL },
+		{ 0, 6, b, "fewer CPUs than CPU_COUNT",
+		  "status: the module announced 6 CPUs, its reply held 5" },
+		{ 0, 5, dup, "a CPU sent twice", "status: malformed reply from the module" },
+		{ 1, 5, b, "two heads", "status: malformed reply from the module" },
+	};
+	struct tipme_status st;
+	struct nl_msg *m[2];
+	struct tm_err e;
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		e.msg[0] = '\0';
+		m[0] = status_msg(1, c[i].count, a, 3);
+		m[1] = status_msg(c[i].head2, 0, c[i].second, 2);
+		err = m[0] && m[1] ? tnl_status_parse(m, 2, &st, &e) : -ENOMEM;
+		if (!c[i].err)
+			tap_ok(!err && st.ncpus == 5 && st.cpus[4].cpu == 4 &&
+			       st.cpus[4].written == 14 && !strcmp(st.version, "t"),
+			       "status: %s%s%s", c[i].what, err ? ": " : "", e.msg);
+		else
+			tap_ok(err == -EBADMSG && !strcmp(e.msg, c[i].err),
+			       "status: %s is an error: \"%s\"", c[i].what, e.msg);
+		if (!err)
+			tipme_status_free(&st);
+		nlmsg_free(m[0]);
+		nlmsg_free(m[1]);
+	}
+}
+
 int main(void)
 {
 	struct tnl_dump_stats st;
@@ -126,7 +215,8 @@ int main(void)
 	}
 	for (i = 0; i < sizeof(map); i++)
 		map[i] = (unsigned char)(i * 29 + 5);
-	tap_plan(9);
+	tap_plan(14);
+	test_status();
 	snprintf(out, sizeof(out), "%s/d.dump", dir);
 
 	err = replay("mapped", NULL, 0, 0, UINT64_MAX, out, &st, &e);

@@ -25,7 +25,8 @@
 # tcg=single", and give the guest a display device: "gpu=bochs" (QEMU's
 # standard VGA, which the bochs DRM driver drives) or "gpu=virtio"
 # (virtio-gpu-pci); none otherwise.  The guest loads no driver for it by
-# itself: the test modprobes one.
+# itself: the test modprobes one.  "append=ARG" adds one kernel argument
+# (e.g. append=possible_cpus=4096), as VM_APPEND does.
 # The kernel console is in TIPME_OUT/console.log.
 #
 # Host steps: what a test asks with tap_on_host (tests/lib/tap.sh) -- the
@@ -86,6 +87,7 @@ set -euo pipefail
 fail() { echo "vm.sh: error: $*" >&2; exit 125; }
 
 timeout= mem= smp= kver= kroot= out= cpu= tcg= plugin= dmesg_check=1 gpu=
+hdr_append=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
@@ -119,6 +121,7 @@ for word in $(head -n 20 "$script" | sed -n 's/^# vm: *//p'); do
 	cpu=*) : "${cpu:=${word#*=}}" ;;
 	tcg=*) : "${tcg:=${word#*=}}" ;;
 	gpu=*) gpu=${word#*=} ;;
+	append=*) hdr_append+=" ${word#*=}" ;;
 	dmesg-ok) dmesg_check=0 ;;
 	*) note "ignoring unknown header word '$word' in $script" ;;
 	esac
@@ -345,7 +348,7 @@ timeout -k 5 "$timeout" qemu-system-x86_64 \
 	${plugin:+-plugin "$plugin"} "${gpu_dev[@]}" \
 	-nodefaults -no-user-config -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 rdinit=/init loglevel=6${VM_APPEND:+ $VM_APPEND}" \
+	-append "console=ttyS0 panic=-1 rdinit=/init loglevel=6$hdr_append${VM_APPEND:+ $VM_APPEND}" \
 	-monitor "unix:$out/.vm/monitor.sock,server=on,wait=off" \
 	-serial "file:$out/console.log" \
 	-chardev "file,id=stream,path=$stream,append=on" -serial chardev:stream \

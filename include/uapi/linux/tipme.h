@@ -1296,10 +1296,11 @@ static __inline__ int tipme_smp_oncpu(__u32 word)
 /* struct tipme_rec_sample_end.flags */
 #define TIPME_SMPEND_FULL	0x01	/* the round was a full sample */
 #define TIPME_SMPEND_OVERFLOW	0x02	/* a CPU's switch log overflowed: full sample */
-#define TIPME_SMPEND_TABLE_FULL	0x04	/* more threads than sample_threads */
+#define TIPME_SMPEND_TABLE_FULL	0x04	/* more threads than the table had room for:
+						 * @skipped of them were not looked at */
 
 /**
- * struct tipme_rec_sample_end - payload of TIPME_REC_SAMPLE_END (24 bytes with header)
+ * struct tipme_rec_sample_end - payload of TIPME_REC_SAMPLE_END (28 bytes with header)
  * @seq: the round
  *
  * Written at the end of a round that wrote entries, was full or has a
@@ -1311,6 +1312,9 @@ static __inline__ int tipme_smp_oncpu(__u32 word)
  * @emitted: entries written
  * @flags: TIPME_SMPEND_*
  * @cycles: recorder ticks the round took (also in the self-cost records)
+ * @skipped: threads the round could not look at: its table was full
+ *	(TIPME_SMPEND_TABLE_FULL; the table then grows and the next round
+ *	is full).  Earlier modules' records end before it (read as 0).
  */
 struct tipme_rec_sample_end {
 	__u32 seq;
@@ -1318,6 +1322,7 @@ struct tipme_rec_sample_end {
 	__u32 emitted;
 	__u32 flags;
 	__u32 cycles;
+	__u32 skipped;
 };
 
 /**
@@ -1769,7 +1774,13 @@ struct tipme_cost_total {
  */
 enum tipme_cmd {
 	TIPME_CMD_UNSPEC,
-	TIPME_CMD_STATUS,	/* doit: reply with the STATUS attributes */
+	TIPME_CMD_STATUS,	/* doit: reply with the STATUS attributes, every
+				 * CPU in one CPU_STATS nest (EMSGSIZE when the
+				 * possible CPUs do not fit one: about 700);
+				 * dumpit (NLM_F_DUMP): the same as several
+				 * messages, the first with every attribute,
+				 * each with one CPU_STATS nest of the next
+				 * CPUs, CPU_COUNT entries in all */
 	TIPME_CMD_START,	/* doit: start recording */
 	TIPME_CMD_STOP,		/* doit: stop recording (rings are kept) */
 	TIPME_CMD_DUMP,		/* dumpit: stream rings and metadata */
@@ -1879,6 +1890,8 @@ enum tipme_attr {
 	TIPME_ATTR_FREEZES_RELEASED,	/* u64, STATUS: thawed by TIPME_CMD_RELEASE */
 	TIPME_ATTR_USTACK_HDR = 70,	/* binary: struct tipme_sitetab_hdr */
 	TIPME_ATTR_USTACK_ENTRIES,	/* binary: whole struct tipme_ustack entries */
+	TIPME_ATTR_CPU_COUNT = 80,	/* u32, STATUS: CPU entries the reply carries
+					 * in all (the possible CPUs) */
 	__TIPME_ATTR_MAX,
 	TIPME_ATTR_MAX = __TIPME_ATTR_MAX - 1
 };

@@ -1,0 +1,40 @@
+#!/bin/bash
+# vm: timeout=300 mem=4096 append=possible_cpus=4096
+# A machine with 4096 possible CPUs (the kernel's possible_cpus=, two of
+# them online): tipme.ko loads, STATUS names every possible CPU (a dump of
+# several messages; in one message it is refused, as a nest that long would
+# wrap its 16-bit length), `tipme status --json` and a dump's `tipme info
+# --json` list them all, and the sampler's rounds go on.  The ground truth
+# is the kernel's /sys/devices/system/cpu/possible.
+. "$TIPME_SRC/tests/lib/tap.sh"
+cd "$TIPME_SRC" || exit 1
+B=$TIPME_SRC/build
+out=$TIPME_OUT
+
+possible=$(cat /sys/devices/system/cpu/possible)
+tap_diag "possible CPUs: $possible, online: $(cat /sys/devices/system/cpu/online)"
+tap_check "the kernel has 4096 possible CPUs" test "$possible" = "0-4095"
+# 8 KiB (two sub-buffers of 4 KiB) a possible CPU: the default 64M
+# (16 KiB a CPU) is less than two default sub-buffers of 16 KiB
+tap_check "insmod" insmod module/tipme.ko buffer_size=32M subbuf_size=4096 || tap_done
+
+python3 tests/vm/manycpus.py netlink "$possible" > "$out/netlink.tap" 2>&1
+tap_merge "$out/netlink.tap"
+
+if tap_check "tipme status --json" sh -c "'$B/tipme' status --json > '$out/status.json'"; then
+	python3 tests/vm/manycpus.py status "$out/status.json" "$possible" > "$out/status.tap" 2>&1
+	tap_merge "$out/status.tap"
+fi
+"$B"/tipme status > "$out/status.txt" 2>&1
+tap_cmp "tipme status prints a row per possible CPU" \
+	"$(grep -cE '^ *[0-9]+ +[0-9]+ ' "$out/status.txt")" -eq 4096
+
+tap_check "tipme dump" "$B"/tipme dump -o "$out/many.dump"
+if tap_check "tipme info --json" sh -c "'$B/tipme' info --json '$out/many.dump' > '$out/info.json'"; then
+	python3 tests/vm/manycpus.py info "$out/info.json" "$possible" > "$out/info.tap" 2>&1
+	tap_merge "$out/info.tap"
+fi
+n=$("$B"/tipme records --type sample_end "$out/many.dump" | grep -c 'sample_end')
+tap_cmp "the sampler's rounds went on ($n sample_end records)" "$n" -gt 0
+tap_check "rmmod" rmmod tipme
+tap_done
