@@ -257,6 +257,28 @@ int tipme_recorder_params_text(char *buf, size_t size)
 /* log2 of the sub-buffers in the pool (pool=1). */
 static unsigned int pool_shift;
 
+/*
+ * fit_subbuf() - lower subbuf_size so that each of @cpus possible CPUs has
+ * @min sub-buffers of its @per_cpu bytes, down to 4096 bytes.
+ *
+ * The default buffer (64M in 16 KiB sub-buffers) leaves fewer than two per
+ * CPU above 2048 possible CPUs; a machine that big should still load the
+ * module with its defaults rather than refuse.  The parameter shows the
+ * size in use, so dumps and `tipme status` say what the rings really are.
+ */
+static void fit_subbuf(u64 per_cpu, unsigned int min, unsigned int cpus)
+{
+	unsigned int want = subbuf_size;
+
+	while (want > 4096 && per_cpu < (u64)min * want)
+		want >>= 1;
+	if (want == subbuf_size)
+		return;
+	pr_info("subbuf_size=%u leaves fewer than %u sub-buffers per CPU for %u CPUs: using %u\n",
+		subbuf_size, min, cpus, want);
+	subbuf_size = want;
+}
+
 static int geometry_init(void)
 {
 	unsigned long long total = memparse(buffer_size, NULL);
@@ -270,6 +292,7 @@ static int geometry_init(void)
 		return -EINVAL;
 	}
 	per_cpu = div_u64(total, cpus);
+	fit_subbuf(per_cpu, pool ? 4 : 2, cpus);
 	if (pool) {
 		if (per_cpu < 4ULL * subbuf_size || total > (1ULL << 40)) {
 			pr_err("buffer_size=%s: pool=1 needs at least four sub-buffers (%u bytes) per CPU for %u CPUs, and 1T at most\n",
