@@ -511,6 +511,16 @@ static void hot(void)
 	unsetenv(PM_USYM_DIRS_ENV);
 }
 
+/* Editor 40 runs from 2 ms and sleeps on a pipe at 10 ms through chain @r. */
+static void editor_sleeps(const struct tipme_rec_ustack_c *r)
+{
+	scen_task(S, 40, 40, "editor", "/usr/bin/editor", "editor", 7);
+	scen_switch(S, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
+	scen_switch(S, 0, MS(10), 40, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(S, 0, MS(10), 40, pipe_site);
+	scen_rec(S, 0, TIPME_REC_USTACK_C, MS(10), r, sizeof(*r));
+}
+
 /*
  * C++: the fixture's return address inside doc::Editor::save<int>(int),
  * whose symbol is mangled; named demangled (a template's name with its
@@ -547,11 +557,7 @@ static void cxx(void)
 	S->ustacks = tab;
 	S->ustacks_len = sizeof(h) + sizeof(u) + 8;
 	S->maps = m;
-	scen_task(S, 40, 40, "editor", "/usr/bin/editor", "editor", 7);
-	scen_switch(S, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
-	scen_switch(S, 0, MS(10), 40, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(S, 0, MS(10), 40, pipe_site);
-	scen_rec(S, 0, TIPME_REC_USTACK_C, MS(10), &r, sizeof(r));
+	editor_sleeps(&r);
 	if (scen_write(S, path)) {
 		tap_ok(0, "the C++ dump is written");
 		return;
@@ -676,11 +682,7 @@ static int write_vdso_dump(const char *file, size_t nimg, const void *img, size_
 		S->vdso_len[i] = img ? imglen : (size_t)(vd.hi - vd.lo);
 	}
 	S->nvdso = i;
-	scen_task(S, 40, 40, "editor", "/usr/bin/editor", "editor", 7);
-	scen_switch(S, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
-	scen_switch(S, 0, MS(10), 40, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(S, 0, MS(10), 40, pipe_site);
-	scen_rec(S, 0, TIPME_REC_USTACK_C, MS(10), &r, sizeof(r));
+	editor_sleeps(&r);
 	return scen_write(S, file);
 }
 
