@@ -14,7 +14,7 @@ names), and their chains go on past the vDSO into poll_clock and main of
 BINARY (nm and readelf of the binary: its own truth).  A chain whose leaf
 is the vDSO's first instruction (before its frame is set up) skips
 poll_clock: those are counted, not allowed to be more than a tenth.
-`tipme profile --folded` has poll_clock under the vDSO's frame.  Prints
+`tipme profile --folded` has the vDSO's frame above two of vdsoprog's.  Prints
 TAP lines (no plan).
 """
 import json
@@ -86,9 +86,12 @@ def main():
     p = subprocess.run([TIPME, "profile", "--folded", "--pid", str(pid), dump],
                        capture_output=True, text=True)
     check(p.returncode == 0, "tipme profile --folded", p.stderr[-1000:])
-    pat = re.compile(r"\bmain[^;]*;poll_clock[^;]*;(__vdso_clock_gettime|clock_gettime)\b")
+    # folded frames are named as module+offset or function: either
+    mine = r"(main|poll_clock|%s\+0x[0-9a-f]+)[^;]*" % re.escape(name)
+    pat = re.compile(r"%s;%s;(\[vdso\]\+0x[0-9a-f]+|__vdso_clock_gettime|clock_gettime)" %
+                     (mine, mine))
     check(any(pat.search(line) for line in p.stdout.splitlines()),
-          "the folded stacks have main;poll_clock;clock_gettime", p.stdout[:1500])
+          "the folded stacks go from main and poll_clock into the vDSO", p.stdout[:1500])
 
 
 main()

@@ -9,7 +9,7 @@
 # the vDSO's image (section 22).  On the host (check_vdso.py): the
 # samples taken in the vDSO name it clock_gettime from that image, not
 # the host's, and their chains go on into poll_clock and main; `tipme
-# profile --folded` shows main;poll_clock;clock_gettime.
+# profile --folded` shows the vDSO above poll_clock and main.
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
