@@ -573,10 +573,22 @@ struct bid_ent {
 	char hex[2 * TM_BUILD_ID_MAX + 1];
 };
 
+/* A vDSO's image, read from a process's memory, by its build-id. */
+struct vdso_ent {
+	char hex[2 * TM_BUILD_ID_MAX + 1];
+	unsigned char *img;
+	size_t size;
+};
+
+#define VDSO_MAX	4		/* images per dump: one per ABI */
+#define VDSO_SIZE_MAX	(1u << 20)	/* bytes of one, as the reader takes */
+
 struct bid_cache {
 	struct bid_ent *ent;
 	size_t n;
 	size_t cap;
+	struct vdso_ent vdso[VDSO_MAX];
+	size_t nvdso;
 };
 
 /* The build-id of the file of @pid's mapping @lo-@hi (or @path) in hex. */
@@ -630,6 +642,55 @@ static const char *build_id_hex(struct bid_cache *c, uint32_t pid,
 	return b->hex;
 }
 
+/*
+ * The build-id of @pid's vDSO, mapped at @lo-@hi, in hex ("-": its memory
+ * could not be read, or it has none); its image kept in @c for the dump.
+ */
+static const char *vdso_build_id(struct bid_cache *c, uint32_t pid,
+				 unsigned long long lo, unsigned long long hi)
+{
+	struct tm_elf_mem mem;
+	struct tm_elf_src src = { tm_elf_mem_read, &mem };
+	unsigned char id[TM_BUILD_ID_MAX], *img;
+	size_t size = (size_t)(hi - lo), i, len;
+	struct vdso_ent *v;
+	char path[64];
+	ssize_t got;
+	int fd;
+
+	if (hi - lo > VDSO_SIZE_MAX)
+		return "-";
+	snprintf(path, sizeof(path), "/proc/%u/mem", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return "-";
+	img = malloc(size);
+	got = img ? pread(fd, img, size, (off_t)lo) : -1;
+	close(fd);
+	mem.data = img;
+	mem.size = got > 0 ? (size_t)got : 0;
+	if (got != (ssize_t)size || tm_elf_build_id(&src, id, &len, NULL)) {
+		free(img);
+		return "-";
+	}
+	v = &c->vdso[c->nvdso];
+	for (i = 0; i < len; i++)
+		snprintf(v->hex + 2 * i, 3, "%02x", id[i]);
+	for (i = 0; i < c->nvdso; i++)
+		if (!strcmp(c->vdso[i].hex, v->hex)) {
+			free(img);
+			return c->vdso[i].hex;
+		}
+	if (c->nvdso == VDSO_MAX) {
+		free(img);
+		return "-";
+	}
+	v->img = img;
+	v->size = size;
+	c->nvdso++;
+	return v->hex;
+}
+
 static void maps_of(FILE *out, struct bid_cache *c, uint32_t pid)
 {
 	unsigned long long lo, hi, off;
@@ -653,7 +714,14 @@ static void maps_of(FILE *out, struct bid_cache *c, uint32_t pid)
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi,
 			   perms, &off, &at) < 4 || at < 0)
 			continue;
-		if (strlen(perms) < 3 || perms[2] != 'x' || line[at] != '/')
+		if (strlen(perms) < 3 || perms[2] != 'x')
+			continue;
+		if (!strcmp(line + at, "[vdso]")) {
+			fprintf(out, "%u %llx %llx 0 %s [vdso]\n", pid, lo, hi,
+				vdso_build_id(c, pid, lo, hi));
+			continue;
+		}
+		if (line[at] != '/')
 			continue;
 		fprintf(out, "%u %llx %llx %llx %s %s\n", pid, lo, hi, off,
 			build_id_hex(c, pid, lo, hi, line + at), line + at);
@@ -667,11 +735,11 @@ static void maps_of(FILE *out, struct bid_cache *c, uint32_t pid)
 int sysinfo_write_maps(struct tm_dumpw *w, const uint32_t *pids, size_t n,
 		       struct tm_err *e)
 {
-	struct bid_cache c = { NULL, 0, 0 };
+	struct bid_cache c = { 0 };
 	char *buf = NULL;
 	size_t len = 0, i;
 	FILE *out;
-	int err;
+	int err = 0;
 
 	out = open_memstream(&buf, &len);
 	if (!out)
@@ -679,11 +747,16 @@ int sysinfo_write_maps(struct tm_dumpw *w, const uint32_t *pids, size_t n,
 	for (i = 0; i < n; i++)
 		maps_of(out, &c, pids[i]);
 	free(c.ent);
-	if (fclose(out)) {
-		free(buf);
-		return tm_err_set(e, ENOMEM, "out of memory");
+	if (fclose(out))
+		err = tm_err_set(e, ENOMEM, "out of memory");
+	if (!err)
+		err = tm_dumpw_section(w, TIPME_SEC_MAPS, 0, buf, len, e);
+	for (i = 0; i < c.nvdso; i++) {
+		if (!err)
+			err = tm_dumpw_section(w, TIPME_SEC_VDSO, 0, c.vdso[i].img,
+					       c.vdso[i].size, e);
+		free(c.vdso[i].img);
 	}
-	err = tm_dumpw_section(w, TIPME_SEC_MAPS, 0, buf, len, e);
 	free(buf);
 	return err;
 }

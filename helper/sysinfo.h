@@ -65,7 +65,7 @@ int sysinfo_write_symbols(struct tm_dumpw *w, struct symcache *c,
 			  struct tm_err *e);
 
 /**
- * sysinfo_write_maps() - add a TIPME_SEC_MAPS section
+ * sysinfo_write_maps() - add a TIPME_SEC_MAPS section and the vDSO images
  * @w: dump being written
  * @pids: processes whose executable file mappings it lists
  * @n: how many
@@ -75,6 +75,9 @@ int sysinfo_write_symbols(struct tm_dumpw *w, struct symcache *c,
  * each mapped file (through /proc/PID/map_files, so the file the process
  * mapped even if its path was replaced since).  A process that is gone or
  * whose mappings may not be read gets a comment line ("# PID: reason").
+ * The vDSO's mapping is listed as "[vdso]", its build-id read from the
+ * process's memory (/proc/PID/mem), and each vDSO image found so is added
+ * as a TIPME_SEC_VDSO section after the maps.
  *
  * Return: 0 or a negative errno of the writer.
  */

@@ -18,6 +18,12 @@
  * return address outside executable code).  Nothing else of user memory is
  * read.
  *
+ * The vDSO is built with frame pointers; a task the profiler interrupts
+ * at the first instructions of one of its functions, or after the
+ * function popped its frame, has its caller's return address at the stack
+ * pointer, not in a frame: the profiler's walk reads it there, knowing
+ * those instructions from the kernel's copy of the vDSO image.
+ *
  * Chains are numbered in a table of numbered keys (intern.c), as the
  * blocking sites are, keyed by process and addresses, so a sleep through a
  * chain seen before writes a 4-byte number; the dump sends the table
@@ -34,6 +40,9 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/tipme.h>
+#ifdef CONFIG_X86_64
+#include <asm/vdso.h>
+#endif
 #include "instr/intern.h"
 #include "instr/ustack.h"
 
@@ -117,8 +126,57 @@ struct ustack_frame {
 	u64 ret;	/* the return address into the caller */
 };
 
-/* The current task's user chain into @ips.  Return: addresses stored. */
-static unsigned int ustack_walk(u64 *ips, u8 *flags)
+#ifdef CONFIG_X86_64
+/*
+ * Where the return address into the caller lies above the user stack
+ * pointer, when @regs stopped in the vDSO outside the frame of one of its
+ * functions, or -1.  The vDSO is built with frame pointers: inside a
+ * function the frame-pointer walk finds its caller, but at its first
+ * instruction (push %rbp) and at the next (mov %rsp,%rbp) the frame
+ * pointer is still the caller's, whose own return address the walk then
+ * takes for the first: the caller would be skipped.  The same after the
+ * function popped its frame (the registers it clears, then ret).  The
+ * instructions are read from the kernel's copy of the vDSO image, not
+ * from user memory.
+ */
+static int ustack_vdso_ret(struct pt_regs *regs)
+{
+	const struct mm_struct *mm = current->mm;
+	const struct vdso_image *img;
+	unsigned long off;
+	const u8 *p, *end;
+
+	if (!mm)
+		return -1;
+	img = mm->context.vdso_image;
+	off = instruction_pointer(regs) - (unsigned long)mm->context.vdso;
+	if (!img || off >= img->size)
+		return -1;
+	p = (const u8 *)img->data + off;
+	end = (const u8 *)img->data + img->size;
+	if (p[0] == 0x55)				/* push %rbp */
+		return 0;
+	if (end - p >= 3 && p[0] == 0x48 && p[1] == 0x89 && p[2] == 0xe5)
+		return sizeof(long);			/* mov %rsp,%rbp */
+	while (p < end) {
+		if (p[0] == 0xc3)			/* ret */
+			return 0;
+		if (end - p >= 2 && p[0] == 0x31 && p[1] >= 0xc0)
+			p += 2;				/* xor %r32,%r32 */
+		else if (end - p >= 3 && p[0] == 0x45 && p[1] == 0x31 && p[2] >= 0xc0)
+			p += 3;				/* xor %r8d..,%r8d.. */
+		else
+			return -1;
+	}
+	return -1;
+}
+#endif
+
+/*
+ * The current task's user chain into @ips; @irq: it was interrupted (the
+ * profiler), and may be anywhere in the vDSO.  Return: addresses stored.
+ */
+static __always_inline unsigned int ustack_walk(u64 *ips, u8 *flags, bool irq)
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	struct ustack_frame fr;
@@ -133,6 +191,18 @@ static unsigned int ustack_walk(u64 *ips, u8 *flags)
 	fp = regs->bp;
 	low = user_stack_pointer(regs);
 	high = low + USTACK_SPAN;
+	if (irq) {
+		int at = ustack_vdso_ret(regs);
+		u64 ret;
+
+		if (at >= 0) {
+			if (copy_from_user_nofault(&ret, (const void __user *)(low + at),
+						   sizeof(ret)) || !ret || ret >= TASK_SIZE_MAX)
+				return n;
+			ips[n++] = ret;
+			low += at + sizeof(ret);
+		}
+	}
 	while (n < depth) {
 		if (!fp) {
 			/* the outermost frame: complete if not the leaf's */
@@ -170,7 +240,32 @@ u32 tipme_ustack_capture(void)
 	unsigned int n;
 	u8 flags;
 
-	n = ustack_walk(k.ip, &flags);
+	n = ustack_walk(k.ip, &flags, false);
+	k.pid = current->tgid;
+	return tipme_intern(&chains, (const u32 *)&k, USTACK_KEY_WORDS(n),
+			    n | (u16)flags << 8);
+}
+
+/**
+ * tipme_ustack_capture_irq() - the number of an interrupted task's user chain
+ *
+ * As tipme_ustack_capture(), for a task interrupted anywhere, also at the
+ * first instructions of a vDSO function or after it popped its frame,
+ * where the return address into its caller is on the stack but in no
+ * frame yet: then it is read at the stack pointer, and the walk goes on.
+ *
+ * Context: the profiler's timer (hard interrupt context), interrupting a
+ * user task or the kernel on its behalf.  Never sleeps, allocates or takes
+ * a page fault.
+ * Return: the chain's number, or 0 if the table is full.
+ */
+u32 tipme_ustack_capture_irq(void)
+{
+	struct ustack_key k;
+	unsigned int n;
+	u8 flags;
+
+	n = ustack_walk(k.ip, &flags, true);
 	k.pid = current->tgid;
 	return tipme_intern(&chains, (const u32 *)&k, USTACK_KEY_WORDS(n),
 			    n | (u16)flags << 8);

@@ -15,6 +15,7 @@ int tipme_ustack_init(void);
 void tipme_ustack_exit(void);
 bool tipme_ustack_on(void);
 u32 tipme_ustack_capture(void);
+u32 tipme_ustack_capture_irq(void);
 size_t tipme_ustack_read(u32 *pos, void *buf, size_t room, bool *done);
 void tipme_ustack_hdr(struct tipme_sitetab_hdr *h);
 int tipme_ustack_params_text(char *buf, size_t size);

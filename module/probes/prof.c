@@ -84,7 +84,7 @@ void tipme_prof_record(u64 t0)
 	if (!user)
 		site = prof_kernel_chain(regs);
 	if (p->mm && !(p->flags & (PF_KTHREAD | PF_EXITING | PF_IO_WORKER)))
-		ustack = tipme_ustack_capture();
+		ustack = tipme_ustack_capture_irq();
 	if (!tipme_ring_current_is(p->pid)) {
 		struct tipme_rec_prof *r;
 

@@ -459,12 +459,14 @@ static char *maps_keep(const struct pm_instr *in, const uint64_t *fake, size_t *
 	t = malloc(cap);
 	for (i = 0; t && i < in->nr_maps; i++) {
 		const struct pm_map *m = &in->maps[i];
+		int vdso = !strcmp(m->path, PM_VDSO_PATH);
 
 		used += (size_t)snprintf(t + used, cap - used, "%" PRIu32 " %" PRIx64 " %" PRIx64
-					 " %" PRIx64 " %s /%s\n", m->pid, fake[i],
+					 " %" PRIx64 " %s %s%s\n", m->pid, fake[i],
 					 fake[i] + (m->end - m->start), m->off,
-					 m->build_id ? m->build_id : "-", m->name);
-		st->map_paths += strcmp(m->path + 1, m->name) != 0;
+					 m->build_id ? m->build_id : "-", vdso ? "" : "/",
+					 m->name);
+		st->map_paths += !vdso && strcmp(m->path + 1, m->name) != 0;
 	}
 	*len = used;
 	return t;
@@ -546,6 +548,9 @@ int pm_redact(const char *in, const char *out, int keep_ustacks,
 			}
 			/* fall through */
 		case TIPME_SEC_MAPS:
+		case TIPME_SEC_VDSO:
+			if (fake && s->h.type == TIPME_SEC_VDSO)
+				break;	/* the kernel's image: nothing of the user's */
 			if (fake && s->h.type == TIPME_SEC_MAPS) {
 				err = tm_dumpw_section(&w, s->h.type, s->h.cpu, maps, mapslen, e);
 				continue;

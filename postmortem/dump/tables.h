@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "pm.h"
+#include "elfnote.h"
 #include "safetext.h"
 
 /**
@@ -57,7 +58,7 @@ struct pm_ustack {
  * @end: one past the last
  * @off: file offset of @start
  * @build_id: the file's build-id in hexadecimal, or NULL
- * @path: the file, as /proc/PID/maps gave it
+ * @path: the file, as /proc/PID/maps gave it, or PM_VDSO_PATH
  * @name: its last component
  */
 struct pm_map {
@@ -68,6 +69,24 @@ struct pm_map {
 	const char *build_id;
 	const char *path;
 	const char *name;
+};
+
+/* The path of the vDSO's mapping, which has no file (TIPME_SEC_MAPS) */
+#define PM_VDSO_PATH		"[vdso]"
+/* vDSO images a dump may hold (one per ABI: 64-bit, x32, 32-bit), bytes each */
+#define PM_VDSO_MAX		4
+#define PM_VDSO_SIZE_MAX	(1u << 20)
+
+/**
+ * struct pm_vdso - a vDSO's ELF image (TIPME_SEC_VDSO)
+ * @build_id: its build-id in hexadecimal, as the "[vdso]" mappings name it
+ * @data: the image (malloc'd)
+ * @size: its bytes
+ */
+struct pm_vdso {
+	char build_id[2 * TM_BUILD_ID_MAX + 1];
+	unsigned char *data;
+	size_t size;
 };
 
 /**
@@ -108,6 +127,8 @@ struct pm_uframe {
  * @maps: its mappings, by pid, then start
  * @nr_maps: entries in @maps
  * @maps_text: the section's text, which @maps point into
+ * @vdso: the vDSO images (TIPME_SEC_VDSO), each with its build-id
+ * @nr_vdso: entries in @vdso
  * @costs: self-cost totals per type since load (TIPME_SEC_COST)
  * @nr_costs: entries in @costs
  * @sym_addr: symbol addresses, increasing
@@ -157,6 +178,8 @@ struct pm_instr {
 	struct pm_map *maps;
 	size_t nr_maps;
 	char *maps_text;
+	struct pm_vdso vdso[PM_VDSO_MAX];
+	size_t nr_vdso;
 	struct tipme_cost_total *costs;
 	size_t nr_costs;
 	uint64_t *sym_addr;
@@ -331,8 +354,30 @@ int pm_maps_load(struct pm_instr *in, const struct tm_dump_sec *s,
 		 struct tm_err *e);
 
 /**
- * pm_ustacks_free() - release what pm_ustacks_load() and pm_maps_load()
- * allocated
+ * pm_vdso_load() - read a TIPME_SEC_VDSO section
+ * @in: the dump's instrumentation state
+ * @s: the section: an ELF image with a build-id, at most
+ *	PM_VDSO_SIZE_MAX bytes
+ * @e: error message
+ *
+ * Return: 0 or a negative errno (no build-id, too large, more than
+ * PM_VDSO_MAX images, or a build-id twice).
+ */
+int pm_vdso_load(struct pm_instr *in, const struct tm_dump_sec *s,
+		 struct tm_err *e);
+
+/**
+ * pm_vdso_get() - the dump's vDSO image of a build-id
+ * @in: the dump's instrumentation state
+ * @build_id: in hexadecimal
+ *
+ * Return: the image, or NULL if the dump has none with @build_id.
+ */
+const struct pm_vdso *pm_vdso_get(const struct pm_instr *in, const char *build_id);
+
+/**
+ * pm_ustacks_free() - release what pm_ustacks_load(), pm_maps_load() and
+ * pm_vdso_load() allocated
  * @in: the dump's instrumentation state
  */
 void pm_ustacks_free(struct pm_instr *in);

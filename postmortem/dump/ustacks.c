@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * User-space call chains (TIPME_SEC_USTACKS) and the executable mappings
- * tipmed read at dump time (TIPME_SEC_MAPS): read at open time, every
- * count, size and number checked; a chain's addresses resolved to file
- * and offset, and cut where one lies outside executable code.
+ * User-space call chains (TIPME_SEC_USTACKS), the executable mappings
+ * tipmed read at dump time (TIPME_SEC_MAPS) and the vDSO images
+ * (TIPME_SEC_VDSO): read at open time, every count, size and number
+ * checked; a chain's addresses resolved to file and offset, and cut where
+ * one lies outside executable code.  The vDSO has no file: its mapping is
+ * named "[vdso]" and its image comes with the dump.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elfnote.h"
 #include "tables.h"
 
 static int us_fail(const struct tm_dump_sec *s, struct tm_err *e,
@@ -22,6 +25,11 @@ static int us_fail(const struct tm_dump_sec *s, struct tm_err *e,
 
 void pm_ustacks_free(struct pm_instr *in)
 {
+	size_t i;
+
+	for (i = 0; i < in->nr_vdso; i++)
+		free(in->vdso[i].data);
+	in->nr_vdso = 0;
 	free(in->ustacks);
 	free(in->maps);
 	free(in->maps_text);
@@ -138,7 +146,7 @@ static int parse_map(char *line, struct pm_map *m)
 		return -1;
 	*sp = '\0';
 	path = sp + 1;
-	if (start >= end || path[0] != '/' ||
+	if (start >= end || (path[0] != '/' && strcmp(path, PM_VDSO_PATH)) ||
 	    (strcmp(bid, "-") && (!is_hex(bid) || strlen(bid) % 2 ||
 				  strlen(bid) > 128)))
 		return -1;
@@ -149,7 +157,7 @@ static int parse_map(char *line, struct pm_map *m)
 	m->build_id = strcmp(bid, "-") ? bid : NULL;
 	m->path = path;
 	sp = strrchr(path, '/');
-	m->name = sp[1] ? sp + 1 : path;
+	m->name = sp && sp[1] ? sp + 1 : path;
 	return 0;
 }
 
@@ -215,6 +223,52 @@ int pm_maps_load(struct pm_instr *in, const struct tm_dump_sec *s,
 	in->maps_text = text;
 	in->have_maps = 1;
 	return 0;
+}
+
+int pm_vdso_load(struct pm_instr *in, const struct tm_dump_sec *s,
+		 struct tm_err *e)
+{
+	struct tm_elf_mem mem = { s->data, (size_t)s->h.size };
+	struct tm_elf_src src = { tm_elf_mem_read, &mem };
+	unsigned char id[TM_BUILD_ID_MAX];
+	struct pm_vdso *v;
+	size_t len, i;
+	struct tm_err ee;
+	char hex[2 * TM_BUILD_ID_MAX + 1];
+
+	if (s->h.size > PM_VDSO_SIZE_MAX)
+		return tm_err_set(e, EINVAL, "section %" PRIu32 " (vdso): more than %u bytes",
+				  s->index, PM_VDSO_SIZE_MAX);
+	if (in->nr_vdso == PM_VDSO_MAX)
+		return tm_err_set(e, EINVAL, "section %" PRIu32 " (vdso): more than %d images",
+				  s->index, PM_VDSO_MAX);
+	if (tm_elf_build_id(&src, id, &len, &ee))
+		return tm_err_set(e, EINVAL, "section %" PRIu32 " (vdso): no build-id: %s",
+				  s->index, ee.msg);
+	for (i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	if (pm_vdso_get(in, hex))
+		return tm_err_set(e, EINVAL, "section %" PRIu32 " (vdso): build-id %s twice",
+				  s->index, hex);
+	v = &in->vdso[in->nr_vdso];
+	v->data = malloc(s->h.size);
+	if (!v->data)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	memcpy(v->data, s->data, s->h.size);
+	v->size = (size_t)s->h.size;
+	memcpy(v->build_id, hex, 2 * len + 1);
+	in->nr_vdso++;
+	return 0;
+}
+
+const struct pm_vdso *pm_vdso_get(const struct pm_instr *in, const char *build_id)
+{
+	size_t i;
+
+	for (i = 0; in && build_id && i < in->nr_vdso; i++)
+		if (!strcmp(in->vdso[i].build_id, build_id))
+			return &in->vdso[i];
+	return NULL;
 }
 
 const struct pm_ustack *pm_ustack_get(const struct pm_dump *pm, uint32_t id)

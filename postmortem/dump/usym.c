@@ -7,7 +7,8 @@
  * The paths come from the dump: a file is opened only if stat() says it
  * is a regular file (no FIFO to block on, no device to read), and handed
  * to libelf only after lib/elfnote.c's bounded reader found the build-id
- * the dump names in it.
+ * the dump names in it.  The vDSO's image comes with the dump
+ * (TIPME_SEC_VDSO): it is handed to libelf in a memory file.
  */
 #include <dlfcn.h>
 #include <elfutils/libdwfl.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -90,6 +92,7 @@ struct usym_cxx {
 };
 
 struct pm_usym_cache {
+	const struct pm_instr *in;
 	struct usym_file **tab;		/* open addressing by build-id */
 	size_t cap, n;
 	char *dirs;			/* the roots' storage */
@@ -282,7 +285,42 @@ static int elf_has_dwarf(int fd)
 	return found;
 }
 
-/* Open @uf's ELF file for @m, first the mapped file itself. */
+/*
+ * The dump's image of the vDSO @uf names, in a memory file, checked;
+ * -1 without one.
+ */
+static int vdso_open(struct usym_file *uf, char **path)
+{
+	const struct pm_vdso *v = pm_vdso_get(uf->c->in, uf->bid);
+	size_t done = 0;
+	ssize_t w;
+	int fd;
+
+	if (!v)
+		return -1;
+	fd = memfd_create("tipme-vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (done < v->size) {
+		w = write(fd, v->data + done, v->size - done);
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	*path = strdup(PM_VDSO_PATH);
+	if (done < v->size || !*path || !same_id(fd, uf->id, uf->idlen)) {
+		free(*path);
+		*path = NULL;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Open @uf's ELF file for @m, first the mapped file itself (the vDSO: the
+ * dump's image of it).
+ */
 static void file_open(struct usym_file *uf, const struct pm_map *m)
 {
 	char *path = NULL;
@@ -290,9 +328,13 @@ static void file_open(struct usym_file *uf, const struct pm_map *m)
 	Elf *e;
 	int fd;
 
-	fd = open_checked(m->path, uf->id, uf->idlen);
-	if (fd >= 0)
-		path = strdup(m->path);
+	if (!strcmp(m->path, PM_VDSO_PATH)) {
+		fd = vdso_open(uf, &path);
+	} else {
+		fd = open_checked(m->path, uf->id, uf->idlen);
+		if (fd >= 0)
+			path = strdup(m->path);
+	}
 	if (fd < 0)
 		fd = tree_find(uf, 0, &path);
 	if (fd < 0)
@@ -356,6 +398,7 @@ static struct pm_usym_cache *cache_get(const struct pm_dump *pm)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
+	c->in = in;
 	c->dirs = strdup(dirs ? dirs : PM_USYM_DIRS_DEFAULT);
 	if (c->dirs)
 		for (tok = strtok_r(c->dirs, ":", &save); tok && c->ndirs < USYM_DIRS;

@@ -52,7 +52,8 @@ struct pm_usym {
  *	the function whose code it is (the one with @inlined clear)
  *
  * The file is found by the mapping's build-id, each found one checked to
- * carry that build-id: the mapped file itself, then under each root of
+ * carry that build-id: the mapped file itself (the vDSO's mapping,
+ * PM_VDSO_PATH: the image of it the dump carries), then under each root of
  * $TIPME_DEBUG_DIRS (default /usr/lib/debug) .build-id/xx/rest and
  * .build-id/xx/rest.debug, then debuginfod when $DEBUGINFOD_URLS is set
  * and libdebuginfod.so.1 loads.  The debug info is found the same way.

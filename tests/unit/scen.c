@@ -452,7 +452,7 @@ int scen_write(const struct scen *s, const char *path)
 	struct tipme_rectype types[64];
 	struct tm_err e = { "" };
 	struct tm_dumpw w;
-	size_t nt = 0;
+	size_t nt = 0, i;
 	int err;
 
 	if (s->overflow) {
@@ -566,6 +566,8 @@ int scen_write(const struct scen *s, const char *path)
 	if (!err && s->maps)
 		err = tm_dumpw_section(&w, TIPME_SEC_MAPS, 0, s->maps,
 				       strlen(s->maps), &e);
+	for (i = 0; !err && i < s->nvdso; i++)
+		err = tm_dumpw_section(&w, TIPME_SEC_VDSO, 0, s->vdso[i], s->vdso_len[i], &e);
 	if (!err)
 		err = write_syms(&w, &e);
 	if (!err)

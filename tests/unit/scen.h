@@ -71,6 +71,9 @@ struct scen {
 	const void *ustacks;		/* TIPME_SEC_USTACKS, or NULL */
 	size_t ustacks_len;
 	const char *maps;		/* TIPME_SEC_MAPS, or NULL */
+	const void *vdso[2];		/* TIPME_SEC_VDSO sections, as given */
+	size_t vdso_len[2];
+	size_t nvdso;
 	/*
 	 * Short headers: a record gets an extended timestamp only where the
 	 * module writes one (first in its sub-buffer, or 2^24 ticks or more

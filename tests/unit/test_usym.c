@@ -11,8 +11,10 @@
  * file whose build-id is not the dump's.  Golden text and JSON of
  * `records` and `report` with symbols, and of `report` and `why` with
  * the hot functions of profiler samples taken in those chains; a C++
- * fixture's mangled name demangled.
+ * fixture's mangled name demangled; a chain through the vDSO, named from
+ * the image the dump carries (this process's own vDSO).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -509,6 +511,16 @@ static void hot(void)
 	unsetenv(PM_USYM_DIRS_ENV);
 }
 
+/* Editor 40 runs from 2 ms and sleeps on a pipe at 10 ms through chain @r. */
+static void editor_sleeps(const struct tipme_rec_ustack_c *r)
+{
+	scen_task(S, 40, 40, "editor", "/usr/bin/editor", "editor", 7);
+	scen_switch(S, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
+	scen_switch(S, 0, MS(10), 40, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(S, 0, MS(10), 40, pipe_site);
+	scen_rec(S, 0, TIPME_REC_USTACK_C, MS(10), r, sizeof(*r));
+}
+
 /*
  * C++: the fixture's return address inside doc::Editor::save<int>(int),
  * whose symbol is mangled; named demangled (a template's name with its
@@ -545,11 +557,7 @@ static void cxx(void)
 	S->ustacks = tab;
 	S->ustacks_len = sizeof(h) + sizeof(u) + 8;
 	S->maps = m;
-	scen_task(S, 40, 40, "editor", "/usr/bin/editor", "editor", 7);
-	scen_switch(S, 0, MS(2), 0, TIPME_TS_RUNNABLE, 120, 40, 120);
-	scen_switch(S, 0, MS(10), 40, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(S, 0, MS(10), 40, pipe_site);
-	scen_rec(S, 0, TIPME_REC_USTACK_C, MS(10), &r, sizeof(r));
+	editor_sleeps(&r);
 	if (scen_write(S, path)) {
 		tap_ok(0, "the C++ dump is written");
 		return;
@@ -604,6 +612,148 @@ static void bogus_files(void)
 	unlink(fifo);
 }
 
+/* This process's vDSO: its image, mapping and clock_gettime's offset. */
+static struct {
+	const unsigned char *img;
+	uint64_t lo, hi, fn;
+	char bid[2 * TM_BUILD_ID_MAX + 1];
+} vd;
+
+static int own_vdso(void)
+{
+	void *h = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	void *fn = h ? dlsym(h, "__vdso_clock_gettime") : NULL;
+	unsigned long long lo, hi;
+	unsigned char id[TM_BUILD_ID_MAX];
+	struct tm_elf_mem mem;
+	struct tm_elf_src src = { tm_elf_mem_read, &mem };
+	char line[256];
+	size_t len, i;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2) {
+			vd.lo = lo;
+			vd.hi = hi;
+		}
+	if (f)
+		fclose(f);
+	if (!fn || !vd.lo || (uintptr_t)fn < vd.lo || (uintptr_t)fn >= vd.hi)
+		return -1;
+	vd.img = (const unsigned char *)(uintptr_t)vd.lo;
+	vd.fn = (uintptr_t)fn - vd.lo;
+	mem.data = vd.img;
+	mem.size = (size_t)(vd.hi - vd.lo);
+	if (tm_elf_build_id(&src, id, &len, NULL))
+		return -1;
+	for (i = 0; i < len; i++)
+		snprintf(vd.bid + 2 * i, 3, "%02x", id[i]);
+	return 0;
+}
+
+/*
+ * Editor 40 sleeps in a chain whose leaf is in the vDSO (clock_gettime,
+ * a few bytes in), called from the fixture's main; @nimg copies of the
+ * vDSO's image in the dump (@img instead when set).
+ */
+static int write_vdso_dump(const char *file, size_t nimg, const void *img, size_t imglen)
+{
+	unsigned char tab[256];
+	struct tipme_sitetab_hdr h = { .hdr_size = sizeof(h), .count = 1,
+				       .capacity = 1024, .depth = 16 };
+	struct tipme_ustack u = { .id = 1, .pid = 40, .nr = 2 };
+	struct tipme_rec_ustack_c r = { 1 };
+	uint64_t a[2] = { vd.lo + vd.fn + 4, ip[3] };
+	static char m[2 * PATH_MAX];
+	size_t i;
+
+	snprintf(m, sizeof(m), "40 %" PRIx64 " %" PRIx64 " 0 %s [vdso]\n"
+		 "40 %" PRIx64 " %" PRIx64 " %" PRIx64 " %s %s\n", vd.lo, vd.hi, vd.bid,
+		 fmap[0].start, fmap[0].end, fmap[0].off, bid_prog, fmap[0].path);
+	memcpy(tab, &h, sizeof(h));
+	memcpy(tab + sizeof(h), &u, sizeof(u));
+	memcpy(tab + sizeof(h) + sizeof(u), a, sizeof(a));
+	scen_init(S, 1);
+	S->ustacks = tab;
+	S->ustacks_len = sizeof(h) + sizeof(u) + sizeof(a);
+	S->maps = m;
+	for (i = 0; i < nimg && i < 2; i++) {
+		S->vdso[i] = img ? img : vd.img;
+		S->vdso_len[i] = img ? imglen : (size_t)(vd.hi - vd.lo);
+	}
+	S->nvdso = i;
+	editor_sleeps(&r);
+	return scen_write(S, file);
+}
+
+/*
+ * The vDSO, which has no file: its frames named from the image the dump
+ * carries (this process's own vDSO, whose clock_gettime dlsym() gives),
+ * the chain going on past it; without the image, the frame is "[vdso]"
+ * and an offset, the chain still whole; a section that is no ELF image,
+ * or the same image twice, refused with the section named.
+ */
+static void vdso(void)
+{
+	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
+	struct pm_usym s0[PM_USYM_MAX], s1[PM_USYM_MAX];
+	struct pm_dump pm = { 0 };
+	struct tm_err e = { "" };
+	static const unsigned char junk[64];
+	size_t n = 0, k0 = 0, k1 = 0;
+	int trunc = 0, ret;
+	char *t;
+
+	if (own_vdso()) {
+		tap_skip("vdso: this process has no vDSO with clock_gettime and a build-id");
+		return;
+	}
+	if (write_vdso_dump(path, 1, NULL, 0) || pm_open(&pm, path, 0, &e)) {
+		tap_ok(0, "vdso: the dump is written and opens: %s", e.msg);
+		return;
+	}
+	n = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 1), MS(20), fr, &trunc);
+	if (n == 2) {
+		k0 = pm_usym_frame(&pm, &fr[0], 0, s0);
+		k1 = pm_usym_frame(&pm, &fr[1], 1, s1);
+	}
+	tap_ok(n == 2 && fr[0].map && !strcmp(fr[0].map->name, "[vdso]") &&
+	       fr[0].off == vd.fn + 4 && k0 == 1 &&
+	       (!strcmp(s0[0].func, "__vdso_clock_gettime") || !strcmp(s0[0].func, "clock_gettime")) &&
+	       k1 && !strcmp(s1[k1 - 1].func, "main"),
+	       "vdso: the leaf is clock_gettime in [vdso]+0x%" PRIx64 " (%s), its caller main (%s)",
+	       vd.fn + 4, k0 ? s0[0].func : "-", k1 ? s1[k1 - 1].func : "-");
+	pm_close(&pm);
+	t = run(pm_cmd_records, "records --json --type ustack DUMP", &ret);
+	tap_ok(!ret && t && strstr(t, "\"module\":\"[vdso]\"") && strstr(t, "\"path\":\"[vdso]\"") &&
+	       strstr(t, vd.bid), "vdso: records --json names the module [vdso] with its build-id");
+	free(t);
+	memset(&pm, 0, sizeof(pm));
+	n = 0;
+	if (!write_vdso_dump(path, 0, NULL, 0) && !pm_open(&pm, path, 0, &e)) {
+		n = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 1), MS(20), fr, &trunc);
+		k0 = n == 2 ? pm_usym_frame(&pm, &fr[0], 0, s0) : 1;
+		pm_close(&pm);
+	}
+	tap_ok(n == 2 && !k0 && !trunc,
+	       "vdso: without its image, [vdso]+offset unnamed and the chain whole");
+	memset(&pm, 0, sizeof(pm));
+	ret = write_vdso_dump(path, 1, junk, sizeof(junk)) || !pm_open(&pm, path, 0, &e);
+	if (!ret)
+		pm_close(&pm);
+	tap_ok(!ret && strstr(e.msg, "(vdso): no build-id"), "vdso: a section that is no ELF image: %s",
+	       e.msg);
+	memset(&pm, 0, sizeof(pm));
+	e.msg[0] = '\0';
+	ret = write_vdso_dump(path, 2, NULL, 0) || !pm_open(&pm, path, 0, &e);
+	if (!ret)
+		pm_close(&pm);
+	tap_ok(!ret && strstr(e.msg, "twice"), "vdso: the same image twice: %s", e.msg);
+	if (getenv("TIPME_VDSO_SEED"))
+		tap_ok(!write_vdso_dump(getenv("TIPME_VDSO_SEED"), 1, NULL, 0),
+		       "the fuzzer's vDSO seed written to %s", getenv("TIPME_VDSO_SEED"));
+}
+
 /*
  * With TIPME_USYM_SEED=FILE: the same dump, its chains in this machine's
  * libc (by its build-id), as a seed of the kdump fuzzer
@@ -656,6 +806,7 @@ int main(int argc, char **argv)
 	hot();
 	cxx();
 	bogus_files();
+	vdso();
 	if (getenv("TIPME_USYM_SEED"))
 		fuzz_seed(getenv("TIPME_USYM_SEED"));
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {

@@ -28,6 +28,9 @@ $(B)/tests/vm/progs/ustackprog.o: CFLAGS += -O1 -fno-omit-frame-pointer
 # A known on-CPU split between two functions, with frame pointers (t-profile.sh)
 VM_PROGS += $(B)/tests/vm/burnsplit
 $(B)/tests/vm/progs/burnsplit.o: CFLAGS += -O1 -fno-omit-frame-pointer
+# Time spent in the vDSO, called with frame pointers (t-vdso.sh)
+VM_PROGS += $(B)/tests/vm/vdsoprog
+$(B)/tests/vm/progs/vdsoprog.o: CFLAGS += -O1 -fno-omit-frame-pointer
 # A real terminal (foot) stopped while it shows a key (t-foot.sh)
 VM_PROGS += $(B)/tests/vm/ttystop
 

@@ -1525,6 +1525,7 @@ enum tipme_section_type {
 	/* 20..23: user space (issue 29) */
 	TIPME_SEC_USTACKS	= 20,	/* struct tipme_sitetab_hdr, then struct tipme_ustack* */
 	TIPME_SEC_MAPS		= 21,	/* tipmed: "maps" text, see struct tipme_ustack */
+	TIPME_SEC_VDSO		= 22,	/* tipmed: a vDSO's ELF image, see struct tipme_ustack */
 	__TIPME_SEC_MAX,
 };
 
@@ -1735,6 +1736,12 @@ struct tipme_site {
  * OFFSET of each executable file mapping as /proc/PID/maps gives it,
  * BUILD_ID in hexadecimal or "-" when the file has none or cannot be
  * read, PATH the rest of the line, as /proc/PID/maps escapes it).
+ * The vDSO, which has no file, is the line whose PATH is "[vdso]" (its
+ * OFFSET 0, its BUILD_ID read from the process's memory); each vDSO
+ * those lines name whose image tipmed could read is in a TIPME_SEC_VDSO
+ * section: the ELF image as the kernel maps it (a shared object with
+ * its dynamic symbols: the whole of its mapping), one image
+ * per section, whose build-id names it.
  */
 struct tipme_ustack {
 	__u32 id;
