@@ -128,7 +128,7 @@ fi
 # to it
 if mkdir -p $cg/tipme-mem && { [ ! -e $cg/tipme-mem/memory.swap.max ] ||
 	echo 0 > $cg/tipme-mem/memory.swap.max; }; then
-	scen memory memory "$memres" subject -- memory $cg/tipme-mem 16 1
+	scen memory memory "$memres" subject -- memory $cg/tipme-mem 8 1
 else
 	tap_fail "memory: a memory cgroup"
 fi
