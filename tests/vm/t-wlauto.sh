@@ -32,10 +32,9 @@ logs=/tmp/wlkeylogs
 PRESSES="a=none:0 s=sleep:400 c=compute:400"
 param() { "$B"/tipme info --json "$1" | python3 tests/lib/jsonq.py get - "params.$2" -; }
 . "$TIPME_SRC/tests/vm/wlsession.sh"
-pids=()
+# the logs and the truth go to the guest's tmpfs (t-wayland.sh says why)
 cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	[ -z "${wlkey_pid:-}" ] || kill "$wlkey_pid" 2>/dev/null
 	wl_end
 	[ -z "${TIPMED:-}" ] || { kill "$TIPMED"; wait "$TIPMED" 2> /dev/null; }
 	cp "$truth" "$out/wlkey.jsonl" 2>/dev/null
@@ -65,7 +64,7 @@ tap_ok "sway started on $WAYLAND_DISPLAY"
 
 # shellcheck disable=SC2086
 as_wl "$B"/tests/vm/wlkey -v --count 3 $PRESSES > "$truth" 2> "$logs/wlkey.err" &
-pids+=($!)
+wlkey_pid=$!
 if ! wait_for 60 grep -q '"ready"' "$truth"; then
 	tap_fail "wlkey mapped its window and has the focus" "$(tail -n 5 "$logs/wlkey.err")"
 	cleanup
