@@ -55,6 +55,7 @@ grep -q '^tipme:' /etc/group || echo 'tipme:x:990:' >> /etc/group
 start_tipmed --auto-spacing 0
 mkdir -p "$logs"
 WL_LOGS=$logs
+# shellcheck disable=SC2119 # sway without extra arguments
 if ! wl_session; then
 	tap_fail "sway started" "$WL_ERR"
 	cleanup
