@@ -8,10 +8,19 @@
 #
 #   wlauto_check.sh MODE N
 #       writes TIPME_OUT/MODE.records.jsonl, MODE.report.json, MODE.report.txt
+#   wlauto_check.sh --fast N AUTO_MS INCIDENTS
+#       press N answered at once (check_wlauto.py --fast): reads
+#       TIPME_OUT/fast.info.json
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
+if [ "$1" = --fast ]; then
+	python3 tests/vm/check_wlauto.py --fast "$out/wlkey.jsonl" "$2" "$3" \
+		"$out/fast.info.json" "$4" > "$out/fast.tap" 2>&1
+	tap_merge "$out/fast.tap"
+	tap_done
+fi
 mode=$1 n=$2
 incident=$out/$mode.incident
 "$B"/tipme records --json "$incident/kernel.dump" > "$out/$mode.records.jsonl"
