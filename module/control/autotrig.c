@@ -34,15 +34,17 @@
  *     the screen.  The client has answered once it wakes a task of the
  *     reader's process (its commit: a message to the compositor) or waits
  *     in the same wait again (done with the key; its commit left no
- *     wakeup when the compositor was already runnable).  The first page
- *     flip's event delivered after that (drm_vblank_event_delivered, on
- *     any DRM file: the rule tipme report follows) ends the press; if the
+ *     wakeup when the compositor was already runnable), even while the
+ *     reader still handles the press.  The first page flip's event
+ *     delivered after that (drm_vblank_event_delivered, on any DRM file:
+ *     the rule tipme report follows) ends the press; if the
  *     press took auto_trigger_ms to there, the trigger fires, its end
  *     TIPME_PRESS_END_FLIP.  The flip is then in the history the trigger
  *     freezes.
  *
  * A press still followed 10 s after it happened is forgotten, as
- * tipme-xhook forgets a press nobody answered.  What is not seen: a press
+ * tipme-xhook forgets a press nobody answered, and so is one whose
+ * reader a new press wakes once it is done with it.  What is not seen: a press
  * while its reader is busy (nobody is woken), a device grabbed by one
  * reader (EVIOCGRAB: the input core calls that reader's handler only),
  * and evdev attached after tipme (loaded later: it then runs after tipme's
@@ -195,6 +197,19 @@ static void auto_set_phase(struct auto_reader *r, u8 phase)
 	WRITE_ONCE(r->phase, phase);
 }
 
+/*
+ * Under auto_lock: the client answered.  With flips seen the next flip
+ * ends the press, even before the reader is done: a compositor busy
+ * with the key as the client commits flips the answer in the same run
+ * (sway under TCG did, then slept, and the flip was the one before).
+ */
+static void auto_answered(struct auto_reader *r)
+{
+	r->answered = true;
+	if (r->phase == AUTO_CLIENT || READ_ONCE(flips_seen))
+		auto_set_phase(r, AUTO_ANSWERED);
+}
+
 /* Under auto_lock: forget the presses followed for too long. */
 static void auto_expire(u64 now)
 {
@@ -261,8 +276,17 @@ void tipme_auto_woken(struct task_struct *p)
 	for (i = 0; i < AUTO_READERS; i++) {
 		r = &readers[i];
 		/* Still busy with an earlier press: that one is measured. */
-		if (r->pid == p->pid)
+		if (r->pid == p->pid && r->phase == AUTO_READING)
 			goto out;
+		/*
+		 * Done with an earlier press whose answer is not on the
+		 * screen yet: this press replaces it, as a flip now would
+		 * end the earlier one at this press's answer.
+		 */
+		if (r->pid == p->pid) {
+			auto_drop(r);
+			nr_forgotten++;
+		}
 		if (!r->pid && !slot)
 			slot = r;
 	}
@@ -332,9 +356,7 @@ void tipme_auto_wakes(struct task_struct *p)
 			WRITE_ONCE(r->client, p->pid);
 		} else if (r->client && !r->answered &&
 			   r->ctgid == current->tgid && p->tgid == r->tgid) {
-			r->answered = true;
-			if (r->phase == AUTO_CLIENT)
-				auto_set_phase(r, AUTO_ANSWERED);
+			auto_answered(r);
 		}
 	}
 	raw_spin_unlock(&auto_lock);
@@ -375,9 +397,7 @@ void tipme_auto_sleeps(struct task_struct *prev)
 			continue;
 		if (r->client == prev->pid && !r->answered &&
 		    same_wait(prev, &r->cwait)) {
-			r->answered = true;
-			if (r->phase == AUTO_CLIENT)
-				auto_set_phase(r, AUTO_ANSWERED);
+			auto_answered(r);
 			continue;
 		}
 		if (r->pid != prev->pid || r->phase != AUTO_READING ||
