@@ -65,6 +65,8 @@ int tm_incident_meta_write(int dirfd, const struct tm_incident_meta *m,
 		tm_jw_kstr(&w, "comm", m->autotrig->comm);
 		tm_jw_ku64(&w, "press_mono_ns", m->autotrig->press_ns);
 		tm_jw_ku64(&w, "latency_ns", m->autotrig->latency_ns);
+		if (m->autotrig->end[0])
+			tm_jw_kstr(&w, "end", m->autotrig->end);
 		if (m->autotrig->has_uid)
 			tm_jw_ku64(&w, "uid", m->autotrig->uid);
 		tm_jw_kbool(&w, "claimed", m->autotrig->claimed);
@@ -568,4 +570,6 @@ void tm_incident_auto_from_press(const struct tipme_trigger_press *p,
 	}
 	a->press_ns = p->press_mono_ns;
 	a->latency_ns = p->latency_ns;
+	snprintf(a->end, sizeof(a->end), "%s",
+		 p->end == TIPME_PRESS_END_FLIP ? "flip" : "reader_idle");
 }

@@ -30,6 +30,8 @@
  * @has_uid: @uid is known
  * @uid: the real uid of the process @pid when tipmed made the incident
  *	(/proc/PID/status), whose X session the incident is about
+ * @end: for the module's own trigger, where its latency ends: "reader_idle"
+ *	or "flip" (Documentation/recorder.md); "" for a claimed press
  */
 struct tm_incident_auto {
 	char input[8];
@@ -41,6 +43,7 @@ struct tm_incident_auto {
 	uint32_t claimed_by;
 	int has_uid;
 	uint32_t uid;
+	char end[12];
 };
 
 /**

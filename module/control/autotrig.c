@@ -5,7 +5,8 @@
  * Wayland, on a console).  Off (0) unless the parameter is set.
  *
  * A press is measured from its input event until each task it woke waits
- * for input again:
+ * for input again, and on a display with page flips until the first flip
+ * after the answer of the client that task passed the press to:
  *
  *  1. A filter handler, which the input core calls before every other
  *     handler of the device and which never filters anything out, marks
@@ -18,19 +19,36 @@
  *     The wait it was woken from is kept: its system call, user
  *     instruction and user stack pointer (the task is asleep in the
  *     kernel, so its saved registers hold still).
- *  3. When that task next goes to sleep in the very same wait, it is done
- *     with the press and waits for the next one.  If that took at least
- *     auto_trigger_ms, the trigger fires with source TIPME_TRIG_AUTO and
- *     the press, which the announcement carries to tipmed (its own
- *     spacing and daily budget apply).  The probe holds the runqueue
- *     lock, so the trigger is raised from an irq_work.
+ *  3. The first user task of another process that this reader wakes from
+ *     task context while it handles the press is its client (a compositor
+ *     passing the key to the focused window); the wait the client was
+ *     woken from is kept the same way.
+ *  4. When the reader next goes to sleep in the very same wait, it is done
+ *     with the press.  If that took at least auto_trigger_ms, the trigger
+ *     fires with source TIPME_TRIG_AUTO and the press (end
+ *     TIPME_PRESS_END_READER), which the announcement carries to tipmed
+ *     (its own spacing and daily budget apply).  The probe holds the
+ *     runqueue lock, so the trigger is raised from an irq_work.
+ *  5. Otherwise, when the reader woke a client and DRM's event delivery is
+ *     attached (drm.ko, trace_drm=1: probes/drm.c), the press goes on to
+ *     the screen.  The client has answered once it wakes a task of the
+ *     reader's process (its commit: a message to the compositor) or waits
+ *     in the same wait again (done with the key; its commit left no
+ *     wakeup when the compositor was already runnable), even while the
+ *     reader still handles the press.  The first page flip's event
+ *     delivered after that (drm_vblank_event_delivered, on any DRM file:
+ *     the rule tipme report follows) ends the press; if the
+ *     press took auto_trigger_ms to there, the trigger fires, its end
+ *     TIPME_PRESS_END_FLIP.  The flip is then in the history the trigger
+ *     freezes.
  *
- * A task still busy 10 s after a press is forgotten, as tipme-xhook
- * forgets a press nobody answered.  What is not seen: a press while its
- * reader is busy (nobody is woken), a device grabbed by one reader
- * (EVIOCGRAB: the input core calls that reader's handler only), and evdev
- * attached after tipme (loaded later: it then runs after tipme's handler,
- * the delivery has ended when it wakes its reader).
+ * A press still followed 10 s after it happened is forgotten, as
+ * tipme-xhook forgets a press nobody answered, and so is one whose
+ * reader a new press wakes once it is done with it.  What is not seen: a press
+ * while its reader is busy (nobody is woken), a device grabbed by one
+ * reader (EVIOCGRAB: the input core calls that reader's handler only),
+ * and evdev attached after tipme (loaded later: it then runs after tipme's
+ * handler, the delivery has ended when it wakes its reader).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -64,10 +82,11 @@
 
 static unsigned int auto_trigger_ms;
 module_param(auto_trigger_ms, uint, 0644);
-MODULE_PARM_DESC(auto_trigger_ms, "Trigger a dump when a task woken by a key or button press takes this long to wait for input again (0: off, the default)");
+MODULE_PARM_DESC(auto_trigger_ms, "Trigger a dump when a key or button press takes this long: until the task it woke waits for input again, or on a display with page flips until the flip after its client's answer (0: off, the default)");
 
 DEFINE_PER_CPU(bool, tipme_auto_delivering);
 atomic_t tipme_auto_readers = ATOMIC_INIT(0);
+atomic_t tipme_auto_flipwait = ATOMIC_INIT(0);
 
 /* The press this CPU is delivering. */
 struct auto_press {
@@ -78,21 +97,56 @@ struct auto_press {
 static DEFINE_PER_CPU(struct auto_press, delivery);
 
 /**
- * struct auto_reader - a task a press woke, until it waits for input again
- * @press_ns: the press, CLOCK_MONOTONIC
- * @uip: user instruction pointer of the wait it was woken from
- * @usp: user stack pointer of that wait
- * @nr: system call of that wait
- * @pid: the task, 0 for a free slot
- * @input: TIPME_INPUT_KEY or TIPME_INPUT_BUTTON
+ * struct auto_wait - where a sleeping task waits, from its saved registers
+ * @uip: user instruction pointer
+ * @usp: user stack pointer
+ * @nr: system call
  */
-struct auto_reader {
-	u64 press_ns;
+struct auto_wait {
 	unsigned long uip;
 	unsigned long usp;
 	int nr;
+};
+
+/**
+ * enum auto_phase - how far a followed press has come
+ * @AUTO_READING: the reader handles it
+ * @AUTO_CLIENT: the reader is done; its client has not answered yet
+ * @AUTO_ANSWERED: the client answered; the next flip ends the press
+ */
+enum auto_phase {
+	AUTO_READING,
+	AUTO_CLIENT,
+	AUTO_ANSWERED,
+};
+
+/**
+ * struct auto_reader - a press followed from the task it woke to the screen
+ * @press_ns: the press, CLOCK_MONOTONIC
+ * @wait: the wait the reader was woken from
+ * @cwait: the wait the client was woken from, if @client
+ * @pid: the reader, 0 for a free slot
+ * @tgid: its process
+ * @client: the first task of another process the reader woke while it
+ *	handled the press, 0 for none yet
+ * @ctgid: the client's process
+ * @input: TIPME_INPUT_KEY or TIPME_INPUT_BUTTON
+ * @phase: enum auto_phase
+ * @answered: the client woke the reader's process or waited again
+ * @comm: the reader's command name, once it is done
+ */
+struct auto_reader {
+	u64 press_ns;
+	struct auto_wait wait;
+	struct auto_wait cwait;
 	pid_t pid;
+	pid_t tgid;
+	pid_t client;
+	pid_t ctgid;
 	u16 input;
+	u8 phase;
+	bool answered;
+	char comm[TASK_COMM_LEN];
 };
 
 static DEFINE_RAW_SPINLOCK(auto_lock);
@@ -101,8 +155,97 @@ static struct auto_reader readers[AUTO_READERS];
 static struct tipme_trigger_press fired;
 static bool fired_pending, stopped;
 static u32 nr_measured, nr_slow, nr_fired, nr_full, nr_forgotten, nr_cut;
+static u32 nr_followed, nr_flipped;
 
 static struct irq_work fire_work;
+/* Flips' completions are recorded (probes/drm.c says so). */
+static bool flips_seen;
+
+static void wait_of(struct task_struct *p, struct auto_wait *w)
+{
+	struct pt_regs *regs = task_pt_regs(p);
+
+	w->nr = syscall_get_nr(p, regs);
+	w->uip = instruction_pointer(regs);
+	w->usp = user_stack_pointer(regs);
+}
+
+static bool same_wait(struct task_struct *p, const struct auto_wait *w)
+{
+	struct pt_regs *regs = task_pt_regs(p);
+
+	return syscall_get_nr(p, regs) == w->nr &&
+	       instruction_pointer(regs) == w->uip &&
+	       user_stack_pointer(regs) == w->usp;
+}
+
+/* Under auto_lock: the slot is free again. */
+static void auto_drop(struct auto_reader *r)
+{
+	if (r->phase == AUTO_ANSWERED)
+		atomic_dec(&tipme_auto_flipwait);
+	WRITE_ONCE(r->phase, AUTO_READING);
+	WRITE_ONCE(r->client, 0);
+	WRITE_ONCE(r->pid, 0);
+	atomic_dec(&tipme_auto_readers);
+}
+
+static void auto_set_phase(struct auto_reader *r, u8 phase)
+{
+	if (phase == AUTO_ANSWERED && r->phase != AUTO_ANSWERED)
+		atomic_inc(&tipme_auto_flipwait);
+	WRITE_ONCE(r->phase, phase);
+}
+
+/*
+ * Under auto_lock: the client answered.  With flips seen the next flip
+ * ends the press, even before the reader is done: a compositor busy
+ * with the key as the client commits flips the answer in the same run
+ * (sway under TCG did, then slept, and the flip was the one before).
+ */
+static void auto_answered(struct auto_reader *r)
+{
+	r->answered = true;
+	if (r->phase == AUTO_CLIENT || READ_ONCE(flips_seen))
+		auto_set_phase(r, AUTO_ANSWERED);
+}
+
+/* Under auto_lock: forget the presses followed for too long. */
+static void auto_expire(u64 now)
+{
+	struct auto_reader *r;
+	int i;
+
+	for (i = 0; i < AUTO_READERS; i++) {
+		r = &readers[i];
+		if (r->pid && now - r->press_ns > AUTO_FORGET_NS) {
+			auto_drop(r);
+			nr_forgotten++;
+		}
+	}
+}
+
+/* Under auto_lock: a press that took @lat to @end; raise it if slow. */
+static void auto_measured(struct auto_reader *r, u64 lat, u16 end)
+{
+	u64 limit = (u64)READ_ONCE(auto_trigger_ms) * NSEC_PER_MSEC;
+
+	if (!limit || lat < limit)
+		return;
+	nr_slow++;
+	if (fired_pending || stopped)
+		return;
+	memset(&fired, 0, sizeof(fired));
+	fired.press_mono_ns = r->press_ns;
+	fired.latency_ns = lat;
+	fired.pid = r->pid;
+	fired.input = r->input;
+	fired.end = end;
+	memcpy(fired.comm, r->comm, min(sizeof(fired.comm), sizeof(r->comm)));
+	fired.comm[sizeof(fired.comm) - 1] = '\0';
+	fired_pending = true;
+	irq_work_queue(&fire_work);
+}
 
 /**
  * tipme_auto_woken() - a task woken while this CPU delivers a press
@@ -114,7 +257,6 @@ void tipme_auto_woken(struct task_struct *p)
 {
 	struct auto_press *d = this_cpu_ptr(&delivery);
 	struct auto_reader *r, *slot = NULL;
-	struct pt_regs *regs;
 	u64 now = ktime_get_ns();
 	int i;
 
@@ -127,20 +269,24 @@ void tipme_auto_woken(struct task_struct *p)
 	}
 	if ((p->flags & PF_KTHREAD) || !p->mm)
 		return;
-	regs = task_pt_regs(p);
 	raw_spin_lock(&auto_lock);
 	if (stopped)
 		goto out;
+	auto_expire(now);
 	for (i = 0; i < AUTO_READERS; i++) {
 		r = &readers[i];
-		if (r->pid && now - r->press_ns > AUTO_FORGET_NS) {
-			WRITE_ONCE(r->pid, 0);
-			nr_forgotten++;
-			atomic_dec(&tipme_auto_readers);
-		}
 		/* Still busy with an earlier press: that one is measured. */
-		if (r->pid == p->pid)
+		if (r->pid == p->pid && r->phase == AUTO_READING)
 			goto out;
+		/*
+		 * Done with an earlier press whose answer is not on the
+		 * screen yet: this press replaces it, as a flip now would
+		 * end the earlier one at this press's answer.
+		 */
+		if (r->pid == p->pid) {
+			auto_drop(r);
+			nr_forgotten++;
+		}
 		if (!r->pid && !slot)
 			slot = r;
 	}
@@ -150,12 +296,69 @@ void tipme_auto_woken(struct task_struct *p)
 	}
 	slot->press_ns = d->press_ns;
 	slot->input = d->input;
-	slot->nr = syscall_get_nr(p, regs);
-	slot->uip = instruction_pointer(regs);
-	slot->usp = user_stack_pointer(regs);
+	wait_of(p, &slot->wait);
+	slot->tgid = p->tgid;
+	slot->client = 0;
+	slot->answered = false;
+	slot->phase = AUTO_READING;
 	WRITE_ONCE(slot->pid, p->pid);
 	atomic_inc(&tipme_auto_readers);
 out:
+	raw_spin_unlock(&auto_lock);
+}
+
+/* Does the wakeup of @p by current concern slot @r?  Without the lock. */
+static bool wakes_for(const struct auto_reader *r, struct task_struct *p)
+{
+	pid_t pid = READ_ONCE(r->pid);
+
+	if (!pid)
+		return false;
+	if (READ_ONCE(r->phase) == AUTO_READING && pid == current->pid &&
+	    !READ_ONCE(r->client))
+		return true;
+	return READ_ONCE(r->client) && READ_ONCE(r->ctgid) == current->tgid &&
+	       p->tgid == READ_ONCE(r->tgid);
+}
+
+/**
+ * tipme_auto_wakes() - current wakes @p while presses are followed
+ * @p: the task woken
+ *
+ * A reader waking its client, or a client waking its reader's process
+ * (its answer).  Only task context counts: an interrupt's wakeup is not
+ * the interrupted task's.
+ *
+ * Context: the sched_waking probe (interrupts off, @p's pi_lock held).
+ */
+void tipme_auto_wakes(struct task_struct *p)
+{
+	struct auto_reader *r;
+	int i;
+
+	if (!in_task() || (p->flags & PF_KTHREAD) || !p->mm ||
+	    p->tgid == current->tgid)
+		return;
+	for (i = 0; i < AUTO_READERS; i++)
+		if (wakes_for(&readers[i], p))
+			break;
+	if (i == AUTO_READERS)
+		return;
+	raw_spin_lock(&auto_lock);
+	for (i = 0; i < AUTO_READERS; i++) {
+		r = &readers[i];
+		if (!r->pid)
+			continue;
+		if (r->phase == AUTO_READING && r->pid == current->pid &&
+		    !r->client) {
+			wait_of(p, &r->cwait);
+			r->ctgid = p->tgid;
+			WRITE_ONCE(r->client, p->pid);
+		} else if (r->client && !r->answered &&
+			   r->ctgid == current->tgid && p->tgid == r->tgid) {
+			auto_answered(r);
+		}
+	}
 	raw_spin_unlock(&auto_lock);
 }
 
@@ -163,50 +366,98 @@ out:
  * tipme_auto_sleeps() - a task goes to sleep: is it waiting for input again?
  * @prev: the task (current)
  *
+ * A reader done with its press, or a client done with its answer.
+ *
  * Context: the sched_switch probe (interrupts off, runqueue locked).
  */
 void tipme_auto_sleeps(struct task_struct *prev)
 {
-	struct pt_regs *regs = task_pt_regs(prev);
-	u64 limit, lat, now;
 	struct auto_reader *r;
+	bool flips;
+	u64 lat, now;
 	int i;
 
-	/* Most tasks that sleep are no reader: look before locking. */
-	for (i = 0; i < AUTO_READERS; i++)
-		if (READ_ONCE(readers[i].pid) == prev->pid)
+	/* Most tasks that sleep are neither: look before locking. */
+	for (i = 0; i < AUTO_READERS; i++) {
+		r = &readers[i];
+		if (READ_ONCE(r->pid) == prev->pid &&
+		    READ_ONCE(r->phase) == AUTO_READING)
 			break;
+		if (READ_ONCE(r->pid) && READ_ONCE(r->client) == prev->pid)
+			break;
+	}
 	if (i == AUTO_READERS)
 		return;
+	flips = READ_ONCE(flips_seen);
 	raw_spin_lock(&auto_lock);
-	r = &readers[i];
-	if (r->pid != prev->pid || syscall_get_nr(prev, regs) != r->nr ||
-	    instruction_pointer(regs) != r->uip ||
-	    user_stack_pointer(regs) != r->usp)
-		goto out;
 	now = ktime_get_ns();
-	lat = now - r->press_ns;
-	limit = (u64)READ_ONCE(auto_trigger_ms) * NSEC_PER_MSEC;
-	nr_measured++;
-	if (limit && lat >= limit) {
-		nr_slow++;
-		if (!fired_pending && !stopped) {
-			memset(&fired, 0, sizeof(fired));
-			fired.press_mono_ns = r->press_ns;
-			fired.latency_ns = lat;
-			fired.pid = prev->pid;
-			fired.input = r->input;
-			memcpy(fired.comm, prev->comm,
-			       min(sizeof(fired.comm), sizeof(prev->comm)));
-			fired.comm[sizeof(fired.comm) - 1] = '\0';
-			fired_pending = true;
-			irq_work_queue(&fire_work);
+	for (i = 0; i < AUTO_READERS; i++) {
+		r = &readers[i];
+		if (!r->pid)
+			continue;
+		if (r->client == prev->pid && !r->answered &&
+		    same_wait(prev, &r->cwait)) {
+			auto_answered(r);
+			continue;
 		}
+		if (r->pid != prev->pid || r->phase != AUTO_READING ||
+		    !same_wait(prev, &r->wait))
+			continue;
+		lat = now - r->press_ns;
+		nr_measured++;
+		memcpy(r->comm, prev->comm, sizeof(r->comm));
+		if (r->client && flips &&
+		    lat < (u64)READ_ONCE(auto_trigger_ms) * NSEC_PER_MSEC) {
+			nr_followed++;
+			auto_set_phase(r, r->answered ? AUTO_ANSWERED :
+					  AUTO_CLIENT);
+			continue;
+		}
+		auto_measured(r, lat, TIPME_PRESS_END_READER);
+		auto_drop(r);
 	}
-	WRITE_ONCE(r->pid, 0);
-	atomic_dec(&tipme_auto_readers);
-out:
 	raw_spin_unlock(&auto_lock);
+}
+
+/**
+ * tipme_auto_flips_seen() - whether flips' completions reach tipme_auto_flip()
+ * @seen: drm_vblank_event_delivered's probe is attached
+ *
+ * Without them a press ends where its reader waits for input again.
+ *
+ * Context: process context (drm.ko coming or going).
+ */
+void tipme_auto_flips_seen(bool seen)
+{
+	WRITE_ONCE(flips_seen, seen);
+}
+
+/**
+ * tipme_auto_flipped() - a page flip's event was delivered
+ *
+ * Ends every press whose client has answered: its latency runs to now.
+ *
+ * Context: drm_vblank_event_delivered's probe (any context).
+ */
+void tipme_auto_flipped(void)
+{
+	struct auto_reader *r;
+	unsigned long flags;
+	u64 now;
+	int i;
+
+	raw_spin_lock_irqsave(&auto_lock, flags);
+	now = ktime_get_ns();
+	auto_expire(now);
+	for (i = 0; i < AUTO_READERS; i++) {
+		r = &readers[i];
+		if (!r->pid || r->phase != AUTO_ANSWERED)
+			continue;
+		nr_flipped++;
+		auto_measured(r, now - r->press_ns, TIPME_PRESS_END_FLIP);
+		auto_drop(r);
+	}
+	raw_spin_unlock_irqrestore(&auto_lock, flags);
 }
 
 static void fire_fn(struct irq_work *work)
@@ -305,7 +556,7 @@ static struct input_handler auto_handler = {
  */
 int tipme_auto_params_text(char *buf, size_t size)
 {
-	u32 measured, slow, nfired, full, forgotten, cut;
+	u32 measured, slow, nfired, full, forgotten, cut, followed, flipped;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&auto_lock, flags);
@@ -315,11 +566,13 @@ int tipme_auto_params_text(char *buf, size_t size)
 	full = nr_full;
 	forgotten = nr_forgotten;
 	cut = nr_cut;
+	followed = nr_followed;
+	flipped = nr_flipped;
 	raw_spin_unlock_irqrestore(&auto_lock, flags);
 	return scnprintf(buf, size,
-			 "auto_trigger_ms=%u\nauto_presses_measured=%u\nauto_presses_slow=%u\nauto_triggers=%u\nauto_readers_missed=%u\nauto_readers_forgotten=%u\nauto_deliveries_cut=%u\n",
+			 "auto_trigger_ms=%u\nauto_presses_measured=%u\nauto_presses_slow=%u\nauto_triggers=%u\nauto_readers_missed=%u\nauto_readers_forgotten=%u\nauto_deliveries_cut=%u\nauto_presses_followed=%u\nauto_presses_to_flip=%u\n",
 			 READ_ONCE(auto_trigger_ms), measured, slow, nfired,
-			 full, forgotten, cut);
+			 full, forgotten, cut, followed, flipped);
 }
 
 /**
@@ -357,6 +610,7 @@ void tipme_auto_exit(void)
 	for (i = 0; i < AUTO_READERS; i++)
 		WRITE_ONCE(readers[i].pid, 0);
 	atomic_set(&tipme_auto_readers, 0);
+	atomic_set(&tipme_auto_flipwait, 0);
 	raw_spin_unlock_irqrestore(&auto_lock, flags);
 	irq_work_sync(&fire_work);
 }

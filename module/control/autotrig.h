@@ -14,19 +14,30 @@
 DECLARE_PER_CPU(bool, tipme_auto_delivering);
 /* Tasks woken by a press that have not yet waited for input again. */
 extern atomic_t tipme_auto_readers;
+/* Presses whose client has answered: the next flip ends them. */
+extern atomic_t tipme_auto_flipwait;
 
 void tipme_auto_woken(struct task_struct *p);
 void tipme_auto_sleeps(struct task_struct *prev);
+void tipme_auto_wakes(struct task_struct *p);
+void tipme_auto_flipped(void);
+void tipme_auto_flips_seen(bool seen);
 void tipme_auto_delivered(void);
 int tipme_auto_params_text(char *buf, size_t size);
 int tipme_auto_init(void);
 void tipme_auto_exit(void);
 
-/* From the sched_waking probe: is @p woken by the press being delivered? */
+/*
+ * From the sched_waking probe: is @p woken by the press being delivered,
+ * or is it a followed press's reader waking its client, or a client
+ * waking its reader's process?
+ */
 static inline void tipme_auto_waking(struct task_struct *p)
 {
 	if (unlikely(this_cpu_read(tipme_auto_delivering)))
 		tipme_auto_woken(p);
+	else if (unlikely(atomic_read(&tipme_auto_readers)))
+		tipme_auto_wakes(p);
 }
 
 /* From the sched_switch probe: @prev goes to sleep (not preempted). */
@@ -34,6 +45,13 @@ static inline void tipme_auto_switch(struct task_struct *prev)
 {
 	if (unlikely(atomic_read(&tipme_auto_readers)))
 		tipme_auto_sleeps(prev);
+}
+
+/* From drm_vblank_event_delivered's probe: a page flip completed. */
+static inline void tipme_auto_flip(void)
+{
+	if (unlikely(atomic_read(&tipme_auto_flipwait)))
+		tipme_auto_flipped();
 }
 
 #endif /* TIPME_AUTOTRIG_H */

@@ -32,6 +32,7 @@
 #include <drm/drm_file.h>
 #include "compat.h"
 #include "recorder.h"
+#include "control/autotrig.h"
 #include "instr/cost.h"
 #include "probes/ctx.h"
 #include "probes/display.h"
@@ -102,6 +103,7 @@ static void probe_drm_vblank_event_delivered(void *data, struct drm_file *file,
 					     int crtc, unsigned int seq)
 {
 	vblank_ev_record(TIPME_REC_VBLANK_DELIVERED, file, crtc, seq);
+	tipme_auto_flip();
 }
 
 /**
@@ -118,10 +120,14 @@ struct drm_probe {
 	int state;
 };
 
+/* The probe whose events are flips' completions (the auto trigger's end). */
+#define DRM_PROBE_DELIVERED	2
+
 static struct drm_probe drm_probes[] = {
 	{ "drm_vblank_event", probe_drm_vblank_event },
 	{ "drm_vblank_event_queued", probe_drm_vblank_event_queued },
-	{ "drm_vblank_event_delivered", probe_drm_vblank_event_delivered },
+	[DRM_PROBE_DELIVERED] = { "drm_vblank_event_delivered",
+				  probe_drm_vblank_event_delivered },
 };
 
 /* Serialises the probes' state: the notifier against the parameters' text. */
@@ -157,6 +163,8 @@ static void drm_attach(struct module *mod)
 		if (drm_probes[j].state == TIPME_TP_ABSENT)
 			pr_info("%s not in this drm.ko: no records of it\n",
 				drm_probes[j].name);
+	tipme_auto_flips_seen(drm_probes[DRM_PROBE_DELIVERED].state ==
+			      TIPME_TP_ATTACHED);
 }
 
 static void drm_detach(void)
@@ -164,6 +172,7 @@ static void drm_detach(void)
 	bool any = false;
 	size_t j;
 
+	tipme_auto_flips_seen(false);
 	for (j = 0; j < ARRAY_SIZE(drm_probes); j++) {
 		struct drm_probe *p = &drm_probes[j];
 

@@ -38,7 +38,7 @@ int main(void)
 	int fd, err;
 	ssize_t n;
 
-	tap_plan(18);
+	tap_plan(20);
 	if (!mkdtemp(dir))
 		return 1;
 	fd = open(dir, O_RDONLY | O_DIRECTORY);
@@ -163,6 +163,11 @@ int main(void)
 		tm_incident_auto_from_press(&kp, &ka);
 		tap_ok(!strcmp(ka.input, "key") && strlen(ka.comm) == sizeof(ka.comm) - 1,
 		       "a key; a command without its NUL is cut to %zu bytes", sizeof(ka.comm) - 1);
+		tap_ok(!strcmp(ka.end, "reader_idle"),
+		       "measured to its reader's next wait: end \"%s\"", ka.end);
+		kp.end = TIPME_PRESS_END_FLIP;
+		tm_incident_auto_from_press(&kp, &ka);
+		tap_ok(!strcmp(ka.end, "flip"), "measured to the flip: end \"%s\"", ka.end);
 	}
 	return tap_done();
 }

@@ -1804,11 +1804,14 @@ enum tipme_cmd {
  * struct tipme_trigger_press - TIPME_ATTR_TRIGGER_PRESS: the press the
  *	module's own auto trigger fired on (TIPME_TRIG_AUTO announcements)
  * @press_mono_ns: the key or button press, CLOCK_MONOTONIC
- * @latency_ns: from the press until the task it woke waited for input again
- * @pid: that task (the reader of the input device: a display server, a
- *	compositor, a console program)
+ * @latency_ns: from the press to its @end
+ * @pid: the task it woke (the reader of the input device: a display
+ *	server, a compositor, a console program)
  * @input: TIPME_INPUT_KEY or TIPME_INPUT_BUTTON
- * @reserved: zero
+ * @end: where the latency ends: TIPME_PRESS_END_READER, the reader waited
+ *	for input again (0, all a module before this field sent), or
+ *	TIPME_PRESS_END_FLIP, the first page flip after the answer of the
+ *	client the reader passed the press to (Documentation/recorder.md)
  * @comm: the task's command name, NUL-terminated
  */
 struct tipme_trigger_press {
@@ -1816,9 +1819,12 @@ struct tipme_trigger_press {
 	__u64 latency_ns;
 	__u32 pid;
 	__u16 input;
-	__u16 reserved;
+	__u16 end;
 	char comm[16];
 };
+
+#define TIPME_PRESS_END_READER	0
+#define TIPME_PRESS_END_FLIP	1
 
 /* TIPME_ATTR_DUMP_PART: what one message of a DUMP stream carries. */
 enum tipme_dump_part {
