@@ -13,9 +13,11 @@
 
 #include "../dump/decode.h"
 #include "../dump/tables.h"
+#include "../dump/usym.h"
 #include "profile.h"
 
-#define PROF_MAX_FRAMES	(PM_FRAMES_MAX + TIPME_USTACK_DEPTH_MAX)
+/* Kernel frames, user frames and, for some, functions inlined there. */
+#define PROF_MAX_FRAMES	(PM_FRAMES_MAX + 2 * TIPME_USTACK_DEPTH_MAX)
 #define NS_PER_S	1000000000LL
 
 /* The tables a profile is built in, beside the result. */
@@ -160,6 +162,39 @@ found:
 }
 
 /*
+ * A user frame @f (@caller: a return address) as names into @fr (room for
+ * @room), outermost first: its function, then those inlined at the
+ * address, each "NAME (inlined)"; as file+offset when no symbol covers it.
+ * Return: names written, or -ENOMEM.
+ */
+static int64_t user_frame(struct prof_bld *b, const struct pm_uframe *f,
+			  int caller, uint32_t *fr, size_t room)
+{
+	struct pm_usym sym[PM_USYM_MAX];
+	size_t nsym = pm_usym_frame(b->pm, f, caller, sym), k, n = 0;
+	char buf[256];
+	int64_t id;
+
+	for (k = nsym; k-- > 0 && n < room;) {
+		if (sym[k].inlined)
+			snprintf(buf, sizeof(buf), "%s (inlined)", sym[k].func);
+		else
+			snprintf(buf, sizeof(buf), "%s", sym[k].func);
+		id = name_id(b, buf);
+		if (id < 0)
+			return id;
+		fr[n++] = (uint32_t)id;
+	}
+	if (!nsym && room) {
+		id = name_id(b, pm_fmt_uframe(f, buf, sizeof(buf)));
+		if (id < 0)
+			return id;
+		fr[n++] = (uint32_t)id;
+	}
+	return (int64_t)n;
+}
+
+/*
  * Thread @pid's frames, root first, into @fr: the user chain @ustack
  * (outermost first), then the kernel frames @k (given innermost first).
  * Return: how many, or -ENOMEM.
@@ -177,10 +212,10 @@ static int64_t chain_frames(struct prof_bld *b, uint32_t ustack, int64_t ns,
 	if (u)
 		nu = pm_ustack_resolve(b->pm, u, ns, uf, &trunc);
 	for (i = nu; i-- > 0;) {
-		id = name_id(b, pm_fmt_uframe(&uf[i], buf, sizeof(buf)));
+		id = user_frame(b, &uf[i], i > 0, fr + n, PROF_MAX_FRAMES - n);
 		if (id < 0)
 			return id;
-		fr[n++] = (uint32_t)id;
+		n += (size_t)id;
 	}
 	for (i = nk; i-- > 0 && n < PROF_MAX_FRAMES;) {
 		const char *name = pm_sym_name(b->pm, k[i], NULL);

@@ -502,6 +502,11 @@ static void hot(void)
 	golden_of(pm_cmd_why, "why --pid 40 --from 0.009 --to 0.111 DUMP", "hot-why.txt");
 	golden_of(pm_cmd_why, "why --json --pid 40 --from 0.009 --to 0.111 DUMP", "hot-why.json");
 	export_samples();
+	/* the profile names user frames by function too, inlined ones below */
+	golden_of(pm_cmd_profile, "profile --pid 50 --from 0.009 --to 0.111 DUMP",
+		  "hot-profile.txt");
+	golden_of(pm_cmd_profile, "profile --folded --pid 50 --from 0.009 --to 0.111 DUMP",
+		  "hot-profile.folded");
 	t = run(pm_cmd_report, "report --pid 40 --from 0.009 --to 0.111 DUMP", &ret);
 	tap_ok(!ret && t && strstr(t, "50 (writer) computing: 12 profiler samples") &&
 	       strstr(t, "     6  50.0%  usym_capture (fixlib.c) <- lib_store <- save_document (4 of its 6)") &&

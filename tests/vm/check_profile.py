@@ -40,7 +40,10 @@ def profile(*args):
 
 
 def which(funcs, segs, name, frame):
-    """burn_hot or burn_cold if @frame ("burnsplit+0xOFF") lies in it, else None."""
+    """burn_hot or burn_cold if @frame is its name (symbolised by build-id)
+    or ("burnsplit+0xOFF", unsymbolised) lies in it, else None."""
+    if frame in ("burn_hot", "burn_cold"):
+        return frame
     m = re.fullmatch(re.escape(name) + r"\+0x([0-9a-f]+)", frame)
     if not m:
         return None
@@ -112,6 +115,8 @@ def main():
                   if which(funcs, segs, name, f) == "burn_hot"})
     cold = sorted({f for s in p.get("stacks", []) for f in s["frames"]
                    if which(funcs, segs, name, f) == "burn_cold"})
+    check("burn_hot" in hot and "burn_cold" in cold,
+          "the user frames are named by function (the binary's build-id)", (hot[:3], cold[:3]))
     fold = profile("--folded", *span, dump)
     lines = fold.splitlines()
     bad = [l for l in lines if not re.fullmatch(r"[^ ;]+(;[^ ;]+)* [0-9]+", l)]

@@ -10,7 +10,8 @@ that interval (`tipme records --json`, RECORDS_JSONL): enough of them,
 and many with their leaf in the vDSO (the program does little else);
 those name their vDSO frames from the dump's image of the vDSO (module
 "[vdso]", a build-id, the function clock_gettime, under either of its
-names), and their chains go on past the vDSO into poll_clock and main of
+names, or none for an address in the vDSO's local code, which its
+exported symbols do not cover: at most one in ten), and their chains go on past the vDSO into poll_clock and main of
 BINARY (nm and readelf of the binary: its own truth).  A chain whose leaf
 is the vDSO's first instruction (before its frame is set up) skips
 poll_clock: those are counted, not allowed to be more than a tenth.
@@ -65,10 +66,17 @@ def main():
     frames = [f for s in in_vdso for f in s["user_stack"] if f.get("module") == "[vdso]"]
     bids = {f.get("build_id") for f in frames}
     check(len(bids) == 1 and None not in bids, "the vDSO frames have one build-id", str(bids))
+    # The vDSO image has only its exported symbols: a sample in one of its
+    # local functions (the clock read clock_gettime calls) is covered by
+    # none, and stays unnamed rather than named after its neighbour.
     named = [f.get("func") for f in frames]
-    bad = sorted({str(n) for n in named if n not in VDSO_NAMES})
-    check(frames and not bad, "each vDSO frame is named clock_gettime (%s)" %
+    bad = sorted({str(n) for n in named if n is not None and n not in VDSO_NAMES})
+    check(frames and not bad, "no vDSO frame is named other than clock_gettime (%s)" %
           " or ".join(VDSO_NAMES), "other names: %s" % bad)
+    unnamed = sum(n is None for n in named)
+    check(frames and unnamed * 10 <= len(frames),
+          "at least nine in ten vDSO frames are named (%d of %d unnamed)" %
+          (unnamed, len(frames)))
     reach = skip = 0
     for s in in_vdso:
         outer = [func_of(f) for f in s["user_stack"] if f.get("module") != "[vdso]"]
