@@ -247,6 +247,7 @@ static const char *const kind_names[] = {
 	[TIPME_X11_KEYLOG] = "keylog",
 	[TIPME_X11_MARK] = "mark",
 	[TIPME_X11_TRIGGER] = "trigger",
+	[TIPME_X11_DISPATCH] = "dispatch",
 };
 
 const char *tm_xdump_kind_name(unsigned kind)

@@ -501,8 +501,26 @@ static void from_client(struct xh_state *st, const struct xh_reply *rp,
 		st->stats.elements++;
 		if (ctrl) {
 			control_request(st, q, seq);
+			if (st->dispatch_due) {
+				/*
+				 * The server is done with everything before
+				 * it: a reader ends a client's drawing here
+				 * even when the server stays busy with our
+				 * fences and never waits in between.
+				 */
+				r = xh_ring_next(st);
+				stamp(st, r, ms, recv_ns);
+				r->kind = TIPME_X11_DISPATCH;
+				r->client = TIPME_X11_CLIENT_NONE;
+				r->major = q[0];
+				r->seq = seq;
+				if (reply_time)
+					r->flags |= TIPME_X11_REC_REPLY_TIME;
+				st->dispatch_due = 0;
+			}
 			continue;
 		}
+		st->dispatch_due = 1;
 		if (b && b->slots) {
 			struct xh_reqslot *sl = &b->slots[seq % XH_REQSLOTS];
 

@@ -124,6 +124,7 @@ struct xh_state {
 	uint32_t fence_seq;	/* periodic fence in flight */
 	uint64_t fence_sent_ns;
 	int fence_pending;
+	int dispatch_due;	/* a request of another client recorded since our last */
 
 	uint32_t ctrl_base, data_base, ui_base;
 	int ui_focused;		/* our description window has the focus (stream order) */

@@ -113,6 +113,10 @@ enum tipme_x11_kind {
 	TIPME_X11_KEYLOG	= 8,	/* key logging switched: @detail = 1 on, 0 off */
 	TIPME_X11_MARK		= 9,	/* Ctrl-Alt-Plus: the user marks "now" */
 	TIPME_X11_TRIGGER	= 10,	/* Ctrl-Alt-Minus seen in the input stream */
+	TIPME_X11_DISPATCH	= 11,	/* the server dispatched one of tipme-xhook's own
+					 * requests (a fence): done with every request
+					 * recorded before it; one after each request of
+					 * another client, at most */
 	__TIPME_X11_KIND_MAX,
 };
 

@@ -114,11 +114,13 @@ static void display(const struct lat_ctx *c, struct pm_lat_event *ev,
 	 * client) after the last drawing began once that was done.  Its
 	 * stamp is in whole ms, never after the dispatch: the drawing was
 	 * done before the stamp's millisecond ended.  A server busy with
-	 * other clients afterwards is not drawing for this input.
+	 * other clients afterwards is not drawing for this input, nor one
+	 * busy with tipme-xhook's own fences (their dispatch, recorded once
+	 * after another client's request, is as good as a next request).
 	 */
 	for (i = last_i + 1; i < c->x->recs.count; i++) {
 		tm_xdump_rec(c->x, i, &r);
-		if (r.kind == TIPME_X11_REQUEST) {
+		if (r.kind == TIPME_X11_REQUEST || r.kind == TIPME_X11_DISPATCH) {
 			/* a crafted stamp near the end of time: none */
 			if (r.time_ns <= (uint64_t)(INT64_MAX - X_SLOP_NS))
 				next = (int64_t)r.time_ns + X_SLOP_NS;

@@ -298,15 +298,18 @@ static int pool_scenario(struct scen *s, int efd)
  * the flush worker is busy from 2 ms to 8 ms with a daemon's (3404) item
  * when xterm's write queues flush_to_ldisc at 6 ms: nobody is woken then,
  * the worker runs the item when it is done and wakes the program at
- * 8.1 ms; the echo's item wakes the worker, idle again.
+ * 8.1 ms; the echo's item wakes the worker, idle again.  @fenced:
+ * tipme-xhook's fences keep the server busy after the echo: it waits for
+ * clients again only at 900 ms, and the X dump has the dispatch of the
+ * first fence after the drawing, at 308 ms: the drawing was done then.
  */
-static int xterm_scenario(struct scen *s, int busy)
+static int xterm_scenario(struct scen *s, int busy, int fenced)
 {
 	struct tipme_x11_client cl[] = {
 		{ .id = 0, .pid = 3401, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
 		{ .id = 1, .pid = 3400, .xid_base = 0x400000, .comm = "xterm" },
 	};
-	struct tipme_x11_rec rec[5];
+	struct tipme_x11_rec rec[6];
 	struct tm_xdump_content c = { .recs = rec, .cl = cl, .ncl = 2 };
 	char inc[120], path[200];
 	struct tm_err e = { "" };
@@ -398,8 +401,8 @@ static int xterm_scenario(struct scen *s, int busy)
 	scen_switch(s, 1, MS(307.1), 0, TIPME_TS_RUNNABLE, 120, 3401, 120);
 	scen_switch(s, 0, MS(308), 3400, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(308), 3400, poll_site);
-	scen_switch(s, 1, MS(309), 3401, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 1, MS(309), 3401, poll_site);
+	scen_switch(s, 1, MS(fenced ? 900 : 309), 3401, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(fenced ? 900 : 309), 3401, poll_site);
 
 	memset(rec, 0, sizeof(rec));
 	rec[0] = (struct tipme_x11_rec){ .time_ns = MS(5), .kind = TIPME_X11_DEVICE,
@@ -413,8 +416,11 @@ static int xterm_scenario(struct scen *s, int busy)
 	rec[4] = (struct tipme_x11_rec){ .time_ns = MS(307), .client = 1,
 		.kind = TIPME_X11_REQUEST, .major = 76, .seq = 9, .length = 20,
 		.xid = 0x400001, .op_size = 1 };
-	c.nrecs = 5;
-	snprintf(inc, sizeof(inc), "%s/%s", dir, busy ? "xterm-busy" : "xterm");
+	rec[5] = (struct tipme_x11_rec){ .time_ns = MS(308), .client = TIPME_X11_CLIENT_NONE,
+		.kind = TIPME_X11_DISPATCH, .major = 127, .seq = 77 };
+	c.nrecs = fenced ? 6 : 5;
+	snprintf(inc, sizeof(inc), "%s/%s", dir,
+		 fenced ? "xterm-fenced" : busy ? "xterm-busy" : "xterm");
 	mkdir(inc, 0700);
 	snprintf(path, sizeof(path), "%s/kernel.dump", inc);
 	ret = scen_write(s, path);
@@ -462,12 +468,13 @@ int main(void)
 	struct scen *s = malloc(sizeof(*s));
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(28);
+	tap_plan(31);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-handoff-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
 	if (pty_scenario(s) || relay_scenario(s) || pool_scenario(s, 0) ||
-	    pool_scenario(s, 1) || xterm_scenario(s, 0) || xterm_scenario(s, 1))
+	    pool_scenario(s, 1) || xterm_scenario(s, 0, 0) || xterm_scenario(s, 1, 0) ||
+	    xterm_scenario(s, 0, 1))
 		return 1;
 	check("pty", "pty", "--pid 3000 --from 0.010 --to 0.311", "running", 3002, 95,
 	      pty_must, "a key echoed through a pty: the program's 300 ms, through the flush worker");
@@ -487,6 +494,8 @@ int main(void)
 	      "a key typed into xterm: until the echo is drawn, the program's 300 ms");
 	check("xterm-busy", "xterm-busy", "", "running", 3403, 95, xterm_must,
 	      "xterm's write queued on a busy flush worker: still until the echo is drawn");
+	check("xterm-fenced", "xterm-fenced", "", "running", 3403, 95, xterm_must,
+	      "the server busy with tipme-xhook's fences after the echo: drawn at their dispatch");
 	latency("xterm-busy", "\"done_mono_ns\": 308000000,", "\"end_mono_ns\": 309000000,",
 		"tipme latency: xterm done at its poll after drawing the echo, on the screen at 309 ms");
 	free(s);

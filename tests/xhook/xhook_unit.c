@@ -418,6 +418,34 @@ static void test_control(void)
 	free(b.p);
 }
 
+/* a fence's dispatch: once after another client's request, never twice */
+static void test_dispatch(void)
+{
+	uint8_t noop[4] = { 127, 0, 1, 0 };
+	uint8_t draw[20] = { 76, 1, 5, 0, 1, 0, 0x60, 0, 2, 0, 0x60, 0, 3, 0, 4, 0, 'a' };
+	struct buf b = { 0 };
+
+	reset();
+	feed(XH_CAT_CLIENT_STARTED, 0x00600000, NULL);
+	req(&b, 1, noop, sizeof(noop));
+	feed(XH_CAT_FROM_CLIENT, st.ctrl_base, &b);
+	ok(st.head == 1, "a fence with no request of another client before it: nothing recorded");
+	free(b.p);
+	b = (struct buf){ 0 };
+	req(&b, 9, draw, sizeof(draw));
+	feed(XH_CAT_FROM_CLIENT, 0x00600000, &b);
+	free(b.p);
+	b = (struct buf){ 0 };
+	req(&b, 2, noop, sizeof(noop));
+	req(&b, 3, noop, sizeof(noop));
+	feed(XH_CAT_FROM_CLIENT, st.ctrl_base, &b);
+	ok(st.head == 3 && rec(1)->kind == TIPME_X11_REQUEST && rec(2)->kind == TIPME_X11_DISPATCH &&
+	   rec(2)->client == TIPME_X11_CLIENT_NONE && rec(2)->seq == 2 && rec(2)->major == 127 &&
+	   rec(2)->time_ns == rec(1)->time_ns,
+	   "the first fence after a client's request is recorded as a dispatch, the next is not");
+	free(b.p);
+}
+
 static void test_fuzz_parser(void)
 {
 	uint8_t d[256];
@@ -856,6 +884,7 @@ int main(void)
 	test_hotkeys();
 	test_auto();
 	test_control();
+	test_dispatch();
 	test_ui_focus();
 	test_fuzz_parser();
 	test_dump();
