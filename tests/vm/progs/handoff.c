@@ -25,9 +25,11 @@
  *                         keymap and makes the cursor that hides the
  *                         pointer, round trips to the X server); reads
  *                         a key, works, echoes it, then says "echoed
- *                         culprit=PID start_ns=T end_ns=T latency_ms=X
- *                         cpu_ms=C client_busy_ms=B" (its read
- *                         returning, its echo written; C: its CPU time
+ *                         culprit=PID start_ns=T end_ns=T echo_ns=E
+ *                         latency_ms=X cpu_ms=C client_busy_ms=B" (its
+ *                         read returning, its echo written; E: just
+ *                         before the echo's write, the earliest the
+ *                         terminal can have it; C: its CPU time
  *                         from the key read to the echo; B: the time the
  *                         terminal, its parent, spent running or
  *                         runnable from just before T to just after
@@ -309,7 +311,7 @@ static int do_relay(void)
 
 static int do_ttyecho(const char *path)
 {
-	long long a, b, busy0, cpu0;
+	long long a, b, e, busy0, cpu0;
 	struct termios tio;
 	FILE *o;
 	char c;
@@ -337,13 +339,14 @@ static int do_ttyecho(const char *path)
 	busy0 = busy_ns(getppid());
 	a = mono_ns();
 	work();
+	e = mono_ns();
 	if (full_write(1, &c, 1))
 		return 1;
 	*work_cpu_ns = cputime() - cpu0;
 	b = mono_ns();
 	busy0 = busy_since(getppid(), busy0);
-	fprintf(o, "echoed culprit=%d start_ns=%lld end_ns=%lld latency_ms=%.3f cpu_ms=%.3f "
-		"client_busy_ms=%.3f\n", (int)getpid(), a, b, (b - a) / 1e6,
+	fprintf(o, "echoed culprit=%d start_ns=%lld end_ns=%lld echo_ns=%lld latency_ms=%.3f "
+		"cpu_ms=%.3f client_busy_ms=%.3f\n", (int)getpid(), a, b, e, (b - a) / 1e6,
 		*work_cpu_ns / 1e6, busy0 >= 0 ? busy0 / 1e6 : 0.0);
 	if (full_read(0, &c, 1))
 		return 1;
