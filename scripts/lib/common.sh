@@ -8,8 +8,8 @@
 # TIPME_CACHE holds what is fetched and built once per machine, outside the
 # clone, so that every clone of the same user shares it: the linux-source
 # tree (linux/<package version>/), the UML builds of KUnit (kunit/), the VM
-# initramfs images (vm/), other suites' kernels (kernels/) and the
-# benchmarks' downloads (bench/).  Each entry is keyed by the versions it
+# initramfs images and kernel images unpacked for a PVH boot (vm/), other
+# suites' kernels (kernels/) and the benchmarks' downloads (bench/).  Each entry is keyed by the versions it
 # was made from and made under a lock, so clones at different commits and
 # concurrent runs can share it.  Default: $XDG_CACHE_HOME/tipme, else
 # ~/.cache/tipme, else (no HOME) /var/tmp/tipme-cache-UID.  Removing the

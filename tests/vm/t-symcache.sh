@@ -1,10 +1,12 @@
 #!/bin/bash
-# vm: timeout=180
+# vm: timeout=180 boot=bzimage
 # The kernel symbol table every dump carries is kept on disk between dumps
 # (/run/tipme/symbols.cache): a second dump takes it from there with the
 # same bytes, a damaged cache is read again from /proc/kallsyms and
 # rewritten, a module loaded since invalidates it (its symbols are in the
 # next dump), and a cache directory others may write is not used.
+# Booted from the bzImage, whose decompressor slides the kernel's text
+# (KASLR; tests/vm/vm.sh boots the others at the link address).
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
