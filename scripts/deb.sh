@@ -38,7 +38,7 @@ build() {
 		(cd "$TIPME_ROOT" && tar --exclude=./build --exclude=./.cache -cf - .) | tar -xf - -C "$src"
 	fi
 	note "building the packages of tipme $VERSION in $src (log: build/deb/build.log)"
-	(cd "$src" && dpkg-buildpackage -us -uc -b) > "$OUT/build.log" 2>&1 ||
+	(cd "$src" && dpkg-buildpackage -us -uc -b --jobs="$(nproc)") > "$OUT/build.log" 2>&1 ||
 		{ tail -n 30 "$OUT/build.log" >&2; die "dpkg-buildpackage failed"; }
 	ls "$OUT"/*.deb
 }
