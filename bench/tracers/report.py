@@ -60,7 +60,10 @@ def variants_lines(guest):
             f"{f(t['bytes_per_switch'])} | "
             f"{f(desk.get(name, {}).get('bytes_per_load_switch'))} |")
     lines += ["", "Events per run (ftrace's count): " +
-              ", ".join(f"{w} {v:.0f}" for w, v in ev.items()) + "."]
+              ", ".join(f"{w} {v:.0f}" for w, v in ev.items()) + "." +
+              ("" if "none" not in tr else " The runs without a tracer spread by " +
+               ", ".join(f"{tr['none']['workloads'][w]['spread_insn'] / ev[w]:.1f} ({w})"
+                         for w in ws) + " per event: a difference below that is noise.")]
     if on in tr:
         b = tr[on]["bytes_per_switch"]
         lines += ["", f"Issue 29's goals: the ping-pong with user chains on takes {f(b)} bytes "
