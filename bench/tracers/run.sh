@@ -37,7 +37,7 @@ set -euo pipefail
 cd "$TIPME_ROOT"
 
 tracers=none,tipme,tipme-local,tipme-ustack-off,tipme-prof,ftrace,perf,bpftrace,lttng
-reps=3 doc=1 profile= variants=
+reps=3 doc=1 profile='' variants=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tracers) tracers=none,ftrace,${2:?}; shift 2 ;;
