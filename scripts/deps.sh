@@ -36,8 +36,8 @@ PKGS=(
 	# the postmortem's user-space symbols (elfutils' libdwfl, libdw,
 	# libelf; libdebuginfod.so.1 is loaded at run time when
 	# DEBUGINFOD_URLS is set), and strip/objcopy for their unit test's
-	# stripped fixtures and debug files
-	libdw-dev libdebuginfod1 binutils
+	# stripped fixtures and debug files, which debuginfod serves to it
+	libdw-dev libdebuginfod1 binutils debuginfod
 	# VM tests' display program (t-drm: page flips on a KMS device, and
 	# vgem's fences), built with libdrm's headers and library
 	libdrm-dev

@@ -31,7 +31,7 @@ WORKLOADS = {
     "forkexec": ["forkexec", "200"],
 }
 ONLY = (sys.argv[1] if len(sys.argv) > 1 else
-        "none,tipme,tipme-local,ftrace,perf,bpftrace,lttng").split(",")
+        "none,tipme,tipme-local,tipme-ustack-off,tipme-prof,ftrace,perf,bpftrace,lttng").split(",")
 # "profile": QEMU also profiles kernel blocks (run.sh --profile); keep the
 # symbols of each tipme.ko load, and skip the desktop load and the dump.
 PROFILE = len(sys.argv) > 3 and sys.argv[3] == "profile"

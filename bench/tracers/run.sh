@@ -5,14 +5,22 @@
 # figure.
 #
 #   bench/tracers/run.sh [--tracers LIST] [--reps N] [--no-doc] [--profile]
+#   bench/tracers/run.sh --variants [--reps N] [--no-doc]
 #
 # LIST is a comma-separated subset of none,tipme,tipme-local,ftrace,perf,
-# bpftrace,lttng
+# bpftrace,lttng and tipme's variants tipme-ustack-on, tipme-ustack-off
+# (user_stacks=1 and 0) and tipme-prof (the profiler at 99 Hz)
 # (none and ftrace are always kept: they are the baseline and the event
-# count).  Writes build/bench/tracers/result.json and, unless --no-doc,
+# count; the default is all but tipme-ustack-on, which is tipme).  Writes
+# build/bench/tracers/result.json and, unless --no-doc,
 # the generated part of Documentation/performance.md (with the analyses'
 # speed from bench/analysis-speed.sh).  Last line:
 # "RESULT {json}".
+#
+# --variants runs only tipme's variants against none and ftrace (issue
+# 29's goals: bytes per switch with user chains on, the default against
+# ftrace) into build/bench/tracers-variants/, without the native part,
+# and rewrites only their table in the document.
 #
 # --profile also counts instructions per kernel block (tipme and ftrace,
 # one turn, no desktop load, dump or native part, no document): then
@@ -28,10 +36,12 @@ set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib/common.sh"
 cd "$TIPME_ROOT"
 
-tracers=none,tipme,tipme-local,ftrace,perf,bpftrace,lttng reps=3 doc=1 profile=
+tracers=none,tipme,tipme-local,tipme-ustack-off,tipme-prof,ftrace,perf,bpftrace,lttng
+reps=3 doc=1 profile='' variants=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tracers) tracers=none,ftrace,${2:?}; shift 2 ;;
+	--variants) variants=1 tracers=none,ftrace,tipme-ustack-on,tipme-ustack-off,tipme-prof; shift ;;
 	--reps) reps=${2:?}; shift 2 ;;
 	--no-doc) doc=; shift ;;
 	--profile) profile=1 tracers=none,ftrace,tipme,tipme-local reps=1 doc=; shift ;;
@@ -41,7 +51,7 @@ while [ $# -gt 0 ]; do
 done
 
 cache=$TIPME_CACHE/bench
-out=$TIPME_ROOT/build/bench/tracers${profile:+-profile}
+out=$TIPME_ROOT/build/bench/tracers${profile:+-profile}${variants:+-variants}
 mkdir -p "$cache" "$out"
 kver=$(tipme_kver) || die "no stock kernel (run scripts/deps.sh)"
 scripts/deps.sh --bench >&2
@@ -115,6 +125,14 @@ if [ -n "$profile" ]; then
 	for t in tipme tipme-local; do
 		python3 bench/tracers/profile.py --top 15 "$out" "$t" pingpong
 	done
+	exit 0
+fi
+if [ -n "$variants" ]; then
+	if [ -n "$doc" ]; then
+		python3 bench/tracers/report.py --variants-doc Documentation/performance.md \
+			"$out/guest.json"
+	fi
+	echo "RESULT $(cat "$out/guest.json")"
 	exit 0
 fi
 

@@ -15,6 +15,12 @@
 #include "../incident/incident.h"
 #include "run.h"
 
+/* What the dump's readers tell the user (struct pm_dump's note), on stderr. */
+static void cmd_note(void *arg, const char *msg)
+{
+	fprintf(stderr, "tipme %s: %s\n", (const char *)arg, msg);
+}
+
 int pm_cmd_open(const char *prog, const char *path, unsigned int flags,
 		struct pm_incident *inc)
 {
@@ -25,6 +31,8 @@ int pm_cmd_open(const char *prog, const char *path, unsigned int flags,
 		pm_incident_close(inc);
 		return 1;
 	}
+	inc->pm.note = cmd_note;
+	inc->pm.note_arg = (void *)prog;
 	return 0;
 }
 

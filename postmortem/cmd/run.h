@@ -124,7 +124,9 @@ int pm_cmd_one_dump(const char *prog, pm_usage_fn usage, int argc);
  * @flags: PM_INC_* (incident/incident.h)
  * @inc: the incident; closed again on failure
  *
- * Prints "tipme PROG: MESSAGE" to stderr on failure.
+ * Prints "tipme PROG: MESSAGE" to stderr on failure; once open, what the
+ * dump's readers have to tell the user on the way (struct pm_dump's note:
+ * a debuginfod server given up) goes there the same way, when it happens.
  *
  * Return: 0, or 1 (the exit status) on failure.
  */

@@ -81,6 +81,11 @@ struct pm_text {
  * @cpus: CPUs that have stream sections, by increasing CPU number
  * @nr_cpus: entries in @cpus
  * @instr: exec table, self-cost totals, symbols (dump/tables.h)
+ * @note: told, once each, what the user should know that is not an error
+ *	of the command (the symboliser gave up on a debuginfod server): the
+ *	command that opened the dump sets it (cmd/run.c: on stderr), as
+ *	libraries never print; NULL: nothing is said
+ * @note_arg: @note's first argument
  */
 struct pm_dump {
 	const char *path;
@@ -99,6 +104,8 @@ struct pm_dump {
 	struct pm_cpu *cpus;
 	uint32_t nr_cpus;
 	struct pm_instr *instr;
+	void (*note)(void *arg, const char *msg);
+	void *note_arg;
 };
 
 /**

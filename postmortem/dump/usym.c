@@ -15,6 +15,9 @@
 #include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,9 +65,14 @@ struct usym_memo {
 
 struct debuginfod_client;
 
-/* libdebuginfod.so.1, loaded when $DEBUGINFOD_URLS is set. */
+/*
+ * libdebuginfod.so.1, loaded when $DEBUGINFOD_URLS is set.  @down: a
+ * lookup failed for another reason than "no such file" (no answer in
+ * time, no connection, no cache folder): no server is asked again.
+ */
 struct usym_dinfod {
 	int tried;
+	int down;
 	void *lib;
 	struct debuginfod_client *cl;
 	struct debuginfod_client *(*begin)(void);
@@ -93,6 +101,8 @@ struct usym_cxx {
 
 struct pm_usym_cache {
 	const struct pm_instr *in;
+	void (*note)(void *arg, const char *msg);	/* the dump's, or NULL */
+	void *note_arg;
 	struct usym_file **tab;		/* open addressing by build-id */
 	size_t cap, n;
 	char *dirs;			/* the roots' storage */
@@ -159,8 +169,71 @@ static int open_checked(const char *path, const unsigned char *id, size_t idlen)
 	return fd;
 }
 
-static void dinfod_load(struct usym_dinfod *d)
+/* Tell the user @fmt through the dump's note. */
+static void __attribute__((format(printf, 2, 3)))
+usym_note(const struct pm_usym_cache *c, const char *fmt, ...)
 {
+	char msg[768];
+	va_list ap;
+
+	if (!c->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	c->note(c->note_arg, msg);
+}
+
+int pm_usym_dinfod_cache(uid_t uid, const char *cache_env, const char *xdg_env,
+			 const char *home_env, const char *pw_home, char *buf, size_t len)
+{
+	const char *home;
+	int n;
+
+	if (cache_env && *cache_env)
+		return 0;
+	if (pw_home && !*pw_home)
+		pw_home = NULL;
+	if (uid == 0)
+		home = pw_home ? pw_home : "/root";
+	else if ((xdg_env && *xdg_env) || (home_env && *home_env) || !pw_home)
+		return 0;
+	else
+		home = pw_home;
+	n = snprintf(buf, len, "%s%s.cache/debuginfod_client", home,
+		     home[strlen(home) - 1] == '/' ? "" : "/");
+	return n > 0 && (size_t)n < len;
+}
+
+/*
+ * The environment libdebuginfod reads, where the user left it unset:
+ * PM_USYM_DINFOD_TIMEOUT and _RETRIES, and the cache folder of
+ * pm_usym_dinfod_cache() (the folder above it made, as libdebuginfod
+ * makes only the last one).
+ */
+static void dinfod_env(void)
+{
+	char cache[PATH_MAX], pwbuf[4096], *slash;
+	struct passwd pw, *pwp = NULL;
+	uid_t uid = geteuid();
+
+	setenv("DEBUGINFOD_TIMEOUT", PM_USYM_DINFOD_TIMEOUT, 0);
+	setenv("DEBUGINFOD_RETRY_LIMIT", PM_USYM_DINFOD_RETRIES, 0);
+	if (getpwuid_r(uid, &pw, pwbuf, sizeof(pwbuf), &pwp))
+		pwp = NULL;
+	if (!pm_usym_dinfod_cache(uid, getenv("DEBUGINFOD_CACHE_PATH"), getenv("XDG_CACHE_HOME"),
+				  getenv("HOME"), pwp ? pwp->pw_dir : NULL, cache, sizeof(cache)))
+		return;
+	slash = strrchr(cache, '/');
+	*slash = '\0';
+	mkdir(cache, 0700);
+	*slash = '/';
+	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
+}
+
+static void dinfod_load(struct pm_usym_cache *c)
+{
+	struct usym_dinfod *d = &c->di;
 	const char *urls = getenv("DEBUGINFOD_URLS");
 
 	if (d->tried)
@@ -168,9 +241,18 @@ static void dinfod_load(struct usym_dinfod *d)
 	d->tried = 1;
 	if (!urls || !*urls)
 		return;
-	d->lib = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!d->lib)
+	dinfod_env();
+	/*
+	 * Never unloaded: libcurl's and the TLS libraries' global state,
+	 * which libdebuginfod's constructor sets up, is not made to go away
+	 * with them (dlclose() left it behind: LeakSanitizer saw 840 KiB).
+	 */
+	d->lib = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+	if (!d->lib) {
+		usym_note(c, "DEBUGINFOD_URLS is set but libdebuginfod.so.1 (package "
+			  "libdebuginfod1) does not load: no debuginfod server is asked");
 		return;
+	}
 	*(void **)&d->begin = dlsym(d->lib, "debuginfod_begin");
 	*(void **)&d->find_exe = dlsym(d->lib, "debuginfod_find_executable");
 	*(void **)&d->find_dbg = dlsym(d->lib, "debuginfod_find_debuginfo");
@@ -178,9 +260,37 @@ static void dinfod_load(struct usym_dinfod *d)
 	if (d->begin && d->find_exe && d->find_dbg && d->end)
 		d->cl = d->begin();
 	if (!d->cl) {
+		usym_note(c, "libdebuginfod.so.1 loaded but gave no client: no debuginfod "
+			  "server is asked");
 		dlclose(d->lib);
 		d->lib = NULL;
 	}
+}
+
+/*
+ * A lookup failed with -@err: "no such file" (ENOENT) is an answer,
+ * unless the cache folder it needs is missing (libdebuginfod then says
+ * ENOENT too, without asking); anything else gives the servers up.
+ */
+static void dinfod_failed(struct pm_usym_cache *c, int err)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS"), *cache = getenv("DEBUGINFOD_CACHE_PATH");
+	struct stat st;
+
+	if (err == ENOENT) {
+		if (!cache || !*cache || !stat(cache, &st))
+			return;
+		usym_note(c, "debuginfod: its cache folder %s (DEBUGINFOD_CACHE_PATH) could "
+			  "not be made: no server is asked for this dump", cache);
+	} else if (err == ETIME || err == ETIMEDOUT) {
+		usym_note(c, "debuginfod at %s: no answer within %s s (DEBUGINFOD_TIMEOUT): "
+			  "no server is asked again for this dump; symbols from local files "
+			  "only", urls ? urls : "?", getenv("DEBUGINFOD_TIMEOUT"));
+	} else {
+		usym_note(c, "debuginfod at %s: %s: no server is asked again for this dump; "
+			  "symbols from local files only", urls ? urls : "?", strerror(err));
+	}
+	c->di.down = 1;
 }
 
 /*
@@ -192,11 +302,13 @@ static int dinfod_find(struct usym_file *uf, int debug, char **path)
 	struct usym_dinfod *d = &uf->c->di;
 	int fd;
 
-	dinfod_load(d);
-	if (!d->cl)
+	dinfod_load(uf->c);
+	if (!d->cl || d->down)
 		return -1;
 	*path = NULL;
 	fd = (debug ? d->find_dbg : d->find_exe)(d->cl, uf->id, (int)uf->idlen, path);
+	if (fd < 0)
+		dinfod_failed(uf->c, -fd);
 	if (fd >= 0 && !same_id(fd, uf->id, uf->idlen)) {
 		close(fd);
 		fd = -1;
@@ -399,6 +511,8 @@ static struct pm_usym_cache *cache_get(const struct pm_dump *pm)
 	if (!c)
 		return NULL;
 	c->in = in;
+	c->note = pm->note;
+	c->note_arg = pm->note_arg;
 	c->dirs = strdup(dirs ? dirs : PM_USYM_DIRS_DEFAULT);
 	if (c->dirs)
 		for (tok = strtok_r(c->dirs, ":", &save); tok && c->ndirs < USYM_DIRS;

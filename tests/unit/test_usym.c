@@ -12,10 +12,14 @@
  * `records` and `report` with symbols, and of `report` and `why` with
  * the hot functions of profiler samples taken in those chains; a C++
  * fixture's mangled name demangled; a chain through the vDSO, named from
- * the image the dump carries (this process's own vDSO).
+ * the image the dump carries (this process's own vDSO).  The debug files
+ * from a debuginfod server of the test's own (dinfod.c), and what a
+ * server that refuses or never answers costs: one note, one connection.
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -26,6 +30,7 @@
 
 #include "capture.h"
 #include "cmd/commands.h"
+#include "dinfod.h"
 #include "dump/usym.h"
 #include "elfnote.h"
 #include "golden.h"
@@ -759,6 +764,252 @@ static void vdso(void)
 		       "the fuzzer's vDSO seed written to %s", getenv("TIPME_VDSO_SEED"));
 }
 
+/* @from copied to @to. */
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, ok = in >= 0;
+	ssize_t n;
+
+	if (ok)
+		out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ok = ok && out >= 0;
+	while (ok && (n = read(in, buf, sizeof(buf))) > 0)
+		ok = write(out, buf, (size_t)n) == n;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+/* The build-ids found in the files under a folder (nftw()'s callback). */
+static int cache_prog, cache_lib;
+
+static int cache_file(const char *f, const struct stat *st, int type, struct FTW *w)
+{
+	char bid[2 * TM_BUILD_ID_MAX + 1] = "";
+
+	(void)w;
+	if (type == FTW_F && S_ISREG(st->st_mode) && st->st_size && !file_bid(f, bid)) {
+		cache_prog |= !strcmp(bid, bid_prog);
+		cache_lib |= !strcmp(bid, bid_lib);
+	}
+	return 0;
+}
+
+/* How many times @needle is in @hay. */
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (; hay && (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+static int same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/* @cmd's stdout and stderr, each run()'s way (stderr with @dir as "DIR"). */
+static char *run_err(int (*cmd)(int, char **), const char *args, int *ret, char **err)
+{
+	char *t = run(cmd, args, ret), ep[128];
+
+	snprintf(ep, sizeof(ep), "%s/err", dir);
+	*err = capture_slurp(ep);
+	if (*err && **err)
+		(*err)[strlen(*err) - 1] = '\0';	/* its newline, for the messages */
+	return t;
+}
+
+/* Where the cache goes (pm_usym_dinfod_cache()), case by case. */
+static void dinfod_cache_dirs(void)
+{
+	static const struct {
+		uid_t uid;
+		const char *cache, *xdg, *home, *pw, *want;
+	} t[] = {
+		/* sudo -E: the user's $HOME and $XDG_CACHE_HOME kept */
+		{ 0, NULL, "/home/ann/.cache", "/home/ann", "/root", "/root/.cache/debuginfod_client" },
+		/* a service: no $HOME */
+		{ 0, NULL, NULL, NULL, "/root", "/root/.cache/debuginfod_client" },
+		{ 0, NULL, NULL, "/", "/var/root/", "/var/root/.cache/debuginfod_client" },
+		{ 0, NULL, NULL, NULL, NULL, "/root/.cache/debuginfod_client" },
+		/* said by the user: kept */
+		{ 0, "/var/cache/dbg", NULL, "/home/ann", "/root", NULL },
+		/* anyone else: libdebuginfod's own, unless there is no $HOME */
+		{ 1000, NULL, NULL, "/home/ann", "/home/ann", NULL },
+		{ 1000, NULL, "/home/ann/.xdg", NULL, "/home/ann", NULL },
+		{ 1000, NULL, NULL, "", "/home/ann", "/home/ann/.cache/debuginfod_client" },
+		{ 1000, NULL, NULL, NULL, NULL, NULL },
+	};
+	char buf[128], why[256] = "";
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int r = pm_usym_dinfod_cache(t[i].uid, t[i].cache, t[i].xdg, t[i].home, t[i].pw,
+					     buf, sizeof(buf));
+
+		if (r != !!t[i].want || (r && strcmp(buf, t[i].want)))
+			snprintf(why, sizeof(why), "case %zu: %d %s, want %s", i, r, r ? buf : "-",
+				 t[i].want ? t[i].want : "-");
+	}
+	tap_ok(!*why, "debuginfod's cache: root's own home's, whatever $HOME says; "
+	       "DEBUGINFOD_CACHE_PATH kept; others libdebuginfod's own %s", why);
+}
+
+/*
+ * debuginfod: the fixtures' debug files served by debuginfod (and by no
+ * .build-id tree): the stripped copies (41) and the files gone (42) named
+ * as from the tree, report's blocked step with file:line; the files kept
+ * in DEBUGINFOD_CACHE_PATH and used from there with the server gone.
+ * Without DEBUGINFOD_URLS, the server up, what the stripped copies have.
+ * A server refusing, or taking the connection and never answering, costs
+ * one lookup (one connection, DEBUGINFOD_TIMEOUT's wait) and one note on
+ * stderr; the output is the one without debuginfod.
+ */
+static void debuginfod(void)
+{
+	static const char *const dbg[] = { "usymfix.debug", "libusymfix.so.debug" };
+	static const char *const rep = "report --pid 41 --from 0.009 --to 0.111 DUMP";
+	const char *bids[] = { bid_prog, bid_lib, NULL };
+	char m[4 * PATH_MAX + 1024], tree[160], srv[160], cache[192], from[PATH_MAX + 64];
+	char to[256], url[64], why[256] = "", *ref, *ref_rep, *nodebug, *t, *err;
+	struct dinfod_srv s;
+	unsigned char tab[1024];
+	int ret, port, hole, conns;
+	size_t i;
+
+	dinfod_cache_dirs();
+	if (!dinfod_installed()) {
+		tap_skip("debuginfod is not installed (package debuginfod, scripts/deps.sh)");
+		return;
+	}
+	snprintf(tree, sizeof(tree), "%s/debug", dir);
+	snprintf(srv, sizeof(srv), "%s/srv", dir);
+	mkdir(srv, 0755);
+	for (i = 0; i < 2; i++) {
+		snprintf(from, sizeof(from), "%s/%s", fix, dbg[i]);
+		snprintf(to, sizeof(to), "%s/%s", srv, dbg[i]);
+		if (copy_file(from, to)) {
+			tap_ok(0, "the debug files copied for the server: %s", strerror(errno));
+			return;
+		}
+	}
+	maps_text(m, sizeof(m), 1);
+	if (make_tree(tree) || write_dump(m, tab)) {
+		tap_ok(0, "the dump without 40's mappings is written");
+		return;
+	}
+	/* what the .build-id tree gives, and nothing */
+	unsetenv("DEBUGINFOD_URLS");
+	unsetenv("DEBUGINFOD_TIMEOUT");
+	unsetenv("DEBUGINFOD_RETRY_LIMIT");
+	setenv(PM_USYM_DIRS_ENV, tree, 1);
+	ref = run(pm_cmd_records, "records --type ustack DUMP", &ret);
+	ref_rep = run(pm_cmd_report, rep, &ret);
+	setenv(PM_USYM_DIRS_ENV, "/nonexistent/tipme-usym", 1);
+	nodebug = run(pm_cmd_records, "records --type ustack DUMP", &ret);
+	tap_ok(ref && count_of(ref, "save_document (fixprog.c:") == 2 && ref_rep &&
+	       strstr(ref_rep, "save_document (") && strstr(ref_rep, "fixprog.c:") &&
+	       !ret && golden_file("tests/unit/golden/usym-nodebug.txt", nodebug),
+	       "from the .build-id tree: 41 and 42 named with file:line; without it what the "
+	       "stripped copies have");
+
+	if (dinfod_start(&s, srv, dir, bids, why, sizeof(why))) {
+		tap_ok(0, "%s", why);
+		goto out;
+	}
+	t = run_err(pm_cmd_records, "records --type ustack DUMP", &ret, &err);
+	tap_ok(!ret && same(t, nodebug) && !*err,
+	       "the server up, no DEBUGINFOD_URLS: not asked, what the stripped copies have");
+	free(t);
+	free(err);
+
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
+	setenv("DEBUGINFOD_URLS", s.url, 1);
+	check_frames("debuginfod: stripped copies, their debug info fetched", 2);
+	check_frames("debuginfod: the files gone, their debug info fetched", 3);
+	t = run_err(pm_cmd_records, "records --type ustack DUMP", &ret, &err);
+	tap_ok(!ret && same(t, ref) && !*err,
+	       "records: the same names and lines as from the .build-id tree, nothing said");
+	free(t);
+	free(err);
+	t = run(pm_cmd_report, rep, &ret);
+	tap_ok(!ret && same(t, ref_rep),
+	       "report: the blocked step's user frames with file:line, as from the tree");
+	free(t);
+	tap_ok(getenv("DEBUGINFOD_TIMEOUT") &&
+	       !strcmp(getenv("DEBUGINFOD_TIMEOUT"), PM_USYM_DINFOD_TIMEOUT) &&
+	       getenv("DEBUGINFOD_RETRY_LIMIT") &&
+	       !strcmp(getenv("DEBUGINFOD_RETRY_LIMIT"), PM_USYM_DINFOD_RETRIES),
+	       "libdebuginfod told to wait %s s, not 90, and not to ask again (both unset before)",
+	       PM_USYM_DINFOD_TIMEOUT);
+	cache_prog = cache_lib = 0;
+	nftw(cache, cache_file, 8, FTW_PHYS);
+	tap_ok(cache_prog && cache_lib, "both debug files in DEBUGINFOD_CACHE_PATH");
+	dinfod_stop(&s);
+	t = run_err(pm_cmd_records, "records --type ustack DUMP", &ret, &err);
+	tap_ok(!ret && same(t, ref) && !*err,
+	       "the server gone: the same, from the cache");
+	free(t);
+	free(err);
+
+	/* a port nobody listens on: refused at once */
+	port = dinfod_free_port();
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", port);
+	snprintf(cache, sizeof(cache), "%s/cache-refused", dir);
+	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
+	setenv("DEBUGINFOD_URLS", url, 1);
+	t = run_err(pm_cmd_records, "records --type ustack DUMP", &ret, &err);
+	tap_ok(!ret && same(t, nodebug) &&
+	       count_of(err, "debuginfod at ") == 1 && strstr(err, url) &&
+	       strstr(err, strerror(ECONNREFUSED)) && strstr(err, "local files only"),
+	       "refused: the output without debuginfod, one note naming the server: %s", err);
+	free(t);
+	free(err);
+
+	/* a cache folder that cannot be made: said, not taken for "no such file" */
+	setenv("DEBUGINFOD_CACHE_PATH", "/nonexistent/tipme-usym/cache", 1);
+	t = run_err(pm_cmd_records, "records --type ustack DUMP", &ret, &err);
+	tap_ok(!ret && same(t, nodebug) &&
+	       count_of(err, "cache folder /nonexistent/tipme-usym/cache") == 1,
+	       "no cache folder: one note: %s", err);
+	free(t);
+	free(err);
+
+	/* connections taken, never answered: one lookup waits DEBUGINFOD_TIMEOUT */
+	hole = dinfod_black_hole(&port);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", port);
+	snprintf(cache, sizeof(cache), "%s/cache-hole", dir);
+	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
+	setenv("DEBUGINFOD_URLS", url, 1);
+	setenv("DEBUGINFOD_TIMEOUT", "1", 1);
+	t = run_err(pm_cmd_records, "records --type ustack DUMP", &ret, &err);
+	conns = hole >= 0 ? dinfod_connections(hole) : -1;
+	tap_ok(!ret && same(t, nodebug) && conns == 1 &&
+	       count_of(err, "debuginfod at ") == 1 && strstr(err, "no answer within 1 s"),
+	       "never answered: one connection (%d), the output without debuginfod, one note: %s",
+	       conns, err);
+	free(t);
+	free(err);
+	if (hole >= 0)
+		close(hole);
+out:
+	unsetenv("DEBUGINFOD_URLS");
+	unsetenv("DEBUGINFOD_CACHE_PATH");
+	unsetenv("DEBUGINFOD_TIMEOUT");
+	unsetenv("DEBUGINFOD_RETRY_LIMIT");
+	unsetenv(PM_USYM_DIRS_ENV);
+	free(ref);
+	free(ref_rep);
+	free(nodebug);
+}
+
 /*
  * With TIPME_USYM_SEED=FILE: the same dump, its chains in this machine's
  * libc (by its build-id), as a seed of the kdump fuzzer
@@ -812,6 +1063,7 @@ int main(int argc, char **argv)
 	cxx();
 	bogus_files();
 	vdso();
+	debuginfod();
 	if (getenv("TIPME_USYM_SEED"))
 		fuzz_seed(getenv("TIPME_USYM_SEED"));
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {

@@ -58,6 +58,8 @@ $(USYM_FIX)/%.debug: $(USYM_FIX)/%
 	objcopy --only-keep-debug $< $@
 
 $(B)/tests/unit/test_usym: | $(USYM_FIX_FILES)
+# ... and its debuginfod server (package debuginfod)
+$(B)/tests/unit/test_usym: $(B)/tests/unit/dinfod.o
 
 $(UNIT_CLI): $(B)/helper/cli.o $(B)/tests/unit/ctl_stub.o $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm $(PM_LIBS)
