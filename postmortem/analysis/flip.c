@@ -342,6 +342,43 @@ static int unseen_commit(const struct pm_incident *inc, const struct pm_state *s
 	return 1;
 }
 
+/*
+ * The commit from the client's message @c, moved on to its next message
+ * as long as that came before the compositor committed the flip found for
+ * the one before (a round trip, or a request in several writes), and the
+ * flip after it.  Return: 1 if it reaches a flip.
+ */
+static int commit_and_flip(const struct pm_incident *inc, const struct pm_state *st,
+			   const struct pm_res *res, struct pm_press_path *out,
+			   const struct pm_wake *c)
+{
+	const struct pm_wake *next;
+	int moves;
+
+	memset(&out->end, 0, sizeof(out->end));
+	out->commit_unseen = 0;
+	for (moves = 0; moves <= COMMIT_MOVES; moves++) {
+		if (!pm_flip_after(inc, st, res, out->compositor, c->target, c->ns, &out->end))
+			break;
+		next = next_message(inc, res, out, c->ns, out->end.commit_ns);
+		if (!next)
+			break;
+		c = next;
+	}
+	out->commit_ns = c->ns;
+	out->committer = c->waker;
+	out->commit_to = c->target;
+	out->composit_ns = runs_from(st, c->target, c->ns);
+	if (!out->end.flip)
+		return 0;
+	/* a flip the client's commit did not reach */
+	if (out->end.flip_ns < out->commit_ns) {
+		memset(&out->end, 0, sizeof(out->end));
+		return 0;
+	}
+	return 1;
+}
+
 /**
  * pm_press_path() - follow a press from its reader to the screen
  * @inc: the incident
@@ -375,9 +412,8 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 {
 	const struct pm_dump *pm = &inc->pm;
 	const struct pm_thread *t = pm_state_thread(st, reader->target);
-	const struct pm_wake *c, *next;
+	const struct pm_wake *c;
 	int64_t by;
-	int moves;
 	size_t j;
 
 	memset(out, 0, sizeof(*out));
@@ -419,28 +455,41 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	if (stopped_while_client_ran(st, out, c->ns) &&
 	    unseen_commit(inc, st, res, out, c->ns) && out->end.flip->ns <= c->ns)
 		return 1;
-	memset(&out->end, 0, sizeof(out->end));
-	out->commit_unseen = 0;
-	for (moves = 0; moves <= COMMIT_MOVES; moves++) {
-		if (!pm_flip_after(inc, st, res, out->compositor, c->target, c->ns, &out->end))
-			break;
-		next = next_message(inc, res, out, c->ns, out->end.commit_ns);
-		if (!next)
-			break;
-		c = next;
-	}
-	out->commit_ns = c->ns;
-	out->committer = c->waker;
-	out->commit_to = c->target;
-	out->composit_ns = runs_from(st, c->target, c->ns);
-	if (!out->end.flip)
+	return commit_and_flip(inc, st, res, out, c);
+}
+
+/**
+ * pm_press_commit_from() - a press's commit and flip from a later moment
+ * @inc: the incident
+ * @st: its state
+ * @res: its resources
+ * @p: a path pm_press_path() followed to its client; its commit and flip
+ *	are found again
+ * @from_ns: when the client's answer began: an X server that is the
+ *	compositor's client (Xwayland) executed its own client's drawing
+ *	(the X dump says when), and its messages to the compositor before
+ *	then were not that answer
+ *
+ * The commit is the client's first wakeup of a compositor thread at or
+ * after @from_ns (within 10 s of the client's wakeup), moved on as in
+ * pm_press_path(); the flip is pm_flip_after()'s from it.
+ *
+ * Return: 1 if that reaches a flip, else 0 (@p's commit and flip cleared).
+ */
+int pm_press_commit_from(const struct pm_incident *inc, const struct pm_state *st,
+			 const struct pm_res *res, struct pm_press_path *p, int64_t from_ns)
+{
+	const struct pm_wake *c;
+
+	p->commit_ns = 0;
+	p->committer = p->commit_to = 0;
+	p->commit_unseen = 0;
+	p->composit_ns = 0;
+	memset(&p->end, 0, sizeof(p->end));
+	if (!p->client)
 		return 0;
-	/* a flip the client's commit did not reach */
-	if (out->end.flip_ns < out->commit_ns) {
-		memset(&out->end, 0, sizeof(out->end));
-		return 0;
-	}
-	return 1;
+	c = next_message(inc, res, p, from_ns - 1, p->client_ns + CLIENT_WITHIN_NS);
+	return c ? commit_and_flip(inc, st, res, p, c) : 0;
 }
 
 const char *const pm_reader_by_key[PM_READER_NR] = {

@@ -122,6 +122,8 @@ struct pm_press_path {
 int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_res *res, const struct pm_wake *reader,
 		  int64_t press_ns, struct pm_press_path *out);
+int pm_press_commit_from(const struct pm_incident *inc, const struct pm_state *st,
+			 const struct pm_res *res, struct pm_press_path *p, int64_t from_ns);
 
 /* The stages of a press's path, in order (struct pm_press_leg.stage). */
 enum pm_press_stage {

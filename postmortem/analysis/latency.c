@@ -108,6 +108,7 @@ static void display(const struct lat_ctx *c, struct pm_lat_event *ev,
 	}
 	if (last < 0)
 		return;
+	ev->draw_ns = last;
 	/*
 	 * The server runs one request at a time, and the X dump holds the
 	 * requests in the order it dispatched them: the next one (of any

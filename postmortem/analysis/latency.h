@@ -37,6 +37,8 @@ enum pm_lat_result {
  * @delivered_ns: when the server queued the event to it
  * @done_ns: when the client waited for input again (or the dump's end)
  * @drawing: the client's drawing requests the server executed for it
+ * @draw_ns: the X dump's stamp of the last of them (whole ms, never after
+ *	its dispatch), 0 if none
  * @display_ns: when the X server had executed the last of them: it went
  *	back to waiting, or dispatched the next request (of any client),
  *	whichever came first (0: no drawing, or the server's thread is not
@@ -56,6 +58,7 @@ struct pm_lat_event {
 	int64_t delivered_ns;
 	int64_t done_ns;
 	uint32_t drawing;
+	int64_t draw_ns;
 	int64_t display_ns;
 	int64_t end_ns;
 	int64_t time[4];
