@@ -506,7 +506,28 @@ const char *const pm_stage_key[PM_STAGE_NR] = {
 	[PM_STAGE_COMPOSE] = "compositor_to_flip",
 	[PM_STAGE_REFRESH] = "refresh",
 	[PM_STAGE_IDLE] = "reader_to_idle",
+	[PM_STAGE_X_SERVER] = "x_server",
+	[PM_STAGE_X_CLIENT] = "x_client",
+	[PM_STAGE_X_DRAW] = "x_drawing",
 };
+
+/* @n stages of a path to its flip, each ending at @at[i] (kept in order). */
+static int legs_to(const struct pm_press_path *p, const int64_t *at, const uint32_t *who,
+		   const int *stage, int n, struct pm_press_leg *legs)
+{
+	int64_t from = p->press_ns;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int64_t to = at[i] > from ? at[i] : from;
+
+		if (i == n - 1 || to > p->end.flip_ns)
+			to = to > p->end.flip_ns ? p->end.flip_ns : to;
+		legs[i] = (struct pm_press_leg){ stage[i], who[i], from, to };
+		from = to;
+	}
+	return n;
+}
 
 /**
  * pm_press_legs() - a press's path as consecutive stages
@@ -524,11 +545,11 @@ const char *const pm_stage_key[PM_STAGE_NR] = {
  */
 int pm_press_legs(const struct pm_press_path *p, struct pm_press_leg *legs)
 {
+	static const int stage[] = { PM_STAGE_DISPATCH, PM_STAGE_CLIENT, PM_STAGE_COMMIT,
+				     PM_STAGE_COMPOSE, PM_STAGE_REFRESH };
 	const int64_t at[] = { p->client_ns, p->commit_ns, p->composit_ns,
 			       p->end.commit_ns, p->end.flip_ns };
 	const uint32_t who[] = { p->reader, p->client, p->commit_to, p->commit_to, 0 };
-	int64_t from = p->press_ns;
-	int i;
 
 	if (!p->end.flip) {
 		if (!p->idle_ns)
@@ -537,13 +558,37 @@ int pm_press_legs(const struct pm_press_path *p, struct pm_press_leg *legs)
 						 p->idle_ns };
 		return 1;
 	}
-	for (i = 0; i < PM_PRESS_LEGS; i++) {
-		int64_t to = at[i] > from ? at[i] : from;
+	return legs_to(p, at, who, stage, PM_PRESS_LEGS, legs);
+}
 
-		if (i == PM_PRESS_LEGS - 1 || to > p->end.flip_ns)
-			to = to > p->end.flip_ns ? p->end.flip_ns : to;
-		legs[i] = (struct pm_press_leg){ i, who[i], from, to };
-		from = to;
-	}
-	return PM_PRESS_LEGS;
+/**
+ * pm_press_legs_x() - the stages of a press to an X client under Xwayland
+ * @p: the path, its client the X server (pm_kernel_press_via())
+ * @xclient: the X client's thread that got the key
+ * @handed_ns: when the X server woke it with the key
+ * @draw_ns: the X dump's stamp of its last drawing request in answer
+ * @legs: PM_PRESS_LEGS_X entries, filled in order
+ *
+ * The compositor's dispatch (to its wakeup of the X server), the X server
+ * (to its wakeup of @xclient), the X client (to its last drawing request),
+ * the X server drawing (to its commit to the compositor), then as
+ * pm_press_legs(): the commit reaching the compositor, the compositor
+ * composing, the refresh.  They add up to the press.
+ *
+ * Return: how many legs (0: no flip).
+ */
+int pm_press_legs_x(const struct pm_press_path *p, uint32_t xclient, int64_t handed_ns,
+		    int64_t draw_ns, struct pm_press_leg *legs)
+{
+	static const int stage[] = { PM_STAGE_DISPATCH, PM_STAGE_X_SERVER, PM_STAGE_X_CLIENT,
+				     PM_STAGE_X_DRAW, PM_STAGE_COMMIT, PM_STAGE_COMPOSE,
+				     PM_STAGE_REFRESH };
+	const int64_t at[] = { p->client_ns, handed_ns, draw_ns, p->commit_ns, p->composit_ns,
+			       p->end.commit_ns, p->end.flip_ns };
+	const uint32_t who[] = { p->reader, p->client, xclient, p->client, p->commit_to,
+				 p->commit_to, 0 };
+
+	if (!p->end.flip)
+		return 0;
+	return legs_to(p, at, who, stage, PM_PRESS_LEGS_X, legs);
 }

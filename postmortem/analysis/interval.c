@@ -62,7 +62,6 @@ static int by_input(const struct pm_incident *inc, const struct pm_state *st,
 	uint32_t server = pm_xserver_pid(pm_incident_x(inc));
 	const struct pm_lat_event *ev = NULL;
 	struct pm_latency lat;
-	int via = 0;
 	int64_t best = AUTO_PRESS_SLACK_NS + 1;
 	size_t i;
 	int ret;
@@ -99,14 +98,13 @@ static int by_input(const struct pm_incident *inc, const struct pm_state *st,
 			out->path.compositor = server;
 			out->to_ns = out->path.end.flip_ns;
 			out->end = PM_END_FLIP;
-		} else if (ev->display_ns && ev->result == PM_LAT_HANDLED && server &&
-			   (via = pm_kernel_press_via(inc, st, res, server, ev->press_ns,
-						      ev->draw_ns, &out->path)) > 0) {
+		} else if (ev->via.end.flip) {
 			/*
 			 * an X server that is a compositor's client (Xwayland):
 			 * from the kernel's input record through the compositor
 			 * to it, and from its commit of the drawing to the flip
 			 */
+			out->path = ev->via;
 			out->from_ns = out->path.press_ns;
 			out->to_ns = out->path.end.flip_ns;
 			out->end = PM_END_FLIP;
@@ -115,7 +113,7 @@ static int by_input(const struct pm_incident *inc, const struct pm_state *st,
 		}
 	}
 	pm_latency_free(&lat);
-	return via < 0 ? via : ret;
+	return ret;
 }
 
 /**

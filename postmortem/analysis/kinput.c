@@ -455,6 +455,7 @@ int pm_kernel_presses(const struct pm_incident *inc, const struct pm_state *st,
  * @inc: the incident
  * @st: its state
  * @res: its resources
+ * @rd: the readers of @res's inputs (pm_input_readers())
  * @server: the X server's process (the X dump's), a client of the
  *	compositor (Xwayland)
  * @x_ns: the X server's device event for the press (the X dump's)
@@ -469,20 +470,18 @@ int pm_kernel_presses(const struct pm_incident *inc, const struct pm_state *st,
  * before @x_ns whose path reached @server as the client the compositor
  * woke, not after @x_ns.
  *
- * Return: 1 with @out set and a flip, 0 if no such press or flip; -ENOMEM.
+ * Return: 1 with @out set and a flip, else 0 (@out cleared).
  */
 int pm_kernel_press_via(const struct pm_incident *inc, const struct pm_state *st,
-			const struct pm_res *res, uint32_t server, int64_t x_ns,
-			int64_t drawn_ns, struct pm_press_path *out)
+			const struct pm_res *res, const struct pm_input_read *rd,
+			uint32_t server, int64_t x_ns, int64_t drawn_ns,
+			struct pm_press_path *out)
 {
-	struct pm_input_read *rd;
 	struct pm_press_path pp;
 	int found = 0;
 	size_t k;
 
 	memset(out, 0, sizeof(*out));
-	if (!server || pm_input_readers(inc, st, res, &rd))
-		return server ? -ENOMEM : 0;
 	for (k = 0; k < res->ninputs; k++) {
 		const struct pm_input *in = &res->inputs[k];
 
@@ -499,6 +498,8 @@ int pm_kernel_press_via(const struct pm_incident *inc, const struct pm_state *st
 		*out = pp;
 		found = 1;
 	}
-	free(rd);
-	return found && pm_press_commit_from(inc, st, res, out, drawn_ns);
+	if (found && pm_press_commit_from(inc, st, res, out, drawn_ns))
+		return 1;
+	memset(out, 0, sizeof(*out));
+	return 0;
 }

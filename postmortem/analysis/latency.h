@@ -12,6 +12,7 @@
 
 #include "../state/resources.h"
 #include "../state/state.h"
+#include "flip.h"
 
 struct tm_xdump;
 
@@ -43,6 +44,12 @@ enum pm_lat_result {
  *	back to waiting, or dispatched the next request (of any client),
  *	whichever came first (0: no drawing, or the server's thread is not
  *	in the kernel dump)
+ * @via: the kernel's press this input came from when the X server is a
+ *	compositor's client (Xwayland): the path from its input record
+ *	through the compositor to the server, and from the server's commit
+ *	of the drawing to the compositor's flip (pm_kernel_press_via());
+ *	via.end.flip is NULL when there is none
+ * @handed_ns: with @via, when the X server woke @pid with the input
  * @end_ns: the later of @done_ns and @display_ns: the input on the screen
  * @time: running, runnable, blocked and unknown ns of the client between
  *	the press and @done_ns
@@ -60,6 +67,8 @@ struct pm_lat_event {
 	uint32_t drawing;
 	int64_t draw_ns;
 	int64_t display_ns;
+	struct pm_press_path via;
+	int64_t handed_ns;
 	int64_t end_ns;
 	int64_t time[4];
 	const struct pm_seg *longest;

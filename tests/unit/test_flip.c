@@ -695,6 +695,50 @@ static void latency(enum variant v, double lat_ms, const char *end, double leg_m
 	free(text);
 }
 
+/*
+ * tipme latency on an Xwayland scenario: the X dump's press joined to the
+ * kernel's input at 10 ms, to the flip at 320 ms, its legs (the X hop
+ * among them) adding up to it, the X client's at least 300 ms; text and
+ * JSON as golden.
+ */
+static void xlatency(enum variant v, const char *what)
+{
+	static const char *const must[] = {
+		"\"kernel_press_mono_ns\": 10000000,", "\"end\": \"flip\",",
+		"\"flip_mono_ns\": 320000000,", "\"to_flip_ns\": 310000000,",
+		"\"stage\": \"x_server\"", "\"stage\": \"x_drawing\"", NULL,
+	};
+	char name[64], *json, *text, *p, *end;
+	double sum = 0, client = 0;
+	int ret, ok, i;
+
+	snprintf(name, sizeof(name), "latency-%s", names[v]);
+	json = run(pm_cmd_latency, "latency", names[v], 1, &ret);
+	ok = !ret;
+	for (i = 0; must[i]; i++)
+		if (!strstr(json, must[i])) {
+			tap_diag("missing: %s", must[i]);
+			ok = 0;
+		}
+	p = strstr(json, "\"legs\"");
+	end = p ? strchr(p, ']') : NULL;
+	for (; p && (p = strstr(p, "\"ns\": ")) && p < end; p++)
+		sum += strtod(p + 6, NULL);
+	p = strstr(json, "\"stage\": \"x_client\"");
+	if (p && (p = strstr(p, "\"ns\": ")))
+		client = strtod(p + 6, NULL);
+	tap_ok(ok && sum == 310e6 && client >= 300e6,
+	       "%s: joined to the kernel's input, 310 ms to the flip, the legs add up to it "
+	       "(%.0f ns), the X client's %.1f ms", what, sum, client / 1e6);
+	if (!ok)
+		tap_diag("%s", json);
+	tap_ok(golden(name, "json", json), "%s: JSON as golden", name);
+	text = run(pm_cmd_latency, "latency", names[v], 0, &ret);
+	tap_ok(!ret && golden(name, "txt", text), "%s: text as golden", name);
+	free(json);
+	free(text);
+}
+
 #define TYPED	64	/* presses in the typed-at scenario */
 
 /*
@@ -834,7 +878,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(81);
+	tap_plan(84);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -902,6 +946,7 @@ int main(void)
 	latency(V_NOFLIP, 1, "reader_idle", 1, "tipme latency, no flip");
 	latency(V_AWAKE_ALONE, 310, "flip", 300,
 		"tipme latency, a press no wakeup delivered: read by the flips' reader, already awake");
+	xlatency(V_XWL_TIMER, "tipme latency, an X client under Xwayland sleeps");
 	/* the layer below: the flips, fences and wakeups joined to them */
 	for (i = V_GPU; i <= V_LATE; i += V_LATE - V_GPU) {
 		ret = state_golden(dir, names[i], msg, sizeof(msg));
