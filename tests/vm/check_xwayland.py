@@ -115,7 +115,7 @@ def report_ok(name, env, k, t_in, flip, report):
           "%s: the report's interval starts at the key's input record" % name, iv)
     check(iv.get("end") == "flip" and iv.get("flip_mono_ns") == flip["mono_ns"],
           "%s: the report's interval ends at the first flip after the drawing" % name, iv)
-    check(p.get("client") == xwl and p.get("compositor") == env["sway"] and
+    check(p.get("client") == xwl and p.get("client_is_x_server") is True and
           iv.get("pid") == client,
           "%s: the report followed sway to Xwayland (pid %d) and the X client (pid %d)"
           % (name, xwl, client), {"path": p, "pid": iv.get("pid")})
@@ -145,6 +145,9 @@ def latency_ok(name, t_in, flip, latency):
                                       for g in legs))
     check(e.get("end") == "flip" and e.get("flip_mono_ns") == flip["mono_ns"],
           "%s: tipme latency ends the press at the report's flip" % name, e)
+    check(e.get("compositor") == env["sway"] and e.get("x_server") == env["xwayland"],
+          "%s: tipme latency names sway the compositor and Xwayland the X server" % name,
+          {k: e.get(k) for k in ("compositor", "x_server")})
     check(total == flip["mono_ns"] - t_in and total > 0,
           "%s: its legs add up to the input record to the flip (%s)" % (name, ms(total)), legs)
     stages = [g.get("stage") for g in legs]

@@ -31,7 +31,11 @@ wl_udevd_up() { udevadm control --ping >> "$out/udevd.log" 2>&1; }
 # seatd.log, vkbd.out, and sway.log in $WL_LOGS if set (a guest tmpfs
 # directory: a write to $out, a 9p mount, blocks sway for long), else
 # in $out.  sway's configuration: $WL_CONF if set, else
-# tests/vm/wayland-sway.conf.
+# tests/vm/wayland-sway.conf.  WL_DRM_USER=1: the session's user may open
+# the DRM device itself (as a desktop's user in group video does): wlroots
+# opens it again by its path for a DRM lease, which Xwayland asks for at
+# start; refused, sway sends Xwayland a protocol error ("no memory"),
+# Xwayland exits, and sway 1.7 crashes (seen in t-xwayland's guest).
 wl_session() {
 	modprobe -a virtio_gpu uinput || wl_err "modprobe virtio_gpu uinput failed" || return
 	# libinput and wlroots find their devices through libudev, and skip
@@ -41,6 +45,8 @@ wl_session() {
 	wait_for 30 wl_udevd_up || wl_err "udevd did not answer" || return
 	{ udevadm trigger --action=add && udevadm settle -t 60; } >> "$out/udevd.log" 2>&1 ||
 		wl_err "udevadm trigger, settle failed (udevd.log)" || return
+	[ -z "${WL_DRM_USER:-}" ] || chmod 0666 /dev/dri/card0 ||
+		wl_err "chmod /dev/dri/card0 failed" || return
 
 	# sway refuses to run as root: a user of our own, its runtime dir on tmpfs
 	echo "wl:x:$WL_UID:$WL_UID:wayland test user:$WL_RT:/bin/sh" >> /etc/passwd
