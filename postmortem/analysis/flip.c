@@ -563,7 +563,7 @@ int pm_press_legs(const struct pm_press_path *p, struct pm_press_leg *legs)
 
 /**
  * pm_press_legs_x() - the stages of a press to an X client under Xwayland
- * @p: the path, its client the X server (pm_kernel_press_via())
+ * @p: the path, its client the X server (as kinput.c joins it)
  * @xclient: the X client's thread that got the key
  * @handed_ns: when the X server woke it with the key
  * @draw_ns: the X dump's stamp of its last drawing request in answer
