@@ -39,7 +39,7 @@ finish() {
 	tap_check "rmmod" rmmod tipme
 	tap_done
 }
-done_n() { says "$truth" done "$1"; }
+done_n() { says "$truth" "done" "$1"; }
 xlog_has() { [ "$(grep -c -- "$1" "$xlog")" -ge "${2:-1}" ]; }
 x_up() { [ -s /tmp/xwl-display ] && DISPLAY=$(cat /tmp/xwl-display) xdpyinfo > /dev/null 2>&1; }
 x_up_or_gone() { x_up || ! kill -0 "$SWAY_PID" 2> /dev/null; }
@@ -53,11 +53,13 @@ tap_check "insmod" insmod module/tipme.ko buffer_size=16M || tap_done
 echo 0 > /proc/sys/tipme/trigger_interval_ms
 # the input records name the key: each press is found by its code
 echo 1 > /proc/sys/tipme/keylog
+# shellcheck disable=SC2119 # tipmed without extra arguments
 start_tipmed
 
 rm -f /tmp/xwl-display
 # (WL_DRM_USER: Xwayland asks sway for a DRM lease at start, for which
 # wlroots opens the device as the session's user; wlsession.sh)
+# shellcheck disable=SC2119 # sway without extra arguments
 if ! WL_CONF=$TIPME_SRC/tests/vm/xwayland-sway.conf WL_DRM_USER=1 wl_session; then
 	tap_fail "sway started" "$WL_ERR"
 	finish
