@@ -458,6 +458,20 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	return commit_and_flip(inc, st, res, out, c);
 }
 
+/* When @pid next began to wait for work (poll, epoll ...) after @ns; 0 if never. */
+static int64_t next_idle(const struct pm_incident *inc, const struct pm_state *st,
+			 uint32_t pid, int64_t ns)
+{
+	const struct pm_thread *t = pm_state_thread(st, pid);
+	size_t j;
+
+	for (j = t ? pm_seg_first(t, ns) : 0; t && j < t->nsegs; j++)
+		if (t->segs[j].start_ns >= ns && t->segs[j].state == PM_T_BLOCKED &&
+		    pm_seg_idle(inc, &t->segs[j]))
+			return t->segs[j].start_ns;
+	return 0;
+}
+
 /**
  * pm_press_commit_from() - a press's commit and flip from a later moment
  * @inc: the incident
@@ -472,7 +486,11 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
  *
  * The commit is the client's first wakeup of a compositor thread at or
  * after @from_ns (within 10 s of the client's wakeup), moved on as in
- * pm_press_path(); the flip is pm_flip_after()'s from it.
+ * pm_press_path(); the flip is pm_flip_after()'s from it.  When no such
+ * wakeup comes before the client's thread next waits for work (poll,
+ * epoll ...) after @from_ns, the compositor was not asleep for the commit
+ * the client made in that run: the commit is that wait's start, unseen
+ * (@p->commit_unseen, to the reader), as pm_press_path()'s.
  *
  * Return: 1 if that reaches a flip, else 0 (@p's commit and flip cleared).
  */
@@ -480,6 +498,7 @@ int pm_press_commit_from(const struct pm_incident *inc, const struct pm_state *s
 			 const struct pm_res *res, struct pm_press_path *p, int64_t from_ns)
 {
 	const struct pm_wake *c;
+	int64_t idle;
 
 	p->commit_ns = 0;
 	p->committer = p->commit_to = 0;
@@ -488,8 +507,23 @@ int pm_press_commit_from(const struct pm_incident *inc, const struct pm_state *s
 	memset(&p->end, 0, sizeof(p->end));
 	if (!p->client)
 		return 0;
+	idle = next_idle(inc, st, p->client, from_ns);
 	c = next_message(inc, res, p, from_ns - 1, p->client_ns + CLIENT_WITHIN_NS);
-	return c ? commit_and_flip(inc, st, res, p, c) : 0;
+	if (c && (!idle || c->ns <= idle))
+		return commit_and_flip(inc, st, res, p, c);
+	/*
+	 * no wakeup before the client waited for work again: the compositor
+	 * was not asleep for the commit it made in that run (runnable,
+	 * composing another frame): the end of the run is the commit
+	 */
+	if (!idle || !pm_flip_after(inc, st, res, p->compositor, p->reader, idle, &p->end))
+		return 0;
+	p->commit_ns = idle;
+	p->committer = p->client;
+	p->commit_to = p->reader;
+	p->commit_unseen = 1;
+	p->composit_ns = runs_from(st, p->reader, idle);
+	return 1;
 }
 
 const char *const pm_reader_by_key[PM_READER_NR] = {

@@ -588,7 +588,12 @@ static void text_path(struct out *o)
 		if (p->nclients > 1)
 			fprintf(o->f, " (followed: the first of the %u processes it woke while dispatching the input)",
 				p->nclients);
-		if (p->commit_unseen)
+		if (p->commit_unseen && r->via_xserver)
+			fprintf(o->f, ";\n          it, the X server, gave the key to %u (%s) and committed by %s (no wakeup shows it: %u (%s) was not asleep for it; the end of its run after it executed the X client's drawing)\n",
+				r->pid, comm(o, r->pid),
+				pm_fmt_ns(p->commit_ns, a, sizeof(a)), p->commit_to,
+				comm(o, p->commit_to));
+		else if (p->commit_unseen)
 			fprintf(o->f, ";\n          %u (%s) committed by %s (no wakeup shows it: %u (%s) was not asleep for it; the end of the client's last run before the compositor answered it or was continued)\n",
 				p->committer, comm(o, p->committer),
 				pm_fmt_ns(p->commit_ns, a, sizeof(a)), p->commit_to,

@@ -95,6 +95,7 @@ enum variant {
 	V_AWAKE_NOFLIP,	/* V_AWAKE in a dump without DRM events */
 	V_XWL_TIMER,	/* an X client under Xwayland sleeps 300 ms (xwayland()) */
 	V_XWL_RUNNING,	/* ... computes 300 ms */
+	V_XWL_UNSEEN,	/* ... sleeps, sway runnable at Xwayland's commit */
 };
 
 static const char *const names[] = {
@@ -107,6 +108,7 @@ static const char *const names[] = {
 	[V_AWAKE_ALONE] = "awake-alone",
 	[V_SEAT_BUSY] = "seat-busy", [V_AWAKE_NOFLIP] = "awake-noflip",
 	[V_XWL_TIMER] = "xwayland-timer", [V_XWL_RUNNING] = "xwayland-running",
+	[V_XWL_UNSEEN] = "xwayland-unseen",
 };
 
 /*
@@ -270,7 +272,9 @@ static void commit(struct scen *s, double ms)
  * sleeps (or computes) 300 ms, draws at 311.5 ms (a PolyFillRectangle
  * and a round trip: it wakes Xwayland), Xwayland replies at 312 ms and
  * commits its window to sway at 312.2 ms (wakes it), sway composes until
- * 313 ms, the flip completes at the refresh at 320 ms.  The X dump (its
+ * 313 ms, the flip completes at the refresh at 320 ms (V_XWL_UNSEEN: a
+ * timer wakes sway at 312.1 ms, runnable until 312.3 ms: Xwayland's
+ * commit wakes nobody, and Xwayland waits again at 312.4 ms).  The X dump (its
  * stamps in whole ms): the device event and its delivery at 10 ms, the
  * drawing and the round trip at 311 ms, the reply at 312 ms.
  */
@@ -314,7 +318,7 @@ static int xwayland(struct scen *s, enum variant v)
 	scen_blocked(s, 0, MS(11.3), 500, poll_site);
 	/* the X client */
 	scen_switch(s, 2, MS(10.9), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
-	if (v == V_XWL_TIMER) {
+	if (v != V_XWL_RUNNING) {
 		scen_switch(s, 2, MS(11.3), 900, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 2, MS(11.3), 900, sleep_site);
 		scen_wake(s, 2, MS(311.3), 900, 2, 0, TIPME_CTX_HARDIRQ);
@@ -329,7 +333,14 @@ static int xwayland(struct scen *s, enum variant v)
 	scen_switch(s, 2, MS(312.05), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
 	scen_switch(s, 2, MS(312.3), 900, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 2, MS(312.3), 900, poll_site);
-	compose(s, 312.2, 800, 1, 313, 0);
+	if (v == V_XWL_UNSEEN) {
+		scen_wake(s, 0, MS(312.1), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(312.3), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		scen_switch(s, 0, MS(313), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(313), 500, poll_site);
+	} else {
+		compose(s, 312.2, 800, 1, 313, 0);
+	}
 	scen_switch(s, 1, MS(312.4), 800, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 1, MS(312.4), 800, poll_site);
 	typing_refresh(s, 320, 0, 20);
@@ -367,7 +378,7 @@ static int build(struct scen *s, enum variant v)
 	char path[200];
 	double go = 10.1;	/* when sway dispatches the key */
 
-	if (v == V_XWL_TIMER || v == V_XWL_RUNNING)
+	if (v == V_XWL_TIMER || v == V_XWL_RUNNING || v == V_XWL_UNSEEN)
 		return xwayland(s, v);
 	scen_init(s, 3);
 	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
@@ -871,6 +882,11 @@ int main(void)
 		"\"committer\":800,\"commit_woke\":500,\"commit_mono_ns\":312200000}",
 		NULL,
 	};
+	static const char *const xwl_unseen_must[] = {
+		"\"client_is_x_server\":true,\"commit_seen\":false,\"committer\":800,"
+		"\"commit_woke\":500,\"commit_mono_ns\":312400000}",
+		NULL,
+	};
 	struct scen *s = malloc(sizeof(*s));
 	char *out, path[200], msg[256];
 	FILE *f;
@@ -878,7 +894,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(84);
+	tap_plan(87);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -937,6 +953,9 @@ int main(void)
 	      "and Xwayland to the X client, Xwayland's commit after its drawing, the flip");
 	check(V_XWL_RUNNING, 320, "flip", "running", 900, 90, xwl_must,
 	      "an X client under Xwayland computes 300 ms");
+	check(V_XWL_UNSEEN, 320, "flip", "timer", 900, 90, xwl_unseen_must,
+	      "the same sleep, sway runnable at Xwayland's commit: no wakeup shows it, "
+	      "Xwayland's next wait for work after the drawing is the commit");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");
