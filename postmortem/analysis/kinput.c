@@ -468,7 +468,9 @@ int pm_kernel_presses(const struct pm_incident *inc, const struct pm_state *st,
  *
  * The press is the last key or button press the kernel saw in the second
  * before @x_ns whose path reached @server as the client the compositor
- * woke, not after @x_ns.
+ * woke, not after @x_ns; or whose reader woke no client while @x_ns fell
+ * in its dispatch: the server was awake when the key came (client_waker
+ * 0, client_ns the later of @x_ns and the reader's wakeup).
  *
  * Return: 1 with @out set and a flip, else 0 (@out cleared).
  */
@@ -492,6 +494,19 @@ int pm_kernel_press_via(const struct pm_incident *inc, const struct pm_state *st
 		if (!is_press(in) || rd[k].by == PM_READER_NONE)
 			continue;
 		pm_press_path(inc, st, res, &rd[k].wake, in->ns, &pp);
+		/*
+		 * the compositor woke no client: the X server was already
+		 * awake (busy) when the compositor sent it the key; the X
+		 * dump's device event says it had it (client_waker 0)
+		 */
+		if (!pp.nclients && pp.reader && x_ns >= in->ns - VIA_SKEW_NS &&
+		    (!pp.idle_ns || x_ns <= pp.idle_ns + VIA_SKEW_NS)) {
+			pp.client = server;
+			pp.client_proc = server;
+			pp.client_waker = 0;
+			pp.client_ns = x_ns > pp.read_ns ? x_ns : pp.read_ns;
+			pp.nclients = 1;
+		}
 		if (pp.client_proc != server || pp.client_ns > x_ns + VIA_SKEW_NS)
 			continue;
 		pp.reader_by = rd[k].by;

@@ -580,6 +580,10 @@ static void text_path(struct out *o)
 			p->reader, comm(o, p->reader), pm_fmt_ns(p->read_ns, a, sizeof(a)),
 			awake_words[r->reader_by], p->client, comm(o, p->client),
 			pm_fmt_ns(p->client_ns, b, sizeof(b)));
+	else if (p->client && r->via_xserver && !p->client_waker)
+		fprintf(o->f, "path:     the input woke %u (%s) at %s; its client the X server %u (%s) was already awake and had the key by %s (the X dump's device event)",
+			p->reader, comm(o, p->reader), pm_fmt_ns(p->read_ns, a, sizeof(a)),
+			p->client, comm(o, p->client), pm_fmt_ns(p->client_ns, b, sizeof(b)));
 	else if (p->client)
 		fprintf(o->f, "path:     the input woke %u (%s) at %s; it woke the client %u (%s) at %s",
 			p->reader, comm(o, p->reader), pm_fmt_ns(p->read_ns, a, sizeof(a)),

@@ -96,6 +96,7 @@ enum variant {
 	V_XWL_TIMER,	/* an X client under Xwayland sleeps 300 ms (xwayland()) */
 	V_XWL_RUNNING,	/* ... computes 300 ms */
 	V_XWL_UNSEEN,	/* ... sleeps, sway runnable at Xwayland's commit */
+	V_XWL_AWAKE,	/* ... sleeps, Xwayland runnable when sway sends the key */
 };
 
 static const char *const names[] = {
@@ -108,7 +109,7 @@ static const char *const names[] = {
 	[V_AWAKE_ALONE] = "awake-alone",
 	[V_SEAT_BUSY] = "seat-busy", [V_AWAKE_NOFLIP] = "awake-noflip",
 	[V_XWL_TIMER] = "xwayland-timer", [V_XWL_RUNNING] = "xwayland-running",
-	[V_XWL_UNSEEN] = "xwayland-unseen",
+	[V_XWL_UNSEEN] = "xwayland-unseen", [V_XWL_AWAKE] = "xwayland-awake",
 };
 
 /*
@@ -274,7 +275,9 @@ static void commit(struct scen *s, double ms)
  * commits its window to sway at 312.2 ms (wakes it), sway composes until
  * 313 ms, the flip completes at the refresh at 320 ms (V_XWL_UNSEEN: a
  * timer wakes sway at 312.1 ms, runnable until 312.3 ms: Xwayland's
- * commit wakes nobody, and Xwayland waits again at 312.4 ms).  The X dump (its
+ * commit wakes nobody, and Xwayland waits again at 312.4 ms; V_XWL_AWAKE:
+ * an interrupt wakes Xwayland at 10.3 ms, so that sway's key wakes
+ * nobody).  The X dump (its
  * stamps in whole ms): the device event and its delivery at 10 ms, the
  * drawing and the round trip at 311 ms, the reply at 312 ms.
  */
@@ -304,7 +307,10 @@ static int xwayland(struct scen *s, enum variant v)
 	scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
 	scen_wake(s, 0, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
-	scen_wake(s, 0, MS(10.4), 800, 1, 500, TIPME_CTX_TASK);
+	if (v == V_XWL_AWAKE)	/* Xwayland already runnable: no wakeup */
+		scen_wake(s, 1, MS(10.3), 800, 1, 0, TIPME_CTX_HARDIRQ);
+	else
+		scen_wake(s, 0, MS(10.4), 800, 1, 500, TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(10.9), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(10.9), 500, poll_site);
 	/* Xwayland: the key to the X client, a message of its own to sway */
@@ -378,7 +384,7 @@ static int build(struct scen *s, enum variant v)
 	char path[200];
 	double go = 10.1;	/* when sway dispatches the key */
 
-	if (v == V_XWL_TIMER || v == V_XWL_RUNNING || v == V_XWL_UNSEEN)
+	if (v >= V_XWL_TIMER)
 		return xwayland(s, v);
 	scen_init(s, 3);
 	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
@@ -882,6 +888,11 @@ int main(void)
 		"\"committer\":800,\"commit_woke\":500,\"commit_mono_ns\":312200000}",
 		NULL,
 	};
+	static const char *const xwl_awake_must[] = {
+		"\"client\":800,\"client_comm\":\"Xwayland\",\"client_woken_by\":0,"
+		"\"client_woken_mono_ns\":10020000,",
+		NULL,
+	};
 	static const char *const xwl_unseen_must[] = {
 		"\"client_is_x_server\":true,\"commit_seen\":false,\"committer\":800,"
 		"\"commit_woke\":500,\"commit_mono_ns\":312400000}",
@@ -894,7 +905,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(87);
+	tap_plan(90);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -953,6 +964,9 @@ int main(void)
 	      "and Xwayland to the X client, Xwayland's commit after its drawing, the flip");
 	check(V_XWL_RUNNING, 320, "flip", "running", 900, 90, xwl_must,
 	      "an X client under Xwayland computes 300 ms");
+	check(V_XWL_AWAKE, 320, "flip", "timer", 900, 90, xwl_awake_must,
+	      "the same sleep, Xwayland runnable when sway sends the key: no wakeup shows "
+	      "the hand-off, the X dump's device event inside sway's dispatch does");
 	check(V_XWL_UNSEEN, 320, "flip", "timer", 900, 90, xwl_unseen_must,
 	      "the same sleep, sway runnable at Xwayland's commit: no wakeup shows it, "
 	      "Xwayland's next wait for work after the drawing is the commit");
