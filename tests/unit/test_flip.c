@@ -966,7 +966,7 @@ int main(void)
 	      "an X client under Xwayland computes 300 ms");
 	check(V_XWL_AWAKE, 320, "flip", "timer", 900, 90, xwl_awake_must,
 	      "the same sleep, Xwayland runnable when sway sends the key: no wakeup shows "
-	      "the hand-off, the X dump's device event inside sway's dispatch does");
+	      "the hand-off: the press whose compositor woke no client, before the X dump's device event");
 	check(V_XWL_UNSEEN, 320, "flip", "timer", 900, 90, xwl_unseen_must,
 	      "the same sleep, sway runnable at Xwayland's commit: no wakeup shows it, "
 	      "Xwayland's next wait for work after the drawing is the commit");
