@@ -342,6 +342,43 @@ static int unseen_commit(const struct pm_incident *inc, const struct pm_state *s
 	return 1;
 }
 
+/*
+ * The commit from the client's message @c, moved on to its next message
+ * as long as that came before the compositor committed the flip found for
+ * the one before (a round trip, or a request in several writes), and the
+ * flip after it.  Return: 1 if it reaches a flip.
+ */
+static int commit_and_flip(const struct pm_incident *inc, const struct pm_state *st,
+			   const struct pm_res *res, struct pm_press_path *out,
+			   const struct pm_wake *c)
+{
+	const struct pm_wake *next;
+	int moves;
+
+	memset(&out->end, 0, sizeof(out->end));
+	out->commit_unseen = 0;
+	for (moves = 0; moves <= COMMIT_MOVES; moves++) {
+		if (!pm_flip_after(inc, st, res, out->compositor, c->target, c->ns, &out->end))
+			break;
+		next = next_message(inc, res, out, c->ns, out->end.commit_ns);
+		if (!next)
+			break;
+		c = next;
+	}
+	out->commit_ns = c->ns;
+	out->committer = c->waker;
+	out->commit_to = c->target;
+	out->composit_ns = runs_from(st, c->target, c->ns);
+	if (!out->end.flip)
+		return 0;
+	/* a flip the client's commit did not reach */
+	if (out->end.flip_ns < out->commit_ns) {
+		memset(&out->end, 0, sizeof(out->end));
+		return 0;
+	}
+	return 1;
+}
+
 /**
  * pm_press_path() - follow a press from its reader to the screen
  * @inc: the incident
@@ -375,9 +412,8 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 {
 	const struct pm_dump *pm = &inc->pm;
 	const struct pm_thread *t = pm_state_thread(st, reader->target);
-	const struct pm_wake *c, *next;
+	const struct pm_wake *c;
 	int64_t by;
-	int moves;
 	size_t j;
 
 	memset(out, 0, sizeof(*out));
@@ -419,27 +455,74 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	if (stopped_while_client_ran(st, out, c->ns) &&
 	    unseen_commit(inc, st, res, out, c->ns) && out->end.flip->ns <= c->ns)
 		return 1;
-	memset(&out->end, 0, sizeof(out->end));
-	out->commit_unseen = 0;
-	for (moves = 0; moves <= COMMIT_MOVES; moves++) {
-		if (!pm_flip_after(inc, st, res, out->compositor, c->target, c->ns, &out->end))
-			break;
-		next = next_message(inc, res, out, c->ns, out->end.commit_ns);
-		if (!next)
-			break;
-		c = next;
-	}
-	out->commit_ns = c->ns;
-	out->committer = c->waker;
-	out->commit_to = c->target;
-	out->composit_ns = runs_from(st, c->target, c->ns);
-	if (!out->end.flip)
+	return commit_and_flip(inc, st, res, out, c);
+}
+
+/* When @pid next began to wait for work (poll, epoll ...) after @ns; 0 if never. */
+static int64_t next_idle(const struct pm_incident *inc, const struct pm_state *st,
+			 uint32_t pid, int64_t ns)
+{
+	const struct pm_thread *t = pm_state_thread(st, pid);
+	size_t j;
+
+	for (j = t ? pm_seg_first(t, ns) : 0; t && j < t->nsegs; j++)
+		if (t->segs[j].start_ns >= ns && t->segs[j].state == PM_T_BLOCKED &&
+		    pm_seg_idle(inc, &t->segs[j]))
+			return t->segs[j].start_ns;
+	return 0;
+}
+
+/**
+ * pm_press_commit_from() - a press's commit and flip from a later moment
+ * @inc: the incident
+ * @st: its state
+ * @res: its resources
+ * @p: a path pm_press_path() followed to its client; its commit and flip
+ *	are found again
+ * @from_ns: when the client's answer began: an X server that is the
+ *	compositor's client (Xwayland) executed its own client's drawing
+ *	(the X dump says when), and its messages to the compositor before
+ *	then were not that answer
+ *
+ * The commit is the client's first wakeup of a compositor thread at or
+ * after @from_ns (within 10 s of the client's wakeup), moved on as in
+ * pm_press_path(); the flip is pm_flip_after()'s from it.  When no such
+ * wakeup comes before the client's thread next waits for work (poll,
+ * epoll ...) after @from_ns, the compositor was not asleep for the commit
+ * the client made in that run: the commit is that wait's start, unseen
+ * (@p->commit_unseen, to the reader), as pm_press_path()'s.
+ *
+ * Return: 1 if that reaches a flip, else 0 (@p's commit and flip cleared).
+ */
+int pm_press_commit_from(const struct pm_incident *inc, const struct pm_state *st,
+			 const struct pm_res *res, struct pm_press_path *p, int64_t from_ns)
+{
+	const struct pm_wake *c;
+	int64_t idle;
+
+	p->commit_ns = 0;
+	p->committer = p->commit_to = 0;
+	p->commit_unseen = 0;
+	p->composit_ns = 0;
+	memset(&p->end, 0, sizeof(p->end));
+	if (!p->client)
 		return 0;
-	/* a flip the client's commit did not reach */
-	if (out->end.flip_ns < out->commit_ns) {
-		memset(&out->end, 0, sizeof(out->end));
+	idle = next_idle(inc, st, p->client, from_ns);
+	c = next_message(inc, res, p, from_ns - 1, p->client_ns + CLIENT_WITHIN_NS);
+	if (c && (!idle || c->ns <= idle))
+		return commit_and_flip(inc, st, res, p, c);
+	/*
+	 * no wakeup before the client waited for work again: the compositor
+	 * was not asleep for the commit it made in that run (runnable,
+	 * composing another frame): the end of the run is the commit
+	 */
+	if (!idle || !pm_flip_after(inc, st, res, p->compositor, p->reader, idle, &p->end))
 		return 0;
-	}
+	p->commit_ns = idle;
+	p->committer = p->client;
+	p->commit_to = p->reader;
+	p->commit_unseen = 1;
+	p->composit_ns = runs_from(st, p->reader, idle);
 	return 1;
 }
 
@@ -457,7 +540,28 @@ const char *const pm_stage_key[PM_STAGE_NR] = {
 	[PM_STAGE_COMPOSE] = "compositor_to_flip",
 	[PM_STAGE_REFRESH] = "refresh",
 	[PM_STAGE_IDLE] = "reader_to_idle",
+	[PM_STAGE_X_SERVER] = "x_server",
+	[PM_STAGE_X_CLIENT] = "x_client",
+	[PM_STAGE_X_DRAW] = "x_drawing",
 };
+
+/* @n stages of a path to its flip, each ending at @at[i] (kept in order). */
+static int legs_to(const struct pm_press_path *p, const int64_t *at, const uint32_t *who,
+		   const int *stage, int n, struct pm_press_leg *legs)
+{
+	int64_t from = p->press_ns;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int64_t to = at[i] > from ? at[i] : from;
+
+		if (i == n - 1 || to > p->end.flip_ns)
+			to = to > p->end.flip_ns ? p->end.flip_ns : to;
+		legs[i] = (struct pm_press_leg){ stage[i], who[i], from, to };
+		from = to;
+	}
+	return n;
+}
 
 /**
  * pm_press_legs() - a press's path as consecutive stages
@@ -475,11 +579,11 @@ const char *const pm_stage_key[PM_STAGE_NR] = {
  */
 int pm_press_legs(const struct pm_press_path *p, struct pm_press_leg *legs)
 {
+	static const int stage[] = { PM_STAGE_DISPATCH, PM_STAGE_CLIENT, PM_STAGE_COMMIT,
+				     PM_STAGE_COMPOSE, PM_STAGE_REFRESH };
 	const int64_t at[] = { p->client_ns, p->commit_ns, p->composit_ns,
 			       p->end.commit_ns, p->end.flip_ns };
 	const uint32_t who[] = { p->reader, p->client, p->commit_to, p->commit_to, 0 };
-	int64_t from = p->press_ns;
-	int i;
 
 	if (!p->end.flip) {
 		if (!p->idle_ns)
@@ -488,13 +592,37 @@ int pm_press_legs(const struct pm_press_path *p, struct pm_press_leg *legs)
 						 p->idle_ns };
 		return 1;
 	}
-	for (i = 0; i < PM_PRESS_LEGS; i++) {
-		int64_t to = at[i] > from ? at[i] : from;
+	return legs_to(p, at, who, stage, PM_PRESS_LEGS, legs);
+}
 
-		if (i == PM_PRESS_LEGS - 1 || to > p->end.flip_ns)
-			to = to > p->end.flip_ns ? p->end.flip_ns : to;
-		legs[i] = (struct pm_press_leg){ i, who[i], from, to };
-		from = to;
-	}
-	return PM_PRESS_LEGS;
+/**
+ * pm_press_legs_x() - the stages of a press to an X client under Xwayland
+ * @p: the path, its client the X server (as kinput.c joins it)
+ * @xclient: the X client's thread that got the key
+ * @handed_ns: when the X server woke it with the key
+ * @draw_ns: the X dump's stamp of its last drawing request in answer
+ * @legs: PM_PRESS_LEGS_X entries, filled in order
+ *
+ * The compositor's dispatch (to its wakeup of the X server), the X server
+ * (to its wakeup of @xclient), the X client (to its last drawing request),
+ * the X server drawing (to its commit to the compositor), then as
+ * pm_press_legs(): the commit reaching the compositor, the compositor
+ * composing, the refresh.  They add up to the press.
+ *
+ * Return: how many legs (0: no flip).
+ */
+int pm_press_legs_x(const struct pm_press_path *p, uint32_t xclient, int64_t handed_ns,
+		    int64_t draw_ns, struct pm_press_leg *legs)
+{
+	static const int stage[] = { PM_STAGE_DISPATCH, PM_STAGE_X_SERVER, PM_STAGE_X_CLIENT,
+				     PM_STAGE_X_DRAW, PM_STAGE_COMMIT, PM_STAGE_COMPOSE,
+				     PM_STAGE_REFRESH };
+	const int64_t at[] = { p->client_ns, handed_ns, draw_ns, p->commit_ns, p->composit_ns,
+			       p->end.commit_ns, p->end.flip_ns };
+	const uint32_t who[] = { p->reader, p->client, xclient, p->client, p->commit_to,
+				 p->commit_to, 0 };
+
+	if (!p->end.flip)
+		return 0;
+	return legs_to(p, at, who, stage, PM_PRESS_LEGS_X, legs);
 }

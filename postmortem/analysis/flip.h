@@ -122,6 +122,8 @@ struct pm_press_path {
 int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_res *res, const struct pm_wake *reader,
 		  int64_t press_ns, struct pm_press_path *out);
+int pm_press_commit_from(const struct pm_incident *inc, const struct pm_state *st,
+			 const struct pm_res *res, struct pm_press_path *p, int64_t from_ns);
 
 /* The stages of a press's path, in order (struct pm_press_leg.stage). */
 enum pm_press_stage {
@@ -131,6 +133,10 @@ enum pm_press_stage {
 	PM_STAGE_COMPOSE,	/* the compositor running to the flip's commit */
 	PM_STAGE_REFRESH,	/* the flip's commit to the refresh that showed it */
 	PM_STAGE_IDLE,		/* no client: the input to the reader's next wait */
+	/* the client is an X server (Xwayland): pm_press_legs_x() */
+	PM_STAGE_X_SERVER,	/* it woken to its wakeup of its X client */
+	PM_STAGE_X_CLIENT,	/* the X client to its last drawing request */
+	PM_STAGE_X_DRAW,	/* the X server drawing, to its commit */
 	PM_STAGE_NR,
 };
 
@@ -152,7 +158,10 @@ struct pm_press_leg {
 };
 
 #define PM_PRESS_LEGS	5
+#define PM_PRESS_LEGS_X	7	/* pm_press_legs_x()'s */
 
 int pm_press_legs(const struct pm_press_path *p, struct pm_press_leg *legs);
+int pm_press_legs_x(const struct pm_press_path *p, uint32_t xclient, int64_t handed_ns,
+		    int64_t draw_ns, struct pm_press_leg *legs);
 
 #endif

@@ -50,13 +50,16 @@ static void life(const struct pm_state *st,
 /*
  * The input of the X dump that an auto trigger fired on (@press_ns, when
  * the X dump has it), else the slowest, from the device event to the
- * screen.  Returns 1 when it chose the interval, 0 if there is none,
+ * screen; when the X server is a compositor's client (Xwayland) and the
+ * kernel's dump follows the press to it and its commit to a flip, from
+ * the kernel's input record to that flip.  Returns 1 when it chose the interval, 0 if there is none,
  * -ENOMEM.
  */
 static int by_input(const struct pm_incident *inc, const struct pm_state *st,
 		    const struct pm_res *res, int64_t press_ns,
 		    struct pm_interval *out)
 {
+	uint32_t server = pm_xserver_pid(pm_incident_x(inc));
 	const struct pm_lat_event *ev = NULL;
 	struct pm_latency lat;
 	int64_t best = AUTO_PRESS_SLACK_NS + 1;
@@ -89,15 +92,24 @@ static int by_input(const struct pm_incident *inc, const struct pm_state *st,
 		if (ev->done_ns < ev->end_ns)
 			out->display_ns = ev->done_ns;
 		/* an X server that drives a display itself: its next flip */
-		if (ev->display_ns && ev->result == PM_LAT_HANDLED && pm_xserver_pid(pm_incident_x(inc)) &&
-		    pm_flip_after(inc, st, res, pm_xserver_pid(pm_incident_x(inc)), 0,
-				  ev->display_ns, &out->path.end) &&
+		if (ev->display_ns && ev->result == PM_LAT_HANDLED && server &&
+		    pm_flip_after(inc, st, res, server, 0, ev->display_ns, &out->path.end) &&
 		    out->path.end.flip_ns >= ev->display_ns) {
-			out->path.compositor = pm_xserver_pid(pm_incident_x(inc));
+			out->path.compositor = server;
+			out->to_ns = out->path.end.flip_ns;
+			out->end = PM_END_FLIP;
+		} else if (ev->via.end.flip) {
+			/*
+			 * an X server that is a compositor's client (Xwayland):
+			 * from the kernel's input record through the compositor
+			 * to it, and from its commit of the drawing to the flip
+			 */
+			out->path = ev->via;
+			out->from_ns = out->path.press_ns;
 			out->to_ns = out->path.end.flip_ns;
 			out->end = PM_END_FLIP;
 		} else {
-			memset(&out->path.end, 0, sizeof(out->path.end));
+			memset(&out->path, 0, sizeof(out->path));
 		}
 	}
 	pm_latency_free(&lat);

@@ -75,8 +75,11 @@ struct pm_interval_ask {
  * @end: enum pm_end
  * @path: chosen by an input the kernel saw: its path (flip.h); with
  *	PM_END_FLIP, path.end is the flip @to_ns is the refresh of; chosen by
- *	the X dump's input with PM_END_FLIP: only path.end (the X server's
- *	flip after the drawing) and path.compositor (the server) are set
+ *	the X dump's input with PM_END_FLIP: path.end (the X server's
+ *	flip after the drawing) and path.compositor (the server) only, or,
+ *	when the X server is the compositor's client (Xwayland; path.client
+ *	is then a thread of it), the kernel's press's whole path, its commit
+ *	the server's after the drawing (pm_kernel_press_via())
  */
 struct pm_interval {
 	uint32_t pid;

@@ -27,6 +27,14 @@
  */
 #define AUTO_BEFORE_NS	2000000
 #define AUTO_AFTER_NS	50000000
+/*
+ * An X server that is a compositor's client (Xwayland) turns the
+ * compositor's key event into its device event this long after the
+ * kernel's input at most; the compositor's wakeup of it may be stamped
+ * on a CPU whose clock is ahead by up to VIA_SKEW_NS (flip.c's CPU_SKEW_NS).
+ */
+#define VIA_WITHIN_NS	1000000000LL
+#define VIA_SKEW_NS	10000000LL
 
 static uint64_t dist(int64_t a, int64_t b)
 {
@@ -439,5 +447,75 @@ int pm_kernel_presses(const struct pm_incident *inc, const struct pm_state *st,
 		p->reader_by = rd[k].by;
 	}
 	free(rd);
+	return 0;
+}
+
+/**
+ * pm_kernel_press_via() - the kernel's press an X server got from its compositor
+ * @inc: the incident
+ * @st: its state
+ * @res: its resources
+ * @rd: the readers of @res's inputs (pm_input_readers())
+ * @server: the X server's process (the X dump's), a client of the
+ *	compositor (Xwayland)
+ * @x_ns: the X server's device event for the press (the X dump's)
+ * @drawn_ns: when the X server executed its client's drawing in answer
+ *	(the X dump's stamp of the last drawing request: its commit of the
+ *	drawing comes after)
+ * @out: the kernel's press, followed from its input record through the
+ *	compositor to @server (pm_press_path()), its commit and flip from
+ *	@drawn_ns on (pm_press_commit_from())
+ *
+ * The press is the last key or button press the kernel saw in the second
+ * before @x_ns whose path reached @server as the client the compositor
+ * woke, not after @x_ns; or whose reader woke no client (the server was
+ * awake when the key came: client_waker 0, client_ns the later of @x_ns
+ * and the reader's wakeup).
+ *
+ * Return: 1 with @out set and a flip, else 0 (@out cleared).
+ */
+int pm_kernel_press_via(const struct pm_incident *inc, const struct pm_state *st,
+			const struct pm_res *res, const struct pm_input_read *rd,
+			uint32_t server, int64_t x_ns, int64_t drawn_ns,
+			struct pm_press_path *out)
+{
+	struct pm_press_path pp;
+	int found = 0;
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < res->ninputs; k++) {
+		const struct pm_input *in = &res->inputs[k];
+
+		if (in->ns < x_ns - VIA_WITHIN_NS)
+			continue;
+		if (in->ns > x_ns + VIA_SKEW_NS)
+			break;
+		if (!is_press(in) || rd[k].by == PM_READER_NONE)
+			continue;
+		pm_press_path(inc, st, res, &rd[k].wake, in->ns, &pp);
+		/*
+		 * the compositor woke no client: the X server was already
+		 * awake (busy) when the compositor sent it the key; the X
+		 * dump's device event says it had it (client_waker 0), maybe
+		 * well after the compositor's dispatch (a busy Xwayland under
+		 * TCG took 49 ms)
+		 */
+		if (!pp.nclients && pp.reader && x_ns >= in->ns - VIA_SKEW_NS) {
+			pp.client = server;
+			pp.client_proc = server;
+			pp.client_waker = 0;
+			pp.client_ns = x_ns > pp.read_ns ? x_ns : pp.read_ns;
+			pp.nclients = 1;
+		}
+		if (pp.client_proc != server || pp.client_ns > x_ns + VIA_SKEW_NS)
+			continue;
+		pp.reader_by = rd[k].by;
+		*out = pp;
+		found = 1;
+	}
+	if (found && pm_press_commit_from(inc, st, res, out, drawn_ns))
+		return 1;
+	memset(out, 0, sizeof(*out));
 	return 0;
 }

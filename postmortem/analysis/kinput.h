@@ -38,6 +38,10 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		    int64_t press_ns, struct pm_span *out,
 		    struct pm_press_path *path);
 
+int pm_kernel_press_via(const struct pm_incident *inc, const struct pm_state *st,
+			const struct pm_res *res, const struct pm_input_read *rd,
+			uint32_t server, int64_t x_ns, int64_t drawn_ns,
+			struct pm_press_path *out);
 int pm_kernel_presses(const struct pm_incident *inc, const struct pm_state *st,
 		      const struct pm_res *res, struct pm_press_path **out, size_t *n);
 

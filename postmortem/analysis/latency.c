@@ -26,6 +26,7 @@
 
 #include "xdumpfile.h"
 #include "../dump/tables.h"
+#include "kinput.h"
 #include "latency.h"
 #include "xprof.h"
 
@@ -108,6 +109,7 @@ static void display(const struct lat_ctx *c, struct pm_lat_event *ev,
 	}
 	if (last < 0)
 		return;
+	ev->draw_ns = last;
 	/*
 	 * The server runs one request at a time, and the X dump holds the
 	 * requests in the order it dispatched them: the next one (of any
@@ -530,6 +532,45 @@ static const struct pm_lat_event *slowest(const struct pm_latency *l)
 	return slow;
 }
 
+/*
+ * Each handled input that came through a compositor whose client the X
+ * server is (Xwayland): the kernel's press it came from, to the flip
+ * (lat_event.via), and when the server woke the client with it.
+ */
+static int join_kernel(const struct pm_incident *inc, const struct lat_ctx *c,
+		       struct pm_latency *l)
+{
+	struct pm_input_read *rd;
+	size_t i, k;
+
+	if (!c->server || !c->res->nflips || !c->res->ninputs)
+		return 0;
+	if (pm_input_readers(inc, c->st, c->res, &rd))
+		return -ENOMEM;
+	for (i = 0; i < l->n; i++) {
+		struct pm_lat_event *ev = &l->events[i];
+
+		if (ev->result != PM_LAT_HANDLED || !ev->draw_ns ||
+		    pm_kernel_press_via(inc, c->st, c->res, rd, c->server, ev->press_ns,
+					ev->draw_ns, &ev->via) != 1)
+			continue;
+		ev->handed_ns = ev->via.client_ns;
+		for (k = pm_res_wake_from(c->res, ev->via.client_ns); k < c->res->nwakes; k++) {
+			const struct pm_wake *w = &c->res->wakes[k];
+
+			if (w->ns > ev->draw_ns)
+				break;
+			if (w->target == ev->pid && w->ctx == TIPME_CTX_TASK &&
+			    is_server(c, w->waker, w->ns)) {
+				ev->handed_ns = w->ns;
+				break;
+			}
+		}
+	}
+	free(rd);
+	return 0;
+}
+
 int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
 		       const struct pm_res *res, struct pm_latency *out)
 {
@@ -545,6 +586,10 @@ int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
 		return -ENOMEM;
 	out->n = collect(&c, out->events);
 	out->slowest = slowest(out);
+	if (join_kernel(inc, &c, out)) {
+		pm_latency_free(out);
+		return -ENOMEM;
+	}
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 
 #include "../state/resources.h"
 #include "../state/state.h"
+#include "flip.h"
 
 struct tm_xdump;
 
@@ -37,10 +38,18 @@ enum pm_lat_result {
  * @delivered_ns: when the server queued the event to it
  * @done_ns: when the client waited for input again (or the dump's end)
  * @drawing: the client's drawing requests the server executed for it
+ * @draw_ns: the X dump's stamp of the last of them (whole ms, never after
+ *	its dispatch), 0 if none
  * @display_ns: when the X server had executed the last of them: it went
  *	back to waiting, or dispatched the next request (of any client),
  *	whichever came first (0: no drawing, or the server's thread is not
  *	in the kernel dump)
+ * @via: the kernel's press this input came from when the X server is a
+ *	compositor's client (Xwayland): the path from its input record
+ *	through the compositor to the server, and from the server's commit
+ *	of the drawing to the compositor's flip (pm_kernel_press_via());
+ *	via.end.flip is NULL when there is none
+ * @handed_ns: with @via, when the X server woke @pid with the input
  * @end_ns: the later of @done_ns and @display_ns: the input on the screen
  * @time: running, runnable, blocked and unknown ns of the client between
  *	the press and @done_ns
@@ -56,7 +65,10 @@ struct pm_lat_event {
 	int64_t delivered_ns;
 	int64_t done_ns;
 	uint32_t drawing;
+	int64_t draw_ns;
 	int64_t display_ns;
+	struct pm_press_path via;
+	int64_t handed_ns;
 	int64_t end_ns;
 	int64_t time[4];
 	const struct pm_seg *longest;

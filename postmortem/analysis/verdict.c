@@ -1302,6 +1302,26 @@ static void press_path(struct va *v, const struct pm_press_path *p, int64_t t0, 
 		walk(v, p->commit_to, b, t1, -1, NULL, 0);
 }
 
+/*
+ * A press to an X client under Xwayland, [t0, t1) up to where the client
+ * was done (or Xwayland's commit of its drawing): the compositor's
+ * dispatch until it woke the X server (its client); the X client @pid
+ * from then on, as a press of the X dump's (the X server handing it the
+ * key and answering its requests is x_server, the client's own waits and
+ * running are its).
+ */
+static void xwayland_path(struct va *v, const struct pm_press_path *p, uint32_t pid,
+			  int64_t t0, int64_t t1)
+{
+	int64_t a = p->client_ns > t0 ? p->client_ns : t0;
+
+	a = a < t1 ? a : t1;
+	if (a > t0)
+		walk(v, p->reader, t0, a, -1, NULL, 0);
+	if (t1 > a && !v->oom)
+		walk(v, pid, a, t1, -1, NULL, WOKE_ANSWER);
+}
+
 /* By step, thread, then time: each thread's stretches under a step together. */
 static int run_cmp(const void *a, const void *b)
 {
@@ -1379,9 +1399,9 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 	struct va v = { .r = r, .inc = inc, .pm = &inc->pm, .st = st, .res = res, .depth = -1 };
 	const struct tm_xdump *x = pm_incident_x(inc);
 	uint32_t pid = iv->pid;
-	int64_t from_ns = iv->from_ns, to_ns = iv->to_ns, mid, disp = iv->to_ns;
+	int64_t from_ns = iv->from_ns, to_ns = iv->to_ns, mid, xend, disp = iv->to_ns;
 	size_t i;
-	int step;
+	int step, xw = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->pid = pid;
@@ -1397,32 +1417,46 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 		disp = disp < from_ns ? from_ns : disp > to_ns ? to_ns : disp;
 		r->flip_commit_ns = disp;
 	}
-	mid = disp;
+	mid = xend = disp;
 	if (x) {
 		v.x = x;
 		v.xserver = pm_xserver_pid(x);
 		v.ours = tgid_of(&v, pid, from_ns);
-		if (v.xserver && iv->display_ns > from_ns && iv->display_ns < disp)
+		/* Xwayland: the press's path reached the X server as its client */
+		xw = v.xserver && iv->end == PM_END_FLIP && iv->path.client &&
+		     iv->path.client_proc == v.xserver && tgid_of(&v, pid, from_ns) != v.xserver;
+		r->via_xserver = xw;
+		if (xw)
+			xend = iv->path.commit_ns < from_ns ? from_ns :
+			       iv->path.commit_ns > disp ? disp : iv->path.commit_ns;
+		mid = xend;
+		if (v.xserver && iv->display_ns > from_ns && iv->display_ns < xend)
 			mid = iv->display_ns;
 	}
-	r->display_ns = mid < disp ? mid : 0;
-	if (mid > from_ns && iv->end == PM_END_FLIP && iv->path.client)
+	r->display_ns = mid < xend ? mid : 0;
+	if (xw && mid > from_ns)
+		xwayland_path(&v, &iv->path, pid, from_ns, mid);
+	else if (mid > from_ns && iv->end == PM_END_FLIP && iv->path.client)
 		press_path(&v, &iv->path, from_ns, mid);
 	else if (mid > from_ns)
 		walk(&v, pid, from_ns, mid, -1, NULL,
 		     x && (iv->chosen_by == PM_BY_INPUT || iv->chosen_by == PM_BY_AUTO) ?
 		     WOKE_ANSWER : 0);
-	if (mid < disp && !v.oom) {
+	if (mid < xend && !v.oom) {
 		/* the client was done: the rest is the server drawing for it */
-		step = add_step(&v, -1, pid, mid, disp, PM_C_X_SERVER, NULL);
+		step = add_step(&v, -1, pid, mid, xend, PM_C_X_SERVER, NULL);
 		if (step >= 0) {
 			r->chain[step].followed = 1;
 			r->chain[step].waker = v.xserver;
 			v.stack[0] = pid;
 			v.depth = 0;
-			walk(&v, v.xserver, mid, disp, step, NULL, 0);
+			walk(&v, v.xserver, mid, xend, step, NULL, 0);
+			v.depth = -1;
 		}
 	}
+	/* Xwayland's commit of the drawing: the compositor, to its flip */
+	if (xend < disp && !v.oom)
+		walk(&v, iv->path.commit_to, xend, disp, -1, NULL, 0);
 	if (disp < to_ns && !v.oom) {
 		/* the flip committed: the display's pace until its refresh */
 		charge_display(&v, iv->path.end.flip ? (int32_t)iv->path.end.flip->crtc : -1,

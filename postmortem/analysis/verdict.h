@@ -184,6 +184,10 @@ struct pm_chain_step {
  *	was found, enum pm_reader_by (flip.h); else PM_READER_NONE
  * @flip_commit_ns: with PM_END_FLIP, when the flip was committed: from
  *	then to the end, the display's pace (PM_C_DISPLAY); else 0
+ * @via_xserver: with PM_END_FLIP, 1 if the path's client is the X dump's
+ *	X server (Xwayland, the compositor's client) and @pid its X client:
+ *	the commit is the server's first message to the compositor after it
+ *	executed the client's drawing (interval.h)
  * @hot: the hot functions of each thread the walk found computing, by
  *	the step it computed under (struct pm_hot.parent; -1: the interval's
  *	own walk), from the profiler's samples in its running stretches;
@@ -206,6 +210,7 @@ struct pm_verdict {
 	struct pm_press_path path;
 	int reader_by;
 	int64_t flip_commit_ns;
+	int via_xserver;
 	struct pm_hot *hot;
 	size_t nhot;
 };

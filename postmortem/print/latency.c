@@ -28,13 +28,91 @@ static const char *press_key(int code)
 	       code == PM_X_MOTION ? "motion" : "button_press";
 }
 
+static const char *const stage_words[PM_STAGE_NR] = {
+	[PM_STAGE_DISPATCH] = "dispatch",
+	[PM_STAGE_CLIENT] = "client",
+	[PM_STAGE_COMMIT] = "commit to compositor",
+	[PM_STAGE_COMPOSE] = "compositor to flip",
+	[PM_STAGE_REFRESH] = "waiting for the refresh",
+	[PM_STAGE_IDLE] = "reader to its next wait",
+	[PM_STAGE_X_SERVER] = "X server",
+	[PM_STAGE_X_CLIENT] = "X client",
+	[PM_STAGE_X_DRAW] = "X server drawing",
+};
+
+/* "600 foot" into @buf; "-" for none. */
+static const char *task_words(const struct pm_dump *pm, uint32_t pid, int64_t ns,
+			      char *buf, size_t len)
+{
+	const char *c = pid ? pm_comm_at(pm, pid, ns) : NULL;
+	char name[16 * TM_TEXT_PER_BYTE + 1];
+
+	if (!pid)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%" PRIu32 " %s", pid,
+			 c ? tm_text_fmt(c, strnlen(c, 16), name, sizeof(name)) : "?");
+	return buf;
+}
+
+
+/* A press's legs on one line, "dispatch 0.4 ms (500 sway), ..." after @indent. */
+static void legs_print(FILE *f, const struct pm_dump *pm, const struct pm_press_leg *legs,
+		       int nl, const struct pm_press_path *p, const char *indent)
+{
+	char a[64];
+	int k;
+
+	for (k = 0; k < nl; k++) {
+		if (legs[k].stage == PM_STAGE_REFRESH)
+			snprintf(a, sizeof(a), "crtc %" PRIu32, p->end.flip->crtc);
+		else
+			task_words(pm, legs[k].pid, legs[k].from_ns, a, sizeof(a));
+		fprintf(f, "%s%s %.1f ms (%s)", k ? ", " : indent, stage_words[legs[k].stage],
+			(legs[k].to_ns - legs[k].from_ns) / 1e6, a);
+	}
+	if (nl)
+		fputc('\n', f);
+}
+
+/* A press's legs as the JSON array "legs". */
+static void legs_json(struct tm_jw *j, const struct pm_dump *pm,
+		      const struct pm_press_leg *legs, int nl)
+{
+	const char *c;
+	int k;
+
+	tm_jw_key(j, "legs");
+	tm_jw_arr_begin(j);
+	for (k = 0; k < nl; k++) {
+		tm_jw_obj_begin(j);
+		tm_jw_kstr(j, "stage", pm_stage_key[legs[k].stage]);
+		tm_jw_key(j, "pid");
+		if (legs[k].pid) {
+			tm_jw_u64(j, legs[k].pid);
+			c = pm_comm_at(pm, legs[k].pid, legs[k].from_ns);
+			tm_jw_kstr(j, "comm", c ? c : "");
+		} else {
+			tm_jw_null(j);
+		}
+		tm_jw_ki64(j, "from_mono_ns", legs[k].from_ns);
+		tm_jw_ki64(j, "to_mono_ns", legs[k].to_ns);
+		tm_jw_ki64(j, "ns", legs[k].to_ns - legs[k].from_ns);
+		tm_jw_obj_end(j);
+	}
+	tm_jw_arr_end(j);
+}
+
 void pm_latency_print(FILE *f, const struct pm_incident *inc,
 		      const struct pm_latency *l, const char *path,
 		      int64_t min_ns)
 {
 	const struct pm_dump *pm = &inc->pm;
 	const struct pm_lat_event *evs = l->events, *slow = l->slowest;
+	struct pm_press_leg legs[PM_PRESS_LEGS_X];
 	size_t i, n = l->n, shown = 0;
+	char a[64];
+	int nl;
 
 	fprintf(f, "%-14s  %-12s  %-24s  %10s  %s\n", "PRESS (s)", "EVENT",
 	       "CLIENT", "LATENCY", "WHERE THE TIME WENT");
@@ -77,6 +155,14 @@ void pm_latency_print(FILE *f, const struct pm_incident *inc,
 		if (ev->result == PM_LAT_UNFINISHED)
 			fprintf(f, ", still handling at the dump's end");
 		fputc('\n', f);
+		if (ev->via.end.flip) {
+			nl = pm_press_legs_x(&ev->via, ev->pid, ev->handed_ns, ev->draw_ns, legs);
+			fprintf(f, "                from the kernel's input at %.6f to the flip "
+				"(crtc %" PRIu32 "): %.1f ms, through %s:\n", ev->via.press_ns / 1e9,
+				ev->via.end.flip->crtc, (ev->via.end.flip_ns - ev->via.press_ns) / 1e6,
+				task_words(pm, ev->via.reader, ev->via.read_ns, a, sizeof(a)));
+			legs_print(f, pm, legs, nl, &ev->via, "                  ");
+		}
 	}
 	if (!shown)
 		fprintf(f, "(no press%s)\n", min_ns ? " above --min-ms" : "");
@@ -93,6 +179,7 @@ void pm_latency_json(struct tm_jw *j, const struct pm_incident *inc,
 {
 	const struct pm_dump *pm = &inc->pm;
 	const struct pm_lat_event *evs = l->events, *slow = l->slowest;
+	struct pm_press_leg legs[PM_PRESS_LEGS_X];
 	size_t i, n = l->n;
 
 	tm_jw_obj_begin(j);
@@ -128,6 +215,19 @@ void pm_latency_json(struct tm_jw *j, const struct pm_incident *inc,
 			tm_jw_ki64(j, "blocked_ns", ev->time[2]);
 			tm_jw_ki64(j, "unknown_ns", ev->time[3]);
 			tm_jw_ki64(j, "drawing_after_done_ns", ev->end_ns - ev->done_ns);
+			/* only under Xwayland: the X dump's JSON stays as it was */
+			if (ev->via.end.flip) {
+				tm_jw_ki64(j, "kernel_press_mono_ns", ev->via.press_ns);
+				tm_jw_kstr(j, "end", "flip");
+				tm_jw_ki64(j, "flip_mono_ns", ev->via.end.flip_ns);
+				tm_jw_ku64(j, "crtc", ev->via.end.flip->crtc);
+				tm_jw_ki64(j, "to_flip_ns", ev->via.end.flip_ns - ev->via.press_ns);
+				tm_jw_ku64(j, "compositor", ev->via.compositor);
+				tm_jw_ku64(j, "x_server", ev->via.client);
+				legs_json(j, pm, legs,
+					  pm_press_legs_x(&ev->via, ev->pid, ev->handed_ns,
+							  ev->draw_ns, legs));
+			}
 			if (ev->longest) {
 				tm_jw_key(j, "longest_block");
 				tm_jw_obj_begin(j);
@@ -153,30 +253,6 @@ static int64_t press_end(const struct pm_press_path *p)
 	return p->end.flip ? p->end.flip_ns : p->idle_ns;
 }
 
-static const char *const stage_words[PM_STAGE_NR] = {
-	[PM_STAGE_DISPATCH] = "dispatch",
-	[PM_STAGE_CLIENT] = "client",
-	[PM_STAGE_COMMIT] = "commit to compositor",
-	[PM_STAGE_COMPOSE] = "compositor to flip",
-	[PM_STAGE_REFRESH] = "waiting for the refresh",
-	[PM_STAGE_IDLE] = "reader to its next wait",
-};
-
-/* "600 foot" into @buf; "-" for none. */
-static const char *task_words(const struct pm_dump *pm, uint32_t pid, int64_t ns,
-			      char *buf, size_t len)
-{
-	const char *c = pid ? pm_comm_at(pm, pid, ns) : NULL;
-	char name[16 * TM_TEXT_PER_BYTE + 1];
-
-	if (!pid)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%" PRIu32 " %s", pid,
-			 c ? tm_text_fmt(c, strnlen(c, 16), name, sizeof(name)) : "?");
-	return buf;
-}
-
 void pm_presses_print(FILE *f, const struct pm_incident *inc,
 		      const struct pm_press_path *p, size_t n, const char *path,
 		      int64_t min_ns)
@@ -186,7 +262,7 @@ void pm_presses_print(FILE *f, const struct pm_incident *inc,
 	struct pm_press_leg legs[PM_PRESS_LEGS];
 	char a[64], b[64], end[32];
 	size_t i, shown = 0;
-	int k, nl;
+	int nl;
 
 	fprintf(f, "no X dump: the presses the kernel saw, through the reader of the event device\n");
 	fprintf(f, "%-14s  %10s  %-12s  %-22s  %s\n", "PRESS (s)", "LATENCY", "END",
@@ -212,17 +288,7 @@ void pm_presses_print(FILE *f, const struct pm_incident *inc,
 			task_words(pm, p[i].reader, p[i].read_ns, a, sizeof(a)),
 			task_words(pm, p[i].client, p[i].client_ns, b, sizeof(b)));
 		nl = pm_press_legs(&p[i], legs);
-		for (k = 0; k < nl; k++) {
-			if (legs[k].stage == PM_STAGE_REFRESH)
-				snprintf(a, sizeof(a), "crtc %" PRIu32, p[i].end.flip->crtc);
-			else
-				task_words(pm, legs[k].pid, legs[k].from_ns, a, sizeof(a));
-			fprintf(f, "%s%s %.1f ms (%s)", k ? ", " : "                  ",
-				stage_words[legs[k].stage],
-				(legs[k].to_ns - legs[k].from_ns) / 1e6, a);
-		}
-		if (nl)
-			fputc('\n', f);
+		legs_print(f, pm, legs, nl, &p[i], "                  ");
 		if (p[i].reader_by == PM_READER_AWAKE || p[i].reader_by == PM_READER_FLIP_READER)
 			fprintf(f, "                  no wakeup delivered it: %s read it already awake, %s\n",
 				task_words(pm, p[i].reader, p[i].read_ns, a, sizeof(a)),
@@ -247,9 +313,8 @@ void pm_presses_json(struct tm_jw *j, const struct pm_incident *inc,
 {
 	const struct pm_dump *pm = &inc->pm;
 	struct pm_press_leg legs[PM_PRESS_LEGS];
-	const char *c;
 	size_t i;
-	int k, nl;
+	int nl;
 
 	tm_jw_obj_begin(j);
 	tm_jw_key(j, "presses");
@@ -295,26 +360,8 @@ void pm_presses_json(struct tm_jw *j, const struct pm_incident *inc,
 		else
 			tm_jw_null(j);
 		tm_jw_ku64(j, "outputs", p[i].end.noutputs);
-		tm_jw_key(j, "legs");
-		tm_jw_arr_begin(j);
 		nl = pm_press_legs(&p[i], legs);
-		for (k = 0; k < nl; k++) {
-			tm_jw_obj_begin(j);
-			tm_jw_kstr(j, "stage", pm_stage_key[legs[k].stage]);
-			tm_jw_key(j, "pid");
-			if (legs[k].pid) {
-				tm_jw_u64(j, legs[k].pid);
-				c = pm_comm_at(pm, legs[k].pid, legs[k].from_ns);
-				tm_jw_kstr(j, "comm", c ? c : "");
-			} else {
-				tm_jw_null(j);
-			}
-			tm_jw_ki64(j, "from_mono_ns", legs[k].from_ns);
-			tm_jw_ki64(j, "to_mono_ns", legs[k].to_ns);
-			tm_jw_ki64(j, "ns", legs[k].to_ns - legs[k].from_ns);
-			tm_jw_obj_end(j);
-		}
-		tm_jw_arr_end(j);
+		legs_json(j, pm, legs, nl);
 		tm_jw_obj_end(j);
 	}
 	tm_jw_arr_end(j);

@@ -580,6 +580,10 @@ static void text_path(struct out *o)
 			p->reader, comm(o, p->reader), pm_fmt_ns(p->read_ns, a, sizeof(a)),
 			awake_words[r->reader_by], p->client, comm(o, p->client),
 			pm_fmt_ns(p->client_ns, b, sizeof(b)));
+	else if (p->client && r->via_xserver && !p->client_waker)
+		fprintf(o->f, "path:     the input woke %u (%s) at %s; its client the X server %u (%s) was already awake and had the key by %s (the X dump's device event)",
+			p->reader, comm(o, p->reader), pm_fmt_ns(p->read_ns, a, sizeof(a)),
+			p->client, comm(o, p->client), pm_fmt_ns(p->client_ns, b, sizeof(b)));
 	else if (p->client)
 		fprintf(o->f, "path:     the input woke %u (%s) at %s; it woke the client %u (%s) at %s",
 			p->reader, comm(o, p->reader), pm_fmt_ns(p->read_ns, a, sizeof(a)),
@@ -588,9 +592,19 @@ static void text_path(struct out *o)
 		if (p->nclients > 1)
 			fprintf(o->f, " (followed: the first of the %u processes it woke while dispatching the input)",
 				p->nclients);
-		if (p->commit_unseen)
+		if (p->commit_unseen && r->via_xserver)
+			fprintf(o->f, ";\n          it, the X server, gave the key to %u (%s) and committed by %s (no wakeup shows it: %u (%s) was not asleep for it; the end of its run after it executed the X client's drawing)\n",
+				r->pid, comm(o, r->pid),
+				pm_fmt_ns(p->commit_ns, a, sizeof(a)), p->commit_to,
+				comm(o, p->commit_to));
+		else if (p->commit_unseen)
 			fprintf(o->f, ";\n          %u (%s) committed by %s (no wakeup shows it: %u (%s) was not asleep for it; the end of the client's last run before the compositor answered it or was continued)\n",
 				p->committer, comm(o, p->committer),
+				pm_fmt_ns(p->commit_ns, a, sizeof(a)), p->commit_to,
+				comm(o, p->commit_to));
+		else if (r->via_xserver)
+			fprintf(o->f, ";\n          it, the X server, gave the key to %u (%s) and committed at %s (its first message to %u (%s) after it executed the X client's drawing)\n",
+				r->pid, comm(o, r->pid),
 				pm_fmt_ns(p->commit_ns, a, sizeof(a)), p->commit_to,
 				comm(o, p->commit_to));
 		else
@@ -649,6 +663,9 @@ static void json_path(struct out *o)
 	tm_jw_ku64(&o->w, "client_woken_by", p->client_waker);
 	tm_jw_ki64(&o->w, "client_woken_mono_ns", p->client_ns);
 	tm_jw_ku64(&o->w, "clients_woken", p->nclients);
+	/* only under Xwayland: the Wayland paths' JSON stays as it was */
+	if (r->via_xserver)
+		tm_jw_kbool(&o->w, "client_is_x_server", 1);
 	tm_jw_kbool(&o->w, "commit_seen", !p->commit_unseen);
 	tm_jw_ku64(&o->w, "committer", p->committer);
 	tm_jw_ku64(&o->w, "commit_woke", p->commit_to);
@@ -685,13 +702,15 @@ static void print_text(struct out *o, const char *name)
 	fprintf(o->f, "\ninterval: pid %u (%s), %s .. %s, %.3f ms (chosen by %s)\n",
 	       r->pid, comm(o, r->pid), pm_fmt_ns(r->from_ns, a, sizeof(a)),
 	       pm_fmt_ns(r->to_ns, b, sizeof(b)), span / 1e6,
-	       r->chosen_by == PM_BY_INPUT ? (r->end == PM_END_FLIP ?
-		"the slowest input, from the device event to the refresh that showed the X server's flip after its drawing" :
+	       r->chosen_by == PM_BY_INPUT ? (r->end == PM_END_FLIP ? (r->via_xserver ?
+		"the slowest input, from the kernel's input record through the compositor and its client the X server to the X client, to the refresh that showed the compositor's flip after the X server's commit of the drawing" :
+		"the slowest input, from the device event to the refresh that showed the X server's flip after its drawing") :
 		r->display_ns ?
 		"the slowest input, from the device event to the X server done drawing for it" :
 		"the slowest input, from the device event to the client done with it") :
-	       r->chosen_by == PM_BY_AUTO ? (r->end == PM_END_FLIP ?
-		"the press that fired the auto trigger, from the device event to the refresh that showed the flip after its answer" :
+	       r->chosen_by == PM_BY_AUTO ? (r->end == PM_END_FLIP ? (r->via_xserver ?
+		"the press that fired the auto trigger, from the kernel's input record through the compositor and its client the X server to the X client, to the refresh that showed the compositor's flip after the X server's commit of the drawing" :
+		"the press that fired the auto trigger, from the device event to the refresh that showed the flip after its answer") :
 		r->display_ns ?
 		"the press that fired the auto trigger, from the device event to the X server done drawing for it" :
 		r->end == PM_END_READER_IDLE ?

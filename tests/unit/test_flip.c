@@ -63,6 +63,8 @@
 #include "stategold.h"
 #include "tap.h"
 #include "typing.h"
+#include "writefile.h"
+#include "xdumpfile.h"
 
 static char dir[64];
 
@@ -91,6 +93,10 @@ enum variant {
 	V_AWAKE_ALONE,	/* ... and no other input in the dump */
 	V_SEAT_BUSY,	/* as V_SEAT, the compositor runnable at the delivery */
 	V_AWAKE_NOFLIP,	/* V_AWAKE in a dump without DRM events */
+	V_XWL_TIMER,	/* an X client under Xwayland sleeps 300 ms (xwayland()) */
+	V_XWL_RUNNING,	/* ... computes 300 ms */
+	V_XWL_UNSEEN,	/* ... sleeps, sway runnable at Xwayland's commit */
+	V_XWL_AWAKE,	/* ... sleeps, Xwayland runnable when sway sends the key */
 };
 
 static const char *const names[] = {
@@ -102,6 +108,8 @@ static const char *const names[] = {
 	[V_SEAT_RUNNABLE] = "seat-runnable", [V_AWAKE] = "awake",
 	[V_AWAKE_ALONE] = "awake-alone",
 	[V_SEAT_BUSY] = "seat-busy", [V_AWAKE_NOFLIP] = "awake-noflip",
+	[V_XWL_TIMER] = "xwayland-timer", [V_XWL_RUNNING] = "xwayland-running",
+	[V_XWL_UNSEEN] = "xwayland-unseen", [V_XWL_AWAKE] = "xwayland-awake",
 };
 
 /*
@@ -257,6 +265,117 @@ static void commit(struct scen *s, double ms)
 	scen_blocked(s, 1, MS(ms + 0.5), 600, poll_site);
 }
 
+/*
+ * An X client under Xwayland (t-xwayland): sway (500) reads the key at
+ * 10 ms and wakes Xwayland (800, its client) at 10.4 ms, which sends the
+ * X client (900) the key at 10.8 ms and sway a message of its own at
+ * 11 ms (not the answer: sway composes nothing for it); the X client
+ * sleeps (or computes) 300 ms, draws at 311.5 ms (a PolyFillRectangle
+ * and a round trip: it wakes Xwayland), Xwayland replies at 312 ms and
+ * commits its window to sway at 312.2 ms (wakes it), sway composes until
+ * 313 ms, the flip completes at the refresh at 320 ms (V_XWL_UNSEEN: a
+ * timer wakes sway at 312.1 ms, runnable until 312.3 ms: Xwayland's
+ * commit wakes nobody, and Xwayland waits again at 312.4 ms; V_XWL_AWAKE:
+ * an interrupt wakes Xwayland at 10.3 ms, so that sway's key wakes
+ * nobody).  The X dump (its
+ * stamps in whole ms): the device event and its delivery at 10 ms, the
+ * drawing and the round trip at 311 ms, the reply at 312 ms.
+ */
+static int xwayland(struct scen *s, enum variant v)
+{
+	struct tipme_x11_client cl[] = {
+		{ .id = 0, .pid = 800, .flags = TIPME_X11_CL_SERVER, .comm = "Xwayland" },
+		{ .id = 1, .pid = 900, .xid_base = 0x400000, .comm = "xclient" },
+	};
+	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
+	struct tipme_x11_rec rec[5];
+	struct tm_xdump_content c = { .recs = rec, .nrecs = 5, .cl = cl, .ncl = 2 };
+	struct tm_err e = { "" };
+	char path[200];
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	scen_init(s, 3);
+	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
+	scen_task(s, 800, 800, "Xwayland", "/usr/bin/Xwayland", "Xwayland", 5);
+	scen_task(s, 900, 900, "xclient", "/usr/bin/xclient", "xclient", 5);
+	woken_blocks(s, 0, 500, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 1, 800, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 2, 900, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	/* the key: evdev wakes sway, which hands it to Xwayland */
+	scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+	scen_wake(s, 0, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	if (v == V_XWL_AWAKE)	/* Xwayland already runnable: no wakeup */
+		scen_wake(s, 1, MS(10.3), 800, 1, 0, TIPME_CTX_HARDIRQ);
+	else
+		scen_wake(s, 0, MS(10.4), 800, 1, 500, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(10.9), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.9), 500, poll_site);
+	/* Xwayland: the key to the X client, a message of its own to sway */
+	scen_switch(s, 1, MS(10.5), 0, TIPME_TS_RUNNABLE, 120, 800, 120);
+	scen_wake(s, 1, MS(10.8), 900, 2, 800, TIPME_CTX_TASK);
+	scen_wake(s, 1, MS(11), 500, 0, 800, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(11.2), 800, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(11.2), 800, poll_site);
+	scen_switch(s, 0, MS(11.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_switch(s, 0, MS(11.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(11.3), 500, poll_site);
+	/* the X client */
+	scen_switch(s, 2, MS(10.9), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	if (v != V_XWL_RUNNING) {
+		scen_switch(s, 2, MS(11.3), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(11.3), 900, sleep_site);
+		scen_wake(s, 2, MS(311.3), 900, 2, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 2, MS(311.35), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	}
+	/* its drawing and round trip; Xwayland replies and commits */
+	scen_wake(s, 2, MS(311.5), 800, 1, 900, TIPME_CTX_TASK);
+	scen_switch(s, 2, MS(311.6), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 2, MS(311.6), 900, poll_site);
+	scen_switch(s, 1, MS(311.6), 0, TIPME_TS_RUNNABLE, 120, 800, 120);
+	scen_wake(s, 1, MS(312), 900, 2, 800, TIPME_CTX_TASK);
+	scen_switch(s, 2, MS(312.05), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	scen_switch(s, 2, MS(312.3), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 2, MS(312.3), 900, poll_site);
+	if (v == V_XWL_UNSEEN) {
+		scen_wake(s, 0, MS(312.1), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(312.3), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		scen_switch(s, 0, MS(313), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(313), 500, poll_site);
+	} else {
+		compose(s, 312.2, 800, 1, 313, 0);
+	}
+	scen_switch(s, 1, MS(312.4), 800, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(312.4), 800, poll_site);
+	typing_refresh(s, 320, 0, 20);
+	scen_trigger(s, MS(400));
+
+	memset(rec, 0, sizeof(rec));
+	rec[0] = (struct tipme_x11_rec){ .time_ns = MS(10), .kind = TIPME_X11_DEVICE,
+		.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32 };
+	rec[1] = (struct tipme_x11_rec){ .time_ns = MS(10), .client = 1, .kind = TIPME_X11_EVENT,
+		.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32, .xid = 0x400001 };
+	rec[2] = (struct tipme_x11_rec){ .time_ns = MS(311), .client = 1,
+		.kind = TIPME_X11_REQUEST, .major = 70, .seq = 9, .length = 20,
+		.xid = 0x400001, .op_size = 1 };
+	rec[3] = (struct tipme_x11_rec){ .time_ns = MS(311), .client = 1,
+		.kind = TIPME_X11_REQUEST, .major = 43, .seq = 10, .length = 4 };
+	rec[4] = (struct tipme_x11_rec){ .time_ns = MS(312), .client = 1,
+		.kind = TIPME_X11_REPLY, .seq = 10, .length = 32 };
+	snprintf(path, sizeof(path), "%s/%s", dir, names[v]);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/%s/kernel.dump", dir, names[v]);
+	ret = scen_write(s, path);
+	snprintf(path, sizeof(path), "%s/%s/xhook.dump", dir, names[v]);
+	if (ret || tm_xdump_build(&c, &buf, &len))
+		return 1;
+	ret = tm_write_file_new(path, buf, len, &e);
+	free(buf);
+	return ret;
+}
+
 static int build(struct scen *s, enum variant v)
 {
 	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
@@ -265,6 +384,8 @@ static int build(struct scen *s, enum variant v)
 	char path[200];
 	double go = 10.1;	/* when sway dispatches the key */
 
+	if (v >= V_XWL_TIMER)
+		return xwayland(s, v);
 	scen_init(s, 3);
 	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
 	scen_task(s, 600, 600, "foot", "/usr/bin/foot", "foot", 5);
@@ -591,6 +712,50 @@ static void latency(enum variant v, double lat_ms, const char *end, double leg_m
 	free(text);
 }
 
+/*
+ * tipme latency on an Xwayland scenario: the X dump's press joined to the
+ * kernel's input at 10 ms, to the flip at 320 ms, its legs (the X hop
+ * among them) adding up to it, the X client's at least 300 ms; text and
+ * JSON as golden.
+ */
+static void xlatency(enum variant v, const char *what)
+{
+	static const char *const must[] = {
+		"\"kernel_press_mono_ns\": 10000000,", "\"end\": \"flip\",",
+		"\"flip_mono_ns\": 320000000,", "\"to_flip_ns\": 310000000,",
+		"\"stage\": \"x_server\"", "\"stage\": \"x_drawing\"", NULL,
+	};
+	char name[64], *json, *text, *p, *end;
+	double sum = 0, client = 0;
+	int ret, ok, i;
+
+	snprintf(name, sizeof(name), "latency-%s", names[v]);
+	json = run(pm_cmd_latency, "latency", names[v], 1, &ret);
+	ok = !ret;
+	for (i = 0; must[i]; i++)
+		if (!strstr(json, must[i])) {
+			tap_diag("missing: %s", must[i]);
+			ok = 0;
+		}
+	p = strstr(json, "\"legs\"");
+	end = p ? strchr(p, ']') : NULL;
+	for (; p && (p = strstr(p, "\"ns\": ")) && p < end; p++)
+		sum += strtod(p + 6, NULL);
+	p = strstr(json, "\"stage\": \"x_client\"");
+	if (p && (p = strstr(p, "\"ns\": ")))
+		client = strtod(p + 6, NULL);
+	tap_ok(ok && sum == 310e6 && client >= 300e6,
+	       "%s: joined to the kernel's input, 310 ms to the flip, the legs add up to it "
+	       "(%.0f ns), the X client's %.1f ms", what, sum, client / 1e6);
+	if (!ok)
+		tap_diag("%s", json);
+	tap_ok(golden(name, "json", json), "%s: JSON as golden", name);
+	text = run(pm_cmd_latency, "latency", names[v], 0, &ret);
+	tap_ok(!ret && golden(name, "txt", text), "%s: text as golden", name);
+	free(json);
+	free(text);
+}
+
 #define TYPED	64	/* presses in the typed-at scenario */
 
 /*
@@ -713,6 +878,26 @@ int main(void)
 		"\"continued_by\":700",
 		NULL,
 	};
+	static const char *const xwl_must[] = {
+		"\"interval\":{\"pid\":900,\"comm\":\"xclient\",",
+		"\"chosen_by\":\"input\",",
+		"\"end\":\"flip\",\"reader_by\":\"wakeup\",",
+		"\"client_is_x_server\":true,",
+		"\"flip_mono_ns\":320000000,",
+		"\"client\":800,\"client_comm\":\"Xwayland\",",
+		"\"committer\":800,\"commit_woke\":500,\"commit_mono_ns\":312200000}",
+		NULL,
+	};
+	static const char *const xwl_awake_must[] = {
+		"\"client\":800,\"client_comm\":\"Xwayland\",\"client_woken_by\":0,"
+		"\"client_woken_mono_ns\":10020000,",
+		NULL,
+	};
+	static const char *const xwl_unseen_must[] = {
+		"\"client_is_x_server\":true,\"commit_seen\":false,\"committer\":800,"
+		"\"commit_woke\":500,\"commit_mono_ns\":312400000}",
+		NULL,
+	};
 	struct scen *s = malloc(sizeof(*s));
 	char *out, path[200], msg[256];
 	FILE *f;
@@ -720,7 +905,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(75);
+	tap_plan(90);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -774,6 +959,17 @@ int main(void)
 	check(V_UNSEEN_BUSY, 320, "flip", "stopped", 500, 90, unseen_must,
 	      "the same, the client in a write as the compositor answered, a later message: "
 	      "the flip after the compositor was continued, not the later message's");
+	check(V_XWL_TIMER, 320, "flip", "timer", 900, 90, xwl_must,
+	      "an X client under Xwayland sleeps 300 ms: from the kernel's input through sway "
+	      "and Xwayland to the X client, Xwayland's commit after its drawing, the flip");
+	check(V_XWL_RUNNING, 320, "flip", "running", 900, 90, xwl_must,
+	      "an X client under Xwayland computes 300 ms");
+	check(V_XWL_AWAKE, 320, "flip", "timer", 900, 90, xwl_awake_must,
+	      "the same sleep, Xwayland runnable when sway sends the key: no wakeup shows "
+	      "the hand-off: the press whose compositor woke no client, before the X dump's device event");
+	check(V_XWL_UNSEEN, 320, "flip", "timer", 900, 90, xwl_unseen_must,
+	      "the same sleep, sway runnable at Xwayland's commit: no wakeup shows it, "
+	      "Xwayland's next wait for work after the drawing is the commit");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");
@@ -783,6 +979,7 @@ int main(void)
 	latency(V_NOFLIP, 1, "reader_idle", 1, "tipme latency, no flip");
 	latency(V_AWAKE_ALONE, 310, "flip", 300,
 		"tipme latency, a press no wakeup delivered: read by the flips' reader, already awake");
+	xlatency(V_XWL_TIMER, "tipme latency, an X client under Xwayland sleeps");
 	/* the layer below: the flips, fences and wakeups joined to them */
 	for (i = V_GPU; i <= V_LATE; i += V_LATE - V_GPU) {
 		ret = state_golden(dir, names[i], msg, sizeof(msg));

@@ -29,10 +29,6 @@ finish() {
 	tap_done
 }
 bytes() { [ "$(grep -c '"byte"' "$truth")" -ge "$1" ]; }
-# the primary plane's framebuffer: a new one at every flip (sway's
-# swapchain never draws into the buffer on the screen)
-fb() { awk '/^plane\[/ { p++ } p == 1 && /fb=/ { print $1; exit }' /sys/kernel/debug/dri/0/state; }
-fb_not() { [ "$(fb)" != "$1" ]; }
 
 # evdev before tipme, as at boot: the auto trigger sees a reader woken
 # during the delivery only when evdev's handler runs before tipme's
@@ -61,26 +57,26 @@ tap_ok "foot started ttystop"
 tap_diag "foot pid $foot_pid; $(head -n 1 "$truth")"
 
 # the first key: foot has the focus and draws
-fb0=$(fb)
+fb0=$(wl_fb)
 wl_type a
 wait_for 60 bytes 1
 tap_cmp "foot passed the key 'a' to its terminal" "$?" -eq 0
-wait_for 30 fb_not "$fb0"
-tap_cmp "a flip after the echo of 'a' (framebuffer $fb0 -> $(fb))" "$?" -eq 0
+wait_for 30 wl_fb_not "$fb0"
+tap_cmp "a flip after the echo of 'a' (framebuffer $fb0 -> $(wl_fb))" "$?" -eq 0
 
 # the module's auto trigger follows the press past the reader of the
 # keyboard (sway), which is done with the key long before foot shows it,
 # to the flip; above the press's latency it must not fire (check_foot.py
 # reads its counts in the dump)
 echo 5000 > /sys/module/tipme/parameters/auto_trigger_ms
-fb0=$(fb)
+fb0=$(wl_fb)
 # (when sway sleeps: it wakes at 60 Hz here, and a key that finds it busy
 # wakes nobody, so no reader of the key would be seen)
 wl_type "@$SWAY_PID s"
 wait_for 60 bytes 2
 tap_cmp "foot passed the key 's', was stopped and continued" "$?" -eq 0
-wait_for 30 fb_not "$fb0"
-tap_cmp "a flip after the echo of 's' (framebuffer $fb0 -> $(fb))" "$?" -eq 0
+wait_for 30 wl_fb_not "$fb0"
+tap_cmp "a flip after the echo of 's' (framebuffer $fb0 -> $(wl_fb))" "$?" -eq 0
 printf '{"event": "env", "sway": %d, "seatd": %d, "foot": %d}\n' \
 	"$SWAY_PID" "$SEATD_PID" "$foot_pid" > "$out/env.json"
 echo 1 > /proc/sys/tipme/trigger

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# A Wayland desktop in the guest, as t-wayland.sh, t-foot.sh and make
-# demo-wayland (scripts/demo-wayland-guest.sh) start it: sway on its DRM
+# A Wayland desktop in the guest, as t-wayland.sh, t-foot.sh,
+# t-xwayland.sh and make demo-wayland (scripts/demo-wayland-guest.sh)
+# start it: sway on its DRM
 # backend (virtio-gpu: the test's header says "gpu=virtio"; wlroots 0.15
 # refuses bochs, which has no PRIME import) with the pixman renderer and
 # tests/vm/wayland-sway.conf, seatd, udevd, and a uinput keyboard that
@@ -29,7 +30,12 @@ wl_udevd_up() { udevadm control --ping >> "$out/udevd.log" 2>&1; }
 # lines when it is sway).  Logs: $out/udevd.log (udevadm's too),
 # seatd.log, vkbd.out, and sway.log in $WL_LOGS if set (a guest tmpfs
 # directory: a write to $out, a 9p mount, blocks sway for long), else
-# in $out.
+# in $out.  sway's configuration: $WL_CONF if set, else
+# tests/vm/wayland-sway.conf.  WL_DRM_USER=1: the session's user may open
+# the DRM device itself (as a desktop's user in group video does): wlroots
+# opens it again by its path for a DRM lease, which Xwayland asks for at
+# start; refused, sway sends Xwayland a protocol error ("no memory"),
+# Xwayland exits, and sway 1.7 crashes (seen in t-xwayland's guest).
 wl_session() {
 	modprobe -a virtio_gpu uinput || wl_err "modprobe virtio_gpu uinput failed" || return
 	# libinput and wlroots find their devices through libudev, and skip
@@ -39,6 +45,8 @@ wl_session() {
 	wait_for 30 wl_udevd_up || wl_err "udevd did not answer" || return
 	{ udevadm trigger --action=add && udevadm settle -t 60; } >> "$out/udevd.log" 2>&1 ||
 		wl_err "udevadm trigger, settle failed (udevd.log)" || return
+	[ -z "${WL_DRM_USER:-}" ] || chmod 0666 /dev/dri/card0 ||
+		wl_err "chmod /dev/dri/card0 failed" || return
 
 	# sway refuses to run as root: a user of our own, its runtime dir on tmpfs
 	echo "wl:x:$WL_UID:$WL_UID:wayland test user:$WL_RT:/bin/sh" >> /etc/passwd
@@ -63,7 +71,7 @@ wl_session() {
 	# and $! would be its pid, not sway's)
 	WLR_BACKENDS=drm,libinput WLR_RENDERER=pixman WLR_DRM_DEVICES=/dev/dri/card0 \
 		LIBSEAT_BACKEND=seatd setpriv --reuid=$WL_UID --regid=$WL_UID --clear-groups \
-		sway "$@" -c "$TIPME_SRC/tests/vm/wayland-sway.conf" > "${WL_LOGS:-$out}/sway.log" 2>&1 &
+		sway "$@" -c "${WL_CONF:-$TIPME_SRC/tests/vm/wayland-sway.conf}" > "${WL_LOGS:-$out}/sway.log" 2>&1 &
 	SWAY_PID=$!
 	wl_pids+=("$SWAY_PID")
 	wait_for 90 wl_have_sock ||
@@ -75,6 +83,12 @@ wl_session() {
 # wl_type CHORD: the keyboard types CHORD ("c", "ctrl+alt+minus": vkbd's;
 # "@PID c": once thread PID sleeps)
 wl_type() { echo "$1" >&7; }
+
+# wl_fb: the primary plane's framebuffer in DRM's debugfs state, a new
+# one at every flip (sway's swapchain never draws into the buffer on the
+# screen): the display's own record of a flip; wl_fb_not FB: it is not FB
+wl_fb() { awk '/^plane\[/ { p++ } p == 1 && /fb=/ { print $1; exit }' /sys/kernel/debug/dri/0/state; }
+wl_fb_not() { [ "$(wl_fb)" != "$1" ]; }
 
 # wl_end: stops what wl_session started and ends the keyboard
 wl_end() {

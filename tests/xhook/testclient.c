@@ -44,8 +44,10 @@
  *                                     "round_trip_ns NS"), "read:PATH:N" (N
  *                                     O_DIRECT 4 KiB reads of PATH, 1 MiB
  *                                     apart: "read_ns NS"), "sleep:MS" (a
- *                                     nanosleep of MS ms); later presses:
- *                                     plain.
+ *                                     nanosleep of MS ms), "compute:MS"
+ *                                     (computing until the thread has used
+ *                                     MS ms of CPU time: "cpu_ns NS");
+ *                                     later presses: plain.
  *                                     It runs until killed.
  *   xhook-testclient flood WID MS     on a key press in window WID: grab the
  *                                     server, change a property of WID (so its
@@ -71,6 +73,28 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Computes until the thread has used @ms ms of CPU time; returns what it used. */
+static uint64_t compute(long ms)
+{
+	uint64_t t0 = cpu_ns(), t;
+	volatile uint64_t x = 1;
+
+	do {
+		for (int k = 0; k < 10000; k++)
+			x = x * 6364136223846793005ULL + 1;
+		t = cpu_ns();
+	} while (t - t0 < (uint64_t)ms * 1000000ULL);
+	return t - t0;
 }
 
 static void round_trip(xcb_connection_t *c)
@@ -245,6 +269,8 @@ static int do_victim(xcb_connection_t *c, xcb_screen_t *s, int n, char **act)
 			struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
 
 			nanosleep(&d, NULL);
+		} else if (!strncmp(a, "compute:", 8)) {
+			printf("cpu_ns %llu\n", (unsigned long long)compute(atol(a + 8)));
 		}
 		xcb_poly_fill_rectangle(c, w, gc, 1, &(xcb_rectangle_t){ 10, 10, 50, 50 });
 		/* the server runs a client's requests in order: drawn by the reply */
