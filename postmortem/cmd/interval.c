@@ -11,11 +11,14 @@
 #include "interval.h"
 #include "run.h"
 
-int pm_cmd_ckpts(const struct pm_incident *in, int64_t need_ns,
+int pm_cmd_ckpts(const struct pm_incident *in, int64_t need_ns, int64_t to_ns,
 		 struct pm_ckpts **ck, struct tm_err *e)
 {
+	int64_t at[2] = { need_ns, to_ns + 1 };
+
 	if (need_ns != INT64_MIN)
-		return pm_ckpts_build(ck, in, &need_ns, 1, 0, 0, e);
+		return pm_ckpts_build(ck, in, at, to_ns < INT64_MAX && to_ns > need_ns ? 2 : 1,
+				      0, 0, e);
 	return pm_ckpts_build(ck, in, NULL, 0, PM_CMD_CKPT_EVERY_NS, PM_CMD_CKPT_KEEP, e);
 }
 
@@ -37,7 +40,7 @@ static int bounded(struct pm_cmd_interval *inc, const struct pm_interval_ask *as
 		need = ask->from_ns - ask->lookback_ns;
 		to = ask->to_ns + ask->lookback_ns;
 	}
-	err = pm_cmd_ckpts(&inc->in, need, &ck, e);
+	err = pm_cmd_ckpts(&inc->in, need, to, &ck, e);
 	if (err)
 		return err;
 	if (need == INT64_MIN) {

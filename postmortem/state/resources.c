@@ -1351,7 +1351,7 @@ static int build_two(struct pm_state *st, struct pm_res *r,
 
 	err = pm_state_bld_new(&sb, st, inc, e);
 	if (!err && ck)
-		err = pm_state_bld_restore(sb, ck, from_ns, &from_ns, e);
+		err = pm_state_bld_restore(sb, ck, from_ns, to_ns, &from_ns, &to_ns, e);
 	if (err) {
 		pm_state_bld_end(sb, 1);
 		memset(r, 0, sizeof(*r));

@@ -539,12 +539,13 @@ struct pm_ckpts;
  * @inc: an open incident
  * @ck: its checkpoints (pm_ckpts_build())
  * @from_ns: as pm_state_bld_restore()'s
- * @to_ns: the last record read (INT64_MAX: the dump's last)
+ * @to_ns: as pm_state_bld_restore()'s
  * @e: error message
  *
  * The state of pm_state_build_ckpt() and the resources of the records
- * read (from the checkpoint: a request or wait begun before it is not
- * in them).
+ * read (from the checkpoint before @from_ns to the one after @to_ns: a
+ * request or wait begun before is not in them, one open at the end ends
+ * there).
  *
  * Return: 0 or a negative errno.
  */

@@ -563,6 +563,8 @@ struct pm_state_bld {
 	size_t samples_cap;
 	int have;
 	const struct pm_ckpts *ck;	/* restored from one of these */
+	const struct pm_ckpt *fin;	/* ends as the whole dump's at this one */
+	struct pm_ckpts *pass;		/* the checkpoints this build is making */
 };
 
 /*
@@ -584,6 +586,9 @@ struct pm_ckpt {
 	size_t nlosses;		/* @whole's first ones */
 	int have;
 	int periodic;		/* one of the last few taken every so often */
+	struct pm_seg *fin;	/* each thread's stretches as the whole dump ends them */
+	size_t nfin;		/* how many of them are final yet */
+	size_t nsegs;		/* of all threads */
 };
 
 struct pm_ckpts {
@@ -592,6 +597,48 @@ struct pm_ckpts {
 	uint32_t ncs;
 	struct pm_state whole;
 };
+
+/*
+ * Where thread @i's stretches are in checkpoint @c's @fin (the threads'
+ * stretches one after another, at most two each).
+ */
+static size_t fin_at(const struct pm_ckpt *c, size_t i)
+{
+	size_t j, at = 0;
+
+	for (j = 0; j < i; j++)
+		at += c->threads[j].nsegs;
+	return at;
+}
+
+/*
+ * The builder is about to forget thread @t's stretches before
+ * @t->segs[@keep] (index @i among the threads): those a checkpoint holds
+ * are final now, as the whole dump's build leaves them.
+ */
+static void fin_note(struct pm_ckpts *ck, size_t i, const struct pm_thread *t,
+		     size_t keep)
+{
+	size_t k, j, at;
+
+	for (k = 0; ck && k < ck->n; k++) {
+		struct pm_ckpt *c = &ck->c[k];
+		const struct pm_thread *ct;
+
+		if (c->nfin == c->nsegs || i >= c->nthreads)
+			continue;
+		ct = &c->threads[i];
+		at = fin_at(c, i);
+		for (j = 0; j < ct->nsegs; j++) {
+			uint64_t seq = ct->dropped + j;
+
+			if (seq >= t->dropped && seq < t->dropped + keep) {
+				c->fin[at + j] = t->segs[seq - t->dropped];
+				c->nfin++;
+			}
+		}
+	}
+}
 
 int pm_state_bld_new(struct pm_state_bld **bp, struct pm_state *st,
 		     const struct pm_incident *inc, struct tm_err *e)
@@ -656,6 +703,9 @@ int pm_state_bld_event(struct pm_state_bld *b, const struct pm_event *ev,
 	return err < 0 ? tm_err_set(e, ENOMEM, "out of memory") : 0;
 }
 
+static void forget(struct pm_state *st, struct pm_ckpts *ck, int all);
+static int fin_restore(struct pm_state_bld *b);
+
 /*
  * Restored from a checkpoint: the facts of the whole dump (its first and
  * last record, latest trigger, every loss), not the records read's.
@@ -694,6 +744,8 @@ int pm_state_bld_end(struct pm_state_bld *b, int failed)
 	free(b->m.keys);
 	free(b->m.vals);
 	free(b->sm.keys);
+	if (!failed && b->fin && fin_restore(b) < 0)
+		failed = 1;
 	if (failed) {
 		pm_state_free(st);
 	} else {
@@ -709,6 +761,8 @@ int pm_state_bld_end(struct pm_state_bld *b, int failed)
 			else
 				s->end_ns = st->last_ns;
 		}
+		if (b->pass)
+			forget(st, b->pass, 1);
 		if (st->nthreads)
 			qsort(st->threads, st->nthreads, sizeof(*st->threads), tid_cmp);
 		if (st->nsamples)
@@ -793,16 +847,21 @@ int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
  * forgets what the builder no longer reads: every stretch of a thread but
  * its last two, and the profiler's samples.
  */
-static void forget(struct pm_state *st)
+static void forget(struct pm_state *st, struct pm_ckpts *ck, int all)
 {
 	size_t i;
 
 	for (i = 0; i < st->nthreads; i++) {
 		struct pm_thread *t = &st->threads[i];
+		size_t keep = all ? t->nsegs : t->nsegs > 2 ? t->nsegs - 2 : 0;
 
-		if (t->nsegs > 2) {
-			memmove(t->segs, t->segs + t->nsegs - 2, 2 * sizeof(*t->segs));
+		if (!keep)
+			continue;
+		fin_note(ck, i, t, keep);
+		if (!all) {
+			memmove(t->segs, t->segs + keep, 2 * sizeof(*t->segs));
 			t->nsegs = 2;
+			t->dropped += keep;
 		}
 	}
 	st->nsamples = 0;
@@ -817,6 +876,7 @@ static void ckpt_free(struct pm_ckpt *c)
 	free(c->threads);
 	free(c->first);
 	free(c->last);
+	free(c->fin);
 }
 
 /* Keep the builder @b as checkpoint @c, before the events at @ns. */
@@ -848,7 +908,11 @@ static int ckpt_take(struct pm_ckpt *c, const struct pm_state_bld *b, int64_t ns
 			memcpy(k->segs, t->segs, t->nsegs * sizeof(*k->segs));
 		}
 		c->nthreads++;
+		c->nsegs += t->nsegs;
 	}
+	c->fin = calloc(c->nsegs ? c->nsegs : 1, sizeof(*c->fin));
+	if (!c->fin)
+		return -ENOMEM;
 	c->first_ns = st->first_ns;
 	c->last_ns = st->last_ns;
 	c->trigger_ns = st->trigger_ns;
@@ -920,9 +984,10 @@ int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
 
 		/* every event before @ev.ns read, none at it yet */
 		if ((asked || periodic) && ev.ns > prev && b->have) {
-			struct pm_ckpt *c = ckpt_slot(ck, &cap, keep, &nper, periodic && !asked);
+			struct pm_ckpt *c;
 
-			forget(&ck->whole);
+			forget(&ck->whole, ck, 0);
+			c = ckpt_slot(ck, &cap, keep, &nper, periodic && !asked);
 			if (!c || ckpt_take(c, b, ev.ns) < 0) {
 				if (c)
 					ck->n--;
@@ -938,7 +1003,7 @@ int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
 			next_per = ev.ns + every_ns;
 		}
 		if (++count == CKPT_FORGET_EVENTS) {
-			forget(&ck->whole);
+			forget(&ck->whole, ck, 0);
 			count = 0;
 		}
 		prev = ev.ns;
@@ -946,8 +1011,7 @@ int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
 			break;
 	}
 	pm_merge_free(&mg);
-	if (err >= 0)
-		forget(&ck->whole);
+	b->pass = ck;	/* the stretches left are final once it ends them */
 	if (pm_state_bld_end(b, err < 0) < 0 && err >= 0)
 		err = tm_err_set(e, ENOMEM, "out of memory");
 	if (err < 0) {
@@ -1030,10 +1094,40 @@ static int ckpt_restore(struct pm_state_bld *b, const struct pm_ckpt *c,
 	return 0;
 }
 
-int pm_state_bld_restore(struct pm_state_bld *b, const struct pm_ckpts *ck,
-			 int64_t from_ns, int64_t *start_ns, struct tm_err *e)
+/*
+ * The records read end where checkpoint @b->fin was taken: each thread's
+ * last stretches there (open, or the sleep a wakeup may still change)
+ * become the whole dump's, as it ended them later.
+ */
+static int fin_restore(struct pm_state_bld *b)
 {
-	size_t lo = 0, hi = ck->n;
+	const struct pm_ckpt *c = b->fin;
+	size_t i, j, at = 0;
+
+	for (i = 0; i < c->nthreads; at += c->threads[i++].nsegs) {
+		const struct pm_thread *ct = &c->threads[i];
+		struct pm_thread *t = thread_get(b->st, &b->m, ct->pid);
+
+		if (!t)
+			return -ENOMEM;
+		if (t->nsegs < ct->nsegs)
+			continue;	/* not the builder the checkpoint was */
+		for (j = 0; j < ct->nsegs; j++) {
+			struct pm_seg *s = &t->segs[t->nsegs - ct->nsegs + j];
+
+			*s = c->fin[at + j];
+			if (s->nsite && !(s->site = site_keep(b->st, &b->sm, c->fin[at + j].site)))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int pm_state_bld_restore(struct pm_state_bld *b, const struct pm_ckpts *ck,
+			 int64_t from_ns, int64_t to_ns, int64_t *start_ns,
+			 int64_t *end_ns, struct tm_err *e)
+{
+	size_t lo = 0, hi = ck->n, k;
 
 	/* the last checkpoint at or before @from_ns */
 	while (lo < hi) {
@@ -1045,6 +1139,14 @@ int pm_state_bld_restore(struct pm_state_bld *b, const struct pm_ckpts *ck,
 			hi = mid;
 	}
 	b->ck = ck;
+	/* the first after @to_ns, where the stretches open are final */
+	*end_ns = INT64_MAX;
+	for (k = lo; to_ns != INT64_MAX && k < ck->n; k++)
+		if (ck->c[k].ns > to_ns && ck->c[k].nfin == ck->c[k].nsegs) {
+			b->fin = &ck->c[k];
+			*end_ns = ck->c[k].ns - 1;
+			break;
+		}
 	*start_ns = INT64_MIN;
 	if (!lo)
 		return 0;	/* from the dump's first record */
@@ -1066,7 +1168,7 @@ int pm_state_build_ckpt(struct pm_state *st, const struct pm_incident *inc,
 
 	err = pm_state_bld_new(&b, st, inc, e);
 	if (!err)
-		err = pm_state_bld_restore(b, ck, from_ns, &start, e);
+		err = pm_state_bld_restore(b, ck, from_ns, to_ns, &start, &to_ns, e);
 	if (!err)
 		err = pm_state_merge_open(&mg, inc, start, to_ns, &gaps, e);
 	if (err) {

@@ -74,12 +74,15 @@ _Static_assert(TIPME_PID_MASK <= INT32_MAX, "struct pm_seg's @waker is an int32_
  * @cap: allocated
  * @pend: while the state is built: a wakeup came while the thread was
  *	still on its CPU (@pend_waker, @pend_ctx, @pend_cpu)
+ * @dropped: while checkpoints are made (pm_ckpts_build()): stretches
+ *	forgotten before @segs[0]
  */
 struct pm_thread {
 	uint32_t pid;
 	struct pm_seg *segs;
 	size_t nsegs;
 	size_t cap;
+	uint64_t dropped;
 	uint8_t pend, pend_ctx;
 	uint8_t tent;	/* runnable since a kept wakeup ended its sleep at once */
 	uint32_t pend_cpu;
@@ -288,23 +291,29 @@ int64_t pm_ckpts_end(const struct pm_ckpts *ck);
  * @b: a builder just made by pm_state_bld_new()
  * @ck: checkpoints of the same incident
  * @from_ns: the builder must know the state from here on
+ * @to_ns: and up to here (INT64_MAX: the dump's end)
  * @start_ns: set to where the records to hand it begin: the last
  *	checkpoint at or before @from_ns, or INT64_MIN (none: the dump's
  *	start)
+ * @end_ns: set to where they end: before the first checkpoint after
+ *	@to_ns, or INT64_MAX (none: the dump's end)
  * @e: error message
  *
- * Fed the events of [@start_ns, to] (pm_state_merge_open()),
+ * Fed the events of [@start_ns, @end_ns] (pm_state_merge_open()),
  * pm_state_bld_end() then gives a state whose stretches from @start_ns
- * on are the whole dump's (every thread's open stretch at @start_ns
- * included, however long before it began, and each thread's stretch
- * before that one), whose first and last record, trigger and losses are
- * the whole dump's, and which has no stretch that ended earlier and no
- * profiler sample before @start_ns.
+ * to @end_ns are the whole dump's: every thread's open stretch at
+ * @start_ns included, however long before it began, and the stretch
+ * before that one; each thread's stretch open at @end_ns (and the one
+ * before it) as the whole dump's build ends it, later; first and last
+ * record, trigger and losses the whole dump's.  It has no stretch that
+ * ended before @start_ns or began after @end_ns, and no profiler sample
+ * outside them.
  *
  * Return: 0 or a negative errno.
  */
 int pm_state_bld_restore(struct pm_state_bld *b, const struct pm_ckpts *ck,
-			 int64_t from_ns, int64_t *start_ns, struct tm_err *e);
+			 int64_t from_ns, int64_t to_ns, int64_t *start_ns,
+			 int64_t *end_ns, struct tm_err *e);
 
 /**
  * pm_state_build_ckpt() - the state of a time range, from a checkpoint
@@ -312,8 +321,7 @@ int pm_state_bld_restore(struct pm_state_bld *b, const struct pm_ckpts *ck,
  * @inc: an open incident
  * @ck: its checkpoints
  * @from_ns: as pm_state_bld_restore()'s
- * @to_ns: the last record read (INT64_MAX: the dump's last); a stretch
- *	open there ends there
+ * @to_ns: as pm_state_bld_restore()'s
  * @e: error message
  *
  * Return: 0 or a negative errno.

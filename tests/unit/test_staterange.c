@@ -11,7 +11,13 @@
  * field by field, and they follow one another as in the whole dump.
  * `tipme why --margin` and `tipme report --margin` (the state of the
  * interval and its margins only) print, text and JSON, byte for byte what
- * they print without for random threads and intervals there.
+ * they print without for random threads and intervals there (and a margin
+ * too short differs).  The bounded build from checkpoints (what why and
+ * report do by default: state/state.h, pm_ckpts_build()) prints what
+ * --whole (every record) prints, for random intervals, the window before
+ * the trigger and report without --pid, with a short look-back and with
+ * none; and so on the dumps of real machines the VM tests leave in
+ * tests/vm/out (or the folders $TIPME_REAL_DUMPS names).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -198,9 +204,129 @@ static int same_margin(int (*fn)(int, char **), const char *cmd,
 	return same;
 }
 
+/*
+ * @cmd_a and @cmd_b (words, "DUMP" for the dump; why or report: @fn)
+ * print the same, text and then JSON (" --json" after the command's
+ * name): 1, else 0 with @why set.
+ */
+static int same_out(int (*fn)(int, char **), const char *cmd_a, const char *cmd_b,
+		    const char *dump, const char *dir, char *why, size_t wlen)
+{
+	int json, ret1, ret2, eq = 1;
+
+	for (json = 0; json < 2 && eq; json++) {
+		const char *sp_a = strchr(cmd_a, ' '), *sp_b = strchr(cmd_b, ' ');
+		char a[240], b[240];
+		char *out_a, *out_b;
+
+		if (!sp_a || !sp_b)
+			return 0;
+		snprintf(a, sizeof(a), "%.*s%s%s", (int)(sp_a - cmd_a), cmd_a,
+			 json ? " --json" : "", sp_a);
+		snprintf(b, sizeof(b), "%.*s%s%s", (int)(sp_b - cmd_b), cmd_b,
+			 json ? " --json" : "", sp_b);
+		out_a = capture_words(fn, a, dump, dir, &ret1);
+		out_b = capture_words(fn, b, dump, dir, &ret2);
+		eq = ret1 == ret2 && out_a && out_b && !strcmp(out_a, out_b);
+		if (!eq)
+			snprintf(why, wlen, "%.120s: %s", a, ret1 || ret2 ? "failed" : "differs");
+		free(out_a);
+		free(out_b);
+	}
+	return eq;
+}
+
+/*
+ * The bounded build (from a checkpoint @lookback s before what the
+ * command reads) against --whole over @n random threads and intervals of
+ * @whole (@kind 0: --from/--to, 1: the default window, 2: report
+ * without --pid and a random --window): how many printed the same.
+ */
+static int same_bounded(int (*fn)(int, char **), const char *cmd,
+			const struct pm_state *whole, const char *dump, const char *dir,
+			const char *lookback, int kind, int n, char *why, size_t wlen)
+{
+	uint64_t rnd = 9;
+	int r, same = 0;
+
+	for (r = 0; r < n; r++) {
+		int64_t span = whole->last_ns - whole->first_ns;
+		int64_t a = whole->first_ns + (int64_t)(gen_rand(&rnd) % (uint64_t)span);
+		int64_t b = a + 1000000 + (int64_t)(gen_rand(&rnd) % 50000000);
+		uint32_t pid = pid_of((uint32_t)(gen_rand(&rnd) % NTHREADS));
+		char what[120], full[200], part[240];
+
+		if (kind == 0)
+			snprintf(what, sizeof(what), "--pid %u --from %.9f --to %.9f", pid,
+				 a / 1e9, b / 1e9);
+		else if (kind == 1)
+			snprintf(what, sizeof(what), "--pid %u --window %u", pid,
+				 (unsigned int)(1 + gen_rand(&rnd) % 400));
+		else
+			snprintf(what, sizeof(what), "--window %u",
+				 (unsigned int)(1 + gen_rand(&rnd) % 400));
+		snprintf(full, sizeof(full), "%s %s --whole DUMP", cmd, what);
+		snprintf(part, sizeof(part), "%s %s --lookback %s DUMP", cmd, what, lookback);
+		same += same_out(fn, part, full, dump, dir, why, wlen);
+	}
+	return same;
+}
+
+/*
+ * Dumps of real machines (the VM tests' tests/vm/out, or the folders in
+ * $TIPME_REAL_DUMPS, separated by ':'): report, and why for the thread
+ * report names, bounded with no look-back against --whole.  Returns the
+ * dumps compared, -1 if one differed (@why set).
+ */
+static int real_dumps(const char *dir, char *why, size_t wlen)
+{
+	const char *env = getenv("TIPME_REAL_DUMPS");
+	char list[1024], cmd[1200], line[1024];
+	int n = 0, bad = 0;
+	FILE *f;
+
+	snprintf(list, sizeof(list), "%s", env && *env ? env : "tests/vm/out");
+	for (char *p = list, *q; p && *p && !bad; p = q) {
+		q = strchr(p, ':');
+		if (q)
+			*q++ = 0;
+		snprintf(cmd, sizeof(cmd), "find '%s' -maxdepth 3 \\( -name '*.dump' -o -name '*.incident' \\) -print 2>/dev/null | sort", p);
+		f = popen(cmd, "r");
+		while (f && !bad && fgets(line, sizeof(line), f)) {
+			char *out, *pid, w[240];
+			int ret;
+
+			line[strcspn(line, "\n")] = 0;
+			if (!same_out(pm_cmd_report, "report --lookback 0 DUMP", "report --whole DUMP",
+				      line, dir, why, wlen)) {
+				bad = 1;
+				snprintf(why + strlen(why), wlen - strlen(why), " (%.100s)", line);
+				break;
+			}
+			n++;
+			out = capture_words(pm_cmd_report, "report --json --whole DUMP", line, dir, &ret);
+			pid = out && !ret ? strstr(out, "\"pid\": ") : NULL;
+			if (pid) {
+				snprintf(w, sizeof(w), "why --pid %ld --lookback 0 DUMP",
+					 strtol(pid + 7, NULL, 10));
+				snprintf(cmd, sizeof(cmd), "why --pid %ld --whole DUMP",
+					 strtol(pid + 7, NULL, 10));
+				if (!same_out(pm_cmd_why, w, cmd, line, dir, why, wlen)) {
+					bad = 1;
+					snprintf(why + strlen(why), wlen - strlen(why), " (%.100s)", line);
+				}
+			}
+			free(out);
+		}
+		if (f)
+			pclose(f);
+	}
+	return bad ? -1 : n;
+}
+
 int main(void)
 {
-	char dir[64], path[96], why[160] = "ok";
+	char dir[64], path[96], why[300] = "ok";
 	struct pm_state whole, part;
 	struct pm_incident inc;
 	struct tm_err e = { "" };
@@ -212,7 +338,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(9);
+	tap_plan(17);
 	snprintf(path, sizeof(path), "%s/sim.tipme", dir);
 	err = write_dump(path, 11) || pm_incident_open(&inc, path, 0, &e);
 	tap_ok(!err, "simulated dump: %d CPUs x %d sub-buffers, %d threads%s%s", NCPUS,
@@ -272,6 +398,37 @@ int main(void)
 	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "0.001", 40, why,
 			sizeof(why));
 	tap_ok(r < 40, "report --margin 0.001: %d of 40 the same (a margin too short shows)", r);
+	snprintf(why, sizeof(why), "ok");
+	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "0.02", 0, 40, why, sizeof(why));
+	tap_ok(r == 40, "why --lookback 0.02: %d of 40 random intervals as --whole (%s)", r, why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "0.02", 1, 20, why, sizeof(why));
+	tap_ok(r == 20, "why --lookback 0.02, the window before the trigger: %d of 20 as --whole (%s)",
+	       r, why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "0.02", 0, 40, why,
+			 sizeof(why));
+	tap_ok(r == 40, "report --lookback 0.02: %d of 40 random intervals as --whole (%s)", r, why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "0.02", 1, 20, why,
+			 sizeof(why));
+	tap_ok(r == 20, "report --pid --lookback 0.02, the window: %d of 20 as --whole (%s)", r, why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "0.02", 2, 20, why,
+			 sizeof(why));
+	tap_ok(r == 20, "report without --pid, --lookback 0.02: %d of 20 windows as --whole (%s)",
+	       r, why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "0", 0, 40, why,
+			 sizeof(why));
+	tap_ok(r == 40, "report --lookback 0: %d of 40 as --whole (the checkpoints' stretches open at --from and --to are the whole dump's; %s)",
+	       r, why);
+	snprintf(why, sizeof(why), "ok");
+	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "0", 0, 40, why, sizeof(why));
+	tap_ok(r == 40, "why --lookback 0: %d of 40 as --whole (%s)", r, why);
+	snprintf(why, sizeof(why), "ok");
+	r = real_dumps(dir, why, sizeof(why));
+	tap_ok(r >= 0, "real dumps: %d, report and why with no look-back as --whole (%s)", r, why);
 	pm_state_free(&whole);
 	pm_incident_close(&inc);
 	gen_rmtree(dir);
