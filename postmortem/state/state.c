@@ -576,6 +576,7 @@ struct pm_state_bld {
  */
 struct pm_ckpt {
 	int64_t ns;
+	int64_t at;		/* asked for at (no event in [@at, @ns)) */
 	struct pm_thread *threads;
 	size_t nthreads;
 	int64_t *first;		/* the builder's struct cpu_span */
@@ -995,6 +996,7 @@ int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
 				break;
 			}
 			c->periodic = periodic && !asked;
+			c->at = asked ? at[k] : ev.ns;
 			while (k < nat && ev.ns >= at[k])
 				k++;
 			if (periodic)
@@ -1133,7 +1135,7 @@ int pm_state_bld_restore(struct pm_state_bld *b, const struct pm_ckpts *ck,
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (ck->c[mid].ns <= from_ns)
+		if (ck->c[mid].at <= from_ns)
 			lo = mid + 1;
 		else
 			hi = mid;
