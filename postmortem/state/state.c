@@ -816,8 +816,13 @@ int pm_state_merge_open(struct pm_merge *mg, const struct pm_incident *inc,
 	return err;
 }
 
-int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
-			 int64_t from_ns, int64_t to_ns, struct tm_err *e)
+/*
+ * The state from the records of [@from_ns, @to_ns]; with @ck, restored
+ * from its checkpoints around them (pm_state_bld_restore()).
+ */
+static int build(struct pm_state *st, const struct pm_incident *inc,
+		 const struct pm_ckpts *ck, int64_t from_ns, int64_t to_ns,
+		 struct tm_err *e)
 {
 	struct pm_state_bld *b;
 	struct pm_merge mg;
@@ -825,6 +830,8 @@ int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
 	int err, gaps = 0;
 
 	err = pm_state_bld_new(&b, st, inc, e);
+	if (!err && ck)
+		err = pm_state_bld_restore(b, ck, from_ns, to_ns, &from_ns, &to_ns, e);
 	if (!err)
 		err = pm_state_merge_open(&mg, inc, from_ns, to_ns, &gaps, e);
 	if (err) {
@@ -841,6 +848,12 @@ int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
 	if (pm_state_bld_end(b, err < 0) < 0 && err >= 0)
 		err = tm_err_set(e, ENOMEM, "out of memory");
 	return err < 0 ? err : 0;
+}
+
+int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
+			 int64_t from_ns, int64_t to_ns, struct tm_err *e)
+{
+	return build(st, inc, NULL, from_ns, to_ns, e);
 }
 
 /*
@@ -1162,28 +1175,7 @@ int pm_state_build_ckpt(struct pm_state *st, const struct pm_incident *inc,
 			const struct pm_ckpts *ck, int64_t from_ns, int64_t to_ns,
 			struct tm_err *e)
 {
-	struct pm_state_bld *b;
-	struct pm_merge mg;
-	struct pm_event ev;
-	int64_t start;
-	int err, gaps = 0;
-
-	err = pm_state_bld_new(&b, st, inc, e);
-	if (!err)
-		err = pm_state_bld_restore(b, ck, from_ns, to_ns, &start, &to_ns, e);
-	if (!err)
-		err = pm_state_merge_open(&mg, inc, start, to_ns, &gaps, e);
-	if (err) {
-		pm_state_bld_end(b, 1);
-		return err;
-	}
-	while ((err = pm_merge_next(&mg, &ev, e)) > 0)
-		if ((err = pm_state_bld_event(b, &ev, e)) < 0)
-			break;
-	pm_merge_free(&mg);
-	if (pm_state_bld_end(b, err < 0) < 0 && err >= 0)
-		err = tm_err_set(e, ENOMEM, "out of memory");
-	return err < 0 ? err : 0;
+	return build(st, inc, ck, from_ns, to_ns, e);
 }
 
 void pm_state_free(struct pm_state *st)

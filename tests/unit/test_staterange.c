@@ -166,45 +166,6 @@ static long compare(const struct pm_state *whole, const struct pm_state *part, i
 }
 
 /*
- * `@cmd --pid P --from A --to B` (why or report: @fn) with and without
- * --margin @margin over @n random intervals of @whole: how many printed
- * the same, text and JSON (@why: the first that did not).
- */
-static int same_margin(int (*fn)(int, char **), const char *cmd,
-		       const struct pm_state *whole, const char *dump, const char *dir,
-		       const char *margin, int n, char *why, size_t wlen)
-{
-	uint64_t rnd = 5;
-	int r, same = 0;
-
-	for (r = 0; r < n; r++) {
-		int64_t span = whole->last_ns - whole->first_ns;
-		int64_t a = whole->first_ns + (int64_t)(gen_rand(&rnd) % (uint64_t)span);
-		int64_t b = a + 1000000 + (int64_t)(gen_rand(&rnd) % 50000000);
-		uint32_t pid = pid_of((uint32_t)(gen_rand(&rnd) % NTHREADS));
-		char args[200], bargs[240];
-		char *full, *part;
-		int json, ret1, ret2, eq = 1;
-
-		for (json = 0; json < 2 && eq; json++) {
-			snprintf(args, sizeof(args), "%s%s --pid %u --from %.9f --to %.9f DUMP",
-				 cmd, json ? " --json" : "", pid, a / 1e9, b / 1e9);
-			snprintf(bargs, sizeof(bargs), "%.*s --margin %s DUMP",
-				 (int)(strlen(args) - 5), args, margin);
-			full = capture_words(fn, args, dump, dir, &ret1);
-			part = capture_words(fn, bargs, dump, dir, &ret2);
-			eq = ret1 == 0 && ret2 == 0 && full && part && !strcmp(full, part);
-			if (!eq)
-				snprintf(why, wlen, "%s --margin %s differs", args, margin);
-			free(full);
-			free(part);
-		}
-		same += eq;
-	}
-	return same;
-}
-
-/*
  * @cmd_a and @cmd_b (words, "DUMP" for the dump; why or report: @fn)
  * print the same, text and then JSON (" --json" after the command's
  * name): 1, else 0 with @why set.
@@ -237,16 +198,17 @@ static int same_out(int (*fn)(int, char **), const char *cmd_a, const char *cmd_
 }
 
 /*
- * The bounded build (from a checkpoint @lookback s before what the
- * command reads) against --whole over @n random threads and intervals of
- * @whole (@kind 0: --from/--to, 1: the default window, 2: report
- * without --pid and a random --window): how many printed the same.
+ * @cmd (why or report: @fn) with @opt (--margin M, or --lookback L: the
+ * bounded build from a checkpoint) against --whole over @n random
+ * threads and intervals of @whole (@kind 0: --from/--to, 1: the default
+ * window, 2: report without --pid and a random --window): how many
+ * printed the same, text and JSON (@why: the first that did not).
  */
 static int same_bounded(int (*fn)(int, char **), const char *cmd,
 			const struct pm_state *whole, const char *dump, const char *dir,
-			const char *lookback, int kind, int n, char *why, size_t wlen)
+			const char *opt, int kind, int n, char *why, size_t wlen)
 {
-	uint64_t rnd = 9;
+	uint64_t rnd = 5;
 	int r, same = 0;
 
 	for (r = 0; r < n; r++) {
@@ -266,7 +228,7 @@ static int same_bounded(int (*fn)(int, char **), const char *cmd,
 			snprintf(what, sizeof(what), "--window %u",
 				 (unsigned int)(1 + gen_rand(&rnd) % 400));
 		snprintf(full, sizeof(full), "%s %s --whole DUMP", cmd, what);
-		snprintf(part, sizeof(part), "%s %s --lookback %s DUMP", cmd, what, lookback);
+		snprintf(part, sizeof(part), "%s %s %s DUMP", cmd, what, opt);
 		same += same_out(fn, part, full, dump, dir, why, wlen);
 	}
 	return same;
@@ -290,7 +252,8 @@ static int real_dumps(const char *dir, char *why, size_t wlen)
 		q = strchr(p, ':');
 		if (q)
 			*q++ = 0;
-		snprintf(cmd, sizeof(cmd), "find '%s' -maxdepth 3 \\( -name '*.dump' -o -name '*.incident' \\) -print 2>/dev/null | sort", p);
+		snprintf(cmd, sizeof(cmd), "find '%s' -maxdepth 3 \\( -name '*.dump' -o "
+			 "-name '*.incident' \\) -print 2>/dev/null | sort", p);
 		f = popen(cmd, "r");
 		while (f && !bad && fgets(line, sizeof(line), f)) {
 			char *out, *pid, w[240];
@@ -377,54 +340,59 @@ int main(void)
 	       "60 random ranges: every stretch begun and ended inside is the whole dump's (%ld stretches: %s)",
 	       total, why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_margin(pm_cmd_why, "why", &whole, path, dir, "1000", 10, why, sizeof(why));
-	tap_ok(r == 10, "why --margin 1000 (every record): 10 of 10 the same as without (%s)",
+	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "--margin 1000", 0, 10, why,
+			 sizeof(why));
+	tap_ok(r == 10, "why --margin 1000 (every record): 10 of 10 the same as --whole (%s)",
 	       why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_margin(pm_cmd_why, "why", &whole, path, dir, "0.05", 40, why, sizeof(why));
-	tap_ok(r == 40, "why --margin 0.05: %d of 40 random intervals the same as without (%s)",
+	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "--margin 0.05", 0, 40, why,
+			 sizeof(why));
+	tap_ok(r == 40, "why --margin 0.05: %d of 40 random intervals the same as --whole (%s)",
 	       r, why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "1000", 10, why,
-			sizeof(why));
-	tap_ok(r == 10, "report --margin 1000 (every record): 10 of 10 the same as without (%s)",
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--margin 1000", 0, 10, why,
+			 sizeof(why));
+	tap_ok(r == 10, "report --margin 1000 (every record): 10 of 10 the same as --whole (%s)",
 	       why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "0.05", 40, why,
-			sizeof(why));
-	tap_ok(r == 40, "report --margin 0.05: %d of 40 random intervals the same as without (%s)",
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--margin 0.05", 0, 40, why,
+			 sizeof(why));
+	tap_ok(r == 40, "report --margin 0.05: %d of 40 random intervals the same as --whole (%s)",
 	       r, why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "0.001", 40, why,
-			sizeof(why));
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--margin 0.001", 0, 40, why,
+			 sizeof(why));
 	tap_ok(r < 40, "report --margin 0.001: %d of 40 the same (a margin too short shows)", r);
 	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "0.02", 0, 40, why, sizeof(why));
+	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "--lookback 0.02", 0, 40, why,
+			 sizeof(why));
 	tap_ok(r == 40, "why --lookback 0.02: %d of 40 random intervals as --whole (%s)", r, why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "0.02", 1, 20, why, sizeof(why));
+	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "--lookback 0.02", 1, 20, why,
+			 sizeof(why));
 	tap_ok(r == 20, "why --lookback 0.02, the window before the trigger: %d of 20 as --whole (%s)",
 	       r, why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "0.02", 0, 40, why,
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--lookback 0.02", 0, 40, why,
 			 sizeof(why));
 	tap_ok(r == 40, "report --lookback 0.02: %d of 40 random intervals as --whole (%s)", r, why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "0.02", 1, 20, why,
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--lookback 0.02", 1, 20, why,
 			 sizeof(why));
 	tap_ok(r == 20, "report --pid --lookback 0.02, the window: %d of 20 as --whole (%s)", r, why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "0.02", 2, 20, why,
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--lookback 0.02", 2, 20, why,
 			 sizeof(why));
 	tap_ok(r == 20, "report without --pid, --lookback 0.02: %d of 20 windows as --whole (%s)",
 	       r, why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "0", 0, 40, why,
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--lookback 0", 0, 40, why,
 			 sizeof(why));
-	tap_ok(r == 40, "report --lookback 0: %d of 40 as --whole (the checkpoints' stretches open at --from and --to are the whole dump's; %s)",
-	       r, why);
+	tap_ok(r == 40, "report --lookback 0: %d of 40 as --whole (the checkpoints' stretches "
+	       "open at --from and --to are the whole dump's; %s)", r, why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "0", 0, 40, why, sizeof(why));
+	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "--lookback 0", 0, 40, why,
+			 sizeof(why));
 	tap_ok(r == 40, "why --lookback 0: %d of 40 as --whole (%s)", r, why);
 	snprintf(why, sizeof(why), "ok");
 	r = real_dumps(dir, why, sizeof(why));
