@@ -115,7 +115,7 @@ int pm_cmd_report(int argc, char **argv)
 	if (optind + 1 != argc || (from >= 0) != (to >= 0) ||
 	    (from >= 0 && (pid <= 0 || to <= from)) || window_ms <= 0 || !pid ||
 	    (margin >= 0 && (from < 0 || margin <= 0)) ||
-	    (lookback >= 0 && (whole || margin >= 0))) {
+	    (lookback >= 0 && (whole || margin >= 0 || lookback > 1e6))) {
 		usage(stderr, "report");
 		return 2;
 	}

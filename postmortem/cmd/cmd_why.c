@@ -107,7 +107,7 @@ int pm_cmd_why(int argc, char **argv)
 	if ((pid <= 0) == !pm_cmd_who_given(&who) || optind + 1 != argc ||
 	    (from >= 0) != (to >= 0) ||
 	    (from >= 0 && to <= from) || window_ms <= 0 || (margin >= 0 && from < 0) ||
-	    (lookback >= 0 && (whole || margin >= 0))) {
+	    (lookback >= 0 && (whole || margin >= 0 || lookback > 1e6))) {
 		usage(stderr, "why");
 		return 2;
 	}

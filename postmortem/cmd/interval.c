@@ -14,7 +14,7 @@
 int pm_cmd_ckpts(const struct pm_incident *in, int64_t need_ns, int64_t to_ns,
 		 struct pm_ckpts **ck, struct tm_err *e)
 {
-	int64_t at[2] = { need_ns, to_ns + 1 };
+	int64_t at[2] = { need_ns, to_ns < INT64_MAX ? to_ns + 1 : to_ns };
 
 	if (need_ns != INT64_MIN)
 		return pm_ckpts_build(ck, in, at, to_ns < INT64_MAX && to_ns > need_ns ? 2 : 1,

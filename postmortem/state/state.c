@@ -742,11 +742,11 @@ int pm_state_bld_end(struct pm_state_bld *b, int failed)
 		return failed ? -ENOMEM : 0;
 	st = b->st;
 	cs = &b->cs;
+	if (!failed && b->fin && fin_restore(b) < 0)
+		failed = 1;
 	free(b->m.keys);
 	free(b->m.vals);
 	free(b->sm.keys);
-	if (!failed && b->fin && fin_restore(b) < 0)
-		failed = 1;
 	if (failed) {
 		pm_state_free(st);
 	} else {
@@ -1013,9 +1013,9 @@ int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
 			while (k < nat && ev.ns >= at[k])
 				k++;
 			if (periodic)
-				next_per = ev.ns + every_ns;
+				next_per = ev.ns < INT64_MAX - every_ns ? ev.ns + every_ns : INT64_MAX;
 		} else if (periodic && !b->have) {
-			next_per = ev.ns + every_ns;
+			next_per = ev.ns < INT64_MAX - every_ns ? ev.ns + every_ns : INT64_MAX;
 		}
 		if (++count == CKPT_FORGET_EVENTS) {
 			forget(&ck->whole, ck, 0);
