@@ -287,6 +287,28 @@ static int real_dumps(const char *dir, char *why, size_t wlen)
 	return bad ? -1 : n;
 }
 
+/* The bounded builds compared with --whole (same_bounded()). */
+static const struct bounded_case {
+	int (*fn)(int, char **);
+	const char *cmd;
+	const char *opt;
+	int kind;
+	int n;
+} bounded[] = {
+	{ pm_cmd_why, "why", "--lookback 0.02", 0, 40 },
+	{ pm_cmd_why, "why", "--lookback 0.02", 1, 20 },
+	{ pm_cmd_report, "report", "--lookback 0.02", 0, 40 },
+	{ pm_cmd_report, "report", "--lookback 0.02", 1, 20 },
+	{ pm_cmd_report, "report", "--lookback 0.02", 2, 20 },
+	/* none: the checkpoints' stretches open at --from and --to are the whole dump's */
+	{ pm_cmd_report, "report", "--lookback 0", 0, 40 },
+	{ pm_cmd_why, "why", "--lookback 0", 0, 40 },
+};
+
+static const char *const kinds[] = {
+	"random intervals", "the window before the trigger", "without --pid, random windows",
+};
+
 int main(void)
 {
 	char dir[64], path[96], why[300] = "ok";
@@ -296,6 +318,7 @@ int main(void)
 	uint64_t rnd = 7;
 	long n, total = 0;
 	int r, bad = 0, err;
+	size_t k;
 
 	if (!gen_tmpdir(dir)) {
 		perror("mkdtemp");
@@ -363,37 +386,15 @@ int main(void)
 	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--margin 0.001", 0, 40, why,
 			 sizeof(why));
 	tap_ok(r < 40, "report --margin 0.001: %d of 40 the same (a margin too short shows)", r);
-	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "--lookback 0.02", 0, 40, why,
-			 sizeof(why));
-	tap_ok(r == 40, "why --lookback 0.02: %d of 40 random intervals as --whole (%s)", r, why);
-	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "--lookback 0.02", 1, 20, why,
-			 sizeof(why));
-	tap_ok(r == 20, "why --lookback 0.02, the window before the trigger: %d of 20 as --whole (%s)",
-	       r, why);
-	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--lookback 0.02", 0, 40, why,
-			 sizeof(why));
-	tap_ok(r == 40, "report --lookback 0.02: %d of 40 random intervals as --whole (%s)", r, why);
-	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--lookback 0.02", 1, 20, why,
-			 sizeof(why));
-	tap_ok(r == 20, "report --pid --lookback 0.02, the window: %d of 20 as --whole (%s)", r, why);
-	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--lookback 0.02", 2, 20, why,
-			 sizeof(why));
-	tap_ok(r == 20, "report without --pid, --lookback 0.02: %d of 20 windows as --whole (%s)",
-	       r, why);
-	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--lookback 0", 0, 40, why,
-			 sizeof(why));
-	tap_ok(r == 40, "report --lookback 0: %d of 40 as --whole (the checkpoints' stretches "
-	       "open at --from and --to are the whole dump's; %s)", r, why);
-	snprintf(why, sizeof(why), "ok");
-	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "--lookback 0", 0, 40, why,
-			 sizeof(why));
-	tap_ok(r == 40, "why --lookback 0: %d of 40 as --whole (%s)", r, why);
+	for (k = 0; k < sizeof(bounded) / sizeof(*bounded); k++) {
+		const struct bounded_case *c = &bounded[k];
+
+		snprintf(why, sizeof(why), "ok");
+		r = same_bounded(c->fn, c->cmd, &whole, path, dir, c->opt, c->kind, c->n, why,
+				 sizeof(why));
+		tap_ok(r == c->n, "%s %s (%s): %d of %d as --whole (%s)", c->cmd, c->opt,
+		       kinds[c->kind], r, c->n, why);
+	}
 	snprintf(why, sizeof(why), "ok");
 	r = real_dumps(dir, why, sizeof(why));
 	tap_ok(r >= 0, "real dumps: %d, report and why with no look-back as --whole (%s)", r, why);
