@@ -38,12 +38,6 @@ static void life(const struct pm_state *st,
 	}
 }
 
-/*
- * Without a pid or input, how far before the trigger the stalls are
- * searched at least: a person presses the key seconds after the stall.
- */
-#define STALL_SEARCH_NS	10000000000LL
-
 /* How close a press of the X dump must be to the one an auto trigger named. */
 #define AUTO_PRESS_SLACK_NS	2000000LL
 
@@ -130,7 +124,7 @@ static int by_input(const struct pm_incident *inc, const struct pm_state *st,
  * screen; else the input the kernel saw that @ask->press_ns names (the
  * module's own auto trigger), or the slowest in the window; else the
  * stall most likely felt (pm_stall_rank(), @ask->hint its hint) in the
- * @ask->search_ns before the trigger (by default STALL_SEARCH_NS, or the
+ * @ask->search_ns before the trigger (by default PM_STALL_SEARCH_NS, or the
  * window if longer).
  *
  * Return: 1 with an interval, 0 if the dump has none to offer (no --pid,
@@ -180,8 +174,8 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 		}
 		if (!ret) {
 			int64_t w = ask->search_ns ? ask->search_ns :
-				    ask->window_ns > STALL_SEARCH_NS ?
-				    ask->window_ns : STALL_SEARCH_NS;
+				    ask->window_ns > PM_STALL_SEARCH_NS ?
+				    ask->window_ns : PM_STALL_SEARCH_NS;
 			int64_t from = end - w > first ? end - w : first;
 
 			out->chosen_by = PM_BY_STALL;

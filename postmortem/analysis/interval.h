@@ -32,6 +32,12 @@ enum pm_end {
 	PM_END_X_DRAWN,		/* X: the server executed the client's drawing */
 };
 
+/*
+ * Without a pid or input, how far before the trigger the stalls are
+ * searched at least: a person presses the key seconds after the stall.
+ */
+#define PM_STALL_SEARCH_NS	10000000000LL
+
 /**
  * struct pm_interval_ask - what the user asked for
  * @pid: the thread (0: let the dump say)
@@ -48,6 +54,11 @@ enum pm_end {
  * @margin_ns: with @pid and @from_ns, build the state from the records of
  *	[@from_ns - @margin_ns, @to_ns + @margin_ns] only
  *	(pm_state_res_build_range()); 0: from the whole dump
+ * @bounded: without @margin_ns, build the state and resources from a
+ *	checkpoint (pm_state_res_build_ckpt()) @lookback_ns before the
+ *	interval (or before the window searched), to @lookback_ns after
+ *	it (or to the dump's end), not from every record (cmd/interval.c)
+ * @lookback_ns: with @bounded
  */
 struct pm_interval_ask {
 	uint32_t pid;
@@ -58,6 +69,8 @@ struct pm_interval_ask {
 	const char *hint;
 	int64_t search_ns;
 	int64_t margin_ns;
+	int bounded;
+	int64_t lookback_ns;
 };
 
 /**

@@ -18,8 +18,8 @@
 
 static const char usage_text[] =
 	"usage: tipme report [--pid PID | --comm NAME | --window-title TEXT\n"
-	"                    [--from S --to S [--margin S] | --window MS]] [--x] [--json]\n"
-	"                    INCIDENT|DUMP\n"
+	"                    [--from S --to S [--margin S] | --window MS]]\n"
+	"                    [--lookback S | --whole] [--x] [--json] INCIDENT|DUMP\n"
 	"  One verdict for a slow moment: which thread waited, for what (the CPU,\n"
 	"  block I/O, a lock, memory, a timer, a stopped task, the X server busy\n"
 	"  for another client) and who to blame, with every millisecond of the\n"
@@ -32,6 +32,15 @@ static const char usage_text[] =
 	"  the kernel saw in the window (to its reader going back to sleep); else\n"
 	"  the stall most likely felt in the 10 s (or the WINDOW given) before the\n"
 	"  trigger, with the next two candidates and why each ranks there.\n"
+	"  The state is built from a checkpoint: one pass over the dump keeps\n"
+	"  each thread's state where the records the answer needs begin, the\n"
+	"  LOOKBACK seconds (10) before the interval (or the window searched),\n"
+	"  and only those records are kept, to LOOKBACK after --to (or the\n"
+	"  dump's end).  A thread's stretch open there is the whole dump's,\n"
+	"  however old; a lock, block request or wakeup begun before is not\n"
+	"  seen, nor a stretch that ended before.  --whole builds from\n"
+	"  every record instead (as does an incident with an X dump and no --pid:\n"
+	"  its slowest press may be anywhere).\n"
 	"  --margin S (with --pid, --from and --to) reads only the records from S\n"
 	"  seconds before --from to S after --to, not the whole dump (as for\n"
 	"  tipme why --margin): the same verdict when the history it reads lies\n"
@@ -65,8 +74,9 @@ static void usage(FILE *f, const char *prog)
 
 int pm_cmd_report(int argc, char **argv)
 {
-	double from = -1, to = -1, window_ms = -1, pid_v = -1, margin = -1;
-	int xtables = 0;
+	double from = -1, to = -1, window_ms = -1, pid_v = -1, margin = -1,
+	       lookback = -1;
+	int xtables = 0, whole = 0;
 	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
 		PM_CMD_WHO_OPTS(who),
@@ -76,6 +86,8 @@ int pm_cmd_report(int argc, char **argv)
 		{ "window", 'w', &window_ms, NULL, NULL },
 		{ "x", 'x', NULL, NULL, &xtables },
 		{ "margin", 'M', &margin, NULL, NULL },
+		{ "whole", 'A', NULL, NULL, &whole },
+		{ "lookback", 'L', &lookback, NULL, NULL },
 	};
 	struct pm_verdict_extra ex = { 0 };
 	struct pm_xprof xp = { 0 };
@@ -85,7 +97,7 @@ int pm_cmd_report(int argc, char **argv)
 	int have_xp = 0, json, ret;
 	long pid;
 
-	ret = pm_cmd_parse("report", usage, argc, argv, opts, 6 + PM_CMD_WHO_NOPTS, &json);
+	ret = pm_cmd_parse("report", usage, argc, argv, opts, 8 + PM_CMD_WHO_NOPTS, &json);
 	if (ret >= 0)
 		return ret;
 	pid = (long)pid_v;
@@ -102,7 +114,8 @@ int pm_cmd_report(int argc, char **argv)
 		window_ms = 2000;
 	if (optind + 1 != argc || (from >= 0) != (to >= 0) ||
 	    (from >= 0 && (pid <= 0 || to <= from)) || window_ms <= 0 || !pid ||
-	    (margin >= 0 && (from < 0 || margin <= 0))) {
+	    (margin >= 0 && (from < 0 || margin <= 0)) ||
+	    (lookback >= 0 && (whole || margin >= 0 || lookback > 1e6))) {
 		usage(stderr, "report");
 		return 2;
 	}
@@ -111,6 +124,8 @@ int pm_cmd_report(int argc, char **argv)
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = (int64_t)(window_ms * 1e6);
 	ask.margin_ns = margin > 0 ? (int64_t)(margin * 1e9) : 0;
+	ask.bounded = !whole;
+	ask.lookback_ns = lookback >= 0 ? (int64_t)(lookback * 1e9) : PM_CMD_LOOKBACK_NS;
 	ret = 1;
 	if (pm_cmd_interval_open("report", argv[optind], &ask, &who, &inc))
 		goto out;

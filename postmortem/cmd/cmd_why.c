@@ -5,12 +5,13 @@
 
 #include "../print/why.h"
 #include "commands.h"
+#include "interval.h"
 #include "run.h"
 
 static const char usage_text[] =
 	"usage: tipme why --pid PID | --comm NAME | --window-title TEXT [--window MS]\n"
 	"                 [--from S --to S [--margin S]] [--min-ms MS] [--depth N]\n"
-	"                 [--json] DUMP\n"
+	"                 [--lookback S | --whole] [--json] DUMP\n"
 	"  Where PID's time went in an interval: running, waiting for a CPU (and\n"
 	"  who held it), blocked (where, and who woke it, analysed in turn).\n"
 	"  Default interval: the WINDOW ms (2000) before the dump's trigger, or\n"
@@ -18,6 +19,12 @@ static const char usage_text[] =
 	"  DUMP is a dump file or an incident directory (its kernel.dump).\n"
 	"  With the on-CPU profiler's samples (profile_hz), each thread's hot\n"
 	"  functions while it ran.\n"
+	"  The state is built from a checkpoint: one pass over the dump keeps\n"
+	"  each thread's state LOOKBACK seconds (10) before the interval, and\n"
+	"  only the records from there to LOOKBACK after it (or the dump's end)\n"
+	"  are kept: a thread's stretch open there is the whole dump's, however\n"
+	"  old; a stretch that ended before is not seen.  --whole builds from\n"
+	"  every record instead.\n"
 	"  --margin S reads only the records from S seconds before --from to S\n"
 	"  after --to (the sub-buffers' headers say where they are), not the whole\n"
 	"  dump: its cost is the interval's.  The answer is the whole dump's when\n"
@@ -37,11 +44,38 @@ static void usage(FILE *f, const char *prog)
 	fputs(usage_text, f);
 }
 
+/*
+ * The state from a checkpoint @back ns before the interval:
+ * [@from, @to] given (seconds, or -1), else the window before the
+ * dump's trigger or end, which the checkpoint pass finds.
+ */
+static int bounded(struct pm_state *st, const struct pm_incident *inc, double from,
+		   double to, double window_ms, int64_t back, struct tm_err *e)
+{
+	int64_t need = INT64_MIN, end = INT64_MAX;
+	struct pm_ckpts *ck;
+	int err;
+
+	if (from >= 0) {
+		need = (int64_t)(from * 1e9) - back;
+		end = (int64_t)(to * 1e9) + back;
+	}
+	err = pm_cmd_ckpts(inc, need, end, &ck, e);
+	if (err)
+		return err;
+	if (from < 0)
+		need = pm_ckpts_end(ck) - (int64_t)(window_ms * 1e6) - back;
+	err = pm_state_build_ckpt(st, inc, ck, need, end, e);
+	pm_ckpts_free(ck);
+	return err;
+}
+
 int pm_cmd_why(int argc, char **argv)
 {
 	double pid_v = 0, window_ms = 2000, from = -1, to = -1, min_ms = 10,
-	       depth_v = 1, margin = -1;
+	       depth_v = 1, margin = -1, lookback = -1;
 	struct pm_cmd_who who = { NULL, NULL };
+	int whole = 0;
 	const struct pm_cmd_opt opts[] = {
 		PM_CMD_WHO_OPTS(who),
 		{ "pid", 'p', &pid_v, NULL, NULL },
@@ -51,6 +85,8 @@ int pm_cmd_why(int argc, char **argv)
 		{ "min-ms", 'm', &min_ms, NULL, NULL },
 		{ "depth", 'd', &depth_v, NULL, NULL },
 		{ "margin", 'M', &margin, NULL, NULL },
+		{ "whole", 'A', NULL, NULL, &whole },
+		{ "lookback", 'L', &lookback, NULL, NULL },
 	};
 	int64_t min_ns;
 	int depth, json, err;
@@ -62,7 +98,7 @@ int pm_cmd_why(int argc, char **argv)
 	long pid;
 	int64_t t0, t1, end;
 
-	err = pm_cmd_parse("why", usage, argc, argv, opts, 7 + PM_CMD_WHO_NOPTS, &json);
+	err = pm_cmd_parse("why", usage, argc, argv, opts, 9 + PM_CMD_WHO_NOPTS, &json);
 	if (err >= 0)
 		return err;
 	pid = (long)pid_v;
@@ -70,7 +106,8 @@ int pm_cmd_why(int argc, char **argv)
 	depth = (int)depth_v;
 	if ((pid <= 0) == !pm_cmd_who_given(&who) || optind + 1 != argc ||
 	    (from >= 0) != (to >= 0) ||
-	    (from >= 0 && to <= from) || window_ms <= 0 || (margin >= 0 && from < 0)) {
+	    (from >= 0 && to <= from) || window_ms <= 0 || (margin >= 0 && from < 0) ||
+	    (lookback >= 0 && (whole || margin >= 0 || lookback > 1e6))) {
 		usage(stderr, "why");
 		return 2;
 	}
@@ -88,8 +125,11 @@ int pm_cmd_why(int argc, char **argv)
 	if (margin >= 0)
 		err = pm_state_build_range(&st, &inc, (int64_t)((from - margin) * 1e9),
 					   (int64_t)((to + margin) * 1e9), &e);
-	else
+	else if (whole)
 		err = pm_state_build(&st, &inc, &e);
+	else
+		err = bounded(&st, &inc, from, to, window_ms,
+			      lookback >= 0 ? (int64_t)(lookback * 1e9) : PM_CMD_LOOKBACK_NS, &e);
 	if (err) {
 		fprintf(stderr, "tipme why: %s: %s\n", argv[optind], e.msg);
 		pm_incident_close(&inc);

@@ -11,6 +11,53 @@
 #include "interval.h"
 #include "run.h"
 
+int pm_cmd_ckpts(const struct pm_incident *in, int64_t need_ns, int64_t to_ns,
+		 struct pm_ckpts **ck, struct tm_err *e)
+{
+	int64_t at[2] = { need_ns, to_ns < INT64_MAX ? to_ns + 1 : to_ns };
+
+	if (need_ns != INT64_MIN)
+		return pm_ckpts_build(ck, in, at, to_ns < INT64_MAX && to_ns > need_ns ? 2 : 1,
+				      0, 0, e);
+	return pm_ckpts_build(ck, in, NULL, 0, PM_CMD_CKPT_EVERY_NS, PM_CMD_CKPT_KEEP, e);
+}
+
+/*
+ * The state and resources from a checkpoint @ask->lookback_ns before
+ * what the interval's choice reads: [from, to] given, else the window
+ * before the trigger (with a pid), else the input or stall search before
+ * it, which is at most the longest of the window, the search asked and
+ * the default 10 s.
+ */
+static int bounded(struct pm_cmd_interval *inc, const struct pm_interval_ask *ask,
+		   struct tm_err *e)
+{
+	int64_t need = INT64_MIN, to = INT64_MAX, w;
+	struct pm_ckpts *ck;
+	int err;
+
+	if (ask->pid && ask->from_ns >= 0) {
+		need = ask->from_ns - ask->lookback_ns;
+		to = ask->to_ns + ask->lookback_ns;
+	}
+	err = pm_cmd_ckpts(&inc->in, need, to, &ck, e);
+	if (err)
+		return err;
+	if (need == INT64_MIN) {
+		w = ask->window_ns;
+		if (!ask->pid) {
+			if (ask->search_ns > w)
+				w = ask->search_ns;
+			if (PM_STALL_SEARCH_NS > w)
+				w = PM_STALL_SEARCH_NS;
+		}
+		need = pm_ckpts_end(ck) - w - ask->lookback_ns;
+	}
+	err = pm_state_res_build_ckpt(&inc->st, &inc->res, &inc->in, ck, need, to, e);
+	pm_ckpts_free(ck);
+	return err;
+}
+
 int pm_cmd_interval_open(const char *prog, const char *path,
 			 const struct pm_interval_ask *asked,
 			 const struct pm_cmd_who *who,
@@ -26,12 +73,16 @@ int pm_cmd_interval_open(const char *prog, const char *path,
 		return 1;
 	if (who && pm_cmd_who_given(who) && pm_cmd_who(prog, &inc->in, who, &ask.pid))
 		return 1;
-	if (ask.margin_ns > 0 && ask.pid && ask.from_ns >= 0)
+	if (ask.margin_ns > 0 && ask.pid && ask.from_ns >= 0) {
 		err = pm_state_res_build_range(&inc->st, &inc->res, &inc->in,
 					       ask.from_ns - ask.margin_ns,
 					       ask.to_ns + ask.margin_ns, &e);
-	else
+	} else if (ask.bounded && (ask.pid || !inc->in.have_x)) {
+		/* without a pid, the X dump's slowest press may be anywhere */
+		err = bounded(inc, &ask, &e);
+	} else {
 		err = pm_state_res_build(&inc->st, &inc->res, &inc->in, &e);
+	}
 	if (err) {
 		fprintf(stderr, "tipme %s: %s: %s\n", prog, path, e.msg);
 		return 1;

@@ -1334,9 +1334,14 @@ int pm_state_res_build(struct pm_state *st, struct pm_res *r,
 	return pm_state_res_build_range(st, r, inc, INT64_MIN, INT64_MAX, e);
 }
 
-int pm_state_res_build_range(struct pm_state *st, struct pm_res *r,
-			     const struct pm_incident *inc, int64_t from_ns,
-			     int64_t to_ns, struct tm_err *e)
+/*
+ * The state and resources from the records of [@from_ns, @to_ns]; with
+ * @ck, the state restored from the last checkpoint at or before
+ * @from_ns and the records read from there.
+ */
+static int build_two(struct pm_state *st, struct pm_res *r,
+		     const struct pm_incident *inc, const struct pm_ckpts *ck,
+		     int64_t from_ns, int64_t to_ns, struct tm_err *e)
 {
 	struct pm_state_bld *sb;
 	struct res_bld b;
@@ -1345,6 +1350,8 @@ int pm_state_res_build_range(struct pm_state *st, struct pm_res *r,
 	int err, gaps = 0;
 
 	err = pm_state_bld_new(&sb, st, inc, e);
+	if (!err && ck)
+		err = pm_state_bld_restore(sb, ck, from_ns, to_ns, &from_ns, &to_ns, e);
 	if (err) {
 		pm_state_bld_end(sb, 1);
 		memset(r, 0, sizeof(*r));
@@ -1364,11 +1371,26 @@ int pm_state_res_build_range(struct pm_state *st, struct pm_res *r,
 	pm_merge_free(&mg);
 	if (err >= 0 && gaps)
 		st->lost = 1;
-	pm_state_bld_end(sb, err < 0);
+	if (pm_state_bld_end(sb, err < 0) < 0 && err >= 0)
+		err = tm_err_set(e, ENOMEM, "out of memory");
 	err = res_bld_end(&b, err < 0 ? err : 0, e);
 	if (err < 0)
 		pm_state_free(st);
 	return err;
+}
+
+int pm_state_res_build_range(struct pm_state *st, struct pm_res *r,
+			     const struct pm_incident *inc, int64_t from_ns,
+			     int64_t to_ns, struct tm_err *e)
+{
+	return build_two(st, r, inc, NULL, from_ns, to_ns, e);
+}
+
+int pm_state_res_build_ckpt(struct pm_state *st, struct pm_res *r,
+			    const struct pm_incident *inc, const struct pm_ckpts *ck,
+			    int64_t from_ns, int64_t to_ns, struct tm_err *e)
+{
+	return build_two(st, r, inc, ck, from_ns, to_ns, e);
 }
 
 void pm_res_free(struct pm_res *r)

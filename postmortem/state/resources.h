@@ -529,6 +529,29 @@ int pm_state_res_build(struct pm_state *st, struct pm_res *r,
 int pm_state_res_build_range(struct pm_state *st, struct pm_res *r,
 			     const struct pm_incident *inc, int64_t from_ns,
 			     int64_t to_ns, struct tm_err *e);
+
+struct pm_ckpts;
+
+/**
+ * pm_state_res_build_ckpt() - pm_state_res_build() from a checkpoint
+ * @st: the state; release with pm_state_free()
+ * @r: the resources; release with pm_res_free()
+ * @inc: an open incident
+ * @ck: its checkpoints (pm_ckpts_build())
+ * @from_ns: as pm_state_bld_restore()'s
+ * @to_ns: as pm_state_bld_restore()'s
+ * @e: error message
+ *
+ * The state of pm_state_build_ckpt() and the resources of the records
+ * read (from the checkpoint before @from_ns to the one after @to_ns: a
+ * request or wait begun before is not in them, one open at the end ends
+ * there).
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_state_res_build_ckpt(struct pm_state *st, struct pm_res *r,
+			    const struct pm_incident *inc, const struct pm_ckpts *ck,
+			    int64_t from_ns, int64_t to_ns, struct tm_err *e);
 void pm_res_free(struct pm_res *r);
 
 /**

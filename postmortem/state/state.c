@@ -562,7 +562,84 @@ struct pm_state_bld {
 	struct cpu_span cs;
 	size_t samples_cap;
 	int have;
+	const struct pm_ckpts *ck;	/* restored from one of these */
+	const struct pm_ckpt *fin;	/* ends as the whole dump's at this one */
+	struct pm_ckpts *pass;		/* the checkpoints this build is making */
 };
+
+/*
+ * One checkpoint: the builder between two events of the whole merge
+ * (every event before @ns read, none at or after it).  Each thread keeps
+ * its last two stretches (all the builder reads: the current one, and
+ * the sleep before a runnable one a wakeup began), their sites pointing
+ * into the pass's own chunks (struct pm_ckpts' @whole).
+ */
+struct pm_ckpt {
+	int64_t ns;
+	int64_t at;		/* asked for at (no event in [@at, @ns)) */
+	struct pm_thread *threads;
+	size_t nthreads;
+	int64_t *first;		/* the builder's struct cpu_span */
+	int64_t *last;
+	int64_t first_ns;
+	int64_t last_ns;
+	int64_t trigger_ns;
+	size_t nlosses;		/* @whole's first ones */
+	int have;
+	int periodic;		/* one of the last few taken every so often */
+	struct pm_seg *fin;	/* each thread's stretches as the whole dump ends them */
+	size_t nfin;		/* how many of them are final yet */
+	size_t nsegs;		/* of all threads */
+};
+
+struct pm_ckpts {
+	struct pm_ckpt *c;
+	size_t n;
+	uint32_t ncs;
+	struct pm_state whole;
+};
+
+/*
+ * Where thread @i's stretches are in checkpoint @c's @fin (the threads'
+ * stretches one after another, at most two each).
+ */
+static size_t fin_at(const struct pm_ckpt *c, size_t i)
+{
+	size_t j, at = 0;
+
+	for (j = 0; j < i; j++)
+		at += c->threads[j].nsegs;
+	return at;
+}
+
+/*
+ * The builder is about to forget thread @t's stretches before
+ * @t->segs[@keep] (index @i among the threads): those a checkpoint holds
+ * are final now, as the whole dump's build leaves them.
+ */
+static void fin_note(struct pm_ckpts *ck, size_t i, const struct pm_thread *t,
+		     size_t keep)
+{
+	size_t k, j, at;
+
+	for (k = 0; ck && k < ck->n; k++) {
+		struct pm_ckpt *c = &ck->c[k];
+		const struct pm_thread *ct;
+
+		if (c->nfin == c->nsegs || i >= c->nthreads)
+			continue;
+		ct = &c->threads[i];
+		at = fin_at(c, i);
+		for (j = 0; j < ct->nsegs; j++) {
+			uint64_t seq = ct->dropped + j;
+
+			if (seq >= t->dropped && seq < t->dropped + keep) {
+				c->fin[at + j] = t->segs[seq - t->dropped];
+				c->nfin++;
+			}
+		}
+	}
+}
 
 int pm_state_bld_new(struct pm_state_bld **bp, struct pm_state *st,
 		     const struct pm_incident *inc, struct tm_err *e)
@@ -627,16 +704,46 @@ int pm_state_bld_event(struct pm_state_bld *b, const struct pm_event *ev,
 	return err < 0 ? tm_err_set(e, ENOMEM, "out of memory") : 0;
 }
 
-void pm_state_bld_end(struct pm_state_bld *b, int failed)
+static void forget(struct pm_state *st, struct pm_ckpts *ck, int all);
+static int fin_restore(struct pm_state_bld *b);
+
+/*
+ * Restored from a checkpoint: the facts of the whole dump (its first and
+ * last record, latest trigger, every loss), not the records read's.
+ * The stretches open where those end were closed there already.
+ */
+static int whole_facts(struct pm_state *st, const struct pm_state *w)
+{
+	struct pm_loss *l = NULL;
+
+	if (w->nlosses) {
+		l = malloc(w->nlosses * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		memcpy(l, w->losses, w->nlosses * sizeof(*l));
+	}
+	free(st->losses);
+	st->losses = l;
+	st->nlosses = w->nlosses;
+	st->lost = w->lost;
+	st->first_ns = w->first_ns;
+	st->last_ns = w->last_ns;
+	st->trigger_ns = w->trigger_ns;
+	return 0;
+}
+
+int pm_state_bld_end(struct pm_state_bld *b, int failed)
 {
 	struct pm_state *st;
 	struct cpu_span *cs;
 	size_t i;
 
 	if (!b)
-		return;
+		return failed ? -ENOMEM : 0;
 	st = b->st;
 	cs = &b->cs;
+	if (!failed && b->fin && fin_restore(b) < 0)
+		failed = 1;
 	free(b->m.keys);
 	free(b->m.vals);
 	free(b->sm.keys);
@@ -655,14 +762,21 @@ void pm_state_bld_end(struct pm_state_bld *b, int failed)
 			else
 				s->end_ns = st->last_ns;
 		}
+		if (b->pass)
+			forget(st, b->pass, 1);
 		if (st->nthreads)
 			qsort(st->threads, st->nthreads, sizeof(*st->threads), tid_cmp);
 		if (st->nsamples)
 			qsort(st->samples, st->nsamples, sizeof(*st->samples), sample_cmp);
+		if (b->ck && whole_facts(st, &b->ck->whole)) {
+			pm_state_free(st);
+			failed = 1;
+		}
 	}
 	free(cs->first);
 	free(cs->last);
 	free(b);
+	return failed ? -ENOMEM : 0;
 }
 
 int pm_state_build(struct pm_state *st, const struct pm_incident *inc,
@@ -702,8 +816,13 @@ int pm_state_merge_open(struct pm_merge *mg, const struct pm_incident *inc,
 	return err;
 }
 
-int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
-			 int64_t from_ns, int64_t to_ns, struct tm_err *e)
+/*
+ * The state from the records of [@from_ns, @to_ns]; with @ck, restored
+ * from its checkpoints around them (pm_state_bld_restore()).
+ */
+static int build(struct pm_state *st, const struct pm_incident *inc,
+		 const struct pm_ckpts *ck, int64_t from_ns, int64_t to_ns,
+		 struct tm_err *e)
 {
 	struct pm_state_bld *b;
 	struct pm_merge mg;
@@ -711,6 +830,8 @@ int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
 	int err, gaps = 0;
 
 	err = pm_state_bld_new(&b, st, inc, e);
+	if (!err && ck)
+		err = pm_state_bld_restore(b, ck, from_ns, to_ns, &from_ns, &to_ns, e);
 	if (!err)
 		err = pm_state_merge_open(&mg, inc, from_ns, to_ns, &gaps, e);
 	if (err) {
@@ -724,8 +845,337 @@ int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
 	/* a gap outside the range is still the dump's */
 	if (err >= 0 && gaps)
 		st->lost = 1;
-	pm_state_bld_end(b, err < 0);
+	if (pm_state_bld_end(b, err < 0) < 0 && err >= 0)
+		err = tm_err_set(e, ENOMEM, "out of memory");
 	return err < 0 ? err : 0;
+}
+
+int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
+			 int64_t from_ns, int64_t to_ns, struct tm_err *e)
+{
+	return build(st, inc, NULL, from_ns, to_ns, e);
+}
+
+/*
+ * Checkpoints (state.h: pm_ckpts_build()).  Between checkpoints the pass
+ * forgets what the builder no longer reads: every stretch of a thread but
+ * its last two, and the profiler's samples.
+ */
+static void forget(struct pm_state *st, struct pm_ckpts *ck, int all)
+{
+	size_t i;
+
+	for (i = 0; i < st->nthreads; i++) {
+		struct pm_thread *t = &st->threads[i];
+		size_t keep = all ? t->nsegs : t->nsegs > 2 ? t->nsegs - 2 : 0;
+
+		if (!keep)
+			continue;
+		fin_note(ck, i, t, keep);
+		if (!all) {
+			memmove(t->segs, t->segs + keep, 2 * sizeof(*t->segs));
+			t->nsegs = 2;
+			t->dropped += keep;
+		}
+	}
+	st->nsamples = 0;
+}
+
+static void ckpt_free(struct pm_ckpt *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nthreads; i++)
+		free(c->threads[i].segs);
+	free(c->threads);
+	free(c->first);
+	free(c->last);
+	free(c->fin);
+}
+
+/* Keep the builder @b as checkpoint @c, before the events at @ns. */
+static int ckpt_take(struct pm_ckpt *c, const struct pm_state_bld *b, int64_t ns)
+{
+	const struct pm_state *st = b->st;
+	size_t i, n = b->cs.n ? b->cs.n : 1;
+
+	memset(c, 0, sizeof(*c));
+	c->ns = ns;
+	c->threads = calloc(st->nthreads ? st->nthreads : 1, sizeof(*c->threads));
+	c->first = malloc(n * sizeof(*c->first));
+	c->last = malloc(n * sizeof(*c->last));
+	if (!c->threads || !c->first || !c->last)
+		return -ENOMEM;
+	memcpy(c->first, b->cs.first, n * sizeof(*c->first));
+	memcpy(c->last, b->cs.last, n * sizeof(*c->last));
+	for (i = 0; i < st->nthreads; i++) {
+		const struct pm_thread *t = &st->threads[i];
+		struct pm_thread *k = &c->threads[c->nthreads];
+
+		*k = *t;
+		k->segs = NULL;
+		k->cap = t->nsegs;
+		if (t->nsegs) {
+			k->segs = malloc(t->nsegs * sizeof(*k->segs));
+			if (!k->segs)
+				return -ENOMEM;
+			memcpy(k->segs, t->segs, t->nsegs * sizeof(*k->segs));
+		}
+		c->nthreads++;
+		c->nsegs += t->nsegs;
+	}
+	c->fin = calloc(c->nsegs ? c->nsegs : 1, sizeof(*c->fin));
+	if (!c->fin)
+		return -ENOMEM;
+	c->first_ns = st->first_ns;
+	c->last_ns = st->last_ns;
+	c->trigger_ns = st->trigger_ns;
+	c->nlosses = st->nlosses;
+	c->have = b->have;
+	return 0;
+}
+
+/* Events between two forgettings (the samples and the stretches of them). */
+#define CKPT_FORGET_EVENTS	(1u << 20)
+
+/*
+ * Room for one more checkpoint in @ck: when @keep periodic ones are
+ * already kept, the oldest of them goes.  Returns it, or NULL.
+ */
+static struct pm_ckpt *ckpt_slot(struct pm_ckpts *ck, size_t *cap, size_t keep,
+				 size_t *nper, int periodic)
+{
+	struct pm_ckpt *c;
+	size_t i;
+
+	if (periodic && *nper == keep) {
+		for (i = 0; i < ck->n && !ck->c[i].periodic; i++)
+			;
+		ckpt_free(&ck->c[i]);
+		memmove(&ck->c[i], &ck->c[i + 1], (ck->n - i - 1) * sizeof(*c));
+		ck->n--;
+		(*nper)--;
+	}
+	if (ck->n == *cap) {
+		c = realloc(ck->c, (*cap ? 2 * *cap : 16) * sizeof(*c));
+		if (!c)
+			return NULL;
+		ck->c = c;
+		*cap = *cap ? 2 * *cap : 16;
+	}
+	*nper += periodic != 0;
+	return &ck->c[ck->n++];
+}
+
+int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
+		   const int64_t *at, size_t nat, int64_t every_ns, size_t keep,
+		   struct tm_err *e)
+{
+	struct pm_ckpts *ck = calloc(1, sizeof(*ck));
+	struct pm_state_bld *b = NULL;
+	struct pm_merge mg;
+	struct pm_event ev;
+	int64_t prev = INT64_MIN, next_per = INT64_MIN;
+	uint32_t count = 0;
+	size_t k = 0, cap = 0, nper = 0;
+	int err;
+
+	*out = NULL;
+	if (!ck)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	err = pm_state_bld_new(&b, &ck->whole, inc, e);
+	if (!err)
+		err = pm_merge_init(&mg, &inc->pm, NULL, e);
+	if (err) {
+		pm_state_bld_end(b, 1);
+		pm_ckpts_free(ck);
+		return err;
+	}
+	ck->ncs = b->cs.n;
+	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
+		int asked = k < nat && ev.ns >= at[k];
+		int periodic = keep && every_ns > 0 && ev.ns >= next_per;
+
+		/* every event before @ev.ns read, none at it yet */
+		if ((asked || periodic) && ev.ns > prev && b->have) {
+			struct pm_ckpt *c;
+
+			forget(&ck->whole, ck, 0);
+			c = ckpt_slot(ck, &cap, keep, &nper, periodic && !asked);
+			if (!c || ckpt_take(c, b, ev.ns) < 0) {
+				if (c)
+					ck->n--;
+				err = tm_err_set(e, ENOMEM, "out of memory");
+				break;
+			}
+			c->periodic = periodic && !asked;
+			c->at = asked ? at[k] : ev.ns;
+			while (k < nat && ev.ns >= at[k])
+				k++;
+			if (periodic)
+				next_per = ev.ns < INT64_MAX - every_ns ? ev.ns + every_ns : INT64_MAX;
+		} else if (periodic && !b->have) {
+			next_per = ev.ns < INT64_MAX - every_ns ? ev.ns + every_ns : INT64_MAX;
+		}
+		if (++count == CKPT_FORGET_EVENTS) {
+			forget(&ck->whole, ck, 0);
+			count = 0;
+		}
+		prev = ev.ns;
+		if ((err = pm_state_bld_event(b, &ev, e)) < 0)
+			break;
+	}
+	pm_merge_free(&mg);
+	b->pass = ck;	/* the stretches left are final once it ends them */
+	if (pm_state_bld_end(b, err < 0) < 0 && err >= 0)
+		err = tm_err_set(e, ENOMEM, "out of memory");
+	if (err < 0) {
+		pm_ckpts_free(ck);
+		return err;
+	}
+	*out = ck;
+	return 0;
+}
+
+void pm_ckpts_free(struct pm_ckpts *ck)
+{
+	size_t i;
+
+	if (!ck)
+		return;
+	for (i = 0; i < ck->n; i++)
+		ckpt_free(&ck->c[i]);
+	free(ck->c);
+	pm_state_free(&ck->whole);
+	free(ck);
+}
+
+int64_t pm_ckpts_end(const struct pm_ckpts *ck)
+{
+	return ck->whole.trigger_ns ? ck->whole.trigger_ns : ck->whole.last_ns;
+}
+
+const struct pm_state *pm_ckpts_whole(const struct pm_ckpts *ck)
+{
+	return &ck->whole;
+}
+
+/* A copy of checkpoint @c in the builder @b, just made by pm_state_bld_new(). */
+static int ckpt_restore(struct pm_state_bld *b, const struct pm_ckpt *c,
+			const struct pm_state *whole)
+{
+	struct pm_state *st = b->st;
+	size_t i, j, n = b->cs.n ? b->cs.n : 1;
+
+	memcpy(b->cs.first, c->first, n * sizeof(*c->first));
+	memcpy(b->cs.last, c->last, n * sizeof(*c->last));
+	for (i = 0; i < c->nthreads; i++) {
+		const struct pm_thread *k = &c->threads[i];
+		struct pm_thread *t = thread_get(st, &b->m, k->pid);
+
+		if (!t)
+			return -ENOMEM;
+		t->pend = k->pend;
+		t->pend_ctx = k->pend_ctx;
+		t->tent = k->tent;
+		t->pend_cpu = k->pend_cpu;
+		t->pend_waker = k->pend_waker;
+		if (!k->nsegs)
+			continue;
+		t->segs = malloc(k->nsegs * sizeof(*t->segs));
+		if (!t->segs)
+			return -ENOMEM;
+		t->cap = t->nsegs = k->nsegs;
+		for (j = 0; j < k->nsegs; j++) {
+			struct pm_seg *s = &t->segs[j];
+
+			*s = k->segs[j];
+			if (s->nsite && !(s->site = site_keep(st, &b->sm, k->segs[j].site)))
+				return -ENOMEM;
+		}
+	}
+	st->first_ns = c->first_ns;
+	st->last_ns = c->last_ns;
+	st->trigger_ns = c->trigger_ns;
+	if (c->nlosses) {
+		st->losses = malloc(c->nlosses * sizeof(*st->losses));
+		if (!st->losses)
+			return -ENOMEM;
+		memcpy(st->losses, whole->losses, c->nlosses * sizeof(*st->losses));
+		st->nlosses = c->nlosses;
+		st->lost = 1;
+	}
+	b->have = c->have;
+	return 0;
+}
+
+/*
+ * The records read end where checkpoint @b->fin was taken: each thread's
+ * last stretches there (open, or the sleep a wakeup may still change)
+ * become the whole dump's, as it ended them later.
+ */
+static int fin_restore(struct pm_state_bld *b)
+{
+	const struct pm_ckpt *c = b->fin;
+	size_t i, j, at = 0;
+
+	for (i = 0; i < c->nthreads; at += c->threads[i++].nsegs) {
+		const struct pm_thread *ct = &c->threads[i];
+		struct pm_thread *t = thread_get(b->st, &b->m, ct->pid);
+
+		if (!t)
+			return -ENOMEM;
+		if (t->nsegs < ct->nsegs)
+			continue;	/* not the builder the checkpoint was */
+		for (j = 0; j < ct->nsegs; j++) {
+			struct pm_seg *s = &t->segs[t->nsegs - ct->nsegs + j];
+
+			*s = c->fin[at + j];
+			if (s->nsite && !(s->site = site_keep(b->st, &b->sm, c->fin[at + j].site)))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int pm_state_bld_restore(struct pm_state_bld *b, const struct pm_ckpts *ck,
+			 int64_t from_ns, int64_t to_ns, int64_t *start_ns,
+			 int64_t *end_ns, struct tm_err *e)
+{
+	size_t lo = 0, hi = ck->n, k;
+
+	/* the last checkpoint at or before @from_ns */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ck->c[mid].at <= from_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	b->ck = ck;
+	/* the first after @to_ns, where the stretches open are final */
+	*end_ns = INT64_MAX;
+	for (k = lo; to_ns != INT64_MAX && k < ck->n; k++)
+		if (ck->c[k].ns > to_ns && ck->c[k].nfin == ck->c[k].nsegs) {
+			b->fin = &ck->c[k];
+			*end_ns = ck->c[k].ns - 1;
+			break;
+		}
+	*start_ns = INT64_MIN;
+	if (!lo)
+		return 0;	/* from the dump's first record */
+	*start_ns = ck->c[lo - 1].ns;
+	if (ckpt_restore(b, &ck->c[lo - 1], &ck->whole) < 0)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	return 0;
+}
+
+int pm_state_build_ckpt(struct pm_state *st, const struct pm_incident *inc,
+			const struct pm_ckpts *ck, int64_t from_ns, int64_t to_ns,
+			struct tm_err *e)
+{
+	return build(st, inc, ck, from_ns, to_ns, e);
 }
 
 void pm_state_free(struct pm_state *st)

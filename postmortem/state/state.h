@@ -74,12 +74,15 @@ _Static_assert(TIPME_PID_MASK <= INT32_MAX, "struct pm_seg's @waker is an int32_
  * @cap: allocated
  * @pend: while the state is built: a wakeup came while the thread was
  *	still on its CPU (@pend_waker, @pend_ctx, @pend_cpu)
+ * @dropped: while checkpoints are made (pm_ckpts_build()): stretches
+ *	forgotten before @segs[0]
  */
 struct pm_thread {
 	uint32_t pid;
 	struct pm_seg *segs;
 	size_t nsegs;
 	size_t cap;
+	uint64_t dropped;
 	uint8_t pend, pend_ctx;
 	uint8_t tent;	/* runnable since a kept wakeup ended its sleep at once */
 	uint32_t pend_cpu;
@@ -221,7 +224,7 @@ int pm_state_merge_open(struct pm_merge *mg, const struct pm_incident *inc,
  * pm_state_bld_new(), pm_state_bld_event() for every event of
  * pm_merge_next() in its order, pm_state_bld_end() (also after a
  * failure, then with @failed set: @st is released).  Each returns 0 or
- * a negative errno with @e set.
+ * a negative errno with @e set (pm_state_bld_end(): -ENOMEM, @st released).
  */
 struct pm_state_bld;
 struct pm_event;
@@ -230,7 +233,102 @@ int pm_state_bld_new(struct pm_state_bld **b, struct pm_state *st,
 		     const struct pm_incident *inc, struct tm_err *e);
 int pm_state_bld_event(struct pm_state_bld *b, const struct pm_event *ev,
 		       struct tm_err *e);
-void pm_state_bld_end(struct pm_state_bld *b, int failed);
+int pm_state_bld_end(struct pm_state_bld *b, int failed);
+
+/*
+ * Checkpoints: the builder's state at chosen moments, from one pass over
+ * the whole dump that keeps no more than each thread's last two stretches
+ * (its memory is the threads', not the dump's), so that a build of a
+ * time range starts from the exact state there instead of from nothing.
+ */
+struct pm_ckpts;
+
+/**
+ * pm_ckpts_build() - one pass over the dump, a checkpoint at each moment
+ * @ck: result; release with pm_ckpts_free()
+ * @inc: an open incident
+ * @at: CLOCK_MONOTONIC ns, ascending: a checkpoint before the first
+ *	event at or after each (moments before the dump's first record give
+ *	none: a build from there starts at the dump's start)
+ * @nat: how many
+ * @every_ns: also one every @every_ns of the dump's time, of which the
+ *	last @keep are kept (for a moment known only at the dump's end:
+ *	the default window before its trigger); 0: none
+ * @keep: how many of those
+ * @e: error message
+ *
+ * Also keeps the whole dump's facts (first and last record, latest
+ * trigger, every loss: pm_ckpts_whole()).
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_ckpts_build(struct pm_ckpts **ck, const struct pm_incident *inc,
+		   const int64_t *at, size_t nat, int64_t every_ns, size_t keep,
+		   struct tm_err *e);
+void pm_ckpts_free(struct pm_ckpts *ck);
+
+/**
+ * pm_ckpts_whole() - the whole dump's facts a checkpoint pass kept
+ * @ck: checkpoints
+ *
+ * Return: a state whose first_ns, last_ns, trigger_ns, lost and losses
+ * are the whole dump's (pm_state_build()'s); its threads keep only
+ * their last two stretches.
+ */
+const struct pm_state *pm_ckpts_whole(const struct pm_ckpts *ck);
+
+/**
+ * pm_ckpts_end() - where the default window ends: the dump's latest
+ *	trigger, else its last record
+ * @ck: checkpoints
+ *
+ * Return: CLOCK_MONOTONIC ns.
+ */
+int64_t pm_ckpts_end(const struct pm_ckpts *ck);
+
+/**
+ * pm_state_bld_restore() - start a builder from a checkpoint
+ * @b: a builder just made by pm_state_bld_new()
+ * @ck: checkpoints of the same incident
+ * @from_ns: the builder must know the state from here on
+ * @to_ns: and up to here (INT64_MAX: the dump's end)
+ * @start_ns: set to where the records to hand it begin: the last
+ *	checkpoint at or before @from_ns, or INT64_MIN (none: the dump's
+ *	start)
+ * @end_ns: set to where they end: before the first checkpoint after
+ *	@to_ns, or INT64_MAX (none: the dump's end)
+ * @e: error message
+ *
+ * Fed the events of [@start_ns, @end_ns] (pm_state_merge_open()),
+ * pm_state_bld_end() then gives a state whose stretches from @start_ns
+ * to @end_ns are the whole dump's: every thread's open stretch at
+ * @start_ns included, however long before it began, and the stretch
+ * before that one; each thread's stretch open at @end_ns (and the one
+ * before it) as the whole dump's build ends it, later; first and last
+ * record, trigger and losses the whole dump's.  It has no stretch that
+ * ended before @start_ns or began after @end_ns, and no profiler sample
+ * outside them.
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_state_bld_restore(struct pm_state_bld *b, const struct pm_ckpts *ck,
+			 int64_t from_ns, int64_t to_ns, int64_t *start_ns,
+			 int64_t *end_ns, struct tm_err *e);
+
+/**
+ * pm_state_build_ckpt() - the state of a time range, from a checkpoint
+ * @st: result; release with pm_state_free()
+ * @inc: an open incident
+ * @ck: its checkpoints
+ * @from_ns: as pm_state_bld_restore()'s
+ * @to_ns: as pm_state_bld_restore()'s
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_state_build_ckpt(struct pm_state *st, const struct pm_incident *inc,
+			const struct pm_ckpts *ck, int64_t from_ns, int64_t to_ns,
+			struct tm_err *e);
 void pm_state_free(struct pm_state *st);
 const struct pm_thread *pm_state_thread(const struct pm_state *st,
 					uint32_t pid);

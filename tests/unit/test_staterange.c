@@ -11,7 +11,13 @@
  * field by field, and they follow one another as in the whole dump.
  * `tipme why --margin` and `tipme report --margin` (the state of the
  * interval and its margins only) print, text and JSON, byte for byte what
- * they print without for random threads and intervals there.
+ * they print without for random threads and intervals there (and a margin
+ * too short differs).  The bounded build from checkpoints (what why and
+ * report do by default: state/state.h, pm_ckpts_build()) prints what
+ * --whole (every record) prints, for random intervals, the window before
+ * the trigger and report without --pid, with a short look-back and with
+ * none; and so on the dumps of real machines the VM tests leave in
+ * tests/vm/out (or the folders $TIPME_REAL_DUMPS names).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -160,13 +166,47 @@ static long compare(const struct pm_state *whole, const struct pm_state *part, i
 }
 
 /*
- * `@cmd --pid P --from A --to B` (why or report: @fn) with and without
- * --margin @margin over @n random intervals of @whole: how many printed
- * the same, text and JSON (@why: the first that did not).
+ * @cmd_a and @cmd_b (words, "DUMP" for the dump; why or report: @fn)
+ * print the same, text and then JSON (" --json" after the command's
+ * name): 1, else 0 with @why set.
  */
-static int same_margin(int (*fn)(int, char **), const char *cmd,
-		       const struct pm_state *whole, const char *dump, const char *dir,
-		       const char *margin, int n, char *why, size_t wlen)
+static int same_out(int (*fn)(int, char **), const char *cmd_a, const char *cmd_b,
+		    const char *dump, const char *dir, char *why, size_t wlen)
+{
+	int json, ret1, ret2, eq = 1;
+
+	for (json = 0; json < 2 && eq; json++) {
+		const char *sp_a = strchr(cmd_a, ' '), *sp_b = strchr(cmd_b, ' ');
+		char a[240], b[240];
+		char *out_a, *out_b;
+
+		if (!sp_a || !sp_b)
+			return 0;
+		snprintf(a, sizeof(a), "%.*s%s%s", (int)(sp_a - cmd_a), cmd_a,
+			 json ? " --json" : "", sp_a);
+		snprintf(b, sizeof(b), "%.*s%s%s", (int)(sp_b - cmd_b), cmd_b,
+			 json ? " --json" : "", sp_b);
+		out_a = capture_words(fn, a, dump, dir, &ret1);
+		out_b = capture_words(fn, b, dump, dir, &ret2);
+		eq = ret1 == ret2 && out_a && out_b && !strcmp(out_a, out_b);
+		if (!eq)
+			snprintf(why, wlen, "%.120s: %s", a, ret1 || ret2 ? "failed" : "differs");
+		free(out_a);
+		free(out_b);
+	}
+	return eq;
+}
+
+/*
+ * @cmd (why or report: @fn) with @opt (--margin M, or --lookback L: the
+ * bounded build from a checkpoint) against --whole over @n random
+ * threads and intervals of @whole (@kind 0: --from/--to, 1: the default
+ * window, 2: report without --pid and a random --window): how many
+ * printed the same, text and JSON (@why: the first that did not).
+ */
+static int same_bounded(int (*fn)(int, char **), const char *cmd,
+			const struct pm_state *whole, const char *dump, const char *dir,
+			const char *opt, int kind, int n, char *why, size_t wlen)
 {
 	uint64_t rnd = 5;
 	int r, same = 0;
@@ -176,43 +216,115 @@ static int same_margin(int (*fn)(int, char **), const char *cmd,
 		int64_t a = whole->first_ns + (int64_t)(gen_rand(&rnd) % (uint64_t)span);
 		int64_t b = a + 1000000 + (int64_t)(gen_rand(&rnd) % 50000000);
 		uint32_t pid = pid_of((uint32_t)(gen_rand(&rnd) % NTHREADS));
-		char args[200], bargs[240];
-		char *full, *part;
-		int json, ret1, ret2, eq = 1;
+		char what[120], full[200], part[240];
 
-		for (json = 0; json < 2 && eq; json++) {
-			snprintf(args, sizeof(args), "%s%s --pid %u --from %.9f --to %.9f DUMP",
-				 cmd, json ? " --json" : "", pid, a / 1e9, b / 1e9);
-			snprintf(bargs, sizeof(bargs), "%.*s --margin %s DUMP",
-				 (int)(strlen(args) - 5), args, margin);
-			full = capture_words(fn, args, dump, dir, &ret1);
-			part = capture_words(fn, bargs, dump, dir, &ret2);
-			eq = ret1 == 0 && ret2 == 0 && full && part && !strcmp(full, part);
-			if (!eq)
-				snprintf(why, wlen, "%s --margin %s differs", args, margin);
-			free(full);
-			free(part);
-		}
-		same += eq;
+		if (kind == 0)
+			snprintf(what, sizeof(what), "--pid %u --from %.9f --to %.9f", pid,
+				 a / 1e9, b / 1e9);
+		else if (kind == 1)
+			snprintf(what, sizeof(what), "--pid %u --window %u", pid,
+				 (unsigned int)(1 + gen_rand(&rnd) % 400));
+		else
+			snprintf(what, sizeof(what), "--window %u",
+				 (unsigned int)(1 + gen_rand(&rnd) % 400));
+		snprintf(full, sizeof(full), "%s %s --whole DUMP", cmd, what);
+		snprintf(part, sizeof(part), "%s %s %s DUMP", cmd, what, opt);
+		same += same_out(fn, part, full, dump, dir, why, wlen);
 	}
 	return same;
 }
 
+/*
+ * Dumps of real machines (the VM tests' tests/vm/out, or the folders in
+ * $TIPME_REAL_DUMPS, separated by ':'): report, and why for the thread
+ * report names, bounded with no look-back against --whole.  Returns the
+ * dumps compared, -1 if one differed (@why set).
+ */
+static int real_dumps(const char *dir, char *why, size_t wlen)
+{
+	const char *env = getenv("TIPME_REAL_DUMPS");
+	char list[1024], cmd[1200], line[1024];
+	int n = 0, bad = 0;
+	FILE *f;
+
+	snprintf(list, sizeof(list), "%s", env && *env ? env : "tests/vm/out");
+	for (char *p = list, *q; p && *p && !bad; p = q) {
+		q = strchr(p, ':');
+		if (q)
+			*q++ = 0;
+		snprintf(cmd, sizeof(cmd), "find '%s' -maxdepth 3 \\( -name '*.dump' -o "
+			 "-name '*.incident' \\) -print 2>/dev/null | sort", p);
+		f = popen(cmd, "r");
+		while (f && !bad && fgets(line, sizeof(line), f)) {
+			char *out, *pid, w[240];
+			int ret;
+
+			line[strcspn(line, "\n")] = 0;
+			if (!same_out(pm_cmd_report, "report --lookback 0 DUMP", "report --whole DUMP",
+				      line, dir, why, wlen)) {
+				bad = 1;
+				snprintf(why + strlen(why), wlen - strlen(why), " (%.100s)", line);
+				break;
+			}
+			n++;
+			out = capture_words(pm_cmd_report, "report --json --whole DUMP", line, dir, &ret);
+			pid = out && !ret ? strstr(out, "\"pid\": ") : NULL;
+			if (pid) {
+				snprintf(w, sizeof(w), "why --pid %ld --lookback 0 DUMP",
+					 strtol(pid + 7, NULL, 10));
+				snprintf(cmd, sizeof(cmd), "why --pid %ld --whole DUMP",
+					 strtol(pid + 7, NULL, 10));
+				if (!same_out(pm_cmd_why, w, cmd, line, dir, why, wlen)) {
+					bad = 1;
+					snprintf(why + strlen(why), wlen - strlen(why), " (%.100s)", line);
+				}
+			}
+			free(out);
+		}
+		if (f)
+			pclose(f);
+	}
+	return bad ? -1 : n;
+}
+
+/* The bounded builds compared with --whole (same_bounded()). */
+static const struct bounded_case {
+	int (*fn)(int, char **);
+	const char *cmd;
+	const char *opt;
+	int kind;
+	int n;
+} bounded[] = {
+	{ pm_cmd_why, "why", "--lookback 0.02", 0, 40 },
+	{ pm_cmd_why, "why", "--lookback 0.02", 1, 20 },
+	{ pm_cmd_report, "report", "--lookback 0.02", 0, 40 },
+	{ pm_cmd_report, "report", "--lookback 0.02", 1, 20 },
+	{ pm_cmd_report, "report", "--lookback 0.02", 2, 20 },
+	/* none: the checkpoints' stretches open at --from and --to are the whole dump's */
+	{ pm_cmd_report, "report", "--lookback 0", 0, 40 },
+	{ pm_cmd_why, "why", "--lookback 0", 0, 40 },
+};
+
+static const char *const kinds[] = {
+	"random intervals", "the window before the trigger", "without --pid, random windows",
+};
+
 int main(void)
 {
-	char dir[64], path[96], why[160] = "ok";
+	char dir[64], path[96], why[300] = "ok";
 	struct pm_state whole, part;
 	struct pm_incident inc;
 	struct tm_err e = { "" };
 	uint64_t rnd = 7;
 	long n, total = 0;
 	int r, bad = 0, err;
+	size_t k;
 
 	if (!gen_tmpdir(dir)) {
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(9);
+	tap_plan(17);
 	snprintf(path, sizeof(path), "%s/sim.tipme", dir);
 	err = write_dump(path, 11) || pm_incident_open(&inc, path, 0, &e);
 	tap_ok(!err, "simulated dump: %d CPUs x %d sub-buffers, %d threads%s%s", NCPUS,
@@ -251,27 +363,41 @@ int main(void)
 	       "60 random ranges: every stretch begun and ended inside is the whole dump's (%ld stretches: %s)",
 	       total, why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_margin(pm_cmd_why, "why", &whole, path, dir, "1000", 10, why, sizeof(why));
-	tap_ok(r == 10, "why --margin 1000 (every record): 10 of 10 the same as without (%s)",
+	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "--margin 1000", 0, 10, why,
+			 sizeof(why));
+	tap_ok(r == 10, "why --margin 1000 (every record): 10 of 10 the same as --whole (%s)",
 	       why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_margin(pm_cmd_why, "why", &whole, path, dir, "0.05", 40, why, sizeof(why));
-	tap_ok(r == 40, "why --margin 0.05: %d of 40 random intervals the same as without (%s)",
+	r = same_bounded(pm_cmd_why, "why", &whole, path, dir, "--margin 0.05", 0, 40, why,
+			 sizeof(why));
+	tap_ok(r == 40, "why --margin 0.05: %d of 40 random intervals the same as --whole (%s)",
 	       r, why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "1000", 10, why,
-			sizeof(why));
-	tap_ok(r == 10, "report --margin 1000 (every record): 10 of 10 the same as without (%s)",
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--margin 1000", 0, 10, why,
+			 sizeof(why));
+	tap_ok(r == 10, "report --margin 1000 (every record): 10 of 10 the same as --whole (%s)",
 	       why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "0.05", 40, why,
-			sizeof(why));
-	tap_ok(r == 40, "report --margin 0.05: %d of 40 random intervals the same as without (%s)",
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--margin 0.05", 0, 40, why,
+			 sizeof(why));
+	tap_ok(r == 40, "report --margin 0.05: %d of 40 random intervals the same as --whole (%s)",
 	       r, why);
 	snprintf(why, sizeof(why), "ok");
-	r = same_margin(pm_cmd_report, "report", &whole, path, dir, "0.001", 40, why,
-			sizeof(why));
+	r = same_bounded(pm_cmd_report, "report", &whole, path, dir, "--margin 0.001", 0, 40, why,
+			 sizeof(why));
 	tap_ok(r < 40, "report --margin 0.001: %d of 40 the same (a margin too short shows)", r);
+	for (k = 0; k < sizeof(bounded) / sizeof(*bounded); k++) {
+		const struct bounded_case *c = &bounded[k];
+
+		snprintf(why, sizeof(why), "ok");
+		r = same_bounded(c->fn, c->cmd, &whole, path, dir, c->opt, c->kind, c->n, why,
+				 sizeof(why));
+		tap_ok(r == c->n, "%s %s (%s): %d of %d as --whole (%s)", c->cmd, c->opt,
+		       kinds[c->kind], r, c->n, why);
+	}
+	snprintf(why, sizeof(why), "ok");
+	r = real_dumps(dir, why, sizeof(why));
+	tap_ok(r >= 0, "real dumps: %d, report and why with no look-back as --whole (%s)", r, why);
 	pm_state_free(&whole);
 	pm_incident_close(&inc);
 	gen_rmtree(dir);
