@@ -177,9 +177,9 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 		break;
 	case PM_C_MEMORY:
 		if (it->sleeps && !it->nreq) {
-			snprintf(buf, len, "%s of %u (%s): %u penalty sleep%s", it->resource,
-				 it->culprit, comm(o, it->culprit), it->sleeps,
-				 it->sleeps == 1 ? "" : "s");
+			snprintf(buf, len, "%s: %u penalty sleep%s of %u (%s)", it->resource,
+				 it->sleeps, it->sleeps == 1 ? "" : "s", it->culprit,
+				 comm(o, it->culprit));
 			break;
 		}
 		snprintf(buf, len, "%s by %u (%s): %" PRIu64 " pages in %u stretch%s",
@@ -822,6 +822,17 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 		tm_jw_ku64(&o->w, "reclaims", it->nreq);
 		tm_jw_ku64(&o->w, "pages_reclaimed", it->pages);
 		tm_jw_ku64(&o->w, "penalty_sleeps", it->sleeps);
+		opt_str(&o->w, "cgroup", it->cgroup);
+		tm_jw_key(&o->w, "cgroup_id");
+		if (it->cgroup_id)
+			tm_jw_u64(&o->w, it->cgroup_id);
+		else
+			tm_jw_null(&o->w);
+		tm_jw_key(&o->w, "memory_high_bytes");
+		if (it->cgroup_id)
+			tm_jw_u64(&o->w, it->mem_high);
+		else
+			tm_jw_null(&o->w);
 	} else if (it->cause == PM_C_CPU && (it->prio >= 0 || policy_key(it->policy))) {
 		if (it->prio >= 0)
 			tm_jw_ku64(&o->w, "culprit_kernel_prio", (uint64_t)it->prio);

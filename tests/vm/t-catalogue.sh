@@ -49,8 +49,10 @@ scen() {
 	"$B"/tipme dump -o "$out/$name.dump" > /dev/null
 	tap_on_host tests/vm/catalogue_check.sh "$name" "$t" "${expect[@]}"
 }
-# the resources of memory: reclaim, and memory.high's penalty
-memres='memory cgroup reclaim|memory\.high throttling'
+# memres CGROUP: the resources of memory in the cgroup the test made:
+# reclaim, and memory.high's penalty sleeps, which name the cgroup and
+# its limit
+memres() { echo "memory cgroup reclaim|memory\\.high throttling in cgroup $1 \\(high [0-9]+\\.[0-9] MiB\\)"; }
 # majmin DEV: its MAJ:MIN
 majmin() { cat "/sys/class/block/$1/dev"; }
 # bdev DEV [DM-NAME]: the resource block_io names, as a pattern
@@ -128,7 +130,7 @@ fi
 # to it
 if mkdir -p $cg/tipme-mem && { [ ! -e $cg/tipme-mem/memory.swap.max ] ||
 	echo 0 > $cg/tipme-mem/memory.swap.max; }; then
-	scen memory memory "$memres" subject -- memory $cg/tipme-mem 8 1
+	scen memory memory "$(memres /tipme-mem)" subject high-cgroup=/tipme-mem -- memory $cg/tipme-mem 8 1
 else
 	tap_fail "memory: a memory cgroup"
 fi
@@ -143,7 +145,7 @@ fi
 # way when the cgroup is over memory.high again)
 if blk_nullb nullb7 200 64 > /dev/null && mkswap -q /dev/nullb7 && swapon /dev/nullb7 &&
 	mkdir -p $cg/tipme-mem2; then
-	scen memory-disk memory "$memres" subject -- memory $cg/tipme-mem2 16 1
+	scen memory-disk memory "$(memres /tipme-mem2)" subject high-cgroup=/tipme-mem2 -- memory $cg/tipme-mem2 16 1
 	swapoff /dev/nullb7
 else
 	tap_fail "swap on nullb7"
