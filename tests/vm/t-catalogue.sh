@@ -17,7 +17,8 @@
 # over dm-delay; page faults on a cold mapped file there; swap-in; a
 # process growing past its memory cgroup's memory.high, without swap and
 # with swap on a slow disk (reclaim, and the kernel's penalty sleeps); a
-# TCP answer held by netem and one from a local peer that sleeps; a
+# TCP answer held by netem and one from a local peer that sleeps, and a
+# UDP datagram netem holds; a
 # pseudo-terminal whose input a kernel worker hands over; a POSIX timer's
 # signal awaited, and sigtimedwait() until its timeout; and one the rules
 # do not know (a UDP datagram): it may come out unknown, never with a
@@ -163,6 +164,11 @@ if ip netns add $ns && ip link add tm-a type veth peer name tm-b &&
 	if ip netns exec $ns tc qdisc add dev tm-b root netem delay ${MS}ms; then
 		scen net-link network 'tcp 10\.0\.0\.2:[0-9]+ -> 10\.0\.0\.1:5001' none -- \
 			net /run/netns/$ns 10.0.0.1 now
+		# a UDP datagram over the same link: no record shows UDP's
+		# receive, so unknown, or network with no culprit, never a
+		# culprit the dump cannot show
+		scen udp-link network 'udp .*' none unexpected -- \
+			udplink /run/netns/$ns 10.0.0.2
 	else
 		tap_fail "netem on tm-b"
 	fi
