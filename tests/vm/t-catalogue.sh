@@ -131,7 +131,7 @@ fi
 # to it
 if mkdir -p $cg/tipme-mem && { [ ! -e $cg/tipme-mem/memory.swap.max ] ||
 	echo 0 > $cg/tipme-mem/memory.swap.max; }; then
-	scen memory memory "$(memres /tipme-mem)" subject high-cgroup=/tipme-mem -- memory $cg/tipme-mem 8 1
+	scen memory memory "$(memres /tipme-mem)" subject high-cgroup=/tipme-mem penalty -- memory $cg/tipme-mem 8 1
 else
 	tap_fail "memory: a memory cgroup"
 fi
