@@ -193,14 +193,26 @@ static int cgroup_threads(FILE *f, const char *dir, int v2, int depth, int *left
 	return n;
 }
 
+/* Does cgroup v2 folder @dir have a memory.high (a number, not "max")? */
+static int memory_high(const char *dir)
+{
+	char path[4200], v[32];
+	unsigned long long n;
+
+	snprintf(path, sizeof(path), "%s/memory.high", dir);
+	read_line(path, v, sizeof(v));
+	return sscanf(v, "%llu", &n) == 1;
+}
+
 /*
  * Every cgroup under @dir (@rel its path in the hierarchy) with a CPU
- * limit: "cgroup.ID=PATH", "cgroup.ID.cpu_max=QUOTA PERIOD" (us) and
- * "cgroup.ID.threads=0,TID,..." (the threads it holds, in it or below, at
- * most 4096: its quota holds them all back), where ID is the folder's
+ * limit or (v2) a memory.high: "cgroup.ID=PATH", where ID is the folder's
  * inode number, which is the cgroup's id (the kernel's kernfs id on
- * 64-bit), as the cpu_throttle records name it.  Bounded: 16 levels,
- * 4096 folders.
+ * 64-bit), as the cpu_throttle and reclaim_end records name it; with a
+ * CPU limit also "cgroup.ID.cpu_max=QUOTA PERIOD" (us) and
+ * "cgroup.ID.threads=0,TID,..." (the threads it holds, in it or below, at
+ * most 4096: its quota holds them all back).  Bounded: 16 levels, 4096
+ * folders.
  */
 static void cgroup_walk(FILE *f, const char *dir, const char *rel, int v2,
 			int depth, int *budget)
@@ -208,16 +220,21 @@ static void cgroup_walk(FILE *f, const char *dir, const char *rel, int v2,
 	char path[4200], sub[4200], lim[64];
 	struct dirent *de;
 	struct stat st;
+	int cpu;
 	DIR *d;
 
 	if (depth > 16 || --*budget < 0)
 		return;
-	if (cpu_limit(dir, v2, lim, sizeof(lim)) && !stat(dir, &st) &&
-	    plain_path(*rel ? rel : "/")) {
+	cpu = cpu_limit(dir, v2, lim, sizeof(lim));
+	if ((cpu || (v2 && memory_high(dir))) && !stat(dir, &st) &&
+	    plain_path(*rel ? rel : "/"))
+		fprintf(f, "cgroup.%llu=%s\n", (unsigned long long)st.st_ino, *rel ? rel : "/");
+	else
+		cpu = 0;
+	if (cpu) {
 		int left = 4096;
 
-		fprintf(f, "cgroup.%llu=%s\ncgroup.%llu.cpu_max=%s\ncgroup.%llu.threads=0",
-			(unsigned long long)st.st_ino, *rel ? rel : "/",
+		fprintf(f, "cgroup.%llu.cpu_max=%s\ncgroup.%llu.threads=0",
 			(unsigned long long)st.st_ino, lim, (unsigned long long)st.st_ino);
 		cgroup_threads(f, dir, v2, 0, &left);
 		fputc('\n', f);
@@ -236,8 +253,9 @@ static void cgroup_walk(FILE *f, const char *dir, const char *rel, int v2,
 }
 
 /*
- * The cgroups a CPU quota limits, for the analysis of cpu_throttle
- * records: cgroup v2 at /sys/fs/cgroup, else v1's cpu controller.
+ * The cgroups a CPU quota or a memory.high limits, for the analysis of
+ * cpu_throttle and reclaim_end records: cgroup v2 at /sys/fs/cgroup, else
+ * v1's cpu controller.
  */
 static void cgroups(FILE *f)
 {

@@ -4,11 +4,16 @@
  * reclaim begin/end, kswapd runs and the allocations that wake it, and
  * reclaim throttling.  A reclaim begin carries the allocation's call stack
  * (reclaim_stack_depth frames), which shows whether a page fault, a read or
- * a kernel allocation had to reclaim.  See Documentation/instrumentation.rst
+ * a kernel allocation had to reclaim.  A memory cgroup reclaim's end names
+ * the cgroup most over its memory.high (the one a penalty sleep after it
+ * is for) and that limit.  See Documentation/instrumentation.md
  * for what is and is not covered.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cgroup.h>
+#include <linux/math64.h>
+#include <linux/memcontrol.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <trace/events/vmscan.h>
@@ -51,12 +56,61 @@ static void reclaim_begin(u8 kind, int order, gfp_t gfp)
 	tipme_cost_add(TIPME_REC_RECLAIM_BEGIN, t0);
 }
 
+#ifdef CONFIG_MEMCG
+/**
+ * over_high() - the memory cgroup most over its memory.high
+ * @high_kib: its memory.high, KiB (U32_MAX: 4 TiB or more)
+ *
+ * Of current's memory cgroup and its ancestors, the one whose usage is
+ * most over its memory.high, relative to it: the one whose overage sets
+ * the penalty sleep of mem_cgroup_handle_over_high() (as the kernel's
+ * own mem_find_max_overage() weighs it; swap.high is not looked at).
+ *
+ * Context: a reclaim tracepoint, current reclaiming for its cgroup.
+ * Return: that cgroup's id (cgroup_id()), 0 if none is over memory.high.
+ */
+static u64 over_high(u32 *high_kib)
+{
+	struct cgroup_subsys_state *css;
+	u64 id = 0, worst = 0;
+
+	*high_kib = 0;
+	rcu_read_lock();
+	for (css = task_css(current, memory_cgrp_id); css && css->parent;
+	     css = css->parent) {
+		struct mem_cgroup *memcg = mem_cgroup_from_css(css);
+		unsigned long usage = page_counter_read(&memcg->memory);
+		unsigned long high = READ_ONCE(memcg->memory.high);
+		u64 over;
+
+		if (usage <= high)
+			continue;
+		over = div64_u64((u64)(usage - high) << 20, max(high, 1UL));
+		if (over <= worst)
+			continue;
+		worst = over;
+		id = css->cgroup ? cgroup_id(css->cgroup) : 0;
+		*high_kib = min_t(u64, (u64)high << (PAGE_SHIFT - 10), U32_MAX);
+	}
+	rcu_read_unlock();
+	if (!id)
+		*high_kib = 0;
+	return id;
+}
+#endif
+
 static void reclaim_end(u8 kind, unsigned long nr_reclaimed)
 {
 	u64 t0 = tipme_cost_now();
 	struct tipme_rec_reclaim_end *r;
 	struct tipme_wslot ws;
+	u32 high_kib = 0;
+	u64 id = 0;
 
+#ifdef CONFIG_MEMCG
+	if (kind == TIPME_RECLAIM_MEMCG)
+		id = over_high(&high_kib);
+#endif
 	r = tipme_reserve(TIPME_REC_RECLAIM_END, sizeof(*r), &ws);
 	if (!r)
 		return;
@@ -64,6 +118,9 @@ static void reclaim_end(u8 kind, unsigned long nr_reclaimed)
 	r->kind = kind;
 	memset(r->reserved, 0, sizeof(r->reserved));
 	r->nr_reclaimed = min_t(unsigned long, nr_reclaimed, U32_MAX);
+	r->high_cgroup_lo = lower_32_bits(id);
+	r->high_cgroup_hi = upper_32_bits(id);
+	r->high_kib = high_kib;
 	tipme_commit(&ws, TIPME_REC_RECLAIM_END);
 	tipme_cost_add(TIPME_REC_RECLAIM_END, t0);
 }

@@ -515,6 +515,74 @@ static int64_t charge_throttle(struct va *v, uint32_t pid, uint32_t cpu,
 	return ns;
 }
 
+/*
+ * The memory cgroup reclaim of @t that came before its penalty sleep @s
+ * (mem_cgroup_handle_over_high() reclaims, then sleeps): its latest that
+ * ended at or before @s began and after its previous sleep ended, with a
+ * cgroup over memory.high recorded; NULL if none.
+ */
+static const struct pm_reclaim *memhigh_reclaim(const struct va *v,
+						const struct pm_thread *t,
+						const struct pm_seg *s)
+{
+	const struct pm_reclaim *best = NULL;
+	int64_t since = 0;
+	size_t i;
+
+	for (i = (size_t)(s - t->segs); i-- > 0;) {
+		if (t->segs[i].state == PM_T_BLOCKED) {
+			since = t->segs[i].end_ns;
+			break;
+		}
+	}
+	for (i = 0; i < v->res->nreclaims && v->res->reclaims[i].start_ns <= s->start_ns; i++) {
+		const struct pm_reclaim *m = &v->res->reclaims[i];
+
+		if (m->pid == t->pid && m->kind == TIPME_RECLAIM_MEMCG && m->high_cgroup &&
+		    m->end_ns && m->end_ns <= s->start_ns && m->end_ns >= since &&
+		    (!best || m->end_ns > best->end_ns))
+			best = m;
+	}
+	return best;
+}
+
+/*
+ * Charge @ns of @t's penalty sleep @s for its memory cgroup over
+ * memory.high: memory, the resource "memory.high throttling", with the
+ * cgroup (its path from the dump, as cpu_throttled's) and its limit when
+ * the reclaim before it recorded them.
+ */
+static void charge_memhigh(struct va *v, const struct pm_thread *t,
+			   const struct pm_seg *s, int64_t ns)
+{
+	const struct pm_reclaim *m = memhigh_reclaim(v, t, s);
+	struct pm_cause_item probe = { .quota_us = -1, .period_us = -1 }, *it;
+	char res[PM_RES_LEN], cg[PM_RES_LEN];
+
+	snprintf(res, sizeof(res), "memory.high throttling");
+	if (m) {
+		int n;
+
+		probe.cgroup_id = m->high_cgroup;
+		cgroup_resource(v, &probe, cg, sizeof(cg));
+		n = snprintf(res, sizeof(res), "memory.high throttling in %s (high %.1f MiB)",
+			     cg, m->high_kib / 1024.0);
+		/* a path too long for the resource: the cgroup's id (JSON: both) */
+		if (n < 0 || (size_t)n >= sizeof(res))
+			snprintf(res, sizeof(res), "memory.high throttling in cgroup %" PRIu64
+				 " (high %.1f MiB)", m->high_cgroup, m->high_kib / 1024.0);
+	}
+	it = charge(v, PM_C_MEMORY, t->pid, res, ns);
+	if (!it)
+		return;
+	it->sleeps++;
+	if (m) {
+		snprintf(it->cgroup, sizeof(it->cgroup), "%s", probe.cgroup);
+		it->cgroup_id = probe.cgroup_id;
+		it->mem_high = (uint64_t)m->high_kib * 1024;
+	}
+}
+
 /* Charge the part of [a, b) that @pid spent reclaiming; returns it. */
 static int64_t charge_reclaim(struct va *v, uint32_t pid, int64_t a, int64_t b)
 {
@@ -994,11 +1062,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 		return;
 	/* its memory cgroup over memory.high: the kernel's penalty sleep */
 	if (pm_seg_memhigh(v->pm, s)) {
-		struct pm_cause_item *it = charge(v, PM_C_MEMORY, t->pid, "memory.high throttling",
-						  rest);
-
-		if (it)
-			it->sleeps++;
+		charge_memhigh(v, t, s, rest);
 		add_step(v, parent, t->pid, a, b, PM_C_MEMORY, s);
 		return;
 	}

@@ -65,8 +65,11 @@
  * @other: stopped: who continued it; lock: the waiter; x_server: the X
  *	server; 0 if none
  * @cgroup: cpu_throttled: the cgroup's path ("/tipme/limited"), "" if the
- *	dump does not name it (or it is longer than this holds)
- * @cgroup_id: cpu_throttled: its id (0: not recorded)
+ *	dump does not name it (or it is longer than this holds); memory's
+ *	penalty sleeps: the memory cgroup over its memory.high, likewise
+ * @cgroup_id: cpu_throttled, memory: its id (0: not recorded)
+ * @mem_high: memory's penalty sleeps: that cgroup's memory.high, bytes
+ *	(recorded when @cgroup_id is)
  * @quota_us: cpu_throttled: its CPU quota per period, microseconds (-1:
  *	the dump does not say)
  * @period_us: cpu_throttled: the period (-1: the dump does not say)
@@ -111,6 +114,7 @@ struct pm_cause_item {
 	uint32_t other;
 	char cgroup[PM_RES_LEN - 16];
 	uint64_t cgroup_id;
+	uint64_t mem_high;
 	int64_t quota_us;
 	int64_t period_us;
 	char net_proto[8];

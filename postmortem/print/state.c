@@ -146,9 +146,13 @@ void pm_res_print(FILE *f, const struct pm_res *r)
 		const struct pm_reclaim *m = &r->reclaims[i];
 
 		fprintf(f, "reclaim pid=%" PRIu32 " kind=%" PRIu32
-			" reclaimed=%" PRIu32 " %" PRId64 "..%" PRId64 "\n",
+			" reclaimed=%" PRIu32 " %" PRId64 "..%" PRId64,
 			m->pid, m->kind, m->nr_reclaimed, m->start_ns,
 			m->end_ns);
+		if (m->high_cgroup)
+			fprintf(f, " over_high=%" PRIu64 " high_kib=%" PRIu32,
+				m->high_cgroup, m->high_kib);
+		fputc('\n', f);
 	}
 	for (i = 0; i < r->nblk; i++) {
 		const struct pm_blkreq *b = &r->blk[i];

@@ -177,9 +177,9 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 		break;
 	case PM_C_MEMORY:
 		if (it->sleeps && !it->nreq) {
-			snprintf(buf, len, "%s of %u (%s): %u penalty sleep%s", it->resource,
-				 it->culprit, comm(o, it->culprit), it->sleeps,
-				 it->sleeps == 1 ? "" : "s");
+			snprintf(buf, len, "%s: %u penalty sleep%s of %u (%s)", it->resource,
+				 it->sleeps, it->sleeps == 1 ? "" : "s", it->culprit,
+				 comm(o, it->culprit));
 			break;
 		}
 		snprintf(buf, len, "%s by %u (%s): %" PRIu64 " pages in %u stretch%s",
@@ -759,6 +759,16 @@ static void opt_str(struct tm_jw *w, const char *key, const char *val)
 		tm_jw_null(w);
 }
 
+/* "KEY": @val, or null unless @known */
+static void opt_u64(struct tm_jw *w, const char *key, int known, uint64_t val)
+{
+	tm_jw_key(w, key);
+	if (known)
+		tm_jw_u64(w, val);
+	else
+		tm_jw_null(w);
+}
+
 /* block_io: "via", "file" and "swap" (Documentation/report.md) */
 static void io_via_json(struct out *o, const struct pm_cause_item *it)
 {
@@ -841,6 +851,9 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 		tm_jw_ku64(&o->w, "reclaims", it->nreq);
 		tm_jw_ku64(&o->w, "pages_reclaimed", it->pages);
 		tm_jw_ku64(&o->w, "penalty_sleeps", it->sleeps);
+		opt_str(&o->w, "cgroup", it->cgroup);
+		opt_u64(&o->w, "cgroup_id", it->cgroup_id != 0, it->cgroup_id);
+		opt_u64(&o->w, "memory_high_bytes", it->cgroup_id != 0, it->mem_high);
 	} else if (it->cause == PM_C_CPU && (it->prio >= 0 || policy_key(it->policy))) {
 		if (it->prio >= 0)
 			tm_jw_ku64(&o->w, "culprit_kernel_prio", (uint64_t)it->prio);
@@ -852,21 +865,9 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 		tm_jw_ku64(&o->w, "x_server_pid", it->other);
 	} else if (it->cause == PM_C_THROTTLED) {
 		opt_str(&o->w, "cgroup", it->cgroup);
-		tm_jw_key(&o->w, "cgroup_id");
-		if (it->cgroup_id)
-			tm_jw_u64(&o->w, it->cgroup_id);
-		else
-			tm_jw_null(&o->w);
-		tm_jw_key(&o->w, "quota_us");
-		if (it->quota_us > 0)
-			tm_jw_u64(&o->w, (uint64_t)it->quota_us);
-		else
-			tm_jw_null(&o->w);
-		tm_jw_key(&o->w, "period_us");
-		if (it->period_us > 0)
-			tm_jw_u64(&o->w, (uint64_t)it->period_us);
-		else
-			tm_jw_null(&o->w);
+		opt_u64(&o->w, "cgroup_id", it->cgroup_id != 0, it->cgroup_id);
+		opt_u64(&o->w, "quota_us", it->quota_us > 0, (uint64_t)it->quota_us);
+		opt_u64(&o->w, "period_us", it->period_us > 0, (uint64_t)it->period_us);
 	} else if (it->cause == PM_C_NETWORK) {
 		json_net(o, it->net_proto, it->net_local, it->net_remote);
 	} else if (it->cause == PM_C_GPU) {

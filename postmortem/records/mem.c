@@ -24,6 +24,12 @@ static const char *throttle_reason_name(unsigned int r)
 	return r < 4 ? names[r] : "?";
 }
 
+/* A memcg reclaim's cgroup over memory.high (0: none, or not recorded). */
+static uint64_t high_cgroup(const struct tipme_rec_reclaim_end *re)
+{
+	return (uint64_t)re->high_cgroup_hi << 32 | re->high_cgroup_lo;
+}
+
 static unsigned int mem_pids(const struct pm_event *ev, uint32_t *pids)
 {
 	switch (ev->type) {
@@ -67,9 +73,13 @@ static void mem_text(FILE *f, const struct pm_dump *pm, const struct pm_event *e
 		fputc('\n', f);
 		break;
 	case TIPME_REC_RECLAIM_END:
-		fprintf(f, " %s pid=%s reclaimed=%" PRIu32 " pages\n",
+		fprintf(f, " %s pid=%s reclaimed=%" PRIu32 " pages",
 			reclaim_kind_name(re->kind),
 			pm_fmt_task(pm, re->pid, ev->ts, a, sizeof(a)), re->nr_reclaimed);
+		if (high_cgroup(re))
+			fprintf(f, " over memory.high: cgroup %" PRIu64 " (high %" PRIu32
+				" KiB)", high_cgroup(re), re->high_kib);
+		fputc('\n', f);
 		break;
 	case TIPME_REC_KSWAPD:
 		if (kw->kind == TIPME_KSWAPD_WAKEUP)
@@ -114,6 +124,16 @@ static void mem_json(struct tm_jw *w, const struct pm_dump *pm,
 		tm_jw_kstr(w, "kind", reclaim_kind_name(re->kind));
 		pm_rec_json_task(w, pm, "pid", NULL, re->pid, ev->ts);
 		tm_jw_ku64(w, "nr_reclaimed", re->nr_reclaimed);
+		tm_jw_key(w, "high_cgroup");
+		if (high_cgroup(re))
+			tm_jw_u64(w, high_cgroup(re));
+		else
+			tm_jw_null(w);
+		tm_jw_key(w, "high_kib");
+		if (high_cgroup(re))
+			tm_jw_u64(w, re->high_kib);
+		else
+			tm_jw_null(w);
 		break;
 	case TIPME_REC_KSWAPD:
 		tm_jw_kstr(w, "kind", kw->kind == TIPME_KSWAPD_WAKEUP ? "wakeup" : "run");

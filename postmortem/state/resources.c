@@ -342,6 +342,9 @@ static int on_reclaim(struct pm_res *r, struct caps *c, const struct pm_event *e
 			if (!m->end_ns && m->pid == x.pid) {
 				m->end_ns = ev->ns;
 				m->nr_reclaimed = x.nr_reclaimed;
+				m->high_cgroup = (uint64_t)x.high_cgroup_hi << 32 |
+						 x.high_cgroup_lo;
+				m->high_kib = x.high_kib;
 				break;
 			}
 		}

@@ -39,6 +39,9 @@ struct pm_lockwait {
  * @pid: the thread
  * @kind: enum tipme_reclaim_kind
  * @nr_reclaimed: pages it reclaimed
+ * @high_cgroup: TIPME_RECLAIM_MEMCG: id of the memory cgroup most over its
+ *	memory.high when it ended (0: none, or not recorded)
+ * @high_kib: that cgroup's memory.high, KiB (when @high_cgroup is recorded)
  * @start_ns: CLOCK_MONOTONIC ns
  * @end_ns: CLOCK_MONOTONIC ns (the dump's end if it never came)
  */
@@ -46,6 +49,8 @@ struct pm_reclaim {
 	uint32_t pid;
 	uint32_t kind;
 	uint32_t nr_reclaimed;
+	uint32_t high_kib;
+	uint64_t high_cgroup;
 	int64_t start_ns;
 	int64_t end_ns;
 };

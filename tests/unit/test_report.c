@@ -1016,9 +1016,13 @@ static void irq_sleep(struct scen *s, uint32_t pid, uint64_t from, uint64_t to,
 
 /*
  * 620 grows past its memory cgroup's memory.high: it reclaims 2 ms (10..12
- * ms, nothing freed), then the kernel makes it sleep on its way back to
- * user space, in mem_cgroup_handle_over_high() (20..60 ms and 70..95 ms),
- * a timer's softirq waking it each time.
+ * ms, nothing freed; its cgroup 4343, /tipme-mem in the dump, over its
+ * memory.high of 8 MiB), then the kernel makes it sleep on its way back
+ * to user space, in mem_cgroup_handle_over_high() (20..60 ms), a timer's
+ * softirq waking it; again, reclaiming 1 ms (62..63 ms) and sleeping
+ * 70..95 ms.  A third sleep there (96..99 ms) has no reclaim since the
+ * last sleep: it names no cgroup (as in a dump of an older module, whose
+ * reclaim_end records have none).
  */
 static int memhigh_scenario(struct scen *s)
 {
@@ -1029,16 +1033,21 @@ static int memhigh_scenario(struct scen *s)
 	unsigned char b[sizeof(struct tipme_rec_reclaim_begin)];
 	struct tipme_rec_reclaim_begin rb = { .len = sizeof(rb), .kind = TIPME_RECLAIM_MEMCG,
 					      .pid = 620 };
-	struct tipme_rec_reclaim_end re = { .pid = 620, .kind = TIPME_RECLAIM_MEMCG };
+	struct tipme_rec_reclaim_end re = { .pid = 620, .kind = TIPME_RECLAIM_MEMCG,
+					    .high_cgroup_lo = 4343, .high_kib = 8192 };
 
 	memcpy(b, &rb, sizeof(rb));
 	scen_init(s, 1);
+	s->system = "nodename=test\ncgroup.4343=/tipme-mem\n";
 	scen_task(s, 620, 620, "grower", "/bin/grower", "grower", 7);
 	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 620, 120);
 	scen_rec(s, 0, TIPME_REC_RECLAIM_BEGIN, MS(10), b, sizeof(b));
 	scen_rec(s, 0, TIPME_REC_RECLAIM_END, MS(12), &re, sizeof(re));
 	irq_sleep(s, 620, MS(20), MS(60), TIPME_TS_DISK, penalty, TIPME_CTX_SOFTIRQ);
+	scen_rec(s, 0, TIPME_REC_RECLAIM_BEGIN, MS(62), b, sizeof(b));
+	scen_rec(s, 0, TIPME_REC_RECLAIM_END, MS(63), &re, sizeof(re));
 	irq_sleep(s, 620, MS(70), MS(95), TIPME_TS_DISK, penalty, TIPME_CTX_SOFTIRQ);
+	irq_sleep(s, 620, MS(96), MS(99), TIPME_TS_DISK, penalty, TIPME_CTX_SOFTIRQ);
 	scen_switch(s, 0, MS(101), 620, TIPME_TS_SLEEPING, 120, 0, 120);
 	return save(s, "memhigh");
 }
@@ -2346,11 +2355,19 @@ int main(void)
 	check("memhigh", "--pid 620 --from 0.001 --to 0.101", "memory", 620, 60,
 	      "a task its memory cgroup's memory.high throttles: the penalty sleeps");
 	out = report("memhigh", "--pid 620 --from 0.001 --to 0.101", 1, &ret);
-	tap_ok(strstr(out, "\"resource\":\"memory.high throttling\",\"ms\":65,") &&
-	       strstr(out, "\"reclaims\":0,\"pages_reclaimed\":0,\"penalty_sleeps\":2") &&
-	       strstr(out, "\"resource\":\"memory cgroup reclaim\",\"ms\":2,") &&
+	tap_ok(strstr(out, "\"resource\":\"memory.high throttling in cgroup /tipme-mem "
+			  "(high 8.0 MiB)\",\"ms\":65,") &&
+	       strstr(out, "\"reclaims\":0,\"pages_reclaimed\":0,\"penalty_sleeps\":2,"
+			   "\"cgroup\":\"/tipme-mem\",\"cgroup_id\":4343,"
+			   "\"memory_high_bytes\":8388608") &&
+	       strstr(out, "\"resource\":\"memory.high throttling\",\"ms\":3,") &&
+	       strstr(out, "\"penalty_sleeps\":1,\"cgroup\":null,\"cgroup_id\":null,"
+			   "\"memory_high_bytes\":null") &&
+	       strstr(out, "\"resource\":\"memory cgroup reclaim\",\"ms\":3,") &&
 	       !strstr(out, "\"timer\"") && !strstr(out, "\"unknown\""),
-	       "memhigh: 65 ms in 2 penalty sleeps and 2 ms of reclaim, memory; no timer, nothing unknown");
+	       "memhigh: 65 ms in 2 penalty sleeps of cgroup /tipme-mem (high 8 MiB, from the "
+	       "reclaim before each), 3 ms in one with no reclaim before it, 3 ms of reclaim; "
+	       "no timer, nothing unknown");
 	free(out);
 	check("sigtimed", "--pid 630 --from 0.005 --to 0.2101", "timer", 630, 95,
 	      "sigtimedwait() until its timeout: a sleep the waiter asked for");

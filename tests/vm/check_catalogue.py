@@ -28,6 +28,10 @@ stall).  Each report must say, as the scenario made it:
     the subject.
 
 OPTIONs: "via-fault" (block_io by page faults: "via" is "page fault"),
+"high-cgroup=PATH" (memory.high's penalty sleeps each name the cgroup
+the test made, PATH, and its memory.high, the truth's high=BYTES that
+catalogue wrote), "penalty" (there are such sleeps: with no swap, reclaim
+cannot bring the cgroup back under memory.high),
 "swap" (... of swap), "unexpected" (a stall the rules were not made for:
 unknown is right too, a wrong culprit never is), "todo=REASON" (a known
 failure: its checks are TAP TODOs), "todo-verdict=REASON" (the same for
@@ -100,6 +104,14 @@ def check_one(n, via, rep, t, want, opts, todo, todo_v):
           f"{v.get('culprit')} {v.get('resource')}", todo_v)
     if "via-fault" in opts:
         check(v.get("via") == "page fault", f"{n}: via a page fault", v.get("via"), todo)
+    high = next((o[12:] for o in opts if o.startswith("high-cgroup=")), None)
+    if high:
+        pen = [c for c in rep["causes"] if c.get("penalty_sleeps")]
+        bad = [c for c in pen if c.get("cgroup") != high or
+               c.get("memory_high_bytes") != int(t["high"])]
+        check((pen or "penalty" not in opts) and not bad,
+              f"{n}: {len(pen)} items of penalty sleeps, each in cgroup {high} with its "
+              f"memory.high of {int(t['high'])} bytes", json.dumps(bad or pen, indent=1), todo)
     if "swap" in opts:
         check(v.get("swap") is True, f"{n}: of swap", v.get("swap"), todo)
     ms = sum(c["ms"] for c in rep["causes"] if fits(c, want, subject, t))

@@ -207,6 +207,10 @@ def check_mem(t, ev):
           f"{sum(e['nr_reclaimed'] for e in re_)} pages reclaimed")
     check(all(t["start_ns"] - 1e9 <= e["mono_ns"] <= t["end_ns"] + 1e9 for e in rb),
           "while it ran")
+    # its cgroup has a memory.max, no memory.high: no reclaim names one
+    named = [e for e in re_ if e.get("high_cgroup") is not None or e.get("high_kib") is not None]
+    check(re_ and not named, "no reclaim end names a cgroup over memory.high (there is none: "
+          "memory.max alone)", named[:3])
 
 
 def check_sampler(t, ev):

@@ -17,7 +17,8 @@
 # over dm-delay; page faults on a cold mapped file there; swap-in; a
 # process growing past its memory cgroup's memory.high, without swap and
 # with swap on a slow disk (reclaim, and the kernel's penalty sleeps); a
-# TCP answer held by netem and one from a local peer that sleeps; a
+# TCP answer held by netem and one from a local peer that sleeps, and a
+# UDP datagram netem holds; a
 # pseudo-terminal whose input a kernel worker hands over; a POSIX timer's
 # signal awaited, and sigtimedwait() until its timeout; and one the rules
 # do not know (a UDP datagram): it may come out unknown, never with a
@@ -49,8 +50,10 @@ scen() {
 	"$B"/tipme dump -o "$out/$name.dump" > /dev/null
 	tap_on_host tests/vm/catalogue_check.sh "$name" "$t" "${expect[@]}"
 }
-# the resources of memory: reclaim, and memory.high's penalty
-memres='memory cgroup reclaim|memory\.high throttling'
+# memres CGROUP: the resources of memory in the cgroup the test made:
+# reclaim, and memory.high's penalty sleeps, which name the cgroup and
+# its limit
+memres() { echo "memory cgroup reclaim|memory\\.high throttling in cgroup $1 \\(high [0-9]+\\.[0-9] MiB\\)"; }
 # majmin DEV: its MAJ:MIN
 majmin() { cat "/sys/class/block/$1/dev"; }
 # bdev DEV [DM-NAME]: the resource block_io names, as a pattern
@@ -128,7 +131,7 @@ fi
 # to it
 if mkdir -p $cg/tipme-mem && { [ ! -e $cg/tipme-mem/memory.swap.max ] ||
 	echo 0 > $cg/tipme-mem/memory.swap.max; }; then
-	scen memory memory "$memres" subject -- memory $cg/tipme-mem 8 1
+	scen memory memory "$(memres /tipme-mem)" subject high-cgroup=/tipme-mem penalty -- memory $cg/tipme-mem 8 1
 else
 	tap_fail "memory: a memory cgroup"
 fi
@@ -143,7 +146,7 @@ fi
 # way when the cgroup is over memory.high again)
 if blk_nullb nullb7 200 64 > /dev/null && mkswap -q /dev/nullb7 && swapon /dev/nullb7 &&
 	mkdir -p $cg/tipme-mem2; then
-	scen memory-disk memory "$memres" subject -- memory $cg/tipme-mem2 16 1
+	scen memory-disk memory "$(memres /tipme-mem2)" subject high-cgroup=/tipme-mem2 -- memory $cg/tipme-mem2 16 1
 	swapoff /dev/nullb7
 else
 	tap_fail "swap on nullb7"
@@ -161,6 +164,11 @@ if ip netns add $ns && ip link add tm-a type veth peer name tm-b &&
 	if ip netns exec $ns tc qdisc add dev tm-b root netem delay ${MS}ms; then
 		scen net-link network 'tcp 10\.0\.0\.2:[0-9]+ -> 10\.0\.0\.1:5001' none -- \
 			net /run/netns/$ns 10.0.0.1 now
+		# a UDP datagram over the same link: no record shows UDP's
+		# receive, so unknown, or network with no culprit, never a
+		# culprit the dump cannot show
+		scen udp-link network 'udp .*' none unexpected -- \
+			udplink /run/netns/$ns 10.0.0.2
 	else
 		tap_fail "netem on tm-b"
 	fi

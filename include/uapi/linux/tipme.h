@@ -1155,17 +1155,31 @@ struct tipme_rec_reclaim_begin {
 };
 
 /**
- * struct tipme_rec_reclaim_end - payload of TIPME_REC_RECLAIM_END (16 bytes with header)
+ * struct tipme_rec_reclaim_end - payload of TIPME_REC_RECLAIM_END (28 bytes with header)
  * @pid: thread that reclaimed
  * @kind: enum tipme_reclaim_kind
  * @reserved: zero
  * @nr_reclaimed: pages reclaimed
+ * @high_cgroup_lo: TIPME_RECLAIM_MEMCG: the memory cgroup, the thread's
+ *                  own or an ancestor's, most over its memory.high when
+ *                  the reclaim ended (the one whose overage the kernel's
+ *                  penalty sleep follows; on cgroup v2 the inode number of
+ *                  its folder, as struct tipme_rec_cpu_throttle's), bits
+ *                  0..31; 0 if none was over it (a reclaim for
+ *                  memory.max), for other kinds, or not recorded (a dump
+ *                  of a module before this field: the record was 16 bytes)
+ * @high_cgroup_hi: bits 32..63
+ * @high_kib: that cgroup's memory.high then, KiB (0xffffffff: 4 TiB or
+ *            more; 0 too with no cgroup)
  */
 struct tipme_rec_reclaim_end {
 	__u32 pid;
 	__u8 kind;
 	__u8 reserved[3];
 	__u32 nr_reclaimed;
+	__u32 high_cgroup_lo;
+	__u32 high_cgroup_hi;
+	__u32 high_kib;
 };
 
 /* struct tipme_rec_kswapd.kind */

@@ -79,6 +79,11 @@
  *   udp MS            the subject reads a UDP socket on 127.0.0.1 that a
  *                     child sends to after sleeping MS ms (truth: the
  *                     sleep; culprit: the child)
+ *   udplink NETNS ADDR  the subject reads a UDP socket on port 5001 that a
+ *                     child in network namespace NETNS sends a datagram to,
+ *                     at ADDR (the subject's address there), at once: the
+ *                     test delays the link (truth: the time blocked;
+ *                     culprit: none)
  *   sigtimer MS       the subject waits in sigwaitinfo() for the signal
  *                     of a POSIX timer it armed MS ms ahead (truth: the
  *                     time blocked)
@@ -705,7 +710,37 @@ static void udp_prep(void)
 	shm->culprit = helper;
 }
 
-/* pty and udp: go, and read the byte */
+/* a helper in network namespace arg[0] that sends a datagram to arg[1] on the go */
+static void udp_sender(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(NET_PORT) };
+	int fd = open(arg[0], O_RDONLY), s;
+
+	if (fd < 0 || setns(fd, CLONE_NEWNET) || inet_pton(AF_INET, arg[1], &sa.sin_addr) != 1)
+		die("udp sender");
+	close(fd);
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	if (s < 0)
+		die("udp sender socket");
+	xread(start_pipe[0]);
+	if (sendto(s, "x", 1, 0, (struct sockaddr *)&sa, sizeof(sa)) != 1)
+		die("udp send");
+}
+
+static void udplink_prep(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(NET_PORT) };
+
+	need(2);
+	sa.sin_addr.s_addr = htonl(INADDR_ANY);
+	aux_fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (aux_fd < 0 || bind(aux_fd, (struct sockaddr *)&sa, sizeof(sa)))
+		die("udp");
+	fork_helper(udp_sender);
+	shm->culprit = 0;
+}
+
+/* pty, udp and udplink: go, and read the byte */
 static void sleeper_stall(void)
 {
 	char c;
@@ -780,6 +815,7 @@ static const struct kind {
 	{ "net", 3, net_prep, net_stall, net_end, T_BLOCKED },
 	{ "pty", 1, pty_prep, sleeper_stall, sleeper_end, T_KIND },
 	{ "udp", 1, udp_prep, sleeper_stall, sleeper_end, T_KIND },
+	{ "udplink", 2, udplink_prep, sleeper_stall, reap_helper, T_BLOCKED },
 	{ "sigtimer", 1, sigtimer_prep, sigtimer, NULL, T_BLOCKED },
 	{ "sigtimeout", 1, sigtimer_prep, sigtimeout, NULL, T_BLOCKED },
 };
