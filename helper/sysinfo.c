@@ -592,31 +592,19 @@ struct bid_cache {
 	size_t nvdso;
 };
 
-/* The build-id of the file of @pid's mapping @lo-@hi (or @path) in hex. */
-static const char *build_id_hex(struct bid_cache *c, uint32_t pid,
-				unsigned long long lo, unsigned long long hi,
-				const char *path)
+/*
+ * The build-id in hex of the regular file open as @fd (which it closes),
+ * looked up in @c by @st's device and inode, else read and kept there.
+ */
+static const char *bid_of_fd(struct bid_cache *c, int fd, const struct stat *st)
 {
 	unsigned char id[TM_BUILD_ID_MAX];
 	struct tm_elf_src src = { tm_elf_fd_read, NULL };
 	struct bid_ent *b;
-	char mf[96];
-	struct stat st;
 	size_t i, len;
-	int fd;
 
-	snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", pid, lo, hi);
-	fd = open(mf, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return "-";
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return "-";
-	}
 	for (i = 0; i < c->n; i++)
-		if (c->ent[i].dev == st.st_dev && c->ent[i].ino == st.st_ino) {
+		if (c->ent[i].dev == st->st_dev && c->ent[i].ino == st->st_ino) {
 			close(fd);
 			return c->ent[i].hex;
 		}
@@ -632,8 +620,8 @@ static const char *build_id_hex(struct bid_cache *c, uint32_t pid,
 		c->cap = cap;
 	}
 	b = &c->ent[c->n++];
-	b->dev = st.st_dev;
-	b->ino = st.st_ino;
+	b->dev = st->st_dev;
+	b->ino = st->st_ino;
 	strcpy(b->hex, "-");
 	src.ctx = &fd;
 	if (!tm_elf_build_id(&src, id, &len, NULL))
@@ -641,6 +629,28 @@ static const char *build_id_hex(struct bid_cache *c, uint32_t pid,
 			snprintf(b->hex + 2 * i, 3, "%02x", id[i]);
 	close(fd);
 	return b->hex;
+}
+
+/* The build-id of the file of @pid's mapping @lo-@hi (or @path) in hex. */
+static const char *build_id_hex(struct bid_cache *c, uint32_t pid,
+				unsigned long long lo, unsigned long long hi,
+				const char *path)
+{
+	char mf[96];
+	struct stat st;
+	int fd;
+
+	snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", pid, lo, hi);
+	fd = open(mf, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return "-";
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return "-";
+	}
+	return bid_of_fd(c, fd, &st);
 }
 
 /*
@@ -699,11 +709,8 @@ static const char *vdso_build_id(struct bid_cache *c, uint32_t pid,
 static const char *captured_build_id(struct bid_cache *c, const char *path,
 				     dev_t dev, ino_t ino)
 {
-	unsigned char id[TM_BUILD_ID_MAX];
-	struct tm_elf_src src = { tm_elf_fd_read, NULL };
-	struct bid_ent *b;
 	struct stat st;
-	size_t i, len;
+	size_t i;
 	int fd;
 
 	for (i = 0; i < c->n; i++)
@@ -717,27 +724,7 @@ static const char *captured_build_id(struct bid_cache *c, const char *path,
 		close(fd);
 		return "-";
 	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 32;
-		struct bid_ent *n = realloc(c->ent, cap * sizeof(*n));
-
-		if (!n) {
-			close(fd);
-			return "-";
-		}
-		c->ent = n;
-		c->cap = cap;
-	}
-	b = &c->ent[c->n++];
-	b->dev = dev;
-	b->ino = ino;
-	strcpy(b->hex, "-");
-	src.ctx = &fd;
-	if (!tm_elf_build_id(&src, id, &len, NULL))
-		for (i = 0; i < len; i++)
-			snprintf(b->hex + 2 * i, 3, "%02x", id[i]);
-	close(fd);
-	return b->hex;
+	return bid_of_fd(c, fd, &st);
 }
 
 /*
