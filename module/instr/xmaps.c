@@ -175,7 +175,7 @@ static void xm_irq_fn(struct irq_work *w)
 	queue_work(system_unbound_wq, &xm_work);
 }
 
-static struct irq_work xm_irq = IRQ_WORK_INIT(xm_irq_fn);
+static DEFINE_IRQ_WORK(xm_irq, xm_irq_fn);
 
 /**
  * tipme_xmaps_request() - have the current process's mappings walked
