@@ -25,6 +25,7 @@
 #include "dumpfile.h"
 #include "elfnote.h"
 #include "sysinfo.h"
+#include "xmaps.h"
 #include "gen.h"
 #include "nl.h"
 #include "tap.h"
@@ -309,6 +310,29 @@ static void test_captured(void)
 	unlink(out);
 }
 
+/* The captured mappings the seeds carry, in the file as sent: one entry. */
+static int xmaps_kept(const char *path)
+{
+	struct tm_dump d = { 0 };
+	struct tm_err e = { "" };
+	struct tm_xmaps x;
+	struct tm_xmap m;
+	size_t off = 0;
+	uint32_t i;
+	int ok = 0;
+
+	if (tm_dump_load(&d, path, 0, &e))
+		return 0;
+	for (i = 0; i < d.nr_secs; i++)
+		if (d.secs[i].h.type == TIPME_SEC_XMAPS &&
+		    !tm_xmaps_parse(d.secs[i].data, d.secs[i].h.size, &x, &e) &&
+		    x.count == 1 && tm_xmaps_next(&x, &off, &m))
+			ok = m.m.pid == 300 && m.m.start == 0x7f0000028000ULL &&
+			     m.m.path_len == 35 && !memcmp(m.path, "/usr/lib/", 9);
+	tm_dump_free(&d);
+	return ok;
+}
+
 int main(void)
 {
 	struct tnl_dump_stats st;
@@ -328,7 +352,7 @@ int main(void)
 	}
 	for (i = 0; i < sizeof(map); i++)
 		map[i] = (unsigned char)(i * 29 + 5);
-	tap_plan(16);
+	tap_plan(17);
 	test_status();
 	test_captured();
 	snprintf(out, sizeof(out), "%s/d.dump", dir);
@@ -340,6 +364,8 @@ int main(void)
 	       (unsigned long long)st.bytes, err ? ": " : "", e.msg);
 	tap_ok(!err && streams_hold(out, 4),
 	       "mapped: each CPU's stream holds its sub-buffers 4..7 with the ring's bytes");
+	tap_ok(!err && xmaps_kept(out),
+	       "mapped: the captured mappings' section holds what the module sent");
 	unlink(out);
 
 	err = replay("mapped", NULL, 0, 0, 6, out, &st, &e);
