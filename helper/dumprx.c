@@ -89,6 +89,9 @@ struct dump_rx {
 	uint32_t *upids;
 	size_t nupids;
 	size_t upids_cap;
+	/* the module's captured mappings (TIPME_SEC_XMAPS), as written */
+	unsigned char *xmaps;
+	size_t xmaps_len;
 };
 
 static struct nla_policy dump_policy[TIPME_ATTR_MAX + 1] = {
@@ -120,6 +123,8 @@ static struct nla_policy dump_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_FREEZE_GEN] = { .type = NLA_U32 },
 	[TIPME_ATTR_USTACK_HDR] = { .type = NLA_UNSPEC },
 	[TIPME_ATTR_USTACK_ENTRIES] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_XMAP_HDR] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_XMAP_ENTRIES] = { .type = NLA_UNSPEC },
 };
 
 static int rx_fail(struct dump_rx *rx, int errnum, const char *msg)
@@ -552,6 +557,26 @@ static const struct table_part ustack_part = {
 	TIPME_ATTR_USTACK_ENTRIES, 8, "user stack table",
 };
 
+static const struct table_part xmap_part = {
+	TIPME_SEC_XMAPS, TIPME_ATTR_XMAP_HDR, sizeof(struct tipme_xmaps_hdr),
+	TIPME_ATTR_XMAP_ENTRIES, 8, "captured mappings",
+};
+
+/* Keep a copy of the captured mappings, for the maps at the dump's end. */
+static int keep_xmaps(struct dump_rx *rx, const void *p, size_t len)
+{
+	unsigned char *n = realloc(rx->xmaps, rx->xmaps_len + len);
+
+	if (!n) {
+		rx->err = tm_err_set(rx->e, ENOMEM, "out of memory");
+		return rx->err;
+	}
+	memcpy(n + rx->xmaps_len, p, len);
+	rx->xmaps = n;
+	rx->xmaps_len += len;
+	return 0;
+}
+
 /*
  * Note the processes of user stack table entries, whose mappings the dump
  * gets at its end; the entries are checked by the dump's reader, so a
@@ -617,6 +642,8 @@ static int on_table(struct dump_rx *rx, struct nlattr **a,
 		if (!err)
 			err = tm_dumpw_section_append(&rx->w, nla_data(h), nla_len(h),
 						   rx->e);
+		if (!err && tp == &xmap_part)
+			err = keep_xmaps(rx, nla_data(h), nla_len(h));
 		if (!err)
 			rx->in_table = tp->sec;
 	} else if (rx->in_table != tp->sec) {
@@ -631,6 +658,8 @@ static int on_table(struct dump_rx *rx, struct nlattr **a,
 		err = tm_dumpw_section_append(&rx->w, nla_data(x), nla_len(x), rx->e);
 	if (!err && x && tp == &ustack_part)
 		err = note_upids(rx, nla_data(x), nla_len(x));
+	if (!err && x && tp == &xmap_part)
+		err = keep_xmaps(rx, nla_data(x), nla_len(x));
 	if (err)
 		rx->err = err;
 	return err ? NL_STOP : NL_OK;
@@ -672,6 +701,7 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	case TIPME_PART_EXECTAB:
 	case TIPME_PART_SITES:
 	case TIPME_PART_USTACKS:
+	case TIPME_PART_XMAPS:
 	case TIPME_PART_COST:
 	case TIPME_PART_TRAILER:
 		/* after the rings: a mapped dump's reader has them all */
@@ -693,9 +723,12 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 		return on_table(rx, a, &site_part);
 	case TIPME_PART_USTACKS:
 		return on_table(rx, a, &ustack_part);
+	case TIPME_PART_XMAPS:
+		return on_table(rx, a, &xmap_part);
 	case TIPME_PART_EXECTAB_END:
 	case TIPME_PART_SITES_END:
 	case TIPME_PART_USTACKS_END:
+	case TIPME_PART_XMAPS_END:
 		return end_table(rx) ? NL_STOP : NL_OK;
 	case TIPME_PART_COST:
 		return on_cost(rx, a);
@@ -730,7 +763,8 @@ static int finish(struct dump_rx *rx, struct symcache *syms, int with_symbols)
 	if (!err && with_symbols)
 		err = sysinfo_write_symbols(&rx->w, syms, rx->e);
 	if (!err && with_symbols && rx->nupids)
-		err = sysinfo_write_maps(&rx->w, rx->upids, rx->nupids, rx->e);
+		err = sysinfo_write_maps(&rx->w, rx->upids, rx->nupids,
+					 rx->xmaps, rx->xmaps_len, rx->e);
 	if (!err)
 		err = tm_dumpw_commit(&rx->w, rx->e);
 	if (!err)
@@ -746,6 +780,7 @@ static void release_rx(struct dump_rx *rx, double t0,
 	free(rx->pend);
 	free(rx->stats);
 	free(rx->upids);
+	free(rx->xmaps);
 	rx->out.mapped = rx->map != NULL;
 	if (rx->map) {
 		uint32_t c;

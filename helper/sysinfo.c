@@ -14,6 +14,7 @@
 
 #include "elfnote.h"
 #include "sysinfo.h"
+#include "xmaps.h"
 
 static void read_line(const char *path, char *buf, size_t len)
 {
@@ -609,31 +610,19 @@ struct bid_cache {
 	size_t nvdso;
 };
 
-/* The build-id of the file of @pid's mapping @lo-@hi (or @path) in hex. */
-static const char *build_id_hex(struct bid_cache *c, uint32_t pid,
-				unsigned long long lo, unsigned long long hi,
-				const char *path)
+/*
+ * The build-id in hex of the regular file open as @fd (which it closes),
+ * looked up in @c by @st's device and inode, else read and kept there.
+ */
+static const char *bid_of_fd(struct bid_cache *c, int fd, const struct stat *st)
 {
 	unsigned char id[TM_BUILD_ID_MAX];
 	struct tm_elf_src src = { tm_elf_fd_read, NULL };
 	struct bid_ent *b;
-	char mf[96];
-	struct stat st;
 	size_t i, len;
-	int fd;
 
-	snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", pid, lo, hi);
-	fd = open(mf, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return "-";
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return "-";
-	}
 	for (i = 0; i < c->n; i++)
-		if (c->ent[i].dev == st.st_dev && c->ent[i].ino == st.st_ino) {
+		if (c->ent[i].dev == st->st_dev && c->ent[i].ino == st->st_ino) {
 			close(fd);
 			return c->ent[i].hex;
 		}
@@ -649,8 +638,8 @@ static const char *build_id_hex(struct bid_cache *c, uint32_t pid,
 		c->cap = cap;
 	}
 	b = &c->ent[c->n++];
-	b->dev = st.st_dev;
-	b->ino = st.st_ino;
+	b->dev = st->st_dev;
+	b->ino = st->st_ino;
 	strcpy(b->hex, "-");
 	src.ctx = &fd;
 	if (!tm_elf_build_id(&src, id, &len, NULL))
@@ -658,6 +647,28 @@ static const char *build_id_hex(struct bid_cache *c, uint32_t pid,
 			snprintf(b->hex + 2 * i, 3, "%02x", id[i]);
 	close(fd);
 	return b->hex;
+}
+
+/* The build-id of the file of @pid's mapping @lo-@hi (or @path) in hex. */
+static const char *build_id_hex(struct bid_cache *c, uint32_t pid,
+				unsigned long long lo, unsigned long long hi,
+				const char *path)
+{
+	char mf[96];
+	struct stat st;
+	int fd;
+
+	snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", pid, lo, hi);
+	fd = open(mf, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return "-";
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return "-";
+	}
+	return bid_of_fd(c, fd, &st);
 }
 
 /*
@@ -709,8 +720,84 @@ static const char *vdso_build_id(struct bid_cache *c, uint32_t pid,
 	return v->hex;
 }
 
-static void maps_of(FILE *out, struct bid_cache *c, uint32_t pid)
+/*
+ * The build-id of the file at @path in hex, if it is still the file of
+ * device @dev and inode @ino a process mapped ("-" otherwise).
+ */
+static const char *captured_build_id(struct bid_cache *c, const char *path,
+				     dev_t dev, ino_t ino)
 {
+	struct stat st;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < c->n; i++)
+		if (c->ent[i].dev == dev && c->ent[i].ino == ino)
+			return c->ent[i].hex;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return "-";
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_dev != dev ||
+	    st.st_ino != ino) {
+		close(fd);
+		return "-";
+	}
+	return bid_of_fd(c, fd, &st);
+}
+
+/*
+ * The mappings the module captured of @pid, exited: those of the last
+ * process with that pid (the latest start time).  Return: lines written.
+ */
+static size_t captured_maps_of(FILE *out, struct bid_cache *c, uint32_t pid,
+			       const struct tm_xmaps *x)
+{
+	uint64_t start = 0;
+	struct tm_xmap m;
+	char path[256];
+	size_t off = 0, n = 0, i, j;
+	int any = 0;
+
+	while (tm_xmaps_next(x, &off, &m))
+		if (m.m.pid == pid && (!any || m.m.start_mono_ns > start)) {
+			start = m.m.start_mono_ns;
+			any = 1;
+		}
+	if (!any)
+		return 0;
+	fprintf(out, "# %u: exited: captured by the module\n", pid);
+	off = 0;
+	while (tm_xmaps_next(x, &off, &m)) {
+		if (m.m.pid != pid || m.m.start_mono_ns != start)
+			continue;
+		/* the path as a C string, for open() */
+		for (i = 0; i < m.m.path_len && i + 1 < sizeof(path) &&
+		     m.path[i]; i++)
+			path[i] = m.path[i];
+		path[i] = '\0';
+		fprintf(out, "%u %llx %llx %llx %s ", pid,
+			(unsigned long long)m.m.start,
+			(unsigned long long)m.m.end,
+			(unsigned long long)m.m.offset,
+			captured_build_id(c, path, (dev_t)m.m.dev,
+					  (ino_t)m.m.ino));
+		/* escaped as /proc/PID/maps escapes a newline */
+		for (j = 0; j < i; j++)
+			if (path[j] == '\n')
+				fputs("\\012", out);
+			else
+				fputc(path[j], out);
+		fputc('\n', out);
+		n++;
+	}
+	return n;
+}
+
+/* Return: executable mappings listed, or -1 if the maps could not be read. */
+static int maps_of(FILE *out, struct bid_cache *c, uint32_t pid)
+{
+	int n = 0;
+
 	unsigned long long lo, hi, off;
 	char path[64], perms[8];
 	size_t cap = 0;
@@ -723,7 +810,7 @@ static void maps_of(FILE *out, struct bid_cache *c, uint32_t pid)
 	f = fopen(path, "re");
 	if (!f) {
 		fprintf(out, "# %u: %s\n", pid, strerror(errno));
-		return;
+		return -1;
 	}
 	while ((len = getline(&line, &cap, f)) > 0) {
 		if (line[len - 1] == '\n')
@@ -743,27 +830,50 @@ static void maps_of(FILE *out, struct bid_cache *c, uint32_t pid)
 			continue;
 		fprintf(out, "%u %llx %llx %llx %s %s\n", pid, lo, hi, off,
 			build_id_hex(c, pid, lo, hi, line + at), line + at);
+		n++;
 	}
-	if (ferror(f))
+	if (ferror(f)) {
 		fprintf(out, "# %u: %s\n", pid, strerror(errno));
+		n = -1;
+	}
 	free(line);
 	fclose(f);
+	return n;
 }
 
 int sysinfo_write_maps(struct tm_dumpw *w, const uint32_t *pids, size_t n,
-		       struct tm_err *e)
+		       const void *xmaps, size_t xmaps_len, struct tm_err *e)
 {
 	struct bid_cache c = { 0 };
+	struct tm_xmaps x;
+	struct tm_err xe = { 0 };
 	char *buf = NULL;
 	size_t len = 0, i;
+	char *gone;
+	int have_x = 0;
 	FILE *out;
 	int err = 0;
 
 	out = open_memstream(&buf, &len);
 	if (!out)
 		return tm_err_set(e, ENOMEM, "out of memory");
+	if (xmaps && !tm_xmaps_parse(xmaps, xmaps_len, &x, &xe))
+		have_x = 1;
+	else if (xmaps)
+		fprintf(out, "# the module's captured mappings: %s\n", xe.msg);
+	gone = calloc(n ? n : 1, 1);
+	if (!gone) {
+		fclose(out);
+		free(buf);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
+	/* the live processes first: their files' build-ids serve the rest */
 	for (i = 0; i < n; i++)
-		maps_of(out, &c, pids[i]);
+		gone[i] = maps_of(out, &c, pids[i]) <= 0;
+	for (i = 0; i < n && have_x; i++)
+		if (gone[i])
+			captured_maps_of(out, &c, pids[i], &x);
+	free(gone);
 	free(c.ent);
 	if (fclose(out))
 		err = tm_err_set(e, ENOMEM, "out of memory");

@@ -69,12 +69,19 @@ int sysinfo_write_symbols(struct tm_dumpw *w, struct symcache *c,
  * @w: dump being written
  * @pids: processes whose executable file mappings it lists
  * @n: how many
+ * @xmaps: the module's captured mappings (a TIPME_SEC_XMAPS payload), or
+ *	   NULL
+ * @xmaps_len: its bytes
  * @e: error message
  *
  * Reads /proc/PID/maps of each process still alive, and the build-id of
  * each mapped file (through /proc/PID/map_files, so the file the process
  * mapped even if its path was replaced since).  A process that is gone or
- * whose mappings may not be read gets a comment line ("# PID: reason").
+ * whose mappings may not be read gets a comment line ("# PID: reason");
+ * when it had exited (or shows no executable mapping: a zombie) and the
+ * module captured its mappings, they follow a line "# PID: exited:
+ * captured by the module", each with the build-id of the file now at its
+ * path if that is still the same file (device and inode), else "-".
  * The vDSO's mapping is listed as "[vdso]", its build-id read from the
  * process's memory (/proc/PID/mem), and each vDSO image found so is added
  * as a TIPME_SEC_VDSO section after the maps.
@@ -82,6 +89,6 @@ int sysinfo_write_symbols(struct tm_dumpw *w, struct symcache *c,
  * Return: 0 or a negative errno of the writer.
  */
 int sysinfo_write_maps(struct tm_dumpw *w, const uint32_t *pids, size_t n,
-		       struct tm_err *e);
+		       const void *xmaps, size_t xmaps_len, struct tm_err *e);
 
 #endif

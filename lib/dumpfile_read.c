@@ -29,6 +29,7 @@ static const char *const sec_names[] = {
 	[TIPME_SEC_USTACKS]	= "ustacks",
 	[TIPME_SEC_MAPS]	= "maps",
 	[TIPME_SEC_VDSO]	= "vdso",
+	[TIPME_SEC_XMAPS]	= "xmaps",
 };
 
 const char *tm_dump_sec_type_name(uint32_t type)

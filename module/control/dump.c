@@ -51,6 +51,7 @@
 #include "instr/exec.h"
 #include "instr/sitetab.h"
 #include "instr/ustack.h"
+#include "instr/xmaps.h"
 #include "control/dump.h"
 #include "compat.h"
 
@@ -303,7 +304,7 @@ struct pool_ent {
 
 enum dump_phase {
 	PHASE_META, PHASE_CPUS, PHASE_EXECTAB, PHASE_SITES, PHASE_USTACKS,
-	PHASE_COST,
+	PHASE_XMAPS, PHASE_COST,
 	PHASE_TRAILER, PHASE_DONE
 };
 
@@ -321,6 +322,7 @@ enum dump_phase {
  * @exec: how far the exec table was sent
  * @sites: how far the blocking-site table was sent
  * @ustacks: how far the user stack table was sent
+ * @xmaps: how far the captured mappings were sent
  * @freeze_gen: the frozen window this dump reads (0: none was frozen)
  * @mapped: the reader copies the rings from /dev/tipme (SUBBUF_MAP parts)
  * @maps: SUBBUF_MAP parts in the message buffer being filled
@@ -345,6 +347,7 @@ struct dump_ctx {
 	struct table_pos exec;
 	struct table_pos sites;
 	struct table_pos ustacks;
+	struct table_pos xmaps;
 	u32 freeze_gen;
 	bool mapped;
 	u32 maps;
@@ -857,6 +860,17 @@ static const struct table_src ustacks_src = {
 	ustacks_header, tipme_ustack_read,
 };
 
+static void xmaps_header(void *h)
+{
+	tipme_xmaps_hdr(h);
+}
+
+static const struct table_src xmaps_src = {
+	TIPME_PART_XMAPS, TIPME_PART_XMAPS_END, TIPME_ATTR_XMAP_HDR,
+	TIPME_ATTR_XMAP_ENTRIES, sizeof(struct tipme_xmaps_hdr),
+	xmaps_header, tipme_xmaps_read,
+};
+
 static const struct table_src *table_of(const struct dump_ctx *d)
 {
 	switch (d->phase) {
@@ -864,8 +878,24 @@ static const struct table_src *table_of(const struct dump_ctx *d)
 		return &exec_src;
 	case PHASE_SITES:
 		return &sites_src;
+	case PHASE_XMAPS:
+		return &xmaps_src;
 	default:
 		return &ustacks_src;
+	}
+}
+
+static struct table_pos *table_pos_of(struct dump_ctx *d)
+{
+	switch (d->phase) {
+	case PHASE_EXECTAB:
+		return &d->exec;
+	case PHASE_SITES:
+		return &d->sites;
+	case PHASE_XMAPS:
+		return &d->xmaps;
+	default:
+		return &d->ustacks;
 	}
 }
 
@@ -876,6 +906,7 @@ static int dump_table(struct sk_buff *skb, struct netlink_callback *cb,
 	union {
 		struct tipme_exectab_hdr exec;
 		struct tipme_sitetab_hdr sites;
+		struct tipme_xmaps_hdr xmaps;
 	} h;
 	bool done = false;
 	void *buf, *hdr;
@@ -884,7 +915,8 @@ static int dump_table(struct sk_buff *skb, struct netlink_callback *cb,
 	int room;
 
 	BUILD_BUG_ON(sizeof(h) < sizeof(struct tipme_exectab_hdr) ||
-		     sizeof(h) < sizeof(struct tipme_sitetab_hdr));
+		     sizeof(h) < sizeof(struct tipme_sitetab_hdr) ||
+		     sizeof(h) < sizeof(struct tipme_xmaps_hdr));
 	while (!tp->done || !tp->hdr_sent) {
 		room = (int)skb_tailroom(skb) - (int)EXEC_MSG_OVERHEAD;
 		if (room < 256)
@@ -1018,10 +1050,9 @@ int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		case PHASE_EXECTAB:
 		case PHASE_SITES:
 		case PHASE_USTACKS:
+		case PHASE_XMAPS:
 			err = dump_table_all(skb, cb, table_of(d),
-					     d->phase == PHASE_EXECTAB ? &d->exec :
-					     d->phase == PHASE_SITES ? &d->sites :
-					     &d->ustacks);
+					     table_pos_of(d));
 			if (err < 0)
 				return skb->len ? skb->len : err;
 			if (err > 0)

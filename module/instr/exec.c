@@ -324,6 +324,17 @@ bool tipme_exec_env_capture(void)
 }
 
 /**
+ * tipme_exec_retention_ns() - how long an exited process is kept
+ *
+ * Context: any.
+ * Return: the exec_retention parameter, in ns.
+ */
+u64 tipme_exec_retention_ns(void)
+{
+	return (u64)exec_retention * NSEC_PER_SEC;
+}
+
+/**
  * tipme_exec_header() - the exec table section's header, now
  * @h: filled in
  *

@@ -22,6 +22,7 @@ void tipme_exec_on_comm(struct task_struct *p, const char *comm);
 
 bool tipme_exec_env_capture(void);
 void tipme_exec_header(struct tipme_exectab_hdr *h);
+u64 tipme_exec_retention_ns(void);
 size_t tipme_exec_read(u32 *pos, void *buf, size_t size, bool *done);
 u32 tipme_exec_entry_max(void);
 int tipme_exec_params_text(char *buf, size_t size);

@@ -83,22 +83,24 @@ void tipme_intern_exit(struct tipme_intern *t)
 }
 
 /**
- * tipme_intern() - the number of a key
+ * tipme_intern_new() - the number of a key, and whether it is new
  * @t: the table
  * @key: the key
  * @words: its length in 32-bit words (1 to the table's @words)
  * @meta: 16 more bits of key, kept apart (a chain's length and flags)
+ * @fresh: set if this call gave the key its number
  *
  * Context: any, never sleeps; called with preemption disabled.
  * Return: the key's number (1 or more), or 0 if the table has none for it
  * and no room (or there is no table).
  */
-u32 tipme_intern(struct tipme_intern *t, const u32 *key, unsigned int words,
-		 u16 meta)
+u32 tipme_intern_new(struct tipme_intern *t, const u32 *key,
+		     unsigned int words, u16 meta, bool *fresh)
 {
 	struct tipme_intern_ent *e;
 	u32 h, tag, v, i, s;
 
+	*fresh = false;
 	if (!t->tab || !words || words > t->words)
 		return 0;
 	h = jhash2(key, words, words | (u32)meta << 8);
@@ -117,6 +119,7 @@ u32 tipme_intern(struct tipme_intern *t, const u32 *key, unsigned int words,
 			/* The key before the tag that publishes it. */
 			smp_store_release(&e->tag, tag);
 			atomic_inc(&t->used);
+			*fresh = true;
 			return s + 1;
 		}
 		if (v == tag && e->words == words && e->meta == meta &&
@@ -125,6 +128,24 @@ u32 tipme_intern(struct tipme_intern *t, const u32 *key, unsigned int words,
 	}
 	atomic64_inc(&t->refused);
 	return 0;
+}
+
+/**
+ * tipme_intern() - the number of a key
+ * @t: the table
+ * @key: the key
+ * @words: its length in 32-bit words (1 to the table's @words)
+ * @meta: 16 more bits of key, kept apart (a chain's length and flags)
+ *
+ * Context: any, never sleeps; called with preemption disabled.
+ * Return: as tipme_intern_new().
+ */
+u32 tipme_intern(struct tipme_intern *t, const u32 *key, unsigned int words,
+		 u16 meta)
+{
+	bool fresh;
+
+	return tipme_intern_new(t, key, words, meta, &fresh);
 }
 
 /**

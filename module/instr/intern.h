@@ -51,6 +51,8 @@ int tipme_intern_init(struct tipme_intern *t, unsigned int capacity,
 void tipme_intern_exit(struct tipme_intern *t);
 u32 tipme_intern(struct tipme_intern *t, const u32 *key, unsigned int words,
 		 u16 meta);
+u32 tipme_intern_new(struct tipme_intern *t, const u32 *key,
+		     unsigned int words, u16 meta, bool *fresh);
 const struct tipme_intern_ent *tipme_intern_next(struct tipme_intern *t,
 						 u32 *pos);
 

@@ -26,6 +26,7 @@
 #include "instr/sampler.h"
 #include "instr/site.h"
 #include "instr/ustack.h"
+#include "instr/xmaps.h"
 
 static unsigned int stack_depth = 4;
 module_param(stack_depth, uint, 0444);
@@ -142,10 +143,13 @@ int tipme_instr_init(void)
 	err = tipme_ustack_init();
 	if (err)
 		goto out_site;
+	err = tipme_xmaps_init();
+	if (err)
+		goto out_ustack;
 	err = tipme_sampler_init(sample_period_ms, sample_full_ms,
 				 sample_threads);
 	if (err)
-		goto out_ustack;
+		goto out_xmaps;
 	err = tipme_exec_init();
 	if (err)
 		goto out_sampler;
@@ -179,6 +183,8 @@ out_exec:
 	tipme_exec_exit();
 out_sampler:
 	tipme_sampler_exit();
+out_xmaps:
+	tipme_xmaps_exit();
 out_ustack:
 	tipme_ustack_exit();
 out_site:
@@ -202,6 +208,7 @@ void tipme_instr_exit(void)
 	tipme_probes_detach(tipme_task_probes, tipme_task_probes_count);
 	tipme_sampler_exit();
 	tipme_exec_exit();
+	tipme_xmaps_exit();
 	tipme_ustack_exit();
 	tipme_site_exit();
 	tipme_cost_exit();
@@ -221,6 +228,7 @@ int tipme_instr_params_text(char *buf, size_t size)
 
 	n = tipme_site_params_text(buf, size);
 	n += tipme_ustack_params_text(buf + n, size - n);
+	n += tipme_xmaps_params_text(buf + n, size - n);
 	n += tipme_profile_params_text(buf + n, size - n);
 	n += tipme_sampler_params_text(buf + n, size - n);
 	n += tipme_exec_params_text(buf + n, size - n);

@@ -28,7 +28,9 @@
  * blocking sites are, keyed by process and addresses, so a sleep through a
  * chain seen before writes a 4-byte number; the dump sends the table
  * (TIPME_SEC_USTACKS).  The profiler (profile.c) numbers the chains of the
- * tasks it interrupts in the same table, with the same walk.
+ * tasks it interrupts in the same table, with the same walk.  A chain
+ * numbered for the first time has its process's executable mappings
+ * walked and kept (xmaps.c), for a dump after the process exited.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -45,6 +47,7 @@
 #endif
 #include "instr/intern.h"
 #include "instr/ustack.h"
+#include "instr/xmaps.h"
 
 /*
  * How far above the user stack pointer a frame may be: the default stack
@@ -238,12 +241,17 @@ u32 tipme_ustack_capture(void)
 {
 	struct ustack_key k;
 	unsigned int n;
+	bool fresh;
 	u8 flags;
+	u32 id;
 
 	n = ustack_walk(k.ip, &flags, false);
 	k.pid = current->tgid;
-	return tipme_intern(&chains, (const u32 *)&k, USTACK_KEY_WORDS(n),
-			    n | (u16)flags << 8);
+	id = tipme_intern_new(&chains, (const u32 *)&k, USTACK_KEY_WORDS(n),
+			      n | (u16)flags << 8, &fresh);
+	if (unlikely(fresh))
+		tipme_xmaps_request();
+	return id;
 }
 
 /**
@@ -263,12 +271,17 @@ u32 tipme_ustack_capture_irq(void)
 {
 	struct ustack_key k;
 	unsigned int n;
+	bool fresh;
 	u8 flags;
+	u32 id;
 
 	n = ustack_walk(k.ip, &flags, true);
 	k.pid = current->tgid;
-	return tipme_intern(&chains, (const u32 *)&k, USTACK_KEY_WORDS(n),
-			    n | (u16)flags << 8);
+	id = tipme_intern_new(&chains, (const u32 *)&k, USTACK_KEY_WORDS(n),
+			      n | (u16)flags << 8, &fresh);
+	if (unlikely(fresh))
+		tipme_xmaps_request();
+	return id;
 }
 
 /**

@@ -130,6 +130,8 @@ int pm_instr_load_section(struct pm_dump *pm, const struct tm_dump_sec *s,
 		return pm_maps_load(in, s, e);
 	case TIPME_SEC_VDSO:
 		return pm_vdso_load(in, s, e);
+	case TIPME_SEC_XMAPS:
+		return pm_xmaps_load(in, s, e);
 	case TIPME_SEC_COST:
 		if (s->h.size % sizeof(struct tipme_cost_total))
 			return sec_fail(s, e, "size not a multiple of the entry", 0);

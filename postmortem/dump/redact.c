@@ -549,6 +549,13 @@ int pm_redact(const char *in, const char *out, int keep_ustacks,
 			/* fall through */
 		case TIPME_SEC_MAPS:
 		case TIPME_SEC_VDSO:
+		case TIPME_SEC_XMAPS:
+			/*
+			 * The module's captured mappings: what the kept
+			 * chains need of them is in the maps written above.
+			 */
+			if (fake && s->h.type == TIPME_SEC_XMAPS)
+				continue;
 			if (fake && s->h.type == TIPME_SEC_VDSO)
 				break;	/* the kernel's image: nothing of the user's */
 			if (fake && s->h.type == TIPME_SEC_MAPS) {

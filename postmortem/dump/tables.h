@@ -13,6 +13,7 @@
 #include "pm.h"
 #include "elfnote.h"
 #include "safetext.h"
+#include "xmaps.h"
 
 /**
  * struct pm_exec - one exec table entry
@@ -127,6 +128,9 @@ struct pm_uframe {
  * @maps: its mappings, by pid, then start
  * @nr_maps: entries in @maps
  * @maps_text: the section's text, which @maps point into
+ * @have_xmaps: the dump has the module's captured mappings (TIPME_SEC_XMAPS)
+ * @xmaps: they, checked (pointing into @xmaps_data)
+ * @xmaps_data: the section's copy
  * @vdso: the vDSO images (TIPME_SEC_VDSO), each with its build-id
  * @nr_vdso: entries in @vdso
  * @costs: self-cost totals per type since load (TIPME_SEC_COST)
@@ -178,6 +182,9 @@ struct pm_instr {
 	struct pm_map *maps;
 	size_t nr_maps;
 	char *maps_text;
+	int have_xmaps;
+	struct tm_xmaps xmaps;
+	const unsigned char *xmaps_data;
 	struct pm_vdso vdso[PM_VDSO_MAX];
 	size_t nr_vdso;
 	struct tipme_cost_total *costs;
@@ -354,6 +361,17 @@ int pm_maps_load(struct pm_instr *in, const struct tm_dump_sec *s,
 		 struct tm_err *e);
 
 /**
+ * pm_xmaps_load() - read a TIPME_SEC_XMAPS section (tm_xmaps_parse())
+ * @in: the dump's instrumentation state
+ * @s: the section
+ * @e: error message
+ *
+ * Return: 0 or -EINVAL (malformed, or a second such section).
+ */
+int pm_xmaps_load(struct pm_instr *in, const struct tm_dump_sec *s,
+		  struct tm_err *e);
+
+/**
  * pm_vdso_load() - read a TIPME_SEC_VDSO section
  * @in: the dump's instrumentation state
  * @s: the section: an ELF image with a build-id, at most
@@ -376,8 +394,8 @@ int pm_vdso_load(struct pm_instr *in, const struct tm_dump_sec *s,
 const struct pm_vdso *pm_vdso_get(const struct pm_instr *in, const char *build_id);
 
 /**
- * pm_ustacks_free() - release what pm_ustacks_load(), pm_maps_load() and
- * pm_vdso_load() allocated
+ * pm_ustacks_free() - release what pm_ustacks_load(), pm_maps_load(),
+ * pm_xmaps_load() and pm_vdso_load() allocated
  * @in: the dump's instrumentation state
  */
 void pm_ustacks_free(struct pm_instr *in);

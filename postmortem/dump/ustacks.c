@@ -15,6 +15,7 @@
 
 #include "elfnote.h"
 #include "tables.h"
+#include "xmaps.h"
 
 static int us_fail(const struct tm_dump_sec *s, struct tm_err *e,
 		   const char *what, uint64_t at)
@@ -33,6 +34,9 @@ void pm_ustacks_free(struct pm_instr *in)
 	free(in->ustacks);
 	free(in->maps);
 	free(in->maps_text);
+	free((void *)in->xmaps_data);
+	in->xmaps_data = NULL;
+	in->have_xmaps = 0;
 	in->ustacks = NULL;
 	in->maps = NULL;
 	in->maps_text = NULL;
@@ -222,6 +226,28 @@ int pm_maps_load(struct pm_instr *in, const struct tm_dump_sec *s,
 	in->nr_maps = n;
 	in->maps_text = text;
 	in->have_maps = 1;
+	return 0;
+}
+
+int pm_xmaps_load(struct pm_instr *in, const struct tm_dump_sec *s,
+		  struct tm_err *e)
+{
+	unsigned char *copy;
+	struct tm_err ee;
+
+	if (in->have_xmaps)
+		return tm_err_set(e, EINVAL, "section %" PRIu32 " (xmaps): a second one",
+				  s->index);
+	copy = malloc(s->h.size ? (size_t)s->h.size : 1);
+	if (!copy)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	memcpy(copy, s->data, (size_t)s->h.size);
+	if (tm_xmaps_parse(copy, (size_t)s->h.size, &in->xmaps, &ee)) {
+		free(copy);
+		return tm_err_set(e, EINVAL, "section %" PRIu32 " (xmaps): %s", s->index, ee.msg);
+	}
+	in->xmaps_data = copy;
+	in->have_xmaps = 1;
 	return 0;
 }
 

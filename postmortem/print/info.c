@@ -101,6 +101,13 @@ static void tables_text(FILE *f, const struct pm_dump *pm)
 		fprintf(f, "user stack table: %zu chains, capacity %" PRIu32
 			", %" PRIu64 " refused (table full: written whole in their records)\n",
 			in->nr_ustacks, in->uhdr.capacity, (uint64_t)in->uhdr.refused);
+	if (in && in->have_xmaps)
+		fprintf(f, "captured mappings: %zu of %" PRIu32 " processes' executable mappings kept"
+			" (capacity %" PRIu32 "), %" PRIu64 " walks, %" PRIu64
+			" lost walks, %" PRIu64 " refused mappings, %" PRIu64 " evicted processes\n",
+			in->xmaps.count, in->xmaps.hdr.procs, in->xmaps.hdr.capacity,
+			(uint64_t)in->xmaps.hdr.walks, (uint64_t)in->xmaps.hdr.lost,
+			(uint64_t)in->xmaps.hdr.refused, (uint64_t)in->xmaps.hdr.evicted);
 }
 
 static void table_json(struct tm_jw *w, const char *key, int have, size_t count,
@@ -126,6 +133,20 @@ static void tables_json(struct tm_jw *w, const struct pm_dump *pm)
 		   in ? &in->shdr : NULL);
 	table_json(w, "ustack_table", in && in->have_ustacks, in ? in->nr_ustacks : 0,
 		   in ? &in->uhdr : NULL);
+	tm_jw_key(w, "xmaps");
+	if (!in || !in->have_xmaps) {
+		tm_jw_null(w);
+		return;
+	}
+	tm_jw_obj_begin(w);
+	tm_jw_ku64(w, "count", in->xmaps.count);
+	tm_jw_ku64(w, "capacity", in->xmaps.hdr.capacity);
+	tm_jw_ku64(w, "procs", in->xmaps.hdr.procs);
+	tm_jw_ku64(w, "walks", in->xmaps.hdr.walks);
+	tm_jw_ku64(w, "lost", in->xmaps.hdr.lost);
+	tm_jw_ku64(w, "refused", in->xmaps.hdr.refused);
+	tm_jw_ku64(w, "evicted", in->xmaps.hdr.evicted);
+	tm_jw_obj_end(w);
 }
 
 /* The sampler's rounds, and the threads it could not look at: never hidden. */

@@ -7,8 +7,8 @@ usage: mkdumpseed.py OUT_DIR
 Each seed is the harness's 9-byte prefix (what RING_CHECK answers, u64;
 then 1 for a mapped stream, 0 for a copied one) and a DUMP stream as
 tipme.ko sends it: META, per CPU its sub-buffers (SUBBUF_MAP, or CHUNK
-and SUBBUF_END) and CPU_END, a site table, a user stack table, cost
-totals, the TRAILER.
+and SUBBUF_END) and CPU_END, a site table, a user stack table, the module's captured
+mappings, cost totals, the TRAILER.
 Numbers come from include/uapi/linux/tipme.h (tests/vm/genl.py reads it).
 """
 import os
@@ -62,12 +62,21 @@ def tail():
     site_hdr = struct.pack("<IIIIQQ", 32, 1, 8192, 8, 0, 0)
     site = struct.pack("<IBBH", 1, 2, 1, 0) + struct.pack("<II", 0x81000010, 0x81000020)
     ustack = struct.pack("<IIBBHI", 1, 300, 2, 0, 0, 0) + struct.pack("<QQ", 0x7f0000029f00, 0x555500001234)
+    xmaps_hdr = struct.pack("<IIIIQQQQQ", 56, 1, 8192, 1, 1, 0, 0, 0, 600 * 10**9)
+    path = b"/usr/lib/x86_64-linux-gnu/libc.so.6"
+    size = (56 + len(path) + 7) // 8 * 8
+    xmap = struct.pack("<HHIQQQQQII", size, len(path), 300, 1000, 0x7f0000028000, 0x7f00001bd000,
+                       0x28000, 12, 0x801, 1) + path
+    xmap += b"\0" * (size - len(xmap))
     return (part("TIPME_PART_SITES", [attr(T["TIPME_ATTR_SITE_HDR"], site_hdr),
                                       attr(T["TIPME_ATTR_SITE_ENTRIES"], site)]) +
             part("TIPME_PART_SITES_END", []) +
             part("TIPME_PART_USTACKS", [attr(T["TIPME_ATTR_USTACK_HDR"], site_hdr),
                                         attr(T["TIPME_ATTR_USTACK_ENTRIES"], ustack)]) +
             part("TIPME_PART_USTACKS_END", []) +
+            part("TIPME_PART_XMAPS", [attr(T["TIPME_ATTR_XMAP_HDR"], xmaps_hdr),
+                                      attr(T["TIPME_ATTR_XMAP_ENTRIES"], xmap)]) +
+            part("TIPME_PART_XMAPS_END", []) +
             part("TIPME_PART_COST", [attr(T["TIPME_ATTR_COST_TOTALS"], struct.pack("<IIQQ", 1, 0, 10, 500))]) +
             part("TIPME_PART_TRAILER", [attr(T["TIPME_ATTR_CLOCK_PAIRS"], b"\0" * 32)]))
 

@@ -74,6 +74,8 @@ struct scen {
 	const void *vdso[2];		/* TIPME_SEC_VDSO sections, as given */
 	size_t vdso_len[2];
 	size_t nvdso;
+	const void *xmaps;		/* TIPME_SEC_XMAPS, or NULL */
+	size_t xmaps_len;
 	/*
 	 * Short headers: a record gets an extended timestamp only where the
 	 * module writes one (first in its sub-buffer, or 2^24 ticks or more

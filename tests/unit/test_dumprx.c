@@ -4,19 +4,28 @@
  * fuzzer's seeds (tests/fuzz/mkdumpseed.py: two CPUs, sub-buffers 4..7 of
  * 4 KiB rings of four, the last one partial) mapped and copied, and
  * hostile variations.  Ground truth is what the seeds were built from: which
- * sub-buffers the file must hold, at what length, with which bytes.
+ * sub-buffers the file must hold, at what length, with which bytes.  Then
+ * the maps tipmed writes (helper/sysinfo.c) from the module's captured
+ * mappings for a process that exited: the test's own binary, by the
+ * device and inode the test stats itself.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
 #include "dumpfile.h"
+#include "elfnote.h"
+#include "sysinfo.h"
+#include "xmaps.h"
 #include "gen.h"
 #include "nl.h"
 #include "tap.h"
@@ -196,6 +205,134 @@ static void test_status(void)
 	}
 }
 
+/* A TIPME_SEC_XMAPS entry at @b.  Return: its bytes. */
+static size_t xent(unsigned char *b, uint32_t pid, uint64_t start_ns,
+		   uint64_t lo, const char *p, const struct stat *st)
+{
+	struct tipme_xmap m = { 0 };
+	size_t len = strlen(p);
+
+	m.size = (uint16_t)((sizeof(m) + len + 7) / 8 * 8);
+	m.path_len = (uint16_t)len;
+	m.pid = pid;
+	m.start_mono_ns = start_ns;
+	m.start = lo;
+	m.end = lo + 0x1000;
+	m.offset = 0x2000;
+	m.ino = st->st_ino;
+	m.dev = (uint32_t)st->st_dev;
+	m.flags = TIPME_XMAP_EXITED;
+	memset(b, 0, m.size);
+	memcpy(b, &m, sizeof(m));
+	memcpy(b + sizeof(m), p, len);
+	return m.size;
+}
+
+/*
+ * sysinfo_write_maps() with captured mappings: a process that exited is
+ * listed from them, the latest process of its pid only, with the build-id
+ * of a file that is still the one it mapped and "-" for one that is not;
+ * a live process from /proc, its captured lines unused.
+ */
+static void test_captured(void)
+{
+	struct tipme_file_header fh = { 0 };
+	struct tm_elf_src src = { tm_elf_fd_read, NULL };
+	unsigned char buf[2048], id[TM_BUILD_ID_MAX];
+	struct tipme_xmaps_hdr h = { sizeof(h), 4, 64, 3, 3, 0, 0, 0, 0 };
+	struct stat st, other;
+	struct tm_dumpw w;
+	struct tm_dump d = { 0 };
+	struct tm_err e = { "" };
+	char exe[256], out[128], want[1024], bid[2 * TM_BUILD_ID_MAX + 1] = "-";
+	char *text = NULL;
+	uint32_t pids[2];
+	size_t off = sizeof(h), len, i;
+	ssize_t n;
+	pid_t gone;
+	int fd, err;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	gone = fork();
+	if (gone == 0)
+		_exit(0);
+	if (n <= 0 || gone < 0 || waitpid(gone, NULL, 0) != gone ||
+	    stat(exe, &st) || stat("/proc/self", &other)) {
+		tap_ok(0, "captured maps: set up (%s)", strerror(errno));
+		tap_ok(0, "captured maps: set up");
+		return;
+	}
+	exe[n] = '\0';
+	fd = open(exe, O_RDONLY);
+	src.ctx = &fd;
+	if (fd >= 0 && !tm_elf_build_id(&src, id, &len, NULL))
+		for (i = 0; i < len; i++)
+			snprintf(bid + 2 * i, 3, "%02x", id[i]);
+	if (fd >= 0)
+		close(fd);
+	memcpy(buf, &h, sizeof(h));
+	/* an older process of the same pid: not listed */
+	off += xent(buf + off, gone, 1, 0x100000, "/old/process", &st);
+	off += xent(buf + off, gone, 2, 0x400000, exe, &st);
+	/* a path whose file is no longer the one mapped (other inode) */
+	off += xent(buf + off, gone, 2, 0x500000, exe, &other);
+	/* the live process: its captured line unused */
+	off += xent(buf + off, getpid(), 3, 0x600000, "/captured/live", &st);
+	pids[0] = getpid();
+	pids[1] = gone;
+	snprintf(out, sizeof(out), "%s/m.dump", dir);
+	err = tm_dumpw_open(&w, out, &fh, 0, &e);
+	if (!err)
+		err = sysinfo_write_maps(&w, pids, 2, buf, off, &e);
+	if (!err)
+		err = tm_dumpw_commit(&w, &e);
+	if (!err)
+		err = tm_dump_load(&d, out, 0, &e);
+	for (i = 0; !err && i < d.nr_secs; i++)
+		if (d.secs[i].h.type == TIPME_SEC_MAPS)
+			text = strndup((const char *)d.secs[i].data, d.secs[i].h.size);
+	snprintf(want, sizeof(want),
+		 "# %d: exited: captured by the module\n"
+		 "%d 400000 401000 2000 %s %s\n"
+		 "%d 500000 501000 2000 - %s\n",
+		 (int)gone, (int)gone, bid, exe, (int)gone, exe);
+	tap_ok(text && strstr(text, want) && !strstr(text, "/old/process") &&
+	       strcmp(bid, "-"),
+	       "captured maps: the exited process's mappings, its own build-id %s "
+	       "where the file is the same, '-' where not, not the older process's (%s)",
+	       bid, e.msg);
+	snprintf(want, sizeof(want), "%d ", (int)getpid());
+	tap_ok(text && !strncmp(text, want, strlen(want)) &&
+	       !strstr(text, "/captured/live"),
+	       "captured maps: the live process from /proc first, its capture unused");
+	free(text);
+	tm_dump_free(&d);
+	unlink(out);
+}
+
+/* The captured mappings the seeds carry, in the file as sent: one entry. */
+static int xmaps_kept(const char *path)
+{
+	struct tm_dump d = { 0 };
+	struct tm_err e = { "" };
+	struct tm_xmaps x;
+	struct tm_xmap m;
+	size_t off = 0;
+	uint32_t i;
+	int ok = 0;
+
+	if (tm_dump_load(&d, path, 0, &e))
+		return 0;
+	for (i = 0; i < d.nr_secs; i++)
+		if (d.secs[i].h.type == TIPME_SEC_XMAPS &&
+		    !tm_xmaps_parse(d.secs[i].data, d.secs[i].h.size, &x, &e) &&
+		    x.count == 1 && tm_xmaps_next(&x, &off, &m))
+			ok = m.m.pid == 300 && m.m.start == 0x7f0000028000ULL &&
+			     m.m.path_len == 35 && !memcmp(m.path, "/usr/lib/", 9);
+	tm_dump_free(&d);
+	return ok;
+}
+
 int main(void)
 {
 	struct tnl_dump_stats st;
@@ -215,8 +352,9 @@ int main(void)
 	}
 	for (i = 0; i < sizeof(map); i++)
 		map[i] = (unsigned char)(i * 29 + 5);
-	tap_plan(14);
+	tap_plan(17);
 	test_status();
+	test_captured();
 	snprintf(out, sizeof(out), "%s/d.dump", dir);
 
 	err = replay("mapped", NULL, 0, 0, UINT64_MAX, out, &st, &e);
@@ -226,6 +364,8 @@ int main(void)
 	       (unsigned long long)st.bytes, err ? ": " : "", e.msg);
 	tap_ok(!err && streams_hold(out, 4),
 	       "mapped: each CPU's stream holds its sub-buffers 4..7 with the ring's bytes");
+	tap_ok(!err && xmaps_kept(out),
+	       "mapped: the captured mappings' section holds what the module sent");
 	unlink(out);
 
 	err = replay("mapped", NULL, 0, 0, 6, out, &st, &e);

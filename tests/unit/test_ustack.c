@@ -6,7 +6,9 @@
  * back, a chain resolved to file and offset and cut where an address
  * leaves executable code, `tipme records` and `tipme report` (golden text
  * and JSON), sections that lie, and the build-id of an ELF file the test
- * lays out itself.
+ * lays out itself.  The module's captured mappings (TIPME_SEC_XMAPS): read
+ * back and counted by `tipme info --json`, refused when they lie, dropped
+ * by `tipme redact`.
  */
 #include <elf.h>
 #include <errno.h>
@@ -23,11 +25,14 @@
 #include "golden.h"
 #include "scen.h"
 #include "tap.h"
+#include "xmaps.h"
 
 static char dir[64];
 static char path[96];
 static struct scen *S;		/* large: on the heap */
 static int exec_later;		/* 40 runs a new program at 115 ms */
+static const void *xsec;	/* a TIPME_SEC_XMAPS section to write, or NULL */
+static size_t xsec_len;
 
 static const char *const pipe_site[] = { "pipe_read", "vfs_read", "ksys_read", NULL };
 
@@ -88,6 +93,8 @@ static int write_dump(struct scen *s, unsigned char *tab, size_t tab_len,
 	s->ustacks = tab;
 	s->ustacks_len = tab_len;
 	s->maps = m;
+	s->xmaps = xsec;
+	s->xmaps_len = xsec_len;
 	scen_task(s, 40, 40, "app", "/usr/bin/app", "app", 4);
 	scen_task(s, 41, 41, "writer", "/usr/bin/writer", "writer", 7);
 	scen_task(s, 50, 50, "gone", "/usr/bin/gone", "gone", 5);
@@ -380,6 +387,148 @@ static void redacted(void)
 	unlink(args);
 }
 
+/* Drop @t's spaces and newlines (pretty-printed JSON, compared whole). */
+static void squeeze(char *t)
+{
+	char *o = t;
+
+	for (; t && *t; t++)
+		if (*t != ' ' && *t != '\n')
+			*o++ = *t;
+	if (o)
+		*o = '\0';
+}
+
+/* One TIPME_SEC_XMAPS entry at @b: its bytes. */
+static size_t xmap_ent(unsigned char *b, uint32_t pid, uint64_t start,
+		       uint64_t end, const char *p, uint32_t flags)
+{
+	struct tipme_xmap m = { 0 };
+	size_t len = strlen(p);
+
+	m.size = (uint16_t)((sizeof(m) + len + 7) / 8 * 8);
+	m.path_len = (uint16_t)len;
+	m.pid = pid;
+	m.start_mono_ns = 5000000;
+	m.start = start;
+	m.end = end;
+	m.offset = 0x1000;
+	m.ino = 77;
+	m.dev = 0x801;
+	m.flags = flags;
+	memset(b, 0, m.size);
+	memcpy(b, &m, sizeof(m));
+	memcpy(b + sizeof(m), p, len);
+	return m.size;
+}
+
+/* A header and three entries of process 50, which exited. */
+static size_t xmaps_payload(unsigned char *b)
+{
+	struct tipme_xmaps_hdr h = { sizeof(h), 3, 8192, 1, 4, 1, 2, 3,
+				     600000000000ULL };
+	size_t off = sizeof(h);
+
+	memcpy(b, &h, sizeof(h));
+	off += xmap_ent(b + off, 50, 0x401000, 0x402000, "/usr/bin/gone",
+			TIPME_XMAP_EXITED);
+	off += xmap_ent(b + off, 50, LIBC + 0x28000, LIBC + 0x1bd000,
+			"/usr/lib/x86_64-linux-gnu/libc.so.6", TIPME_XMAP_EXITED);
+	off += xmap_ent(b + off, 50, 0x7f1000000000ULL, 0x7f1000001000ULL,
+			"/tmp/a\nb (deleted)", TIPME_XMAP_EXITED);
+	return off;
+}
+
+static void xmaps(void)
+{
+	static const struct {
+		const char *what;
+		size_t at;		/* byte of the payload changed */
+		uint16_t v;		/* its new value (16 bits) */
+		const char *msg;
+	} lie[] = {
+		{ "header size past the section", 0, 4000, "header of 4000 bytes" },
+		{ "entry size not a multiple of 8", 56, 60, "entry 0 has size 60" },
+		{ "entry size past the section", 56, 4096, "entry 0 has size 4096" },
+		{ "path longer than its entry", 58, 200, "path of 200 bytes" },
+	};
+	unsigned char b[1024], tab[512];
+	struct tm_err e = { "" };
+	struct pm_dump pm = { 0 };
+	struct tm_xmaps x;
+	struct tm_xmap m;
+	size_t len = xmaps_payload(b), off = 0, n = 0, i;
+	char args[256], *t;
+	int ret, ok = 1;
+
+	ret = tm_xmaps_parse(b, len, &x, &e);
+	tap_ok(!ret && x.count == 3 && x.hdr.walks == 4 && x.hdr.lost == 1,
+	       "xmaps: three entries read back, with the header's counts (%s)", e.msg);
+	while (!ret && tm_xmaps_next(&x, &off, &m)) {
+		ok = ok && m.m.pid == 50 && (m.m.flags & TIPME_XMAP_EXITED);
+		n++;
+	}
+	tap_ok(ok && n == 3 && off == x.len && !memcmp(m.path, "/tmp/a\nb (deleted)", 18),
+	       "xmaps: the walk gives each entry and its path");
+	for (i = 0; i < sizeof(lie) / sizeof(lie[0]); i++) {
+		unsigned char c[1024];
+
+		memcpy(c, b, len);
+		memcpy(c + lie[i].at, &lie[i].v, sizeof(lie[i].v));
+		e.msg[0] = '\0';
+		ret = tm_xmaps_parse(c, len, &x, &e);
+		tap_ok(ret == -EINVAL && strstr(e.msg, lie[i].msg),
+		       "xmaps refused: %s (%s)", lie[i].what, e.msg);
+	}
+	ret = tm_xmaps_parse(b, len - 8, &x, &e);
+	tap_ok(ret == -EINVAL && strstr(e.msg, "entry 2"),
+	       "xmaps refused: the last entry cut short (%s)", e.msg);
+
+	/* in a dump: loaded, counted by info, dropped by redact */
+	xsec = b;
+	xsec_len = len;
+	ret = write_dump(S, tab, table(tab, chains, 3), maps);
+	xsec = NULL;
+	if (ret)
+		return;
+	ret = pm_open(&pm, path, 0, &e);
+	tap_ok(!ret && pm_instr_get(&pm)->have_xmaps && pm_instr_get(&pm)->xmaps.count == 3,
+	       "a dump's xmaps section loaded (%s)", e.msg);
+	pm_close(&pm);
+	t = run(pm_cmd_info, "info --json DUMP", &ret);
+	squeeze(t);
+	tap_ok(!ret && t && strstr(t, "\"xmaps\":{\"count\":3,\"capacity\":8192,\"procs\":1,"
+				     "\"walks\":4,\"lost\":1,\"refused\":2,\"evicted\":3}"),
+	       "info --json: the xmaps counts");
+	free(t);
+	t = run(pm_cmd_info, "info DUMP", &ret);
+	tap_ok(!ret && t && strstr(t, "captured mappings: 3 of 1 processes' executable mappings"
+				     " kept (capacity 8192), 4 walks, 1 lost walks"),
+	       "info: the xmaps counts as text");
+	free(t);
+	snprintf(args, sizeof(args), "redact DUMP -o %s/r.dump", dir);
+	t = run(pm_cmd_redact, args, &ret);
+	tap_ok(!ret && t && strstr(t, ", 3 user stack sections dropped"),
+	       "redact drops the captured mappings with the chains and the maps");
+	free(t);
+	snprintf(args, sizeof(args), "%s/r.dump", dir);
+	ret = pm_open(&pm, args, 0, &e);
+	tap_ok(!ret && !pm_instr_get(&pm)->have_xmaps, "the copy has no xmaps (%s)", e.msg);
+	pm_close(&pm);
+	unlink(args);
+	/* a dump whose section lies is refused, naming it */
+	memcpy(b + 58, &(uint16_t){ 200 }, 2);
+	xsec = b;
+	ret = write_dump(S, tab, table(tab, chains, 3), maps);
+	xsec = NULL;
+	if (ret)
+		return;
+	ret = pm_open(&pm, path, 0, &e);
+	tap_ok(ret && strstr(e.msg, "(xmaps): entry 0's path"),
+	       "a dump with a lying xmaps section refused (%s)", e.msg);
+	pm_close(&pm);
+}
+
 int main(void)
 {
 	static const char *const files[] = { "u.dump", "out", "err", NULL };
@@ -396,6 +545,7 @@ int main(void)
 	redacted();
 	after_exec();
 	elf_build_id();
+	xmaps();
 	capture_rmdir(dir, files);
 	free(S);
 	return tap_done();

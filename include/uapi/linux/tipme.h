@@ -1540,6 +1540,7 @@ enum tipme_section_type {
 	TIPME_SEC_USTACKS	= 20,	/* struct tipme_sitetab_hdr, then struct tipme_ustack* */
 	TIPME_SEC_MAPS		= 21,	/* tipmed: "maps" text, see struct tipme_ustack */
 	TIPME_SEC_VDSO		= 22,	/* tipmed: a vDSO's ELF image, see struct tipme_ustack */
+	TIPME_SEC_XMAPS		= 23,	/* struct tipme_xmaps_hdr, then struct tipme_xmap* */
 	__TIPME_SEC_MAX,
 };
 
@@ -1745,7 +1746,9 @@ struct tipme_site {
  * mapping is for the reader to check, with TIPME_SEC_MAPS.
  *
  * TIPME_SEC_MAPS is written by tipmed at dump time, for every process
- * with a chain in TIPME_SEC_USTACKS that is still alive then: text lines
+ * with a chain in TIPME_SEC_USTACKS (those alive then from /proc, those
+ * that exited from the module's capture, TIPME_SEC_XMAPS, after a line
+ * "# PID: exited: captured by the module"): text lines
  * "pid START END OFFSET BUILD_ID PATH\n" (hexadecimal START, END and file
  * OFFSET of each executable file mapping as /proc/PID/maps gives it,
  * BUILD_ID in hexadecimal or "-" when the file has none or cannot be
@@ -1764,6 +1767,74 @@ struct tipme_ustack {
 	__u8 flags;
 	__u16 reserved;
 	__u32 reserved2;
+};
+
+/**
+ * struct tipme_xmaps_hdr - start of TIPME_SEC_XMAPS
+ * @hdr_size: sizeof(struct tipme_xmaps_hdr) when written
+ * @count: mappings kept when the dump began to read them
+ * @capacity: mappings the module can keep
+ * @procs: processes whose mappings are kept
+ * @walks: walks of a process's mappings since load
+ * @lost: walks not made (the request queue was full, the address space
+ *        stayed locked) since load
+ * @refused: mappings not kept for want of room since load
+ * @evicted: processes whose mappings were dropped for room before their
+ *           retention ran out, since load
+ * @retention_ns: how long a process's mappings are kept after it exits
+ */
+struct tipme_xmaps_hdr {
+	__u32 hdr_size;
+	__u32 count;
+	__u32 capacity;
+	__u32 procs;
+	__u64 walks;
+	__u64 lost;
+	__u64 refused;
+	__u64 evicted;
+	__u64 retention_ns;
+};
+
+/* struct tipme_xmap.flags */
+#define TIPME_XMAP_EXITED	0x01	/* the process had exited at the dump */
+#define TIPME_XMAP_PARTIAL	0x02	/* some of its mappings found no room */
+
+/**
+ * struct tipme_xmap - one executable file mapping the module captured
+ *                     (TIPME_SEC_XMAPS)
+ * @size: bytes of the entry with its path, a multiple of 8
+ * @path_len: bytes of the path that follows (no NUL), at most 255
+ * @pid: the process (thread group)
+ * @start_mono_ns: the process's start time (struct tipme_exec's), which
+ *                 tells a reused pid apart
+ * @start: first address of the mapping
+ * @end: the address after it
+ * @offset: file offset of @start
+ * @ino: the file's inode number
+ * @dev: the file's device, as stat(2)'s st_dev
+ * @flags: TIPME_XMAP_*
+ *
+ * The module walks a process's executable file mappings (as
+ * /proc/PID/maps lists them) when a user-space chain of it is first
+ * numbered (TIPME_SEC_USTACKS), from a work item that holds a reference
+ * on its address space, so a process that exits right away is still
+ * walked; a new chain walks it again (a library it loaded since).  They
+ * are kept for the exec table's retention after the process exits, so a
+ * dump has them for processes /proc no longer shows: tipmed writes their
+ * lines into TIPME_SEC_MAPS with the build-id of the file at @path when
+ * its device and inode are still @dev and @ino.
+ */
+struct tipme_xmap {
+	__u16 size;
+	__u16 path_len;
+	__u32 pid;
+	__u64 start_mono_ns;
+	__u64 start;
+	__u64 end;
+	__u64 offset;
+	__u64 ino;
+	__u32 dev;
+	__u32 flags;
 };
 
 /**
@@ -1857,6 +1928,8 @@ enum tipme_dump_part {
 	TIPME_PART_SITES_END	= 12,	/* the site table is complete */
 	TIPME_PART_USTACKS	= 14,	/* USTACK_HDR (first one only), USTACK_ENTRIES */
 	TIPME_PART_USTACKS_END	= 15,	/* the user stack table is complete */
+	TIPME_PART_XMAPS	= 23,	/* XMAP_HDR (first one only), XMAP_ENTRIES */
+	TIPME_PART_XMAPS_END	= 24,	/* the captured mappings are complete */
 };
 
 enum tipme_attr {
@@ -1917,6 +1990,8 @@ enum tipme_attr {
 	TIPME_ATTR_FREEZES_RELEASED,	/* u64, STATUS: thawed by TIPME_CMD_RELEASE */
 	TIPME_ATTR_USTACK_HDR = 70,	/* binary: struct tipme_sitetab_hdr */
 	TIPME_ATTR_USTACK_ENTRIES,	/* binary: whole struct tipme_ustack entries */
+	TIPME_ATTR_XMAP_HDR = 74,	/* binary: struct tipme_xmaps_hdr */
+	TIPME_ATTR_XMAP_ENTRIES,	/* binary: whole struct tipme_xmap entries */
 	TIPME_ATTR_CPU_COUNT = 80,	/* u32, STATUS: CPU entries the reply carries
 					 * in all (the possible CPUs) */
 	__TIPME_ATTR_MAX,
