@@ -588,11 +588,12 @@ static void text_path(struct out *o)
 		if (p->nclients > 1)
 			fprintf(o->f, " (followed: the first of the %u processes it woke while dispatching the input)",
 				p->nclients);
-		if (p->commit_unseen)
-			fprintf(o->f, ";\n          %u (%s) committed by %s (no wakeup shows it: %u (%s) was not asleep for it; the end of the client's last run before the compositor answered it or was continued)\n",
+		if (p->commit_by != PM_COMMIT_BY_WAKEUP)
+			fprintf(o->f, ";\n          %u (%s) committed by %s (no wakeup shows it: %u (%s) was %s for it, and flipped before it waited for other work)\n",
 				p->committer, comm(o, p->committer),
 				pm_fmt_ns(p->commit_ns, a, sizeof(a)), p->commit_to,
-				comm(o, p->commit_to));
+				comm(o, p->commit_to),
+				p->commit_by == PM_COMMIT_BY_STOPPED ? "stopped" : "awake");
 		else
 			fprintf(o->f, ";\n          %u (%s) committed at %s (its last message to %u (%s) before the flip was committed)\n",
 				p->committer, comm(o, p->committer),
@@ -649,7 +650,8 @@ static void json_path(struct out *o)
 	tm_jw_ku64(&o->w, "client_woken_by", p->client_waker);
 	tm_jw_ki64(&o->w, "client_woken_mono_ns", p->client_ns);
 	tm_jw_ku64(&o->w, "clients_woken", p->nclients);
-	tm_jw_kbool(&o->w, "commit_seen", !p->commit_unseen);
+	tm_jw_kstr(&o->w, "commit_by", pm_commit_by_key[p->commit_by]);
+	tm_jw_kbool(&o->w, "commit_seen", p->commit_by == PM_COMMIT_BY_WAKEUP);
 	tm_jw_ku64(&o->w, "committer", p->committer);
 	tm_jw_ku64(&o->w, "commit_woke", p->commit_to);
 	tm_jw_ki64(&o->w, "commit_mono_ns", p->commit_ns);
