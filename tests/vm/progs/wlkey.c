@@ -63,7 +63,8 @@
  *    "refresh_ns": N, "msc": N, "pres_flags": N, "presented_recv_ns": T,
  *    "discarded": true|false}
  *   (for none and sleep the delay's own times, for compute cpu_ns too;
- *   the fields a mode does not have are null)
+ *   the fields a mode does not have are null: silent has no commit,
+ *   frame or presentation)
  * Exit status 0 after --count answers or when the compositor goes away.
  */
 #include <errno.h>
@@ -428,11 +429,11 @@ static void maybe_answer(struct client *c)
 	print_ns("commit_ns", p->commit_ns, m != M_SILENT);
 	print_ns("frame_done_ns", p->frame_ns, m != M_SILENT);
 	print_ns("frame_time_ms", p->frame_ms, m != M_SILENT);
-	print_ns("presented_ns", p->pres_ns, p->fed && !p->discarded);
-	print_ns("refresh_ns", p->refresh_ns, p->fed && !p->discarded);
-	print_ns("msc", p->msc, p->fed && !p->discarded);
-	print_ns("pres_flags", p->pres_flags, p->fed && !p->discarded);
-	print_ns("presented_recv_ns", p->pres_recv, p->fed);
+	print_ns("presented_ns", p->pres_ns, p->fed && !p->discarded && m != M_SILENT);
+	print_ns("refresh_ns", p->refresh_ns, p->fed && !p->discarded && m != M_SILENT);
+	print_ns("msc", p->msc, p->fed && !p->discarded && m != M_SILENT);
+	print_ns("pres_flags", p->pres_flags, p->fed && !p->discarded && m != M_SILENT);
+	print_ns("presented_recv_ns", p->pres_recv, p->fed && m != M_SILENT);
 	printf(", \"discarded\": %s}\n", p->discarded ? "true" : "false");
 	fflush(stdout);
 	p->on = false;
