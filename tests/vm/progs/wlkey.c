@@ -362,6 +362,17 @@ static const struct wp_presentation_feedback_listener feedback_listener = {
  * one, so that every feedback that comes is the current press's (the
  * first buffer's came after the first press's key event when it asked).
  */
+/* Is a buffer free to draw in? */
+static bool free_buffer(const struct client *c)
+{
+	int i;
+
+	for (i = 0; i < NBUF; i++)
+		if (!c->bufs[i].busy)
+			return true;
+	return false;
+}
+
 static void draw_commit(struct client *c, uint32_t color, bool feedback)
 {
 	struct buf *b = NULL;
@@ -771,8 +782,8 @@ static int run(struct client *c)
 		pf[0].events = POLLIN;
 		pf[1].fd = c->rep;
 		pf[1].events = c->p.want_reply && !c->p.replied ? POLLIN : 0;
-		timeout = -1;
-		if (c->blink_ms && c->ready) {
+		timeout = -1;	/* without a free buffer: until one is released */
+		if (c->blink_ms && c->ready && free_buffer(c)) {
 			now = mono_ns();
 			if (!c->next_blink)
 				c->next_blink = now + c->blink_ms * 1000000LL;
@@ -793,12 +804,16 @@ static int run(struct client *c)
 		}
 		if (wl_display_dispatch_pending(c->d) < 0)
 			return 0;
-		if (c->blink_ms && c->ready && mono_ns() >= c->next_blink) {
+		now = mono_ns();
+		if (c->blink_ms && c->ready && now >= c->next_blink && free_buffer(c)) {
 			draw_commit(c, c->blinks % 2 ? 0xff204060u : 0xffe0e0e0u, false);
 			printf("{\"event\": \"blink\", \"n\": %d, \"commit_ns\": %lld}\n",
 			       ++c->blinks, mono_ns());
 			fflush(stdout);
+			/* late (the compositor kept the buffers): no burst */
 			c->next_blink += c->blink_ms * 1000000LL;
+			if (c->next_blink < now)
+				c->next_blink = now + c->blink_ms * 1000000LL;
 		}
 		if (pf[1].revents & POLLIN) {
 			read_all(c->rep, &r, sizeof(r));
