@@ -23,7 +23,8 @@
 #     (tipmed's spacing is 0 here).
 #  4. 'x', which wlkey handles without drawing anything, typed just after
 #     another window (wlkey --blink 1000, which sway never focuses) redrew
-#     itself, as a blinking cursor does once a second: the press is not
+#     itself (its flip done: wp_presentation), as a blinking cursor does
+#     once a second: the press is not
 #     ended at that window's next flip a second later (it drew nothing),
 #     so no incident comes while the window flips twice more.
 # Each key is typed once sway sleeps (a key that finds it runnable wakes
@@ -55,6 +56,7 @@ cleanup() {
 }
 answered() { [ "$(grep -c '"press"' "$truth")" -ge "$1" ]; }
 blinked() { [ "$(grep -c '"blink"' "$blinks")" -ge "$1" ]; }
+shown() { [ "$(grep -c '"presented"' "$blinks")" -ge "$1" ]; }
 more_than() { [ "$(incidents | wc -l)" -gt "$1" ]; }
 
 # evdev before tipme, as at boot: the auto trigger sees a reader woken
@@ -128,9 +130,11 @@ as_wl "$B"/tests/vm/wlkey --blink 1000 > "$blinks" 2> "$logs/wlblink.err" &
 blink_pid=$!
 wait_for 60 blinked 2
 tap_cmp "silent: another window redraws itself every second" "$?" -eq 0
-# just after a blink: the next one is a second away, far past 250 ms
-b=$(grep -c '"blink"' "$blinks")
-wait_for 10 blinked $((b + 1))
+# just after a blink reached the screen (its flip is not the key's): the
+# next one is a second away, far past 250 ms
+b=$(grep -c '"presented"' "$blinks")
+wait_for 10 shown $((b + 1))
+tap_cmp "silent: a blink reached the screen (wp_presentation)" "$?" -eq 0
 wl_type "@$SWAY_PID x"
 wait_for 60 answered 5
 tap_cmp "silent: wlkey handled 'x' without drawing anything" "$?" -eq 0

@@ -30,7 +30,8 @@
  * that reads no key and redraws itself every MS ms, as a blinking cursor
  * does: {"event": "ready", ...} once its first frame is on the screen (it
  * does not wait for the focus), then {"event": "blink", "n": N,
- * "commit_ns": T} after each commit.
+ * "commit_ns": T} after each commit and {"event": "presented", "n": N,
+ * "presented_ns": T} when wp_presentation says it is on the screen.
  *
  * wlkey runs as two processes: the helper (the process started, which
  * waits for the client's requests) and the client (its child).  The
@@ -337,6 +338,11 @@ static void fb_presented(void *data, struct wp_presentation_feedback *f,
 	c->p.fed = true;
 	say("presented", c->p.pres_ns, refresh);
 	wp_presentation_feedback_destroy(f);
+	if (c->blink_ms) {
+		printf("{\"event\": \"presented\", \"n\": %d, \"presented_ns\": %lld}\n",
+		       c->blinks, c->p.pres_ns);
+		fflush(stdout);
+	}
 	maybe_answer(c);
 }
 
@@ -806,7 +812,7 @@ static int run(struct client *c)
 			return 0;
 		now = mono_ns();
 		if (c->blink_ms && c->ready && now >= c->next_blink && free_buffer(c)) {
-			draw_commit(c, c->blinks % 2 ? 0xff204060u : 0xffe0e0e0u, false);
+			draw_commit(c, c->blinks % 2 ? 0xff204060u : 0xffe0e0e0u, true);
 			printf("{\"event\": \"blink\", \"n\": %d, \"commit_ns\": %lld}\n",
 			       ++c->blinks, mono_ns());
 			fflush(stdout);
