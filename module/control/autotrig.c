@@ -32,15 +32,25 @@
  *  5. Otherwise, when the reader woke a client and DRM's event delivery is
  *     attached (drm.ko, trace_drm=1: probes/drm.c), the press goes on to
  *     the screen.  The client has answered once it wakes a task of the
- *     reader's process (its commit: a message to the compositor) or waits
- *     in the same wait again (done with the key; its commit left no
- *     wakeup when the compositor was already runnable), even while the
- *     reader still handles the press.  The first page flip's event
- *     delivered after that (drm_vblank_event_delivered, on any DRM file:
- *     the rule tipme report follows) ends the press; if the
- *     press took auto_trigger_ms to there, the trigger fires, its end
+ *     reader's process (its commit: a message to the compositor), even
+ *     while the reader still handles the press: the first page flip's
+ *     event delivered after that (drm_vblank_event_delivered, on any DRM
+ *     file: the rule tipme report follows) ends the press.  A commit
+ *     that finds the reader awake (runnable, running or stopped) wakes
+ *     nobody: so a run of the client that ends (it sleeps or is
+ *     preempted) while the reader is not asleep in its wait for work is a
+ *     commit no wakeup shows, and a flip delivered after it, before the
+ *     reader is next woken from its wait for work (it went from the
+ *     client's message to the flip), ends the press too.  If the press
+ *     took auto_trigger_ms to the flip, the trigger fires, its end
  *     TIPME_PRESS_END_FLIP.  The flip is then in the history the trigger
  *     freezes.
+ *  6. A client the reader's process wakes from the wait it was woken from
+ *     for the press (its next message: the key's release, say), that has
+ *     neither answered nor run while the reader was awake since the
+ *     reader last woke, drew nothing: the press is dropped (counted), not
+ *     ended at whatever flip comes next (a blinking cursor's).  tipme
+ *     report keeps the same rules (postmortem/analysis/flip.c).
  *
  * A press still followed 10 s after it happened is forgotten, as
  * tipme-xhook forgets a press nobody answered, and so is one whose
@@ -132,7 +142,14 @@ enum auto_phase {
  * @ctgid: the client's process
  * @input: TIPME_INPUT_KEY or TIPME_INPUT_BUTTON
  * @phase: enum auto_phase
- * @answered: the client woke the reader's process or waited again
+ * @answered: the client woke the reader's process
+ * @ridle: the reader is asleep in its wait for work (@wait)
+ * @cand: a run of the client ended while the reader was not asleep in
+ *	its wait for work, since the reader last woke from it (a commit no
+ *	wakeup shows may have passed: the next flip ends the press)
+ * @silent: the reader's process woke the client from its wait again
+ *	while the reader still handled the press, without an answer
+ * @flipwait: counted in tipme_auto_flipwait
  * @comm: the reader's command name, once it is done
  */
 struct auto_reader {
@@ -146,6 +163,10 @@ struct auto_reader {
 	u16 input;
 	u8 phase;
 	bool answered;
+	bool ridle;
+	bool cand;
+	bool silent;
+	bool flipwait;
 	char comm[TASK_COMM_LEN];
 };
 
@@ -155,7 +176,7 @@ static struct auto_reader readers[AUTO_READERS];
 static struct tipme_trigger_press fired;
 static bool fired_pending, stopped;
 static u32 nr_measured, nr_slow, nr_fired, nr_full, nr_forgotten, nr_cut;
-static u32 nr_followed, nr_flipped;
+static u32 nr_followed, nr_flipped, nr_undrawn;
 
 static struct irq_work fire_work;
 /* Flips' completions are recorded (probes/drm.c says so). */
@@ -179,11 +200,31 @@ static bool same_wait(struct task_struct *p, const struct auto_wait *w)
 	       user_stack_pointer(regs) == w->usp;
 }
 
+/*
+ * Under auto_lock: does the next flip end the press?  Counted in
+ * tipme_auto_flipwait, which the flip probe reads first.
+ */
+static void auto_sync(struct auto_reader *r)
+{
+	bool want = r->pid && (r->phase == AUTO_ANSWERED ||
+			       (r->client && !r->answered && r->cand));
+
+	if (want == r->flipwait)
+		return;
+	r->flipwait = want;
+	if (want)
+		atomic_inc(&tipme_auto_flipwait);
+	else
+		atomic_dec(&tipme_auto_flipwait);
+}
+
 /* Under auto_lock: the slot is free again. */
 static void auto_drop(struct auto_reader *r)
 {
-	if (r->phase == AUTO_ANSWERED)
+	if (r->flipwait)
 		atomic_dec(&tipme_auto_flipwait);
+	r->flipwait = false;
+	r->cand = false;
 	WRITE_ONCE(r->phase, AUTO_READING);
 	WRITE_ONCE(r->client, 0);
 	WRITE_ONCE(r->pid, 0);
@@ -192,9 +233,8 @@ static void auto_drop(struct auto_reader *r)
 
 static void auto_set_phase(struct auto_reader *r, u8 phase)
 {
-	if (phase == AUTO_ANSWERED && r->phase != AUTO_ANSWERED)
-		atomic_inc(&tipme_auto_flipwait);
 	WRITE_ONCE(r->phase, phase);
+	auto_sync(r);
 }
 
 /*
@@ -300,6 +340,10 @@ void tipme_auto_woken(struct task_struct *p)
 	slot->tgid = p->tgid;
 	slot->client = 0;
 	slot->answered = false;
+	slot->ridle = false;
+	slot->cand = false;
+	slot->silent = false;
+	slot->flipwait = false;
 	slot->phase = AUTO_READING;
 	WRITE_ONCE(slot->pid, p->pid);
 	atomic_inc(&tipme_auto_readers);
@@ -310,38 +354,46 @@ out:
 /* Does the wakeup of @p by current concern slot @r?  Without the lock. */
 static bool wakes_for(const struct auto_reader *r, struct task_struct *p)
 {
-	pid_t pid = READ_ONCE(r->pid);
+	pid_t pid = READ_ONCE(r->pid), client = READ_ONCE(r->client);
 
 	if (!pid)
 		return false;
 	if (READ_ONCE(r->phase) == AUTO_READING && pid == current->pid &&
-	    !READ_ONCE(r->client))
+	    !client)
 		return true;
-	return READ_ONCE(r->client) && READ_ONCE(r->ctgid) == current->tgid &&
-	       p->tgid == READ_ONCE(r->tgid);
+	if (!client)
+		return false;
+	return (READ_ONCE(r->ctgid) == current->tgid &&
+		p->tgid == READ_ONCE(r->tgid)) ||
+	       (p->pid == client && current->tgid == READ_ONCE(r->tgid));
 }
 
 /**
- * tipme_auto_wakes() - current wakes @p while presses are followed
+ * tipme_auto_wakes() - @p is woken while presses are followed
  * @p: the task woken
  *
- * A reader waking its client, or a client waking its reader's process
- * (its answer).  Only task context counts: an interrupt's wakeup is not
- * the interrupted task's.
+ * A reader woken from its wait for work (any context: a timer's
+ * interrupt, a signal), a reader waking its client, a client waking its
+ * reader's process (its answer), or the reader's process waking the
+ * client from its wait again (its next message).  Only task context
+ * counts for the last three: an interrupt's wakeup is not the
+ * interrupted task's.
  *
  * Context: the sched_waking probe (interrupts off, @p's pi_lock held).
  */
 void tipme_auto_wakes(struct task_struct *p)
 {
+	bool task = in_task() && !(p->flags & PF_KTHREAD) && p->mm &&
+		    p->tgid != current->tgid;
 	struct auto_reader *r;
+	pid_t pid;
 	int i;
 
-	if (!in_task() || (p->flags & PF_KTHREAD) || !p->mm ||
-	    p->tgid == current->tgid)
-		return;
-	for (i = 0; i < AUTO_READERS; i++)
-		if (wakes_for(&readers[i], p))
+	for (i = 0; i < AUTO_READERS; i++) {
+		pid = READ_ONCE(readers[i].pid);
+		if (pid && (p->pid == pid || (task && wakes_for(&readers[i], p))))
 			break;
+	}
 	if (i == AUTO_READERS)
 		return;
 	raw_spin_lock(&auto_lock);
@@ -349,6 +401,15 @@ void tipme_auto_wakes(struct task_struct *p)
 		r = &readers[i];
 		if (!r->pid)
 			continue;
+		/* woken from its wait for work: on to other work */
+		if (p->pid == r->pid && r->ridle) {
+			r->ridle = false;
+			r->cand = false;
+		}
+		if (!task) {
+			auto_sync(r);
+			continue;
+		}
 		if (r->phase == AUTO_READING && r->pid == current->pid &&
 		    !r->client) {
 			wait_of(p, &r->cwait);
@@ -357,31 +418,45 @@ void tipme_auto_wakes(struct task_struct *p)
 		} else if (r->client && !r->answered &&
 			   r->ctgid == current->tgid && p->tgid == r->tgid) {
 			auto_answered(r);
+		} else if (r->client == p->pid && !r->answered && !r->cand &&
+			   current->tgid == r->tgid &&
+			   same_wait(p, &r->cwait)) {
+			/* the next message finds the client waiting: no answer */
+			if (r->phase == AUTO_READING) {
+				r->silent = true;
+			} else {
+				nr_undrawn++;
+				auto_drop(r);
+				continue;
+			}
 		}
+		auto_sync(r);
 	}
 	raw_spin_unlock(&auto_lock);
 }
 
 /**
- * tipme_auto_sleeps() - a task goes to sleep: is it waiting for input again?
+ * tipme_auto_switched() - a task leaves its CPU while presses are followed
  * @prev: the task (current)
+ * @state: its state if it goes to sleep, 0 if it stays runnable
  *
- * A reader done with its press, or a client done with its answer.
+ * A run of a client that ends while its reader is not asleep in its wait
+ * for work (a commit no wakeup shows may have passed), a reader going to
+ * sleep in its wait for work, done with its press.
  *
  * Context: the sched_switch probe (interrupts off, runqueue locked).
  */
-void tipme_auto_sleeps(struct task_struct *prev)
+void tipme_auto_switched(struct task_struct *prev, unsigned int state)
 {
 	struct auto_reader *r;
-	bool flips;
+	bool flips, idle;
 	u64 lat, now;
 	int i;
 
-	/* Most tasks that sleep are neither: look before locking. */
+	/* Most tasks that leave a CPU are neither: look before locking. */
 	for (i = 0; i < AUTO_READERS; i++) {
 		r = &readers[i];
-		if (READ_ONCE(r->pid) == prev->pid &&
-		    READ_ONCE(r->phase) == AUTO_READING)
+		if (READ_ONCE(r->pid) == prev->pid)
 			break;
 		if (READ_ONCE(r->pid) && READ_ONCE(r->client) == prev->pid)
 			break;
@@ -389,30 +464,36 @@ void tipme_auto_sleeps(struct task_struct *prev)
 	if (i == AUTO_READERS)
 		return;
 	flips = READ_ONCE(flips_seen);
+	/* a stopped task waits in the system call it stopped in: not idle */
+	idle = state && !(state & (__TASK_STOPPED | __TASK_TRACED));
 	raw_spin_lock(&auto_lock);
 	now = ktime_get_ns();
 	for (i = 0; i < AUTO_READERS; i++) {
 		r = &readers[i];
 		if (!r->pid)
 			continue;
-		if (r->client == prev->pid && !r->answered &&
-		    same_wait(prev, &r->cwait)) {
-			auto_answered(r);
+		if (r->client == prev->pid && !r->answered && !r->ridle) {
+			r->cand = true;
+			auto_sync(r);
 			continue;
 		}
-		if (r->pid != prev->pid || r->phase != AUTO_READING ||
-		    !same_wait(prev, &r->wait))
+		if (r->pid != prev->pid || !idle || !same_wait(prev, &r->wait))
+			continue;
+		r->ridle = true;
+		if (r->phase != AUTO_READING)
 			continue;
 		lat = now - r->press_ns;
 		nr_measured++;
 		memcpy(r->comm, prev->comm, sizeof(r->comm));
-		if (r->client && flips &&
+		if (r->client && flips && !r->silent &&
 		    lat < (u64)READ_ONCE(auto_trigger_ms) * NSEC_PER_MSEC) {
 			nr_followed++;
 			auto_set_phase(r, r->answered ? AUTO_ANSWERED :
 					  AUTO_CLIENT);
 			continue;
 		}
+		if (r->silent)
+			nr_undrawn++;
 		auto_measured(r, lat, TIPME_PRESS_END_READER);
 		auto_drop(r);
 	}
@@ -435,7 +516,9 @@ void tipme_auto_flips_seen(bool seen)
 /**
  * tipme_auto_flipped() - a page flip's event was delivered
  *
- * Ends every press whose client has answered: its latency runs to now.
+ * Ends every press whose client has answered, or ran while its reader was
+ * awake since the reader last woke from its wait for work: its latency
+ * runs to now.
  *
  * Context: drm_vblank_event_delivered's probe (any context).
  */
@@ -451,7 +534,7 @@ void tipme_auto_flipped(void)
 	auto_expire(now);
 	for (i = 0; i < AUTO_READERS; i++) {
 		r = &readers[i];
-		if (!r->pid || r->phase != AUTO_ANSWERED)
+		if (!r->pid || !r->flipwait)
 			continue;
 		nr_flipped++;
 		auto_measured(r, now - r->press_ns, TIPME_PRESS_END_FLIP);
@@ -557,6 +640,7 @@ static struct input_handler auto_handler = {
 int tipme_auto_params_text(char *buf, size_t size)
 {
 	u32 measured, slow, nfired, full, forgotten, cut, followed, flipped;
+	u32 undrawn;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&auto_lock, flags);
@@ -568,11 +652,12 @@ int tipme_auto_params_text(char *buf, size_t size)
 	cut = nr_cut;
 	followed = nr_followed;
 	flipped = nr_flipped;
+	undrawn = nr_undrawn;
 	raw_spin_unlock_irqrestore(&auto_lock, flags);
 	return scnprintf(buf, size,
-			 "auto_trigger_ms=%u\nauto_presses_measured=%u\nauto_presses_slow=%u\nauto_triggers=%u\nauto_readers_missed=%u\nauto_readers_forgotten=%u\nauto_deliveries_cut=%u\nauto_presses_followed=%u\nauto_presses_to_flip=%u\n",
+			 "auto_trigger_ms=%u\nauto_presses_measured=%u\nauto_presses_slow=%u\nauto_triggers=%u\nauto_readers_missed=%u\nauto_readers_forgotten=%u\nauto_deliveries_cut=%u\nauto_presses_followed=%u\nauto_presses_to_flip=%u\nauto_presses_undrawn=%u\n",
 			 READ_ONCE(auto_trigger_ms), measured, slow, nfired,
-			 full, forgotten, cut, followed, flipped);
+			 full, forgotten, cut, followed, flipped, undrawn);
 }
 
 /**
@@ -607,8 +692,10 @@ void tipme_auto_exit(void)
 	input_unregister_handler(&auto_handler);
 	raw_spin_lock_irqsave(&auto_lock, flags);
 	stopped = true;
-	for (i = 0; i < AUTO_READERS; i++)
+	for (i = 0; i < AUTO_READERS; i++) {
 		WRITE_ONCE(readers[i].pid, 0);
+		readers[i].flipwait = false;
+	}
 	atomic_set(&tipme_auto_readers, 0);
 	atomic_set(&tipme_auto_flipwait, 0);
 	raw_spin_unlock_irqrestore(&auto_lock, flags);

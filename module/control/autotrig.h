@@ -14,11 +14,14 @@
 DECLARE_PER_CPU(bool, tipme_auto_delivering);
 /* Tasks woken by a press that have not yet waited for input again. */
 extern atomic_t tipme_auto_readers;
-/* Presses whose client has answered: the next flip ends them. */
+/*
+ * Presses whose client has answered, or ran while the reader was awake:
+ * the next flip ends them.
+ */
 extern atomic_t tipme_auto_flipwait;
 
 void tipme_auto_woken(struct task_struct *p);
-void tipme_auto_sleeps(struct task_struct *prev);
+void tipme_auto_switched(struct task_struct *prev, unsigned int state);
 void tipme_auto_wakes(struct task_struct *p);
 void tipme_auto_flipped(void);
 void tipme_auto_flips_seen(bool seen);
@@ -40,11 +43,15 @@ static inline void tipme_auto_waking(struct task_struct *p)
 		tipme_auto_wakes(p);
 }
 
-/* From the sched_switch probe: @prev goes to sleep (not preempted). */
-static inline void tipme_auto_switch(struct task_struct *prev)
+/*
+ * From the sched_switch probe: @prev leaves its CPU, going to sleep in
+ * task state @state (0: still runnable, preempted).
+ */
+static inline void tipme_auto_switch(struct task_struct *prev,
+				     unsigned int state)
 {
 	if (unlikely(atomic_read(&tipme_auto_readers)))
-		tipme_auto_sleeps(prev);
+		tipme_auto_switched(prev, state);
 }
 
 /* From drm_vblank_event_delivered's probe: a page flip completed. */

@@ -260,9 +260,9 @@ static void probe_sched_switch(void *data, bool preempt,
 	bool numbered;
 	u64 now;
 
-	if (sleep)
-		tipme_auto_switch(prev);
-	else if (prev->pid && (preempt || !prev_state))
+	if (prev->pid)
+		tipme_auto_switch(prev, sleep ? prev_state : 0);
+	if (!sleep && prev->pid && (preempt || !prev_state))
 		check_cpu_throttle(prev);
 	/* Without a site table the site follows whole. */
 	numbered = site && tipme_sitetab_enabled();

@@ -283,62 +283,155 @@ static int64_t runs_from(const struct pm_state *st, uint32_t pid, int64_t ns)
 }
 
 /*
- * The end of a stop of the reader after the client was woken that ended
- * before @before, during which the client ran (its commit then woke
- * nobody: a stopped task is not woken); 0 if none.
+ * @pid's stretch at @ns (the one that begins at @ns, if one ends there),
+ * or NULL.
  */
-static int64_t stopped_while_client_ran(const struct pm_state *st,
-					const struct pm_press_path *p, int64_t before)
+static const struct pm_seg *seg_at(const struct pm_state *st, uint32_t pid, int64_t ns)
 {
-	const struct pm_thread *t = pm_state_thread(st, p->reader);
+	const struct pm_thread *t = pm_state_thread(st, pid);
 	size_t j;
 
-	for (j = t ? pm_seg_first(t, p->client_ns) : 0; t && j < t->nsegs &&
-	     t->segs[j].start_ns < before; j++)
-		if (t->segs[j].state == PM_T_BLOCKED &&
-		    t->segs[j].block_state == TIPME_TS_STOPPED &&
-		    t->segs[j].end_ns > p->client_ns && t->segs[j].end_ns < before &&
-		    last_run(st, p->client, t->segs[j].start_ns, t->segs[j].end_ns))
-			return t->segs[j].end_ns;
-	return 0;
+	for (j = t ? pm_seg_first(t, ns) : 0; t && j < t->nsegs && t->segs[j].start_ns <= ns; j++)
+		if (t->segs[j].end_ns > ns)
+			return &t->segs[j];
+	return NULL;
+}
+
+/* Is @s a wait for work (poll, select, epoll ...)? */
+static int work_wait(const struct pm_incident *inc, const struct pm_seg *s)
+{
+	return s && s->state == PM_T_BLOCKED && pm_seg_idle(inc, s);
 }
 
 /*
- * A commit no wakeup shows: a compositor thread that is runnable or
- * stopped is not woken by the client's message (the scheduler wakes only
- * a sleeper).  When the compositor woke the client again at @by (it had
- * answered) and its reader was not waiting for work at the end of the
- * client's last run before @by (before the reader was continued, if it
- * was stopped while the client ran), that end is the commit, to the reader;
- * the flip is pm_flip_after()'s from it.  Return: 1 if that reaches a flip.
+ * The end of @pid's last wait for work that ended in (@lo, @hi), or 0:
+ * a thread woken from its wait for work went on to other work.
  */
-static int unseen_commit(const struct pm_incident *inc, const struct pm_state *st,
-			 const struct pm_res *res, struct pm_press_path *p, int64_t by)
+static int64_t work_wait_ended(const struct pm_incident *inc, const struct pm_state *st,
+			       uint32_t pid, int64_t lo, int64_t hi)
 {
-	const struct pm_thread *t = pm_state_thread(st, p->reader);
-	int64_t end, cont;
+	const struct pm_thread *t = pm_state_thread(st, pid);
+	int64_t last = 0;
 	size_t j;
 
-	if (by >= p->client_ns + CLIENT_WITHIN_NS || !t)
-		return 0;
-	/* a stopped reader: the message came before it was continued */
-	cont = stopped_while_client_ran(st, p, by);
-	if (cont)
-		by = cont;
-	end = last_run(st, p->client, p->client_ns, by);
-	if (!end)
-		return 0;
-	for (j = pm_seg_first(t, end); j < t->nsegs && t->segs[j].start_ns <= end; j++)
-		if (t->segs[j].end_ns > end && t->segs[j].state == PM_T_BLOCKED &&
-		    pm_seg_idle(inc, &t->segs[j]))
-			return 0;
-	if (!pm_flip_after(inc, st, res, p->compositor, p->reader, end, &p->end))
-		return 0;
-	p->commit_ns = end;
+	for (j = t ? pm_seg_first(t, lo) : 0; t && j < t->nsegs && t->segs[j].start_ns < hi; j++)
+		if (t->segs[j].end_ns > lo && t->segs[j].end_ns < hi &&
+		    work_wait(inc, &t->segs[j]))
+			last = t->segs[j].end_ns;
+	return last;
+}
+
+/* How the commit was found (struct pm_press_path.commit_by). */
+const char *const pm_commit_by_key[PM_COMMIT_BY_NR] = {
+	[PM_COMMIT_BY_WAKEUP] = "wakeup",
+	[PM_COMMIT_BY_AWAKE] = "awake",
+	[PM_COMMIT_BY_STOPPED] = "stopped",
+};
+
+/* Candidates of a commit no wakeup shows that are looked at, at most. */
+#define UNSEEN_CANDIDATES	256
+
+/**
+ * struct unseen - the search for a commit no wakeup shows
+ * @p: the path
+ * @until: candidates before this
+ * @after: ... and after this (the reader woke from its wait for work then)
+ * @tried: candidates looked at
+ * @found: 1 once one reached a flip, -1 once none can
+ */
+struct unseen {
+	struct pm_press_path *p;
+	int64_t until;
+	int64_t after;
+	int tried;
+	int found;
+};
+
+/*
+ * A candidate of the commit at @e: the client ran while the reader was not
+ * waiting for work (@reader is its stretch at @e).  The first one whose
+ * flip came before the reader was woken from a wait for work (it went
+ * from the client's message to the flip without other work) is the
+ * commit, moved on to later ones before that flip's commit.
+ */
+static void unseen_try(const struct pm_incident *inc, const struct pm_state *st,
+		       const struct pm_res *res, struct unseen *u, int64_t e,
+		       const struct pm_seg *reader)
+{
+	struct pm_press_path *p = u->p;
+	struct pm_flip_end end;
+	int64_t woke;
+
+	if (u->found < 0 || e <= u->after || e >= u->until || work_wait(inc, reader))
+		return;
+	if (u->found > 0) {
+		if (e >= p->end.commit_ns ||
+		    work_wait_ended(inc, st, p->reader, e, p->end.flip->ns))
+			return;
+	} else {
+		if (++u->tried > UNSEEN_CANDIDATES) {
+			u->found = -1;
+			return;
+		}
+		if (!pm_flip_after(inc, st, res, p->compositor, p->reader, e, &end)) {
+			u->found = -1;
+			return;
+		}
+		woke = work_wait_ended(inc, st, p->reader, e, end.flip->ns);
+		if (woke) {
+			u->after = woke;
+			return;
+		}
+		p->end = end;
+		u->found = 1;
+	}
+	p->commit_ns = e;
 	p->committer = p->client;
 	p->commit_to = p->reader;
-	p->commit_unseen = 1;
-	p->composit_ns = runs_from(st, p->reader, end);
+	p->commit_by = reader && reader->state == PM_T_BLOCKED &&
+		       reader->block_state == TIPME_TS_STOPPED ? PM_COMMIT_BY_STOPPED :
+								 PM_COMMIT_BY_AWAKE;
+	p->composit_ns = runs_from(st, p->reader, e);
+}
+
+/*
+ * A commit no wakeup shows: a compositor thread that is runnable, running
+ * or stopped is not woken by the client's message (the scheduler wakes
+ * only a sleeper).  Its candidates, in time order, up to @until: the end
+ * of each run of the client after it was woken (asleep or preempted) when
+ * the reader was not waiting for work then (the client and the reader
+ * both awake: a message could pass unseen).  The first candidate whose
+ * flip (pm_flip_after()'s) came before the reader was next woken from a
+ * wait for work is the commit, moved on to later candidates before that
+ * flip's commit while the client did not sleep (only preempted); a client that ran only while the reader slept, or whose
+ * every candidate was followed by the reader's waking for other work
+ * before a flip, drew nothing (the module's auto trigger keeps the same
+ * rule: module/control/autotrig.c).  Return: 1 if that reaches a flip.
+ */
+static int unseen_commit(const struct pm_incident *inc, const struct pm_state *st,
+			 const struct pm_res *res, struct pm_press_path *p, int64_t until)
+{
+	const struct pm_thread *c = pm_state_thread(st, p->client);
+	struct unseen u = { .p = p, .until = until, .after = p->client_ns };
+	size_t j;
+
+	if (!c)
+		return 0;
+	for (j = pm_seg_first(c, p->client_ns); j < c->nsegs && u.found >= 0; j++) {
+		const struct pm_seg *s = &c->segs[j];
+
+		if (s->start_ns >= until)
+			break;
+		/* a client that slept after the commit has done that work */
+		if (u.found > 0 && s->state == PM_T_BLOCKED)
+			break;
+		if (s->state == PM_T_RUNNING && s->end_ns > p->client_ns)
+			unseen_try(inc, st, res, &u, s->end_ns, seg_at(st, p->reader, s->end_ns));
+	}
+	if (u.found <= 0) {
+		memset(&p->end, 0, sizeof(p->end));
+		return 0;
+	}
 	return 1;
 }
 
@@ -356,7 +449,7 @@ static int commit_and_flip(const struct pm_incident *inc, const struct pm_state 
 	int moves;
 
 	memset(&out->end, 0, sizeof(out->end));
-	out->commit_unseen = 0;
+	out->commit_by = PM_COMMIT_BY_WAKEUP;
 	for (moves = 0; moves <= COMMIT_MOVES; moves++) {
 		if (!pm_flip_after(inc, st, res, out->compositor, c->target, c->ns, &out->end))
 			break;
@@ -399,10 +492,9 @@ static int commit_and_flip(const struct pm_incident *inc, const struct pm_state 
  * one as long as that came before the
  * compositor committed the flip found for the previous (a round trip, or
  * a request in several writes, before the commit).  The flip is
- * pm_flip_after()'s from the commit.  Without such a wakeup, or when the
- * reader was stopped while the client ran before it and flipped after it
- * was continued, before that wakeup: the commit no wakeup shows
- * (unseen_commit()).
+ * pm_flip_after()'s from the commit.  Before it, the commit no wakeup
+ * shows (unseen_commit()), when its flip came before that wakeup (or
+ * there is none).
  *
  * Return: 1 if the path reaches a flip, else 0 (@out says how far it got).
  */
@@ -442,19 +534,20 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 		return 0;
 	by = answer_by(inc, st, out->client, out->compositor, out->client_ns);
 	c = next_message(inc, res, out, out->client_ns, by);
-	if (!c)
-		return unseen_commit(inc, st, res, out, by);
 	/*
-	 * The reader stopped while the client ran, before that message: the
-	 * commit then woke nobody, and a flip after the reader was continued,
-	 * delivered before the message, is the press's.  (The compositor's
-	 * answer to the commit may leave no wakeup either -- a client blocked
-	 * uninterruptibly, in a write, is not woken by it -- so that @by is
-	 * past the answer and the message a later one.)
+	 * A commit no wakeup shows whose flip came before the client's first
+	 * message (if any) is the press's: the message is a later one (the
+	 * module's auto trigger, following the press as it happens, ends it
+	 * at that flip too).  A compositor stopped while the client ran
+	 * answers so (its answer to the commit may leave no wakeup either --
+	 * a client blocked uninterruptibly, in a write, is not woken by it --
+	 * so that @by is past the answer and the message a later one).
 	 */
-	if (stopped_while_client_ran(st, out, c->ns) &&
-	    unseen_commit(inc, st, res, out, c->ns) && out->end.flip->ns <= c->ns)
+	if (unseen_commit(inc, st, res, out, c ? c->ns : by) &&
+	    (!c || out->end.flip->ns <= c->ns))
 		return 1;
+	if (!c)
+		return 0;
 	return commit_and_flip(inc, st, res, out, c);
 }
 
@@ -490,7 +583,7 @@ static int64_t next_idle(const struct pm_incident *inc, const struct pm_state *s
  * wakeup comes before the client's thread next waits for work (poll,
  * epoll ...) after @from_ns, the compositor was not asleep for the commit
  * the client made in that run: the commit is that wait's start, unseen
- * (@p->commit_unseen, to the reader), as pm_press_path()'s.
+ * (@p->commit_by PM_COMMIT_BY_AWAKE, to the reader), as pm_press_path()'s.
  *
  * Return: 1 if that reaches a flip, else 0 (@p's commit and flip cleared).
  */
@@ -502,7 +595,7 @@ int pm_press_commit_from(const struct pm_incident *inc, const struct pm_state *s
 
 	p->commit_ns = 0;
 	p->committer = p->commit_to = 0;
-	p->commit_unseen = 0;
+	p->commit_by = PM_COMMIT_BY_WAKEUP;
 	p->composit_ns = 0;
 	memset(&p->end, 0, sizeof(p->end));
 	if (!p->client)
@@ -521,7 +614,7 @@ int pm_press_commit_from(const struct pm_incident *inc, const struct pm_state *s
 	p->commit_ns = idle;
 	p->committer = p->client;
 	p->commit_to = p->reader;
-	p->commit_unseen = 1;
+	p->commit_by = PM_COMMIT_BY_AWAKE;
 	p->composit_ns = runs_from(st, p->reader, idle);
 	return 1;
 }

@@ -72,6 +72,21 @@ enum pm_reader_by {
 /* Their names in the JSON of report and latency (a documented contract). */
 extern const char *const pm_reader_by_key[PM_READER_NR];
 
+/* How a press's commit was found (struct pm_press_path.commit_by). */
+enum pm_commit_by {
+	PM_COMMIT_BY_WAKEUP,	/* the client's wakeup of a compositor thread */
+	/*
+	 * none: the client ran while the reader was runnable or running, and
+	 * the reader flipped before it waited for other work
+	 */
+	PM_COMMIT_BY_AWAKE,
+	PM_COMMIT_BY_STOPPED,	/* ... while the reader was stopped */
+	PM_COMMIT_BY_NR,
+};
+
+/* Their names in report's JSON ("commit_by"; a documented contract). */
+extern const char *const pm_commit_by_key[PM_COMMIT_BY_NR];
+
 /**
  * struct pm_press_path - one press from the input to the screen
  * @press_ns: the input record
@@ -92,10 +107,10 @@ extern const char *const pm_reader_by_key[PM_READER_NR];
  *	compositor committed the flip (its commit; 0: none)
  * @committer: the client's thread that made it
  * @commit_to: the compositor's thread it woke
- * @commit_unseen: 1 if no wakeup shows the commit: the compositor was
- *	not asleep for it (runnable, or stopped), and @commit_ns is the end
- *	of the client's last run before the compositor answered it, @commit_to
- *	the reader
+ * @commit_by: enum pm_commit_by: how the commit was found; not
+ *	PM_COMMIT_BY_WAKEUP: no wakeup shows it, the reader was not asleep
+ *	for it (running, runnable or stopped), @commit_ns is the end of a run
+ *	of the client's, @commit_to the reader
  * @composit_ns: when that thread ran after it (0: not before the dump's end)
  * @end: the flip (end.flip NULL: none)
  */
@@ -114,7 +129,7 @@ struct pm_press_path {
 	int64_t commit_ns;
 	uint32_t committer;
 	uint32_t commit_to;
-	int commit_unseen;
+	int commit_by;
 	int64_t composit_ns;
 	struct pm_flip_end end;
 };

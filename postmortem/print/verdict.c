@@ -592,16 +592,17 @@ static void text_path(struct out *o)
 		if (p->nclients > 1)
 			fprintf(o->f, " (followed: the first of the %u processes it woke while dispatching the input)",
 				p->nclients);
-		if (p->commit_unseen && r->via_xserver)
+		if (p->commit_by != PM_COMMIT_BY_WAKEUP && r->via_xserver)
 			fprintf(o->f, ";\n          it, the X server, gave the key to %u (%s) and committed by %s (no wakeup shows it: %u (%s) was not asleep for it; the end of its run after it executed the X client's drawing)\n",
 				r->pid, comm(o, r->pid),
 				pm_fmt_ns(p->commit_ns, a, sizeof(a)), p->commit_to,
 				comm(o, p->commit_to));
-		else if (p->commit_unseen)
-			fprintf(o->f, ";\n          %u (%s) committed by %s (no wakeup shows it: %u (%s) was not asleep for it; the end of the client's last run before the compositor answered it or was continued)\n",
+		else if (p->commit_by != PM_COMMIT_BY_WAKEUP)
+			fprintf(o->f, ";\n          %u (%s) committed by %s (no wakeup shows it: %u (%s) was %s for it, and flipped before it waited for other work)\n",
 				p->committer, comm(o, p->committer),
 				pm_fmt_ns(p->commit_ns, a, sizeof(a)), p->commit_to,
-				comm(o, p->commit_to));
+				comm(o, p->commit_to),
+				p->commit_by == PM_COMMIT_BY_STOPPED ? "stopped" : "awake");
 		else if (r->via_xserver)
 			fprintf(o->f, ";\n          it, the X server, gave the key to %u (%s) and committed at %s (its first message to %u (%s) after it executed the X client's drawing)\n",
 				r->pid, comm(o, r->pid),
@@ -666,7 +667,8 @@ static void json_path(struct out *o)
 	/* only under Xwayland: the Wayland paths' JSON stays as it was */
 	if (r->via_xserver)
 		tm_jw_kbool(&o->w, "client_is_x_server", 1);
-	tm_jw_kbool(&o->w, "commit_seen", !p->commit_unseen);
+	tm_jw_kstr(&o->w, "commit_by", pm_commit_by_key[p->commit_by]);
+	tm_jw_kbool(&o->w, "commit_seen", p->commit_by == PM_COMMIT_BY_WAKEUP);
 	tm_jw_ku64(&o->w, "committer", p->committer);
 	tm_jw_ku64(&o->w, "commit_woke", p->commit_to);
 	tm_jw_ki64(&o->w, "commit_mono_ns", p->commit_ns);

@@ -43,7 +43,12 @@
  * the CPU at the record), the reader is sway, which read the press
  * before, and the same in a dump without flips; a desktop typed at 64
  * times (tests/unit/typing.c), where some presses find their reader
- * runnable, among many inputs read by two threads.  Each: `tipme report`
+ * runnable, among many inputs read by two threads; the fence's wait again
+ * with sway woken by a timer as foot commits (no wakeup shows the commit)
+ * and asleep when foot, having read the answer, waits again (t-wayland's
+ * fence under load); a client that handles the key without a word while
+ * sway is awake, and a blink sway flips later (not the key's: the module's
+ * auto trigger's false alarm).  Each: `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -97,6 +102,8 @@ enum variant {
 	V_XWL_RUNNING,	/* ... computes 300 ms */
 	V_XWL_UNSEEN,	/* ... sleeps, sway runnable at Xwayland's commit */
 	V_XWL_AWAKE,	/* ... sleeps, Xwayland runnable when sway sends the key */
+	V_GPU_AWAKE,	/* V_GPU's, sway awake for a timer as foot commits */
+	V_SILENT_AWAKE,	/* V_SILENT's, sway awake as foot waits again; a blink */
 };
 
 static const char *const names[] = {
@@ -110,6 +117,7 @@ static const char *const names[] = {
 	[V_SEAT_BUSY] = "seat-busy", [V_AWAKE_NOFLIP] = "awake-noflip",
 	[V_XWL_TIMER] = "xwayland-timer", [V_XWL_RUNNING] = "xwayland-running",
 	[V_XWL_UNSEEN] = "xwayland-unseen", [V_XWL_AWAKE] = "xwayland-awake",
+	[V_GPU_AWAKE] = "gpu-awake", [V_SILENT_AWAKE] = "silent-awake",
 };
 
 /*
@@ -384,7 +392,7 @@ static int build(struct scen *s, enum variant v)
 	char path[200];
 	double go = 10.1;	/* when sway dispatches the key */
 
-	if (v >= V_XWL_TIMER)
+	if (v >= V_XWL_TIMER && v <= V_XWL_AWAKE)
 		return xwayland(s, v);
 	scen_init(s, 3);
 	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
@@ -471,6 +479,7 @@ static int build(struct scen *s, enum variant v)
 		scen_switch(s, 1, MS(311.05), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
 		break;
 	case V_GPU:
+	case V_GPU_AWAKE:
 		/* foot waits in poll on the fence; 700 signals it at 311 ms */
 		fn.ctx_lo = 77;
 		memcpy(fn.driver, "vgem", 4);
@@ -571,6 +580,39 @@ static int build(struct scen *s, enum variant v)
 			commit(s, 420);
 			typing_refresh(s, 432, 0, 26);
 		}
+	} else if (v == V_GPU_AWAKE) {
+		/*
+		 * a timer wakes sway at 311.02 ms: it runs (cpu 0) as foot,
+		 * woken by the fence's signal, commits at 311.5 ms (no wakeup);
+		 * waybar, woken by an interrupt, preempts foot at 311.6 ms;
+		 * sway composes until 312.4 ms and waits; foot runs again from
+		 * 312.5 ms (it reads the answer) and waits in poll at 312.8 ms,
+		 * sway asleep then (t-wayland's fence under load); the flip at
+		 * 320 ms
+		 */
+		woken_blocks(s, 0, 500, 311.02, 312.4, TIPME_TS_SLEEPING, poll_site);
+		scen_wake(s, 1, MS(311.55), 610, 1, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 1, MS(311.6), 600, TIPME_TS_RUNNABLE, 120, 610, 120);
+		scen_switch(s, 1, MS(312.5), 610, TIPME_TS_SLEEPING, 120, 600, 120);
+		scen_blocked(s, 1, MS(312.5), 610, poll_site);
+		scen_switch(s, 1, MS(312.8), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(312.8), 600, poll_site);
+		typing_refresh(s, 320, 0, 20);
+	} else if (v == V_SILENT_AWAKE) {
+		/*
+		 * foot handles the key without a word and waits in poll at
+		 * 10.8 ms, sway still dispatching it (awake); at 100 ms sway
+		 * sends foot the key's release, which it reads without a word;
+		 * at 200 ms a timer wakes sway, which redraws something else (a
+		 * cursor's blink), flipped at 208 ms: not the key's
+		 */
+		scen_switch(s, 1, MS(10.8), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(10.8), 600, poll_site);
+		sway_sends(s, 100);
+		scen_switch(s, 1, MS(100.4), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(100.4), 600, poll_site);
+		woken_blocks(s, 0, 500, 200, 201, TIPME_TS_SLEEPING, poll_site);
+		typing_refresh(s, 208, 0, 13);
 	} else if (v == V_SEAT) {
 		/* the commit's work completes the flip at 313 ms */
 		compose(s, 311.5, 600, 1, 312.4, 0);
@@ -873,8 +915,8 @@ int main(void)
 		NULL,
 	};
 	static const char *const unseen_must[] = {
-		"\"commit_seen\":false,\"committer\":600,\"commit_woke\":500,"
-		"\"commit_mono_ns\":15500000}",
+		"\"commit_by\":\"stopped\",\"commit_seen\":false,\"committer\":600,"
+		"\"commit_woke\":500,\"commit_mono_ns\":15500000}",
 		"\"continued_by\":700",
 		NULL,
 	};
@@ -894,8 +936,15 @@ int main(void)
 		NULL,
 	};
 	static const char *const xwl_unseen_must[] = {
-		"\"client_is_x_server\":true,\"commit_seen\":false,\"committer\":800,"
+		"\"client_is_x_server\":true,\"commit_by\":\"awake\",\"commit_seen\":false,\"committer\":800,"
 		"\"commit_woke\":500,\"commit_mono_ns\":312400000}",
+		NULL,
+	};
+	static const char *const gpu_awake_must[] = {
+		"\"commit_by\":\"awake\",\"commit_seen\":false,\"committer\":600,"
+		"\"commit_woke\":500,\"commit_mono_ns\":311600000}",
+		"\"fence\":{\"context\":77,\"driver\":\"vgem\",\"timeline\":\"vgem-timeline\","
+		"\"signaled_by\":700}",
 		NULL,
 	};
 	struct scen *s = malloc(sizeof(*s));
@@ -905,7 +954,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(90);
+	tap_plan(96);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -970,6 +1019,13 @@ int main(void)
 	check(V_XWL_UNSEEN, 320, "flip", "timer", 900, 90, xwl_unseen_must,
 	      "the same sleep, sway runnable at Xwayland's commit: no wakeup shows it, "
 	      "Xwayland's next wait for work after the drawing is the commit");
+	check(V_GPU_AWAKE, 320, "flip", "gpu", 700, 90, gpu_awake_must,
+	      "the fence's wait, sway awake for a timer as the client commits (no wakeup) and "
+	      "asleep when the client next waits: the commit is the client's run that found sway "
+	      "awake, the flip the one sway committed before it waited for other work");
+	check(V_SILENT_AWAKE, 11, "reader_idle", "running", 500, 50, noflip_must,
+	      "a client that handled the key without a word while sway was awake: not the flip "
+	      "of a blink sway woke for later");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");

@@ -21,6 +21,12 @@
 #     it at the flip and names the sleep (timer, wlkey the culprit).
 #  3. 'c', wlkey computes 400 ms: the same, running, wlkey the culprit
 #     (tipmed's spacing is 0 here).
+#  4. 'x', which wlkey handles without drawing anything, typed just after
+#     another window (wlkey --blink 1000, which sway never focuses) redrew
+#     itself (its flip done: wp_presentation), as a blinking cursor does
+#     once a second: the press is not
+#     ended at that window's next flip a second later (it drew nothing),
+#     so no incident comes while the window flips twice more.
 # Each key is typed once sway sleeps (a key that finds it runnable wakes
 # nobody: no reader, nothing measured).  The checks run on the host:
 # tests/vm/wlauto_check.sh, tests/vm/check_wlauto.py.
@@ -33,19 +39,24 @@ inc=/tmp/incidents
 sock=/tmp/tipmed.sock
 truth=/tmp/wlkey.jsonl
 logs=/tmp/wlkeylogs
-PRESSES="a=none:0 s=sleep:400 c=compute:400"
+PRESSES="a=none:0 s=sleep:400 c=compute:400 x=silent"
+blinks=/tmp/wlblink.jsonl
 AUTO_MS=250
 param() { "$B"/tipme info --json "$1" | python3 tests/lib/jsonq.py get - "params.$2" -; }
 . "$TIPME_SRC/tests/vm/wlsession.sh"
 # the logs and the truth go to the guest's tmpfs (t-wayland.sh says why)
 cleanup() {
 	[ -z "${wlkey_pid:-}" ] || kill "$wlkey_pid" 2>/dev/null
+	[ -z "${blink_pid:-}" ] || kill "$blink_pid" 2>/dev/null
+	cp "$blinks" "$out/wlblink.jsonl" 2>/dev/null
 	wl_end
 	[ -z "${TIPMED:-}" ] || { kill "$TIPMED"; wait "$TIPMED" 2> /dev/null; }
 	cp "$truth" "$out/wlkey.jsonl" 2>/dev/null
 	cp "$logs"/* "$out"/ 2>/dev/null
 }
 answered() { [ "$(grep -c '"press"' "$truth")" -ge "$1" ]; }
+blinked() { [ "$(grep -c '"blink"' "$blinks")" -ge "$1" ]; }
+shown() { [ "$(grep -c '"presented"' "$blinks")" -ge "$1" ]; }
 more_than() { [ "$(incidents | wc -l)" -gt "$1" ]; }
 
 # evdev before tipme, as at boot: the auto trigger sees a reader woken
@@ -68,7 +79,7 @@ fi
 tap_ok "sway started on $WAYLAND_DISPLAY"
 
 # shellcheck disable=SC2086
-as_wl "$B"/tests/vm/wlkey -v --count 4 $PRESSES > "$truth" 2> "$logs/wlkey.err" &
+as_wl "$B"/tests/vm/wlkey -v --count 5 $PRESSES > "$truth" 2> "$logs/wlkey.err" &
 wlkey_pid=$!
 if ! wait_for 60 grep -q '"ready"' "$truth"; then
 	tap_fail "wlkey mapped its window and has the focus" "$(tail -n 5 "$logs/wlkey.err")"
@@ -111,6 +122,29 @@ for p in s:sleep c:compute; do
 	cp -r "$(incidents | tail -n 1)" "$out/$mode.incident"
 	cp "$truth" "$out/wlkey.jsonl"
 	tap_on_host tests/vm/wlauto_check.sh "$mode" "$n"
+done
+
+# 4. a key that draws nothing while another window blinks
+before=$(incidents | wc -l)
+as_wl "$B"/tests/vm/wlkey --blink 1000 > "$blinks" 2> "$logs/wlblink.err" &
+blink_pid=$!
+wait_for 60 blinked 2
+tap_cmp "silent: another window redraws itself every second" "$?" -eq 0
+# just after a blink reached the screen (its flip is not the key's): the
+# next one is a second away, far past 250 ms
+b=$(grep -c '"presented"' "$blinks")
+wait_for 10 shown $((b + 1))
+tap_cmp "silent: a blink reached the screen (wp_presentation)" "$?" -eq 0
+wl_type "@$SWAY_PID x"
+wait_for 60 answered 5
+tap_cmp "silent: wlkey handled 'x' without drawing anything" "$?" -eq 0
+b=$(grep -c '"blink"' "$blinks")
+wait_for 10 blinked $((b + 2))
+tap_cmp "silent: the other window flipped twice more" "$?" -eq 0
+tap_cmp "silent: no incident for a press that drew nothing" "$(incidents | wc -l)" -eq "$before"
+"$B"/tipme dump -o "$out/silent.dump" > /dev/null
+for k in auto_presses_followed auto_presses_to_flip auto_presses_undrawn auto_triggers; do
+	echo "# silent: $k $(param "$out/silent.dump" "$k")"
 done
 grep 'auto' "$out/tipmed.log" | sed 's/^/# tipmed: /'
 cleanup

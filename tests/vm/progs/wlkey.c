@@ -5,6 +5,7 @@
  * of t-wayland.sh.
  *
  *   wlkey [-v] [--count N] KEY=MODE[:MS]...
+ *   wlkey [-v] --blink MS
  *
  * KEY is a letter a-z (the key the compositor reports); on each press of
  * it the window is redrawn and a new buffer committed after MODE:
@@ -19,9 +20,18 @@
  *   compstop  the compositor stopped: the helper stops it (SIGSTOP) and,
  *             once it is stopped, the client commits; the helper
  *             continues it MS ms later
+ *   silent    nothing: the key is handled without a word to the
+ *             compositor, nothing is drawn (the press is printed at once)
  * Other keys are ignored; so is a press while the last one's answer is
  * not yet on the screen.  With --count N, wlkey exits after N answers;
  * -v tells each Wayland event it acts on on standard error.
+ *
+ * With --blink MS, wlkey is another window, app_id and title "wlblink",
+ * that reads no key and redraws itself every MS ms, as a blinking cursor
+ * does: {"event": "ready", ...} once its first frame is on the screen (it
+ * does not wait for the focus), then {"event": "blink", "n": N,
+ * "commit_ns": T} after each commit and {"event": "presented", "n": N,
+ * "presented_ns": T} when wp_presentation says it is on the screen.
  *
  * wlkey runs as two processes: the helper (the process started, which
  * waits for the client's requests) and the client (its child).  The
@@ -54,7 +64,8 @@
  *    "refresh_ns": N, "msc": N, "pres_flags": N, "presented_recv_ns": T,
  *    "discarded": true|false}
  *   (for none and sleep the delay's own times, for compute cpu_ns too;
- *   the fields a mode does not have are null)
+ *   the fields a mode does not have are null: silent has no commit,
+ *   frame or presentation)
  * Exit status 0 after --count answers or when the compositor goes away.
  */
 #include <errno.h>
@@ -80,9 +91,9 @@
 #include "proglib.h"
 #include "vgem.h"
 
-enum mode { M_NONE, M_SLEEP, M_COMPUTE, M_FENCE, M_STOP, M_COMPSTOP, M_COUNT };
+enum mode { M_NONE, M_SLEEP, M_COMPUTE, M_FENCE, M_STOP, M_COMPSTOP, M_SILENT, M_COUNT };
 static const char *const mode_names[M_COUNT] = {
-	"none", "sleep", "compute", "fence", "stop", "compstop",
+	"none", "sleep", "compute", "fence", "stop", "compstop", "silent",
 };
 
 /* What the client asks of the helper, and its answers. */
@@ -140,6 +151,8 @@ struct client {
 	int mode_of[KEY_MAX + 1], ms_of[KEY_MAX + 1];
 	char name_of[KEY_MAX + 1];
 	int count, answered, presses;
+	int blink_ms, blinks;	/* --blink: the period, commits so far */
+	long long next_blink;
 	struct press p;
 };
 
@@ -325,6 +338,11 @@ static void fb_presented(void *data, struct wp_presentation_feedback *f,
 	c->p.fed = true;
 	say("presented", c->p.pres_ns, refresh);
 	wp_presentation_feedback_destroy(f);
+	if (c->blink_ms) {
+		printf("{\"event\": \"presented\", \"n\": %d, \"presented_ns\": %lld}\n",
+		       c->blinks, c->p.pres_ns);
+		fflush(stdout);
+	}
 	maybe_answer(c);
 }
 
@@ -350,6 +368,17 @@ static const struct wp_presentation_feedback_listener feedback_listener = {
  * one, so that every feedback that comes is the current press's (the
  * first buffer's came after the first press's key event when it asked).
  */
+/* Is a buffer free to draw in? */
+static bool free_buffer(const struct client *c)
+{
+	int i;
+
+	for (i = 0; i < NBUF; i++)
+		if (!c->bufs[i].busy)
+			return true;
+	return false;
+}
+
 static void draw_commit(struct client *c, uint32_t color, bool feedback)
 {
 	struct buf *b = NULL;
@@ -384,7 +413,7 @@ static void print_ns(const char *key, long long v, bool have)
 
 static void check_ready(struct client *c)
 {
-	if (c->ready || !c->first_frame || !c->focused)
+	if (c->ready || !c->first_frame || (!c->focused && !c->blink_ms))
 		return;
 	c->ready = true;
 	printf("{\"event\": \"ready\", \"pid\": %d, \"helper\": %d, \"compositor\": %d, "
@@ -414,14 +443,14 @@ static void maybe_answer(struct client *c)
 	print_ns("cont_hi_ns", p->cont_hi, m == M_STOP || m == M_COMPSTOP);
 	print_ns("signal_lo_ns", p->sig_lo, m == M_FENCE);
 	print_ns("signal_hi_ns", p->sig_hi, m == M_FENCE);
-	print_ns("commit_ns", p->commit_ns, true);
-	print_ns("frame_done_ns", p->frame_ns, true);
-	print_ns("frame_time_ms", p->frame_ms, true);
-	print_ns("presented_ns", p->pres_ns, p->fed && !p->discarded);
-	print_ns("refresh_ns", p->refresh_ns, p->fed && !p->discarded);
-	print_ns("msc", p->msc, p->fed && !p->discarded);
-	print_ns("pres_flags", p->pres_flags, p->fed && !p->discarded);
-	print_ns("presented_recv_ns", p->pres_recv, p->fed);
+	print_ns("commit_ns", p->commit_ns, m != M_SILENT);
+	print_ns("frame_done_ns", p->frame_ns, m != M_SILENT);
+	print_ns("frame_time_ms", p->frame_ms, m != M_SILENT);
+	print_ns("presented_ns", p->pres_ns, p->fed && !p->discarded && m != M_SILENT);
+	print_ns("refresh_ns", p->refresh_ns, p->fed && !p->discarded && m != M_SILENT);
+	print_ns("msc", p->msc, p->fed && !p->discarded && m != M_SILENT);
+	print_ns("pres_flags", p->pres_flags, p->fed && !p->discarded && m != M_SILENT);
+	print_ns("presented_recv_ns", p->pres_recv, p->fed && m != M_SILENT);
 	printf(", \"discarded\": %s}\n", p->discarded ? "true" : "false");
 	fflush(stdout);
 	p->on = false;
@@ -517,6 +546,9 @@ static void induce(struct client *c, struct press *p)
 		p->cont_lo = r.t[1];
 		p->cont_hi = r.t[2];
 		break;
+	case M_SILENT:
+		p->d0 = p->d1 = mono_ns();
+		break;
 	case M_COMPSTOP:
 		q.arg = (int)c->compositor;
 		p->d0 = mono_ns();
@@ -588,6 +620,13 @@ static void kb_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t 
 	p->key_time_ms = time;
 	p->key_ns = now;
 	induce(c, p);
+	if (p->mode == M_SILENT) {
+		/* nothing drawn, nothing said: the press is done */
+		p->framed = p->fed = true;
+		say("silent", p->n, 0);
+		maybe_answer(c);
+		return;
+	}
 	draw_commit(c, 0xff000000u | (uint32_t)(p->n * 0x3f1d27), true);
 	p->commit_ns = mono_ns();
 	say("committed", p->n, p->commit_ns - p->key_ns);
@@ -734,6 +773,8 @@ static int run(struct client *c)
 {
 	struct pollfd pf[2];
 	struct reply r;
+	long long now;
+	int timeout;
 
 	while (!c->count || c->answered < c->count) {
 		while (wl_display_prepare_read(c->d))
@@ -747,7 +788,15 @@ static int run(struct client *c)
 		pf[0].events = POLLIN;
 		pf[1].fd = c->rep;
 		pf[1].events = c->p.want_reply && !c->p.replied ? POLLIN : 0;
-		if (poll(pf, 2, -1) < 0) {
+		timeout = -1;	/* without a free buffer: until one is released */
+		if (c->blink_ms && c->ready && free_buffer(c)) {
+			now = mono_ns();
+			if (!c->next_blink)
+				c->next_blink = now + c->blink_ms * 1000000LL;
+			timeout = now >= c->next_blink ? 0 :
+				  (int)((c->next_blink - now + 999999) / 1000000);
+		}
+		if (poll(pf, 2, timeout) < 0) {
 			wl_display_cancel_read(c->d);
 			if (errno == EINTR)
 				continue;
@@ -761,6 +810,17 @@ static int run(struct client *c)
 		}
 		if (wl_display_dispatch_pending(c->d) < 0)
 			return 0;
+		now = mono_ns();
+		if (c->blink_ms && c->ready && now >= c->next_blink && free_buffer(c)) {
+			draw_commit(c, c->blinks % 2 ? 0xff204060u : 0xffe0e0e0u, true);
+			printf("{\"event\": \"blink\", \"n\": %d, \"commit_ns\": %lld}\n",
+			       ++c->blinks, mono_ns());
+			fflush(stdout);
+			/* late (the compositor kept the buffers): no burst */
+			c->next_blink += c->blink_ms * 1000000LL;
+			if (c->next_blink < now)
+				c->next_blink = now + c->blink_ms * 1000000LL;
+		}
 		if (pf[1].revents & POLLIN) {
 			read_all(c->rep, &r, sizeof(r));
 			c->p.cont_lo = r.t[1];
@@ -792,8 +852,8 @@ static int client(struct client *c)
 	xdg_surface_add_listener(c->xsurf, &xsurf_listener, c);
 	c->top = xdg_surface_get_toplevel(c->xsurf);
 	xdg_toplevel_add_listener(c->top, &top_listener, c);
-	xdg_toplevel_set_title(c->top, "wlkey");
-	xdg_toplevel_set_app_id(c->top, "wlkey");
+	xdg_toplevel_set_title(c->top, c->blink_ms ? "wlblink" : "wlkey");
+	xdg_toplevel_set_app_id(c->top, c->blink_ms ? "wlblink" : "wlkey");
 	wl_surface_commit(c->surf);
 	return run(c);
 }
@@ -850,10 +910,16 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[1], "--count")) {
 		c.count = atoi(argv[2]);
 		a = 3;
+	} else if (argc == 3 && !strcmp(argv[1], "--blink")) {
+		c.blink_ms = atoi(argv[2]);
+		if (c.blink_ms <= 0 || c.blink_ms > 10000)
+			fail("--blink MS: 1 to 10000");
+		a = 3;
 	}
-	if (a >= argc) {
+	if (a >= argc && !c.blink_ms) {
 		fprintf(stderr, "usage: wlkey [-v] [--count N] KEY=MODE[:MS]...\n"
-			"  MODE: none sleep compute fence stop compstop\n"
+			"       wlkey [-v] --blink MS\n"
+			"  MODE: none sleep compute fence stop compstop silent\n"
 			"example: wlkey --count 2 a=sleep:300 b=fence:300\n");
 		return 2;
 	}
