@@ -43,7 +43,13 @@
  * the CPU at the record), the reader is sway, which read the press
  * before, and the same in a dump without flips; a desktop typed at 64
  * times (tests/unit/typing.c), where some presses find their reader
- * runnable, among many inputs read by two threads.  Each: `tipme report`
+ * runnable, among many inputs read by two threads; the client's sleep
+ * under weston (t-weston) on virtio-gpu: woken by the commit, weston
+ * first flips the old picture again (the start of its repaint loop, to
+ * learn the refresh's time), waits for its repaint window (a timer
+ * 16.667 - 7 ms after that flip) and then flips the answer: the press
+ * ends at the second flip, the wait for the timer is display (before,
+ * the press ended at the first, 11 ms early).  Each: `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -91,6 +97,7 @@ enum variant {
 	V_AWAKE_ALONE,	/* ... and no other input in the dump */
 	V_SEAT_BUSY,	/* as V_SEAT, the compositor runnable at the delivery */
 	V_AWAKE_NOFLIP,	/* V_AWAKE in a dump without DRM events */
+	V_WESTON,	/* the timer's under weston: a flip starts its repaint loop */
 };
 
 static const char *const names[] = {
@@ -102,6 +109,7 @@ static const char *const names[] = {
 	[V_SEAT_RUNNABLE] = "seat-runnable", [V_AWAKE] = "awake",
 	[V_AWAKE_ALONE] = "awake-alone",
 	[V_SEAT_BUSY] = "seat-busy", [V_AWAKE_NOFLIP] = "awake-noflip",
+	[V_WESTON] = "weston",
 };
 
 /*
@@ -198,6 +206,63 @@ static void seat_flip_runnable(struct scen *s, double ms)
 }
 
 /*
+ * A flip as weston 10 on virtio-gpu records it (t-weston): at @ms the
+ * kworker (90) running the nonblocking commit's work on CPU 0 delivers
+ * the event to the file weston (500) opened itself (root, no seatd) and
+ * wakes weston, asleep in poll; weston reads it, arms its repaint timer
+ * (when it has damage) and waits in poll again at @ms + 0.3; @answer:
+ * first it sends foot (600) its frame callback (wakes it at @ms + 0.2).
+ */
+static void weston_flip(struct scen *s, double ms, int answer)
+{
+	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
+	struct tipme_rec_vblank_ev ev = { 0 };
+
+	scen_switch(s, 0, MS(ms - 0.05), 0, TIPME_TS_RUNNABLE, 120, 90, 120);
+	ev.file = 0x3e570000;
+	ev.who = tipme_work_who(90, TIPME_CTX_TASK);
+	ev.owner = 500;
+	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms), &ev, sizeof(ev));
+	scen_wake(s, 0, MS(ms + 0.04), 500, 0, 90, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.1), 90, TIPME_TS_IDLE, 120, 500, 120);
+	scen_blocked(s, 0, MS(ms + 0.1), 90, worker_site);
+	if (answer)
+		scen_wake(s, 0, MS(ms + 0.2), 600, 1, 500, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
+}
+
+/*
+ * weston's answer to foot's commit at @ms on an idle output of a device
+ * without a vblank counter: woken by the commit, it flips the picture on
+ * the screen again to learn when the refresh is (delivered at @ms + 0.7;
+ * foot waits in poll again at @ms + 0.5),
+ * waits for its repaint window (its timer, 16.667 - 7 ms after that
+ * flip), composes and flips the answer (delivered at @ms + 11.7), and
+ * sends foot its frame callback.
+ */
+static void weston_answers(struct scen *s, double ms)
+{
+	scen_wake(s, 1, MS(ms), 500, 0, 600, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(ms + 0.5), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(ms + 0.5), 600, poll_site);
+	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_switch(s, 0, MS(ms + 0.5), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 0.5), 500, poll_site);
+	weston_flip(s, ms + 0.7, 0);
+	/* the repaint timer: the flip's time + one refresh - 7 ms */
+	scen_wake(s, 0, MS(ms + 10.4), 500, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(ms + 10.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_switch(s, 0, MS(ms + 11.5), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 11.5), 500, poll_site);
+	weston_flip(s, ms + 11.7, 1);
+	/* foot, woken by the frame callback, waits again */
+	scen_switch(s, 1, MS(ms + 12), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+	scen_switch(s, 1, MS(ms + 12.2), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(ms + 12.2), 600, poll_site);
+}
+
+/*
  * The same flip, as make demo-wayland's sway (no debug log) left it: woken
  * by foot's commit at @ms, sway queues the nonblocking commit's work at
  * @ms + 0.8 and is preempted, still runnable, by the kworker (90) that
@@ -266,14 +331,17 @@ static int build(struct scen *s, enum variant v)
 	double go = 10.1;	/* when sway dispatches the key */
 
 	scen_init(s, 3);
-	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
+	if (v == V_WESTON)
+		scen_task(s, 500, 500, "weston", "/usr/bin/weston", "weston", 5);
+	else
+		scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
 	scen_task(s, 600, 600, "foot", "/usr/bin/foot", "foot", 5);
 	scen_task(s, 610, 610, "waybar", "/usr/bin/waybar", "waybar", 7);
 	scen_task(s, 700, 700, "signaler", "/t/signaler", "signaler", 9);
-	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY) {
+	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY)
 		scen_task(s, 450, 450, "seatd", "/usr/bin/seatd", "seatd", 6);
+	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY || v == V_WESTON)
 		scen_task(s, 90, 90, "kworker/u4:0", "", "", 0);
-	}
 	scen_switch(s, 0, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 	scen_switch(s, 0, MS(1), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(1), 500, poll_site);
@@ -344,6 +412,7 @@ static int build(struct scen *s, enum variant v)
 	case V_AWAKE_NOFLIP:
 	case V_AWAKE_ALONE:
 	case V_SEAT_BUSY:
+	case V_WESTON:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -462,6 +531,8 @@ static int build(struct scen *s, enum variant v)
 	} else if (v == V_SEAT_BUSY) {
 		seat_flip_busy(s, 311.5);
 		commit(s, 311.5);
+	} else if (v == V_WESTON) {
+		weston_answers(s, 311.5);
 	} else {
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
@@ -683,7 +754,7 @@ int main(void)
 	static const char *const two_must[] = {
 		"\"flip_mono_ns\":112000000,",
 		"\"flip\":{\"crtc\":0,\"seq\":7,",
-		"\"outputs\":2}",
+		"\"outputs\":2,",
 		"\"client\":600,",
 		"\"clients_woken\":2,",
 		NULL,
@@ -713,6 +784,16 @@ int main(void)
 		"\"continued_by\":700",
 		NULL,
 	};
+	static const char *const weston_must[] = {
+		"\"flip_mono_ns\":323200000,",
+		"\"owner\":500,\"delivered_mono_ns\":323200000,",
+		"\"loop_start_delivered_mono_ns\":312200000,\"repaint_timer_mono_ns\":321900000}",
+		"\"committer\":600,\"commit_woke\":500,\"commit_mono_ns\":311500000}",
+		"{\"cause\":\"display\",\"culprit\":null,\"resource\":\"crtc 0 repaint window\","
+		"\"ms\":9.4,",
+		"\"repaint_window_of\":500}",
+		NULL,
+	};
 	struct scen *s = malloc(sizeof(*s));
 	char *out, path[200], msg[256];
 	FILE *f;
@@ -720,7 +801,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(75);
+	tap_plan(81);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -774,6 +855,10 @@ int main(void)
 	check(V_UNSEEN_BUSY, 320, "flip", "stopped", 500, 90, unseen_must,
 	      "the same, the client in a write as the compositor answered, a later message: "
 	      "the flip after the compositor was continued, not the later message's");
+	check(V_WESTON, 323.2, "flip", "timer", 600, 90, weston_must,
+	      "the client's sleep under weston: the flip right after the commit only starts its "
+	      "repaint loop, the repaint after its timer shows the answer, the wait for that "
+	      "timer the display's pace");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");
@@ -781,6 +866,8 @@ int main(void)
 	latency(V_TIMER, 310, "flip", 300, "tipme latency, the client's sleep");
 	latency(V_TWO, 102, "flip", 99, "tipme latency, two clients and outputs");
 	latency(V_NOFLIP, 1, "reader_idle", 1, "tipme latency, no flip");
+	latency(V_WESTON, 313.2, "flip", 300,
+		"tipme latency under weston: to the repaint's flip, not the loop's start");
 	latency(V_AWAKE_ALONE, 310, "flip", 300,
 		"tipme latency, a press no wakeup delivered: read by the flips' reader, already awake");
 	/* the layer below: the flips, fences and wakeups joined to them */
