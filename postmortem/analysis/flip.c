@@ -122,12 +122,16 @@ static int news(const struct pm_dump *pm, const struct pm_res *res, uint32_t com
  * The repaint a flip that only started the compositor's repaint loop
  * led to (weston's on a device DRM counts no vblanks of: on an idle output
  * it flips the picture on the screen again to learn when the refresh is,
- * and repaints at its repaint window before the next one): @f woke a
- * thread of the compositor, whose next wait was for work (poll, epoll)
- * and ended by an interrupt (its timer) within REPAINT_WITHIN_NS, no
- * other process woke the compositor since @f, and the compositor's next
- * flip was delivered after the timer, within REPAINT_WITHIN_NS: that flip,
- * with @timer_ns the timer's wakeup and @thread the thread; else NULL.
+ * and composes at its repaint window before the next one): the
+ * compositor's next flip on the same file and CRTC, delivered within
+ * REPAINT_WITHIN_NS after @f, when no other process woke a compositor
+ * thread in between (flips' deliveries aside): a compositor that flips
+ * again without news from anyone repaints what it had before the first.
+ * @thread (in: the compositor's thread the commit woke, 0 if none known;
+ * out: the one that repainted) and @timer_ns: the thread @f's delivery
+ * woke, else @thread, and the end of its first wait for work after @f
+ * that an interrupt ended (its timer; 0: it never waited so, busy past
+ * its repaint window).  NULL if there is no such flip.
  */
 static const struct pm_flip *repaint_after(const struct pm_incident *inc,
 					   const struct pm_state *st, const struct pm_res *res,
@@ -135,37 +139,41 @@ static const struct pm_flip *repaint_after(const struct pm_incident *inc,
 					   int64_t *timer_ns, uint32_t *thread)
 {
 	const struct pm_dump *pm = &inc->pm;
-	const struct pm_wake *w = woken_by_flip(pm, res, f, compositor);
-	const struct pm_thread *t = w ? pm_state_thread(st, w->target) : NULL;
-	const struct pm_seg *s = NULL;
-	const struct pm_wake *end;
+	const struct pm_wake *w = woken_by_flip(pm, res, f, compositor), *end;
+	const struct pm_flip *d = NULL;
+	const struct pm_thread *t;
+	int64_t from = w ? w->ns : f->ns;
+	uint32_t pid = w ? w->target : *thread;
 	size_t j;
 
-	for (j = t ? pm_seg_first(t, w->ns) : 0; t && j < t->nsegs && !s; j++)
-		if (t->segs[j].start_ns > w->ns && t->segs[j].state == PM_T_BLOCKED)
-			s = &t->segs[j];
-	/* an interrupt's wakeup, not a flip's delivery: its timer */
-	if (!s || !pm_seg_idle(inc, s) || s->end_ns == INT64_MAX ||
-	    s->end_ns - w->ns > REPAINT_WITHIN_NS || s->waker < 0 ||
-	    (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK))
-		return NULL;
-	end = pm_res_wake_at(res, t->pid, s->end_ns);
-	if (!end || end->flip || end->fence)
-		return NULL;
-	for (j = (size_t)(f - res->flips) + 1; j < res->nflips; j++) {
-		const struct pm_flip *d = &res->flips[j];
-
-		if (d->ns > s->end_ns + REPAINT_WITHIN_NS)
-			break;
-		if (d->ns < s->end_ns || !pm_flip_read_by(pm, d, compositor))
-			continue;
-		if (news(pm, res, compositor, f->ns, d->ns))
+	for (j = (size_t)(f - res->flips) + 1; j < res->nflips && !d; j++) {
+		if (res->flips[j].ns > f->ns + REPAINT_WITHIN_NS)
 			return NULL;
-		*timer_ns = s->end_ns;
-		*thread = w->target;
-		return d;
+		if (res->flips[j].file == f->file && res->flips[j].crtc == f->crtc &&
+		    pm_flip_read_by(pm, &res->flips[j], compositor))
+			d = &res->flips[j];
 	}
-	return NULL;
+	if (!d || news(pm, res, compositor, f->ns, d->ns))
+		return NULL;
+	*timer_ns = 0;
+	t = pid ? pm_state_thread(st, pid) : NULL;
+	for (j = t ? pm_seg_first(t, from) : 0; t && j < t->nsegs; j++) {
+		const struct pm_seg *s = &t->segs[j];
+
+		if (s->start_ns >= d->ns)
+			break;
+		if (s->start_ns <= from || s->state != PM_T_BLOCKED || !pm_seg_idle(inc, s) ||
+		    s->waker < 0 || (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK) ||
+		    s->end_ns >= d->ns)
+			continue;
+		end = pm_res_wake_at(res, t->pid, s->end_ns);
+		if (end && !end->flip && !end->fence) {
+			*timer_ns = s->end_ns;
+			break;
+		}
+	}
+	*thread = pid;
+	return d;
 }
 
 /**
@@ -187,9 +195,9 @@ static const struct pm_flip *repaint_after(const struct pm_incident *inc,
  * pending then, and without a vblank_queued record its completion cannot
  * be told from the next one's: the records have no commit of their own.
  * A flip that only started the compositor's repaint loop (repaint_after():
- * woken by it, the compositor waited for its timer, heard from no other
- * process, and flipped again) gives way to that next flip, the repaint's;
- * @out->started is then the first.
+ * the compositor flipped again on the same output within 100 ms, hearing
+ * from no other process in between) gives way to that next flip, the
+ * repaint's; @out->started is then the first.
  *
  * Return: 1 with @out set, 0 if the dump has no such flip.
  */
@@ -199,7 +207,7 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 {
 	const struct pm_dump *pm = &inc->pm;
 	const struct pm_flip *f = NULL, *fq = NULL, *f2 = NULL;
-	int64_t q_ns = 0, run, from = after_ns;
+	int64_t q_ns = 0, run, from = after_ns, timer = 0;
 	uint32_t crtcs[16];
 	size_t i, j, n = 0;
 
@@ -228,11 +236,12 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 	else
 		fq = NULL;
 	if (f)
-		f2 = repaint_after(inc, st, res, compositor, f, &from, &thread);
+		f2 = repaint_after(inc, st, res, compositor, f, &timer, &thread);
 	if (f2) {
 		/* that flip only started the repaint loop: the repaint's is the press's */
 		out->started = f;
-		out->repaint_ns = from;
+		out->repaint_ns = timer;
+		from = timer ? timer : f->ns;
 		f = f2;
 		fq = NULL;
 	}

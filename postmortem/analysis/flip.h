@@ -34,7 +34,8 @@
  *	learn the refresh's time, then waits for its repaint window); NULL
  *	when @flip is the first flip after @after_ns
  * @repaint_ns: with @started, the compositor's wakeup by its timer that
- *	began the repaint (the end of its wait for the repaint window)
+ *	began the repaint (the end of its wait for the repaint window); 0
+ *	if it never waited for it (busy past its repaint window)
  */
 enum pm_commit_from {
 	PM_COMMIT_QUEUED,	/* the vblank_queued record */

@@ -612,10 +612,14 @@ static void text_path(struct out *o)
 		e->flip->crtc, pm_fmt_ns(e->commit_ns, a, sizeof(a)), commit_words[e->commit_from],
 		pm_fmt_ns(e->flip_ns, b, sizeof(b)), pm_fmt_ns(e->flip->ns, c, sizeof(c)),
 		e->noutputs > 1 ? "; the first flip after the commit of several outputs': the records do not say which shows the client" : "");
-	if (e->started)
+	if (e->started && e->repaint_ns)
 		fprintf(o->f, "          the repaint after the flip delivered at %s, which only started the "
 			"compositor's repaint loop: its timer woke it at %s\n",
 			pm_fmt_ns(e->started->ns, a, sizeof(a)), pm_fmt_ns(e->repaint_ns, b, sizeof(b)));
+	else if (e->started)
+		fprintf(o->f, "          the repaint after the flip delivered at %s, which only started the "
+			"compositor's repaint loop (it never waited for its timer: busy past its repaint "
+			"window)\n", pm_fmt_ns(e->started->ns, a, sizeof(a)));
 }
 
 static void json_path(struct out *o)
@@ -650,7 +654,7 @@ static void json_path(struct out *o)
 	else
 		tm_jw_null(&o->w);
 	tm_jw_key(&o->w, "repaint_timer_mono_ns");
-	if (e->started)
+	if (e->started && e->repaint_ns)
 		tm_jw_i64(&o->w, e->repaint_ns);
 	else
 		tm_jw_null(&o->w);

@@ -49,7 +49,10 @@
  * learn the refresh's time), waits for its repaint window (a timer
  * 16.667 - 7 ms after that flip) and then flips the answer: the press
  * ends at the second flip, the wait for the timer is display (before,
- * the press ended at the first, 11 ms early).  Each: `tipme report`
+ * the press ended at the first, 11 ms early); the same with weston
+ * runnable from the commit to the repaint, its timer expiring as it ran
+ * (t-weston's first press under TCG), both flips delivered by the
+ * kworker that preempted it.  Each: `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -98,6 +101,7 @@ enum variant {
 	V_SEAT_BUSY,	/* as V_SEAT, the compositor runnable at the delivery */
 	V_AWAKE_NOFLIP,	/* V_AWAKE in a dump without DRM events */
 	V_WESTON,	/* the timer's under weston: a flip starts its repaint loop */
+	V_WESTON_BUSY,	/* ... weston busy (runnable) from the commit to the repaint */
 };
 
 static const char *const names[] = {
@@ -109,7 +113,7 @@ static const char *const names[] = {
 	[V_SEAT_RUNNABLE] = "seat-runnable", [V_AWAKE] = "awake",
 	[V_AWAKE_ALONE] = "awake-alone",
 	[V_SEAT_BUSY] = "seat-busy", [V_AWAKE_NOFLIP] = "awake-noflip",
-	[V_WESTON] = "weston",
+	[V_WESTON] = "weston", [V_WESTON_BUSY] = "weston-busy",
 };
 
 /*
@@ -263,6 +267,54 @@ static void weston_answers(struct scen *s, double ms)
 }
 
 /*
+ * A nonblocking commit of weston's at @ms (commit_work @work queued), run
+ * by the kworker (90) that preempts weston, still runnable, and delivers
+ * the flip's event at @ms + 0.2 (no wakeup: weston is not asleep); weston
+ * runs again at @ms + 0.4.
+ */
+static void weston_commit_busy(struct scen *s, double ms, uint64_t work)
+{
+	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
+	struct tipme_rec_vblank_ev ev = { 0 };
+
+	scen_work(s, 0, TIPME_REC_WORK_QUEUE, MS(ms), work, "commit_work", 500, TIPME_CTX_TASK);
+	scen_wake(s, 0, MS(ms + 0.05), 90, 0, 500, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.1), 500, TIPME_TS_RUNNABLE, 120, 90, 120);
+	scen_work(s, 0, TIPME_REC_WORK_START, MS(ms + 0.15), work, "commit_work", 90,
+		  TIPME_CTX_TASK);
+	ev.file = 0x3e570000;
+	ev.who = tipme_work_who(90, TIPME_CTX_TASK);
+	ev.owner = 500;
+	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.2), &ev, sizeof(ev));
+	scen_work(s, 0, TIPME_REC_WORK_END, MS(ms + 0.25), work, NULL, 0, 0);
+	scen_switch(s, 0, MS(ms + 0.4), 90, TIPME_TS_IDLE, 120, 500, 120);
+	scen_blocked(s, 0, MS(ms + 0.4), 90, worker_site);
+}
+
+/*
+ * weston's answer to foot's commit at @ms as t-weston's first press left
+ * it under TCG: weston, woken by the commit, never waits again until the
+ * answer is on the screen: its loop's first flip (delivered at @ms + 0.6)
+ * and the repaint's (at @ms + 11.2) come while it is runnable, its repaint
+ * timer expires while it runs; then it sends foot its frame callback.
+ */
+static void weston_busy_answers(struct scen *s, double ms)
+{
+	scen_wake(s, 1, MS(ms), 500, 0, 600, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(ms + 0.5), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(ms + 0.5), 600, poll_site);
+	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	weston_commit_busy(s, ms + 0.4, 0xc0);
+	weston_commit_busy(s, ms + 11, 0xc1);
+	scen_wake(s, 0, MS(ms + 11.5), 600, 1, 500, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 11.6), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 11.6), 500, poll_site);
+	scen_switch(s, 1, MS(ms + 11.6), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+	scen_switch(s, 1, MS(ms + 11.8), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(ms + 11.8), 600, poll_site);
+}
+
+/*
  * The same flip, as make demo-wayland's sway (no debug log) left it: woken
  * by foot's commit at @ms, sway queues the nonblocking commit's work at
  * @ms + 0.8 and is preempted, still runnable, by the kworker (90) that
@@ -331,7 +383,7 @@ static int build(struct scen *s, enum variant v)
 	double go = 10.1;	/* when sway dispatches the key */
 
 	scen_init(s, 3);
-	if (v == V_WESTON)
+	if (v == V_WESTON || v == V_WESTON_BUSY)
 		scen_task(s, 500, 500, "weston", "/usr/bin/weston", "weston", 5);
 	else
 		scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
@@ -340,7 +392,8 @@ static int build(struct scen *s, enum variant v)
 	scen_task(s, 700, 700, "signaler", "/t/signaler", "signaler", 9);
 	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY)
 		scen_task(s, 450, 450, "seatd", "/usr/bin/seatd", "seatd", 6);
-	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY || v == V_WESTON)
+	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY || v == V_WESTON ||
+	    v == V_WESTON_BUSY)
 		scen_task(s, 90, 90, "kworker/u4:0", "", "", 0);
 	scen_switch(s, 0, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 	scen_switch(s, 0, MS(1), 500, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -413,6 +466,7 @@ static int build(struct scen *s, enum variant v)
 	case V_AWAKE_ALONE:
 	case V_SEAT_BUSY:
 	case V_WESTON:
+	case V_WESTON_BUSY:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -533,6 +587,8 @@ static int build(struct scen *s, enum variant v)
 		commit(s, 311.5);
 	} else if (v == V_WESTON) {
 		weston_answers(s, 311.5);
+	} else if (v == V_WESTON_BUSY) {
+		weston_busy_answers(s, 311.5);
 	} else {
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
@@ -794,6 +850,12 @@ int main(void)
 		"\"repaint_window_of\":500}",
 		NULL,
 	};
+	static const char *const weston_busy_must[] = {
+		"\"flip_mono_ns\":322700000,",
+		"\"loop_start_delivered_mono_ns\":312099999,\"repaint_timer_mono_ns\":null}",
+		"\"committer\":600,\"commit_woke\":500,\"commit_mono_ns\":311500000}",
+		NULL,
+	};
 	struct scen *s = malloc(sizeof(*s));
 	char *out, path[200], msg[256];
 	FILE *f;
@@ -801,7 +863,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(81);
+	tap_plan(84);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -859,6 +921,9 @@ int main(void)
 	      "the client's sleep under weston: the flip right after the commit only starts its "
 	      "repaint loop, the repaint after its timer shows the answer, the wait for that "
 	      "timer the display's pace");
+	check(V_WESTON_BUSY, 322.7, "flip", "timer", 600, 90, weston_busy_must,
+	      "the same, weston runnable from the commit to the repaint (its timer expired as it "
+	      "ran): the repaint's flip still, no wait for the timer");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");
