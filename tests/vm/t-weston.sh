@@ -55,7 +55,7 @@ grep -E 'launcher|DRM: head|Output .* enabled|repaint-window|pixman' "$logs/west
 # shellcheck disable=SC2086
 "$B"/tests/vm/wlkey -v --count 4 $PRESSES > "$truth" 2> "$logs/wlkey.err" &
 wlkey_pid=$!
-pids+=($wlkey_pid)
+pids+=("$wlkey_pid")
 if ! wait_for 60 grep -q '"ready"' "$truth"; then
 	tap_fail "wlkey mapped its window and has the focus" "$(tail -n 5 "$logs/wlkey.err")"
 	cleanup
