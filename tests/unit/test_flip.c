@@ -158,26 +158,38 @@ static void sway_sends(struct scen *s, double ms)
 }
 
 /*
- * A flip as virtio-gpu under seatd records it: at @ms the kworker (90)
- * running the commit's work on CPU 0 delivers the event (sequence 0, no
- * vblank, nothing queued) to the file seatd (450) opened and passed to
- * sway, and wakes sway (asleep in poll) in the same call.
+ * A flip as virtio-gpu records it: at @ms the kworker (90) running the
+ * commit's work on CPU 0 delivers the event (sequence 0, no vblank,
+ * nothing queued) to @file, opened by @owner: under seatd (sway) seatd
+ * (450), which passed it to the compositor; weston (500) opens its own.
+ * The kworker wakes the compositor (500, asleep in poll) in the same
+ * call; the compositor reads it, with @answer first sends foot (600) its
+ * frame callback (wakes it at @ms + 0.2), and waits in poll again at
+ * @ms + 0.3.
  */
-static void seat_flip(struct scen *s, double ms)
+static void worker_flip(struct scen *s, double ms, uint32_t file, uint32_t owner, int answer)
 {
 	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
 	struct tipme_rec_vblank_ev ev = { 0 };
 
 	scen_switch(s, 0, MS(ms - 0.05), 0, TIPME_TS_RUNNABLE, 120, 90, 120);
-	ev.file = 0x5ea70000;
+	ev.file = file;
 	ev.who = tipme_work_who(90, TIPME_CTX_TASK);
-	ev.owner = 450;
+	ev.owner = owner;
 	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms), &ev, sizeof(ev));
 	scen_wake(s, 0, MS(ms + 0.04), 500, 0, 90, TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(ms + 0.1), 90, TIPME_TS_IDLE, 120, 500, 120);
 	scen_blocked(s, 0, MS(ms + 0.1), 90, worker_site);
+	if (answer)
+		scen_wake(s, 0, MS(ms + 0.2), 600, 1, 500, TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
+}
+
+/* The seat's flip (sway under seatd, t-wayland). */
+static void seat_flip(struct scen *s, double ms)
+{
+	worker_flip(s, ms, 0x5ea70000, 450, 0);
 }
 
 /*
@@ -209,31 +221,10 @@ static void seat_flip_runnable(struct scen *s, double ms)
 	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
 }
 
-/*
- * A flip as weston 10 on virtio-gpu records it (t-weston): at @ms the
- * kworker (90) running the nonblocking commit's work on CPU 0 delivers
- * the event to the file weston (500) opened itself (root, no seatd) and
- * wakes weston, asleep in poll; weston reads it, arms its repaint timer
- * (when it has damage) and waits in poll again at @ms + 0.3; @answer:
- * first it sends foot (600) its frame callback (wakes it at @ms + 0.2).
- */
+/* weston's flip (t-weston): its own file, weston root; @answer as worker_flip()'s. */
 static void weston_flip(struct scen *s, double ms, int answer)
 {
-	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
-	struct tipme_rec_vblank_ev ev = { 0 };
-
-	scen_switch(s, 0, MS(ms - 0.05), 0, TIPME_TS_RUNNABLE, 120, 90, 120);
-	ev.file = 0x3e570000;
-	ev.who = tipme_work_who(90, TIPME_CTX_TASK);
-	ev.owner = 500;
-	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms), &ev, sizeof(ev));
-	scen_wake(s, 0, MS(ms + 0.04), 500, 0, 90, TIPME_CTX_TASK);
-	scen_switch(s, 0, MS(ms + 0.1), 90, TIPME_TS_IDLE, 120, 500, 120);
-	scen_blocked(s, 0, MS(ms + 0.1), 90, worker_site);
-	if (answer)
-		scen_wake(s, 0, MS(ms + 0.2), 600, 1, 500, TIPME_CTX_TASK);
-	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
+	worker_flip(s, ms, 0x3e570000, 500, answer);
 }
 
 /*
