@@ -26,6 +26,11 @@
 #define DISPATCH_WITHIN_NS	1000000000LL
 /* Outputs that flipped up to this long after the flip are counted. */
 #define OUTPUTS_AFTER_NS	100000000LL
+/*
+ * A compositor's wait for its repaint window after a flip that started
+ * its repaint loop, and its repaint after it, take this long at most.
+ */
+#define REPAINT_WITHIN_NS	100000000LL
 /* How many later messages of the client the commit may move to. */
 #define COMMIT_MOVES		16
 /*
@@ -75,6 +80,102 @@ static int64_t last_run(const struct pm_state *st, uint32_t pid, int64_t lo, int
 	return best;
 }
 
+/*
+ * A compositor thread woken by the delivery of @f (struct pm_wake.flip),
+ * or NULL.
+ */
+static const struct pm_wake *woken_by_flip(const struct pm_dump *pm, const struct pm_res *res,
+					   const struct pm_flip *f, uint32_t compositor)
+{
+	uint32_t id = (uint32_t)(f - res->flips) + 1;
+	size_t i;
+
+	for (i = pm_res_wake_from(res, f->ns); i < res->nwakes &&
+	     res->wakes[i].ns <= f->ns + REPAINT_WITHIN_NS; i++)
+		if (res->wakes[i].flip == id &&
+		    tgid_of(pm, res->wakes[i].target, res->wakes[i].ns) == compositor)
+			return &res->wakes[i];
+	return NULL;
+}
+
+/* Whether a task of another process woke a thread of @compositor in (@lo, @hi). */
+static int news(const struct pm_dump *pm, const struct pm_res *res, uint32_t compositor,
+		int64_t lo, int64_t hi)
+{
+	size_t i;
+
+	for (i = pm_res_wake_from(res, lo + 1); i < res->nwakes && res->wakes[i].ns < hi; i++) {
+		const struct pm_wake *w = &res->wakes[i];
+
+		/* a flip's delivery (by a kernel worker) is no news of a client's */
+		if (w->flip || w->ctx != TIPME_CTX_TASK || !w->waker ||
+		    w->waker == PM_WAKER_UNKNOWN)
+			continue;
+		if (tgid_of(pm, w->target, w->ns) == compositor &&
+		    tgid_of(pm, w->waker, w->ns) != compositor)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The repaint a flip that only started the compositor's repaint loop
+ * led to (weston's on a device DRM counts no vblanks of: on an idle output
+ * it flips the picture on the screen again to learn when the refresh is,
+ * and composes at its repaint window before the next one): the
+ * compositor's next flip on the same file and CRTC, delivered within
+ * REPAINT_WITHIN_NS after @f, when no other process woke a compositor
+ * thread in between (flips' deliveries aside): a compositor that flips
+ * again without news from anyone repaints what it had before the first.
+ * @thread (in: the compositor's thread the commit woke, 0 if none known;
+ * out: the one that repainted) and @timer_ns: the thread @f's delivery
+ * woke, else @thread, and the end of its first wait for work after @f
+ * that an interrupt ended (its timer; 0: it never waited so, busy past
+ * its repaint window).  NULL if there is no such flip.
+ */
+static const struct pm_flip *repaint_after(const struct pm_incident *inc,
+					   const struct pm_state *st, const struct pm_res *res,
+					   uint32_t compositor, const struct pm_flip *f,
+					   int64_t *timer_ns, uint32_t *thread)
+{
+	const struct pm_dump *pm = &inc->pm;
+	const struct pm_wake *w = woken_by_flip(pm, res, f, compositor), *end;
+	const struct pm_flip *d = NULL;
+	const struct pm_thread *t;
+	int64_t from = w ? w->ns : f->ns;
+	uint32_t pid = w ? w->target : *thread;
+	size_t j;
+
+	for (j = (size_t)(f - res->flips) + 1; j < res->nflips && !d; j++) {
+		if (res->flips[j].ns > f->ns + REPAINT_WITHIN_NS)
+			return NULL;
+		if (res->flips[j].file == f->file && res->flips[j].crtc == f->crtc &&
+		    pm_flip_read_by(pm, &res->flips[j], compositor))
+			d = &res->flips[j];
+	}
+	if (!d || news(pm, res, compositor, f->ns, d->ns))
+		return NULL;
+	*timer_ns = 0;
+	t = pid ? pm_state_thread(st, pid) : NULL;
+	for (j = t ? pm_seg_first(t, from) : 0; t && j < t->nsegs; j++) {
+		const struct pm_seg *s = &t->segs[j];
+
+		if (s->start_ns >= d->ns)
+			break;
+		if (s->start_ns <= from || s->state != PM_T_BLOCKED || !pm_seg_idle(inc, s) ||
+		    s->waker < 0 || (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK) ||
+		    s->end_ns >= d->ns)
+			continue;
+		end = pm_res_wake_at(res, t->pid, s->end_ns);
+		if (end && !end->flip && !end->fence) {
+			*timer_ns = s->end_ns;
+			break;
+		}
+	}
+	*thread = pid;
+	return d;
+}
+
 /**
  * pm_flip_after() - a compositor's first page flip committed after a moment
  * @inc: the incident
@@ -93,6 +194,10 @@ static int64_t last_run(const struct pm_state *st, uint32_t pid, int64_t lo, int
  * vblanks a flip the compositor committed before @after_ns may still be
  * pending then, and without a vblank_queued record its completion cannot
  * be told from the next one's: the records have no commit of their own.
+ * A flip that only started the compositor's repaint loop (repaint_after():
+ * the compositor flipped again on the same output within 100 ms, hearing
+ * from no other process in between) gives way to that next flip, the
+ * repaint's; @out->started is then the first.
  *
  * Return: 1 with @out set, 0 if the dump has no such flip.
  */
@@ -101,8 +206,8 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 		  int64_t after_ns, struct pm_flip_end *out)
 {
 	const struct pm_dump *pm = &inc->pm;
-	const struct pm_flip *f = NULL, *fq = NULL;
-	int64_t q_ns = 0, run;
+	const struct pm_flip *f = NULL, *fq = NULL, *f2 = NULL;
+	int64_t q_ns = 0, run, from = after_ns, timer = 0;
 	uint32_t crtcs[16];
 	size_t i, j, n = 0;
 
@@ -126,16 +231,29 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 	for (i = 0; i < res->nflips && !f; i++)
 		if (res->flips[i].ns >= after_ns && pm_flip_read_by(pm, &res->flips[i], compositor))
 			f = &res->flips[i];
-	if (fq && (!f || fq->ns <= f->ns)) {
+	if (fq && (!f || fq->ns <= f->ns))
 		f = fq;
+	else
+		fq = NULL;
+	if (f)
+		f2 = repaint_after(inc, st, res, compositor, f, &timer, &thread);
+	if (f2) {
+		/* that flip only started the repaint loop: the repaint's is the press's */
+		out->started = f;
+		out->repaint_ns = timer;
+		from = timer ? timer : f->ns;
+		f = f2;
+		fq = NULL;
+	}
+	if (fq) {
 		out->commit_ns = q_ns;
 		out->commit_from = PM_COMMIT_QUEUED;
 	} else if (f && f->ctx == TIPME_CTX_TASK && tgid_of(pm, f->who, f->ns) == compositor) {
 		out->commit_ns = f->ns;
 		out->commit_from = PM_COMMIT_DELIVERY;
 	} else if (f) {
-		run = thread ? last_run(st, thread, after_ns, f->ns) : 0;
-		out->commit_ns = run ? run : after_ns;
+		run = thread ? last_run(st, thread, from, f->ns) : 0;
+		out->commit_ns = run ? run : from;
 		out->commit_from = run ? PM_COMMIT_LAST_RUN : PM_COMMIT_AFTER;
 	}
 	if (!f)

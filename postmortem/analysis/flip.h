@@ -28,6 +28,14 @@
  * @commit_from: enum pm_commit_from: how @commit_ns was told
  * @noutputs: the CRTCs the compositor flipped on from @after_ns to 100
  *	ms after @flip_ns (more than one: several outputs)
+ * @started: the flip after @after_ns that only started the compositor's
+ *	repaint loop, when @flip is the repaint that followed it (weston on
+ *	a device without a vblank counter flips the old picture again to
+ *	learn the refresh's time, then waits for its repaint window); NULL
+ *	when @flip is the first flip after @after_ns
+ * @repaint_ns: with @started, the compositor's wakeup by its timer that
+ *	began the repaint (the end of its wait for the repaint window); 0
+ *	if it never waited for it (busy past its repaint window)
  */
 enum pm_commit_from {
 	PM_COMMIT_QUEUED,	/* the vblank_queued record */
@@ -43,6 +51,8 @@ struct pm_flip_end {
 	int64_t flip_ns;
 	int commit_from;
 	uint32_t noutputs;
+	const struct pm_flip *started;
+	int64_t repaint_ns;
 };
 
 int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,

@@ -82,6 +82,8 @@ struct va {
 	uint32_t ours;		/* the interval's process (its tgid) */
 	struct run *runs;	/* every running stretch walked, for the hot functions */
 	size_t nruns, cap_runs;
+	uint32_t pacer;		/* the compositor, while it composes a press's flip */
+	int32_t pace_crtc;	/* that flip's CRTC (-1: not known) */
 };
 
 /* A running stretch the walk charged, under the step it walked for. */
@@ -1020,20 +1022,28 @@ static void charge_gpu(struct va *v, const struct pm_fence *f, int64_t ns)
 	snprintf(it->fence_timeline, sizeof(it->fence_timeline), "%s", f->timeline);
 }
 
-/* Charge @ns of waiting for a refresh of @crtc (-1: not known): display. */
-static void charge_display(struct va *v, int32_t crtc, int64_t ns)
+/*
+ * Charge @ns of waiting for a refresh of @crtc (-1: not known): display;
+ * @window: the compositor's thread that waited for its repaint window
+ * before it composed (0: none), an item of its own.
+ */
+static void charge_display(struct va *v, int32_t crtc, int64_t ns, uint32_t window)
 {
 	char res[PM_RES_LEN];
 	struct pm_cause_item *it;
 
 	if (crtc >= 0)
-		snprintf(res, sizeof(res), "crtc %" PRId32, crtc);
+		snprintf(res, sizeof(res), "crtc %" PRId32 "%s", crtc, window ? " repaint window" : "");
 	else
-		res[0] = '\0';
+		snprintf(res, sizeof(res), "%s", window ? "repaint window" : "");
 	it = charge(v, PM_C_DISPLAY, 0, res, ns);
-	if (it)
+	if (it) {
 		it->crtc = crtc;
+		it->other = window;
+	}
 }
+
+static uint32_t tgid_of(const struct va *v, uint32_t pid, int64_t at);
 
 /* A blocked stretch [a, b) of @t, inside the interval. */
 static void blocked(struct va *v, const struct pm_thread *t,
@@ -1111,7 +1121,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 		return;
 	}
 	if (pm_seg_flip(v->pm, v->res, t->pid, w)) {
-		charge_display(v, (int32_t)pm_seg_flip(v->pm, v->res, t->pid, w)->crtc, rest);
+		charge_display(v, (int32_t)pm_seg_flip(v->pm, v->res, t->pid, w)->crtc, rest, 0);
 		add_step(v, parent, t->pid, a, b, PM_C_DISPLAY, s);
 		return;
 	}
@@ -1160,6 +1170,17 @@ static void blocked(struct va *v, const struct pm_thread *t,
 			charge(v, futex ? PM_C_LOCK : PM_C_UNKNOWN,
 			       (uint32_t)s->waker, futex ? "futex" : "", rest);
 		}
+		return;
+	}
+	/*
+	 * the compositor composing a press's flip, waiting for work until an
+	 * interrupt (its timer) woke it: it chose when to compose, the
+	 * display's pace (weston's repaint window before the refresh)
+	 */
+	if (v->pacer && s->waker >= 0 && pm_seg_idle(v->inc, s) &&
+	    tgid_of(v, t->pid, a) == v->pacer) {
+		charge_display(v, v->pace_crtc, rest, t->pid);
+		add_step(v, parent, t->pid, a, b, PM_C_DISPLAY, s);
 		return;
 	}
 	/* woken by an interrupt (or by nothing in the interval) */
@@ -1362,8 +1383,12 @@ static void press_path(struct va *v, const struct pm_press_path *p, int64_t t0, 
 		}
 	}
 	b = b > a ? b : a;
-	if (t1 > b && !v->oom)
+	if (t1 > b && !v->oom) {
+		v->pacer = p->compositor;
+		v->pace_crtc = p->end.flip ? (int32_t)p->end.flip->crtc : -1;
 		walk(v, p->commit_to, b, t1, -1, NULL, 0);
+		v->pacer = 0;
+	}
 }
 
 /*
@@ -1524,7 +1549,7 @@ int pm_verdict_analyse(struct pm_verdict *r, const struct pm_incident *inc,
 	if (disp < to_ns && !v.oom) {
 		/* the flip committed: the display's pace until its refresh */
 		charge_display(&v, iv->path.end.flip ? (int32_t)iv->path.end.flip->crtc : -1,
-			       to_ns - disp);
+			       to_ns - disp, 0);
 		add_step(&v, -1, pid, disp, to_ns, PM_C_DISPLAY, NULL);
 	}
 	if (!v.oom && hot_functions(&v))

@@ -82,6 +82,10 @@
  * @fence_timeline: gpu: its timeline's name, likewise
  * @crtc: display: the CRTC of the flip or vblank waited for (-1: none)
  *
+ * display's @other is the compositor's thread when the item is its wait
+ * for its repaint window before it composed the press's flip (resource
+ * "crtc N repaint window"), else 0.
+ *
  * gpu's @culprit is the task that emitted the fence's work, else the task
  * that signalled it (0: an interrupt did, and no emit is recorded); its
  * @other is the signalling task (0: an interrupt).

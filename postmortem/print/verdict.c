@@ -228,8 +228,17 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 				 it->resource);
 		break;
 	case PM_C_DISPLAY:
-		snprintf(buf, len, "a committed flip waiting for the refresh that shows it%s%s: the display's pace",
-			 *it->resource ? " on " : "", it->resource);
+		if (it->other && it->crtc >= 0)
+			snprintf(buf, len, "the compositor %u (%s) waiting for its repaint window "
+				 "before composing the flip on crtc %" PRId32 ": the display's pace",
+				 it->other, comm(o, it->other), it->crtc);
+		else if (it->other)
+			snprintf(buf, len, "the compositor %u (%s) waiting for its repaint window "
+				 "before composing the flip: the display's pace",
+				 it->other, comm(o, it->other));
+		else
+			snprintf(buf, len, "a committed flip waiting for the refresh that shows it%s%s: "
+				 "the display's pace", *it->resource ? " on " : "", it->resource);
 		break;
 	case PM_C_X_SERVER:
 		if (it->culprit)
@@ -618,6 +627,14 @@ static void text_path(struct out *o)
 		e->flip->crtc, pm_fmt_ns(e->commit_ns, a, sizeof(a)), commit_words[e->commit_from],
 		pm_fmt_ns(e->flip_ns, b, sizeof(b)), pm_fmt_ns(e->flip->ns, c, sizeof(c)),
 		e->noutputs > 1 ? "; the first flip after the commit of several outputs': the records do not say which shows the client" : "");
+	if (e->started && e->repaint_ns)
+		fprintf(o->f, "          the repaint after the flip delivered at %s, which only started the "
+			"compositor's repaint loop: its timer woke it at %s\n",
+			pm_fmt_ns(e->started->ns, a, sizeof(a)), pm_fmt_ns(e->repaint_ns, b, sizeof(b)));
+	else if (e->started)
+		fprintf(o->f, "          the repaint after the flip delivered at %s, which only started the "
+			"compositor's repaint loop (it never waited for its timer: busy past its repaint "
+			"window)\n", pm_fmt_ns(e->started->ns, a, sizeof(a)));
 }
 
 static void json_path(struct out *o)
@@ -646,6 +663,16 @@ static void json_path(struct out *o)
 		tm_jw_null(&o->w);
 	tm_jw_kstr(&o->w, "commit_from", commit_key[e->commit_from]);
 	tm_jw_ku64(&o->w, "outputs", e->noutputs);
+	tm_jw_key(&o->w, "loop_start_delivered_mono_ns");
+	if (e->started)
+		tm_jw_i64(&o->w, e->started->ns);
+	else
+		tm_jw_null(&o->w);
+	tm_jw_key(&o->w, "repaint_timer_mono_ns");
+	if (e->started && e->repaint_ns)
+		tm_jw_i64(&o->w, e->repaint_ns);
+	else
+		tm_jw_null(&o->w);
 	tm_jw_obj_end(&o->w);
 	if (!p->client)
 		return;
@@ -888,6 +915,11 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 		tm_jw_key(&o->w, "crtc");
 		if (it->crtc >= 0)
 			tm_jw_u64(&o->w, (uint64_t)it->crtc);
+		else
+			tm_jw_null(&o->w);
+		tm_jw_key(&o->w, "repaint_window_of");
+		if (it->other)
+			tm_jw_u64(&o->w, it->other);
 		else
 			tm_jw_null(&o->w);
 	}

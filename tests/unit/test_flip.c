@@ -48,7 +48,17 @@
  * and asleep when foot, having read the answer, waits again (t-wayland's
  * fence under load); a client that handles the key without a word while
  * sway is awake, and a blink sway flips later (not the key's: the module's
- * auto trigger's false alarm).  Each: `tipme report`
+ * auto trigger's false alarm);
+ * the client's sleep
+ * under weston (t-weston) on virtio-gpu: woken by the commit, weston
+ * first flips the old picture again (the start of its repaint loop, to
+ * learn the refresh's time), waits for its repaint window (a timer
+ * 16.667 - 7 ms after that flip) and then flips the answer: the press
+ * ends at the second flip, the wait for the timer is display (before,
+ * the press ended at the first, 11 ms early); the same with weston
+ * runnable from the commit to the repaint, its timer expiring as it ran
+ * (t-weston's first press under TCG), both flips delivered by the
+ * kworker that preempted it.  Each: `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -104,6 +114,8 @@ enum variant {
 	V_XWL_AWAKE,	/* ... sleeps, Xwayland runnable when sway sends the key */
 	V_GPU_AWAKE,	/* V_GPU's, sway awake for a timer as foot commits */
 	V_SILENT_AWAKE,	/* V_SILENT's, sway awake as foot waits again; a blink */
+	V_WESTON,	/* the timer's under weston: a flip starts its repaint loop */
+	V_WESTON_BUSY,	/* ... weston busy (runnable) from the commit to the repaint */
 };
 
 static const char *const names[] = {
@@ -118,6 +130,7 @@ static const char *const names[] = {
 	[V_XWL_TIMER] = "xwayland-timer", [V_XWL_RUNNING] = "xwayland-running",
 	[V_XWL_UNSEEN] = "xwayland-unseen", [V_XWL_AWAKE] = "xwayland-awake",
 	[V_GPU_AWAKE] = "gpu-awake", [V_SILENT_AWAKE] = "silent-awake",
+	[V_WESTON] = "weston", [V_WESTON_BUSY] = "weston-busy",
 };
 
 /*
@@ -162,26 +175,38 @@ static void sway_sends(struct scen *s, double ms)
 }
 
 /*
- * A flip as virtio-gpu under seatd records it: at @ms the kworker (90)
- * running the commit's work on CPU 0 delivers the event (sequence 0, no
- * vblank, nothing queued) to the file seatd (450) opened and passed to
- * sway, and wakes sway (asleep in poll) in the same call.
+ * A flip as virtio-gpu records it: at @ms the kworker (90) running the
+ * commit's work on CPU 0 delivers the event (sequence 0, no vblank,
+ * nothing queued) to @file, opened by @owner: under seatd (sway) seatd
+ * (450), which passed it to the compositor; weston (500) opens its own.
+ * The kworker wakes the compositor (500, asleep in poll) in the same
+ * call; the compositor reads it, with @answer first sends foot (600) its
+ * frame callback (wakes it at @ms + 0.2), and waits in poll again at
+ * @ms + 0.3.
  */
-static void seat_flip(struct scen *s, double ms)
+static void worker_flip(struct scen *s, double ms, uint32_t file, uint32_t owner, int answer)
 {
 	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
 	struct tipme_rec_vblank_ev ev = { 0 };
 
 	scen_switch(s, 0, MS(ms - 0.05), 0, TIPME_TS_RUNNABLE, 120, 90, 120);
-	ev.file = 0x5ea70000;
+	ev.file = file;
 	ev.who = tipme_work_who(90, TIPME_CTX_TASK);
-	ev.owner = 450;
+	ev.owner = owner;
 	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms), &ev, sizeof(ev));
 	scen_wake(s, 0, MS(ms + 0.04), 500, 0, 90, TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(ms + 0.1), 90, TIPME_TS_IDLE, 120, 500, 120);
 	scen_blocked(s, 0, MS(ms + 0.1), 90, worker_site);
+	if (answer)
+		scen_wake(s, 0, MS(ms + 0.2), 600, 1, 500, TIPME_CTX_TASK);
 	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
+}
+
+/* The seat's flip (sway under seatd, t-wayland). */
+static void seat_flip(struct scen *s, double ms)
+{
+	worker_flip(s, ms, 0x5ea70000, 450, 0);
 }
 
 /*
@@ -211,6 +236,90 @@ static void seat_flip_runnable(struct scen *s, double ms)
 	scen_blocked(s, 0, MS(ms + 0.1), 90, worker_site);
 	scen_switch(s, 0, MS(ms + 0.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(ms + 0.3), 500, poll_site);
+}
+
+/* weston's flip (t-weston): its own file, weston root; @answer as worker_flip()'s. */
+static void weston_flip(struct scen *s, double ms, int answer)
+{
+	worker_flip(s, ms, 0x3e570000, 500, answer);
+}
+
+/*
+ * weston's answer to foot's commit at @ms on an idle output of a device
+ * without a vblank counter: woken by the commit, it flips the picture on
+ * the screen again to learn when the refresh is (delivered at @ms + 0.7;
+ * foot waits in poll again at @ms + 0.5),
+ * waits for its repaint window (its timer, 16.667 - 7 ms after that
+ * flip), composes and flips the answer (delivered at @ms + 11.7), and
+ * sends foot its frame callback.
+ */
+static void weston_answers(struct scen *s, double ms)
+{
+	scen_wake(s, 1, MS(ms), 500, 0, 600, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(ms + 0.5), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(ms + 0.5), 600, poll_site);
+	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_switch(s, 0, MS(ms + 0.5), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 0.5), 500, poll_site);
+	weston_flip(s, ms + 0.7, 0);
+	/* the repaint timer: the flip's time + one refresh - 7 ms */
+	scen_wake(s, 0, MS(ms + 10.4), 500, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(ms + 10.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	scen_switch(s, 0, MS(ms + 11.5), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 11.5), 500, poll_site);
+	weston_flip(s, ms + 11.7, 1);
+	/* foot, woken by the frame callback, waits again */
+	scen_switch(s, 1, MS(ms + 12), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+	scen_switch(s, 1, MS(ms + 12.2), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(ms + 12.2), 600, poll_site);
+}
+
+/*
+ * A nonblocking commit of weston's at @ms (commit_work @work queued), run
+ * by the kworker (90) that preempts weston, still runnable, and delivers
+ * the flip's event at @ms + 0.2 (no wakeup: weston is not asleep); weston
+ * runs again at @ms + 0.4.
+ */
+static void weston_commit_busy(struct scen *s, double ms, uint64_t work)
+{
+	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
+	struct tipme_rec_vblank_ev ev = { 0 };
+
+	scen_work(s, 0, TIPME_REC_WORK_QUEUE, MS(ms), work, "commit_work", 500, TIPME_CTX_TASK);
+	scen_wake(s, 0, MS(ms + 0.05), 90, 0, 500, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.1), 500, TIPME_TS_RUNNABLE, 120, 90, 120);
+	scen_work(s, 0, TIPME_REC_WORK_START, MS(ms + 0.15), work, "commit_work", 90,
+		  TIPME_CTX_TASK);
+	ev.file = 0x3e570000;
+	ev.who = tipme_work_who(90, TIPME_CTX_TASK);
+	ev.owner = 500;
+	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.2), &ev, sizeof(ev));
+	scen_work(s, 0, TIPME_REC_WORK_END, MS(ms + 0.25), work, NULL, 0, 0);
+	scen_switch(s, 0, MS(ms + 0.4), 90, TIPME_TS_IDLE, 120, 500, 120);
+	scen_blocked(s, 0, MS(ms + 0.4), 90, worker_site);
+}
+
+/*
+ * weston's answer to foot's commit at @ms as t-weston's first press left
+ * it under TCG: weston, woken by the commit, never waits again until the
+ * answer is on the screen: its loop's first flip (delivered at @ms + 0.6)
+ * and the repaint's (at @ms + 11.2) come while it is runnable, its repaint
+ * timer expires while it runs; then it sends foot its frame callback.
+ */
+static void weston_busy_answers(struct scen *s, double ms)
+{
+	scen_wake(s, 1, MS(ms), 500, 0, 600, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(ms + 0.5), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(ms + 0.5), 600, poll_site);
+	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	weston_commit_busy(s, ms + 0.4, 0xc0);
+	weston_commit_busy(s, ms + 11, 0xc1);
+	scen_wake(s, 0, MS(ms + 11.5), 600, 1, 500, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 11.6), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 11.6), 500, poll_site);
+	scen_switch(s, 1, MS(ms + 11.6), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+	scen_switch(s, 1, MS(ms + 11.8), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(ms + 11.8), 600, poll_site);
 }
 
 /*
@@ -395,14 +504,18 @@ static int build(struct scen *s, enum variant v)
 	if (v >= V_XWL_TIMER && v <= V_XWL_AWAKE)
 		return xwayland(s, v);
 	scen_init(s, 3);
-	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
+	if (v == V_WESTON || v == V_WESTON_BUSY)
+		scen_task(s, 500, 500, "weston", "/usr/bin/weston", "weston", 5);
+	else
+		scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
 	scen_task(s, 600, 600, "foot", "/usr/bin/foot", "foot", 5);
 	scen_task(s, 610, 610, "waybar", "/usr/bin/waybar", "waybar", 7);
 	scen_task(s, 700, 700, "signaler", "/t/signaler", "signaler", 9);
-	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY) {
+	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY)
 		scen_task(s, 450, 450, "seatd", "/usr/bin/seatd", "seatd", 6);
+	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY || v == V_WESTON ||
+	    v == V_WESTON_BUSY)
 		scen_task(s, 90, 90, "kworker/u4:0", "", "", 0);
-	}
 	scen_switch(s, 0, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 	scen_switch(s, 0, MS(1), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(1), 500, poll_site);
@@ -473,6 +586,8 @@ static int build(struct scen *s, enum variant v)
 	case V_AWAKE_NOFLIP:
 	case V_AWAKE_ALONE:
 	case V_SEAT_BUSY:
+	case V_WESTON:
+	case V_WESTON_BUSY:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -625,6 +740,10 @@ static int build(struct scen *s, enum variant v)
 	} else if (v == V_SEAT_BUSY) {
 		seat_flip_busy(s, 311.5);
 		commit(s, 311.5);
+	} else if (v == V_WESTON) {
+		weston_answers(s, 311.5);
+	} else if (v == V_WESTON_BUSY) {
+		weston_busy_answers(s, 311.5);
 	} else {
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
@@ -890,7 +1009,7 @@ int main(void)
 	static const char *const two_must[] = {
 		"\"flip_mono_ns\":112000000,",
 		"\"flip\":{\"crtc\":0,\"seq\":7,",
-		"\"outputs\":2}",
+		"\"outputs\":2,",
 		"\"client\":600,",
 		"\"clients_woken\":2,",
 		NULL,
@@ -947,6 +1066,22 @@ int main(void)
 		"\"signaled_by\":700}",
 		NULL,
 	};
+	static const char *const weston_must[] = {
+		"\"flip_mono_ns\":323200000,",
+		"\"owner\":500,\"delivered_mono_ns\":323200000,",
+		"\"loop_start_delivered_mono_ns\":312200000,\"repaint_timer_mono_ns\":321900000}",
+		"\"committer\":600,\"commit_woke\":500,\"commit_mono_ns\":311500000}",
+		"{\"cause\":\"display\",\"culprit\":null,\"resource\":\"crtc 0 repaint window\","
+		"\"ms\":9.4,",
+		"\"repaint_window_of\":500}",
+		NULL,
+	};
+	static const char *const weston_busy_must[] = {
+		"\"flip_mono_ns\":322700000,",
+		"\"loop_start_delivered_mono_ns\":312099999,\"repaint_timer_mono_ns\":null}",
+		"\"committer\":600,\"commit_woke\":500,\"commit_mono_ns\":311500000}",
+		NULL,
+	};
 	struct scen *s = malloc(sizeof(*s));
 	char *out, path[200], msg[256];
 	FILE *f;
@@ -954,7 +1089,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(96);
+	tap_plan(105);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1026,6 +1161,13 @@ int main(void)
 	check(V_SILENT_AWAKE, 11, "reader_idle", "running", 500, 50, noflip_must,
 	      "a client that handled the key without a word while sway was awake: not the flip "
 	      "of a blink sway woke for later");
+	check(V_WESTON, 323.2, "flip", "timer", 600, 90, weston_must,
+	      "the client's sleep under weston: the flip right after the commit only starts its "
+	      "repaint loop, the repaint after its timer shows the answer, the wait for that "
+	      "timer the display's pace");
+	check(V_WESTON_BUSY, 322.7, "flip", "timer", 600, 90, weston_busy_must,
+	      "the same, weston runnable from the commit to the repaint (its timer expired as it "
+	      "ran): the repaint's flip still, no wait for the timer");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");
@@ -1033,6 +1175,8 @@ int main(void)
 	latency(V_TIMER, 310, "flip", 300, "tipme latency, the client's sleep");
 	latency(V_TWO, 102, "flip", 99, "tipme latency, two clients and outputs");
 	latency(V_NOFLIP, 1, "reader_idle", 1, "tipme latency, no flip");
+	latency(V_WESTON, 313.2, "flip", 300,
+		"tipme latency under weston: to the repaint's flip, not the loop's start");
 	latency(V_AWAKE_ALONE, 310, "flip", 300,
 		"tipme latency, a press no wakeup delivered: read by the flips' reader, already awake");
 	xlatency(V_XWL_TIMER, "tipme latency, an X client under Xwayland sleeps");

@@ -6,7 +6,7 @@ usage: check_wayland.py TRUTH_JSONL ENV_JSON N RECORDS_JSONL [REPORT_JSON LATENC
 
 TRUTH_JSONL is what tests/vm/progs/wlkey.c wrote (its "ready" line, one
 "press" line per answered press); ENV_JSON t-wayland.sh's (sway's and
-seatd's pids); N the press (its "n"); RECORDS_JSONL `tipme records --json`
+seatd's pids) or t-weston.sh's; N the press (its "n"); RECORDS_JSONL `tipme records --json`
 of the dump made after it.
 
 --window prints the report window (ms) that holds press N and no earlier
@@ -18,6 +18,10 @@ handler: on a loaded machine the key reached the client over 100 ms after
 the input, and a window from there held no input (the report fell back to
 a stall).  Exits 1 if the press's input record is missing, or an earlier
 press's falls into the window.
+
+ENV_JSON's "exact_flip": true (t-weston.sh) asks more of the report: its
+flip is the recorded one nearest wp_presentation's presented time, not
+merely one within a refresh of it.
 
 REPORT_JSON and LATENCY_JSON (`tipme report --window W --json` and `tipme
 latency --json` of the dump) are checked against the truth: the interval
@@ -135,7 +139,7 @@ def key_event_ns(p):
     return (now_ms - (now_ms - p["key_time_ms"]) % 2**32) * 10**6
 
 
-def analyses(p, t_in, report, latency):
+def analyses(p, t_in, report, latency, shown=None):
     m = p["mode"]
     refresh = p["refresh_ns"] or 16666667
     truth = p["presented_ns"] - key_event_ns(p)
@@ -151,6 +155,12 @@ def analyses(p, t_in, report, latency):
     check(iv.get("flip_mono_ns") is not None
           and abs(iv["flip_mono_ns"] - p["presented_ns"]) <= refresh,
           "%s: the report's flip is within one refresh of the presented time" % m, iv)
+    if shown is not None:
+        # (t-weston: its first flip after the commit only started its
+        # repaint loop, a refresh's time before the one that showed it)
+        check((iv.get("flip") or {}).get("delivered_mono_ns") == shown,
+              "%s: the report's flip is the recorded flip nearest the presented time (%d)"
+              % (m, shown), iv.get("flip"))
     check(abs(got - truth) <= tol, "%s: the report's interval %s is the truth's %s within %s"
           % (m, ms(got), ms(truth), ms(tol)))
     v = report.get("verdict") or {}
@@ -239,6 +249,7 @@ def main():
         t_commit = p["delay_end_ns"]
 
     # the flip that showed the answer
+    shown = None
     flips = [r for r in recs if r["type"] == "vblank_delivered" and r.get("file") != NO_FILE
              and t_commit <= r["mono_ns"] <= p["presented_recv_ns"]]
     if check(flips, "%s: a flip's event delivered after the commit, before the feedback" % m,
@@ -253,6 +264,8 @@ def main():
               "by %s, to file %s of %s (%s)"
               % (m, ms(f["mono_ns"] - t_commit), flips.index(f), f.get("pid_comm"), f["file"],
                  f.get("owner"), f.get("owner_comm")))
+        if env.get("exact_flip"):
+            shown = f["mono_ns"]
         check(f.get("owner") in owners, "%s: the flip's file is the compositor's (opened by it "
               "or by seatd for it)" % m, f)
         refresh = p["refresh_ns"] or 16666667
@@ -298,7 +311,7 @@ def main():
             report = json.load(f)
         with open(sys.argv[6]) as f:
             latency = json.load(f)
-        analyses(p, t_in, report, latency)
+        analyses(p, t_in, report, latency, shown)
 
 
 main()

@@ -16,46 +16,30 @@
 # and tipme latency of each dump.
 #
 # wlkey's output (the truth, and its -v log) and sway's log go to the
-# guest's tmpfs, not to TIPME_OUT: TIPME_OUT is 9p, where every write is
-# a round trip to the host, and a client or compositor blocked in one
-# (uninterruptibly) is not woken by the messages the analysis follows:
-# under load, wlkey's log line as the compositor's answer came left no
-# wakeup of it (the commit was then taken from a later message), sway's
-# as the key came none of sway.  The truth is copied to TIPME_OUT for
-# each host step, the logs at the end.
+# guest's tmpfs, not to TIPME_OUT (tests/vm/wlkeyrun.sh, which t-weston.sh
+# shares): TIPME_OUT is 9p, where every write is a round trip to the
+# host, and a client or compositor blocked in one (uninterruptibly) is
+# not woken by the messages the analysis follows: under load, wlkey's log
+# line as the compositor's answer came left no wakeup of it (the commit
+# was then taken from a later message), sway's as the key came none of
+# sway.
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
-truth=/tmp/wlkey.jsonl
-logs=/tmp/wlkeylogs
 # the presses: KEY=MODE:MS for wlkey, and the name of the dump each makes
-PRESSES="a=none:0 s=sleep:300 c=compute:300 f=fence:300 t=stop:300 p=compstop:300"
+WLK_PRESSES="a=none:0 s=sleep:300 c=compute:300 f=fence:300 t=stop:300 p=compstop:300"
 . "$TIPME_SRC/tests/vm/wlsession.sh"
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	wl_end
-	cp "$truth" "$out/wlkey.jsonl" 2>/dev/null
-	cp "$logs"/* "$out"/ 2>/dev/null
-}
-answered() { [ "$(grep -c '"press"' "$truth")" -ge "$1" ]; }
+. "$TIPME_SRC/tests/vm/wlkeyrun.sh"
 
-tap_check "insmod" insmod module/tipme.ko buffer_size=16M || tap_done
-echo 0 > /proc/sys/tipme/trigger_interval_ms
-# the input records name the key: each press is found by its code
-echo 1 > /proc/sys/tipme/keylog
-mkdir -p "$logs"
-WL_LOGS=$logs
+wlk_insmod
 if ! wl_session -d; then
 	tap_fail "sway started" "$WL_ERR"
-	cleanup
+	wlk_cleanup
 	tap_done
 fi
 tap_ok "sway started on $WAYLAND_DISPLAY"
-sway_pid=$SWAY_PID seatd_pid=$SEATD_PID
-grep -E 'Initializing DRM backend|Modesetting with' "$logs/sway.log" | sed 's/^/# /'
+grep -E 'Initializing DRM backend|Modesetting with' "$WL_LOGS/sway.log" | sed 's/^/# /'
 
 # the fence's device, after sway (WLR_DRM_DEVICES keeps it from it)
 tap_check "modprobe vgem" modprobe vgem
@@ -64,36 +48,7 @@ for c in /sys/class/drm/card*; do
 	[ "$(basename "$(readlink -f "$c/device")")" = vgem ] && chmod 0666 "/dev/dri/${c##*/}"
 done
 
-# shellcheck disable=SC2086
-as_wl "$B"/tests/vm/wlkey -v --count 6 $PRESSES > "$truth" 2> "$logs/wlkey.err" &
-wlkey_pid=$!
-pids+=($wlkey_pid)
-if ! wait_for 60 grep -q '"ready"' "$truth"; then
-	tap_fail "wlkey mapped its window and has the focus" "$(tail -n 5 "$logs/wlkey.err")"
-	cleanup
-	tap_done
-fi
-tap_ok "wlkey mapped its window and has the focus"
+wlk_start as_wl
 printf '{"event": "env", "sway": %d, "seatd": %d, "kernel": "%s"}\n' \
-	"$sway_pid" "$seatd_pid" "$(uname -r)" > "$out/env.json"
-
-n=0
-for p in $PRESSES; do
-	key=${p%%=*} mode=${p#*=}
-	mode=${mode%%:*}
-	n=$((n + 1))
-	wl_type "$key"
-	if ! wait_for 60 answered $n; then
-		tap_fail "$mode: wlkey's answer to '$key' reached the screen" "$(tail -n 5 "$logs/wlkey.err")"
-		continue
-	fi
-	tap_ok "$mode: wlkey's answer to '$key' reached the screen"
-	echo 1 > /proc/sys/tipme/trigger
-	tap_check "$mode: tipme dump" "$B"/tipme dump -o "$out/$mode.dump"
-	cp "$truth" "$out/wlkey.jsonl"
-	tap_on_host tests/vm/wayland_check.sh "$mode" "$n"
-done
-tap_check "wlkey exited after its presses" wait "$wlkey_pid"
-cleanup
-tap_check "rmmod" rmmod tipme
-tap_done
+	"$SWAY_PID" "$SEATD_PID" "$(uname -r)" > "$out/env.json"
+wlk_presses

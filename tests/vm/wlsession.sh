@@ -1,7 +1,6 @@
 # shellcheck shell=bash
-# A Wayland desktop in the guest, as t-wayland.sh, t-foot.sh,
-# t-xwayland.sh and make demo-wayland (scripts/demo-wayland-guest.sh)
-# start it: sway on its DRM
+# A Wayland desktop in the guest, as t-wayland.sh, t-foot.sh and make
+# demo-wayland (scripts/demo-wayland-guest.sh) start it: sway on its DRM
 # backend (virtio-gpu: the test's header says "gpu=virtio"; wlroots 0.15
 # refuses bochs, which has no PRIME import) with the pixman renderer and
 # tests/vm/wayland-sway.conf, seatd, udevd, and a uinput keyboard that
@@ -9,7 +8,7 @@
 # wl_type.  Sourced after tests/lib/tap.sh (wait_for), with B (the build
 # directory) and out (where the logs go) set.
 # shellcheck disable=SC2154 # B, out: set by the caller
-# shellcheck disable=SC2034 # WL_ERR, SWAY_PID, SEATD_PID: for the caller
+# shellcheck disable=SC2034 # WL_ERR, SWAY_PID, SEATD_PID, WESTON_PID: for the caller
 
 WL_UID=4242
 WL_RT=/run/user/$WL_UID
@@ -24,19 +23,11 @@ wl_have_sock() { [ -n "$(wl_sock)" ]; }
 wl_err() { WL_ERR=$*; return 1; }
 wl_udevd_up() { udevadm control --ping >> "$out/udevd.log" 2>&1; }
 
-# wl_session [SWAY_ARGS...]: starts the desktop.  0 with sway up,
-# WAYLAND_DISPLAY, XDG_RUNTIME_DIR and HOME exported and SWAY_PID and
-# SEATD_PID set; else 1 with WL_ERR saying what failed (sway's last log
-# lines when it is sway).  Logs: $out/udevd.log (udevadm's too),
-# seatd.log, vkbd.out, and sway.log in $WL_LOGS if set (a guest tmpfs
-# directory: a write to $out, a 9p mount, blocks sway for long), else
-# in $out.  sway's configuration: $WL_CONF if set, else
-# tests/vm/wayland-sway.conf.  WL_DRM_USER=1: the session's user may open
-# the DRM device itself (as a desktop's user in group video does): wlroots
-# opens it again by its path for a DRM lease, which Xwayland asks for at
-# start; refused, sway sends Xwayland a protocol error ("no memory"),
-# Xwayland exits, and sway 1.7 crashes (seen in t-xwayland's guest).
-wl_session() {
+# wl_base: what every compositor here needs before it starts: udevd
+# (the add events replayed), the session's user and its runtime dir, and
+# the keyboard.  0, or 1 with WL_ERR.  Logs: $out/udevd.log (udevadm's
+# too), vkbd.out.
+wl_base() {
 	modprobe -a virtio_gpu uinput || wl_err "modprobe virtio_gpu uinput failed" || return
 	# libinput and wlroots find their devices through libudev, and skip
 	# those udev has not initialised: run udevd and replay the add events
@@ -53,11 +44,8 @@ wl_session() {
 	echo "wl:x:$WL_UID:" >> /etc/group
 	mkdir -p "$WL_RT" && chown $WL_UID:$WL_UID "$WL_RT" && chmod 0700 "$WL_RT"
 	export XDG_RUNTIME_DIR=$WL_RT HOME=$WL_RT
-	seatd -u wl -g wl > "$out/seatd.log" 2>&1 &
-	SEATD_PID=$!
-	wl_pids+=("$SEATD_PID")
 
-	# the keyboard, before sway starts: libinput opens it at start
+	# the keyboard, before the compositor starts: libinput opens it at start
 	rm -f /tmp/wlkeys
 	mkfifo /tmp/wlkeys
 	"$B"/tests/vm/vkbd --stdin < /tmp/wlkeys > "$out/vkbd.out" 2>&1 &
@@ -66,6 +54,25 @@ wl_session() {
 	wait_for 30 grep -q ready "$out/vkbd.out" || wl_err "the virtual keyboard: $(cat "$out/vkbd.out")" ||
 		return
 	udevadm settle -t 30
+}
+
+# wl_session [SWAY_ARGS...]: starts the desktop.  0 with sway up,
+# WAYLAND_DISPLAY, XDG_RUNTIME_DIR and HOME exported and SWAY_PID and
+# SEATD_PID set; else 1 with WL_ERR saying what failed (sway's last log
+# lines when it is sway).  Logs: wl_base's, seatd.log, and sway.log in
+# $WL_LOGS if set (a guest tmpfs directory: a write to $out, a 9p mount,
+# blocks sway for long), else in $out.  sway's configuration: $WL_CONF if
+# set, else tests/vm/wayland-sway.conf.  WL_DRM_USER=1 (wl_base): the
+# session's user may open the DRM device itself (as a desktop's user in
+# group video does): wlroots opens it again by its path for a DRM lease,
+# which Xwayland asks for at start; refused, sway sends Xwayland a
+# protocol error ("no memory"), Xwayland exits, and sway 1.7 crashes
+# (seen in t-xwayland's guest).
+wl_session() {
+	wl_base || return
+	seatd -u wl -g wl > "$out/seatd.log" 2>&1 &
+	SEATD_PID=$!
+	wl_pids+=("$SEATD_PID")
 
 	# (setpriv, not as_wl: a function in the background is a subshell,
 	# and $! would be its pid, not sway's)
@@ -80,6 +87,29 @@ wl_session() {
 	WAYLAND_DISPLAY=$(wl_sock)
 }
 
+# wl_weston: the desktop with weston 10 instead of sway: its DRM backend
+# (virtio-gpu's card0) with the pixman renderer and the kiosk shell (no
+# panel, no background, no client of its own: the one window gets the
+# screen and the keyboard), never idle.  Debian 12's weston is built
+# without libseat: its DRM backend opens the devices through logind
+# (there is none in the guest) or itself as root on a VT ("direct"), so it
+# runs as root on tty2, its socket in the session's runtime dir.  0 with
+# weston up, WAYLAND_DISPLAY exported and WESTON_PID set; else 1 with
+# WL_ERR (weston's last log lines).  Logs: wl_base's, and weston.log in
+# $WL_LOGS if set, else in $out.
+wl_weston() {
+	local log=${WL_LOGS:-$out}/weston.log
+	wl_base || return
+	weston --backend=drm-backend.so --use-pixman --drm-device=card0 --tty=2 \
+		--shell=kiosk-shell.so --idle-time=0 --no-config --log="$log" > "$log.out" 2>&1 &
+	WESTON_PID=$!
+	wl_pids+=("$WESTON_PID")
+	wait_for 90 wl_have_sock ||
+		wl_err "weston did not start: $(tail -n 8 "$log" "$log.out" 2>/dev/null)" || return
+	export WAYLAND_DISPLAY
+	WAYLAND_DISPLAY=$(wl_sock)
+}
+
 # wl_type CHORD: the keyboard types CHORD ("c", "ctrl+alt+minus": vkbd's;
 # "@PID c": once thread PID sleeps)
 wl_type() { echo "$1" >&7; }
@@ -90,7 +120,7 @@ wl_type() { echo "$1" >&7; }
 wl_fb() { awk '/^plane\[/ { p++ } p == 1 && /fb=/ { print $1; exit }' /sys/kernel/debug/dri/0/state; }
 wl_fb_not() { [ "$(wl_fb)" != "$1" ]; }
 
-# wl_end: stops what wl_session started and ends the keyboard
+# wl_end: stops what wl_session or wl_weston started and ends the keyboard
 wl_end() {
 	local p
 	for p in "${wl_pids[@]}"; do kill "$p" 2>/dev/null; done
