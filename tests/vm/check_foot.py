@@ -46,6 +46,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from tap import check  # noqa: E402
+from jsonl import lines, ms  # noqa: E402
 
 KEY_S = 31
 NO_FILE = "00000000"   # a commit's own completion event, which no file reads
@@ -57,13 +58,6 @@ ECHO_TO_FLIP_NS = 100 * 10**6
 SLACK_NS = 5 * 10**6
 
 
-def lines(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def ms(ns):
-    return "%.3f ms" % (ns / 1e6)
 
 
 def byte(truth, b):

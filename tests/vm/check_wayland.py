@@ -62,6 +62,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from tap import check  # noqa: E402
+from jsonl import lines, ms  # noqa: E402
 
 NO_FILE = "00000000"   # a commit's own completion event, which no file reads
 # A record's CLOCK_MONOTONIC time is the recorder's clock mapped through
@@ -74,13 +75,6 @@ NO_FILE = "00000000"   # a commit's own completion event, which no file reads
 SLACK_NS = 2 * 10**6
 
 
-def lines(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def ms(ns):
-    return "%.3f ms" % (ns / 1e6)
 
 
 def wakings(recs, pid, lo, hi, waker=None):

@@ -38,11 +38,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from tap import check  # noqa: E402
+from jsonl import lines  # noqa: E402
 
-
-def lines(path):
-    with open(path) as f:
-        return [json.loads(x) for x in f if x.strip()]
 
 
 def ms(ns):

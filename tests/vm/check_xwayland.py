@@ -40,6 +40,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from tap import check  # noqa: E402
+from jsonl import lines, ms  # noqa: E402
 
 KEYS = {"sleep": 31, "compute": 46}    # s, c
 NO_FILE = "00000000"   # a commit's own completion event, which no file reads
@@ -47,13 +48,6 @@ REFRESH_NS = 16666667
 SLACK_NS = 5 * 10**6
 
 
-def lines(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def ms(ns):
-    return "%.3f ms" % (ns / 1e6)
 
 
 def truth_keys(path):
