@@ -35,6 +35,12 @@
  */
 #define VIA_WITHIN_NS	1000000000LL
 #define VIA_SKEW_NS	10000000LL
+/*
+ * A press's record stamped on a CPU whose clock lags may show the reader
+ * still asleep when a wakeup stamped on another CPU had in truth already
+ * woken it, up to this long after the stamp (flip.c's CPU_SKEW_NS).
+ */
+#define READ_SKEW_NS	10000000LL
 
 static uint64_t dist(int64_t a, int64_t b)
 {
@@ -225,13 +231,18 @@ static size_t nearest_read(const struct pm_res *res, size_t k, size_t left, size
  * thread @disp of the process that reads the page flips' events
  * (struct pm_flip.reader: on a Linux desktop the display server reads the
  * input devices too), when it was not blocked at @in's time: @out, a
- * wakeup of it at @in's record, on its CPU.  Returns how it was found
- * (PM_READER_NONE: it was not).
+ * wakeup of it at @in's record, on its CPU.  A reader blocked at @in's
+ * time counts as awake when a wakeup onto another CPU than @in's ended
+ * that sleep within READ_SKEW_NS: nothing else explains a sleeping
+ * reader that the press did not wake (evdev wakes a sleeper), and the two
+ * stamps come from two CPUs' clocks; @out is then at that wakeup.
+ * Returns how it was found (PM_READER_NONE: it was not).
  */
 static int awake_reader(const struct pm_state *st, const struct pm_input *in,
 			const struct pm_wake *near, uint32_t disp, struct pm_wake *out)
 {
 	const struct pm_thread *th;
+	int64_t at = in->ns;
 	size_t j;
 
 	th = near ? pm_state_thread(st, near->target) : disp ? pm_state_thread(st, disp) : NULL;
@@ -242,10 +253,14 @@ static int awake_reader(const struct pm_state *st, const struct pm_input *in,
 			break;
 		if (sg->end_ns <= in->ns)
 			continue;
-		if (sg->state != PM_T_RUNNABLE && sg->state != PM_T_RUNNING)
+		if (sg->state == PM_T_BLOCKED && sg->end_ns - in->ns <= READ_SKEW_NS &&
+		    j + 1 < th->nsegs && th->segs[j + 1].woken &&
+		    th->segs[j + 1].cpu != in->cpu)
+			at = sg->end_ns;
+		else if (sg->state != PM_T_RUNNABLE && sg->state != PM_T_RUNNING)
 			return PM_READER_NONE;
 		memset(out, 0, sizeof(*out));
-		out->ns = in->ns;
+		out->ns = at;
 		out->cpu = in->cpu;
 		out->target = th->pid;
 		out->ctx = TIPME_CTX_TASK;

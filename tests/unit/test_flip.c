@@ -116,6 +116,7 @@ enum variant {
 	V_SILENT_AWAKE,	/* V_SILENT's, sway awake as foot waits again; a blink */
 	V_WESTON,	/* the timer's under weston: a flip starts its repaint loop */
 	V_WESTON_BUSY,	/* ... weston busy (runnable) from the commit to the repaint */
+	V_AWAKE_LAG,	/* V_AWAKE_ALONE's, the key stamped on a CPU whose clock lags */
 };
 
 static const char *const names[] = {
@@ -131,6 +132,7 @@ static const char *const names[] = {
 	[V_XWL_UNSEEN] = "xwayland-unseen", [V_XWL_AWAKE] = "xwayland-awake",
 	[V_GPU_AWAKE] = "gpu-awake", [V_SILENT_AWAKE] = "silent-awake",
 	[V_WESTON] = "weston", [V_WESTON_BUSY] = "weston-busy",
+	[V_AWAKE_LAG] = "awake-lag",
 };
 
 /*
@@ -528,11 +530,13 @@ static int build(struct scen *s, enum variant v)
 	scen_switch(s, 2, MS(1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 2, MS(1), 700, sleep_site);
 	/* the key: evdev wakes sway */
-	if (v == V_AWAKE || v == V_AWAKE_ALONE || v == V_AWAKE_NOFLIP) {
+	if (v == V_AWAKE || v == V_AWAKE_ALONE || v == V_AWAKE_NOFLIP || v == V_AWAKE_LAG) {
 		/*
 		 * a press at 3 ms sway reads without a word (V_AWAKE); a
 		 * timer wakes sway at 8.5 ms, and the key at 10 ms finds it
-		 * runnable
+		 * runnable (V_AWAKE_LAG: the timer's wakeup comes at 10.05 ms
+		 * on CPU 0, and the key is stamped 10 ms on CPU 2, whose clock
+		 * lags: sway seems asleep at the stamp)
 		 */
 		if (v == V_AWAKE || v == V_AWAKE_NOFLIP) {
 			scen_rec(s, 0, TIPME_REC_INPUT, MS(3), &in, sizeof(in));
@@ -541,8 +545,13 @@ static int build(struct scen *s, enum variant v)
 			scen_switch(s, 0, MS(3.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 			scen_blocked(s, 0, MS(3.3), 500, poll_site);
 		}
-		scen_wake(s, 0, MS(8.5), 500, 0, 0, TIPME_CTX_HARDIRQ);
-		scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+		if (v == V_AWAKE_LAG) {
+			scen_rec(s, 2, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+			scen_wake(s, 0, MS(10.05), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		} else {
+			scen_wake(s, 0, MS(8.5), 500, 0, 0, TIPME_CTX_HARDIRQ);
+			scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+		}
 		scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 	} else if (v == V_SKEW) {
 		/*
@@ -585,6 +594,7 @@ static int build(struct scen *s, enum variant v)
 	case V_AWAKE:
 	case V_AWAKE_NOFLIP:
 	case V_AWAKE_ALONE:
+	case V_AWAKE_LAG:
 	case V_SEAT_BUSY:
 	case V_WESTON:
 	case V_WESTON_BUSY:
@@ -1089,7 +1099,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(105);
+	tap_plan(108);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1128,6 +1138,9 @@ int main(void)
 	check(V_AWAKE_ALONE, 320, "flip", "timer", 600, 90, by_must + 2,
 	      "the same with no other input in the dump: the reader is the main thread of the "
 	      "process that reads the page flips' events");
+	check(V_AWAKE_LAG, 320, "flip", "timer", 600, 90, by_must + 2,
+	      "the same, the key stamped on a CPU whose clock lags, just before the timer's "
+	      "wakeup of sway on another: sway awake for it still (t-wayland's compstop, loaded)");
 	check(V_AWAKE_NOFLIP, 11, "reader_idle", "running", 500, 50, by_must + 4,
 	      "the same in a dump without flips: to the reader's next wait, the reader "
 	      "already awake");
