@@ -439,6 +439,17 @@ static int64_t work_wait_ended(const struct pm_incident *inc, const struct pm_st
 	return last;
 }
 
+/*
+ * Until when a compositor woken from its wait for work went on to other
+ * work than the flip @end: its delivery, or, when that flip is the repaint
+ * after one that only started the repaint loop (weston), the loop's
+ * start: its wait for the repaint window after it is the flip's own.
+ */
+static int64_t composed(const struct pm_flip_end *end)
+{
+	return end->started ? end->started->ns : end->flip->ns;
+}
+
 /* How the commit was found (struct pm_press_path.commit_by). */
 const char *const pm_commit_by_key[PM_COMMIT_BY_NR] = {
 	[PM_COMMIT_BY_WAKEUP] = "wakeup",
@@ -484,7 +495,7 @@ static void unseen_try(const struct pm_incident *inc, const struct pm_state *st,
 		return;
 	if (u->found > 0) {
 		if (e >= p->end.commit_ns ||
-		    work_wait_ended(inc, st, p->reader, e, p->end.flip->ns))
+		    work_wait_ended(inc, st, p->reader, e, composed(&p->end)))
 			return;
 	} else {
 		if (++u->tried > UNSEEN_CANDIDATES) {
@@ -495,7 +506,7 @@ static void unseen_try(const struct pm_incident *inc, const struct pm_state *st,
 			u->found = -1;
 			return;
 		}
-		woke = work_wait_ended(inc, st, p->reader, e, end.flip->ns);
+		woke = work_wait_ended(inc, st, p->reader, e, composed(&end));
 		if (woke) {
 			u->after = woke;
 			return;

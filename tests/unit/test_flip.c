@@ -117,6 +117,7 @@ enum variant {
 	V_WESTON,	/* the timer's under weston: a flip starts its repaint loop */
 	V_WESTON_BUSY,	/* ... weston busy (runnable) from the commit to the repaint */
 	V_AWAKE_LAG,	/* V_AWAKE_ALONE's, the key stamped on a CPU whose clock lags */
+	V_WESTON_STOPPED, /* V_WESTON's, weston stopped when the client commits */
 };
 
 static const char *const names[] = {
@@ -132,7 +133,7 @@ static const char *const names[] = {
 	[V_XWL_UNSEEN] = "xwayland-unseen", [V_XWL_AWAKE] = "xwayland-awake",
 	[V_GPU_AWAKE] = "gpu-awake", [V_SILENT_AWAKE] = "silent-awake",
 	[V_WESTON] = "weston", [V_WESTON_BUSY] = "weston-busy",
-	[V_AWAKE_LAG] = "awake-lag",
+	[V_AWAKE_LAG] = "awake-lag", [V_WESTON_STOPPED] = "weston-stopped",
 };
 
 /*
@@ -506,7 +507,7 @@ static int build(struct scen *s, enum variant v)
 	if (v >= V_XWL_TIMER && v <= V_XWL_AWAKE)
 		return xwayland(s, v);
 	scen_init(s, 3);
-	if (v == V_WESTON || v == V_WESTON_BUSY)
+	if (v == V_WESTON || v == V_WESTON_BUSY || v == V_WESTON_STOPPED)
 		scen_task(s, 500, 500, "weston", "/usr/bin/weston", "weston", 5);
 	else
 		scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
@@ -516,7 +517,7 @@ static int build(struct scen *s, enum variant v)
 	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY)
 		scen_task(s, 450, 450, "seatd", "/usr/bin/seatd", "seatd", 6);
 	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY || v == V_WESTON ||
-	    v == V_WESTON_BUSY)
+	    v == V_WESTON_BUSY || v == V_WESTON_STOPPED)
 		scen_task(s, 90, 90, "kworker/u4:0", "", "", 0);
 	scen_switch(s, 0, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 	scen_switch(s, 0, MS(1), 500, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -598,6 +599,7 @@ static int build(struct scen *s, enum variant v)
 	case V_SEAT_BUSY:
 	case V_WESTON:
 	case V_WESTON_BUSY:
+	case V_WESTON_STOPPED:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -754,6 +756,34 @@ static int build(struct scen *s, enum variant v)
 		weston_answers(s, 311.5);
 	} else if (v == V_WESTON_BUSY) {
 		weston_busy_answers(s, 311.5);
+	} else if (v == V_WESTON_STOPPED) {
+		/*
+		 * 700 stops weston at 12 ms; foot commits at 311.5 ms (no
+		 * wakeup: weston is stopped) and waits in poll at 312 ms; 700
+		 * continues weston at 312.3 ms, which answers as weston does: the repaint
+		 * loop's first flip at 312.7 ms, its wait for the repaint
+		 * window until its timer at 322.4 ms, the answer's flip at
+		 * 323.7 ms (t-weston's compstop: before, that wait for the
+		 * timer was taken for other work and the press drew nothing)
+		 */
+		signal_from_700(s, 12, 500, 0, 12.05);
+		scen_switch(s, 0, MS(12.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		scen_switch(s, 0, MS(12.2), 500, TIPME_TS_STOPPED, 120, 0, 120);
+		scen_blocked(s, 0, MS(12.2), 500, stop_site);
+		commit(s, 311.5);
+		signal_from_700(s, 312.3, 500, 0, 312.35);
+		scen_switch(s, 0, MS(312.4), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		scen_switch(s, 0, MS(312.6), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(312.6), 500, poll_site);
+		weston_flip(s, 312.7, 0);
+		scen_wake(s, 0, MS(322.4), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(322.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		scen_switch(s, 0, MS(323.5), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(323.5), 500, poll_site);
+		weston_flip(s, 323.7, 1);
+		scen_switch(s, 1, MS(324), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+		scen_switch(s, 1, MS(324.2), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(324.2), 600, poll_site);
 	} else {
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
@@ -1086,6 +1116,11 @@ int main(void)
 		"\"repaint_window_of\":500}",
 		NULL,
 	};
+	static const char *const weston_stopped_must[] = {
+		"\"commit_by\":\"stopped\",",
+		"\"loop_start_delivered_mono_ns\":312700000,",
+		NULL,
+	};
 	static const char *const weston_busy_must[] = {
 		"\"flip_mono_ns\":322700000,",
 		"\"loop_start_delivered_mono_ns\":312099999,\"repaint_timer_mono_ns\":null}",
@@ -1099,7 +1134,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(108);
+	tap_plan(111);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1178,6 +1213,10 @@ int main(void)
 	      "the client's sleep under weston: the flip right after the commit only starts its "
 	      "repaint loop, the repaint after its timer shows the answer, the wait for that "
 	      "timer the display's pace");
+	check(V_WESTON_STOPPED, 323.7, "flip", "timer", 600, 80, weston_stopped_must,
+	      "the client's sleep under weston, weston stopped when the client commits: the "
+	      "repaint after the loop's first flip, not nothing (its wait for the repaint "
+	      "window is the flip's own, not other work)");
 	check(V_WESTON_BUSY, 322.7, "flip", "timer", 600, 90, weston_busy_must,
 	      "the same, weston runnable from the commit to the repaint (its timer expired as it "
 	      "ran): the repaint's flip still, no wait for the timer");
