@@ -206,8 +206,11 @@ def main():
     # libinput's time of the key is the kernel's (evdev's, CLOCK_MONOTONIC), in ms
     dt = (p["key_time_ms"] - t_in // 10**6 + 2**31) % 2**32 - 2**31
     print("# %s: the key event's time - the input record's: %d ms" % (m, dt))
-    check(abs(dt) <= 10, "%s: the key event's time (%d ms) is the input record's within 10 ms"
-          % (m, p["key_time_ms"]), "input at %d ns" % t_in)
+    # evdev stamps the event after tipme.ko's input filter saw it: 0 ms
+    # in 18 of 20 presses, 6 and 13 ms with two guests and two CPU
+    # burners on the host's 2 cores (a vCPU descheduled between the two)
+    check(-1 <= dt <= 50, "%s: the key event's time (%d ms) is the input record's, "
+          "or up to 50 ms after it" % (m, p["key_time_ms"]), "input at %d ns" % t_in)
 
     # the compositor woken (if it slept when the key came), the client
     # woken by it
