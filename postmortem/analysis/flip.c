@@ -33,12 +33,6 @@
 #define REPAINT_WITHIN_NS	100000000LL
 /* How many later messages of the client the commit may move to. */
 #define COMMIT_MOVES		16
-/*
- * How far two CPUs' clocks may differ: local_clock(), which the recorder
- * stamps with when the TSC is unstable, keeps each CPU within about a
- * tick of the others (5 ms seen in a guest, at HZ=250).
- */
-#define CPU_SKEW_NS		10000000LL
 
 static uint32_t tgid_of(const struct pm_dump *pm, uint32_t pid, int64_t ns)
 {
@@ -654,7 +648,7 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 		 * recorded); the reader dispatched the input after it.
 		 */
 		if (s->waker < 0 && s->end_ns != INT64_MAX && s->cpu != reader->cpu &&
-		    s->start_ns - reader->ns <= CPU_SKEW_NS)
+		    s->start_ns - reader->ns <= PM_CPU_SKEW_NS)
 			continue;
 		out->idle_ns = s->start_ns;
 		break;

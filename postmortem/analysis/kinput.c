@@ -31,16 +31,12 @@
  * An X server that is a compositor's client (Xwayland) turns the
  * compositor's key event into its device event this long after the
  * kernel's input at most; the compositor's wakeup of it may be stamped
- * on a CPU whose clock is ahead by up to VIA_SKEW_NS (flip.c's CPU_SKEW_NS).
+ * on a CPU whose clock is ahead by up to PM_CPU_SKEW_NS.  A press's record
+ * stamped on a CPU whose clock lags may show the reader still asleep when
+ * a wakeup stamped on another CPU had in truth already woken it, up to
+ * PM_CPU_SKEW_NS after the stamp.
  */
 #define VIA_WITHIN_NS	1000000000LL
-#define VIA_SKEW_NS	10000000LL
-/*
- * A press's record stamped on a CPU whose clock lags may show the reader
- * still asleep when a wakeup stamped on another CPU had in truth already
- * woken it, up to this long after the stamp (flip.c's CPU_SKEW_NS).
- */
-#define READ_SKEW_NS	10000000LL
 
 static uint64_t dist(int64_t a, int64_t b)
 {
@@ -233,7 +229,7 @@ static size_t nearest_read(const struct pm_res *res, size_t k, size_t left, size
  * input devices too), when it was not blocked at @in's time: @out, a
  * wakeup of it at @in's record, on its CPU.  A reader blocked at @in's
  * time counts as awake when a wakeup onto another CPU than @in's ended
- * that sleep within READ_SKEW_NS: nothing else explains a sleeping
+ * that sleep within PM_CPU_SKEW_NS: nothing else explains a sleeping
  * reader that the press did not wake (evdev wakes a sleeper), and the two
  * stamps come from two CPUs' clocks; @out is then at that wakeup.
  * Returns how it was found (PM_READER_NONE: it was not).
@@ -253,7 +249,7 @@ static int awake_reader(const struct pm_state *st, const struct pm_input *in,
 			break;
 		if (sg->end_ns <= in->ns)
 			continue;
-		if (sg->state == PM_T_BLOCKED && sg->end_ns - in->ns <= READ_SKEW_NS &&
+		if (sg->state == PM_T_BLOCKED && sg->end_ns - in->ns <= PM_CPU_SKEW_NS &&
 		    j + 1 < th->nsegs && th->segs[j + 1].woken &&
 		    th->segs[j + 1].cpu != in->cpu)
 			at = sg->end_ns;
@@ -504,7 +500,7 @@ int pm_kernel_press_via(const struct pm_incident *inc, const struct pm_state *st
 
 		if (in->ns < x_ns - VIA_WITHIN_NS)
 			continue;
-		if (in->ns > x_ns + VIA_SKEW_NS)
+		if (in->ns > x_ns + PM_CPU_SKEW_NS)
 			break;
 		if (!is_press(in) || rd[k].by == PM_READER_NONE)
 			continue;
@@ -516,14 +512,14 @@ int pm_kernel_press_via(const struct pm_incident *inc, const struct pm_state *st
 		 * well after the compositor's dispatch (a busy Xwayland under
 		 * TCG took 49 ms)
 		 */
-		if (!pp.nclients && pp.reader && x_ns >= in->ns - VIA_SKEW_NS) {
+		if (!pp.nclients && pp.reader && x_ns >= in->ns - PM_CPU_SKEW_NS) {
 			pp.client = server;
 			pp.client_proc = server;
 			pp.client_waker = 0;
 			pp.client_ns = x_ns > pp.read_ns ? x_ns : pp.read_ns;
 			pp.nclients = 1;
 		}
-		if (pp.client_proc != server || pp.client_ns > x_ns + VIA_SKEW_NS)
+		if (pp.client_proc != server || pp.client_ns > x_ns + PM_CPU_SKEW_NS)
 			continue;
 		pp.reader_by = rd[k].by;
 		*out = pp;

@@ -14,6 +14,14 @@
 #include <stdint.h>
 #include <linux/tipme.h>
 
+/*
+ * How far two CPUs' stamps may differ: local_clock(), which the recorder
+ * stamps with when the TSC is unstable, keeps each CPU within about a tick
+ * of the others (5 ms seen in a guest at HZ=250).  Analyses that compare
+ * records stamped on different CPUs allow this much either way.
+ */
+#define PM_CPU_SKEW_NS	10000000LL
+
 /**
  * struct pm_clock - a timestamp mapping
  * @p: clock pairs, strictly increasing in ts, non-decreasing in mono_ns
