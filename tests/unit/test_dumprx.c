@@ -253,6 +253,7 @@ static void test_captured(void)
 	int fd, err;
 
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
 	gone = fork();
 	if (gone == 0)
 		_exit(0);
@@ -262,7 +263,6 @@ static void test_captured(void)
 		tap_ok(0, "captured maps: set up");
 		return;
 	}
-	exe[n] = '\0';
 	fd = open(exe, O_RDONLY);
 	src.ctx = &fd;
 	if (fd >= 0 && !tm_elf_build_id(&src, id, &len, NULL))
