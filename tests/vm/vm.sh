@@ -239,7 +239,13 @@ if [ $ok = 1 ]; then
 			echo 8 >$N/proc/sys/kernel/printk
 			echo 1 >$N/proc/sys/kernel/sysrq
 			say "watchdog: the job is still running after ${VM_WATCHDOG}s"
-			chroot $N ps -eo pid,stat,time,wchan:24,args >"$N$VM_OUT/.vm/watchdog-ps.txt" 2>&1
+			# each process's state and wait channel from /proc itself
+			# (whichever ps the PATH finds, busybox's has no wchan)
+			for p in $N/proc/[0-9]*; do
+				read -r _ _ st _ <"$p/stat" 2>/dev/null || continue
+				printf '%s %s %s %s\n' "${p##*/}" "$st" "$(cat "$p/wchan" 2>/dev/null)" \
+					"$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null | cut -c1-160)"
+			done >"$N$VM_OUT/.vm/watchdog-ps.txt" 2>&1
 			echo w >$N/proc/sysrq-trigger
 			echo l >$N/proc/sysrq-trigger
 			dmesg >"$N$VM_OUT/.vm/watchdog-dmesg.txt"

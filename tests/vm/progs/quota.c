@@ -213,6 +213,13 @@ int main(int argc, char **argv)
 		cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		if (write(done[1], &cpu_ns, sizeof(cpu_ns)) != sizeof(cpu_ns))
 			_exit(1);
+		/*
+		 * asleep, not exiting, until the waiter has read cpu.stat: a
+		 * throttle that the exit's own CPU time ran into would be
+		 * counted there and is no part of the wait
+		 */
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
 		_exit(0);
 	}
 	/* into the cgroup before it does anything there */
@@ -225,9 +232,11 @@ int main(int argc, char **argv)
 	if (read(done[0], &cpu_ns, sizeof(cpu_ns)) != sizeof(cpu_ns))
 		return 1;
 	woke = clock_ns(CLOCK_MONOTONIC);
-	waitpid(child, &status, 0);
 	nr1 = cpu_stat(argv[1], "nr_throttled");
 	th1 = cpu_stat(argv[1], "throttled_usec");
+	if (write(go[1], &c, 1) != 1)
+		return 1;
+	waitpid(child, &status, 0);
 	if (nr0 < 0 || th0 < 0 || nr1 < 0 || th1 < 0)
 		return 1;
 	printf("waiter=%d child=%d start_ns=%lld woke_ns=%lld child_cpu_ns=%lld nr_throttled=%lld throttled_us=%lld cgroup_ino=%llu\n",
