@@ -95,10 +95,19 @@ tap_done() {
 
 # wait_for SECONDS CMD...: run CMD every 50 ms until it succeeds (0) or
 # SECONDS have passed (1).  The condition is a command, evaluated each time:
-# no fixed sleeps standing in for synchronisation.
+# no fixed sleeps standing in for synchronisation.  SECONDS counts tries
+# (20 a second), so a guest slowed by a loaded host waits longer, but never
+# more than twice SECONDS plus 10 s of real time: a condition that never
+# comes fails with its own message before the guest's timeout (a 90 s wait
+# for a compositor took ~10 minutes under TCG with the host busy).
 wait_for() {
-	local limit=$1 i
+	local limit=$1 i end
 	shift
-	for ((i = 0; i < limit * 20; i++)); do "$@" && return 0; sleep 0.05; done
+	end=$((SECONDS + 2 * limit + 10))
+	for ((i = 0; i < limit * 20 && SECONDS < end; i++)); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	"$@" && return 0
 	return 1
 }
