@@ -37,6 +37,7 @@
 #include "../dump/tables.h"
 #include "../records/records.h"
 #include "state.h"
+#include "ckpt.h"
 
 /* Open-addressing map pid -> index in threads (build time only). */
 struct pidmap {
@@ -568,38 +569,6 @@ struct pm_state_bld {
 };
 
 /*
- * One checkpoint: the builder between two events of the whole merge
- * (every event before @ns read, none at or after it).  Each thread keeps
- * its last two stretches (all the builder reads: the current one, and
- * the sleep before a runnable one a wakeup began), their sites pointing
- * into the pass's own chunks (struct pm_ckpts' @whole).
- */
-struct pm_ckpt {
-	int64_t ns;
-	int64_t at;		/* asked for at (no event in [@at, @ns)) */
-	struct pm_thread *threads;
-	size_t nthreads;
-	int64_t *first;		/* the builder's struct cpu_span */
-	int64_t *last;
-	int64_t first_ns;
-	int64_t last_ns;
-	int64_t trigger_ns;
-	size_t nlosses;		/* @whole's first ones */
-	int have;
-	int periodic;		/* one of the last few taken every so often */
-	struct pm_seg *fin;	/* each thread's stretches as the whole dump ends them */
-	size_t nfin;		/* how many of them are final yet */
-	size_t nsegs;		/* of all threads */
-};
-
-struct pm_ckpts {
-	struct pm_ckpt *c;
-	size_t n;
-	uint32_t ncs;
-	struct pm_state whole;
-};
-
-/*
  * Where thread @i's stretches are in checkpoint @c's @fin (the threads'
  * stretches one after another, at most two each).
  */
@@ -967,15 +936,20 @@ static struct pm_ckpt *ckpt_slot(struct pm_ckpts *ck, size_t *cap, size_t keep,
 	return &ck->c[ck->n++];
 }
 
-int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
-		   const int64_t *at, size_t nat, int64_t every_ns, size_t keep,
-		   struct tm_err *e)
+/*
+ * pm_ckpts_build() and pm_ckpts_grid(): also one checkpoint every
+ * @every_ev events (0: none), all kept.
+ */
+static int pass(struct pm_ckpts **out, const struct pm_incident *inc,
+		const int64_t *at, size_t nat, int64_t every_ns, size_t keep,
+		uint64_t every_ev, struct tm_err *e)
 {
 	struct pm_ckpts *ck = calloc(1, sizeof(*ck));
 	struct pm_state_bld *b = NULL;
 	struct pm_merge mg;
 	struct pm_event ev;
 	int64_t prev = INT64_MIN, next_per = INT64_MIN;
+	uint64_t nev = 0, next_ev = every_ev;
 	uint32_t count = 0;
 	size_t k = 0, cap = 0, nper = 0;
 	int err;
@@ -992,9 +966,13 @@ int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
 		return err;
 	}
 	ck->ncs = b->cs.n;
+	ck->every = every_ev;
+	if (every_ev)
+		keep = SIZE_MAX;
 	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
 		int asked = k < nat && ev.ns >= at[k];
-		int periodic = keep && every_ns > 0 && ev.ns >= next_per;
+		int grid = every_ev && nev >= next_ev;
+		int periodic = grid || (keep && every_ns > 0 && ev.ns >= next_per);
 
 		/* every event before @ev.ns read, none at it yet */
 		if ((asked || periodic) && ev.ns > prev && b->have) {
@@ -1012,9 +990,11 @@ int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
 			c->at = asked ? at[k] : ev.ns;
 			while (k < nat && ev.ns >= at[k])
 				k++;
-			if (periodic)
+			if (periodic && every_ns > 0)
 				next_per = ev.ns < INT64_MAX - every_ns ? ev.ns + every_ns : INT64_MAX;
-		} else if (periodic && !b->have) {
+			if (grid)
+				next_ev = nev + every_ev;
+		} else if (periodic && !b->have && every_ns > 0) {
 			next_per = ev.ns < INT64_MAX - every_ns ? ev.ns + every_ns : INT64_MAX;
 		}
 		if (++count == CKPT_FORGET_EVENTS) {
@@ -1022,6 +1002,7 @@ int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
 			count = 0;
 		}
 		prev = ev.ns;
+		nev++;
 		if ((err = pm_state_bld_event(b, &ev, e)) < 0)
 			break;
 	}
@@ -1035,6 +1016,19 @@ int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
 	}
 	*out = ck;
 	return 0;
+}
+
+int pm_ckpts_build(struct pm_ckpts **ck, const struct pm_incident *inc,
+		   const int64_t *at, size_t nat, int64_t every_ns, size_t keep,
+		   struct tm_err *e)
+{
+	return pass(ck, inc, at, nat, every_ns, keep, 0, e);
+}
+
+int pm_ckpts_grid(struct pm_ckpts **ck, const struct pm_incident *inc,
+		  uint64_t every, struct tm_err *e)
+{
+	return pass(ck, inc, NULL, 0, 0, 0, every ? every : 1, e);
 }
 
 void pm_ckpts_free(struct pm_ckpts *ck)

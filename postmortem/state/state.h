@@ -267,6 +267,76 @@ int pm_ckpts_build(struct pm_ckpts **ck, const struct pm_incident *inc,
 		   struct tm_err *e);
 void pm_ckpts_free(struct pm_ckpts *ck);
 
+/* pm_ckpts_every(): about this many checkpoints spread over a dump */
+#define PM_CKPTS_SPREAD		64
+/* and never closer than this many events */
+#define PM_CKPTS_MIN_EVERY	256
+
+/**
+ * pm_ckpts_grid() - one pass over the dump, checkpoints spread evenly
+ * @ck: result; release with pm_ckpts_free()
+ * @inc: an open incident
+ * @every: a checkpoint before every @every-th event (pm_ckpts_every())
+ * @e: error message
+ *
+ * Every checkpoint is kept, each where the same dump always has it: a
+ * build restored from one reads the same records, whether the
+ * checkpoints were made now or read from a file (pm_ckpts_load()).
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_ckpts_grid(struct pm_ckpts **ck, const struct pm_incident *inc,
+		  uint64_t every, struct tm_err *e);
+
+/**
+ * pm_ckpts_every() - the events between two checkpoints of a dump
+ * @inc: an open incident
+ *
+ * Return: about PM_CKPTS_SPREAD checkpoints over the dump's records, as
+ * its streams' bytes tell before they are read, and at least
+ * PM_CKPTS_MIN_EVERY events apart.
+ */
+uint64_t pm_ckpts_every(const struct pm_incident *inc);
+
+/**
+ * pm_ckpts_save() - keep checkpoints in a file (TIPME_SEC_CKPT)
+ * @ck: checkpoints of @inc, all final (pm_ckpts_grid()'s)
+ * @inc: the incident they are of
+ * @path: the file, written whole under another name, then renamed
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_ckpts_save(const struct pm_ckpts *ck, const struct pm_incident *inc,
+		  const char *path, struct tm_err *e);
+
+/**
+ * pm_ckpts_load() - checkpoints pm_ckpts_save() kept
+ * @ck: result; release with pm_ckpts_free()
+ * @inc: the incident they must be of
+ * @path: the file
+ * @e: error message
+ *
+ * Return: 0; -ENOENT without the file; -ESTALE when it is of another
+ * dump (its size or its sections' CRCs differ); another negative errno
+ * when it is not a valid file (pm_ckpts_parse()).
+ */
+int pm_ckpts_load(struct pm_ckpts **ck, const struct pm_incident *inc,
+		  const char *path, struct tm_err *e);
+
+/**
+ * pm_ckpts_parse() - read a TIPME_SEC_CKPT section's payload
+ * @ck: result; release with pm_ckpts_free()
+ * @buf: the payload (any bytes: every count is checked against its size)
+ * @len: its size
+ * @e: error message
+ *
+ * Return: 0 or a negative errno (-EINVAL for malformed bytes, -EPROTO
+ * for another version).
+ */
+int pm_ckpts_parse(struct pm_ckpts **ck, const void *buf, size_t len,
+		   struct tm_err *e);
+
 /**
  * pm_ckpts_whole() - the whole dump's facts a checkpoint pass kept
  * @ck: checkpoints
