@@ -53,8 +53,8 @@ uint64_t pm_ckpts_every(const struct pm_incident *inc)
 	for (i = 0; i < d->nr_secs; i++)
 		if (d->secs[i].h.type == TIPME_SEC_CPU_STREAM)
 			bytes += d->secs[i].h.size;
-	/* about PM_CKPTS_SPREAD of them over the records (~16 bytes each) */
-	every = bytes / 16 / PM_CKPTS_SPREAD;
+	/* about PM_CKPTS_SPREAD of them over the records (~10 bytes each) */
+	every = bytes / 10 / PM_CKPTS_SPREAD;
 	return every < PM_CKPTS_MIN_EVERY ? PM_CKPTS_MIN_EVERY : every;
 }
 
@@ -174,11 +174,15 @@ static int put_ckpt(struct out *o, const struct pm_ckpt *c, uint32_t ncs,
 			.pend_ctx = t->pend_ctx, .tent = t->tent,
 		};
 
+		for (j = 0; j < t->nsegs; j++)
+			if (!memcmp(&t->segs[j], &c->fin[order[i].at + j], sizeof(*t->segs)))
+				tw.same |= (uint8_t)(1u << j);
 		err = put(o, &tw, sizeof(tw));
 		for (j = 0; !err && j < t->nsegs; j++)
 			err = put_seg(o, &t->segs[j], sites, nsites);
 		for (j = 0; !err && j < t->nsegs; j++)
-			err = put_seg(o, &c->fin[order[i].at + j], sites, nsites);
+			if (!(tw.same & (1u << j)))
+				err = put_seg(o, &c->fin[order[i].at + j], sites, nsites);
 	}
 	free(order);
 	return err;
@@ -352,7 +356,7 @@ static int get_ckpt(struct in *in, struct pm_ckpt *c, const struct tipme_ckpt_hd
 		if (get(in, &tr, sizeof(tr)))
 			return bad(e, "a thread past the end");
 		if ((i && tr.pid <= prev) || !tr.pid || tr.nsegs > TIPME_CKPT_SEGS ||
-		    tr.pend > 1 || tr.tent > 1)
+		    tr.pend > 1 || tr.tent > 1 || tr.same >> tr.nsegs)
 			return bad(e, "a thread out of range");
 		prev = tr.pid;
 		c->nthreads++;
@@ -373,7 +377,9 @@ static int get_ckpt(struct in *in, struct pm_ckpt *c, const struct tipme_ckpt_hd
 			if (get_seg(in, &t->segs[j], sites, h->nsites, e))
 				return -EINVAL;
 		for (j = 0; j < tr.nsegs; j++)
-			if (get_seg(in, &c->fin[at + j], sites, h->nsites, e))
+			if (tr.same & (1u << j))
+				c->fin[at + j] = t->segs[j];
+			else if (get_seg(in, &c->fin[at + j], sites, h->nsites, e))
 				return -EINVAL;
 		at += tr.nsegs;
 	}

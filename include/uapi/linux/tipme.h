@@ -1827,9 +1827,10 @@ struct tipme_xmaps_hdr {
  * analyses of a time range decode only its records.  After the header:
  * the losses, the sites, then each checkpoint: a struct tipme_ckpt, its
  * @ncpus first then @ncpus last record times (__s64 each), then its
- * threads, each a struct tipme_ckpt_thread and 2 * @nsegs struct
- * tipme_ckpt_seg (the stretches as the checkpoint found them, then as
- * the whole dump's rebuild ends them).
+ * threads, each a struct tipme_ckpt_thread, @nsegs struct
+ * tipme_ckpt_seg (the stretches as the checkpoint found them), then the
+ * final form of each (as the whole dump's rebuild ends it) whose bit in
+ * @same is clear.
  */
 struct tipme_ckpt_hdr {
 	__u32 version;
@@ -1899,7 +1900,8 @@ struct tipme_ckpt {
  * @pend: that wakeup is pending
  * @pend_ctx: its enum tipme_ctx
  * @tent: runnable since a pending wakeup ended its sleep at once
- * @reserved: zero
+ * @same: bit k set: the final form of stretch k is the stretch as it is
+ *        (not written again)
  */
 struct tipme_ckpt_thread {
 	__u32 pid;
@@ -1910,7 +1912,7 @@ struct tipme_ckpt_thread {
 	__u8 pend;
 	__u8 pend_ctx;
 	__u8 tent;
-	__u8 reserved;
+	__u8 same;
 };
 
 /**
