@@ -304,19 +304,13 @@ static int get_seg(struct in *in, struct pm_seg *s, uint64_t *sites, uint32_t ns
 	    (!r.site && r.nsite) || r.state > PM_T_BLOCKED || r.waker_ctx > 3 ||
 	    r.woken > 1)
 		return bad(e, "a stretch out of range");
-	memset(s, 0, sizeof(*s));
-	s->start_ns = r.start_ns;
-	s->end_ns = r.end_ns;
-	s->site = r.site ? sites + (size_t)(r.site - 1) * PM_SITE_FRAMES : NULL;
-	s->waker = r.waker;
-	s->ustack = r.ustack;
-	s->cpu = r.cpu;
-	s->block_state = r.block_state;
-	s->prio = r.prio;
-	s->state = r.state;
-	s->waker_ctx = r.waker_ctx;
-	s->woken = r.woken;
-	s->nsite = r.nsite;
+	*s = (struct pm_seg){
+		.start_ns = r.start_ns, .end_ns = r.end_ns,
+		.site = r.site ? sites + (size_t)(r.site - 1) * PM_SITE_FRAMES : NULL,
+		.waker = r.waker, .ustack = r.ustack, .cpu = r.cpu,
+		.block_state = r.block_state, .prio = r.prio, .state = r.state,
+		.waker_ctx = r.waker_ctx, .woken = r.woken, .nsite = r.nsite,
+	};
 	return 0;
 }
 
@@ -333,14 +327,11 @@ static int get_ckpt(struct in *in, struct pm_ckpt *c, const struct tipme_ckpt_hd
 	    (uint64_t)r.nthreads * sizeof(struct tipme_ckpt_thread) > in->left ||
 	    (uint64_t)h->ncpus * 2 * sizeof(int64_t) > in->left)
 		return bad(e, "a checkpoint out of range");
-	c->ns = r.ns;
-	c->at = r.at;
-	c->first_ns = r.first_ns;
-	c->last_ns = r.last_ns;
-	c->trigger_ns = r.trigger_ns;
-	c->nlosses = r.nlosses;
-	c->have = (int)r.have;
-	c->periodic = 1;
+	*c = (struct pm_ckpt){
+		.ns = r.ns, .at = r.at, .first_ns = r.first_ns, .last_ns = r.last_ns,
+		.trigger_ns = r.trigger_ns, .nlosses = r.nlosses, .have = (int)r.have,
+		.periodic = 1,
+	};
 	c->first = malloc((h->ncpus ? h->ncpus : 1) * sizeof(*c->first));
 	c->last = malloc((h->ncpus ? h->ncpus : 1) * sizeof(*c->last));
 	c->threads = calloc(r.nthreads ? r.nthreads : 1, sizeof(*c->threads));
@@ -360,13 +351,11 @@ static int get_ckpt(struct in *in, struct pm_ckpt *c, const struct tipme_ckpt_hd
 			return bad(e, "a thread out of range");
 		prev = tr.pid;
 		c->nthreads++;
-		t->pid = tr.pid;
-		t->dropped = tr.dropped;
-		t->pend_waker = tr.pend_waker;
-		t->pend_cpu = tr.pend_cpu;
-		t->pend = tr.pend;
-		t->pend_ctx = tr.pend_ctx;
-		t->tent = tr.tent;
+		*t = (struct pm_thread){
+			.pid = tr.pid, .dropped = tr.dropped, .pend_waker = tr.pend_waker,
+			.pend_cpu = tr.pend_cpu, .pend = tr.pend, .pend_ctx = tr.pend_ctx,
+			.tent = tr.tent,
+		};
 		if (!tr.nsegs)
 			continue;
 		t->segs = malloc(tr.nsegs * sizeof(*t->segs));
