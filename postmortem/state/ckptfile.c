@@ -332,8 +332,8 @@ static int get_ckpt(struct in *in, struct pm_ckpt *c, const struct tipme_ckpt_hd
 		.trigger_ns = r.trigger_ns, .nlosses = r.nlosses, .have = (int)r.have,
 		.periodic = 1,
 	};
-	c->first = malloc((h->ncpus ? h->ncpus : 1) * sizeof(*c->first));
-	c->last = malloc((h->ncpus ? h->ncpus : 1) * sizeof(*c->last));
+	c->first = calloc(h->ncpus ? h->ncpus : 1, sizeof(*c->first));
+	c->last = calloc(h->ncpus ? h->ncpus : 1, sizeof(*c->last));
 	c->threads = calloc(r.nthreads ? r.nthreads : 1, sizeof(*c->threads));
 	c->fin = malloc((r.nthreads ? r.nthreads : 1) * TIPME_CKPT_SEGS * sizeof(*c->fin));
 	if (!c->first || !c->last || !c->threads || !c->fin)
