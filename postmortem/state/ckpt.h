@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The checkpoints' insides (state.h: pm_ckpts_build()), for the two files
+ * The checkpoints' insides (state.h: pm_ckpts_grid()), for the two files
  * that make them: state.c, from a pass over the dump, and ckptfile.c,
  * from the file beside the dump that keeps them (TIPME_SEC_CKPT).
  * Include state.h first: this header adds to it (and does not include
@@ -18,7 +18,7 @@
  */
 struct pm_ckpt {
 	int64_t ns;
-	int64_t at;		/* asked for at (no event in [@at, @ns)) */
+	int64_t at;		/* the moment it stands for (no event in [@at, @ns)) */
 	struct pm_thread *threads;
 	size_t nthreads;
 	int64_t *first;		/* the builder's struct cpu_span */
@@ -28,7 +28,6 @@ struct pm_ckpt {
 	int64_t trigger_ns;
 	size_t nlosses;		/* @whole's first ones */
 	int have;
-	int periodic;		/* one of the last few taken every so often */
 	struct pm_seg *fin;	/* each thread's stretches as the whole dump ends them */
 	size_t nfin;		/* how many of them are final yet */
 	size_t nsegs;		/* of all threads */

@@ -330,7 +330,6 @@ static int get_ckpt(struct in *in, struct pm_ckpt *c, const struct tipme_ckpt_hd
 	*c = (struct pm_ckpt){
 		.ns = r.ns, .at = r.at, .first_ns = r.first_ns, .last_ns = r.last_ns,
 		.trigger_ns = r.trigger_ns, .nlosses = r.nlosses, .have = (int)r.have,
-		.periodic = 1,
 	};
 	c->first = calloc(h->ncpus ? h->ncpus : 1, sizeof(*c->first));
 	c->last = calloc(h->ncpus ? h->ncpus : 1, sizeof(*c->last));

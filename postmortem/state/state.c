@@ -826,7 +826,7 @@ int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
 }
 
 /*
- * Checkpoints (state.h: pm_ckpts_build()).  Between checkpoints the pass
+ * Checkpoints (state.h: pm_ckpts_grid()).  Between checkpoints the pass
  * forgets what the builder no longer reads: every stretch of a thread but
  * its last two, and the profiler's samples.
  */
@@ -907,24 +907,11 @@ static int ckpt_take(struct pm_ckpt *c, const struct pm_state_bld *b, int64_t ns
 /* Events between two forgettings (the samples and the stretches of them). */
 #define CKPT_FORGET_EVENTS	(1u << 20)
 
-/*
- * Room for one more checkpoint in @ck: when @keep periodic ones are
- * already kept, the oldest of them goes.  Returns it, or NULL.
- */
-static struct pm_ckpt *ckpt_slot(struct pm_ckpts *ck, size_t *cap, size_t keep,
-				 size_t *nper, int periodic)
+/* Room for one more checkpoint in @ck: returns it, or NULL. */
+static struct pm_ckpt *ckpt_slot(struct pm_ckpts *ck, size_t *cap)
 {
 	struct pm_ckpt *c;
-	size_t i;
 
-	if (periodic && *nper == keep) {
-		for (i = 0; i < ck->n && !ck->c[i].periodic; i++)
-			;
-		ckpt_free(&ck->c[i]);
-		memmove(&ck->c[i], &ck->c[i + 1], (ck->n - i - 1) * sizeof(*c));
-		ck->n--;
-		(*nper)--;
-	}
 	if (ck->n == *cap) {
 		c = realloc(ck->c, (*cap ? 2 * *cap : 16) * sizeof(*c));
 		if (!c)
@@ -932,26 +919,20 @@ static struct pm_ckpt *ckpt_slot(struct pm_ckpts *ck, size_t *cap, size_t keep,
 		ck->c = c;
 		*cap = *cap ? 2 * *cap : 16;
 	}
-	*nper += periodic != 0;
 	return &ck->c[ck->n++];
 }
 
-/*
- * pm_ckpts_build() and pm_ckpts_grid(): also one checkpoint every
- * @every_ev events (0: none), all kept.
- */
-static int pass(struct pm_ckpts **out, const struct pm_incident *inc,
-		const int64_t *at, size_t nat, int64_t every_ns, size_t keep,
-		uint64_t every_ev, struct tm_err *e)
+int pm_ckpts_grid(struct pm_ckpts **out, const struct pm_incident *inc,
+		  uint64_t every, struct tm_err *e)
 {
 	struct pm_ckpts *ck = calloc(1, sizeof(*ck));
 	struct pm_state_bld *b = NULL;
 	struct pm_merge mg;
 	struct pm_event ev;
-	int64_t prev = INT64_MIN, next_per = INT64_MIN;
-	uint64_t nev = 0, next_ev = every_ev;
+	int64_t prev = INT64_MIN;
+	uint64_t nev = 0, next = every ? every : 1;
 	uint32_t count = 0;
-	size_t k = 0, cap = 0, nper = 0;
+	size_t cap = 0;
 	int err;
 
 	*out = NULL;
@@ -966,36 +947,24 @@ static int pass(struct pm_ckpts **out, const struct pm_incident *inc,
 		return err;
 	}
 	ck->ncs = b->cs.n;
-	ck->every = every_ev;
-	if (every_ev)
-		keep = SIZE_MAX;
+	ck->every = next;
 	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
-		int asked = k < nat && ev.ns >= at[k];
-		int grid = every_ev && nev >= next_ev;
-		int periodic = grid || (keep && every_ns > 0 && ev.ns >= next_per);
-
 		/* every event before @ev.ns read, none at it yet */
-		if ((asked || periodic) && ev.ns > prev && b->have) {
+		if (nev >= next && ev.ns > prev && b->have) {
 			struct pm_ckpt *c;
 
 			forget(&ck->whole, ck, 0);
-			c = ckpt_slot(ck, &cap, keep, &nper, periodic && !asked);
+			c = ckpt_slot(ck, &cap);
 			if (!c || ckpt_take(c, b, ev.ns) < 0) {
-				if (c)
+				if (c) {
+					ckpt_free(c);
 					ck->n--;
+				}
 				err = tm_err_set(e, ENOMEM, "out of memory");
 				break;
 			}
-			c->periodic = periodic && !asked;
-			c->at = asked ? at[k] : ev.ns;
-			while (k < nat && ev.ns >= at[k])
-				k++;
-			if (periodic && every_ns > 0)
-				next_per = ev.ns < INT64_MAX - every_ns ? ev.ns + every_ns : INT64_MAX;
-			if (grid)
-				next_ev = nev + every_ev;
-		} else if (periodic && !b->have && every_ns > 0) {
-			next_per = ev.ns < INT64_MAX - every_ns ? ev.ns + every_ns : INT64_MAX;
+			c->at = ev.ns;
+			next = nev + ck->every;
 		}
 		if (++count == CKPT_FORGET_EVENTS) {
 			forget(&ck->whole, ck, 0);
@@ -1016,19 +985,6 @@ static int pass(struct pm_ckpts **out, const struct pm_incident *inc,
 	}
 	*out = ck;
 	return 0;
-}
-
-int pm_ckpts_build(struct pm_ckpts **ck, const struct pm_incident *inc,
-		   const int64_t *at, size_t nat, int64_t every_ns, size_t keep,
-		   struct tm_err *e)
-{
-	return pass(ck, inc, at, nat, every_ns, keep, 0, e);
-}
-
-int pm_ckpts_grid(struct pm_ckpts **ck, const struct pm_incident *inc,
-		  uint64_t every, struct tm_err *e)
-{
-	return pass(ck, inc, NULL, 0, 0, 0, every ? every : 1, e);
 }
 
 void pm_ckpts_free(struct pm_ckpts *ck)

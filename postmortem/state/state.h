@@ -74,7 +74,7 @@ _Static_assert(TIPME_PID_MASK <= INT32_MAX, "struct pm_seg's @waker is an int32_
  * @cap: allocated
  * @pend: while the state is built: a wakeup came while the thread was
  *	still on its CPU (@pend_waker, @pend_ctx, @pend_cpu)
- * @dropped: while checkpoints are made (pm_ckpts_build()): stretches
+ * @dropped: while checkpoints are made (pm_ckpts_grid()): stretches
  *	forgotten before @segs[0]
  */
 struct pm_thread {
@@ -243,28 +243,6 @@ int pm_state_bld_end(struct pm_state_bld *b, int failed);
  */
 struct pm_ckpts;
 
-/**
- * pm_ckpts_build() - one pass over the dump, a checkpoint at each moment
- * @ck: result; release with pm_ckpts_free()
- * @inc: an open incident
- * @at: CLOCK_MONOTONIC ns, ascending: a checkpoint before the first
- *	event at or after each (moments before the dump's first record give
- *	none: a build from there starts at the dump's start)
- * @nat: how many
- * @every_ns: also one every @every_ns of the dump's time, of which the
- *	last @keep are kept (for a moment known only at the dump's end:
- *	the default window before its trigger); 0: none
- * @keep: how many of those
- * @e: error message
- *
- * Also keeps the whole dump's facts (first and last record, latest
- * trigger, every loss: pm_ckpts_whole()).
- *
- * Return: 0 or a negative errno.
- */
-int pm_ckpts_build(struct pm_ckpts **ck, const struct pm_incident *inc,
-		   const int64_t *at, size_t nat, int64_t every_ns, size_t keep,
-		   struct tm_err *e);
 void pm_ckpts_free(struct pm_ckpts *ck);
 
 /* pm_ckpts_every(): about this many checkpoints spread over a dump */
@@ -282,6 +260,8 @@ void pm_ckpts_free(struct pm_ckpts *ck);
  * Every checkpoint is kept, each where the same dump always has it: a
  * build restored from one reads the same records, whether the
  * checkpoints were made now or read from a file (pm_ckpts_load()).
+ * Also keeps the whole dump's facts (first and last record, latest
+ * trigger, every loss: pm_ckpts_whole()).
  *
  * Return: 0 or a negative errno.
  */

@@ -13,7 +13,7 @@
  * interval and its margins only) print, text and JSON, byte for byte what
  * they print without for random threads and intervals there (and a margin
  * too short differs).  The bounded build from checkpoints (what why and
- * report do by default: state/state.h, pm_ckpts_build()) prints what
+ * report do by default: state/state.h, pm_ckpts_grid()) prints what
  * --whole (every record) prints, for random intervals, the window before
  * the trigger and report without --pid, with a short look-back and with
  * none; and so on the dumps of real machines the VM tests leave in
