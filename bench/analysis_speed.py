@@ -4,7 +4,9 @@
 each command's median of 5 runs against reading the file once, the
 median of its CPU time (user + system, from wait4(): what a busy machine
 changes least), and its peak resident memory (the largest of the runs).  Run from
-the repository root, after make.
+the repository root, after make.  why and report read the checkpoints a
+first command kept beside the dump (DUMP.ckpt); why_first and
+report_first remove that file before each run, so each makes them again.
 
 usage: analysis_speed.py DUMP [SOURCE]
 
@@ -23,9 +25,11 @@ rss = {}
 cpu = {}
 
 
-def median(cmd):
+def median(cmd, before=None):
     ts, cs = [], []
     for _ in range(5):
+        if before:
+            before()
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, _, ru = os.wait4(p.pid, 0)
@@ -46,16 +50,34 @@ info = json.loads(subprocess.run(["build/tipme", "info", "--json", dump], check=
 whole = ["--from", "%.9f" % (info["start_mono_ns"] / 1e9), "--to", "%.9f" % (info["end_mono_ns"] / 1e9)]
 cmds = {"info": ["info"], "report": ["report"], "report_pid": ["report", "--pid", "1"],
         "why": ["why", "--pid", "1"],
+        "why_first": ["why", "--pid", "1"], "report_first": ["report"],
         "records_json": ["records", "--json"],
         "export_perfetto": ["export", "--perfetto", "-o", out],
         "timeline": ["timeline", "-o", svg],
         "timeline_whole": ["timeline", "-o", svg, "--pid", "1"] + whole,
         "legs_sched": ["legs", "--from", "waking", "--to", "switch-in"]}
+ckpt = dump + ".ckpt"
+
+
+def no_ckpt():
+    """The checkpoints made again: the first command's cost."""
+    if os.path.exists(ckpt):
+        os.unlink(ckpt)
+
+
+# the rows but *_first read the checkpoints a first command kept
+no_ckpt()
+subprocess.run(["build/tipme", "why", "--pid", "1", dump], stdout=subprocess.DEVNULL,
+               stderr=subprocess.DEVNULL)
 for name, args in cmds.items():
     cmd = ["build/tipme"] + args + [dump]
-    res[name + "_s"] = round(median(cmd), 4)
+    first = name.endswith("_first")
+    rss.pop(tuple(cmd), None)
+    res[name + "_s"] = round(median(cmd, no_ckpt if first else None), 4)
     res[name + "_cpu_s"] = round(cpu[tuple(cmd)], 4)
     res[name + "_rss_mb"] = round(rss[tuple(cmd)] / 1024, 1)  # ru_maxrss: KiB
+    if first and os.path.exists(ckpt):
+        res["ckpt_bytes"] = os.path.getsize(ckpt)
 print("dump: %s, %.1f MiB, %s" % (dump, size / 2**20, source))
 print("%-15s %8s %8s %8s %12s" % ("command", "seconds", "x read", "CPU s", "peak RSS MB"))
 for name in ["read"] + list(cmds):

@@ -19,7 +19,8 @@ PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o index.o clock.o \
 PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o ustack.o prof.o marks.o \
 	proc.o blk.o lock.o mem.o sample.o cost.o work.o display.o net.o)
 PM_OBJS += $(B)/postmortem/incident/incident.o
-PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o
+PM_OBJS += $(B)/postmortem/state/state.o $(B)/postmortem/state/resources.o \
+	$(B)/postmortem/state/ckptfile.o
 PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o segcause.o \
 	verdict.o stall.o rank.o flip.o kinput.o xprof.o interval.o legs.o profile.o hot.o)
 PM_OBJS += $(addprefix $(B)/postmortem/print/,site.o info.o why.o cost.o exec.o \

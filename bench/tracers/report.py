@@ -119,8 +119,8 @@ def analysis_lines(analysis):
              f"bench/analysis-speed.sh{' --synthetic' if synthetic(analysis) else ''}; "
              f"dump from {analysis.get('dump_source', 'QEMU')}):", "", head,
              "|---|---:|" + ("---:|" if cpu else "") + ("---:|" if rss else "")]
-    for k in ("info", "why", "report", "report_pid", "timeline", "timeline_whole", "legs_sched",
-              "records_json", "export_perfetto"):
+    for k in ("info", "why", "report", "report_pid", "why_first", "report_first", "timeline",
+              "timeline_whole", "legs_sched", "records_json", "export_perfetto"):
         if f"{k}_s" in analysis:
             row = f"| {k.replace('_', ' ')} | {analysis[k + '_s']:.3f} |"
             if cpu:
@@ -131,6 +131,14 @@ def analysis_lines(analysis):
     if analysis.get("export_bytes"):
         lines += ["", f"The Perfetto export: {analysis['export_bytes'] / 2**20:.1f} MiB, "
                   f"{analysis['export_bytes'] / analysis['dump_bytes']:.1f}x the dump."]
+    if "report_first_s" in analysis:
+        first = (f"why first and report first: DUMP.ckpt removed before each run, so each "
+                 f"makes the checkpoints (one pass over every record) and writes the file "
+                 f"({analysis.get('ckpt_bytes', 0) / 2**20:.1f} MiB); why and report read it.")
+        if analysis.get("export_bytes"):
+            lines.append(first)
+        else:
+            lines += ["", first]
     return lines
 
 

@@ -44,6 +44,17 @@ void pm_cost_begin(struct pm_cost_run *r, const struct pm_dump *pm,
 	c->from_ns = from_ns;
 	c->to_ns = to_ns;
 	c->ncpus = pm->nr_cpus;
+	r->whole = from_ns == INT64_MIN && to_ns == INT64_MAX;
+}
+
+/* A record of the whole dump: its timestamp kept if first or last. */
+static void whole_ts(struct pm_cost_run *r, uint64_t ts)
+{
+	if (!r->have_ts || ts < r->first_ts)
+		r->first_ts = ts;
+	if (!r->have_ts || ts > r->last_ts)
+		r->last_ts = ts;
+	r->have_ts = 1;
 }
 
 int pm_cost_add(struct pm_cost_run *r, const struct pm_event *ev,
@@ -56,18 +67,24 @@ int pm_cost_add(struct pm_cost_run *r, const struct pm_event *ev,
 
 	if (ev->kind != PM_EV_RECORD)
 		return 0;
-	mono = pm_clock_mono(&pm->clock, ev->ts);
 	/* one record, one charge: not the blocked a short switch carries */
-	inside = mono >= c->from_ns && mono <= c->to_ns && ev->rec_size;
+	if (r->whole) {
+		inside = ev->rec_size != 0;
+		if (inside)
+			whole_ts(r, ev->ts);
+	} else {
+		mono = pm_clock_mono(&pm->clock, ev->ts);
+		inside = mono >= c->from_ns && mono <= c->to_ns && ev->rec_size;
+		if (inside && mono < r->first)
+			r->first = mono;
+		if (inside && mono > r->last)
+			r->last = mono;
+	}
 	if (inside) {
 		c->records++;
 		/* cost batches count records as written */
 		c->type_records[ev->raw_type]++;
 		r->pend[ev->raw_type]++;
-		if (mono < r->first)
-			r->first = mono;
-		if (mono > r->last)
-			r->last = mono;
 	}
 	if (ev->type == TIPME_REC_COST && ev->rt->our_size) {
 		const unsigned char *p;
@@ -123,6 +140,10 @@ void pm_cost_end(struct pm_cost_run *r)
 	struct pm_cost *c = r->c;
 	unsigned int t;
 
+	if (r->whole && r->have_ts) {
+		r->first = pm_clock_mono(&r->pm->clock, r->first_ts);
+		r->last = pm_clock_mono(&r->pm->clock, r->last_ts);
+	}
 	if (c->from_ns == INT64_MIN)
 		c->from_ns = r->first == INT64_MAX ? 0 : r->first;
 	if (c->to_ns == INT64_MAX)

@@ -59,6 +59,12 @@ int pm_cost_compute(const struct pm_dump *pm, int64_t from_ns, int64_t to_ns,
  * @first: earliest record inside the interval (CLOCK_MONOTONIC ns)
  * @last: latest
  * @pend: per type, records of the current CPU no cost batch covered yet
+ * @whole: the interval is the whole dump (INT64_MIN to INT64_MAX): every
+ *	record is inside, and @first and @last are the times of the
+ *	earliest and latest timestamps, @first_ts and @last_ts (the clock's
+ *	mapping never goes back: the loader keeps pairs increasing), so
+ *	that a record's time is not converted
+ * @have_ts: @first_ts and @last_ts hold a record's
  *
  * For a caller that decodes each CPU's stream anyway (`tipme info`), so
  * that the dump is decoded once: pm_cost_begin(), then per CPU every
@@ -70,6 +76,8 @@ struct pm_cost_run {
 	struct pm_cost *c;
 	int64_t first, last;
 	uint64_t pend[PM_NR_TYPES];
+	int whole, have_ts;
+	uint64_t first_ts, last_ts;
 };
 
 void pm_cost_begin(struct pm_cost_run *r, const struct pm_dump *pm,

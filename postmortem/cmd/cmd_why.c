@@ -20,11 +20,13 @@ static const char usage_text[] =
 	"  With the on-CPU profiler's samples (profile_hz), each thread's hot\n"
 	"  functions while it ran.\n"
 	"  The state is built from a checkpoint: one pass over the dump keeps\n"
-	"  each thread's state LOOKBACK seconds (10) before the interval, and\n"
-	"  only the records from there to LOOKBACK after it (or the dump's end)\n"
-	"  are kept: a thread's stretch open there is the whole dump's, however\n"
-	"  old; a stretch that ended before is not seen.  --whole builds from\n"
-	"  every record instead.\n"
+	"  each thread's state at checkpoints spread over it (kept in DUMP.ckpt\n"
+	"  beside the dump for the next command: $TIPME_CKPT_FILE=0 neither\n"
+	"  reads nor writes it), and only the records from the last one at least\n"
+	"  LOOKBACK seconds (10) before the interval to the first one LOOKBACK\n"
+	"  after it (or the dump's end) are read: a thread's stretch open there\n"
+	"  is the whole dump's, however old; a stretch that ended before is not\n"
+	"  seen.  --whole builds from every record instead.\n"
 	"  --margin S reads only the records from S seconds before --from to S\n"
 	"  after --to (the sub-buffers' headers say where they are), not the whole\n"
 	"  dump: its cost is the interval's.  The answer is the whole dump's when\n"
@@ -60,7 +62,7 @@ static int bounded(struct pm_state *st, const struct pm_incident *inc, double fr
 		need = (int64_t)(from * 1e9) - back;
 		end = (int64_t)(to * 1e9) + back;
 	}
-	err = pm_cmd_ckpts(inc, need, end, &ck, e);
+	err = pm_cmd_ckpts(inc, &ck, e);
 	if (err)
 		return err;
 	if (from < 0)

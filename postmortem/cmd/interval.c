@@ -5,21 +5,47 @@
  * kernel dump, X dump and meta.json), the state rebuilt from its records,
  * the resources, the interval that matters and the verdict on it.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "interval.h"
 #include "run.h"
 
-int pm_cmd_ckpts(const struct pm_incident *in, int64_t need_ns, int64_t to_ns,
-		 struct pm_ckpts **ck, struct tm_err *e)
+int pm_cmd_ckpts(const struct pm_incident *in, struct pm_ckpts **ck,
+		 struct tm_err *e)
 {
-	int64_t at[2] = { need_ns, to_ns < INT64_MAX ? to_ns + 1 : to_ns };
+	const char *mode = getenv("TIPME_CKPT_FILE");
+	uint64_t bytes = 0;
+	char *path = NULL;
+	uint32_t i;
+	int err;
 
-	if (need_ns != INT64_MIN)
-		return pm_ckpts_build(ck, in, at, to_ns < INT64_MAX && to_ns > need_ns ? 2 : 1,
-				      0, 0, e);
-	return pm_ckpts_build(ck, in, NULL, 0, PM_CMD_CKPT_EVERY_NS, PM_CMD_CKPT_KEEP, e);
+	if (in->pm.path[0] && !(mode && !strcmp(mode, "0"))) {
+		path = malloc(strlen(in->pm.path) + sizeof(".ckpt"));
+		if (!path)
+			return tm_err_set(e, ENOMEM, "out of memory");
+		strcpy(path, in->pm.path);
+		strcat(path, ".ckpt");
+		if (!pm_ckpts_load(ck, in, path, e)) {
+			free(path);
+			return 0;
+		}
+		e->msg[0] = 0;	/* none, or not this dump's: made again */
+	}
+	err = pm_ckpts_grid(ck, in, pm_ckpts_every(in), e);
+	for (i = 0; i < in->pm.d.nr_secs; i++)
+		if (in->pm.d.secs[i].h.type == TIPME_SEC_CPU_STREAM)
+			bytes += in->pm.d.secs[i].h.size;
+	if (!err && path && (bytes >= PM_CMD_CKPT_FILE_MIN || (mode && !strcmp(mode, "1")))) {
+		struct tm_err ignored = { "" };
+
+		/* a folder the user cannot write: the next command makes them again */
+		pm_ckpts_save(*ck, in, path, &ignored);
+	}
+	free(path);
+	return err;
 }
 
 /*
@@ -40,7 +66,7 @@ static int bounded(struct pm_cmd_interval *inc, const struct pm_interval_ask *as
 		need = ask->from_ns - ask->lookback_ns;
 		to = ask->to_ns + ask->lookback_ns;
 	}
-	err = pm_cmd_ckpts(&inc->in, need, to, &ck, e);
+	err = pm_cmd_ckpts(&inc->in, &ck, e);
 	if (err)
 		return err;
 	if (need == INT64_MIN) {

@@ -64,26 +64,27 @@ int pm_cmd_interval_open(const char *prog, const char *path,
 
 /* How far before (and after) an interval a bounded build reads by default. */
 #define PM_CMD_LOOKBACK_NS	10000000000LL
-/* Checkpoints for a window known only at the dump's end: every 2 s, the last 16. */
-#define PM_CMD_CKPT_EVERY_NS	2000000000LL
-#define PM_CMD_CKPT_KEEP	16
+/* A dump's checkpoints are kept in DUMP.ckpt when its streams hold this many bytes. */
+#define PM_CMD_CKPT_FILE_MIN	(16u << 20)
 
 /**
  * pm_cmd_ckpts() - the checkpoints a bounded build of an interval starts from
  * @in: the incident
- * @need_ns: where the build must know the state (CLOCK_MONOTONIC ns), or
- *	INT64_MIN when that is known only from the dump's end (its trigger):
- *	then one every PM_CMD_CKPT_EVERY_NS, the last PM_CMD_CKPT_KEEP
- * @to_ns: with @need_ns, where the build may end (INT64_MAX: the dump's
- *	end): a checkpoint after it too, where the stretches open are ended
- *	as the whole dump's build ends them
  * @ck: result; release with pm_ckpts_free()
  * @e: error message
  *
+ * Those spread evenly over the dump (pm_ckpts_grid()): read from the file
+ * beside the dump (its path + ".ckpt") when it holds this dump's, else
+ * made by one pass over the dump and, for a dump whose streams hold
+ * PM_CMD_CKPT_FILE_MIN bytes or more, kept in that file for the next
+ * command (when its folder is writable; nothing is said when it is not).
+ * $TIPME_CKPT_FILE=0 neither reads nor writes the file, =1 writes it
+ * whatever the dump's size.
+ *
  * Return: 0 or a negative errno.
  */
-int pm_cmd_ckpts(const struct pm_incident *in, int64_t need_ns, int64_t to_ns,
-		 struct pm_ckpts **ck, struct tm_err *e);
+int pm_cmd_ckpts(const struct pm_incident *in, struct pm_ckpts **ck,
+		 struct tm_err *e);
 
 /**
  * pm_cmd_interval_close() - free what pm_cmd_interval_open() built

@@ -25,6 +25,9 @@ static int64_t sat(i128 v)
 
 static u128 ticks_ns(const struct pm_clock *c, uint64_t ticks)
 {
+	/* ticks of a ns (local_clock()): the same number, no division */
+	if (c->tsc_khz == 1000000u)
+		return ticks;
 	/* the same quotient in 64 bits when the product fits (the usual case) */
 	if (ticks <= UINT64_MAX / 1000000u)
 		return ticks * 1000000u / c->tsc_khz;

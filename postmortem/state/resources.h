@@ -542,7 +542,7 @@ struct pm_ckpts;
  * @st: the state; release with pm_state_free()
  * @r: the resources; release with pm_res_free()
  * @inc: an open incident
- * @ck: its checkpoints (pm_ckpts_build())
+ * @ck: its checkpoints (pm_ckpts_grid(), pm_ckpts_load())
  * @from_ns: as pm_state_bld_restore()'s
  * @to_ns: as pm_state_bld_restore()'s
  * @e: error message

@@ -37,6 +37,7 @@
 #include "../dump/tables.h"
 #include "../records/records.h"
 #include "state.h"
+#include "ckpt.h"
 
 /* Open-addressing map pid -> index in threads (build time only). */
 struct pidmap {
@@ -568,38 +569,6 @@ struct pm_state_bld {
 };
 
 /*
- * One checkpoint: the builder between two events of the whole merge
- * (every event before @ns read, none at or after it).  Each thread keeps
- * its last two stretches (all the builder reads: the current one, and
- * the sleep before a runnable one a wakeup began), their sites pointing
- * into the pass's own chunks (struct pm_ckpts' @whole).
- */
-struct pm_ckpt {
-	int64_t ns;
-	int64_t at;		/* asked for at (no event in [@at, @ns)) */
-	struct pm_thread *threads;
-	size_t nthreads;
-	int64_t *first;		/* the builder's struct cpu_span */
-	int64_t *last;
-	int64_t first_ns;
-	int64_t last_ns;
-	int64_t trigger_ns;
-	size_t nlosses;		/* @whole's first ones */
-	int have;
-	int periodic;		/* one of the last few taken every so often */
-	struct pm_seg *fin;	/* each thread's stretches as the whole dump ends them */
-	size_t nfin;		/* how many of them are final yet */
-	size_t nsegs;		/* of all threads */
-};
-
-struct pm_ckpts {
-	struct pm_ckpt *c;
-	size_t n;
-	uint32_t ncs;
-	struct pm_state whole;
-};
-
-/*
  * Where thread @i's stretches are in checkpoint @c's @fin (the threads'
  * stretches one after another, at most two each).
  */
@@ -857,7 +826,7 @@ int pm_state_build_range(struct pm_state *st, const struct pm_incident *inc,
 }
 
 /*
- * Checkpoints (state.h: pm_ckpts_build()).  Between checkpoints the pass
+ * Checkpoints (state.h: pm_ckpts_grid()).  Between checkpoints the pass
  * forgets what the builder no longer reads: every stretch of a thread but
  * its last two, and the profiler's samples.
  */
@@ -938,24 +907,11 @@ static int ckpt_take(struct pm_ckpt *c, const struct pm_state_bld *b, int64_t ns
 /* Events between two forgettings (the samples and the stretches of them). */
 #define CKPT_FORGET_EVENTS	(1u << 20)
 
-/*
- * Room for one more checkpoint in @ck: when @keep periodic ones are
- * already kept, the oldest of them goes.  Returns it, or NULL.
- */
-static struct pm_ckpt *ckpt_slot(struct pm_ckpts *ck, size_t *cap, size_t keep,
-				 size_t *nper, int periodic)
+/* Room for one more checkpoint in @ck: returns it, or NULL. */
+static struct pm_ckpt *ckpt_slot(struct pm_ckpts *ck, size_t *cap)
 {
 	struct pm_ckpt *c;
-	size_t i;
 
-	if (periodic && *nper == keep) {
-		for (i = 0; i < ck->n && !ck->c[i].periodic; i++)
-			;
-		ckpt_free(&ck->c[i]);
-		memmove(&ck->c[i], &ck->c[i + 1], (ck->n - i - 1) * sizeof(*c));
-		ck->n--;
-		(*nper)--;
-	}
 	if (ck->n == *cap) {
 		c = realloc(ck->c, (*cap ? 2 * *cap : 16) * sizeof(*c));
 		if (!c)
@@ -963,21 +919,20 @@ static struct pm_ckpt *ckpt_slot(struct pm_ckpts *ck, size_t *cap, size_t keep,
 		ck->c = c;
 		*cap = *cap ? 2 * *cap : 16;
 	}
-	*nper += periodic != 0;
 	return &ck->c[ck->n++];
 }
 
-int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
-		   const int64_t *at, size_t nat, int64_t every_ns, size_t keep,
-		   struct tm_err *e)
+int pm_ckpts_grid(struct pm_ckpts **out, const struct pm_incident *inc,
+		  uint64_t every, struct tm_err *e)
 {
 	struct pm_ckpts *ck = calloc(1, sizeof(*ck));
 	struct pm_state_bld *b = NULL;
 	struct pm_merge mg;
 	struct pm_event ev;
-	int64_t prev = INT64_MIN, next_per = INT64_MIN;
+	int64_t prev = INT64_MIN;
+	uint64_t nev = 0, next = every ? every : 1;
 	uint32_t count = 0;
-	size_t k = 0, cap = 0, nper = 0;
+	size_t cap = 0;
 	int err;
 
 	*out = NULL;
@@ -992,36 +947,31 @@ int pm_ckpts_build(struct pm_ckpts **out, const struct pm_incident *inc,
 		return err;
 	}
 	ck->ncs = b->cs.n;
+	ck->every = next;
 	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
-		int asked = k < nat && ev.ns >= at[k];
-		int periodic = keep && every_ns > 0 && ev.ns >= next_per;
-
 		/* every event before @ev.ns read, none at it yet */
-		if ((asked || periodic) && ev.ns > prev && b->have) {
+		if (nev >= next && ev.ns > prev && b->have) {
 			struct pm_ckpt *c;
 
 			forget(&ck->whole, ck, 0);
-			c = ckpt_slot(ck, &cap, keep, &nper, periodic && !asked);
+			c = ckpt_slot(ck, &cap);
 			if (!c || ckpt_take(c, b, ev.ns) < 0) {
-				if (c)
+				if (c) {
+					ckpt_free(c);
 					ck->n--;
+				}
 				err = tm_err_set(e, ENOMEM, "out of memory");
 				break;
 			}
-			c->periodic = periodic && !asked;
-			c->at = asked ? at[k] : ev.ns;
-			while (k < nat && ev.ns >= at[k])
-				k++;
-			if (periodic)
-				next_per = ev.ns < INT64_MAX - every_ns ? ev.ns + every_ns : INT64_MAX;
-		} else if (periodic && !b->have) {
-			next_per = ev.ns < INT64_MAX - every_ns ? ev.ns + every_ns : INT64_MAX;
+			c->at = ev.ns;
+			next = nev + ck->every;
 		}
 		if (++count == CKPT_FORGET_EVENTS) {
 			forget(&ck->whole, ck, 0);
 			count = 0;
 		}
 		prev = ev.ns;
+		nev++;
 		if ((err = pm_state_bld_event(b, &ev, e)) < 0)
 			break;
 	}

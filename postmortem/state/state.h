@@ -74,7 +74,7 @@ _Static_assert(TIPME_PID_MASK <= INT32_MAX, "struct pm_seg's @waker is an int32_
  * @cap: allocated
  * @pend: while the state is built: a wakeup came while the thread was
  *	still on its CPU (@pend_waker, @pend_ctx, @pend_cpu)
- * @dropped: while checkpoints are made (pm_ckpts_build()): stretches
+ * @dropped: while checkpoints are made (pm_ckpts_grid()): stretches
  *	forgotten before @segs[0]
  */
 struct pm_thread {
@@ -243,29 +243,79 @@ int pm_state_bld_end(struct pm_state_bld *b, int failed);
  */
 struct pm_ckpts;
 
+void pm_ckpts_free(struct pm_ckpts *ck);
+
+/* pm_ckpts_every(): about this many checkpoints spread over a dump */
+#define PM_CKPTS_SPREAD		64
+/* and never closer than this many events */
+#define PM_CKPTS_MIN_EVERY	256
+
 /**
- * pm_ckpts_build() - one pass over the dump, a checkpoint at each moment
+ * pm_ckpts_grid() - one pass over the dump, checkpoints spread evenly
  * @ck: result; release with pm_ckpts_free()
  * @inc: an open incident
- * @at: CLOCK_MONOTONIC ns, ascending: a checkpoint before the first
- *	event at or after each (moments before the dump's first record give
- *	none: a build from there starts at the dump's start)
- * @nat: how many
- * @every_ns: also one every @every_ns of the dump's time, of which the
- *	last @keep are kept (for a moment known only at the dump's end:
- *	the default window before its trigger); 0: none
- * @keep: how many of those
+ * @every: a checkpoint before every @every-th event (pm_ckpts_every())
  * @e: error message
  *
+ * Every checkpoint is kept, each where the same dump always has it: a
+ * build restored from one reads the same records, whether the
+ * checkpoints were made now or read from a file (pm_ckpts_load()).
  * Also keeps the whole dump's facts (first and last record, latest
  * trigger, every loss: pm_ckpts_whole()).
  *
  * Return: 0 or a negative errno.
  */
-int pm_ckpts_build(struct pm_ckpts **ck, const struct pm_incident *inc,
-		   const int64_t *at, size_t nat, int64_t every_ns, size_t keep,
+int pm_ckpts_grid(struct pm_ckpts **ck, const struct pm_incident *inc,
+		  uint64_t every, struct tm_err *e);
+
+/**
+ * pm_ckpts_every() - the events between two checkpoints of a dump
+ * @inc: an open incident
+ *
+ * Return: about PM_CKPTS_SPREAD checkpoints over the dump's records, as
+ * its streams' bytes tell before they are read, and at least
+ * PM_CKPTS_MIN_EVERY events apart.
+ */
+uint64_t pm_ckpts_every(const struct pm_incident *inc);
+
+/**
+ * pm_ckpts_save() - keep checkpoints in a file (TIPME_SEC_CKPT)
+ * @ck: checkpoints of @inc, all final (pm_ckpts_grid()'s)
+ * @inc: the incident they are of
+ * @path: the file, written whole under another name, then renamed
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_ckpts_save(const struct pm_ckpts *ck, const struct pm_incident *inc,
+		  const char *path, struct tm_err *e);
+
+/**
+ * pm_ckpts_load() - checkpoints pm_ckpts_save() kept
+ * @ck: result; release with pm_ckpts_free()
+ * @inc: the incident they must be of
+ * @path: the file
+ * @e: error message
+ *
+ * Return: 0; -ENOENT without the file; -ESTALE when it is of another
+ * dump (its size or its sections' CRCs differ); another negative errno
+ * when it is not a valid file (pm_ckpts_parse()).
+ */
+int pm_ckpts_load(struct pm_ckpts **ck, const struct pm_incident *inc,
+		  const char *path, struct tm_err *e);
+
+/**
+ * pm_ckpts_parse() - read a TIPME_SEC_CKPT section's payload
+ * @ck: result; release with pm_ckpts_free()
+ * @buf: the payload (any bytes: every count is checked against its size)
+ * @len: its size
+ * @e: error message
+ *
+ * Return: 0 or a negative errno (-EINVAL for malformed bytes, -EPROTO
+ * for another version).
+ */
+int pm_ckpts_parse(struct pm_ckpts **ck, const void *buf, size_t len,
 		   struct tm_err *e);
-void pm_ckpts_free(struct pm_ckpts *ck);
 
 /**
  * pm_ckpts_whole() - the whole dump's facts a checkpoint pass kept

@@ -1,7 +1,7 @@
 # tests/fuzz/: libFuzzer harnesses for every parser of outside bytes.
 # Built with clang into build/fuzz/ by tests/fuzz/run.sh (which passes
 # CC=clang and the sanitizer flags); see tests/fuzz/run.sh for how to run.
-FUZZ_NAMES := kdump xdump ctlproto meta nlevents dumprx elfnote xmaps
+FUZZ_NAMES := kdump xdump ctlproto meta nlevents dumprx elfnote xmaps ckpt
 FUZZ_BINS := $(FUZZ_NAMES:%=$(B)/tests/fuzz/fuzz_%)
 EXTRA_CFLAGS_tests_fuzz_ := -Ipostmortem -Ihelper $(NL_CFLAGS)
 
@@ -31,6 +31,9 @@ $(B)/tests/fuzz/fuzz_elfnote: $(B)/tests/fuzz/fuzz_elfnote.o $(LIBTIPME)
 
 $(B)/tests/fuzz/fuzz_xmaps: $(B)/tests/fuzz/fuzz_xmaps.o $(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^
+
+$(B)/tests/fuzz/fuzz_ckpt: $(B)/tests/fuzz/fuzz_ckpt.o $(LIBPM) $(LIBTIPME)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm $(PM_LIBS)
 
 .PHONY: fuzzers
 fuzzers: $(FUZZ_BINS)

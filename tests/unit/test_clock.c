@@ -25,7 +25,7 @@ int main(void)
 	long double khz_true = 2999999.7L, f;
 	int i, ok;
 
-	tap_plan(15);
+	tap_plan(16);
 
 	pm_clock_init(&c, NULL, 0, 3000000);
 	tap_ok(pm_clock_mono(&c, 3000000000ULL) == 1000000000 &&
@@ -90,6 +90,16 @@ int main(void)
 	tap_ok(pm_clock_mono(&c, UINT64_MAX) == INT64_MAX &&
 	       pm_clock_mono(&c, 1500) > 0 && pm_ticks_to_ns(&c, UINT64_MAX) == INT64_MAX,
 	       "extreme values saturate instead of overflowing");
+
+	/* ns ticks (local_clock()) are not divided: the same numbers as when they were */
+	pm_clock_init(&c, NULL, 0, 1000000);
+	tap_ok(pm_ticks_to_ns(&c, 0) == 0 && pm_ticks_to_ns(&c, 123456789) == 123456789 &&
+	       pm_ticks_to_ns(&c, UINT64_MAX / 1000000 + 1) == (int64_t)(UINT64_MAX / 1000000 + 1) &&
+	       pm_ticks_to_ns(&c, INT64_MAX) == INT64_MAX &&
+	       pm_ticks_to_ns(&c, (uint64_t)INT64_MAX + 1) == INT64_MAX &&
+	       pm_ticks_to_ns(&c, UINT64_MAX) == INT64_MAX &&
+	       pm_clock_mono(&c, 98765432101ULL) == 98765432101LL,
+	       "ns ticks: the tick count itself, saturated at INT64_MAX");
 
 	tap_ok(!strcmp(pm_fmt_ns(1234567890123LL, buf, sizeof(buf)), "1234.567890123") &&
 	       !strcmp(pm_fmt_ns(0, buf, sizeof(buf)), "0.000000000") &&

@@ -13,22 +13,30 @@
  * interval and its margins only) print, text and JSON, byte for byte what
  * they print without for random threads and intervals there (and a margin
  * too short differs).  The bounded build from checkpoints (what why and
- * report do by default: state/state.h, pm_ckpts_build()) prints what
+ * report do by default: state/state.h, pm_ckpts_grid()) prints what
  * --whole (every record) prints, for random intervals, the window before
  * the trigger and report without --pid, with a short look-back and with
  * none; and so on the dumps of real machines the VM tests leave in
- * tests/vm/out (or the folders $TIPME_REAL_DUMPS names).
+ * tests/vm/out (or the folders $TIPME_REAL_DUMPS names).  The checkpoints
+ * kept in a file beside the dump (pm_ckpts_save()) give, read back, the
+ * states the pass's give; another dump's file, a changed byte or a cut
+ * file are refused; the commands read the file and print what --whole
+ * prints.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "capture.h"
 #include "cmd/commands.h"
 #include "gen.h"
 #include "scen.h"
 #include "state/state.h"
+#include "state/ckpt.h"
 #include "tap.h"
 
 #define NCPUS		3
@@ -308,13 +316,166 @@ static const struct bounded_case {
 	{ pm_cmd_why, "why", "--lookback 0", 0, 40 },
 };
 
+static int same_losses(const struct pm_state *x, const struct pm_state *y)
+{
+	size_t i;
+
+	for (i = 0; i < x->nlosses; i++)
+		if (x->losses[i].cpu != y->losses[i].cpu ||
+		    x->losses[i].since_ns != y->losses[i].since_ns ||
+		    x->losses[i].until_ns != y->losses[i].until_ns ||
+		    x->losses[i].first_seq != y->losses[i].first_seq ||
+		    x->losses[i].subbufs != y->losses[i].subbufs)
+			return 0;
+	return 1;
+}
+
+/*
+ * The checkpoints kept in a file (pm_ckpts_save(), pm_ckpts_load()): 20
+ * random ranges built from the checkpoints read back give, field by
+ * field, what the ones the pass made give.  Returns the ranges compared,
+ * or -1 (@why set).
+ */
+static int file_same(const struct pm_incident *inc, const struct pm_state *whole,
+		     const char *file, char *why, size_t wlen)
+{
+	struct pm_ckpts *made = NULL, *read = NULL;
+	struct tm_err e = { "" };
+	uint64_t rnd = 3;
+	int r, n = 0;
+
+	if (pm_ckpts_grid(&made, inc, pm_ckpts_every(inc), &e) ||
+	    pm_ckpts_save(made, inc, file, &e) || pm_ckpts_load(&read, inc, file, &e)) {
+		snprintf(why, wlen, "%s", e.msg);
+		pm_ckpts_free(made);
+		return -1;
+	}
+	if (made->n < 8 || read->n != made->n) {
+		snprintf(why, wlen, "%zu checkpoints made, %zu read", made->n, read->n);
+		n = -1;
+	}
+	for (r = 0; n >= 0 && r < 20; r++) {
+		int64_t span = whole->last_ns - whole->first_ns;
+		int64_t a = whole->first_ns + (int64_t)(gen_rand(&rnd) % (uint64_t)span);
+		int64_t b = a + (int64_t)(gen_rand(&rnd) % (uint64_t)(span / 4));
+		struct pm_state x, y;
+		int ex = pm_state_build_ckpt(&x, inc, made, a, b, &e);
+		int ey = pm_state_build_ckpt(&y, inc, read, a, b, &e);
+
+		if (ex || ey || compare(&x, &y, 1, why, wlen) < 0 || y.lost != x.lost ||
+		    !same_losses(&x, &y)) {
+			if (ex || ey)
+				snprintf(why, wlen, "%s", e.msg);
+			else if (!strcmp(why, "ok"))
+				snprintf(why, wlen, "the losses differ");
+			n = -1;
+		} else {
+			n++;
+		}
+		if (!ex)
+			pm_state_free(&x);
+		if (!ey)
+			pm_state_free(&y);
+		if (n < 0)
+			break;
+	}
+	pm_ckpts_free(made);
+	pm_ckpts_free(read);
+	return n;
+}
+
+/*
+ * A file of checkpoints that is not this dump's, or damaged, is refused
+ * (pm_ckpts_load(): -ESTALE, or the reason): 1, else 0 with @why set.
+ */
+static int file_refused(const struct pm_incident *inc, const char *dir, const char *file,
+			char *why, size_t wlen)
+{
+	struct pm_incident other;
+	struct pm_ckpts *ck = NULL;
+	struct tm_err e = { "" };
+	char path[128];
+	FILE *f;
+	long size;
+	int err, ok = 1;
+
+	snprintf(path, sizeof(path), "%s/other.tipme", dir);
+	if (write_dump(path, 12) || pm_incident_open(&other, path, 0, &e)) {
+		snprintf(why, wlen, "other dump: %s", e.msg);
+		return 0;
+	}
+	err = pm_ckpts_load(&ck, &other, file, &e);
+	pm_incident_close(&other);
+	if (err != -ESTALE) {
+		snprintf(why, wlen, "another dump's checkpoints: %d (%s)", err, e.msg);
+		pm_ckpts_free(ck);
+		return 0;
+	}
+	/* a byte of the checkpoints changed: the section's CRC */
+	f = fopen(file, "r+b");
+	if (!f || fseek(f, 0, SEEK_END) || (size = ftell(f)) < 200 ||
+	    fseek(f, size / 2, SEEK_SET) || fputc(0x5a ^ size, f) == EOF) {
+		snprintf(why, wlen, "cannot change %s", file);
+		ok = 0;
+	}
+	if (f)
+		fclose(f);
+	e.msg[0] = 0;
+	if (ok && (!pm_ckpts_load(&ck, inc, file, &e) || !e.msg[0])) {
+		snprintf(why, wlen, "a damaged file was read");
+		pm_ckpts_free(ck);
+		ok = 0;
+	}
+	if (ok && (truncate(file, size / 3) || !pm_ckpts_load(&ck, inc, file, &e))) {
+		snprintf(why, wlen, "a cut file was read");
+		pm_ckpts_free(ck);
+		ok = 0;
+	}
+	return ok;
+}
+
+/*
+ * The commands with the file (TIPME_CKPT_FILE=1): the first writes
+ * DUMP.ckpt, the next read it (it is not written again: the same inode)
+ * and print what --whole prints.  Returns how many of @n printed the same,
+ * or -1 (@why set) if the file was not written or was written again.
+ */
+static int file_cmds(const struct pm_state *whole, const char *dump, const char *dir,
+		     int n, char *why, size_t wlen)
+{
+	char file[128];
+	struct stat a, b;
+	int same;
+
+	snprintf(file, sizeof(file), "%s.ckpt", dump);
+	unlink(file);
+	setenv("TIPME_CKPT_FILE", "1", 1);
+	same = same_bounded(pm_cmd_why, "why", whole, dump, dir, "--lookback 0", 0, 1, why, wlen);
+	if (stat(file, &a)) {
+		snprintf(why, wlen, "%s not written", file);
+		same = -1;
+	} else {
+		same += same_bounded(pm_cmd_report, "report", whole, dump, dir, "--lookback 0",
+				     0, n / 2, why, wlen);
+		same += same_bounded(pm_cmd_why, "why", whole, dump, dir, "--lookback 0",
+				     1, n / 2 - 1, why, wlen);
+		if (stat(file, &b) || a.st_ino != b.st_ino) {
+			snprintf(why, wlen, "%s written again", file);
+			same = -1;
+		}
+	}
+	unsetenv("TIPME_CKPT_FILE");
+	unlink(file);
+	return same;
+}
+
 static const char *const kinds[] = {
 	"random intervals", "the window before the trigger", "without --pid, random windows",
 };
 
 int main(void)
 {
-	char dir[64], path[96], why[300] = "ok";
+	char dir[64], path[96], file[128], why[300] = "ok";
 	struct pm_state whole, part;
 	struct pm_incident inc;
 	struct tm_err e = { "" };
@@ -327,7 +488,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(17);
+	tap_plan(20);
 	snprintf(path, sizeof(path), "%s/sim.tipme", dir);
 	err = write_dump(path, 11) || pm_incident_open(&inc, path, 0, &e);
 	tap_ok(!err, "simulated dump: %d CPUs x %d sub-buffers, %d threads%s%s", NCPUS,
@@ -398,6 +559,18 @@ int main(void)
 		tap_ok(r == c->n, "%s %s (%s): %d of %d as --whole (%s)", c->cmd, c->opt,
 		       kinds[c->kind], r, c->n, why);
 	}
+	snprintf(why, sizeof(why), "ok");
+	snprintf(file, sizeof(file), "%s/sim.ckpt", dir);
+	r = file_same(&inc, &whole, file, why, sizeof(why));
+	tap_ok(r == 20, "checkpoints kept in a file: 20 random ranges built from them as from the pass's (%s)",
+	       why);
+	snprintf(why, sizeof(why), "ok");
+	tap_ok(file_refused(&inc, dir, file, why, sizeof(why)),
+	       "another dump's checkpoints, a changed byte, a cut file: refused (%s)", why);
+	snprintf(why, sizeof(why), "ok");
+	r = file_cmds(&whole, path, dir, 40, why, sizeof(why));
+	tap_ok(r == 40, "why and report with DUMP.ckpt (written once, then read): %d of 40 as --whole (%s)",
+	       r, why);
 	snprintf(why, sizeof(why), "ok");
 	r = real_dumps(dir, why, sizeof(why));
 	tap_ok(r >= 0, "real dumps: %d, report and why (default look-back) as --whole (%s)", r, why);

@@ -1541,6 +1541,8 @@ enum tipme_section_type {
 	TIPME_SEC_MAPS		= 21,	/* tipmed: "maps" text, see struct tipme_ustack */
 	TIPME_SEC_VDSO		= 22,	/* tipmed: a vDSO's ELF image, see struct tipme_ustack */
 	TIPME_SEC_XMAPS		= 23,	/* struct tipme_xmaps_hdr, then struct tipme_xmap* */
+	/* 24: the postmortem's own, in a file beside the dump */
+	TIPME_SEC_CKPT		= 24,	/* struct tipme_ckpt_hdr, ...: see there */
 	__TIPME_SEC_MAX,
 };
 
@@ -1793,6 +1795,156 @@ struct tipme_xmaps_hdr {
 	__u64 refused;
 	__u64 evicted;
 	__u64 retention_ns;
+};
+
+/* struct tipme_ckpt_hdr.version */
+#define TIPME_CKPT_VERSION	1
+/* At most this many stretches per thread in a checkpoint */
+#define TIPME_CKPT_SEGS		2
+
+/**
+ * struct tipme_ckpt_hdr - start of TIPME_SEC_CKPT
+ * @version: TIPME_CKPT_VERSION; readers refuse any other
+ * @ncpus: CPU numbers of the dump's streams (the highest + 1): the size
+ *         of each checkpoint's @first and @last arrays
+ * @nckpts: checkpoints that follow, in time order
+ * @nsites: blocking sites that follow the losses, 4 addresses each
+ *          (innermost first, zero after the last frame)
+ * @every: events of the dump between two checkpoints
+ * @dump_size: the dump's file size
+ * @dump_crc: CRC-32 of the dump's section headers (type, cpu, size and
+ *            CRC of each, in file order): which dump these describe
+ * @nlosses: struct tipme_ckpt_loss entries that follow
+ * @lost: the dump misses sub-buffers (a gap in a CPU's sequence)
+ * @first_ns: the dump's first record, CLOCK_MONOTONIC ns
+ * @last_ns: its last record
+ * @trigger_ns: its latest trigger record, or 0
+ *
+ * The postmortem's checkpoints of a dump (tipme why, tipme report): the
+ * state of its rebuilder (Documentation/report.md) at moments spread
+ * evenly over the dump's records, kept in a file beside the dump
+ * (DUMP.ckpt, a dump file whose one section is this) so that later
+ * analyses of a time range decode only its records.  After the header:
+ * the losses, the sites, then each checkpoint: a struct tipme_ckpt, its
+ * @ncpus first then @ncpus last record times (__s64 each), then its
+ * threads, each a struct tipme_ckpt_thread, @nsegs struct
+ * tipme_ckpt_seg (the stretches as the checkpoint found them), then the
+ * final form of each (as the whole dump's rebuild ends it) whose bit in
+ * @same is clear.
+ */
+struct tipme_ckpt_hdr {
+	__u32 version;
+	__u32 ncpus;
+	__u32 nckpts;
+	__u32 nsites;
+	__u64 every;
+	__u64 dump_size;
+	__u32 dump_crc;
+	__u32 nlosses;
+	__u32 lost;
+	__u32 reserved;
+	__s64 first_ns;
+	__s64 last_ns;
+	__s64 trigger_ns;
+};
+
+/**
+ * struct tipme_ckpt_loss - a gap in a CPU's stream (TIPME_SEC_CKPT)
+ * @cpu: the CPU
+ * @reserved: zero
+ * @since_ns: its last record before the gap, 0 if none
+ * @until_ns: its first record after the gap
+ * @first_seq: the first missing sub-buffer
+ * @subbufs: how many are missing
+ */
+struct tipme_ckpt_loss {
+	__u32 cpu;
+	__u32 reserved;
+	__s64 since_ns;
+	__s64 until_ns;
+	__u64 first_seq;
+	__u64 subbufs;
+};
+
+/**
+ * struct tipme_ckpt - one checkpoint (TIPME_SEC_CKPT)
+ * @ns: every event before it was read, none at or after it
+ * @at: the moment it stands for (no event in [@at, @ns))
+ * @first_ns: the first record read by then
+ * @last_ns: the last one
+ * @trigger_ns: the latest trigger by then, or 0
+ * @nlosses: the dump's first @nlosses losses were read by then
+ * @nthreads: struct tipme_ckpt_thread entries that follow, by pid
+ * @have: a record was read by then
+ * @reserved: zero
+ */
+struct tipme_ckpt {
+	__s64 ns;
+	__s64 at;
+	__s64 first_ns;
+	__s64 last_ns;
+	__s64 trigger_ns;
+	__u32 nlosses;
+	__u32 nthreads;
+	__u32 have;
+	__u32 reserved;
+};
+
+/**
+ * struct tipme_ckpt_thread - a thread at a checkpoint (TIPME_SEC_CKPT)
+ * @pid: the thread, ascending within a checkpoint
+ * @nsegs: its last stretches kept, at most TIPME_CKPT_SEGS
+ * @dropped: its stretches before them
+ * @pend_waker: a wakeup came while it was on its CPU: by whom
+ * @pend_cpu: for which CPU
+ * @pend: that wakeup is pending
+ * @pend_ctx: its enum tipme_ctx
+ * @tent: runnable since a pending wakeup ended its sleep at once
+ * @same: bit k set: the final form of stretch k is the stretch as it is
+ *        (not written again)
+ */
+struct tipme_ckpt_thread {
+	__u32 pid;
+	__u32 nsegs;
+	__u64 dropped;
+	__s64 pend_waker;
+	__u32 pend_cpu;
+	__u8 pend;
+	__u8 pend_ctx;
+	__u8 tent;
+	__u8 same;
+};
+
+/**
+ * struct tipme_ckpt_seg - one stretch of a thread (TIPME_SEC_CKPT)
+ * @start_ns: its start, CLOCK_MONOTONIC ns
+ * @end_ns: its end (INT64_MAX: still open)
+ * @waker: who woke it, or -1
+ * @ustack: its user chain's number, 0 none
+ * @cpu: its CPU
+ * @site: 1 + the index of its blocking site, 0 none
+ * @block_state: enum tipme_task_state when blocked
+ * @prio: the priority it ran at
+ * @state: 0 unknown, 1 running, 2 runnable, 3 blocked
+ * @waker_ctx: enum tipme_ctx of the wakeup
+ * @woken: the runnable stretch began with a wakeup
+ * @nsite: frames of @site, 1 to 4 (0 when @site is 0)
+ * @reserved: zero
+ */
+struct tipme_ckpt_seg {
+	__s64 start_ns;
+	__s64 end_ns;
+	__s32 waker;
+	__u32 ustack;
+	__u32 cpu;
+	__u32 site;
+	__u8 block_state;
+	__u8 prio;
+	__u8 state;
+	__u8 waker_ctx;
+	__u8 woken;
+	__u8 nsite;
+	__u8 reserved[2];
 };
 
 /* struct tipme_xmap.flags */
