@@ -50,8 +50,9 @@ PKGS=(
 	sway xwayland wtype x11-xserver-utils
 	# ... and on a KMS device in QEMU (t-wayland): sway's DRM backend with
 	# seatd, libinput's devices from udev, a client of our own built with
-	# libwayland and wayland-protocols' XML (wayland-scanner), foot
-	seatd udev libwayland-dev wayland-protocols foot
+	# libwayland and wayland-protocols' XML (wayland-scanner), foot;
+	# weston's DRM backend as the second compositor (t-weston)
+	seatd udev libwayland-dev wayland-protocols foot weston
 	# tipme timeline's test renders its SVG with a real renderer
 	librsvg2-bin
 	# the man pages' test renders them (groff), and runs the completion
