@@ -353,15 +353,23 @@ static int stopped_scenario(struct scen *s)
 	return save(s, "stopped");
 }
 
-static void blk(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,
-		uint32_t pid, uint64_t sector, uint8_t ctx)
+/* a request record of device @dev */
+static void blk_on(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_t dev,
+		   uint32_t pid, uint64_t sector, uint8_t ctx)
 {
 	struct tipme_rec_blk b = {
-		.dev = 8 << 20 | 16, .sector_lo = (uint32_t)sector, .bytes = 4096,
+		.dev = dev, .sector_lo = (uint32_t)sector, .bytes = 4096,
 		.pid = pid, .tag = 3, .op = TIPME_BLK_WRITE, .ctx = ctx,
 	};
 
 	scen_rec(s, cpu, type, ts, &b, sizeof(b));
+}
+
+/* ... of sdb (8:16) */
+static void blk(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,
+		uint32_t pid, uint64_t sector, uint8_t ctx)
+{
+	blk_on(s, cpu, type, ts, 8 << 20 | 16, pid, sector, ctx);
 }
 
 /*
@@ -428,6 +436,95 @@ static int blkirq_scenario(struct scen *s, int same)
 	scen_switch(s, 0, MS(40), 400, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_switch(s, 1, MS(40), same ? 402 : 403, TIPME_TS_SLEEPING, 120, 0, 120);
 	return save(s, same ? "blkirq" : "blkirq-other");
+}
+
+/*
+ * A task (470) writes to loop0 (7:0), a loop device over sdb (direct I/O),
+ * and waits: loop0's request is issued in the task, which queues the
+ * loop's work item; the loop's worker (471) runs it and issues a request
+ * of its own to sdb 1 ms later, which the device holds 20 ms; sdb's
+ * interrupt completes it, and loop0's request, whose softirq wakes the
+ * task.  Meanwhile a reader (472) reads sdb itself (a request of a task,
+ * not of a worker) and the worker issues another request to sdb in
+ * another item, after loop0's request completed: neither is loop0's.
+ * With @busy the loop's worker ran another item before and its work
+ * item was already pending: the request below is issued 5 ms later.
+ */
+static int stack_loop_scenario(struct scen *s, int busy)
+{
+	static const char *const wb_site[] = { "folio_wait_bit_common", "folio_wait_writeback",
+					       "file_write_and_wait_range", NULL };
+	static const char *const idle_site[] = { "worker_thread", "kthread", NULL };
+	static const char *const rd_site[] = { "submit_bio_wait", "blkdev_read_iter",
+					       "vfs_read", NULL };
+	const uint32_t loop0 = 7 << 20;
+	uint64_t sent = busy ? MS(16) : MS(11);
+
+	scen_init(s, 2);
+	s->system = "nodename=test\nblockdev.8:16=sdb\nblockdev.7:0=loop0\n";
+	scen_task(s, 470, 470, "writer", "/bin/writer", "writer", 7);
+	scen_task(s, 471, 471, "kworker/u4:3", "", "", 0);
+	scen_task(s, 472, 472, "reader", "/bin/reader", "reader", 7);
+	scen_switch(s, 1, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 471, 120);
+	if (busy) {	/* the worker runs the loop's item for an earlier request */
+		scen_work(s, 1, TIPME_REC_WORK_QUEUE, MS(0.6), 0x100f, "loop_workfn", 0,
+			  TIPME_CTX_SOFTIRQ);
+		scen_work(s, 1, TIPME_REC_WORK_START, MS(0.7), 0x100f, "loop_workfn", 471,
+			  TIPME_CTX_TASK);
+		scen_work(s, 1, TIPME_REC_WORK_END, MS(0.8), 0x100f, NULL, 0, 0);
+	}
+	scen_switch(s, 1, MS(0.9), 471, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, MS(0.9), 471, idle_site);
+	if (busy)	/* queued again before loop0's request, not run yet */
+		scen_work(s, 1, TIPME_REC_WORK_QUEUE, MS(9), 0x100f, "loop_workfn", 0,
+			  TIPME_CTX_SOFTIRQ);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 470, 120);
+	blk_on(s, 0, TIPME_REC_BLK_ISSUE, MS(10), loop0, 470, 2000, TIPME_CTX_TASK);
+	if (!busy) {
+		scen_work(s, 0, TIPME_REC_WORK_QUEUE, MS(10.01), 0x100f, "loop_workfn", 470,
+			  TIPME_CTX_TASK);
+		scen_wake(s, 0, MS(10.02), 471, 1, 470, TIPME_CTX_TASK);
+	}
+	scen_switch(s, 0, MS(10.1), 470, TIPME_TS_DISK, 120, 472, 120);
+	scen_blocked(s, 0, MS(10.1), 470, wb_site);
+	/* the reader's own request to sdb */
+	blk(s, 0, TIPME_REC_BLK_ISSUE, MS(10.5), 472, 9000, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(10.6), 472, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.6), 472, rd_site);
+	/* the loop's worker sends its request below */
+	if (busy)	/* (its pending item: the pool wakes it) */
+		scen_wake(s, 1, sent - MS(0.9), 471, 1, 0, TIPME_CTX_SOFTIRQ);
+	scen_switch(s, 1, sent - MS(0.8), 0, TIPME_TS_RUNNABLE, 120, 471, 120);
+	scen_work(s, 1, TIPME_REC_WORK_START, sent - MS(0.7), 0x100f, "loop_workfn", 471,
+		  TIPME_CTX_TASK);
+	blk(s, 1, TIPME_REC_BLK_ISSUE, sent, 471, 2000, TIPME_CTX_TASK);
+	scen_work(s, 1, TIPME_REC_WORK_END, sent + MS(0.1), 0x100f, NULL, 0, 0);
+	scen_switch(s, 1, sent + MS(0.2), 471, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, sent + MS(0.2), 471, idle_site);
+	/* the reader's request ends first, 18 ms before loop0's */
+	blk(s, 0, TIPME_REC_BLK_COMPLETE, sent + MS(1), 0, 9000, TIPME_CTX_HARDIRQ);
+	scen_wake(s, 0, sent + MS(1.05), 472, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, sent + MS(1.1), 0, TIPME_TS_RUNNABLE, 120, 472, 120);
+	scen_switch(s, 0, sent + MS(1.5), 472, TIPME_TS_SLEEPING, 120, 0, 120);
+	/* sdb's interrupt: its request, then loop0's in the block softirq */
+	blk(s, 1, TIPME_REC_BLK_COMPLETE, sent + MS(20), 0, 2000, TIPME_CTX_HARDIRQ);
+	blk_on(s, 1, TIPME_REC_BLK_COMPLETE, sent + MS(20.05), loop0, 0, 2000,
+	       TIPME_CTX_SOFTIRQ);
+	scen_wake(s, 1, sent + MS(20.1), 470, 0, 0, TIPME_CTX_SOFTIRQ);
+	scen_switch(s, 0, sent + MS(20.2), 0, TIPME_TS_RUNNABLE, 120, 470, 120);
+	scen_switch(s, 0, sent + MS(25), 470, TIPME_TS_SLEEPING, 120, 0, 120);
+	/* later, the worker's next item: another request to sdb */
+	scen_work(s, 1, TIPME_REC_WORK_QUEUE, sent + MS(21), 0x100f, "loop_workfn", 0,
+		  TIPME_CTX_SOFTIRQ);
+	scen_switch(s, 1, sent + MS(21.1), 0, TIPME_TS_RUNNABLE, 120, 471, 120);
+	scen_work(s, 1, TIPME_REC_WORK_START, sent + MS(21.2), 0x100f, "loop_workfn", 471,
+		  TIPME_CTX_TASK);
+	blk(s, 1, TIPME_REC_BLK_ISSUE, sent + MS(21.3), 471, 3000, TIPME_CTX_TASK);
+	scen_work(s, 1, TIPME_REC_WORK_END, sent + MS(21.4), 0x100f, NULL, 0, 0);
+	scen_switch(s, 1, sent + MS(21.5), 471, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, sent + MS(21.5), 471, idle_site);
+	blk(s, 1, TIPME_REC_BLK_COMPLETE, sent + MS(41.3), 0, 3000, TIPME_CTX_HARDIRQ);
+	return save(s, busy ? "stack-loop-busy" : "stack-loop");
 }
 
 static void bio(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_t id,
@@ -2170,7 +2267,7 @@ static const char *const state_names[] = {
 	"mem", "memhigh", "sigtimed", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"kearly", "kearly-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
-	"stack-timer", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
+	"stack-timer", "stack-loop", "stack-loop-busy", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
 	"throttle", "throttle-woken",
 	"fault-file", "fault-swap", "net-peer", "net-link",
 };
@@ -2186,7 +2283,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(231);
+	tap_plan(241);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -2200,6 +2297,7 @@ int main(void)
 	    race_scenario(s) ||
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0) ||
 	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
+	    stack_loop_scenario(s, 0) || stack_loop_scenario(s, 1) ||
 	    descend_scenario(s) || interactive_scenario(s, "interactive", NULL) ||
 	    interactive_scenario(s, "hinted", "cc is slow when I build") ||
 	    early_scenario(s) || work_scenario(s, 0) || work_scenario(s, 1) ||
@@ -2237,6 +2335,24 @@ int main(void)
 	       strstr(out, "\"bios\":1,\"mapper_ms\":30,\"below_ms\":9.92,\"below_device\":\"sdb\"") &&
 	       strstr(out, "\"requests\":1,\"request_ms_mean\":9.8,"),
 	       "on dm-0 (vg-root): 30 ms in the mapper, 9.92 below on sdb, its request 9.8 ms there");
+	free(out);
+	check("stack-loop", "--pid 470 --from 0.010 --to 0.0312", "block_io", 470, 95,
+	      "a request of loop0 served by its worker's request to sdb");
+	out = report("stack-loop", "--pid 470 --from 0.010 --to 0.0312", 1, &ret);
+	tap_ok(strstr(out, "\"resource\":\"block device loop0 (7:0)\"") &&
+	       strstr(out, "\"requests\":1,\"request_ms_mean\":21.05,") &&
+	       strstr(out, "\"bios\":0,\"mapper_ms\":0.9,\"below_ms\":20.05,"
+			   "\"below_device\":\"sdb\",\"below_requests\":1,"
+			   "\"below_request_ms_mean\":20,"),
+	       "on loop0: 0.9 ms of the wait in it, 20.05 below on sdb, its worker's one "
+	       "request of 20 ms there, not the reader's nor the worker's next");
+	free(out);
+	check("stack-loop-busy", "--pid 470 --from 0.010 --to 0.0362", "block_io", 470, 95,
+	      "the same, the loop's work item already pending when loop0's request came");
+	out = report("stack-loop-busy", "--pid 470 --from 0.010 --to 0.0362", 1, &ret);
+	tap_ok(strstr(out, "\"bios\":0,\"mapper_ms\":5.9,\"below_ms\":20.05,"
+			   "\"below_device\":\"sdb\",\"below_requests\":1,") != NULL,
+	       "its worker 5.9 ms late: the time in loop0, 20.05 below on sdb");
 	free(out);
 	check("work-pool", "--pid 460 --from 0.010 --to 0.3123", "timer", 461, 95,
 	      "a reader woken by a worker's work item, which a sleeping writer queued");
