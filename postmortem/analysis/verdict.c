@@ -408,6 +408,7 @@ static void served_below(const struct va *v, const struct pm_blkreq *q,
 		else
 			hi = mid;
 	}
+	/* (below_of() wants them done in [q's issue, q's completion]) */
 	for (i = lo; i < r->nblk; i++) {
 		const struct pm_blkreq *x = &r->blk[r->blk_by_done ? r->blk_by_done[i] : i];
 
@@ -425,9 +426,11 @@ static void served_below(const struct va *v, const struct pm_blkreq *q,
 		return;
 	bl->dev = end->dev;
 	bl->sent_ns = blk_start(end);
-	for (i = 0; i < r->nblk; i++) {
-		const struct pm_blkreq *x = &r->blk[i];
+	for (i = lo; i < r->nblk; i++) {
+		const struct pm_blkreq *x = &r->blk[r->blk_by_done ? r->blk_by_done[i] : i];
 
+		if (r->blk_by_done && x->complete_ns > q->complete_ns)
+			break;
 		if (x->dev != end->dev || x->issuer != end->issuer || !below_of(v, q, x))
 			continue;
 		bl->n++;
