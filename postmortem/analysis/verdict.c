@@ -341,6 +341,18 @@ static void file_devname(const struct va *v, struct pm_cause_item *it)
 		dev_name(v, it->file_dev, "", it->file_devname, sizeof(it->file_devname));
 }
 
+/* Count request @q in block_io item @it: its time in the device and queued. */
+static void count_req(struct pm_cause_item *it, const struct pm_blkreq *q)
+{
+	it->nreq++;
+	if (q->issue_ns)
+		it->req_ns += q->complete_ns - q->issue_ns;
+	if (q->insert_ns && q->issue_ns) {
+		it->nqueued++;
+		it->queue_ns += q->issue_ns - q->insert_ns;
+	}
+}
+
 static int64_t overlap(int64_t a, int64_t b, int64_t lo, int64_t hi)
 {
 	lo = lo > a ? lo : a;
@@ -468,13 +480,7 @@ static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t a,
 	if (it->last_io == q)
 		return;
 	it->last_io = q;
-	it->nreq++;
-	if (q->issue_ns)
-		it->req_ns += q->complete_ns - q->issue_ns;
-	if (q->insert_ns && q->issue_ns) {
-		it->nqueued++;
-		it->queue_ns += q->issue_ns - q->insert_ns;
-	}
+	count_req(it, q);
 	dev_name(v, q->dev, "", it->device, sizeof(it->device));
 	if (!bl.dev)
 		return;
@@ -530,13 +536,7 @@ static void charge_bio(struct va *v, const struct pm_bio *bio, int64_t a,
 		    !q->complete_ns || q->complete_ns > bio->complete_ns ||
 		    q->sector < bio->below_sector || (q->sector >= end && q->sector != bio->below_sector))
 			continue;
-		it->nreq++;
-		if (q->issue_ns)
-			it->req_ns += q->complete_ns - q->issue_ns;
-		if (q->insert_ns && q->issue_ns) {
-			it->nqueued++;
-			it->queue_ns += q->issue_ns - q->insert_ns;
-		}
+		count_req(it, q);
 	}
 }
 
