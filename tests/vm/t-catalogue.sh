@@ -13,7 +13,9 @@
 # behind a real-time hog; throttled by its cgroup's cpu.max; sleeping;
 # waiting for a user mutex and for a kernel rwsem whose holder computes;
 # stopped; O_DIRECT reads of a slow disk (null_blk), of dm-delay, dm-crypt
-# (LUKS2), LVM, md RAID1 and a loop device over slow disks; fsync on ext4
+# (LUKS2), LVM, md RAID1 and a loop device over slow disks (their time
+# split by layer: the device below, dm-delay's delay in the mapper, each
+# request below at least its device's delay); fsync on ext4
 # over dm-delay; page faults on a cold mapped file there; swap-in; a
 # process growing past its memory cgroup's memory.high, without swap and
 # with swap on a slow disk (reclaim, and the kernel's penalty sleeps); a
