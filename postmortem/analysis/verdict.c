@@ -397,7 +397,9 @@ static int below_of(const struct va *v, const struct pm_blkreq *q,
  * for its request @q: the one that ended it -- the latest of below_of()'s
  * to complete at most BELOW_DONE_NS before @q did (the loop's completion
  * runs from the one below, in its interrupt or soon after), or one whose
- * worker completed @q itself (a read through the page cache) -- and the
+ * worker completed @q itself, or in a softirq run on its way (a read
+ * through the page cache, a flush that waited for the backing file
+ * system's journal) -- and the
  * others its worker sent to that device meanwhile.  Nothing when no
  * request below passes.  (The records do not link them: a loop worker
  * reads its backing file as any task would.)
@@ -428,8 +430,7 @@ static void served_below(const struct va *v, const struct pm_blkreq *q,
 			break;
 		if (!below_of(v, q, x))
 			continue;
-		if (q->complete_ns - x->complete_ns > BELOW_DONE_NS &&
-		    (q->complete_ctx != TIPME_CTX_TASK || q->complete_pid != x->issuer))
+		if (q->complete_ns - x->complete_ns > BELOW_DONE_NS && q->complete_pid != x->issuer)
 			continue;
 		if (!end || x->complete_ns >= end->complete_ns)
 			end = x;
