@@ -88,6 +88,6 @@ blk_ext4() {
 # (no unwritten extents), in ext4 on /dev/DEV mounted on DIR: for a loop
 # device over a file (blk_loop DIR/disk.img)
 blk_image() {
-	blk_ext4 "$1" "$2" $(($3 + 8)) &&
+	blk_ext4 "$1" "$2" $(($3 + 24)) &&
 		dd if=/dev/zero of="$2/disk.img" bs=1M count="$3" conv=fsync status=none
 }
