@@ -26,20 +26,20 @@ report() {
 	"$B"/tipme dump -o "$out/$name.dump" > /dev/null
 	tap_on_host tests/vm/stack_check.sh "$name" "$truth" "$3" "$4" "$5" "${@:7}"
 }
-# stack NAME TOPDEV DMNAME BELOW MAPPER_MS DEVICE_MS: both workloads on
+# stack NAME TOPDEV DMNAME BELOW MAPPER_MS DEVICE_MS [OPTION]: both workloads on
 # ext4 over /dev/TOPDEV (its inode tables and journal written at once, so
 # that no lazy initialisation runs meanwhile); BELOW is the device the
-# stack sends its I/O to, or "a|b", any of them
+# stack sends its I/O to, or "a|b", any of them; OPTION: check_stack.py's
 stack() {
-	local name=$1 top=$2 dm=$3 below=$4 ms=("$5" "$6") t dev
+	local name=$1 top=$2 dm=$3 below=$4 ms=("$5" "$6") opt=("${@:7}") t dev
 	dev=$(cat "/sys/block/$top/dev")
 	tap_check "$name: ext4 on $top" blk_ext4 "$top" "/mnt/$name" || return
 	t=$("$B"/tests/vm/fsyncer "/mnt/$name/fsync" 64)
 	report "$name-fsync" "$t" "$(kv "$t" pid)" "$(kv "$t" fsync_start_ns)" \
-		"$(kv "$t" fsync_end_ns)" -- fsync "$top" "$dm" "$below" "$dev" "${ms[@]}"
+		"$(kv "$t" fsync_end_ns)" -- fsync "$top" "$dm" "$below" "$dev" "${ms[@]}" "${opt[@]}"
 	t=$("$B"/tests/vm/lockfsync "/mnt/$name/lock" 64)
 	report "$name-mutex" "$t" "$(kv "$t" waiter)" "$(kv "$t" wait_start_ns)" \
-		"$(kv "$t" wait_end_ns)" -- mutex "$top" "$dm" "$below" "$dev" "${ms[@]}"
+		"$(kv "$t" wait_end_ns)" -- mutex "$top" "$dm" "$below" "$dev" "${ms[@]}" "${opt[@]}"
 	umount "/mnt/$name"
 }
 
@@ -80,7 +80,10 @@ fi
 # 4. a loop device over a file: a disk image in ext4 on the same device
 if blk_image nullb1 /mnt/lower 68 && loop=$(blk_loop /mnt/lower/disk.img); then
 	tap_ok "loop: $loop over a file in ext4 on nullb1"
-	stack loopfile "$loop" - nullb1 0 20
+	# (its flushes wait, in the loop's worker, for the journal of the file
+	# system below, whose thread writes to nullb1: not yet found below)
+	stack loopfile "$loop" - nullb1 0 20 \
+		"todo-split=a flush waits for the backing file system's journal thread"
 	losetup -d "/dev/$loop"
 	umount /mnt/lower
 else
