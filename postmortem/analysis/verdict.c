@@ -341,28 +341,15 @@ static void file_devname(const struct va *v, struct pm_cause_item *it)
 		dev_name(v, it->file_dev, "", it->file_devname, sizeof(it->file_devname));
 }
 
-/* @via_fault: the waiter blocked in a page fault */
-static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t ns,
-		       int via_fault)
+/* Count request @q in block_io item @it: its time in the device and queued. */
+static void count_req(struct pm_cause_item *it, const struct pm_blkreq *q)
 {
-	struct io_key k = io_key(via_fault, q->file_kind, q->file_dev, q->file_ino);
-	char res[PM_RES_LEN];
-	struct pm_cause_item *it;
-
-	blk_resource(v, q->dev, res, sizeof(res));
-	it = charge_key(v, PM_C_BLOCK_IO, q->issuer, res, ns, &k);
-	if (it)
-		file_devname(v, it);
-	if (it && it->last_io != q) {
-		it->last_io = q;
-		it->nreq++;
-		if (q->issue_ns)
-			it->req_ns += q->complete_ns - q->issue_ns;
-		if (q->insert_ns && q->issue_ns) {
-			it->nqueued++;
-			it->queue_ns += q->issue_ns - q->insert_ns;
-		}
-		dev_name(v, q->dev, "", it->device, sizeof(it->device));
+	it->nreq++;
+	if (q->issue_ns)
+		it->req_ns += q->complete_ns - q->issue_ns;
+	if (q->insert_ns && q->issue_ns) {
+		it->nqueued++;
+		it->queue_ns += q->issue_ns - q->insert_ns;
 	}
 }
 
@@ -371,6 +358,137 @@ static int64_t overlap(int64_t a, int64_t b, int64_t lo, int64_t hi)
 	lo = lo > a ? lo : a;
 	hi = hi < b ? hi : b;
 	return hi > lo ? hi - lo : 0;
+}
+
+/* A request below ends one above at most this before its completion. */
+#define BELOW_DONE_NS	20000000
+
+/* The requests a stacked request-based device sent below for one of its own. */
+struct below {
+	uint32_t dev;		/* the device below (0: none found) */
+	int64_t sent_ns;	/* the first one's start (insert, else issue) */
+	uint32_t n;		/* how many */
+	int64_t req_ns;		/* their summed issue-to-completion time */
+};
+
+static int64_t blk_start(const struct pm_blkreq *r)
+{
+	return r->insert_ns ? r->insert_ns : r->issue_ns;
+}
+
+/*
+ * Whether @r, a request of another device than @q's, may have been sent
+ * below for @q: started after @q was issued and completed by @q's
+ * completion, issued by a kernel worker inside a work item (a loop
+ * device's worker reading or writing its backing file).
+ */
+static int below_of(const struct va *v, const struct pm_blkreq *q,
+		    const struct pm_blkreq *r)
+{
+	int64_t start = blk_start(r);
+
+	return r->dev != q->dev && r->issuer && r->complete_ns && start &&
+	       start >= q->issue_ns && r->complete_ns <= q->complete_ns &&
+	       r->issue_ns && pm_res_work_running(v->res, r->issuer, start);
+}
+
+/*
+ * The requests a request-based stacked device (a loop device) sent below
+ * for its request @q: the one that ended it -- the latest of below_of()'s
+ * to complete at most BELOW_DONE_NS before @q did (the loop's completion
+ * runs from the one below, in its interrupt or soon after), or one whose
+ * worker completed @q itself, or in a softirq run on its way (a read
+ * through the page cache, a flush that waited for the backing file
+ * system's journal) -- and the
+ * others its worker sent to that device meanwhile.  Nothing when no
+ * request below passes.  (The records do not link them: a loop worker
+ * reads its backing file as any task would.)
+ */
+static void served_below(const struct va *v, const struct pm_blkreq *q,
+			 struct below *bl)
+{
+	const struct pm_res *r = v->res;
+	const struct pm_blkreq *end = NULL;
+	size_t i, lo = 0, hi = r->nblk;
+
+	memset(bl, 0, sizeof(*bl));
+	if (!q->issue_ns || !q->complete_ns)
+		return;
+	while (r->blk_by_done && lo < hi) {	/* the first done at or after q's issue */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->blk[r->blk_by_done[mid]].complete_ns < q->issue_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* (below_of() wants them done in [q's issue, q's completion]) */
+	for (i = lo; i < r->nblk; i++) {
+		const struct pm_blkreq *x = &r->blk[r->blk_by_done ? r->blk_by_done[i] : i];
+
+		if (r->blk_by_done && x->complete_ns > q->complete_ns)
+			break;
+		if (!below_of(v, q, x))
+			continue;
+		if (q->complete_ns - x->complete_ns > BELOW_DONE_NS && q->complete_pid != x->issuer)
+			continue;
+		if (!end || x->complete_ns >= end->complete_ns)
+			end = x;
+	}
+	if (!end)
+		return;
+	bl->dev = end->dev;
+	bl->sent_ns = blk_start(end);
+	for (i = lo; i < r->nblk; i++) {
+		const struct pm_blkreq *x = &r->blk[r->blk_by_done ? r->blk_by_done[i] : i];
+
+		if (r->blk_by_done && x->complete_ns > q->complete_ns)
+			break;
+		if (x->dev != end->dev || x->issuer != end->issuer || !below_of(v, q, x))
+			continue;
+		bl->n++;
+		bl->req_ns += x->complete_ns - x->issue_ns;
+		if (blk_start(x) < bl->sent_ns)
+			bl->sent_ns = blk_start(x);
+	}
+}
+
+/*
+ * The wait [a, b) ended by request @q, @ns of it charged; @via_fault:
+ * the waiter blocked in a page fault.  A request of a stacked
+ * request-based device (a loop device) splits into its time in that
+ * device, until its worker sent the first request below, and below
+ * (served_below()).
+ */
+static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t a,
+		       int64_t b, int64_t ns, int via_fault)
+{
+	struct io_key k = io_key(via_fault, q->file_kind, q->file_dev, q->file_ino);
+	char res[PM_RES_LEN];
+	struct pm_cause_item *it;
+	struct below bl;
+
+	blk_resource(v, q->dev, res, sizeof(res));
+	it = charge_key(v, PM_C_BLOCK_IO, q->issuer, res, ns, &k);
+	if (!it)
+		return;
+	file_devname(v, it);
+	served_below(v, q, &bl);
+	if (bl.dev) {
+		it->mapper_ns += overlap(a, b, blk_start(q), bl.sent_ns);
+		it->below_ns += overlap(a, b, bl.sent_ns, q->complete_ns);
+	}
+	if (it->last_io == q)
+		return;
+	it->last_io = q;
+	count_req(it, q);
+	dev_name(v, q->dev, "", it->device, sizeof(it->device));
+	if (!bl.dev)
+		return;
+	it->nbelow += bl.n;
+	it->below_req_ns += bl.req_ns;
+	if (!dev_name(v, bl.dev, "", it->below, sizeof(it->below)))
+		snprintf(it->below, sizeof(it->below), "%u:%u", bl.dev >> 20, bl.dev & 0xfffff);
 }
 
 /*
@@ -419,13 +537,7 @@ static void charge_bio(struct va *v, const struct pm_bio *bio, int64_t a,
 		    !q->complete_ns || q->complete_ns > bio->complete_ns ||
 		    q->sector < bio->below_sector || (q->sector >= end && q->sector != bio->below_sector))
 			continue;
-		it->nreq++;
-		if (q->issue_ns)
-			it->req_ns += q->complete_ns - q->issue_ns;
-		if (q->insert_ns && q->issue_ns) {
-			it->nqueued++;
-			it->queue_ns += q->issue_ns - q->insert_ns;
-		}
+		count_req(it, q);
 	}
 }
 
@@ -883,7 +995,7 @@ static void queued_by(struct va *v, uint32_t worker, const struct pm_work *wk,
 		if (io.bio)
 			charge_bio(v, io.bio, lo, q, q - lo, 0);
 		else
-			charge_blk(v, io.q, q - lo, 0);
+			charge_blk(v, io.q, lo, q, q - lo, 0);
 		if (step >= 0)
 			v->r->chain[step].cause = PM_C_BLOCK_IO;
 	} else {
@@ -1107,7 +1219,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 	}
 	q = pm_seg_blk_wake(v->res, w);
 	if (q) {
-		charge_blk(v, q, rest, fault);
+		charge_blk(v, q, a, b, rest, fault);
 		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
 		return;
 	}
@@ -1147,7 +1259,7 @@ static void blocked(struct va *v, const struct pm_thread *t,
 				if (io.bio)
 					charge_bio(v, io.bio, lo, hi, hi - lo, fault);
 				else
-					charge_blk(v, io.q, hi - lo, fault);
+					charge_blk(v, io.q, lo, hi, hi - lo, fault);
 				add_step(v, parent, t->pid, lo, hi, PM_C_BLOCK_IO, s);
 			}
 			follow(v, t, s, (uint32_t)s->waker, hi > lo ? hi : lo, b, parent);

@@ -47,7 +47,14 @@
  *	named
  * @dm_name: block_io: its device-mapper name ("vg-root"), "" if none
  * @below: block_io on a stacked device: the device the bios were sent to
- *	("sda2", else "MAJ:MIN"), "" if none was recorded
+ *	("sda2", else "MAJ:MIN"), "" if none was recorded; on a request-based
+ *	stacked device (a loop device, @nbio 0), the device its worker sent
+ *	the requests to, "" if none was found (then @mapper_ns and @below_ns
+ *	split the waits at the first request sent below, and @nbelow and
+ *	@below_req_ns are those requests')
+ * @nbelow: block_io on a request-based stacked device: the requests below
+ *	that served its requests
+ * @below_req_ns: their summed issue-to-completion time
  * @via_fault: block_io: the waits were page faults (the thread blocked in
  *	the fault path: a mapped file's page, swap)
  * @file_kind: block_io: whose pages the reads filled
@@ -105,6 +112,8 @@ struct pm_cause_item {
 	char device[32];
 	char dm_name[64];
 	char below[32];
+	uint32_t nbelow;
+	int64_t below_req_ns;
 	int via_fault;
 	int file_kind;
 	uint32_t file_dev;

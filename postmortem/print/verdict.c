@@ -160,6 +160,14 @@ static void item_text(const struct out *o, const struct pm_cause_item *it,
 			p[0] = '\0';
 		if (it->nbio)
 			bio_text(o, it, p, buf, len);
+		else if (*it->below)
+			snprintf(buf, len, "block I/O on %s (%u request%s, %.1f ms each in the device%s: %.1f ms in it before it sent them below, %.1f ms below on %s, %u request%s there, %.1f ms each), issued by %u (%s)",
+				 it->resource, it->nreq, it->nreq == 1 ? "" : "s",
+				 it->nreq ? it->req_ns / 1e6 / it->nreq : 0.0, p,
+				 it->mapper_ns / 1e6, it->below_ns / 1e6, it->below, it->nbelow,
+				 it->nbelow == 1 ? "" : "s",
+				 it->nbelow ? it->below_req_ns / 1e6 / it->nbelow : 0.0,
+				 it->culprit, comm(o, it->culprit));
 		else
 			snprintf(buf, len, "block I/O on %s (%u request%s, %.1f ms each in the device%s), issued by %u (%s)",
 				 it->resource, it->nreq, it->nreq == 1 ? "" : "s",
@@ -870,10 +878,15 @@ static void json_item(struct out *o, const struct pm_cause_item *it)
 		opt_str(&o->w, "device", it->device);
 		opt_str(&o->w, "dm_name", it->dm_name);
 		tm_jw_ku64(&o->w, "bios", it->nbio);
-		if (it->nbio) {
+		if (it->nbio || *it->below) {
 			tm_jw_kdouble(&o->w, "mapper_ms", it->mapper_ns / 1e6);
 			tm_jw_kdouble(&o->w, "below_ms", it->below_ns / 1e6);
 			opt_str(&o->w, "below_device", it->below);
+		}
+		if (!it->nbio && *it->below) {
+			tm_jw_ku64(&o->w, "below_requests", it->nbelow);
+			tm_jw_kdouble(&o->w, "below_request_ms_mean",
+				      it->nbelow ? it->below_req_ns / 1e6 / it->nbelow : 0);
 		}
 		io_via_json(o, it);
 	} else if (it->cause == PM_C_MEMORY) {

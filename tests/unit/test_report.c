@@ -353,15 +353,23 @@ static int stopped_scenario(struct scen *s)
 	return save(s, "stopped");
 }
 
-static void blk(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,
-		uint32_t pid, uint64_t sector, uint8_t ctx)
+/* a request record of device @dev */
+static void blk_on(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_t dev,
+		   uint32_t pid, uint64_t sector, uint8_t ctx)
 {
 	struct tipme_rec_blk b = {
-		.dev = 8 << 20 | 16, .sector_lo = (uint32_t)sector, .bytes = 4096,
+		.dev = dev, .sector_lo = (uint32_t)sector, .bytes = 4096,
 		.pid = pid, .tag = 3, .op = TIPME_BLK_WRITE, .ctx = ctx,
 	};
 
 	scen_rec(s, cpu, type, ts, &b, sizeof(b));
+}
+
+/* ... of sdb (8:16) */
+static void blk(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,
+		uint32_t pid, uint64_t sector, uint8_t ctx)
+{
+	blk_on(s, cpu, type, ts, 8 << 20 | 16, pid, sector, ctx);
 }
 
 /*
@@ -428,6 +436,142 @@ static int blkirq_scenario(struct scen *s, int same)
 	scen_switch(s, 0, MS(40), 400, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_switch(s, 1, MS(40), same ? 402 : 403, TIPME_TS_SLEEPING, 120, 0, 120);
 	return save(s, same ? "blkirq" : "blkirq-other");
+}
+
+/*
+ * A task (470) writes to loop0 (7:0), a loop device over sdb (direct I/O),
+ * and waits: loop0's request is issued in the task, which queues the
+ * loop's work item; the loop's worker (471) runs it and issues a request
+ * of its own to sdb 1 ms later, which the device holds 20 ms; sdb's
+ * interrupt completes it, and loop0's request, whose softirq wakes the
+ * task.  Meanwhile a reader (472) reads sdb itself (a request of a task,
+ * not of a worker) and the worker issues another request to sdb in
+ * another item, after loop0's request completed: neither is loop0's.
+ * With @busy 1 the loop's worker ran another item before and its work
+ * item was already pending: the request below is issued 5 ms later.
+ * With @busy 2 (a loop over a file whose flush waits for the backing
+ * file system's journal) the worker waits in its item after its request
+ * below completed, for a journal thread's (473) request to sdb, and
+ * completes loop0's request itself, in the block softirq on its way, 21
+ * ms after its own request below.
+ */
+/*
+ * The end of stack_loop_scenario(s, 2) from @sent: the worker (471),
+ * blocked in its item since its request below, is woken by sdb's
+ * interrupt, waits for the journal thread's (473) request to sdb, and
+ * completes loop0's request in the softirq run on its way.
+ */
+static int stack_loop_fsync(struct scen *s, uint64_t sent)
+{
+	static const char *const jw_site[] = { "jbd2_log_wait_commit", "ext4_sync_file",
+					       "vfs_fsync_range", NULL };
+	static const char *const idle_site[] = { "worker_thread", "kthread", NULL };
+
+	scen_task(s, 473, 473, "jbd2/sdb-8", "", "", 0);
+	blk(s, 1, TIPME_REC_BLK_ISSUE, sent + MS(0.3), 473, 5000, TIPME_CTX_TASK);
+	scen_switch(s, 1, sent + MS(0.4), 473, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 1, sent + MS(0.4), 473, jw_site);
+	blk(s, 1, TIPME_REC_BLK_COMPLETE, sent + MS(20), 0, 2000, TIPME_CTX_HARDIRQ);
+	scen_wake(s, 1, sent + MS(20.05), 471, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 1, sent + MS(20.1), 0, TIPME_TS_RUNNABLE, 120, 471, 120);
+	scen_switch(s, 1, sent + MS(20.3), 471, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 1, sent + MS(20.3), 471, jw_site);
+	blk(s, 1, TIPME_REC_BLK_COMPLETE, sent + MS(40.3), 0, 5000, TIPME_CTX_HARDIRQ);
+	scen_wake(s, 1, sent + MS(40.35), 473, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 1, sent + MS(40.4), 0, TIPME_TS_RUNNABLE, 120, 473, 120);
+	scen_wake(s, 1, sent + MS(40.9), 471, 1, 473, TIPME_CTX_TASK);
+	scen_switch(s, 1, sent + MS(41), 473, TIPME_TS_SLEEPING, 120, 471, 120);
+	blk_on(s, 1, TIPME_REC_BLK_COMPLETE, sent + MS(41.1), 7 << 20, 471, 2000,
+	       TIPME_CTX_SOFTIRQ);
+	scen_wake(s, 1, sent + MS(41.15), 470, 0, 471, TIPME_CTX_SOFTIRQ);
+	scen_work(s, 1, TIPME_REC_WORK_END, sent + MS(41.2), 0x100f, NULL, 0, 0);
+	scen_switch(s, 0, sent + MS(41.2), 0, TIPME_TS_RUNNABLE, 120, 470, 120);
+	scen_switch(s, 0, sent + MS(45), 470, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_switch(s, 1, sent + MS(41.3), 471, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, sent + MS(41.3), 471, idle_site);
+	return save(s, "stack-loop-fsync");
+}
+
+static int stack_loop_scenario(struct scen *s, int busy)
+{
+	static const char *const wb_site[] = { "folio_wait_bit_common", "folio_wait_writeback",
+					       "file_write_and_wait_range", NULL };
+	static const char *const idle_site[] = { "worker_thread", "kthread", NULL };
+	static const char *const rd_site[] = { "submit_bio_wait", "blkdev_read_iter",
+					       "vfs_read", NULL };
+	const uint32_t loop0 = 7 << 20;
+	uint64_t sent = busy == 1 ? MS(16) : MS(11);
+
+	scen_init(s, 2);
+	s->system = "nodename=test\nblockdev.8:16=sdb\nblockdev.7:0=loop0\n";
+	scen_task(s, 470, 470, "writer", "/bin/writer", "writer", 7);
+	scen_task(s, 471, 471, "kworker/u4:3", "", "", 0);
+	scen_task(s, 472, 472, "reader", "/bin/reader", "reader", 7);
+	scen_switch(s, 1, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 471, 120);
+	if (busy == 1) {	/* the worker runs the loop's item for an earlier request */
+		scen_work(s, 1, TIPME_REC_WORK_QUEUE, MS(0.6), 0x100f, "loop_workfn", 0,
+			  TIPME_CTX_SOFTIRQ);
+		scen_work(s, 1, TIPME_REC_WORK_START, MS(0.7), 0x100f, "loop_workfn", 471,
+			  TIPME_CTX_TASK);
+		scen_work(s, 1, TIPME_REC_WORK_END, MS(0.8), 0x100f, NULL, 0, 0);
+	}
+	scen_switch(s, 1, MS(0.9), 471, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, MS(0.9), 471, idle_site);
+	if (busy == 1)	/* queued again before loop0's request, not run yet */
+		scen_work(s, 1, TIPME_REC_WORK_QUEUE, MS(9), 0x100f, "loop_workfn", 0,
+			  TIPME_CTX_SOFTIRQ);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 470, 120);
+	blk_on(s, 0, TIPME_REC_BLK_ISSUE, MS(10), loop0, 470, 2000, TIPME_CTX_TASK);
+	if (busy != 1) {
+		scen_work(s, 0, TIPME_REC_WORK_QUEUE, MS(10.01), 0x100f, "loop_workfn", 470,
+			  TIPME_CTX_TASK);
+		scen_wake(s, 0, MS(10.02), 471, 1, 470, TIPME_CTX_TASK);
+	}
+	scen_switch(s, 0, MS(10.1), 470, TIPME_TS_DISK, 120, 472, 120);
+	scen_blocked(s, 0, MS(10.1), 470, wb_site);
+	/* the reader's own request to sdb */
+	blk(s, 0, TIPME_REC_BLK_ISSUE, MS(10.5), 472, 9000, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(10.6), 472, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.6), 472, rd_site);
+	/* the loop's worker sends its request below */
+	if (busy == 1)	/* (its pending item: the pool wakes it) */
+		scen_wake(s, 1, sent - MS(0.9), 471, 1, 0, TIPME_CTX_SOFTIRQ);
+	scen_switch(s, 1, sent - MS(0.8), 0, TIPME_TS_RUNNABLE, 120, 471, 120);
+	scen_work(s, 1, TIPME_REC_WORK_START, sent - MS(0.7), 0x100f, "loop_workfn", 471,
+		  TIPME_CTX_TASK);
+	blk(s, 1, TIPME_REC_BLK_ISSUE, sent, 471, 2000, TIPME_CTX_TASK);
+	if (busy == 2) {
+		scen_switch(s, 1, sent + MS(0.2), 471, TIPME_TS_DISK, 120, 473, 120);
+		scen_blocked(s, 1, sent + MS(0.2), 471, rd_site);
+		return stack_loop_fsync(s, sent);
+	}
+	scen_work(s, 1, TIPME_REC_WORK_END, sent + MS(0.1), 0x100f, NULL, 0, 0);
+	scen_switch(s, 1, sent + MS(0.2), 471, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, sent + MS(0.2), 471, idle_site);
+	/* the reader's request ends first, 18 ms before loop0's */
+	blk(s, 0, TIPME_REC_BLK_COMPLETE, sent + MS(1), 0, 9000, TIPME_CTX_HARDIRQ);
+	scen_wake(s, 0, sent + MS(1.05), 472, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, sent + MS(1.1), 0, TIPME_TS_RUNNABLE, 120, 472, 120);
+	scen_switch(s, 0, sent + MS(1.5), 472, TIPME_TS_SLEEPING, 120, 0, 120);
+	/* sdb's interrupt: its request, then loop0's in the block softirq */
+	blk(s, 1, TIPME_REC_BLK_COMPLETE, sent + MS(20), 0, 2000, TIPME_CTX_HARDIRQ);
+	blk_on(s, 1, TIPME_REC_BLK_COMPLETE, sent + MS(20.05), loop0, 0, 2000,
+	       TIPME_CTX_SOFTIRQ);
+	scen_wake(s, 1, sent + MS(20.1), 470, 0, 0, TIPME_CTX_SOFTIRQ);
+	scen_switch(s, 0, sent + MS(20.2), 0, TIPME_TS_RUNNABLE, 120, 470, 120);
+	scen_switch(s, 0, sent + MS(25), 470, TIPME_TS_SLEEPING, 120, 0, 120);
+	/* later, the worker's next item: another request to sdb */
+	scen_work(s, 1, TIPME_REC_WORK_QUEUE, sent + MS(21), 0x100f, "loop_workfn", 0,
+		  TIPME_CTX_SOFTIRQ);
+	scen_switch(s, 1, sent + MS(21.1), 0, TIPME_TS_RUNNABLE, 120, 471, 120);
+	scen_work(s, 1, TIPME_REC_WORK_START, sent + MS(21.2), 0x100f, "loop_workfn", 471,
+		  TIPME_CTX_TASK);
+	blk(s, 1, TIPME_REC_BLK_ISSUE, sent + MS(21.3), 471, 3000, TIPME_CTX_TASK);
+	scen_work(s, 1, TIPME_REC_WORK_END, sent + MS(21.4), 0x100f, NULL, 0, 0);
+	scen_switch(s, 1, sent + MS(21.5), 471, TIPME_TS_IDLE, 120, 0, 120);
+	scen_blocked(s, 1, sent + MS(21.5), 471, idle_site);
+	blk(s, 1, TIPME_REC_BLK_COMPLETE, sent + MS(41.3), 0, 3000, TIPME_CTX_HARDIRQ);
+	return save(s, busy ? "stack-loop-busy" : "stack-loop");
 }
 
 static void bio(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts, uint32_t id,
@@ -2170,7 +2314,7 @@ static const char *const state_names[] = {
 	"mem", "memhigh", "sigtimed", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"kearly", "kearly-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
-	"stack-timer", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
+	"stack-timer", "stack-loop", "stack-loop-busy", "stack-loop-fsync", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
 	"throttle", "throttle-woken",
 	"fault-file", "fault-swap", "net-peer", "net-link",
 };
@@ -2186,7 +2330,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(231);
+	tap_plan(246);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -2200,6 +2344,7 @@ int main(void)
 	    race_scenario(s) ||
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0) ||
 	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
+	    stack_loop_scenario(s, 0) || stack_loop_scenario(s, 1) || stack_loop_scenario(s, 2) ||
 	    descend_scenario(s) || interactive_scenario(s, "interactive", NULL) ||
 	    interactive_scenario(s, "hinted", "cc is slow when I build") ||
 	    early_scenario(s) || work_scenario(s, 0) || work_scenario(s, 1) ||
@@ -2238,6 +2383,35 @@ int main(void)
 	       strstr(out, "\"requests\":1,\"request_ms_mean\":9.8,"),
 	       "on dm-0 (vg-root): 30 ms in the mapper, 9.92 below on sdb, its request 9.8 ms there");
 	free(out);
+	for (i = 0; i < 3; i++) {
+		static const struct {
+			const char *name, *args, *what, *want, *split;
+		} loops[] = {
+			{ "stack-loop", "--pid 470 --from 0.010 --to 0.0312",
+			  "a request of loop0 served by its worker's request to sdb",
+			  "\"bios\":0,\"mapper_ms\":0.9,\"below_ms\":20.05,\"below_device\":\"sdb\","
+			  "\"below_requests\":1,\"below_request_ms_mean\":20,",
+			  "on loop0: 0.9 ms of the wait in it, 20.05 below on sdb, its worker's one "
+			  "request of 20 ms there, not the reader's nor the worker's next" },
+			{ "stack-loop-busy", "--pid 470 --from 0.010 --to 0.0362",
+			  "the same, the loop's work item already pending when loop0's request came",
+			  "\"bios\":0,\"mapper_ms\":5.9,\"below_ms\":20.05,\"below_device\":\"sdb\","
+			  "\"below_requests\":1,\"below_request_ms_mean\":20,",
+			  "its worker 5.9 ms late: the time in loop0, 20.05 below on sdb" },
+			{ "stack-loop-fsync", "--pid 470 --from 0.010 --to 0.0524",
+			  "the same, loop0's request completed by its worker after its flush",
+			  "\"bios\":0,\"mapper_ms\":0.9,\"below_ms\":41.1,\"below_device\":\"sdb\","
+			  "\"below_requests\":1,\"below_request_ms_mean\":20,",
+			  "the worker completing loop0's request in the softirq on its way, 21 ms "
+			  "after its request below: 41.1 ms below, its one request there" },
+		};
+
+		check(loops[i].name, loops[i].args, "block_io", 470, 95, loops[i].what);
+		out = report(loops[i].name, loops[i].args, 1, &ret);
+		tap_ok(strstr(out, "\"resource\":\"block device loop0 (7:0)\"") &&
+		       strstr(out, loops[i].want) != NULL, "%s", loops[i].split);
+		free(out);
+	}
 	check("work-pool", "--pid 460 --from 0.010 --to 0.3123", "timer", 461, 95,
 	      "a reader woken by a worker's work item, which a sleeping writer queued");
 	out = report("work-pool", "--pid 460 --from 0.010 --to 0.3123", 0, &ret);

@@ -75,11 +75,19 @@ blk_loop() {
 	modprobe loop && l=$(losetup --direct-io=on -f --show "$1") && basename "$l"
 }
 
-# blk_ext4 DEV DIR: ext4 on /dev/DEV of 64 MiB (its inode tables and
-# journal written at once, so that no lazy initialisation runs later),
-# mounted on DIR
+# blk_ext4 DEV DIR [MB]: ext4 on /dev/DEV of MB MiB (64 by default; its
+# inode tables and journal written at once, so that no lazy initialisation
+# runs later), mounted on DIR
 blk_ext4() {
 	modprobe ext4 &&
-		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "/dev/$1" 64M >&2 &&
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "/dev/$1" "${3:-64}M" >&2 &&
 		mkdir -p "$2" && mount -t ext4 "/dev/$1" "$2"
+}
+
+# blk_image DEV DIR MB: a disk image, DIR/disk.img of MB MiB written out
+# (no unwritten extents), in ext4 on /dev/DEV mounted on DIR: for a loop
+# device over a file (blk_loop DIR/disk.img)
+blk_image() {
+	blk_ext4 "$1" "$2" $(($3 + 24)) &&
+		dd if=/dev/zero of="$2/disk.img" bs=1M count="$3" conv=fsync status=none
 }

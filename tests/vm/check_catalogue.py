@@ -32,7 +32,13 @@ OPTIONs: "via-fault" (block_io by page faults: "via" is "page fault"),
 the test made, PATH, and its memory.high, the truth's high=BYTES that
 catalogue wrote), "penalty" (there are such sleeps: with no swap, reclaim
 cannot bring the cgroup back under memory.high),
-"swap" (... of swap), "unexpected" (a stall the rules were not made for:
+"swap" (... of swap), "layers=BELOW:MAPPER_MS:DEVICE_MS" (a
+stacked device the test made: the subject's own verdict sends its I/O
+below to BELOW (a device's name; "a|b": any of them); a bio-based top
+(bios > 0) held each bio at least MAPPER_MS in the mapper (dm-delay's
+delay), a loop device's (request-based) time below is more than its own;
+the requests below took each at least DEVICE_MS, the device's own
+delay), "unexpected" (a stall the rules were not made for:
 unknown is right too, a wrong culprit never is), "todo=REASON" (a known
 failure: its checks are TAP TODOs), "todo-verdict=REASON" (the same for
 the checks of the verdict alone: its cause, culprit and resource; the
@@ -114,6 +120,9 @@ def check_one(n, via, rep, t, want, opts, todo, todo_v):
               f"memory.high of {int(t['high'])} bytes", json.dumps(bad or pen, indent=1), todo)
     if "swap" in opts:
         check(v.get("swap") is True, f"{n}: of swap", v.get("swap"), todo)
+    layers = next((o[7:] for o in opts if o.startswith("layers=")), None)
+    if layers and via == "direct":
+        check_layers(n, v, layers, todo)
     ms = sum(c["ms"] for c in rep["causes"] if fits(c, want, subject, t))
     check(abs(ms - want_ms) <= 0.1 * want_ms,
           f"{n}: {ms:.1f} ms within 10% of the truth's {want_ms:.1f} ms", None, todo)
@@ -124,6 +133,27 @@ def check_one(n, via, rep, t, want, opts, todo, todo_v):
         first = next((c for c in rep["chain"] if c.get("state") == "blocked"), {})
         check(first.get("woken_by") == subject and "waited_for" in first,
               f"{n}: the waiter's wait leads to the subject {subject}", first, todo)
+
+def check_layers(n, v, layers, todo):
+    """The verdict's split of a stacked device's time: option layers=."""
+    below, mapper_ms, device_ms = layers.split(":")
+    mapper_ms, device_ms = float(mapper_ms), float(device_ms)
+    m, b, bios = v.get("mapper_ms", 0), v.get("below_ms", 0), v.get("bios", 0)
+    check(v.get("below_device") in below.split("|") and m + b <= v.get("ms", 0) + 0.01,
+          f"{n}: sent below to {below}: {m:.1f} ms in the stacked device, {b:.1f} ms below, "
+          f"within its {v.get('ms', 0):.1f} ms", v.get("below_device"), todo)
+    if bios:
+        nreq, mean = v.get("requests", 0), v.get("request_ms_mean", 0)
+        check(m >= bios * mapper_ms * 0.9,
+              f"{n}: its {bios} bios held {m:.1f} ms in the mapper: at least "
+              f"{mapper_ms:.0f} ms each, the test's", None, todo)
+    else:
+        nreq, mean = v.get("below_requests", 0), v.get("below_request_ms_mean", 0)
+        check(b > m, f"{n}: more time below than in the loop device itself", None, todo)
+    check(nreq >= 1 and mean >= device_ms * 0.95,
+          f"{n}: {nreq} requests below, {mean:.1f} ms each: at least the device's "
+          f"{device_ms:.0f} ms", None, todo)
+
 
 if __name__ == "__main__":
     main()

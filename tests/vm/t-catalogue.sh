@@ -13,7 +13,9 @@
 # behind a real-time hog; throttled by its cgroup's cpu.max; sleeping;
 # waiting for a user mutex and for a kernel rwsem whose holder computes;
 # stopped; O_DIRECT reads of a slow disk (null_blk), of dm-delay, dm-crypt
-# (LUKS2), LVM, md RAID1 and a loop device over slow disks; fsync on ext4
+# (LUKS2), LVM, md RAID1 and a loop device over slow disks (their time
+# split by layer: the device below, dm-delay's delay in the mapper, each
+# request below at least its device's delay); fsync on ext4
 # over dm-delay; page faults on a cold mapped file there; swap-in; a
 # process growing past its memory cgroup's memory.high, without swap and
 # with swap on a slow disk (reclaim, and the kernel's penalty sleeps); a
@@ -83,7 +85,8 @@ scen stopped stopped stopped subject -- stopped $MS
 disk=$(blk_nullb nullb0 20 64) || tap_fail "null_blk: nullb0, 20 ms"
 [ -z "$disk" ] || scen disk-read block_io "$(bdev nullb0)" subject -- read /dev/nullb0 10
 if loop=$(blk_loop /dev/nullb0); then
-	scen loop-read block_io "$(bdev "$loop")" subject -- read "/dev/$loop" 10
+	scen loop-read block_io "$(bdev "$loop")" subject layers=nullb0:0:20 -- \
+		read "/dev/$loop" 10
 	losetup -d "/dev/$loop"
 else
 	tap_fail "a loop device over nullb0"
@@ -93,7 +96,7 @@ fi
 if blk_nullb nullb1 2 128 > /dev/null && top=$(blk_delay tipme-slow nullb1 100) &&
 	blk_ext4 "$top" /mnt/cat; then
 	res=$(bdev "$top" tipme-slow)
-	scen dmdelay-read block_io "$res" subject -- read "/dev/$top" 4
+	scen dmdelay-read block_io "$res" subject layers=nullb1:100:2 -- read "/dev/$top" 4
 	scen dmdelay-fsync block_io "$res" subject-or-jbd2 -- fsync /mnt/cat/fsync 64
 	dd if=/dev/urandom of=/mnt/cat/data bs=64k count=8 status=none
 	sync && echo 3 > /proc/sys/vm/drop_caches
@@ -104,20 +107,23 @@ else
 	tap_fail "ext4 on dm-delay over nullb1"
 fi
 if blk_nullb nullb2 20 64 > /dev/null && top=$(blk_crypt tipme-crypt nullb2); then
-	scen crypt-read block_io "$(bdev "$top" tipme-crypt)" subject -- read "/dev/$top" 10
+	scen crypt-read block_io "$(bdev "$top" tipme-crypt)" subject layers=nullb2:0:20 -- \
+		read "/dev/$top" 10
 	cryptsetup close tipme-crypt
 else
 	tap_fail "dm-crypt (LUKS2) over nullb2"
 fi
 if blk_nullb nullb3 20 64 > /dev/null && top=$(blk_lvm tipmevg nullb3 32); then
-	scen lvm-read block_io "$(bdev "$top" tipmevg-lv)" subject -- read "/dev/$top" 10
+	scen lvm-read block_io "$(bdev "$top" tipmevg-lv)" subject layers=nullb3:0:20 -- \
+		read "/dev/$top" 10
 	blk_lvm_remove tipmevg
 else
 	tap_fail "LVM over nullb3"
 fi
 if blk_nullb nullb4 20 64 > /dev/null && blk_nullb nullb5 20 64 > /dev/null &&
 	md=$(blk_md md0 nullb4 nullb5); then
-	scen md-read block_io "$(bdev "$md")" subject -- read "/dev/$md" 10
+	scen md-read block_io "$(bdev "$md")" subject 'layers=nullb4|nullb5:0:20' -- \
+		read "/dev/$md" 10
 	mdadm --stop "/dev/$md" > /dev/null 2>&1
 else
 	tap_fail "md RAID1 over nullb4 and nullb5"
