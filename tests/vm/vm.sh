@@ -626,7 +626,7 @@ watchdog_report() {
 # host steps'), its time, its kernel log checked.  Prints the host steps'
 # TAP and vm.sh's findings; returns the status.
 finish() {
-	local k=$1 d=${dirs[$1]} s=${scripts[$1]} t=${timeouts[$1]} rc hrc ms h0 secs
+	local k=$1 d=${dirs[$1]} s=${scripts[$1]} t=${timeouts[$1]} rc hrc ms h0
 	if [ -e "$d/.vm/timedout" ]; then	# a batch's guest stopped it
 		echo "vm.sh: TIMEOUT: $s did not finish within ${t}s; the guest stopped it." >&2
 		echo "vm.sh: (a slower test can ask for more: --timeout SEC, or '# vm: timeout=SEC' in its header)" >&2
