@@ -161,25 +161,16 @@ build() {
 CHECK_SUITES=(trixie sid bookworm-rt)
 CHECK_JOBS=${TIPME_KERNEL_JOBS:-$(tipme_guest_jobs)}
 
-# expected_secs KVER TEST: how long TEST took last on KVER on this machine
-# (tests/vm/vm.sh records it in the cache), else its header's timeout.
-expected_secs() {
-	local secs
-	secs=$(cut -d. -f1 "$TIPME_CACHE/vm/seconds/$1/$(basename "$2" .sh)" 2>/dev/null)
-	[[ $secs =~ ^[0-9]+$ ]] ||
-		secs=$(head -n 20 "$2" | sed -n 's/^# vm:.*timeout=\([0-9]*\).*/\1/p' | head -n 1)
-	echo "${secs:-120}"
-}
-
 # check SUITE...: fetch and build for each suite, CHECK_JOBS at a time;
-# then every VM test of every suite as one job, longest first, CHECK_JOBS
+# then every guest of every suite as one job, longest first, CHECK_JOBS
 # guests at a time, so that no kernel's tests run alone at the end (run
 # suite by suite, three suites on two slots left the third running alone
-# for half of the step); then the results in the suites' order, each
-# description prefixed with its suite.
+# for half of the step); a suite's tests are in the guests tests/vm/run.sh
+# would boot (--plan: the short ones share one); then the results in the
+# suites' order, each description prefixed with its suite.
 check() {
-	local suites=("$@") kvers=() plog=() i j s t name rc=0 n=0 line queue=()
-	local -A tlogs=()
+	local suites=("$@") kvers=() plog=() i j s t name rc=0 n=0 line queue=() pats=() members=()
+	local -A glog=() guests=()
 	[ ${#suites[@]} -gt 0 ] || suites=("${CHECK_SUITES[@]}")
 	mkdir -p "$KBUILD"
 	for i in "${!suites[@]}"; do
@@ -194,28 +185,35 @@ check() {
 	for i in "${!suites[@]}"; do
 		kvers[i]=$(cat "$KBUILD/${suites[i]}.kver" 2> /dev/null || true)
 		[ -n "${kvers[i]}" ] || continue
+		pats=()
 		for t in "$KBUILD/${suites[i]}-tree"/tests/vm/t-*.sh; do
 			name=$(basename "$t" .sh)
 			for s in "${PER_KERNEL[@]}"; do
-				[ "$name" = "$s" ] || continue
-				queue+=("$(expected_secs "${kvers[i]}" "$t") $i $name")
-				break
+				[ "$name" = "$s" ] && pats+=("$name.sh")
 			done
 		done
+		[ ${#pats[@]} -gt 0 ] || continue
+		# "SECS TEST..." a guest: the times this kernel's tests took last
+		while read -r s line; do
+			queue+=("$s $i $line")
+			for name in $line; do guests[$i.$name]=$line; done
+		done < <(VM_ARGS="--kroot $(root_of "${suites[i]}") --kver ${kvers[i]}" \
+			"$KBUILD/${suites[i]}-tree/tests/vm/run.sh" --plan "${pats[@]}")
 	done
 	mapfile -t queue < <(printf '%s\n' "${queue[@]}" | sort -k1,1nr -k2,2n -k3,3)
 	echo "# $(date +%T) ${#queue[@]} guests, $CHECK_JOBS at a time, longest first"
 	for j in "${queue[@]}"; do
 		[ -n "$j" ] || continue
-		read -r s i name <<< "$j"
+		read -r s i line <<< "$j"
+		read -r -a members <<< "$line"
 		while [ "$(jobs -rp | wc -l)" -ge "$CHECK_JOBS" ]; do wait -n || true; done
-		tlogs[$i.$name]=$KBUILD/${suites[i]}-$name.log
+		glog[$i.${members[0]}]=$KBUILD/${suites[i]}-${members[0]}.log
 		# the guests of the other kernels share the CPUs: their timeouts
 		# grow as in tests/vm/run.sh
 		VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$(tipme_timeout_scale "$CHECK_JOBS")} TIPME_VM_JOBS=1 \
 			VM_ARGS="--kroot $(root_of "${suites[i]}") --kver ${kvers[i]}" \
-			"$KBUILD/${suites[i]}-tree/tests/vm/run.sh" "$name.sh" \
-			> "${tlogs[$i.$name]}" 2>&1 < /dev/null &
+			"$KBUILD/${suites[i]}-tree/tests/vm/run.sh" "${members[@]/%/.sh}" \
+			> "${glog[$i.${members[0]}]}" 2>&1 < /dev/null &
 	done
 	wait
 	echo "# $(date +%T) done"
@@ -229,27 +227,30 @@ check() {
 			continue
 		fi
 		echo "# tipme.ko built against ${kvers[i]} (W=1 -Werror, ${suites[i]}'s compiler)"
+		# each guest's results once, at its first test
 		for t in "$KBUILD/${suites[i]}-tree"/tests/vm/t-*.sh; do
 			name=$(basename "$t" .sh)
-			[ -n "${tlogs[$i.$name]:-}" ] || continue
-			s=0
+			[ -n "${guests[$i.$name]:-}" ] || continue
+			read -r -a members <<< "${guests[$i.$name]}"
+			[ "$name" = "${members[0]}" ] || continue
 			while IFS= read -r line; do
 				if [[ $line =~ ^(not\ )?ok\ [0-9]+\ -\ (.*)$ ]]; then
 					n=$((n + 1))
-					[ -z "${BASH_REMATCH[1]}" ] || { s=1; rc=1; }
+					[ -z "${BASH_REMATCH[1]}" ] || rc=1
 					echo "${BASH_REMATCH[1]}ok $n - ${suites[i]}: ${BASH_REMATCH[2]}"
 				elif [[ $line == "#"* ]]; then
 					echo "$line"
 				fi
-			done < "${tlogs[$i.$name]}"
-			# run.sh prints a "not ok" for any failure of its own; a log
+			done < "${glog[$i.$name]}"
+			# run.sh prints a "not ok" for any failure of its own; a test
 			# without a result at all is one
-			if ! grep -qE '^(not )?ok [0-9]+ - ' "${tlogs[$i.$name]}"; then
+			for s in "${members[@]}"; do
+				grep -qE "^(not )?ok [0-9]+ - $s(:|\$)" "${glog[$i.$name]}" && continue
 				n=$((n + 1))
 				rc=1
-				echo "not ok $n - ${suites[i]}: $name printed no result"
-				tail -n 20 "${tlogs[$i.$name]}" | sed 's/^/#   /'
-			fi
+				echo "not ok $n - ${suites[i]}: $s printed no result"
+				tail -n 20 "${glog[$i.$name]}" | sed 's/^/#   /'
+			done
 		done
 	done
 	echo "1..$n"

@@ -36,8 +36,10 @@
 #   deb         scripts/deb.sh check: make deb (debhelper), lintian (errors
 #               fail), dkms building tipme-dkms's source; t-deb in the vm
 #               step installs and runs what this built
-#   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM, one
-#               VM per CPU at a time, two on a 2-core machine (TIPME_VM_JOBS)
+#   vm          tests/vm/run.sh: every tests/vm/t-*.sh in its own VM (the
+#               short ones that say "# vm: share" a few to a VM, one after
+#               the other), one VM per CPU at a time, two on a 2-core
+#               machine (TIPME_VM_JOBS)
 #   kernels     scripts/kernels.sh check: the other kernels tipme supports,
 #               Debian 13's 6.12, unstable's 7.x (both fetched once with
 #               debootstrap into $TIPME_CACHE/kernels/, shared by every

@@ -59,6 +59,18 @@ tipme_timeout_scale() {
 	echo $(((2 * $1 + n - 1) / n))
 }
 
+# tipme_vm_header SCRIPT: the words of a VM test's "# vm:" header lines
+# (in its first 20 lines; tests/vm/vm.sh), one a line.
+tipme_vm_header() { head -n 20 "$1" | sed -n 's/^# vm: *//p' | tr -s ' \t' '\n' | sed '/^$/d'; }
+
+# tipme_vm_guest SCRIPT: the words of its header that make its guest (all
+# but its timeout, its own kernel log check and "share"), sorted, on one
+# line: tests whose guests are the same may share one (tests/vm/run.sh).
+tipme_vm_guest() {
+	tipme_vm_header "$1" | grep -v -e '^timeout=' -e '^dmesg-ok$' -e '^share$' | sort | tr '\n' ' '
+	echo
+}
+
 # tipme_kver: the stock (non-RT) kernel to build against and boot in QEMU.
 # The newest version that has both /boot/vmlinuz-V and /lib/modules/V/build.
 # Never `uname -r`: the host may run a different kernel.

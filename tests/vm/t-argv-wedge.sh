@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=240
+# vm: timeout=240 share
 # One process cannot wedge the exec table's argv reader.  argvtrap makes
 # the pages of its argv fault for ever (userfaultfd that nobody serves, as
 # a FUSE-backed argv area whose daemon never answers would).  A trap set

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=180
+# vm: timeout=180 share
 # A trigger freezes the history it asks for: however much happens before
 # the dump reads it, the dump holds what the rings held when the trigger
 # came.  A small ring (16 sub-buffers of 4 KiB per CPU) records a marker

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel
+# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel share
 # tipme report on work that changes hands (tests/vm/progs/handoff.c): a
 # terminal's key echoed through a pty by a program that computes 300 ms;
 # a client asking a broker over a unix socket, the broker asking a service

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel
+# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel share
 # Incidents are kept in creation order, whatever the wall clock does, and
 # a full disk makes room for the newest.  1. With --keep 3, four triggers
 # of which the last two come after the clock was set back a day (so their

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=240
+# vm: timeout=240 share
 # Issue 4: block I/O.  A task writes a fresh file on a real block device
 # (null_blk with the mq-deadline scheduler, completing by timer interrupt
 # 2 ms after issue, with ext4 without a journal on it) and calls fsync: the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=180
+# vm: timeout=180 share
 # Issue 4: blocking sites.  A child blocks 300 ms reading an empty pipe; the
 # dump must show it switched out to sleep with a pipe_read blocking site,
 # and woken by the writer's write, at least 300 ms later (measured brackets).

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=180
+# vm: timeout=180 share
 # Issue 4: the exec table.  A process started before tipme.ko is loaded must
 # be in the table from the snapshot; a short-lived process exec'd with a
 # known argv, which exits before the dump, must be there with that argv,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=180
+# vm: timeout=180 share
 # Issue 4: lock contention.  Two threads of one process, pinned to one CPU,
 # rewrite 1 MiB of the same file; when one is switched out holding the
 # inode's rw_semaphore the other must sleep on it.  The dump must show

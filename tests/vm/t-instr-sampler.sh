@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=180
+# vm: timeout=180 share
 # Issue 4: the sampler.  A spinning task, a sleeping task and a task in D
 # (a vfork parent waiting for its child) must be classified R, S and D in
 # every sample that covers them while they hold those states.

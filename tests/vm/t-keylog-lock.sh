@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=120
+# vm: timeout=120 share
 # keylog_lock=1: key logging stays off whatever asks for it.  Ctrl-Alt-1
 # is refused (and the kernel log says so), writing 1 to
 # /proc/sys/tipme/keylog fails with EPERM, every key code in the rings is

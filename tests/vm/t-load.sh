@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=120
+# vm: timeout=120 share
 # Load tipme.ko, keep the machine busy for a second, unload, and check the
 # module counted context switches and the kernel log stayed clean.
 # Runs inside the guest (tests/vm/vm.sh); prints TAP.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=240
+# vm: timeout=240 share
 # Mapped dumps: /dev/tipme maps the rings read-only and the dump writes
 # them from the mapping.  The device refuses what it must (ringdev.py);
 # a stopped recorder dumped mapped and copied (no device: the fallback)

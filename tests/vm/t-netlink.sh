@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300
+# vm: timeout=300 share
 # Hostile netlink clients: named malformed requests with the answer each
 # must get, random malformed requests from fixed seeds (two clients at
 # once), and the same as an unprivileged user.  Afterwards the module

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=180
+# vm: timeout=180 share
 # Issue 3: the path probe -> ring -> netlink -> file -> reader.  Two
 # processes ping-pong over pipes; the dump must show their switches and
 # wakeups, in order, at the times the program itself measured.  Then a

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel
+# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel share
 # Issue 29: the on-CPU profiler.  Off by default (profile_hz 0, `tipme
 # status` says so); /proc/sys/tipme/profile_hz takes 99 and refuses 5000.
 # A program built with frame pointers (tests/vm/progs/burnsplit) computes

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=240 cpu=qemu64,+invtsc,vendor=GenuineIntel
+# vm: timeout=240 cpu=qemu64,+invtsc,vendor=GenuineIntel share
 # Issue 5: triggers and incidents.  A virtual keyboard presses the hotkeys
 # through the kernel's input core; tipmed turns triggers into incident
 # directories; key codes stay out unless key logging is on; storms

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=240 cpu=qemu64,+invtsc,vendor=GenuineIntel
+# vm: timeout=240 cpu=qemu64,+invtsc,vendor=GenuineIntel share
 # Issue 29, item 1: user-space call chains off the CPU.  A program built
 # with frame pointers (tests/vm/progs/ustackprog) sleeps on a pipe in
 # main -> wait_for_peer -> read_byte -> read(); the dump's user chain of

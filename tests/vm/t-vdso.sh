@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel
+# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel share
 # Issue 29: user chains through the vDSO, which has no file.  A program
 # built with frame pointers (tests/vm/progs/vdsoprog) spends 3 s of CPU
 # time calling the vDSO's clock_gettime from poll_clock() (main ->

@@ -1,4 +1,5 @@
 #!/bin/bash
+# vm: share
 # The VM harness itself: the environment a guest test can rely on.
 # Runs inside the guest (tests/vm/vm.sh); prints TAP.
 . "$TIPME_SRC/tests/lib/tap.sh"

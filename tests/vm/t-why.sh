@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=150 cpu=qemu64,+invtsc,vendor=GenuineIntel
+# vm: timeout=150 cpu=qemu64,+invtsc,vendor=GenuineIntel share
 # The diagnosis: a victim waits on a server that a real-time hog keeps off
 # its CPU (tests/vm/progs/stall); the user presses Ctrl-Alt-Minus; `tipme
 # why` on the incident must say: the victim slept ~the stall in pipe_read,

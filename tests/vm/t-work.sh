@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel
+# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel share
 # tipme report through a kernel work item: a reader of a pseudo-terminal
 # whose writer process sleeps before it writes; the pty hands the byte to
 # the reader from a work item (flush_to_ldisc) that the writer queued, run

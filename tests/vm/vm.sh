@@ -4,6 +4,21 @@
 #   tests/vm/vm.sh [--timeout SEC] [--mem MB] [--smp N] [--cpu MODEL] [--kver KVER]
 #                  [--kroot DIR] [--tcg multi|single] [--plugin SO[,ARGS]]
 #                  [--out DIR] [--no-dmesg-check] SCRIPT [ARGS...]
+#   tests/vm/vm.sh [options but --out] --batch DIR SCRIPT...
+#
+# --batch: the scripts one after the other in one guest (tests/vm/run.sh
+# gives it the short tests that say "# vm: share"), each as if it had the
+# guest to itself: a fresh overlay of the root, TIPME_OUT DIR/<script
+# name>/, its output into DIR/<script name>.log (with its host steps and
+# this command's findings; none streamed) and its exit status into
+# DIR/<script name>.rc; its kernel log (dmesg.txt) is the boot's and its
+# own.  Between two scripts every process is stopped and tipme.ko
+# unloaded; what else the kernel keeps (modules loaded, cgroups, sysctls)
+# stays, so only scripts that need nothing of it share a guest.  Their
+# headers must ask for the same guest (all but timeout= and dmesg-ok); each
+# keeps its timeout: the guest stops a script that outlives it (saving what
+# its watchdog saw) and goes on with the next.  Exit status 0 if every
+# script passed.
 #
 # The guest runs the host's own userland: the host's / is shared read-only
 # over 9p with a tmpfs overlaid on it (so the guest can write anywhere, /tmp
@@ -49,7 +64,8 @@
 # CPUs; scripts/lib/common.sh tipme_timeout_scale), so that a guest slowed
 # by its siblings is not taken for a hung one.
 #
-# How long the run took (boot to the end of the host steps) is written to
+# How long the run took (boot to the end of the host steps; in a batch, the
+# script's own time in the guest and its host steps) is written to
 # TIPME_OUT/.vm/seconds and $TIPME_CACHE/vm/seconds/KVER/<test>.
 #
 # Defaults: 1024 MB, 2 vCPUs, -cpu max, the newest non-RT kernel that has
@@ -102,7 +118,7 @@ set -euo pipefail
 
 fail() { echo "vm.sh: error: $*" >&2; exit 125; }
 
-timeout= mem= smp= kver= kroot= out= cpu= tcg= plugin= dmesg_check=1 gpu=
+timeout= mem= smp= kver= kroot= out= cpu= tcg= plugin= dmesg_check=1 gpu= batch=
 boot=${VM_BOOT:-}
 hdr_append=
 while [ $# -gt 0 ]; do
@@ -116,6 +132,7 @@ while [ $# -gt 0 ]; do
 	--kver) kver=${2:?--kver needs a value}; shift 2 ;;
 	--kroot) kroot=$(realpath -e -- "${2:?--kroot needs a value}") || fail "no such directory: $2"; shift 2 ;;
 	--out) out=${2:?--out needs a value}; shift 2 ;;
+	--batch) batch=${2:?--batch needs a directory}; shift 2 ;;
 	--no-dmesg-check) dmesg_check=0; shift ;;
 	-h|--help) sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	--) shift; break ;;
@@ -123,14 +140,37 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || fail "usage: vm.sh [options] SCRIPT [ARGS...]"
-script=$(realpath -e -- "$1") || fail "no such script: $1"
-shift
-[ -f "$script" ] || fail "$script is not a file"
-name=$(basename "$script" .sh)
+scripts=()
+if [ -n "$batch" ]; then
+	[ -z "$out" ] || fail "--out and --batch exclude each other"
+	[ $# -ge 1 ] || fail "usage: vm.sh [options] --batch DIR SCRIPT..."
+	for s in "$@"; do
+		s=$(realpath -e -- "$s") || fail "no such script: $s"
+		[ -f "$s" ] || fail "$s is not a file"
+		scripts+=("$s")
+	done
+	set --
+else
+	[ $# -ge 1 ] || fail "usage: vm.sh [options] SCRIPT [ARGS...]"
+	script=$(realpath -e -- "$1") || fail "no such script: $1"
+	shift
+	[ -f "$script" ] || fail "$script is not a file"
+	scripts=("$script")
+fi
+script=${scripts[0]}
+names=()
+for s in "${scripts[@]}"; do names+=("$(basename "$s" .sh)"); done
+name=${names[0]}
 
-# Defaults from the script's header, then the built-in ones.
-for word in $(head -n 20 "$script" | sed -n 's/^# vm: *//p'); do
+# a batch's scripts must ask for the same guest
+for s in "${scripts[@]:1}"; do
+	[ "$(tipme_vm_guest "$s")" = "$(tipme_vm_guest "$script")" ] ||
+		fail "$s and $script ask for different guests: they cannot share one"
+done
+
+# Defaults from the (first) script's header, then the built-in ones.
+opt_timeout=$timeout
+for word in $(tipme_vm_header "$script"); do
 	case $word in
 	timeout=*) : "${timeout:=${word#*=}}" ;;
 	mem=*) : "${mem:=${word#*=}}" ;;
@@ -139,7 +179,7 @@ for word in $(head -n 20 "$script" | sed -n 's/^# vm: *//p'); do
 	tcg=*) : "${tcg:=${word#*=}}" ;;
 	gpu=*) gpu=${word#*=} ;;
 	append=*) hdr_append+=" ${word#*=}" ;;
-	dmesg-ok) dmesg_check=0 ;;
+	dmesg-ok|share) ;;
 	boot=*) [ -n "${VM_BOOT:-}" ] || boot=${word#*=} ;;
 	*) note "ignoring unknown header word '$word' in $script" ;;
 	esac
@@ -158,6 +198,18 @@ case $boot in pvh|bzimage) ;; *) fail "boot=$boot: 'pvh' or 'bzimage'" ;; esac
 scale=${VM_TIMEOUT_SCALE:-1}
 [[ $scale =~ ^[1-9][0-9]*$ ]] || fail "VM_TIMEOUT_SCALE: a positive whole number, not '$scale'"
 timeout=$((timeout * scale))
+# each script's own timeout and kernel log check (a batch's scripts differ)
+timeouts=() checks=()
+for s in "${scripts[@]}"; do
+	t=$(tipme_vm_header "$s" | sed -n 's/^timeout=//p' | head -n 1)
+	t=${opt_timeout:-${t:-120}}
+	timeouts+=("$((t * scale))")
+	if [ "$dmesg_check" = 1 ] && ! tipme_vm_header "$s" | grep -qx 'dmesg-ok'; then
+		checks+=(1)
+	else
+		checks+=(0)
+	fi
+done
 if [ -n "$kroot" ] && [ -z "$kver" ]; then
 	kver=$(ls -1 "$kroot/lib/modules" 2>/dev/null | sort -V | tail -n 1)
 	[ -n "$kver" ] || fail "no kernel under $kroot/lib/modules"
@@ -169,25 +221,54 @@ command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86_64 not found (
 [ -x /bin/busybox ] || fail "/bin/busybox not found (install busybox-static)"
 ldd /bin/busybox >/dev/null 2>&1 && fail "/bin/busybox is dynamically linked: install busybox-static"
 
-if [ -z "$out" ]; then
-	out=$TIPME_ROOT/tests/vm/out/$name
-	# Two runs of the same test on one checkout take turns for its out dir.
-	mkdir -p "$TIPME_ROOT/tests/vm/out"
-	exec 8>"$TIPME_ROOT/tests/vm/out/.$name.lock"
-	flock -w 900 8 || fail "another run of $name holds tests/vm/out/$name for 15 minutes"
-	rm -rf "$out"
+# dirs: each script's TIPME_OUT.  share: the folder shared with the guest
+# read-write (TIPME_OUT, or a batch's DIR, which holds every script's).
+# jobdir: the guest's own files (console, QEMU's log, the job), in the
+# share.
+dirs=()
+if [ -n "$batch" ]; then
+	mkdir -p "$batch"
+	share=$(cd "$batch" && pwd -P)
+	for n in "${names[@]}"; do
+		exec {lockfd}>"$share/.$n.lock"
+		flock -w 900 "$lockfd" || fail "another run of $n holds $share/$n for 15 minutes"
+		rm -rf "${share:?}/$n"
+		mkdir -p "$share/$n/.vm"
+		: >"$share/$n.log"
+		dirs+=("$share/$n")
+	done
+	jobrel=.$name.batch
+	jobdir=$share/$jobrel
+	rm -rf "$jobdir"
+	mkdir -p "$jobdir"
+	console=$jobdir/console.log
+else
+	if [ -z "$out" ]; then
+		out=$TIPME_ROOT/tests/vm/out/$name
+		# Two runs of the same test on one checkout take turns for its out dir.
+		mkdir -p "$TIPME_ROOT/tests/vm/out"
+		exec 8>"$TIPME_ROOT/tests/vm/out/.$name.lock"
+		flock -w 900 8 || fail "another run of $name holds tests/vm/out/$name for 15 minutes"
+		rm -rf "$out"
+	fi
+	mkdir -p "$out"
+	out=$(cd "$out" && pwd -P)
+	rm -rf "$out/.vm" "$out/dmesg.txt" "$out/console.log"
+	mkdir -p "$out/.vm"
+	share=$out
+	dirs=("$out")
+	jobrel=.vm
+	jobdir=$out/.vm
+	console=$out/console.log
 fi
-mkdir -p "$out"
-out=$(cd "$out" && pwd -P)
-rm -rf "$out/.vm" "$out/dmesg.txt" "$out/console.log"
-mkdir -p "$out/.vm"
 
 # ---------------------------------------------------------------------------
 # Initramfs
 # ---------------------------------------------------------------------------
 read -r -d '' INIT <<'EOF_INIT' || true
 #!/bin/busybox sh
-# tipme VM init: mount the host root, overlay it, run the job, power off.
+# tipme VM init: mount the host root; for each job of the list, overlay
+# it afresh, run the job, save its status and kernel log; power off.
 /bin/busybox --install -s /bin
 export PATH=/bin
 say() { echo "vm-init: $*"; }
@@ -197,23 +278,35 @@ mount -t devtmpfs devtmpfs /dev
 while read -r m; do
 	insmod "/mods/$m" || say "insmod $m failed"
 done </mods/order
-mkdir -p /ctl /lower /upper /newroot
+# the job's folder in the shared one (vmjob= on the command line)
+job=.vm
+for w in $(cat /proc/cmdline); do
+	case $w in vmjob=*) job=${w#vmjob=} ;; esac
+done
+mkdir -p /ctl /lower
 ok=1
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /ctl || ok=0
-[ -r /ctl/.vm/job ] || ok=0
+[ -r "/ctl/$job/job" ] || ok=0
 if [ $ok = 1 ]; then
-	. /ctl/.vm/job
-	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose hostroot /lower &&
-	mount -t tmpfs -o mode=0755 tmpfs /upper &&
-	mkdir -p /upper/upper /upper/work &&
-	mount -t overlay -o lowerdir=/lower,upperdir=/upper/upper,workdir=/upper/work overlay /newroot ||
+	. "/ctl/$job/job"
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose hostroot /lower ||
 		ok=0
 fi
-if [ $ok = 1 ]; then
-	N=/newroot
-	mount --move /proc $N/proc
-	mount --move /sys $N/sys
-	mount --move /dev $N/dev
+[ $ok = 1 ] || { say "could not mount the host root or find the job"; poweroff -f; }
+hostname tipme-vm
+ip link set lo up 2>/dev/null
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+# root N: a fresh overlay of the host's root (a tmpfs over it) at N, with
+# what a booted system has mounted
+root() {
+	local N=$1 U=$1.upper
+	mkdir -p "$N" "$U"
+	mount -t tmpfs -o mode=0755 tmpfs "$U" &&
+	mkdir -p "$U/upper" "$U/work" &&
+	mount -t overlay -o lowerdir=/lower,upperdir=$U/upper,workdir=$U/work overlay "$N" &&
+	mount -t proc proc $N/proc &&
+	mount -t sysfs sysfs $N/sys &&
+	mount -t devtmpfs devtmpfs $N/dev || return 1
 	mkdir -p $N/dev/pts $N/dev/shm
 	# what udev would add: bash's <(...) needs /dev/fd (dkms uses it)
 	ln -sf /proc/self/fd $N/dev/fd
@@ -226,39 +319,101 @@ if [ $ok = 1 ]; then
 	mkdir -p $N/run/lock $N/run/user
 	mount -t debugfs debugfs $N/sys/kernel/debug 2>/dev/null
 	mount -t tracefs tracefs $N/sys/kernel/tracing 2>/dev/null
-	mount --move /ctl "$N$VM_OUT"
-	hostname tipme-vm
-	ip link set lo up 2>/dev/null
-	stty -F $N/dev/ttyS1 raw -echo 2>/dev/null
+	mount --bind /ctl "$N$VM_OUT"
+}
+# stop_all [PID]: kill every process but this one (PID 1), PID and the
+# kernel's threads (which have no executable)
+stop_all() {
+	local i p
+	for i in 1 2 3; do
+		for p in /proc/[0-9]*; do
+			p=${p#/proc/}
+			[ "$p" != 1 ] && [ "$p" != "${1:-}" ] && readlink "/proc/$p/exe" >/dev/null 2>&1 &&
+				kill -9 "$p" 2>/dev/null
+		done
+	done
+}
+boot_lines=$(dmesg | wc -l)
+k=1
+while [ "$k" -le "$VM_JOBS" ]; do
+	eval "d=\$VM_DIR_$k wd=\$VM_WATCHDOG_$k kill=\$VM_KILL_$k"
+	N=/newroot$k
+	O=/ctl/$d
+	if ! root $N; then
+		say "could not make a root for $d"
+		k=$((k + 1))
+		continue
+	fi
+	from=$(dmesg | wc -l)
+	[ "$k" = 1 ] && from=$boot_lines
+	read -r t0 _ </proc/uptime
 	# Watchdog: shortly before the host gives up, put every blocked task's
 	# stack and each CPU's backtrace in the kernel log and save it, so a
-	# hang is diagnosable from the run's own files.
-	if [ "${VM_WATCHDOG:-0}" -gt 0 ]; then
+	# hang is diagnosable from the run's own files; with several jobs,
+	# the job is then stopped when its time is up, and the next one runs.
+	if [ "${wd:-0}" -gt 0 ]; then
 		(
-			sleep "$VM_WATCHDOG"
-			echo 8 >$N/proc/sys/kernel/printk
-			echo 1 >$N/proc/sys/kernel/sysrq
-			say "watchdog: the job is still running after ${VM_WATCHDOG}s"
+			sleep "$wd"
+			echo 8 >/proc/sys/kernel/printk
+			echo 1 >/proc/sys/kernel/sysrq
+			say "watchdog: the job is still running after ${wd}s"
 			# each process's state and wait channel from /proc itself
 			# (whichever ps the PATH finds, busybox's has no wchan)
-			for p in $N/proc/[0-9]*; do
+			for p in /proc/[0-9]*; do
 				read -r _ _ st _ <"$p/stat" 2>/dev/null || continue
 				printf '%s %s %s %s\n' "${p##*/}" "$st" "$(cat "$p/wchan" 2>/dev/null)" \
 					"$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null | cut -c1-160)"
-			done >"$N$VM_OUT/.vm/watchdog-ps.txt" 2>&1
-			echo w >$N/proc/sysrq-trigger
-			echo l >$N/proc/sysrq-trigger
-			dmesg >"$N$VM_OUT/.vm/watchdog-dmesg.txt"
+			done >"$O/.vm/watchdog-ps.txt" 2>&1
+			echo w >/proc/sysrq-trigger
+			echo l >/proc/sysrq-trigger
+			dmesg >"$O/.vm/watchdog-dmesg.txt"
 			sync
+			if [ "${kill:-0}" -gt "$wd" ]; then
+				sleep $((kill - wd))
+				: >"$O/.vm/timedout"
+				say "the job did not finish within ${kill}s: stopped"
+				read -r me _ </proc/self/stat
+				stop_all "$me"
+			fi
 		) &
+		wdpid=$!
 	fi
-	chroot $N /bin/sh "$VM_OUT/.vm/run" </dev/null >$N/dev/ttyS1 2>&1
-	echo $? >"$N$VM_OUT/.vm/rc"
-	dmesg >"$N$VM_OUT/dmesg.txt"
+	if [ "$VM_STREAM" = file ]; then
+		chroot $N /bin/sh "$VM_OUT/$d/.vm/run" </dev/null >"$O/.vm/stream" 2>&1
+	else
+		chroot $N /bin/sh "$VM_OUT/$d/.vm/run" </dev/null >/dev/ttyS1 2>&1
+	fi
+	rc=$?
+	[ -e "$O/.vm/timedout" ] && rc=124
+	read -r t1 _ </proc/uptime
+	[ -z "${wdpid:-}" ] || kill -9 "$wdpid" 2>/dev/null
+	wdpid=
+	# the boot's kernel log, then this job's
+	{ dmesg | head -n "$boot_lines"; dmesg | tail -n +"$((from + 1))"; } >"$O/dmesg.txt"
+	[ "$k" = 1 ] && dmesg >"$O/dmesg.txt"
+	echo "$t0 $t1" >"$O/.vm/guest-time"
+	echo "$rc" >"$O/.vm/rc"
+	if [ "$k" -lt "$VM_JOBS" ]; then
+		# what this job left: processes, tipme.ko, the cgroups it made and
+		# the controllers it enabled, its root
+		stop_all
+		for i in 1 2 3 4 5; do
+			grep -q '^tipme ' /proc/modules || break
+			rmmod tipme && break
+			sleep 1
+		done
+		mkdir -p /cg
+		grep -q ' /cg cgroup2 ' /proc/mounts || mount -t cgroup2 none /cg 2>/dev/null
+		find /cg -mindepth 1 -depth -type d -exec rmdir {} \; 2>/dev/null
+		for c in $(cat /cg/cgroup.subtree_control 2>/dev/null); do
+			printf '%s\n' "-$c" >/cg/cgroup.subtree_control
+		done
+		umount -l "$N"
+		umount -l "$N.upper"
+	fi
 	sync
-else
-	say "could not mount the host root or find the job"
-fi
+	k=$((k + 1))
+done
 poweroff -f
 EOF_INIT
 
@@ -365,44 +520,65 @@ q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 # 528 ms whole, 380 ms stripped; a full cycle 1070 ms and 1044 ms.
 ko=$TIPME_ROOT/module/tipme.ko
 small_ko=
-if [ -f "$ko" ] && objcopy --strip-debug "$ko" "$out/.vm/tipme.ko" 2>"$out/.vm/objcopy.err"; then
-	small_ko=$out/.vm/tipme.ko
+if [ -f "$ko" ] && objcopy --strip-debug "$ko" "$jobdir/tipme.ko" 2>"$jobdir/objcopy.err"; then
+	small_ko=$jobdir/tipme.ko
+fi
+# The job: the scripts in turn, each in a fresh overlay of the root (a
+# batch: its output into its .vm/stream; alone: to the second serial port,
+# which this command streams); a batch's guest stops a script that
+# outlives its timeout, and the host stops the guest when the sum of the
+# timeouts (and two minutes for the boot) is up.
+if [ -n "$batch" ]; then
+	qtimeout=120
+	for t in "${timeouts[@]}"; do qtimeout=$((qtimeout + t)); done
+else
+	qtimeout=$timeout
 fi
 {
-	echo "VM_OUT=$(q "$out")"
-	# Leave the watchdog 15 s (of a slow, emulated guest) before the kill.
-	echo "VM_WATCHDOG=$((timeout > 45 ? timeout - 15 : 0))"
-} >"$out/.vm/job"
-{
-	echo "# generated by tests/vm/vm.sh"
-	echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-	echo "export HOME=/root LC_ALL=C.UTF-8 TERM=dumb"
-	echo "export TIPME_SRC=$(q "$TIPME_ROOT") TIPME_OUT=$(q "$out") KVER=$(q "$kver")"
-	echo "export TIPME_CACHE=$(q "$TIPME_CACHE")"
-	# tests that run only when asked (TIPME_VM_OPTIN="t-a t-b")
-	echo "export TIPME_VM_OPTIN=$(q "${TIPME_VM_OPTIN:-}")"
-	echo "export TIPME_HOST_STEPS=$(q "$out/.vm/host-steps")"
-	# a kernel from --kroot: its modules where modprobe looks for them
-	if [ -n "$kroot" ]; then
-		echo "mkdir -p /lib/modules/$(q "$kver") &&"
-		echo "	mount --bind $(q "$kroot/lib/modules/$kver") /lib/modules/$(q "$kver") || exit 125"
-	fi
-	echo "cd \"\$TIPME_SRC\" || exit 125"
-	# in the guest's overlay: the host's file stays as it is
-	if [ -n "$small_ko" ]; then
-		echo "rm -f module/tipme.ko && cp $(q "$small_ko") module/tipme.ko || exit 125"
-	fi
-	cmd="exec"
-	[ -x "$script" ] || cmd="exec /bin/sh"
-	printf '%s %s' "$cmd" "$(q "$script")"
-	for a in "$@"; do printf ' %s' "$(q "$a")"; done
-	echo
-} >"$out/.vm/run"
+	echo "VM_OUT=$(q "$share")"
+	echo "VM_JOBS=${#scripts[@]}"
+	if [ -n "$batch" ]; then echo "VM_STREAM=file"; else echo "VM_STREAM=tty"; fi
+	for k in "${!scripts[@]}"; do
+		t=${timeouts[k]}
+		if [ -n "$batch" ]; then echo "VM_DIR_$((k + 1))=$(q "${names[k]}")"; else echo "VM_DIR_1=."; fi
+		# Leave the watchdog 15 s (of a slow, emulated guest) before the kill.
+		echo "VM_WATCHDOG_$((k + 1))=$((t > 45 ? t - 15 : 0))"
+		if [ -n "$batch" ]; then echo "VM_KILL_$((k + 1))=$t"; else echo "VM_KILL_1=0"; fi
+	done
+} >"$jobdir/job"
+for k in "${!scripts[@]}"; do
+	d=${dirs[k]} s=${scripts[k]}
+	{
+		echo "# generated by tests/vm/vm.sh"
+		echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+		echo "export HOME=/root LC_ALL=C.UTF-8 TERM=dumb"
+		echo "export TIPME_SRC=$(q "$TIPME_ROOT") TIPME_OUT=$(q "$d") KVER=$(q "$kver")"
+		echo "export TIPME_CACHE=$(q "$TIPME_CACHE")"
+		# tests that run only when asked (TIPME_VM_OPTIN="t-a t-b")
+		echo "export TIPME_VM_OPTIN=$(q "${TIPME_VM_OPTIN:-}")"
+		echo "export TIPME_HOST_STEPS=$(q "$d/.vm/host-steps")"
+		# a kernel from --kroot: its modules where modprobe looks for them
+		if [ -n "$kroot" ]; then
+			echo "mkdir -p /lib/modules/$(q "$kver") &&"
+			echo "	mount --bind $(q "$kroot/lib/modules/$kver") /lib/modules/$(q "$kver") || exit 125"
+		fi
+		echo "cd \"\$TIPME_SRC\" || exit 125"
+		# in the guest's overlay: the host's file stays as it is
+		if [ -n "$small_ko" ]; then
+			echo "rm -f module/tipme.ko && cp $(q "$small_ko") module/tipme.ko || exit 125"
+		fi
+		cmd="exec"
+		[ -x "$s" ] || cmd="exec /bin/sh"
+		printf '%s %s' "$cmd" "$(q "$s")"
+		for a in "$@"; do printf ' %s' "$(q "$a")"; done
+		echo
+	} >"$d/.vm/run"
+done
 
 # ---------------------------------------------------------------------------
 # Boot
 # ---------------------------------------------------------------------------
-stream=$out/.vm/stream
+stream=$jobdir/stream
 : >"$stream"
 start=$(date +%s%N)
 # Stop QEMU if we are interrupted.
@@ -416,81 +592,132 @@ cleanup() {
 trap cleanup EXIT
 trap 'cleanup; exit 130' INT TERM
 
-timeout -k 5 "$timeout" qemu-system-x86_64 \
+timeout -k 5 "$qtimeout" qemu-system-x86_64 \
 	-accel "tcg,thread=$tcg" -cpu "$cpu" -m "$mem" -smp "$smp" \
 	${plugin:+-plugin "$plugin"} "${gpu_dev[@]}" \
 	-nodefaults -no-user-config -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 rdinit=/init loglevel=6$hdr_append${VM_APPEND:+ $VM_APPEND}" \
-	-monitor "unix:$out/.vm/monitor.sock,server=on,wait=off" \
-	-serial "file:$out/console.log" \
+	-append "console=ttyS0 panic=-1 rdinit=/init loglevel=6 vmjob=$jobrel$hdr_append${VM_APPEND:+ $VM_APPEND}" \
+	-monitor "unix:$jobdir/monitor.sock,server=on,wait=off" \
+	-serial "file:$console" \
 	-chardev "file,id=stream,path=$stream,append=on" -serial chardev:stream \
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
-	-virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap" \
-	</dev/null >"$out/.vm/qemu.log" 2>&1 &
+	-virtfs "local,path=$share,mount_tag=out,security_model=none,multidevs=remap" \
+	</dev/null >"$jobdir/qemu.log" 2>&1 &
 qpid=$!
-tail -s 0.1 -n +1 -f --pid="$qpid" "$stream" &
-tpid=$!
+if [ -z "$batch" ]; then
+	tail -s 0.1 -n +1 -f --pid="$qpid" "$stream" &
+	tpid=$!
+fi
 set +e
 wait "$qpid"
 qrc=$?
 set -e
 qpid=
-wait "$tpid" 2>/dev/null || true
+[ -z "$tpid" ] || wait "$tpid" 2>/dev/null || true
 tpid=
 
-if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
-	echo "vm.sh: TIMEOUT: $script did not finish within ${timeout}s; QEMU killed." >&2
-	echo "vm.sh: (a slower test can ask for more: --timeout SEC, or '# vm: timeout=SEC' in its header)" >&2
-	echo "vm.sh: last lines of the guest console ($out/console.log):" >&2
-	tail -n 20 "$out/console.log" | tr -d '\r' | sed 's/^/vm.sh:   /' >&2
-	if [ -s "$out/.vm/watchdog-dmesg.txt" ]; then
+# watchdog_report DIR: what the guest's watchdog saved, if it fired
+watchdog_report() {
+	if [ -s "$1/.vm/watchdog-dmesg.txt" ]; then
 		echo "vm.sh: the guest's watchdog saved its processes and blocked tasks:" >&2
-		sed 's/^/vm.sh:   ps: /' "$out/.vm/watchdog-ps.txt" >&2
+		sed 's/^/vm.sh:   ps: /' "$1/.vm/watchdog-ps.txt" >&2
 		# Tasks in D state with their stacks, from the sysrq-w dump on.
-		sed -n '/sysrq: Show Blocked State/,$p' "$out/.vm/watchdog-dmesg.txt" |
+		sed -n '/sysrq: Show Blocked State/,$p' "$1/.vm/watchdog-dmesg.txt" |
 			head -n 200 | sed 's/^/vm.sh:   /' >&2
 	fi
-	exit 124
-fi
-if [ ! -s "$out/.vm/rc" ]; then
-	echo "vm.sh: error: $script: the guest stopped without reporting an exit status (QEMU status $qrc)." >&2
-	echo "vm.sh: last lines of the guest console ($out/console.log):" >&2
-	tail -n 30 "$out/console.log" | tr -d '\r' | sed 's/^/vm.sh:   /' >&2
-	sed 's/^/vm.sh: qemu: /' "$out/.vm/qemu.log" >&2
-	exit 125
-fi
-rc=$(cat "$out/.vm/rc")
+}
 
-# The host steps the guest asked for (tap_on_host): natively, after it.
-if [ -s "$out/.vm/host-steps" ]; then
-	set +e
-	(cd "$TIPME_ROOT" &&
-		TIPME_SRC=$TIPME_ROOT TIPME_OUT=$out KVER=$kver TIPME_HOST_STEPS= \
-		timeout -k 5 "$timeout" bash -c 'rc=0
-			while IFS= read -r step; do eval "$step" || rc=1; done < "$1"
-			exit "$rc"' host-steps "$out/.vm/host-steps") </dev/null 2>&1
-	hrc=$?
-	set -e
-	if [ "$hrc" = 124 ] || [ "$hrc" = 137 ]; then
-		echo "vm.sh: TIMEOUT: the host steps of $script did not finish within ${timeout}s" >&2
+# finish K: script K's end: its exit status (the guest's, a timeout's, the
+# host steps'), its time, its kernel log checked.  Prints the host steps'
+# TAP and vm.sh's findings; returns the status.
+finish() {
+	local k=$1 d=${dirs[$1]} s=${scripts[$1]} t=${timeouts[$1]} rc hrc ms h0
+	if [ -e "$d/.vm/timedout" ]; then	# a batch's guest stopped it
+		echo "vm.sh: TIMEOUT: $s did not finish within ${t}s; the guest stopped it." >&2
+		echo "vm.sh: (a slower test can ask for more: --timeout SEC, or '# vm: timeout=SEC' in its header)" >&2
+		watchdog_report "$d"
+		return 124
 	fi
-	[ "$hrc" = 0 ] || [ "$rc" != 0 ] || rc=$hrc
-fi
-ms=$((($(date +%s%N) - start) / 1000000))
-printf '%d.%03d\n' $((ms / 1000)) $((ms % 1000)) >"$out/.vm/seconds"
-# ... and in the cache, by kernel and test, where tests/vm/run.sh and
-# scripts/kernels.sh find it to start the longest first (a fresh clone too)
-if mkdir -p "$TIPME_CACHE/vm/seconds/$kver" 2>/dev/null; then
-	cp "$out/.vm/seconds" "$TIPME_CACHE/vm/seconds/$kver/$name" 2>/dev/null || true
-fi
+	# the guest's time was up: alone, whatever it did; in a batch, for the
+	# script it was running
+	if { [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; } &&
+		{ [ -z "$batch" ] || { [ ! -s "$d/.vm/rc" ] && [ -e "$d/.vm/stream" ]; }; }; then
+		echo "vm.sh: TIMEOUT: $s did not finish within ${qtimeout}s; QEMU killed." >&2
+		echo "vm.sh: (a slower test can ask for more: --timeout SEC, or '# vm: timeout=SEC' in its header)" >&2
+		echo "vm.sh: last lines of the guest console ($console):" >&2
+		tail -n 20 "$console" | tr -d '\r' | sed 's/^/vm.sh:   /' >&2
+		watchdog_report "$d"
+		return 124
+	fi
+	if [ ! -s "$d/.vm/rc" ]; then
+		echo "vm.sh: error: $s: the guest stopped without reporting an exit status (QEMU status $qrc)." >&2
+		echo "vm.sh: last lines of the guest console ($console):" >&2
+		tail -n 30 "$console" | tr -d '\r' | sed 's/^/vm.sh:   /' >&2
+		sed 's/^/vm.sh: qemu: /' "$jobdir/qemu.log" >&2
+		return 125
+	fi
+	rc=$(cat "$d/.vm/rc")
+	h0=$(date +%s%N)
 
-if [ "$dmesg_check" = 1 ]; then
-	bad=$(grep -E 'WARNING|BUG|Oops|Call Trace|general protection' "$out/dmesg.txt" || true)
-	if [ -n "$bad" ]; then
-		echo "vm.sh: guest kernel log of $script has warnings ($out/dmesg.txt):" >&2
-		printf '%s\n' "$bad" | sed 's/^/vm.sh:   /' >&2
-		[ "$rc" != 0 ] || rc=1
+	# The host steps the guest asked for (tap_on_host): natively, after it.
+	if [ -s "$d/.vm/host-steps" ]; then
+		set +e
+		(cd "$TIPME_ROOT" &&
+			TIPME_SRC=$TIPME_ROOT TIPME_OUT=$d KVER=$kver TIPME_HOST_STEPS= \
+			timeout -k 5 "$t" bash -c 'rc=0
+				while IFS= read -r step; do eval "$step" || rc=1; done < "$1"
+				exit "$rc"' host-steps "$d/.vm/host-steps") </dev/null 2>&1
+		hrc=$?
+		set -e
+		if [ "$hrc" = 124 ] || [ "$hrc" = 137 ]; then
+			echo "vm.sh: TIMEOUT: the host steps of $s did not finish within ${t}s" >&2
+		fi
+		[ "$hrc" = 0 ] || [ "$rc" != 0 ] || rc=$hrc
 	fi
+	# how long it took: alone, from QEMU's start; in a batch, its time in
+	# the guest and its host steps
+	if [ -z "$batch" ]; then
+		ms=$((($(date +%s%N) - start) / 1000000))
+	else
+		ms=$(awk '{ printf "%d", ($2 - $1) * 1000 }' "$d/.vm/guest-time" 2>/dev/null) || ms=0
+		ms=$((${ms:-0} + ($(date +%s%N) - h0) / 1000000))
+	fi
+	printf '%d.%03d\n' $((ms / 1000)) $((ms % 1000)) >"$d/.vm/seconds"
+	# ... and in the cache, by kernel and test, where tests/vm/run.sh and
+	# scripts/kernels.sh find it to start the longest first (a fresh clone too)
+	if mkdir -p "$TIPME_CACHE/vm/seconds/$kver" 2>/dev/null; then
+		cp "$d/.vm/seconds" "$TIPME_CACHE/vm/seconds/$kver/${names[k]}" 2>/dev/null || true
+	fi
+
+	if [ "${checks[k]}" = 1 ]; then
+		bad=$(grep -E 'WARNING|BUG|Oops|Call Trace|general protection' "$d/dmesg.txt" || true)
+		if [ -n "$bad" ]; then
+			echo "vm.sh: guest kernel log of $s has warnings ($d/dmesg.txt):" >&2
+			printf '%s\n' "$bad" | sed 's/^/vm.sh:   /' >&2
+			[ "$rc" != 0 ] || rc=1
+		fi
+	fi
+	return "$rc"
+}
+
+if [ -z "$batch" ]; then
+	finish 0 && exit 0 || exit $?
 fi
-exit "$rc"
+# A batch: each script's output and findings into DIR/NAME.log, its exit
+# status into DIR/NAME.rc, in turn
+brc=0
+for k in "${!scripts[@]}"; do
+	d=${dirs[k]}
+	cp "$console" "$d/console.log" 2>/dev/null || true
+	{
+		cat "$d/.vm/stream" 2>/dev/null
+		finish "$k" && rc=0 || rc=$?
+		echo "$rc" >"$d/.vm/status"
+	} >>"$share/${names[k]}.log" 2>&1
+	rc=$(cat "$d/.vm/status")
+	echo "$rc" >"$share/${names[k]}.rc.tmp"
+	mv "$share/${names[k]}.rc.tmp" "$share/${names[k]}.rc"
+	[ "$rc" = 0 ] || brc=1
+done
+exit "$brc"
