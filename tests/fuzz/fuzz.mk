@@ -1,7 +1,7 @@
 # tests/fuzz/: libFuzzer harnesses for every parser of outside bytes.
 # Built with clang into build/fuzz/ by tests/fuzz/run.sh (which passes
 # CC=clang and the sanitizer flags); see tests/fuzz/run.sh for how to run.
-FUZZ_NAMES := kdump xdump ctlproto meta nlevents dumprx elfnote xmaps
+FUZZ_NAMES := kdump xdump ctlproto meta nlevents dumprx elfnote xmaps elfid
 FUZZ_BINS := $(FUZZ_NAMES:%=$(B)/tests/fuzz/fuzz_%)
 EXTRA_CFLAGS_tests_fuzz_ := -Ipostmortem -Ihelper $(NL_CFLAGS)
 
@@ -30,6 +30,10 @@ $(B)/tests/fuzz/fuzz_elfnote: $(B)/tests/fuzz/fuzz_elfnote.o $(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^
 
 $(B)/tests/fuzz/fuzz_xmaps: $(B)/tests/fuzz/fuzz_xmaps.o $(LIBTIPME)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^
+
+# the module's reader of a mapped file's build-id, built here unchanged
+$(B)/tests/fuzz/fuzz_elfid: $(B)/tests/fuzz/fuzz_elfid.o $(B)/module/instr/elfid.o $(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^
 
 .PHONY: fuzzers

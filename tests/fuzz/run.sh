@@ -27,10 +27,10 @@ while [ $# -gt 0 ]; do
 	*) names+=("$1"); shift ;;
 	esac
 done
-[ ${#names[@]} -gt 0 ] || names=(kdump xdump ctlproto meta nlevents dumprx elfnote xmaps)
+[ ${#names[@]} -gt 0 ] || names=(kdump xdump ctlproto meta nlevents dumprx elfnote xmaps elfid)
 # inputs of the smoke run, about a minute each on a 2-core machine (xdump:
 # 100000 since its JSON outputs are checked, which costs a third of a run)
-declare -A SMOKE_RUNS=([kdump]=4000 [xdump]=100000 [ctlproto]=1000000 [meta]=500000 [nlevents]=1000000 [dumprx]=20000 [elfnote]=500000 [xmaps]=500000)
+declare -A SMOKE_RUNS=([kdump]=4000 [xdump]=100000 [ctlproto]=1000000 [meta]=500000 [nlevents]=1000000 [dumprx]=20000 [elfnote]=500000 [xmaps]=500000 [elfid]=500000)
 
 B=build/fuzz
 n=0 fail=0

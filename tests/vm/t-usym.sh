@@ -11,10 +11,12 @@
 # again with the stripped copies, their debug info found by build-id in
 # a .build-id tree the host step lays out (and not found without it).
 # Debian's sleep (no frame pointers): its leaf named, the chain marked
-# truncated.  An editor that exited 5 s before the dump has its frames'
-# files and offsets from the mappings the module captured when its chains
-# were first numbered and kept after its exit (section 23, listed by
-# tipmed's dump in the maps); their build-ids are a TODO (check_usym.py).
+# truncated.  An editor that exited 5 s before the dump is named as the
+# live one is, file and line included: the module captured its mappings
+# when its chains were first numbered, with each file's path from the
+# editor's own root (not the switched root's /newroot/...) and its
+# build-id read from the file, and kept them after its exit (section 23,
+# listed by tipmed's dump in the maps).
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
