@@ -531,16 +531,23 @@ static const char *xm_root(struct task_struct *t, size_t *len)
 	return s;
 }
 
-/* elfid.c's read of a mapped file.  Context: the work item. */
+/*
+ * elfid.c's read of a mapped file (every mapping's file is open for
+ * reading: mmap() asks for it; kernel_read() warns otherwise).
+ * Context: the work item.
+ */
 static int xm_file_read(void *ctx, u64 off, void *buf, u32 len)
 {
+	struct file *file = ctx;
 	loff_t pos = off;
 	ssize_t got;
 
+	if (!(file->f_mode & FMODE_READ))
+		return -EBADF;
 	if (off > (u64)LLONG_MAX - len)
 		return -EINVAL;
 	while (len) {
-		got = kernel_read(ctx, buf, len, &pos);
+		got = kernel_read(file, buf, len, &pos);
 		if (got <= 0)
 			return got ? (int)got : -EINVAL;
 		buf += got;
