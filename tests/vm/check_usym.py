@@ -233,7 +233,8 @@ def check_maps(dump, pid, build):
         if line.startswith("#"):
             break
         mine.append(line.split(" ", 5))
-    prog = os.path.join(os.path.abspath(build), "usymprog")
+    # the kernel's path has no symbolic link (the other kernels' trees link build/)
+    prog = os.path.join(os.path.realpath(build), "usymprog")
     check(any(m[5] == prog and m[4] == build_id(prog) for m in mine if len(m) == 6),
           "gone: the maps name usymprog by the path the editor saw (%s), with its build-id" % prog,
           "\n".join(" ".join(m) for m in mine)[:1500])
