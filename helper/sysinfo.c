@@ -775,12 +775,15 @@ static size_t captured_maps_of(FILE *out, struct bid_cache *c, uint32_t pid,
 		     m.path[i]; i++)
 			path[i] = m.path[i];
 		path[i] = '\0';
-		fprintf(out, "%u %llx %llx %llx %s ", pid,
+		fprintf(out, "%u %llx %llx %llx ", pid,
 			(unsigned long long)m.m.start,
 			(unsigned long long)m.m.end,
-			(unsigned long long)m.m.offset,
-			captured_build_id(c, path, (dev_t)m.m.dev,
-					  (ino_t)m.m.ino));
+			(unsigned long long)m.m.offset);
+		/* the build-id the module read, else the file's at @path now */
+		for (j = 0; j < m.build_id_len; j++)
+			fprintf(out, "%02x", m.build_id[j]);
+		fprintf(out, "%s ", m.build_id_len ? "" :
+			captured_build_id(c, path, (dev_t)m.m.dev, (ino_t)m.m.ino));
 		/* escaped as /proc/PID/maps escapes a newline */
 		for (j = 0; j < i; j++)
 			if (path[j] == '\n')

@@ -13,6 +13,7 @@ int tm_xmaps_parse(const void *buf, size_t len, struct tm_xmaps *x,
 	const unsigned char *p = buf;
 	struct tipme_xmap m;
 	uint32_t hsize;
+	unsigned int bid;
 	size_t off;
 
 	memset(x, 0, sizeof(*x));
@@ -40,6 +41,15 @@ int tm_xmaps_parse(const void *buf, size_t len, struct tm_xmaps *x,
 			return tm_err_set(e, EINVAL,
 					  "entry %zu's path of %u bytes overruns its %u",
 					  x->count, m.path_len, m.size);
+		bid = TIPME_XMAP_BUILD_ID_LEN(m.flags);
+		if (bid > TIPME_XMAP_BUILD_ID_MAX)
+			return tm_err_set(e, EINVAL,
+					  "entry %zu has a build-id of %u bytes (at most %u)",
+					  x->count, bid, TIPME_XMAP_BUILD_ID_MAX);
+		if (bid > m.size - sizeof(m) - m.path_len)
+			return tm_err_set(e, EINVAL,
+					  "entry %zu's build-id of %u bytes overruns its %u",
+					  x->count, bid, m.size);
 		if (m.end < m.start)
 			return tm_err_set(e, EINVAL,
 					  "entry %zu ends before it starts",
@@ -55,6 +65,8 @@ int tm_xmaps_next(const struct tm_xmaps *x, size_t *off, struct tm_xmap *out)
 		return 0;
 	memcpy(&out->m, x->data + *off, sizeof(out->m));
 	out->path = (const char *)x->data + *off + sizeof(out->m);
+	out->build_id = (const unsigned char *)out->path + out->m.path_len;
+	out->build_id_len = TIPME_XMAP_BUILD_ID_LEN(out->m.flags);
 	*off += out->m.size;
 	return 1;
 }

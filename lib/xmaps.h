@@ -31,10 +31,16 @@ struct tm_xmaps {
  * struct tm_xmap - one entry
  * @m: the entry's fixed part
  * @path: its path, @m.path_len bytes (not NUL-terminated)
+ * @build_id: its file's build-id as the module read it, @build_id_len
+ *	bytes
+ * @build_id_len: 0 when the entry has none (also every entry of a dump
+ *	made before the module read build-ids)
  */
 struct tm_xmap {
 	struct tipme_xmap m;
 	const char *path;
+	const unsigned char *build_id;
+	unsigned int build_id_len;
 };
 
 /**
@@ -44,8 +50,8 @@ struct tm_xmap {
  * @x: set up for tm_xmaps_next()
  * @e: error message
  *
- * Every entry's size is checked against the payload, its path against the
- * entry.  @x points into @buf.
+ * Every entry's size is checked against the payload, its path and
+ * build-id against the entry.  @x points into @buf.
  *
  * Return: 0, or -EINVAL with a message naming the entry.
  */

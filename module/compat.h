@@ -191,6 +191,28 @@ static inline struct file *tipme_mm_exe_file(struct mm_struct *mm)
 }
 
 /*
+ * The path and inode a mapping's file shows the user.  A file mapped
+ * through a stacking file system (overlayfs) is the lower file in
+ * vma->vm_file: until 6.8 it carried the overlay's path as a "fake path"
+ * beside the lower inode; since 6.8 ("fs: store real path
+ * instead of fake path in backing file f_path") its f_path is the lower
+ * path too, and file_user_path() gives the path /proc/PID/maps shows;
+ * file_user_inode(), its inode, came soon after (both are in 6.12).
+ * Kbuild looks for each (TIPME_HAVE_FILE_USER_PATH,
+ * TIPME_HAVE_FILE_USER_INODE).
+ */
+#ifdef TIPME_HAVE_FILE_USER_PATH
+#define tipme_file_user_path(f)		file_user_path(f)
+#else
+#define tipme_file_user_path(f)		((const struct path *)&(f)->f_path)
+#endif
+#ifdef TIPME_HAVE_FILE_USER_INODE
+#define tipme_file_user_inode(f)	file_user_inode(f)
+#else
+#define tipme_file_user_inode(f)	((const struct inode *)file_inode(f))
+#endif
+
+/*
  * Lock owners, for lock:contention_begin (5.19).  The owner words are
  * private to kernel/locking/: a mutex's is the owner's task_struct with
  * MUTEX_FLAGS (0x07) in its low bits (4.10, "locking/mutex: Rework mutex::owner");

@@ -19,10 +19,21 @@
  * process walks it again, so a library it loaded later (dlopen) is found
  * once a chain goes through it.
  *
+ * The walk takes a reference on each mapped file and lets the lock go;
+ * then, for each file, its path as the process sees it (d_path() from the
+ * process's own root directory, which the request's reference on the task
+ * finds while the task lives: a kworker's root is not the process's, as
+ * under a chroot or the VM tests' switched root) and its build-id, the
+ * GNU build-id note read from the file with kernel_read() (elfid.c: at
+ * most two pages of program headers and notes, once per file the pool
+ * does not know yet), so that a dump names the exact build of a file the
+ * exited process mapped even when the path no longer leads to it, or led
+ * elsewhere from the reader's root.
+ *
  * What is kept: per process its pid and start time; per mapping its
  * range, file offset and a path slot; per path slot (shared by every
- * mapping of that file) the path, device and inode.  Each is a fixed
- * array allocated at load.  A process is noted exited when the work item
+ * mapping of that file) the path, device, inode and build-id.  Each is a
+ * fixed array allocated at load.  A process is noted exited when the work item
  * or a dump finds its pid gone (or taken by a newer process), and dropped
  * once the exec table's retention has passed since; when room runs out,
  * the process exited longest ago goes first, then the one walked longest
@@ -32,6 +43,7 @@
 
 #include <linux/delay.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/irq_work.h>
 #include <linux/jhash.h>
 #include <linux/kdev_t.h>
@@ -43,12 +55,15 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
+#include "compat.h"
 #include "fault.h"
+#include "instr/elfid.h"
 #include "instr/exec.h"
 #include "instr/xmaps.h"
 
@@ -114,6 +129,9 @@ struct xm_map {
  * @ino: inode number
  * @dev: device, as stat(2) gives it
  * @len: bytes of @s
+ * @root: @s is from the process's root (TIPME_XMAP_ROOT)
+ * @bid_len: bytes of @bid (0: the file has no build-id the module read)
+ * @bid: the file's build-id
  * @s: the path, no NUL
  */
 struct xm_path {
@@ -122,29 +140,41 @@ struct xm_path {
 	u64 ino;
 	u32 dev;
 	u16 len;
+	bool root;
+	u8 bid_len;
+	u8 bid[TIPME_XMAP_BUILD_ID_MAX];
 	char s[XM_PATH_MAX - 1];
 };
 
-/* One mapping as a walk finds it, before it is stored. */
+/*
+ * One mapping as a walk finds it, before it is stored; @file holds a
+ * reference from the walk until its path and build-id are read.
+ */
 struct xm_found {
 	u64 start;
 	u64 end;
 	u64 offset;
+	struct file *file;
 	u64 ino;
 	u32 dev;
 	u32 hash;
 	u16 len;
+	bool root;
+	u8 bid_len;
+	u8 bid[TIPME_XMAP_BUILD_ID_MAX];
 	char s[XM_PATH_MAX - 1];
 };
 
 /**
  * struct xm_req - a process to walk
  * @mm: its address space, with a reference (mm_users)
+ * @task: the task that asked, with a reference, for its root directory
  * @pid: its pid
  * @start_ns: its start time
  */
 struct xm_req {
 	struct mm_struct *mm;
+	struct task_struct *task;
 	u32 pid;
 	u64 start_ns;
 };
@@ -162,7 +192,8 @@ static struct xm_proc *procs;
 static struct xm_map *maps;
 static struct xm_path *paths;
 static struct xm_found *found;
-static char *pathbuf;
+static char *pathbuf, *rootbuf;
+static u8 *elfbuf;
 static s32 free_map;
 static u32 nmaps_used, nprocs_used;
 static u64 walks, refused, evicted, retention_ns;
@@ -204,8 +235,9 @@ void tipme_xmaps_request(void)
 		goto out;
 	}
 	mmget(mm);
+	get_task_struct(current);
 	reqs[req_tail % XM_REQS] = (struct xm_req){
-		.mm = mm, .pid = current->tgid,
+		.mm = mm, .task = current, .pid = current->tgid,
 		.start_ns = current->group_leader->start_time,
 	};
 	req_tail++;
@@ -296,6 +328,14 @@ static bool pool_evict(const struct xm_proc *keep)
 	return true;
 }
 
+/* Does path slot @p name the file of @f? */
+static bool xm_path_same(const struct xm_path *p, const struct xm_found *f)
+{
+	return p->hash == f->hash && p->ino == f->ino && p->dev == f->dev &&
+	       p->root == f->root && p->len == f->len &&
+	       !memcmp(p->s, f->s, f->len);
+}
+
 /* The path slot of @f, taken or shared; -1 if none is free. */
 static s32 xm_path_get(const struct xm_found *f)
 {
@@ -309,8 +349,7 @@ static s32 xm_path_get(const struct xm_found *f)
 				free = i;
 			continue;
 		}
-		if (p->hash == f->hash && p->ino == f->ino && p->dev == f->dev &&
-		    p->len == f->len && !memcmp(p->s, f->s, f->len)) {
+		if (xm_path_same(p, f)) {
 			p->refs++;
 			return i;
 		}
@@ -323,9 +362,35 @@ static s32 xm_path_get(const struct xm_found *f)
 		p->ino = f->ino;
 		p->dev = f->dev;
 		p->len = f->len;
+		p->root = f->root;
+		p->bid_len = f->bid_len;
+		memcpy(p->bid, f->bid, f->bid_len);
 		memcpy(p->s, f->s, f->len);
 	}
 	return free;
+}
+
+/*
+ * The build-id of a path slot that names @f's file, copied to @f.
+ * Return: false if no slot does.  Context: the work item.
+ */
+static bool xm_bid_known(struct xm_found *f)
+{
+	bool known = false;
+	s32 i;
+
+	mutex_lock(&pool_lock);
+	for (i = 0; i < (s32)xmaps_paths && !known; i++) {
+		const struct xm_path *p = &paths[i];
+
+		if (p->refs && xm_path_same(p, f)) {
+			f->bid_len = p->bid_len;
+			memcpy(f->bid, p->bid, p->bid_len);
+			known = true;
+		}
+	}
+	mutex_unlock(&pool_lock);
+	return known;
 }
 
 /* The slot of process (@pid, @start_ns), emptied, or a new one; or NULL. */
@@ -403,8 +468,9 @@ out:
 }
 
 /*
- * Walk @mm's executable file mappings into found[].  Return: how many, or
- * -EBUSY if its lock stayed taken.  Context: the work item.
+ * Walk @mm's executable file mappings into found[], each with a reference
+ * on its file.  Return: how many, or -EBUSY if its lock stayed taken.
+ * Context: the work item.
  */
 static int walk_mm(struct mm_struct *mm, bool *partial)
 {
@@ -422,8 +488,6 @@ static int walk_mm(struct mm_struct *mm, bool *partial)
 
 		for_each_vma(vmi, vma) {
 			struct xm_found *f = &found[n];
-			struct inode *inode;
-			char *s;
 
 			if (!(vma->vm_flags & VM_EXEC) || !vma->vm_file)
 				continue;
@@ -431,23 +495,127 @@ static int walk_mm(struct mm_struct *mm, bool *partial)
 				*partial = true;
 				break;
 			}
-			s = d_path(&vma->vm_file->f_path, pathbuf, PATH_MAX);
-			if (IS_ERR(s))
-				continue;
-			inode = file_inode(vma->vm_file);
 			f->start = vma->vm_start;
 			f->end = vma->vm_end;
 			f->offset = (u64)vma->vm_pgoff << PAGE_SHIFT;
-			f->ino = inode->i_ino;
-			f->dev = new_encode_dev(inode->i_sb->s_dev);
-			f->len = min_t(size_t, strlen(s), sizeof(f->s));
-			memcpy(f->s, s, f->len);
-			f->hash = jhash(f->s, f->len, f->dev ^ (u32)f->ino);
+			f->file = get_file(vma->vm_file);
 			n++;
 		}
 	}
 	mmap_read_unlock(mm);
 	return n;
+}
+
+/*
+ * The path of @t's root directory (from the work item's root), in
+ * rootbuf; *@len its length.  Return: NULL once @t has no root (it
+ * exited).  Context: the work item.
+ */
+static const char *xm_root(struct task_struct *t, size_t *len)
+{
+	struct path root;
+	char *s;
+
+	task_lock(t);
+	if (!t->fs) {
+		task_unlock(t);
+		return NULL;
+	}
+	get_fs_root(t->fs, &root);
+	task_unlock(t);
+	s = d_path(&root, rootbuf, PATH_MAX);
+	path_put(&root);
+	if (IS_ERR(s))
+		return NULL;
+	*len = strlen(s);
+	return s;
+}
+
+/*
+ * elfid.c's read of a mapped file (every mapping's file is open for
+ * reading: mmap() asks for it; kernel_read() warns otherwise).
+ * Context: the work item.
+ */
+static int xm_file_read(void *ctx, u64 off, void *buf, u32 len)
+{
+	struct file *file = ctx;
+	loff_t pos = off;
+	ssize_t got;
+
+	if (!(file->f_mode & FMODE_READ))
+		return -EBADF;
+	if (off > (u64)LLONG_MAX - len)
+		return -EINVAL;
+	while (len) {
+		got = kernel_read(file, buf, len, &pos);
+		if (got <= 0)
+			return got ? (int)got : -EINVAL;
+		buf += got;
+		len -= got;
+	}
+	return 0;
+}
+
+/*
+ * Fill in the path, device, inode and build-id of the @n mappings found[]
+ * holds for task @t, and drop their files' references; a mapping whose
+ * path cannot be made is dropped.  Return: how many are left.
+ * Context: the work item.
+ */
+static unsigned int xm_describe(struct task_struct *t, unsigned int n)
+{
+	const char *root;
+	size_t rlen = 0;
+	unsigned int i, j, k = 0;
+	int got;
+
+	root = xm_root(t, &rlen);
+	for (i = 0; i < n; i++) {
+		struct xm_found *f = &found[k];
+		struct file *file = found[i].file;
+		const struct inode *inode;
+		bool in_root = false;
+		char *s;
+
+		if (k != i)
+			*f = found[i];
+		s = d_path(tipme_file_user_path(file), pathbuf, PATH_MAX);
+		if (IS_ERR(s)) {
+			fput(file);
+			continue;
+		}
+		/* from the process's root: "/newroot/usr/bin/x" is "/usr/bin/x" */
+		if (root && rlen == 1) {
+			in_root = true;
+		} else if (root && !strncmp(s, root, rlen) && s[rlen] == '/') {
+			s += rlen;
+			in_root = true;
+		}
+		inode = tipme_file_user_inode(file);
+		f->ino = inode->i_ino;
+		f->dev = new_encode_dev(inode->i_sb->s_dev);
+		f->root = in_root;
+		f->len = min_t(size_t, strlen(s), sizeof(f->s));
+		memcpy(f->s, s, f->len);
+		f->hash = jhash(f->s, f->len, f->dev ^ (u32)f->ino);
+		/* a file's build-id is read once: another mapping, the pool */
+		for (j = 0; j < k && found[j].file != file; j++)
+			;
+		if (j < k) {
+			f->bid_len = found[j].bid_len;
+			memcpy(f->bid, found[j].bid, f->bid_len);
+		} else if (!xm_bid_known(f)) {
+			got = tipme_elf_build_id(xm_file_read, file, elfbuf,
+						 f->bid, sizeof(f->bid));
+			f->bid_len = got > 0 ? got : 0;
+		}
+		k++;
+	}
+	for (i = 0; i < k; i++) {
+		fput(found[i].file);
+		found[i].file = NULL;
+	}
+	return k;
 }
 
 static void xm_work_fn(struct work_struct *work)
@@ -474,9 +642,12 @@ static void xm_work_fn(struct work_struct *work)
 		raw_spin_unlock_irq(&req_lock);
 		mmput(r.mm);
 		if (n < 0) {
+			put_task_struct(r.task);
 			atomic64_inc(&lost);
 			continue;
 		}
+		n = xm_describe(r.task, n);
+		put_task_struct(r.task);
 		mutex_lock(&pool_lock);
 		walks++;
 		mutex_unlock(&pool_lock);
@@ -512,7 +683,10 @@ int tipme_xmaps_init(void)
 	found = tipme_fail_step("xmaps walk") ? NULL :
 		vmalloc(array_size(XM_WALK_MAX, sizeof(*found)));
 	pathbuf = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!procs || !maps || !paths || !found || !pathbuf) {
+	rootbuf = kmalloc(PATH_MAX, GFP_KERNEL);
+	elfbuf = kmalloc(TIPME_ELFID_SCRATCH, GFP_KERNEL);
+	if (!procs || !maps || !paths || !found || !pathbuf || !rootbuf ||
+	    !elfbuf) {
 		tipme_xmaps_exit();
 		return -ENOMEM;
 	}
@@ -540,18 +714,24 @@ void tipme_xmaps_exit(void)
 	WRITE_ONCE(ready, false);
 	irq_work_sync(&xm_irq);
 	flush_work(&xm_work);
-	while (req_head != req_tail)
-		mmput(reqs[req_head++ % XM_REQS].mm);
+	for (; req_head != req_tail; req_head++) {
+		mmput(reqs[req_head % XM_REQS].mm);
+		put_task_struct(reqs[req_head % XM_REQS].task);
+	}
 	vfree(procs);
 	vfree(maps);
 	vfree(paths);
 	vfree(found);
 	kfree(pathbuf);
+	kfree(rootbuf);
+	kfree(elfbuf);
 	procs = NULL;
 	maps = NULL;
 	paths = NULL;
 	found = NULL;
 	pathbuf = NULL;
+	rootbuf = NULL;
+	elfbuf = NULL;
 }
 
 /**
@@ -587,6 +767,7 @@ void tipme_xmaps_hdr(struct tipme_xmaps_hdr *h)
  * tipme_xmaps_read() - copy kept mappings for a dump
  * @pos: the first mapping slot to look at; advanced past what was copied
  * @buf: destination: struct tipme_xmap entries, each followed by its path
+ *	 and its file's build-id
  * @room: bytes available
  * @done: set when every slot has been looked at
  *
@@ -618,7 +799,7 @@ size_t tipme_xmaps_read(u32 *pos, void *buf, size_t room, bool *done)
 			continue;
 		p = &procs[m->proc];
 		pa = &paths[m->path];
-		need = ALIGN(sizeof(*out) + pa->len, 8);
+		need = ALIGN(sizeof(*out) + pa->len + pa->bid_len, 8);
 		if (off + need > room) {
 			*done = false;
 			break;
@@ -635,8 +816,11 @@ size_t tipme_xmaps_read(u32 *pos, void *buf, size_t room, bool *done)
 		out->ino = pa->ino;
 		out->dev = pa->dev;
 		out->flags = (p->exit_ns ? TIPME_XMAP_EXITED : 0) |
-			     (p->partial ? TIPME_XMAP_PARTIAL : 0);
+			     (p->partial ? TIPME_XMAP_PARTIAL : 0) |
+			     (pa->root ? TIPME_XMAP_ROOT : 0) |
+			     (u32)pa->bid_len << 8;
 		memcpy(out + 1, pa->s, pa->len);
+		memcpy((char *)(out + 1) + pa->len, pa->bid, pa->bid_len);
 		off += need;
 	}
 	mutex_unlock(&pool_lock);

@@ -1,7 +1,7 @@
 # tests/fuzz/: libFuzzer harnesses for every parser of outside bytes.
 # Built with clang into build/fuzz/ by tests/fuzz/run.sh (which passes
 # CC=clang and the sanitizer flags); see tests/fuzz/run.sh for how to run.
-FUZZ_NAMES := kdump xdump ctlproto meta nlevents dumprx elfnote xmaps ckpt
+FUZZ_NAMES := kdump xdump ctlproto meta nlevents dumprx elfnote xmaps ckpt elfid
 FUZZ_BINS := $(FUZZ_NAMES:%=$(B)/tests/fuzz/fuzz_%)
 EXTRA_CFLAGS_tests_fuzz_ := -Ipostmortem -Ihelper $(NL_CFLAGS)
 
@@ -34,6 +34,10 @@ $(B)/tests/fuzz/fuzz_xmaps: $(B)/tests/fuzz/fuzz_xmaps.o $(LIBTIPME)
 
 $(B)/tests/fuzz/fuzz_ckpt: $(B)/tests/fuzz/fuzz_ckpt.o $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ -lm $(PM_LIBS)
+
+# the module's reader of a mapped file's build-id, built here unchanged
+$(B)/tests/fuzz/fuzz_elfid: $(B)/tests/fuzz/fuzz_elfid.o $(B)/module/instr/elfid.o $(LIBTIPME)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^
 
 .PHONY: fuzzers
 fuzzers: $(FUZZ_BINS)

@@ -4,8 +4,8 @@
  * tipme.ko kept of processes with user-space chains), through its one
  * reader, tm_xmaps_parse(), and the walk tipmed and the postmortem make
  * over what it accepted.  What it accepts must walk as promised: as many
- * entries as it counted, each inside the payload with its path inside the
- * entry; what it refuses must say why.
+ * entries as it counted, each inside the payload with its path and
+ * build-id inside the entry; what it refuses must say why.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -32,10 +32,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (last = 0; tm_xmaps_next(&x, &off, &m); last = off, n++) {
 		if (m.m.size < sizeof(m.m) || off > x.len || off - last != m.m.size ||
 		    m.m.end < m.m.start ||
-		    (const unsigned char *)m.path + m.m.path_len > x.data + off)
+		    (const unsigned char *)m.path + m.m.path_len > x.data + off ||
+		    m.build_id != (const unsigned char *)m.path + m.m.path_len ||
+		    m.build_id_len > TIPME_XMAP_BUILD_ID_MAX ||
+		    m.build_id + m.build_id_len > x.data + off)
 			abort();
 		for (i = 0; i < m.m.path_len; i++)
 			sink ^= m.path[i];
+		for (i = 0; i < m.build_id_len; i++)
+			sink ^= (char)m.build_id[i];
 	}
 	if (n != x.count || off != x.len)
 		abort();

@@ -27,13 +27,13 @@ while [ $# -gt 0 ]; do
 	*) names+=("$1"); shift ;;
 	esac
 done
-[ ${#names[@]} -gt 0 ] || names=(kdump xdump ctlproto meta nlevents dumprx elfnote xmaps ckpt)
+[ ${#names[@]} -gt 0 ] || names=(kdump xdump ctlproto meta nlevents dumprx elfnote xmaps ckpt elfid)
 # inputs of the smoke run, about a minute each on a 2-core machine (xdump:
 # 50000 since its JSON outputs are checked, which costs a third of a run;
 # 100000 took 242 s beside kdump's 155 s and set the step's length, and
 # the same seed reached input 50000 after about 138 s, with 388 of the
 # 396 edges and 1515 of the 1573 features: make fuzz explores)
-declare -A SMOKE_RUNS=([kdump]=4000 [xdump]=50000 [ctlproto]=1000000 [meta]=500000 [nlevents]=1000000 [dumprx]=20000 [elfnote]=500000 [xmaps]=500000 [ckpt]=300000)
+declare -A SMOKE_RUNS=([kdump]=4000 [xdump]=50000 [ctlproto]=1000000 [meta]=500000 [nlevents]=1000000 [dumprx]=20000 [elfnote]=500000 [xmaps]=500000 [ckpt]=300000 [elfid]=500000)
 
 B=build/fuzz
 n=0 fail=0

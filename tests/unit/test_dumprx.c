@@ -205,14 +205,15 @@ static void test_status(void)
 	}
 }
 
-/* A TIPME_SEC_XMAPS entry at @b.  Return: its bytes. */
-static size_t xent(unsigned char *b, uint32_t pid, uint64_t start_ns,
-		   uint64_t lo, const char *p, const struct stat *st)
+/* A TIPME_SEC_XMAPS entry at @b, with @nbid bytes of build-id.  Return: its bytes. */
+static size_t xent_bid(unsigned char *b, uint32_t pid, uint64_t start_ns,
+		       uint64_t lo, const char *p, const struct stat *st,
+		       unsigned int nbid)
 {
 	struct tipme_xmap m = { 0 };
-	size_t len = strlen(p);
+	size_t len = strlen(p), i;
 
-	m.size = (uint16_t)((sizeof(m) + len + 7) / 8 * 8);
+	m.size = (uint16_t)((sizeof(m) + len + nbid + 7) / 8 * 8);
 	m.path_len = (uint16_t)len;
 	m.pid = pid;
 	m.start_mono_ns = start_ns;
@@ -221,17 +222,27 @@ static size_t xent(unsigned char *b, uint32_t pid, uint64_t start_ns,
 	m.offset = 0x2000;
 	m.ino = st->st_ino;
 	m.dev = (uint32_t)st->st_dev;
-	m.flags = TIPME_XMAP_EXITED;
+	m.flags = TIPME_XMAP_EXITED | nbid << 8;
 	memset(b, 0, m.size);
 	memcpy(b, &m, sizeof(m));
 	memcpy(b + sizeof(m), p, len);
+	for (i = 0; i < nbid; i++)
+		b[sizeof(m) + len + i] = (unsigned char)(0xa0 + i);
 	return m.size;
+}
+
+/* A TIPME_SEC_XMAPS entry at @b, without a build-id.  Return: its bytes. */
+static size_t xent(unsigned char *b, uint32_t pid, uint64_t start_ns,
+		   uint64_t lo, const char *p, const struct stat *st)
+{
+	return xent_bid(b, pid, start_ns, lo, p, st, 0);
 }
 
 /*
  * sysinfo_write_maps() with captured mappings: a process that exited is
  * listed from them, the latest process of its pid only, with the build-id
- * of a file that is still the one it mapped and "-" for one that is not;
+ * the module read, else that of a file that is still the one it mapped
+ * and "-" for one that is not;
  * a live process from /proc, its captured lines unused.
  */
 static void test_captured(void)
@@ -276,6 +287,8 @@ static void test_captured(void)
 	off += xent(buf + off, gone, 2, 0x400000, exe, &st);
 	/* a path whose file is no longer the one mapped (other inode) */
 	off += xent(buf + off, gone, 2, 0x500000, exe, &other);
+	/* the build-id the module read: written as it is, the path unread */
+	off += xent_bid(buf + off, gone, 2, 0x700000, "/gone/elsewhere", &other, 20);
 	/* the live process: its captured line unused */
 	off += xent(buf + off, getpid(), 3, 0x600000, "/captured/live", &st);
 	pids[0] = getpid();
@@ -294,12 +307,14 @@ static void test_captured(void)
 	snprintf(want, sizeof(want),
 		 "# %d: exited: captured by the module\n"
 		 "%d 400000 401000 2000 %s %s\n"
-		 "%d 500000 501000 2000 - %s\n",
-		 (int)gone, (int)gone, bid, exe, (int)gone, exe);
+		 "%d 500000 501000 2000 - %s\n"
+		 "%d 700000 701000 2000 a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3 /gone/elsewhere\n",
+		 (int)gone, (int)gone, bid, exe, (int)gone, exe, (int)gone);
 	tap_ok(text && strstr(text, want) && !strstr(text, "/old/process") &&
 	       strcmp(bid, "-"),
 	       "captured maps: the exited process's mappings, its own build-id %s "
-	       "where the file is the same, '-' where not, not the older process's (%s)",
+	       "where the file is the same, '-' where not, the module's where it "
+	       "read one, not the older process's (%s)",
 	       bid, e.msg);
 	snprintf(want, sizeof(want), "%d ", (int)getpid());
 	tap_ok(text && !strncmp(text, want, strlen(want)) &&

@@ -439,6 +439,48 @@ static size_t xmaps_payload(unsigned char *b)
 	return off;
 }
 
+/*
+ * An entry with the build-id the module read after its path; refused
+ * when the build-id overruns the entry or is longer than the UAPI allows.
+ */
+static void xmaps_bid(void)
+{
+	struct tipme_xmaps_hdr h = { sizeof(h), 1, 8192, 1, 1, 0, 0, 0, 0 };
+	static const char p[] = "/usr/bin/gone";
+	unsigned char b[256] = { 0 }, id[20];
+	struct tipme_xmap m = { 0 };
+	struct tm_err e = { "" };
+	struct tm_xmaps x;
+	struct tm_xmap got;
+	size_t off = 0, i;
+	int ret;
+
+	for (i = 0; i < sizeof(id); i++)
+		id[i] = (unsigned char)(0x40 + i);
+	m.size = (uint16_t)((sizeof(m) + strlen(p) + sizeof(id) + 7) / 8 * 8);
+	m.path_len = (uint16_t)strlen(p);
+	m.pid = 50;
+	m.end = 0x1000;
+	m.flags = TIPME_XMAP_EXITED | TIPME_XMAP_ROOT | sizeof(id) << 8;
+	memcpy(b, &h, sizeof(h));
+	memcpy(b + sizeof(h), &m, sizeof(m));
+	memcpy(b + sizeof(h) + sizeof(m), p, strlen(p));
+	memcpy(b + sizeof(h) + sizeof(m) + strlen(p), id, sizeof(id));
+	ret = tm_xmaps_parse(b, sizeof(h) + m.size, &x, &e);
+	tap_ok(!ret && tm_xmaps_next(&x, &off, &got) && got.m.path_len == strlen(p) &&
+	       got.build_id_len == sizeof(id) && !memcmp(got.build_id, id, sizeof(id)),
+	       "xmaps: an entry's build-id read back after its path (%s)", e.msg);
+	/* 40 bytes of build-id in an entry that holds 56 + 13 + 20 */
+	b[sizeof(h) + offsetof(struct tipme_xmap, flags) + 1] = 40;
+	ret = tm_xmaps_parse(b, sizeof(h) + m.size, &x, &e);
+	tap_ok(ret == -EINVAL && strstr(e.msg, "build-id of 40 bytes (at most 32)"),
+	       "xmaps refused: a build-id longer than 32 bytes (%s)", e.msg);
+	b[sizeof(h) + offsetof(struct tipme_xmap, flags) + 1] = 30;
+	ret = tm_xmaps_parse(b, sizeof(h) + m.size, &x, &e);
+	tap_ok(ret == -EINVAL && strstr(e.msg, "build-id of 30 bytes overruns"),
+	       "xmaps refused: a build-id past its entry (%s)", e.msg);
+}
+
 static void xmaps(void)
 {
 	static const struct {
@@ -468,8 +510,10 @@ static void xmaps(void)
 		ok = ok && m.m.pid == 50 && (m.m.flags & TIPME_XMAP_EXITED);
 		n++;
 	}
-	tap_ok(ok && n == 3 && off == x.len && !memcmp(m.path, "/tmp/a\nb (deleted)", 18),
-	       "xmaps: the walk gives each entry and its path");
+	tap_ok(ok && n == 3 && off == x.len && !memcmp(m.path, "/tmp/a\nb (deleted)", 18) &&
+	       !m.build_id_len,
+	       "xmaps: the walk gives each entry and its path (no build-id: an older dump's form)");
+	xmaps_bid();
 	for (i = 0; i < sizeof(lie) / sizeof(lie[0]); i++) {
 		unsigned char c[1024];
 

@@ -21,15 +21,18 @@ natively, and checks:
 - the sleep's chain: its leaf named, marked truncated, nothing after it.
 - gone: the editor exited 5 s before the dump: its frames get their
   files and offsets from the mappings the module kept (the dump's maps
-  list them after "# PID: exited: captured by the module"); their
-  build-ids (readelf -n), and so their names, are a TODO (see
-  check_gone).
+  list them after "# PID: exited: captured by the module"), with the
+  build-ids the module read from the mapped files (readelf -n's) and the
+  paths as the editor saw them (the guest's switched root is not in
+  them); so its blocked step is named as the live editor's is, file and
+  line included.
 
 Prints TAP lines (no plan).
 """
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -193,21 +196,48 @@ def check_gone(dump, t, build):
     check({"libc.so.6", "usymprog", "libusymdoc.so"} <= mods,
           "gone: exited 5 s before the dump, its frames still get their files and offsets "
           "(libc.so.6, usymprog, libusymdoc.so) from the module's capture", json.dumps(fr)[:1500])
-    # Not yet: the build-id (and so the names) of a file whose path the
-    # kernel's d_path gives from the work item's root (/newroot/... under
-    # the test's switch of root) or whose device and inode stat(2) gives
-    # otherwise (overlayfs): tipmed then writes "-".
     want = {"usymprog": build_id(os.path.join(build, "usymprog")),
             "libusymdoc.so": build_id(os.path.join(build, "libusymdoc.so"))}
     mine = [f for f in fr if f["module"] in want]
     check(mine and all(f.get("build_id") == want[f["module"]] for f in mine),
           "gone: its frames in usymprog and libusymdoc.so carry their build-ids",
-          json.dumps(fr)[:600], todo="a captured mapping's path is d_path from the work "
-          "item's root, and its device and inode may not be what stat(2) says")
+          json.dumps(fr)[:600])
+    check_maps(dump, t["pid"], build)
+    check_named("gone, exited 5 s before the dump", dump, t)
     rc, out, err = tipme(["info", "--json", dump])
     xm = json.loads(out).get("xmaps") if not rc else None
     check(xm and xm["count"] > 0 and xm["procs"] > 0 and xm["walks"] >= xm["procs"],
           "gone: tipme info --json counts the captured mappings and walks", str(xm) + err)
+
+
+def maps_text(dump):
+    """The text of DUMP's maps section (21), "" without one."""
+    b = open(dump, "rb").read()
+    nsec = struct.unpack_from("<I", b, 40)[0]
+    off = struct.unpack_from("<I", b, 12)[0]
+    for _ in range(nsec):
+        typ, _cpu, size, _crc, _res = struct.unpack_from("<IIQII", b, off)
+        if typ == 21:
+            return b[off + 24:off + 24 + size].decode(errors="replace")
+        off += 24 + size + (-size & 7)
+    return ""
+
+
+def check_maps(dump, pid, build):
+    """The dump's maps list the exited editor's files by the paths it saw."""
+    lines = maps_text(dump).splitlines()
+    head = "# %d: exited: captured by the module" % pid
+    at = lines.index(head) if head in lines else -1
+    mine = []
+    for line in lines[at + 1:] if at >= 0 else []:
+        if line.startswith("#"):
+            break
+        mine.append(line.split(" ", 5))
+    # the kernel's path has no symbolic link (the other kernels' trees link build/)
+    prog = os.path.join(os.path.realpath(build), "usymprog")
+    check(any(m[5] == prog and m[4] == build_id(prog) for m in mine if len(m) == 6),
+          "gone: the maps name usymprog by the path the editor saw (%s), with its build-id" % prog,
+          "\n".join(" ".join(m) for m in mine)[:1500])
 
 
 def main():

@@ -1950,6 +1950,10 @@ struct tipme_ckpt_seg {
 /* struct tipme_xmap.flags */
 #define TIPME_XMAP_EXITED	0x01	/* the process had exited at the dump */
 #define TIPME_XMAP_PARTIAL	0x02	/* some of its mappings found no room */
+#define TIPME_XMAP_ROOT		0x04	/* @path is from the process's own root */
+/* bits 8-15: bytes of the file's build-id, which follow the path (0: none) */
+#define TIPME_XMAP_BUILD_ID_LEN(flags)	(((flags) >> 8) & 0xff)
+#define TIPME_XMAP_BUILD_ID_MAX	32
 
 /**
  * struct tipme_xmap - one executable file mapping the module captured
@@ -1964,7 +1968,9 @@ struct tipme_ckpt_seg {
  * @offset: file offset of @start
  * @ino: the file's inode number
  * @dev: the file's device, as stat(2)'s st_dev
- * @flags: TIPME_XMAP_*
+ * @flags: TIPME_XMAP_*, and in bits 8-15 the length of the build-id
+ *         that follows the path (TIPME_XMAP_BUILD_ID_LEN(), at most
+ *         TIPME_XMAP_BUILD_ID_MAX; 0: none)
  *
  * The module walks a process's executable file mappings (as
  * /proc/PID/maps lists them) when a user-space chain of it is first
@@ -1973,8 +1979,14 @@ struct tipme_ckpt_seg {
  * walked; a new chain walks it again (a library it loaded since).  They
  * are kept for the exec table's retention after the process exits, so a
  * dump has them for processes /proc no longer shows: tipmed writes their
- * lines into TIPME_SEC_MAPS with the build-id of the file at @path when
- * its device and inode are still @dev and @ino.
+ * lines into TIPME_SEC_MAPS with the build-id the module read from the
+ * mapped file when it walked the mapping (the GNU build-id note of a
+ * 64-bit ELF file), else with that of the file at @path when its device
+ * and inode are still @dev and @ino.  @path is the file's path as the
+ * process saw it (from its root directory: TIPME_XMAP_ROOT) when the
+ * walk found the process still alive, else from the root of the module's
+ * work item (the initial root).  Entries written before the build-id
+ * (bits 8-15 zero) read the same.
  */
 struct tipme_xmap {
 	__u16 size;
