@@ -229,43 +229,6 @@ static int64_t loop_start(const struct lat_ctx *c, uint32_t pid, int64_t ns)
 	return ns;
 }
 
-/*
- * Was the sleep @s of the client a round trip, ended by a reply?  A reply
- * is stamped inside the sleep, give or take X's millisecond; with the X
- * server's thread in the kernel dump, the server must also be what woke
- * the client (a sleep nothing ended, at the dump's end, is no round trip
- * however close a reply came before it).  Then a reply stamped before the
- * sleep began counts too if it is stamped in the round of the server's
- * loop that woke the client: the server stamps with a clock it reads once
- * per round, so on a busy machine a reply written late in a long round
- * carries a stamp from before the client began to wait for it.  Events do
- * not count: the server sends some to every client (MappingNotify when a
- * keymap changes), so a sleep that one ends is still a wait for input.
- */
-static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
-			  const int64_t *rep, size_t nrep)
-{
-	int64_t s0 = s->start_ns, s1 = s->end_ns, round;
-	const struct pm_exec *w;
-
-	if (!c->server || !pm_state_thread(c->st, c->server))
-		return reply_between(rep, nrep, s0, s1);
-	if (s->waker <= 0 || s->waker_ctx != TIPME_CTX_TASK)
-		return 0;
-	w = pm_exec_at(c->pm, (uint32_t)s->waker, s->end_ns);
-	if ((uint32_t)s->waker != c->server && !(w && w->x.tgid == c->server))
-		return 0;
-	round = loop_start(c, (uint32_t)s->waker, s->end_ns);
-	return reply_between(rep, nrep, round < s0 ? round : s0, s1);
-}
-
-/* How many hops back the look for an answer follows, at most. */
-#define ANSWER_HOPS	8
-/* ... and how many of one task's own sleeps (a timer, I/O) it passes. */
-#define ANSWER_SLEEPS	16
-/* The answer is looked for this long after the client first waits for input. */
-#define ANSWER_WITHIN_NS	10000000000LL
-
 /* Is @pid the X server (or a thread of it)? */
 static int is_server(const struct lat_ctx *c, uint32_t pid, int64_t ns)
 {
@@ -276,6 +239,75 @@ static int is_server(const struct lat_ctx *c, uint32_t pid, int64_t ns)
 	x = pm_exec_at(c->pm, pid, ns);
 	return pid == c->server || (x && x->x.tgid == c->server);
 }
+
+/*
+ * When the X server last woke the client's thread @t from a wait for input
+ * before its stretch @j: it wrote to the client's connection then, which
+ * sends everything written to it before (the server flushes a client's
+ * output whole), so no reply written earlier is still on its way; -1 if
+ * the dump shows none.
+ */
+static int64_t served_before(const struct lat_ctx *c, const struct pm_thread *t,
+			     size_t j)
+{
+	while (j-- > 0) {
+		const struct pm_seg *g = &t->segs[j];
+
+		if (waits_for_input(c, g) && g->waker > 0 &&
+		    g->waker_ctx == TIPME_CTX_TASK &&
+		    is_server(c, (uint32_t)g->waker, g->end_ns))
+			return g->end_ns;
+	}
+	return -1;
+}
+
+/*
+ * Was the sleep @t->segs[@j] of the client a round trip, ended by a
+ * reply?  A reply is stamped inside the sleep, give or take X's
+ * millisecond; with the X server's thread in the kernel dump, the server
+ * must also be what woke the client (a sleep nothing ended, at the dump's
+ * end, is no round trip however close a reply came before it).  Then a
+ * reply stamped before the sleep began counts too if it is stamped in
+ * the round of the server's loop that woke the client: the server writes
+ * a reply when it runs the request but sends it when the round ends, so
+ * on a busy machine a reply written early in a long round carries a
+ * stamp from before the client began to wait for it.  The round began
+ * where the server last slept, but not before it last woke the client:
+ * a server kept busy (Xwayland under TCG never slept for seconds) sent
+ * every reply written before that then, and a reply the client already
+ * had does not make its next wait for input a round trip.  Events do not
+ * count: the server sends some to every client (MappingNotify when a
+ * keymap changes), so a sleep that one ends is still a wait for input.
+ */
+static int ended_by_reply(const struct lat_ctx *c, const struct pm_thread *t, size_t j,
+			  const int64_t *rep, size_t nrep)
+{
+	const struct pm_seg *s = &t->segs[j];
+	int64_t s0 = s->start_ns, s1 = s->end_ns, round, served;
+	const struct pm_exec *w;
+
+	if (!c->server || !pm_state_thread(c->st, c->server))
+		return reply_between(rep, nrep, s0, s1);
+	if (s->waker <= 0 || s->waker_ctx != TIPME_CTX_TASK)
+		return 0;
+	w = pm_exec_at(c->pm, (uint32_t)s->waker, s->end_ns);
+	if ((uint32_t)s->waker != c->server && !(w && w->x.tgid == c->server))
+		return 0;
+	round = loop_start(c, (uint32_t)s->waker, s->end_ns);
+	if (round > s0)
+		round = s0;
+	served = served_before(c, t, j);
+	if (served > round)
+		round = served;
+	return reply_between(rep, nrep, round, s1);
+}
+
+/* How many hops back the look for an answer follows, at most. */
+#define ANSWER_HOPS	8
+/* ... and how many of one task's own sleeps (a timer, I/O) it passes. */
+#define ANSWER_SLEEPS	16
+/* The answer is looked for this long after the client first waits for input. */
+#define ANSWER_WITHIN_NS	10000000000LL
 
 /* Is @pid a thread of the process @client? */
 static int of_client(const struct lat_ctx *c, uint32_t pid, uint32_t client,
@@ -399,7 +431,7 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 
 		/* X's millisecond stamp may be up to 1 ms before the truth */
 		if (s->start_ns <= ev->delivered_ns + X_SLOP_NS ||
-		    !waits_for_input(c, s) || ended_by_reply(c, s, rep, nrep))
+		    !waits_for_input(c, s) || ended_by_reply(c, t, j, rep, nrep))
 			continue;
 		if (first < 0)
 			first = s->start_ns;
