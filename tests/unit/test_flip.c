@@ -392,6 +392,48 @@ static void commit(struct scen *s, double ms)
 }
 
 /*
+ * An Xwayland scenario's start: sway (500), Xwayland (800) and the X
+ * client (900) each woken at 0.5 ms and waiting in poll from 1 ms; @cl
+ * the X dump's clients (the server, the X client).
+ */
+static void xwl_start(struct scen *s, struct tipme_x11_client cl[2])
+{
+	memset(cl, 0, 2 * sizeof(*cl));
+	cl[0] = (struct tipme_x11_client){ .id = 0, .pid = 800, .flags = TIPME_X11_CL_SERVER,
+					    .comm = "Xwayland" };
+	cl[1] = (struct tipme_x11_client){ .id = 1, .pid = 900, .xid_base = 0x400000,
+					    .comm = "xclient" };
+	scen_init(s, 3);
+	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
+	scen_task(s, 800, 800, "Xwayland", "/usr/bin/Xwayland", "Xwayland", 5);
+	scen_task(s, 900, 900, "xclient", "/usr/bin/xclient", "xclient", 5);
+	woken_blocks(s, 0, 500, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 1, 800, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 2, 900, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+}
+
+/* Scenario @v's kernel dump (@s) and X dump (@c), in its own directory. */
+static int write_xwl(struct scen *s, enum variant v, const struct tm_xdump_content *c)
+{
+	struct tm_err e = { "" };
+	char path[200];
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, names[v]);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/%s/kernel.dump", dir, names[v]);
+	ret = scen_write(s, path);
+	snprintf(path, sizeof(path), "%s/%s/xhook.dump", dir, names[v]);
+	if (ret || tm_xdump_build(c, &buf, &len))
+		return 1;
+	ret = tm_write_file_new(path, buf, len, &e);
+	free(buf);
+	return ret;
+}
+
+/*
  * An X client under Xwayland (t-xwayland): sway (500) reads the key at
  * 10 ms and wakes Xwayland (800, its client) at 10.4 ms, which sends the
  * X client (900) the key at 10.8 ms and sway a message of its own at
@@ -409,26 +451,12 @@ static void commit(struct scen *s, double ms)
  */
 static int xwayland(struct scen *s, enum variant v)
 {
-	struct tipme_x11_client cl[] = {
-		{ .id = 0, .pid = 800, .flags = TIPME_X11_CL_SERVER, .comm = "Xwayland" },
-		{ .id = 1, .pid = 900, .xid_base = 0x400000, .comm = "xclient" },
-	};
+	struct tipme_x11_client cl[2];
 	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
 	struct tipme_x11_rec rec[5];
 	struct tm_xdump_content c = { .recs = rec, .nrecs = 5, .cl = cl, .ncl = 2 };
-	struct tm_err e = { "" };
-	char path[200];
-	uint8_t *buf;
-	size_t len;
-	int ret;
 
-	scen_init(s, 3);
-	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
-	scen_task(s, 800, 800, "Xwayland", "/usr/bin/Xwayland", "Xwayland", 5);
-	scen_task(s, 900, 900, "xclient", "/usr/bin/xclient", "xclient", 5);
-	woken_blocks(s, 0, 500, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
-	woken_blocks(s, 1, 800, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
-	woken_blocks(s, 2, 900, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	xwl_start(s, cl);
 	/* the key: evdev wakes sway, which hands it to Xwayland */
 	scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
 	scen_wake(s, 0, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
@@ -490,16 +518,7 @@ static int xwayland(struct scen *s, enum variant v)
 		.kind = TIPME_X11_REQUEST, .major = 43, .seq = 10, .length = 4 };
 	rec[4] = (struct tipme_x11_rec){ .time_ns = MS(312), .client = 1,
 		.kind = TIPME_X11_REPLY, .seq = 10, .length = 32 };
-	snprintf(path, sizeof(path), "%s/%s", dir, names[v]);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/%s/kernel.dump", dir, names[v]);
-	ret = scen_write(s, path);
-	snprintf(path, sizeof(path), "%s/%s/xhook.dump", dir, names[v]);
-	if (ret || tm_xdump_build(&c, &buf, &len))
-		return 1;
-	ret = tm_write_file_new(path, buf, len, &e);
-	free(buf);
-	return ret;
+	return write_xwl(s, v, &c);
 }
 
 /*
@@ -526,27 +545,15 @@ static int xwayland(struct scen *s, enum variant v)
  */
 static int xwayland_busy(struct scen *s)
 {
-	struct tipme_x11_client cl[] = {
-		{ .id = 0, .pid = 800, .flags = TIPME_X11_CL_SERVER, .comm = "Xwayland" },
-		{ .id = 1, .pid = 900, .xid_base = 0x400000, .comm = "xclient" },
-	};
+	struct tipme_x11_client cl[2];
 	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
-	struct tipme_x11_rec rec[14];
+	struct tipme_x11_rec rec[12];
 	struct tm_xdump_content c = { .recs = rec, .cl = cl, .ncl = 2 };
-	struct tm_err e = { "" };
 	double key[2] = { 10, 500 }, drew[2] = { 311, 502 };
-	char path[200];
-	uint8_t *buf;
-	size_t len, n = 0;
-	int ret, i;
+	size_t n = 0;
+	int i;
 
-	scen_init(s, 3);
-	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
-	scen_task(s, 800, 800, "Xwayland", "/usr/bin/Xwayland", "Xwayland", 5);
-	scen_task(s, 900, 900, "xclient", "/usr/bin/xclient", "xclient", 5);
-	woken_blocks(s, 0, 500, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
-	woken_blocks(s, 1, 800, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
-	woken_blocks(s, 2, 900, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	xwl_start(s, cl);
 	for (i = 0; i < 2; i++) {
 		double k = key[i], d = drew[i];
 
@@ -598,16 +605,7 @@ static int xwayland_busy(struct scen *s)
 	}
 	scen_trigger(s, MS(600));
 	c.nrecs = n;
-	snprintf(path, sizeof(path), "%s/%s", dir, names[V_XWL_BUSY]);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/%s/kernel.dump", dir, names[V_XWL_BUSY]);
-	ret = scen_write(s, path);
-	snprintf(path, sizeof(path), "%s/%s/xhook.dump", dir, names[V_XWL_BUSY]);
-	if (ret || tm_xdump_build(&c, &buf, &len))
-		return 1;
-	ret = tm_write_file_new(path, buf, len, &e);
-	free(buf);
-	return ret;
+	return write_xwl(s, V_XWL_BUSY, &c);
 }
 
 static int build(struct scen *s, enum variant v)
