@@ -184,6 +184,36 @@ static int64_t *process_replies(const struct lat_ctx *c, uint32_t pid,
 	return t;
 }
 
+/* What the server wrote to a client, in the order it wrote it. */
+struct lat_el {
+	int64_t ns;	/* its stamp */
+	int reply;	/* a reply (else an event) */
+};
+
+/* The replies and events the server wrote to process @pid, in dump order. */
+static struct lat_el *process_output(const struct lat_ctx *c, uint32_t pid, size_t *n)
+{
+	struct tipme_x11_client cl;
+	struct tipme_x11_rec r;
+	struct lat_el *e;
+	uint32_t i;
+
+	*n = 0;
+	e = malloc(sizeof(*e) * (c->x->recs.count ? c->x->recs.count : 1));
+	if (!e)
+		return NULL;
+	for (i = 0; i < c->x->recs.count; i++) {
+		tm_xdump_rec(c->x, i, &r);
+		if ((r.kind != TIPME_X11_REPLY && r.kind != TIPME_X11_EVENT) ||
+		    r.time_ns > INT64_MAX ||
+		    tm_xdump_client_by_id(c->x, r.client, &cl) || cl.pid != pid)
+			continue;
+		e[*n].ns = (int64_t)r.time_ns;
+		e[(*n)++].reply = r.kind == TIPME_X11_REPLY;
+	}
+	return e;
+}
+
 /* Is one of the sorted @t[@n] inside [@from, @to] (give or take X's ms)? */
 static int reply_between(const int64_t *t, size_t n, int64_t from, int64_t to)
 {
@@ -240,51 +270,59 @@ static int is_server(const struct lat_ctx *c, uint32_t pid, int64_t ns)
 	return pid == c->server || (x && x->x.tgid == c->server);
 }
 
-/*
- * When the X server last woke the client's thread @t from a wait for input
- * before its stretch @j: it wrote to the client's connection then, which
- * sends everything written to it before (the server flushes a client's
- * output whole), so no reply written earlier is still on its way; -1 if
- * the dump shows none.
- */
-static int64_t served_before(const struct lat_ctx *c, const struct pm_thread *t,
-			     size_t j)
+/* Did the X server end the wait for input @g (woke it, in task context)? */
+static int served(const struct lat_ctx *c, const struct pm_seg *g)
 {
-	while (j-- > 0) {
-		const struct pm_seg *g = &t->segs[j];
-
-		if (waits_for_input(c, g) && g->waker > 0 &&
-		    g->waker_ctx == TIPME_CTX_TASK &&
-		    is_server(c, (uint32_t)g->waker, g->end_ns))
-			return g->end_ns;
-	}
-	return -1;
+	return waits_for_input(c, g) && g->waker > 0 && g->waker_ctx == TIPME_CTX_TASK &&
+	       is_server(c, (uint32_t)g->waker, g->end_ns);
 }
 
 /*
- * Was the sleep @t->segs[@j] of the client a round trip, ended by a
- * reply?  A reply is stamped inside the sleep, give or take X's
- * millisecond; with the X server's thread in the kernel dump, the server
- * must also be what woke the client (a sleep nothing ended, at the dump's
- * end, is no round trip however close a reply came before it).  Then a
- * reply stamped before the sleep began counts too if it is stamped in
- * the round of the server's loop that woke the client: the server writes
- * a reply when it runs the request but sends it when the round ends, so
- * on a busy machine a reply written early in a long round carries a
- * stamp from before the client began to wait for it.  The round began
- * where the server last slept, but not before it last woke the client:
- * a server kept busy (Xwayland under TCG never slept for seconds) sent
- * every reply written before that then, and a reply the client already
- * had does not make its next wait for input a round trip.  Events do not
- * count: the server sends some to every client (MappingNotify when a
- * keymap changes), so a sleep that one ends is still a wait for input.
+ * The first of @el[@n] the client had not received after the server ended
+ * its wait @g (served()), from @next, the first before: a write to a
+ * client sends everything written to it before, so what is stamped more
+ * than X's millisecond before the wakeup was sent by then, and so was the
+ * first element not yet sent, if stamped before the wakeup: the wakeup
+ * sent something (what the dump does not hold, an error, is taken for
+ * it).
  */
-static int ended_by_reply(const struct lat_ctx *c, const struct pm_thread *t, size_t j,
-			  const int64_t *rep, size_t nrep)
+static size_t delivered(const struct lat_el *el, size_t n, size_t next, const struct pm_seg *g)
 {
-	const struct pm_seg *s = &t->segs[j];
-	int64_t s0 = s->start_ns, s1 = s->end_ns, round, served;
+	while (next < n && el[next].ns <= g->end_ns - X_SLOP_NS)
+		next++;
+	if (next < n && el[next].ns <= g->end_ns)
+		next++;
+	return next;
+}
+
+/*
+ * Was the client's sleep @s a round trip, ended by a reply?  A reply is
+ * stamped inside the sleep, give or take X's millisecond; with the X
+ * server's thread in the kernel dump, the server must also be what woke
+ * the client (a sleep nothing ended, at the dump's end, is no round trip
+ * however close a reply came before it).  Then a reply stamped before the
+ * sleep began counts too if it is stamped in the round of the server's
+ * loop that woke the client: the server writes a reply when it runs the
+ * request but sends it when the round ends, so on a busy machine a reply
+ * written early in a long round carries a stamp from before the client
+ * began to wait for it (the round began where the server last slept).
+ * But not a reply the client had already received: with the server's
+ * output to the client @el[@nel] (replies and events, in the order it
+ * wrote them), only @el[@next] on, what the server had not sent when the
+ * sleep began (delivered()): a server kept busy (Xwayland under TCG never
+ * slept for seconds) has long rounds, and a reply written and sent in the
+ * millisecond the client next waits in is stamped inside that wait too.
+ * Without @el (out of memory), any reply in @rep[@nrep] counts.  Events
+ * do not count: the server sends some to every client (MappingNotify when
+ * a keymap changes), so a sleep that one ends is still a wait for input.
+ */
+static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
+			  const int64_t *rep, size_t nrep, const struct lat_el *el, size_t nel,
+			  size_t next)
+{
+	int64_t s0 = s->start_ns, s1 = s->end_ns, round;
 	const struct pm_exec *w;
+	size_t k;
 
 	if (!c->server || !pm_state_thread(c->st, c->server))
 		return reply_between(rep, nrep, s0, s1);
@@ -296,10 +334,13 @@ static int ended_by_reply(const struct lat_ctx *c, const struct pm_thread *t, si
 	round = loop_start(c, (uint32_t)s->waker, s->end_ns);
 	if (round > s0)
 		round = s0;
-	served = served_before(c, t, j);
-	if (served > round)
-		round = served;
-	return reply_between(rep, nrep, round, s1);
+	if (!el)
+		return reply_between(rep, nrep, round, s1);
+	/* not one the client had received before it began to wait */
+	for (k = next; k < nel && el[k].ns <= s1 + X_SLOP_NS; k++)
+		if (el[k].reply && el[k].ns >= round - X_SLOP_NS)
+			return 1;
+	return 0;
 }
 
 /* How many hops back the look for an answer follows, at most. */
@@ -413,8 +454,9 @@ static int answered(const struct lat_ctx *c, const struct pm_lat_event *ev,
 static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 {
 	const struct pm_thread *t = pm_state_thread(c->st, ev->pid);
-	size_t j, nrep;
+	size_t j, nrep, nel, next = 0;
 	int64_t *rep, woke, first = -1, done;
+	struct lat_el *el;
 
 	if (!t || !t->nsegs) {
 		ev->result = PM_LAT_NO_THREAD;
@@ -422,16 +464,23 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 	}
 	/* Out of memory only costs the round-trip distinction. */
 	rep = process_replies(c, ev->pid, &nrep);
+	el = process_output(c, ev->pid, &nel);
 	ev->result = PM_LAT_UNFINISHED;
 	ev->done_ns = c->dump_end_ns;
 	woke = c->dump_end_ns;
 	done = -1;
 	for (j = 0; j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
+		size_t before = next;
+		int rt;
 
+		if (el && served(c, s))
+			next = delivered(el, nel, next, s);
 		/* X's millisecond stamp may be up to 1 ms before the truth */
-		if (s->start_ns <= ev->delivered_ns + X_SLOP_NS ||
-		    !waits_for_input(c, s) || ended_by_reply(c, t, j, rep, nrep))
+		if (s->start_ns <= ev->delivered_ns + X_SLOP_NS || !waits_for_input(c, s))
+			continue;
+		rt = ended_by_reply(c, s, rep, nrep, el, nel, before);
+		if (rt)
 			continue;
 		if (first < 0)
 			first = s->start_ns;
@@ -456,6 +505,7 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 		woke = c->dump_end_ns;
 	}
 	free(rep);
+	free(el);
 	ev->end_ns = ev->done_ns;
 	if (ev->result == PM_LAT_HANDLED) {
 		display(c, ev, woke);

@@ -62,7 +62,9 @@
  * never sleeps again once sway woke it for the key (t-xwayland under
  * TCG), and a second key later: the client's wait for that key is no
  * round trip for the first key's reply (before, the first press lasted
- * to the second one's flip).  Each: `tipme report`
+ * to the second one's flip), and the same with each reply sent in the
+ * millisecond in which it was written and the client waits again.  Each:
+ * `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -123,6 +125,7 @@ enum variant {
 	V_AWAKE_LAG,	/* V_AWAKE_ALONE's, the key stamped on a CPU whose clock lags */
 	V_WESTON_STOPPED, /* V_WESTON's, weston stopped when the client commits */
 	V_XWL_BUSY,	/* V_XWL_TIMER's, Xwayland never asleep again; a second key */
+	V_XWL_SAMEMS,	/* ... the reply sent in the millisecond it was written */
 };
 
 static const char *const names[] = {
@@ -139,7 +142,7 @@ static const char *const names[] = {
 	[V_GPU_AWAKE] = "gpu-awake", [V_SILENT_AWAKE] = "silent-awake",
 	[V_WESTON] = "weston", [V_WESTON_BUSY] = "weston-busy",
 	[V_AWAKE_LAG] = "awake-lag", [V_WESTON_STOPPED] = "weston-stopped",
-	[V_XWL_BUSY] = "xwayland-busy",
+	[V_XWL_BUSY] = "xwayland-busy", [V_XWL_SAMEMS] = "xwayland-samems",
 };
 
 /*
@@ -541,15 +544,20 @@ static int xwayland(struct scen *s, enum variant v)
  * client's wait after the second one (before, 10 ms to the second press's
  * flip at 512 ms).  The X dump: the device events, the key events, the
  * drawings, the round trips, the replies, and tipme-xhook's dispatches of
- * its fences after them.
+ * its fences after them.  V_XWL_SAMEMS: each reply is written, and sent,
+ * in the millisecond of the round's end (stamped 313 and 504 ms, sent at
+ * 313.2 and 504.2 ms, the client waiting again 0.3 ms later: t-xwayland's
+ * second and third runs): a reply stamped within X's millisecond of the
+ * client's next wait, which the wakeup before it sent.
  */
-static int xwayland_busy(struct scen *s)
+static int xwayland_busy(struct scen *s, enum variant v)
 {
 	struct tipme_x11_client cl[2];
 	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
 	struct tipme_x11_rec rec[12];
 	struct tm_xdump_content c = { .recs = rec, .cl = cl, .ncl = 2 };
 	double key[2] = { 10, 500 }, drew[2] = { 311, 502 };
+	double sent = v == V_XWL_SAMEMS ? 2.2 : 2;
 	size_t n = 0;
 	int i;
 
@@ -582,10 +590,10 @@ static int xwayland_busy(struct scen *s)
 		scen_blocked(s, 2, MS(d + 0.6), 900, poll_site);
 		/* Xwayland commits, then sends the reply as its round ends */
 		compose(s, d + 1.6, 800, 1, d + 2.4, 0);
-		scen_wake(s, 1, MS(d + 2), 900, 2, 800, TIPME_CTX_TASK);
-		scen_switch(s, 2, MS(d + 2.05), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
-		scen_switch(s, 2, MS(d + 2.3), 900, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 2, MS(d + 2.3), 900, poll_site);
+		scen_wake(s, 1, MS(d + sent), 900, 2, 800, TIPME_CTX_TASK);
+		scen_switch(s, 2, MS(d + sent + 0.05), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+		scen_switch(s, 2, MS(d + sent + 0.3), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(d + sent + 0.3), 900, poll_site);
 		typing_refresh(s, i ? 512 : 320, 0, i ? 31 : 20);
 
 		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(k), .kind = TIPME_X11_DEVICE,
@@ -598,14 +606,14 @@ static int xwayland_busy(struct scen *s)
 			.xid = 0x400001, .op_size = 1 };
 		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(d), .client = 1,
 			.kind = TIPME_X11_REQUEST, .major = 43, .seq = 10 + 2 * i, .length = 4 };
-		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(d), .client = 1,
-			.kind = TIPME_X11_REPLY, .seq = 10 + 2 * i, .length = 32 };
+		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(v == V_XWL_SAMEMS ? d + 2 : d),
+			.client = 1, .kind = TIPME_X11_REPLY, .seq = 10 + 2 * i, .length = 32 };
 		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(d), .kind = TIPME_X11_DISPATCH,
 			.client = TIPME_X11_CLIENT_NONE, .major = 127 };
 	}
 	scen_trigger(s, MS(600));
 	c.nrecs = n;
-	return write_xwl(s, V_XWL_BUSY, &c);
+	return write_xwl(s, v, &c);
 }
 
 static int build(struct scen *s, enum variant v)
@@ -618,8 +626,8 @@ static int build(struct scen *s, enum variant v)
 
 	if (v >= V_XWL_TIMER && v <= V_XWL_AWAKE)
 		return xwayland(s, v);
-	if (v == V_XWL_BUSY)
-		return xwayland_busy(s);
+	if (v == V_XWL_BUSY || v == V_XWL_SAMEMS)
+		return xwayland_busy(s, v);
 	scen_init(s, 3);
 	if (v == V_WESTON || v == V_WESTON_BUSY || v == V_WESTON_STOPPED)
 		scen_task(s, 500, 500, "weston", "/usr/bin/weston", "weston", 5);
@@ -1256,7 +1264,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(117);
+	tap_plan(123);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1329,6 +1337,10 @@ int main(void)
 	      "a second key later: the client's wait for that key is no round trip (Xwayland "
 	      "sent the first key's reply when it last woke the client), the first key ends "
 	      "at its own flip");
+	check(V_XWL_SAMEMS, 320, "flip", "timer", 900, 90, xwl_busy_must,
+	      "the same, each reply sent in the millisecond it was written, 0.3 ms before the "
+	      "client waits again: the wakeup sent it (it sent at least the first output the "
+	      "client had not had), the client's wait for the next key is no round trip");
 	check(V_GPU_AWAKE, 320, "flip", "gpu", 700, 90, gpu_awake_must,
 	      "the fence's wait, sway awake for a timer as the client commits (no wakeup) and "
 	      "asleep when the client next waits: the commit is the client's run that found sway "
@@ -1360,6 +1372,7 @@ int main(void)
 		"tipme latency, a press no wakeup delivered: read by the flips' reader, already awake");
 	xlatency(V_XWL_TIMER, "tipme latency, an X client under Xwayland sleeps");
 	xlatency(V_XWL_BUSY, "tipme latency, the same under an Xwayland never asleep again");
+	xlatency(V_XWL_SAMEMS, "tipme latency, the same, each reply sent in its millisecond");
 	/* the layer below: the flips, fences and wakeups joined to them */
 	for (i = V_GPU; i <= V_LATE; i += V_LATE - V_GPU) {
 		ret = state_golden(dir, names[i], msg, sizeof(msg));

@@ -1532,8 +1532,9 @@ static int xbusy_scenario(struct scen *s)
 /*
  * A reply sent late in its round: app (1000) gets a key press at 5 ms and
  * asks for a reply at 10 ms.  The server (1001), awake from 299 ms, wakes
- * app at 304.2 ms with other news (output written before the reply),
- * writes the reply at 304.5 ms (stamped 304 ms) and sends it at the end
+ * app at 304.2 ms with an event written before the reply (a
+ * PropertyNotify, stamped 304 ms), writes the reply at 304.5 ms (stamped
+ * 304 ms too) and sends it at the end
  * of that round of its loop, at 307 ms, after app went back to poll() at
  * 305.5 ms: the reply is stamped more than X's millisecond before that
  * sleep began, but after the server's last sleep and within a
@@ -1554,10 +1555,12 @@ static int xstale_scenario(struct scen *s)
 		  .flags = TIPME_X11_REC_REDACTED, .length = 32, .xid = 0x400001 },
 		{ .time_ns = MS(10), .client = 1, .kind = TIPME_X11_REQUEST, .major = 43,
 		  .seq = 5, .length = 4 },
+		{ .time_ns = MS(304), .client = 1, .kind = TIPME_X11_EVENT, .major = 28,
+		  .length = 32, .xid = 0x400001 },
 		{ .time_ns = MS(304), .client = 1, .kind = TIPME_X11_REPLY, .major = 43,
 		  .flags = TIPME_X11_REC_MATCHED, .seq = 5, .length = 32 },
 	};
-	struct tm_xdump_content c = { .recs = rec, .nrecs = 4, .cl = cl, .ncl = 2 };
+	struct tm_xdump_content c = { .recs = rec, .nrecs = 5, .cl = cl, .ncl = 2 };
 
 	xpress_build(s);
 	scen_switch(s, 1, MS(6), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
