@@ -373,8 +373,6 @@ fi
 	echo "export HOME=/root LC_ALL=C.UTF-8 TERM=dumb"
 	echo "export TIPME_SRC=$(q "$TIPME_ROOT") TIPME_OUT=$(q "$out") KVER=$(q "$kver")"
 	echo "export TIPME_CACHE=$(q "$TIPME_CACHE")"
-	# tests that run only when asked (TIPME_VM_OPTIN="t-a t-b")
-	echo "export TIPME_VM_OPTIN=$(q "${TIPME_VM_OPTIN:-}")"
 	echo "export TIPME_HOST_STEPS=$(q "$out/.vm/host-steps")"
 	# a kernel from --kroot: its modules where modprobe looks for them
 	if [ -n "$kroot" ]; then
