@@ -184,6 +184,36 @@ static int64_t *process_replies(const struct lat_ctx *c, uint32_t pid,
 	return t;
 }
 
+/* What the server wrote to a client, in the order it wrote it. */
+struct lat_el {
+	int64_t ns;	/* its stamp */
+	int reply;	/* a reply (else an event) */
+};
+
+/* The replies and events the server wrote to process @pid, in dump order. */
+static struct lat_el *process_output(const struct lat_ctx *c, uint32_t pid, size_t *n)
+{
+	struct tipme_x11_client cl;
+	struct tipme_x11_rec r;
+	struct lat_el *e;
+	uint32_t i;
+
+	*n = 0;
+	e = malloc(sizeof(*e) * (c->x->recs.count ? c->x->recs.count : 1));
+	if (!e)
+		return NULL;
+	for (i = 0; i < c->x->recs.count; i++) {
+		tm_xdump_rec(c->x, i, &r);
+		if ((r.kind != TIPME_X11_REPLY && r.kind != TIPME_X11_EVENT) ||
+		    r.time_ns > INT64_MAX ||
+		    tm_xdump_client_by_id(c->x, r.client, &cl) || cl.pid != pid)
+			continue;
+		e[*n].ns = (int64_t)r.time_ns;
+		e[(*n)++].reply = r.kind == TIPME_X11_REPLY;
+	}
+	return e;
+}
+
 /* Is one of the sorted @t[@n] inside [@from, @to] (give or take X's ms)? */
 static int reply_between(const int64_t *t, size_t n, int64_t from, int64_t to)
 {
@@ -229,43 +259,6 @@ static int64_t loop_start(const struct lat_ctx *c, uint32_t pid, int64_t ns)
 	return ns;
 }
 
-/*
- * Was the sleep @s of the client a round trip, ended by a reply?  A reply
- * is stamped inside the sleep, give or take X's millisecond; with the X
- * server's thread in the kernel dump, the server must also be what woke
- * the client (a sleep nothing ended, at the dump's end, is no round trip
- * however close a reply came before it).  Then a reply stamped before the
- * sleep began counts too if it is stamped in the round of the server's
- * loop that woke the client: the server stamps with a clock it reads once
- * per round, so on a busy machine a reply written late in a long round
- * carries a stamp from before the client began to wait for it.  Events do
- * not count: the server sends some to every client (MappingNotify when a
- * keymap changes), so a sleep that one ends is still a wait for input.
- */
-static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
-			  const int64_t *rep, size_t nrep)
-{
-	int64_t s0 = s->start_ns, s1 = s->end_ns, round;
-	const struct pm_exec *w;
-
-	if (!c->server || !pm_state_thread(c->st, c->server))
-		return reply_between(rep, nrep, s0, s1);
-	if (s->waker <= 0 || s->waker_ctx != TIPME_CTX_TASK)
-		return 0;
-	w = pm_exec_at(c->pm, (uint32_t)s->waker, s->end_ns);
-	if ((uint32_t)s->waker != c->server && !(w && w->x.tgid == c->server))
-		return 0;
-	round = loop_start(c, (uint32_t)s->waker, s->end_ns);
-	return reply_between(rep, nrep, round < s0 ? round : s0, s1);
-}
-
-/* How many hops back the look for an answer follows, at most. */
-#define ANSWER_HOPS	8
-/* ... and how many of one task's own sleeps (a timer, I/O) it passes. */
-#define ANSWER_SLEEPS	16
-/* The answer is looked for this long after the client first waits for input. */
-#define ANSWER_WITHIN_NS	10000000000LL
-
 /* Is @pid the X server (or a thread of it)? */
 static int is_server(const struct lat_ctx *c, uint32_t pid, int64_t ns)
 {
@@ -276,6 +269,86 @@ static int is_server(const struct lat_ctx *c, uint32_t pid, int64_t ns)
 	x = pm_exec_at(c->pm, pid, ns);
 	return pid == c->server || (x && x->x.tgid == c->server);
 }
+
+/* Did the X server end the wait for input @g (woke it, in task context)? */
+static int served(const struct lat_ctx *c, const struct pm_seg *g)
+{
+	return waits_for_input(c, g) && g->waker > 0 && g->waker_ctx == TIPME_CTX_TASK &&
+	       is_server(c, (uint32_t)g->waker, g->end_ns);
+}
+
+/*
+ * The first of @el[@n] the client had not received after the server ended
+ * its wait @g (served()), from @next, the first before: a write to a
+ * client sends everything written to it before, so what is stamped more
+ * than X's millisecond before the wakeup was sent by then, and so was the
+ * first element not yet sent, if stamped before the wakeup: the wakeup
+ * sent something (what the dump does not hold, an error, is taken for
+ * it).
+ */
+static size_t delivered(const struct lat_el *el, size_t n, size_t next, const struct pm_seg *g)
+{
+	while (next < n && el[next].ns <= g->end_ns - X_SLOP_NS)
+		next++;
+	if (next < n && el[next].ns <= g->end_ns)
+		next++;
+	return next;
+}
+
+/*
+ * Was the client's sleep @s a round trip, ended by a reply?  A reply is
+ * stamped inside the sleep, give or take X's millisecond; with the X
+ * server's thread in the kernel dump, the server must also be what woke
+ * the client (a sleep nothing ended, at the dump's end, is no round trip
+ * however close a reply came before it).  Then a reply stamped before the
+ * sleep began counts too if it is stamped in the round of the server's
+ * loop that woke the client: the server writes a reply when it runs the
+ * request but sends it when the round ends, so on a busy machine a reply
+ * written early in a long round carries a stamp from before the client
+ * began to wait for it (the round began where the server last slept).
+ * But not a reply the client had already received: with the server's
+ * output to the client @el[@nel] (replies and events, in the order it
+ * wrote them), only @el[@next] on, what the server had not sent when the
+ * sleep began (delivered()): a server kept busy (Xwayland under TCG never
+ * slept for seconds) has long rounds, and a reply written and sent in the
+ * millisecond the client next waits in is stamped inside that wait too.
+ * Without @el (out of memory), any reply in @rep[@nrep] counts.  Events
+ * do not count: the server sends some to every client (MappingNotify when
+ * a keymap changes), so a sleep that one ends is still a wait for input.
+ */
+static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
+			  const int64_t *rep, size_t nrep, const struct lat_el *el, size_t nel,
+			  size_t next)
+{
+	int64_t s0 = s->start_ns, s1 = s->end_ns, round;
+	const struct pm_exec *w;
+	size_t k;
+
+	if (!c->server || !pm_state_thread(c->st, c->server))
+		return reply_between(rep, nrep, s0, s1);
+	if (s->waker <= 0 || s->waker_ctx != TIPME_CTX_TASK)
+		return 0;
+	w = pm_exec_at(c->pm, (uint32_t)s->waker, s->end_ns);
+	if ((uint32_t)s->waker != c->server && !(w && w->x.tgid == c->server))
+		return 0;
+	round = loop_start(c, (uint32_t)s->waker, s->end_ns);
+	if (round > s0)
+		round = s0;
+	if (!el)
+		return reply_between(rep, nrep, round, s1);
+	/* not one the client had received before it began to wait */
+	for (k = next; k < nel && el[k].ns <= s1 + X_SLOP_NS; k++)
+		if (el[k].reply && el[k].ns >= round - X_SLOP_NS)
+			return 1;
+	return 0;
+}
+
+/* How many hops back the look for an answer follows, at most. */
+#define ANSWER_HOPS	8
+/* ... and how many of one task's own sleeps (a timer, I/O) it passes. */
+#define ANSWER_SLEEPS	16
+/* The answer is looked for this long after the client first waits for input. */
+#define ANSWER_WITHIN_NS	10000000000LL
 
 /* Is @pid a thread of the process @client? */
 static int of_client(const struct lat_ctx *c, uint32_t pid, uint32_t client,
@@ -381,8 +454,9 @@ static int answered(const struct lat_ctx *c, const struct pm_lat_event *ev,
 static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 {
 	const struct pm_thread *t = pm_state_thread(c->st, ev->pid);
-	size_t j, nrep;
+	size_t j, nrep, nel, next = 0;
 	int64_t *rep, woke, first = -1, done;
+	struct lat_el *el;
 
 	if (!t || !t->nsegs) {
 		ev->result = PM_LAT_NO_THREAD;
@@ -390,16 +464,23 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 	}
 	/* Out of memory only costs the round-trip distinction. */
 	rep = process_replies(c, ev->pid, &nrep);
+	el = process_output(c, ev->pid, &nel);
 	ev->result = PM_LAT_UNFINISHED;
 	ev->done_ns = c->dump_end_ns;
 	woke = c->dump_end_ns;
 	done = -1;
 	for (j = 0; j < t->nsegs; j++) {
 		const struct pm_seg *s = &t->segs[j];
+		size_t before = next;
+		int rt;
 
+		if (el && served(c, s))
+			next = delivered(el, nel, next, s);
 		/* X's millisecond stamp may be up to 1 ms before the truth */
-		if (s->start_ns <= ev->delivered_ns + X_SLOP_NS ||
-		    !waits_for_input(c, s) || ended_by_reply(c, s, rep, nrep))
+		if (s->start_ns <= ev->delivered_ns + X_SLOP_NS || !waits_for_input(c, s))
+			continue;
+		rt = ended_by_reply(c, s, rep, nrep, el, nel, before);
+		if (rt)
 			continue;
 		if (first < 0)
 			first = s->start_ns;
@@ -424,6 +505,7 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 		woke = c->dump_end_ns;
 	}
 	free(rep);
+	free(el);
 	ev->end_ns = ev->done_ns;
 	if (ev->result == PM_LAT_HANDLED) {
 		display(c, ev, woke);

@@ -58,7 +58,13 @@
  * the press ended at the first, 11 ms early); the same with weston
  * runnable from the commit to the repaint, its timer expiring as it ran
  * (t-weston's first press under TCG), both flips delivered by the
- * kworker that preempted it.  Each: `tipme report`
+ * kworker that preempted it; an X client's sleep under an Xwayland that
+ * never sleeps again once sway woke it for the key (t-xwayland under
+ * TCG), and a second key later: the client's wait for that key is no
+ * round trip for the first key's reply (before, the first press lasted
+ * to the second one's flip), and the same with each reply sent in the
+ * millisecond in which it was written and the client waits again.  Each:
+ * `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
  * `tipme latency` lists its legs.  Text and JSON against
@@ -118,6 +124,8 @@ enum variant {
 	V_WESTON_BUSY,	/* ... weston busy (runnable) from the commit to the repaint */
 	V_AWAKE_LAG,	/* V_AWAKE_ALONE's, the key stamped on a CPU whose clock lags */
 	V_WESTON_STOPPED, /* V_WESTON's, weston stopped when the client commits */
+	V_XWL_BUSY,	/* V_XWL_TIMER's, Xwayland never asleep again; a second key */
+	V_XWL_SAMEMS,	/* ... the reply sent in the millisecond it was written */
 };
 
 static const char *const names[] = {
@@ -134,6 +142,7 @@ static const char *const names[] = {
 	[V_GPU_AWAKE] = "gpu-awake", [V_SILENT_AWAKE] = "silent-awake",
 	[V_WESTON] = "weston", [V_WESTON_BUSY] = "weston-busy",
 	[V_AWAKE_LAG] = "awake-lag", [V_WESTON_STOPPED] = "weston-stopped",
+	[V_XWL_BUSY] = "xwayland-busy", [V_XWL_SAMEMS] = "xwayland-samems",
 };
 
 /*
@@ -386,6 +395,48 @@ static void commit(struct scen *s, double ms)
 }
 
 /*
+ * An Xwayland scenario's start: sway (500), Xwayland (800) and the X
+ * client (900) each woken at 0.5 ms and waiting in poll from 1 ms; @cl
+ * the X dump's clients (the server, the X client).
+ */
+static void xwl_start(struct scen *s, struct tipme_x11_client cl[2])
+{
+	memset(cl, 0, 2 * sizeof(*cl));
+	cl[0] = (struct tipme_x11_client){ .id = 0, .pid = 800, .flags = TIPME_X11_CL_SERVER,
+					    .comm = "Xwayland" };
+	cl[1] = (struct tipme_x11_client){ .id = 1, .pid = 900, .xid_base = 0x400000,
+					    .comm = "xclient" };
+	scen_init(s, 3);
+	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
+	scen_task(s, 800, 800, "Xwayland", "/usr/bin/Xwayland", "Xwayland", 5);
+	scen_task(s, 900, 900, "xclient", "/usr/bin/xclient", "xclient", 5);
+	woken_blocks(s, 0, 500, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 1, 800, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 2, 900, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+}
+
+/* Scenario @v's kernel dump (@s) and X dump (@c), in its own directory. */
+static int write_xwl(struct scen *s, enum variant v, const struct tm_xdump_content *c)
+{
+	struct tm_err e = { "" };
+	char path[200];
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, names[v]);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/%s/kernel.dump", dir, names[v]);
+	ret = scen_write(s, path);
+	snprintf(path, sizeof(path), "%s/%s/xhook.dump", dir, names[v]);
+	if (ret || tm_xdump_build(c, &buf, &len))
+		return 1;
+	ret = tm_write_file_new(path, buf, len, &e);
+	free(buf);
+	return ret;
+}
+
+/*
  * An X client under Xwayland (t-xwayland): sway (500) reads the key at
  * 10 ms and wakes Xwayland (800, its client) at 10.4 ms, which sends the
  * X client (900) the key at 10.8 ms and sway a message of its own at
@@ -403,26 +454,12 @@ static void commit(struct scen *s, double ms)
  */
 static int xwayland(struct scen *s, enum variant v)
 {
-	struct tipme_x11_client cl[] = {
-		{ .id = 0, .pid = 800, .flags = TIPME_X11_CL_SERVER, .comm = "Xwayland" },
-		{ .id = 1, .pid = 900, .xid_base = 0x400000, .comm = "xclient" },
-	};
+	struct tipme_x11_client cl[2];
 	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
 	struct tipme_x11_rec rec[5];
 	struct tm_xdump_content c = { .recs = rec, .nrecs = 5, .cl = cl, .ncl = 2 };
-	struct tm_err e = { "" };
-	char path[200];
-	uint8_t *buf;
-	size_t len;
-	int ret;
 
-	scen_init(s, 3);
-	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
-	scen_task(s, 800, 800, "Xwayland", "/usr/bin/Xwayland", "Xwayland", 5);
-	scen_task(s, 900, 900, "xclient", "/usr/bin/xclient", "xclient", 5);
-	woken_blocks(s, 0, 500, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
-	woken_blocks(s, 1, 800, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
-	woken_blocks(s, 2, 900, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	xwl_start(s, cl);
 	/* the key: evdev wakes sway, which hands it to Xwayland */
 	scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
 	scen_wake(s, 0, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
@@ -484,16 +521,99 @@ static int xwayland(struct scen *s, enum variant v)
 		.kind = TIPME_X11_REQUEST, .major = 43, .seq = 10, .length = 4 };
 	rec[4] = (struct tipme_x11_rec){ .time_ns = MS(312), .client = 1,
 		.kind = TIPME_X11_REPLY, .seq = 10, .length = 32 };
-	snprintf(path, sizeof(path), "%s/%s", dir, names[v]);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/%s/kernel.dump", dir, names[v]);
-	ret = scen_write(s, path);
-	snprintf(path, sizeof(path), "%s/%s/xhook.dump", dir, names[v]);
-	if (ret || tm_xdump_build(&c, &buf, &len))
-		return 1;
-	ret = tm_write_file_new(path, buf, len, &e);
-	free(buf);
-	return ret;
+	return write_xwl(s, v, &c);
+}
+
+/*
+ * The X client's sleep under an Xwayland that never sleeps again once
+ * sway woke it for the key (t-xwayland under TCG: its own work and
+ * tipme-xhook's fences keep it running): sway (500) reads the key at
+ * 10 ms and wakes Xwayland (800), which gives the X client (900) the key
+ * at 10.8 ms; the client sleeps 300 ms, draws and asks for a reply
+ * (waits in poll at 311.6 ms); Xwayland runs both requests and writes
+ * the reply at 311 ms (its stamp), commits the window to sway at
+ * 312.6 ms and sends the client the reply at the end of that round, at
+ * 313 ms; the client waits for input at 313.3 ms; the flip at 320 ms.  A
+ * second key at 500 ms finds Xwayland awake (sway's message wakes
+ * nobody); Xwayland sends the client the key at 500.8 ms, and the client
+ * answers at once: its drawing and reply stamped 502 ms, the reply sent
+ * at 504 ms, the flip at 512 ms.  Xwayland slept last before 10.4 ms, so
+ * the round of its loop that woke the client for the second key seems to
+ * have begun then, and the first key's reply in it: the client's wait for
+ * that key was taken for a round trip, the first press lasted until the
+ * client's wait after the second one (before, 10 ms to the second press's
+ * flip at 512 ms).  The X dump: the device events, the key events, the
+ * drawings, the round trips, the replies, and tipme-xhook's dispatches of
+ * its fences after them.  V_XWL_SAMEMS: each reply is written, and sent,
+ * in the millisecond of the round's end (stamped 313 and 504 ms, sent at
+ * 313.2 and 504.2 ms, the client waiting again 0.3 ms later: t-xwayland's
+ * second and third runs): a reply stamped within X's millisecond of the
+ * client's next wait, which the wakeup before it sent.
+ */
+static int xwayland_busy(struct scen *s, enum variant v)
+{
+	struct tipme_x11_client cl[2];
+	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
+	struct tipme_x11_rec rec[12];
+	struct tm_xdump_content c = { .recs = rec, .cl = cl, .ncl = 2 };
+	double key[2] = { 10, 500 }, drew[2] = { 311, 502 };
+	double sent = v == V_XWL_SAMEMS ? 2.2 : 2;
+	size_t n = 0;
+	int i;
+
+	xwl_start(s, cl);
+	for (i = 0; i < 2; i++) {
+		double k = key[i], d = drew[i];
+
+		/* the key: evdev wakes sway, which hands it to Xwayland */
+		scen_rec(s, 0, TIPME_REC_INPUT, MS(k), &in, sizeof(in));
+		scen_wake(s, 0, MS(k + 0.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(k + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		if (!i)
+			scen_wake(s, 0, MS(k + 0.4), 800, 1, 500, TIPME_CTX_TASK);
+		scen_switch(s, 0, MS(k + 0.9), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(k + 0.9), 500, poll_site);
+		/* Xwayland runs from now on; it sends the X client the key */
+		if (!i)
+			scen_switch(s, 1, MS(k + 0.5), 0, TIPME_TS_RUNNABLE, 120, 800, 120);
+		scen_wake(s, 1, MS(k + 0.8), 900, 2, 800, TIPME_CTX_TASK);
+		scen_switch(s, 2, MS(k + 0.9), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+		if (!i) {
+			/* the first key: the client sleeps 300 ms */
+			scen_switch(s, 2, MS(11.3), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+			scen_blocked(s, 2, MS(11.3), 900, sleep_site);
+			scen_wake(s, 2, MS(311.3), 900, 2, 0, TIPME_CTX_HARDIRQ);
+			scen_switch(s, 2, MS(311.35), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+		}
+		/* its drawing and round trip: Xwayland, awake, is woken by nobody */
+		scen_switch(s, 2, MS(d + 0.6), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(d + 0.6), 900, poll_site);
+		/* Xwayland commits, then sends the reply as its round ends */
+		compose(s, d + 1.6, 800, 1, d + 2.4, 0);
+		scen_wake(s, 1, MS(d + sent), 900, 2, 800, TIPME_CTX_TASK);
+		scen_switch(s, 2, MS(d + sent + 0.05), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+		scen_switch(s, 2, MS(d + sent + 0.3), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(d + sent + 0.3), 900, poll_site);
+		typing_refresh(s, i ? 512 : 320, 0, i ? 31 : 20);
+
+		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(k), .kind = TIPME_X11_DEVICE,
+			.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32 };
+		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(k), .client = 1,
+			.kind = TIPME_X11_EVENT, .major = 2, .flags = TIPME_X11_REC_REDACTED,
+			.length = 32, .xid = 0x400001 };
+		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(d), .client = 1,
+			.kind = TIPME_X11_REQUEST, .major = 70, .seq = 9 + 2 * i, .length = 20,
+			.xid = 0x400001, .op_size = 1 };
+		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(d), .client = 1,
+			.kind = TIPME_X11_REQUEST, .major = 43, .seq = 10 + 2 * i, .length = 4 };
+		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(v == V_XWL_SAMEMS ? d + 2 : d),
+			.client = 1, .kind = TIPME_X11_REPLY, .seq = 10 + 2 * i, .length = 32 };
+		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(d), .kind = TIPME_X11_DISPATCH,
+			.client = TIPME_X11_CLIENT_NONE, .major = 127 };
+	}
+	scen_trigger(s, MS(600));
+	c.nrecs = n;
+	return write_xwl(s, v, &c);
 }
 
 static int build(struct scen *s, enum variant v)
@@ -506,6 +626,8 @@ static int build(struct scen *s, enum variant v)
 
 	if (v >= V_XWL_TIMER && v <= V_XWL_AWAKE)
 		return xwayland(s, v);
+	if (v == V_XWL_BUSY || v == V_XWL_SAMEMS)
+		return xwayland_busy(s, v);
 	scen_init(s, 3);
 	if (v == V_WESTON || v == V_WESTON_BUSY || v == V_WESTON_STOPPED)
 		scen_task(s, 500, 500, "weston", "/usr/bin/weston", "weston", 5);
@@ -1094,6 +1216,14 @@ int main(void)
 		"\"client_woken_mono_ns\":10020000,",
 		NULL,
 	};
+	static const char *const xwl_busy_must[] = {
+		"\"interval\":{\"pid\":900,\"comm\":\"xclient\",",
+		"\"chosen_by\":\"input\",",
+		"\"client_is_x_server\":true,",
+		"\"flip_mono_ns\":320000000,",
+		"\"committer\":800,\"commit_woke\":500,\"commit_mono_ns\":312600000}",
+		NULL,
+	};
 	static const char *const xwl_unseen_must[] = {
 		"\"client_is_x_server\":true,\"commit_by\":\"awake\",\"commit_seen\":false,\"committer\":800,"
 		"\"commit_woke\":500,\"commit_mono_ns\":312400000}",
@@ -1134,7 +1264,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(111);
+	tap_plan(123);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1202,6 +1332,15 @@ int main(void)
 	check(V_XWL_UNSEEN, 320, "flip", "timer", 900, 90, xwl_unseen_must,
 	      "the same sleep, sway runnable at Xwayland's commit: no wakeup shows it, "
 	      "Xwayland's next wait for work after the drawing is the commit");
+	check(V_XWL_BUSY, 320, "flip", "timer", 900, 90, xwl_busy_must,
+	      "the same sleep, Xwayland never asleep again after sway woke it for the key, and "
+	      "a second key later: the client's wait for that key is no round trip (Xwayland "
+	      "sent the first key's reply when it last woke the client), the first key ends "
+	      "at its own flip");
+	check(V_XWL_SAMEMS, 320, "flip", "timer", 900, 90, xwl_busy_must,
+	      "the same, each reply sent in the millisecond it was written, 0.3 ms before the "
+	      "client waits again: the wakeup sent it (it sent at least the first output the "
+	      "client had not had), the client's wait for the next key is no round trip");
 	check(V_GPU_AWAKE, 320, "flip", "gpu", 700, 90, gpu_awake_must,
 	      "the fence's wait, sway awake for a timer as the client commits (no wakeup) and "
 	      "asleep when the client next waits: the commit is the client's run that found sway "
@@ -1232,6 +1371,8 @@ int main(void)
 	latency(V_AWAKE_ALONE, 310, "flip", 300,
 		"tipme latency, a press no wakeup delivered: read by the flips' reader, already awake");
 	xlatency(V_XWL_TIMER, "tipme latency, an X client under Xwayland sleeps");
+	xlatency(V_XWL_BUSY, "tipme latency, the same under an Xwayland never asleep again");
+	xlatency(V_XWL_SAMEMS, "tipme latency, the same, each reply sent in its millisecond");
 	/* the layer below: the flips, fences and wakeups joined to them */
 	for (i = V_GPU; i <= V_LATE; i += V_LATE - V_GPU) {
 		ret = state_golden(dir, names[i], msg, sizeof(msg));

@@ -1674,11 +1674,16 @@ static int xbusy_scenario(struct scen *s)
 }
 
 /*
- * A stale reply stamp: app (1000) gets a key press at 5 ms and asks for a
- * reply at 10 ms.  The server (1001) answers in a round of its loop that
- * began at 299 ms, so the reply is stamped 299 ms, and it wakes app twice
- * in that round: at 305 ms, and at 307 ms after app went back to poll()
- * at 305.5 ms.  Both sleeps are the round trip; app is done at 312 ms.
+ * A reply sent late in its round: app (1000) gets a key press at 5 ms and
+ * asks for a reply at 10 ms.  The server (1001), awake from 299 ms, wakes
+ * app at 304.2 ms with an event written before the reply (a
+ * PropertyNotify, stamped 304 ms), writes the reply at 304.5 ms (stamped
+ * 304 ms too) and sends it at the end
+ * of that round of its loop, at 307 ms, after app went back to poll() at
+ * 305.5 ms: the reply is stamped more than X's millisecond before that
+ * sleep began, but after the server's last sleep and within a
+ * millisecond of its last wakeup of app.  Both sleeps are the round trip;
+ * app is done at 312 ms.
  */
 static int xstale_scenario(struct scen *s)
 {
@@ -1694,10 +1699,12 @@ static int xstale_scenario(struct scen *s)
 		  .flags = TIPME_X11_REC_REDACTED, .length = 32, .xid = 0x400001 },
 		{ .time_ns = MS(10), .client = 1, .kind = TIPME_X11_REQUEST, .major = 43,
 		  .seq = 5, .length = 4 },
-		{ .time_ns = MS(299), .client = 1, .kind = TIPME_X11_REPLY, .major = 43,
+		{ .time_ns = MS(304), .client = 1, .kind = TIPME_X11_EVENT, .major = 28,
+		  .length = 32, .xid = 0x400001 },
+		{ .time_ns = MS(304), .client = 1, .kind = TIPME_X11_REPLY, .major = 43,
 		  .flags = TIPME_X11_REC_MATCHED, .seq = 5, .length = 32 },
 	};
-	struct tm_xdump_content c = { .recs = rec, .nrecs = 4, .cl = cl, .ncl = 2 };
+	struct tm_xdump_content c = { .recs = rec, .nrecs = 5, .cl = cl, .ncl = 2 };
 
 	xpress_build(s);
 	scen_switch(s, 1, MS(6), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -1706,8 +1713,8 @@ static int xstale_scenario(struct scen *s)
 	scen_blocked(s, 0, MS(10), 1000, poll_site);
 	scen_wake(s, 1, MS(299), 1001, 1, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 1, MS(299.05), 0, TIPME_TS_RUNNABLE, 120, 1001, 120);
-	scen_wake(s, 1, MS(305), 1000, 0, 1001, TIPME_CTX_TASK);
-	scen_switch(s, 0, MS(305.1), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	scen_wake(s, 1, MS(304.2), 1000, 0, 1001, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(304.3), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
 	scen_switch(s, 0, MS(305.5), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(305.5), 1000, poll_site);
 	scen_wake(s, 1, MS(307), 1000, 0, 1001, TIPME_CTX_TASK);
@@ -2732,8 +2739,8 @@ int main(void)
 	free(out);
 	out = latency_json("xstale");
 	tap_ok(strstr(out, "\"done_mono_ns\": 312000000,\n") != NULL,
-	       "tipme latency: a reply stamped when the server's round began (299 ms) "
-	       "ends both sleeps the round woke; done at 312 ms");
+	       "tipme latency: a reply written late in a round (stamped 304 ms, 1.5 ms before "
+	       "the sleep it ended began) ends both sleeps the round woke; done at 312 ms");
 	if (!strstr(out, "\"done_mono_ns\": 312000000"))
 		tap_diag("%s", out);
 	free(out);

@@ -44,17 +44,6 @@ xlog_has() { [ "$(grep -c -- "$1" "$xlog")" -ge "${2:-1}" ]; }
 x_up() { [ -s /tmp/xwl-display ] && DISPLAY=$(cat /tmp/xwl-display) xdpyinfo > /dev/null 2>&1; }
 x_up_or_gone() { x_up || ! kill -0 "$SWAY_PID" 2> /dev/null; }
 
-# Opt-in (TIPME_VM_OPTIN="t-xwayland"): in its first guest runs the
-# compute press was not chosen (latency.c did not find the X client done
-# with the press before it under Xwayland, which then lasted 32.5 s), and
-# the checker's rules were loosened after that run without a run since
-case " ${TIPME_VM_OPTIN:-} " in
-*" t-xwayland "*) ;;
-*)
-	tap_skip "an X client under Xwayland" \
-		"opt-in until the press before a slow one ends (TIPME_VM_OPTIN=t-xwayland)"
-	exit 0 ;;
-esac
 for p in Xwayland xdpyinfo xhost; do
 	command -v "$p" > /dev/null || { tap_skip "an X client under Xwayland" "$p not installed"; tap_done; }
 done

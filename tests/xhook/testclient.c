@@ -44,7 +44,8 @@
  *                                     "round_trip_ns NS"), "read:PATH:N" (N
  *                                     O_DIRECT 4 KiB reads of PATH, 1 MiB
  *                                     apart: "read_ns NS"), "sleep:MS" (a
- *                                     nanosleep of MS ms), "compute:MS"
+ *                                     nanosleep of MS ms: the time it took,
+ *                                     "slept_ns NS"), "compute:MS"
  *                                     (computing until the thread has used
  *                                     MS ms of CPU time: "cpu_ns NS");
  *                                     later presses: plain.
@@ -268,7 +269,9 @@ static int do_victim(xcb_connection_t *c, xcb_screen_t *s, int n, char **act)
 			long ms = atol(a + 6);
 			struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
 
+			t = now_ns();
 			nanosleep(&d, NULL);
+			printf("slept_ns %llu\n", (unsigned long long)(now_ns() - t));
 		} else if (!strncmp(a, "compute:", 8)) {
 			printf("cpu_ns %llu\n", (unsigned long long)compute(atol(a + 8)));
 		}
