@@ -554,6 +554,8 @@ for k in "${!scripts[@]}"; do
 		echo "export HOME=/root LC_ALL=C.UTF-8 TERM=dumb"
 		echo "export TIPME_SRC=$(q "$TIPME_ROOT") TIPME_OUT=$(q "$d") KVER=$(q "$kver")"
 		echo "export TIPME_CACHE=$(q "$TIPME_CACHE")"
+		# tests that run only when asked (TIPME_VM_OPTIN="t-a t-b")
+		echo "export TIPME_VM_OPTIN=$(q "${TIPME_VM_OPTIN:-}")"
 		echo "export TIPME_HOST_STEPS=$(q "$d/.vm/host-steps")"
 		# a kernel from --kroot: its modules where modprobe looks for them
 		if [ -n "$kroot" ]; then
