@@ -53,7 +53,7 @@ case " ${TIPME_VM_OPTIN:-} " in
 *" t-xwayland "*) ;;
 *)
 	tap_skip "an X client under Xwayland" \
-		"opt-in until the press before a slow one ends (TIPME_VM_OPTIN=t-xwayland)"
+		"opt-in until the sleep press's 42 ms overshoot in a full check is explained (TIPME_VM_OPTIN=t-xwayland)"
 	exit 0 ;;
 esac
 for p in Xwayland xdpyinfo xhost; do
