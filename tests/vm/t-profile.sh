@@ -3,8 +3,8 @@
 # Issue 29: the on-CPU profiler.  Off by default (profile_hz 0, `tipme
 # status` says so); /proc/sys/tipme/profile_hz takes 99 and refuses 5000.
 # A program built with frame pointers (tests/vm/progs/burnsplit) computes
-# about 70% of its CPU time in burn_hot() and 30% in burn_cold() for 3 s,
-# measuring its own split; `tipme profile` of the dump gives shares within
+# 70% of its work in burn_hot() and 30% in burn_cold() for 3 s of CPU time,
+# counting its own split; `tipme profile` of the dump gives shares within
 # 10 points of it, its folded output parses and the flame graph renders
 # (tests/vm/check_profile.py, on the host, with nm and readelf of the
 # binary).  CPU 1 goes offline and online while the profiler runs: its
