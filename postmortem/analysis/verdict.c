@@ -377,19 +377,64 @@ static int64_t blk_start(const struct pm_blkreq *r)
 }
 
 /*
+ * Whether task @pid woke, from task context in [@from, @to], a kernel
+ * worker waiting inside a work item.
+ */
+static int woke_worker(const struct va *v, uint32_t pid, int64_t from, int64_t to)
+{
+	const struct pm_res *r = v->res;
+	size_t i;
+
+	for (i = pm_res_wake_from(r, from); i < r->nwakes && r->wakes[i].ns <= to; i++) {
+		const struct pm_wake *w = &r->wakes[i];
+
+		if (w->waker == pid && w->target != pid && w->ctx == TIPME_CTX_TASK &&
+		    pm_res_work_running(r, w->target, w->ns))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether tasks @a and @b worked on the same thing in [@from, @to]: the
+ * same task, or one woke the other from task context then.
+ */
+static int related(const struct va *v, uint32_t a, uint32_t b, int64_t from, int64_t to)
+{
+	const struct pm_res *r = v->res;
+	size_t i;
+
+	if (a == b)
+		return 1;
+	for (i = pm_res_wake_from(r, from); i < r->nwakes && r->wakes[i].ns <= to; i++) {
+		const struct pm_wake *w = &r->wakes[i];
+
+		if (w->ctx == TIPME_CTX_TASK &&
+		    ((w->waker == a && w->target == b) || (w->waker == b && w->target == a)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Whether @r, a request of another device than @q's, may have been sent
  * below for @q: started after @q was issued and completed by @q's
  * completion, issued by a kernel worker inside a work item (a loop
- * device's worker reading or writing its backing file).
+ * device's worker reading or writing its backing file), or by a task
+ * that, once it completed, woke a worker waiting inside its work item (a
+ * loop device's flush: its worker fsyncs the backing file and waits for
+ * that file system's journal thread, whose requests go below).
  */
 static int below_of(const struct va *v, const struct pm_blkreq *q,
 		    const struct pm_blkreq *r)
 {
 	int64_t start = blk_start(r);
 
-	return r->dev != q->dev && r->issuer && r->complete_ns && start &&
-	       start >= q->issue_ns && r->complete_ns <= q->complete_ns &&
-	       r->issue_ns && pm_res_work_running(v->res, r->issuer, start);
+	if (r->dev == q->dev || !r->issuer || !r->complete_ns || !start ||
+	    start < q->issue_ns || r->complete_ns > q->complete_ns || !r->issue_ns)
+		return 0;
+	return pm_res_work_running(v->res, r->issuer, start) ||
+	       woke_worker(v, r->issuer, r->complete_ns, q->complete_ns);
 }
 
 /*
@@ -400,8 +445,9 @@ static int below_of(const struct va *v, const struct pm_blkreq *q,
  * worker completed @q itself, or in a softirq run on its way (a read
  * through the page cache, a flush that waited for the backing file
  * system's journal) -- and the
- * others its worker sent to that device meanwhile.  Nothing when no
- * request below passes.  (The records do not link them: a loop worker
+ * others sent to that device meanwhile by its issuer or by a task it
+ * woke or was woken by (the worker and the journal thread it waited for).
+ * Nothing when no request below passes.  (The records do not link them: a loop worker
  * reads its backing file as any task would.)
  */
 static void served_below(const struct va *v, const struct pm_blkreq *q,
@@ -444,7 +490,8 @@ static void served_below(const struct va *v, const struct pm_blkreq *q,
 
 		if (r->blk_by_done && x->complete_ns > q->complete_ns)
 			break;
-		if (x->dev != end->dev || x->issuer != end->issuer || !below_of(v, q, x))
+		if (x->dev != end->dev || !below_of(v, q, x) ||
+		    !related(v, x->issuer, end->issuer, q->issue_ns, q->complete_ns))
 			continue;
 		bl->n++;
 		bl->req_ns += x->complete_ns - x->issue_ns;

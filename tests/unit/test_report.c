@@ -453,29 +453,39 @@ static int blkirq_scenario(struct scen *s, int same)
  * file system's journal) the worker waits in its item after its request
  * below completed, for a journal thread's (473) request to sdb, and
  * completes loop0's request itself, in the block softirq on its way, 21
- * ms after its own request below.
+ * ms after its own request below.  With @busy 3 (a flush of that loop)
+ * the worker sends nothing of its own: it only waits for the journal
+ * thread's request.
  */
 /*
- * The end of stack_loop_scenario(s, 2) from @sent: the worker (471),
- * blocked in its item since its request below, is woken by sdb's
- * interrupt, waits for the journal thread's (473) request to sdb, and
- * completes loop0's request in the softirq run on its way.
+ * The end of stack_loop_scenario(s, 2 or 3) from @sent: the worker (471),
+ * with @own blocked in its item since its request below and woken by
+ * sdb's interrupt, else (a flush: nothing of its own to send) blocked
+ * from the start, waits for the journal thread's (473) request to sdb,
+ * and completes loop0's request in the softirq run on its way.
  */
-static int stack_loop_fsync(struct scen *s, uint64_t sent)
+static int stack_loop_fsync(struct scen *s, uint64_t sent, int own)
 {
 	static const char *const jw_site[] = { "jbd2_log_wait_commit", "ext4_sync_file",
 					       "vfs_fsync_range", NULL };
 	static const char *const idle_site[] = { "worker_thread", "kthread", NULL };
 
 	scen_task(s, 473, 473, "jbd2/sdb-8", "", "", 0);
+	if (!own) {
+		scen_wake(s, 1, sent + MS(0.1), 473, 1, 471, TIPME_CTX_TASK);
+		scen_switch(s, 1, sent + MS(0.2), 471, TIPME_TS_DISK, 120, 473, 120);
+		scen_blocked(s, 1, sent + MS(0.2), 471, jw_site);
+	}
 	blk(s, 1, TIPME_REC_BLK_ISSUE, sent + MS(0.3), 473, 5000, TIPME_CTX_TASK);
 	scen_switch(s, 1, sent + MS(0.4), 473, TIPME_TS_DISK, 120, 0, 120);
 	scen_blocked(s, 1, sent + MS(0.4), 473, jw_site);
-	blk(s, 1, TIPME_REC_BLK_COMPLETE, sent + MS(20), 0, 2000, TIPME_CTX_HARDIRQ);
-	scen_wake(s, 1, sent + MS(20.05), 471, 1, 0, TIPME_CTX_HARDIRQ);
-	scen_switch(s, 1, sent + MS(20.1), 0, TIPME_TS_RUNNABLE, 120, 471, 120);
-	scen_switch(s, 1, sent + MS(20.3), 471, TIPME_TS_DISK, 120, 0, 120);
-	scen_blocked(s, 1, sent + MS(20.3), 471, jw_site);
+	if (own) {
+		blk(s, 1, TIPME_REC_BLK_COMPLETE, sent + MS(20), 0, 2000, TIPME_CTX_HARDIRQ);
+		scen_wake(s, 1, sent + MS(20.05), 471, 1, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 1, sent + MS(20.1), 0, TIPME_TS_RUNNABLE, 120, 471, 120);
+		scen_switch(s, 1, sent + MS(20.3), 471, TIPME_TS_DISK, 120, 0, 120);
+		scen_blocked(s, 1, sent + MS(20.3), 471, jw_site);
+	}
 	blk(s, 1, TIPME_REC_BLK_COMPLETE, sent + MS(40.3), 0, 5000, TIPME_CTX_HARDIRQ);
 	scen_wake(s, 1, sent + MS(40.35), 473, 1, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 1, sent + MS(40.4), 0, TIPME_TS_RUNNABLE, 120, 473, 120);
@@ -489,7 +499,7 @@ static int stack_loop_fsync(struct scen *s, uint64_t sent)
 	scen_switch(s, 0, sent + MS(45), 470, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_switch(s, 1, sent + MS(41.3), 471, TIPME_TS_IDLE, 120, 0, 120);
 	scen_blocked(s, 1, sent + MS(41.3), 471, idle_site);
-	return save(s, "stack-loop-fsync");
+	return save(s, own ? "stack-loop-fsync" : "stack-loop-flush");
 }
 
 static int stack_loop_scenario(struct scen *s, int busy)
@@ -539,11 +549,13 @@ static int stack_loop_scenario(struct scen *s, int busy)
 	scen_switch(s, 1, sent - MS(0.8), 0, TIPME_TS_RUNNABLE, 120, 471, 120);
 	scen_work(s, 1, TIPME_REC_WORK_START, sent - MS(0.7), 0x100f, "loop_workfn", 471,
 		  TIPME_CTX_TASK);
+	if (busy == 3)
+		return stack_loop_fsync(s, sent, 0);
 	blk(s, 1, TIPME_REC_BLK_ISSUE, sent, 471, 2000, TIPME_CTX_TASK);
 	if (busy == 2) {
 		scen_switch(s, 1, sent + MS(0.2), 471, TIPME_TS_DISK, 120, 473, 120);
 		scen_blocked(s, 1, sent + MS(0.2), 471, rd_site);
-		return stack_loop_fsync(s, sent);
+		return stack_loop_fsync(s, sent, 1);
 	}
 	scen_work(s, 1, TIPME_REC_WORK_END, sent + MS(0.1), 0x100f, NULL, 0, 0);
 	scen_switch(s, 1, sent + MS(0.2), 471, TIPME_TS_IDLE, 120, 0, 120);
@@ -2321,7 +2333,7 @@ static const char *const state_names[] = {
 	"mem", "memhigh", "sigtimed", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"kearly", "kearly-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
-	"stack-timer", "stack-loop", "stack-loop-busy", "stack-loop-fsync", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
+	"stack-timer", "stack-loop", "stack-loop-busy", "stack-loop-fsync", "stack-loop-flush", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
 	"throttle", "throttle-woken",
 	"fault-file", "fault-swap", "net-peer", "net-link",
 };
@@ -2337,7 +2349,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(246);
+	tap_plan(251);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -2352,6 +2364,7 @@ int main(void)
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0) ||
 	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
 	    stack_loop_scenario(s, 0) || stack_loop_scenario(s, 1) || stack_loop_scenario(s, 2) ||
+	    stack_loop_scenario(s, 3) ||
 	    descend_scenario(s) || interactive_scenario(s, "interactive", NULL) ||
 	    interactive_scenario(s, "hinted", "cc is slow when I build") ||
 	    early_scenario(s) || work_scenario(s, 0) || work_scenario(s, 1) ||
@@ -2390,10 +2403,10 @@ int main(void)
 	       strstr(out, "\"requests\":1,\"request_ms_mean\":9.8,"),
 	       "on dm-0 (vg-root): 30 ms in the mapper, 9.92 below on sdb, its request 9.8 ms there");
 	free(out);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		static const struct {
 			const char *name, *args, *what, *want, *split;
-		} loops[] = {
+		} loops[4] = {
 			{ "stack-loop", "--pid 470 --from 0.010 --to 0.0312",
 			  "a request of loop0 served by its worker's request to sdb",
 			  "\"bios\":0,\"mapper_ms\":0.9,\"below_ms\":20.05,\"below_device\":\"sdb\","
@@ -2408,9 +2421,16 @@ int main(void)
 			{ "stack-loop-fsync", "--pid 470 --from 0.010 --to 0.0524",
 			  "the same, loop0's request completed by its worker after its flush",
 			  "\"bios\":0,\"mapper_ms\":0.9,\"below_ms\":41.1,\"below_device\":\"sdb\","
-			  "\"below_requests\":1,\"below_request_ms_mean\":20,",
+			  "\"below_requests\":2,\"below_request_ms_mean\":30,",
 			  "the worker completing loop0's request in the softirq on its way, 21 ms "
-			  "after its request below: 41.1 ms below, its one request there" },
+			  "after its request below: 41.1 ms below, its request and the journal "
+			  "thread's it waited for" },
+			{ "stack-loop-flush", "--pid 470 --from 0.010 --to 0.0524",
+			  "a flush of loop0: its worker fsyncs the backing file",
+			  "\"bios\":0,\"mapper_ms\":1.2,\"below_ms\":40.8,\"below_device\":\"sdb\","
+			  "\"below_requests\":1,\"below_request_ms_mean\":40,",
+			  "the worker sending nothing of its own, waiting for the journal thread of "
+			  "the file system below: 40.8 ms below on sdb, the journal's request" },
 		};
 
 		check(loops[i].name, loops[i].args, "block_io", 470, 95, loops[i].what);
