@@ -79,9 +79,12 @@ struct pm_interval_ask {
  * @from_ns: start, CLOCK_MONOTONIC ns (not before the dump's first record)
  * @to_ns: end
  * @chosen_by: enum pm_chosen_by
- * @display_ns: chosen by input with an X dump, where the client was done
- *	and the rest of the interval, up to its end, is the X server's
- *	executing its drawing (TIPME's input-to-display end); else 0
+ * @display_ns: chosen by input with an X dump, where the client's part
+ *	ended and the rest of the interval, up to its end, is the X
+ *	server's executing its drawing (TIPME's input-to-display end): where
+ *	the client was done; to a flip (@end PM_END_FLIP), where the X server
+ *	had executed its drawing if that came first (the rest up to the
+ *	server's commit or flip is the server's, then the compositor's); else 0
  * @rank: chosen by PM_BY_STALL, the stalls ranked (the first is this
  *	interval, from_ns not yet cut to the dump's first record); else
  *	rank.n is 0

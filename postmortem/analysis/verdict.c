@@ -1551,8 +1551,9 @@ static void press_path(struct va *v, const struct pm_press_path *p, int64_t t0, 
 }
 
 /*
- * A press to an X client under Xwayland, [t0, t1) up to where the client
- * was done (or Xwayland's commit of its drawing): the compositor's
+ * A press to an X client under Xwayland, [t0, t1) up to where the
+ * client's part ended (interval.h, display_ns: it waited for input again
+ * or Xwayland had executed its drawing; else Xwayland's commit): the compositor's
  * dispatch until it woke the X server (its client); the X client @pid
  * from then on, as a press of the X dump's (the X server handing it the
  * key and answering its requests is x_server, the client's own waits and

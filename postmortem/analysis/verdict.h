@@ -193,8 +193,9 @@ struct pm_chain_step {
  * @chain: the waits followed, in the order found
  * @nchain: how many
  * @lost: the dump has gaps (lost sub-buffers)
- * @display_ns: 0, or where the client was done and the X server's drawing
- *	for it began (the rest of the interval is the server's)
+ * @display_ns: 0, or where the client's part ended and the X server's
+ *	drawing for it began (the rest of the interval, to the end or to
+ *	the server's commit or flip, is the server's): interval.h
  * @end: enum pm_end (interval.h): where an interval an input chose ends
  * @path: with PM_END_FLIP, the press's path to the flip (flip.h)
  * @reader_by: chosen by an input the kernel saw: how its reader (@pid)

@@ -63,7 +63,11 @@
  * TCG), and a second key later: the client's wait for that key is no
  * round trip for the first key's reply (before, the first press lasted
  * to the second one's flip), and the same with each reply sent in the
- * millisecond in which it was written and the client waits again.  Each:
+ * millisecond in which it was written and the client waits again; the
+ * X client's sleep with Xwayland computing on for 350 ms between
+ * executing the drawing and committing it (t-xwayland in a full check):
+ * from the drawing on the chain follows Xwayland, not the X client's wait
+ * for its next key (before, that wait was the verdict).  Each:
  * `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
@@ -126,6 +130,7 @@ enum variant {
 	V_WESTON_STOPPED, /* V_WESTON's, weston stopped when the client commits */
 	V_XWL_BUSY,	/* V_XWL_TIMER's, Xwayland never asleep again; a second key */
 	V_XWL_SAMEMS,	/* ... the reply sent in the millisecond it was written */
+	V_XWL_LATE,	/* V_XWL_TIMER's, Xwayland's commit 350 ms after the drawing */
 };
 
 static const char *const names[] = {
@@ -143,6 +148,7 @@ static const char *const names[] = {
 	[V_WESTON] = "weston", [V_WESTON_BUSY] = "weston-busy",
 	[V_AWAKE_LAG] = "awake-lag", [V_WESTON_STOPPED] = "weston-stopped",
 	[V_XWL_BUSY] = "xwayland-busy", [V_XWL_SAMEMS] = "xwayland-samems",
+	[V_XWL_LATE] = "xwayland-late",
 };
 
 /*
@@ -448,16 +454,24 @@ static int write_xwl(struct scen *s, enum variant v, const struct tm_xdump_conte
  * timer wakes sway at 312.1 ms, runnable until 312.3 ms: Xwayland's
  * commit wakes nobody, and Xwayland waits again at 312.4 ms; V_XWL_AWAKE:
  * an interrupt wakes Xwayland at 10.3 ms, so that sway's key wakes
- * nobody).  The X dump (its
- * stamps in whole ms): the device event and its delivery at 10 ms, the
- * drawing and the round trip at 311 ms, the reply at 312 ms.
+ * nobody; V_XWL_LATE: Xwayland, having replied, computes on until
+ * 662.2 ms before it commits, sway composes until 663 ms and the flip
+ * completes at the refresh at 672 ms, while the X client waits for the
+ * next key from 312.3 ms: t-xwayland's sleep press in a full check, where
+ * Xwayland sent the drawing 350 ms after it had executed it).  The X dump
+ * (its stamps in whole ms): the device event and its delivery at 10 ms,
+ * the drawing and the round trip at 311 ms, the reply at 312 ms
+ * (V_XWL_LATE: and tipme-xhook's first fence dispatched after them at
+ * 662 ms, as the busy Xwayland got to it only then).
  */
 static int xwayland(struct scen *s, enum variant v)
 {
 	struct tipme_x11_client cl[2];
 	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
-	struct tipme_x11_rec rec[5];
-	struct tm_xdump_content c = { .recs = rec, .nrecs = 5, .cl = cl, .ncl = 2 };
+	struct tipme_x11_rec rec[6];
+	struct tm_xdump_content c = { .recs = rec, .nrecs = v == V_XWL_LATE ? 6 : 5, .cl = cl,
+				      .ncl = 2 };
+	double commit = v == V_XWL_LATE ? 662.2 : 312.2;
 
 	xwl_start(s, cl);
 	/* the key: evdev wakes sway, which hands it to Xwayland */
@@ -502,12 +516,15 @@ static int xwayland(struct scen *s, enum variant v)
 		scen_switch(s, 0, MS(313), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 0, MS(313), 500, poll_site);
 	} else {
-		compose(s, 312.2, 800, 1, 313, 0);
+		compose(s, commit, 800, 1, commit + 0.8, 0);
 	}
-	scen_switch(s, 1, MS(312.4), 800, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 1, MS(312.4), 800, poll_site);
-	typing_refresh(s, 320, 0, 20);
-	scen_trigger(s, MS(400));
+	scen_switch(s, 1, MS(commit + 0.2), 800, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(commit + 0.2), 800, poll_site);
+	if (v == V_XWL_LATE)
+		typing_refresh(s, 672, 0, 42);
+	else
+		typing_refresh(s, 320, 0, 20);
+	scen_trigger(s, MS(v == V_XWL_LATE ? 750 : 400));
 
 	memset(rec, 0, sizeof(rec));
 	rec[0] = (struct tipme_x11_rec){ .time_ns = MS(10), .kind = TIPME_X11_DEVICE,
@@ -521,6 +538,8 @@ static int xwayland(struct scen *s, enum variant v)
 		.kind = TIPME_X11_REQUEST, .major = 43, .seq = 10, .length = 4 };
 	rec[4] = (struct tipme_x11_rec){ .time_ns = MS(312), .client = 1,
 		.kind = TIPME_X11_REPLY, .seq = 10, .length = 32 };
+	rec[5] = (struct tipme_x11_rec){ .time_ns = MS(662), .kind = TIPME_X11_DISPATCH,
+		.client = TIPME_X11_CLIENT_NONE, .major = 127 };
 	return write_xwl(s, v, &c);
 }
 
@@ -628,6 +647,8 @@ static int build(struct scen *s, enum variant v)
 		return xwayland(s, v);
 	if (v == V_XWL_BUSY || v == V_XWL_SAMEMS)
 		return xwayland_busy(s, v);
+	if (v == V_XWL_LATE)
+		return xwayland(s, v);
 	scen_init(s, 3);
 	if (v == V_WESTON || v == V_WESTON_BUSY || v == V_WESTON_STOPPED)
 		scen_task(s, 500, 500, "weston", "/usr/bin/weston", "weston", 5);
@@ -1229,6 +1250,14 @@ int main(void)
 		"\"commit_woke\":500,\"commit_mono_ns\":312400000}",
 		NULL,
 	};
+	static const char *const xwl_late_must[] = {
+		"\"client_done_mono_ns\":312000000,",
+		"\"flip_mono_ns\":672000000,",
+		"\"committer\":800,\"commit_woke\":500,\"commit_mono_ns\":662200000}",
+		"{\"cause\":\"timer\",\"culprit\":{\"pid\":900,\"comm\":\"xclient\"},"
+		"\"resource\":\"hrtimer_nanosleep\",\"ms\":300,",
+		NULL,
+	};
 	static const char *const gpu_awake_must[] = {
 		"\"commit_by\":\"awake\",\"commit_seen\":false,\"committer\":600,"
 		"\"commit_woke\":500,\"commit_mono_ns\":311600000}",
@@ -1257,6 +1286,8 @@ int main(void)
 		"\"committer\":600,\"commit_woke\":500,\"commit_mono_ns\":311500000}",
 		NULL,
 	};
+	static const char poll900[] =
+		"\"culprit\":{\"pid\":900,\"comm\":\"xclient\"},\"resource\":\"do_sys_poll\"";
 	struct scen *s = malloc(sizeof(*s));
 	char *out, path[200], msg[256];
 	FILE *f;
@@ -1264,7 +1295,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(123);
+	tap_plan(127);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1341,6 +1372,18 @@ int main(void)
 	      "the same, each reply sent in the millisecond it was written, 0.3 ms before the "
 	      "client waits again: the wakeup sent it (it sent at least the first output the "
 	      "client had not had), the client's wait for the next key is no round trip");
+	check(V_XWL_LATE, 672, "flip", "running", 800, 50, xwl_late_must,
+	      "the same sleep, Xwayland computing on for 350 ms after it executed the drawing "
+	      "before it commits: from the drawing on the chain follows Xwayland (running), not "
+	      "the X client's wait for the next key");
+	out = run(pm_cmd_report, "report", names[V_XWL_LATE], 1, &ret);
+	tap_ok(!ret && !strstr(out, poll900) &&
+	       num(out, "{\"cause\":\"running\",\"culprit\":{\"pid\":800,", "ms", 99) >= 350,
+	       "xwayland-late: nothing charged to a wait in poll (the X client's for the next key), "
+	       "Xwayland's 350 ms from the drawing (312 ms) to its commit (662.2 ms) its running");
+	if (ret || strstr(out, poll900))
+		tap_diag("%s", out);
+	free(out);
 	check(V_GPU_AWAKE, 320, "flip", "gpu", 700, 90, gpu_awake_must,
 	      "the fence's wait, sway awake for a timer as the client commits (no wakeup) and "
 	      "asleep when the client next waits: the commit is the client's run that found sway "

@@ -44,19 +44,6 @@ xlog_has() { [ "$(grep -c -- "$1" "$xlog")" -ge "${2:-1}" ]; }
 x_up() { [ -s /tmp/xwl-display ] && DISPLAY=$(cat /tmp/xwl-display) xdpyinfo > /dev/null 2>&1; }
 x_up_or_gone() { x_up || ! kill -0 "$SWAY_PID" 2> /dev/null; }
 
-# Opt-in (TIPME_VM_OPTIN="t-xwayland"): after latency.c's round rule
-# (each wakeup of the client by the server delivers its first unsent
-# output) it passed 3 of 3 runs, but in the full check of 9af2857 (a
-# quiet machine) Xwayland sent the sleep press's drawing to sway 350 ms
-# late and the chain charged that to the client's idle poll (349.9 ms of
-# timer against its 307.6 ms sleep): Documentation/wayland.md
-case " ${TIPME_VM_OPTIN:-} " in
-*" t-xwayland "*) ;;
-*)
-	tap_skip "an X client under Xwayland" \
-		"opt-in until the sleep press's 42 ms overshoot in a full check is explained (TIPME_VM_OPTIN=t-xwayland)"
-	exit 0 ;;
-esac
 for p in Xwayland xdpyinfo xhost; do
 	command -v "$p" > /dev/null || { tap_skip "an X client under Xwayland" "$p not installed"; tap_done; }
 done
