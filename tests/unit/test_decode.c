@@ -775,6 +775,8 @@ static void test_skim(void)
 	good = write_compact(path) ? NULL : gen_read_file(path, &size);
 	if (!good || pm_open(&pm, path, 0, &e)) {
 		tap_ok(0, "compact dump for the skim%s%s", e.msg[0] ? ": " : "", e.msg);
+		if (good)
+			pm_close(&pm);
 		free(good);
 		return;
 	}
@@ -790,8 +792,10 @@ static void test_skim(void)
 			off = gen_rand(&rng) % size;
 			m[off] ^= (unsigned char)(1U << (gen_rand(&rng) % 8));
 		}
-		if (pm_open_mem(&pm, m, size, TM_DUMP_NO_CRC, &e))
+		if (pm_open_mem(&pm, m, size, TM_DUMP_NO_CRC, &e)) {
+			pm_close(&pm);	/* what it had read of it */
 			continue;
+		}
 		opened++;
 		if (!skim_same(&pm)) {
 			if (same)
