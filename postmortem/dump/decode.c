@@ -287,7 +287,8 @@ static inline __attribute__((always_inline)) int read_record(struct pm_dec *d, s
 }
 
 /* The event of the record @h. */
-static void fill_event(const struct pm_dec *d, const struct rec_hdr *h,
+static inline __attribute__((always_inline)) void
+fill_event(const struct pm_dec *d, const struct rec_hdr *h,
 		       struct pm_event *ev)
 {
 	/*
@@ -323,7 +324,7 @@ static void fill_event(const struct pm_dec *d, const struct rec_hdr *h,
 static int decode_record(struct pm_dec *d, struct pm_event *ev,
 			 struct tm_err *e)
 {
-	struct rec_hdr h;
+	struct rec_hdr h = { NULL };
 	int ret = read_record(d, &h, e);
 
 	if (ret > 0)
@@ -468,7 +469,8 @@ static int is_switch(unsigned int type)
  * @d->extra.
  * Return: 1 to pass @ev on, 0 to drop it.
  */
-static int normalise(struct pm_dec *d, struct pm_event *ev)
+static inline __attribute__((always_inline)) int
+normalise(struct pm_dec *d, struct pm_event *ev)
 {
 	uint32_t word, site = 0;
 	int64_t pid;
@@ -688,7 +690,7 @@ static void skim_fast(struct pm_dec *d, const uint8_t *want,
 	const unsigned char *sb = d->sb;
 	uint32_t pos = d->sb_pos, len = d->sb_len, size;
 	uint64_t ts, prev = d->prev_ts;
-	struct rec_hdr h;
+	struct rec_hdr h = { NULL };
 	unsigned int type;
 	int took = 0;
 
@@ -747,7 +749,7 @@ static void skim_fast(struct pm_dec *d, const uint8_t *want,
 int pm_dec_skim(struct pm_dec *d, const uint8_t *want, struct pm_event *ev,
 		struct pm_dec_tally *t, struct tm_err *e)
 {
-	struct rec_hdr h;
+	struct rec_hdr h = { NULL };
 	int ret;
 
 	if (!d->skim_ready)
