@@ -324,7 +324,7 @@ fill_event(const struct pm_dec *d, const struct rec_hdr *h,
 static int decode_record(struct pm_dec *d, struct pm_event *ev,
 			 struct tm_err *e)
 {
-	struct rec_hdr h = { NULL };
+	struct rec_hdr h = { 0 };
 	int ret = read_record(d, &h, e);
 
 	if (ret > 0)
@@ -690,7 +690,7 @@ static void skim_fast(struct pm_dec *d, const uint8_t *want,
 	const unsigned char *sb = d->sb;
 	uint32_t pos = d->sb_pos, len = d->sb_len, size;
 	uint64_t ts, prev = d->prev_ts;
-	struct rec_hdr h = { NULL };
+	struct rec_hdr h = { 0 };
 	unsigned int type;
 	int took = 0;
 
@@ -749,7 +749,7 @@ static void skim_fast(struct pm_dec *d, const uint8_t *want,
 int pm_dec_skim(struct pm_dec *d, const uint8_t *want, struct pm_event *ev,
 		struct pm_dec_tally *t, struct tm_err *e)
 {
-	struct rec_hdr h = { NULL };
+	struct rec_hdr h = { 0 };
 	int ret;
 
 	if (!d->skim_ready)
