@@ -68,16 +68,18 @@ install-bench: $(B)/tipme-bench
 
 # make bench (bench/analysis-speed.sh --synthetic): a large dump written
 # natively, the scenario writer (tests/unit/scen.c) built with bigger buffers
-# (up to 256 MiB per CPU: 1 GiB over 4 CPUs; the buffers are touched only
-# as far as they are used)
-BIGDUMP_DEFS := -DSCEN_CPUS=8 -DSCEN_SUBBUFS=16384 -DSCEN_EXEC_BYTES=1048576 -Itests/unit
-$(B)/bench/bigdump/scen.o: tests/unit/scen.c tests/unit/scen.h
+# (up to 256 MiB per CPU: 1 GiB over 4 CPUs; an exec table of up to
+# 32768 threads; the buffers are touched only as far as they are used);
+# the objects are rebuilt when these sizes change
+BIGDUMP_DEFS := -DSCEN_CPUS=8 -DSCEN_SUBBUFS=16384 -DSCEN_EXEC_BYTES=4194304 -Itests/unit
+$(B)/bench/bigdump/scen.o: tests/unit/scen.c tests/unit/scen.h bench/bench.mk
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(BIGDUMP_DEFS) -c -o $@ $<
-$(B)/bench/bigdump/typing.o: tests/unit/typing.c tests/unit/typing.h tests/unit/scen.h
+$(B)/bench/bigdump/typing.o: tests/unit/typing.c tests/unit/typing.h tests/unit/scen.h bench/bench.mk
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(BIGDUMP_DEFS) -c -o $@ $<
-$(B)/bench/bigdump/bigdump.o: bench/bigdump.c tests/unit/scen.h tests/unit/gen.h tests/unit/typing.h
+$(B)/bench/bigdump/bigdump.o: bench/bigdump.c tests/unit/scen.h tests/unit/gen.h tests/unit/typing.h \
+		bench/bench.mk
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(BIGDUMP_DEFS) -c -o $@ $<
 $(B)/tipme-bigdump: $(B)/bench/bigdump/bigdump.o $(B)/bench/bigdump/scen.o \

@@ -7,15 +7,15 @@
  *   tipme-bigdump [-m MIB] [-c CPUS] [-t THREADS] [-s SEED] FILE
  *   tipme-bigdump -k PRESSES FILE
  *
- * A simulated machine of CPUS CPUs (2..8) runs THREADS threads: they
- * wake each other, sleep at kernel sites, are preempted, issue block
- * requests and wait on locks; CPU 0 samples every thread's state every
- * 10 ms.  The records are the module's compact forms with short headers
- * (tests/unit/scen.c, built here with bigger buffers).  The load is
- * uneven (CPU 0 the busiest), every CPU's ring wraps (the oldest
- * sub-buffers are dropped, as the module overwrites them), and now and
- * then a few sub-buffers are lost (a gap in the sequence).  The dump ends
- * with a trigger.  Same seed, same file.
+ * A simulated machine of CPUS CPUs (2..8) runs THREADS threads (16 to
+ * 32768, 400 by default): they wake each other, sleep at kernel sites,
+ * are preempted, issue block requests and wait on locks; CPU 0 samples
+ * every thread's state every 10 ms.  The records are the module's compact
+ * forms with short headers (tests/unit/scen.c, built here with bigger
+ * buffers).  The load is uneven (CPU 0 the busiest), every CPU's ring
+ * wraps (the oldest sub-buffers are dropped, as the module overwrites
+ * them), and now and then a few sub-buffers are lost (a gap in the
+ * sequence).  The dump ends with a trigger.  Same seed, same file.
  *
  * With -k, instead: a compositor's desktop typed at PRESSES times, one
  * key every 30 ms (tests/unit/typing.c: each press read, handed to the
@@ -32,7 +32,7 @@
 #include "scen.h"
 #include "typing.h"
 
-#define MAX_THREADS	4096
+#define MAX_THREADS	32768
 
 enum { T_SLEEP, T_RUNNABLE, T_RUNNING };
 

@@ -122,6 +122,23 @@ int pm_cost_add(struct pm_cost_run *r, const struct pm_event *ev,
 	return 0;
 }
 
+void pm_cost_tally(struct pm_cost_run *r, struct pm_dec_tally *t)
+{
+	struct pm_cost *c = r->c;
+	unsigned int k;
+
+	if (!t->n)
+		return;
+	whole_ts(r, t->first_ts);
+	whole_ts(r, t->last_ts);
+	c->records += t->n;
+	for (k = 0; k < PM_NR_TYPES; k++) {
+		c->type_records[k] += t->count[k];
+		r->pend[k] += t->count[k];
+	}
+	memset(t, 0, sizeof(*t));
+}
+
 void pm_cost_cpu_end(struct pm_cost_run *r)
 {
 	unsigned int t;
@@ -152,11 +169,33 @@ void pm_cost_end(struct pm_cost_run *r)
 		c->cost_ns += c->type_ns[t];
 }
 
+/*
+ * Charge the records of @d's stream: over the whole dump only their
+ * headers are read, and the self-cost records whole (pm_dec_skim()).
+ */
+static int cost_cpu(struct pm_cost_run *r, struct pm_dec *d, struct tm_err *e)
+{
+	static const uint8_t costs[PM_NR_TYPES] = { [TIPME_REC_COST] = 1 };
+	struct pm_dec_tally t;
+	struct pm_event ev;
+	int ret;
+
+	memset(&t, 0, sizeof(t));
+	while ((ret = r->whole ? pm_dec_skim(d, costs, &ev, &t, e) :
+				 pm_dec_next(d, &ev, e)) > 0) {
+		pm_cost_tally(r, &t);
+		ret = pm_cost_add(r, &ev, e);
+		if (ret)
+			return ret;
+	}
+	pm_cost_tally(r, &t);
+	return ret;
+}
+
 int pm_cost_compute(const struct pm_dump *pm, int64_t from_ns, int64_t to_ns,
 		    struct pm_cost *c, struct tm_err *e)
 {
 	struct pm_cost_run r;
-	struct pm_event ev;
 	struct pm_dec d;
 	uint32_t i;
 	int ret;
@@ -164,12 +203,8 @@ int pm_cost_compute(const struct pm_dump *pm, int64_t from_ns, int64_t to_ns,
 	pm_cost_begin(&r, pm, from_ns, to_ns, c);
 	for (i = 0; i < pm->nr_cpus; i++) {
 		pm_dec_init(&d, pm, &pm->cpus[i]);
-		while ((ret = pm_dec_next(&d, &ev, e)) > 0) {
-			ret = pm_cost_add(&r, &ev, e);
-			if (ret)
-				return ret;
-		}
-		if (ret < 0)
+		ret = cost_cpu(&r, &d, e);
+		if (ret)
 			return ret;
 		pm_cost_cpu_end(&r);
 	}

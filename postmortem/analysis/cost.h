@@ -8,6 +8,7 @@
 #include "../dump/pm.h"
 
 struct pm_event;
+struct pm_dec_tally;
 
 /**
  * struct pm_cost - the recorder's own cost inside an interval
@@ -68,8 +69,11 @@ int pm_cost_compute(const struct pm_dump *pm, int64_t from_ns, int64_t to_ns,
  *
  * For a caller that decodes each CPU's stream anyway (`tipme info`), so
  * that the dump is decoded once: pm_cost_begin(), then per CPU every
- * event of its stream to pm_cost_add() and pm_cost_cpu_end(), then
- * pm_cost_end().  The result is pm_cost_compute()'s.
+ * event of its stream to pm_cost_add() (or, over the whole dump, what
+ * pm_dec_skim() passed over to pm_cost_tally(), then the record it gave,
+ * every TIPME_REC_COST among them, to pm_cost_add()) and
+ * pm_cost_cpu_end(), then pm_cost_end().  The result is
+ * pm_cost_compute()'s.
  */
 struct pm_cost_run {
 	const struct pm_dump *pm;
@@ -85,6 +89,12 @@ void pm_cost_begin(struct pm_cost_run *r, const struct pm_dump *pm,
 /* Return: 0 or a negative errno (a cost entry naming no record type). */
 int pm_cost_add(struct pm_cost_run *r, const struct pm_event *ev,
 		struct tm_err *e);
+/*
+ * pm_cost_tally(): the records pm_dec_skim() passed over, charged as
+ * pm_cost_add() would each, and @t emptied; for a run over the whole
+ * dump only (@whole).
+ */
+void pm_cost_tally(struct pm_cost_run *r, struct pm_dec_tally *t);
 void pm_cost_cpu_end(struct pm_cost_run *r);
 void pm_cost_end(struct pm_cost_run *r);
 

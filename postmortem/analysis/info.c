@@ -21,15 +21,25 @@ static int decode_cpu(struct pm_info *in, const struct pm_cpu *pc,
 		      struct pm_cost_run *r, struct pm_dec_stats *st,
 		      struct tm_err *e)
 {
+	/* the records read whole: the rest only counted (pm_dec_skim()) */
+	static const uint8_t smp[PM_NR_TYPES] = { [TIPME_REC_SAMPLE_END] = 1 };
+	static const uint8_t smp_cost[PM_NR_TYPES] = {
+		[TIPME_REC_SAMPLE_END] = 1, [TIPME_REC_COST] = 1,
+	};
 	const struct tipme_rec_sample_end *se;
+	struct pm_dec_tally t;
 	struct pm_event ev;
 	struct pm_dec d;
 	int ret;
 
+	memset(&t, 0, sizeof(t));
 	pm_dec_init(&d, in->pm, pc);
-	while ((ret = pm_dec_next(&d, &ev, e)) > 0) {
-		if (in->have_instr && !in->cost_err)
+	while ((ret = pm_dec_skim(&d, in->have_instr && !in->cost_err ? smp_cost : smp,
+				  &ev, &t, e)) > 0) {
+		if (in->have_instr && !in->cost_err) {
+			pm_cost_tally(r, &t);
 			in->cost_err = pm_cost_add(r, &ev, &in->cost_msg);
+		}
 		if (ev.type != TIPME_REC_SAMPLE_END)
 			continue;
 		se = &ev.u.se;
@@ -41,8 +51,10 @@ static int decode_cpu(struct pm_info *in, const struct pm_cpu *pc,
 		in->smp.skipped += se->skipped;
 	}
 	*st = d.st;
-	if (!ret && in->have_instr && !in->cost_err)
+	if (!ret && in->have_instr && !in->cost_err) {
+		pm_cost_tally(r, &t);
 		pm_cost_cpu_end(r);
+	}
 	return ret;
 }
 

@@ -181,9 +181,22 @@ static void make_lost(struct pm_dec *d, struct pm_event *ev, uint64_t ts,
 	d->pending_lost = 0;
 }
 
-/* Decode the record at the current position.  1: record, 0: padding. */
-static int decode_record(struct pm_dec *d, struct pm_event *ev,
-			 struct tm_err *e)
+/* A record's header as read: what decode_record() and the skim share. */
+struct rec_hdr {
+	const struct pm_rectype *rt;
+	const unsigned char *payload;
+	uint64_t ts;
+	uint32_t pos, plen, rec_size;
+	unsigned int type;
+	int ext;
+};
+
+/*
+ * Read the header of the record at the current position, check it, count
+ * it in the statistics and step over it.  1: a record, 0: padding.
+ * Inlined in both its callers: it is most of pm_dec_skim()'s loop.
+ */
+static inline __attribute__((always_inline)) int read_record(struct pm_dec *d, struct rec_hdr *h, struct tm_err *e)
 {
 	const struct pm_rectype *rt;
 	uint32_t left = d->sb_len - d->sb_pos, hdr, size, plen;
@@ -242,37 +255,18 @@ static int decode_record(struct pm_dec *d, struct pm_event *ev,
 			       " bytes extend past the end (%" PRIu32 " left)",
 			       d->sb_pos, rt->name, size + plen, left);
 
-	/*
-	 * Every field set, none left from before (one memset of the whole
-	 * event per record was a quarter of the decoding: a rep stos).
-	 */
-	ev->kind = PM_EV_RECORD;
-	ev->cpu = d->cpu;
-	ev->ts = ts;
-	ev->ns = 0;
-	ev->type = (uint8_t)type;
-	ev->raw_type = (uint8_t)type;
-	ev->ext = (uint8_t)ext;
-	ev->waker_unknown = 0;
-	ev->prev_unknown = 0;
-	ev->rt = rt;
-	ev->payload = p + size;
-	ev->payload_len = plen;
-	ev->rec_size = (size + plen + 3) & ~3U;
-	ev->seq = d->sb_seq;
-	ev->file_off = d->sb_file_off + sizeof(struct tipme_subbuf) + d->sb_pos;
-	ev->lost_first = 0;
-	ev->lost_count = 0;
-	ev->lost_since = 0;
-	ev->lost_since_ns = 0;
-	memset(&ev->u, 0, sizeof(ev->u));
-	if (rt->our_size)	/* common prefix; the rest stays zero */
-		memcpy(&ev->u, ev->payload,
-		       plen < rt->our_size ? plen : rt->our_size);
+	h->rt = rt;
+	h->payload = p + size;
+	h->ts = ts;
+	h->pos = d->sb_pos;
+	h->plen = plen;
+	h->rec_size = (size + plen + 3) & ~3U;
+	h->type = type;
+	h->ext = ext;
 
 	d->st.records++;
 	d->st.count[type]++;
-	d->st.bytes[type] += ev->rec_size;
+	d->st.bytes[type] += h->rec_size;
 	if (ext)
 		d->st.ext_records++;
 	if (!d->st.have_ts) {
@@ -288,8 +282,54 @@ static int decode_record(struct pm_dec *d, struct pm_event *ev,
 	d->prev_ts = ts;
 	d->have_prev = 1;
 	d->sb_first = 0;
-	d->sb_pos += ev->rec_size;
+	d->sb_pos += h->rec_size;
 	return 1;
+}
+
+/* The event of the record @h. */
+static inline __attribute__((always_inline)) void
+fill_event(const struct pm_dec *d, const struct rec_hdr *h,
+		       struct pm_event *ev)
+{
+	/*
+	 * Every field set, none left from before (one memset of the whole
+	 * event per record was a quarter of the decoding: a rep stos).
+	 */
+	ev->kind = PM_EV_RECORD;
+	ev->cpu = d->cpu;
+	ev->ts = h->ts;
+	ev->ns = 0;
+	ev->type = (uint8_t)h->type;
+	ev->raw_type = (uint8_t)h->type;
+	ev->ext = (uint8_t)h->ext;
+	ev->waker_unknown = 0;
+	ev->prev_unknown = 0;
+	ev->rt = h->rt;
+	ev->payload = h->payload;
+	ev->payload_len = h->plen;
+	ev->rec_size = h->rec_size;
+	ev->seq = d->sb_seq;
+	ev->file_off = d->sb_file_off + sizeof(struct tipme_subbuf) + h->pos;
+	ev->lost_first = 0;
+	ev->lost_count = 0;
+	ev->lost_since = 0;
+	ev->lost_since_ns = 0;
+	memset(&ev->u, 0, sizeof(ev->u));
+	if (h->rt->our_size)	/* common prefix; the rest stays zero */
+		memcpy(&ev->u, ev->payload,
+		       h->plen < h->rt->our_size ? h->plen : h->rt->our_size);
+}
+
+/* Decode the record at the current position.  1: record, 0: padding. */
+static int decode_record(struct pm_dec *d, struct pm_event *ev,
+			 struct tm_err *e)
+{
+	struct rec_hdr h = { 0 };
+	int ret = read_record(d, &h, e);
+
+	if (ret > 0)
+		fill_event(d, &h, ev);
+	return ret;
 }
 
 /* @ev, a switch record, as the sched_switch it stands for. */
@@ -317,21 +357,109 @@ static void as_blocked(const struct pm_dec *d, struct pm_event *ev,
 }
 
 /*
- * A compact record of thread @who (-1: the stream has not said which) as
- * @type, its payload cleared for the caller to fill in.
- * Return: 1, or 0 (counted as unattributed) when @who is not known.
+ * Whom a compact record is about: *@who, or -1 (counted as unattributed)
+ * when the stream has not said.  @take: the next such record is not its.
  */
-static int as_thread_rec(struct pm_dec *d, struct pm_event *ev, unsigned int type,
-			 int64_t who)
+static int64_t whose(struct pm_dec *d, int64_t *who, int take)
 {
-	if (who < 0) {
+	int64_t pid = *who;
+
+	if (pid < 0) {
 		d->st.unattributed++;
-		return 0;
+		return -1;
 	}
+	if (take)
+		*who = -1;
+	return pid;
+}
+
+/* A compact record of thread @who (known) as @type, its payload cleared. */
+static void as_thread_rec(struct pm_event *ev, unsigned int type)
+{
 	ev->type = (uint8_t)type;
 	ev->rt = pm_rectype_canon(type);
 	memset(&ev->u, 0, sizeof(ev->u));
-	return 1;
+}
+
+/*
+ * A record's fixed part of @size bytes from its payload @p, of which @n
+ * are there: the rest zero, as the event holds it.
+ */
+static inline void fixed_part(void *dst, size_t size, const unsigned char *p,
+			      size_t n)
+{
+	if (n >= size) {
+		memcpy(dst, p, size);
+		return;
+	}
+	memset(dst, 0, size);
+	memcpy(dst, p, n);
+}
+
+/*
+ * The switch a record of any switch form (@type, described by @rt, its
+ * payload @p of @plen bytes) stands for, at the decoder's state, in @sw;
+ * @prev_unknown: a short switch came before the stream told which task
+ * was on the CPU (@sw's prev_pid and prev_prio are 0).
+ * Return: the site of a short switch with one, else 0.
+ */
+static inline __attribute__((always_inline)) uint32_t
+unpack_switch(const struct pm_dec *d, const struct pm_rectype *rt,
+			      unsigned int type, const unsigned char *p, uint32_t plen,
+			      struct tipme_rec_switch *sw, uint8_t *prev_unknown)
+{
+	size_t n = plen < rt->our_size ? plen : rt->our_size;
+	struct tipme_rec_switch_site_s ss;
+	struct tipme_rec_switch_c c;
+
+	*prev_unknown = 0;
+	switch (type) {
+	case TIPME_REC_SWITCH_C:
+		fixed_part(&c, sizeof(c), p, n);
+		tipme_switch_c_unpack(&c, sw);
+		return 0;
+	case TIPME_REC_SWITCH_S:
+	case TIPME_REC_SWITCH_SITE_S:
+		/* a short switch's word is where a short switch with a site's is */
+		fixed_part(&ss, sizeof(ss), p, n);
+		*prev_unknown = d->cur < 0;
+		tipme_switch_s_unpack(ss.word, type == TIPME_REC_SWITCH_SITE_S,
+				      d->cur < 0 ? 0 : (uint32_t)d->cur,
+				      d->cur < 0 ? 0 : d->cur_prio, sw);
+		return type == TIPME_REC_SWITCH_SITE_S ? ss.site : 0;
+	default:
+		fixed_part(sw, sizeof(*sw), p, n);
+		return 0;
+	}
+}
+
+/*
+ * After a switch (@type as stored, @sw what it stands for): the CPU's
+ * current task and the thread the switch put to sleep.
+ */
+static inline __attribute__((always_inline)) void
+follow_switch(struct pm_dec *d, unsigned int type,
+			  const struct tipme_rec_switch *sw, int prev_unknown)
+{
+	/* its previous task is known to a cold decoder if it names it, or
+	 * if the current task was known */
+	if (type != TIPME_REC_SWITCH_S && type != TIPME_REC_SWITCH_SITE_S)
+		d->known |= PM_DEC_KNOWN_SLEEPER;
+	else if (d->known & PM_DEC_KNOWN_CUR)
+		d->known |= PM_DEC_KNOWN_SLEEPER;
+	d->known |= PM_DEC_KNOWN_CUR;
+	d->sleeper = !prev_unknown && sw->prev_pid &&
+		     !(sw->flags & TIPME_SWITCH_PREEMPT) &&
+		     sw->prev_state != TIPME_TS_RUNNABLE ? (int64_t)sw->prev_pid : -1;
+	d->usleeper = d->sleeper;
+	d->cur = sw->next_pid;
+	d->cur_prio = sw->next_prio;
+}
+
+static int is_switch(unsigned int type)
+{
+	return type == TIPME_REC_SCHED_SWITCH || type == TIPME_REC_SWITCH_C ||
+	       type == TIPME_REC_SWITCH_S || type == TIPME_REC_SWITCH_SITE_S;
 }
 
 /*
@@ -341,33 +469,29 @@ static int as_thread_rec(struct pm_dec *d, struct pm_event *ev, unsigned int typ
  * @d->extra.
  * Return: 1 to pass @ev on, 0 to drop it.
  */
-static int normalise(struct pm_dec *d, struct pm_event *ev)
+static inline __attribute__((always_inline)) int
+normalise(struct pm_dec *d, struct pm_event *ev)
 {
-	const struct tipme_rec_switch *sw = &ev->u.sw;
-	struct tipme_rec_switch_c c;
 	uint32_t word, site = 0;
+	int64_t pid;
 
 	if (!ev->rt->our_size)
 		return 1;	/* the dump's table names it otherwise: as is */
+	if (is_switch(ev->raw_type)) {
+		site = unpack_switch(d, ev->rt, ev->raw_type, ev->payload,
+				     ev->payload_len, &ev->u.sw, &ev->prev_unknown);
+		if (ev->raw_type != TIPME_REC_SCHED_SWITCH)
+			as_switch(ev);
+		follow_switch(d, ev->raw_type, &ev->u.sw, ev->prev_unknown);
+		if (site && (pid = whose(d, &d->sleeper, 1)) >= 0) {
+			d->extra = *ev;
+			d->extra.rec_size = 0;
+			as_blocked(d, &d->extra, site, (uint32_t)pid);
+			d->have_extra = 1;
+		}
+		return 1;
+	}
 	switch (ev->raw_type) {
-	case TIPME_REC_SWITCH_C:
-		c = ev->u.swc;
-		tipme_switch_c_unpack(&c, &ev->u.sw);
-		as_switch(ev);
-		break;
-	case TIPME_REC_SWITCH_SITE_S:
-		site = ev->u.swss.site;
-		/* fall through */
-	case TIPME_REC_SWITCH_S:
-		word = ev->u.sws.word;
-		ev->prev_unknown = d->cur < 0;
-		tipme_switch_s_unpack(word, ev->raw_type == TIPME_REC_SWITCH_SITE_S,
-				      d->cur < 0 ? 0 : (uint32_t)d->cur,
-				      d->cur < 0 ? 0 : d->cur_prio, &ev->u.sw);
-		as_switch(ev);
-		break;
-	case TIPME_REC_SCHED_SWITCH:
-		break;
 	case TIPME_REC_WAKING_C:
 		word = ev->u.wkc.word;
 		tipme_waking_pack(&ev->u.wk, word & TIPME_PID_MASK, word >> 24,
@@ -378,20 +502,17 @@ static int normalise(struct pm_dec *d, struct pm_event *ev)
 		ev->rt = pm_rectype_canon(ev->type);
 		return 1;
 	case TIPME_REC_SITE:
-		if (d->sleeper < 0) {
-			d->st.unattributed++;
+		if ((pid = whose(d, &d->sleeper, 1)) < 0)
 			return 0;
-		}
-		as_blocked(d, ev, ev->u.si.id, (uint32_t)d->sleeper);
-		d->sleeper = -1;
+		as_blocked(d, ev, ev->u.si.id, (uint32_t)pid);
 		return 1;
 	case TIPME_REC_USTACK_C:
 		word = ev->u.rec.USTACK_C.id;
-		if (!as_thread_rec(d, ev, TIPME_REC_USTACK, d->usleeper))
+		if ((pid = whose(d, &d->usleeper, 1)) < 0)
 			return 0;
-		ev->u.rec.USTACK.pid = (uint32_t)d->usleeper;
+		as_thread_rec(ev, TIPME_REC_USTACK);
+		ev->u.rec.USTACK.pid = (uint32_t)pid;
 		ev->u.rec.USTACK.id = word;
-		d->usleeper = -1;
 		return 1;
 	case TIPME_REC_PROF_C:
 	case TIPME_REC_PROF_U:
@@ -401,41 +522,75 @@ static int normalise(struct pm_dec *d, struct pm_event *ev)
 		} else {
 			word = ev->u.rec.PROF_U.ustack;
 		}
-		if (!as_thread_rec(d, ev, TIPME_REC_PROF, d->cur))
+		if ((pid = whose(d, &d->cur, 0)) < 0)
 			return 0;
-		ev->u.rec.PROF.pid = (uint32_t)d->cur;
+		as_thread_rec(ev, TIPME_REC_PROF);
+		ev->u.rec.PROF.pid = (uint32_t)pid;
 		ev->u.rec.PROF.site = site;
 		ev->u.rec.PROF.ustack = word;
 		return 1;
 	default:
 		return 1;
 	}
-	/* a switch, of any form: its previous task is known to a cold
-	 * decoder if it names it, or if the current task was known */
-	if (ev->raw_type != TIPME_REC_SWITCH_S &&
-	    ev->raw_type != TIPME_REC_SWITCH_SITE_S)
-		d->known |= PM_DEC_KNOWN_SLEEPER;
-	else if (d->known & PM_DEC_KNOWN_CUR)
-		d->known |= PM_DEC_KNOWN_SLEEPER;
-	d->known |= PM_DEC_KNOWN_CUR;
-	d->sleeper = !ev->prev_unknown && sw->prev_pid &&
-		     !(sw->flags & TIPME_SWITCH_PREEMPT) &&
-		     sw->prev_state != TIPME_TS_RUNNABLE ? (int64_t)sw->prev_pid : -1;
-	d->usleeper = d->sleeper;
-	d->cur = sw->next_pid;
-	d->cur_prio = sw->next_prio;
-	if (site) {
-		if (d->sleeper < 0) {
-			d->st.unattributed++;
-		} else {
-			d->extra = *ev;
-			d->extra.rec_size = 0;
-			as_blocked(d, &d->extra, site, (uint32_t)d->sleeper);
-			d->have_extra = 1;
-			d->sleeper = -1;
-		}
+}
+
+/*
+ * What normalise() does to the decoder's state for the record @h, without
+ * making its event.  Return: 1 if pm_dec_next() gives it, 0 if it drops it.
+ */
+static inline __attribute__((always_inline)) int
+skim_state(struct pm_dec *d, const struct rec_hdr *h)
+{
+	struct tipme_rec_switch sw;
+	uint8_t prev_unknown;
+	uint32_t site;
+
+	if (!h->rt->our_size)
+		return 1;
+	if (is_switch(h->type)) {
+		site = unpack_switch(d, h->rt, h->type, h->payload, h->plen, &sw,
+				     &prev_unknown);
+		follow_switch(d, h->type, &sw, prev_unknown);
+		if (site)
+			whose(d, &d->sleeper, 1);
+		return 1;
 	}
-	return 1;
+	switch (h->type) {
+	case TIPME_REC_SITE:
+		return whose(d, &d->sleeper, 1) >= 0;
+	case TIPME_REC_USTACK_C:
+		return whose(d, &d->usleeper, 1) >= 0;
+	case TIPME_REC_PROF_C:
+	case TIPME_REC_PROF_U:
+		return whose(d, &d->cur, 0) >= 0;
+	default:
+		return 1;
+	}
+}
+
+/*
+ * Where the next record is: in the current sub-buffer, or the next one
+ * with records left.  1: there is one, 0: the end of the stream, <0 an
+ * error.
+ */
+static int in_subbuf(struct pm_dec *d, struct tm_err *e)
+{
+	int ret;
+
+	while (!d->done) {
+		if (!d->in_sb) {
+			ret = next_subbuf(d, e);
+			if (ret < 0)
+				return ret;
+			if (ret == 0)
+				d->done = 1;
+			continue;
+		}
+		if (d->sb_pos < d->sb_len)
+			return 1;
+		d->in_sb = 0;
+	}
+	return 0;
 }
 
 int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e)
@@ -454,7 +609,10 @@ int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e)
 		return 1;
 	}
 	for (;;) {
-		if (d->done) {
+		ret = in_subbuf(d, e);
+		if (ret < 0)
+			return ret;
+		if (!ret) {
 			if (d->pending_lost) {
 				/* gap at the end of the stream */
 				d->st.lost_at_end = 1;
@@ -463,18 +621,6 @@ int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e)
 				return 1;
 			}
 			return 0;
-		}
-		if (!d->in_sb) {
-			ret = next_subbuf(d, e);
-			if (ret < 0)
-				return ret;
-			if (ret == 0)
-				d->done = 1;
-			continue;
-		}
-		if (d->sb_pos >= d->sb_len) {
-			d->in_sb = 0;
-			continue;
 		}
 		before = d->prev_ts;
 		had = d->have_prev;
@@ -492,6 +638,154 @@ int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e)
 			make_lost(d, ev, d->held.ts, had, before);
 		}
 		return 1;
+	}
+}
+
+/* A record pm_dec_skim() gives with a @rec_size, counted in @t. */
+static inline void tally(struct pm_dec_tally *t, unsigned int type, uint64_t ts)
+{
+	t->count[type]++;
+	t->n++;
+	if (!t->have_ts) {
+		t->first_ts = ts;
+		t->have_ts = 1;
+	}
+	t->last_ts = ts;
+}
+
+/*
+ * pm_dec_skim()'s table: per type, a fixed-length record's size without
+ * an extended timestamp (0: not present, or of variable length), and
+ * whether skim_state() must see it.
+ */
+static void skim_table(struct pm_dec *d)
+{
+	unsigned int k;
+
+	for (k = 0; k < PM_NR_TYPES; k++) {
+		const struct pm_rectype *rt = &d->pm->rt[k];
+
+		d->skim_size[k] = 0;
+		if (rt->present && k != TIPME_REC_PAD && !(rt->flags & TIPME_RECTYPE_VARLEN))
+			d->skim_size[k] = (TIPME_HDR_SIZE + rt->payload_size + 3) & ~3U;
+		d->skim_state[k] = rt->our_size &&
+				   (is_switch(k) || k == TIPME_REC_SITE ||
+				    k == TIPME_REC_USTACK_C || k == TIPME_REC_PROF_C ||
+				    k == TIPME_REC_PROF_U);
+	}
+	d->skim_ready = 1;
+}
+
+/*
+ * pm_dec_skim()'s loop over the current sub-buffer, its position and
+ * previous timestamp in locals: read_record() and skim_state() for each
+ * record that passes read_record()'s checks on the face of it (not the
+ * sub-buffer's first, of a fixed length that fits, not padding, its
+ * timestamp not before the previous) and @want does not name.  It stops
+ * at the first other one, for read_record() to read (or fail on).
+ */
+static void skim_fast(struct pm_dec *d, const uint8_t *want,
+		      struct pm_dec_tally *t)
+{
+	const unsigned char *sb = d->sb;
+	uint32_t pos = d->sb_pos, len = d->sb_len, size;
+	uint64_t ts, prev = d->prev_ts;
+	struct rec_hdr h = { 0 };
+	unsigned int type;
+	int took = 0;
+
+	if (d->sb_first)	/* its extended timestamp: read_record() checks */
+		return;
+	while (len - pos >= TIPME_HDR_SIZE) {
+		uint32_t hdr = get32(sb + pos);
+		int ext = tipme_hdr_ext(hdr);
+
+		type = tipme_hdr_type(hdr);
+		size = d->skim_size[type];
+		if (!size || want[type])
+			break;
+		if (ext) {
+			size += TIPME_HDR_EXT_SIZE;
+			if (size > len - pos)
+				break;
+			memcpy(&ts, sb + pos + TIPME_HDR_SIZE, sizeof(ts));
+			if (ts < prev)
+				break;
+			d->st.ext_records++;
+		} else {
+			if (size > len - pos)
+				break;
+			ts = tipme_ts_extend(prev, tipme_hdr_ts(hdr));
+		}
+		d->st.records++;
+		d->st.count[type]++;
+		d->st.bytes[type] += size;
+		prev = ts;
+		if (d->skim_state[type]) {
+			h.rt = &d->pm->rt[type];
+			h.type = type;
+			h.plen = h.rt->payload_size;
+			h.payload = sb + pos + TIPME_HDR_SIZE + (ext ? TIPME_HDR_EXT_SIZE : 0);
+			if (!skim_state(d, &h)) {
+				pos += size;
+				continue;
+			}
+		}
+		pos += size;
+		took = 1;
+		tally(t, type, ts);
+	}
+	if (pos == d->sb_pos)
+		return;
+	d->st.last_ts = prev;
+	d->prev_ts = prev;
+	d->sb_pos = pos;
+	if (took) {
+		d->known |= PM_DEC_KNOWN_PREV;
+		d->pending_lost = 0;
+	}
+}
+
+int pm_dec_skim(struct pm_dec *d, const uint8_t *want, struct pm_event *ev,
+		struct pm_dec_tally *t, struct tm_err *e)
+{
+	struct rec_hdr h = { 0 };
+	int ret;
+
+	if (!d->skim_ready)
+		skim_table(d);
+	for (;;) {
+		ret = in_subbuf(d, e);
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			if (d->pending_lost)	/* gap at the end of the stream */
+				d->st.lost_at_end = 1;
+			d->pending_lost = 0;
+			return 0;
+		}
+		skim_fast(d, want, t);
+		if (d->sb_pos >= d->sb_len)
+			continue;
+		ret = read_record(d, &h, e);
+		if (ret < 0)
+			return ret;
+		if (ret == 0)
+			continue;
+		if (want[h.type]) {
+			fill_event(d, &h, ev);
+			if (!normalise(d, ev))
+				continue;
+			d->have_extra = 0;	/* a short switch's blocked: not given */
+		} else if (!skim_state(d, &h)) {
+			continue;
+		}
+		/* as pm_dec_next() gives it, a gap before it reported */
+		d->known |= PM_DEC_KNOWN_PREV;
+		d->pending_lost = 0;
+		if (want[h.type])
+			return 1;
+		tally(t, h.type, h.ts);
 	}
 }
 

@@ -243,6 +243,9 @@ struct pm_dec {
 	void *on_subbuf_arg;
 	uint8_t known;
 	uint64_t read_since_drop;
+	int skim_ready;
+	uint32_t skim_size[PM_NR_TYPES];
+	uint8_t skim_state[PM_NR_TYPES];
 };
 
 /*
@@ -310,6 +313,49 @@ void pm_dec_init(struct pm_dec *d, const struct pm_dump *pm,
  * malformed stream (the decoder then stays at its end).
  */
 int pm_dec_next(struct pm_dec *d, struct pm_event *ev, struct tm_err *e);
+
+/**
+ * struct pm_dec_tally - the records pm_dec_skim() passed over
+ * @n: how many
+ * @count: how many of each type, as stored (@raw_type)
+ * @have_ts: @first_ts and @last_ts are set
+ * @first_ts: the first one's timestamp
+ * @last_ts: the last one's
+ *
+ * The records counted are those pm_dec_next() gives with a @rec_size:
+ * not the blocked event a short switch with a site also stands for, not
+ * the losses, not the compact records it drops as unattributed.
+ */
+struct pm_dec_tally {
+	uint64_t n;
+	uint64_t count[PM_NR_TYPES];
+	int have_ts;
+	uint64_t first_ts;
+	uint64_t last_ts;
+};
+
+/**
+ * pm_dec_skim() - the next record of a type @want names; the others
+ * only counted
+ * @d: decoder from pm_dec_init(), read only by pm_dec_skim()
+ * @want: per type as stored (PM_NR_TYPES entries): nonzero for the
+ *	records to give as events
+ * @ev: the record, as pm_dec_next() gives it
+ * @t: the records before it not given, added (the caller empties it)
+ * @e: error message
+ *
+ * For a reader that needs a stream's counts (@d->st), not its records
+ * (`tipme info`): it reads each record's header, and the payload only of
+ * the switches and the compact records that follow them, whose thread a
+ * switch tells.  The losses and the blocked event of a short switch with
+ * a site are not given; @d->st at the end, and the errors, are
+ * pm_dec_next()'s.
+ *
+ * Return: 1 with an event in @ev, 0 at the end, negative errno on a
+ * malformed stream.
+ */
+int pm_dec_skim(struct pm_dec *d, const uint8_t *want, struct pm_event *ev,
+		struct pm_dec_tally *t, struct tm_err *e);
 
 /**
  * pm_dec_all() - decode a whole CPU stream, keeping only the statistics

@@ -29,6 +29,7 @@ struct pm_ckpt {
 	size_t nlosses;		/* @whole's first ones */
 	int have;
 	struct pm_seg *fin;	/* each thread's stretches as the whole dump ends them */
+	size_t *fin_off;	/* where each thread's begin in @fin (a pass's only) */
 	size_t nfin;		/* how many of them are final yet */
 	size_t nsegs;		/* of all threads */
 };

@@ -569,19 +569,6 @@ struct pm_state_bld {
 };
 
 /*
- * Where thread @i's stretches are in checkpoint @c's @fin (the threads'
- * stretches one after another, at most two each).
- */
-static size_t fin_at(const struct pm_ckpt *c, size_t i)
-{
-	size_t j, at = 0;
-
-	for (j = 0; j < i; j++)
-		at += c->threads[j].nsegs;
-	return at;
-}
-
-/*
  * The builder is about to forget thread @t's stretches before
  * @t->segs[@keep] (index @i among the threads): those a checkpoint holds
  * are final now, as the whole dump's build leaves them.
@@ -598,7 +585,7 @@ static void fin_note(struct pm_ckpts *ck, size_t i, const struct pm_thread *t,
 		if (c->nfin == c->nsegs || i >= c->nthreads)
 			continue;
 		ct = &c->threads[i];
-		at = fin_at(c, i);
+		at = c->fin_off[i];
 		for (j = 0; j < ct->nsegs; j++) {
 			uint64_t seq = ct->dropped + j;
 
@@ -860,6 +847,7 @@ static void ckpt_free(struct pm_ckpt *c)
 	free(c->first);
 	free(c->last);
 	free(c->fin);
+	free(c->fin_off);
 }
 
 /* Keep the builder @b as checkpoint @c, before the events at @ns. */
@@ -871,9 +859,10 @@ static int ckpt_take(struct pm_ckpt *c, const struct pm_state_bld *b, int64_t ns
 	memset(c, 0, sizeof(*c));
 	c->ns = ns;
 	c->threads = calloc(st->nthreads ? st->nthreads : 1, sizeof(*c->threads));
+	c->fin_off = malloc((st->nthreads ? st->nthreads : 1) * sizeof(*c->fin_off));
 	c->first = malloc(n * sizeof(*c->first));
 	c->last = malloc(n * sizeof(*c->last));
-	if (!c->threads || !c->first || !c->last)
+	if (!c->threads || !c->fin_off || !c->first || !c->last)
 		return -ENOMEM;
 	memcpy(c->first, b->cs.first, n * sizeof(*c->first));
 	memcpy(c->last, b->cs.last, n * sizeof(*c->last));
@@ -891,6 +880,8 @@ static int ckpt_take(struct pm_ckpt *c, const struct pm_state_bld *b, int64_t ns
 			memcpy(k->segs, t->segs, t->nsegs * sizeof(*k->segs));
 		}
 		c->nthreads++;
+		/* the threads' stretches one after another in @fin */
+		c->fin_off[i] = c->nsegs;
 		c->nsegs += t->nsegs;
 	}
 	c->fin = calloc(c->nsegs ? c->nsegs : 1, sizeof(*c->fin));

@@ -10,7 +10,10 @@
  * (wellformed.h) when the command succeeds.
  *
  * Before them, the index of sub-buffers by time (dump/index.h) must give
- * for a few ranges what a full merge gives there, or the harness aborts.
+ * for a few ranges what a full merge gives there, and the skim that
+ * `tipme info` reads (pm_dec_skim()) each CPU's statistics or error as
+ * the full decoder does (and the whole dump's cost as pm_cost_add() makes
+ * it of every event), or the harness aborts.
  *
  * Each input runs a fifth of the option combinations, chosen by a hash of
  * its bytes, so an input costs what it did with one combination per
@@ -32,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/cost.h"
 #include "cmd/commands.h"
 #include "dump/index.h"
 #include "dump_fix.h"
@@ -293,6 +297,69 @@ static int range_same(const struct pm_dump *pm, const struct pm_index *ix,
 	return same;
 }
 
+/*
+ * The recorder's cost of the whole dump, which pm_cost_compute() skims
+ * for, against pm_cost_add() given every event: the same, or the same
+ * error.
+ */
+static void check_cost(const struct pm_dump *pm)
+{
+	struct tm_err e1 = { "" }, e2 = { "" };
+	struct pm_cost c1, c2;
+	struct pm_cost_run r;
+	struct pm_event ev;
+	struct pm_dec d;
+	uint32_t i;
+	int ra, rb = 0;
+
+	ra = pm_cost_compute(pm, INT64_MIN, INT64_MAX, &c1, &e1);
+	pm_cost_begin(&r, pm, INT64_MIN, INT64_MAX, &c2);
+	for (i = 0; i < pm->nr_cpus && !rb; i++) {
+		pm_dec_init(&d, pm, &pm->cpus[i]);
+		while ((rb = pm_dec_next(&d, &ev, &e2)) > 0 &&
+		       !(rb = pm_cost_add(&r, &ev, &e2)))
+			;
+		if (!rb)
+			pm_cost_cpu_end(&r);
+	}
+	if (!rb)
+		pm_cost_end(&r);
+	if (ra != rb || (ra && strcmp(e1.msg, e2.msg)) ||
+	    (!ra && memcmp(&c1, &c2, sizeof(c1))))
+		abort();
+}
+
+/*
+ * What `tipme info` reads, pm_dec_skim() wanting the sampler's and the
+ * cost records, against the full decoder on each CPU: the same
+ * statistics, or the same error.
+ */
+static void check_skim(const struct pm_dump *pm)
+{
+	static const uint8_t want[PM_NR_TYPES] = {
+		[TIPME_REC_SAMPLE_END] = 1, [TIPME_REC_COST] = 1,
+	};
+	struct tm_err e1 = { "" }, e2 = { "" };
+	struct pm_dec_tally t;
+	struct pm_dec_stats st;
+	struct pm_event ev;
+	struct pm_dec d;
+	uint32_t i;
+	int ra, rb;
+
+	for (i = 0; i < pm->nr_cpus; i++) {
+		ra = pm_dec_all(pm, &pm->cpus[i], &st, &e1);
+		memset(&t, 0, sizeof(t));
+		pm_dec_init(&d, pm, &pm->cpus[i]);
+		while ((rb = pm_dec_skim(&d, want, &ev, &t, &e2)) > 0)
+			;
+		if (ra != rb || (ra && strcmp(e1.msg, e2.msg)) ||
+		    (!ra && memcmp(&st, &d.st, sizeof(st))))
+			abort();
+	}
+	check_cost(pm);
+}
+
 /* The index's ranges against the full merge's, on a dump that opened. */
 static void check_index(const struct pm_dump *pm)
 {
@@ -321,6 +388,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* a pid and times the dump knows, for the options */
 	if (!pm_incident_open_mem(&in, data, size, 0, &e)) {
 		check_index(&in.pm);
+		check_skim(&in.pm);
 		if (!pm_state_build(&st, &in, &e)) {
 			if (st.nthreads)
 				snprintf(pid, sizeof(pid), "%u", st.threads[st.nthreads / 2].pid);

@@ -13,7 +13,9 @@
 #include "cmd/commands.h"
 #include "dump/decode.h"
 #include "gen.h"
+#include "scen.h"
 #include "tap.h"
+#include "typing.h"
 
 static char dir[64];
 static FILE *devnull;
@@ -86,6 +88,106 @@ static int merged_equal(struct pm_dump *pm, const struct gen_out *out,
 fail:
 	pm_merge_free(&m);
 	return 0;
+}
+
+/*
+ * pm_dec_skim() on one CPU of @pm against pm_dec_next(): the records of
+ * the types @want names given as the full decoder gives them, the others
+ * counted as it gives them (by type, first and last timestamp), and at
+ * the end the same statistics, or the same error.
+ */
+static int skim_cpu_same(const struct pm_dump *pm, const struct pm_cpu *pc,
+			 const uint8_t *want)
+{
+	struct tm_err e1 = { "" }, e2 = { "" };
+	struct pm_dec_tally full, t;
+	struct pm_dec a, b;
+	struct pm_event x, y;
+	int ra, rb;
+
+	memset(&full, 0, sizeof(full));
+	memset(&t, 0, sizeof(t));
+	pm_dec_init(&a, pm, pc);
+	pm_dec_init(&b, pm, pc);
+	for (;;) {
+		while ((ra = pm_dec_next(&a, &x, &e1)) > 0) {
+			if (x.kind != PM_EV_RECORD || !x.rec_size)
+				continue;
+			if (want[x.raw_type])
+				break;
+			full.count[x.raw_type]++;
+			full.n++;
+			if (!full.have_ts)
+				full.first_ts = x.ts;
+			full.have_ts = 1;
+			full.last_ts = x.ts;
+		}
+		rb = pm_dec_skim(&b, want, &y, &t, &e2);
+		if (ra != rb || memcmp(&full, &t, sizeof(t)))
+			return 0;
+		if (ra <= 0)
+			break;
+		if (x.kind != y.kind || x.ts != y.ts || x.type != y.type ||
+		    x.raw_type != y.raw_type || x.rec_size != y.rec_size ||
+		    x.file_off != y.file_off || x.payload != y.payload ||
+		    x.payload_len != y.payload_len || x.waker_unknown != y.waker_unknown ||
+		    x.prev_unknown != y.prev_unknown || memcmp(&x.u, &y.u, sizeof(x.u)))
+			return 0;
+		memset(&full, 0, sizeof(full));
+		memset(&t, 0, sizeof(t));
+	}
+	if (ra < 0)
+		return !strcmp(e1.msg, e2.msg);
+	return !memcmp(&a.st, &b.st, sizeof(a.st));
+}
+
+/*
+ * Every CPU of @pm skimmed (pm_dec_skim()) as the full decoder reads it,
+ * wanting no record, the ones `tipme info` wants, and the compact ones
+ * whose thread a switch tells.  (The whole dump's cost, which skims, is
+ * test_instr's, and fuzz_kdump's against pm_cost_add() of every event.)
+ */
+static int skim_same(const struct pm_dump *pm)
+{
+	static const uint8_t none[PM_NR_TYPES];
+	static const uint8_t info[PM_NR_TYPES] = {
+		[TIPME_REC_SAMPLE_END] = 1, [TIPME_REC_COST] = 1,
+	};
+	static const uint8_t compact[PM_NR_TYPES] = {
+		[TIPME_REC_SWITCH_SITE_S] = 1, [TIPME_REC_SITE] = 1,
+		[TIPME_REC_WAKING_C] = 1, [TIPME_REC_PROF_C] = 1,
+	};
+	uint32_t i;
+
+	for (i = 0; i < pm->nr_cpus; i++)
+		if (!skim_cpu_same(pm, &pm->cpus[i], none) ||
+		    !skim_cpu_same(pm, &pm->cpus[i], info) ||
+		    !skim_cpu_same(pm, &pm->cpus[i], compact))
+			return 0;
+	return 1;
+}
+
+/*
+ * A desktop typed at (tests/unit/typing.c) in compact records with short
+ * headers, in @path; a gap in one CPU's stream.
+ */
+static int write_compact(const char *path)
+{
+	struct scen *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s)
+		return -1;
+	scen_init(s, 2);
+	s->compact = 1;
+	s->short_ts = 1;
+	/* cpu 1's stream begins with a gap of two sub-buffers */
+	scen_subbuf(s, 1, s->sb[1][0].seq + 3);
+	err = typing_write(s, 60, NULL);
+	if (!err)
+		err = scen_write(s, path);
+	free(s);
+	return err;
 }
 
 static void test_random_dump(void)
@@ -161,6 +263,7 @@ static void test_random_dump(void)
 	      pm_records_print(devnull, &pm, NULL, 0, &e) ||
 	      pm_records_print(devnull, &pm, NULL, 1, &e);
 	tap_ok(!err, "info and records (text and JSON) run over it%s%s", err ? ": " : "", e.msg);
+	tap_ok(skim_same(&pm), "skimmed (pm_dec_skim()): the full decoder's counts and records");
 	pm_close(&pm);
 	gen_out_free(&out);
 	gen_spec_free(&s);
@@ -617,6 +720,77 @@ static void test_corruption(void)
 	free(good);
 }
 
+/* Times a corrupt dump's streams hold the cases the skim must follow. */
+static void skim_coverage(const struct pm_dump *pm, int *unattr, int *gaps)
+{
+	struct tm_err e = { "" };
+	struct pm_dec_stats st;
+	uint32_t i;
+
+	for (i = 0; i < pm->nr_cpus; i++) {
+		pm_dec_all(pm, &pm->cpus[i], &st, &e);
+		*unattr += st.unattributed > 0;
+		*gaps += st.gaps > 0;
+	}
+}
+
+/*
+ * The skim (what `tipme info` and `tipme cost` over the whole dump read)
+ * on compact records with short headers, and on 3000 corruptions of them
+ * with the checksums off: the full decoder's counts, records and errors.
+ */
+static void test_skim(void)
+{
+	unsigned char *good, *m;
+	struct tm_err e = { "" };
+	uint64_t rng = 777;
+	struct pm_dump pm;
+	int i, j, same = 1, opened = 0, unattr = 0, gaps = 0;
+	size_t size = 0, off;
+	char path[128];
+
+	path_in(path, sizeof(path), "compact.tipme");
+	good = write_compact(path) ? NULL : gen_read_file(path, &size);
+	if (!good || pm_open(&pm, path, 0, &e)) {
+		tap_ok(0, "compact dump for the skim%s%s", e.msg[0] ? ": " : "", e.msg);
+		if (good)
+			pm_close(&pm);
+		free(good);
+		return;
+	}
+	tap_ok(skim_same(&pm) && pm.rt[TIPME_REC_SWITCH_SITE_S].present,
+	       "skimmed: compact records with short headers give the full decoder's counts and records");
+	pm_close(&pm);
+	m = malloc(size);
+	for (i = 0; i < 3000 && m; i++) {
+		int flips = 1 + (int)(gen_rand(&rng) % 6);
+
+		memcpy(m, good, size);
+		for (j = 0; j < flips; j++) {
+			off = gen_rand(&rng) % size;
+			m[off] ^= (unsigned char)(1U << (gen_rand(&rng) % 8));
+		}
+		if (pm_open_mem(&pm, m, size, TM_DUMP_NO_CRC, &e)) {
+			pm_close(&pm);	/* what it had read of it */
+			continue;
+		}
+		opened++;
+		if (!skim_same(&pm)) {
+			if (same)
+				tap_diag("corruption %d: skimmed otherwise", i);
+			same = 0;
+		}
+		skim_coverage(&pm, &unattr, &gaps);
+		pm_close(&pm);
+	}
+	tap_ok(same && opened > 1000 && unattr > 10 && gaps > 1000,
+	       "3000 corruptions of it, checksums off: %d opened, all skimmed as decoded "
+	       "(%d with unattributed compact records, %d with sequence gaps)",
+	       opened, unattr, gaps);
+	free(m);
+	free(good);
+}
+
 int main(void)
 {
 	if (!gen_tmpdir(dir)) {
@@ -624,11 +798,12 @@ int main(void)
 		return 1;
 	}
 	devnull = fopen("/dev/null", "w");
-	tap_plan(30);
+	tap_plan(33);
 	test_random_dump();
 	test_compat_sizes();
 	test_handmade();
 	test_corruption();
+	test_skim();
 	fclose(devnull);
 	gen_rmtree(dir);
 	return tap_done();
