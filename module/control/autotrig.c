@@ -48,9 +48,15 @@
  *  6. A client the reader's process wakes from the wait it was woken from
  *     for the press (its next message: the key's release, say), that has
  *     neither answered nor run while the reader was awake since the
- *     reader last woke, drew nothing: the press is dropped (counted), not
- *     ended at whatever flip comes next (a blinking cursor's).  tipme
- *     report keeps the same rules (postmortem/analysis/flip.c).
+ *     reader last woke, nor passed work on since it was woken for the
+ *     press, drew nothing: the press is dropped (counted), not ended at
+ *     whatever flip comes next (a blinking cursor's).  Passing work on is
+ *     waking another task from task context (a thread of its own or of
+ *     another process, a kernel worker; not the reader's process: that is
+ *     the answer) or queueing a work item: a terminal writing the key to
+ *     its pty queues the tty's work, and then waits for the echo in the
+ *     very wait the key's release finds it in.  tipme report keeps the
+ *     same rules (postmortem/analysis/flip.c).
  *
  * A press still followed 10 s after it happened is forgotten, as
  * tipme-xhook forgets a press nobody answered, and so is one whose
@@ -149,6 +155,9 @@ enum auto_phase {
  *	wakeup shows may have passed: the next flip ends the press)
  * @silent: the reader's process woke the client from its wait again
  *	while the reader still handled the press, without an answer
+ * @passed: the client woke another task (not of the reader's process) or
+ *	queued a work item since it was woken for the press: its answer
+ *	may come after the reader's next message
  * @flipwait: counted in tipme_auto_flipwait
  * @comm: the reader's command name, once it is done
  */
@@ -166,6 +175,7 @@ struct auto_reader {
 	bool ridle;
 	bool cand;
 	bool silent;
+	bool passed;
 	bool flipwait;
 	char comm[TASK_COMM_LEN];
 };
@@ -343,6 +353,7 @@ void tipme_auto_woken(struct task_struct *p)
 	slot->ridle = false;
 	slot->cand = false;
 	slot->silent = false;
+	slot->passed = false;
 	slot->flipwait = false;
 	slot->phase = AUTO_READING;
 	WRITE_ONCE(slot->pid, p->pid);
@@ -368,22 +379,42 @@ static bool wakes_for(const struct auto_reader *r, struct task_struct *p)
 	       (p->pid == client && current->tgid == READ_ONCE(r->tgid));
 }
 
+/*
+ * Does current, a followed press's client that has not answered, pass
+ * work on to @p (NULL: a work item)?  Without the lock.
+ */
+static bool passes_on(const struct auto_reader *r, struct task_struct *p)
+{
+	return READ_ONCE(r->pid) && READ_ONCE(r->client) == current->pid &&
+	       !READ_ONCE(r->passed) && !READ_ONCE(r->answered) &&
+	       (!p || (p != current && p->tgid != READ_ONCE(r->tgid)));
+}
+
+/* Under auto_lock: the same, and if so the press may be answered late. */
+static void auto_passes_on(struct auto_reader *r, struct task_struct *p)
+{
+	if (r->pid && r->client == current->pid && !r->answered &&
+	    (!p || (p != current && p->tgid != r->tgid)))
+		r->passed = true;
+}
+
 /**
  * tipme_auto_wakes() - @p is woken while presses are followed
  * @p: the task woken
  *
  * A reader woken from its wait for work (any context: a timer's
  * interrupt, a signal), a reader waking its client, a client waking its
- * reader's process (its answer), or the reader's process waking the
- * client from its wait again (its next message).  Only task context
- * counts for the last three: an interrupt's wakeup is not the
- * interrupted task's.
+ * reader's process (its answer) or another task (it passed work on), or
+ * the reader's process waking the client from its wait again (its next
+ * message).  Only task context counts for the last four: an interrupt's
+ * wakeup is not the interrupted task's.
  *
  * Context: the sched_waking probe (interrupts off, @p's pi_lock held).
  */
 void tipme_auto_wakes(struct task_struct *p)
 {
-	bool task = in_task() && !(p->flags & PF_KTHREAD) && p->mm &&
+	bool intask = in_task();
+	bool task = intask && !(p->flags & PF_KTHREAD) && p->mm &&
 		    p->tgid != current->tgid;
 	struct auto_reader *r;
 	pid_t pid;
@@ -391,7 +422,8 @@ void tipme_auto_wakes(struct task_struct *p)
 
 	for (i = 0; i < AUTO_READERS; i++) {
 		pid = READ_ONCE(readers[i].pid);
-		if (pid && (p->pid == pid || (task && wakes_for(&readers[i], p))))
+		if (pid && (p->pid == pid || (task && wakes_for(&readers[i], p)) ||
+			    (intask && passes_on(&readers[i], p))))
 			break;
 	}
 	if (i == AUTO_READERS)
@@ -406,6 +438,8 @@ void tipme_auto_wakes(struct task_struct *p)
 			r->ridle = false;
 			r->cand = false;
 		}
+		if (intask)
+			auto_passes_on(r, p);
 		if (!task) {
 			auto_sync(r);
 			continue;
@@ -419,7 +453,7 @@ void tipme_auto_wakes(struct task_struct *p)
 			   r->ctgid == current->tgid && p->tgid == r->tgid) {
 			auto_answered(r);
 		} else if (r->client == p->pid && !r->answered && !r->cand &&
-			   current->tgid == r->tgid &&
+			   !r->passed && current->tgid == r->tgid &&
 			   same_wait(p, &r->cwait)) {
 			/* the next message finds the client waiting: no answer */
 			if (r->phase == AUTO_READING) {
@@ -433,6 +467,33 @@ void tipme_auto_wakes(struct task_struct *p)
 		auto_sync(r);
 	}
 	raw_spin_unlock(&auto_lock);
+}
+
+/**
+ * tipme_auto_queued() - current queues a work item while presses are followed
+ *
+ * A client that has not answered passes work on (a terminal writing the
+ * key to its pty queues the tty's work, whose worker may be awake).
+ *
+ * Context: the workqueue_queue_work probe (any context; only task
+ * context counts).
+ */
+void tipme_auto_queued(void)
+{
+	unsigned long flags;
+	int i;
+
+	if (!in_task())
+		return;
+	for (i = 0; i < AUTO_READERS; i++)
+		if (passes_on(&readers[i], NULL))
+			break;
+	if (i == AUTO_READERS)
+		return;
+	raw_spin_lock_irqsave(&auto_lock, flags);
+	for (i = 0; i < AUTO_READERS; i++)
+		auto_passes_on(&readers[i], NULL);
+	raw_spin_unlock_irqrestore(&auto_lock, flags);
 }
 
 /**

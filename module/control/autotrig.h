@@ -24,6 +24,7 @@ void tipme_auto_woken(struct task_struct *p);
 void tipme_auto_switched(struct task_struct *prev, unsigned int state);
 void tipme_auto_wakes(struct task_struct *p);
 void tipme_auto_flipped(void);
+void tipme_auto_queued(void);
 void tipme_auto_flips_seen(bool seen);
 void tipme_auto_delivered(void);
 int tipme_auto_params_text(char *buf, size_t size);
@@ -52,6 +53,13 @@ static inline void tipme_auto_switch(struct task_struct *prev,
 {
 	if (unlikely(atomic_read(&tipme_auto_readers)))
 		tipme_auto_switched(prev, state);
+}
+
+/* From workqueue_queue_work's probe: current queues a work item. */
+static inline void tipme_auto_queue(void)
+{
+	if (unlikely(atomic_read(&tipme_auto_readers)))
+		tipme_auto_queued();
 }
 
 /* From drm_vblank_event_delivered's probe: a page flip completed. */

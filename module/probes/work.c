@@ -24,6 +24,7 @@
 #include <trace/events/irq.h>
 #include <trace/events/workqueue.h>
 #include "recorder.h"
+#include "control/autotrig.h"
 #include "instr/cost.h"
 #include "probes/ctx.h"
 #include "probes/tracepoints.h"
@@ -162,6 +163,7 @@ static void probe_workqueue_queue_work(void *data, int req_cpu,
 				       struct pool_workqueue *pwq,
 				       struct work_struct *work)
 {
+	tipme_auto_queue();
 	work_record(TIPME_REC_WORK_QUEUE, work, work->func);
 }
 

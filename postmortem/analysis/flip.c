@@ -355,15 +355,75 @@ static const struct pm_wake *next_message(const struct pm_incident *inc,
 	return NULL;
 }
 
+/* Where the work items queued (or, before the dump, started) from @ns on begin. */
+static size_t work_from(const struct pm_res *res, int64_t ns)
+{
+	size_t lo = 0, hi = res->nworks, mid;
+	int64_t at;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		at = res->works[mid].queue_ns ? res->works[mid].queue_ns :
+						res->works[mid].start_ns;
+		if (at < ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * When @client first passed work on to someone else after @woken: woke
+ * another thread (its own process's, another's, a kernel worker; not the
+ * compositor's: that is a message to it) or queued a kernel work item, in
+ * task context; 0 if it did not before @before.  A terminal writing the
+ * key to its pty queues the tty's work, whose worker wakes the shell.
+ */
+static int64_t passed_on(const struct pm_incident *inc, const struct pm_res *res,
+			 uint32_t client, uint32_t compositor, int64_t woken, int64_t before)
+{
+	int64_t first = 0;
+	size_t i;
+
+	for (i = pm_res_wake_from(res, woken + 1); i < res->nwakes && res->wakes[i].ns < before;
+	     i++) {
+		const struct pm_wake *w = &res->wakes[i];
+
+		if (w->waker == client && w->ctx == TIPME_CTX_TASK && w->target != client &&
+		    tgid_of(&inc->pm, w->target, w->ns) != compositor) {
+			first = w->ns;
+			break;
+		}
+	}
+	for (i = work_from(res, woken + 1); i < res->nworks; i++) {
+		const struct pm_work *w = &res->works[i];
+		int64_t at = w->queue_ns ? w->queue_ns : w->start_ns;
+
+		if (at >= before || (first && at >= first))
+			break;
+		if (w->queue_ns && w->queuer == client && w->queue_ctx == TIPME_CTX_TASK) {
+			first = at;
+			break;
+		}
+	}
+	return first;
+}
+
 /*
  * By when the client's first message for the press must come: before the
  * compositor woke @client's thread again from a wait for a message (it had
  * handled the press without a word, and waited for the next), and within
  * CLIENT_WITHIN_NS.  A client busy with the press (computing, asleep, or
- * waiting on a fence) is not waiting for a message from the compositor.
+ * waiting on a fence) is not waiting for a message from the compositor;
+ * one that passed work on before that wait (passed_on()) may be waiting
+ * for the answer in it (a terminal, for its shell's echo), and the
+ * compositor's message (the key's release, say) proves nothing: it has
+ * until CLIENT_WITHIN_NS.
  */
 static int64_t answer_by(const struct pm_incident *inc, const struct pm_state *st,
-			 uint32_t client, uint32_t compositor, int64_t woken)
+			 const struct pm_res *res, uint32_t client, uint32_t compositor,
+			 int64_t woken)
 {
 	const struct pm_thread *t = pm_state_thread(st, client);
 	int64_t limit = woken + CLIENT_WITHIN_NS;
@@ -377,7 +437,8 @@ static int64_t answer_by(const struct pm_incident *inc, const struct pm_state *s
 		if (s->start_ns > woken && s->state == PM_T_BLOCKED && pm_seg_idle(inc, s) &&
 		    s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK &&
 		    tgid_of(&inc->pm, (uint32_t)s->waker, s->end_ns) == compositor)
-			return s->end_ns;
+			return passed_on(inc, res, client, compositor, woken, s->start_ns) ?
+			       limit : s->end_ns;
 	}
 	return limit;
 }
@@ -655,7 +716,7 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	}
 	if (!woken_client(inc, st, res, out))
 		return 0;
-	by = answer_by(inc, st, out->client, out->compositor, out->client_ns);
+	by = answer_by(inc, st, res, out->client, out->compositor, out->client_ns);
 	c = next_message(inc, res, out, out->client_ns, by);
 	/*
 	 * A commit no wakeup shows whose flip came before the client's first

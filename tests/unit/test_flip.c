@@ -67,7 +67,12 @@
  * X client's sleep with Xwayland computing on for 350 ms between
  * executing the drawing and committing it (t-xwayland in a full check):
  * from the drawing on the chain follows Xwayland, not the X client's wait
- * for its next key (before, that wait was the verdict).  Each:
+ * for its next key (before, that wait was the verdict); a
+ * client that writes the key to its pty (queues the tty's work, whose
+ * kworker wakes the terminal's program) and waits in poll, where the
+ * key's release finds it before the program, having stopped it 300 ms,
+ * lets it answer (t-foot's race: before, the press ended at sway's wait,
+ * "drew nothing").  Each:
  * `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
@@ -131,6 +136,7 @@ enum variant {
 	V_XWL_BUSY,	/* V_XWL_TIMER's, Xwayland never asleep again; a second key */
 	V_XWL_SAMEMS,	/* ... the reply sent in the millisecond it was written */
 	V_XWL_LATE,	/* V_XWL_TIMER's, Xwayland's commit 350 ms after the drawing */
+	V_PTY,		/* the client passes the key to a pty, its release comes first */
 };
 
 static const char *const names[] = {
@@ -149,6 +155,7 @@ static const char *const names[] = {
 	[V_AWAKE_LAG] = "awake-lag", [V_WESTON_STOPPED] = "weston-stopped",
 	[V_XWL_BUSY] = "xwayland-busy", [V_XWL_SAMEMS] = "xwayland-samems",
 	[V_XWL_LATE] = "xwayland-late",
+	[V_PTY] = "pty",
 };
 
 /*
@@ -635,6 +642,52 @@ static int xwayland_busy(struct scen *s, enum variant v)
 	return write_xwl(s, v, &c);
 }
 
+/*
+ * V_PTY, as t-foot left it when the key's release came early: foot (600)
+ * writes the key to its pty (queues the tty's work, wakes the kworker 91)
+ * and waits in poll at 11.5 ms, sway asleep since 11 ms; the kworker
+ * wakes the terminal's program (700: ttystop) at 11.35 ms.  The key's
+ * release comes at 12.88 ms: sway sends it to foot at 13 ms, which finds
+ * foot in the same poll; foot reads it without a word and waits again.
+ * 700 stops foot (SIGSTOP) at 14 ms and continues it at 311 ms.
+ */
+/* @pid leaves @cpu at @ms in task state @state at @site; @next runs. */
+static void leaves(struct scen *s, uint32_t cpu, double ms, uint32_t pid, uint8_t state,
+		   uint32_t next, const char *const *site)
+{
+	scen_switch(s, cpu, MS(ms), pid, state, 120, next, 120);
+	scen_blocked(s, cpu, MS(ms), pid, site);
+}
+
+static void pty(struct scen *s)
+{
+	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
+	struct tipme_rec_input rel = { .kind = TIPME_INPUT_KEY, .value = 0, .device = 3 };
+
+	/* foot writes the key: the tty's work, its kworker wakes 700 */
+	scen_work(s, 1, TIPME_REC_WORK_QUEUE, MS(11.2), 0xd0, "flush_to_ldisc", 600,
+		  TIPME_CTX_TASK);
+	scen_wake(s, 1, MS(11.25), 91, 2, 600, TIPME_CTX_TASK);
+	leaves(s, 1, 11.5, 600, TIPME_TS_SLEEPING, 0, poll_site);
+	scen_switch(s, 2, MS(11.3), 0, TIPME_TS_RUNNABLE, 120, 91, 120);
+	scen_work(s, 2, TIPME_REC_WORK_START, MS(11.32), 0xd0, "flush_to_ldisc", 91,
+		  TIPME_CTX_TASK);
+	scen_wake(s, 2, MS(11.35), 700, 2, 91, TIPME_CTX_TASK);
+	scen_work(s, 2, TIPME_REC_WORK_END, MS(11.4), 0xd0, NULL, 0, 0);
+	leaves(s, 2, 11.45, 91, TIPME_TS_IDLE, 700, worker_site);
+	/* the release, read without a word */
+	scen_rec(s, 0, TIPME_REC_INPUT, MS(12.88), &rel, sizeof(rel));
+	sway_sends(s, 13);
+	leaves(s, 1, 13.4, 600, TIPME_TS_SLEEPING, 0, poll_site);
+	/* 700 stops foot, and continues it at 311 ms */
+	scen_wake(s, 2, MS(14), 600, 1, 700, TIPME_CTX_TASK);
+	leaves(s, 2, 14.05, 700, TIPME_TS_SLEEPING, 0, sleep_site);
+	scen_switch(s, 1, MS(14.1), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+	leaves(s, 1, 14.2, 600, TIPME_TS_STOPPED, 0, stop_site);
+	signal_from_700(s, 311, 600, 1, 311.1);
+	scen_switch(s, 1, MS(311.05), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+}
+
 static int build(struct scen *s, enum variant v)
 {
 	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
@@ -662,6 +715,8 @@ static int build(struct scen *s, enum variant v)
 	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY || v == V_WESTON ||
 	    v == V_WESTON_BUSY || v == V_WESTON_STOPPED)
 		scen_task(s, 90, 90, "kworker/u4:0", "", "", 0);
+	if (v == V_PTY)
+		scen_task(s, 91, 91, "kworker/u4:2", "", "", 0);
 	scen_switch(s, 0, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 	scen_switch(s, 0, MS(1), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(1), 500, poll_site);
@@ -774,6 +829,9 @@ static int build(struct scen *s, enum variant v)
 		scen_blocked(s, 1, MS(11), 600, stop_site);
 		signal_from_700(s, 311, 600, 1, 311.1);
 		scen_switch(s, 1, MS(311.05), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+		break;
+	case V_PTY:
+		pty(s);
 		break;
 	default:	/* computes until it commits */
 		break;
@@ -1295,7 +1353,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(127);
+	tap_plan(133);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1399,6 +1457,10 @@ int main(void)
 	      "the client's sleep under weston, weston stopped when the client commits: the "
 	      "repaint after the loop's first flip, not nothing (its wait for the repaint "
 	      "window is the flip's own, not other work)");
+	check(V_PTY, 320, "flip", "stopped", 600, 90, stopped_must,
+	      "the client passes the key to its pty and waits; the key's release finds it in "
+	      "the same wait before the answer (stopped 300 ms): no proof that nothing was "
+	      "drawn, the flip after its commit (t-foot)");
 	check(V_WESTON_BUSY, 322.7, "flip", "timer", 600, 90, weston_busy_must,
 	      "the same, weston runnable from the commit to the repaint (its timer expired as it "
 	      "ran): the repaint's flip still, no wait for the timer");
@@ -1411,6 +1473,8 @@ int main(void)
 	latency(V_NOFLIP, 1, "reader_idle", 1, "tipme latency, no flip");
 	latency(V_WESTON, 313.2, "flip", 300,
 		"tipme latency under weston: to the repaint's flip, not the loop's start");
+	latency(V_PTY, 310, "flip", 300,
+		"tipme latency, the key passed to a pty, its release before the answer");
 	latency(V_AWAKE_ALONE, 310, "flip", 300,
 		"tipme latency, a press no wakeup delivered: read by the flips' reader, already awake");
 	xlatency(V_XWL_TIMER, "tipme latency, an X client under Xwayland sleeps");

@@ -7,7 +7,7 @@ usage: check_wlauto.py TRUTH_JSONL ENV_JSON N META_JSON RECORDS_JSONL REPORT_JSO
 
 TRUTH_JSONL is what tests/vm/progs/wlkey.c wrote (one "press" line per
 answered press, every time CLOCK_MONOTONIC ns); ENV_JSON t-wlauto.sh's
-(sway's pid); N the press (its "n": wlkey slept or computed before its
+(sway's pid); N the press (its "n": wlkey slept, computed or asked before its
 commit); META_JSON the incident's meta.json, RECORDS_JSONL `tipme records
 --json` of its kernel.dump, REPORT_JSON `tipme report --json INCIDENT`
 (no --pid).
@@ -21,7 +21,10 @@ plus one refresh (plus 1 ms, the key event's resolution).  The report:
 chosen by the auto press, from the kernel's input record of the key (the
 last before wlkey's key handler ran), to the flip ("end": "flip", within
 one refresh of the presented time), and the verdict: sleep, timer; compute,
-running; the culprit wlkey's client either way.
+running; the culprit wlkey's client either way; ask (the client passed the
+key to its helper, which answered later): timer, the culprit the helper,
+and the truth must say the client read the key's release before the
+answer (the case under test: the release finds it waiting).
 
 --fast checks press N, answered at once, with the trigger at AUTO_MS:
 INFO_JSON is `tipme info --json` of a dump made once the answer was on
@@ -126,11 +129,18 @@ def main():
           "%s: the report's interval ends at the flip, within one refresh of the presented time"
           % m, iv)
     v = report.get("verdict") or {}
-    want = {"sleep": "timer", "compute": "running"}[m]
+    want = {"sleep": "timer", "compute": "running", "ask": "timer"}[m]
+    who = p["helper"] if m == "ask" else p["pid"]
     culprit = (v.get("culprit") or {}).get("pid")
     print("# %s: verdict %s, culprit %s: %s" % (m, v.get("cause"), culprit, v.get("text")))
-    check(v.get("cause") == want and culprit == p["pid"],
-          "%s: the verdict is %s, culprit wlkey (%d)" % (m, want, p["pid"]), v)
+    check(v.get("cause") == want and culprit == who,
+          "%s: the verdict is %s, culprit wlkey's %s (%d)"
+          % (m, want, "helper" if m == "ask" else "client", who), v)
+    if m == "ask":
+        rel = p.get("released_ns")
+        check(rel is not None and rel < p["delay_end_ns"],
+              "ask: wlkey read the key's release before the helper's answer (%s before it)"
+              % (ms(p["delay_end_ns"] - rel) if rel else "not"), p)
 
 
 main()

@@ -21,6 +21,16 @@
 #     it at the flip and names the sleep (timer, wlkey the culprit).
 #  3. 'c', wlkey computes 400 ms: the same, running, wlkey the culprit
 #     (tipmed's spacing is 0 here).
+#  3b. 'p', which wlkey passes to its helper process (a pipe, as a
+#     terminal writes a key to its pty) before it waits in its main loop
+#     again; the helper answers 600 ms later.  The key is held down until
+#     wlkey waits again and released then: sway's message of the release
+#     finds wlkey in the very wait it was woken from for the press, before
+#     the answer (t-foot's race, made certain; wlkey's truth says the
+#     release came first).  wlkey passed the press on, so that is no proof
+#     it drew nothing: an incident as in 2, the verdict the helper's sleep
+#     (timer).  Before, the module dropped the press as undrawn
+#     (auto_presses_undrawn) and tipme report ended it at sway's wait.
 #  4. 'x', which wlkey handles without drawing anything, typed just after
 #     another window (wlkey --blink 1000, which sway never focuses) redrew
 #     itself (its flip done: wp_presentation), as a blinking cursor does
@@ -39,7 +49,7 @@ inc=/tmp/incidents
 sock=/tmp/tipmed.sock
 truth=/tmp/wlkey.jsonl
 logs=/tmp/wlkeylogs
-PRESSES="a=none:0 s=sleep:400 c=compute:400 x=silent"
+PRESSES="a=none:0 s=sleep:400 c=compute:400 p=ask:600 x=silent"
 blinks=/tmp/wlblink.jsonl
 AUTO_MS=250
 param() { "$B"/tipme info --json "$1" | python3 tests/lib/jsonq.py get - "params.$2" -; }
@@ -79,7 +89,7 @@ fi
 tap_ok "sway started on $WAYLAND_DISPLAY"
 
 # shellcheck disable=SC2086
-as_wl "$B"/tests/vm/wlkey -v --count 5 $PRESSES > "$truth" 2> "$logs/wlkey.err" &
+as_wl "$B"/tests/vm/wlkey -v --count 6 $PRESSES > "$truth" 2> "$logs/wlkey.err" &
 wlkey_pid=$!
 if ! wait_for 60 grep -q '"ready"' "$truth"; then
 	tap_fail "wlkey mapped its window and has the focus" "$(tail -n 5 "$logs/wlkey.err")"
@@ -124,6 +134,25 @@ for p in s:sleep c:compute; do
 	tap_on_host tests/vm/wlauto_check.sh "$mode" "$n"
 done
 
+# 3b. a key passed on, its release before the answer
+n=$((n + 1))
+before=$(incidents | wc -l)
+client=$(grep -m1 '"ready"' "$truth" | sed 's/.*"pid": \([0-9]*\).*/\1/')
+wl_type "@$SWAY_PID down:p"
+wait_for 60 grep -q '"asked"' "$truth"
+tap_cmp "ask: wlkey passed 'p' to its helper" "$?" -eq 0
+# released once wlkey's client waits again (vkbd's @PID: seen asleep)
+wl_type "@$client up:p"
+wait_for 60 answered $n
+tap_cmp "ask: wlkey's answer to 'p' reached the screen" "$?" -eq 0
+wait_for 60 more_than "$before"
+tap_cmp "ask: an auto incident, by itself" "$?" -eq 0
+tap_cmp "ask: one incident more" "$(incidents | wc -l)" -eq $((before + 1))
+rm -rf "$out/ask.incident"
+cp -r "$(incidents | tail -n 1)" "$out/ask.incident"
+cp "$truth" "$out/wlkey.jsonl"
+tap_on_host tests/vm/wlauto_check.sh ask "$n"
+
 # 4. a key that draws nothing while another window blinks
 before=$(incidents | wc -l)
 as_wl "$B"/tests/vm/wlkey --blink 1000 > "$blinks" 2> "$logs/wlblink.err" &
@@ -136,7 +165,7 @@ b=$(grep -c '"presented"' "$blinks")
 wait_for 10 shown $((b + 1))
 tap_cmp "silent: a blink reached the screen (wp_presentation)" "$?" -eq 0
 wl_type "@$SWAY_PID x"
-wait_for 60 answered 5
+wait_for 60 answered 6
 tap_cmp "silent: wlkey handled 'x' without drawing anything" "$?" -eq 0
 b=$(grep -c '"blink"' "$blinks")
 wait_for 10 blinked $((b + 2))

@@ -1,6 +1,6 @@
 #!/bin/bash
 # A host step of t-wlauto: the incident the module's auto trigger made for
-# wlkey's slow answer to press N (MODE: sleep or compute), copied by the
+# wlkey's slow answer to press N (MODE: sleep, compute or ask), copied by the
 # guest to TIPME_OUT/MODE.incident: tipme records --json of its dump and
 # tipme report --json of the incident without --pid, checked with its
 # meta.json against wlkey's ground truth (TIPME_OUT/wlkey.jsonl) by

@@ -8,7 +8,8 @@
  * A CHORD is keys joined by '+', pressed in order and released in reverse:
  * "ctrl+alt+minus", "a", "shift+equal".  Key names: a-z, 0-9, minus, equal,
  * space, enter, ctrl, alt, shift, altgr (the right Alt).  It prints the CLOCK_MONOTONIC time of
- * each chord's last press as "press CHORD MONO_S".
+ * each chord's last press as "press CHORD MONO_S".  "down:CHORD" presses
+ * its keys and leaves them down; "up:CHORD" releases them (in reverse).
  *
  *   vkbd --stdin
  *
@@ -84,12 +85,22 @@ static double mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Types @chord ("ctrl+alt+minus"); nonzero for an unknown key. */
+/*
+ * Types @chord ("ctrl+alt+minus"; "down:" or "up:" before it: only
+ * presses or releases its keys); nonzero for an unknown key.
+ */
 static int type_chord(const char *chord)
 {
 	char buf[128], *tok, *save;
-	int codes[8], n = 0;
+	int codes[8], n = 0, down = 1, up = 1;
 
+	if (!strncmp(chord, "down:", 5)) {
+		up = 0;
+		chord += 5;
+	} else if (!strncmp(chord, "up:", 3)) {
+		down = 0;
+		chord += 3;
+	}
 	snprintf(buf, sizeof(buf), "%s", chord);
 	for (tok = strtok_r(buf, "+", &save); tok && n < 8;
 	     tok = strtok_r(NULL, "+", &save)) {
@@ -98,11 +109,16 @@ static int type_chord(const char *chord)
 			fprintf(stderr, "vkbd: unknown key '%s'\n", tok);
 			return 2;
 		}
+		if (!down) {
+			n++;
+			continue;
+		}
 		emit(EV_KEY, codes[n++], 1);
 		emit(EV_SYN, SYN_REPORT, 0);
 	}
-	printf("press %s %.9f\n", chord, mono());
-	while (n--) {
+	if (down)
+		printf("press %s %.9f\n", chord, mono());
+	while (up && n--) {
 		emit(EV_KEY, codes[n], 0);
 		emit(EV_SYN, SYN_REPORT, 0);
 	}

@@ -22,6 +22,12 @@
  *             continues it MS ms later
  *   silent    nothing: the key is handled without a word to the
  *             compositor, nothing is drawn (the press is printed at once)
+ *   ask       the client passes the key to the helper (a write to its
+ *             pipe, as a terminal writes a key to its pty) and goes back
+ *             to its main loop; the helper answers MS ms later, and the
+ *             client draws then; {"event": "asked", "n": N, "asked_ns": T}
+ *             once it has asked (a test releases the key after that, so
+ *             that the release finds the client waiting for the answer)
  * Other keys are ignored; so is a press while the last one's answer is
  * not yet on the screen.  With --count N, wlkey exits after N answers;
  * -v tells each Wayland event it acts on on standard error.
@@ -62,6 +68,8 @@
  *                           the compositor gives for the flip that showed
  *                           the buffer (null if not presented)
  *    "refresh_ns": N, "msc": N, "pres_flags": N, "presented_recv_ns": T,
+ *    "released_ns": T,      ask: the client read the key's release (null:
+ *                           not before the answer reached the screen)
  *    "discarded": true|false}
  *   (for none and sleep the delay's own times, for compute cpu_ns too;
  *   the fields a mode does not have are null: silent has no commit,
@@ -91,14 +99,16 @@
 #include "proglib.h"
 #include "vgem.h"
 
-enum mode { M_NONE, M_SLEEP, M_COMPUTE, M_FENCE, M_STOP, M_COMPSTOP, M_SILENT, M_COUNT };
+enum mode {
+	M_NONE, M_SLEEP, M_COMPUTE, M_FENCE, M_STOP, M_COMPSTOP, M_SILENT, M_ASK, M_COUNT
+};
 static const char *const mode_names[M_COUNT] = {
-	"none", "sleep", "compute", "fence", "stop", "compstop", "silent",
+	"none", "sleep", "compute", "fence", "stop", "compstop", "silent", "ask",
 };
 
 /* What the client asks of the helper, and its answers. */
 struct request {
-	int op;		/* enum mode: M_FENCE, M_STOP or M_COMPSTOP */
+	int op;		/* enum mode: M_FENCE, M_STOP, M_COMPSTOP or M_ASK */
 	int ms;
 	int arg;	/* the fence (M_FENCE), the compositor's pid (M_COMPSTOP) */
 };
@@ -124,7 +134,7 @@ struct press {
 	enum mode mode;
 	unsigned int key_time_ms;
 	long long key_ns, d0, d1, cpu_ns, stopped, cont_lo, cont_hi;
-	long long sig_lo, sig_hi, commit_ns, frame_ns, pres_ns, pres_recv;
+	long long sig_lo, sig_hi, commit_ns, frame_ns, pres_ns, pres_recv, released_ns;
 	unsigned int frame_ms;
 	long long refresh_ns, msc;
 	unsigned int pres_flags;
@@ -256,6 +266,16 @@ static void helper_stop_compositor(const struct request *q, int rep)
 	write_all(rep, &r, sizeof(r));
 }
 
+static void helper_answer(const struct request *q, int rep)
+{
+	struct reply r = { { 0 } };
+
+	r.t[0] = mono_ns();
+	sleep_until(r.t[0] + q->ms * 1000000LL);
+	r.t[1] = mono_ns();
+	write_all(rep, &r, sizeof(r));
+}
+
 /* Serves the client's requests until it closes its pipe; its exit status. */
 static int helper(pid_t client, int vgem, int req, int rep)
 {
@@ -269,6 +289,8 @@ static int helper(pid_t client, int vgem, int req, int rep)
 			helper_signal(vgem, &q, rep);
 		else if (q.op == M_COMPSTOP)
 			helper_stop_compositor(&q, rep);
+		else if (q.op == M_ASK)
+			helper_answer(&q, rep);
 	}
 	if (waitpid(client, &st, 0) != client)
 		die("waitpid");
@@ -451,6 +473,7 @@ static void maybe_answer(struct client *c)
 	print_ns("msc", p->msc, p->fed && !p->discarded && m != M_SILENT);
 	print_ns("pres_flags", p->pres_flags, p->fed && !p->discarded && m != M_SILENT);
 	print_ns("presented_recv_ns", p->pres_recv, p->fed && m != M_SILENT);
+	print_ns("released_ns", p->released_ns, m == M_ASK && p->released_ns);
 	printf(", \"discarded\": %s}\n", p->discarded ? "true" : "false");
 	fflush(stdout);
 	p->on = false;
@@ -549,6 +572,13 @@ static void induce(struct client *c, struct press *p)
 	case M_SILENT:
 		p->d0 = p->d1 = mono_ns();
 		break;
+	case M_ASK:
+		p->d0 = mono_ns();
+		write_all(c->req, &q, sizeof(q));
+		p->want_reply = true;	/* the answer comes to the main loop */
+		printf("{\"event\": \"asked\", \"n\": %d, \"asked_ns\": %lld}\n", p->n, p->d0);
+		fflush(stdout);
+		break;
 	case M_COMPSTOP:
 		q.arg = (int)c->compositor;
 		p->d0 = mono_ns();
@@ -608,6 +638,10 @@ static void kb_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t 
 	(void)k;
 	(void)serial;
 	say("key", key, state);
+	/* the key's release, before the answer (ask) */
+	if (state == WL_KEYBOARD_KEY_STATE_RELEASED && p->on && (int)key == p->key &&
+	    !p->released_ns)
+		p->released_ns = now;
 	if (state != WL_KEYBOARD_KEY_STATE_PRESSED || key > KEY_MAX || c->mode_of[key] < 0 ||
 	    p->on || !c->ready)
 		return;
@@ -627,6 +661,8 @@ static void kb_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t 
 		maybe_answer(c);
 		return;
 	}
+	if (p->mode == M_ASK)
+		return;		/* drawn when the helper answers */
 	draw_commit(c, 0xff000000u | (uint32_t)(p->n * 0x3f1d27), true);
 	p->commit_ns = mono_ns();
 	say("committed", p->n, p->commit_ns - p->key_ns);
@@ -768,6 +804,17 @@ static pid_t peer_pid(int fd)
 	return cr.pid;
 }
 
+/* The helper answered an ask: the client draws and commits now. */
+static void ask_answered(struct client *c)
+{
+	struct press *p = &c->p;
+
+	p->d1 = mono_ns();
+	draw_commit(c, 0xff000000u | (uint32_t)(p->n * 0x3f1d27), true);
+	p->commit_ns = mono_ns();
+	say("committed", p->n, p->commit_ns - p->key_ns);
+}
+
 /* The main loop: Wayland events and the helper's late answers. */
 static int run(struct client *c)
 {
@@ -823,9 +870,13 @@ static int run(struct client *c)
 		}
 		if (pf[1].revents & POLLIN) {
 			read_all(c->rep, &r, sizeof(r));
+			c->p.replied = true;
+			if (c->p.mode == M_ASK) {
+				ask_answered(c);
+				continue;
+			}
 			c->p.cont_lo = r.t[1];
 			c->p.cont_hi = r.t[2];
-			c->p.replied = true;
 			maybe_answer(c);
 		}
 	}
@@ -919,7 +970,7 @@ int main(int argc, char **argv)
 	if (a >= argc && !c.blink_ms) {
 		fprintf(stderr, "usage: wlkey [-v] [--count N] KEY=MODE[:MS]...\n"
 			"       wlkey [-v] --blink MS\n"
-			"  MODE: none sleep compute fence stop compstop silent\n"
+			"  MODE: none sleep compute fence stop compstop silent ask\n"
 			"example: wlkey --count 2 a=sleep:300 b=fence:300\n");
 		return 2;
 	}
