@@ -113,6 +113,28 @@ static int news(const struct pm_dump *pm, const struct pm_res *res, uint32_t com
 }
 
 /*
+ * Whether a compositor thread woke a thread of another process, no kernel
+ * thread, from task context in (@lo, @hi): told a client something (a
+ * frame's done, a presentation's feedback).
+ */
+static int told(const struct pm_dump *pm, const struct pm_res *res, uint32_t compositor,
+		int64_t lo, int64_t hi)
+{
+	size_t i;
+
+	for (i = pm_res_wake_from(res, lo + 1); i < res->nwakes && res->wakes[i].ns < hi; i++) {
+		const struct pm_wake *w = &res->wakes[i];
+
+		if (w->ctx != TIPME_CTX_TASK || !w->waker || w->waker == PM_WAKER_UNKNOWN)
+			continue;
+		if (tgid_of(pm, w->waker, w->ns) == compositor &&
+		    tgid_of(pm, w->target, w->ns) != compositor && !kthread(pm, w->target, w->ns))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The repaint a flip that only started the compositor's repaint loop
  * led to (weston's on a device DRM counts no vblanks of: on an idle output
  * it flips the picture on the screen again to learn when the refresh is,
@@ -121,6 +143,11 @@ static int news(const struct pm_dump *pm, const struct pm_res *res, uint32_t com
  * REPAINT_WITHIN_NS after @f, when no other process woke a compositor
  * thread in between (flips' deliveries aside): a compositor that flips
  * again without news from anyone repaints what it had before the first.
+ * Not when the compositor, after @f and before its repaint timer, told a
+ * client something (told()): the flip showed a new frame, the client
+ * answered while the compositor was awake (no wakeup to see), and the
+ * next flip is that answer's (sway, stopped while a client committed,
+ * showing the commit on its first flip once continued).
  * @thread (in: the compositor's thread the commit woke, 0 if none known;
  * out: the one that repainted) and @timer_ns: the thread @f's delivery
  * woke, else @thread, and the end of its first wait for work after @f
@@ -166,6 +193,8 @@ static const struct pm_flip *repaint_after(const struct pm_incident *inc,
 			break;
 		}
 	}
+	if (*timer_ns && told(pm, res, compositor, f->ns, *timer_ns))
+		return NULL;
 	*thread = pid;
 	return d;
 }

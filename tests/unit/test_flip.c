@@ -137,6 +137,7 @@ enum variant {
 	V_XWL_SAMEMS,	/* ... the reply sent in the millisecond it was written */
 	V_XWL_LATE,	/* V_XWL_TIMER's, Xwayland's commit 350 ms after the drawing */
 	V_PTY,		/* the client passes the key to a pty, its release comes first */
+	V_UNSEEN_AGAIN,	/* V_UNSEEN's, sway's timer and another flip 40 ms later */
 };
 
 static const char *const names[] = {
@@ -155,7 +156,7 @@ static const char *const names[] = {
 	[V_AWAKE_LAG] = "awake-lag", [V_WESTON_STOPPED] = "weston-stopped",
 	[V_XWL_BUSY] = "xwayland-busy", [V_XWL_SAMEMS] = "xwayland-samems",
 	[V_XWL_LATE] = "xwayland-late",
-	[V_PTY] = "pty",
+	[V_PTY] = "pty", [V_UNSEEN_AGAIN] = "unseen-again",
 };
 
 /*
@@ -869,7 +870,7 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
 		typing_refresh(s, 320, 0, 20);
-	} else if (v == V_UNSEEN || v == V_UNSEEN_BUSY) {
+	} else if (v == V_UNSEEN || v == V_UNSEEN_BUSY || v == V_UNSEEN_AGAIN) {
 		/*
 		 * 700 stops sway at 12 ms (its signal wakes sway, which stops);
 		 * foot computes, commits at 15 ms (no wakeup: sway is stopped)
@@ -887,11 +888,26 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 312, 700, 2, 313, 0);
 		scen_switch(s, 2, MS(312.05), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 2, MS(312.05), 700, sleep_site);
-		typing_refresh(s, 320, 0, 20);
-		if (v != V_UNSEEN_BUSY) {
+		typing_refresh_tell(s, 320, 0, 20, v == V_UNSEEN_AGAIN ? 600 : 0);
+		if (v == V_UNSEEN) {
 			sway_sends(s, 321.1);
 			scen_switch(s, 1, MS(321.4), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 			scen_blocked(s, 1, MS(321.4), 600, poll_site);
+		} else if (v == V_UNSEEN_AGAIN) {
+			/*
+			 * (t-wayland's compstop under TCG) sway, reading the
+			 * flip's event, tells foot of the frame at 320.15 ms
+			 * (foot answers while sway is awake: no wakeup); a
+			 * timer wakes sway at 345 ms, which flips again at 360
+			 * ms, within the 100 ms of a repaint loop's start, no
+			 * process having woken it: the flip at 320 ms showed a
+			 * frame, it did not start a loop
+			 */
+			scen_switch(s, 1, MS(320.2), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+			scen_switch(s, 1, MS(320.5), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+			scen_blocked(s, 1, MS(320.5), 600, poll_site);
+			woken_blocks(s, 0, 500, 345, 346, TIPME_TS_SLEEPING, poll_site);
+			typing_refresh(s, 360, 0, 21);
 		} else {
 			/*
 			 * foot, woken by an interrupt at 319 ms, blocks in a
@@ -1353,7 +1369,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(133);
+	tap_plan(136);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1410,6 +1426,10 @@ int main(void)
 	check(V_UNSEEN_BUSY, 320, "flip", "stopped", 500, 90, unseen_must,
 	      "the same, the client in a write as the compositor answered, a later message: "
 	      "the flip after the compositor was continued, not the later message's");
+	check(V_UNSEEN_AGAIN, 320, "flip", "stopped", 500, 90, unseen_must,
+	      "the same, sway's timer and another flip 40 ms later, no process having woken "
+	      "it: the flip after it was continued had a frame it told the client of, no "
+	      "repaint loop's start");
 	check(V_XWL_TIMER, 320, "flip", "timer", 900, 90, xwl_must,
 	      "an X client under Xwayland sleeps 300 ms: from the kernel's input through sway "
 	      "and Xwayland to the X client, Xwayland's commit after its drawing, the flip");

@@ -69,6 +69,21 @@ static void runs(struct scen *s, uint32_t pid, double ns, double out)
  */
 void typing_refresh(struct scen *s, double ms, uint16_t crtc, uint32_t seq)
 {
+	typing_refresh_tell(s, ms, crtc, seq, 0);
+}
+
+/**
+ * typing_refresh_tell() - typing_refresh(), sway telling a client of it
+ * @s: the scenario
+ * @ms: the vblank's time
+ * @crtc: its CRTC
+ * @seq: its sequence
+ * @client: the thread sway wakes on CPU 1 (a frame's done) 0.05 ms into
+ *	its run, 0 for none
+ */
+void typing_refresh_tell(struct scen *s, double ms, uint16_t crtc, uint32_t seq,
+			 uint32_t client)
+{
 	struct tipme_rec_vblank vb = { 0 };
 	struct tipme_rec_vblank_ev ev = { 0 };
 
@@ -85,7 +100,14 @@ void typing_refresh(struct scen *s, double ms, uint16_t crtc, uint32_t seq)
 	ev.crtc = crtc;
 	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.03), &ev, sizeof(ev));
 	scen_wake(s, 0, MS(ms + 0.04), TYPING_SWAY, 0, 0, TIPME_CTX_HARDIRQ);
-	runs(s, TYPING_SWAY, ms + 0.1, ms + 0.3);
+	if (!client) {
+		runs(s, TYPING_SWAY, ms + 0.1, ms + 0.3);
+		return;
+	}
+	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, TYPING_SWAY, 120);
+	scen_wake(s, 0, MS(ms + 0.15), client, 1, TYPING_SWAY, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(ms + 0.3), TYPING_SWAY, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 0.3), TYPING_SWAY, poll_site);
 }
 
 static uint32_t reader_of(uint32_t i)

@@ -43,6 +43,8 @@ struct typing_press {
 };
 
 void typing_refresh(struct scen *s, double ms, uint16_t crtc, uint32_t seq);
+void typing_refresh_tell(struct scen *s, double ms, uint16_t crtc, uint32_t seq,
+			 uint32_t client);
 uint32_t typing_slow(uint32_t presses);
 int typing_write(struct scen *s, uint32_t presses, struct typing_press *truth);
 
