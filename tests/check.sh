@@ -31,8 +31,10 @@
 #   xhook       make xhook-tests: X11 recorder unit + Xvfb integration tests
 #   xhook-asan  the same under ASan+UBSan (build/asan/)
 #   fuzz        tests/fuzz/run.sh: replay the fuzzers' regression inputs,
-#               then the smoke run of each libFuzzer harness: the same
-#               inputs every time (seed 1, a fixed count); make fuzz explores
+#               then the smoke run of each libFuzzer harness: seed 1, a
+#               fixed count, from the seeds; once the cache holds the
+#               corpus such a run made, that corpus and a quarter of the
+#               count; make fuzz explores
 #   deb         scripts/deb.sh check: make deb (debhelper), lintian (errors
 #               fail), dkms building tipme-dkms's source; t-deb in the vm
 #               step installs and runs what this built

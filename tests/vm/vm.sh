@@ -28,6 +28,9 @@
 #   TIPME_OUT  a directory shared read-write with the host (same path on both
 #              sides; default tests/vm/out/<script name>/, emptied first)
 #   KVER       the guest kernel's version
+#   TIPME_VM_OTHER_KERNEL  1 with --kroot (scripts/kernels.sh's per-kernel
+#              runs), else empty: what does not depend on the kernel may
+#              be left to the stock kernel's run
 #   TIPME_CACHE  the host's cache (scripts/lib/common.sh), read-only
 # and cwd TIPME_SRC.  Its stdout and stderr stream to this command's stdout;
 # its exit status becomes this command's exit status.
@@ -556,6 +559,9 @@ for k in "${!scripts[@]}"; do
 		echo "export TIPME_CACHE=$(q "$TIPME_CACHE")"
 		# tests that run only when asked (TIPME_VM_OPTIN="t-a t-b")
 		echo "export TIPME_VM_OPTIN=$(q "${TIPME_VM_OPTIN:-}")"
+		# 1 on a kernel from --kroot (scripts/kernels.sh): a test may leave
+		# what does not depend on the kernel to the stock kernel's run
+		echo "export TIPME_VM_OTHER_KERNEL=$([ -z "$kroot" ] || echo 1)"
 		echo "export TIPME_HOST_STEPS=$(q "$d/.vm/host-steps")"
 		# a kernel from --kroot: its modules where modprobe looks for them
 		if [ -n "$kroot" ]; then
