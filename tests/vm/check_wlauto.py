@@ -43,6 +43,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from tap import check  # noqa: E402
 from jsonl import lines  # noqa: E402
 
+# how far the recorder's stamps on two CPUs may differ (PM_CPU_SKEW_NS)
+SKEW_NS = 10 * 10**6
 
 
 def ms(ns):
@@ -104,7 +106,12 @@ def main():
           "%s: meta.json: a key press to sway (%d)" % (m, env["sway"]), a)
     check(a.get("end") == "flip", "%s: meta.json: measured to the flip" % m, a)
     press = a.get("press_mono_ns", 0)
-    check(key_ns - 2 * 10**6 <= press <= key_ns + 5 * 10**6,
+    # The key event's time is libinput's (the kernel's CLOCK_MONOTONIC at
+    # the event, in ms); the press's the recorder's stamp on its CPU,
+    # which under a loaded TCG host (TSC unstable: local_clock()) may be
+    # a tick from another CPU's (PM_CPU_SKEW_NS, postmortem/dump/clock.h,
+    # 10 ms): 6.07 ms early seen with the host busy (28 Nov).
+    check(key_ns - SKEW_NS <= press <= key_ns + SKEW_NS,
           "%s: meta.json: the press is the key event's (%.2f ms after its ms)"
           % (m, (press - key_ns) / 1e6))
     lat = a.get("latency_ns", 0)
