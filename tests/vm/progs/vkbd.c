@@ -16,16 +16,19 @@
  * makes the keyboard, prints "ready", then types each line of its input
  * as a chord; the keyboard goes away at the end of the input.  A test
  * types when it knows the readers it wants have opened the device.  A
- * line "@PID CHORD" types CHORD as soon as thread PID is seen falling
- * asleep (state S in /proc after another; at most 10 s later), or seen
- * asleep throughout 200 ms of looking: a key that finds its reader
- * waiting for input, not busy with something else (a compositor's frame
- * timer), which a test's shell, forking between its look and the key,
- * could not promise.  Falling asleep, not merely asleep: a compositor
+ * line "@PID CHORD" types CHORD once thread PID, seen falling asleep
+ * (state S in /proc after another), stayed asleep 2 ms (at most 10 s
+ * later), or was seen asleep throughout 20 ms of looking (longer than a
+ * 60 Hz timer's period: asleep for long, the key is due): a key that
+ * finds its reader waiting for input, not busy with something else (a
+ * compositor's frame timer), which a test's shell, forking between its
+ * look and the key, could not promise.  Falling asleep, not merely asleep: a compositor
  * woken 60 times a second by its timer, seen asleep just before the
  * timer, was woken by it in the millisecond the key took to reach it
  * under TCG (t-foot's auto trigger then saw no reader woken by the key);
- * just fallen asleep, its next timer is most of a period away.
+ * just fallen asleep, its next timer is most of a period away.  The 2 ms:
+ * /proc says S from the moment the thread set its state, still on its
+ * CPU before it switched out; a key then found sway running (t-wlauto).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -135,7 +138,7 @@ static int type_chord(const char *chord)
 static int type_line(const char *line)
 {
 	char *chord;
-	double since;
+	double since, fell = 0;
 	long pid;
 	int i, awake = 0;
 
@@ -149,10 +152,15 @@ static int type_line(const char *line)
 	for (i = 0, since = mono(); i < 100000; i++) {
 		char st = task_state((int)pid, (int)pid);
 
-		if (st == 'S' && (awake || mono() - since >= 0.2))
-			break;
-		if (st != 'S')
+		if (st != 'S') {
 			awake = 1;
+			fell = 0;
+		} else if (awake && !fell) {
+			fell = mono();
+		}
+		if (st == 'S' && ((fell && mono() - fell >= 0.002) ||
+				  (!awake && mono() - since >= 0.02)))
+			break;
 		usleep(100);
 	}
 	return type_chord(chord + 1);
