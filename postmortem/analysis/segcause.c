@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../dump/clock.h"
+#include "../dump/pm.h"
 #include "../dump/tables.h"
 #include "segcause.h"
 
@@ -255,6 +256,63 @@ const struct pm_bio *pm_seg_bio_wake(const struct pm_res *res,
 	ptrdiff_t i = latest_woke(res->bios, res->nbios, res->bios_by_done, bio_done, w);
 
 	return i < 0 ? NULL : &res->bios[i];
+}
+
+/* A bio queued this long before a wait is not the one it submits. */
+#define BIO_HELD_NS	1000000000LL
+
+/* Whether the dump lists device @below among the slaves of device @top. */
+static int slave_of(const struct pm_dump *pm, uint32_t below, uint32_t top)
+{
+	char key[48], name[64], list[512];
+	const char *p;
+	size_t n;
+
+	snprintf(key, sizeof(key), "blockdev.%u:%u", below >> 20, below & 0xfffff);
+	if (pm_text_get(&pm->system, key, name, sizeof(name)) || !*name)
+		return 0;
+	snprintf(key, sizeof(key), "blockdev.%u:%u.slaves", top >> 20, top & 0xfffff);
+	if (pm_text_get(&pm->system, key, list, sizeof(list)))
+		return 0;
+	n = strlen(name);
+	for (p = list; *p; p += strcspn(p, ","), p += *p == ',') {
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || !p[n]))
+			return 1;
+	}
+	return 0;
+}
+
+const struct pm_bio *pm_seg_bio_held(const struct pm_dump *pm,
+				     const struct pm_res *res, uint32_t pid,
+				     const struct pm_seg *s,
+				     const struct pm_blkreq *q)
+{
+	size_t lo = 0, hi = res->nbios;
+
+	if (!q || !res->nbios)
+		return NULL;
+	while (lo < hi) {	/* the first bio queued after the wait began */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (res->bios[mid].queue_ns <= s->start_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0) {
+		const struct pm_bio *b = &res->bios[lo];
+
+		if (s->start_ns - b->queue_ns > BIO_HELD_NS)
+			break;
+		if (b->submitter != pid)
+			continue;
+		if ((b->sent_ns && b->sent_ns < s->end_ns) ||
+		    (b->complete_ns && b->complete_ns < s->end_ns) ||
+		    !slave_of(pm, q->dev, b->dev))
+			return NULL;
+		return b;
+	}
+	return NULL;
 }
 
 const struct pm_net *pm_seg_net_wake(const struct pm_res *res,

@@ -146,6 +146,29 @@ const struct pm_bio *pm_seg_bio_wake(const struct pm_res *res,
 				     const struct pm_wake *w);
 
 /**
+ * pm_seg_bio_held() - the stacked device's bio a wait held in the mapper
+ * @pm: the dump (its system section names the devices and their slaves)
+ * @res: the resources
+ * @pid: the waiter
+ * @s: its blocked stretch
+ * @q: the request whose completion ended the wait (pm_seg_blk_wake())
+ *
+ * A task submitting a bio to a stacked device may wait inside the
+ * submission for I/O the device itself sends below: md marks its array
+ * dirty and writes its superblock to the legs before it sends a write on
+ * (md_write_start()).  Such a wait is the bio's time in that device, not
+ * the device below's: it is the one when @q is a request on a slave of
+ * the device of @pid's latest bio queued before @s began, and that bio was
+ * neither sent below nor completed before @s ended.
+ *
+ * Return: that bio, or NULL.
+ */
+const struct pm_bio *pm_seg_bio_held(const struct pm_dump *pm,
+				     const struct pm_res *res, uint32_t pid,
+				     const struct pm_seg *s,
+				     const struct pm_blkreq *q);
+
+/**
  * pm_seg_net_wake() - the network receive that made a wakeup
  * @res: the resources
  * @w: the wakeup, or NULL

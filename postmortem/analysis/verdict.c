@@ -589,6 +589,39 @@ static void charge_bio(struct va *v, const struct pm_bio *bio, int64_t a,
 }
 
 /*
+ * The wait [a, b) inside the submission of @bio to a stacked device, ended
+ * by request @q the device sent below for itself (pm_seg_bio_held(): md's
+ * superblock write): block_io on @bio's device, its submitter the culprit,
+ * the wait split into the time before @q started (in the device) and
+ * @q's time below, which counts among the requests there.  The bio itself
+ * is counted when its completion ends a wait.
+ */
+static void charge_bio_held(struct va *v, const struct pm_bio *bio,
+			    const struct pm_blkreq *q, int64_t a, int64_t b,
+			    int64_t ns, int via_fault)
+{
+	struct io_key k = io_key(via_fault, bio->file_kind, bio->file_dev, bio->file_ino);
+	char res[PM_RES_LEN];
+	struct pm_cause_item *it;
+
+	blk_resource(v, bio->dev, res, sizeof(res));
+	it = charge_key(v, PM_C_BLOCK_IO, bio->submitter, res, ns, &k);
+	if (!it)
+		return;
+	file_devname(v, it);
+	it->mapper_ns += overlap(a, b, bio->queue_ns, blk_start(q));
+	it->below_ns += overlap(a, b, blk_start(q), q->complete_ns);
+	dev_name(v, bio->dev, "", it->device, sizeof(it->device));
+	dev_name(v, bio->dev, ".dm", it->dm_name, sizeof(it->dm_name));
+	if (!*it->below && !dev_name(v, q->dev, "", it->below, sizeof(it->below)))
+		snprintf(it->below, sizeof(it->below), "%u:%u", q->dev >> 20, q->dev & 0xfffff);
+	if (it->last_io == q)
+		return;
+	it->last_io = q;
+	count_req(it, q);
+}
+
+/*
  * @pid computing in [a, b): a kernel worker's time in each work item's
  * function is charged with the item ("work flush_to_ldisc"), the rest
  * plainly.
@@ -1265,6 +1298,12 @@ static void blocked(struct va *v, const struct pm_thread *t,
 		return;
 	}
 	q = pm_seg_blk_wake(v->res, w);
+	bio = pm_seg_bio_held(v->pm, v->res, t->pid, s, q);
+	if (bio) {
+		charge_bio_held(v, bio, q, a, b, rest, fault);
+		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);
+		return;
+	}
 	if (q) {
 		charge_blk(v, q, a, b, rest, fault);
 		add_step(v, parent, t->pid, a, b, PM_C_BLOCK_IO, s);

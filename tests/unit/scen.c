@@ -25,7 +25,8 @@ static const char *const sym_names[] = {
 	"sk_wait_data", "tcp_recvmsg_locked", "tcp_recvmsg", "inet_recvmsg",
 	"sock_recvmsg", "mem_cgroup_handle_over_high", "exit_to_user_mode_prepare",
 	"irqentry_exit_to_user_mode", "asm_exc_page_fault", "do_sigtimedwait",
-	"__x64_sys_rt_sigtimedwait",
+	"__x64_sys_rt_sigtimedwait", "md_write_start", "raid1_make_request",
+	"md_handle_request", "md_super_wait", "md_update_sb", "raid1d", "md_thread",
 };
 
 #define NSYMS	(sizeof(sym_names) / sizeof(sym_names[0]))

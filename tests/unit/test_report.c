@@ -659,6 +659,76 @@ static int stack_scenario(struct scen *s, int worker)
 	return save(s, worker == 2 ? "stack-timer" : worker ? "stack-worker" : "stack-irq");
 }
 
+/*
+ * A task (480) writes through md0 (9:0, RAID1 over sdb and sdc) after the
+ * array was idle: inside its bio's submission it waits for md's thread
+ * (481, md0_raid1) to write the superblock to both legs (20 ms in each),
+ * woken by their interrupt; then its bio goes to both legs (10 ms), whose
+ * completion at the top wakes it.  With @unlisted the dump does not say
+ * sdb and sdc are md0's: the first wait is then the legs' own I/O.
+ */
+static int stack_md_scenario(struct scen *s, int unlisted)
+{
+	static const char *const start_site[] = { "md_write_start", "raid1_make_request",
+						  "md_handle_request", NULL };
+	static const char *const super_site[] = { "md_super_wait", "md_update_sb",
+						  "raid1d", NULL };
+	static const char *const wb_site[] = { "folio_wait_bit_common", "folio_wait_writeback",
+					       "file_write_and_wait_range", NULL };
+	static const char *const idle_site[] = { "md_thread", "kthread", NULL };
+	struct tipme_rec_bio b = {
+		.bio = 0xa30a, .dev = 9 << 20, .sector_lo = 5000, .bytes = 4096,
+		.pid = 480, .op = TIPME_BLK_WRITE, .ctx = TIPME_CTX_TASK,
+	};
+	struct tipme_rec_bio_remap m = {
+		.bio = 0xa30a, .dev = 8 << 20 | 16, .sector_lo = 7048, .bytes = 4096,
+		.from_dev = 9 << 20, .from_lo = 5000, .pid = 480, .op = TIPME_BLK_WRITE,
+		.ctx = TIPME_CTX_TASK,
+	};
+	uint32_t sdc = 8 << 20 | 32;
+
+	scen_init(s, 2);
+	s->system = unlisted ? "nodename=test\nblockdev.8:16=sdb\nblockdev.8:32=sdc\n"
+			       "blockdev.9:0=md0\n" :
+			       "nodename=test\nblockdev.8:16=sdb\nblockdev.8:32=sdc\n"
+			       "blockdev.9:0=md0\nblockdev.9:0.slaves=sdb,sdc\n";
+	scen_task(s, 480, 480, "fsyncer", "/bin/fsyncer", "fsyncer", 8);
+	scen_task(s, 481, 481, "md0_raid1", "", "", 0);
+	scen_switch(s, 1, MS(0.5), 481, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(0.5), 481, idle_site);
+	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 480, 120);
+	scen_rec(s, 0, TIPME_REC_BIO_QUEUE, MS(10), &b, sizeof(b));
+	scen_wake(s, 0, MS(10.05), 481, 1, 480, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(10.1), 480, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(10.1), 480, start_site);
+	scen_switch(s, 1, MS(10.2), 0, TIPME_TS_RUNNABLE, 120, 481, 120);
+	blk(s, 1, TIPME_REC_BLK_ISSUE, MS(10.3), 481, 8, TIPME_CTX_TASK);
+	blk_on(s, 1, TIPME_REC_BLK_ISSUE, MS(10.35), sdc, 481, 8, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(10.4), 481, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 1, MS(10.4), 481, super_site);
+	blk(s, 1, TIPME_REC_BLK_COMPLETE, MS(30.3), 0, 8, TIPME_CTX_HARDIRQ);
+	blk_on(s, 1, TIPME_REC_BLK_COMPLETE, MS(30.4), sdc, 0, 8, TIPME_CTX_HARDIRQ);
+	scen_wake(s, 1, MS(30.42), 481, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_wake(s, 1, MS(30.45), 480, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 1, MS(30.5), 0, TIPME_TS_RUNNABLE, 120, 481, 120);
+	scen_switch(s, 1, MS(30.6), 481, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(30.6), 481, idle_site);
+	/* its bio, on its way: to sdb (and sdc; one remap is enough here) */
+	scen_switch(s, 0, MS(30.7), 0, TIPME_TS_RUNNABLE, 120, 480, 120);
+	scen_rec(s, 0, TIPME_REC_BIO_REMAP, MS(30.8), &m, sizeof(m));
+	blk(s, 0, TIPME_REC_BLK_ISSUE, MS(30.9), 480, 7048, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(31), 480, TIPME_TS_DISK, 120, 0, 120);
+	scen_blocked(s, 0, MS(31), 480, wb_site);
+	blk(s, 0, TIPME_REC_BLK_COMPLETE, MS(40.9), 0, 7048, TIPME_CTX_HARDIRQ);
+	b.pid = 0;
+	b.ctx = TIPME_CTX_HARDIRQ;
+	scen_rec(s, 0, TIPME_REC_BIO_COMPLETE, MS(40.95), &b, sizeof(b));
+	scen_wake(s, 0, MS(41), 480, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(41.1), 0, TIPME_TS_RUNNABLE, 120, 480, 120);
+	scen_switch(s, 0, MS(45), 480, TIPME_TS_SLEEPING, 120, 0, 120);
+	return save(s, unlisted ? "stack-md-unlisted" : "stack-md");
+}
+
 static void intr(struct scen *s, uint32_t cpu, uint64_t ts, uint8_t ctx, uint8_t vec,
 		 uint16_t irq)
 {
@@ -2333,7 +2403,7 @@ static const char *const state_names[] = {
 	"mem", "memhigh", "sigtimed", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"kearly", "kearly-broken",
 	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
-	"stack-timer", "stack-loop", "stack-loop-busy", "stack-loop-fsync", "stack-loop-flush", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
+	"stack-timer", "stack-loop", "stack-loop-busy", "stack-loop-fsync", "stack-loop-flush", "stack-md", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
 	"throttle", "throttle-woken",
 	"fault-file", "fault-swap", "net-peer", "net-link",
 };
@@ -2349,7 +2419,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(251);
+	tap_plan(254);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -2364,7 +2434,7 @@ int main(void)
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0) ||
 	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
 	    stack_loop_scenario(s, 0) || stack_loop_scenario(s, 1) || stack_loop_scenario(s, 2) ||
-	    stack_loop_scenario(s, 3) ||
+	    stack_loop_scenario(s, 3) || stack_md_scenario(s, 0) || stack_md_scenario(s, 1) ||
 	    descend_scenario(s) || interactive_scenario(s, "interactive", NULL) ||
 	    interactive_scenario(s, "hinted", "cc is slow when I build") ||
 	    early_scenario(s) || work_scenario(s, 0) || work_scenario(s, 1) ||
@@ -2397,6 +2467,19 @@ int main(void)
 	      "the same bio, its completion at the top waking the task from the interrupt");
 	check("stack-timer", "--pid 450 --from 0.010 --to 0.0511", "unknown", 0, 95,
 	      "the worker woken by a timer 5 ms after the I/O completed: not the I/O's");
+	out = report("stack-md", "--pid 480 --from 0.010 --to 0.041", 1, &ret);
+	tap_ok(!ret && strstr(out, "\"cause\":\"block_io\",\"culprit\":{\"pid\":480,") &&
+	       strstr(out, "\"resource\":\"block device md0 (9:0)\",\"ms\":30.35,") &&
+	       !strstr(out, "block device sdb (8:16)") && !strstr(out, "block device sdc") &&
+	       strstr(out, "\"requests\":2,\"request_ms_mean\":15.025,") &&
+	       strstr(out, "\"bios\":1,\"mapper_ms\":0.25,\"below_ms\":30,\"below_device\":\"sdb\""),
+	       "md0's superblock write on its legs, waited for inside the bio's submission: "
+	       "md0's, 0.25 ms in it, 30 below, the leg's request among its 2 there");
+	free(out);
+	out = report("stack-md-unlisted", "--pid 480 --from 0.010 --to 0.041", 1, &ret);
+	tap_ok(!ret && strstr(out, "\"resource\":\"block device sdc (8:32)\""),
+	       "... not md0's when the dump does not list sdc below md0");
+	free(out);
 	out = report("stack-worker", "--pid 450 --from 0.010 --to 0.0511", 1, &ret);
 	tap_ok(strstr(out, "\"resource\":\"block device dm-0 (vg-root, 253:0)\"") &&
 	       strstr(out, "\"bios\":1,\"mapper_ms\":30,\"below_ms\":9.92,\"below_device\":\"sdb\"") &&

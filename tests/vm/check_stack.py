@@ -79,15 +79,7 @@ def main():
           + (" (here kblockd's worker dispatching a flush sequence)" if kblockd else ""), cul)
     io = [c for c in rep["causes"] if c["cause"] == "block_io"]
     off = [c["resource"] for c in io if c.get("device") != top]
-    # md's own write of its superblock to its legs (md_write_start: the
-    # array marked dirty after it was idle), which a writer waits for, is
-    # charged to the leg and md's thread: a known gap, not yet the top's
-    # mapper time
-    md_sb = [c for c in io if c.get("device") != top and
-             ((c.get("culprit") or {}).get("comm", "")).startswith(f"{top}_raid")]
-    check(not off, f"{name}: all block I/O charged to {top}, none to the device below", off,
-          f"{top}'s superblock write on a leg is charged to the leg"
-          if md_sb and len(md_sb) == len(off) else None)
+    check(not off, f"{name}: all block I/O charged to {top}, none to the device below", off)
     m, b = v.get("mapper_ms", 0), v.get("below_ms", 0)
     if loop:	# request-based: its worker's requests below
         nreq = v.get("requests", 0)
