@@ -5,7 +5,7 @@
 # 30 ms) over null_blk (2 ms); a thread faulting on a page another thread
 # of its process is reading; and anonymous memory paged out to a swap
 # device (null_blk, 20 ms per request) by the reclaim of its memory cgroup
-# and faulted back in.  Each is block_io via a page fault, on the mapped
+# (memory.reclaim) or by a memory hog's pressure, and faulted back in.  Each is block_io via a page fault, on the mapped
 # file (its device and inode) or swap, the culprit the thread that read
 # it, within 10% of the time the workload measured waiting (its reads of a
 # page that took 1 ms or more), >= 95% of the interval accounted
@@ -84,6 +84,17 @@ if blk_nullb nullb1 20 64 > /dev/null &&
 		"$(kv "$t" out)" -ge "$(( $(kv "$t" pages) / 2 ))"
 	report swap "$t" "$(kv "$t" pid)" "$(kv "$t" start_ns)" "$(kv "$t" end_ns)" \
 		-- swap nullb1 - "$(cat /sys/block/nullb1/dev)"
+	# the same pages pushed out by a memory hog: its 3 MiB in a cgroup
+	# of 2 MiB
+	if mkdir -p $cg/hog && echo 2M > $cg/hog/memory.max; then
+		t=$(sh -c "echo \$\$ > $cg/hog/cgroup.procs && exec $B/tests/vm/faulter hog 1024")
+		tap_cmp "hog: a memory hog pushed the pages out ($(kv "$t" out) of $(kv "$t" pages))" \
+			"$(kv "$t" out)" -ge "$(( $(kv "$t" pages) / 2 ))"
+		report swaphog "$t" "$(kv "$t" pid)" "$(kv "$t" start_ns)" "$(kv "$t" end_ns)" \
+			-- swap nullb1 - "$(cat /sys/block/nullb1/dev)"
+	else
+		tap_fail "a memory cgroup of 2 MiB for the hog"
+	fi
 	swapoff /dev/nullb1
 else
 	tap_fail "swap on nullb1, 20 ms completions; a memory cgroup"

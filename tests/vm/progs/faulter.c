@@ -27,6 +27,12 @@
  *                           pressure would do), then read it back, checking
  *                           every byte; prints pid=PID pages=N out=N slow=N
  *                           blocked_ns=T start_ns=T end_ns=T
+ *   faulter hog KB          fill KB of anonymous memory, then fork a memory
+ *                           hog that touches 3 x KB in the same memory
+ *                           cgroup (the caller set its memory.max below
+ *                           that), so that reclaim pushes the first pages
+ *                           to swap, and exits; then read it all back as
+ *                           "swap" does; prints the same, and hog=PID
  *
  * Times are CLOCK_MONOTONIC ns.
  */
@@ -40,6 +46,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -163,6 +170,53 @@ static int swap_faults(long kb, const char *reclaim)
 	return 0;
 }
 
+/* Touch 3 x @kb of anonymous memory, a page at a time, and exit. */
+static void hog(long kb)
+{
+	long page = sysconf(_SC_PAGESIZE), i, n = 3 * kb * 1024 / page;
+	char *m = mmap(NULL, (size_t)n * (size_t)page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		die("hog: mmap");
+	for (i = 0; i < n; i++)
+		m[i * page] = 1;
+	_exit(0);
+}
+
+static int hog_faults(long kb)
+{
+	long i, n, out, slow = 0;
+	struct waits w = { 0 };
+	long long t0, t1, a, b;
+	char *m = swap_fill(kb, &n);
+	int status;
+	pid_t h = fork();
+
+	if (h < 0)
+		die("fork");
+	if (!h)
+		hog(kb);
+	if (waitpid(h, &status, 0) != h || !WIFEXITED(status) || WEXITSTATUS(status))
+		die("the hog failed");
+	out = swap_pages_out(m, n);
+	waits_begin(&w);
+	t0 = mono_ns();
+	for (i = 0, a = t0; i < n; i++, a = b) {
+		if (!swap_check(m, i)) {
+			fprintf(stderr, "page %ld came back wrong\n", i);
+			return 1;
+		}
+		b = mono_ns();
+		waited(&slow, a, b);
+	}
+	t1 = mono_ns();
+	waits_end(&w, t0, t1);
+	printf("pid=%d hog=%d pages=%ld out=%ld slow=%ld blocked_ns=%lld start_ns=%lld end_ns=%lld\n",
+	       pl_tid(), (int)h, n, out, slow, w.blocked, t0, t1);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "file"))
@@ -171,6 +225,8 @@ int main(int argc, char **argv)
 		return shared_fault(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "swap") && atol(argv[2]) > 0)
 		return swap_faults(atol(argv[2]), argv[3]);
-	fprintf(stderr, "usage: faulter file PATH | shared PATH | swap KB RECLAIM\n");
+	if (argc == 3 && !strcmp(argv[1], "hog") && atol(argv[2]) > 0)
+		return hog_faults(atol(argv[2]));
+	fprintf(stderr, "usage: faulter file PATH | shared PATH | swap KB RECLAIM | hog KB\n");
 	return 2;
 }

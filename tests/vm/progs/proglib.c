@@ -196,18 +196,42 @@ static long pages_out(char *m, long n, long page, unsigned char *vec)
 	return out;
 }
 
-char *swap_out(long kb, const char *reclaim, long *npages, long *out)
+char *swap_fill(long kb, long *npages)
 {
-	long page = sysconf(_SC_PAGESIZE), i, n = kb * 1024 / page, tries;
+	long page = sysconf(_SC_PAGESIZE), i, n = kb * 1024 / page;
 	size_t size = (size_t)n * (size_t)page;
-	unsigned char *vec = calloc((size_t)n, 1);
 	char *m;
 
 	m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED || !vec || n <= 0)
-		die("swap_out: mmap");
+	if (m == MAP_FAILED || n <= 0)
+		die("swap_fill: mmap");
 	for (i = 0; i < n; i++)
 		memset(m + i * page, (int)(i * 7 + 1), (size_t)page);
+	*npages = n;
+	return m;
+}
+
+long swap_pages_out(char *m, long n)
+{
+	unsigned char *vec = calloc((size_t)n, 1);
+	long out;
+
+	if (!vec)
+		die("calloc");
+	out = pages_out(m, n, sysconf(_SC_PAGESIZE), vec);
+	free(vec);
+	return out;
+}
+
+char *swap_out(long kb, const char *reclaim, long *npages, long *out)
+{
+	long page = sysconf(_SC_PAGESIZE), n, tries;
+	char *m = swap_fill(kb, &n);
+	size_t size = (size_t)n * (size_t)page;
+	unsigned char *vec = calloc((size_t)n, 1);
+
+	if (!vec)
+		die("calloc");
 	if (madvise(m, size, MADV_PAGEOUT))
 		die("madvise(MADV_PAGEOUT)");
 	/*

@@ -68,6 +68,10 @@ char *map_file(const char *path, struct stat *st);
  * @out.  Page i holds the byte i * 7 + 1 (swap_check() reads it back).
  */
 char *swap_out(long kb, const char *reclaim, long *npages, long *out);
+/* Fill @kb of anonymous memory as swap_out() does, nothing paged out. */
+char *swap_fill(long kb, long *npages);
+/* How many of the @n pages at @m are out of memory (mincore). */
+long swap_pages_out(char *m, long n);
 int swap_check(const char *m, long i);
 
 /*
