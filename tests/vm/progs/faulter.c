@@ -146,12 +146,16 @@ static int shared_fault(const char *path)
 	return 0;
 }
 
-static int swap_faults(long kb, const char *reclaim)
+/*
+ * Read back the @n pages at @m, @out of them out of memory, checking every
+ * byte; print the truth line (@hog: the memory hog's pid, or 0).
+ */
+static int read_back(char *m, long n, long out, pid_t hog)
 {
-	long i, n, out, slow = 0;
+	long i, slow = 0;
 	struct waits w = { 0 };
 	long long t0, t1, a, b;
-	char *m = swap_out(kb, reclaim, &n, &out);
+	char extra[32] = "";
 
 	waits_begin(&w);
 	t0 = mono_ns();
@@ -165,9 +169,19 @@ static int swap_faults(long kb, const char *reclaim)
 	}
 	t1 = mono_ns();
 	waits_end(&w, t0, t1);
-	printf("pid=%d pages=%ld out=%ld slow=%ld blocked_ns=%lld start_ns=%lld end_ns=%lld\n",
-	       pl_tid(), n, out, slow, w.blocked, t0, t1);
+	if (hog)
+		snprintf(extra, sizeof(extra), " hog=%d", (int)hog);
+	printf("pid=%d%s pages=%ld out=%ld slow=%ld blocked_ns=%lld start_ns=%lld end_ns=%lld\n",
+	       pl_tid(), extra, n, out, slow, w.blocked, t0, t1);
 	return 0;
+}
+
+static int swap_faults(long kb, const char *reclaim)
+{
+	long n, out;
+	char *m = swap_out(kb, reclaim, &n, &out);
+
+	return read_back(m, n, out, 0);
 }
 
 /* Touch 3 x @kb of anonymous memory, a page at a time, and exit. */
@@ -186,9 +200,7 @@ static void hog(long kb)
 
 static int hog_faults(long kb)
 {
-	long i, n, out, slow = 0;
-	struct waits w = { 0 };
-	long long t0, t1, a, b;
+	long n;
 	char *m = swap_fill(kb, &n);
 	int status;
 	pid_t h = fork();
@@ -199,22 +211,7 @@ static int hog_faults(long kb)
 		hog(kb);
 	if (waitpid(h, &status, 0) != h || !WIFEXITED(status) || WEXITSTATUS(status))
 		die("the hog failed");
-	out = swap_pages_out(m, n);
-	waits_begin(&w);
-	t0 = mono_ns();
-	for (i = 0, a = t0; i < n; i++, a = b) {
-		if (!swap_check(m, i)) {
-			fprintf(stderr, "page %ld came back wrong\n", i);
-			return 1;
-		}
-		b = mono_ns();
-		waited(&slow, a, b);
-	}
-	t1 = mono_ns();
-	waits_end(&w, t0, t1);
-	printf("pid=%d hog=%d pages=%ld out=%ld slow=%ld blocked_ns=%lld start_ns=%lld end_ns=%lld\n",
-	       pl_tid(), (int)h, n, out, slow, w.blocked, t0, t1);
-	return 0;
+	return read_back(m, n, swap_pages_out(m, n), h);
 }
 
 int main(int argc, char **argv)
