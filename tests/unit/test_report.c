@@ -1571,6 +1571,17 @@ static void xpress_build(struct scen *s)
 	scen_switch(s, 0, MS(5.3), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
 }
 
+/* The X server (1001) wakes app (1000) at @woken; app runs and waits in poll() at @waits. */
+static void app_served(struct scen *s, double woken, double waits)
+{
+	static const char *const poll_site[] = { "do_sys_poll", NULL };
+
+	scen_wake(s, 1, MS(woken), 1000, 0, 1001, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(woken + 0.1), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	scen_switch(s, 0, MS(waits), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(waits), 1000, poll_site);
+}
+
 /*
  * A key press (5 ms) reaches an app (1000) at once; it asks the X server
  * (1001) a question at 10 ms and waits in poll() for the reply, which comes
@@ -1606,20 +1617,13 @@ static int xserver_scenario(struct scen *s, int flip, int silent)
 	scen_task(s, 1002, 1002, "flooder", "/usr/bin/flooder", "flooder", 8);
 	scen_switch(s, 0, MS(10), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(10), 1000, poll_site);
-	scen_wake(s, 1, MS(310), 1000, 0, 1001, TIPME_CTX_TASK);
-	scen_switch(s, 0, MS(310.1), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
 	if (silent) {
-		scen_switch(s, 0, MS(310.3), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 0, MS(310.3), 1000, poll_site);
-		scen_wake(s, 1, MS(310.7), 1000, 0, 1001, TIPME_CTX_TASK);
-		scen_switch(s, 0, MS(310.8), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
-		scen_switch(s, 0, MS(311.2), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 0, MS(311.2), 1000, poll_site);
-		scen_wake(s, 1, MS(314.6), 1000, 0, 1001, TIPME_CTX_TASK);
-		scen_switch(s, 0, MS(314.7), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+		app_served(s, 310, 310.3);
+		app_served(s, 310.7, 311.2);
+		app_served(s, 314.6, 315.2);
+	} else {
+		app_served(s, 310, 312);
 	}
-	scen_switch(s, 0, silent ? MS(315.2) : MS(312), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, silent ? MS(315.2) : MS(312), 1000, poll_site);
 	scen_switch(s, 1, silent ? MS(316) : MS(315), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 1, silent ? MS(316) : MS(315), 1001, poll_site);
 	scen_switch(s, 0, MS(320), 0, TIPME_TS_RUNNABLE, 120, 1002, 120);
@@ -1748,16 +1752,10 @@ static int xstale_scenario(struct scen *s)
 	scen_blocked(s, 0, MS(10), 1000, poll_site);
 	scen_wake(s, 1, MS(299), 1001, 1, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 1, MS(299.05), 0, TIPME_TS_RUNNABLE, 120, 1001, 120);
-	scen_wake(s, 1, MS(304.2), 1000, 0, 1001, TIPME_CTX_TASK);
-	scen_switch(s, 0, MS(304.3), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
-	scen_switch(s, 0, MS(305.5), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(305.5), 1000, poll_site);
-	scen_wake(s, 1, MS(307), 1000, 0, 1001, TIPME_CTX_TASK);
-	scen_switch(s, 0, MS(307.1), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	app_served(s, 304.2, 305.5);
+	app_served(s, 307, 312);
 	scen_switch(s, 1, MS(308), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 1, MS(308), 1001, poll_site);
-	scen_switch(s, 0, MS(312), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(312), 1000, poll_site);
 	scen_switch(s, 0, MS(320), 0, TIPME_TS_RUNNABLE, 120, 0, 120);
 	return save_incident(s, "xstale", &c);
 }
