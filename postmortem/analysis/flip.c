@@ -610,8 +610,9 @@ static void unseen_try(const struct pm_incident *inc, const struct pm_state *st,
 /*
  * A commit no wakeup shows: a compositor thread that is runnable, running
  * or stopped is not woken by the client's message (the scheduler wakes
- * only a sleeper).  Its candidates, in time order, up to @until: the end
- * of each run of the client after it was woken (asleep or preempted) when
+ * only a sleeper).  Its candidates, in time order, after @after (the
+ * client's wakeup, or when it had drawn the answer) up to @until: the end
+ * of each run of the client (asleep or preempted) when
  * the reader was not waiting for work then (the client and the reader
  * both awake: a message could pass unseen).  The first candidate whose
  * flip (pm_flip_after()'s) came before the reader was next woken from a
@@ -622,15 +623,16 @@ static void unseen_try(const struct pm_incident *inc, const struct pm_state *st,
  * rule: module/control/autotrig.c).  Return: 1 if that reaches a flip.
  */
 static int unseen_commit(const struct pm_incident *inc, const struct pm_state *st,
-			 const struct pm_res *res, struct pm_press_path *p, int64_t until)
+			 const struct pm_res *res, struct pm_press_path *p, int64_t after,
+			 int64_t until)
 {
 	const struct pm_thread *c = pm_state_thread(st, p->client);
-	struct unseen u = { .p = p, .until = until, .after = p->client_ns };
+	struct unseen u = { .p = p, .until = until, .after = after };
 	size_t j;
 
 	if (!c)
 		return 0;
-	for (j = pm_seg_first(c, p->client_ns); j < c->nsegs && u.found >= 0; j++) {
+	for (j = pm_seg_first(c, after); j < c->nsegs && u.found >= 0; j++) {
 		const struct pm_seg *s = &c->segs[j];
 
 		if (s->start_ns >= until)
@@ -638,7 +640,7 @@ static int unseen_commit(const struct pm_incident *inc, const struct pm_state *s
 		/* a client that slept after the commit has done that work */
 		if (u.found > 0 && s->state == PM_T_BLOCKED)
 			break;
-		if (s->state == PM_T_RUNNING && s->end_ns > p->client_ns)
+		if (s->state == PM_T_RUNNING && s->end_ns > after)
 			unseen_try(inc, st, res, &u, s->end_ns, seg_at(st, p->reader, s->end_ns));
 	}
 	if (u.found <= 0) {
@@ -756,7 +758,7 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 	 * a client blocked uninterruptibly, in a write, is not woken by it --
 	 * so that @by is past the answer and the message a later one).
 	 */
-	if (unseen_commit(inc, st, res, out, c ? c->ns : by) &&
+	if (unseen_commit(inc, st, res, out, out->client_ns, c ? c->ns : by) &&
 	    (!c || out->end.flip->ns <= c->ns))
 		return 1;
 	if (!c)
@@ -795,8 +797,10 @@ static int64_t next_idle(const struct pm_incident *inc, const struct pm_state *s
  * pm_press_path(); the flip is pm_flip_after()'s from it.  When no such
  * wakeup comes before the client's thread next waits for work (poll,
  * epoll ...) after @from_ns, the compositor was not asleep for the commit
- * the client made in that run: the commit is that wait's start, unseen
- * (@p->commit_by PM_COMMIT_BY_AWAKE, to the reader), as pm_press_path()'s.
+ * the client made meanwhile: the commit no wakeup shows (unseen_commit(),
+ * its candidates the ends of the client's runs from @from_ns to that
+ * wait), else that wait's start, unseen (@p->commit_by
+ * PM_COMMIT_BY_AWAKE, to the reader), as pm_press_path()'s.
  *
  * Return: 1 if that reaches a flip, else 0 (@p's commit and flip cleared).
  */
@@ -819,9 +823,16 @@ int pm_press_commit_from(const struct pm_incident *inc, const struct pm_state *s
 		return commit_and_flip(inc, st, res, p, c);
 	/*
 	 * no wakeup before the client waited for work again: the compositor
-	 * was not asleep for the commit it made in that run (runnable,
-	 * composing another frame): the end of the run is the commit
+	 * was not asleep for the commit (runnable, composing another frame,
+	 * or woken by its frame timer while the client ran): the first end
+	 * of a run of the client from @from_ns on, up to that wait, with the
+	 * compositor awake, whose flip came before the compositor woke for
+	 * other work (Xwayland under TCG, busy 150 ms after the drawing,
+	 * committed while sway was up for its timer, and sway flipped 42 ms
+	 * before Xwayland waited again); else the end of the run is the commit
 	 */
+	if (idle && unseen_commit(inc, st, res, p, from_ns - 1, idle + 1))
+		return 1;
 	if (!idle || !pm_flip_after(inc, st, res, p->compositor, p->reader, idle, &p->end))
 		return 0;
 	p->commit_ns = idle;

@@ -41,6 +41,7 @@ struct lat_ctx {
 	const struct pm_res *res;
 	const struct tm_xdump *x;
 	int64_t dump_end_ns;
+	int64_t x_last_ns;	/* the X dump's latest stamp, -1 if none */
 	uint32_t server;	/* the X server's PID, 0 if unknown */
 };
 
@@ -296,6 +297,26 @@ static size_t delivered(const struct lat_el *el, size_t n, size_t next, const st
 }
 
 /*
+ * Did the X server end the client's sleep @s (served()) with output the X
+ * dump does not hold: no reply or event that the client had not had, from
+ * @el[@next] on, is stamped before the wakeup (delivered() took none for
+ * it), while the X dump went on recording after it?  The next input comes
+ * as an event, which the dump holds, so such a sleep was no wait for
+ * input: the server answered the client's requests with what the dump
+ * leaves out (an error, the rest of a reply too long for one write, room
+ * in the socket for the rest of a request).  In t-xreport, after the reply
+ * to its round trip the client waited 0.4 ms more, woken by the server with
+ * nothing the dump holds, before its next round trip, and was done 9 ms
+ * later.
+ */
+static int ended_unrecorded(const struct lat_ctx *c, const struct pm_seg *s,
+			    const struct lat_el *el, size_t nel, size_t next)
+{
+	return served(c, s) && delivered(el, nel, next, s) == next &&
+	       c->x_last_ns > s->end_ns;
+}
+
+/*
  * Was the client's sleep @s a round trip, ended by a reply?  A reply is
  * stamped inside the sleep, give or take X's millisecond; with the X
  * server's thread in the kernel dump, the server must also be what woke
@@ -479,7 +500,8 @@ static void follow(const struct lat_ctx *c, struct pm_lat_event *ev)
 		/* X's millisecond stamp may be up to 1 ms before the truth */
 		if (s->start_ns <= ev->delivered_ns + X_SLOP_NS || !waits_for_input(c, s))
 			continue;
-		rt = ended_by_reply(c, s, rep, nrep, el, nel, before);
+		rt = ended_by_reply(c, s, rep, nrep, el, nel, before) ||
+		     (el && ended_unrecorded(c, s, el, nel, before));
 		if (rt)
 			continue;
 		if (first < 0)
@@ -659,10 +681,19 @@ int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
 	const struct pm_dump *pm = &inc->pm;
 	const struct tm_xdump *x = pm_incident_x(inc);
 	struct lat_ctx c = { .pm = pm, .st = st, .res = res, .x = x };
+	uint32_t i;
 
 	memset(out, 0, sizeof(*out));
 	c.dump_end_ns = st->last_ns;
 	c.server = pm_xserver_pid(x);
+	c.x_last_ns = -1;
+	for (i = 0; i < x->recs.count; i++) {
+		struct tipme_x11_rec r;
+
+		tm_xdump_rec(x, i, &r);
+		if (r.time_ns <= INT64_MAX && (int64_t)r.time_ns > c.x_last_ns)
+			c.x_last_ns = (int64_t)r.time_ns;
+	}
 	out->events = calloc(x->recs.count ? x->recs.count : 1, sizeof(*out->events));
 	if (!out->events)
 		return -ENOMEM;

@@ -138,6 +138,7 @@ enum variant {
 	V_XWL_LATE,	/* V_XWL_TIMER's, Xwayland's commit 350 ms after the drawing */
 	V_PTY,		/* the client passes the key to a pty, its release comes first */
 	V_UNSEEN_AGAIN,	/* V_UNSEEN's, sway's timer and another flip 40 ms later */
+	V_XWL_FRAMED,	/* V_XWL_UNSEEN's, Xwayland busy until after the flip */
 };
 
 static const char *const names[] = {
@@ -157,6 +158,7 @@ static const char *const names[] = {
 	[V_XWL_BUSY] = "xwayland-busy", [V_XWL_SAMEMS] = "xwayland-samems",
 	[V_XWL_LATE] = "xwayland-late",
 	[V_PTY] = "pty", [V_UNSEEN_AGAIN] = "unseen-again",
+	[V_XWL_FRAMED] = "xwayland-framed",
 };
 
 /*
@@ -466,7 +468,12 @@ static int write_xwl(struct scen *s, enum variant v, const struct tm_xdump_conte
  * 662.2 ms before it commits, sway composes until 663 ms and the flip
  * completes at the refresh at 672 ms, while the X client waits for the
  * next key from 312.3 ms: t-xwayland's sleep press in a full check, where
- * Xwayland sent the drawing 350 ms after it had executed it).  The X dump
+ * Xwayland sent the drawing 350 ms after it had executed it; V_XWL_FRAMED:
+ * as V_XWL_UNSEEN, but Xwayland, preempted at 312.25 ms by a kworker
+ * (95) while sway is runnable, runs on from 312.5 ms and waits again only
+ * at 340 ms, after the flip, the last in the dump: t-xwayland's sleep
+ * press in the full check of 5db596e, Xwayland busy 150 ms after the
+ * drawing under TCG, sway woken by its frame timer).  The X dump
  * (its stamps in whole ms): the device event and its delivery at 10 ms,
  * the drawing and the round trip at 311 ms, the reply at 312 ms
  * (V_XWL_LATE: and tipme-xhook's first fence dispatched after them at
@@ -518,7 +525,7 @@ static int xwayland(struct scen *s, enum variant v)
 	scen_switch(s, 2, MS(312.05), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
 	scen_switch(s, 2, MS(312.3), 900, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 2, MS(312.3), 900, poll_site);
-	if (v == V_XWL_UNSEEN) {
+	if (v == V_XWL_UNSEEN || v == V_XWL_FRAMED) {
 		scen_wake(s, 0, MS(312.1), 500, 0, 0, TIPME_CTX_HARDIRQ);
 		scen_switch(s, 0, MS(312.3), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 		scen_switch(s, 0, MS(313), 500, TIPME_TS_SLEEPING, 120, 0, 120);
@@ -526,8 +533,16 @@ static int xwayland(struct scen *s, enum variant v)
 	} else {
 		compose(s, commit, 800, 1, commit + 0.8, 0);
 	}
-	scen_switch(s, 1, MS(commit + 0.2), 800, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 1, MS(commit + 0.2), 800, poll_site);
+	if (v == V_XWL_FRAMED) {
+		scen_task(s, 95, 95, "kworker/1:1", "", "", 0);
+		scen_switch(s, 1, MS(312.25), 800, TIPME_TS_RUNNABLE, 120, 95, 120);
+		scen_switch(s, 1, MS(312.5), 95, TIPME_TS_IDLE, 120, 800, 120);
+		scen_switch(s, 1, MS(340), 800, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(340), 800, poll_site);
+	} else {
+		scen_switch(s, 1, MS(commit + 0.2), 800, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(commit + 0.2), 800, poll_site);
+	}
 	if (v == V_XWL_LATE)
 		typing_refresh(s, 672, 0, 42);
 	else
@@ -701,7 +716,7 @@ static int build(struct scen *s, enum variant v)
 		return xwayland(s, v);
 	if (v == V_XWL_BUSY || v == V_XWL_SAMEMS)
 		return xwayland_busy(s, v);
-	if (v == V_XWL_LATE)
+	if (v == V_XWL_LATE || v == V_XWL_FRAMED)
 		return xwayland(s, v);
 	scen_init(s, 3);
 	if (v == V_WESTON || v == V_WESTON_BUSY || v == V_WESTON_STOPPED)
@@ -1324,6 +1339,11 @@ int main(void)
 		"\"commit_woke\":500,\"commit_mono_ns\":312400000}",
 		NULL,
 	};
+	static const char *const xwl_framed_must[] = {
+		"\"client_is_x_server\":true,\"commit_by\":\"awake\",\"commit_seen\":false,\"committer\":800,"
+		"\"commit_woke\":500,\"commit_mono_ns\":312250000}",
+		NULL,
+	};
 	static const char *const xwl_late_must[] = {
 		"\"client_done_mono_ns\":312000000,",
 		"\"flip_mono_ns\":672000000,",
@@ -1369,7 +1389,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(136);
+	tap_plan(142);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1441,6 +1461,11 @@ int main(void)
 	check(V_XWL_UNSEEN, 320, "flip", "timer", 900, 90, xwl_unseen_must,
 	      "the same sleep, sway runnable at Xwayland's commit: no wakeup shows it, "
 	      "Xwayland's next wait for work after the drawing is the commit");
+	check(V_XWL_FRAMED, 320, "flip", "timer", 900, 90, xwl_framed_must,
+	      "the same, Xwayland busy until after the flip: its commit is its run that "
+	      "ended with sway awake (preempted at 312.25 ms), not its next wait for work "
+	      "(340 ms), after which no flip came (before, the X press was not joined to the "
+	      "kernel's input)");
 	check(V_XWL_BUSY, 320, "flip", "timer", 900, 90, xwl_busy_must,
 	      "the same sleep, Xwayland never asleep again after sway woke it for the key, and "
 	      "a second key later: the client's wait for that key is no round trip (Xwayland "
@@ -1499,6 +1524,7 @@ int main(void)
 		"tipme latency, a press no wakeup delivered: read by the flips' reader, already awake");
 	xlatency(V_XWL_TIMER, "tipme latency, an X client under Xwayland sleeps");
 	xlatency(V_XWL_BUSY, "tipme latency, the same under an Xwayland never asleep again");
+	xlatency(V_XWL_FRAMED, "tipme latency, the same with Xwayland busy until after the flip");
 	xlatency(V_XWL_SAMEMS, "tipme latency, the same, each reply sent in its millisecond");
 	/* the layer below: the flips, fences and wakeups joined to them */
 	for (i = V_GPU; i <= V_LATE; i += V_LATE - V_GPU) {

@@ -1641,6 +1641,17 @@ static void xpress_build(struct scen *s)
 	scen_switch(s, 0, MS(5.3), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
 }
 
+/* The X server (1001) wakes app (1000) at @woken; app runs and waits in poll() at @waits. */
+static void app_served(struct scen *s, double woken, double waits)
+{
+	static const char *const poll_site[] = { "do_sys_poll", NULL };
+
+	scen_wake(s, 1, MS(woken), 1000, 0, 1001, TIPME_CTX_TASK);
+	scen_switch(s, 0, MS(woken + 0.1), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	scen_switch(s, 0, MS(waits), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(waits), 1000, poll_site);
+}
+
 /*
  * A key press (5 ms) reaches an app (1000) at once; it asks the X server
  * (1001) a question at 10 ms and waits in poll() for the reply, which comes
@@ -1649,8 +1660,14 @@ static void xpress_build(struct scen *s)
  * to poll() at 312 ms, and the server is done drawing at 315 ms.
  * @flip: the X server drives a display (Xorg with modesetting): the
  * vblank at 320 ms completes a flip delivered to its DRM file ("xflip").
+ * @silent: as t-xreport's client ("xsilent"): after the reply (310 ms) app
+ * sleeps in poll() again at 310.3 ms, and the server wakes it at 310.7 ms
+ * with nothing the X dump holds (an error, the rest of a reply); app then
+ * draws and does a round trip, which the server, busy, dispatches at
+ * 314 ms (the reply wakes app at 314.6 ms), and goes back to poll() at
+ * 315.2 ms, done; the server sleeps at 316 ms.
  */
-static int xserver_scenario(struct scen *s, int flip)
+static int xserver_scenario(struct scen *s, int flip, int silent)
 {
 	struct tipme_rec_vblank vb = { .seq = 20, .time_lo = (uint32_t)MS(320),
 				       .flags = TIPME_VBLANK_HIGH_PREC };
@@ -1670,12 +1687,15 @@ static int xserver_scenario(struct scen *s, int flip)
 	scen_task(s, 1002, 1002, "flooder", "/usr/bin/flooder", "flooder", 8);
 	scen_switch(s, 0, MS(10), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(10), 1000, poll_site);
-	scen_wake(s, 1, MS(310), 1000, 0, 1001, TIPME_CTX_TASK);
-	scen_switch(s, 0, MS(310.1), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
-	scen_switch(s, 0, MS(312), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(312), 1000, poll_site);
-	scen_switch(s, 1, MS(315), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 1, MS(315), 1001, poll_site);
+	if (silent) {
+		app_served(s, 310, 310.3);
+		app_served(s, 310.7, 311.2);
+		app_served(s, 314.6, 315.2);
+	} else {
+		app_served(s, 310, 312);
+	}
+	scen_switch(s, 1, silent ? MS(316) : MS(315), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, silent ? MS(316) : MS(315), 1001, poll_site);
 	scen_switch(s, 0, MS(320), 0, TIPME_TS_RUNNABLE, 120, 1002, 120);
 	if (flip) {
 		ev.who = tipme_work_who(1002, TIPME_CTX_HARDIRQ);
@@ -1699,11 +1719,18 @@ static int xserver_scenario(struct scen *s, int flip)
 	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(310), .client = 1,
 		.kind = TIPME_X11_REPLY, .major = 43, .flags = TIPME_X11_REC_MATCHED,
 		.seq = 5, .length = 32 };
-	rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(311), .client = 1,
+	rec[n++] = (struct tipme_x11_rec){ .time_ns = silent ? MS(314) : MS(311), .client = 1,
 		.kind = TIPME_X11_REQUEST, .major = 70, .seq = 6, .length = 20,
 		.xid = 0x400001, .op_size = 2500 };
+	if (silent) {
+		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(314), .client = 1,
+			.kind = TIPME_X11_REQUEST, .major = 43, .seq = 7, .length = 4 };
+		rec[n++] = (struct tipme_x11_rec){ .time_ns = MS(314), .client = 1,
+			.kind = TIPME_X11_REPLY, .major = 43, .flags = TIPME_X11_REC_MATCHED,
+			.seq = 7, .length = 32 };
+	}
 	c.nrecs = n;
-	return save_incident(s, flip ? "xflip" : "xserver", &c);
+	return save_incident(s, flip ? "xflip" : silent ? "xsilent" : "xserver", &c);
 }
 
 /*
@@ -1795,16 +1822,10 @@ static int xstale_scenario(struct scen *s)
 	scen_blocked(s, 0, MS(10), 1000, poll_site);
 	scen_wake(s, 1, MS(299), 1001, 1, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 1, MS(299.05), 0, TIPME_TS_RUNNABLE, 120, 1001, 120);
-	scen_wake(s, 1, MS(304.2), 1000, 0, 1001, TIPME_CTX_TASK);
-	scen_switch(s, 0, MS(304.3), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
-	scen_switch(s, 0, MS(305.5), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(305.5), 1000, poll_site);
-	scen_wake(s, 1, MS(307), 1000, 0, 1001, TIPME_CTX_TASK);
-	scen_switch(s, 0, MS(307.1), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	app_served(s, 304.2, 305.5);
+	app_served(s, 307, 312);
 	scen_switch(s, 1, MS(308), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 1, MS(308), 1001, poll_site);
-	scen_switch(s, 0, MS(312), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(312), 1000, poll_site);
 	scen_switch(s, 0, MS(320), 0, TIPME_TS_RUNNABLE, 120, 0, 120);
 	return save_incident(s, "xstale", &c);
 }
@@ -2402,7 +2423,7 @@ static const char *const state_names[] = {
 	"cpu", "timer", "stopped", "blkio", "blkirq", "blkirq-other", "lock",
 	"mem", "memhigh", "sigtimed", "gap", "streams", "kinput", "kauto", "klate", "klate-broken",
 	"kearly", "kearly-broken",
-	"xserver", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
+	"xserver", "xsilent", "xstale", "sampled", "race", "rewake", "stack-worker", "stack-irq",
 	"stack-timer", "stack-loop", "stack-loop-busy", "stack-loop-fsync", "stack-loop-flush", "stack-md", "descend", "interactive", "early", "work-pool", "work-timer", "work-busy",
 	"throttle", "throttle-woken",
 	"fault-file", "fault-swap", "net-peer", "net-link",
@@ -2419,7 +2440,7 @@ int main(void)
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(254);
+	tap_plan(259);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -2429,7 +2450,8 @@ int main(void)
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
 	    kauto_scenario(s) || klate_scenario(s, 0) || klate_scenario(s, 1) ||
 	    kearly_scenario(s, 0) || kearly_scenario(s, 1) ||
-	    xserver_scenario(s, 0) || xserver_scenario(s, 1) || xbusy_scenario(s) || xstale_scenario(s) || sampled_scenario(s) ||
+	    xserver_scenario(s, 0, 0) || xserver_scenario(s, 1, 0) ||
+	    xserver_scenario(s, 0, 1) || xbusy_scenario(s) || xstale_scenario(s) || sampled_scenario(s) ||
 	    race_scenario(s) ||
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0) ||
 	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
@@ -2758,6 +2780,18 @@ int main(void)
 			   "\"to_mono_ns\":315000000,\"chosen_by\":\"input\","
 			   "\"client_done_mono_ns\":312000000") != NULL,
 	       "the press at 5 ms, to the server done drawing at 315 ms (the app done at 312 ms)");
+	free(out);
+	check("xsilent", "", "x_server", 1002, 90,
+	      "the same press, the server waking app once more with nothing the X dump holds");
+	out = report("xsilent", "", 1, &ret);
+	tap_ok(strstr(out, "\"pid\":1000,\"comm\":\"app\",\"from_mono_ns\":5000000,"
+			   "\"to_mono_ns\":315200000,\"chosen_by\":\"input\","
+			   "\"end\":\"x_drawn\"") != NULL,
+	       "xsilent: to app done at 315.2 ms (its drawing done by then: the server "
+	       "dispatched its next request), not to the sleep at 310.3 ms that the "
+	       "server ended with nothing the X dump holds");
+	if (!strstr(out, "\"to_mono_ns\":315200000"))
+		tap_diag("%s", out);
 	free(out);
 	check("xflip", "", "x_server", 1002, 90,
 	      "an X server that drives a display: the same press, to the flip after its drawing");

@@ -44,19 +44,6 @@ xlog_has() { [ "$(grep -c -- "$1" "$xlog")" -ge "${2:-1}" ]; }
 x_up() { [ -s /tmp/xwl-display ] && DISPLAY=$(cat /tmp/xwl-display) xdpyinfo > /dev/null 2>&1; }
 x_up_or_gone() { x_up || ! kill -0 "$SWAY_PID" 2> /dev/null; }
 
-# Opt-in (TIPME_VM_OPTIN="t-xwayland"): with the chain following Xwayland
-# from the drawing to its commit it passed 5 of 6 runs (one busy, one
-# beside t-weston's guest), but in the full check of 5db596e (a quiet
-# machine, two guests) and in a busy two-guest run the report did not
-# join the X press to the key's input record (the sleep press's interval
-# did not start at it): Documentation/wayland.md
-case " ${TIPME_VM_OPTIN:-} " in
-*" t-xwayland "*) ;;
-*)
-	tap_skip "an X client under Xwayland" \
-		"opt-in until the X press's join to the kernel's input in a full check is explained (TIPME_VM_OPTIN=t-xwayland)"
-	exit 0 ;;
-esac
 for p in Xwayland xdpyinfo xhost; do
 	command -v "$p" > /dev/null || { tap_skip "an X client under Xwayland" "$p not installed"; tap_done; }
 done
