@@ -48,7 +48,9 @@
 #               clone: scripts/lib/common.sh) and Debian 12's PREEMPT_RT
 #               6.1; tipme.ko built against each with its suite's compiler,
 #               and the per-kernel VM tests booted on each: every
-#               kernel's guests in one queue, longest first, one per CPU
+#               kernel's guests in one queue, longest first; after the vm
+#               step it starts with it, and the guests of both share the
+#               CPUs, one guest per CPU (step_vm below)
 #
 # Every "ok"/"not ok" line a step prints counts once; a build step is one
 # point; a step that fails without printing "not ok" counts as one failure.
@@ -114,11 +116,18 @@ run_build() {
 
 # run_tap NAME CMD...: every ok/not ok line CMD prints is a point.
 run_tap() {
-	local name=$1 log=$logdir/$1.log t0 rc line own_fail=0 own=0 desc neg
+	local name=$1 t0 rc
 	shift
 	t0=$(date +%s)
 	echo "# == $name: $*"
-	"$@" >"$log" 2>&1 </dev/null && rc=0 || rc=$?
+	"$@" >"$logdir/$name.log" 2>&1 </dev/null && rc=0 || rc=$?
+	tap_results "$name" "$rc" "$t0"
+}
+
+# tap_results NAME RC T0: the points of step NAME's log, whose command
+# exited with RC and started at T0.
+tap_results() {
+	local name=$1 log=$logdir/$1.log rc=$2 t0=$3 line own_fail=0 own=0 desc neg
 	while IFS= read -r line; do
 		if [[ $line =~ ^(not\ )?ok\ [0-9]*\ *-?\ *(.*)$ ]]; then
 			desc=${BASH_REMATCH[2]}
@@ -329,11 +338,47 @@ step_fuzz() { run_tap fuzz tests/fuzz/run.sh; }
 
 step_deb() { run_tap deb scripts/deb.sh check; }
 
-step_vm() { run_tap vm tests/vm/run.sh; }
+# The VM tests and the other kernels' guests share one pool of guest
+# slots (TIPME_VM_POOL, scripts/lib/common.sh), one per CPU: when the
+# kernels step comes after the vm step, it starts with it, in the
+# background (its fetches and builds while the first guests run), and
+# its guests take the slots with the VM tests', longest first; its
+# results are printed in its turn.  Run one after the other, each step
+# ended with one guest alone on the two CPUs (the vm step 1070 s, the
+# kernels step 252 s).  TIPME_CHECK_POOL=0: one after the other.
+kernels_pid='' kernels_t0='' kernels_cmd=(scripts/kernels.sh check)
+step_vm() {
+	local s later=0 pool
+	for s in "${steps[@]}"; do
+		[ "$s" = vm ] && later=1
+		[ "$s" = kernels ] && [ "$later" = 1 ] && later=2
+	done
+	if [ "$later" = 2 ] && [ "${TIPME_CHECK_POOL:-1}" != 0 ]; then
+		pool=$TIPME_ROOT/build/vm-pool
+		if tipme_pool_init "$pool" "${TIPME_VM_JOBS:-$(tipme_guest_jobs)}"; then
+			export TIPME_VM_POOL=$pool
+			kernels_t0=$(date +%s)
+			echo "# kernels: ${kernels_cmd[*]} starts with vm, one pool of guests"
+			"${kernels_cmd[@]}" >"$logdir/kernels.log" 2>&1 </dev/null &
+			kernels_pid=$!
+		fi
+	fi
+	run_tap vm tests/vm/run.sh
+}
 
 # The other kernels: tipme.ko built with W=1 -Werror by each suite's
 # compiler, then the VM tests that matter per kernel booted on each.
-step_kernels() { run_tap kernels scripts/kernels.sh check; }
+step_kernels() {
+	local rc
+	if [ -z "$kernels_pid" ]; then
+		run_tap kernels "${kernels_cmd[@]}"
+		return
+	fi
+	echo "# == kernels: ${kernels_cmd[*]} (started with vm)"
+	wait "$kernels_pid" && rc=0 || rc=$?
+	kernels_pid=
+	tap_results kernels "$rc" "$kernels_t0"
+}
 
 for s in "${steps[@]}"; do
 	if ! declare -F "step_$s" >/dev/null; then
