@@ -21,6 +21,10 @@
 #                                      fetch, build, then boot that kernel
 #                                      in QEMU and run the VM tests that
 #                                      matter per kernel (TAP)
+#   scripts/kernels.sh keep SUITE KVER KO
+#                                      KO (built by make check's module-rt
+#                                      step) into the cache as build's
+#                                      own for SUITE (bookworm-rt)
 #   scripts/kernels.sh check [SUITE...]
 #                                      `test` for each suite (default: every
 #                                      kernel make check covers: trixie sid
@@ -154,6 +158,26 @@ copy_sources() {
 	cp -r "$TIPME_ROOT/Kbuild" "$TIPME_ROOT/include" "$1/"
 	(cd "$TIPME_ROOT/module" && find . \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) -print0 |
 		cpio -0pdm --quiet "$1/module")
+}
+
+# keep SUITE KVER KO: KO, a tipme.ko built from this clone's sources
+# against KVER with the flags and compiler build() uses, into the cache
+# under build()'s key, unless an entry is there.  make check's module-rt
+# step builds Debian 12's PREEMPT_RT module with the host's rt headers
+# and compiler, as build bookworm-rt does: kept, the kernels step takes
+# it from the cache instead of building it a second time.
+keep() {
+	local suite=$1 kver=$2 ko=$3 src key
+	src=$(mktemp -d) || return 1
+	copy_sources "$src"
+	key=$(ko_key "$suite" "$kver" "$src") || key=
+	rm -rf "$src"
+	[ -n "$key" ] || return 1
+	[ ! -s "$KO_CACHE/$suite-$key.ko" ] || return 0
+	mkdir -p "$KO_CACHE" && cp "$ko" "$KO_CACHE/$suite-$key.ko.tmp.$$" &&
+		mv "$KO_CACHE/$suite-$key.ko.tmp.$$" "$KO_CACHE/$suite-$key.ko" || return 1
+	echo "kept $ko as $KO_CACHE/$suite-$key.ko"
+	ls -1t "$KO_CACHE/$suite"-*.ko | tail -n +5 | xargs -r rm -f
 }
 
 # One compiler per CPU: `check` builds two suites at a time, and the
@@ -314,6 +338,10 @@ case ${1:-} in
 check)
 	shift
 	check "$@"
+	;;
+keep)
+	[ $# -eq 4 ] || usage
+	keep "$2" "$3" "$4"
 	;;
 --list)
 	for r in "$KDIR_CACHE"/*-root; do
