@@ -274,6 +274,9 @@ step_kunit-kasan() { run_tap kunit-kasan tests/kunit/run.sh --kasan; }
 # make targets build everything first and then run the tests in one
 # recipe, one after the other, so -j only makes the build parallel.
 
+# The sanitizers of the *-asan steps (their builds in build/asan/).
+ASAN_FLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer'
+
 # has_target T: the Makefile has a rule for T (and parses at all).
 has_target() { make -n "$1" >/dev/null 2>&1; }
 has_unit_target() { has_target unit-tests; }
@@ -291,9 +294,7 @@ step_unit-asan() {
 		emit skip "unit-asan" "no 'unit-tests' make target yet (tests/unit/unit.mk)"
 		return
 	fi
-	run_tap unit-asan make -j"$(nproc)" B=build/asan \
-		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
-		unit-tests
+	run_tap unit-asan make -j"$(nproc)" B=build/asan SAN="$ASAN_FLAGS" unit-tests
 }
 
 # The benchmarks' own unit tests (statistics, histograms, options, CLI).
@@ -313,11 +314,53 @@ step_bench-asan() {
 	run_tap bench-asan make -j"$(nproc)" bench-tests-asan
 }
 
+# A step may start beside an earlier one, in the background (bg_start),
+# when the two leave each other the CPUs they need; its results are
+# printed in its own turn (bg_finish), and its timing line counts from its
+# start.  TIPME_CHECK_SERIAL=1: every step in its turn, one at a time.
+declare -A bg_pid=() bg_t0=() bg_cmd=() bg_with=()
+# later STEP: STEP is to run after the step running now ($cur).
+later() {
+	local s seen=0
+	[ "${TIPME_CHECK_SERIAL:-0}" != 1 ] || return 1
+	for s in "${steps[@]}"; do
+		[ "$seen" = 1 ] && [ "$s" = "$1" ] && return 0
+		[ "$s" = "$cur" ] && seen=1
+	done
+	return 1
+}
+# bg_start STEP CMD...: STEP's command, now, beside the running step.
+bg_start() {
+	local name=$1
+	shift
+	bg_t0[$name]=$(date +%s)
+	bg_cmd[$name]="$*"
+	bg_with[$name]=$cur
+	echo "# $name: $* starts now, beside $cur"
+	"$@" >"$logdir/$name.log" 2>&1 </dev/null &
+	bg_pid[$name]=$!
+}
+# bg_finish STEP: STEP's results, if it was started beside another step
+# (status 1 if it was not).
+bg_finish() {
+	local name=$1 rc
+	[ -n "${bg_pid[$name]:-}" ] || return 1
+	echo "# == $name: ${bg_cmd[$name]} (started with ${bg_with[$name]})"
+	wait "${bg_pid[$name]}" && rc=0 || rc=$?
+	unset "bg_pid[$name]"
+	tap_results "$name" "$rc" "${bg_t0[$name]}"
+}
+
+# The X11 tests wait on Xvfb and their clients much more than they
+# compute: xhook-asan runs beside xhook (each step 26-28 s alone, both
+# together 27-28 s, the machine busy; its Xvfb servers pick free displays).
 step_xhook() {
 	if ! has_target xhook-tests; then
 		emit skip "xhook" "no 'xhook-tests' make target"
 		return
 	fi
+	! later xhook-asan ||
+		bg_start xhook-asan make -j"$(nproc)" B=build/asan SAN="$ASAN_FLAGS" xhook-tests
 	run_tap xhook make -j"$(nproc)" xhook-tests
 }
 
@@ -328,9 +371,8 @@ step_xhook-asan() {
 		emit skip "xhook-asan" "no 'xhook-tests' make target"
 		return
 	fi
-	run_tap xhook-asan make -j"$(nproc)" B=build/asan \
-		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
-		xhook-tests
+	bg_finish xhook-asan ||
+		run_tap xhook-asan make -j"$(nproc)" B=build/asan SAN="$ASAN_FLAGS" xhook-tests
 }
 
 step_lint() {
@@ -351,42 +393,22 @@ step_deb() { run_tap deb scripts/deb.sh check; }
 # its guests take the slots with the VM tests', longest first; its
 # results are printed in its turn.  Run one after the other, each step
 # ended with one guest alone on the two CPUs (the vm step 1070 s, the
-# kernels step 252 s).  TIPME_CHECK_POOL=0: one after the other.
-kernels_pid='' kernels_t0='' kernels_cmd=(scripts/kernels.sh check)
+# kernels step 252 s).
 step_vm() {
-	local s later=0 pool
-	for s in "${steps[@]}"; do
-		[ "$s" = vm ] && later=1
-		[ "$s" = kernels ] && [ "$later" = 1 ] && later=2
-	done
-	if [ "$later" = 2 ] && [ "${TIPME_CHECK_POOL:-1}" != 0 ]; then
-		pool=$TIPME_ROOT/build/vm-pool
-		if tipme_pool_init "$pool" "${TIPME_VM_JOBS:-$(tipme_guest_jobs)}"; then
-			export TIPME_VM_POOL=$pool
-			kernels_t0=$(date +%s)
-			echo "# kernels: ${kernels_cmd[*]} starts with vm, one pool of guests"
-			"${kernels_cmd[@]}" >"$logdir/kernels.log" 2>&1 </dev/null &
-			kernels_pid=$!
-		fi
+	local pool=$TIPME_ROOT/build/vm-pool
+	if later kernels && tipme_pool_init "$pool" "${TIPME_VM_JOBS:-$(tipme_guest_jobs)}"; then
+		export TIPME_VM_POOL=$pool
+		bg_start kernels scripts/kernels.sh check
 	fi
 	run_tap vm tests/vm/run.sh
 }
 
 # The other kernels: tipme.ko built with W=1 -Werror by each suite's
 # compiler, then the VM tests that matter per kernel booted on each.
-step_kernels() {
-	local rc
-	if [ -z "$kernels_pid" ]; then
-		run_tap kernels "${kernels_cmd[@]}"
-		return
-	fi
-	echo "# == kernels: ${kernels_cmd[*]} (started with vm)"
-	wait "$kernels_pid" && rc=0 || rc=$?
-	kernels_pid=
-	tap_results kernels "$rc" "$kernels_t0"
-}
+step_kernels() { bg_finish kernels || run_tap kernels scripts/kernels.sh check; }
 
 for s in "${steps[@]}"; do
+	cur=$s
 	if ! declare -F "step_$s" >/dev/null; then
 		echo "check.sh: unknown step '$s' (steps: ${ALL_STEPS[*]} ${NAMED_STEPS[*]})" >&2
 		exit 2
