@@ -337,9 +337,18 @@ bg_start() {
 	bg_cmd[$name]="$*"
 	bg_with[$name]=$cur
 	echo "# $name: $* starts now, beside $cur"
-	"$@" >"$logdir/$name.log" 2>&1 </dev/null &
+	# a process group of its own, which an interrupted check stops
+	# (a background job of a script ignores the terminal's SIGINT)
+	setsid "$@" >"$logdir/$name.log" 2>&1 </dev/null &
 	bg_pid[$name]=$!
 }
+bg_stop() {
+	local p
+	for p in "${bg_pid[@]}"; do kill -TERM -- -"$p" 2>/dev/null; done
+	wait
+	exit 130
+}
+trap bg_stop INT TERM
 # bg_finish STEP: STEP's results, if it was started beside another step
 # (status 1 if it was not).
 bg_finish() {
