@@ -21,6 +21,10 @@
 #                                      fetch, build, then boot that kernel
 #                                      in QEMU and run the VM tests that
 #                                      matter per kernel (TAP)
+#   scripts/kernels.sh keep SUITE KVER KO
+#                                      KO (built by make check's module-rt
+#                                      step) into the cache as build's
+#                                      own for SUITE (bookworm-rt)
 #   scripts/kernels.sh check [SUITE...]
 #                                      `test` for each suite (default: every
 #                                      kernel make check covers: trixie sid
@@ -29,7 +33,11 @@
 #                                      in one queue, longest first, one
 #                                      guest per CPU at a time (one TCG
 #                                      thread each: two on a 2-core
-#                                      machine; TIPME_KERNEL_JOBS); one TAP stream,
+#                                      machine; TIPME_KERNEL_JOBS; with
+#                                      TIPME_VM_POOL, a slot of that pool
+#                                      each: make check runs the VM tests
+#                                      in the same pool at the same time,
+#                                      scripts/lib/common.sh); one TAP stream,
 #                                      each result named by its suite, in
 #                                      the order given
 #
@@ -144,6 +152,34 @@ ko_key() {
 # newest four of each suite are kept.
 KO_CACHE=$KDIR_CACHE/ko
 
+# copy_sources DIR: what tipme.ko is built from, into DIR (ko_key's SRC).
+copy_sources() {
+	mkdir -p "$1/module"
+	cp -r "$TIPME_ROOT/Kbuild" "$TIPME_ROOT/include" "$1/"
+	(cd "$TIPME_ROOT/module" && find . \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) -print0 |
+		cpio -0pdm --quiet "$1/module")
+}
+
+# keep SUITE KVER KO: KO, a tipme.ko built from this clone's sources
+# against KVER with the flags and compiler build() uses, into the cache
+# under build()'s key, unless an entry is there.  make check's module-rt
+# step builds Debian 12's PREEMPT_RT module with the host's rt headers
+# and compiler, as build bookworm-rt does: kept, the kernels step takes
+# it from the cache instead of building it a second time.
+keep() {
+	local suite=$1 kver=$2 ko=$3 src key
+	src=$(mktemp -d) || return 1
+	copy_sources "$src"
+	key=$(ko_key "$suite" "$kver" "$src") || key=
+	rm -rf "$src"
+	[ -n "$key" ] || return 1
+	[ ! -s "$KO_CACHE/$suite-$key.ko" ] || return 0
+	mkdir -p "$KO_CACHE" && cp "$ko" "$KO_CACHE/$suite-$key.ko.tmp.$$" &&
+		mv "$KO_CACHE/$suite-$key.ko.tmp.$$" "$KO_CACHE/$suite-$key.ko" || return 1
+	echo "kept $ko as $KO_CACHE/$suite-$key.ko"
+	ls -1t "$KO_CACHE/$suite"-*.ko | tail -n +5 | xargs -r rm -f
+}
+
 # One compiler per CPU: `check` builds two suites at a time, and the
 # third alone (bookworm-rt's took 41 s with one job, after the other two).
 build() {
@@ -159,10 +195,8 @@ build() {
 	src=$root/$rel
 	mkdir -p "$KBUILD"
 	rm -rf "$src" "$tree"
-	mkdir -p "$src/module" "$tree"
-	cp -r "$TIPME_ROOT/Kbuild" "$TIPME_ROOT/include" "$src/"
-	(cd "$TIPME_ROOT/module" && find . \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) -print0 |
-		cpio -0pdm --quiet "$src/module")
+	mkdir -p "$tree"
+	copy_sources "$src"
 	key=$(ko_key "$suite" "$kver" "$src") || key=
 	ko=$KO_CACHE/$suite-$key.ko
 	if [ -n "$key" ] && [ -s "$ko" ] && cp "$ko" "$src/module/tipme.ko"; then
@@ -241,15 +275,23 @@ check() {
 		[ -n "$j" ] || continue
 		read -r s i line <<< "$j"
 		read -r -a members <<< "$line"
-		while [ "$(jobs -rp | wc -l)" -ge "$CHECK_JOBS" ]; do wait -n || true; done
+		if [ -n "${TIPME_VM_POOL:-}" ]; then
+			# a slot of the pool the VM tests share (make check)
+			until tipme_pool_try "$s"; do sleep 0.5; done
+		else
+			while [ "$(jobs -rp | wc -l)" -ge "$CHECK_JOBS" ]; do wait -n || true; done
+		fi
 		glog[$i.${members[0]}]=$KBUILD/${suites[i]}-${members[0]}.log
 		# the guests of the other kernels share the CPUs: their timeouts
-		# grow as in tests/vm/run.sh
-		VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$(tipme_timeout_scale "$CHECK_JOBS")} TIPME_VM_JOBS=1 \
-			VM_ARGS="--kroot $(root_of "${suites[i]}") --kver ${kvers[i]}" \
-			"$KBUILD/${suites[i]}-tree/tests/vm/run.sh" "${members[@]/%/.sh}" \
+		# grow as in tests/vm/run.sh; this guest's runner (the
+		# subshell) holds its slot of the pool, its run.sh none
+		(VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$(tipme_timeout_scale "$CHECK_JOBS")} TIPME_VM_JOBS=1 \
+			TIPME_VM_POOL='' VM_ARGS="--kroot $(root_of "${suites[i]}") --kver ${kvers[i]}" \
+			tipme_pool_without "$KBUILD/${suites[i]}-tree/tests/vm/run.sh" "${members[@]/%/.sh}") \
 			> "${glog[$i.${members[0]}]}" 2>&1 < /dev/null &
+		[ -z "${TIPME_VM_POOL:-}" ] || exec {TIPME_POOL_FD}>&-
 	done
+	tipme_pool_leave
 	wait
 	echo "# $(date +%T) done"
 	for i in "${!suites[@]}"; do
@@ -296,6 +338,10 @@ case ${1:-} in
 check)
 	shift
 	check "$@"
+	;;
+keep)
+	[ $# -eq 4 ] || usage
+	keep "$2" "$3" "$4"
 	;;
 --list)
 	for r in "$KDIR_CACHE"/*-root; do

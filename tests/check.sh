@@ -48,7 +48,9 @@
 #               clone: scripts/lib/common.sh) and Debian 12's PREEMPT_RT
 #               6.1; tipme.ko built against each with its suite's compiler,
 #               and the per-kernel VM tests booted on each: every
-#               kernel's guests in one queue, longest first, one per CPU
+#               kernel's guests in one queue, longest first; after the vm
+#               step it starts with it, and the guests of both share the
+#               CPUs, one guest per CPU (step_vm below)
 #
 # Every "ok"/"not ok" line a step prints counts once; a build step is one
 # point; a step that fails without printing "not ok" counts as one failure.
@@ -114,11 +116,18 @@ run_build() {
 
 # run_tap NAME CMD...: every ok/not ok line CMD prints is a point.
 run_tap() {
-	local name=$1 log=$logdir/$1.log t0 rc line own_fail=0 own=0 desc neg
+	local name=$1 t0 rc
 	shift
 	t0=$(date +%s)
 	echo "# == $name: $*"
-	"$@" >"$log" 2>&1 </dev/null && rc=0 || rc=$?
+	"$@" >"$logdir/$name.log" 2>&1 </dev/null && rc=0 || rc=$?
+	tap_results "$name" "$rc" "$t0"
+}
+
+# tap_results NAME RC T0: the points of step NAME's log, whose command
+# exited with RC and started at T0.
+tap_results() {
+	local name=$1 log=$logdir/$1.log rc=$2 t0=$3 line own_fail=0 own=0 desc neg
 	while IFS= read -r line; do
 		if [[ $line =~ ^(not\ )?ok\ [0-9]*\ *-?\ *(.*)$ ]]; then
 			desc=${BASH_REMATCH[2]}
@@ -157,6 +166,10 @@ step_module() {
 }
 
 # Build in a copy of the tree so the amd64 tipme.ko in module/ stays intact.
+# The module is the one the kernels step boots on Debian 12's PREEMPT_RT
+# kernel (the same headers, compiler and flags): kept in the cache where
+# that step looks (scripts/kernels.sh keep), it is built once, not twice
+# (25 s of a cold run's kernels step).
 rt_build() {
 	local dst=$TIPME_ROOT/build/rt-build
 	rm -rf "$dst"
@@ -165,7 +178,9 @@ rt_build() {
 		--exclude=./tests/vm/out --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude='.*.cmd' --exclude=modules.order \
 		--exclude=Module.symvers . | tar -C "$dst" -xf - &&
-		make -j"$(nproc)" -C "$dst" module KDIR="$1" KCFLAGS=-Werror
+		make -j"$(nproc)" -C "$dst" module KDIR="$1" KCFLAGS=-Werror || return
+	scripts/kernels.sh keep bookworm-rt "$rt_kver" "$dst/module/tipme.ko" ||
+		echo "module-rt: not kept for the kernels step (it builds its own)"
 }
 
 step_module-rt() {
@@ -259,6 +274,9 @@ step_kunit-kasan() { run_tap kunit-kasan tests/kunit/run.sh --kasan; }
 # make targets build everything first and then run the tests in one
 # recipe, one after the other, so -j only makes the build parallel.
 
+# The sanitizers of the *-asan steps (their builds in build/asan/).
+ASAN_FLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer'
+
 # has_target T: the Makefile has a rule for T (and parses at all).
 has_target() { make -n "$1" >/dev/null 2>&1; }
 has_unit_target() { has_target unit-tests; }
@@ -276,9 +294,7 @@ step_unit-asan() {
 		emit skip "unit-asan" "no 'unit-tests' make target yet (tests/unit/unit.mk)"
 		return
 	fi
-	run_tap unit-asan make -j"$(nproc)" B=build/asan \
-		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
-		unit-tests
+	run_tap unit-asan make -j"$(nproc)" B=build/asan SAN="$ASAN_FLAGS" unit-tests
 }
 
 # The benchmarks' own unit tests (statistics, histograms, options, CLI).
@@ -298,11 +314,62 @@ step_bench-asan() {
 	run_tap bench-asan make -j"$(nproc)" bench-tests-asan
 }
 
+# A step may start beside an earlier one, in the background (bg_start),
+# when the two leave each other the CPUs they need; its results are
+# printed in its own turn (bg_finish), and its timing line counts from its
+# start.  TIPME_CHECK_SERIAL=1: every step in its turn, one at a time.
+declare -A bg_pid=() bg_t0=() bg_cmd=() bg_with=()
+# later STEP: STEP is to run after the step running now ($cur).
+later() {
+	local s seen=0
+	[ "${TIPME_CHECK_SERIAL:-0}" != 1 ] || return 1
+	for s in "${steps[@]}"; do
+		[ "$seen" = 1 ] && [ "$s" = "$1" ] && return 0
+		[ "$s" = "$cur" ] && seen=1
+	done
+	return 1
+}
+# bg_start STEP CMD...: STEP's command, now, beside the running step.
+bg_start() {
+	local name=$1
+	shift
+	bg_t0[$name]=$(date +%s)
+	bg_cmd[$name]="$*"
+	bg_with[$name]=$cur
+	echo "# $name: $* starts now, beside $cur"
+	# a process group of its own, which an interrupted check stops
+	# (a background job of a script ignores the terminal's SIGINT)
+	setsid "$@" >"$logdir/$name.log" 2>&1 </dev/null &
+	bg_pid[$name]=$!
+}
+bg_stop() {
+	local p
+	for p in "${bg_pid[@]}"; do kill -TERM -- -"$p" 2>/dev/null; done
+	wait
+	exit 130
+}
+trap bg_stop INT TERM
+# bg_finish STEP: STEP's results, if it was started beside another step
+# (status 1 if it was not).
+bg_finish() {
+	local name=$1 rc
+	[ -n "${bg_pid[$name]:-}" ] || return 1
+	echo "# == $name: ${bg_cmd[$name]} (started with ${bg_with[$name]})"
+	wait "${bg_pid[$name]}" && rc=0 || rc=$?
+	unset "bg_pid[$name]"
+	tap_results "$name" "$rc" "${bg_t0[$name]}"
+}
+
+# The X11 tests wait on Xvfb and their clients much more than they
+# compute: xhook-asan runs beside xhook (each step 26-28 s alone, both
+# together 27-28 s, the machine busy; its Xvfb servers pick free displays).
 step_xhook() {
 	if ! has_target xhook-tests; then
 		emit skip "xhook" "no 'xhook-tests' make target"
 		return
 	fi
+	! later xhook-asan ||
+		bg_start xhook-asan make -j"$(nproc)" B=build/asan SAN="$ASAN_FLAGS" xhook-tests
 	run_tap xhook make -j"$(nproc)" xhook-tests
 }
 
@@ -313,9 +380,8 @@ step_xhook-asan() {
 		emit skip "xhook-asan" "no 'xhook-tests' make target"
 		return
 	fi
-	run_tap xhook-asan make -j"$(nproc)" B=build/asan \
-		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
-		xhook-tests
+	bg_finish xhook-asan ||
+		run_tap xhook-asan make -j"$(nproc)" B=build/asan SAN="$ASAN_FLAGS" xhook-tests
 }
 
 step_lint() {
@@ -329,13 +395,29 @@ step_fuzz() { run_tap fuzz tests/fuzz/run.sh; }
 
 step_deb() { run_tap deb scripts/deb.sh check; }
 
-step_vm() { run_tap vm tests/vm/run.sh; }
+# The VM tests and the other kernels' guests share one pool of guest
+# slots (TIPME_VM_POOL, scripts/lib/common.sh), one per CPU: when the
+# kernels step comes after the vm step, it starts with it, in the
+# background (its fetches and builds while the first guests run), and
+# its guests take the slots with the VM tests', longest first; its
+# results are printed in its turn.  Run one after the other, each step
+# ended with one guest alone on the two CPUs (the vm step 1070 s, the
+# kernels step 252 s).
+step_vm() {
+	local pool=$TIPME_ROOT/build/vm-pool
+	if later kernels && tipme_pool_init "$pool" "${TIPME_VM_JOBS:-$(tipme_guest_jobs)}"; then
+		export TIPME_VM_POOL=$pool
+		bg_start kernels scripts/kernels.sh check
+	fi
+	run_tap vm tests/vm/run.sh
+}
 
 # The other kernels: tipme.ko built with W=1 -Werror by each suite's
 # compiler, then the VM tests that matter per kernel booted on each.
-step_kernels() { run_tap kernels scripts/kernels.sh check; }
+step_kernels() { bg_finish kernels || run_tap kernels scripts/kernels.sh check; }
 
 for s in "${steps[@]}"; do
+	cur=$s
 	if ! declare -F "step_$s" >/dev/null; then
 		echo "check.sh: unknown step '$s' (steps: ${ALL_STEPS[*]} ${NAMED_STEPS[*]})" >&2
 		exit 2

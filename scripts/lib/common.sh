@@ -49,6 +49,69 @@ tipme_guest_jobs() {
 	echo "$n"
 }
 
+# A pool of guest slots that more than one scheduler of guests shares:
+# make check runs the VM tests (tests/vm/run.sh) and the other kernels'
+# guests (scripts/kernels.sh check) at the same time, in one pool of
+# tipme_guest_jobs slots, instead of the kernels' guests after the VM
+# tests (each step then ended with one guest running alone on two CPUs).
+# TIPME_VM_POOL=DIR names it: DIR/slot.N, one file a slot; a guest runs
+# while its runner holds a lock (flock) on one, so a slot frees itself
+# when its runner ends, however it ends.  Each scheduler offers its next
+# guest, the longest it has left, with the seconds it is expected to take
+# (DIR/wait.PID, its PID); a free slot goes to the longest guest offered (ties: the
+# lower PID), so the guests of both start longest first, as one queue's
+# would.  Unset or empty: no pool (each scheduler counts its own guests).
+
+# tipme_pool_init DIR N: a pool of N slots in DIR (made empty).
+tipme_pool_init() {
+	local i
+	rm -rf "$1"
+	mkdir -p "$1" || return 1
+	for ((i = 0; i < $2; i++)); do : > "$1/slot.$i"; done
+}
+
+# tipme_pool_try SECS: offer a guest expected to take SECS; if it is the
+# longest offered and a slot is free, take the slot: TIPME_POOL_FD is
+# then an open file that holds its lock, and status 0; else status 1
+# (call again).  Every process that inherits the file holds the slot: the
+# scheduler closes it (exec {TIPME_POOL_FD}>&-) once the guest's runner
+# has started, and the runner starts the guest with tipme_pool_without.
+tipme_pool_try() {
+	local dir=$TIPME_VM_POOL me=$TIPME_VM_POOL/wait.$BASHPID w pid secs f
+	echo "$1" > "$me"
+	for w in "$dir"/wait.*; do
+		if [ ! -e "$w" ] || [ "$w" = "$me" ]; then continue; fi
+		pid=${w##*.}
+		if ! kill -0 "$pid" 2>/dev/null; then	# its scheduler is gone
+			rm -f "$w"
+			continue
+		fi
+		secs=$(cat "$w" 2>/dev/null) || continue
+		[[ $secs =~ ^[0-9]+$ ]] || continue
+		if [ "$secs" -gt "$1" ] || { [ "$secs" = "$1" ] && [ "$pid" -lt "$BASHPID" ]; }; then
+			return 1
+		fi
+	done
+	for f in "$dir"/slot.*; do
+		exec {TIPME_POOL_FD}>>"$f" || return 1
+		if flock -n "$TIPME_POOL_FD"; then
+			rm -f "$me"
+			return 0
+		fi
+		exec {TIPME_POOL_FD}>&-
+	done
+	return 1
+}
+
+# tipme_pool_without CMD...: CMD without the slot's file (the runner
+# holds the slot until CMD ends: nothing CMD leaves behind holds it).
+tipme_pool_without() {
+	if [ -n "${TIPME_POOL_FD:-}" ]; then "$@" {TIPME_POOL_FD}>&-; else "$@"; fi
+}
+
+# tipme_pool_leave: this scheduler offers nothing more.
+tipme_pool_leave() { [ -z "${TIPME_VM_POOL:-}" ] || rm -f "$TIPME_VM_POOL/wait.$BASHPID"; }
+
 # tipme_timeout_scale JOBS: what a guest's timeout is multiplied by when
 # JOBS guests run at a time (VM_TIMEOUT_SCALE, tests/vm/vm.sh): twice the
 # guests per CPU, at least 1 -- 2 for two guests on two CPUs (as it always

@@ -1,8 +1,12 @@
 # tests/unit/: userspace unit tests; each binary prints TAP.
 #
-#   make unit-tests
+#   make unit-tests          (the tests up to one per CPU at a time:
+#                            tests/unit/run.sh; TIPME_UNIT_JOBS=1 one by one)
 #   make B=build/asan SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' unit-tests
-UNIT_NAMES := crc32 json dumpfile decode clock cli instr termsafe report handoff ctlproto meta redact sites dumprx segcause tail names incident ustack display flip index usym profile staterange
+# The longest first (under ASan: staterange 8 s, 30 s beside the VM tests'
+# dumps; decode 11 s; index, usym and segcause 3-5 s; the rest 2 s or
+# less): tests/unit/run.sh starts them in this order, two at a time.
+UNIT_NAMES := staterange decode index usym segcause crc32 json dumpfile clock cli instr termsafe report handoff ctlproto meta redact sites dumprx tail names incident ustack display flip profile
 UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
 UNIT_COMMON := $(B)/tests/unit/gen.o $(B)/tests/unit/capture.o $(B)/tests/unit/scen.o \
 	$(B)/tests/unit/stategold.o $(B)/tests/unit/typing.o
@@ -66,18 +70,12 @@ $(UNIT_CLI): $(B)/helper/cli.o $(B)/tests/unit/ctl_stub.o $(LIBPM) $(LIBTIPME)
 
 .PHONY: unit-tests
 unit-tests: $(UNIT_BINS) $(UNIT_CLI) $(B)/tipmed $(B)/tipme $(B)/tipme-xhook $(B)/tipme-bench
-	@fail=0; for t in $(UNIT_BINS); do \
-		echo "# $$t"; \
-		TIPME_CLI=$(UNIT_CLI) $$t || { echo "# FAILED: $$t"; fail=1; }; \
-	done; \
-	echo "# $(B)/tests/unit/test_report and test_handoff, the scenarios in compact records"; \
-	TIPME_SCEN_COMPACT=1 $(B)/tests/unit/test_report || { echo "# FAILED: compact test_report"; fail=1; }; \
-	TIPME_SCEN_COMPACT=1 $(B)/tests/unit/test_handoff || { echo "# FAILED: compact test_handoff"; fail=1; }; \
-	TIPME_SCEN_COMPACT=1 $(B)/tests/unit/test_flip || { echo "# FAILED: compact test_flip"; fail=1; }; \
-	echo "# tests/unit/tipmed_ctl.py (tipmed's control socket)"; \
-	python3 tests/unit/tipmed_ctl.py $(B) || { echo "# FAILED: tipmed_ctl.py"; fail=1; }; \
-	echo "# tests/unit/manpages.py (man pages and completion from --help)"; \
-	python3 tests/unit/manpages.py $(B) || { echo "# FAILED: manpages.py"; fail=1; }; \
+	@fail=0; TIPME_CLI=$(UNIT_CLI) tests/unit/run.sh $(UNIT_BINS) \
+		"TIPME_SCEN_COMPACT=1 $(B)/tests/unit/test_report" \
+		"TIPME_SCEN_COMPACT=1 $(B)/tests/unit/test_handoff" \
+		"TIPME_SCEN_COMPACT=1 $(B)/tests/unit/test_flip" \
+		"python3 tests/unit/tipmed_ctl.py $(B)" \
+		"python3 tests/unit/manpages.py $(B)" || fail=1; \
 	if [ $$fail = 0 ]; then echo "# unit tests: all passed"; \
 	else echo "# unit tests: FAILURES"; fi; exit $$fail
 

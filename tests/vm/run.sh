@@ -30,6 +30,9 @@
 # "timed out"), and one that passes without printing any result gets a
 # single "ok".  Logs: tests/vm/out/<test>.log, guest files in
 # tests/vm/out/<test>/.  Extra options for vm.sh: VM_ARGS="--kver X ...".
+# With TIPME_VM_POOL (make check: scripts/lib/common.sh) a guest starts
+# when it gets a slot of that pool, which other schedulers of guests share
+# (scripts/kernels.sh check), instead of by TIPME_VM_JOBS.
 # Each test's timeout is multiplied by twice the guests per CPU
 # (VM_TIMEOUT_SCALE, tests/vm/vm.sh; scripts/lib/common.sh): they share
 # the machine's CPUs.
@@ -151,14 +154,14 @@ run_one() {
 		name=$(basename "$t" .sh)
 		log=$outdir/$name.log
 		# shellcheck disable=SC2086
-		"$TIPME_ROOT/tests/vm/vm.sh" ${VM_ARGS:-} "$t" >"$log" 2>&1 </dev/null &
+		tipme_pool_without "$TIPME_ROOT/tests/vm/vm.sh" ${VM_ARGS:-} "$t" >"$log" 2>&1 </dev/null &
 	else
 		name=$(basename "${tests[members[0]]}" .sh)
 		blog=$outdir/.$name.batch.log
 		scripts=()
 		for i in "${members[@]}"; do scripts+=("${tests[i]}"); done
 		# shellcheck disable=SC2086
-		"$TIPME_ROOT/tests/vm/vm.sh" ${VM_ARGS:-} --batch "$outdir" \
+		tipme_pool_without "$TIPME_ROOT/tests/vm/vm.sh" ${VM_ARGS:-} --batch "$outdir" \
 			"${scripts[@]}" >"$blog" 2>&1 </dev/null &
 	fi
 	vpid=$!
@@ -264,11 +267,23 @@ reap() {
 	done
 	flush
 }
-trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
+trap 'tipme_pool_leave; kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
 for i in "${!tests[@]}"; do
 	rm -f "$outdir/$(basename "${tests[i]}" .sh).rc"
 done
 for g in "${order[@]}"; do
+	if [ -n "${TIPME_VM_POOL:-}" ]; then
+		# a slot of the pool (scripts/lib/common.sh), which the
+		# guest's runner holds; vm.sh does not (run_one)
+		until tipme_pool_try "${guest_secs[g]}"; do
+			sleep 0.5
+			reap
+		done
+		run_one "$g" &
+		pids[g]=$!
+		exec {TIPME_POOL_FD}>&-
+		continue
+	fi
 	while [ ${#pids[@]} -ge "$jobs_max" ]; do
 		sleep 0.5
 		reap
@@ -276,6 +291,7 @@ for g in "${order[@]}"; do
 	run_one "$g" &
 	pids[g]=$!
 done
+tipme_pool_leave
 while [ ${#pids[@]} -gt 0 ]; do
 	sleep 0.5
 	reap
