@@ -361,14 +361,17 @@ bg_finish() {
 }
 
 # The X11 tests wait on Xvfb and their clients much more than they
-# compute: xhook-asan runs beside xhook (each step 26-28 s alone, both
-# together 27-28 s, the machine busy; its Xvfb servers pick free displays).
+# compute: xhook-asan beside xhook took 27-31 s against 50 s one after the
+# other, but one of seven such runs failed xhook's t_cost ("the X server
+# ended the recording" in its 100,000-request benchmark), never seen one
+# at a time; until that is understood they run in turn
+# (TIPME_CHECK_XHOOK_BESIDE=1 starts them together).
 step_xhook() {
 	if ! has_target xhook-tests; then
 		emit skip "xhook" "no 'xhook-tests' make target"
 		return
 	fi
-	! later xhook-asan ||
+	[ "${TIPME_CHECK_XHOOK_BESIDE:-0}" != 1 ] || ! later xhook-asan ||
 		bg_start xhook-asan make -j"$(nproc)" B=build/asan SAN="$ASAN_FLAGS" xhook-tests
 	run_tap xhook make -j"$(nproc)" xhook-tests
 }
