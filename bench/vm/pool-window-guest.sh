@@ -76,6 +76,11 @@ pause() {
 	fi
 }
 
+events() { # 1 or 0: ftrace's events on or off
+	for e in $EVENTS; do
+		if [ -e "$T/events/$e/enable" ]; then echo "$1" >"$T/events/$e/enable"; fi
+	done
+}
 setup() {
 	case $tracer in
 	pool1|pool0)
@@ -88,9 +93,7 @@ setup() {
 		echo 0 >"$T/tracing_on"
 		echo mono >"$T/trace_clock"
 		echo $((buf / 1024 / ncpu)) >"$T/buffer_size_kb"
-		for e in $EVENTS; do
-			[ -e "$T/events/$e/enable" ] && echo 1 >"$T/events/$e/enable"
-		done
+		events 1
 		echo >"$T/trace"
 		echo 1 >"$T/tracing_on"
 		;;
@@ -101,9 +104,7 @@ teardown() {
 	pool1|pool0) rmmod tipme ;;
 	ftrace)
 		echo 0 >"$T/tracing_on"
-		for e in $EVENTS; do
-			[ -e "$T/events/$e/enable" ] && echo 0 >"$T/events/$e/enable"
-		done
+		events 0
 		echo >"$T/trace"
 		echo 1408 >"$T/buffer_size_kb"
 		;;
