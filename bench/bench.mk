@@ -31,8 +31,16 @@ $(B)/bench/smpbench: bench/vm/smpbench.c module/instr/smptab.c module/instr/smpt
 
 PROGS += $(B)/bench/smpbench
 
+# ... and the busy CPU of the pool's window (bench/pool-window.sh): a
+# pinned ping-pong that notes its own progress over time
+$(B)/bench/poolwin: bench/vm/poolwin.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+PROGS += $(B)/bench/poolwin
+
 .PHONY: bench
-bench: $(B)/bench/tipme-tracer-load $(B)/bench/smpbench $(B)/tipme-bigdump
+bench: $(B)/bench/tipme-tracer-load $(B)/bench/smpbench $(B)/bench/poolwin $(B)/tipme-bigdump
 	bench/tracers/run.sh
 
 BENCH_TEST_NAMES := stats opts

@@ -27,8 +27,10 @@
  * sub-buffer): a writer still inside sub-buffer g, interrupted, keeps its
  * memory; otherwise the nested writer drops its record, as the ring of
  * its own does when the previous lap of a slot is incomplete.  A CPU that
- * goes offline keeps its last two sub-buffers (unretired) and the rest
- * readable until takes reuse them.
+ * goes offline keeps its last sub-buffer (unretired) and the rest
+ * readable until takes reuse them.  A sub-buffer is retired as soon as
+ * it is complete: by the writer that padded it, or, if an interrupted
+ * writer was still inside it then, at the start of the next one.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -338,6 +340,25 @@ static void pool_retire(struct tipme_ring *r, u64 upto)
 		local_set(&c->lapstart, n);
 		local_set(&r->retired, (long)((u + 1) << 1));
 	}
+}
+
+/**
+ * tipme_ring_retire() - give the pool a ring's sub-buffers before @begin
+ * @r: a ring drawing from a pool
+ * @begin: position of the first byte of the sub-buffer a writer started
+ *
+ * The writer that started it committed the padding that completed the
+ * sub-buffer before: it retires that one now, unless a writer it
+ * interrupted is still inside it (then the next start retires it).
+ * Without this, the previous sub-buffer would wait for the start of the
+ * next one, and a CPU that writes little would hold two sub-buffers of
+ * old records where the busy CPUs could keep new ones.
+ *
+ * Context: writer context, from tipme_ring_reserve(), on @r's CPU.
+ */
+void tipme_ring_retire(struct tipme_ring *r, unsigned long begin)
+{
+	pool_retire(r, begin >> r->sub_shift);
 }
 
 /* tipme_ring_claim() of a ring drawing from a pool. */

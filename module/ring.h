@@ -215,6 +215,7 @@ int tipme_ring_init(struct tipme_ring *r, int cpu, unsigned int sub_shift,
 int tipme_ring_init_pool(struct tipme_ring *r, int cpu, struct tipme_pool *p);
 void tipme_ring_free(struct tipme_ring *r);
 bool tipme_ring_claim(struct tipme_ring *r, unsigned long begin);
+void tipme_ring_retire(struct tipme_ring *r, unsigned long begin);
 int tipme_pool_init(struct tipme_pool *p, unsigned int sub_shift,
 		    unsigned int nsub_shift, int node);
 void tipme_pool_free(struct tipme_pool *p);
@@ -311,6 +312,9 @@ static __always_inline void *tipme_ring_reserve(struct tipme_ring *r,
 		/* The marker before the commit that publishes it. */
 		smp_wmb();
 		local_add(pad, &tipme_ring_ctl(r, old)->commit);
+		/* Complete now: the pool may have it back at once. */
+		if (r->pool)
+			tipme_ring_retire(r, begin);
 	}
 	hdr = (u32 *)tipme_ring_ptr(r, begin);
 	*hdr = tipme_hdr_make(type, ext, ts);

@@ -31,10 +31,14 @@ WORKLOADS = {
     "forkexec": ["forkexec", "200"],
 }
 ONLY = (sys.argv[1] if len(sys.argv) > 1 else
-        "none,tipme,tipme-local,tipme-ustack-off,tipme-prof,ftrace,perf,bpftrace,lttng").split(",")
+        "none,tipme,tipme-local,tipme-ustack-off,tipme-prof,tipme-pool,ftrace,perf,bpftrace,lttng"
+        ).split(",")
 # "profile": QEMU also profiles kernel blocks (run.sh --profile); keep the
 # symbols of each tipme.ko load, and skip the desktop load and the dump.
 PROFILE = len(sys.argv) > 3 and sys.argv[3] == "profile"
+# "nodesktop": the instructions per event alone, without the desktop load
+# (tests/vm/vm.sh ... bench/tracers/guest.py none,ftrace,tipme-pool 1 nodesktop)
+NODESKTOP = len(sys.argv) > 3 and sys.argv[3] == "nodesktop"
 if PROFILE:     # the sampler's cost, by function (the full run measures it apart)
     WORKLOADS["idle"] = ["idle", "2000", "4"]
 
@@ -168,6 +172,14 @@ class TipmeProf(Tipme):
     none and ftrace)."""
     name = "tipme-prof"
     params = " profile_hz=99"
+
+
+class TipmePool(Tipme):
+    """Every CPU's ring drawing from one pool (pool=1, issue 31), against
+    "tipme" with per-CPU rings: the fast path is the same, the slow path
+    (a sub-buffer taken from the pool and one given back) is not."""
+    name = "tipme-pool"
+    params = " pool=1"
 
 
 class Ftrace(Tracer):
@@ -323,7 +335,7 @@ class Lttng(Tracer):
 
 
 TRACERS = [c() for c in (Tracer, Tipme, TipmeLocal, TipmeUstackOn, TipmeUstackOff, TipmeProf,
-                         Ftrace, Perf, Bpftrace, Lttng)
+                         TipmePool, Ftrace, Perf, Bpftrace, Lttng)
            if c.name in ONLY]
 
 
@@ -381,7 +393,7 @@ def run_ctxt():
 
 
 res_desktop = {}
-for tr in ([] if PROFILE else TRACERS):
+for tr in ([] if PROFILE or NODESKTOP else TRACERS):
     tr.setup()
     tr.start()
     n, ctxt = desktop()

@@ -9,7 +9,8 @@
 #
 # LIST is a comma-separated subset of none,tipme,tipme-local,ftrace,perf,
 # bpftrace,lttng and tipme's variants tipme-ustack-on, tipme-ustack-off
-# (user_stacks=1 and 0) and tipme-prof (the profiler at 99 Hz)
+# (user_stacks=1 and 0), tipme-prof (the profiler at 99 Hz) and
+# tipme-pool (pool=1)
 # (none and ftrace are always kept: they are the baseline and the event
 # count; the default is all but tipme-ustack-on, which is tipme).  Writes
 # build/bench/tracers/result.json and, unless --no-doc,
@@ -36,12 +37,12 @@ set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib/common.sh"
 cd "$TIPME_ROOT"
 
-tracers=none,tipme,tipme-local,tipme-ustack-off,tipme-prof,ftrace,perf,bpftrace,lttng
+tracers=none,tipme,tipme-local,tipme-ustack-off,tipme-prof,tipme-pool,ftrace,perf,bpftrace,lttng
 reps=3 doc=1 profile='' variants=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tracers) tracers=none,ftrace,${2:?}; shift 2 ;;
-	--variants) variants=1 tracers=none,ftrace,tipme-ustack-on,tipme-ustack-off,tipme-prof; shift ;;
+	--variants) variants=1 tracers=none,ftrace,tipme-ustack-on,tipme-ustack-off,tipme-prof,tipme-pool; shift ;;
 	--reps) reps=${2:?}; shift 2 ;;
 	--no-doc) doc=; shift ;;
 	--profile) profile=1 tracers=none,ftrace,tipme,tipme-local reps=1 doc=; shift ;;
@@ -109,7 +110,7 @@ if [[ ,$tracers, == *,lttng,* ]] && [ ! -e "$lt/.built" ]; then
 	touch "$lt/.built"
 fi
 
-make -s module all build/bench/tipme-tracer-load >&2
+make -s module all build/bench/tipme-tracer-load build/bench/poolwin >&2
 
 # --- the guest: instructions and bytes per tracer.
 note "guest run: tracers $tracers, $reps turns"
@@ -148,6 +149,12 @@ grep '^RESULT ' "$out/analysis.log" | tail -n 1 | cut -d' ' -f2- >"$out/analysis
 
 python3 bench/tracers/report.py ${doc:+--doc Documentation/performance.md} \
 	"$out/guest.json" "$out/native.json" "$out/analysis.json" >"$out/result.json"
+# The busy CPU's window with one pool for the machine, per-CPU rings and
+# ftrace, in guests of 8 and 64 vCPUs (bench/pool-window.sh), its own
+# block of the document
+note "guest runs: the busy CPU's window (bench/pool-window.sh)"
+bench/pool-window.sh $([ -n "$doc" ] || echo --no-doc) >"$out/pool-window.log" 2>&1 ||
+	die "bench/pool-window.sh failed ($out/pool-window.log)"
 # ... and over a synthetic 64 MiB dump written natively (build/tipme-bigdump),
 # its own table in the document
 note "native: the analyses over a synthetic dump"

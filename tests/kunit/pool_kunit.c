@@ -339,6 +339,71 @@ static void pool_nested_claim(struct kunit *test)
 			(state(2) & TIPME_POOL_OWNED), TIPME_POOL_OWNED);
 }
 
+/* Reserve a record of 16 bytes (12 of payload) on @cpu; commit it unless !@commit. */
+static bool write16(int cpu, bool commit, struct tipme_wslot *ws)
+{
+	u32 *p = tipme_ring_reserve(&rings[cpu], REC_ID, 12, fake_clock, ws);
+
+	if (!p)
+		return false;
+	p[0] = p[1] = p[2] = 0;
+	if (commit)
+		tipme_ring_commit(ws, REC_ID);
+	return true;
+}
+
+/*
+ * A sub-buffer its writer completes with padding goes back to the pool as
+ * the next one starts, not when the one after that does: a CPU that writes
+ * little holds one sub-buffer of old records, not two.  16-byte records
+ * after the first (24 with its full timestamp) leave 8 bytes of padding
+ * at the end of a 4 KiB sub-buffer.
+ */
+static void pool_retire_when_padded(struct kunit *test)
+{
+	struct tipme_wslot ws;
+	long idx;
+
+	while (local_read(&rings[2].reserve) < (1L << SUB_SHIFT))
+		KUNIT_ASSERT_TRUE(test, write16(2, true, &ws));
+	idx = find(2, 0);
+	KUNIT_ASSERT_GE(test, idx, 0L);
+	KUNIT_EXPECT_EQ(test, tipme_hdr_type(*(u32 *)(tipme_pool_ptr(pool, idx) +
+						    (1 << SUB_SHIFT) - 8)),
+			(u32)TIPME_REC_PAD);
+	KUNIT_EXPECT_TRUE(test, state(idx) & TIPME_POOL_RETIRED);
+	KUNIT_EXPECT_EQ(test, pool->subs[idx].nrec, 255ULL);
+	KUNIT_EXPECT_FALSE(test, state(find(2, 1)) & TIPME_POOL_RETIRED);
+}
+
+/*
+ * ... but not while a writer it interrupted is still inside it: then it
+ * waits for the next start, so no other CPU takes memory still written.
+ */
+static void pool_retire_waits_for_writer(struct kunit *test)
+{
+	struct tipme_wslot outer, inner;
+	long idx;
+
+	/* The last record that fits in sub-buffer 0, reserved, not committed */
+	while (local_read(&rings[2].reserve) < (1L << SUB_SHIFT) - 24)
+		KUNIT_ASSERT_TRUE(test, write16(2, true, &inner));
+	KUNIT_ASSERT_TRUE(test, write16(2, false, &outer));
+	/* "An interrupt" pads sub-buffer 0 and starts sub-buffer 1. */
+	KUNIT_ASSERT_TRUE(test, write16(2, true, &inner));
+	KUNIT_ASSERT_GE(test, local_read(&rings[2].reserve), 1L << SUB_SHIFT);
+	idx = find(2, 0);
+	KUNIT_ASSERT_GE(test, idx, 0L);
+	KUNIT_EXPECT_FALSE(test, state(idx) & TIPME_POOL_RETIRED);
+	tipme_ring_commit(&outer, REC_ID);
+	KUNIT_EXPECT_FALSE(test, state(idx) & TIPME_POOL_RETIRED);
+	while (local_read(&rings[2].reserve) <= (2L << SUB_SHIFT))
+		KUNIT_ASSERT_TRUE(test, write16(2, true, &inner));
+	KUNIT_EXPECT_TRUE(test, state(idx) & TIPME_POOL_RETIRED);
+	KUNIT_EXPECT_EQ(test, pool->subs[idx].nrec, 255ULL);
+	KUNIT_EXPECT_EQ(test, local_read(&rings[2].dropped), 0L);
+}
+
 static struct kunit_case pool_cases[] = {
 	KUNIT_CASE(pool_take_next_free),
 	KUNIT_CASE(pool_steal_oldest),
@@ -348,6 +413,8 @@ static struct kunit_case pool_cases[] = {
 	KUNIT_CASE(pool_sequence_order),
 	KUNIT_CASE(pool_frozen),
 	KUNIT_CASE(pool_nested_claim),
+	KUNIT_CASE(pool_retire_when_padded),
+	KUNIT_CASE(pool_retire_waits_for_writer),
 	{}
 };
 
