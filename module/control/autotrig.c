@@ -41,7 +41,14 @@
  *     preempted) while the reader is not asleep in its wait for work is a
  *     commit no wakeup shows, and a flip delivered after it, before the
  *     reader is next woken from its wait for work (it went from the
- *     client's message to the flip), ends the press too.  If the press
+ *     client's message to the flip), ends the press too.  A wakeup from
+ *     the wait for work forgets that candidate only when the reader went
+ *     through the whole wait without its process committing since the
+ *     candidate or its last such wakeup: a thread of it queued a work item
+ *     (a nonblocking commit queues DRM's commit_work, and on virtio-gpu
+ *     that work delivers the flip) or a vblank event, both in task
+ *     context.  A wakeup by a timer while the commit's flip is pending
+ *     (sway under load) does not.  If the press
  *     took auto_trigger_ms to the flip, the trigger fires, its end
  *     TIPME_PRESS_END_FLIP.  The flip is then in the history the trigger
  *     freezes.
@@ -151,8 +158,12 @@ enum auto_phase {
  * @answered: the client woke the reader's process
  * @ridle: the reader is asleep in its wait for work (@wait)
  * @cand: a run of the client ended while the reader was not asleep in
- *	its wait for work, since the reader last woke from it (a commit no
- *	wakeup shows may have passed: the next flip ends the press)
+ *	its wait for work, since the reader last woke from it without
+ *	@committed (a commit no wakeup shows may have passed: the next flip
+ *	ends the press)
+ * @committed: with @cand, the reader's process committed (queued a work
+ *	item or a vblank event in task context) since @cand was set or the
+ *	reader last woke from its wait for work: a flip may be pending
  * @silent: the reader's process woke the client from its wait again
  *	while the reader still handled the press, without an answer
  * @passed: the client woke another task (not of the reader's process) or
@@ -174,6 +185,7 @@ struct auto_reader {
 	bool answered;
 	bool ridle;
 	bool cand;
+	bool committed;
 	bool silent;
 	bool passed;
 	bool flipwait;
@@ -234,7 +246,8 @@ static void auto_drop(struct auto_reader *r)
 	if (r->flipwait)
 		atomic_dec(&tipme_auto_flipwait);
 	r->flipwait = false;
-	r->cand = false;
+	WRITE_ONCE(r->cand, false);
+	r->committed = false;
 	WRITE_ONCE(r->phase, AUTO_READING);
 	WRITE_ONCE(r->client, 0);
 	WRITE_ONCE(r->pid, 0);
@@ -352,6 +365,7 @@ void tipme_auto_woken(struct task_struct *p)
 	slot->answered = false;
 	slot->ridle = false;
 	slot->cand = false;
+	slot->committed = false;
 	slot->silent = false;
 	slot->passed = false;
 	slot->flipwait = false;
@@ -433,10 +447,16 @@ void tipme_auto_wakes(struct task_struct *p)
 		r = &readers[i];
 		if (!r->pid)
 			continue;
-		/* woken from its wait for work: on to other work */
+		/*
+		 * woken from its wait for work: on to other work, unless its
+		 * process committed during the wait's run up (the flip of the
+		 * candidate's commit may be pending)
+		 */
 		if (p->pid == r->pid && r->ridle) {
 			r->ridle = false;
-			r->cand = false;
+			if (!r->committed)
+				WRITE_ONCE(r->cand, false);
+			r->committed = false;
 		}
 		if (intask)
 			auto_passes_on(r, p);
@@ -469,11 +489,30 @@ void tipme_auto_wakes(struct task_struct *p)
 	raw_spin_unlock(&auto_lock);
 }
 
+/*
+ * Does current, a thread of a candidate's reader's process, commit (a
+ * flip may follow)?  Without the lock.
+ */
+static bool commits(const struct auto_reader *r)
+{
+	return READ_ONCE(r->pid) && READ_ONCE(r->cand) &&
+	       READ_ONCE(r->tgid) == current->tgid;
+}
+
+/* Under auto_lock: the same, and if so keep the candidate. */
+static void auto_commits(struct auto_reader *r)
+{
+	if (r->pid && r->cand && r->tgid == current->tgid)
+		r->committed = true;
+}
+
 /**
  * tipme_auto_queued() - current queues a work item while presses are followed
  *
  * A client that has not answered passes work on (a terminal writing the
- * key to its pty queues the tty's work, whose worker may be awake).
+ * key to its pty queues the tty's work, whose worker may be awake); the
+ * reader's process commits (a nonblocking commit queues DRM's
+ * commit_work).
  *
  * Context: the workqueue_queue_work probe (any context; only task
  * context counts).
@@ -486,13 +525,42 @@ void tipme_auto_queued(void)
 	if (!in_task())
 		return;
 	for (i = 0; i < AUTO_READERS; i++)
-		if (passes_on(&readers[i], NULL))
+		if (passes_on(&readers[i], NULL) || commits(&readers[i]))
+			break;
+	if (i == AUTO_READERS)
+		return;
+	raw_spin_lock_irqsave(&auto_lock, flags);
+	for (i = 0; i < AUTO_READERS; i++) {
+		auto_passes_on(&readers[i], NULL);
+		auto_commits(&readers[i]);
+	}
+	raw_spin_unlock_irqrestore(&auto_lock, flags);
+}
+
+/**
+ * tipme_auto_vblank_queued() - current queues a vblank event
+ *
+ * The reader's process asks for an event at a vblank (a flip may follow,
+ * as in tipme_auto_queued()).
+ *
+ * Context: drm_vblank_event_queued's probe (DRM's event lock held;
+ * only task context counts).
+ */
+void tipme_auto_vblank_queued(void)
+{
+	unsigned long flags;
+	int i;
+
+	if (!in_task())
+		return;
+	for (i = 0; i < AUTO_READERS; i++)
+		if (commits(&readers[i]))
 			break;
 	if (i == AUTO_READERS)
 		return;
 	raw_spin_lock_irqsave(&auto_lock, flags);
 	for (i = 0; i < AUTO_READERS; i++)
-		auto_passes_on(&readers[i], NULL);
+		auto_commits(&readers[i]);
 	raw_spin_unlock_irqrestore(&auto_lock, flags);
 }
 
@@ -534,7 +602,7 @@ void tipme_auto_switched(struct task_struct *prev, unsigned int state)
 		if (!r->pid)
 			continue;
 		if (r->client == prev->pid && !r->answered && !r->ridle) {
-			r->cand = true;
+			WRITE_ONCE(r->cand, true);
 			auto_sync(r);
 			continue;
 		}

@@ -25,6 +25,7 @@ void tipme_auto_switched(struct task_struct *prev, unsigned int state);
 void tipme_auto_wakes(struct task_struct *p);
 void tipme_auto_flipped(void);
 void tipme_auto_queued(void);
+void tipme_auto_vblank_queued(void);
 void tipme_auto_flips_seen(bool seen);
 void tipme_auto_delivered(void);
 int tipme_auto_params_text(char *buf, size_t size);
@@ -60,6 +61,16 @@ static inline void tipme_auto_queue(void)
 {
 	if (unlikely(atomic_read(&tipme_auto_readers)))
 		tipme_auto_queued();
+}
+
+/*
+ * From drm_vblank_event_queued's probe: current asks for a vblank event.
+ * Candidates are counted in tipme_auto_flipwait.
+ */
+static inline void tipme_auto_vblank_queue(void)
+{
+	if (unlikely(atomic_read(&tipme_auto_flipwait)))
+		tipme_auto_vblank_queued();
 }
 
 /* From drm_vblank_event_delivered's probe: a page flip completed. */

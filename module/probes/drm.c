@@ -97,6 +97,7 @@ static void probe_drm_vblank_event_queued(void *data, struct drm_file *file,
 					  int crtc, unsigned int seq)
 {
 	vblank_ev_record(TIPME_REC_VBLANK_QUEUED, file, crtc, seq);
+	tipme_auto_vblank_queue();
 }
 
 static void probe_drm_vblank_event_delivered(void *data, struct drm_file *file,

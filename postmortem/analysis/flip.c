@@ -506,21 +506,59 @@ static int work_wait(const struct pm_incident *inc, const struct pm_seg *s)
 }
 
 /*
- * The end of @pid's last wait for work that ended in (@lo, @hi), or 0:
- * a thread woken from its wait for work went on to other work.
+ * Did a thread of @compositor commit in (@lo, @hi): queue a work item (a
+ * nonblocking commit queues DRM's commit_work; on virtio-gpu that work
+ * delivers the flip) or a vblank event, in task context?  A flip may be
+ * pending then.  The module's auto trigger sees the same two
+ * (tipme_auto_queued(), tipme_auto_vblank_queued()).
  */
-static int64_t work_wait_ended(const struct pm_incident *inc, const struct pm_state *st,
-			       uint32_t pid, int64_t lo, int64_t hi)
+static int committed(const struct pm_incident *inc, const struct pm_res *res,
+		     uint32_t compositor, int64_t lo, int64_t hi)
+{
+	size_t i;
+
+	for (i = 0; i < res->nqueued; i++)
+		if (res->queued[i].ns > lo && res->queued[i].ns < hi &&
+		    tgid_of(&inc->pm, res->queued[i].who, res->queued[i].ns) == compositor)
+			return 1;
+	for (i = work_from(res, lo + 1); i < res->nworks; i++) {
+		const struct pm_work *w = &res->works[i];
+		int64_t at = w->queue_ns ? w->queue_ns : w->start_ns;
+
+		if (at >= hi)
+			break;
+		if (w->queue_ns && w->queue_ctx == TIPME_CTX_TASK && w->queuer &&
+		    tgid_of(&inc->pm, w->queuer, w->queue_ns) == compositor)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The first end in (@lo, @hi) of a wait for work of the reader @pid that
+ * it went through whole without its process committing (committed())
+ * since @lo or the end of its previous wait for work, or 0: it went on
+ * to other work.  A wakeup by its timer while the flip its process
+ * committed before the wait is pending (sway under load) is not one.
+ */
+static int64_t forgot_at(const struct pm_incident *inc, const struct pm_state *st,
+			 const struct pm_res *res, uint32_t pid, uint32_t compositor,
+			 int64_t lo, int64_t hi)
 {
 	const struct pm_thread *t = pm_state_thread(st, pid);
-	int64_t last = 0;
+	int64_t from = lo;
 	size_t j;
 
-	for (j = t ? pm_seg_first(t, lo) : 0; t && j < t->nsegs && t->segs[j].start_ns < hi; j++)
-		if (t->segs[j].end_ns > lo && t->segs[j].end_ns < hi &&
-		    work_wait(inc, &t->segs[j]))
-			last = t->segs[j].end_ns;
-	return last;
+	for (j = t ? pm_seg_first(t, lo) : 0; t && j < t->nsegs && t->segs[j].start_ns < hi; j++) {
+		const struct pm_seg *s = &t->segs[j];
+
+		if (s->end_ns <= lo || s->end_ns >= hi || !work_wait(inc, s))
+			continue;
+		if (!committed(inc, res, compositor, from, s->end_ns))
+			return s->end_ns;
+		from = s->end_ns;
+	}
+	return 0;
 }
 
 /*
@@ -579,7 +617,7 @@ static void unseen_try(const struct pm_incident *inc, const struct pm_state *st,
 		return;
 	if (u->found > 0) {
 		if (e >= p->end.commit_ns ||
-		    work_wait_ended(inc, st, p->reader, e, composed(&p->end)))
+		    forgot_at(inc, st, res, p->reader, p->compositor, e, composed(&p->end)))
 			return;
 	} else {
 		if (++u->tried > UNSEEN_CANDIDATES) {
@@ -590,7 +628,7 @@ static void unseen_try(const struct pm_incident *inc, const struct pm_state *st,
 			u->found = -1;
 			return;
 		}
-		woke = work_wait_ended(inc, st, p->reader, e, composed(&end));
+		woke = forgot_at(inc, st, res, p->reader, p->compositor, e, composed(&end));
 		if (woke) {
 			u->after = woke;
 			return;
@@ -616,7 +654,8 @@ static void unseen_try(const struct pm_incident *inc, const struct pm_state *st,
  * the reader was not waiting for work then (the client and the reader
  * both awake: a message could pass unseen).  The first candidate whose
  * flip (pm_flip_after()'s) came before the reader was next woken from a
- * wait for work is the commit, moved on to later candidates before that
+ * wait for work it went through whole without its process committing
+ * (forgot_at()) is the commit, moved on to later candidates before that
  * flip's commit while the client did not sleep (only preempted); a client that ran only while the reader slept, or whose
  * every candidate was followed by the reader's waking for other work
  * before a flip, drew nothing (the module's auto trigger keeps the same

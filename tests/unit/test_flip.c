@@ -72,7 +72,12 @@
  * kworker wakes the terminal's program) and waits in poll, where the
  * key's release finds it before the program, having stopped it 300 ms,
  * lets it answer (t-foot's race: before, the press ended at sway's wait,
- * "drew nothing").  Each:
+ * "drew nothing"); the client's sleep with sway woken by a timer just
+ * before foot commits (no wakeup shows the commit), sway committing the
+ * flip (queueing commit_work) and waiting, woken by another timer before
+ * the kworker delivers the flip (t-wlauto's sleep under load: before,
+ * that wakeup made the commit sway's other work and the press "drew
+ * nothing"; the module's auto trigger forgot it).  Each:
  * `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
@@ -139,6 +144,7 @@ enum variant {
 	V_PTY,		/* the client passes the key to a pty, its release comes first */
 	V_UNSEEN_AGAIN,	/* V_UNSEEN's, sway's timer and another flip 40 ms later */
 	V_XWL_FRAMED,	/* V_XWL_UNSEEN's, Xwayland busy until after the flip */
+	V_TIMER_RACE,	/* the timer's, sway awake at the commit, a timer before the flip */
 };
 
 static const char *const names[] = {
@@ -159,6 +165,7 @@ static const char *const names[] = {
 	[V_XWL_LATE] = "xwayland-late",
 	[V_PTY] = "pty", [V_UNSEEN_AGAIN] = "unseen-again",
 	[V_XWL_FRAMED] = "xwayland-framed",
+	[V_TIMER_RACE] = "timer-race",
 };
 
 /*
@@ -729,7 +736,7 @@ static int build(struct scen *s, enum variant v)
 	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY)
 		scen_task(s, 450, 450, "seatd", "/usr/bin/seatd", "seatd", 6);
 	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY || v == V_WESTON ||
-	    v == V_WESTON_BUSY || v == V_WESTON_STOPPED)
+	    v == V_WESTON_BUSY || v == V_WESTON_STOPPED || v == V_TIMER_RACE)
 		scen_task(s, 90, 90, "kworker/u4:0", "", "", 0);
 	if (v == V_PTY)
 		scen_task(s, 91, 91, "kworker/u4:2", "", "", 0);
@@ -814,6 +821,7 @@ static int build(struct scen *s, enum variant v)
 	case V_WESTON:
 	case V_WESTON_BUSY:
 	case V_WESTON_STOPPED:
+	case V_TIMER_RACE:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -972,6 +980,49 @@ static int build(struct scen *s, enum variant v)
 		scen_blocked(s, 1, MS(100.4), 600, poll_site);
 		woken_blocks(s, 0, 500, 200, 201, TIPME_TS_SLEEPING, poll_site);
 		typing_refresh(s, 208, 0, 13);
+	} else if (v == V_TIMER_RACE) {
+		static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
+		static const char *const fence_site[] = { "dma_fence_default_wait",
+							  "commit_tail", NULL };
+		struct tipme_rec_vblank_ev ev = { 0 };
+
+		/*
+		 * a timer wakes sway at 311.02 ms; foot commits at 311.5 ms
+		 * (no wakeup: sway runs) and waits in poll at 312 ms; sway
+		 * composes, queues the nonblocking commit's work at 312.3 ms
+		 * (the kworker, 90 on cpu 2, waits for the device from 312.5
+		 * ms) and waits in poll at 312.4 ms; another timer wakes it at
+		 * 313 ms, it waits again at 313.3 ms; the device's interrupt
+		 * wakes the kworker, which delivers the flip at 315 ms and
+		 * wakes sway
+		 */
+		scen_wake(s, 0, MS(311.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(311.12), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		commit(s, 311.5);
+		scen_work(s, 0, TIPME_REC_WORK_QUEUE, MS(312.3), 0xc0, "commit_work", 500,
+			  TIPME_CTX_TASK);
+		scen_wake(s, 0, MS(312.32), 90, 2, 500, TIPME_CTX_TASK);
+		scen_switch(s, 0, MS(312.4), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(312.4), 500, poll_site);
+		scen_switch(s, 2, MS(312.4), 0, TIPME_TS_RUNNABLE, 120, 90, 120);
+		scen_work(s, 2, TIPME_REC_WORK_START, MS(312.45), 0xc0, "commit_work", 90,
+			  TIPME_CTX_TASK);
+		scen_switch(s, 2, MS(312.5), 90, TIPME_TS_DISK, 120, 0, 120);
+		scen_blocked(s, 2, MS(312.5), 90, fence_site);
+		woken_blocks(s, 0, 500, 313, 313.3, TIPME_TS_SLEEPING, poll_site);
+		scen_wake(s, 2, MS(314.9), 90, 2, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 2, MS(314.95), 0, TIPME_TS_RUNNABLE, 120, 90, 120);
+		ev.file = 0x5a1e0000;
+		ev.who = tipme_work_who(90, TIPME_CTX_TASK);
+		ev.owner = 500;
+		scen_rec(s, 2, TIPME_REC_VBLANK_DELIVERED, MS(315), &ev, sizeof(ev));
+		scen_wake(s, 2, MS(315.02), 500, 0, 90, TIPME_CTX_TASK);
+		scen_work(s, 2, TIPME_REC_WORK_END, MS(315.05), 0xc0, NULL, 0, 0);
+		scen_switch(s, 2, MS(315.1), 90, TIPME_TS_IDLE, 120, 0, 120);
+		scen_blocked(s, 2, MS(315.1), 90, worker_site);
+		scen_switch(s, 0, MS(315.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		scen_switch(s, 0, MS(315.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 0, MS(315.3), 500, poll_site);
 	} else if (v == V_SEAT) {
 		/* the commit's work completes the flip at 313 ms */
 		compose(s, 311.5, 600, 1, 312.4, 0);
@@ -1380,6 +1431,12 @@ int main(void)
 		"\"committer\":600,\"commit_woke\":500,\"commit_mono_ns\":311500000}",
 		NULL,
 	};
+	static const char *const timer_race_must[] = {
+		"\"commit_by\":\"awake\",\"commit_seen\":false,\"committer\":600,"
+		"\"commit_woke\":500,\"commit_mono_ns\":312000000}",
+		"\"flip_mono_ns\":315000000,",
+		NULL,
+	};
 	static const char poll900[] =
 		"\"culprit\":{\"pid\":900,\"comm\":\"xclient\"},\"resource\":\"do_sys_poll\"";
 	struct scen *s = malloc(sizeof(*s));
@@ -1389,7 +1446,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(142);
+	tap_plan(145);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1450,6 +1507,10 @@ int main(void)
 	      "the same, sway's timer and another flip 40 ms later, no process having woken "
 	      "it: the flip after it was continued had a frame it told the client of, no "
 	      "repaint loop's start");
+	check(V_TIMER_RACE, 315, "flip", "timer", 600, 90, timer_race_must,
+	      "the client's sleep, sway woken by a timer as the client commits (no wakeup), "
+	      "committing the flip and woken by another timer before its delivery: the timer "
+	      "is no other work, the flip is the press's (t-wlauto under load)");
 	check(V_XWL_TIMER, 320, "flip", "timer", 900, 90, xwl_must,
 	      "an X client under Xwayland sleeps 300 ms: from the kernel's input through sway "
 	      "and Xwayland to the X client, Xwayland's commit after its drawing, the flip");

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite tipme_autotrig: the module's auto trigger (control/autotrig.c,
+ * included here for its static state) replayed through its probe entry
+ * points with made-up tasks: a compositor (the reader, 500) and its client
+ * (600).  A task "acts" (is the waker, queues work) by lending its pid and
+ * TGID to the test's thread for the call; the probes' context (interrupts
+ * off) is recreated around each call.
+ */
+#include "control/autotrig.c"
+#include <kunit/test.h>
+#include <linux/input.h>
+#include <linux/irqflags.h>
+
+/* What control/trigger.c and control/handle.c would give the module. */
+u32 tipme_trigger_auto(const struct tipme_trigger_press *press)
+{
+	return 0;
+}
+
+int tipme_handle_connect(struct input_handler *handler, struct input_dev *dev,
+			 size_t size, const char *name, const char *what,
+			 void (*init)(struct input_handle *handle))
+{
+	return -ENODEV;
+}
+
+void tipme_handle_disconnect(struct input_handle *handle)
+{
+}
+
+/**
+ * struct at_env - one replay
+ * @reader: the compositor's thread the key wakes
+ * @client: the focused client
+ * @mm: what makes both user tasks
+ * @pid: the test thread's own pid, while another task acts
+ * @tgid: ... and TGID
+ */
+struct at_env {
+	struct task_struct *reader;
+	struct task_struct *client;
+	int mm;
+	pid_t pid;
+	pid_t tgid;
+};
+
+static struct task_struct *at_task(struct kunit *test, struct at_env *e, pid_t pid)
+{
+	struct task_struct *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->pid = pid;
+	t->tgid = pid;
+	t->mm = (struct mm_struct *)&e->mm;
+	snprintf(t->comm, sizeof(t->comm), "task%d", pid);
+	return t;
+}
+
+/* @t acts (NULL: the test thread, a stranger to both, e.g. an interrupt). */
+static void at_as(struct at_env *e, struct task_struct *t)
+{
+	current->pid = t ? t->pid : e->pid;
+	current->tgid = t ? t->tgid : e->tgid;
+}
+
+static void at_wakes(struct at_env *e, struct task_struct *waker,
+		     struct task_struct *p)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	at_as(e, waker);
+	tipme_auto_waking(p);
+	at_as(e, NULL);
+	local_irq_restore(flags);
+}
+
+/* @prev leaves its CPU, asleep in its wait (@sleep) or preempted. */
+static void at_switch(struct task_struct *prev, bool sleep)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	tipme_auto_switch(prev, sleep ? TASK_INTERRUPTIBLE : 0);
+	local_irq_restore(flags);
+}
+
+static void at_queues_work(struct at_env *e, struct task_struct *t)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	at_as(e, t);
+	tipme_auto_queue();
+	at_as(e, NULL);
+	local_irq_restore(flags);
+}
+
+static void at_flip(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	tipme_auto_flip();
+	local_irq_restore(flags);
+}
+
+/* A key press that evdev delivers to the reader, asleep in its wait. */
+static void at_press(struct at_env *e)
+{
+	struct auto_dev d = { };
+	unsigned long flags;
+
+	local_irq_save(flags);
+	auto_filter(&d.handle, EV_KEY, KEY_S, 1);
+	tipme_auto_waking(e->reader);
+	tipme_auto_delivered();
+	local_irq_restore(flags);
+}
+
+static int at_init(struct kunit *test)
+{
+	struct at_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->pid = current->pid;
+	e->tgid = current->tgid;
+	e->reader = at_task(test, e, 500);
+	e->client = at_task(test, e, 600);
+	init_irq_work(&fire_work, fire_fn);
+	stopped = false;
+	/* no press in a replay takes this long: nothing fires */
+	WRITE_ONCE(auto_trigger_ms, 60000);
+	tipme_auto_flips_seen(true);
+	test->priv = e;
+	return 0;
+}
+
+static void at_exit(struct kunit *test)
+{
+	unsigned long flags;
+	int i;
+
+	raw_spin_lock_irqsave(&auto_lock, flags);
+	for (i = 0; i < AUTO_READERS; i++)
+		if (readers[i].pid)
+			auto_drop(&readers[i]);
+	raw_spin_unlock_irqrestore(&auto_lock, flags);
+	WRITE_ONCE(auto_trigger_ms, 0);
+	tipme_auto_flips_seen(false);
+}
+
+/*
+ * Up to the client's commit that finds the reader awake: the reader woke
+ * the client for the key and waited; the client slept (wlkey's 300 ms);
+ * a timer woke the reader just before the client committed (no wakeup)
+ * and went to sleep: a candidate answer.
+ */
+static void at_commit_unseen(struct kunit *test, struct at_env *e)
+{
+	at_press(e);
+	at_wakes(e, e->reader, e->client);
+	at_switch(e->reader, true);
+	KUNIT_ASSERT_EQ(test, atomic_read(&tipme_auto_readers), 1);
+	at_switch(e->client, true);
+	at_wakes(e, NULL, e->client);
+	at_wakes(e, NULL, e->reader);
+	at_switch(e->client, true);
+	KUNIT_ASSERT_EQ(test, atomic_read(&tipme_auto_flipwait), 1);
+}
+
+/*
+ * t-wlauto's sleep under load: the reader commits the flip (a nonblocking
+ * commit queues DRM's commit_work) and waits; an interrupt wakes it before
+ * the flip's event is delivered.  The flip ends the press (before, that
+ * wakeup forgot the candidate: auto_readers_forgotten went up at the next
+ * press instead).
+ */
+static void autotrig_timer_before_flip(struct kunit *test)
+{
+	struct at_env *e = test->priv;
+	u32 flipped = nr_flipped, forgotten = nr_forgotten;
+
+	at_commit_unseen(test, e);
+	at_queues_work(e, e->reader);
+	at_switch(e->reader, true);
+	at_wakes(e, NULL, e->reader);
+	at_switch(e->reader, true);
+	at_flip();
+	KUNIT_EXPECT_EQ(test, nr_flipped - flipped, 1U);
+	KUNIT_EXPECT_EQ(test, nr_forgotten - forgotten, 0U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tipme_auto_readers), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tipme_auto_flipwait), 0);
+}
+
+/*
+ * The same without the reader's commit: the wakeup took it to other work
+ * (a blink's redraw), whose flip is not the press's.  Then a commit while
+ * it handles that work keeps no candidate either.
+ */
+static void autotrig_wakeup_without_commit(struct kunit *test)
+{
+	struct at_env *e = test->priv;
+	u32 flipped = nr_flipped;
+
+	at_commit_unseen(test, e);
+	at_switch(e->reader, true);
+	at_wakes(e, NULL, e->reader);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tipme_auto_flipwait), 0);
+	at_queues_work(e, e->reader);
+	at_switch(e->reader, true);
+	at_flip();
+	KUNIT_EXPECT_EQ(test, nr_flipped - flipped, 0U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tipme_auto_readers), 1);
+}
+
+/*
+ * A commit is kept over one wait only: woken again with no commit since,
+ * the reader went on to other work.
+ */
+static void autotrig_commit_one_wait(struct kunit *test)
+{
+	struct at_env *e = test->priv;
+	u32 flipped = nr_flipped;
+
+	at_commit_unseen(test, e);
+	at_queues_work(e, e->reader);
+	at_switch(e->reader, true);
+	at_wakes(e, NULL, e->reader);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tipme_auto_flipwait), 1);
+	at_switch(e->reader, true);
+	at_wakes(e, NULL, e->reader);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tipme_auto_flipwait), 0);
+	at_flip();
+	KUNIT_EXPECT_EQ(test, nr_flipped - flipped, 0U);
+}
+
+static struct kunit_case autotrig_cases[] = {
+	KUNIT_CASE(autotrig_timer_before_flip),
+	KUNIT_CASE(autotrig_wakeup_without_commit),
+	KUNIT_CASE(autotrig_commit_one_wait),
+	{}
+};
+
+static struct kunit_suite autotrig_suite = {
+	.name = "tipme_autotrig",
+	.init = at_init,
+	.exit = at_exit,
+	.test_cases = autotrig_cases,
+};
+
+kunit_test_suite(autotrig_suite);
+
+MODULE_LICENSE("GPL");
