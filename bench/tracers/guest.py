@@ -12,6 +12,7 @@ figures and writes Documentation/performance.md from it).
 """
 import json, os, re, signal, statistics, subprocess, sys, time
 from loadstat import load_switches  # bench/tracers/loadstat.py, beside this file
+from pairs import summarize  # bench/tracers/pairs.py, beside it too
 
 SRC = os.environ["TIPME_SRC"]
 CACHE = os.environ["TIPME_CACHE"]  # the host's (scripts/lib/common.sh), from vm.sh
@@ -35,10 +36,11 @@ ONLY = (sys.argv[1] if len(sys.argv) > 1 else
         ).split(",")
 # "profile": QEMU also profiles kernel blocks (run.sh --profile); keep the
 # symbols of each tipme.ko load, and skip the desktop load and the dump.
-PROFILE = len(sys.argv) > 3 and sys.argv[3] == "profile"
 # "nodesktop": the instructions per event alone, without the desktop load
 # (tests/vm/vm.sh ... bench/tracers/guest.py none,ftrace,tipme-pool 1 nodesktop)
-NODESKTOP = len(sys.argv) > 3 and sys.argv[3] == "nodesktop"
+FLAGS = sys.argv[3].split(",") if len(sys.argv) > 3 else []
+PROFILE = "profile" in FLAGS
+NODESKTOP = "nodesktop" in FLAGS
 if PROFILE:     # the sampler's cost, by function (the full run measures it apart)
     WORKLOADS["idle"] = ["idle", "2000", "4"]
 
@@ -523,28 +525,11 @@ res = {"cpus": NCPU, "kernel": KVER, "buffer_mib": BUF_MIB, "reps": REPS,
 events = {w: med([r["records"] for r in runs["ftrace"][w]]) for w in WORKLOADS} \
     if "ftrace" in runs else None
 res["events_per_workload"] = events
-base = {w: med([r["insn"] for r in runs["none"][w]]) for w in WORKLOADS}
-for tr in TRACERS:
-    t = {}
-    per = {}
-    for w in WORKLOADS:
-        rs = runs[tr.name][w]
-        added = med([r["insn"] for r in rs]) - base[w]
-        per[w] = {
-            "insn_added": added,
-            "insn_per_event": round(added / events[w], 1) if events else None,
-            "spread_insn": max(r["insn"] for r in rs) - min(r["insn"] for r in rs),
-            "bytes_per_switch": (round(med([r["bytes"] / r["ctxt"] for r in rs]), 1)
-                                 if rs[0]["bytes"] is not None else None),
-        }
-    t["workloads"] = per
-    if events:
-        t["insn_per_event"] = round(sum(per[w]["insn_added"] for w in WORKLOADS)
-                                    / sum(events.values()), 1)
-    t["bytes_per_switch"] = per["pingpong"]["bytes_per_switch"]
-    res["tracers"][tr.name] = t
-
-print("\ninstructions added per traced event (median of %d; events counted by ftrace)" % REPS)
+# Each tracer's runs against the run without a tracer of the same turn
+# (pairs.py says why).
+res["tracers"] = summarize(runs, events)
+print("\ninstructions added per traced event (median of %d turns, each against the turn's "
+      "run without a tracer; events counted by ftrace)" % REPS)
 print(f"{'tracer':10}" + "".join(f"{w:>12}" for w in WORKLOADS) + f"{'all':>10}{'B/switch':>10}")
 for name, t in res["tracers"].items():
     print(f"{name:10}" + "".join(f"{t['workloads'][w]['insn_per_event']!s:>12}" for w in WORKLOADS)

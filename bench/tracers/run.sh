@@ -55,7 +55,11 @@ cache=$TIPME_CACHE/bench
 out=$TIPME_ROOT/build/bench/tracers${profile:+-profile}${variants:+-variants}
 mkdir -p "$cache" "$out"
 kver=$(tipme_kver) || die "no stock kernel (run scripts/deps.sh)"
-scripts/deps.sh --bench >&2
+# the other tracers' tools only when they run (--variants needs none)
+case ,$tracers, in
+*,perf,* | *,bpftrace,* | *,lttng,*) scripts/deps.sh --bench >&2 ;;
+*) scripts/deps.sh >&2 ;;
+esac
 
 # --- QEMU's plugin API header, from the source of the QEMU we run.
 apt_private() { # the private apt configuration under $cache/apt
