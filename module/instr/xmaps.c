@@ -71,7 +71,6 @@
 #define XM_WALK_MAX	128	/* mappings one walk keeps, at most */
 #define XM_PATH_MAX	256	/* bytes of a path kept (TIPME_SEC_XMAPS: 255) */
 #define XM_TRIES	10	/* tries of the mmap lock before a walk is lost */
-#define XM_GC_NS	NSEC_PER_SEC	/* exits noted at most this often */
 
 static unsigned int xmaps_max = 8192;
 module_param(xmaps_max, uint, 0444);
@@ -197,7 +196,7 @@ static char *pathbuf, *rootbuf;
 static u8 *elfbuf;
 static s32 free_map;
 static u32 nmaps_used, nprocs_used;
-static u64 walks, refused, evicted, retention_ns, gc_ns;
+static u64 walks, refused, evicted, retention_ns;
 
 static void xm_work_fn(struct work_struct *work);
 static DECLARE_WORK(xm_work, xm_work_fn);
@@ -434,15 +433,7 @@ static void pool_store(u32 pid, u64 start_ns, unsigned int n, bool partial)
 	unsigned int i;
 
 	mutex_lock(&pool_lock);
-	/*
-	 * Noting exits scans every process slot: once a second, and before
-	 * any store that may have to evict (which goes by exit times).
-	 */
-	if (!gc_ns || now - gc_ns >= XM_GC_NS || nprocs_used >= xmaps_procs ||
-	    nmaps_used + n > xmaps_max) {
-		pool_gc(now);
-		gc_ns = now;
-	}
+	pool_gc(now);
 	p = proc_slot(pid, start_ns);
 	if (!p) {
 		refused += n;
