@@ -152,9 +152,17 @@ def analyses(p, t_in, report, latency, shown=None):
     if shown is not None:
         # (t-weston: its first flip after the commit only started its
         # repaint loop, a refresh's time before the one that showed it)
-        check((iv.get("flip") or {}).get("delivered_mono_ns") == shown,
+        # a known failure under load (2 of 3 busy runs, 28 Nov 2026): when
+        # the client's commit is seen only from its last run, weston woke
+        # the client after its loop's first flip (before the repaint
+        # timer), so that flip is not taken for the loop's start
+        f = iv.get("flip") or {}
+        check(f.get("delivered_mono_ns") == shown,
               "%s: the report's flip is the recorded flip nearest the presented time (%d)"
-              % (m, shown), iv.get("flip"))
+              % (m, shown), f,
+              "a commit seen only from the client's last run, then weston waking the client "
+              "after its loop's first flip: taken for the answer's flip"
+              if f.get("commit_from") == "last_run" else None)
     check(abs(got - truth) <= tol, "%s: the report's interval %s is the truth's %s within %s"
           % (m, ms(got), ms(truth), ms(tol)))
     v = report.get("verdict") or {}
