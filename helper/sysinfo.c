@@ -796,18 +796,22 @@ static size_t captured_maps_of(FILE *out, struct bid_cache *c, uint32_t pid,
 	return n;
 }
 
-/* Return: executable mappings listed, or -1 if the maps could not be read. */
-static int maps_of(FILE *out, struct bid_cache *c, uint32_t pid)
+/*
+ * One read of /proc/@pid/maps: its executable mappings' lines to @out.
+ * Return: the file mappings listed, -1 if the maps could not be read, -2
+ * if the listing went backwards (the kernel hands the file out a page at a
+ * time, and a process that maps or unmaps between two pages can have a
+ * range listed twice).
+ */
+static int maps_read(FILE *out, struct bid_cache *c, uint32_t pid)
 {
-	int n = 0;
-
-	unsigned long long lo, hi, off;
+	unsigned long long lo, hi, off, prev_end = 0;
 	char path[64], perms[8];
 	size_t cap = 0;
 	char *line = NULL;
 	ssize_t len;
+	int n = 0, at;
 	FILE *f;
-	int at;
 
 	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
 	f = fopen(path, "re");
@@ -822,6 +826,11 @@ static int maps_of(FILE *out, struct bid_cache *c, uint32_t pid)
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi,
 			   perms, &off, &at) < 4 || at < 0)
 			continue;
+		if (lo < prev_end) {
+			n = -2;
+			break;
+		}
+		prev_end = hi;
 		if (strlen(perms) < 3 || perms[2] != 'x')
 			continue;
 		if (!strcmp(line + at, "[vdso]")) {
@@ -835,13 +844,46 @@ static int maps_of(FILE *out, struct bid_cache *c, uint32_t pid)
 			build_id_hex(c, pid, lo, hi, line + at), line + at);
 		n++;
 	}
-	if (ferror(f)) {
+	if (n >= 0 && ferror(f)) {
 		fprintf(out, "# %u: %s\n", pid, strerror(errno));
 		n = -1;
 	}
 	free(line);
 	fclose(f);
 	return n;
+}
+
+#define MAPS_TRIES	4	/* reads of a process's maps that went backwards */
+
+/*
+ * The executable mappings of live process @pid, as one read of its maps
+ * that never went backwards (MAPS_TRIES at most; then a comment says so).
+ * Return: file mappings listed, or -1 if none could be read whole.
+ */
+static int maps_of(FILE *out, struct bid_cache *c, uint32_t pid)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int n = -2, i;
+	FILE *one;
+
+	for (i = 0; i < MAPS_TRIES && n == -2; i++) {
+		free(buf);
+		buf = NULL;
+		one = open_memstream(&buf, &len);
+		if (!one)
+			return -1;
+		n = maps_read(one, c, pid);
+		if (fclose(one))
+			n = -1;
+	}
+	if (n == -2)
+		fprintf(out, "# %u: its mappings changed while read, %d times\n",
+			pid, MAPS_TRIES);
+	else if (buf)
+		fwrite(buf, 1, len, out);
+	free(buf);
+	return n < 0 ? -1 : n;
 }
 
 int sysinfo_write_maps(struct tm_dumpw *w, const uint32_t *pids, size_t n,

@@ -128,6 +128,9 @@ struct pm_uframe {
  * @maps: its mappings, by pid, then start
  * @nr_maps: entries in @maps
  * @maps_text: the section's text, which @maps point into
+ * @nr_maps_dropped: mappings of the section left out because they
+ *	overlap another of their process (see pm_maps_load()): they follow
+ *	the @nr_maps kept in @maps, by pid, then start
  * @have_xmaps: the dump has the module's captured mappings (TIPME_SEC_XMAPS)
  * @xmaps: they, checked (pointing into @xmaps_data)
  * @xmaps_data: the section's copy
@@ -182,6 +185,7 @@ struct pm_instr {
 	struct pm_map *maps;
 	size_t nr_maps;
 	char *maps_text;
+	size_t nr_maps_dropped;
 	int have_xmaps;
 	struct tm_xmaps xmaps;
 	const unsigned char *xmaps_data;

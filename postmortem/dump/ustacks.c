@@ -165,10 +165,62 @@ static int parse_map(char *line, struct pm_map *m)
 	return 0;
 }
 
+/* Do mappings @a and @b (@a's start first) say the same thing? */
+static int same_map(const struct pm_map *a, const struct pm_map *b)
+{
+	return a->end == b->end && a->off == b->off &&
+	       !strcmp(a->path, b->path) &&
+	       !a->build_id == !b->build_id &&
+	       (!a->build_id || !strcmp(a->build_id, b->build_id));
+}
+
+/*
+ * Drop from @maps (@n of them, sorted by cmp_map()) a line that repeats
+ * another, and move to the end of @maps every mapping that overlaps
+ * another of its process: an address in both cannot be told to one file.
+ * tipmed reads /proc/PID/maps in pieces while the process may map and
+ * unmap, so a listing can overlap; the rest of the dump is no less true
+ * for it.  Return: the overlapping mappings moved, which follow the @n
+ * kept ones in the same order (repeats not counted), or SIZE_MAX when
+ * out of memory (@maps untouched).
+ */
+static size_t drop_overlaps(struct pm_map *maps, size_t *n)
+{
+	size_t i, j, k, out = 0, dropped = 0, total = *n;
+	struct pm_map *moved;
+	uint64_t end;
+
+	moved = malloc((total ? total : 1) * sizeof(*moved));
+	if (!moved)
+		return SIZE_MAX;
+	for (i = 0; i < total; i = j) {
+		/* [i, j): a run of one pid's mappings that overlap in a chain */
+		end = maps[i].end;
+		for (j = i + 1; j < total && maps[j].pid == maps[i].pid &&
+		     maps[j].start < end; j++)
+			if (maps[j].end > end)
+				end = maps[j].end;
+		for (k = i + 1; k < j && maps[k].start == maps[i].start &&
+		     same_map(&maps[i], &maps[k]); k++)
+			;
+		if (k == j) {		/* one mapping, maybe listed again */
+			maps[out++] = maps[i];
+			continue;
+		}
+		for (k = i; k < j; k++)
+			moved[dropped++] = maps[k];
+	}
+	if (dropped)
+		memcpy(maps + out, moved, dropped * sizeof(*moved));
+	free(moved);
+	*n = out;
+	return dropped;
+}
+
 int pm_maps_load(struct pm_instr *in, const struct tm_dump_sec *s,
 		 struct tm_err *e)
 {
-	size_t len = (size_t)s->h.size, n = 0, cap = 0, lineno = 0, i;
+	size_t len = (size_t)s->h.size, n = 0, cap = 0, lineno = 0;
 	struct pm_map *maps = NULL, *nm;
 	char *text, *line, *nl;
 
@@ -212,16 +264,13 @@ int pm_maps_load(struct pm_instr *in, const struct tm_dump_sec *s,
 	}
 	if (n)
 		qsort(maps, n, sizeof(*maps), cmp_map);
-	for (i = 1; i < n; i++)
-		if (maps[i].pid == maps[i - 1].pid &&
-		    maps[i].start < maps[i - 1].end) {
-			uint32_t pid = maps[i].pid;
-
-			free(maps);
-			free(text);
-			return tm_err_set(e, EINVAL, "section %" PRIu32 " (maps): mappings of %" PRIu32 " overlap",
-					  s->index, pid);
-		}
+	in->nr_maps_dropped = drop_overlaps(maps, &n);
+	if (in->nr_maps_dropped == SIZE_MAX) {
+		in->nr_maps_dropped = 0;
+		free(maps);
+		free(text);
+		return tm_err_set(e, ENOMEM, "out of memory");
+	}
 	in->maps = maps;
 	in->nr_maps = n;
 	in->maps_text = text;
@@ -357,6 +406,18 @@ static int maps_apply(const struct pm_instr *in, uint32_t pid, int64_t ns)
 	return latest <= ns;
 }
 
+/* Does a mapping of @pid left out as overlapping (pm_maps_load()) hold @a? */
+static int in_dropped(const struct pm_instr *in, uint32_t pid, uint64_t a)
+{
+	const struct pm_map *m = in->maps + in->nr_maps;
+	size_t i;
+
+	for (i = 0; i < in->nr_maps_dropped; i++)
+		if (m[i].pid == pid && a >= m[i].start && a < m[i].end)
+			return 1;
+	return 0;
+}
+
 size_t pm_ustack_resolve(const struct pm_dump *pm, const struct pm_ustack *u,
 			 int64_t ns, struct pm_uframe out[TIPME_USTACK_DEPTH_MAX],
 			 int *truncated)
@@ -386,8 +447,12 @@ size_t pm_ustack_resolve(const struct pm_dump *pm, const struct pm_ustack *u,
 				if (look >= m->start && look < m->end)
 					break;
 			if (m == end || m->pid != u->pid) {
-				*truncated = 1;
-				break;
+				if (!in_dropped(in, u->pid, look)) {
+					*truncated = 1;
+					break;
+				}
+				n++;	/* executable, but which file is unknown */
+				continue;
 			}
 			out[n].map = m;
 			out[n].off = a - m->start + m->off;

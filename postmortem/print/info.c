@@ -101,6 +101,10 @@ static void tables_text(FILE *f, const struct pm_dump *pm)
 		fprintf(f, "user stack table: %zu chains, capacity %" PRIu32
 			", %" PRIu64 " refused (table full: written whole in their records)\n",
 			in->nr_ustacks, in->uhdr.capacity, (uint64_t)in->uhdr.refused);
+	if (in && in->have_maps)
+		fprintf(f, "mappings: %zu executable mappings of the processes with user chains"
+			", %zu left out (overlapping another of their process)\n",
+			in->nr_maps, in->nr_maps_dropped);
 	if (in && in->have_xmaps)
 		fprintf(f, "captured mappings: %zu of %" PRIu32 " processes' executable mappings kept"
 			" (capacity %" PRIu32 "), %" PRIu64 " walks, %" PRIu64
@@ -133,6 +137,15 @@ static void tables_json(struct tm_jw *w, const struct pm_dump *pm)
 		   in ? &in->shdr : NULL);
 	table_json(w, "ustack_table", in && in->have_ustacks, in ? in->nr_ustacks : 0,
 		   in ? &in->uhdr : NULL);
+	tm_jw_key(w, "maps");
+	if (in && in->have_maps) {
+		tm_jw_obj_begin(w);
+		tm_jw_ku64(w, "count", in->nr_maps);
+		tm_jw_ku64(w, "dropped", in->nr_maps_dropped);
+		tm_jw_obj_end(w);
+	} else {
+		tm_jw_null(w);
+	}
 	tm_jw_key(w, "xmaps");
 	if (!in || !in->have_xmaps) {
 		tm_jw_null(w);
