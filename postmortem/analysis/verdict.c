@@ -500,6 +500,13 @@ static void served_below(const struct va *v, const struct pm_blkreq *q,
 	}
 }
 
+/* @dev's name into @it's below, else its MAJOR:MINOR. */
+static void below_name(const struct va *v, struct pm_cause_item *it, uint32_t dev)
+{
+	if (!dev_name(v, dev, "", it->below, sizeof(it->below)))
+		snprintf(it->below, sizeof(it->below), "%u:%u", dev >> 20, dev & 0xfffff);
+}
+
 /*
  * The wait [a, b) ended by request @q, @ns of it charged; @via_fault:
  * the waiter blocked in a page fault.  A request of a stacked
@@ -534,8 +541,29 @@ static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t a,
 		return;
 	it->nbelow += bl.n;
 	it->below_req_ns += bl.req_ns;
-	if (!dev_name(v, bl.dev, "", it->below, sizeof(it->below)))
-		snprintf(it->below, sizeof(it->below), "%u:%u", bl.dev >> 20, bl.dev & 0xfffff);
+	below_name(v, it, bl.dev);
+}
+
+/*
+ * The block_io item of a wait of @ns on @bio, submitted to a stacked
+ * device: its submitter the culprit, the device (and its device-mapper
+ * name) named.  Return: the item, or NULL when out of room.
+ */
+static struct pm_cause_item *bio_item(struct va *v, const struct pm_bio *bio,
+				      int64_t ns, int via_fault)
+{
+	struct io_key k = io_key(via_fault, bio->file_kind, bio->file_dev, bio->file_ino);
+	char res[PM_RES_LEN];
+	struct pm_cause_item *it;
+
+	blk_resource(v, bio->dev, res, sizeof(res));
+	it = charge_key(v, PM_C_BLOCK_IO, bio->submitter, res, ns, &k);
+	if (!it)
+		return NULL;
+	file_devname(v, it);
+	dev_name(v, bio->dev, "", it->device, sizeof(it->device));
+	dev_name(v, bio->dev, ".dm", it->dm_name, sizeof(it->dm_name));
+	return it;
 }
 
 /*
@@ -548,16 +576,11 @@ static void charge_blk(struct va *v, const struct pm_blkreq *q, int64_t a,
 static void charge_bio(struct va *v, const struct pm_bio *bio, int64_t a,
 		       int64_t b, int64_t ns, int via_fault)
 {
-	struct io_key k = io_key(via_fault, bio->file_kind, bio->file_dev, bio->file_ino);
-	char res[PM_RES_LEN];
-	struct pm_cause_item *it;
+	struct pm_cause_item *it = bio_item(v, bio, ns, via_fault);
 	size_t i;
 
-	blk_resource(v, bio->dev, res, sizeof(res));
-	it = charge_key(v, PM_C_BLOCK_IO, bio->submitter, res, ns, &k);
 	if (!it)
 		return;
-	file_devname(v, it);
 	if (!bio->sent_ns) {
 		it->mapper_ns += overlap(a, b, bio->queue_ns, bio->complete_ns);
 	} else {
@@ -568,13 +591,9 @@ static void charge_bio(struct va *v, const struct pm_bio *bio, int64_t a,
 		return;
 	it->last_io = bio;
 	it->nbio++;
-	dev_name(v, bio->dev, "", it->device, sizeof(it->device));
-	dev_name(v, bio->dev, ".dm", it->dm_name, sizeof(it->dm_name));
 	if (!bio->sent_ns)
 		return;
-	if (!dev_name(v, bio->below_dev, "", it->below, sizeof(it->below)))
-		snprintf(it->below, sizeof(it->below), "%u:%u", bio->below_dev >> 20,
-			 bio->below_dev & 0xfffff);
+	below_name(v, it, bio->below_dev);
 	for (i = 0; i < v->res->nblk; i++) {
 		const struct pm_blkreq *q = &v->res->blk[i];
 		uint64_t end = bio->below_sector + (bio->below_bytes >> 9);
@@ -600,21 +619,14 @@ static void charge_bio_held(struct va *v, const struct pm_bio *bio,
 			    const struct pm_blkreq *q, int64_t a, int64_t b,
 			    int64_t ns, int via_fault)
 {
-	struct io_key k = io_key(via_fault, bio->file_kind, bio->file_dev, bio->file_ino);
-	char res[PM_RES_LEN];
-	struct pm_cause_item *it;
+	struct pm_cause_item *it = bio_item(v, bio, ns, via_fault);
 
-	blk_resource(v, bio->dev, res, sizeof(res));
-	it = charge_key(v, PM_C_BLOCK_IO, bio->submitter, res, ns, &k);
 	if (!it)
 		return;
-	file_devname(v, it);
 	it->mapper_ns += overlap(a, b, bio->queue_ns, blk_start(q));
 	it->below_ns += overlap(a, b, blk_start(q), q->complete_ns);
-	dev_name(v, bio->dev, "", it->device, sizeof(it->device));
-	dev_name(v, bio->dev, ".dm", it->dm_name, sizeof(it->dm_name));
-	if (!*it->below && !dev_name(v, q->dev, "", it->below, sizeof(it->below)))
-		snprintf(it->below, sizeof(it->below), "%u:%u", q->dev >> 20, q->dev & 0xfffff);
+	if (!*it->below)
+		below_name(v, it, q->dev);
 	if (it->last_io == q)
 		return;
 	it->last_io = q;
