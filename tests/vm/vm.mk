@@ -31,6 +31,9 @@ $(B)/tests/vm/progs/burnsplit.o: CFLAGS += -O1 -fno-omit-frame-pointer
 # Time spent in the vDSO, called with frame pointers (t-vdso.sh)
 VM_PROGS += $(B)/tests/vm/vdsoprog
 $(B)/tests/vm/progs/vdsoprog.o: CFLAGS += -O1 -fno-omit-frame-pointer
+# More processes, chains and sites than the tables hold (t-churn.sh)
+VM_PROGS += $(B)/tests/vm/churn
+$(B)/tests/vm/progs/churn.o: CFLAGS += -O1 -fno-omit-frame-pointer
 # A real terminal (foot) stopped while it shows a key (t-foot.sh)
 VM_PROGS += $(B)/tests/vm/ttystop
 
