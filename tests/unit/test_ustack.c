@@ -174,24 +174,32 @@ static void decoded(void)
 	pm_close(&pm);
 }
 
+/* The dump of the three chains with maps section @maps, opened (else a failed test). */
+static int open_with_maps(struct pm_dump *pm, const char *maps_text, const char *what)
+{
+	unsigned char tab[512];
+	struct tm_err e = { "" };
+
+	if (write_dump(S, tab, table(tab, chains, 3), maps_text) || pm_open(pm, path, 0, &e)) {
+		tap_ok(0, "%s opens: %s", what, e.msg);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * A dump with chains and a maps section that lists no mapping (none could
  * be read, or a fuzzed dump): every frame keeps its address.
  */
 static void no_maps(void)
 {
-	unsigned char tab[512];
 	struct pm_dump pm = { 0 };
-	struct tm_err e = { "" };
 	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
 	int trunc = -1;
 	size_t k;
 
-	if (write_dump(S, tab, table(tab, chains, 3), "# 40: not read\n") ||
-	    pm_open(&pm, path, 0, &e)) {
-		tap_ok(0, "a dump without mappings opens: %s", e.msg);
+	if (open_with_maps(&pm, "# 40: not read\n", "a dump without mappings"))
 		return;
-	}
 	k = pm_ustack_resolve(&pm, pm_ustack_get(&pm, 3), MS(10), fr, &trunc);
 	tap_ok(k == 4 && !fr[0].map && !fr[3].map && fr[3].addr == 0x6000 && !trunc,
 	       "a maps section that lists none: the chain's addresses kept, without files (%zu)", k);
@@ -237,17 +245,13 @@ static void overlaps(void)
 		"40 7f0000028000 7f0000100000 28000 - /usr/lib/x86_64-linux-gnu/libc.so.6\n"
 		"40 7f0000080000 7f0000200000 0 - /usr/lib/x86_64-linux-gnu/libgone.so\n"
 		"40 555500001000 555500003000 1000 0123456789abcdef0123456789abcdef01234567 /usr/bin/app\n";
-	unsigned char tab[512];
 	struct pm_dump pm = { 0 };
-	struct tm_err e = { "" };
 	struct pm_uframe fr[TIPME_USTACK_DEPTH_MAX];
 	int trunc = -1;
 	size_t k;
 
-	if (write_dump(S, tab, table(tab, chains, 3), m) || pm_open(&pm, path, 0, &e)) {
-		tap_ok(0, "a dump with overlapping mappings opens: %s", e.msg);
+	if (open_with_maps(&pm, m, "a dump with overlapping mappings"))
 		return;
-	}
 	tap_ok(pm.instr->nr_maps == 1 && pm.instr->nr_maps_dropped == 2,
 	       "overlapping mappings left out and counted, a repeated line kept once (%zu kept, %zu dropped)",
 	       pm.instr->nr_maps, pm.instr->nr_maps_dropped);
