@@ -4,7 +4,8 @@
  * that changed since its previous entry or ran without switching (the
  * switch records tell when the others ran), pid, process, state, policy,
  * priority, CPU, on-CPU and the CPU time it used; every sample_full_ms it
- * writes every thread.  Between full rounds it only looks
+ * writes every thread (less often with more than sample_full_threads
+ * threads: tipme_smp_full_every()).  Between full rounds it only looks
  * at the threads the sched_switch probe logged (plus what each CPU runs),
  * so its cost follows the scheduling activity, not the number of threads.
  *
@@ -44,7 +45,8 @@
 struct tipme_swlog __percpu *tipme_swlog;
 u32 tipme_sampler_round;
 
-static unsigned int period_ms, full_ms;
+static unsigned int period_ms, full_ms, full_threads;
+static u32 last_full_threads;	/* threads the last full round looked at */
 static struct tipme_smptab tab;
 static unsigned long *cons;	/* per CPU: log entries consumed */
 static u32 seq;
@@ -313,11 +315,13 @@ static void sampler_fn(struct work_struct *work)
 		seq = 1;
 	WRITE_ONCE(tipme_sampler_round, seq);
 	rd.full = force_full ||
-		  now - last_full >= (u64)full_ms * tipme_clock_khz();
+		  now - last_full >= (u64)tipme_smp_full_every(full_ms,
+			last_full_threads, full_threads) * tipme_clock_khz();
 	if (rd.full) {
 		force_full = false;
 		last_full = now;
 		round_full();
+		WRITE_ONCE(last_full_threads, rd.threads);
 	} else {
 		round_changes();
 	}
@@ -334,6 +338,8 @@ requeue:
  * tipme_sampler_init() - allocate the sampler
  * @period: ms between rounds, 0 to disable the sampler
  * @full: ms between full rounds
+ * @full_thr: threads full rounds may write per @full ms before they come
+ *            less often (0: no limit)
  * @threads: threads the sampler can follow
  *
  * Must run before the sched_switch probe is attached (it fills the logs).
@@ -342,12 +348,13 @@ requeue:
  * Return: 0 or a negative errno.
  */
 int tipme_sampler_init(unsigned int period, unsigned int full,
-		       unsigned int threads)
+		       unsigned int full_thr, unsigned int threads)
 {
 	int err;
 
 	period_ms = period;
 	full_ms = max(full, period);
+	full_threads = full_thr;
 	if (!period_ms)
 		return 0;
 	err = tipme_smptab_init(&tab, threads);
@@ -399,7 +406,8 @@ void tipme_sampler_exit(void)
 
 /**
  * tipme_sampler_params_text() - "key=value\n" lines for the dump
- * (sample_threads: the threads the table has room for now)
+ * (sample_threads: the threads the table has room for now;
+ * sample_full_every_ms: the time between full rounds now)
  * @buf: destination
  * @size: its size
  *
@@ -409,6 +417,10 @@ void tipme_sampler_exit(void)
 int tipme_sampler_params_text(char *buf, size_t size)
 {
 	return scnprintf(buf, size,
-			 "sample_period_ms=%u\nsample_full_ms=%u\nsample_threads=%u\n",
-			 period_ms, full_ms, tab.limit);
+			 "sample_period_ms=%u\nsample_full_ms=%u\nsample_full_threads=%u\n"
+			 "sample_full_every_ms=%u\nsample_threads=%u\n",
+			 period_ms, full_ms, full_threads,
+			 tipme_smp_full_every(full_ms, READ_ONCE(last_full_threads),
+					      full_threads),
+			 tab.limit);
 }

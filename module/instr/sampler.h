@@ -70,7 +70,7 @@ static __always_inline void tipme_sampler_switch(u32 prev_pid, u32 next_pid)
 }
 
 int tipme_sampler_init(unsigned int period_ms, unsigned int full_ms,
-		       unsigned int threads);
+		       unsigned int full_threads, unsigned int threads);
 void tipme_sampler_start(void);
 void tipme_sampler_exit(void);
 int tipme_sampler_params_text(char *buf, size_t size);

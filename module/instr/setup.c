@@ -40,6 +40,10 @@ static unsigned int sample_full_ms = 1000;
 module_param(sample_full_ms, uint, 0444);
 MODULE_PARM_DESC(sample_full_ms, "Interval of full samples (every thread) in ms (default 1000)");
 
+static unsigned int sample_full_threads = 2048;
+module_param(sample_full_threads, uint, 0444);
+MODULE_PARM_DESC(sample_full_threads, "Threads full samples may write per sample_full_ms; with more, full samples come less often (0: no limit; default 2048)");
+
 static unsigned int sample_threads = 16384;
 module_param(sample_threads, uint, 0444);
 MODULE_PARM_DESC(sample_threads, "Threads the sampler can follow (default 16384)");
@@ -147,7 +151,7 @@ int tipme_instr_init(void)
 	if (err)
 		goto out_ustack;
 	err = tipme_sampler_init(sample_period_ms, sample_full_ms,
-				 sample_threads);
+				 sample_full_threads, sample_threads);
 	if (err)
 		goto out_xmaps;
 	err = tipme_exec_init();

@@ -223,3 +223,29 @@ bool tipme_smp_update(struct tipme_smp_ent *e, const struct tipme_smp_task *s,
 	e->start_ns = s->start_ns;
 	return true;
 }
+
+/**
+ * tipme_smp_full_every() - the time between full rounds
+ * @full_ms: sample_full_ms
+ * @threads: threads the last full round looked at
+ * @budget: threads full rounds may write per @full_ms (0: no limit)
+ *
+ * A full round writes every thread, so its cost and its bytes grow with
+ * the threads.  Past @budget threads, full rounds come once every whole
+ * multiple of @full_ms that brings them back to @budget threads per
+ * @full_ms: with 20,000 threads and a budget of 2,048, every 10 @full_ms.
+ * A thread that does not run is then in a sample that much less often;
+ * one that runs is in the switch records and the rounds between.
+ *
+ * Context: any.
+ * Return: ms, at least @full_ms, at most U32_MAX.
+ */
+u32 tipme_smp_full_every(u32 full_ms, u32 threads, u32 budget)
+{
+	u64 every;
+
+	if (!budget || threads <= budget)
+		return full_ms;
+	every = (u64)full_ms * ((threads + (u64)budget - 1) / budget);
+	return every > U32_MAX ? U32_MAX : (u32)every;
+}

@@ -87,5 +87,6 @@ u32 tipme_smptab_sweep(struct tipme_smptab *t, u32 round);
 
 bool tipme_smp_update(struct tipme_smp_ent *e, const struct tipme_smp_task *s,
 		      unsigned int how, u32 round, struct tipme_sample_ent *out);
+u32 tipme_smp_full_every(u32 full_ms, u32 threads, u32 budget);
 
 #endif /* TIPME_SMPTAB_H */

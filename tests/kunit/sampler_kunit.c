@@ -228,6 +228,17 @@ static void sampler_grow(struct kunit *test)
 	tipme_smptab_free(&t);
 }
 
+/* Full rounds come less often past their thread budget, never more often. */
+static void sampler_full_every(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tipme_smp_full_every(1000, 0, 2048), 1000U);
+	KUNIT_EXPECT_EQ(test, tipme_smp_full_every(1000, 2048, 2048), 1000U);
+	KUNIT_EXPECT_EQ(test, tipme_smp_full_every(1000, 2049, 2048), 2000U);
+	KUNIT_EXPECT_EQ(test, tipme_smp_full_every(1000, 20059, 2048), 10000U);
+	KUNIT_EXPECT_EQ(test, tipme_smp_full_every(1000, 1U << 22, 0), 1000U);
+	KUNIT_EXPECT_EQ(test, tipme_smp_full_every(U32_MAX / 2, 1U << 22, 1), U32_MAX);
+}
+
 static struct kunit_case sampler_cases[] = {
 	KUNIT_CASE(sampler_word),
 	KUNIT_CASE(sampler_rules),
@@ -235,6 +246,7 @@ static struct kunit_case sampler_cases[] = {
 	KUNIT_CASE(sampler_table),
 	KUNIT_CASE(sampler_sweep_and_limit),
 	KUNIT_CASE(sampler_grow),
+	KUNIT_CASE(sampler_full_every),
 	{}
 };
 

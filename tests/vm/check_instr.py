@@ -22,6 +22,10 @@ CHECK is one of:
            a page fault
   sampler  states' output: in the samples covering [from, to] the spinner
            is R, the sleeper S, the vfork parent D
+  fullevery  TRUTH = "budget=B full_ms=F threads=N": N the threads /proc
+           listed at the dump; EXTRA = `tipme info --json` of the dump: with
+           more threads than B, full rounds come every F x ceil(threads / B)
+           ms, never sooner, and the dump's sample_full_every_ms says so
 Prints TAP lines (no plan).
 """
 import json
@@ -255,6 +259,29 @@ def check_sampler(t, ev):
           [b[1]["runtime_ns"] for _, b in pairs])
 
 
+def check_fullevery(t, ev, info_path):
+    b, f = t["budget"], t["full_ms"]
+    t["every_ms"] = int(json.load(open(info_path))["params"].get("sample_full_every_ms", -1))
+    every = lambda n: f * -(-n // b) if n > b else f
+    ends = [e for e in ev if e["type"] == "sample_end" and e["full"]]
+    check(len(ends) >= 3, f"full rounds went on ({len(ends)})")
+    if not ends:
+        return
+    last = ends[-1]["threads"]
+    check(abs(last - t["threads"]) <= 10,
+          f"the last full round looked at {last} threads, /proc listed {t['threads']}")
+    check(t["every_ms"] == every(last) and every(last) > f,
+          f"the dump says full rounds every {t['every_ms']} ms: {f} x ceil({last} / {b})",
+          every(last))
+    gaps = [(b2["mono_ns"] - a["mono_ns"]) / 1e6 for a, b2 in zip(ends, ends[1:])
+            if not (b2["overflow"] or b2["table_full"] or a["table_full"])]
+    short = [(g, every(a["threads"])) for g, a in zip(gaps, ends)
+             if g < every(a["threads"]) - f / 2]
+    check(gaps and not short,
+          f"no full round sooner than its budget allows ({len(gaps)} gaps, "
+          f"{min(gaps) if gaps else 0:.0f} ms at least)", short)
+
+
 def main():
     what, truth, records = sys.argv[1:4]
     ev = load(records)
@@ -271,6 +298,8 @@ def main():
         check_mem(t, ev)
     elif what == "sampler":
         check_sampler(t, ev)
+    elif what == "fullevery":
+        check_fullevery(t, ev, sys.argv[4])
     else:
         check(False, f"unknown check {what}")
 
