@@ -87,6 +87,7 @@ int tipme_xt_init(struct tipme_xt *t, u32 cap, u32 nstr, u32 exe_max,
 	t->str_free = nstr ? 0 : -1;
 	t->old_head = -1;
 	t->old_tail = -1;
+	t->str_head = -1;
 	return 0;
 }
 
@@ -143,6 +144,8 @@ static void hash_del(struct tipme_xt *t, struct tipme_xt_ent *e)
 
 static void old_unlink(struct tipme_xt *t, struct tipme_xt_ent *e)
 {
+	if (t->str_head == tipme_xt_index(t, e))
+		t->str_head = e->lnext;
 	if (e->lprev >= 0)
 		t->ents[e->lprev].lnext = e->lnext;
 	else
@@ -223,11 +226,19 @@ void tipme_xt_retire(struct tipme_xt *t, struct tipme_xt_ent *e, u64 now,
 	else
 		t->old_head = idx;
 	t->old_tail = idx;
+	if (t->str_head < 0)
+		t->str_head = idx;
 	t->live--;
 	t->exited++;
 }
 
-/* A string slot: free, or taken from one of the oldest exited entries. */
+/*
+ * A string slot: free, or taken from one of the oldest exited entries,
+ * which stays in the table without its path and argv (its pid, name and
+ * times still name it in a dump).  Slots are taken in exit order, so the
+ * exited entries before @t->str_head have none left: the search starts
+ * there, not at the oldest exited entry.
+ */
 static s32 str_alloc(struct tipme_xt *t)
 {
 	s32 i, s;
@@ -238,14 +249,25 @@ static s32 str_alloc(struct tipme_xt *t)
 		t->str_free = t->str_next[s];
 		return s;
 	}
-	for (i = t->old_head; i >= 0 && scan < XT_STR_SCAN;
+	for (i = t->str_head; i >= 0 && scan < XT_STR_SCAN;
 	     i = t->ents[i].lnext, scan++) {
-		if (t->ents[i].str < 0)
+		struct tipme_xt_ent *o = &t->ents[i];
+
+		if (o->str < 0) {
+			if (i == t->str_head)	/* the prefix with none grows */
+				t->str_head = o->lnext;
 			continue;
-		xt_release(t, &t->ents[i]);
-		t->evicted++;
-		s = t->str_free;
-		t->str_free = t->str_next[s];
+		}
+		t->str_head = o->lnext;
+		s = o->str;
+		o->str = -1;
+		o->exe_len = 0;
+		o->argv_len = 0;
+		o->env_len = 0;
+		o->flags &= ~(TIPME_EXEC_ARGV_TRUNC | TIPME_EXEC_ENV |
+			      TIPME_EXEC_ENV_TRUNC);
+		o->flags |= TIPME_EXEC_STRINGS_EVICTED;
+		t->strings_evicted++;
 		return s;
 	}
 	return -1;
@@ -471,4 +493,5 @@ void tipme_xt_header(struct tipme_xt *t, struct tipme_exectab_hdr *h,
 	h->argv_lost = t->argv_lost;
 	h->argv_max = t->argv_max;
 	h->env_max = t->env_max;
+	h->strings_evicted = t->strings_evicted;
 }

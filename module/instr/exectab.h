@@ -65,6 +65,8 @@ struct tipme_xt_ent {
  * @free_head: free entries
  * @old_head: exited entries, oldest exit first
  * @old_tail: the most recently exited
+ * @str_head: the oldest exited entry that may still hold a string slot
+ *            (those before it have none), or -1
  * @strs: @nstr string slots of @str_size bytes (exe, argv, environment)
  * @str_next: free list links of the string slots
  * @str_free: first free string slot, -1 for none
@@ -78,6 +80,7 @@ struct tipme_xt_ent {
  * @evicted: entries evicted before their retention ran out
  * @dropped: entries not made: no room
  * @argv_lost: images whose strings could not be read
+ * @strings_evicted: exited entries that gave their string slot up
  * @live: live entries
  * @exited: exited entries still kept
  */
@@ -90,6 +93,7 @@ struct tipme_xt {
 	s32 free_head;
 	s32 old_head;
 	s32 old_tail;
+	s32 str_head;
 	char *strs;
 	s32 *str_next;
 	s32 str_free;
@@ -103,6 +107,7 @@ struct tipme_xt {
 	u64 evicted;
 	u64 dropped;
 	u64 argv_lost;
+	u64 strings_evicted;
 	u32 live;
 	u32 exited;
 };

@@ -72,9 +72,11 @@ static int load_exectab(struct pm_instr *in, const struct tm_dump_sec *s,
 	if (size < sizeof(uint32_t))
 		return sec_fail(s, e, "too short", 0);
 	memcpy(&hsize, p, sizeof(hsize));
-	if (hsize < sizeof(in->xhdr) || hsize > size || hsize % 8)
+	if (hsize < TIPME_EXECTAB_HDR_SIZE_V1 || hsize > size || hsize % 8)
 		return sec_fail(s, e, "bad header size", 0);
-	memcpy(&in->xhdr, p, sizeof(in->xhdr));
+	/* an older header ends before the fields added since: they read 0 */
+	memset(&in->xhdr, 0, sizeof(in->xhdr));
+	memcpy(&in->xhdr, p, hsize < sizeof(in->xhdr) ? hsize : sizeof(in->xhdr));
 	for (off = hsize; off < size;) {
 		struct pm_exec x;
 		uint64_t need;

@@ -159,14 +159,20 @@ static int exectab_redact(unsigned char *sec, size_t len,
 	size_t nexe, nargv0;
 	const char *base;
 
-	if (len < sizeof(xh))
+	size_t hl;
+
+	if (len < TIPME_EXECTAB_HDR_SIZE_V1)
 		return tm_err_set(e, EINVAL, "exec table: shorter than its header");
-	memcpy(&xh, sec, sizeof(xh));
-	if (xh.hdr_size < sizeof(xh) || xh.hdr_size > len)
+	memset(&xh, 0, sizeof(xh));
+	memcpy(&xh, sec, TIPME_EXECTAB_HDR_SIZE_V1);
+	if (xh.hdr_size < TIPME_EXECTAB_HDR_SIZE_V1 || xh.hdr_size > len)
 		return tm_err_set(e, EINVAL, "exec table: header size %u", xh.hdr_size);
+	/* an older header is shorter: only its own bytes are rewritten */
+	hl = xh.hdr_size < sizeof(xh) ? xh.hdr_size : sizeof(xh);
+	memcpy(&xh, sec, hl);
 	xh.flags &= ~TIPME_EXECTAB_ENV;
 	xh.env_max = 0;
-	memcpy(sec, &xh, sizeof(xh));
+	memcpy(sec, &xh, hl);
 	for (off = xh.hdr_size; off + sizeof(x) <= len; off += x.size) {
 		memcpy(&x, sec + off, sizeof(x));
 		if (x.size < sizeof(x) || x.size % 8 || x.size > len - off)

@@ -22,9 +22,10 @@ void pm_exec_summary_print(FILE *f, const struct pm_dump *pm)
 		in->nr_execs - live, in->xhdr.capacity,
 		(uint64_t)in->xhdr.retention_ns / 1000000000);
 	fprintf(f, "  evicted early %" PRIu64 ", not entered %" PRIu64
-		", argv unread %" PRIu64 "; environment %s (tipme ps lists them)\n",
+		", argv unread %" PRIu64 ", argv given up for newer processes' %" PRIu64
+		"; environment %s (tipme ps lists them)\n",
 		(uint64_t)in->xhdr.evicted, (uint64_t)in->xhdr.dropped,
-		(uint64_t)in->xhdr.argv_lost,
+		(uint64_t)in->xhdr.argv_lost, (uint64_t)in->xhdr.strings_evicted,
 		in->xhdr.flags & TIPME_EXECTAB_ENV ? "captured" : "not captured");
 }
 
@@ -34,7 +35,7 @@ static void exec_json(struct tm_jw *w, const struct pm_exec *x)
 	static const char *const flag_names[] = {
 		"thread", "snapshot", "forked", "execed", "exited", "replaced",
 		"kthread", "argv_truncated", "argv_lost", "env", "env_truncated",
-		"exit_unseen", "pending",
+		"exit_unseen", "pending", "strings_evicted",
 	};
 	size_t i = 0, k;
 
@@ -102,6 +103,7 @@ void pm_exec_table_json(struct tm_jw *w, const struct pm_dump *pm, int entries)
 	tm_jw_ku64(w, "evicted", in->xhdr.evicted);
 	tm_jw_ku64(w, "dropped", in->xhdr.dropped);
 	tm_jw_ku64(w, "argv_lost", in->xhdr.argv_lost);
+	tm_jw_ku64(w, "strings_evicted", in->xhdr.strings_evicted);
 	tm_jw_ku64(w, "argv_max", in->xhdr.argv_max);
 	tm_jw_kbool(w, "env_captured", in->xhdr.flags & TIPME_EXECTAB_ENV);
 	tm_jw_ku64(w, "count", in->nr_execs);

@@ -229,7 +229,10 @@ static void exectab_strings(struct kunit *test)
 	raw_spin_unlock(&t->lock);
 }
 
-/* With no free string slot, the oldest exited process gives up its own. */
+/*
+ * With no free string slot, the oldest exited process gives up its own and
+ * stays in the table without its strings.
+ */
 static void exectab_string_slots(struct kunit *test)
 {
 	struct tipme_xt *t = make(test, 8, 2, 1000000);
@@ -249,8 +252,40 @@ static void exectab_string_slots(struct kunit *test)
 	d = tipme_xt_new(t, 4, 4, 20, true);
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	KUNIT_EXPECT_GE(test, d->str, 0);
-	KUNIT_EXPECT_EQ(test, t->evicted, 1ULL);
-	KUNIT_EXPECT_NULL(test, find(t, 1, 0));
+	KUNIT_EXPECT_EQ(test, t->evicted, 0ULL);
+	KUNIT_EXPECT_EQ(test, t->strings_evicted, 1ULL);
+	KUNIT_EXPECT_PTR_EQ(test, find(t, 1, 0), a);
+	KUNIT_EXPECT_EQ(test, a->str, -1);
+	KUNIT_EXPECT_EQ(test, (u32)a->argv_len, 0U);
+	KUNIT_EXPECT_TRUE(test, a->flags & TIPME_EXEC_STRINGS_EVICTED);
+	raw_spin_unlock(&t->lock);
+}
+
+/*
+ * A storm of short processes, each retired before the next, with threads
+ * between them: with 4 string slots for 64 entries, every new process
+ * still gets a slot (taken from the oldest exited process that has one,
+ * however many without one exited before it), and the table fills up
+ * with entries instead of being emptied for their slots.
+ */
+static void exectab_string_storm(struct kunit *test)
+{
+	struct tipme_xt *t = make(test, 64, 4, 1000000);
+	struct tipme_xt_ent *e;
+	u32 i, used;
+
+	raw_spin_lock(&t->lock);
+	for (i = 0; i < 300; i++) {
+		e = tipme_xt_new(t, 1000 + i, 1000 + i, 10 + i, !(i % 3 == 2));
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		if (i % 3 != 2)
+			KUNIT_EXPECT_GE_MSG(test, e->str, 0, "process %u", i);
+		tipme_xt_retire(t, e, 10 + i, 0, 0);
+	}
+	used = in_use(t);
+	KUNIT_EXPECT_EQ(test, used, 64U);
+	KUNIT_EXPECT_EQ(test, t->strings_evicted, 200ULL - 4);
+	KUNIT_EXPECT_EQ(test, t->evicted, 300ULL - 64);
 	raw_spin_unlock(&t->lock);
 }
 
@@ -280,6 +315,7 @@ static struct kunit_case exectab_cases[] = {
 	KUNIT_CASE(exectab_pid_reuse),
 	KUNIT_CASE(exectab_strings),
 	KUNIT_CASE(exectab_string_slots),
+	KUNIT_CASE(exectab_string_storm),
 	KUNIT_CASE(exectab_retire_once),
 	{}
 };

@@ -87,7 +87,9 @@ static size_t exec_ent(unsigned char *b, uint32_t id, uint32_t pid,
 
 /*
  * Write the dump.  @comm_name: the name type 20 gets in the record-type
- * table ("comm", or another writer's idea).  @bad_exec: corrupt an entry.
+ * table ("comm", or another writer's idea).  @bad_exec: 1 to corrupt an
+ * entry, 2 for the exec table's header as written before strings_evicted
+ * (TIPME_EXECTAB_HDR_SIZE_V1 bytes).
  */
 static int write_dump(const char *path, const char *comm_name, int bad_exec)
 {
@@ -175,17 +177,18 @@ static int write_dump(const char *path, const char *comm_name, int bad_exec)
 
 	/* Exec table: 300 exec'd at 500, replaced at 2500 by a second image. */
 	memset(&xh, 0, sizeof(xh));
-	xh.hdr_size = sizeof(xh);
+	xh.hdr_size = bad_exec == 2 ? TIPME_EXECTAB_HDR_SIZE_V1 : sizeof(xh);
 	xh.capacity = 16;
-	memcpy(xb, &xh, sizeof(xh));
-	xl = sizeof(xh);
+	xh.strings_evicted = 5;
+	memcpy(xb, &xh, xh.hdr_size);
+	xl = xh.hdr_size;
 	xl += exec_ent(xb + xl, 1, 300, 300, TIPME_EXEC_EXECED | TIPME_EXEC_REPLACED,
 		       "sh", 500, 2500, "/bin/sh", "sh\0-c\0true", 11);
 	xl += exec_ent(xb + xl, 2, 300, 300, TIPME_EXEC_EXECED, "true", 2500, 0,
 		       "/bin/true", "true", 5);
 	xl += exec_ent(xb + xl, 3, 301, 300, TIPME_EXEC_THREAD, "worker", 600, 0,
 		       "", "", 0);
-	if (bad_exec) {
+	if (bad_exec == 1) {
 		struct tipme_exec x;
 
 		memcpy(&x, xb + sizeof(xh), sizeof(x));
@@ -240,7 +243,7 @@ int main(void)
 	char *text;
 	int err;
 
-	tap_plan(17);
+	tap_plan(18);
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof(path), "%s/a.dump", dir);
@@ -252,8 +255,9 @@ int main(void)
 		fprintf(stderr, "# %s\n", e.msg);
 		return 1;
 	}
-	tap_ok(pm.instr && pm.instr->have_exectab && pm.instr->nr_execs == 3,
-	       "the exec table has its 3 entries");
+	tap_ok(pm.instr && pm.instr->have_exectab && pm.instr->nr_execs == 3 &&
+	       pm.instr->xhdr.strings_evicted == 5,
+	       "the exec table has its 3 entries, and its header's strings_evicted");
 	x = pm_exec_find(&pm, 300, 1000);
 	tap_ok(x && x->x.id == 1 && x->x.argv_len == 11 && !memcmp(x->argv, "sh\0-c\0true", 11),
 	       "pid 300 at ts 1000 is the first image, with its argv");
@@ -295,6 +299,16 @@ int main(void)
 	tap_ok(text && strstr(text, "other_thing (type 20, 24 bytes)"),
 	       "and is printed as an unknown type");
 	free(text);
+	pm_close(&pm);
+
+	/* A dump written before strings_evicted was counted. */
+	if (write_dump(path, "comm", 2))
+		return 1;
+	err = pm_open(&pm, path, 0, &e);
+	tap_ok(!err && pm.instr->nr_execs == 3 && pm.instr->xhdr.capacity == 16 &&
+	       !pm.instr->xhdr.strings_evicted,
+	       "an exec table header of the size before strings_evicted: read, it as 0 (%s)",
+	       err ? e.msg : "ok");
 	pm_close(&pm);
 
 	if (write_dump(path, "comm", 1))

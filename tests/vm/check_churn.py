@@ -40,12 +40,20 @@ check(x["evicted"] >= n - x["capacity"],
       f"exec table: {x['evicted']} evicted, at least the {n - x['capacity']} children that did not fit",
       x)
 check(x["dropped"] == 0, "exec table: no process refused an entry", x)
+# String slots (exec_strings) are fewer than entries: a process that
+# needs one takes it from the process that exited first, which stays.
+check(x["count"] >= 0.9 * x["capacity"],
+      f"exec table in use, not only its string slots: {x['count']} of {x['capacity']} entries", x)
+check(x["strings_evicted"] >= n - par["exec_strings"],
+      f"exec table: {x['strings_evicted']} exited processes gave their argv up, at least the "
+      f"{n - par['exec_strings']} children beyond the string slots", x)
 pids = {e["pid"]: e for e in ps["entries"]}
 check(first not in pids, f"the first child ({first}) is gone from tipme ps", pids.get(first))
 e = pids.get(last)
 check(e is not None and e["argv"] == ["churn", "child", str(n - 1)],
       f"the last child ({last}) is in tipme ps with its argv", e)
-check(f"evicted early {x['evicted']}, not entered {x['dropped']}" in text,
+check(f"evicted early {x['evicted']}, not entered {x['dropped']}, argv unread {x['argv_lost']}, "
+      f"argv given up for newer processes' {x['strings_evicted']}" in text,
       "tipme info's text shows the exec table's evictions", text)
 
 # User chains: keyed by process, so every child's chain is new; the table

@@ -1611,6 +1611,10 @@ struct tipme_sym {
  * @argv_lost: images whose argv could not be read (queue full, fault)
  * @argv_max: bytes of argv kept per entry
  * @env_max: bytes of environment kept per entry (0: capture off)
+ * @strings_evicted: exited entries that gave their path and argv up for a
+ *                   newer process's (string slots full), the entry kept
+ *                   (TIPME_EXEC_STRINGS_EVICTED); absent from dumps whose
+ *                   @hdr_size ends before it (read as 0)
  */
 struct tipme_exectab_hdr {
 	__u32 hdr_size;
@@ -1623,7 +1627,11 @@ struct tipme_exectab_hdr {
 	__u64 argv_lost;
 	__u32 argv_max;
 	__u32 env_max;
+	__u64 strings_evicted;
 };
+
+/* struct tipme_exectab_hdr's size before @strings_evicted */
+#define TIPME_EXECTAB_HDR_SIZE_V1	56
 
 /* struct tipme_exec.flags */
 #define TIPME_EXEC_THREAD	0x0001	/* a thread (pid != tgid): only comm is kept */
@@ -1639,6 +1647,7 @@ struct tipme_exectab_hdr {
 #define TIPME_EXEC_ENV_TRUNC	0x0400	/* environment longer than env_max */
 #define TIPME_EXEC_EXIT_UNSEEN	0x0800	/* exit not observed (pid reused): @exit_ts approximate */
 #define TIPME_EXEC_PENDING	0x1000	/* argv not read yet */
+#define TIPME_EXEC_STRINGS_EVICTED 0x2000 /* exited; path and argv given up for a newer process's */
 
 /**
  * struct tipme_exec - one entry of the exec table (TIPME_SEC_EXECTAB)
