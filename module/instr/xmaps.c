@@ -493,18 +493,21 @@ void tipme_xmaps_hdr(struct tipme_xmaps_hdr *h)
 /**
  * tipme_xmaps_read() - copy kept mappings for a dump
  * @pos: the first mapping slot to look at; advanced past what was copied
+ * @since: the dump's own: set by the first part, read by the others
  * @buf: destination: struct tipme_xmap entries, each followed by its path
  *	 and its file's build-id
  * @room: bytes available
  * @done: set when every slot has been looked at
  *
  * The first call waits for the walks already requested and notes the
- * processes that exited since, as tipme_xmaps_hdr() does.
+ * processes that exited since, as tipme_xmaps_hdr() does; the dump then
+ * has the processes as they were stored at that moment (tipme_xmp_read()).
  *
  * Context: process context (the dump).
  * Return: bytes copied.
  */
-size_t tipme_xmaps_read(u32 *pos, void *buf, size_t room, bool *done)
+size_t tipme_xmaps_read(u32 *pos, u64 *since, void *buf, size_t room,
+			bool *done)
 {
 	size_t off;
 
@@ -514,9 +517,11 @@ size_t tipme_xmaps_read(u32 *pos, void *buf, size_t room, bool *done)
 	if (!*pos)	/* the first part: the walks requested until now */
 		flush_work(&xm_work);
 	mutex_lock(&pool_lock);
-	if (!*pos)
+	if (!*pos) {
 		tipme_xmp_gc(&pool, ktime_get_ns());
-	off = tipme_xmp_read(&pool, pos, buf, room, done);
+		*since = pool.stores;
+	}
+	off = tipme_xmp_read(&pool, pos, *since, buf, room, done);
 	mutex_unlock(&pool_lock);
 	return off;
 }

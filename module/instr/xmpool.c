@@ -270,6 +270,7 @@ void tipme_xmp_store(struct tipme_xmp *x, u32 pid, u64 start_ns,
 	}
 	p = &x->procs[i];
 	p->walk_ns = now;
+	p->gen = ++x->stores;
 	p->partial = partial;
 	tail = &p->head;
 	for (k = 0; k < n; k++) {
@@ -299,15 +300,25 @@ void tipme_xmp_store(struct tipme_xmp *x, u32 pid, u64 start_ns,
  * tipme_xmp_read() - copy kept mappings for a dump
  * @x: the pool
  * @pos: the first mapping slot to look at; advanced past what was copied
+ * @since: copy only the processes stored by then (@x->stores when the
+ *	dump began)
  * @buf: destination: struct tipme_xmap entries, each followed by its path
  *	 and its file's build-id
  * @room: bytes available
  * @done: set when every slot has been looked at
  *
+ * A dump copies the pool in parts, the owner's lock let go between them,
+ * and a process stored again meanwhile (a new chain of it, or a new
+ * image) has its mappings in other slots: some maybe behind @pos, some
+ * after it.  Copying those after it too would give the dump the same
+ * mapping twice or two images' mappings for one process, which overlap.
+ * With @since, a dump has of each process at most the mappings of the
+ * one walk it found at its start.
+ *
  * Return: bytes copied.
  */
-size_t tipme_xmp_read(struct tipme_xmp *x, u32 *pos, void *buf, size_t room,
-		      bool *done)
+size_t tipme_xmp_read(struct tipme_xmp *x, u32 *pos, u64 since, void *buf,
+		      size_t room, bool *done)
 {
 	struct tipme_xmap *out;
 	size_t off = 0, need;
@@ -318,7 +329,7 @@ size_t tipme_xmp_read(struct tipme_xmp *x, u32 *pos, void *buf, size_t room,
 		const struct tipme_xm_proc *p;
 		const struct tipme_xm_file *f;
 
-		if (m->proc < 0)
+		if (m->proc < 0 || x->procs[m->proc].gen > since)
 			continue;
 		p = &x->procs[m->proc];
 		f = &x->paths[m->path].f;

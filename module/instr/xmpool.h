@@ -73,6 +73,7 @@ struct tipme_xm_found {
  * @start_ns: its start time, CLOCK_MONOTONIC
  * @walk_ns: when its mappings were stored
  * @exit_ns: when its exit was noted; 0 while alive
+ * @gen: the pool's @stores once it was stored
  * @head: its first mapping, -1 for none
  * @hnext: next process in its hash bucket, -1 for none
  * @prev: previous process on its list, -1 for none
@@ -85,6 +86,7 @@ struct tipme_xm_proc {
 	u64 start_ns;
 	u64 walk_ns;
 	u64 exit_ns;
+	u64 gen;
 	s32 head;
 	s32 hnext;
 	s32 prev;
@@ -148,6 +150,7 @@ struct tipme_xm_list {
  * @nprocs_used: process slots used
  * @refused: mappings not kept: no room
  * @evicted: processes dropped before their retention ran out
+ * @stores: stores so far
  * @retention_ns: how long an exited process is kept
  * @alive: whether process (pid, start time) is still there
  */
@@ -171,6 +174,7 @@ struct tipme_xmp {
 	u32 nprocs_used;
 	u64 refused;
 	u64 evicted;
+	u64 stores;
 	u64 retention_ns;
 	bool (*alive)(u32 pid, u64 start_ns);
 };
@@ -183,7 +187,7 @@ bool tipme_xmp_bid(struct tipme_xmp *x, struct tipme_xm_file *f);
 void tipme_xmp_store(struct tipme_xmp *x, u32 pid, u64 start_ns,
 		     const struct tipme_xm_found *found, unsigned int n,
 		     bool partial, u64 now);
-size_t tipme_xmp_read(struct tipme_xmp *x, u32 *pos, void *buf, size_t room,
-		      bool *done);
+size_t tipme_xmp_read(struct tipme_xmp *x, u32 *pos, u64 since, void *buf,
+		      size_t room, bool *done);
 
 #endif /* TIPME_XMPOOL_H */

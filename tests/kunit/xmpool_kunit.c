@@ -3,7 +3,8 @@
  * KUnit suite tipme_xmpool: the pool of captured mappings (xmpool.c):
  * storing and replacing a process, files shared between mappings, exits
  * noted and dropped after their retention, eviction order, room running
- * out, and the entries a dump copies.
+ * out, and the entries a dump copies, also when a process is stored
+ * again between two parts of a dump.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
@@ -63,12 +64,15 @@ static void found_set(struct tipme_xm_found *f, unsigned int i,
 static void store(struct tipme_xmp *x, u32 pid, unsigned int n,
 		  unsigned int nfiles, u64 now)
 {
-	struct tipme_xm_found f[8];
+	struct tipme_xm_found *f = kcalloc(n, sizeof(*f), GFP_KERNEL);
 	unsigned int i;
 
-	for (i = 0; i < n && i < ARRAY_SIZE(f); i++)
+	if (!f)
+		return;	/* the expectations on what is kept then fail */
+	for (i = 0; i < n; i++)
 		found_set(&f[i], i, pid * 10 + i % nfiles);
 	tipme_xmp_store(x, pid, pid * 100ULL, f, n, false, now);
+	kfree(f);
 }
 
 /* Mappings kept of @pid. */
@@ -119,7 +123,7 @@ static void xmpool_store_read(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, paths_used(x), 2U);
 	buf = kunit_kzalloc(test, 4096, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	len = tipme_xmp_read(x, &pos, buf, 4096, &done);
+	len = tipme_xmp_read(x, &pos, x->stores, buf, 4096, &done);
 	KUNIT_EXPECT_TRUE(test, done);
 	for (off = 0; off < len; off += e->size, n++) {
 		e = buf + off;
@@ -289,6 +293,60 @@ static void xmpool_churn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, paths_used(x), 2 * x->nprocs_used);
 }
 
+/*
+ * A dump copies the pool in parts; between two of them the process is
+ * walked and stored again (a new chain of it), its mappings in the slots
+ * in another order.  Read without a mark (@since: every store), the
+ * second part copies again a mapping the first had copied: one process
+ * with two entries for one range, which a dump's reader calls overlapping
+ * mappings.  With the dump's mark it copies none of the new store.
+ */
+static void xmpool_paged_read(struct kunit *test)
+{
+	size_t one = ALIGN(sizeof(struct tipme_xmap) + 4 + 2, 8);
+	struct tipme_xmp *x = make(test, 4, 16, 8);
+	const struct tipme_xmap *e;
+	u64 starts[8], since;
+	unsigned int n, i, j, dup;
+	bool done;
+	size_t len, off;
+	u32 pos;
+	void *buf;
+	int mark;
+
+	buf = kunit_kzalloc(test, 4096, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	set_bit(1, alive_pids);
+	for (mark = 0; mark < 2; mark++) {
+		store(x, 1, 3, 3, 10 + 10 * mark);
+		since = mark ? x->stores : U64_MAX;
+		pos = 0;
+		n = 0;
+		/* the first part has room for one entry */
+		len = tipme_xmp_read(x, &pos, since, buf, one, &done);
+		KUNIT_ASSERT_EQ(test, len, one);
+		KUNIT_ASSERT_FALSE(test, done);
+		starts[n++] = ((const struct tipme_xmap *)buf)->start;
+		store(x, 1, 3, 3, 11 + 10 * mark);
+		len = tipme_xmp_read(x, &pos, since, buf, 4096, &done);
+		KUNIT_ASSERT_TRUE(test, done);
+		for (off = 0; off < len && n < ARRAY_SIZE(starts); off += e->size) {
+			e = buf + off;
+			starts[n++] = e->start;
+		}
+		for (dup = 0, i = 0; i < n; i++)
+			for (j = i + 1; j < n; j++)
+				dup += starts[i] == starts[j];
+		if (!mark) {
+			KUNIT_EXPECT_EQ(test, n, 3U);
+			KUNIT_EXPECT_EQ(test, dup, 1U);
+		} else {
+			KUNIT_EXPECT_EQ(test, n, 1U);
+			KUNIT_EXPECT_EQ(test, dup, 0U);
+		}
+	}
+}
+
 static struct kunit_case xmpool_cases[] = {
 	KUNIT_CASE(xmpool_store_read),
 	KUNIT_CASE(xmpool_replace),
@@ -296,6 +354,7 @@ static struct kunit_case xmpool_cases[] = {
 	KUNIT_CASE(xmpool_evict_order),
 	KUNIT_CASE(xmpool_room),
 	KUNIT_CASE(xmpool_churn),
+	KUNIT_CASE(xmpool_paged_read),
 	{}
 };
 
