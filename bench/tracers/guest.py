@@ -120,10 +120,11 @@ class Tipme(Tracer):
     name = "tipme"
     clock = "tsc"
     params = ""
+    ko = f"{SRC}/module/tipme.ko"
     loads = 0
 
     def setup(self):
-        sh(f"insmod {SRC}/module/tipme.ko buffer_size={BUF_MIB}M autostart=0 clock={self.clock}"
+        sh(f"insmod {self.ko} buffer_size={BUF_MIB}M autostart=0 clock={self.clock}"
            + self.params)
         if PROFILE:
             Tipme.loads += 1
@@ -160,6 +161,15 @@ class TipmeUstackOn(Tipme):
     tipme-ustack-on,tipme-ustack-off."""
     name = "tipme-ustack-on"
     params = " user_stacks=1"
+
+
+class TipmeBase(TipmeUstackOn):
+    """The default as another commit built it, for a before/after in one
+    guest run: build/base/tipme.ko, which the host builds by hand (e.g.
+    `git archive COMMIT | tar -x -C DIR && make -C DIR module`, then
+    DIR/module/tipme.ko copied there)."""
+    name = "tipme-base"
+    ko = f"{B}/base/tipme.ko"
 
 
 class TipmeUstackOff(Tipme):
@@ -336,8 +346,8 @@ class Lttng(Tracer):
         sh("lttng destroy bench")
 
 
-TRACERS = [c() for c in (Tracer, Tipme, TipmeLocal, TipmeUstackOn, TipmeUstackOff, TipmeProf,
-                         TipmePool, Ftrace, Perf, Bpftrace, Lttng)
+TRACERS = [c() for c in (Tracer, Tipme, TipmeLocal, TipmeUstackOn, TipmeBase, TipmeUstackOff,
+                         TipmeProf, TipmePool, Ftrace, Perf, Bpftrace, Lttng)
            if c.name in ONLY]
 
 

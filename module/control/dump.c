@@ -283,11 +283,14 @@ int tipme_dump_put_cost(struct sk_buff *skb)
  * @hdr_sent: its header was sent
  * @done: every entry was sent
  * @pos: next slot
+ * @since: the table's own mark of what it had when the dump began (the
+ *	captured mappings: tipme_xmaps_read())
  */
 struct table_pos {
 	bool hdr_sent;
 	bool done;
 	u32 pos;
+	u64 since;
 };
 
 /**
@@ -815,7 +818,8 @@ out:
  * @ent_attr: attribute of whole entries
  * @hdr_size: bytes of its header
  * @header: fills in its header
- * @read: copies whole entries from slot *pos (see tipme_exec_read())
+ * @read: copies whole entries from slot *pos (see tipme_exec_read()); the
+ *	table may keep a mark in *since from its first part (slot 0) on
  */
 struct table_src {
 	u32 part;
@@ -824,8 +828,28 @@ struct table_src {
 	int ent_attr;
 	size_t hdr_size;
 	void (*header)(void *h);
-	size_t (*read)(u32 *pos, void *buf, size_t size, bool *done);
+	size_t (*read)(u32 *pos, u64 *since, void *buf, size_t size,
+		       bool *done);
 };
+
+/* The tables whose slots never move between parts keep no mark. */
+static size_t exec_read(u32 *pos, u64 *since, void *buf, size_t size,
+			bool *done)
+{
+	return tipme_exec_read(pos, buf, size, done);
+}
+
+static size_t sites_read(u32 *pos, u64 *since, void *buf, size_t size,
+			 bool *done)
+{
+	return tipme_sitetab_read(pos, buf, size, done);
+}
+
+static size_t ustacks_read(u32 *pos, u64 *since, void *buf, size_t size,
+			   bool *done)
+{
+	return tipme_ustack_read(pos, buf, size, done);
+}
 
 static void exec_header(void *h)
 {
@@ -840,13 +864,13 @@ static void sites_header(void *h)
 static const struct table_src exec_src = {
 	TIPME_PART_EXECTAB, TIPME_PART_EXECTAB_END, TIPME_ATTR_EXEC_HDR,
 	TIPME_ATTR_EXEC_ENTRIES, sizeof(struct tipme_exectab_hdr),
-	exec_header, tipme_exec_read,
+	exec_header, exec_read,
 };
 
 static const struct table_src sites_src = {
 	TIPME_PART_SITES, TIPME_PART_SITES_END, TIPME_ATTR_SITE_HDR,
 	TIPME_ATTR_SITE_ENTRIES, sizeof(struct tipme_sitetab_hdr),
-	sites_header, tipme_sitetab_read,
+	sites_header, sites_read,
 };
 
 static void ustacks_header(void *h)
@@ -857,7 +881,7 @@ static void ustacks_header(void *h)
 static const struct table_src ustacks_src = {
 	TIPME_PART_USTACKS, TIPME_PART_USTACKS_END, TIPME_ATTR_USTACK_HDR,
 	TIPME_ATTR_USTACK_ENTRIES, sizeof(struct tipme_sitetab_hdr),
-	ustacks_header, tipme_ustack_read,
+	ustacks_header, ustacks_read,
 };
 
 static void xmaps_header(void *h)
@@ -925,7 +949,7 @@ static int dump_table(struct sk_buff *skb, struct netlink_callback *cb,
 		if (!buf)
 			return -ENOMEM;
 		pos = tp->pos;
-		n = src->read(&tp->pos, buf, room, &done);
+		n = src->read(&tp->pos, &tp->since, buf, room, &done);
 		if (!n && !done) {
 			/* The next entry needs an emptier message. */
 			kvfree(buf);

@@ -30,14 +30,14 @@
  * exited process mapped even when the path no longer leads to it, or led
  * elsewhere from the reader's root.
  *
- * What is kept: per process its pid and start time; per mapping its
+ * What is kept, and how it is found without scanning every slot, is the
+ * pool (xmpool.c): per process its pid and start time; per mapping its
  * range, file offset and a path slot; per path slot (shared by every
- * mapping of that file) the path, device, inode and build-id.  Each is a
- * fixed array allocated at load.  A process is noted exited when the work item
- * or a dump finds its pid gone (or taken by a newer process), and dropped
- * once the exec table's retention has passed since; when room runs out,
- * the process exited longest ago goes first, then the one walked longest
- * ago (counted as evicted).
+ * mapping of that file) the path, device, inode and build-id.  A process
+ * is noted exited when the work item or a dump finds its pid gone (or
+ * taken by a newer process), and dropped once the exec table's retention
+ * has passed since; when room runs out, the process noted exited longest
+ * ago goes first, then the one walked longest ago (counted as evicted).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -66,10 +66,10 @@
 #include "instr/elfid.h"
 #include "instr/exec.h"
 #include "instr/xmaps.h"
+#include "instr/xmpool.h"
 
 #define XM_REQS		64	/* walks waiting for the work item */
 #define XM_WALK_MAX	128	/* mappings one walk keeps, at most */
-#define XM_PATH_MAX	256	/* bytes of a path kept (TIPME_SEC_XMAPS: 255) */
 #define XM_TRIES	10	/* tries of the mmap lock before a walk is lost */
 
 static unsigned int xmaps_max = 8192;
@@ -83,87 +83,6 @@ MODULE_PARM_DESC(xmaps_procs, "Processes whose executable mappings are kept (def
 static unsigned int xmaps_paths = 1024;
 module_param(xmaps_paths, uint, 0444);
 MODULE_PARM_DESC(xmaps_paths, "Files the kept mappings name (default 1024)");
-
-/**
- * struct xm_proc - one process whose mappings are kept
- * @used: the slot is taken
- * @partial: some of its mappings found no room
- * @pid: its pid (thread group id)
- * @start_ns: its start time, CLOCK_MONOTONIC
- * @walk_ns: when its mappings were walked, CLOCK_MONOTONIC
- * @exit_ns: when it was found exited, CLOCK_MONOTONIC; 0 while alive
- * @head: its first mapping, -1 for none
- */
-struct xm_proc {
-	bool used;
-	bool partial;
-	u32 pid;
-	u64 start_ns;
-	u64 walk_ns;
-	u64 exit_ns;
-	s32 head;
-};
-
-/**
- * struct xm_map - one mapping
- * @start: its first address
- * @end: the address after it
- * @offset: file offset of @start
- * @proc: its process's slot, -1 when free
- * @next: the process's next mapping, or the next free slot
- * @path: its path slot
- */
-struct xm_map {
-	u64 start;
-	u64 end;
-	u64 offset;
-	s32 proc;
-	s32 next;
-	s32 path;
-};
-
-/**
- * struct xm_path - one file the mappings name
- * @refs: mappings naming it (0: free)
- * @hash: of @dev, @ino and the path
- * @ino: inode number
- * @dev: device, as stat(2) gives it
- * @len: bytes of @s
- * @root: @s is from the process's root (TIPME_XMAP_ROOT)
- * @bid_len: bytes of @bid (0: the file has no build-id the module read)
- * @bid: the file's build-id
- * @s: the path, no NUL
- */
-struct xm_path {
-	u32 refs;
-	u32 hash;
-	u64 ino;
-	u32 dev;
-	u16 len;
-	bool root;
-	u8 bid_len;
-	u8 bid[TIPME_XMAP_BUILD_ID_MAX];
-	char s[XM_PATH_MAX - 1];
-};
-
-/*
- * One mapping as a walk finds it, before it is stored; @file holds a
- * reference from the walk until its path and build-id are read.
- */
-struct xm_found {
-	u64 start;
-	u64 end;
-	u64 offset;
-	struct file *file;
-	u64 ino;
-	u32 dev;
-	u32 hash;
-	u16 len;
-	bool root;
-	u8 bid_len;
-	u8 bid[TIPME_XMAP_BUILD_ID_MAX];
-	char s[XM_PATH_MAX - 1];
-};
 
 /**
  * struct xm_req - a process to walk
@@ -188,15 +107,13 @@ static bool ready;
 
 /* The pool: the work item and dumps (process context), under pool_lock. */
 static DEFINE_MUTEX(pool_lock);
-static struct xm_proc *procs;
-static struct xm_map *maps;
-static struct xm_path *paths;
-static struct xm_found *found;
+static struct tipme_xmp pool;
+static u64 walks;
+
+/* The work item's own. */
+static struct tipme_xm_found *found;
 static char *pathbuf, *rootbuf;
 static u8 *elfbuf;
-static s32 free_map;
-static u32 nmaps_used, nprocs_used;
-static u64 walks, refused, evicted, retention_ns;
 
 static void xm_work_fn(struct work_struct *work);
 static DECLARE_WORK(xm_work, xm_work_fn);
@@ -261,209 +178,16 @@ static bool proc_alive(u32 pid, u64 start_ns)
 	return alive;
 }
 
-/* Free @p's mappings and the slot.  Context: pool_lock held. */
-static void proc_release(struct xm_proc *p)
-{
-	s32 i, next;
-
-	for (i = p->head; i >= 0; i = next) {
-		struct xm_map *m = &maps[i];
-
-		next = m->next;
-		paths[m->path].refs--;
-		m->proc = -1;
-		m->next = free_map;
-		free_map = i;
-		nmaps_used--;
-	}
-	memset(p, 0, sizeof(*p));
-	p->head = -1;
-	nprocs_used--;
-}
-
 /*
- * Note the processes that exited, drop those whose retention ran out.
- * Context: pool_lock held.
+ * Keep the @n mappings a walk of (@pid, @start_ns) found in found[].
+ * Context: the work item.
  */
-static void pool_gc(u64 now)
-{
-	unsigned int i;
-
-	for (i = 0; i < xmaps_procs; i++) {
-		struct xm_proc *p = &procs[i];
-
-		if (!p->used)
-			continue;
-		if (!p->exit_ns && !proc_alive(p->pid, p->start_ns))
-			p->exit_ns = now;
-		if (p->exit_ns && now - p->exit_ns >= retention_ns)
-			proc_release(p);
-	}
-}
-
-/*
- * Make room by evicting a process other than @keep: the one exited longest
- * ago, else the one walked longest ago.  Return: false if there is none.
- * Context: pool_lock held.
- */
-static bool pool_evict(const struct xm_proc *keep)
-{
-	struct xm_proc *best = NULL, *p;
-	unsigned int i;
-
-	for (i = 0; i < xmaps_procs; i++) {
-		p = &procs[i];
-		if (!p->used || p == keep)
-			continue;
-		if (!best || (p->exit_ns && !best->exit_ns) ||
-		    (!!p->exit_ns == !!best->exit_ns &&
-		     (p->exit_ns ? p->exit_ns < best->exit_ns :
-				   p->walk_ns < best->walk_ns)))
-			best = p;
-	}
-	if (!best)
-		return false;
-	proc_release(best);
-	evicted++;
-	return true;
-}
-
-/* Does path slot @p name the file of @f? */
-static bool xm_path_same(const struct xm_path *p, const struct xm_found *f)
-{
-	return p->hash == f->hash && p->ino == f->ino && p->dev == f->dev &&
-	       p->root == f->root && p->len == f->len &&
-	       !memcmp(p->s, f->s, f->len);
-}
-
-/* The path slot of @f, taken or shared; -1 if none is free. */
-static s32 xm_path_get(const struct xm_found *f)
-{
-	s32 i, free = -1;
-
-	for (i = 0; i < (s32)xmaps_paths; i++) {
-		struct xm_path *p = &paths[i];
-
-		if (!p->refs) {
-			if (free < 0)
-				free = i;
-			continue;
-		}
-		if (xm_path_same(p, f)) {
-			p->refs++;
-			return i;
-		}
-	}
-	if (free >= 0) {
-		struct xm_path *p = &paths[free];
-
-		p->refs = 1;
-		p->hash = f->hash;
-		p->ino = f->ino;
-		p->dev = f->dev;
-		p->len = f->len;
-		p->root = f->root;
-		p->bid_len = f->bid_len;
-		memcpy(p->bid, f->bid, f->bid_len);
-		memcpy(p->s, f->s, f->len);
-	}
-	return free;
-}
-
-/*
- * The build-id of a path slot that names @f's file, copied to @f.
- * Return: false if no slot does.  Context: the work item.
- */
-static bool xm_bid_known(struct xm_found *f)
-{
-	bool known = false;
-	s32 i;
-
-	mutex_lock(&pool_lock);
-	for (i = 0; i < (s32)xmaps_paths && !known; i++) {
-		const struct xm_path *p = &paths[i];
-
-		if (p->refs && xm_path_same(p, f)) {
-			f->bid_len = p->bid_len;
-			memcpy(f->bid, p->bid, p->bid_len);
-			known = true;
-		}
-	}
-	mutex_unlock(&pool_lock);
-	return known;
-}
-
-/* The slot of process (@pid, @start_ns), emptied, or a new one; or NULL. */
-static struct xm_proc *proc_slot(u32 pid, u64 start_ns)
-{
-	struct xm_proc *p, *free = NULL;
-	unsigned int i;
-
-	for (i = 0; i < xmaps_procs; i++) {
-		p = &procs[i];
-		if (!p->used) {
-			if (!free)
-				free = p;
-			continue;
-		}
-		if (p->pid == pid && p->start_ns == start_ns) {
-			proc_release(p);
-			free = p;
-			break;
-		}
-	}
-	if (!free && pool_evict(NULL))
-		return proc_slot(pid, start_ns);
-	if (free) {
-		free->used = true;
-		free->pid = pid;
-		free->start_ns = start_ns;
-		free->head = -1;
-		nprocs_used++;
-	}
-	return free;
-}
-
-/* Keep the @n mappings a walk of (@pid, @start_ns) found. */
 static void pool_store(u32 pid, u64 start_ns, unsigned int n, bool partial)
 {
-	u64 now = ktime_get_ns();
-	struct xm_proc *p;
-	s32 *tail, m, pi;
-	unsigned int i;
-
 	mutex_lock(&pool_lock);
-	pool_gc(now);
-	p = proc_slot(pid, start_ns);
-	if (!p) {
-		refused += n;
-		goto out;
-	}
-	p->walk_ns = now;
-	p->partial = partial;
-	tail = &p->head;
-	for (i = 0; i < n; i++) {
-		const struct xm_found *f = &found[i];
-
-		while (free_map < 0 && pool_evict(p))
-			;
-		pi = free_map >= 0 ? xm_path_get(f) : -1;
-		if (pi < 0) {
-			refused += n - i;
-			p->partial = true;
-			break;
-		}
-		m = free_map;
-		free_map = maps[m].next;
-		maps[m] = (struct xm_map){
-			.start = f->start, .end = f->end, .offset = f->offset,
-			.proc = p - procs, .next = -1, .path = pi,
-		};
-		*tail = m;
-		tail = &maps[m].next;
-		nmaps_used++;
-	}
-out:
+	/* the time under the lock: exits are noted in its order */
+	tipme_xmp_store(&pool, pid, start_ns, found, n, partial,
+			ktime_get_ns());
 	mutex_unlock(&pool_lock);
 }
 
@@ -487,7 +211,7 @@ static int walk_mm(struct mm_struct *mm, bool *partial)
 		VMA_ITERATOR(vmi, mm, 0);
 
 		for_each_vma(vmi, vma) {
-			struct xm_found *f = &found[n];
+			struct tipme_xm_found *f = &found[n];
 
 			if (!(vma->vm_flags & VM_EXEC) || !vma->vm_file)
 				continue;
@@ -557,6 +281,20 @@ static int xm_file_read(void *ctx, u64 off, void *buf, u32 len)
 }
 
 /*
+ * The build-id of a path slot that names @f's file, copied to @f.
+ * Return: false if no slot does.  Context: the work item.
+ */
+static bool xm_bid_known(struct tipme_xm_file *f)
+{
+	bool known;
+
+	mutex_lock(&pool_lock);
+	known = tipme_xmp_bid(&pool, f);
+	mutex_unlock(&pool_lock);
+	return known;
+}
+
+/*
  * Fill in the path, device, inode and build-id of the @n mappings found[]
  * holds for task @t, and drop their files' references; a mapping whose
  * path cannot be made is dropped.  Return: how many are left.
@@ -571,14 +309,15 @@ static unsigned int xm_describe(struct task_struct *t, unsigned int n)
 
 	root = xm_root(t, &rlen);
 	for (i = 0; i < n; i++) {
-		struct xm_found *f = &found[k];
+		struct tipme_xm_found *fd = &found[k];
+		struct tipme_xm_file *f = &fd->f;
 		struct file *file = found[i].file;
 		const struct inode *inode;
 		bool in_root = false;
 		char *s;
 
 		if (k != i)
-			*f = found[i];
+			*fd = found[i];
 		s = d_path(tipme_file_user_path(file), pathbuf, PATH_MAX);
 		if (IS_ERR(s)) {
 			fput(file);
@@ -602,8 +341,8 @@ static unsigned int xm_describe(struct task_struct *t, unsigned int n)
 		for (j = 0; j < k && found[j].file != file; j++)
 			;
 		if (j < k) {
-			f->bid_len = found[j].bid_len;
-			memcpy(f->bid, found[j].bid, f->bid_len);
+			f->bid_len = found[j].f.bid_len;
+			memcpy(f->bid, found[j].f.bid, f->bid_len);
 		} else if (!xm_bid_known(f)) {
 			got = tipme_elf_build_id(xm_file_read, file, elfbuf,
 						 f->bid, sizeof(f->bid));
@@ -664,7 +403,8 @@ static void xm_work_fn(struct work_struct *work)
  */
 int tipme_xmaps_init(void)
 {
-	unsigned int i;
+	bool failed;
+	int err;
 
 	if (!xmaps_max)
 		return 0;
@@ -673,32 +413,24 @@ int tipme_xmaps_init(void)
 		pr_err("xmaps_max at most 1048576, xmaps_procs and xmaps_paths 1 to 65536\n");
 		return -EINVAL;
 	}
-	retention_ns = tipme_exec_retention_ns();
-	procs = tipme_fail_step("xmaps processes") ? NULL :
-		vzalloc(array_size(xmaps_procs, sizeof(*procs)));
-	maps = tipme_fail_step("xmaps mappings") ? NULL :
-	       vmalloc(array_size(xmaps_max, sizeof(*maps)));
-	paths = tipme_fail_step("xmaps paths") ? NULL :
-		vzalloc(array_size(xmaps_paths, sizeof(*paths)));
+	/* the pool's three arrays, each a step of the load as before */
+	failed = tipme_fail_step("xmaps processes");
+	failed |= tipme_fail_step("xmaps mappings");
+	failed |= tipme_fail_step("xmaps paths");
+	err = failed ? -ENOMEM :
+	      tipme_xmp_init(&pool, xmaps_procs, xmaps_max, xmaps_paths,
+			     tipme_exec_retention_ns(), proc_alive);
+	if (err)
+		return err;
 	found = tipme_fail_step("xmaps walk") ? NULL :
 		vmalloc(array_size(XM_WALK_MAX, sizeof(*found)));
 	pathbuf = kmalloc(PATH_MAX, GFP_KERNEL);
 	rootbuf = kmalloc(PATH_MAX, GFP_KERNEL);
 	elfbuf = kmalloc(TIPME_ELFID_SCRATCH, GFP_KERNEL);
-	if (!procs || !maps || !paths || !found || !pathbuf || !rootbuf ||
-	    !elfbuf) {
+	if (!found || !pathbuf || !rootbuf || !elfbuf) {
 		tipme_xmaps_exit();
 		return -ENOMEM;
 	}
-	for (i = 0; i < xmaps_procs; i++)
-		procs[i].head = -1;
-	for (i = 0; i < xmaps_max; i++)
-		maps[i] = (struct xm_map){
-			.proc = -1, .next = i + 1 < xmaps_max ? (s32)i + 1 : -1,
-		};
-	free_map = 0;
-	nmaps_used = 0;
-	nprocs_used = 0;
 	WRITE_ONCE(ready, true);
 	return 0;
 }
@@ -718,16 +450,11 @@ void tipme_xmaps_exit(void)
 		mmput(reqs[req_head % XM_REQS].mm);
 		put_task_struct(reqs[req_head % XM_REQS].task);
 	}
-	vfree(procs);
-	vfree(maps);
-	vfree(paths);
+	tipme_xmp_free(&pool);
 	vfree(found);
 	kfree(pathbuf);
 	kfree(rootbuf);
 	kfree(elfbuf);
-	procs = NULL;
-	maps = NULL;
-	paths = NULL;
 	found = NULL;
 	pathbuf = NULL;
 	rootbuf = NULL;
@@ -752,35 +479,37 @@ void tipme_xmaps_hdr(struct tipme_xmaps_hdr *h)
 		return;
 	flush_work(&xm_work);
 	mutex_lock(&pool_lock);
-	pool_gc(ktime_get_ns());
-	h->count = nmaps_used;
+	tipme_xmp_gc(&pool, ktime_get_ns());
+	h->count = pool.nmaps_used;
 	h->capacity = xmaps_max;
-	h->procs = nprocs_used;
+	h->procs = pool.nprocs_used;
 	h->walks = walks;
-	h->refused = refused;
-	h->evicted = evicted;
-	h->retention_ns = retention_ns;
+	h->refused = pool.refused;
+	h->evicted = pool.evicted;
+	h->retention_ns = pool.retention_ns;
 	mutex_unlock(&pool_lock);
 }
 
 /**
  * tipme_xmaps_read() - copy kept mappings for a dump
  * @pos: the first mapping slot to look at; advanced past what was copied
+ * @since: the dump's own: set by the first part, read by the others
  * @buf: destination: struct tipme_xmap entries, each followed by its path
  *	 and its file's build-id
  * @room: bytes available
  * @done: set when every slot has been looked at
  *
  * The first call waits for the walks already requested and notes the
- * processes that exited since, as tipme_xmaps_hdr() does.
+ * processes that exited since, as tipme_xmaps_hdr() does; the dump then
+ * has the processes as they were stored at that moment (tipme_xmp_read()).
  *
  * Context: process context (the dump).
  * Return: bytes copied.
  */
-size_t tipme_xmaps_read(u32 *pos, void *buf, size_t room, bool *done)
+size_t tipme_xmaps_read(u32 *pos, u64 *since, void *buf, size_t room,
+			bool *done)
 {
-	struct tipme_xmap *out;
-	size_t off = 0, need;
+	size_t off;
 
 	*done = true;
 	if (!READ_ONCE(ready))
@@ -788,41 +517,11 @@ size_t tipme_xmaps_read(u32 *pos, void *buf, size_t room, bool *done)
 	if (!*pos)	/* the first part: the walks requested until now */
 		flush_work(&xm_work);
 	mutex_lock(&pool_lock);
-	if (!*pos)
-		pool_gc(ktime_get_ns());
-	for (; *pos < xmaps_max; (*pos)++) {
-		const struct xm_map *m = &maps[*pos];
-		const struct xm_proc *p;
-		const struct xm_path *pa;
-
-		if (m->proc < 0)
-			continue;
-		p = &procs[m->proc];
-		pa = &paths[m->path];
-		need = ALIGN(sizeof(*out) + pa->len + pa->bid_len, 8);
-		if (off + need > room) {
-			*done = false;
-			break;
-		}
-		out = buf + off;
-		memset(out, 0, need);
-		out->size = need;
-		out->path_len = pa->len;
-		out->pid = p->pid;
-		out->start_mono_ns = p->start_ns;
-		out->start = m->start;
-		out->end = m->end;
-		out->offset = m->offset;
-		out->ino = pa->ino;
-		out->dev = pa->dev;
-		out->flags = (p->exit_ns ? TIPME_XMAP_EXITED : 0) |
-			     (p->partial ? TIPME_XMAP_PARTIAL : 0) |
-			     (pa->root ? TIPME_XMAP_ROOT : 0) |
-			     (u32)pa->bid_len << 8;
-		memcpy(out + 1, pa->s, pa->len);
-		memcpy((char *)(out + 1) + pa->len, pa->bid, pa->bid_len);
-		off += need;
+	if (!*pos) {
+		tipme_xmp_gc(&pool, ktime_get_ns());
+		*since = pool.stores;
 	}
+	off = tipme_xmp_read(&pool, pos, *since, buf, room, done);
 	mutex_unlock(&pool_lock);
 	return off;
 }

@@ -13,7 +13,8 @@ int tipme_xmaps_init(void);
 void tipme_xmaps_exit(void);
 void tipme_xmaps_request(void);
 void tipme_xmaps_hdr(struct tipme_xmaps_hdr *h);
-size_t tipme_xmaps_read(u32 *pos, void *buf, size_t room, bool *done);
+size_t tipme_xmaps_read(u32 *pos, u64 *since, void *buf, size_t room,
+			bool *done);
 int tipme_xmaps_params_text(char *buf, size_t size);
 
 #endif /* TIPME_XMAPS_H */
