@@ -77,7 +77,12 @@
  * flip (queueing commit_work) and waiting, woken by another timer before
  * the kworker delivers the flip (t-wlauto's sleep under load: before,
  * that wakeup made the commit sway's other work and the press "drew
- * nothing"; the module's auto trigger forgot it).  Each:
+ * nothing"; the module's auto trigger forgot it); under weston, the
+ * loop's first flip delivered by the kworker that preempted weston, which
+ * then sends foot its replies to the commit before it reads that flip's
+ * event, and the key's release written through uinput waking weston
+ * between the two flips (t-weston: before, each ended the press at the
+ * loop's first flip, one refresh early).  Each:
  * `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
