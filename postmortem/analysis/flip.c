@@ -279,6 +279,25 @@ static const struct pm_flip *repaint_after(const struct pm_incident *inc,
 	return d;
 }
 
+/*
+ * The kernel work item @f was delivered in, when a thread of @compositor
+ * queued it from a task at or after @from_ns (a nonblocking commit's: the
+ * commit ioctl queues commit_work, whose worker completes the flip), or
+ * NULL.
+ */
+static const struct pm_work *committed_work(const struct pm_dump *pm, const struct pm_res *res,
+					    const struct pm_flip *f, uint32_t compositor,
+					    int64_t from_ns)
+{
+	const struct pm_work *w = f->ctx == TIPME_CTX_TASK ?
+				  pm_res_work_running(res, f->who, f->ns) : NULL;
+
+	if (!w || w->queue_ctx != TIPME_CTX_TASK || !w->queuer || w->queue_ns < from_ns ||
+	    w->queue_ns > f->ns || tgid_of(pm, w->queuer, w->queue_ns) != compositor)
+		return NULL;
+	return w;
+}
+
 /**
  * pm_flip_after() - a compositor's first page flip committed after a moment
  * @inc: the incident
@@ -300,7 +319,13 @@ static const struct pm_flip *repaint_after(const struct pm_incident *inc,
  * A flip that only started the compositor's repaint loop (repaint_after():
  * the compositor flipped again on the same output within 100 ms, hearing
  * from no other process in between) gives way to that next flip, the
- * repaint's; @out->started is then the first.
+ * repaint's; @out->started is then the first.  The flip's commit
+ * (@out->commit_ns, @out->commit_from): the vblank_queued record's time;
+ * else the delivery, when a compositor thread sent it; else the queueing
+ * of the kernel work item a kernel worker delivered it in, when a
+ * compositor thread queued it after the search's start (a nonblocking
+ * commit's commit_work); else the end of @thread's last run before the
+ * delivery; else @after_ns (or the repaint's timer).
  *
  * Return: 1 with @out set, 0 if the dump has no such flip.
  */
@@ -310,6 +335,7 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 {
 	const struct pm_dump *pm = &inc->pm;
 	const struct pm_flip *f = NULL, *fq = NULL, *f2 = NULL;
+	const struct pm_work *wk;
 	int64_t q_ns = 0, run, from = after_ns, timer = 0;
 	uint32_t crtcs[16];
 	size_t i, j, n = 0;
@@ -354,6 +380,9 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 	} else if (f && f->ctx == TIPME_CTX_TASK && tgid_of(pm, f->who, f->ns) == compositor) {
 		out->commit_ns = f->ns;
 		out->commit_from = PM_COMMIT_DELIVERY;
+	} else if (f && (wk = committed_work(pm, res, f, compositor, from))) {
+		out->commit_ns = wk->queue_ns;
+		out->commit_from = PM_COMMIT_WORK;
 	} else if (f) {
 		run = thread ? last_run(st, thread, from, f->ns) : 0;
 		out->commit_ns = run ? run : from;
