@@ -176,6 +176,14 @@ static const char *const names[] = {
 	[V_WESTON_TOLD] = "weston-told", [V_WESTON_RELEASE] = "weston-release",
 };
 
+/* @pid leaves @cpu at @ms in task state @state at @site; @next runs. */
+static void leaves(struct scen *s, uint32_t cpu, double ms, uint32_t pid, uint8_t state,
+		   uint32_t next, const char *const *site)
+{
+	scen_switch(s, cpu, MS(ms), pid, state, 120, next, 120);
+	scen_blocked(s, cpu, MS(ms), pid, site);
+}
+
 /*
  * 700 (cpu 2), woken by an interrupt just before @ms, wakes @target (on
  * @cpu) at @ms (a signal's delivery) and sleeps again at @out.
@@ -288,6 +296,18 @@ static void weston_flip(struct scen *s, double ms, int answer)
 }
 
 /*
+ * foot commits at @ms (wakes weston, asleep on CPU 0) and waits in poll
+ * @after ms later; weston runs from @ms + 0.1.
+ */
+static void foot_commits(struct scen *s, double ms, double after)
+{
+	scen_wake(s, 1, MS(ms), 500, 0, 600, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(ms + after), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(ms + after), 600, poll_site);
+	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+}
+
+/*
  * weston's repaint after its loop's first flip at @ms + 0.7 (weston_answers()): its
  * timer at @ms + 10.4 (that flip's time + one refresh - 7 ms), the
  * answer's flip at @ms + 11.7 and the frame callback to foot, which
@@ -323,10 +343,7 @@ static void weston_answers(struct scen *s, double ms, int release)
 {
 	struct tipme_rec_input rel = { .kind = TIPME_INPUT_KEY, .value = 0, .device = 3 };
 
-	scen_wake(s, 1, MS(ms), 500, 0, 600, TIPME_CTX_TASK);
-	scen_switch(s, 1, MS(ms + 0.5), 600, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 1, MS(ms + 0.5), 600, poll_site);
-	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	foot_commits(s, ms, 0.5);
 	scen_switch(s, 0, MS(ms + 0.5), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(ms + 0.5), 500, poll_site);
 	weston_flip(s, ms + 0.7, 0);
@@ -334,19 +351,16 @@ static void weston_answers(struct scen *s, double ms, int release)
 		/*
 		 * vkbd (710, CPU 2), woken by its timer, writes the key's
 		 * release to uinput at @ms + 4.5: evdev wakes weston from
-		 * vkbd's task, in the
-		 * call that wrote the input's record; weston reads it and
-		 * waits again without a word to anyone
+		 * vkbd's task, in the call that wrote the input's record;
+		 * weston reads it and waits again without a word to anyone
 		 */
 		scen_wake(s, 2, MS(ms + 4.35), 710, 2, 0, TIPME_CTX_HARDIRQ);
 		scen_switch(s, 2, MS(ms + 4.4), 0, TIPME_TS_RUNNABLE, 120, 710, 120);
 		scen_rec(s, 2, TIPME_REC_INPUT, MS(ms + 4.5), &rel, sizeof(rel));
 		scen_wake(s, 2, MS(ms + 4.5), 500, 0, 710, TIPME_CTX_TASK);
-		scen_switch(s, 2, MS(ms + 4.6), 710, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 2, MS(ms + 4.6), 710, sleep_site);
+		leaves(s, 2, ms + 4.6, 710, TIPME_TS_SLEEPING, 0, sleep_site);
 		scen_switch(s, 0, MS(ms + 4.6), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
-		scen_switch(s, 0, MS(ms + 4.9), 500, TIPME_TS_SLEEPING, 120, 0, 120);
-		scen_blocked(s, 0, MS(ms + 4.9), 500, poll_site);
+		leaves(s, 0, ms + 4.9, 500, TIPME_TS_SLEEPING, 0, poll_site);
 	}
 	weston_repaints(s, ms);
 }
@@ -388,17 +402,12 @@ static void weston_commit_busy(struct scen *s, double ms, uint64_t work)
  */
 static void weston_replies(struct scen *s, double ms)
 {
-	scen_wake(s, 1, MS(ms), 500, 0, 600, TIPME_CTX_TASK);
-	scen_switch(s, 1, MS(ms + 0.3), 600, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 1, MS(ms + 0.3), 600, poll_site);
-	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	foot_commits(s, ms, 0.3);
 	weston_commit_busy(s, ms + 0.5, 0xc0);
 	scen_wake(s, 0, MS(ms + 1.1), 600, 1, 500, TIPME_CTX_TASK);
 	scen_switch(s, 1, MS(ms + 1.15), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
-	scen_switch(s, 1, MS(ms + 1.4), 600, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 1, MS(ms + 1.4), 600, poll_site);
-	scen_switch(s, 0, MS(ms + 1.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(ms + 1.3), 500, poll_site);
+	leaves(s, 1, ms + 1.4, 600, TIPME_TS_SLEEPING, 0, poll_site);
+	leaves(s, 0, ms + 1.3, 500, TIPME_TS_SLEEPING, 0, poll_site);
 	weston_repaints(s, ms);
 }
 
@@ -411,10 +420,7 @@ static void weston_replies(struct scen *s, double ms)
  */
 static void weston_busy_answers(struct scen *s, double ms)
 {
-	scen_wake(s, 1, MS(ms), 500, 0, 600, TIPME_CTX_TASK);
-	scen_switch(s, 1, MS(ms + 0.5), 600, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 1, MS(ms + 0.5), 600, poll_site);
-	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	foot_commits(s, ms, 0.5);
 	weston_commit_busy(s, ms + 0.4, 0xc0);
 	weston_commit_busy(s, ms + 11, 0xc1);
 	scen_wake(s, 0, MS(ms + 11.5), 600, 1, 500, TIPME_CTX_TASK);
@@ -742,14 +748,6 @@ static int xwayland_busy(struct scen *s, enum variant v)
  * foot in the same poll; foot reads it without a word and waits again.
  * 700 stops foot (SIGSTOP) at 14 ms and continues it at 311 ms.
  */
-/* @pid leaves @cpu at @ms in task state @state at @site; @next runs. */
-static void leaves(struct scen *s, uint32_t cpu, double ms, uint32_t pid, uint8_t state,
-		   uint32_t next, const char *const *site)
-{
-	scen_switch(s, cpu, MS(ms), pid, state, 120, next, 120);
-	scen_blocked(s, cpu, MS(ms), pid, site);
-}
-
 static void pty(struct scen *s)
 {
 	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
@@ -1660,11 +1658,13 @@ int main(void)
 	      "the same wait before the answer (stopped 300 ms): no proof that nothing was "
 	      "drawn, the flip after its commit (t-foot)");
 	check(V_WESTON_TOLD, 323.2, "flip", "timer", 600, 90, weston_told_must,
-	      "the same, weston preempted by the kworker that delivers its loop's first flip, "
+	      "the client's sleep under weston, weston preempted by the kworker that delivers "
+	      "its loop's first flip, "
 	      "then sending foot its replies to the commit (a wakeup) before it reads that "
 	      "flip's event: no frame's news, the repaint's flip (t-weston's compstop)");
 	check(V_WESTON_RELEASE, 323.2, "flip", "timer", 600, 90, weston_told_must,
-	      "the same, the key's release written through uinput waking weston between its "
+	      "the client's sleep under weston, the key's release written through uinput "
+	      "waking weston between its "
 	      "loop's first flip and the repaint: an input, no process's news, the repaint's "
 	      "flip (t-weston's none)");
 	check(V_WESTON_BUSY, 322.7, "flip", "timer", 600, 90, weston_busy_must,
