@@ -33,6 +33,8 @@
 #define REPAINT_WITHIN_NS	100000000LL
 /* How many later messages of the client the commit may move to. */
 #define COMMIT_MOVES		16
+/* An input's record and its reader's wakeup are this close, either way. */
+#define INPUT_CALL_NS		2000000LL
 
 static uint32_t tgid_of(const struct pm_dump *pm, uint32_t pid, int64_t ns)
 {
@@ -92,9 +94,39 @@ static const struct pm_wake *woken_by_flip(const struct pm_dump *pm, const struc
 	return NULL;
 }
 
-/* Whether a task of another process woke a thread of @compositor in (@lo, @hi). */
-static int news(const struct pm_dump *pm, const struct pm_res *res, uint32_t compositor,
-		int64_t lo, int64_t hi)
+/*
+ * Whether @w delivered an input the kernel recorded: evdev wakes the
+ * reader in the call that hands the input to our handler too, in the
+ * context the input came in: from a device an interrupt, from a uinput
+ * device the writing task's, on the CPU of the input's record, that task
+ * running from one to the other (kinput.c).
+ */
+static int input_wake(const struct pm_state *st, const struct pm_res *res,
+		      const struct pm_wake *w)
+{
+	size_t lo = 0, hi = res->ninputs, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (res->inputs[mid].ns < w->ns - INPUT_CALL_NS)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < res->ninputs && res->inputs[lo].ns <= w->ns + INPUT_CALL_NS; lo++)
+		if (res->inputs[lo].cpu == w->cpu &&
+		    pm_ran_through(st, w->waker, w->cpu, res->inputs[lo].ns, w->ns))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether a task of another process woke a thread of @compositor in (@lo,
+ * @hi), other than with an input (input_wake(): a key's release written
+ * through uinput; from a device the wakeup is an interrupt's, no task's).
+ */
+static int news(const struct pm_dump *pm, const struct pm_state *st, const struct pm_res *res,
+		uint32_t compositor, int64_t lo, int64_t hi)
 {
 	size_t i;
 
@@ -103,7 +135,7 @@ static int news(const struct pm_dump *pm, const struct pm_res *res, uint32_t com
 
 		/* a flip's delivery (by a kernel worker) is no news of a client's */
 		if (w->flip || w->ctx != TIPME_CTX_TASK || !w->waker ||
-		    w->waker == PM_WAKER_UNKNOWN)
+		    w->waker == PM_WAKER_UNKNOWN || input_wake(st, res, w))
 			continue;
 		if (tgid_of(pm, w->target, w->ns) == compositor &&
 		    tgid_of(pm, w->waker, w->ns) != compositor)
@@ -135,19 +167,66 @@ static int told(const struct pm_dump *pm, const struct pm_res *res, uint32_t com
 }
 
 /*
+ * From when the messages of the compositor (its thread @pid) after the
+ * delivery of flip @f could answer it: the compositor reads a flip's
+ * event in its loop's wait for work, and sends what it queued in its loop's round
+ * before (its replies to the commit: a buffer's release) first.  If @pid
+ * was asleep in that wait at the delivery, from the delivery.  Else (it
+ * ran, or was preempted by the kernel worker that delivered it) from its
+ * first message after the delivery, if one came before it next waited for
+ * work (that round's), else from the end of that wait; INT64_MAX if it
+ * never waited so.
+ */
+static int64_t answers_from(const struct pm_incident *inc, const struct pm_state *st,
+			    const struct pm_res *res, uint32_t compositor, uint32_t pid,
+			    const struct pm_flip *f)
+{
+	const struct pm_dump *pm = &inc->pm;
+	const struct pm_thread *t = pid ? pm_state_thread(st, pid) : NULL;
+	const struct pm_seg *wait = NULL;
+	size_t i, j;
+
+	for (j = t ? pm_seg_first(t, f->ns) : 0; t && j < t->nsegs && !wait; j++) {
+		const struct pm_seg *s = &t->segs[j];
+
+		if (s->state != PM_T_BLOCKED || !pm_seg_idle(inc, s))
+			continue;
+		if (s->start_ns <= f->ns)
+			return f->ns;
+		wait = s;
+	}
+	if (!t)
+		return f->ns;
+	for (i = pm_res_wake_from(res, f->ns + 1);
+	     i < res->nwakes && (!wait || res->wakes[i].ns < wait->start_ns); i++) {
+		const struct pm_wake *w = &res->wakes[i];
+
+		if (w->ctx == TIPME_CTX_TASK && w->waker && w->waker != PM_WAKER_UNKNOWN &&
+		    tgid_of(pm, w->waker, w->ns) == compositor &&
+		    tgid_of(pm, w->target, w->ns) != compositor && !kthread(pm, w->target, w->ns))
+			return w->ns;
+	}
+	return wait ? wait->end_ns : INT64_MAX;
+}
+
+/*
  * The repaint a flip that only started the compositor's repaint loop
  * led to (weston's on a device DRM counts no vblanks of: on an idle output
  * it flips the picture on the screen again to learn when the refresh is,
  * and composes at its repaint window before the next one): the
  * compositor's next flip on the same file and CRTC, delivered within
  * REPAINT_WITHIN_NS after @f, when no other process woke a compositor
- * thread in between (flips' deliveries aside): a compositor that flips
- * again without news from anyone repaints what it had before the first.
- * Not when the compositor, after @f and before its repaint timer, told a
- * client something (told()): the flip showed a new frame, the client
- * answered while the compositor was awake (no wakeup to see), and the
- * next flip is that answer's (sway, stopped while a client committed,
- * showing the commit on its first flip once continued).
+ * thread in between (flips' deliveries and inputs aside: news()): a
+ * compositor that flips again without news from anyone repaints what it
+ * had before the first.
+ * Not when the compositor, after it read @f's event (answers_from()) and
+ * before its repaint timer, told a client something (told()): the flip
+ * showed a new frame, the client answered while the compositor was awake
+ * (no wakeup to see), and the next flip is that answer's (sway, stopped
+ * while a client committed, showing the commit on its first flip once
+ * continued).  weston, preempted by the kernel worker that delivers its
+ * loop's first flip, sends the client its replies to the commit (a
+ * buffer's release) before it reads that flip's event: no frame's news.
  * @thread (in: the compositor's thread the commit woke, 0 if none known;
  * out: the one that repainted) and @timer_ns: the thread @f's delivery
  * woke, else @thread, and the end of its first wait for work after @f
@@ -174,7 +253,7 @@ static const struct pm_flip *repaint_after(const struct pm_incident *inc,
 		    pm_flip_read_by(pm, &res->flips[j], compositor))
 			d = &res->flips[j];
 	}
-	if (!d || news(pm, res, compositor, f->ns, d->ns))
+	if (!d || news(pm, st, res, compositor, f->ns, d->ns))
 		return NULL;
 	*timer_ns = 0;
 	t = pid ? pm_state_thread(st, pid) : NULL;
@@ -193,10 +272,30 @@ static const struct pm_flip *repaint_after(const struct pm_incident *inc,
 			break;
 		}
 	}
-	if (*timer_ns && told(pm, res, compositor, f->ns, *timer_ns))
+	if (*timer_ns && told(pm, res, compositor,
+			      answers_from(inc, st, res, compositor, pid, f), *timer_ns))
 		return NULL;
 	*thread = pid;
 	return d;
+}
+
+/*
+ * The kernel work item @f was delivered in, when a thread of @compositor
+ * queued it from a task at or after @from_ns (a nonblocking commit's: the
+ * commit ioctl queues commit_work, whose worker completes the flip), or
+ * NULL.
+ */
+static const struct pm_work *committed_work(const struct pm_dump *pm, const struct pm_res *res,
+					    const struct pm_flip *f, uint32_t compositor,
+					    int64_t from_ns)
+{
+	const struct pm_work *w = f->ctx == TIPME_CTX_TASK ?
+				  pm_res_work_running(res, f->who, f->ns) : NULL;
+
+	if (!w || w->queue_ctx != TIPME_CTX_TASK || !w->queuer || w->queue_ns < from_ns ||
+	    w->queue_ns > f->ns || tgid_of(pm, w->queuer, w->queue_ns) != compositor)
+		return NULL;
+	return w;
 }
 
 /**
@@ -220,7 +319,13 @@ static const struct pm_flip *repaint_after(const struct pm_incident *inc,
  * A flip that only started the compositor's repaint loop (repaint_after():
  * the compositor flipped again on the same output within 100 ms, hearing
  * from no other process in between) gives way to that next flip, the
- * repaint's; @out->started is then the first.
+ * repaint's; @out->started is then the first.  The flip's commit
+ * (@out->commit_ns, @out->commit_from): the vblank_queued record's time;
+ * else the delivery, when a compositor thread sent it; else the queueing
+ * of the kernel work item a kernel worker delivered it in, when a
+ * compositor thread queued it after the search's start (a nonblocking
+ * commit's commit_work); else the end of @thread's last run before the
+ * delivery; else @after_ns (or the repaint's timer).
  *
  * Return: 1 with @out set, 0 if the dump has no such flip.
  */
@@ -230,6 +335,7 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 {
 	const struct pm_dump *pm = &inc->pm;
 	const struct pm_flip *f = NULL, *fq = NULL, *f2 = NULL;
+	const struct pm_work *wk;
 	int64_t q_ns = 0, run, from = after_ns, timer = 0;
 	uint32_t crtcs[16];
 	size_t i, j, n = 0;
@@ -274,6 +380,9 @@ int pm_flip_after(const struct pm_incident *inc, const struct pm_state *st,
 	} else if (f && f->ctx == TIPME_CTX_TASK && tgid_of(pm, f->who, f->ns) == compositor) {
 		out->commit_ns = f->ns;
 		out->commit_from = PM_COMMIT_DELIVERY;
+	} else if (f && (wk = committed_work(pm, res, f, compositor, from))) {
+		out->commit_ns = wk->queue_ns;
+		out->commit_from = PM_COMMIT_WORK;
 	} else if (f) {
 		run = thread ? last_run(st, thread, from, f->ns) : 0;
 		out->commit_ns = run ? run : from;

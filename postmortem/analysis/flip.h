@@ -42,6 +42,7 @@ enum pm_commit_from {
 	PM_COMMIT_DELIVERY,	/* the delivery, by a compositor thread */
 	PM_COMMIT_LAST_RUN,	/* the end of the compositor's last run before */
 	PM_COMMIT_AFTER,	/* nothing says: the moment the search began */
+	PM_COMMIT_WORK,		/* the queueing of the work item that delivered it */
 	PM_COMMIT_NR,
 };
 

@@ -43,24 +43,6 @@ static uint64_t dist(int64_t a, int64_t b)
 	return a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
 }
 
-/* @pid ran on @cpu without a break from @t0 to @t1 (CLOCK_MONOTONIC ns). */
-static int ran_through(const struct pm_state *st, uint32_t pid, uint32_t cpu,
-		       int64_t t0, int64_t t1)
-{
-	const struct pm_thread *th = pm_state_thread(st, pid);
-	size_t j;
-
-	for (j = pm_seg_first(th, (t1 < t0 ? t1 : t0) - 1); th && j < th->nsegs; j++) {
-		const struct pm_seg *sg = &th->segs[j];
-
-		if (sg->start_ns > t0)
-			break;
-		if (sg->state == PM_T_RUNNING && sg->cpu == cpu && sg->end_ns >= t1)
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * Is @w's thread the one that was running on @in's CPU when @in was
  * recorded?  That thread wrote the input (a uinput program) or was
@@ -69,7 +51,7 @@ static int ran_through(const struct pm_state *st, uint32_t pid, uint32_t cpu,
 static int writer(const struct pm_state *st, const struct pm_wake *w,
 		  const struct pm_input *in)
 {
-	return ran_through(st, w->target, in->cpu, in->ns, in->ns);
+	return pm_ran_through(st, w->target, in->cpu, in->ns, in->ns);
 }
 
 /*
@@ -96,7 +78,7 @@ static const struct pm_wake *late_reader(const struct pm_dump *pm,
 			break;
 		if (w->ns < in->ns || w->cpu != in->cpu)
 			continue;
-		if (!w->waker || !ran_through(st, w->waker, in->cpu, in->ns, w->ns))
+		if (!w->waker || !pm_ran_through(st, w->waker, in->cpu, in->ns, w->ns))
 			return NULL;
 		x = pm_exec_at(pm, w->target, w->ns);
 		if (!x || !(x->x.flags & TIPME_EXEC_KTHREAD))
@@ -131,7 +113,7 @@ static const struct pm_wake *early_reader(const struct pm_dump *pm,
 		x = pm_exec_at(pm, w->target, w->ns);
 		if ((x && (x->x.flags & TIPME_EXEC_KTHREAD)) || writer(st, w, in))
 			continue;
-		if (!w->waker || !ran_through(st, w->waker, in->cpu, w->ns, in->ns))
+		if (!w->waker || !pm_ran_through(st, w->waker, in->cpu, w->ns, in->ns))
 			return NULL;
 		return w;
 	}
@@ -182,8 +164,8 @@ const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
 		 * compositor already awake, waking its client)
 		 */
 		if (w->ctx == TIPME_CTX_TASK &&
-		    !ran_through(st, w->waker, in->cpu, w->ns < t ? w->ns : t,
-				 w->ns < t ? t : w->ns))
+		    !pm_ran_through(st, w->waker, in->cpu, w->ns < t ? w->ns : t,
+				    w->ns < t ? t : w->ns))
 			continue;
 		x = pm_exec_at(pm, w->target, w->ns);
 		if (x && (x->x.flags & TIPME_EXEC_KTHREAD))

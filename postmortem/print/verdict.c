@@ -555,6 +555,7 @@ static const char *const commit_key[PM_COMMIT_NR] = {
 	[PM_COMMIT_DELIVERY] = "delivery",
 	[PM_COMMIT_LAST_RUN] = "last_run",
 	[PM_COMMIT_AFTER] = "none",
+	[PM_COMMIT_WORK] = "work_queued",
 };
 
 static const char *const commit_words[PM_COMMIT_NR] = {
@@ -562,6 +563,7 @@ static const char *const commit_words[PM_COMMIT_NR] = {
 	[PM_COMMIT_DELIVERY] = "its delivery, in the committing thread",
 	[PM_COMMIT_LAST_RUN] = "the compositor's last run before it",
 	[PM_COMMIT_AFTER] = "no record says: from the answer's end",
+	[PM_COMMIT_WORK] = "the compositor's queueing of the kernel work that completed it",
 };
 
 /* How a reader no wakeup delivered the input to was found, in words. */

@@ -1149,6 +1149,24 @@ size_t pm_seg_first(const struct pm_thread *t, int64_t ns)
 	return lo;
 }
 
+int pm_ran_through(const struct pm_state *st, uint32_t pid, uint32_t cpu, int64_t t0,
+		   int64_t t1)
+{
+	const struct pm_thread *th = pm_state_thread(st, pid);
+	int64_t lo = t0 < t1 ? t0 : t1, hi = t0 < t1 ? t1 : t0;
+	size_t j;
+
+	for (j = pm_seg_first(th, lo - 1); th && j < th->nsegs; j++) {
+		const struct pm_seg *sg = &th->segs[j];
+
+		if (sg->start_ns > lo)
+			break;
+		if (sg->state == PM_T_RUNNING && sg->cpu == cpu && sg->end_ns >= hi)
+			return 1;
+	}
+	return 0;
+}
+
 int64_t pm_seg_overlap(const struct pm_seg *s, int64_t t0, int64_t t1)
 {
 	int64_t a = s->start_ns, b = s->end_ns;

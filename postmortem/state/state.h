@@ -412,6 +412,19 @@ const struct pm_psample *pm_state_samples(const struct pm_state *st, uint32_t pi
 size_t pm_seg_first(const struct pm_thread *t, int64_t ns);
 
 /**
+ * pm_ran_through() - whether a thread ran on a CPU without a break over a time
+ * @st: the state
+ * @pid: the thread
+ * @cpu: the CPU
+ * @t0: from, CLOCK_MONOTONIC ns
+ * @t1: to (either order)
+ *
+ * Return: 1 if one running stretch of @pid on @cpu covers both moments.
+ */
+int pm_ran_through(const struct pm_state *st, uint32_t pid, uint32_t cpu, int64_t t0,
+		   int64_t t1);
+
+/**
  * pm_seg_overlap() - how much of a stretch lies inside an interval
  * @s: the stretch
  * @t0: start of the interval, CLOCK_MONOTONIC ns

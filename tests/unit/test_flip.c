@@ -77,7 +77,12 @@
  * flip (queueing commit_work) and waiting, woken by another timer before
  * the kworker delivers the flip (t-wlauto's sleep under load: before,
  * that wakeup made the commit sway's other work and the press "drew
- * nothing"; the module's auto trigger forgot it).  Each:
+ * nothing"; the module's auto trigger forgot it); under weston, the
+ * loop's first flip delivered by the kworker that preempted weston, which
+ * then sends foot its replies to the commit before it reads that flip's
+ * event, and the key's release written through uinput waking weston
+ * between the two flips (t-weston: before, each ended the press at the
+ * loop's first flip, one refresh early).  Each:
  * `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
@@ -145,6 +150,8 @@ enum variant {
 	V_UNSEEN_AGAIN,	/* V_UNSEEN's, sway's timer and another flip 40 ms later */
 	V_XWL_FRAMED,	/* V_XWL_UNSEEN's, Xwayland busy until after the flip */
 	V_TIMER_RACE,	/* the timer's, sway awake at the commit, a timer before the flip */
+	V_WESTON_TOLD,	/* V_WESTON's, weston's replies to the commit after its first flip */
+	V_WESTON_RELEASE, /* V_WESTON's, the key's release through uinput between its flips */
 };
 
 static const char *const names[] = {
@@ -166,7 +173,16 @@ static const char *const names[] = {
 	[V_PTY] = "pty", [V_UNSEEN_AGAIN] = "unseen-again",
 	[V_XWL_FRAMED] = "xwayland-framed",
 	[V_TIMER_RACE] = "timer-race",
+	[V_WESTON_TOLD] = "weston-told", [V_WESTON_RELEASE] = "weston-release",
 };
+
+/* @pid leaves @cpu at @ms in task state @state at @site; @next runs. */
+static void leaves(struct scen *s, uint32_t cpu, double ms, uint32_t pid, uint8_t state,
+		   uint32_t next, const char *const *site)
+{
+	scen_switch(s, cpu, MS(ms), pid, state, 120, next, 120);
+	scen_blocked(s, cpu, MS(ms), pid, site);
+}
 
 /*
  * 700 (cpu 2), woken by an interrupt just before @ms, wakes @target (on
@@ -280,23 +296,25 @@ static void weston_flip(struct scen *s, double ms, int answer)
 }
 
 /*
- * weston's answer to foot's commit at @ms on an idle output of a device
- * without a vblank counter: woken by the commit, it flips the picture on
- * the screen again to learn when the refresh is (delivered at @ms + 0.7;
- * foot waits in poll again at @ms + 0.5),
- * waits for its repaint window (its timer, 16.667 - 7 ms after that
- * flip), composes and flips the answer (delivered at @ms + 11.7), and
- * sends foot its frame callback.
+ * foot commits at @ms (wakes weston, asleep on CPU 0) and waits in poll
+ * @after ms later; weston runs from @ms + 0.1.
  */
-static void weston_answers(struct scen *s, double ms)
+static void foot_commits(struct scen *s, double ms, double after)
 {
 	scen_wake(s, 1, MS(ms), 500, 0, 600, TIPME_CTX_TASK);
-	scen_switch(s, 1, MS(ms + 0.5), 600, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 1, MS(ms + 0.5), 600, poll_site);
+	scen_switch(s, 1, MS(ms + after), 600, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(ms + after), 600, poll_site);
 	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
-	scen_switch(s, 0, MS(ms + 0.5), 500, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 0, MS(ms + 0.5), 500, poll_site);
-	weston_flip(s, ms + 0.7, 0);
+}
+
+/*
+ * weston's repaint after its loop's first flip at @ms + 0.7 (weston_answers()): its
+ * timer at @ms + 10.4 (that flip's time + one refresh - 7 ms), the
+ * answer's flip at @ms + 11.7 and the frame callback to foot, which
+ * waits again.
+ */
+static void weston_repaints(struct scen *s, double ms)
+{
 	/* the repaint timer: the flip's time + one refresh - 7 ms */
 	scen_wake(s, 0, MS(ms + 10.4), 500, 0, 0, TIPME_CTX_HARDIRQ);
 	scen_switch(s, 0, MS(ms + 10.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
@@ -307,6 +325,44 @@ static void weston_answers(struct scen *s, double ms)
 	scen_switch(s, 1, MS(ms + 12), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
 	scen_switch(s, 1, MS(ms + 12.2), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 1, MS(ms + 12.2), 600, poll_site);
+}
+
+/*
+ * weston's answer to foot's commit at @ms on an idle output of a device
+ * without a vblank counter: woken by the commit, it flips the picture on
+ * the screen again to learn when the refresh is (delivered at @ms + 0.7;
+ * foot waits in poll again at @ms + 0.5),
+ * waits for its repaint window (its timer, 16.667 - 7 ms after that
+ * flip), composes and flips the answer (delivered at @ms + 11.7), and
+ * sends foot its frame callback; with @release, the key's release
+ * through uinput wakes weston between the two flips (t-weston's none,
+ * 28 Nov: before, that wakeup was news from another process and the
+ * press ended at the loop's first flip).
+ */
+static void weston_answers(struct scen *s, double ms, int release)
+{
+	struct tipme_rec_input rel = { .kind = TIPME_INPUT_KEY, .value = 0, .device = 3 };
+
+	foot_commits(s, ms, 0.5);
+	scen_switch(s, 0, MS(ms + 0.5), 500, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(ms + 0.5), 500, poll_site);
+	weston_flip(s, ms + 0.7, 0);
+	if (release) {
+		/*
+		 * vkbd (710, CPU 2), woken by its timer, writes the key's
+		 * release to uinput at @ms + 4.5: evdev wakes weston from
+		 * vkbd's task, in the call that wrote the input's record;
+		 * weston reads it and waits again without a word to anyone
+		 */
+		scen_wake(s, 2, MS(ms + 4.35), 710, 2, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 2, MS(ms + 4.4), 0, TIPME_TS_RUNNABLE, 120, 710, 120);
+		scen_rec(s, 2, TIPME_REC_INPUT, MS(ms + 4.5), &rel, sizeof(rel));
+		scen_wake(s, 2, MS(ms + 4.5), 500, 0, 710, TIPME_CTX_TASK);
+		leaves(s, 2, ms + 4.6, 710, TIPME_TS_SLEEPING, 0, sleep_site);
+		scen_switch(s, 0, MS(ms + 4.6), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		leaves(s, 0, ms + 4.9, 500, TIPME_TS_SLEEPING, 0, poll_site);
+	}
+	weston_repaints(s, ms);
 }
 
 /*
@@ -335,6 +391,27 @@ static void weston_commit_busy(struct scen *s, double ms, uint64_t work)
 }
 
 /*
+ * weston_answers() as t-weston left it under TCG (compstop and none, 28
+ * Nov): weston, woken by foot's commit at @ms, queues its loop's first
+ * flip at @ms + 0.5 and is preempted, still runnable, by the kworker that
+ * delivers it at @ms + 0.7 (weston_commit_busy()); it runs again and
+ * sends foot its replies to the commit (a buffer's release) at @ms + 1.1,
+ * before it reads the flip's event: that wakes foot, asleep in poll since
+ * @ms + 0.3.  weston waits in poll, and repaints (weston_repaints()).
+ * Before, that wakeup was taken for news of a frame the first flip showed.
+ */
+static void weston_replies(struct scen *s, double ms)
+{
+	foot_commits(s, ms, 0.3);
+	weston_commit_busy(s, ms + 0.5, 0xc0);
+	scen_wake(s, 0, MS(ms + 1.1), 600, 1, 500, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(ms + 1.15), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+	leaves(s, 1, ms + 1.4, 600, TIPME_TS_SLEEPING, 0, poll_site);
+	leaves(s, 0, ms + 1.3, 500, TIPME_TS_SLEEPING, 0, poll_site);
+	weston_repaints(s, ms);
+}
+
+/*
  * weston's answer to foot's commit at @ms as t-weston's first press left
  * it under TCG: weston, woken by the commit, never waits again until the
  * answer is on the screen: its loop's first flip (delivered at @ms + 0.6)
@@ -343,10 +420,7 @@ static void weston_commit_busy(struct scen *s, double ms, uint64_t work)
  */
 static void weston_busy_answers(struct scen *s, double ms)
 {
-	scen_wake(s, 1, MS(ms), 500, 0, 600, TIPME_CTX_TASK);
-	scen_switch(s, 1, MS(ms + 0.5), 600, TIPME_TS_SLEEPING, 120, 0, 120);
-	scen_blocked(s, 1, MS(ms + 0.5), 600, poll_site);
-	scen_switch(s, 0, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	foot_commits(s, ms, 0.5);
 	weston_commit_busy(s, ms + 0.4, 0xc0);
 	weston_commit_busy(s, ms + 11, 0xc1);
 	scen_wake(s, 0, MS(ms + 11.5), 600, 1, 500, TIPME_CTX_TASK);
@@ -674,14 +748,6 @@ static int xwayland_busy(struct scen *s, enum variant v)
  * foot in the same poll; foot reads it without a word and waits again.
  * 700 stops foot (SIGSTOP) at 14 ms and continues it at 311 ms.
  */
-/* @pid leaves @cpu at @ms in task state @state at @site; @next runs. */
-static void leaves(struct scen *s, uint32_t cpu, double ms, uint32_t pid, uint8_t state,
-		   uint32_t next, const char *const *site)
-{
-	scen_switch(s, cpu, MS(ms), pid, state, 120, next, 120);
-	scen_blocked(s, cpu, MS(ms), pid, site);
-}
-
 static void pty(struct scen *s)
 {
 	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
@@ -726,7 +792,8 @@ static int build(struct scen *s, enum variant v)
 	if (v == V_XWL_LATE || v == V_XWL_FRAMED)
 		return xwayland(s, v);
 	scen_init(s, 3);
-	if (v == V_WESTON || v == V_WESTON_BUSY || v == V_WESTON_STOPPED)
+	if (v == V_WESTON || v == V_WESTON_BUSY || v == V_WESTON_STOPPED ||
+	    v == V_WESTON_TOLD || v == V_WESTON_RELEASE)
 		scen_task(s, 500, 500, "weston", "/usr/bin/weston", "weston", 5);
 	else
 		scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
@@ -736,8 +803,11 @@ static int build(struct scen *s, enum variant v)
 	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY)
 		scen_task(s, 450, 450, "seatd", "/usr/bin/seatd", "seatd", 6);
 	if (v == V_SEAT || v == V_SEAT_RUNNABLE || v == V_SEAT_BUSY || v == V_WESTON ||
-	    v == V_WESTON_BUSY || v == V_WESTON_STOPPED || v == V_TIMER_RACE)
+	    v == V_WESTON_BUSY || v == V_WESTON_STOPPED || v == V_TIMER_RACE ||
+	    v == V_WESTON_TOLD || v == V_WESTON_RELEASE)
 		scen_task(s, 90, 90, "kworker/u4:0", "", "", 0);
+	if (v == V_WESTON_RELEASE)
+		scen_task(s, 710, 710, "vkbd", "/t/vkbd", "vkbd", 5);
 	if (v == V_PTY)
 		scen_task(s, 91, 91, "kworker/u4:2", "", "", 0);
 	scen_switch(s, 0, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
@@ -751,6 +821,12 @@ static int build(struct scen *s, enum variant v)
 	scen_switch(s, 2, MS(0.5), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
 	scen_switch(s, 2, MS(1), 700, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 2, MS(1), 700, sleep_site);
+	if (v == V_WESTON_RELEASE) {
+		/* vkbd sleeps until it releases the key (weston_answers()) */
+		scen_switch(s, 2, MS(1.2), 0, TIPME_TS_RUNNABLE, 120, 710, 120);
+		scen_switch(s, 2, MS(1.4), 710, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(1.4), 710, sleep_site);
+	}
 	/* the key: evdev wakes sway */
 	if (v == V_AWAKE || v == V_AWAKE_ALONE || v == V_AWAKE_NOFLIP || v == V_AWAKE_LAG) {
 		/*
@@ -822,6 +898,8 @@ static int build(struct scen *s, enum variant v)
 	case V_WESTON_BUSY:
 	case V_WESTON_STOPPED:
 	case V_TIMER_RACE:
+	case V_WESTON_TOLD:
+	case V_WESTON_RELEASE:
 		scen_switch(s, 1, MS(11), 600, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(11), 600, sleep_site);
 		scen_wake(s, 1, MS(311), 600, 1, 0, TIPME_CTX_HARDIRQ);
@@ -1036,9 +1114,13 @@ static int build(struct scen *s, enum variant v)
 		seat_flip_busy(s, 311.5);
 		commit(s, 311.5);
 	} else if (v == V_WESTON) {
-		weston_answers(s, 311.5);
+		weston_answers(s, 311.5, 0);
 	} else if (v == V_WESTON_BUSY) {
 		weston_busy_answers(s, 311.5);
+	} else if (v == V_WESTON_TOLD) {
+		weston_replies(s, 311.5);
+	} else if (v == V_WESTON_RELEASE) {
+		weston_answers(s, 311.5, 1);
 	} else if (v == V_WESTON_STOPPED) {
 		/*
 		 * 700 stops weston at 12 ms; foot commits at 311.5 ms (no
@@ -1352,7 +1434,7 @@ int main(void)
 	};
 	static const char *const seat_busy_must[] = {
 		"\"flip\":{\"crtc\":0,\"seq\":0,\"file\":\"5ea70000\",\"owner\":450,",
-		"\"commit_from\":\"last_run\"",
+		"\"commit_from\":\"work_queued\",\"outputs\":1",
 		"\"committer\":600,\"commit_woke\":500,\"commit_mono_ns\":311500000}",
 		NULL,
 	};
@@ -1431,10 +1513,17 @@ int main(void)
 		"\"committer\":600,\"commit_woke\":500,\"commit_mono_ns\":311500000}",
 		NULL,
 	};
+	static const char *const weston_told_must[] = {
+		"\"flip_mono_ns\":323200000,",
+		"\"loop_start_delivered_mono_ns\":312200000,\"repaint_timer_mono_ns\":321900000}",
+		"\"committer\":600,\"commit_woke\":500,\"commit_mono_ns\":311500000}",
+		NULL,
+	};
 	static const char *const timer_race_must[] = {
 		"\"commit_by\":\"awake\",\"commit_seen\":false,\"committer\":600,"
 		"\"commit_woke\":500,\"commit_mono_ns\":312000000}",
-		"\"flip_mono_ns\":315000000,",
+		"\"flip_mono_ns\":315000000,\"flip_commit_mono_ns\":312300000,",
+		"\"commit_from\":\"work_queued\"",
 		NULL,
 	};
 	static const char poll900[] =
@@ -1446,7 +1535,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(145);
+	tap_plan(151);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1510,7 +1599,8 @@ int main(void)
 	check(V_TIMER_RACE, 315, "flip", "timer", 600, 90, timer_race_must,
 	      "the client's sleep, sway woken by a timer as the client commits (no wakeup), "
 	      "committing the flip and woken by another timer before its delivery: the timer "
-	      "is no other work, the flip is the press's (t-wlauto under load)");
+	      "is no other work, the flip is the press's (t-wlauto under load), committed when "
+	      "sway queued the work that completed it (312.3 ms), not at its later run's end");
 	check(V_XWL_TIMER, 320, "flip", "timer", 900, 90, xwl_must,
 	      "an X client under Xwayland sleeps 300 ms: from the kernel's input through sway "
 	      "and Xwayland to the X client, Xwayland's commit after its drawing, the flip");
@@ -1567,6 +1657,16 @@ int main(void)
 	      "the client passes the key to its pty and waits; the key's release finds it in "
 	      "the same wait before the answer (stopped 300 ms): no proof that nothing was "
 	      "drawn, the flip after its commit (t-foot)");
+	check(V_WESTON_TOLD, 323.2, "flip", "timer", 600, 90, weston_told_must,
+	      "the client's sleep under weston, weston preempted by the kworker that delivers "
+	      "its loop's first flip, "
+	      "then sending foot its replies to the commit (a wakeup) before it reads that "
+	      "flip's event: no frame's news, the repaint's flip (t-weston's compstop)");
+	check(V_WESTON_RELEASE, 323.2, "flip", "timer", 600, 90, weston_told_must,
+	      "the client's sleep under weston, the key's release written through uinput "
+	      "waking weston between its "
+	      "loop's first flip and the repaint: an input, no process's news, the repaint's "
+	      "flip (t-weston's none)");
 	check(V_WESTON_BUSY, 322.7, "flip", "timer", 600, 90, weston_busy_must,
 	      "the same, weston runnable from the commit to the repaint (its timer expired as it "
 	      "ran): the repaint's flip still, no wait for the timer");

@@ -146,23 +146,15 @@ def analyses(p, t_in, report, latency, shown=None):
     check(iv.get("from_mono_ns") == t_in, "%s: the report's interval starts at the key's input "
           "record" % m, iv)
     check(iv.get("end") == "flip", "%s: the report's interval ends at the flip" % m, iv)
-    # t-weston (shown): a known failure (3 of 4 runs, 28 Nov 2026): weston
-    # wakes the client right after its repaint loop's first flip, before
-    # its repaint timer, and flip.c's told() takes that for the answer's
-    # frame, so that flip is not taken for the loop's start and the press
-    # ends one refresh early
-    todo_w = ("weston's message to the client right after its loop's first flip "
-              "taken for an answer's frame (told()): one refresh early") \
-        if shown is not None else None
     check(iv.get("flip_mono_ns") is not None
           and abs(iv["flip_mono_ns"] - p["presented_ns"]) <= refresh,
-          "%s: the report's flip is within one refresh of the presented time" % m, iv, todo_w)
+          "%s: the report's flip is within one refresh of the presented time" % m, iv)
     if shown is not None:
         # (t-weston: its first flip after the commit only started its
         # repaint loop, a refresh's time before the one that showed it)
         check((iv.get("flip") or {}).get("delivered_mono_ns") == shown,
               "%s: the report's flip is the recorded flip nearest the presented time (%d)"
-              % (m, shown), iv.get("flip"), todo_w)
+              % (m, shown), iv.get("flip"))
     check(abs(got - truth) <= tol, "%s: the report's interval %s is the truth's %s within %s"
           % (m, ms(got), ms(truth), ms(tol)))
     v = report.get("verdict") or {}
