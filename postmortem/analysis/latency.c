@@ -32,7 +32,10 @@
 
 /* An event the server queues later than this after the press is not its. */
 #define DELIVERY_LIMIT_NS	1000000000LL
-/* X stamps its records in whole milliseconds. */
+/*
+ * X stamps its records in whole milliseconds, rounded down: a stamp may be
+ * up to this much before the truth, never after it.
+ */
 #define X_SLOP_NS	1000000LL
 
 struct lat_ctx {
@@ -215,7 +218,11 @@ static struct lat_el *process_output(const struct lat_ctx *c, uint32_t pid, size
 	return e;
 }
 
-/* Is one of the sorted @t[@n] inside [@from, @to] (give or take X's ms)? */
+/*
+ * Is one of the sorted @t[@n] inside [@from, @to], from X's millisecond
+ * before @from on (a stamp is rounded down, so one after @to was written
+ * after it)?
+ */
 static int reply_between(const int64_t *t, size_t n, int64_t from, int64_t to)
 {
 	size_t lo = 0, hi = n;
@@ -229,7 +236,7 @@ static int reply_between(const int64_t *t, size_t n, int64_t from, int64_t to)
 		else
 			hi = mid;
 	}
-	return lo < n && t[lo] <= to + X_SLOP_NS;
+	return lo < n && t[lo] <= to;
 }
 
 /*
@@ -318,15 +325,20 @@ static int ended_unrecorded(const struct lat_ctx *c, const struct pm_seg *s,
 
 /*
  * Was the client's sleep @s a round trip, ended by a reply?  A reply is
- * stamped inside the sleep, give or take X's millisecond; with the X
- * server's thread in the kernel dump, the server must also be what woke
- * the client (a sleep nothing ended, at the dump's end, is no round trip
- * however close a reply came before it).  Then a reply stamped before the
- * sleep began counts too if it is stamped in the round of the server's
- * loop that woke the client: the server writes a reply when it runs the
- * request but sends it when the round ends, so on a busy machine a reply
- * written early in a long round carries a stamp from before the client
- * began to wait for it (the round began where the server last slept).
+ * stamped inside the sleep, from X's millisecond before it began (a stamp
+ * is rounded down) to the wakeup that ended it: one stamped after that was
+ * written after it, the answer to a request the client sent once awake
+ * (in t-latency, on its other connection, within X's millisecond of the
+ * wakeup by the next input, which then ran to the end of that input's
+ * handling).  With the X server's thread in the kernel dump, the server
+ * must also be what woke the client (a sleep nothing ended, at the dump's
+ * end, is no round trip however close a reply came before it).  Then a
+ * reply stamped before the sleep began counts too if it is stamped in
+ * the round of the server's loop that woke the client: the server writes
+ * a reply when it runs the request but sends it when the round ends, so
+ * on a busy machine a reply written early in a long round carries a stamp
+ * from before the client began to wait for it (the round began where the
+ * server last slept).
  * But not a reply the client had already received: with the server's
  * output to the client @el[@nel] (replies and events, in the order it
  * wrote them), only @el[@next] on, what the server had not sent when the
@@ -358,7 +370,7 @@ static int ended_by_reply(const struct lat_ctx *c, const struct pm_seg *s,
 	if (!el)
 		return reply_between(rep, nrep, round, s1);
 	/* not one the client had received before it began to wait */
-	for (k = next; k < nel && el[k].ns <= s1 + X_SLOP_NS; k++)
+	for (k = next; k < nel && el[k].ns <= s1; k++)
 		if (el[k].reply && el[k].ns >= round - X_SLOP_NS)
 			return 1;
 	return 0;

@@ -1831,6 +1831,89 @@ static int xstale_scenario(struct scen *s)
 }
 
 /*
+ * t-latency's client with two connections: app (1000) talks to the X
+ * server (1001) on connection 1 and holds a second one (2).  A key press
+ * (5 ms) reaches it at 5.2 ms; it sleeps 300 ms (6 to 306 ms), draws (the
+ * server dispatches that at 306 ms) and goes back to poll() at 307 ms:
+ * done; the server sleeps at 308 ms.  A pointer motion (400 ms) wakes the
+ * server, which wakes app at 400.5 ms with it; app sends a request on its
+ * second connection at once and waits for the reply in poll() from
+ * 401.05 ms; the server dispatches the request and writes the reply at
+ * 401.1 ms (both stamped 401 ms, within X's millisecond of the wakeup at
+ * 400.5 ms, but after it), wakes app at 401.3 ms and sleeps; app sleeps
+ * 300 ms (401.5 to 701.5 ms), draws (702 ms), and waits for input at
+ * 702.5 ms; the server sleeps at 703.5 ms.  The reply answered a request
+ * app sent after the motion woke it: the key press is done at 307 ms,
+ * not at 702.5 ms.
+ */
+/*
+ * app (1000) sleeps 300 ms from @at, then wakes the X server (1001) with
+ * a drawing request 0.5 ms later and waits for input in poll() 1 ms
+ * later; the server is done and sleeps 2 ms later.
+ */
+static void app_sleeps_draws(struct scen *s, double at)
+{
+	static const char *const poll_site[] = { "do_sys_poll", NULL };
+
+	scen_switch(s, 0, MS(at), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(at), 1000, sleep_site);
+	scen_wake(s, 0, MS(at + 300), 1000, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(at + 300.05), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	scen_wake(s, 0, MS(at + 300.5), 1001, 1, 1000, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(at + 300.55), 0, TIPME_TS_RUNNABLE, 120, 1001, 120);
+	scen_switch(s, 0, MS(at + 301), 1000, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 0, MS(at + 301), 1000, poll_site);
+	scen_switch(s, 1, MS(at + 302), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(at + 302), 1001, poll_site);
+}
+
+static int xtwoconn_scenario(struct scen *s)
+{
+	static const char *const poll_site[] = { "do_sys_poll", NULL };
+	struct tipme_x11_client cl[] = {
+		{ .id = 0, .pid = 1001, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
+		{ .id = 1, .pid = 1000, .xid_base = 0x400000, .comm = "app" },
+		{ .id = 2, .pid = 1000, .xid_base = 0x600000, .comm = "app" },
+	};
+	struct tipme_x11_rec rec[] = {
+		{ .time_ns = MS(5), .kind = TIPME_X11_DEVICE, .major = 2,
+		  .flags = TIPME_X11_REC_REDACTED, .length = 32 },
+		{ .time_ns = MS(5), .client = 1, .kind = TIPME_X11_EVENT, .major = 2,
+		  .flags = TIPME_X11_REC_REDACTED, .length = 32, .xid = 0x400001 },
+		{ .time_ns = MS(306), .client = 1, .kind = TIPME_X11_REQUEST, .major = 70,
+		  .seq = 5, .length = 20, .xid = 0x400001, .op_size = 2500 },
+		{ .time_ns = MS(400), .kind = TIPME_X11_DEVICE, .major = 6, .length = 32 },
+		{ .time_ns = MS(400), .client = 1, .kind = TIPME_X11_EVENT, .major = 6,
+		  .length = 32, .xid = 0x400001 },
+		{ .time_ns = MS(401), .client = 2, .kind = TIPME_X11_REQUEST, .major = 36,
+		  .seq = 3, .length = 4 },
+		{ .time_ns = MS(401), .client = 2, .kind = TIPME_X11_REQUEST, .major = 43,
+		  .seq = 4, .length = 4 },
+		{ .time_ns = MS(401), .client = 2, .kind = TIPME_X11_REPLY, .major = 43,
+		  .flags = TIPME_X11_REC_MATCHED, .seq = 4, .length = 32 },
+		{ .time_ns = MS(702), .client = 1, .kind = TIPME_X11_REQUEST, .major = 70,
+		  .seq = 6, .length = 20, .xid = 0x400001, .op_size = 2500 },
+	};
+	struct tm_xdump_content c = { .recs = rec, .nrecs = 9, .cl = cl, .ncl = 3 };
+
+	xpress_build(s);
+	scen_switch(s, 1, MS(5.5), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(5.5), 1001, poll_site);
+	app_sleeps_draws(s, 6);
+	/* the motion */
+	scen_wake(s, 1, MS(400), 1001, 1, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 1, MS(400.05), 0, TIPME_TS_RUNNABLE, 120, 1001, 120);
+	app_served(s, 400.5, 401.05);
+	scen_wake(s, 1, MS(401.3), 1000, 0, 1001, TIPME_CTX_TASK);
+	scen_switch(s, 1, MS(401.4), 1001, TIPME_TS_SLEEPING, 120, 0, 120);
+	scen_blocked(s, 1, MS(401.4), 1001, poll_site);
+	scen_switch(s, 0, MS(401.45), 0, TIPME_TS_RUNNABLE, 120, 1000, 120);
+	app_sleeps_draws(s, 401.5);
+	scen_switch(s, 0, MS(720), 0, TIPME_TS_RUNNABLE, 120, 0, 120);
+	return save_incident(s, "xtwoconn", &c);
+}
+
+/*
  * 1100 never switches in the window: it sleeps in D from before the dump
  * until 1101 (computing on cpu 1 all along) wakes it at 50 ms.  Only the
  * sampler's entry at 5 ms says it was asleep, and in D.
@@ -2434,13 +2517,13 @@ int main(void)
 	struct scen *s = malloc(sizeof(*s));
 	size_t i;
 	int ret;
-	char *out, msg[256];
+	char *out, msg[256], inc[160];
 
 	/* The same scenarios with compact records must read the same. */
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
 	if (scen_compact)
 		tap_diag("scenarios written with compact scheduler records");
-	tap_plan(259);
+	tap_plan(262);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -2451,7 +2534,8 @@ int main(void)
 	    kauto_scenario(s) || klate_scenario(s, 0) || klate_scenario(s, 1) ||
 	    kearly_scenario(s, 0) || kearly_scenario(s, 1) ||
 	    xserver_scenario(s, 0, 0) || xserver_scenario(s, 1, 0) ||
-	    xserver_scenario(s, 0, 1) || xbusy_scenario(s) || xstale_scenario(s) || sampled_scenario(s) ||
+	    xserver_scenario(s, 0, 1) || xbusy_scenario(s) || xstale_scenario(s) || xtwoconn_scenario(s) ||
+	    sampled_scenario(s) ||
 	    race_scenario(s) ||
 	    rewake_scenario(s) || blkirq_scenario(s, 1) || blkirq_scenario(s, 0) ||
 	    stack_scenario(s, 1) || stack_scenario(s, 0) || stack_scenario(s, 2) ||
@@ -2880,6 +2964,20 @@ int main(void)
 	       "the sleep it ended began) ends both sleeps the round woke; done at 312 ms");
 	if (!strstr(out, "\"done_mono_ns\": 312000000"))
 		tap_diag("%s", out);
+	free(out);
+	out = latency_json("xtwoconn");
+	tap_ok(strstr(out, "\"done_mono_ns\": 307000000,\n") &&
+	       strstr(out, "\"latency_ns\": 303000000,\n") &&
+	       strstr(out, "\"done_mono_ns\": 702500000,\n") &&
+	       strstr(out, "\"slowest_press_mono_ns\": 400000000\n"),
+	       "tipme latency: a reply stamped within X's millisecond after the wakeup by the "
+	       "next input (a request on the client's other connection, sent once awake) ends "
+	       "no wait: the key press is done at 307 ms, the motion at 702.5 ms, the slowest");
+	tap_ok(golden("xtwoconn-latency", "json", out), "xtwoconn: latency JSON as golden");
+	free(out);
+	snprintf(inc, sizeof(inc), "%s/xtwoconn", dir);
+	out = capture_in(pm_cmd_latency, 2, (char *[]){ "latency", inc, NULL }, dir, &ret);
+	tap_ok(!ret && golden("xtwoconn-latency", "txt", out), "xtwoconn: latency text as golden");
 	free(out);
 	for (i = 0; i < sizeof(state_names) / sizeof(state_names[0]); i++) {
 		ret = state_golden(dir, state_names[i], msg, sizeof(msg));

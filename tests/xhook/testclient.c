@@ -26,7 +26,9 @@
  *                                     server grab (a second connection, let
  *                                     go by a thread) holds up 200 ms, sleeps
  *                                     MS ms (nanosleep) and draws; "done T1"
- *                                     just before it waits for the next event
+ *                                     just before it waits for the next event;
+ *                                     before it, "sleep T" and "slept T": the
+ *                                     clock just before and after nanosleep()
  *   xhook-testclient slow MS N motion:K  as above, but while it handles the
  *                                     K-th event it selects pointer motion
  *                                     too: a motion event after that is
@@ -433,6 +435,7 @@ int main(int argc, char **argv)
 		long motion = argc == 5 ? atol(argv[4] + 7) : 0;
 		xcb_connection_t *grabber = xcb_connect(NULL, NULL);
 		xcb_generic_event_t *ev;
+		uint64_t t_sleep, t_slept;
 		pthread_t th;
 
 		w = make_window(c, s, &gc, 1);
@@ -461,7 +464,12 @@ int main(int argc, char **argv)
 				return 1;
 			round_trip(c);
 			pthread_join(th, NULL);
+			t_sleep = now_ns();
 			nanosleep(type == XCB_MOTION_NOTIFY ? &d2 : &d, NULL);
+			t_slept = now_ns();
+			/* stdout is a file: printed with "done" (no write in between) */
+			printf("sleep %llu\nslept %llu\n", (unsigned long long)t_sleep,
+			       (unsigned long long)t_slept);
 			if (motion && i == motion - 1) {
 				/* pointer motion from now on: a round trip of this handling */
 				mask |= XCB_EVENT_MASK_POINTER_MOTION;
