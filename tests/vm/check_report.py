@@ -238,8 +238,15 @@ def main():
               "(or the ticker)", v)
         check(v.get("resource") == "cgroup " + path and v.get("quota_us") == quota and
               v.get("period_us") == period, f"the cgroup {path} with its cpu.max", v)
-        check(near(v.get("ms", 0), span),
-              f"{v.get('ms', 0):.1f} ms within 10% of the {span:.1f} ms the ticker was late")
+        # The lateness is mostly the throttling; the rest is the timer's
+        # own lateness (TCG raises it late on a busy host: the ticker still
+        # asleep) and the spinner holding the CPU within the quota.
+        rest = {c["cause"] for c in rep["causes"]} - {"cpu_throttled"}
+        check(0.75 * span <= v.get("ms", 0) <= span and
+              rest <= {"timer", "cpu_contention", "running"},
+              f"{v.get('ms', 0):.1f} ms of the {span:.1f} ms the ticker was late throttled "
+              f"(75% at least), the rest {sorted(rest)}",
+              [(c["cause"], c["ms"]) for c in rep["causes"]])
     elif case in ("quota", "quota-neg"):
         path, quota, period = sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
         child = int(t["child"])
