@@ -38,9 +38,11 @@ CASE is one of:
            culprit the spinner (or, rarely, the ticker itself, when the
            quota ran out while it ran), the cgroup with its limit, within 10% of
            that wait and at least 20 ms of it
-  quota-neg  quota's output (sleep), EXTRA as for quota: the child slept
-           (the kernel counted no throttling): timer, culprit the child,
-           and nothing charged to cpu_throttled
+  quota-neg  quota's output (sleep), EXTRA as for quota: the child slept:
+           timer, culprit the child, and cpu_throttled only as much as the
+           kernel counted (none when it counted none; on a busy host the
+           child's start can use more than the quota and be throttled
+           once, 39 ms of a 365 ms wait)
   net-peer netpeer's output (sleep), EXTRA = the client's address and
            the server's MS: the client's TCP read is charged, through the
            server that answered it (the chain's step on the socket, its
@@ -270,10 +272,14 @@ def main():
             check(any(s.get("woken_by") == child and s.get("waited_for") for s in ch),
                   "the chain goes from the waiter to the child")
         else:
-            check(t["nr_throttled"] == 0, "the kernel throttled nothing (the child slept)")
+            want = t["throttled_us"] / 1e3
+            got = sum(c["ms"] for c in thr)
             check(v.get("cause") == "timer" and cul == child,
                   f"verdict: timer, culprit the child {child}", v)
-            check(not thr, "nothing is charged to cpu_throttled", thr)
+            check((not thr and not t["nr_throttled"]) or
+                  (t["nr_throttled"] and near(got, want)),
+                  f"cpu_throttled {got:.1f} ms, as the kernel counted: {int(t['nr_throttled'])} "
+                  f"times, {want:.1f} ms", thr)
     elif case in ("net-peer", "net-spin", "net-link"):
         server, waited = int(t["server"]), (t["woke_ns"] - t["start_ns"]) / 1e6
         local = "%s:%d" % (sys.argv[4], int(t["lport"]))
