@@ -352,6 +352,22 @@ static int on_sample(struct pm_state *st, struct pidmap *m,
 		if (!t)
 			return -ENOMEM;
 		s = cur(t);
+		if (s && s->state == PM_T_RUNNING && tipme_smp_oncpu(e.word) &&
+		    s->cpu == e.cpu && s->prio != e.prio && ev->ns > s->start_ns) {
+			/*
+			 * Its priority changed while it ran (sched_setscheduler
+			 * on itself, a PI boost): a switch record gave the old
+			 * one, the sampler sees the new one from here.
+			 */
+			uint32_t cpu = s->cpu;
+
+			s = open_seg(t, ev->ns, PM_T_RUNNING);
+			if (!s)
+				return -ENOMEM;
+			s->cpu = cpu;
+			s->prio = e.prio;
+			continue;
+		}
 		if (s && s->state != PM_T_UNKNOWN)
 			continue;	/* the records already say */
 		if (!s && !open_seg(t, st->first_ns, PM_T_UNKNOWN))

@@ -186,8 +186,13 @@ static int save(struct scen *s, const char *name)
 	return scen_write(s, path);
 }
 
-/* A victim (100, cpu 0) asks a server (101, cpu 1) that a FIFO hog (102) starves. */
-static int cpu_scenario(struct scen *s)
+/*
+ * A victim (100, cpu 0) asks a server (101, cpu 1) that a FIFO hog (102)
+ * starves.  @setsched: the hog made itself FIFO while it ran (no switch
+ * between), so its switch-in says an ordinary priority and only the
+ * sampler sees the real-time one.
+ */
+static int cpu_scenario(struct scen *s, int setsched)
 {
 	scen_init(s, 2);
 	scen_task(s, 100, 100, "victim", "/bin/victim", "victim", 7);
@@ -197,7 +202,7 @@ static int cpu_scenario(struct scen *s)
 	scen_blocked(s, 1, MS(0.5), 101, pipe_site);
 	scen_switch(s, 0, MS(1), 0, TIPME_TS_RUNNABLE, 120, 100, 120);
 	scen_wake(s, 0, MS(1.5), 102, 1, 100, TIPME_CTX_TASK);
-	scen_switch(s, 1, MS(1.6), 0, TIPME_TS_RUNNABLE, 120, 102, 50);
+	scen_switch(s, 1, MS(1.6), 0, TIPME_TS_RUNNABLE, 120, 102, setsched ? 120 : 50);
 	{	/* the sampler sees the hog running under SCHED_FIFO */
 		struct {
 			struct tipme_rec_sample h;
@@ -218,7 +223,7 @@ static int cpu_scenario(struct scen *s)
 	scen_switch(s, 0, MS(302.6), 0, TIPME_TS_RUNNABLE, 120, 100, 120);
 	scen_switch(s, 1, MS(303), 101, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_switch(s, 0, MS(310), 100, TIPME_TS_SLEEPING, 120, 0, 120);
-	return save(s, "cpu");
+	return save(s, setsched ? "cpu-setsched" : "cpu");
 }
 
 /* 1101 on cpu 1 leaves it runnable: its cgroup @cg's CPU quota ran out. */
@@ -2527,7 +2532,7 @@ int main(void)
 	snprintf(dir, sizeof(dir), "/tmp/tipme-report-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
-	if (cpu_scenario(s) || timer_scenario(s) || stopped_scenario(s) || forked_scenario(s) ||
+	if (cpu_scenario(s, 0) || cpu_scenario(s, 1) || timer_scenario(s) || stopped_scenario(s) || forked_scenario(s) ||
 	    blkio_scenario(s) || lock_scenario(s) || mem_scenario(s) || memhigh_scenario(s) ||
 	    sigtimed_scenario(s) ||
 	    gap_scenario(s) || streams_scenario(s) || kinput_scenario(s) ||
@@ -2555,6 +2560,8 @@ int main(void)
 	compact_counts();
 	check("cpu", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
 	      "a victim behind a starved server");
+	check("cpu-setsched", "--pid 100 --from 0.002 --to 0.3026", "cpu_contention", 102, 99,
+	      "the hog made itself FIFO while running: its priority from the sampler");
 	check("timer", "--pid 200 --from 0.010 --to 0.3112", "timer", 201, 95,
 	      "a reader waiting on a sleeping writer");
 	check("forked", "--pid 211", "timer", 211, 95,
