@@ -241,8 +241,10 @@ static int reply_between(const int64_t *t, size_t n, int64_t from, int64_t to)
 
 /*
  * When the round of its loop began in which the server thread @pid woke
- * a client at @ns: the end of its latest sleep before @ns (it reads the
- * clock it stamps with once it is awake); @ns if the dump does not say.
+ * a client at @ns: the end of its latest wait for clients before @ns (it
+ * reads the clock it stamps with once it is awake); @ns if the dump does
+ * not say.  A sleep elsewhere (Xvfb reading a file over 9p while it
+ * compiles a keymap, a page fault) is inside the round, not its start.
  */
 static int64_t loop_start(const struct lat_ctx *c, uint32_t pid, int64_t ns)
 {
@@ -261,7 +263,7 @@ static int64_t loop_start(const struct lat_ctx *c, uint32_t pid, int64_t ns)
 	while (lo-- > 0) {
 		const struct pm_seg *sg = &t->segs[lo];
 
-		if (sg->state == PM_T_BLOCKED)
+		if (waits_for_input(c, sg))
 			return sg->end_ns < ns ? sg->end_ns : ns;
 	}
 	return ns;
