@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300
+# vm: timeout=300 cpu=qemu64,+invtsc,vendor=GenuineIntel
 # tipme latency: a client under Xvfb that takes over 500 ms to handle each
 # press: a round trip the server answers 200 ms late (another connection
 # of the client holds a server grab), then a 300 ms nanosleep, then a
