@@ -6,6 +6,11 @@
  *   churn N         the parent: N children, one after the other
  *   churn child I   a child (exec'd by the parent): one sleep, I % 16 calls
  *                   deep, then exit
+ *   churn storm N SECS PROG
+ *                   a fork/exec storm (bench/vm/measure-storm.sh): N
+ *                   children exec PROG one after the other, none
+ *                   sleeping, for at most SECS seconds; prints
+ *                   "storm=N done=M first=PID last=PID secs=S"
  *
  * The parent first sleeps once at each of SITES different kernel blocking
  * sites (nanosleep, a pipe's read, poll, select, wait4, a futex, epoll,
@@ -127,6 +132,37 @@ static void sites(void)
 	close(fds[1]);
 }
 
+/* Fork and exec @prog up to @n times, for at most @secs seconds. */
+static int storm(long n, long secs, const char *prog)
+{
+	struct timespec t0, t;
+	pid_t first = 0, last = 0, p;
+	long i;
+	int st;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t = t0;
+	for (i = 0; i < n && t.tv_sec - t0.tv_sec < secs; i++) {
+		p = fork();
+		if (p < 0)
+			die("fork");
+		if (!p) {
+			execl(prog, prog, (char *)NULL);
+			_exit(127);
+		}
+		if (waitpid(p, &st, 0) != p || !WIFEXITED(st) || WEXITSTATUS(st))
+			die("child");
+		if (!first)
+			first = p;
+		last = p;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	}
+	printf("storm=%ld done=%ld first=%d last=%d secs=%.1f\n", n, i, (int)first,
+	       (int)last, (double)(t.tv_sec - t0.tv_sec) +
+	       (t.tv_nsec - t0.tv_nsec) / 1e9);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pid_t first = 0, last = 0, p;
@@ -136,8 +172,10 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "child"))
 		return deeper(atoi(argv[2]) % 16) < 0;
+	if (argc == 5 && !strcmp(argv[1], "storm") && atol(argv[2]) > 0)
+		return storm(atol(argv[2]), atol(argv[3]), argv[4]);
 	if (argc != 2 || (n = atol(argv[1])) <= 0) {
-		fprintf(stderr, "usage: churn N\n");
+		fprintf(stderr, "usage: churn N | churn storm N SECS PROG\n");
 		return 2;
 	}
 	sites();
