@@ -507,15 +507,17 @@ int tipme_dump_start(struct netlink_callback *cb,
 		d->end[cpu] = local_read(&per_cpu_ptr(tipme.rings, cpu)->reserve);
 	/* Positions before contents; pairs with smp_wmb() in the writers. */
 	smp_rmb();
-	/* The sampler's table where the rings end (noted just above). */
-	d->smpsnap.copy = tipme_sampler_snapshot(&d->smpsnap.copy_len);
-	if (IS_ERR(d->smpsnap.copy) ||
-	    (tipme.pool && pool_snapshot(d, tipme.pool))) {
-		if (!IS_ERR(d->smpsnap.copy))
-			kvfree(d->smpsnap.copy);
+	if (tipme.pool && pool_snapshot(d, tipme.pool)) {
 		kvfree(d);
 		return -ENOMEM;
 	}
+	/*
+	 * The sampler's table where the rings end (noted above); without
+	 * the memory for it the dump goes without it, as an older one.
+	 */
+	d->smpsnap.copy = tipme_sampler_snapshot(&d->smpsnap.copy_len);
+	if (IS_ERR(d->smpsnap.copy))
+		d->smpsnap.copy = NULL;
 	d->phase = PHASE_META;
 	((struct dump_cb *)cb->ctx)->ctx = d;
 	return 0;

@@ -132,29 +132,40 @@ static void sites(void)
 	close(fds[1]);
 }
 
+/*
+ * Fork, exec @path as @arg0 with up to two arguments (NULL ends them),
+ * wait for it; it must exit with 0.  Return: its pid.
+ */
+static pid_t run_child(const char *path, const char *arg0, const char *a1,
+		       const char *a2)
+{
+	pid_t p = fork();
+	int st;
+
+	if (p < 0)
+		die("fork");
+	if (!p) {
+		execl(path, arg0, a1, a2, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(p, &st, 0) != p || !WIFEXITED(st) || WEXITSTATUS(st))
+		die("child");
+	return p;
+}
+
 /* Fork and exec @prog up to @n times, for at most @secs seconds. */
 static int storm(long n, long secs, const char *prog)
 {
 	struct timespec t0, t;
-	pid_t first = 0, last = 0, p;
+	pid_t first = 0, last = 0;
 	long i;
-	int st;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	t = t0;
 	for (i = 0; i < n && t.tv_sec - t0.tv_sec < secs; i++) {
-		p = fork();
-		if (p < 0)
-			die("fork");
-		if (!p) {
-			execl(prog, prog, (char *)NULL);
-			_exit(127);
-		}
-		if (waitpid(p, &st, 0) != p || !WIFEXITED(st) || WEXITSTATUS(st))
-			die("child");
+		last = run_child(prog, prog, NULL, NULL);
 		if (!first)
-			first = p;
-		last = p;
+			first = last;
 		clock_gettime(CLOCK_MONOTONIC, &t);
 	}
 	printf("storm=%ld done=%ld first=%d last=%d secs=%.1f\n", n, i, (int)first,
@@ -165,10 +176,9 @@ static int storm(long n, long secs, const char *prog)
 
 int main(int argc, char **argv)
 {
-	pid_t first = 0, last = 0, p;
+	pid_t first = 0, last = 0;
 	char num[24];
 	long i, n;
-	int st;
 
 	if (argc == 3 && !strcmp(argv[1], "child"))
 		return deeper(atoi(argv[2]) % 16) < 0;
@@ -181,18 +191,9 @@ int main(int argc, char **argv)
 	sites();
 	for (i = 0; i < n; i++) {
 		snprintf(num, sizeof(num), "%ld", i);
-		p = fork();
-		if (p < 0)
-			die("fork");
-		if (!p) {
-			execl("/proc/self/exe", "churn", "child", num, (char *)NULL);
-			_exit(127);
-		}
-		if (waitpid(p, &st, 0) != p || !WIFEXITED(st) || WEXITSTATUS(st))
-			die("child");
+		last = run_child("/proc/self/exe", "churn", "child", num);
 		if (!first)
-			first = p;
-		last = p;
+			first = last;
 	}
 	printf("parent=%d children=%ld sites=%d first=%d last=%d\n", (int)getpid(), n,
 	       SITES, (int)first, (int)last);
