@@ -20,8 +20,6 @@ printf 'void _start(void)\n{\n\t__asm__ volatile("mov $60, %%eax\\n\\txor %%edi,
 	> /tmp/exit0.c
 cc -O2 -static -nostdlib -o /tmp/exit0 /tmp/exit0.c || exit 1
 insmod module/tipme.ko || exit 1
-grep -E '^(exec_table_size|exec_strings|site_table|ustack_table|xmaps_procs|buffer_size)' \
-	/sys/module/tipme/parameters/* 2>/dev/null
 for p in exec_table_size exec_strings site_table ustack_table xmaps_procs buffer_size; do
 	[ -r /sys/module/tipme/parameters/$p ] &&
 		echo "param $p=$(cat /sys/module/tipme/parameters/$p)"
