@@ -85,7 +85,10 @@ static void scenario(const void *sec, size_t len)
 static int open_build(struct pm_incident *inc, struct pm_state *st,
 		      struct tm_err *e)
 {
-	int err = scen_write(S, path) ? -1 : pm_incident_open(inc, path, 0, e);
+	int err;
+
+	memset(inc, 0, sizeof(*inc));
+	err = scen_write(S, path) ? -1 : pm_incident_open(inc, path, 0, e);
 
 	if (!err)
 		err = pm_state_build(st, inc, e);
@@ -115,8 +118,10 @@ static void test_snapshot(uint32_t hdr_size, uint32_t ent_size)
 	err = open_build(&inc, &st, &e);
 	tap_ok(!err, "header %u, entries %u bytes: opened and built%s%s", hdr_size,
 	       ent_size, err ? ": " : "", e.msg);
-	if (err)
+	if (err) {
+		pm_incident_close(&inc);
 		return;
+	}
 	t = pm_state_thread(&st, 50);
 	s = last_seg(&st, 50);
 	tap_ok(t && t->nsegs == 1 && s->state == PM_T_BLOCKED &&
@@ -155,12 +160,15 @@ static void test_range(void)
 
 	scenario(buf, make_snap(buf, sizeof(struct tipme_smpsnap_hdr),
 				sizeof(struct tipme_smpsnap_ent), NSNAP));
+	memset(&inc, 0, sizeof(inc));
 	err = scen_write(S, path) ? -1 : pm_incident_open(&inc, path, 0, &e);
 	if (!err)
 		err = pm_state_build_range(&st, &inc, 0, MS(3), &e);
 	tap_ok(!err, "range to 3 ms built%s%s", err ? ": " : "", e.msg);
-	if (err)
+	if (err) {
+		pm_incident_close(&inc);
 		return;
+	}
 	s = last_seg(&st, 50);
 	tap_ok(s && s->state == PM_T_BLOCKED && s->start_ns == MS(1),
 	       "range: 50 sleeping from 1 ms");
@@ -181,8 +189,10 @@ static void test_old_dump(void)
 	err = open_build(&inc, &st, &e);
 	tap_ok(!err && !pm_state_thread(&st, 50) && !pm_state_thread(&st, 51) &&
 	       pm_state_thread(&st, 7), "without a snapshot: only the records' threads");
-	if (err)
+	if (err) {
+		pm_incident_close(&inc);
 		return;
+	}
 	pm_state_free(&st);
 	pm_incident_close(&inc);
 }
@@ -195,10 +205,10 @@ static void test_bad(const char *what, const void *sec, size_t len,
 	int err;
 
 	scenario(sec, len);
+	memset(&inc, 0, sizeof(inc));
 	err = scen_write(S, path) ? 0 : pm_incident_open(&inc, path, 0, &e);
 	tap_ok(err && strstr(e.msg, msg), "%s: refused (%s)", what, e.msg);
-	if (!err)
-		pm_incident_close(&inc);
+	pm_incident_close(&inc);	/* also after a failure */
 }
 
 int main(void)
