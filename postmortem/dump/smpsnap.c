@@ -34,6 +34,8 @@ int pm_smpsnap_load(struct pm_instr *in, const struct tm_dump_sec *s,
 	if (h.hdr_size < 12 || h.hdr_size > s->h.size)
 		return snap_fail(s, e, "header size past the section");
 	memcpy(&h, p, h.hdr_size < sizeof(h) ? h.hdr_size : sizeof(h));
+	if (h.reserved)
+		return snap_fail(s, e, "its header's reserved field is not zero");
 	/* a reader knows the fields up to @flags, a later module may add */
 	if (h.ent_size < offsetof(struct tipme_smpsnap_ent, reserved))
 		return snap_fail(s, e, "entries too short");
@@ -47,6 +49,10 @@ int pm_smpsnap_load(struct pm_instr *in, const struct tm_dump_sec *s,
 		memset(&ents[i], 0, sizeof(ents[i]));
 		memcpy(&ents[i], p + h.hdr_size + i * esz,
 		       esz < sizeof(ents[i]) ? esz : sizeof(ents[i]));
+		if (ents[i].reserved) {
+			free(ents);
+			return snap_fail(s, e, "an entry's reserved field is not zero");
+		}
 	}
 	in->snhdr = h;
 	in->snap = ents;

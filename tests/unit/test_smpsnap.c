@@ -217,7 +217,7 @@ int main(void)
 	size_t len;
 	int fd;
 
-	tap_plan(19);
+	tap_plan(21);
 	S = calloc(1, sizeof(*S));
 	fd = mkstemp(path);
 	if (!S || fd < 0)
@@ -233,6 +233,13 @@ int main(void)
 	test_bad("8 bytes", buf, 8, "too short");
 	len = make_snap(buf, sizeof(struct tipme_smpsnap_hdr), 8, NSNAP);
 	test_bad("entries of 8 bytes", buf, len, "entries too short");
+	len = make_snap(buf, sizeof(struct tipme_smpsnap_hdr),
+			sizeof(struct tipme_smpsnap_ent), NSNAP);
+	buf[20] = 1;	/* struct tipme_smpsnap_hdr.reserved */
+	test_bad("a header's reserved field set", buf, len, "reserved field is not zero");
+	buf[20] = 0;
+	buf[sizeof(struct tipme_smpsnap_hdr) + 28] = 1;	/* the first entry's */
+	test_bad("an entry's reserved field set", buf, len, "reserved field is not zero");
 	unlink(path);
 	free(S);
 	return tap_done();
