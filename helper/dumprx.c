@@ -125,6 +125,8 @@ static struct nla_policy dump_policy[TIPME_ATTR_MAX + 1] = {
 	[TIPME_ATTR_USTACK_ENTRIES] = { .type = NLA_UNSPEC },
 	[TIPME_ATTR_XMAP_HDR] = { .type = NLA_UNSPEC },
 	[TIPME_ATTR_XMAP_ENTRIES] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_SMPSNAP_HDR] = { .type = NLA_UNSPEC },
+	[TIPME_ATTR_SMPSNAP_ENTRIES] = { .type = NLA_UNSPEC },
 };
 
 static int rx_fail(struct dump_rx *rx, int errnum, const char *msg)
@@ -562,6 +564,13 @@ static const struct table_part xmap_part = {
 	TIPME_ATTR_XMAP_ENTRIES, 8, "captured mappings",
 };
 
+/* No END part: the COST part that follows closes it (end_table()). */
+static const struct table_part smpsnap_part = {
+	TIPME_SEC_SMPSNAP, TIPME_ATTR_SMPSNAP_HDR, sizeof(struct tipme_smpsnap_hdr),
+	TIPME_ATTR_SMPSNAP_ENTRIES, sizeof(struct tipme_smpsnap_ent),
+	"sampler snapshot",
+};
+
 /* Keep a copy of the captured mappings, for the maps at the dump's end. */
 static int keep_xmaps(struct dump_rx *rx, const void *p, size_t len)
 {
@@ -702,6 +711,7 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	case TIPME_PART_SITES:
 	case TIPME_PART_USTACKS:
 	case TIPME_PART_XMAPS:
+	case TIPME_PART_SMPSNAP:
 	case TIPME_PART_COST:
 	case TIPME_PART_TRAILER:
 		/* after the rings: a mapped dump's reader has them all */
@@ -725,6 +735,8 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 		return on_table(rx, a, &ustack_part);
 	case TIPME_PART_XMAPS:
 		return on_table(rx, a, &xmap_part);
+	case TIPME_PART_SMPSNAP:
+		return on_table(rx, a, &smpsnap_part);
 	case TIPME_PART_EXECTAB_END:
 	case TIPME_PART_SITES_END:
 	case TIPME_PART_USTACKS_END:

@@ -31,6 +31,7 @@ static const char *const sec_names[] = {
 	[TIPME_SEC_VDSO]	= "vdso",
 	[TIPME_SEC_XMAPS]	= "xmaps",
 	[TIPME_SEC_CKPT]	= "ckpt",
+	[TIPME_SEC_SMPSNAP]	= "smpsnap",
 };
 
 const char *tm_dump_sec_type_name(uint32_t type)

@@ -15,7 +15,7 @@
 #   print/     printers of analysis results (text, JSON, SVG, Perfetto)
 #   cmd/       the CLI subcommands (postmortem/cmd/commands.h)
 PM_OBJS := $(addprefix $(B)/postmortem/dump/,load.o decode.o index.o clock.o \
-	rectypes.o exectab.o sites.o ustacks.o usym.o symbols.o text.o tail.o redact.o)
+	rectypes.o exectab.o sites.o ustacks.o smpsnap.o usym.o symbols.o text.o tail.o redact.o)
 PM_OBJS += $(addprefix $(B)/postmortem/records/,ops.o task.o sched.o ustack.o prof.o marks.o \
 	proc.o blk.o lock.o mem.o sample.o cost.o work.o display.o net.o)
 PM_OBJS += $(B)/postmortem/incident/incident.o

@@ -2,8 +2,10 @@
 /*
  * Everything a dump sends, in order: the META message (geometry, record
  * types, parameters), every CPU's ring, the exec table, the blocking-site
- * table (after the rings, so that it has every site they name), the
- * self-cost totals, and the trailer of clock pairs.  The STATUS reply shares the
+ * table (after the rings, so that it has every site they name), the user
+ * stack table, the captured mappings, the sampler's table as it was when
+ * the dump started (copied then: tipme_sampler_snapshot()), the self-cost
+ * totals, and the trailer of clock pairs.  The STATUS reply shares the
  * geometry, per-CPU and self-cost attributes.  genl.c owns the family and
  * hands its dump callbacks here.
  *
@@ -49,6 +51,7 @@
 #include "instr/setup.h"
 #include "instr/cost.h"
 #include "instr/exec.h"
+#include "instr/sampler.h"
 #include "instr/sitetab.h"
 #include "instr/ustack.h"
 #include "instr/xmaps.h"
@@ -285,12 +288,17 @@ int tipme_dump_put_cost(struct sk_buff *skb)
  * @pos: next slot
  * @since: the table's own mark of what it had when the dump began (the
  *	captured mappings: tipme_xmaps_read())
+ * @copy: a copy the dump took when it began (the sampler's table:
+ *	tipme_sampler_snapshot()), or NULL
+ * @copy_len: its bytes
  */
 struct table_pos {
 	bool hdr_sent;
 	bool done;
 	u32 pos;
 	u64 since;
+	void *copy;
+	size_t copy_len;
 };
 
 /**
@@ -307,7 +315,7 @@ struct pool_ent {
 
 enum dump_phase {
 	PHASE_META, PHASE_CPUS, PHASE_EXECTAB, PHASE_SITES, PHASE_USTACKS,
-	PHASE_XMAPS, PHASE_COST,
+	PHASE_XMAPS, PHASE_SMPSNAP, PHASE_COST,
 	PHASE_TRAILER, PHASE_DONE
 };
 
@@ -326,6 +334,7 @@ enum dump_phase {
  * @sites: how far the blocking-site table was sent
  * @ustacks: how far the user stack table was sent
  * @xmaps: how far the captured mappings were sent
+ * @smpsnap: how far the sampler's table, copied at the start, was sent
  * @freeze_gen: the frozen window this dump reads (0: none was frozen)
  * @mapped: the reader copies the rings from /dev/tipme (SUBBUF_MAP parts)
  * @maps: SUBBUF_MAP parts in the message buffer being filled
@@ -351,6 +360,7 @@ struct dump_ctx {
 	struct table_pos sites;
 	struct table_pos ustacks;
 	struct table_pos xmaps;
+	struct table_pos smpsnap;
 	u32 freeze_gen;
 	bool mapped;
 	u32 maps;
@@ -501,6 +511,13 @@ int tipme_dump_start(struct netlink_callback *cb,
 		kvfree(d);
 		return -ENOMEM;
 	}
+	/*
+	 * The sampler's table where the rings end (noted above); without
+	 * the memory for it the dump goes without it, as an older one.
+	 */
+	d->smpsnap.copy = tipme_sampler_snapshot(&d->smpsnap.copy_len);
+	if (IS_ERR(d->smpsnap.copy))
+		d->smpsnap.copy = NULL;
 	d->phase = PHASE_META;
 	((struct dump_cb *)cb->ctx)->ctx = d;
 	return 0;
@@ -519,8 +536,10 @@ int tipme_dump_done(struct netlink_callback *cb)
 
 	if (d && d->pinned)
 		tipme_pool_unpin(tipme.pool, d->pool[d->pi].idx);
-	if (d)
+	if (d) {
 		kvfree(d->pool);
+		kvfree(d->smpsnap.copy);
+	}
 	kvfree(d);
 	((struct dump_cb *)cb->ctx)->ctx = NULL;
 	return 0;
@@ -813,13 +832,15 @@ out:
  * struct table_src - a table a dump sends in parts: a header, then entries
  *	over as many messages as they need, then an END part
  * @part: enum tipme_dump_part of its messages
- * @end_part: the part that says it is complete
+ * @end_part: the part that says it is complete (0: none, its header
+ *	counts its entries)
  * @hdr_attr: attribute of its header (first message only)
  * @ent_attr: attribute of whole entries
  * @hdr_size: bytes of its header
  * @header: fills in its header
- * @read: copies whole entries from slot *pos (see tipme_exec_read()); the
- *	table may keep a mark in *since from its first part (slot 0) on
+ * @read: copies whole entries from slot @tp->pos (see tipme_exec_read());
+ *	the table may keep a mark in @tp->since from its first part (slot 0)
+ *	on
  */
 struct table_src {
 	u32 part;
@@ -827,36 +848,42 @@ struct table_src {
 	int hdr_attr;
 	int ent_attr;
 	size_t hdr_size;
-	void (*header)(void *h);
-	size_t (*read)(u32 *pos, u64 *since, void *buf, size_t size,
+	void (*header)(const struct table_pos *tp, void *h);
+	size_t (*read)(struct table_pos *tp, void *buf, size_t size,
 		       bool *done);
 };
 
 /* The tables whose slots never move between parts keep no mark. */
-static size_t exec_read(u32 *pos, u64 *since, void *buf, size_t size,
+static size_t exec_read(struct table_pos *tp, void *buf, size_t size,
 			bool *done)
 {
-	return tipme_exec_read(pos, buf, size, done);
+	return tipme_exec_read(&tp->pos, buf, size, done);
 }
 
-static size_t sites_read(u32 *pos, u64 *since, void *buf, size_t size,
+static size_t sites_read(struct table_pos *tp, void *buf, size_t size,
 			 bool *done)
 {
-	return tipme_sitetab_read(pos, buf, size, done);
+	return tipme_sitetab_read(&tp->pos, buf, size, done);
 }
 
-static size_t ustacks_read(u32 *pos, u64 *since, void *buf, size_t size,
+static size_t ustacks_read(struct table_pos *tp, void *buf, size_t size,
 			   bool *done)
 {
-	return tipme_ustack_read(pos, buf, size, done);
+	return tipme_ustack_read(&tp->pos, buf, size, done);
 }
 
-static void exec_header(void *h)
+static size_t xmaps_read(struct table_pos *tp, void *buf, size_t size,
+			 bool *done)
+{
+	return tipme_xmaps_read(&tp->pos, &tp->since, buf, size, done);
+}
+
+static void exec_header(const struct table_pos *tp, void *h)
 {
 	tipme_exec_header(h);
 }
 
-static void sites_header(void *h)
+static void sites_header(const struct table_pos *tp, void *h)
 {
 	tipme_sitetab_hdr(h);
 }
@@ -873,7 +900,7 @@ static const struct table_src sites_src = {
 	sites_header, sites_read,
 };
 
-static void ustacks_header(void *h)
+static void ustacks_header(const struct table_pos *tp, void *h)
 {
 	tipme_ustack_hdr(h);
 }
@@ -884,7 +911,7 @@ static const struct table_src ustacks_src = {
 	ustacks_header, ustacks_read,
 };
 
-static void xmaps_header(void *h)
+static void xmaps_header(const struct table_pos *tp, void *h)
 {
 	tipme_xmaps_hdr(h);
 }
@@ -892,7 +919,33 @@ static void xmaps_header(void *h)
 static const struct table_src xmaps_src = {
 	TIPME_PART_XMAPS, TIPME_PART_XMAPS_END, TIPME_ATTR_XMAP_HDR,
 	TIPME_ATTR_XMAP_ENTRIES, sizeof(struct tipme_xmaps_hdr),
-	xmaps_header, tipme_xmaps_read,
+	xmaps_header, xmaps_read,
+};
+
+/* The sampler's table: the copy taken when the dump began. */
+static void smpsnap_header(const struct table_pos *tp, void *h)
+{
+	memcpy(h, tp->copy, sizeof(struct tipme_smpsnap_hdr));
+}
+
+static size_t smpsnap_read(struct table_pos *tp, void *buf, size_t size,
+			   bool *done)
+{
+	const struct tipme_smpsnap_hdr *h = tp->copy;
+	u32 n = min_t(size_t, h->count - tp->pos,
+		      size / sizeof(struct tipme_smpsnap_ent));
+
+	memcpy(buf, (const struct tipme_smpsnap_ent *)(h + 1) + tp->pos,
+	       (size_t)n * sizeof(struct tipme_smpsnap_ent));
+	tp->pos += n;
+	*done = tp->pos == h->count;
+	return (size_t)n * sizeof(struct tipme_smpsnap_ent);
+}
+
+static const struct table_src smpsnap_src = {
+	TIPME_PART_SMPSNAP, 0, TIPME_ATTR_SMPSNAP_HDR,
+	TIPME_ATTR_SMPSNAP_ENTRIES, sizeof(struct tipme_smpsnap_hdr),
+	smpsnap_header, smpsnap_read,
 };
 
 static const struct table_src *table_of(const struct dump_ctx *d)
@@ -904,6 +957,8 @@ static const struct table_src *table_of(const struct dump_ctx *d)
 		return &sites_src;
 	case PHASE_XMAPS:
 		return &xmaps_src;
+	case PHASE_SMPSNAP:
+		return &smpsnap_src;
 	default:
 		return &ustacks_src;
 	}
@@ -918,6 +973,8 @@ static struct table_pos *table_pos_of(struct dump_ctx *d)
 		return &d->sites;
 	case PHASE_XMAPS:
 		return &d->xmaps;
+	case PHASE_SMPSNAP:
+		return &d->smpsnap;
 	default:
 		return &d->ustacks;
 	}
@@ -931,6 +988,7 @@ static int dump_table(struct sk_buff *skb, struct netlink_callback *cb,
 		struct tipme_exectab_hdr exec;
 		struct tipme_sitetab_hdr sites;
 		struct tipme_xmaps_hdr xmaps;
+		struct tipme_smpsnap_hdr smpsnap;
 	} h;
 	bool done = false;
 	void *buf, *hdr;
@@ -940,7 +998,8 @@ static int dump_table(struct sk_buff *skb, struct netlink_callback *cb,
 
 	BUILD_BUG_ON(sizeof(h) < sizeof(struct tipme_exectab_hdr) ||
 		     sizeof(h) < sizeof(struct tipme_sitetab_hdr) ||
-		     sizeof(h) < sizeof(struct tipme_xmaps_hdr));
+		     sizeof(h) < sizeof(struct tipme_xmaps_hdr) ||
+		     sizeof(h) < sizeof(struct tipme_smpsnap_hdr));
 	while (!tp->done || !tp->hdr_sent) {
 		room = (int)skb_tailroom(skb) - (int)EXEC_MSG_OVERHEAD;
 		if (room < 256)
@@ -949,7 +1008,7 @@ static int dump_table(struct sk_buff *skb, struct netlink_callback *cb,
 		if (!buf)
 			return -ENOMEM;
 		pos = tp->pos;
-		n = src->read(&tp->pos, &tp->since, buf, room, &done);
+		n = src->read(tp, buf, room, &done);
 		if (!n && !done) {
 			/* The next entry needs an emptier message. */
 			kvfree(buf);
@@ -959,7 +1018,7 @@ static int dump_table(struct sk_buff *skb, struct netlink_callback *cb,
 		if (!hdr)
 			goto full;
 		if (!tp->hdr_sent) {
-			src->header(&h);
+			src->header(tp, &h);
 			if (nla_put(skb, src->hdr_attr, src->hdr_size, &h))
 				goto cancel;
 		}
@@ -981,8 +1040,8 @@ full:
 }
 
 /*
- * A table and then its END part.  Return: 0 when both are sent, 1 if @skb
- * is full, or -errno.
+ * A table and then its END part, if it has one.  Return: 0 when both are
+ * sent, 1 if @skb is full, or -errno.
  */
 static int dump_table_all(struct sk_buff *skb, struct netlink_callback *cb,
 			  const struct table_src *src, struct table_pos *tp)
@@ -995,6 +1054,8 @@ static int dump_table_all(struct sk_buff *skb, struct netlink_callback *cb,
 		if (err)
 			return err;
 	}
+	if (!src->end_part)
+		return 0;
 	hdr = dump_msg(skb, cb, src->end_part);
 	if (!hdr)
 		return skb->len ? 1 : -EMSGSIZE;
@@ -1075,6 +1136,12 @@ int tipme_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		case PHASE_SITES:
 		case PHASE_USTACKS:
 		case PHASE_XMAPS:
+		case PHASE_SMPSNAP:
+			/* no sampler (sample_period_ms=0): no copy, no part */
+			if (d->phase == PHASE_SMPSNAP && !d->smpsnap.copy) {
+				d->phase++;
+				break;
+			}
 			err = dump_table_all(skb, cb, table_of(d),
 					     table_pos_of(d));
 			if (err < 0)

@@ -17,12 +17,19 @@
  *
  * Threads are read without locks (READ_ONCE of the scheduler's fields), as
  * /proc does: a sample is a snapshot, not a synchronisation point.
+ *
+ * A dump takes a copy of the table when it begins (TIPME_SEC_SMPSNAP,
+ * tipme_sampler_snapshot()): every thread as the sampler last looked at
+ * it, even one that did not run since the last full round, seconds ago
+ * with many threads.  The table's mutex keeps a round and the copy apart.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/errno.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -48,6 +55,9 @@ u32 tipme_sampler_round;
 static unsigned int period_ms, full_ms, full_threads;
 static u32 last_full_threads;	/* threads the last full round looked at */
 static struct tipme_smptab tab;
+static DEFINE_MUTEX(tab_lock);	/* a round, or a dump's copy of @tab */
+static u32 full_seq;		/* the last full round */
+static u64 round_ts;		/* recorder timestamp of the last round */
 static unsigned long *cons;	/* per CPU: log entries consumed */
 static u32 seq;
 static u64 last_full;
@@ -159,6 +169,7 @@ static void sample_one(struct task_struct *p, bool switched)
 	if (!rd.full && e->round == seq)
 		return;		/* already looked at this round */
 	rd.threads++;
+	e->seen_ts = round_ts;
 	read_task(p, &s);
 	if (tipme_smp_update(e, &s, (rd.full ? TIPME_SMPU_FULL : 0) |
 			     (switched ? TIPME_SMPU_SWITCHED : 0),
@@ -310,9 +321,11 @@ static void sampler_fn(struct work_struct *work)
 		force_full = true;
 		goto requeue;
 	}
+	mutex_lock(&tab_lock);
 	memset(&rd, 0, sizeof(rd));
 	if (!++seq)
 		seq = 1;
+	round_ts = now;
 	WRITE_ONCE(tipme_sampler_round, seq);
 	rd.full = force_full ||
 		  now - last_full >= (u64)tipme_smp_full_every(full_ms,
@@ -320,6 +333,7 @@ static void sampler_fn(struct work_struct *work)
 	if (rd.full) {
 		force_full = false;
 		last_full = now;
+		full_seq = seq;
 		round_full();
 		WRITE_ONCE(last_full_threads, rd.threads);
 	} else {
@@ -328,6 +342,7 @@ static void sampler_fn(struct work_struct *work)
 	round_end();
 	if (rd.flags & TIPME_SMPEND_TABLE_FULL)
 		grow_table();
+	mutex_unlock(&tab_lock);
 requeue:
 	if (READ_ONCE(running))
 		queue_delayed_work(system_unbound_wq, &sampler_work,
@@ -423,4 +438,77 @@ int tipme_sampler_params_text(char *buf, size_t size)
 			 tipme_smp_full_every(full_ms, READ_ONCE(last_full_threads),
 					      full_threads),
 			 tab.limit);
+}
+
+/* Does the thread of @e still exist (the same one: its start time)? */
+static bool smp_alive(const struct tipme_smp_ent *e)
+{
+	struct task_struct *p;
+	bool alive;
+
+	rcu_read_lock();
+	p = pid_task(find_pid_ns(e->pid, &init_pid_ns), PIDTYPE_PID);
+	alive = p && p->start_time == e->start_ns && !READ_ONCE(p->exit_state);
+	rcu_read_unlock();
+	return alive;
+}
+
+/**
+ * tipme_sampler_snapshot() - every thread the sampler knows, for a dump
+ * @len: set to the bytes returned
+ *
+ * The threads the last full round or a later one looked at, each as the
+ * sampler last wrote it and when it last looked (a thread that left a CPU
+ * since would have been looked at again), flagged TIPME_SMPSNAP_GONE if
+ * it has exited since: struct tipme_smpsnap_hdr, then the entries.
+ *
+ * Context: process context, may sleep (waits for a round to end).
+ * Return: a kvmalloc()ed block (kvfree() it), NULL when the sampler is
+ * off, or ERR_PTR(-ENOMEM).
+ */
+void *tipme_sampler_snapshot(size_t *len)
+{
+	struct tipme_smpsnap_hdr *h;
+	struct tipme_smpsnap_ent *o;
+	u32 i, n = 0;
+	void *buf;
+
+	if (!period_ms)
+		return NULL;
+	mutex_lock(&tab_lock);
+	buf = kvmalloc(sizeof(*h) + (size_t)tab.used * sizeof(*o), GFP_KERNEL);
+	if (!buf) {
+		mutex_unlock(&tab_lock);
+		return ERR_PTR(-ENOMEM);
+	}
+	h = buf;
+	o = (struct tipme_smpsnap_ent *)(h + 1);
+	for (i = 0; tab.ents && i <= tab.mask && n < tab.used; i++) {
+		const struct tipme_smp_ent *e = &tab.ents[i];
+
+		/* not seen since the last full round: it exited */
+		if (!e->pid || !e->round || (s32)(e->round - full_seq) < 0)
+			continue;
+		memset(&o[n], 0, sizeof(o[n]));
+		o[n].word = e->word;
+		o[n].tgid = e->tgid;
+		o[n].seen_ts = e->seen_ts;
+		o[n].runtime = e->runtime;
+		o[n].cpu = e->cpu;
+		o[n].prio = e->prio;
+		o[n].flags = smp_alive(e) ? 0 : TIPME_SMPSNAP_GONE;
+		n++;
+		if (!(i & 4095))
+			cond_resched();
+	}
+	memset(h, 0, sizeof(*h));
+	h->hdr_size = sizeof(*h);
+	h->ent_size = sizeof(*o);
+	h->count = n;
+	h->seq = seq;
+	h->full_seq = full_seq;
+	h->ts = round_ts;
+	mutex_unlock(&tab_lock);
+	*len = sizeof(*h) + (size_t)n * sizeof(*o);
+	return buf;
 }

@@ -74,5 +74,6 @@ int tipme_sampler_init(unsigned int period_ms, unsigned int full_ms,
 void tipme_sampler_start(void);
 void tipme_sampler_exit(void);
 int tipme_sampler_params_text(char *buf, size_t size);
+void *tipme_sampler_snapshot(size_t *len);
 
 #endif /* TIPME_SAMPLER_H */

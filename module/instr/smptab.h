@@ -45,6 +45,7 @@ struct tipme_smp_task {
  * @prio: priority last written
  * @runtime: CPU time at the last entry
  * @start_ns: start time of the thread
+ * @seen_ts: recorder timestamp of @round (sampler.c sets it)
  */
 struct tipme_smp_ent {
 	u32 pid;
@@ -55,6 +56,7 @@ struct tipme_smp_ent {
 	u8 prio;
 	u64 runtime;
 	u64 start_ns;
+	u64 seen_ts;
 };
 
 /**

@@ -35,6 +35,7 @@ void pm_instr_free(struct pm_dump *pm)
 	pm_ustacks_free(in);
 	pm_usym_free(in);
 	free(in->costs);
+	free(in->snap);
 	free(in->sym_addr);
 	free(in->sym_name);
 	free(in->memo);
@@ -134,6 +135,8 @@ int pm_instr_load_section(struct pm_dump *pm, const struct tm_dump_sec *s,
 		return pm_vdso_load(in, s, e);
 	case TIPME_SEC_XMAPS:
 		return pm_xmaps_load(in, s, e);
+	case TIPME_SEC_SMPSNAP:
+		return pm_smpsnap_load(in, s, e);
 	case TIPME_SEC_COST:
 		if (s->h.size % sizeof(struct tipme_cost_total))
 			return sec_fail(s, e, "size not a multiple of the entry", 0);

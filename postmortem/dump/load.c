@@ -262,6 +262,7 @@ static int load_sections(struct pm_dump *pm, struct tm_err *e)
 		case TIPME_SEC_MAPS:
 		case TIPME_SEC_VDSO:
 		case TIPME_SEC_XMAPS:
+		case TIPME_SEC_SMPSNAP:
 		case TIPME_SEC_COST:
 			err = pm_instr_load_section(pm, s, e);
 			break;

@@ -136,6 +136,10 @@ struct pm_uframe {
  * @xmaps_data: the section's copy
  * @vdso: the vDSO images (TIPME_SEC_VDSO), each with its build-id
  * @nr_vdso: entries in @vdso
+ * @have_smpsnap: the dump has the sampler's table (TIPME_SEC_SMPSNAP)
+ * @snhdr: its header (fields a writer left out zero)
+ * @snap: its entries, in the dump's order (fields left out zero)
+ * @nr_snap: entries in @snap
  * @costs: self-cost totals per type since load (TIPME_SEC_COST)
  * @nr_costs: entries in @costs
  * @sym_addr: symbol addresses, increasing
@@ -191,6 +195,10 @@ struct pm_instr {
 	const unsigned char *xmaps_data;
 	struct pm_vdso vdso[PM_VDSO_MAX];
 	size_t nr_vdso;
+	int have_smpsnap;
+	struct tipme_smpsnap_hdr snhdr;
+	struct tipme_smpsnap_ent *snap;
+	size_t nr_snap;
 	struct tipme_cost_total *costs;
 	size_t nr_costs;
 	uint64_t *sym_addr;
@@ -363,6 +371,19 @@ int pm_ustacks_load(struct pm_instr *in, const struct tm_dump_sec *s,
  */
 int pm_maps_load(struct pm_instr *in, const struct tm_dump_sec *s,
 		 struct tm_err *e);
+
+/**
+ * pm_smpsnap_load() - read a TIPME_SEC_SMPSNAP section (smpsnap.c)
+ * @in: the dump's instrumentation state
+ * @s: the section: a header of at least 12 bytes (its size, the entries'
+ *	size and count), then the entries; longer headers and entries than
+ *	this reader knows are read up to what it knows
+ * @e: error message
+ *
+ * Return: 0, -EINVAL (malformed, or a second one) or -ENOMEM.
+ */
+int pm_smpsnap_load(struct pm_instr *in, const struct tm_dump_sec *s,
+		    struct tm_err *e);
 
 /**
  * pm_xmaps_load() - read a TIPME_SEC_XMAPS section (tm_xmaps_parse())

@@ -193,6 +193,41 @@ static void sampler_json(struct tm_jw *w, const struct pm_info *in)
 	tm_jw_obj_end(w);
 }
 
+/* The sampler's table at the dump (TIPME_SEC_SMPSNAP): how many threads. */
+static size_t snap_gone(const struct pm_instr *ins)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ins->nr_snap; i++)
+		n += !!(ins->snap[i].flags & TIPME_SMPSNAP_GONE);
+	return n;
+}
+
+static void snapshot_text(FILE *f, const struct pm_info *in)
+{
+	const struct pm_instr *ins = in->pm->instr;
+
+	if (!ins || !ins->have_smpsnap)
+		return;
+	fprintf(f, "sampler snapshot:  %zu threads at the dump, %zu of them exited since the sampler saw them\n",
+		ins->nr_snap, snap_gone(ins));
+}
+
+static void snapshot_json(struct tm_jw *w, const struct pm_info *in)
+{
+	const struct pm_instr *ins = in->pm->instr;
+
+	tm_jw_key(w, "sampler_snapshot");
+	if (!ins || !ins->have_smpsnap) {
+		tm_jw_null(w);
+		return;
+	}
+	tm_jw_obj_begin(w);
+	tm_jw_ku64(w, "threads", ins->nr_snap);
+	tm_jw_ku64(w, "exited", snap_gone(ins));
+	tm_jw_obj_end(w);
+}
+
 /* What the exec table and self-cost records add, as text (@f) or JSON (@w). */
 static void instr_info(FILE *f, struct tm_jw *w, const struct pm_info *in)
 {
@@ -366,6 +401,7 @@ void pm_info_text(FILE *f, const struct pm_info *in)
 			pm_fmt_ns(m1 - m0, b3, sizeof(b3)));
 	}
 	sampler_text(f, in);
+	snapshot_text(f, in);
 
 	fprintf(f, "\nrecord types:\n%6s  %-24s %12s %14s %10s\n",
 		"type", "name", "count", "bytes", "bytes/rec");
@@ -523,6 +559,7 @@ void pm_info_json(FILE *f, const struct pm_info *in)
 	tm_jw_ku64(&w, "missing_subbufs", in->missing);
 	tm_jw_obj_end(&w);
 	sampler_json(&w, in);
+	snapshot_json(&w, in);
 
 	tm_jw_key(&w, "common_window");
 	if (in->have_window && in->win_start <= in->win_end) {

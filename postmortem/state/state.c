@@ -24,6 +24,8 @@
  *       blocked (with its task state) from t, as the sampler saw it; only
  *       once every CPU's records have begun, so that no switch or wakeup
  *       of p after t can be missing.
+ *   the sampler's table at the dump:  the same for each thread whose
+ *       records do not say what it does where they end (on_smpsnap()).
  *
  * The idle tasks (pid 0) are not tracked.  A gap in a CPU's stream (lost
  * sub-buffers) makes every open stretch unknown from there on.
@@ -327,6 +329,32 @@ static int all_begun(const struct cpu_span *cs, const struct pm_dump *pm)
 	return 1;
 }
 
+/*
+ * @t, whose stretch now is unknown, is from @ns in the state a sampler
+ * entry (@word, @prio, @cpu) says.  Return: the stretch, NULL without
+ * memory.
+ */
+static struct pm_seg *sampled(struct pm_thread *t, int64_t ns, uint32_t word,
+			      uint8_t prio, uint16_t cpu)
+{
+	uint32_t state = tipme_smp_state(word);
+	struct pm_seg *s;
+
+	if (tipme_smp_oncpu(word)) {
+		s = open_seg(t, ns, PM_T_RUNNING);
+		if (s)
+			s->prio = prio;
+	} else {
+		s = open_seg(t, ns, state == TIPME_TS_RUNNABLE ?
+			     PM_T_RUNNABLE : PM_T_BLOCKED);
+		if (s && state != TIPME_TS_RUNNABLE)
+			s->block_state = (uint8_t)state;
+	}
+	if (s)
+		s->cpu = cpu;
+	return s;
+}
+
 static int on_sample(struct pm_state *st, struct pidmap *m,
 		     const struct cpu_span *cs, const struct pm_dump *pm,
 		     const struct pm_event *ev)
@@ -372,22 +400,12 @@ static int on_sample(struct pm_state *st, struct pidmap *m,
 			continue;	/* the records already say */
 		if (!s && !open_seg(t, st->first_ns, PM_T_UNKNOWN))
 			return -ENOMEM;
-		if (tipme_smp_oncpu(e.word)) {
-			s = open_seg(t, ev->ns, PM_T_RUNNING);
-			if (s)
-				s->prio = e.prio;
-		} else {
-			s = open_seg(t, ev->ns, state == TIPME_TS_RUNNABLE ?
-				     PM_T_RUNNABLE : PM_T_BLOCKED);
-			if (s && state != TIPME_TS_RUNNABLE)
-				s->block_state = (uint8_t)state;
-		}
-		if (!s)
+		if (!sampled(t, ev->ns, e.word, e.prio, e.cpu))
 			return -ENOMEM;
-		s->cpu = e.cpu;
 	}
 	return 0;
 }
+
 
 /*
  * Sites, each kept once (build time only): a hash of the frame lists
@@ -585,6 +603,70 @@ struct pm_state_bld {
 };
 
 /*
+ * The sampler's table at the dump (TIPME_SEC_SMPSNAP), once the records
+ * are read: each thread as the sampler last looked at it, at that time,
+ * for a thread whose records do not say what it is doing at their end
+ * (none, or a gap).  The sampler would have looked at it again had it
+ * left a CPU since, so a blocked thread stayed blocked unless a wakeup
+ * said so, and the state holds from when it was looked at, or from when
+ * every CPU's records have begun if that is later (with many threads
+ * full rounds are seconds apart: a thread that never runs is looked at
+ * before the window).  Entries looked at after the records read end (a
+ * range before the dump's end) say nothing about it.
+ */
+static int on_smpsnap(struct pm_state_bld *b)
+{
+	const struct pm_instr *in = b->pm->instr;
+	struct pm_state *st = b->st;
+	int64_t begun = INT64_MIN;
+	size_t i;
+
+	if (!in || !in->have_smpsnap || !b->have)
+		return 0;
+	for (i = 0; i < b->pm->nr_cpus; i++) {
+		uint32_t c = b->pm->cpus[i].cpu;
+
+		if (!b->pm->cpus[i].nr_secs || c >= b->cs.n)
+			continue;
+		if (!b->cs.first[c])
+			return 0;	/* a CPU without records: any may be missing */
+		if (b->cs.first[c] > begun)
+			begun = b->cs.first[c];
+	}
+	for (i = 0; i < in->nr_snap; i++) {
+		const struct tipme_smpsnap_ent *en = &in->snap[i];
+		uint32_t pid = tipme_smp_pid(en->word);
+		uint32_t state = tipme_smp_state(en->word);
+		int64_t at = pm_clock_mono(&b->pm->clock, en->seen_ts);
+		struct pm_thread *t;
+		struct pm_seg *s;
+
+		if (!pid || (en->flags & TIPME_SMPSNAP_GONE) ||
+		    state == TIPME_TS_DEAD || state == TIPME_TS_ZOMBIE ||
+		    at > st->last_ns)
+			continue;
+		t = thread_get(st, &b->m, pid);
+		if (!t)
+			return -ENOMEM;
+		s = cur(t);
+		if (s && s->state != PM_T_UNKNOWN)
+			continue;	/* the records already say */
+		if (at < begun)
+			at = begun;
+		if (!s && at > st->first_ns &&
+		    !(s = open_seg(t, st->first_ns, PM_T_UNKNOWN)))
+			return -ENOMEM;
+		if (s && at < s->start_ns)
+			at = s->start_ns;
+		if (at < st->first_ns)
+			at = st->first_ns;
+		if (!sampled(t, at, en->word, en->prio, en->cpu))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * The builder is about to forget thread @t's stretches before
  * @t->segs[@keep] (index @i among the threads): those a checkpoint holds
  * are final now, as the whole dump's build leaves them.
@@ -715,6 +797,8 @@ int pm_state_bld_end(struct pm_state_bld *b, int failed)
 	st = b->st;
 	cs = &b->cs;
 	if (!failed && b->fin && fin_restore(b) < 0)
+		failed = 1;
+	if (!failed && on_smpsnap(b) < 0)
 		failed = 1;
 	free(b->m.keys);
 	free(b->m.vals);

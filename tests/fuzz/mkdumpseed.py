@@ -8,7 +8,7 @@ Each seed is the harness's 9-byte prefix (what RING_CHECK answers, u64;
 then 1 for a mapped stream, 0 for a copied one) and a DUMP stream as
 tipme.ko sends it: META, per CPU its sub-buffers (SUBBUF_MAP, or CHUNK
 and SUBBUF_END) and CPU_END, a site table, a user stack table, the module's captured
-mappings, cost totals, the TRAILER.
+mappings, the sampler's table, cost totals, the TRAILER.
 Numbers come from include/uapi/linux/tipme.h (tests/vm/genl.py reads it).
 """
 import os
@@ -68,6 +68,9 @@ def tail():
     xmap = struct.pack("<HHIQQQQQII", size, len(path), 300, 1000, 0x7f0000028000, 0x7f00001bd000,
                        0x28000, 12, 0x801, 1) + path
     xmap += b"\0" * (size - len(xmap))
+    snap_hdr = struct.pack("<IIIIIIQ", 32, 32, 2, 500, 450, 0, 10**9)
+    snap = (struct.pack("<IIQQHBBI", 300 | (1 << 22), 300, 9 * 10**8, 1000, 0, 120, 0, 0) +
+            struct.pack("<IIQQHBBI", 301 | (2 << 22), 300, 10**9, 2000, 1, 120, 1, 0))
     return (part("TIPME_PART_SITES", [attr(T["TIPME_ATTR_SITE_HDR"], site_hdr),
                                       attr(T["TIPME_ATTR_SITE_ENTRIES"], site)]) +
             part("TIPME_PART_SITES_END", []) +
@@ -77,6 +80,9 @@ def tail():
             part("TIPME_PART_XMAPS", [attr(T["TIPME_ATTR_XMAP_HDR"], xmaps_hdr),
                                       attr(T["TIPME_ATTR_XMAP_ENTRIES"], xmap)]) +
             part("TIPME_PART_XMAPS_END", []) +
+            part("TIPME_PART_SMPSNAP", [attr(T["TIPME_ATTR_SMPSNAP_HDR"], snap_hdr),
+                                        attr(T["TIPME_ATTR_SMPSNAP_ENTRIES"], snap[:32])]) +
+            part("TIPME_PART_SMPSNAP", [attr(T["TIPME_ATTR_SMPSNAP_ENTRIES"], snap[32:])]) +
             part("TIPME_PART_COST", [attr(T["TIPME_ATTR_COST_TOTALS"], struct.pack("<IIQQ", 1, 0, 10, 500))]) +
             part("TIPME_PART_TRAILER", [attr(T["TIPME_ATTR_CLOCK_PAIRS"], b"\0" * 32)]))
 

@@ -30,6 +30,9 @@ static void sampler_word(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, tipme_smp_oncpu(w));
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_sample_ent), 16UL);
 	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_rec_sample), 8UL);
+	/* the sampler's table at the dump: no padding a reader would miss */
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_smpsnap_hdr), 32UL);
+	KUNIT_EXPECT_EQ(test, sizeof(struct tipme_smpsnap_ent), 32UL);
 }
 
 static struct tipme_smp_task task(u32 pid, u8 state, u64 runtime)

@@ -571,6 +571,9 @@ int scen_write(const struct scen *s, const char *path)
 		err = tm_dumpw_section(&w, TIPME_SEC_VDSO, 0, s->vdso[i], s->vdso_len[i], &e);
 	if (!err && s->xmaps)
 		err = tm_dumpw_section(&w, TIPME_SEC_XMAPS, 0, s->xmaps, s->xmaps_len, &e);
+	if (!err && s->smpsnap)
+		err = tm_dumpw_section(&w, TIPME_SEC_SMPSNAP, 0, s->smpsnap,
+				       s->smpsnap_len, &e);
 	if (!err)
 		err = write_syms(&w, &e);
 	if (!err)

@@ -76,6 +76,8 @@ struct scen {
 	size_t nvdso;
 	const void *xmaps;		/* TIPME_SEC_XMAPS, or NULL */
 	size_t xmaps_len;
+	const void *smpsnap;		/* TIPME_SEC_SMPSNAP, or NULL */
+	size_t smpsnap_len;
 	/*
 	 * Short headers: a record gets an extended timestamp only where the
 	 * module writes one (first in its sub-buffer, or 2^24 ticks or more

@@ -348,6 +348,34 @@ static int xmaps_kept(const char *path)
 	return ok;
 }
 
+/*
+ * The sampler's table of @path: the header and both entries the seed sent
+ * over two messages (tests/fuzz/mkdumpseed.py), with no END part.
+ */
+static int smpsnap_kept(const char *path)
+{
+	struct tm_dump d = { 0 };
+	struct tm_err e = { "" };
+	struct tipme_smpsnap_hdr h;
+	struct tipme_smpsnap_ent en[2];
+	uint32_t i;
+	int ok = 0;
+
+	if (tm_dump_load(&d, path, 0, &e))
+		return 0;
+	for (i = 0; i < d.nr_secs; i++) {
+		if (d.secs[i].h.type != TIPME_SEC_SMPSNAP ||
+		    d.secs[i].h.size != sizeof(h) + sizeof(en))
+			continue;
+		memcpy(&h, d.secs[i].data, sizeof(h));
+		memcpy(en, d.secs[i].data + sizeof(h), sizeof(en));
+		ok = h.count == 2 && h.seq == 500 && tipme_smp_pid(en[0].word) == 300 &&
+		     tipme_smp_pid(en[1].word) == 301 && en[1].flags == TIPME_SMPSNAP_GONE;
+	}
+	tm_dump_free(&d);
+	return ok;
+}
+
 int main(void)
 {
 	struct tnl_dump_stats st;
@@ -367,7 +395,7 @@ int main(void)
 	}
 	for (i = 0; i < sizeof(map); i++)
 		map[i] = (unsigned char)(i * 29 + 5);
-	tap_plan(17);
+	tap_plan(18);
 	test_status();
 	test_captured();
 	snprintf(out, sizeof(out), "%s/d.dump", dir);
@@ -381,6 +409,8 @@ int main(void)
 	       "mapped: each CPU's stream holds its sub-buffers 4..7 with the ring's bytes");
 	tap_ok(!err && xmaps_kept(out),
 	       "mapped: the captured mappings' section holds what the module sent");
+	tap_ok(!err && smpsnap_kept(out),
+	       "mapped: the sampler's table, sent in two parts, is one section");
 	unlink(out);
 
 	err = replay("mapped", NULL, 0, 0, 6, out, &st, &e);

@@ -26,6 +26,10 @@ CHECK is one of:
            listed at the dump; EXTRA = `tipme info --json` of the dump: with
            more threads than B, full rounds come every F x ceil(threads / B)
            ms, never sooner, and the dump's sample_full_every_ms says so
+  snapshot TRUTH = "tid=N": a thread that slept through the window; EXTRA
+           = `tipme why --json --pid N` and `tipme info --json` of the
+           dump: no record names the thread, the dump has the sampler's
+           table, and the state says the thread slept, from that table
 Prints TAP lines (no plan).
 """
 import json
@@ -282,6 +286,29 @@ def check_fullevery(t, ev, info_path):
           f"{min(gaps) if gaps else 0:.0f} ms at least)", short)
 
 
+def names_pid(x, pid):
+    """Does a record's JSON give @pid under any key that ends in pid?"""
+    if isinstance(x, dict):
+        return any((k.endswith("pid") and v == pid) or names_pid(v, pid) for k, v in x.items())
+    if isinstance(x, list):
+        return any(names_pid(v, pid) for v in x)
+    return False
+
+
+def check_snapshot(t, ev, why_path, info_path):
+    tid = t["tid"]
+    hits = [e["type"] for e in ev if names_pid(e, tid)]
+    check(ev and not hits, f"no record of the dump ({len(ev)}) names thread {tid}", hits[:10])
+    snap = json.load(open(info_path)).get("sampler_snapshot")
+    check(snap and snap["threads"] > 10, "the dump has the sampler's table", snap)
+    w = json.load(open(why_path))["thread"]
+    ms_ = w["ms"]
+    busy = sum(v for k, v in ms_.items() if k not in ("sleeping", "unknown"))
+    check(ms_["sleeping"] > 0 and busy == 0,
+          f"thread {tid} sleeps {ms_['sleeping']:.1f} ms of the window, as the sampler last saw it",
+          ms_)
+
+
 def main():
     what, truth, records = sys.argv[1:4]
     ev = load(records)
@@ -300,6 +327,8 @@ def main():
         check_sampler(t, ev)
     elif what == "fullevery":
         check_fullevery(t, ev, sys.argv[4])
+    elif what == "snapshot":
+        check_snapshot(t, ev, sys.argv[4], sys.argv[5])
     else:
         check(False, f"unknown check {what}")
 

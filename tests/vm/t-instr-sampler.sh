@@ -1,8 +1,10 @@
 #!/bin/bash
-# vm: timeout=180 share
+# vm: timeout=240 share
 # Issue 4: the sampler.  A spinning task, a sleeping task and a task in D
 # (a vfork parent waiting for its child) must be classified R, S and D in
 # every sample that covers them while they hold those states.
+# Issue 31: the sampler's table at the dump gives the state of a thread
+# that never ran in the window (below).
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
@@ -37,4 +39,40 @@ python3 tests/vm/check_instr.py fullevery "budget=16 full_ms=100 threads=$n" \
 	"$out/budget.jsonl" "$out/budget.info.json" > "$out/budget.tap" 2>&1
 tap_merge "$out/budget.tap"
 tap_check "rmmod (budget)" rmmod tipme
+
+# The sampler's table at the dump.  A thread sleeps from before the load,
+# so only the load's full round samples it, and sample_full_ms=600000
+# keeps the next full round away; 4,000 ping-pong rounds pinned to each
+# CPU then overwrite the small rings' start, that round included.  The
+# dump has no record of the thread, and its state, sleeping, comes from
+# the snapshot the dump took of the sampler's table.
+mkfifo /tmp/snap.fifo
+"$B"/tests/vm/manythreads 1 < /tmp/snap.fifo > /tmp/snap.ready &
+snap_pid=$!
+exec 4> /tmp/snap.fifo
+# polls for the program's own "ready" line (a condition, not a delay)
+while ! grep -q ready /tmp/snap.ready 2>/dev/null; do
+	kill -0 "$snap_pid" 2>/dev/null || break
+	sleep 0.1
+done
+tid=$(ls /proc/"$snap_pid"/task | grep -vx "$snap_pid" | head -n 1)
+tap_diag "sleeping thread $tid of $snap_pid"
+tap_check "insmod with small rings and sample_full_ms=600000" \
+	insmod module/tipme.ko buffer_size=128K subbuf_size=4096 sample_full_ms=600000 ||
+	tap_done
+"$B"/tests/vm/pingpong 4000 0 > /dev/null &
+pp0=$!
+"$B"/tests/vm/pingpong 4000 1 > /dev/null
+wait "$pp0"
+tap_check "tipme dump (snapshot)" "$B"/tipme dump -o "$out/snap.dump"
+exec 4>&-
+wait "$snap_pid"
+rm -f /tmp/snap.fifo
+tap_check "rmmod (snapshot)" rmmod tipme
+"$B"/tipme records --json "$out/snap.dump" > "$out/snap.jsonl"
+"$B"/tipme why --json --pid "$tid" "$out/snap.dump" > "$out/snap.why.json"
+"$B"/tipme info --json "$out/snap.dump" > "$out/snap.info.json"
+python3 tests/vm/check_instr.py snapshot "tid=$tid" "$out/snap.jsonl" \
+	"$out/snap.why.json" "$out/snap.info.json" > "$out/snap.tap" 2>&1
+tap_merge "$out/snap.tap"
 tap_done

@@ -1543,6 +1543,8 @@ enum tipme_section_type {
 	TIPME_SEC_XMAPS		= 23,	/* struct tipme_xmaps_hdr, then struct tipme_xmap* */
 	/* 24: the postmortem's own, in a file beside the dump */
 	TIPME_SEC_CKPT		= 24,	/* struct tipme_ckpt_hdr, ...: see there */
+	/* 25: the sampler's table at the dump (issue 31) */
+	TIPME_SEC_SMPSNAP	= 25,	/* struct tipme_smpsnap_hdr, then struct tipme_smpsnap_ent[] */
 	__TIPME_SEC_MAX,
 };
 
@@ -1804,6 +1806,61 @@ struct tipme_xmaps_hdr {
 	__u64 refused;
 	__u64 evicted;
 	__u64 retention_ns;
+};
+
+/**
+ * struct tipme_smpsnap_hdr - start of TIPME_SEC_SMPSNAP: every thread the
+ *	sampler knows, as it last looked at each, taken when a dump begins
+ * @hdr_size: bytes of this header (readers skip what they do not know)
+ * @ent_size: bytes of one entry (the same)
+ * @count: entries that follow
+ * @seq: the sampler's last round
+ * @full_seq: its last full round; the table's threads not seen since
+ *	(they exited) are left out
+ * @reserved: zero
+ * @ts: recorder timestamp of the last round
+ *
+ * With more threads than sample_full_threads, full rounds come seconds
+ * apart, and a thread that does not run is in no sample record between
+ * them; the snapshot still says what it was doing at the window's end.
+ * Between the round that last looked at a thread (@seen_ts) and the
+ * snapshot the thread did not leave a CPU (the sampler would have looked
+ * at it again), so a blocked thread stayed blocked unless a wakeup says
+ * otherwise.
+ */
+struct tipme_smpsnap_hdr {
+	__u32 hdr_size;
+	__u32 ent_size;
+	__u32 count;
+	__u32 seq;
+	__u32 full_seq;
+	__u32 reserved;
+	__u64 ts;
+};
+
+/* struct tipme_smpsnap_ent.flags */
+#define TIPME_SMPSNAP_GONE	0x01	/* no such thread when the snapshot was taken */
+
+/**
+ * struct tipme_smpsnap_ent - one thread in TIPME_SEC_SMPSNAP
+ * @word: pid, state, policy and on-CPU bit, as struct tipme_sample_ent's
+ * @tgid: process
+ * @seen_ts: recorder timestamp of the round that last looked at it
+ * @runtime: its CPU time then, ns since it started
+ * @cpu: CPU it ran or last ran on
+ * @prio: kernel priority
+ * @flags: TIPME_SMPSNAP_*
+ * @reserved: zero
+ */
+struct tipme_smpsnap_ent {
+	__u32 word;
+	__u32 tgid;
+	__u64 seen_ts;
+	__u64 runtime;
+	__u16 cpu;
+	__u8 prio;
+	__u8 flags;
+	__u32 reserved;
 };
 
 /* struct tipme_ckpt_hdr.version */
@@ -2103,6 +2160,10 @@ enum tipme_dump_part {
 	TIPME_PART_USTACKS_END	= 15,	/* the user stack table is complete */
 	TIPME_PART_XMAPS	= 23,	/* XMAP_HDR (first one only), XMAP_ENTRIES */
 	TIPME_PART_XMAPS_END	= 24,	/* the captured mappings are complete */
+	TIPME_PART_SMPSNAP	= 25,	/* SMPSNAP_HDR (first one only), SMPSNAP_ENTRIES;
+					 * complete with the header's count of
+					 * entries (no END part; the COST part
+					 * follows) */
 };
 
 enum tipme_attr {
@@ -2167,6 +2228,8 @@ enum tipme_attr {
 	TIPME_ATTR_XMAP_ENTRIES,	/* binary: whole struct tipme_xmap entries */
 	TIPME_ATTR_CPU_COUNT = 80,	/* u32, STATUS: CPU entries the reply carries
 					 * in all (the possible CPUs) */
+	TIPME_ATTR_SMPSNAP_HDR = 81,	/* binary: struct tipme_smpsnap_hdr */
+	TIPME_ATTR_SMPSNAP_ENTRIES,	/* binary: struct tipme_smpsnap_ent[] */
 	__TIPME_ATTR_MAX,
 	TIPME_ATTR_MAX = __TIPME_ATTR_MAX - 1
 };

@@ -6,6 +6,11 @@
  *   churn N         the parent: N children, one after the other
  *   churn child I   a child (exec'd by the parent): one sleep, I % 16 calls
  *                   deep, then exit
+ *   churn storm N SECS PROG
+ *                   a fork/exec storm (bench/vm/measure-storm.sh): N
+ *                   children exec PROG one after the other, none
+ *                   sleeping, for at most SECS seconds; prints
+ *                   "storm=N done=M first=PID last=PID secs=S"
  *
  * The parent first sleeps once at each of SITES different kernel blocking
  * sites (nanosleep, a pipe's read, poll, select, wait4, a futex, epoll,
@@ -127,34 +132,68 @@ static void sites(void)
 	close(fds[1]);
 }
 
+/*
+ * Fork, exec @path as @arg0 with up to two arguments (NULL ends them),
+ * wait for it; it must exit with 0.  Return: its pid.
+ */
+static pid_t run_child(const char *path, const char *arg0, const char *a1,
+		       const char *a2)
+{
+	pid_t p = fork();
+	int st;
+
+	if (p < 0)
+		die("fork");
+	if (!p) {
+		execl(path, arg0, a1, a2, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(p, &st, 0) != p || !WIFEXITED(st) || WEXITSTATUS(st))
+		die("child");
+	return p;
+}
+
+/* Fork and exec @prog up to @n times, for at most @secs seconds. */
+static int storm(long n, long secs, const char *prog)
+{
+	struct timespec t0, t;
+	pid_t first = 0, last = 0;
+	long i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t = t0;
+	for (i = 0; i < n && t.tv_sec - t0.tv_sec < secs; i++) {
+		last = run_child(prog, prog, NULL, NULL);
+		if (!first)
+			first = last;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	}
+	printf("storm=%ld done=%ld first=%d last=%d secs=%.1f\n", n, i, (int)first,
+	       (int)last, (double)(t.tv_sec - t0.tv_sec) +
+	       (t.tv_nsec - t0.tv_nsec) / 1e9);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	pid_t first = 0, last = 0, p;
+	pid_t first = 0, last = 0;
 	char num[24];
 	long i, n;
-	int st;
 
 	if (argc == 3 && !strcmp(argv[1], "child"))
 		return deeper(atoi(argv[2]) % 16) < 0;
+	if (argc == 5 && !strcmp(argv[1], "storm") && atol(argv[2]) > 0)
+		return storm(atol(argv[2]), atol(argv[3]), argv[4]);
 	if (argc != 2 || (n = atol(argv[1])) <= 0) {
-		fprintf(stderr, "usage: churn N\n");
+		fprintf(stderr, "usage: churn N | churn storm N SECS PROG\n");
 		return 2;
 	}
 	sites();
 	for (i = 0; i < n; i++) {
 		snprintf(num, sizeof(num), "%ld", i);
-		p = fork();
-		if (p < 0)
-			die("fork");
-		if (!p) {
-			execl("/proc/self/exe", "churn", "child", num, (char *)NULL);
-			_exit(127);
-		}
-		if (waitpid(p, &st, 0) != p || !WIFEXITED(st) || WEXITSTATUS(st))
-			die("child");
+		last = run_child("/proc/self/exe", "churn", "child", num);
 		if (!first)
-			first = p;
-		last = p;
+			first = last;
 	}
 	printf("parent=%d children=%ld sites=%d first=%d last=%d\n", (int)getpid(), n,
 	       SITES, (int)first, (int)last);

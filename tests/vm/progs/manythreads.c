@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -36,9 +37,14 @@ int main(int argc, char **argv)
 		return 1;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 64 * 1024);
-	for (i = 0; i < n; i++)
-		if (pthread_create(&t[i], &attr, sleeper, NULL))
+	for (i = 0; i < n; i++) {
+		int err = pthread_create(&t[i], &attr, sleeper, NULL);
+
+		if (err) {
+			fprintf(stderr, "manythreads: thread %ld: %s\n", i, strerror(err));
 			return 1;
+		}
+	}
 	printf("ready %ld\n", n);
 	fflush(stdout);
 	while (read(0, &c, 1) > 0)
