@@ -16,6 +16,14 @@
 # latency against wlkey's truth: the interval ends at the flip that
 # showed the answer, within 10% plus one refresh, the verdict per mode.
 #
+# Then the module's auto trigger (auto_trigger_ms 250, tipmed making the
+# incident): 'w', which wlkey answers after sleeping 400 ms.  weston's
+# first flip after the commit only starts its repaint loop; the trigger
+# must measure the press to the next, the flip that showed the answer
+# (the recorded flip nearest wp_presentation's presented time), not one
+# repaint before (tests/vm/wlauto_check.sh, check_wlauto.py: as
+# t-wlauto's sleep, and the incident's end at that very flip).
+#
 # weston runs as root (Debian's weston is built without libseat), so
 # wlkey does too: its helper stops weston for the compstop press.
 # Logs and the truth on the guest's tmpfs (tests/vm/wlkeyrun.sh, shared
@@ -25,10 +33,19 @@ cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
 # the presses: KEY=MODE:MS for wlkey
-WLK_PRESSES="a=none:0 s=sleep:300 c=compute:300 p=compstop:300"
+inc=/tmp/incidents
+sock=/tmp/tipmed.sock
+AUTO_MS=250
+# the presses: KEY=MODE:MS for wlkey, the last one the auto trigger's
+WLK_PRESSES="a=none:0 s=sleep:300 c=compute:300 p=compstop:300 w=sleep:400"
+. "$TIPME_SRC/tests/vm/lib.sh"
 . "$TIPME_SRC/tests/vm/wlsession.sh"
 . "$TIPME_SRC/tests/vm/wlkeyrun.sh"
+more_than() { [ "$(incidents | wc -l)" -gt "$1" ]; }
 
+# evdev before tipme, as at boot: the auto trigger sees weston woken
+# during the delivery only when evdev's handler runs before tipme's
+modprobe evdev
 wlk_insmod
 if ! wl_weston; then
 	tap_fail "weston started" "$WL_ERR"
@@ -43,4 +60,23 @@ grep -E 'launcher|DRM: head|Output .* enabled|repaint window|pixman' "$WL_LOGS/w
 wlk_start
 printf '{"event": "env", "weston": %d, "exact_flip": true, "kernel": "%s"}\n' "$WESTON_PID" \
 	"$(uname -r)" > "$out/env.json"
-wlk_presses
+wlk_each "${WLK_PRESSES% *}"
+
+# the auto trigger's press: an incident by itself, measured to the flip
+grep -q '^tipme:' /etc/group || echo 'tipme:x:990:' >> /etc/group
+start_tipmed --auto-spacing 0
+echo $AUTO_MS > /sys/module/tipme/parameters/auto_trigger_ms
+before=$(incidents | wc -l)
+if wlk_typed "@$WESTON_PID w" auto; then
+	wait_for 60 more_than "$before"
+	tap_cmp "auto: an auto incident, by itself" "$?" -eq 0
+	tap_cmp "auto: one incident more" "$(incidents | wc -l)" -eq $((before + 1))
+	rm -rf "$out/auto.incident"
+	cp -r "$(incidents | tail -n 1)" "$out/auto.incident"
+	cp "$truth" "$out/wlkey.jsonl"
+	tap_on_host tests/vm/wlauto_check.sh auto "$WLK_N"
+fi
+echo 0 > /sys/module/tipme/parameters/auto_trigger_ms
+kill "$TIPMED"
+wait "$TIPMED" 2> /dev/null
+wlk_end
