@@ -311,6 +311,26 @@ static void at_answered(struct kunit *test, struct at_env *e)
 }
 
 /*
+ * weston's repaint: its timer wakes it, it commits the flip, tells the
+ * client of the frame and waits for work.
+ */
+static void at_repaints(struct at_env *e)
+{
+	at_wakes(e, NULL, e->reader);
+	at_queues_work(e, e->reader);
+	at_wakes(e, e->reader, e->client);
+	at_switch(e->reader, true);
+}
+
+/* ... then the reader waited for work, and a flip's event woke it. */
+static void at_woken_by_flip(struct kunit *test, struct at_env *e)
+{
+	at_answered(test, e);
+	at_switch(e->reader, true);
+	at_flip_wakes(e);
+}
+
+/*
  * weston on an idle output (t-weston's auto step): the commit's first
  * flip only started its repaint loop (the old picture again).  Preempted
  * by the kernel worker that delivers it, weston sends the client its
@@ -332,10 +352,7 @@ static void autotrig_weston_repaint(struct kunit *test)
 	at_switch(e->reader, true);
 	at_input_wakes(e, e->other, e->reader);
 	at_switch(e->reader, true);
-	at_wakes(e, NULL, e->reader);
-	at_queues_work(e, e->reader);
-	at_wakes(e, e->reader, e->client);
-	at_switch(e->reader, true);
+	at_repaints(e);
 	at_flip_on(AT_FILE, 1);
 	at_flip_on(AT_FILE2, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&tipme_auto_readers), 1);
@@ -353,14 +370,9 @@ static void autotrig_weston_asleep(struct kunit *test)
 	struct at_env *e = test->priv;
 	u32 flipped = nr_flipped, repaint = nr_repaint;
 
-	at_answered(test, e);
+	at_woken_by_flip(test, e);
 	at_switch(e->reader, true);
-	at_flip_wakes(e);
-	at_switch(e->reader, true);
-	at_wakes(e, NULL, e->reader);
-	at_queues_work(e, e->reader);
-	at_wakes(e, e->reader, e->client);
-	at_switch(e->reader, true);
+	at_repaints(e);
 	KUNIT_EXPECT_EQ(test, atomic_read(&tipme_auto_readers), 1);
 	at_flip_wakes(e);
 	at_ended(test, flipped, repaint, 1);
@@ -376,9 +388,7 @@ static void autotrig_told_ends(struct kunit *test)
 	struct at_env *e = test->priv;
 	u32 flipped = nr_flipped, repaint = nr_repaint;
 
-	at_answered(test, e);
-	at_switch(e->reader, true);
-	at_flip_wakes(e);
+	at_woken_by_flip(test, e);
 	at_wakes(e, e->reader, e->client);
 	KUNIT_EXPECT_EQ(test, atomic_read(&tipme_auto_readers), 1);
 	at_switch(e->reader, true);
