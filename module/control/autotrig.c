@@ -52,6 +52,24 @@
  *     took auto_trigger_ms to the flip, the trigger fires, its end
  *     TIPME_PRESS_END_FLIP.  The flip is then in the history the trigger
  *     freezes.
+ *  5b. That first flip (of a DRM file: an event nobody reads shows
+ *     nothing) may only have started the compositor's repaint loop:
+ *     weston, on an output that was idle and a device DRM counts no
+ *     vblanks of, flips the picture already on the screen again to learn
+ *     when the refresh is, and composes the client's answer only at its
+ *     repaint window before the next.  So the press waits (AUTO_STARTED)
+ *     for the next flip on the same file and CRTC within AUTO_LOOP_NS,
+ *     which ends it; another client's or output's flip does not.  It ends
+ *     at the first flip instead, the rule tipme report follows
+ *     (postmortem/analysis/flip.c: repaint_after()), when another
+ *     process's task wakes a thread of the reader's (news: a client's
+ *     message; an input's delivery, a key's release written through
+ *     uinput, is none), when the reader, having read that flip's event
+ *     (it woke from its wait for work since), told a client something
+ *     (woke a task of another process: a frame's news) and waits for work
+ *     again without committing another flip, when a new press wakes the
+ *     reader, or when AUTO_LOOP_NS pass with no such flip (a timer): the
+ *     trigger fires then, the first flip in its history.
  *  6. A client the reader's process wakes from the wait it was woken from
  *     for the press (its next message: the key's release, say), that has
  *     neither answered nor run while the reader was awake since the
@@ -75,6 +93,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hrtimer.h>
 #include <linux/input.h>
 #include <linux/irq_work.h>
 #include <linux/moduleparam.h>
@@ -102,12 +121,19 @@
  * has not translated yet took over a millisecond under TCG.
  */
 #define AUTO_DELIVERY_NS	(20 * NSEC_PER_MSEC)
+/*
+ * A compositor flips again this soon after a flip that only started its
+ * repaint loop (REPAINT_WITHIN_NS in postmortem/analysis/flip.c).
+ */
+#define AUTO_LOOP_NS		(100 * NSEC_PER_MSEC)
 
 static unsigned int auto_trigger_ms;
 module_param(auto_trigger_ms, uint, 0644);
 MODULE_PARM_DESC(auto_trigger_ms, "Trigger a dump when a key or button press takes this long: until the task it woke waits for input again, or on a display with page flips until the flip after its client's answer (0: off, the default)");
 
 DEFINE_PER_CPU(bool, tipme_auto_delivering);
+/* This CPU delivers an input event, a press or not (the input core's lock). */
+static DEFINE_PER_CPU(bool, delivering_input);
 atomic_t tipme_auto_readers = ATOMIC_INIT(0);
 atomic_t tipme_auto_flipwait = ATOMIC_INIT(0);
 
@@ -136,11 +162,15 @@ struct auto_wait {
  * @AUTO_READING: the reader handles it
  * @AUTO_CLIENT: the reader is done; its client has not answered yet
  * @AUTO_ANSWERED: the client answered; the next flip ends the press
+ * @AUTO_STARTED: a flip came after the answer; it may only have started
+ *	the compositor's repaint loop, the next on its file and CRTC ends
+ *	the press
  */
 enum auto_phase {
 	AUTO_READING,
 	AUTO_CLIENT,
 	AUTO_ANSWERED,
+	AUTO_STARTED,
 };
 
 /**
@@ -170,6 +200,15 @@ enum auto_phase {
  *	queued a work item since it was woken for the press: its answer
  *	may come after the reader's next message
  * @flipwait: counted in tipme_auto_flipwait
+ * @loop_ns: with AUTO_STARTED, the first flip after the answer
+ * @loop_file: ... its DRM file (probes/drm.c's identity)
+ * @loop_crtc: ... and CRTC
+ * @read: with AUTO_STARTED, the reader woke from its wait for work since
+ *	that flip (it read the flip's event: its messages from then on answer
+ *	the flip)
+ * @told: ... and its process then woke a task of another process
+ * @recommit: ... and its process committed (queued a work item or a
+ *	vblank event) since @read
  * @comm: the reader's command name, once it is done
  */
 struct auto_reader {
@@ -189,6 +228,12 @@ struct auto_reader {
 	bool silent;
 	bool passed;
 	bool flipwait;
+	u64 loop_ns;
+	u32 loop_file;
+	int loop_crtc;
+	bool read;
+	bool told;
+	bool recommit;
 	char comm[TASK_COMM_LEN];
 };
 
@@ -198,9 +243,11 @@ static struct auto_reader readers[AUTO_READERS];
 static struct tipme_trigger_press fired;
 static bool fired_pending, stopped;
 static u32 nr_measured, nr_slow, nr_fired, nr_full, nr_forgotten, nr_cut;
-static u32 nr_followed, nr_flipped, nr_undrawn;
+static u32 nr_followed, nr_flipped, nr_undrawn, nr_repaint;
 
 static struct irq_work fire_work;
+/* Ends the presses whose loop's next flip did not come (AUTO_LOOP_NS). */
+static struct hrtimer loop_timer;
 /* Flips' completions are recorded (probes/drm.c says so). */
 static bool flips_seen;
 
@@ -228,7 +275,7 @@ static bool same_wait(struct task_struct *p, const struct auto_wait *w)
  */
 static void auto_sync(struct auto_reader *r)
 {
-	bool want = r->pid && (r->phase == AUTO_ANSWERED ||
+	bool want = r->pid && (r->phase >= AUTO_ANSWERED ||
 			       (r->client && !r->answered && r->cand));
 
 	if (want == r->flipwait)
@@ -273,21 +320,6 @@ static void auto_answered(struct auto_reader *r)
 		auto_set_phase(r, AUTO_ANSWERED);
 }
 
-/* Under auto_lock: forget the presses followed for too long. */
-static void auto_expire(u64 now)
-{
-	struct auto_reader *r;
-	int i;
-
-	for (i = 0; i < AUTO_READERS; i++) {
-		r = &readers[i];
-		if (r->pid && now - r->press_ns > AUTO_FORGET_NS) {
-			auto_drop(r);
-			nr_forgotten++;
-		}
-	}
-}
-
 /* Under auto_lock: a press that took @lat to @end; raise it if slow. */
 static void auto_measured(struct auto_reader *r, u64 lat, u16 end)
 {
@@ -308,6 +340,96 @@ static void auto_measured(struct auto_reader *r, u64 lat, u16 end)
 	fired.comm[sizeof(fired.comm) - 1] = '\0';
 	fired_pending = true;
 	irq_work_queue(&fire_work);
+}
+
+/* Under auto_lock: a press in AUTO_STARTED ends at its first flip. */
+static void auto_loop_end(struct auto_reader *r)
+{
+	auto_measured(r, r->loop_ns - r->press_ns, TIPME_PRESS_END_FLIP);
+	auto_drop(r);
+}
+
+/*
+ * Under auto_lock: end at their first flip the presses whose next flip
+ * did not come in time, forget those followed for too long.
+ */
+static void auto_expire(u64 now)
+{
+	struct auto_reader *r;
+	int i;
+
+	for (i = 0; i < AUTO_READERS; i++) {
+		r = &readers[i];
+		if (r->pid && r->phase == AUTO_STARTED &&
+		    now - r->loop_ns > AUTO_LOOP_NS) {
+			auto_loop_end(r);
+		} else if (r->pid && now - r->press_ns > AUTO_FORGET_NS) {
+			auto_drop(r);
+			nr_forgotten++;
+		}
+	}
+}
+
+/*
+ * Under auto_lock: the flip that began AUTO_STARTED at @r->loop_ns; the
+ * timer ends it if no next flip comes.
+ */
+static void auto_loop_start(struct auto_reader *r, u32 file, int crtc)
+{
+	r->loop_ns = ktime_get_ns();
+	r->loop_file = file;
+	r->loop_crtc = crtc;
+	r->read = false;
+	r->told = false;
+	r->recommit = false;
+	WRITE_ONCE(r->phase, AUTO_STARTED);
+	auto_sync(r);
+	nr_flipped++;
+	if (!hrtimer_is_queued(&loop_timer))
+		hrtimer_start(&loop_timer, ns_to_ktime(r->loop_ns + AUTO_LOOP_NS + 1),
+			      HRTIMER_MODE_ABS);
+}
+
+static enum hrtimer_restart loop_timer_fn(struct hrtimer *t)
+{
+	u64 next = 0, now;
+	unsigned long flags;
+	int i;
+
+	raw_spin_lock_irqsave(&auto_lock, flags);
+	now = ktime_get_ns();
+	auto_expire(now);
+	for (i = 0; i < AUTO_READERS; i++)
+		if (readers[i].pid && readers[i].phase == AUTO_STARTED &&
+		    (!next || readers[i].loop_ns < next))
+			next = readers[i].loop_ns;
+	raw_spin_unlock_irqrestore(&auto_lock, flags);
+	if (!next)
+		return HRTIMER_NORESTART;
+	hrtimer_set_expires(t, ns_to_ktime(next + AUTO_LOOP_NS + 1));
+	return HRTIMER_RESTART;
+}
+
+/*
+ * Under auto_lock: @p woken by current, while @r's first flip after the
+ * answer may only have started the repaint loop; @woke: @p is the reader,
+ * woken from its wait for work; @task: a user task woken from task
+ * context by another process.  Return: the press ended (at that flip).
+ */
+static bool auto_loop_wakes(struct auto_reader *r, struct task_struct *p,
+			    bool woke, bool task)
+{
+	if (task && p->tgid == r->tgid && !(current->flags & PF_KTHREAD) &&
+	    !this_cpu_read(delivering_input)) {
+		/* news from another process: the flip was not only the loop's */
+		auto_loop_end(r);
+		return true;
+	}
+	if (woke)
+		r->read = true;
+	else if (task && current->tgid == r->tgid && r->read)
+		r->told = true;
+	return false;
 }
 
 /**
@@ -344,9 +466,12 @@ void tipme_auto_woken(struct task_struct *p)
 		/*
 		 * Done with an earlier press whose answer is not on the
 		 * screen yet: this press replaces it, as a flip now would
-		 * end the earlier one at this press's answer.
+		 * end the earlier one at this press's answer (one that
+		 * flipped ends at that flip).
 		 */
-		if (r->pid == p->pid) {
+		if (r->pid == p->pid && r->phase == AUTO_STARTED) {
+			auto_loop_end(r);
+		} else if (r->pid == p->pid) {
 			auto_drop(r);
 			nr_forgotten++;
 		}
@@ -385,6 +510,11 @@ static bool wakes_for(const struct auto_reader *r, struct task_struct *p)
 		return false;
 	if (READ_ONCE(r->phase) == AUTO_READING && pid == current->pid &&
 	    !client)
+		return true;
+	/* news for the reader's process, or its message to another */
+	if (READ_ONCE(r->phase) == AUTO_STARTED &&
+	    (p->tgid == READ_ONCE(r->tgid) ||
+	     current->tgid == READ_ONCE(r->tgid)))
 		return true;
 	if (!client)
 		return false;
@@ -431,6 +561,7 @@ void tipme_auto_wakes(struct task_struct *p)
 	bool task = intask && !(p->flags & PF_KTHREAD) && p->mm &&
 		    p->tgid != current->tgid;
 	struct auto_reader *r;
+	bool woke;
 	pid_t pid;
 	int i;
 
@@ -452,11 +583,16 @@ void tipme_auto_wakes(struct task_struct *p)
 		 * process committed during the wait's run up (the flip of the
 		 * candidate's commit may be pending)
 		 */
-		if (p->pid == r->pid && r->ridle) {
+		woke = p->pid == r->pid && r->ridle;
+		if (woke) {
 			r->ridle = false;
 			if (!r->committed)
 				WRITE_ONCE(r->cand, false);
 			r->committed = false;
+		}
+		if (r->phase == AUTO_STARTED) {
+			auto_loop_wakes(r, p, woke, task);
+			continue;
 		}
 		if (intask)
 			auto_passes_on(r, p);
@@ -495,15 +631,22 @@ void tipme_auto_wakes(struct task_struct *p)
  */
 static bool commits(const struct auto_reader *r)
 {
-	return READ_ONCE(r->pid) && READ_ONCE(r->cand) &&
-	       READ_ONCE(r->tgid) == current->tgid;
+	return READ_ONCE(r->pid) && READ_ONCE(r->tgid) == current->tgid &&
+	       (READ_ONCE(r->cand) || READ_ONCE(r->phase) == AUTO_STARTED);
 }
 
-/* Under auto_lock: the same, and if so keep the candidate. */
+/*
+ * Under auto_lock: the same, and if so keep the candidate, or with
+ * AUTO_STARTED note a flip after the one the reader read.
+ */
 static void auto_commits(struct auto_reader *r)
 {
-	if (r->pid && r->cand && r->tgid == current->tgid)
+	if (!r->pid || r->tgid != current->tgid)
+		return;
+	if (r->cand)
 		r->committed = true;
+	if (r->phase == AUTO_STARTED && r->read)
+		r->recommit = true;
 }
 
 /**
@@ -609,6 +752,11 @@ void tipme_auto_switched(struct task_struct *prev, unsigned int state)
 		if (r->pid != prev->pid || !idle || !same_wait(prev, &r->wait))
 			continue;
 		r->ridle = true;
+		/* it told a client of the flip it read, and flips no more */
+		if (r->phase == AUTO_STARTED && r->told && !r->recommit) {
+			auto_loop_end(r);
+			continue;
+		}
 		if (r->phase != AUTO_READING)
 			continue;
 		lat = now - r->press_ns;
@@ -644,14 +792,18 @@ void tipme_auto_flips_seen(bool seen)
 
 /**
  * tipme_auto_flipped() - a page flip's event was delivered
+ * @file: the DRM file it goes to (probes/drm.c's identity), 0 for none
+ * @crtc: its CRTC
  *
- * Ends every press whose client has answered, or ran while its reader was
- * awake since the reader last woke from its wait for work: its latency
- * runs to now.
+ * For every press whose client has answered, or ran while its reader was
+ * awake since the reader last woke from its wait for work: the first
+ * flip of a file, which may only have started the compositor's repaint
+ * loop (AUTO_STARTED); for a press past that flip, the next on the same
+ * file and CRTC, which ends it: its latency runs to now.
  *
  * Context: drm_vblank_event_delivered's probe (any context).
  */
-void tipme_auto_flipped(void)
+void tipme_auto_flipped(u32 file, int crtc)
 {
 	struct auto_reader *r;
 	unsigned long flags;
@@ -663,9 +815,16 @@ void tipme_auto_flipped(void)
 	auto_expire(now);
 	for (i = 0; i < AUTO_READERS; i++) {
 		r = &readers[i];
-		if (!r->pid || !r->flipwait)
+		if (!r->pid || !r->flipwait || !file)
 			continue;
-		nr_flipped++;
+		if (r->phase != AUTO_STARTED) {
+			auto_loop_start(r, file, crtc);
+			continue;
+		}
+		/* another client's or output's flip */
+		if (file != r->loop_file || crtc != r->loop_crtc)
+			continue;
+		nr_repaint++;
 		auto_measured(r, now - r->press_ns, TIPME_PRESS_END_FLIP);
 		auto_drop(r);
 	}
@@ -693,6 +852,7 @@ static void fire_fn(struct irq_work *work)
 void tipme_auto_delivered(void)
 {
 	this_cpu_write(tipme_auto_delivering, false);
+	this_cpu_write(delivering_input, false);
 }
 
 /**
@@ -715,6 +875,7 @@ static bool auto_filter(struct input_handle *handle, unsigned int type,
 	struct auto_press *p;
 	u8 mod;
 
+	this_cpu_write(delivering_input, true);
 	if (type != EV_KEY)
 		return false;
 	mod = tipme_input_modifier(code);
@@ -769,7 +930,7 @@ static struct input_handler auto_handler = {
 int tipme_auto_params_text(char *buf, size_t size)
 {
 	u32 measured, slow, nfired, full, forgotten, cut, followed, flipped;
-	u32 undrawn;
+	u32 undrawn, repaint;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&auto_lock, flags);
@@ -782,11 +943,13 @@ int tipme_auto_params_text(char *buf, size_t size)
 	followed = nr_followed;
 	flipped = nr_flipped;
 	undrawn = nr_undrawn;
+	repaint = nr_repaint;
 	raw_spin_unlock_irqrestore(&auto_lock, flags);
 	return scnprintf(buf, size,
-			 "auto_trigger_ms=%u\nauto_presses_measured=%u\nauto_presses_slow=%u\nauto_triggers=%u\nauto_readers_missed=%u\nauto_readers_forgotten=%u\nauto_deliveries_cut=%u\nauto_presses_followed=%u\nauto_presses_to_flip=%u\nauto_presses_undrawn=%u\n",
+			 "auto_trigger_ms=%u\nauto_presses_measured=%u\nauto_presses_slow=%u\nauto_triggers=%u\nauto_readers_missed=%u\nauto_readers_forgotten=%u\nauto_deliveries_cut=%u\nauto_presses_followed=%u\nauto_presses_to_flip=%u\nauto_presses_undrawn=%u\nauto_presses_to_repaint=%u\n",
 			 READ_ONCE(auto_trigger_ms), measured, slow, nfired,
-			 full, forgotten, cut, followed, flipped, undrawn);
+			 full, forgotten, cut, followed, flipped, undrawn,
+			 repaint);
 }
 
 /**
@@ -799,6 +962,8 @@ int tipme_auto_params_text(char *buf, size_t size)
 int tipme_auto_init(void)
 {
 	init_irq_work(&fire_work, fire_fn);
+	tipme_hrtimer_setup(&loop_timer, loop_timer_fn, CLOCK_MONOTONIC,
+			    HRTIMER_MODE_ABS);
 	stopped = false;
 	if (tipme_fail_step("auto trigger handler"))
 		return -ENOMEM;
@@ -828,5 +993,6 @@ void tipme_auto_exit(void)
 	atomic_set(&tipme_auto_readers, 0);
 	atomic_set(&tipme_auto_flipwait, 0);
 	raw_spin_unlock_irqrestore(&auto_lock, flags);
+	hrtimer_cancel(&loop_timer);
 	irq_work_sync(&fire_work);
 }

@@ -23,7 +23,7 @@ extern atomic_t tipme_auto_flipwait;
 void tipme_auto_woken(struct task_struct *p);
 void tipme_auto_switched(struct task_struct *prev, unsigned int state);
 void tipme_auto_wakes(struct task_struct *p);
-void tipme_auto_flipped(void);
+void tipme_auto_flipped(u32 file, int crtc);
 void tipme_auto_queued(void);
 void tipme_auto_vblank_queued(void);
 void tipme_auto_flips_seen(bool seen);
@@ -73,11 +73,14 @@ static inline void tipme_auto_vblank_queue(void)
 		tipme_auto_vblank_queued();
 }
 
-/* From drm_vblank_event_delivered's probe: a page flip completed. */
-static inline void tipme_auto_flip(void)
+/*
+ * From drm_vblank_event_delivered's probe: a page flip completed, its
+ * event for DRM file @file (0: none) on CRTC @crtc.
+ */
+static inline void tipme_auto_flip(u32 file, int crtc)
 {
 	if (unlikely(atomic_read(&tipme_auto_flipwait)))
-		tipme_auto_flipped();
+		tipme_auto_flipped(file, crtc);
 }
 
 #endif /* TIPME_AUTOTRIG_H */

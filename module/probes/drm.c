@@ -104,7 +104,7 @@ static void probe_drm_vblank_event_delivered(void *data, struct drm_file *file,
 					     int crtc, unsigned int seq)
 {
 	vblank_ev_record(TIPME_REC_VBLANK_DELIVERED, file, crtc, seq);
-	tipme_auto_flip();
+	tipme_auto_flip(file ? file_id(file) : 0, crtc);
 }
 
 /**

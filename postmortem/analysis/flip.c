@@ -33,8 +33,6 @@
 #define REPAINT_WITHIN_NS	100000000LL
 /* How many later messages of the client the commit may move to. */
 #define COMMIT_MOVES		16
-/* An input's record and its reader's wakeup are this close, either way. */
-#define INPUT_CALL_NS		2000000LL
 
 static uint32_t tgid_of(const struct pm_dump *pm, uint32_t pid, int64_t ns)
 {
@@ -95,34 +93,8 @@ static const struct pm_wake *woken_by_flip(const struct pm_dump *pm, const struc
 }
 
 /*
- * Whether @w delivered an input the kernel recorded: evdev wakes the
- * reader in the call that hands the input to our handler too, in the
- * context the input came in: from a device an interrupt, from a uinput
- * device the writing task's, on the CPU of the input's record, that task
- * running from one to the other (kinput.c).
- */
-static int input_wake(const struct pm_state *st, const struct pm_res *res,
-		      const struct pm_wake *w)
-{
-	size_t lo = 0, hi = res->ninputs, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (res->inputs[mid].ns < w->ns - INPUT_CALL_NS)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < res->ninputs && res->inputs[lo].ns <= w->ns + INPUT_CALL_NS; lo++)
-		if (res->inputs[lo].cpu == w->cpu &&
-		    pm_ran_through(st, w->waker, w->cpu, res->inputs[lo].ns, w->ns))
-			return 1;
-	return 0;
-}
-
-/*
  * Whether a task of another process woke a thread of @compositor in (@lo,
- * @hi), other than with an input (input_wake(): a key's release written
+ * @hi), other than with an input (pm_seg_input_wake(): a key's release written
  * through uinput; from a device the wakeup is an interrupt's, no task's).
  */
 static int news(const struct pm_dump *pm, const struct pm_state *st, const struct pm_res *res,
@@ -135,7 +107,7 @@ static int news(const struct pm_dump *pm, const struct pm_state *st, const struc
 
 		/* a flip's delivery (by a kernel worker) is no news of a client's */
 		if (w->flip || w->ctx != TIPME_CTX_TASK || !w->waker ||
-		    w->waker == PM_WAKER_UNKNOWN || input_wake(st, res, w))
+		    w->waker == PM_WAKER_UNKNOWN || pm_seg_input_wake(st, res, w))
 			continue;
 		if (tgid_of(pm, w->target, w->ns) == compositor &&
 		    tgid_of(pm, w->waker, w->ns) != compositor)

@@ -39,6 +39,8 @@ const char *const pm_cause_key[PM_C_NR] = {
  * the two under QEMU TCG, its vCPU thread held up by the host).
  */
 #define BLK_WAKE_NS	2000000
+/* An input's record and its reader's wakeup are this close, either way. */
+#define INPUT_CALL_NS	2000000LL
 #define BLK_WAKE_IRQ_NS	20000000
 
 const char *pm_seg_sleep_site(const struct pm_dump *pm, const struct pm_seg *s)
@@ -358,6 +360,38 @@ const struct pm_fence *pm_seg_fence(const struct pm_res *res, uint32_t pid,
 		}
 	}
 	return NULL;
+}
+
+/**
+ * pm_seg_input_wake() - whether a wakeup delivered an input the kernel recorded
+ * @st: the state (where the waker ran)
+ * @res: resources (the inputs)
+ * @w: the wakeup
+ *
+ * evdev wakes the reader in the call that hands the input to tipme's
+ * handler too, in the context the input came in: from a device an
+ * interrupt, from a uinput device the writing task's, on the CPU of the
+ * input's record, that task running from one to the other (kinput.c).
+ *
+ * Return: 1 if @w is such a wakeup, else 0.
+ */
+int pm_seg_input_wake(const struct pm_state *st, const struct pm_res *res,
+		      const struct pm_wake *w)
+{
+	size_t lo = 0, hi = res->ninputs, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (res->inputs[mid].ns < w->ns - INPUT_CALL_NS)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < res->ninputs && res->inputs[lo].ns <= w->ns + INPUT_CALL_NS; lo++)
+		if (res->inputs[lo].cpu == w->cpu &&
+		    pm_ran_through(st, w->waker, w->cpu, res->inputs[lo].ns, w->ns))
+			return 1;
+	return 0;
 }
 
 /**

@@ -41,6 +41,8 @@ const struct pm_fence *pm_seg_fence(const struct pm_res *res, uint32_t pid,
 				    const struct pm_seg *s, const struct pm_wake *w);
 const struct pm_flip *pm_seg_flip(const struct pm_dump *pm, const struct pm_res *res,
 				  uint32_t pid, const struct pm_wake *w);
+int pm_seg_input_wake(const struct pm_state *st, const struct pm_res *res,
+		      const struct pm_wake *w);
 
 /**
  * pm_seg_sleep_site() - the frame of a sleep only a timer ends

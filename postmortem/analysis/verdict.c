@@ -1335,6 +1335,19 @@ static void blocked(struct va *v, const struct pm_thread *t,
 		add_step(v, parent, t->pid, a, b, PM_C_DISPLAY, s);
 		return;
 	}
+	/*
+	 * the compositor composing a press's flip, in its wait for work
+	 * until an input's delivery woke it (a key's release written through
+	 * uinput: the writer's task wakes it, where a keyboard's interrupt
+	 * would): the wait for its repaint window it was in, the display's
+	 * pace (below), not the writer's doing
+	 */
+	if (v->pacer && w && w->ctx == TIPME_CTX_TASK && pm_seg_idle(v->inc, s) &&
+	    tgid_of(v, t->pid, a) == v->pacer && pm_seg_input_wake(v->st, v->res, w)) {
+		charge_display(v, v->pace_crtc, rest, t->pid);
+		add_step(v, parent, t->pid, a, b, PM_C_DISPLAY, s);
+		return;
+	}
 	if (s->waker > 0 && s->waker_ctx == TIPME_CTX_TASK &&
 	    (uint32_t)s->waker != t->pid) {
 		int futex = strstr(pm_seg_site0(v->pm, s), "futex") != NULL;

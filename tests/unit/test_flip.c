@@ -1519,6 +1519,16 @@ int main(void)
 		"\"committer\":600,\"commit_woke\":500,\"commit_mono_ns\":311500000}",
 		NULL,
 	};
+	/* the repaint wait the release woke: the display's, both parts of it */
+	static const char *const weston_release_must[] = {
+		"\"flip_mono_ns\":323200000,",
+		"\"loop_start_delivered_mono_ns\":312200000,\"repaint_timer_mono_ns\":321900000}",
+		"{\"cause\":\"display\",\"culprit\":null,\"resource\":\"crtc 0 repaint window\","
+		"\"ms\":9,",
+		"\"woken_by\":710,\"woken_by_comm\":\"vkbd\",\"waker_ctx\":\"task\","
+		"\"cause\":\"display\"}",
+		NULL,
+	};
 	static const char *const timer_race_must[] = {
 		"\"commit_by\":\"awake\",\"commit_seen\":false,\"committer\":600,"
 		"\"commit_woke\":500,\"commit_mono_ns\":312000000}",
@@ -1535,7 +1545,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(151);
+	tap_plan(152);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1662,11 +1672,16 @@ int main(void)
 	      "its loop's first flip, "
 	      "then sending foot its replies to the commit (a wakeup) before it reads that "
 	      "flip's event: no frame's news, the repaint's flip (t-weston's compstop)");
-	check(V_WESTON_RELEASE, 323.2, "flip", "timer", 600, 90, weston_told_must,
+	check(V_WESTON_RELEASE, 323.2, "flip", "timer", 600, 90, weston_release_must,
 	      "the client's sleep under weston, the key's release written through uinput "
 	      "waking weston between its "
 	      "loop's first flip and the repaint: an input, no process's news, the repaint's "
-	      "flip (t-weston's none)");
+	      "flip (t-weston's none); weston's repaint wait the release woke is the display's "
+	      "(9 ms), not vkbd's");
+	out = run(pm_cmd_report, "report", "weston-release", 1, &ret);
+	tap_ok(!strstr(out, "\"culprit\":{\"pid\":710,"),
+	       "weston-release: nothing charged to vkbd, whose write woke weston's repaint wait");
+	free(out);
 	check(V_WESTON_BUSY, 322.7, "flip", "timer", 600, 90, weston_busy_must,
 	      "the same, weston runnable from the commit to the repaint (its timer expired as it "
 	      "ran): the repaint's flip still, no wait for the timer");

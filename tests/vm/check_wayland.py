@@ -208,9 +208,15 @@ def main():
     print("# %s: the key event's time - the input record's: %d ms" % (m, dt))
     # evdev stamps the event after tipme.ko's input filter saw it: 0 ms
     # in 18 of 20 presses, 6 and 13 ms with two guests and two CPU
-    # burners on the host's 2 cores (a vCPU descheduled between the two)
-    check(-1 <= dt <= 50, "%s: the key event's time (%d ms) is the input record's, "
-          "or up to 50 ms after it" % (m, p["key_time_ms"]), "input at %d ns" % t_in)
+    # burners on the host's 2 cores (a vCPU descheduled between the two).
+    # The record itself is written by tipme's handler, after evdev's when
+    # evdev was loaded first (t-weston loads it first for the auto
+    # trigger's step): then the stamp precedes the record by the
+    # handlers' time, 3.8 ms on a first press under TCG (28 Nov), up to
+    # the recorder's CPU skew (PM_CPU_SKEW_NS, 10 ms)
+    check(-10 <= dt <= 50, "%s: the key event's time (%d ms) is the input record's, "
+          "from 10 ms before it to 50 ms after it" % (m, p["key_time_ms"]),
+          "input at %d ns" % t_in)
 
     # the compositor woken (if it slept when the key came), the client
     # woken by it

@@ -7,13 +7,13 @@ usage: check_wlauto.py TRUTH_JSONL ENV_JSON N META_JSON RECORDS_JSONL REPORT_JSO
 
 TRUTH_JSONL is what tests/vm/progs/wlkey.c wrote (one "press" line per
 answered press, every time CLOCK_MONOTONIC ns); ENV_JSON t-wlauto.sh's
-(sway's pid); N the press (its "n": wlkey slept, computed or asked before its
+(sway's pid) or t-weston.sh's (weston's, and "exact_flip"); N the press (its "n": wlkey slept, computed or asked before its
 commit); META_JSON the incident's meta.json, RECORDS_JSONL `tipme records
 --json` of its kernel.dump, REPORT_JSON `tipme report --json INCIDENT`
 (no --pid).
 
-meta.json: source "auto", a key press to sway (the reader of the
-keyboard), "end": "flip"; its time the key event's (libinput passes
+meta.json: source "auto", a key press to the compositor (the reader of
+the keyboard: sway, or weston), "end": "flip"; its time the key event's (libinput passes
 evdev's time on in ms, which evdev stamps after the module's filter saw
 the press: from 2 ms before that ms to 5 ms after it); its latency the
 truth's (the key event to wp_presentation's presented time) within 10%
@@ -25,6 +25,15 @@ running; the culprit wlkey's client either way; ask (the client passed the
 key to its helper, which answered later): timer, the culprit the helper,
 and the truth must say the client read the key's release before the
 answer (the case under test: the release finds it waiting).
+
+With "exact_flip" (t-weston.sh: weston's first flip after the commit
+only starts its repaint loop, a refresh before the one that shows the
+answer), the flip that showed it is the recorded flip (a delivered event
+to the compositor's DRM file) nearest wp_presentation's presented time:
+the press's end in meta.json (its time plus its latency: the kernel's
+clock at the flip's delivery) must be nearer that flip than any other
+delivered flip of that file, within half a refresh of it; the report's
+flip must be that flip too.
 
 --fast checks press N, answered at once, with the trigger at AUTO_MS:
 INFO_JSON is `tipme info --json` of a dump made once the answer was on
@@ -45,6 +54,7 @@ from jsonl import lines  # noqa: E402
 
 # how far the recorder's stamps on two CPUs may differ (PM_CPU_SKEW_NS)
 SKEW_NS = 10 * 10**6
+NO_FILE = "00000000"   # a commit's own completion event, which no file reads
 
 
 def ms(ns):
@@ -78,6 +88,31 @@ def fast():
         print("# none: the truth %s is within 10%% of %d ms: either is right" % (ms(lat), auto_ms))
 
 
+def exact(m, p, a, recs, iv, refresh):
+    """The incident's end and the report's flip are the one that showed the answer."""
+    flips = [r for r in recs if r["type"] == "vblank_delivered" and r.get("file") != NO_FILE
+             and r.get("owner") == p["compositor"]]
+    if not check(flips and p["presented_ns"] is not None,
+                 "%s: delivered flips of the compositor's file, and a presented time" % m,
+                 [r for r in recs if r["type"] == "vblank_delivered"][-5:]):
+        return
+    shown = min(flips, key=lambda r: abs(r["mono_ns"] - p["presented_ns"]))
+    end = a.get("press_mono_ns", 0) + a.get("latency_ns", 0)
+    near = min(flips, key=lambda r: abs(r["mono_ns"] - end))
+    before = [r for r in flips if r["mono_ns"] < shown["mono_ns"]]
+    print("# %s: the flip that showed the answer %d (presented %d); the one before %s; "
+          "the incident's end %d (%s after the first, %s after the press)"
+          % (m, shown["mono_ns"], p["presented_ns"],
+             before[-1]["mono_ns"] if before else None, end,
+             ms(end - shown["mono_ns"]), ms(a.get("latency_ns", 0))))
+    check(near is shown and abs(end - shown["mono_ns"]) <= refresh // 2,
+          "%s: meta.json: the press ends at the flip that showed the answer, not a repaint "
+          "before (%s from it)" % (m, ms(end - shown["mono_ns"])),
+          "nearest flip %d" % near["mono_ns"])
+    check((iv.get("flip") or {}).get("delivered_mono_ns") == shown["mono_ns"],
+          "%s: the report's flip is the one that showed the answer" % m, iv.get("flip"))
+
+
 def main():
     if sys.argv[1] == "--fast":
         fast()
@@ -91,7 +126,10 @@ def main():
     with open(sys.argv[6]) as f:
         report = json.load(f)
     p = [t for t in truth if t.get("event") == "press" and t["n"] == n][0]
-    m = p["mode"]
+    mode = m = p["mode"]
+    comp = "weston" if "weston" in env else "sway"
+    if comp == "weston":
+        m = "auto " + mode
     refresh = p["refresh_ns"] or 16666667
     key_ns = key_event_ns(p)
     lat_truth = p["presented_ns"] - key_ns
@@ -102,8 +140,8 @@ def main():
     a = meta.get("auto") or {}
     print("# %s: meta.json auto %s" % (m, json.dumps(a)))
     check(meta["trigger"]["source"] == "auto", "%s: meta.json: source auto" % m, meta["trigger"])
-    check(a.get("input") == "key" and a.get("pid") == env["sway"] and a.get("comm") == "sway",
-          "%s: meta.json: a key press to sway (%d)" % (m, env["sway"]), a)
+    check(a.get("input") == "key" and a.get("pid") == env[comp] and a.get("comm") == comp,
+          "%s: meta.json: a key press to %s (%d)" % (m, comp, env[comp]), a)
     check(a.get("end") == "flip", "%s: meta.json: measured to the flip" % m, a)
     press = a.get("press_mono_ns", 0)
     # The key event's time is libinput's (the kernel's CLOCK_MONOTONIC at
@@ -136,14 +174,16 @@ def main():
           "%s: the report's interval ends at the flip, within one refresh of the presented time"
           % m, iv)
     v = report.get("verdict") or {}
-    want = {"sleep": "timer", "compute": "running", "ask": "timer"}[m]
-    who = p["helper"] if m == "ask" else p["pid"]
+    if env.get("exact_flip"):
+        exact(m, p, a, recs, iv, refresh)
+    want = {"sleep": "timer", "compute": "running", "ask": "timer"}[mode]
+    who = p["helper"] if mode == "ask" else p["pid"]
     culprit = (v.get("culprit") or {}).get("pid")
     print("# %s: verdict %s, culprit %s: %s" % (m, v.get("cause"), culprit, v.get("text")))
     check(v.get("cause") == want and culprit == who,
           "%s: the verdict is %s, culprit wlkey's %s (%d)"
-          % (m, want, "helper" if m == "ask" else "client", who), v)
-    if m == "ask":
+          % (m, want, "helper" if mode == "ask" else "client", who), v)
+    if mode == "ask":
         rel = p.get("released_ns")
         check(rel is not None and rel < p["delay_end_ns"],
               "ask: wlkey read the key's release before the helper's answer (%s before it)"

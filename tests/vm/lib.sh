@@ -3,10 +3,11 @@
 # through tests/vm/xlib.sh the tests with X clients): tipmed started the
 # same way, the incidents it made, the small predicates they wait on, a
 # key press the module's auto trigger measures, and the check of an auto
-# incident's meta.json.  Sourced after tests/lib/tap.sh, with B
-# (the build directory), out (TIPME_OUT), inc (the incidents directory)
-# and sock (tipmed's control socket) set.
-# shellcheck disable=SC2154 # out, inc, sock: set by the test
+# incident's meta.json (of wlkey's press on a Wayland desktop: t-wlauto,
+# t-weston).  Sourced after tests/lib/tap.sh, with B (the build
+# directory), out (TIPME_OUT), inc (the incidents directory) and sock
+# (tipmed's control socket) set.
+# shellcheck disable=SC2154 # out, inc, sock, truth, before: set by the test
 
 mono_ns() { python3 "$TIPME_SRC/tests/lib/mono.py"; }
 # says FILE WORD [N]: FILE has at least N lines starting with WORD
@@ -14,6 +15,20 @@ says() { [ "$(grep -c "^$2" "$1")" -ge "${3:-1}" ]; }
 # field FILE KEY: the value of the last "KEY VALUE" line of FILE
 field() { awk -v k="$2" '$1 == k { v = $2 } END { print v }' "$1"; }
 incidents() { find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort; }
+more_than() { [ "$(incidents | wc -l)" -gt "$1" ]; }
+
+# wl_auto_incident MODE N: one auto incident more than $before, by itself,
+# for wlkey's press N, copied to $out/MODE.incident with wlkey's truth
+# ($truth), and its host step (tests/vm/wlauto_check.sh MODE N)
+wl_auto_incident() {
+	wait_for 60 more_than "$before"
+	tap_cmp "$1: an auto incident, by itself" "$?" -eq 0
+	tap_cmp "$1: one incident more" "$(incidents | wc -l)" -eq $((before + 1))
+	rm -rf "$out/$1.incident"
+	cp -r "$(incidents | tail -n 1)" "$out/$1.incident"
+	cp "$truth" "$out/wlkey.jsonl"
+	tap_on_host tests/vm/wlauto_check.sh "$1" "$2"
+}
 
 # start_tipmed [ARGS...]: tipmed on $inc and $sock, its PID in TIPMED
 start_tipmed() {

@@ -52,28 +52,47 @@ wlk_start() {
 	tap_ok "wlkey mapped its window and has the focus"
 }
 
-# wlk_presses: each press typed, its answer waited for, a dump, its host
-# step; then wlkey's exit, the end of the desktop and of the module
-wlk_presses() {
-	local p key mode n=0
-	for p in $WLK_PRESSES; do
+# wlk_typed KEY MODE: KEY typed (press number WLK_N, counted), its answer
+# waited for; false if it never came
+WLK_N=0
+wlk_typed() {
+	WLK_N=$((WLK_N + 1))
+	wl_type "$1"
+	if ! wait_for 60 wlk_answered $WLK_N; then
+		tap_fail "$2: wlkey's answer to '$1' reached the screen" \
+			"$(tail -n 5 "$WL_LOGS/wlkey.err")"
+		return 1
+	fi
+	tap_ok "$2: wlkey's answer to '$1' reached the screen"
+}
+
+# wlk_each [PRESSES]: each press (default WLK_PRESSES) typed, its answer
+# waited for, a dump, its host step
+# shellcheck disable=SC2120 # t-weston passes PRESSES, t-wayland none
+wlk_each() {
+	local p key mode
+	for p in ${1:-$WLK_PRESSES}; do
 		key=${p%%=*} mode=${p#*=}
 		mode=${mode%%:*}
-		n=$((n + 1))
-		wl_type "$key"
-		if ! wait_for 60 wlk_answered $n; then
-			tap_fail "$mode: wlkey's answer to '$key' reached the screen" \
-				"$(tail -n 5 "$WL_LOGS/wlkey.err")"
-			continue
-		fi
-		tap_ok "$mode: wlkey's answer to '$key' reached the screen"
+		wlk_typed "$key" "$mode" || continue
 		echo 1 > /proc/sys/tipme/trigger
 		tap_check "$mode: tipme dump" "$B"/tipme dump -o "$out/$mode.dump"
 		cp "$truth" "$out/wlkey.jsonl"
-		tap_on_host tests/vm/wayland_check.sh "$mode" "$n"
+		tap_on_host tests/vm/wayland_check.sh "$mode" "$WLK_N"
 	done
+}
+
+# wlk_end: wlkey's exit, the end of the desktop and of the module
+wlk_end() {
 	tap_check "wlkey exited after its presses" wait "$WLK_PID"
 	wlk_cleanup
 	tap_check "rmmod" rmmod tipme
 	tap_done
+}
+
+# wlk_presses: wlk_each, then wlk_end
+wlk_presses() {
+	# shellcheck disable=SC2119 # every press
+	wlk_each
+	wlk_end
 }
