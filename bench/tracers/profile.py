@@ -19,18 +19,35 @@ if args[:1] == ["--top"]:
 outdir, tracer, workload = args
 guest = json.load(open(f"{outdir}/guest.json"))
 
-# Every text symbol of every kallsyms file: module addresses differ per load.
-syms = {}
-for path in sorted(glob.glob(f"{outdir}/vm/kallsyms-*.txt")):
+# The text symbols of each kallsyms file, one per load of tipme.ko
+# (guest.py saves them as kallsyms-tipme-N.txt, N counting the loads):
+# tipme.ko's functions are where that load put them, and two loads (a
+# variant and tipme-base in one run) may put different functions at one
+# address, so each run's blocks are named by its own load's symbols.
+def read_syms(path):
+    syms = {}
     for line in open(path):
         f = line.split()
         if len(f) >= 3 and f[1] in "tTwW":
-            name = f[2] + (f" {f[3]}" if len(f) > 3 else "")
-            syms[int(f[0], 16)] = name
-addrs = sorted(syms)
+            syms[int(f[0], 16)] = f[2] + (f" {f[3]}" if len(f) > 3 else "")
+    return sorted(syms), syms
 
 
-def func(a):
+loads = sorted(glob.glob(f"{outdir}/vm/kallsyms-*.txt"),
+               key=lambda p: int(p.rsplit("-", 1)[1].split(".")[0]))
+tables = [read_syms(p) for p in loads]
+# the runs of each load, in mark order: a tipme tracer's turn is one load
+tipme_runs = sorted((r["mark"], name) for name, per in guest["runs"].items()
+                    if name.startswith("tipme") for rs in per.values() for r in rs)
+load_of, k, prev = {}, 0, None
+for mark, name in tipme_runs:
+    if name != prev:
+        k, prev = k + 1, name
+    load_of[mark] = min(k, len(tables)) - 1
+
+
+def func(a, mark):
+    addrs, syms = tables[load_of.get(mark, 0)]
     i = bisect.bisect_right(addrs, a) - 1
     return syms[addrs[i]] if i >= 0 else "?"
 
@@ -50,7 +67,7 @@ def per_function(name):
     acc = defaultdict(float)
     for r in runs:
         for a, n in sections.get(r["mark"], {}).items():
-            acc[func(a)] += n / len(runs)
+            acc[func(a, r["mark"])] += n / len(runs)
     return acc
 
 

@@ -26,7 +26,9 @@
  *
  * Chains are numbered in a table of numbered keys (intern.c), as the
  * blocking sites are, keyed by process and addresses, so a sleep through a
- * chain seen before writes a 4-byte number; the dump sends the table
+ * chain seen before writes a 4-byte number (the chain of the CPU's latest
+ * sleep is found without the table: a thread that sleeps again and again
+ * in the same place); the dump sends the table
  * (TIPME_SEC_USTACKS).  The profiler (profile.c) numbers the chains of the
  * tasks it interrupts in the same table, with the same walk.  A chain
  * numbered for the first time has its process's executable mappings
@@ -36,6 +38,7 @@
 
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/sizes.h>
@@ -82,6 +85,23 @@ struct ustack_key {
 
 static struct tipme_intern chains;
 static unsigned int depth;
+
+/*
+ * The chain the latest sleep on this CPU numbered, and its number: a
+ * thread that sleeps again through the same chain (a loop around one
+ * read(), a ping-pong) is found by comparing its key with this one,
+ * without hashing it and looking it up in the table.  Numbers stay valid
+ * while the module is loaded (the table is never emptied).  Only the
+ * sched_switch probe uses it, with interrupts disabled, so nothing else on
+ * the CPU does meanwhile.
+ */
+struct ustack_last {
+	u32 id;		/* 0: none */
+	u16 meta;
+	struct ustack_key k;
+};
+
+static DEFINE_PER_CPU(struct ustack_last, ustack_last);
 
 /**
  * tipme_ustack_init() - allocate the user stack table
@@ -231,26 +251,43 @@ static __always_inline unsigned int ustack_walk(u64 *ips, u8 *flags, bool irq)
 /**
  * tipme_ustack_capture() - the number of the current task's user chain
  *
+ * The chain of this CPU's latest capture is compared with the new one
+ * before the table is looked up.
+ *
  * Context: the sched_switch probe (preemption and interrupts disabled),
- * in the context of a user task that goes to sleep, or the profiler's
- * timer interrupting a user task.  Never sleeps, allocates or takes a page
- * fault.
+ * in the context of a user task that goes to sleep; only there.  Never
+ * sleeps, allocates or takes a page fault.
  * Return: the chain's number, or 0 if the table is full.
  */
 u32 tipme_ustack_capture(void)
 {
+	struct ustack_last *last = this_cpu_ptr(&ustack_last);
 	struct ustack_key k;
-	unsigned int n;
+	unsigned int n, i;
 	bool fresh;
+	u16 meta;
 	u8 flags;
 	u32 id;
 
 	n = ustack_walk(k.ip, &flags, false);
 	k.pid = current->tgid;
+	meta = n | (u16)flags << 8;
+	if (last->id && last->meta == meta && last->k.pid == k.pid) {
+		for (i = 0; i < n && last->k.ip[i] == k.ip[i]; i++)
+			;
+		if (i == n)
+			return last->id;
+	}
 	id = tipme_intern_new(&chains, (const u32 *)&k, USTACK_KEY_WORDS(n),
-			      n | (u16)flags << 8, &fresh);
+			      meta, &fresh);
 	if (unlikely(fresh))
 		tipme_xmaps_request();
+	if (id) {
+		last->id = id;
+		last->meta = meta;
+		last->k.pid = k.pid;
+		memcpy(last->k.ip, k.ip, n * sizeof(k.ip[0]));
+	}
 	return id;
 }
 

@@ -34,8 +34,9 @@
  * pool (xmpool.c): per process its pid and start time; per mapping its
  * range, file offset and a path slot; per path slot (shared by every
  * mapping of that file) the path, device, inode and build-id.  A process
- * is noted exited when the work item or a dump finds its pid gone (or
- * taken by a newer process), and dropped once the exec table's retention
+ * is noted exited when the work item (at most once a second, or when
+ * it must make room) or a dump finds its pid gone (or taken by a newer
+ * process), and dropped once the exec table's retention
  * has passed since; when room runs out, the process noted exited longest
  * ago goes first, then the one walked longest ago (counted as evicted).
  */
@@ -71,6 +72,14 @@
 #define XM_REQS		64	/* walks waiting for the work item */
 #define XM_WALK_MAX	128	/* mappings one walk keeps, at most */
 #define XM_TRIES	10	/* tries of the mmap lock before a walk is lost */
+/*
+ * How often a walk's store notes exits: asking every live process of the
+ * pool whether it is still there is a pid lookup each, which a walk of
+ * every new process (a fork and exec storm) would pay per walk.  A dump
+ * notes them at its start all the same, and a store that may evict notes
+ * them first.
+ */
+#define XM_GC_EVERY_NS	NSEC_PER_SEC
 
 static unsigned int xmaps_max = 8192;
 module_param(xmaps_max, uint, 0444);
@@ -422,6 +431,7 @@ int tipme_xmaps_init(void)
 			     tipme_exec_retention_ns(), proc_alive);
 	if (err)
 		return err;
+	pool.gc_every_ns = XM_GC_EVERY_NS;
 	found = tipme_fail_step("xmaps walk") ? NULL :
 		vmalloc(array_size(XM_WALK_MAX, sizeof(*found)));
 	pathbuf = kmalloc(PATH_MAX, GFP_KERNEL);

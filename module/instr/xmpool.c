@@ -3,8 +3,9 @@
  * The pool of captured executable mappings (see xmpool.h): store, note
  * exits, drop and evict, and copy out for a dump.
  *
- * A process is noted exited when a store or a dump finds its pid gone (or
- * taken by a newer process), and dropped once its retention has passed
+ * A process is noted exited when a store (once @gc_every_ns has passed,
+ * or when it may evict) or a dump finds its pid gone (or taken by a newer
+ * process), and dropped once its retention has passed
  * since; when room runs out, the process noted exited longest ago goes
  * first, then the one stored longest ago (counted as evicted).
  */
@@ -160,6 +161,7 @@ void tipme_xmp_gc(struct tipme_xmp *x, u64 now)
 	struct tipme_xm_proc *p;
 	s32 i, next;
 
+	x->gc_ns = now;
 	for (i = x->live.head; i >= 0; i = next) {
 		p = &x->procs[i];
 		next = p->next;
@@ -251,8 +253,11 @@ bool tipme_xmp_bid(struct tipme_xmp *x, struct tipme_xm_file *f)
  * @partial: the walk did not see all of them
  * @now: the time, as for tipme_xmp_gc()
  *
- * Notes exits first (tipme_xmp_gc()), then replaces what was kept of the
- * process, evicting others when room runs out.
+ * Notes exits first (tipme_xmp_gc()) when @x->gc_every_ns has passed
+ * since they were last noted, or when the store may have to evict (so
+ * that a process that exited goes before one that lives, as if exits
+ * were noted at every store), then replaces what was kept of the process,
+ * evicting others when room runs out.
  */
 void tipme_xmp_store(struct tipme_xmp *x, u32 pid, u64 start_ns,
 		     const struct tipme_xm_found *found, unsigned int n,
@@ -262,7 +267,9 @@ void tipme_xmp_store(struct tipme_xmp *x, u32 pid, u64 start_ns,
 	s32 *tail, m, pi, i;
 	unsigned int k;
 
-	tipme_xmp_gc(x, now);
+	if (now - x->gc_ns >= x->gc_every_ns || x->free_procs.head < 0 ||
+	    x->nmaps - x->nmaps_used < n)
+		tipme_xmp_gc(x, now);
 	i = proc_slot(x, pid, start_ns);
 	if (i < 0) {
 		x->refused += n;

@@ -14,8 +14,9 @@
  * inode, and each process is on one of three lists: the free slots, the
  * live ones by the time of their walk (the oldest first), the exited ones
  * by the time their exit was noted (the oldest first).  Noting exits asks
- * only the live ones; dropping those past their retention looks only at
- * the exited list's head; eviction takes a list's head.
+ * only the live ones, and a store does it only every @gc_every_ns or
+ * when it may have to evict; dropping those past their retention looks
+ * only at the exited list's head; eviction takes a list's head.
  */
 #ifndef TIPME_XMPOOL_H
 #define TIPME_XMPOOL_H
@@ -151,6 +152,9 @@ struct tipme_xm_list {
  * @refused: mappings not kept: no room
  * @evicted: processes dropped before their retention ran out
  * @stores: stores so far
+ * @gc_ns: when exits were last noted (tipme_xmp_gc())
+ * @gc_every_ns: a store notes exits only when this long has passed since
+ *	(0, the default: at every store), or when it may have to evict
  * @retention_ns: how long an exited process is kept
  * @alive: whether process (pid, start time) is still there
  */
@@ -175,6 +179,8 @@ struct tipme_xmp {
 	u64 refused;
 	u64 evicted;
 	u64 stores;
+	u64 gc_ns;
+	u64 gc_every_ns;
 	u64 retention_ns;
 	bool (*alive)(u32 pid, u64 start_ns);
 };

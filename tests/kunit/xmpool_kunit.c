@@ -201,6 +201,61 @@ static void xmpool_exit_retention(struct kunit *test)
 }
 
 /*
+ * With gc_every_ns, a store asks the live processes whether they are
+ * still there only once that long has passed since exits were last
+ * noted, or when it may have to evict: then an exited process not yet
+ * noted still goes before a live one stored longer ago, as when every
+ * store noted exits.
+ */
+static void xmpool_gc_every(struct kunit *test)
+{
+	struct tipme_xmp *x = make(test, 3, 32, 16);
+
+	x->gc_every_ns = 100;
+	set_bit(1, alive_pids);
+	set_bit(2, alive_pids);
+	set_bit(3, alive_pids);
+	set_bit(4, alive_pids);
+	store(x, 1, 1, 1, 200);		/* due: 200 since none */
+	KUNIT_EXPECT_EQ(test, x->gc_ns, 200ULL);
+	clear_bit(1, alive_pids);
+	alive_calls = 0;
+	store(x, 2, 1, 1, 210);
+	store(x, 3, 1, 1, 280);
+	KUNIT_EXPECT_EQ(test, alive_calls, 0U);
+	KUNIT_ASSERT_NOT_NULL(test, proc_of(x, 1));
+	KUNIT_EXPECT_EQ(test, proc_of(x, 1)->exit_ns, 0ULL);
+	/* not due, but the pool is full: 4's store notes exits, 1 goes */
+	store(x, 4, 1, 1, 290);
+	KUNIT_EXPECT_EQ(test, alive_calls, 3U);
+	KUNIT_EXPECT_EQ(test, x->gc_ns, 290ULL);
+	KUNIT_EXPECT_NULL(test, proc_of(x, 1));
+	KUNIT_EXPECT_NOT_NULL(test, proc_of(x, 2));
+	KUNIT_EXPECT_NOT_NULL(test, proc_of(x, 3));
+	KUNIT_EXPECT_NOT_NULL(test, proc_of(x, 4));
+	KUNIT_EXPECT_EQ(test, x->evicted, 1ULL);
+	tipme_xmp_free(x);
+
+	/* room enough: exits are noted once gc_every_ns has passed */
+	x = make(test, 8, 32, 16);
+	x->gc_every_ns = 100;
+	set_bit(1, alive_pids);
+	set_bit(2, alive_pids);
+	set_bit(3, alive_pids);
+	store(x, 1, 1, 1, 200);
+	clear_bit(1, alive_pids);
+	store(x, 2, 1, 1, 299);
+	KUNIT_EXPECT_EQ(test, alive_calls, 0U);
+	KUNIT_EXPECT_EQ(test, proc_of(x, 1)->exit_ns, 0ULL);
+	store(x, 3, 1, 1, 300);
+	KUNIT_EXPECT_EQ(test, alive_calls, 2U);	/* 1 and 2 */
+	KUNIT_ASSERT_NOT_NULL(test, proc_of(x, 1));
+	KUNIT_EXPECT_EQ(test, proc_of(x, 1)->exit_ns, 300ULL);
+	KUNIT_EXPECT_EQ(test, proc_of(x, 2)->exit_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, x->evicted, 0ULL);
+}
+
+/*
  * Room for two processes: a third evicts the one noted exited longest
  * ago, else (all alive) the one stored longest ago; a process stored
  * again counts as stored then.
@@ -351,6 +406,7 @@ static struct kunit_case xmpool_cases[] = {
 	KUNIT_CASE(xmpool_store_read),
 	KUNIT_CASE(xmpool_replace),
 	KUNIT_CASE(xmpool_exit_retention),
+	KUNIT_CASE(xmpool_gc_every),
 	KUNIT_CASE(xmpool_evict_order),
 	KUNIT_CASE(xmpool_room),
 	KUNIT_CASE(xmpool_churn),
