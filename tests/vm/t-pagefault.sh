@@ -59,8 +59,11 @@ if top=$(blk_delay tipme-slow nullb0 30); then
 			-- file "$top" tipme-slow "$dev"
 		tap_check "the page cache dropped again" cold
 		t=$("$B"/tests/vm/faulter shared /mnt/fault/data)
+		# it begins once it saw the reader in D, polling /proc: a slow
+		# guest has seen that 24 ms into the 30 ms read (make check: 6.2
+		# ms waited); a cached page takes microseconds
 		tap_cmp "shared: the waiter waited for the read (ns)" \
-			$(( $(kv "$t" wait_end_ns) - $(kv "$t" wait_start_ns) )) -ge 10000000
+			$(( $(kv "$t" wait_end_ns) - $(kv "$t" wait_start_ns) )) -ge 1000000
 		report shared "$t" "$(kv "$t" waiter)" "$(kv "$t" wait_start_ns)" \
 			"$(kv "$t" wait_end_ns)" -- shared "$top" tipme-slow "$dev"
 		umount /mnt/fault
