@@ -301,6 +301,13 @@ int pm_input_readers(const struct pm_incident *inc, const struct pm_state *st,
 			i = nearest_read(res, k, left, right);
 			rd[k].by = awake_reader(st, in, i == SIZE_MAX ? NULL : &rd[i].wake,
 						disp, &rd[k].wake);
+			/*
+			 * The nearest input's wakeup may have been another
+			 * task's (t-wayland: a key's release "woke" a thread
+			 * a softirq woke then): the flip reader, if awake.
+			 */
+			if (rd[k].by == PM_READER_NONE && i != SIZE_MAX && disp)
+				rd[k].by = awake_reader(st, in, NULL, disp, &rd[k].wake);
 		}
 		if (rd[k].by == PM_READER_WAKEUP &&
 		    (left == SIZE_MAX || res->inputs[left].ns != in->ns))

@@ -152,6 +152,7 @@ enum variant {
 	V_TIMER_RACE,	/* the timer's, sway awake at the commit, a timer before the flip */
 	V_WESTON_TOLD,	/* V_WESTON's, weston's replies to the commit after its first flip */
 	V_WESTON_RELEASE, /* V_WESTON's, the key's release through uinput between its flips */
+	V_AWAKE_OTHER,	/* V_AWAKE's, the press before "woke" another task (a softirq's) */
 };
 
 static const char *const names[] = {
@@ -174,6 +175,7 @@ static const char *const names[] = {
 	[V_XWL_FRAMED] = "xwayland-framed",
 	[V_TIMER_RACE] = "timer-race",
 	[V_WESTON_TOLD] = "weston-told", [V_WESTON_RELEASE] = "weston-release",
+	[V_AWAKE_OTHER] = "awake-other",
 };
 
 /* @pid leaves @cpu at @ms in task state @state at @site; @next runs. */
@@ -828,14 +830,25 @@ static int build(struct scen *s, enum variant v)
 		scen_blocked(s, 2, MS(1.4), 710, sleep_site);
 	}
 	/* the key: evdev wakes sway */
-	if (v == V_AWAKE || v == V_AWAKE_ALONE || v == V_AWAKE_NOFLIP || v == V_AWAKE_LAG) {
+	if (v == V_AWAKE || v == V_AWAKE_ALONE || v == V_AWAKE_NOFLIP || v == V_AWAKE_LAG ||
+	    v == V_AWAKE_OTHER) {
 		/*
 		 * a press at 3 ms sway reads without a word (V_AWAKE); a
 		 * timer wakes sway at 8.5 ms, and the key at 10 ms finds it
 		 * runnable (V_AWAKE_LAG: the timer's wakeup comes at 10.05 ms
 		 * on CPU 0, and the key is stamped 10 ms on CPU 2, whose clock
-		 * lags: sway seems asleep at the stamp)
+		 * lags: sway seems asleep at the stamp).  V_AWAKE_OTHER: the
+		 * press at 3 ms comes as a softirq wakes 800, which is taken
+		 * for its delivery, and sway reads it at its timer's wakeup
+		 * (t-wayland under make check's load)
 		 */
+		if (v == V_AWAKE_OTHER) {
+			scen_rec(s, 0, TIPME_REC_INPUT, MS(3), &in, sizeof(in));
+			scen_wake(s, 0, MS(3.02), 800, 2, 0, TIPME_CTX_SOFTIRQ);
+			scen_switch(s, 2, MS(3.1), 0, TIPME_TS_RUNNABLE, 120, 800, 120);
+			scen_switch(s, 2, MS(3.3), 800, TIPME_TS_SLEEPING, 120, 0, 120);
+			scen_blocked(s, 2, MS(3.3), 800, sleep_site);
+		}
 		if (v == V_AWAKE || v == V_AWAKE_NOFLIP) {
 			scen_rec(s, 0, TIPME_REC_INPUT, MS(3), &in, sizeof(in));
 			scen_wake(s, 0, MS(3.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
@@ -893,6 +906,7 @@ static int build(struct scen *s, enum variant v)
 	case V_AWAKE_NOFLIP:
 	case V_AWAKE_ALONE:
 	case V_AWAKE_LAG:
+	case V_AWAKE_OTHER:
 	case V_SEAT_BUSY:
 	case V_WESTON:
 	case V_WESTON_BUSY:
@@ -1545,7 +1559,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(152);
+	tap_plan(155);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1587,6 +1601,9 @@ int main(void)
 	check(V_AWAKE_LAG, 320, "flip", "timer", 600, 90, by_must + 2,
 	      "the same, the key stamped on a CPU whose clock lags, just before the timer's "
 	      "wakeup of sway on another: sway awake for it still (t-wayland's compstop, loaded)");
+	check(V_AWAKE_OTHER, 320, "flip", "timer", 600, 90, by_must + 2,
+	      "the same, the press before delivered as another task woke: the reader is the "
+	      "flip reader, awake (t-wayland's sleep press under make check)");
 	check(V_AWAKE_NOFLIP, 11, "reader_idle", "running", 500, 50, by_must + 4,
 	      "the same in a dump without flips: to the reader's next wait, the reader "
 	      "already awake");
