@@ -25,7 +25,9 @@ stall).  Each report must say, as the scenario made it:
     and goes on to what the subject waited for.  The subject holds the
     mutex through its stall: its own running is then `lock` on `futex`
     for the mutex waiter (Documentation/report.md, "The rule"), culprit
-    the subject.
+    the subject.  A stall of computing holds the waiters for the subject's
+    CPU time from its go to its pipe's write (the truth's held_run_ns: the
+    stall and its reads of /proc around it), and that is their truth.
 
 OPTIONs: "via-fault" (block_io by page faults: "via" is "page fault"),
 "high-cgroup=PATH" (memory.high's penalty sleeps each name the cgroup
@@ -93,6 +95,8 @@ def fits(c, want, subject, t):
 def check_one(n, via, rep, t, want, opts, todo, todo_v):
     cause, resource, culprit = want
     subject, want_ms = int(t["subject"]), int(t["truth_ns"]) / 1e6
+    if via != "direct" and t["kind"] == "run":
+        want_ms = int(t["held_run_ns"]) / 1e6
     v = rep["verdict"] or {}
     span = (rep["interval"]["to_mono_ns"] - rep["interval"]["from_mono_ns"]) / 1e6
     total = sum(c["ms"] for c in rep["causes"])

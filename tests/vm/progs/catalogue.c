@@ -15,13 +15,15 @@
  *
  *   kind=K subject=PID culprit=PID start_ns=T end_ns=T truth_ns=N
  *   run_ns=N queued_ns=N blocked_ns=N mw=TID mw_start_ns=T mw_end_ns=T
- *   pw=TID pw_start_ns=T pw_end_ns=T [more]
+ *   pw=TID pw_start_ns=T pw_end_ns=T held_run_ns=N [more]
  *
  * start and end: the subject's stall; truth: how long the thing the stall
  * is made of took, measured as directly as the kind allows (below); run,
  * queued and blocked: the subject's time over the stall running,
  * runnable, and neither, by the kernel's count (proglib.h: waits); culprit:
- * the task that did it (0: none); mw and pw: the two waiters' waits.
+ * the task that did it (0: none); mw and pw: the two waiters' waits;
+ * held_run: the subject's CPU time from its go to the pipe's write, all of
+ * it the waiters' wait too (its stall, and the reads of /proc around it).
  *
  *   run MS            the subject computes MS ms of CPU time (truth: its
  *                     CPU time)
@@ -122,6 +124,7 @@ struct shm {
 	pthread_mutex_t chain;		/* held by the subject through its stall */
 	long long start, end, truth;
 	long long run, queued, blocked;
+	long long held_run;		/* CPU time from go to the pipe's write */
 	long long a, b;			/* a helper's clock reads */
 	int subject, culprit;
 	char more[256];
@@ -826,6 +829,7 @@ static int locked[2], go[2], rel[2];
 static void subject(void)
 {
 	struct waits w;
+	long long c0;
 
 	if (pin(1))
 		die("pin");
@@ -836,6 +840,7 @@ static void subject(void)
 	pthread_mutex_lock(&shm->chain);
 	xwrite(locked[1], 'L');
 	xread(go[0]);
+	c0 = cputime();
 	cur_waits = &w;
 	waits_begin(&w);
 	shm->start = mono_ns();
@@ -843,6 +848,7 @@ static void subject(void)
 	shm->end = mono_ns();
 	pthread_mutex_unlock(&shm->chain);
 	xwrite(rel[1], 'r');
+	shm->held_run = cputime() - c0;
 	waits_end(&w, shm->start, shm->end);	/* (reading /proc: after the waits) */
 	shm->run = w.run;
 	shm->queued = w.queued;
@@ -925,8 +931,9 @@ int main(int argc, char **argv)
 	}
 	printf("kind=%s subject=%d culprit=%d start_ns=%lld end_ns=%lld truth_ns=%lld run_ns=%lld "
 	       "queued_ns=%lld blocked_ns=%lld mw=%d mw_start_ns=%lld mw_end_ns=%lld pw=%d "
-	       "pw_start_ns=%lld pw_end_ns=%lld%s\n", kind->name, shm->subject, shm->culprit,
+	       "pw_start_ns=%lld pw_end_ns=%lld held_run_ns=%lld%s\n", kind->name, shm->subject, shm->culprit,
 	       shm->start, shm->end, shm->truth, shm->run, shm->queued, shm->blocked,
-	       atomic_load(&mw.tid), mw.t0, mw.t1, atomic_load(&pw.tid), pw.t0, pw.t1, shm->more);
+	       atomic_load(&mw.tid), mw.t0, mw.t1, atomic_load(&pw.tid), pw.t0, pw.t1, shm->held_run,
+	       shm->more);
 	return 0;
 }
