@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300 gpu=virtio
+# vm: timeout=300 gpu=virtio cpu=qemu64,+invtsc,vendor=GenuineIntel
 # A real terminal typed into: foot, Debian's native Wayland terminal, on
 # sway's DRM backend (tests/vm/wlsession.sh, as t-wayland.sh), running
 # tests/vm/progs/ttystop, which echoes every byte foot passes it and, for
@@ -33,7 +33,7 @@ bytes() { [ "$(grep -c '"byte"' "$truth")" -ge "$1" ]; }
 # evdev before tipme, as at boot: the auto trigger sees a reader woken
 # during the delivery only when evdev's handler runs before tipme's
 modprobe evdev
-tap_check "insmod" insmod module/tipme.ko buffer_size=16M || tap_done
+tap_check "insmod" insmod module/tipme.ko buffer_size=16M clock=tsc || tap_done
 echo 0 > /proc/sys/tipme/trigger_interval_ms
 # the input records name the key: the press is found by its code
 echo 1 > /proc/sys/tipme/keylog

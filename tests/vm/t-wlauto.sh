@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=400 gpu=virtio
+# vm: timeout=400 gpu=virtio cpu=qemu64,+invtsc,vendor=GenuineIntel
 # The module's own auto trigger on a Wayland desktop (issue 28, section 4):
 # sway on its DRM backend (tests/vm/wlsession.sh, as t-wayland.sh) reads
 # the keyboard and passes each key to our client wlkey
@@ -71,7 +71,7 @@ shown() { [ "$(grep -c '"presented"' "$blinks")" -ge "$1" ]; }
 # evdev before tipme, as at boot: the auto trigger sees a reader woken
 # during the delivery only when evdev's handler runs before tipme's
 modprobe evdev
-tap_check "insmod" insmod module/tipme.ko buffer_size=16M || tap_done
+tap_check "insmod" insmod module/tipme.ko buffer_size=16M clock=tsc || tap_done
 echo 0 > /proc/sys/tipme/trigger_interval_ms
 # the input records name the key: the report's press is found by its code
 echo 1 > /proc/sys/tipme/keylog

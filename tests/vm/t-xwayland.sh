@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300 gpu=virtio
+# vm: timeout=300 gpu=virtio cpu=qemu64,+invtsc,vendor=GenuineIntel
 # An X client on a Wayland desktop: sway on its DRM backend
 # (tests/vm/wlsession.sh, as t-wayland.sh and t-foot.sh) with Xwayland
 # (tests/vm/xwayland-sway.conf), tipme-xhook recording Xwayland and
@@ -49,7 +49,7 @@ for p in Xwayland xdpyinfo xhost; do
 done
 # evdev before tipme, as at boot (t-foot.sh)
 modprobe evdev
-tap_check "insmod" insmod module/tipme.ko buffer_size=16M || tap_done
+tap_check "insmod" insmod module/tipme.ko buffer_size=16M clock=tsc || tap_done
 echo 0 > /proc/sys/tipme/trigger_interval_ms
 # the input records name the key: each press is found by its code
 echo 1 > /proc/sys/tipme/keylog

@@ -28,7 +28,7 @@ wlk_answered() { [ "$(grep -c '"press"' "$truth")" -ge "$1" ]; }
 # wlk_insmod: the module, every trigger taken, the input records naming
 # the key (each press is found by its code)
 wlk_insmod() {
-	tap_check "insmod" insmod module/tipme.ko buffer_size=16M || tap_done
+	tap_check "insmod" insmod module/tipme.ko buffer_size=16M clock=tsc || tap_done
 	echo 0 > /proc/sys/tipme/trigger_interval_ms
 	echo 1 > /proc/sys/tipme/keylog
 	mkdir -p "$WL_LOGS"
