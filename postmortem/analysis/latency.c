@@ -633,7 +633,18 @@ static size_t collect(const struct lat_ctx *c, struct pm_lat_event *evs)
 	return n;
 }
 
-/* The press that took longest to reach the screen, of those handled. */
+int64_t pm_lat_to_screen_ns(const struct pm_lat_event *ev)
+{
+	if (ev->via.end.flip)
+		return ev->via.end.flip_ns - ev->via.press_ns;
+	return ev->end_ns - ev->press_ns;
+}
+
+/*
+ * The press that took longest to reach the screen, of those handled: to
+ * the flip when the kernel's dump follows it there (the interval `tipme
+ * report` then shows), else to its end in the X dump.
+ */
 static const struct pm_lat_event *slowest(const struct pm_latency *l)
 {
 	const struct pm_lat_event *slow = NULL;
@@ -643,8 +654,7 @@ static const struct pm_lat_event *slowest(const struct pm_latency *l)
 		const struct pm_lat_event *ev = &l->events[i];
 
 		if (ev->result <= PM_LAT_UNFINISHED &&
-		    (!slow || ev->end_ns - ev->press_ns >
-			      slow->end_ns - slow->press_ns))
+		    (!slow || pm_lat_to_screen_ns(ev) > pm_lat_to_screen_ns(slow)))
 			slow = ev;
 	}
 	return slow;
@@ -712,11 +722,11 @@ int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
 	if (!out->events)
 		return -ENOMEM;
 	out->n = collect(&c, out->events);
-	out->slowest = slowest(out);
 	if (join_kernel(inc, &c, out)) {
 		pm_latency_free(out);
 		return -ENOMEM;
 	}
+	out->slowest = slowest(out);
 	return 0;
 }
 

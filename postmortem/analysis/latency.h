@@ -79,13 +79,25 @@ struct pm_lat_event {
  * struct pm_latency - every input of an incident
  * @events: in time order
  * @n: how many
- * @slowest: the slowest handled or unfinished input, or NULL
+ * @slowest: the slowest handled or unfinished input (pm_lat_to_screen_ns()),
+ *	     or NULL
  */
 struct pm_latency {
 	struct pm_lat_event *events;
 	size_t n;
 	const struct pm_lat_event *slowest;
 };
+
+/**
+ * pm_lat_to_screen_ns() - how long an input took to reach the screen
+ * @ev: a handled or unfinished input
+ *
+ * Return: from the kernel's input record to the flip when the kernel's
+ * dump follows the input there (@ev->via), else from the device event to
+ * its end in the X dump (@ev->end_ns).  The slowest input is the one with
+ * the most.
+ */
+int64_t pm_lat_to_screen_ns(const struct pm_lat_event *ev);
 
 /**
  * pm_latency_analyse() - follow every press and pointer motion of the X dump

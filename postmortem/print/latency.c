@@ -170,7 +170,7 @@ void pm_latency_print(FILE *f, const struct pm_incident *inc,
 		fprintf(f, "\nslowest: %.1f ms for PID %" PRIu32 "; its waits in detail:\n"
 		       "  tipme why --pid %" PRIu32 " --from %.6f --to %.6f %s\n"
 		       "  tipme report %s\n",
-		       (slow->end_ns - slow->press_ns) / 1e6, slow->pid, slow->pid,
+		       pm_lat_to_screen_ns(slow) / 1e6, slow->pid, slow->pid,
 		       slow->press_ns / 1e9, slow->done_ns / 1e9, path, path);
 }
 

@@ -90,6 +90,7 @@
  * tests/unit/golden/flip-NAME.{txt,json} (TIPME_UPDATE_GOLDEN=1 rewrites
  * them; review the diff).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,7 @@ enum variant {
 	V_WESTON_TOLD,	/* V_WESTON's, weston's replies to the commit after its first flip */
 	V_WESTON_RELEASE, /* V_WESTON's, the key's release through uinput between its flips */
 	V_AWAKE_OTHER,	/* V_AWAKE's, the press before "woke" another task (a softirq's) */
+	V_XWL_SLOWX,	/* V_XWL_LATE's, and a later X press slower to its client's end */
 };
 
 static const char *const names[] = {
@@ -175,7 +177,7 @@ static const char *const names[] = {
 	[V_XWL_FRAMED] = "xwayland-framed",
 	[V_TIMER_RACE] = "timer-race",
 	[V_WESTON_TOLD] = "weston-told", [V_WESTON_RELEASE] = "weston-release",
-	[V_AWAKE_OTHER] = "awake-other",
+	[V_AWAKE_OTHER] = "awake-other", [V_XWL_SLOWX] = "xwayland-slowx",
 };
 
 /* @pid leaves @cpu at @ms in task state @state at @site; @next runs. */
@@ -560,16 +562,27 @@ static int write_xwl(struct scen *s, enum variant v, const struct tm_xdump_conte
  * (its stamps in whole ms): the device event and its delivery at 10 ms,
  * the drawing and the round trip at 311 ms, the reply at 312 ms
  * (V_XWL_LATE: and tipme-xhook's first fence dispatched after them at
- * 662 ms, as the busy Xwayland got to it only then).
+ * 662 ms, as the busy Xwayland got to it only then).  V_XWL_SLOWX:
+ * V_XWL_LATE's, and a second key that the kernel's dump has no input
+ * record of, given to the X client at 700 ms (an interrupt wakes
+ * Xwayland at 700.3 ms, which wakes the client at 700.8 ms): the client
+ * sleeps 400 ms and waits for input again at 1101.6 ms without drawing.
+ * From device event to client done it is the slower press (401.6 ms
+ * against the first's 302.3), but the first reached the screen 662 ms
+ * after its input record: that is the slowest press (t-xwayland's
+ * compute press in a check with the host overloaded, whose flip came
+ * 925 ms after the key while the sleep press before it, 854 ms to its
+ * flip, was the slower to its client's end: the report chose the sleep
+ * press).
  */
 static int xwayland(struct scen *s, enum variant v)
 {
 	struct tipme_x11_client cl[2];
 	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
-	struct tipme_x11_rec rec[6];
-	struct tm_xdump_content c = { .recs = rec, .nrecs = v == V_XWL_LATE ? 6 : 5, .cl = cl,
-				      .ncl = 2 };
-	double commit = v == V_XWL_LATE ? 662.2 : 312.2;
+	bool late = v == V_XWL_LATE || v == V_XWL_SLOWX;
+	struct tipme_x11_rec rec[8];
+	struct tm_xdump_content c = { .recs = rec, .nrecs = late ? 6 : 5, .cl = cl, .ncl = 2 };
+	double commit = late ? 662.2 : 312.2;
 
 	xwl_start(s, cl);
 	/* the key: evdev wakes sway, which hands it to Xwayland */
@@ -626,11 +639,26 @@ static int xwayland(struct scen *s, enum variant v)
 		scen_switch(s, 1, MS(commit + 0.2), 800, TIPME_TS_SLEEPING, 120, 0, 120);
 		scen_blocked(s, 1, MS(commit + 0.2), 800, poll_site);
 	}
-	if (v == V_XWL_LATE)
+	if (late)
 		typing_refresh(s, 672, 0, 42);
 	else
 		typing_refresh(s, 320, 0, 20);
-	scen_trigger(s, MS(v == V_XWL_LATE ? 750 : 400));
+	if (v == V_XWL_SLOWX) {
+		/* the second key: no input record; the client sleeps 400 ms */
+		scen_wake(s, 1, MS(700.3), 800, 1, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 1, MS(700.5), 0, TIPME_TS_RUNNABLE, 120, 800, 120);
+		scen_wake(s, 1, MS(700.8), 900, 2, 800, TIPME_CTX_TASK);
+		scen_switch(s, 1, MS(701.2), 800, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(701.2), 800, poll_site);
+		scen_switch(s, 2, MS(700.9), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+		scen_switch(s, 2, MS(701.3), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(701.3), 900, sleep_site);
+		scen_wake(s, 2, MS(1101.3), 900, 2, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 2, MS(1101.35), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+		scen_switch(s, 2, MS(1101.6), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(1101.6), 900, poll_site);
+	}
+	scen_trigger(s, MS(v == V_XWL_SLOWX ? 1200 : late ? 750 : 400));
 
 	memset(rec, 0, sizeof(rec));
 	rec[0] = (struct tipme_x11_rec){ .time_ns = MS(10), .kind = TIPME_X11_DEVICE,
@@ -646,6 +674,13 @@ static int xwayland(struct scen *s, enum variant v)
 		.kind = TIPME_X11_REPLY, .seq = 10, .length = 32 };
 	rec[5] = (struct tipme_x11_rec){ .time_ns = MS(662), .kind = TIPME_X11_DISPATCH,
 		.client = TIPME_X11_CLIENT_NONE, .major = 127 };
+	if (v == V_XWL_SLOWX) {
+		rec[6] = rec[0];
+		rec[6].time_ns = MS(700);
+		rec[7] = rec[1];
+		rec[7].time_ns = MS(700);
+		c.nrecs = 8;
+	}
 	return write_xwl(s, v, &c);
 }
 
@@ -791,7 +826,7 @@ static int build(struct scen *s, enum variant v)
 		return xwayland(s, v);
 	if (v == V_XWL_BUSY || v == V_XWL_SAMEMS)
 		return xwayland_busy(s, v);
-	if (v == V_XWL_LATE || v == V_XWL_FRAMED)
+	if (v == V_XWL_LATE || v == V_XWL_FRAMED || v == V_XWL_SLOWX)
 		return xwayland(s, v);
 	scen_init(s, 3);
 	if (v == V_WESTON || v == V_WESTON_BUSY || v == V_WESTON_STOPPED ||
@@ -1559,7 +1594,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(155);
+	tap_plan(158);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1657,6 +1692,10 @@ int main(void)
 	      "the same sleep, Xwayland computing on for 350 ms after it executed the drawing "
 	      "before it commits: from the drawing on the chain follows Xwayland (running), not "
 	      "the X client's wait for the next key");
+	check(V_XWL_SLOWX, 672, "flip", "running", 800, 50, xwl_late_must,
+	      "the same, and a later X press slower from its device event to the client's end "
+	      "(401.6 ms) that the kernel's dump has no input record of: the slowest press is "
+	      "the first, 662 ms from its input record to its flip (before, the later one)");
 	out = run(pm_cmd_report, "report", names[V_XWL_LATE], 1, &ret);
 	tap_ok(!ret && !strstr(out, poll900) &&
 	       num(out, "{\"cause\":\"running\",\"culprit\":{\"pid\":800,", "ms", 99) >= 350,
