@@ -27,7 +27,8 @@
  *             to its main loop; the helper answers MS ms later, and the
  *             client draws then; {"event": "asked", "n": N, "asked_ns": T}
  *             once it has asked (a test releases the key after that, so
- *             that the release finds the client waiting for the answer)
+ *             that the release finds the client waiting for the answer;
+ *             an answer that comes first waits until the release is read)
  * Other keys are ignored; so is a press while the last one's answer is
  * not yet on the screen.  With --count N, wlkey exits after N answers;
  * -v tells each Wayland event it acts on on standard error.
@@ -834,7 +835,14 @@ static int run(struct client *c)
 		pf[0].fd = wl_display_get_fd(c->d);
 		pf[0].events = POLLIN;
 		pf[1].fd = c->rep;
-		pf[1].events = c->p.want_reply && !c->p.replied ? POLLIN : 0;
+		/*
+		 * (ask: the answer is taken once the key's release was read,
+		 * which a host that starves the guest can deliver after the
+		 * helper's MS ms: the scenario is a release that finds the
+		 * client waiting for the answer)
+		 */
+		pf[1].events = c->p.want_reply && !c->p.replied &&
+			       (c->p.mode != M_ASK || c->p.released_ns) ? POLLIN : 0;
 		timeout = -1;	/* without a free buffer: until one is released */
 		if (c->blink_ms && c->ready && free_buffer(c)) {
 			now = mono_ns();
