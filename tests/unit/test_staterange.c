@@ -210,6 +210,20 @@ static int same_out(int (*fn)(int, char **), const char *cmd_a, const char *cmd_
 }
 
 /*
+ * A random interval of @whole, 1 ms plus up to @longest ns long, in *@a
+ * and *@b; returns a random thread of it.
+ */
+static uint32_t rand_interval(const struct pm_state *whole, uint64_t *rnd, uint64_t longest,
+			      int64_t *a, int64_t *b)
+{
+	int64_t span = whole->last_ns - whole->first_ns;
+
+	*a = whole->first_ns + (int64_t)(gen_rand(rnd) % (uint64_t)span);
+	*b = *a + 1000000 + (int64_t)(gen_rand(rnd) % longest);
+	return pid_of((uint32_t)(gen_rand(rnd) % NTHREADS));
+}
+
+/*
  * @cmd (why or report: @fn) with @opt (--margin M, or --lookback L: the
  * bounded build from a checkpoint) against --whole over @n random
  * threads and intervals of @whole (@kind 0: --from/--to, 1: the default
@@ -224,10 +238,8 @@ static int same_bounded(int (*fn)(int, char **), const char *cmd,
 	int r, same = 0;
 
 	for (r = 0; r < n; r++) {
-		int64_t span = whole->last_ns - whole->first_ns;
-		int64_t a = whole->first_ns + (int64_t)(gen_rand(&rnd) % (uint64_t)span);
-		int64_t b = a + 1000000 + (int64_t)(gen_rand(&rnd) % 50000000);
-		uint32_t pid = pid_of((uint32_t)(gen_rand(&rnd) % NTHREADS));
+		int64_t a, b;
+		uint32_t pid = rand_interval(whole, &rnd, 50000000, &a, &b);
 		char what[120], full[200], part[240];
 
 		if (kind == 0)
@@ -262,10 +274,10 @@ static int same_picture(const struct pm_state *whole, const char *dump, const ch
 	int r, same = 0;
 
 	for (r = 0; r < n; r++) {
-		int64_t span = whole->last_ns - whole->first_ns;
-		int64_t a = whole->first_ns + (int64_t)(gen_rand(&rnd) % (uint64_t)span);
-		int64_t b = a + 1000000 + (int64_t)(gen_rand(&rnd) % (uint64_t)(span / 20 + 1));
-		uint32_t p = pid_of((uint32_t)(gen_rand(&rnd) % NTHREADS));
+		int64_t a, b;
+		uint32_t p = rand_interval(whole, &rnd,
+					   (uint64_t)(whole->last_ns - whole->first_ns) / 20 + 1,
+					   &a, &b);
 		uint32_t q = pid_of((uint32_t)(gen_rand(&rnd) % NTHREADS));
 		char what[160], cmd[2][300], svg[200];
 		int json, v, eq = 1;
