@@ -8,7 +8,7 @@ LIB_OBJS := $(B)/lib/err.o $(B)/lib/crc32.o $(B)/lib/section.o $(B)/lib/json.o \
 	$(B)/lib/incident_path.o $(B)/lib/incident_meta.o $(B)/lib/readfile.o $(B)/lib/termsafe.o \
 	$(B)/lib/xdump_read.o $(B)/lib/xdump_write.o $(B)/lib/xdump_print.o \
 	$(B)/lib/xdump_redact.o $(B)/lib/writefile.o $(B)/lib/hist.o $(B)/lib/xmltext.o \
-	$(B)/lib/safetext.o $(B)/lib/elfnote.o $(B)/lib/xmaps.o
+	$(B)/lib/safetext.o $(B)/lib/elfnote.o $(B)/lib/xmaps.o $(B)/lib/gzwrite.o
 LIBTIPME := $(B)/libtipme.a
 LIBTIPME_OBJS += $(LIB_OBJS)
 

@@ -30,9 +30,10 @@ PM_OBJS += $(addprefix $(B)/postmortem/cmd/,run.o cmd_info.o cmd_records.o \
 # One static library of the analyses, linked after a program's objects,
 # then $(PM_LIBS): elfutils for user-space symbols (dump/usym.c; tipmed
 # and the module do not link it), libdl for libdebuginfod, loaded only
-# when $DEBUGINFOD_URLS is set
+# when $DEBUGINFOD_URLS is set, zlib for the compressed Perfetto export
+# (lib/gzwrite.c), libpthread for its thread and info's
 LIBPM := $(B)/libtipme-pm.a
-PM_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf) -ldl
+PM_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf) -ldl -lz -lpthread
 
 $(LIBPM): $(PM_OBJS)
 	@rm -f $@

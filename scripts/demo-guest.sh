@@ -64,8 +64,8 @@ section "the same wait in detail: tipme why --pid $victim"
 
 section "pictures: tipme timeline (SVG) and tipme export --perfetto"
 "$bin"/tipme timeline -o "$TIPME_OUT/timeline.svg" "$(dirname "$dump")" | indent
-"$bin"/tipme export --perfetto -o "$TIPME_OUT/trace.json" "$(dirname "$dump")" | indent
-echo "  build/demo/timeline.svg: open it in a browser; build/demo/trace.json: at https://ui.perfetto.dev"
+"$bin"/tipme export --perfetto -o "$TIPME_OUT/trace.json.gz" "$(dirname "$dump")" | indent
+echo "  build/demo/timeline.svg: open it in a browser; build/demo/trace.json.gz: at https://ui.perfetto.dev"
 
 kill %1 2>/dev/null
 wait 2>/dev/null

@@ -38,6 +38,8 @@ PKGS=(
 	# DEBUGINFOD_URLS is set), and strip/objcopy for their unit test's
 	# stripped fixtures and debug files, which debuginfod serves to it
 	libdw-dev libdebuginfod1 binutils debuginfod
+	# the compressed Perfetto export (zlib; libdw-dev brings it too)
+	zlib1g-dev
 	# VM tests' display program (t-drm: page flips on a KMS device, and
 	# vgem's fences), built with libdrm's headers and library
 	libdrm-dev

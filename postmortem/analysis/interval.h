@@ -59,6 +59,11 @@ enum pm_end {
  *	interval (or before the window searched), to @lookback_ns after
  *	it (or to the dump's end), not from every record (cmd/interval.c)
  * @lookback_ns: with @bounded
+ * @cover_from_ns: with @bounded and @cover_to_ns > @cover_from_ns, the
+ *	build also reads [@cover_from_ns - @lookback_ns, @cover_to_ns +
+ *	@lookback_ns]: what a picture of the interval draws beside it
+ *	(tipme timeline's --from and --to, or its margin)
+ * @cover_to_ns: with @cover_from_ns
  */
 struct pm_interval_ask {
 	uint32_t pid;
@@ -71,6 +76,8 @@ struct pm_interval_ask {
 	int64_t margin_ns;
 	int bounded;
 	int64_t lookback_ns;
+	int64_t cover_from_ns;
+	int64_t cover_to_ns;
 };
 
 /**

@@ -12,6 +12,7 @@
 
 #include "../print/perfetto.h"
 #include "commands.h"
+#include "gzwrite.h"
 #include "interval.h"
 #include "json.h"
 #include "run.h"
@@ -19,18 +20,22 @@
 
 static const char usage_text[] =
 	"usage: tipme export --perfetto -o FILE [--pid PID | --comm NAME |\n"
-	"                    --window-title TEXT [--from S --to S]] [--json] INCIDENT|DUMP\n"
+	"                    --window-title TEXT [--from S --to S]] [--uncompressed]\n"
+	"                    [--json] INCIDENT|DUMP\n"
 	"  Write the dump (and the incident's X dump) as one Chrome JSON trace\n"
 	"  that ui.perfetto.dev and chrome://tracing open: CPU tracks and thread\n"
 	"  states from the scheduler records, blocking sites, lock waits, reclaim,\n"
 	"  block requests, input, the trigger, the X server's requests per client,\n"
 	"  and tipme report's interval and chain of waits (its interval is chosen\n"
 	"  as tipme report chooses it; --pid/--from/--to name it).  FILE is\n"
-	"  replaced atomically.  --json prints what was written.\n"
+	"  gzip-compressed (both viewers open it as it is; about a sixth of the\n"
+	"  JSON), the JSON itself with --uncompressed.  FILE is replaced\n"
+	"  atomically.  --json prints what was written.\n"
 	PM_CMD_WHO_USAGE
 	"EXAMPLES\n"
-	"  tipme export --perfetto -o stall.json /var/lib/tipme/incidents/20240501T123456Z-7\n"
-	"  then open stall.json at https://ui.perfetto.dev (Open trace file)\n";
+	"  tipme export --perfetto -o stall.json.gz /var/lib/tipme/incidents/20240501T123456Z-7\n"
+	"  then open stall.json.gz at https://ui.perfetto.dev (Open trace file)\n"
+	"  tipme export --perfetto --uncompressed -o stall.json INCIDENT; jq .metadata stall.json\n";
 
 static void usage(FILE *f, const char *prog)
 {
@@ -42,7 +47,7 @@ int pm_cmd_export(int argc, char **argv)
 {
 	double pid_v = 0, from = -1, to = -1;
 	const char *outp = NULL;
-	int perfetto = 0;
+	int perfetto = 0, plain = 0;
 	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
 		PM_CMD_WHO_OPTS(who),
@@ -51,6 +56,7 @@ int pm_cmd_export(int argc, char **argv)
 		{ "pid", 'p', &pid_v, NULL, NULL },
 		{ "from", 'f', &from, NULL, NULL },
 		{ "to", 't', &to, NULL, NULL },
+		{ "uncompressed", 'U', NULL, NULL, &plain },
 	};
 	struct pm_perfetto_stats stats;
 	struct pm_cmd_interval inc;
@@ -59,9 +65,10 @@ int pm_cmd_export(int argc, char **argv)
 	struct tm_err e = { "" };
 	struct tm_wfile wf;
 	size_t len = 0;
-	int json, ret;
+	int json, ret, err;
+	FILE *f;
 
-	ret = pm_cmd_parse("export", usage, argc, argv, opts, 5 + PM_CMD_WHO_NOPTS, &json);
+	ret = pm_cmd_parse("export", usage, argc, argv, opts, 6 + PM_CMD_WHO_NOPTS, &json);
 	if (ret >= 0)
 		return ret;
 	if (!perfetto || !outp || !*outp || optind + 1 != argc ||
@@ -84,7 +91,17 @@ int pm_cmd_export(int argc, char **argv)
 		fprintf(stderr, "tipme export: %s\n", e.msg);
 		goto out;
 	}
-	if (pm_perfetto_write(wf.f, &in, &stats, &e)) {
+	/* compressed on a thread of its own while the trace is written */
+	f = plain ? wf.f : tm_gz_open(wf.f, 1);
+	if (!f) {
+		tm_wfile_abort(&wf);
+		fprintf(stderr, "tipme export: %s\n", strerror(errno));
+		goto out;
+	}
+	err = pm_perfetto_write(f, &in, &stats, &e);
+	if (!plain && fclose(f) && !err)
+		err = tm_err_set(&e, errno, "writing the compressed trace: %s", strerror(errno));
+	if (err) {
 		tm_wfile_abort(&wf);
 		fprintf(stderr, "tipme export: %s: %s\n", argv[optind], e.msg);
 		goto out;
@@ -101,6 +118,7 @@ int pm_cmd_export(int argc, char **argv)
 		tm_jw_obj_begin(&w);
 		tm_jw_kstr(&w, "file", outp);
 		tm_jw_ku64(&w, "bytes", len);
+		tm_jw_kbool(&w, "compressed", !plain);
 		tm_jw_ku64(&w, "ftrace_lines", stats.ftrace_lines);
 		tm_jw_ku64(&w, "trace_events", stats.events);
 		tm_jw_kbool(&w, "verdict", inc.found);
@@ -109,9 +127,9 @@ int pm_cmd_export(int argc, char **argv)
 		tm_jw_finish(&w);
 		putchar('\n');
 	} else {
-		printf("%s: %zu bytes, %llu scheduler lines, %llu trace events%s%s\n"
+		printf("%s: %zu bytes%s, %llu scheduler lines, %llu trace events%s%s\n"
 		       "open it at https://ui.perfetto.dev (Open trace file) or chrome://tracing\n",
-		       outp, len, (unsigned long long)stats.ftrace_lines,
+		       outp, len, plain ? "" : " (gzip)", (unsigned long long)stats.ftrace_lines,
 		       (unsigned long long)stats.events,
 		       inc.found ? ", the verdict's interval" : "",
 		       inc.in.have_x ? ", the X server's requests" : "");

@@ -21,7 +21,8 @@
 
 static const char usage_text[] =
 	"usage: tipme timeline -o FILE.svg [--pid P[,P...] | --comm NAME |\n"
-	"                      --window-title TEXT] [--from S --to S] [--json] INCIDENT|DUMP\n"
+	"                      --window-title TEXT] [--from S --to S]\n"
+	"                      [--lookback S | --whole] [--json] INCIDENT|DUMP\n"
 	"  TIPME's timeline as SVG: one lane per CPU (who ran there), one lane per\n"
 	"  thread (running, waiting for a CPU, or blocked, coloured by what it\n"
 	"  waited for as tipme report names it), priorities, fork/exec/exit,\n"
@@ -30,6 +31,9 @@ static const char usage_text[] =
 	"  its CPU.  Without --from/--to: its interval with a margin (S are\n"
 	"  CLOCK_MONOTONIC seconds).  FILE is replaced atomically; --json prints\n"
 	"  what was drawn.\n"
+	"  As tipme report, the state is built from a checkpoint (DUMP.ckpt):\n"
+	"  only the records from LOOKBACK seconds (10) before the picture to\n"
+	"  LOOKBACK after it are read; --whole reads every record.\n"
 	PM_CMD_WHO_USAGE
 	"EXAMPLES\n"
 	"  tipme timeline -o stall.svg /var/lib/tipme/incidents/20240501T123456Z-7\n"
@@ -39,16 +43,6 @@ static void usage(FILE *f, const char *prog)
 {
 	(void)prog;
 	fputs(usage_text, f);
-}
-
-/* @a + @b, held at the ends of int64_t rather than overflowing. */
-static int64_t add_sat(int64_t a, int64_t b)
-{
-	if (b > 0 && a > INT64_MAX - b)
-		return INT64_MAX;
-	if (b < 0 && a < INT64_MIN - b)
-		return INT64_MIN;
-	return a + b;
 }
 
 /* "4242,4243" into @pids; 0 on a bad list. */
@@ -68,9 +62,36 @@ static size_t parse_pids(const char *s, uint32_t *pids, size_t max)
 	return *s ? 0 : n;
 }
 
+/*
+ * What the picture shows: --from/--to, else the verdict's interval with a
+ * margin of a tenth of it (5 ms at least).  0, or -1 when there is none.
+ */
+static int picture(const struct pm_cmd_interval *inc, double from, double to,
+		   int64_t *from_ns, int64_t *to_ns)
+{
+	int64_t margin;
+
+	if (from >= 0) {
+		*from_ns = (int64_t)(from * 1e9);
+		*to_ns = (int64_t)(to * 1e9);
+		return 0;
+	}
+	if (!inc->found)
+		return -1;
+	/* from <= to: their distance fits in 64 bits unsigned */
+	margin = (int64_t)(((uint64_t)inc->r.to_ns - (uint64_t)inc->r.from_ns) / 10);
+	if (margin < 5000000)
+		margin = 5000000;
+	/* an interval at the end of time keeps its end there */
+	*from_ns = pm_cmd_add_sat(inc->r.from_ns, -margin);
+	*to_ns = pm_cmd_add_sat(inc->r.to_ns, margin);
+	return 0;
+}
+
 int pm_cmd_timeline(int argc, char **argv)
 {
-	double from = -1, to = -1;
+	double from = -1, to = -1, lookback = -1;
+	int whole = 0;
 	const char *outp = NULL, *pidlist = NULL;
 	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
@@ -79,6 +100,8 @@ int pm_cmd_timeline(int argc, char **argv)
 		{ "pid", 'p', NULL, &pidlist, NULL },
 		{ "from", 'f', &from, NULL, NULL },
 		{ "to", 't', &to, NULL, NULL },
+		{ "whole", 'A', NULL, NULL, &whole },
+		{ "lookback", 'L', &lookback, NULL, NULL },
 	};
 	struct pm_timeline_stats stats;
 	struct pm_cmd_interval inc;
@@ -89,9 +112,9 @@ int pm_cmd_timeline(int argc, char **argv)
 	struct tm_wfile wf;
 	size_t len = 0, npids = 0;
 	int json, ret;
-	int64_t margin;
+	int64_t a, b;
 
-	ret = pm_cmd_parse("timeline", usage, argc, argv, opts, 4 + PM_CMD_WHO_NOPTS, &json);
+	ret = pm_cmd_parse("timeline", usage, argc, argv, opts, 6 + PM_CMD_WHO_NOPTS, &json);
 	if (ret >= 0)
 		return ret;
 	if (pidlist && !(npids = parse_pids(pidlist, pids, MAX_LANES))) {
@@ -100,7 +123,8 @@ int pm_cmd_timeline(int argc, char **argv)
 		return 2;
 	}
 	if (!outp || !*outp || optind + 1 != argc || (from >= 0) != (to >= 0) ||
-	    (from >= 0 && to <= from) || (pidlist && pm_cmd_who_given(&who))) {
+	    (from >= 0 && to <= from) || (pidlist && pm_cmd_who_given(&who)) ||
+	    (lookback >= 0 && (whole || lookback > 1e6))) {
 		usage(stderr, "timeline");
 		return 2;
 	}
@@ -110,9 +134,29 @@ int pm_cmd_timeline(int argc, char **argv)
 		      (int64_t)(from * 1e9) : -1;
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = 2000000000LL;
+	ask.bounded = !whole;
+	ask.lookback_ns = lookback >= 0 ? (int64_t)(lookback * 1e9) : PM_CMD_LOOKBACK_NS;
+	if (from >= 0) {
+		ask.cover_from_ns = (int64_t)(from * 1e9);
+		ask.cover_to_ns = (int64_t)(to * 1e9);
+	}
 	ret = 1;
 	if (pm_cmd_interval_open("timeline", argv[optind], &ask, &who, &inc))
 		goto out;
+	/*
+	 * Built from a checkpoint for the verdict's interval: a picture
+	 * wider than what the build knows (a stall begun long before) is
+	 * drawn from a build that knows it, as --whole would draw it.
+	 */
+	if (!picture(&inc, from, to, &a, &b) &&
+	    !pm_cmd_interval_knows(&inc, pm_cmd_add_sat(a, -ask.lookback_ns),
+				   pm_cmd_add_sat(b, ask.lookback_ns))) {
+		pm_cmd_interval_close(&inc);
+		ask.cover_from_ns = a;
+		ask.cover_to_ns = b;
+		if (pm_cmd_interval_open("timeline", argv[optind], &ask, &who, &inc))
+			goto out;
+	}
 	if (pm_cmd_who_given(&who)) {	/* the named thread's lane, as one --pid */
 		pids[0] = inc.iv.pid;
 		npids = 1;
@@ -122,18 +166,7 @@ int pm_cmd_timeline(int argc, char **argv)
 	in = (struct pm_timeline_in){ .inc = &inc.in, .st = &inc.st, .res = &inc.res,
 				      .verdict = inc.found ? &inc.r : NULL, .pids = pids,
 				      .npids = npids, .title = argv[optind] };
-	if (from >= 0) {
-		in.from_ns = (int64_t)(from * 1e9);
-		in.to_ns = (int64_t)(to * 1e9);
-	} else if (inc.found) {
-		/* from <= to: their distance fits in 64 bits unsigned */
-		margin = (int64_t)(((uint64_t)inc.r.to_ns - (uint64_t)inc.r.from_ns) / 10);
-		if (margin < 5000000)
-			margin = 5000000;
-		/* an interval at the end of time keeps its end there */
-		in.from_ns = add_sat(inc.r.from_ns, -margin);
-		in.to_ns = add_sat(inc.r.to_ns, margin);
-	} else {
+	if (picture(&inc, from, to, &in.from_ns, &in.to_ns)) {
 		fprintf(stderr, "tipme timeline: %s: nothing to show by itself (no input, no stall); give --from and --to\n",
 			argv[optind]);
 		goto out;

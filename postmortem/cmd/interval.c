@@ -48,12 +48,21 @@ int pm_cmd_ckpts(const struct pm_incident *in, struct pm_ckpts **ck,
 	return err;
 }
 
+int64_t pm_cmd_add_sat(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
 /*
  * The state and resources from a checkpoint @ask->lookback_ns before
  * what the interval's choice reads: [from, to] given, else the window
  * before the trigger (with a pid), else the input or stall search before
  * it, which is at most the longest of the window, the search asked and
- * the default 10 s.
+ * the default 10 s; and what the caller draws beside it (@ask->cover_*).
  */
 static int bounded(struct pm_cmd_interval *inc, const struct pm_interval_ask *ask,
 		   struct tm_err *e)
@@ -79,6 +88,16 @@ static int bounded(struct pm_cmd_interval *inc, const struct pm_interval_ask *as
 		}
 		need = pm_ckpts_end(ck) - w - ask->lookback_ns;
 	}
+	if (ask->cover_to_ns > ask->cover_from_ns) {
+		w = pm_cmd_add_sat(ask->cover_from_ns, -ask->lookback_ns);
+		if (w < need)
+			need = w;
+		w = pm_cmd_add_sat(ask->cover_to_ns, ask->lookback_ns);
+		if (w > to)
+			to = w;
+	}
+	inc->known_from_ns = need;
+	inc->known_to_ns = to;
 	err = pm_state_res_build_ckpt(&inc->st, &inc->res, &inc->in, ck, need, to, e);
 	pm_ckpts_free(ck);
 	return err;
@@ -95,14 +114,17 @@ int pm_cmd_interval_open(const char *prog, const char *path,
 	int found, err;
 
 	memset(inc, 0, sizeof(*inc));
+	inc->known_from_ns = INT64_MIN;
+	inc->known_to_ns = INT64_MAX;
 	if (pm_cmd_open(prog, path, 0, &inc->in))
 		return 1;
 	if (who && pm_cmd_who_given(who) && pm_cmd_who(prog, &inc->in, who, &ask.pid))
 		return 1;
 	if (ask.margin_ns > 0 && ask.pid && ask.from_ns >= 0) {
+		inc->known_from_ns = ask.from_ns - ask.margin_ns;
+		inc->known_to_ns = ask.to_ns + ask.margin_ns;
 		err = pm_state_res_build_range(&inc->st, &inc->res, &inc->in,
-					       ask.from_ns - ask.margin_ns,
-					       ask.to_ns + ask.margin_ns, &e);
+					       inc->known_from_ns, inc->known_to_ns, &e);
 	} else if (ask.bounded && (ask.pid || !inc->in.have_x)) {
 		/* without a pid, the X dump's slowest press may be anywhere */
 		err = bounded(inc, &ask, &e);
@@ -171,6 +193,12 @@ int pm_cmd_interval_open(const char *prog, const char *path,
 	}
 	inc->found = 1;
 	return 0;
+}
+
+int pm_cmd_interval_knows(const struct pm_cmd_interval *inc, int64_t from_ns,
+			  int64_t to_ns)
+{
+	return inc->known_from_ns <= from_ns && inc->known_to_ns >= to_ns;
 }
 
 void pm_cmd_interval_close(struct pm_cmd_interval *inc)

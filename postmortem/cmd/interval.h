@@ -28,6 +28,10 @@
  * @cand: chosen by a stall, the verdict on each of @iv.rank's candidates
  *	after the first (cand[0] is unused: @r is its verdict)
  * @found: 1 if the dump has an interval that matters, else 0
+ * @known_from_ns: @st and @res hold what the whole dump's hold from here
+ *	(the start of the range a bounded build was asked to know;
+ *	INT64_MIN when built from every record)
+ * @known_to_ns: to here (INT64_MAX: the dump's end)
  */
 struct pm_cmd_interval {
 	struct pm_incident in;
@@ -37,6 +41,8 @@ struct pm_cmd_interval {
 	struct pm_verdict r;
 	struct pm_verdict cand[PM_RANK_MAX];
 	int found;
+	int64_t known_from_ns;
+	int64_t known_to_ns;
 };
 
 /**
@@ -85,6 +91,28 @@ int pm_cmd_interval_open(const char *prog, const char *path,
  */
 int pm_cmd_ckpts(const struct pm_incident *in, struct pm_ckpts **ck,
 		 struct tm_err *e);
+
+/**
+ * pm_cmd_interval_knows() - whether a state built holds a time range whole
+ * @inc: opened by pm_cmd_interval_open()
+ * @from_ns: CLOCK_MONOTONIC ns
+ * @to_ns: CLOCK_MONOTONIC ns
+ *
+ * Return: 1 if @inc's state and resources were built from every record,
+ * or from a checkpoint whose range includes [@from_ns, @to_ns]; else 0
+ * (open it again with the range in pm_interval_ask.cover_from_ns).
+ */
+int pm_cmd_interval_knows(const struct pm_cmd_interval *inc, int64_t from_ns,
+			  int64_t to_ns);
+
+/**
+ * pm_cmd_add_sat() - a sum of times that stays at the ends of int64_t
+ * @a: CLOCK_MONOTONIC ns
+ * @b: ns to add (or, negative, to take away)
+ *
+ * Return: @a + @b, or INT64_MAX / INT64_MIN where it would overflow.
+ */
+int64_t pm_cmd_add_sat(int64_t a, int64_t b);
 
 /**
  * pm_cmd_interval_close() - free what pm_cmd_interval_open() built

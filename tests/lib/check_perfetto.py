@@ -5,7 +5,8 @@ usage: check_perfetto.py TRACE.json [--threads COMM,...] [--switches N]
                          [--verdict PID] [--x-requests] [--samples PID:N,...]
 
 Prints TAP lines (no plan); exits 1 if one failed.
-  - the file is one JSON object with traceEvents (a list) and
+  - the file (gzip-compressed, as tipme writes it by default, or not) is
+    one JSON object with traceEvents (a list) and
     systemTraceEvents (ftrace text);
   - every ftrace line (not a comment) has the shape Perfetto's and
     catapult's systrace importers match: TASK-PID (TGID) [CPU] FLAGS
@@ -23,6 +24,7 @@ Prints TAP lines (no plan); exits 1 if one failed.
     (kernel_stack, user_stack with user_stack_truncated).
 """
 import argparse
+import gzip
 import json
 import os
 import re
@@ -46,9 +48,11 @@ def main():
     ap.add_argument("--x-requests", action="store_true")
     ap.add_argument("--samples", default="")
     a = ap.parse_args()
+    with open(a.trace, "rb") as f:
+        gz = f.read(2) == b"\x1f\x8b"
     try:
-        d = json.load(open(a.trace))
-    except ValueError as e:
+        d = json.load(gzip.open(a.trace, "rt") if gz else open(a.trace))
+    except (ValueError, OSError, EOFError) as e:
         check(False, f"the trace parses as JSON ({e})")
         return
     evs, text = d.get("traceEvents"), d.get("systemTraceEvents")

@@ -2321,14 +2321,14 @@ static char *latency_json(const char *name)
 static void export_xserver(void)
 {
 	char inc[120], file[160], out[160], err[160], cmd[400], *text, *p, *q;
-	char *argv[] = { "export", "--perfetto", "-o", file, inc, NULL };
+	char *argv[] = { "export", "--perfetto", "--uncompressed", "-o", file, inc, NULL };
 	int ret;
 
 	snprintf(inc, sizeof(inc), "%s/xserver", dir);
 	snprintf(file, sizeof(file), "%s/xserver.trace.json", dir);
 	snprintf(out, sizeof(out), "%s/out", dir);
 	snprintf(err, sizeof(err), "%s/err", dir);
-	ret = capture_run(pm_cmd_export, 5, argv, out, err);
+	ret = capture_run(pm_cmd_export, 6, argv, out, err);
 	text = capture_slurp(ret ? err : file);
 	while ((p = strstr(text, dir))) {	/* DIR for the scratch directory */
 		q = p + strlen(dir);

@@ -53,8 +53,12 @@ static uint32_t pid_of(uint32_t i)
 	return 2000 + i;
 }
 
-/* Writes the simulated machine's dump to @path: 0 or -1. */
-static int write_dump(const char *path, uint64_t seed)
+/*
+ * Writes the simulated machine's dump to @path, its switches up to
+ * @step_ns apart (200 us: a dump of 0.2 s; 20 ms: of 20 s, sleeps of
+ * seconds): 0 or -1.
+ */
+static int write_dump(const char *path, uint64_t seed, uint64_t step_ns)
 {
 	struct scen *s = calloc(1, sizeof(*s));
 	uint8_t state[NTHREADS] = { 0 };
@@ -82,7 +86,7 @@ static int write_dump(const char *path, uint64_t seed)
 				uint32_t prev = cur[c], next = 0, w;
 				int sleep = gen_rand(&rnd) % 3 == 0;
 
-				t += 1000 + gen_rand(&rnd) % 200000;
+				t += 1000 + gen_rand(&rnd) % step_ns;
 				/* the running thread (or an interrupt) wakes a sleeper */
 				w = (uint32_t)(gen_rand(&rnd) % NTHREADS);
 				if (state[w] == T_SLEEP && gen_rand(&rnd) % 2) {
@@ -206,6 +210,20 @@ static int same_out(int (*fn)(int, char **), const char *cmd_a, const char *cmd_
 }
 
 /*
+ * A random interval of @whole, 1 ms plus up to @longest ns long, in *@a
+ * and *@b; returns a random thread of it.
+ */
+static uint32_t rand_interval(const struct pm_state *whole, uint64_t *rnd, uint64_t longest,
+			      int64_t *a, int64_t *b)
+{
+	int64_t span = whole->last_ns - whole->first_ns;
+
+	*a = whole->first_ns + (int64_t)(gen_rand(rnd) % (uint64_t)span);
+	*b = *a + 1000000 + (int64_t)(gen_rand(rnd) % longest);
+	return pid_of((uint32_t)(gen_rand(rnd) % NTHREADS));
+}
+
+/*
  * @cmd (why or report: @fn) with @opt (--margin M, or --lookback L: the
  * bounded build from a checkpoint) against --whole over @n random
  * threads and intervals of @whole (@kind 0: --from/--to, 1: the default
@@ -220,10 +238,8 @@ static int same_bounded(int (*fn)(int, char **), const char *cmd,
 	int r, same = 0;
 
 	for (r = 0; r < n; r++) {
-		int64_t span = whole->last_ns - whole->first_ns;
-		int64_t a = whole->first_ns + (int64_t)(gen_rand(&rnd) % (uint64_t)span);
-		int64_t b = a + 1000000 + (int64_t)(gen_rand(&rnd) % 50000000);
-		uint32_t pid = pid_of((uint32_t)(gen_rand(&rnd) % NTHREADS));
+		int64_t a, b;
+		uint32_t pid = rand_interval(whole, &rnd, 50000000, &a, &b);
 		char what[120], full[200], part[240];
 
 		if (kind == 0)
@@ -238,6 +254,71 @@ static int same_bounded(int (*fn)(int, char **), const char *cmd,
 		snprintf(full, sizeof(full), "%s %s --whole DUMP", cmd, what);
 		snprintf(part, sizeof(part), "%s %s %s DUMP", cmd, what, opt);
 		same += same_out(fn, part, full, dump, dir, why, wlen);
+	}
+	return same;
+}
+
+/*
+ * tipme timeline with @opt (--lookback L: the bounded build) against
+ * --whole: the same picture (the SVG file, byte for byte) and the same
+ * summary, text and JSON, over @n random intervals of @whole (@kind 0:
+ * one --pid and --from/--to, the verdict's thread; 1: two pids and
+ * --from/--to anywhere, the verdict the dump's own; 2: no option, the
+ * dump's interval with its margin; 3: one --pid, its window before the
+ * trigger).  Returns how many were the same (@why: the first that was not).
+ */
+static int same_picture(const struct pm_state *whole, const char *dump, const char *dir,
+			const char *opt, int kind, int n, char *why, size_t wlen)
+{
+	uint64_t rnd = 9;
+	int r, same = 0;
+
+	for (r = 0; r < n; r++) {
+		int64_t a, b;
+		uint32_t p = rand_interval(whole, &rnd,
+					   (uint64_t)(whole->last_ns - whole->first_ns) / 20 + 1,
+					   &a, &b);
+		uint32_t q = pid_of((uint32_t)(gen_rand(&rnd) % NTHREADS));
+		char what[160], cmd[2][300], svg[200];
+		int json, v, eq = 1;
+
+		if (kind == 0)
+			snprintf(what, sizeof(what), "--pid %u --from %.9f --to %.9f", p,
+				 a / 1e9, b / 1e9);
+		else if (kind == 1)
+			snprintf(what, sizeof(what), "--pid %u,%u --from %.9f --to %.9f", p,
+				 q == p ? pid_of(0) + (p == pid_of(0)) : q, a / 1e9, b / 1e9);
+		else if (kind == 2)
+			what[0] = 0;
+		else
+			snprintf(what, sizeof(what), "--pid %u", p);
+		snprintf(svg, sizeof(svg), "%s/t.svg", dir);
+		for (json = 0; json < 2 && eq; json++) {
+			char *out[2], *pic[2];
+			int ret[2];
+
+			for (v = 0; v < 2; v++) {
+				snprintf(cmd[v], sizeof(cmd[v]), "timeline%s -o %s %s %s DUMP",
+					 json ? " --json" : "", svg, what, v ? "--whole" : opt);
+				unlink(svg);
+				out[v] = capture_words(pm_cmd_timeline, cmd[v], dump, dir, &ret[v]);
+				pic[v] = ret[v] ? NULL : capture_slurp(svg);
+			}
+			if (ret[0] || ret[1] || !out[0] || !out[1] || !pic[0] || !pic[1]) {
+				eq = 0;
+				snprintf(why, wlen, "%.160s: failed: %.80s", cmd[ret[0] ? 0 : 1],
+					 out[ret[0] ? 0 : 1] ? out[ret[0] ? 0 : 1] : "");
+			} else if (strcmp(out[0], out[1]) || strcmp(pic[0], pic[1])) {
+				eq = 0;
+				snprintf(why, wlen, "%.160s: %s differs", cmd[0],
+					 strcmp(pic[0], pic[1]) ? "the picture" : "the summary");
+			}
+			for (v = 0; v < 2; v++) {
+				free(out[v]);
+				free(pic[v]);
+			}
+		}
+		same += eq;
 	}
 	return same;
 }
@@ -314,6 +395,30 @@ static const struct bounded_case {
 	/* none: the checkpoints' stretches open at --from and --to are the whole dump's */
 	{ pm_cmd_report, "report", "--lookback 0", 0, 40 },
 	{ pm_cmd_why, "why", "--lookback 0", 0, 40 },
+};
+
+/* The pictures compared with --whole (same_picture()): dump 0 short, 1 long. */
+static const struct picture_case {
+	int dump;
+	const char *opt;
+	int kind;
+	int n;
+} pictures[] = {
+	{ 0, "--lookback 0.02", 0, 20 },
+	{ 0, "--lookback 0.02", 1, 20 },
+	{ 0, "--lookback 0.02", 2, 1 },
+	{ 0, "--lookback 0.02", 3, 10 },
+	{ 0, "--lookback 0", 0, 20 },
+	{ 1, "--lookback 0", 2, 1 },
+	{ 1, "--lookback 0.5", 1, 10 },
+	{ 1, "--lookback 0", 3, 10 },
+	{ 1, "", 0, 10 },
+	{ 1, "", 2, 1 },
+};
+
+static const char *const picture_kinds[] = {
+	"one pid, random intervals", "two pids, random intervals", "the dump's interval",
+	"one pid, its window",
 };
 
 static int same_losses(const struct pm_state *x, const struct pm_state *y)
@@ -400,7 +505,7 @@ static int file_refused(const struct pm_incident *inc, const char *dir, const ch
 	int err, ok = 1;
 
 	snprintf(path, sizeof(path), "%s/other.tipme", dir);
-	if (write_dump(path, 12) || pm_incident_open(&other, path, 0, &e)) {
+	if (write_dump(path, 12, 200000) || pm_incident_open(&other, path, 0, &e)) {
 		snprintf(why, wlen, "other dump: %s", e.msg);
 		return 0;
 	}
@@ -475,9 +580,9 @@ static const char *const kinds[] = {
 
 int main(void)
 {
-	char dir[64], path[96], file[128], why[300] = "ok";
-	struct pm_state whole, part;
-	struct pm_incident inc;
+	char dir[64], path[96], path2[96], file[128], why[300] = "ok";
+	struct pm_state whole, part, whole2;
+	struct pm_incident inc, inc2;
 	struct tm_err e = { "" };
 	uint64_t rnd = 7;
 	long n, total = 0;
@@ -488,9 +593,9 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(20);
+	tap_plan(31);
 	snprintf(path, sizeof(path), "%s/sim.tipme", dir);
-	err = write_dump(path, 11) || pm_incident_open(&inc, path, 0, &e);
+	err = write_dump(path, 11, 200000) || pm_incident_open(&inc, path, 0, &e);
 	tap_ok(!err, "simulated dump: %d CPUs x %d sub-buffers, %d threads%s%s", NCPUS,
 	       SCEN_SUBBUFS, NTHREADS, err ? ": " : "", e.msg);
 	if (err) {
@@ -559,6 +664,27 @@ int main(void)
 		tap_ok(r == c->n, "%s %s (%s): %d of %d as --whole (%s)", c->cmd, c->opt,
 		       kinds[c->kind], r, c->n, why);
 	}
+	snprintf(path2, sizeof(path2), "%s/long.tipme", dir);
+	err = write_dump(path2, 12, 20000000) || pm_incident_open(&inc2, path2, 0, &e);
+	if (!err) {
+		err = pm_state_build(&whole2, &inc2, &e);
+		pm_incident_close(&inc2);
+	}
+	tap_ok(!err && whole2.last_ns - whole2.first_ns > 15000000000LL,
+	       "a second dump of %.1f s%s%s", err ? 0 : (whole2.last_ns - whole2.first_ns) / 1e9,
+	       err ? ": " : "", e.msg);
+	for (k = 0; k < sizeof(pictures) / sizeof(*pictures); k++) {
+		const struct picture_case *c = &pictures[k];
+
+		snprintf(why, sizeof(why), "ok");
+		r = err ? 0 : same_picture(c->dump ? &whole2 : &whole, c->dump ? path2 : path,
+					   dir, c->opt, c->kind, c->n, why, sizeof(why));
+		tap_ok(r == c->n, "timeline %s on the %s dump (%s): %d of %d as --whole (%s)",
+		       *c->opt ? c->opt : "(default look-back)", c->dump ? "long" : "short",
+		       picture_kinds[c->kind], r, c->n, why);
+	}
+	if (!err)
+		pm_state_free(&whole2);
 	snprintf(why, sizeof(why), "ok");
 	snprintf(file, sizeof(file), "%s/sim.ckpt", dir);
 	r = file_same(&inc, &whole, file, why, sizeof(why));

@@ -465,7 +465,7 @@ static void export_samples(void)
 
 	snprintf(file, sizeof(file), "%s/hot.trace.json", dir);
 	unlink(file);
-	snprintf(args, sizeof(args), "export --perfetto -o %s DUMP", file);
+	snprintf(args, sizeof(args), "export --perfetto --uncompressed -o %s DUMP", file);
 	t = run(pm_cmd_export, args, &ret);
 	free(t);
 	t = ret ? NULL : capture_slurp(file);

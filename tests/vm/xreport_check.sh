@@ -30,15 +30,15 @@ report_case() {
 	tap_merge "$out/$case.tap"
 	# the same incident as a Perfetto trace: every switch, the client's
 	# interval, the X server's requests
-	"$B"/tipme export --perfetto -o "$out/$case.trace.json" "$incident" > /dev/null
+	"$B"/tipme export --perfetto -o "$out/$case.trace.json.gz" "$incident" > /dev/null
 	tap_cmp "$case: tipme export --perfetto succeeds" "$?" -eq 0
-	python3 tests/lib/check_perfetto.py "$out/$case.trace.json" \
+	python3 tests/lib/check_perfetto.py "$out/$case.trace.json.gz" \
 		--threads xhook-testclien,Xvfb --verdict "$victim" --x-requests \
 		--switches "$("$B"/tipme records --json --type sched_switch "$incident" | wc -l)" \
 		> "$out/$case.perfetto.tap" 2>&1
 	tap_merge "$out/$case.perfetto.tap"
 	# the last case's trace holds the whole run (over 100 MB): not kept
-	rm -f "$out/$case.trace.json"
+	rm -f "$out/$case.trace.json.gz"
 	# and as TIPME's timeline: the client's lane first, what it waited for
 	"$B"/tipme timeline -o "$out/$case.svg" "$incident" > /dev/null
 	tap_cmp "$case: tipme timeline succeeds" "$?" -eq 0
