@@ -189,9 +189,13 @@ step_module-rt() {
 	run_build module-rt rt_build "/lib/modules/$rt_kver/build"
 }
 
+# With the module step's flags (KCFLAGS=-Werror), so that its objects are
+# up to date: C=2 runs sparse on every source all the same, and nothing is
+# compiled a second time (without them kbuild saw a changed command line
+# and rebuilt all 41 objects: 24 s of the step, 8 s without).
 sparse_check() {
 	local out n
-	out=$(make -j"$(nproc)" module C=2 KDIR="$1" 2>&1) || { printf '%s\n' "$out"; return 1; }
+	out=$(make -j"$(nproc)" module C=2 KDIR="$1" KCFLAGS=-Werror 2>&1) || { printf '%s\n' "$out"; return 1; }
 	printf '%s\n' "$out"
 	n=$(printf '%s\n' "$out" | grep -cE ': (warning|error): ')
 	echo "sparse: $n warnings"
