@@ -9,13 +9,12 @@
  * sched_switch probe, or the profiler's timer) takes a reference on the
  * task's address space (mm_users, as exec_strings.c does for argv) and
  * queues a request; an irq_work kicks the work item, since the probe may
- * hold the runqueue's lock, under which no task may be woken.  The work
- * item runs XM_DELAY_MS after the first request it finds waiting, so that
- * a process starting up (the dynamic linker mapping its libraries, each
- * step a new chain) is walked once, with its libraries, and several
- * processes' requests share one wakeup of a worker.  The work
- * item walks the address space's executable file mappings under its
- * mmap lock, taken with trylock (a few tries, a millisecond apart, then the
+ * hold the runqueue's lock, under which no task may be woken.  (It runs
+ * at once, not later for several requests: a walk needs the task's root
+ * directory for its paths, which the task gives up as it exits, and a
+ * process may exit right after its first chain.)  The work item walks
+ * the address space's executable file mappings under its mmap lock,
+ * taken with trylock (a few tries, a millisecond apart, then the
  * walk is counted lost: a writer that holds the lock for long must not
  * wedge the work item and rmmod with it), and replaces what was kept of
  * that process.  Holding the reference keeps the mappings walkable even
@@ -91,8 +90,6 @@
  * them first.
  */
 #define XM_GC_EVERY_NS	NSEC_PER_SEC
-/* How long the work item waits after a request (see the top). */
-#define XM_DELAY_MS	100
 /* The table of the latest walks the probe looks at: a power of two. */
 #define XM_WALKED	256
 
@@ -165,13 +162,11 @@ static char *pathbuf, *rootbuf;
 static u8 *elfbuf;
 
 static void xm_work_fn(struct work_struct *work);
-static DECLARE_DELAYED_WORK(xm_work, xm_work_fn);
+static DECLARE_WORK(xm_work, xm_work_fn);
 
 static void xm_irq_fn(struct irq_work *w)
 {
-	/* (pending already: the requests wait for the walk queued first) */
-	queue_delayed_work(system_unbound_wq, &xm_work,
-			   msecs_to_jiffies(XM_DELAY_MS));
+	queue_work(system_unbound_wq, &xm_work);
 }
 
 static DEFINE_IRQ_WORK(xm_irq, xm_irq_fn);
@@ -520,7 +515,7 @@ void tipme_xmaps_exit(void)
 {
 	WRITE_ONCE(ready, false);
 	irq_work_sync(&xm_irq);
-	cancel_delayed_work_sync(&xm_work);
+	flush_work(&xm_work);
 	for (; req_head != req_tail; req_head++) {
 		mmput(reqs[req_head % XM_REQS].mm);
 		put_task_struct(reqs[req_head % XM_REQS].task);
@@ -540,7 +535,7 @@ void tipme_xmaps_exit(void)
 static void xm_flush(void)
 {
 	irq_work_sync(&xm_irq);
-	flush_delayed_work(&xm_work);
+	flush_work(&xm_work);
 }
 
 /**
