@@ -9,15 +9,23 @@
  * sched_switch probe, or the profiler's timer) takes a reference on the
  * task's address space (mm_users, as exec_strings.c does for argv) and
  * queues a request; an irq_work kicks the work item, since the probe may
- * hold the runqueue's lock, under which no task may be woken.  The work
- * item walks the address space's executable file mappings under its
- * mmap lock, taken with trylock (a few tries, a millisecond apart, then the
+ * hold the runqueue's lock, under which no task may be woken.  (It runs
+ * at once, not later for several requests: a walk needs the task's root
+ * directory for its paths, which the task gives up as it exits, and a
+ * process may exit right after its first chain.)  The work item walks
+ * the address space's executable file mappings under its mmap lock,
+ * taken with trylock (a few tries, a millisecond apart, then the
  * walk is counted lost: a writer that holds the lock for long must not
  * wedge the work item and rmmod with it), and replaces what was kept of
  * that process.  Holding the reference keeps the mappings walkable even
  * when the process exits before the work item runs.  A new chain of a
- * process walks it again, so a library it loaded later (dlopen) is found
- * once a chain goes through it.
+ * process walks it again if its address space has changed its number of
+ * mappings since its last walk (a library it loaded later, dlopen, is
+ * found once a chain goes through it): each walk leaves the address
+ * space, its process and its count of mappings in a small table the probe
+ * reads without a lock (walked[]: a stale or torn entry costs one walk
+ * more, or one less for a process whose mappings changed and kept their
+ * count, which its next change of count repairs).
  *
  * The walk takes a reference on each mapped file and lets the lock go;
  * then, for each file, its path as the process sees it (d_path() from the
@@ -45,10 +53,12 @@
 #include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
+#include <linux/hash.h>
 #include <linux/irq_work.h>
 #include <linux/jhash.h>
 #include <linux/kdev_t.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -80,6 +90,8 @@
  * them first.
  */
 #define XM_GC_EVERY_NS	NSEC_PER_SEC
+/* The table of the latest walks the probe looks at: a power of two. */
+#define XM_WALKED	256
 
 static unsigned int xmaps_max = 8192;
 module_param(xmaps_max, uint, 0444);
@@ -114,6 +126,31 @@ static unsigned int req_head, req_tail;
 static atomic64_t lost;
 static bool ready;
 
+/**
+ * struct xm_walked - the latest walk of an address space
+ * @mm: the address space (an identity only: never dereferenced from here)
+ * @pid: its process's pid
+ * @map_count: its number of mappings at the walk
+ * @start_ns: its process's start time
+ */
+struct xm_walked {
+	struct mm_struct *mm;
+	u32 pid;
+	int map_count;
+	u64 start_ns;
+};
+
+/*
+ * Written by the work item alone, read by probes without a lock (each
+ * field with READ_ONCE/WRITE_ONCE); indexed by the address space's hash.
+ */
+static struct xm_walked walked[XM_WALKED];
+
+static unsigned int walked_slot(const struct mm_struct *mm)
+{
+	return hash_ptr((void *)mm, ilog2(XM_WALKED));
+}
+
 /* The pool: the work item and dumps (process context), under pool_lock. */
 static DEFINE_MUTEX(pool_lock);
 static struct tipme_xmp pool;
@@ -138,7 +175,8 @@ static DEFINE_IRQ_WORK(xm_irq, xm_irq_fn);
  * tipme_xmaps_request() - have the current process's mappings walked
  *
  * Called when a chain of the current task is numbered for the first time.
- * A process already waiting for its walk is not queued twice.
+ * A process already waiting for its walk is not queued twice, nor one
+ * walked since its number of mappings last changed.
  *
  * Context: the sched_switch probe or the profiler's timer (preemption or
  * interrupts disabled, maybe the runqueue's lock held).  Never sleeps.
@@ -146,11 +184,17 @@ static DEFINE_IRQ_WORK(xm_irq, xm_irq_fn);
 void tipme_xmaps_request(void)
 {
 	struct mm_struct *mm = current->mm;
+	const struct xm_walked *w;
 	unsigned long flags;
 	bool kick = false;
 	unsigned int i;
 
 	if (!READ_ONCE(ready) || !mm || (current->flags & PF_KTHREAD))
+		return;
+	w = &walked[walked_slot(mm)];
+	if (READ_ONCE(w->mm) == mm && READ_ONCE(w->pid) == current->tgid &&
+	    READ_ONCE(w->start_ns) == current->group_leader->start_time &&
+	    READ_ONCE(w->map_count) == READ_ONCE(mm->map_count))
 		return;
 	raw_spin_lock_irqsave(&req_lock, flags);
 	for (i = req_head; i != req_tail; i++)
@@ -202,10 +246,11 @@ static void pool_store(u32 pid, u64 start_ns, unsigned int n, bool partial)
 
 /*
  * Walk @mm's executable file mappings into found[], each with a reference
- * on its file.  Return: how many, or -EBUSY if its lock stayed taken.
+ * on its file; *@count: its number of mappings (all kinds) as walked.
+ * Return: how many, or -EBUSY if its lock stayed taken.
  * Context: the work item.
  */
-static int walk_mm(struct mm_struct *mm, bool *partial)
+static int walk_mm(struct mm_struct *mm, bool *partial, int *count)
 {
 	struct vm_area_struct *vma;
 	unsigned int n = 0, tries;
@@ -216,6 +261,7 @@ static int walk_mm(struct mm_struct *mm, bool *partial)
 		usleep_range(1000, 2000);
 	}
 	*partial = false;
+	*count = mm->map_count;
 	{
 		VMA_ITERATOR(vmi, mm, 0);
 
@@ -366,11 +412,23 @@ static unsigned int xm_describe(struct task_struct *t, unsigned int n)
 	return k;
 }
 
+/* Note that @r's address space was walked with @count mappings. */
+static void note_walked(const struct xm_req *r, int count)
+{
+	struct xm_walked *w = &walked[walked_slot(r->mm)];
+
+	WRITE_ONCE(w->mm, NULL);	/* (no match while it changes) */
+	WRITE_ONCE(w->pid, r->pid);
+	WRITE_ONCE(w->start_ns, r->start_ns);
+	WRITE_ONCE(w->map_count, count);
+	WRITE_ONCE(w->mm, r->mm);
+}
+
 static void xm_work_fn(struct work_struct *work)
 {
 	struct xm_req r;
 	bool partial;
-	int n;
+	int n, count;
 
 	for (;;) {
 		raw_spin_lock_irq(&req_lock);
@@ -384,7 +442,9 @@ static void xm_work_fn(struct work_struct *work)
 		 * Taken off the queue only once walked, so that a request
 		 * for the same address space meanwhile is not queued again.
 		 */
-		n = walk_mm(r.mm, &partial);
+		n = walk_mm(r.mm, &partial, &count);
+		if (n >= 0)
+			note_walked(&r, count);
 		raw_spin_lock_irq(&req_lock);
 		req_head++;
 		raw_spin_unlock_irq(&req_lock);
@@ -471,6 +531,13 @@ void tipme_xmaps_exit(void)
 	elfbuf = NULL;
 }
 
+/* Walk now what is requested, and wait for it.  Context: process. */
+static void xm_flush(void)
+{
+	irq_work_sync(&xm_irq);
+	flush_work(&xm_work);
+}
+
 /**
  * tipme_xmaps_hdr() - the header of the dump's captured mappings
  * @h: filled in
@@ -487,7 +554,7 @@ void tipme_xmaps_hdr(struct tipme_xmaps_hdr *h)
 	h->lost = atomic64_read(&lost);
 	if (!READ_ONCE(ready))
 		return;
-	flush_work(&xm_work);
+	xm_flush();
 	mutex_lock(&pool_lock);
 	tipme_xmp_gc(&pool, ktime_get_ns());
 	h->count = pool.nmaps_used;
@@ -525,7 +592,7 @@ size_t tipme_xmaps_read(u32 *pos, u64 *since, void *buf, size_t room,
 	if (!READ_ONCE(ready))
 		return 0;
 	if (!*pos)	/* the first part: the walks requested until now */
-		flush_work(&xm_work);
+		xm_flush();
 	mutex_lock(&pool_lock);
 	if (!*pos) {
 		tipme_xmp_gc(&pool, ktime_get_ns());
