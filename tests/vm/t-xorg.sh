@@ -63,32 +63,9 @@ grep -E 'modeset\(0\): (glamor|Output|Virtual)|Present|DRI3' "$out/xorg.log" | h
 tap_check "glamor is on (without it modesetting never flips)" \
 	grep -q 'glamor initialized' "$out/xorg.log"
 
-XHOOK=
-nhook=0
-# A fresh tipme-xhook, subscribed to tipmed: each incident's X dump holds
-# its case's presses only.
-hook() {
-	[ -n "$XHOOK" ] && { kill "$XHOOK"; wait "$XHOOK" 2> /dev/null; }
-	nhook=$((nhook + 1))
-	"$B"/tipme-xhook -v --tipmed "$sock" -t 120 --auto-trigger-ms 0 >> "$out/xhook.log" 2>&1 &
-	XHOOK=$!
-	wait_for 60 log_has "subscribed to tipmed" "$nhook"
-}
-nstored=0
-# incident CASE: trigger, keep the incident as $out/CASE.incident
-incident() {
-	local i
-	"$B"/tipme trigger > /dev/null
-	nstored=$((nstored + 1))
-	wait_for 60 log_has "stored xhook.dump" "$nstored"
-	i=$(find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort | tail -n 1)
-	tap_check "$1: the incident holds kernel.dump and root's X dump, xhook-0.dump" \
-		test -s "$i/kernel.dump" -a -s "$i/xhook-0.dump"
-	cp -r "$i" "$out/$1.incident"
-}
 
 # 1. front: core drawing into the front buffer
-hook
+x_hook
 at "tipme-xhook up"
 "$B"/xhook-testclient victim plain > /tmp/front.out 2>&1 &
 FRONT=$!
@@ -98,13 +75,13 @@ xdotool key a
 wait_for 60 says /tmp/front.out "done"
 tap_cmp "front: the client handled the key" "$?" -eq 0
 at "front: handled"
-incident front
+x_incident front
 at "front: incident stored"
 kill "$FRONT"
 wait "$FRONT" 2> /dev/null
 
 # 2. present: three keys, each answered with a flip
-hook
+x_hook
 "$B"/xhook-testclient present 200 > /tmp/present.out 2>&1 &
 PRESENT=$!
 wait_for 30 says /tmp/present.out window
@@ -118,7 +95,7 @@ for key in a b c; do
 	tap_cmp "present: Xorg completed the client's presentation $k" "$?" -eq 0
 	at "present: $k completed"
 done
-incident present
+x_incident present
 at "present: incident stored"
 
 kill "$PRESENT" "$XHOOK" "$TIPMED" 2> /dev/null
