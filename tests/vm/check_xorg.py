@@ -26,9 +26,13 @@ from jsonl import lines, ms  # noqa: E402
 import tap  # noqa: E402
 from tap import check  # noqa: E402
 
-# the recorder's delivery record and the DRM event's own stamp (which DRM
-# takes just before it sends the event, in us): apart by less than this
-EVENT_NS = 2000000
+# DRM stamps a flip's event (in us, for Present's CompleteNotify) just
+# before it sends it, where the recorder records the delivery: the record
+# comes at most this long after the stamp (a host that preempts the
+# guest's vCPU in between, two CPU burners beside it, put 6.7 ms between
+# them), and not before it but for the clocks' conversion (1 ms)
+EVENT_NS = 20000000
+EARLY_NS = 1000000
 
 case, lat_path, rep_path, flips_path, out_path = sys.argv[1:6]
 xorg, client = int(sys.argv[6]), int(sys.argv[7])
@@ -72,12 +76,16 @@ if case == "front":
               iv["to_mono_ns"] == e["end_mono_ns"],
               "front: report: from the device event to the drawing executed (\"x_drawn\"): "
               "%s .. %s, %s" % (iv["from_mono_ns"], iv["to_mono_ns"], iv["end"]))
-        # the client's round trip after its drawing came back once Xorg had drawn it
+        # the client's round trip after its drawing came back once Xorg had
+        # drawn it (X's stamps are whole ms), and it waited for input only
+        # after it said so: the end is the later of the two
         check(press and done and press[0] >= iv["from_mono_ns"] and
-              iv["to_mono_ns"] <= done[0] + 1000000,
-              "front: the end (%s) is before the client's reply after the drawing (%s), "
-              "the start before its receipt of the key (%s)"
-              % (iv["to_mono_ns"], done[0] if done else None, press[0] if press else None))
+              e["display_mono_ns"] is not None and
+              e["display_mono_ns"] <= done[0] + 1000000 and iv["to_mono_ns"] >= done[0],
+              "front: Xorg had executed the drawing (%s) by the reply the client got after "
+              "it (%s); the end (%s) is the client's wait after that; the start before its "
+              "receipt of the key (%s)" % (e["display_mono_ns"], done[0] if done else None,
+                                          iv["to_mono_ns"], press[0] if press else None))
     tap.plan()
     sys.exit(1 if tap.failed() else 0)
 
@@ -100,10 +108,10 @@ for i, e in enumerate(mine[:3]):
     if n not in complete or n not in presented or i >= len(press):
         continue
     ust = complete[n][1] * 1000
-    flip = min(flips, key=lambda f: abs(f - ust)) if flips else None
-    check(flip is not None and abs(flip - ust) <= EVENT_NS,
-          "press %d: a delivery to Xorg's file at the flip's event time %s (recorded %s)"
-          % (n, ust, flip))
+    flip = next((f for f in flips if f >= ust - EARLY_NS), None)
+    check(flip is not None and flip - ust <= EVENT_NS,
+          "press %d: the first delivery to Xorg's file from the flip's event time %s on: %s "
+          "(%s after it)" % (n, ust, flip, ms(flip - ust) if flip else None))
     sent = press[i] + slept[i]	# the client drew only after its sleep
     first = [f for f in flips if f > presented[n]]
     check(flip is not None and first and first[0] == flip,
