@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=240 gpu=virtio cpu=qemu64,+invtsc,vendor=GenuineIntel
+# vm: timeout=360 gpu=virtio cpu=qemu64,+invtsc,vendor=GenuineIntel
 # A real Xorg (Debian 12's 21.1, its built-in modesetting driver) on a KMS
 # device in the guest (virtio-gpu), glamor on Mesa's softpipe
 # (tests/vm/xorg-modesetting.conf), tipme-xhook recording it, keys through
