@@ -47,6 +47,9 @@ PKGS=(
 	# X11 tests (x11-utils: xprop, xdpyinfo; only recommended by xterm)
 	# (x11-xkb-utils: setxkbmap, for the QWERTZ hotkey test; xvfb pulls it)
 	xvfb xdotool xterm x11-apps x11-utils x11-xkb-utils
+	# ... and a real Xorg on a KMS device in QEMU (t-xorg): its built-in
+	# modesetting driver page-flips with glamor, on Mesa's softpipe
+	xserver-xorg-core libgl1-mesa-dri
 	# ... and under Xwayland: sway's headless backend as the Wayland
 	# compositor, wtype as its keyboard, xhost to let root's clients in
 	sway xwayland wtype x11-xserver-utils

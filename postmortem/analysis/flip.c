@@ -982,18 +982,21 @@ const char *const pm_stage_key[PM_STAGE_NR] = {
 	[PM_STAGE_X_DRAW] = "x_drawing",
 };
 
-/* @n stages of a path to its flip, each ending at @at[i] (kept in order). */
-static int legs_to(const struct pm_press_path *p, const int64_t *at, const uint32_t *who,
+/*
+ * @n stages from @press_ns to the flip on the screen at @flip_ns, each
+ * ending at @at[i] (kept in order).
+ */
+static int legs_to(int64_t press_ns, int64_t flip_ns, const int64_t *at, const uint32_t *who,
 		   const int *stage, int n, struct pm_press_leg *legs)
 {
-	int64_t from = p->press_ns;
+	int64_t from = press_ns;
 	int i;
 
 	for (i = 0; i < n; i++) {
 		int64_t to = at[i] > from ? at[i] : from;
 
-		if (i == n - 1 || to > p->end.flip_ns)
-			to = to > p->end.flip_ns ? p->end.flip_ns : to;
+		if (i == n - 1 || to > flip_ns)
+			to = to > flip_ns ? flip_ns : to;
 		legs[i] = (struct pm_press_leg){ stage[i], who[i], from, to };
 		from = to;
 	}
@@ -1029,7 +1032,7 @@ int pm_press_legs(const struct pm_press_path *p, struct pm_press_leg *legs)
 						 p->idle_ns };
 		return 1;
 	}
-	return legs_to(p, at, who, stage, PM_PRESS_LEGS, legs);
+	return legs_to(p->press_ns, p->end.flip_ns, at, who, stage, PM_PRESS_LEGS, legs);
 }
 
 /**
@@ -1061,5 +1064,36 @@ int pm_press_legs_x(const struct pm_press_path *p, uint32_t xclient, int64_t han
 
 	if (!p->end.flip)
 		return 0;
-	return legs_to(p, at, who, stage, PM_PRESS_LEGS_X, legs);
+	return legs_to(p->press_ns, p->end.flip_ns, at, who, stage, PM_PRESS_LEGS_X, legs);
+}
+
+/**
+ * pm_xorg_legs() - the stages of a press to an X client of an X server that flips
+ * @e: the X server's flip that showed the drawing (Xorg with modesetting)
+ * @server: the X server's thread
+ * @xclient: the X client's thread that got the input
+ * @press_ns: the X server's device event
+ * @handed_ns: when the X server woke @xclient with it
+ * @client_ns: where @xclient's part ended: it waited for input again, or
+ *	the X server had executed its drawing, if that came first (the
+ *	server may run the drawing requests long after the client sent them)
+ * @legs: PM_XORG_LEGS entries, filled in order
+ *
+ * The X server (the device event to its wakeup of @xclient), the X client
+ * (to @client_ns), the X server drawing (to the flip's commit), the
+ * refresh.  They add up to the press.
+ *
+ * Return: how many legs (0: no flip).
+ */
+int pm_xorg_legs(const struct pm_flip_end *e, uint32_t server, uint32_t xclient,
+		 int64_t press_ns, int64_t handed_ns, int64_t client_ns, struct pm_press_leg *legs)
+{
+	static const int stage[] = { PM_STAGE_X_SERVER, PM_STAGE_X_CLIENT, PM_STAGE_X_DRAW,
+				     PM_STAGE_REFRESH };
+	const int64_t at[] = { handed_ns, client_ns, e->commit_ns, e->flip_ns };
+	const uint32_t who[] = { server, xclient, server, 0 };
+
+	if (!e->flip)
+		return 0;
+	return legs_to(press_ns, e->flip_ns, at, who, stage, PM_XORG_LEGS, legs);
 }

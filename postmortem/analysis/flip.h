@@ -159,10 +159,10 @@ enum pm_press_stage {
 	PM_STAGE_COMPOSE,	/* the compositor running to the flip's commit */
 	PM_STAGE_REFRESH,	/* the flip's commit to the refresh that showed it */
 	PM_STAGE_IDLE,		/* no client: the input to the reader's next wait */
-	/* the client is an X server (Xwayland): pm_press_legs_x() */
-	PM_STAGE_X_SERVER,	/* it woken to its wakeup of its X client */
-	PM_STAGE_X_CLIENT,	/* the X client to its last drawing request */
-	PM_STAGE_X_DRAW,	/* the X server drawing, to its commit */
+	/* the client is an X server (Xwayland): pm_press_legs_x(); Xorg: pm_xorg_legs() */
+	PM_STAGE_X_SERVER,	/* it woken (Xorg: its device event) to its wakeup of its X client */
+	PM_STAGE_X_CLIENT,	/* the X client to its last drawing request (Xorg: done) */
+	PM_STAGE_X_DRAW,	/* the X server drawing, to its commit (Xorg: its flip's) */
 	PM_STAGE_NR,
 };
 
@@ -185,9 +185,12 @@ struct pm_press_leg {
 
 #define PM_PRESS_LEGS	5
 #define PM_PRESS_LEGS_X	7	/* pm_press_legs_x()'s */
+#define PM_XORG_LEGS	4	/* pm_xorg_legs()'s */
 
 int pm_press_legs(const struct pm_press_path *p, struct pm_press_leg *legs);
 int pm_press_legs_x(const struct pm_press_path *p, uint32_t xclient, int64_t handed_ns,
 		    int64_t draw_ns, struct pm_press_leg *legs);
+int pm_xorg_legs(const struct pm_flip_end *e, uint32_t server, uint32_t xclient,
+		 int64_t press_ns, int64_t handed_ns, int64_t client_ns, struct pm_press_leg *legs);
 
 #endif

@@ -85,10 +85,9 @@ static int by_input(const struct pm_incident *inc, const struct pm_state *st,
 		out->end = ev->display_ns ? PM_END_X_DRAWN : PM_END_CLIENT_DONE;
 		if (ev->done_ns < ev->end_ns)
 			out->display_ns = ev->done_ns;
-		/* an X server that drives a display itself: its next flip */
-		if (ev->display_ns && ev->result == PM_LAT_HANDLED && server &&
-		    pm_flip_after(inc, st, res, server, 0, ev->display_ns, &out->path.end) &&
-		    out->path.end.flip_ns >= ev->display_ns) {
+		/* an X server that drives a display itself: its flip (latency.h) */
+		if (ev->xflip.flip) {
+			out->path.end = ev->xflip;
 			out->path.compositor = server;
 			out->to_ns = out->path.end.flip_ns;
 			out->end = PM_END_FLIP;

@@ -637,6 +637,8 @@ int64_t pm_lat_to_screen_ns(const struct pm_lat_event *ev)
 {
 	if (ev->via.end.flip)
 		return ev->via.end.flip_ns - ev->via.press_ns;
+	if (ev->xflip.flip)
+		return ev->xflip.flip_ns - ev->press_ns;
 	return ev->end_ns - ev->press_ns;
 }
 
@@ -660,6 +662,58 @@ static const struct pm_lat_event *slowest(const struct pm_latency *l)
 	return slow;
 }
 
+/* When the X server @ev's client got the input from woke it with it: @from_ns on. */
+static int64_t handed(const struct lat_ctx *c, const struct pm_lat_event *ev, int64_t from_ns)
+{
+	size_t k;
+
+	for (k = pm_res_wake_from(c->res, from_ns); k < c->res->nwakes; k++) {
+		const struct pm_wake *w = &c->res->wakes[k];
+
+		if (w->ns > ev->draw_ns)
+			break;
+		if (w->target == ev->pid && w->ctx == TIPME_CTX_TASK &&
+		    is_server(c, w->waker, w->ns))
+			return w->ns;
+	}
+	return 0;
+}
+
+/*
+ * Each handled input whose drawing an X server that flips executed (Xorg
+ * with modesetting): the flip that showed it (pm_latency_analyse()).
+ */
+static void xorg_flips(const struct pm_incident *inc, const struct lat_ctx *c,
+		       struct pm_latency *l)
+{
+	size_t i;
+
+	for (i = 0; c->server && c->res->nflips && i < l->n; i++) {
+		struct pm_lat_event *ev = &l->events[i];
+		struct pm_flip_end e;
+
+		if (ev->result != PM_LAT_HANDLED || !ev->display_ns)
+			continue;
+		/*
+		 * committed in the drawing's dispatch (a Present flip) or
+		 * after: Xorg on virtio-gpu delivered it 20 ms before it
+		 * waited again (before, the press ended at the next press's flip)
+		 */
+		if (pm_flip_after(inc, c->st, c->res, c->server, 0, ev->draw_ns, &e) &&
+		    (e.commit_from == PM_COMMIT_QUEUED || e.commit_from == PM_COMMIT_WORK ||
+		     e.commit_from == PM_COMMIT_DELIVERY))
+			ev->xflip = e;
+		else if (pm_flip_after(inc, c->st, c->res, c->server, 0, ev->display_ns, &e) &&
+			 e.flip_ns >= ev->display_ns)
+			ev->xflip = e;
+		else
+			continue;
+		ev->handed_ns = handed(c, ev, ev->press_ns);
+		if (!ev->handed_ns)
+			ev->handed_ns = ev->delivered_ns;
+	}
+}
+
 /*
  * Each handled input that came through a compositor whose client the X
  * server is (Xwayland): the kernel's press it came from, to the flip
@@ -669,7 +723,7 @@ static int join_kernel(const struct pm_incident *inc, const struct lat_ctx *c,
 		       struct pm_latency *l)
 {
 	struct pm_input_read *rd;
-	size_t i, k;
+	size_t i;
 
 	if (!c->server || !c->res->nflips || !c->res->ninputs)
 		return 0;
@@ -678,22 +732,13 @@ static int join_kernel(const struct pm_incident *inc, const struct lat_ctx *c,
 	for (i = 0; i < l->n; i++) {
 		struct pm_lat_event *ev = &l->events[i];
 
-		if (ev->result != PM_LAT_HANDLED || !ev->draw_ns ||
+		if (ev->result != PM_LAT_HANDLED || !ev->draw_ns || ev->xflip.flip ||
 		    pm_kernel_press_via(inc, c->st, c->res, rd, c->server, ev->press_ns,
 					ev->draw_ns, &ev->via) != 1)
 			continue;
-		ev->handed_ns = ev->via.client_ns;
-		for (k = pm_res_wake_from(c->res, ev->via.client_ns); k < c->res->nwakes; k++) {
-			const struct pm_wake *w = &c->res->wakes[k];
-
-			if (w->ns > ev->draw_ns)
-				break;
-			if (w->target == ev->pid && w->ctx == TIPME_CTX_TASK &&
-			    is_server(c, w->waker, w->ns)) {
-				ev->handed_ns = w->ns;
-				break;
-			}
-		}
+		ev->handed_ns = handed(c, ev, ev->via.client_ns);
+		if (!ev->handed_ns)
+			ev->handed_ns = ev->via.client_ns;
 	}
 	free(rd);
 	return 0;
@@ -710,6 +755,7 @@ int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
 	memset(out, 0, sizeof(*out));
 	c.dump_end_ns = st->last_ns;
 	c.server = pm_xserver_pid(x);
+	out->server = c.server;
 	c.x_last_ns = -1;
 	for (i = 0; i < x->recs.count; i++) {
 		struct tipme_x11_rec r;
@@ -722,6 +768,7 @@ int pm_latency_analyse(const struct pm_incident *inc, const struct pm_state *st,
 	if (!out->events)
 		return -ENOMEM;
 	out->n = collect(&c, out->events);
+	xorg_flips(inc, &c, out);
 	if (join_kernel(inc, &c, out)) {
 		pm_latency_free(out);
 		return -ENOMEM;

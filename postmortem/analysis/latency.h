@@ -49,7 +49,11 @@ enum pm_lat_result {
  *	through the compositor to the server, and from the server's commit
  *	of the drawing to the compositor's flip (pm_kernel_press_via());
  *	via.end.flip is NULL when there is none
- * @handed_ns: with @via, when the X server woke @pid with the input
+ * @xflip: when the X server drives the display itself (Xorg with
+ *	modesetting): its flip that showed the drawing (pm_latency_analyse()
+ *	says which); xflip.flip is NULL when there is none (and with @via)
+ * @handed_ns: with @via or @xflip, when the X server woke @pid with the
+ *	input
  * @end_ns: the later of @done_ns and @display_ns: the input on the screen
  * @time: running, runnable, blocked and unknown ns of the client between
  *	the press and @done_ns
@@ -68,6 +72,7 @@ struct pm_lat_event {
 	int64_t draw_ns;
 	int64_t display_ns;
 	struct pm_press_path via;
+	struct pm_flip_end xflip;
 	int64_t handed_ns;
 	int64_t end_ns;
 	int64_t time[4];
@@ -81,11 +86,13 @@ struct pm_lat_event {
  * @n: how many
  * @slowest: the slowest handled or unfinished input (pm_lat_to_screen_ns()),
  *	     or NULL
+ * @server: the X server's PID (the X dump's), 0 if unknown
  */
 struct pm_latency {
 	struct pm_lat_event *events;
 	size_t n;
 	const struct pm_lat_event *slowest;
+	uint32_t server;
 };
 
 /**
@@ -93,7 +100,8 @@ struct pm_latency {
  * @ev: a handled or unfinished input
  *
  * Return: from the kernel's input record to the flip when the kernel's
- * dump follows the input there (@ev->via), else from the device event to
+ * dump follows the input there (@ev->via), from the device event to the
+ * X server's own flip for it (@ev->xflip), else from the device event to
  * its end in the X dump (@ev->end_ns).  The slowest input is the one with
  * the most.
  */
@@ -105,6 +113,18 @@ int64_t pm_lat_to_screen_ns(const struct pm_lat_event *ev);
  * @st: its rebuilt state
  * @res: its resources (the work items the answer to a press may go through)
  * @out: the result; release with pm_latency_free()
+ *
+ * A handled press whose drawing an X server that reads page flips' events
+ * executed (Xorg with modesetting) ends on the screen at the server's
+ * flip that showed it (@xflip): the first flip the server committed at
+ * or after the X dump's stamp of the client's last drawing request, when
+ * the records show that commit (its vblank_queued, the queueing of the
+ * work item that delivered it, or its delivery by the server): a
+ * Present request flips in its own dispatch, and the flip may complete
+ * before the server is done with the round (Xorg on virtio-gpu under
+ * TCG); else the first flip delivered to the server's file once it had
+ * executed the drawing (a compositor's frame the server flips for it,
+ * or a flip the records do not tie to a commit).
  *
  * Return: 0 or -ENOMEM.
  */

@@ -58,14 +58,14 @@ static const char *task_words(const struct pm_dump *pm, uint32_t pid, int64_t ns
 
 /* A press's legs on one line, "dispatch 0.4 ms (500 sway), ..." after @indent. */
 static void legs_print(FILE *f, const struct pm_dump *pm, const struct pm_press_leg *legs,
-		       int nl, const struct pm_press_path *p, const char *indent)
+		       int nl, const struct pm_flip_end *e, const char *indent)
 {
 	char a[64];
 	int k;
 
 	for (k = 0; k < nl; k++) {
 		if (legs[k].stage == PM_STAGE_REFRESH)
-			snprintf(a, sizeof(a), "crtc %" PRIu32, p->end.flip->crtc);
+			snprintf(a, sizeof(a), "crtc %" PRIu32, e->flip->crtc);
 		else
 			task_words(pm, legs[k].pid, legs[k].from_ns, a, sizeof(a));
 		fprintf(f, "%s%s %.1f ms (%s)", k ? ", " : indent, stage_words[legs[k].stage],
@@ -101,6 +101,12 @@ static void legs_json(struct tm_jw *j, const struct pm_dump *pm,
 		tm_jw_obj_end(j);
 	}
 	tm_jw_arr_end(j);
+}
+
+/* Where a press's X client's part ended: done, or its drawing executed before. */
+static int64_t client_end(const struct pm_lat_event *ev)
+{
+	return ev->display_ns && ev->display_ns < ev->done_ns ? ev->display_ns : ev->done_ns;
 }
 
 void pm_latency_print(FILE *f, const struct pm_incident *inc,
@@ -161,7 +167,15 @@ void pm_latency_print(FILE *f, const struct pm_incident *inc,
 				"(crtc %" PRIu32 "): %.1f ms, through %s:\n", ev->via.press_ns / 1e9,
 				ev->via.end.flip->crtc, (ev->via.end.flip_ns - ev->via.press_ns) / 1e6,
 				task_words(pm, ev->via.reader, ev->via.read_ns, a, sizeof(a)));
-			legs_print(f, pm, legs, nl, &ev->via, "                  ");
+			legs_print(f, pm, legs, nl, &ev->via.end, "                  ");
+		}
+		if (ev->xflip.flip) {
+			nl = pm_xorg_legs(&ev->xflip, l->server, ev->pid, ev->press_ns,
+					  ev->handed_ns, client_end(ev), legs);
+			fprintf(f, "                to the X server's flip after the drawing "
+				"(crtc %" PRIu32 ") at %.6f: %.1f ms:\n", ev->xflip.flip->crtc,
+				ev->xflip.flip_ns / 1e9, (ev->xflip.flip_ns - ev->press_ns) / 1e6);
+			legs_print(f, pm, legs, nl, &ev->xflip, "                  ");
 		}
 	}
 	if (!shown)
@@ -228,6 +242,18 @@ void pm_latency_json(struct tm_jw *j, const struct pm_incident *inc,
 					  pm_press_legs_x(&ev->via, ev->pid, ev->handed_ns,
 							  ev->draw_ns, legs));
 			}
+			/* only when the X server flips (Xorg with modesetting) */
+			if (ev->xflip.flip) {
+				tm_jw_kstr(j, "end", "flip");
+				tm_jw_ki64(j, "flip_mono_ns", ev->xflip.flip_ns);
+				tm_jw_ku64(j, "crtc", ev->xflip.flip->crtc);
+				tm_jw_ki64(j, "flip_commit_mono_ns", ev->xflip.commit_ns);
+				tm_jw_ki64(j, "to_flip_ns", ev->xflip.flip_ns - ev->press_ns);
+				tm_jw_ku64(j, "x_server", l->server);
+				legs_json(j, pm, legs,
+					  pm_xorg_legs(&ev->xflip, l->server, ev->pid, ev->press_ns,
+						       ev->handed_ns, client_end(ev), legs));
+			}
 			if (ev->longest) {
 				tm_jw_key(j, "longest_block");
 				tm_jw_obj_begin(j);
@@ -288,7 +314,7 @@ void pm_presses_print(FILE *f, const struct pm_incident *inc,
 			task_words(pm, p[i].reader, p[i].read_ns, a, sizeof(a)),
 			task_words(pm, p[i].client, p[i].client_ns, b, sizeof(b)));
 		nl = pm_press_legs(&p[i], legs);
-		legs_print(f, pm, legs, nl, &p[i], "                  ");
+		legs_print(f, pm, legs, nl, &p[i].end, "                  ");
 		if (p[i].reader_by == PM_READER_AWAKE || p[i].reader_by == PM_READER_FLIP_READER)
 			fprintf(f, "                  no wakeup delivered it: %s read it already awake, %s\n",
 				task_words(pm, p[i].reader, p[i].read_ns, a, sizeof(a)),

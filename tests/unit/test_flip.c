@@ -82,7 +82,10 @@
  * then sends foot its replies to the commit before it reads that flip's
  * event, and the key's release written through uinput waking weston
  * between the two flips (t-weston: before, each ended the press at the
- * loop's first flip, one refresh early).  Each:
+ * loop's first flip, one refresh early); an X client of Xorg with
+ * modesetting, which flips in the dispatch of the client's Present
+ * request, the kworker completing the flip while Xorg still draws (t-xorg
+ * on virtio-gpu: before, the press ended at the next press's flip).  Each:
  * `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
@@ -155,6 +158,7 @@ enum variant {
 	V_WESTON_RELEASE, /* V_WESTON's, the key's release through uinput between its flips */
 	V_AWAKE_OTHER,	/* V_AWAKE's, the press before "woke" another task (a softirq's) */
 	V_XWL_SLOWX,	/* V_XWL_LATE's, and a later X press slower to its client's end */
+	V_XORG,		/* an X client of Xorg, which flips for it (xorg_present()) */
 };
 
 static const char *const names[] = {
@@ -178,6 +182,7 @@ static const char *const names[] = {
 	[V_TIMER_RACE] = "timer-race",
 	[V_WESTON_TOLD] = "weston-told", [V_WESTON_RELEASE] = "weston-release",
 	[V_AWAKE_OTHER] = "awake-other", [V_XWL_SLOWX] = "xwayland-slowx",
+	[V_XORG] = "xorg-present",
 };
 
 /* @pid leaves @cpu at @ms in task state @state at @site; @next runs. */
@@ -685,6 +690,100 @@ static int xwayland(struct scen *s, enum variant v)
 }
 
 /*
+ * An X client of Xorg with modesetting, which drives the display itself
+ * (t-xorg: Present flips on virtio-gpu): a key at 10 ms (the X dump's
+ * device event; Xorg, 800, woken on CPU 1) reaches the client (900, on
+ * CPU 2) at 10.5 ms; it sleeps 300 ms, fills its pixmap and presents it
+ * (stamped 311 ms; it wakes Xorg at 311 ms) and waits in poll at
+ * 311.2 ms.  Xorg executes the fill until 316 ms (the Present request is
+ * stamped then), commits the flip in the request's dispatch (queues
+ * commit_work at 316.2 ms, which a kworker, 90, runs on CPU 0 and
+ * delivers the flip's event in at 316.9 ms, sequence 0: no vblanks) and
+ * draws on until it waits again at 340 ms.  A second key at 500 ms, which
+ * the client answers at once: stamped 501 ms, commit_work queued at
+ * 501.5 ms, delivered at 502 ms, Xorg waiting again at 505 ms.  The X
+ * dump: the device events and key events, the fills and the Present
+ * requests (Present's major 148).
+ */
+static int xorg_present(struct scen *s)
+{
+	static const char *const worker_site[] = { "worker_thread", "kthread", NULL };
+	struct tipme_x11_client cl[2] = {
+		{ .id = 0, .pid = 800, .flags = TIPME_X11_CL_SERVER, .comm = "Xorg" },
+		{ .id = 1, .pid = 900, .xid_base = 0x400000, .comm = "xclient" },
+	};
+	struct tipme_x11_ext ext = { .major = 148, .name = "Present" };
+	struct tipme_x11_rec rec[8];
+	struct tm_xdump_content c = { .recs = rec, .nrecs = 8, .cl = cl, .ncl = 2,
+				      .exts = &ext, .nexts = 1 };
+	struct tipme_rec_vblank_ev ev = { .file = 0x0c0ffee0, .owner = 800 };
+	const double key[2] = { 10, 500 }, drawn[2] = { 311, 501 }, commit[2] = { 316.2, 501.5 };
+	const double waits[2] = { 340, 505 }, flip[2] = { 316.9, 502 };
+	int k;
+
+	scen_init(s, 3);
+	scen_task(s, 800, 800, "Xorg", "/usr/lib/xorg/Xorg", "Xorg", 5);
+	scen_task(s, 900, 900, "xclient", "/usr/bin/xclient", "xclient", 8);
+	scen_task(s, 90, 90, "kworker/u4:1", "", "", 0);
+	woken_blocks(s, 1, 800, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 2, 900, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	ev.who = tipme_work_who(90, TIPME_CTX_TASK);
+	for (k = 0; k < 2; k++) {
+		/* Xorg hands the client the key */
+		scen_wake(s, 1, MS(key[k]), 800, 1, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 1, MS(key[k] + 0.05), 0, TIPME_TS_RUNNABLE, 120, 800, 120);
+		scen_wake(s, 1, MS(key[k] + 0.5), 900, 2, 800, TIPME_CTX_TASK);
+		scen_switch(s, 1, MS(key[k] + 0.7), 800, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(key[k] + 0.7), 800, poll_site);
+		/* the client: the first key after a 300 ms sleep */
+		scen_switch(s, 2, MS(key[k] + 0.55), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+		if (!k) {
+			scen_switch(s, 2, MS(10.8), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+			scen_blocked(s, 2, MS(10.8), 900, sleep_site);
+			scen_wake(s, 2, MS(310.8), 900, 2, 0, TIPME_CTX_HARDIRQ);
+			scen_switch(s, 2, MS(310.85), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+		}
+		scen_wake(s, 2, MS(drawn[k]), 800, 1, 900, TIPME_CTX_TASK);
+		scen_switch(s, 2, MS(drawn[k] + 0.2), 900, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 2, MS(drawn[k] + 0.2), 900, poll_site);
+		/* Xorg draws, commits the flip in the Present request, draws on */
+		scen_switch(s, 1, MS(drawn[k] + 0.05), 0, TIPME_TS_RUNNABLE, 120, 800, 120);
+		scen_work(s, 1, TIPME_REC_WORK_QUEUE, MS(commit[k]), 0xc0 + k, "commit_work", 800,
+			  TIPME_CTX_TASK);
+		scen_wake(s, 1, MS(commit[k] + 0.02), 90, 0, 800, TIPME_CTX_TASK);
+		scen_switch(s, 1, MS(waits[k]), 800, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(waits[k]), 800, poll_site);
+		/* the kworker completes it while Xorg runs */
+		scen_switch(s, 0, MS(commit[k] + 0.1), 0, TIPME_TS_RUNNABLE, 120, 90, 120);
+		scen_work(s, 0, TIPME_REC_WORK_START, MS(commit[k] + 0.2), 0xc0 + k, "commit_work",
+			  90, TIPME_CTX_TASK);
+		scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(flip[k]), &ev, sizeof(ev));
+		scen_work(s, 0, TIPME_REC_WORK_END, MS(flip[k] + 0.05), 0xc0 + k, NULL, 0, 0);
+		scen_switch(s, 0, MS(flip[k] + 0.1), 90, TIPME_TS_IDLE, 120, 0, 120);
+		scen_blocked(s, 0, MS(flip[k] + 0.1), 90, worker_site);
+	}
+	scen_trigger(s, MS(600));
+
+	memset(rec, 0, sizeof(rec));
+	for (k = 0; k < 2; k++) {
+		struct tipme_x11_rec *r = rec + 4 * k;
+
+		r[0] = (struct tipme_x11_rec){ .time_ns = MS(key[k]), .kind = TIPME_X11_DEVICE,
+			.major = 2, .flags = TIPME_X11_REC_REDACTED, .length = 32 };
+		r[1] = (struct tipme_x11_rec){ .time_ns = MS(key[k]), .client = 1,
+			.kind = TIPME_X11_EVENT, .major = 2, .flags = TIPME_X11_REC_REDACTED,
+			.length = 32, .xid = 0x400001 };
+		r[2] = (struct tipme_x11_rec){ .time_ns = MS(drawn[k]), .client = 1,
+			.kind = TIPME_X11_REQUEST, .major = 70, .seq = (uint16_t)(9 + 2 * k),
+			.length = 20, .xid = 0x400002, .op_size = 307200 };
+		r[3] = (struct tipme_x11_rec){ .time_ns = MS(k ? drawn[k] : 316), .client = 1,
+			.kind = TIPME_X11_REQUEST, .major = 148, .minor = 1,
+			.seq = (uint16_t)(10 + 2 * k), .length = 72, .xid = 0x400001 };
+	}
+	return write_xwl(s, V_XORG, &c);
+}
+
+/*
  * The X client's sleep under an Xwayland that never sleeps again once
  * sway woke it for the key (t-xwayland under TCG: its own work and
  * tipme-xhook's fences keep it running): sway (500) reads the key at
@@ -828,6 +927,8 @@ static int build(struct scen *s, enum variant v)
 		return xwayland_busy(s, v);
 	if (v == V_XWL_LATE || v == V_XWL_FRAMED || v == V_XWL_SLOWX)
 		return xwayland(s, v);
+	if (v == V_XORG)
+		return xorg_present(s);
 	scen_init(s, 3);
 	if (v == V_WESTON || v == V_WESTON_BUSY || v == V_WESTON_STOPPED ||
 	    v == V_WESTON_TOLD || v == V_WESTON_RELEASE)
@@ -1327,19 +1428,32 @@ static void latency(enum variant v, double lat_ms, const char *end, double leg_m
 	free(text);
 }
 
+/* The joined press's input, flip and legs in an Xwayland scenario's tipme latency --json. */
+static const char *const xwl_latency_must[] = {
+	"\"kernel_press_mono_ns\": 10000000,", "\"end\": \"flip\",",
+	"\"flip_mono_ns\": 320000000,", "\"to_flip_ns\": 310000000,",
+	"\"stage\": \"x_server\"", "\"stage\": \"x_drawing\"", NULL,
+};
+
+/* ... and xorg-present's: each press to Xorg's own flip after the drawing */
+static const char *const xorg_latency_must[] = {
+	"\"end\": \"flip\",", "\"flip_mono_ns\": 316900000,",
+	"\"flip_commit_mono_ns\": 316200000,", "\"to_flip_ns\": 306900000,",
+	"\"x_server\": 800,", "\"flip_mono_ns\": 502000000,",
+	"\"to_flip_ns\": 2000000,", NULL,
+};
+
 /*
- * tipme latency on an Xwayland scenario: the X dump's press joined to the
- * kernel's input at 10 ms, to the flip at 320 ms, its legs (the X hop
- * among them) adding up to it, the X client's at least 300 ms; text and
- * JSON as golden.
+ * tipme latency on an X scenario: every string of @must in the JSON (an
+ * Xwayland scenario's press joined to the kernel's input at 10 ms, to
+ * the flip at 320 ms; xorg-present's presses to Xorg's flips), the first
+ * press's legs (the X hop among them) adding up to @sum_ms, the X
+ * client's at least @client_ms (and at most @client_max_ms, unless 0);
+ * text and JSON as golden.
  */
-static void xlatency(enum variant v, const char *what)
+static void xlatency(enum variant v, const char *const *must, double sum_ms, double client_ms,
+		     double client_max_ms, const char *what)
 {
-	static const char *const must[] = {
-		"\"kernel_press_mono_ns\": 10000000,", "\"end\": \"flip\",",
-		"\"flip_mono_ns\": 320000000,", "\"to_flip_ns\": 310000000,",
-		"\"stage\": \"x_server\"", "\"stage\": \"x_drawing\"", NULL,
-	};
 	char name[64], *json, *text, *p, *end;
 	double sum = 0, client = 0;
 	int ret, ok, i;
@@ -1359,9 +1473,10 @@ static void xlatency(enum variant v, const char *what)
 	p = strstr(json, "\"stage\": \"x_client\"");
 	if (p && (p = strstr(p, "\"ns\": ")))
 		client = strtod(p + 6, NULL);
-	tap_ok(ok && sum == 310e6 && client >= 300e6,
-	       "%s: joined to the kernel's input, 310 ms to the flip, the legs add up to it "
-	       "(%.0f ns), the X client's %.1f ms", what, sum, client / 1e6);
+	tap_ok(ok && sum == sum_ms * 1e6 && client >= client_ms * 1e6 &&
+	       (!client_max_ms || client <= client_max_ms * 1e6),
+	       "%s: %.1f ms to the flip, the legs add up to it (%.0f ns), the X client's %.1f ms",
+	       what, sum_ms, sum, client / 1e6);
 	if (!ok)
 		tap_diag("%s", json);
 	tap_ok(golden(name, "json", json), "%s: JSON as golden", name);
@@ -1493,6 +1608,14 @@ int main(void)
 		"\"continued_by\":700",
 		NULL,
 	};
+	static const char *const xorg_must[] = {
+		"\"interval\":{\"pid\":900,\"comm\":\"xclient\",",
+		"\"chosen_by\":\"input\",\"client_done_mono_ns\":311200000,\"end\":\"flip\",",
+		"\"flip_mono_ns\":316900000,\"flip_commit_mono_ns\":316200000,",
+		"\"flip\":{\"crtc\":0,\"seq\":0,\"file\":\"0c0ffee0\",\"owner\":800,",
+		"\"commit_from\":\"work_queued\",",
+		NULL,
+	};
 	static const char *const xwl_must[] = {
 		"\"interval\":{\"pid\":900,\"comm\":\"xclient\",",
 		"\"chosen_by\":\"input\",",
@@ -1594,7 +1717,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(158);
+	tap_plan(164);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1741,6 +1864,10 @@ int main(void)
 	check(V_WESTON_BUSY, 322.7, "flip", "timer", 600, 90, weston_busy_must,
 	      "the same, weston runnable from the commit to the repaint (its timer expired as it "
 	      "ran): the repaint's flip still, no wait for the timer");
+	check(V_XORG, 316.9, "flip", "timer", 900, 90, xorg_must,
+	      "an X client of Xorg, which flips in the dispatch of its Present request and "
+	      "draws on: to that flip (316.9 ms), completed before Xorg waited again (340 ms), "
+	      "not the next press's (502 ms)");
 	out = run(pm_cmd_report, "report", "late", 1, &ret);
 	tap_ok(num(out, "{\"cause\":\"display\"", "ms", 99) < 16.0,
 	       "late: the display's share is less than one refresh (16 ms)");
@@ -1754,10 +1881,18 @@ int main(void)
 		"tipme latency, the key passed to a pty, its release before the answer");
 	latency(V_AWAKE_ALONE, 310, "flip", 300,
 		"tipme latency, a press no wakeup delivered: read by the flips' reader, already awake");
-	xlatency(V_XWL_TIMER, "tipme latency, an X client under Xwayland sleeps");
-	xlatency(V_XWL_BUSY, "tipme latency, the same under an Xwayland never asleep again");
-	xlatency(V_XWL_FRAMED, "tipme latency, the same with Xwayland busy until after the flip");
-	xlatency(V_XWL_SAMEMS, "tipme latency, the same, each reply sent in its millisecond");
+	xlatency(V_XWL_TIMER, xwl_latency_must, 310, 300, 0,
+		 "tipme latency, an X client under Xwayland sleeps: joined to the kernel's input");
+	xlatency(V_XWL_BUSY, xwl_latency_must, 310, 300, 0,
+		 "tipme latency, the same under an Xwayland never asleep again");
+	xlatency(V_XWL_FRAMED, xwl_latency_must, 310, 300, 0,
+		 "tipme latency, the same with Xwayland busy until after the flip");
+	xlatency(V_XWL_SAMEMS, xwl_latency_must, 310, 300, 0,
+		 "tipme latency, the same, each reply sent in its millisecond");
+	xlatency(V_XORG, xorg_latency_must, 306.9, 300.7, 300.7,
+		 "tipme latency, an X client of Xorg: each press to Xorg's flip in its Present "
+		 "request (306.9 ms, 2 ms), the X client's leg to its wait in poll, not to the "
+		 "Present request Xorg dispatched 5 ms later");
 	/* the layer below: the flips, fences and wakeups joined to them */
 	for (i = V_GPU; i <= V_LATE; i += V_LATE - V_GPU) {
 		ret = state_golden(dir, names[i], msg, sizeof(msg));

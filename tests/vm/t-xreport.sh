@@ -44,18 +44,7 @@ wait_for 30 says "$out/victim.out" window
 win=$(field "$out/victim.out" window)
 focus "$win"
 
-XHOOK=
-nhook=0
-# A fresh tipme-xhook, subscribed to tipmed.
-hook() {
-	[ -n "$XHOOK" ] && { kill "$XHOOK"; wait "$XHOOK" 2> /dev/null; }
-	nhook=$((nhook + 1))
-	"$B"/tipme-xhook -v --tipmed "$sock" -t 120 --auto-trigger-ms 0 >> "$out/xhook.log" 2>&1 &
-	XHOOK=$!
-	wait_for 60 log_has "subscribed to tipmed" "$nhook"
-}
 ndone=0
-nstored=0
 # handled CASE: wait until the client says it handled the next press.
 handled() {
 	ndone=$((ndone + 1))
@@ -66,23 +55,17 @@ handled() {
 # --pid (tests/vm/xreport_check.sh, after the guest: natively).
 # report_case CASE TRUTH [EXTRA...]
 report_case() {
-	local case=$1 truth=$2 incident
+	local case=$1 truth=$2
 	shift 2
 	truth="$truth done_ns=$(grep '^done' "$out/victim.out" | sed -n "${ndone}p" | cut -d' ' -f2)"
-	"$B"/tipme trigger > /dev/null
-	nstored=$((nstored + 1))
-	wait_for 60 log_has "stored xhook.dump" "$nstored"
-	incident=$(find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort | tail -n 1)
-	tap_check "$case: the incident holds kernel.dump and root's X dump, xhook-0.dump" \
-		test -s "$incident/kernel.dump" -a -s "$incident/xhook-0.dump"
-	cp -r "$incident" "$out/$case.incident"
+	x_incident "$case"
 	tap_diag "$case: ground truth: $truth"
 	tap_on_host tests/vm/xreport_check.sh case "$case" "$truth" "$VICTIM" "$tl_class" "$@"
 }
 
 # 1. stopped: the key arrives while the client is stopped (the 400 ms
 # sleep is the stall this case makes, not a wait for something)
-hook
+x_hook
 tl_class=stopped
 kill -STOP "$VICTIM"
 xdotool key a
@@ -92,7 +75,7 @@ handled xstopped
 report_case xstopped "victim=$VICTIM $sent"
 
 # 2. x_server: the flooder sees the same press, grabs the server, draws
-hook
+x_hook
 tl_class="waiting for the X server"
 "$B"/xhook-testclient flood "$win" 300 > "$out/flood.out" 2>&1 &
 FLOOD=$!
@@ -109,7 +92,7 @@ tap_on_host tests/vm/xreport_check.sh roundtrip xserver "victim=$VICTIM flooder=
 	"$VICTIM" "$rt_from" "$rt_to"
 
 # 3. block_io: the press makes the client read from the slow device
-hook
+x_hook
 tl_class="blocked: block I/O"
 xdotool key c
 if [ -n "${dev:-}" ]; then

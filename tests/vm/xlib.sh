@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # What the VM tests with X clients share (t-xhook, t-latency, t-xreport,
-# t-auto): Xvfb started the same way and the small predicates they wait
+# t-auto, t-xorg): Xvfb started the same way and the small predicates they wait
 # on, on top of what every test with tipmed shares (tests/vm/lib.sh,
 # sourced here).  Sourced after tests/lib/tap.sh, with B (the build
 # directory), out (TIPME_OUT), inc (the incidents directory) and sock
@@ -30,6 +30,33 @@ start_xvfb() {
 	XVFB=$!
 	wait_for 60 x_up
 	tap_cmp "Xvfb is up" "$?" -eq 0
+}
+
+# x_hook: a fresh tipme-xhook (the one before stopped), subscribed to
+# tipmed, its PID in XHOOK: each incident's X dump then holds only what
+# came after (t-xreport's cases, t-xorg's)
+XHOOK=
+x_nhook=0
+x_hook() {
+	[ -n "$XHOOK" ] && { kill "$XHOOK"; wait "$XHOOK" 2> /dev/null; }
+	x_nhook=$((x_nhook + 1))
+	"$B"/tipme-xhook -v --tipmed "$sock" -t 120 --auto-trigger-ms 0 >> "$out/xhook.log" 2>&1 &
+	XHOOK=$!
+	wait_for 60 log_has "subscribed to tipmed" "$x_nhook"
+}
+
+# x_incident CASE: trigger; once tipme-xhook stored its dump in the
+# incident tipmed made, keep that incident as $out/CASE.incident
+x_nstored=0
+x_incident() {
+	local i
+	"$B"/tipme trigger > /dev/null
+	x_nstored=$((x_nstored + 1))
+	wait_for 60 log_has "stored xhook.dump" "$x_nstored"
+	i=$(find "$inc" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | sort | tail -n 1)
+	tap_check "$1: the incident holds kernel.dump and root's X dump, xhook-0.dump" \
+		test -s "$i/kernel.dump" -a -s "$i/xhook-0.dump"
+	cp -r "$i" "$out/$1.incident"
 }
 
 # focus WIN: give window WIN the input focus

@@ -52,6 +52,22 @@
  *                                     MS ms of CPU time: "cpu_ns NS");
  *                                     later presses: plain.
  *                                     It runs until killed.
+ *   xhook-testclient present MS       a window covering the screen, shown
+ *                                     through the Present extension: prints
+ *                                     "window WID", then for each key press
+ *                                     "press T0", sleeps MS ms (nanosleep:
+ *                                     "slept_ns NS"), fills the next of two
+ *                                     screen-sized pixmaps with a new colour
+ *                                     and presents it (PresentPixmap, a
+ *                                     vsynced flip when the server can):
+ *                                     "presented SERIAL T1" once sent, then
+ *                                     waits for events again.  The server's
+ *                                     PresentCompleteNotify for it: "complete
+ *                                     SERIAL MODE UST_US" (MODE 0 copy, 1
+ *                                     flip, 2 skip, 3 suboptimal copy; UST
+ *                                     the flip's time in CLOCK_MONOTONIC us,
+ *                                     as DRM's event gave it).  Runs until
+ *                                     killed.
  *   xhook-testclient flood WID MS     on a key press in window WID: grab the
  *                                     server, change a property of WID (so its
  *                                     owner knows), print "grabbed T0", fill a
@@ -68,7 +84,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/uio.h>
 #include <xcb/xcb.h>
+#include <xcb/xcbext.h>
 
 static uint64_t now_ns(void)
 {
@@ -330,6 +348,117 @@ static int do_flood(xcb_connection_t *c, xcb_screen_t *s, xcb_window_t target,
 	return 0;
 }
 
+/*
+ * The Present extension by hand (libxcb-present is not among the build's
+ * packages): the requests' layouts of presentproto's documentation.
+ */
+static xcb_extension_t present_ext = { "Present", 0 };
+
+enum { PRESENT_QUERY_VERSION = 0, PRESENT_PIXMAP = 1, PRESENT_SELECT_INPUT = 3 };
+#define PRESENT_COMPLETE_MASK	2
+#define PRESENT_COMPLETE_NOTIFY	1
+
+/* Send Present request @minor, @words 4-byte words (the header's included). */
+static unsigned present_req(xcb_connection_t *c, uint8_t minor, uint32_t *req,
+			    size_t words, int isvoid)
+{
+	xcb_protocol_request_t pr = { .count = 1, .ext = &present_ext,
+				      .opcode = minor, .isvoid = (uint8_t)isvoid };
+	struct iovec iov[3] = { { 0 }, { 0 }, { req, words * 4 } };
+
+	return xcb_send_request(c, isvoid ? 0 : XCB_REQUEST_CHECKED, iov + 2, &pr);
+}
+
+static int do_present(xcb_connection_t *c, xcb_screen_t *s, long ms)
+{
+	const xcb_query_extension_reply_t *ext = xcb_get_extension_data(c, &present_ext);
+	uint32_t v[2] = { 1, XCB_EVENT_MASK_KEY_PRESS };
+	uint32_t q[3] = { 0, 1, 2 }, sel[4], fg;
+	struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
+	xcb_window_t w = xcb_generate_id(c);
+	xcb_pixmap_t pix[2];
+	xcb_gcontext_t gc = xcb_generate_id(c);
+	xcb_generic_event_t *ev;
+	uint32_t serial = 0;
+	void *r;
+	int k;
+
+	if (!ext || !ext->present) {
+		fprintf(stderr, "no Present extension\n");
+		return 1;
+	}
+	r = xcb_wait_for_reply(c, present_req(c, PRESENT_QUERY_VERSION, q, 3, 0), NULL);
+	if (!r)
+		return 1;
+	free(r);
+	xcb_create_window(c, XCB_COPY_FROM_PARENT, w, s->root, 0, 0, s->width_in_pixels,
+			  s->height_in_pixels, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT, s->root_visual,
+			  XCB_CW_OVERRIDE_REDIRECT | XCB_CW_EVENT_MASK, v);
+	for (k = 0; k < 2; k++) {
+		pix[k] = xcb_generate_id(c);
+		xcb_create_pixmap(c, s->root_depth, pix[k], w, s->width_in_pixels,
+				  s->height_in_pixels);
+	}
+	fg = s->black_pixel;
+	xcb_create_gc(c, gc, w, XCB_GC_FOREGROUND, &fg);
+	sel[1] = xcb_generate_id(c);
+	sel[2] = w;
+	sel[3] = PRESENT_COMPLETE_MASK;
+	present_req(c, PRESENT_SELECT_INPUT, sel, 4, 1);
+	xcb_map_window(c, w);
+	xcb_set_input_focus(c, XCB_INPUT_FOCUS_POINTER_ROOT, w, XCB_CURRENT_TIME);
+	round_trip(c);
+	printf("window %u\n", w);
+	fflush(stdout);
+	while ((ev = xcb_wait_for_event(c))) {
+		uint8_t type = ev->response_type & 0x7f;
+		const uint8_t *b = (const uint8_t *)ev;
+
+		if (type == XCB_GE_GENERIC && b[1] == ext->major_opcode &&
+		    (b[8] | b[9] << 8) == PRESENT_COMPLETE_NOTIFY) {
+			uint32_t ser;
+			uint64_t ust;
+
+			memcpy(&ser, b + 20, 4);
+			memcpy(&ust, b + 24, 8);
+			printf("complete %u %u %llu\n", ser, b[11], (unsigned long long)ust);
+			fflush(stdout);
+		}
+		free(ev);
+		if (type != XCB_KEY_PRESS)
+			continue;
+		printf("press %llu\n", (unsigned long long)now_ns());
+		fflush(stdout);
+		{
+			uint64_t t = now_ns();
+
+			nanosleep(&d, NULL);
+			printf("slept_ns %llu\n", (unsigned long long)(now_ns() - t));
+		}
+		serial++;
+		fg = (serial * 0x3f5a17u) & 0xffffff;
+		xcb_change_gc(c, gc, XCB_GC_FOREGROUND, &fg);
+		k = (int)(serial & 1);
+		xcb_poly_fill_rectangle(c, pix[k], gc, 1, &(xcb_rectangle_t){
+			0, 0, s->width_in_pixels, s->height_in_pixels });
+		{
+			/*
+			 * window, pixmap, serial, valid, update, x_off and
+			 * y_off, target_crtc, wait_fence, idle_fence, options,
+			 * pad, target_msc, divisor, remainder (64 bits each):
+			 * at the next refresh, no fences, no notifies
+			 */
+			uint32_t p[18] = { 0, w, pix[k], serial };
+
+			present_req(c, PRESENT_PIXMAP, p, 18, 1);
+		}
+		xcb_flush(c);
+		printf("presented %u %llu\n", serial, (unsigned long long)now_ns());
+		fflush(stdout);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	xcb_connection_t *c;
@@ -485,6 +614,8 @@ int main(int argc, char **argv)
 		}
 	} else if (!strcmp(argv[1], "victim") && argc >= 3) {
 		return do_victim(c, s, argc - 2, argv + 2);
+	} else if (!strcmp(argv[1], "present") && argc == 3) {
+		return do_present(c, s, atol(argv[2]));
 	} else if (!strcmp(argv[1], "flood") && argc == 4) {
 		return do_flood(c, s, (xcb_window_t)strtoul(argv[2], NULL, 0), atol(argv[3]));
 	} else if (!strcmp(argv[1], "rtt") && argc == 3) {
