@@ -80,44 +80,6 @@ static int write_scenario(const char *path)
 	return scen_write(&s, path);
 }
 
-/*
- * Flip a byte in the middle of the @k-th stream section of @cpu; its
- * payload's file offset in *@off.
- */
-static int flip(const char *path, uint32_t cpu, uint32_t k, uint64_t *off)
-{
-	struct tm_err e = { "" };
-	unsigned char *b;
-	struct tm_dump d;
-	size_t n = 0;
-	uint32_t i, seen = 0;
-	FILE *f;
-	int ret = -1;
-
-	b = gen_read_file(path, &n);
-	if (!b || tm_dump_parse(&d, b, n, 0, &e)) {
-		free(b);
-		return -1;
-	}
-	for (i = 0; i < d.nr_secs; i++) {
-		const struct tm_dump_sec *s = &d.secs[i];
-
-		if (s->h.type != TIPME_SEC_CPU_STREAM || s->h.cpu != cpu || seen++ != k)
-			continue;
-		*off = s->hdr_off + sizeof(struct tipme_section);
-		b[*off + s->h.size / 2] ^= 0x10;
-		f = fopen(path, "wb");
-		if (f && fwrite(b, 1, n, f) == n)
-			ret = 0;
-		if (f && fclose(f))
-			ret = -1;
-		break;
-	}
-	tm_dump_free(&d);
-	free(b);
-	return ret;
-}
-
 /* The number of stream sections of @path. */
 static uint32_t stream_sections(const char *path)
 {
@@ -173,7 +135,7 @@ int main(void)
 	intact = out_text ? strdup(out_text) : NULL;
 
 	/* CPU 1's first sub-buffer, at 0-1 s: the report never reads it */
-	ret = flip(dump, 1, 0, &off) ? -1 : run(pm_cmd_report, REPORT);
+	ret = gen_flip_stream_byte(dump, dump, 1, 0, 0x10, &off) ? -1 : run(pm_cmd_report, REPORT);
 	tap_ok(ret == 0 && intact && !strcmp(out_text, intact) && !err_text[0],
 	       "a corrupt section before the interval and its margin: the same report, no error%s%s",
 	       ret ? ": " : "", ret ? err_text : "");
@@ -190,7 +152,7 @@ int main(void)
 	       (int)strcspn(err_text, "\n"), err_text);
 
 	/* and CPU 0's last, at 30-31 s: inside the interval */
-	ret = write_scenario(dump) || flip(dump, 0, 3, &off) ? -1 : run(pm_cmd_report, REPORT);
+	ret = write_scenario(dump) || gen_flip_stream_byte(dump, dump, 0, 3, 0x10, &off) ? -1 : run(pm_cmd_report, REPORT);
 	tap_ok(ret == 1 && names(err_text, 0, off) && !out_text[0],
 	       "a corrupt section inside the interval: exit 1, nothing printed, \"%.*s\"",
 	       (int)strcspn(err_text, "\n"), err_text);
