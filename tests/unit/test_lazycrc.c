@@ -29,15 +29,9 @@ static char *out_text, *err_text;
 /* Run @fn with @args (DUMP: the dump), keeping its output and errors. */
 static int run(int (*fn)(int, char **), const char *args)
 {
-	char buf[512], *argv[16], *tok, *save = NULL;
-	int argc = 0, ret;
+	int ret;
 
-	snprintf(buf, sizeof(buf), "%s", args);
-	for (tok = strtok_r(buf, " ", &save); tok && argc < 15;
-	     tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = strcmp(tok, "DUMP") ? tok : dump;
-	argv[argc] = NULL;
-	ret = capture_run(fn, argc, argv, out, err);
+	free(capture_words(fn, args, dump, dir, &ret));
 	free(out_text);
 	free(err_text);
 	out_text = capture_slurp(out);
