@@ -38,6 +38,8 @@
 #define MAP_BATCH	16
 #define RING_DEV	"/dev/" TIPME_DEV_NAME
 
+uint64_t tnl_dump_section_bytes = TM_DUMP_STREAM_SECTION;
+
 /* A sub-buffer of a mapped dump waiting to be written. */
 struct map_sub {
 	struct tipme_subbuf hdr;
@@ -313,6 +315,27 @@ static const unsigned char *cpu_ring(struct dump_rx *rx, uint32_t cpu)
 }
 
 /*
+ * Before whole sub-buffers are appended to the open CPU's section: once
+ * it holds tnl_dump_section_bytes, end it and go on in a new section of
+ * the same CPU.  Only here, between appends, so a section always ends at
+ * a sub-buffer's end and a batch's mark and rewind stay in one section.
+ */
+static int section_room(struct dump_rx *rx)
+{
+	struct tm_dumpw_mark m;
+	int err;
+
+	tm_dumpw_section_mark(&rx->w, &m);
+	if (m.size < tnl_dump_section_bytes)
+		return 0;
+	err = tm_dumpw_section_end(&rx->w, rx->e);
+	if (!err)
+		err = tm_dumpw_section_begin(&rx->w, TIPME_SEC_CPU_STREAM,
+					     (uint32_t)rx->cur_cpu, rx->e);
+	return err;
+}
+
+/*
  * Write the batch of mapped sub-buffers, then ask whether writers overtook
  * any of them meanwhile: those are the oldest, so the batch is taken back
  * and written again without them.
@@ -325,6 +348,9 @@ static int flush_batch(struct dump_rx *rx)
 	int i, k, err;
 
 	while (rx->nbatch) {
+		err = section_room(rx);
+		if (err)
+			return err;
 		tm_dumpw_section_mark(&rx->w, &m);
 		for (i = 0; i < rx->nbatch; i++) {
 			iov[2 * i].iov_base = &rx->batch[i].hdr;
@@ -418,7 +444,9 @@ static int flush_pend(struct dump_rx *rx)
 
 	if (!rx->pend_len)
 		return 0;
-	err = tm_dumpw_section_append(&rx->w, rx->pend, rx->pend_len, rx->e);
+	err = section_room(rx);
+	if (!err)
+		err = tm_dumpw_section_append(&rx->w, rx->pend, rx->pend_len, rx->e);
 	rx->pend_len = 0;
 	return err;
 }

@@ -141,6 +141,13 @@ struct tnl_dump_fake {
 	uint64_t oldest_intact;
 };
 
+/*
+ * A CPU's stream section is ended before a sub-buffer once it holds this
+ * many bytes and the CPU goes on in a new one: TM_DUMP_STREAM_SECTION
+ * (lib/dumpfile.h); the tests set it lower.
+ */
+extern uint64_t tnl_dump_section_bytes;
+
 /**
  * tnl_dump_from_buffer() - write a dump file from a recorded DUMP stream
  * @buf: netlink messages as a socket would return them, 4-byte aligned

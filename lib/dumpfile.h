@@ -50,6 +50,16 @@ struct tm_dumpw {
 	uint32_t nr_sections;
 };
 
+/*
+ * A writer of CPU streams ends a CPU's section at the first sub-buffer's
+ * end past this many bytes and goes on in a new section of the same CPU:
+ * each section has its checksum, which the reader checks when it first
+ * reads the section (TM_DUMP_LAZY_STREAMS), so a command that reads a
+ * part of a large dump checks only that part, and a corrupt section it
+ * does not read does not fail it.
+ */
+#define TM_DUMP_STREAM_SECTION	(4U << 20)
+
 /**
  * tm_dumpw_open() - start writing a dump file
  * @w: writer state
@@ -200,6 +210,14 @@ void tm_dumpw_abort(struct tm_dumpw *w);
  * leave all of it in the resident set.
  */
 #define TM_DUMP_MAPPED_BUF	0x02
+/*
+ * The CPU stream sections' checksums are not checked here: the reader
+ * checks each with tm_dump_sec_check() when it first reads the section
+ * (the postmortem's decoder, when it enters it), so that a command that
+ * reads a part of the dump neither reads the whole file nor fails for a
+ * corrupt section it never reads.
+ */
+#define TM_DUMP_LAZY_STREAMS	0x04
 
 /**
  * struct tm_dump_sec - one validated section
@@ -265,6 +283,22 @@ int tm_dump_load(struct tm_dump *d, const char *path, unsigned int flags,
  */
 int tm_dump_parse(struct tm_dump *d, const void *buf, size_t size,
 	       unsigned int flags, struct tm_err *e);
+
+/**
+ * tm_dump_sec_check() - check one section's checksum
+ * @d: a dump loaded or parsed with TM_DUMP_LAZY_STREAMS
+ * @s: one of its sections
+ * @e: error message, as tm_dump_load()'s for a mismatch found there, with
+ *     the place of the bytes: "section 5 (cpu_stream cpu 1): checksum
+ *     mismatch (stored 0x..., computed 0x...) in its N bytes at file
+ *     offset M"
+ *
+ * A mapped file's pages are given back as it goes (TM_DUMP_MAPPED_BUF).
+ *
+ * Return: 0, or -EINVAL for a mismatch.
+ */
+int tm_dump_sec_check(const struct tm_dump *d, const struct tm_dump_sec *s,
+		      struct tm_err *e);
 
 /**
  * tm_dump_free() - release a dump; @d may be zeroed or already freed

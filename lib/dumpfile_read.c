@@ -108,6 +108,33 @@ static uint32_t section_crc(const struct tm_dump *d, const struct tm_dump_sec *s
 	return crc;
 }
 
+/* Stream sections whose checksum is left for later between two drops. */
+#define LAZY_DROP_EVERY	16
+
+/* Compare section @s's checksum with the stored one. */
+static int check_crc(const struct tm_dump *d, const struct tm_dump_sec *s,
+		     unsigned int flags, struct tm_err *e)
+{
+	uint32_t crc = section_crc(d, s, flags);
+	char desc[80];
+
+	if (crc == s->h.crc32)
+		return 0;
+	tm_dump_sec_describe(s, desc, sizeof(desc));
+	return tm_err_set(e, EINVAL,
+			  "%s: checksum mismatch (stored 0x%08" PRIx32
+			  ", computed 0x%08" PRIx32 ") in its %" PRIu64
+			  " bytes at file offset %" PRIu64,
+			  desc, s->h.crc32, crc, (uint64_t)s->h.size,
+			  s->hdr_off + sizeof(struct tipme_section));
+}
+
+int tm_dump_sec_check(const struct tm_dump *d, const struct tm_dump_sec *s,
+		      struct tm_err *e)
+{
+	return check_crc(d, s, d->owned == TM_DUMP_MAPPED ? TM_DUMP_MAPPED_BUF : 0, e);
+}
+
 static int parse_sections(struct tm_dump *d, unsigned int flags,
 			  struct tm_err *e)
 {
@@ -115,7 +142,8 @@ static int parse_sections(struct tm_dump *d, unsigned int flags,
 	uint64_t off = h->header_size, pad;
 	struct tm_dump_sec *s;
 	char desc[80];
-	uint32_t i, crc;
+	uint32_t i, lazy = 0;
+	int err;
 
 	if (h->nr_sections > (d->size - off) / sizeof(struct tipme_section))
 		return tm_err_set(e, EINVAL,
@@ -158,16 +186,25 @@ static int parse_sections(struct tm_dump *d, unsigned int flags,
 		if (!is_zero(s->data + s->h.size, pad))
 			return tm_err_set(e, EINVAL, "%s at offset %" PRIu64
 					  ": padding is not zero", desc, s->hdr_off);
-		if (!(flags & TM_DUMP_NO_CRC)) {
-			crc = section_crc(d, s, flags);
-			if (crc != s->h.crc32)
-				return tm_err_set(e, EINVAL,
-						  "%s: checksum mismatch (stored 0x%08" PRIx32
-						  ", computed 0x%08" PRIx32 ")",
-						  desc, s->h.crc32, crc);
+		if ((flags & TM_DUMP_LAZY_STREAMS) &&
+		    s->h.type == TIPME_SEC_CPU_STREAM) {
+			/*
+			 * Only its header was read, but a mapped file's page
+			 * cache maps a large folio around it (52 MB for the
+			 * 240 sections of a 1 GiB dump): given back every
+			 * LAZY_DROP_EVERY sections.
+			 */
+			if ((flags & TM_DUMP_MAPPED_BUF) && ++lazy % LAZY_DROP_EVERY == 0)
+				tm_drop_file_pages(d->buf, d->size, 1);
+		} else if (!(flags & TM_DUMP_NO_CRC)) {
+			err = check_crc(d, s, flags, e);
+			if (err)
+				return err;
 		}
 		off += s->h.size + pad;
 	}
+	if (lazy % LAZY_DROP_EVERY)
+		tm_drop_file_pages(d->buf, d->size, 1);
 	if (off != d->size)
 		return tm_err_set(e, EINVAL,
 				  "nr_sections says %" PRIu32 " but %" PRIu64

@@ -364,6 +364,13 @@ int pm_info_collect(struct pm_info *in, const struct pm_dump *pm,
 
 	memset(in, 0, sizeof(*in));
 	in->pm = pm;
+	/* every section's checksum, the streams' too (pm_open() left them) */
+	err = pm_check_all(pm, e);
+	if (err) {
+		if (pm->path[0])
+			tm_err_prefix(e, "%s", pm->path);
+		return err;
+	}
 	/* Dumps of writers without instrumentation: no exec table, no cost. */
 	in->have_instr = (pm->instr && pm->instr->have_exectab) ||
 			 pm->rt[TIPME_REC_COST].our_size;

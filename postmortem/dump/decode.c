@@ -31,6 +31,17 @@ void pm_dec_init(struct pm_dec *d, const struct pm_dump *pm,
 	d->usleeper = -1;
 }
 
+/* After an error: stay at the end from now on. */
+static int dec_stop(struct pm_dec *d)
+{
+	d->done = 1;
+	d->in_sb = 0;
+	d->have_held = 0;
+	d->have_extra = 0;
+	d->pending_lost = 0;
+	return -EINVAL;
+}
+
 static int dec_err(struct pm_dec *d, struct tm_err *e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -50,12 +61,7 @@ static int dec_err(struct pm_dec *d, struct tm_err *e, const char *fmt, ...)
 				 d->cpu, d->sb_seq, d->sb_file_off, msg);
 	else
 		err = tm_err_set(e, EINVAL, "cpu %" PRIu32 ": %s", d->cpu, msg);
-	/* stay at the end from now on */
-	d->done = 1;
-	d->in_sb = 0;
-	d->have_held = 0;
-	d->have_extra = 0;
-	d->pending_lost = 0;
+	dec_stop(d);
 	return err;
 }
 
@@ -67,6 +73,8 @@ static int next_section(struct pm_dec *d)
 	if (d->sec_i >= d->pc->nr_secs)
 		return 0;
 	s = &d->pm->d.secs[d->pc->secs[d->sec_i++]];
+	d->sec_idx = s->index;
+	d->sec_check = 1;
 	d->sec = s->data;
 	d->sec_size = s->h.size;
 	d->sec_pos = 0;
@@ -102,6 +110,14 @@ static int next_subbuf(struct pm_dec *d, struct tm_err *e)
 	while (!d->sec || d->sec_pos == d->sec_size) {
 		if (!next_section(d))
 			return 0;
+	}
+	if (d->sec_check) {
+		/* the section's checksum, when its first bytes are read */
+		d->sec_check = 0;
+		if (pm_sec_check(d->pm, d->sec_idx, e) < 0) {
+			d->sb = NULL;
+			return dec_stop(d);
+		}
 	}
 	if (d->on_subbuf)
 		d->on_subbuf(d->on_subbuf_arg, d);
@@ -814,6 +830,8 @@ void pm_dec_seek(struct pm_dec *d, const struct pm_dec_snap *s)
 	d->sec_i = s->sec_i < d->pc->nr_secs ? s->sec_i : d->pc->nr_secs;
 	if (d->sec_i) {
 		sec = &d->pm->d.secs[d->pc->secs[d->sec_i - 1]];
+		d->sec_idx = sec->index;
+		d->sec_check = 1;
 		d->sec = sec->data;
 		d->sec_size = sec->h.size;
 		d->sec_pos = s->sec_pos < d->sec_size ? s->sec_pos : d->sec_size;

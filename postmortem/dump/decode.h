@@ -216,6 +216,8 @@ struct pm_dec {
 	uint64_t sec_size;
 	uint64_t sec_pos;
 	uint64_t sec_file_off;
+	uint32_t sec_idx;
+	int sec_check;
 	const unsigned char *sb;
 	uint32_t sb_len;
 	uint32_t sb_pos;

@@ -107,54 +107,80 @@ static struct pm_sbx *scan_add(struct pm_index *ix, size_t *cap)
 }
 
 /*
- * The sub-buffers of one CPU's sections, from their headers: each
- * entry's place, seq, and its first record's time (a sub-buffer without
- * records: the previous one's); then each @last_ns bounded by the next
- * first record's time (timestamps never go back within a CPU's stream).
+ * The sub-buffers of one stream section (the @i-th of its CPU), from
+ * their headers: each entry's place, seq, and its first record's time (a
+ * sub-buffer without records: the previous one's, *@prev).
+ */
+static int scan_sec(struct pm_index *ix, size_t *cap, const struct pm_dump *pm,
+		    const struct pm_cpu *pc, uint32_t i, int64_t *prev,
+		    uint64_t *since, struct tm_err *e)
+{
+	const struct tm_dump_sec *s = &pm->d.secs[pc->secs[i]];
+	struct tipme_subbuf h;
+	struct pm_sbx *sb;
+	uint64_t pos, ts;
+	uint32_t hdr;
+
+	for (pos = 0; pos < s->h.size; pos += sizeof(h) + h.len) {
+		if (s->h.size - pos < sizeof(h))
+			return tm_err_set(e, EINVAL, "cpu %u: %" PRIu64 " bytes at file offset %" PRIu64
+					  " are too short for a sub-buffer header", pc->cpu,
+					  (uint64_t)(s->h.size - pos),
+					  (uint64_t)(s->hdr_off + sizeof(struct tipme_section) + pos));
+		memcpy(&h, s->data + pos, sizeof(h));
+		if (h.len > s->h.size - pos - sizeof(h))
+			return tm_err_set(e, EINVAL, "cpu %u, sub-buffer seq %" PRIu64
+					  ": length %u extends past the end of the section",
+					  pc->cpu, (uint64_t)h.seq, h.len);
+		/* a header per sub-buffer maps the pages around it */
+		pm_dump_read(pm, since, sizeof(h) + h.len);
+		sb = scan_add(ix, cap);
+		if (!sb)
+			return tm_err_set(e, ENOMEM, "out of memory");
+		sb->snap.sec_i = i + 1;
+		sb->snap.sec_pos = pos;
+		sb->seq = h.seq;
+		sb->first_ns = *prev;
+		if (h.len >= TIPME_HDR_SIZE + TIPME_HDR_EXT_SIZE) {
+			memcpy(&hdr, s->data + pos + sizeof(h), sizeof(hdr));
+			if (tipme_hdr_type(hdr) != TIPME_REC_PAD && tipme_hdr_ext(hdr)) {
+				memcpy(&ts, s->data + pos + sizeof(h) + TIPME_HDR_SIZE,
+				       sizeof(ts));
+				sb->first_ns = *prev = pm_clock_mono(&pm->clock, ts);
+				sb->events = 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The sub-buffers of one CPU's sections; then each @last_ns bounded by
+ * the next first record's time (timestamps never go back within a CPU's
+ * stream).  The headers are read before the sections' checksums are
+ * checked (pm_sec_check(): the decoder, when it enters one): a section
+ * whose headers do not hold together and whose checksum is wrong is left
+ * out of the index, for the decoder to fail on if a command reads it.
  */
 static int scan_cpu(struct pm_index *ix, size_t *cap, const struct pm_dump *pm,
 		    const struct pm_cpu *pc, struct tm_err *e)
 {
-	size_t first = ix->n, k;
-	int64_t prev = INT64_MIN, next = INT64_MAX;
-	struct tipme_subbuf h;
-	struct pm_sbx *sb;
-	uint32_t i, hdr;
-	uint64_t pos, ts, since = 0;
+	size_t first = ix->n, k, sec_first;
+	int64_t prev = INT64_MIN, next = INT64_MAX, sec_prev;
+	uint64_t since = 0;
+	uint32_t i;
+	int err;
 
 	for (i = 0; i < pc->nr_secs; i++) {
-		const struct tm_dump_sec *s = &pm->d.secs[pc->secs[i]];
-
-		for (pos = 0; pos < s->h.size; pos += sizeof(h) + h.len) {
-			if (s->h.size - pos < sizeof(h))
-				return tm_err_set(e, EINVAL, "cpu %u: %" PRIu64 " bytes at file offset %" PRIu64
-						  " are too short for a sub-buffer header", pc->cpu,
-						  (uint64_t)(s->h.size - pos),
-						  (uint64_t)(s->hdr_off + sizeof(struct tipme_section) + pos));
-			memcpy(&h, s->data + pos, sizeof(h));
-			if (h.len > s->h.size - pos - sizeof(h))
-				return tm_err_set(e, EINVAL, "cpu %u, sub-buffer seq %" PRIu64
-						  ": length %u extends past the end of the section",
-						  pc->cpu, (uint64_t)h.seq, h.len);
-			/* a header per sub-buffer maps the pages around it */
-			pm_dump_read(pm, &since, sizeof(h) + h.len);
-			sb = scan_add(ix, cap);
-			if (!sb)
-				return tm_err_set(e, ENOMEM, "out of memory");
-			sb->snap.sec_i = i + 1;
-			sb->snap.sec_pos = pos;
-			sb->seq = h.seq;
-			sb->first_ns = prev;
-			if (h.len >= TIPME_HDR_SIZE + TIPME_HDR_EXT_SIZE) {
-				memcpy(&hdr, s->data + pos + sizeof(h), sizeof(hdr));
-				if (tipme_hdr_type(hdr) != TIPME_REC_PAD && tipme_hdr_ext(hdr)) {
-					memcpy(&ts, s->data + pos + sizeof(h) + TIPME_HDR_SIZE,
-					       sizeof(ts));
-					sb->first_ns = prev = pm_clock_mono(&pm->clock, ts);
-					sb->events = 1;
-				}
-			}
-		}
+		sec_first = ix->n;
+		sec_prev = prev;
+		err = scan_sec(ix, cap, pm, pc, i, &prev, &since, e);
+		if (!err || err == -ENOMEM)
+			continue;
+		if (!pm_sec_check(pm, pc->secs[i], e))
+			return err;
+		ix->n = sec_first;
+		prev = sec_prev;
 	}
 	for (k = ix->n; k-- > first;) {
 		ix->sb[k].last_ns = next;

@@ -292,6 +292,45 @@ static int load_sections(struct pm_dump *pm, struct tm_err *e)
 	return err;
 }
 
+/* What tm_dump_parse() checked: all but the streams (all with NO_CRC). */
+static int mark_checked(struct pm_dump *pm, unsigned int flags, struct tm_err *e)
+{
+	uint32_t i;
+
+	pm->sec_ok = calloc(pm->d.nr_secs ? pm->d.nr_secs : 1, 1);
+	if (!pm->sec_ok)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	for (i = 0; i < pm->d.nr_secs; i++)
+		pm->sec_ok[i] = (flags & TM_DUMP_NO_CRC) ||
+				pm->d.secs[i].h.type != TIPME_SEC_CPU_STREAM;
+	return 0;
+}
+
+int pm_sec_check(const struct pm_dump *pm, uint32_t i, struct tm_err *e)
+{
+	int err;
+
+	if (i >= pm->d.nr_secs || pm->sec_ok[i])
+		return 0;
+	err = tm_dump_sec_check(&pm->d, &pm->d.secs[i], e);
+	if (!err)
+		pm->sec_ok[i] = 1;
+	return err;
+}
+
+int pm_check_all(const struct pm_dump *pm, struct tm_err *e)
+{
+	uint32_t i;
+	int err;
+
+	for (i = 0; i < pm->d.nr_secs; i++) {
+		err = pm_sec_check(pm, i, e);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int pm_open_mem(struct pm_dump *pm, const void *buf, size_t size,
 		unsigned int flags, struct tm_err *e)
 {
@@ -299,7 +338,9 @@ int pm_open_mem(struct pm_dump *pm, const void *buf, size_t size,
 
 	memset(pm, 0, sizeof(*pm));
 	pm->path = "";
-	err = tm_dump_parse(&pm->d, buf, size, flags, e);
+	err = tm_dump_parse(&pm->d, buf, size, flags | TM_DUMP_LAZY_STREAMS, e);
+	if (!err)
+		err = mark_checked(pm, flags, e);
 	if (!err)
 		err = load_sections(pm, e);
 	return err;
@@ -315,7 +356,9 @@ int pm_open(struct pm_dump *pm, const char *path, unsigned int flags,
 	if (!pm->path_buf)
 		return tm_err_set(e, ENOMEM, "out of memory");
 	pm->path = pm->path_buf;
-	err = tm_dump_load(&pm->d, pm->path, flags, e);
+	err = tm_dump_load(&pm->d, pm->path, flags | TM_DUMP_LAZY_STREAMS, e);
+	if (!err)
+		err = mark_checked(pm, flags, e);
 	if (!err)
 		err = load_sections(pm, e);
 	if (err)
@@ -334,6 +377,7 @@ void pm_close(struct pm_dump *pm)
 		free(pm->cpus[i].secs);
 	free(pm->cpus);
 	pm_instr_free(pm);
+	free(pm->sec_ok);
 	free(pm->path_buf);
 	memset(pm, 0, sizeof(*pm));
 }

@@ -81,6 +81,11 @@ struct pm_text {
  * @cpus: CPUs that have stream sections, by increasing CPU number
  * @nr_cpus: entries in @cpus
  * @instr: exec table, self-cost totals, symbols (dump/tables.h)
+ * @sec_ok: per section of @d, 1 once its checksum was found right: the
+ *	CPU streams' are checked when a reader first enters them
+ *	(pm_sec_check()), the others' at open.  Each CPU's entries are
+ *	written by the one reader of that CPU (a thread of
+ *	pm_info_skim()'s, say), never two at once.
  * @note: told, once each, what the user should know that is not an error
  *	of the command (the symboliser gave up on a debuginfod server): the
  *	command that opened the dump sets it (cmd/run.c: on stderr), as
@@ -104,6 +109,7 @@ struct pm_dump {
 	struct pm_cpu *cpus;
 	uint32_t nr_cpus;
 	struct pm_instr *instr;
+	uint8_t *sec_ok;
 	void (*note)(void *arg, const char *msg);
 	void *note_arg;
 };
@@ -157,6 +163,30 @@ int pm_open(struct pm_dump *pm, const char *path, unsigned int flags,
  */
 int pm_open_mem(struct pm_dump *pm, const void *buf, size_t size,
 		unsigned int flags, struct tm_err *e);
+
+/**
+ * pm_sec_check() - check a CPU stream section's checksum, once
+ * @pm: the dump
+ * @i: index of the section in @pm->d.secs
+ * @e: error message: tm_dump_sec_check()'s, which names the section, its
+ *	CPU and the file offset of its bytes
+ *
+ * Every reader of a stream section's bytes calls it before it reads them
+ * (the decoder when it enters the section, the index of sub-buffers); a
+ * section found right is not read again for it.
+ *
+ * Return: 0, or -EINVAL for a corrupt section.
+ */
+int pm_sec_check(const struct pm_dump *pm, uint32_t i, struct tm_err *e);
+
+/**
+ * pm_check_all() - check every section's checksum (`tipme info`)
+ * @pm: the dump
+ * @e: error message, for the first corrupt section
+ *
+ * Return: 0, or -EINVAL for a corrupt section.
+ */
+int pm_check_all(const struct pm_dump *pm, struct tm_err *e);
 
 /**
  * pm_close() - release an opened dump; @pm may be zeroed or closed already

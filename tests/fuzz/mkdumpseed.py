@@ -122,6 +122,8 @@ def main():
     seeds = {
         "mapped": mapped([(4, 4096, 0), (5, 4096, 0), (6, 4096, 0), (7, 512, 1)]),
         "mapped-overtaken": mapped([(4, 4096, 0), (5, 4096, 0), (6, 4096, 0), (7, 512, 1)], oldest=6),
+        # 36 sub-buffers a CPU: three batches of the writer (MAP_BATCH 16)
+        "mapped-long": mapped([(q, 512 if q == 39 else 4096, int(q == 39)) for q in range(4, 40)]),
         "copied": copied(),
         "copied-lost": copied(lost=True),
     }

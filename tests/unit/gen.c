@@ -455,6 +455,44 @@ void gen_spec_free(struct gen_spec *s)
 	}
 }
 
+int gen_flip_stream_byte(const char *from, const char *to, uint32_t cpu,
+			 uint32_t k, unsigned char bit, uint64_t *off)
+{
+	struct tm_err e = { "" };
+	unsigned char *b;
+	struct tm_dump d;
+	size_t n = 0;
+	uint32_t i, seen = 0;
+	uint64_t at;
+	FILE *f;
+	int ret = -1;
+
+	b = gen_read_file(from, &n);
+	if (!b || tm_dump_parse(&d, b, n, 0, &e)) {
+		free(b);
+		return -1;
+	}
+	for (i = 0; i < d.nr_secs; i++) {
+		const struct tm_dump_sec *s = &d.secs[i];
+
+		if (s->h.type != TIPME_SEC_CPU_STREAM || s->h.cpu != cpu || seen++ != k)
+			continue;
+		at = s->hdr_off + sizeof(struct tipme_section);
+		if (off)
+			*off = at;
+		b[at + s->h.size / 2] ^= bit;
+		f = fopen(to, "wb");
+		if (f && fwrite(b, 1, n, f) == n)
+			ret = 0;
+		if (f && fclose(f))
+			ret = -1;
+		break;
+	}
+	tm_dump_free(&d);
+	free(b);
+	return ret;
+}
+
 unsigned char *gen_read_file(const char *path, size_t *size)
 {
 	unsigned char *buf = NULL;

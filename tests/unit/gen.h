@@ -195,6 +195,21 @@ void gen_out_free(struct gen_out *out);
 void gen_spec_free(struct gen_spec *s);
 
 /**
+ * gen_flip_stream_byte() - copy a dump with a byte of a stream section flipped
+ * @from: the dump
+ * @to: the copy to write (may be @from)
+ * @cpu: the section's CPU
+ * @k: which of that CPU's stream sections, from 0
+ * @bit: the bits flipped in the byte in the middle of its payload
+ * @off: if not NULL, set to the file offset of the section's payload
+ *
+ * Return: 0, or -1 if @from is not a dump with that section or @to could
+ * not be written.
+ */
+int gen_flip_stream_byte(const char *from, const char *to, uint32_t cpu,
+			 uint32_t k, unsigned char bit, uint64_t *off);
+
+/**
  * gen_read_file() - read a whole file into memory
  * @path: file name
  * @size: its size

@@ -37,6 +37,8 @@ uint64_t scen_kaslr_slide;
 
 int scen_compact;
 
+uint64_t scen_section_bytes = TM_DUMP_STREAM_SECTION;
+
 uint64_t scen_sym(const char *name)
 {
 	size_t i;
@@ -362,12 +364,24 @@ void scen_add_type(struct tipme_rectype *t, size_t *n, uint8_t type,
 static int write_streams(const struct scen *s, struct tm_dumpw *w, struct tm_err *e)
 {
 	struct tipme_subbuf sb;
+	uint64_t in_sec;
 	uint32_t c;
 	int i, err = 0;
 
 	for (c = 0; c < s->ncpus && c < SCEN_CPUS && !err; c++) {
 		err = tm_dumpw_section_begin(w, TIPME_SEC_CPU_STREAM, c, e);
+		in_sec = 0;
 		for (i = 0; i < s->nsb[c] && !err; i++) {
+			if (in_sec >= scen_section_bytes) {
+				err = tm_dumpw_section_end(w, e);
+				if (!err)
+					err = tm_dumpw_section_begin(w, TIPME_SEC_CPU_STREAM,
+								  c, e);
+				in_sec = 0;
+				if (err)
+					break;
+			}
+			in_sec += sizeof(sb) + s->sb[c][i].len;
 			memset(&sb, 0, sizeof(sb));
 			sb.seq = s->sb[c][i].seq;
 			sb.len = (uint32_t)s->sb[c][i].len;

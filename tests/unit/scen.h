@@ -93,6 +93,14 @@ struct scen {
 /* Write scenarios with compact records (0: the full forms). */
 extern int scen_compact;
 
+/*
+ * A CPU's stream section is ended before a sub-buffer once it holds this
+ * many bytes, and the CPU goes on in a new section (each with its
+ * checksum), as tipmed ends them: TM_DUMP_STREAM_SECTION unless a test
+ * sets it.
+ */
+extern uint64_t scen_section_bytes;
+
 void scen_init(struct scen *s, uint32_t ncpus);
 void scen_subbuf(struct scen *s, uint32_t cpu, uint64_t seq);
 void scen_rec(struct scen *s, uint32_t cpu, uint8_t type, uint64_t ts,

@@ -399,38 +399,6 @@ static void test_info(void)
 	       "info --json parses and carries the same facts");
 }
 
-/* Copy @from to @to with one byte of @cpu's stream section flipped. */
-static int flip_stream_byte(const char *from, const char *to, uint32_t cpu)
-{
-	struct tm_err e = { "" };
-	unsigned char *b;
-	struct tm_dump d;
-	size_t n = 0;
-	uint32_t i;
-	FILE *f;
-	int ret = -1;
-
-	b = gen_read_file(from, &n);
-	if (!b || tm_dump_parse(&d, b, n, 0, &e)) {
-		free(b);
-		return -1;
-	}
-	for (i = 0; i < d.nr_secs; i++) {
-		if (d.secs[i].h.type == TIPME_SEC_CPU_STREAM && d.secs[i].h.cpu == cpu) {
-			b[d.secs[i].hdr_off + 24 + d.secs[i].h.size / 2] ^= 1;
-			f = fopen(to, "wb");
-			if (f && fwrite(b, 1, n, f) == n)
-				ret = 0;
-			if (f)
-				fclose(f);
-			break;
-		}
-	}
-	tm_dump_free(&d);
-	free(b);
-	return ret;
-}
-
 /* A dump of @n CPU streams, numbered from 0, at one tick a ns. */
 static void spec_cpus(struct gen_spec *s, uint32_t n)
 {
@@ -633,7 +601,7 @@ static void test_errors(void)
 		tap_ok(ret == 1 && strstr(err_text, "truncated: header says 1040 bytes, file has 500"),
 		       "truncated file: exit 1, \"%.*s\"", (int)strcspn(err_text, "\n"), err_text);
 		/* flip a byte in the middle of cpu 1's stream */
-		if (flip_stream_byte(save, path, 1))
+		if (gen_flip_stream_byte(save, path, 1, 0, 1, NULL))
 			tap_diag("could not corrupt the copy");
 		ret = run_cmd(pm_cmd_records, "records DUMP");
 		tap_ok(ret == 1 && strstr(err_text, "(cpu_stream cpu 1): checksum mismatch") &&

@@ -68,14 +68,17 @@ static int replay(const char *name, const unsigned char *patch, size_t at,
 }
 
 /*
- * Check the CPU streams of @path: CPU c holds sub-buffers @first..7, each
- * 4096 bytes but 7 (512, partial), with the map's bytes of its slot.
+ * Check the CPU streams of @path: CPU c holds sub-buffers @first..@last,
+ * each 4096 bytes but @last (512, partial), with the map's bytes of its
+ * slot, in @secs sections (each of whole sub-buffers) read in file order.
  */
-static int streams_hold(const char *path, uint64_t first)
+static int streams_hold_in(const char *path, uint64_t first, uint64_t last,
+			   uint32_t secs)
 {
 	struct tm_err e = { "" };
 	struct tm_dump d;
-	uint32_t i, cpus = 0;
+	uint64_t seq[2] = { first, first };
+	uint32_t i, n[2] = { 0, 0 };
 	int ok = 1;
 
 	if (tm_dump_load(&d, path, 0, &e)) {
@@ -83,40 +86,58 @@ static int streams_hold(const char *path, uint64_t first)
 		tm_dump_free(&d);
 		return 0;
 	}
-	for (i = 0; i < d.nr_secs; i++) {
+	for (i = 0; i < d.nr_secs && ok; i++) {
 		const struct tm_dump_sec *s = &d.secs[i];
-		uint64_t off = 0, seq = first;
+		uint32_t c = s->h.cpu;
 		struct tipme_subbuf sb;
+		uint64_t off = 0;
 
 		if (s->h.type != TIPME_SEC_CPU_STREAM)
 			continue;
-		cpus++;
+		if (c > 1) {
+			tap_diag("a stream of cpu %u", c);
+			ok = 0;
+			break;
+		}
+		n[c]++;
 		while (off + sizeof(sb) <= s->h.size) {
-			uint32_t want = seq == 7 ? 512 : 4096;
+			uint32_t want = seq[c] == last ? 512 : 4096;
 
 			memcpy(&sb, s->data + off, sizeof(sb));
 			off += sizeof(sb);
-			if (sb.seq != seq || sb.len != want || off + sb.len > s->h.size ||
-			    (sb.flags != 0) != (seq == 7) ||
-			    memcmp(s->data + off, map + s->h.cpu * 4 * 4096 + (seq & 3) * 4096,
+			if (sb.seq != seq[c] || sb.len != want || off + sb.len > s->h.size ||
+			    (sb.flags != 0) != (seq[c] == last) ||
+			    memcmp(s->data + off, map + c * 4 * 4096 + (seq[c] & 3) * 4096,
 				   sb.len)) {
 				tap_diag("cpu %u: sub-buffer %llu wrong (seq %llu len %u flags %u)",
-					 s->h.cpu, (unsigned long long)seq,
+					 c, (unsigned long long)seq[c],
 					 (unsigned long long)sb.seq, sb.len, sb.flags);
 				ok = 0;
 				break;
 			}
 			off += sb.len;
-			seq++;
+			seq[c]++;
 		}
-		if (ok && (seq != 8 || off != s->h.size)) {
-			tap_diag("cpu %u: ends at sub-buffer %llu", s->h.cpu,
-				 (unsigned long long)seq);
+		if (ok && off != s->h.size) {
+			tap_diag("cpu %u: section %u ends mid-way", c, i);
+			ok = 0;
+		}
+	}
+	for (i = 0; i < 2 && ok; i++) {
+		if (seq[i] != last + 1 || n[i] != secs) {
+			tap_diag("cpu %u: ends at sub-buffer %llu, in %u sections", i,
+				 (unsigned long long)seq[i], n[i]);
 			ok = 0;
 		}
 	}
 	tm_dump_free(&d);
-	return ok && cpus == 2;
+	return ok;
+}
+
+/* The seeds' streams: sub-buffers @first..7, one section per CPU. */
+static int streams_hold(const char *path, uint64_t first)
+{
+	return streams_hold_in(path, first, 7, 1);
 }
 
 /*
@@ -395,7 +416,7 @@ int main(void)
 	}
 	for (i = 0; i < sizeof(map); i++)
 		map[i] = (unsigned char)(i * 29 + 5);
-	tap_plan(18);
+	tap_plan(21);
 	test_status();
 	test_captured();
 	snprintf(out, sizeof(out), "%s/d.dump", dir);
@@ -426,6 +447,34 @@ int main(void)
 	tap_ok(!err && st.subbufs == 0 && st.discarded == 8,
 	       "writers past everything: a dump with empty streams, 8 discarded%s%s",
 	       err ? ": " : "", e.msg);
+	unlink(out);
+
+	/*
+	 * 36 sub-buffers a CPU (4..39), written in batches of 16, 16 and 4,
+	 * with a CPU's section ended past 8 KiB: before the second batch and
+	 * before the third, never inside one, whose rewind stays in it.
+	 */
+	tnl_dump_section_bytes = 8192;
+	err = replay("mapped-long", NULL, 0, 0, UINT64_MAX, out, &st, &e);
+	tap_ok(!err && st.subbufs == 72 && streams_hold_in(out, 4, 39, 3),
+	       "sections ended past 8 KiB: 3 per CPU, at the batches' ends, the stream whole%s%s",
+	       err ? ": " : "", e.msg);
+	unlink(out);
+	/*
+	 * Writers past 22: the first batch taken back whole (its section
+	 * stays empty and open), the second's 20 and 21 too, then 22..35
+	 * written in that same section and 36..39 in a second.
+	 */
+	err = replay("mapped-long", NULL, 0, 0, 22, out, &st, &e);
+	tap_ok(!err && st.subbufs == 36 && st.discarded == 36 &&
+	       streams_hold_in(out, 22, 39, 2),
+	       "and writers past 22: the batches taken back within their section, 22..39 in 2 sections%s%s",
+	       err ? ": " : "", e.msg);
+	unlink(out);
+	tnl_dump_section_bytes = TM_DUMP_STREAM_SECTION;
+	err = replay("mapped-long", NULL, 0, 0, UINT64_MAX, out, &st, &e);
+	tap_ok(!err && streams_hold_in(out, 4, 39, 1),
+	       "sections of 4 MiB: one per CPU%s%s", err ? ": " : "", e.msg);
 	unlink(out);
 
 	err = replay("copied", NULL, 0, 0, UINT64_MAX, out, &st, &e);

@@ -6,7 +6,7 @@
 # The longest first (under ASan: staterange 8 s, 30 s beside the VM tests'
 # dumps; decode 11 s; index, usym and segcause 3-5 s; the rest 2 s or
 # less): tests/unit/run.sh starts them in this order, two at a time.
-UNIT_NAMES := staterange decode index usym segcause crc32 json dumpfile clock cli instr termsafe report handoff ctlproto meta redact sites dumprx tail names incident ustack display flip profile smpsnap gzwrite
+UNIT_NAMES := staterange decode index usym segcause crc32 lazycrc json dumpfile clock cli instr termsafe report handoff ctlproto meta redact sites dumprx tail names incident ustack display flip profile smpsnap gzwrite
 UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
 UNIT_COMMON := $(B)/tests/unit/gen.o $(B)/tests/unit/capture.o $(B)/tests/unit/scen.o \
 	$(B)/tests/unit/stategold.o $(B)/tests/unit/typing.o
