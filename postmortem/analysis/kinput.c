@@ -130,9 +130,9 @@ static const struct pm_wake *early_reader(const struct pm_dump *pm,
  *	input in time order (start at 0)
  *
  * The input core hands a frame to its handlers in order at SYN_REPORT:
- * evdev, which wakes the reader, usually before ours, which writes the
- * record.  So the reader's wakeup is the one nearest the record on its
- * CPU, either side (kernel threads do not read input), else, on a CPU
+ * evdev, which wakes the reader, before ours, which writes the record.
+ * So the reader's wakeup is the latest before the record on its CPU
+ * (kernel threads do not read input), else the nearest after it, else, on a CPU
  * held up within the frame, the early one (early_reader()) or the late
  * one (late_reader()).
  *
@@ -144,7 +144,7 @@ const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
 				      const struct pm_input *in, size_t *lo)
 {
 	const struct pm_dump *pm = &inc->pm;
-	const struct pm_wake *near = NULL;
+	const struct pm_wake *near = NULL, *before = NULL;
 	int64_t t = in->ns;
 	size_t i;
 
@@ -172,7 +172,17 @@ const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
 			continue;
 		if (!near || dist(w->ns, in->ns) < dist(near->ns, in->ns))
 			near = w;
+		if (w->ns <= t)
+			before = w;
 	}
+	/*
+	 * evdev's wakeup comes before our record on the same CPU (its
+	 * handler runs first): one after it is evdev's only if none came
+	 * before (an interrupt's wakeup of a timer's sleeper, 0.08 ms after
+	 * a uinput writer's key, is not the key's)
+	 */
+	if (before)
+		near = before;
 	if (!near)
 		near = early_reader(pm, st, res, *lo, in);
 	return near ? near : late_reader(pm, st, res, *lo, in);
@@ -336,7 +346,8 @@ int pm_input_readers(const struct pm_incident *inc, const struct pm_state *st,
  *
  * For a dump without an X dump: every key or button press and pointer
  * motion frame the kernel recorded in the window, the user thread woken
- * nearest to it on the same CPU (from 1 ms before to 2 ms after, or
+ * for it on the same CPU (pm_input_reader(): up to 1 ms before, else up
+ * to 2 ms after, or
  * later as late_reader() allows: the reader of the event device, e.g.
  * the X server, a compositor, a console program, woken by evdev in the
  * same frame; kernel threads are left out), and the time

@@ -159,6 +159,7 @@ enum variant {
 	V_AWAKE_OTHER,	/* V_AWAKE's, the press before "woke" another task (a softirq's) */
 	V_XWL_SLOWX,	/* V_XWL_LATE's, and a later X press slower to its client's end */
 	V_XORG,		/* an X client of Xorg, which flips for it (xorg_present()) */
+	V_XWL_UINPUT,	/* V_XWL_TIMER's, the key from a uinput writer; a timer's wakeup */
 };
 
 static const char *const names[] = {
@@ -182,7 +183,7 @@ static const char *const names[] = {
 	[V_TIMER_RACE] = "timer-race",
 	[V_WESTON_TOLD] = "weston-told", [V_WESTON_RELEASE] = "weston-release",
 	[V_AWAKE_OTHER] = "awake-other", [V_XWL_SLOWX] = "xwayland-slowx",
-	[V_XORG] = "xorg-present",
+	[V_XORG] = "xorg-present", [V_XWL_UINPUT] = "xwayland-uinput",
 };
 
 /* @pid leaves @cpu at @ms in task state @state at @site; @next runs. */
@@ -578,22 +579,45 @@ static int write_xwl(struct scen *s, enum variant v, const struct tm_xdump_conte
  * compute press in a check with the host overloaded, whose flip came
  * 925 ms after the key while the sleep press before it, 854 ms to its
  * flip, was the slower to its client's end: the report chose the sleep
- * press).
+ * press).  V_XWL_UINPUT: V_XWL_TIMER's, the key written by a uinput
+ * program (vkbd, 460, running on CPU 0 from 9.5 ms), which wakes sway at
+ * 9.86 ms (evdev's wakeup, in the writer's context, before our record at
+ * 10 ms), and a timer interrupt during its run wakes another user thread
+ * (a poller, 950, on CPU 1) at 10.08 ms; vkbd then sleeps and sway runs
+ * at 10.1 ms (t-xwayland's compute press in a check with the host
+ * overloaded: the nearest wakeup either side of the record was the
+ * timer's, its sleeper taken for the key's reader, and the press was not
+ * followed to the flip).
  */
 static int xwayland(struct scen *s, enum variant v)
 {
 	struct tipme_x11_client cl[2];
 	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
 	bool late = v == V_XWL_LATE || v == V_XWL_SLOWX;
+	bool uinput = v == V_XWL_UINPUT;
 	struct tipme_x11_rec rec[8];
 	struct tm_xdump_content c = { .recs = rec, .nrecs = late ? 6 : 5, .cl = cl, .ncl = 2 };
 	double commit = late ? 662.2 : 312.2;
 
 	xwl_start(s, cl);
 	/* the key: evdev wakes sway, which hands it to Xwayland */
-	scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
-	scen_wake(s, 0, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
-	scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	if (uinput) {
+		scen_task(s, 460, 460, "vkbd", "/usr/bin/vkbd", "vkbd", 5);
+		scen_task(s, 950, 950, "poller", "/usr/bin/poller", "poller", 7);
+		scen_switch(s, 0, MS(9.5), 0, TIPME_TS_RUNNABLE, 120, 460, 120);
+		scen_wake(s, 0, MS(9.86), 500, 0, 460, TIPME_CTX_TASK);
+		scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+		scen_wake(s, 0, MS(10.08), 950, 1, 460, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(10.1), 460, TIPME_TS_SLEEPING, 120, 500, 120);
+		scen_blocked(s, 0, MS(10.1), 460, poll_site);
+		scen_switch(s, 1, MS(10.15), 0, TIPME_TS_RUNNABLE, 120, 950, 120);
+		scen_switch(s, 1, MS(10.25), 950, TIPME_TS_SLEEPING, 120, 0, 120);
+		scen_blocked(s, 1, MS(10.25), 950, poll_site);
+	} else {
+		scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+		scen_wake(s, 0, MS(10.02), 500, 0, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+	}
 	if (v == V_XWL_AWAKE)	/* Xwayland already runnable: no wakeup */
 		scen_wake(s, 1, MS(10.3), 800, 1, 0, TIPME_CTX_HARDIRQ);
 	else
@@ -921,7 +945,7 @@ static int build(struct scen *s, enum variant v)
 	char path[200];
 	double go = 10.1;	/* when sway dispatches the key */
 
-	if (v >= V_XWL_TIMER && v <= V_XWL_AWAKE)
+	if ((v >= V_XWL_TIMER && v <= V_XWL_AWAKE) || v == V_XWL_UINPUT)
 		return xwayland(s, v);
 	if (v == V_XWL_BUSY || v == V_XWL_SAMEMS)
 		return xwayland_busy(s, v);
@@ -1717,7 +1741,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(164);
+	tap_plan(167);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1789,6 +1813,10 @@ int main(void)
 	check(V_XWL_TIMER, 320, "flip", "timer", 900, 90, xwl_must,
 	      "an X client under Xwayland sleeps 300 ms: from the kernel's input through sway "
 	      "and Xwayland to the X client, Xwayland's commit after its drawing, the flip");
+	check(V_XWL_UINPUT, 320, "flip", "timer", 900, 90, xwl_must,
+	      "the same, the key from a uinput writer that woke sway before the input record, "
+	      "and a timer interrupt's wakeup of another thread after it: sway is the reader "
+	      "(before, the timer's sleeper was, and the press was not followed to the flip)");
 	check(V_XWL_RUNNING, 320, "flip", "running", 900, 90, xwl_must,
 	      "an X client under Xwayland computes 300 ms");
 	check(V_XWL_AWAKE, 320, "flip", "timer", 900, 90, xwl_awake_must,
