@@ -182,6 +182,25 @@ static int64_t answers_from(const struct pm_incident *inc, const struct pm_state
 }
 
 /*
+ * The kernel work item @f was delivered in, when a thread of @compositor
+ * queued it from a task at or after @from_ns (a nonblocking commit's: the
+ * commit ioctl queues commit_work, whose worker completes the flip), or
+ * NULL.
+ */
+static const struct pm_work *committed_work(const struct pm_dump *pm, const struct pm_res *res,
+					    const struct pm_flip *f, uint32_t compositor,
+					    int64_t from_ns)
+{
+	const struct pm_work *w = f->ctx == TIPME_CTX_TASK ?
+				  pm_res_work_running(res, f->who, f->ns) : NULL;
+
+	if (!w || w->queue_ctx != TIPME_CTX_TASK || !w->queuer || w->queue_ns < from_ns ||
+	    w->queue_ns > f->ns || tgid_of(pm, w->queuer, w->queue_ns) != compositor)
+		return NULL;
+	return w;
+}
+
+/*
  * The repaint a flip that only started the compositor's repaint loop
  * led to (weston's on a device DRM counts no vblanks of: on an idle output
  * it flips the picture on the screen again to learn when the refresh is,
@@ -192,7 +211,8 @@ static int64_t answers_from(const struct pm_incident *inc, const struct pm_state
  * compositor that flips again without news from anyone repaints what it
  * had before the first.
  * Not when the compositor, after it read @f's event (answers_from()) and
- * before its repaint timer, told a client something (told()): the flip
+ * before its repaint timer (when it never waited for one: before it
+ * committed the next flip), told a client something (told()): the flip
  * showed a new frame, the client answered while the compositor was awake
  * (no wakeup to see), and the next flip is that answer's (sway, stopped
  * while a client committed, showing the commit on its first flip once
@@ -213,6 +233,7 @@ static const struct pm_flip *repaint_after(const struct pm_incident *inc,
 	const struct pm_dump *pm = &inc->pm;
 	const struct pm_wake *w = woken_by_flip(pm, res, f, compositor), *end;
 	const struct pm_flip *d = NULL;
+	const struct pm_work *wk;
 	const struct pm_thread *t;
 	int64_t from = w ? w->ns : f->ns;
 	uint32_t pid = w ? w->target : *thread;
@@ -244,30 +265,13 @@ static const struct pm_flip *repaint_after(const struct pm_incident *inc,
 			break;
 		}
 	}
-	if (*timer_ns && told(pm, res, compositor,
-			      answers_from(inc, st, res, compositor, pid, f), *timer_ns))
+	/* without a wait for its timer, the repaint is the next flip's commit */
+	wk = committed_work(pm, res, d, compositor, f->ns);
+	if (told(pm, res, compositor, answers_from(inc, st, res, compositor, pid, f),
+		 *timer_ns ? *timer_ns : wk ? wk->queue_ns : d->ns))
 		return NULL;
 	*thread = pid;
 	return d;
-}
-
-/*
- * The kernel work item @f was delivered in, when a thread of @compositor
- * queued it from a task at or after @from_ns (a nonblocking commit's: the
- * commit ioctl queues commit_work, whose worker completes the flip), or
- * NULL.
- */
-static const struct pm_work *committed_work(const struct pm_dump *pm, const struct pm_res *res,
-					    const struct pm_flip *f, uint32_t compositor,
-					    int64_t from_ns)
-{
-	const struct pm_work *w = f->ctx == TIPME_CTX_TASK ?
-				  pm_res_work_running(res, f->who, f->ns) : NULL;
-
-	if (!w || w->queue_ctx != TIPME_CTX_TASK || !w->queuer || w->queue_ns < from_ns ||
-	    w->queue_ns > f->ns || tgid_of(pm, w->queuer, w->queue_ns) != compositor)
-		return NULL;
-	return w;
 }
 
 /**

@@ -85,7 +85,12 @@
  * loop's first flip, one refresh early); an X client of Xorg with
  * modesetting, which flips in the dispatch of the client's Present
  * request, the kworker completing the flip while Xorg still draws (t-xorg
- * on virtio-gpu: before, the press ended at the next press's flip).  Each:
+ * on virtio-gpu: before, the press ended at the next press's flip); the
+ * compositor stopped as the client commits, continued and never waiting
+ * again until a flip 40 ms after the one that showed the commit, telling
+ * the client of its frame in between (t-wayland's compstop: before, the
+ * first flip was taken for a repaint loop's start and the press ended
+ * 77 ms late).  Each:
  * `tipme report`
  * without --pid chooses the press, its interval from the input to the refresh of the
  * flip (the truth the scenario wrote), and names the cause and culprit;
@@ -160,6 +165,7 @@ enum variant {
 	V_XWL_SLOWX,	/* V_XWL_LATE's, and a later X press slower to its client's end */
 	V_XORG,		/* an X client of Xorg, which flips for it (xorg_present()) */
 	V_XWL_UINPUT,	/* V_XWL_TIMER's, the key from a uinput writer; a timer's wakeup */
+	V_UNSEEN_RUN,	/* V_UNSEEN_AGAIN's, sway never waiting from its continue to a flip */
 };
 
 static const char *const names[] = {
@@ -184,6 +190,7 @@ static const char *const names[] = {
 	[V_WESTON_TOLD] = "weston-told", [V_WESTON_RELEASE] = "weston-release",
 	[V_AWAKE_OTHER] = "awake-other", [V_XWL_SLOWX] = "xwayland-slowx",
 	[V_XORG] = "xorg-present", [V_XWL_UINPUT] = "xwayland-uinput",
+	[V_UNSEEN_RUN] = "unseen-run",
 };
 
 /* @pid leaves @cpu at @ms in task state @state at @site; @next runs. */
@@ -470,6 +477,27 @@ static void seat_flip_busy(struct scen *s, double ms)
 	scen_blocked(s, 0, MS(ms + 1), 90, worker_site);
 	scen_switch(s, 0, MS(ms + 1.3), 500, TIPME_TS_SLEEPING, 120, 0, 120);
 	scen_blocked(s, 0, MS(ms + 1.3), 500, poll_site);
+}
+
+/*
+ * The vblank @seq of CRTC 0 at @ms, its event delivered to sway's (500)
+ * file from the interrupt on CPU 0 while sway runs (no wakeup).
+ */
+static void flip_delivered(struct scen *s, double ms, uint32_t seq)
+{
+	struct tipme_rec_vblank vb = { 0 };
+	struct tipme_rec_vblank_ev ev = { 0 };
+
+	vb.seq = seq;
+	vb.time_lo = (uint32_t)MS(ms);
+	vb.time_hi = (uint32_t)(MS(ms) >> 32);
+	vb.flags = TIPME_VBLANK_HIGH_PREC;
+	scen_rec(s, 0, TIPME_REC_VBLANK, MS(ms + 0.02), &vb, sizeof(vb));
+	ev.seq = seq;
+	ev.file = 0x5a1e0000;
+	ev.who = tipme_work_who(0, TIPME_CTX_HARDIRQ);
+	ev.owner = 500;
+	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.03), &ev, sizeof(ev));
 }
 
 /*
@@ -1145,6 +1173,34 @@ static int build(struct scen *s, enum variant v)
 		compose(s, 311.5, 600, 1, 312.4, 0);
 		commit(s, 311.5);
 		typing_refresh(s, 320, 0, 20);
+	} else if (v == V_UNSEEN_RUN) {
+		/*
+		 * (t-wayland's compstop, 29 November 2026) V_UNSEEN's stop and
+		 * commit; continued at 312 ms, sway runs without a wait until
+		 * 361 ms: its flip at 320 ms is delivered while it runs (no
+		 * wakeup), it tells foot of the frame at 320.15 and 322 ms,
+		 * and flips again at 360 ms, within the 100 ms of a repaint
+		 * loop's start, no process having woken it, no timer: the flip
+		 * at 320 ms showed a frame, it did not start a loop
+		 */
+		signal_from_700(s, 12, 500, 0, 12.05);
+		scen_switch(s, 0, MS(12.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		leaves(s, 0, 12.2, 500, TIPME_TS_STOPPED, 0, stop_site);
+		commit(s, 15);
+		scen_wake(s, 2, MS(311.9), 700, 2, 0, TIPME_CTX_HARDIRQ);
+		scen_switch(s, 2, MS(311.95), 0, TIPME_TS_RUNNABLE, 120, 700, 120);
+		scen_wake(s, 2, MS(312), 500, 0, 700, TIPME_CTX_TASK);
+		scen_switch(s, 0, MS(312.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
+		leaves(s, 2, 312.05, 700, TIPME_TS_SLEEPING, 0, sleep_site);
+		flip_delivered(s, 320, 20);
+		scen_wake(s, 0, MS(320.15), 600, 1, 500, TIPME_CTX_TASK);
+		scen_switch(s, 1, MS(320.2), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+		leaves(s, 1, 320.5, 600, TIPME_TS_SLEEPING, 0, poll_site);
+		scen_wake(s, 0, MS(322), 600, 1, 500, TIPME_CTX_TASK);
+		scen_switch(s, 1, MS(322.05), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
+		leaves(s, 1, 322.3, 600, TIPME_TS_SLEEPING, 0, poll_site);
+		flip_delivered(s, 360, 21);
+		leaves(s, 0, 361, 500, TIPME_TS_SLEEPING, 0, poll_site);
 	} else if (v == V_UNSEEN || v == V_UNSEEN_BUSY || v == V_UNSEEN_AGAIN) {
 		/*
 		 * 700 stops sway at 12 ms (its signal wakes sway, which stops);
@@ -1741,7 +1797,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(167);
+	tap_plan(170);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1805,6 +1861,10 @@ int main(void)
 	      "the same, sway's timer and another flip 40 ms later, no process having woken "
 	      "it: the flip after it was continued had a frame it told the client of, no "
 	      "repaint loop's start");
+	check(V_UNSEEN_RUN, 320.03, "flip", "stopped", 500, 90, unseen_must,
+	      "the same, sway never waiting from its continue to a flip 40 ms later: the "
+	      "flip after it was continued had a frame it told the client of (no timer to "
+	      "bound the telling: to the next flip), no repaint loop's start");
 	check(V_TIMER_RACE, 315, "flip", "timer", 600, 90, timer_race_must,
 	      "the client's sleep, sway woken by a timer as the client commits (no wakeup), "
 	      "committing the flip and woken by another timer before its delivery: the timer "
