@@ -43,6 +43,7 @@ static const struct subcmd subcmds[] = {
 	{ "profile", pm_cmd_profile, "where threads' time went by call chain, on or off the CPU; flame graphs" },
 	{ "legs",    pm_cmd_legs,    "the time between two kinds of event per thread, with a histogram" },
 	{ "export",  pm_cmd_export,  "write a dump as a trace for ui.perfetto.dev and chrome://tracing" },
+	{ "index",   pm_cmd_index,   "keep a dump's checkpoints beside it, for fast first commands" },
 	{ "xrecords", pm_cmd_xrecords,   "print an X dump (tipme-xhook's xhook.dump) as text or JSON" },
 	{ "redact",   pm_cmd_redact,     "copy a dump without host, argv, KASLR and lock addresses, for a bug report" },
 };

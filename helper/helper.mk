@@ -6,7 +6,7 @@ EXTRA_CFLAGS_helper_ := $(NL_CFLAGS) -Ipostmortem
 $(B)/tipme: $(B)/helper/cli.o $(CTL_OBJS) $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lm $(PM_LIBS)
 
-$(B)/tipmed: $(B)/helper/tipmed.o $(B)/helper/ctlserver.o $(B)/helper/incident.o $(NL_OBJS) $(LIBTIPME)
+$(B)/tipmed: $(B)/helper/tipmed.o $(B)/helper/ctlserver.o $(B)/helper/indexer.o $(B)/helper/incident.o $(NL_OBJS) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lm
 
 PROGS += $(B)/tipme $(B)/tipmed

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -254,6 +255,26 @@ static void release_given_up(struct tipmed *td)
 	td->given_up = 0;
 }
 
+static void index_log(void *arg, int failed, const char *msg)
+{
+	logmsg(arg, failed ? LOG_WARNING : LOG_INFO, "%s", msg);
+}
+
+/* A large dump's checkpoints made now, at idle priority (indexer.h). */
+static void index_incident(struct tipmed *td, const char *name, uint64_t bytes)
+{
+	char dir[PATH_MAX];
+	int err;
+
+	if (td->env.index_min_mib < 0 || bytes < (uint64_t)td->env.index_min_mib << 20)
+		return;
+	if (snprintf(dir, sizeof(dir), "%s/%s", td->env.cfg.root, name) >= (int)sizeof(dir))
+		return;
+	err = indexer_add(&td->ix, dir);
+	if (err)
+		logmsg(td, LOG_WARNING, "index %s: fork: %s", dir, strerror(-err));
+}
+
 static void handle_triggers(struct tipmed *td)
 {
 	struct incident_cfg *cfg = &td->env.cfg;
@@ -330,6 +351,7 @@ static void handle_triggers(struct tipmed *td)
 		       ds.seconds, ds.discarded ? ", some lost while read (overwritten or still written)" : "");
 		td->last_seq = ev->seq;
 		snprintf(td->last_name, sizeof(td->last_name), "%s", name);
+		index_incident(td, name, ds.bytes);
 		ctls_broadcast(&td->srv, "INCIDENT seq=%u name=%s", ev->seq, name);
 		if (incident_prune(cfg, &removed, &e))
 			logmsg(td, LOG_WARNING, "pruning: %s", e.msg);
@@ -421,6 +443,10 @@ static const char usage[] =
 	"                          slow by tipme-xhook or tipme.ko) in S seconds\n"
 	"                          (60)\n"
 	"      --auto-per-day N    at most N auto incidents in 24 hours (24)\n"
+	"      --index-min-mib N   after an incident whose dump holds N MiB of\n"
+	"                          records or more, run `tipme index` on it at idle\n"
+	"                          priority, for fast first commands (16)\n"
+	"      --no-index          never run it\n"
 	"  -1, --once              dump once into -o FILE and exit\n"
 	"EXAMPLES\n"
 	"  tipmed                                # as the systemd unit runs it\n"
@@ -441,6 +467,8 @@ static int parse_options(struct tipmed *td, int argc, char **argv)
 		{ "auto-spacing", required_argument, NULL, 'S' },
 		{ "auto-per-day", required_argument, NULL, 'D' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "index-min-mib", required_argument, NULL, 'I' },
+		{ "no-index", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -456,6 +484,7 @@ static int parse_options(struct tipmed *td, int argc, char **argv)
 		.idle_s = IDLE_S_DEFAULT,
 		.auto_spacing_s = 60,
 		.auto_per_day = 24,
+		.index_min_mib = 16,
 	};
 	while ((c = getopt_long(argc, argv, "d:s:g:k:m:i:1o:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -495,6 +524,15 @@ static int parse_options(struct tipmed *td, int argc, char **argv)
 			break;
 		case '1':
 			env->once = 1;
+			break;
+		case 'I':
+			env->index_min_mib = strtol(optarg, &end, 10);
+			if (*end || !*optarg || env->index_min_mib < 0 ||
+			    env->index_min_mib > 1L << 20)
+				return -1;
+			break;
+		case 'N':
+			env->index_min_mib = -1;
 			break;
 		case 'o':
 			env->output = optarg;
@@ -543,6 +581,7 @@ static int start(struct tipmed *td)
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	umask(077);
+	indexer_init(&td->ix, "/proc/self/exe");
 	if (incident_root_init(&td->env.cfg, &e)) {
 		logmsg(td, LOG_ERR, "%s", e.msg);
 		return -1;
@@ -596,6 +635,7 @@ static void run(struct tipmed *td)
 			}
 		}
 		ctls_serve(&td->srv, pfd + 1);
+		indexer_reap(&td->ix, index_log, td);
 	}
 }
 

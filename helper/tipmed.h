@@ -20,6 +20,7 @@
 #include "ctlserver.h"
 #include "incident.h"
 #include "incident_meta.h"
+#include "indexer.h"
 #include "nl.h"
 #include "sysinfo.h"
 
@@ -38,6 +39,8 @@
  * @auto_per_day: ... and this many in 24 hours
  * @once: --once: dump into @output and exit
  * @output: --once's file (-o)
+ * @index_min_mib: index an incident whose dump holds this many MiB of
+ *	records or more (--index-min-mib; struct indexer), -1 never (--no-index)
  */
 struct tipmed_env {
 	struct incident_cfg cfg;
@@ -48,6 +51,7 @@ struct tipmed_env {
 	unsigned int auto_per_day;
 	int once;
 	const char *output;
+	long index_min_mib;
 };
 
 /**
@@ -139,6 +143,7 @@ struct tipmed {
 	char last_name[128];
 
 	struct ctlserver srv;
+	struct indexer ix;
 };
 
 #endif

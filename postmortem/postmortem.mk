@@ -26,7 +26,7 @@ PM_OBJS += $(addprefix $(B)/postmortem/analysis/,info.o why.o cost.o latency.o s
 PM_OBJS += $(addprefix $(B)/postmortem/print/,site.o info.o why.o cost.o exec.o \
 	latency.o verdict.o xprof.o perfetto.o timeline.o legs.o state.o profile.o hot.o)
 PM_OBJS += $(addprefix $(B)/postmortem/cmd/,run.o cmd_info.o cmd_records.o \
-	interval.o cmd_ps.o cmd_cost.o cmd_why.o cmd_latency.o cmd_report.o cmd_xrecords.o cmd_redact.o cmd_export.o cmd_timeline.o cmd_legs.o cmd_profile.o)
+	interval.o cmd_ps.o cmd_cost.o cmd_why.o cmd_latency.o cmd_report.o cmd_xrecords.o cmd_redact.o cmd_export.o cmd_timeline.o cmd_legs.o cmd_profile.o cmd_index.o)
 # One static library of the analyses, linked after a program's objects,
 # then $(PM_LIBS): elfutils for user-space symbols (dump/usym.c; tipmed
 # and the module do not link it), libdl for libdebuginfod, loaded only

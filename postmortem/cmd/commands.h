@@ -30,6 +30,7 @@ int pm_cmd_export(int argc, char **argv);
 int pm_cmd_timeline(int argc, char **argv);
 int pm_cmd_legs(int argc, char **argv);
 int pm_cmd_profile(int argc, char **argv);
+int pm_cmd_index(int argc, char **argv);
 
 /**
  * pm_info_print() - print the summary of an opened dump

@@ -13,8 +13,8 @@
 #include "interval.h"
 #include "run.h"
 
-int pm_cmd_ckpts(const struct pm_incident *in, struct pm_ckpts **ck,
-		 struct tm_err *e)
+int pm_cmd_ckpts_file(const struct pm_incident *in, int save, struct pm_ckpts **ck,
+		      int *made, struct tm_err *e)
 {
 	const char *mode = getenv("TIPME_CKPT_FILE");
 	uint64_t bytes = 0;
@@ -22,7 +22,8 @@ int pm_cmd_ckpts(const struct pm_incident *in, struct pm_ckpts **ck,
 	uint32_t i;
 	int err;
 
-	if (in->pm.path[0] && !(mode && !strcmp(mode, "0"))) {
+	*made = 1;
+	if (in->pm.path[0] && (save > 0 || !(mode && !strcmp(mode, "0")))) {
 		path = malloc(strlen(in->pm.path) + sizeof(".ckpt"));
 		if (!path)
 			return tm_err_set(e, ENOMEM, "out of memory");
@@ -30,6 +31,7 @@ int pm_cmd_ckpts(const struct pm_incident *in, struct pm_ckpts **ck,
 		strcat(path, ".ckpt");
 		if (!pm_ckpts_load(ck, in, path, e)) {
 			free(path);
+			*made = 0;
 			return 0;
 		}
 		e->msg[0] = 0;	/* none, or not this dump's: made again */
@@ -38,7 +40,13 @@ int pm_cmd_ckpts(const struct pm_incident *in, struct pm_ckpts **ck,
 	for (i = 0; i < in->pm.d.nr_secs; i++)
 		if (in->pm.d.secs[i].h.type == TIPME_SEC_CPU_STREAM)
 			bytes += in->pm.d.secs[i].h.size;
-	if (!err && path && (bytes >= PM_CMD_CKPT_FILE_MIN || (mode && !strcmp(mode, "1")))) {
+	if (!err && path && save > 0) {
+		err = pm_ckpts_save(*ck, in, path, e);
+		if (err) {
+			pm_ckpts_free(*ck);
+			*ck = NULL;
+		}
+	} else if (!err && path && (bytes >= PM_CMD_CKPT_FILE_MIN || (mode && !strcmp(mode, "1")))) {
 		struct tm_err ignored = { "" };
 
 		/* a folder the user cannot write: the next command makes them again */
@@ -46,6 +54,14 @@ int pm_cmd_ckpts(const struct pm_incident *in, struct pm_ckpts **ck,
 	}
 	free(path);
 	return err;
+}
+
+int pm_cmd_ckpts(const struct pm_incident *in, struct pm_ckpts **ck,
+		 struct tm_err *e)
+{
+	int made;
+
+	return pm_cmd_ckpts_file(in, 0, ck, &made, e);
 }
 
 int64_t pm_cmd_add_sat(int64_t a, int64_t b)

@@ -93,6 +93,22 @@ int pm_cmd_ckpts(const struct pm_incident *in, struct pm_ckpts **ck,
 		 struct tm_err *e);
 
 /**
+ * pm_cmd_ckpts_file() - pm_cmd_ckpts(), and whether the file was there
+ * @in: the incident
+ * @save: 1: the file is written whatever the dump's size and
+ *	$TIPME_CKPT_FILE say, and failing to write it is an error
+ *	(tipme index); 0: as pm_cmd_ckpts()
+ * @ck: result; release with pm_ckpts_free()
+ * @made: set to 1 when they were made by a pass over the dump, 0 when
+ *	read from the file
+ * @e: error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int pm_cmd_ckpts_file(const struct pm_incident *in, int save, struct pm_ckpts **ck,
+		      int *made, struct tm_err *e);
+
+/**
  * pm_cmd_interval_knows() - whether a state built holds a time range whole
  * @inc: opened by pm_cmd_interval_open()
  * @from_ns: CLOCK_MONOTONIC ns

@@ -1310,3 +1310,8 @@ const struct pm_thread *pm_state_thread(const struct pm_state *st, uint32_t pid)
 		return NULL;
 	return bsearch(&key, st->threads, st->nthreads, sizeof(key), tid_cmp);
 }
+
+size_t pm_ckpts_count(const struct pm_ckpts *ck)
+{
+	return ck ? ck->n : 0;
+}

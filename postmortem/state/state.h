@@ -245,6 +245,9 @@ struct pm_ckpts;
 
 void pm_ckpts_free(struct pm_ckpts *ck);
 
+/* pm_ckpts_count(): how many checkpoints @ck holds (0 for NULL) */
+size_t pm_ckpts_count(const struct pm_ckpts *ck);
+
 /* pm_ckpts_every(): about this many checkpoints spread over a dump */
 #define PM_CKPTS_SPREAD		64
 /* and never closer than this many events */

@@ -6,7 +6,7 @@
 # The longest first (under ASan: staterange 8 s, 30 s beside the VM tests'
 # dumps; decode 11 s; index, usym and segcause 3-5 s; the rest 2 s or
 # less): tests/unit/run.sh starts them in this order, two at a time.
-UNIT_NAMES := staterange decode index usym segcause crc32 lazycrc json dumpfile clock cli instr termsafe report handoff ctlproto meta redact sites dumprx tail names incident ustack display flip profile smpsnap gzwrite
+UNIT_NAMES := staterange decode index usym segcause crc32 lazycrc json dumpfile clock cli instr termsafe report handoff ctlproto meta redact sites dumprx tail names incident ustack display flip profile smpsnap gzwrite ckptindex
 UNIT_BINS := $(UNIT_NAMES:%=$(B)/tests/unit/test_%)
 UNIT_COMMON := $(B)/tests/unit/gen.o $(B)/tests/unit/capture.o $(B)/tests/unit/scen.o \
 	$(B)/tests/unit/stategold.o $(B)/tests/unit/typing.o
@@ -30,6 +30,11 @@ $(B)/tests/unit/test_incident: $(B)/tests/unit/test_incident.o $(UNIT_COMMON) \
 		$(B)/helper/incident.o $(B)/helper/dumprx.o $(B)/helper/nl.o \
 		$(B)/helper/sysinfo.o $(LIBPM) $(LIBTIPME)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm $(NL_LIBS) $(PM_LIBS)
+
+# tipme index, and tipmed's indexer (helper/indexer.c).
+$(B)/tests/unit/test_ckptindex: $(B)/tests/unit/test_ckptindex.o $(UNIT_COMMON) \
+		$(B)/helper/indexer.o $(LIBPM) $(LIBTIPME)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm $(PM_LIBS)
 
 # The symboliser's fixtures (test_usym.c): a PIE and its shared library
 # with DWARF and frame pointers, the same stripped, and their debug info

@@ -6,6 +6,7 @@
 # names sort first): the one pruned is the first created.  A restarted
 # tipmed numbers on.  2. On a tmpfs that holds two incidents and a half,
 # the third trigger removes the oldest incident, says so, and is saved.
+# 3. tipmed makes the new incident's checkpoint file (tipme index).
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
@@ -73,5 +74,22 @@ tap_cmp "two incidents, the newest two" "$(n_in /tmp/small/inc)" -eq 2
 tap_cmp "nothing half-written is left" "$(ls -a /tmp/small/inc | grep -c '^\.tmp-')" -eq 0
 kill "$TIPMED"; wait "$TIPMED" 2>/dev/null
 umount /tmp/small
+
+# 3. The checkpoints made after the incident (--index-min-mib 0: whatever
+# the dump's size): tipmed runs tipme index at idle priority, says so,
+# and the file is there; tipme index finds it kept; a report reads it and
+# prints what it prints without it.
+start_tipmed /tmp/inc3 --index-min-mib 0
+trigger /tmp/inc3
+name=$(grep -o 'trigger [0-9]* (sysctl): incident [^,]*' "$out/tipmed.log" | tail -n 1 | sed 's/.* incident //')
+wait_for 60 logged "indexed /tmp/inc3/$name in "
+tap_check "tipmed indexed incident $name: it says so" logged "indexed /tmp/inc3/$name in "
+tap_check "... its kernel.dump.ckpt is there" test -s "/tmp/inc3/$name/kernel.dump.ckpt"
+"$B"/tipme index --json "/tmp/inc3/$name" > /tmp/index.json
+tap_check "tipme index: already kept ($(cat /tmp/index.json))" grep -q '"made":false' /tmp/index.json
+"$B"/tipme report --json "/tmp/inc3/$name" > /tmp/with.json
+TIPME_CKPT_FILE=0 "$B"/tipme report --json "/tmp/inc3/$name" > /tmp/without.json
+tap_check "tipme report with the file prints what it prints without it" cmp /tmp/with.json /tmp/without.json
+kill "$TIPMED"; wait "$TIPMED" 2>/dev/null
 tap_check "rmmod" rmmod tipme
 tap_done
