@@ -480,27 +480,6 @@ static void seat_flip_busy(struct scen *s, double ms)
 }
 
 /*
- * The vblank @seq of CRTC 0 at @ms, its event delivered to sway's (500)
- * file from the interrupt on CPU 0 while sway runs (no wakeup).
- */
-static void flip_delivered(struct scen *s, double ms, uint32_t seq)
-{
-	struct tipme_rec_vblank vb = { 0 };
-	struct tipme_rec_vblank_ev ev = { 0 };
-
-	vb.seq = seq;
-	vb.time_lo = (uint32_t)MS(ms);
-	vb.time_hi = (uint32_t)(MS(ms) >> 32);
-	vb.flags = TIPME_VBLANK_HIGH_PREC;
-	scen_rec(s, 0, TIPME_REC_VBLANK, MS(ms + 0.02), &vb, sizeof(vb));
-	ev.seq = seq;
-	ev.file = 0x5a1e0000;
-	ev.who = tipme_work_who(0, TIPME_CTX_HARDIRQ);
-	ev.owner = 500;
-	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.03), &ev, sizeof(ev));
-}
-
-/*
  * sway (cpu 0), woken by @waker at @ms, composes until @until and sleeps;
  * @queue: it queues an event for the vblank @queue 0.1 ms before (0: none).
  */
@@ -1192,14 +1171,14 @@ static int build(struct scen *s, enum variant v)
 		scen_wake(s, 2, MS(312), 500, 0, 700, TIPME_CTX_TASK);
 		scen_switch(s, 0, MS(312.1), 0, TIPME_TS_RUNNABLE, 120, 500, 120);
 		leaves(s, 2, 312.05, 700, TIPME_TS_SLEEPING, 0, sleep_site);
-		flip_delivered(s, 320, 20);
+		typing_flip(s, 320, 0, 20);
 		scen_wake(s, 0, MS(320.15), 600, 1, 500, TIPME_CTX_TASK);
 		scen_switch(s, 1, MS(320.2), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
 		leaves(s, 1, 320.5, 600, TIPME_TS_SLEEPING, 0, poll_site);
 		scen_wake(s, 0, MS(322), 600, 1, 500, TIPME_CTX_TASK);
 		scen_switch(s, 1, MS(322.05), 0, TIPME_TS_RUNNABLE, 120, 600, 120);
 		leaves(s, 1, 322.3, 600, TIPME_TS_SLEEPING, 0, poll_site);
-		flip_delivered(s, 360, 21);
+		typing_flip(s, 360, 0, 21);
 		leaves(s, 0, 361, 500, TIPME_TS_SLEEPING, 0, poll_site);
 	} else if (v == V_UNSEEN || v == V_UNSEEN_BUSY || v == V_UNSEEN_AGAIN) {
 		/*

@@ -57,6 +57,34 @@ static void runs(struct scen *s, uint32_t pid, double ns, double out)
 }
 
 /**
+ * typing_flip() - the vblank @seq of @crtc at @ms, its event delivered to
+ *		   sway's (500) file from the interrupt on CPU 0 0.03 ms
+ *		   after; no wakeup (typing_refresh() adds sway's)
+ * @s: the scenario
+ * @ms: the vblank's time
+ * @crtc: its CRTC
+ * @seq: its sequence
+ */
+void typing_flip(struct scen *s, double ms, uint16_t crtc, uint32_t seq)
+{
+	struct tipme_rec_vblank vb = { 0 };
+	struct tipme_rec_vblank_ev ev = { 0 };
+
+	vb.seq = seq;
+	vb.time_lo = (uint32_t)MS(ms);
+	vb.time_hi = (uint32_t)(MS(ms) >> 32);
+	vb.crtc = crtc;
+	vb.flags = TIPME_VBLANK_HIGH_PREC;
+	scen_rec(s, 0, TIPME_REC_VBLANK, MS(ms + 0.02), &vb, sizeof(vb));
+	ev.seq = seq;
+	ev.file = 0x5a1e0000 | crtc;
+	ev.who = tipme_work_who(0, TIPME_CTX_HARDIRQ);
+	ev.owner = TYPING_SWAY;
+	ev.crtc = crtc;
+	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.03), &ev, sizeof(ev));
+}
+
+/**
  * typing_refresh() - a refresh showing sway's flip
  * @s: the scenario
  * @ms: the vblank's time
@@ -84,21 +112,7 @@ void typing_refresh(struct scen *s, double ms, uint16_t crtc, uint32_t seq)
 void typing_refresh_tell(struct scen *s, double ms, uint16_t crtc, uint32_t seq,
 			 uint32_t client)
 {
-	struct tipme_rec_vblank vb = { 0 };
-	struct tipme_rec_vblank_ev ev = { 0 };
-
-	vb.seq = seq;
-	vb.time_lo = (uint32_t)MS(ms);
-	vb.time_hi = (uint32_t)(MS(ms) >> 32);
-	vb.crtc = crtc;
-	vb.flags = TIPME_VBLANK_HIGH_PREC;
-	scen_rec(s, 0, TIPME_REC_VBLANK, MS(ms + 0.02), &vb, sizeof(vb));
-	ev.seq = seq;
-	ev.file = 0x5a1e0000 | crtc;
-	ev.who = tipme_work_who(0, TIPME_CTX_HARDIRQ);
-	ev.owner = TYPING_SWAY;
-	ev.crtc = crtc;
-	scen_rec(s, 0, TIPME_REC_VBLANK_DELIVERED, MS(ms + 0.03), &ev, sizeof(ev));
+	typing_flip(s, ms, crtc, seq);
 	scen_wake(s, 0, MS(ms + 0.04), TYPING_SWAY, 0, 0, TIPME_CTX_HARDIRQ);
 	if (!client) {
 		runs(s, TYPING_SWAY, ms + 0.1, ms + 0.3);

@@ -42,6 +42,7 @@ struct typing_press {
 	int awake;
 };
 
+void typing_flip(struct scen *s, double ms, uint16_t crtc, uint32_t seq);
 void typing_refresh(struct scen *s, double ms, uint16_t crtc, uint32_t seq);
 void typing_refresh_tell(struct scen *s, double ms, uint16_t crtc, uint32_t seq,
 			 uint32_t client);
