@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300 gpu=virtio cpu=max,+invtsc,vendor=GenuineIntel
+# vm: timeout=300 gpu=virtio cpu=qemu64,+invtsc,vendor=GenuineIntel
 # A real terminal typed into: foot, Debian's native Wayland terminal, on
 # sway's DRM backend (tests/vm/wlsession.sh, as t-wayland.sh), running
 # tests/vm/progs/ttystop, which echoes every byte foot passes it and, for

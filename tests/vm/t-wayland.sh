@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300 gpu=virtio cpu=max,+invtsc,vendor=GenuineIntel
+# vm: timeout=300 gpu=virtio cpu=qemu64,+invtsc,vendor=GenuineIntel
 # A key press on a real Wayland desktop, end to end: sway on its DRM
 # backend (virtio-gpu; wlroots 0.15 refuses bochs, which has no PRIME
 # import) with the pixman renderer, seatd, and a uinput keyboard that

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300 gpu=virtio cpu=max,+invtsc,vendor=GenuineIntel
+# vm: timeout=300 gpu=virtio cpu=qemu64,+invtsc,vendor=GenuineIntel
 # A key press on a second Wayland compositor, weston 10, end to end: its
 # DRM backend (virtio-gpu) with the pixman renderer and the kiosk shell
 # (tests/vm/wlsession.sh: wl_weston), a uinput keyboard that libinput

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=400 gpu=virtio cpu=max,+invtsc,vendor=GenuineIntel
+# vm: timeout=400 gpu=virtio cpu=qemu64,+invtsc,vendor=GenuineIntel
 # The module's own auto trigger on a Wayland desktop (issue 28, section 4):
 # sway on its DRM backend (tests/vm/wlsession.sh, as t-wayland.sh) reads
 # the keyboard and passes each key to our client wlkey

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: timeout=300 gpu=virtio cpu=max,+invtsc,vendor=GenuineIntel
+# vm: timeout=300 gpu=virtio cpu=qemu64,+invtsc,vendor=GenuineIntel
 # An X client on a Wayland desktop: sway on its DRM backend
 # (tests/vm/wlsession.sh, as t-wayland.sh and t-foot.sh) with Xwayland
 # (tests/vm/xwayland-sway.conf), tipme-xhook recording Xwayland and
