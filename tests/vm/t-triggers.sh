@@ -121,13 +121,20 @@ tap_cmp "... in that order" "$(grep -oE 'recording (was )?[a-z]+ through [a-z/]+
 echo 2000 > /proc/sys/tipme/trigger_interval_ms
 
 # 3. A storm of 1,000 sysctl triggers: a handful of incidents, the first kept.
+# At most one trigger per trigger_interval_ms (2 s) of the storm, and the
+# first: a handful when the storm takes 10 s or less, more on a busy host
+# (7 in 13 s seen with two other loads on the 2 CPUs).
 before=$(n_incidents)
 t0=$(cat /proc/sys/tipme/triggers)
+s0=$(date +%s%N)
 for i in $(seq 1000); do echo 1 > /proc/sys/tipme/trigger; done
+s1=$(date +%s%N)
 t1=$(cat /proc/sys/tipme/triggers)
 new=$((t1 - t0))
-tap_diag "1000 writes made $new triggers, $(cat /proc/sys/tipme/coalesced) coalesced in all"
-tap_cmp "1,000 writes coalesce into a handful of triggers" "$new" -le 5
+storm_ms=$(((s1 - s0) / 1000000))
+tap_diag "1000 writes in $storm_ms ms made $new triggers, $(cat /proc/sys/tipme/coalesced) coalesced in all"
+tap_cmp "1,000 writes coalesce: at most one trigger per 2 s of the storm, and the first ($new in $storm_ms ms)" \
+	"$new" -le $((storm_ms / 2000 + 1))
 tap_cmp "... and at least one" "$new" -ge 1
 wait_for 10 incidents_at_least $((before + new))
 tap_cmp "every trigger of the storm became an incident" "$(n_incidents)" -eq $((before + new))
