@@ -23,8 +23,19 @@
 FILE "-" is standard input.  PATH is a document's keys joined by dots,
 "" the whole document.  Nothing here decides a test: the shell script that
 asks says what the value must be (tests/lib/tap.sh).
+
+    jsonq.py serve                     the same questions, one a line on
+                                       standard input (its words as the
+                                       arguments above, FILE a file), each
+                                       answered on one line of standard
+                                       output ("eq": 0 or 1; a question
+                                       that fails: "error: ..."), for a
+                                       VM test that asks many: under TCG
+                                       every python3 start costs seconds
+                                       (tests/lib/jsonq.sh starts one)
 """
 import json
+import shlex
 import sys
 
 
@@ -37,36 +48,58 @@ def walk(doc, path, default=None, has_default=False):
     return doc
 
 
-def main(argv):
+def answer(argv, stdin=None):
+    """The answer to one question (argv without the program's name)."""
     if len(argv) < 3:
-        sys.exit(__doc__)
+        raise ValueError(__doc__)
     cmd, src, path = argv[0], argv[1], argv[2]
-    doc = json.load(sys.stdin if src == "-" else open(src))
+    doc = json.load(stdin if src == "-" else open(src))
     if cmd == "get":
         if len(argv) > 3:
-            print(walk(doc, path, argv[3], True))
-        else:
-            print(walk(doc, path))
-    elif cmd == "join":
-        print(" ".join(walk(doc, path)))
-    elif cmd == "sum":
-        print(sum(x[argv[3]] for x in walk(doc, path)))
-    elif cmd == "min":
-        print(min(x[argv[3]] for x in walk(doc, path)))
-    elif cmd == "each":
-        print(" ".join(str(x[argv[3]]) for x in walk(doc, path)))
-    elif cmd == "sumif":
-        print(sum(x[argv[3]] for x in walk(doc, path) if str(x[argv[4]]) == argv[5]))
-    elif cmd == "table":
+            return str(walk(doc, path, argv[3], True))
+        return str(walk(doc, path))
+    if cmd == "join":
+        return " ".join(walk(doc, path))
+    if cmd == "sum":
+        return str(sum(x[argv[3]] for x in walk(doc, path)))
+    if cmd == "min":
+        return str(min(x[argv[3]] for x in walk(doc, path)))
+    if cmd == "each":
+        return " ".join(str(x[argv[3]]) for x in walk(doc, path))
+    if cmd == "sumif":
+        return str(sum(x[argv[3]] for x in walk(doc, path) if str(x[argv[4]]) == argv[5]))
+    if cmd == "table":
         t = {x[argv[3]]: x[argv[4]] for x in walk(doc, path)}
-        print(" ".join(str(t.get(name, 0)) for name in argv[5:]))
-    elif cmd == "eq":
+        return " ".join(str(t.get(name, 0)) for name in argv[5:])
+    if cmd == "eq":
         for a in argv[2:]:
             p, _, want = a.partition("=")
             if str(walk(doc, p)) != want:
-                sys.exit(1)
-    else:
-        sys.exit(__doc__)
+                return "1"
+        return "0"
+    raise ValueError(__doc__)
+
+
+def serve():
+    for line in sys.stdin:
+        try:
+            print(answer(shlex.split(line)), flush=True)
+        except Exception as e:  # noqa: BLE001 -- every failure is an answer
+            print("error: %s" % (str(e).splitlines()[0] if str(e) else type(e).__name__),
+                  flush=True)
+
+
+def main(argv):
+    if argv[:1] == ["serve"]:
+        serve()
+        return
+    try:
+        a = answer(argv, sys.stdin)
+    except ValueError as e:
+        sys.exit(str(e))
+    if argv[0] == "eq":
+        sys.exit(int(a))
+    print(a)
 
 
 main(sys.argv[1:])

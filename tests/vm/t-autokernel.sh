@@ -23,7 +23,6 @@ B=$TIPME_SRC/build
 out=$TIPME_OUT
 inc=/tmp/incidents
 sock=/tmp/tipmed.sock
-param() { "$B"/tipme info --json "$1" | python3 tests/lib/jsonq.py get - "params.$2" -; }
 
 modprobe uinput
 modprobe evdev
@@ -56,16 +55,10 @@ tap_check "no description (nobody was asked)" test ! -e "$incident/description.t
 "$B"/tipme incidents -d "$inc" > "$out/incidents.txt"
 tap_check "tipme incidents: source auto and the latency" \
 	grep -q " auto .*a press took [0-9]* ms" "$out/incidents.txt"
-press_ns=$(python3 tests/lib/jsonq.py get "$incident/meta.json" auto.press_mono_ns)
-"$B"/tipme report --json "$incident" > "$out/report.json" 2> "$out/report.err"
-tap_cmp "tipme report --json INCIDENT succeeds" "$?" -eq 0
-"$B"/tipme report "$incident" 2>&1 | head -n 1 | sed 's/^/# /'
-python3 tests/vm/check_report.py kinput "$(truth slow) auto_press=$press_ns" \
-	"$out/report.json" > "$out/report.tap" 2>&1
-tap_merge "$out/report.tap"
-measured=$(param "$incident/kernel.dump" auto_presses_measured)
-tap_cmp "the dump's parameters: both presses measured, one slow ($measured measured)" \
-	"$measured/$(param "$incident/kernel.dump" auto_presses_slow)" = "2/1"
+# its report, the dumps' parameters and tipme status's counts checked on
+# the host after the guest (tests/vm/autokernel_check.sh: eight python3
+# and seven tipme runs, seconds each under TCG)
+slow_truth=$(truth slow)
 
 # 3. tipmed's spacing (60 s)
 press again 500
@@ -73,15 +66,12 @@ wait_for 60 grep -q 'trigger [0-9]* (auto, tipme.ko) held back' "$out/tipmed.log
 tap_cmp "again: tipmed held it back" "$?" -eq 0
 grep 'held back' "$out/tipmed.log" | sed 's/^/# /'
 "$B"/tipme status --json -s "$sock" > "$out/status.json"
-tap_check "tipme status counts it" python3 tests/lib/jsonq.py eq "$out/status.json" tipmed.auto_made=1 tipmed.auto_held=1
 tap_cmp "again: no incident" "$(incidents | wc -l)" -eq 1
 
 # 4. off
 echo 0 > /sys/module/tipme/parameters/auto_trigger_ms
 press off 500
-"$B"/tipme dump -o "$out/off.dump" > /dev/null
-tap_cmp "off: the press is not measured" "$(param "$out/off.dump" auto_presses_measured)" -eq 3
-tap_cmp "off: no trigger" "$(param "$out/off.dump" auto_triggers)" -eq 2
+tap_check "off: tipme dump" "$B"/tipme dump -o "$out/off.dump"
 
 # 5. a member's claim
 claim() {
@@ -94,9 +84,7 @@ tap_cmp "a member's claimed press: its own budget lets it through ($r)" \
 two_incidents() { [ "$(incidents | wc -l)" -ge 2 ]; }
 wait_for 60 two_incidents
 claimed=$(incidents | tail -n 1)
-tap_check "its incident: claimed by uid 1000, who asked for it" \
-	python3 tests/lib/jsonq.py eq "$claimed/meta.json" auto.claimed=True \
-	auto.claimed_by_uid=1000 trigger.uid=1000 trigger.source=auto
+cp "$claimed/meta.json" "$out/claimed.meta.json"
 "$B"/tipme incidents -d "$inc" > "$out/incidents2.txt"
 tap_check "tipme incidents says the press was claimed, and by whom" \
 	grep -q "(claimed by uid 1000)" "$out/incidents2.txt"
@@ -104,8 +92,7 @@ r=$(claim)
 tap_cmp "the member's second claim: held back by the member's own spacing ($r)" \
 	"$(echo "$r" | grep -c '^ERR EBUSY')" -eq 1
 "$B"/tipme status --json -s "$sock" > "$out/status2.json"
-tap_check "tipme status counts both" python3 tests/lib/jsonq.py eq "$out/status2.json" \
-	tipmed.auto_made=2 tipmed.auto_held=2
+tap_on_host tests/vm/autokernel_check.sh "$slow_truth"
 
 kill "$TIPMED"
 wait "$TIPMED" 2> /dev/null

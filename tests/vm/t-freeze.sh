@@ -10,6 +10,7 @@
 # marker (the test can tell), and a window no dump reads is thawed after
 # freeze_timeout_s.
 . "$TIPME_SRC/tests/lib/tap.sh"
+. "$TIPME_SRC/tests/lib/jsonq.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
@@ -19,11 +20,12 @@ P=/sys/module/tipme/parameters
 marker_switches() { # DUMP PARENT CHILD
 	"$B"/tipme records --json "$1" | python3 tests/vm/switches.py "$2" "$3"
 }
+# (the JSON asked through one python3: tests/lib/jsonq.sh)
 param() { # DUMP KEY: a parameter of the dump
-	"$B"/tipme info --json "$1" | python3 tests/lib/jsonq.py get - "params.$2" ""
+	"$B"/tipme info --json "$1" > /tmp/info.json && jsonq get /tmp/info.json "params.$2" ""
 }
 status_sum() { # KEY: summed over CPUs, from tipme status
-	"$B"/tipme status --json | python3 tests/lib/jsonq.py sum - cpus "$1"
+	"$B"/tipme status --json > /tmp/status.json && jsonq sum /tmp/status.json cpus "$1"
 }
 marker() { # run the marker ping-pong, set $parent and $child
 	local truth

@@ -21,6 +21,7 @@
 # passes either way.
 . "$TIPME_SRC/tests/lib/tap.sh"
 . "$TIPME_SRC/tests/vm/lib.sh"
+. "$TIPME_SRC/tests/lib/jsonq.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
@@ -29,21 +30,23 @@ inc=$fs/inc
 sock=/tmp/tipmed.sock
 P=/sys/module/tipme/parameters
 
-status() { "$B"/tipme status --json -s "$sock"; }
+# tipme status, asked through one python3 (tests/lib/jsonq.sh)
+status() { "$B"/tipme status --json -s "$sock" > /tmp/status.json; }
 status_sum() { # KEY: summed over CPUs
-	status | python3 tests/lib/jsonq.py sum - cpus "$1"
+	status && jsonq sum /tmp/status.json cpus "$1"
 }
 freeze_count() { # KEY of tipme status's "freeze"
-	status | python3 tests/lib/jsonq.py get - "freeze.$1"
+	status && jsonq get /tmp/status.json "freeze.$1"
 }
 thawed() { [ "$(freeze_count frozen)" = False ]; }
-last_seq() { status | python3 tests/lib/jsonq.py get - last_trigger.seq; }
+last_seq() { status && jsonq get /tmp/status.json last_trigger.seq; }
+overwritten() { status && jsonq each /tmp/status.json cpus overwritten; }
 # every CPU's ring wrapped at least once more: a window frozen now is full
 wrapped_since() { # OVERWRITTEN_PER_CPU (space separated)
 	local -a a b
 	local i
 	read -r -a a <<<"$1"
-	read -r -a b <<<"$(status | python3 tests/lib/jsonq.py each - cpus overwritten)"
+	read -r -a b <<<"$(overwritten)"
 	[ ${#a[@]} -eq ${#b[@]} ] || return 1
 	for i in "${!a[@]}"; do
 		[ "${b[i]}" -gt "${a[i]}" ] || return 1
@@ -51,7 +54,7 @@ wrapped_since() { # OVERWRITTEN_PER_CPU (space separated)
 }
 wrap() { # flood every CPU until every ring has wrapped
 	local before cpu i
-	before=$(status | python3 tests/lib/jsonq.py each - cpus overwritten)
+	before=$(overwritten)
 	for i in 1 2 3 4 5 6; do
 		for cpu in $(seq 0 $(($(nproc) - 1))); do
 			"$B"/tests/vm/pingpong 3000 "$cpu" > /dev/null &

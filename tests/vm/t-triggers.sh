@@ -88,29 +88,10 @@ tap_check "... and off again" \
 	sh -c "dmesg | tail -n +$((KLOG + 1)) | grep -F 'key logging switched off from the keyboard (Ctrl-Alt-0)'"
 echo 0 > /sys/module/tipme/parameters/keylog_hotkey
 "$B"/tipme dump -o "$out/keys.dump" > /dev/null
-"$B"/tipme records --json --type input "$out/keys.dump" > "$out/keys.jsonl"
-python3 tests/vm/check_keys.py logged "$out/keys.jsonl" > "$out/keys.tap"
-tap_merge "$out/keys.tap"
-# The dump says whether it may hold key codes: not the first (taken before
-# Ctrl-Alt-1), but this one.
-flags_of() { "$B"/tipme info --json "$1" | python3 tests/lib/jsonq.py join - flag_names; }
-# (each dump's flags read once: a tipme info and a python3 take seconds
-# under TCG)
-flags=$(flags_of "$first/kernel.dump")
-tap_cmp "the dump before key logging has no keylog flag: $flags" "$(grep -cw keylog <<< "$flags")" = 0
-flags=$(flags_of "$out/keys.dump")
-tap_cmp "the dump after it carries the keylog flag: $flags" "$(grep -cw keylog <<< "$flags")" = 1
-tap_cmp "... and says who switched it on (keylog_on_by=keyboard)" \
-	"$("$B"/tipme info "$out/keys.dump" | grep -c 'keylog_on_by=keyboard')" = 1
-# Its redacted copy keeps no key code, and says so.
-tap_check "tipme redact -o COPY DUMP" "$B"/tipme redact -o "$out/keys-redacted.dump" "$out/keys.dump"
-"$B"/tipme records --json --type input "$out/keys-redacted.dump" > "$out/keys-redacted.jsonl"
-tap_cmp "... keeps every input record ($(wc -l < "$out/keys.jsonl"))" \
-	"$(wc -l < "$out/keys-redacted.jsonl")" -eq "$(wc -l < "$out/keys.jsonl")"
-tap_cmp "... and zeroes every key code" \
-	"$(python3 tests/vm/check_keys.py count-codes "$out/keys-redacted.jsonl")" = 0
-flags=$(flags_of "$out/keys-redacted.dump")
-tap_cmp "... and its copy has no keylog flag: $flags" "$(grep -cw keylog <<< "$flags")" = 0
+# its key codes, keylog flag and redacted copy checked on the host, after
+# the guest (tests/vm/keys_check.sh: six python3 and seven tipme runs,
+# seconds each under TCG)
+tap_on_host tests/vm/keys_check.sh
 
 # 2b. Recording that root stopped stays stopped: Ctrl-Alt-= is refused
 # (and logged) until root starts it again; each switch is logged with the
@@ -140,13 +121,20 @@ tap_cmp "... in that order" "$(grep -oE 'recording (was )?[a-z]+ through [a-z/]+
 echo 2000 > /proc/sys/tipme/trigger_interval_ms
 
 # 3. A storm of 1,000 sysctl triggers: a handful of incidents, the first kept.
+# At most one trigger per trigger_interval_ms (2 s) of the storm, and the
+# first: a handful when the storm takes 10 s or less, more on a busy host
+# (7 in 13 s seen with two other loads on the 2 CPUs).
 before=$(n_incidents)
 t0=$(cat /proc/sys/tipme/triggers)
+s0=$(date +%s%N)
 for i in $(seq 1000); do echo 1 > /proc/sys/tipme/trigger; done
+s1=$(date +%s%N)
 t1=$(cat /proc/sys/tipme/triggers)
 new=$((t1 - t0))
-tap_diag "1000 writes made $new triggers, $(cat /proc/sys/tipme/coalesced) coalesced in all"
-tap_cmp "1,000 writes coalesce into a handful of triggers" "$new" -le 5
+storm_ms=$(((s1 - s0) / 1000000))
+tap_diag "1000 writes in $storm_ms ms made $new triggers, $(cat /proc/sys/tipme/coalesced) coalesced in all"
+tap_cmp "1,000 writes coalesce: at most one trigger per 2 s of the storm, and the first ($new in $storm_ms ms)" \
+	"$new" -le $((storm_ms / 2000 + 1))
 tap_cmp "... and at least one" "$new" -ge 1
 wait_for 10 incidents_at_least $((before + new))
 tap_cmp "every trigger of the storm became an incident" "$(n_incidents)" -eq $((before + new))
