@@ -24,6 +24,10 @@
  * evdev delivers it; tipme's input record is written after evdev: later
  * by evdev's delivery, which under load took 6 ms in a VM.  A press
  * claimed over the control socket is the member's word: up to 2 ms early.
+ * The stamp is CLOCK_MONOTONIC, the record the recorder's clock: with
+ * local_clock() (TIPME_CLOCK_LOCAL) a CPU's stamps may lag the others' by
+ * PM_CPU_SKEW_NS, so the record may seem that much earlier (2.4 ms before
+ * the stamp in a loaded t-autokernel run).
  */
 #define AUTO_BEFORE_NS	2000000
 #define AUTO_AFTER_NS	50000000
@@ -334,8 +338,9 @@ int pm_input_readers(const struct pm_incident *inc, const struct pm_state *st,
  * @from_ns: CLOCK_MONOTONIC start of the window searched
  * @to_ns: its end
  * @press_ns: 0, or the press the module's auto trigger fired on: then only
- *	the first key or button press recorded from 2 ms before it to 50 ms
- *	after it that woke a reader counts
+ *	the first key or button press recorded from 2 ms before it (12 ms
+ *	when the recorder's clock is local_clock()) to 50 ms after it that
+ *	woke a reader counts
  * @out: set to the thread the slowest input woke (@out->pid), the
  *	input's time (@out->from_ns) and its end (@out->to_ns): the refresh
  *	that showed the page flip its path reached (pm_press_path()), else
@@ -370,17 +375,19 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 	const struct pm_thread *th;
 	struct pm_input_read *rd;
 	struct pm_press_path pp;
-	int64_t best = 0;
+	int64_t best = 0, before = AUTO_BEFORE_NS;
 	size_t k, j;
 
 	if (pm_input_readers(inc, st, res, &rd))
 		return -ENOMEM;
+	if (inc->pm.d.hdr.clock_source == TIPME_CLOCK_LOCAL)
+		before = AUTO_BEFORE_NS + PM_CPU_SKEW_NS;
 	for (k = 0; k < res->ninputs; k++) {
 		const struct pm_input *in = &res->inputs[k];
 		int64_t t = in->ns;
 
 		if (t < from_ns || t > to_ns ||
-		    (press_ns && (t < press_ns - AUTO_BEFORE_NS ||
+		    (press_ns && (t < press_ns - before ||
 				  t > press_ns + AUTO_AFTER_NS)))
 			continue;
 		if (!is_press(in) && (press_ns || in->kind != TIPME_INPUT_MOTION))

@@ -1776,7 +1776,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(170);
+	tap_plan(172);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1985,6 +1985,28 @@ int main(void)
 	if (!out || !strstr(out, "\"auto_press\""))
 		tap_diag("%s", out ? out : "");
 	free(out);
+	/*
+	 * the stamp 2.4 ms after the record (a loaded t-autokernel: the
+	 * record's CPU lagging, local_clock()): still the press named; 12.4
+	 * ms after, beyond 2 ms and a CPU's skew, it names none
+	 */
+	for (i = 0; i < 2; i++) {
+		f = fopen(path, "w");
+		if (!f)
+			break;
+		fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-27T10:00:00Z\"},\n"
+			" \"auto\": {\"input\": \"key\", \"pid\": 500, \"comm\": \"sway\",\n"
+			"  \"press_mono_ns\": %d, \"latency_ns\": 310000000}}\n",
+			i ? 22400000 : 12400000);
+		fclose(f);
+		out = run(pm_cmd_report, "report", "timer", 1, &ret);
+		tap_ok(out && strstr(out, i ? "\"chosen_by\":\"kernel_input\"" :
+					       "\"chosen_by\":\"auto_press\""),
+		       i ? "the stamp 12.4 ms after the record (local_clock()): not that press" :
+			   "the stamp 2.4 ms after the record (local_clock(): the record's CPU lags): "
+			   "the press it names");
+		free(out);
+	}
 	typed(s);
 	free(s);
 	/* TIPME_KEEP_TMP=1 keeps the scenarios' incidents (fuzz seeds) */
