@@ -43,9 +43,7 @@ int pm_cmd_cost(int argc, char **argv)
 	struct pm_cost c;
 	int json, err;
 
-	err = pm_cmd_parse(prog, cost_usage, argc, argv, opts, 2, &json);
-	if (err < 0)
-		err = pm_cmd_one_dump(prog, cost_usage, argc);
+	err = pm_cmd_parse_dump(prog, cost_usage, argc, argv, opts, 2, &json);
 	if (err >= 0)
 		return err;
 	if (from_s >= 0)

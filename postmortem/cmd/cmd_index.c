@@ -45,9 +45,7 @@ int pm_cmd_index(int argc, char **argv)
 	int json, err, made;
 	double secs;
 
-	err = pm_cmd_parse(prog, usage, argc, argv, NULL, 0, &json);
-	if (err < 0)
-		err = pm_cmd_one_dump(prog, usage, argc);
+	err = pm_cmd_parse_dump(prog, usage, argc, argv, NULL, 0, &json);
 	if (err >= 0)
 		return err;
 	if (pm_cmd_open(prog, argv[optind], PM_INC_NO_X, &inc))

@@ -53,9 +53,7 @@ int pm_cmd_info(int argc, char **argv)
 	struct tm_err e = { "" };
 	int json, err;
 
-	err = pm_cmd_parse(prog, usage, argc, argv, NULL, 0, &json);
-	if (err < 0)
-		err = pm_cmd_one_dump(prog, usage, argc);
+	err = pm_cmd_parse_dump(prog, usage, argc, argv, NULL, 0, &json);
 	if (err >= 0)
 		return err;
 	if (pm_cmd_open(prog, argv[optind], PM_INC_NO_X, &inc))

@@ -36,9 +36,7 @@ int pm_cmd_ps(int argc, char **argv)
 	const struct pm_instr *in;
 	struct pm_incident inc;
 
-	err = pm_cmd_parse(prog, ps_usage, argc, argv, opts, 1, &json);
-	if (err < 0)
-		err = pm_cmd_one_dump(prog, ps_usage, argc);
+	err = pm_cmd_parse_dump(prog, ps_usage, argc, argv, opts, 1, &json);
 	if (err >= 0)
 		return err;
 	if (pm_cmd_open(prog, argv[optind], PM_INC_NO_X, &inc))

@@ -123,6 +123,14 @@ int pm_cmd_one_dump(const char *prog, pm_usage_fn usage, int argc)
 	return 2;
 }
 
+int pm_cmd_parse_dump(const char *prog, pm_usage_fn usage, int argc, char **argv,
+		      const struct pm_cmd_opt *opts, size_t n, int *json)
+{
+	int err = pm_cmd_parse(prog, usage, argc, argv, opts, n, json);
+
+	return err >= 0 ? err : pm_cmd_one_dump(prog, usage, argc);
+}
+
 /* How many matches an ambiguous --comm lists. */
 #define WHO_LIST	10
 

@@ -118,6 +118,22 @@ int pm_cmd_who(const char *prog, const struct pm_incident *inc,
 int pm_cmd_one_dump(const char *prog, pm_usage_fn usage, int argc);
 
 /**
+ * pm_cmd_parse_dump() - pm_cmd_parse(), and exactly one operand (the dump)
+ * @prog: the subcommand's name, for messages
+ * @usage: prints its usage
+ * @argc: its argc
+ * @argv: its argv; the dump is argv[optind] on return -1
+ * @opts: the options that take a value
+ * @n: their number
+ * @json: as pm_cmd_parse()'s
+ *
+ * Return: -1 to go on, or the exit status: pm_cmd_parse()'s, or 2 with a
+ * message and the usage when no dump or more than one is given.
+ */
+int pm_cmd_parse_dump(const char *prog, pm_usage_fn usage, int argc, char **argv,
+		      const struct pm_cmd_opt *opts, size_t n, int *json);
+
+/**
  * pm_cmd_open() - open a subcommand's incident, or say why not
  * @prog: the subcommand's name, for the message
  * @path: the dump file or incident directory
