@@ -20,16 +20,20 @@
 
 static const char usage_text[] =
 	"usage: tipme export --perfetto -o FILE [--pid PID | --comm NAME |\n"
-	"                    --window-title TEXT [--from S --to S]] [--uncompressed]\n"
+	"                    --window-title TEXT [--from S --to S\n"
+	"                    [--lookback S | --whole]]] [--uncompressed]\n"
 	"                    [--json] INCIDENT|DUMP\n"
 	"  Write the dump (and the incident's X dump) as one Chrome JSON trace\n"
 	"  that ui.perfetto.dev and chrome://tracing open: CPU tracks and thread\n"
 	"  states from the scheduler records, blocking sites, lock waits, reclaim,\n"
 	"  block requests, input, the trigger, the X server's requests per client,\n"
 	"  and tipme report's interval and chain of waits (its interval is chosen\n"
-	"  as tipme report chooses it; --pid/--from/--to name it).  FILE is\n"
-	"  gzip-compressed (both viewers open it as it is; about a sixth of the\n"
-	"  JSON), the JSON itself with --uncompressed.  FILE is replaced\n"
+	"  as tipme report chooses it; --pid/--from/--to name it).  With --from\n"
+	"  and --to the trace holds that interval only (its records, and the\n"
+	"  slices that overlap it), read from the checkpoint LOOKBACK seconds\n"
+	"  (default 10) before it to LOOKBACK after; --whole reads every record.\n"
+	"  FILE is gzip-compressed (both viewers open it as it is; about a sixth\n"
+	"  of the JSON), the JSON itself with --uncompressed.  FILE is replaced\n"
 	"  atomically.  --json prints what was written.\n"
 	PM_CMD_WHO_USAGE
 	"EXAMPLES\n"
@@ -45,9 +49,9 @@ static void usage(FILE *f, const char *prog)
 
 int pm_cmd_export(int argc, char **argv)
 {
-	double pid_v = 0, from = -1, to = -1;
+	double pid_v = 0, from = -1, to = -1, lookback = -1;
 	const char *outp = NULL;
-	int perfetto = 0, plain = 0;
+	int perfetto = 0, plain = 0, whole = 0;
 	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
 		PM_CMD_WHO_OPTS(who),
@@ -57,6 +61,8 @@ int pm_cmd_export(int argc, char **argv)
 		{ "from", 'f', &from, NULL, NULL },
 		{ "to", 't', &to, NULL, NULL },
 		{ "uncompressed", 'U', NULL, NULL, &plain },
+		{ "lookback", 'L', &lookback, NULL, NULL },
+		{ "whole", 'A', NULL, NULL, &whole },
 	};
 	struct pm_perfetto_stats stats;
 	struct pm_cmd_interval inc;
@@ -68,12 +74,14 @@ int pm_cmd_export(int argc, char **argv)
 	int json, ret, err;
 	FILE *f;
 
-	ret = pm_cmd_parse("export", usage, argc, argv, opts, 6 + PM_CMD_WHO_NOPTS, &json);
+	ret = pm_cmd_parse("export", usage, argc, argv, opts, 8 + PM_CMD_WHO_NOPTS, &json);
 	if (ret >= 0)
 		return ret;
 	if (!perfetto || !outp || !*outp || optind + 1 != argc ||
 	    (pid_v > 0 && pm_cmd_who_given(&who)) || (from >= 0) != (to >= 0) ||
-	    (from >= 0 && ((pid_v <= 0 && !pm_cmd_who_given(&who)) || to <= from))) {
+	    (from >= 0 && ((pid_v <= 0 && !pm_cmd_who_given(&who)) || to <= from)) ||
+	    ((lookback >= 0 || whole) && from < 0) ||
+	    (lookback >= 0 && (whole || lookback > 1e6))) {
 		usage(stderr, "export");
 		return 2;
 	}
@@ -81,11 +89,16 @@ int pm_cmd_export(int argc, char **argv)
 	ask.from_ns = from >= 0 ? (int64_t)(from * 1e9) : -1;
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = 2000000000LL;
+	/* an interval's trace: its state from a checkpoint before it */
+	ask.bounded = from >= 0 && !whole;
+	ask.lookback_ns = lookback >= 0 ? (int64_t)(lookback * 1e9) : PM_CMD_LOOKBACK_NS;
 	ret = 1;
 	if (pm_cmd_interval_open("export", argv[optind], &ask, &who, &inc))
 		goto out;
 	in = (struct pm_perfetto_in){ .inc = &inc.in, .st = &inc.st, .res = &inc.res,
-				      .verdict = inc.found ? &inc.r : NULL };
+				      .verdict = inc.found ? &inc.r : NULL,
+				      .range = from >= 0, .from_ns = ask.from_ns,
+				      .to_ns = ask.to_ns };
 	/* a new file next to FILE, then a rename that replaces FILE at once */
 	if (tm_wfile_open(&wf, outp, &e)) {
 		fprintf(stderr, "tipme export: %s\n", e.msg);
