@@ -30,7 +30,7 @@ static const char usage_text[] =
 	"  and tipme report's interval and chain of waits (its interval is chosen\n"
 	"  as tipme report chooses it; --pid/--from/--to name it).  With --from\n"
 	"  and --to the trace holds that interval only (its records, and the\n"
-	"  slices that overlap it), read from the checkpoint LOOKBACK seconds\n"
+	"  slices that begin in it), read from the checkpoint LOOKBACK seconds\n"
 	"  (default 10) before it to LOOKBACK after; --whole reads every record.\n"
 	"  FILE is gzip-compressed (both viewers open it as it is; about a sixth\n"
 	"  of the JSON), the JSON itself with --uncompressed.  FILE is replaced\n"
@@ -40,6 +40,35 @@ static const char usage_text[] =
 	"  tipme export --perfetto -o stall.json.gz /var/lib/tipme/incidents/20240501T123456Z-7\n"
 	"  then open stall.json.gz at https://ui.perfetto.dev (Open trace file)\n"
 	"  tipme export --perfetto --uncompressed -o stall.json INCIDENT; jq .metadata stall.json\n";
+
+/*
+ * A slice an interval's trace holds (begun in [@a, @b]) whose end a
+ * bounded build may not have read: ended at or after the last time it
+ * knows, or a block request it saw no completion of.
+ */
+static int cut_slices(const struct pm_cmd_interval *inc, int64_t a, int64_t b)
+{
+	const struct pm_res *r = &inc->res;
+	size_t i;
+
+	if (inc->known_to_ns == INT64_MAX)
+		return 0;
+	for (i = 0; i < r->nlocks; i++)
+		if (r->locks[i].start_ns >= a && r->locks[i].start_ns <= b &&
+		    r->locks[i].end_ns >= inc->known_to_ns)
+			return 1;
+	for (i = 0; i < r->nreclaims; i++)
+		if (r->reclaims[i].start_ns >= a && r->reclaims[i].start_ns <= b &&
+		    r->reclaims[i].end_ns >= inc->known_to_ns)
+			return 1;
+	for (i = 0; i < r->nblk; i++) {
+		int64_t s = r->blk[i].insert_ns ? r->blk[i].insert_ns : r->blk[i].issue_ns;
+
+		if (s >= a && s <= b && !r->blk[i].complete_ns)
+			return 1;
+	}
+	return 0;
+}
 
 static void usage(FILE *f, const char *prog)
 {
@@ -95,6 +124,13 @@ int pm_cmd_export(int argc, char **argv)
 	ret = 1;
 	if (pm_cmd_interval_open("export", argv[optind], &ask, &who, &inc))
 		goto out;
+	/* a slice begun in the interval outlasts what was read: every record, as --whole */
+	if (ask.bounded && cut_slices(&inc, ask.from_ns, ask.to_ns)) {
+		pm_cmd_interval_close(&inc);
+		ask.bounded = 0;
+		if (pm_cmd_interval_open("export", argv[optind], &ask, &who, &inc))
+			goto out;
+	}
 	in = (struct pm_perfetto_in){ .inc = &inc.in, .st = &inc.st, .res = &inc.res,
 				      .verdict = inc.found ? &inc.r : NULL,
 				      .range = from >= 0, .from_ns = ask.from_ns,

@@ -21,7 +21,7 @@
  * With a range (pm_perfetto_in.range), the trace is what a recording of
  * that range alone would give: its records (decoded from the sub-buffers
  * the range needs only), the samples, X records and instants in it, and
- * the slices (lock waits, reclaim, block requests) that overlap it; a
+ * the slices (lock waits, reclaim, block requests) that begin in it; a
  * sched_blocked_reason's iowait comes from the CPU's last switch in the
  * range (none: 0).
  */
@@ -67,12 +67,6 @@ struct pf {
 static int in_range(const struct pf *p, int64_t ns)
 {
 	return !p->in->range || (ns >= p->in->from_ns && ns <= p->in->to_ns);
-}
-
-/* A slice [@a, @b] that overlaps the range the trace covers. */
-static int overlaps(const struct pf *p, int64_t a, int64_t b)
-{
-	return !p->in->range || (a <= p->in->to_ns && (b > a ? b : a) >= p->in->from_ns);
 }
 
 /* Bytes of ftrace text held before they are written. */
@@ -453,7 +447,7 @@ static void resources(struct pf *p)
 	for (i = 0; i < r->nlocks; i++) {
 		const struct pm_lockwait *l = &r->locks[i];
 
-		if (!overlaps(p, l->start_ns, l->end_ns))
+		if (!in_range(p, l->start_ns))
 			continue;
 		snprintf(name, sizeof(name), "lock wait 0x%" PRIx64, l->lock);
 		slice(p, name, "lock", l->pid, l->start_ns, l->end_ns);
@@ -467,7 +461,7 @@ static void resources(struct pf *p)
 	for (i = 0; i < r->nreclaims; i++) {
 		const struct pm_reclaim *m = &r->reclaims[i];
 
-		if (!overlaps(p, m->start_ns, m->end_ns))
+		if (!in_range(p, m->start_ns))
 			continue;
 		slice(p, m->kind == TIPME_RECLAIM_DIRECT ? "direct reclaim" :
 		      "memory cgroup reclaim", "memory", m->pid, m->start_ns, m->end_ns);
@@ -481,7 +475,7 @@ static void resources(struct pf *p)
 		const struct pm_blkreq *q = &r->blk[i];
 		int64_t a = q->insert_ns ? q->insert_ns : q->issue_ns;
 
-		if (!a || !q->complete_ns || q->complete_ns < a || !overlaps(p, a, q->complete_ns))
+		if (!a || !q->complete_ns || q->complete_ns < a || !in_range(p, a))
 			continue;	/* only whole requests: async slices need both ends */
 		/*
 		 * a range's state holds the requests near it only: their

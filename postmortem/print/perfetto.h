@@ -28,8 +28,8 @@ struct tm_xdump;
  * @res: its resources
  * @verdict: tipme report's analysis of the interval that matters, or NULL
  * @range: 0: the whole dump; 1: only what happened in [@from_ns, @to_ns]
- *	(the records in it, the slices that overlap it: @st and @res need
- *	know only that range)
+ *	(the records in it, the slices that begin in it: @st and @res need
+ *	know that range and the ends of those slices)
  * @from_ns: with @range, CLOCK_MONOTONIC ns
  * @to_ns: with @range, the end, included
  */
