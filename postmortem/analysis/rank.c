@@ -501,7 +501,7 @@ int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
 	struct ctx c = { .inc = inc, .st = st, .hint = hint, .hits = &hits };
 	struct pm_rank shorts = { .n = 0 };
 	size_t i, j;
-	int ret = -ENOMEM;
+	int ret = -ENOMEM, top;
 
 	memset(out, 0, sizeof(*out));
 	out->from_ns = from_ns;
@@ -509,9 +509,16 @@ int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
 	out->have_x = pm_incident_x(inc) != NULL;
 	if (x_clients(&c) || kernel_readers(&c, res) || index_waits(&c, from_ns, to_ns))
 		goto out;
+	/*
+	 * The best tier a stall can reach: with it, a stall that could not
+	 * rank above its thread's best nor above the third kept is not
+	 * judged (the output is the same: judging only lowers the tier).
+	 */
+	top = hint ? PM_TIER_NAMED : c.nia ? PM_TIER_INTERACTIVE : PM_TIER_BATCH;
 	for (i = 0; i < st->nthreads; i++) {
 		const struct pm_thread *t = &st->threads[i];
 		struct pm_cand best = { .tier = -1 }, cd, shortest = { .tier = -1 };
+		int stalled = 0;	/* a stall of FELT_NS or longer, judged or not */
 
 		/* a kernel thread's waits are its work queue's; its stalls show in a task's chain */
 		if (!t->nsegs || kthread(pm, t->pid, t->segs[t->nsegs - 1].start_ns))
@@ -520,31 +527,49 @@ int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
 			const struct pm_seg *s = &t->segs[j];
 			int64_t s0 = s->start_ns > from_ns ? s->start_ns : from_ns;
 			int64_t s1 = s->end_ns < to_ns ? s->end_ns : to_ns;
+			int matters;
 
-			if (s1 <= s0 || !pm_seg_stall(inc, st, t->pid, s))
+			if (s1 <= s0)
 				continue;
 			memset(&cd, 0, sizeof(cd));
 			cd.sp = (struct pm_span){ t->pid, s0, s1 };
 			if (s1 - s0 < FELT_NS) {
-				/* judged only if the thread has nothing longer */
-				if (shortest.tier < 0 ||
-				    s1 - s0 > shortest.sp.to_ns - shortest.sp.from_ns) {
-					shortest = cd;
-					shortest.tier = 0;
-				}
+				/*
+				 * judged only if the thread has nothing longer,
+				 * and ranked only if no thread has
+				 */
+				if (stalled || (shortest.tier >= 0 &&
+						(out->n || s1 - s0 <= shortest.sp.to_ns -
+								     shortest.sp.from_ns)) ||
+				    !pm_seg_stall(inc, st, t->pid, s))
+					continue;
+				shortest = cd;
+				shortest.tier = 0;
 				continue;
 			}
+			cd.tier = top;
+			matters = (best.tier < 0 || better(&cd, &best)) &&
+				  (out->n < PM_RANK_MAX || better(&cd, &out->c[PM_RANK_MAX - 1]));
+			if ((!matters && stalled) || !pm_seg_stall(inc, st, t->pid, s))
+				continue;
+			stalled = 1;
+			if (!matters)
+				continue;
 			judge(&c, &cd);
 			if (best.tier < 0 || better(&cd, &best))
 				best = cd;
 		}
-		if (best.tier < 0 && shortest.tier >= 0) {
-			best = shortest;
-			judge(&c, &best);
-		}
-		if (best.tier >= 0) {
+		if (stalled) {
 			out->nthreads++;
-			keep(best.sp.to_ns - best.sp.from_ns < FELT_NS ? &shorts : out, &best);
+			if (best.tier >= 0)
+				keep(out, &best);
+		} else if (shortest.tier >= 0) {
+			out->nthreads++;
+			if (!out->n) {
+				best = shortest;
+				judge(&c, &best);
+				keep(&shorts, &best);
+			}
 		}
 	}
 	/* stalls nobody feels are shown only when there is nothing else */

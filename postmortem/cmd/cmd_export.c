@@ -20,22 +20,55 @@
 
 static const char usage_text[] =
 	"usage: tipme export --perfetto -o FILE [--pid PID | --comm NAME |\n"
-	"                    --window-title TEXT [--from S --to S]] [--uncompressed]\n"
+	"                    --window-title TEXT [--from S --to S\n"
+	"                    [--lookback S | --whole]]] [--uncompressed]\n"
 	"                    [--json] INCIDENT|DUMP\n"
 	"  Write the dump (and the incident's X dump) as one Chrome JSON trace\n"
 	"  that ui.perfetto.dev and chrome://tracing open: CPU tracks and thread\n"
 	"  states from the scheduler records, blocking sites, lock waits, reclaim,\n"
 	"  block requests, input, the trigger, the X server's requests per client,\n"
 	"  and tipme report's interval and chain of waits (its interval is chosen\n"
-	"  as tipme report chooses it; --pid/--from/--to name it).  FILE is\n"
-	"  gzip-compressed (both viewers open it as it is; about a sixth of the\n"
-	"  JSON), the JSON itself with --uncompressed.  FILE is replaced\n"
+	"  as tipme report chooses it; --pid/--from/--to name it).  With --from\n"
+	"  and --to the trace holds that interval only (its records, and the\n"
+	"  slices that begin in it), read from the checkpoint LOOKBACK seconds\n"
+	"  (default 10) before it to LOOKBACK after; --whole reads every record.\n"
+	"  FILE is gzip-compressed (both viewers open it as it is; about a sixth\n"
+	"  of the JSON), the JSON itself with --uncompressed.  FILE is replaced\n"
 	"  atomically.  --json prints what was written.\n"
 	PM_CMD_WHO_USAGE
 	"EXAMPLES\n"
 	"  tipme export --perfetto -o stall.json.gz /var/lib/tipme/incidents/20240501T123456Z-7\n"
 	"  then open stall.json.gz at https://ui.perfetto.dev (Open trace file)\n"
 	"  tipme export --perfetto --uncompressed -o stall.json INCIDENT; jq .metadata stall.json\n";
+
+/*
+ * A slice an interval's trace holds (begun in [@a, @b]) whose end a
+ * bounded build may not have read: ended at or after the last time it
+ * knows, or a block request it saw no completion of.
+ */
+static int cut_slices(const struct pm_cmd_interval *inc, int64_t a, int64_t b)
+{
+	const struct pm_res *r = &inc->res;
+	size_t i;
+
+	if (inc->known_to_ns == INT64_MAX)
+		return 0;
+	for (i = 0; i < r->nlocks; i++)
+		if (r->locks[i].start_ns >= a && r->locks[i].start_ns <= b &&
+		    r->locks[i].end_ns >= inc->known_to_ns)
+			return 1;
+	for (i = 0; i < r->nreclaims; i++)
+		if (r->reclaims[i].start_ns >= a && r->reclaims[i].start_ns <= b &&
+		    r->reclaims[i].end_ns >= inc->known_to_ns)
+			return 1;
+	for (i = 0; i < r->nblk; i++) {
+		int64_t s = r->blk[i].insert_ns ? r->blk[i].insert_ns : r->blk[i].issue_ns;
+
+		if (s >= a && s <= b && !r->blk[i].complete_ns)
+			return 1;
+	}
+	return 0;
+}
 
 static void usage(FILE *f, const char *prog)
 {
@@ -45,9 +78,9 @@ static void usage(FILE *f, const char *prog)
 
 int pm_cmd_export(int argc, char **argv)
 {
-	double pid_v = 0, from = -1, to = -1;
+	double pid_v = 0, from = -1, to = -1, lookback = -1;
 	const char *outp = NULL;
-	int perfetto = 0, plain = 0;
+	int perfetto = 0, plain = 0, whole = 0;
 	struct pm_cmd_who who = { NULL, NULL };
 	const struct pm_cmd_opt opts[] = {
 		PM_CMD_WHO_OPTS(who),
@@ -57,6 +90,8 @@ int pm_cmd_export(int argc, char **argv)
 		{ "from", 'f', &from, NULL, NULL },
 		{ "to", 't', &to, NULL, NULL },
 		{ "uncompressed", 'U', NULL, NULL, &plain },
+		{ "lookback", 'L', &lookback, NULL, NULL },
+		{ "whole", 'A', NULL, NULL, &whole },
 	};
 	struct pm_perfetto_stats stats;
 	struct pm_cmd_interval inc;
@@ -68,12 +103,14 @@ int pm_cmd_export(int argc, char **argv)
 	int json, ret, err;
 	FILE *f;
 
-	ret = pm_cmd_parse("export", usage, argc, argv, opts, 6 + PM_CMD_WHO_NOPTS, &json);
+	ret = pm_cmd_parse("export", usage, argc, argv, opts, 8 + PM_CMD_WHO_NOPTS, &json);
 	if (ret >= 0)
 		return ret;
 	if (!perfetto || !outp || !*outp || optind + 1 != argc ||
 	    (pid_v > 0 && pm_cmd_who_given(&who)) || (from >= 0) != (to >= 0) ||
-	    (from >= 0 && ((pid_v <= 0 && !pm_cmd_who_given(&who)) || to <= from))) {
+	    (from >= 0 && ((pid_v <= 0 && !pm_cmd_who_given(&who)) || to <= from)) ||
+	    ((lookback >= 0 || whole) && from < 0) ||
+	    (lookback >= 0 && (whole || lookback > 1e6))) {
 		usage(stderr, "export");
 		return 2;
 	}
@@ -81,11 +118,23 @@ int pm_cmd_export(int argc, char **argv)
 	ask.from_ns = from >= 0 ? (int64_t)(from * 1e9) : -1;
 	ask.to_ns = (int64_t)(to * 1e9);
 	ask.window_ns = 2000000000LL;
+	/* an interval's trace: its state from a checkpoint before it */
+	ask.bounded = from >= 0 && !whole;
+	ask.lookback_ns = lookback >= 0 ? (int64_t)(lookback * 1e9) : PM_CMD_LOOKBACK_NS;
 	ret = 1;
 	if (pm_cmd_interval_open("export", argv[optind], &ask, &who, &inc))
 		goto out;
+	/* a slice begun in the interval outlasts what was read: every record, as --whole */
+	if (ask.bounded && cut_slices(&inc, ask.from_ns, ask.to_ns)) {
+		pm_cmd_interval_close(&inc);
+		ask.bounded = 0;
+		if (pm_cmd_interval_open("export", argv[optind], &ask, &who, &inc))
+			goto out;
+	}
 	in = (struct pm_perfetto_in){ .inc = &inc.in, .st = &inc.st, .res = &inc.res,
-				      .verdict = inc.found ? &inc.r : NULL };
+				      .verdict = inc.found ? &inc.r : NULL,
+				      .range = from >= 0, .from_ns = ask.from_ns,
+				      .to_ns = ask.to_ns };
 	/* a new file next to FILE, then a rename that replaces FILE at once */
 	if (tm_wfile_open(&wf, outp, &e)) {
 		fprintf(stderr, "tipme export: %s\n", e.msg);

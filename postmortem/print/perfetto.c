@@ -17,6 +17,13 @@
  * The ftrace text is as long as the dump has records (about 150 bytes a
  * record): it is not held in memory but written as it is made, in a
  * second pass over the records after the trace events.
+ *
+ * With a range (pm_perfetto_in.range), the trace is what a recording of
+ * that range alone would give: its records (decoded from the sub-buffers
+ * the range needs only), the samples, X records and instants in it, and
+ * the slices (lock waits, reclaim, block requests) that begin in it; a
+ * sched_blocked_reason's iowait comes from the CPU's last switch in the
+ * range (none: 0).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,6 +33,7 @@
 
 #include "../dump/clock.h"
 #include "../dump/decode.h"
+#include "../dump/index.h"
 #include "../dump/tables.h"
 #include "../dump/usym.h"
 #include "../records/records.h"
@@ -54,6 +62,12 @@ struct pf {
 	struct pm_perfetto_stats *stats;
 	int oom;
 };
+
+/* A time in the range the trace covers. */
+static int in_range(const struct pf *p, int64_t ns)
+{
+	return !p->in->range || (ns >= p->in->from_ns && ns <= p->in->to_ns);
+}
 
 /* Bytes of ftrace text held before they are written. */
 #define FT_BUF		65536
@@ -290,10 +304,23 @@ static int records(struct pf *p, struct tm_err *e)
 	char name[64];
 	int err;
 
-	err = pm_merge_init(&mg, &p->in->inc->pm, NULL, e);
+	if (p->in->range) {
+		struct pm_index ix;
+
+		/* the sub-buffers the range needs only */
+		err = pm_index_scan(&ix, &p->in->inc->pm, e);
+		if (!err)
+			err = pm_merge_range(&mg, &p->in->inc->pm, &ix, NULL,
+					     p->in->from_ns, p->in->to_ns, e);
+		pm_index_free(&ix);
+	} else {
+		err = pm_merge_init(&mg, &p->in->inc->pm, NULL, e);
+	}
 	if (err)
 		return err;
 	while (!p->oom && (err = pm_merge_next(&mg, &ev, e)) > 0) {
+		if (!in_range(p, ev.ns))
+			continue;
 		if (ev.kind == PM_EV_LOST) {
 			if (p->pass)
 				continue;
@@ -358,6 +385,8 @@ static void samples(struct pf *p)
 		const char *leaf = NULL, *kname;
 		size_t nu = 0;
 
+		if (!in_range(p, sa->ns))
+			continue;
 		nk = sa->site ? pm_site_chain(pm, sa->site, k, PM_FRAMES_MAX, &cut) : 0;
 		if (u)
 			nu = pm_ustack_resolve(pm, u, sa->ns, fr, &cut);
@@ -413,11 +442,13 @@ static void resources(struct pf *p)
 {
 	const struct pm_res *r = p->in->res;
 	char name[96], dev[40];
-	size_t i;
+	size_t i, id, nid = 0;
 
 	for (i = 0; i < r->nlocks; i++) {
 		const struct pm_lockwait *l = &r->locks[i];
 
+		if (!in_range(p, l->start_ns))
+			continue;
 		snprintf(name, sizeof(name), "lock wait 0x%" PRIx64, l->lock);
 		slice(p, name, "lock", l->pid, l->start_ns, l->end_ns);
 		tm_jw_key(&p->w, "args");
@@ -430,6 +461,8 @@ static void resources(struct pf *p)
 	for (i = 0; i < r->nreclaims; i++) {
 		const struct pm_reclaim *m = &r->reclaims[i];
 
+		if (!in_range(p, m->start_ns))
+			continue;
 		slice(p, m->kind == TIPME_RECLAIM_DIRECT ? "direct reclaim" :
 		      "memory cgroup reclaim", "memory", m->pid, m->start_ns, m->end_ns);
 		tm_jw_key(&p->w, "args");
@@ -442,13 +475,19 @@ static void resources(struct pf *p)
 		const struct pm_blkreq *q = &r->blk[i];
 		int64_t a = q->insert_ns ? q->insert_ns : q->issue_ns;
 
-		if (!a || !q->complete_ns || q->complete_ns < a)
+		if (!a || !q->complete_ns || q->complete_ns < a || !in_range(p, a))
 			continue;	/* only whole requests: async slices need both ends */
+		/*
+		 * a range's state holds the requests near it only: their
+		 * slices are numbered in the order written, the same whatever
+		 * the state was built from
+		 */
+		id = p->in->range ? nid++ : i;
 		snprintf(name, sizeof(name), "I/O on %s",
 			 blk_dev_name(p, q->dev, dev, sizeof(dev)));
 		ev_begin(p, name, "b", a, tgid_of(p, q->issuer, a), q->issuer);
 		tm_jw_kstr(&p->w, "cat", "block");
-		tm_jw_ku64(&p->w, "id", BLK_ID + i);
+		tm_jw_ku64(&p->w, "id", BLK_ID + id);
 		tm_jw_key(&p->w, "args");
 		tm_jw_obj_begin(&p->w);
 		tm_jw_ku64(&p->w, "sector", q->sector);
@@ -461,7 +500,7 @@ static void resources(struct pf *p)
 		tm_jw_obj_end(&p->w);
 		ev_begin(p, name, "e", q->complete_ns, tgid_of(p, q->issuer, a), q->issuer);
 		tm_jw_kstr(&p->w, "cat", "block");
-		tm_jw_ku64(&p->w, "id", BLK_ID + i);
+		tm_jw_ku64(&p->w, "id", BLK_ID + id);
 		tm_jw_obj_end(&p->w);
 	}
 }
@@ -536,7 +575,7 @@ static void xserver(struct pf *p)
 		int64_t dur = 0;
 
 		tm_xdump_rec(x, k, &r);
-		if (r.time_ns > INT64_MAX / 2)
+		if (r.time_ns > INT64_MAX / 2 || !in_range(p, (int64_t)r.time_ns))
 			continue;
 		if (tm_xdump_client_by_id(x, r.client, &cl))
 			memset(&cl, 0, sizeof(cl));

@@ -27,12 +27,20 @@ struct tm_xdump;
  * @st: its state
  * @res: its resources
  * @verdict: tipme report's analysis of the interval that matters, or NULL
+ * @range: 0: the whole dump; 1: only what happened in [@from_ns, @to_ns]
+ *	(the records in it, the slices that begin in it: @st and @res need
+ *	know that range and the ends of those slices)
+ * @from_ns: with @range, CLOCK_MONOTONIC ns
+ * @to_ns: with @range, the end, included
  */
 struct pm_perfetto_in {
 	const struct pm_incident *inc;
 	const struct pm_state *st;
 	const struct pm_res *res;
 	const struct pm_verdict *verdict;
+	int range;
+	int64_t from_ns;
+	int64_t to_ns;
 };
 
 /**

@@ -397,6 +397,131 @@ static const struct bounded_case {
 	{ pm_cmd_why, "why", "--lookback 0", 0, 40 },
 };
 
+/* The time of an ftrace line of an exported trace ("... d..2 S.NNNNNNNNN: "), ns; -1 if none. */
+static int64_t ft_line_ns(const char *line, const char *end)
+{
+	const char *p = line;
+	long long sec, frac;
+
+	while (p + 5 < end && memcmp(p, " d..2 ", 6))
+		p++;
+	if (p + 5 >= end || sscanf(p + 6, "%lld.%9lld", &sec, &frac) != 2)
+		return -1;
+	return sec * 1000000000LL + frac;
+}
+
+/*
+ * The ftrace lines (JSON-escaped, "\n" between them) of the trace in
+ * @json whose time is in [@a, @b] (all: @a > @b), one after another, in
+ * a string (malloc'ed); *@n counts them.
+ */
+static char *ft_lines(const char *json, int64_t a, int64_t b, long *n)
+{
+	const char *p = json ? strstr(json, "\"systemTraceEvents\":\"") : NULL;
+	size_t len = 0;
+	char *out;
+
+	*n = 0;
+	out = malloc(json ? strlen(json) + 1 : 1);
+	if (!out)
+		return NULL;
+	out[0] = 0;
+	if (!p)
+		return out;
+	p += strlen("\"systemTraceEvents\":\"");
+	while (*p && *p != '"') {
+		const char *e = strstr(p, "\\n");
+		int64_t t;
+
+		if (!e)
+			break;
+		t = ft_line_ns(p, e);
+		if (t >= 0 && (a > b || (t >= a && t <= b))) {
+			memcpy(out + len, p, (size_t)(e - p) + 2);
+			len += (size_t)(e - p) + 2;
+			out[len] = 0;
+			(*n)++;
+		}
+		p = e + 2;
+	}
+	return out;
+}
+
+/*
+ * tipme export --perfetto of an interval with @opt (--lookback L: the
+ * bounded build) against --whole: the same trace, byte for byte, over
+ * @n random threads and intervals of @whole; and its ftrace lines are
+ * those of the whole dump's trace (no interval) whose time is in the
+ * interval, every one of them and no other.  Returns how many were both
+ * (@why: the first that was not); *@lines counts the lines compared.
+ */
+static int same_trace(const struct pm_state *whole, const char *dump, const char *dir,
+		      const char *opt, int n, long *lines, char *why, size_t wlen)
+{
+	char cmd[2][512], file[2][100], what[120], all_file[100], a_s[32], b_s[32];
+	char *all, *all_out;
+	uint64_t rnd = 13;
+	int r, v, ret, same = 0;
+
+	*lines = 0;
+	snprintf(all_file, sizeof(all_file), "%s/all.json", dir);
+	snprintf(cmd[0], sizeof(cmd[0]), "export --perfetto --uncompressed -o %s DUMP", all_file);
+	all_out = capture_words(pm_cmd_export, cmd[0], dump, dir, &ret);
+	all = ret ? NULL : capture_slurp(all_file);
+	free(all_out);
+	if (!all) {
+		snprintf(why, wlen, "the whole dump's trace: failed");
+		return 0;
+	}
+	for (r = 0; r < n; r++) {
+		int64_t a, b;
+		uint32_t pid = rand_interval(whole, &rnd,
+					     (uint64_t)(whole->last_ns - whole->first_ns) / 20 + 1,
+					     &a, &b);
+		char *out[2], *tr[2], *got, *want;
+		long ngot, nwant;
+		int res[2];
+
+		snprintf(a_s, sizeof(a_s), "%.9f", a / 1e9);
+		snprintf(b_s, sizeof(b_s), "%.9f", b / 1e9);
+		/* the command's own reading of the times */
+		a = (int64_t)(strtod(a_s, NULL) * 1e9);
+		b = (int64_t)(strtod(b_s, NULL) * 1e9);
+		snprintf(what, sizeof(what), "--pid %u --from %s --to %s", pid, a_s, b_s);
+		for (v = 0; v < 2; v++) {
+			snprintf(file[v], sizeof(file[v]), "%s/t%d.json", dir, v);
+			snprintf(cmd[v], sizeof(cmd[v]),
+				 "export --perfetto --uncompressed -o %s %s %s DUMP", file[v], what,
+				 v ? "--whole" : opt);
+			unlink(file[v]);
+			out[v] = capture_words(pm_cmd_export, cmd[v], dump, dir, &res[v]);
+			tr[v] = res[v] ? NULL : capture_slurp(file[v]);
+		}
+		got = ft_lines(tr[0], 0, -1, &ngot);
+		want = ft_lines(all, a, b, &nwant);
+		if (!tr[0] || !tr[1] || !got || !want) {
+			snprintf(why, wlen, "%.160s: failed: %.80s", cmd[res[0] ? 0 : 1],
+				 out[res[0] ? 0 : 1] ? out[res[0] ? 0 : 1] : "");
+		} else if (strcmp(tr[0], tr[1])) {
+			snprintf(why, wlen, "%.160s: differs from --whole", cmd[0]);
+		} else if (ngot != nwant || strcmp(got, want)) {
+			snprintf(why, wlen, "%.160s: %ld ftrace lines, the whole trace has %ld there",
+				 cmd[0], ngot, nwant);
+		} else {
+			same++;
+			*lines += ngot;
+		}
+		free(got);
+		free(want);
+		for (v = 0; v < 2; v++) {
+			free(out[v]);
+			free(tr[v]);
+		}
+	}
+	free(all);
+	return same;
+}
+
 /* The pictures compared with --whole (same_picture()): dump 0 short, 1 long. */
 static const struct picture_case {
 	int dump;
@@ -593,7 +718,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(31);
+	tap_plan(34);
 	snprintf(path, sizeof(path), "%s/sim.tipme", dir);
 	err = write_dump(path, 11, 200000) || pm_incident_open(&inc, path, 0, &e);
 	tap_ok(!err, "simulated dump: %d CPUs x %d sub-buffers, %d threads%s%s", NCPUS,
@@ -682,6 +807,18 @@ int main(void)
 		tap_ok(r == c->n, "timeline %s on the %s dump (%s): %d of %d as --whole (%s)",
 		       *c->opt ? c->opt : "(default look-back)", c->dump ? "long" : "short",
 		       picture_kinds[c->kind], r, c->n, why);
+	}
+	for (k = 0; k < 3; k++) {
+		static const char *const topt[] = { "--lookback 0.02", "--lookback 0", "" };
+		long lines = 0;
+
+		snprintf(why, sizeof(why), "ok");
+		r = err && k == 2 ? 0 : same_trace(k == 2 ? &whole2 : &whole, k == 2 ? path2 : path,
+						   dir, topt[k], 20, &lines, why, sizeof(why));
+		tap_ok(r == 20 && lines > 0,
+		       "export --perfetto of an interval, %s, the %s dump: %d of 20 as --whole, its %ld ftrace lines the whole trace's there (%s)",
+		       *topt[k] ? topt[k] : "(default look-back)", k == 2 ? "long" : "short", r,
+		       lines, why);
 	}
 	if (!err)
 		pm_state_free(&whole2);
