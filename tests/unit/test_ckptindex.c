@@ -40,8 +40,8 @@ static int write_scenario(const char *path, uint32_t seconds)
 	uint32_t c, i;
 
 	scen_init(&s, 2);
-	scen_task(&s, 1001, 1001, "sleeper", "/bin/sleeper", "sleeper", 7);
-	scen_task(&s, 2001, 2001, "busy", "/bin/busy", "busy", 7);
+	scen_task(&s, 1001, 1001, "sleeper", "/bin/sleeper", "sleeper", 8);
+	scen_task(&s, 2001, 2001, "busy", "/bin/busy", "busy", 5);
 	for (i = 0; i < seconds; i++) {
 		for (c = 0; c < 2; c++) {
 			if (i)
