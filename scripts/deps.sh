@@ -69,6 +69,9 @@ PKGS=(
 	debhelper dh-dkms dkms lintian
 	# fuzzing: clang with libFuzzer and the sanitizer runtimes
 	clang-14 libclang-rt-14-dev
+	# make check compiles through it, its cache shared by every clone
+	# (scripts/lib/common.sh tipme_ccache)
+	ccache
 )
 
 check_only=0

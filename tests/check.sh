@@ -73,6 +73,9 @@ logdir=$TIPME_ROOT/build/check
 mkdir -p "$logdir"
 N=0 PASSED=0 FAILED=0 SKIPPED=0 TODO=0
 t_start=$(date +%s)
+# every build of every step through ccache (its cache outside the clone;
+# scripts/lib/common.sh), once scripts/deps.sh has installed it
+tipme_ccache
 
 # emit ok|not_ok|skip DESC
 emit() {
@@ -157,7 +160,7 @@ tap_results() {
 kver=$(tipme_kver 2>/dev/null || true)
 rt_kver=$(tipme_rt_kver 2>/dev/null || true)
 
-step_deps() { run_build deps scripts/deps.sh; }
+step_deps() { run_build deps scripts/deps.sh && tipme_ccache; }
 
 step_module() {
 	[ -n "$kver" ] || kver=$(tipme_kver 2>/dev/null || true)

@@ -9,7 +9,8 @@
 # clone, so that every clone of the same user shares it: the linux-source
 # tree (linux/<package version>/), the UML builds of KUnit (kunit/), the VM
 # initramfs images and kernel images unpacked for a PVH boot (vm/), other
-# suites' kernels (kernels/) and the benchmarks' downloads (bench/).  Each entry is keyed by the versions it
+# suites' kernels (kernels/), the compilers' cache (ccache/, tipme_ccache
+# below) and the benchmarks' downloads (bench/).  Each entry is keyed by the versions it
 # was made from and made under a lock, so clones at different commits and
 # concurrent runs can share it.  Default: $XDG_CACHE_HOME/tipme, else
 # ~/.cache/tipme, else (no HOME) /var/tmp/tipme-cache-UID.  Removing the
@@ -30,6 +31,23 @@ export TIPME_CACHE
 
 die() { echo "${0##*/}: error: $*" >&2; exit 1; }
 note() { echo "${0##*/}: $*" >&2; }
+
+# tipme_ccache: compile through ccache from here on (make check: every
+# gcc, cc and clang-14 of the builds, the module's and the packages'
+# included), when scripts/deps.sh installed it and TIPME_CCACHE is not 0.
+# Its cache is $TIPME_CACHE/ccache, shared by every clone: paths under the
+# clone are hashed relative to it (base_dir) and the working directory is
+# not hashed, so a second clone at the same commit compiles nothing again
+# (an object's debug information then names the directory of the clone
+# that compiled it first: nothing the tests read).  ccache checks the
+# compiler, its flags and every included file: a hit is the object the
+# same compile would make.
+tipme_ccache() {
+	[ "${TIPME_CCACHE:-1}" != 0 ] && [ -x /usr/lib/ccache/gcc ] || return 0
+	case ":$PATH:" in *:/usr/lib/ccache:*) ;; *) PATH=/usr/lib/ccache:$PATH ;; esac
+	export PATH CCACHE_DIR=$TIPME_CACHE/ccache CCACHE_BASEDIR=$TIPME_ROOT \
+		CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-4G}
+}
 
 # tipme_clone_id: a short name for this clone (a hash of its path), for
 # what a shared cache entry must keep apart per clone.
