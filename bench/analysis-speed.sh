@@ -17,7 +17,8 @@
 # `python3 bench/tracers/report.py --analysis-doc Documentation/performance.md
 # FILE` puts a saved RESULT's JSON into performance.md's table.  Needs `make` first.  (tipme latency needs an
 # incident with an X dump, so it is not in this table.)  timeline_whole
-# draws the whole common window with every CPU's stretches.
+# draws the whole common window with every CPU's stretches; legs_interval
+# is legs_sched over the common window's last 2 s (from DUMP.ckpt).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib/common.sh"
 cd "$TIPME_ROOT"

@@ -55,7 +55,11 @@ cmds = {"info": ["info"], "report": ["report"], "report_pid": ["report", "--pid"
         "export_perfetto": ["export", "--perfetto", "-o", out],
         "timeline": ["timeline", "-o", svg],
         "timeline_whole": ["timeline", "-o", svg, "--pid", "1"] + whole,
-        "legs_sched": ["legs", "--from", "waking", "--to", "switch-in"]}
+        "legs_sched": ["legs", "--from", "waking", "--to", "switch-in"],
+        # the last 2 s of the common window, from the checkpoints (DUMP.ckpt)
+        "legs_interval": ["legs", "--from", "waking", "--to", "switch-in",
+                          "--from-s", "%.9f" % (info["end_mono_ns"] / 1e9 - 2),
+                          "--to-s", "%.9f" % (info["end_mono_ns"] / 1e9)]}
 ckpt = dump + ".ckpt"
 
 

@@ -134,7 +134,8 @@ def analysis_lines(analysis):
              f"dump from {analysis.get('dump_source', 'QEMU')}):", "", head,
              "|---|---:|" + ("---:|" if cpu else "") + ("---:|" if rss else "")]
     for k in ("info", "why", "report", "report_pid", "why_first", "report_first", "timeline",
-              "timeline_whole", "legs_sched", "records_json", "export_perfetto"):
+              "timeline_whole", "legs_sched", "legs_interval", "records_json",
+              "export_perfetto"):
         if f"{k}_s" in analysis:
             row = f"| {k.replace('_', ' ')} | {analysis[k + '_s']:.3f} |"
             if cpu:

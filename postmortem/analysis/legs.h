@@ -67,6 +67,24 @@ int pm_legs_find(const struct pm_incident *inc, const struct pm_state *st,
 		 const struct pm_res *res, int from,
 		 int to, int64_t from_ns, int64_t to_ns, struct pm_legs *out,
 		 struct tm_err *e);
+
+/**
+ * pm_legs_bounded() - whether pm_legs_find_ckpt() takes two kinds
+ * @from: enum pm_leg_event
+ * @to: enum pm_leg_event
+ *
+ * Return: 1 when each is a scheduler event (waking, switch-in,
+ * switch-out, sleep), input or x-press (the events the checkpoints keep
+ * the last before and the first after them of); else 0 (block, lock and
+ * reclaim events, x-idle: pm_legs_find() on the whole dump's state).
+ */
+int pm_legs_bounded(int from, int to);
+
+struct pm_ckpts;
+
+int pm_legs_find_ckpt(const struct pm_incident *inc, const struct pm_ckpts *ck, int from,
+		      int to, int64_t from_ns, int64_t to_ns, struct pm_legs *out,
+		      struct tm_err *e);
 void pm_legs_free(struct pm_legs *l);
 
 #endif

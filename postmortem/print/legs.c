@@ -33,9 +33,13 @@ static int group_cmp(const void *a, const void *b)
 {
 	const struct group *x = a, *y = b;
 
+	int c;
+
 	if (x->s.total != y->s.total)
 		return x->s.total < y->s.total ? 1 : -1;
-	return strcmp(x->name, y->name);
+	c = strcmp(x->name, y->name);
+	/* and by pid: the same order whatever order the legs came in */
+	return c ? c : (x->pid > y->pid) - (x->pid < y->pid);
 }
 
 /* The legs by owner (pid, comm, or one group), each summarised, largest total first. */

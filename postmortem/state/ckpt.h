@@ -32,6 +32,8 @@ struct pm_ckpt {
 	size_t *fin_off;	/* where each thread's begin in @fin (a pass's only) */
 	size_t nfin;		/* how many of them are final yet */
 	size_t nsegs;		/* of all threads */
+	int64_t ev_last[TIPME_CKPT_EVS];	/* the machine's (struct pm_ckpt_evs) */
+	int64_t ev_next[TIPME_CKPT_EVS];
 };
 
 /*

@@ -129,6 +129,31 @@ static int put_seg(struct out *o, const struct pm_seg *s, const uint64_t **sites
 	return put(o, &w, sizeof(w));
 }
 
+/* A thread's last events as their order (struct tipme_ckpt_thread's @ev_order). */
+static uint16_t ev_order(const struct pm_thread *t)
+{
+	uint16_t o = 0;
+	int k, j;
+
+	for (k = 0; k < TIPME_CKPT_THREAD_EVS; k++) {
+		unsigned int r = 0;
+
+		if (!t->ev_last[k])
+			continue;
+		/* 1 + how many different earlier times */
+		for (j = 0; j < TIPME_CKPT_THREAD_EVS; j++) {
+			int dup = 0, m;
+
+			for (m = 0; m < j; m++)
+				dup |= t->ev_last[m] == t->ev_last[j];
+			if (t->ev_last[j] && t->ev_last[j] < t->ev_last[k] && !dup)
+				r++;
+		}
+		o |= (uint16_t)((r + 1) << (4 * k));
+	}
+	return o;
+}
+
 struct by_pid {
 	uint32_t pid;
 	size_t i, at;	/* index in the checkpoint, first stretch in its @fin */
@@ -160,6 +185,8 @@ static int put_ckpt(struct out *o, const struct pm_ckpt *c, uint32_t ncs,
 	for (i = 0; i < c->nthreads; at += c->threads[i++].nsegs)
 		order[i] = (struct by_pid){ c->threads[i].pid, i, at };
 	qsort(order, c->nthreads, sizeof(*order), by_pid_cmp);
+	memcpy(w.ev_last, c->ev_last, sizeof(w.ev_last));
+	memcpy(w.ev_next, c->ev_next, sizeof(w.ev_next));
 	err = put(o, &w, sizeof(w));
 	if (!err)
 		err = put(o, c->first, ncs * sizeof(*c->first));
@@ -172,8 +199,10 @@ static int put_ckpt(struct out *o, const struct pm_ckpt *c, uint32_t ncs,
 			.dropped = t->dropped, .pend_waker = t->pend_waker,
 			.pend_cpu = t->pend_cpu, .pend = t->pend,
 			.pend_ctx = t->pend_ctx, .tent = t->tent,
+			.ev_order = ev_order(t),
 		};
 
+		memcpy(tw.ev_next, t->ev_next, sizeof(tw.ev_next));
 		for (j = 0; j < t->nsegs; j++)
 			if (!memcmp(&t->segs[j], &c->fin[order[i].at + j], sizeof(*t->segs)))
 				tw.same |= (uint8_t)(1u << j);
@@ -323,14 +352,19 @@ static int get_ckpt(struct in *in, struct pm_ckpt *c, const struct tipme_ckpt_hd
 
 	if (get(in, &r, sizeof(r)))
 		return bad(e, "a checkpoint past the end");
-	if (r.at > r.ns || r.nlosses > h->nlosses || r.have > 1 ||
+	if (r.at > r.ns || r.nlosses > h->nlosses || r.have > 1 || r.reserved ||
 	    (uint64_t)r.nthreads * sizeof(struct tipme_ckpt_thread) > in->left ||
 	    (uint64_t)h->ncpus * 2 * sizeof(int64_t) > in->left)
 		return bad(e, "a checkpoint out of range");
+	for (i = 0; i < TIPME_CKPT_EVS; i++)
+		if (r.ev_last[i] < 0 || r.ev_next[i] < 0)
+			return bad(e, "a checkpoint's event out of range");
 	*c = (struct pm_ckpt){
 		.ns = r.ns, .at = r.at, .first_ns = r.first_ns, .last_ns = r.last_ns,
 		.trigger_ns = r.trigger_ns, .nlosses = r.nlosses, .have = (int)r.have,
 	};
+	memcpy(c->ev_last, r.ev_last, sizeof(c->ev_last));
+	memcpy(c->ev_next, r.ev_next, sizeof(c->ev_next));
 	c->first = calloc(h->ncpus ? h->ncpus : 1, sizeof(*c->first));
 	c->last = calloc(h->ncpus ? h->ncpus : 1, sizeof(*c->last));
 	c->threads = calloc(r.nthreads ? r.nthreads : 1, sizeof(*c->threads));
@@ -346,7 +380,8 @@ static int get_ckpt(struct in *in, struct pm_ckpt *c, const struct tipme_ckpt_hd
 		if (get(in, &tr, sizeof(tr)))
 			return bad(e, "a thread past the end");
 		if ((i && tr.pid <= prev) || !tr.pid || tr.nsegs > TIPME_CKPT_SEGS ||
-		    tr.pend > 1 || tr.tent > 1 || tr.same >> tr.nsegs)
+		    tr.pend > 1 || tr.tent > 1 || tr.same >> tr.nsegs ||
+		    tr.reserved[0] || tr.reserved[1] || tr.reserved[2])
 			return bad(e, "a thread out of range");
 		prev = tr.pid;
 		c->nthreads++;
@@ -355,6 +390,13 @@ static int get_ckpt(struct in *in, struct pm_ckpt *c, const struct tipme_ckpt_hd
 			.pend_cpu = tr.pend_cpu, .pend = tr.pend, .pend_ctx = tr.pend_ctx,
 			.tent = tr.tent,
 		};
+		for (j = 0; j < TIPME_CKPT_THREAD_EVS; j++) {
+			/* the order stands for the times: only compared */
+			t->ev_last[j] = (tr.ev_order >> (4 * j)) & 0xf;
+			t->ev_next[j] = tr.ev_next[j];
+			if (t->ev_last[j] > TIPME_CKPT_THREAD_EVS || t->ev_next[j] < 0)
+				return bad(e, "a thread's event out of range");
+		}
 		if (!tr.nsegs)
 			continue;
 		t->segs = malloc(tr.nsegs * sizeof(*t->segs));

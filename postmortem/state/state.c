@@ -182,7 +182,41 @@ static int64_t cpu_first(const struct cpu_span *c, const struct pm_state *st,
 	return cpu < c->n && c->first[cpu] ? c->first[cpu] : st->first_ns;
 }
 
-static int on_switch(struct pm_state *st, struct pidmap *m,
+/*
+ * The events tipme legs pairs (enum tipme_ckpt_ev): the machine's last
+ * of each kind, and while checkpoints are made (@grid), the first of
+ * each at or after each checkpoint, the machine's and each thread's.
+ */
+struct evs {
+	int64_t last[TIPME_CKPT_EVS];
+	struct pm_ckpts *grid;
+};
+
+static void ev_note(struct evs *v, const struct pm_state *st, struct pm_thread *t,
+		    int k, int64_t ns)
+{
+	size_t j, i;
+
+	if (ns > v->last[k])
+		v->last[k] = ns;
+	if (t && ns > t->ev_last[k])
+		t->ev_last[k] = ns;
+	/* the checkpoints before it that wait for one: the latest ones */
+	for (j = v->grid ? v->grid->n : 0; j-- > 0 && !v->grid->c[j].ev_next[k];)
+		v->grid->c[j].ev_next[k] = ns;
+	if (!t)
+		return;
+	i = (size_t)(t - st->threads);
+	for (j = v->grid ? v->grid->n : 0; j-- > 0;) {
+		struct pm_ckpt *c = &v->grid->c[j];
+
+		if (i >= c->nthreads || c->threads[i].ev_next[k])
+			break;
+		c->threads[i].ev_next[k] = ns;
+	}
+}
+
+static int on_switch(struct pm_state *st, struct pidmap *m, struct evs *v,
 		     const struct cpu_span *cs, const struct pm_event *ev)
 {
 	const struct tipme_rec_switch *sw = &ev->u.sw;
@@ -193,6 +227,9 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 		t = thread_get(st, m, sw->prev_pid);
 		if (!t)
 			return -ENOMEM;
+		ev_note(v, st, t, TIPME_CKPT_EV_SWITCH_OUT, ev->ns);
+		if (sw->prev_state != TIPME_TS_RUNNABLE)
+			ev_note(v, st, t, TIPME_CKPT_EV_SLEEP, ev->ns);
 		if (!cur(t)) {	/* first sight: it ran here since this CPU's records began */
 			s = open_seg(t, cpu_first(cs, st, ev->cpu), PM_T_RUNNING);
 			if (!s)
@@ -228,6 +265,7 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 		t = thread_get(st, m, sw->next_pid);
 		if (!t)
 			return -ENOMEM;
+		ev_note(v, st, t, TIPME_CKPT_EV_SWITCH_IN, ev->ns);
 		s = open_seg(t, ev->ns, PM_T_RUNNING);
 		if (!s)
 			return -ENOMEM;
@@ -239,18 +277,22 @@ static int on_switch(struct pm_state *st, struct pidmap *m,
 	return 0;
 }
 
-static int on_waking(struct pm_state *st, struct pidmap *m,
+static int on_waking(struct pm_state *st, struct pidmap *m, struct evs *v,
 		     const struct pm_event *ev)
 {
 	uint32_t pid = tipme_waking_pid(&ev->u.wk);
 	struct pm_thread *t;
 	struct pm_seg *s;
 
-	if (!pid)
+	if (!pid) {
+		ev_note(v, st, NULL, TIPME_CKPT_EV_WAKING, ev->ns);
+		ev_note(v, st, NULL, TIPME_CKPT_EV_WAKING0, ev->ns);
 		return 0;
+	}
 	t = thread_get(st, m, pid);
 	if (!t)
 		return -ENOMEM;
+	ev_note(v, st, t, TIPME_CKPT_EV_WAKING, ev->ns);
 	s = cur(t);
 	if (s && s->state == PM_T_RUNNING) {	/* may be on its way to sleep */
 		t->pend = 1;
@@ -600,6 +642,7 @@ struct pm_state_bld {
 	const struct pm_ckpts *ck;	/* restored from one of these */
 	const struct pm_ckpt *fin;	/* ends as the whole dump's at this one */
 	struct pm_ckpts *pass;		/* the checkpoints this build is making */
+	struct evs evs;
 };
 
 /*
@@ -740,9 +783,12 @@ int pm_state_bld_event(struct pm_state_bld *b, const struct pm_event *ev,
 	else if (!ev->rt || !ev->rt->our_size)
 		return 0;
 	else if (ev->type == TIPME_REC_SCHED_SWITCH)
-		err = on_switch(st, &b->m, cs, ev);
+		err = on_switch(st, &b->m, &b->evs, cs, ev);
 	else if (ev->type == TIPME_REC_SCHED_WAKING)
-		err = on_waking(st, &b->m, ev);
+		err = on_waking(st, &b->m, &b->evs, ev);
+	else if (ev->type == TIPME_REC_INPUT && ev->u.in.value == 1 &&
+		 (ev->u.in.kind == TIPME_INPUT_KEY || ev->u.in.kind == TIPME_INPUT_BUTTON))
+		ev_note(&b->evs, st, NULL, TIPME_CKPT_EV_PRESS, ev->ns);
 	else if (ev->type == TIPME_REC_BLOCKED)
 		err = on_blocked(st, &b->m, &b->sm, b->pm, ev);
 	else if (ev->type == TIPME_REC_USTACK)
@@ -992,6 +1038,7 @@ static int ckpt_take(struct pm_ckpt *c, const struct pm_state_bld *b, int64_t ns
 	c->trigger_ns = st->trigger_ns;
 	c->nlosses = st->nlosses;
 	c->have = b->have;
+	memcpy(c->ev_last, b->evs.last, sizeof(c->ev_last));
 	return 0;
 }
 
@@ -1039,6 +1086,7 @@ int pm_ckpts_grid(struct pm_ckpts **out, const struct pm_incident *inc,
 	}
 	ck->ncs = b->cs.n;
 	ck->every = next;
+	b->evs.grid = ck;
 	while ((err = pm_merge_next(&mg, &ev, e)) > 0) {
 		/* every event before @ev.ns read, none at it yet */
 		if (nev >= next && ev.ns > prev && b->have) {
@@ -1210,6 +1258,39 @@ int pm_state_bld_restore(struct pm_state_bld *b, const struct pm_ckpts *ck,
 	if (ckpt_restore(b, &ck->c[lo - 1], &ck->whole) < 0)
 		return tm_err_set(e, ENOMEM, "out of memory");
 	return 0;
+}
+
+/* The checkpoint @c, or none at @ns. */
+static void evs_of(const struct pm_ckpt *c, int64_t ns, struct pm_ckpt_evs *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->ns = ns;
+	if (!c)
+		return;
+	out->ns = c->ns;
+	out->threads = c->threads;
+	out->nthreads = c->nthreads;
+	out->last = c->ev_last;
+	out->next = c->ev_next;
+}
+
+void pm_ckpts_evs(const struct pm_ckpts *ck, int64_t from_ns, int64_t to_ns,
+		  struct pm_ckpt_evs *before, struct pm_ckpt_evs *after)
+{
+	size_t lo = 0, hi = ck->n, k;
+
+	while (lo < hi) {	/* the last at or before @from_ns, as pm_state_bld_restore() */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ck->c[mid].at <= from_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	evs_of(lo ? &ck->c[lo - 1] : NULL, INT64_MIN, before);
+	for (k = lo; k < ck->n && ck->c[k].ns <= to_ns; k++)
+		;
+	evs_of(k < ck->n ? &ck->c[k] : NULL, INT64_MAX, after);
 }
 
 int pm_state_build_ckpt(struct pm_state *st, const struct pm_incident *inc,

@@ -76,6 +76,14 @@ _Static_assert(TIPME_PID_MASK <= INT32_MAX, "struct pm_seg's @waker is an int32_
  *	still on its CPU (@pend_waker, @pend_ctx, @pend_cpu)
  * @dropped: while checkpoints are made (pm_ckpts_grid()): stretches
  *	forgotten before @segs[0]
+ * @ev_last: by enum tipme_ckpt_ev (<linux/tipme.h>, the first
+ *	TIPME_CKPT_THREAD_EVS): the time of the thread's last such event
+ *	the builder read, 0 none (from the records it read: not what came
+ *	before a checkpoint it was restored from); in a checkpoint read
+ *	from a file, their order only (as bigger, smaller or equal: the
+ *	times are not kept)
+ * @ev_next: in a checkpoint only: the time of its first such event at or
+ *	after the checkpoint, 0 none
  */
 struct pm_thread {
 	uint32_t pid;
@@ -87,6 +95,8 @@ struct pm_thread {
 	uint8_t tent;	/* runnable since a kept wakeup ended its sleep at once */
 	uint32_t pend_cpu;
 	int64_t pend_waker;
+	int64_t ev_last[TIPME_CKPT_THREAD_EVS];
+	int64_t ev_next[TIPME_CKPT_THREAD_EVS];
 };
 
 /**
@@ -338,6 +348,44 @@ const struct pm_state *pm_ckpts_whole(const struct pm_ckpts *ck);
  * Return: CLOCK_MONOTONIC ns.
  */
 int64_t pm_ckpts_end(const struct pm_ckpts *ck);
+
+/**
+ * struct pm_ckpt_evs - what a checkpoint knows of the events tipme legs
+ *	pairs (enum tipme_ckpt_ev, <linux/tipme.h>)
+ * @ns: where it stands: every record before it is summed up in it, none
+ *	at or after it (CLOCK_MONOTONIC ns)
+ * @threads: every thread seen before it (@nthreads), with their
+ *	@ev_last (compare a thread's only with its own) and @ev_next
+ * @nthreads: how many
+ * @last: by enum tipme_ckpt_ev, the machine's last such event before @ns,
+ *	0 none
+ * @next: its first at or after @ns, 0 none
+ */
+struct pm_ckpt_evs {
+	int64_t ns;
+	const struct pm_thread *threads;
+	size_t nthreads;
+	const int64_t *last;
+	const int64_t *next;
+};
+
+/**
+ * pm_ckpts_evs() - the checkpoints around a time range, for a reader of
+ *	its records that must know what came before and after them
+ * @ck: checkpoints
+ * @from_ns: CLOCK_MONOTONIC ns
+ * @to_ns: CLOCK_MONOTONIC ns, not before @from_ns
+ * @before: set to the last checkpoint at or before @from_ns; @ns
+ *	INT64_MIN and nothing else set when there is none (read from the
+ *	dump's start)
+ * @after: set to the first checkpoint after @to_ns; @ns INT64_MAX and
+ *	nothing else set when there is none (read to the dump's end)
+ *
+ * Reading the records of [@before->ns, @after->ns) then reads every
+ * record of [@from_ns, @to_ns].
+ */
+void pm_ckpts_evs(const struct pm_ckpts *ck, int64_t from_ns, int64_t to_ns,
+		  struct pm_ckpt_evs *before, struct pm_ckpt_evs *after);
 
 /**
  * pm_state_bld_restore() - start a builder from a checkpoint

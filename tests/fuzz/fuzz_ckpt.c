@@ -5,7 +5,8 @@
  * pm_ckpts_parse().  What it accepts must hold what the restore reads:
  * checkpoints in time order, each thread's stretches at most
  * TIPME_CKPT_SEGS with their final forms, every site pointing into the
- * table read; what it refuses must say why.
+ * table read, the events tipme legs reads (pm_ckpts_evs()) in range;
+ * what it refuses must say why.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -66,6 +67,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (t->nsegs > TIPME_CKPT_SEGS || (j && t->pid <= c->threads[j - 1].pid))
 				abort();
+			for (k = 0; k < TIPME_CKPT_THREAD_EVS; k++)
+				if (t->ev_last[k] < 0 || t->ev_last[k] > TIPME_CKPT_THREAD_EVS ||
+				    t->ev_next[k] < 0)
+					abort();
 			for (k = 0; k < t->nsegs; k++) {
 				check_seg(ck, &t->segs[k], h.nsites);
 				check_seg(ck, &c->fin[at + k], h.nsites);
@@ -74,6 +79,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (at != c->nsegs)
 			abort();
+		for (k = 0; k < TIPME_CKPT_EVS; k++)
+			if (c->ev_last[k] < 0 || c->ev_next[k] < 0)
+				abort();
+	}
+	/* what tipme legs reads around a range: the checkpoints' own */
+	for (i = 0; i < ck->n; i++) {
+		struct pm_ckpt_evs b, a;
+
+		pm_ckpts_evs(ck, ck->c[i].at, ck->c[i].ns, &b, &a);
+		if (b.ns != ck->c[i].ns || (a.ns != INT64_MAX && a.ns <= ck->c[i].ns) ||
+		    b.nthreads != ck->c[i].nthreads || (a.ns != INT64_MAX && !a.next))
+			abort();
+		for (j = 0; j < a.nthreads; j++)
+			sink ^= (uint64_t)a.threads[j].ev_next[0] ^ (uint64_t)a.last[0];
 	}
 	(void)sink;
 	pm_ckpts_free(ck);

@@ -537,3 +537,45 @@ void gen_rmtree(const char *dir)
 {
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
+
+char **gen_real_dumps(size_t *n)
+{
+	const char *env = getenv("TIPME_REAL_DUMPS");
+	char list[1024], cmd[1200], line[1024], **v = NULL, **w;
+	size_t cap = 0;
+	FILE *f;
+
+	*n = 0;
+	snprintf(list, sizeof(list), "%s", env && *env ? env : "tests/vm/out");
+	for (char *p = list, *q; p && *p; p = q) {
+		q = strchr(p, ':');
+		if (q)
+			*q++ = 0;
+		snprintf(cmd, sizeof(cmd), "find '%s' -maxdepth 3 \\( -name '*.dump' -o "
+			 "-name '*.incident' \\) -print 2>/dev/null | sort", p);
+		f = popen(cmd, "r");
+		while (f && fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = 0;
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 16;
+				w = realloc(v, cap * sizeof(*v));
+				if (!w)
+					break;
+				v = w;
+			}
+			v[*n] = strdup(line);
+			if (v[*n])
+				(*n)++;
+		}
+		if (f)
+			pclose(f);
+	}
+	return v;
+}
+
+void gen_real_dumps_free(char **paths, size_t n)
+{
+	while (n)
+		free(paths[--n]);
+	free(paths);
+}

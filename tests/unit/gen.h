@@ -232,4 +232,17 @@ char *gen_tmpdir(char *buf);
  */
 void gen_rmtree(const char *dir);
 
+/**
+ * gen_real_dumps() - the dumps of real machines a test compares on: each
+ * kernel dump (*.dump) and incident directory (*.incident) up to three
+ * levels below tests/vm/out, where the VM tests leave them, or below each
+ * of the folders $TIPME_REAL_DUMPS names (separated by colons), sorted
+ * @n: set to how many
+ *
+ * Return: malloc()ed paths (release with gen_real_dumps_free()), or NULL
+ * when there are none.
+ */
+char **gen_real_dumps(size_t *n);
+void gen_real_dumps_free(char **paths, size_t n);
+
 #endif

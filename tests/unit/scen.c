@@ -285,6 +285,15 @@ void scen_blocked(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
 	scen_rec(s, cpu, TIPME_REC_BLOCKED, ts, b, h.len);
 }
 
+void scen_switch_to(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t prev,
+		    uint32_t next, const char *const *site)
+{
+	scen_switch(s, cpu, ts, prev, prev && site ? TIPME_TS_SLEEPING : TIPME_TS_RUNNABLE, 120,
+		    next, 120);
+	if (prev && site)
+		scen_blocked(s, cpu, ts, prev, site);
+}
+
 void scen_task(struct scen *s, uint32_t pid, uint32_t tgid, const char *comm,
 	       const char *exe, const char *argv, size_t argv_len)
 {

@@ -113,6 +113,13 @@ void scen_wake(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t target,
 /* a blocking site: NULL-terminated symbol names, innermost first */
 void scen_blocked(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t pid,
 		  const char *const *site);
+/*
+ * A simulated machine's CPU switching from thread @prev to @next (0:
+ * idle), at priority 120: @prev to sleep at @site when @site is given,
+ * else preempted.
+ */
+void scen_switch_to(struct scen *s, uint32_t cpu, uint64_t ts, uint32_t prev,
+		    uint32_t next, const char *const *site);
 void scen_task(struct scen *s, uint32_t pid, uint32_t tgid, const char *comm,
 	       const char *exe, const char *argv, size_t argv_len);
 /* the parent process of @pid's exec table entries (scen_task() leaves 0) */

@@ -105,12 +105,10 @@ static int write_dump(const char *path, uint64_t seed, uint64_t step_ns)
 				}
 				if (!prev && !next)
 					continue;
-				scen_switch(s, c, t, prev ? pid_of(prev - 1) : 0,
-					    prev && sleep ? TIPME_TS_SLEEPING : TIPME_TS_RUNNABLE,
-					    120, next ? pid_of(next - 1) : 0, 120);
-				if (prev && sleep)
-					scen_blocked(s, c, t, pid_of(prev - 1),
-						     gen_rand(&rnd) % 2 ? site_a : site_b);
+				scen_switch_to(s, c, t, prev ? pid_of(prev - 1) : 0,
+					       next ? pid_of(next - 1) : 0,
+					       !(prev && sleep) ? NULL :
+					       gen_rand(&rnd) % 2 ? site_a : site_b);
 				if (prev)
 					state[prev - 1] = sleep ? T_SLEEP : T_RUNNABLE;
 				if (next)
@@ -334,48 +332,38 @@ static int same_picture(const struct pm_state *whole, const char *dump, const ch
  */
 static int real_dumps(const char *dir, char *why, size_t wlen)
 {
-	const char *env = getenv("TIPME_REAL_DUMPS");
-	char list[1024], cmd[1200], line[1024];
+	char cmd[1200], **dumps;
+	size_t nd, i;
 	int n = 0, bad = 0;
-	FILE *f;
 
-	snprintf(list, sizeof(list), "%s", env && *env ? env : "tests/vm/out");
-	for (char *p = list, *q; p && *p && !bad; p = q) {
-		q = strchr(p, ':');
-		if (q)
-			*q++ = 0;
-		snprintf(cmd, sizeof(cmd), "find '%s' -maxdepth 3 \\( -name '*.dump' -o "
-			 "-name '*.incident' \\) -print 2>/dev/null | sort", p);
-		f = popen(cmd, "r");
-		while (f && !bad && fgets(line, sizeof(line), f)) {
-			char *out, *pid, w[240];
-			int ret;
+	dumps = gen_real_dumps(&nd);
+	for (i = 0; i < nd && !bad; i++) {
+		const char *line = dumps[i];
+		char *out, *pid, w[240];
+		int ret;
 
-			line[strcspn(line, "\n")] = 0;
-			if (!same_out(pm_cmd_report, "report DUMP", "report --whole DUMP",
-				      line, dir, why, wlen)) {
+		if (!same_out(pm_cmd_report, "report DUMP", "report --whole DUMP",
+			      line, dir, why, wlen)) {
+			bad = 1;
+			snprintf(why + strlen(why), wlen - strlen(why), " (%.100s)", line);
+			break;
+		}
+		n++;
+		out = capture_words(pm_cmd_report, "report --json --whole DUMP", line, dir, &ret);
+		pid = out && !ret ? strstr(out, "\"pid\": ") : NULL;
+		if (pid) {
+			snprintf(w, sizeof(w), "why --pid %ld DUMP",
+				 strtol(pid + 7, NULL, 10));
+			snprintf(cmd, sizeof(cmd), "why --pid %ld --whole DUMP",
+				 strtol(pid + 7, NULL, 10));
+			if (!same_out(pm_cmd_why, w, cmd, line, dir, why, wlen)) {
 				bad = 1;
 				snprintf(why + strlen(why), wlen - strlen(why), " (%.100s)", line);
-				break;
 			}
-			n++;
-			out = capture_words(pm_cmd_report, "report --json --whole DUMP", line, dir, &ret);
-			pid = out && !ret ? strstr(out, "\"pid\": ") : NULL;
-			if (pid) {
-				snprintf(w, sizeof(w), "why --pid %ld DUMP",
-					 strtol(pid + 7, NULL, 10));
-				snprintf(cmd, sizeof(cmd), "why --pid %ld --whole DUMP",
-					 strtol(pid + 7, NULL, 10));
-				if (!same_out(pm_cmd_why, w, cmd, line, dir, why, wlen)) {
-					bad = 1;
-					snprintf(why + strlen(why), wlen - strlen(why), " (%.100s)", line);
-				}
-			}
-			free(out);
 		}
-		if (f)
-			pclose(f);
+		free(out);
 	}
+	gen_real_dumps_free(dumps, nd);
 	return bad ? -1 : n;
 }
 

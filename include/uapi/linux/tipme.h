@@ -1863,10 +1863,29 @@ struct tipme_smpsnap_ent {
 	__u32 reserved;
 };
 
-/* struct tipme_ckpt_hdr.version */
-#define TIPME_CKPT_VERSION	1
+/* struct tipme_ckpt_hdr.version (1: without the legs' events, refused) */
+#define TIPME_CKPT_VERSION	2
 /* At most this many stretches per thread in a checkpoint */
 #define TIPME_CKPT_SEGS		2
+
+/*
+ * The events tipme legs pairs that a checkpoint keeps the last before it
+ * and the first at or after it of (struct tipme_ckpt's @ev_last and
+ * @ev_next: the machine's; struct tipme_ckpt_thread's: the thread's,
+ * the first four only)
+ */
+enum tipme_ckpt_ev {
+	TIPME_CKPT_EV_WAKING,		/* a sched_waking of the thread */
+	TIPME_CKPT_EV_SWITCH_IN,	/* it was put on a CPU */
+	TIPME_CKPT_EV_SWITCH_OUT,	/* it was taken off one */
+	TIPME_CKPT_EV_SLEEP,		/* ... not runnable (not preempted) */
+	TIPME_CKPT_EV_PRESS,		/* an input record of a key or button pressed */
+	TIPME_CKPT_EV_WAKING0,		/* a sched_waking of pid 0 */
+	TIPME_CKPT_EVS,
+};
+
+/* Of a thread's: enum tipme_ckpt_ev below this */
+#define TIPME_CKPT_THREAD_EVS	4
 
 /**
  * struct tipme_ckpt_hdr - start of TIPME_SEC_CKPT
@@ -1943,6 +1962,9 @@ struct tipme_ckpt_loss {
  * @nthreads: struct tipme_ckpt_thread entries that follow, by pid
  * @have: a record was read by then
  * @reserved: zero
+ * @ev_last: by enum tipme_ckpt_ev, the machine's last such event before
+ *           @ns (CLOCK_MONOTONIC ns), 0 none
+ * @ev_next: its first at or after @ns, 0 none
  */
 struct tipme_ckpt {
 	__s64 ns;
@@ -1954,6 +1976,8 @@ struct tipme_ckpt {
 	__u32 nthreads;
 	__u32 have;
 	__u32 reserved;
+	__s64 ev_last[TIPME_CKPT_EVS];
+	__s64 ev_next[TIPME_CKPT_EVS];
 };
 
 /**
@@ -1968,6 +1992,14 @@ struct tipme_ckpt {
  * @tent: runnable since a pending wakeup ended its sleep at once
  * @same: bit k set: the final form of stretch k is the stretch as it is
  *        (not written again)
+ * @ev_order: the order of the thread's last events before the
+ *            checkpoint of the first TIPME_CKPT_THREAD_EVS kinds: 4 bits
+ *            per enum tipme_ckpt_ev (kind k in bits 4k to 4k+3), 0 none
+ *            of that kind, else 1 for the earliest, a larger number for a
+ *            later one, the same number for the same time
+ * @reserved: zero
+ * @ev_next: by enum tipme_ckpt_ev, the thread's first such event at or
+ *           after the checkpoint (CLOCK_MONOTONIC ns), 0 none
  */
 struct tipme_ckpt_thread {
 	__u32 pid;
@@ -1979,6 +2011,9 @@ struct tipme_ckpt_thread {
 	__u8 pend_ctx;
 	__u8 tent;
 	__u8 same;
+	__u16 ev_order;
+	__u16 reserved[3];
+	__s64 ev_next[TIPME_CKPT_THREAD_EVS];
 };
 
 /**
