@@ -19,7 +19,7 @@
 #                                              corpus kept in build/fuzz/
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib/common.sh"
-cd "$TIPME_ROOT"
+cd "$TIPME_ROOT" || exit 1
 
 secs=
 names=()
@@ -68,14 +68,29 @@ if ! make -s -j"$(nproc)" B=$B CC=clang-14 \
 fi
 tap ok "fuzz: build the harnesses with clang"
 
-# fuzz_one NAME: replay NAME's regression inputs, then its run; prints
-# "ok DESC" / "not_ok DESC" lines and "# " comments for tap().
+# A later run's kept corpus of NAME is replayed by SPLIT[NAME] processes at
+# once, each over every SPLIT-th input of it with its own seed and its share
+# of the new inputs: kdump's inputs each run a dozen analyses under ASan
+# (0.1-0.25 s an input), and its replay alone was longer than all the
+# other harnesses' runs together, one CPU busy and the other idle.
+declare -A SPLIT=([kdump]=2)
+
+# kept_dir NAME: where the corpus of NAME's full smoke run is kept.
+kept_dir() {
+	echo "$KEPT/$1-$(cd "tests/fuzz/corpus/$1" && find . -type f -print0 |
+		sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+}
+
+# fuzz_one NAME PART PARTS: replay NAME's regression inputs (PART 1), then
+# its run (PART of PARTS, see SPLIT); prints "ok DESC" / "not_ok DESC"
+# lines and "# " comments for tap().
 fuzz_one() {
-	local name=$1 bin=$B/tests/fuzz/fuzz_$1 art=$B/artifacts/$1 work=$B/corpus/$1
-	local regress how what rc runs
+	local name=$1 part=$2 parts=$3 bin=$B/tests/fuzz/fuzz_$1 art=$B/artifacts/$1
+	local work=$B/corpus/$1 log=$B/$1.log regress how what rc runs kept i f
+	[ "$parts" = 1 ] || { work=$work.$part log=$B/$name.$part.log; }
 	mkdir -p "$art" "$work"
 	regress=(tests/fuzz/regress/"$name"/*)
-	if [ -e "${regress[0]}" ]; then
+	if [ "$part" = 1 ] && [ -e "${regress[0]}" ]; then
 		# FUZZ_ALL: each input through every option combination
 		if FUZZ_ALL=1 "$bin" -close_fd_mask=3 "${regress[@]}" >"$B/$name-regress.log" 2>&1; then
 			echo "ok fuzz $name: ${#regress[@]} regression inputs replayed, no crash"
@@ -89,18 +104,22 @@ fuzz_one() {
 		how=(-max_total_time="$secs")
 		what="${secs} s from a random seed"
 	else
-		# seed 1 and a count, from a fresh corpus: the seeds', or the
-		# one the first full run kept, replayed first (its inputs and
-		# the seeds count among the runs)
+		# seed PART and a count, from a fresh corpus: the seeds', or
+		# (its share of) the one the first full run kept, replayed
+		# first (its inputs and the seeds count among the runs)
 		rm -rf "$work" && mkdir -p "$work"
-		kept=$KEPT/$name-$(cd "tests/fuzz/corpus/$name" && find . -type f -print0 |
-			sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
-		if [ -d "$kept" ] && cp -r "$kept/." "$work/"; then
-			local nkept nseeds
-			nkept=$(find "$work" -type f | wc -l)
+		kept=$(kept_dir "$name")
+		if [ -d "$kept" ]; then
+			local nkept=0 nseeds
+			i=0
+			for f in "$kept"/*; do
+				[ $((i % parts + 1)) = "$part" ] && cp "$f" "$work/" && nkept=$((nkept + 1))
+				i=$((i + 1))
+			done
 			nseeds=$(find "tests/fuzz/corpus/$name" -type f | wc -l)
-			how=(-seed=1 -runs=$((nkept + nseeds + SMOKE_RUNS[$name] / 16)))
-			what="seed 1, from the $nkept kept of a full run's corpus"
+			how=(-seed="$part" -runs=$((nkept + nseeds + SMOKE_RUNS[$name] / 16 / parts)))
+			what="seed $part, from the $nkept kept of a full run's corpus"
+			[ "$parts" = 1 ] || what="$what, part $part of $parts"
 			kept=
 		else
 			how=(-seed=1 -runs="${SMOKE_RUNS[$name]}")
@@ -109,7 +128,7 @@ fuzz_one() {
 	fi
 	"$bin" "${how[@]}" -close_fd_mask=3 -timeout=20 -rss_limit_mb=2048 \
 		-artifact_prefix="$art/" "$work" "tests/fuzz/corpus/$name" \
-		>"$B/$name.log" 2>&1
+		>"$log" 2>&1
 	rc=$?
 	# a full smoke run that passed: its corpus kept for the next ones
 	# (made aside and renamed: a clone that does it first wins)
@@ -117,33 +136,41 @@ fuzz_one() {
 		cp -r "$work" "$kept.tmp.$$"; then
 		mv -T "$kept.tmp.$$" "$kept" 2>/dev/null || rm -rf "$kept.tmp.$$"
 	fi
-	runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$B/$name.log")
+	runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log")
 	if [ "$rc" = 0 ]; then
 		echo "ok fuzz $name: ${runs:-?} inputs ($what), no crash, leak or UB"
 	else
-		grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "$B/$name.log" | head -n 8 | sed 's/^/# /'
-		echo "not_ok fuzz $name: found a crash (input in $art/, log: $B/$name.log)"
+		grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "$log" | head -n 8 | sed 's/^/# /'
+		echo "not_ok fuzz $name: found a crash (input in $art/, log: $log)"
 	fi
 }
 
-# Each harness is one process: TIPME_FUZZ_JOBS (default: the CPUs) of them
-# at a time, longest first (kdump is half of the smoke run's time); the
-# results in the order named.
+# Each harness (or part of one) is one process: TIPME_FUZZ_JOBS (default:
+# the CPUs) of them at a time, longest first (kdump's parts); the results
+# in the order named.
 jobs_max=${TIPME_FUZZ_JOBS:-$(nproc)}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "TIPME_FUZZ_JOBS: a positive number, not '$jobs_max'" >&2; exit 2; }
+units=()
 for name in "${names[@]}"; do
+	parts=1
+	[ -z "$secs" ] && [ -d "$(kept_dir "$name")" ] && parts=${SPLIT[$name]:-1}
+	for ((p = 1; p <= parts; p++)); do units+=("$name $p $parts"); done
+done
+for u in "${units[@]}"; do
+	read -r name p parts <<<"$u"
 	while [ "$(jobs -pr | wc -l)" -ge "$jobs_max" ]; do wait -n; done
-	fuzz_one "$name" >"$B/$name.tapres" 2>&1 &
+	fuzz_one "$name" "$p" "$parts" >"$B/$name.$p.tapres" 2>&1 &
 done
 wait
-for name in "${names[@]}"; do
+for u in "${units[@]}"; do
+	read -r name p parts <<<"$u"
 	while IFS= read -r line; do
 		case $line in
 		"ok "*) tap ok "${line#ok }" ;;
 		"not_ok "*) tap not_ok "${line#not_ok }" ;;
 		*) echo "$line" ;;
 		esac
-	done <"$B/$name.tapres"
+	done <"$B/$name.$p.tapres"
 done
 echo "1..$n"
 exit $fail
