@@ -68,10 +68,11 @@ if ! make -s -j"$(nproc)" B=$B CC=clang-14 \
 fi
 tap ok "fuzz: build the harnesses with clang"
 
-# A later run's kept corpus of NAME is replayed by SPLIT[NAME] processes at
-# once, each over every SPLIT-th input of it with its own seed and its share
-# of the new inputs: kdump's inputs each run a dozen analyses under ASan
-# (0.1-0.25 s an input), and its replay alone was longer than all the
+# NAME's smoke run is made by SPLIT[NAME] processes at once, each with its
+# own seed and its share of the inputs: a first run from the seeds, whose
+# corpora together are kept; a later one each over every SPLIT-th input
+# of the kept corpus.  kdump's inputs each run a dozen analyses under
+# ASan (0.1-0.25 s an input), and its run alone was longer than all the
 # other harnesses' runs together, one CPU busy and the other idle.
 declare -A SPLIT=([kdump]=2)
 
@@ -122,14 +123,16 @@ fuzz_one() {
 			[ "$parts" = 1 ] || what="$what, part $part of $parts"
 			kept=
 		else
-			how=(-seed=1 -runs="${SMOKE_RUNS[$name]}")
-			what="seed 1"
+			how=(-seed="$part" -runs=$((SMOKE_RUNS[$name] / parts)))
+			what="seed $part"
+			[ "$parts" = 1 ] || { what="$what, part $part of $parts"; kept=; }
 		fi
 	fi
 	"$bin" "${how[@]}" -close_fd_mask=3 -timeout=20 -rss_limit_mb=2048 \
 		-artifact_prefix="$art/" "$work" "tests/fuzz/corpus/$name" \
 		>"$log" 2>&1
 	rc=$?
+	echo "$rc" > "$B/$name.$part.rc"
 	# a full smoke run that passed: its corpus kept for the next ones
 	# (made aside and renamed: a clone that does it first wins)
 	if [ "$rc" = 0 ] && [ -n "$kept" ] && mkdir -p "$KEPT" &&
@@ -151,9 +154,10 @@ fuzz_one() {
 jobs_max=${TIPME_FUZZ_JOBS:-$(nproc)}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "TIPME_FUZZ_JOBS: a positive number, not '$jobs_max'" >&2; exit 2; }
 units=()
+rm -f "$B"/*.rc "$B"/*.tapres
 for name in "${names[@]}"; do
 	parts=1
-	[ -z "$secs" ] && [ -d "$(kept_dir "$name")" ] && parts=${SPLIT[$name]:-1}
+	[ -z "$secs" ] && parts=${SPLIT[$name]:-1}
 	for ((p = 1; p <= parts; p++)); do units+=("$name $p $parts"); done
 done
 for u in "${units[@]}"; do
@@ -162,6 +166,15 @@ for u in "${units[@]}"; do
 	fuzz_one "$name" "$p" "$parts" >"$B/$name.$p.tapres" 2>&1 &
 done
 wait
+# the parts of a first run that all passed: their corpora kept as one
+for name in "${names[@]}"; do
+	parts=${SPLIT[$name]:-1} kept=$(kept_dir "$name")
+	[ -z "$secs" ] && [ "$parts" -gt 1 ] && [ ! -d "$kept" ] || continue
+	[ "$(cat "$B/$name".[0-9]*.rc 2>/dev/null | sort -u)" = 0 ] || continue
+	[ ! -d "$B/corpus/$name.1" ] && continue
+	mkdir -p "$kept.tmp.$$" && cp "$B/corpus/$name".[0-9]*/* "$kept.tmp.$$/" &&
+		mv -T "$kept.tmp.$$" "$kept" 2>/dev/null || rm -rf "$kept.tmp.$$"
+done
 for u in "${units[@]}"; do
 	read -r name p parts <<<"$u"
 	while IFS= read -r line; do
