@@ -166,6 +166,8 @@ enum variant {
 	V_XORG,		/* an X client of Xorg, which flips for it (xorg_present()) */
 	V_XWL_UINPUT,	/* V_XWL_TIMER's, the key from a uinput writer; a timer's wakeup */
 	V_UNSEEN_RUN,	/* V_UNSEEN_AGAIN's, sway never waiting from its continue to a flip */
+	V_XORG_KBD,	/* Xorg's input thread hands the key to its main thread; no flip */
+	V_XORG_KBD_UNTRACED, /* ... DRM's flips not traced */
 };
 
 static const char *const names[] = {
@@ -191,6 +193,7 @@ static const char *const names[] = {
 	[V_AWAKE_OTHER] = "awake-other", [V_XWL_SLOWX] = "xwayland-slowx",
 	[V_XORG] = "xorg-present", [V_XWL_UINPUT] = "xwayland-uinput",
 	[V_UNSEEN_RUN] = "unseen-run",
+	[V_XORG_KBD] = "xorg-kbd", [V_XORG_KBD_UNTRACED] = "xorg-kbd-untraced",
 };
 
 /* @pid leaves @cpu at @ms in task state @state at @site; @next runs. */
@@ -815,6 +818,60 @@ static int xorg_present(struct scen *s)
 }
 
 /*
+ * V_XORG_KBD: Xorg 21 reading a keyboard itself (t-xorg's kbd).  Its input
+ * thread (801) reads the key at 10 ms and wakes the main thread (800)
+ * through a pipe at 10.3 ms, then polls again at 10.4 ms; the main thread
+ * hands the X client (900) the key at 10.6 ms and waits at 10.9 ms.  The
+ * client sleeps 300 ms, sends its drawing at 311 ms (wakes Xorg), Xorg
+ * draws and replies at 312.4 ms, and waits again at 312.5 ms: no flip, the
+ * answer drawn into the front buffer.  The dump's parameters say DRM's
+ * flip completions were traced; V_XORG_KBD_UNTRACED's do not.
+ */
+static int xorg_kbd(struct scen *s, enum variant v)
+{
+	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
+	char path[200];
+
+	scen_init(s, 3);
+	if (v == V_XORG_KBD)
+		s->params = "tp.drm_vblank_event_delivered=attached\n";
+	scen_task(s, 800, 800, "Xorg", "/usr/lib/xorg/Xorg", "Xorg", 5);
+	scen_task(s, 801, 800, "InputThread", "/usr/lib/xorg/Xorg", "Xorg", 5);
+	scen_task(s, 900, 900, "xclient", "/usr/bin/xclient", "xclient", 8);
+	woken_blocks(s, 0, 801, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 1, 800, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 2, 900, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	/* the input thread reads the key and wakes the main thread */
+	scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+	scen_wake(s, 0, MS(10.02), 801, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 801, 120);
+	scen_wake(s, 0, MS(10.3), 800, 1, 801, TIPME_CTX_TASK);
+	leaves(s, 0, 10.4, 801, TIPME_TS_SLEEPING, 0, poll_site);
+	/* the main thread hands the client the key */
+	scen_switch(s, 1, MS(10.35), 0, TIPME_TS_RUNNABLE, 120, 800, 120);
+	scen_wake(s, 1, MS(10.6), 900, 2, 800, TIPME_CTX_TASK);
+	leaves(s, 1, 10.9, 800, TIPME_TS_SLEEPING, 0, poll_site);
+	/* the client sleeps 300 ms and draws */
+	scen_switch(s, 2, MS(10.65), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	leaves(s, 2, 10.8, 900, TIPME_TS_SLEEPING, 0, sleep_site);
+	scen_wake(s, 2, MS(310.8), 900, 2, 0, TIPME_CTX_HARDIRQ);
+	scen_switch(s, 2, MS(310.85), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	scen_wake(s, 2, MS(311), 800, 1, 900, TIPME_CTX_TASK);
+	leaves(s, 2, 311.2, 900, TIPME_TS_SLEEPING, 0, poll_site);
+	/* Xorg draws it, replies, and waits again */
+	scen_switch(s, 1, MS(311.05), 0, TIPME_TS_RUNNABLE, 120, 800, 120);
+	scen_wake(s, 1, MS(312.4), 900, 2, 800, TIPME_CTX_TASK);
+	leaves(s, 1, 312.5, 800, TIPME_TS_SLEEPING, 0, poll_site);
+	scen_switch(s, 2, MS(312.45), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
+	leaves(s, 2, 312.6, 900, TIPME_TS_SLEEPING, 0, poll_site);
+	scen_trigger(s, MS(400));
+	snprintf(path, sizeof(path), "%s/%s", dir, names[v]);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/%s/kernel.dump", dir, names[v]);
+	return scen_write(s, path);
+}
+
+/*
  * The X client's sleep under an Xwayland that never sleeps again once
  * sway woke it for the key (t-xwayland under TCG: its own work and
  * tipme-xhook's fences keep it running): sway (500) reads the key at
@@ -960,6 +1017,8 @@ static int build(struct scen *s, enum variant v)
 		return xwayland(s, v);
 	if (v == V_XORG)
 		return xorg_present(s);
+	if (v == V_XORG_KBD || v == V_XORG_KBD_UNTRACED)
+		return xorg_kbd(s, v);
 	scen_init(s, 3);
 	if (v == V_WESTON || v == V_WESTON_BUSY || v == V_WESTON_STOPPED ||
 	    v == V_WESTON_TOLD || v == V_WESTON_RELEASE)
@@ -1767,6 +1826,10 @@ int main(void)
 		"\"commit_from\":\"work_queued\"",
 		NULL,
 	};
+	static const char *const xorg_kbd_must[] = {
+		"\"chosen_by\":\"auto_press\"", NULL,
+		"\"interval\":{\"pid\":800,\"comm\":\"Xorg\",", NULL,
+	};
 	static const char poll900[] =
 		"\"culprit\":{\"pid\":900,\"comm\":\"xclient\"},\"resource\":\"do_sys_poll\"";
 	struct scen *s = malloc(sizeof(*s));
@@ -1776,7 +1839,7 @@ int main(void)
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(172);
+	tap_plan(178);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1931,6 +1994,25 @@ int main(void)
 	check(V_WESTON_BUSY, 322.7, "flip", "timer", 600, 90, weston_busy_must,
 	      "the same, weston runnable from the commit to the repaint (its timer expired as it "
 	      "ran): the repaint's flip still, no wait for the timer");
+	/* the module's auto trigger named the press of Xorg's keyboard */
+	snprintf(path, sizeof(path), "%s/%s/meta.json", dir, names[V_XORG_KBD]);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-29T07:00:00Z\"},\n"
+			" \"auto\": {\"input\": \"key\", \"pid\": 800, \"comm\": \"Xorg\",\n"
+			"  \"press_mono_ns\": 10000000, \"latency_ns\": 302500000,"
+			" \"end\": \"reader_idle\"}}\n");
+		fclose(f);
+	}
+	check(V_XORG_KBD, 312.5, "reader_idle", "timer", 900, 90, xorg_kbd_must,
+	      "Xorg reading the key on its input thread, which hands it to the main thread: "
+	      "the press the auto trigger named, the main thread's, to its wait after the "
+	      "client's drawing (no flip; before, it ended at the input thread's poll, "
+	      "10.4 ms)");
+	check(V_XORG_KBD_UNTRACED, 10.9, "reader_idle", "running", 800, 10,
+	      xorg_kbd_must + 2,
+	      "the same with DRM's flips not traced: to the main thread's wait after it handed "
+	      "the client the key, as the module's auto trigger measures it then");
 	check(V_XORG, 316.9, "flip", "timer", 900, 90, xorg_must,
 	      "an X client of Xorg, which flips in the dispatch of its Present request and "
 	      "draws on: to that flip (316.9 ms), completed before Xorg waited again (340 ms), "
