@@ -81,6 +81,7 @@ wait_for 20 says "$out/vkbd.out" ready
 tap_cmp "the keyboard is up" "$?" -eq 0
 ev=$(grep -l '^tipme test keyboard$' /sys/class/input/event*/device/name | head -n 1)
 ev=${ev%/device/name}
+tap_check "its event device in sysfs (${ev##*/})" test -n "$ev" || tap_done
 mkdir -p /run/udev/data
 printf 'I:1\nE:ID_INPUT=1\nE:ID_INPUT_KEY=1\nE:ID_INPUT_KEYBOARD=1\n' \
 	> "/run/udev/data/c$(cat "$ev/dev")"
