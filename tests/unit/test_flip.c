@@ -231,6 +231,14 @@ static void woken_blocks(struct scen *s, uint32_t cpu, uint32_t pid, double ms, 
 	scen_blocked(s, cpu, MS(out), pid, site);
 }
 
+/* @p0, @p1 and @p2, on CPUs 0, 1 and 2, run at 0.6 ms and wait in poll from 1 ms. */
+static void asleep(struct scen *s, uint32_t p0, uint32_t p1, uint32_t p2)
+{
+	woken_blocks(s, 0, p0, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 1, p1, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 2, p2, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+}
+
 /*
  * sway, woken by an interrupt just before @ms, sends foot a message at
  * @ms (wakes it from poll) and waits in poll again; foot runs.
@@ -527,9 +535,7 @@ static void xwl_start(struct scen *s, struct tipme_x11_client cl[2])
 	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
 	scen_task(s, 800, 800, "Xwayland", "/usr/bin/Xwayland", "Xwayland", 5);
 	scen_task(s, 900, 900, "xclient", "/usr/bin/xclient", "xclient", 5);
-	woken_blocks(s, 0, 500, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
-	woken_blocks(s, 1, 800, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
-	woken_blocks(s, 2, 900, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	asleep(s, 500, 800, 900);
 }
 
 /* Scenario @v's kernel dump (@s) and X dump (@c), in its own directory. */
@@ -818,6 +824,19 @@ static int xorg_present(struct scen *s)
 }
 
 /*
+ * @pid runs on @cpu from @run, wakes @target (on @target_cpu) at @at in
+ * task context (none if @target is 0) and sleeps at @out at @site.
+ */
+static void runs_wakes(struct scen *s, uint32_t cpu, uint32_t pid, double run, double at,
+		       uint32_t target, uint32_t target_cpu, double out, const char *const *site)
+{
+	scen_switch(s, cpu, MS(run), 0, TIPME_TS_RUNNABLE, 120, pid, 120);
+	if (target)
+		scen_wake(s, cpu, MS(at), target, target_cpu, pid, TIPME_CTX_TASK);
+	leaves(s, cpu, out, pid, TIPME_TS_SLEEPING, 0, site);
+}
+
+/*
  * V_XORG_KBD: Xorg 21 reading a keyboard itself (t-xorg's kbd).  Its input
  * thread (801) reads the key at 10 ms and wakes the main thread (800)
  * through a pipe at 10.3 ms, then polls again at 10.4 ms; the main thread
@@ -838,32 +857,20 @@ static int xorg_kbd(struct scen *s, enum variant v)
 	scen_task(s, 800, 800, "Xorg", "/usr/lib/xorg/Xorg", "Xorg", 5);
 	scen_task(s, 801, 800, "InputThread", "/usr/lib/xorg/Xorg", "Xorg", 5);
 	scen_task(s, 900, 900, "xclient", "/usr/bin/xclient", "xclient", 8);
-	woken_blocks(s, 0, 801, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
-	woken_blocks(s, 1, 800, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
-	woken_blocks(s, 2, 900, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	asleep(s, 801, 800, 900);
 	/* the input thread reads the key and wakes the main thread */
 	scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
 	scen_wake(s, 0, MS(10.02), 801, 0, 0, TIPME_CTX_HARDIRQ);
-	scen_switch(s, 0, MS(10.1), 0, TIPME_TS_RUNNABLE, 120, 801, 120);
-	scen_wake(s, 0, MS(10.3), 800, 1, 801, TIPME_CTX_TASK);
-	leaves(s, 0, 10.4, 801, TIPME_TS_SLEEPING, 0, poll_site);
+	runs_wakes(s, 0, 801, 10.1, 10.3, 800, 1, 10.4, poll_site);
 	/* the main thread hands the client the key */
-	scen_switch(s, 1, MS(10.35), 0, TIPME_TS_RUNNABLE, 120, 800, 120);
-	scen_wake(s, 1, MS(10.6), 900, 2, 800, TIPME_CTX_TASK);
-	leaves(s, 1, 10.9, 800, TIPME_TS_SLEEPING, 0, poll_site);
+	runs_wakes(s, 1, 800, 10.35, 10.6, 900, 2, 10.9, poll_site);
 	/* the client sleeps 300 ms and draws */
-	scen_switch(s, 2, MS(10.65), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
-	leaves(s, 2, 10.8, 900, TIPME_TS_SLEEPING, 0, sleep_site);
+	runs_wakes(s, 2, 900, 10.65, 0, 0, 0, 10.8, sleep_site);
 	scen_wake(s, 2, MS(310.8), 900, 2, 0, TIPME_CTX_HARDIRQ);
-	scen_switch(s, 2, MS(310.85), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
-	scen_wake(s, 2, MS(311), 800, 1, 900, TIPME_CTX_TASK);
-	leaves(s, 2, 311.2, 900, TIPME_TS_SLEEPING, 0, poll_site);
+	runs_wakes(s, 2, 900, 310.85, 311, 800, 1, 311.2, poll_site);
 	/* Xorg draws it, replies, and waits again */
-	scen_switch(s, 1, MS(311.05), 0, TIPME_TS_RUNNABLE, 120, 800, 120);
-	scen_wake(s, 1, MS(312.4), 900, 2, 800, TIPME_CTX_TASK);
-	leaves(s, 1, 312.5, 800, TIPME_TS_SLEEPING, 0, poll_site);
-	scen_switch(s, 2, MS(312.45), 0, TIPME_TS_RUNNABLE, 120, 900, 120);
-	leaves(s, 2, 312.6, 900, TIPME_TS_SLEEPING, 0, poll_site);
+	runs_wakes(s, 1, 800, 311.05, 312.4, 900, 2, 312.5, poll_site);
+	runs_wakes(s, 2, 900, 312.45, 0, 0, 0, 312.6, poll_site);
 	scen_trigger(s, MS(400));
 	snprintf(path, sizeof(path), "%s/%s", dir, names[v]);
 	mkdir(path, 0700);
@@ -1430,6 +1437,27 @@ static int build(struct scen *s, enum variant v)
 	return scen_write(s, path);
 }
 
+/*
+ * The meta.json of an auto incident of the module's on scenario @v: a key
+ * press at @press_ns read by @pid (@comm), @lat_ns long.  Return: 0, or
+ * -1 if it could not be written.
+ */
+static int auto_meta(enum variant v, int pid, const char *comm, long press_ns, long lat_ns)
+{
+	char path[200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/meta.json", dir, names[v]);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-27T10:00:00Z\"},\n"
+		" \"auto\": {\"input\": \"key\", \"pid\": %d, \"comm\": \"%s\",\n"
+		"  \"press_mono_ns\": %ld, \"latency_ns\": %ld}}\n", pid, comm, press_ns, lat_ns);
+	fclose(f);
+	return 0;
+}
+
 /* tipme @cmd [--json] on scenario @name, with the directory as "DIR". */
 static char *run(int (*cmd)(int, char **), const char *word, const char *name,
 		 int json, int *ret)
@@ -1833,8 +1861,7 @@ int main(void)
 	static const char poll900[] =
 		"\"culprit\":{\"pid\":900,\"comm\":\"xclient\"},\"resource\":\"do_sys_poll\"";
 	struct scen *s = malloc(sizeof(*s));
-	char *out, path[200], msg[256];
-	FILE *f;
+	char *out, msg[256];
 	int ret;
 	size_t i;
 
@@ -1995,15 +2022,7 @@ int main(void)
 	      "the same, weston runnable from the commit to the repaint (its timer expired as it "
 	      "ran): the repaint's flip still, no wait for the timer");
 	/* the module's auto trigger named the press of Xorg's keyboard */
-	snprintf(path, sizeof(path), "%s/%s/meta.json", dir, names[V_XORG_KBD]);
-	f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-29T07:00:00Z\"},\n"
-			" \"auto\": {\"input\": \"key\", \"pid\": 800, \"comm\": \"Xorg\",\n"
-			"  \"press_mono_ns\": 10000000, \"latency_ns\": 302500000,"
-			" \"end\": \"reader_idle\"}}\n");
-		fclose(f);
-	}
+	auto_meta(V_XORG_KBD, 800, "Xorg", 10000000, 302500000);
 	check(V_XORG_KBD, 312.5, "reader_idle", "timer", 900, 90, xorg_kbd_must,
 	      "Xorg reading the key on its input thread, which hands it to the main thread: "
 	      "the press the auto trigger named, the main thread's, to its wait after the "
@@ -2051,15 +2070,8 @@ int main(void)
 			tap_diag("%s: %s", names[i], msg);
 	}
 	/* the module's auto trigger named the press: auto_press, to the flip */
-	snprintf(path, sizeof(path), "%s/timer/meta.json", dir);
-	f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-27T10:00:00Z\"},\n"
-			" \"auto\": {\"input\": \"key\", \"pid\": 500, \"comm\": \"sway\",\n"
-			"  \"press_mono_ns\": 10000000, \"latency_ns\": 310000000}}\n");
-		fclose(f);
-	}
-	out = f ? run(pm_cmd_report, "report", "timer", 1, &ret) : NULL;
+	ret = auto_meta(V_TIMER, 500, "sway", 10000000, 310000000);
+	out = !ret ? run(pm_cmd_report, "report", "timer", 1, &ret) : NULL;
 	tap_ok(out && strstr(out, "\"from_mono_ns\":10000000,\"to_mono_ns\":320000000,"
 			   "\"chosen_by\":\"auto_press\",\"press_claimed\":false,\"end\":\"flip\","
 			   "\"reader_by\":\"wakeup\",\"flip_mono_ns\":320000000,"),
@@ -2073,14 +2085,8 @@ int main(void)
 	 * ms after, beyond 2 ms and a CPU's skew, it names none
 	 */
 	for (i = 0; i < 2; i++) {
-		f = fopen(path, "w");
-		if (!f)
+		if (auto_meta(V_TIMER, 500, "sway", i ? 22400000 : 12400000, 310000000))
 			break;
-		fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-27T10:00:00Z\"},\n"
-			" \"auto\": {\"input\": \"key\", \"pid\": 500, \"comm\": \"sway\",\n"
-			"  \"press_mono_ns\": %d, \"latency_ns\": 310000000}}\n",
-			i ? 22400000 : 12400000);
-		fclose(f);
 		out = run(pm_cmd_report, "report", "timer", 1, &ret);
 		tap_ok(out && strstr(out, i ? "\"chosen_by\":\"kernel_input\"" :
 					       "\"chosen_by\":\"auto_press\""),

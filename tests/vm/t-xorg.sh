@@ -72,12 +72,7 @@ at "tipmed up"
 # the keyboard, before Xorg (which opens it at start); its event device
 # from sysfs, and what udev would have recorded of it (ID_INPUT_*: libinput
 # ignores a device without them)
-rm -f /tmp/keys
-mkfifo /tmp/keys
-"$B"/tests/vm/vkbd --stdin < /tmp/keys > "$out/vkbd.out" 2>&1 &
-VKBD=$!
-exec 8> /tmp/keys
-wait_for 20 says "$out/vkbd.out" ready
+vkbd_start /tmp/keys "$out/vkbd.out" 8
 tap_cmp "the keyboard is up" "$?" -eq 0
 ev=$(grep -l '^tipme test keyboard$' /sys/class/input/event*/device/name | head -n 1)
 ev=${ev%/device/name}
