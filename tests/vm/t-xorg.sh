@@ -15,7 +15,9 @@
 #     follow that hand-off (module/control/autotrig.c step 2b), else it
 #     ends when the input thread polls again, a millisecond after the key,
 #     and never fires; and it ends where the main thread waits again after
-#     executing the client's drawing (step 5c: no flip follows).  One
+#     executing the client's drawing (step 5c: no flip follows).  (The
+#     fast key's answer, sent while Xorg was still awake, wakes nobody:
+#     that press waits for a flip and is forgotten at the slow one.)  One
 #     incident, for the slow key: meta.json names Xorg and a latency within
 #     10% of the client's account (its receipt of the key plus its sleep ..
 #     its drawing done, from when the keyboard typed it); tipme report
