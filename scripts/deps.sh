@@ -48,8 +48,9 @@ PKGS=(
 	# (x11-xkb-utils: setxkbmap, for the QWERTZ hotkey test; xvfb pulls it)
 	xvfb xdotool xterm x11-apps x11-utils x11-xkb-utils
 	# ... and a real Xorg on a KMS device in QEMU (t-xorg): its built-in
-	# modesetting driver page-flips with glamor, on Mesa's softpipe
-	xserver-xorg-core libgl1-mesa-dri
+	# modesetting driver page-flips with glamor, on Mesa's softpipe; its
+	# keyboard a uinput device that the libinput driver reads
+	xserver-xorg-core xserver-xorg-input-libinput libgl1-mesa-dri
 	# ... and under Xwayland: sway's headless backend as the Wayland
 	# compositor, wtype as its keyboard, xhost to let root's clients in
 	sway xwayland wtype x11-xserver-utils

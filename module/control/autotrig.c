@@ -19,6 +19,13 @@
  *     The wait it was woken from is kept: its system call, user
  *     instruction and user stack pointer (the task is asleep in the
  *     kernel, so its saved registers hold still).
+ *  2b. A reader that hands the press to another thread of its own process
+ *     before it waits again (it wakes that thread from task context, and
+ *     has woken no client yet) is not the one that handles it: Xorg's
+ *     input thread reads the device and wakes the server's main thread
+ *     through a pipe, and goes back to its poll at once.  The press moves
+ *     to the thread it woke, once, with the wait that thread was woken
+ *     from; the thread it left is no longer followed.
  *  3. The first user task of another process that this reader wakes from
  *     task context while it handles the press is its client (a compositor
  *     passing the key to the focused window); the wait the client was
@@ -70,6 +77,17 @@
  *     again without committing another flip, when a new press wakes the
  *     reader, or when AUTO_LOOP_NS pass with no such flip (a timer): the
  *     trigger fires then, the first flip in its history.
+ *  5c. A reader that waits for work again after the client's answer,
+ *     its process having committed nothing (queued no work item and no
+ *     vblank event in task context) since the answer, may have drawn the
+ *     answer without a flip (Xorg drawing a core client's answer into its
+ *     front buffer) or wait for a flip committed before it (sway with a
+ *     flip pending), or for its repaint window (weston).  The press waits
+ *     (AUTO_DRAWN) for a flip as before, and goes back to waiting for one
+ *     when the process commits or the client sends more; if no flip comes
+ *     within AUTO_DRAWN_NS, it ends at that wait (a timer; a new press of
+ *     the reader's), its end TIPME_PRESS_END_READER: the server executed
+ *     the client's drawing then.
  *  6. A client the reader's process wakes from the wait it was woken from
  *     for the press (its next message: the key's release, say), that has
  *     neither answered nor run while the reader was awake since the
@@ -126,6 +144,12 @@
  * repaint loop (REPAINT_WITHIN_NS in postmortem/analysis/flip.c).
  */
 #define AUTO_LOOP_NS		(100 * NSEC_PER_MSEC)
+/*
+ * A flip committed before the compositor waited after the answer (sway's
+ * pending one) comes this soon; an X server that drew into its front
+ * buffer has none.
+ */
+#define AUTO_DRAWN_NS		(200 * NSEC_PER_MSEC)
 
 static unsigned int auto_trigger_ms;
 module_param(auto_trigger_ms, uint, 0644);
@@ -165,12 +189,16 @@ struct auto_wait {
  * @AUTO_STARTED: a flip came after the answer; it may only have started
  *	the compositor's repaint loop, the next on its file and CRTC ends
  *	the press
+ * @AUTO_DRAWN: the reader waited for work after the answer, its process
+ *	having committed nothing since: a flip within AUTO_DRAWN_NS goes on
+ *	as with AUTO_ANSWERED, else the press ends at that wait
  */
 enum auto_phase {
 	AUTO_READING,
 	AUTO_CLIENT,
 	AUTO_ANSWERED,
 	AUTO_STARTED,
+	AUTO_DRAWN,
 };
 
 /**
@@ -196,11 +224,16 @@ enum auto_phase {
  *	reader last woke from its wait for work: a flip may be pending
  * @silent: the reader's process woke the client from its wait again
  *	while the reader still handled the press, without an answer
+ * @hopped: the press moved from the thread evdev woke to a thread of its
+ *	process that it woke (step 2b)
+ * @acommit: with @answered, the reader's process committed (queued a work
+ *	item or a vblank event in task context) since the answer
  * @passed: the client woke another task (not of the reader's process) or
  *	queued a work item since it was woken for the press: its answer
  *	may come after the reader's next message
  * @flipwait: counted in tipme_auto_flipwait
- * @loop_ns: with AUTO_STARTED, the first flip after the answer
+ * @loop_ns: with AUTO_STARTED, the first flip after the answer; with
+ *	AUTO_DRAWN, the reader's wait after the answer
  * @loop_file: ... its DRM file (probes/drm.c's identity)
  * @loop_crtc: ... and CRTC
  * @read: with AUTO_STARTED, the reader woke from its wait for work since
@@ -226,6 +259,8 @@ struct auto_reader {
 	bool cand;
 	bool committed;
 	bool silent;
+	bool hopped;
+	bool acommit;
 	bool passed;
 	bool flipwait;
 	u64 loop_ns;
@@ -244,6 +279,7 @@ static struct tipme_trigger_press fired;
 static bool fired_pending, stopped;
 static u32 nr_measured, nr_slow, nr_fired, nr_full, nr_forgotten, nr_cut;
 static u32 nr_followed, nr_flipped, nr_undrawn, nr_repaint;
+static u32 nr_handed, nr_drawn;
 
 static struct irq_work fire_work;
 /* Ends the presses whose loop's next flip did not come (AUTO_LOOP_NS). */
@@ -316,6 +352,7 @@ static void auto_set_phase(struct auto_reader *r, u8 phase)
 static void auto_answered(struct auto_reader *r)
 {
 	r->answered = true;
+	r->acommit = false;
 	if (r->phase == AUTO_CLIENT || READ_ONCE(flips_seen))
 		auto_set_phase(r, AUTO_ANSWERED);
 }
@@ -342,10 +379,25 @@ static void auto_measured(struct auto_reader *r, u64 lat, u16 end)
 	irq_work_queue(&fire_work);
 }
 
-/* Under auto_lock: a press in AUTO_STARTED ends at its first flip. */
+/* Under auto_lock: when @r, AUTO_STARTED or AUTO_DRAWN, ends without a flip. */
+static u64 loop_end(const struct auto_reader *r)
+{
+	return r->loop_ns +
+	       (r->phase == AUTO_DRAWN ? AUTO_DRAWN_NS : AUTO_LOOP_NS);
+}
+
+/*
+ * Under auto_lock: a press in AUTO_STARTED ends at its first flip, one in
+ * AUTO_DRAWN at its reader's wait after the answer.
+ */
 static void auto_loop_end(struct auto_reader *r)
 {
-	auto_measured(r, r->loop_ns - r->press_ns, TIPME_PRESS_END_FLIP);
+	bool drawn = r->phase == AUTO_DRAWN;
+
+	if (drawn)
+		nr_drawn++;
+	auto_measured(r, r->loop_ns - r->press_ns,
+		      drawn ? TIPME_PRESS_END_READER : TIPME_PRESS_END_FLIP);
 	auto_drop(r);
 }
 
@@ -360,14 +412,22 @@ static void auto_expire(u64 now)
 
 	for (i = 0; i < AUTO_READERS; i++) {
 		r = &readers[i];
-		if (r->pid && r->phase == AUTO_STARTED &&
-		    now - r->loop_ns > AUTO_LOOP_NS) {
+		if (r->pid && r->phase >= AUTO_STARTED &&
+		    now > loop_end(r)) {
 			auto_loop_end(r);
 		} else if (r->pid && now - r->press_ns > AUTO_FORGET_NS) {
 			auto_drop(r);
 			nr_forgotten++;
 		}
 	}
+}
+
+/* Under auto_lock: the timer ends @r then. */
+static void auto_loop_timer(struct auto_reader *r)
+{
+	if (!hrtimer_is_queued(&loop_timer))
+		hrtimer_start(&loop_timer, ns_to_ktime(loop_end(r) + 1),
+			      HRTIMER_MODE_ABS);
 }
 
 /*
@@ -385,9 +445,18 @@ static void auto_loop_start(struct auto_reader *r, u32 file, int crtc)
 	WRITE_ONCE(r->phase, AUTO_STARTED);
 	auto_sync(r);
 	nr_flipped++;
-	if (!hrtimer_is_queued(&loop_timer))
-		hrtimer_start(&loop_timer, ns_to_ktime(r->loop_ns + AUTO_LOOP_NS + 1),
-			      HRTIMER_MODE_ABS);
+	auto_loop_timer(r);
+}
+
+/*
+ * Under auto_lock: the reader of answered press @r waits for work at
+ * @now, its process having committed nothing since the answer (step 5c).
+ */
+static void auto_drawn(struct auto_reader *r, u64 now)
+{
+	r->loop_ns = now;
+	WRITE_ONCE(r->phase, AUTO_DRAWN);
+	auto_loop_timer(r);
 }
 
 static enum hrtimer_restart loop_timer_fn(struct hrtimer *t)
@@ -400,13 +469,13 @@ static enum hrtimer_restart loop_timer_fn(struct hrtimer *t)
 	now = ktime_get_ns();
 	auto_expire(now);
 	for (i = 0; i < AUTO_READERS; i++)
-		if (readers[i].pid && readers[i].phase == AUTO_STARTED &&
-		    (!next || readers[i].loop_ns < next))
-			next = readers[i].loop_ns;
+		if (readers[i].pid && readers[i].phase >= AUTO_STARTED &&
+		    (!next || loop_end(&readers[i]) < next))
+			next = loop_end(&readers[i]);
 	raw_spin_unlock_irqrestore(&auto_lock, flags);
 	if (!next)
 		return HRTIMER_NORESTART;
-	hrtimer_set_expires(t, ns_to_ktime(next + AUTO_LOOP_NS + 1));
+	hrtimer_set_expires(t, ns_to_ktime(next + 1));
 	return HRTIMER_RESTART;
 }
 
@@ -443,6 +512,7 @@ void tipme_auto_woken(struct task_struct *p)
 	struct auto_press *d = this_cpu_ptr(&delivery);
 	struct auto_reader *r, *slot = NULL;
 	u64 now = ktime_get_ns();
+	bool same;
 	int i;
 
 	if (now - d->press_ns > AUTO_DELIVERY_NS) {
@@ -460,8 +530,11 @@ void tipme_auto_woken(struct task_struct *p)
 	auto_expire(now);
 	for (i = 0; i < AUTO_READERS; i++) {
 		r = &readers[i];
+		/* its reader, or the thread it handed a press to (step 2b) */
+		same = r->pid && (r->pid == p->pid ||
+				  (r->hopped && r->tgid == p->tgid));
 		/* Still busy with an earlier press: that one is measured. */
-		if (r->pid == p->pid && r->phase == AUTO_READING)
+		if (same && r->phase == AUTO_READING)
 			goto out;
 		/*
 		 * Done with an earlier press whose answer is not on the
@@ -469,9 +542,9 @@ void tipme_auto_woken(struct task_struct *p)
 		 * end the earlier one at this press's answer (one that
 		 * flipped ends at that flip).
 		 */
-		if (r->pid == p->pid && r->phase == AUTO_STARTED) {
+		if (same && r->phase >= AUTO_STARTED) {
 			auto_loop_end(r);
-		} else if (r->pid == p->pid) {
+		} else if (same) {
 			auto_drop(r);
 			nr_forgotten++;
 		}
@@ -492,6 +565,8 @@ void tipme_auto_woken(struct task_struct *p)
 	slot->cand = false;
 	slot->committed = false;
 	slot->silent = false;
+	slot->hopped = false;
+	slot->acommit = false;
 	slot->passed = false;
 	slot->flipwait = false;
 	slot->phase = AUTO_READING;
@@ -524,6 +599,18 @@ static bool wakes_for(const struct auto_reader *r, struct task_struct *p)
 }
 
 /*
+ * Does current, a press's reader that has woken no client, hand the press
+ * to @p, a thread of its own process (step 2b)?  Without the lock.
+ */
+static bool hands_off(const struct auto_reader *r, struct task_struct *p)
+{
+	return READ_ONCE(r->pid) == current->pid && p != current &&
+	       p->tgid == current->tgid && !(p->flags & PF_KTHREAD) &&
+	       READ_ONCE(r->phase) == AUTO_READING && !READ_ONCE(r->client) &&
+	       !READ_ONCE(r->hopped);
+}
+
+/*
  * Does current, a followed press's client that has not answered, pass
  * work on to @p (NULL: a work item)?  Without the lock.
  */
@@ -550,8 +637,10 @@ static void auto_passes_on(struct auto_reader *r, struct task_struct *p)
  * interrupt, a signal), a reader waking its client, a client waking its
  * reader's process (its answer) or another task (it passed work on), or
  * the reader's process waking the client from its wait again (its next
- * message).  Only task context counts for the last four: an interrupt's
- * wakeup is not the interrupted task's.
+ * message), or a reader that has woken no client waking a thread of its
+ * own process (it hands the press to that thread: step 2b).  Only task
+ * context counts for all but the first: an interrupt's wakeup is not the
+ * interrupted task's.
  *
  * Context: the sched_waking probe (interrupts off, @p's pi_lock held).
  */
@@ -568,7 +657,8 @@ void tipme_auto_wakes(struct task_struct *p)
 	for (i = 0; i < AUTO_READERS; i++) {
 		pid = READ_ONCE(readers[i].pid);
 		if (pid && (p->pid == pid || (task && wakes_for(&readers[i], p)) ||
-			    (intask && passes_on(&readers[i], p))))
+			    (intask && (passes_on(&readers[i], p) ||
+					hands_off(&readers[i], p)))))
 			break;
 	}
 	if (i == AUTO_READERS)
@@ -594,6 +684,17 @@ void tipme_auto_wakes(struct task_struct *p)
 			auto_loop_wakes(r, p, woke, task);
 			continue;
 		}
+		if (intask && r->phase == AUTO_READING &&
+		    r->pid == current->pid && !r->client && !r->hopped &&
+		    p != current && p->tgid == r->tgid &&
+		    !(p->flags & PF_KTHREAD)) {
+			/* the press goes on in the thread it woke */
+			wait_of(p, &r->wait);
+			r->hopped = true;
+			nr_handed++;
+			WRITE_ONCE(r->pid, p->pid);
+			continue;
+		}
 		if (intask)
 			auto_passes_on(r, p);
 		if (!task) {
@@ -608,6 +709,10 @@ void tipme_auto_wakes(struct task_struct *p)
 		} else if (r->client && !r->answered &&
 			   r->ctgid == current->tgid && p->tgid == r->tgid) {
 			auto_answered(r);
+		} else if (r->phase == AUTO_DRAWN &&
+			   r->ctgid == current->tgid && p->tgid == r->tgid) {
+			/* more of the answer */
+			WRITE_ONCE(r->phase, AUTO_ANSWERED);
 		} else if (r->client == p->pid && !r->answered && !r->cand &&
 			   !r->passed && current->tgid == r->tgid &&
 			   same_wait(p, &r->cwait)) {
@@ -632,7 +737,8 @@ void tipme_auto_wakes(struct task_struct *p)
 static bool commits(const struct auto_reader *r)
 {
 	return READ_ONCE(r->pid) && READ_ONCE(r->tgid) == current->tgid &&
-	       (READ_ONCE(r->cand) || READ_ONCE(r->phase) == AUTO_STARTED);
+	       (READ_ONCE(r->cand) || READ_ONCE(r->phase) == AUTO_STARTED ||
+		READ_ONCE(r->answered));
 }
 
 /*
@@ -645,6 +751,11 @@ static void auto_commits(struct auto_reader *r)
 		return;
 	if (r->cand)
 		r->committed = true;
+	if (r->answered)
+		r->acommit = true;
+	/* a flip may follow */
+	if (r->phase == AUTO_DRAWN)
+		WRITE_ONCE(r->phase, AUTO_ANSWERED);
 	if (r->phase == AUTO_STARTED && r->read)
 		r->recommit = true;
 }
@@ -757,22 +868,25 @@ void tipme_auto_switched(struct task_struct *prev, unsigned int state)
 			auto_loop_end(r);
 			continue;
 		}
-		if (r->phase != AUTO_READING)
-			continue;
 		lat = now - r->press_ns;
-		nr_measured++;
-		memcpy(r->comm, prev->comm, sizeof(r->comm));
-		if (r->client && flips && !r->silent &&
-		    lat < (u64)READ_ONCE(auto_trigger_ms) * NSEC_PER_MSEC) {
+		if (r->phase == AUTO_READING) {
+			nr_measured++;
+			memcpy(r->comm, prev->comm, sizeof(r->comm));
+			if (!r->client || !flips || r->silent ||
+			    lat >= (u64)READ_ONCE(auto_trigger_ms) * NSEC_PER_MSEC) {
+				if (r->silent)
+					nr_undrawn++;
+				auto_measured(r, lat, TIPME_PRESS_END_READER);
+				auto_drop(r);
+				continue;
+			}
 			nr_followed++;
 			auto_set_phase(r, r->answered ? AUTO_ANSWERED :
 					  AUTO_CLIENT);
-			continue;
 		}
-		if (r->silent)
-			nr_undrawn++;
-		auto_measured(r, lat, TIPME_PRESS_END_READER);
-		auto_drop(r);
+		/* the answer drawn without a commit, maybe without a flip */
+		if (r->phase == AUTO_ANSWERED && !r->acommit)
+			auto_drawn(r, now);
 	}
 	raw_spin_unlock(&auto_lock);
 }
@@ -930,7 +1044,7 @@ static struct input_handler auto_handler = {
 int tipme_auto_params_text(char *buf, size_t size)
 {
 	u32 measured, slow, nfired, full, forgotten, cut, followed, flipped;
-	u32 undrawn, repaint;
+	u32 undrawn, repaint, handed, drawn;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&auto_lock, flags);
@@ -944,12 +1058,14 @@ int tipme_auto_params_text(char *buf, size_t size)
 	flipped = nr_flipped;
 	undrawn = nr_undrawn;
 	repaint = nr_repaint;
+	handed = nr_handed;
+	drawn = nr_drawn;
 	raw_spin_unlock_irqrestore(&auto_lock, flags);
 	return scnprintf(buf, size,
-			 "auto_trigger_ms=%u\nauto_presses_measured=%u\nauto_presses_slow=%u\nauto_triggers=%u\nauto_readers_missed=%u\nauto_readers_forgotten=%u\nauto_deliveries_cut=%u\nauto_presses_followed=%u\nauto_presses_to_flip=%u\nauto_presses_undrawn=%u\nauto_presses_to_repaint=%u\n",
+			 "auto_trigger_ms=%u\nauto_presses_measured=%u\nauto_presses_slow=%u\nauto_triggers=%u\nauto_readers_missed=%u\nauto_readers_forgotten=%u\nauto_deliveries_cut=%u\nauto_presses_followed=%u\nauto_presses_to_flip=%u\nauto_presses_undrawn=%u\nauto_presses_to_repaint=%u\nauto_presses_handed=%u\nauto_presses_drawn=%u\n",
 			 READ_ONCE(auto_trigger_ms), measured, slow, nfired,
 			 full, forgotten, cut, followed, flipped, undrawn,
-			 repaint);
+			 repaint, handed, drawn);
 }
 
 /**

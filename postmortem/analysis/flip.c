@@ -811,6 +811,69 @@ static int commit_and_flip(const struct pm_incident *inc, const struct pm_state 
 	return 1;
 }
 
+/*
+ * When the thread woken at @w (the reader) next waited for work (poll,
+ * epoll ...) after it; 0 if never.
+ */
+static int64_t idle_after(const struct pm_incident *inc, const struct pm_state *st,
+			  const struct pm_wake *w)
+{
+	const struct pm_thread *t = pm_state_thread(st, w->target);
+	size_t j;
+
+	for (j = t ? pm_seg_first(t, w->ns) : 0; t && j < t->nsegs; j++) {
+		const struct pm_seg *s = &t->segs[j];
+
+		if (s->start_ns <= w->ns || s->state != PM_T_BLOCKED || !pm_seg_idle(inc, s))
+			continue;
+		/*
+		 * A wait no wakeup ended, that began on another CPU soon after
+		 * the reader's wakeup: that wakeup ended it, its time on a CPU
+		 * whose clock lags (a sleeping task's wakeup is always
+		 * recorded); the reader dispatched the input after it.
+		 */
+		if (s->waker < 0 && s->end_ns != INT64_MAX && s->cpu != w->cpu &&
+		    s->start_ns - w->ns <= PM_CPU_SKEW_NS)
+			continue;
+		return s->start_ns;
+	}
+	return 0;
+}
+
+/*
+ * A reader that hands the input to another thread of its process before
+ * it waits for work again, having woken no client (a thread of another
+ * process, no kernel thread) first: Xorg 21's input thread reads the
+ * device and wakes the server's main thread through a pipe, then polls
+ * again at once.  That thread, the first the reader woke so in task
+ * context, dispatches the input, up to its own next wait for work.  The
+ * module's auto trigger follows the same hand-off, once
+ * (module/control/autotrig.c, step 2b).
+ */
+static void hand_off(const struct pm_incident *inc, const struct pm_state *st,
+		     const struct pm_res *res, struct pm_press_path *p)
+{
+	const struct pm_dump *pm = &inc->pm;
+	int64_t until = p->idle_ns ? p->idle_ns : p->read_ns + DISPATCH_WITHIN_NS;
+	size_t i;
+
+	for (i = pm_res_wake_from(res, p->read_ns + 1); i < res->nwakes && res->wakes[i].ns < until;
+	     i++) {
+		const struct pm_wake *w = &res->wakes[i];
+
+		if (w->ctx != TIPME_CTX_TASK || w->waker != p->reader || w->target == p->reader ||
+		    kthread(pm, w->target, w->ns))
+			continue;
+		if (tgid_of(pm, w->target, w->ns) != p->compositor)
+			return;		/* its client first */
+		p->handed_from = p->reader;
+		p->handed_ns = w->ns;
+		p->reader = w->target;
+		p->idle_ns = idle_after(inc, st, w);
+		return;
+	}
+}
+
 /**
  * pm_press_path() - follow a press from its reader to the screen
  * @inc: the incident
@@ -820,6 +883,8 @@ static int commit_and_flip(const struct pm_incident *inc, const struct pm_state 
  * @press_ns: the input record's time
  * @out: the path
  *
+ * The reader is the thread the input woke, or the one it handed the input
+ * to (hand_off(): Xorg's input thread wakes the main thread).
  * The client is the first thread of another process that a thread of the
  * reader's process woke from a wait for a message (poll, select, epoll, a
  * socket's or a pipe's read) while the reader dispatched the input, up to
@@ -842,33 +907,16 @@ int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 		  int64_t press_ns, struct pm_press_path *out)
 {
 	const struct pm_dump *pm = &inc->pm;
-	const struct pm_thread *t = pm_state_thread(st, reader->target);
 	const struct pm_wake *c;
 	int64_t by;
-	size_t j;
 
 	memset(out, 0, sizeof(*out));
 	out->press_ns = press_ns;
 	out->reader = reader->target;
 	out->read_ns = reader->ns;
 	out->compositor = tgid_of(pm, reader->target, reader->ns);
-	for (j = t ? pm_seg_first(t, reader->ns) : 0; t && j < t->nsegs; j++) {
-		const struct pm_seg *s = &t->segs[j];
-
-		if (s->start_ns <= reader->ns || s->state != PM_T_BLOCKED || !pm_seg_idle(inc, s))
-			continue;
-		/*
-		 * A wait no wakeup ended, that began on another CPU soon after
-		 * the reader's wakeup: that wakeup ended it, its time on a CPU
-		 * whose clock lags (a sleeping task's wakeup is always
-		 * recorded); the reader dispatched the input after it.
-		 */
-		if (s->waker < 0 && s->end_ns != INT64_MAX && s->cpu != reader->cpu &&
-		    s->start_ns - reader->ns <= PM_CPU_SKEW_NS)
-			continue;
-		out->idle_ns = s->start_ns;
-		break;
-	}
+	out->idle_ns = idle_after(inc, st, reader);
+	hand_off(inc, st, res, out);
 	if (!woken_client(inc, st, res, out))
 		return 0;
 	by = answer_by(inc, st, res, out->client, out->compositor, out->client_ns);
@@ -902,6 +950,40 @@ static int64_t next_idle(const struct pm_incident *inc, const struct pm_state *s
 		    pm_seg_idle(inc, &t->segs[j]))
 			return t->segs[j].start_ns;
 	return 0;
+}
+
+/**
+ * pm_press_reader_end() - where a press that reached no flip ends
+ * @inc: the incident
+ * @st: its state
+ * @p: its path (pm_press_path() returned 0)
+ *
+ * The reader's next wait for work (poll, epoll ...; the thread the input
+ * was handed to, if it was), or, when the client answered with a message
+ * that woke a thread of the reader's process (@p->commit_ns) and DRM's
+ * flip completions were traced (the dump's parameters say the
+ * drm_vblank_event_delivered probe was attached), that thread's next wait
+ * for work after it if later: the server executed the client's drawing
+ * then, and no flip followed (Xorg drawing a core client's answer into
+ * its front buffer).  The module's auto trigger ends such a press there
+ * too (module/control/autotrig.c, step 5c), and without flips traced at
+ * the reader's wait, as this does.
+ *
+ * Return: that time, 0 if the reader never waited again.
+ */
+int64_t pm_press_reader_end(const struct pm_incident *inc, const struct pm_state *st,
+			    const struct pm_press_path *p)
+{
+	int64_t end = p->idle_ns, drawn;
+	char tp[16];
+
+	if (!end || !p->commit_ns || p->commit_by != PM_COMMIT_BY_WAKEUP || !p->commit_to ||
+	    pm_text_get(&inc->pm.params, "tp.drm_vblank_event_delivered", tp, sizeof(tp)) ||
+	    strcmp(tp, "attached") ||
+	    tgid_of(&inc->pm, p->commit_to, p->commit_ns) != p->compositor)
+		return end;
+	drawn = next_idle(inc, st, p->commit_to, p->commit_ns);
+	return drawn > end ? drawn : end;
 }
 
 /**

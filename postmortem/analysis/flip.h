@@ -102,12 +102,17 @@ extern const char *const pm_commit_by_key[PM_COMMIT_BY_NR];
  * struct pm_press_path - one press from the input to the screen
  * @press_ns: the input record
  * @reader: the compositor's thread that read the input (@reader_by says
- *	how it was found)
+ *	how it was found), or the one it handed the input to (@handed_from)
  * @reader_by: enum pm_reader_by; PM_READER_WAKEUP: the input woke @reader
  * @compositor: its process
  * @read_ns: that wakeup (not woken: the press)
  * @idle_ns: when the reader next waited for work (poll, epoll ...): the
  *	end of the press when the dump has no flip; 0 if never
+ * @handed_from: the thread the input woke, when it handed the input to
+ *	another thread of its process (@reader) before it waited for work
+ *	again, having woken no client (Xorg's input thread waking the main
+ *	thread); 0 if it did not
+ * @handed_ns: that wakeup
  * @client: the client's thread the compositor woke while dispatching the
  *	input (0: none)
  * @client_proc: its process
@@ -132,6 +137,8 @@ struct pm_press_path {
 	uint32_t compositor;
 	int64_t read_ns;
 	int64_t idle_ns;
+	uint32_t handed_from;
+	int64_t handed_ns;
 	uint32_t client;
 	uint32_t client_proc;
 	uint32_t client_waker;
@@ -148,6 +155,8 @@ struct pm_press_path {
 int pm_press_path(const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_res *res, const struct pm_wake *reader,
 		  int64_t press_ns, struct pm_press_path *out);
+int64_t pm_press_reader_end(const struct pm_incident *inc, const struct pm_state *st,
+			    const struct pm_press_path *p);
 int pm_press_commit_from(const struct pm_incident *inc, const struct pm_state *st,
 			 const struct pm_res *res, struct pm_press_path *p, int64_t from_ns);
 

@@ -341,10 +341,12 @@ int pm_input_readers(const struct pm_incident *inc, const struct pm_state *st,
  *	the first key or button press recorded from 2 ms before it (12 ms
  *	when the recorder's clock is local_clock()) to 50 ms after it that
  *	woke a reader counts
- * @out: set to the thread the slowest input woke (@out->pid), the
- *	input's time (@out->from_ns) and its end (@out->to_ns): the refresh
- *	that showed the page flip its path reached (pm_press_path()), else
- *	when that thread went back to sleep; the rest is left alone
+ * @out: set to the thread that read the slowest input (@out->pid: the
+ *	one it woke, or the one that thread handed it to), the input's time
+ *	(@out->from_ns) and its end (@out->to_ns): the refresh that showed
+ *	the page flip its path reached (pm_press_path()), else when that
+ *	thread went back to sleep (pm_press_reader_end(): after the client's
+ *	answer, if it answered); the rest is left alone
  * @path: NULL, or set to the chosen input's path (@path->end.flip NULL:
  *	it reached no flip, the end is the reader's sleep; @path->reader_by
  *	how its reader was found)
@@ -355,13 +357,16 @@ int pm_input_readers(const struct pm_incident *inc, const struct pm_state *st,
  * to 2 ms after, or
  * later as late_reader() allows: the reader of the event device, e.g.
  * the X server, a compositor, a console program, woken by evdev in the
- * same frame; kernel threads are left out), and the time
- * until that thread waits for work again (poll, select, epoll: the sites
- * pm_seg_idle() knows).  When the dump has the compositor's page flips,
- * the press ends at the refresh that showed the flip committed after the
- * client it woke answered (pm_press_path()); else when the reader is done
- * with the event, not when the screen shows its effect: the weaker
- * definition.
+ * same frame; kernel threads are left out; or the thread of its process
+ * it handed the input to: Xorg's input thread wakes the main thread), and
+ * the time until that thread waits for work again (poll, select, epoll:
+ * the sites pm_seg_idle() knows).  When the dump has the compositor's
+ * page flips, the press ends at the refresh that showed the flip
+ * committed after the client it woke answered (pm_press_path()); else
+ * when the reader is done with the event, or, if the client answered,
+ * when the thread its answer woke waited for work again after it
+ * (pm_press_reader_end(): an X server drawing without flips), not when
+ * the screen shows its effect: the weaker definition.
  *
  * Return: 2 if @press_ns named an input with a reader, 1 if another
  * input with a reader was found, else 0; -ENOMEM.
@@ -372,11 +377,10 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		    struct pm_press_path *path)
 {
 	const struct pm_wake *near;
-	const struct pm_thread *th;
 	struct pm_input_read *rd;
 	struct pm_press_path pp;
-	int64_t best = 0, before = AUTO_BEFORE_NS;
-	size_t k, j;
+	int64_t best = 0, before = AUTO_BEFORE_NS, end;
+	size_t k;
 
 	if (pm_input_readers(inc, st, res, &rd))
 		return -ENOMEM;
@@ -393,32 +397,25 @@ int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		if (!is_press(in) && (press_ns || in->kind != TIPME_INPUT_MOTION))
 			continue;
 		near = rd[k].by != PM_READER_NONE ? &rd[k].wake : NULL;
-		th = near ? pm_state_thread(st, near->target) : NULL;
-		/* stretches that start after the wakeup end after it too */
-		for (j = th ? pm_seg_first(th, near->ns) : 0; th && j < th->nsegs; j++) {
-			const struct pm_seg *sg = &th->segs[j];
-			int64_t end;
-
-			/* back to waiting for the next event (poll, select, ...) */
-			if (sg->start_ns <= near->ns || sg->state != PM_T_BLOCKED ||
-			    !pm_seg_idle(inc, sg))
-				continue;
-			end = sg->start_ns;
-			if (res->nflips && pm_press_path(inc, st, res, near, t, &pp))
-				end = pp.end.flip_ns;
-			if (end - t > best) {
-				best = end - t;
-				out->pid = near->target;
-				out->from_ns = t;
-				out->to_ns = end;
-				if (path) {
-					if (!res->nflips)
-						memset(&pp, 0, sizeof(pp));
-					*path = pp;
-					path->reader_by = rd[k].by;
-				}
+		if (!near)
+			continue;
+		/*
+		 * to the flip, else back to waiting for the next event (poll,
+		 * select, ...), or after the client's answer
+		 */
+		end = pm_press_path(inc, st, res, near, t, &pp) ? pp.end.flip_ns :
+		      pm_press_reader_end(inc, st, &pp);
+		if (end && end - t > best) {
+			best = end - t;
+			out->pid = pp.reader;
+			out->from_ns = t;
+			out->to_ns = end;
+			if (path) {
+				if (!res->nflips)
+					memset(&pp, 0, sizeof(pp));
+				*path = pp;
+				path->reader_by = rd[k].by;
 			}
-			break;
 		}
 		if (press_ns && best > 0)	/* the first press after the stamp */
 			break;

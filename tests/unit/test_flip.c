@@ -166,6 +166,8 @@ enum variant {
 	V_XORG,		/* an X client of Xorg, which flips for it (xorg_present()) */
 	V_XWL_UINPUT,	/* V_XWL_TIMER's, the key from a uinput writer; a timer's wakeup */
 	V_UNSEEN_RUN,	/* V_UNSEEN_AGAIN's, sway never waiting from its continue to a flip */
+	V_XORG_KBD,	/* Xorg's input thread hands the key to its main thread; no flip */
+	V_XORG_KBD_UNTRACED, /* ... DRM's flips not traced */
 };
 
 static const char *const names[] = {
@@ -191,6 +193,7 @@ static const char *const names[] = {
 	[V_AWAKE_OTHER] = "awake-other", [V_XWL_SLOWX] = "xwayland-slowx",
 	[V_XORG] = "xorg-present", [V_XWL_UINPUT] = "xwayland-uinput",
 	[V_UNSEEN_RUN] = "unseen-run",
+	[V_XORG_KBD] = "xorg-kbd", [V_XORG_KBD_UNTRACED] = "xorg-kbd-untraced",
 };
 
 /* @pid leaves @cpu at @ms in task state @state at @site; @next runs. */
@@ -226,6 +229,14 @@ static void woken_blocks(struct scen *s, uint32_t cpu, uint32_t pid, double ms, 
 	scen_switch(s, cpu, MS(ms + 0.1), 0, TIPME_TS_RUNNABLE, 120, pid, 120);
 	scen_switch(s, cpu, MS(out), pid, state, 120, 0, 120);
 	scen_blocked(s, cpu, MS(out), pid, site);
+}
+
+/* @p0, @p1 and @p2, on CPUs 0, 1 and 2, run at 0.6 ms and wait in poll from 1 ms. */
+static void asleep(struct scen *s, uint32_t p0, uint32_t p1, uint32_t p2)
+{
+	woken_blocks(s, 0, p0, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 1, p1, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	woken_blocks(s, 2, p2, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
 }
 
 /*
@@ -524,9 +535,7 @@ static void xwl_start(struct scen *s, struct tipme_x11_client cl[2])
 	scen_task(s, 500, 500, "sway", "/usr/bin/sway", "sway", 5);
 	scen_task(s, 800, 800, "Xwayland", "/usr/bin/Xwayland", "Xwayland", 5);
 	scen_task(s, 900, 900, "xclient", "/usr/bin/xclient", "xclient", 5);
-	woken_blocks(s, 0, 500, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
-	woken_blocks(s, 1, 800, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
-	woken_blocks(s, 2, 900, 0.5, 1, TIPME_TS_SLEEPING, poll_site);
+	asleep(s, 500, 800, 900);
 }
 
 /* Scenario @v's kernel dump (@s) and X dump (@c), in its own directory. */
@@ -815,6 +824,61 @@ static int xorg_present(struct scen *s)
 }
 
 /*
+ * @pid runs on @cpu from @run, wakes @target (on @target_cpu) at @at in
+ * task context (none if @target is 0) and sleeps at @out at @site.
+ */
+static void runs_wakes(struct scen *s, uint32_t cpu, uint32_t pid, double run, double at,
+		       uint32_t target, uint32_t target_cpu, double out, const char *const *site)
+{
+	scen_switch(s, cpu, MS(run), 0, TIPME_TS_RUNNABLE, 120, pid, 120);
+	if (target)
+		scen_wake(s, cpu, MS(at), target, target_cpu, pid, TIPME_CTX_TASK);
+	leaves(s, cpu, out, pid, TIPME_TS_SLEEPING, 0, site);
+}
+
+/*
+ * V_XORG_KBD: Xorg 21 reading a keyboard itself (t-xorg's kbd).  Its input
+ * thread (801) reads the key at 10 ms and wakes the main thread (800)
+ * through a pipe at 10.3 ms, then polls again at 10.4 ms; the main thread
+ * hands the X client (900) the key at 10.6 ms and waits at 10.9 ms.  The
+ * client sleeps 300 ms, sends its drawing at 311 ms (wakes Xorg), Xorg
+ * draws and replies at 312.4 ms, and waits again at 312.5 ms: no flip, the
+ * answer drawn into the front buffer.  The dump's parameters say DRM's
+ * flip completions were traced; V_XORG_KBD_UNTRACED's do not.
+ */
+static int xorg_kbd(struct scen *s, enum variant v)
+{
+	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
+	char path[200];
+
+	scen_init(s, 3);
+	if (v == V_XORG_KBD)
+		s->params = "tp.drm_vblank_event_delivered=attached\n";
+	scen_task(s, 800, 800, "Xorg", "/usr/lib/xorg/Xorg", "Xorg", 5);
+	scen_task(s, 801, 800, "InputThread", "/usr/lib/xorg/Xorg", "Xorg", 5);
+	scen_task(s, 900, 900, "xclient", "/usr/bin/xclient", "xclient", 8);
+	asleep(s, 801, 800, 900);
+	/* the input thread reads the key and wakes the main thread */
+	scen_rec(s, 0, TIPME_REC_INPUT, MS(10), &in, sizeof(in));
+	scen_wake(s, 0, MS(10.02), 801, 0, 0, TIPME_CTX_HARDIRQ);
+	runs_wakes(s, 0, 801, 10.1, 10.3, 800, 1, 10.4, poll_site);
+	/* the main thread hands the client the key */
+	runs_wakes(s, 1, 800, 10.35, 10.6, 900, 2, 10.9, poll_site);
+	/* the client sleeps 300 ms and draws */
+	runs_wakes(s, 2, 900, 10.65, 0, 0, 0, 10.8, sleep_site);
+	scen_wake(s, 2, MS(310.8), 900, 2, 0, TIPME_CTX_HARDIRQ);
+	runs_wakes(s, 2, 900, 310.85, 311, 800, 1, 311.2, poll_site);
+	/* Xorg draws it, replies, and waits again */
+	runs_wakes(s, 1, 800, 311.05, 312.4, 900, 2, 312.5, poll_site);
+	runs_wakes(s, 2, 900, 312.45, 0, 0, 0, 312.6, poll_site);
+	scen_trigger(s, MS(400));
+	snprintf(path, sizeof(path), "%s/%s", dir, names[v]);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/%s/kernel.dump", dir, names[v]);
+	return scen_write(s, path);
+}
+
+/*
  * The X client's sleep under an Xwayland that never sleeps again once
  * sway woke it for the key (t-xwayland under TCG: its own work and
  * tipme-xhook's fences keep it running): sway (500) reads the key at
@@ -960,6 +1024,8 @@ static int build(struct scen *s, enum variant v)
 		return xwayland(s, v);
 	if (v == V_XORG)
 		return xorg_present(s);
+	if (v == V_XORG_KBD || v == V_XORG_KBD_UNTRACED)
+		return xorg_kbd(s, v);
 	scen_init(s, 3);
 	if (v == V_WESTON || v == V_WESTON_BUSY || v == V_WESTON_STOPPED ||
 	    v == V_WESTON_TOLD || v == V_WESTON_RELEASE)
@@ -1371,6 +1437,27 @@ static int build(struct scen *s, enum variant v)
 	return scen_write(s, path);
 }
 
+/*
+ * The meta.json of an auto incident of the module's on scenario @v: a key
+ * press at @press_ns read by @pid (@comm), @lat_ns long.  Return: 0, or
+ * -1 if it could not be written.
+ */
+static int auto_meta(enum variant v, int pid, const char *comm, long press_ns, long lat_ns)
+{
+	char path[200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/meta.json", dir, names[v]);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-27T10:00:00Z\"},\n"
+		" \"auto\": {\"input\": \"key\", \"pid\": %d, \"comm\": \"%s\",\n"
+		"  \"press_mono_ns\": %ld, \"latency_ns\": %ld}}\n", pid, comm, press_ns, lat_ns);
+	fclose(f);
+	return 0;
+}
+
 /* tipme @cmd [--json] on scenario @name, with the directory as "DIR". */
 static char *run(int (*cmd)(int, char **), const char *word, const char *name,
 		 int json, int *ret)
@@ -1767,16 +1854,19 @@ int main(void)
 		"\"commit_from\":\"work_queued\"",
 		NULL,
 	};
+	static const char *const xorg_kbd_must[] = {
+		"\"chosen_by\":\"auto_press\"", NULL,
+		"\"interval\":{\"pid\":800,\"comm\":\"Xorg\",", NULL,
+	};
 	static const char poll900[] =
 		"\"culprit\":{\"pid\":900,\"comm\":\"xclient\"},\"resource\":\"do_sys_poll\"";
 	struct scen *s = malloc(sizeof(*s));
-	char *out, path[200], msg[256];
-	FILE *f;
+	char *out, msg[256];
 	int ret;
 	size_t i;
 
 	scen_compact = getenv("TIPME_SCEN_COMPACT") != NULL;
-	tap_plan(172);
+	tap_plan(178);
 	snprintf(dir, sizeof(dir), "/tmp/tipme-flip-XXXXXX");
 	if (!s || !mkdtemp(dir))
 		return 1;
@@ -1931,6 +2021,17 @@ int main(void)
 	check(V_WESTON_BUSY, 322.7, "flip", "timer", 600, 90, weston_busy_must,
 	      "the same, weston runnable from the commit to the repaint (its timer expired as it "
 	      "ran): the repaint's flip still, no wait for the timer");
+	/* the module's auto trigger named the press of Xorg's keyboard */
+	auto_meta(V_XORG_KBD, 800, "Xorg", 10000000, 302500000);
+	check(V_XORG_KBD, 312.5, "reader_idle", "timer", 900, 90, xorg_kbd_must,
+	      "Xorg reading the key on its input thread, which hands it to the main thread: "
+	      "the press the auto trigger named, the main thread's, to its wait after the "
+	      "client's drawing (no flip; before, it ended at the input thread's poll, "
+	      "10.4 ms)");
+	check(V_XORG_KBD_UNTRACED, 10.9, "reader_idle", "running", 800, 10,
+	      xorg_kbd_must + 2,
+	      "the same with DRM's flips not traced: to the main thread's wait after it handed "
+	      "the client the key, as the module's auto trigger measures it then");
 	check(V_XORG, 316.9, "flip", "timer", 900, 90, xorg_must,
 	      "an X client of Xorg, which flips in the dispatch of its Present request and "
 	      "draws on: to that flip (316.9 ms), completed before Xorg waited again (340 ms), "
@@ -1969,15 +2070,8 @@ int main(void)
 			tap_diag("%s: %s", names[i], msg);
 	}
 	/* the module's auto trigger named the press: auto_press, to the flip */
-	snprintf(path, sizeof(path), "%s/timer/meta.json", dir);
-	f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-27T10:00:00Z\"},\n"
-			" \"auto\": {\"input\": \"key\", \"pid\": 500, \"comm\": \"sway\",\n"
-			"  \"press_mono_ns\": 10000000, \"latency_ns\": 310000000}}\n");
-		fclose(f);
-	}
-	out = f ? run(pm_cmd_report, "report", "timer", 1, &ret) : NULL;
+	ret = auto_meta(V_TIMER, 500, "sway", 10000000, 310000000);
+	out = !ret ? run(pm_cmd_report, "report", "timer", 1, &ret) : NULL;
 	tap_ok(out && strstr(out, "\"from_mono_ns\":10000000,\"to_mono_ns\":320000000,"
 			   "\"chosen_by\":\"auto_press\",\"press_claimed\":false,\"end\":\"flip\","
 			   "\"reader_by\":\"wakeup\",\"flip_mono_ns\":320000000,"),
@@ -1991,14 +2085,8 @@ int main(void)
 	 * ms after, beyond 2 ms and a CPU's skew, it names none
 	 */
 	for (i = 0; i < 2; i++) {
-		f = fopen(path, "w");
-		if (!f)
+		if (auto_meta(V_TIMER, 500, "sway", i ? 22400000 : 12400000, 310000000))
 			break;
-		fprintf(f, "{\"trigger\": {\"source\": \"auto\", \"utc\": \"2026-11-27T10:00:00Z\"},\n"
-			" \"auto\": {\"input\": \"key\", \"pid\": 500, \"comm\": \"sway\",\n"
-			"  \"press_mono_ns\": %d, \"latency_ns\": 310000000}}\n",
-			i ? 22400000 : 12400000);
-		fclose(f);
 		out = run(pm_cmd_report, "report", "timer", 1, &ret);
 		tap_ok(out && strstr(out, i ? "\"chosen_by\":\"kernel_input\"" :
 					       "\"chosen_by\":\"auto_press\""),

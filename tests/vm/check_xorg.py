@@ -4,6 +4,7 @@
 
 usage: check_xorg.py front LATENCY REPORT FLIPS CLIENT_OUT XORG_PID CLIENT_PID
        check_xorg.py present LATENCY REPORT FLIPS CLIENT_OUT XORG_PID CLIENT_PID
+       check_xorg.py kbd INFO REPORT META CLIENT_OUT XORG_PID CLIENT_PID TYPED_NS
 
 LATENCY and REPORT are tipme latency --json and tipme report --json of the
 incident (no --pid), FLIPS tipme records --json --type vblank_delivered of
@@ -14,8 +15,15 @@ which Xorg (glamor) draws into the front buffer without a flip: the press
 ends where Xorg executed the drawing.  present: three presses, each
 answered by a PresentPixmap that Xorg flipped (its own CompleteNotify says
 so, with the DRM event's time): each ends at the first flip Xorg committed
-after the drawing, the recorded delivery of that very event.  Prints TAP
-lines and their plan.
+after the drawing, the recorded delivery of that very event.  kbd: the
+module's own auto trigger on two keys from a keyboard Xorg reads, the
+second answered after a sleep (xhook-testclient victim plain sleep:MS),
+no X dump: INFO is tipme info --json of its kernel.dump, META its
+meta.json, TYPED_NS when the keyboard typed the slow key; the report picks
+that press from the kernel's records, its reader Xorg's main thread (its
+input thread handed it over), up to where Xorg waited again after the
+drawing, the sleep charged to the client.  Prints TAP lines and their
+plan.
 """
 import json
 import os
@@ -34,6 +42,68 @@ from tap import check  # noqa: E402
 EVENT_NS = 20000000
 EARLY_NS = 1000000
 
+# the module stamps the press before evdev delivers it (check_meta.py's
+# window); Xorg waits again after the drawing's reply, which the client
+# may print before (two CPUs)
+TYPED_BEFORE_NS = 50000000
+IDLE_AFTER_NS = 50000000
+
+
+def kbd():
+    info, rep = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+    meta = json.load(open(sys.argv[4]))
+    truth = [ln.split() for ln in open(sys.argv[5]) if ln.strip()]
+    xorg, client, typed = int(sys.argv[6]), int(sys.argv[7]), int(sys.argv[8])
+    par = {k: int(v) for k, v in (info.get("params") or {}).items()
+           if k.startswith("auto_") and v is not None and v.isdigit()}
+    check(par.get("auto_triggers") == 1 and par.get("auto_presses_slow") == 1,
+          "kbd: one press slow, one trigger: %s" % par)
+    check(par.get("auto_presses_handed", 0) >= 1 and par.get("auto_presses_drawn", 0) >= 1,
+          "kbd: presses handed from Xorg's input thread to its main thread (%s), ended "
+          "where it waited after the drawing (%s)"
+          % (par.get("auto_presses_handed"), par.get("auto_presses_drawn")))
+    check(meta.get("auto", {}).get("end") == "reader_idle",
+          "kbd: meta.json: it ends where the reader waited (%s)" % meta.get("auto", {}).get("end"))
+    iv = rep["interval"]
+    press = [int(t[1]) for t in truth if t[0] == "press"]
+    slept = [int(t[1]) for t in truth if t[0] == "slept_ns"]
+    done = [int(t[1]) for t in truth if t[0] == "done"]
+    check(len(press) == 2 and len(slept) == 1 and len(done) == 2,
+          "kbd: the client's account of 2 keys, one slept: %d %d %d"
+          % (len(press), len(slept), len(done)))
+    check(iv["chosen_by"] == "auto_press" and iv["pid"] == xorg,
+          "kbd: report picks the press the trigger named, its reader Xorg's main thread "
+          "(%s, pid %s)" % (iv["chosen_by"], iv["pid"]))
+    if len(press) == 2 and slept and len(done) == 2:
+        check(typed - TYPED_BEFORE_NS <= iv["from_mono_ns"] <= press[1],
+              "kbd: from the slow key's input record (%s), when the keyboard typed it (%s), "
+              "before the client got it (%s)" % (iv["from_mono_ns"], typed, press[1]))
+        check(press[1] + slept[0] <= iv["to_mono_ns"] <= done[1] + IDLE_AFTER_NS and
+              iv["end"] == "reader_idle",
+              "kbd: to where Xorg waited again after the drawing (%s, %s): after the "
+              "client's sleep (%s), by its drawing done (%s)"
+              % (iv["to_mono_ns"], iv["end"], press[1] + slept[0], done[1]))
+    common_sum(rep, "kbd", iv)
+    timer = [c for c in rep["causes"] if c["cause"] == "timer" and c["culprit"] and
+             c["culprit"]["pid"] == client]
+    want = slept[0] / 1e6 if slept else 0
+    check(len(timer) == 1 and abs(timer[0]["ms"] - want) <= 0.1 * want,
+          "kbd: the client's sleep is its timer, %s ms (it slept %.3f ms)"
+          % ([c["ms"] for c in timer], want))
+    tap.plan()
+    sys.exit(1 if tap.failed() else 0)
+
+
+def common_sum(rep, case, iv):
+    total = (iv["to_mono_ns"] - iv["from_mono_ns"]) / 1e6
+    got = sum(c["ms"] for c in rep["causes"])
+    check(abs(got - total) < 0.01 and rep["accounted_pct"] > 99.99,
+          "%s: the causes add up to the interval (%.3f of %.3f ms, %s%%)"
+          % (case, got, total, rep["accounted_pct"]))
+
+
+if sys.argv[1] == "kbd":
+    kbd()
 case, lat_path, rep_path, flips_path, out_path = sys.argv[1:6]
 xorg, client = int(sys.argv[6]), int(sys.argv[7])
 lat = json.load(open(lat_path))
@@ -46,18 +116,11 @@ mine = [e for e in lat["events"] if e["pid"] == client]
 press = [int(t[1]) for t in truth if t[0] == "press"]
 
 
-def sum_ms(causes):
-    return sum(c["ms"] for c in causes)
-
-
 def common_report():
     check(iv["pid"] == client and iv["chosen_by"] == "input",
           "%s: report picks the client's press (pid %s, chosen by %s)"
           % (case, iv["pid"], iv["chosen_by"]))
-    total = (iv["to_mono_ns"] - iv["from_mono_ns"]) / 1e6
-    check(abs(sum_ms(rep["causes"]) - total) < 0.01 and rep["accounted_pct"] > 99.99,
-          "%s: the causes add up to the interval (%.3f of %.3f ms, %s%%)"
-          % (case, sum_ms(rep["causes"]), total, rep["accounted_pct"]))
+    common_sum(rep, case, iv)
 
 
 if case == "front":

@@ -39,6 +39,19 @@ start_tipmed() {
 	tap_cmp "tipmed is up" "$?" -eq 0
 }
 
+# vkbd_start FIFO LOG FD: a virtual keyboard (vkbd --stdin) that types the
+# lines written to FIFO, opened on FD for writing (the keyboard lasts until
+# FD closes), its output in LOG; its PID in VKBD once it said "ready"
+# (tap_cmp's result: 0 if it did)
+vkbd_start() {
+	rm -f "$1"
+	mkfifo "$1"
+	"$B"/tests/vm/vkbd --stdin < "$1" > "$2" 2>&1 &
+	VKBD=$!
+	eval "exec $3> \"\$1\""
+	wait_for 20 says "$2" ready
+}
+
 # press NAME SLEEP_MS: a keyboard, a reader whose helper sleeps SLEEP_MS,
 # one key once the reader has the device open; the keyboard then goes
 # away, which ends the reader.  Its "handled ..." line in $out/NAME.out;
@@ -51,12 +64,8 @@ start_tipmed() {
 # shellcheck disable=SC2034 # reader, typed: for the test
 press() {
 	local kbd
-	rm -f /tmp/keys
-	mkfifo /tmp/keys
-	"$B"/tests/vm/vkbd --stdin < /tmp/keys > "$out/$1.vkbd" 2>&1 &
-	kbd=$!
-	exec 3> /tmp/keys
-	wait_for 20 says "$out/$1.vkbd" ready
+	vkbd_start /tmp/keys "$out/$1.vkbd" 3
+	kbd=$VKBD
 	# (not holding the keyboard's input open: its end ends the keyboard)
 	"$B"/tests/vm/evreader "tipme test keyboard" "$2" > "/tmp/$1.out" 2> "$out/$1.err" 3>&- &
 	reader=$!

@@ -1,13 +1,25 @@
 #!/bin/bash
 # The host steps of t-xorg (tests/lib/tap.sh: tap_on_host): tipme latency,
-# tipme report and the flips' records of its two incidents, checked
-# against the truth the guest measured (tests/vm/check_xorg.py).
+# tipme report and the flips' records of its two X incidents, tipme report
+# and the auto trigger's counts of its kbd incident, checked against the
+# truth the guest measured (tests/vm/check_xorg.py).
 #
-#   xorg_check.sh XORG_PID FRONT_PID PRESENT_PID
+#   xorg_check.sh XORG_PID FRONT_PID PRESENT_PID KBD_PID TYPED_NS
+#       KBD_PID: the kbd client, TYPED_NS when the keyboard typed its
+#       slow key
 . "$TIPME_SRC/tests/lib/tap.sh"
 cd "$TIPME_SRC" || exit 1
 B=$TIPME_SRC/build
 out=$TIPME_OUT
+
+i=$out/kbd.incident
+"$B"/tipme report --json "$i" > "$out/kbd-report.json" 2> "$out/kbd-report.err"
+tap_cmp "kbd: tipme report --json INCIDENT succeeds" "$?" -eq 0
+"$B"/tipme report "$i" 2>&1 | head -n 4 | sed 's/^/# /'
+"$B"/tipme info --json "$i/kernel.dump" > "$out/kbd-info.json"
+python3 tests/vm/check_xorg.py kbd "$out/kbd-info.json" "$out/kbd-report.json" \
+	"$i/meta.json" "$out/kbd.out" "$1" "$4" "$5" > "$out/kbd.tap" 2>&1
+tap_merge "$out/kbd.tap"
 
 for case in front present; do
 	i=$out/$case.incident
