@@ -92,20 +92,24 @@ printf 'I:1\nE:ID_INPUT=1\nE:ID_INPUT_KEY=1\nE:ID_INPUT_KEYBOARD=1\n' \
 tap_diag "the keyboard: /dev/input/${ev##*/}"
 
 export DISPLAY=:7
+# Its log in the guest's tmpfs (copied out at the end): written to the
+# output folder (9p), Xorg's writes blocked in p9_client_rpc inside the
+# measured presses, a wait no rule explains ("unknown": 0.96 ms of a
+# 4911 ms press, under the 99.99% the checks ask, 2 runs of 5)
 GALLIUM_DRIVER=softpipe Xorg :7 vt7 -config /tmp/xorg.conf \
-	-logfile "$out/xorg.log" -nolisten tcp -noreset > /tmp/xorg.out 2>&1 &
+	-logfile /tmp/xorg.log -nolisten tcp -noreset > /tmp/xorg.out 2>&1 &
 XORG=$!
 if ! wait_for 90 x_up; then
-	tap_fail "Xorg is up on :7" "$(tail -n 20 "$out/xorg.log" /tmp/xorg.out)"
+	tap_fail "Xorg is up on :7" "$(tail -n 20 /tmp/xorg.log /tmp/xorg.out)"
 	tap_done
 fi
 tap_ok "Xorg is up on :7"
 at "Xorg up"
-grep -E 'modeset\(0\): (glamor|Output|Virtual)|Present|DRI3' "$out/xorg.log" | head -n 8 | sed 's/^/# /'
+grep -E 'modeset\(0\): (glamor|Output|Virtual)|Present|DRI3' /tmp/xorg.log | head -n 8 | sed 's/^/# /'
 tap_check "glamor is on (without it modesetting never flips)" \
-	grep -q 'glamor initialized' "$out/xorg.log"
+	grep -q 'glamor initialized' /tmp/xorg.log
 tap_check "Xorg reads the keyboard (libinput)" \
-	grep -q 'tipme test keyboard.*is tagged by udev as: Keyboard' "$out/xorg.log"
+	grep -q 'tipme test keyboard.*is tagged by udev as: Keyboard' /tmp/xorg.log
 
 # 0. kbd: the module's auto trigger, keys from the keyboard, no tipme-xhook
 input_tid=
@@ -186,7 +190,7 @@ kill "$XORG"
 wait "$XORG"
 exec 8>&-
 wait "$VKBD"
-cp /tmp/front.out /tmp/present.out /tmp/xorg.out "$out"/
+cp /tmp/front.out /tmp/present.out /tmp/xorg.out /tmp/xorg.log "$out"/
 sed 's/^/# /' "$out/present.out"
 tap_on_host tests/vm/xorg_check.sh "$XORG" "$FRONT" "$PRESENT" "$KBDC" "$typed"
 tap_check "rmmod" rmmod tipme
