@@ -12,7 +12,9 @@
 #   sparse      sparse (make module C=2) on the module; any warning fails
 #   user        make user (-Werror)
 #   checkpatch  checkpatch.pl --strict on the kernel sources; errors and
-#               warnings fail, "CHECK"s are listed in the log only
+#               warnings fail, "CHECK"s are listed in the log only (a
+#               file checked before, by the same checkpatch: its findings
+#               from the cache)
 #   lint        tests/lint/circles.py: no circles between the files of a
 #               folder, no include reaching into another program's folder;
 #               tests/lint/tails.py: only postmortem/dump/ (the decoder
@@ -31,10 +33,10 @@
 #   xhook       make xhook-tests: X11 recorder unit + Xvfb integration tests
 #   xhook-asan  the same under ASan+UBSan (build/asan/)
 #   fuzz        tests/fuzz/run.sh: replay the fuzzers' regression inputs,
-#               then the smoke run of each libFuzzer harness: seed 1, a
-#               fixed count, from the seeds; once the cache holds the
-#               corpus such a run made, that corpus and a quarter of the
-#               count; make fuzz explores
+#               then the smoke run of each libFuzzer harness: a fixed
+#               seed and count, from the seeds (kdump in two processes);
+#               once the cache holds the corpus such a run made, that
+#               corpus and a sixteenth of the count; make fuzz explores
 #   deb         scripts/deb.sh check: make deb (debhelper), lintian (errors
 #               fail), dkms building tipme-dkms's source; t-deb in the vm
 #               step installs and runs what this built
