@@ -8,6 +8,58 @@
 #include "json.h"
 #include "safetext.h"
 
+/*
+ * Output is gathered in the writer's buffer and handed to the stream at
+ * the end of every top-level value (so a caller may print between
+ * values) or when the buffer fills: one stdio call per line instead of
+ * one per character and number, most of what `tipme records --json` cost.
+ */
+static void flush_buf(struct tm_jw *w)
+{
+	if (w->len && fwrite(w->buf, 1, w->len, w->f) != w->len && !w->err)
+		w->err = -EIO;
+	w->len = 0;
+}
+
+static void out_n(struct tm_jw *w, const void *p, size_t n)
+{
+	if (n > sizeof(w->buf) - w->len) {
+		flush_buf(w);
+		if (n > sizeof(w->buf)) {
+			if (fwrite(p, 1, n, w->f) != n && !w->err)
+				w->err = -EIO;
+			return;
+		}
+	}
+	memcpy(w->buf + w->len, p, n);
+	w->len += n;
+}
+
+static void out_c(struct tm_jw *w, char c)
+{
+	if (w->len == sizeof(w->buf))
+		flush_buf(w);
+	w->buf[w->len++] = c;
+}
+
+static void out_s(struct tm_jw *w, const char *s)
+{
+	out_n(w, s, strlen(s));
+}
+
+/* @v in decimal at the end of @buf (24 bytes); returns where it starts */
+static char *u64_dec(uint64_t v, char *buf)
+{
+	char *p = buf + 24;
+
+	*--p = '\0';
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return p;
+}
+
 void tm_jw_init(struct tm_jw *w, FILE *f, unsigned int flags)
 {
 	memset(w, 0, sizeof(*w));
@@ -21,9 +73,9 @@ static void indent(struct tm_jw *w)
 
 	if (!(w->flags & TM_JW_PRETTY))
 		return;
-	fputc('\n', w->f);
+	out_c(w, '\n');
 	for (i = 0; i < w->depth; i++)
-		fputs("  ", w->f);
+		out_s(w, "  ");
 }
 
 /* Called before every value: writes the separator a value needs. */
@@ -41,7 +93,7 @@ static int before_value(struct tm_jw *w)
 	}
 	if (w->depth > 0) {
 		if (w->count[w->depth - 1]++)
-			fputc(',', w->f);
+			out_c(w, ',');
 		indent(w);
 	}
 	return 0;
@@ -51,7 +103,8 @@ static int before_value(struct tm_jw *w)
 static void after_value(struct tm_jw *w)
 {
 	if (w->depth == 0) {
-		fputc('\n', w->f);
+		out_c(w, '\n');
+		flush_buf(w);
 		if (ferror(w->f) && !w->err)
 			w->err = -EIO;
 	}
@@ -65,7 +118,7 @@ static void begin(struct tm_jw *w, int obj)
 		w->err = -EINVAL;
 		return;
 	}
-	fputc(obj ? '{' : '[', w->f);
+	out_c(w, obj ? '{' : '[');
 	w->is_obj[w->depth] = (unsigned char)obj;
 	w->count[w->depth] = 0;
 	w->depth++;
@@ -82,7 +135,7 @@ static void end(struct tm_jw *w, int obj)
 	w->depth--;
 	if (w->count[w->depth])
 		indent(w);
-	fputc(obj ? '}' : ']', w->f);
+	out_c(w, obj ? '}' : ']');
 	after_value(w);
 }
 
@@ -92,8 +145,9 @@ void tm_jw_arr_begin(struct tm_jw *w) { begin(w, 0); }
 void tm_jw_arr_end(struct tm_jw *w) { end(w, 0); }
 
 /* The inside of a JSON string: @len bytes of @str escaped. */
-static void escape_body(FILE *f, const char *str, size_t len)
+static void escape_body(struct tm_jw *w, const char *str, size_t len)
 {
+	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, n;
 
@@ -101,47 +155,58 @@ static void escape_body(FILE *f, const char *str, size_t len)
 		unsigned char c = s[i];
 		size_t j = i;
 
-		/* a run of plain ASCII goes out in one write */
+		/* a run of plain ASCII goes out in one copy */
 		while (j < len && s[j] >= 0x20 && s[j] < 0x7f && s[j] != '"' && s[j] != '\\')
 			j++;
 		if (j > i) {
-			fwrite(s + i, 1, j - i, f);
+			out_n(w, s + i, j - i);
 			i = j;
 			continue;
 		}
 		switch (c) {
-		case '"':  fputs("\\\"", f); i++; continue;
-		case '\\': fputs("\\\\", f); i++; continue;
-		case '\b': fputs("\\b", f); i++; continue;
-		case '\f': fputs("\\f", f); i++; continue;
-		case '\n': fputs("\\n", f); i++; continue;
-		case '\r': fputs("\\r", f); i++; continue;
-		case '\t': fputs("\\t", f); i++; continue;
+		case '"':  out_s(w, "\\\""); i++; continue;
+		case '\\': out_s(w, "\\\\"); i++; continue;
+		case '\b': out_s(w, "\\b"); i++; continue;
+		case '\f': out_s(w, "\\f"); i++; continue;
+		case '\n': out_s(w, "\\n"); i++; continue;
+		case '\r': out_s(w, "\\r"); i++; continue;
+		case '\t': out_s(w, "\\t"); i++; continue;
 		default:
 			break;
 		}
 		if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
+			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			out_n(w, u, sizeof(u));
 			i++;
 			continue;
 		}
 		n = tm_utf8_len(s + i, len - i, NULL);
 		if (n == 0) {
-			fputs("\\ufffd", f);
+			out_s(w, "\\ufffd");
 			i++;
 			continue;
 		}
-		fwrite(s + i, 1, n, f);
+		out_n(w, s + i, n);
 		i += n;
 	}
 }
 
+static void escape_quoted(struct tm_jw *w, const char *str, size_t len)
+{
+	out_c(w, '"');
+	escape_body(w, str, len);
+	out_c(w, '"');
+}
+
 int tm_jw_escape(FILE *f, const char *str, size_t len)
 {
-	fputc('"', f);
-	escape_body(f, str, len);
-	fputc('"', f);
-	return ferror(f) ? -EIO : 0;
+	struct tm_jw w;
+
+	tm_jw_init(&w, f, 0);
+	escape_quoted(&w, str, len);
+	flush_buf(&w);
+	return w.err || ferror(f) ? -EIO : 0;
 }
 
 void tm_jw_key(struct tm_jw *w, const char *key)
@@ -153,10 +218,10 @@ void tm_jw_key(struct tm_jw *w, const char *key)
 		return;
 	}
 	if (w->count[w->depth - 1]++)
-		fputc(',', w->f);
+		out_c(w, ',');
 	indent(w);
-	tm_jw_escape(w->f, key, strlen(key));
-	fputs((w->flags & TM_JW_PRETTY) ? ": " : ":", w->f);
+	escape_quoted(w, key, strlen(key));
+	out_s(w, (w->flags & TM_JW_PRETTY) ? ": " : ":");
 	w->key_due = 1;
 }
 
@@ -164,7 +229,7 @@ void tm_jw_strn(struct tm_jw *w, const char *s, size_t len)
 {
 	if (before_value(w))
 		return;
-	tm_jw_escape(w->f, s, len);
+	escape_quoted(w, s, len);
 	after_value(w);
 }
 
@@ -172,7 +237,7 @@ void tm_jw_str_begin(struct tm_jw *w)
 {
 	if (before_value(w))
 		return;
-	fputc('"', w->f);
+	out_c(w, '"');
 	w->in_str = 1;
 }
 
@@ -182,7 +247,7 @@ void tm_jw_str_part(struct tm_jw *w, const char *s, size_t len)
 		w->err = w->err ? w->err : -EINVAL;
 		return;
 	}
-	escape_body(w->f, s, len);
+	escape_body(w, s, len);
 }
 
 void tm_jw_str_end(struct tm_jw *w)
@@ -191,7 +256,7 @@ void tm_jw_str_end(struct tm_jw *w)
 		w->err = w->err ? w->err : -EINVAL;
 		return;
 	}
-	fputc('"', w->f);
+	out_c(w, '"');
 	w->in_str = 0;
 	after_value(w);
 }
@@ -207,17 +272,23 @@ void tm_jw_str(struct tm_jw *w, const char *s)
 
 void tm_jw_u64(struct tm_jw *w, uint64_t v)
 {
+	char buf[24];
+
 	if (before_value(w))
 		return;
-	fprintf(w->f, "%" PRIu64, v);
+	out_s(w, u64_dec(v, buf));
 	after_value(w);
 }
 
 void tm_jw_i64(struct tm_jw *w, int64_t v)
 {
+	char buf[24];
+
 	if (before_value(w))
 		return;
-	fprintf(w->f, "%" PRId64, v);
+	if (v < 0)
+		out_c(w, '-');
+	out_s(w, u64_dec(v < 0 ? -(uint64_t)v : (uint64_t)v, buf));
 	after_value(w);
 }
 
@@ -244,10 +315,17 @@ void tm_jw_fixed(struct tm_jw *w, int64_t v, unsigned int decimals)
 	}
 	if (!frac)
 		n = 0;
-	fprintf(w->f, "%s%" PRIu64, v < 0 ? "-" : "", mag / scale);
+	if (v < 0)
+		out_c(w, '-');
+	out_s(w, u64_dec(mag / scale, buf));
 	if (n) {
-		snprintf(buf, sizeof(buf), "%0*" PRIu64, (int)n, frac);
-		fprintf(w->f, ".%s", buf);
+		char *d = u64_dec(frac, buf);
+		unsigned int len = (unsigned int)(buf + 23 - d);
+
+		out_c(w, '.');
+		for (; len < n; len++)	/* leading zeros of the fraction */
+			out_c(w, '0');
+		out_s(w, d);
 	}
 	after_value(w);
 }
@@ -266,7 +344,7 @@ void tm_jw_double(struct tm_jw *w, double v)
 	snprintf(buf, sizeof(buf), "%.15g", v);
 	if (strtod(buf, NULL) != v)
 		snprintf(buf, sizeof(buf), "%.17g", v);
-	fputs(buf, w->f);
+	out_s(w, buf);
 	after_value(w);
 }
 
@@ -274,7 +352,7 @@ void tm_jw_bool(struct tm_jw *w, int v)
 {
 	if (before_value(w))
 		return;
-	fputs(v ? "true" : "false", w->f);
+	out_s(w, v ? "true" : "false");
 	after_value(w);
 }
 
@@ -282,7 +360,7 @@ void tm_jw_null(struct tm_jw *w)
 {
 	if (before_value(w))
 		return;
-	fputs("null", w->f);
+	out_s(w, "null");
 	after_value(w);
 }
 
@@ -328,6 +406,9 @@ int tm_jw_finish(struct tm_jw *w)
 		return w->err;
 	if (w->depth || w->key_due)
 		return -EINVAL;
+	flush_buf(w);
+	if (w->err)
+		return w->err;
 	if (fflush(w->f) || ferror(w->f))
 		return -EIO;
 	return 0;

@@ -8,8 +8,11 @@
  * JSON Lines.  Strings are escaped as RFC 8259 requires and invalid UTF-8
  * is replaced by U+FFFD, so the output is always valid JSON.
  *
- * Misuse (a value where a key is due, unbalanced ends, nesting deeper than
- * TM_JW_MAX_DEPTH) and write errors are sticky: see tm_jw_finish().
+ * Output reaches the stream when a top-level value is complete (or the
+ * writer's buffer is full), so nothing else may be written to the stream
+ * inside a value.  Misuse (a value where a key is due, unbalanced ends,
+ * nesting deeper than TM_JW_MAX_DEPTH) and write errors are sticky: see
+ * tm_jw_finish().
  */
 #ifndef TIPME_LIB_JSON_H
 #define TIPME_LIB_JSON_H
@@ -30,6 +33,8 @@
  * @is_obj: whether each level is an object
  * @key_due: an object member's value follows a key just written
  * @err: first error (negative errno), sticky
+ * @len: bytes in @buf not yet handed to @f
+ * @buf: output gathered until a top-level value ends (or it fills)
  */
 struct tm_jw {
 	FILE *f;
@@ -40,6 +45,8 @@ struct tm_jw {
 	int key_due;
 	int in_str;
 	int err;
+	size_t len;
+	char buf[8192];
 };
 
 void tm_jw_init(struct tm_jw *w, FILE *f, unsigned int flags);

@@ -58,62 +58,76 @@ static size_t one(unsigned char c, int prev_c2, char *o)
 	return 1;
 }
 
-/* A byte one() passes as it is, outside a held 0xc2. */
-static int plain(unsigned char c)
+/*
+ * A byte one() passes as it is, outside a held 0xc2: 1 in the table.
+ * Built once (tm_termsafe_open()); a table look-up per byte is what makes
+ * the filter cheap beside the formatting of what it filters.
+ */
+static unsigned char plain_tab[256];
+
+static void plain_init(void)
 {
-	return (c >= 0x20 && c != 0x7f && c != 0xc2) || c == '\n' || c == '\t';
+	unsigned int c;
+
+	if (plain_tab['a'])
+		return;
+	for (c = 0; c < 256; c++)
+		plain_tab[c] = (c >= 0x20 && c != 0x7f && c != 0xc2) || c == '\n' || c == '\t';
 }
+
+/*
+ * Long runs of plain bytes go to the file descriptor straight from @buf;
+ * short ones and what needs escaping are gathered in a buffer first, so
+ * text full of control bytes costs no more system calls than plain text.
+ */
+#define TS_DIRECT	512	/* a plain run this long is written as it is */
 
 static ssize_t ts_write(void *cookie, const char *buf, size_t size)
 {
 	struct ts *t = cookie;
-	char out[4096 + 16];
-	size_t i, n = 0;
+	const unsigned char *s = (const unsigned char *)buf;
+	char out[4096];
+	size_t i = 0, j, n = 0;
 
-	for (i = 0; i < size; i++) {
-		unsigned char c = (unsigned char)buf[i];
+	while (i < size) {
+		unsigned char c;
 
-		if (!t->held_c2 && plain(c)) {
-			/* a run of such bytes is copied as it is */
-			size_t j = i, k;
-
-			while (j < size && plain((unsigned char)buf[j]))
-				j++;
-			while (i < j) {
-				k = j - i < sizeof(out) - n ? j - i : sizeof(out) - n;
-				memcpy(out + n, buf + i, k);
-				n += k;
-				i += k;
-				if (n >= 4096) {
-					if (write_all(t->fd, out, n))
-						return -1;
-					n = 0;
-				}
+		if (!t->held_c2 && plain_tab[s[i]]) {
+			for (j = i + 1; j < size && plain_tab[s[j]]; j++)
+				;
+			if (j - i >= TS_DIRECT || j - i > sizeof(out) - n) {
+				if (n && write_all(t->fd, out, n))
+					return -1;
+				n = 0;
 			}
-			i--;	/* the loop's step: on at j */
+			if (j - i >= TS_DIRECT) {
+				if (write_all(t->fd, buf + i, j - i))
+					return -1;
+			} else {
+				memcpy(out + n, buf + i, j - i);
+				n += j - i;
+			}
+			i = j;
 			continue;
 		}
-
-		if (t->held_c2) {
-			t->held_c2 = 0;
-			if (!(c >= 0x80 && c <= 0x9f))
-				out[n++] = (char)0xc2;
-			else {
-				n += one(c, 1, out + n);
-				goto flush;
-			}
-		}
-		if (c == 0xc2) {
-			t->held_c2 = 1;
-			goto flush;
-		}
-		n += one(c, 0, out + n);
-flush:
-		if (n >= 4096) {
+		if (n + 16 > sizeof(out)) {
 			if (write_all(t->fd, out, n))
-				return i ? (ssize_t)i : -1;
+				return -1;
 			n = 0;
 		}
+		c = s[i++];
+		if (t->held_c2) {
+			t->held_c2 = 0;
+			if (c >= 0x80 && c <= 0x9f) {
+				n += one(c, 1, out + n);
+				continue;
+			}
+			out[n++] = (char)0xc2;
+		}
+		if (c == 0xc2)
+			t->held_c2 = 1;
+		else
+			n += one(c, 0, out + n);
 	}
 	if (n && write_all(t->fd, out, n))
 		return -1;
@@ -140,6 +154,7 @@ FILE *tm_termsafe_open(int fd)
 
 	if (!t)
 		return NULL;
+	plain_init();
 	t->fd = fd;
 	f = fopencookie(t, "w", io);
 	if (!f)
@@ -186,6 +201,11 @@ int tm_termsafe_stdio(void)
 		return -err;
 	}
 	setvbuf(e, NULL, _IOLBF, 0);
+	/* a terminal sees lines as they come; a file or pipe big writes */
+	if (isatty(STDOUT_FILENO))
+		setvbuf(o, NULL, _IOLBF, 0);
+	else
+		setvbuf(o, NULL, _IOFBF, 1 << 16);
 	orig_out = stdout;
 	orig_err = stderr;
 	safe_out = o;

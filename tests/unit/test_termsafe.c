@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The control-byte filter under tipme's and tipme-xhook's output: what it
- * escapes, what it leaves alone (text, UTF-8), and a C1 control split
- * across two writes.
+ * escapes, what it leaves alone (text, UTF-8), a C1 control split
+ * across two writes, and long text with plain runs of every length (the
+ * stream writes long runs straight through) cut at arbitrary points.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,25 @@
 
 #include "tap.h"
 #include "termsafe.h"
+
+/*
+ * @n bytes of text: plain runs from 1 to 1500 bytes long, between them a
+ * control byte, a C1 control, a lone 0xc2 or UTF-8; the same for a seed.
+ */
+static void mixed(char *buf, size_t n, unsigned int seed)
+{
+	static const char *const between[] = { "\x1b", "\xc2\x85", "\xc2", "\xc3\xa9", "\n" };
+	size_t i = 0, run, k;
+
+	while (i < n) {
+		seed = seed * 1103515245u + 12345u;
+		run = 1 + (seed >> 8) % 1500;
+		for (k = 0; k < run && i < n; k++, i++)
+			buf[i] = (char)('a' + (i + seed) % 26);
+		for (k = 0; between[seed % 5][k] && i < n; k++, i++)
+			buf[i] = between[seed % 5][k];
+	}
+}
 
 /* Write the pieces through a filter stream into a pipe; read it back. */
 static void through(const char *const *pieces, size_t n, char *out, size_t len)
@@ -49,7 +69,11 @@ int main(void)
 	char out[256];
 	size_t i;
 
-	tap_plan((int)(2 * sizeof(vec) / sizeof(vec[0]) + 2));
+	static char big[12000], cut[8][12000], want[65536], got[65536];
+	const char *pieces[8];
+	size_t at;
+
+	tap_plan((int)(2 * sizeof(vec) / sizeof(vec[0]) + 3));
 	for (i = 0; i < sizeof(vec) / sizeof(vec[0]); i++) {
 		const char *one[] = { vec[i].in };
 
@@ -63,5 +87,20 @@ int main(void)
 	       "a C1 control split across writes is caught; a lone 0xc2 is kept");
 	tm_termsafe_escape("\x1b\x1b\x1b\x1b", 4, out, 9);
 	tap_ok(!strcmp(out, "\\x1b\\x1b"), "the buffer form truncates whole escapes only");
+	/* long mixed text, cut in 8 pieces at odd places (a 0xc2 may end one) */
+	mixed(big, sizeof(big) - 1, 7);
+	tm_termsafe_escape(big, sizeof(big) - 1, want, sizeof(want));
+	for (i = 0, at = 0; i < 8; i++) {
+		size_t len = i < 7 ? 37 + i * 1499 % 2900 : sizeof(big) - 1 - at;
+
+		memcpy(cut[i], big + at, len);
+		cut[i][len] = '\0';
+		pieces[i] = cut[i];
+		at += len;
+	}
+	through(pieces, 8, got, sizeof(got));
+	tap_ok(at == sizeof(big) - 1 && !strcmp(got, want),
+	       "long text in pieces: the stream gives what the buffer form gives (%zu bytes)",
+	       strlen(want));
 	return tap_done();
 }
