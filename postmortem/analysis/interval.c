@@ -189,7 +189,8 @@ int pm_interval_choose(const struct pm_incident *inc, const struct pm_state *st,
 
 			out->chosen_by = PM_BY_STALL;
 			out->end = PM_END_NONE;
-			ret = pm_stall_rank(inc, st, res, from, end, ask->hint, &out->rank);
+			ret = pm_stall_rank(inc, st, res, from, end, ask->hint,
+					    ask->known, &out->rank);
 			if (ret < 0)
 				return ret;
 			sp = out->rank.c[0].sp;

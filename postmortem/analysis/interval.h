@@ -64,6 +64,9 @@ enum pm_end {
  *	@lookback_ns]: what a picture of the interval draws beside it
  *	(tipme timeline's --from and --to, or its margin)
  * @cover_to_ns: with @cover_from_ns
+ * @known: for a bounded build, who received input where it did not read
+ *	all it needs to say so (cmd/interval.c), for pm_stall_rank(); NULL
+ *	for a state of every record
  */
 struct pm_interval_ask {
 	uint32_t pid;
@@ -78,6 +81,7 @@ struct pm_interval_ask {
 	int64_t lookback_ns;
 	int64_t cover_from_ns;
 	int64_t cover_to_ns;
+	const struct pm_rank_known *known;
 };
 
 /**

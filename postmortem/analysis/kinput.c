@@ -534,3 +534,77 @@ int pm_kernel_press_via(const struct pm_incident *inc, const struct pm_state *st
 	memset(out, 0, sizeof(*out));
 	return 0;
 }
+
+/*
+ * The thread @w woke was waiting the way input is read: in poll, select,
+ * epoll or a read of an event device (not a bystander the wakeup nearest
+ * the input happened to end: a pipe read, a timer's sleep).
+ */
+static int reads_input(const struct pm_incident *inc, const struct pm_state *st,
+		       const struct pm_wake *w)
+{
+	static const char *const waits[] = { "poll", "select", "evdev_read" };
+	const struct pm_thread *t = pm_state_thread(st, w->target);
+	const struct pm_seg *s = NULL;
+	size_t j, k;
+	uint32_t i;
+
+	for (j = pm_seg_first(t, w->ns - 1); t && j < t->nsegs && t->segs[j].start_ns < w->ns; j++)
+		if (t->segs[j].state == PM_T_BLOCKED && t->segs[j].end_ns >= w->ns)
+			s = &t->segs[j];
+	for (i = 0; s && i < s->nsite; i++) {
+		const char *n = pm_sym_name(&inc->pm, s->site[i], NULL);
+
+		for (k = 0; n && k < sizeof(waits) / sizeof(waits[0]); k++)
+			if (strstr(n, waits[k]))
+				return 1;
+	}
+	return 0;
+}
+
+/**
+ * pm_press_readers() - the processes whose wakeup delivered a key or
+ *			button press
+ * @inc: the incident
+ * @st: its state
+ * @res: its resources
+ * @from_ns: presses from here (CLOCK_MONOTONIC ns)...
+ * @to_ns: ... up to here
+ * @add: called with each press's time and the process (tgid) of its reader
+ * @arg: for @add
+ *
+ * A press's reader is its wakeup's thread (pm_input_reader()) if it
+ * waited the way input is read (poll, select, epoll, an event device's
+ * read), not a bystander.  Not the trigger's chord: a press less than
+ * PM_CHORD_NS before @st's trigger record or at or after it, nor a
+ * wakeup at or after it (the trigger's own work).  A process may be
+ * given more than once.
+ *
+ * Return: 0, or what @add returned that was not 0.
+ */
+int pm_press_readers(const struct pm_incident *inc, const struct pm_state *st,
+		     const struct pm_res *res, int64_t from_ns, int64_t to_ns,
+		     int (*add)(void *arg, int64_t press_ns, uint32_t tgid), void *arg)
+{
+	int64_t trig = st->trigger_ns;
+	size_t k, lo = 0;
+	int err;
+
+	for (k = 0; k < res->ninputs; k++) {
+		const struct pm_input *in = &res->inputs[k];
+		const struct pm_exec *x;
+		const struct pm_wake *w;
+
+		if (!is_press(in) || in->ns < from_ns || in->ns > to_ns ||
+		    (trig && in->ns >= trig - PM_CHORD_NS))
+			continue;
+		w = pm_input_reader(inc, st, res, in, &lo);
+		if (!w || (trig && w->ns >= trig) || !reads_input(inc, st, w))
+			continue;
+		x = pm_exec_at(&inc->pm, w->target, w->ns);
+		err = add(arg, in->ns, x ? x->x.tgid : w->target);
+		if (err)
+			return err;
+	}
+	return 0;
+}

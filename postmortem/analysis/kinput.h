@@ -27,12 +27,18 @@ struct pm_input_read {
 	int by;
 };
 
+/* The trigger's chord (Ctrl-Alt-Minus) is pressed within this before it. */
+#define PM_CHORD_NS	1000000000LL
+
 const struct pm_wake *pm_input_reader(const struct pm_incident *inc,
 				      const struct pm_state *st,
 				      const struct pm_res *res,
 				      const struct pm_input *in, size_t *lo);
 int pm_input_readers(const struct pm_incident *inc, const struct pm_state *st,
 		     const struct pm_res *res, struct pm_input_read **out);
+int pm_press_readers(const struct pm_incident *inc, const struct pm_state *st,
+		     const struct pm_res *res, int64_t from_ns, int64_t to_ns,
+		     int (*add)(void *arg, int64_t press_ns, uint32_t tgid), void *arg);
 int pm_kernel_input(const struct pm_incident *inc, const struct pm_state *st,
 		    const struct pm_res *res, int64_t from_ns, int64_t to_ns,
 		    int64_t press_ns, struct pm_span *out,

@@ -38,9 +38,6 @@
  */
 #define FELT_NS		1000000
 
-/* The trigger's chord (Ctrl-Alt-Minus) is pressed within this before it. */
-#define CHORD_NS	1000000000LL
-
 /* X event codes (the X11 protocol's) that are a person's input. */
 #define X_KEY_PRESS	2
 #define X_BUTTON_PRESS	4
@@ -200,57 +197,28 @@ static int x_clients(struct ctx *c)
 	return 0;
 }
 
-/*
- * The thread @w woke was waiting the way input is read: in poll, select,
- * epoll or a read of an event device (not a bystander the wakeup nearest
- * the input happened to end: a pipe read, a timer's sleep).
- */
-static int reads_input(const struct ctx *c, const struct pm_wake *w)
+static int ia_input(void *arg, int64_t press_ns, uint32_t tgid)
 {
-	static const char *const waits[] = { "poll", "select", "evdev_read" };
-	const struct pm_thread *t = pm_state_thread(c->st, w->target);
-	const struct pm_seg *s = NULL;
-	size_t j, k;
-	uint32_t i;
-
-	for (j = pm_seg_first(t, w->ns - 1); t && j < t->nsegs && t->segs[j].start_ns < w->ns; j++)
-		if (t->segs[j].state == PM_T_BLOCKED && t->segs[j].end_ns >= w->ns)
-			s = &t->segs[j];
-	for (i = 0; s && i < s->nsite; i++) {
-		const char *n = pm_sym_name(&c->inc->pm, s->site[i], NULL);
-
-		for (k = 0; n && k < sizeof(waits) / sizeof(waits[0]); k++)
-			if (strstr(n, waits[k]))
-				return 1;
-	}
-	return 0;
+	(void)press_ns;
+	return ia_add(arg, tgid, PM_WHY_INPUT);
 }
 
 /*
- * The threads whose wakeup delivered a key or button press the kernel saw,
- * waiting for input (reads_input()).  Not the trigger's chord: input less
- * than CHORD_NS before the trigger record, or at or after it, and
- * wakeups at or after it (the trigger's own work: tipmed told of it).
+ * The processes whose reader a key or button press the kernel saw woke
+ * (pm_press_readers()): of the presses the state holds whole, and those
+ * the caller found around the others (@known: a bounded build's).
  */
-static int kernel_readers(struct ctx *c, const struct pm_res *res)
+static int kernel_readers(struct ctx *c, const struct pm_res *res,
+			  const struct pm_rank_known *known)
 {
-	const struct pm_dump *pm = &c->inc->pm;
-	int64_t trig = c->st->trigger_ns;
-	size_t k, lo = 0;
+	size_t i;
+	int err;
 
-	for (k = 0; k < res->ninputs; k++) {
-		const struct pm_input *in = &res->inputs[k];
-		const struct pm_wake *w;
-
-		if ((in->kind != TIPME_INPUT_KEY && in->kind != TIPME_INPUT_BUTTON) ||
-		    in->value != 1 || (trig && in->ns >= trig - CHORD_NS))
-			continue;
-		w = pm_input_reader(c->inc, c->st, res, in, &lo);
-		if (w && (!trig || w->ns < trig) && reads_input(c, w) &&
-		    ia_add(c, tgid_of(pm, w->target, w->ns), PM_WHY_INPUT))
-			return -ENOMEM;
-	}
-	return 0;
+	err = pm_press_readers(c->inc, c->st, res, known ? known->from_ns : INT64_MIN,
+			       known ? known->to_ns : INT64_MAX, ia_input, c);
+	for (i = 0; !err && known && i < known->n; i++)
+		err = ia_add(c, known->tgid[i], PM_WHY_INPUT);
+	return err;
 }
 
 /* By waker, then by when the sleep began. */
@@ -482,6 +450,8 @@ static void keep(struct pm_rank *out, const struct pm_cand *cd)
  * @from_ns: the window, CLOCK_MONOTONIC ns
  * @to_ns: its end
  * @hint: the incident's description (process names in it rank first), or NULL
+ * @known: processes that received input in records @st was not built
+ *	from, or NULL
  * @out: the best PM_RANK_MAX, one per thread, best first
  *
  * A stall is what pm_seg_stall() says (a wait for one's own descendants
@@ -494,7 +464,8 @@ static void keep(struct pm_rank *out, const struct pm_cand *cd)
  */
 int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_res *res, int64_t from_ns, int64_t to_ns,
-		  const char *hint, struct pm_rank *out)
+		  const char *hint, const struct pm_rank_known *known,
+		  struct pm_rank *out)
 {
 	const struct pm_dump *pm = &inc->pm;
 	struct hits hits = { NULL, 0, 0 };
@@ -507,7 +478,7 @@ int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
 	out->from_ns = from_ns;
 	out->to_ns = to_ns;
 	out->have_x = pm_incident_x(inc) != NULL;
-	if (x_clients(&c) || kernel_readers(&c, res) || index_waits(&c, from_ns, to_ns))
+	if (x_clients(&c) || kernel_readers(&c, res, known) || index_waits(&c, from_ns, to_ns))
 		goto out;
 	/*
 	 * The best tier a stall can reach: with it, a stall that could not

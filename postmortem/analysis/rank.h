@@ -67,9 +67,27 @@ struct pm_rank {
 	int have_x;
 };
 
+/**
+ * struct pm_rank_known - who received input, for a state built from part
+ *			  of the records
+ * @from_ns: the presses the state holds with everything around them
+ *	that says who read them: from here (CLOCK_MONOTONIC ns) ...
+ * @to_ns: ... to here
+ * @tgid: the processes that read the others (a bounded build's caller
+ *	finds them in builds around those presses: pm_press_readers())
+ * @n: how many
+ */
+struct pm_rank_known {
+	int64_t from_ns;
+	int64_t to_ns;
+	uint32_t *tgid;
+	size_t n;
+};
+
 int pm_stall_rank(const struct pm_incident *inc, const struct pm_state *st,
 		  const struct pm_res *res, int64_t from_ns, int64_t to_ns,
-		  const char *hint, struct pm_rank *out);
+		  const char *hint, const struct pm_rank_known *known,
+		  struct pm_rank *out);
 int pm_hint_names(const char *hint, const char *comm);
 
 #endif

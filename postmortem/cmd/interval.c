@@ -10,8 +10,85 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analysis/kinput.h"
 #include "interval.h"
 #include "run.h"
+
+/* A press's reader is found within this of it (analysis/kinput.c) */
+#define PRESS_MARGIN_NS	300000000LL
+/*
+ * Presses this close are built around together, over a sixteenth of the
+ * dump at most (a build reads from the checkpoint before its start to the
+ * one after its end, about 1/64 of the records each: longer builds waste
+ * less, shorter ones hold less at a time), and 10 s at least.
+ */
+#define PRESS_GROUP_NS	1000000000LL
+#define PRESS_SPAN_MIN_NS	10000000000LL
+#define PRESS_SPAN_PARTS	16
+
+/* The presses of one build around a group of them, and their readers. */
+struct group {
+	const int64_t *ns;
+	uint32_t *readers;
+	size_t n;
+};
+
+static int group_add(void *arg, int64_t press_ns, uint32_t tgid)
+{
+	struct group *g = arg;
+	size_t k;
+
+	for (k = 0; k < g->n; k++)
+		if (g->ns[k] == press_ns && !g->readers[k]) {
+			g->readers[k] = tgid;
+			break;
+		}
+	return 0;
+}
+
+/*
+ * Who read each press of the dump (pm_press_readers()), from a small
+ * build around each group of them (the checkpoints': the records near
+ * the presses only), for the checkpoints to keep: a bounded build knows
+ * from them who received input where it did not read (press_readers()).
+ */
+static int ckpts_readers(const struct pm_incident *in, struct pm_ckpts *ck, struct tm_err *e)
+{
+	const int64_t *p;
+	const uint32_t *known;
+	size_t n = pm_ckpts_presses(ck, &p, &known), i, j;
+	uint32_t *readers = calloc(n ? n : 1, sizeof(*readers));
+	const struct pm_state *w = pm_ckpts_whole(ck);
+	int64_t span = (w->last_ns - w->first_ns) / PRESS_SPAN_PARTS;
+	int err = 0;
+
+	if (span < PRESS_SPAN_MIN_NS)
+		span = PRESS_SPAN_MIN_NS;
+	if (!readers)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	for (i = 0; i < n && !err; i = j) {
+		struct group g = { p + i, readers + i, 0 };
+		struct pm_state st;
+		struct pm_res res;
+
+		for (j = i + 1; j < n && p[j] - p[j - 1] < PRESS_GROUP_NS &&
+		     p[j] - p[i] < span; j++)
+			;
+		g.n = j - i;
+		err = pm_state_res_build_ckpt(&st, &res, in, ck, p[i] - PRESS_MARGIN_NS,
+					      p[j - 1] + PRESS_MARGIN_NS, e);
+		if (err)
+			break;
+		pm_press_readers(in, &st, &res, p[i], p[j - 1], group_add, &g);
+		pm_res_free(&res);
+		pm_state_free(&st);
+	}
+	if (err)
+		free(readers);
+	else
+		pm_ckpts_set_readers(ck, readers);
+	return err;
+}
 
 int pm_cmd_ckpts_file(const struct pm_incident *in, int save, struct pm_ckpts **ck,
 		      int *made, struct tm_err *e)
@@ -37,6 +114,13 @@ int pm_cmd_ckpts_file(const struct pm_incident *in, int save, struct pm_ckpts **
 		e->msg[0] = 0;	/* none, or not this dump's: made again */
 	}
 	err = pm_ckpts_grid(ck, in, pm_ckpts_every(in), e);
+	if (!err) {
+		err = ckpts_readers(in, *ck, e);
+		if (err) {
+			pm_ckpts_free(*ck);
+			*ck = NULL;
+		}
+	}
 	for (i = 0; i < in->pm.d.nr_secs; i++)
 		if (in->pm.d.secs[i].h.type == TIPME_SEC_CPU_STREAM)
 			bytes += in->pm.d.secs[i].h.size;
@@ -71,6 +155,37 @@ int64_t pm_cmd_add_sat(int64_t a, int64_t b)
 	if (b < 0 && a < INT64_MIN - b)
 		return INT64_MIN;
 	return a + b;
+}
+
+/*
+ * Who read the presses a bounded build of [@from_ns, @to_ns] does not
+ * hold with all that says who read them (those within PRESS_MARGIN_NS of
+ * its ends, and outside), from the checkpoints (ckpts_readers()): what
+ * ranking the stalls asks of the whole dump (analysis/rank.c: a process
+ * that received input is the one a person felt).
+ */
+static int press_readers(struct pm_cmd_interval *inc, const struct pm_ckpts *ck,
+			 int64_t from_ns, int64_t to_ns, struct tm_err *e)
+{
+	struct pm_rank_known *k = &inc->readers;
+	const uint32_t *readers;
+	const int64_t *p;
+	size_t n = pm_ckpts_presses(ck, &p, &readers), i, j;
+
+	k->from_ns = pm_cmd_add_sat(from_ns, PRESS_MARGIN_NS);
+	k->to_ns = pm_cmd_add_sat(to_ns, -PRESS_MARGIN_NS);
+	k->tgid = malloc((n ? n : 1) * sizeof(*k->tgid));
+	if (!k->tgid)
+		return tm_err_set(e, ENOMEM, "out of memory");
+	for (i = 0; readers && i < n; i++) {
+		if ((p[i] >= k->from_ns && p[i] <= k->to_ns) || !readers[i])
+			continue;
+		for (j = 0; j < k->n && k->tgid[j] != readers[i]; j++)
+			;
+		if (j == k->n)
+			k->tgid[k->n++] = readers[i];
+	}
+	return 0;
 }
 
 /*
@@ -115,6 +230,8 @@ static int bounded(struct pm_cmd_interval *inc, const struct pm_interval_ask *as
 	inc->known_from_ns = need;
 	inc->known_to_ns = to;
 	err = pm_state_res_build_ckpt(&inc->st, &inc->res, &inc->in, ck, need, to, e);
+	if (!err)
+		err = press_readers(inc, ck, need, to, e);
 	pm_ckpts_free(ck);
 	return err;
 }
@@ -144,6 +261,7 @@ int pm_cmd_interval_open(const char *prog, const char *path,
 	} else if (ask.bounded && (ask.pid || !inc->in.have_x)) {
 		/* without a pid, the X dump's slowest press may be anywhere */
 		err = bounded(inc, &ask, &e);
+		ask.known = &inc->readers;
 	} else {
 		err = pm_state_res_build(&inc->st, &inc->res, &inc->in, &e);
 	}
@@ -226,5 +344,6 @@ void pm_cmd_interval_close(struct pm_cmd_interval *inc)
 	pm_verdict_free(&inc->r);
 	pm_res_free(&inc->res);
 	pm_state_free(&inc->st);
+	free(inc->readers.tgid);
 	pm_incident_close(&inc->in);
 }

@@ -43,6 +43,7 @@ struct pm_cmd_interval {
 	int found;
 	int64_t known_from_ns;
 	int64_t known_to_ns;
+	struct pm_rank_known readers;
 };
 
 /**

@@ -42,6 +42,12 @@ struct pm_ckpt {
  * @every: events between two of the even spread (pm_ckpts_grid()), 0 none
  * @whole: the whole dump's facts (pm_ckpts_whole()); its site chunks
  *	hold every checkpoint's sites
+ * @presses: the time of every key or button press the dump's input
+ *	records hold, in time order (pm_ckpts_presses())
+ * @npresses: how many
+ * @cap_presses: room for
+ * @readers: the process that read each press (0: none found), which the
+ *	caller works out and sets (pm_ckpts_set_readers()), or NULL
  */
 struct pm_ckpts {
 	struct pm_ckpt *c;
@@ -49,6 +55,9 @@ struct pm_ckpts {
 	uint32_t ncs;
 	uint64_t every;
 	struct pm_state whole;
+	int64_t *presses;
+	size_t npresses, cap_presses;
+	uint32_t *readers;
 };
 
 #endif

@@ -225,7 +225,7 @@ int pm_ckpts_save(const struct pm_ckpts *ck, const struct pm_incident *inc,
 		.version = TIPME_CKPT_VERSION, .ncpus = ck->ncs,
 		.nckpts = (uint32_t)ck->n, .every = ck->every,
 		.nlosses = (uint32_t)w->nlosses, .lost = (uint32_t)w->lost,
-		.first_ns = w->first_ns, .last_ns = w->last_ns,
+		.npresses = (uint32_t)ck->npresses, .first_ns = w->first_ns, .last_ns = w->last_ns,
 		.trigger_ns = w->trigger_ns,
 	};
 	struct tipme_file_header fh = inc->pm.d.hdr;
@@ -278,6 +278,13 @@ int pm_ckpts_save(const struct pm_ckpts *ck, const struct pm_incident *inc,
 		};
 
 		err = put(&o, &l, sizeof(l));
+	}
+	if (!err && ck->npresses)
+		err = put(&o, ck->presses, ck->npresses * sizeof(*ck->presses));
+	for (i = 0; !err && i < ck->npresses; i++) {
+		uint32_t r = ck->readers ? ck->readers[i] : 0;
+
+		err = put(&o, &r, sizeof(r));
 	}
 	for (i = 0; !err && i < nsites; i++)
 		err = put(&o, sites[i], PM_SITE_FRAMES * sizeof(*sites[i]));
@@ -435,6 +442,7 @@ int pm_ckpts_parse(struct pm_ckpts **out, const void *buf, size_t len,
 		return tm_err_set(e, EPROTO, "checkpoints: version %u, not %u",
 				  h.version, TIPME_CKPT_VERSION);
 	if ((uint64_t)h.nlosses * sizeof(struct tipme_ckpt_loss) > in.left ||
+	    (uint64_t)h.npresses * (sizeof(int64_t) + sizeof(uint32_t)) > in.left ||
 	    (uint64_t)h.nsites * PM_SITE_FRAMES * sizeof(uint64_t) > in.left ||
 	    (uint64_t)h.nckpts * sizeof(struct tipme_ckpt) > in.left ||
 	    h.lost > 1 || (h.nlosses && !h.lost))
@@ -453,13 +461,16 @@ int pm_ckpts_parse(struct pm_ckpts **out, const void *buf, size_t len,
 	w->site_chunks = malloc(sizeof(*w->site_chunks));
 	sites = malloc((h.nsites ? h.nsites : 1) * PM_SITE_FRAMES * sizeof(*sites));
 	ck->c = calloc(h.nckpts ? h.nckpts : 1, sizeof(*ck->c));
+	ck->presses = malloc((h.npresses ? h.npresses : 1) * sizeof(*ck->presses));
+	ck->readers = malloc((h.npresses ? h.npresses : 1) * sizeof(*ck->readers));
 	if (w->site_chunks) {
 		w->site_chunks[0] = sites;
 		w->nsite_chunks = 1;
 	} else {
 		free(sites);
 	}
-	if (!w->losses || !w->site_chunks || !sites || !ck->c) {
+	if (!w->losses || !w->site_chunks || !sites || !ck->c || !ck->presses ||
+	    !ck->readers) {
 		pm_ckpts_free(ck);
 		return tm_err_set(e, ENOMEM, "out of memory");
 	}
@@ -471,6 +482,15 @@ int pm_ckpts_parse(struct pm_ckpts **out, const void *buf, size_t len,
 						 l.first_seq, l.subbufs };
 	}
 	w->nlosses = h.nlosses;
+	for (i = 0; i < h.npresses; i++) {
+		get(&in, &ck->presses[i], sizeof(*ck->presses));
+		if (i && ck->presses[i] < ck->presses[i - 1]) {
+			pm_ckpts_free(ck);
+			return bad(e, "presses out of order");
+		}
+	}
+	ck->npresses = ck->cap_presses = h.npresses;
+	get(&in, ck->readers, (size_t)h.npresses * sizeof(*ck->readers));
 	get(&in, sites, (size_t)h.nsites * PM_SITE_FRAMES * sizeof(*sites));
 	for (i = 0; i < h.nckpts; i++) {
 		struct pm_ckpt *c = &ck->c[i];

@@ -216,6 +216,27 @@ static void ev_note(struct evs *v, const struct pm_state *st, struct pm_thread *
 	}
 }
 
+/* A key or button press: noted, and kept in the checkpoints being made. */
+static int on_press(struct evs *v, const struct pm_state *st, int64_t ns)
+{
+	struct pm_ckpts *ck = v->grid;
+
+	ev_note(v, st, NULL, TIPME_CKPT_EV_PRESS, ns);
+	if (!ck)
+		return 0;
+	if (ck->npresses == ck->cap_presses) {
+		size_t cap = ck->cap_presses ? 2 * ck->cap_presses : 64;
+		int64_t *p = realloc(ck->presses, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		ck->presses = p;
+		ck->cap_presses = cap;
+	}
+	ck->presses[ck->npresses++] = ns;
+	return 0;
+}
+
 static int on_switch(struct pm_state *st, struct pidmap *m, struct evs *v,
 		     const struct cpu_span *cs, const struct pm_event *ev)
 {
@@ -788,7 +809,7 @@ int pm_state_bld_event(struct pm_state_bld *b, const struct pm_event *ev,
 		err = on_waking(st, &b->m, &b->evs, ev);
 	else if (ev->type == TIPME_REC_INPUT && ev->u.in.value == 1 &&
 		 (ev->u.in.kind == TIPME_INPUT_KEY || ev->u.in.kind == TIPME_INPUT_BUTTON))
-		ev_note(&b->evs, st, NULL, TIPME_CKPT_EV_PRESS, ev->ns);
+		err = on_press(&b->evs, st, ev->ns);
 	else if (ev->type == TIPME_REC_BLOCKED)
 		err = on_blocked(st, &b->m, &b->sm, b->pm, ev);
 	else if (ev->type == TIPME_REC_USTACK)
@@ -1135,8 +1156,24 @@ void pm_ckpts_free(struct pm_ckpts *ck)
 	for (i = 0; i < ck->n; i++)
 		ckpt_free(&ck->c[i]);
 	free(ck->c);
+	free(ck->presses);
+	free(ck->readers);
 	pm_state_free(&ck->whole);
 	free(ck);
+}
+
+size_t pm_ckpts_presses(const struct pm_ckpts *ck, const int64_t **ns,
+			const uint32_t **readers)
+{
+	*ns = ck->presses;
+	*readers = ck->readers;
+	return ck->npresses;
+}
+
+void pm_ckpts_set_readers(struct pm_ckpts *ck, uint32_t *readers)
+{
+	free(ck->readers);
+	ck->readers = readers;
 }
 
 int64_t pm_ckpts_end(const struct pm_ckpts *ck)

@@ -255,6 +255,34 @@ struct pm_ckpts;
 
 void pm_ckpts_free(struct pm_ckpts *ck);
 
+/**
+ * pm_ckpts_presses() - every key or button press of the dump
+ * @ck: checkpoints
+ * @ns: set to their input records' times, CLOCK_MONOTONIC ns, in time
+ *	order
+ * @readers: set to the process that read each (0: none found), or NULL
+ *	when not set yet (pm_ckpts_set_readers())
+ *
+ * What a bounded build leaves out and an analysis of the whole dump
+ * still needs: who received input (analysis/rank.c).
+ *
+ * Return: how many.
+ */
+size_t pm_ckpts_presses(const struct pm_ckpts *ck, const int64_t **ns,
+			const uint32_t **readers);
+
+/**
+ * pm_ckpts_set_readers() - who read each press, for the file to keep
+ * @ck: checkpoints
+ * @readers: one process per press (pm_ckpts_presses()), 0 for none;
+ *	@ck owns it from now on (malloc()ed)
+ *
+ * The state layer cannot say who read a press (analysis/kinput.c can,
+ * from a build around it): its caller does once, and the file
+ * (pm_ckpts_save()) keeps the answer for every later command.
+ */
+void pm_ckpts_set_readers(struct pm_ckpts *ck, uint32_t *readers);
+
 /* pm_ckpts_count(): how many checkpoints @ck holds (0 for NULL) */
 size_t pm_ckpts_count(const struct pm_ckpts *ck);
 

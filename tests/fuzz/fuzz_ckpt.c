@@ -5,7 +5,8 @@
  * pm_ckpts_parse().  What it accepts must hold what the restore reads:
  * checkpoints in time order, each thread's stretches at most
  * TIPME_CKPT_SEGS with their final forms, every site pointing into the
- * table read, the events tipme legs reads (pm_ckpts_evs()) in range;
+ * table read, the events tipme legs reads (pm_ckpts_evs()) in range, the
+ * presses in time order;
  * what it refuses must say why.
  */
 #include <stdint.h>
@@ -51,8 +52,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	memcpy(&h, data, sizeof(h));
-	if (ck->n != h.nckpts || ck->whole.nlosses != h.nlosses)
+	if (ck->n != h.nckpts || ck->whole.nlosses != h.nlosses || ck->npresses != h.npresses)
 		abort();
+	for (i = 1; i < ck->npresses; i++)
+		if (ck->presses[i] < ck->presses[i - 1])
+			abort();
 	for (i = 0; i < ck->n; i++) {
 		const struct pm_ckpt *c = &ck->c[i];
 		size_t at = 0;

@@ -246,7 +246,7 @@ static void stall_tests(void)
 	d[0] = seg(PM_T_BLOCKED, 0, 100, nsleep);	/* a timer ended it */
 	d[0].waker = 0;
 	d[0].waker_ctx = TIPME_CTX_HARDIRQ;
-	found = pm_stall_rank(&inc, &st, &res, MS(5), MS(40), NULL, &rk);
+	found = pm_stall_rank(&inc, &st, &res, MS(5), MS(40), NULL, NULL, &rk);
 	sp = rk.c[0].sp;
 	tap_ok(found == 1 && rk.c[0].tier == PM_TIER_NOBODY && sp.pid == 11 && sp.from_ns == (int64_t)MS(5) &&
 	       sp.to_ns == (int64_t)MS(40),
@@ -256,7 +256,7 @@ static void stall_tests(void)
 			 (long long)sp.from_ns, (long long)sp.to_ns);
 	d[0].waker = 10;
 	d[0].waker_ctx = TIPME_CTX_TASK;
-	found = pm_stall_rank(&inc, &st, &res, 0, MS(100), NULL, &rk);
+	found = pm_stall_rank(&inc, &st, &res, 0, MS(100), NULL, NULL, &rk);
 	tap_ok(found == 1 && rk.n == 3 && rk.c[1].sp.pid == 13 &&
 	       rk.c[1].sp.to_ns == (int64_t)MS(100) && rk.c[1].tier == PM_TIER_NOBODY,
 	       "stall: a sleep another task ended is one (13, 100 ms, nobody waited for it)");
@@ -266,7 +266,7 @@ static void stall_tests(void)
 	st.nthreads = 1;
 	a[1].state = PM_T_RUNNING;
 	sp.pid = 99;
-	tap_ok(!pm_stall_rank(&inc, &st, &res, 0, MS(100), NULL, &rk) && rk.n == 0,
+	tap_ok(!pm_stall_rank(&inc, &st, &res, 0, MS(100), NULL, NULL, &rk) && rk.n == 0,
 	       "stall: none when the only thread ran");
 	tap_ok(pm_hint_names("the Firefox window froze", "firefox") &&
 	       !pm_hint_names("the firefox-bin froze", "firefox") &&

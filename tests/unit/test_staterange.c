@@ -367,6 +367,110 @@ static int real_dumps(const char *dir, char *why, size_t wlen)
 	return bad ? -1 : n;
 }
 
+/*
+ * A press long before the window report searches: an editor (700) asleep
+ * in poll is woken by the key's interrupt at 1 s and reads it; a ticker
+ * (900) runs every 50 ms on CPU 1 to 30 s, so that checkpoints spread
+ * over the dump; at 29 s the editor waits 200 ms for CPU 0 behind a hog
+ * (810), and a batch job (800) 500 ms for CPU 1 behind another (820);
+ * the trigger at 30 s.  The editor received input, so it is the stall a
+ * person felt (the whole dump's report), though the press is not in the
+ * records the bounded build reads.  0 or -1.
+ */
+#define PL_EDITOR	700
+#define PL_BATCH	800
+#define PL_TICKER	900
+
+static int write_press_long_before(const char *path)
+{
+	static const char *const nsleep[] = { "hrtimer_nanosleep", "common_nsleep", NULL };
+	struct tipme_rec_input in = { .kind = TIPME_INPUT_KEY, .value = 1, .device = 3 };
+	struct scen *s = calloc(1, sizeof(*s));
+	uint64_t t;
+	int err;
+
+	if (!s)
+		return -1;
+	scen_init(s, 2);
+	s->compact = 1;
+	s->short_ts = 1;
+	scen_task(s, PL_EDITOR, PL_EDITOR, "editor", "/usr/bin/editor", "editor", 7);
+	scen_task(s, PL_BATCH, PL_BATCH, "batch", "/usr/bin/batch", "batch", 6);
+	scen_task(s, PL_TICKER, PL_TICKER, "ticker", "/usr/bin/ticker", "ticker", 7);
+	scen_task(s, 810, 810, "hog", "/usr/bin/hog", "hog", 4);
+	scen_task(s, 820, 820, "hog2", "/usr/bin/hog2", "hog2", 5);
+	/* CPU 0: the editor asleep in poll, the key at 1 s */
+	scen_switch_to(s, 0, MS(500), 0, PL_EDITOR, NULL);
+	scen_switch_to(s, 0, MS(501), PL_EDITOR, 0, site_b);
+	scen_wake(s, 0, MS(999.99), PL_EDITOR, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_rec(s, 0, TIPME_REC_INPUT, MS(1000), &in, sizeof(in));
+	scen_switch_to(s, 0, MS(1000.1), 0, PL_EDITOR, NULL);
+	scen_switch_to(s, 0, MS(1000.5), PL_EDITOR, 0, site_b);
+	/* at 29 s: the editor behind the hog for 200 ms */
+	scen_switch_to(s, 0, MS(28990), 0, 810, NULL);
+	scen_wake(s, 0, MS(29000), PL_EDITOR, 0, 0, TIPME_CTX_HARDIRQ);
+	scen_switch_to(s, 0, MS(29200), 810, PL_EDITOR, site_a);
+	scen_switch_to(s, 0, MS(29201), PL_EDITOR, 0, site_b);
+	/* CPU 1: the ticker; the batch job behind hog2 for 500 ms at 29.1 s */
+	for (t = MS(10); t < MS(30000); t += MS(50)) {
+		const struct scen_sb *sb = &s->sb[1][s->nsb[1] - 1];
+
+		if (sb->len + 256 > SCEN_SB_BYTES)
+			scen_subbuf(s, 1, sb->seq + 1);
+		if (t >= MS(29050) && t < MS(29650)) {
+			if (t == MS(29060)) {
+				scen_switch_to(s, 1, t, 0, 820, NULL);
+				scen_wake(s, 1, MS(29100), PL_BATCH, 1, 0, TIPME_CTX_HARDIRQ);
+				scen_switch_to(s, 1, MS(29600), 820, PL_BATCH, site_a);
+				scen_switch_to(s, 1, MS(29601), PL_BATCH, 0, site_a);
+			}
+			continue;
+		}
+		scen_wake(s, 1, t, PL_TICKER, 1, 0, TIPME_CTX_HARDIRQ);
+		scen_switch_to(s, 1, t + 2000, 0, PL_TICKER, NULL);
+		scen_switch_to(s, 1, t + 50000, PL_TICKER, 0, nsleep);
+	}
+	scen_trigger(s, MS(30000));
+	err = s->overflow ? -1 : scen_write(s, path);
+	free(s);
+	return err;
+}
+
+/*
+ * report, bounded with the default look-back, against --whole on
+ * write_press_long_before()'s dump; 1 if the same and the editor's stall
+ * chosen (@why says the interval's first line otherwise).
+ */
+static int press_long_before(const char *dir, char *why, size_t wlen)
+{
+	char path[400], ck[420], *out;
+	int ret, same;
+
+	snprintf(path, sizeof(path), "%s/press.tipme", dir);
+	if (write_press_long_before(path)) {
+		snprintf(why, wlen, "writing the dump failed");
+		return 0;
+	}
+	/* the first report writes DUMP.ckpt, the others read the presses from it */
+	setenv("TIPME_CKPT_FILE", "1", 1);
+	same = same_out(pm_cmd_report, "report DUMP", "report --whole DUMP", path, dir, why,
+			wlen);
+	out = capture_words(pm_cmd_report, "report --json DUMP", path, dir, &ret);
+	unsetenv("TIPME_CKPT_FILE");
+	snprintf(ck, sizeof(ck), "%s.ckpt", path);
+	if (access(ck, R_OK)) {
+		snprintf(why + strlen(why), wlen - strlen(why), "; no DUMP.ckpt");
+		same = 0;
+	}
+	if (!out || ret || !strstr(out, "{\"interval\":{\"pid\":700,")) {
+		snprintf(why + strlen(why), wlen - strlen(why), "; bounded: %.200s",
+			 out ? out : "(none)");
+		same = 0;
+	}
+	free(out);
+	return same;
+}
+
 /* The bounded builds compared with --whole (same_bounded()). */
 static const struct bounded_case {
 	int (*fn)(int, char **);
@@ -706,7 +810,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(34);
+	tap_plan(35);
 	snprintf(path, sizeof(path), "%s/sim.tipme", dir);
 	err = write_dump(path, 11, 200000) || pm_incident_open(&inc, path, 0, &e);
 	tap_ok(!err, "simulated dump: %d CPUs x %d sub-buffers, %d threads%s%s", NCPUS,
@@ -822,6 +926,10 @@ int main(void)
 	r = file_cmds(&whole, path, dir, 40, why, sizeof(why));
 	tap_ok(r == 40, "why and report with DUMP.ckpt (written once, then read): %d of 40 as --whole (%s)",
 	       r, why);
+	snprintf(why, sizeof(why), "ok");
+	tap_ok(press_long_before(dir, why, sizeof(why)),
+	       "report (default look-back): a press 28 s before the window makes its reader's stall the one felt, as --whole says (%s)",
+	       why);
 	snprintf(why, sizeof(why), "ok");
 	r = real_dumps(dir, why, sizeof(why));
 	tap_ok(r >= 0, "real dumps: %d, report and why (default look-back) as --whole (%s)", r, why);

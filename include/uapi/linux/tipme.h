@@ -1863,8 +1863,11 @@ struct tipme_smpsnap_ent {
 	__u32 reserved;
 };
 
-/* struct tipme_ckpt_hdr.version (1: without the legs' events, refused) */
-#define TIPME_CKPT_VERSION	2
+/*
+ * struct tipme_ckpt_hdr.version (1: without the legs' events, 2: without
+ * the presses; both refused, and made again)
+ */
+#define TIPME_CKPT_VERSION	3
 /* At most this many stretches per thread in a checkpoint */
 #define TIPME_CKPT_SEGS		2
 
@@ -1901,6 +1904,10 @@ enum tipme_ckpt_ev {
  *            CRC of each, in file order): which dump these describe
  * @nlosses: struct tipme_ckpt_loss entries that follow
  * @lost: the dump misses sub-buffers (a gap in a CPU's sequence)
+ * @npresses: key or button presses in the dump's input records: their
+ *            times (__s64, CLOCK_MONOTONIC ns, in time order) follow the
+ *            losses, then the process that read each (__u32 tgid, 0 for
+ *            none found: the postmortem's answer, kept)
  * @first_ns: the dump's first record, CLOCK_MONOTONIC ns
  * @last_ns: its last record
  * @trigger_ns: its latest trigger record, or 0
@@ -1910,7 +1917,7 @@ enum tipme_ckpt_ev {
  * evenly over the dump's records, kept in a file beside the dump
  * (DUMP.ckpt, a dump file whose one section is this) so that later
  * analyses of a time range decode only its records.  After the header:
- * the losses, the sites, then each checkpoint: a struct tipme_ckpt, its
+ * the losses, the presses, the sites, then each checkpoint: a struct tipme_ckpt, its
  * @ncpus first then @ncpus last record times (__s64 each), then its
  * threads, each a struct tipme_ckpt_thread, @nsegs struct
  * tipme_ckpt_seg (the stretches as the checkpoint found them), then the
@@ -1927,7 +1934,7 @@ struct tipme_ckpt_hdr {
 	__u32 dump_crc;
 	__u32 nlosses;
 	__u32 lost;
-	__u32 reserved;
+	__u32 npresses;
 	__s64 first_ns;
 	__s64 last_ns;
 	__s64 trigger_ns;
