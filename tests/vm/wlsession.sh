@@ -120,6 +120,24 @@ wl_type() { echo "$1" >&7; }
 wl_fb() { awk '/^plane\[/ { p++ } p == 1 && /fb=/ { print $1; exit }' /sys/kernel/debug/dri/0/state; }
 wl_fb_not() { [ "$(wl_fb)" != "$1" ]; }
 
+# wl_flips_watch: count DRM's page-flip events in ftrace from now on;
+# wl_flips_done: every event a commit queued has been delivered (the
+# flips committed so far completed: a framebuffer seen in DRM's state is
+# committed, its flip's completion, the refresh, comes after, and a
+# trigger in between makes a dump without it)
+WL_TRACE=/sys/kernel/tracing
+wl_flips_watch() {
+	echo 0 > $WL_TRACE/tracing_on &&
+		echo > $WL_TRACE/trace &&
+		echo 1 > $WL_TRACE/events/drm/drm_vblank_event_queued/enable &&
+		echo 1 > $WL_TRACE/events/drm/drm_vblank_event_delivered/enable &&
+		echo 1 > $WL_TRACE/tracing_on
+}
+wl_flips_done() {
+	awk '/drm_vblank_event_queued:/ { q++ } /drm_vblank_event_delivered:/ { d++ }
+	     END { exit !(q <= d) }' $WL_TRACE/trace
+}
+
 # wl_end: stops what wl_session or wl_weston started and ends the keyboard
 wl_end() {
 	local p
