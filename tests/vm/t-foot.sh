@@ -43,6 +43,7 @@ if ! wl_session; then
 	finish
 fi
 tap_ok "sway started on $WAYLAND_DISPLAY"
+tap_check "ftrace records DRM's page-flip events" wl_flips_watch
 
 : > "$truth"
 chown "$WL_UID" "$truth"
@@ -77,6 +78,10 @@ wait_for 60 bytes 2
 tap_cmp "foot passed the key 's', was stopped and continued" "$?" -eq 0
 wait_for 30 wl_fb_not "$fb0"
 tap_cmp "a flip after the echo of 's' (framebuffer $fb0 -> $(wl_fb))" "$?" -eq 0
+# the framebuffer changes at sway's commit, the flip's event (which the
+# report ends the press at) at the vblank after: not before it
+wait_for 30 wl_flip_after "$(grep '"byte": "s"' "$truth" | grep -o '"echo_ns": [0-9]*' | grep -o '[0-9]*$')"
+tap_cmp "its flip's event delivered after the echo" "$?" -eq 0
 printf '{"event": "env", "sway": %d, "seatd": %d, "foot": %d}\n' \
 	"$SWAY_PID" "$SEATD_PID" "$foot_pid" > "$out/env.json"
 echo 1 > /proc/sys/tipme/trigger

@@ -120,22 +120,24 @@ wl_type() { echo "$1" >&7; }
 wl_fb() { awk '/^plane\[/ { p++ } p == 1 && /fb=/ { print $1; exit }' /sys/kernel/debug/dri/0/state; }
 wl_fb_not() { [ "$(wl_fb)" != "$1" ]; }
 
-# wl_flips_watch: count DRM's page-flip events in ftrace from now on;
-# wl_flips_done: every event a commit queued has been delivered (the
-# flips committed so far completed: a framebuffer seen in DRM's state is
-# committed, its flip's completion, the refresh, comes after, and a
-# trigger in between makes a dump without it)
+# wl_flips_watch: DRM's page-flip events in ftrace from now on, in
+# CLOCK_MONOTONIC.  wl_flip_after NS: one was delivered after NS
+# (CLOCK_MONOTONIC ns).  A framebuffer seen in DRM's state is committed;
+# its flip's event (the kernel's vblank_delivered record, which the
+# report ends a press at) comes at the vblank after, so a trigger right
+# after the new framebuffer is seen may make a dump without it.
 WL_TRACE=/sys/kernel/tracing
 wl_flips_watch() {
-	echo 0 > $WL_TRACE/tracing_on &&
-		echo > $WL_TRACE/trace &&
-		echo 1 > $WL_TRACE/events/drm/drm_vblank_event_queued/enable &&
+	echo mono > $WL_TRACE/trace_clock &&
 		echo 1 > $WL_TRACE/events/drm/drm_vblank_event_delivered/enable &&
 		echo 1 > $WL_TRACE/tracing_on
 }
-wl_flips_done() {
-	awk '/drm_vblank_event_queued:/ { q++ } /drm_vblank_event_delivered:/ { d++ }
-	     END { exit !(q <= d) }' $WL_TRACE/trace
+wl_flip_after() {
+	awk -v ns="$1" '/drm_vblank_event_delivered:/ {
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^[0-9]+\.[0-9]+:$/ && substr($i, 1, length($i) - 1) * 1e9 > ns)
+				found = 1
+	} END { exit !found }' $WL_TRACE/trace
 }
 
 # wl_end: stops what wl_session or wl_weston started and ends the keyboard
