@@ -362,30 +362,29 @@ static int subject_open(struct subject *s, const char *name, const char *path,
 			const char *file, char *why, size_t wlen)
 {
 	struct tm_err e = { "" };
-	int err;
+	int err, built;
 
 	memset(s, 0, sizeof(*s));
 	s->name = name;
 	err = pm_incident_open(&s->inc, path, 0, &e);
-	if (!err) {
+	if (!err)
 		err = pm_state_res_build(&s->st, &s->res, &s->inc, &e);
-		if (err)
-			pm_incident_close(&s->inc);
-	}
+	built = !err;
 	if (!err && pm_ckpts_grid(&s->made, &s->inc, pm_ckpts_every(&s->inc), &e))
 		err = -1;
 	if (!err && file && (pm_ckpts_save(s->made, &s->inc, file, &e) ||
 			     pm_ckpts_load(&s->read, &s->inc, file, &e)))
 		err = -1;
 	if (err) {
+		/* (the incident is closed after a failure to open it too) */
 		snprintf(why, wlen, "%s: %s", name, e.msg);
-		if (s->made) {
-			pm_ckpts_free(s->made);
-			pm_ckpts_free(s->read);
+		pm_ckpts_free(s->made);
+		pm_ckpts_free(s->read);
+		if (built) {
 			pm_res_free(&s->res);
 			pm_state_free(&s->st);
-			pm_incident_close(&s->inc);
 		}
+		pm_incident_close(&s->inc);
 		return -1;
 	}
 	return 0;
