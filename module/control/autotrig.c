@@ -422,12 +422,26 @@ static void auto_expire(u64 now)
 	}
 }
 
+/*
+ * Under auto_lock: the timer fires by @when (CLOCK_MONOTONIC ns), or
+ * earlier if it already would.  Every arming, the timer's own included,
+ * goes through here under the lock, so an earlier end is never held up
+ * by a later one queued first, and nothing changes the expiry of a timer
+ * another CPU has just queued.
+ */
+static void auto_arm(u64 when)
+{
+	ktime_t t = ns_to_ktime(when + 1);
+
+	if (!hrtimer_is_queued(&loop_timer) ||
+	    ktime_before(t, hrtimer_get_expires(&loop_timer)))
+		hrtimer_start(&loop_timer, t, HRTIMER_MODE_ABS);
+}
+
 /* Under auto_lock: the timer ends @r then. */
 static void auto_loop_timer(struct auto_reader *r)
 {
-	if (!hrtimer_is_queued(&loop_timer))
-		hrtimer_start(&loop_timer, ns_to_ktime(loop_end(r) + 1),
-			      HRTIMER_MODE_ABS);
+	auto_arm(loop_end(r));
 }
 
 /*
@@ -472,11 +486,11 @@ static enum hrtimer_restart loop_timer_fn(struct hrtimer *t)
 		if (readers[i].pid && readers[i].phase >= AUTO_STARTED &&
 		    (!next || loop_end(&readers[i]) < next))
 			next = loop_end(&readers[i]);
+	/* queued again here, under the lock, not by returning HRTIMER_RESTART */
+	if (next)
+		auto_arm(next);
 	raw_spin_unlock_irqrestore(&auto_lock, flags);
-	if (!next)
-		return HRTIMER_NORESTART;
-	hrtimer_set_expires(t, ns_to_ktime(next + 1));
-	return HRTIMER_RESTART;
+	return HRTIMER_NORESTART;
 }
 
 /*

@@ -434,7 +434,33 @@ static void autotrig_loop_news(struct kunit *test)
 	at_ended(test, flipped, repaint, 0);
 }
 
+/*
+ * Two presses' loops end at different times: the timer fires by the
+ * earlier whichever was armed first (it once kept the first one queued,
+ * so a press whose loop ended sooner was ended up to 100 ms late).
+ */
+static void autotrig_arm_earliest(struct kunit *test)
+{
+	u64 now = ktime_get_ns();
+	unsigned long flags;
+	ktime_t got[3];
+
+	raw_spin_lock_irqsave(&auto_lock, flags);
+	auto_arm(now + 1000000000ULL);
+	got[0] = hrtimer_get_expires(&loop_timer);
+	auto_arm(now + 10000000ULL);
+	got[1] = hrtimer_get_expires(&loop_timer);
+	auto_arm(now + 500000000ULL);
+	got[2] = hrtimer_get_expires(&loop_timer);
+	raw_spin_unlock_irqrestore(&auto_lock, flags);
+	hrtimer_cancel(&loop_timer);
+	KUNIT_EXPECT_EQ(test, ktime_to_ns(got[0]), (s64)(now + 1000000001ULL));
+	KUNIT_EXPECT_EQ(test, ktime_to_ns(got[1]), (s64)(now + 10000001ULL));
+	KUNIT_EXPECT_EQ(test, ktime_to_ns(got[2]), (s64)(now + 10000001ULL));
+}
+
 static struct kunit_case autotrig_cases[] = {
+	KUNIT_CASE(autotrig_arm_earliest),
 	KUNIT_CASE(autotrig_timer_before_flip),
 	KUNIT_CASE(autotrig_wakeup_without_commit),
 	KUNIT_CASE(autotrig_commit_one_wait),
