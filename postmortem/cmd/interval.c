@@ -55,8 +55,8 @@ static int group_add(void *arg, int64_t press_ns, uint32_t tgid)
 static int ckpts_readers(const struct pm_incident *in, struct pm_ckpts *ck, struct tm_err *e)
 {
 	const int64_t *p;
-	const uint32_t *known;
-	size_t n = pm_ckpts_presses(ck, &p, &known), i, j;
+	const uint32_t *before;	/* (none yet: this sets them) */
+	size_t n = pm_ckpts_presses(ck, &p, &before), i, j;
 	uint32_t *readers = calloc(n ? n : 1, sizeof(*readers));
 	const struct pm_state *w = pm_ckpts_whole(ck);
 	int64_t span = (w->last_ns - w->first_ns) / PRESS_SPAN_PARTS;
