@@ -23,7 +23,7 @@ interval from the workload's own clock:
     dispatches, and no record names who queued it);
   - no I/O is charged to the device below, nor to a device outside the stack;
   - bio-based (device-mapper, md): the verdict's time splits into the
-    mapper's and below: the mapper's at least MAPPER_MS per bio charged,
+    mapper's and below: the mapper's at least MAPPER_MS charged,
     at most its share of the interval; the requests below each at least
     DEVICE_MS in the device;
   - loop: its requests each at least DEVICE_MS (the device below's), and
@@ -102,12 +102,17 @@ def main():
     check(m + b <= v.get("ms", 0) + 0.01,
           f"{name}: {m:.1f} ms in the mapper + {b:.1f} ms below, within its {v.get('ms', 0):.1f} ms")
     # the time charged begins when the task waited, which may be after the
-    # bio was queued: so the mapper's share is at most its MAPPER_MS per
-    # bio, and together the bios' charged mapper time is at least the
-    # delay of the one the task waited for from its queueing
-    check(mapper_ms * 0.9 <= m <= bios * mapper_ms * 1.5 + 10,
+    # bio was queued: together the bios' charged mapper time is at least
+    # the delay of the one the task waited for from its queueing.  Not at
+    # most MAPPER_MS per bio: dm-delay lets a bio go from its worker, which
+    # a loaded guest runs late (322 ms for 3 bios of 30 ms in a full check,
+    # t-catalogue's same case 308 ms in the same run); the mapper's time
+    # within the wait, with the time below, is checked above
+    check(mapper_ms * 0.9 <= m,
           f"{name}: the mapper held its {bios} bios {m:.1f} ms (each {mapper_ms:.0f} ms: "
-          f"the test's delay)")
+          f"the test's delay, at least)")
+    if m > bios * mapper_ms * 1.5 + 10:
+        print(f"# {name}: the mapper held them longer than their delay: its worker ran late")
     nreq = v.get("requests", 0)
     check(nreq >= 1 and v.get("request_ms_mean", 0) >= device_ms * 0.95,
           f"{name}: {nreq} requests below, {v.get('request_ms_mean', 0):.1f} ms each in the "
