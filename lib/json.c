@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -62,7 +63,8 @@ static char *u64_dec(uint64_t v, char *buf)
 
 void tm_jw_init(struct tm_jw *w, FILE *f, unsigned int flags)
 {
-	memset(w, 0, sizeof(*w));
+	/* the buffer's bytes count only up to @len: not cleared */
+	memset(w, 0, offsetof(struct tm_jw, buf));
 	w->f = f;
 	w->flags = flags;
 }
